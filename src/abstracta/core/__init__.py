@@ -1,0 +1,1 @@
+"""The game-neutral spine: Game/State, errors, options, registry, records, perft, generator."""

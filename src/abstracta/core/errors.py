@@ -1,0 +1,53 @@
+"""Error types shared by every game (DESIGN.md "Errors").
+
+All are ``ValueError`` subclasses, like python-chess's move errors, and each message names
+the offending input.
+"""
+
+from __future__ import annotations
+
+
+class AbstractaError(ValueError):
+    """Base class of every error abstracta raises on bad input."""
+
+
+class IllegalActionError(AbstractaError):
+    """An action (integer or notation string) that is not legal in the state it was aimed at.
+
+    The state is left unchanged.
+    """
+
+
+class NotationError(IllegalActionError):
+    """A move string that does not parse in the game's notation at all."""
+
+
+class PositionError(AbstractaError):
+    """A position text that is malformed or describes an impossible position."""
+
+
+class OptionError(AbstractaError):
+    """An unknown game option, or a value the option does not accept."""
+
+
+class UnknownGameError(AbstractaError):
+    """A game name that is not registered."""
+
+
+class RecordError(AbstractaError):
+    """A game record that is corrupt or does not replay.
+
+    Attributes:
+        ply: 1-based index of the offending entry of the record's move list, or ``None``
+            when the problem is not tied to one move (bad JSON, unknown game, bad options).
+        reason: what was wrong, without the ply prefix.
+    """
+
+    def __init__(self, reason: str, ply: int | None = None, move: str | None = None):
+        self.ply = ply
+        self.move = move
+        self.reason = reason
+        where = ""
+        if ply is not None:
+            where = f"ply {ply}" + (f" ({move!r})" if move is not None else "") + ": "
+        super().__init__(where + reason)

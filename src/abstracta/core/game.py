@@ -1,0 +1,277 @@
+"""The game-neutral spine (DESIGN.md "One spine, five games"), modelled on OpenSpiel.
+
+A :class:`Game` holds the rules options and the precomputed tables of one geometry; a
+:class:`State` is one position plus whatever history the rules need. Actions are integers;
+``legal_actions()`` lists them in the spec's canonical order and the notation lives beside
+them (``action_to_string`` / ``string_to_action``).
+
+A turn made of several parts (a Fanorona capture chain, a Nibble take of several discs,
+Fibonacci's several moves) is a sequence of actions by the same player.
+"""
+
+from __future__ import annotations
+
+import secrets
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Iterable, Sequence
+
+from .errors import IllegalActionError, NotationError, OptionError
+from .options import Option, resolve_options
+from .rng import SplitMix64
+
+#: ``current_player()`` at a chance node.
+CHANCE = -1
+#: ``current_player()`` once the game is over.
+TERMINAL = -4
+
+
+class Game(ABC):
+    """A game with fixed options.
+
+    Subclasses set the class attributes and implement :meth:`new_initial_state` and
+    :meth:`state_from_text`.
+
+    Attributes:
+        name: registry name, e.g. ``"fanorona"``.
+        title: human name, e.g. ``"Fanorona"``.
+        option_specs: the options the game accepts.
+        has_chance: whether the rules contain randomness (then the ``seed`` option exists).
+        has_hidden_information: whether players see different things.
+        options: the complete, validated option dict of this instance.
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    option_specs: ClassVar[tuple[Option, ...]] = ()
+    has_chance: ClassVar[bool] = False
+    has_hidden_information: ClassVar[bool] = False
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+
+    def __init__(self, **options: Any):
+        self.options: dict[str, Any] = resolve_options(self.option_specs, options)
+
+    # --- facts -----------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        """Number of players (seats) of this instance."""
+        return self.min_players
+
+    def option_text(self) -> dict[str, str]:
+        """The options as ``KEY=VALUE`` text values (the CLI's and records' form), defaults included."""
+        out = {}
+        for spec in self.option_specs:
+            value = self.options[spec.name]
+            if value is not None:
+                out[spec.name] = spec.to_text(value) if not isinstance(value, bool) else str(value).lower()
+        return out
+
+    def non_default_options(self) -> dict[str, Any]:
+        return {s.name: self.options[s.name] for s in self.option_specs if self.options[s.name] != s.default}
+
+    # --- states ----------------------------------------------------------------------
+    def resolve_seed(self, seed: int | None) -> int | None:
+        """The seed a new game uses: ``seed`` if given, else the ``seed`` option, else a fresh
+        random one for games with chance (rules/README.md "Options"); ``None`` without chance."""
+        if not self.has_chance:
+            return None
+        if seed is None:
+            seed = self.options.get("seed")
+        if seed is None:
+            seed = secrets.randbits(63)
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise OptionError(f"option seed: a seed is a non-negative integer, got {seed!r}")
+        return seed
+
+    @abstractmethod
+    def new_initial_state(self, seed: int | None = None) -> "State":
+        """The start of a new game. ``seed`` overrides the ``seed`` option (games with chance)."""
+
+    @abstractmethod
+    def state_from_text(self, text: str) -> "State":
+        """Parse the spec's position text. Raises :class:`PositionError` naming the problem."""
+
+    # --- notation of whole moves (records, CLI) ---------------------------------------------
+    def parse_move(self, state: "State", text: str) -> list[int]:
+        """Turn one entry of a record or one typed move into the actions it stands for.
+
+        Default: one action string. Games whose records use whole-turn strings (Nibble's
+        ``a1+a9``) override this. Raises :class:`IllegalActionError` (or its subclass
+        :class:`NotationError`) without changing ``state``.
+        """
+        return [state.string_to_action(text)]
+
+    def format_moves(self, initial: "State", actions: Sequence[int]) -> list[str]:
+        """The record's move list for ``actions`` played from ``initial`` (default: one string per action)."""
+        state = initial.clone()
+        out = []
+        for action in actions:
+            out.append(state.action_to_string(action))
+            state.apply_action(action)
+        return out
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """Size of the action space: every action of every state is in ``range(num_distinct_actions)``."""
+        raise NotImplementedError
+
+    # --- optional presentation hooks (implemented in each game's render.py) ------------------
+    def render(self, state: "State", player: int | None = None) -> Any:
+        """A ``rich`` renderable of ``state`` for a terminal, as ``player`` may see it
+        (``None``: an onlooker who sees everything public). Default: the position text."""
+        return state.to_text() if player is None else state.observation(player)
+
+    def turn_strings(self, state: "State") -> list[str]:
+        """Whole-turn notation of the legal turns at a turn boundary, canonical order
+        (``abstracta moves --turns``). Only games whose turns span several actions with a
+        whole-turn notation (Nibble) implement it."""
+        raise NotImplementedError(f"{self.name} has no whole-turn notation")
+
+    # --- search support -------------------------------------------------------------------
+    def evaluate(self, state: "State", player: int) -> float:
+        """Heuristic value of a non-terminal ``state`` for ``player``, in [-1, 1].
+
+        Used by the greedy and alpha-beta bots. Default: 0 (no knowledge)."""
+        return 0.0
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.non_default_options().items())
+        return f"{type(self).__name__}({opts})"
+
+
+class State(ABC):
+    """One position of a game, OpenSpiel style.
+
+    Subclasses implement the abstract methods; the defaults here cover perfect-information
+    games without chance. ``apply_action`` must raise :class:`IllegalActionError` and leave
+    the state unchanged for any integer that is not in ``legal_actions()``.
+    """
+
+    game: Game
+
+    # --- whose turn and what is legal -----------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """0..n-1, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Legal actions in the spec's canonical order; empty only when terminal.
+
+        Callers must not mutate the returned list (games may cache it)."""
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Apply one legal action. Raises :class:`IllegalActionError` (state unchanged)."""
+
+    def undo_action(self) -> None:
+        """Take back the last action (make/unmake for search). Games that support it override
+        this and set ``supports_undo = True``."""
+        raise NotImplementedError(f"{type(self).__name__} does not support undo")
+
+    supports_undo: ClassVar[bool] = False
+
+    # --- notation ---------------------------------------------------------------------------
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """The spec's notation of ``action`` in this state."""
+
+    def string_to_action(self, text: str) -> int:
+        """Parse the spec's notation of one legal action of this state.
+
+        Raises :class:`NotationError` when the text is not notation at all and
+        :class:`IllegalActionError` when it names an action that is not legal here.
+        Default: match against the legal list's strings."""
+        wanted = text.strip()
+        for action in self.legal_actions():
+            if self.action_to_string(action) == wanted:
+                return action
+        if self.is_terminal():
+            raise IllegalActionError(f"{wanted!r}: the game is over")
+        raise IllegalActionError(f"{wanted!r} is not a legal action here")
+
+    def legal_action_strings(self) -> list[str]:
+        return [self.action_to_string(a) for a in self.legal_actions()]
+
+    # --- results ---------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per-player results: +1 win, −1 loss, 0 draw; all 0 while the game is running."""
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(action, probability)`` pairs at a chance node; empty elsewhere."""
+        return []
+
+    # --- copies, history, text ---------------------------------------------------------------
+    @abstractmethod
+    def clone(self) -> "State":
+        """An independent copy: applying actions to it never changes this state."""
+
+    @abstractmethod
+    def history(self) -> list[int]:
+        """Actions applied since this state's starting position (new game or position text)."""
+
+    @abstractmethod
+    def to_text(self) -> str:
+        """The spec's position text; ``game.state_from_text(s.to_text())`` is an equal position."""
+
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    @property
+    def seed(self) -> int | None:
+        """The seed this game was created with (games with chance), else ``None``."""
+        return getattr(self, "_seed", None)
+
+    # --- hidden information -----------------------------------------------------------------
+    def information_state_string(self, player: int) -> str:
+        """Everything ``player`` knows: for perfect information, the position and history."""
+        return self.to_text() + " | " + " ".join(str(a) for a in self.history())
+
+    def observation(self, player: int) -> str:
+        """What ``player`` sees now (for perfect information: the position text)."""
+        return self.to_text()
+
+    def resample_from_infostate(self, player: int, rng: Any) -> "State":
+        """A state consistent with what ``player`` knows (IS-MCTS determinization).
+
+        Perfect information: a clone."""
+        return self.clone()
+
+    # --- search support ------------------------------------------------------------------------
+    def hash_key(self) -> int:
+        """A hash of everything that decides future play (used by transposition tables).
+
+        Default: hash of the position text; games override with incremental Zobrist keys."""
+        return hash(self.to_text())
+
+    def turn_player(self) -> int:
+        """The player the current turn belongs to (equals ``current_player()`` except at chance)."""
+        return self.current_player()
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.to_text()!r}>"
+
+
+def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
+    """Raise :class:`IllegalActionError` unless ``action`` is one of ``legal``."""
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise IllegalActionError(f"action {action!r} is not an integer")
+    if action not in legal:
+        if state.is_terminal():
+            raise IllegalActionError(f"action {action} is not legal: the game is over")
+        raise IllegalActionError(f"action {action} is not legal in {state.to_text()!r}")
+
+
+__all__ = ["CHANCE", "TERMINAL", "Game", "State", "check_action_in", "NotationError", "SplitMix64"]

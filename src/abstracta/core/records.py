@@ -1,0 +1,236 @@
+"""Game records (DESIGN.md "Records"): JSON with tags, options, seed, moves and the result.
+
+A record is replayed through the rules when it is loaded, so an illegal or corrupt record is
+refused with the ply and the reason (:class:`RecordError`).
+
+Shape (``format`` = ``"abstracta-record"``, ``version`` = 1)::
+
+    {"format": "abstracta-record", "version": 1,
+     "game": "fanorona", "options": {"size": "dimy"}, "seed": null,
+     "start": null,                      # position text, or null for the initial position
+     "players": ["human", "level:3"],    # one entry per seat
+     "tags": {"date": "2026-11-29T17:00:00Z", ...},
+     "moves": ["b2-c3A", ...],           # the spec's notation; one entry per action (or turn)
+     "result": [1.0, -1.0],              # null while unfinished
+     "termination": "normal"}            # normal | resignation | abandoned | null
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Sequence
+
+from .errors import AbstractaError, RecordError
+from .game import Game, State
+from .registry import load_game
+
+FORMAT = "abstracta-record"
+VERSION = 1
+TERMINATIONS = ("normal", "resignation", "abandoned", None)
+
+
+@dataclass
+class Record:
+    """One game, as stored. See the module docstring for the JSON shape."""
+
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    start: str | None = None
+    players: list[str] = field(default_factory=list)
+    tags: dict[str, str] = field(default_factory=dict)
+    moves: list[str] = field(default_factory=list)
+    result: list[float] | None = None
+    termination: str | None = None
+
+    # --- building -------------------------------------------------------------------------
+    @classmethod
+    def from_play(
+        cls,
+        game: Game,
+        initial: State,
+        actions: Sequence[int],
+        *,
+        players: Sequence[str] = (),
+        tags: dict[str, str] | None = None,
+        start: str | None = None,
+        termination: str | None = None,
+        result: Sequence[float] | None = None,
+    ) -> "Record":
+        """Record ``actions`` played from ``initial`` (a new game, or ``start`` text)."""
+        final = initial.clone()
+        for action in actions:
+            final.apply_action(action)
+        if result is None and final.is_terminal():
+            result = final.returns()
+            termination = termination or "normal"
+        all_tags = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+        all_tags.update(tags or {})
+        options = {k: (list(v) if isinstance(v, tuple) else v) for k, v in game.options.items()
+                   if k != "seed" and v is not None}
+        return cls(
+            game=game.name,
+            options=options,
+            seed=initial.seed,
+            start=start,
+            players=list(players),
+            tags=all_tags,
+            moves=game.format_moves(initial, actions),
+            result=[float(r) for r in result] if result is not None else None,
+            termination=termination,
+        )
+
+    # --- JSON -------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "options": self.options,
+            "seed": self.seed,
+            "start": self.start,
+            "players": self.players,
+            "tags": self.tags,
+            "moves": self.moves,
+            "result": self.result,
+            "termination": self.termination,
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Record":
+        """Check the shape of a parsed record. Raises :class:`RecordError` naming the field."""
+        if not isinstance(data, dict):
+            raise RecordError("a record is a JSON object")
+        if data.get("format", FORMAT) != FORMAT:
+            raise RecordError(f"format is {data.get('format')!r}, expected {FORMAT!r}")
+        if data.get("version", VERSION) != VERSION:
+            raise RecordError(f"version {data.get('version')!r} is not supported (expected {VERSION})")
+        game = data.get("game")
+        if not isinstance(game, str) or not game:
+            raise RecordError("field 'game' must be a non-empty string")
+        options = data.get("options", {}) or {}
+        if not isinstance(options, dict):
+            raise RecordError("field 'options' must be an object")
+        seed = data.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+            raise RecordError(f"field 'seed' must be a non-negative integer or null, got {seed!r}")
+        start = data.get("start")
+        if start is not None and not isinstance(start, str):
+            raise RecordError("field 'start' must be a position text or null")
+        players = data.get("players", []) or []
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("field 'players' must be a list of strings")
+        tags = data.get("tags", {}) or {}
+        if not isinstance(tags, dict) or not all(isinstance(k, str) for k in tags):
+            raise RecordError("field 'tags' must be an object")
+        moves = data.get("moves")
+        if not isinstance(moves, list):
+            raise RecordError("field 'moves' must be a list of strings")
+        for i, move in enumerate(moves, 1):
+            if not isinstance(move, str):
+                raise RecordError(f"move {move!r} is not a string", ply=i)
+        result = data.get("result")
+        if result is not None:
+            if not isinstance(result, list) or not all(
+                isinstance(r, (int, float)) and not isinstance(r, bool) for r in result
+            ):
+                raise RecordError("field 'result' must be a list of numbers or null")
+            result = [float(r) for r in result]
+        termination = data.get("termination")
+        if termination not in TERMINATIONS:
+            raise RecordError(f"field 'termination' is {termination!r}, expected one of normal, resignation, abandoned")
+        return cls(game, dict(options), seed, start, list(players), {k: str(v) for k, v in tags.items()},
+                   list(moves), result, termination)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "Record":
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise RecordError(f"not valid JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Record":
+        try:
+            text = Path(path).read_bytes()
+        except OSError as exc:
+            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        return cls.from_json(text)
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.to_json() + "\n")
+        return path
+
+    # --- replay -----------------------------------------------------------------------------
+    def make_game(self) -> Game:
+        try:
+            return load_game(self.game, **self.options)
+        except AbstractaError as exc:
+            raise RecordError(str(exc)) from None
+
+    def initial_state(self, game: Game | None = None) -> State:
+        game = game or self.make_game()
+        try:
+            if self.start is not None:
+                return game.state_from_text(self.start)
+            if game.has_chance and self.seed is None:
+                raise RecordError("field 'seed' is required for a game with chance")
+            return game.new_initial_state(seed=self.seed)
+        except AbstractaError as exc:
+            if isinstance(exc, RecordError):
+                raise
+            raise RecordError(f"start position: {exc}") from None
+
+    def replay(self) -> tuple[State, list[int]]:
+        """Replay every move through the rules.
+
+        Returns:
+            (final state, the actions applied in order).
+        Raises:
+            RecordError: with the 1-based ply and the reason, for the first move that does not
+                parse or is illegal, or when the stored result disagrees with the rules.
+        """
+        game = self.make_game()
+        state = self.initial_state(game)
+        actions: list[int] = []
+        for ply, move in enumerate(self.moves, 1):
+            if state.is_terminal():
+                raise RecordError("the game was already over", ply=ply, move=move)
+            try:
+                parsed = game.parse_move(state, move)
+                trial = state.clone()
+                for action in parsed:
+                    trial.apply_action(action)
+            except AbstractaError as exc:
+                raise RecordError(str(exc), ply=ply, move=move) from None
+            state = trial
+            actions.extend(parsed)
+        self._check_result(state)
+        return state, actions
+
+    def _check_result(self, state: State) -> None:
+        n = state.num_players
+        if self.result is not None and len(self.result) != n:
+            raise RecordError(f"result has {len(self.result)} entries for {n} players")
+        if state.is_terminal():
+            actual = [float(r) for r in state.returns()]
+            if self.result is not None and self.result != actual and self.termination != "resignation":
+                raise RecordError(f"stored result {self.result} disagrees with the rules' result {actual}")
+        elif self.termination in (None, "normal") and self.result is not None:
+            raise RecordError("a result is stored but the game is not over (and nobody resigned)")
+
+
+def load_record(path: str | Path) -> tuple[Record, State, list[int]]:
+    """Read and replay a record file: ``(record, final state, actions)``."""
+    record = Record.load(path)
+    state, actions = record.replay()
+    return record, state, actions

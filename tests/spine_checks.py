@@ -1,0 +1,104 @@
+"""Game-neutral invariants every engine must satisfy (DESIGN.md spine contract).
+
+Each game's tests call these on states reached by random playouts (Hypothesis draws the
+seed of the playout), e.g.::
+
+    @given(st.integers(0, 2**32))
+    def test_invariants(seed):
+        check_random_playout(load_game("fanorona", size="dimy"), seed)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from abstracta import IllegalActionError, Record, State, Game
+
+
+def state_snapshot(state: State) -> tuple:
+    return (state.to_text(), state.current_player(), tuple(state.legal_actions()), state.is_terminal())
+
+
+def check_state(game: Game, state: State, order_key: Callable[[str], object] | None = None,
+                probe_illegal: int = 3, rng: random.Random | None = None) -> None:
+    """Check the per-state contract: text round trip, clone independence, canonical order,
+    non-empty legal list until terminal, illegal actions refused with the state unchanged."""
+    rng = rng or random.Random(0)
+    text = state.to_text()
+    back = game.state_from_text(text)
+    assert back.to_text() == text, f"round trip changed {text!r} into {back.to_text()!r}"
+    legal = list(state.legal_actions())
+    if not state.is_terminal():
+        assert legal, f"no legal action in non-terminal {text!r}"
+        # a reparsed position has less history (repetition), never a different legal list
+        assert back.legal_action_strings() == state.legal_action_strings(), f"legal list changed through text {text!r}"
+    else:
+        assert legal == [], f"terminal state {text!r} lists actions"
+    strings = [state.action_to_string(a) for a in legal]
+    assert len(set(strings)) == len(strings), f"duplicate action strings in {strings}"
+    if order_key is not None:
+        assert strings == sorted(strings, key=order_key), f"not in canonical order: {strings}"
+    for a, s in zip(legal, strings):
+        assert state.string_to_action(s) == a
+    # illegal integers are refused and change nothing
+    before = state_snapshot(state)
+    try:
+        n = game.num_distinct_actions
+    except NotImplementedError:
+        n = max(legal, default=0) + 50
+    legal_set = set(legal)
+    for _ in range(probe_illegal):
+        bad = rng.randrange(-5, n + 5)
+        if bad in legal_set:
+            continue
+        try:
+            state.apply_action(bad)
+        except IllegalActionError:
+            pass
+        else:
+            raise AssertionError(f"illegal action {bad} accepted in {text!r}")
+        assert state_snapshot(state) == before, "a refused action changed the state"
+    # clone independence
+    if legal:
+        twin = state.clone()
+        twin.apply_action(legal[0])
+        assert state_snapshot(state) == before, "applying to a clone changed the original"
+
+
+def random_playout(game: Game, seed: int, max_actions: int = 10_000, start: State | None = None,
+                   every: Callable[[State], None] | None = None) -> tuple[State, State, list[int]]:
+    """Play uniformly random actions from the start (or ``start``); returns (initial, final, actions)."""
+    rng = random.Random(seed)
+    initial = start.clone() if start is not None else game.new_initial_state(seed=seed if game.has_chance else None)
+    state = initial.clone()
+    actions: list[int] = []
+    while not state.is_terminal() and len(actions) < max_actions:
+        if every is not None:
+            every(state)
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        state.apply_action(action)
+        actions.append(action)
+    if every is not None:
+        every(state)
+    return initial, state, actions
+
+
+def check_random_playout(game: Game, seed: int, order_key: Callable[[str], object] | None = None,
+                         max_actions: int = 10_000, check_every: int = 1) -> State:
+    """Random playout checking :func:`check_state` along the way and that the record replays."""
+    rng = random.Random(seed ^ 0x5EED)
+    counter = [0]
+
+    def every(state: State) -> None:
+        if counter[0] % check_every == 0:
+            check_state(game, state, order_key=order_key, rng=rng)
+        counter[0] += 1
+
+    initial, final, actions = random_playout(game, seed, max_actions=max_actions, every=every)
+    record = Record.from_play(game, initial, actions, players=["random"] * game.num_players)
+    replayed, replayed_actions = Record.from_json(record.to_json()).replay()
+    assert replayed.to_text() == final.to_text()
+    assert replayed_actions == actions
+    return final
