@@ -1,0 +1,507 @@
+"""The ``abstracta`` command (Typer + Rich).
+
+Every subcommand is game-neutral: it talks to games only through the registry and the spine,
+so a newly registered game gets all of them for free.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .core.errors import AbstractaError, IllegalActionError
+from .core.game import Game, State
+from .core.options import parse_option_pairs
+from .core.perft import perft
+from .core.records import Record
+from .core.registry import game_class, load_game, registered_games
+
+app = typer.Typer(
+    name="abstracta",
+    help="Play, study and benchmark Fanorona, Nibble, Fibonacci, the Fibonacci card game and Slide Checkers.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+OptionArg = typer.Option(None, "--option", "-o", help="Rules option KEY=VALUE (repeatable), e.g. size=dimy.")
+PositionArg = typer.Option(None, "--position", "-p", help="Start from this position text (the spec's format).")
+JsonArg = typer.Option(False, "--json", help="Print JSON instead of text.")
+
+
+class CliError(Exception):
+    """A user error: printed as one line, exit code 2."""
+
+
+def fail(message: str, code: int = 2) -> None:
+    err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def make_game(name: str, options: list[str] | None) -> Game:
+    return load_game(name, **parse_option_pairs(options))
+
+
+def start_state(game: Game, position: str | None) -> State:
+    """``--position`` text, or the initial position (seed option, else 0, for games with chance)."""
+    if position is not None:
+        return game.state_from_text(position)
+    seed = game.options.get("seed")
+    return game.new_initial_state(seed=0 if game.has_chance and seed is None else seed)
+
+
+def guarded(fn):
+    """Turn spine errors into one clear line and a non-zero exit, never a traceback."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (AbstractaError, CliError) as exc:
+            fail(str(exc))
+
+    return wrapper
+
+
+# --------------------------------------------------------------------------- games
+@app.command("games")
+@guarded
+def games_cmd(as_json: bool = JsonArg) -> None:
+    """List the registered games and their options."""
+    rows = []
+    for name in registered_games():
+        cls = game_class(name)
+        rows.append({
+            "name": name,
+            "title": cls.title,
+            "players": [cls.min_players, cls.max_players],
+            "options": {o.name: {"default": o.default, "choices": o.choices, "help": o.help} for o in cls.option_specs},
+        })
+    if as_json:
+        print(json.dumps(rows, default=list))
+        return
+    table = Table(title="abstracta games")
+    table.add_column("game")
+    table.add_column("title")
+    table.add_column("players")
+    table.add_column("options (default first)")
+    for row in rows:
+        cls = game_class(row["name"])
+        opts = []
+        for o in cls.option_specs:
+            if o.choices:
+                opts.append(f"{o.name}={'|'.join(str(c) for c in ([o.default] + [c for c in o.choices if c != o.default]))}")
+            else:
+                opts.append(f"{o.name}={o.default}")
+        lo, hi = row["players"]
+        table.add_row(row["name"], row["title"], str(lo) if lo == hi else f"{lo}–{hi}", "  ".join(opts))
+    console.print(table)
+
+
+# --------------------------------------------------------------------------- perft / moves / apply
+@app.command("perft")
+@guarded
+def perft_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    depth: int = typer.Option(..., "--depth", "-d", min=0, help="Count action sequences of length 1..DEPTH."),
+    position: Optional[str] = PositionArg,
+    option: Optional[list[str]] = OptionArg,
+    as_json: bool = JsonArg,
+) -> None:
+    """Perft: the number of action sequences of each length 1..DEPTH (rules/README.md)."""
+    game = make_game(game_name, option)
+    state = start_state(game, position)
+    counts: dict[str, int] = {}
+    for d in range(1, depth + 1):
+        t0 = time.perf_counter()
+        n = perft(state, d)
+        dt = time.perf_counter() - t0
+        counts[str(d)] = n
+        if not as_json:
+            rate = f"{n / dt:,.0f} leaves/s" if dt > 0 else ""
+            console.print(f"perft({d}) = {n:,}   [dim]{dt:.2f} s  {rate}[/]")
+    if as_json:
+        print(json.dumps(counts))
+
+
+@app.command("moves")
+@guarded
+def moves_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    position: Optional[str] = PositionArg,
+    option: Optional[list[str]] = OptionArg,
+    turns: bool = typer.Option(False, "--turns", help="List whole turns (games with a whole-turn notation, e.g. Nibble)."),
+    as_json: bool = JsonArg,
+) -> None:
+    """The legal actions of a position, in the spec's canonical order."""
+    game = make_game(game_name, option)
+    state = start_state(game, position)
+    if turns:
+        try:
+            moves = game.turn_strings(state)
+        except NotImplementedError as exc:
+            raise CliError(str(exc)) from None
+    else:
+        moves = state.legal_action_strings()
+    if as_json:
+        print(json.dumps(moves))
+    else:
+        for move in moves:
+            print(move)
+
+
+@app.command("apply")
+@guarded
+def apply_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    actions: Optional[list[str]] = typer.Argument(None, metavar="ACTION...", help="Actions in the spec's notation."),
+    position: Optional[str] = PositionArg,
+    option: Optional[list[str]] = OptionArg,
+    as_json: bool = JsonArg,
+) -> None:
+    """Apply actions in order and print the resulting position text."""
+    game = make_game(game_name, option)
+    state = start_state(game, position)
+    for index, text in enumerate(actions or [], 1):
+        try:
+            for action in game.parse_move(state, text):
+                state.apply_action(action)
+        except IllegalActionError as exc:
+            raise CliError(f"action {index} {text!r} is illegal: {exc}") from None
+    if as_json:
+        print(json.dumps({"position": state.to_text(), "terminal": state.is_terminal(),
+                          "returns": [float(r) for r in state.returns()]}))
+    else:
+        print(state.to_text())
+
+
+# --------------------------------------------------------------------------- replay
+@app.command("replay")
+@guarded
+def replay_cmd(
+    file: Path = typer.Argument(..., metavar="FILE", help="A record written by play, match or the web app."),
+    as_json: bool = JsonArg,
+) -> None:
+    """Validate and replay a game record: the moves, the final position and the result."""
+    record = Record.load(file)
+    final, actions = record.replay()
+    game = record.make_game()
+    if as_json:
+        print(json.dumps({"moves": record.moves, "position": final.to_text(), "terminal": final.is_terminal(),
+                          "returns": [float(r) for r in final.returns()], "result": record.result}))
+        return
+    opts = " ".join(f"{k}={v}" for k, v in game.option_text().items())
+    console.print(f"[bold]{game.title}[/] {opts}" + (f"  seed={record.seed}" if record.seed is not None else ""))
+    if record.players:
+        console.print("seats: " + ", ".join(f"{i}={p}" for i, p in enumerate(record.players)))
+    console.print(format_move_list(record.moves))
+    console.print(game.render(final))
+    console.print(f"position: {final.to_text()}")
+    console.print(describe_result(final, record))
+
+
+def format_move_list(moves: list[str]) -> str:
+    return "\n".join(
+        "  ".join(f"{i + j + 1:>3}. {m:<10}" for j, m in enumerate(moves[i:i + 6])) for i in range(0, len(moves), 6)
+    ) or "(no moves)"
+
+
+def describe_result(state: State, record: Record | None = None) -> str:
+    if record is not None and record.termination == "resignation" and record.result:
+        winners = [i for i, r in enumerate(record.result) if r > 0]
+        return f"result: {record.result} (resignation; seat {', '.join(map(str, winners))} wins)"
+    if not state.is_terminal():
+        return "result: unfinished"
+    returns = state.returns()
+    winners = [i for i, r in enumerate(returns) if r > 0]
+    if winners:
+        return f"result: {returns} — seat {', '.join(map(str, winners))} wins"
+    return f"result: {returns} — draw"
+
+
+# --------------------------------------------------------------------------- play
+def parse_seats(specs: list[str] | None, n: int, default: dict[int, str]) -> list[str]:
+    from .ai.levels import parse_seat_spec
+
+    seats = dict(default)
+    for item in specs or []:
+        index, sep, spec = item.partition("=")
+        if not sep or not index.strip().isdigit():
+            raise CliError(f"seat {item!r} is not of the form INDEX=SPEC (e.g. 1=mcts:1)")
+        i = int(index)
+        if not 0 <= i < n:
+            raise CliError(f"seat {i} does not exist (this game has seats 0..{n - 1})")
+        try:
+            seats[i] = parse_seat_spec(spec.strip())
+        except ValueError as exc:
+            raise CliError(f"seat {i}: {exc}") from None
+    return [seats.get(i, "level:3") for i in range(n)]
+
+
+def default_records_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("abstracta")) / "records"
+
+
+PLAY_HELP = """Type a move in the game's notation, or:
+  ?        list the legal moves
+  undo     take back your last turn (against the computer)
+  board    draw the board again
+  resign   give up
+  quit     stop (the record is saved as abandoned)
+  help     this text"""
+
+
+@app.command("play")
+@guarded
+def play_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    option: Optional[list[str]] = OptionArg,
+    seat: Optional[list[str]] = typer.Option(
+        None, "--seat", "-s",
+        help="INDEX=SPEC (repeatable). SPEC: human, random, greedy, mcts[:SECONDS], alphabeta[:SECONDS], ismcts[:SECONDS], level:N. "
+        "Default: seat 0 human, others level:3."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed for games with chance (also --option seed=N) and for the bots."),
+    variant: Optional[str] = typer.Option(None, "--variant", help="Shorthand for --option variant=VALUE."),
+    records: Optional[Path] = typer.Option(None, "--records", help="Directory for the saved record (default: user data dir)."),
+) -> None:
+    """Play a game in the terminal against the computer or another person."""
+    from .ai.levels import make_bot
+
+    opts = parse_option_pairs(option)
+    if variant is not None:
+        opts["variant"] = variant
+    if seed is not None and "seed" in {o.name for o in game_class(game_name).option_specs}:
+        opts.setdefault("seed", str(seed))
+    game = load_game(game_name, **opts)
+    n = game.num_players
+    seats = parse_seats(seat, n, {0: "human"})
+    bots = [make_bot(spec, game, seed=(seed or 0) + i) for i, spec in enumerate(seats)]
+    initial = game.new_initial_state()
+    humans = [i for i, b in enumerate(bots) if b is None]
+    session = PlaySession(game, initial, seats, bots)
+    termination = session.run(humans)
+    record = Record.from_play(game, initial, session.actions, players=seats,
+                              termination=termination, result=session.forced_result)
+    directory = records or default_records_dir()
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    path = record.save(directory / f"{game.name}-{stamp}.json")
+    console.print(f"record saved: {path}")
+    console.print(f"replay it with: abstracta replay {path}")
+
+
+class PlaySession:
+    """A terminal game: bots move by themselves, humans type moves at a prompt."""
+
+    def __init__(self, game: Game, initial: State, seats: list[str], bots: list[Any]):
+        self.game = game
+        self.initial = initial
+        self.seats = seats
+        self.bots = bots
+        self.actions: list[int] = []
+        self.movers: list[int] = []
+        self.state = initial.clone()
+        self.forced_result: list[float] | None = None
+
+    def view_for(self) -> int | None:
+        humans = [i for i, b in enumerate(self.bots) if b is None]
+        if not self.game.has_hidden_information:
+            return None
+        player = self.state.current_player()
+        if player in humans:
+            return player
+        return humans[0] if len(humans) == 1 else None if not humans else humans[0]
+
+    def show(self) -> None:
+        console.print(self.game.render(self.state, self.view_for()))
+
+    def apply(self, action: int) -> None:
+        player = self.state.current_player()
+        self.state.apply_action(action)
+        self.actions.append(action)
+        self.movers.append(player)
+
+    def undo(self) -> bool:
+        """Take back the bots' replies and the human's last turn. Returns False if nothing to undo."""
+        humans = {i for i, b in enumerate(self.bots) if b is None}
+        acts, movers = list(self.actions), list(self.movers)
+        while movers and movers[-1] not in humans:
+            acts.pop(); movers.pop()
+        if not movers:
+            return False
+        who = movers[-1]
+        while movers and movers[-1] == who:
+            acts.pop(); movers.pop()
+        state = self.initial.clone()
+        for a in acts:
+            state.apply_action(a)
+        self.state, self.actions, self.movers = state, acts, movers
+        for bot in self.bots:
+            if bot is not None:
+                bot.restart()
+        return True
+
+    def run(self, humans: list[int]) -> str | None:
+        interactive = bool(humans)
+        if interactive:
+            console.print(f"[bold]{self.game.title}[/] — seats: "
+                          + ", ".join(f"{i}={s}" for i, s in enumerate(self.seats))
+                          + "   (type [bold]help[/] for commands)")
+            self.show()
+        shown_ply = len(self.actions)
+        while not self.state.is_terminal():
+            player = self.state.current_player()
+            bot = self.bots[player] if 0 <= player < len(self.bots) else None
+            if bot is not None:
+                action = bot.step(self.state.clone())
+                text = self.state.action_to_string(action)
+                self.apply(action)
+                console.print(f"seat {player} ({self.seats[player]}) plays [bold]{text}[/]")
+                continue
+            if len(self.actions) != shown_ply:
+                self.show()
+                shown_ply = len(self.actions)
+            try:
+                line = console.input(f"seat {player} move> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                console.print("\ngame abandoned")
+                return "abandoned"
+            if not line:
+                continue
+            word = line.lower()
+            if word in ("help", "h"):
+                console.print(PLAY_HELP)
+            elif word in ("?", "moves"):
+                console.print("  ".join(self.state.legal_action_strings()))
+            elif word == "board":
+                self.show()
+            elif word == "undo":
+                if len(humans) == len(self.bots) or not self.undo():
+                    console.print("nothing to undo" if len(humans) < len(self.bots) else "undo is for games against the computer")
+                else:
+                    console.print("taken back")
+                    self.show()
+                    shown_ply = len(self.actions)
+            elif word == "resign":
+                n = self.state.num_players
+                self.forced_result = [1.0 if i != player else -1.0 for i in range(n)] if n == 2 else \
+                    [-1.0 if i == player else 0.0 for i in range(n)]
+                console.print(f"seat {player} resigns")
+                return "resignation"
+            elif word in ("quit", "exit"):
+                console.print("game abandoned")
+                return "abandoned"
+            else:
+                try:
+                    parsed = self.game.parse_move(self.state, line)
+                    trial = self.state.clone()
+                    for action in parsed:
+                        trial.apply_action(action)
+                except AbstractaError as exc:
+                    console.print(f"[red]{exc}[/]  (type ? for the legal moves)")
+                    continue
+                for action in parsed:
+                    self.apply(action)
+        self.show()
+        console.print(describe_result(self.state))
+        return "normal"
+
+
+# --------------------------------------------------------------------------- match
+@app.command("match")
+@guarded
+def match_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    option: Optional[list[str]] = OptionArg,
+    seat: list[str] = typer.Option(..., "--seat", "-s", help="INDEX=SPEC for every seat (bots only)."),
+    games: int = typer.Option(10, "--games", "-n", min=1, help="Number of games."),
+    seed: int = typer.Option(0, "--seed", help="Base seed (game i uses seed+i)."),
+    records: Optional[Path] = typer.Option(None, "--records", help="Save each game's record in this directory."),
+) -> None:
+    """Bots play each other; they rotate through the seats from game to game."""
+    from rich.progress import Progress
+
+    from .ai.match import run_match
+
+    game = make_game(game_name, option)
+    n = game.num_players
+    specs = parse_seats(seat, n, {})
+    if any(s == "human" for s in specs):
+        raise CliError("match is for bots: every --seat needs a bot SPEC")
+    if len(seat) != n:
+        raise CliError(f"{game.title} needs {n} seats: give --seat 0=SPEC … --seat {n - 1}=SPEC")
+    with Progress(console=err_console, transient=True) as progress:
+        task = progress.add_task(f"{game.name}: {' vs '.join(specs)}", total=games)
+        result = run_match(game, specs, games=games, seed=seed,
+                           on_game_done=lambda *a, **k: progress.advance(task))
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+        for i, record in enumerate(result.records):
+            record.save(records / f"{game.name}-{seed + i:06d}.json")
+    table = Table(title=f"{game.title}: {games} games, seed {seed}")
+    for col in ("seat spec", "wins", "draws", "losses", "score %", "mean plies", "mean s/move"):
+        table.add_column(col, justify="right" if col != "seat spec" else "left")
+    for row in result.rows():
+        table.add_row(row["spec"], str(row["wins"]), str(row["draws"]), str(row["losses"]),
+                      f"{row['score'] * 100:.1f}", f"{row['mean_plies']:.1f}", f"{row['mean_seconds_per_move']:.4f}")
+    console.print(table)
+    if records is not None:
+        console.print(f"records saved in {records}")
+
+
+# --------------------------------------------------------------------------- board
+@app.command("board")
+@guarded
+def board_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    option: Optional[list[str]] = OptionArg,
+    out: Optional[Path] = typer.Option(None, "--out", help="Also write the board as an SVG file."),
+) -> None:
+    """Print the empty board (in colour) and optionally write it as SVG (Slide Checkers' coloured boards)."""
+    game = make_game(game_name, option)
+    render_board = getattr(game, "render_board", None)
+    if render_board is None:
+        raise CliError(f"{game.name} has no board picture")
+    console.print(render_board())
+    if out is not None:
+        if out.suffix.lower() != ".svg":
+            raise CliError(f"--out {out}: only .svg files are written")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(game.board_svg())
+        console.print(f"wrote {out}")
+
+
+# --------------------------------------------------------------------------- serve
+@app.command("serve")
+@guarded
+def serve_cmd(
+    host: str = typer.Option("127.0.0.1", "--host"),
+    port: int = typer.Option(8000, "--port"),
+    db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL (default: SQLite in the user data directory)."),
+) -> None:
+    """Start the web app: open http://HOST:PORT/ in a browser."""
+    try:
+        from .server import run
+    except ImportError as exc:
+        raise CliError(f"the web app needs the 'web' extra ({exc}); install with pip install 'abstracta[web]'") from None
+    run(host, port, db)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
