@@ -483,6 +483,58 @@ def board_cmd(
         console.print(f"wrote {out}")
 
 
+# --------------------------------------------------------------------------- bench
+@app.command("bench")
+@guarded
+def bench_cmd(
+    games: Optional[list[str]] = typer.Argument(None, metavar="[GAME...]", help="Games to measure (default: all)."),
+    seconds: float = typer.Option(2.0, "--seconds", help="Seconds of random play per configuration."),
+    min_leaves: int = typer.Option(100_000, "--min-leaves", help="Perft runs at the smallest depth with this many leaves."),
+    no_mcts: bool = typer.Option(False, "--no-mcts", help="Skip the MCTS iteration rate."),
+    as_json: bool = JsonArg,
+) -> None:
+    """Engine speed of every game and variant, with ratios to python-chess measured in the same run."""
+    from . import bench
+
+    for name in games or []:
+        game_class(name)  # unknown names fail early with the list of games
+    status = err_console.status("benchmarking")
+    with status:
+        rows, ref = bench.run(games, seconds=seconds, min_leaves=min_leaves, with_mcts=not no_mcts,
+                              progress=lambda label: status.update(f"benchmarking {label}"))
+    if as_json:
+        print(json.dumps(bench.rows_as_dicts(rows)))
+        return
+    console.print(render_bench_table(rows, ref))
+
+
+def render_bench_table(rows: list[Any], ref: dict | None) -> Table:
+    by_config: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        label = row.game + ("" if not row.options else " " + ",".join(f"{k}={v}" for k, v in row.options.items()))
+        by_config.setdefault(label, {})[row.metric] = row
+
+    def fmt(row: Any, ratio_attr: str = "ratio_to_python_chess") -> str:
+        if row is None:
+            return "—"
+        ratio = getattr(row, ratio_attr)
+        return f"{row.value:,.0f}" + (f" ({ratio:.2f}×)" if ratio is not None else "")
+
+    table = Table(title="abstracta engine benchmark" + (
+        f" — python-chess: perft {ref['perft_nodes_per_s']:,.0f} nodes/s, random play {ref['moves_per_s']:,.0f} moves/s"
+        if ref else " (python-chess not installed: no ratios)"))
+    for col in ("game", "perft nodes/s (×chess)", "perft depth", "playouts/s", "actions/s (×chess)",
+                "actions/game", "turns/game", "MCTS it/s (×playouts)", "peak MiB"):
+        table.add_column(col, justify="left" if col == "game" else "right")
+    for label, m in by_config.items():
+        p = m.get("perft_nodes_per_s")
+        table.add_row(label, fmt(p), p.unit.split("(")[1].split(",")[0] if p else "—",
+                      f"{m['playouts_per_s'].value:,.1f}", fmt(m.get("actions_per_s")),
+                      f"{m['mean_actions'].value:,.1f}", f"{m['mean_turns'].value:,.1f}",
+                      fmt(m.get("mcts_iterations_per_s"), "ratio_to_playouts"), f"{m['peak_memory_mb'].value:,.1f}")
+    return table
+
+
 # --------------------------------------------------------------------------- serve
 @app.command("serve")
 @guarded

@@ -1,0 +1,210 @@
+"""Engine benchmarks (``abstracta bench``): speed of every game and variant, side by side with
+python-chess measured in the same run.
+
+Metrics (one row each, per game and options):
+
+* ``perft_nodes_per_s`` — leaves at the last depth, each reached by applying its action, per
+  second of wall time, from a fixed position whose tree has at least ``min_leaves`` leaves.
+* ``playouts_per_s`` / ``actions_per_s`` — uniformly random games from the start to the end.
+* ``mean_actions`` / ``mean_turns`` — per random game (a turn = a maximal run of actions by one player).
+* ``mcts_iterations_per_s`` — UCT with random rollouts from the start (when the MCTS bot exists).
+* ``peak_memory_mb`` — peak traced Python memory of a short random-play pass.
+
+Each speed figure is also given as a ratio to python-chess's random-play moves/s (or perft
+nodes/s for perft rows), so the comparison holds on a noisy machine.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import tracemalloc
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+from .core.game import Game, State
+from .core.perft import perft
+from .core.registry import load_game, registered_games
+
+
+@dataclass
+class Config:
+    """One benchmarked game configuration."""
+
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    perft_position: str | None = None  # None: the initial position (seed 0)
+    perft_depth: int | None = None  # None: the smallest depth with >= min_leaves leaves
+
+    def label(self) -> str:
+        opts = ",".join(f"{k}={v}" for k, v in self.options.items())
+        return f"{self.game}" + (f" [{opts}]" if opts else "")
+
+
+CONFIGS: list[Config] = [
+    Config("fanorona", {"size": "tsivy"}),
+    Config("fanorona", {"size": "dimy"}),
+    Config("fanorona", {"size": "telo"}),
+    Config("nibble", {"variant": "square9"}),
+    Config("nibble", {"variant": "square13"}),
+    Config("nibble", {"variant": "hex"}),
+    Config("fibonacci", {"variant": "standard"}),
+    Config("fibonacci", {"variant": "cards"}),
+    Config("fibonacci", {"variant": "go"}),
+    Config("fibonacci-cards", {}),
+    Config("slide-checkers", {"players": 2}),
+    Config("slide-checkers", {"players": 3}),
+    Config("slide-checkers", {"players": 4}),
+]
+
+
+@dataclass
+class Row:
+    game: str
+    options: dict[str, Any]
+    metric: str
+    value: float
+    unit: str
+    ratio_to_python_chess: float | None = None
+    ratio_to_playouts: float | None = None  # MCTS rows: iterations/s over random playouts/s
+
+
+def _initial(game: Game, seed: int) -> State:
+    return game.new_initial_state(seed=seed if game.has_chance else None)
+
+
+def random_play(game: Game, seconds: float, seed: int = 0) -> dict[str, float]:
+    """Random games from the start until ``seconds`` have passed (at least one game)."""
+    rng = random.Random(seed)
+    games = actions = turns = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while True:
+        state = _initial(game, seed + games)
+        last = None
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            player = state.current_player()
+            if player != last:
+                turns += 1
+                last = player
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            actions += 1
+        games += 1
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - t0
+    return {"playouts_per_s": games / elapsed, "actions_per_s": actions / elapsed,
+            "mean_actions": actions / games, "mean_turns": turns / games, "games": games}
+
+
+def perft_speed(game: Game, config: Config, min_leaves: int, max_seconds: float) -> dict[str, float]:
+    state = game.state_from_text(config.perft_position) if config.perft_position else _initial(game, 0)
+    depth = config.perft_depth
+    if depth is None:
+        depth = 1
+        while True:
+            t0 = time.perf_counter()
+            n = perft(state, depth)
+            dt = time.perf_counter() - t0
+            if n >= min_leaves or dt > max_seconds or depth >= 12:
+                return {"perft_nodes_per_s": n / dt, "perft_depth": depth, "perft_leaves": n, "perft_seconds": dt}
+            depth += 1
+    t0 = time.perf_counter()
+    n = perft(state, depth)
+    dt = time.perf_counter() - t0
+    return {"perft_nodes_per_s": n / dt, "perft_depth": depth, "perft_leaves": n, "perft_seconds": dt}
+
+
+def mcts_speed(game: Game, seconds: float) -> float | None:
+    try:
+        from .ai.levels import make_bot
+    except ImportError:
+        return None
+    bot = make_bot(f"mcts:{seconds}", game, seed=0)
+    state = _initial(game, 0)
+    bot.step(state)
+    iterations = getattr(bot, "iterations", None)
+    return iterations / seconds if iterations else None
+
+
+def peak_memory(game: Game, seconds: float) -> float:
+    tracemalloc.start()
+    try:
+        random_play(game, seconds, seed=1)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak / 2**20
+
+
+def python_chess_reference(seconds: float) -> dict[str, float] | None:
+    """python-chess perft 4 from the start (197,281 leaves) and random-play moves/s."""
+    try:
+        import chess
+    except ImportError:
+        return None
+
+    def chess_perft(board: "chess.Board", depth: int) -> int:
+        if depth == 0:
+            return 1
+        n = 0
+        for move in board.legal_moves:
+            board.push(move)
+            n += chess_perft(board, depth - 1)
+            board.pop()
+        return n
+
+    board = chess.Board()
+    t0 = time.perf_counter()
+    leaves = chess_perft(board, 4)
+    perft_rate = leaves / (time.perf_counter() - t0)
+    rng = random.Random(0)
+    moves = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        board = chess.Board()
+        while not board.is_game_over(claim_draw=False):
+            legal = list(board.legal_moves)
+            board.push(legal[rng.randrange(len(legal))])
+            moves += 1
+    return {"perft_nodes_per_s": perft_rate, "moves_per_s": moves / (time.perf_counter() - t0)}
+
+
+def run(games: list[str] | None = None, seconds: float = 2.0, min_leaves: int = 100_000,
+        with_mcts: bool = True, progress: Callable[[str], None] | None = None) -> tuple[list[Row], dict | None]:
+    """Measure every configuration of ``games`` (default: all registered). Returns (rows, chess reference)."""
+    available = set(registered_games())
+    wanted = [c for c in CONFIGS if c.game in available and (not games or c.game in games)]
+    if progress:
+        progress("python-chess reference")
+    ref = python_chess_reference(seconds)
+    rows: list[Row] = []
+
+    def ratio(value: float, key: str) -> float | None:
+        return value / ref[key] if ref else None
+
+    for config in wanted:
+        if progress:
+            progress(config.label())
+        game = load_game(config.game, **config.options)
+        play = random_play(game, seconds)
+        pf = perft_speed(game, config, min_leaves, max_seconds=max(10.0, 5 * seconds))
+        opts = dict(config.options)
+        rows.append(Row(config.game, opts, "perft_nodes_per_s", pf["perft_nodes_per_s"], f"leaves/s (depth {pf['perft_depth']}, {pf['perft_leaves']:,} leaves)",
+                        ratio(pf["perft_nodes_per_s"], "perft_nodes_per_s")))
+        rows.append(Row(config.game, opts, "playouts_per_s", play["playouts_per_s"], "games/s", None))
+        rows.append(Row(config.game, opts, "actions_per_s", play["actions_per_s"], "actions/s", ratio(play["actions_per_s"], "moves_per_s")))
+        rows.append(Row(config.game, opts, "mean_actions", play["mean_actions"], "actions/game"))
+        rows.append(Row(config.game, opts, "mean_turns", play["mean_turns"], "turns/game"))
+        if with_mcts:
+            it = mcts_speed(game, min(seconds, 2.0))
+            if it is not None:
+                rows.append(Row(config.game, opts, "mcts_iterations_per_s", it, "iterations/s", None,
+                                it / play["playouts_per_s"] if play["playouts_per_s"] else None))
+        rows.append(Row(config.game, opts, "peak_memory_mb", peak_memory(game, min(seconds, 1.0)), "MiB"))
+    return rows, ref
+
+
+def rows_as_dicts(rows: list[Row]) -> list[dict[str, Any]]:
+    return [asdict(r) for r in rows]

@@ -1,0 +1,75 @@
+"""Game-neutral CLI commands on the toy game (real games have their own CLI tests)."""
+
+import json
+
+from typer.testing import CliRunner
+
+from abstracta.cli import app
+from abstracta.core.registry import register_game
+
+register_game("toy-nim", "toy_nim:NimGame")
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, list(args))
+
+
+def test_perft_json():
+    result = run("perft", "toy-nim", "--depth", "4", "--option", "stones=4", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"1": 3, "2": 6, "3": 4, "4": 1}
+
+
+def test_perft_from_position_text():
+    result = run("perft", "toy-nim", "--depth", "2", "--position", "2 1", "--json")
+    assert json.loads(result.stdout) == {"1": 2, "2": 1}
+
+
+def test_moves_lines_and_json():
+    assert run("moves", "toy-nim", "--position", "2 0").stdout.split() == ["1", "2"]
+    assert json.loads(run("moves", "toy-nim", "--json").stdout) == ["1", "2", "3"]
+
+
+def test_moves_turns_unsupported_is_clear():
+    result = run("moves", "toy-nim", "--turns")
+    assert result.exit_code == 2
+    assert "has no whole-turn notation" in result.stderr
+
+
+def test_apply_and_json():
+    result = run("apply", "toy-nim", "3", "1", "--option", "stones=7")
+    assert result.stdout.strip() == "3 0"
+    result = run("apply", "toy-nim", "3", "3", "1", "--json")
+    assert json.loads(result.stdout) == {"position": "0 0", "terminal": True, "returns": [1.0, -1.0]}
+
+
+def test_apply_illegal_names_action_and_exits_nonzero():
+    result = run("apply", "toy-nim", "--position", "2 0", "1", "3")
+    assert result.exit_code == 2
+    assert "action 2 '3' is illegal" in result.stderr
+
+
+def test_bad_position_and_option():
+    result = run("moves", "toy-nim", "--position", "lots 0")
+    assert result.exit_code == 2 and "is not '<stones> <player>'" in result.stderr
+    result = run("moves", "toy-nim", "--option", "stones=-1")
+    assert result.exit_code == 2 and "option stones" in result.stderr
+    result = run("moves", "chess")
+    assert result.exit_code == 2 and "unknown game 'chess'" in result.stderr
+
+
+def test_replay_good_and_corrupt(tmp_path):
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"game": "toy-nim", "options": {"stones": 5}, "moves": ["3", "2"],
+                                "result": [-1, 1], "termination": "normal"}))
+    result = run("replay", str(good))
+    assert result.exit_code == 0, result.output
+    assert "seat 1 wins" in result.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"game": "toy-nim", "options": {"stones": 5}, "moves": ["3", "3"]}))
+    result = run("replay", str(bad))
+    assert result.exit_code == 2
+    assert "ply 2 ('3')" in result.stderr
+    result = run("replay", str(tmp_path / "missing.json"))
+    assert result.exit_code == 2 and "cannot read" in result.stderr
