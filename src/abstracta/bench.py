@@ -208,3 +208,31 @@ def run(games: list[str] | None = None, seconds: float = 2.0, min_leaves: int = 
 
 def rows_as_dicts(rows: list[Row]) -> list[dict[str, Any]]:
     return [asdict(r) for r in rows]
+
+
+def _key(row: dict[str, Any]) -> str:
+    opts = ",".join(f"{k}={v}" for k, v in sorted(row["options"].items()))
+    return f"{row['game']}[{opts}]:{row['metric']}"
+
+
+def baseline_from_rows(rows: list[Row]) -> dict[str, float]:
+    """The ratios worth guarding: ``{"game[options]:metric": ratio}``."""
+    out = {}
+    for row in rows_as_dicts(rows):
+        ratio = row["ratio_to_python_chess"] if row["ratio_to_python_chess"] is not None else row["ratio_to_playouts"]
+        if ratio is not None:
+            out[_key(row)] = round(ratio, 4)
+    return out
+
+
+def check_baseline(rows: list[Row], baseline: dict[str, float], factor: float = 3.0) -> list[str]:
+    """Regressions: every guarded ratio that fell below ``baseline / factor`` (or went missing)."""
+    current = baseline_from_rows(rows)
+    problems = []
+    for key, base in baseline.items():
+        now = current.get(key)
+        if now is None:
+            problems.append(f"{key}: not measured (baseline ratio {base})")
+        elif now < base / factor:
+            problems.append(f"{key}: ratio {now:.3f} fell below a third of the baseline {base:.3f}")
+    return problems

@@ -491,6 +491,9 @@ def bench_cmd(
     seconds: float = typer.Option(2.0, "--seconds", help="Seconds of random play per configuration."),
     min_leaves: int = typer.Option(100_000, "--min-leaves", help="Perft runs at the smallest depth with this many leaves."),
     no_mcts: bool = typer.Option(False, "--no-mcts", help="Skip the MCTS iteration rate."),
+    quick: bool = typer.Option(False, "--quick", help="Short run (0.3 s, perft >= 20,000 leaves) for CI."),
+    baseline: Optional[Path] = typer.Option(None, "--baseline", help="Fail if a ratio falls below a third of this file's."),
+    write_baseline: Optional[Path] = typer.Option(None, "--write-baseline", help="Write the measured ratios to this file."),
     as_json: bool = JsonArg,
 ) -> None:
     """Engine speed of every game and variant, with ratios to python-chess measured in the same run."""
@@ -498,14 +501,32 @@ def bench_cmd(
 
     for name in games or []:
         game_class(name)  # unknown names fail early with the list of games
+    if quick:
+        seconds, min_leaves = min(seconds, 0.3), min(min_leaves, 20_000)
     status = err_console.status("benchmarking")
     with status:
         rows, ref = bench.run(games, seconds=seconds, min_leaves=min_leaves, with_mcts=not no_mcts,
                               progress=lambda label: status.update(f"benchmarking {label}"))
     if as_json:
         print(json.dumps(bench.rows_as_dicts(rows)))
-        return
-    console.print(render_bench_table(rows, ref))
+    else:
+        console.print(render_bench_table(rows, ref))
+    if ref is None and (baseline or write_baseline):
+        raise CliError("ratios need python-chess: pip install 'abstracta[bench]'")
+    if write_baseline is not None:
+        write_baseline.write_text(json.dumps(bench.baseline_from_rows(rows), indent=2, sort_keys=True) + "\n")
+        err_console.print(f"wrote {write_baseline}")
+    if baseline is not None:
+        try:
+            base = json.loads(baseline.read_text())
+        except (OSError, ValueError) as exc:
+            raise CliError(f"cannot read baseline {baseline}: {exc}") from None
+        problems = bench.check_baseline(rows, base)
+        for problem in problems:
+            err_console.print(f"[red]regression:[/] {problem}")
+        if problems:
+            raise typer.Exit(1)
+        err_console.print(f"no ratio fell below a third of {baseline}")
 
 
 def render_bench_table(rows: list[Any], ref: dict | None) -> Table:
