@@ -1,0 +1,23 @@
+"""The web app: ``abstracta serve`` (issue 7).
+
+:func:`run` starts uvicorn on :func:`abstracta.server.app.create_app`.
+"""
+
+from __future__ import annotations
+
+
+def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
+    """Serve the app at ``http://host:port/`` with matches stored at ``db`` (SQLAlchemy URL;
+    default: SQLite in the user data directory)."""
+    import uvicorn
+
+    from .app import create_app
+    from .storage import default_db_url
+
+    url = db or default_db_url()
+    app = create_app(url)
+    print(f"abstracta: open http://{host}:{port}/ in a browser (games stored in {url})", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+__all__ = ["run"]

@@ -1,0 +1,198 @@
+"""The web app (issue 7): a JSON API documented by its OpenAPI schema (``/docs``,
+``/openapi.json``) and the static browser client at ``/``.
+
+Every refused request gets a 4xx status and a JSON body ``{"error": "..."}`` naming the
+problem; the match it was aimed at is unchanged.
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..core.options import Option, parse_bool, parse_int
+from ..core.registry import game_class, registered_games
+from .matches import ApiError, MatchService
+from .storage import Store
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+# --- request bodies ------------------------------------------------------------------------
+class CreateMatch(BaseModel):
+    game: str = Field(description="registry name, e.g. 'fanorona'")
+    options: dict[str, Any] = Field(default_factory=dict,
+                                    description="rules options, as values or their text form ('dimy', 'true', '5,1')")
+    seats: list[str] | None = Field(default=None,
+                                    description="one entry per seat: 'human' or 'level:1' … 'level:6' "
+                                                "(default: seat 0 human, the others level:1)")
+
+
+class ImportMatch(BaseModel):
+    record: dict[str, Any] = Field(description="an abstracta record (format 'abstracta-record')")
+    seats: list[str] | None = Field(default=None, description="override the record's players")
+
+
+class PlayAction(BaseModel):
+    action: str = Field(description="the move in the game's notation (one action, or a whole-turn string)")
+    ply: int = Field(description="the ply the move was chosen at (the state's 'ply'); a stale ply is refused with 409")
+    seat: int | None = Field(default=None, description="the seat playing it (checked when given)")
+
+
+class Resign(BaseModel):
+    seat: int | None = Field(default=None, description="the resigning seat (default: the person to move)")
+
+
+def option_json(spec: Option) -> dict[str, Any]:
+    kind = "bool" if spec.parser is parse_bool else "int" if spec.parser is parse_int else "text"
+
+    def text(v: Any) -> Any:
+        if v is None:
+            return None
+        if isinstance(v, bool):
+            return str(v).lower()
+        return spec.to_text(v)
+
+    return {"name": spec.name, "default": text(spec.default), "help": spec.help, "kind": kind,
+            "choices": [text(c) for c in spec.choices] if spec.choices is not None else None}
+
+
+def catalog() -> list[dict[str, Any]]:
+    out = []
+    for name in registered_games():
+        cls = game_class(name)
+        try:
+            default_players = cls().num_players
+        except Exception:  # noqa: BLE001
+            default_players = cls.min_players
+        out.append({"name": name, "title": cls.title, "summary": cls.summary,
+                    "min_players": cls.min_players, "max_players": cls.max_players,
+                    "num_players": default_players,
+                    "hidden_information": cls.has_hidden_information, "chance": cls.has_chance,
+                    "options": [option_json(o) for o in cls.option_specs]})
+    return out
+
+
+def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
+    """The ASGI app storing matches at ``db_url`` (default: SQLite in the user data dir),
+    running bots in ``bot_workers`` worker processes (0: one thread, for tests)."""
+    service = MatchService(Store(db_url), bot_workers=bot_workers)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        service.resume_bots()
+        try:
+            yield
+        finally:
+            service.close()
+
+    app = FastAPI(title="abstracta", version="0.1.0", lifespan=lifespan,
+                  description="Play Fanorona, Nibble, Fibonacci, the Fibonacci card game and "
+                              "Slide Checkers. Errors are 4xx with a body {\"error\": \"...\"}.")
+    app.state.service = service
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+            parts.append(f"{where}: {err.get('msg')}")
+        return JSONResponse({"error": "; ".join(parts) or "invalid request"}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _crash(_request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
+        return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
+
+    # --- API --------------------------------------------------------------------------------
+    @app.get("/api/games", summary="The games you can play and their options")
+    def list_games() -> list[dict[str, Any]]:
+        return catalog()
+
+    @app.get("/api/matches", summary="Stored matches, most recently played first")
+    def list_matches(limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
+        out = []
+        for row in service.store.list(limit):
+            out.append({"id": row.id, "game": row.game, "status": row.status, "ply": row.plies,
+                        "created": row.created_at.isoformat() if row.created_at else None,
+                        "updated": row.updated_at.isoformat() if row.updated_at else None})
+        return out
+
+    @app.post("/api/matches", status_code=201, summary="Create a match")
+    def create_match(body: CreateMatch) -> dict[str, Any]:
+        match = service.create(body.game, body.options, body.seats)
+        with service.lock:
+            return service.view(match, None)
+
+    @app.post("/api/matches/import", status_code=201,
+              summary="Import a record (validated by replay: errors name the ply and the reason)")
+    def import_match(body: ImportMatch) -> dict[str, Any]:
+        match = service.import_record(body.record, body.seats)
+        with service.lock:
+            return service.view(match, None)
+
+    @app.get("/api/matches/{match_id}", summary="A match as a seat may see it")
+    def get_match(match_id: str, seat: int | None = Query(None, description="whose eyes (hidden information)")) -> dict[str, Any]:
+        with service.lock:
+            match = service.load(match_id)
+            return service.view(match, seat)
+
+    @app.get("/api/matches/{match_id}/positions",
+             summary="The position text after each ply (index 0 = start), as a seat may see it")
+    def get_positions(match_id: str, seat: int | None = Query(None)) -> dict[str, Any]:
+        with service.lock:
+            match = service.load(match_id)
+            return {"ply": match.ply, "moves": match.strings, "positions": service.positions(match, seat)}
+
+    @app.post("/api/matches/{match_id}/actions", summary="Play a move (409 if the ply is stale)")
+    def post_action(match_id: str, body: PlayAction, seat: int | None = Query(None)) -> dict[str, Any]:
+        match = service.play(match_id, body.action, body.ply, body.seat)
+        with service.lock:
+            return service.view(match, seat if seat is not None else body.seat)
+
+    @app.post("/api/matches/{match_id}/undo",
+              summary="Take back to the start of the latest turn of a person")
+    def post_undo(match_id: str, seat: int | None = Query(None)) -> dict[str, Any]:
+        match = service.undo(match_id)
+        with service.lock:
+            return service.view(match, seat)
+
+    @app.post("/api/matches/{match_id}/resign", summary="Resign (a person's seat)")
+    def post_resign(match_id: str, body: Resign | None = None) -> dict[str, Any]:
+        seat = body.seat if body is not None else None
+        match = service.resign(match_id, seat)
+        with service.lock:
+            return service.view(match, seat)
+
+    @app.get("/api/matches/{match_id}/record", summary="The match's record (JSON download)")
+    def get_record(match_id: str, download: bool = Query(False)) -> Response:
+        with service.lock:
+            match = service.load(match_id)
+            text = match.record().to_json()
+        headers = {}
+        if download:
+            headers["Content-Disposition"] = f'attachment; filename="{match.game.name}-{match.id}.json"'
+        return Response(text + "\n", media_type="application/json", headers=headers)
+
+    # --- client -----------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html")
+
+    app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+    return app

@@ -1,0 +1,521 @@
+"""Matches in play: rules, persistence and bots together (issue 7 §1–§3).
+
+A :class:`Match` is one game being played: the Game, its initial state, the actions applied so
+far and the current state, plus who sits at each seat. :class:`MatchService` keeps matches in
+memory, loads them from the store by replaying their record, writes every accepted change in
+one transaction *before* the in-memory match changes, and runs bot moves in a process pool.
+
+Every method raises :class:`ApiError` (status, message) for a bad request; the match it was
+aimed at is then unchanged.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Sequence
+
+from ..core.errors import AbstractaError, RecordError
+from ..core.game import TERMINAL, Game, State
+from ..core.records import Record
+from ..core.registry import load_game
+from . import bots
+from .storage import Store
+
+
+class ApiError(Exception):
+    """A refused request: HTTP ``status`` and a message naming the problem."""
+
+    def __init__(self, status: int, message: str, **extra: Any):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra
+
+
+@dataclass
+class Match:
+    id: str
+    game: Game
+    initial: State
+    state: State
+    actions: list[int]
+    players: list[str]
+    start: str | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+    result: list[float] | None = None
+    termination: str | None = None
+    revision: int = 0
+    strings: list[str] = field(default_factory=list)  # notation of each action, as played
+
+    @property
+    def ply(self) -> int:
+        return len(self.actions)
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def to_move(self) -> int | None:
+        if self.over:
+            return None
+        player = self.state.current_player()
+        return player if player >= 0 else None
+
+    def record(self) -> Record:
+        return Record.from_play(self.game, self.initial, self.actions, players=self.players,
+                                tags=self.tags, start=self.start, termination=self.termination,
+                                result=self.result)
+
+    def state_at(self, ply: int) -> State:
+        state = self.initial.clone()
+        for action in self.actions[:ply]:
+            state.apply_action(action)
+        return state
+
+
+def _stamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _notation(state: State, actions: Sequence[int]) -> list[str]:
+    out = []
+    s = state.clone()
+    for a in actions:
+        out.append(s.action_to_string(a))
+        s.apply_action(a)
+    return out
+
+
+def _check_seats(seats: Any, n: int) -> list[str]:
+    if seats is None:
+        return ["human"] + ["level:1"] * (n - 1)
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise ApiError(422, "seats must be a list of strings ('human' or 'level:1' … 'level:6')")
+    if len(seats) != n:
+        raise ApiError(422, f"seats lists {len(seats)} entries, the game has {n} players")
+    for i, spec in enumerate(seats):
+        if not bots.SEAT_SPEC.match(spec.strip()):
+            raise ApiError(422, f"seat {i}: {spec!r} is not 'human' or 'level:1' … 'level:6'")
+    return [s.strip() for s in seats]
+
+
+class MatchService:
+    """All matches of one server. Thread-safe (one lock; requests are short)."""
+
+    def __init__(self, store: Store, bot_workers: int = 2):
+        self.store = store
+        self.lock = threading.RLock()
+        self.cache: dict[str, Match] = {}
+        self.thinking: dict[str, int] = {}  # match id -> revision the bot is thinking at
+        self.bot_errors: dict[str, str] = {}
+        self.bot_workers = bot_workers
+        self._pool: cf.Executor | None = None
+        self._applier = cf.ThreadPoolExecutor(1, thread_name_prefix="bot-apply")
+        self.closed = False
+
+    # --- lifecycle --------------------------------------------------------------------------
+    def pool(self) -> cf.Executor:
+        if self._pool is None:
+            if self.bot_workers > 0:
+                ctx = multiprocessing.get_context("spawn")
+                self._pool = cf.ProcessPoolExecutor(self.bot_workers, mp_context=ctx)
+            else:
+                self._pool = cf.ThreadPoolExecutor(1, thread_name_prefix="bot")
+        return self._pool
+
+    def resume_bots(self) -> None:
+        """After a start: let bots move in every unfinished match where a bot is to move."""
+        for mid in list(self.store.unfinished_ids()):
+            try:
+                with self.lock:
+                    self._schedule_bot(self.load(mid))
+            except ApiError:
+                continue
+
+    def close(self) -> None:
+        self.closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        self._applier.shutdown(wait=False, cancel_futures=True)
+        self.store.dispose()
+
+    # --- loading and saving -------------------------------------------------------------------
+    def load(self, match_id: str) -> Match:
+        """The match ``match_id`` (from memory, or replayed from its stored record). 404 if absent."""
+        with self.lock:
+            match = self.cache.get(match_id)
+            if match is not None:
+                return match
+            row = self.store.get(match_id) if isinstance(match_id, str) and len(match_id) <= 32 else None
+            if row is None:
+                raise ApiError(404, f"no match with id {match_id!r}")
+            try:
+                record = Record.from_json(row.record)
+                state, actions = record.replay()
+                game = record.make_game()
+                initial = record.initial_state(game)
+            except AbstractaError as exc:
+                raise ApiError(500, f"stored match {match_id} does not replay: {exc}") from None
+            match = Match(match_id, game, initial, state, actions, list(record.players),
+                          record.start, dict(record.tags), record.result, record.termination,
+                          row.revision, _notation(initial, actions))
+            self.cache[match_id] = match
+            return match
+
+    def _commit(self, match: Match, *, new: bool = False) -> None:
+        """Write ``match`` (already updated in a trial copy) to the store; raises on failure."""
+        record = match.record()
+        status = "over" if match.over else "playing"
+        self.store.save(match.id, match.game.name, record.to_json(indent=None), status,
+                        match.revision, match.ply, None if new else match.revision - 1)
+
+    def _replace(self, old: Match, trial: Match) -> Match:
+        """Persist ``trial`` (revision bumped) and make it the current match."""
+        trial.revision = old.revision + 1
+        self._commit(trial)
+        self.cache[trial.id] = trial
+        return trial
+
+    @staticmethod
+    def _copy(match: Match) -> Match:
+        return Match(match.id, match.game, match.initial, match.state.clone(), list(match.actions),
+                     list(match.players), match.start, dict(match.tags), match.result,
+                     match.termination, match.revision, list(match.strings))
+
+    # --- creating ---------------------------------------------------------------------------
+    def create(self, game_name: Any, options: Any, seats: Any) -> Match:
+        if not isinstance(game_name, str):
+            raise ApiError(422, "field 'game' must be a game name")
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ApiError(422, "field 'options' must be an object")
+        clean = {}
+        for key, value in options.items():
+            if value is None or value == "":
+                continue
+            if isinstance(value, bool) or isinstance(value, (int, float, str, list)):
+                clean[key] = value
+            else:
+                raise ApiError(422, f"option {key}: unsupported value {value!r}")
+        try:
+            game = load_game(game_name, **clean)
+            initial = game.new_initial_state()
+        except AbstractaError as exc:
+            status = 404 if type(exc).__name__ == "UnknownGameError" else 422
+            raise ApiError(status, str(exc)) from None
+        players = _check_seats(seats, game.num_players)
+        match = Match(secrets.token_hex(8), game, initial, initial.clone(), [], players,
+                      tags={"date": _stamp(), "site": "abstracta web"})
+        return self._store_new(match)
+
+    def import_record(self, data: Any, seats: Any = None) -> Match:
+        try:
+            record = Record.from_dict(data)
+            state, actions = record.replay()
+            game = record.make_game()
+            initial = record.initial_state(game)
+        except RecordError as exc:
+            raise ApiError(422, str(exc), ply=exc.ply, reason=exc.reason) from None
+        except AbstractaError as exc:
+            raise ApiError(422, str(exc)) from None
+        if seats is None:
+            players = list(record.players)
+            if len(players) != game.num_players or not all(bots.SEAT_SPEC.match(p) for p in players):
+                players = ["human"] * game.num_players
+        else:
+            players = _check_seats(seats, game.num_players)
+        result, termination = record.result, record.termination
+        if state.is_terminal():
+            if termination != "resignation":
+                result, termination = [float(r) for r in state.returns()], "normal"
+        elif termination not in ("resignation", "abandoned"):
+            result, termination = None, None
+        tags = dict(record.tags)
+        tags.setdefault("date", _stamp())
+        match = Match(secrets.token_hex(8), game, initial, state, actions, players, record.start,
+                      tags, result, termination, 0, _notation(initial, actions))
+        return self._store_new(match)
+
+    def _store_new(self, match: Match) -> Match:
+        with self.lock:
+            try:
+                self._commit(match, new=True)
+            except AbstractaError as exc:
+                raise ApiError(422, str(exc)) from None
+            self.cache[match.id] = match
+            self._schedule_bot(match)
+        return match
+
+    # --- playing ----------------------------------------------------------------------------
+    def play(self, match_id: str, text: Any, ply: Any, seat: Any = None) -> Match:
+        """Apply the human move ``text`` chosen at ``ply``; 409 if ``ply`` is not current."""
+        if not isinstance(text, str) or not text.strip() or len(text) > 1000:
+            raise ApiError(422, "field 'action' must be a non-empty move in the game's notation")
+        if isinstance(ply, bool) or not isinstance(ply, int):
+            raise ApiError(422, "field 'ply' must be the integer ply the move was chosen at")
+        with self.lock:
+            match = self.load(match_id)
+            if match.over:
+                raise ApiError(409, "the game is over")
+            if ply != match.ply:
+                raise ApiError(409, f"stale move: it was chosen at ply {ply}, the game is at ply {match.ply}",
+                               ply=match.ply)
+            mover = match.to_move()
+            if mover is None:
+                raise ApiError(409, "nobody is to move")
+            if match.players[mover] != "human":
+                raise ApiError(409, f"seat {mover} is played by the computer ({match.players[mover]})")
+            if seat is not None and seat != mover:
+                raise ApiError(409, f"it is seat {mover}'s turn, not seat {seat}'s")
+            trial = self._copy(match)
+            actions = self._parse(trial, text.strip())
+            for action in actions:
+                trial.strings.append(trial.state.action_to_string(action))
+                trial.state.apply_action(action)
+                trial.actions.append(action)
+            self._finish_if_over(trial)
+            match = self._replace(match, trial)
+            self._schedule_bot(match)
+            return match
+
+    @staticmethod
+    def _parse(match: Match, text: str) -> list[int]:
+        state = match.state
+        try:
+            return [state.string_to_action(text)]
+        except AbstractaError as first:
+            try:
+                actions = match.game.parse_move(state, text)
+            except AbstractaError:
+                raise ApiError(422, str(first) or f"{text!r} is not a legal move here") from None
+            except Exception:  # noqa: BLE001 - a rules bug must not crash the request
+                raise ApiError(422, str(first)) from None
+        except Exception as exc:  # noqa: BLE001
+            raise ApiError(422, f"{text!r} could not be read: {exc}") from None
+        check = state.clone()
+        for action in actions:
+            check.apply_action(action)
+        return list(actions)
+
+    @staticmethod
+    def _finish_if_over(match: Match) -> None:
+        if match.state.is_terminal():
+            match.result = [float(r) for r in match.state.returns()]
+            match.termination = "normal"
+
+    def undo(self, match_id: str) -> Match:
+        """Take back to the start of the latest turn of a human seat (before the current ply)."""
+        with self.lock:
+            match = self.load(match_id)
+            if match.termination == "resignation":
+                raise ApiError(409, "the game was resigned; it cannot be taken back")
+            if "human" not in match.players:
+                raise ApiError(409, "no seat is played by a person here")
+            movers = self._movers(match)
+            target = None
+            for p in range(match.ply - 1, -1, -1):
+                if match.players[movers[p]] == "human" and (p == 0 or movers[p - 1] != movers[p]):
+                    target = p
+                    break
+            if target is None:
+                raise ApiError(409, "there is no earlier turn of a person to take back to")
+            trial = self._copy(match)
+            trial.actions = trial.actions[:target]
+            trial.strings = trial.strings[:target]
+            trial.state = match.state_at(target)
+            trial.result = None
+            trial.termination = None
+            self._finish_if_over(trial)
+            self.thinking.pop(match_id, None)
+            match = self._replace(match, trial)
+            self._schedule_bot(match)
+            return match
+
+    @staticmethod
+    def _movers(match: Match) -> list[int]:
+        state = match.initial.clone()
+        out = []
+        for action in match.actions:
+            out.append(state.current_player())
+            state.apply_action(action)
+        return out
+
+    def resign(self, match_id: str, seat: Any) -> Match:
+        with self.lock:
+            match = self.load(match_id)
+            if match.over:
+                raise ApiError(409, "the game is over")
+            if seat is None:
+                humans = [i for i, p in enumerate(match.players) if p == "human"]
+                mover = match.to_move()
+                seat = mover if mover in humans else (humans[0] if len(humans) == 1 else None)
+                if seat is None:
+                    raise ApiError(422, "field 'seat' is required: which seat resigns")
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(match.players):
+                raise ApiError(422, f"seat {seat!r} does not exist in this game")
+            if match.players[seat] != "human":
+                raise ApiError(409, f"seat {seat} is played by the computer and cannot resign")
+            n = len(match.players)
+            trial = self._copy(match)
+            trial.result = [(-1.0 if i == seat else (1.0 if n == 2 else 0.0)) for i in range(n)]
+            trial.termination = "resignation"
+            self.thinking.pop(match_id, None)
+            return self._replace(match, trial)
+
+    # --- bots -------------------------------------------------------------------------------
+    def _schedule_bot(self, match: Match) -> None:
+        """If a bot is to move, start its computation (lock held)."""
+        if self.closed or match.over:
+            return
+        mover = match.to_move()
+        if mover is None or not bots.is_bot(match.players[mover]):
+            return
+        if self.thinking.get(match.id) == match.revision:
+            return
+        self.thinking[match.id] = match.revision
+        spec = match.players[mover]
+        record_json = match.record().to_json(indent=None)
+        seed = (hash((match.id, match.ply)) & 0x7FFFFFFF)
+        try:
+            future = self.pool().submit(bots.choose_action, record_json, spec, seed)
+        except RuntimeError:  # pool shut down
+            self.thinking.pop(match.id, None)
+            return
+        revision, ply = match.revision, match.ply
+
+        def done(fut: cf.Future) -> None:
+            if self.closed:
+                return
+            try:
+                self._applier.submit(self._apply_bot, match.id, revision, ply, fut, spec)
+            except RuntimeError:
+                pass
+
+        future.add_done_callback(done)
+
+        def watchdog() -> None:  # a bot that never answers must not stall the game
+            if not self.closed and self.thinking.get(match.id) == revision:
+                try:
+                    self._applier.submit(self._apply_bot, match.id, revision, ply, None, spec)
+                except RuntimeError:
+                    pass
+
+        timer = threading.Timer(bots.timeout_for(spec), watchdog)
+        timer.daemon = True
+        timer.start()
+
+    def _apply_bot(self, match_id: str, revision: int, ply: int, fut: cf.Future | None,
+                   spec: str) -> None:
+        if fut is None:
+            text, error = None, f"{spec} did not answer in time"
+        else:
+            try:
+                text, error = fut.result(timeout=0), None
+            except Exception as exc:  # noqa: BLE001
+                text, error = None, f"{type(exc).__name__}: {exc}"
+        with self.lock:
+            if self.closed or self.thinking.get(match_id) != revision:
+                return
+            self.thinking.pop(match_id, None)
+            try:
+                match = self.load(match_id)
+            except ApiError:
+                return
+            if match.revision != revision or match.ply != ply or match.over:
+                return
+            trial = self._copy(match)
+            try:
+                if text is None:
+                    raise AbstractaError(error or "no move")
+                action = trial.state.string_to_action(text)
+            except Exception as exc:  # noqa: BLE001 - fall back to a random legal move
+                self.bot_errors[match_id] = str(exc)
+                import random
+
+                action = random.choice(trial.state.legal_actions())
+            trial.strings.append(trial.state.action_to_string(action))
+            trial.state.apply_action(action)
+            trial.actions.append(action)
+            self._finish_if_over(trial)
+            try:
+                match = self._replace(match, trial)
+            except Exception as exc:  # noqa: BLE001
+                self.bot_errors[match_id] = str(exc)
+                return
+            self._schedule_bot(match)
+
+    # --- views ------------------------------------------------------------------------------
+    def viewer_seat(self, match: Match, seat: Any) -> int | None:
+        """The seat whose eyes a view uses (hidden information), or None for the full position."""
+        n = len(match.players)
+        if seat is not None:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+                raise ApiError(422, f"seat {seat!r} does not exist in this game (0…{n - 1})")
+            return seat
+        if not match.game.has_hidden_information:
+            return None
+        humans = [i for i, p in enumerate(match.players) if p == "human"]
+        if not humans or match.over:
+            return None
+        mover = match.to_move()
+        if mover in humans:
+            return mover
+        return humans[0]
+
+    @staticmethod
+    def position(match: Match, state: State, seat: int | None) -> str:
+        if seat is None or not match.game.has_hidden_information:
+            return state.to_text()
+        return state.observation(seat)
+
+    def view(self, match: Match, seat: int | None) -> dict[str, Any]:
+        mover = match.to_move()
+        human_to_move = mover is not None and match.players[mover] == "human"
+        show_legal = human_to_move and (seat is None or seat == mover)
+        legal = match.state.legal_action_strings() if show_legal else []
+        viewer = self.viewer_seat(match, seat)
+        game = match.game
+        return {
+            "id": match.id,
+            "game": game.name,
+            "title": game.title,
+            "options": match.record().options,
+            "seed": match.initial.seed,
+            "players": match.players,
+            "num_players": len(match.players),
+            "hidden_information": game.has_hidden_information,
+            "viewer": viewer,
+            "ply": match.ply,
+            "revision": match.revision,
+            "to_move": mover,
+            "human_to_move": human_to_move,
+            "thinking": match.id in self.thinking,
+            "position": self.position(match, match.state, viewer),
+            "legal": legal,
+            "last_action": match.strings[-1] if match.strings else None,
+            "moves": match.strings,
+            "record_moves": match.record().moves,
+            "result": match.result,
+            "termination": match.termination,
+            "status": "over" if match.over else "playing",
+            "created": match.tags.get("date"),
+            "bot_error": self.bot_errors.get(match.id),
+        }
+
+    def positions(self, match: Match, seat: int | None) -> list[str]:
+        viewer = self.viewer_seat(match, seat)
+        state = match.initial.clone()
+        out = [self.position(match, state, viewer)]
+        for action in match.actions:
+            state.apply_action(action)
+            out.append(self.position(match, state, viewer))
+        return out
+
+
+__all__ = ["ApiError", "Match", "MatchService", "TERMINAL"]
