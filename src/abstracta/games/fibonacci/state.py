@@ -1,0 +1,660 @@
+"""Fibonacci rules engine: one position plus the history the rules need (Spec: fibonacci.md).
+
+Actions (integers, ``num_distinct_actions`` = 8373):
+
+* ``from·91 + to`` (0 … 8280): move or swap, ``from``/``to`` dense cell indices (a1 = 0 … k11 = 90),
+  so ascending integers are the spec's canonical order (§4);
+* :data:`PASS` = 8281 (always listed last);
+* :data:`PLACE0` + cell (8282 … 8372): Go-variant placement; the piece type follows from the
+  placement number (§9.3).
+
+The board is a padded bitboard (see :mod:`.board`); the legal list, destination masks and
+Zobrist key are maintained incrementally and restored by :meth:`FibonacciState.undo_action`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from abstracta.core.errors import IllegalActionError, NotationError, PositionError
+from abstracta.core.game import TERMINAL, State
+from abstracta.core.rng import SplitMix64
+
+from .board import (
+    BIT, DEG6, DENSE, NAME, NBM, NUM_CELLS, STRIDE, VALID, Z_BASE, Z_LEFT, Z_PLACED, Z_SIDE,
+    ZOBRIST, bits, group_of,
+)
+from .notation import _CELL, LETTERS, board_to_rows, cell_bit, rows_to_cells
+
+if TYPE_CHECKING:
+    from .game import FibonacciGame
+
+RED, GREEN = 0, 1
+EMPTY = 0
+#: Piece codes: 1 + 3·owner + kind, kind 0 core, 1 attack, 2 support.
+CORE, ATTACK, SUPPORT = 0, 1, 2
+NMOVE = NUM_CELLS * NUM_CELLS
+PASS = NMOVE
+PLACE0 = NMOVE + 1
+NUM_ACTIONS = PLACE0 + NUM_CELLS
+#: Placements in the Go start (§9.3).
+NUM_PLACEMENTS = 26
+#: Turn cap (§5).
+MAX_TURNS = 300
+#: A full card pile, sorted (§9.2).
+FULL_PILE = (1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6)
+
+FROM_BIT: list[int] = [BIT[a // NUM_CELLS] for a in range(NMOVE)]
+TO_BIT: list[int] = [BIT[a % NUM_CELLS] for a in range(NMOVE)]
+#: Codes whose movement can change a surround (attack pieces and cores).
+_CHECK = (False, True, True, False, True, True, False)
+
+
+def placement_kind(k: int) -> int:
+    """Kind of the ``k``-th placement (0-based) of the Go start: 12 supports, 12 attackers, 2 cores."""
+    return SUPPORT if k < 12 else ATTACK if k < 24 else CORE
+
+
+def base_moves(t: int) -> int:
+    """``base(t) = min(t, 6)`` (§3)."""
+    return t if t < 6 else 6
+
+
+class FibonacciState(State):
+    """A Fibonacci position (any variant). Player 0 = Red, 1 = Green.
+
+    Attributes (read-only for callers):
+        board: piece code per padded bit (see :mod:`.board`).
+        bb: bitboard per piece code 1..6.
+        side: 0/1, the player whose turn it is (placer in the Go start).
+        left: moves still allowed this turn.
+        t: turn number (0 during the Go placement phase).
+        placed: placements done (26 once movement has begun, for every variant).
+        piles: (Red's, Green's) remaining draw piles, top first (cards variant).
+        card: the card revealed for the current turn (cards variant; ``None`` if unknown).
+    """
+
+    supports_undo = True
+
+    # ------------------------------------------------------------------ construction
+    def __init__(self, game: "FibonacciGame"):
+        self.game = game
+        self._cards = game.variant == "cards"
+        self._go = game.variant == "go"
+        self.board: list[int] = [0] * (STRIDE * 13)
+        self.bb: list[int] = [0] * 7
+        self.h = 0
+        self.side = RED
+        self.left = 0
+        self.t = 1
+        self.placed = NUM_PLACEMENTS
+        self.result: list[float] | None = None
+        self.rep: dict[int, int] = {}
+        self.piles: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        self.rng = 0
+        self.card: int | None = None
+        self.revealed: list[tuple[int, int, int]] = []
+        self.stack: list[tuple] = []
+        self._legal: list[int] | None = None
+        self._dm: dict[int, int] | None = None
+        self._init_public = ""
+
+    def _put(self, b: int, code: int) -> None:
+        self.board[b] = code
+        self.bb[code] |= 1 << b
+        self.h ^= ZOBRIST[code][b]
+
+    # ------------------------------------------------------------------ spine
+    def current_player(self) -> int:
+        return TERMINAL if self.result is not None else self.side
+
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def returns(self) -> list[float]:
+        return list(self.result) if self.result is not None else [0.0, 0.0]
+
+    def history(self) -> list[int]:
+        return [rec[0] for rec in self.stack]
+
+    def turn_player(self) -> int:
+        return self.side
+
+    def clone(self) -> "FibonacciState":
+        new = object.__new__(type(self))
+        d = self.__dict__.copy()
+        d["board"] = self.board[:]
+        d["bb"] = self.bb[:]
+        d["rep"] = self.rep.copy()
+        d["stack"] = self.stack[:]
+        d["revealed"] = self.revealed[:]
+        if self.result is not None:
+            d["result"] = self.result[:]
+        new.__dict__ = d
+        return new
+
+    # ------------------------------------------------------------------ move generation
+    def _compute_dm(self) -> dict[int, int]:
+        """Destination mask of every movable piece of the side to move (§4), one flood per group."""
+        bb = self.bb
+        o = 3 * self.side
+        dm: dict[int, int] = {}
+        for same in (bb[2 + o], bb[3 + o]):
+            rem = same
+            while rem:
+                g = rem & -rem
+                while True:
+                    d = ((g << 1) | (g >> 1) | (g << 12) | (g >> 12) | (g << 13) | (g >> 13)) & VALID
+                    ng = g | (d & same)
+                    if ng == g:
+                        break
+                    g = ng
+                dest = d & ~g
+                rem ^= g
+                while g:
+                    low = g & -g
+                    dm[low.bit_length() - 1] = dest
+                    g ^= low
+        self._dm = dm
+        return dm
+
+    def legal_actions(self) -> list[int]:
+        """Legal actions in canonical order (§4): moves by from then to, ``pass`` last;
+        Go placements by cell. Cached; callers must not mutate the list."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        if self.result is not None:
+            legal = []
+        elif self.placed < NUM_PLACEMENTS:
+            bb = self.bb
+            occ = bb[1] | bb[2] | bb[3] | bb[4] | bb[5] | bb[6]
+            legal = [PLACE0 + DENSE[b] for b in bits(VALID & ~occ)]
+        else:
+            dm = self._dm
+            if dm is None:
+                dm = self._compute_dm()
+            legal = []
+            conv: dict[int, list[int]] = {}
+            for fb in sorted(dm):
+                dest = dm[fb]
+                lst = conv.get(dest)
+                if lst is None:
+                    lst = conv[dest] = [DENSE[b] for b in bits(dest)]
+                base = DENSE[fb] * NUM_CELLS
+                legal += [base + x for x in lst]
+            legal.append(PASS)
+        self._legal = legal
+        return legal
+
+    def destinations(self, cell: str) -> list[str]:
+        """``D(p)`` of the mover's piece on ``cell`` as cell names, canonical order (§4); [] if none."""
+        b = cell_bit(cell)
+        if b is None or self.result is not None or self.placed < NUM_PLACEMENTS:
+            return []
+        dm = self._dm if self._dm is not None else self._compute_dm()
+        return [NAME[x] for x in bits(dm.get(b, 0))]
+
+    # ------------------------------------------------------------------ make / unmake
+    def apply_action(self, action: int) -> None:
+        """Apply one legal action (§3–§5). Raises :class:`IllegalActionError`, state unchanged."""
+        if type(action) is not int:
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise IllegalActionError(f"action {action!r} is not an integer")
+            action = int(action)
+        if self.result is not None:
+            raise IllegalActionError(f"action {action} is not legal: the game is over")
+        if self.placed < NUM_PLACEMENTS:
+            self._apply_place(action)
+            return
+        if 0 <= action < NMOVE:
+            dm = self._dm
+            if dm is None:
+                dm = self._compute_dm()
+            fb = FROM_BIT[action]
+            tb = TO_BIT[action]
+            dest = dm.get(fb)
+            if dest is None or not (dest >> tb) & 1:
+                raise IllegalActionError(
+                    f"action {action} ({NAME[fb]}-{NAME[tb]}) is not legal in {self.to_text()!r}")
+            board = self.board
+            bb = self.bb
+            p = board[fb]
+            q = board[tb]
+            h0 = h = self.h
+            left0 = self.left
+            t0 = self.t
+            side = self.side
+            legal0 = self._legal
+            m = (1 << fb) | (1 << tb)
+            board[tb] = p
+            board[fb] = q
+            bb[p] ^= m
+            zp = ZOBRIST[p]
+            h ^= zp[fb] ^ zp[tb]
+            if q:
+                bb[q] ^= m
+                zq = ZOBRIST[q]
+                h ^= zq[fb] ^ zq[tb]
+            self.h = h
+            self._dm = None
+            self._legal = None
+            info = None
+            if (_CHECK[p] or _CHECK[q]) and self._check_win(side):
+                pass
+            else:
+                left = left0 - 1
+                self.left = left
+                if left == 0:
+                    info = self._end_turn()
+            self.stack.append((action, fb, tb, p, q, h0, left0, t0, side, legal0, dm, info))
+            return
+        if action == PASS:
+            rec = (action, -1, -1, 0, 0, self.h, self.left, self.t, self.side, self._legal, self._dm)
+            self._dm = None
+            self._legal = None
+            info = self._end_turn()
+            self.stack.append(rec + (info,))
+            return
+        raise IllegalActionError(f"action {action} is not legal in {self.to_text()!r}")
+
+    def _apply_place(self, action: int) -> None:
+        i = action - PLACE0
+        if not 0 <= i < NUM_CELLS or self.board[BIT[i]]:
+            what = f" ({NAME[BIT[i]]} is occupied)" if 0 <= i < NUM_CELLS else ""
+            raise IllegalActionError(f"action {action} is not legal in {self.to_text()!r}{what}")
+        b = BIT[i]
+        side = self.side
+        kind = placement_kind(self.placed)
+        code = 1 + 3 * side + kind
+        rec = (action, -1, b, code, 0, self.h, self.left, self.t, side, self._legal, self._dm)
+        self._dm = None
+        self._legal = None
+        self._put(b, code)
+        self.placed += 1
+        info = None
+        if not (kind != SUPPORT and self._check_win(side)):
+            if self.placed == NUM_PLACEMENTS:
+                self.side = RED
+                self.t = 1
+                keys: list[int] = []
+                self._begin_turn(keys)
+                info = (tuple(keys), None, 0, 0, None)
+            else:
+                self.side = side ^ 1
+        self.stack.append(rec + (info,))
+
+    def undo_action(self) -> None:
+        """Take back the last action (make/unmake). Raises :class:`IllegalActionError` if there is none."""
+        if not self.stack:
+            raise IllegalActionError("no action to undo")
+        _a, fb, tb, p, q, h, left, t, side, legal, dm, info = self.stack.pop()
+        board = self.board
+        bb = self.bb
+        if fb >= 0:
+            m = (1 << fb) | (1 << tb)
+            board[fb] = p
+            board[tb] = q
+            bb[p] ^= m
+            if q:
+                bb[q] ^= m
+        elif tb >= 0:
+            board[tb] = 0
+            bb[p] ^= 1 << tb
+            self.placed -= 1
+        self.h = h
+        self.left = left
+        self.t = t
+        self.side = side
+        self.result = None
+        self._legal = legal
+        self._dm = dm
+        if info is not None:
+            keys, piles, rng, nrev, card = info
+            rep = self.rep
+            for k in keys:
+                c = rep[k] - 1
+                if c:
+                    rep[k] = c
+                else:
+                    del rep[k]
+            if piles is not None:
+                self.piles = piles
+                self.rng = rng
+                del self.revealed[nrev:]
+                self.card = card
+
+    # ------------------------------------------------------------------ turns and ends
+    def _end_turn(self) -> tuple:
+        """End the current turn and start the next (skipping 0-move turns). Returns undo info."""
+        keys: list[int] = []
+        if self._cards:
+            info = (keys, self.piles, self.rng, len(self.revealed), self.card)
+        else:
+            info = (keys, None, 0, 0, None)
+        self.t += 1
+        self.side ^= 1
+        self._begin_turn(keys)
+        return info
+
+    def allotment(self) -> int:
+        """Moves of the current turn by §3: ``max(0, base(t) − k)`` (standard and Go)."""
+        s = self.side
+        core = self.bb[1 + 3 * s]
+        k = (NBM[core.bit_length() - 1] & self.bb[5 - 3 * s]).bit_count() if core else 0
+        return max(0, base_moves(self.t) - k)
+
+    def _begin_turn(self, keys: list[int]) -> None:
+        """Start turn ``t`` of ``side``: cap, move count / card, repetition key, skips (§3, §5, §9.2)."""
+        while True:
+            if self.t > MAX_TURNS:
+                self.left = 0
+                self.result = [0.0, 0.0]
+                return
+            if self._cards:
+                self._reveal()
+                return
+            t = self.t
+            base = t if t < 6 else 6
+            left = self.allotment()
+            self.left = left
+            key = self.h ^ Z_BASE[base] ^ (Z_SIDE if self.side else 0)
+            c = self.rep.get(key, 0) + 1
+            self.rep[key] = c
+            keys.append(key)
+            if c >= 3:
+                self.result = [0.0, 0.0]
+                return
+            if left:
+                return
+            self.t = t + 1
+            self.side ^= 1
+
+    def _reveal(self) -> None:
+        s = self.side
+        pile = self.piles[s]
+        if not pile:
+            gen = SplitMix64()
+            gen.state = self.rng
+            fresh = list(FULL_PILE)
+            gen.shuffle(fresh)
+            self.rng = gen.state
+            pile = tuple(fresh)
+        card = pile[0]
+        self.piles = (pile[1:], self.piles[1]) if s == RED else (self.piles[0], pile[1:])
+        self.card = card
+        self.left = card
+        self.revealed.append((s, self.t, card))
+
+    def surrounded(self, player: int) -> bool:
+        """Whether ``player``'s core is on a 6-neighbour cell ringed by enemy attackers (§5)."""
+        core = self.bb[1 + 3 * player]
+        if not core & DEG6:
+            return False
+        n = NBM[core.bit_length() - 1]
+        return self.bb[5 - 3 * player] & n == n
+
+    def cards_pattern(self, player: int) -> bool:
+        """Cards-variant win pattern of ``player`` (§9.2): all his attackers one group and ≥ 3 of
+        the enemy core's on-board neighbours held by them."""
+        att = self.bb[2 + 3 * player]
+        core = self.bb[4 - 3 * player]
+        if not att or not core:
+            return False
+        if (NBM[core.bit_length() - 1] & att).bit_count() < 3:
+            return False
+        return group_of(att & -att, att) == att
+
+    def _check_win(self, mover: int) -> bool:
+        """§5 / §9.2: test the mover, then the opponent; set the result. True if the game ended."""
+        test = self.cards_pattern if self._cards else self._opponent_surrounded
+        if test(mover):
+            winner = mover
+        elif test(mover ^ 1):
+            winner = mover ^ 1
+        else:
+            return False
+        self.result = [1.0, -1.0] if winner == RED else [-1.0, 1.0]
+        return True
+
+    def _opponent_surrounded(self, player: int) -> bool:
+        return self.surrounded(player ^ 1)
+
+    def winner(self) -> int | None:
+        """0/1 for a decided game, ``None`` while running or drawn."""
+        if self.result is None or self.result[0] == 0:
+            return None
+        return RED if self.result[0] > 0 else GREEN
+
+    # ------------------------------------------------------------------ notation
+    def action_to_string(self, action: int) -> str:
+        """``e8-f9``, ``pass`` or ``S@e5`` (§4, §9.3)."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"action {action!r} is not an integer")
+        if 0 <= action < NMOVE:
+            return f"{NAME[FROM_BIT[action]]}-{NAME[TO_BIT[action]]}"
+        if action == PASS:
+            return "pass"
+        if PLACE0 <= action < NUM_ACTIONS:
+            kind = placement_kind(self.placed) if self.placed < NUM_PLACEMENTS else SUPPORT
+            return f"{'CAS'[kind]}@{NAME[BIT[action - PLACE0]]}"
+        raise IllegalActionError(f"action {action} is outside the action space 0..{NUM_ACTIONS - 1}")
+
+    def string_to_action(self, text: str) -> int:
+        """Parse ``e8-f9`` / ``pass`` / ``S@e5``. Raises :class:`NotationError` for text that is not
+        notation, :class:`IllegalActionError` for notation that is not legal here."""
+        if not isinstance(text, str):
+            raise NotationError(f"{text!r} is not a move string")
+        s = text.strip()
+        if s == "pass":
+            action = PASS
+        elif "@" in s:
+            letter, _, cell = s.partition("@")
+            b = self._cell(cell, s)
+            if letter not in ("C", "A", "S"):
+                raise NotationError(f"{s!r}: placement piece must be C, A or S")
+            if self.placed >= NUM_PLACEMENTS or self.result is not None:
+                raise IllegalActionError(f"{s!r}: no placement is possible here")
+            want = "CAS"[placement_kind(self.placed)]
+            if letter != want:
+                raise IllegalActionError(f"{s!r}: placement {self.placed + 1} must place {want}")
+            action = PLACE0 + DENSE[b]
+        elif "-" in s:
+            a, _, c = s.partition("-")
+            fb = self._cell(a, s)
+            tb = self._cell(c, s)
+            action = DENSE[fb] * NUM_CELLS + DENSE[tb]
+        else:
+            raise NotationError(f"{s!r} is not Fibonacci notation (e8-f9, pass, S@e5)")
+        if not self._is_legal(action):
+            if self.result is not None:
+                raise IllegalActionError(f"{s!r}: the game is over")
+            raise IllegalActionError(f"{s!r} is not a legal action in {self.to_text()!r}")
+        return action
+
+    @staticmethod
+    def _cell(name: str, whole: str) -> int:
+        if not _CELL.match(name):
+            raise NotationError(f"{whole!r}: {name!r} is not a cell name")
+        b = cell_bit(name)
+        if b is None:
+            raise NotationError(f"{whole!r}: {name!r} is not a cell of the board")
+        return b
+
+    def _is_legal(self, action: int) -> bool:
+        if self.result is not None:
+            return False
+        if self.placed < NUM_PLACEMENTS:
+            i = action - PLACE0
+            return 0 <= i < NUM_CELLS and not self.board[BIT[i]]
+        if action == PASS:
+            return True
+        if 0 <= action < NMOVE:
+            dm = self._dm if self._dm is not None else self._compute_dm()
+            return bool((dm.get(FROM_BIT[action], 0) >> TO_BIT[action]) & 1)
+        return False
+
+    # ------------------------------------------------------------------ text
+    def to_text(self) -> str:
+        """Position text (§7, §9.2, §9.3); round-trips through ``state_from_text``."""
+        rows = board_to_rows(self.board)
+        side = "RG"[self.side]
+        if self.placed < NUM_PLACEMENTS:
+            return f"{rows} {side} P{self.placed}"
+        text = f"{rows} {side} {self.left} {self.t}"
+        if self._cards:
+            p0, p1 = self.piles
+            text += f" {_pile_text(p0)} {_pile_text(p1)} rng={self.rng:016x}"
+        return text
+
+    def observation(self, player: int) -> str:
+        """What ``player`` sees: the position text with hidden piles as ``?`` and no ``rng=`` (§9.2)."""
+        if not self._cards:
+            return self.to_text()
+        rows = board_to_rows(self.board)
+        p0, p1 = self.piles
+        return (f"{rows} {'RG'[self.side]} {self.left} {self.t} "
+                f"{'?' if p0 else '-'} {'?' if p1 else '-'}")
+
+    def information_state_string(self, player: int) -> str:
+        """Everything ``player`` knows: start (public part), actions, revealed cards, now (§10)."""
+        if not self._cards:
+            return super().information_state_string(player)
+        acts = " ".join(str(a) for a in self.history())
+        cards = " ".join(f"{'RG'[s]}{t}:{v}" for s, t, v in self.revealed)
+        return f"{self._init_public} | {acts} | {cards} | {self.observation(player)}"
+
+    def resample_from_infostate(self, player: int, rng: Any) -> "FibonacciState":
+        """A state with the same public facts and freshly shuffled pile orders and generator state
+        (drawn from ``rng``, a :class:`random.Random`). Perfect-information variants: a clone."""
+        new = self.clone()
+        if self._cards:
+            r = rng if rng is not None else random.Random()
+            piles = []
+            for pile in self.piles:
+                cards = list(pile)
+                r.shuffle(cards)
+                piles.append(tuple(cards))
+            new.piles = (piles[0], piles[1])
+            new.rng = r.getrandbits(64)
+        return new
+
+    def hash_key(self) -> int:
+        """Zobrist key of board, side, moves left, base(t) and placement count (plus piles, cards)."""
+        t = self.t
+        k = self.h ^ Z_LEFT[self.left] ^ Z_BASE[t if t < 6 else 6] ^ Z_PLACED[self.placed]
+        if self.side:
+            k ^= Z_SIDE
+        if self._cards:
+            k ^= hash((self.piles, self.rng)) & 0xFFFFFFFFFFFFFFFF
+        return k
+
+    # ------------------------------------------------------------------ parsing
+    @classmethod
+    def from_text(cls, game: "FibonacciGame", text: str) -> "FibonacciState":
+        """Parse position text (§7). Raises :class:`PositionError` naming the problem."""
+        if not isinstance(text, str):
+            raise PositionError(f"position {text!r} is not a string")
+        fields = text.split()
+        if not fields:
+            raise PositionError("empty position text")
+        st = cls(game)
+        cells = rows_to_cells(fields[0])
+        for b, code in cells:
+            st._put(b, code)
+        if len(fields) < 2 or fields[1] not in ("R", "G"):
+            raise PositionError(f"position {text!r}: side to move must be R or G")
+        st.side = RED if fields[1] == "R" else GREEN
+        counts = [0] * 7
+        for _, code in cells:
+            counts[code] += 1
+        if len(fields) == 3 and fields[2].startswith("P"):
+            if not st._go:
+                raise PositionError(f"position {text!r}: placement phase 'P<k>' exists only in variant=go")
+            k = _int_field(fields[2][1:], "placement count", text)
+            if not 0 <= k < NUM_PLACEMENTS:
+                raise PositionError(f"position {text!r}: placement count {k} is not in 0..25")
+            if st.side != k % 2:
+                raise PositionError(f"position {text!r}: placement {k + 1} belongs to {'RG'[k % 2]}")
+            for player in (RED, GREEN):
+                for kind, limit in ((CORE, 1), (ATTACK, 6), (SUPPORT, 6)):
+                    todo = sum(1 for j in range(k, NUM_PLACEMENTS) if j % 2 == player and placement_kind(j) == kind)
+                    n = counts[1 + 3 * player + kind]
+                    if n + todo > limit:
+                        raise PositionError(
+                            f"position {text!r}: {n} {LETTERS[1 + 3 * player + kind]!r} on the board and "
+                            f"{todo} still to place exceed {limit}")
+            st.placed = k
+            st.t = 0
+            st._finish_parse()
+            return st
+        want = 7 if st._cards else 4
+        if len(fields) != want:
+            form = "<rows> <side> <left> <t>" + (" <redpile> <greenpile> rng=<hex>" if st._cards else "")
+            raise PositionError(f"position {text!r}: expected {want} fields ({form})")
+        st.left = _int_field(fields[2], "moves left", text)
+        st.t = _int_field(fields[3], "turn number", text)
+        if not 0 <= st.left <= 6:
+            raise PositionError(f"position {text!r}: moves left {st.left} is not in 0..6")
+        if st.t < 1:
+            raise PositionError(f"position {text!r}: turn number {st.t} must be at least 1")
+        for player in (RED, GREEN):
+            if counts[1 + 3 * player] != 1:
+                raise PositionError(f"position {text!r}: {'Red' if player == RED else 'Green'} needs exactly "
+                                    f"one core, found {counts[1 + 3 * player]}")
+            for kind in (ATTACK, SUPPORT):
+                code = 1 + 3 * player + kind
+                if counts[code] > 6:
+                    raise PositionError(f"position {text!r}: {counts[code]} pieces {LETTERS[code]!r}, at most 6")
+        if st._cards:
+            st.piles = (_parse_pile(fields[4], text), _parse_pile(fields[5], text))
+            if not fields[6].startswith("rng=") or len(fields[6]) != 20:
+                raise PositionError(f"position {text!r}: expected rng=<16 hex digits>, got {fields[6]!r}")
+            try:
+                st.rng = int(fields[6][4:], 16)
+            except ValueError:
+                raise PositionError(f"position {text!r}: {fields[6]!r} is not 16 hex digits") from None
+            if st.left >= 1:
+                st.card = None
+        st._finish_parse()
+        return st
+
+    def _finish_parse(self) -> None:
+        """README "Positions read from text": end check as if the side not to move had just moved,
+        then the turn-start bookkeeping (repetition key, cap, 0-move turn)."""
+        mover = self.side ^ 1
+        if self._check_win(mover):
+            pass
+        elif self.placed < NUM_PLACEMENTS:
+            pass
+        elif self.t > MAX_TURNS:
+            self.result = [0.0, 0.0]
+        elif not self._cards and self.left == self.allotment():
+            self._begin_turn([])
+        elif self.left == 0:
+            self._end_turn()
+        self.stack = []
+        self._init_public = self.observation(0)
+
+
+def _pile_text(pile: tuple[int, ...]) -> str:
+    return "".join(map(str, pile)) if pile else "-"
+
+
+def _parse_pile(field: str, text: str) -> tuple[int, ...]:
+    if field == "-":
+        return ()
+    if not field.isdigit() or any(ch not in "123456" for ch in field):
+        raise PositionError(f"position {text!r}: pile {field!r} must be digits 1-6 or '-'")
+    pile = tuple(int(ch) for ch in field)
+    for v in range(1, 7):
+        if pile.count(v) > 2:
+            raise PositionError(f"position {text!r}: pile {field!r} holds {pile.count(v)} cards of value {v}, at most 2")
+    return pile
+
+
+def _int_field(field: str, what: str, text: str) -> int:
+    if not field.isdigit():
+        raise PositionError(f"position {text!r}: {what} {field!r} is not a decimal number")
+    return int(field)
