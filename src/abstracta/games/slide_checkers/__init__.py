@@ -1,0 +1,14 @@
+"""Slide Checkers (Fibonacci Checkers, W. A. Sethares) for 2–4 players.
+
+Spec: /work/shared/rules/slide-checkers.md.
+
+>>> from abstracta.games.slide_checkers import SlideCheckersGame
+>>> state = SlideCheckersGame().new_initial_state()
+>>> state.to_text()
+'- P:7/7 G'
+"""
+
+from .board import board_svg, board_text
+from .rules import SlideCheckersGame, SlideCheckersState
+
+__all__ = ["SlideCheckersGame", "SlideCheckersState", "board_svg", "board_text"]
