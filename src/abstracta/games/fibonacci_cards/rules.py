@@ -1,0 +1,382 @@
+"""State and move generation of the Fibonacci card game.
+
+Spec: fibonacci-cards.md §3 (plays), §4 (turn), §5 (end and result), §8 (hidden information).
+
+Actions (``cards.py``): a play is ``card * 6 + pile * 2 + kind`` (kind 0 = sum ``>``,
+1 = cut-down ``/``), ``DRAW`` = 312, ``PASS`` = 313. The state carries the stock in full (with a
+seed the engine resolves chance itself: a ``draw`` reveals the next stock card).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import IllegalActionError, NotationError, PositionError
+from ...core.game import TERMINAL, State, check_action_in
+from .cards import (
+    ACTION_INDEX, ACTION_KEY, ACTION_STR, CARD_STR, CUT, DRAW, NUM_ACTIONS, NUM_CARDS, PASS, RANK,
+    config_of, config_table, pile_code,
+)
+from .notation import format_position
+
+if TYPE_CHECKING:
+    from .game import FibonacciCardsGame
+
+_ZERO = (0.0, 0.0)
+_KEY = ACTION_KEY.__getitem__
+
+
+class FibonacciCardsState(State):
+    """One position of the Fibonacci card game (two seats, three piles, a stock).
+
+    Internals (read-only for callers): ``_piles`` (3 lists of cards bottom→top, crosswise
+    cards ``| CUT``), ``_hands`` (2 lists in the order received), ``_stock`` (top card **last**),
+    ``_player`` (seat whose turn it is; after the end, the seat that would be next), ``_drawn``
+    (the §6 ``D`` flag), ``_cfg`` (table configuration, see ``cards.py``), ``_hmask`` (bitmask of
+    each hand).
+    """
+
+    supports_undo = True
+
+    __slots__ = ("game", "_piles", "_hands", "_hmask", "_stock", "_player", "_drawn", "_cfg",
+                 "_terminal", "_returns", "_hist", "_log", "_legal", "_seed")
+
+    def __init__(self, game: "FibonacciCardsGame", piles: list[list[int]], hands: list[list[int]],
+                 stock_top_last: list[int], player: int, drawn: bool = False, seed: int | None = None):
+        self.game = game
+        self._piles = piles
+        self._hands = hands
+        self._hmask = [_mask(hands[0]), _mask(hands[1])]
+        self._stock = stock_top_last
+        self._player = player
+        self._drawn = drawn
+        self._cfg = config_of([pile_code(p[-1]) for p in piles])
+        self._terminal = False
+        self._returns: tuple[float, float] = _ZERO
+        self._hist: list[int] = []
+        #: one entry per applied action: (action, player, drawn flag before, aux, cfg before);
+        #: aux = index of the played card in the hand, or the drawn card.
+        self._log: list[tuple[int, int, bool, int, int]] = []
+        self._legal: list[int] | None = None
+        self._seed = seed
+
+    # --- construction checks (rules/README.md "Positions read from text") --------------------
+    def _check_start(self) -> None:
+        """Validate the ``D`` flag and apply the end conditions to a freshly built position."""
+        hands = self._hands
+        if not hands[0] and not hands[1]:
+            raise PositionError("both hands are empty")
+        if self._drawn:
+            hand = hands[self._player]
+            if not hand:
+                raise PositionError(f"flag D: seat {self._player} has no drawn card in hand")
+            if not config_table(self._cfg).playable >> hand[-1] & 1:
+                raise PositionError(f"flag D: the drawn card {CARD_STR[hand[-1]]} (last in hand "
+                                    f"{self._player}) is not playable")
+        for seat in (0, 1):
+            if not hands[seat]:
+                self._finish(seat)
+                return
+        if not self._drawn:
+            self._check_blocked()
+
+    # --- the turn --------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self._terminal else self._player
+
+    def legal_actions(self) -> list[int]:
+        """Legal actions, ASCII order of their strings (Spec: fibonacci-cards.md §3, §4)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        if self._terminal:
+            legal = []
+        else:
+            plays = config_table(self._cfg).plays
+            hand = self._hands[self._player]
+            if self._drawn:
+                legal = list(plays[hand[-1]])
+            else:
+                legal = []
+                contributors = 0
+                for card in hand:
+                    p = plays[card]
+                    if p:
+                        legal.extend(p)
+                        contributors += 1
+                if contributors > 1:
+                    legal.sort(key=_KEY)
+                elif not legal:
+                    legal = [DRAW] if self._stock else [PASS]
+        self._legal = legal
+        return legal
+
+    def apply_action(self, action: int) -> None:
+        """Apply one legal action (Spec §4). Raises :class:`IllegalActionError`, state unchanged."""
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if type(action) is not int or action not in legal:
+            check_action_in(action, legal, self)
+        player = self._player
+        if action < DRAW:
+            card, rem = divmod(action, 6)
+            pile = rem >> 1
+            hand = self._hands[player]
+            idx = hand.index(card)
+            self._log.append((action, player, self._drawn, idx, self._cfg))
+            del hand[idx]
+            self._hmask[player] ^= 1 << card
+            if rem & 1:
+                self._piles[pile].append(card | CUT)
+                code = 13
+            else:
+                self._piles[pile].append(card)
+                code = card % 13
+            cfg = self._cfg
+            if pile == 0:
+                self._cfg = code * 196 + cfg % 196
+            elif pile == 1:
+                self._cfg = cfg - (cfg // 14 % 14) * 14 + code * 14
+            else:
+                self._cfg = cfg - cfg % 14 + code
+            self._hist.append(action)
+            self._legal = None
+            if not hand:
+                self._player = 1 - player
+                self._drawn = False
+                self._finish(player)  # §5: the last card of the hand wins at once
+            else:
+                self._end_turn(player)
+        elif action == DRAW:
+            card = self._stock.pop()
+            self._log.append((action, player, self._drawn, card, self._cfg))
+            self._hands[player].append(card)
+            self._hmask[player] |= 1 << card
+            self._hist.append(action)
+            self._legal = None
+            if config_table(self._cfg).playable >> card & 1:
+                self._drawn = True  # §4: the turn continues with the drawn card
+            else:
+                self._end_turn(player)
+        else:  # PASS
+            self._log.append((action, player, self._drawn, -1, self._cfg))
+            self._hist.append(action)
+            self._legal = None
+            self._end_turn(player)
+
+    def _end_turn(self, player: int) -> None:
+        self._player = 1 - player
+        self._drawn = False
+        if not self._stock:
+            self._check_blocked()
+
+    def _check_blocked(self) -> None:
+        """§5: stock empty and neither seat can play → the game ends at once."""
+        if self._stock:
+            return
+        playable = config_table(self._cfg).playable
+        if playable & self._hmask[0] or playable & self._hmask[1]:
+            return
+        n0, n1 = len(self._hands[0]), len(self._hands[1])
+        self._terminal = True
+        self._legal = []
+        self._returns = (1.0, -1.0) if n0 < n1 else (-1.0, 1.0) if n1 < n0 else (0.0, 0.0)
+
+    def _finish(self, winner: int) -> None:
+        self._terminal = True
+        self._legal = []
+        self._returns = (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+    def undo_action(self) -> None:
+        """Take back the last action (make/unmake)."""
+        if not self._log:
+            raise IllegalActionError("no action to undo")
+        action, player, drawn, aux, cfg = self._log.pop()
+        self._hist.pop()
+        if action < DRAW:
+            card, rem = divmod(action, 6)
+            self._piles[rem >> 1].pop()
+            self._hands[player].insert(aux, card)
+            self._hmask[player] |= 1 << card
+        elif action == DRAW:
+            card = self._hands[player].pop()
+            self._hmask[player] ^= 1 << card
+            self._stock.append(card)
+        self._player = player
+        self._drawn = drawn
+        self._cfg = cfg
+        self._terminal = False
+        self._returns = _ZERO
+        self._legal = None
+
+    # --- notation ----------------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        """``7h>1`` (sum play), ``5s/2`` (cut-down), ``draw``, ``pass`` (Spec §3 "Notation")."""
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            raise IllegalActionError(f"action {action!r} is not an action of the Fibonacci card game")
+        return ACTION_STR[action]
+
+    def string_to_action(self, text: str) -> int:
+        """Parse ``<card>><pile>``, ``<card>/<pile>``, ``draw`` or ``pass``.
+
+        Raises:
+            NotationError: not notation at all.
+            IllegalActionError: notation of an action that is not legal here.
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"{text!r} is not a move text")
+        wanted = text.strip()
+        action = ACTION_INDEX.get(wanted)
+        if action is None:
+            raise NotationError(f"{wanted!r} is not a move: expected e.g. '7h>1', '5s/2', 'draw' or 'pass'")
+        if action not in self.legal_actions():
+            if self._terminal:
+                raise IllegalActionError(f"{wanted!r}: the game is over")
+            raise IllegalActionError(f"{wanted!r} is not legal in {self.to_text()!r}")
+        return action
+
+    # --- results, copies, text ---------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self._terminal
+
+    def returns(self) -> list[float]:
+        """+1 win, −1 loss, 0/0 draw (Spec §5); ``[0, 0]`` while running."""
+        return list(self._returns)
+
+    def clone(self) -> "FibonacciCardsState":
+        other = FibonacciCardsState.__new__(FibonacciCardsState)
+        other.game = self.game
+        p = self._piles
+        other._piles = [p[0][:], p[1][:], p[2][:]]
+        h = self._hands
+        other._hands = [h[0][:], h[1][:]]
+        other._hmask = self._hmask[:]
+        other._stock = self._stock[:]
+        other._player = self._player
+        other._drawn = self._drawn
+        other._cfg = self._cfg
+        other._terminal = self._terminal
+        other._returns = self._returns
+        other._hist = self._hist[:]
+        other._log = self._log[:]
+        other._legal = self._legal
+        other._seed = self._seed
+        return other
+
+    def history(self) -> list[int]:
+        return list(self._hist)
+
+    def to_text(self) -> str:
+        """§6 position text (full information)."""
+        return format_position(self._piles, self._hands, self._stock[::-1], self._player, self._drawn)
+
+    def hash_key(self) -> int:
+        return hash((self._cfg, tuple(self._hands[0]), tuple(self._hands[1]), tuple(self._stock),
+                     self._player, self._drawn, self._terminal))
+
+    # --- accessors for bots and renderers (public information of the table) -----------------
+    @property
+    def piles(self) -> list[list[int]]:
+        """The three piles, bottom→top (crosswise cards ``| CUT``). Do not mutate."""
+        return self._piles
+
+    @property
+    def config(self) -> int:
+        """Table configuration (``cards.config_table(state.config)`` answers who may play what)."""
+        return self._cfg
+
+    @property
+    def must_play_drawn(self) -> bool:
+        """The §6 ``D`` flag."""
+        return self._drawn
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._hands[seat])
+
+    def hand(self, seat: int) -> list[int]:
+        """Seat ``seat``'s hand (private to that seat: bots may only ask for their own)."""
+        return list(self._hands[seat])
+
+    # --- hidden information (Spec §8) -----------------------------------------------------------
+    def observation(self, player: int) -> str:
+        """What ``player`` sees now: §6 text with the opponent's hand and the stock as ``?N``."""
+        _check_seat(player)
+        hands: list[Any] = [None, None]
+        hands[player] = self._hands[player]
+        opp = self._hands[1 - player]
+        hands[1 - player] = f"?{len(opp)}" if opp else "-"
+        stock = f"?{len(self._stock)}" if self._stock else "-"
+        return format_position(self._piles, hands, stock, self._player, self._drawn)
+
+    def information_state_string(self, player: int) -> str:
+        """Seat, observation and the public history as ``player`` saw it (his own draws name
+        the drawn card, the opponent's are bare ``draw``)."""
+        _check_seat(player)
+        moves = []
+        for action, who, _, aux, _ in self._log:
+            if action == DRAW and who == player:
+                moves.append(f"{who}:draw={CARD_STR[aux]}")
+            else:
+                moves.append(f"{who}:{ACTION_STR[action]}")
+        return f"seat {player} | {self.observation(player)} | {' '.join(moves)}"
+
+    def resample_from_infostate(self, player: int, rng: Any) -> "FibonacciCardsState":
+        """A full state consistent with what ``player`` has seen (IS-MCTS determinization).
+
+        Keeps ``player``'s hand, the piles, both hand sizes, the stock size and the history;
+        deals the unseen cards (52 − his hand − the pile cards) at random into the opponent's
+        hand and the stock (``rng``: a :class:`random.Random`). If the opponent is to play a
+        drawn card (``D``), his last card is drawn among the unseen cards that can be played.
+        """
+        _check_seat(player)
+        other = self.clone()
+        other._seed = None
+        opp = 1 - player
+        seen = self._hmask[player]
+        for pile in self._piles:
+            for card in pile:
+                seen |= 1 << (card & ~CUT)
+        unseen = [c for c in range(NUM_CARDS) if not seen >> c & 1]
+        n_opp = len(self._hands[opp])
+        n_stock = len(self._stock)
+        need_playable = self._drawn and self._player == opp and not self._terminal
+        last: list[int] = []
+        playable = config_table(self._cfg).playable
+        if need_playable:
+            candidates = [c for c in unseen if playable >> c & 1]
+            pick = candidates[rng.randrange(len(candidates))]
+            unseen.remove(pick)
+            last = [pick]
+            n_opp -= 1
+        # the game is known to go on: with an empty stock someone must still be able to play
+        must_unblock = not self._terminal and not self._stock and not playable & self._hmask[player]
+        for _ in range(50):
+            chosen = rng.sample(unseen, n_opp + n_stock)
+            hand = chosen[:n_opp] + last
+            hmask = _mask(hand)
+            if not must_unblock or playable & hmask:
+                break
+        other._hands[opp] = hand
+        other._hmask[opp] = hmask
+        other._stock = chosen[n_opp:]
+        # forget the opponent's private draws (they are not part of what player knows)
+        other._log = [(a, w, d, -1 if (a == DRAW and w == opp) else aux, c) for a, w, d, aux, c in self._log]
+        if self._player == opp:
+            other._legal = None
+        return other
+
+
+def _mask(cards: list[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _check_seat(player: int) -> None:
+    if player not in (0, 1):
+        raise ValueError(f"player {player!r} is not a seat (0 or 1)")
