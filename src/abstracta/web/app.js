@@ -1,0 +1,404 @@
+// The abstracta browser client: home page, rules pages, new-game form and the game page.
+// Plain ES modules, hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>, #/matches).
+import { api } from "./api.js";
+import { RULES } from "./rules.js";
+
+const app = document.getElementById("app");
+let catalog = null;
+let stopPage = () => {};
+
+async function games() {
+  if (!catalog) catalog = await api("/api/games");
+  return catalog;
+}
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+function showError(where, err) {
+  where.textContent = err ? (err.message || String(err)) : "";
+  where.hidden = !err;
+}
+
+// ------------------------------------------------------------------------------ routing
+async function route() {
+  stopPage();
+  stopPage = () => {};
+  const parts = (location.hash.replace(/^#\/?/, "") || "").split("/").map(decodeURIComponent);
+  app.replaceChildren();
+  try {
+    if (parts[0] === "rules" && parts[1]) await rulesPage(parts[1]);
+    else if (parts[0] === "new" && parts[1]) await newGamePage(parts[1]);
+    else if (parts[0] === "match" && parts[1]) await matchPage(parts[1]);
+    else if (parts[0] === "matches") await matchesPage();
+    else await homePage();
+  } catch (err) {
+    app.replaceChildren(h("p", { class: "error" }, err.message || String(err)));
+  }
+  window.scrollTo(0, 0);
+}
+window.addEventListener("hashchange", route);
+route();
+
+// ------------------------------------------------------------------------------ home
+async function homePage() {
+  document.title = "abstracta";
+  const list = await games();
+  app.append(h("h1", {}, "Five abstract games"));
+  app.append(h("p", { class: "lead" }, "Play against the computer (six levels) or against a friend on this device."));
+  const grid = h("div", { class: "cards" });
+  for (const g of list) {
+    const blurb = RULES[g.name] ? RULES[g.name].blurb : g.summary;
+    grid.append(h("section", { class: "card", "data-game": g.name },
+      h("h2", {}, g.title),
+      h("p", {}, blurb),
+      h("p", { class: "links" },
+        h("a", { href: `#/new/${g.name}`, class: "button primary" }, "New game"),
+        " ",
+        h("a", { href: `#/rules/${g.name}`, class: "button" }, "Rules"))));
+  }
+  app.append(grid);
+  app.append(importBox());
+}
+
+function importBox() {
+  const err = h("p", { class: "error", hidden: true });
+  const area = h("textarea", { rows: 4, placeholder: "Paste a record (JSON) here, or choose a file", id: "import-text" });
+  const file = h("input", { type: "file", accept: ".json,application/json", id: "import-file" });
+  file.addEventListener("change", async () => { if (file.files[0]) area.value = await file.files[0].text(); });
+  const go = async () => {
+    showError(err, null);
+    let record;
+    try { record = JSON.parse(area.value); } catch (e) { showError(err, new Error("not valid JSON: " + e.message)); return; }
+    try {
+      const m = await api("/api/matches/import", { method: "POST", body: { record } });
+      location.hash = `#/match/${m.id}`;
+    } catch (e) { showError(err, e); }
+  };
+  return h("section", { class: "import" }, h("h2", {}, "Continue a recorded game"), area,
+    h("div", { class: "row" }, file, h("button", { type: "button", onclick: go, id: "import-go" }, "Import")), err);
+}
+
+async function matchesPage() {
+  document.title = "Your games — abstracta";
+  const [rows, list] = await Promise.all([api("/api/matches"), games()]);
+  const titles = Object.fromEntries(list.map((g) => [g.name, g.title]));
+  app.append(h("h1", {}, "Your games"));
+  if (!rows.length) app.append(h("p", {}, "No games yet."));
+  const ul = h("ul", { class: "matches" });
+  for (const r of rows) {
+    ul.append(h("li", {}, h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game),
+      ` — ${r.status === "over" ? "finished" : "in play"}, ${r.ply} moves, ${new Date(r.updated).toLocaleString()}`));
+  }
+  app.append(ul);
+}
+
+// ------------------------------------------------------------------------------ rules
+async function rulesPage(name) {
+  const list = await games();
+  const g = list.find((x) => x.name === name);
+  const r = RULES[name];
+  document.title = `${g ? g.title : name} rules — abstracta`;
+  app.append(h("h1", {}, `${g ? g.title : name}: how to play`));
+  const body = h("div", { class: "rules" });
+  body.innerHTML = r ? r.html : "<p>No rules page yet.</p>";
+  app.append(body, h("p", {}, h("a", { href: `#/new/${name}`, class: "button primary" }, "Play it")));
+}
+
+// ------------------------------------------------------------------------------ new game
+async function newGamePage(name) {
+  const list = await games();
+  const g = list.find((x) => x.name === name);
+  if (!g) throw new Error(`unknown game ${name}`);
+  document.title = `New ${g.title} — abstracta`;
+  app.append(h("h1", {}, `New game of ${g.title}`));
+  const form = h("form", { class: "newgame", id: "new-game" });
+  const values = {};
+  for (const o of g.options) {
+    const id = `opt-${o.name}`;
+    let input;
+    if (o.choices) {
+      input = h("select", { id, name: o.name });
+      if (o.default === null) input.append(h("option", { value: "" }, "(random)"));
+      for (const c of o.choices) input.append(h("option", { value: c, selected: c === o.default }, c));
+    } else if (o.kind === "bool") {
+      input = h("select", { id, name: o.name }, h("option", { value: "false", selected: o.default !== "true" }, "no"),
+        h("option", { value: "true", selected: o.default === "true" }, "yes"));
+    } else {
+      input = h("input", { id, name: o.name, value: o.default ?? "", placeholder: o.default === null ? "(random)" : "",
+        inputmode: o.kind === "int" ? "numeric" : undefined });
+    }
+    values[o.name] = input;
+    form.append(h("label", { for: id }, h("span", {}, o.name.replace(/_/g, " ")), input, h("small", {}, o.help)));
+  }
+  const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, "Players"));
+  form.append(seatBox);
+  const seatNames = await seatLabels(name);
+  const drawSeats = () => {
+    const pOpt = values.players;
+    const n = pOpt ? parseInt(pOpt.value, 10) || g.num_players : g.num_players;
+    const old = [...seatBox.querySelectorAll("select")].map((s) => s.value);
+    seatBox.querySelectorAll("label").forEach((l) => l.remove());
+    for (let i = 0; i < n; i++) {
+      const sel = h("select", { id: `seat-${i}`, name: `seat-${i}` },
+        h("option", { value: "human" }, "Person on this device"),
+        ...[1, 2, 3, 4, 5, 6].map((l) => h("option", { value: `level:${l}` }, `Computer, level ${l}`)));
+      sel.value = old[i] || (i === 0 ? "human" : "level:3");
+      seatBox.append(h("label", { for: `seat-${i}` }, h("span", {}, seatNames(i, readOptions())), sel));
+    }
+  };
+  const readOptions = () => {
+    const out = {};
+    for (const [k, input] of Object.entries(values)) if (input.value !== "") out[k] = input.value;
+    return out;
+  };
+  if (values.players) values.players.addEventListener("change", drawSeats);
+  if (values.colours) values.colours.addEventListener("change", drawSeats);
+  drawSeats();
+  const err = h("p", { class: "error", hidden: true });
+  form.append(h("button", { type: "submit", class: "primary", id: "start" }, "Start"), err);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    showError(err, null);
+    const seats = [...seatBox.querySelectorAll("select")].map((s) => s.value);
+    try {
+      const m = await api("/api/matches", { method: "POST", body: { game: name, options: readOptions(), seats } });
+      location.hash = `#/match/${m.id}`;
+    } catch (e) { showError(err, e); }
+  });
+  app.append(form, h("p", {}, h("a", { href: `#/rules/${name}` }, `Rules of ${g.title}`)));
+}
+
+async function boardModule(name) {
+  try { return await import(`./games/${name}.js`); } catch (e) { console.warn(e); return null; }
+}
+
+async function seatLabels(name) {
+  const mod = await boardModule(name);
+  return (i, options) => (mod && mod.seatName ? mod.seatName(i, options) : `Seat ${i}`);
+}
+
+// ------------------------------------------------------------------------------ match page
+function resultText(view, seatName) {
+  if (!view.result) return "";
+  const r = view.result;
+  if (view.termination === "resignation") {
+    const loser = r.indexOf(-1);
+    const winners = r.map((v, i) => (v > 0 ? seatName(i) : null)).filter((x) => x !== null);
+    return `${seatName(loser)} resigned` + (winners.length ? ` — ${winners.join(", ")} wins` : "");
+  }
+  const winners = r.map((v, i) => (v > 0 ? seatName(i) : null)).filter((x) => x !== null);
+  if (!winners.length) return "Draw";
+  return `${winners.join(", ")} wins`;
+}
+
+async function matchPage(id) {
+  let view = await api(`/api/matches/${id}`);
+  const mod = await boardModule(view.game);
+  const seatName = (i) => (mod && mod.seatName ? mod.seatName(i, view.options, view) : `Seat ${i}`);
+  const who = (i) => `${seatName(i)} (${view.players[i] === "human" ? "person" : "computer " + view.players[i].replace("level:", "level ")})`;
+  const humans = view.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
+  const hotSeatHidden = view.hidden_information && humans.length > 1;
+  let shownSeat = null; // hand-over screen: seat whose private view is on screen
+  let replayPly = null; // null: live position
+  let positions = null;
+  let sending = false;
+  let timer = null;
+  let stopped = false;
+  stopPage = () => { stopped = true; clearTimeout(timer); };
+
+  document.title = `${view.title} — abstracta`;
+  const status = h("div", { class: "status", id: "status", "aria-live": "polite" });
+  const banner = h("div", { class: "result", id: "result", hidden: true });
+  const boardBox = h("div", { class: "boardbox", id: "board" });
+  const controls = h("div", { class: "controls", id: "controls" });
+  const err = h("p", { class: "error", id: "error", hidden: true });
+  const posText = h("pre", { class: "position small", id: "position-text" });
+  const legalBox = h("div", { class: "legal", id: "legal" });
+  const entry = h("input", { id: "move-input", placeholder: "type a move, e.g. " + (view.legal[0] || ""), autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
+  const entryForm = h("form", { class: "entry" }, entry, h("button", { type: "submit" }, "Play"));
+  const moveList = h("ol", { class: "moves", id: "moves" });
+  const stepper = h("div", { class: "stepper" });
+  const actions = h("div", { class: "actions" });
+  const handover = h("div", { class: "handover", id: "handover", hidden: true });
+  const players = h("p", { class: "players" });
+
+  app.append(h("div", { class: "matchhead" }, h("h1", {}, view.title), players),
+    status, banner, handover,
+    h("div", { class: "play" },
+      h("div", { class: "left" }, boardBox, controls, err, h("details", {}, h("summary", { class: "muted" }, "Position text"), posText)),
+      h("aside", { class: "right" },
+        h("details", { class: "legalwrap", open: !(mod && mod.render) }, h("summary", {}, "Legal moves"), legalBox),
+        entryForm,
+        h("h2", {}, "Moves"), stepper, moveList, actions)));
+
+  const seatParam = () => {
+    if (hotSeatHidden) return "";
+    if (view.hidden_information && humans.length === 1) return `?seat=${humans[0]}`;
+    return "";
+  };
+
+  async function refresh() {
+    try {
+      const fresh = await api(`/api/matches/${id}${seatParam()}`);
+      if (fresh.revision !== view.revision || fresh.thinking !== view.thinking || fresh.viewer !== view.viewer) {
+        view = fresh;
+        positions = null;
+        draw();
+      }
+    } catch (e) { showError(err, e); }
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    if (stopped || view.status !== "playing") return;
+    const busy = view.thinking || !view.human_to_move;
+    timer = setTimeout(async () => { await refresh(); schedule(); }, busy ? 400 : 1500);
+  }
+
+  async function send(text) {
+    if (sending) return;
+    sending = true;
+    showError(err, null);
+    try {
+      view = await api(`/api/matches/${id}/actions${seatParam()}`, { method: "POST", body: { action: text, ply: view.ply } });
+      positions = null;
+      replayPly = null;
+      entry.value = "";
+    } catch (e) {
+      showError(err, e);
+      if (e.status === 409) await refresh();
+    } finally {
+      sending = false;
+      draw();
+      schedule();
+    }
+  }
+
+  async function post(path, body) {
+    showError(err, null);
+    try {
+      view = await api(`/api/matches/${id}/${path}${seatParam()}`, { method: "POST", body });
+      positions = null;
+      replayPly = null;
+      draw();
+      schedule();
+    } catch (e) { showError(err, e); }
+  }
+
+  entryForm.addEventListener("submit", (ev) => { ev.preventDefault(); if (entry.value.trim()) send(entry.value.trim()); });
+
+  async function stepTo(ply) {
+    if (ply === null || ply >= view.ply) { replayPly = null; draw(); return; }
+    if (!positions) {
+      const data = await api(`/api/matches/${id}/positions${seatParam()}`);
+      positions = data.positions;
+    }
+    replayPly = Math.max(0, ply);
+    draw();
+  }
+
+  function draw() {
+    const live = replayPly === null;
+    const over = view.status === "over";
+    players.textContent = view.players.map((_, i) => who(i)).join(" vs ");
+    // status line
+    let s;
+    if (over) s = "Game over";
+    else if (view.thinking) s = `${seatName(view.to_move)} (computer) is thinking…`;
+    else if (view.to_move !== null) s = `${seatName(view.to_move)} to move` + (view.human_to_move ? "" : " (computer)");
+    else s = "";
+    if (!live) s = `Replay: position after ply ${replayPly} of ${view.ply}` + (replayPly === 0 ? " (start)" : ` (${view.moves[replayPly - 1]})`);
+    status.textContent = s;
+    status.classList.toggle("thinking", !!view.thinking && live);
+    banner.hidden = !over;
+    banner.textContent = over ? resultText(view, seatName) : "";
+
+    // hand-over screen for two people sharing a device in a hidden-information game
+    const needHandover = hotSeatHidden && !over && view.viewer !== null && view.viewer !== shownSeat;
+    handover.hidden = !needHandover;
+    handover.replaceChildren();
+    if (needHandover) {
+      handover.append(h("p", {}, `Pass the device to ${seatName(view.viewer)}. The other player should look away.`),
+        h("button", { type: "button", class: "primary", id: "handover-ok", onclick: () => { shownSeat = view.viewer; draw(); } },
+          `I am ${seatName(view.viewer)}: show my hand`));
+    }
+    const hide = needHandover;
+
+    // board
+    const position = live ? view.position : positions[replayPly];
+    const interactive = live && !over && view.human_to_move && !view.thinking && !hide;
+    boardBox.replaceChildren();
+    controls.replaceChildren();
+    if (hide) {
+      boardBox.append(h("p", { class: "hidden-note" }, "Hidden until the next player is ready."));
+    } else if (mod && mod.render) {
+      try {
+        mod.render(boardBox, {
+          position, legal: interactive ? view.legal : [], interactive, play: send, controls,
+          view, options: view.options, seatName, viewer: view.viewer,
+          lastMove: live ? view.last_action : (replayPly ? view.moves[replayPly - 1] : null),
+        });
+      } catch (e) {
+        console.error(e);
+        boardBox.replaceChildren(h("pre", { class: "position" }, position));
+      }
+    } else {
+      boardBox.append(h("pre", { class: "position" }, position));
+    }
+    posText.textContent = position;
+
+    // legal moves as buttons
+    legalBox.replaceChildren();
+    if (interactive) {
+      for (const m of view.legal) legalBox.append(h("button", { type: "button", class: "move", "data-move": m, onclick: () => send(m) }, m));
+    } else {
+      legalBox.append(h("span", { class: "muted" }, over ? "The game is over." : (live ? "Not your move." : "Replaying.")));
+    }
+    entry.disabled = !interactive;
+
+    // move list
+    moveList.replaceChildren();
+    view.moves.forEach((m, i) => {
+      const li = h("li", { class: (live ? i === view.ply - 1 : i === replayPly - 1) ? "current" : "" },
+        h("a", { href: "javascript:void 0", "data-ply": i + 1, onclick: () => stepTo(i + 1) }, m));
+      moveList.append(li);
+    });
+    const cur = moveList.querySelector(".current");
+    if (cur) cur.scrollIntoView({ block: "nearest" });
+    stepper.replaceChildren(
+      h("button", { type: "button", title: "start", onclick: () => stepTo(0), disabled: view.ply === 0 }, "|◀"),
+      h("button", { type: "button", title: "back", id: "step-back", onclick: () => stepTo((live ? view.ply : replayPly) - 1), disabled: view.ply === 0 || replayPly === 0 }, "◀"),
+      h("button", { type: "button", title: "forward", id: "step-fwd", onclick: () => stepTo(live ? null : replayPly + 1), disabled: live }, "▶"),
+      h("button", { type: "button", title: "live position", onclick: () => stepTo(null), disabled: live }, "▶|"));
+
+    // actions
+    actions.replaceChildren(
+      h("button", { type: "button", id: "undo", onclick: () => post("undo"), disabled: !humans.length || view.termination === "resignation" || view.ply === 0 }, "Undo"),
+      h("button", { type: "button", id: "resign", onclick: () => { if (confirm("Resign this game?")) post("resign", view.human_to_move ? { seat: view.to_move } : {}); }, disabled: over || !humans.length }, "Resign"),
+      h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, "New game"),
+      h("a", { class: "button", href: `/api/matches/${id}/record?download=true`, download: `${view.game}-${id}.json`, id: "download" }, "Download record"),
+      h("a", { class: "button", href: `#/rules/${view.game}` }, "Rules"));
+  }
+
+  document.addEventListener("keydown", (ev) => {
+    if (stopped || ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA") return;
+    if (ev.key === "ArrowLeft") stepTo((replayPly === null ? view.ply : replayPly) - 1);
+    else if (ev.key === "ArrowRight" && replayPly !== null) stepTo(replayPly + 1);
+  });
+
+  draw();
+  schedule();
+}
