@@ -1,0 +1,72 @@
+"""The rule-based Fibonacci card game player (src/abstracta/ai/rulebased.py)."""
+
+from __future__ import annotations
+
+import random
+
+from abstracta.ai.rulebased import FibonacciCardsRuleBot
+from abstracta.games.fibonacci_cards import FibonacciCardsGame
+
+GAME = FibonacciCardsGame()
+
+
+class _Random:
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def step(self, state):
+        legal = state.legal_actions()
+        return legal[self.rng.randrange(len(legal))]
+
+
+def _play(bots, seed: int):
+    state = GAME.new_initial_state(seed=seed)
+    while not state.is_terminal():
+        action = bots[state.current_player()].step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    return state.returns()
+
+
+def test_beats_random_player():
+    wins = draws = 0
+    n = 200
+    for i in range(n):
+        bot = FibonacciCardsRuleBot(GAME, seed=i)
+        bot.restart()
+        seat = i % 2
+        bots = [None, None]
+        bots[seat] = bot
+        bots[1 - seat] = _Random(10**6 + i)
+        r = _play(bots, i)[seat]
+        wins += r > 0
+        draws += r == 0
+    assert wins / n >= 0.60, (wins, draws)
+
+
+def test_name_and_determinism():
+    a, b = FibonacciCardsRuleBot(GAME, seed=5), FibonacciCardsRuleBot(GAME, seed=5)
+    assert isinstance(a.name, str) and a.name
+    s = GAME.new_initial_state(seed=3)
+    while not s.is_terminal():
+        x = a.step(s)
+        assert x == b.step(s)
+        s.apply_action(x)
+
+
+def test_uses_only_visible_information():
+    """Swapping the opponent's cards with stock cards never changes the bot's choice."""
+    rng = random.Random(1)
+    for seed in range(30):
+        s = GAME.new_initial_state(seed=seed)
+        mover = _Random(seed)
+        while not s.is_terminal():
+            p = s.current_player()
+            twin = s.clone()
+            pool = twin._hands[1 - p] + twin._stock
+            rng.shuffle(pool)
+            n = len(twin._hands[1 - p])
+            twin._hands[1 - p], twin._stock = pool[:n], pool[n:]
+            twin._hmask[1 - p] = sum(1 << c for c in pool[:n])
+            assert FibonacciCardsRuleBot(GAME, seed=seed).step(s) == FibonacciCardsRuleBot(GAME, seed=seed).step(twin)
+            s.apply_action(mover.step(s))
