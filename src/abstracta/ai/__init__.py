@@ -1,0 +1,22 @@
+"""Game-neutral bots (DESIGN.md "Players, seats and levels").
+
+* :class:`RandomBot` (level 1), :class:`GreedyBot` (level 2),
+* :class:`MCTSBot` — UCT for any number of players,
+* :class:`AlphaBetaBot` — iterative-deepening alpha-beta for two players,
+* :class:`ISMCTSBot` — information-set MCTS for hidden information,
+* :func:`make_bot` / :func:`parse_seat_spec` — the seat SPEC grammar and :data:`LEVELS`,
+* :func:`run_match` / :func:`play_game` — bot-versus-bot games.
+"""
+
+from .alphabeta import AlphaBetaBot
+from .base import Bot, Budget
+from .greedy import GreedyBot
+from .ismcts import ISMCTSBot
+from .levels import LEVELS, STRONGEST, make_bot, parse_seat_spec, strongest_search
+from .match import MatchResult, play_game, run_match
+from .mcts import MCTSBot
+from .random_bot import RandomBot
+
+__all__ = ["AlphaBetaBot", "Bot", "Budget", "GreedyBot", "ISMCTSBot", "LEVELS", "STRONGEST", "make_bot",
+           "parse_seat_spec", "strongest_search", "MatchResult", "play_game", "run_match", "MCTSBot",
+           "RandomBot"]

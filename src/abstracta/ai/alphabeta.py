@@ -1,0 +1,240 @@
+"""Level 4+ for two-player games with perfect information: alpha-beta search.
+
+Negamax with alpha-beta pruning and iterative deepening inside the time budget. The player to
+move may be the same at consecutive plies (multi-action turns), so the sign flips only when
+``current_player()`` changes. Depth counts actions, not turns.
+
+* Leaves: ``game.evaluate(state, player_to_move)`` in [-1, 1].
+* Terminal positions: ``returns()[player] × (WIN − ply)`` with ``WIN = 1000`` — results dominate
+  evaluations, and a quicker win (slower loss) is preferred.
+* Transposition table keyed by ``state.hash_key()`` storing (depth, value, bound, best action);
+  win/loss scores are stored relative to the node so they stay valid at any ply.
+* Move ordering: table move first, then two killer actions per ply, then the history heuristic
+  (canonical order breaks ties, so the search is deterministic).
+* Time is read from the clock every 256 nodes; an unfinished iteration still counts when it
+  already proved a move better than the previous iteration's choice.
+
+Hidden information (not what this bot is for) is handled by searching one determinization.
+Repetition draws are not seen by the transposition table (positions are keyed without history).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from ..core.game import CHANCE, TERMINAL, Game, State
+from .base import Budget, as_budget, check_playable, player_view
+
+WIN = 1000.0
+WIN_THRESHOLD = WIN - 500.0
+EXACT, LOWER, UPPER = 0, 1, 2
+MAX_DEPTH = 64
+
+
+class _Timeout(Exception):
+    pass
+
+
+class AlphaBetaBot:
+    """Iterative-deepening negamax alpha-beta for two players.
+
+    Args:
+        game: a two-player game (``ValueError`` otherwise).
+        budget: ``Budget(seconds=…)`` (default 1 s) or ``Budget(depth=…)`` (deterministic), or
+            seconds as a float.
+        seed: unused by the search (deterministic); kept for a uniform constructor.
+        max_table: transposition-table entries kept before it is cleared (memory cap).
+
+    Attributes:
+        depth: deepest completed iteration of the last search.
+        nodes: positions visited in the last search.
+        value: value of the chosen action for the mover (WIN-scaled for forced results).
+    """
+
+    def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
+                 max_table: int = 500_000, name: str | None = None):
+        if game.num_players != 2:
+            raise ValueError(f"alphabeta plays two-player games only; {game.name} has {game.num_players} players")
+        self.game = game
+        self.budget = as_budget(budget)
+        if self.budget.iterations is not None:
+            raise ValueError("alphabeta takes a time (SECONDS) or depth (dN) budget, not iterations")
+        self.rng = random.Random(seed)
+        self.max_table = max_table
+        self.name = name or f"alphabeta:{self.budget.text()}"
+        self.table: dict[int, tuple[int, float, int, int]] = {}
+        self.history_scores: dict[int, int] = {}
+        self.killers: list[list[int]] = [[-1, -1] for _ in range(MAX_DEPTH + 2)]
+        self.depth = 0
+        self.nodes = 0
+        self.value = 0.0
+        self._end = float("inf")
+
+    def restart(self) -> None:
+        self.table.clear()
+        self.history_scores.clear()
+
+    # --- the bot ----------------------------------------------------------------------------
+    def step(self, state: State) -> int:
+        check_playable(state)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.depth = 0
+            self.nodes = 0
+            return legal[0]
+        work = player_view(state, self.rng).clone()
+        return self.search(work)
+
+    def search(self, work: State) -> int:
+        """Iterative deepening from ``work`` (may be mutated); returns the best action."""
+        budget = self.budget
+        start = time.perf_counter()
+        self._end = start + budget.seconds if budget.seconds is not None else float("inf")
+        max_depth = budget.depth if budget.depth is not None else MAX_DEPTH
+        if len(self.table) > self.max_table:
+            self.table.clear()
+        for k in self.killers:
+            k[0] = k[1] = -1
+        for a in list(self.history_scores):
+            self.history_scores[a] >>= 2
+        self.nodes = 0
+        legal = work.legal_actions()
+        best_action = legal[0]
+        self.depth = 0
+        for depth in range(1, max_depth + 1):
+            value, action, complete = self._root(work, depth)
+            if action is not None:
+                best_action = action
+                self.value = value
+            if not complete:
+                break
+            self.depth = depth
+            if abs(value) >= WIN_THRESHOLD:
+                break  # a forced result: deeper search cannot change it
+            if budget.seconds is not None and time.perf_counter() - start > 0.45 * budget.seconds:
+                break  # the next iteration would not finish
+        return best_action
+
+    # --- search -----------------------------------------------------------------------------
+    def _ordered(self, state: State, tt_move: int, ply: int) -> list[int]:
+        legal = state.legal_actions()
+        hist = self.history_scores
+        if hist:
+            ordered = sorted(legal, key=lambda a: -hist.get(a, 0))
+        else:
+            ordered = list(legal)
+        front = []
+        if tt_move >= 0 and tt_move in legal:
+            front.append(tt_move)
+        for k in self.killers[ply]:
+            if k >= 0 and k != tt_move and k in legal:
+                front.append(k)
+        if front:
+            for a in front:
+                ordered.remove(a)
+            ordered[:0] = front
+        return ordered
+
+    def _root(self, state: State, depth: int) -> tuple[float, int | None, bool]:
+        """Search the root to ``depth``: (value, best action, whether the iteration finished)."""
+        me = state.current_player()
+        entry = self.table.get(state.hash_key())
+        ordered = self._ordered(state, entry[3] if entry else -1, 0)
+        alpha, beta = -2 * WIN, 2 * WIN
+        best_action = None
+        best = -2 * WIN
+        undo = state.supports_undo
+        try:
+            for action in ordered:
+                child = state if undo else state.clone()
+                child.apply_action(action)
+                v = self._child_value(child, me, depth, alpha, beta, 0)
+                if undo:
+                    child.undo_action()
+                if v > best:
+                    best, best_action = v, action
+                if v > alpha:
+                    alpha = v
+        except _Timeout:
+            # keep a move only if it was proved better than the previous iteration's first move
+            if best_action is not None and best_action != ordered[0]:
+                return best, best_action, False
+            return best, None, False
+        self.table[state.hash_key()] = (depth, best, EXACT, best_action if best_action is not None else -1)
+        return best, best_action, True
+
+    def _child_value(self, child: State, me: int, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """Value for ``me`` of ``child`` (reached by ``me``'s action at ``ply``), searched to depth−1."""
+        p = child.current_player()
+        if p == TERMINAL:
+            return child.returns()[me] * (WIN - (ply + 1))
+        if p == me:
+            return self._negamax(child, depth - 1, alpha, beta, ply + 1)
+        if p == CHANCE:
+            return self.game.evaluate(child, me)
+        return -self._negamax(child, depth - 1, -beta, -alpha, ply + 1)
+
+    def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """Value for the player to move in the non-terminal ``state``."""
+        self.nodes += 1
+        if not self.nodes & 255 and time.perf_counter() > self._end:
+            raise _Timeout
+        me = state.current_player()
+        if depth <= 0 or ply >= MAX_DEPTH:
+            return self.game.evaluate(state, me)
+        key = state.hash_key()
+        entry = self.table.get(key)
+        tt_move = -1
+        alpha0 = alpha
+        if entry is not None:
+            tt_move = entry[3]
+            if entry[0] >= depth:
+                v = entry[1]
+                if v >= WIN_THRESHOLD:
+                    v -= ply
+                elif v <= -WIN_THRESHOLD:
+                    v += ply
+                flag = entry[2]
+                if flag == EXACT:
+                    return v
+                if flag == LOWER:
+                    if v > alpha:
+                        alpha = v
+                elif v < beta:
+                    beta = v
+                if alpha >= beta:
+                    return v
+        best = -2 * WIN
+        best_action = -1
+        undo = state.supports_undo
+        for action in self._ordered(state, tt_move, ply):
+            child = state if undo else state.clone()
+            child.apply_action(action)
+            v = self._child_value(child, me, depth, alpha, beta, ply)
+            if undo:
+                child.undo_action()
+            if v > best:
+                best = v
+                best_action = action
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        killers = self.killers[ply]
+                        if killers[0] != action:
+                            killers[1] = killers[0]
+                            killers[0] = action
+                        self.history_scores[action] = self.history_scores.get(action, 0) + depth * depth
+                        break
+        flag = EXACT
+        if best <= alpha0:
+            flag = UPPER
+        elif best >= beta:
+            flag = LOWER
+        stored = best
+        if stored >= WIN_THRESHOLD:
+            stored += ply
+        elif stored <= -WIN_THRESHOLD:
+            stored -= ply
+        self.table[key] = (depth, stored, flag, best_action)
+        return best

@@ -1,0 +1,153 @@
+"""The bot protocol every player of abstracta implements (DESIGN.md "Players, seats and levels").
+
+A bot is handed a :class:`~abstracta.core.game.State` whose ``current_player()`` it plays and
+answers one legal action. It never mutates the state it is given (searches work on clones).
+
+Budgets: a search bot stops after a number of *iterations* (deterministic: same seed, same
+moves) or after a number of *seconds* (wall clock, so not reproducible move for move).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from ..core.game import CHANCE, Game, State
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player: ``step`` answers a legal action for ``state.current_player()``.
+
+    Attributes:
+        name: short label shown in tables (e.g. ``"mcts:0.5"``).
+    """
+
+    name: str
+
+    def step(self, state: State) -> int:
+        """A legal action for ``state.current_player()``; never mutates ``state``."""
+        ...
+
+    def restart(self) -> None:
+        """Forget everything about the previous game (called before each new game)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a search may think about one action.
+
+    Exactly one of the fields is set.
+
+    Attributes:
+        seconds: wall-clock seconds per action (> 0).
+        iterations: search iterations per action (MCTS playouts; ≥ 1); deterministic.
+        depth: fixed search depth in actions (alpha-beta only; ≥ 1); deterministic.
+    """
+
+    seconds: float | None = None
+    iterations: int | None = None
+    depth: int | None = None
+
+    def __post_init__(self) -> None:
+        given = [v for v in (self.seconds, self.iterations, self.depth) if v is not None]
+        if len(given) != 1:
+            raise ValueError("a budget is exactly one of seconds, iterations or depth")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"a time budget must be positive, got {self.seconds} s")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"an iteration budget must be at least 1, got {self.iterations}")
+        if self.depth is not None and self.depth < 1:
+            raise ValueError(f"a depth budget must be at least 1, got {self.depth}")
+
+    @property
+    def deterministic(self) -> bool:
+        return self.seconds is None
+
+    def text(self) -> str:
+        """The SPEC suffix: ``"0.5"``, ``"i1000"`` or ``"d4"``."""
+        if self.seconds is not None:
+            return f"{self.seconds:g}"
+        if self.iterations is not None:
+            return f"i{self.iterations}"
+        return f"d{self.depth}"
+
+
+def as_budget(budget: Budget | float | int | None, default_seconds: float = 1.0) -> Budget:
+    """Accept a :class:`Budget`, a number of seconds (float) or ``None`` (the default)."""
+    if budget is None:
+        return Budget(seconds=default_seconds)
+    if isinstance(budget, Budget):
+        return budget
+    return Budget(seconds=float(budget))
+
+
+class Deadline:
+    """Cheap wall-clock check: ``expired()`` reads the clock only every ``every`` calls."""
+
+    __slots__ = ("end", "every", "_count", "_hit")
+
+    def __init__(self, seconds: float | None, every: int = 64):
+        self.end = None if seconds is None else time.perf_counter() + seconds
+        self.every = every
+        self._count = 0
+        self._hit = False
+
+    def expired(self) -> bool:
+        if self.end is None:
+            return False
+        if self._hit:
+            return True
+        self._count += 1
+        if self._count >= self.every:
+            self._count = 0
+            if time.perf_counter() >= self.end:
+                self._hit = True
+        return self._hit
+
+    def remaining(self) -> float:
+        return float("inf") if self.end is None else self.end - time.perf_counter()
+
+
+def player_view(state: State, rng: random.Random) -> State:
+    """The state a bot may search from without peeking.
+
+    Perfect information: ``state`` itself (callers clone before mutating). Hidden
+    information: a determinization drawn with ``resample_from_infostate`` for the player to move.
+    """
+    if state.game.has_hidden_information:
+        return state.resample_from_infostate(state.current_player(), rng)
+    return state
+
+
+def sample_chance(state: State, rng: random.Random) -> int:
+    """An outcome of the chance node ``state`` drawn by its probabilities."""
+    outcomes = state.chance_outcomes()
+    x = rng.random()
+    acc = 0.0
+    for action, p in outcomes:
+        acc += p
+        if x < acc:
+            return action
+    return outcomes[-1][0]
+
+
+def check_playable(state: State) -> int:
+    """The player to move; raises ``ValueError`` if the state is terminal or a chance node."""
+    player = state.current_player()
+    if player < 0:
+        what = "chance node" if player == CHANCE else "finished game"
+        raise ValueError(f"a bot cannot move in a {what}: {state.to_text()!r}")
+    return player
+
+
+def default_seed(seed: int | None) -> random.Random:
+    """A seeded ``random.Random`` (fresh entropy when ``seed`` is ``None``)."""
+    return random.Random(seed)
+
+
+__all__ = ["Bot", "Budget", "Deadline", "as_budget", "player_view", "sample_chance", "check_playable",
+           "Game", "State"]

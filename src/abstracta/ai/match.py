@@ -1,0 +1,196 @@
+"""Bot-versus-bot games and matches (used by ``abstracta match`` / tournaments).
+
+``run_match`` rotates the specs through the seats from game to game — in game ``i`` spec
+``j`` sits at seat ``(j + i) % n`` — so no spec keeps the first move, and records every game.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from ..core.game import CHANCE, Game, State
+from ..core.records import Record
+from .base import Bot, sample_chance
+from .levels import make_bot, parse_seat_spec
+
+DEFAULT_MAX_ACTIONS = 100_000
+
+
+class BotError(RuntimeError):
+    """A bot answered an action that is not legal (a bug in the bot)."""
+
+
+def play_game(game: Game, bots: Sequence[Bot], seed: int | None = None,
+              max_actions: int = DEFAULT_MAX_ACTIONS,
+              initial: State | None = None) -> tuple[State, list[int], State, list[float]]:
+    """Play one game between ``bots`` (``bots[p]`` plays seat ``p``).
+
+    Args:
+        game: the game.
+        bots: one bot per seat (``game.num_players`` of them); each is ``restart()``-ed first.
+        seed: the game's seed (games with chance; ignored otherwise).
+        max_actions: stop an endless game after this many actions (it is then unfinished).
+        initial: start from this state instead of a new game (it is cloned, not mutated).
+    Returns:
+        (initial state, actions played, final state, mean seconds per action for each seat).
+    Raises:
+        ValueError: wrong number of bots. BotError: a bot answered an illegal action.
+    """
+    initial, actions, state, spent, moves = _play(game, bots, seed, max_actions, initial)
+    per_move = [spent[p] / moves[p] if moves[p] else 0.0 for p in range(len(bots))]
+    return initial, actions, state, per_move
+
+
+def _play(game: Game, bots: Sequence[Bot], seed: int | None, max_actions: int,
+          initial: State | None) -> tuple[State, list[int], State, list[float], list[int]]:
+    n = game.num_players
+    if len(bots) != n:
+        raise ValueError(f"{game.name} needs {n} bots, got {len(bots)}")
+    if initial is None:
+        initial = game.new_initial_state(seed=seed if game.has_chance else None)
+    state = initial.clone()
+    for bot in bots:
+        bot.restart()
+    chance_rng = random.Random(seed)
+    actions: list[int] = []
+    spent = [0.0] * n
+    moves = [0] * n
+    clock = time.perf_counter
+    while not state.is_terminal() and len(actions) < max_actions:
+        player = state.current_player()
+        if player == CHANCE:
+            action = sample_chance(state, chance_rng)
+        else:
+            bot = bots[player]
+            start = clock()
+            action = bot.step(state)
+            spent[player] += clock() - start
+            moves[player] += 1
+            if action not in state.legal_actions():
+                raise BotError(f"bot {bot.name} at seat {player} answered illegal action {action!r} "
+                               f"in {state.to_text()!r}")
+        state.apply_action(action)
+        actions.append(action)
+    return initial, actions, state, spent, moves
+
+
+@dataclass
+class SpecStats:
+    """Results of one spec over a match (from its own seat's point of view)."""
+
+    spec: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    unfinished: int = 0
+    seconds: float = 0.0   # thinking time, summed
+    moves: int = 0         # actions chosen
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses + self.unfinished
+
+    @property
+    def score(self) -> float:
+        """(wins + draws / 2) / games, 0 without games."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    @property
+    def seconds_per_move(self) -> float:
+        return self.seconds / self.moves if self.moves else 0.0
+
+
+@dataclass
+class MatchResult:
+    """What ``run_match`` measured.
+
+    Attributes:
+        game: the game's name.
+        specs: the canonical seat specs, in the order given.
+        stats: one :class:`SpecStats` per spec, same order (spec text may repeat: ``random`` vs ``random``).
+        plies: actions played in each game.
+        records: one :class:`Record` per game (``players`` in seat order).
+        seats: for each game, the spec index at each seat.
+    """
+
+    game: str
+    specs: list[str]
+    stats: list[SpecStats]
+    plies: list[int] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)
+    seats: list[list[int]] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    @property
+    def mean_plies(self) -> float:
+        return sum(self.plies) / len(self.plies) if self.plies else 0.0
+
+
+def seating(num_specs: int, game_index: int) -> list[int]:
+    """Spec index at each seat in game ``game_index``: spec j sits at seat (j + i) % n."""
+    seats = [0] * num_specs
+    for j in range(num_specs):
+        seats[(j + game_index) % num_specs] = j
+    return seats
+
+
+def run_match(game: Game, specs: Sequence[str], games: int, seed: int = 0,
+              on_game_done: Callable[[int, Record, MatchResult], None] | None = None,
+              max_actions: int = DEFAULT_MAX_ACTIONS) -> MatchResult:
+    """Play ``games`` games between the bots of ``specs`` (one spec per seat).
+
+    Game ``i`` uses seed ``seed + i`` (games with chance) and seats spec ``j`` at seat
+    ``(j + i) % n``. Bot ``j`` is built once with seed ``seed * 1009 + j`` and restarted before
+    each game, so a match with deterministic budgets replays exactly.
+
+    Args:
+        on_game_done: called after each game with (game index, its record, results so far).
+    Raises:
+        ValueError: a bad spec, ``human`` in a spec, or the wrong number of specs.
+    """
+    n = game.num_players
+    canonical = [parse_seat_spec(s) for s in specs]
+    if len(canonical) != n:
+        raise ValueError(f"{game.name} needs {n} seat specs, got {len(canonical)}")
+    if games < 0:
+        raise ValueError(f"number of games must be >= 0, got {games}")
+    bots: list[Bot] = []
+    for j, spec in enumerate(canonical):
+        bot = make_bot(spec, game, seed=seed * 1009 + j)
+        if bot is None:
+            raise ValueError(f"seat spec {spec!r}: a match needs bots, not humans")
+        bots.append(bot)
+    result = MatchResult(game.name, canonical, [SpecStats(s) for s in canonical])
+    for i in range(games):
+        seats = seating(n, i)
+        seat_bots = [bots[j] for j in seats]
+        initial, actions, final, spent, moves = _play(game, seat_bots, seed + i, max_actions, None)
+        returns = final.returns() if final.is_terminal() else None
+        for seat, j in enumerate(seats):
+            stats = result.stats[j]
+            if returns is None:
+                stats.unfinished += 1
+            elif returns[seat] > 0:
+                stats.wins += 1
+            elif returns[seat] < 0:
+                stats.losses += 1
+            else:
+                stats.draws += 1
+        for seat, j in enumerate(seats):
+            result.stats[j].moves += moves[seat]
+            result.stats[j].seconds += spent[seat]
+        record = Record.from_play(game, initial, actions, players=[canonical[j] for j in seats],
+                                  tags={"event": "match", "round": str(i + 1)},
+                                  termination=None if returns is not None else "abandoned")
+        result.plies.append(len(actions))
+        result.records.append(record)
+        result.seats.append(seats)
+        if on_game_done is not None:
+            on_game_done(i, record, result)
+    return result

@@ -1,0 +1,213 @@
+"""Level 3+: Monte Carlo tree search (UCT with random playouts) for any number of players.
+
+Each node stores its visit count and the sum of the returns of *the player who moved into
+it* (the max^n backup: selection at a node compares its children on the component of the
+player to move there, which is exactly what each child stores — the full per-player returns
+vector would only add work). Multi-action turns need no special case: the same player simply
+moves at the child too. Chance nodes (if a game exposes them) are sampled by their
+probabilities. Playouts are uniformly random and stop after ``max_rollout_actions``; a
+playout cut there is scored with ``game.evaluate`` for every player.
+
+Games with hidden information are searched on one determinization of the root drawn with
+``resample_from_infostate`` (no peeking); prefer :class:`~abstracta.ai.ismcts.ISMCTSBot` there.
+
+Determinism: with an iteration budget and a seed the same state always gets the same action;
+a time budget depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ..core.game import CHANCE, TERMINAL, Game, State
+from .base import Budget, Deadline, as_budget, check_playable, player_view, sample_chance
+
+DEFAULT_MAX_NODES = 1_000_000  # ≈ 300 bytes a node: a 10 s search stays far below 1 GB
+
+
+class Node:
+    """One tree node: the position reached by ``action`` from the parent."""
+
+    __slots__ = ("action", "mover", "player", "visits", "value", "untried", "children", "result")
+
+    def __init__(self, action: int, mover: int, player: int):
+        self.action = action
+        self.mover = mover          # who played ``action`` (whose returns ``value`` sums)
+        self.player = player        # to move here: 0..n-1, CHANCE or TERMINAL
+        self.visits = 0
+        self.value = 0.0
+        self.untried: list[int] | None = None   # filled on the first visit
+        self.children: list[Node] = []
+        self.result: list[float] | None = None  # returns, for terminal nodes
+
+    def __repr__(self) -> str:
+        mean = self.value / self.visits if self.visits else 0.0
+        return f"Node(action={self.action}, visits={self.visits}, mean={mean:.3f}, children={len(self.children)})"
+
+
+def rollout(state: State, rng_random, max_actions: int, game: Game, n: int, rng: random.Random) -> tuple[list[float], int]:
+    """Play random actions from ``state`` (mutated) to the end or ``max_actions``.
+
+    Returns (returns vector, actions applied)."""
+    plies = 0
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return state.returns(), plies
+        if plies >= max_actions:
+            return [game.evaluate(state, p) for p in range(n)], plies
+        if player == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng_random() * len(legal))])
+        plies += 1
+
+
+class MCTSBot:
+    """UCT with random playouts.
+
+    Args:
+        game: the game.
+        budget: per action — ``Budget(seconds=…)``, ``Budget(iterations=…)`` or seconds as a float.
+        seed: seed of the bot's generator (playouts, expansion order).
+        c: UCT exploration constant (returns are in [-1, 1]).
+        max_rollout_actions: playout length cap before scoring with ``game.evaluate``.
+        max_nodes: tree size cap (memory); past it the search keeps playing out from leaves.
+        use_undo: walk the tree with ``apply_action``/``undo_action`` on one working state
+            (``True``) or clone the root once per iteration (``False``). ``None`` (default):
+            clone, which is cheaper for playouts (one clone instead of one undo per action).
+
+    Attributes:
+        iterations: playouts done in the last search.
+        root: the tree of the last search.
+    """
+
+    def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
+                 c: float = 1.4, max_rollout_actions: int = 400, max_nodes: int = DEFAULT_MAX_NODES,
+                 use_undo: bool | None = None, name: str | None = None):
+        self.game = game
+        self.budget = as_budget(budget)
+        self.rng = random.Random(seed)
+        self.c = c
+        self.max_rollout_actions = max_rollout_actions
+        self.max_nodes = max_nodes
+        self.use_undo = use_undo
+        self.name = name or f"mcts:{self.budget.text()}"
+        self.iterations = 0
+        self.nodes = 0
+        self.root: Node | None = None
+
+    def restart(self) -> None:
+        self.root = None
+
+    def step(self, state: State) -> int:
+        player = check_playable(state)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.iterations = 0
+            return legal[0]
+        root_state = player_view(state, self.rng)
+        root = self.search(root_state)
+        legal_set = set(legal)
+        best = max((ch for ch in root.children if ch.action in legal_set),
+                   key=lambda ch: (ch.visits, ch.value / ch.visits if ch.visits else 0.0), default=None)
+        return best.action if best is not None else legal[0]
+
+    def search(self, state: State) -> Node:
+        """Run the budgeted search from ``state`` (never mutated); returns the root node."""
+        budget = self.budget
+        deadline = Deadline(budget.seconds, every=1)
+        limit = budget.iterations if budget.iterations is not None else 1 << 62
+        game = self.game
+        n = state.num_players
+        rng = self.rng
+        rnd = rng.random
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        max_rollout = self.max_rollout_actions
+        max_nodes = self.max_nodes
+        undo = bool(self.use_undo) and state.supports_undo
+        root = Node(-1, -1, state.current_player())
+        nodes = 1
+        work = state.clone() if undo else state
+        iterations = 0
+        while iterations < limit and not deadline.expired():
+            iterations += 1
+            s = work if undo else state.clone()
+            node = root
+            path = [root]
+            applied = 0
+            # selection and expansion
+            while True:
+                player = node.player
+                if player == TERMINAL:
+                    break
+                if player == CHANCE:
+                    action = sample_chance(s, rng)
+                    s.apply_action(action)
+                    applied += 1
+                    for child in node.children:
+                        if child.action == action:
+                            break
+                    else:
+                        child = Node(action, CHANCE, s.current_player())
+                        node.children.append(child)
+                        nodes += 1
+                    node = child
+                    path.append(node)
+                    continue
+                untried = node.untried
+                if untried is None:
+                    untried = node.untried = list(s.legal_actions())
+                if untried and nodes < max_nodes:
+                    i = int(rnd() * len(untried))
+                    action = untried[i]
+                    untried[i] = untried[-1]
+                    untried.pop()
+                    s.apply_action(action)
+                    applied += 1
+                    child = Node(action, player, s.current_player())
+                    node.children.append(child)
+                    nodes += 1
+                    path.append(child)
+                    node = child
+                    break
+                children = node.children
+                if not children:  # tree full before this node was expanded
+                    break
+                lnn = log(node.visits)
+                best = None
+                best_score = -1e300
+                for child in children:
+                    v = child.visits
+                    score = child.value / v + c * sqrt(lnn / v)
+                    if score > best_score:
+                        best_score = score
+                        best = child
+                node = best
+                s.apply_action(node.action)
+                applied += 1
+                path.append(node)
+            # simulation
+            if node.player == TERMINAL:
+                result = node.result
+                if result is None:
+                    result = node.result = list(s.returns())
+            else:
+                result, plies = rollout(s, rnd, max_rollout, game, n, rng)
+                applied += plies
+            # backpropagation
+            for visited in path:
+                visited.visits += 1
+                if visited.mover >= 0:
+                    visited.value += result[visited.mover]
+            if undo:
+                for _ in range(applied):
+                    s.undo_action()
+        self.iterations = iterations
+        self.nodes = nodes
+        self.root = root
+        return root

@@ -1,0 +1,73 @@
+"""SPEC grammar: every form parses, bad ones are refused with a clear ValueError."""
+
+import pytest
+
+from abstracta.ai import LEVELS, AlphaBetaBot, GreedyBot, ISMCTSBot, MCTSBot, RandomBot, make_bot, parse_seat_spec
+from abstracta.ai.base import Budget
+from abstracta.ai.levels import STRONGEST, strongest_search
+
+from .toygames import MNKGame, TricksGame
+
+
+@pytest.mark.parametrize("spec, canonical", [
+    ("human", "human"), ("random", "random"), ("greedy", "greedy"), ("rule", "rule"),
+    ("mcts", "mcts"), ("MCTS:0.50", "mcts:0.5"), (" mcts:2 ", "mcts:2"), ("mcts:i1000", "mcts:i1000"),
+    ("alphabeta", "alphabeta"), ("alphabeta:1.5", "alphabeta:1.5"), ("alphabeta:d4", "alphabeta:d4"),
+    ("ismcts", "ismcts"), ("ismcts:.25", "ismcts:0.25"), ("ismcts:i50", "ismcts:i50"),
+    ("level:1", "level:1"), ("level:6", "level:6"), ("Level: 3", "level:3"),
+])
+def test_parse_seat_spec_accepts(spec: str, canonical: str) -> None:
+    assert parse_seat_spec(spec) == canonical
+
+
+@pytest.mark.parametrize("spec, reason", [
+    ("", "empty seat spec"), ("robot", "unknown seat spec"), ("level", "needs a number"),
+    ("level:0", "level must be 1 to 6"), ("level:7", "level must be 1 to 6"), ("level:x", "level must be"),
+    ("mcts:", "nothing after"), ("mcts:-1", "is not seconds"), ("mcts:0", "must be > 0"),
+    ("mcts:fast", "is not seconds"), ("mcts:i0", "at least 1"), ("mcts:d3", "not a depth"),
+    ("alphabeta:i100", "not iterations"), ("ismcts:d2", "not a depth"), ("random:3", "takes no"),
+    ("human:1", "takes no"), ("mcts:99999", "at most"),
+])
+def test_parse_seat_spec_rejects(spec: str, reason: str) -> None:
+    with pytest.raises(ValueError, match=reason):
+        parse_seat_spec(spec)
+
+
+def test_make_bot_every_form() -> None:
+    game = MNKGame()
+    assert make_bot("human", game) is None
+    assert isinstance(make_bot("random", game, seed=1), RandomBot)
+    assert isinstance(make_bot("greedy", game, seed=1), GreedyBot)
+    bot = make_bot("mcts:i200", game, seed=1)
+    assert isinstance(bot, MCTSBot) and bot.budget == Budget(iterations=200) and bot.name == "mcts:i200"
+    assert make_bot("mcts", game).budget == Budget(seconds=1.0)
+    assert isinstance(make_bot("alphabeta:d3", game), AlphaBetaBot)
+    assert make_bot("alphabeta:0.5", game).budget == Budget(seconds=0.5)
+    assert isinstance(make_bot("ismcts:0.1", game), ISMCTSBot)
+    assert isinstance(make_bot("level:1", game), RandomBot)
+    assert isinstance(make_bot("level:2", game), GreedyBot)
+    level3 = make_bot("level:3", game)
+    assert isinstance(level3, MCTSBot) and level3.budget == Budget(seconds=0.2)
+    for n, seconds in ((4, 0.5), (5, 1.5), (6, 4.0)):
+        bot = make_bot(f"level:{n}", game)
+        assert isinstance(bot, AlphaBetaBot) and bot.budget == Budget(seconds=seconds)  # 2p + evaluator
+
+
+def test_levels_follow_the_game() -> None:
+    three = MNKGame(m=4, n=4, k=3, players=3)
+    assert isinstance(make_bot("level:5", three), MCTSBot)
+    hidden = TricksGame()
+    assert isinstance(make_bot("level:3", hidden), ISMCTSBot)
+    assert isinstance(make_bot("level:6", hidden), ISMCTSBot)
+    assert strongest_search(hidden) == "ismcts"
+    assert [LEVELS[n].seconds for n in range(1, 7)] == [None, None, 0.2, 0.5, 1.5, 4.0]
+    assert {s for _, _, s in STRONGEST} <= {"alphabeta", "mcts", "ismcts"}
+
+
+def test_make_bot_refuses_misfits() -> None:
+    with pytest.raises(ValueError, match="two-player games only"):
+        make_bot("alphabeta:1", MNKGame(players=3))
+    with pytest.raises(ValueError, match="fibonacci-cards only"):
+        make_bot("rule", MNKGame())
+    with pytest.raises(ValueError, match="unknown seat spec"):
+        make_bot("minimax", MNKGame())

@@ -1,0 +1,79 @@
+"""The match runner: seat rotation, tallies, timings and records."""
+
+from __future__ import annotations
+
+import pytest
+
+from abstracta.ai import make_bot, play_game, run_match
+from abstracta.ai.match import BotError, seating
+
+from .toygames import MNKGame, TricksGame
+
+
+def test_seating_rotates() -> None:
+    assert [seating(2, i) for i in range(3)] == [[0, 1], [1, 0], [0, 1]]
+    assert [seating(3, i) for i in range(3)] == [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
+
+
+def test_play_game_returns_the_whole_game() -> None:
+    game = MNKGame()
+    bots = [make_bot("random", game, seed=1), make_bot("greedy", game, seed=2)]
+    initial, actions, final, seconds = play_game(game, bots, seed=0)
+    assert initial.to_text() == ".../.../..."
+    replay = initial.clone()
+    for a in actions:
+        replay.apply_action(a)
+    assert replay.to_text() == final.to_text() and final.is_terminal()
+    assert len(seconds) == 2 and all(s >= 0 for s in seconds)
+
+
+def test_run_match_tallies_and_records() -> None:
+    game = MNKGame(m=4, n=4, k=3)
+    seen = []
+    result = run_match(game, ["mcts:i100", "random"], games=6, seed=3,
+                       on_game_done=lambda i, record, so_far: seen.append((i, record.players, so_far.games)))
+    assert result.specs == ["mcts:i100", "random"]
+    assert [s[0] for s in seen] == list(range(6)) and [s[2] for s in seen] == list(range(1, 7))
+    assert seen[0][1] == ["mcts:i100", "random"] and seen[1][1] == ["random", "mcts:i100"]
+    mcts, rnd = result.stats
+    assert mcts.games == rnd.games == 6
+    assert mcts.wins == rnd.losses and mcts.losses == rnd.wins and mcts.draws == rnd.draws
+    assert mcts.wins >= 5
+    assert mcts.moves + rnd.moves == sum(result.plies)
+    assert mcts.seconds_per_move > rnd.seconds_per_move
+    for record in result.records:
+        assert record.game == "toy-mnk" and record.termination == "normal" and len(record.result) == 2
+    again = run_match(game, ["mcts:i100", "random"], games=6, seed=3)
+    assert [r.moves for r in again.records] == [r.moves for r in result.records]
+
+
+def test_run_match_three_players_and_hidden_information() -> None:
+    three = run_match(MNKGame(m=4, n=4, k=3, players=3), ["random", "level:1", "mcts:i30"], games=3, seed=0)
+    assert [s.games for s in three.stats] == [3, 3, 3]
+    hidden = run_match(TricksGame(), ["ismcts:i30", "random"], games=4, seed=9)
+    assert [r.seed for r in hidden.records] == [9, 10, 11, 12]
+
+
+def test_run_match_refuses_bad_specs() -> None:
+    game = MNKGame()
+    with pytest.raises(ValueError, match="needs 2 seat specs"):
+        run_match(game, ["random"], games=1)
+    with pytest.raises(ValueError, match="not humans"):
+        run_match(game, ["human", "random"], games=1)
+    with pytest.raises(ValueError, match="unknown seat spec"):
+        run_match(game, ["random", "robot"], games=1)
+
+
+def test_illegal_bot_answer_is_reported() -> None:
+    class Cheater:
+        name = "cheater"
+
+        def step(self, state):
+            return 99
+
+        def restart(self):
+            pass
+
+    game = MNKGame()
+    with pytest.raises(BotError, match="cheater"):
+        play_game(game, [Cheater(), make_bot("random", game, 0)])
