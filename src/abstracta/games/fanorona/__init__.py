@@ -1,0 +1,10 @@
+"""Fanorona (Spec: /work/shared/rules/fanorona.md): registry name ``fanorona``.
+
+>>> from abstracta.games.fanorona import FanoronaGame
+>>> FanoronaGame().new_initial_state().legal_action_strings()
+['d2-e3A', 'd3-e3A', 'd3-e3W', 'e2-e3A', 'f2-e3A']
+"""
+
+from .rules import FanoronaGame, FanoronaState
+
+__all__ = ["FanoronaGame", "FanoronaState"]

@@ -1,0 +1,179 @@
+"""Fanorona notation: position text and action strings (Spec: fanorona.md §3, §5).
+
+Position text: ``<rows> <side>[ chain=<point>:<dir>:<visited>][ nc=<n>][ first=<sides>]``,
+rows from the top rank down, joined by ``/``. Suffixes are written in that order; any order
+is accepted when reading.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ...core.errors import IllegalActionError, NotationError, PositionError
+from .geometry import DIR_BY_NAME, DIR_NAMES, Geometry
+
+if TYPE_CHECKING:
+    from .rules import FanoronaGame, FanoronaState
+
+_ACTION_SHAPE = re.compile(r"^[a-z][0-9]+-[a-z][0-9]+[AW]?$")
+
+
+def parse_rows(g: Geometry, rows: str) -> tuple[int, int]:
+    """``(white, black)`` bitboards of the rows part of a position text. Raises PositionError."""
+    parts = rows.split("/")
+    if len(parts) != g.height:
+        raise PositionError(f"position {rows!r}: expected {g.height} ranks separated by '/' for the "
+                            f"{g.width}x{g.height} board ({g.size}), got {len(parts)}")
+    white = black = 0
+    for i, row in enumerate(parts):
+        y = g.height - 1 - i
+        if len(row) != g.width:
+            raise PositionError(f"position {rows!r}: rank {y + 1} ({row!r}) has {len(row)} points, "
+                                f"expected {g.width}")
+        for x, ch in enumerate(row):
+            bit = 1 << g.point(x, y)
+            if ch == "W":
+                white |= bit
+            elif ch == "B":
+                black |= bit
+            elif ch != ".":
+                raise PositionError(f"position {rows!r}: {ch!r} at {g.names[g.point(x, y)]} is not "
+                                    f"W, B or '.'")
+    return white, black
+
+
+def _point(g: Geometry, name: str, what: str) -> int:
+    p = g.index.get(name)
+    if p is None:
+        raise PositionError(f"{what}: {name!r} is not a point of the {g.width}x{g.height} board")
+    return p
+
+
+def _parse_chain(g: Geometry, value: str, white: int, black: int, side: int
+                 ) -> tuple[int, int, int, tuple[int, ...]]:
+    what = f"chain={value}"
+    parts = value.split(":")
+    if len(parts) != 3:
+        raise PositionError(f"{what}: expected <point>:<last direction>:<visited points>")
+    point = _point(g, parts[0], what)
+    d = DIR_BY_NAME.get(parts[1])
+    if d is None:
+        raise PositionError(f"{what}: {parts[1]!r} is not a direction ({', '.join(DIR_NAMES)})")
+    names = parts[2].split(",")
+    visited = tuple(_point(g, name, what) for name in names)
+    if len(visited) < 2:
+        raise PositionError(f"{what}: the visited list needs the starting point and at least one step")
+    if len(set(visited)) != len(visited):
+        raise PositionError(f"{what}: a point occurs twice in the visited list")
+    if visited[-1] != point:
+        raise PositionError(f"{what}: the visited list must end with the stone's point {parts[0]}")
+    own = white if side == 0 else black
+    if not own >> point & 1:
+        raise PositionError(f"{what}: {parts[0]} does not hold a stone of the side to move")
+    occupied = white | black
+    previous = -1
+    for a, b in zip(visited, visited[1:]):
+        step = next((k for k in range(8) if g.neighbour[a][k] == b), -1)
+        if step < 0:
+            raise PositionError(f"{what}: {g.names[a]} to {g.names[b]} is not a step along a line")
+        if step == previous:
+            raise PositionError(f"{what}: two consecutive steps in direction {DIR_NAMES[step]}")
+        previous = step
+        if occupied >> a & 1:
+            raise PositionError(f"{what}: visited point {g.names[a]} is not empty")
+    if previous != d:
+        raise PositionError(f"{what}: the last step {g.names[visited[-2]]}-{parts[0]} goes "
+                            f"{DIR_NAMES[previous]}, not {parts[1]}")
+    mask = 0
+    for p in visited:
+        mask |= 1 << p
+    return point, d, mask, visited
+
+
+def parse_position(game: "FanoronaGame", text: str) -> "FanoronaState":
+    """The state described by a position text (Spec: fanorona.md §5). Raises PositionError."""
+    from .rules import BLACK, VELA_STONES, WHITE, FanoronaState
+    if not isinstance(text, str):
+        raise PositionError(f"position {text!r} is not text")
+    g = game.geometry
+    tokens = text.split()
+    if len(tokens) < 2:
+        raise PositionError(f"position {text!r}: expected '<rows> <side>' (side W or B)")
+    white, black = parse_rows(g, tokens[0])
+    if tokens[1] not in ("W", "B"):
+        raise PositionError(f"position {text!r}: side to move {tokens[1]!r} is not W or B")
+    side = WHITE if tokens[1] == "W" else BLACK
+    seen: dict[str, str] = {}
+    for token in tokens[2:]:
+        key, sep, value = token.partition("=")
+        if not sep or key not in ("chain", "nc", "first"):
+            raise PositionError(f"position {text!r}: unknown part {token!r} (expected chain=, nc= or first=)")
+        if key in seen:
+            raise PositionError(f"position {text!r}: {key}= given twice")
+        seen[key] = value
+    nc = 0
+    if "nc" in seen:
+        value = seen["nc"]
+        if not value.isdigit() or not value.isascii():
+            raise PositionError(f"position {text!r}: nc={value} is not a non-negative integer")
+        nc = int(value)
+    first = 0
+    if "first" in seen:
+        value = seen["first"]
+        if not game.first_turn_single_capture:
+            raise PositionError(f"position {text!r}: first={value} needs the option first_turn_single_capture")
+        if value not in ("W", "B", "WB"):
+            raise PositionError(f"position {text!r}: first={value} must be W, B or WB")
+        first = (1 if "W" in value else 0) | (2 if "B" in value else 0)
+    chain = None
+    if "chain" in seen:
+        chain = _parse_chain(g, seen["chain"], white, black, side)
+        if first >> side & 1:
+            raise PositionError(f"position {text!r}: a chain in {tokens[1]}'s first turn, which ends after "
+                                f"one capture step (first_turn_single_capture)")
+        if game.vela and black.bit_count() > VELA_STONES:
+            raise PositionError(f"position {text!r}: a chain during the vela phase (Black has more than "
+                                f"{VELA_STONES} stones)")
+    try:
+        return FanoronaState(game, white, black, side, chain=chain, nc=nc, first=first)
+    except PositionError as exc:
+        raise PositionError(f"position {text!r}: {exc}") from None
+
+
+def format_position(state: "FanoronaState") -> str:
+    """Position text of ``state`` (Spec: fanorona.md §5)."""
+    g = state._g
+    white, black = (state._own, state._opp) if state._side == 0 else (state._opp, state._own)
+    rows = []
+    for y in range(g.height - 1, -1, -1):
+        row = []
+        for x in range(g.width):
+            p = x * g.height + y
+            row.append("W" if white >> p & 1 else "B" if black >> p & 1 else ".")
+        rows.append("".join(row))
+    out = "/".join(rows) + (" W" if state._side == 0 else " B")
+    ch = state._ch
+    if ch is not None:
+        names = g.names
+        out += f" chain={names[ch[0]]}:{DIR_NAMES[ch[1]]}:{','.join(names[p] for p in ch[3])}"
+    if state._nc > 0:
+        out += f" nc={state._nc}"
+    if state._first:
+        out += " first=" + ("W" if state._first & 1 else "") + ("B" if state._first & 2 else "")
+    return out
+
+
+def parse_action(g: Geometry, text: str) -> int:
+    """Action id of an action string (not checked for legality). Raises NotationError for
+    text that is not notation, IllegalActionError for a step that does not exist on this board."""
+    if not isinstance(text, str):
+        raise NotationError(f"{text!r} is not an action string")
+    wanted = text.strip()
+    action = g.action_ids.get(wanted)
+    if action is not None:
+        return action
+    if not _ACTION_SHAPE.match(wanted):
+        raise NotationError(f"{wanted!r} is not Fanorona notation (expected e.g. d2-e3A, d2-e3W, d2-e3 or end)")
+    raise IllegalActionError(f"{wanted!r} is not a step along a line of the {g.width}x{g.height} board"
+                             f" (or has no capture target there)")

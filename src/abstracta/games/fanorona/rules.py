@@ -1,0 +1,477 @@
+"""Fanorona rules: the game, its state and move generation (Spec: fanorona.md §1–§5, §7).
+
+The state keeps two bitboards (the mover's stones and the opponent's, see
+:mod:`.geometry`), the capture chain in progress, the no-progress counter and the repetition
+counts of turn-boundary positions, keyed by an incrementally updated Zobrist key.
+
+Work after an action is lazy: :meth:`FanoronaState.apply_action` only moves stones and
+pushes an undo frame; whether a chain can continue, whose turn it is, the legal list and the
+end-of-game checks are computed the first time anyone asks (``_resolve``). That keeps
+make/unmake at the leaves of a search cheap.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ...core.errors import IllegalActionError, NotationError, PositionError
+from ...core.game import TERMINAL, Game, State
+from ...core.options import Option, parse_bool
+from .geometry import DIR_NAMES, Geometry, geometry
+from .movegen import generators
+
+WHITE, BLACK = 0, 1
+SIDE_CHARS = "WB"
+#: No-progress limit (Spec: fanorona.md §4 (b)): turns without a capture that draw the game.
+NO_PROGRESS_LIMIT = 100
+#: Vela phase lasts while Black has more than this many stones (Spec: fanorona.md §7).
+VELA_STONES = 5
+
+_LOSS = ([-1.0, 1.0], [1.0, -1.0])  # indexed by the side that loses
+
+
+# --- move generation (pure functions on bitboards) -------------------------------------------
+
+def capture_steps(g: Geometry, own: int, opp: int) -> list[int]:
+    """All capture steps of the side owning ``own`` (Spec: fanorona.md §3.1), canonical order."""
+    empty = g.full ^ own ^ opp
+    out: list[int] = []
+    append = out.append
+    for s, oup, odn, _m_up, a_up, w_up, _m_dn, a_dn, w_dn in g.shifts:
+        e = own & (empty >> s)
+        if e:
+            x = e & a_up & (opp >> (s + s))
+            while x:
+                b = x & -x
+                append((b.bit_length() - 1) * 24 + oup + 1)
+                x ^= b
+            x = e & w_up & (opp << s)
+            while x:
+                b = x & -x
+                append((b.bit_length() - 1) * 24 + oup + 2)
+                x ^= b
+        e = own & (empty << s)
+        if e:
+            x = e & a_dn & (opp << (s + s))
+            while x:
+                b = x & -x
+                append((b.bit_length() - 1) * 24 + odn + 1)
+                x ^= b
+            x = e & w_dn & (opp >> s)
+            while x:
+                b = x & -x
+                append((b.bit_length() - 1) * 24 + odn + 2)
+                x ^= b
+    if len(out) > 1:
+        out.sort()
+    return out
+
+
+def paika_steps(g: Geometry, own: int, opp: int) -> list[int]:
+    """All paika (non-capturing) steps of the side owning ``own`` (Spec: fanorona.md §3.2)."""
+    empty = g.full ^ own ^ opp
+    out: list[int] = []
+    append = out.append
+    for s, oup, odn, m_up, _a_up, _w_up, m_dn, _a_dn, _w_dn in g.shifts:
+        x = own & m_up & (empty >> s)
+        while x:
+            b = x & -x
+            append((b.bit_length() - 1) * 24 + oup)
+            x ^= b
+        x = own & m_dn & (empty << s)
+        while x:
+            b = x & -x
+            append((b.bit_length() - 1) * 24 + odn)
+            x ^= b
+    out.sort()
+    return out
+
+
+def continuations(g: Geometry, own: int, opp: int, point: int, last_dir: int, visited: int) -> list[int]:
+    """Capture steps continuing a chain from ``point`` (Spec: fanorona.md §3.2 "Chain"):
+    not in ``last_dir``, not onto a ``visited`` point. Canonical order, without ``end``."""
+    blocked = own | opp | visited
+    out: list[int] = []
+    for d, tb, ab, wb, base in g.cont[point]:
+        if d == last_dir or tb & blocked:
+            continue
+        if ab & opp:
+            out.append(base + 1)
+        if wb & opp:
+            out.append(base + 2)
+    return out
+
+
+# --- the game ---------------------------------------------------------------------------------
+
+class FanoronaGame(Game):
+    """Fanorona (Spec: fanorona.md). Player 0 is White (moves first), player 1 Black.
+
+    Options: ``size`` (``tsivy`` 9×5, ``dimy`` 5×5, ``telo`` 3×3), ``vela`` (§7),
+    ``first_turn_single_capture`` (§4).
+    """
+
+    name: ClassVar[str] = "fanorona"
+    title: ClassVar[str] = "Fanorona"
+    summary: ClassVar[str] = ("Malagasy capture game on a lined grid: stones capture whole enemy lines by "
+                              "approach or withdrawal, and captures chain.")
+    option_specs: ClassVar[tuple[Option, ...]] = (
+        Option("size", "tsivy", "board: tsivy 9x5, dimy 5x5, telo 3x3", choices=("tsivy", "dimy", "telo")),
+        Option("vela", False, "vela variant: Black may not capture until he has 5 stones or fewer",
+               parser=parse_bool),
+        Option("first_turn_single_capture", False, "each player's first turn ends after one capture step",
+               parser=parse_bool),
+    )
+    has_chance: ClassVar[bool] = False
+    has_hidden_information: ClassVar[bool] = False
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.geometry: Geometry = geometry(self.options["size"])
+        self.vela: bool = bool(self.options["vela"])
+        self.first_turn_single_capture: bool = bool(self.options["first_turn_single_capture"])
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """``W * H * 24 + 1``: (from point × direction × {paika, A, W}) plus ``end``."""
+        return self.geometry.num_actions
+
+    def new_initial_state(self, seed: int | None = None) -> "FanoronaState":
+        """The setup of §2, White to move."""
+        from .notation import parse_rows
+        g = self.geometry
+        white, black = parse_rows(g, g.start_rows)
+        first = 3 if self.first_turn_single_capture else 0
+        return FanoronaState(self, white, black, WHITE, first=first)
+
+    def state_from_text(self, text: str) -> "FanoronaState":
+        """Parse a position text (Spec: fanorona.md §5). Raises :class:`PositionError`."""
+        from .notation import parse_position
+        return parse_position(self, text)
+
+    def evaluate(self, state: State, player: int) -> float:
+        from .evaluate import evaluate
+        return evaluate(state, player)  # type: ignore[arg-type]
+
+    def render(self, state: State, player: int | None = None) -> Any:
+        from .render import render
+        return render(state, player)  # type: ignore[arg-type]
+
+
+class FanoronaState(State):
+    """One Fanorona position plus the history the rules need (repetition, undo).
+
+    Internal fields: ``_own``/``_opp`` bitboards of the side to move and of the other side;
+    ``_side`` (0 White, 1 Black); ``_ch`` = ``None`` or ``(point, last_dir, visited_mask,
+    visited_points)`` during a capture chain; ``_nc`` turns since the last capture; ``_first``
+    bit mask of sides still in their first turn (option ``first_turn_single_capture``);
+    ``_key`` Zobrist key of (board, side); ``_pending`` 0 resolved, 1 chain to check,
+    2 turn to start.
+    """
+
+    supports_undo: ClassVar[bool] = True
+
+    __slots__ = ("game", "_g", "_own", "_opp", "_side", "_ch", "_nc", "_first", "_key", "_legal",
+                 "_repkey", "_pending", "_result", "_rep", "_hist", "_undo", "_end", "_vela", "_fsc",
+                 "_gen_cap", "_gen_paika")
+
+    def __init__(self, game: FanoronaGame, white: int, black: int, side: int, *,
+                 chain: tuple[int, int, int, tuple[int, ...]] | None = None, nc: int = 0, first: int = 0):
+        g = game.geometry
+        self.game = game
+        self._g = g
+        self._side = side
+        self._own, self._opp = (white, black) if side == WHITE else (black, white)
+        self._ch = chain
+        self._nc = nc
+        self._first = first
+        key = g.zside if side else 0
+        zw, zb = g.zpoint
+        for p in range(g.n):
+            if white >> p & 1:
+                key ^= zw[p]
+            elif black >> p & 1:
+                key ^= zb[p]
+        self._key = key
+        self._legal: list[int] | None = None
+        self._repkey: int | None = None
+        self._result: list[float] | None = None
+        self._rep: dict[int, int] = {}
+        self._hist: list[int] = []
+        self._undo: list[tuple] = []
+        self._end = g.end_action
+        self._vela = game.vela
+        self._fsc = game.first_turn_single_capture
+        self._gen_cap, self._gen_paika = generators(g)
+        self._pending = 2
+        if chain is not None:
+            conts = continuations(g, self._own, self._opp, chain[0], chain[1], chain[2])
+            if not conts:
+                raise PositionError("chain=: the capturing stone has no continuation, so the turn would "
+                                    "already have ended")
+            conts.append(self._end)
+            self._legal = conts
+            self._pending = 0
+
+    # --- lazy resolution ------------------------------------------------------------------------
+    def _vela_phase(self) -> bool:
+        """Vela phase (§7): option on and Black has more than 5 stones."""
+        black = self._opp if self._side == WHITE else self._own
+        return self._vela and black.bit_count() > VELA_STONES
+
+    def _resolve(self) -> None:
+        g = self._g
+        if self._pending == 1:
+            p, last, vmask, _ = self._ch  # type: ignore[misc]
+            conts = continuations(g, self._own, self._opp, p, last, vmask)
+            if conts:
+                conts.append(self._end)
+                self._legal = conts
+                self._pending = 0
+                return
+            side = self._side
+            self._own, self._opp = self._opp, self._own
+            self._side = side ^ 1
+            self._key ^= g.zside
+            self._ch = None
+            if self._first:
+                self._first &= ~(1 << side)
+        # start of a turn (§3.2, §3.3, §4)
+        key = self._key
+        rep = self._rep
+        count = rep.get(key, 0) + 1
+        rep[key] = count
+        self._repkey = key
+        self._pending = 0
+        own = self._own
+        if not own:
+            self._result = _LOSS[self._side]
+            self._legal = []
+            return
+        opp = self._opp
+        if self._vela and self._side == BLACK and own.bit_count() > VELA_STONES:
+            legal = self._gen_paika(own, opp)
+        else:
+            legal = self._gen_cap(own, opp) or self._gen_paika(own, opp)
+        if not legal:
+            self._result = _LOSS[self._side]
+        elif count >= 3 or self._nc >= NO_PROGRESS_LIMIT:
+            self._result = [0.0, 0.0]
+            legal = []
+        self._legal = legal
+
+    # --- the spine ---------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self._pending:
+            self._resolve()
+        return TERMINAL if self._result is not None else self._side
+
+    def is_terminal(self) -> bool:
+        if self._pending:
+            self._resolve()
+        return self._result is not None
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids in canonical order (§3.2); cached, do not mutate."""
+        if self._pending:
+            self._resolve()
+        return self._legal  # type: ignore[return-value]
+
+    def returns(self) -> list[float]:
+        if self._pending:
+            self._resolve()
+        return list(self._result) if self._result is not None else [0.0, 0.0]
+
+    def apply_action(self, action: int) -> None:
+        """Apply one legal action id. Raises :class:`IllegalActionError` (state unchanged)."""
+        if self._pending:
+            self._resolve()
+        legal = self._legal
+        if action.__class__ is not int or action not in legal:  # type: ignore[operator]
+            raise self._illegal(action)
+        own = self._own
+        opp = self._opp
+        side = self._side
+        key = self._key
+        first = self._first
+        self._undo.append((own, opp, side, self._ch, self._nc, first, key, legal, self._repkey))
+        self._hist.append(action)
+        self._legal = None
+        self._repkey = None
+        g = self._g
+        if action == self._end:
+            self._own = opp
+            self._opp = own
+            self._side = side ^ 1
+            self._key = key ^ g.zside
+            self._ch = None
+            if first:
+                self._first = first & ~(1 << side)
+            self._pending = 2
+            return
+        mm, tb, q, d, kind, ray, up, tbit = g.act[action]  # type: ignore[misc]
+        own ^= mm
+        if not kind:  # paika: the turn ends (§3.2)
+            self._own = opp
+            self._opp = own
+            self._side = side ^ 1
+            self._key = key ^ g.zmove[side][action] ^ g.zside
+            self._nc += 1
+            if first:
+                self._first = first & ~(1 << side)
+            self._pending = 2
+            return
+        single = False
+        if self._vela and side == WHITE and opp.bit_count() > VELA_STONES:
+            cap = tbit  # vela phase: only the first stone, no chain (§7)
+            single = True
+        else:
+            bl = ray & ~opp
+            if not bl:
+                cap = ray
+            elif up:
+                cap = ray & ((bl & -bl) - 1)
+            else:
+                cap = ray & (-1 << bl.bit_length())
+        opp ^= cap
+        key ^= g.zmove[side][action] ^ g.zrun[side ^ 1][action][cap.bit_count()]
+        self._nc = 0
+        if single or (first >> side) & 1:
+            self._own = opp
+            self._opp = own
+            self._side = side ^ 1
+            self._key = key ^ g.zside
+            self._ch = None
+            if first:
+                self._first = first & ~(1 << side)
+            self._pending = 2
+            return
+        ch = self._ch
+        if ch is None:
+            self._ch = (q, d, mm, (action // 24, q))
+        else:
+            self._ch = (q, d, ch[2] | tb, ch[3] + (q,))
+        self._own = own
+        self._opp = opp
+        self._key = key
+        self._pending = 1
+
+    def undo_action(self) -> None:
+        """Take back the last action (make/unmake). Raises ``IndexError`` at the starting position."""
+        undo = self._undo
+        if not undo:
+            raise IndexError("no action to undo: this is the starting position")
+        rk = self._repkey
+        if rk is not None:
+            self._rep[rk] -= 1
+        (self._own, self._opp, self._side, self._ch, self._nc, self._first, self._key, self._legal,
+         self._repkey) = undo.pop()
+        self._pending = 0
+        self._result = None
+        self._hist.pop()
+
+    def _illegal(self, action: Any) -> IllegalActionError:
+        if isinstance(action, bool) or not isinstance(action, int):
+            return IllegalActionError(f"action {action!r} is not an integer")
+        if self._result is not None:
+            return IllegalActionError(f"action {action} is not legal: the game is over")
+        name = ""
+        if 0 <= action < len(self._g.action_strings) and self._g.action_strings[action]:
+            name = f" ({self._g.action_strings[action]})"
+        return IllegalActionError(f"action {action}{name} is not legal in {self.to_text()!r}")
+
+    # --- notation ---------------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        """``d2-e3A`` / ``d2-e3W`` (capture steps), ``d2-e3`` (paika) or ``end`` (§3)."""
+        strings = self._g.action_strings
+        if action.__class__ is int and 0 <= action < len(strings) and strings[action]:
+            return strings[action]
+        raise IllegalActionError(f"action {action!r} names no action on this board")
+
+    def string_to_action(self, text: str) -> int:
+        """Parse ``<P>-<Q>A``, ``<P>-<Q>W``, ``<P>-<Q>`` or ``end``.
+
+        Raises :class:`NotationError` for text that is not Fanorona notation and
+        :class:`IllegalActionError` for a step that is not legal here."""
+        from .notation import parse_action
+        action = parse_action(self._g, text)
+        legal = self.legal_actions()
+        if action not in legal:
+            wanted = text.strip()
+            if self._result is not None:
+                raise IllegalActionError(f"{wanted!r} is not legal: the game is over")
+            raise IllegalActionError(f"{wanted!r} is not a legal action in {self.to_text()!r}")
+        return action
+
+    # --- copies, text, hashing ------------------------------------------------------------------
+    def clone(self) -> "FanoronaState":
+        other = object.__new__(FanoronaState)
+        for slot in FanoronaState.__slots__:
+            setattr(other, slot, getattr(self, slot))
+        other._rep = dict(self._rep)
+        other._hist = list(self._hist)
+        other._undo = list(self._undo)
+        return other
+
+    def history(self) -> list[int]:
+        return list(self._hist)
+
+    def to_text(self) -> str:
+        """Position text (§5), e.g. ``BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW W``."""
+        if self._pending:
+            self._resolve()
+        from .notation import format_position
+        return format_position(self)
+
+    def hash_key(self) -> int:
+        """Zobrist key of board and side, mixed with the chain (point, last direction, visited
+        points) and the first-turn flags. The no-progress counter and repetition history are
+        not included (as in chess transposition tables)."""
+        if self._pending:
+            self._resolve()
+        key = self._key
+        ch = self._ch
+        if ch is not None:
+            key ^= ((ch[0] + 1) * 0x9E3779B97F4A7C15 ^ (ch[1] + 1) * 0xBF58476D1CE4E5B9
+                    ^ ch[2] * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        if self._first:
+            key ^= self._first * 0xD6E8FEB86659FD93 & 0xFFFFFFFFFFFFFFFF
+        return key
+
+    # --- read-only views (render, evaluate, tests) ---------------------------------------------
+    @property
+    def side(self) -> int:
+        """The side whose turn it is (0 White, 1 Black), also once the game is over."""
+        if self._pending:
+            self._resolve()
+        return self._side
+
+    def bitboards(self) -> tuple[int, int]:
+        """``(white, black)`` bitboards (bit ``x * H + y``)."""
+        if self._pending:
+            self._resolve()
+        return (self._own, self._opp) if self._side == WHITE else (self._opp, self._own)
+
+    def chain(self) -> tuple[int, int, tuple[int, ...]] | None:
+        """``(point, last_direction, visited_points)`` during a capture chain, else ``None``."""
+        if self._pending:
+            self._resolve()
+        if self._ch is None:
+            return None
+        return self._ch[0], self._ch[1], self._ch[3]
+
+    @property
+    def no_progress(self) -> int:
+        """Turns since the last capture (§4 (b))."""
+        if self._pending:
+            self._resolve()
+        return self._nc
+
+    def repetition_count(self) -> int:
+        """How often the current (board, side) has occurred at a turn boundary (0 mid-chain)."""
+        if self._pending:
+            self._resolve()
+        return 0 if self._ch is not None else self._rep.get(self._key, 0)
+
+
+__all__ = ["FanoronaGame", "FanoronaState", "capture_steps", "paika_steps", "continuations", "DIR_NAMES"]
