@@ -1,0 +1,65 @@
+"""A match survives a restart at its last accepted move (issue 7 §1, §5)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+import abstracta
+from abstracta.server.app import create_app
+
+
+def test_restart_continues_where_it_stopped(db_url):
+    with TestClient(create_app(db_url, bot_workers=0)) as c:
+        mid = c.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12}, "seats": ["human", "human"]}).json()["id"]
+        c.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+        c.post(f"/api/matches/{mid}/actions", json={"action": "2", "ply": 1})
+        r = c.post(f"/api/matches/{mid}/actions", json={"action": "9", "ply": 2})  # refused, not stored
+        assert r.status_code == 422
+    with TestClient(create_app(db_url, bot_workers=0)) as c:
+        view = c.get(f"/api/matches/{mid}").json()
+        assert view["ply"] == 2 and view["position"] == "9 0" and view["moves"] == ["1", "2"]
+        view = c.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 2}).json()
+        assert view["ply"] == 3
+        assert [m["id"] for m in c.get("/api/matches").json()] == [mid]
+
+
+def test_restart_resumes_a_thinking_bot(db_url):
+    with TestClient(create_app(db_url, bot_workers=0)) as c:
+        mid = c.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12}, "seats": ["human", "human"]}).json()["id"]
+    # the stored record now says a bot sits at seat 0 (as if the server stopped while it thought)
+    from abstracta.server.storage import Store
+
+    store = Store(db_url)
+    row = store.get(mid)
+    record = abstracta.Record.from_json(row.record)
+    record.players = ["level:1", "human"]
+    store.save(mid, "toy-nim", record.to_json(), "playing", row.revision + 1, 0, row.revision)
+    store.dispose()
+    with TestClient(create_app(db_url, bot_workers=0)) as c:
+        deadline = time.time() + 10
+        while c.get(f"/api/matches/{mid}").json()["ply"] == 0:
+            assert time.time() < deadline
+            time.sleep(0.02)
+
+
+@pytest.mark.skipif("fanorona" not in abstracta.registered_games(), reason="fanorona is not registered")
+def test_bot_in_worker_process_and_restart(db_url):
+    """A real game with the bot in a worker process; the game is reloaded by replaying its record."""
+    with TestClient(create_app(db_url, bot_workers=1)) as c:
+        view = c.post("/api/matches", json={"game": "fanorona", "options": {"size": "telo"},
+                                            "seats": ["human", "level:1"]}).json()
+        mid = view["id"]
+        view = c.post(f"/api/matches/{mid}/actions", json={"action": view["legal"][0], "ply": 0}).json()
+        assert view["thinking"] or view["ply"] > 1
+        deadline = time.time() + 60
+        while view["thinking"] or (view["status"] == "playing" and not view["human_to_move"]):
+            assert time.time() < deadline, view
+            time.sleep(0.05)
+            view = c.get(f"/api/matches/{mid}").json()
+        before = (view["ply"], view["position"], view["moves"])
+    with TestClient(create_app(db_url, bot_workers=1)) as c:
+        view = c.get(f"/api/matches/{mid}").json()
+        assert (view["ply"], view["position"], view["moves"]) == before
