@@ -1,0 +1,238 @@
+"""Nibble notation: position text, whole-turn strings, record move lists. Spec: nibble.md §4, §6.
+
+Engine actions are written as the cell name (``a1``) or ``end``. A *whole-turn string* joins
+the cells of one turn with ``+`` (``a1+a9``).
+
+Decisions (the spec leaves these open):
+
+* A string **without** ``+`` is always one engine action (so engine action sequences such as
+  ``a1 a9 end`` replay exactly). A string **with** ``+`` is a whole turn: its discs in
+  canonical order, then ``end`` if the turn is still open. Mid-turn it continues the open
+  turn with those discs and then ends it.
+* If an instant win ends the game before every disc of a whole-turn string is taken, the
+  remaining discs are checked against the rules but not taken (the game is over).
+* :func:`format_moves` writes one whole-turn string per turn when that string replays to
+  exactly the same actions (discs taken in canonical order, the turn closed); otherwise it
+  writes the turn's engine actions one entry each (e.g. ``a1``, ``end`` for a one-disc turn
+  ended explicitly, or the discs so far of an unfinished last turn).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ...core.errors import AbstractaError, IllegalActionError, NotationError, PositionError
+from .geometry import Geometry
+from .rules import (NibbleGame, NibbleState, has_instant_win, is_connected, is_cut, legal_takes,
+                    majority_winner)
+
+
+# --------------------------------------------------------------------------------------------
+# Position text (§6)
+# --------------------------------------------------------------------------------------------
+def _parse_counts(g: Geometry, token: str, what: str) -> list[int]:
+    parts = token.split("-")
+    if len(parts) != g.colours or not all(p.isdigit() for p in parts):
+        raise PositionError(f"{what} {token!r} must be {g.colours} counts joined by '-'")
+    counts = [int(p) for p in parts]
+    for c, n in enumerate(counts):
+        if n > g.per_colour:
+            raise PositionError(f"{what} {token!r} holds {n} discs of {g.letters[c]} (at most {g.per_colour})")
+    return counts
+
+
+def parse_position(game: NibbleGame, text: str) -> NibbleState:
+    """Read ``<rows> <to-move> <coll0> <coll1>[ take=X]`` (§6).
+
+    Raises:
+        PositionError: malformed text, wrong disc totals, two same-coloured discs side by side,
+            a board that is not one group, or an open ``take=`` that could not be open.
+    """
+    g = game.geometry
+    if not isinstance(text, str):
+        raise PositionError(f"a position text is a string, got {text!r}")
+    tokens = text.split()
+    if len(tokens) not in (4, 5):
+        raise PositionError(f"{text!r}: expected '<rows> <to-move> <coll0> <coll1>[ take=X]'")
+    rows = tokens[0].split("/")
+    if len(rows) != len(g.rows):
+        raise PositionError(f"{tokens[0]!r} has {len(rows)} rows, the {g.variant} board has {len(g.rows)}")
+    layout = [-1] * g.cells
+    letters = g.letters
+    for k, (row, cells) in enumerate(zip(rows, g.rows)):
+        if len(row) != len(cells):
+            raise PositionError(f"row {k + 1} from the top {row!r} has {len(row)} cells, expected {len(cells)}")
+        for ch, i in zip(row, cells):
+            if ch == ".":
+                continue
+            c = letters.find(ch)
+            if c < 0 or not ch:
+                raise PositionError(f"row {row!r}: {ch!r} is not a colour letter {letters[0]}…{letters[-1]} or '.'")
+            layout[i] = c
+    if tokens[1] not in ("0", "1"):
+        raise PositionError(f"to-move {tokens[1]!r} must be 0 or 1")
+    to_move = int(tokens[1])
+    coll = [_parse_counts(g, tokens[2], "collection 0"), _parse_counts(g, tokens[3], "collection 1")]
+    take = -1
+    if len(tokens) == 5:
+        tk = tokens[4]
+        if not tk.startswith("take=") or len(tk) != 6 or letters.find(tk[5]) < 0:
+            raise PositionError(f"{tk!r} must be 'take=<colour letter>' ({letters[0]}…{letters[-1]})")
+        take = letters.find(tk[5])
+    for c in range(g.colours):
+        on_board = sum(1 for x in layout if x == c)
+        total = on_board + coll[0][c] + coll[1][c]
+        if total != g.per_colour:
+            raise PositionError(f"colour {letters[c]}: {on_board} on the board + {coll[0][c]} + {coll[1][c]} "
+                                f"held = {total}, expected {g.per_colour}")
+    for i, c in enumerate(layout):
+        if c < 0:
+            continue
+        for j in g.neighbours[i]:
+            if j > i and layout[j] == c:
+                raise PositionError(f"{g.names[i]} and {g.names[j]} are adjacent discs of the same colour {letters[c]}")
+    state = NibbleState(game, layout, to_move)
+    state.coll = coll
+    if not is_connected(g, state.occ):
+        raise PositionError(f"the discs of {tokens[0]!r} do not form one connected group")
+    if take >= 0:
+        if coll[to_move][take] == 0:
+            raise PositionError(f"take={letters[take]} but seat {to_move} holds no disc of {letters[take]}")
+        if has_instant_win(g, coll[to_move]) or has_instant_win(g, coll[1 - to_move]):
+            raise PositionError(f"take={letters[take]} but a seat already holds an instant win (the game is over)")
+        if not legal_takes(g, state.occ, state.cmask[take]):
+            raise PositionError(f"take={letters[take]} but no further disc of {letters[take]} can be taken "
+                                "(the turn would have ended)")
+        state.take = take
+    else:
+        mover = 1 - to_move
+        if has_instant_win(g, coll[mover]):
+            state.winner = mover
+        elif not state.occ:
+            state.winner = majority_winner(g, coll[0])
+    state._hash = state._full_hash()
+    return state
+
+
+# --------------------------------------------------------------------------------------------
+# Whole-turn strings (§4)
+# --------------------------------------------------------------------------------------------
+def _cells_of(g: Geometry, text: str) -> list[int]:
+    cells = []
+    for part in text.split("+"):
+        i = g.index.get(part.strip(), -1)
+        if i < 0:
+            raise NotationError(f"{text!r}: {part.strip()!r} is not a cell of the {g.variant} board")
+        if i in cells:
+            raise IllegalActionError(f"{text!r} names {g.names[i]} twice")
+        cells.append(i)
+    return sorted(cells)
+
+
+def parse_move(state: NibbleState, text: str) -> list[int]:
+    """Engine actions for one entry: ``a1``/``end`` (one action) or ``a1+a9`` (a whole turn).
+
+    Raises :class:`NotationError` / :class:`IllegalActionError`; ``state`` is unchanged.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a move is a string, got {text!r}")
+    t = text.strip()
+    if "+" not in t:
+        return [state.string_to_action(t)]
+    g = state.g
+    cells = _cells_of(g, t)
+    if state.is_terminal():
+        raise IllegalActionError(f"{t!r}: the game is over")
+    trial = state.clone()
+    player = trial.to_move
+    actions: list[int] = []
+    for k, cell in enumerate(cells):
+        if trial.is_terminal():
+            colour = state.colour_at(cells[0])
+            ok = legal_takes(g, trial.occ, trial.cmask[colour]) if colour >= 0 else []
+            for rest in cells[k:]:
+                if rest not in ok:
+                    raise IllegalActionError(f"{t!r}: {g.names[rest]} cannot be taken in this turn")
+            break
+        if actions and (trial.take < 0 or trial.to_move != player):
+            raise IllegalActionError(f"{t!r}: the turn ended before {g.names[cell]} "
+                                     f"(no further disc of that colour could be taken)")
+        if cell not in trial.legal_actions():
+            raise IllegalActionError(f"{t!r}: {trial._why_illegal(cell)}")
+        trial.apply_action(cell)
+        actions.append(cell)
+    if not trial.is_terminal() and trial.take >= 0:
+        actions.append(g.cells)
+    return actions
+
+
+def format_moves(initial: NibbleState, actions: Sequence[int]) -> list[str]:
+    """Record entries for ``actions`` from ``initial``: one whole-turn string per turn where it
+    replays exactly, else the turn's engine action strings (see the module docstring).
+
+    Raises :class:`IllegalActionError` if ``actions`` do not play from ``initial``."""
+    state = initial.clone()
+    end = state.g.cells
+    names = state.g.names
+    out: list[str] = []
+    i = 0
+    while i < len(actions):
+        start = state.clone()
+        turn: list[int] = []
+        while i < len(actions):
+            a = actions[i]
+            state.apply_action(a)
+            turn.append(a)
+            i += 1
+            if state.winner >= 0 or state.take < 0:
+                break
+        takes = [a for a in turn if a != end]
+        if len(takes) >= 2:
+            text = "+".join(names[a] for a in sorted(takes))
+            try:
+                same = parse_move(start, text) == turn
+            except AbstractaError:
+                same = False
+            if same:
+                out.append(text)
+                continue
+        out.extend(start.action_to_string(a) for a in turn)
+    return out
+
+
+def turn_strings(state: NibbleState) -> list[str]:
+    """Every legal whole turn at a turn boundary, canonical turn order (§4): by colour letter,
+    then number of discs, then lexicographically by the cells' canonical indices.
+
+    A set is legal iff its discs share a colour, are free before the turn and leave one group;
+    the family is closed under subsets, so a depth-first extension over the colour's legal
+    single takes enumerates it exactly. Raises :class:`AbstractaError` mid-turn."""
+    if state.is_terminal():
+        return []
+    g = state.g
+    if state.take >= 0:
+        raise AbstractaError(f"whole turns are listed at turn boundaries only; "
+                             f"{state.to_text()!r} is in the middle of a turn")
+    names = g.names
+    bit = g.bit
+    out: list[str] = []
+    for c in range(g.colours):
+        cands = legal_takes(g, state.occ, state.cmask[c])
+        sets: list[tuple[int, ...]] = []
+        chosen: list[int] = []
+
+        def extend(start: int, rest: int) -> None:
+            for j in range(start, len(cands)):
+                b = bit[cands[j]]
+                after = rest ^ (1 << b)
+                if is_cut(g, after, b):
+                    continue
+                chosen.append(cands[j])
+                sets.append(tuple(chosen))
+                extend(j + 1, after)
+                chosen.pop()
+
+        extend(0, state.occ)
+        sets.sort(key=lambda s: (len(s), s))
+        out.extend("+".join(names[i] for i in s) for s in sets)
+    return out
