@@ -48,16 +48,13 @@ def _action_string(action: int) -> str:
 
 ACTION_STR: tuple[str, ...] = tuple(_action_string(a) for a in range(NUM_ACTIONS))
 ACTION_INDEX: dict[str, int] = {s: a for a, s in enumerate(ACTION_STR)}
-#: Canonical sort key of every action: its rank in ASCII order of the strings (§3 "Notation").
 _order = sorted(range(NUM_ACTIONS), key=ACTION_STR.__getitem__)
 _key = [0] * NUM_ACTIONS
 for _rank, _a in enumerate(_order):
     _key[_a] = _rank
+#: Canonical sort key of every action: its rank in ASCII order of the strings (§3 "Notation").
 ACTION_KEY: tuple[int, ...] = tuple(_key)
-del _order, _key
-#: Canonical (ASCII) sort key of cards.
-CARD_KEY: tuple[int, ...] = tuple(sorted(range(NUM_CARDS), key=CARD_STR.__getitem__).index(c) for c in range(NUM_CARDS))
-
+del _order, _key, _rank, _a
 
 def config_of(codes: tuple[int, int, int] | list[int]) -> int:
     return codes[0] * 196 + codes[1] * 14 + codes[2]

@@ -9,13 +9,12 @@ seed the engine resolves chance itself: a ``draw`` reveals the next stock card).
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import IllegalActionError, NotationError, PositionError
 from ...core.game import TERMINAL, State, check_action_in
 from .cards import (
-    ACTION_INDEX, ACTION_KEY, ACTION_STR, CARD_STR, CUT, DRAW, NUM_ACTIONS, NUM_CARDS, PASS, RANK,
+    ACTION_INDEX, ACTION_KEY, ACTION_STR, CARD_STR, CUT, DRAW, NUM_ACTIONS, NUM_CARDS, PASS,
     config_of, config_table, pile_code,
 )
 from .notation import format_position
