@@ -401,3 +401,44 @@ def test_action_to_string_rejects_unknown_ids(tsivy):
 def test_undo_at_start_raises(tsivy):
     with pytest.raises(IndexError):
         tsivy.new_initial_state().undo_action()
+
+
+# --- render and evaluate --------------------------------------------------------------------------
+
+def test_render_matches_spec_diagram(tsivy):
+    from rich.text import Text
+    board = tsivy.render(tsivy.new_initial_state())
+    assert isinstance(board, Text)
+    lines = board.plain.splitlines()
+    assert lines[:10] == [
+        "5  B-B-B-B-B-B-B-B-B",
+        "   |\\|/|\\|/|\\|/|\\|/|",
+        "4  B-B-B-B-B-B-B-B-B",
+        "   |/|\\|/|\\|/|\\|/|\\|",
+        "3  B-W-B-W-.-B-W-B-W",
+        "   |\\|/|\\|/|\\|/|\\|/|",
+        "2  W-W-W-W-W-W-W-W-W",
+        "   |/|\\|/|\\|/|\\|/|\\|",
+        "1  W-W-W-W-W-W-W-W-W",
+        "   a b c d e f g h i",
+    ]
+    assert lines[10].startswith("White to move")
+
+
+def test_render_chain_and_game_over(tsivy):
+    state = play(tsivy, EX3, ["c3-d3A"])
+    board = tsivy.render(state)
+    assert "3  .-.-o-W-" in board.plain  # c3 visited, d3 the capturing stone
+    assert "capture chain of d3" in board.plain
+    assert any("reverse" in str(span.style) for span in board.spans)
+    over = tsivy.render(tsivy.state_from_text("........./........./........./WW......./BW....... B"))
+    assert "Game over: White wins" in over.plain
+
+
+def test_evaluate(tsivy):
+    start = tsivy.new_initial_state()
+    assert -1 <= tsivy.evaluate(start, 0) <= 1
+    ahead = tsivy.state_from_text(EX3)  # White 1 stone, Black 4
+    assert tsivy.evaluate(ahead, 1) > 0.3 > -0.3 > tsivy.evaluate(ahead, 0)
+    won = tsivy.state_from_text("........./........./........./WW......./BW....... B")
+    assert tsivy.evaluate(won, 0) == 1.0 and tsivy.evaluate(won, 1) == -1.0

@@ -1,12 +1,48 @@
-"""Heuristic evaluation of Fanorona positions for the greedy and alpha-beta bots."""
+"""Heuristic evaluation of Fanorona positions for the greedy and alpha-beta bots.
+
+Material dominates (Fanorona is won by taking every enemy stone or blocking the enemy);
+mobility (number of paika steps, i.e. stone/empty-neighbour pairs) breaks ties.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .geometry import Geometry
     from .rules import FanoronaState
+
+MATERIAL_WEIGHT = 0.8
+MOBILITY_WEIGHT = 0.15
+#: Values stay strictly inside (-1, 1) so that a real win always ranks above a heuristic one.
+LIMIT = 0.95
+
+
+def mobility(g: "Geometry", own: int, opp: int) -> int:
+    """Number of plain steps (stone to an adjacent empty point along a line) for ``own``."""
+    empty = g.full ^ own ^ opp
+    total = 0
+    for s, _oup, _odn, m_up, _a_up, _w_up, m_dn, _a_dn, _w_dn in g.shifts:
+        total += (own & m_up & (empty >> s)).bit_count() + (own & m_dn & (empty << s)).bit_count()
+    return total
 
 
 def evaluate(state: "FanoronaState", player: int) -> float:
-    return 0.0
+    """Value of ``state`` for ``player`` (0 White, 1 Black) in [-1, 1].
+
+    Terminal states give their result. Otherwise ``0.8 * material + 0.15 * mobility``
+    (each a normalised difference in [-1, 1]), plus a small bonus for the side to move
+    (it may capture first), clamped to ±0.95.
+    """
+    if state.is_terminal():
+        return state.returns()[player]
+    g = state.game.geometry  # type: ignore[attr-defined]
+    white, black = state.bitboards()
+    mine, theirs = (white, black) if player == 0 else (black, white)
+    m, t = mine.bit_count(), theirs.bit_count()
+    material = (m - t) / (m + t)
+    mm, mt = mobility(g, mine, theirs), mobility(g, theirs, mine)
+    mob = (mm - mt) / (mm + mt + 1)
+    tempo = 0.05 if state.side == player else -0.05
+    value = MATERIAL_WEIGHT * material + MOBILITY_WEIGHT * mob + tempo
+    return max(-LIMIT, min(LIMIT, value))
