@@ -311,6 +311,7 @@ async function matchPage(id) {
   }
 
   function draw() {
+    window.abstractaView = view; // read by the browser tests
     const live = replayPly === null;
     const over = view.status === "over";
     players.textContent = view.players.map((_, i) => who(i)).join(" vs ");

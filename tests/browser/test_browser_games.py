@@ -1,0 +1,159 @@
+"""Browser tests (issue 7 §5): Chromium plays Fanorona against the computer from the start by
+clicking the board, and finishes an imported near-final record of every other game by clicking.
+Each checks the result banner and the stored record, and saves a screenshot."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import urllib.request
+
+import pytest
+
+import abstracta
+from abstracta import Record
+
+WAIT_HUMAN = """() => { const v = window.abstractaView; if (!v) return false;
+  const ho = document.getElementById('handover'); if (ho && !ho.hidden) return true;
+  return v.status === 'over' || (v.human_to_move && !v.thinking); }"""
+
+
+def get_json(url: str):
+    with urllib.request.urlopen(url) as r:
+        return json.load(r)
+
+
+def post_json(url: str, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req) as r:
+        return json.load(r)
+
+
+def wait_for_turn(page) -> dict:
+    page.wait_for_function(WAIT_HUMAN, timeout=60000)
+    if page.locator("#handover-ok").is_visible():
+        page.click("#handover-ok")
+    return page.evaluate("window.abstractaView")
+
+
+# --- per-game ways of entering a move by clicking -----------------------------------------
+def click_fanorona(page, move: str) -> None:
+    if move == "end":
+        page.click("#end-turn")
+        return
+    m = re.fullmatch(r"([a-i]\d)-([a-i]\d)([AW]?)", move)
+    frm, to, kind = m.groups()
+    view = page.evaluate("window.abstractaView")
+    if "chain=" not in view["position"]:
+        page.click(f"[data-point={frm}]")
+    page.click(f"[data-point={to}]")
+    if kind and page.locator(f"[data-choice={kind}]").count():
+        page.click(f"[data-choice={kind}]")
+
+
+def click_generic(page, move: str) -> None:
+    page.evaluate("document.querySelector('details.legalwrap').open = true")
+    page.locator("#legal button.move").filter(has_text=re.compile("^" + re.escape(move) + "$")).first.click()
+
+
+CLICKERS = {"fanorona": click_fanorona}
+
+
+def play_to_end(page, game: str, rng: random.Random, prefer=None, limit: int = 600) -> dict:
+    clicker = CLICKERS.get(game, click_generic)
+    for _ in range(limit):
+        view = wait_for_turn(page)
+        if view["status"] == "over":
+            return view
+        legal = view["legal"]
+        choices = [m for m in legal if prefer and prefer(m)] or legal
+        move = rng.choice(choices)
+        ply = view["ply"]
+        clicker(page, move)
+        page.wait_for_function("p => window.abstractaView.ply !== p", arg=ply, timeout=20000)
+    raise AssertionError(f"{game}: not over after {limit} moves")
+
+
+def check_end(page, server, view: dict, shots, name: str) -> Record:
+    banner = page.locator("#result")
+    banner.wait_for(state="visible")
+    text = banner.inner_text()
+    assert ("wins" in text) or ("Draw" in text), text
+    if all(r == 0 for r in view["result"]):
+        assert "Draw" in text
+    with urllib.request.urlopen(f"{server.url}/api/matches/{view['id']}/record") as r:
+        record = Record.from_json(r.read())
+    state, actions = record.replay()
+    assert state.is_terminal() and record.result == [float(x) for x in state.returns()]
+    assert record.termination == "normal" and len(actions) == view["ply"]
+    page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+    return record
+
+
+@pytest.mark.skipif("fanorona" not in abstracta.registered_games(), reason="fanorona is not registered")
+def test_fanorona_against_the_computer(page, live_server, shots):
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{live_server.url}/")
+    page.click("[data-game=fanorona] a.primary")
+    page.select_option("#opt-size", "telo")
+    page.select_option("#seat-0", "human")
+    page.select_option("#seat-1", "level:1")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"#/match/"))
+    view = play_to_end(page, "fanorona", random.Random(7), prefer=lambda m: m != "end")
+    record = check_end(page, live_server, view, shots, "fanorona")
+    assert record.players == ["human", "level:1"] and record.options["size"] == "telo"
+    # step back through the move list: the board shows an earlier position
+    page.click("#step-back")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Replay')")
+    assert not errors, errors
+
+
+def near_end_record(name: str, seed: int, keep_back: int = 4) -> Record:
+    """A record of random play from a seeded game, minus its last few moves (all seats human)."""
+    options = {"seed": seed} if any(o.name == "seed" for o in abstracta.game_class(name).option_specs) else {}
+    for attempt in range(20):
+        game = abstracta.load_game(name, **options)
+        initial = game.new_initial_state()
+        state = initial.clone()
+        rng = random.Random(seed * 100 + attempt)
+        actions = []
+        while not state.is_terminal() and len(actions) < 4000:
+            a = rng.choice(state.legal_actions())
+            state.apply_action(a)
+            actions.append(a)
+        if not state.is_terminal():
+            continue
+        for back in range(keep_back, keep_back + 8):
+            cut = max(0, len(actions) - back)
+            record = Record.from_play(game, initial, actions[:cut], players=["human"] * game.num_players)
+            try:
+                replayed, _ = record.replay()
+            except abstracta.RecordError:
+                continue
+            if not replayed.is_terminal():
+                return record
+    raise AssertionError(f"{name}: no finished random game")
+
+
+OTHER_GAMES = ["nibble", "fibonacci", "fibonacci-cards", "slide-checkers"]
+
+
+@pytest.mark.parametrize("name", OTHER_GAMES)
+def test_finish_imported_record(page, live_server, shots, name):
+    if name not in abstracta.registered_games():
+        pytest.skip(f"{name} is not registered")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    record = near_end_record(name, seed=3)
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector("#import-text")
+    page.evaluate("t => { document.getElementById('import-text').value = t; }", record.to_json(indent=None))
+    page.click("#import-go")
+    page.wait_for_url(re.compile(r"#/match/"))
+    view = play_to_end(page, name, random.Random(3))
+    check_end(page, live_server, view, shots, name)
+    assert not errors, errors
