@@ -316,7 +316,13 @@ class SlideCheckersState(State):
             return []
         p = self._turn
         if self._phase == _PLACE:
-            return _ids(self._place_mask(p), 0)
+            mask = self._place_mask(p)
+            ids = _PLACE_CACHE.get(mask)
+            if ids is None:
+                if len(_PLACE_CACHE) >= _CACHE_LIMIT:
+                    _PLACE_CACHE.clear()
+                ids = _PLACE_CACHE[mask] = tuple(_ids(mask, 0))
+            return list(ids)
         own = self._bb[p]
         occ = self._occ
         empty = FULL ^ occ
@@ -332,68 +338,71 @@ class SlideCheckersState(State):
             conts.sort(key=_cont_key)
             return conts
         region = empty & self.game.friend[p]
+        nb = NB
+        rank = RANK
         starts: list[int] = []
         transits: list[int] = []
         jumps: list[tuple[str, int]] | None = None
-        x = 0
         b = own
         while b:
-            col = b & 0xFFF
-            if col:
-                for y in COLY[col]:
-                    s = x * SIZE + y
-                    sbit = 1 << s
-                    t = NB[s] & region
-                    if t:
-                        while True:
-                            v = t | ((t << 1) & NOT_Y0) | ((t >> 1) & NOT_Y11)
-                            nt = (v | (v << SIZE) | (v >> SIZE)) & region
-                            if nt == t:
-                                break
-                            t = nt
-                    starts.append(s)
-                    transits.append(t)
-                    lset = t | sbit
+            x12 = ((b & -b).bit_length() - 1) // SIZE * SIZE
+            col = (b >> x12) & 0xFFF
+            b ^= col << x12
+            for y in COLY[col]:
+                s = x12 + y
+                t = nb[s] & region
+                if t:
+                    while True:
+                        v = t | ((t << 1) & NOT_Y0) | ((t >> 1) & NOT_Y11)
+                        nt = (v | (v << SIZE) | (v >> SIZE)) & region
+                        if nt == t:
+                            break
+                        t = nt
+                    lset = t | (1 << s)
                     v = lset | ((lset << 1) & NOT_Y0) | ((lset >> 1) & NOT_Y11)
-                    if (v | (v << SIZE) | (v >> SIZE)) & enemy:
-                        e2 = empty | sbit
-                        rs = RANK[s] * NUM_SQUARES
-                        while lset:
-                            low = lset & -lset
-                            pl = low.bit_length() - 1
-                            lset ^= low
-                            if not NB[pl] & enemy:
-                                continue
-                            for d, over, land in JUMPS[pl]:
-                                if enemy >> over & 1 and e2 >> land & 1:
-                                    if jumps is None:
-                                        jumps = []
-                                    aid = JUMP_BASE + ((rs + RANK[pl]) * 8 + d) * 2
-                                    js = _jump_string(s, pl, land, 0)
-                                    jumps.append((js, aid))
-                                    jumps.append((js[:-1] + "r", aid + 1))
-            b >>= SIZE
-            x += 1
+                    near = (v | (v << SIZE) | (v >> SIZE)) & enemy
+                else:
+                    lset = 1 << s
+                    near = nb[s] & enemy
+                starts.append(s)
+                transits.append(t)
+                if near:
+                    e2 = empty | (1 << s)
+                    rs = rank[s] * NUM_SQUARES
+                    while lset:
+                        low = lset & -lset
+                        pl = low.bit_length() - 1
+                        lset ^= low
+                        if not nb[pl] & enemy:
+                            continue
+                        for d, over, land in JUMPS[pl]:
+                            if enemy >> over & 1 and e2 >> land & 1:
+                                if jumps is None:
+                                    jumps = []
+                                aid = JUMP_BASE + ((rs + rank[pl]) * 8 + d) * 2
+                                js = _jump_string(s, pl, land, 0)
+                                jumps.append((js, aid))
+                                jumps.append((js[:-1] + "r", aid + 1))
         if jumps is not None:
             jumps.sort()
             return [a for _, a in jumps]
         out: list[int] = []
+        cache = _MOVE_CACHE
         for s, t in zip(starts, transits):
-            dest = NB[s] | t
             if t:
                 v = t | ((t << 1) & NOT_Y0) | ((t >> 1) & NOT_Y11)
-                dest |= v | (v << SIZE) | (v >> SIZE)
-            dest &= empty
+                dest = (nb[s] | v | (v << SIZE) | (v >> SIZE)) & empty
+            else:
+                dest = nb[s] & empty
             if dest:
-                base = MOVE_BASE + RANK[s] * NUM_SQUARES
-                xx = 0
-                while dest:
-                    col = dest & 0xFFF
-                    if col:
-                        bx = base + xx
-                        out.extend([bx + k for k in COLK[col]])
-                    dest >>= SIZE
-                    xx += SIZE
+                key = dest << 8 | s
+                ids = cache.get(key)
+                if ids is None:
+                    ids = _move_ids(s, dest)
+                    if len(cache) >= _CACHE_LIMIT:
+                        cache.clear()
+                    cache[key] = ids
+                out.extend(ids)
         if not out:
             out.append(PASS)
         return out
@@ -566,6 +575,26 @@ class SlideCheckersState(State):
         if self._passes:
             parts.append(f"passes={self._passes}")
         return " ".join(parts)
+
+
+#: (destination bitboard << 8 | start square) -> move ids in canonical order
+_MOVE_CACHE: dict[int, tuple[int, ...]] = {}
+_CACHE_LIMIT = 300_000
+#: placement mask -> placement ids in canonical order
+_PLACE_CACHE: dict[int, tuple[int, ...]] = {}
+
+
+def _move_ids(s: int, dest: int) -> tuple[int, ...]:
+    """Ids of the moves from ``s`` to the squares of ``dest``, in canonical (ASCII) order."""
+    out: list[int] = []
+    base = MOVE_BASE + RANK[s] * NUM_SQUARES
+    while dest:
+        x12 = ((dest & -dest).bit_length() - 1) // SIZE * SIZE
+        col = (dest >> x12) & 0xFFF
+        dest ^= col << x12
+        bx = base + x12
+        out.extend([bx + k for k in COLK[col]])
+    return tuple(out)
 
 
 def _cont_key(action: int) -> str:
