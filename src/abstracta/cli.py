@@ -100,12 +100,11 @@ def games_cmd(as_json: bool = JsonArg) -> None:
         cls = game_class(row["name"])
         opts = []
         for o in cls.option_specs:
-            if o.choices:
-                opts.append(f"{o.name}={'|'.join(str(c) for c in ([o.default] + [c for c in o.choices if c != o.default]))}")
-            else:
-                opts.append(f"{o.name}={o.default}")
+            show = (lambda v: "(unset)" if v is None else str(v).lower() if isinstance(v, bool) else o.to_text(v))
+            values = [o.default] + [c for c in (o.choices or ()) if c != o.default]
+            opts.append(f"{o.name}={'|'.join(show(v) for v in values)}")
         lo, hi = row["players"]
-        table.add_row(row["name"], row["title"], str(lo) if lo == hi else f"{lo}–{hi}", "  ".join(opts))
+        table.add_row(row["name"], f"{row['title']}\n[dim]{cls.summary}[/]", str(lo) if lo == hi else f"{lo}–{hi}", "\n".join(opts))
     console.print(table)
 
 
@@ -453,9 +452,9 @@ def match_cmd(
     table = Table(title=f"{game.title}: {games} games, seed {seed}")
     for col in ("seat spec", "wins", "draws", "losses", "score %", "mean plies", "mean s/move"):
         table.add_column(col, justify="right" if col != "seat spec" else "left")
-    for row in result.rows():
-        table.add_row(row["spec"], str(row["wins"]), str(row["draws"]), str(row["losses"]),
-                      f"{row['score'] * 100:.1f}", f"{row['mean_plies']:.1f}", f"{row['mean_seconds_per_move']:.4f}")
+    for stats in result.stats:
+        table.add_row(stats.spec, str(stats.wins), str(stats.draws), str(stats.losses + stats.unfinished),
+                      f"{stats.score * 100:.1f}", f"{result.mean_plies:.1f}", f"{stats.seconds_per_move:.4f}")
     console.print(table)
     if records is not None:
         console.print(f"records saved in {records}")
