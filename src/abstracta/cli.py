@@ -297,8 +297,8 @@ def play_cmd(
     directory = records or default_records_dir()
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     path = record.save(directory / f"{game.name}-{stamp}.json")
-    console.print(f"record saved: {path}")
-    console.print(f"replay it with: abstracta replay {path}")
+    console.print(f"record saved: {path}", soft_wrap=True)
+    console.print(f"replay it with: abstracta replay {path}", soft_wrap=True)
 
 
 class PlaySession:
