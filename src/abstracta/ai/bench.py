@@ -1,0 +1,79 @@
+"""Search speed on the registered games: ``python -m abstracta.ai.bench [SECONDS] [GAME ...]``.
+
+For each game prints random playouts per second (clone the start, play random actions to the
+end), MCTS iterations per second (clone and undo walks) and their ratio to playouts, IS-MCTS
+iterations per second, and alpha-beta nodes per second and depth reached.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+from ..core.registry import load_game, registered_games
+from .alphabeta import AlphaBetaBot
+from .base import Budget
+from .ismcts import ISMCTSBot
+from .mcts import MCTSBot, rollout
+
+CONFIGS = {
+    "fanorona": [{"size": "dimy"}, {}],
+    "nibble": [{}],
+    "fibonacci": [{}, {"variant": "cards"}],
+    "fibonacci-cards": [{}],
+    "slide-checkers": [{}, {"players": 3}],
+}
+
+
+def playouts_per_second(game, seconds: float, max_actions: int = 400) -> tuple[float, float]:
+    """(playouts/s, mean actions per playout) from the initial state."""
+    start_state = game.new_initial_state(seed=0) if game.has_chance else game.new_initial_state()
+    rng = random.Random(0)
+    n = game.num_players
+    count = plies = 0
+    end = time.perf_counter() + seconds
+    begin = time.perf_counter()
+    while time.perf_counter() < end:
+        s = start_state.clone()
+        _, k = rollout(s, rng.random, max_actions, game, n, rng)
+        plies += k
+        count += 1
+    return count / (time.perf_counter() - begin), plies / max(count, 1)
+
+
+def main(argv: list[str]) -> None:
+    seconds = float(argv[0]) if argv else 2.0
+    names = argv[1:] or registered_games()
+    print(f"{'game':34} {'playouts/s':>10} {'plies':>6} {'mcts it/s':>9} {'ratio':>5} "
+          f"{'undo it/s':>9} {'ismcts':>7} {'ab nodes/s':>10} {'depth':>5}")
+    for name in names:
+        for options in CONFIGS.get(name, [{}]):
+            try:
+                game = load_game(name, **options)
+                state = game.new_initial_state(seed=0) if game.has_chance else game.new_initial_state()
+                pps, plies = playouts_per_second(game, seconds)
+                rates = []
+                for undo in (False, True):
+                    bot = MCTSBot(game, Budget(seconds=seconds), seed=0, use_undo=undo)
+                    bot.search(state)
+                    rates.append(bot.iterations / seconds)
+                isbot = ISMCTSBot(game, Budget(seconds=seconds), seed=0)
+                isbot.search(state)
+                ab = "-"
+                depth = "-"
+                if game.num_players == 2 and not game.has_hidden_information:
+                    abbot = AlphaBetaBot(game, Budget(seconds=seconds))
+                    t0 = time.perf_counter()
+                    abbot.search(state.clone())
+                    ab = f"{abbot.nodes / (time.perf_counter() - t0):.0f}"
+                    depth = str(abbot.depth)
+                label = name + ("" if not options else " " + ",".join(f"{k}={v}" for k, v in options.items()))
+                print(f"{label:34} {pps:10.0f} {plies:6.0f} {rates[0]:9.0f} {rates[0] / pps:5.2f} "
+                      f"{rates[1]:9.0f} {isbot.iterations / seconds:7.0f} {ab:>10} {depth:>5}", flush=True)
+            except Exception as exc:  # an engine still being written
+                print(f"{name} {options}: {type(exc).__name__}: {exc}", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,79 @@
+"""The bots on the real engines (each test skips when its game is not registered yet)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import abstracta
+from abstracta.ai import Budget, make_bot, strongest_search
+from abstracta.ai.alphabeta import AlphaBetaBot
+from abstracta.ai.greedy import GreedyBot
+from abstracta.ai.ismcts import ISMCTSBot
+from abstracta.ai.mcts import MCTSBot
+from abstracta.ai.random_bot import RandomBot
+
+CONFIGS = [
+    ("fanorona", {"size": "dimy"}), ("fanorona", {}), ("nibble", {}),
+    ("fibonacci", {}), ("fibonacci", {"variant": "cards"}), ("fibonacci", {"variant": "go"}),
+    ("fibonacci-cards", {}), ("slide-checkers", {}), ("slide-checkers", {"players": 3}),
+]
+
+
+def load(name: str, options: dict):
+    if name not in abstracta.registered_games():
+        pytest.skip(f"{name} is not registered yet")
+    try:
+        game = abstracta.load_game(name, **options)
+    except abstracta.OptionError as exc:
+        pytest.skip(f"{name} {options}: {exc}")
+    try:
+        game.evaluate(game.new_initial_state(seed=0) if game.has_chance else game.new_initial_state(), 0)
+    except ModuleNotFoundError as exc:  # the engine is still being written
+        pytest.skip(f"{name}: evaluator missing ({exc})")
+    return game
+
+
+def ids(config) -> str:
+    name, options = config
+    return name + "".join(f"-{v}" for v in options.values())
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_bots_play_legal_actions(config) -> None:
+    name, options = config
+    game = load(name, options)
+    bots = [RandomBot(game, 1), GreedyBot(game, 1),
+            MCTSBot(game, Budget(iterations=30), seed=1, max_rollout_actions=60),
+            ISMCTSBot(game, Budget(iterations=30), seed=1, max_rollout_actions=60)]
+    if game.num_players == 2:
+        bots.append(AlphaBetaBot(game, Budget(depth=2)))
+    rng = random.Random(3)
+    state = game.new_initial_state(seed=4) if game.has_chance else game.new_initial_state()
+    for ply in range(20):
+        if state.is_terminal():
+            break
+        for bot in bots:
+            before = (state.to_text(), list(state.history()))
+            action = bot.step(state)
+            assert (state.to_text(), list(state.history())) == before, f"{bot.name} mutated the state"
+            assert action in state.legal_actions(), f"{bot.name}: {action} is not legal in {state.to_text()!r}"
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_levels_build_for_every_game(config) -> None:
+    name, options = config
+    game = load(name, options)
+    for level in range(1, 7):
+        bot = make_bot(f"level:{level}", game, seed=0)
+        assert bot is not None and bot.name == f"level:{level}"
+    search = strongest_search(game)
+    if game.has_hidden_information:
+        assert search == "ismcts"
+    elif game.num_players > 2:
+        assert search == "mcts"
+    else:
+        assert search == "alphabeta"
