@@ -100,3 +100,40 @@ Z_SIDE = _z.next()
 Z_BASE: list[int] = [_z.next() for _ in range(7)]
 Z_LEFT: list[int] = [_z.next() for _ in range(7)]
 Z_PLACED: list[int] = [_z.next() for _ in range(27)]
+
+
+def _row_tables() -> list[list[tuple[int, ...]]]:
+    tables: list[list[tuple[int, ...]]] = []
+    for r in range(12):
+        table: list[tuple[int, ...]] = [()] * 4096
+        cols = [b - r * STRIDE for b in ROW_CELLS[r]]
+        for subset in range(1 << len(cols)):
+            chunk = 0
+            dense = []
+            for j, col in enumerate(cols):
+                if subset >> j & 1:
+                    chunk |= 1 << col
+                    dense.append(DENSE[r * STRIDE + col])
+            table[chunk] = tuple(dense)
+        tables.append(table)
+    return tables
+
+
+#: ROW_DENSE[r][chunk]: dense indices of the cells of row ``r`` set in the 12-bit ``chunk``.
+ROW_DENSE: list[list[tuple[int, ...]]] = _row_tables()
+
+
+def dense_list(mask: int) -> list[int]:
+    """Dense indices of the cells of ``mask`` (a VALID-masked bitboard), ascending."""
+    out: list[int] = []
+    if not mask:
+        return out
+    r = ((mask & -mask).bit_length() - 1) // STRIDE
+    m = mask >> (STRIDE * r)
+    while m:
+        c = m & 4095
+        if c:
+            out += ROW_DENSE[r][c]
+        m >>= STRIDE
+        r += 1
+    return out

@@ -23,7 +23,7 @@ from abstracta.core.rng import SplitMix64
 
 from .board import (
     BIT, DEG6, DENSE, NAME, NBM, NUM_CELLS, STRIDE, VALID, Z_BASE, Z_LEFT, Z_PLACED, Z_SIDE,
-    ZOBRIST, bits, group_of,
+    ZOBRIST, bits, dense_list, group_of,
 )
 from .notation import _CELL, LETTERS, board_to_rows, cell_bit, rows_to_cells
 
@@ -49,6 +49,68 @@ FROM_BIT: list[int] = [BIT[a // NUM_CELLS] for a in range(NMOVE)]
 TO_BIT: list[int] = [BIT[a % NUM_CELLS] for a in range(NMOVE)]
 #: Codes whose movement can change a surround (attack pieces and cores).
 _CHECK = (False, True, True, False, True, True, False)
+
+
+_TYPE_MEMO: dict[int, tuple[dict[int, int], list[tuple[int, list[int]]]]] = {}
+_GROUP_MEMO: dict[int, tuple[dict[int, int], list[tuple[int, list[int]]]]] = {}
+_MEMO_LIMIT = 200_000
+
+
+def _group_moves(g: int, d: int) -> tuple[dict[int, int], list[tuple[int, list[int]]]]:
+    """Moves of one group ``g`` whose neighbourhood (dilation) is ``d``: every piece shares ``D = d − g``."""
+    dest = d & ~g
+    dl = dense_list(dest)
+    dm: dict[int, int] = {}
+    items: list[tuple[int, list[int]]] = []
+    while g:
+        low = g & -g
+        fb = low.bit_length() - 1
+        dm[fb] = dest
+        base = DENSE[fb] * NUM_CELLS
+        items.append((fb, [base + x for x in dl]))
+        g ^= low
+    return dm, items
+
+
+def type_moves(mask: int) -> tuple[dict[int, int], list[tuple[int, list[int]]]]:
+    """Moves of the pieces of one owner and type occupying ``mask`` (§4): ``({from bit: destination
+    mask}, [(from bit, [actions…]), …])`` sorted by from. Groups are flooded once and share their
+    destinations; results are memoised per mask and per group (they depend on nothing else)."""
+    entry = _TYPE_MEMO.get(mask)
+    if entry is not None:
+        return entry
+    gmemo = _GROUP_MEMO
+    rem = mask
+    parts = []
+    while rem:
+        g = rem & -rem
+        while True:
+            d = ((g << 1) | (g >> 1) | (g << 12) | (g >> 12) | (g << 13) | (g >> 13)) & VALID
+            ng = g | (d & mask)
+            if ng == g:
+                break
+            g = ng
+        rem ^= g
+        part = gmemo.get(g)
+        if part is None:
+            if len(gmemo) >= _MEMO_LIMIT:
+                gmemo.clear()
+            part = gmemo[g] = _group_moves(g, d)
+        parts.append(part)
+    if len(parts) == 1:
+        entry = parts[0]
+    else:
+        dm: dict[int, int] = {}
+        items: list[tuple[int, list[int]]] = []
+        for pdm, pitems in parts:
+            dm.update(pdm)
+            items += pitems
+        items.sort()
+        entry = (dm, items)
+    if len(_TYPE_MEMO) >= _MEMO_LIMIT:
+        _TYPE_MEMO.clear()
+    _TYPE_MEMO[mask] = entry
+    return entry
 
 
 def placement_kind(k: int) -> int:
@@ -97,7 +159,7 @@ class FibonacciState(State):
         self.revealed: list[tuple[int, int, int]] = []
         self.stack: list[tuple] = []
         self._legal: list[int] | None = None
-        self._dm: dict[int, int] | None = None
+        self._dm: tuple | None = None
         self._init_public = ""
 
     def _put(self, b: int, code: int) -> None:
@@ -135,27 +197,14 @@ class FibonacciState(State):
         return new
 
     # ------------------------------------------------------------------ move generation
-    def _compute_dm(self) -> dict[int, int]:
-        """Destination mask of every movable piece of the side to move (§4), one flood per group."""
-        bb = self.bb
+    def _compute_dm(self) -> tuple[dict[int, int], dict[int, int], list, list]:
+        """Destination masks and per-piece action lists of the side to move (§4), from the
+        per-type memo (destinations depend only on the bitboard of the piece's own type)."""
         o = 3 * self.side
-        dm: dict[int, int] = {}
-        for same in (bb[2 + o], bb[3 + o]):
-            rem = same
-            while rem:
-                g = rem & -rem
-                while True:
-                    d = ((g << 1) | (g >> 1) | (g << 12) | (g >> 12) | (g << 13) | (g >> 13)) & VALID
-                    ng = g | (d & same)
-                    if ng == g:
-                        break
-                    g = ng
-                dest = d & ~g
-                rem ^= g
-                while g:
-                    low = g & -g
-                    dm[low.bit_length() - 1] = dest
-                    g ^= low
+        bb = self.bb
+        a = type_moves(bb[2 + o])
+        b = type_moves(bb[3 + o])
+        dm = (a[0], b[0], a[1], b[1])
         self._dm = dm
         return dm
 
@@ -170,20 +219,14 @@ class FibonacciState(State):
         elif self.placed < NUM_PLACEMENTS:
             bb = self.bb
             occ = bb[1] | bb[2] | bb[3] | bb[4] | bb[5] | bb[6]
-            legal = [PLACE0 + DENSE[b] for b in bits(VALID & ~occ)]
+            legal = [PLACE0 + x for x in dense_list(VALID & ~occ)]
         else:
             dm = self._dm
             if dm is None:
                 dm = self._compute_dm()
             legal = []
-            conv: dict[int, list[int]] = {}
-            for fb in sorted(dm):
-                dest = dm[fb]
-                lst = conv.get(dest)
-                if lst is None:
-                    lst = conv[dest] = [DENSE[b] for b in bits(dest)]
-                base = DENSE[fb] * NUM_CELLS
-                legal += [base + x for x in lst]
+            for _, acts in sorted(dm[2] + dm[3]):
+                legal += acts
             legal.append(PASS)
         self._legal = legal
         return legal
@@ -194,7 +237,8 @@ class FibonacciState(State):
         if b is None or self.result is not None or self.placed < NUM_PLACEMENTS:
             return []
         dm = self._dm if self._dm is not None else self._compute_dm()
-        return [NAME[x] for x in bits(dm.get(b, 0))]
+        dest = dm[0].get(b) or dm[1].get(b) or 0
+        return [NAME[x] for x in bits(dest)]
 
     # ------------------------------------------------------------------ make / unmake
     def apply_action(self, action: int) -> None:
@@ -214,18 +258,18 @@ class FibonacciState(State):
                 dm = self._compute_dm()
             fb = FROM_BIT[action]
             tb = TO_BIT[action]
-            dest = dm.get(fb)
-            if dest is None or not (dest >> tb) & 1:
+            board = self.board
+            p = board[fb]
+            side = self.side
+            k = p - 3 * side - 2
+            if not (0 <= k <= 1 and (dm[k][fb] >> tb) & 1):
                 raise IllegalActionError(
                     f"action {action} ({NAME[fb]}-{NAME[tb]}) is not legal in {self.to_text()!r}")
-            board = self.board
             bb = self.bb
-            p = board[fb]
             q = board[tb]
             h0 = h = self.h
             left0 = self.left
             t0 = self.t
-            side = self.side
             legal0 = self._legal
             m = (1 << fb) | (1 << tb)
             board[tb] = p
@@ -492,7 +536,9 @@ class FibonacciState(State):
             return True
         if 0 <= action < NMOVE:
             dm = self._dm if self._dm is not None else self._compute_dm()
-            return bool((dm.get(FROM_BIT[action], 0) >> TO_BIT[action]) & 1)
+            fb = FROM_BIT[action]
+            k = self.board[fb] - 3 * self.side - 2
+            return 0 <= k <= 1 and bool((dm[k][fb] >> TO_BIT[action]) & 1)
         return False
 
     # ------------------------------------------------------------------ text

@@ -1,0 +1,83 @@
+"""Fibonacci: Hypothesis properties over random playouts of every variant (spine contract)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from abstracta import load_game
+from abstracta.games.fibonacci.board import DENSE
+from abstracta.games.fibonacci.state import NMOVE, NUM_PLACEMENTS
+from spine_checks import check_random_playout, random_playout
+
+VARIANTS = ("standard", "cards", "go")
+
+
+def _cores(state) -> tuple[int, int]:
+    return state.bb[1], state.bb[4]
+
+
+def _invariants(game, state) -> None:
+    assert state.left >= 0
+    counts = [state.bb[c].bit_count() for c in range(7)]
+    if state.placed >= NUM_PLACEMENTS:
+        assert counts[1:4] == [1, 6, 6] and counts[4:7] == [1, 6, 6]
+    if not state.is_terminal() and state.placed >= NUM_PLACEMENTS:
+        assert state.left >= 1
+        assert state.legal_actions()
+    assert game.state_from_text(state.to_text()).to_text() == state.to_text()
+
+
+def _core_moves_only_by_swap(cb, action, after) -> None:
+    ca = _cores(after)
+    for old, new in zip(cb, ca):
+        if old and old != new:
+            assert action < NMOVE
+            fb, tb = action // 91, action % 91
+            # the core sat on the destination and went to the mover's cell
+            assert DENSE[old.bit_length() - 1] == tb and DENSE[new.bit_length() - 1] == fb
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32))
+def test_random_playout_contract(variant, seed):
+    game = load_game("fibonacci", variant=variant)
+    final = check_random_playout(game, seed, check_every=97)
+    assert final.is_terminal()
+
+
+@settings(max_examples=9, deadline=None)
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32))
+def test_playout_invariants_and_undo(variant, seed):
+    game = load_game("fibonacci", variant=variant)
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed if game.has_chance else None)
+    trail = []
+    n = 0
+    while not state.is_terminal() and n < 700:
+        cores = _cores(state)
+        trail.append((state.to_text(), state.hash_key()))
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        state.apply_action(action)
+        _core_moves_only_by_swap(cores, action, state)
+        if n % 23 == 0:
+            _invariants(game, state)
+        n += 1
+    _invariants(game, state)
+    # unmake everything: every intermediate text and hash comes back
+    for text, key in reversed(trail):
+        state.undo_action()
+        assert state.to_text() == text and state.hash_key() == key
+    assert state.history() == []
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(0, 2**32))
+def test_hash_matches_fresh_parse(seed):
+    game = load_game("fibonacci")
+    _, final, actions = random_playout(game, seed, max_actions=300)
+    fresh = game.state_from_text(final.to_text())
+    assert fresh.hash_key() == final.hash_key()
