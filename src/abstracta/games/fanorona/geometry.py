@@ -75,6 +75,11 @@ class Geometry:
             ``colour`` on the capture line of ``id``.
         zside: Zobrist key of "Black to move".
         zpoint: ``zpoint[colour][p]``.
+        side_act: ``side_act[side][id]`` = the make-move record of :mod:`.rules` for ``side``:
+            ``(move_mask, to_bit, to_point, dir, kind, ray, ray_up, target_bit, zkey, zrun)`` with
+            ``kind`` 3 for ``end``, ``zkey`` the Zobrist xor of the move (for a paika also the
+            side-to-move key, since a paika always ends the turn) and ``zrun`` the removal keys
+            of the enemy colour (``zrun[k]`` for ``k`` stones).
         cont: ``cont[p]`` = list of ``(dir, to_bit, approach_bit, withdrawal_bit, base_id)`` for the
             capture steps a stone on ``p`` can try, in canonical order (approach/withdrawal bit
             0 when the target point is off the board).
@@ -103,6 +108,7 @@ class Geometry:
     cont: list[list[tuple[int, int, int, int, int]]] = field(default_factory=list)
     shifts: list[tuple[int, ...]] = field(default_factory=list)
     start_rows: str = ""
+    side_act: tuple[list[tuple], list[tuple]] = ((), ())  # type: ignore[assignment]
 
     @property
     def num_actions(self) -> int:
@@ -202,6 +208,17 @@ def _build(size: str) -> Geometry:
                               (1 << wd_t) if wd_t >= 0 else 0, base))
     g.zmove, g.zrun = zmove, zrun
     g.action_ids = {s: a for a, s in enumerate(g.action_strings) if s}
+    side_act: tuple[list[tuple], list[tuple]] = ([], [])
+    for side in (0, 1):
+        for a, entry in enumerate(g.act):
+            if a == g.end_action:
+                side_act[side].append((0, 0, -1, -1, 3, 0, True, 0, g.zside, ()))
+            elif entry is None:
+                side_act[side].append((0, 0, -1, -1, -1, 0, True, 0, 0, ()))
+            else:
+                zkey = zmove[side][a] ^ (g.zside if entry[4] == PAIKA else 0)
+                side_act[side].append(entry + (zkey, zrun[1 - side][a]))
+    g.side_act = side_act
 
     # bitboard shift tables, one per axis (N, NE, E, SE) with its opposite direction
     def mask_where(pred) -> int:

@@ -3,11 +3,12 @@
 The generators are straight-line Python compiled once per geometry with the shift amounts
 and edge masks written in as constants: the eight directions are unrolled, so a call does
 no table look-ups and no loop over directions. The result is the same as looping over
-``Geometry.shifts`` (see :func:`.rules.capture_steps_reference`), only faster.
+``Geometry.shifts`` (:func:`.rules.capture_steps`, :func:`.rules.paika_steps`), only faster.
 
 Generated functions (all take the mover's and the opponent's bitboards):
-* ``captures(own, opp) -> list[int]`` — every capture step, canonical order;
-* ``paikas(own, opp) -> list[int]`` — every paika step, canonical order.
+* ``turn_start(own, opp) -> list[int]`` — the legal list at the start of a turn under the
+  normal rules: every capture step, or every paika step if there is no capture; canonical order;
+* ``paikas(own, opp) -> list[int]`` — every paika step, canonical order (vela phase, Black).
 """
 
 from __future__ import annotations
@@ -28,25 +29,33 @@ def _expand(lines: list[str], var: str, offset: int, indent: str) -> None:
 
 def _source(g: Geometry) -> str:
     full = g.full
-    lines = ["def captures(own, opp):",
+    lines = ["def turn_start(own, opp):",
              f"    empty = {full} ^ own ^ opp",
              "    out = []",
              "    append = out.append"]
-    for s, oup, odn, _m_up, a_up, w_up, _m_dn, a_dn, w_dn in g.shifts:
-        lines.append(f"    e = own & (empty >> {s})")
-        lines.append("    if e:")
-        lines.append(f"        x = e & (opp >> {2 * s}) & {a_up}")
-        _expand(lines, "x", oup + 1, "        ")
-        lines.append(f"        x = e & (opp << {s}) & {w_up}")
-        _expand(lines, "x", oup + 2, "        ")
-        lines.append(f"    e = own & (empty << {s})")
-        lines.append("    if e:")
-        lines.append(f"        x = e & (opp << {2 * s}) & {a_dn}")
-        _expand(lines, "x", odn + 1, "        ")
-        lines.append(f"        x = e & (opp >> {s}) & {w_dn}")
-        _expand(lines, "x", odn + 2, "        ")
-    lines.append("    if len(out) > 1:")
-    lines.append("        out.sort()")
+    paika = []
+    for i, (s, oup, odn, m_up, a_up, w_up, m_dn, a_dn, w_dn) in enumerate(g.shifts):
+        for direction, (shift_e, shift_a, shift_w, a_mask, w_mask, m_mask, order) in enumerate((
+                (">>", f">> {2 * s}", f"<< {s}", a_up, w_up, m_up, oup),
+                ("<<", f"<< {2 * s}", f">> {s}", a_dn, w_dn, m_dn, odn))):
+            var = f"e{2 * i + direction}"
+            lines.append(f"    {var} = own & (empty {shift_e} {s})")
+            lines.append(f"    if {var}:")
+            lines.append(f"        x = {var} & (opp {shift_a}) & {a_mask}")
+            _expand(lines, "x", order + 1, "        ")
+            lines.append(f"        x = {var} & (opp {shift_w}) & {w_mask}")
+            _expand(lines, "x", order + 2, "        ")
+            # plain steps: east/west shifts never wrap (bits leave the board), others need the mask
+            needs_mask = m_mask != _unwrapped_mask(g, s, direction)
+            paika.append((var, m_mask if needs_mask else None, order))
+    lines.append("    if out:")
+    lines.append("        if len(out) > 1:")
+    lines.append("            out.sort()")
+    lines.append("        return out")
+    for var, mask, order in paika:
+        lines.append(f"    x = {var} & {mask}" if mask is not None else f"    x = {var}")
+        _expand(lines, "x", order, "    ")
+    lines.append("    out.sort()")
     lines.append("    return out")
     lines.append("")
     lines += ["def paikas(own, opp):",
@@ -63,14 +72,19 @@ def _source(g: Geometry) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _unwrapped_mask(g: Geometry, s: int, down: int) -> int:
+    """Points p whose p+s (or p-s when ``down``) lies on the board: where a bare shift is exact."""
+    return sum(1 << p for p in range(g.n) if 0 <= (p - s if down else p + s) < g.n)
+
+
 _CACHE: dict[str, tuple[Generator, Generator]] = {}
 
 
 def generators(g: Geometry) -> tuple[Generator, Generator]:
-    """``(captures, paikas)`` specialised for ``g`` (compiled once per board size)."""
+    """``(turn_start, paikas)`` specialised for ``g`` (compiled once per board size)."""
     gens = _CACHE.get(g.size)
     if gens is None:
         namespace: dict = {"P24": {1 << p: p * 24 for p in range(g.n)}}
         exec(compile(_source(g), f"<fanorona movegen {g.size}>", "exec"), namespace)
-        gens = _CACHE[g.size] = (namespace["captures"], namespace["paikas"])
+        gens = _CACHE[g.size] = (namespace["turn_start"], namespace["paikas"])
     return gens

@@ -172,7 +172,7 @@ class FanoronaState(State):
     supports_undo: ClassVar[bool] = True
 
     __slots__ = ("game", "_g", "_own", "_opp", "_side", "_ch", "_nc", "_first", "_key", "_legal",
-                 "_repkey", "_pending", "_result", "_rep", "_hist", "_undo", "_end", "_vela", "_fsc",
+                 "_repkey", "_pending", "_result", "_rep", "_undo", "_end", "_vela", "_fsc", "_acts",
                  "_gen_cap", "_gen_paika")
 
     def __init__(self, game: FanoronaGame, white: int, black: int, side: int, *,
@@ -197,12 +197,12 @@ class FanoronaState(State):
         self._repkey: int | None = None
         self._result: list[float] | None = None
         self._rep: dict[int, int] = {}
-        self._hist: list[int] = []
         self._undo: list[tuple] = []
         self._end = g.end_action
         self._vela = game.vela
         self._fsc = game.first_turn_single_capture
         self._gen_cap, self._gen_paika = generators(g)
+        self._acts = g.side_act
         self._pending = 2
         if chain is not None:
             conts = continuations(g, self._own, self._opp, chain[0], chain[1], chain[2])
@@ -252,7 +252,7 @@ class FanoronaState(State):
         if self._vela and self._side == BLACK and own.bit_count() > VELA_STONES:
             legal = self._gen_paika(own, opp)
         else:
-            legal = self._gen_cap(own, opp) or self._gen_paika(own, opp)
+            legal = self._gen_cap(own, opp)
         if not legal:
             self._result = _LOSS[self._side]
         elif count >= 3 or self._nc >= NO_PROGRESS_LIMIT:
@@ -294,56 +294,60 @@ class FanoronaState(State):
         side = self._side
         key = self._key
         first = self._first
-        self._undo.append((own, opp, side, self._ch, self._nc, first, key, legal, self._repkey))
-        self._hist.append(action)
+        self._undo.append((own, opp, side, self._ch, self._nc, first, key, legal, self._repkey, action))
         self._legal = None
         self._repkey = None
-        g = self._g
-        if action == self._end:
+        mm, tb, q, d, kind, ray, up, tbit, zkey, zrun = self._acts[side][action]
+        if not kind:  # paika: the turn ends (§3.2); zkey includes the side-to-move key
             self._own = opp
-            self._opp = own
+            self._opp = own ^ mm
             self._side = side ^ 1
-            self._key = key ^ g.zside
-            self._ch = None
-            if first:
-                self._first = first & ~(1 << side)
-            self._pending = 2
-            return
-        mm, tb, q, d, kind, ray, up, tbit = g.act[action]  # type: ignore[misc]
-        own ^= mm
-        if not kind:  # paika: the turn ends (§3.2)
-            self._own = opp
-            self._opp = own
-            self._side = side ^ 1
-            self._key = key ^ g.zmove[side][action] ^ g.zside
+            self._key = key ^ zkey
             self._nc += 1
             if first:
                 self._first = first & ~(1 << side)
             self._pending = 2
             return
-        single = False
-        if self._vela and side == WHITE and opp.bit_count() > VELA_STONES:
-            cap = tbit  # vela phase: only the first stone, no chain (§7)
-            single = True
-        else:
-            bl = ray & ~opp
-            if not bl:
-                cap = ray
-            elif up:
-                cap = ray & ((bl & -bl) - 1)
-            else:
-                cap = ray & (-1 << bl.bit_length())
-        opp ^= cap
-        key ^= g.zmove[side][action] ^ g.zrun[side ^ 1][action][cap.bit_count()]
-        self._nc = 0
-        if single or (first >> side) & 1:
+        if kind == 3:  # end
             self._own = opp
             self._opp = own
             self._side = side ^ 1
-            self._key = key ^ g.zside
+            self._key = key ^ zkey
             self._ch = None
             if first:
                 self._first = first & ~(1 << side)
+            self._pending = 2
+            return
+        own ^= mm
+        if self._vela and side == WHITE and opp.bit_count() > VELA_STONES:
+            opp ^= tbit  # vela phase: only the first stone, and no chain (§7)
+            self._own = opp
+            self._opp = own
+            self._side = 1
+            self._key = key ^ zkey ^ zrun[1] ^ self._g.zside
+            self._ch = None
+            self._nc = 0
+            if first:
+                self._first = first & ~1
+            self._pending = 2
+            return
+        bl = ray & ~opp
+        if not bl:
+            cap = ray
+        elif up:
+            cap = ray & ((bl & -bl) - 1)
+        else:
+            cap = ray & (-1 << bl.bit_length())
+        opp ^= cap
+        key ^= zkey ^ zrun[cap.bit_count()]
+        self._nc = 0
+        if (first >> side) & 1:  # first_turn_single_capture: the first turn ends here (§4)
+            self._own = opp
+            self._opp = own
+            self._side = side ^ 1
+            self._key = key ^ self._g.zside
+            self._ch = None
+            self._first = first & ~(1 << side)
             self._pending = 2
             return
         ch = self._ch
@@ -358,17 +362,18 @@ class FanoronaState(State):
 
     def undo_action(self) -> None:
         """Take back the last action (make/unmake). Raises ``IndexError`` at the starting position."""
-        undo = self._undo
-        if not undo:
-            raise IndexError("no action to undo: this is the starting position")
         rk = self._repkey
         if rk is not None:
             self._rep[rk] -= 1
-        (self._own, self._opp, self._side, self._ch, self._nc, self._first, self._key, self._legal,
-         self._repkey) = undo.pop()
+        try:
+            (self._own, self._opp, self._side, self._ch, self._nc, self._first, self._key, self._legal,
+             self._repkey, _) = self._undo.pop()
+        except IndexError:
+            if rk is not None:
+                self._rep[rk] += 1
+            raise IndexError("no action to undo: this is the starting position") from None
         self._pending = 0
         self._result = None
-        self._hist.pop()
 
     def _illegal(self, action: Any) -> IllegalActionError:
         if isinstance(action, bool) or not isinstance(action, int):
@@ -409,12 +414,11 @@ class FanoronaState(State):
         for slot in FanoronaState.__slots__:
             setattr(other, slot, getattr(self, slot))
         other._rep = dict(self._rep)
-        other._hist = list(self._hist)
         other._undo = list(self._undo)
         return other
 
     def history(self) -> list[int]:
-        return list(self._hist)
+        return [frame[-1] for frame in self._undo]
 
     def to_text(self) -> str:
         """Position text (§5), e.g. ``BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW W``."""
