@@ -12,8 +12,10 @@ export function el(tag, attrs = {}, parent = null) {
   return node;
 }
 
-export function svgRoot(container, width, height, label) {
+export function svgRoot(container, width, height, label, maxWidth = null) {
   const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, class: "board", role: "img", "aria-label": label });
+  if (maxWidth) svg.style.maxWidth = `${maxWidth}px`;
+  svg.style.margin = "0 auto";
   container.appendChild(svg);
   return svg;
 }

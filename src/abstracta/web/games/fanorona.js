@@ -42,7 +42,7 @@ export function render(box, ctx) {
   if (!ui.sel && sources.size === 1 && pos.chain) ui.sel = [...sources][0];
   const S = 64, M = 40;
   const px = (x) => M + x * S, py = (y) => M + (pos.H - 1 - y) * S;
-  const svg = svgRoot(box, 2 * M + (pos.W - 1) * S, 2 * M + (pos.H - 1) * S, "Fanorona board");
+  const svg = svgRoot(box, 2 * M + (pos.W - 1) * S, 2 * M + (pos.H - 1) * S, "Fanorona board", 120 * pos.W + 80);
   el("rect", { x: 4, y: 4, width: 2 * M + (pos.W - 1) * S - 8, height: 2 * M + (pos.H - 1) * S - 8, rx: 12, fill: "#e9d8b0" }, svg);
   const lines = el("g", { stroke: "#7a6440", "stroke-width": 2.5, "stroke-linecap": "round" }, svg);
   for (let x = 0; x < pos.W; x++) for (let y = 0; y < pos.H; y++) {
