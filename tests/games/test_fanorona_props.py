@@ -302,3 +302,35 @@ def test_all_option_combinations_construct(size):
     for vela, first in itertools.product((False, True), repeat=2):
         game = load_game("fanorona", size=size, vela=vela, first_turn_single_capture=first)
         assert game.new_initial_state().legal_actions()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_generated_movegen_matches_table_loop(size):
+    from abstracta.games.fanorona.movegen import generators
+    from abstracta.games.fanorona.rules import capture_steps, paika_steps
+    game = load_game("fanorona", size=size)
+    g = game.geometry
+    turn_start, paikas = generators(g)
+    for seed in range(30):
+        state = game.new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            own, opp = state._own, state._opp
+            for a, b in ((own, opp), (opp, own)):
+                assert turn_start(a, b) == (capture_steps(g, a, b) or paika_steps(g, a, b))
+                assert paikas(a, b) == paika_steps(g, a, b)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+
+
+def test_clone_of_unresolved_state():
+    game = load_game("fanorona")
+    state = game.new_initial_state()
+    state.apply_action(state.string_to_action("d2-e3A"))  # nothing resolved yet
+    twin = state.clone()
+    assert snapshot(twin) == snapshot(state)
+    twin.apply_action(twin.string_to_action("e5-f4A"))
+    assert twin.legal_action_strings() == ["f4-g5W", "end"]
+    assert state.legal_action_strings() == ["c3-d2A", "e5-f4A", "f3-f4W", "g4-g5W", "h4-g5W"]
+    twin.undo_action()
+    assert snapshot(twin) == snapshot(state)

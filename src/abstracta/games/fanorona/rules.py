@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ...core.errors import IllegalActionError, NotationError, PositionError
+from ...core.errors import IllegalActionError, PositionError
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_bool
 from .geometry import DIR_NAMES, Geometry, geometry
@@ -410,11 +410,29 @@ class FanoronaState(State):
 
     # --- copies, text, hashing ------------------------------------------------------------------
     def clone(self) -> "FanoronaState":
+        """An independent copy (repetition counts and undo stack included)."""
         other = object.__new__(FanoronaState)
-        for slot in FanoronaState.__slots__:
-            setattr(other, slot, getattr(self, slot))
-        other._rep = dict(self._rep)
-        other._undo = list(self._undo)
+        other.game = self.game
+        other._g = self._g
+        other._own = self._own
+        other._opp = self._opp
+        other._side = self._side
+        other._ch = self._ch
+        other._nc = self._nc
+        other._first = self._first
+        other._key = self._key
+        other._legal = self._legal
+        other._repkey = self._repkey
+        other._pending = self._pending
+        other._result = self._result
+        other._rep = self._rep.copy()
+        other._undo = self._undo.copy()
+        other._end = self._end
+        other._vela = self._vela
+        other._fsc = self._fsc
+        other._acts = self._acts
+        other._gen_cap = self._gen_cap
+        other._gen_paika = self._gen_paika
         return other
 
     def history(self) -> list[int]:
