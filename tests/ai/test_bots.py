@@ -105,3 +105,6 @@ def test_mcts_tree_cap() -> None:
     isbot = ISMCTSBot(game, Budget(iterations=500), seed=0, max_nodes=50)
     isbot.step(game.new_initial_state())
     assert isbot.nodes <= 50
+    small = MCTSBot(game, Budget(iterations=500), seed=0, max_tree_bytes=20_000)
+    small.step(game.new_initial_state())
+    assert small.tree_bytes < 20_000 + 400 and small.nodes < 100

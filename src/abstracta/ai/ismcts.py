@@ -19,7 +19,9 @@ import random
 
 from ..core.game import CHANCE, TERMINAL, Game, State
 from .base import Budget, Deadline, as_budget, check_playable, sample_chance
-from .mcts import DEFAULT_MAX_NODES, rollout
+from .mcts import DEFAULT_MAX_NODES, DEFAULT_MAX_TREE_BYTES, rollout
+
+IS_NODE_BYTES = 300  # node + its slot in the parent's dict
 
 
 class ISNode:
@@ -50,6 +52,7 @@ class ISMCTSBot:
         c: exploration constant (returns in [-1, 1]).
         max_rollout_actions: playout length cap.
         max_nodes: tree size cap (memory).
+        max_tree_bytes: estimated tree memory cap (≈ 300 bytes a node).
 
     Attributes:
         iterations: determinized playouts done in the last search.
@@ -58,7 +61,7 @@ class ISMCTSBot:
 
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  c: float = 1.4, max_rollout_actions: int = 400, max_nodes: int = DEFAULT_MAX_NODES,
-                 name: str | None = None):
+                 max_tree_bytes: int = DEFAULT_MAX_TREE_BYTES, name: str | None = None):
         self.game = game
         self.budget = as_budget(budget)
         if self.budget.depth is not None:
@@ -66,7 +69,7 @@ class ISMCTSBot:
         self.rng = random.Random(seed)
         self.c = c
         self.max_rollout_actions = max_rollout_actions
-        self.max_nodes = max_nodes
+        self.max_nodes = min(max_nodes, max_tree_bytes // IS_NODE_BYTES)
         self.name = name or f"ismcts:{self.budget.text()}"
         self.iterations = 0
         self.nodes = 0

@@ -23,7 +23,10 @@ import random
 from ..core.game import CHANCE, TERMINAL, Game, State
 from .base import Budget, Deadline, as_budget, check_playable, player_view, sample_chance
 
-DEFAULT_MAX_NODES = 1_000_000  # ≈ 300 bytes a node: a 10 s search stays far below 1 GB
+DEFAULT_MAX_NODES = 2_000_000
+#: estimated tree memory cap: ≈ 200 bytes a node plus 8 bytes an untried action
+DEFAULT_MAX_TREE_BYTES = 600_000_000
+NODE_BYTES = 200
 
 
 class Node:
@@ -74,7 +77,9 @@ class MCTSBot:
         seed: seed of the bot's generator (playouts, expansion order).
         c: UCT exploration constant (returns are in [-1, 1]).
         max_rollout_actions: playout length cap before scoring with ``game.evaluate``.
-        max_nodes: tree size cap (memory); past it the search keeps playing out from leaves.
+        max_nodes: tree size cap; past it the search keeps playing out from leaves.
+        max_tree_bytes: estimated tree memory cap (same effect), so a long search on a game
+            with many actions stays well under 1 GB.
         use_undo: walk the tree with ``apply_action``/``undo_action`` on one working state
             (``True``) or clone the root once per iteration (``False``). ``None`` (default):
             clone, which is cheaper for playouts (one clone instead of one undo per action).
@@ -86,17 +91,20 @@ class MCTSBot:
 
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  c: float = 1.4, max_rollout_actions: int = 400, max_nodes: int = DEFAULT_MAX_NODES,
-                 use_undo: bool | None = None, name: str | None = None):
+                 use_undo: bool | None = None, max_tree_bytes: int = DEFAULT_MAX_TREE_BYTES,
+                 name: str | None = None):
         self.game = game
         self.budget = as_budget(budget)
         self.rng = random.Random(seed)
         self.c = c
         self.max_rollout_actions = max_rollout_actions
         self.max_nodes = max_nodes
+        self.max_tree_bytes = max_tree_bytes
         self.use_undo = use_undo
         self.name = name or f"mcts:{self.budget.text()}"
         self.iterations = 0
         self.nodes = 0
+        self.tree_bytes = 0
         self.root: Node | None = None
 
     def restart(self) -> None:
@@ -129,6 +137,8 @@ class MCTSBot:
         sqrt = math.sqrt
         max_rollout = self.max_rollout_actions
         max_nodes = self.max_nodes
+        max_bytes = self.max_tree_bytes
+        tree_bytes = NODE_BYTES
         undo = bool(self.use_undo) and state.supports_undo
         root = Node(-1, -1, state.current_player())
         nodes = 1
@@ -156,13 +166,17 @@ class MCTSBot:
                         child = Node(action, CHANCE, s.current_player())
                         node.children.append(child)
                         nodes += 1
+                        tree_bytes += NODE_BYTES
                     node = child
                     path.append(node)
                     continue
                 untried = node.untried
                 if untried is None:
+                    if tree_bytes >= max_bytes or nodes >= max_nodes:
+                        break  # tree full: play out from this leaf
                     untried = node.untried = list(s.legal_actions())
-                if untried and nodes < max_nodes:
+                    tree_bytes += 8 * len(untried)
+                if untried and nodes < max_nodes and tree_bytes < max_bytes:
                     i = int(rnd() * len(untried))
                     action = untried[i]
                     untried[i] = untried[-1]
@@ -172,6 +186,7 @@ class MCTSBot:
                     child = Node(action, player, s.current_player())
                     node.children.append(child)
                     nodes += 1
+                    tree_bytes += NODE_BYTES
                     path.append(child)
                     node = child
                     break
@@ -209,5 +224,6 @@ class MCTSBot:
                     s.undo_action()
         self.iterations = iterations
         self.nodes = nodes
+        self.tree_bytes = tree_bytes
         self.root = root
         return root
