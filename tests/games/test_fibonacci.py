@@ -291,3 +291,38 @@ def test_self_surround_loses(game):
     s.apply_action(s.string_to_action("e6-d5"))
     assert s.is_terminal() and s.returns() == [-1.0, 1.0]
     assert s.legal_actions() == []
+
+
+# --- evaluator and rendering ------------------------------------------------------------------
+def test_evaluate_range_and_sign(game):
+    s = game.new_initial_state()
+    assert game.evaluate(s, 0) == pytest.approx(-game.evaluate(s, 1))
+    near_win = game.state_from_text(f"{V3} R 6 9")
+    assert 0.5 < game.evaluate(near_win, 0) <= 1 and game.evaluate(near_win, 1) < -0.5
+    near_win.apply_action(near_win.string_to_action("d5-e6"))
+    assert game.evaluate(near_win, 0) == 1.0 and game.evaluate(near_win, 1) == -1.0
+    for variant in ("cards", "go"):
+        g = load_game("fibonacci", variant=variant)
+        st = g.new_initial_state(seed=1)
+        assert -1 <= g.evaluate(st, 0) <= 1
+
+
+def test_render(game):
+    from rich.text import Text
+
+    s = game.new_initial_state()
+    pic = game.render(s)
+    assert isinstance(pic, Text)
+    plain = pic.plain
+    assert "turn 1" in plain and "1 move left" in plain and "k6" in plain and "a1" in plain
+    lines = [ln for ln in plain.splitlines() if ln[:1] in "abcdefghijk" and ln[1:2] == " "]
+    assert len(lines) == 11
+    cards = load_game("fibonacci", variant="cards")
+    c = cards.new_initial_state(seed=9)
+    for who in (0, 1, None):
+        text = cards.render(c, who).plain
+        assert f"revealed card: {c.left}" in text
+        pile = "".join(map(str, c.piles[0]))
+        assert pile not in text
+    go = load_game("fibonacci", variant="go")
+    assert "placement 1/26" in go.render(go.new_initial_state()).plain

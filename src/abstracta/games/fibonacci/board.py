@@ -137,3 +137,17 @@ def dense_list(mask: int) -> list[int]:
         m >>= STRIDE
         r += 1
     return out
+
+
+def hex_distance(a: int, b: int) -> int:
+    """Steps between cells (bits) ``a`` and ``b`` on the board's neighbour graph (§1 directions)."""
+    dr = ROW_OF[b] - ROW_OF[a]
+    dc = COL_OF[b] - COL_OF[a]
+    if dr * dc >= 0:
+        return max(abs(dr), abs(dc))
+    return abs(dr) + abs(dc)
+
+
+#: DIST[a][b]: hex distance between bits (0 for padding).
+DIST: list[list[int]] = [[hex_distance(a, b) if DENSE[a] >= 0 and DENSE[b] >= 0 else 0
+                          for b in range(STRIDE * 13)] for a in range(STRIDE * 13)]

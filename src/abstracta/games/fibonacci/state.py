@@ -285,7 +285,7 @@ class FibonacciState(State):
             self._dm = None
             self._legal = None
             info = None
-            if (_CHECK[p] or _CHECK[q]) and self._check_win(side):
+            if (_CHECK[p] or _CHECK[q]) and (self._cards or self._any_surrounded()) and self._check_win(side):
                 pass
             else:
                 left = left0 - 1
@@ -324,7 +324,7 @@ class FibonacciState(State):
                 self.t = 1
                 keys: list[int] = []
                 self._begin_turn(keys)
-                info = (tuple(keys), None, 0, 0, None)
+                info = tuple(keys)
             else:
                 self.side = side ^ 1
         self.stack.append(rec + (info,))
@@ -355,32 +355,60 @@ class FibonacciState(State):
         self._legal = legal
         self._dm = dm
         if info is not None:
-            keys, piles, rng, nrev, card = info
-            rep = self.rep
-            for k in keys:
-                c = rep[k] - 1
-                if c:
-                    rep[k] = c
-                else:
-                    del rep[k]
-            if piles is not None:
-                self.piles = piles
-                self.rng = rng
+            if self._cards:
+                self.piles, self.rng, nrev, self.card = info
                 del self.revealed[nrev:]
-                self.card = card
+            else:
+                rep = self.rep
+                for k in info:
+                    c = rep[k] - 1
+                    if c:
+                        rep[k] = c
+                    else:
+                        del rep[k]
 
     # ------------------------------------------------------------------ turns and ends
     def _end_turn(self) -> tuple:
-        """End the current turn and start the next (skipping 0-move turns). Returns undo info."""
-        keys: list[int] = []
+        """End the current turn and start the next (skipping 0-move turns, §3). Returns undo info:
+        the repetition keys added (standard, Go) or the card state before (cards)."""
         if self._cards:
-            info = (keys, self.piles, self.rng, len(self.revealed), self.card)
-        else:
-            info = (keys, None, 0, 0, None)
-        self.t += 1
-        self.side ^= 1
+            info = (self.piles, self.rng, len(self.revealed), self.card)
+            self.t += 1
+            self.side ^= 1
+            if self.t > MAX_TURNS:
+                self.left = 0
+                self.result = [0.0, 0.0]
+            else:
+                self._reveal()
+            return info
+        self.t = t = self.t + 1
+        self.side = side = self.side ^ 1
+        if t > MAX_TURNS:
+            self.left = 0
+            self.result = [0.0, 0.0]
+            return ()
+        # fast path of _begin_turn's first iteration
+        base = t if t < 6 else 6
+        bb = self.bb
+        core = bb[1 + 3 * side]
+        left = base - (NBM[core.bit_length() - 1] & bb[5 - 3 * side]).bit_count() if core else base
+        key = self.h ^ Z_BASE[base] ^ (Z_SIDE if side else 0)
+        rep = self.rep
+        c = rep.get(key, 0) + 1
+        rep[key] = c
+        if c >= 3:
+            self.left = left if left > 0 else 0
+            self.result = [0.0, 0.0]
+            return (key,)
+        if left > 0:
+            self.left = left
+            return (key,)
+        keys = [key]
+        self.left = 0
+        self.t = t + 1
+        self.side = side ^ 1
         self._begin_turn(keys)
-        return info
+        return tuple(keys)
 
     def allotment(self) -> int:
         """Moves of the current turn by §3: ``max(0, base(t) − k)`` (standard and Go)."""
@@ -430,6 +458,20 @@ class FibonacciState(State):
         self.card = card
         self.left = card
         self.revealed.append((s, self.t, card))
+
+    def _any_surrounded(self) -> bool:
+        bb = self.bb
+        c = bb[1]
+        if c & DEG6:
+            n = NBM[c.bit_length() - 1]
+            if bb[5] & n == n:
+                return True
+        c = bb[4]
+        if c & DEG6:
+            n = NBM[c.bit_length() - 1]
+            if bb[2] & n == n:
+                return True
+        return False
 
     def surrounded(self, player: int) -> bool:
         """Whether ``player``'s core is on a 6-neighbour cell ringed by enemy attackers (§5)."""
