@@ -358,6 +358,12 @@ def test_render_and_evaluate():
     assert "to place G:7  B:7" in placing
     for player in (0, 1):
         assert -1.0 <= game.evaluate(state, player) <= 1.0
-    assert game.evaluate(state, 0) > game.evaluate(state, 1) or game.evaluate(state, 0) != 0
+    assert game.evaluate(state, 0) == pytest.approx(-game.evaluate(state, 1))
+    # G can jump g4 (launched from f4); B could jump e4 from its transit square f3 (B) to d5
+    assert state.jump_targets(0) == 1 << SQUARE_INDEX["g4"]
+    assert state.jump_targets(1) == 1 << SQUARE_INDEX["e4"]
+    # a capture on one's own turn is worth more than a piece of material: G up 1, B to capture
+    ahead = game.state_from_text("Bg4,Ge4,Gf3,Ga12 M B")
+    assert game.evaluate(ahead, 1) > game.evaluate(game.state_from_text("Bl12,Ge4,Gf3,Ga12 M B"), 1)
     won = game.state_from_text("Gl1 M G")
     assert game.evaluate(won, 0) == 1.0 and game.evaluate(won, 1) == -1.0

@@ -27,7 +27,7 @@ PALETTE: dict[str, str] = {
 }
 COLOUR_NAMES: dict[str, str] = {
     "R": "red", "O": "orange", "Y": "yellow", "G": "green", "B": "blue",
-    "z": "minor z", "p": "minor p", "q": "minor q", "s": "minor s", "t": "minor t",
+    "z": "minor", "p": "minor", "q": "minor", "s": "minor", "t": "minor",
 }
 
 

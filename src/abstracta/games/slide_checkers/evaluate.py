@@ -1,4 +1,4 @@
-"""Heuristic evaluation for Slide Checkers search bots (material, mobility, threats).
+"""Heuristic evaluation for Slide Checkers search bots: material, capture threats, mobility.
 
 Spec: slide-checkers.md §4–§5 (the rules it estimates). Written for two players; with more
 players the opponents are pooled (their average counts as "the opponent").
@@ -6,74 +6,60 @@ players the opponents are pooled (their average counts as "the opponent").
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
-from .board import NUM_SQUARES, SIZE
-from .tables import DIRECTIONS, FULL, dilate
+from .tables import FULL, dilate
 
 if TYPE_CHECKING:
     from .rules import SlideCheckersState
 
-
-def _pairs(sq: int) -> tuple[tuple[int, int], ...]:
-    x, y = divmod(sq, SIZE)
-    out = []
-    for dx, dy in DIRECTIONS[:4]:
-        ax, ay, bx, by = x - dx, y - dy, x + dx, y + dy
-        if 0 <= ax < SIZE and 0 <= ay < SIZE and 0 <= bx < SIZE and 0 <= by < SIZE:
-            out.append((ax * SIZE + ay, bx * SIZE + by))
-    return tuple(out)
-
-
-#: _PAIRS[sq]: the opposite neighbour pairs (a, b) of sq (a piece on a can jump sq to b and back)
-_PAIRS = tuple(_pairs(sq) for sq in range(NUM_SQUARES))
-
-
-def _threatened(targets: int, attackers: int, empty: int) -> int:
-    """Pieces of ``targets`` that a piece of ``attackers`` could jump directly (ignoring launches)."""
-    count = 0
-    b = targets & dilate(attackers)
-    while b:
-        low = b & -b
-        sq = low.bit_length() - 1
-        b ^= low
-        for a, b2 in _PAIRS[sq]:
-            if (attackers >> a & 1 and empty >> b2 & 1) or (attackers >> b2 & 1 and empty >> a & 1):
-                count += 1
-                break
-    return count
+#: value of having a capture available on one's own turn (an exchange swings two pieces)
+TEMPO = 1.5
+#: value of each enemy piece under threat (and cost of each own piece under threat)
+THREAT = 0.25
+#: value of each empty square next to a piece, relative to the opponents'
+MOBILITY = 0.03
+#: material difference (in pieces) that maps to tanh(1) ≈ 0.76
+SCALE = 3.0
 
 
 def evaluate(state: "SlideCheckersState", player: int) -> float:
-    """Value of ``state`` for seat ``player`` in [-1, 1] (+1 = certainly winning).
+    """Value of ``state`` for seat ``player`` in [-1, 1] (+1 = won, −1 = lost).
 
-    Terminal states give their return. Weights: material 0.6, threats 0.25, mobility 0.15.
+    Terminal states give their return. Otherwise
+    ``tanh((material + tempo + threats + mobility) / SCALE)`` where material counts pieces on
+    the board plus pieces still to place, tempo is ±:data:`TEMPO` when the side to move has a
+    capture (in ``player``'s favour when it is ``player``), threats count jumpable pieces.
     """
     if state.is_terminal():
         return float(state.returns()[player])
     n = state.num_players
     bbs = [state.pieces(i) for i in range(n)]
     own = bbs[player]
+    opponents = [i for i in range(n) if i != player and (bbs[i] or state.to_place[i])]
+    if not opponents:
+        return 0.99
+    k = len(opponents)
     others = 0
-    for i, b in enumerate(bbs):
-        if i != player:
-            others |= b
-    occ = own | others
-    empty = FULL ^ occ
-    mine = own.bit_count()
-    alive = max(1, sum(1 for i, b in enumerate(bbs) if i != player and b))
-    theirs = others.bit_count() / alive
+    for i in opponents:
+        others |= bbs[i]
     to_place = state.to_place
-    mine += to_place[player]
-    theirs += sum(r for i, r in enumerate(to_place) if i != player) / max(1, n - 1)
-    if mine + theirs == 0:
-        return 0.0
-    material = (mine - theirs) / (mine + theirs)
-    my_threat = _threatened(others, own, empty)
-    their_threat = _threatened(own, others, empty) / alive
-    threat = (my_threat - their_threat) / (my_threat + their_threat + 2.0)
-    my_mob = (dilate(own) & empty).bit_count()
-    their_mob = (dilate(others) & empty).bit_count() / alive
-    mobility = (my_mob - their_mob) / (my_mob + their_mob + 1.0)
-    value = 0.6 * material + 0.25 * threat + 0.15 * mobility
-    return max(-0.99, min(0.99, value))
+    mine = own.bit_count() + to_place[player]
+    theirs = (others.bit_count() + sum(to_place[i] for i in opponents)) / k
+    x = mine - theirs
+    if state.phase == "movement":
+        mover = state.current_player()
+        my_targets = state.jump_targets(player) & others
+        their_targets = 0
+        for i in opponents:
+            their_targets |= state.jump_targets(i) & own
+        if mover == player:
+            if my_targets:
+                x += TEMPO
+        elif state.jump_targets(mover) & own:
+            x -= TEMPO
+        x += THREAT * (my_targets.bit_count() - their_targets.bit_count())
+        empty = FULL ^ (own | others)
+        x += MOBILITY * ((dilate(own) & empty).bit_count() - (dilate(others) & empty).bit_count() / k)
+    return max(-0.999, min(0.999, math.tanh(x / SCALE)))

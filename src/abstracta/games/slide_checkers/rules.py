@@ -250,6 +250,39 @@ class SlideCheckersState(State):
         return self._z ^ hash((self._turn, self._jsq, self._phase, tuple(self._remain), self._nj,
                                self._passes, self._over))
 
+    def jump_targets(self, seat: int) -> int:
+        """Bitboard of the enemy pieces ``seat``'s pieces could jump as a first jump if it were
+        ``seat``'s turn (launches from transit squares included; Spec §4.3). For evaluation."""
+        own = self._bb[seat]
+        occ = self._occ
+        empty = FULL ^ occ
+        enemy = occ ^ own
+        region = empty & self.game.friend[seat]
+        out = 0
+        b = own
+        while b:
+            low = b & -b
+            b ^= low
+            s = low.bit_length() - 1
+            t = NB[s] & region
+            while t:
+                v = t | ((t << 1) & NOT_Y0) | ((t >> 1) & NOT_Y11)
+                nt = (v | (v << SIZE) | (v >> SIZE)) & region
+                if nt == t:
+                    break
+                t = nt
+            lset = t | low
+            e2 = empty | low
+            while lset:
+                lb = lset & -lset
+                lset ^= lb
+                pl = lb.bit_length() - 1
+                if NB[pl] & enemy:
+                    for _, over, land in JUMPS[pl]:
+                        if enemy >> over & 1 and e2 >> land & 1:
+                            out |= 1 << over
+        return out
+
     # --- placement helpers ----------------------------------------------------------------------
     def _place_mask(self, p: int) -> int:
         """Legal placement squares of seat ``p`` (Spec §3): friendly, empty, not adjacent to
