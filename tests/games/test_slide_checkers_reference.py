@@ -233,3 +233,18 @@ def test_engine_matches_reference(seed, players, board):
 def test_reference_agrees_on_spec_examples(text):
     game = SlideCheckersGame()
     assert Ref(text, "GB", ref_colours(1, 1)).legal() == game.state_from_text(text).legal_action_strings()
+
+
+@pytest.mark.parametrize("players,text,counts", [
+    (2, "- P:7/7 G", [24, 544, 11816]),
+    (2, "Bg4,Bi4,Bl12,Ge4 M G", [2, 4, 20]),
+    (3, "Bb2,Ga1,Rd4 M G", [2, 4, 0]),
+    (4, "Bl12,Gk2,Rf6,Yk1 M B", [5, 70, 280]),
+])
+def test_perft(players, text, counts):
+    """Perft counts of the engine (make/unmake), equal to the reference's (checked once by
+    walking the reference's legal lists)."""
+    from abstracta import perft
+    state = SlideCheckersGame(players=players).state_from_text(text)
+    assert [perft(state, d) for d in range(1, len(counts) + 1)] == counts
+    assert state.to_text() == SlideCheckersGame(players=players).state_from_text(text).to_text()
