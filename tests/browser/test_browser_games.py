@@ -47,8 +47,8 @@ def click_fanorona(page, move: str) -> None:
     frm, to, kind = m.groups()
     view = page.evaluate("window.abstractaView")
     if "chain=" not in view["position"]:
-        page.click(f"[data-point={frm}]")
-    page.click(f"[data-point={to}]")
+        page.click(f"[data-point='{frm}']")
+    page.click(f"[data-point='{to}']")
     if kind and page.locator(f"[data-choice={kind}]").count():
         page.click(f"[data-choice={kind}]")
 
@@ -58,7 +58,61 @@ def click_generic(page, move: str) -> None:
     page.locator("#legal button.move").filter(has_text=re.compile("^" + re.escape(move) + "$")).first.click()
 
 
-CLICKERS = {"fanorona": click_fanorona}
+def click_nibble(page, move: str) -> None:
+    if move == "end":
+        page.click("#end-turn")
+        return
+    view = page.evaluate("window.abstractaView")
+    page.click(f"[data-cell='{move}']")
+    if "take=" not in view["position"]:
+        page.click("#take")
+
+
+def click_fibonacci(page, move: str) -> None:
+    if move == "pass":
+        page.click("#pass")
+    elif "@" in move:
+        page.click(f"[data-cell='{move.split('@')[1]}']")
+    else:
+        frm, to = move.split("-")
+        page.click(f"[data-cell='{frm}']")
+        page.click(f"[data-cell='{to}']")
+
+
+def click_cards(page, move: str) -> None:
+    if move in ("draw", "pass"):
+        page.click(f"#{move}")
+        return
+    card, pile = move[:2], move[3]
+    target = page.locator(f".hand [data-card='{card}']").first
+    if "picked" not in (target.get_attribute("class") or ""):
+        target.click()
+    page.click(f"[data-pile='{pile}']")
+
+
+def click_slide(page, move: str) -> None:
+    if move == "pass":
+        page.click("#pass")
+        return
+    if move.startswith("@"):
+        page.click(f"[data-square='{move[1:]}']")
+        return
+    m = re.fullmatch(r"([a-l]\d+)-([a-l]\d+)", move)
+    if m:
+        page.click(f"[data-square='{m.group(1)}']")
+        page.click(f"[data-square='{m.group(2)}']")
+        return
+    m = re.fullmatch(r"(?:([a-l]\d+)(?:>[a-l]\d+)?)?\*([a-l]\d+)[re]", move)
+    if m.group(1):
+        page.click(f"[data-square='{m.group(1)}']")
+    page.click(f"[data-square='{m.group(2)}']")
+    choice = page.locator(f"[data-choice='{move}']")
+    if choice.count():
+        choice.click()
+
+
+CLICKERS = {"fanorona": click_fanorona, "nibble": click_nibble, "fibonacci": click_fibonacci,
+            "fibonacci-cards": click_cards, "slide-checkers": click_slide}
 
 
 def play_to_end(page, game: str, rng: random.Random, prefer=None, limit: int = 600) -> dict:
