@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from ...core.errors import IllegalActionError, NotationError, OptionError, PositionError
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int
+from .evaluate import evaluate as _evaluate
 from .board import BOARDS, MAJORS, NUM_SQUARES, SIZE, SQUARE_INDEX, SQUARE_NAMES, colour_masks
 from .tables import (COLK, COLY, DIR_STEP, FULL, JUMPS, NB, NOT_Y0, NOT_Y11, RANK, SQ_OF_RANK,
                      ZOBRIST, DIRECTIONS)
@@ -139,8 +140,8 @@ class SlideCheckersGame(Game):
         return _parse_position(self, text)
 
     def evaluate(self, state: State, player: int) -> float:
-        from .evaluate import evaluate
-        return evaluate(state, player)  # type: ignore[arg-type]
+        """Heuristic value in [-1, 1] for ``player`` (see :func:`.evaluate.evaluate`)."""
+        return _evaluate(state, player)  # type: ignore[arg-type]
 
     def render(self, state: State, player: int | None = None) -> Any:
         from .render import render_state
