@@ -83,6 +83,8 @@ class Geometry:
         cont: ``cont[p]`` = list of ``(dir, to_bit, approach_bit, withdrawal_bit, base_id)`` for the
             capture steps a stone on ``p`` can try, in canonical order (approach/withdrawal bit
             0 when the target point is off the board).
+        cont_near: ``cont_near[p]`` = bitboard of every capture target of ``cont[p]`` (a quick
+            "no enemy within reach" test).
         shifts: per axis (N, NE, E, SE): ``(s, dir_up, dir_down, mask_move_up, mask_app_up,
             mask_wd_up, mask_move_down, mask_app_down, mask_wd_down)`` for bitboard move
             generation (see ``rules._captures``).
@@ -106,6 +108,7 @@ class Geometry:
     zside: int = 0
     zpoint: tuple[list[int], list[int]] = ((), ())  # type: ignore[assignment]
     cont: list[list[tuple[int, int, int, int, int]]] = field(default_factory=list)
+    cont_near: list[int] = field(default_factory=list)
     shifts: list[tuple[int, ...]] = field(default_factory=list)
     start_rows: str = ""
     side_act: tuple[list[tuple], list[tuple]] = ((), ())  # type: ignore[assignment]
@@ -207,6 +210,10 @@ def _build(size: str) -> Geometry:
             g.cont[p].append((d, 1 << q, (1 << app_t) if app_t >= 0 else 0,
                               (1 << wd_t) if wd_t >= 0 else 0, base))
     g.zmove, g.zrun = zmove, zrun
+    g.cont_near = [0] * n
+    for p in range(n):
+        for _d, _tb, ab, wb, _base in g.cont[p]:
+            g.cont_near[p] |= ab | wb
     g.action_ids = {s: a for a, s in enumerate(g.action_strings) if s}
     side_act: tuple[list[tuple], list[tuple]] = ([], [])
     for side in (0, 1):

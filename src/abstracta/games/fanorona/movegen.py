@@ -35,25 +35,24 @@ def _source(g: Geometry) -> str:
              "    append = out.append"]
     paika = []
     for i, (s, oup, odn, m_up, a_up, w_up, m_dn, a_dn, w_dn) in enumerate(g.shifts):
-        for direction, (shift_e, shift_a, shift_w, a_mask, w_mask, m_mask, order) in enumerate((
-                (">>", f">> {2 * s}", f"<< {s}", a_up, w_up, m_up, oup),
-                ("<<", f"<< {2 * s}", f">> {s}", a_dn, w_dn, m_dn, odn))):
+        for direction, (shift_e, shift_a, shift_w, a_mask, w_mask, m_mask, order, sign) in enumerate((
+                (">>", f">> {2 * s}", f"<< {s}", a_up, w_up, m_up, oup, 1),
+                ("<<", f"<< {2 * s}", f">> {s}", a_dn, w_dn, m_dn, odn, -1))):
             var = f"e{2 * i + direction}"
+            d = sign * s
             lines.append(f"    {var} = own & (empty {shift_e} {s})")
             lines.append(f"    if {var}:")
-            lines.append(f"        x = {var} & (opp {shift_a}) & {a_mask}")
+            lines.append(f"        x = {var} & (opp {shift_a})" + _mask(g, a_mask, (d, 2 * d)))
             _expand(lines, "x", order + 1, "        ")
-            lines.append(f"        x = {var} & (opp {shift_w}) & {w_mask}")
+            lines.append(f"        x = {var} & (opp {shift_w})" + _mask(g, w_mask, (d, -d)))
             _expand(lines, "x", order + 2, "        ")
-            # plain steps: east/west shifts never wrap (bits leave the board), others need the mask
-            needs_mask = m_mask != _unwrapped_mask(g, s, direction)
-            paika.append((var, m_mask if needs_mask else None, order))
+            paika.append((var, _mask(g, m_mask, (d,)), order))
     lines.append("    if out:")
     lines.append("        if len(out) > 1:")
     lines.append("            out.sort()")
     lines.append("        return out")
     for var, mask, order in paika:
-        lines.append(f"    x = {var} & {mask}" if mask is not None else f"    x = {var}")
+        lines.append(f"    x = {var}{mask}")
         _expand(lines, "x", order, "    ")
     lines.append("    out.sort()")
     lines.append("    return out")
@@ -72,9 +71,12 @@ def _source(g: Geometry) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _unwrapped_mask(g: Geometry, s: int, down: int) -> int:
-    """Points p whose p+s (or p-s when ``down``) lies on the board: where a bare shift is exact."""
-    return sum(1 << p for p in range(g.n) if 0 <= (p - s if down else p + s) < g.n)
+def _mask(g: Geometry, mask: int, offsets: tuple[int, ...]) -> str:
+    """``" & MASK"``, or ``""`` when the bare shifts are already exact: every point whose
+    ``p + offset`` lies in ``0..n-1`` for all ``offsets`` is in ``mask`` (east/west steps,
+    whose shifted bits simply fall off the board)."""
+    in_range = sum(1 << p for p in range(g.n) if all(0 <= p + o < g.n for o in offsets))
+    return "" if in_range == mask else f" & {mask}"
 
 
 _CACHE: dict[str, tuple[Generator, Generator]] = {}

@@ -223,12 +223,14 @@ class FanoronaState(State):
         g = self._g
         if self._pending == 1:
             p, last, vmask, _ = self._ch  # type: ignore[misc]
-            conts = continuations(g, self._own, self._opp, p, last, vmask)
-            if conts:
-                conts.append(self._end)
-                self._legal = conts
-                self._pending = 0
-                return
+            opp = self._opp
+            if opp & g.cont_near[p]:
+                conts = continuations(g, self._own, opp, p, last, vmask)
+                if conts:
+                    conts.append(self._end)
+                    self._legal = conts
+                    self._pending = 0
+                    return
             side = self._side
             self._own, self._opp = self._opp, self._own
             self._side = side ^ 1
