@@ -129,9 +129,15 @@ def mcts_speed(game: Game, seconds: float) -> float | None:
 
 
 def peak_memory(game: Game, seconds: float) -> float:
+    """Peak traced Python memory (MiB) of an MCTS search of ``seconds`` from the start (random
+    play when the MCTS bot is missing): what a search tree of that length costs."""
     tracemalloc.start()
     try:
-        random_play(game, seconds, seed=1)
+        try:
+            from .ai.levels import make_bot
+            make_bot(f"mcts:{seconds}", game, seed=0).step(_initial(game, 0))
+        except ImportError:
+            random_play(game, seconds, seed=1)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -551,7 +551,7 @@ def render_bench_table(rows: list[Any], ref: dict | None) -> Table:
         table.add_row(label, fmt(p), p.unit.split("(")[1].split(",")[0] if p else "—",
                       f"{m['playouts_per_s'].value:,.1f}", fmt(m.get("actions_per_s")),
                       f"{m['mean_actions'].value:,.1f}", f"{m['mean_turns'].value:,.1f}",
-                      fmt(m.get("mcts_iterations_per_s"), "ratio_to_playouts"), f"{m['peak_memory_mb'].value:,.1f}")
+                      fmt(m.get("mcts_iterations_per_s"), "ratio_to_playouts"), f"{m['peak_memory_mb'].value:,.2f}")
     return table
 
 
