@@ -17,23 +17,34 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .board import DEG6, DIST, NBM, dilate
+from .board import DEG6, DIST, NBM
 
 if TYPE_CHECKING:
     from .state import FibonacciState
 
 
+_GROUP_COUNT: dict[int, int] = {}
+
+
 def _groups(mask: int) -> int:
+    """Number of connected groups of ``mask`` (memoised)."""
+    n = _GROUP_COUNT.get(mask)
+    if n is not None:
+        return n
+    key = mask
     n = 0
     while mask:
         g = mask & -mask
         while True:
-            ng = g | (dilate(g) & mask)
+            ng = g | (((g << 1) | (g >> 1) | (g << 12) | (g >> 12) | (g << 13) | (g >> 13)) & mask)
             if ng == g:
                 break
             g = ng
         mask ^= g
         n += 1
+    if len(_GROUP_COUNT) >= 50_000:
+        _GROUP_COUNT.clear()
+    _GROUP_COUNT[key] = n
     return n
 
 

@@ -8,6 +8,7 @@ from abstracta.core.game import Game
 from abstracta.core.options import Option, seed_option
 from abstracta.core.rng import SplitMix64
 
+from .evaluate import evaluate
 from .state import FULL_PILE, NUM_ACTIONS, NUM_PLACEMENTS, RED, FibonacciState
 
 #: §2 standard start.
@@ -91,8 +92,6 @@ class FibonacciGame(Game):
 
     def evaluate(self, state: Any, player: int) -> float:
         """Heuristic value in [-1, 1] for ``player`` (see :mod:`.evaluate`)."""
-        from .evaluate import evaluate
-
         return evaluate(state, player)
 
     def render(self, state: Any, player: int | None = None) -> Any:

@@ -53,7 +53,9 @@ _CHECK = (False, True, True, False, True, True, False)
 
 _TYPE_MEMO: dict[int, tuple[dict[int, int], list[tuple[int, list[int]]]]] = {}
 _GROUP_MEMO: dict[int, tuple[dict[int, int], list[tuple[int, list[int]]]]] = {}
-_MEMO_LIMIT = 200_000
+#: Memo sizes (entries); a full memo is simply cleared. ~1 kB per type entry.
+_TYPE_LIMIT = 20_000
+_GROUP_LIMIT = 50_000
 
 
 def _group_moves(g: int, d: int) -> tuple[dict[int, int], list[tuple[int, list[int]]]]:
@@ -93,7 +95,7 @@ def type_moves(mask: int) -> tuple[dict[int, int], list[tuple[int, list[int]]]]:
         rem ^= g
         part = gmemo.get(g)
         if part is None:
-            if len(gmemo) >= _MEMO_LIMIT:
+            if len(gmemo) >= _GROUP_LIMIT:
                 gmemo.clear()
             part = gmemo[g] = _group_moves(g, d)
         parts.append(part)
@@ -107,7 +109,7 @@ def type_moves(mask: int) -> tuple[dict[int, int], list[tuple[int, list[int]]]]:
             items += pitems
         items.sort()
         entry = (dm, items)
-    if len(_TYPE_MEMO) >= _MEMO_LIMIT:
+    if len(_TYPE_MEMO) >= _TYPE_LIMIT:
         _TYPE_MEMO.clear()
     _TYPE_MEMO[mask] = entry
     return entry
