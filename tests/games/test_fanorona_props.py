@@ -334,3 +334,40 @@ def test_clone_of_unresolved_state():
     assert state.legal_action_strings() == ["c3-d2A", "e5-f4A", "f3-f4W", "g4-g5W", "h4-g5W"]
     twin.undo_action()
     assert snapshot(twin) == snapshot(state)
+
+
+@st.composite
+def positions(draw):
+    """A random position text (turn boundary) for a random board size."""
+    size = draw(st.sampled_from(list(SIZES)))
+    w, h = SIZES[size]
+    weights = draw(st.sampled_from([(1, 1, 1), (1, 1, 4), (3, 3, 1), (1, 4, 4)]))
+    cells = draw(st.lists(st.sampled_from("W" * weights[0] + "B" * weights[1] + "." * weights[2]),
+                          min_size=w * h, max_size=w * h))
+    rows = "/".join("".join(cells[i * w:(i + 1) * w]) for i in range(h))
+    side = draw(st.sampled_from("WB"))
+    nc = draw(st.sampled_from([0, 0, 1, 57, 98, 99]))
+    return size, f"{rows} {side}" + (f" nc={nc}" if nc else "")
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions(), st.booleans(), st.integers(0, 2**16))
+def test_random_positions_match_reference(position, vela, seed):
+    size, text = position
+    game = load_game("fanorona", size=size, vela=vela)
+    state = game.state_from_text(text)
+    assert state.to_text() == text
+    ref = Reference(size, vela, False, text.split(" nc=")[0])
+    ref.nc = state.no_progress
+    if ref.result is None and ref.nc >= 100:
+        ref.result = [0.0, 0.0]
+    rng = random.Random(seed)
+    for ply in range(60):
+        assert state.to_text() == ref.text(), f"ply {ply} from {text}"
+        assert state.legal_action_strings() == ref.legal(), f"ply {ply} from {text}"
+        assert state.returns() == (ref.result or [0.0, 0.0])
+        if state.is_terminal():
+            break
+        move = rng.choice(ref.legal())
+        state.apply_action(state.string_to_action(move))
+        ref.apply(move)
