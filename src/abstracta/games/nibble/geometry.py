@@ -54,6 +54,10 @@ class Geometry:
         coords: canonical index -> ``(x, y)`` (square) or ``(r, c)`` (hex, 1-based).
         rows: the position text's rows, top first: each a list of canonical indices.
         shifts: the neighbour shifts of the padded grid (``+s`` and ``−s`` for each s).
+        ring: bit position -> bitboard of the cells around it (hex: the 6 neighbours; square:
+            the 4 neighbours and the 4 diagonal cells).
+        local_ok: bit position -> the occupancies of ``ring`` in which the occupied neighbours
+            are connected through occupied ring cells (so removing the disc splits nothing).
     """
 
     variant: str
@@ -75,6 +79,8 @@ class Geometry:
     coords: list[tuple[int, int]] = field(default_factory=list)
     rows: list[list[int]] = field(default_factory=list)
     shifts: tuple[int, ...] = ()
+    ring: list[int] = field(default_factory=list)
+    local_ok: list[frozenset[int]] = field(default_factory=list)
     free_mask: Callable[[int], int] = field(default=lambda occ: 0)
     dilate: Callable[[int], int] = field(default=lambda m: 0)
 
@@ -184,7 +190,57 @@ def geometry(variant: str) -> Geometry:
         for j in nbs:
             m |= 1 << g.bit[j]
         g.nmask[g.bit[i]] = m
+    _build_local(g)
     return g
+
+
+def _local_patterns(offsets: tuple[tuple[int, int], ...], sides: tuple[tuple[int, int], ...]) -> list[int]:
+    """Patterns (bit k = ring cell ``offsets[k]`` occupied) whose occupied neighbours (offsets in
+    ``sides``) are connected through occupied ring cells."""
+    out = []
+    for pattern in range(1 << len(offsets)):
+        occupied = [o for k, o in enumerate(offsets) if pattern >> k & 1]
+        nbs = [o for o in occupied if o in sides]
+        if len(nbs) > 1:
+            seen = {nbs[0]}
+            todo = [nbs[0]]
+            while todo:
+                x = todo.pop()
+                for y in occupied:
+                    if y not in seen and (y[0] - x[0], y[1] - x[1]) in sides:
+                        seen.add(y)
+                        todo.append(y)
+            if not all(o in seen for o in nbs):
+                continue
+        out.append(pattern)
+    return out
+
+
+def _build_local(g: Geometry) -> None:
+    """Fill ``ring`` and ``local_ok`` (see :class:`Geometry`)."""
+    if g.hex:
+        sides = ((0, 1), (1, 1), (1, 0), (0, -1), (-1, -1), (-1, 0))
+        around = sides
+    else:
+        sides = ((0, 1), (1, 0), (0, -1), (-1, 0))
+        around = sides + ((1, 1), (1, -1), (-1, -1), (-1, 1))
+    at = {xy: i for i, xy in enumerate(g.coords)}
+    g.ring = [0] * len(g.cell_of_bit)
+    g.local_ok = [frozenset()] * len(g.cell_of_bit)
+    shapes: dict[tuple[tuple[int, int], ...], list[int]] = {}
+    for i, (u, v) in enumerate(g.coords):
+        offsets = tuple(o for o in around if (u + o[0], v + o[1]) in at)
+        patterns = shapes.get(offsets)
+        if patterns is None:
+            patterns = shapes[offsets] = _local_patterns(offsets, sides)
+        values = [1 << g.bit[at[(u + o[0], v + o[1])]] for o in offsets]
+        keys = [0] * (1 << len(offsets))
+        for p in range(1, len(keys)):
+            low = p & -p
+            keys[p] = keys[p ^ low] | values[low.bit_length() - 1]
+        me = g.bit[i]
+        g.ring[me] = keys[-1]
+        g.local_ok[me] = frozenset(keys[p] for p in patterns)
 
 
 _MASK64 = (1 << 64) - 1

@@ -106,6 +106,9 @@ def parse_position(game: NibbleGame, text: str) -> NibbleState:
         state.take = take
     else:
         mover = 1 - to_move
+        if has_instant_win(g, coll[to_move]):
+            raise PositionError(f"seat {to_move} is to move but already holds an instant win "
+                                "(the game would have ended)")
         if has_instant_win(g, coll[mover]):
             state.winner = mover
         elif not state.occ:

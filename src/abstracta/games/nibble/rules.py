@@ -34,18 +34,20 @@ def is_cut(g: Geometry, rest: int, b: int) -> bool:
     at most two occupied neighbours at right angles (square) or three in a row (hex), so the
     common-neighbour test usually decides; otherwise a bidirectional bitboard flood fill does.
     """
-    nmask = g.nmask
-    nb = nmask[b] & rest
-    if nb & (nb - 1) == 0:
+    if g.ring[b] & rest in g.local_ok[b]:
         return False
+    return _neighbours_split(g, rest, g.nmask[b] & rest)
+
+
+def _neighbours_split(g: Geometry, rest: int, nb: int) -> bool:
+    """Whether the cells of ``nb`` (at least two) lie in different groups of ``rest``."""
+    nmask = g.nmask
     a = nb & -nb
     others = nb ^ a
     dil = g.dilate
     if others & (others - 1) == 0:
-        ab = a.bit_length() - 1
-        if nmask[ab] & others:
-            return False
-        if nmask[ab] & nmask[others.bit_length() - 1] & rest:
+        na = nmask[a.bit_length() - 1]
+        if na & others or na & nmask[others.bit_length() - 1] & rest:
             return False
         reach_a, reach_b = a, others
         while True:
@@ -77,11 +79,14 @@ def legal_takes(g: Geometry, occ: int, candidates: int) -> list[int]:
     free = g.free_mask(occ) & candidates
     out: list[int] = []
     cell_of_bit = g.cell_of_bit
+    nmask = g.nmask
+    ring = g.ring
+    local_ok = g.local_ok
     while free:
         low = free & -free
         free ^= low
         b = low.bit_length() - 1
-        if not is_cut(g, occ ^ low, b):
+        if ring[b] & occ in local_ok[b] or not _neighbours_split(g, occ ^ low, nmask[b] & occ):
             out.append(cell_of_bit[b])
     return out
 
