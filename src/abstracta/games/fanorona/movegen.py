@@ -23,7 +23,7 @@ Generator = Callable[[int, int], list]
 def _expand(lines: list[str], var: str, offset: int, indent: str) -> None:
     lines.append(f"{indent}while {var}:")
     lines.append(f"{indent}    b = {var} & -{var}")
-    lines.append(f"{indent}    append(P24[b] + {offset})")
+    lines.append(f"{indent}    append(T{offset}[b])")
     lines.append(f"{indent}    {var} ^= b")
 
 
@@ -86,7 +86,13 @@ def generators(g: Geometry) -> tuple[Generator, Generator]:
     """``(turn_start, paikas)`` specialised for ``g`` (compiled once per board size)."""
     gens = _CACHE.get(g.size)
     if gens is None:
-        namespace: dict = {"P24": {1 << p: p * 24 for p in range(g.n)}}
-        exec(compile(_source(g), f"<fanorona movegen {g.size}>", "exec"), namespace)
+        source = _source(g)
+        # ``T<offset>[bit]`` = action id of the step of kind/direction ``offset`` from that bit's
+        # point; bound as default arguments so that look-ups are local
+        tables = {f"T{o}": {1 << p: p * 24 + o for p in range(g.n)} for o in range(24)}
+        defaults = ", ".join(f"T{o}=T{o}" for o in range(24))
+        source = source.replace("(own, opp):", f"(own, opp, {defaults}):")
+        namespace: dict = dict(tables)
+        exec(compile(source, f"<fanorona movegen {g.size}>", "exec"), namespace)
         gens = _CACHE[g.size] = (namespace["turn_start"], namespace["paikas"])
     return gens
