@@ -349,7 +349,7 @@ async function matchPage(id) {
       try {
         mod.render(boardBox, {
           position, legal: interactive ? view.legal : [], interactive, play: send, controls,
-          view, options: view.options, seatName, viewer: view.viewer,
+          view, options: view.options, seatName, viewer: view.viewer, over,
           lastMove: live ? view.last_action : (replayPly ? view.moves[replayPly - 1] : null),
         });
       } catch (e) {
@@ -369,12 +369,13 @@ async function matchPage(id) {
       legalBox.append(h("span", { class: "muted" }, over ? "The game is over." : (live ? "Not your move." : "Replaying.")));
     }
     entry.disabled = !interactive;
+    entry.placeholder = interactive && view.legal.length ? `type a move, e.g. ${view.legal[0]}` : "type a move";
 
     // move list
     moveList.replaceChildren();
     view.moves.forEach((m, i) => {
       const li = h("li", { class: (live ? i === view.ply - 1 : i === replayPly - 1) ? "current" : "" },
-        h("a", { href: "javascript:void 0", "data-ply": i + 1, onclick: () => stepTo(i + 1) }, m));
+        h("a", { href: "javascript:void 0", "data-ply": i + 1, onclick: () => stepTo(i + 1) }, h("span", { class: "n" }, `${i + 1}.`), m));
       moveList.append(li);
     });
     const cur = moveList.querySelector(".current");

@@ -40,7 +40,7 @@ export function render(box, ctx) {
   const sources = new Set(moves.map((m) => m.from));
   if (ui.sel && !sources.has(ui.sel)) ui.sel = null;
   if (!ui.sel && sources.size === 1 && pos.chain) ui.sel = [...sources][0];
-  const S = 64, M = 40;
+  const S = 64, M = 46;
   const px = (x) => M + x * S, py = (y) => M + (pos.H - 1 - y) * S;
   const svg = svgRoot(box, 2 * M + (pos.W - 1) * S, 2 * M + (pos.H - 1) * S, "Fanorona board", 120 * pos.W + 80);
   el("rect", { x: 4, y: 4, width: 2 * M + (pos.W - 1) * S - 8, height: 2 * M + (pos.H - 1) * S - 8, rx: 12, fill: "#e9d8b0" }, svg);
@@ -54,8 +54,8 @@ export function render(box, ctx) {
     }
   }
   const labels = el("g", { fill: "#7a6440", "font-size": 14, "text-anchor": "middle", "font-family": "sans-serif" }, svg);
-  for (let x = 0; x < pos.W; x++) el("text", { x: px(x) + 14, y: 2 * M + (pos.H - 1) * S - 16, text: FILES[x] }, labels);
-  for (let y = 0; y < pos.H; y++) el("text", { x: 16, y: py(y) - 12, text: String(y + 1) }, labels);
+  for (let x = 0; x < pos.W; x++) el("text", { x: px(x), y: py(0) + S * 0.3 + 18, text: FILES[x] }, labels);
+  for (let y = 0; y < pos.H; y++) el("text", { x: px(0) - S * 0.3 - 12, y: py(y) + 5, text: String(y + 1) }, labels);
   if (ctx.lastMove) {
     const m = /^([a-i]\d)-([a-i]\d)/.exec(ctx.lastMove);
     if (m) { const [a, b] = [xy(m[1]), xy(m[2])]; el("line", { x1: px(a[0]), y1: py(a[1]), x2: px(b[0]), y2: py(b[1]), class: "lastmove", "stroke-width": 6, opacity: .6 }, svg); }

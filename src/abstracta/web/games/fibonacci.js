@@ -99,7 +99,9 @@ export function render(box, ctx) {
   const info = document.createElement("span");
   info.className = "info";
   const mover = seatName(pos.side === "R" ? 0 : 1);
-  if (pos.placing !== null) {
+  if (ctx.over) {
+    info.textContent = pos.turn ? `Ended in turn ${pos.turn}.` : "";
+  } else if (pos.placing !== null) {
     const kinds = ["support", "attacker", "core"];
     const k = pos.placing < 12 ? 0 : pos.placing < 24 ? 1 : 2;
     info.textContent = `Placement ${pos.placing + 1} of 26: ${mover} places a ${kinds[k]} on any empty cell.`;

@@ -126,7 +126,8 @@ export function render(box, ctx) {
   const info = document.createElement("span");
   info.className = "info";
   const mover = NAMES[pos.mover] || pos.mover;
-  if (pos.placing) info.textContent = `Placement: ${mover} places a piece (left to place: ${pos.toPlace.join(" / ")}).`;
+  if (ctx.over) info.textContent = "";
+  else if (pos.placing) info.textContent = `Placement: ${mover} places a piece (left to place: ${pos.toPlace.join(" / ")}).`;
   else if (pos.jump) info.textContent = `${mover} must jump on with the piece on ${pos.jump}.`;
   else info.textContent = `${mover} to move` + (ctx.interactive ? (ui.sel ? ": gold = step or slide, red = jump." : ": click a piece.") : ".");
   ctx.controls.append(info);
