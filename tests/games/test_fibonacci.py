@@ -326,3 +326,25 @@ def test_render(game):
         assert pile not in text
     go = load_game("fibonacci", variant="go")
     assert "placement 1/26" in go.render(go.new_initial_state()).plain
+
+
+def test_terminal_texts_round_trip(game):
+    s = game.state_from_text(f"{V3} R 6 9")
+    s.apply_action(s.string_to_action("d5-e6"))
+    assert s.to_text() == "saaaaa/1a5/8/9/4AA4/4AcA4/4AA4/9/8/7/S4C R 5 9"
+    back = game.state_from_text(s.to_text())
+    assert back.is_terminal() and back.returns() == s.returns()
+    go = load_game("fibonacci", variant="go")
+    ring = {"e4": "A", "e6": "A", "f5": "A", "f6": "A", "d4": "A", "d5": "A", "a1": "S",
+            "a2": "a", "a3": "a", "a4": "a", "a5": "a", "b1": "a", "b2": "a", "k6": "C"}
+    g = go.state_from_text(f"{rows_from(ring)} G P25")
+    g.apply_action(g.string_to_action("C@e5"))
+    assert g.is_terminal() and g.returns() == [1.0, -1.0]
+    assert g.to_text().endswith(" R 0 1")
+    back = go.state_from_text(g.to_text())
+    assert back.is_terminal() and back.returns() == [1.0, -1.0]
+    swapped = {k: v.swapcase() for k, v in ring.items() if k != "k6"}
+    r = go.state_from_text(f"{rows_from(swapped)} R P24")
+    r.apply_action(r.string_to_action("C@e5"))
+    assert r.to_text().endswith(" G P25") and r.returns() == [-1.0, 1.0]
+    assert go.state_from_text(r.to_text()).returns() == [-1.0, 1.0]

@@ -287,13 +287,11 @@ class FibonacciState(State):
             self._dm = None
             self._legal = None
             info = None
+            self.left = left = left0 - 1
             if (_CHECK[p] or _CHECK[q]) and (self._cards or self._any_surrounded()) and self._check_win(side):
                 pass
-            else:
-                left = left0 - 1
-                self.left = left
-                if left == 0:
-                    info = self._end_turn()
+            elif left == 0:
+                info = self._end_turn()
             self.stack.append((action, fb, tb, p, q, h0, left0, t0, side, legal0, dm, info))
             return
         if action == PASS:
@@ -320,7 +318,13 @@ class FibonacciState(State):
         self._put(b, code)
         self.placed += 1
         info = None
-        if not (kind != SUPPORT and self._check_win(side)):
+        if kind != SUPPORT and self._check_win(side):
+            # the side field of a placement text follows the count (a finished start reads "R 0 1")
+            self.side = side ^ 1
+            if self.placed == NUM_PLACEMENTS:
+                self.t = 1
+                self.left = 0
+        else:
             if self.placed == NUM_PLACEMENTS:
                 self.side = RED
                 self.t = 1
