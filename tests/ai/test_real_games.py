@@ -45,13 +45,13 @@ def test_bots_play_legal_actions(config) -> None:
     name, options = config
     game = load(name, options)
     bots = [RandomBot(game, 1), GreedyBot(game, 1),
-            MCTSBot(game, Budget(iterations=30), seed=1, max_rollout_actions=60),
-            ISMCTSBot(game, Budget(iterations=30), seed=1, max_rollout_actions=60)]
+            MCTSBot(game, Budget(iterations=20), seed=1, max_rollout_actions=40),
+            ISMCTSBot(game, Budget(iterations=20), seed=1, max_rollout_actions=40)]
     if game.num_players == 2:
         bots.append(AlphaBetaBot(game, Budget(depth=2)))
     rng = random.Random(3)
     state = game.new_initial_state(seed=4) if game.has_chance else game.new_initial_state()
-    for ply in range(20):
+    for ply in range(12):
         if state.is_terminal():
             break
         for bot in bots:
