@@ -191,3 +191,16 @@ def test_mid_game_texts_round_trip_and_evaluate(seed, variant):
     for player in (0, 1):
         assert -1.0 <= game.evaluate(state, player) <= 1.0
     assert game.render(state).plain
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), n=st.integers(0, 200))
+def test_packed_shuffle_equals_splitmix_shuffle(seed, n):
+    from abstracta.core.rng import SplitMix64
+    from abstracta.games.nibble.geometry import shuffle
+
+    a, b = SplitMix64(seed), SplitMix64(seed)
+    x, y = list(range(n)), list(range(n))
+    a.shuffle(x)
+    shuffle(b, y)
+    assert x == y and a.state == b.state

@@ -18,6 +18,7 @@ Tables are built once per variant (:func:`geometry`) and shared by every state.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
@@ -244,22 +245,60 @@ def _build_local(g: Geometry) -> None:
 
 
 _MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+_LANES: dict[int, tuple[int, int, int, int]] = {}
+
+
+def _lanes(n: int) -> tuple[int, int, int, int]:
+    """Packed constants for the n−1 draws of a shuffle of n items: 128-bit lanes holding 1,
+    t·gamma (t = 1…n−1) and the 64-bit lane mask, and the byte length."""
+    t = _LANES.get(n)
+    if t is None:
+        ones = steps = mask = 0
+        for k in range(n - 1):
+            ones |= 1 << (128 * k)
+            steps |= ((k + 1) * _GAMMA) << (128 * k)
+            mask |= _MASK64 << (128 * k)
+        t = _LANES[n] = (ones, steps, mask, 16 * (n - 1))
+    return t
+
+
+def shuffle(rng: SplitMix64, items: list) -> None:
+    """Exactly :meth:`SplitMix64.shuffle` (same result, same generator state afterwards), with
+    the n−1 SplitMix64 outputs computed at once in 128-bit lanes of one big integer: the
+    outputs of draw t depend only on ``state + t·gamma``, and every lane product stays below
+    2^128, so lanes never mix."""
+    n = len(items)
+    if n < 2:
+        return
+    if sys.byteorder != "little":  # pragma: no cover - the word view below assumes it
+        rng.shuffle(items)
+        return
+    ones, steps, mask, nbytes = _lanes(n)
+    base = rng.state
+    x = (base * ones + steps) & mask
+    x = ((x ^ (x >> 30)) & mask) * _M1 & mask
+    x = ((x ^ (x >> 27)) & mask) * _M2 & mask
+    x ^= x >> 31
+    rng.state = (base + (n - 1) * _GAMMA) & _MASK64
+    m = n - 1
+    for z in memoryview(x.to_bytes(nbytes, "little")).cast("Q")[::2]:
+        j = z % (m + 1)
+        items[m], items[j] = items[j], items[m]
+        m -= 1
 
 
 def generate_layout(g: Geometry, rng: SplitMix64) -> list[int]:
     """A random layout: colour index per cell (canonical order). Spec: nibble.md §8.
 
     Bag draw (weighted by the discs left of each colour) with backtracking, exactly as the
-    spec's pseudo-code, consuming ``rng`` (its shuffle is inlined here for speed; the draws are
-    those of :meth:`SplitMix64.shuffle`).
+    spec's pseudo-code, consuming ``rng``.
     """
     cells = g.cells
     k = g.colours
     nbrs = g.neighbours
-    mask = _MASK64
-    gamma = 0x9E3779B97F4A7C15
-    m1 = 0xBF58476D1CE4E5B9
-    m2 = 0x94D049BB133111EB
     while True:
         remaining = [g.per_colour] * k
         colour: list[int] = [-1] * cells
@@ -271,14 +310,7 @@ def generate_layout(g: Geometry, rng: SplitMix64) -> list[int]:
             if opts is None:
                 forbidden = {colour[q] for q in nbrs[i] if colour[q] >= 0}
                 bag = [c for c in range(k) for _ in range(remaining[c])]
-                st = rng.state
-                for m in range(len(bag) - 1, 0, -1):
-                    st = (st + gamma) & mask
-                    z = ((st ^ (st >> 30)) * m1) & mask
-                    z = ((z ^ (z >> 27)) * m2) & mask
-                    j = (z ^ (z >> 31)) % (m + 1)
-                    bag[m], bag[j] = bag[j], bag[m]
-                rng.state = st
+                shuffle(rng, bag)
                 opts = [c for c in dict.fromkeys(bag) if c not in forbidden]
                 options[i] = opts
             if colour[i] >= 0:
