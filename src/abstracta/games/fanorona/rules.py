@@ -33,7 +33,9 @@ _LOSS = ([-1.0, 1.0], [1.0, -1.0])  # indexed by the side that loses
 # --- move generation (pure functions on bitboards) -------------------------------------------
 
 def capture_steps(g: Geometry, own: int, opp: int) -> list[int]:
-    """All capture steps of the side owning ``own`` (Spec: fanorona.md §3.1), canonical order."""
+    """All capture steps of the side owning ``own`` (Spec: fanorona.md §3.1), canonical order.
+
+    Table-driven reference version; states use the faster generated code of :mod:`.movegen`."""
     empty = g.full ^ own ^ opp
     out: list[int] = []
     append = out.append
@@ -68,7 +70,9 @@ def capture_steps(g: Geometry, own: int, opp: int) -> list[int]:
 
 
 def paika_steps(g: Geometry, own: int, opp: int) -> list[int]:
-    """All paika (non-capturing) steps of the side owning ``own`` (Spec: fanorona.md §3.2)."""
+    """All paika (non-capturing) steps of the side owning ``own`` (Spec: fanorona.md §3.2).
+
+    Table-driven reference version; states use the faster generated code of :mod:`.movegen`."""
     empty = g.full ^ own ^ opp
     out: list[int] = []
     append = out.append
@@ -172,7 +176,7 @@ class FanoronaState(State):
     supports_undo: ClassVar[bool] = True
 
     __slots__ = ("game", "_g", "_own", "_opp", "_side", "_ch", "_nc", "_first", "_key", "_legal",
-                 "_repkey", "_pending", "_result", "_rep", "_undo", "_end", "_vela", "_fsc", "_acts",
+                 "_repkey", "_pending", "_result", "_rep", "_undo", "_end", "_vela", "_acts",
                  "_gen_cap", "_gen_paika")
 
     def __init__(self, game: FanoronaGame, white: int, black: int, side: int, *,
@@ -200,7 +204,6 @@ class FanoronaState(State):
         self._undo: list[tuple] = []
         self._end = g.end_action
         self._vela = game.vela
-        self._fsc = game.first_turn_single_capture
         self._gen_cap, self._gen_paika = generators(g)
         self._acts = g.side_act
         self._pending = 2
@@ -214,12 +217,10 @@ class FanoronaState(State):
             self._pending = 0
 
     # --- lazy resolution ------------------------------------------------------------------------
-    def _vela_phase(self) -> bool:
-        """Vela phase (§7): option on and Black has more than 5 stones."""
-        black = self._opp if self._side == WHITE else self._own
-        return self._vela and black.bit_count() > VELA_STONES
-
     def _resolve(self) -> None:
+        """Finish the work ``apply_action`` left pending: does the chain go on (§3.2)? If not,
+        hand the turn over; at the start of a turn count the repetition, generate the legal
+        list and check the end of the game (§3.3, §4)."""
         g = self._g
         if self._pending == 1:
             p, last, vmask, _ = self._ch  # type: ignore[misc]
@@ -431,7 +432,6 @@ class FanoronaState(State):
         other._undo = self._undo.copy()
         other._end = self._end
         other._vela = self._vela
-        other._fsc = self._fsc
         other._acts = self._acts
         other._gen_cap = self._gen_cap
         other._gen_paika = self._gen_paika
