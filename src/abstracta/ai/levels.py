@@ -19,7 +19,8 @@ Without a budget the searches think ``DEFAULT_SECONDS`` per action. Iteration an
 budgets give the same moves for the same seed; time budgets depend on the machine.
 
 The "strongest search for the game" of levels 4–6 comes from :data:`STRONGEST`, a small
-table keyed by game name and options, to be revised after tournaments.
+table keyed by game name and options, to be revised after tournaments; :data:`ROLLOUT_CAPS`
+sets per-game playout lengths of the MCTS bots.
 """
 
 from __future__ import annotations
@@ -70,6 +71,13 @@ STRONGEST: list[tuple[str, dict[str, Any], str]] = [
     ("slide-checkers", {}, "mcts"),            # 3 or 4 players
 ]
 
+#: (game name, options that must match, playout cap in actions) for MCTS/IS-MCTS built here:
+#: random Fibonacci games hardly ever end, so playouts stop early and ``game.evaluate`` scores them.
+ROLLOUT_CAPS: list[tuple[str, dict[str, Any], int]] = [
+    ("fibonacci", {}, 60),
+]
+DEFAULT_ROLLOUT_CAP = 400
+
 SEARCHES = ("mcts", "ismcts", "alphabeta")
 SIMPLE = ("human", "random", "greedy", "rule")
 
@@ -94,6 +102,14 @@ def strongest_search(game: Game) -> str:
     if type(game).evaluate is not Game.evaluate:
         return "alphabeta"
     return "mcts"
+
+
+def rollout_cap(game: Game) -> int:
+    """Playout length cap (actions) the MCTS bots of :func:`make_bot` use for ``game``."""
+    for name, options, cap in ROLLOUT_CAPS:
+        if name == game.name and all(game.options.get(k) == v for k, v in options.items()):
+            return cap
+    return DEFAULT_ROLLOUT_CAP
 
 
 def _parse_budget(kind: str, text: str, spec: str) -> Budget:
@@ -159,10 +175,10 @@ def parse_seat_spec(spec: str) -> str:
 def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: str) -> Bot:
     if kind == "mcts":
         from .mcts import MCTSBot
-        return MCTSBot(game, budget, seed=seed, name=name)
+        return MCTSBot(game, budget, seed=seed, max_rollout_actions=rollout_cap(game), name=name)
     if kind == "ismcts":
         from .ismcts import ISMCTSBot
-        return ISMCTSBot(game, budget, seed=seed, name=name)
+        return ISMCTSBot(game, budget, seed=seed, max_rollout_actions=rollout_cap(game), name=name)
     from .alphabeta import AlphaBetaBot
     return AlphaBetaBot(game, budget, seed=seed, name=name)
 
