@@ -269,3 +269,16 @@ def test_hidden_information_view(client):
     assert other["legal"] == [] and "9s,Jc" in other["position"] and "7d,9c" not in other["position"]
     positions = client.get(f"/api/matches/{view['id']}/positions?seat=1").json()["positions"]
     assert "7d,9c" not in positions[0]
+
+
+def test_websocket_pushes_changes(client):
+    view = create(client, stones=9)
+    mid = view["id"]
+    with client.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        first = ws.receive_json()
+        assert first["ply"] == 0 and first["position"] == "9 0"
+        client.post(f"/api/matches/{mid}/actions", json={"action": "2", "ply": 0})
+        second = ws.receive_json()
+        assert second["ply"] == 1 and second["position"] == "7 1"
+    with client.websocket_connect("/api/matches/nope/ws") as ws:
+        assert "nope" in ws.receive_json()["error"]

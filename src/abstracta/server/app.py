@@ -7,11 +7,12 @@ problem; the match it was aimed at is unchanged.
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -188,6 +189,44 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         if download:
             headers["Content-Disposition"] = f'attachment; filename="{match.game.name}-{match.id}.json"'
         return Response(text + "\n", media_type="application/json", headers=headers)
+
+    @app.websocket("/api/matches/{match_id}/ws")
+    async def match_socket(ws: WebSocket, match_id: str, seat: int | None = None) -> None:
+        """Live updates: the match view (as GET /api/matches/{id}) each time it changes."""
+        await ws.accept()
+        closed = asyncio.Event()
+
+        async def receiver() -> None:
+            try:
+                while True:
+                    await ws.receive_text()
+            except (WebSocketDisconnect, RuntimeError):
+                closed.set()
+
+        reader = asyncio.create_task(receiver())
+        last = None
+        try:
+            while not closed.is_set():
+                try:
+                    with service.lock:
+                        match = service.load(match_id)
+                        key = (match.revision, match_id in service.thinking)
+                        payload = service.view(match, seat) if key != last else None
+                except ApiError as exc:
+                    await ws.send_json({"error": exc.message})
+                    await ws.close(code=4000 + exc.status)
+                    return
+                if payload is not None:
+                    await ws.send_json(payload)
+                    last = key
+                try:
+                    await asyncio.wait_for(closed.wait(), timeout=0.2)
+                except asyncio.TimeoutError:
+                    pass
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            reader.cancel()
 
     # --- client -----------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)

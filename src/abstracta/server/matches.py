@@ -67,9 +67,16 @@ class Match:
         return player if player >= 0 else None
 
     def record(self) -> Record:
-        return Record.from_play(self.game, self.initial, self.actions, players=self.players,
-                                tags=self.tags, start=self.start, termination=self.termination,
-                                result=self.result)
+        """The match's record (cached per revision and ply)."""
+        key = (self.revision, len(self.actions), self.result is None)
+        cached = getattr(self, "_record_cache", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        record = Record.from_play(self.game, self.initial, self.actions, players=self.players,
+                                  tags=self.tags, start=self.start, termination=self.termination,
+                                  result=self.result)
+        self._record_cache = (key, record)
+        return record
 
     def state_at(self, ply: int) -> State:
         state = self.initial.clone()
@@ -209,6 +216,8 @@ class MatchService:
         except AbstractaError as exc:
             status = 404 if type(exc).__name__ == "UnknownGameError" else 422
             raise ApiError(status, str(exc)) from None
+        except Exception as exc:  # noqa: BLE001 - odd option values must not become a 500
+            raise ApiError(422, f"the options {clean!r} were refused: {exc}") from None
         players = _check_seats(seats, game.num_players)
         match = Match(secrets.token_hex(8), game, initial, initial.clone(), [], players,
                       tags={"date": _stamp(), "site": "abstracta web"})
@@ -224,6 +233,8 @@ class MatchService:
             raise ApiError(422, str(exc), ply=exc.ply, reason=exc.reason) from None
         except AbstractaError as exc:
             raise ApiError(422, str(exc)) from None
+        except Exception as exc:  # noqa: BLE001
+            raise ApiError(422, f"the record does not replay: {exc}") from None
         if seats is None:
             players = list(record.players)
             if len(players) != game.num_players or not all(bots.SEAT_SPEC.match(p) for p in players):

@@ -217,7 +217,8 @@ async function matchPage(id) {
   let sending = false;
   let timer = null;
   let stopped = false;
-  stopPage = () => { stopped = true; clearTimeout(timer); };
+  let socket = null;
+  stopPage = () => { stopped = true; clearTimeout(timer); if (socket) socket.close(); };
 
   document.title = `${view.title} — abstracta`;
   const status = h("div", { class: "status", id: "status", "aria-live": "polite" });
@@ -250,20 +251,40 @@ async function matchPage(id) {
     return "";
   };
 
+  function accept(fresh) {
+    const newer = fresh.revision > view.revision ||
+      (fresh.revision === view.revision && (fresh.thinking !== view.thinking || fresh.viewer !== view.viewer));
+    if (!newer) return;
+    view = fresh;
+    positions = null;
+    if (!sending) draw();
+  }
+
   async function refresh() {
     try {
-      const fresh = await api(`/api/matches/${id}${seatParam()}`);
-      if (fresh.revision !== view.revision || fresh.thinking !== view.thinking || fresh.viewer !== view.viewer) {
-        view = fresh;
-        positions = null;
-        draw();
-      }
+      accept(await api(`/api/matches/${id}${seatParam()}`));
     } catch (e) { showError(err, e); }
+  }
+
+  // live updates: a WebSocket when it works, polling otherwise
+  function openSocket() {
+    if (!("WebSocket" in window)) return;
+    try {
+      const proto = location.protocol === "https:" ? "wss" : "ws";
+      socket = new WebSocket(`${proto}://${location.host}/api/matches/${id}/ws${seatParam()}`);
+    } catch { socket = null; return; }
+    socket.onmessage = (ev) => {
+      let fresh;
+      try { fresh = JSON.parse(ev.data); } catch { return; }
+      if (fresh && !fresh.error) accept(fresh);
+    };
+    socket.onclose = () => { socket = null; if (!stopped) schedule(); };
   }
 
   function schedule() {
     clearTimeout(timer);
     if (stopped || view.status !== "playing") return;
+    if (socket && socket.readyState <= 1) return; // connecting or open: the socket pushes changes
     const busy = view.thinking || !view.human_to_move;
     timer = setTimeout(async () => { await refresh(); schedule(); }, busy ? 400 : 1500);
   }
@@ -402,5 +423,6 @@ async function matchPage(id) {
   });
 
   draw();
+  openSocket();
   schedule();
 }
