@@ -220,6 +220,31 @@ def test_parse_move_whole_turn():
     assert seed1.to_text().split()[0] == SEED1
 
 
+def test_parse_move_a1_plus_a9_appends_end_when_the_turn_stays_open():
+    discs = {"a1": "A", "a2": "B", "a3": "A", "a4": "B", "a5": "A", "a6": "B", "a7": "A", "a8": "B",
+             "a9": "A", "b1": "B", "b2": "A", "c1": "A"}
+    game = NibbleGame()
+    state = game.state_from_text(position("square9", discs))
+    assert game.turn_strings(state)[:4] == ["a1", "c1", "b2", "a9"]
+    manual = state.clone()
+    for text in ("a1", "a9", "end"):
+        manual.apply_action(manual.string_to_action(text))
+    actions = game.parse_move(state, "a1+a9")
+    assert actions == [state.string_to_action("a1"), 72, game.end_action]
+    for a in actions:
+        state.apply_action(a)
+    assert state.to_text() == manual.to_text() and state.current_player() == 1
+
+
+def test_mover_already_holding_a_win_refused():
+    coll0 = {"A": 3, "B": 4, "C": 7, "D": 7, "E": 7, "F": 4, "G": 5, "H": 4, "I": 5}
+    text = position("square9", {"a1": "A", "b1": "B"}, 0, coll0)
+    with pytest.raises(PositionError, match="already holds"):
+        NibbleGame().state_from_text(text)
+    over = NibbleGame().state_from_text(text.replace(" 0 ", " 1 ", 1))
+    assert over.is_terminal() and over.returns() == [1.0, -1.0]
+
+
 def test_format_moves_groups_turns():
     game = NibbleGame()
     seed1 = game.new_initial_state(seed=1)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, ClassVar, Sequence
 
-from ...core.errors import AbstractaError, IllegalActionError, NotationError, PositionError
+from ...core.errors import IllegalActionError, NotationError
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
@@ -502,4 +502,4 @@ class NibbleState(State):
 
 
 __all__ = ["NibbleGame", "NibbleState", "legal_takes", "is_cut", "is_connected", "has_instant_win",
-           "majority_winner", "AbstractaError"]
+           "majority_winner"]
