@@ -131,13 +131,13 @@ async function newGamePage(name) {
     let input;
     if (o.choices) {
       input = h("select", { id, name: o.name });
-      if (o.default === null) input.append(h("option", { value: "" }, "(random)"));
+      if (o.default === null) input.append(h("option", { value: "" }, o.name === "seed" || o.name === "first_player" ? "(random)" : "(default)"));
       for (const c of o.choices) input.append(h("option", { value: c, selected: c === o.default }, c));
     } else if (o.kind === "bool") {
       input = h("select", { id, name: o.name }, h("option", { value: "false", selected: o.default !== "true" }, "no"),
         h("option", { value: "true", selected: o.default === "true" }, "yes"));
     } else {
-      input = h("input", { id, name: o.name, value: o.default ?? "", placeholder: o.default === null ? "(random)" : "",
+      input = h("input", { id, name: o.name, value: o.default ?? "", placeholder: o.default === null ? (o.name === "seed" ? "(random)" : "(default)") : "",
         inputmode: o.kind === "int" ? "numeric" : undefined });
     }
     values[o.name] = input;
