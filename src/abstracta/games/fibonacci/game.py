@@ -99,3 +99,15 @@ class FibonacciGame(Game):
         from .render import render
 
         return render(state, player)
+
+    def render_board(self) -> Any:
+        """The empty board with cell names (``abstracta board fibonacci``)."""
+        from .render import render_board
+
+        return render_board()
+
+    def board_svg(self) -> str:
+        """The board as SVG, cell names in the cells."""
+        from .render import board_svg
+
+        return board_svg()

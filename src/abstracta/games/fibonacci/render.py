@@ -54,3 +54,52 @@ def render(state: "FibonacciState", player: int | None = None) -> Text:
         out.append(f"  {NAME[cells[-1]]}", style="cyan")
         out.append("\n")
     return out
+
+
+def render_board() -> Text:
+    """The empty 91-cell board with every cell's name, rows offset as on the hexagon (§1)."""
+    out = Text()
+    out.append("Fibonacci board: rows a (bottom) … k (top); columns run parallel to the lower-left edge\n",
+               style="bold")
+    for r in range(11, 0, -1):
+        cells = ROW_CELLS[r]
+        indent = 6 * (cells[0] % 12) - 3 * r + 16
+        out.append(" " * indent)
+        out.append("".join(f"{NAME[b]:^6}" for b in cells), style="cyan")
+        out.append("\n")
+    return out
+
+
+def board_svg(cell: float = 36.0, position: "FibonacciState | None" = None) -> str:
+    """An SVG drawing of the board (cell centre x = c − r/2, y = r·√3/2, §1), with the pieces of
+    ``position`` if given."""
+    import math
+
+    from .board import BIT, COL_OF, ROW_OF
+
+    rad = cell / math.sqrt(3)
+    pts = []
+    for b in BIT:
+        r, c = ROW_OF[b], COL_OF[b]
+        x = (c - r / 2 + 3) * cell
+        y = (12 - r) * cell * math.sqrt(3) / 2
+        pts.append((b, x, y))
+    width = max(p[1] for p in pts) + cell
+    height = max(p[2] for p in pts) + cell
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+             f'font-family="sans-serif" font-size="{cell / 4:.0f}">']
+    fills = {1: "#c62828", 2: "#e53935", 3: "#ef9a9a", 4: "#2e7d32", 5: "#43a047", 6: "#a5d6a7"}
+    for b, x, y in pts:
+        corners = " ".join(f"{x + rad * math.cos(math.radians(30 + 60 * k)):.1f},"
+                           f"{y + rad * math.sin(math.radians(30 + 60 * k)):.1f}" for k in range(6))
+        parts.append(f'<polygon points="{corners}" fill="#f5f0e1" stroke="#555"/>')
+        code = position.board[b] if position is not None else 0
+        if code:
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{cell * 0.36:.1f}" fill="{fills[code]}"/>')
+            parts.append(f'<text x="{x:.1f}" y="{y + cell / 10:.1f}" text-anchor="middle" fill="#fff">'
+                         f'{LETTERS[code]}</text>')
+        else:
+            parts.append(f'<text x="{x:.1f}" y="{y + cell / 10:.1f}" text-anchor="middle" fill="#888">'
+                         f'{NAME[b]}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)

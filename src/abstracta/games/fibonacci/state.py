@@ -51,39 +51,40 @@ TO_BIT: list[int] = [BIT[a % NUM_CELLS] for a in range(NMOVE)]
 _CHECK = (False, True, True, False, True, True, False)
 
 
-_TYPE_MEMO: dict[int, tuple[dict[int, int], list[tuple[int, list[int]]]]] = {}
-_GROUP_MEMO: dict[int, tuple[dict[int, int], list[tuple[int, list[int]]]]] = {}
-#: Memo sizes (entries); a full memo is simply cleared. ~1 kB per type entry.
+_TYPE_MEMO: dict[int, tuple[dict[int, int], list[int]]] = {}
+_GROUP_MEMO: dict[int, tuple[dict[int, int], list[int]]] = {}
+#: Memo sizes (entries); a full memo is simply cleared.
 _TYPE_LIMIT = 20_000
 _GROUP_LIMIT = 50_000
 
 
-def _group_moves(g: int, d: int) -> tuple[dict[int, int], list[tuple[int, list[int]]]]:
+def _group_moves(g: int, d: int) -> tuple[dict[int, int], list[int]]:
     """Moves of one group ``g`` whose neighbourhood (dilation) is ``d``: every piece shares ``D = d − g``."""
     dest = d & ~g
     dl = dense_list(dest)
     dm: dict[int, int] = {}
-    items: list[tuple[int, list[int]]] = []
+    acts: list[int] = []
     while g:
         low = g & -g
         fb = low.bit_length() - 1
         dm[fb] = dest
         base = DENSE[fb] * NUM_CELLS
-        items.append((fb, [base + x for x in dl]))
+        acts += [base + x for x in dl]
         g ^= low
-    return dm, items
+    return dm, acts
 
 
-def type_moves(mask: int) -> tuple[dict[int, int], list[tuple[int, list[int]]]]:
+def type_moves(mask: int) -> tuple[dict[int, int], list[int]]:
     """Moves of the pieces of one owner and type occupying ``mask`` (§4): ``({from bit: destination
-    mask}, [(from bit, [actions…]), …])`` sorted by from. Groups are flooded once and share their
-    destinations; results are memoised per mask and per group (they depend on nothing else)."""
+    mask}, sorted actions)``. Groups are flooded once and share their destinations; results are
+    memoised per mask and per group (they depend on nothing else: any destination may be occupied)."""
     entry = _TYPE_MEMO.get(mask)
     if entry is not None:
         return entry
     gmemo = _GROUP_MEMO
     rem = mask
-    parts = []
+    dm: dict[int, int] | None = None
+    acts: list[int] = []
     while rem:
         g = rem & -rem
         while True:
@@ -98,17 +99,16 @@ def type_moves(mask: int) -> tuple[dict[int, int], list[tuple[int, list[int]]]]:
             if len(gmemo) >= _GROUP_LIMIT:
                 gmemo.clear()
             part = gmemo[g] = _group_moves(g, d)
-        parts.append(part)
-    if len(parts) == 1:
-        entry = parts[0]
+        if dm is None and not rem:
+            entry = part
+            break
+        if dm is None:
+            dm = {}
+        dm.update(part[0])
+        acts += part[1]
     else:
-        dm: dict[int, int] = {}
-        items: list[tuple[int, list[int]]] = []
-        for pdm, pitems in parts:
-            dm.update(pdm)
-            items += pitems
-        items.sort()
-        entry = (dm, items)
+        acts.sort()
+        entry = (dm or {}, acts)
     if len(_TYPE_MEMO) >= _TYPE_LIMIT:
         _TYPE_MEMO.clear()
     _TYPE_MEMO[mask] = entry
@@ -200,7 +200,7 @@ class FibonacciState(State):
 
     # ------------------------------------------------------------------ move generation
     def _compute_dm(self) -> tuple[dict[int, int], dict[int, int], list, list]:
-        """Destination masks and per-piece action lists of the side to move (§4), from the
+        """Destination masks and sorted action lists of the side to move (§4), from the
         per-type memo (destinations depend only on the bitboard of the piece's own type)."""
         o = 3 * self.side
         bb = self.bb
@@ -226,9 +226,8 @@ class FibonacciState(State):
             dm = self._dm
             if dm is None:
                 dm = self._compute_dm()
-            legal = []
-            for _, acts in sorted(dm[2] + dm[3]):
-                legal += acts
+            legal = dm[2] + dm[3]
+            legal.sort()
             legal.append(PASS)
         self._legal = legal
         return legal
