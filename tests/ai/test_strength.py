@@ -160,3 +160,13 @@ def test_ismcts_beats_random_on_hidden_hands() -> None:
     game = TricksGame()
     wins, draws, losses = results(game, ISMCTSBot(game, Budget(iterations=150), seed=1), [RandomBot(game, 2)], 40)
     assert wins >= 26 and wins > 2 * losses, (wins, draws, losses)
+
+
+def test_alphabeta_solves_chain_nim() -> None:
+    # the player to move at a turn start wins iff stones % 4 != 0 (turns of several actions)
+    for stones in range(1, 11):
+        game = ChainNimGame(stones=stones)
+        bot = AlphaBetaBot(game, Budget(depth=30))
+        bot.search(game.new_initial_state())  # step() would answer the only legal action unsearched
+        assert (bot.value > 900) == (stones % 4 != 0), (stones, bot.value)
+        assert (bot.value < -900) == (stones % 4 == 0), (stones, bot.value)

@@ -186,7 +186,6 @@ class AlphaBetaBot:
         key = state.hash_key()
         entry = self.table.get(key)
         tt_move = -1
-        alpha0 = alpha
         if entry is not None:
             tt_move = entry[3]
             if entry[0] >= depth:
@@ -205,6 +204,7 @@ class AlphaBetaBot:
                     beta = v
                 if alpha >= beta:
                     return v
+        alpha0 = alpha  # the window searched (after the table's bounds narrowed it)
         best = -2 * WIN
         best_action = -1
         undo = state.supports_undo
