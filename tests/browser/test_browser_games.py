@@ -208,6 +208,11 @@ def test_finish_imported_record(page, live_server, shots, name):
     page.evaluate("t => { document.getElementById('import-text').value = t; }", record.to_json(indent=None))
     page.click("#import-go")
     page.wait_for_url(re.compile(r"#/match/"))
+    if name == "fibonacci-cards":  # two people on one device: the hands stay hidden between turns
+        page.locator("#handover-ok").wait_for(state="visible")
+        assert page.locator(".hand .pcard").count() == 0
+        page.click("#handover-ok")
+        assert page.locator(".hand .pcard.back").count() > 0
     view = play_to_end(page, name, random.Random(3))
     check_end(page, live_server, view, shots, name)
     assert not errors, errors

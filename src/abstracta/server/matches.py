@@ -395,6 +395,13 @@ class MatchService:
         seed = (hash((match.id, match.ply)) & 0x7FFFFFFF)
         try:
             future = self.pool().submit(bots.choose_action, record_json, spec, seed)
+        except cf.BrokenExecutor:  # a worker died: start a fresh pool
+            self._pool = None
+            try:
+                future = self.pool().submit(bots.choose_action, record_json, spec, seed)
+            except RuntimeError:
+                self.thinking.pop(match.id, None)
+                return
         except RuntimeError:  # pool shut down
             self.thinking.pop(match.id, None)
             return
@@ -497,7 +504,8 @@ class MatchService:
             "game": game.name,
             "title": game.title,
             "options": match.record().options,
-            "seed": match.initial.seed,
+            # the seed fixes every hidden card: only shown once a hidden-information game is over
+            "seed": match.initial.seed if (match.over or not game.has_hidden_information) else None,
             "players": match.players,
             "num_players": len(match.players),
             "hidden_information": game.has_hidden_information,
