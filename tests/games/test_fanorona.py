@@ -293,10 +293,10 @@ def test_text_round_trip(tsivy, text):
 
 def test_text_round_trip_first_suffix():
     game = load_game("fanorona", first_turn_single_capture=True)
-    for text in [TSIVY_START + " first=WB", "BBBBBB.BB/BBBBB.BBB/BWBWWBWBW/WWW.WWWWW/WWWWWWWWW B nc=2 first=B"]:
+    for text in [TSIVY_START + " first=WB", "BBBBBB.BB/BBBBB.BBB/BWBWWBWBW/WWW.WWWWW/WWWWWWWWW B first=B nc=2"]:
         assert game.state_from_text(text).to_text() == text
-    # suffixes are accepted in any order, written as chain, nc, first
-    assert game.state_from_text(TSIVY_START + " first=WB nc=4").to_text() == TSIVY_START + " nc=4 first=WB"
+    # suffixes are accepted in any order, written as chain, first, nc (nc "is appended last", §5)
+    assert game.state_from_text(TSIVY_START + " nc=4 first=WB").to_text() == TSIVY_START + " first=WB nc=4"
 
 
 def test_chain_longer_visited_list(tsivy):

@@ -155,11 +155,11 @@ class Reference:
         if self.chain is not None:
             p, d, visited = self.chain
             out += f" chain={self.name(p)}:{d}:{','.join(self.name(v) for v in visited)}"
+        if self.first:
+            out += " first=" + "".join(c for c in "WB" if c in self.first)
         nc = 0 if self.captured_this_turn else self.nc
         if nc:
             out += f" nc={nc}"
-        if self.first:
-            out += " first=" + "".join(c for c in "WB" if c in self.first)
         return out
 
 

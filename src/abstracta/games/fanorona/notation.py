@@ -1,8 +1,8 @@
 """Fanorona notation: position text and action strings (Spec: fanorona.md §3, §5).
 
-Position text: ``<rows> <side>[ chain=<point>:<dir>:<visited>][ nc=<n>][ first=<sides>]``,
-rows from the top rank down, joined by ``/``. Suffixes are written in that order; any order
-is accepted when reading.
+Position text: ``<rows> <side>[ chain=<point>:<dir>:<visited>][ first=<sides>][ nc=<n>]``,
+rows from the top rank down, joined by ``/``. Suffixes are written in that order — §5 says
+the no-progress counter "is appended last" — and accepted in any order when reading.
 """
 
 from __future__ import annotations
@@ -157,10 +157,10 @@ def format_position(state: "FanoronaState") -> str:
     if ch is not None:
         names = g.names
         out += f" chain={names[ch[0]]}:{DIR_NAMES[ch[1]]}:{','.join(names[p] for p in ch[3])}"
-    if state._nc > 0:
-        out += f" nc={state._nc}"
     if state._first:
         out += " first=" + ("W" if state._first & 1 else "") + ("B" if state._first & 2 else "")
+    if state._nc > 0:
+        out += f" nc={state._nc}"
     return out
 
 
