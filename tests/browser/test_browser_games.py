@@ -216,3 +216,58 @@ def test_finish_imported_record(page, live_server, shots, name):
     view = play_to_end(page, name, random.Random(3))
     check_end(page, live_server, view, shots, name)
     assert not errors, errors
+
+
+def import_start(page, server, game: str, start: str | None = None, options=None, seed=None, moves=()) -> str:
+    record = {"format": "abstracta-record", "version": 1, "game": game, "options": options or {},
+              "seed": seed, "start": start, "players": [], "moves": list(moves)}
+    view = post_json(f"{server.url}/api/matches/import", {"record": record, "seats": None})
+    page.goto(f"{server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
+    return view["id"]
+
+
+def current(page) -> dict:
+    return page.evaluate("window.abstractaView")
+
+
+@pytest.mark.skipif("fanorona" not in abstracta.registered_games(), reason="fanorona is not registered")
+def test_fanorona_capture_choice_chain_and_end_turn(page, live_server):
+    # fanorona.md §6 example 3 (Black to move with a chain and a choice)
+    mid = import_start(page, live_server, "fanorona", "...B...../........./..W.BB.../...B...../........B W")
+    page.click("[data-point='c3']")
+    page.click("[data-point='d3']")  # approach only: played at once
+    page.wait_for_function("() => window.abstractaView.ply === 1")
+    assert page.locator("#end-turn").is_visible()
+    page.click("[data-point='d4']")  # both approach and withdrawal: the player picks
+    assert page.locator("[data-choice=A]").is_visible() and page.locator("[data-choice=W]").is_visible()
+    page.click("[data-choice=W]")
+    page.wait_for_function("() => window.abstractaView.ply === 2")
+    assert current(page)["moves"] == ["c3-d3A", "d3-d4W"]
+    assert get_json(f"{live_server.url}/api/matches/{mid}/record")["moves"] == ["c3-d3A", "d3-d4W"]
+
+
+@pytest.mark.skipif("slide-checkers" not in abstracta.registered_games(), reason="slide-checkers is not registered")
+def test_slide_checkers_jump_remove_and_continue(page, live_server):
+    # slide-checkers.md §7 example 6
+    import_start(page, live_server, "slide-checkers", "Bg4,Bi4,Bl12,Ge4 M G")
+    page.click("[data-square='e4']")
+    page.click("[data-square='h4']")
+    page.click("[data-choice='e4>f4*h4r']")
+    page.wait_for_function("() => window.abstractaView.ply === 1")
+    page.click("[data-square='j4']")
+    page.click("[data-choice='*j4e']")
+    page.wait_for_function("() => window.abstractaView.ply === 2")
+    assert current(page)["moves"] == ["e4>f4*h4r", "*j4e"]
+
+
+@pytest.mark.skipif("nibble" not in abstracta.registered_games(), reason="nibble is not registered")
+def test_nibble_take_two_discs(page, live_server):
+    # nibble.md §7 example 1: a1 and a9 are both G and free
+    import_start(page, live_server, "nibble", seed=1, options={"first_player": 0})
+    page.click("[data-cell='a1']")
+    page.click("[data-cell='a9']")
+    page.click("#take")
+    page.wait_for_function("() => window.abstractaView.ply >= 1")
+    view = current(page)
+    assert "a1+a9" in get_json(f"{live_server.url}/api/matches/{view['id']}/record")["moves"][0]
