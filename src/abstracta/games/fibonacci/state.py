@@ -285,13 +285,21 @@ class FibonacciState(State):
             self.h = h
             self._dm = None
             self._legal = None
-            info = None
             self.left = left = left0 - 1
-            if (_CHECK[p] or _CHECK[q]) and (self._cards or self._any_surrounded()) and self._check_win(side):
-                pass
-            elif left == 0:
-                info = self._end_turn()
-            self.stack.append((action, fb, tb, p, q, h0, left0, t0, side, legal0, dm, info))
+            if _CHECK[p] or _CHECK[q]:
+                if self._cards:
+                    if self._check_win(side):
+                        left = -1
+                else:
+                    c = bb[1]  # inline §5 test: is either core ringed by enemy attackers?
+                    n = NBM[c.bit_length() - 1] if c & DEG6 else -1
+                    c = bb[4]
+                    n2 = NBM[c.bit_length() - 1] if c & DEG6 else -1
+                    if (n >= 0 and bb[5] & n == n) or (n2 >= 0 and bb[2] & n2 == n2):
+                        self._check_win(side)
+                        left = -1
+            self.stack.append((action, fb, tb, p, q, h0, left0, t0, side, legal0, dm,
+                               self._end_turn() if left == 0 else None))
             return
         if action == PASS:
             rec = (action, -1, -1, 0, 0, self.h, self.left, self.t, self.side, self._legal, self._dm)
@@ -708,8 +716,6 @@ class FibonacciState(State):
                 st.rng = int(fields[6][4:], 16)
             except ValueError:
                 raise PositionError(f"position {text!r}: {fields[6]!r} is not 16 hex digits") from None
-            if st.left >= 1:
-                st.card = None
         st._finish_parse()
         return st
 
