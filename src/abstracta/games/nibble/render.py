@@ -74,18 +74,42 @@ def _colour_table(state: "NibbleState", seat: int, text: Text) -> None:
     counts = state.coll[seat]
     text.append(f"seat {seat} ", style="bold")
     for c, m in enumerate(counts):
-        text.append(f" {g.letters[c]}", style=disc_style(c))
+        text.append(" ")
+        text.append(g.letters[c], style=disc_style(c))
         mark = "*" if m >= g.majority else " "
-        text.append(f"{m:>2}{mark}", style="bold" if m >= g.majority else "")
+        text.append(f"{m:>3}{mark}", style="bold" if m >= g.majority else "")
     majorities = sum(1 for m in counts if m >= g.majority)
-    best_c = max(range(g.colours), key=lambda c: (counts[c], -c))
-    best_run = max(range(g.colours - 2),
-                   key=lambda s: (sum(min(counts[x], g.triple) for x in (s, s + 1, s + 2)), -s))
-    run = "".join(g.letters[best_run:best_run + 3])
-    run_counts = ",".join(str(counts[x]) for x in (best_run, best_run + 1, best_run + 2))
-    text.append(f"\n        majorities {majorities}/{g.majorities} (≥{g.majority} each) · "
-                f"all of {g.letters[best_c]}: {counts[best_c]}/{g.per_colour} · "
-                f"run {run}: {run_counts} (≥{g.triple} each)\n", style="dim")
+    other = state.coll[1 - seat]
+    open_colours = [c for c in range(g.colours) if other[c] == 0]
+    if open_colours:
+        best_c = max(open_colours, key=lambda c: (counts[c], -c))
+        whole = f"all of {g.letters[best_c]}: {counts[best_c]}/{g.per_colour}"
+    else:
+        whole = "all of one colour: blocked"
+    limit = g.per_colour - g.triple
+    runs = [s for s in range(g.colours - 2) if all(other[x] <= limit for x in (s, s + 1, s + 2))]
+    if runs:
+        best = max(runs, key=lambda s: (sum(min(counts[x], g.triple) for x in (s, s + 1, s + 2)), -s))
+        run = (f"run {g.letters[best:best + 3]}: "
+               f"{','.join(str(counts[x]) for x in (best, best + 1, best + 2))} (≥{g.triple} each)")
+    else:
+        run = "runs: blocked"
+    text.append(f"\n        majorities {majorities}/{g.majorities} (≥{g.majority} each) · {whole} · {run}\n",
+                style="dim")
+
+
+def win_reason(state: "NibbleState") -> str:
+    """How the winner of a finished game won (§5), e.g. ``all 9 of C`` or ``7+ each of B, C, D``."""
+    g = state.g
+    counts = state.coll[state.winner]
+    for c, m in enumerate(counts):
+        if m >= g.per_colour:
+            return f"all {g.per_colour} of {g.letters[c]}"
+    for s in range(g.colours - 2):
+        if all(counts[x] >= g.triple for x in (s, s + 1, s + 2)):
+            return f"{g.triple}+ each of {', '.join(g.letters[s:s + 3])}"
+    majorities = sum(1 for m in counts if m >= g.majority)
+    return f"majorities in {majorities} colours"
 
 
 def render(state: "NibbleState", player: int | None = None) -> Text:
@@ -102,7 +126,7 @@ def render(state: "NibbleState", player: int | None = None) -> Text:
     legend = " ".join(f"{g.letters[c]}={COLOUR_NAMES[c]}" for c in range(g.colours))
     text.append(legend + "\n", style="dim")
     if state.winner >= 0:
-        text.append(f"game over: seat {state.winner} wins", style="bold")
+        text.append(f"game over: seat {state.winner} wins ({win_reason(state)})", style="bold")
     else:
         text.append(f"seat {state.to_move} to move", style="bold")
         if state.take >= 0:
