@@ -94,7 +94,7 @@ def test_iterations_are_exposed() -> None:
     assert sum(ch.visits for ch in bot.root.children) == 123
     timed = MCTSBot(game, Budget(seconds=0.05), seed=0)
     timed.step(game.new_initial_state())
-    assert timed.iterations > 10
+    assert timed.iterations >= 1
 
 
 def test_mcts_tree_cap() -> None:

@@ -108,7 +108,7 @@ class ISMCTSBot:
         root = ISNode(-1, -1)
         nodes = 1
         iterations = 0
-        while iterations < limit and not deadline.expired():
+        while iterations < limit and (iterations == 0 or not deadline.expired()):
             iterations += 1
             s = state.resample_from_infostate(observer, rng) if hidden else state.clone()
             node = root

@@ -144,7 +144,7 @@ class MCTSBot:
         nodes = 1
         work = state.clone() if undo else state
         iterations = 0
-        while iterations < limit and not deadline.expired():
+        while iterations < limit and (iterations == 0 or not deadline.expired()):
             iterations += 1
             s = work if undo else state.clone()
             node = root
