@@ -77,3 +77,28 @@ def test_levels_build_for_every_game(config) -> None:
         assert search == "mcts"
     else:
         assert search == "alphabeta"
+
+
+@pytest.mark.parametrize("config, specs", [
+    (("fanorona", {"size": "dimy"}), ["mcts:i30", "greedy"]),
+    (("fibonacci-cards", {}), ["ismcts:i15", "alphabeta:d1"]),
+], ids=["fanorona-dimy", "fibonacci-cards"])
+def test_seeded_matches_replay(config, specs) -> None:
+    from abstracta.ai import run_match
+    game = load(*config)
+    first = run_match(game, specs, games=2, seed=5, max_actions=150)
+    second = run_match(game, specs, games=2, seed=5, max_actions=150)
+    assert [r.moves for r in first.records] == [r.moves for r in second.records]
+    for record in first.records:
+        if record.result is not None:
+            final, _ = record.replay()
+            assert final.is_terminal()
+
+
+def test_rule_spec_builds_the_card_game_bot() -> None:
+    game = load("fibonacci-cards", {})
+    bot = make_bot("rule", game, seed=3)
+    state = game.new_initial_state(seed=1)
+    assert bot.step(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="fibonacci-cards only"):
+        make_bot("rule", load("fanorona", {"size": "dimy"}))
