@@ -3,6 +3,7 @@ reference implementation written straight from fanorona.md, and make/unmake exac
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 from collections import Counter
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from abstracta import load_game
+from abstracta import load_game, perft
 from spine_checks import check_random_playout
 
 SIZES = {"tsivy": (9, 5), "dimy": (5, 5), "telo": (3, 3)}
@@ -46,6 +47,13 @@ class Reference:
         self.result = None
         self.reps = Counter()
         self._turn_start()
+
+    def copy(self) -> "Reference":
+        other = copy.copy(self)
+        other.board = dict(self.board)
+        other.first = set(self.first)
+        other.reps = Counter(self.reps)
+        return other
 
     def name(self, p):
         return "abcdefghi"[p[0]] + str(p[1] + 1)
@@ -371,3 +379,23 @@ def test_random_positions_match_reference(position, vela, seed):
         move = rng.choice(ref.legal())
         state.apply_action(state.string_to_action(move))
         ref.apply(move)
+
+
+def reference_perft(ref: Reference, depth: int) -> int:
+    if depth == 0:
+        return 1
+    total = 0
+    for move in ref.legal():
+        child = ref.copy()
+        child.apply(move)
+        total += reference_perft(child, depth - 1)
+    return total
+
+
+@pytest.mark.parametrize("size,vela,first", COMBOS)
+def test_perft_matches_reference_engine(size, vela, first):
+    game = load_game("fanorona", size=size, vela=vela, first_turn_single_capture=first)
+    state = game.new_initial_state()
+    ref = Reference(size, vela, first, state.to_text())
+    depth = {"tsivy": 4, "dimy": 5, "telo": 7}[size] - (1 if vela and size != "telo" else 0)
+    assert [perft(state, d) for d in range(1, depth + 1)] == [reference_perft(ref, d) for d in range(1, depth + 1)]
