@@ -357,6 +357,13 @@ class MatchService:
             state.apply_action(action)
         return out
 
+    def _movers_cached(self, match: Match) -> list[int]:
+        cached = getattr(match, "_movers_cache", None)
+        if cached is None or len(cached) != match.ply:
+            cached = self._movers(match)
+            match._movers_cache = cached  # type: ignore[attr-defined]
+        return cached
+
     def resign(self, match_id: str, seat: Any) -> Match:
         with self.lock:
             match = self.load(match_id)
@@ -519,6 +526,7 @@ class MatchService:
             "legal": legal,
             "last_action": match.strings[-1] if match.strings else None,
             "moves": match.strings,
+            "movers": self._movers_cached(match),
             "record_moves": match.record().moves,
             "result": match.result,
             "termination": match.termination,

@@ -395,7 +395,8 @@ async function matchPage(id) {
     // move list
     moveList.replaceChildren();
     view.moves.forEach((m, i) => {
-      const li = h("li", { class: (live ? i === view.ply - 1 : i === replayPly - 1) ? "current" : "" },
+      const seat = view.movers ? view.movers[i] : null;
+      const li = h("li", { class: `seat${seat} ` + ((live ? i === view.ply - 1 : i === replayPly - 1) ? "current" : ""), title: seat !== null && seat >= 0 ? seatName(seat) : null },
         h("a", { href: "javascript:void 0", "data-ply": i + 1, onclick: () => stepTo(i + 1) }, h("span", { class: "n" }, `${i + 1}.`), m));
       moveList.append(li);
     });
