@@ -40,7 +40,7 @@ def _core_moves_only_by_swap(cb, action, after) -> None:
             assert DENSE[old.bit_length() - 1] == tb and DENSE[new.bit_length() - 1] == fb
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.sampled_from(VARIANTS), st.integers(0, 2**32))
 def test_random_playout_contract(variant, seed):
     game = load_game("fibonacci", variant=variant)
@@ -48,7 +48,7 @@ def test_random_playout_contract(variant, seed):
     assert final.is_terminal()
 
 
-@settings(max_examples=9, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.sampled_from(VARIANTS), st.integers(0, 2**32))
 def test_playout_invariants_and_undo(variant, seed):
     game = load_game("fibonacci", variant=variant)
@@ -81,3 +81,57 @@ def test_hash_matches_fresh_parse(seed):
     _, final, actions = random_playout(game, seed, max_actions=300)
     fresh = game.state_from_text(final.to_text())
     assert fresh.hash_key() == final.hash_key()
+
+
+def _noisy_greedy(game, seed: int, max_actions: int = 600):
+    """Play mostly the evaluator's best action (so games end in wins), sometimes a random one."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed if game.has_chance else None)
+    initial = state.clone()
+    actions = []
+    while not state.is_terminal() and len(actions) < max_actions:
+        legal = state.legal_actions()
+        if state.placed < NUM_PLACEMENTS or rng.random() < 0.3:
+            action = legal[rng.randrange(len(legal))]
+        else:
+            me = state.current_player()
+            best, best_value = legal[0], -9.0
+            for a in legal:
+                state.apply_action(a)
+                value = game.evaluate(state, me) + rng.random() * 0.01
+                state.undo_action()
+                if value > best_value:
+                    best, best_value = a, value
+            action = best
+        cores = _cores(state)
+        state.apply_action(action)
+        _core_moves_only_by_swap(cores, action, state)
+        actions.append(action)
+    return initial, state, actions
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32))
+def test_decided_games(variant, seed):
+    from abstracta import Record
+
+    game = load_game("fibonacci", variant=variant)
+    initial, final, actions = _noisy_greedy(game, seed)
+    _invariants(game, final)
+    if final.is_terminal():
+        back = game.state_from_text(final.to_text())
+        assert back.is_terminal() and back.returns() == final.returns()
+        assert final.legal_actions() == []
+        winner = final.winner()
+        if winner is not None:
+            loser_core = final.bb[4 - 3 * winner]
+            if variant == "cards":
+                assert final.cards_pattern(winner)
+            else:
+                assert final.surrounded(winner ^ 1) and loser_core
+    record = Record.from_play(game, initial, actions, players=["greedy", "greedy"])
+    replayed, replayed_actions = Record.from_json(record.to_json()).replay()
+    assert replayed.to_text() == final.to_text() and replayed_actions == actions
+    while final.history():
+        final.undo_action()
+    assert final.to_text() == initial.to_text() and final.hash_key() == initial.hash_key()

@@ -52,10 +52,8 @@ class FibonacciGame(Game):
 
     def new_initial_state(self, seed: int | None = None) -> FibonacciState:
         """Start of a game: §2 layout (standard, cards) or the empty Go board; cards piles from ``seed`` (§10)."""
-        if self.variant == "go":
-            return FibonacciState.from_text(self, EMPTY_TEXT)
-        if self.variant == "standard":
-            state = FibonacciState.from_text(self, START_TEXT)
+        if self.variant != "cards":  # no chance: a given seed is only remembered
+            state = FibonacciState.from_text(self, EMPTY_TEXT if self.variant == "go" else START_TEXT)
             if seed is not None or self.options.get("seed") is not None:
                 state._seed = seed if seed is not None else self.options["seed"]
             return state
