@@ -112,7 +112,7 @@ class AlphaBetaBot:
             self.depth = depth
             if abs(value) >= WIN_THRESHOLD:
                 break  # a forced result: deeper search cannot change it
-            if budget.seconds is not None and time.perf_counter() - start > 0.45 * budget.seconds:
+            if budget.seconds is not None and time.perf_counter() - start > 0.6 * budget.seconds:
                 break  # the next iteration would not finish
         return best_action
 
