@@ -271,3 +271,21 @@ def test_nibble_take_two_discs(page, live_server):
     page.wait_for_function("() => window.abstractaView.ply >= 1")
     view = current(page)
     assert "a1+a9" in get_json(f"{live_server.url}/api/matches/{view['id']}/record")["moves"][0]
+
+
+@pytest.mark.parametrize("name", ["fanorona", "nibble", "fibonacci", "fibonacci-cards", "slide-checkers"])
+def test_game_page_fits_a_phone(browser, live_server, name):
+    if name not in abstracta.registered_games():
+        pytest.skip(f"{name} is not registered")
+    view = post_json(f"{live_server.url}/api/matches", {"game": name, "options": {}, "seats": None})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/#/match/{view['id']}")
+        page.wait_for_selector("#board svg, #board .cardtable")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"{name}: the page is {width}px wide on a 390px screen"
+        box = page.locator("#board").bounding_box()
+        assert box["width"] <= 390
+    finally:
+        context.close()
