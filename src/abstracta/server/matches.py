@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from typing import Any, Sequence
 
 from ..core.errors import AbstractaError, RecordError
-from ..core.game import TERMINAL, Game, State
+from ..core.game import Game, State
 from ..core.records import Record
 from ..core.registry import load_game
 from . import bots
@@ -297,22 +297,30 @@ class MatchService:
 
     @staticmethod
     def _parse(match: Match, text: str) -> list[int]:
+        """The actions ``text`` stands for: one action's notation, or a whole-turn string
+        (``Game.parse_move``). Raises ApiError 422 naming the problem."""
         state = match.state
         try:
             return [state.string_to_action(text)]
-        except AbstractaError as first:
-            try:
-                actions = match.game.parse_move(state, text)
-            except AbstractaError:
-                raise ApiError(422, str(first) or f"{text!r} is not a legal move here") from None
-            except Exception:  # noqa: BLE001 - a rules bug must not crash the request
-                raise ApiError(422, str(first)) from None
+        except AbstractaError as exc:
+            first: Exception = exc
+        except Exception as exc:  # noqa: BLE001 - a rules bug must not crash the request
+            raise ApiError(422, f"{text!r} could not be read: {exc}") from None
+        whole_turns = type(match.game).parse_move is not Game.parse_move
+        if not whole_turns:
+            raise ApiError(422, str(first) or f"{text!r} is not a legal move here")
+        try:
+            actions = list(match.game.parse_move(state, text))
+            check = state.clone()
+            for action in actions:
+                check.apply_action(action)
+        except AbstractaError as exc:
+            raise ApiError(422, str(exc) or str(first)) from None
         except Exception as exc:  # noqa: BLE001
             raise ApiError(422, f"{text!r} could not be read: {exc}") from None
-        check = state.clone()
-        for action in actions:
-            check.apply_action(action)
-        return list(actions)
+        if not actions:
+            raise ApiError(422, f"{text!r} names no action")
+        return actions
 
     @staticmethod
     def _finish_if_over(match: Match) -> None:
@@ -545,4 +553,4 @@ class MatchService:
         return out
 
 
-__all__ = ["ApiError", "Match", "MatchService", "TERMINAL"]
+__all__ = ["ApiError", "Match", "MatchService"]
