@@ -332,6 +332,13 @@ class PlaySession:
         self.actions.append(action)
         self.movers.append(player)
 
+    def legal_moves_for_humans(self) -> list[str]:
+        """Whole turns where the game has a whole-turn notation (at a turn start), else actions."""
+        try:
+            return self.game.turn_strings(self.state)
+        except (NotImplementedError, AbstractaError):
+            return self.state.legal_action_strings()
+
     def undo(self) -> bool:
         """Take back the bots' replies and the human's last turn. Returns False if nothing to undo."""
         humans = {i for i, b in enumerate(self.bots) if b is None}
@@ -364,9 +371,13 @@ class PlaySession:
             player = self.state.current_player()
             bot = self.bots[player] if 0 <= player < len(self.bots) else None
             if bot is not None:
-                action = bot.step(self.state.clone())
-                text = self.state.action_to_string(action)
-                self.apply(action)
+                # the bot's whole turn, printed in the game's record notation (e.g. Nibble's a1+a9)
+                before, turn = self.state.clone(), []
+                while self.state.current_player() == player:
+                    action = bot.step(self.state.clone())
+                    self.apply(action)
+                    turn.append(action)
+                text = ", ".join(self.game.format_moves(before, turn))
                 console.print(f"seat {player} ({self.seats[player]}) plays [bold]{text}[/]")
                 continue
             if len(self.actions) != shown_ply:
@@ -383,7 +394,7 @@ class PlaySession:
             if word in ("help", "h"):
                 console.print(PLAY_HELP)
             elif word in ("?", "moves"):
-                console.print("  ".join(self.state.legal_action_strings()))
+                console.print("  ".join(self.legal_moves_for_humans()))
             elif word == "board":
                 self.show()
             elif word == "undo":
