@@ -1,0 +1,80 @@
+"""Spec vectors through the commands the independent checkers use: moves, perft, apply."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from abstracta.cli import app
+
+runner = CliRunner()
+
+
+def cli_json(*args):
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_fanorona_perft_tsivy():
+    assert cli_json("perft", "fanorona", "--depth", "5") == {"1": 5, "2": 17, "3": 64, "4": 337, "5": 1496}
+
+
+@pytest.mark.parametrize("size, counts", [("dimy", [5, 12, 35, 126, 413]), ("telo", [4, 7, 13, 28, 63])])
+def test_fanorona_perft_small_boards(size, counts):
+    got = cli_json("perft", "fanorona", "--depth", "5", "--option", f"size={size}")
+    assert got == {str(i + 1): n for i, n in enumerate(counts)}
+
+
+def test_fanorona_moves_and_apply():
+    assert cli_json("moves", "fanorona", "--position", "........./........./..B....../........./BW..B.... W") == ["b1-c1W"]
+    assert cli_json("apply", "fanorona", "d2-e3A") == {
+        "position": "BBBBBB.BB/BBBBB.BBB/BWBWWBWBW/WWW.WWWWW/WWWWWWWWW B", "terminal": False, "returns": [0.0, 0.0]}
+    after = cli_json("apply", "fanorona", "d2-e3A", "e5-f4A")["position"]
+    assert cli_json("moves", "fanorona", "--position", after) == ["f4-g5W", "end"]
+
+
+def test_fanorona_immobile_side_has_lost():
+    got = cli_json("apply", "fanorona", "--position", "........./........./........./WW......./BW....... B")
+    assert got["terminal"] is True and got["returns"] == [1.0, -1.0]
+
+
+def test_nibble_turns_seed_1_and_2():
+    assert cli_json("moves", "nibble", "--turns", "--option", "seed=1") == ["a1", "a9", "a1+a9", "i1", "i9", "i1+i9"]
+    assert cli_json("moves", "nibble", "--turns", "--option", "seed=2") == ["i1", "i9", "a1", "a9"]
+    assert cli_json("moves", "nibble", "--turns", "--option", "seed=1", "--option", "variant=hex") == \
+        ["a1", "h15", "h1", "o8", "h1+o8", "a8", "o15"]
+
+
+def test_nibble_apply_whole_turn_equals_its_actions():
+    whole = cli_json("apply", "nibble", "--option", "seed=1", "a1+a9")
+    split = cli_json("apply", "nibble", "--option", "seed=1", "a1", "a9")
+    assert whole == split
+    assert whole["position"].endswith(" 0 0-0-0-0-0-0-0-0-0 0-0-0-0-0-0-2-0-0")
+
+
+def test_fibonacci_perft_and_first_move():
+    assert cli_json("perft", "fibonacci", "--depth", "2") == {"1": 133, "2": 17689}
+    moves = cli_json("moves", "fibonacci")
+    assert len(moves) == 133 and moves[-1] == "pass" and "a1-a2" not in moves
+
+
+def test_fibonacci_cards_seed_1():
+    assert cli_json("moves", "fibonacci-cards", "--option", "seed=1", "--option", "first_player=0") == \
+        ["6d>2", "6d>3", "9c>1", "9c>3", "Jd>1", "Jd>2"]
+    assert cli_json("moves", "fibonacci-cards", "--option", "seed=1") == \
+        ["9s>1", "9s>3", "Jc>1", "Jc>2", "Jh>1", "Jh>2", "Kd>1", "Kd>2", "Kd>3"]
+
+
+def test_slide_checkers_free_move_and_jump():
+    assert cli_json("moves", "slide-checkers", "--position", "Bl12,Ge4 M G") == [
+        f"e4-{sq}" for sq in "c4 c5 c6 d3 d4 d5 d6 e3 e5 e6 f3 f4 f5 g3 g4 g5".split()]
+    assert cli_json("moves", "slide-checkers", "--position", "Be8,Gc9 M G") == \
+        ["c9>d8*f8e", "c9>d8*f8r", "c9>d9*f7e", "c9>d9*f7r"]
+    done = cli_json("apply", "slide-checkers", "--position", "Be8,Gc9 M G", "c9>d8*f8r")
+    assert done["terminal"] is True and done["returns"] == [1.0, -1.0]
+
+
+def test_illegal_apply_names_the_action():
+    result = runner.invoke(app, ["apply", "fibonacci", "a1-a2"])
+    assert result.exit_code == 2 and "action 1 'a1-a2' is illegal" in result.stderr
