@@ -52,6 +52,83 @@ class Resign(BaseModel):
     seat: int | None = Field(default=None, description="the resigning seat (default: the person to move)")
 
 
+# --- responses (documentation of the JSON shapes) -------------------------------------------
+class OptionInfo(BaseModel):
+    name: str
+    default: str | None = Field(description="text form of the default; null: absent (e.g. a seed drawn at creation)")
+    help: str
+    kind: str = Field(description="bool | int | text")
+    choices: list[str] | None = Field(description="allowed values (text form), or null for any")
+
+
+class GameInfo(BaseModel):
+    name: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int
+    num_players: int = Field(description="players with default options")
+    hidden_information: bool
+    chance: bool
+    options: list[OptionInfo]
+
+
+class MatchView(BaseModel):
+    """A match as one seat may see it."""
+
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    seed: int | None = Field(description="null for games without chance, and while a hidden-information game runs")
+    players: list[str] = Field(description="per seat: 'human' or 'level:N'")
+    num_players: int
+    hidden_information: bool
+    viewer: int | None = Field(description="whose eyes 'position' shows (hidden information); null: everything")
+    ply: int = Field(description="actions played so far; send it back with the next action")
+    revision: int = Field(description="increases with every stored change (moves, undo, resignation)")
+    to_move: int | None = Field(description="seat to move, null when the game is over")
+    human_to_move: bool
+    thinking: bool = Field(description="a computer seat is computing its move")
+    position: str = Field(description="the game's position text (an observation for hidden information)")
+    legal: list[str] = Field(description="legal actions in notation, only for a person's seat to move")
+    last_action: str | None
+    moves: list[str] = Field(description="notation of every action so far")
+    movers: list[int] = Field(description="the seat that played each action")
+    record_moves: list[str] = Field(description="the record's move list (whole turns for some games)")
+    result: list[float] | None = Field(description="per seat +1 win, -1 loss, 0 draw; null while running")
+    termination: str | None = Field(description="normal | resignation | null")
+    status: str = Field(description="playing | over")
+    created: str | None
+    bot_error: str | None = Field(description="why the last computer move fell back to a random move, if it did")
+
+
+class MatchSummary(BaseModel):
+    id: str
+    game: str
+    status: str
+    ply: int
+    created: str | None
+    updated: str | None
+
+
+class Positions(BaseModel):
+    ply: int
+    moves: list[str]
+    positions: list[str] = Field(description="position text after each ply; index 0 = start")
+
+
+class ErrorBody(BaseModel):
+    error: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorBody, "description": "no such match or game"},
+    409: {"model": ErrorBody, "description": "conflict: stale ply, game over, not a person's turn"},
+    422: {"model": ErrorBody, "description": "the request names something invalid (the message says what)"},
+}
+
+
 def option_json(spec: Option) -> dict[str, Any]:
     kind = "bool" if spec.parser is parse_bool else "int" if spec.parser is parse_int else "text"
 
@@ -121,11 +198,11 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
 
     # --- API --------------------------------------------------------------------------------
-    @app.get("/api/games", summary="The games you can play and their options")
+    @app.get("/api/games", summary="The games you can play and their options", response_model=list[GameInfo])
     def list_games() -> list[dict[str, Any]]:
         return catalog()
 
-    @app.get("/api/matches", summary="Stored matches, most recently played first")
+    @app.get("/api/matches", summary="Stored matches, most recently played first", response_model=list[MatchSummary])
     def list_matches(limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
         out = []
         for row in service.store.list(limit):
@@ -134,53 +211,58 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                         "updated": row.updated_at.isoformat() if row.updated_at else None})
         return out
 
-    @app.post("/api/matches", status_code=201, summary="Create a match")
+    @app.post("/api/matches", status_code=201, summary="Create a match", response_model=MatchView, responses=ERRORS)
     def create_match(body: CreateMatch) -> dict[str, Any]:
         match = service.create(body.game, body.options, body.seats)
         with service.lock:
             return service.view(match, None)
 
     @app.post("/api/matches/import", status_code=201,
-              summary="Import a record (validated by replay: errors name the ply and the reason)")
+              summary="Import a record (validated by replay: errors name the ply and the reason)",
+              response_model=MatchView, responses=ERRORS)
     def import_match(body: ImportMatch) -> dict[str, Any]:
         match = service.import_record(body.record, body.seats)
         with service.lock:
             return service.view(match, None)
 
-    @app.get("/api/matches/{match_id}", summary="A match as a seat may see it")
+    @app.get("/api/matches/{match_id}", summary="A match as a seat may see it", response_model=MatchView, responses=ERRORS)
     def get_match(match_id: str, seat: int | None = Query(None, description="whose eyes (hidden information)")) -> dict[str, Any]:
         with service.lock:
             match = service.load(match_id)
             return service.view(match, seat)
 
     @app.get("/api/matches/{match_id}/positions",
-             summary="The position text after each ply (index 0 = start), as a seat may see it")
+             summary="The position text after each ply (index 0 = start), as a seat may see it",
+             response_model=Positions, responses=ERRORS)
     def get_positions(match_id: str, seat: int | None = Query(None)) -> dict[str, Any]:
         with service.lock:
             match = service.load(match_id)
             return {"ply": match.ply, "moves": match.strings, "positions": service.positions(match, seat)}
 
-    @app.post("/api/matches/{match_id}/actions", summary="Play a move (409 if the ply is stale)")
+    @app.post("/api/matches/{match_id}/actions", summary="Play a move (409 if the ply is stale)",
+              response_model=MatchView, responses=ERRORS)
     def post_action(match_id: str, body: PlayAction, seat: int | None = Query(None)) -> dict[str, Any]:
         match = service.play(match_id, body.action, body.ply, body.seat)
         with service.lock:
             return service.view(match, seat if seat is not None else body.seat)
 
     @app.post("/api/matches/{match_id}/undo",
-              summary="Take back to the start of the latest turn of a person")
+              summary="Take back to the start of the latest turn of a person",
+              response_model=MatchView, responses=ERRORS)
     def post_undo(match_id: str, seat: int | None = Query(None)) -> dict[str, Any]:
         match = service.undo(match_id)
         with service.lock:
             return service.view(match, seat)
 
-    @app.post("/api/matches/{match_id}/resign", summary="Resign (a person's seat)")
+    @app.post("/api/matches/{match_id}/resign", summary="Resign (a person's seat)", response_model=MatchView,
+              responses=ERRORS)
     def post_resign(match_id: str, body: Resign | None = None) -> dict[str, Any]:
         seat = body.seat if body is not None else None
         match = service.resign(match_id, seat)
         with service.lock:
             return service.view(match, seat)
 
-    @app.get("/api/matches/{match_id}/record", summary="The match's record (JSON download)")
+    @app.get("/api/matches/{match_id}/record", summary="The match's record (JSON download)", responses=ERRORS)
     def get_record(match_id: str, download: bool = Query(False)) -> Response:
         with service.lock:
             match = service.load(match_id)
