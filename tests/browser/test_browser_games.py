@@ -289,3 +289,40 @@ def test_game_page_fits_a_phone(browser, live_server, name):
         assert box["width"] <= 390
     finally:
         context.close()
+
+
+@pytest.mark.skipif("fanorona" not in abstracta.registered_games(), reason="fanorona is not registered")
+def test_game_survives_a_server_restart(browser, tmp_path):
+    from conftest import LiveServer
+
+    db = tmp_path / "restart.db"
+    first = LiveServer(db).start()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{first.url}/#/new/fanorona")
+        page.select_option("#opt-size", "dimy")
+        page.select_option("#seat-1", "level:1")
+        page.click("#start")
+        page.wait_for_url(re.compile(r"#/match/"))
+        wait_for_turn(page)
+        click_fanorona(page, current(page)["legal"][0])
+        page.wait_for_function("() => window.abstractaView.ply > 0")
+        view = wait_for_turn(page)
+        mid, moves = view["id"], view["moves"]
+        assert moves
+    finally:
+        context.close()
+        first.stop()
+    second = LiveServer(db).start()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{second.url}/#/matches")
+        page.click(f"a[href='#/match/{mid}']")
+        page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
+        assert current(page)["moves"] == moves
+        assert get_json(f"{second.url}/api/matches/{mid}/record")["moves"] == moves
+    finally:
+        context.close()
+        second.stop()
