@@ -5,7 +5,8 @@ Metrics (one row each, per game and options):
 
 * ``perft_nodes_per_s`` — leaves at the last depth, each reached by applying its action, per
   second of wall time, from a fixed position whose tree has at least ``min_leaves`` leaves.
-* ``playouts_per_s`` / ``actions_per_s`` — uniformly random games from the start to the end.
+* ``playouts_per_s`` / ``actions_per_s`` — uniformly random games from the start to the end
+  (the start is built once, as a search does; Nibble's layout generation is not timed).
 * ``mean_actions`` / ``mean_turns`` — per random game (a turn = a maximal run of actions by one player).
 * ``mcts_iterations_per_s`` — UCT with random rollouts from the start (when the MCTS bot exists).
 * ``peak_memory_mb`` — peak traced Python memory of a short random-play pass.
@@ -35,26 +36,32 @@ class Config:
     options: dict[str, Any] = field(default_factory=dict)
     perft_position: str | None = None  # None: the initial position (seed 0)
     perft_depth: int | None = None  # None: the smallest depth with >= min_leaves leaves
+    mid_positions: tuple[str, ...] = ()  # mid-game positions also timed by perft
 
     def label(self) -> str:
         opts = ",".join(f"{k}={v}" for k, v in self.options.items())
         return f"{self.game}" + (f" [{opts}]" if opts else "")
 
 
+# Mid-game positions: seed-0 starts after a few uniformly random actions (random.Random(7)).
 CONFIGS: list[Config] = [
-    Config("fanorona", {"size": "tsivy"}),
-    Config("fanorona", {"size": "dimy"}),
+    Config("fanorona", {"size": "tsivy"}, mid_positions=("..W.....B/...BB.B.B/....W..BW/...WWWWWW/WW.W..WWW B",)),
+    Config("fanorona", {"size": "dimy"}, mid_positions=("BBB../...W./...../...B./...W. W nc=1",)),
     Config("fanorona", {"size": "telo"}),
-    Config("nibble", {"variant": "square9"}),
+    Config("nibble", {"variant": "square9"}, mid_positions=(
+        "......EI./..HIFHGE./..EGDBHB./DBABHCIGI/EHIFAHAIA/.EGAFCEBI/.GIBC..../...C...../......... 1 "
+        "4-2-3-6-0-3-0-2-0 0-1-2-1-3-3-4-1-1 take=I",)),
     Config("nibble", {"variant": "square13"}),
     Config("nibble", {"variant": "hex"}),
-    Config("fibonacci", {"variant": "standard"}),
+    Config("fibonacci", {"variant": "standard"}, mid_positions=(
+        "c1a2a/1aaaa2/s4S2/1ss5S/10/s1s2S5/7S1S/s2AAS3/5A2/3A1A1/A1C3 R 3 13",)),
     Config("fibonacci", {"variant": "cards"}),
     Config("fibonacci", {"variant": "go"}),
     Config("fibonacci-cards", {}),
-    Config("slide-checkers", {"players": 2}),
+    Config("slide-checkers", {"players": 2}, mid_positions=("Ba7,Ba8,Bc5,Bc12,Bd8,Gh9,Gh10,Gi4,Gi6,Gi12,Gl1 M G",)),
     Config("slide-checkers", {"players": 3}),
-    Config("slide-checkers", {"players": 4}),
+    Config("slide-checkers", {"players": 4}, mid_positions=(
+        "Rb6,Rg2,Rg4,Rh3,Rl2,Ya11,Yb12,Yj12,Yl6,Yl12 M R nj=1",)),
 ]
 
 
@@ -67,6 +74,7 @@ class Row:
     unit: str
     ratio_to_python_chess: float | None = None
     ratio_to_playouts: float | None = None  # MCTS rows: iterations/s over random playouts/s
+    position: str = "start"  # perft rows: "start" or "mid-<i>" (Config.mid_positions[i])
 
 
 def _initial(game: Game, seed: int) -> State:
@@ -74,13 +82,15 @@ def _initial(game: Game, seed: int) -> State:
 
 
 def random_play(game: Game, seconds: float, seed: int = 0) -> dict[str, float]:
-    """Random games from the start until ``seconds`` have passed (at least one game)."""
+    """Uniformly random games from the start (seed 0's initial state, cloned for each game:
+    a one-off layout or deal is not part of a playout) until ``seconds`` have passed."""
     rng = random.Random(seed)
     games = actions = turns = 0
+    start = _initial(game, 0)
     t0 = time.perf_counter()
     deadline = t0 + seconds
     while True:
-        state = _initial(game, seed + games)
+        state = start.clone()
         last = None
         while not state.is_terminal():
             legal = state.legal_actions()
@@ -98,22 +108,24 @@ def random_play(game: Game, seconds: float, seed: int = 0) -> dict[str, float]:
             "mean_actions": actions / games, "mean_turns": turns / games, "games": games}
 
 
-def perft_speed(game: Game, config: Config, min_leaves: int, max_seconds: float) -> dict[str, float]:
-    state = game.state_from_text(config.perft_position) if config.perft_position else _initial(game, 0)
-    depth = config.perft_depth
+def perft_speed(game: Game, state: State, min_leaves: int, max_seconds: float,
+                depth: int | None = None) -> dict[str, float]:
+    """Perft nodes/s from ``state`` at ``depth`` (default: the smallest depth with at least
+    ``min_leaves`` leaves, or the last one tried within ``max_seconds``)."""
     if depth is None:
         depth = 1
         while True:
             t0 = time.perf_counter()
             n = perft(state, depth)
             dt = time.perf_counter() - t0
-            if n >= min_leaves or dt > max_seconds or depth >= 12:
-                return {"perft_nodes_per_s": n / dt, "perft_depth": depth, "perft_leaves": n, "perft_seconds": dt}
+            if n >= min_leaves or dt > max_seconds or depth >= 20:
+                break
             depth += 1
-    t0 = time.perf_counter()
-    n = perft(state, depth)
-    dt = time.perf_counter() - t0
-    return {"perft_nodes_per_s": n / dt, "perft_depth": depth, "perft_leaves": n, "perft_seconds": dt}
+    else:
+        t0 = time.perf_counter()
+        n = perft(state, depth)
+        dt = time.perf_counter() - t0
+    return {"perft_nodes_per_s": n / dt if dt else 0.0, "perft_depth": depth, "perft_leaves": n, "perft_seconds": dt}
 
 
 def mcts_speed(game: Game, seconds: float) -> float | None:
@@ -195,10 +207,14 @@ def run(games: list[str] | None = None, seconds: float = 2.0, min_leaves: int = 
             progress(config.label())
         game = load_game(config.game, **config.options)
         play = random_play(game, seconds)
-        pf = perft_speed(game, config, min_leaves, max_seconds=max(10.0, 5 * seconds))
         opts = dict(config.options)
-        rows.append(Row(config.game, opts, "perft_nodes_per_s", pf["perft_nodes_per_s"], f"leaves/s (depth {pf['perft_depth']}, {pf['perft_leaves']:,} leaves)",
-                        ratio(pf["perft_nodes_per_s"], "perft_nodes_per_s")))
+        starts = [("start", _initial(game, 0))] + [
+            (f"mid-{i}", game.state_from_text(text)) for i, text in enumerate(config.mid_positions)]
+        for label, state in starts:
+            pf = perft_speed(game, state, min_leaves, max_seconds=max(10.0, 5 * seconds), depth=config.perft_depth)
+            rows.append(Row(config.game, opts, "perft_nodes_per_s", pf["perft_nodes_per_s"],
+                            f"leaves/s (depth {pf['perft_depth']}, {pf['perft_leaves']:,} leaves)",
+                            ratio(pf["perft_nodes_per_s"], "perft_nodes_per_s"), position=label))
         rows.append(Row(config.game, opts, "playouts_per_s", play["playouts_per_s"], "games/s", None))
         rows.append(Row(config.game, opts, "actions_per_s", play["actions_per_s"], "actions/s", ratio(play["actions_per_s"], "moves_per_s")))
         rows.append(Row(config.game, opts, "mean_actions", play["mean_actions"], "actions/game"))
@@ -218,7 +234,8 @@ def rows_as_dicts(rows: list[Row]) -> list[dict[str, Any]]:
 
 def _key(row: dict[str, Any]) -> str:
     opts = ",".join(f"{k}={v}" for k, v in sorted(row["options"].items()))
-    return f"{row['game']}[{opts}]:{row['metric']}"
+    where = "" if row.get("position", "start") == "start" else "@" + row["position"]
+    return f"{row['game']}[{opts}]{where}:{row['metric']}"
 
 
 def baseline_from_rows(rows: list[Row]) -> dict[str, float]:

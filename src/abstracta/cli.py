@@ -543,7 +543,10 @@ def render_bench_table(rows: list[Any], ref: dict | None) -> Table:
     by_config: dict[str, dict[str, Any]] = {}
     for row in rows:
         label = row.game + ("" if not row.options else " " + ",".join(f"{k}={v}" for k, v in row.options.items()))
-        by_config.setdefault(label, {})[row.metric] = row
+        if row.position != "start":
+            by_config.setdefault(label, {}).setdefault("mid", []).append(row)
+        else:
+            by_config.setdefault(label, {})[row.metric] = row
 
     def fmt(row: Any, ratio_attr: str = "ratio_to_python_chess") -> str:
         if row is None:
@@ -554,12 +557,13 @@ def render_bench_table(rows: list[Any], ref: dict | None) -> Table:
     table = Table(title="abstracta engine benchmark" + (
         f" — python-chess: perft {ref['perft_nodes_per_s']:,.0f} nodes/s, random play {ref['moves_per_s']:,.0f} moves/s"
         if ref else " (python-chess not installed: no ratios)"))
-    for col in ("game", "perft nodes/s (×chess)", "perft depth", "playouts/s", "actions/s (×chess)",
-                "actions/game", "turns/game", "MCTS it/s (×playouts)", "peak MiB"):
+    for col in ("game", "perft nodes/s (×chess)", "perft depth", "mid-game perft nodes/s (×chess)", "playouts/s",
+                "actions/s (×chess)", "actions/game", "turns/game", "MCTS it/s (×playouts)", "peak MiB"):
         table.add_column(col, justify="left" if col == "game" else "right")
     for label, m in by_config.items():
         p = m.get("perft_nodes_per_s")
-        table.add_row(label, fmt(p), p.unit.split("(")[1].split(",")[0] if p else "—",
+        mid = " ".join(fmt(r) for r in m.get("mid", [])) or "—"
+        table.add_row(label, fmt(p), p.unit.split("(")[1].split(",")[0] if p else "—", mid,
                       f"{m['playouts_per_s'].value:,.1f}", fmt(m.get("actions_per_s")),
                       f"{m['mean_actions'].value:,.1f}", f"{m['mean_turns'].value:,.1f}",
                       fmt(m.get("mcts_iterations_per_s"), "ratio_to_playouts"), f"{m['peak_memory_mb'].value:,.2f}")
