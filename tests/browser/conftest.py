@@ -56,6 +56,12 @@ class LiveServer:
 
 
 @pytest.fixture(scope="session")
+def server_factory():
+    """The LiveServer class (a test may start its own servers on one database file)."""
+    return LiveServer
+
+
+@pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory):
     server = LiveServer(tmp_path_factory.mktemp("db") / "web.db").start()
     yield server

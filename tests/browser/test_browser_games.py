@@ -292,9 +292,8 @@ def test_game_page_fits_a_phone(browser, live_server, name):
 
 
 @pytest.mark.skipif("fanorona" not in abstracta.registered_games(), reason="fanorona is not registered")
-def test_game_survives_a_server_restart(browser, tmp_path):
-    from conftest import LiveServer
-
+def test_game_survives_a_server_restart(browser, tmp_path, server_factory):
+    LiveServer = server_factory  # noqa: N806
     db = tmp_path / "restart.db"
     first = LiveServer(db).start()
     context = browser.new_context()
