@@ -45,6 +45,20 @@ def _make_bot(spec: str, game: Any, seed: int | None) -> Any:
         return None
 
 
+def warm_up() -> int:
+    """Import the games and bots in a fresh worker so that the first real move is quick."""
+    from ..core.registry import game_class, registered_games
+
+    names = registered_games()
+    for name in names:
+        game_class(name)
+    try:
+        from ..ai import levels  # type: ignore[attr-defined]  # noqa: F401
+    except ImportError:
+        pass
+    return len(names)
+
+
 def choose_action(record_json: str, spec: str, seed: int | None = None) -> str:
     """Replay ``record_json`` and return the notation of the action the bot ``spec`` plays.
 

@@ -136,7 +136,14 @@ class MatchService:
         return self._pool
 
     def resume_bots(self) -> None:
-        """After a start: let bots move in every unfinished match where a bot is to move."""
+        """After a start: warm up the bot workers, then let bots move in every unfinished match
+        where a bot is to move."""
+        if self.bot_workers > 0:
+            try:
+                for _ in range(self.bot_workers):
+                    self.pool().submit(bots.warm_up)
+            except RuntimeError:
+                pass
         for mid in list(self.store.unfinished_ids()):
             try:
                 with self.lock:
