@@ -92,6 +92,11 @@ export function render(box, ctx) {
   for (let x = 0; x < 12; x++) el("text", { x: px(x) + S / 2, y: size - 8, text: FILES[x] }, labels);
   for (let y = 0; y < 12; y++) el("text", { x: 12, y: py(y) + S / 2 + 4, text: String(y + 1) }, labels);
   const lm = ctx.lastMove ? ctx.lastMove.match(/[a-l]\d+/g) || [] : [];
+  const jumped = new Set();
+  if (ui.pending) for (const a of ui.pending) {
+    const [lx, ly] = sq(a.launch || a.from), [tx, ty] = sq(a.to);
+    jumped.add(FILES[(lx + tx) / 2] + ((ly + ty) / 2 + 1));
+  }
   for (let x = 0; x < 12; x++) for (let y = 0; y < 12; y++) {
     const name = FILES[x] + (y + 1);
     const c = colours[`${x},${y}`];
@@ -101,12 +106,12 @@ export function render(box, ctx) {
     const p = pos.pieces[name];
     if (p) {
       el("circle", { cx: px(x) + S / 2, cy: py(y) + S / 2, r: S * 0.36, fill: PIECE[p] || "#555", stroke: ui.sel === name ? "#f2b134" : "#fff",
-        "stroke-width": ui.sel === name ? 5 : 2.5 }, g);
+        "stroke-width": ui.sel === name ? 5 : 2.5, class: jumped.has(name) ? "capt" : null }, g);
     }
     if (ui.pending && ui.pending.some((a) => a.to === name)) el("rect", { x: px(x) + 3, y: py(y) + 3, width: S - 6, height: S - 6, fill: "none", stroke: "#d6342c", "stroke-width": 4 }, g);
     if (dests.has(name)) {
       const isJump = dests.get(name).some((a) => a.jump);
-      el("circle", { cx: px(x) + S / 2, cy: py(y) + S / 2, r: S * 0.17, class: "dest", fill: isJump ? "#d6342c" : null }, g);
+      el("circle", { cx: px(x) + S / 2, cy: py(y) + S / 2, r: S * 0.17, class: "dest", style: isJump ? "fill: #d6342c" : null }, g);
     }
     if (ctx.interactive && (dests.has(name) || sources.has(name))) {
       g.setAttribute("class", "clickable");
