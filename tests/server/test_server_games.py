@@ -1,0 +1,44 @@
+"""The server with the real games: bots answer in every game, and undo takes back whole turns."""
+
+from __future__ import annotations
+
+import pytest
+
+import abstracta
+from abstracta.server.bots import choose_action
+
+
+@pytest.mark.parametrize("name", ["fanorona", "nibble", "fibonacci", "fibonacci-cards", "slide-checkers"])
+def test_bot_worker_function_answers_in_every_game(name):
+    if name not in abstracta.registered_games():
+        pytest.skip(f"{name} is not registered")
+    game = abstracta.load_game(name)
+    state = game.new_initial_state(seed=5)
+    record = abstracta.Record.from_play(game, state, [], players=["level:1"] * game.num_players)
+    text = choose_action(record.to_json(), "level:1", seed=1)
+    assert text in state.legal_action_strings()
+
+
+@pytest.mark.skipif("fanorona" not in abstracta.registered_games(), reason="fanorona is not registered")
+def test_undo_takes_back_a_whole_capture_chain(client):
+    # fanorona.md §6 example 3: White c3-d3A then d3-d4W is one turn of two actions
+    record = {"game": "fanorona", "start": "...B...../........./..W.BB.../...B...../........B W", "moves": []}
+    view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
+    mid = view["id"]
+    view = client.post(f"/api/matches/{mid}/actions", json={"action": "c3-d3A", "ply": 0}).json()
+    assert "end" in view["legal"] and view["to_move"] == 0
+    view = client.post(f"/api/matches/{mid}/actions", json={"action": "d3-d4W", "ply": 1}).json()
+    assert view["to_move"] == 1 and view["movers"] == [0, 0]
+    view = client.post(f"/api/matches/{mid}/undo").json()
+    assert view["ply"] == 0 and view["to_move"] == 0 and view["position"].startswith("...B.....")
+
+
+@pytest.mark.skipif("nibble" not in abstracta.registered_games(), reason="nibble is not registered")
+def test_whole_turn_string_and_record(client):
+    view = client.post("/api/matches", json={"game": "nibble", "options": {"seed": "1", "first_player": "0"},
+                                             "seats": ["human", "human"]}).json()
+    mid = view["id"]
+    view = client.post(f"/api/matches/{mid}/actions", json={"action": "a1+a9", "ply": 0}).json()
+    assert view["to_move"] == 1 and view["record_moves"] == ["a1+a9"]
+    r = client.post(f"/api/matches/{mid}/actions", json={"action": "a1+b2", "ply": view["ply"]})
+    assert r.status_code == 422 and "a1" in r.json()["error"]
