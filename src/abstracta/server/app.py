@@ -84,6 +84,7 @@ class MatchView(BaseModel):
     players: list[str] = Field(description="per seat: 'human' or 'level:N'")
     num_players: int
     hidden_information: bool
+    private_views: bool = Field(description="the persons at this match see different things (hand-over screen)")
     viewer: int | None = Field(description="whose eyes 'position' shows (hidden information); null: everything")
     ply: int = Field(description="actions played so far; send it back with the next action")
     revision: int = Field(description="increases with every stored change (moves, undo, resignation)")

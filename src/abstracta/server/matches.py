@@ -531,6 +531,7 @@ class MatchService:
             "players": match.players,
             "num_players": len(match.players),
             "hidden_information": game.has_hidden_information,
+            "private_views": self._private_views(match),
             "viewer": viewer,
             "ply": match.ply,
             "revision": match.revision,
@@ -549,6 +550,20 @@ class MatchService:
             "created": match.tags.get("date"),
             "bot_error": self.bot_errors.get(match.id),
         }
+
+    @staticmethod
+    def _private_views(match: Match) -> bool:
+        """Whether the persons at this match see different things (then two people sharing a
+        device need a hand-over screen)."""
+        if not match.game.has_hidden_information:
+            return False
+        humans = [i for i, p in enumerate(match.players) if p == "human"]
+        if len(humans) < 2:
+            return False
+        try:
+            return len({match.state.observation(i) for i in humans}) > 1
+        except Exception:  # noqa: BLE001
+            return True
 
     def positions(self, match: Match, seat: int | None) -> list[str]:
         viewer = self.viewer_seat(match, seat)

@@ -219,7 +219,7 @@ async function matchPage(id) {
   const seatName = (i) => (mod && mod.seatName ? mod.seatName(i, view.options, view) : `Seat ${i}`);
   const who = (i) => `${seatName(i)} (${view.players[i] === "human" ? "person" : "computer " + view.players[i].replace("level:", "level ")})`;
   const humans = view.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
-  const hotSeatHidden = view.hidden_information && humans.length > 1;
+  const hotSeatHidden = view.hidden_information && humans.length > 1; // hands may differ: ask for no seat
   let shownSeat = null; // hand-over screen: seat whose private view is on screen
   let replayPly = null; // null: live position
   let positions = null;
@@ -358,7 +358,7 @@ async function matchPage(id) {
     banner.textContent = over ? resultText(view, seatName) : "";
 
     // hand-over screen for two people sharing a device in a hidden-information game
-    const needHandover = hotSeatHidden && !over && view.viewer !== null && view.viewer !== shownSeat;
+    const needHandover = hotSeatHidden && view.private_views && !over && view.viewer !== null && view.viewer !== shownSeat;
     handover.hidden = !needHandover;
     handover.replaceChildren();
     if (needHandover) {
