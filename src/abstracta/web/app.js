@@ -69,16 +69,17 @@ async function homePage() {
         " ",
         h("a", { href: `#/rules/${g.name}`, class: "button" }, "Rules"))));
   }
-  app.append(grid);
-  try {
-    const rows = (await api("/api/matches?limit=8")).filter((r) => r.status === "playing");
-    if (rows.length) {
-      const titles = Object.fromEntries(list.map((g) => [g.name, g.title]));
-      app.append(h("section", { class: "recent" }, h("h2", {}, "Continue a game"),
-        h("ul", { class: "matches" }, ...rows.map((r) => h("li", {},
-          h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game), ` — ${r.ply} moves, ${new Date(r.updated).toLocaleString()}`)))));
-    }
-  } catch { /* the list is a convenience */ }
+  const recent = h("section", { class: "recent", hidden: true });
+  app.append(recent, grid);
+  api("/api/matches?limit=8").then((rows) => {
+    rows = rows.filter((r) => r.status === "playing").slice(0, 4);
+    if (!rows.length) return;
+    const titles = Object.fromEntries(list.map((g) => [g.name, g.title]));
+    recent.append(h("h2", {}, "Continue a game"),
+      h("ul", { class: "matches" }, ...rows.map((r) => h("li", {},
+        h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game), ` — ${r.ply} moves, ${new Date(r.updated).toLocaleString()}`))));
+    recent.hidden = false;
+  }).catch(() => { /* the list is a convenience */ });
   app.append(importBox());
 }
 
