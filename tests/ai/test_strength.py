@@ -170,3 +170,13 @@ def test_alphabeta_solves_chain_nim() -> None:
         bot.search(game.new_initial_state())  # step() would answer the only legal action unsearched
         assert (bot.value > 900) == (stones % 4 != 0), (stones, bot.value)
         assert (bot.value < -900) == (stones % 4 == 0), (stones, bot.value)
+
+
+def test_alphabeta_turn_extension_keeps_results_exact() -> None:
+    game = ChainNimGame(stones=7)
+    bot = AlphaBetaBot(game, Budget(depth=30), turn_extension=4)
+    bot.search(game.new_initial_state())
+    assert bot.value > 900
+    shallow = AlphaBetaBot(game, Budget(depth=2), turn_extension=4)
+    action = shallow.search(game.new_initial_state())
+    assert action == 1 and shallow.nodes > 0
