@@ -108,3 +108,16 @@ def test_mcts_tree_cap() -> None:
     small = MCTSBot(game, Budget(iterations=500), seed=0, max_tree_bytes=20_000)
     small.step(game.new_initial_state())
     assert small.tree_bytes < 20_000 + 400 and small.nodes < 100
+
+
+def test_mcts_undo_and_clone_walks_agree() -> None:
+    game = MNKGame(m=4, n=4, k=3)
+    state = game.new_initial_state()
+    state.apply_action(5)
+    trees = []
+    for use_undo in (False, True, None):
+        bot = MCTSBot(game, Budget(iterations=300), seed=4, use_undo=use_undo)
+        action = bot.step(state)
+        trees.append((action, [(ch.action, ch.visits, round(ch.value, 9)) for ch in bot.root.children]))
+    assert trees[0] == trees[1] == trees[2]
+    assert bot._faster_undo is not None  # calibrated on the first 64 iterations

@@ -1,8 +1,9 @@
 """Search speed on the registered games: ``python -m abstracta.ai.bench [SECONDS] [GAME ...]``.
 
 For each game prints random playouts per second (clone the start, play random actions to the
-end), MCTS iterations per second (clone and undo walks) and their ratio to playouts, IS-MCTS
-iterations per second, and alpha-beta nodes per second and depth reached.
+end, at most 400), MCTS iterations per second (default: calibrated walk) and their ratio to
+playouts, the same with clone and undo walks forced, IS-MCTS iterations per second, and
+alpha-beta nodes per second and depth reached. All from the initial position.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def main(argv: list[str]) -> None:
     seconds = float(argv[0]) if argv else 2.0
     names = argv[1:] or registered_games()
     print(f"{'game':34} {'playouts/s':>10} {'plies':>6} {'mcts it/s':>9} {'ratio':>5} "
-          f"{'undo it/s':>9} {'ismcts':>7} {'ab nodes/s':>10} {'depth':>5}")
+          f"{'clone':>6} {'undo':>6} {'ismcts':>7} {'ab nodes/s':>10} {'depth':>5}")
     for name in names:
         for options in CONFIGS.get(name, [{}]):
             try:
@@ -54,7 +55,7 @@ def main(argv: list[str]) -> None:
                 state = game.new_initial_state(seed=0) if game.has_chance else game.new_initial_state()
                 pps, plies = playouts_per_second(game, seconds)
                 rates = []
-                for undo in (False, True):
+                for undo in (None, False, True):
                     bot = MCTSBot(game, Budget(seconds=seconds), seed=0, use_undo=undo)
                     bot.search(state)
                     rates.append(bot.iterations / seconds)
@@ -70,7 +71,8 @@ def main(argv: list[str]) -> None:
                     depth = str(abbot.depth)
                 label = name + ("" if not options else " " + ",".join(f"{k}={v}" for k, v in options.items()))
                 print(f"{label:34} {pps:10.0f} {plies:6.0f} {rates[0]:9.0f} {rates[0] / pps:5.2f} "
-                      f"{rates[1]:9.0f} {isbot.iterations / seconds:7.0f} {ab:>10} {depth:>5}", flush=True)
+                      f"{rates[1]:6.0f} {rates[2]:6.0f} {isbot.iterations / seconds:7.0f} {ab:>10} {depth:>5}",
+                      flush=True)
             except Exception as exc:  # an engine still being written
                 print(f"{name} {options}: {type(exc).__name__}: {exc}", flush=True)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 from ..core.game import CHANCE, TERMINAL, Game, State
 from .base import Budget, Deadline, as_budget, check_playable, player_view, sample_chance
@@ -27,6 +28,7 @@ DEFAULT_MAX_NODES = 2_000_000
 #: estimated tree memory cap: ≈ 200 bytes a node plus 8 bytes an untried action
 DEFAULT_MAX_TREE_BYTES = 600_000_000
 NODE_BYTES = 200
+CALIBRATION_ITERATIONS = 64
 
 
 class Node:
@@ -80,9 +82,11 @@ class MCTSBot:
         max_nodes: tree size cap; past it the search keeps playing out from leaves.
         max_tree_bytes: estimated tree memory cap (same effect), so a long search on a game
             with many actions stays well under 1 GB.
-        use_undo: walk the tree with ``apply_action``/``undo_action`` on one working state
-            (``True``) or clone the root once per iteration (``False``). ``None`` (default):
-            clone, which is cheaper for playouts (one clone instead of one undo per action).
+        use_undo: walk the tree and play out with ``apply_action``/``undo_action`` on one
+            working state (``True``) or on a clone of the root made each iteration (``False``).
+            ``None`` (default): for games with undo, time both on the first
+            ``CALIBRATION_ITERATIONS`` iterations and keep the faster. The search result is the
+            same either way (same actions, same random numbers).
 
     Attributes:
         iterations: playouts done in the last search.
@@ -101,6 +105,7 @@ class MCTSBot:
         self.max_nodes = max_nodes
         self.max_tree_bytes = max_tree_bytes
         self.use_undo = use_undo
+        self._faster_undo: bool | None = None
         self.name = name or f"mcts:{self.budget.text()}"
         self.iterations = 0
         self.nodes = 0
@@ -139,13 +144,22 @@ class MCTSBot:
         max_nodes = self.max_nodes
         max_bytes = self.max_tree_bytes
         tree_bytes = NODE_BYTES
-        undo = bool(self.use_undo) and state.supports_undo
+        can_undo = state.supports_undo
+        mode = self.use_undo if self.use_undo is not None else self._faster_undo
+        calibrating = mode is None and can_undo
+        undo = bool(mode) and can_undo
+        clock = time.perf_counter
+        spent = [0.0, 0.0]
+        started = 0.0
         root = Node(-1, -1, state.current_player())
         nodes = 1
-        work = state.clone() if undo else state
+        work = state.clone() if can_undo else state
         iterations = 0
         while iterations < limit and (iterations == 0 or not deadline.expired()):
             iterations += 1
+            if calibrating:
+                undo = bool(iterations & 1)
+                started = clock()
             s = work if undo else state.clone()
             node = root
             path = [root]
@@ -222,6 +236,12 @@ class MCTSBot:
             if undo:
                 for _ in range(applied):
                     s.undo_action()
+            if calibrating:
+                spent[undo] += clock() - started
+                if iterations == CALIBRATION_ITERATIONS:
+                    self._faster_undo = spent[1] < spent[0]
+                    calibrating = False
+                    undo = self._faster_undo
         self.iterations = iterations
         self.nodes = nodes
         self.tree_bytes = tree_bytes
