@@ -1,7 +1,12 @@
-"""Fixtures for the API tests: an app on a temporary SQLite file, with the toy game registered."""
+"""Fixtures for the API tests: an app on a temporary SQLite file, with the toy game registered.
+
+Set ``ABSTRACTA_TEST_DB_URL`` (e.g. ``postgresql+psycopg://abstracta:abstracta@127.0.0.1/abstracta_test``)
+to run the same tests against another database; its ``matches`` table is emptied before each test.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -19,6 +24,14 @@ register_game("toy-nim", "toy_nim:NimGame")
 
 @pytest.fixture
 def db_url(tmp_path: Path) -> str:
+    url = os.environ.get("ABSTRACTA_TEST_DB_URL")
+    if url:
+        from abstracta.server.storage import Base, make_engine
+
+        engine = make_engine(url)
+        Base.metadata.drop_all(engine)
+        engine.dispose()
+        return url
     return f"sqlite:///{tmp_path / 'test.db'}"
 
 
