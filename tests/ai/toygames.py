@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from abstracta.core.errors import IllegalActionError, PositionError
+from abstracta.core.errors import PositionError
 from abstracta.core.game import TERMINAL, Game, State, check_action_in
 from abstracta.core.options import Option, parse_int, seed_option
 
