@@ -10,6 +10,8 @@ Actions use the dense cell index 0..90 (same order): see :data:`DENSE` and :data
 
 from __future__ import annotations
 
+from ...core.bitboard import bits  # noqa: F401  (re-exported for the game modules)
+
 from abstracta.core.rng import SplitMix64
 
 ROWS = "abcdefghijk"
@@ -80,14 +82,6 @@ def group_of(seed_bit: int, same: int) -> int:
         g = ng
 
 
-def bits(mask: int) -> list[int]:
-    """Bit indices of ``mask``, ascending (canonical cell order)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 # --- Zobrist keys ----------------------------------------------------------------------------

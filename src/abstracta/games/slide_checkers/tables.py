@@ -8,6 +8,8 @@ order"). Because names sort by file first, ``RANK[x*12+y] = x*12 + YRANK[y]``.
 
 from __future__ import annotations
 
+from ...core.bitboard import bits  # noqa: F401  (re-exported for the game modules)
+
 from ...core.rng import SplitMix64
 from .board import NUM_SQUARES, SIZE, SQUARE_NAMES
 
@@ -71,14 +73,6 @@ def dilate(b: int) -> int:
     return (v | (v << SIZE) | (v >> SIZE)) & FULL
 
 
-def bits(b: int) -> list[int]:
-    """Square indices of the set bits of ``b``, ascending."""
-    out = []
-    while b:
-        low = b & -b
-        out.append(low.bit_length() - 1)
-        b ^= low
-    return out
 
 
 def _zobrist() -> tuple[tuple[int, ...], ...]:
