@@ -265,10 +265,13 @@ def test_hidden_information_view(client):
     view = r.json()
     assert view["viewer"] == 0 and "?8" in view["position"] and "9s" not in view["position"]
     assert "7d,9c" in view["position"] and view["legal"]
-    other = client.get(f"/api/matches/{view['id']}?seat=1").json()
-    assert other["legal"] == [] and "9s,Jc" in other["position"] and "7d,9c" not in other["position"]
-    positions = client.get(f"/api/matches/{view['id']}/positions?seat=1").json()["positions"]
-    assert "7d,9c" not in positions[0]
+    # the computer's seat: its hand stays hidden while the game runs
+    r = client.get(f"/api/matches/{view['id']}?seat=1")
+    assert r.status_code == 403 and "hidden" in r.json()["error"]
+    r = client.get(f"/api/matches/{view['id']}/positions?seat=1")
+    assert r.status_code == 403
+    positions = client.get(f"/api/matches/{view['id']}/positions").json()["positions"]
+    assert "?8" in positions[0] and "9s,Jc" not in positions[0] and "7d,9c" in positions[0]
 
 
 def test_websocket_pushes_changes(client):

@@ -17,7 +17,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> Non
     url = db or default_db_url()
     app = create_app(url)
     print(f"abstracta: open http://{host}:{port}/ in a browser (games stored in {url})", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
 
 
 __all__ = ["run"]

@@ -2,7 +2,21 @@
 ``/openapi.json``) and the static browser client at ``/``.
 
 Every refused request gets a 4xx status and a JSON body ``{"error": "..."}`` naming the
-problem; the match it was aimed at is unchanged.
+problem (echoed input cut at 100 characters); the match it was aimed at is unchanged.
+
+Decisions (the API's rules, also stated in the OpenAPI description):
+
+* Request bodies are limited to 1 MB (record imports: 2 MB); a larger one gets 413.
+* Hidden information stays hidden while such a game runs: positions are the viewing seat's
+  observation, a computer seat's view is refused (403), the record (whose seed rebuilds every
+  hand) is refused with 409 until the game is over; the stored record keeps the seed.
+* A move names its seat either in the body (``seat``) or as ``?seat=``; both given and
+  different is 422. A move for a seat that is not to move is 409.
+* Imports: the record's ``players`` must be valid seat specs, one per player (or empty: people
+  everywhere); a termination that contradicts the rules (``resignation`` on a game the rules
+  ended, ``normal`` on one they did not) is refused with 422; a seed on a game without chance
+  is dropped (normalised to null), as it is for matches created with one.
+* Finished games cannot be taken back (undo is 409 once the game is over).
 """
 
 from __future__ import annotations
@@ -10,46 +24,114 @@ from __future__ import annotations
 import asyncio
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+import json
+from typing import Annotated, Any, AsyncIterator
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, registered_games
-from .matches import ApiError, MatchService
+from .matches import ApiError, MatchService, clip
 from .storage import Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
+#: Largest request body in bytes, per path (default: ``None`` key).
+BODY_LIMITS: dict[str | None, int] = {None: 1_000_000, "/api/matches/import": 2_000_000}
+
+SeatSpec = Annotated[str, Field(max_length=32)]
+
+
+class BodyLimit:
+    """ASGI middleware: refuse request bodies over :data:`BODY_LIMITS` with 413 and a JSON
+    error, before the app sees them (by Content-Length, or while reading a chunked body)."""
+
+    def __init__(self, app: Any, limits: dict[str | None, int] | None = None):
+        self.app = app
+        self.limits = limits or BODY_LIMITS
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        limit = self.limits.get(scope.get("path"), self.limits[None])
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None:
+            try:
+                declared = int(length)
+            except ValueError:
+                await self._reply(send, 400, "the Content-Length header is not a number")
+                return
+            if declared > limit:
+                await self._reply(send, 413, f"request body too large: {declared} bytes, at most {limit}")
+                return
+        chunks, total = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunk = message.get("body", b"")
+            total += len(chunk)
+            if total > limit:
+                await self._reply(send, 413, f"request body too large: more than {limit} bytes")
+                return
+            chunks.append(chunk)
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Any:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    @staticmethod
+    async def _reply(send: Any, status: int, message: str) -> None:
+        data = json.dumps({"error": message}).encode()
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(data)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": data})
+
+
 # --- request bodies ------------------------------------------------------------------------
 class CreateMatch(BaseModel):
-    game: str = Field(description="registry name, e.g. 'fanorona'")
+    game: str = Field(max_length=64, description="registry name, e.g. 'fanorona'")
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="rules options, as values or their text form ('dimy', 'true', '5,1')")
-    seats: list[str] | None = Field(default=None,
+    seats: list[SeatSpec] | None = Field(default=None, max_length=16,
                                     description="one entry per seat: 'human' or 'level:1' … 'level:6' "
                                                 "(default: seat 0 human, the others level:1)")
 
 
 class ImportMatch(BaseModel):
     record: dict[str, Any] = Field(description="an abstracta record (format 'abstracta-record')")
-    seats: list[str] | None = Field(default=None, description="override the record's players")
+    seats: list[SeatSpec] | None = Field(default=None, max_length=16, description="override the record's players")
 
 
 class PlayAction(BaseModel):
-    action: str = Field(description="the move in the game's notation (one action, or a whole-turn string)")
-    ply: int = Field(description="the ply the move was chosen at (the state's 'ply'); a stale ply is refused with 409")
-    seat: int | None = Field(default=None, description="the seat playing it (checked when given)")
+    action: str = Field(max_length=1000,
+                        description="the move in the game's notation (one action, or a whole-turn string)")
+    ply: StrictInt = Field(description="the ply the move was chosen at (the state's 'ply', a JSON integer); "
+                                       "a stale ply is refused with 409")
+    seat: StrictInt | None = Field(default=None, description="the seat playing it (checked when given; "
+                                                             "or ?seat=, not both with different values)")
 
 
 class Resign(BaseModel):
-    seat: int | None = Field(default=None, description="the resigning seat (default: the person to move)")
+    seat: StrictInt | None = Field(default=None, description="the resigning seat (default: the person to move)")
 
 
 # --- responses (documentation of the JSON shapes) -------------------------------------------
@@ -108,7 +190,12 @@ class MatchSummary(BaseModel):
     id: str
     game: str
     status: str
-    ply: int
+    ply: int = Field(description="actions played")
+    turns: int = Field(description="entries of the record's move list (whole turns for some games)")
+    players: list[str]
+    options: dict[str, Any]
+    result: list[float] | None
+    termination: str | None
     created: str | None
     updated: str | None
 
@@ -125,7 +212,9 @@ class ErrorBody(BaseModel):
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "no such match or game"},
+    403: {"model": ErrorBody, "description": "a computer seat's hidden cards while the game runs"},
     409: {"model": ErrorBody, "description": "conflict: stale ply, game over, not a person's turn"},
+    413: {"model": ErrorBody, "description": "request body too large (1 MB; imports 2 MB)"},
     422: {"model": ErrorBody, "description": "the request names something invalid (the message says what)"},
 }
 
@@ -175,12 +264,15 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     app = FastAPI(title="abstracta", version="0.1.0", lifespan=lifespan,
                   description="Play Fanorona, Nibble, Fibonacci, the Fibonacci card game and "
-                              "Slide Checkers. Errors are 4xx with a body {\"error\": \"...\"}.")
+                              "Slide Checkers. Errors are 4xx with a body {\"error\": \"...\"}. "
+                              "Rules of the API: see the module docstring of abstracta.server.app.")
     app.state.service = service
+    app.add_middleware(BodyLimit)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+        message = exc.message if len(exc.message) <= 500 else exc.message[:499] + "…"
+        return JSONResponse({"error": message, **exc.extra}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -207,7 +299,15 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     def list_matches(limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
         out = []
         for row in service.store.list(limit):
+            try:
+                record = json.loads(row.record)
+            except ValueError:
+                record = {}
             out.append({"id": row.id, "game": row.game, "status": row.status, "ply": row.plies,
+                        "turns": len(record.get("moves") or []),
+                        "players": record.get("players") or [],
+                        "options": record.get("options") or {},
+                        "result": record.get("result"), "termination": record.get("termination"),
                         "created": row.created_at.isoformat() if row.created_at else None,
                         "updated": row.updated_at.isoformat() if row.updated_at else None})
         return out
@@ -242,10 +342,14 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     @app.post("/api/matches/{match_id}/actions", summary="Play a move (409 if the ply is stale)",
               response_model=MatchView, responses=ERRORS)
-    def post_action(match_id: str, body: PlayAction, seat: int | None = Query(None)) -> dict[str, Any]:
-        match = service.play(match_id, body.action, body.ply, body.seat)
+    def post_action(match_id: str, body: PlayAction,
+                    seat: int | None = Query(None, description="the seat playing (or 'seat' in the body)")) -> dict[str, Any]:
+        if seat is not None and body.seat is not None and seat != body.seat:
+            raise ApiError(422, f"seat: ?seat={seat} and the body's seat {body.seat} differ (give one)")
+        acting = body.seat if body.seat is not None else seat
+        match = service.play(match_id, body.action, body.ply, acting)
         with service.lock:
-            return service.view(match, seat if seat is not None else body.seat)
+            return service.view(match, acting)
 
     @app.post("/api/matches/{match_id}/undo",
               summary="Take back to the start of the latest turn of a person",
@@ -263,11 +367,18 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         with service.lock:
             return service.view(match, seat)
 
-    @app.get("/api/matches/{match_id}/record", summary="The match's record (JSON download)", responses=ERRORS)
+    @app.delete("/api/matches/{match_id}", status_code=204, summary="Delete a match", responses=ERRORS)
+    def delete_match(match_id: str) -> Response:
+        service.delete(match_id)
+        return Response(status_code=204)
+
+    @app.get("/api/matches/{match_id}/record",
+             summary="The match's record (JSON download); 409 while a game with hidden cards runs",
+             responses=ERRORS)
     def get_record(match_id: str, download: bool = Query(False)) -> Response:
         with service.lock:
             match = service.load(match_id)
-            text = match.record().to_json()
+            text = service.record_json(match)
         headers = {}
         if download:
             headers["Content-Disposition"] = f'attachment; filename="{match.game.name}-{match.id}.json"'
@@ -280,16 +391,24 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         closed = asyncio.Event()
 
         async def receiver() -> None:
+            """Clients have nothing to say; any frame but short text closes the socket (1003)."""
             try:
                 while True:
-                    await ws.receive_text()
-            except (WebSocketDisconnect, RuntimeError):
+                    message = await ws.receive()
+                    if message.get("type") == "websocket.disconnect":
+                        break
+                    if message.get("bytes") is not None or len(message.get("text") or "") > 100:
+                        await ws.close(code=1003, reason="only short text frames are accepted")
+                        break
+            except Exception:  # noqa: BLE001 - any failure ends the connection
+                pass
+            finally:
                 closed.set()
 
         reader = asyncio.create_task(receiver())
         last = None
         try:
-            while not closed.is_set():
+            while not closed.is_set() and not service.closed:
                 try:
                     with service.lock:
                         match = service.load(match_id)
@@ -306,10 +425,15 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                     await asyncio.wait_for(closed.wait(), timeout=0.2)
                 except asyncio.TimeoutError:
                     pass
-        except (WebSocketDisconnect, RuntimeError):
+        except Exception:  # noqa: BLE001 - a closed or broken socket ends the handler
             pass
         finally:
             reader.cancel()
+            if ws.client_state.name == "CONNECTED":
+                try:
+                    await ws.close(code=1001)
+                except Exception:  # noqa: BLE001
+                    pass
 
     # --- client -----------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)

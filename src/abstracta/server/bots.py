@@ -45,6 +45,22 @@ def _make_bot(spec: str, game: Any, seed: int | None) -> Any:
         return None
 
 
+def worker_init(parent_pid: int) -> None:
+    """Run in each bot worker at start: exit when the server process is gone (killed without
+    a chance to stop its pool), so no worker outlives the server."""
+    import os
+    import threading
+    import time
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent_pid:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def warm_up() -> int:
     """Import the games and bots in a fresh worker so that the first real move is quick."""
     from ..core.registry import game_class, registered_games

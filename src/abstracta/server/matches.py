@@ -27,6 +27,29 @@ from . import bots
 from .storage import Store
 
 
+#: Seeds are unsigned 64-bit integers (the record format and the CLI agree on that range).
+SEED_LIMIT = 2**64
+#: Longest echo of client input inside an error message.
+ECHO_LIMIT = 100
+#: Limits on the strings of an imported record.
+TAG_KEY_LIMIT, TAG_VALUE_LIMIT, TAG_COUNT_LIMIT = 64, 1000, 100
+MOVE_TEXT_LIMIT = 1000
+
+
+def clip(value: Any, limit: int = ECHO_LIMIT) -> str:
+    """``repr(value)`` cut to ``limit`` characters (error messages echo client input)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def check_seed(seed: Any, field_name: str = "seed") -> None:
+    """Raise ApiError 422 unless ``seed`` is None or an integer in 0 … 2**64 - 1."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise ApiError(422, f"{field_name}: a seed is an integer from 0 to 2**64 - 1, got {clip(seed)}")
+
+
 class ApiError(Exception):
     """A refused request: HTTP ``status`` and a message naming the problem."""
 
@@ -60,6 +83,11 @@ class Match:
     def over(self) -> bool:
         return self.result is not None
 
+    @property
+    def hides_cards(self) -> bool:
+        """Hidden information is still hidden: the game has it and is not over."""
+        return bool(self.game.has_hidden_information) and not self.over
+
     def to_move(self) -> int | None:
         if self.over:
             return None
@@ -75,6 +103,8 @@ class Match:
         record = Record.from_play(self.game, self.initial, self.actions, players=self.players,
                                   tags=self.tags, start=self.start, termination=self.termination,
                                   result=self.result)
+        if not self.game.has_chance:  # a seed only matters for chance: normalised away
+            record.seed = None
         self._record_cache = (key, record)
         return record
 
@@ -98,16 +128,16 @@ def _notation(state: State, actions: Sequence[int]) -> list[str]:
     return out
 
 
-def _check_seats(seats: Any, n: int) -> list[str]:
+def _check_seats(seats: Any, n: int, field_name: str = "seats") -> list[str]:
     if seats is None:
         return ["human"] + ["level:1"] * (n - 1)
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise ApiError(422, "seats must be a list of strings ('human' or 'level:1' … 'level:6')")
+        raise ApiError(422, f"{field_name} must be a list of strings ('human' or 'level:1' … 'level:6')")
     if len(seats) != n:
-        raise ApiError(422, f"seats lists {len(seats)} entries, the game has {n} players")
+        raise ApiError(422, f"{field_name} lists {len(seats)} entries, the game has {n} players")
     for i, spec in enumerate(seats):
         if not bots.SEAT_SPEC.match(spec.strip()):
-            raise ApiError(422, f"seat {i}: {spec!r} is not 'human' or 'level:1' … 'level:6'")
+            raise ApiError(422, f"{field_name}: seat {i}: {clip(spec)} is not 'human' or 'level:1' … 'level:6'")
     return [s.strip() for s in seats]
 
 
@@ -130,7 +160,9 @@ class MatchService:
         if self._pool is None:
             if self.bot_workers > 0:
                 ctx = multiprocessing.get_context("spawn")
-                self._pool = cf.ProcessPoolExecutor(self.bot_workers, mp_context=ctx)
+                self._pool = cf.ProcessPoolExecutor(self.bot_workers, mp_context=ctx,
+                                                    initializer=bots.worker_init,
+                                                    initargs=(multiprocessing.current_process().pid,))
             else:
                 self._pool = cf.ThreadPoolExecutor(1, thread_name_prefix="bot")
         return self._pool
@@ -152,9 +184,22 @@ class MatchService:
                 continue
 
     def close(self) -> None:
+        """Stop everything this service started: queued bot moves are cancelled, worker
+        processes (possibly in the middle of a search) are terminated, then killed if they do
+        not stop within a second."""
         self.closed = True
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for proc in processes:
+                if proc.is_alive():
+                    proc.terminate()
+            for proc in processes:
+                proc.join(timeout=1.0)
+                if proc.is_alive():
+                    proc.kill()
+                    proc.join(timeout=1.0)
         self._applier.shutdown(wait=False, cancel_futures=True)
         self.store.dispose()
 
@@ -211,12 +256,19 @@ class MatchService:
             raise ApiError(422, "field 'options' must be an object")
         clean = {}
         for key, value in options.items():
+            if len(key) > 64:
+                raise ApiError(422, f"options: {clip(key)} is not an option name")
             if value is None or value == "":
-                continue
-            if isinstance(value, bool) or isinstance(value, (int, float, str, list)):
+                raise ApiError(422, f"option {clip(key)}: no value given (leave the option out for its default)")
+            if isinstance(value, str) and len(value) > 200:
+                raise ApiError(422, f"option {clip(key)}: value too long ({len(value)} characters, at most 200)")
+            if isinstance(value, list) and (len(value) > 64 or not all(
+                    isinstance(v, (int, str)) and not isinstance(v, bool) for v in value)):
+                raise ApiError(422, f"option {clip(key)}: unsupported value {clip(value)}")
+            if isinstance(value, (bool, int, str, list)):
                 clean[key] = value
             else:
-                raise ApiError(422, f"option {key}: unsupported value {value!r}")
+                raise ApiError(422, f"option {clip(key)}: unsupported value {clip(value)}")
         try:
             game = load_game(game_name, **clean)
             initial = game.new_initial_state()
@@ -224,7 +276,8 @@ class MatchService:
             status = 404 if type(exc).__name__ == "UnknownGameError" else 422
             raise ApiError(status, str(exc)) from None
         except Exception as exc:  # noqa: BLE001 - odd option values must not become a 500
-            raise ApiError(422, f"the options {clean!r} were refused: {exc}") from None
+            raise ApiError(422, f"the options {clip(clean)} were refused: {clip(str(exc), 200)}") from None
+        check_seed(game.options.get("seed"), "option seed")
         players = _check_seats(seats, game.num_players)
         match = Match(secrets.token_hex(8), game, initial, initial.clone(), [], players,
                       tags={"date": _stamp(), "site": "abstracta web"})
@@ -241,19 +294,33 @@ class MatchService:
         except AbstractaError as exc:
             raise ApiError(422, str(exc)) from None
         except Exception as exc:  # noqa: BLE001
-            raise ApiError(422, f"the record does not replay: {exc}") from None
+            raise ApiError(422, f"the record does not replay: {clip(str(exc), 200)}") from None
+        check_seed(record.seed, "record.seed")
         if seats is None:
-            players = list(record.players)
-            if len(players) != game.num_players or not all(bots.SEAT_SPEC.match(p) for p in players):
-                players = ["human"] * game.num_players
+            # the record's players: empty means people at every seat, otherwise one valid seat
+            # spec per player
+            players = (["human"] * game.num_players if not record.players
+                       else _check_seats(record.players, game.num_players, "record.players"))
         else:
             players = _check_seats(seats, game.num_players)
         result, termination = record.result, record.termination
         if state.is_terminal():
-            if termination != "resignation":
-                result, termination = [float(r) for r in state.returns()], "normal"
-        elif termination not in ("resignation", "abandoned"):
+            if termination == "resignation":
+                raise ApiError(422, "record.termination: 'resignation', but the game ended by the rules "
+                                    f"after ply {len(record.moves)}; use 'normal'")
+            result, termination = [float(r) for r in state.returns()], "normal"
+        elif termination == "normal":
+            raise ApiError(422, "record.termination: 'normal', but the game is not over by the rules")
+        elif termination == "resignation" and (result is None or -1.0 not in result):
+            raise ApiError(422, "record.result: a resigned game needs a result with the loser at -1")
+        elif termination != "resignation":  # abandoned or none: the game continues here
             result, termination = None, None
+        if len(record.tags) > TAG_COUNT_LIMIT:
+            raise ApiError(422, f"record.tags: {len(record.tags)} tags, at most {TAG_COUNT_LIMIT}")
+        for key, value in record.tags.items():
+            if len(key) > TAG_KEY_LIMIT or len(value) > TAG_VALUE_LIMIT:
+                raise ApiError(422, f"record.tags: tag {clip(key)} is too long (names ≤ {TAG_KEY_LIMIT}, "
+                                    f"values ≤ {TAG_VALUE_LIMIT} characters)")
         tags = dict(record.tags)
         tags.setdefault("date", _stamp())
         match = Match(secrets.token_hex(8), game, initial, state, actions, players, record.start,
@@ -273,8 +340,11 @@ class MatchService:
     # --- playing ----------------------------------------------------------------------------
     def play(self, match_id: str, text: Any, ply: Any, seat: Any = None) -> Match:
         """Apply the human move ``text`` chosen at ``ply``; 409 if ``ply`` is not current."""
-        if not isinstance(text, str) or not text.strip() or len(text) > 1000:
-            raise ApiError(422, "field 'action' must be a non-empty move in the game's notation")
+        if not isinstance(text, str) or not text.strip() or len(text) > MOVE_TEXT_LIMIT:
+            raise ApiError(422, f"field 'action' must be a non-empty move in the game's notation "
+                                f"(at most {MOVE_TEXT_LIMIT} characters)")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            raise ApiError(422, f"field 'seat' must be an integer seat, got {clip(seat)}")
         if isinstance(ply, bool) or not isinstance(ply, int):
             raise ApiError(422, "field 'ply' must be the integer ply the move was chosen at")
         with self.lock:
@@ -312,21 +382,21 @@ class MatchService:
         except AbstractaError as exc:
             first: Exception = exc
         except Exception as exc:  # noqa: BLE001 - a rules bug must not crash the request
-            raise ApiError(422, f"{text!r} could not be read: {exc}") from None
+            raise ApiError(422, f"{clip(text)} could not be read: {clip(str(exc), 200)}") from None
         whole_turns = type(match.game).parse_move is not Game.parse_move
         if not whole_turns:
-            raise ApiError(422, str(first) or f"{text!r} is not a legal move here")
+            raise ApiError(422, clip(str(first), 300) if str(first) else f"{clip(text)} is not a legal move here")
         try:
             actions = list(match.game.parse_move(state, text))
             check = state.clone()
             for action in actions:
                 check.apply_action(action)
         except AbstractaError as exc:
-            raise ApiError(422, str(exc) or str(first)) from None
+            raise ApiError(422, clip(str(exc) or str(first), 300)) from None
         except Exception as exc:  # noqa: BLE001
-            raise ApiError(422, f"{text!r} could not be read: {exc}") from None
+            raise ApiError(422, f"{clip(text)} could not be read: {clip(str(exc), 200)}") from None
         if not actions:
-            raise ApiError(422, f"{text!r} names no action")
+            raise ApiError(422, f"{clip(text)} names no action")
         return actions
 
     @staticmethod
@@ -343,6 +413,8 @@ class MatchService:
                 raise ApiError(409, "the game was resigned; it cannot be taken back")
             if "human" not in match.players:
                 raise ApiError(409, "no seat is played by a person here")
+            if match.over:
+                raise ApiError(409, "the game is over; moves of a finished game cannot be taken back")
             movers = self._movers(match)
             target = None
             for p in range(match.ply - 1, -1, -1):
@@ -391,7 +463,7 @@ class MatchService:
                 if seat is None:
                     raise ApiError(422, "field 'seat' is required: which seat resigns")
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(match.players):
-                raise ApiError(422, f"seat {seat!r} does not exist in this game")
+                raise ApiError(422, f"seat {clip(seat)} does not exist in this game")
             if match.players[seat] != "human":
                 raise ApiError(409, f"seat {seat} is played by the computer and cannot resign")
             n = len(match.players)
@@ -496,7 +568,10 @@ class MatchService:
         n = len(match.players)
         if seat is not None:
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-                raise ApiError(422, f"seat {seat!r} does not exist in this game (0…{n - 1})")
+                raise ApiError(422, f"seat {clip(seat)} does not exist in this game (0…{n - 1})")
+            if match.hides_cards and match.players[seat] != "human":
+                raise ApiError(403, f"seat {seat} is played by the computer: its cards stay hidden "
+                                    "until the game is over")
             return seat
         if not match.game.has_hidden_information:
             return None
@@ -514,6 +589,22 @@ class MatchService:
             return state.to_text()
         return state.observation(seat)
 
+    def record_json(self, match: Match) -> str:
+        """The record for a client: refused (409) while hidden cards are still hidden, because
+        its seed rebuilds every hand and the stock (the stored record keeps the seed)."""
+        if match.hides_cards:
+            raise ApiError(409, "the record of a game with hidden cards is available when it is over")
+        return match.record().to_json()
+
+    def delete(self, match_id: str) -> None:
+        """Forget the match ``match_id`` (404 if absent); a bot thinking there is ignored."""
+        with self.lock:
+            self.load(match_id)
+            self.store.delete(match_id)
+            self.cache.pop(match_id, None)
+            self.thinking.pop(match_id, None)
+            self.bot_errors.pop(match_id, None)
+
     def view(self, match: Match, seat: int | None) -> dict[str, Any]:
         mover = match.to_move()
         human_to_move = mover is not None and match.players[mover] == "human"
@@ -527,7 +618,7 @@ class MatchService:
             "title": game.title,
             "options": match.record().options,
             # the seed fixes every hidden card: only shown once a hidden-information game is over
-            "seed": match.initial.seed if (match.over or not game.has_hidden_information) else None,
+            "seed": (match.initial.seed if game.has_chance and not match.hides_cards else None),
             "players": match.players,
             "num_players": len(match.players),
             "hidden_information": game.has_hidden_information,

@@ -110,6 +110,15 @@ class Store:
                 row.plies = plies
                 row.updated_at = stamp
 
+    def delete(self, match_id: str) -> bool:
+        """Remove the row ``match_id``; False if there was none."""
+        with self.session() as s, s.begin():
+            row = s.get(MatchRow, match_id)
+            if row is None:
+                return False
+            s.delete(row)
+            return True
+
     def list(self, limit: int = 50) -> list[MatchRow]:
         with self.session() as s:
             rows = s.scalars(select(MatchRow).order_by(MatchRow.updated_at.desc()).limit(limit))

@@ -1,0 +1,293 @@
+"""What a hostile or careless client tried, and what the API now does about it: hidden cards,
+WebSocket frames, body sizes, strict validation, undo of finished games, deletion."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+import abstracta
+
+CARD = re.compile(r"\b(?:[2-9TJQKA][cdhs])\b")
+
+
+def create(client, game="toy-nim", options=None, seats=("human", "human")):
+    r = client.post("/api/matches", json={"game": game, "options": options or {}, "seats": list(seats)})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def wait_for(client, mid, pred, timeout=10.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        view = client.get(f"/api/matches/{mid}").json()
+        if pred(view):
+            return view
+        time.sleep(0.02)
+    raise AssertionError(f"timed out: {view}")
+
+
+def play(client, mid, action, ply, **kw):
+    return client.post(f"/api/matches/{mid}/actions", json={"action": action, "ply": ply, **kw})
+
+
+needs_cards = pytest.mark.skipif("fibonacci-cards" not in abstracta.registered_games(),
+                                 reason="fibonacci-cards is not registered")
+needs_fibonacci = pytest.mark.skipif("fibonacci" not in abstracta.registered_games(),
+                                     reason="fibonacci is not registered")
+
+
+# --- 1. hidden information -----------------------------------------------------------------
+def hidden_cards(client, mid) -> set[str]:
+    """The cards the person at seat 0 must not know: the computer's hand and the stock."""
+    state = client.app.state.service.load(mid).state
+    piles, hand0, hand1, stock, _ = [p.strip() for p in state.to_text().split("|")]
+    return set(CARD.findall(hand1)) | set(CARD.findall(stock))
+
+
+@needs_cards
+def test_cards_game_leaks_nothing_while_running(client):
+    view = create(client, "fibonacci-cards", {"first_player": "0"}, ("human", "level:1"))
+    mid = view["id"]
+    assert view["seed"] is None
+    for _ in range(6):  # a few turns of the person and the computer
+        view = wait_for(client, mid, lambda v: v["human_to_move"] or v["status"] == "over")
+        if view["status"] == "over":
+            break
+        view = play(client, mid, view["legal"][0], view["ply"]).json()
+    view = wait_for(client, mid, lambda v: not v["thinking"])
+    if view["status"] == "over":
+        pytest.skip("the game ended too soon to look for leaks")
+    secret = hidden_cards(client, mid)
+    state = client.app.state.service.load(mid).state
+    responses = [
+        client.get(f"/api/matches/{mid}").json(),
+        client.get(f"/api/matches/{mid}?seat=0").json(),
+        client.get(f"/api/matches/{mid}/positions").json(),
+        client.get("/api/matches").json(),
+    ]
+    assert responses[0]["position"] == state.observation(0)
+    for data in responses:
+        text = str(data)
+        assert not secret & set(CARD.findall(text)), (secret & set(CARD.findall(text)), text)
+        assert "seed" not in data or data.get("seed") is None
+    r = client.get(f"/api/matches/{mid}/record")
+    assert r.status_code == 409 and "hidden cards" in r.json()["error"] and "seed" not in r.text
+    assert client.get(f"/api/matches/{mid}/record?download=true").status_code == 409
+    assert client.get(f"/api/matches/{mid}?seat=1").status_code == 403
+    assert client.get(f"/api/matches/{mid}/positions?seat=1").status_code == 403
+    with client.websocket_connect(f"/api/matches/{mid}/ws?seat=1") as ws:
+        assert "hidden" in ws.receive_json()["error"]
+    # the stored record keeps the seed; once over, the record (with the seed) is available
+    assert abstracta.Record.from_json(client.app.state.service.store.get(mid).record).seed is not None
+    client.post(f"/api/matches/{mid}/resign", json={"seat": 0})
+    r = client.get(f"/api/matches/{mid}/record")
+    assert r.status_code == 200 and isinstance(r.json()["seed"], int)
+    assert client.get(f"/api/matches/{mid}?seat=1").status_code == 200
+
+
+@needs_fibonacci
+def test_fibonacci_cards_variant_record_hidden_standard_not(client):
+    view = create(client, "fibonacci", {"variant": "cards", "seed": "7"}, ("human", "level:1"))
+    assert view["seed"] is None and "rng=" not in view["position"]
+    assert client.get(f"/api/matches/{view['id']}/record").status_code == 409
+    # the standard variant has no chance: a seed given to it is normalised away
+    view = create(client, "fibonacci", {"seed": "7"}, ("human", "human"))
+    assert view["seed"] is None
+    r = client.get(f"/api/matches/{view['id']}/record")
+    assert r.status_code == 200 and r.json()["seed"] is None
+
+
+# --- 3. WebSocket frames ---------------------------------------------------------------------
+def count_loads(client):
+    service = client.app.state.service
+    calls = []
+    original = service.load
+
+    def counting(mid):
+        calls.append(time.monotonic())
+        return original(mid)
+
+    service.load = counting
+    return calls
+
+
+@pytest.mark.parametrize("frame", ["bytes", "long-text"])
+def test_websocket_bad_frame_closes_and_handler_ends(client, frame):
+    mid = create(client)["id"]
+    calls = count_loads(client)
+    with client.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        assert ws.receive_json()["ply"] == 0
+        ws.send_text("ping")  # short text is allowed (keep-alive)
+        if frame == "bytes":
+            ws.send_bytes(b"\x00\xff" * 10)
+        else:
+            ws.send_text("x" * 5000)
+        with pytest.raises(WebSocketDisconnect) as info:
+            while True:
+                ws.receive_json()
+        assert info.value.code == 1003
+    time.sleep(0.5)
+    settled = len(calls)
+    time.sleep(0.6)
+    assert len(calls) == settled, "the handler still polls after the socket closed"
+
+
+def test_websocket_handler_ends_on_disconnect(client):
+    mid = create(client)["id"]
+    calls = count_loads(client)
+    with client.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.receive_json()
+    time.sleep(0.5)
+    settled = len(calls)
+    time.sleep(0.6)
+    assert len(calls) == settled
+
+
+# --- 5. request size ---------------------------------------------------------------------------
+def test_body_size_limit(client):
+    big = {"game": "toy-nim", "options": {}, "seats": ["human", "human"], "pad": "x" * 1_100_000}
+    r = client.post("/api/matches", json=big)
+    assert r.status_code == 413 and "too large" in r.json()["error"]
+
+    def chunks():
+        for _ in range(40):
+            yield b"x" * 50_000
+
+    r = client.post("/api/matches", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "too large" in r.json()["error"]
+    # a record import may be up to 2 MB: 1.5 MB passes the size check (and fails as a record)
+    record = {"game": "toy-nim", "moves": [], "tags": {"note": "x" * 1_500_000}}
+    r = client.post("/api/matches/import", json={"record": record})
+    assert r.status_code == 422 and "tags" in r.json()["error"] and len(r.json()["error"]) < 300
+    r = client.post("/api/matches/import", json={"record": dict(record, tags={"n": "x" * 2_100_000})})
+    assert r.status_code == 413
+
+
+# --- 6. validation ----------------------------------------------------------------------------
+@pytest.mark.parametrize("ply", ["0", False, 0.0, None, [0]])
+def test_ply_must_be_a_json_integer(client, ply):
+    mid = create(client)["id"]
+    r = play(client, mid, "1", ply)
+    assert r.status_code == 422 and "ply" in r.json()["error"]
+    assert client.get(f"/api/matches/{mid}").json()["ply"] == 0
+
+
+@pytest.mark.parametrize("seat", ["0", True, 0.0])
+def test_body_seat_must_be_an_integer(client, seat):
+    mid = create(client)["id"]
+    r = play(client, mid, "1", 0, seat=seat)
+    assert r.status_code == 422 and "seat" in r.json()["error"]
+
+
+def test_query_and_body_seat(client):
+    mid = create(client)["id"]
+    r = client.post(f"/api/matches/{mid}/actions?seat=0", json={"action": "1", "ply": 0, "seat": 1})
+    assert r.status_code == 422 and "differ" in r.json()["error"]
+    r = client.post(f"/api/matches/{mid}/actions?seat=1", json={"action": "1", "ply": 0})
+    assert r.status_code == 409 and "seat 0's turn" in r.json()["error"]
+    r = play(client, mid, "1", 0, seat=1)
+    assert r.status_code == 409
+    r = client.post(f"/api/matches/{mid}/actions?seat=0", json={"action": "1", "ply": 0, "seat": 0})
+    assert r.status_code == 200 and r.json()["ply"] == 1
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"stones": None}, "option 'stones'"),
+    ({"stones": ""}, "option 'stones'"),
+    ({"stones": 5.5}, "option 'stones'"),
+    ({"stones": "9" * 300}, "too long"),
+    ({"k" * 300: 1}, "not an option name"),
+])
+def test_option_values_refused(client, options, words):
+    r = client.post("/api/matches", json={"game": "toy-nim", "options": options})
+    assert r.status_code == 422 and words in r.json()["error"], r.text
+    assert len(r.json()["error"]) < 300
+
+
+@needs_cards
+@pytest.mark.parametrize("seed", [2**64, "18446744073709551616", -1, "-1"])
+def test_seed_range(client, seed):
+    r = client.post("/api/matches", json={"game": "fibonacci-cards", "options": {"seed": seed}})
+    assert r.status_code == 422 and "seed" in r.json()["error"], r.text
+
+
+@needs_cards
+def test_largest_seed_accepted(client):
+    create(client, "fibonacci-cards", {"seed": 2**64 - 1}, ("human", "level:1"))
+
+
+BASE = {"format": "abstracta-record", "version": 1, "game": "toy-nim", "options": {"stones": 9},
+        "players": ["human", "human"], "moves": ["1", "2"]}
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"players": ["human", "level:9"]}, "record.players: seat 1"),
+    ({"players": ["human"]}, "record.players lists 1"),
+    ({"players": ["human", "human", "human"]}, "record.players lists 3"),
+    ({"moves": ["3", "3", "3"], "result": [1.0, -1.0], "termination": "resignation"}, "record.termination"),
+    ({"termination": "normal"}, "record.termination"),
+    ({"seed": -5}, "seed"),
+    ({"seed": 2**64}, "seed"),
+    ({"tags": {"t" * 100: "x"}}, "record.tags"),
+])
+def test_import_refusals(client, change, words):
+    r = client.post("/api/matches/import", json={"record": dict(BASE, **change)})
+    assert r.status_code == 422 and words in r.json()["error"], r.text
+
+
+def test_import_normalisations(client):
+    # no players listed: people at every seat; a seed on a game without chance: dropped
+    view = client.post("/api/matches/import", json={"record": dict(BASE, players=[], seed=5)}).json()
+    assert view["players"] == ["human", "human"] and view["seed"] is None
+    assert client.get(f"/api/matches/{view['id']}/record").json()["seed"] is None
+    # an abandoned game continues here
+    view = client.post("/api/matches/import", json={"record": dict(BASE, termination="abandoned")}).json()
+    assert view["status"] == "playing" and view["termination"] is None
+
+
+def test_echoed_input_is_truncated(client):
+    mid = create(client)["id"]
+    r = play(client, mid, "z" * 999, 0)
+    assert r.status_code == 422 and len(r.json()["error"]) < 400
+    r = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "q" * 31]})
+    assert r.status_code == 422 and len(r.json()["error"]) < 200
+    r = client.post("/api/matches", json={"game": "g" * 5000})
+    assert r.status_code == 422 and len(r.json()["error"]) < 200
+
+
+# --- 7. undo of finished games -------------------------------------------------------------------
+def test_undo_refused_when_game_over(client):
+    mid = create(client, options={"stones": 3})["id"]
+    view = play(client, mid, "3", 0).json()
+    assert view["status"] == "over"
+    r = client.post(f"/api/matches/{mid}/undo")
+    assert r.status_code == 409 and "over" in r.json()["error"]
+    assert client.get(f"/api/matches/{mid}").json()["status"] == "over"
+
+
+def test_undo_refused_after_a_bot_wins(client):
+    record = dict(BASE, moves=["3", "3", "2", "1"], players=["human", "level:1"])  # seat 1 takes the last
+    view = client.post("/api/matches/import", json={"record": record}).json()
+    assert view["status"] == "over" and view["result"] == [-1.0, 1.0]
+    r = client.post(f"/api/matches/{view['id']}/undo")
+    assert r.status_code == 409 and "over" in r.json()["error"]
+
+
+# --- list and delete --------------------------------------------------------------------------
+def test_list_shows_players_options_result_and_delete(client):
+    a = create(client, options={"stones": 3})
+    play(client, a["id"], "3", 0)
+    b = create(client, options={"stones": 9}, seats=("human", "level:2"))
+    rows = {r["id"]: r for r in client.get("/api/matches").json()}
+    assert rows[a["id"]]["result"] == [1.0, -1.0] and rows[a["id"]]["termination"] == "normal"
+    assert rows[a["id"]]["turns"] == 1 and rows[a["id"]]["ply"] == 1
+    assert rows[b["id"]]["players"] == ["human", "level:2"] and rows[b["id"]]["options"] == {"stones": 9}
+    assert client.delete(f"/api/matches/{a['id']}").status_code == 204
+    assert client.get(f"/api/matches/{a['id']}").status_code == 404
+    assert client.delete(f"/api/matches/{a['id']}").status_code == 404
+    assert [r["id"] for r in client.get("/api/matches").json()] == [b["id"]]
+    assert "delete" in client.get("/openapi.json").json()["paths"]["/api/matches/{match_id}"]

@@ -1,0 +1,105 @@
+"""``abstracta serve`` stops cleanly on SIGTERM and Ctrl-C (SIGINT): no bot worker, resource
+tracker or other child process outlives it, even while a bot is searching and a WebSocket is
+open."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import abstracta
+
+pytestmark = pytest.mark.skipif(not Path("/proc").is_dir() or "fanorona" not in abstracta.registered_games(),
+                                reason="needs Linux /proc and fanorona")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def descendants(pid: int) -> list[int]:
+    """Living descendants of ``pid`` (from /proc; zombies excluded)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] != "Z":
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_serve_leaves_nothing_running(tmp_path, sig):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from abstracta.cli import main; main()", "serve", "--port", str(port),
+         "--db", f"sqlite:///{tmp_path / 'serve.db'}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    kids: list[int] = []
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                urllib.request.urlopen(base + "/api/games", timeout=2)
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read().decode()
+                assert time.time() < deadline, "server did not start"
+                time.sleep(0.1)
+        body = json.dumps({"game": "fanorona", "seats": ["level:6", "human"]}).encode()
+        req = urllib.request.Request(base + "/api/matches", data=body, headers={"Content-Type": "application/json"})
+        mid = json.loads(urllib.request.urlopen(req, timeout=10).read())["id"]
+        from websockets.sync.client import connect
+
+        ws = connect(f"ws://127.0.0.1:{port}/api/matches/{mid}/ws")
+        ws.recv(timeout=10)
+        deadline = time.time() + 20
+        while len(kids := descendants(proc.pid)) < 2:  # bot workers (+ resource tracker) started
+            assert time.time() < deadline, kids
+            time.sleep(0.1)
+        time.sleep(0.5)  # the level-6 bot is searching now
+        kids = descendants(proc.pid)
+        proc.send_signal(sig)
+        proc.wait(timeout=15)
+        ws.close()
+        deadline = time.time() + 5
+        while [k for k in kids if alive(k)] and time.time() < deadline:
+            time.sleep(0.1)
+        assert [k for k in kids if alive(k)] == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for k in kids:
+            if alive(k):
+                os.kill(k, signal.SIGKILL)
