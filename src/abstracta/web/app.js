@@ -27,6 +27,31 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Names of seats in games without colours: "You", "Computer (level N)", or "Player N" when
+// several people share the device.
+export function defaultSeatName(i, players) {
+  if (!players || !players[i]) return `Player ${i + 1}`;
+  if (players[i].startsWith("level:")) return `Computer (level ${players[i].slice(6)})`;
+  const humans = players.filter((p) => p === "human").length;
+  return humans === 1 ? "You" : `Player ${i + 1}`;
+}
+
+function seatNamer(mod, options, players) {
+  return (i) => (mod && mod.seatName ? mod.seatName(i, options) : defaultSeatName(i, players));
+}
+
+function resultLine(result, termination, name) {
+  if (!result) return "";
+  const wins = (n) => (n === "You" ? "You win" : `${n} wins`);
+  const winners = result.map((v, i) => (v > 0 ? name(i) : null)).filter((x) => x !== null);
+  if (termination === "resignation") {
+    const loser = name(result.indexOf(-1));
+    return `${loser} resigned` + (winners.length ? ` — ${winners.length === 1 ? wins(winners[0]) : winners.join(", ") + " win"}` : "");
+  }
+  if (!winners.length) return "Draw";
+  return winners.length === 1 ? wins(winners[0]) : `${winners.join(", ")} win`;
+}
+
 function showError(where, err) {
   where.textContent = err ? (err.message || String(err)) : "";
   where.hidden = !err;
@@ -105,14 +130,39 @@ async function matchesPage() {
   document.title = "Your games — abstracta";
   const [rows, list] = await Promise.all([api("/api/matches"), games()]);
   const titles = Object.fromEntries(list.map((g) => [g.name, g.title]));
+  const mods = {};
+  for (const name of new Set(rows.map((r) => r.game))) mods[name] = await boardModule(name);
   app.append(h("h1", {}, "Your games"));
-  if (!rows.length) app.append(h("p", {}, "No games yet."));
-  const ul = h("ul", { class: "matches" });
+  const empty = h("p", { id: "no-games", hidden: rows.length > 0 }, "No games yet.");
+  const err = h("p", { class: "error", hidden: true });
+  app.append(empty, err);
+  const table = h("table", { class: "matchlist", id: "match-list", hidden: !rows.length },
+    h("thead", {}, h("tr", {}, ...["Game", "Players", "Options", "Result", "Moves", "Last played", ""].map((t) => h("th", {}, t)))));
+  const body = h("tbody");
+  table.append(body);
   for (const r of rows) {
-    ul.append(h("li", {}, h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game),
-      ` — ${r.status === "over" ? "finished" : "in play"}, ${r.ply} moves, ${new Date(r.updated).toLocaleString()}`));
+    const mod = mods[r.game];
+    const name = seatNamer(mod, r.options, r.players);
+    const coloured = !!(mod && mod.seatName);
+    const who = r.players.map((p, i) => name(i) + (coloured ? ` (${p === "human" ? "person" : "computer " + p.slice(6)})` : "")).join(" vs ");
+    const opts = Object.entries(r.options || {}).map(([k, v]) => `${k.replace(/_/g, " ")} ${Array.isArray(v) ? v.join(",") : v}`).join(", ");
+    const result = r.status === "over" ? resultLine(r.result, r.termination, name) || "finished" : "in play";
+    const moves = r.turns === r.ply ? `${r.ply}` : `${r.turns} turns (${r.ply} actions)`;
+    const row = h("tr", { "data-id": r.id },
+      h("td", {}, h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game)),
+      h("td", {}, who), h("td", { class: "muted" }, opts || "—"), h("td", {}, result), h("td", {}, moves),
+      h("td", { class: "muted" }, new Date(r.updated).toLocaleString()),
+      h("td", {}, h("button", { type: "button", class: "delete", title: "Delete this game", onclick: async () => {
+        if (!confirm(`Delete this game of ${titles[r.game] || r.game}?`)) return;
+        try {
+          await api(`/api/matches/${r.id}`, { method: "DELETE" });
+          row.remove();
+          if (!body.children.length) { table.hidden = true; empty.hidden = false; }
+        } catch (e) { showError(err, e); }
+      } }, "Delete")));
+    body.append(row);
   }
-  app.append(ul);
+  app.append(table);
 }
 
 // ------------------------------------------------------------------------------ rules
@@ -120,6 +170,12 @@ async function rulesPage(name) {
   const list = await games();
   const g = list.find((x) => x.name === name);
   const r = RULES[name];
+  if (!g) {
+    document.title = "No such game — abstracta";
+    app.append(h("h1", {}, "No such game"), h("p", { class: "error", id: "not-found" }, `There is no game called “${name}”.`),
+      h("p", {}, h("a", { href: "#/", class: "button" }, "See the games")));
+    return;
+  }
   document.title = `${g ? g.title : name} rules — abstracta`;
   app.append(h("h1", {}, `${g ? g.title : name}: how to play`));
   const body = h("div", { class: "rules" });
@@ -197,28 +253,22 @@ async function boardModule(name) {
 
 async function seatLabels(name) {
   const mod = await boardModule(name);
-  return (i, options) => (mod && mod.seatName ? mod.seatName(i, options) : `Seat ${i}`);
+  return (i, options) => (mod && mod.seatName ? mod.seatName(i, options) : `Player ${i + 1}`);
 }
 
 // ------------------------------------------------------------------------------ match page
 function resultText(view, seatName) {
-  if (!view.result) return "";
-  const r = view.result;
-  if (view.termination === "resignation") {
-    const loser = r.indexOf(-1);
-    const winners = r.map((v, i) => (v > 0 ? seatName(i) : null)).filter((x) => x !== null);
-    return `${seatName(loser)} resigned` + (winners.length ? ` — ${winners.join(", ")} wins` : "");
-  }
-  const winners = r.map((v, i) => (v > 0 ? seatName(i) : null)).filter((x) => x !== null);
-  if (!winners.length) return "Draw";
-  return `${winners.join(", ")} wins`;
+  return resultLine(view.result, view.termination, seatName);
 }
 
 async function matchPage(id) {
   let view = await api(`/api/matches/${id}`);
   const mod = await boardModule(view.game);
-  const seatName = (i) => (mod && mod.seatName ? mod.seatName(i, view.options, view) : `Seat ${i}`);
-  const who = (i) => `${seatName(i)} (${view.players[i] === "human" ? "person" : "computer " + view.players[i].replace("level:", "level ")})`;
+  const coloured = !!(mod && mod.seatName); // seats named by colour (else You / Computer / Player N)
+  const seatName = (i) => (coloured ? mod.seatName(i, view.options, view) : defaultSeatName(i, view.players));
+  const who = (i) => coloured ? `${seatName(i)} (${view.players[i] === "human" ? "person" : "computer " + view.players[i].replace("level:", "level ")})` : seatName(i);
+  const compTag = coloured ? " (computer)" : "";
+  const abbrev = (i) => { const n = seatName(i); const m = /^Player (\d+)/.exec(n); return m ? `P${m[1]}` : n[0]; };
   const humans = view.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
   const hotSeatHidden = view.hidden_information && humans.length > 1; // hands may differ: ask for no seat
   let shownSeat = null; // hand-over screen: seat whose private view is on screen
@@ -228,7 +278,9 @@ async function matchPage(id) {
   let timer = null;
   let stopped = false;
   let socket = null;
-  stopPage = () => { stopped = true; clearTimeout(timer); if (socket) socket.close(); };
+  let reopenTimer = null;
+  let connLost = false; // the server did not answer: "connection lost, retrying…"
+  stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); if (socket) socket.close(); };
 
   document.title = `${view.title} — abstracta`;
   const status = h("div", { class: "status", id: "status", "aria-live": "polite" });
@@ -270,10 +322,26 @@ async function matchPage(id) {
     if (!sending) draw();
   }
 
+  // network failures (fetch rejects without a status) show as "connection lost" until the next
+  // successful request, which clears them
+  function networkDown(e) { return !e || e.status === undefined; }
+  function setConnection(ok) {
+    if (connLost === !ok) return;
+    connLost = !ok;
+    if (ok && err.dataset.network) { delete err.dataset.network; showError(err, null); }
+    if (!sending) draw();
+  }
+  function fail(e) {
+    if (networkDown(e)) { err.dataset.network = "1"; setConnection(false); }
+    showError(err, networkDown(e) ? new Error("Connection lost, retrying…") : e);
+  }
+
   async function refresh() {
     try {
-      accept(await api(`/api/matches/${id}${seatParam()}`));
-    } catch (e) { showError(err, e); }
+      const fresh = await api(`/api/matches/${id}${seatParam()}`);
+      setConnection(true);
+      accept(fresh);
+    } catch (e) { fail(e); }
   }
 
   // live updates: a WebSocket when it works, polling otherwise
@@ -286,16 +354,22 @@ async function matchPage(id) {
     socket.onmessage = (ev) => {
       let fresh;
       try { fresh = JSON.parse(ev.data); } catch { return; }
-      if (fresh && !fresh.error) accept(fresh);
+      if (fresh && !fresh.error) { setConnection(true); accept(fresh); }
     };
-    socket.onclose = () => { socket = null; if (!stopped) schedule(); };
+    socket.onclose = () => {
+      socket = null;
+      if (stopped) return;
+      schedule(); // poll meanwhile (it notices the server coming back), and reopen the socket
+      clearTimeout(reopenTimer);
+      reopenTimer = setTimeout(() => { if (!stopped && !socket) openSocket(); }, 2000);
+    };
   }
 
   function schedule() {
     clearTimeout(timer);
     if (stopped || view.status !== "playing") return;
     if (socket && socket.readyState <= 1) return; // connecting or open: the socket pushes changes
-    const busy = view.thinking || !view.human_to_move;
+    const busy = (view.thinking || !view.human_to_move) && !connLost;
     timer = setTimeout(async () => { await refresh(); schedule(); }, busy ? 400 : 1500);
   }
 
@@ -308,8 +382,9 @@ async function matchPage(id) {
       positions = null;
       replayPly = null;
       entry.value = "";
+      setConnection(true);
     } catch (e) {
-      showError(err, e);
+      fail(e);
       if (e.status === 409) await refresh();
     } finally {
       sending = false;
@@ -324,9 +399,10 @@ async function matchPage(id) {
       view = await api(`/api/matches/${id}/${path}${seatParam()}`, { method: "POST", body });
       positions = null;
       replayPly = null;
+      setConnection(true);
       draw();
       schedule();
-    } catch (e) { showError(err, e); }
+    } catch (e) { fail(e); }
   }
 
   entryForm.addEventListener("submit", (ev) => { ev.preventDefault(); if (entry.value.trim()) send(entry.value.trim()); });
@@ -334,8 +410,9 @@ async function matchPage(id) {
   async function stepTo(ply) {
     if (ply === null || ply >= view.ply) { replayPly = null; draw(); return; }
     if (!positions) {
-      const data = await api(`/api/matches/${id}/positions${seatParam()}`);
-      positions = data.positions;
+      try {
+        positions = (await api(`/api/matches/${id}/positions${seatParam()}`)).positions;
+      } catch (e) { fail(e); return; }
     }
     replayPly = Math.max(0, ply);
     draw();
@@ -343,23 +420,27 @@ async function matchPage(id) {
 
   function draw() {
     window.abstractaView = view; // read by the browser tests
-    const live = replayPly === null;
     const over = view.status === "over";
+    // hand-over screen for two people sharing a device in a hidden-information game
+    const needHandover = hotSeatHidden && view.private_views && !over && view.viewer !== null && view.viewer !== shownSeat;
+    const hide = needHandover;
+    if (hide) replayPly = null; // nothing seat-specific while the hand-over screen is up
+    const live = replayPly === null;
     players.textContent = view.players.map((_, i) => who(i)).join(" vs ");
     // status line
     let s;
     if (over) s = "Game over";
-    else if (view.thinking) s = `${seatName(view.to_move)} (computer) is thinking…`;
-    else if (view.to_move !== null) s = `${seatName(view.to_move)} to move` + (view.human_to_move ? "" : " (computer)");
+    else if (connLost) s = "Connection lost, retrying…";
+    else if (view.thinking) s = `${seatName(view.to_move)}${compTag} is thinking…`;
+    else if (view.to_move !== null) s = seatName(view.to_move) === "You" ? "Your move" : `${seatName(view.to_move)} to move` + (view.human_to_move ? "" : compTag);
     else s = "";
     if (!live) s = `Replay: position after ply ${replayPly} of ${view.ply}` + (replayPly === 0 ? " (start)" : ` (${view.moves[replayPly - 1]})`);
     status.textContent = s;
-    status.classList.toggle("thinking", !!view.thinking && live);
+    status.classList.toggle("thinking", !!view.thinking && live && !connLost);
+    status.classList.toggle("lost", connLost && !over);
     banner.hidden = !over;
     banner.textContent = over ? resultText(view, seatName) : "";
 
-    // hand-over screen for two people sharing a device in a hidden-information game
-    const needHandover = hotSeatHidden && view.private_views && !over && view.viewer !== null && view.viewer !== shownSeat;
     handover.hidden = !needHandover;
     handover.replaceChildren();
     if (needHandover) {
@@ -367,7 +448,6 @@ async function matchPage(id) {
         h("button", { type: "button", class: "primary", id: "handover-ok", onclick: () => { shownSeat = view.viewer; draw(); } },
           `I am ${seatName(view.viewer)}: show my hand`));
     }
-    const hide = needHandover;
 
     // board
     const position = live ? view.position : positions[replayPly];
@@ -390,7 +470,7 @@ async function matchPage(id) {
     } else {
       boardBox.append(h("pre", { class: "position" }, position));
     }
-    posText.textContent = position;
+    posText.textContent = hide ? "Hidden until the next player is ready." : position;
 
     // legal moves as buttons
     legalBox.replaceChildren();
@@ -406,29 +486,36 @@ async function matchPage(id) {
     moveList.replaceChildren();
     view.moves.forEach((m, i) => {
       const seat = view.movers ? view.movers[i] : null;
-      const li = h("li", { class: `seat${seat} ` + ((live ? i === view.ply - 1 : i === replayPly - 1) ? "current" : ""), title: seat !== null && seat >= 0 ? seatName(seat) : null },
-        h("a", { href: "javascript:void 0", "data-ply": i + 1, onclick: () => stepTo(i + 1) }, h("span", { class: "n" }, `${i + 1}.`), m));
+      const known = seat !== null && seat >= 0;
+      const li = h("li", { class: `seat${seat} ` + ((live ? i === view.ply - 1 : i === replayPly - 1) ? "current" : ""), title: known ? seatName(seat) : null },
+        h("a", { href: "javascript:void 0", "data-ply": i + 1, onclick: () => { if (!hide) stepTo(i + 1); } },
+          h("span", { class: "n" }, `${i + 1}.`), known ? h("span", { class: `who seat${seat}`, "aria-label": seatName(seat) }, abbrev(seat)) : null, m));
       moveList.append(li);
     });
+    moveList.hidden = !view.moves.length;
+    stepper.hidden = !view.moves.length;
     const cur = moveList.querySelector(".current");
     if (cur) cur.scrollIntoView({ block: "nearest" });
     stepper.replaceChildren(
-      h("button", { type: "button", title: "start", onclick: () => stepTo(0), disabled: view.ply === 0 }, "|◀"),
-      h("button", { type: "button", title: "back", id: "step-back", onclick: () => stepTo((live ? view.ply : replayPly) - 1), disabled: view.ply === 0 || replayPly === 0 }, "◀"),
+      h("button", { type: "button", title: "start", onclick: () => stepTo(0), disabled: view.ply === 0 || hide }, "|◀"),
+      h("button", { type: "button", title: "back", id: "step-back", onclick: () => stepTo((live ? view.ply : replayPly) - 1), disabled: view.ply === 0 || replayPly === 0 || hide }, "◀"),
       h("button", { type: "button", title: "forward", id: "step-fwd", onclick: () => stepTo(live ? null : replayPly + 1), disabled: live }, "▶"),
       h("button", { type: "button", title: "live position", onclick: () => stepTo(null), disabled: live }, "▶|"));
 
     // actions
     actions.replaceChildren(
-      h("button", { type: "button", id: "undo", onclick: () => post("undo"), disabled: !humans.length || view.termination === "resignation" || view.ply === 0 }, "Undo"),
+      h("button", { type: "button", id: "undo", onclick: () => post("undo"), disabled: !humans.length || over || view.ply === 0 || hide,
+        title: over ? "The game is over" : null }, "Undo"),
       h("button", { type: "button", id: "resign", onclick: () => { if (confirm("Resign this game?")) post("resign", view.human_to_move ? { seat: view.to_move } : {}); }, disabled: over || !humans.length }, "Resign"),
       h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, "New game"),
-      h("a", { class: "button", href: `/api/matches/${id}/record?download=true`, download: `${view.game}-${id}.json`, id: "download" }, "Download record"),
+      view.hidden_information && !over
+        ? h("button", { type: "button", id: "download", disabled: true, title: "The record of a game with hidden cards is available when it is over" }, "Download record")
+        : h("a", { class: "button", href: `/api/matches/${id}/record?download=true`, download: `${view.game}-${id}.json`, id: "download" }, "Download record"),
       h("a", { class: "button", href: `#/rules/${view.game}` }, "Rules"));
   }
 
   document.addEventListener("keydown", (ev) => {
-    if (stopped || ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA") return;
+    if (stopped || !handover.hidden || ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA") return;
     if (ev.key === "ArrowLeft") stepTo((replayPly === null ? view.ply : replayPly) - 1);
     else if (ev.key === "ArrowRight" && replayPly !== null) stepTo(replayPly + 1);
   });

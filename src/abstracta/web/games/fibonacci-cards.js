@@ -6,7 +6,7 @@ const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
 const VALUES = { A: 1, T: 10, J: 11, Q: 12, K: 13 };
 let ui = { key: null, card: null };
 
-export function seatName(i) { return `Seat ${i}`; }
+// no seatName: seats have no colour, the app names them "You", "Computer (level N)", "Player N"
 
 export function parse(text) {
   const [table, h0, h1, stock, tail] = text.split("|").map((s) => s.trim());
@@ -60,7 +60,7 @@ export function render(box, ctx) {
     const label = document.createElement("div");
     label.className = "handlabel";
     const count = h.cards ? h.cards.length : h.hidden;
-    label.textContent = `${ctx.seatName(seat)}${mine ? " (your hand)" : ""}: ${count} card${count === 1 ? "" : "s"}` + (seat === pos.toMove ? " · to move" : "");
+    label.textContent = `${ctx.seatName(seat)}${mine && ctx.seatName(seat) !== "You" ? " (your hand)" : ""}: ${count} card${count === 1 ? "" : "s"}` + (seat === pos.toMove ? " · to move" : "");
     row.append(label);
     const cards = document.createElement("div");
     cards.className = "hand";

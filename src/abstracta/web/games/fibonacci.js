@@ -79,8 +79,13 @@ export function render(box, ctx) {
       const sw = selected ? 4 : 1.5;
       if (kind === "A") el("polygon", { points: `${x},${y - R * 0.62} ${x + R * 0.6},${y + R * 0.42} ${x - R * 0.6},${y + R * 0.42}`, fill, stroke, "stroke-width": sw }, g);
       else if (kind === "S") el("circle", { cx: x, cy: y - 2, r: R * 0.45, fill, stroke, "stroke-width": sw, "fill-opacity": 0.75 }, g);
-      else { el("circle", { cx: x, cy: y - 2, r: R * 0.6, fill, stroke, "stroke-width": sw }, g); el("circle", { cx: x, cy: y - 2, r: R * 0.25, fill: "#fff" }, g); }
-      el("text", { x, y: y + 2, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#fff", "font-family": "sans-serif", text: kind }, g);
+      else {
+        // the core: a coloured disc with a dark-ringed light centre carrying a dark "C"
+        el("circle", { cx: x, cy: y - 2, r: R * 0.66, fill, stroke, "stroke-width": sw + 0.5 }, g);
+        el("circle", { cx: x, cy: y - 2, r: R * 0.34, fill: "#fff", stroke: "#222", "stroke-width": 1.5 }, g);
+      }
+      el("text", { x, y: kind === "C" ? y + 1.5 : y + 2, "text-anchor": "middle", "font-size": 10, "font-weight": 700,
+        fill: kind === "C" ? "#222" : "#fff", "font-family": "sans-serif", "data-piece": kind, text: kind }, g);
       if (dests.has(n)) el("text", { x: x + R * 0.55, y: y - R * 0.4, "font-size": 13, "font-weight": 700, fill: "#7a3b00", text: "⇄" }, g);
     } else if (dests.has(n)) {
       el("circle", { cx: x, cy: y - 2, r: R * 0.22, class: "dest" }, g);

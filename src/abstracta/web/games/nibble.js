@@ -8,7 +8,7 @@ const LETTERS = "ABCDEFGHIJKLM";
 const FILES = "abcdefghijklmnopqrstuvwxyz";
 let ui = { key: null, picked: [] };
 
-export function seatName(i) { return `Seat ${i}`; }
+// no seatName: seats have no colour, the app names them "You", "Computer (level N)", "Player N"
 
 export function parse(text) {
   const parts = text.trim().split(/\s+/);

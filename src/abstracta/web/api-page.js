@@ -1,0 +1,51 @@
+// The built-in API page: the endpoints of /openapi.json as a table (no CDN needed).
+const main = document.getElementById("api");
+const loading = document.getElementById("api-loading");
+
+function cell(tag, text, cls) {
+  const node = document.createElement(tag);
+  node.textContent = text;
+  if (cls) node.className = cls;
+  return node;
+}
+
+function params(op) {
+  const out = (op.parameters || []).map((p) => `${p.in === "path" ? "" : "?"}${p.name}${p.required ? "" : " (optional)"}`);
+  if (op.requestBody) {
+    const ref = JSON.stringify(op.requestBody).match(/#\/components\/schemas\/(\w+)/);
+    out.push(`JSON body${ref ? ": " + ref[1] : ""}`);
+  }
+  return out.join(", ");
+}
+
+try {
+  const res = await fetch("/openapi.json");
+  const schema = await res.json();
+  const table = document.createElement("table");
+  table.id = "endpoints";
+  const head = table.createTHead().insertRow();
+  for (const t of ["Method", "Path", "What it does", "Parameters"]) head.append(cell("th", t));
+  const body = table.createTBody();
+  for (const [path, ops] of Object.entries(schema.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const row = body.insertRow();
+      row.append(cell("td", method.toUpperCase(), "method"), cell("td", path), cell("td", op.summary || ""), cell("td", params(op)));
+      row.cells[1].replaceChildren(cell("code", path));
+    }
+  }
+  const ws = body.insertRow();
+  ws.append(cell("td", "WS", "method"), cell("td", ""), cell("td", "Live updates: the match view each time it changes (text frames only)"), cell("td", "?seat"));
+  ws.cells[1].replaceChildren(cell("code", "/api/matches/{match_id}/ws"));
+  const schemas = cell("h2", "Shapes");
+  const list = document.createElement("ul");
+  for (const [name, s] of Object.entries(schema.components?.schemas || {})) {
+    if (!s.properties) continue;
+    const li = document.createElement("li");
+    li.append(cell("strong", name + ": "), cell("code", Object.keys(s.properties).join(", ")));
+    list.append(li);
+  }
+  loading.replaceWith(table, schemas, list);
+} catch (e) {
+  loading.textContent = `Could not load /openapi.json: ${e.message}`;
+  loading.className = "error";
+}
