@@ -77,3 +77,45 @@ def test_match_table_and_records(tmp_path):
 def test_match_needs_a_bot_in_every_seat():
     result = runner.invoke(app, ["match", "fanorona", "--seat", "0=random", "--games", "1"])
     assert result.exit_code == 2 and "needs 2 seats" in result.stderr
+
+
+def test_records_of_games_in_the_same_second_do_not_collide(tmp_path):
+    from abstracta.cli import unique_record_path
+
+    paths = {unique_record_path(tmp_path, "fanorona") for _ in range(3)}
+    assert len(paths) == 3 and all(p.exists() for p in paths)
+
+
+def test_help_explains_the_notation(tmp_path):
+    result = play(["fibonacci-cards", "--seed", "1", "--seat", "1=random", "--records", str(tmp_path)], "help\nquit\n")
+    assert "7h>1 plays the 7 of hearts on pile 1" in result.output
+
+
+def test_seed_contradiction_is_refused():
+    result = play(["nibble", "--seed", "5", "--option", "seed=6"])
+    assert result.exit_code == 2 and "--seed 5 contradicts --option seed=6" in result.stderr
+
+
+def test_card_game_never_shows_the_opponents_hand(tmp_path):
+    """Illegal input, ?, help and the board: nothing names a card seat 1 holds or the stock."""
+    import abstracta
+
+    state = abstracta.load_game("fibonacci-cards", seed=1, first_player=0).new_initial_state()
+    text = state.to_text()
+    hidden = set(text.split("|")[2].strip().split(",")) | set(text.split("|")[3].strip().split(","))
+    result = play(["fibonacci-cards", "--seed", "1", "--option", "first_player=0", "--seat", "1=random",
+                   "--records", str(tmp_path)], "Ks/1\nAd>1\ndraw\n99\n?\nboard\nquit\n")
+    assert result.exit_code == 0, result.output
+    shown = result.output.replace(",", " ").replace("(", " ").replace(")", " ").split()
+    assert not hidden & set(shown), hidden & set(shown)
+    assert "is not legal here" in result.output
+
+
+def test_two_people_with_hidden_cards_get_a_hand_over_screen(tmp_path):
+    result = play(["fibonacci-cards", "--seed", "1", "--option", "first_player=0", "--seat", "1=human",
+                   "--records", str(tmp_path)], "\n6d>2\n\nquit\n")
+    out = result.output
+    assert out.count("pass the terminal to seat") == 2
+    # seat 1's hand is only printed after the second hand-over
+    first_handover = out.index("pass the terminal to seat 1")
+    assert "9s Jc 5d Kd 3c 2d Jh 5h" not in out[:first_handover]

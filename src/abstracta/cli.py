@@ -113,7 +113,7 @@ def games_cmd(as_json: bool = JsonArg) -> None:
 @guarded
 def perft_cmd(
     game_name: str = typer.Argument(..., metavar="GAME"),
-    depth: int = typer.Option(..., "--depth", "-d", min=0, help="Count action sequences of length 1..DEPTH."),
+    depth: int = typer.Option(..., "--depth", "-d", min=1, help="Count action sequences of length 1..DEPTH."),
     position: Optional[str] = PositionArg,
     option: Optional[list[str]] = OptionArg,
     as_json: bool = JsonArg,
@@ -206,14 +206,13 @@ def replay_cmd(
         console.print("seats: " + ", ".join(f"{i}={p}" for i, p in enumerate(record.players)))
     console.print(format_move_list(record.moves))
     console.print(game.render(final))
-    console.print(f"position: {final.to_text()}")
+    console.print(f"position: {final.to_text()}", soft_wrap=True)
     console.print(describe_result(final, record))
 
 
 def format_move_list(moves: list[str]) -> str:
-    return "\n".join(
-        "  ".join(f"{i + j + 1:>3}. {m:<10}" for j, m in enumerate(moves[i:i + 6])) for i in range(0, len(moves), 6)
-    ) or "(no moves)"
+    """Numbered moves separated by spaces; the console wraps between entries, never inside one."""
+    return "  ".join(f"{i}.\u00a0{m}" for i, m in enumerate(moves, 1)) or "(no moves)"
 
 
 def describe_result(state: State, record: Record | None = None) -> str:
@@ -281,9 +280,13 @@ def play_cmd(
 
     opts = parse_option_pairs(option)
     if variant is not None:
+        if "variant" in opts and opts["variant"] != variant:
+            raise CliError(f"--variant {variant} contradicts --option variant={opts['variant']}")
         opts["variant"] = variant
     if seed is not None and "seed" in {o.name for o in game_class(game_name).option_specs}:
-        opts.setdefault("seed", str(seed))
+        if "seed" in opts and opts["seed"] != str(seed):
+            raise CliError(f"--seed {seed} contradicts --option seed={opts['seed']}")
+        opts["seed"] = str(seed)
     game = load_game(game_name, **opts)
     n = game.num_players
     seats = parse_seats(seat, n, {0: "human"})
@@ -294,11 +297,24 @@ def play_cmd(
     termination = session.run(humans)
     record = Record.from_play(game, initial, session.actions, players=seats,
                               termination=termination, result=session.forced_result)
-    directory = records or default_records_dir()
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-    path = record.save(directory / f"{game.name}-{stamp}.json")
+    path = record.save(unique_record_path(records or default_records_dir(), game.name))
     console.print(f"record saved: {path}", soft_wrap=True)
     console.print(f"replay it with: abstracta replay {path}", soft_wrap=True)
+
+
+def unique_record_path(directory: Path, game_name: str) -> Path:
+    """``<dir>/<game>-<UTC time>.json``, made unique (``-2``, ``-3``…) against existing files and
+    concurrent games: the file is created here, exclusively."""
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    for n in range(1, 10_000):
+        path = directory / (f"{game_name}-{stamp}.json" if n == 1 else f"{game_name}-{stamp}-{n}.json")
+        try:
+            with open(path, "x"):
+                return path
+        except FileExistsError:
+            continue
+    raise CliError(f"cannot find a free record name in {directory}")
 
 
 class PlaySession:
@@ -360,13 +376,33 @@ class PlaySession:
         return True
 
     def run(self, humans: list[int]) -> str | None:
-        interactive = bool(humans)
-        if interactive:
+        """Play until the game ends; returns the record's termination."""
+        try:
+            return self._run(humans)
+        except KeyboardInterrupt:  # Ctrl-C while a bot thinks: keep what was played
+            console.print("\ngame abandoned")
+            return "abandoned"
+
+    def _hand_over(self, player: int) -> bool:
+        """Between two people at one terminal with hidden cards: hide the screen until the next
+        person is there. Returns False at end of input."""
+        console.print("\n" * console.size.height)
+        try:
+            console.input(f"pass the terminal to seat {player}, then press Enter ")
+        except EOFError:
+            return False
+        return True
+
+    def _run(self, humans: list[int]) -> str | None:
+        if humans:
             console.print(f"[bold]{self.game.title}[/] — seats: "
                           + ", ".join(f"{i}={s}" for i, s in enumerate(self.seats))
-                          + "   (type [bold]help[/] for commands)")
-            self.show()
+                          + "   (type [bold]help[/] for commands and notation)")
+            if not (self.game.has_hidden_information and len(humans) > 1):
+                self.show()
         shown_ply = len(self.actions)
+        last_human: int | None = None
+        bot_turns_in_a_row = 0
         while not self.state.is_terminal():
             player = self.state.current_player()
             bot = self.bots[player] if 0 <= player < len(self.bots) else None
@@ -379,7 +415,23 @@ class PlaySession:
                     turn.append(action)
                 text = ", ".join(self.game.format_moves(before, turn))
                 console.print(f"seat {player} ({self.seats[player]}) plays [bold]{text}[/]")
+                bot_turns_in_a_row += 1
+                if humans and bot_turns_in_a_row == 3 * self.state.num_players:
+                    # e.g. every human seat eliminated in a 3-4 player game: say so, keep showing play
+                    console.print("[yellow]no person has a turn any more; the computer plays on "
+                                  "(Ctrl-C stops and saves)[/]")
+                if humans and bot_turns_in_a_row >= 3 * self.state.num_players \
+                        and bot_turns_in_a_row % self.state.num_players == 0:
+                    self.show()
                 continue
+            bot_turns_in_a_row = 0
+            if self.game.has_hidden_information and len(humans) > 1 and player != last_human:
+                if not self._hand_over(player):
+                    console.print("\ngame abandoned")
+                    return "abandoned"
+                self.show()
+                shown_ply = len(self.actions)
+            last_human = player
             if len(self.actions) != shown_ply:
                 self.show()
                 shown_ply = len(self.actions)
@@ -393,6 +445,8 @@ class PlaySession:
             word = line.lower()
             if word in ("help", "h"):
                 console.print(PLAY_HELP)
+                if self.game.notation_help:
+                    console.print(f"\n{self.game.title}: {self.game.notation_help}")
             elif word in ("?", "moves"):
                 console.print("  ".join(self.legal_moves_for_humans()))
             elif word == "board":
@@ -420,7 +474,7 @@ class PlaySession:
                     for action in parsed:
                         trial.apply_action(action)
                 except AbstractaError as exc:
-                    console.print(f"[red]{exc}[/]  (type ? for the legal moves)")
+                    console.print(f"[red]{exc}[/]  (type ? for the legal moves, help for the notation)")
                     continue
                 for action in parsed:
                     self.apply(action)
@@ -463,8 +517,10 @@ def match_cmd(
     table = Table(title=f"{game.title}: {games} games, seed {seed}")
     for col in ("seat spec", "wins", "draws", "losses", "score %", "mean plies", "mean s/move"):
         table.add_column(col, justify="right" if col != "seat spec" else "left")
-    for stats in result.stats:
-        table.add_row(stats.spec, str(stats.wins), str(stats.draws), str(stats.losses + stats.unfinished),
+    repeated = {spec for spec in specs if specs.count(spec) > 1}
+    for index, stats in enumerate(result.stats):
+        label = f"{stats.spec} (#{index})" if stats.spec in repeated else stats.spec
+        table.add_row(label, str(stats.wins), str(stats.draws), str(stats.losses + stats.unfinished),
                       f"{stats.score * 100:.1f}", f"{result.mean_plies:.1f}", f"{stats.seconds_per_move:.4f}")
     console.print(table)
     if records is not None:
@@ -575,7 +631,7 @@ def render_bench_table(rows: list[Any], ref: dict | None) -> Table:
 @guarded
 def serve_cmd(
     host: str = typer.Option("127.0.0.1", "--host"),
-    port: int = typer.Option(8000, "--port"),
+    port: int = typer.Option(8000, "--port", min=1, max=65535),
     db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL (default: SQLite in the user data directory)."),
 ) -> None:
     """Start the web app: open http://HOST:PORT/ in a browser."""
@@ -583,7 +639,10 @@ def serve_cmd(
         from .server import run
     except ImportError as exc:
         raise CliError(f"the web app needs the 'web' extra ({exc}); install with pip install 'abstracta[web]'") from None
-    run(host, port, db)
+    try:
+        run(host, port, db)
+    except OSError as exc:
+        raise CliError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def main() -> None:

@@ -43,6 +43,8 @@ class Game(ABC):
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     summary: ClassVar[str] = ""
+    #: how to type moves, for people (terminal help, web client)
+    notation_help: ClassVar[str] = ""
     option_specs: ClassVar[tuple[Option, ...]] = ()
     has_chance: ClassVar[bool] = False
     has_hidden_information: ClassVar[bool] = False
@@ -271,7 +273,7 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
     if action not in legal:
         if state.is_terminal():
             raise IllegalActionError(f"action {action} is not legal: the game is over")
-        raise IllegalActionError(f"action {action} is not legal in {state.to_text()!r}")
+        raise IllegalActionError(f"action {action} is not legal here")
 
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "State", "check_action_in", "NotationError", "SplitMix64"]

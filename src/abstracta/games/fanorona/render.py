@@ -75,5 +75,6 @@ def _status(state: "FanoronaState", white: int, black: int, chain) -> str:
         line += (f"; capture chain of {g.names[point]} (last step {DIR_NAMES[last]}, visited "
                  f"{', '.join(g.names[p] for p in visited)}): continue or end")
     if state.no_progress:
-        line += f"; {state.no_progress} turns without capture"
+        n = state.no_progress
+        line += f"; {n} turn{'s' if n != 1 else ''} without capture"
     return line

@@ -117,6 +117,11 @@ class FanoronaGame(Game):
 
     name: ClassVar[str] = "fanorona"
     title: ClassVar[str] = "Fanorona"
+    notation_help = (
+        "A move is <from>-<to>: d2-e3 is a plain step (paika); add A for a capture by approach "
+        "(d2-e3A takes the enemy line in front) or W by withdrawal (takes the line behind). "
+        "During a capture chain keep moving the same stone, or type end. W = White (moves first), B = Black."
+    )
     summary: ClassVar[str] = ("Malagasy capture game on a lined grid: stones capture whole enemy lines by "
                               "approach or withdrawal, and captures chain.")
     option_specs: ClassVar[tuple[Option, ...]] = (

@@ -27,6 +27,12 @@ class FibonacciGame(Game):
 
     name = "fibonacci"
     title = "Fibonacci"
+    notation_help = (
+        "A move is <from>-<to>, e.g. b6-c7: a piece may go to any cell next to its group (same owner "
+        "and type, connected); onto an occupied cell it swaps places. pass ends the turn early. "
+        "Go placement: S@e5, A@e5, C@e5. Red = upper case (C core, A attacker, S support), "
+        "Green = lower case. Enemy attackers next to your core cut your moves per turn."
+    )
     summary = "Surround the enemy core with your six attackers on a 91-cell hex board, moving whole groups."
     option_specs = (
         Option("variant", "standard", "standard, cards (moves from card draws) or go (placement start)",

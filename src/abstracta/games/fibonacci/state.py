@@ -265,7 +265,7 @@ class FibonacciState(State):
             k = p - 3 * side - 2
             if not (0 <= k <= 1 and (dm[k][fb] >> tb) & 1):
                 raise IllegalActionError(
-                    f"action {action} ({NAME[fb]}-{NAME[tb]}) is not legal in {self.to_text()!r}")
+                    f"action {action} ({NAME[fb]}-{NAME[tb]}) is not legal here")
             bb = self.bb
             q = board[tb]
             h0 = h = self.h
@@ -308,13 +308,13 @@ class FibonacciState(State):
             info = self._end_turn()
             self.stack.append(rec + (info,))
             return
-        raise IllegalActionError(f"action {action} is not legal in {self.to_text()!r}")
+        raise IllegalActionError(f"action {action} is not legal here")
 
     def _apply_place(self, action: int) -> None:
         i = action - PLACE0
         if not 0 <= i < NUM_CELLS or self.board[BIT[i]]:
             what = f" ({NAME[BIT[i]]} is occupied)" if 0 <= i < NUM_CELLS else ""
-            raise IllegalActionError(f"action {action} is not legal in {self.to_text()!r}{what}")
+            raise IllegalActionError(f"action {action} is not legal here{what}")
         b = BIT[i]
         side = self.side
         kind = placement_kind(self.placed)
@@ -569,7 +569,7 @@ class FibonacciState(State):
         if not self._is_legal(action):
             if self.result is not None:
                 raise IllegalActionError(f"{s!r}: the game is over")
-            raise IllegalActionError(f"{s!r} is not a legal action in {self.to_text()!r}")
+            raise IllegalActionError(f"{s!r} is not a legal action here")
         return action
 
     @staticmethod

@@ -25,6 +25,12 @@ class FibonacciCardsGame(Game):
 
     name = "fibonacci-cards"
     title = "Fibonacci card game"
+    notation_help = (
+        "7h>1 plays the 7 of hearts on pile 1 as a sum (it equals two piles, or all three); "
+        "5s/2 cuts pile 2 down with a card of the same rank (needs two piles summing over 14). "
+        "draw when you cannot play (only the drawn card may then be played); pass when the stock is empty. "
+        "Ace = 14 in hand, 1 on the table."
+    )
     summary = ("Play a card equal to the sum of two (or all three) table piles, or cut a big pile "
                "down to 1; the first to empty his hand wins.")
     option_specs = (

@@ -32,7 +32,7 @@ def render(state: FibonacciCardsState, player: int | None = None) -> Text:
         _card(text, top, bold=True)
         if top & CUT:
             text.append("*", style="magenta bold")
-        text.append(f" (={values[i]}{', cut' if top & CUT else ''}, {len(pile)} cards)   ")
+        text.append(f" (={values[i]}{', cut' if top & CUT else ''}, {len(pile)} card{'s' if len(pile) != 1 else ''})   ")
     text.append("\n")
     for seat in (0, 1):
         hand = state._hands[seat]
@@ -43,7 +43,7 @@ def render(state: FibonacciCardsState, player: int | None = None) -> Text:
                 if k:
                     text.append(" ")
                 _card(text, card, bold=state._drawn and state._player == seat and k == len(hand) - 1)
-            text.append(f"  ({len(hand)} cards)" if hand else "-")
+            text.append(f"  ({len(hand)} card{'s' if len(hand) != 1 else ''})" if hand else "-")
         else:
             text.append(f"{len(hand)} cards (hidden)", style="dim")
         text.append("\n")

@@ -231,7 +231,7 @@ class FibonacciCardsState(State):
         if action not in self.legal_actions():
             if self._terminal:
                 raise IllegalActionError(f"{wanted!r}: the game is over")
-            raise IllegalActionError(f"{wanted!r} is not legal in {self.to_text()!r}")
+            raise IllegalActionError(f"{wanted!r} is not legal here")
         return action
 
     # --- results, copies, text ---------------------------------------------------------------

@@ -152,6 +152,11 @@ class NibbleGame(Game):
 
     name: ClassVar[str] = "nibble"
     title: ClassVar[str] = "Nibble"
+    notation_help = (
+        "Take free discs of one colour by their cells: a1 takes one disc; a1+a9 takes several of the "
+        "same colour at once (then end is implied). Mid-turn, type another cell of that colour or end. "
+        "A disc is free when two neighbouring sides (three on the hex board) are open."
+    )
     summary: ClassVar[str] = ("Take free discs of one colour from the edge of a random board; "
                               "collect a whole colour, three neighbouring colours, or most majorities.")
     option_specs: ClassVar[tuple[Option, ...]] = (

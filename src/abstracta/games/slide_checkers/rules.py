@@ -90,6 +90,12 @@ class SlideCheckersGame(Game):
 
     name = "slide-checkers"
     title = "Slide Checkers"
+    notation_help = (
+        "Placement: @e4. A step or slide is <from>-<to> (slides run through empty squares of your colour). "
+        "A jump is <from>*<landing> plus r (remove the jumped piece) or e (exchange it for yours); "
+        "c9>d8*f8r first slides to d8, then jumps. Continue a jump chain with *<landing>r or *<landing>e. "
+        "pass when blocked."
+    )
     summary = ("Fibonacci Checkers: place, step, slide through your own colour and jump enemy "
                "pieces on a 12×12 board coloured by the Fibonacci sequence mod 12.")
     option_specs = (
