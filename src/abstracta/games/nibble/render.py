@@ -94,7 +94,7 @@ def _colour_table(state: "NibbleState", seat: int, text: Text) -> None:
                f"{','.join(str(counts[x]) for x in (best, best + 1, best + 2))} (≥{g.triple} each)")
     else:
         run = "runs: blocked"
-    text.append(f"\n        majorities {majorities}/{g.majorities} (≥{g.majority} each) · {whole} · {run}\n",
+    text.append(f"\n        majorities {majorities}/{g.majorities} (≥{g.majority} each; decides when the board is empty) · {whole} · {run}\n",
                 style="dim")
 
 
