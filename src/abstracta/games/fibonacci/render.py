@@ -53,6 +53,10 @@ def render(state: "FibonacciState", player: int | None = None) -> Text:
                 out.append("   ")
         out.append(f"  {NAME[cells[-1]]}", style="cyan")
         out.append("\n")
+    out.append("Red (seat 0): ", style="bold red")
+    out.append("C core, A attacker, S support   ")
+    out.append("Green (seat 1): ", style="bold green")
+    out.append("c core, a attacker, s support\n")
     return out
 
 

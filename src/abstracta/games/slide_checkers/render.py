@@ -62,6 +62,12 @@ def render_state(game: "SlideCheckersGame", state: "SlideCheckersState", player:
     text.append("   " + "".join(f" {f} " for f in FILES) + "\n")
     counts = "  ".join(f"{seat_colours[i]}:{state.pieces(i).bit_count()}" for i in range(game.num_players))
     text.append(f"pieces {counts}\n")
+    text.append("squares: ")
+    for letter, name in (("R", "red"), ("O", "orange"), ("Y", "yellow"), ("G", "green"), ("B", "blue")):
+        text.append(f" {letter} ", style=f"{_ink(letter)} on {PALETTE[letter]}")
+        text.append(f" {name}  ")
+    text.append("\n(z p q s t: small classes, nobody's colour); a piece is its owner's letter in bold; seats "
+                + ", ".join(f"{i}={c}" for i, c in enumerate(seat_colours)) + "\n")
     if state.phase == "placement":
         left = "  ".join(f"{seat_colours[i]}:{r}" for i, r in enumerate(state.to_place))
         text.append(f"placement phase; to place {left}\n")
