@@ -291,3 +291,23 @@ def test_list_shows_players_options_result_and_delete(client):
     assert client.delete(f"/api/matches/{a['id']}").status_code == 404
     assert [r["id"] for r in client.get("/api/matches").json()] == [b["id"]]
     assert "delete" in client.get("/openapi.json").json()["paths"]["/api/matches/{match_id}"]
+
+
+def test_import_string_limits(client):
+    r = client.post("/api/matches/import", json={"record": dict(BASE, game="g" * 5000)})
+    assert r.status_code == 422 and "record.game" in r.json()["error"] and len(r.json()["error"]) < 200
+    r = client.post("/api/matches/import", json={"record": dict(BASE, moves=["1", "x" * 5000])})
+    assert r.status_code == 422 and "ply 2" in r.json()["error"] and len(r.json()["error"]) < 200
+    r = client.post("/api/matches/import", json={"record": dict(BASE, moves=["1", "x" * 900])})
+    assert r.status_code == 422 and "ply 2" in r.json()["error"] and len(r.json()["error"]) <= 400
+    r = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": "y" * 150}})
+    assert r.status_code == 422 and len(r.json()["error"]) < 400
+
+
+@needs_cards
+def test_bot_error_names_no_card_while_hidden(client):
+    view = create(client, "fibonacci-cards", {"first_player": "1"}, ("human", "level:1"))
+    service = client.app.state.service
+    service.bot_errors[view["id"]] = "'Qh>2' is not a legal move"  # as if the bot's move was refused
+    view = client.get(f"/api/matches/{view['id']}").json()
+    assert view["bot_error"] and "Qh" not in view["bot_error"]

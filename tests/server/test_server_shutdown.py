@@ -57,14 +57,16 @@ def alive(pid: int) -> bool:
     return stat[stat.rindex(")") + 2:].split()[0] != "Z"
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_serve_leaves_nothing_running(tmp_path, sig):
+@pytest.mark.parametrize("how", ["sigterm", "sigint", "ctrl-c"])
+def test_serve_leaves_nothing_running(tmp_path, how):
+    """``ctrl-c``: SIGINT to the whole process group, as a terminal sends it."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    log = (tmp_path / "stderr.txt").open("wb")  # a file: a leftover child must not block a pipe read
     proc = subprocess.Popen(
         [sys.executable, "-c", "from abstracta.cli import main; main()", "serve", "--port", str(port),
          "--db", f"sqlite:///{tmp_path / 'serve.db'}"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
     kids: list[int] = []
     try:
         deadline = time.time() + 30
@@ -73,7 +75,7 @@ def test_serve_leaves_nothing_running(tmp_path, sig):
                 urllib.request.urlopen(base + "/api/games", timeout=2)
                 break
             except OSError:
-                assert proc.poll() is None, proc.stderr.read().decode()
+                assert proc.poll() is None, (tmp_path / "stderr.txt").read_text()
                 assert time.time() < deadline, "server did not start"
                 time.sleep(0.1)
         body = json.dumps({"game": "fanorona", "seats": ["level:6", "human"]}).encode()
@@ -89,14 +91,20 @@ def test_serve_leaves_nothing_running(tmp_path, sig):
             time.sleep(0.1)
         time.sleep(0.5)  # the level-6 bot is searching now
         kids = descendants(proc.pid)
-        proc.send_signal(sig)
+        if how == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGTERM if how == "sigterm" else signal.SIGINT)
         proc.wait(timeout=15)
         ws.close()
         deadline = time.time() + 5
         while [k for k in kids if alive(k)] and time.time() < deadline:
             time.sleep(0.1)
         assert [k for k in kids if alive(k)] == []
+        errors = (tmp_path / "stderr.txt").read_text()
+        assert "Traceback" not in errors, errors
     finally:
+        log.close()
         if proc.poll() is None:
             proc.kill()
             proc.wait()

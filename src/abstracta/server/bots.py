@@ -46,11 +46,16 @@ def _make_bot(spec: str, game: Any, seed: int | None) -> Any:
 
 
 def worker_init(parent_pid: int) -> None:
-    """Run in each bot worker at start: exit when the server process is gone (killed without
-    a chance to stop its pool), so no worker outlives the server."""
+    """Run in each bot worker at start. Ctrl-C in a terminal reaches the whole process group:
+    workers ignore it (the server stops them itself, without tracebacks); and a worker exits
+    when the server process is gone (killed without a chance to stop its pool), so no worker
+    outlives the server."""
     import os
+    import signal
     import threading
     import time
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while True:

@@ -42,6 +42,11 @@ def clip(value: Any, limit: int = ECHO_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def cut(text: str, limit: int = 300) -> str:
+    """``text`` cut to ``limit`` characters (messages that may contain client input)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def check_seed(seed: Any, field_name: str = "seed") -> None:
     """Raise ApiError 422 unless ``seed`` is None or an integer in 0 … 2**64 - 1."""
     if seed is None:
@@ -274,9 +279,9 @@ class MatchService:
             initial = game.new_initial_state()
         except AbstractaError as exc:
             status = 404 if type(exc).__name__ == "UnknownGameError" else 422
-            raise ApiError(status, str(exc)) from None
+            raise ApiError(status, cut(str(exc))) from None
         except Exception as exc:  # noqa: BLE001 - odd option values must not become a 500
-            raise ApiError(422, f"the options {clip(clean)} were refused: {clip(str(exc), 200)}") from None
+            raise ApiError(422, f"the options {clip(clean)} were refused: {cut(str(exc), 200)}") from None
         check_seed(game.options.get("seed"), "option seed")
         players = _check_seats(seats, game.num_players)
         match = Match(secrets.token_hex(8), game, initial, initial.clone(), [], players,
@@ -284,17 +289,29 @@ class MatchService:
         return self._store_new(match)
 
     def import_record(self, data: Any, seats: Any = None) -> Match:
+        if isinstance(data, dict):  # sizes first: error messages below echo these strings
+            if isinstance(data.get("game"), str) and len(data["game"]) > 64:
+                raise ApiError(422, f"record.game: {clip(data['game'])} is not a game name")
+            if isinstance(data.get("start"), str) and len(data["start"]) > 10_000:
+                raise ApiError(422, "record.start: a position text of more than 10000 characters")
+            moves = data.get("moves")
+            if isinstance(moves, list):
+                for i, move in enumerate(moves, 1):
+                    if isinstance(move, str) and len(move) > MOVE_TEXT_LIMIT:
+                        raise ApiError(422, f"record.moves: ply {i} is longer than {MOVE_TEXT_LIMIT} characters",
+                                       ply=i)
         try:
             record = Record.from_dict(data)
             state, actions = record.replay()
             game = record.make_game()
             initial = record.initial_state(game)
         except RecordError as exc:
-            raise ApiError(422, str(exc), ply=exc.ply, reason=exc.reason) from None
+            raise ApiError(422, cut(str(exc)), ply=exc.ply,
+                           reason=cut(exc.reason) if exc.reason else exc.reason) from None
         except AbstractaError as exc:
-            raise ApiError(422, str(exc)) from None
+            raise ApiError(422, cut(str(exc))) from None
         except Exception as exc:  # noqa: BLE001
-            raise ApiError(422, f"the record does not replay: {clip(str(exc), 200)}") from None
+            raise ApiError(422, f"the record does not replay: {cut(str(exc), 200)}") from None
         check_seed(record.seed, "record.seed")
         if seats is None:
             # the record's players: empty means people at every seat, otherwise one valid seat
@@ -382,19 +399,19 @@ class MatchService:
         except AbstractaError as exc:
             first: Exception = exc
         except Exception as exc:  # noqa: BLE001 - a rules bug must not crash the request
-            raise ApiError(422, f"{clip(text)} could not be read: {clip(str(exc), 200)}") from None
+            raise ApiError(422, f"{clip(text)} could not be read: {cut(str(exc), 200)}") from None
         whole_turns = type(match.game).parse_move is not Game.parse_move
         if not whole_turns:
-            raise ApiError(422, clip(str(first), 300) if str(first) else f"{clip(text)} is not a legal move here")
+            raise ApiError(422, cut(str(first)) if str(first) else f"{clip(text)} is not a legal move here")
         try:
             actions = list(match.game.parse_move(state, text))
             check = state.clone()
             for action in actions:
                 check.apply_action(action)
         except AbstractaError as exc:
-            raise ApiError(422, clip(str(exc) or str(first), 300)) from None
+            raise ApiError(422, cut(str(exc) or str(first))) from None
         except Exception as exc:  # noqa: BLE001
-            raise ApiError(422, f"{clip(text)} could not be read: {clip(str(exc), 200)}") from None
+            raise ApiError(422, f"{clip(text)} could not be read: {cut(str(exc), 200)}") from None
         if not actions:
             raise ApiError(422, f"{clip(text)} names no action")
         return actions
@@ -639,7 +656,10 @@ class MatchService:
             "termination": match.termination,
             "status": "over" if match.over else "playing",
             "created": match.tags.get("date"),
-            "bot_error": self.bot_errors.get(match.id),
+            # the refused move of a computer seat may name a card of its hidden hand
+            "bot_error": (None if match.id not in self.bot_errors else
+                          "the computer's move was refused; it played a random move instead"
+                          if match.hides_cards else self.bot_errors[match.id]),
         }
 
     @staticmethod
