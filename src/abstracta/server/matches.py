@@ -205,6 +205,9 @@ class MatchService:
                 if proc.is_alive():
                     proc.kill()
                     proc.join(timeout=1.0)
+            manager = getattr(pool, "_executor_manager_thread", None)
+            if manager is not None:  # it notices the stopped workers and releases the queues
+                manager.join(timeout=2.0)
         self._applier.shutdown(wait=False, cancel_futures=True)
         self.store.dispose()
 

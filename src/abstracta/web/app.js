@@ -102,7 +102,7 @@ async function homePage() {
     const titles = Object.fromEntries(list.map((g) => [g.name, g.title]));
     recent.append(h("h2", {}, "Continue a game"),
       h("ul", { class: "matches" }, ...rows.map((r) => h("li", {},
-        h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game), ` — ${r.ply} moves, ${new Date(r.updated).toLocaleString()}`))));
+        h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game), ` — ${r.turns} move${r.turns === 1 ? "" : "s"}, ${new Date(r.updated).toLocaleString()}`))));
     recent.hidden = false;
   }).catch(() => { /* the list is a convenience */ });
   app.append(importBox());
@@ -451,7 +451,7 @@ async function matchPage(id) {
 
     // board
     const position = live ? view.position : positions[replayPly];
-    const interactive = live && !over && view.human_to_move && !view.thinking && !hide;
+    const interactive = live && !over && view.human_to_move && !view.thinking && !hide && !connLost;
     boardBox.replaceChildren();
     controls.replaceChildren();
     if (hide) {
@@ -477,7 +477,7 @@ async function matchPage(id) {
     if (interactive) {
       for (const m of view.legal) legalBox.append(h("button", { type: "button", class: "move", "data-move": m, onclick: () => send(m) }, m));
     } else {
-      legalBox.append(h("span", { class: "muted" }, over ? "The game is over." : (live ? "Not your move." : "Replaying.")));
+      legalBox.append(h("span", { class: "muted" }, over ? "The game is over." : connLost ? "Waiting for the server." : (live ? "Not your move." : "Replaying.")));
     }
     entry.disabled = !interactive;
     entry.placeholder = interactive && view.legal.length ? `type a move, e.g. ${view.legal[0]}` : "type a move";
