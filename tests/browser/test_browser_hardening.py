@@ -144,6 +144,7 @@ def test_api_page_works_offline(page, live_server):
     page.locator("#endpoints").wait_for()
     text = page.locator("#endpoints").inner_text()
     assert "/api/matches/{match_id}/undo" in text and "DELETE" in text
+    assert "413" in page.locator("#api-rules").inner_text()
 
 
 def test_unknown_rules_page(page, live_server):

@@ -85,6 +85,15 @@ def test_serve_leaves_nothing_running(tmp_path, how):
 
         ws = connect(f"ws://127.0.0.1:{port}/api/matches/{mid}/ws")
         ws.recv(timeout=10)
+        bad = connect(f"ws://127.0.0.1:{port}/api/matches/{mid}/ws")  # a binary frame is refused
+        bad.recv(timeout=10)
+        bad.send(b"\x00\x01")
+        from websockets.exceptions import ConnectionClosed
+
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                bad.recv(timeout=10)
+        assert closed.value.rcvd.code == 1003
         deadline = time.time() + 20
         while len(kids := descendants(proc.pid)) < 2:  # bot workers (+ resource tracker) started
             assert time.time() < deadline, kids

@@ -17,6 +17,10 @@ Decisions (the API's rules, also stated in the OpenAPI description):
   ended, ``normal`` on one they did not) is refused with 422; a seed on a game without chance
   is dropped (normalised to null), as it is for matches created with one.
 * Finished games cannot be taken back (undo is 409 once the game is over).
+* With no person at a hidden-information game (computer against computer) a spectator sees
+  the whole position.
+* WebSocket clients may send short text frames (ignored); a binary or long frame closes the
+  socket with code 1003.
 """
 
 from __future__ import annotations
@@ -264,8 +268,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     app = FastAPI(title="abstracta", version="0.1.0", lifespan=lifespan,
                   description="Play Fanorona, Nibble, Fibonacci, the Fibonacci card game and "
-                              "Slide Checkers. Errors are 4xx with a body {\"error\": \"...\"}. "
-                              "Rules of the API: see the module docstring of abstracta.server.app.")
+                              "Slide Checkers. Errors are 4xx with a body {\"error\": \"...\"}.\n\n"
+                              + __doc__.split("Decisions (the API's rules, also stated in the OpenAPI description):", 1)[-1].strip()
+                              .replace("``", "`"))
     app.state.service = service
     app.add_middleware(BodyLimit)
 

@@ -44,7 +44,10 @@ try {
     li.append(cell("strong", name + ": "), cell("code", Object.keys(s.properties).join(", ")));
     list.append(li);
   }
-  loading.replaceWith(table, schemas, list);
+  const rules = document.createElement("ul");
+  rules.id = "api-rules";
+  for (const line of (schema.info?.description || "").split(/\n\s*\* /).slice(1)) rules.append(cell("li", line.replace(/\s+/g, " ").replace(/`/g, "")));
+  loading.replaceWith(table, cell("h2", "Rules"), rules, schemas, list);
 } catch (e) {
   loading.textContent = `Could not load /openapi.json: ${e.message}`;
   loading.className = "error";
