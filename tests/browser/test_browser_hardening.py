@@ -117,8 +117,10 @@ def test_connection_lost_and_back(browser, tmp_path, server_factory):
         view = post_json(f"{first.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"}, "seats": ["human", "human"]})
         page.goto(f"{first.url}/#/match/{view['id']}")
         page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
+        page.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'")
         first.stop()
         page.wait_for_function("() => document.getElementById('status').textContent.includes('Connection lost')", timeout=20000)
+        assert page.evaluate("document.getElementById('app').dataset.live") == "polling"
         second = LiveServer(db)  # the same port again
         second.port, second.url = first.port, first.url
         second.server = uvicorn.Server(uvicorn.Config(second.app, host="127.0.0.1", port=first.port,
@@ -127,6 +129,7 @@ def test_connection_lost_and_back(browser, tmp_path, server_factory):
         second.start()
         page.wait_for_function("() => !document.getElementById('status').textContent.includes('Connection lost')", timeout=20000)
         assert not page.locator("#error").is_visible()
+        page.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'", timeout=20000)
         # live updates work again: a move made elsewhere shows up
         post_json(f"{second.url}/api/matches/{view['id']}/actions", {"action": view["legal"][0], "ply": 0})
         page.wait_for_function("() => window.abstractaView.ply === 1", timeout=20000)

@@ -351,6 +351,7 @@ async function matchPage(id) {
       const proto = location.protocol === "https:" ? "wss" : "ws";
       socket = new WebSocket(`${proto}://${location.host}/api/matches/${id}/ws${seatParam()}`);
     } catch { socket = null; return; }
+    socket.onopen = () => { app.dataset.live = "socket"; }; // read by the browser tests
     socket.onmessage = (ev) => {
       let fresh;
       try { fresh = JSON.parse(ev.data); } catch { return; }
@@ -358,6 +359,7 @@ async function matchPage(id) {
     };
     socket.onclose = () => {
       socket = null;
+      app.dataset.live = "polling";
       if (stopped) return;
       schedule(); // poll meanwhile (it notices the server coming back), and reopen the socket
       clearTimeout(reopenTimer);
