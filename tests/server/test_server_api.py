@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import time
 
 import pytest
+from apiutil import wait_for
 
 import abstracta
 
@@ -15,14 +15,6 @@ def create(client, seats=("human", "human"), stones=7, **kw):
     return r.json()
 
 
-def wait_for(client, mid, pred, timeout=10.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        view = client.get(f"/api/matches/{mid}").json()
-        if pred(view):
-            return view
-        time.sleep(0.02)
-    raise AssertionError(f"timed out: {view}")
 
 
 def test_games_lists_registered_games_and_options(client):

@@ -7,6 +7,7 @@ import re
 import time
 
 import pytest
+from apiutil import wait_for
 from starlette.websockets import WebSocketDisconnect
 
 import abstracta
@@ -20,14 +21,6 @@ def create(client, game="toy-nim", options=None, seats=("human", "human")):
     return r.json()
 
 
-def wait_for(client, mid, pred, timeout=10.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        view = client.get(f"/api/matches/{mid}").json()
-        if pred(view):
-            return view
-        time.sleep(0.02)
-    raise AssertionError(f"timed out: {view}")
 
 
 def play(client, mid, action, ply, **kw):
