@@ -313,13 +313,18 @@ async function matchPage(id) {
     return "";
   };
 
+  // Every state the page receives (answers to moves, undo and resign, WebSocket pushes, polls)
+  // comes through here: anything older than the revision on screen is ignored, since a live
+  // push of the computer's reply can overtake the HTTP answer to the person's own move.
   function accept(fresh) {
+    if (!fresh || typeof fresh.revision !== "number") return false;
     const newer = fresh.revision > view.revision ||
       (fresh.revision === view.revision && (fresh.thinking !== view.thinking || fresh.viewer !== view.viewer));
-    if (!newer) return;
+    if (!newer) return false;
     view = fresh;
     positions = null;
     if (!sending) draw();
+    return true;
   }
 
   // network failures (fetch rejects without a status) show as "connection lost" until the next
@@ -380,8 +385,7 @@ async function matchPage(id) {
     sending = true;
     showError(err, null);
     try {
-      view = await api(`/api/matches/${id}/actions${seatParam()}`, { method: "POST", body: { action: text, ply: view.ply } });
-      positions = null;
+      accept(await api(`/api/matches/${id}/actions${seatParam()}`, { method: "POST", body: { action: text, ply: view.ply } }));
       replayPly = null;
       entry.value = "";
       setConnection(true);
@@ -398,8 +402,7 @@ async function matchPage(id) {
   async function post(path, body) {
     showError(err, null);
     try {
-      view = await api(`/api/matches/${id}/${path}${seatParam()}`, { method: "POST", body });
-      positions = null;
+      accept(await api(`/api/matches/${id}/${path}${seatParam()}`, { method: "POST", body }));
       replayPly = null;
       setConnection(true);
       draw();

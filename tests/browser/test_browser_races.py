@@ -1,0 +1,71 @@
+"""Browser checks of a second newcomer's findings: a late HTTP answer must not replace a newer
+live update (the page stuck on "thinking"), Nibble only lets the player pick a set of discs that
+is a legal whole turn, and small display fixes (no ⏳ glyph, pluralised disc counts)."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+
+import pytest
+
+import abstracta
+
+WAIT_HUMAN = "() => { const v = window.abstractaView; return v && v.human_to_move && !v.thinking; }"
+
+
+def get_json(url: str):
+    with urllib.request.urlopen(url) as r:
+        return json.load(r)
+
+
+def post_json(url: str, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req) as r:
+        return json.load(r)
+
+
+def registered(*names):
+    missing = [n for n in names if n not in abstracta.registered_games()]
+    return pytest.mark.skipif(bool(missing), reason=f"{missing} not registered")
+
+
+@registered("fanorona")
+def test_late_move_answer_does_not_hide_the_computers_reply(page, live_server, shots):
+    """The computer's reply (revision N+1) reaches the page over the WebSocket before the HTTP
+    answer to the person's own move (revision N): the page must keep the newer state."""
+    view = post_json(f"{live_server.url}/api/matches",
+                     {"game": "fanorona", "options": {}, "seats": ["human", "level:1"]})
+    mid = view["id"]
+    page.goto(f"{live_server.url}/#/match/{mid}")
+    page.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'")
+    page.wait_for_function(WAIT_HUMAN)
+    start = page.evaluate("window.abstractaView")
+    held = {}
+
+    def delay_answer(route):
+        response = route.fetch()  # the move is played on the server now
+        held["revision"] = json.loads(response.body())["revision"]
+        deadline = time.time() + 30  # hold the answer until the computer has replied ...
+        while time.time() < deadline:
+            now = get_json(f"{live_server.url}/api/matches/{mid}")
+            if now["revision"] > held["revision"] and not now["thinking"]:
+                break
+            time.sleep(0.05)
+        time.sleep(0.5)  # ... and its WebSocket push has reached the page
+        route.fulfill(response=response)
+
+    page.route(f"**/api/matches/{mid}/actions*", delay_answer)
+    page.fill("#move-input", start["legal"][0])
+    page.press("#move-input", "Enter")
+    page.wait_for_function(f"() => window.abstractaView.ply > {start['ply']} && !document.querySelector('#move-input').disabled",
+                           timeout=40000)
+    page.wait_for_timeout(300)  # nothing older may arrive afterwards and replace it
+    view = page.evaluate("window.abstractaView")
+    server = get_json(f"{live_server.url}/api/matches/{mid}")
+    assert view["revision"] == server["revision"] > held["revision"]
+    assert view["human_to_move"] and not view["thinking"]
+    assert "thinking" not in page.locator("#status").inner_text()
+    page.screenshot(path=str(shots / "race-after-reply.png"))
