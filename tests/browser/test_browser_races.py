@@ -69,3 +69,39 @@ def test_late_move_answer_does_not_hide_the_computers_reply(page, live_server, s
     assert view["human_to_move"] and not view["thinking"]
     assert "thinking" not in page.locator("#status").inner_text()
     page.screenshot(path=str(shots / "race-after-reply.png"))
+
+
+NIBBLE_SPLIT = ("........./.....CE../....ABC../..FHBA.../..DIAD.../.CGCGH.../.AHIE..../........./......... "
+                "1 3-3-4-2-4-6-6-0-3 2-4-1-5-3-2-1-6-4")  # seed 6 after 59 random entries: g7, f8 both free G
+
+
+def import_start(page, server, game: str, start: str) -> str:
+    record = {"format": "abstracta-record", "version": 1, "game": game, "options": {},
+              "start": start, "players": [], "moves": []}
+    view = post_json(f"{server.url}/api/matches/import", {"record": record, "seats": ["human", "human"]})
+    page.goto(f"{server.url}/#/match/{view['id']}")
+    page.wait_for_function(WAIT_HUMAN)
+    return view["id"]
+
+
+@registered("nibble")
+def test_nibble_only_lets_the_player_pick_a_legal_turn(page, live_server, shots):
+    mid = import_start(page, live_server, "nibble", NIBBLE_SPLIT)
+    assert "g7+f8" not in page.evaluate("window.abstractaView.turns")
+    page.click("[data-cell='g7']")
+    f8 = page.locator("[data-cell='f8']")
+    assert "blocked" in f8.get_attribute("class")  # taking g7 and f8 would split the board
+    assert "clickable" in page.locator("[data-cell='b4']").get_attribute("class")
+    page.screenshot(path=str(shots / "nibble-blocked.png"))
+    f8.click()  # refused on the page: the picked set stays g7
+    assert page.locator("#take").inner_text() == "Take g7"
+    page.click("[data-cell='b4']")
+    assert page.locator("#take").inner_text() == "Take b4+g7"
+    page.click("#take")
+    page.wait_for_function("() => window.abstractaView.ply >= 2")
+    assert not page.locator("#error").is_visible()
+    assert get_json(f"{live_server.url}/api/matches/{mid}/record")["moves"] == ["b4+g7"]
+    # the cells just taken are marked, and a table of one disc is not "1 discs"
+    assert page.locator("[data-cell='b4'].taken, [data-cell='g7'].taken").count() == 2
+    assert " 1 discs" not in page.locator(".nibble-tables").inner_text()
+    page.screenshot(path=str(shots / "nibble-taken.png"))

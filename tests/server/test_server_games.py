@@ -42,3 +42,32 @@ def test_whole_turn_string_and_record(client):
     assert view["to_move"] == 1 and view["record_moves"] == ["a1+a9"]
     r = client.post(f"/api/matches/{mid}/actions", json={"action": "a1+b2", "ply": view["ply"]})
     assert r.status_code == 422 and "a1" in r.json()["error"]
+
+
+NIBBLE_SPLIT = ("........./.....CE../....ABC../..FHBA.../..DIAD.../.CGCGH.../.AHIE..../........./......... "
+                "1 3-3-4-2-4-6-6-0-3 2-4-1-5-3-2-1-6-4")  # seed 6 after 59 random entries: g7, f8 both free G
+
+
+@pytest.mark.skipif("nibble" not in abstracta.registered_games(), reason="nibble is not registered")
+def test_view_lists_legal_whole_turns(client):
+    record = {"game": "nibble", "start": NIBBLE_SPLIT, "moves": []}
+    view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
+    mid = view["id"]
+    turns = view["turns"]
+    # g7 and f8 are each free, but taking both splits the board: not a legal turn
+    assert {"g7", "f8", "b4+g7", "b4+f8", "b3+e7"} <= set(turns)
+    assert "g7+f8" not in turns and "f8+g7" not in turns
+    assert {t for t in turns if "+" not in t} == set(view["legal"]) - {"end"}
+    r = client.post(f"/api/matches/{mid}/actions", json={"action": "f8+g7", "ply": 0})
+    assert r.status_code == 422
+    view = client.post(f"/api/matches/{mid}/actions", json={"action": "b4", "ply": 0}).json()
+    assert "take=" in view["position"] and view["turns"] is None  # in the middle of a turn
+    view = client.post(f"/api/matches/{mid}/actions", json={"action": "end", "ply": view["ply"]}).json()
+    assert view["turns"] and all(isinstance(t, str) for t in view["turns"])
+
+
+@pytest.mark.skipif("fanorona" not in abstracta.registered_games(), reason="fanorona is not registered")
+def test_view_has_no_whole_turns_without_the_notation(client):
+    view = client.post("/api/matches", json={"game": "fanorona", "options": {}, "seats": ["human", "human"]}).json()
+    assert view["turns"] is None and view["legal"]
+    assert "turns" in client.get("/openapi.json").json()["components"]["schemas"]["MatchView"]["properties"]

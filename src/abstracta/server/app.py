@@ -179,6 +179,9 @@ class MatchView(BaseModel):
     thinking: bool = Field(description="a computer seat is computing its move")
     position: str = Field(description="the game's position text (an observation for hidden information)")
     legal: list[str] = Field(description="legal actions in notation, only for a person's seat to move")
+    turns: list[str] | None = Field(
+        default=None, description="legal whole turns (e.g. Nibble's 'a1+a9') when the game has a whole-turn "
+        "notation and a person's seat is at the start of a turn; null otherwise")
     last_action: str | None
     moves: list[str] = Field(description="notation of every action so far")
     movers: list[int] = Field(description="the seat that played each action")

@@ -651,6 +651,7 @@ class MatchService:
             "thinking": match.id in self.thinking,
             "position": self.position(match, match.state, viewer),
             "legal": legal,
+            "turns": self._turns(match) if show_legal else None,
             "last_action": match.strings[-1] if match.strings else None,
             "moves": match.strings,
             "movers": self._movers_cached(match),
@@ -664,6 +665,17 @@ class MatchService:
                           "the computer's move was refused; it played a random move instead"
                           if match.hides_cards else self.bot_errors[match.id]),
         }
+
+    @staticmethod
+    def _turns(match: Match) -> list[str] | None:
+        """The legal whole turns in the game's whole-turn notation (``Game.turn_strings``), or
+        None for games without one and in the middle of a turn."""
+        if type(match.game).turn_strings is Game.turn_strings:
+            return None
+        try:
+            return list(match.game.turn_strings(match.state))
+        except (NotImplementedError, AbstractaError):
+            return None
 
     @staticmethod
     def _private_views(match: Match) -> bool:

@@ -467,6 +467,7 @@ async function matchPage(id) {
           position, legal: interactive ? view.legal : [], interactive, play: send, controls,
           view, options: view.options, seatName, viewer: view.viewer, over,
           lastMove: live ? view.last_action : (replayPly ? view.moves[replayPly - 1] : null),
+          ply: live ? view.ply : replayPly,
         });
       } catch (e) {
         console.error(e);

@@ -63,17 +63,36 @@ export function render(box, ctx) {
     for (let y = 1; y <= n; y++) el("text", { x: 16, y: 20 + (n - y) * 2 * R + R + 4, text: String(y) }, labels);
   }
   const pickedColour = ui.picked.length ? letterOf[ui.picked[0]] : (pos.take || null);
+  // the legal whole turns (view.turns) decide which discs may join the picked set: two discs can
+  // each be free and still not be takeable together (taking both would split the board)
+  const turns = !pos.take && ctx.interactive && ctx.view && Array.isArray(ctx.view.turns) ? ctx.view.turns : null;
+  const turnSets = turns ? turns.map((t) => ({ text: t, cells: new Set(t.split("+")) })) : null;
+  const fits = (set) => !turnSets || turnSets.some((t) => set.every((c) => t.cells.has(c)));
+  const nextPick = (name) => {
+    if (ui.picked.includes(name)) return ui.picked.filter((x) => x !== name);
+    if (pickedColour && letterOf[name] !== pickedColour) return [name];
+    return [...ui.picked, name];
+  };
+  const pickable = (name) => fits(nextPick(name));
+  const justTaken = lastTurnCells(ctx);
   for (const c of pos.cells) {
     const cx = px(c), cy = py(c);
-    const free = legal.has(c.name);
-    const g = el("g", { "data-cell": c.name, class: free && ctx.interactive ? "clickable" : "" }, svg);
+    const blocked = legal.has(c.name) && ctx.interactive && !pickable(c.name); // free, but not with the picked discs
+    const free = legal.has(c.name) && !blocked;
+    const g = el("g", { "data-cell": c.name, class: free && ctx.interactive ? "clickable" : (blocked ? "blocked" : "") }, svg);
     if (pos.hex) el("polygon", { points: hexPoints(cx, cy, R * 1.07), fill: "#efe6d2", stroke: "#d8ccb0" }, g);
     else el("rect", { x: cx - R, y: cy - R, width: 2 * R, height: 2 * R, fill: "#efe6d2", stroke: "#d8ccb0" }, g);
+    if (c.letter === "." && justTaken.has(c.name)) { // the discs of the latest turn: a faint ring where they stood
+      g.classList.add("taken");
+      el("circle", { cx, cy, r: R * 0.72, fill: "none", stroke: "#9a8660", "stroke-width": 2, "stroke-dasharray": "3 3" }, g);
+    }
     if (c.letter !== ".") {
       const idx = LETTERS.indexOf(c.letter);
       const picked = ui.picked.includes(c.name);
       el("circle", { cx, cy, r: R * 0.78, fill: COLOURS[idx], stroke: picked ? "#000" : (free ? "#fff" : "#555"),
-        "stroke-width": picked ? 5 : (free ? 4 : 1.2), "stroke-dasharray": free && !picked ? "5 3" : null }, g);
+        "stroke-width": picked ? 5 : (free ? 4 : 1.2), "stroke-dasharray": free && !picked ? "5 3" : null,
+        opacity: blocked ? 0.35 : null }, g);
+      if (blocked) el("title", { text: `${c.name} cannot be taken together with ${ui.picked.join("+")}` }, g);
       el("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 12, "font-family": "sans-serif",
         fill: idx === 11 || idx === 2 || idx === 3 ? "#333" : "#fff", text: c.letter }, g);
     }
@@ -82,9 +101,9 @@ export function render(box, ctx) {
   const redraw = () => { box.replaceChildren(); ctx.controls.replaceChildren(); render(box, ctx); };
   function click(name) {
     if (pos.take) { ctx.play(name); return; } // a turn is open: each click takes one more disc
-    if (ui.picked.includes(name)) ui.picked = ui.picked.filter((x) => x !== name);
-    else if (pickedColour && letterOf[name] !== pickedColour) ui.picked = [name];
-    else ui.picked = [...ui.picked, name];
+    const next = nextPick(name);
+    if (!fits(next)) return; // drawn greyed out; not clickable anyway
+    ui.picked = next;
     redraw();
   }
   // colour tables
@@ -99,7 +118,8 @@ export function render(box, ctx) {
     for (let i = 0; i + 2 < coll.length; i++) bestRun = Math.max(bestRun, Math.min(coll[i], coll[i + 1], coll[i + 2]));
     const head = document.createElement("div");
     head.className = "chead";
-    head.textContent = `${ctx.seatName(seat)}: ${coll.reduce((a, b) => a + b, 0)} discs · majorities ${majorities}/${need} · best three-in-a-row ${bestRun}/${triple} · most of one colour ${Math.max(...coll)}/${n}`;
+    const total = coll.reduce((a, b) => a + b, 0);
+    head.textContent = `${ctx.seatName(seat)}: ${total} ${total === 1 ? "disc" : "discs"} · majorities ${majorities}/${need} · best three-in-a-row ${bestRun}/${triple} · most of one colour ${Math.max(...coll)}/${n}`;
     row.append(head);
     const cells = document.createElement("div");
     cells.className = "ccells";
@@ -118,15 +138,18 @@ export function render(box, ctx) {
   box.append(tables);
   if (ctx.interactive) {
     if (!pos.take) {
-      const b = button(ctx.controls, ui.picked.length ? `Take ${ui.picked.join("+")}` : "Take", () => {
-        const order = (a) => pos.cells.findIndex((c) => c.name === a);
-        ctx.play([...ui.picked].sort((a, b) => order(a) - order(b)).join("+"));
-      }, "primary");
+      const order = (a) => pos.cells.findIndex((c) => c.name === a);
+      const chosen = () => { // the whole-turn string of the picked set
+        const match = turnSets && turnSets.find((t) => t.cells.size === ui.picked.length && ui.picked.every((c) => t.cells.has(c)));
+        return match ? match.text : [...ui.picked].sort((a, b) => order(a) - order(b)).join("+");
+      };
+      const b = button(ctx.controls, ui.picked.length ? `Take ${chosen()}` : "Take", () => ctx.play(chosen()), "primary");
       b.id = "take";
       b.disabled = !ui.picked.length;
       const info = document.createElement("span");
       info.className = "info";
-      info.textContent = "Free discs are outlined: pick discs of one colour, then take.";
+      info.textContent = "Free discs are outlined: pick discs of one colour, then take." +
+        (ui.picked.length && turnSets ? " Faded discs would split the board if taken with these." : "");
       ctx.controls.append(info);
     } else {
       const info = document.createElement("span");
@@ -136,4 +159,18 @@ export function render(box, ctx) {
     }
     if (ctx.legal.includes("end")) button(ctx.controls, "End turn", () => ctx.play("end")).id = "end-turn";
   }
+}
+
+// Cells whose discs the latest turn took (the run of actions by the last mover), for a faint mark.
+function lastTurnCells(ctx) {
+  const out = new Set();
+  const view = ctx.view;
+  if (!view || !view.moves) return out;
+  const ply = typeof ctx.ply === "number" ? ctx.ply : view.moves.length;
+  const movers = view.movers || [];
+  const who = movers[ply - 1];
+  for (let i = ply - 1; i >= 0 && movers[i] === who; i--) {
+    if (view.moves[i] !== "end") for (const c of view.moves[i].split("+")) out.add(c);
+  }
+  return out;
 }
