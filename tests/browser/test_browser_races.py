@@ -105,3 +105,49 @@ def test_nibble_only_lets_the_player_pick_a_legal_turn(page, live_server, shots)
     assert page.locator("[data-cell='b4'].taken, [data-cell='g7'].taken").count() == 2
     assert " 1 discs" not in page.locator(".nibble-tables").inner_text()
     page.screenshot(path=str(shots / "nibble-taken.png"))
+
+
+def open_match(page, server, game: str, seats, moves: int = 0) -> dict:
+    """A new match, ``moves`` legal moves played through the API, shown in the page."""
+    view = post_json(f"{server.url}/api/matches", {"game": game, "options": {}, "seats": seats})
+    for _ in range(moves):
+        view = post_json(f"{server.url}/api/matches/{view['id']}/actions", {"action": view["legal"][0], "ply": view["ply"]})
+    page.goto(f"{server.url}/#/match/{view['id']}")
+    page.wait_for_function(f"() => window.abstractaView && window.abstractaView.ply >= {view['ply']}")
+    return view
+
+
+@registered("fanorona")
+def test_thinking_spinner_is_not_an_emoji(page, live_server, shots):
+    with urllib.request.urlopen(f"{live_server.url}/style.css") as r:
+        assert "⏳" not in r.read().decode()
+    open_match(page, live_server, "fanorona", ["level:6", "human"])
+    page.wait_for_selector("#status.thinking", timeout=10000)
+    content = page.evaluate("getComputedStyle(document.querySelector('#status'), '::after').content")
+    assert "⏳" not in content and content in ('""', "none", "")
+    assert page.evaluate("getComputedStyle(document.querySelector('#status'), '::after').animationName") == "spin"
+    page.locator(".matchhead").screenshot(path=str(shots / "thinking-head.png"))
+    page.screenshot(path=str(shots / "thinking.png"), clip={"x": 0, "y": 40, "width": 500, "height": 100})
+
+
+@pytest.mark.parametrize("game,colours", [
+    ("fibonacci", ["rgb(200, 50, 43)", "rgb(47, 138, 62)"]),  # Red, Green
+    ("slide-checkers", ["rgb(47, 138, 62)", "rgb(47, 100, 200)"]),  # Green, Blue
+])
+def test_move_list_badges_use_the_seat_colour(page, live_server, shots, game, colours):
+    if game not in abstracta.registered_games():
+        pytest.skip(f"{game} is not registered")
+    view = open_match(page, live_server, game, ["human", "human"], moves=2)
+    for i, seat in enumerate(view["movers"][:2]):
+        badge = page.locator(f"#moves li:nth-child({i + 1}) .who")
+        assert badge.evaluate("b => getComputedStyle(b).backgroundColor") == colours[seat]
+    page.locator("aside.right").screenshot(path=str(shots / f"badges-{game}.png"))
+
+
+@registered("fibonacci-cards")
+def test_card_game_says_what_an_ace_counts(page, live_server, shots):
+    open_match(page, live_server, "fibonacci-cards", ["human", "level:1"])
+    hint = page.locator("#card-hint")
+    assert hint.is_visible()
+    assert "ace counts 14 in your hand and 1 on the table" in hint.inner_text()
+    page.screenshot(path=str(shots / "cards-hint.png"))

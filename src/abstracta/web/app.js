@@ -493,9 +493,12 @@ async function matchPage(id) {
     view.moves.forEach((m, i) => {
       const seat = view.movers ? view.movers[i] : null;
       const known = seat !== null && seat >= 0;
-      const li = h("li", { class: `seat${seat} ` + ((live ? i === view.ply - 1 : i === replayPly - 1) ? "current" : ""), title: known ? seatName(seat) : null },
+      const colour = known && mod && mod.seatColour ? mod.seatColour(seat, view.options) : null; // the seat's own colour
+      const li = h("li", { class: `seat${seat} ` + ((live ? i === view.ply - 1 : i === replayPly - 1) ? "current" : ""), title: known ? seatName(seat) : null,
+        style: colour ? `border-left-color: ${colour.background}` : null },
         h("a", { href: "javascript:void 0", "data-ply": i + 1, onclick: () => { if (!hide) stepTo(i + 1); } },
-          h("span", { class: "n" }, `${i + 1}.`), known ? h("span", { class: `who seat${seat}`, "aria-label": seatName(seat) }, abbrev(seat)) : null, m));
+          h("span", { class: "n" }, `${i + 1}.`), known ? h("span", { class: `who seat${seat}`, "aria-label": seatName(seat),
+            style: colour ? `background: ${colour.background}; color: ${colour.color}; border: 0` : null }, abbrev(seat)) : null, m));
       moveList.append(li);
     });
     moveList.hidden = !view.moves.length;

@@ -114,6 +114,11 @@ export function render(box, ctx) {
   wrap.append(mid);
   wrap.append(handRow(me, true));
   box.append(wrap);
+  const aceHint = document.createElement("p");
+  aceHint.className = "cardhint";
+  aceHint.id = "card-hint";
+  aceHint.textContent = "Cards count 2–10, J 11, Q 12, K 13; an ace counts 14 in your hand and 1 on the table.";
+  box.append(aceHint);
 
   if (ctx.interactive) {
     const info = document.createElement("span");

@@ -5,6 +5,7 @@ const ROWS = "abcdefghijk";
 let ui = { key: null, sel: null };
 
 export function seatName(i) { return i === 0 ? "Red" : "Green"; }
+export function seatColour(i) { return i === 0 ? { background: "#c8322b", color: "#fff" } : { background: "#2f8a3e", color: "#fff" }; }
 
 export function parse(text) {
   const parts = text.trim().split(/\s+/);

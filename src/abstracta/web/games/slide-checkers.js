@@ -43,6 +43,12 @@ function seatColours(options) {
   return c ? [...c] : DEFAULT.slice(0, n);
 }
 
+// badge colours of a seat in the move list: its square colour, text that reads on it
+export function seatColour(i, options) {
+  const c = seatColours(options)[i];
+  return PIECE[c] ? { background: PIECE[c], color: c === "Y" ? "#222" : "#fff" } : null;
+}
+
 export function seatName(i, options) {
   const c = seatColours(options)[i];
   return c ? NAMES[c] || c : `Seat ${i}`;
