@@ -8,10 +8,11 @@ from abstracta.ai.levels import make_bot, rollout_cap
 from abstracta.ai.mcts import MCTSBot
 
 
-@pytest.mark.parametrize("variant", ["standard", "go"])
-def test_level3_on_fibonacci_is_alphabeta(variant):
+@pytest.mark.parametrize("variant", ["standard", "go", "cards"])
+def test_level3_and_4_on_fibonacci_are_alphabeta(variant):
     game = abstracta.load_game("fibonacci", variant=variant)
     assert isinstance(make_bot("level:3", game, seed=0), AlphaBetaBot)
+    assert isinstance(make_bot("level:4", game, seed=0), AlphaBetaBot)
 
 
 @pytest.mark.parametrize("name, cap", [("nibble", 12), ("slide-checkers", 12), ("fanorona", 400)])
