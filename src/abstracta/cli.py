@@ -337,7 +337,7 @@ class PlaySession:
         player = self.state.current_player()
         if player in humans:
             return player
-        return humans[0] if len(humans) == 1 else None if not humans else humans[0]
+        return humans[0] if humans else None
 
     def show(self) -> None:
         console.print(self.game.render(self.state, self.view_for()))

@@ -4,12 +4,12 @@ Each checks the result banner and the stored record, and saves a screenshot."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import urllib.request
 
 import pytest
+from httputil import get_json, post_json
 
 import abstracta
 from abstracta import Record
@@ -17,18 +17,6 @@ from abstracta import Record
 WAIT_HUMAN = """() => { const v = window.abstractaView; if (!v) return false;
   const ho = document.getElementById('handover'); if (ho && !ho.hidden) return true;
   return v.status === 'over' || (v.human_to_move && !v.thinking); }"""
-
-
-def get_json(url: str):
-    with urllib.request.urlopen(url) as r:
-        return json.load(r)
-
-
-def post_json(url: str, body):
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
 
 
 def wait_for_turn(page) -> dict:

@@ -5,7 +5,6 @@ the visible Fibonacci core."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import threading
@@ -13,18 +12,12 @@ import urllib.error
 import urllib.request
 
 import pytest
+from httputil import post_json
 
 import abstracta
 from abstracta import Record
 
 CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
-
-
-def post_json(url: str, body):
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
 
 
 def get_status(url: str) -> int:

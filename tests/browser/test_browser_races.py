@@ -9,22 +9,11 @@ import time
 import urllib.request
 
 import pytest
+from httputil import get_json, post_json
 
 import abstracta
 
 WAIT_HUMAN = "() => { const v = window.abstractaView; return v && v.human_to_move && !v.thinking; }"
-
-
-def get_json(url: str):
-    with urllib.request.urlopen(url) as r:
-        return json.load(r)
-
-
-def post_json(url: str, body):
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
 
 
 def registered(*names):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Iterable, Protocol, runtime_checkable
 
 from ..core.game import CHANCE, Game, State
 
@@ -151,3 +151,10 @@ def default_seed(seed: int | None) -> random.Random:
 
 __all__ = ["Bot", "Budget", "Deadline", "as_budget", "player_view", "sample_chance", "check_playable",
            "Game", "State"]
+
+
+def most_visited(children: Iterable[Any]) -> Any | None:
+    """The child a tree search plays: most visits, then best mean value (``None`` if empty).
+
+    Children are tree nodes with ``visits`` and ``value`` (sum of returns) attributes."""
+    return max(children, key=lambda ch: (ch.visits, ch.value / ch.visits if ch.visits else 0.0), default=None)

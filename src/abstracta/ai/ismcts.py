@@ -18,7 +18,7 @@ import math
 import random
 
 from ..core.game import CHANCE, TERMINAL, Game, State
-from .base import Budget, Deadline, as_budget, check_playable, sample_chance
+from .base import Budget, Deadline, as_budget, check_playable, most_visited, sample_chance
 from .mcts import DEFAULT_MAX_NODES, DEFAULT_MAX_TREE_BYTES, rollout
 
 IS_NODE_BYTES = 300  # node + its slot in the parent's dict
@@ -85,8 +85,7 @@ class ISMCTSBot:
             self.iterations = 0
             return legal[0]
         root = self.search(state)
-        best = max((root.children[a] for a in legal if a in root.children),
-                   key=lambda ch: (ch.visits, ch.value / ch.visits if ch.visits else 0.0), default=None)
+        best = most_visited(root.children[a] for a in legal if a in root.children)
         return best.action if best is not None else legal[0]
 
     def search(self, state: State) -> ISNode:

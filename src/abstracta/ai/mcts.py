@@ -22,7 +22,7 @@ import random
 import time
 
 from ..core.game import CHANCE, TERMINAL, Game, State
-from .base import Budget, Deadline, as_budget, check_playable, player_view, sample_chance
+from .base import Budget, Deadline, as_budget, check_playable, most_visited, player_view, sample_chance
 
 DEFAULT_MAX_NODES = 2_000_000
 #: estimated tree memory cap: ≈ 200 bytes a node plus 8 bytes an untried action
@@ -124,8 +124,7 @@ class MCTSBot:
         root_state = player_view(state, self.rng)
         root = self.search(root_state)
         legal_set = set(legal)
-        best = max((ch for ch in root.children if ch.action in legal_set),
-                   key=lambda ch: (ch.visits, ch.value / ch.visits if ch.visits else 0.0), default=None)
+        best = most_visited(ch for ch in root.children if ch.action in legal_set)
         return best.action if best is not None else legal[0]
 
     def search(self, state: State) -> Node:
