@@ -1,9 +1,10 @@
 """MCTS memory and speed over one long search (issue: "a 10-second search stays under 1 GB").
 
-    python benchmarks/mcts_memory.py [SECONDS] [GAME] [KEY=VALUE ...]
+    python benchmarks/mcts_memory.py SECONDS GAME [KEY=VALUE ...]
+    python benchmarks/mcts_memory.py 10 fanorona size=tsivy
 
-Runs one MCTS search of SECONDS (default 10) on Fanorona 9x5 from the start in this process and
-prints a table: iterations, iterations/s, tree nodes, peak resident memory (ru_maxrss).
+Runs one MCTS search of SECONDS on GAME (with those options) from the start in this process
+and prints a table: iterations, iterations/s, peak resident memory (ru_maxrss).
 """
 
 import resource
@@ -18,9 +19,11 @@ from abstracta.ai.levels import make_bot
 
 
 def main() -> None:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
-    name = sys.argv[2] if len(sys.argv) > 2 else "fanorona"
-    options = dict(a.split("=", 1) for a in sys.argv[3:]) or ({"size": "tsivy"} if name == "fanorona" else {})
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    seconds = float(sys.argv[1])
+    name = sys.argv[2]
+    options = dict(a.split("=", 1) for a in sys.argv[3:])
     game = abstracta.load_game(name, **options)
     state = game.new_initial_state(seed=0 if game.has_chance else None)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

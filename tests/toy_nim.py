@@ -6,6 +6,7 @@ whoever takes the last stone wins. Position text: "<stones> <player>".
 
 from __future__ import annotations
 
+from abstracta.core.description import describe_basic
 from abstracta.core.errors import IllegalActionError, NotationError, PositionError
 from abstracta.core.game import TERMINAL, Game, State, check_action_in
 from abstracta.core.options import Option, parse_int
@@ -13,8 +14,6 @@ from abstracta.core.options import Option, parse_int
 
 class NimGame(Game):
     name = "toy-nim"
-    title = "Toy Nim"
-    summary = "Take 1-3 stones; the last stone wins."
     option_specs = (Option("stones", 7, "starting heap", parser=parse_int,
                            validate=lambda v: None if v >= 1 else "must be at least 1"),)
 
@@ -26,6 +25,10 @@ class NimGame(Game):
         if len(parts) != 2 or not parts[0].isdigit() or parts[1] not in ("0", "1"):
             raise PositionError(f"{text!r} is not '<stones> <player>'")
         return NimState(self, int(parts[0]), int(parts[1]))
+
+    def describe(self):
+        return describe_basic(self, title="Toy Nim", summary="Take 1-3 stones; the last stone wins.",
+                              evaluator=self.evaluate)
 
     @property
     def num_distinct_actions(self):

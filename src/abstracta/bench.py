@@ -43,26 +43,17 @@ class Config:
         return f"{self.game}" + (f" [{opts}]" if opts else "")
 
 
-# Mid-game positions: seed-0 starts after a few uniformly random actions (random.Random(7)).
-CONFIGS: list[Config] = [
-    Config("fanorona", {"size": "tsivy"}, mid_positions=("..W.....B/...BB.B.B/....W..BW/...WWWWWW/WW.W..WWW B",)),
-    Config("fanorona", {"size": "dimy"}, mid_positions=("BBB../...W./...../...B./...W. W nc=1",)),
-    Config("fanorona", {"size": "telo"}),
-    Config("nibble", {"variant": "square9"}, mid_positions=(
-        "......EI./..HIFHGE./..EGDBHB./DBABHCIGI/EHIFAHAIA/.EGAFCEBI/.GIBC..../...C...../......... 1 "
-        "4-2-3-6-0-3-0-2-0 0-1-2-1-3-3-4-1-1 take=I",)),
-    Config("nibble", {"variant": "square13"}),
-    Config("nibble", {"variant": "hex"}),
-    Config("fibonacci", {"variant": "standard"}, mid_positions=(
-        "c1a2a/1aaaa2/s4S2/1ss5S/10/s1s2S5/7S1S/s2AAS3/5A2/3A1A1/A1C3 R 3 13",)),
-    Config("fibonacci", {"variant": "cards"}),
-    Config("fibonacci", {"variant": "go"}),
-    Config("fibonacci-cards", {}),
-    Config("slide-checkers", {"players": 2}, mid_positions=("Ba7,Ba8,Bc5,Bc12,Bd8,Gh9,Gh10,Gi4,Gi6,Gi12,Gl1 M G",)),
-    Config("slide-checkers", {"players": 3}),
-    Config("slide-checkers", {"players": 4}, mid_positions=(
-        "Rb6,Rg2,Rg4,Rh3,Rl2,Ya11,Yb12,Yj12,Yl6,Yl12 M R nj=1",)),
-]
+def configs(games: list[str] | None = None) -> list[Config]:
+    """One configuration per declared variant of each game (its description's ``variants``, with
+    their mid-game positions), for ``games`` or every registered game."""
+    out = []
+    for name in games or registered_games():
+        variants = load_game(name).description.variants
+        for variant in variants or ():
+            out.append(Config(name, dict(variant.options), mid_positions=tuple(variant.positions)))
+        if not variants:
+            out.append(Config(name))
+    return out
 
 
 @dataclass
@@ -129,27 +120,23 @@ def perft_speed(game: Game, state: State, min_leaves: int, max_seconds: float,
 
 
 def mcts_speed(game: Game, seconds: float) -> float | None:
-    try:
-        from .ai.levels import make_bot
-    except ImportError:
-        return None
+    """MCTS iterations per second from the start (the seat spec ``mcts:SECONDS``: the game's
+    playout cap applies)."""
+    from .ai.levels import make_bot
+
     bot = make_bot(f"mcts:{seconds}", game, seed=0)
-    state = _initial(game, 0)
-    bot.step(state)
-    iterations = getattr(bot, "iterations", None)
-    return iterations / seconds if iterations else None
+    bot.step(_initial(game, 0))
+    return bot.iterations / seconds if bot.iterations else None
 
 
 def peak_memory(game: Game, seconds: float) -> float:
-    """Peak traced Python memory (MiB) of an MCTS search of ``seconds`` from the start (random
-    play when the MCTS bot is missing): what a search tree of that length costs."""
+    """Peak traced Python memory (MiB) of an MCTS search of ``seconds`` from the start: what a
+    search tree of that length costs."""
+    from .ai.levels import make_bot
+
     tracemalloc.start()
     try:
-        try:
-            from .ai.levels import make_bot
-            make_bot(f"mcts:{seconds}", game, seed=0).step(_initial(game, 0))
-        except ImportError:
-            random_play(game, seconds, seed=1)
+        make_bot(f"mcts:{seconds}", game, seed=0).step(_initial(game, 0))
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -192,8 +179,7 @@ def python_chess_reference(seconds: float) -> dict[str, float] | None:
 def run(games: list[str] | None = None, seconds: float = 2.0, min_leaves: int = 100_000,
         with_mcts: bool = True, progress: Callable[[str], None] | None = None) -> tuple[list[Row], dict | None]:
     """Measure every configuration of ``games`` (default: all registered). Returns (rows, chess reference)."""
-    available = set(registered_games())
-    wanted = [c for c in CONFIGS if c.game in available and (not games or c.game in games)]
+    wanted = configs(games)
     if progress:
         progress("python-chess reference")
     ref = python_chess_reference(seconds)

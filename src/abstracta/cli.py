@@ -7,7 +7,6 @@ so a newly registered game gets all of them for free.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -18,8 +17,8 @@ from rich.console import Console
 from rich.table import Table
 
 from .core.errors import AbstractaError, IllegalActionError
-from .core.game import Game, State
-from .core.options import parse_option_pairs
+from .core.game import Game, State, resignation_returns
+from .core.options import check_seed, parse_option_pairs
 from .core.perft import perft
 from .core.records import Record
 from .core.registry import game_class, load_game, registered_games
@@ -78,34 +77,44 @@ def guarded(fn):
 @app.command("games")
 @guarded
 def games_cmd(as_json: bool = JsonArg) -> None:
-    """List the registered games and their options."""
-    rows = []
+    """List the registered games (built in or installed beside abstracta) and their options."""
+    rows, broken = [], []
     for name in registered_games():
-        cls = game_class(name)
+        try:
+            game = load_game(name)
+        except AbstractaError as exc:  # a broken plug-in must not hide the other games
+            broken.append(str(exc))
+            continue
+        d = game.description
         rows.append({
             "name": name,
-            "title": cls.title,
-            "players": [cls.min_players, cls.max_players],
-            "options": {o.name: {"default": o.default, "choices": o.choices, "help": o.help} for o in cls.option_specs},
+            "title": str(d.title),
+            "summary": str(d.summary),
+            "players": [d.min_players, d.max_players],
+            "options": {o.name: {"default": o.default, "choices": o.choices, "help": o.help}
+                        for o in game.option_specs},
+            "variants": [dict(v.options) for v in d.variants],
+            "game": game,
         })
     if as_json:
-        print(json.dumps(rows, default=list))
-        return
-    table = Table(title="abstracta games")
-    table.add_column("game")
-    table.add_column("title")
-    table.add_column("players")
-    table.add_column("options (default first)")
-    for row in rows:
-        cls = game_class(row["name"])
-        opts = []
-        for o in cls.option_specs:
-            show = (lambda v: "(unset)" if v is None else str(v).lower() if isinstance(v, bool) else o.to_text(v))
-            values = [o.default] + [c for c in (o.choices or ()) if c != o.default]
-            opts.append(f"{o.name}={'|'.join(show(v) for v in values)}")
-        lo, hi = row["players"]
-        table.add_row(row["name"], f"{row['title']}\n[dim]{cls.summary}[/]", str(lo) if lo == hi else f"{lo}–{hi}", "\n".join(opts))
-    console.print(table)
+        print(json.dumps([{k: v for k, v in row.items() if k != "game"} for row in rows], default=list))
+    else:
+        table = Table(title="abstracta games")
+        table.add_column("game")
+        table.add_column("title")
+        table.add_column("players")
+        table.add_column("options (default first)")
+        for row in rows:
+            opts = []
+            for o in row["game"].option_specs:
+                values = [o.default] + [c for c in (o.choices or ()) if c != o.default]
+                opts.append(f"{o.name}={'|'.join('(unset)' if v is None else o.text_of(v) for v in values)}")
+            lo, hi = row["players"]
+            table.add_row(row["name"], f"{row['title']}\n[dim]{row['summary']}[/]", str(lo) if lo == hi else f"{lo}–{hi}",
+                          "\n".join(opts))
+        console.print(table)
+    for problem in broken:
+        err_console.print(f"[yellow]warning:[/] {problem}", soft_wrap=True)
 
 
 # --------------------------------------------------------------------------- perft / moves / apply
@@ -147,10 +156,9 @@ def moves_cmd(
     game = make_game(game_name, option)
     state = start_state(game, position)
     if turns:
-        try:
-            moves = game.turn_strings(state)
-        except NotImplementedError as exc:
-            raise CliError(str(exc)) from None
+        if not game.description.whole_turn_notation:
+            raise CliError(f"{game.name} has no whole-turn notation: its moves are single actions")
+        moves = game.turn_strings(state)
     else:
         moves = state.legal_action_strings()
     if as_json:
@@ -229,9 +237,10 @@ def describe_result(state: State, record: Record | None = None) -> str:
 
 
 # --------------------------------------------------------------------------- play
-def parse_seats(specs: list[str] | None, n: int, default: dict[int, str]) -> list[str]:
+def parse_seats(specs: list[str] | None, game: Game, default: dict[int, str]) -> list[str]:
     from .ai.levels import parse_seat_spec
 
+    n = game.num_players
     seats = dict(default)
     for item in specs or []:
         index, sep, spec = item.partition("=")
@@ -241,7 +250,7 @@ def parse_seats(specs: list[str] | None, n: int, default: dict[int, str]) -> lis
         if not 0 <= i < n:
             raise CliError(f"seat {i} does not exist (this game has seats 0..{n - 1})")
         try:
-            seats[i] = parse_seat_spec(spec.strip())
+            seats[i] = parse_seat_spec(spec.strip(), game)
         except ValueError as exc:
             raise CliError(f"seat {i}: {exc}") from None
     return [seats.get(i, "level:3") for i in range(n)]
@@ -283,13 +292,14 @@ def play_cmd(
         if "variant" in opts and opts["variant"] != variant:
             raise CliError(f"--variant {variant} contradicts --option variant={opts['variant']}")
         opts["variant"] = variant
+    if seed is not None:
+        check_seed(seed, "--seed")
     if seed is not None and "seed" in {o.name for o in game_class(game_name).option_specs}:
         if "seed" in opts and opts["seed"] != str(seed):
             raise CliError(f"--seed {seed} contradicts --option seed={opts['seed']}")
         opts["seed"] = str(seed)
     game = load_game(game_name, **opts)
-    n = game.num_players
-    seats = parse_seats(seat, n, {0: "human"})
+    seats = parse_seats(seat, game, {0: "human"})
     bots = [make_bot(spec, game, seed=(seed or 0) + i) for i, spec in enumerate(seats)]
     initial = game.new_initial_state()
     humans = [i for i, b in enumerate(bots) if b is None]
@@ -350,10 +360,12 @@ class PlaySession:
 
     def legal_moves_for_humans(self) -> list[str]:
         """Whole turns where the game has a whole-turn notation (at a turn start), else actions."""
-        try:
-            return self.game.turn_strings(self.state)
-        except (NotImplementedError, AbstractaError):
-            return self.state.legal_action_strings()
+        if self.game.description.whole_turn_notation:
+            try:
+                return self.game.turn_strings(self.state)
+            except AbstractaError:  # mid-turn: the single actions that continue it
+                pass
+        return self.state.legal_action_strings()
 
     def undo(self) -> bool:
         """Take back the bots' replies and the human's last turn. Returns False if nothing to undo."""
@@ -445,8 +457,7 @@ class PlaySession:
             word = line.lower()
             if word in ("help", "h"):
                 console.print(PLAY_HELP)
-                if self.game.notation_help:
-                    console.print(f"\n{self.game.title}: {self.game.notation_help}")
+                console.print(f"\n{self.game.title}: {self.game.description.notation_help}")
             elif word in ("?", "moves"):
                 console.print("  ".join(self.legal_moves_for_humans()))
             elif word == "board":
@@ -459,9 +470,7 @@ class PlaySession:
                     self.show()
                     shown_ply = len(self.actions)
             elif word == "resign":
-                n = self.state.num_players
-                self.forced_result = [1.0 if i != player else -1.0 for i in range(n)] if n == 2 else \
-                    [-1.0 if i == player else 0.0 for i in range(n)]
+                self.forced_result = resignation_returns(self.state.num_players, player)
                 console.print(f"seat {player} resigns")
                 return "resignation"
             elif word in ("quit", "exit"):
@@ -499,9 +508,11 @@ def match_cmd(
 
     from .ai.match import run_match
 
+    check_seed(seed, "--seed")
+    check_seed(seed + games - 1, f"--seed {seed} with --games {games}: the last game's seed")
     game = make_game(game_name, option)
     n = game.num_players
-    specs = parse_seats(seat, n, {})
+    specs = parse_seats(seat, game, {})
     if any(s == "human" for s in specs):
         raise CliError("match is for bots: every --seat needs a bot SPEC")
     if len(seat) != n:
@@ -537,10 +548,10 @@ def board_cmd(
 ) -> None:
     """Print the empty board (in colour) and optionally write it as SVG (Slide Checkers' coloured boards)."""
     game = make_game(game_name, option)
-    render_board = getattr(game, "render_board", None)
-    if render_board is None:
-        raise CliError(f"{game.name} has no board picture")
-    console.print(render_board())
+    if not game.description.printable_board:
+        printable = [n for n in registered_games() if load_game(n).description.printable_board]
+        raise CliError(f"{game.name} has no printed board (games with one: {', '.join(printable) or 'none'})")
+    console.print(game.render_board())
     if out is not None:
         if out.suffix.lower() != ".svg":
             raise CliError(f"--out {out}: only .svg files are written")
@@ -635,10 +646,8 @@ def serve_cmd(
     db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL (default: SQLite in the user data directory)."),
 ) -> None:
     """Start the web app: open http://HOST:PORT/ in a browser."""
-    try:
-        from .server import run
-    except ImportError as exc:
-        raise CliError(f"the web app needs the 'web' extra ({exc}); install with pip install 'abstracta[web]'") from None
+    from .server import run
+
     try:
         run(host, port, db)
     except OSError as exc:

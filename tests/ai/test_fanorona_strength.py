@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 
 import abstracta
 from abstracta.ai import Budget, MCTSBot, RandomBot
 
 from .helpers import results
 
-pytestmark = pytest.mark.skipif("fanorona" not in abstracta.registered_games(),
-                                reason="fanorona is not registered yet")
 
 
 def test_mcts_beats_random_on_dimy() -> None:

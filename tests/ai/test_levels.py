@@ -4,13 +4,14 @@ import pytest
 
 from abstracta.ai import LEVELS, AlphaBetaBot, GreedyBot, ISMCTSBot, MCTSBot, RandomBot, make_bot, parse_seat_spec
 from abstracta.ai.base import Budget
-from abstracta.ai.levels import STRONGEST, strongest_search
+from abstracta.ai.levels import strongest_search
+from abstracta.core.description import Search
 
 from .toygames import MNKGame, TricksGame
 
 
 @pytest.mark.parametrize("spec, canonical", [
-    ("human", "human"), ("random", "random"), ("greedy", "greedy"), ("rule", "rule"),
+    ("human", "human"), ("random", "random"), ("greedy", "greedy"), ("rule", "rule"), ("Own_Bot", "own_bot"),
     ("mcts", "mcts"), ("MCTS:0.50", "mcts:0.5"), (" mcts:2 ", "mcts:2"), ("mcts:i1000", "mcts:i1000"),
     ("alphabeta", "alphabeta"), ("alphabeta:1.5", "alphabeta:1.5"), ("alphabeta:d4", "alphabeta:d4"),
     ("ismcts", "ismcts"), ("ismcts:.25", "ismcts:0.25"), ("ismcts:i50", "ismcts:i50"),
@@ -21,7 +22,8 @@ def test_parse_seat_spec_accepts(spec: str, canonical: str) -> None:
 
 
 @pytest.mark.parametrize("spec, reason", [
-    ("", "empty seat spec"), ("robot", "unknown seat spec"), ("level", "needs a number"),
+    ("", "empty seat spec"), ("robot:1", "unknown seat spec"), ("9lives", "unknown seat spec"),
+    ("level", "needs a number"),
     ("level:0", "level must be 1 to 6"), ("level:7", "level must be 1 to 6"), ("level:x", "level must be"),
     ("mcts:", "nothing after"), ("mcts:-1", "is not seconds"), ("mcts:0", "must be > 0"),
     ("mcts:fast", "is not seconds"), ("mcts:i0", "at least 1"), ("mcts:d3", "not a depth"),
@@ -61,13 +63,16 @@ def test_levels_follow_the_game() -> None:
     assert isinstance(make_bot("level:6", hidden), ISMCTSBot)
     assert strongest_search(hidden) == "ismcts"
     assert [LEVELS[n].seconds for n in range(1, 7)] == [None, None, 0.2, 0.5, 1.5, 4.0]
-    assert {s for _, _, s in STRONGEST} <= {"alphabeta", "mcts", "ismcts"}
+    assert make_bot("level:4", three).max_rollout_actions == 400
+    assert three.description.levels[4] == Search("mcts", None, three.evaluate)
 
 
 def test_make_bot_refuses_misfits() -> None:
     with pytest.raises(ValueError, match="two-player games only"):
         make_bot("alphabeta:1", MNKGame(players=3))
-    with pytest.raises(ValueError, match="fibonacci-cards only"):
+    with pytest.raises(ValueError, match="toy-mnk has no bot of that name"):
         make_bot("rule", MNKGame())
+    with pytest.raises(ValueError, match="toy-mnk has no bot of that name"):
+        parse_seat_spec("minimax", MNKGame())
     with pytest.raises(ValueError, match="unknown seat spec"):
-        make_bot("minimax", MNKGame())
+        make_bot("minimax:3", MNKGame())

@@ -22,17 +22,7 @@ CONFIGS = [
 
 
 def load(name: str, options: dict):
-    if name not in abstracta.registered_games():
-        pytest.skip(f"{name} is not registered yet")
-    try:
-        game = abstracta.load_game(name, **options)
-    except abstracta.OptionError as exc:
-        pytest.skip(f"{name} {options}: {exc}")
-    try:
-        game.evaluate(game.new_initial_state(seed=0) if game.has_chance else game.new_initial_state(), 0)
-    except ModuleNotFoundError as exc:  # the engine is still being written
-        pytest.skip(f"{name}: evaluator missing ({exc})")
-    return game
+    return abstracta.load_game(name, **options)
 
 
 def ids(config) -> str:
@@ -102,5 +92,5 @@ def test_rule_spec_builds_the_card_game_bot() -> None:
     bot = make_bot("rule", game, seed=3)
     state = game.new_initial_state(seed=1)
     assert bot.step(state) in state.legal_actions()
-    with pytest.raises(ValueError, match="fibonacci-cards only"):
+    with pytest.raises(ValueError, match="has no bot of that name"):
         make_bot("rule", load("fanorona", {"size": "dimy"}))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from abstracta.core.description import GameDescription, describe_basic
 from abstracta.core.errors import PositionError
 from abstracta.core.game import TERMINAL, Game, State, check_action_in
 from abstracta.core.options import Option, parse_int, seed_option
@@ -20,8 +21,6 @@ from abstracta.core.options import Option, parse_int, seed_option
 # --------------------------------------------------------------------------------------------
 class MNKGame(Game):
     name = "toy-mnk"
-    title = "m,n,k game"
-    summary = "k in a row on an m×n board."
     option_specs = (
         Option("m", 3, parser=parse_int), Option("n", 3, parser=parse_int),
         Option("k", 3, parser=parse_int), Option("players", 2, parser=parse_int),
@@ -45,6 +44,10 @@ class MNKGame(Game):
     @property
     def num_players(self) -> int:
         return self.options["players"]
+
+    def describe(self) -> GameDescription:
+        return describe_basic(self, title="m,n,k game", summary="k in a row on an m×n board.",
+                              evaluator=self.evaluate)
 
     @property
     def num_distinct_actions(self) -> int:
@@ -163,9 +166,11 @@ TAKE = 1
 
 class ChainNimGame(Game):
     name = "toy-chain-nim"
-    title = "Chain Nim"
-    summary = "Take 1–3 stones one action at a time; the last stone wins."
     option_specs = (Option("stones", 9, parser=parse_int),)
+
+    def describe(self) -> GameDescription:
+        return describe_basic(self, title="Chain Nim",
+                              summary="Take 1–3 stones one action at a time; the last stone wins.")
 
     @property
     def num_distinct_actions(self) -> int:
@@ -245,11 +250,11 @@ HAND = 5
 
 class TricksGame(Game):
     name = "toy-tricks"
-    title = "Tricks"
-    summary = "Hidden hands of 5 from cards 1..13; the higher card takes the trick; most tricks wins."
     option_specs = (seed_option(),)
-    has_chance = True
-    has_hidden_information = True
+
+    def describe(self) -> GameDescription:
+        return describe_basic(self, title="Tricks", chance=True, hidden_information=True,
+                              summary="Hidden hands of 5 from cards 1..13; the higher card takes the trick.")
 
     @property
     def num_distinct_actions(self) -> int:

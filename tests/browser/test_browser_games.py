@@ -134,7 +134,6 @@ def check_end(page, server, view: dict, shots, name: str) -> Record:
     return record
 
 
-@pytest.mark.skipif("fanorona" not in abstracta.registered_games(), reason="fanorona is not registered")
 def test_fanorona_against_the_computer(page, live_server, shots):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -186,8 +185,6 @@ OTHER_GAMES = ["nibble", "fibonacci", "fibonacci-cards", "slide-checkers"]
 
 @pytest.mark.parametrize("name", OTHER_GAMES)
 def test_finish_imported_record(page, live_server, shots, name):
-    if name not in abstracta.registered_games():
-        pytest.skip(f"{name} is not registered")
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     record = near_end_record(name, seed=3)
@@ -219,7 +216,6 @@ def current(page) -> dict:
     return page.evaluate("window.abstractaView")
 
 
-@pytest.mark.skipif("fanorona" not in abstracta.registered_games(), reason="fanorona is not registered")
 def test_fanorona_capture_choice_chain_and_end_turn(page, live_server):
     # fanorona.md §6 example 3 (Black to move with a chain and a choice)
     mid = import_start(page, live_server, "fanorona", "...B...../........./..W.BB.../...B...../........B W")
@@ -235,7 +231,6 @@ def test_fanorona_capture_choice_chain_and_end_turn(page, live_server):
     assert get_json(f"{live_server.url}/api/matches/{mid}/record")["moves"] == ["c3-d3A", "d3-d4W"]
 
 
-@pytest.mark.skipif("slide-checkers" not in abstracta.registered_games(), reason="slide-checkers is not registered")
 def test_slide_checkers_jump_remove_and_continue(page, live_server):
     # slide-checkers.md §7 example 6
     import_start(page, live_server, "slide-checkers", "Bg4,Bi4,Bl12,Ge4 M G")
@@ -249,7 +244,6 @@ def test_slide_checkers_jump_remove_and_continue(page, live_server):
     assert current(page)["moves"] == ["e4>f4*h4r", "*j4e"]
 
 
-@pytest.mark.skipif("nibble" not in abstracta.registered_games(), reason="nibble is not registered")
 def test_nibble_take_two_discs(page, live_server):
     # nibble.md §7 example 1: a1 and a9 are both G and free
     import_start(page, live_server, "nibble", seed=1, options={"first_player": 0})
@@ -263,8 +257,6 @@ def test_nibble_take_two_discs(page, live_server):
 
 @pytest.mark.parametrize("name", ["fanorona", "nibble", "fibonacci", "fibonacci-cards", "slide-checkers"])
 def test_game_page_fits_a_phone(browser, live_server, name):
-    if name not in abstracta.registered_games():
-        pytest.skip(f"{name} is not registered")
     view = post_json(f"{live_server.url}/api/matches", {"game": name, "options": {}, "seats": None})
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
@@ -279,7 +271,6 @@ def test_game_page_fits_a_phone(browser, live_server, name):
         context.close()
 
 
-@pytest.mark.skipif("fanorona" not in abstracta.registered_games(), reason="fanorona is not registered")
 def test_game_survives_a_server_restart(browser, tmp_path, server_factory):
     LiveServer = server_factory  # noqa: N806
     db = tmp_path / "restart.db"

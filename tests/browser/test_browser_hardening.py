@@ -11,7 +11,6 @@ import threading
 import urllib.error
 import urllib.request
 
-import pytest
 from httputil import post_json
 
 import abstracta
@@ -28,12 +27,6 @@ def get_status(url: str) -> int:
         return exc.code
 
 
-def registered(*names):
-    missing = [n for n in names if n not in abstracta.registered_games()]
-    return pytest.mark.skipif(bool(missing), reason=f"{missing} not registered")
-
-
-@registered("fibonacci-cards")
 def test_handover_hides_position_text(page, live_server, shots):
     view = post_json(f"{live_server.url}/api/matches",
                      {"game": "fibonacci-cards", "options": {"seed": 11, "first_player": "0"}, "seats": ["human", "human"]})
@@ -67,7 +60,6 @@ def finished_record(name: str, seed: int) -> Record:
     return Record.from_play(game, initial, actions, players=["human", "level:1"])
 
 
-@registered("nibble")
 def test_undo_disabled_when_over_and_seat_names(page, live_server, shots):
     record = finished_record("nibble", 5)
     view = post_json(f"{live_server.url}/api/matches/import", {"record": record.to_dict()})
@@ -84,7 +76,6 @@ def test_undo_disabled_when_over_and_seat_names(page, live_server, shots):
     page.screenshot(path=str(shots / "nibble-over.png"), full_page=True)
 
 
-@registered("fanorona")
 def test_empty_move_list_hidden_and_labels(page, live_server):
     view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"}, "seats": ["human", "human"]})
     page.goto(f"{live_server.url}/#/match/{view['id']}")
@@ -96,7 +87,6 @@ def test_empty_move_list_hidden_and_labels(page, live_server):
     assert page.locator("ol.moves .who").first.inner_text() == "W"
 
 
-@registered("fanorona")
 def test_connection_lost_and_back(browser, tmp_path, server_factory):
     import uvicorn
 
@@ -149,7 +139,6 @@ def test_unknown_rules_page(page, live_server):
     assert page.get_by_text("Play it").count() == 0
 
 
-@registered("nibble", "fibonacci")
 def test_your_games_list_and_delete(page, live_server, shots):
     a = post_json(f"{live_server.url}/api/matches", {"game": "nibble", "options": {}, "seats": ["human", "level:2"]})
     b = post_json(f"{live_server.url}/api/matches", {"game": "fibonacci", "options": {"variant": "go"}, "seats": ["human", "human"]})
@@ -166,7 +155,6 @@ def test_your_games_list_and_delete(page, live_server, shots):
     assert get_status(f"{live_server.url}/api/matches/{a['id']}") == 404
 
 
-@registered("fibonacci")
 def test_fibonacci_core_visible(page, live_server, shots):
     view = post_json(f"{live_server.url}/api/matches", {"game": "fibonacci", "options": {}, "seats": ["human", "level:1"]})
     page.goto(f"{live_server.url}/#/match/{view['id']}")

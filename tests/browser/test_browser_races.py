@@ -11,17 +11,10 @@ import urllib.request
 import pytest
 from httputil import get_json, post_json
 
-import abstracta
 
 WAIT_HUMAN = "() => { const v = window.abstractaView; return v && v.human_to_move && !v.thinking; }"
 
 
-def registered(*names):
-    missing = [n for n in names if n not in abstracta.registered_games()]
-    return pytest.mark.skipif(bool(missing), reason=f"{missing} not registered")
-
-
-@registered("fanorona")
 def test_late_move_answer_does_not_hide_the_computers_reply(page, live_server, shots):
     """The computer's reply (revision N+1) reaches the page over the WebSocket before the HTTP
     answer to the person's own move (revision N): the page must keep the newer state."""
@@ -73,7 +66,6 @@ def import_start(page, server, game: str, start: str) -> str:
     return view["id"]
 
 
-@registered("nibble")
 def test_nibble_only_lets_the_player_pick_a_legal_turn(page, live_server, shots):
     mid = import_start(page, live_server, "nibble", NIBBLE_SPLIT)
     assert "g7+f8" not in page.evaluate("window.abstractaView.turns")
@@ -92,7 +84,7 @@ def test_nibble_only_lets_the_player_pick_a_legal_turn(page, live_server, shots)
     assert get_json(f"{live_server.url}/api/matches/{mid}/record")["moves"] == ["b4+g7"]
     # the cells just taken are marked, and a table of one disc is not "1 discs"
     assert page.locator("[data-cell='b4'].taken, [data-cell='g7'].taken").count() == 2
-    assert " 1 discs" not in page.locator(".nibble-tables").inner_text()
+    assert " 1 discs" not in page.locator(".collect-tables").inner_text()
     page.screenshot(path=str(shots / "nibble-taken.png"))
 
 
@@ -106,7 +98,6 @@ def open_match(page, server, game: str, seats, moves: int = 0) -> dict:
     return view
 
 
-@registered("fanorona")
 def test_thinking_spinner_is_not_an_emoji(page, live_server, shots):
     with urllib.request.urlopen(f"{live_server.url}/style.css") as r:
         assert "⏳" not in r.read().decode()
@@ -124,8 +115,6 @@ def test_thinking_spinner_is_not_an_emoji(page, live_server, shots):
     ("slide-checkers", ["rgb(47, 138, 62)", "rgb(47, 100, 200)"]),  # Green, Blue
 ])
 def test_move_list_badges_use_the_seat_colour(page, live_server, shots, game, colours):
-    if game not in abstracta.registered_games():
-        pytest.skip(f"{game} is not registered")
     view = open_match(page, live_server, game, ["human", "human"], moves=2)
     for i, seat in enumerate(view["movers"][:2]):
         badge = page.locator(f"#moves li:nth-child({i + 1}) .who")
@@ -133,7 +122,6 @@ def test_move_list_badges_use_the_seat_colour(page, live_server, shots, game, co
     page.locator("aside.right").screenshot(path=str(shots / f"badges-{game}.png"))
 
 
-@registered("fibonacci-cards")
 def test_card_game_says_what_an_ace_counts(page, live_server, shots):
     open_match(page, live_server, "fibonacci-cards", ["human", "level:1"])
     hint = page.locator("#card-hint")

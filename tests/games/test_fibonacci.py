@@ -36,7 +36,7 @@ def test_registry_and_start(game):
     assert isinstance(game, FibonacciGame)
     s = game.new_initial_state()
     assert s.to_text() == START
-    assert s.current_player() == 0 and s.left == 1 and s.t == 1
+    assert s.current_player() == 0 and s.left == 1 and s.turn == 1
     assert game.num_distinct_actions == 8373
     assert not game.has_chance and s.seed is None
 
@@ -74,7 +74,7 @@ def test_v1_core_swap_and_green_reply(game):
     s = game.new_initial_state()
     s.apply_action(s.string_to_action("a5-a6"))
     assert s.to_text() == "caaaaa/1a5/8/8S/2s3SSS1/3s3S3/1sss3S2/s8/8/5A1/AAAACA G 2 2"
-    assert s.current_player() == 1 and s.left == 2 and s.t == 2
+    assert s.current_player() == 1 and s.left == 2 and s.turn == 2
     s2 = game.new_initial_state()
     s2.apply_action(s2.string_to_action("b6-c7"))
     legal = s2.legal_action_strings()
@@ -102,10 +102,10 @@ V2 = "caaa2/7/8/s8/4aa4/5Ca4/10/9/S7/S4A1/AAAAA1"
 def test_v2_reduction(game):
     s = game.state_from_text(f"{V2} G 1 8")
     s.apply_action(s.string_to_action("pass"))
-    assert (s.current_player(), s.left, s.t) == (0, 3, 9)
+    assert (s.current_player(), s.left, s.turn) == (0, 3, 9)
     assert s.to_text() == f"{V2} R 3 9"
     s.apply_action(s.string_to_action("pass"))
-    assert (s.current_player(), s.left, s.t) == (1, 6, 10)
+    assert (s.current_player(), s.left, s.turn) == (1, 6, 10)
     t = game.state_from_text(f"{V2} R 3 9")
     assert t.allotment() == 3
 
@@ -145,7 +145,7 @@ def test_v5_edge_core(game):
     s = game.state_from_text(f"{board} R 6 9")
     assert not s.is_terminal()
     s.apply_action(s.string_to_action("pass"))
-    assert (s.current_player(), s.left, s.t) == (1, 3, 10)
+    assert (s.current_player(), s.left, s.turn) == (1, 3, 10)
     # also not a win when the enemy has "just moved" into it
     t = game.state_from_text(f"{board} G 3 10")
     assert not t.is_terminal()
@@ -204,7 +204,7 @@ def test_go_placement_phase():
             assert s.to_text().endswith(f"P{k + 1}")
             assert go.state_from_text(s.to_text()).to_text() == s.to_text()
     assert "".join(order) == "S" * 12 + "A" * 12 + "CC"
-    assert (s.current_player(), s.left, s.t) == (0, 1, 1)
+    assert (s.current_player(), s.left, s.turn) == (0, 1, 1)
     red = s.to_text().split()[0]
     assert red.count("S") == red.count("s") == 6 and red.count("C") == red.count("c") == 1
     with pytest.raises(IllegalActionError):
@@ -228,7 +228,7 @@ def test_v8_zero_move_turn(game):
     rows = rows_from(pieces)
     s = game.state_from_text(f"{rows} G 1 2")
     s.apply_action(s.string_to_action("pass"))
-    assert (s.current_player(), s.left, s.t) == (1, 4, 4)
+    assert (s.current_player(), s.left, s.turn) == (1, 4, 4)
     s.undo_action()
     assert s.to_text() == f"{rows} G 1 2"
     # a position at Red's t=3 with 0 moves is skipped when read

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from abstracta.ai.rulebased import FibonacciCardsRuleBot
+from abstracta.games.fibonacci_cards.bot import FibonacciCardsRuleBot
 from abstracta.games.fibonacci_cards import FibonacciCardsGame
 
 GAME = FibonacciCardsGame()
@@ -12,11 +12,11 @@ GAME = FibonacciCardsGame()
 
 class _Random:
     def __init__(self, seed: int):
-        self.rng = random.Random(seed)
+        self.rng_state = random.Random(seed)
 
     def step(self, state):
         legal = state.legal_actions()
-        return legal[self.rng.randrange(len(legal))]
+        return legal[self.rng_state.randrange(len(legal))]
 
 
 def _play(bots, seed: int):

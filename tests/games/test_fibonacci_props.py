@@ -9,19 +9,19 @@ from hypothesis import strategies as st
 
 from abstracta import load_game
 from abstracta.games.fibonacci.board import DENSE
-from abstracta.games.fibonacci.state import NMOVE, NUM_PLACEMENTS
+from abstracta.games.fibonacci.rules import NMOVE, NUM_PLACEMENTS
 from spine_checks import check_random_playout, random_playout
 
 VARIANTS = ("standard", "cards", "go")
 
 
 def _cores(state) -> tuple[int, int]:
-    return state.bb[1], state.bb[4]
+    return state.bitboards[1], state.bitboards[4]
 
 
 def _invariants(game, state) -> None:
     assert state.left >= 0
-    counts = [state.bb[c].bit_count() for c in range(7)]
+    counts = [state.bitboards[c].bit_count() for c in range(7)]
     if state.placed >= NUM_PLACEMENTS:
         assert counts[1:4] == [1, 6, 6] and counts[4:7] == [1, 6, 6]
     if not state.is_terminal() and state.placed >= NUM_PLACEMENTS:
@@ -124,7 +124,7 @@ def test_decided_games(variant, seed):
         assert final.legal_actions() == []
         winner = final.winner()
         if winner is not None:
-            loser_core = final.bb[4 - 3 * winner]
+            loser_core = final.bitboards[4 - 3 * winner]
             if variant == "cards":
                 assert final.cards_pattern(winner)
             else:

@@ -30,7 +30,7 @@ def test_piles_from_seed(cards, seed):
     red, green, rng = expected_piles(seed)
     s = cards.new_initial_state(seed=seed)
     assert s.seed == seed and cards.has_chance and cards.has_hidden_information
-    assert s.left == red[0] and s.current_player() == 0 and s.t == 1
+    assert s.left == red[0] and s.current_player() == 0 and s.turn == 1
     assert s.to_text() == (f"{START_ROWS} R {red[0]} 1 {''.join(map(str, red[1:]))} "
                            f"{''.join(map(str, green))} rng={rng.state:016x}")
     assert cards.state_from_text(s.to_text()).to_text() == s.to_text()
@@ -70,7 +70,7 @@ def test_no_ramp_no_reduction(cards):
     # V2 board: three green attackers touch the red core, the card still gives all its moves
     s = cards.state_from_text("caaa2/7/8/s8/4aa4/5Ca4/10/9/S7/S4A1/AAAAA1 G 1 8 5 6 rng=0000000000000000")
     s.apply_action(s.string_to_action("pass"))
-    assert s.left == 5 and s.t == 9
+    assert s.left == 5 and s.turn == 9
 
 
 def test_no_leak(cards):

@@ -10,8 +10,6 @@ from abstracta.server.bots import choose_action
 
 @pytest.mark.parametrize("name", ["fanorona", "nibble", "fibonacci", "fibonacci-cards", "slide-checkers"])
 def test_bot_worker_function_answers_in_every_game(name):
-    if name not in abstracta.registered_games():
-        pytest.skip(f"{name} is not registered")
     game = abstracta.load_game(name)
     state = game.new_initial_state(seed=5)
     record = abstracta.Record.from_play(game, state, [], players=["level:1"] * game.num_players)
@@ -19,7 +17,6 @@ def test_bot_worker_function_answers_in_every_game(name):
     assert text in state.legal_action_strings()
 
 
-@pytest.mark.skipif("fanorona" not in abstracta.registered_games(), reason="fanorona is not registered")
 def test_undo_takes_back_a_whole_capture_chain(client):
     # fanorona.md §6 example 3: White c3-d3A then d3-d4W is one turn of two actions
     record = {"game": "fanorona", "start": "...B...../........./..W.BB.../...B...../........B W", "moves": []}
@@ -33,7 +30,6 @@ def test_undo_takes_back_a_whole_capture_chain(client):
     assert view["ply"] == 0 and view["to_move"] == 0 and view["position"].startswith("...B.....")
 
 
-@pytest.mark.skipif("nibble" not in abstracta.registered_games(), reason="nibble is not registered")
 def test_whole_turn_string_and_record(client):
     view = client.post("/api/matches", json={"game": "nibble", "options": {"seed": "1", "first_player": "0"},
                                              "seats": ["human", "human"]}).json()
@@ -48,7 +44,6 @@ NIBBLE_SPLIT = ("........./.....CE../....ABC../..FHBA.../..DIAD.../.CGCGH.../.AH
                 "1 3-3-4-2-4-6-6-0-3 2-4-1-5-3-2-1-6-4")  # seed 6 after 59 random entries: g7, f8 both free G
 
 
-@pytest.mark.skipif("nibble" not in abstracta.registered_games(), reason="nibble is not registered")
 def test_view_lists_legal_whole_turns(client):
     record = {"game": "nibble", "start": NIBBLE_SPLIT, "moves": []}
     view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
@@ -66,7 +61,6 @@ def test_view_lists_legal_whole_turns(client):
     assert view["turns"] and all(isinstance(t, str) for t in view["turns"])
 
 
-@pytest.mark.skipif("fanorona" not in abstracta.registered_games(), reason="fanorona is not registered")
 def test_view_has_no_whole_turns_without_the_notation(client):
     view = client.post("/api/matches", json={"game": "fanorona", "options": {}, "seats": ["human", "human"]}).json()
     assert view["turns"] is None and view["legal"]

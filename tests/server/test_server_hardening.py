@@ -27,10 +27,6 @@ def play(client, mid, action, ply, **kw):
     return client.post(f"/api/matches/{mid}/actions", json={"action": action, "ply": ply, **kw})
 
 
-needs_cards = pytest.mark.skipif("fibonacci-cards" not in abstracta.registered_games(),
-                                 reason="fibonacci-cards is not registered")
-needs_fibonacci = pytest.mark.skipif("fibonacci" not in abstracta.registered_games(),
-                                     reason="fibonacci is not registered")
 
 
 # --- 1. hidden information -----------------------------------------------------------------
@@ -41,7 +37,6 @@ def hidden_cards(client, mid) -> set[str]:
     return set(CARD.findall(hand1)) | set(CARD.findall(stock))
 
 
-@needs_cards
 def test_cards_game_leaks_nothing_while_running(client):
     view = create(client, "fibonacci-cards", {"first_player": "0"}, ("human", "level:1"))
     mid = view["id"]
@@ -82,7 +77,6 @@ def test_cards_game_leaks_nothing_while_running(client):
     assert client.get(f"/api/matches/{mid}?seat=1").status_code == 200
 
 
-@needs_fibonacci
 def test_fibonacci_cards_variant_record_hidden_standard_not(client):
     view = create(client, "fibonacci", {"variant": "cards", "seed": "7"}, ("human", "level:1"))
     assert view["seed"] is None and "rng=" not in view["position"]
@@ -201,14 +195,12 @@ def test_option_values_refused(client, options, words):
     assert len(r.json()["error"]) < 300
 
 
-@needs_cards
 @pytest.mark.parametrize("seed", [2**64, "18446744073709551616", -1, "-1"])
 def test_seed_range(client, seed):
     r = client.post("/api/matches", json={"game": "fibonacci-cards", "options": {"seed": seed}})
     assert r.status_code == 422 and "seed" in r.json()["error"], r.text
 
 
-@needs_cards
 def test_largest_seed_accepted(client):
     create(client, "fibonacci-cards", {"seed": 2**64 - 1}, ("human", "level:1"))
 
@@ -297,7 +289,6 @@ def test_import_string_limits(client):
     assert r.status_code == 422 and len(r.json()["error"]) < 400
 
 
-@needs_cards
 def test_bot_error_names_no_card_while_hidden(client):
     view = create(client, "fibonacci-cards", {"first_player": "1"}, ("human", "level:1"))
     service = client.app.state.service

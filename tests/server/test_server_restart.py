@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from fastapi.testclient import TestClient
 
 import abstracta
@@ -45,7 +44,6 @@ def test_restart_resumes_a_thinking_bot(db_url):
             time.sleep(0.02)
 
 
-@pytest.mark.skipif("fanorona" not in abstracta.registered_games(), reason="fanorona is not registered")
 def test_bot_in_worker_process_and_restart(db_url):
     """A real game with the bot in a worker process; the game is reloaded by replaying its record."""
     with TestClient(create_app(db_url, bot_workers=1)) as c:

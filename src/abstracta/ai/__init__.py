@@ -12,11 +12,11 @@ from .alphabeta import AlphaBetaBot
 from .base import Bot, Budget
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
-from .levels import LEVELS, STRONGEST, make_bot, parse_seat_spec, strongest_search
+from .levels import LEVELS, level_search, make_bot, parse_seat_spec, strongest_search
 from .match import MatchResult, play_game, run_match
 from .mcts import MCTSBot
 from .random_bot import RandomBot
 
-__all__ = ["AlphaBetaBot", "Bot", "Budget", "GreedyBot", "ISMCTSBot", "LEVELS", "STRONGEST", "make_bot",
+__all__ = ["AlphaBetaBot", "Bot", "Budget", "GreedyBot", "ISMCTSBot", "LEVELS", "level_search", "make_bot",
            "parse_seat_spec", "strongest_search", "MatchResult", "play_game", "run_match", "MCTSBot",
            "RandomBot"]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 import time
 
+from ..core.description import Evaluator
 from ..core.game import CHANCE, TERMINAL, Game, State
 from .base import Budget, as_budget, check_playable, player_view
 
@@ -57,10 +58,12 @@ class AlphaBetaBot:
     """
 
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
-                 max_table: int = 500_000, turn_extension: int = 0, name: str | None = None):
+                 max_table: int = 500_000, turn_extension: int = 0, name: str | None = None,
+                 evaluator: Evaluator | None = None):
         if game.num_players != 2:
             raise ValueError(f"alphabeta plays two-player games only; {game.name} has {game.num_players} players")
         self.game = game
+        self.evaluate: Evaluator = evaluator or game.evaluate
         self.budget = as_budget(budget)
         if self.budget.iterations is not None:
             raise ValueError("alphabeta takes a time (SECONDS) or depth (dN) budget, not iterations")
@@ -177,7 +180,7 @@ class AlphaBetaBot:
         if p == me:
             return self._negamax(child, depth - 1, alpha, beta, ply + 1, True)
         if p == CHANCE:
-            return self.game.evaluate(child, me)
+            return self.evaluate(child, me)
         return -self._negamax(child, depth - 1, -beta, -alpha, ply + 1)
 
     def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int,
@@ -193,7 +196,7 @@ class AlphaBetaBot:
                     and len(state.legal_actions()) <= self.turn_extension):
                 depth = 1  # finish a narrow turn (a capture chain) before evaluating
             else:
-                return self.game.evaluate(state, me)
+                return self.evaluate(state, me)
         key = state.hash_key()
         entry = self.table.get(key)
         tt_move = -1

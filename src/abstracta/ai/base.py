@@ -144,11 +144,6 @@ def check_playable(state: State) -> int:
     return player
 
 
-def default_seed(seed: int | None) -> random.Random:
-    """A seeded ``random.Random`` (fresh entropy when ``seed`` is ``None``)."""
-    return random.Random(seed)
-
-
 __all__ = ["Bot", "Budget", "Deadline", "as_budget", "player_view", "sample_chance", "check_playable",
            "Game", "State"]
 

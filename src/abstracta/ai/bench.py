@@ -18,13 +18,6 @@ from .base import Budget
 from .ismcts import ISMCTSBot
 from .mcts import MCTSBot, rollout
 
-CONFIGS = {
-    "fanorona": [{"size": "dimy"}, {}],
-    "nibble": [{}],
-    "fibonacci": [{}, {"variant": "cards"}],
-    "fibonacci-cards": [{}],
-    "slide-checkers": [{}, {"players": 3}],
-}
 
 
 def playouts_per_second(game, seconds: float, max_actions: int = 400) -> tuple[float, float]:
@@ -37,7 +30,7 @@ def playouts_per_second(game, seconds: float, max_actions: int = 400) -> tuple[f
     begin = time.perf_counter()
     while time.perf_counter() < end:
         s = start_state.clone()
-        _, k = rollout(s, rng.random, max_actions, game, n, rng)
+        _, k = rollout(s, rng.random, max_actions, game.evaluate, n, rng)
         plies += k
         count += 1
     return count / (time.perf_counter() - begin), plies / max(count, 1)
@@ -49,7 +42,7 @@ def main(argv: list[str]) -> None:
     print(f"{'game':34} {'playouts/s':>10} {'plies':>6} {'mcts it/s':>9} {'ratio':>5} "
           f"{'clone':>6} {'undo':>6} {'ismcts':>7} {'ab nodes/s':>10} {'depth':>5}")
     for name in names:
-        for options in CONFIGS.get(name, [{}]):
+        for options in [dict(v.options) for v in load_game(name).description.variants] or [{}]:
             try:
                 game = load_game(name, **options)
                 state = game.new_initial_state(seed=0) if game.has_chance else game.new_initial_state()
@@ -73,7 +66,7 @@ def main(argv: list[str]) -> None:
                 print(f"{label:34} {pps:10.0f} {plies:6.0f} {rates[0]:9.0f} {rates[0] / pps:5.2f} "
                       f"{rates[1]:6.0f} {rates[2]:6.0f} {isbot.iterations / seconds:7.0f} {ab:>10} {depth:>5}",
                       flush=True)
-            except Exception as exc:  # an engine still being written
+            except ValueError as exc:  # e.g. a search that does not fit the game
                 print(f"{name} {options}: {type(exc).__name__}: {exc}", flush=True)
 
 

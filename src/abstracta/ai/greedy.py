@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from ..core.description import Evaluator
 from ..core.game import Game, State
 from .base import check_playable, player_view
 
@@ -31,8 +32,9 @@ class GreedyBot:
     """
 
     def __init__(self, game: Game, seed: int | None = None, extend: int = 6,
-                 max_turn_actions: int = 12, name: str = "greedy"):
+                 max_turn_actions: int = 12, name: str = "greedy", evaluator: Evaluator | None = None):
         self.game = game
+        self.evaluate: Evaluator = evaluator or game.evaluate
         self.name = name
         self.rng = random.Random(seed)
         self.extend = extend
@@ -48,7 +50,7 @@ class GreedyBot:
     def _score(self, state: State, player: int) -> float:
         if state.is_terminal():
             return WIN * state.returns()[player]
-        return self.game.evaluate(state, player)
+        return self.evaluate(state, player)
 
     def _scored(self, state: State, player: int) -> list[tuple[float, float, int, bool]]:
         """(score, tie-break, action, same player moves again) for every legal action."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import random
 
+from ..core.description import Evaluator
 from ..core.game import CHANCE, TERMINAL, Game, State
 from .base import Budget, Deadline, as_budget, check_playable, most_visited, sample_chance
 from .mcts import DEFAULT_MAX_NODES, DEFAULT_MAX_TREE_BYTES, rollout
@@ -61,8 +62,10 @@ class ISMCTSBot:
 
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  c: float = 1.4, max_rollout_actions: int = 400, max_nodes: int = DEFAULT_MAX_NODES,
-                 max_tree_bytes: int = DEFAULT_MAX_TREE_BYTES, name: str | None = None):
+                 max_tree_bytes: int = DEFAULT_MAX_TREE_BYTES, name: str | None = None,
+                 evaluator: Evaluator | None = None):
         self.game = game
+        self.evaluate: Evaluator = evaluator or game.evaluate
         self.budget = as_budget(budget)
         if self.budget.depth is not None:
             raise ValueError("ismcts takes a time (SECONDS) or iterations (iN) budget, not a depth")
@@ -159,7 +162,7 @@ class ISMCTSBot:
                 node = best
                 s.apply_action(node.action)
                 path.append(node)
-            result, _ = rollout(s, rnd, max_rollout, game, n, rng)
+            result, _ = rollout(s, rnd, max_rollout, self.evaluate, n, rng)
             for visited in path:
                 visited.visits += 1
                 if visited.mover >= 0:

@@ -4,11 +4,11 @@ SPEC grammar (case-insensitive, surrounding spaces ignored)::
 
     human                       a person (make_bot returns None)
     random                      level 1
-    greedy                      level 2: best game.evaluate after one action / one turn
+    greedy                      level 2: best evaluation after one action / one turn
     mcts[:BUDGET]               UCT with random playouts
     ismcts[:BUDGET]             information-set MCTS (hidden information)
     alphabeta[:BUDGET]          iterative-deepening alpha-beta (two players)
-    rule                        FibonacciCardsRuleBot (fibonacci-cards only)
+    NAME                        a bot the game brings (its description's ``bots``, e.g. ``rule``)
     level:N                     N = 1…6, see LEVELS
 
     BUDGET = SECONDS            e.g. 0.5 (wall clock, > 0, at most 3600)
@@ -18,17 +18,15 @@ SPEC grammar (case-insensitive, surrounding spaces ignored)::
 Without a budget the searches think ``DEFAULT_SECONDS`` per action. Iteration and depth
 budgets give the same moves for the same seed; time budgets depend on the machine.
 
-The "strongest search for the game" of levels 4–6 comes from :data:`STRONGEST`, a small
-table keyed by game name and options, to be revised after tournaments; :data:`ROLLOUT_CAPS`
-sets per-game playout lengths of the MCTS bots.
+What each level *is* for a game (which bot, playout cap, evaluator) is declared by the game
+(``GameDescription.levels``); this module keeps only the seconds per level (:data:`LEVELS`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
-
+from ..core.description import Search
 from ..core.game import Game
 from .base import Bot, Budget
 
@@ -38,93 +36,51 @@ MAX_SECONDS = 3600.0
 
 @dataclass(frozen=True)
 class Level:
-    """One row of the levels table.
+    """One row of the levels table: the thinking time of a level.
 
     Attributes:
-        bot: ``"random"``, ``"greedy"``, ``"mcts"`` (IS-MCTS with hidden information) or
-            ``"strongest"`` (per game, see :data:`STRONGEST`).
-        seconds: budget per action, ``None`` for budget-free bots.
+        seconds: budget per action, ``None`` for budget-free bots (random, greedy).
+        description: what the level is, for people.
     """
 
-    bot: str
     seconds: float | None
     description: str
 
 
+#: The seconds per action of each level; the search itself comes from the game's description.
 LEVELS: dict[int, Level] = {
-    1: Level("random", None, "random legal actions"),
-    2: Level("greedy", None, "greedy: best evaluation after one action (one turn for multi-action turns)"),
-    3: Level("mcts", 0.2, "MCTS (IS-MCTS with hidden information; see LEVEL3), 0.2 s per action"),
-    4: Level("strongest", 0.5, "strongest search for the game, 0.5 s per action"),
-    5: Level("strongest", 1.5, "strongest search for the game, 1.5 s per action"),
-    6: Level("strongest", 4.0, "strongest search for the game, 4 s per action"),
+    1: Level(None, "random legal actions"),
+    2: Level(None, "greedy: best evaluation after one action (one turn for multi-action turns)"),
+    3: Level(0.2, "a quick search (MCTS, IS-MCTS with hidden information, or the game's choice), 0.2 s per action"),
+    4: Level(0.5, "the strongest search for the game, 0.5 s per action"),
+    5: Level(1.5, "the strongest search for the game, 1.5 s per action"),
+    6: Level(4.0, "the strongest search for the game, 4 s per action"),
 }
-
-#: (game name, options that must match, search) — first match wins; revise after tournaments.
-STRONGEST: list[tuple[str, dict[str, Any], str]] = [
-    ("fanorona", {}, "alphabeta"),
-    ("nibble", {}, "alphabeta"),
-    # measured: alpha-beta on a resampled draw pile beat IS-MCTS 4-0 at 0.5 s (both piles are
-    # hidden from both players, so one resample loses little)
-    ("fibonacci", {"variant": "cards"}, "alphabeta"),
-    ("fibonacci", {}, "alphabeta"),            # standard and go
-    ("fibonacci-cards", {}, "ismcts"),
-    ("slide-checkers", {"players": 2}, "alphabeta"),
-    ("slide-checkers", {}, "mcts"),            # 3 or 4 players
-]
-
-#: (game name, options that must match, playout cap in actions) for MCTS/IS-MCTS built here:
-#: random Fibonacci games hardly ever end, so playouts stop early and ``game.evaluate`` scores them.
-ROLLOUT_CAPS: list[tuple[str, dict[str, Any], int]] = [
-    ("fibonacci", {}, 60),
-    # Short playouts scored by the evaluator: with full random playouts MCTS at 0.2 s lost to
-    # greedy (Nibble 1-3, Slide Checkers 1.5-2.5 over 4 games); capped at 12 it won 4-0 and 3.5-0.5.
-    ("nibble", {}, 12),
-    ("slide-checkers", {}, 12),
-]
-
-#: (game name, options that must match, search) replacing level 3's MCTS where measured weaker
-#: than level 2: on Fibonacci MCTS at 0.2 s lost every game to greedy (0-4 with playout caps
-#: 4, 12 and 60), while alpha-beta beats MCTS there (2-0 at 0.1 s).
-LEVEL3: list[tuple[str, dict[str, Any], str]] = [
-    ("fibonacci", {"variant": "standard"}, "alphabeta"),
-    ("fibonacci", {"variant": "go"}, "alphabeta"),
-    # cards: IS-MCTS at 0.2 s lost 0-4 to greedy, alpha-beta at 0.2 s drew 2-2
-    ("fibonacci", {"variant": "cards"}, "alphabeta"),
-]
 DEFAULT_ROLLOUT_CAP = 400
 
 SEARCHES = ("mcts", "ismcts", "alphabeta")
-SIMPLE = ("human", "random", "greedy", "rule")
+SIMPLE = ("human", "random", "greedy")
 
 _NUMBER = re.compile(r"^(\d+(\.\d*)?|\.\d+)$")
+_WORD = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def level_search(game: Game, level: int) -> Search:
+    """The search level ``level`` runs for ``game`` (from its description)."""
+    return game.description.levels[level]
 
 
 def strongest_search(game: Game) -> str:
-    """The search levels 4–6 use for ``game``: ``"alphabeta"``, ``"mcts"`` or ``"ismcts"``.
-
-    From :data:`STRONGEST`; games not listed get IS-MCTS with hidden information, MCTS for
-    more than two players, alpha-beta for two players when the game has an evaluator.
-    """
-    for name, options, search in STRONGEST:
-        if name == game.name and all(game.options.get(k) == v for k, v in options.items()):
-            if search == "alphabeta" and game.num_players != 2:
-                continue
-            return search
-    if game.has_hidden_information:
-        return "ismcts"
-    if game.num_players != 2:
-        return "mcts"
-    if type(game).evaluate is not Game.evaluate:
-        return "alphabeta"
-    return "mcts"
+    """The bot levels 4–6 use for ``game`` (``"alphabeta"``, ``"mcts"``, ``"ismcts"`` …)."""
+    return game.description.levels[6].bot
 
 
-def rollout_cap(game: Game) -> int:
-    """Playout length cap (actions) the MCTS bots of :func:`make_bot` use for ``game``."""
-    for name, options, cap in ROLLOUT_CAPS:
-        if name == game.name and all(game.options.get(k) == v for k, v in options.items()):
-            return cap
+def rollout_cap(game: Game, search: Search | None = None) -> int:
+    """Playout length cap (actions) of an MCTS bot for ``game``: the given search's, else the one
+    of the game's strongest level, else :data:`DEFAULT_ROLLOUT_CAP`."""
+    for candidate in (search, game.description.levels[6], game.description.levels[3]):
+        if candidate is not None and candidate.rollout_cap is not None:
+            return candidate.rollout_cap
     return DEFAULT_ROLLOUT_CAP
 
 
@@ -160,16 +116,27 @@ def _split(spec: str) -> tuple[str, str | None, str]:
     return kind, (arg if sep else None), norm
 
 
-def parse_seat_spec(spec: str) -> str:
+def _expected(game: Game | None) -> str:
+    extra = "".join(f", {name}" for name in (game.description.bots if game is not None else ()))
+    return f"expected human, random, greedy, mcts[:SECONDS], alphabeta[:SECONDS], ismcts[:SECONDS]{extra} or level:N"
+
+
+def parse_seat_spec(spec: str, game: Game | None = None) -> str:
     """Validate a seat SPEC and return its canonical form (``"MCTS:0.50"`` → ``"mcts:0.5"``).
+
+    With ``game``, a plain word must be one of its own bots (description ``bots``); without, any
+    plain word passes here and :func:`make_bot` checks it against the game.
 
     Raises:
         ValueError: naming the spec and what is wrong with it.
     """
     kind, arg, norm = _split(spec)
     if not kind:
-        raise ValueError(f"empty seat spec {spec!r} (expected human, random, greedy, mcts[:SECONDS], "
-                         "alphabeta[:SECONDS], ismcts[:SECONDS], rule or level:N)")
+        raise ValueError(f"empty seat spec {spec!r} ({_expected(game)})")
+    if kind not in SIMPLE and kind not in SEARCHES and kind != "level" and arg is None and _WORD.match(kind):
+        if game is not None and kind not in game.description.bots:
+            raise ValueError(f"unknown seat spec {spec!r}: {game.name} has no bot of that name ({_expected(game)})")
+        return kind
     if kind in SIMPLE:
         if arg is not None:
             raise ValueError(f"seat spec {spec!r}: {kind} takes no ':' argument")
@@ -184,19 +151,38 @@ def parse_seat_spec(spec: str) -> str:
         if not arg.strip().isdigit() or int(arg) not in LEVELS:
             raise ValueError(f"seat spec {spec!r}: level must be 1 to {max(LEVELS)}, got {arg.strip()!r}")
         return f"level:{int(arg)}"
-    raise ValueError(f"unknown seat spec {spec!r} (expected human, random, greedy, mcts[:SECONDS], "
-                     "alphabeta[:SECONDS], ismcts[:SECONDS], rule or level:N)")
+    raise ValueError(f"unknown seat spec {spec!r} ({_expected(game)})")
 
 
-def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: str) -> Bot:
+def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: str,
+                search: Search | None = None) -> Bot:
+    evaluator = search.evaluator if search is not None else None
     if kind == "mcts":
         from .mcts import MCTSBot
-        return MCTSBot(game, budget, seed=seed, max_rollout_actions=rollout_cap(game), name=name)
+        return MCTSBot(game, budget, seed=seed, max_rollout_actions=rollout_cap(game, search), name=name,
+                       evaluator=evaluator)
     if kind == "ismcts":
         from .ismcts import ISMCTSBot
-        return ISMCTSBot(game, budget, seed=seed, max_rollout_actions=rollout_cap(game), name=name)
-    from .alphabeta import AlphaBetaBot
-    return AlphaBetaBot(game, budget, seed=seed, name=name)
+        return ISMCTSBot(game, budget, seed=seed, max_rollout_actions=rollout_cap(game, search), name=name,
+                         evaluator=evaluator)
+    if kind == "alphabeta":
+        from .alphabeta import AlphaBetaBot
+        return AlphaBetaBot(game, budget, seed=seed, name=name, evaluator=evaluator)
+    raise ValueError(f"{kind!r} is not a search (expected one of {', '.join(SEARCHES)})")
+
+
+def _simple_bot(kind: str, game: Game, seed: int | None, name: str, search: Search | None = None) -> Bot:
+    if kind == "random":
+        from .random_bot import RandomBot
+        return RandomBot(game, seed=seed, name=name)
+    if kind == "greedy":
+        from .greedy import GreedyBot
+        return GreedyBot(game, seed=seed, name=name, evaluator=search.evaluator if search else None)
+    factory = game.description.bots.get(kind)
+    if factory is None:
+        own = ", ".join(game.description.bots) or "none"
+        raise ValueError(f"seat spec {kind!r}: {game.name} has no bot of that name (its own bots: {own})")
+    return factory(game, seed)
 
 
 def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot | None:
@@ -208,45 +194,35 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot | None:
         seed: seed of the bot's generator (same seed and a deterministic budget → same moves).
     Raises:
         ValueError: a malformed spec, or one that does not fit the game (``alphabeta`` with more
-            than two players, ``rule`` outside fibonacci-cards).
+            than two players, a bot name the game does not declare).
     """
-    canonical = parse_seat_spec(spec)
+    canonical = parse_seat_spec(spec, game)
     kind, arg, _ = _split(canonical)
     if kind == "human":
         return None
-    if kind == "random":
-        from .random_bot import RandomBot
-        return RandomBot(game, seed=seed)
-    if kind == "greedy":
-        from .greedy import GreedyBot
-        return GreedyBot(game, seed=seed)
-    if kind == "rule":
-        if game.name != "fibonacci-cards":
-            raise ValueError(f"seat spec 'rule' plays fibonacci-cards only, not {game.name}")
-        try:
-            from .rulebased import FibonacciCardsRuleBot
-        except ImportError as exc:
-            raise ValueError(f"seat spec 'rule': the rule-based bot is not available ({exc})") from None
-        return FibonacciCardsRuleBot(game, seed)
     if kind in SEARCHES:
         budget = _parse_budget(kind, arg, canonical) if arg is not None else Budget(seconds=DEFAULT_SECONDS)
         if kind == "alphabeta" and game.num_players != 2:
             raise ValueError(f"seat spec {spec!r}: alphabeta plays two-player games only; "
                              f"{game.name} has {game.num_players} players")
         return _search_bot(kind, game, budget, seed, canonical)
-    level = LEVELS[int(arg)]
-    if level.bot == "random":
-        from .random_bot import RandomBot
-        return RandomBot(game, seed=seed, name=canonical)
-    if level.bot == "greedy":
-        from .greedy import GreedyBot
-        return GreedyBot(game, seed=seed, name=canonical)
-    assert level.seconds is not None
-    if level.bot == "mcts":
-        search = "ismcts" if game.has_hidden_information else "mcts"
-        for name, options, override in LEVEL3:
-            if name == game.name and all(game.options.get(k) == v for k, v in options.items()):
-                search = override
-    else:
-        search = strongest_search(game)
-    return _search_bot(search, game, Budget(seconds=level.seconds), seed, canonical)
+    if kind != "level":
+        bot = _simple_bot(kind, game, seed, kind)
+        return bot
+    level = int(arg)
+    search = level_search(game, level)
+    seconds = LEVELS[level].seconds
+    if search.bot in SEARCHES:
+        if seconds is None:
+            raise ValueError(f"{game.name}: level {level} declares the search {search.bot!r}, "
+                             "but that level has no time budget")
+        if search.bot == "alphabeta" and game.num_players != 2:
+            raise ValueError(f"{game.name}: level {level} declares alphabeta for {game.num_players} players")
+        return _search_bot(search.bot, game, Budget(seconds=seconds), seed, canonical, search)
+    bot = _simple_bot(search.bot, game, seed, canonical, search)
+    if hasattr(bot, "name"):
+        try:
+            bot.name = canonical
+        except AttributeError:
+            pass
+    return bot

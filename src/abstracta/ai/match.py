@@ -155,7 +155,7 @@ def run_match(game: Game, specs: Sequence[str], games: int, seed: int = 0,
         ValueError: a bad spec, ``human`` in a spec, or the wrong number of specs.
     """
     n = game.num_players
-    canonical = [parse_seat_spec(s) for s in specs]
+    canonical = [parse_seat_spec(s, game) for s in specs]
     if len(canonical) != n:
         raise ValueError(f"{game.name} needs {n} seat specs, got {len(canonical)}")
     if games < 0:

@@ -21,6 +21,7 @@ import math
 import random
 import time
 
+from ..core.description import Evaluator
 from ..core.game import CHANCE, TERMINAL, Game, State
 from .base import Budget, Deadline, as_budget, check_playable, most_visited, player_view, sample_chance
 
@@ -51,8 +52,10 @@ class Node:
         return f"Node(action={self.action}, visits={self.visits}, mean={mean:.3f}, children={len(self.children)})"
 
 
-def rollout(state: State, rng_random, max_actions: int, game: Game, n: int, rng: random.Random) -> tuple[list[float], int]:
-    """Play random actions from ``state`` (mutated) to the end or ``max_actions``.
+def rollout(state: State, rng_random, max_actions: int, evaluate: Evaluator, n: int,
+            rng: random.Random) -> tuple[list[float], int]:
+    """Play random actions from ``state`` (mutated) to the end or ``max_actions``, where
+    ``evaluate(state, player)`` scores the cut playout for every player.
 
     Returns (returns vector, actions applied)."""
     plies = 0
@@ -61,7 +64,7 @@ def rollout(state: State, rng_random, max_actions: int, game: Game, n: int, rng:
         if player == TERMINAL:
             return state.returns(), plies
         if plies >= max_actions:
-            return [game.evaluate(state, p) for p in range(n)], plies
+            return [evaluate(state, p) for p in range(n)], plies
         if player == CHANCE:
             state.apply_action(sample_chance(state, rng))
         else:
@@ -96,8 +99,9 @@ class MCTSBot:
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  c: float = 1.4, max_rollout_actions: int = 400, max_nodes: int = DEFAULT_MAX_NODES,
                  use_undo: bool | None = None, max_tree_bytes: int = DEFAULT_MAX_TREE_BYTES,
-                 name: str | None = None):
+                 name: str | None = None, evaluator: Evaluator | None = None):
         self.game = game
+        self.evaluate: Evaluator = evaluator or game.evaluate
         self.budget = as_budget(budget)
         self.rng = random.Random(seed)
         self.c = c
@@ -116,7 +120,7 @@ class MCTSBot:
         self.root = None
 
     def step(self, state: State) -> int:
-        player = check_playable(state)
+        check_playable(state)
         legal = state.legal_actions()
         if len(legal) == 1:
             self.iterations = 0
@@ -132,7 +136,6 @@ class MCTSBot:
         budget = self.budget
         deadline = Deadline(budget.seconds, every=1)
         limit = budget.iterations if budget.iterations is not None else 1 << 62
-        game = self.game
         n = state.num_players
         rng = self.rng
         rnd = rng.random
@@ -225,7 +228,7 @@ class MCTSBot:
                 if result is None:
                     result = node.result = list(s.returns())
             else:
-                result, plies = rollout(s, rnd, max_rollout, game, n, rng)
+                result, plies = rollout(s, rnd, max_rollout, self.evaluate, n, rng)
                 applied += plies
             # backpropagation
             for visited in path:

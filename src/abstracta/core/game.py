@@ -15,8 +15,9 @@ import secrets
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Iterable, Sequence
 
-from .errors import IllegalActionError, NotationError, OptionError
-from .options import Option, resolve_options
+from .description import GameDescription
+from .errors import IllegalActionError, NotationError
+from .options import Option, check_seed, resolve_options
 from .rng import SplitMix64
 
 #: ``current_player()`` at a chance node.
@@ -28,26 +29,19 @@ TERMINAL = -4
 class Game(ABC):
     """A game with fixed options.
 
-    Subclasses set the class attributes and implement :meth:`new_initial_state` and
-    :meth:`state_from_text`.
+    Subclasses set :attr:`name` and :attr:`option_specs` (and the player range), and implement
+    :meth:`describe`, :meth:`new_initial_state` and :meth:`state_from_text`.
 
     Attributes:
-        name: registry name, e.g. ``"fanorona"``.
-        title: human name, e.g. ``"Fanorona"``.
+        name: registry name, e.g. ``"fanorona"`` (the game's ``abstracta.games`` entry point).
         option_specs: the options the game accepts.
-        has_chance: whether the rules contain randomness (then the ``seed`` option exists).
-        has_hidden_information: whether players see different things.
+        min_players, max_players: seats over all options (the new-game form needs them
+            before an instance exists).
         options: the complete, validated option dict of this instance.
     """
 
     name: ClassVar[str] = ""
-    title: ClassVar[str] = ""
-    summary: ClassVar[str] = ""
-    #: how to type moves, for people (terminal help, web client)
-    notation_help: ClassVar[str] = ""
     option_specs: ClassVar[tuple[Option, ...]] = ()
-    has_chance: ClassVar[bool] = False
-    has_hidden_information: ClassVar[bool] = False
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
 
@@ -55,6 +49,32 @@ class Game(ABC):
         self.options: dict[str, Any] = resolve_options(self.option_specs, options)
 
     # --- facts -----------------------------------------------------------------------
+    @abstractmethod
+    def describe(self) -> GameDescription:
+        """This instance's :class:`GameDescription` (read it through :attr:`description`)."""
+
+    @property
+    def description(self) -> GameDescription:
+        """What this instance declares about itself (built once per instance)."""
+        cached = self.__dict__.get("_description")
+        if cached is None:
+            cached = self.__dict__["_description"] = self.describe()
+        return cached
+
+    @property
+    def title(self) -> str:
+        return str(self.description.title)
+
+    @property
+    def has_chance(self) -> bool:
+        """Randomness in the rules of this instance (the description's ``chance``)."""
+        return self.description.chance
+
+    @property
+    def has_hidden_information(self) -> bool:
+        """Players see different things in this instance (the description's ``hidden_information``)."""
+        return self.description.hidden_information
+
     @property
     def num_players(self) -> int:
         """Number of players (seats) of this instance."""
@@ -82,9 +102,7 @@ class Game(ABC):
             seed = self.options.get("seed")
         if seed is None:
             seed = secrets.randbits(63)
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise OptionError(f"option seed: a seed is a non-negative integer, got {seed!r}")
-        return seed
+        return check_seed(seed)
 
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> "State":
@@ -105,37 +123,42 @@ class Game(ABC):
         return [state.string_to_action(text)]
 
     def format_moves(self, initial: "State", actions: Sequence[int]) -> list[str]:
-        """The record's move list for ``actions`` played from ``initial`` (default: one string per action)."""
-        state = initial.clone()
-        out = []
-        for action in actions:
-            out.append(state.action_to_string(action))
-            state.apply_action(action)
-        return out
+        """The record's move list for ``actions`` played from ``initial`` (default: one string
+        per action; games with a whole-turn notation write whole turns)."""
+        return action_strings(initial, actions)
 
     @property
     def num_distinct_actions(self) -> int:
         """Size of the action space: every action of every state is in ``range(num_distinct_actions)``."""
         raise NotImplementedError
 
-    # --- optional presentation hooks (implemented in each game's render.py) ------------------
+    # --- presentation (implemented in each game's render.py) ---------------------------------
     def render(self, state: "State", player: int | None = None) -> Any:
         """A ``rich`` renderable of ``state`` for a terminal, as ``player`` may see it
         (``None``: an onlooker who sees everything public). Default: the position text."""
         return state.to_text() if player is None else state.observation(player)
 
+    def render_board(self) -> Any:
+        """The empty board as a ``rich`` renderable, for games whose description declares
+        ``printable_board``. Raises ``NotImplementedError`` for the others."""
+        raise NotImplementedError(f"{self.name} has no printed board")
+
+    def board_svg(self) -> str:
+        """The empty board as an SVG document (``printable_board`` games)."""
+        raise NotImplementedError(f"{self.name} has no printed board")
+
     def turn_strings(self, state: "State") -> list[str]:
         """Whole-turn notation of the legal turns at a turn boundary, canonical order
-        (``abstracta moves --turns``). Only games whose turns span several actions with a
-        whole-turn notation (Nibble) implement it."""
+        (``abstracta moves --turns``), for games whose description declares
+        ``whole_turn_notation``. Raises ``NotImplementedError`` for the others."""
         raise NotImplementedError(f"{self.name} has no whole-turn notation")
 
     # --- search support -------------------------------------------------------------------
     def evaluate(self, state: "State", player: int) -> float:
-        """Heuristic value of a non-terminal ``state`` for ``player``, in [-1, 1].
-
-        Used by the greedy and alpha-beta bots. Default: 0 (no knowledge)."""
-        return 0.0
+        """Heuristic value of a non-terminal ``state`` for ``player``, in [-1, 1]: the
+        description's evaluator, or 0 (no knowledge) for a game without one."""
+        evaluator = self.description.evaluator
+        return evaluator(state, player) if evaluator is not None else 0.0
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.non_default_options().items())
@@ -266,6 +289,24 @@ class State(ABC):
         return f"<{type(self).__name__} {self.to_text()!r}>"
 
 
+def action_strings(initial: State, actions: Sequence[int]) -> list[str]:
+    """The notation of each of ``actions`` played in order from ``initial`` (not changed)."""
+    state = initial.clone()
+    out = []
+    for action in actions:
+        out.append(state.action_to_string(action))
+        state.apply_action(action)
+    return out
+
+
+def resignation_returns(num_players: int, seat: int) -> list[float]:
+    """Returns after ``seat`` resigns: it loses (−1); with two players the other wins (+1),
+    with more the others draw (0) — nobody has beaten the rest yet."""
+    if num_players == 2:
+        return [-1.0 if i == seat else 1.0 for i in range(2)]
+    return [-1.0 if i == seat else 0.0 for i in range(num_players)]
+
+
 def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
     """Raise :class:`IllegalActionError` unless ``action`` is one of ``legal``."""
     if isinstance(action, bool) or not isinstance(action, int):
@@ -276,4 +317,5 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
         raise IllegalActionError(f"action {action} is not legal here")
 
 
-__all__ = ["CHANCE", "TERMINAL", "Game", "State", "check_action_in", "NotationError", "SplitMix64"]
+__all__ = ["CHANCE", "TERMINAL", "Game", "GameDescription", "State", "action_strings", "check_action_in",
+           "resignation_returns", "NotationError", "SplitMix64"]

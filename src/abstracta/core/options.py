@@ -46,6 +46,22 @@ class Option:
     validate: Callable[[Any], str | None] | None = None
     to_text: Callable[[Any], str] = field(default=str)
 
+    def text_of(self, value: Any) -> str:
+        """``value`` as typed on the command line (``true``, ``dimy``, ``5,1``)."""
+        if isinstance(value, bool):
+            return str(value).lower()
+        return self.to_text(value)
+
+    def shown(self, value: Any) -> str:
+        """``value`` in an error message: a tuple as ``(5,1)`` so that lists of them read clearly."""
+        if isinstance(value, tuple):
+            return "(" + self.to_text(value) + ")"
+        return repr(value) if isinstance(value, str) else self.text_of(value)
+
+    def allowed(self) -> str:
+        """The accepted values for an error message: ``tsivy, dimy, telo`` or ``(1,1), (5,1), …``."""
+        return ", ".join(self.shown(c) if isinstance(c, tuple) else self.text_of(c) for c in self.choices or ())
+
     def coerce(self, value: Any) -> Any:
         """Parse (if text) and validate ``value``; raise :class:`OptionError` naming the problem."""
         if isinstance(value, str) and self.parser is not str:
@@ -60,8 +76,7 @@ class Option:
         if isinstance(value, list):
             value = tuple(value)
         if self.choices is not None and value not in self.choices:
-            allowed = ", ".join(self.to_text(c) for c in self.choices)
-            raise OptionError(f"option {self.name}: {value!r} is not one of {allowed}")
+            raise OptionError(f"option {self.name}: {self.shown(value)} is not one of {self.allowed()}")
         if self.validate is not None:
             problem = self.validate(value)
             if problem:
@@ -69,15 +84,35 @@ class Option:
         return value
 
 
+#: Seeds are unsigned 64-bit integers: the shared generator reduces modulo 2**64, so a larger
+#: seed would only alias a smaller one (rules/README.md "Seeded generator").
+SEED_LIMIT = 2**64
+
+
+def seed_problem(value: Any) -> str | None:
+    """Why ``value`` is not a seed (an integer with 0 ≤ seed < 2**64), or ``None`` if it is one.
+
+    The one check of seed validity: options, records, the CLI and the server all use it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEED_LIMIT:
+        shown = repr(value)
+        if len(shown) > 60:
+            shown = shown[:59] + "…"
+        return f"a seed is an integer from 0 to 2**64 - 1, got {shown}"
+    return None
+
+
+def check_seed(value: Any, what: str = "seed") -> int:
+    """``value`` if it is a seed (0 ≤ seed < 2**64); else :class:`OptionError` naming ``what``."""
+    problem = seed_problem(value)
+    if problem:
+        raise OptionError(f"{what}: {problem}")
+    return value
+
+
 def seed_option() -> Option:
     """The ``seed`` option every game with randomness takes (rules/README.md "Options")."""
-
-    def check(value: Any) -> str | None:
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            return f"a seed is a non-negative integer, got {value!r}"
-        return None
-
-    return Option("seed", None, "seed of the shared generator (drawn if absent)", parser=parse_int, validate=check)
+    return Option("seed", None, "seed of the shared generator (drawn if absent)", parser=parse_int,
+                  validate=seed_problem)
 
 
 def resolve_options(specs: tuple[Option, ...], given: Mapping[str, Any]) -> dict[str, Any]:

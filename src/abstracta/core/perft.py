@@ -48,8 +48,3 @@ def _perft_clone(state: State, depth: int) -> int:
         child.apply_action(action)
         total += 1 if depth == 1 else _perft_clone(child, depth - 1)
     return total
-
-
-def perft_table(state: State, depth: int) -> dict[int, int]:
-    """``{1: perft(1), …, depth: perft(depth)}``."""
-    return {d: perft(state, d) for d in range(1, depth + 1)}

@@ -1,45 +1,86 @@
 """Registry: game name -> Game class (DESIGN.md "Layout").
 
-Each game package is listed here by import path and imported on first use, so the CLI and
-server start fast and only talk to games through this registry and the spine.
+Games register through the ``abstracta.games`` entry-point group, the built-in ones too (see
+``pyproject.toml``): a package installed beside abstracta that declares::
+
+    [project.entry-points."abstracta.games"]
+    tictactoe = "tictactoe:TicTacToeGame"
+
+appears in every command, the levels, the benchmarks and the web app. Entry points are read
+once and imported on first use, so the CLI and server start fast. :func:`register_game` adds a
+game at run time (tests, notebooks).
 """
 
 from __future__ import annotations
 
 import importlib
+from importlib.metadata import entry_points
 from typing import Any
 
 from .errors import UnknownGameError
 from .game import Game
 
-_GAMES: dict[str, str] = {
-    "fanorona": "abstracta.games.fanorona:FanoronaGame",
-    "nibble": "abstracta.games.nibble:NibbleGame",
-    "fibonacci": "abstracta.games.fibonacci:FibonacciGame",
-    "fibonacci-cards": "abstracta.games.fibonacci_cards:FibonacciCardsGame",
-    "slide-checkers": "abstracta.games.slide_checkers:SlideCheckersGame",
-}
+#: The entry-point group games register in.
+GROUP = "abstracta.games"
+
+_extra: dict[str, str | type[Game]] = {}
+_found: dict[str, str] | None = None
+_loaded: dict[str, type[Game]] = {}
 
 
-def _import(path: str) -> type[Game] | None:
-    module_name, _, attr = path.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name and module_name.startswith(exc.name):
-            return None  # the game package is not written yet
-        raise
-    return getattr(module, attr, None)
+class GameLoadError(UnknownGameError):
+    """A registered game whose package fails to import or does not hold a Game class."""
+
+
+def _entry_points() -> dict[str, str]:
+    global _found
+    if _found is None:
+        _found = {}
+        for ep in entry_points(group=GROUP):
+            _found.setdefault(ep.name.strip().lower(), ep.value)
+    return _found
+
+
+def _targets() -> dict[str, str | type[Game]]:
+    return {**_entry_points(), **_extra}
+
+
+def _load(name: str, target: str | type[Game]) -> type[Game]:
+    if isinstance(target, type):
+        cls: Any = target
+    else:
+        module_name, _, attr = target.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except Exception as exc:  # a broken plug-in is named, never silently dropped
+            raise GameLoadError(f"game {name!r} ({target}) does not import: "
+                                f"{type(exc).__name__}: {exc}") from exc
+        cls = module
+        for part in attr.split(".") if attr else []:
+            cls = getattr(cls, part, None)
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise GameLoadError(f"game {name!r}: {target} is not a Game class")
+    if cls.name != name:
+        raise GameLoadError(f"game {name!r}: {target} calls itself {cls.name!r}")
+    return cls
 
 
 def game_class(name: str) -> type[Game]:
-    """The Game class registered as ``name``. Raises :class:`UnknownGameError`."""
-    key = name.strip().lower()
-    path = _GAMES.get(key)
-    cls = _import(path) if path else None
-    if cls is None:
+    """The Game class registered as ``name``.
+
+    Raises:
+        UnknownGameError: ``name`` is not registered (the message lists the games).
+        GameLoadError: it is registered but its package does not import or is not a game.
+    """
+    key = name.strip().lower() if isinstance(name, str) else name
+    cls = _loaded.get(key)
+    if cls is not None:
+        return cls
+    target = _targets().get(key)
+    if target is None:
         known = ", ".join(registered_games()) or "none"
         raise UnknownGameError(f"unknown game {name!r} (games: {known})")
+    cls = _loaded[key] = _load(key, target)
     return cls
 
 
@@ -47,17 +88,28 @@ def load_game(name: str, **options: Any) -> Game:
     """``load_game("fanorona", size="dimy")`` — a Game with validated options.
 
     Raises:
-        UnknownGameError: ``name`` is not registered.
+        UnknownGameError: ``name`` is not registered (or its package is broken: GameLoadError).
         OptionError: an unknown option or a bad value.
     """
     return game_class(name)(**options)
 
 
 def registered_games() -> list[str]:
-    """Names of the games available in this installation, in the order of DESIGN.md."""
-    return [name for name, path in _GAMES.items() if _import(path) is not None]
+    """Names of the registered games, sorted (nothing is imported)."""
+    return sorted(_targets())
 
 
-def register_game(name: str, path: str) -> None:
-    """Register an extra game (``"package.module:GameClass"``)."""
-    _GAMES[name] = path
+def register_game(name: str, target: str | type[Game]) -> None:
+    """Register a game at run time: a Game class or ``"package.module:GameClass"``.
+
+    Overrides an entry point of the same name."""
+    key = name.strip().lower()
+    _extra[key] = target
+    _loaded.pop(key, None)
+
+
+def rescan() -> None:
+    """Read the entry points again (after installing a game into the running interpreter)."""
+    global _found
+    _found = None
+    _loaded.clear()

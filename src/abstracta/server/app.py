@@ -26,24 +26,28 @@ Decisions (the API's rules, also stated in the OpenAPI description):
 from __future__ import annotations
 
 import asyncio
+import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 import json
 from typing import Annotated, Any, AsyncIterator
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..core.errors import AbstractaError, UnknownGameError
+from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
-from ..core.registry import game_class, registered_games
-from .matches import ApiError, MatchService, clip
+from ..core.registry import game_class, load_game, registered_games
+from .matches import ApiError, MatchService, clip, cut
 from .storage import Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+log = logging.getLogger("abstracta.server")
 
 
 #: Largest request body in bytes, per path (default: ``None`` key).
@@ -112,7 +116,7 @@ class BodyLimit:
 
 # --- request bodies ------------------------------------------------------------------------
 class CreateMatch(BaseModel):
-    game: str = Field(max_length=64, description="registry name, e.g. 'fanorona'")
+    game: str = Field(max_length=64, description="registry name (GET /api/games lists them)")
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="rules options, as values or their text form ('dimy', 'true', '5,1')")
     seats: list[SeatSpec] | None = Field(default=None, max_length=16,
@@ -147,6 +151,21 @@ class OptionInfo(BaseModel):
     choices: list[str] | None = Field(description="allowed values (text form), or null for any")
 
 
+class VariantInfo(BaseModel):
+    options: dict[str, Any] = Field(description="the options that make this variant (text form); others default")
+    label: str
+    num_players: int
+    chance: bool = Field(description="randomness in the rules of this variant")
+    hidden_information: bool = Field(description="players see different things in this variant")
+
+
+class SeatInfo(BaseModel):
+    name: str | None = Field(description="the seat's name in the game (White, Red); null: no colours, "
+                                         "a client names the seat (You, Computer, Player 2)")
+    colour: str | None = Field(description="CSS colour of the seat's pieces")
+    ink: str | None = Field(description="CSS colour of text on 'colour'")
+
+
 class GameInfo(BaseModel):
     name: str
     title: str
@@ -154,9 +173,24 @@ class GameInfo(BaseModel):
     min_players: int
     max_players: int
     num_players: int = Field(description="players with default options")
-    hidden_information: bool
-    chance: bool
+    hidden_information: bool = Field(description="with default options (see variants)")
+    chance: bool = Field(description="with default options (see variants)")
+    whole_turn_notation: bool
+    printable_board: bool
+    board_module: str | None = Field(description="URL of the game's browser board module, null if it has none")
     options: list[OptionInfo]
+    variants: list[VariantInfo]
+
+
+class GameDetail(GameInfo):
+    """One game with everything a client shows of it, for a given option set."""
+
+    notation_help: str
+    rules: str = Field(description="the rules page, an HTML fragment")
+    seats: list[SeatInfo] = Field(description="per seat of this option set: name and colours")
+    board: dict[str, str] = Field(description="named colours of the board (the board module's palette)")
+    texts: dict[str, str] = Field(description="every human-readable string of the description by "
+                                              "translation key")
 
 
 class MatchView(BaseModel):
@@ -169,6 +203,9 @@ class MatchView(BaseModel):
     seed: int | None = Field(description="null for games without chance, and while a hidden-information game runs")
     players: list[str] = Field(description="per seat: 'human' or 'level:N'")
     num_players: int
+    seats: list[SeatInfo] = Field(description="per seat: its name in the game and its colours")
+    board: dict[str, str] = Field(description="named colours of the board (the board module's palette)")
+    board_module: str | None = Field(description="URL of the game's browser board module")
     hidden_information: bool
     private_views: bool = Field(description="the persons at this match see different things (hand-over screen)")
     viewer: int | None = Field(description="whose eyes 'position' shows (hidden information); null: everything")
@@ -200,6 +237,7 @@ class MatchSummary(BaseModel):
     ply: int = Field(description="actions played")
     turns: int = Field(description="entries of the record's move list (whole turns for some games)")
     players: list[str]
+    seats: list[SeatInfo] | None = Field(description="per seat: name and colours (null if the game is not installed)")
     options: dict[str, Any]
     result: list[float] | None
     termination: str | None
@@ -229,30 +267,57 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 def option_json(spec: Option) -> dict[str, Any]:
     kind = "bool" if spec.parser is parse_bool else "int" if spec.parser is parse_int else "text"
 
-    def text(v: Any) -> Any:
-        if v is None:
-            return None
-        if isinstance(v, bool):
-            return str(v).lower()
-        return spec.to_text(v)
+    return {"name": spec.name, "default": option_text(spec, spec.default), "help": spec.help, "kind": kind,
+            "choices": [option_text(spec, c) for c in spec.choices] if spec.choices is not None else None}
 
-    return {"name": spec.name, "default": text(spec.default), "help": spec.help, "kind": kind,
-            "choices": [text(c) for c in spec.choices] if spec.choices is not None else None}
+
+def option_text(spec: Option, value: Any) -> Any:
+    """A value in the text form the API and records use (``None`` stays ``None``)."""
+    return None if value is None else spec.text_of(value)
+
+
+def game_info(game: Game) -> dict[str, Any]:
+    """The catalogue entry of ``game`` (its description with default options, and its variants)."""
+    d = game.description
+    variants = []
+    specs = {o.name: o for o in game.option_specs}
+    for variant in d.variants:
+        try:
+            v = type(game)(**variant.options).description
+        except AbstractaError as exc:  # a variant the game declares but refuses: a bug in the game
+            raise RuntimeError(f"{d.name}: declared variant {dict(variant.options)} is refused: {exc}") from exc
+        variants.append({"options": {k: option_text(specs[k], val) for k, val in variant.options.items()},
+                         "label": str(variant.label), "num_players": v.num_players,
+                         "chance": v.chance, "hidden_information": v.hidden_information})
+    return {"name": d.name, "title": str(d.title), "summary": str(d.summary),
+            "min_players": d.min_players, "max_players": d.max_players, "num_players": d.num_players,
+            "hidden_information": d.hidden_information, "chance": d.chance,
+            "whole_turn_notation": d.whole_turn_notation, "printable_board": d.printable_board,
+            "board_module": f"/games/{d.name}/board.js" if d.web is not None else None,
+            "options": [option_json(o) for o in game.option_specs], "variants": variants}
+
+
+def game_detail(game: Game) -> dict[str, Any]:
+    d = game.description
+    return {**game_info(game), "notation_help": str(d.notation_help), "rules": str(d.rules),
+            "seats": seat_styles(game), "board": dict(d.board), "texts": d.texts()}
+
+
+def seat_styles(game: Game) -> list[dict[str, Any]]:
+    return [{"name": str(st.name) if st.name is not None else None, "colour": st.colour, "ink": st.ink}
+            for st in game.description.seats]
 
 
 def catalog() -> list[dict[str, Any]]:
+    """Every registered game that loads; a broken plug-in is logged and left out of the list."""
     out = []
     for name in registered_games():
-        cls = game_class(name)
         try:
-            default_players = cls().num_players
-        except Exception:  # noqa: BLE001
-            default_players = cls.min_players
-        out.append({"name": name, "title": cls.title, "summary": cls.summary,
-                    "min_players": cls.min_players, "max_players": cls.max_players,
-                    "num_players": default_players,
-                    "hidden_information": cls.has_hidden_information, "chance": cls.has_chance,
-                    "options": [option_json(o) for o in cls.option_specs]})
+            game = load_game(name)
+        except AbstractaError as exc:
+            log.warning("game %s is left out of the catalogue: %s", name, exc)
+            continue
+        out.append(game_info(game))
     return out
 
 
@@ -270,8 +335,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
             service.close()
 
     app = FastAPI(title="abstracta", version="0.1.0", lifespan=lifespan,
-                  description="Play Fanorona, Nibble, Fibonacci, the Fibonacci card game and "
-                              "Slide Checkers. Errors are 4xx with a body {\"error\": \"...\"}.\n\n"
+                  description="Play abstract games (GET /api/games lists them). "
+                              "Errors are 4xx with a body {\"error\": \"...\"}.\n\n"
                               + __doc__.split("Decisions (the API's rules, also stated in the OpenAPI description):", 1)[-1].strip()
                               .replace("``", "`"))
     app.state.service = service
@@ -299,9 +364,40 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
 
     # --- API --------------------------------------------------------------------------------
-    @app.get("/api/games", summary="The games you can play and their options", response_model=list[GameInfo])
+    @app.get("/api/games", summary="The games you can play, their options and variants", response_model=list[GameInfo])
     def list_games() -> list[dict[str, Any]]:
         return catalog()
+
+    @app.get("/api/games/{name}", summary="One game: rules page, notation help, seat names and colours",
+             response_model=GameDetail, responses=ERRORS)
+    def get_game(name: str, request: Request) -> dict[str, Any]:
+        """Query parameters other than the path are the game's options (e.g. ``?players=3``)."""
+        options = {k: v for k, v in request.query_params.items()}
+        try:
+            game = load_game(name, **options)
+        except UnknownGameError as exc:
+            raise ApiError(404, cut(str(exc))) from None
+        except AbstractaError as exc:
+            raise ApiError(422, cut(str(exc))) from None
+        return game_detail(game)
+
+    @app.get("/games/{name}/{path:path}", include_in_schema=False)
+    def game_asset(name: str, path: str) -> Response:
+        """A file of a game's browser module, from the game's own package (``web/``)."""
+        try:
+            web = game_class(name)().description.web
+        except AbstractaError:
+            raise ApiError(404, f"no game {clip(name)}") from None
+        if web is None or not path or any(part in ("", ".", "..") for part in path.split("/")):
+            raise ApiError(404, f"no file {clip(path)} for {name}")
+        target = web
+        for part in path.split("/"):
+            target = target / part
+        if not target.is_file():
+            raise ApiError(404, f"no file {clip(path)} for {name}")
+        media = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml",
+                 "json": "application/json", "png": "image/png"}.get(path.rsplit(".", 1)[-1], "application/octet-stream")
+        return Response(target.read_bytes(), media_type=media, headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/matches", summary="Stored matches, most recently played first", response_model=list[MatchSummary])
     def list_matches(limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
@@ -311,9 +407,14 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                 record = json.loads(row.record)
             except ValueError:
                 record = {}
+            try:
+                seats = seat_styles(load_game(row.game, **(record.get("options") or {})))
+            except (AbstractaError, TypeError):
+                seats = None
             out.append({"id": row.id, "game": row.game, "status": row.status, "ply": row.plies,
                         "turns": len(record.get("moves") or []),
                         "players": record.get("players") or [],
+                        "seats": seats,
                         "options": record.get("options") or {},
                         "result": record.get("result"), "termination": record.get("termination"),
                         "created": row.created_at.isoformat() if row.created_at else None,

@@ -2,22 +2,17 @@
 
 :func:`choose_action` is the function a worker runs: it replays the match's record, asks the
 bot of ``spec`` (``level:N``, DESIGN.md "Players, seats and levels") for one action and returns
-its notation. ``abstracta.ai.levels.make_bot`` is used when it exists; otherwise (or when it
-has no bot for the game) a uniformly random legal action is chosen.
+its notation.
 """
 
 from __future__ import annotations
 
-import random
 import re
-from typing import Any
 
+from ..ai.levels import LEVELS, make_bot
 from ..core.records import Record
 
 SEAT_SPEC = re.compile(r"^(human|level:[1-6])$")
-
-#: Per-level move time budgets in seconds (DESIGN.md); ``None``: instant.
-BUDGETS: dict[int, float | None] = {1: None, 2: None, 3: 0.2, 4: 0.5, 5: 1.5, 6: 4.0}
 
 
 def is_bot(spec: str) -> bool:
@@ -30,19 +25,8 @@ def timeout_for(spec: str) -> float:
         level = int(spec.split(":", 1)[1])
     except (IndexError, ValueError):
         level = 1
-    budget = BUDGETS.get(level) or 0.0
-    return 20.0 + 4 * budget
-
-
-def _make_bot(spec: str, game: Any, seed: int | None) -> Any:
-    try:
-        from ..ai.levels import make_bot  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    try:
-        return make_bot(spec, game, seed=seed)
-    except Exception:  # noqa: BLE001 - a broken bot must not stop the game
-        return None
+    budget = LEVELS[level].seconds if level in LEVELS else None
+    return 20.0 + 4 * (budget or 0.0)
 
 
 def worker_init(parent_pid: int) -> None:
@@ -73,10 +57,6 @@ def warm_up() -> int:
     names = registered_games()
     for name in names:
         game_class(name)
-    try:
-        from ..ai import levels  # type: ignore[attr-defined]  # noqa: F401
-    except ImportError:
-        pass
     return len(names)
 
 
@@ -90,15 +70,10 @@ def choose_action(record_json: str, spec: str, seed: int | None = None) -> str:
     state, _ = record.replay()
     if state.is_terminal():
         raise ValueError("the game is over")
-    game = getattr(state, "game", None) or record.make_game()
-    legal = state.legal_actions()
-    bot = _make_bot(spec, game, seed)
-    action = None
-    if bot is not None:
-        try:
-            action = bot.step(state.clone())
-        except Exception:  # noqa: BLE001
-            action = None
-    if action not in legal:
-        action = random.Random(seed).choice(legal)
+    bot = make_bot(spec, state.game, seed=seed)
+    if bot is None:
+        raise ValueError(f"seat spec {spec!r} is not a computer player")
+    action = bot.step(state.clone())
+    if action not in state.legal_actions():
+        raise ValueError(f"{spec} chose action {action!r}, which is not legal here")
     return state.action_to_string(action)

@@ -17,18 +17,17 @@ import secrets
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Sequence
+from typing import Any
 
 from ..core.errors import AbstractaError, RecordError
-from ..core.game import Game, State
+from ..core.game import Game, State, action_strings, resignation_returns
+from ..core.options import seed_problem
 from ..core.records import Record
 from ..core.registry import load_game
 from . import bots
 from .storage import Store
 
 
-#: Seeds are unsigned 64-bit integers (the record format and the CLI agree on that range).
-SEED_LIMIT = 2**64
 #: Longest echo of client input inside an error message.
 ECHO_LIMIT = 100
 #: Limits on the strings of an imported record.
@@ -48,11 +47,10 @@ def cut(text: str, limit: int = 300) -> str:
 
 
 def check_seed(seed: Any, field_name: str = "seed") -> None:
-    """Raise ApiError 422 unless ``seed`` is None or an integer in 0 … 2**64 - 1."""
-    if seed is None:
-        return
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
-        raise ApiError(422, f"{field_name}: a seed is an integer from 0 to 2**64 - 1, got {clip(seed)}")
+    """Raise ApiError 422 unless ``seed`` is None or a seed (:func:`abstracta.core.options.seed_problem`)."""
+    problem = None if seed is None else seed_problem(seed)
+    if problem:
+        raise ApiError(422, f"{field_name}: {problem}")
 
 
 class ApiError(Exception):
@@ -122,15 +120,6 @@ class Match:
 
 def _stamp() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _notation(state: State, actions: Sequence[int]) -> list[str]:
-    out = []
-    s = state.clone()
-    for a in actions:
-        out.append(s.action_to_string(a))
-        s.apply_action(a)
-    return out
 
 
 def _check_seats(seats: Any, n: int, field_name: str = "seats") -> list[str]:
@@ -230,7 +219,7 @@ class MatchService:
                 raise ApiError(500, f"stored match {match_id} does not replay: {exc}") from None
             match = Match(match_id, game, initial, state, actions, list(record.players),
                           record.start, dict(record.tags), record.result, record.termination,
-                          row.revision, _notation(initial, actions))
+                          row.revision, action_strings(initial, actions))
             self.cache[match_id] = match
             return match
 
@@ -344,7 +333,7 @@ class MatchService:
         tags = dict(record.tags)
         tags.setdefault("date", _stamp())
         match = Match(secrets.token_hex(8), game, initial, state, actions, players, record.start,
-                      tags, result, termination, 0, _notation(initial, actions))
+                      tags, result, termination, 0, action_strings(initial, actions))
         return self._store_new(match)
 
     def _store_new(self, match: Match) -> Match:
@@ -403,8 +392,7 @@ class MatchService:
             first: Exception = exc
         except Exception as exc:  # noqa: BLE001 - a rules bug must not crash the request
             raise ApiError(422, f"{clip(text)} could not be read: {cut(str(exc), 200)}") from None
-        whole_turns = type(match.game).parse_move is not Game.parse_move
-        if not whole_turns:
+        if not match.game.description.whole_turn_notation:
             raise ApiError(422, cut(str(first)) if str(first) else f"{clip(text)} is not a legal move here")
         try:
             actions = list(match.game.parse_move(state, text))
@@ -486,9 +474,8 @@ class MatchService:
                 raise ApiError(422, f"seat {clip(seat)} does not exist in this game")
             if match.players[seat] != "human":
                 raise ApiError(409, f"seat {seat} is played by the computer and cannot resign")
-            n = len(match.players)
             trial = self._copy(match)
-            trial.result = [(-1.0 if i == seat else (1.0 if n == 2 else 0.0)) for i in range(n)]
+            trial.result = resignation_returns(len(match.players), seat)
             trial.termination = "resignation"
             self.thinking.pop(match_id, None)
             return self._replace(match, trial)
@@ -641,6 +628,10 @@ class MatchService:
             "seed": (match.initial.seed if game.has_chance and not match.hides_cards else None),
             "players": match.players,
             "num_players": len(match.players),
+            "seats": [{"name": str(st.name) if st.name is not None else None, "colour": st.colour, "ink": st.ink}
+                      for st in game.description.seats],
+            "board": dict(game.description.board),
+            "board_module": f"/games/{game.name}/board.js" if game.description.web is not None else None,
             "hidden_information": game.has_hidden_information,
             "private_views": self._private_views(match),
             "viewer": viewer,
@@ -670,11 +661,11 @@ class MatchService:
     def _turns(match: Match) -> list[str] | None:
         """The legal whole turns in the game's whole-turn notation (``Game.turn_strings``), or
         None for games without one and in the middle of a turn."""
-        if type(match.game).turn_strings is Game.turn_strings:
+        if not match.game.description.whole_turn_notation:
             return None
         try:
-            return list(match.game.turn_strings(match.state))
-        except (NotImplementedError, AbstractaError):
+            return list(match.game.turn_strings(match.state)) or None
+        except AbstractaError:  # in the middle of a turn there are no whole turns to list
             return None
 
     @staticmethod

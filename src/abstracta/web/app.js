@@ -1,7 +1,6 @@
 // The abstracta browser client: home page, rules pages, new-game form and the game page.
 // Plain ES modules, hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>, #/matches).
 import { api } from "./api.js";
-import { RULES } from "./rules.js";
 
 const app = document.getElementById("app");
 let catalog = null;
@@ -36,9 +35,12 @@ export function defaultSeatName(i, players) {
   return humans === 1 ? "You" : `Player ${i + 1}`;
 }
 
-function seatNamer(mod, options, players) {
-  return (i) => (mod && mod.seatName ? mod.seatName(i, options) : defaultSeatName(i, players));
+// Seat names from the game's description (seats: [{name, colour, ink}]): the game's own name for
+// a seat (White, Red) when it has one, else You / Computer / Player N.
+function seatNamer(seats, players) {
+  return (i) => (seats && seats[i] && seats[i].name ? seats[i].name : defaultSeatName(i, players));
 }
+const coloured = (seats) => !!(seats && seats.some((s) => s && s.name));
 
 function resultLine(result, termination, name) {
   if (!result) return "";
@@ -85,7 +87,7 @@ async function homePage() {
   app.append(h("p", { class: "lead" }, "Play against the computer (six levels) or against a friend on this device."));
   const grid = h("div", { class: "cards" });
   for (const g of list) {
-    const blurb = RULES[g.name] ? RULES[g.name].blurb : g.summary;
+    const blurb = g.summary;
     grid.append(h("section", { class: "card", "data-game": g.name },
       h("h2", {}, g.title),
       h("p", {}, blurb),
@@ -130,8 +132,6 @@ async function matchesPage() {
   document.title = "Your games — abstracta";
   const [rows, list] = await Promise.all([api("/api/matches"), games()]);
   const titles = Object.fromEntries(list.map((g) => [g.name, g.title]));
-  const mods = {};
-  for (const name of new Set(rows.map((r) => r.game))) mods[name] = await boardModule(name);
   app.append(h("h1", {}, "Your games"));
   const empty = h("p", { id: "no-games", hidden: rows.length > 0 }, "No games yet.");
   const err = h("p", { class: "error", hidden: true });
@@ -141,10 +141,9 @@ async function matchesPage() {
   const body = h("tbody");
   table.append(body);
   for (const r of rows) {
-    const mod = mods[r.game];
-    const name = seatNamer(mod, r.options, r.players);
-    const coloured = !!(mod && mod.seatName);
-    const who = r.players.map((p, i) => name(i) + (coloured ? ` (${p === "human" ? "person" : "computer " + p.slice(6)})` : "")).join(" vs ");
+    const name = seatNamer(r.seats, r.players);
+    const named = coloured(r.seats);
+    const who = r.players.map((p, i) => name(i) + (named ? ` (${p === "human" ? "person" : "computer " + p.slice(6)})` : "")).join(" vs ");
     const opts = Object.entries(r.options || {}).map(([k, v]) => `${k.replace(/_/g, " ")} ${Array.isArray(v) ? v.join(",") : v}`).join(", ");
     const result = r.status === "over" ? resultLine(r.result, r.termination, name) || "finished" : "in play";
     const moves = r.turns === r.ply ? `${r.ply}` : `${r.turns} turns (${r.ply} actions)`;
@@ -169,7 +168,6 @@ async function matchesPage() {
 async function rulesPage(name) {
   const list = await games();
   const g = list.find((x) => x.name === name);
-  const r = RULES[name];
   if (!g) {
     document.title = "No such game — abstracta";
     app.append(h("h1", {}, "No such game"), h("p", { class: "error", id: "not-found" }, `There is no game called “${name}”.`),
@@ -178,9 +176,11 @@ async function rulesPage(name) {
   }
   document.title = `${g ? g.title : name} rules — abstracta`;
   app.append(h("h1", {}, `${g ? g.title : name}: how to play`));
+  const detail = await api(`/api/games/${encodeURIComponent(name)}`);
   const body = h("div", { class: "rules" });
-  body.innerHTML = r ? r.html : "<p>No rules page yet.</p>";
-  app.append(body, h("p", {}, h("a", { href: `#/new/${name}`, class: "button primary" }, "Play it")));
+  body.innerHTML = detail.rules || "<p>No rules page yet.</p>"; // the game's own page, shipped in its package
+  const notation = h("p", { class: "notation" }, h("b", {}, "Notation: "), detail.notation_help);
+  app.append(body, notation, h("p", {}, h("a", { href: `#/new/${name}`, class: "button primary" }, "Play it")));
 }
 
 // ------------------------------------------------------------------------------ new game
@@ -211,7 +211,19 @@ async function newGamePage(name) {
   }
   const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, "Players"));
   form.append(seatBox);
-  const seatNames = await seatLabels(name);
+  // seat names follow the options (Slide Checkers' colours): asked of the server's description
+  let seatStyles = null, seatKey = null;
+  const seatNames = (i, opts) => (seatStyles && seatStyles[i] && seatStyles[i].name) || `Player ${i + 1}`;
+  async function loadSeats() {
+    const opts = readOptions();
+    const key = JSON.stringify(opts);
+    if (key === seatKey) return;
+    seatKey = key;
+    try {
+      const q = new URLSearchParams(opts).toString();
+      seatStyles = (await api(`/api/games/${encodeURIComponent(name)}${q ? "?" + q : ""}`)).seats;
+    } catch { seatStyles = null; } // options not (yet) valid: plain names until they are
+  }
   const drawSeats = () => {
     const pOpt = values.players;
     const n = pOpt ? parseInt(pOpt.value, 10) || g.num_players : g.num_players;
@@ -230,9 +242,9 @@ async function newGamePage(name) {
     for (const [k, input] of Object.entries(values)) if (input.value !== "") out[k] = input.value;
     return out;
   };
-  if (values.players) values.players.addEventListener("change", drawSeats);
-  if (values.colours) values.colours.addEventListener("change", drawSeats);
-  drawSeats();
+  const redraw = async () => { await loadSeats(); drawSeats(); };
+  for (const input of Object.values(values)) input.addEventListener("change", redraw);
+  await redraw();
   const err = h("p", { class: "error", hidden: true });
   form.append(h("button", { type: "submit", class: "primary", id: "start" }, "Start"), err);
   form.addEventListener("submit", async (ev) => {
@@ -247,13 +259,10 @@ async function newGamePage(name) {
   app.append(form, h("p", {}, h("a", { href: `#/rules/${name}` }, `Rules of ${g.title}`)));
 }
 
-async function boardModule(name) {
-  try { return await import(`./games/${name}.js`); } catch (e) { console.warn(e); return null; }
-}
-
-async function seatLabels(name) {
-  const mod = await boardModule(name);
-  return (i, options) => (mod && mod.seatName ? mod.seatName(i, options) : `Player ${i + 1}`);
+// The game's board module, served from the game's own package (null: show the position text).
+async function boardModule(url) {
+  if (!url) return null;
+  try { return await import(url); } catch (e) { console.warn(e); return null; }
 }
 
 // ------------------------------------------------------------------------------ match page
@@ -263,11 +272,11 @@ function resultText(view, seatName) {
 
 async function matchPage(id) {
   let view = await api(`/api/matches/${id}`);
-  const mod = await boardModule(view.game);
-  const coloured = !!(mod && mod.seatName); // seats named by colour (else You / Computer / Player N)
-  const seatName = (i) => (coloured ? mod.seatName(i, view.options, view) : defaultSeatName(i, view.players));
-  const who = (i) => coloured ? `${seatName(i)} (${view.players[i] === "human" ? "person" : "computer " + view.players[i].replace("level:", "level ")})` : seatName(i);
-  const compTag = coloured ? " (computer)" : "";
+  const mod = await boardModule(view.board_module);
+  const named = coloured(view.seats); // seats named by colour (else You / Computer / Player N)
+  const seatName = seatNamer(view.seats, view.players);
+  const who = (i) => named ? `${seatName(i)} (${view.players[i] === "human" ? "person" : "computer " + view.players[i].replace("level:", "level ")})` : seatName(i);
+  const compTag = named ? " (computer)" : "";
   const abbrev = (i) => { const n = seatName(i); const m = /^Player (\d+)/.exec(n); return m ? `P${m[1]}` : n[0]; };
   const humans = view.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
   const hotSeatHidden = view.hidden_information && humans.length > 1; // hands may differ: ask for no seat
@@ -493,7 +502,8 @@ async function matchPage(id) {
     view.moves.forEach((m, i) => {
       const seat = view.movers ? view.movers[i] : null;
       const known = seat !== null && seat >= 0;
-      const colour = known && mod && mod.seatColour ? mod.seatColour(seat, view.options) : null; // the seat's own colour
+      const style = known && view.seats ? view.seats[seat] : null;
+      const colour = style && style.colour ? { background: style.colour, color: style.ink || "#fff" } : null; // the seat's own colour
       const li = h("li", { class: `seat${seat} ` + ((live ? i === view.ply - 1 : i === replayPly - 1) ? "current" : ""), title: known ? seatName(seat) : null,
         style: colour ? `border-left-color: ${colour.background}` : null },
         h("a", { href: "javascript:void 0", "data-ply": i + 1, onclick: () => { if (!hide) stepTo(i + 1); } },

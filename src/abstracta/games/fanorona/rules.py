@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ...core.errors import IllegalActionError, PositionError
+from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_bool
 from .geometry import DIR_NAMES, Geometry, geometry
@@ -116,14 +117,6 @@ class FanoronaGame(Game):
     """
 
     name: ClassVar[str] = "fanorona"
-    title: ClassVar[str] = "Fanorona"
-    notation_help = (
-        "A move is <from>-<to>: d2-e3 is a plain step (paika); add A for a capture by approach "
-        "(d2-e3A takes the enemy line in front) or W by withdrawal (takes the line behind). "
-        "During a capture chain keep moving the same stone, or type end. W = White (moves first), B = Black."
-    )
-    summary: ClassVar[str] = ("Malagasy capture game on a lined grid: stones capture whole enemy lines by "
-                              "approach or withdrawal, and captures chain.")
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option("size", "tsivy", "board: tsivy 9x5, dimy 5x5, telo 3x3", choices=("tsivy", "dimy", "telo")),
         Option("vela", False, "vela variant: Black may not capture until he has 5 stones or fewer",
@@ -131,14 +124,18 @@ class FanoronaGame(Game):
         Option("first_turn_single_capture", False, "each player's first turn ends after one capture step",
                parser=parse_bool),
     )
-    has_chance: ClassVar[bool] = False
-    has_hidden_information: ClassVar[bool] = False
 
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.geometry: Geometry = geometry(self.options["size"])
         self.vela: bool = bool(self.options["vela"])
         self.first_turn_single_capture: bool = bool(self.options["first_turn_single_capture"])
+
+    def describe(self) -> GameDescription:
+        """See :mod:`.description`."""
+        from .description import describe
+
+        return describe(self)
 
     @property
     def num_distinct_actions(self) -> int:
@@ -157,10 +154,6 @@ class FanoronaGame(Game):
         """Parse a position text (Spec: fanorona.md §5). Raises :class:`PositionError`."""
         from .notation import parse_position
         return parse_position(self, text)
-
-    def evaluate(self, state: State, player: int) -> float:
-        from .evaluate import evaluate
-        return evaluate(state, player)  # type: ignore[arg-type]
 
     def render(self, state: State, player: int | None = None) -> Any:
         from .render import render

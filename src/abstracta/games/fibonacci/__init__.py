@@ -1,6 +1,6 @@
-"""Fibonacci (Thomas Naylor's hex game) with its Card and Go variants (Spec: fibonacci.md)."""
+"""Fibonacci (Thomas Naylor's hex game) with its Card and Go variants (Spec: fibonacci.md):
+registry name ``fibonacci``."""
 
-from .game import FibonacciGame
-from .state import FibonacciState
+from .rules import FibonacciGame, FibonacciState
 
 __all__ = ["FibonacciGame", "FibonacciState"]

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .board import DEG6, DIST, NBM
 
 if TYPE_CHECKING:
-    from .state import FibonacciState
+    from .rules import FibonacciState
 
 
 _GROUP_COUNT: dict[int, int] = {}
@@ -49,7 +49,7 @@ def _groups(mask: int) -> int:
 
 
 def _side_terms(state: "FibonacciState", p: int, cards: bool) -> float:
-    bb = state.bb
+    bb = state.bitboards
     att = bb[2 + 3 * p]
     core = bb[1 + 3 * p]
     enemy_core = bb[4 - 3 * p]

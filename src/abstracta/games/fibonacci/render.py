@@ -14,7 +14,7 @@ from .board import NAME, ROW_CELLS, ROWS
 from .notation import LETTERS
 
 if TYPE_CHECKING:
-    from .state import FibonacciState
+    from .rules import FibonacciState
 
 _STYLE = {0: "dim", 1: "bold white on red", 2: "bold red", 3: "red",
           4: "bold black on green", 5: "bold green", 6: "green"}
@@ -35,7 +35,7 @@ def render(state: "FibonacciState", player: int | None = None) -> Text:
         out.append(f" — placement {state.placed + 1}/26: {'Red' if state.side == 0 else 'Green'} places {kind}\n")
     else:
         who = "Red" if state.side == 0 else "Green"
-        out.append(f" — turn {state.t}, {who} to move, {state.left} move{'s' if state.left != 1 else ''} left\n")
+        out.append(f" — turn {state.turn}, {who} to move, {state.left} move{'s' if state.left != 1 else ''} left\n")
     if variant == "cards":
         card = state.card if state.card is not None else "?"
         p0, p1 = state.piles

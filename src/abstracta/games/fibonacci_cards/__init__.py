@@ -1,6 +1,5 @@
-"""The Fibonacci card game (Spec: fibonacci-cards.md)."""
+"""The Fibonacci card game (Spec: fibonacci-cards.md): registry name ``fibonacci-cards``."""
 
-from .game import FibonacciCardsGame
-from .rules import FibonacciCardsState
+from .rules import FibonacciCardsGame, FibonacciCardsState
 
 __all__ = ["FibonacciCardsGame", "FibonacciCardsState"]

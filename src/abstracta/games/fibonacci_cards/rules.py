@@ -9,18 +9,18 @@ seed the engine resolves chance itself: a ``draw`` reveals the next stock card).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ...core.description import GameDescription
 from ...core.errors import IllegalActionError, NotationError, PositionError
-from ...core.game import TERMINAL, State, check_action_in
+from ...core.game import TERMINAL, Game, State, check_action_in
+from ...core.options import Option, parse_int, seed_option
+from ...core.rng import SplitMix64
 from .cards import (
     ACTION_INDEX, ACTION_KEY, ACTION_STR, CARD_STR, CUT, DRAW, NUM_ACTIONS, NUM_CARDS, PASS,
     config_of, config_table, pile_code,
 )
-from .notation import format_position
-
-if TYPE_CHECKING:
-    from .game import FibonacciCardsGame
+from .notation import format_position, parse_position
 
 _ZERO = (0.0, 0.0)
 _KEY = ACTION_KEY.__getitem__
@@ -379,3 +379,66 @@ def _mask(cards: list[int]) -> int:
 def _check_seat(player: int) -> None:
     if player not in (0, 1):
         raise ValueError(f"player {player!r} is not a seat (0 or 1)")
+
+
+class FibonacciCardsGame(Game):
+    """Two seats, three table piles, 8-card hands and a 33-card stock.
+
+    Options: ``seed`` (shared generator, §8), ``first_player`` (0/1; ``None`` → the generator's
+    ``below(2)`` after the shuffle, §8).
+    """
+
+    name = "fibonacci-cards"
+    option_specs = (
+        seed_option(),
+        Option("first_player", None, "seat that leads (0 or 1); drawn by the seed if absent",
+               choices=(0, 1), parser=parse_int),
+    )
+    min_players = 2
+    max_players = 2
+
+    def describe(self) -> GameDescription:
+        """Chance (the deal, the stock) and hidden hands; see :mod:`.description`."""
+        from .description import describe
+
+        return describe(self)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """312 plays (card × pile × sum/cut) + ``draw`` + ``pass``."""
+        return NUM_ACTIONS
+
+    def new_initial_state(self, seed: int | None = None) -> FibonacciCardsState:
+        """Shuffle and deal (Spec §2, §8): seat 0 ``deck[0..7]``, seat 1 ``deck[8..15]``, piles
+        ``deck[16..18]``, stock ``deck[19..51]`` (``deck[19]`` on top); the leader is
+        ``first_player`` or the generator's next ``below(2)``."""
+        seed = self.resolve_seed(seed)
+        rng = SplitMix64(seed)
+        deck = list(range(NUM_CARDS))
+        rng.shuffle(deck)
+        first = self.options.get("first_player")
+        if first is None:
+            first = rng.below(2)
+        state = FibonacciCardsState(
+            self, [[deck[16]], [deck[17]], [deck[18]]], [deck[0:8], deck[8:16]],
+            deck[19:][::-1], first, False, seed)
+        state._check_start()
+        return state
+
+    def state_from_text(self, text: str) -> FibonacciCardsState:
+        """Parse §6 position text (any subset of the deck). Reading applies the end conditions
+        (§5): an empty hand has won; stock empty and nobody able to play → over.
+
+        Raises:
+            PositionError: malformed text, a repeated card, a ``D`` flag whose last card is not
+                playable, or two empty hands.
+        """
+        parsed = parse_position(text)
+        state = FibonacciCardsState(self, parsed.piles, parsed.hands, parsed.stock[::-1],
+                                    parsed.player, parsed.drawn, None)
+        state._check_start()
+        return state
+
+    def render(self, state: Any, player: int | None = None) -> Any:
+        from .render import render
+        return render(state, player)

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, Sequence
 
 from ...core.errors import IllegalActionError, NotationError
+from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
@@ -151,14 +152,6 @@ class NibbleGame(Game):
     """
 
     name: ClassVar[str] = "nibble"
-    title: ClassVar[str] = "Nibble"
-    notation_help = (
-        "Take free discs of one colour by their cells: a1 takes one disc; a1+a9 takes several of the "
-        "same colour at once (then end is implied). Mid-turn, type another cell of that colour or end. "
-        "A disc is free when two neighbouring sides (three on the hex board) are open."
-    )
-    summary: ClassVar[str] = ("Take free discs of one colour from the edge of a random board; "
-                              "collect a whole colour, three neighbouring colours, or most majorities.")
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option("variant", "square9", "board: square9 (9x9), square13 (13x13) or hex (169 cells)",
                choices=VARIANTS),
@@ -166,13 +159,17 @@ class NibbleGame(Game):
         Option("first_player", None, "seat that moves first (0/1; drawn from the seed if absent)",
                parser=parse_int, validate=_check_first_player),
     )
-    has_chance: ClassVar[bool] = True
-    has_hidden_information: ClassVar[bool] = False
 
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.geometry: Geometry = geometry(self.options["variant"])
         self.end_action: int = self.geometry.cells
+
+    def describe(self) -> GameDescription:
+        """Chance (the seeded layout and first player), whole-turn notation; see :mod:`.description`."""
+        from .description import describe
+
+        return describe(self)
 
     @property
     def num_distinct_actions(self) -> int:
@@ -225,11 +222,6 @@ class NibbleGame(Game):
         return turn_strings(state)  # type: ignore[arg-type]
 
     # --- presentation and search ----------------------------------------------------------------
-    def evaluate(self, state: State, player: int) -> float:
-        from .evaluate import evaluate
-
-        return evaluate(state, player)  # type: ignore[arg-type]
-
     def render(self, state: State, player: int | None = None) -> Any:
         from .render import render
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ...core.errors import IllegalActionError, NotationError, OptionError, PositionError
+from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int
-from .evaluate import evaluate as _evaluate
 from .board import BOARDS, MAJORS, NUM_SQUARES, SIZE, SQUARE_INDEX, SQUARE_NAMES, colour_masks
 from .tables import (COLK, COLY, DIR_STEP, FULL, JUMPS, NB, NOT_Y0, NOT_Y11, RANK, SQ_OF_RANK,
                      ZOBRIST, DIRECTIONS)
@@ -89,15 +89,6 @@ class SlideCheckersGame(Game):
     """
 
     name = "slide-checkers"
-    title = "Slide Checkers"
-    notation_help = (
-        "Placement: @e4. A step or slide is <from>-<to> (slides run through empty squares of your colour). "
-        "A jump is <from>*<landing> plus r (remove the jumped piece) or e (exchange it for yours); "
-        "c9>d8*f8r first slides to d8, then jumps. Continue a jump chain with *<landing>r or *<landing>e. "
-        "pass when blocked."
-    )
-    summary = ("Fibonacci Checkers: place, step, slide through your own colour and jump enemy "
-               "pieces on a 12×12 board coloured by the Fibonacci sequence mod 12.")
     option_specs = (
         Option("players", 2, "number of players (2, 3 or 4)", choices=(2, 3, 4), parser=parse_int),
         Option("board", (1, 1), "colouring (a,b) of the map (p,q) -> (q, a*q+b*p mod 12)",
@@ -105,8 +96,6 @@ class SlideCheckersGame(Game):
         Option("colours", None, "one major colour letter (R O Y G B) per seat, e.g. GBR",
                parser=parse_colours, validate=_check_colours),
     )
-    has_chance = False
-    has_hidden_information = False
     min_players = 2
     max_players = 4
 
@@ -123,6 +112,12 @@ class SlideCheckersGame(Game):
         #: FRIEND[seat]: bitboard of the seat's friendly squares
         self.friend: tuple[int, ...] = tuple(masks[c] for c in colours)
         self.pieces_per_player = PIECES[n]
+
+    def describe(self) -> GameDescription:
+        """Seat names and colours follow the ``colours`` option; see :mod:`.description`."""
+        from .description import describe
+
+        return describe(self)
 
     @property
     def num_players(self) -> int:
@@ -144,10 +139,6 @@ class SlideCheckersGame(Game):
 
         Raises :class:`PositionError` naming the offending part."""
         return _parse_position(self, text)
-
-    def evaluate(self, state: State, player: int) -> float:
-        """Heuristic value in [-1, 1] for ``player`` (see :func:`.evaluate.evaluate`)."""
-        return _evaluate(state, player)  # type: ignore[arg-type]
 
     def render(self, state: State, player: int | None = None) -> Any:
         from .render import render_state

@@ -1,5 +1,5 @@
 // Nibble board (spec: nibble.md §1, §2, §6). Position: "<rows> <to-move> <coll0> <coll1> [take=X]".
-import { el, svgRoot, button, hexPoints } from "../svg.js";
+import { el, svgRoot, button, hexPoints } from "/svg.js";
 
 export const COLOURS = ["#d7312b", "#f08c1e", "#f2d22e", "#9bd13b", "#2e9e48", "#1fa3a0", "#2f64c8", "#7b45b5",
   "#e86fb0", "#8a5a2b", "#8c8c8c", "#f4f4f4", "#222222"];
@@ -108,7 +108,7 @@ export function render(box, ctx) {
   }
   // colour tables
   const tables = document.createElement("div");
-  tables.className = "nibble-tables";
+  tables.className = "collect-tables";
   const n = pos.k === 9 ? 9 : 13, need = pos.k === 9 ? 5 : 7, triple = pos.k === 9 ? 7 : 10;
   pos.colls.forEach((coll, seat) => {
     const row = document.createElement("div");

@@ -1,5 +1,5 @@
 // Fibonacci board (spec: fibonacci.md §1, §2, §7, §9). Position: "<rows k→a> <R|G> <left> <t> [piles…]" or "<rows> R P<k>" (Go placement).
-import { el, svgRoot, button, hexPoints } from "../svg.js";
+import { el, svgRoot, button, hexPoints } from "/svg.js";
 
 const ROWS = "abcdefghijk";
 let ui = { key: null, sel: null };
@@ -104,7 +104,7 @@ export function render(box, ctx) {
   }
   const info = document.createElement("span");
   info.className = "info";
-  const mover = seatName(pos.side === "R" ? 0 : 1);
+  const mover = ctx.seatName(pos.side === "R" ? 0 : 1);
   if (ctx.over) {
     info.textContent = pos.turn ? `Ended in turn ${pos.turn}.` : "";
   } else if (pos.placing !== null) {

@@ -1,4 +1,4 @@
-"""Rule-based players (no search): hand-written preferences per game.
+"""A rule-based player of the Fibonacci card game (no search): hand-written preferences.
 
 :class:`FibonacciCardsRuleBot` plays the Fibonacci card game (Spec: fibonacci-cards.md) from
 what its seat may see (§8): its own hand, the piles, the opponent's hand size and the stock
@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..core.game import State
-from ..games.fibonacci_cards.cards import CUT, HAND_VALUE, NUM_CARDS, config_table
+from ...core.game import State
+from .cards import CUT, HAND_VALUE, NUM_CARDS, config_table
 
 _ALL = (1 << NUM_CARDS) - 1
 

@@ -1,5 +1,5 @@
 // Fanorona board (spec: fanorona.md §1, §3, §5). Position text: "<rows top→bottom> <W|B> [chain=P:D:visited] …".
-import { el, svgRoot, button } from "../svg.js";
+import { el, svgRoot, button } from "/svg.js";
 
 const FILES = "abcdefghi";
 let ui = { key: null, sel: null, pending: null };

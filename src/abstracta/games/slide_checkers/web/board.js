@@ -1,6 +1,6 @@
 // Slide Checkers board (spec: slide-checkers.md §1, §2, §4, §6).
 // Position: "<pieces> <M|P:n0/n1…> <to-move colour> [J:<square>] [nj=…] [passes=…]".
-import { el, svgRoot, button } from "../svg.js";
+import { el, svgRoot, button } from "/svg.js";
 
 const FILES = "abcdefghijkl";
 const SQUARE = { R: "#f3b0a8", O: "#f8cc95", Y: "#f6e79a", G: "#b5dfa6", B: "#a9c8ef", z: "#ddd", p: "#e4dcd0", q: "#d9d2e6", s: "#d4e4e2", t: "#e8d7e2" };

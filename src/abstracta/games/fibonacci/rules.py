@@ -15,10 +15,12 @@ Zobrist key are maintained incrementally and restored by :meth:`FibonacciState.u
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from abstracta.core.description import GameDescription
 from abstracta.core.errors import IllegalActionError, NotationError, PositionError
-from abstracta.core.game import TERMINAL, State
+from abstracta.core.game import TERMINAL, Game, State
+from abstracta.core.options import Option, seed_option
 from abstracta.core.rng import SplitMix64
 
 from .board import (
@@ -27,8 +29,6 @@ from .board import (
 )
 from .notation import _CELL, LETTERS, board_to_rows, cell_bit, rows_to_cells
 
-if TYPE_CHECKING:
-    from .game import FibonacciGame
 
 RED, GREEN = 0, 1
 EMPTY = 0
@@ -147,27 +147,27 @@ class FibonacciState(State):
         self._cards = game.variant == "cards"
         self._go = game.variant == "go"
         self.board: list[int] = [0] * (STRIDE * 13)
-        self.bb: list[int] = [0] * 7
-        self.h = 0
+        self.bitboards: list[int] = [0] * 7
+        self.zobrist = 0
         self.side = RED
         self.left = 0
-        self.t = 1
+        self.turn = 1
         self.placed = NUM_PLACEMENTS
         self.result: list[float] | None = None
-        self.rep: dict[int, int] = {}
+        self.repetitions: dict[int, int] = {}
         self.piles: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
-        self.rng = 0
+        self.rng_state = 0
         self.card: int | None = None
         self.revealed: list[tuple[int, int, int]] = []
-        self.stack: list[tuple] = []
+        self._stack: list[tuple] = []
         self._legal: list[int] | None = None
         self._dm: tuple | None = None
         self._init_public = ""
 
     def _put(self, b: int, code: int) -> None:
         self.board[b] = code
-        self.bb[code] |= 1 << b
-        self.h ^= ZOBRIST[code][b]
+        self.bitboards[code] |= 1 << b
+        self.zobrist ^= ZOBRIST[code][b]
 
     # ------------------------------------------------------------------ spine
     def current_player(self) -> int:
@@ -180,7 +180,7 @@ class FibonacciState(State):
         return list(self.result) if self.result is not None else [0.0, 0.0]
 
     def history(self) -> list[int]:
-        return [rec[0] for rec in self.stack]
+        return [rec[0] for rec in self._stack]
 
     def turn_player(self) -> int:
         return self.side
@@ -189,9 +189,9 @@ class FibonacciState(State):
         new = object.__new__(type(self))
         d = self.__dict__.copy()
         d["board"] = self.board[:]
-        d["bb"] = self.bb[:]
-        d["rep"] = self.rep.copy()
-        d["stack"] = self.stack[:]
+        d["bitboards"] = self.bitboards[:]
+        d["repetitions"] = self.repetitions.copy()
+        d["_stack"] = self._stack[:]
         d["revealed"] = self.revealed[:]
         if self.result is not None:
             d["result"] = self.result[:]
@@ -203,7 +203,7 @@ class FibonacciState(State):
         """Destination masks and sorted action lists of the side to move (§4), from the
         per-type memo (destinations depend only on the bitboard of the piece's own type)."""
         o = 3 * self.side
-        bb = self.bb
+        bb = self.bitboards
         a = type_moves(bb[2 + o])
         b = type_moves(bb[3 + o])
         dm = (a[0], b[0], a[1], b[1])
@@ -219,7 +219,7 @@ class FibonacciState(State):
         if self.result is not None:
             legal = []
         elif self.placed < NUM_PLACEMENTS:
-            bb = self.bb
+            bb = self.bitboards
             occ = bb[1] | bb[2] | bb[3] | bb[4] | bb[5] | bb[6]
             legal = [PLACE0 + x for x in dense_list(VALID & ~occ)]
         else:
@@ -266,11 +266,11 @@ class FibonacciState(State):
             if not (0 <= k <= 1 and (dm[k][fb] >> tb) & 1):
                 raise IllegalActionError(
                     f"action {action} ({NAME[fb]}-{NAME[tb]}) is not legal here")
-            bb = self.bb
+            bb = self.bitboards
             q = board[tb]
-            h0 = h = self.h
+            h0 = h = self.zobrist
             left0 = self.left
-            t0 = self.t
+            t0 = self.turn
             legal0 = self._legal
             m = (1 << fb) | (1 << tb)
             board[tb] = p
@@ -282,7 +282,7 @@ class FibonacciState(State):
                 bb[q] ^= m
                 zq = ZOBRIST[q]
                 h ^= zq[fb] ^ zq[tb]
-            self.h = h
+            self.zobrist = h
             self._dm = None
             self._legal = None
             self.left = left = left0 - 1
@@ -298,15 +298,15 @@ class FibonacciState(State):
                     if (n >= 0 and bb[5] & n == n) or (n2 >= 0 and bb[2] & n2 == n2):
                         self._check_win(side)
                         left = -1
-            self.stack.append((action, fb, tb, p, q, h0, left0, t0, side, legal0, dm,
+            self._stack.append((action, fb, tb, p, q, h0, left0, t0, side, legal0, dm,
                                self._end_turn() if left == 0 else None))
             return
         if action == PASS:
-            rec = (action, -1, -1, 0, 0, self.h, self.left, self.t, self.side, self._legal, self._dm)
+            rec = (action, -1, -1, 0, 0, self.zobrist, self.left, self.turn, self.side, self._legal, self._dm)
             self._dm = None
             self._legal = None
             info = self._end_turn()
-            self.stack.append(rec + (info,))
+            self._stack.append(rec + (info,))
             return
         raise IllegalActionError(f"action {action} is not legal here")
 
@@ -319,7 +319,7 @@ class FibonacciState(State):
         side = self.side
         kind = placement_kind(self.placed)
         code = 1 + 3 * side + kind
-        rec = (action, -1, b, code, 0, self.h, self.left, self.t, side, self._legal, self._dm)
+        rec = (action, -1, b, code, 0, self.zobrist, self.left, self.turn, side, self._legal, self._dm)
         self._dm = None
         self._legal = None
         self._put(b, code)
@@ -329,26 +329,26 @@ class FibonacciState(State):
             # the side field of a placement text follows the count (a finished start reads "R 0 1")
             self.side = side ^ 1
             if self.placed == NUM_PLACEMENTS:
-                self.t = 1
+                self.turn = 1
                 self.left = 0
         else:
             if self.placed == NUM_PLACEMENTS:
                 self.side = RED
-                self.t = 1
+                self.turn = 1
                 keys: list[int] = []
                 self._begin_turn(keys)
                 info = tuple(keys)
             else:
                 self.side = side ^ 1
-        self.stack.append(rec + (info,))
+        self._stack.append(rec + (info,))
 
     def undo_action(self) -> None:
         """Take back the last action (make/unmake). Raises :class:`IllegalActionError` if there is none."""
-        if not self.stack:
+        if not self._stack:
             raise IllegalActionError("no action to undo")
-        _a, fb, tb, p, q, h, left, t, side, legal, dm, info = self.stack.pop()
+        _a, fb, tb, p, q, h, left, t, side, legal, dm, info = self._stack.pop()
         board = self.board
-        bb = self.bb
+        bb = self.bitboards
         if fb >= 0:
             m = (1 << fb) | (1 << tb)
             board[fb] = p
@@ -360,19 +360,19 @@ class FibonacciState(State):
             board[tb] = 0
             bb[p] ^= 1 << tb
             self.placed -= 1
-        self.h = h
+        self.zobrist = h
         self.left = left
-        self.t = t
+        self.turn = t
         self.side = side
         self.result = None
         self._legal = legal
         self._dm = dm
         if info is not None:
             if self._cards:
-                self.piles, self.rng, nrev, self.card = info
+                self.piles, self.rng_state, nrev, self.card = info
                 del self.revealed[nrev:]
             else:
-                rep = self.rep
+                rep = self.repetitions
                 for k in info:
                     c = rep[k] - 1
                     if c:
@@ -385,16 +385,16 @@ class FibonacciState(State):
         """End the current turn and start the next (skipping 0-move turns, §3). Returns undo info:
         the repetition keys added (standard, Go) or the card state before (cards)."""
         if self._cards:
-            info = (self.piles, self.rng, len(self.revealed), self.card)
-            self.t += 1
+            info = (self.piles, self.rng_state, len(self.revealed), self.card)
+            self.turn += 1
             self.side ^= 1
-            if self.t > MAX_TURNS:
+            if self.turn > MAX_TURNS:
                 self.left = 0
                 self.result = [0.0, 0.0]
             else:
                 self._reveal()
             return info
-        self.t = t = self.t + 1
+        self.turn = t = self.turn + 1
         self.side = side = self.side ^ 1
         if t > MAX_TURNS:
             self.left = 0
@@ -402,11 +402,11 @@ class FibonacciState(State):
             return ()
         # fast path of _begin_turn's first iteration
         base = t if t < 6 else 6
-        bb = self.bb
+        bb = self.bitboards
         core = bb[1 + 3 * side]
         left = base - (NBM[core.bit_length() - 1] & bb[5 - 3 * side]).bit_count() if core else base
-        key = self.h ^ Z_BASE[base] ^ (Z_SIDE if side else 0)
-        rep = self.rep
+        key = self.zobrist ^ Z_BASE[base] ^ (Z_SIDE if side else 0)
+        rep = self.repetitions
         c = rep.get(key, 0) + 1
         rep[key] = c
         if c >= 3:
@@ -418,7 +418,7 @@ class FibonacciState(State):
             return (key,)
         keys = [key]
         self.left = 0
-        self.t = t + 1
+        self.turn = t + 1
         self.side = side ^ 1
         self._begin_turn(keys)
         return tuple(keys)
@@ -426,34 +426,34 @@ class FibonacciState(State):
     def allotment(self) -> int:
         """Moves of the current turn by §3: ``max(0, base(t) − k)`` (standard and Go)."""
         s = self.side
-        core = self.bb[1 + 3 * s]
-        k = (NBM[core.bit_length() - 1] & self.bb[5 - 3 * s]).bit_count() if core else 0
-        return max(0, base_moves(self.t) - k)
+        core = self.bitboards[1 + 3 * s]
+        k = (NBM[core.bit_length() - 1] & self.bitboards[5 - 3 * s]).bit_count() if core else 0
+        return max(0, base_moves(self.turn) - k)
 
     def _begin_turn(self, keys: list[int]) -> None:
         """Start turn ``t`` of ``side``: cap, move count / card, repetition key, skips (§3, §5, §9.2)."""
         while True:
-            if self.t > MAX_TURNS:
+            if self.turn > MAX_TURNS:
                 self.left = 0
                 self.result = [0.0, 0.0]
                 return
             if self._cards:
                 self._reveal()
                 return
-            t = self.t
+            t = self.turn
             base = t if t < 6 else 6
             left = self.allotment()
             self.left = left
-            key = self.h ^ Z_BASE[base] ^ (Z_SIDE if self.side else 0)
-            c = self.rep.get(key, 0) + 1
-            self.rep[key] = c
+            key = self.zobrist ^ Z_BASE[base] ^ (Z_SIDE if self.side else 0)
+            c = self.repetitions.get(key, 0) + 1
+            self.repetitions[key] = c
             keys.append(key)
             if c >= 3:
                 self.result = [0.0, 0.0]
                 return
             if left:
                 return
-            self.t = t + 1
+            self.turn = t + 1
             self.side ^= 1
 
     def _reveal(self) -> None:
@@ -461,19 +461,19 @@ class FibonacciState(State):
         pile = self.piles[s]
         if not pile:
             gen = SplitMix64()
-            gen.state = self.rng
+            gen.state = self.rng_state
             fresh = list(FULL_PILE)
             gen.shuffle(fresh)
-            self.rng = gen.state
+            self.rng_state = gen.state
             pile = tuple(fresh)
         card = pile[0]
         self.piles = (pile[1:], self.piles[1]) if s == RED else (self.piles[0], pile[1:])
         self.card = card
         self.left = card
-        self.revealed.append((s, self.t, card))
+        self.revealed.append((s, self.turn, card))
 
     def _any_surrounded(self) -> bool:
-        bb = self.bb
+        bb = self.bitboards
         c = bb[1]
         if c & DEG6:
             n = NBM[c.bit_length() - 1]
@@ -488,17 +488,17 @@ class FibonacciState(State):
 
     def surrounded(self, player: int) -> bool:
         """Whether ``player``'s core is on a 6-neighbour cell ringed by enemy attackers (§5)."""
-        core = self.bb[1 + 3 * player]
+        core = self.bitboards[1 + 3 * player]
         if not core & DEG6:
             return False
         n = NBM[core.bit_length() - 1]
-        return self.bb[5 - 3 * player] & n == n
+        return self.bitboards[5 - 3 * player] & n == n
 
     def cards_pattern(self, player: int) -> bool:
         """Cards-variant win pattern of ``player`` (§9.2): all his attackers one group and ≥ 3 of
         the enemy core's on-board neighbours held by them."""
-        att = self.bb[2 + 3 * player]
-        core = self.bb[4 - 3 * player]
+        att = self.bitboards[2 + 3 * player]
+        core = self.bitboards[4 - 3 * player]
         if not att or not core:
             return False
         if (NBM[core.bit_length() - 1] & att).bit_count() < 3:
@@ -603,10 +603,10 @@ class FibonacciState(State):
         side = "RG"[self.side]
         if self.placed < NUM_PLACEMENTS:
             return f"{rows} {side} P{self.placed}"
-        text = f"{rows} {side} {self.left} {self.t}"
+        text = f"{rows} {side} {self.left} {self.turn}"
         if self._cards:
             p0, p1 = self.piles
-            text += f" {_pile_text(p0)} {_pile_text(p1)} rng={self.rng:016x}"
+            text += f" {_pile_text(p0)} {_pile_text(p1)} rng={self.rng_state:016x}"
         return text
 
     def observation(self, player: int) -> str:
@@ -615,7 +615,7 @@ class FibonacciState(State):
             return self.to_text()
         rows = board_to_rows(self.board)
         p0, p1 = self.piles
-        return (f"{rows} {'RG'[self.side]} {self.left} {self.t} "
+        return (f"{rows} {'RG'[self.side]} {self.left} {self.turn} "
                 f"{'?' if p0 else '-'} {'?' if p1 else '-'}")
 
     def information_state_string(self, player: int) -> str:
@@ -638,17 +638,17 @@ class FibonacciState(State):
                 r.shuffle(cards)
                 piles.append(tuple(cards))
             new.piles = (piles[0], piles[1])
-            new.rng = r.getrandbits(64)
+            new.rng_state = r.getrandbits(64)
         return new
 
     def hash_key(self) -> int:
         """Zobrist key of board, side, moves left, base(t) and placement count (plus piles, cards)."""
-        t = self.t
-        k = self.h ^ Z_LEFT[self.left] ^ Z_BASE[t if t < 6 else 6] ^ Z_PLACED[self.placed]
+        t = self.turn
+        k = self.zobrist ^ Z_LEFT[self.left] ^ Z_BASE[t if t < 6 else 6] ^ Z_PLACED[self.placed]
         if self.side:
             k ^= Z_SIDE
         if self._cards:
-            k ^= hash((self.piles, self.rng)) & 0xFFFFFFFFFFFFFFFF
+            k ^= hash((self.piles, self.rng_state)) & 0xFFFFFFFFFFFFFFFF
         return k
 
     # ------------------------------------------------------------------ parsing
@@ -687,7 +687,7 @@ class FibonacciState(State):
                             f"position {text!r}: {n} {LETTERS[1 + 3 * player + kind]!r} on the board and "
                             f"{todo} still to place exceed {limit}")
             st.placed = k
-            st.t = 0
+            st.turn = 0
             st._finish_parse()
             return st
         want = 7 if st._cards else 4
@@ -695,11 +695,11 @@ class FibonacciState(State):
             form = "<rows> <side> <left> <t>" + (" <redpile> <greenpile> rng=<hex>" if st._cards else "")
             raise PositionError(f"position {text!r}: expected {want} fields ({form})")
         st.left = _int_field(fields[2], "moves left", text)
-        st.t = _int_field(fields[3], "turn number", text)
+        st.turn = _int_field(fields[3], "turn number", text)
         if not 0 <= st.left <= 6:
             raise PositionError(f"position {text!r}: moves left {st.left} is not in 0..6")
-        if st.t < 1:
-            raise PositionError(f"position {text!r}: turn number {st.t} must be at least 1")
+        if st.turn < 1:
+            raise PositionError(f"position {text!r}: turn number {st.turn} must be at least 1")
         for player in (RED, GREEN):
             if counts[1 + 3 * player] != 1:
                 raise PositionError(f"position {text!r}: {'Red' if player == RED else 'Green'} needs exactly "
@@ -713,7 +713,7 @@ class FibonacciState(State):
             if not fields[6].startswith("rng=") or len(fields[6]) != 20:
                 raise PositionError(f"position {text!r}: expected rng=<16 hex digits>, got {fields[6]!r}")
             try:
-                st.rng = int(fields[6][4:], 16)
+                st.rng_state = int(fields[6][4:], 16)
             except ValueError:
                 raise PositionError(f"position {text!r}: {fields[6]!r} is not 16 hex digits") from None
         st._finish_parse()
@@ -727,13 +727,13 @@ class FibonacciState(State):
             pass
         elif self.placed < NUM_PLACEMENTS:
             pass
-        elif self.t > MAX_TURNS:
+        elif self.turn > MAX_TURNS:
             self.result = [0.0, 0.0]
         elif not self._cards and self.left == self.allotment():
             self._begin_turn([])
         elif self.left == 0:
             self._end_turn()
-        self.stack = []
+        self._stack = []
         self._init_public = self.observation(0)
 
 
@@ -757,3 +757,98 @@ def _int_field(field: str, what: str, text: str) -> int:
     if not field.isdigit():
         raise PositionError(f"position {text!r}: {what} {field!r} is not a decimal number")
     return int(field)
+
+
+#: §2 standard start.
+START_TEXT = "caaaaa/1a5/8/8S/2s3SSS1/3s3S3/1sss3S2/s8/8/5A1/AAAAAC R 1 1"
+#: §9.3 empty board of the Go start.
+EMPTY_TEXT = "6/7/8/9/10/11/10/9/8/7/6 R P0"
+VARIANTS = ("standard", "cards", "go")
+
+
+class FibonacciGame(Game):
+    """Fibonacci (Thomas Naylor), variants ``standard``, ``cards`` and ``go`` (§9).
+
+    Player 0 is Red (moves first), player 1 Green. Only ``variant=cards`` has chance and hidden
+    information (the draw piles); the ``seed`` option exists for every variant.
+    """
+
+    name = "fibonacci"
+    option_specs = (
+        Option("variant", "standard", "standard, cards (moves from card draws) or go (placement start)",
+               choices=VARIANTS),
+        seed_option(),
+    )
+    min_players = 2
+    max_players = 2
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.variant: str = self.options["variant"]
+
+    def describe(self) -> GameDescription:
+        """Only the cards variant has chance and hidden information; see :mod:`.description`."""
+        from .description import describe
+
+        return describe(self)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """8373: 91·91 moves, ``pass``, 91 placements."""
+        return NUM_ACTIONS
+
+    def new_initial_state(self, seed: int | None = None) -> FibonacciState:
+        """Start of a game: §2 layout (standard, cards) or the empty Go board; cards piles from ``seed`` (§10)."""
+        if self.variant != "cards":  # no chance: a given seed is only remembered
+            state = FibonacciState.from_text(self, EMPTY_TEXT if self.variant == "go" else START_TEXT)
+            if seed is not None or self.options.get("seed") is not None:
+                state._seed = seed if seed is not None else self.options["seed"]
+            return state
+        seed = self.resolve_seed(seed)
+        assert seed is not None
+        rng = SplitMix64(seed)
+        red = list(FULL_PILE)
+        rng.shuffle(red)
+        green = list(FULL_PILE)
+        rng.shuffle(green)
+        state = FibonacciState(self)
+        base = FibonacciState.from_text(FibonacciGame(variant="standard"), START_TEXT)
+        state.board = base.board
+        state.bitboards = base.bitboards
+        state.zobrist = base.zobrist
+        state.side = RED
+        state.turn = 1
+        state.placed = NUM_PLACEMENTS
+        state.piles = (tuple(red), tuple(green))
+        state.rng_state = rng.state
+        state._reveal()
+        state.revealed = []
+        state._init_public = state.observation(0)
+        state._seed = seed
+        return state
+
+    def state_from_text(self, text: str) -> FibonacciState:
+        """Parse §7 position text (with ``P<k>`` for Go, piles and ``rng=`` for cards).
+
+        Raises:
+            PositionError: naming the problem.
+        """
+        return FibonacciState.from_text(self, text)
+
+    def render(self, state: Any, player: int | None = None) -> Any:
+        """A ``rich.text.Text`` hex board (see :mod:`.render`)."""
+        from .render import render
+
+        return render(state, player)
+
+    def render_board(self) -> Any:
+        """The empty board with cell names (``abstracta board fibonacci``)."""
+        from .render import render_board
+
+        return render_board()
+
+    def board_svg(self) -> str:
+        """The board as SVG, cell names in the cells."""
+        from .render import board_svg
+
+        return board_svg()

@@ -1,6 +1,6 @@
 // Fibonacci card game table (spec: fibonacci-cards.md §1, §3, §6).
 // Position: "<pile1> <pile2> <pile3> | <hand0> | <hand1> | <stock> | <to-move> [D]"; hidden parts as "?N".
-import { button } from "../svg.js";
+import { button } from "/svg.js";
 
 const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
 const VALUES = { A: 1, T: 10, J: 11, Q: 12, K: 13 };

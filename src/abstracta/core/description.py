@@ -1,0 +1,258 @@
+"""What a game declares about itself (DESIGN.md "One spine, five games").
+
+A :class:`GameDescription` is built per game *instance* (options change it: Fibonacci's card
+variant has chance and hidden information, the standard variant has neither), the way
+OpenSpiel's ``GameType``/``GameInfo`` describe a game. Everything outside a game's package —
+bots and levels, the CLI, benchmarks, the server and the browser — reads this description
+instead of checking a game's name or comparing its methods with the base class.
+
+Human-readable strings are :class:`Text` values: an English text with a key
+(``"<game>.<field>"``) under which a translation can be looked up.
+
+>>> from abstracta import load_game
+>>> d = load_game("fibonacci", variant="cards").description
+>>> d.chance, d.hidden_information, str(d.title)
+(True, True, 'Fibonacci')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+
+if TYPE_CHECKING:  # pragma: no cover
+    from importlib.resources.abc import Traversable
+
+    from .game import Game, State
+
+#: ``evaluator(state, player) -> float`` in [-1, 1]: heuristic value of a running position.
+Evaluator = Callable[["State", int], float]
+#: ``factory(game, seed) -> bot``: a bot a game brings beside the shared ones (seat spec = its name).
+BotFactory = Callable[["Game", "int | None"], Any]
+
+#: The bots every game can use; a game may add its own (:attr:`GameDescription.bots`).
+SHARED_BOTS = ("random", "greedy", "mcts", "ismcts", "alphabeta")
+#: Strength levels 1..6 (their seconds per action are in :data:`abstracta.ai.levels.LEVEL_SECONDS`).
+LEVEL_NUMBERS = (1, 2, 3, 4, 5, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A string for people, with the key a translation catalogue files it under.
+
+    ``str(text)`` is the English text.
+    """
+
+    key: str
+    en: str
+
+    def __str__(self) -> str:
+        return self.en
+
+
+def texts(namespace: str) -> Callable[[str, str], Text]:
+    """A maker of :class:`Text` values keyed ``"<namespace>.<key>"``:
+    ``T = texts("fanorona"); T("title", "Fanorona")``."""
+
+    def make(key: str, en: str) -> Text:
+        return Text(f"{namespace}.{key}", en)
+
+    return make
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """The search one strength level runs for a game.
+
+    Attributes:
+        bot: ``"random"``, ``"greedy"``, ``"mcts"``, ``"ismcts"``, ``"alphabeta"`` or a bot the
+            game declares in :attr:`GameDescription.bots`.
+        rollout_cap: MCTS/IS-MCTS playout length in actions, after which the evaluator scores
+            the playout; ``None``: playouts run to the end of the game (capped at 400 actions).
+        evaluator: the heuristic the search reads (greedy, alpha-beta, capped playouts);
+            ``None``: the game's own :attr:`GameDescription.evaluator`.
+    """
+
+    bot: str
+    rollout_cap: int | None = None
+    evaluator: Evaluator | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStyle:
+    """How one seat is shown.
+
+    Attributes:
+        name: the seat's name in the game (``White``, ``Red``); ``None`` when the game has no
+            colours and a client names the seat itself (You, Computer, Player 2).
+        colour: CSS colour of the seat's pieces; ``None`` for none.
+        ink: CSS colour of text written on ``colour``.
+    """
+
+    name: Text | None
+    colour: str | None = None
+    ink: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One meaningful option set of a game (a variant, a size, a player count).
+
+    Attributes:
+        options: the options that make it, e.g. ``{"size": "dimy"}`` (others at their defaults).
+        label: its name for people.
+        positions: mid-game position texts (benchmarks and perft time them beside the start).
+    """
+
+    options: Mapping[str, Any]
+    label: Text
+    positions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameDescription:
+    """Everything outside a game's package may know about one game instance.
+
+    Attributes:
+        name: registry name (``"fanorona"``), also the entry-point name.
+        title: the game's name for people.
+        summary: one or two sentences for the list of games.
+        num_players: seats of this instance; ``min_players``/``max_players`` over all options.
+        chance: randomness in the rules of this instance (then games take the ``seed`` option).
+        hidden_information: players see different things in this instance.
+        whole_turn_notation: the game writes a whole turn of several actions as one string
+            (``Game.parse_move``, ``Game.turn_strings``; e.g. Nibble's ``a1+a9``).
+        evaluator: heuristic value of a running position for a player, in [-1, 1]; ``None``
+            when the game has none (searches then play on results alone).
+        levels: the search of each strength level 1..6 for this instance.
+        bots: bots this game brings beside the shared ones, by seat-spec name.
+        printable_board: ``Game.render_board()`` and ``Game.board_svg()`` draw the empty
+            board (``abstracta board``).
+        solver: the game can be solved by retrograde analysis here (``abstracta solve``).
+        notation_help: how a person types a move.
+        rules: the rules page (HTML fragment: paragraphs, lists, headings from ``h3``).
+        seats: per seat, its name and colours (the palette of the pieces).
+        board: named colours of the board (``"background"``, ``"lines"`` …) for its board module.
+        variants: the meaningful option sets of the game (the same list for every instance).
+        web: the directory of the game's browser board module (``board.js``), served at
+            ``/games/<name>/``; ``None`` if the game has none (then the position text is shown).
+    """
+
+    name: str
+    title: Text
+    summary: Text
+    num_players: int
+    min_players: int
+    max_players: int
+    chance: bool
+    hidden_information: bool
+    levels: Mapping[int, Search]
+    notation_help: Text
+    rules: Text
+    seats: tuple[SeatStyle, ...]
+    variants: tuple[Variant, ...]
+    whole_turn_notation: bool = False
+    evaluator: Evaluator | None = None
+    bots: Mapping[str, BotFactory] = field(default_factory=dict)
+    printable_board: bool = False
+    solver: bool = False
+    board: Mapping[str, str] = field(default_factory=dict)
+    web: "Traversable | None" = None
+
+    def __post_init__(self) -> None:
+        missing = [n for n in LEVEL_NUMBERS if n not in self.levels]
+        if missing:
+            raise ValueError(f"{self.name}: the description gives no search for level(s) {missing}")
+        if len(self.seats) != self.num_players:
+            raise ValueError(f"{self.name}: {len(self.seats)} seat styles for {self.num_players} players")
+        for name in self.bots:
+            if name in SHARED_BOTS or not name.isidentifier():
+                raise ValueError(f"{self.name}: bot name {name!r} is taken or not a plain word")
+
+    def texts(self) -> dict[str, str]:
+        """Every human-readable string of the description: ``{key: English text}``."""
+        return {t.key: t.en for t in _walk_texts(self)}
+
+    def variant_of(self, options: Mapping[str, Any]) -> Variant | None:
+        """The declared variant whose options all equal those in ``options``, if any."""
+        for variant in self.variants:
+            if all(options.get(k) == v for k, v in variant.options.items()):
+                return variant
+        return None
+
+
+def _walk_texts(value: Any) -> Iterator[Text]:
+    if isinstance(value, Text):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _walk_texts(item)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _walk_texts(item)
+    elif hasattr(value, "__dataclass_fields__"):
+        for f in fields(value):
+            yield from _walk_texts(getattr(value, f.name))
+
+
+def standard_levels(strongest: Search, *, level3: Search | None = None,
+                    hidden_information: bool = False) -> dict[int, Search]:
+    """The usual ladder: random, greedy, then ``level3`` (default: MCTS, or IS-MCTS with hidden
+    information, with ``strongest``'s rollout cap) and ``strongest`` at levels 4–6."""
+    if level3 is None:
+        level3 = Search("ismcts" if hidden_information else "mcts", strongest.rollout_cap,
+                        strongest.evaluator)
+    return {1: Search("random"), 2: Search("greedy", evaluator=strongest.evaluator),
+            3: level3, 4: strongest, 5: strongest, 6: strongest}
+
+
+def default_levels(num_players: int, *, hidden_information: bool = False,
+                   evaluator: Evaluator | None = None, rollout_cap: int | None = None) -> dict[int, Search]:
+    """A ladder for a game that has not measured its own: IS-MCTS with hidden information, MCTS
+    for more than two players or without an evaluator, else alpha-beta on ``evaluator``."""
+    if hidden_information:
+        bot = "ismcts"
+    elif num_players != 2 or evaluator is None:
+        bot = "mcts"
+    else:
+        bot = "alphabeta"
+    return standard_levels(Search(bot, rollout_cap, evaluator), hidden_information=hidden_information)
+
+
+def describe_basic(game: "Game", *, title: str, summary: str = "", notation_help: str = "",
+                   rules: str = "", chance: bool = False, hidden_information: bool = False,
+                   evaluator: Evaluator | None = None, seats: tuple[SeatStyle, ...] | None = None,
+                   variants: tuple[Variant, ...] = (), **more: Any) -> GameDescription:
+    """A description with sensible defaults, for small games and tests: strings keyed under the
+    game's name, :func:`default_levels`, unnamed seats; ``more`` sets any other field."""
+    T = texts(game.name)
+    n = game.num_players
+    fields_: dict[str, Any] = dict(
+        name=game.name, title=T("title", title), summary=T("summary", summary),
+        num_players=n, min_players=game.min_players, max_players=game.max_players,
+        chance=chance, hidden_information=hidden_information, evaluator=evaluator,
+        levels=default_levels(n, hidden_information=hidden_information, evaluator=evaluator),
+        notation_help=T("notation", notation_help), rules=T("rules", rules),
+        seats=seats if seats is not None else tuple(SeatStyle(None) for _ in range(n)),
+        variants=variants or (Variant({}, T("variant.default", title)),))
+    fields_.update(more)
+    return GameDescription(**fields_)
+
+
+def rules_page(package: str, filename: str = "rules.html") -> str:
+    """The text of a rules page shipped in ``package`` (read with :mod:`importlib.resources`)."""
+    from importlib.resources import files
+
+    return (files(package) / filename).read_text(encoding="utf-8")
+
+
+def web_dir(package: str) -> "Traversable":
+    """The ``web/`` directory of ``package`` (its browser board module)."""
+    from importlib.resources import files
+
+    return files(package) / "web"
+
+
+__all__ = ["BotFactory", "Evaluator", "GameDescription", "LEVEL_NUMBERS", "SHARED_BOTS", "Search",
+           "SeatStyle", "Text", "Variant", "default_levels", "describe_basic", "rules_page",
+           "standard_levels", "texts", "web_dir"]

@@ -1,0 +1,47 @@
+"""What Fanorona declares about itself (the spine's :class:`GameDescription`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.description import (GameDescription, Search, SeatStyle, Variant, rules_page,
+                                 standard_levels, texts, web_dir)
+from .evaluate import evaluate
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import FanoronaGame
+
+T = texts("fanorona")
+
+#: Sizes, each with a mid-game position (seed-0 starts after a few random actions) for benchmarks.
+VARIANTS = (
+    Variant({"size": "tsivy"}, T("variant.tsivy", "Tsivy 9×5"),
+            ("..W.....B/...BB.B.B/....W..BW/...WWWWWW/WW.W..WWW B",)),
+    Variant({"size": "dimy"}, T("variant.dimy", "Dimy 5×5"), ("BBB../...W./...../...B./...W. W nc=1",)),
+    Variant({"size": "telo"}, T("variant.telo", "Telo 3×3")),
+)
+
+
+def describe(game: "FanoronaGame") -> GameDescription:
+    strongest = Search("alphabeta", evaluator=evaluate)
+    return GameDescription(
+        name=game.name,
+        title=T("title", "Fanorona"),
+        summary=T("summary", "The national game of Madagascar: stones capture whole lines by stepping "
+                             "towards an enemy line or away from it, and may chain captures in one turn."),
+        num_players=2, min_players=2, max_players=2,
+        chance=False, hidden_information=False,
+        evaluator=evaluate,
+        levels=standard_levels(strongest),
+        notation_help=T("notation", (
+            "A move is <from>-<to>: d2-e3 is a plain step (paika); add A for a capture by approach "
+            "(d2-e3A takes the enemy line in front) or W by withdrawal (takes the line behind). "
+            "During a capture chain keep moving the same stone, or type end. W = White (moves first), "
+            "B = Black.")),
+        rules=T("rules", rules_page(__package__)),
+        seats=(SeatStyle(T("seat.0", "White"), "#fbf8f0", "#222"),
+               SeatStyle(T("seat.1", "Black"), "#2a2622", "#fff")),
+        board={"background": "#e9d8b0", "lines": "#7a6440"},
+        variants=VARIANTS,
+        web=web_dir(__package__),
+    )

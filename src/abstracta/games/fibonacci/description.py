@@ -1,0 +1,53 @@
+"""What Fibonacci declares about itself, per variant (the spine's :class:`GameDescription`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.description import (GameDescription, Search, SeatStyle, Variant, rules_page,
+                                 standard_levels, texts, web_dir)
+from .evaluate import evaluate
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import FibonacciGame
+
+T = texts("fibonacci")
+
+VARIANTS = (
+    Variant({"variant": "standard"}, T("variant.standard", "Standard"),
+            ("c1a2a/1aaaa2/s4S2/1ss5S/10/s1s2S5/7S1S/s2AAS3/5A2/3A1A1/A1C3 R 3 13",)),
+    Variant({"variant": "cards"}, T("variant.cards", "Card variant")),
+    Variant({"variant": "go"}, T("variant.go", "Go start")),
+)
+
+
+def describe(game: "FibonacciGame") -> GameDescription:
+    cards = game.variant == "cards"
+    # Random Fibonacci games hardly ever end (about 1,650 actions), so playouts stop after 60
+    # actions and the evaluator scores them. Alpha-beta is the strongest search in every variant
+    # (cards: on a resampled draw pile; both piles are hidden from both players, so one resample
+    # loses little: it beat IS-MCTS 4-0 at 0.5 s). Level 3 is alpha-beta too: MCTS at 0.2 s lost
+    # every game to greedy (0-4 with playout caps 4, 12 and 60; IS-MCTS 0-4 in the card variant).
+    strongest = Search("alphabeta", rollout_cap=60, evaluator=evaluate)
+    return GameDescription(
+        name=game.name,
+        title=T("title", "Fibonacci"),
+        summary=T("summary", "Thomas Naylor's hex game: move whole snakes of pieces, swap places with "
+                             "anything, and ring the enemy core with your six attackers."),
+        num_players=2, min_players=2, max_players=2,
+        chance=cards, hidden_information=cards,
+        evaluator=evaluate,
+        levels=standard_levels(strongest, level3=strongest),
+        notation_help=T("notation", (
+            "A move is <from>-<to>, e.g. b6-c7: a piece may go to any cell next to its group (same owner "
+            "and type, connected); onto an occupied cell it swaps places. pass ends the turn early. "
+            "Go placement: S@e5, A@e5, C@e5. Red = upper case (C core, A attacker, S support), "
+            "Green = lower case. Enemy attackers next to your core cut your moves per turn.")),
+        rules=T("rules", rules_page(__package__)),
+        seats=(SeatStyle(T("seat.0", "Red"), "#c8322b", "#fff"),
+               SeatStyle(T("seat.1", "Green"), "#2f8a3e", "#fff")),
+        board={"cell": "#efe6d2", "edge": "#b9a987", "core_ring": "#d9b80f"},
+        printable_board=True,
+        variants=VARIANTS,
+        web=web_dir(__package__),
+    )

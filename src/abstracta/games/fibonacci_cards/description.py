@@ -1,0 +1,47 @@
+"""What the Fibonacci card game declares about itself (the spine's :class:`GameDescription`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.description import (GameDescription, Search, SeatStyle, Variant, rules_page,
+                                 standard_levels, texts, web_dir)
+from .evaluate import evaluate
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import FibonacciCardsGame
+
+T = texts("fibonacci-cards")
+
+VARIANTS = (Variant({}, T("variant.standard", "Two players")),)
+
+
+def _rule_bot(game: Any, seed: int | None) -> Any:
+    from .bot import FibonacciCardsRuleBot
+
+    return FibonacciCardsRuleBot(game, seed)
+
+
+def describe(game: "FibonacciCardsGame") -> GameDescription:
+    strongest = Search("ismcts", evaluator=evaluate)
+    return GameDescription(
+        name=game.name,
+        title=T("title", "Fibonacci card game"),
+        summary=T("summary", "A card game of sums: play a card worth the sum of two table piles, or cut a "
+                             "big pile down to one; empty your hand first."),
+        num_players=2, min_players=2, max_players=2,
+        chance=True, hidden_information=True,
+        evaluator=evaluate,
+        levels=standard_levels(strongest, hidden_information=True),
+        bots={"rule": _rule_bot},
+        notation_help=T("notation", (
+            "7h>1 plays the 7 of hearts on pile 1 as a sum (it equals two piles, or all three); "
+            "5s/2 cuts pile 2 down with a card of the same rank (needs two piles summing over 14). "
+            "draw when you cannot play (only the drawn card may then be played); pass when the stock is "
+            "empty. Ace = 14 in hand, 1 on the table.")),
+        rules=T("rules", rules_page(__package__)),
+        seats=(SeatStyle(None), SeatStyle(None)),
+        board={"table": "#2f6b45", "card": "#fffdf7", "red_suit": "#c8322b", "black_suit": "#222222"},
+        variants=VARIANTS,
+        web=web_dir(__package__),
+    )
