@@ -25,7 +25,7 @@ from .core.registry import game_class, load_game, registered_games
 
 app = typer.Typer(
     name="abstracta",
-    help="Play, study and benchmark Fanorona, Nibble, Fibonacci, the Fibonacci card game and Slide Checkers.",
+    help="Play, study and benchmark abstract games (`abstracta games` lists them): in the terminal, in a browser (`abstracta serve`), bot against bot.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -149,7 +149,7 @@ def moves_cmd(
     game_name: str = typer.Argument(..., metavar="GAME"),
     position: Optional[str] = PositionArg,
     option: Optional[list[str]] = OptionArg,
-    turns: bool = typer.Option(False, "--turns", help="List whole turns (games with a whole-turn notation, e.g. Nibble)."),
+    turns: bool = typer.Option(False, "--turns", help="List whole turns (games with a whole-turn notation, e.g. a1+a9)."),
     as_json: bool = JsonArg,
 ) -> None:
     """The legal actions of a position, in the spec's canonical order."""
@@ -502,6 +502,7 @@ def match_cmd(
     games: int = typer.Option(10, "--games", "-n", min=1, help="Number of games."),
     seed: int = typer.Option(0, "--seed", help="Base seed (game i uses seed+i)."),
     records: Optional[Path] = typer.Option(None, "--records", help="Save each game's record in this directory."),
+    as_json: bool = JsonArg,
 ) -> None:
     """Bots play each other; they rotate through the seats from game to game."""
     from rich.progress import Progress
@@ -525,6 +526,13 @@ def match_cmd(
         records.mkdir(parents=True, exist_ok=True)
         for i, record in enumerate(result.records):
             record.save(records / f"{game.name}-{seed + i:06d}.json")
+    if as_json:
+        print(json.dumps({"game": game.name, "options": game.option_text(), "games": games, "seed": seed,
+                          "mean_plies": result.mean_plies,
+                          "seats": [{"spec": st.spec, "wins": st.wins, "draws": st.draws,
+                                     "losses": st.losses + st.unfinished, "score": st.score,
+                                     "seconds_per_move": st.seconds_per_move} for st in result.stats]}))
+        return
     table = Table(title=f"{game.title}: {games} games, seed {seed}")
     for col in ("seat spec", "wins", "draws", "losses", "score %", "mean plies", "mean s/move"):
         table.add_column(col, justify="right" if col != "seat spec" else "left")

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from abstracta import load_game, perft
-from spine_checks import check_random_playout
+from abstracta.testing import check_random_playout
 
 SIZES = {"tsivy": (9, 5), "dimy": (5, 5), "telo": (3, 3)}
 COMBOS = [(size, vela, first) for size in SIZES for vela in (False, True) for first in (False, True)]
@@ -151,7 +151,10 @@ class Reference:
         key = (tuple(sorted(self.board.items())), self.side)
         self.reps[key] += 1
         loser = 0 if self.side == "W" else 1
-        if self.side not in self.board.values() or not self.moves():
+        if self.side in self.board.values() and self.enemy() not in self.board.values():
+            # only from a text: the side not to move has no stones, so it has lost
+            self.result = [-1.0, 1.0] if loser == 1 else [1.0, -1.0]
+        elif self.side not in self.board.values() or not self.moves():
             self.result = [-1.0, 1.0] if loser == 0 else [1.0, -1.0]
         elif self.reps[key] >= 3 or self.nc >= 100:
             self.result = [0.0, 0.0]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from abstracta import IllegalActionError, NotationError, PositionError, Record, TERMINAL, load_game
 from abstracta.games.fibonacci_cards import FibonacciCardsGame
 from abstracta.games.fibonacci_cards.cards import CARD_STR, CUT, DRAW, PASS, table_values
-from spine_checks import check_random_playout, random_playout
+from abstracta.testing import check_random_playout, random_playout
 
 GAME = FibonacciCardsGame()
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from abstracta import load_game
 from abstracta.games.fibonacci.board import DENSE
 from abstracta.games.fibonacci.rules import NMOVE, NUM_PLACEMENTS
-from spine_checks import check_random_playout, random_playout
+from abstracta.testing import check_random_playout, random_playout
 
 VARIANTS = ("standard", "cards", "go")
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from abstracta.core.records import Record
 from abstracta.games.nibble import NibbleGame
 from abstracta.games.nibble.geometry import geometry, seeded_layout
-from spine_checks import check_random_playout
+from abstracta.testing import check_random_playout
 
 VARIANTS = ("square9", "square13", "hex")
 SQUARE_SIDES = ((0, 1), (1, 0), (0, -1), (-1, 0))                 # N E S W

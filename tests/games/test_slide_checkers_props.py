@@ -11,7 +11,7 @@ from abstracta.core.perft import _perft_clone, perft
 from abstracta.games.slide_checkers import SlideCheckersGame
 from abstracta.games.slide_checkers.board import BOARDS
 from abstracta.games.slide_checkers.tables import NB
-from spine_checks import check_random_playout
+from abstracta.testing import check_random_playout
 
 SETTINGS = settings(max_examples=40, deadline=None)
 

@@ -12,8 +12,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("fastapi")
-pytest.importorskip("sqlalchemy")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ (toy_nim)
 

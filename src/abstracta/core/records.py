@@ -25,6 +25,7 @@ from typing import Any, Sequence
 
 from .errors import AbstractaError, RecordError
 from .game import Game, State
+from .options import seed_problem
 from .registry import load_game
 
 FORMAT = "abstracta-record"
@@ -118,8 +119,9 @@ class Record:
         if not isinstance(options, dict):
             raise RecordError("field 'options' must be an object")
         seed = data.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-            raise RecordError(f"field 'seed' must be a non-negative integer or null, got {seed!r}")
+        problem = None if seed is None else seed_problem(seed)
+        if problem:
+            raise RecordError(f"field 'seed': {problem} (or null)")
         start = data.get("start")
         if start is not None and not isinstance(start, str):
             raise RecordError("field 'start' must be a position text or null")

@@ -217,7 +217,7 @@ class MatchView(BaseModel):
     position: str = Field(description="the game's position text (an observation for hidden information)")
     legal: list[str] = Field(description="legal actions in notation, only for a person's seat to move")
     turns: list[str] | None = Field(
-        default=None, description="legal whole turns (e.g. Nibble's 'a1+a9') when the game has a whole-turn "
+        default=None, description="legal whole turns (e.g. 'a1+a9') when the game has a whole-turn "
         "notation and a person's seat is at the start of a turn; null otherwise")
     last_action: str | None
     moves: list[str] = Field(description="notation of every action so far")

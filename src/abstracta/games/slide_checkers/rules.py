@@ -3,34 +3,22 @@
 Spec: slide-checkers.md. Positions are per-seat bitboards (``sq = x * 12 + y``, see
 :mod:`.tables`); make/unmake through :meth:`SlideCheckersState.undo_action`.
 
-Action ids (``num_distinct_actions`` = :data:`NUM_ACTIONS`), built from the ASCII *rank* of
-squares (:data:`.tables.RANK`) so that placements and moves sort like their strings:
-
-* ``@sq`` placement: ``RANK[sq]`` (0…143)
-* ``S-D`` step or free move: ``MOVE_BASE + RANK[S]*144 + RANK[D]``
-* first jump ``S[>L]*Xk``: ``JUMP_BASE + ((RANK[S]*144 + RANK[L])*8 + d)*2 + k`` where ``d`` is
-  the direction (N NE E SE S SW W NW) and ``k`` is 0 for ``e`` (exchange), 1 for ``r`` (remove)
-* continuation ``*Xk``: ``CONT_BASE + RANK[X]*2 + k``
-* ``pass``: :data:`PASS`
+Action ids and their notation, and the position text, are in :mod:`.notation`.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
-from ...core.errors import IllegalActionError, NotationError, OptionError, PositionError
+from ...core.errors import IllegalActionError, OptionError
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int
-from .board import BOARDS, MAJORS, NUM_SQUARES, SIZE, SQUARE_INDEX, SQUARE_NAMES, colour_masks
-from .tables import (COLK, COLY, DIR_STEP, FULL, JUMPS, NB, NOT_Y0, NOT_Y11, RANK, SQ_OF_RANK,
-                     ZOBRIST, DIRECTIONS)
+from .board import BOARDS, MAJORS, NUM_SQUARES, SIZE, SQUARE_NAMES, colour_masks
+from .notation import (CONT_BASE, JUMP_BASE, KIND, MOVE_BASE, MOVE_PHASE, NUM_ACTIONS, PASS, action_string,
+                       format_position, jump_string, parse_action, parse_position)
+from .tables import COLK, COLY, DIR_STEP, FULL, JUMPS, NB, NOT_Y0, NOT_Y11, RANK, SQ_OF_RANK, ZOBRIST
 
-MOVE_BASE = NUM_SQUARES
-JUMP_BASE = MOVE_BASE + NUM_SQUARES * NUM_SQUARES
-CONT_BASE = JUMP_BASE + NUM_SQUARES * NUM_SQUARES * 16
-PASS = CONT_BASE + NUM_SQUARES * 2
-NUM_ACTIONS = PASS + 1
 
 #: pieces per player by number of players (Spec §3)
 PIECES: dict[int, int] = {2: 7, 3: 5, 4: 4}
@@ -39,8 +27,7 @@ DEFAULT_COLOURS: dict[int, str] = {2: "GB", 3: "GBR", 4: "GBRY"}
 #: turns without a jump that draw the game (Spec §5)
 NO_JUMP_LIMIT = 100
 
-_PLACE, _MOVE = 0, 1
-_KIND = "er"
+_PLACE, _MOVE = 0, MOVE_PHASE
 
 
 def parse_board(text: str) -> tuple[int, int]:
@@ -73,11 +60,6 @@ def _check_colours(value: Any) -> str | None:
 
 def _board_text(value: tuple[int, int]) -> str:
     return f"{value[0]},{value[1]}"
-
-
-def _jump_string(s: int, launch: int, land: int, kind: int) -> str:
-    mid = "*" if s == launch else ">" + SQUARE_NAMES[launch] + "*"
-    return SQUARE_NAMES[s] + mid + SQUARE_NAMES[land] + _KIND[kind]
 
 
 class SlideCheckersGame(Game):
@@ -138,7 +120,7 @@ class SlideCheckersGame(Game):
         """Parse ``<pieces> <phase> <to-move> [J:<sq>] [nj=<n>] [passes=<n>]`` (Spec §6).
 
         Raises :class:`PositionError` naming the offending part."""
-        return _parse_position(self, text)
+        return parse_position(self, text)
 
     def render(self, state: State, player: int | None = None) -> Any:
         from .render import render_state
@@ -153,6 +135,24 @@ class SlideCheckersGame(Game):
         """A printable SVG of this game's board (Spec §2; see :func:`.board.board_svg`)."""
         from .board import board_svg
         return board_svg(*self.board)
+
+
+class UndoFrame(NamedTuple):
+    """One entry of the undo stack: the state before one action. Stored as a plain tuple in
+    this layout, since unpacking a tuple subclass misses CPython's exact-tuple fast path."""
+
+    bitboards: tuple[int, ...]
+    occupied: int
+    phase: int
+    remain: tuple[int, ...]
+    turn: int
+    jump_square: int
+    no_jump: int
+    passes: int
+    over: bool
+    winner: int
+    zobrist: int
+    legal: list[int]
 
 
 class SlideCheckersState(State):
@@ -177,7 +177,7 @@ class SlideCheckersState(State):
         self._winner = -1
         self._z = 0
         self._hist: list[int] = []
-        self._undo: list[tuple] = []
+        self._undo: list[tuple] = []  # UndoFrame layout
         self._legal: list[int] | None = None
 
     # --- facts ------------------------------------------------------------------------------
@@ -411,7 +411,7 @@ class SlideCheckersState(State):
                                 if jumps is None:
                                     jumps = []
                                 aid = JUMP_BASE + ((rs + rank[pl]) * 8 + d) * 2
-                                js = _jump_string(s, pl, land, 0)
+                                js = jump_string(s, pl, land, 0)
                                 jumps.append((js, aid))
                                 jumps.append((js[:-1] + "r", aid + 1))
         if jumps is not None:
@@ -546,66 +546,24 @@ class SlideCheckersState(State):
         self._remain = list(remain)
         self._hist.pop()
 
-    # --- notation -----------------------------------------------------------------------------------
+    # --- notation (see :mod:`.notation`) ------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
         """The spec's notation (§3, §4): ``@e4``, ``c9-e10``, ``c9>d8*f8r``, ``*j4e``, ``pass``."""
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
-            raise IllegalActionError(f"action {action!r} is not an action of slide-checkers")
-        if action < MOVE_BASE:
-            return "@" + SQUARE_NAMES[SQ_OF_RANK[action]]
-        if action < JUMP_BASE:
-            r = action - MOVE_BASE
-            return SQUARE_NAMES[SQ_OF_RANK[r // NUM_SQUARES]] + "-" + SQUARE_NAMES[SQ_OF_RANK[r % NUM_SQUARES]]
-        if action < CONT_BASE:
-            r = action - JUMP_BASE
-            kind = r & 1
-            d = (r >> 1) & 7
-            r >>= 4
-            s = SQ_OF_RANK[r // NUM_SQUARES]
-            launch = SQ_OF_RANK[r % NUM_SQUARES]
-            x, y = divmod(launch, SIZE)
-            dx, dy = DIRECTIONS[d]
-            lx, ly = x + 2 * dx, y + 2 * dy
-            if not (0 <= lx < SIZE and 0 <= ly < SIZE):
-                raise IllegalActionError(f"action {action} jumps off the board")
-            return _jump_string(s, launch, lx * SIZE + ly, kind)
-        if action < PASS:
-            r = action - CONT_BASE
-            return "*" + SQUARE_NAMES[SQ_OF_RANK[r >> 1]] + _KIND[r & 1]
-        return "pass"
+        return action_string(action)
 
     def string_to_action(self, text: str) -> int:
         """Parse the spec's notation. :class:`NotationError` if it is not notation,
         :class:`IllegalActionError` if it is not legal here."""
-        action = _parse_action(text)
+        action = parse_action(text)
         if action not in self.legal_actions():
             if self._over:
                 raise IllegalActionError(f"{text.strip()!r}: the game is over")
             raise IllegalActionError(f"{text.strip()!r} is not a legal action in {self.to_text()!r}")
         return action
 
-    # --- text -----------------------------------------------------------------------------------------
     def to_text(self) -> str:
         """The position text of Spec §6 (round-trips through ``state_from_text``)."""
-        colours = self.game.colours
-        tokens = []
-        for seat in sorted(range(self._n), key=lambda i: colours[i]):
-            letter = colours[seat]
-            b = self._bb[seat]
-            while b:
-                low = b & -b
-                tokens.append(letter + SQUARE_NAMES[low.bit_length() - 1])
-                b ^= low
-        parts = [",".join(tokens) if tokens else "-"]
-        parts.append("M" if self._phase == _MOVE else "P:" + "/".join(str(r) for r in self._remain))
-        parts.append(colours[self._turn])
-        if self._jsq >= 0:
-            parts.append("J:" + SQUARE_NAMES[self._jsq])
-        if self._nj:
-            parts.append(f"nj={self._nj}")
-        if self._passes:
-            parts.append(f"passes={self._passes}")
-        return " ".join(parts)
+        return format_position(self)
 
 
 #: (destination bitboard << 8 | start square) -> move ids in canonical order
@@ -630,7 +588,7 @@ def _move_ids(s: int, dest: int) -> tuple[int, ...]:
 
 def _cont_key(action: int) -> str:
     r = action - CONT_BASE
-    return "*" + SQUARE_NAMES[SQ_OF_RANK[r >> 1]] + _KIND[r & 1]
+    return "*" + SQUARE_NAMES[SQ_OF_RANK[r >> 1]] + KIND[r & 1]
 
 
 def _ids(mask: int, base: int) -> list[int]:
@@ -645,162 +603,6 @@ def _ids(mask: int, base: int) -> list[int]:
         mask >>= SIZE
         x += SIZE
     return out
-
-
-def _square(name: str, text: str) -> int:
-    sq = SQUARE_INDEX.get(name)
-    if sq is None:
-        raise NotationError(f"{text!r}: {name!r} is not a square (a1…l12)")
-    return sq
-
-
-def _parse_action(text: str) -> int:
-    """Notation -> action id, without legality. Raises :class:`NotationError`."""
-    if not isinstance(text, str):
-        raise NotationError(f"{text!r} is not a move string")
-    t = text.strip()
-    if t == "pass":
-        return PASS
-    if t.startswith("@"):
-        return RANK[_square(t[1:], text)]
-    if t.startswith("*"):
-        if len(t) < 4 or t[-1] not in _KIND:
-            raise NotationError(f"{text!r}: a continuation is *<landing><r|e>, e.g. *j4r")
-        return CONT_BASE + RANK[_square(t[1:-1], text)] * 2 + _KIND.index(t[-1])
-    if "-" in t:
-        a, _, b = t.partition("-")
-        s, d = _square(a, text), _square(b, text)
-        return MOVE_BASE + RANK[s] * NUM_SQUARES + RANK[d]
-    if "*" in t:
-        head, _, tail = t.partition("*")
-        if len(tail) < 3 or tail[-1] not in _KIND:
-            raise NotationError(f"{text!r}: a jump is <from>[><launch>]*<landing><r|e>, e.g. c9>d8*f8r")
-        kind = _KIND.index(tail[-1])
-        land = _square(tail[:-1], text)
-        if ">" in head:
-            a, _, b = head.partition(">")
-            s, launch = _square(a, text), _square(b, text)
-            if s == launch:
-                raise NotationError(f"{text!r}: the launch square is omitted when it is the start")
-        else:
-            s = launch = _square(head, text)
-        lx, ly = divmod(launch, SIZE)
-        tx, ty = divmod(land, SIZE)
-        dx, dy = tx - lx, ty - ly
-        if dx not in (-2, 0, 2) or dy not in (-2, 0, 2) or (dx == 0 and dy == 0):
-            raise IllegalActionError(f"{text!r}: {SQUARE_NAMES[land]} is not two squares in a line "
-                                     f"from {SQUARE_NAMES[launch]}")
-        d = DIRECTIONS.index((dx // 2, dy // 2))
-        return JUMP_BASE + ((RANK[s] * NUM_SQUARES + RANK[launch]) * 8 + d) * 2 + kind
-    raise NotationError(f"{text!r} is not Slide Checkers notation (@e4, e4-f5, c9>d8*f8r, *j4e, pass)")
-
-
-def _parse_count(token: str, key: str, text: str) -> int:
-    value = token[len(key):]
-    if not value.isdigit():
-        raise PositionError(f"{text!r}: {token!r} needs a non-negative integer")
-    return int(value)
-
-
-def _parse_position(game: SlideCheckersGame, text: str) -> SlideCheckersState:
-    if not isinstance(text, str):
-        raise PositionError(f"{text!r} is not a position text")
-    parts = text.split()
-    if len(parts) < 3:
-        raise PositionError(f"{text!r}: expected '<pieces> <phase> <to-move>' (e.g. '- P:7/7 G')")
-    colours = game.colours
-    n = game.num_players
-    st = SlideCheckersState(game)
-    # pieces
-    if parts[0] != "-":
-        for token in parts[0].split(","):
-            if len(token) < 3:
-                raise PositionError(f"{text!r}: piece {token!r} is not <colour><square> (e.g. Ge4)")
-            letter, name = token[0], token[1:]
-            seat = colours.find(letter)
-            if seat < 0:
-                raise PositionError(f"{text!r}: piece {token!r} has colour {letter!r}, "
-                                    f"not one of the seats' colours {colours}")
-            sq = SQUARE_INDEX.get(name)
-            if sq is None:
-                raise PositionError(f"{text!r}: piece {token!r}: {name!r} is not a square (a1…l12)")
-            bit = 1 << sq
-            if st._occ & bit:
-                raise PositionError(f"{text!r}: square {name} holds two pieces")
-            st._bb[seat] |= bit
-            st._occ |= bit
-            st._z ^= ZOBRIST[seat][sq]
-    # phase
-    phase = parts[1]
-    if phase == "M":
-        st._phase = _MOVE
-    elif phase.startswith("P:"):
-        counts = phase[2:].split("/")
-        if len(counts) != n or not all(c.isdigit() for c in counts):
-            raise PositionError(f"{text!r}: phase {phase!r} must give {n} counts, e.g. P:"
-                                + "/".join([str(game.pieces_per_player)] * n))
-        st._remain = [int(c) for c in counts]
-        for seat, r in enumerate(st._remain):
-            on_board = st._bb[seat].bit_count()
-            if r + on_board > game.pieces_per_player:
-                raise PositionError(f"{text!r}: seat {colours[seat]} has {on_board} pieces placed and {r} "
-                                    f"to place, more than {game.pieces_per_player}")
-    else:
-        raise PositionError(f"{text!r}: phase {phase!r} is neither M nor P:<counts>")
-    # to move
-    letter = parts[2]
-    if len(letter) != 1 or letter not in colours:
-        raise PositionError(f"{text!r}: to-move {letter!r} is not one of the seats' colours {colours}")
-    turn = colours.index(letter)
-    st._turn = turn
-    jsq = -1
-    seen: set[str] = set()
-    for token in parts[3:]:
-        key = token.split(":")[0] + ":" if token.startswith("J:") else token.split("=")[0] + "="
-        if key in seen:
-            raise PositionError(f"{text!r}: {key!r} given twice")
-        seen.add(key)
-        if token.startswith("J:"):
-            jsq = SQUARE_INDEX.get(token[2:], -1)
-            if jsq < 0:
-                raise PositionError(f"{text!r}: {token!r}: {token[2:]!r} is not a square")
-        elif token.startswith("nj="):
-            st._nj = _parse_count(token, "nj=", text)
-        elif token.startswith("passes="):
-            st._passes = _parse_count(token, "passes=", text)
-        else:
-            raise PositionError(f"{text!r}: unexpected {token!r} (expected J:<square>, nj=<n>, passes=<n>)")
-    if st._phase == _PLACE:
-        if jsq >= 0 or st._nj or st._passes:
-            raise PositionError(f"{text!r}: J:, nj= and passes= belong to the movement phase")
-        if st._remain[turn] == 0:
-            raise PositionError(f"{text!r}: {letter} is to place but has no pieces left to place")
-        st._advance_placement(turn)
-        return st
-    if not st._occ:
-        raise PositionError(f"{text!r}: the movement phase needs pieces on the board")
-    if st._check_win():
-        if jsq >= 0:
-            raise PositionError(f"{text!r}: J: given but the game is already won")
-        st._turn = turn
-        return st
-    if not st._bb[turn]:
-        raise PositionError(f"{text!r}: {letter} is to move but has no pieces (eliminated)")
-    if jsq >= 0:
-        if not st._bb[turn] >> jsq & 1:
-            raise PositionError(f"{text!r}: J:{SQUARE_NAMES[jsq]} does not hold a piece of {letter}")
-        if st._nj or st._passes:
-            raise PositionError(f"{text!r}: a jump is in progress, so nj and passes must be 0")
-        st._jsq = jsq
-        if not st._generate():
-            raise PositionError(f"{text!r}: the piece on {SQUARE_NAMES[jsq]} has no jump to continue")
-    if st._nj >= NO_JUMP_LIMIT:
-        st._over = True
-        st._winner = -1
-    elif st._passes and st._passes >= sum(1 for b in st._bb if b):
-        st._over = True
-        st._winner = -1
-    return st
 
 
 __all__ = ["SlideCheckersGame", "SlideCheckersState", "NUM_ACTIONS", "PASS", "PIECES", "DEFAULT_COLOURS",

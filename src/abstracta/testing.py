@@ -1,4 +1,5 @@
-"""Game-neutral invariants every engine must satisfy (DESIGN.md spine contract).
+"""Game-neutral invariants every game must satisfy (DESIGN.md spine contract), for the tests
+of the built-in games and of games written elsewhere.
 
 Each game's tests call these on states reached by random playouts (Hypothesis draws the
 seed of the playout), e.g.::
@@ -6,6 +7,8 @@ seed of the playout), e.g.::
     @given(st.integers(0, 2**32))
     def test_invariants(seed):
         check_random_playout(load_game("fanorona", size="dimy"), seed)
+
+Failures are ``AssertionError`` naming the position.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from abstracta import IllegalActionError, Record, State, Game
+from .core.errors import IllegalActionError
+from .core.game import Game, State
+from .core.records import Record
 
 
 def state_snapshot(state: State) -> tuple:
@@ -102,3 +107,28 @@ def check_random_playout(game: Game, seed: int, order_key: Callable[[str], objec
     assert replayed.to_text() == final.to_text()
     assert replayed_actions == actions
     return final
+
+
+def check_description(game: Game) -> None:
+    """The description of ``game`` is complete and agrees with the instance: a search for every
+    level, one seat style per player, every declared variant loads, strings keyed under the
+    game's name, a rules page, and the game's evaluator (if any) in [-1, 1] at the start."""
+    d = game.description
+    assert d.name == game.name, f"description names {d.name!r}, the game is {game.name!r}"
+    assert d.num_players == game.num_players, "num_players disagrees with the instance"
+    assert d.min_players <= d.num_players <= d.max_players
+    assert len(d.seats) == game.num_players
+    assert sorted(d.levels) == [1, 2, 3, 4, 5, 6]
+    assert str(d.title) and str(d.rules).strip(), "a title and a rules page are required"
+    for key in d.texts():
+        assert key.startswith(game.name + "."), f"string key {key!r} is not under {game.name!r}"
+    for variant in d.variants:
+        other = type(game)(**variant.options)
+        for text in variant.positions:
+            other.state_from_text(text)
+    state = game.new_initial_state(seed=0 if d.chance else None)
+    if d.evaluator is not None and not state.is_terminal():
+        value = d.evaluator(state, 0)
+        assert -1.0 <= value <= 1.0, f"evaluator gave {value} at the start"
+    if d.web is not None:
+        assert (d.web / "board.js").is_file(), "the description names a web directory without board.js"

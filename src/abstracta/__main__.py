@@ -1,0 +1,5 @@
+"""``python -m abstracta`` is the ``abstracta`` command."""
+
+from .cli import main
+
+main()

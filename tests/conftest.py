@@ -1,0 +1,18 @@
+"""Fixtures shared by every test directory."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from plugin_util import pip_install_target  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def plugin_dir(tmp_path_factory) -> Path:
+    """A directory where ``examples/tictactoe`` is pip-installed (not on this process's path)."""
+    return pip_install_target(tmp_path_factory.mktemp("plugins"))
