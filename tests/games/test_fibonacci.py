@@ -6,7 +6,7 @@ import pytest
 
 from abstracta import IllegalActionError, NotationError, PositionError, load_game, perft
 from abstracta.games.fibonacci import FibonacciGame
-from abstracta.games.fibonacci.board import BIT_OF_NAME, ROW_CELLS
+from abstracta.games.fibonacci.geometry import BIT_OF_NAME, ROW_CELLS
 
 START = "caaaaa/1a5/8/8S/2s3SSS1/3s3S3/1sss3S2/s8/8/5A1/AAAAAC R 1 1"
 

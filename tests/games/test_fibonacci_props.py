@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from abstracta import load_game
-from abstracta.games.fibonacci.board import DENSE
+from abstracta.games.fibonacci.geometry import DENSE
 from abstracta.games.fibonacci.rules import NMOVE, NUM_PLACEMENTS
 from abstracta.testing import check_random_playout, random_playout
 

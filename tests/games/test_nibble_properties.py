@@ -23,7 +23,7 @@ HEX_SIDES = ((0, 1), (1, 1), (1, 0), (0, -1), (-1, -1), (-1, 0))   # E NE NW W S
 
 # --- naive reference ----------------------------------------------------------------------------
 def naive_board(state) -> dict[tuple[int, int], int]:
-    g = state.g
+    g = state.geometry
     return {g.coords[i]: state.colour_at(i) for i in range(g.cells) if state.colour_at(i) >= 0}
 
 
@@ -57,7 +57,7 @@ def naive_connected(g, cells) -> bool:
 
 
 def naive_legal(state) -> list[int]:
-    g = state.g
+    g = state.geometry
     board = naive_board(state)
     out = []
     for i in range(g.cells):
@@ -71,7 +71,7 @@ def naive_legal(state) -> list[int]:
 
 
 def naive_turns(state) -> list[str]:
-    g = state.g
+    g = state.geometry
     board = naive_board(state)
     index = {p: i for i, p in enumerate(g.coords)}
     out = []
@@ -89,7 +89,7 @@ def naive_turns(state) -> list[str]:
 
 
 def collections_ok(state) -> None:
-    g = state.g
+    g = state.geometry
     for c in range(g.colours):
         on_board = bin(state.cmask[c]).count("1")
         assert on_board + state.coll[0][c] + state.coll[1][c] == g.per_colour
@@ -112,7 +112,7 @@ def test_playout_invariants_against_naive_rules(variant, seed):
     state = game.new_initial_state(seed=seed % 64)  # layouts are memoised per seed
     initial_text = state.to_text()
     rng = random.Random(seed)
-    g = state.g
+    g = state.geometry
     steps = 0
     while not state.is_terminal():
         assert naive_connected(g, naive_board(state)), state.to_text()

@@ -8,7 +8,7 @@ import pytest
 from abstracta import IllegalActionError, NotationError, OptionError, PositionError, load_game
 from abstracta.core.game import TERMINAL
 from abstracta.games.slide_checkers import SlideCheckersGame, board_svg, board_text
-from abstracta.games.slide_checkers.board import (BOARDS, MAJORS, MINORS, SQUARE_INDEX, colour_classes,
+from abstracta.games.slide_checkers.geometry import (BOARDS, MAJORS, MINORS, SQUARE_INDEX, colour_classes,
                                                   square_colours)
 from abstracta.games.slide_checkers.rules import NUM_ACTIONS, PASS
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from abstracta.core.perft import _perft_clone, perft
 from abstracta.games.slide_checkers import SlideCheckersGame
-from abstracta.games.slide_checkers.board import BOARDS
+from abstracta.games.slide_checkers.geometry import BOARDS
 from abstracta.games.slide_checkers.tables import NB
 from abstracta.testing import check_random_playout
 

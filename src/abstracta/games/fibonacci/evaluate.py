@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .board import DEG6, DIST, NBM
+from .geometry import DEG6, DIST, NBM
 
 if TYPE_CHECKING:
     from .rules import FibonacciState

@@ -10,7 +10,7 @@ import re
 
 from abstracta.core.errors import PositionError
 
-from .board import BIT_OF_NAME, NAME, ROW_CELLS, ROWS
+from .geometry import BIT_OF_NAME, NAME, ROW_CELLS, ROWS
 
 #: Piece letters indexed by code: 0 empty, 1..3 Red C A S, 4..6 Green c a s.
 LETTERS = ".CAScas"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from .board import NAME, ROW_CELLS, ROWS
+from .geometry import NAME, ROW_CELLS, ROWS
 from .notation import LETTERS
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def board_svg(cell: float = 36.0, position: "FibonacciState | None" = None) -> s
     ``position`` if given."""
     import math
 
-    from .board import BIT, COL_OF, ROW_OF
+    from .geometry import BIT, COL_OF, ROW_OF
 
     rad = cell / math.sqrt(3)
     pts = []

@@ -8,7 +8,7 @@ Actions (integers, ``num_distinct_actions`` = 8373):
 * :data:`PLACE0` + cell (8282 … 8372): Go-variant placement; the piece type follows from the
   placement number (§9.3).
 
-The board is a padded bitboard (see :mod:`.board`); the legal list, destination masks and
+The board is a padded bitboard (see :mod:`.geometry`); the legal list, destination masks and
 Zobrist key are maintained incrementally and restored by :meth:`FibonacciState.undo_action`.
 """
 
@@ -23,7 +23,7 @@ from abstracta.core.game import TERMINAL, Game, State
 from abstracta.core.options import Option, seed_option
 from abstracta.core.rng import SplitMix64
 
-from .board import (
+from .geometry import (
     BIT, DEG6, DENSE, NAME, NBM, NUM_CELLS, STRIDE, VALID, Z_BASE, Z_LEFT, Z_PLACED, Z_SIDE,
     ZOBRIST, bits, dense_list, group_of,
 )
@@ -148,7 +148,7 @@ class FibonacciState(State):
     """A Fibonacci position (any variant). Player 0 = Red, 1 = Green.
 
     Attributes (read-only for callers):
-        board: piece code per padded bit (see :mod:`.board`).
+        board: piece code per padded bit (see :mod:`.geometry`).
         bb: bitboard per piece code 1..6.
         side: 0/1, the player whose turn it is (placer in the Go start).
         left: moves still allowed this turn.

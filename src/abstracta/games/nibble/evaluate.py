@@ -44,7 +44,7 @@ def _progress(counts: list[int], other: list[int], n: int, t: int) -> tuple[floa
 def _can_win_now(state: "NibbleState", counts: list[int]) -> bool:
     """Whether the seat to move can complete an instant win in this turn (upper-bound test:
     every legal single take of a colour counted as takeable together)."""
-    g = state.g
+    g = state.geometry
     end = g.cells
     per = [0] * g.colours
     for a in state.legal_actions():
@@ -68,7 +68,7 @@ def evaluate(state: "NibbleState", player: int) -> float:
     """Value of ``state`` for seat ``player`` in [-1, 1] (terminal: the result)."""
     if state.winner >= 0:
         return 1.0 if state.winner == player else -1.0
-    g = state.g
+    g = state.geometry
     me = state.coll[player]
     opp = state.coll[1 - player]
     n, t, maj, need = g.per_colour, g.triple, g.majority, g.majorities

@@ -142,7 +142,7 @@ def parse_move(state: NibbleState, text: str) -> list[int]:
     t = text.strip()
     if "+" not in t:
         return [state.string_to_action(t)]
-    g = state.g
+    g = state.geometry
     cells = _cells_of(g, t)
     if state.is_terminal():
         raise IllegalActionError(f"{t!r}: the game is over")
@@ -175,8 +175,8 @@ def format_moves(initial: NibbleState, actions: Sequence[int]) -> list[str]:
 
     Raises :class:`IllegalActionError` if ``actions`` do not play from ``initial``."""
     state = initial.clone()
-    end = state.g.cells
-    names = state.g.names
+    end = state.geometry.cells
+    names = state.geometry.names
     out: list[str] = []
     i = 0
     while i < len(actions):
@@ -212,7 +212,7 @@ def turn_strings(state: NibbleState) -> list[str]:
     single takes enumerates it exactly. Raises :class:`AbstractaError` mid-turn."""
     if state.is_terminal():
         return []
-    g = state.g
+    g = state.geometry
     if state.take >= 0:
         raise AbstractaError(f"whole turns are listed at turn boundaries only; "
                              f"{state.to_text()!r} is in the middle of a turn")

@@ -37,11 +37,11 @@ def _disc(text: Text, state: "NibbleState", cell: int) -> None:
     if c < 0:
         text.append("·", style="dim")
     else:
-        text.append(state.g.letters[c], style=disc_style(c))
+        text.append(state.geometry.letters[c], style=disc_style(c))
 
 
 def _square_board(state: "NibbleState", text: Text) -> None:
-    g = state.g
+    g = state.geometry
     n = len(g.rows)
     for k, row in enumerate(g.rows):
         text.append(f"{n - k:>3} ", style="dim")
@@ -54,7 +54,7 @@ def _square_board(state: "NibbleState", text: Text) -> None:
 
 
 def _hex_board(state: "NibbleState", text: Text) -> None:
-    g = state.g
+    g = state.geometry
     for row in g.rows:
         r, first = g.coords[row[0]]
         last = g.coords[row[-1]][1]
@@ -70,7 +70,7 @@ def _hex_board(state: "NibbleState", text: Text) -> None:
 
 
 def _colour_table(state: "NibbleState", seat: int, text: Text) -> None:
-    g = state.g
+    g = state.geometry
     counts = state.coll[seat]
     text.append(f"seat {seat} ", style="bold")
     for c, m in enumerate(counts):
@@ -100,7 +100,7 @@ def _colour_table(state: "NibbleState", seat: int, text: Text) -> None:
 
 def win_reason(state: "NibbleState") -> str:
     """How the winner of a finished game won (§5), e.g. ``all 9 of C`` or ``7+ each of B, C, D``."""
-    g = state.g
+    g = state.geometry
     counts = state.coll[state.winner]
     for c, m in enumerate(counts):
         if m >= g.per_colour:
@@ -114,7 +114,7 @@ def win_reason(state: "NibbleState") -> str:
 
 def render(state: "NibbleState", player: int | None = None) -> Text:
     """A rich ``Text`` of ``state`` (perfect information: ``player`` changes nothing)."""
-    g = state.g
+    g = state.geometry
     text = Text()
     if g.hex:
         _hex_board(state, text)

@@ -242,13 +242,13 @@ class NibbleState(State):
     """
 
     supports_undo: ClassVar[bool] = True
-    __slots__ = ("game", "g", "occ", "cmask", "board", "coll", "to_move", "take", "winner",
+    __slots__ = ("game", "geometry", "occ", "cmask", "board", "coll", "to_move", "take", "winner",
                  "_hist", "_undo", "_hash", "_legal", "_seed")
 
     def __init__(self, game: NibbleGame, layout: Sequence[int] | None = None, first: int = 0):
         self.game = game
         g = game.geometry
-        self.g = g
+        self.geometry = g
         self.occ = 0
         self.cmask = [0] * g.colours
         self.board = [-1] * len(g.cell_of_bit)
@@ -270,7 +270,7 @@ class NibbleState(State):
         self._hash = self._full_hash()
 
     def _full_hash(self) -> int:
-        disc, coll, side, take = zobrist(self.g.variant)
+        disc, coll, side, take = zobrist(self.geometry.variant)
         h = 0
         for b, c in enumerate(self.board):
             if c >= 0:
@@ -298,10 +298,10 @@ class NibbleState(State):
             if self.winner >= 0:
                 legal = []
             elif self.take >= 0:
-                legal = legal_takes(self.g, self.occ, self.cmask[self.take])
-                legal.append(self.g.cells)
+                legal = legal_takes(self.geometry, self.occ, self.cmask[self.take])
+                legal.append(self.geometry.cells)
             else:
-                legal = legal_takes(self.g, self.occ, self.occ)
+                legal = legal_takes(self.geometry, self.occ, self.occ)
             self._legal = legal
         return legal
 
@@ -312,7 +312,7 @@ class NibbleState(State):
             legal = self.legal_actions()
         if type(action) is not int or action not in legal:
             self._refuse(action)
-        g = self.g
+        g = self.geometry
         p = self.to_move
         end = g.cells
         self._hist.append(action)
@@ -367,7 +367,7 @@ class NibbleState(State):
         raise IllegalActionError(f"action {action} ({self._describe(action)}) is not legal in {self.to_text()!r}")
 
     def _describe(self, action: int) -> str:
-        g = self.g
+        g = self.geometry
         if action == g.cells:
             return "end"
         if 0 <= action < g.cells:
@@ -380,7 +380,7 @@ class NibbleState(State):
             raise IllegalActionError("no action to undo")
         action, take, p, h, legal, c = self._undo.pop()
         self._hist.pop()
-        g = self.g
+        g = self.geometry
         if c >= 0:
             b = g.bit[action]
             low = 1 << b
@@ -397,7 +397,7 @@ class NibbleState(State):
     # --- notation -----------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
         """The cell name (``a1``) or ``end``. Raises :class:`IllegalActionError` out of range."""
-        g = self.g
+        g = self.geometry
         if type(action) is int and 0 <= action < g.cells:
             return g.names[action]
         if action == g.cells:
@@ -407,7 +407,7 @@ class NibbleState(State):
     def string_to_action(self, text: str) -> int:
         """Parse a cell name or ``end``. :class:`NotationError` for non-notation,
         :class:`IllegalActionError` (with the reason) for an illegal take."""
-        g = self.g
+        g = self.geometry
         t = text.strip() if isinstance(text, str) else text
         if t == "end":
             action = g.cells
@@ -420,7 +420,7 @@ class NibbleState(State):
         raise IllegalActionError(f"{t!r} is not legal here: {self._why_illegal(action)}")
 
     def _why_illegal(self, action: int) -> str:
-        g = self.g
+        g = self.geometry
         if self.winner >= 0:
             return "the game is over"
         if action == g.cells:
@@ -445,7 +445,7 @@ class NibbleState(State):
     def clone(self) -> "NibbleState":
         other = NibbleState.__new__(NibbleState)
         other.game = self.game
-        other.g = self.g
+        other.geometry = self.geometry
         other.occ = self.occ
         other.cmask = self.cmask[:]
         other.board = self.board[:]
@@ -465,7 +465,7 @@ class NibbleState(State):
 
     def to_text(self) -> str:
         """Position text (§6)."""
-        g = self.g
+        g = self.geometry
         letters = g.letters
         board = self.board
         bit = g.bit
@@ -484,11 +484,11 @@ class NibbleState(State):
     # --- convenience for evaluators and renderers ---------------------------------------------------
     def colour_at(self, cell: int) -> int:
         """Colour index of the disc on canonical cell ``cell`` (``-1`` if empty)."""
-        return self.board[self.g.bit[cell]]
+        return self.board[self.geometry.bit[cell]]
 
     def free_cells(self) -> list[int]:
         """Canonical indices of the free discs (§4 rule 2), whether or not taking them splits."""
-        g = self.g
+        g = self.geometry
         free = g.free_mask(self.occ)
         out = []
         while free:

@@ -8,7 +8,7 @@ Spec: /work/shared/rules/slide-checkers.md.
 '- P:7/7 G'
 """
 
-from .board import board_svg, board_text
+from .geometry import board_svg, board_text
 from .rules import SlideCheckersGame, SlideCheckersState
 
 __all__ = ["SlideCheckersGame", "SlideCheckersState", "board_svg", "board_text"]

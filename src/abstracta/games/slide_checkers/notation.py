@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.errors import IllegalActionError, NotationError, PositionError
-from .board import NUM_SQUARES, SIZE, SQUARE_INDEX, SQUARE_NAMES
+from .geometry import NUM_SQUARES, SIZE, SQUARE_INDEX, SQUARE_NAMES
 from .tables import DIRECTIONS, RANK, SQ_OF_RANK, ZOBRIST
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from .board import FILES, PALETTE, SIZE, SQUARE_NAMES, square_colours
+from .geometry import FILES, PALETTE, SIZE, SQUARE_NAMES, square_colours
 
 if TYPE_CHECKING:
     from .rules import SlideCheckersGame, SlideCheckersState

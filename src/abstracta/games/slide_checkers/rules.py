@@ -14,7 +14,7 @@ from ...core.errors import IllegalActionError, OptionError
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int
-from .board import BOARDS, MAJORS, NUM_SQUARES, SIZE, SQUARE_NAMES, colour_masks
+from .geometry import BOARDS, MAJORS, NUM_SQUARES, SIZE, SQUARE_NAMES, colour_masks
 from .notation import (CONT_BASE, JUMP_BASE, KIND, MOVE_BASE, MOVE_PHASE, NUM_ACTIONS, PASS, action_string,
                        format_position, jump_string, parse_action, parse_position)
 from .tables import COLK, COLY, DIR_STEP, FULL, JUMPS, NB, NOT_Y0, NOT_Y11, RANK, SQ_OF_RANK, ZOBRIST
@@ -66,7 +66,7 @@ class SlideCheckersGame(Game):
     """Slide Checkers for 2–4 players on the mod-12 coloured 12×12 board.
 
     Options (Spec: slide-checkers.md "Options", §2.3): ``players`` 2/3/4; ``board`` one of
-    :data:`.board.BOARDS` (text ``"5,1"``); ``colours`` one distinct major letter per seat
+    :data:`.geometry.BOARDS` (text ``"5,1"``); ``colours`` one distinct major letter per seat
     (text ``"GBR"``; absent = §2.3 defaults). Raises :class:`OptionError` on a bad combination.
     """
 
@@ -132,8 +132,8 @@ class SlideCheckersGame(Game):
         return render_board(*self.board)
 
     def board_svg(self) -> str:
-        """A printable SVG of this game's board (Spec §2; see :func:`.board.board_svg`)."""
-        from .board import board_svg
+        """A printable SVG of this game's board (Spec §2; see :func:`.geometry.board_svg`)."""
+        from .geometry import board_svg
         return board_svg(*self.board)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ...core.bitboard import bits  # noqa: F401  (re-exported for the game modules)
 
 from ...core.rng import SplitMix64
-from .board import NUM_SQUARES, SIZE, SQUARE_NAMES
+from .geometry import NUM_SQUARES, SIZE, SQUARE_NAMES
 
 FULL = (1 << NUM_SQUARES) - 1
 _Y0 = sum(1 << (x * SIZE) for x in range(SIZE))
