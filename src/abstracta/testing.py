@@ -13,8 +13,9 @@ Failures are ``AssertionError`` naming the position.
 
 from __future__ import annotations
 
+import json
 import random
-from typing import Callable
+from typing import Any, Callable, Iterator
 
 from .core.errors import IllegalActionError
 from .core.game import Game, State
@@ -132,3 +133,66 @@ def check_description(game: Game) -> None:
         assert -1.0 <= value <= 1.0, f"evaluator gave {value} at the start"
     if d.web is not None:
         assert (d.web / "board.js").is_file(), "the description names a web directory without board.js"
+
+
+def action_strings_in(choices: Any) -> Iterator[str]:
+    """Every action string of a ``choices`` structure: the values under the keys ``"action"``
+    (a string) and ``"actions"`` (a list of strings), at any depth (core/view.py convention)."""
+    if isinstance(choices, dict):
+        for key, item in choices.items():
+            if key == "action" and isinstance(item, str):
+                yield item
+            elif key == "actions" and isinstance(item, list) and all(isinstance(x, str) for x in item):
+                yield from item
+            else:
+                yield from action_strings_in(item)
+    elif isinstance(choices, (list, tuple)):
+        for item in choices:
+            yield from action_strings_in(item)
+
+
+def check_struct(game: Game, state: State, rng: random.Random | None = None) -> None:
+    """The structured view (``State.to_struct``) of ``state`` for every viewer: JSON-ready;
+    ``legal`` lists exactly the legal actions (when that viewer may know them) and ``choices``
+    names every one of them and nothing else (under ``"action"``/``"actions"`` keys); with hidden information the view is a function
+    of the viewer's information state (a resampled state looks the same to that viewer, apart
+    from the history that a resample does not keep), so it holds no card the viewer may not see."""
+    rng = rng or random.Random(0)
+    legal = state.legal_action_strings()
+    hidden = game.has_hidden_information
+    for player in [None, *range(game.num_players)]:
+        view = state.to_struct(player)
+        assert json.loads(json.dumps(view)) == view, f"view for {player} is not plain JSON data"
+        assert view["over"] == state.is_terminal()
+        to_move = view["to_move"]
+        if to_move is not None and (not hidden or player == to_move):
+            assert view["legal"] == legal, f"legal {view['legal']} != {legal} in {state.to_text()!r}"
+            named = set(action_strings_in(view["choices"]))
+            assert named == set(legal), (f"choices name {sorted(named - set(legal))} and miss "
+                                         f"{sorted(set(legal) - named)} in {state.to_text()!r}")
+        else:
+            assert view["legal"] == [] and view["choices"] == {}
+        for s in view["recent"]:
+            assert s["seat"] != player or player is None
+        if hidden and player is not None and not state.is_terminal():
+            other = state.resample_from_infostate(player, rng)
+            mine, theirs = dict(view), dict(other.to_struct(player))
+            for key in ("recent",):
+                mine.pop(key), theirs.pop(key)
+            mine["turn"] = {**mine["turn"], "actions": None}
+            theirs["turn"] = {**theirs["turn"], "actions": None}
+            assert mine == theirs, f"seat {player}'s view changes with cards it cannot see in {state.to_text()!r}"
+
+
+def check_struct_playout(game: Game, seed: int, max_actions: int = 400, every: int = 1) -> State:
+    """:func:`check_struct` along a random playout (every ``every``-th state)."""
+    rng = random.Random(seed ^ 0x57)
+    counter = [0]
+
+    def visit(state: State) -> None:
+        if counter[0] % every == 0:
+            check_struct(game, state, rng)
+        counter[0] += 1
+
+    _, final, _ = random_playout(game, seed, max_actions=max_actions, every=visit)
+    return final

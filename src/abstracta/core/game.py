@@ -19,6 +19,7 @@ from .description import GameDescription
 from .errors import IllegalActionError, NotationError
 from .options import Option, check_seed, resolve_options
 from .rng import SplitMix64
+from .view import StructHooks
 
 #: ``current_player()`` at a chance node.
 CHANCE = -1
@@ -165,7 +166,7 @@ class Game(ABC):
         return f"{type(self).__name__}({opts})"
 
 
-class State(ABC):
+class State(StructHooks, ABC):
     """One position of a game, OpenSpiel style.
 
     Subclasses implement the abstract methods; the defaults here cover perfect-information
@@ -255,6 +256,19 @@ class State(ABC):
     def seed(self) -> int | None:
         """The seed this game was created with (games with chance), else ``None``."""
         return getattr(self, "_seed", None)
+
+    # --- structured view (see :mod:`abstracta.core.view`) ---------------------------------------
+    def to_struct(self, player: int | None = None) -> dict[str, Any]:
+        """This state as plain JSON-ready data for ``player``'s eyes (``None``: a spectator, who
+        sees what is public): board, whose turn and what is left of it, the legal actions
+        grouped as a person picks them, the turns since ``player`` last moved, the end reason.
+        The envelope is documented in :mod:`abstracta.core.view`, the ``board`` and ``choices``
+        in each game's ``view.py``. Never holds a card ``player`` may not see.
+
+        Raises ``ValueError`` for a ``player`` that is not a seat."""
+        from .view import build_struct
+
+        return build_struct(self, player)
 
     # --- hidden information -----------------------------------------------------------------
     def information_state_string(self, player: int) -> str:

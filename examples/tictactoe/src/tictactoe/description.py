@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from abstracta.core.description import (GameDescription, Search, SeatStyle, Variant, rules_page,
-                                        standard_levels, texts)
+                                        standard_levels, texts, web_dir)
 
 from .evaluate import evaluate
 
@@ -29,4 +29,5 @@ def describe(game: Any) -> GameDescription:
         seats=(SeatStyle(T("seat.0", "X"), "#1f5fa8", "#fff"), SeatStyle(T("seat.1", "O"), "#c8322b", "#fff")),
         board={"background": "#f7f3ea", "lines": "#333333"},
         variants=(Variant({}, T("variant.default", "Tic-tac-toe"), (".../.X./... O",)),),
+        web=web_dir(__package__),
     )

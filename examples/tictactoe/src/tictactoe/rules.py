@@ -10,6 +10,7 @@ from abstracta.core.errors import IllegalActionError
 from abstracta.core.game import TERMINAL, Game, State, check_action_in
 
 from .notation import cell_name, format_position, parse_cell, parse_position
+from .view import TicTacToeView
 
 #: The eight lines of three cells.
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -45,7 +46,7 @@ class TicTacToeGame(Game):
         return render(state)
 
 
-class TicTacToeState(State):
+class TicTacToeState(TicTacToeView, State):
     """A position: ``board[cell]`` is -1 (empty), 0 (X) or 1 (O)."""
 
     supports_undo = True

@@ -1,0 +1,155 @@
+"""Structured views: a state described as plain data for one viewer (``State.to_struct``).
+
+The browser draws from this and sends back action strings; it computes no rule. Models:
+OpenSpiel 2's ``to_struct`` and python-chess's ``svg`` (a pure function of the board).
+
+The envelope, the same for every game (JSON-ready: dicts, lists, str, int, float, bool, None)::
+
+    {
+      "game": "fanorona",            # registry name
+      "viewer": 0,                   # whose eyes (None: a spectator, who sees what is public)
+      "num_players": 2,
+      "to_move": 0,                  # seat whose action it is; None when the game is over
+      "turn": {                      # the turn in progress
+        "seat": 0,                   # == to_move (None when over)
+        "actions": ["d2-e3A"],       # what that seat has played of this turn so far
+        "left": {...} | None,        # what is left of it (game-specific, see the game's view.py)
+      },
+      "board": {...},                # the position (game-specific; see the game's view.py)
+      "legal": ["e3-f4W", "end"],    # exactly the legal action strings, when the viewer may
+                                     # know them (to_move == viewer, or perfect information);
+                                     # else []
+      "choices": {...},              # the legal actions grouped the way a person picks them
+                                     # (game-specific); action strings appear only under the
+                                     # keys "action" (a string) and "actions" (a list), and
+                                     # together they are exactly "legal"
+      "recent": [                    # the turns since the viewer last moved, oldest first
+        {"seat": 1, "actions": ["c3-d3A", "d3-d4W"],
+         "steps": [{"action": "c3-d3A", "touched": ["c3", "d3"], "removed": ["e3"],
+                    "revealed": []}, ...]},
+      ],
+      "over": False,
+      "returns": None | [1.0, -1.0],
+      "end": None | {"reason": "no-stones", "text": "Black has no stones left",
+                     "winners": [0]},
+      "eliminated": [{"seat": 2, "text": "Yellow has no pieces left"}],
+    }
+
+Each game implements four hooks on its State (in its ``view.py``): :meth:`board_struct`,
+:meth:`choices_struct`, :meth:`action_effects`, :meth:`end_struct`, and optionally
+:meth:`turn_left_struct` and :meth:`eliminated_struct`; see :class:`StructHooks`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import State
+
+#: "recent" never reaches back further than this many turns (a viewer who never moved).
+MAX_RECENT_TURNS = 8
+
+
+class StructHooks:
+    """The game-specific parts of :func:`build_struct`, mixed into ``State`` (defaults here)."""
+
+    def board_struct(self, player: int | None) -> dict[str, Any]:
+        """The position as ``player`` may see it: cells, pieces, colours, piles, hands (a hidden
+        card never appears). Game-specific; documented in the game's ``view.py``."""
+        return {"text": self.to_text() if not self.game.has_hidden_information  # type: ignore[attr-defined]
+                else self.observation(player if player is not None else 0)}  # type: ignore[attr-defined]
+
+    def choices_struct(self, legal: list[str]) -> dict[str, Any]:
+        """The legal action strings ``legal`` grouped the way a person picks them.
+        Default: one flat list."""
+        return {"actions": list(legal)}
+
+    def action_effects(self, action: int, player: int | None) -> dict[str, list]:
+        """What ``action`` (legal in this state, which is not changed) does, as ``player`` may
+        see it: ``{"touched": [cells], "removed": [cells or cards], "revealed": [...]}``."""
+        return {"touched": [], "removed": [], "revealed": []}
+
+    def end_struct(self) -> dict[str, Any] | None:
+        """Why the game ended (``None`` while it runs): ``{"reason": key, "text": words}``."""
+        return None
+
+    def turn_left_struct(self) -> dict[str, Any] | None:
+        """What is left of the turn in progress (game-specific), or ``None``."""
+        return None
+
+    def eliminated_struct(self) -> list[dict[str, Any]]:
+        """Seats out of a game that goes on (3–4 players): ``[{"seat": i, "text": words}]``."""
+        return []
+
+
+def _walk_back(state: "State") -> Iterator[tuple[int, int, "State"]]:
+    """``(mover, action, state before it)`` for each action of the history, newest first,
+    walking back with undo on one clone (the yielded state is that clone: use it before the
+    next step)."""
+    if not state.supports_undo:
+        return
+    work = state.clone()
+    for action in reversed(state.history()):
+        work.undo_action()
+        yield work.current_player(), action, work
+
+
+def build_struct(state: "State", player: int | None) -> dict[str, Any]:
+    """The envelope of the module docstring for ``state`` seen by ``player``."""
+    game = state.game
+    n = state.num_players
+    if player is not None and not (isinstance(player, int) and not isinstance(player, bool) and 0 <= player < n):
+        raise ValueError(f"player {player!r} is not a seat of this game (0…{n - 1}) or None")
+    over = state.is_terminal()
+    to_move = None if over else state.current_player()
+    if to_move is not None and to_move < 0:
+        to_move = None
+    hidden = game.has_hidden_information
+    may_see_legal = to_move is not None and (not hidden or player == to_move)
+    legal = state.legal_action_strings() if may_see_legal else []
+
+    # walk back through history: the current turn's actions, then whole turns since the viewer moved
+    walk = _walk_back(state)
+    step = next(walk, None)
+    current: list[str] = []
+    while to_move is not None and step is not None and step[0] == to_move:
+        current.append(step[2].action_to_string(step[1]))
+        step = next(walk, None)
+    current.reverse()
+    turns: list[dict[str, Any]] = []
+    while step is not None and len(turns) < (n if player is None else MAX_RECENT_TURNS):
+        seat = step[0]
+        if player is not None and seat == player:
+            break
+        steps = []
+        while step is not None and step[0] == seat:
+            _, action, before = step
+            steps.append({"action": before.action_to_string(action), **before.action_effects(action, player)})
+            step = next(walk, None)
+        steps.reverse()
+        turns.append({"seat": seat, "actions": [s["action"] for s in steps], "steps": steps})
+    turns.reverse()
+
+    returns = [float(r) for r in state.returns()] if over else None
+    end = state.end_struct() if over else None
+    if end is not None and returns is not None:
+        end = {**end, "winners": [i for i, r in enumerate(returns) if r > 0]}
+    return {
+        "game": game.name,
+        "viewer": player,
+        "num_players": n,
+        "to_move": to_move,
+        "turn": {"seat": to_move, "actions": current, "left": state.turn_left_struct() if not over else None},
+        "board": state.board_struct(player),
+        "legal": legal,
+        "choices": state.choices_struct(legal) if legal else {},
+        "recent": turns,
+        "over": over,
+        "returns": returns,
+        "end": end,
+        "eliminated": state.eliminated_struct(),
+    }
+
+
+__all__ = ["MAX_RECENT_TURNS", "StructHooks", "build_struct"]
