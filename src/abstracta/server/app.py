@@ -215,6 +215,10 @@ class MatchView(BaseModel):
     human_to_move: bool
     thinking: bool = Field(description="a computer seat is computing its move")
     position: str = Field(description="the game's position text (an observation for hidden information)")
+    struct: dict[str, Any] = Field(description="the structured view of the position for this viewer "
+                                               "(State.to_struct: board, whose turn, legal actions grouped, the "
+                                               "turns since the viewer last moved, the end reason; see "
+                                               "docs/board-modules.md)")
     legal: list[str] = Field(description="legal actions in notation, only for a person's seat to move")
     turns: list[str] | None = Field(
         default=None, description="legal whole turns (e.g. 'a1+a9') when the game has a whole-turn "
@@ -249,6 +253,7 @@ class Positions(BaseModel):
     ply: int
     moves: list[str]
     positions: list[str] = Field(description="position text after each ply; index 0 = start")
+    structs: list[dict[str, Any]] = Field(description="the structured view after each ply; index 0 = start")
 
 
 class ErrorBody(BaseModel):
@@ -447,7 +452,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     def get_positions(match_id: str, seat: int | None = Query(None)) -> dict[str, Any]:
         with service.lock:
             match = service.load(match_id)
-            return {"ply": match.ply, "moves": match.strings, "positions": service.positions(match, seat)}
+            texts, structs = service.positions(match, seat)
+            return {"ply": match.ply, "moves": match.strings, "positions": texts, "structs": structs}
 
     @app.post("/api/matches/{match_id}/actions", summary="Play a move (409 if the ply is stale)",
               response_model=MatchView, responses=ERRORS)

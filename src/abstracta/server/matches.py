@@ -590,6 +590,23 @@ class MatchService:
             return mover
         return humans[0]
 
+    def struct_viewer(self, match: Match, seat: Any) -> int | None:
+        """Whose eyes the structured view uses: the seat asked for; else the person to move, or
+        the only person at the match; else a spectator (``None``). Hidden information: as
+        :meth:`viewer_seat` (a computer seat's view is refused)."""
+        if match.game.has_hidden_information:
+            return self.viewer_seat(match, seat)
+        n = len(match.players)
+        if seat is not None:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+                raise ApiError(422, f"seat {clip(seat)} does not exist in this game (0…{n - 1})")
+            return seat
+        humans = [i for i, p in enumerate(match.players) if p == "human"]
+        mover = match.to_move()
+        if mover in humans:
+            return mover
+        return humans[0] if len(humans) == 1 else None
+
     @staticmethod
     def position(match: Match, state: State, seat: int | None) -> str:
         if seat is None or not match.game.has_hidden_information:
@@ -641,6 +658,7 @@ class MatchService:
             "human_to_move": human_to_move,
             "thinking": match.id in self.thinking,
             "position": self.position(match, match.state, viewer),
+            "struct": match.state.to_struct(self.struct_viewer(match, seat)),
             "legal": legal,
             "turns": self._turns(match) if show_legal else None,
             "last_action": match.strings[-1] if match.strings else None,
@@ -682,14 +700,18 @@ class MatchService:
         except Exception:  # noqa: BLE001
             return True
 
-    def positions(self, match: Match, seat: int | None) -> list[str]:
+    def positions(self, match: Match, seat: int | None) -> tuple[list[str], list[dict[str, Any]]]:
+        """The position text and the structured view after each ply (index 0 = start), as the
+        viewer of :meth:`struct_viewer` may see them."""
         viewer = self.viewer_seat(match, seat)
+        struct_viewer = self.struct_viewer(match, seat)
         state = match.initial.clone()
-        out = [self.position(match, state, viewer)]
+        texts, structs = [self.position(match, state, viewer)], [state.to_struct(struct_viewer)]
         for action in match.actions:
             state.apply_action(action)
-            out.append(self.position(match, state, viewer))
-        return out
+            texts.append(self.position(match, state, viewer))
+            structs.append(state.to_struct(struct_viewer))
+        return texts, structs
 
 
 __all__ = ["ApiError", "Match", "MatchService"]

@@ -260,9 +260,15 @@ async function newGamePage(name) {
 }
 
 // The game's board module, served from the game's own package (null: show the position text).
+// A module's own styles (export const css) are added to the page once.
 async function boardModule(url) {
   if (!url) return null;
-  try { return await import(url); } catch (e) { console.warn(e); return null; }
+  let mod;
+  try { mod = await import(url); } catch (e) { console.warn(e); return null; }
+  if (mod.css && !document.querySelector(`style[data-module="${url}"]`)) {
+    document.head.append(h("style", { "data-module": url }, mod.css));
+  }
+  return mod;
 }
 
 // ------------------------------------------------------------------------------ match page
@@ -282,7 +288,7 @@ async function matchPage(id) {
   const hotSeatHidden = view.hidden_information && humans.length > 1; // hands may differ: ask for no seat
   let shownSeat = null; // hand-over screen: seat whose private view is on screen
   let replayPly = null; // null: live position
-  let positions = null;
+  let positions = null; // {texts, structs} of every ply, fetched when replaying
   let sending = false;
   let timer = null;
   let stopped = false;
@@ -425,7 +431,8 @@ async function matchPage(id) {
     if (ply === null || ply >= view.ply) { replayPly = null; draw(); return; }
     if (!positions) {
       try {
-        positions = (await api(`/api/matches/${id}/positions${seatParam()}`)).positions;
+        const all = await api(`/api/matches/${id}/positions${seatParam()}`);
+        positions = { texts: all.positions, structs: all.structs };
       } catch (e) { fail(e); return; }
     }
     replayPly = Math.max(0, ply);
@@ -464,7 +471,8 @@ async function matchPage(id) {
     }
 
     // board
-    const position = live ? view.position : positions[replayPly];
+    const position = live ? view.position : positions.texts[replayPly];
+    const struct = live ? view.struct : positions.structs[replayPly];
     const interactive = live && !over && view.human_to_move && !view.thinking && !hide && !connLost;
     boardBox.replaceChildren();
     controls.replaceChildren();
@@ -472,9 +480,12 @@ async function matchPage(id) {
       boardBox.append(h("p", { class: "hidden-note" }, "Hidden until the next player is ready."));
     } else if (mod && mod.render) {
       try {
+        // the board module draws the structured view and sends action strings (docs/board-modules.md)
         mod.render(boardBox, {
-          position, legal: interactive ? view.legal : [], interactive, play: send, controls,
-          view, options: view.options, seatName, viewer: view.viewer, over,
+          struct, interactive, play: send, controls, live,
+          palette: view.board || {}, seats: view.seats || [], seatName,
+          // transitional: the text-parsing modules still read these
+          position, legal: interactive ? view.legal : [], view, options: view.options, viewer: view.viewer, over,
           lastMove: live ? view.last_action : (replayPly ? view.moves[replayPly - 1] : null),
           ply: live ? view.ply : replayPly,
         });
