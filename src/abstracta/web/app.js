@@ -46,12 +46,15 @@ function resultLine(result, termination, name) {
   if (!result) return "";
   const wins = (n) => (n === "You" ? "You win" : `${n} wins`);
   const winners = result.map((v, i) => (v > 0 ? name(i) : null)).filter((x) => x !== null);
+  const losers = result.map((v, i) => (v < 0 ? name(i) : null)).filter((x) => x !== null);
   if (termination === "resignation") {
     const loser = name(result.indexOf(-1));
     return `${loser} resigned` + (winners.length ? ` — ${winners.length === 1 ? wins(winners[0]) : winners.join(", ") + " win"}` : "");
   }
-  if (!winners.length) return "Draw";
-  return winners.length === 1 ? wins(winners[0]) : `${winners.join(", ")} win`;
+  if (winners.length) return winners.length === 1 ? wins(winners[0]) : `${winners.join(", ")} win`;
+  // nobody won: a draw for all, or some seats lost and the others share the game (3–4 players)
+  if (!losers.length) return "Draw";
+  return losers.map((n) => (n === "You" ? "You lose" : `${n} loses`)).join(", ");
 }
 
 function showError(where, err) {
@@ -272,8 +275,11 @@ async function boardModule(url) {
 }
 
 // ------------------------------------------------------------------------------ match page
+// The result and, when the rules ended the game, why (the engine's words from the view).
 function resultText(view, seatName) {
-  return resultLine(view.result, view.termination, seatName);
+  const line = resultLine(view.result, view.termination, seatName);
+  const end = view.struct && view.struct.end;
+  return end && end.text && view.termination !== "resignation" ? `${line} — ${end.text}` : line;
 }
 
 async function matchPage(id) {
