@@ -20,7 +20,7 @@ def saved_record(output: str) -> Record:
 
 
 def test_human_session_help_list_bad_input_undo_resign(tmp_path):
-    stdin = "help\n?\nd3-c3X\nz9-z8A\nb2-c3A\nundo\nresign\n"
+    stdin = "help\n?\nd3-c3X\nz9-z8A\nb2-c3A\nundo\nresign\nn\nresign\ny\n"
     result = play(["fanorona", "--option", "size=dimy", "--seat", "1=random", "--records", str(tmp_path)], stdin)
     assert result.exit_code == 0, result.output
     out = result.output
@@ -28,7 +28,10 @@ def test_human_session_help_list_bad_input_undo_resign(tmp_path):
     assert "b2-c3A  c2-c3A  d2-c3A  d3-c3A  d3-c3W" in out
     assert "'d3-c3X' is not Fanorona notation" in out
     assert "Traceback" not in out
-    assert "taken back" in out and "seat 0 resigns" in out
+    assert "taken back" in out and "not resigned; play on" in out
+    assert "Resign? Then Black wins. [y/N]" in out and "White resigns — Black wins" in out
+    assert "White move> " in out and "seat 0 move>" not in out
+    assert "legal here: b2-c3A  c2-c3A  d2-c3A  d3-c3A  d3-c3W" in out  # after the bad moves
     record = saved_record(out)
     assert record.moves == [] and record.termination == "resignation" and record.result == [-1.0, 1.0]
 
@@ -115,7 +118,24 @@ def test_two_people_with_hidden_cards_get_a_hand_over_screen(tmp_path):
     result = play(["fibonacci-cards", "--seed", "1", "--option", "first_player=0", "--seat", "1=human",
                    "--records", str(tmp_path)], "\n6d>2\n\nquit\n")
     out = result.output
-    assert out.count("pass the terminal to seat") == 2
+    assert out.count("pass the terminal to") == 2
     # seat 1's hand is only printed after the second hand-over
-    first_handover = out.index("pass the terminal to seat 1")
+    first_handover = out.index("pass the terminal to Player 2 (seat 1)")
     assert "9s Jc 5d Kd 3c 2d Jh 5h" not in out[:first_handover]
+
+
+def test_terminal_prompt_has_line_editing_and_history(monkeypatch):
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from abstracta import cli
+
+    monkeypatch.setattr(cli.sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(cli.sys.stdout, "isatty", lambda: True, raising=False)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        read = cli.line_reader()
+        inp.send_text("b2-c4\x7f3A\r")  # a typo fixed with Backspace
+        assert read("White move> ") == "b2-c3A"
+        inp.send_text("\x1b[A\r")  # Up arrow brings the last line back
+        assert read("White move> ") == "b2-c3A"

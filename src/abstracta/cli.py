@@ -7,6 +7,7 @@ so a newly registered game gets all of them for free.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -327,10 +328,24 @@ def unique_record_path(directory: Path, game_name: str) -> Path:
     raise CliError(f"cannot find a free record name in {directory}")
 
 
+def line_reader() -> Any:
+    """A function ``read(prompt) -> str`` for the terminal: prompt_toolkit's line editing and
+    history (Up arrow) when both ends are a terminal, else plain input (pipes, tests).
+    Raises ``EOFError`` at the end of input, ``KeyboardInterrupt`` on Ctrl-C."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import InMemoryHistory
+
+        session: PromptSession = PromptSession(history=InMemoryHistory())
+        return lambda prompt: session.prompt(prompt)
+    return lambda prompt: console.input(prompt, markup=False)
+
+
 class PlaySession:
     """A terminal game: bots move by themselves, humans type moves at a prompt."""
 
-    def __init__(self, game: Game, initial: State, seats: list[str], bots: list[Any]):
+    def __init__(self, game: Game, initial: State, seats: list[str], bots: list[Any],
+                 read: Any = None):
         self.game = game
         self.initial = initial
         self.seats = seats
@@ -339,6 +354,21 @@ class PlaySession:
         self.movers: list[int] = []
         self.state = initial.clone()
         self.forced_result: list[float] | None = None
+        self.read = read or line_reader()
+
+    def who(self, player: int) -> str:
+        """The seat's name in the game (White, Red), else "You" for the only person, else Player N."""
+        style = self.game.description.seats[player]
+        if style.name is not None:
+            return str(style.name)
+        humans = [i for i, b in enumerate(self.bots) if b is None]
+        return "You" if humans == [player] else f"Player {player + 1}"
+
+    def winners_text(self, returns: list[float]) -> str:
+        winners = [self.who(i) for i, r in enumerate(returns) if r > 0]
+        if not winners:
+            return "nobody wins"
+        return ", ".join(winners) + (" win" if len(winners) > 1 or winners[0] == "You" else " wins")
 
     def view_for(self) -> int | None:
         humans = [i for i, b in enumerate(self.bots) if b is None]
@@ -400,7 +430,7 @@ class PlaySession:
         person is there. Returns False at end of input."""
         console.print("\n" * console.size.height)
         try:
-            console.input(f"pass the terminal to seat {player}, then press Enter ")
+            self.read(f"pass the terminal to {self.who(player)} (seat {player}), then press Enter ")
         except EOFError:
             return False
         return True
@@ -426,7 +456,7 @@ class PlaySession:
                     self.apply(action)
                     turn.append(action)
                 text = ", ".join(self.game.format_moves(before, turn))
-                console.print(f"seat {player} ({self.seats[player]}) plays [bold]{text}[/]")
+                console.print(f"{self.who(player)} ({self.seats[player]}) plays [bold]{text}[/]")
                 bot_turns_in_a_row += 1
                 if humans and bot_turns_in_a_row == 3 * self.state.num_players:
                     # e.g. every human seat eliminated in a 3-4 player game: say so, keep showing play
@@ -448,7 +478,8 @@ class PlaySession:
                 self.show()
                 shown_ply = len(self.actions)
             try:
-                line = console.input(f"seat {player} move> ").strip()
+                name = self.who(player)
+                line = self.read("Your move> " if name == "You" else f"{name} move> ").strip()
             except (EOFError, KeyboardInterrupt):
                 console.print("\ngame abandoned")
                 return "abandoned"
@@ -470,8 +501,16 @@ class PlaySession:
                     self.show()
                     shown_ply = len(self.actions)
             elif word == "resign":
-                self.forced_result = resignation_returns(self.state.num_players, player)
-                console.print(f"seat {player} resigns")
+                result = resignation_returns(self.state.num_players, player)
+                try:
+                    answer = self.read(f"Resign? Then {self.winners_text(result)}. [y/N] ").strip().lower()
+                except (EOFError, KeyboardInterrupt):
+                    answer = ""
+                if answer not in ("y", "yes"):
+                    console.print("not resigned; play on")
+                    continue
+                self.forced_result = result
+                console.print(f"{self.who(player)} resigns — {self.winners_text(result)}")
                 return "resignation"
             elif word in ("quit", "exit"):
                 console.print("game abandoned")
@@ -483,11 +522,16 @@ class PlaySession:
                     for action in parsed:
                         trial.apply_action(action)
                 except AbstractaError as exc:
-                    console.print(f"[red]{exc}[/]  (type ? for the legal moves, help for the notation)")
+                    legal = self.legal_moves_for_humans()
+                    hint = ("legal here: " + "  ".join(legal)) if len(legal) <= 24 else "type ? for the legal moves"
+                    console.print(f"[red]{exc}[/]\n{hint}  (help: the notation)", soft_wrap=True)
                     continue
                 for action in parsed:
                     self.apply(action)
         self.show()
+        end = self.state.to_struct(None)["end"]
+        line = self.winners_text(self.state.returns())
+        console.print(f"[bold]{line[0].upper() + line[1:]}[/]" + (f" — {end['text']}" if end and end.get("text") else ""))
         console.print(describe_result(self.state))
         return "normal"
 
