@@ -358,7 +358,7 @@ def test_action_strings_round_trip(tsivy):
     ("d2-e3X", NotationError, "not Fanorona notation"),
     ("d2-e4", IllegalActionError, "not a step along a line"),
     ("z9-z8", IllegalActionError, "not a step along a line"),
-    ("d2-e3", IllegalActionError, "not a legal action"),
+    ("d2-e3", IllegalActionError, "capturing is compulsory"),
     ("d2-e3W", IllegalActionError, "not a legal action"),
     ("end", IllegalActionError, "not a legal action"),
     ("a2-b3A", IllegalActionError, "not a step along a line"),  # a2 is weak: no diagonal
@@ -442,3 +442,19 @@ def test_evaluate(tsivy):
     assert tsivy.evaluate(ahead, 1) > 0.3 > -0.3 > tsivy.evaluate(ahead, 0)
     won = tsivy.state_from_text("........./........./........./WW......./BW....... B")
     assert tsivy.evaluate(won, 0) == 1.0 and tsivy.evaluate(won, 1) == -1.0
+
+
+def test_refusals_say_why():
+    """A refused move names the rule (§3.2): captures are compulsory; a chain goes on with the
+    capturing stone only, each step capturing, never in the last direction or onto a visited point."""
+    game = FanoronaGame()
+    state = game.new_initial_state()
+    with pytest.raises(IllegalActionError, match=r"'d2-e3' is a plain step, but capturing is compulsory here "
+                                                 r"\(captures: d2-e3A, d3-e3A, d3-e3W, e2-e3A, f2-e3A\)"):
+        state.string_to_action("d2-e3")
+    state = game.state_from_text("...B...../........./..W.BB.../...B...../........B W")
+    state.apply_action(state.string_to_action("c3-d3A"))
+    with pytest.raises(IllegalActionError, match="'d3-e3A' cannot continue the chain"):
+        state.string_to_action("d3-e3A")
+    with pytest.raises(IllegalActionError, match="goes on with the stone on d3 only"):
+        state.string_to_action("i1-h2")

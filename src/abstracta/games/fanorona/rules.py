@@ -18,8 +18,9 @@ from ...core.errors import IllegalActionError, PositionError
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_bool
-from .geometry import DIR_NAMES, Geometry, geometry
+from .geometry import APPROACH, DIR_NAMES, PAIKA, WITHDRAWAL, Geometry, geometry
 from .movegen import generators
+from .view import FanoronaView
 
 WHITE, BLACK = 0, 1
 SIDE_CHARS = "WB"
@@ -179,7 +180,7 @@ class FanoronaGame(Game):
         return render(state, player)  # type: ignore[arg-type]
 
 
-class FanoronaState(State):
+class FanoronaState(FanoronaView, State):
     """One Fanorona position plus the history the rules need (repetition, undo).
 
     Internal fields: ``_own``/``_opp`` bitboards of the side to move and of the other side;
@@ -429,8 +430,28 @@ class FanoronaState(State):
             wanted = text.strip()
             if self._result is not None:
                 raise IllegalActionError(f"{wanted!r} is not legal: the game is over")
-            raise IllegalActionError(f"{wanted!r} is not a legal action in {self.to_text()!r}")
+            raise IllegalActionError(self._why_illegal(action, wanted, legal))
         return action
+
+    def _why_illegal(self, action: int, wanted: str, legal: list[int]) -> str:
+        """A player's reason why ``action`` is refused (§3.2: captures are compulsory; a chain
+        goes on with the capturing stone only)."""
+        acts = self._acts[self._side]
+        names = [self.action_to_string(a) for a in legal]
+        shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
+        if self._ch is not None:
+            point = self._ch[0]
+            stone = self._g.names[point]
+            step = acts[action]
+            if step[0] ^ step[1] == 1 << point:  # Step.move_mask ^ Step.to_bit: the from-point
+                return (f"{wanted!r} cannot continue the chain: each step must capture, never in the "
+                        f"direction of the step before, never onto a point visited this turn (legal: {shown})")
+            return (f"{wanted!r}: the capture chain goes on with the stone on {stone} only "
+                    f"(legal: {shown})")
+        kind = acts[action][4]
+        if kind == PAIKA and any(acts[a][4] in (APPROACH, WITHDRAWAL) for a in legal):
+            return f"{wanted!r} is a plain step, but capturing is compulsory here (captures: {shown})"
+        return f"{wanted!r} is not a legal action here (legal: {shown})"
 
     # --- copies, text, hashing ------------------------------------------------------------------
     def clone(self) -> "FanoronaState":

@@ -21,12 +21,13 @@ from .cards import (
     config_of, config_table, pile_code,
 )
 from .notation import format_position, parse_position
+from .view import FibonacciCardsView
 
 _ZERO = (0.0, 0.0)
 _KEY = ACTION_KEY.__getitem__
 
 
-class FibonacciCardsState(State):
+class FibonacciCardsState(FibonacciCardsView, State):
     """One position of the Fibonacci card game (two seats, three piles, a stock).
 
     Internals (read-only for callers): ``_piles`` (3 lists of cards bottom→top, crosswise

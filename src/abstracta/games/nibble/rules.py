@@ -22,6 +22,7 @@ from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
 from .geometry import VARIANTS, Geometry, geometry, seeded_layout
+from .view import NibbleView
 
 
 # --------------------------------------------------------------------------------------------
@@ -228,7 +229,7 @@ class NibbleGame(Game):
         return render(state, player)  # type: ignore[arg-type]
 
 
-class NibbleState(State):
+class NibbleState(NibbleView, State):
     """A Nibble position, with make/unmake.
 
     Attributes:

@@ -1,126 +1,202 @@
-// Fanorona board (spec: fanorona.md §1, §3, §5). Position text: "<rows top→bottom> <W|B> [chain=P:D:visited] …".
+// Fanorona board: draws the structured view (view.py; spec fanorona.md §1, §3) and sends the
+// action strings it lists. Points, lines, stones, the chain, the legal steps and the stones each
+// capture would take all come from ctx.struct: nothing here knows a rule.
+//
+// UX: click a stone (outlined when it may move), then a destination (gold dot). When one step
+// both approaches and withdraws, the two lines to take are marked A and W: click a stone of
+// one of them or a button under the board. During a chain the capturing stone stays selected
+// and "End turn" stops it. The opponents' last turns (struct.recent) are drawn as blue arrows,
+// the stones they took as dashed red rings.
 import { el, svgRoot, button } from "/svg.js";
 
-const FILES = "abcdefghi";
+export const css = `
+svg.fan-board .fan-hit { fill: transparent; }
+svg.fan-board .fan-deco { pointer-events: none; }
+svg.fan-board .fan-stone { stroke: #3a3128; stroke-width: 2; }
+svg.fan-board .fan-stone.fan-sel { stroke: #f2b134; stroke-width: 6; }
+svg.fan-board .fan-stone.fan-capt { stroke: #d6342c; stroke-width: 5; }
+svg.fan-board .fan-movable { fill: none; stroke: #3d7cc9; stroke-width: 2.5; stroke-dasharray: 5 4; }
+svg.fan-board .fan-dest { fill: #f2b134; opacity: .85; }
+svg.fan-board .fan-hit.clickable:hover { fill: rgba(242, 177, 52, .22); }
+svg.fan-board .fan-recent { stroke: #3d7cc9; stroke-width: 7; stroke-linecap: round; opacity: .55; }
+svg.fan-board .fan-recent-from { fill: #3d7cc9; opacity: .45; }
+svg.fan-board .fan-gone { fill: rgba(214, 52, 44, .08); stroke: #d6342c; stroke-width: 2.5; stroke-dasharray: 5 4; }
+svg.fan-board .fan-trail { fill: none; stroke: #e0861c; stroke-width: 5; stroke-dasharray: 9 6; stroke-linecap: round; opacity: .8; }
+svg.fan-board .fan-visited { fill: #f6e6c4; stroke: #e0861c; stroke-width: 3; }
+svg.fan-board .fan-tag { font: 700 17px sans-serif; fill: #d6342c; text-anchor: middle; }
+.fan-note { align-self: center; font-size: .95rem; }
+`;
+
+const S = 64; // distance between points (viewBox units)
+const M = 40; // margin around the outer points (top, right)
+const L = 50, B = 64; // left and bottom margins: room for the rank and file labels
+
+// UI state of the position on screen; reset when another position arrives (see keyOf).
 let ui = { key: null, sel: null, pending: null };
 
-export function seatName(i) { return i === 0 ? "White" : "Black"; }
-
-export function parse(text) {
-  const parts = text.trim().split(/\s+/);
-  const rows = parts[0].split("/");
-  const H = rows.length, W = rows[0].length;
-  const board = {};
-  rows.forEach((row, r) => [...row].forEach((ch, x) => { board[FILES[x] + (H - r)] = ch; }));
-  let chain = null;
-  for (const p of parts.slice(2)) if (p.startsWith("chain=")) chain = p.slice(6).split(":")[0];
-  return { W, H, board, side: parts[1], chain };
-}
-
-const xy = (name) => [FILES.indexOf(name[0]), parseInt(name.slice(1), 10) - 1];
-const nm = (x, y) => FILES[x] + (y + 1);
-
-function captured(pos, from, to, kind) {
-  const [fx, fy] = xy(from), [tx, ty] = xy(to);
-  const dx = tx - fx, dy = ty - fy;
-  const enemy = pos.side === "W" ? "B" : "W";
-  let x, y, sx, sy;
-  if (kind === "A") { x = tx + dx; y = ty + dy; sx = dx; sy = dy; } else { x = fx - dx; y = fy - dy; sx = -dx; sy = -dy; }
-  const out = [];
-  while (x >= 0 && y >= 0 && x < pos.W && y < pos.H && pos.board[nm(x, y)] === enemy) { out.push(nm(x, y)); x += sx; y += sy; }
-  return out;
+// A content key: the shell may hand over a fresh but equal struct (polling, redraws).
+function keyOf(struct) {
+  return JSON.stringify([struct.board.points.map((p) => p.stone), struct.legal, struct.turn.actions]);
 }
 
 export function render(box, ctx) {
-  const pos = parse(ctx.position);
-  const key = ctx.position + "|" + ctx.legal.join(",");
-  if (ui.key !== key) ui = { key, sel: pos.chain, pending: null };
-  const moves = ctx.legal.map((m) => /^([a-i]\d)-([a-i]\d)([AW]?)$/.exec(m)).filter(Boolean)
-    .map((m) => ({ text: m[0], from: m[1], to: m[2], kind: m[3] }));
-  const sources = new Set(moves.map((m) => m.from));
-  if (ui.sel && !sources.has(ui.sel)) ui.sel = null;
-  if (!ui.sel && sources.size === 1 && pos.chain) ui.sel = [...sources][0];
-  const S = 64, M = 46;
-  const px = (x) => M + x * S, py = (y) => M + (pos.H - 1 - y) * S;
-  const svg = svgRoot(box, 2 * M + (pos.W - 1) * S, 2 * M + (pos.H - 1) * S, "Fanorona board", 120 * pos.W + 80);
-  el("rect", { x: 4, y: 4, width: 2 * M + (pos.W - 1) * S - 8, height: 2 * M + (pos.H - 1) * S - 8, rx: 12, fill: "#e9d8b0" }, svg);
-  const lines = el("g", { stroke: "#7a6440", "stroke-width": 2.5, "stroke-linecap": "round" }, svg);
-  for (let x = 0; x < pos.W; x++) for (let y = 0; y < pos.H; y++) {
-    const nbrs = [[1, 0], [0, 1]];
-    if ((x + y) % 2 === 0) nbrs.push([1, 1], [1, -1]);
-    for (const [dx, dy] of nbrs) {
-      const X = x + dx, Y = y + dy;
-      if (X < pos.W && Y >= 0 && Y < pos.H) el("line", { x1: px(x), y1: py(y), x2: px(X), y2: py(Y) }, lines);
+  const struct = ctx.struct;
+  const { board, choices } = struct;
+  const key = keyOf(struct);
+  const moves = ctx.interactive && choices && choices.moves ? choices.moves : [];
+  const chainStone = ctx.interactive && choices ? choices.stone : null;
+  if (ui.key !== key) ui = { key, sel: chainStone, pending: null };
+  const byFrom = new Map(moves.map((m) => [m.from, m.to]));
+  if (ui.sel && !byFrom.has(ui.sel)) ui.sel = null;
+
+  const W = board.width, H = board.height;
+  const width = L + M + (W - 1) * S, height = M + B + (H - 1) * S;
+  const at = new Map(board.points.map((p) => [p.id, [L + p.x * S, M + (H - 1 - p.y) * S]]));
+  const svg = svgRoot(box, width, height, "Fanorona board", 110 * W + 80);
+  svg.classList.add("fan-board");
+  el("rect", { x: 3, y: 3, width: width - 6, height: height - 6, rx: 14, fill: ctx.palette.background || "#e9d8b0" }, svg);
+  const defs = el("defs", {}, svg);
+  const marker = el("marker", { id: "fan-arrow", viewBox: "0 0 10 10", refX: 7, refY: 5, markerWidth: 3.2, markerHeight: 3.2,
+    orient: "auto-start-reverse" }, defs);
+  el("path", { d: "M0,0 L10,5 L0,10 z", fill: "#3d7cc9" }, marker);
+
+  // the lines of §1, as the view lists them
+  const ink = ctx.palette.lines || "#7a6440";
+  const lines = el("g", { stroke: ink, "stroke-width": 2.5, "stroke-linecap": "round", class: "fan-deco" }, svg);
+  for (const [a, b] of board.lines) {
+    const [x1, y1] = at.get(a), [x2, y2] = at.get(b);
+    el("line", { x1, y1, x2, y2 }, lines);
+  }
+  const labels = el("g", { fill: ink, "font-size": 19, "font-weight": 600, "font-family": "sans-serif", "text-anchor": "middle", class: "fan-deco" }, svg);
+  for (let x = 0; x < W; x++) el("text", { x: L + x * S, y: height - 17, text: board.files[x] }, labels);
+  for (let y = 0; y < H; y++) el("text", { x: 17, y: M + (H - 1 - y) * S + 7, text: String(y + 1) }, labels);
+
+  // what the opponents did since the viewer last moved: every step's move and captures
+  const deco = el("g", { class: "fan-deco" }, svg);
+  const gone = new Set();
+  for (const turn of struct.recent || []) {
+    for (const step of turn.steps) {
+      if (step.touched.length === 2) {
+        const [x1, y1] = at.get(step.touched[0]), [x2, y2] = at.get(step.touched[1]);
+        const f = 0.3 * S / Math.hypot(x2 - x1, y2 - y1); // start outside the from point's ring
+        el("circle", { cx: x1, cy: y1, r: S * 0.12, class: "fan-recent-from" }, deco);
+        el("line", { x1: x1 + (x2 - x1) * f, y1: y1 + (y2 - y1) * f, x2: x2 - (x2 - x1) * f, y2: y2 - (y2 - y1) * f,
+          class: "fan-recent", "marker-end": "url(#fan-arrow)" }, deco);
+      }
+      for (const p of step.removed) gone.add(p);
     }
   }
-  const labels = el("g", { fill: "#7a6440", "font-size": 14, "text-anchor": "middle", "font-family": "sans-serif" }, svg);
-  for (let x = 0; x < pos.W; x++) el("text", { x: px(x), y: py(0) + S * 0.3 + 18, text: FILES[x] }, labels);
-  for (let y = 0; y < pos.H; y++) el("text", { x: px(0) - S * 0.3 - 12, y: py(y) + 5, text: String(y + 1) }, labels);
-  if (ctx.lastMove) {
-    const m = /^([a-i]\d)-([a-i]\d)/.exec(ctx.lastMove);
-    if (m) { const [a, b] = [xy(m[1]), xy(m[2])]; el("line", { x1: px(a[0]), y1: py(a[1]), x2: px(b[0]), y2: py(b[1]), class: "lastmove", "stroke-width": 6, opacity: .6 }, svg); }
-  }
-  const capSets = {};
-  if (ui.pending) for (const m of ui.pending) for (const c of captured(pos, m.from, m.to, m.kind)) capSets[c] = m.kind;
-  const dests = new Map();
-  if (ui.sel && !ui.pending) for (const m of moves.filter((m) => m.from === ui.sel)) {
-    if (!dests.has(m.to)) dests.set(m.to, []);
-    dests.get(m.to).push(m);
-  }
-  for (let x = 0; x < pos.W; x++) for (let y = 0; y < pos.H; y++) {
-    const p = nm(x, y), ch = pos.board[p];
-    if (ch === "W" || ch === "B") {
-      el("circle", { cx: px(x), cy: py(y), r: S * 0.3, fill: ch === "W" ? "#fbf8f0" : "#2a2622", stroke: ch === "W" ? "#555" : "#000", "stroke-width": 2,
-        class: (ui.sel === p ? "sel" : "") + (capSets[p] ? " capt" : "") }, svg);
-      if (capSets[p]) el("text", { x: px(x), y: py(y) + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: "#d6342c", text: capSets[p] }, svg);
+  // the chain in progress: the way the capturing stone came (it may not return to those points)
+  if (board.chain) {
+    const pts = board.chain.visited.map((p) => at.get(p).join(",")).join(" ");
+    el("polyline", { points: pts, class: "fan-trail" }, deco);
+    for (const p of board.chain.visited.slice(0, -1)) {
+      const [cx, cy] = at.get(p);
+      el("circle", { cx, cy, r: S * 0.13, class: "fan-visited" }, deco);
     }
-    if (dests.has(p)) el("circle", { cx: px(x), cy: py(y), r: S * 0.17, class: "dest" }, svg);
-    if (ctx.interactive && sources.has(p) && ui.sel !== p) el("circle", { cx: px(x), cy: py(y), r: S * 0.34, fill: "none", stroke: "#4a90d9", "stroke-width": 2, "stroke-dasharray": "4 3" }, svg);
   }
-  // transparent hit targets, one per point
-  for (let x = 0; x < pos.W; x++) for (let y = 0; y < pos.H; y++) {
-    const p = nm(x, y);
-    const hit = el("circle", { cx: px(x), cy: py(y), r: S * 0.45, fill: "transparent", "data-point": p, class: ctx.interactive ? "clickable" : "" }, svg);
-    if (ctx.interactive) hit.addEventListener("click", () => click(p));
+
+  // stones
+  const stoneEl = new Map();
+  for (const p of board.points) {
+    const [cx, cy] = at.get(p.id);
+    if (p.stone === null) {
+      if (gone.has(p.id)) el("circle", { cx, cy, r: S * 0.3, class: "fan-gone fan-deco", "data-gone": p.id }, svg);
+      continue;
+    }
+    const seat = ctx.seats[p.stone] || {};
+    const c = el("circle", { cx, cy, r: S * 0.31, fill: seat.colour || (p.stone ? "#2a2622" : "#fbf8f0"),
+      class: "fan-stone fan-deco", "data-stone": p.id, "data-seat": p.stone }, svg);
+    if (ui.sel === p.id) c.classList.add("fan-sel");
+    stoneEl.set(p.id, c);
   }
+
+  // the stones the pending options would take, tagged A / W
+  const takes = new Map(); // point -> option
+  if (ui.pending) {
+    for (const o of ui.pending) {
+      for (const p of o.removes) {
+        takes.set(p, o);
+        const [cx, cy] = at.get(p);
+        if (stoneEl.has(p)) stoneEl.get(p).classList.add("fan-capt");
+        el("text", { x: cx, y: cy + 6, class: "fan-tag fan-deco", text: tag(o) }, svg);
+      }
+    }
+  }
+  // movable stones and the selected stone's destinations
+  const dests = new Map(ui.sel && !ui.pending ? byFrom.get(ui.sel).map((t) => [t.to, t.options]) : []);
+  for (const from of byFrom.keys()) {
+    if (from === ui.sel || ui.pending) continue;
+    const [cx, cy] = at.get(from);
+    el("circle", { cx, cy, r: S * 0.39, class: "fan-movable fan-deco" }, svg);
+  }
+  for (const to of dests.keys()) {
+    const [cx, cy] = at.get(to);
+    el("circle", { cx, cy, r: S * 0.16, class: "fan-dest fan-deco", "data-dest": to }, svg);
+  }
+
+  // hit targets, one per point, on top
+  const mark = (options, on) => {
+    for (const o of options) for (const p of o.removes) if (stoneEl.has(p)) stoneEl.get(p).classList.toggle("fan-capt", on);
+  };
+  for (const p of board.points) {
+    const [cx, cy] = at.get(p.id);
+    const hit = el("circle", { cx, cy, r: S * 0.48, class: "fan-hit", "data-point": p.id }, svg);
+    if (!ctx.interactive) continue;
+    // a click elsewhere cancels a selection or a pending choice
+    const listens = byFrom.has(p.id) || dests.has(p.id) || takes.has(p.id) || ui.sel || ui.pending;
+    if (byFrom.has(p.id) || dests.has(p.id) || takes.has(p.id)) hit.classList.add("clickable");
+    if (dests.has(p.id)) { // preview what the step would take
+      hit.addEventListener("mouseenter", () => mark(dests.get(p.id), true));
+      hit.addEventListener("mouseleave", () => mark(dests.get(p.id), false));
+    }
+    if (listens) hit.addEventListener("click", () => click(p.id));
+  }
+
   const redraw = () => { box.replaceChildren(); ctx.controls.replaceChildren(); render(box, ctx); };
   function click(p) {
     if (ui.pending) {
-      const pick = ui.pending.find((m) => captured(pos, m.from, m.to, m.kind).includes(p));
-      if (pick) { ctx.play(pick.text); return; }
-      ui.pending = null; redraw(); return;
-    }
-    if (dests.has(p)) {
-      const opts = dests.get(p);
-      if (opts.length === 1) ctx.play(opts[0].text);
-      else { ui.pending = opts; redraw(); }
+      if (takes.has(p)) { ctx.play(takes.get(p).action); return; }
+      ui.pending = null;
+      redraw();
       return;
     }
-    if (sources.has(p) && !pos.chain) { ui.sel = ui.sel === p ? null : p; redraw(); }
+    if (dests.has(p)) {
+      const options = dests.get(p);
+      if (options.length === 1) ctx.play(options[0].action);
+      else { ui.pending = options; redraw(); }
+      return;
+    }
+    if (chainStone) return; // the capturing stone must go on (or the turn ends)
+    ui.sel = byFrom.has(p) && ui.sel !== p ? p : null;
+    redraw();
   }
-  // controls
-  if (ctx.interactive) {
-    if (ui.pending) {
-      const info = document.createElement("span");
-      info.className = "info";
-      info.textContent = "Capture which way?";
-      ctx.controls.append(info);
-      for (const m of ui.pending) {
-        const n = captured(pos, m.from, m.to, m.kind).length;
-        const b = button(ctx.controls, `${m.kind === "A" ? "Approach" : "Withdrawal"} (takes ${n})`, () => ctx.play(m.text), "primary");
-        b.dataset.choice = m.kind;
-      }
-      button(ctx.controls, "Cancel", () => { ui.pending = null; redraw(); });
-    }
-    if (ctx.legal.includes("end")) {
-      const b = button(ctx.controls, "End turn", () => ctx.play("end"));
-      b.id = "end-turn";
-    }
-    if (pos.chain && !ui.pending) {
-      const info = document.createElement("span");
-      info.className = "info";
-      info.textContent = `Capture again with the stone on ${pos.chain}, or end the turn.`;
-      ctx.controls.append(info);
-    }
+
+  // controls under the board: notes for everyone, buttons for the player to move
+  const note = (text) => { const s = document.createElement("span"); s.className = "info fan-note"; s.textContent = text; ctx.controls.append(s); };
+  if (board.vela_phase) note(`Vela: ${ctx.seatName(1)} may not capture yet; ${ctx.seatName(0)} takes one stone per capture.`);
+  if (!struct.over && board.no_progress >= board.no_progress_limit - 20) {
+    note(`${board.no_progress} turns without a capture (a draw at ${board.no_progress_limit}).`);
   }
+  if (!ctx.interactive) return;
+  if (ui.pending) {
+    note("Capture which way?");
+    for (const o of ui.pending) {
+      const n = o.removes.length;
+      const b = button(ctx.controls, `${o.kind === "approach" ? "Approach" : "Withdrawal"}: takes ${n} (${o.removes.join(" ")})`,
+        () => ctx.play(o.action), "primary");
+      b.dataset.choice = tag(o);
+    }
+    button(ctx.controls, "Cancel", () => { ui.pending = null; redraw(); });
+  }
+  if (choices.end) {
+    const b = button(ctx.controls, "End turn", () => ctx.play(choices.end.action));
+    b.id = "end-turn";
+  }
+  if (chainStone && !ui.pending) note(`Capture again with the stone on ${chainStone}, or end the turn.`);
+  else if (!ui.pending && !ui.sel && choices.phase === "capture") note("Capturing is compulsory: pick a stone that can capture.");
+}
+
+function tag(option) {
+  return option.kind === "approach" ? "A" : option.kind === "withdrawal" ? "W" : "";
 }
