@@ -28,6 +28,7 @@ from .geometry import (
     ZOBRIST, bits, dense_list, group_of,
 )
 from .notation import _CELL, LETTERS, board_to_rows, cell_bit, rows_to_cells
+from .view import FibonacciView
 
 
 RED, GREEN = 0, 1
@@ -144,7 +145,7 @@ class UndoRecord(NamedTuple):
     turn_end: tuple | None  # what ending the turn changed (None: the turn went on)
 
 
-class FibonacciState(State):
+class FibonacciState(FibonacciView, State):
     """A Fibonacci position (any variant). Player 0 = Red, 1 = Green.
 
     Attributes (read-only for callers):

@@ -18,6 +18,7 @@ from .geometry import BOARDS, MAJORS, NUM_SQUARES, SIZE, SQUARE_NAMES, colour_ma
 from .notation import (CONT_BASE, JUMP_BASE, KIND, MOVE_BASE, MOVE_PHASE, NUM_ACTIONS, PASS, action_string,
                        format_position, jump_string, parse_action, parse_position)
 from .tables import COLK, COLY, DIR_STEP, FULL, JUMPS, NB, NOT_Y0, NOT_Y11, RANK, SQ_OF_RANK, ZOBRIST
+from .view import SlideCheckersView
 
 
 #: pieces per player by number of players (Spec §3)
@@ -155,7 +156,7 @@ class UndoFrame(NamedTuple):
     legal: list[int]
 
 
-class SlideCheckersState(State):
+class SlideCheckersState(SlideCheckersView, State):
     """One Slide Checkers position (Spec §3–§6)."""
 
     supports_undo: ClassVar[bool] = True

@@ -1,154 +1,180 @@
-// Slide Checkers board (spec: slide-checkers.md §1, §2, §4, §6).
-// Position: "<pieces> <M|P:n0/n1…> <to-move colour> [J:<square>] [nj=…] [passes=…]".
+// Slide Checkers board (spec: slide-checkers.md §1–§5). Draws the structured view of
+// games/slide_checkers/view.py (ctx.struct) and sends action strings; it computes no rule:
+// square colours, transit squares, targets and jumped pieces all come from the struct.
 import { el, svgRoot, button } from "/svg.js";
 
-const FILES = "abcdefghijkl";
-const SQUARE = { R: "#f3b0a8", O: "#f8cc95", Y: "#f6e79a", G: "#b5dfa6", B: "#a9c8ef", z: "#ddd", p: "#e4dcd0", q: "#d9d2e6", s: "#d4e4e2", t: "#e8d7e2" };
-const PIECE = { R: "#c8322b", O: "#e07b12", Y: "#d9b80f", G: "#2f8a3e", B: "#2f64c8" };
-const NAMES = { R: "Red", O: "Orange", Y: "Yellow", G: "Green", B: "Blue" };
-const DEFAULT = ["G", "B", "R", "Y"];
+export const css = `
+.sc-board .sc-sq { stroke: #fff; stroke-width: 1; }
+.sc-board .sc-recent { fill: none; stroke: #2a6fd1; stroke-width: 3; }
+.sc-board .sc-transit { fill: none; stroke: #6b5a2e; stroke-width: 2; stroke-dasharray: 4 3; }
+.sc-board .sc-gone { fill: none; stroke: #c8322b; stroke-width: 2.5; stroke-dasharray: 5 4; }
+.sc-board .sc-dest { fill: #f2b134; stroke: #7a5a10; stroke-width: 1; }
+.sc-board .sc-dest.jump { fill: #d6342c; stroke: #fff; }
+.sc-board .sc-pending { fill: none; stroke: #d6342c; stroke-width: 4; }
+.sc-board .sc-over { fill: none; stroke: #d6342c; stroke-width: 3.5; }
+.sc-board .sc-own { stroke: #fff; stroke-width: 2.5; paint-order: stroke; }
+.sc-board .sc-conv { fill: none; stroke: #fff; stroke-width: 2; stroke-dasharray: 3 3; }
+.sc-board .sc-piece { stroke: #fff; stroke-width: 2.5; }
+.sc-board .sc-piece.sel { stroke: #f2b134; stroke-width: 5; }
+.sc-board .sc-piece.chain { stroke: #f2b134; stroke-width: 5; stroke-dasharray: 6 3; }
+.sc-board .clickable:hover .sc-sq { filter: brightness(1.07); }
+.sc-legend { display: flex; flex-wrap: wrap; gap: .25rem .9rem; justify-content: center; font-size: 13px; color: #6b6558; margin: .35rem 0 0; }
+.sc-legend .sc-out { opacity: .55; text-decoration: line-through; }
+.sc-legend .sc-chip { display: inline-block; width: .9em; height: .9em; border-radius: 2px; vertical-align: -.1em; margin-right: .3em; border: 1px solid #0003; }
+.sc-legend .sc-dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; vertical-align: -.08em; margin-right: .3em; border: 1px solid #0003; }
+`;
+
+// UI state (selected piece, landing square waiting for a choice), kept for one struct only
 let ui = { key: null, sel: null, pending: null };
-const cache = {};
 
-/** Square classes of board (a, b): a map "x,y" → class letter (spec §2.1). */
-export function colouring(a = 1, b = 1) {
-  const k = `${a},${b}`;
-  if (cache[k]) return cache[k];
-  const cls = {};
-  const classes = [];
-  for (let p = 0; p < 12; p++) for (let q = 0; q < 12; q++) {
-    if (cls[`${p},${q}`] !== undefined) continue;
-    const members = [];
-    let x = p, y = q;
-    while (cls[`${x},${y}`] === undefined) {
-      cls[`${x},${y}`] = classes.length;
-      members.push([x, y]);
-      [x, y] = [y, (a * y + b * x) % 12];
-    }
-    classes.push(members); // (p, q) visited in lexicographic order, so it is the smallest pair
-  }
-  const majors = "ROYGB", minors = "zpqst";
-  let mi = 0, ni = 0;
-  const letter = classes.map((m) => (m.length === 24 ? majors[mi++] : minors[ni++]));
-  const out = {};
-  for (const [key, i] of Object.entries(cls)) out[key] = letter[i];
-  cache[k] = out;
-  return out;
-}
+const S = 44, M = 28, T = 6; // square side, label margin (left, bottom), other margins (SVG user units)
+const FALLBACK = "#ddd";
 
-function seatColours(options) {
-  const n = Number(options?.players ?? 2);
-  let c = options?.colours;
-  if (Array.isArray(c)) c = c.join("");
-  return c ? [...c] : DEFAULT.slice(0, n);
-}
-
-// badge colours of a seat in the move list: its square colour, text that reads on it
-export function seatColour(i, options) {
-  const c = seatColours(options)[i];
-  return PIECE[c] ? { background: PIECE[c], color: c === "Y" ? "#222" : "#fff" } : null;
-}
-
-export function seatName(i, options) {
-  const c = seatColours(options)[i];
-  return c ? NAMES[c] || c : `Seat ${i}`;
-}
-
-export function parse(text) {
-  const parts = text.trim().split(/\s+/);
-  const pieces = {};
-  if (parts[0] !== "-") for (const t of parts[0].split(",")) pieces[t.slice(1)] = t[0];
-  const phase = parts[1];
-  let jump = null;
-  for (const p of parts.slice(3)) if (p.startsWith("J:")) jump = p.slice(2);
-  return { pieces, placing: phase.startsWith("P"), toPlace: phase.startsWith("P") ? phase.slice(2).split("/").map(Number) : null, mover: parts[2], jump };
+function structKey(st) {
+  const pieces = st.board.cells.map((c) => (c.piece === null ? "." : c.piece)).join("");
+  return `${pieces}|${st.to_move}|${st.legal.join(",")}|${st.turn.actions.join(",")}`;
 }
 
 export function render(box, ctx) {
-  const pos = parse(ctx.position);
-  const key = ctx.position + "|" + ctx.legal.join(",");
-  if (ui.key !== key) ui = { key, sel: pos.jump, pending: null };
-  const board = ctx.options?.board || [1, 1];
-  const colours = colouring(Number(board[0]), Number(board[1]));
-  // parse legal actions into {text, from, to, jump, kind}
-  const acts = [];
-  for (const m of ctx.legal) {
-    let r;
-    if ((r = /^@([a-l]\d+)$/.exec(m))) acts.push({ text: m, from: null, to: r[1], place: true });
-    else if ((r = /^([a-l]\d+)-([a-l]\d+)$/.exec(m))) acts.push({ text: m, from: r[1], to: r[2] });
-    else if ((r = /^([a-l]\d+)(?:>([a-l]\d+))?\*([a-l]\d+)([re])$/.exec(m))) acts.push({ text: m, from: r[1], launch: r[2] || null, to: r[3], jump: r[4] });
-    else if ((r = /^\*([a-l]\d+)([re])$/.exec(m))) acts.push({ text: m, from: pos.jump, to: r[1], jump: r[2] });
-  }
-  const sources = new Set(acts.filter((a) => a.from).map((a) => a.from));
-  const S = 44, M = 26;
-  const size = 2 * M + 12 * S;
-  const svg = svgRoot(box, size, size, "Slide Checkers board", 640);
-  const px = (x) => M + x * S, py = (y) => M + (11 - y) * S;
-  const sq = (name) => [FILES.indexOf(name[0]), Number(name.slice(1)) - 1];
-  const dests = new Map();
-  if (!ui.pending) {
-    for (const a of acts) {
-      if (a.place || (ui.sel && a.from === ui.sel)) {
-        if (!dests.has(a.to)) dests.set(a.to, []);
-        dests.get(a.to).push(a);
-      }
-    }
-  }
-  const labels = el("g", { fill: "#7a6440", "font-size": 12, "text-anchor": "middle", "font-family": "sans-serif" }, svg);
-  for (let x = 0; x < 12; x++) el("text", { x: px(x) + S / 2, y: size - 8, text: FILES[x] }, labels);
-  for (let y = 0; y < 12; y++) el("text", { x: 12, y: py(y) + S / 2 + 4, text: String(y + 1) }, labels);
-  const lm = ctx.lastMove ? ctx.lastMove.match(/[a-l]\d+/g) || [] : [];
-  const jumped = new Set();
-  if (ui.pending) for (const a of ui.pending) {
-    const [lx, ly] = sq(a.launch || a.from), [tx, ty] = sq(a.to);
-    jumped.add(FILES[(lx + tx) / 2] + ((ly + ty) / 2 + 1));
-  }
-  for (let x = 0; x < 12; x++) for (let y = 0; y < 12; y++) {
-    const name = FILES[x] + (y + 1);
-    const c = colours[`${x},${y}`];
-    const g = el("g", { "data-square": name }, svg);
-    el("rect", { x: px(x), y: py(y), width: S, height: S, fill: SQUARE[c], stroke: lm.includes(name) ? "#4a90d9" : "#fff", "stroke-width": lm.includes(name) ? 3 : 1 }, g);
-    el("text", { x: px(x) + 4, y: py(y) + 11, "font-size": 9, fill: "#0006", "font-family": "sans-serif", text: c }, g);
-    const p = pos.pieces[name];
-    if (p) {
-      el("circle", { cx: px(x) + S / 2, cy: py(y) + S / 2, r: S * 0.36, fill: PIECE[p] || "#555", stroke: ui.sel === name ? "#f2b134" : "#fff",
-        "stroke-width": ui.sel === name ? 5 : 2.5, class: jumped.has(name) ? "capt" : null }, g);
-    }
-    if (ui.pending && ui.pending.some((a) => a.to === name)) el("rect", { x: px(x) + 3, y: py(y) + 3, width: S - 6, height: S - 6, fill: "none", stroke: "#d6342c", "stroke-width": 4 }, g);
-    if (dests.has(name)) {
-      const isJump = dests.get(name).some((a) => a.jump);
-      el("circle", { cx: px(x) + S / 2, cy: py(y) + S / 2, r: S * 0.17, class: "dest", style: isJump ? "fill: #d6342c" : null }, g);
-    }
-    if (ctx.interactive && (dests.has(name) || sources.has(name))) {
-      g.setAttribute("class", "clickable");
-      g.addEventListener("click", () => click(name));
-    }
+  const st = ctx.struct;
+  const { board } = st;
+  const choices = st.choices || {};
+  const key = structKey(st);
+  if (ui.key !== key) {
+    // a chain that must go on has one piece: select it; otherwise the person picks
+    const only = choices.kind === "continue" ? choices.pieces[0].from : null;
+    ui = { key, sel: only, pending: null };
   }
   const redraw = () => { box.replaceChildren(); ctx.controls.replaceChildren(); render(box, ctx); };
-  function click(name) {
-    if (dests.has(name)) {
-      const opts = dests.get(name);
-      if (opts.length === 1) ctx.play(opts[0].text);
-      else { ui.pending = opts; redraw(); }
-      return;
-    }
-    if (sources.has(name) && !pos.jump) { ui.sel = ui.sel === name ? null : name; redraw(); }
+  const seat = (i) => ctx.seats[i] || {};
+  const name = (i) => (ctx.seatName ? ctx.seatName(i) : seat(i).name || `Seat ${i}`);
+  const interactive = !!ctx.interactive;
+
+  // what the viewer may pick
+  const placeAt = new Map(choices.kind === "place" ? choices.cells.map((c) => [c.cell, c.action]) : []);
+  const pieces = new Map((choices.pieces || []).map((p) => [p.from, p]));
+  const selected = ui.sel ? pieces.get(ui.sel) : null;
+  const targets = new Map(selected && !ui.pending ? selected.targets.map((t) => [t.to, t]) : []);
+  const transit = new Set(selected ? selected.transit : []);
+  const pendingOver = new Set(ui.pending ? ui.pending.options.map((o) => o.over).filter(Boolean) : []);
+
+  // what the other seats did since the viewer last moved (every step of their turns)
+  const touched = new Set(), removed = new Set(), converted = new Set();
+  for (const turn of st.recent || []) for (const s of turn.steps) {
+    s.touched.forEach((c) => touched.add(c));
+    s.removed.forEach((c) => removed.add(c));
+    (s.converted || []).forEach((c) => converted.add(c));
   }
+
+  const width = M + board.files.length * S + T, height = T + board.ranks * S + M;
+  const svg = svgRoot(box, width, height, "Slide Checkers board", 640);
+  svg.classList.add("sc-board");
+  const px = (x) => M + x * S, py = (y) => T + (board.ranks - 1 - y) * S;
+  const labels = el("g", { fill: "#7a6440", "font-size": 16, "text-anchor": "middle", "font-family": "sans-serif" }, svg);
+  for (let x = 0; x < board.files.length; x++) el("text", { x: px(x) + S / 2, y: height - 8, text: board.files[x] }, labels);
+  for (let y = 0; y < board.ranks; y++) el("text", { x: M / 2, y: py(y) + S / 2 + 6, text: String(y + 1) }, labels);
+
+  for (const c of board.cells) {
+    const x0 = px(c.x), y0 = py(c.y), cx = x0 + S / 2, cy = y0 + S / 2;
+    const g = el("g", { "data-square": c.id, "data-colour": c.colour }, svg);
+    el("rect", { x: x0, y: y0, width: S, height: S, class: "sc-sq", fill: ctx.palette[`square.${c.colour}`] || FALLBACK }, g);
+    // class letter; a seat's own squares show it in that seat's colour
+    el("text", { x: x0 + 4, y: y0 + 12, "font-size": 10, "font-family": "sans-serif", "font-weight": c.friend === null ? 400 : 700,
+      fill: c.friend === null ? "#0007" : seat(c.friend).colour || "#000", class: c.friend === null ? null : "sc-own", text: c.colour }, g);
+    if (touched.has(c.id)) el("rect", { x: x0 + 2, y: y0 + 2, width: S - 4, height: S - 4, class: "sc-recent" }, g);
+    if (transit.has(c.id)) el("rect", { x: x0 + 5, y: y0 + 5, width: S - 10, height: S - 10, rx: 3, class: "sc-transit" }, g);
+    if (c.piece !== null) {
+      const cls = ["sc-piece", ui.sel === c.id ? (choices.kind === "continue" ? "chain" : "sel") : ""].join(" ").trim();
+      el("circle", { cx, cy, r: S * 0.36, fill: seat(c.piece).colour || "#555", class: cls, "data-piece": c.piece }, g);
+      if (converted.has(c.id)) el("circle", { cx, cy, r: S * 0.22, class: "sc-conv" }, g); // exchanged (§4.3 e)
+      if (pendingOver.has(c.id)) el("circle", { cx, cy, r: S * 0.44, class: "sc-over" }, g);
+    } else if (removed.has(c.id)) {
+      el("circle", { cx, cy, r: S * 0.32, class: "sc-gone" }, g);
+    }
+    if (ui.pending && ui.pending.to === c.id) el("rect", { x: x0 + 3, y: y0 + 3, width: S - 6, height: S - 6, class: "sc-pending" }, g);
+    const t = targets.get(c.id);
+    if (interactive && (t || placeAt.has(c.id))) { // only the person who may pick sees the picks
+      const jump = !!(t && t.options[0].capture);
+      el("circle", { cx, cy, r: S * (jump ? 0.18 : 0.15), class: jump ? "sc-dest jump" : "sc-dest" }, g);
+    }
+    if (interactive && (t || placeAt.has(c.id) || (pieces.has(c.id) && choices.kind !== "continue"))) {
+      g.classList.add("clickable");
+      g.addEventListener("click", () => pick(c.id));
+    }
+  }
+
+  function pick(id) {
+    if (placeAt.has(id)) return ctx.play(placeAt.get(id));
+    const t = targets.get(id); // a launched jump may land back on the selected piece's square
+    if (t) {
+      if (t.options.length === 1) return ctx.play(t.options[0].action);
+      ui.pending = t;
+      return redraw();
+    }
+    if (pieces.has(id)) {
+      ui.sel = ui.sel === id ? null : id;
+      ui.pending = null;
+      redraw();
+    }
+  }
+
+  legend(box, ctx, st, name);
+  controls(ctx, st, choices, name, selected, redraw);
+}
+
+// Whose squares are which colour, and the counts of §5.
+function legend(box, ctx, st, name) {
+  const board = st.board;
+  const out = new Set((st.eliminated || []).map((e) => e.seat));
+  const div = document.createElement("div");
+  div.className = "sc-legend";
+  for (const cls of board.classes) {
+    if (cls.seat === null) continue;
+    const item = document.createElement("span");
+    const chip = document.createElement("span");
+    chip.className = "sc-chip";
+    chip.style.background = ctx.palette[`square.${cls.colour}`] || FALLBACK;
+    const dot = document.createElement("span");
+    dot.className = "sc-dot";
+    dot.style.background = (ctx.seats[cls.seat] || {}).colour || "#555";
+    const left = board.phase === "placement" ? ` + ${board.to_place[cls.seat]} to place` : "";
+    item.append(dot, chip, `${name(cls.seat)}: ${out.has(cls.seat) ? "out" : board.pieces[cls.seat] + left}`);
+    if (out.has(cls.seat)) item.className = "sc-out";
+    div.append(item);
+  }
+  if (board.phase === "movement" && board.no_jump > 0) {
+    const item = document.createElement("span");
+    item.textContent = `${board.no_jump} of ${board.no_jump_limit} turns without a jump`;
+    div.append(item);
+  }
+  box.append(div);
+}
+
+function controls(ctx, st, choices, name, selected, redraw) {
   const info = document.createElement("span");
   info.className = "info";
-  const mover = NAMES[pos.mover] || pos.mover;
-  if (ctx.over) info.textContent = "";
-  else if (pos.placing) info.textContent = `Placement: ${mover} places a piece (left to place: ${pos.toPlace.join(" / ")}).`;
-  else if (pos.jump) info.textContent = `${mover} must jump on with the piece on ${pos.jump}.`;
-  else info.textContent = `${mover} to move` + (ctx.interactive ? (ui.sel ? ": gold = step or slide, red = jump." : ": click a piece.") : ".");
+  const mover = st.to_move;
+  const pickable = ctx.interactive;
+  let text = "";
+  if (st.over || mover === null) text = "";
+  else if (pickable && ui.pending) text = "Remove the jumped piece, or exchange it for one of yours:";
+  else if (st.board.phase === "placement") text = `${name(mover)} places a piece on one of their squares.`;
+  else if (st.board.jump_from) text = `${name(mover)} must jump on with the piece on ${st.board.jump_from}.`;
+  else if (!pickable) text = `${name(mover)} to move.`;
+  else if (choices.kind === "jump") text = selected ? "Red: jump (dashed: squares to launch from)." : "A jump is compulsory: pick a piece that can jump.";
+  else if (choices.kind === "move") text = selected ? "Gold: step or slide (dashed: slide squares)." : "Pick a piece.";
+  else if (choices.kind === "pass") text = "No piece can move.";
+  info.textContent = text;
   ctx.controls.append(info);
-  if (ctx.interactive && ui.pending) {
-    for (const a of ui.pending) {
-      const via = a.launch ? ` via ${a.launch}` : "";
-      const b = button(ctx.controls, `${a.jump === "r" ? "Remove" : "Exchange"} the jumped piece${via}`, () => ctx.play(a.text), "primary");
-      b.dataset.choice = a.text;
+  if (!ctx.interactive) return;
+  if (ui.pending) {
+    for (const o of ui.pending.options) {
+      const via = o.via ? ` (from ${o.via})` : "";
+      const what = o.capture === "remove" ? "Remove" : "Exchange";
+      const b = button(ctx.controls, `${what} the piece on ${o.over}${via}`, () => ctx.play(o.action), "primary");
+      b.dataset.choice = o.action;
     }
     button(ctx.controls, "Cancel", () => { ui.pending = null; redraw(); });
   }
-  if (ctx.interactive && ctx.legal.includes("pass")) button(ctx.controls, "Pass", () => ctx.play("pass"), "primary").id = "pass";
+  if (choices.kind === "pass") button(ctx.controls, "Pass", () => ctx.play(choices.action), "primary").id = "pass";
 }

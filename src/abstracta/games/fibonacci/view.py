@@ -1,0 +1,261 @@
+"""Fibonacci's structured view (``State.to_struct``; envelope in :mod:`abstracta.core.view`).
+
+Spec: fibonacci.md §1 (cells, drawing geometry), §2 (pieces), §3 (moves per turn), §4 (groups,
+destinations, swaps), §5 (end), §9.2 (cards), §9.3 (Go placement). Seat 0 is Red, 1 Green.
+
+``board``::
+
+    {"variant": "standard" | "cards" | "go",
+     "phase": "movement" | "placement",      # placement: the Go start's first 26 actions
+     "t": 1,                                  # turn number (0 during the Go placement)
+     "placed": 26,                            # placements done (26 once movement has begun)
+     "cells": [                               # all 91 cells, canonical order a1 … k11
+        {"id": "a1", "row": 1, "col": 1,      # row 1..11 = a..k, column 1..11 (§1)
+         "x": 0.5, "y": 0.866,                # centre: x = c − r/2, y = r·√3/2 (y grows upward)
+         "piece": null | {"seat": 0, "kind": "core" | "attack" | "support",
+                          "letter": "C",      # position-text letter (Red C A S, Green c a s)
+                          "group": 0 | null}},  # index into "groups" (cores: null)
+        ...],
+     "groups": [                              # §4 groups: connected pieces of one owner and type
+        {"id": 0, "seat": 0, "kind": "attack", "cells": ["a1", "a2", "a3", "a4", "a5", "b6"],
+         "links": [["a1", "a2"], ...]},       # neighbouring cells of the group (to draw the snake)
+        ...],                                 # ordered by first cell
+     "cores": [                               # one entry per core on the board
+        {"seat": 0, "cell": "a6",
+         "ring": ["b7", "b6", "a5"],          # on-board neighbours (§1 order E NE NW W SW SE)
+         "attackers": [],                     # ring cells holding ENEMY attack pieces: they cut
+                                              # the owner's moves per turn (§3) and threaten §5
+         "six": false}],                      # six on-board neighbours: can be surrounded (§5)
+     "cards": null | {                        # cards variant only (§9.2); pile order is hidden
+        "card": 3 | null,                     # from everyone: only sizes and revealed cards
+        "piles": [11, 12],                    # cards left in Red's and Green's draw piles
+        "revealed": [{"seat": 1, "t": 2, "card": 5}, {"seat": 0, "t": 3, "card": 3}]},  # last two
+     "win": null | {"seat": 0,                # the winning pattern of a decided game
+                    "core": "f6",             # the loser's core
+                    "cells": ["e5", "e6", "f5", "f7", "g6", "g7"]}}  # the winner's attackers that
+                                              # make it: the ring (§5), the whole group (§9.2)
+
+``choices`` (keys present only when they have actions)::
+
+    {"moves": [{"from": "a1",                 # a piece of the mover (attack or support)
+                "to": [{"cell": "a6", "swap": true, "action": "a1-a6"}, ...]},  # swap: occupied
+               ...],                          # canonical order (by from, then to)
+     "pass": {"action": "pass"},              # end the turn early (§3)
+     "place": {"kind": "support", "letter": "S",          # Go placement (§9.3): the piece type
+               "cells": [{"cell": "a1", "action": "S@a1"}, ...]}}   # is fixed; any empty cell
+
+``turn.left`` (:meth:`FibonacciView.turn_left_struct`)::
+
+    {"phase": "movement", "moves": 3, "t": 9,
+     "base": 6 | null,                        # base(t) = min(t, 6) (§3); null in the cards variant
+     "card": 3 | null}                        # the card that set this turn's moves (cards)
+    {"phase": "placement", "placement": 13, "of": 26, "kind": "attack", "letter": "A"}
+
+Effects: a move touches ``[from, to]`` (a swap moves the occupant to ``from``; nothing is
+ever removed, §4); a placement touches its cell; ``pass`` touches nothing. In the cards variant
+an action that ends the turn reveals the next player's card: ``revealed`` =
+``[{"seat": 1, "card": 4}]`` (revealed cards are public, §10).
+
+End reasons: ``surrounded`` (§5), ``pattern`` (cards win, §9.2), ``repetition`` and
+``turn-limit`` (draws, §5).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from .geometry import BIT, BIT_OF_NAME, COL_OF, DEG6, NAME, NBM, NEIGHBOURS, ROW_OF, group_of
+from .notation import LETTERS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import FibonacciState
+
+SEAT_NAMES = ("Red", "Green")
+#: Placements of the Go start (§9.3; rules.NUM_PLACEMENTS, which imports this module).
+NUM_PLACEMENTS = 26
+KINDS = ("core", "attack", "support")
+_ROOT3_2 = math.sqrt(3) / 2
+#: Static part of every cell entry, built once: (bit, id, row, col, x, y).
+_CELLS: tuple[tuple[int, str, int, int, float, float], ...] = tuple(
+    (b, NAME[b], ROW_OF[b], COL_OF[b], round(COL_OF[b] - ROW_OF[b] / 2, 4), round(ROW_OF[b] * _ROOT3_2, 4))
+    for b in BIT)
+#: Neighbours of each bit that come later in canonical order (each link of a group once).
+_LATER: dict[int, tuple[int, ...]] = {b: tuple(n for n in NEIGHBOURS[b] if n > b) for b in BIT}
+#: Ring (on-board neighbours, §1 order) of each bit as cell names.
+_RING: dict[int, list[str]] = {b: [NAME[n] for n in NEIGHBOURS[b]] for b in BIT}
+
+
+def _cells_of(mask: int) -> list[str]:
+    """Names of the cells of ``mask``, canonical order (bit order is row, then column)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(NAME[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+class FibonacciView:
+    """The structured-view hooks of :class:`.rules.FibonacciState`."""
+
+    # ------------------------------------------------------------------ board
+    def board_struct(self: "FibonacciState", player: int | None) -> dict[str, Any]:
+        bb = self.bitboards
+        board = self.board
+        # §4 groups of attack and support pieces (codes 2, 3, 5, 6), flooded once per call
+        found: list[tuple[int, int, int]] = []  # (lowest bit, code, mask): sorted = by first cell
+        for code in (2, 3, 5, 6):
+            rem = bb[code]
+            while rem:
+                g = group_of(rem & -rem, rem)
+                rem &= ~g
+                found.append(((g & -g).bit_length(), code, g))
+        found.sort()
+        groups: list[dict[str, Any]] = []
+        group_at: dict[int, int] = {}
+        for gid, (_low, code, g) in enumerate(found):
+            links = []
+            m = g
+            while m:
+                low = m & -m
+                b = low.bit_length() - 1
+                group_at[b] = gid
+                links += [[NAME[b], NAME[n]] for n in _LATER[b] if g >> n & 1]
+                m ^= low
+            groups.append({"id": gid, "seat": (code - 1) // 3, "kind": KINDS[(code - 1) % 3],
+                           "cells": _cells_of(g), "links": links})
+
+        cells = []
+        for b, cid, r, c, x, y in _CELLS:
+            code = board[b]
+            piece = None
+            if code:
+                piece = {"seat": (code - 1) // 3, "kind": KINDS[(code - 1) % 3], "letter": LETTERS[code],
+                         "group": group_at.get(b)}
+            cells.append({"id": cid, "row": r, "col": c, "x": x, "y": y, "piece": piece})
+
+        cores = []
+        for seat in (0, 1):
+            core = bb[1 + 3 * seat]
+            if not core:
+                continue  # Go placement: not placed yet
+            cb = core.bit_length() - 1
+            cores.append({"seat": seat, "cell": NAME[cb], "ring": list(_RING[cb]),
+                          "attackers": _cells_of(NBM[cb] & bb[5 - 3 * seat]), "six": bool(core & DEG6)})
+
+        cards = None
+        if self._cards:
+            cards = {"card": self.card, "piles": [len(self.piles[0]), len(self.piles[1])],
+                     "revealed": [{"seat": s, "t": t, "card": v} for s, t, v in self.revealed[-2:]]}
+
+        return {"variant": self.game.variant,
+                "phase": "placement" if self.placed < NUM_PLACEMENTS else "movement",
+                "t": self.turn, "placed": self.placed,
+                "cells": cells, "groups": groups, "cores": cores, "cards": cards,
+                "win": self._win_struct()}
+
+    def _win_struct(self: "FibonacciState") -> dict[str, Any] | None:
+        """The pattern that decided the game (§5 ring, §9.2 group + touching), or ``None``."""
+        winner = self.winner()
+        if winner is None:
+            return None
+        bb = self.bitboards
+        core = bb[4 - 3 * winner]
+        if not core:
+            return None
+        cb = core.bit_length() - 1
+        att = bb[2 + 3 * winner]
+        # §9.2: the whole attacking group; §5: the six ring cells (all the winner's attackers)
+        cells = att if self._cards else NBM[cb] & att
+        return {"seat": winner, "core": NAME[cb], "cells": _cells_of(cells)}
+
+    # ------------------------------------------------------------------ choices
+    def choices_struct(self: "FibonacciState", legal: list[str]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        moves: list[dict[str, Any]] = []
+        by_from: dict[str, list] = {}
+        place: list[dict[str, str]] = []
+        board = self.board
+        for s in legal:
+            if s == "pass":
+                out["pass"] = {"action": s}
+            elif "@" in s:
+                place.append({"cell": s[2:], "action": s})
+            else:
+                frm, _, to = s.partition("-")
+                dests = by_from.get(frm)
+                if dests is None:
+                    dests = by_from[frm] = []
+                    moves.append({"from": frm, "to": dests})
+                dests.append({"cell": to, "swap": board[BIT_OF_NAME[to]] != 0, "action": s})
+        if moves:
+            out["moves"] = moves
+        if place:
+            letter = legal[0][0]
+            out["place"] = {"kind": KINDS["CAS".index(letter)], "letter": letter, "cells": place}
+        return out
+
+    # ------------------------------------------------------------------ effects
+    def action_effects(self: "FibonacciState", action: int, player: int | None) -> dict[str, list]:
+        """Touched cells of ``action``; in the cards variant the card its turn end reveals.
+
+        That card is the real top of a hidden pile: it is public once the action is played
+        (``build_struct`` asks only about played steps), so do not call this to preview a move.
+        """
+        from .rules import NMOVE, NUM_CELLS, PASS, PLACE0
+
+        touched: list[str] = []
+        if 0 <= action < NMOVE:
+            touched = [NAME[BIT[action // NUM_CELLS]], NAME[BIT[action % NUM_CELLS]]]
+        elif action >= PLACE0:
+            touched = [NAME[BIT[action - PLACE0]]]
+        revealed: list[dict[str, int]] = []
+        # cards: an action that ends the turn reveals the next card (public, §9.2/§10); only
+        # those actions can, so only they pay for a clone (apply on a clone: self stays as is)
+        if self._cards and self.result is None and (action == PASS or self.left == 1):
+            after = self.clone()
+            n = len(after.revealed)
+            after.apply_action(action)
+            revealed = [{"seat": s, "card": v} for s, _t, v in after.revealed[n:]]
+        return {"touched": touched, "removed": [], "revealed": revealed}
+
+    # ------------------------------------------------------------------ end, turn
+    def end_struct(self: "FibonacciState") -> dict[str, Any] | None:
+        from .rules import MAX_TURNS
+
+        if self.result is None:
+            return None
+        winner = self.winner()
+        if winner is None:
+            if self.turn > MAX_TURNS:
+                return {"reason": "turn-limit", "text": f"Turn {MAX_TURNS} ended without a winner: a draw"}
+            return {"reason": "repetition",
+                    "text": "The same position began a turn for the third time: a draw"}
+        loser = winner ^ 1
+        win = self._win_struct()
+        core = win["core"] if win else "?"
+        if self._cards:
+            n = len(win["cells"]) if win else 0
+            touching = (NBM[BIT_OF_NAME[core]] & self.bitboards[2 + 3 * winner]).bit_count() if win else 0
+            return {"reason": "pattern",
+                    "text": (f"{SEAT_NAMES[winner]}'s {n} attackers form one group touching "
+                             f"{SEAT_NAMES[loser]}'s core on {core} at {touching} cells")}
+        return {"reason": "surrounded",
+                "text": f"{SEAT_NAMES[loser]}'s core on {core} is surrounded by six {SEAT_NAMES[winner]} attackers"}
+
+    def turn_left_struct(self: "FibonacciState") -> dict[str, Any] | None:
+        from .rules import base_moves, placement_kind
+
+        if self.result is not None:
+            return None
+        if self.placed < NUM_PLACEMENTS:
+            kind = placement_kind(self.placed)
+            return {"phase": "placement", "placement": self.placed + 1, "of": NUM_PLACEMENTS,
+                    "kind": KINDS[kind], "letter": "CAS"[kind]}
+        return {"phase": "movement", "moves": self.left, "t": self.turn,
+                "base": None if self._cards else base_moves(self.turn),
+                "card": self.card if self._cards else None}
+
+
+__all__ = ["FibonacciView", "SEAT_NAMES"]

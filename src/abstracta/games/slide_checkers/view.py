@@ -1,0 +1,256 @@
+"""Slide Checkers' structured view (``State.to_struct``; envelope in :mod:`abstracta.core.view`).
+
+Spec: slide-checkers.md §1–§5. Perfect information: every viewer (and a spectator) sees the
+same ``board``. Square names are the spec's (``a1`` … ``l12``, §1); ``x`` is the file index
+(0 = a, left), ``y`` the rank index (0 = rank 1, bottom).
+
+``board``::
+
+    {"files": "abcdefghijkl", "ranks": 12,
+     "layout": [1, 1],                        # the board option (a, b) of §2.1
+     "seat_colours": ["G", "B"],              # the major colour letter of each seat (§2.3)
+     "cells": [                               # 144 squares in index order a1, a2, …, a12, b1, …, l12
+        {"id": "e4", "x": 4, "y": 3,
+         "colour": "G",                       # square colour class R O Y G B z p q s t (§2.1);
+                                              # palette key "square.<colour>"
+         "friend": 0 | None,                  # the seat whose colour this square is (§2.3)
+         "piece": 0 | None},                  # the seat whose piece stands here
+        ...],
+     "classes": [{"colour": "R", "size": 24, "seat": 2 | None}, ...],   # the ten classes of
+                                              # §2.1 by name: majors R O Y G B, then z p q s t
+     "phase": "placement" | "movement",
+     "to_place": [7, 6],                      # pieces each seat has still to place (§3)
+     "pieces": [1, 1],                        # pieces of each seat on the board
+     "jump_from": "h4" | None,                # the piece that must continue a jump (§4.3)
+     "no_jump": 3, "no_jump_limit": 100,      # turns without a jump, and the drawing count (§5)
+     "passes": 0}                             # consecutive passes (§4.4, §5)
+
+``choices`` (action strings only under ``"action"``; together exactly the legal list), one of::
+
+    {"kind": "place", "cells": [{"cell": "e4", "action": "@e4"}, ...]}          # §3
+    {"kind": "move" | "jump" | "continue",                                        # §4.1–§4.3
+     "pieces": [{"from": "e4",
+                 "transit": ["d5", "f4"],     # the piece's transit squares (§4.2): where it may
+                                              # slide through and launch a first jump from;
+                                              # [] for "continue"
+                 "targets": [{"to": "h4", "options": [
+                     {"action": "e4>f4*h4r", "via": "f4" | None, "over": "g4" | None,
+                      "capture": "remove" | "exchange" | None}, ...]}, ...]}, ...]}
+    {"kind": "pass", "action": "pass"}                                            # §4.4
+
+``"move"``: steps and free moves, one option per target (``over`` and ``capture`` ``None``).
+``"jump"`` (a first jump is compulsory): each landing square with its alternatives, which
+differ in the launch square ``via`` (``None`` = from the start square) and in what happens to
+the jumped piece on ``over``. ``"continue"``: one piece, the one on ``board["jump_from"]``.
+Pieces and targets come in the order of the legal list; options in its order too.
+
+``action_effects``: ``{"touched": [...], "removed": [...], "revealed": [], "converted": [...]}``
+— ``touched`` is the start, launch and landing square of a move or jump (the placed square
+for ``@e4``) plus a jumped piece that was exchanged; ``removed`` the jumped piece taken off
+(``r``); ``converted`` the jumped piece exchanged for one of the mover's (``e``, also in
+``touched``). ``pass`` touches nothing.
+
+``end``: reason ``"last-colour"`` (§5: one colour left), ``"no-jump"`` (100 turns without a
+jump) or ``"all-passed"`` (every surviving seat passed in a row). ``turn.left``:
+``{"jump_from": "h4"}`` while a jump chain must go on, else ``None``. ``eliminated``: the
+seats without pieces once the movement phase has begun.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from .description import SEAT_NAMES
+from .geometry import FILES, MAJORS, MINORS, NUM_SQUARES, SIZE, SQUARE_NAMES, colour_classes, square_colours
+from .notation import CONT_BASE, JUMP_BASE, MOVE_BASE, MOVE_PHASE, PASS, parse_action
+from .tables import DIR_STEP, FULL, NB, NOT_Y0, NOT_Y11, SQ_OF_RANK
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import SlideCheckersGame
+
+#: English seat names by colour letter, as the description names the seats ("Green")
+COLOUR_WORDS: dict[str, str] = {letter: str(text) for letter, text in SEAT_NAMES.items()}
+_CAPTURE = ("exchange", "remove")  # by the kind bit of an action id (notation.KIND = "er")
+
+
+@lru_cache(maxsize=None)
+def _static(layout: tuple[int, int], colours: str) -> tuple[tuple[tuple[str, int, int, str, int | None], ...],
+                                                             tuple[tuple[str, int, int | None], ...]]:
+    """The parts of ``board`` that depend only on the game's options, computed once per
+    (board option, seat colours): ``(id, x, y, colour, friend)`` per square in index order, and
+    ``(colour, size, seat)`` per class (from :func:`.geometry.colour_classes`), R O Y G B z p q s t."""
+    letters = square_colours(*layout)
+    seat_of = {c: i for i, c in enumerate(colours)}
+    cells = tuple((SQUARE_NAMES[sq], sq // SIZE, sq % SIZE, letters[sq], seat_of.get(letters[sq]))
+                  for sq in range(NUM_SQUARES))
+    # majors first, in naming order: the legend lists the seats' colours before the minor classes
+    named = sorted(colour_classes(*layout), key=lambda item: (MAJORS + MINORS).index(item[0]))
+    classes = tuple((letter, len(pairs), seat_of.get(letter)) for letter, pairs in named)
+    return cells, classes
+
+
+def decode(action: int, jump_square: int) -> tuple[str, int, int, int, int, int]:
+    """``(kind, start, launch, over, landing, capture_bit)`` of an action id (see
+    :mod:`.notation`); ``kind`` is ``"place"``, ``"move"``, ``"jump"``, ``"continue"`` or
+    ``"pass"``, squares are indices (−1 where they do not apply), ``capture_bit`` 0 for
+    exchange and 1 for remove. ``jump_square`` is the state's continuing piece (§4.3)."""
+    if action < MOVE_BASE:
+        sq = SQ_OF_RANK[action]
+        return "place", -1, -1, -1, sq, -1
+    if action < JUMP_BASE:
+        r = action - MOVE_BASE
+        return "move", SQ_OF_RANK[r // NUM_SQUARES], -1, -1, SQ_OF_RANK[r % NUM_SQUARES], -1
+    if action < CONT_BASE:
+        r = action - JUMP_BASE
+        bit, d, r = r & 1, (r >> 1) & 7, r >> 4
+        start, launch = SQ_OF_RANK[r // NUM_SQUARES], SQ_OF_RANK[r % NUM_SQUARES]
+        over = launch + DIR_STEP[d]
+        return "jump", start, launch, over, over + DIR_STEP[d], bit
+    if action < PASS:
+        r = action - CONT_BASE
+        land = SQ_OF_RANK[r >> 1]
+        # sq = x*12 + y, and both coordinate sums are even: the midpoint is the index average
+        return "continue", jump_square, jump_square, (jump_square + land) >> 1, land, r & 1
+    return "pass", -1, -1, -1, -1, -1
+
+
+class SlideCheckersView:
+    """The structured-view hooks of :class:`.rules.SlideCheckersState` (shapes: module docstring)."""
+
+    __slots__ = ()
+
+    game: "SlideCheckersGame"
+    _n: int
+    _bb: list[int]
+    _occ: int
+    _phase: int
+    _remain: list[int]
+    _turn: int
+    _jsq: int
+    _nj: int
+    _passes: int
+    _winner: int
+
+    def board_struct(self, player: int | None) -> dict[str, Any]:
+        """The position (module docstring ``board``); the same for every viewer."""
+        from .rules import NO_JUMP_LIMIT
+
+        game = self.game
+        cells, classes = _static(game.board, game.colours)
+        owner: dict[int, int] = {}
+        for seat, b in enumerate(self._bb):
+            while b:
+                low = b & -b
+                owner[low.bit_length() - 1] = seat
+                b ^= low
+        return {
+            "files": FILES, "ranks": SIZE, "layout": list(game.board), "seat_colours": list(game.colours),
+            "cells": [{"id": name, "x": x, "y": y, "colour": colour, "friend": friend, "piece": owner.get(sq)}
+                      for sq, (name, x, y, colour, friend) in enumerate(cells)],
+            "classes": [{"colour": c, "size": size, "seat": seat} for c, size, seat in classes],
+            "phase": "movement" if self._phase == MOVE_PHASE else "placement",
+            "to_place": list(self._remain),
+            "pieces": [b.bit_count() for b in self._bb],
+            "jump_from": SQUARE_NAMES[self._jsq] if self._jsq >= 0 else None,
+            "no_jump": self._nj, "no_jump_limit": NO_JUMP_LIMIT, "passes": self._passes,
+        }
+
+    def _transit(self, start: int) -> int:
+        """Bitboard of the transit squares of the mover's piece on ``start`` (§4.2): empty
+        friendly squares reachable by king-steps through empty friendly squares. The same
+        flood fill as the move generator, on the precomputed neighbour tables."""
+        region = (FULL ^ self._occ) & self.game.friend[self._turn]
+        t = NB[start] & region
+        while t:
+            v = t | ((t << 1) & NOT_Y0) | ((t >> 1) & NOT_Y11)
+            nt = (v | (v << SIZE) | (v >> SIZE)) & region
+            if nt == t:
+                break
+            t = nt
+        return t
+
+    def choices_struct(self, legal: list[str]) -> dict[str, Any]:
+        """``legal`` grouped as a person picks them (module docstring ``choices``)."""
+        if legal == ["pass"]:
+            return {"kind": "pass", "action": "pass"}
+        decoded = [(text, decode(parse_action(text), self._jsq)) for text in legal]
+        if decoded[0][1][0] == "place":
+            return {"kind": "place", "cells": [{"cell": SQUARE_NAMES[d[4]], "action": text} for text, d in decoded]}
+        kind = decoded[0][1][0]
+        pieces: dict[int, dict[str, Any]] = {}
+        targets: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        for text, (_, start, launch, over, land, bit) in decoded:
+            piece = pieces.get(start)
+            if piece is None:
+                transit = [] if kind == "continue" else _names(self._transit(start))
+                piece = pieces[start] = {"from": SQUARE_NAMES[start], "transit": transit, "targets": []}
+            options = targets.get((start, land))
+            if options is None:
+                options = targets[(start, land)] = []
+                piece["targets"].append({"to": SQUARE_NAMES[land], "options": options})
+            options.append({
+                "action": text,
+                "via": SQUARE_NAMES[launch] if kind == "jump" and launch != start else None,
+                "over": SQUARE_NAMES[over] if over >= 0 else None,
+                "capture": _CAPTURE[bit] if bit >= 0 else None,
+            })
+        return {"kind": kind, "pieces": list(pieces.values())}
+
+    def action_effects(self, action: int, player: int | None) -> dict[str, list]:
+        """What ``action`` does (module docstring); perfect information: ``player`` unused."""
+        kind, start, launch, over, land, bit = decode(action, self._jsq)
+        if kind == "pass":
+            return {"touched": [], "removed": [], "revealed": [], "converted": []}
+        if kind == "place":
+            return {"touched": [SQUARE_NAMES[land]], "removed": [], "revealed": [], "converted": []}
+        path = [start] if kind == "move" else [start, launch]
+        touched: list[str] = []
+        for sq in (*path, land):  # a launched jump may land back on its start square
+            if SQUARE_NAMES[sq] not in touched:
+                touched.append(SQUARE_NAMES[sq])
+        if kind == "move":
+            return {"touched": touched, "removed": [], "revealed": [], "converted": []}
+        if bit:
+            return {"touched": touched, "removed": [SQUARE_NAMES[over]], "revealed": [], "converted": []}
+        return {"touched": touched + [SQUARE_NAMES[over]], "removed": [], "revealed": [],
+                "converted": [SQUARE_NAMES[over]]}
+
+    def end_struct(self) -> dict[str, Any] | None:
+        """Why the game ended (§5), ``None`` while it runs."""
+        from .rules import NO_JUMP_LIMIT
+
+        if not self.is_terminal():  # type: ignore[attr-defined]
+            return None
+        if self._winner >= 0:
+            colour = self.game.colours[self._winner]
+            return {"reason": "last-colour", "text": f"Only {COLOUR_WORDS[colour]} pieces are left on the board"}
+        if self._nj >= NO_JUMP_LIMIT:
+            return {"reason": "no-jump", "text": f"{NO_JUMP_LIMIT} turns without a jump: a draw"}
+        return {"reason": "all-passed", "text": "Nobody can move: a draw"}
+
+    def turn_left_struct(self) -> dict[str, Any] | None:
+        """``{"jump_from": square}`` while the mover's jump chain must go on (§4.3)."""
+        return {"jump_from": SQUARE_NAMES[self._jsq]} if self._jsq >= 0 else None
+
+    def eliminated_struct(self) -> list[dict[str, Any]]:
+        """Seats without pieces in the movement phase (§5; during placement a seat without
+        pieces may still place)."""
+        if self._phase != MOVE_PHASE:
+            return []
+        colours = self.game.colours
+        return [{"seat": i, "text": f"{COLOUR_WORDS[colours[i]]} has no pieces left"}
+                for i, b in enumerate(self._bb) if not b]
+
+
+def _names(bits: int) -> list[str]:
+    """Square names of a bitboard, in square-index order."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(SQUARE_NAMES[low.bit_length() - 1])
+        bits ^= low
+    return out
+
+
+__all__ = ["SlideCheckersView", "decode"]
