@@ -490,10 +490,6 @@ async function matchPage(id) {
         mod.render(boardBox, {
           struct, interactive, play: send, controls, live,
           palette: view.board || {}, seats: view.seats || [], seatName,
-          // transitional: the text-parsing modules still read these
-          position, legal: interactive ? view.legal : [], view, options: view.options, viewer: view.viewer, over,
-          lastMove: live ? view.last_action : (replayPly ? view.moves[replayPly - 1] : null),
-          ply: live ? view.ply : replayPly,
         });
       } catch (e) {
         console.error(e);
