@@ -65,3 +65,19 @@ def test_view_has_no_whole_turns_without_the_notation(client):
     view = client.post("/api/matches", json={"game": "fanorona", "options": {}, "seats": ["human", "human"]}).json()
     assert view["turns"] is None and view["legal"]
     assert "turns" in client.get("/openapi.json").json()["components"]["schemas"]["MatchView"]["properties"]
+
+
+def test_several_actions_of_one_turn_in_one_request(client):
+    # nibble.md §7 example 1: a1 and a9 are both G and free; a take of a1 alone leaves the turn open
+    view = client.post("/api/matches", json={"game": "nibble", "options": {"seed": "1", "first_player": "0"},
+                                             "seats": ["human", "human"]}).json()
+    mid = view["id"]
+    done = client.post(f"/api/matches/{mid}/actions", json={"actions": ["a1", "end"], "ply": 0})
+    assert done.status_code == 200, done.text
+    after = done.json()
+    assert after["moves"] == ["a1", "end"] and after["to_move"] == 1 and after["record_moves"] == ["a1", "end"]
+    # the turn is over after the first action: all or nothing
+    bad = client.post(f"/api/matches/{mid}/actions", json={"actions": ["i9", "end", "i1"], "ply": 2})
+    assert bad.status_code == 422 and client.get(f"/api/matches/{mid}").json()["ply"] == 2
+    both = client.post(f"/api/matches/{mid}/actions", json={"action": "i9", "actions": ["i9"], "ply": 2})
+    assert both.status_code == 422 and "not both" in both.json()["error"]

@@ -306,7 +306,15 @@ async function matchPage(id) {
   document.title = `${view.title} — abstracta`;
   const status = h("div", { class: "status", id: "status", "aria-live": "polite" });
   const banner = h("div", { class: "result", id: "result", hidden: true });
-  const boardBox = h("div", { class: "boardbox", id: "board" });
+  // the board takes the keyboard focus itself: the module's key handler gets the keys there
+  const boardBox = h("div", { class: "boardbox", id: "board", tabindex: "0", role: "application",
+    "aria-label": "Board", "aria-describedby": "board-text" });
+  const boardText = h("div", { class: "sr-only", id: "board-text", "aria-live": "polite" });
+  const boardSay = h("div", { class: "sr-only", id: "board-say", "aria-live": "assertive" });
+  let keyHandler = null;
+  boardBox.addEventListener("keydown", (ev) => {
+    if (keyHandler && keyHandler(ev)) { ev.preventDefault(); ev.stopPropagation(); }
+  });
   const controls = h("div", { class: "controls", id: "controls" });
   const err = h("p", { class: "error", id: "error", hidden: true });
   const posText = h("pre", { class: "position small", id: "position-text" });
@@ -322,7 +330,7 @@ async function matchPage(id) {
   app.append(h("div", { class: "matchhead" }, h("h1", {}, view.title), players),
     status, banner, handover,
     h("div", { class: "play" },
-      h("div", { class: "left" }, boardBox, controls, err, h("details", {}, h("summary", { class: "muted" }, "Position text"), posText)),
+      h("div", { class: "left" }, boardBox, boardText, boardSay, controls, err, h("details", {}, h("summary", { class: "muted" }, "Position text"), posText)),
       h("aside", { class: "right" },
         h("details", { class: "legalwrap", open: !(mod && mod.render) }, h("summary", {}, "Legal moves"), legalBox),
         entryForm,
@@ -401,12 +409,14 @@ async function matchPage(id) {
     timer = setTimeout(async () => { await refresh(); schedule(); }, busy ? 400 : 1500);
   }
 
+  // one action string, or a list the seat plays in a row within its turn (applied all or none)
   async function send(text) {
     if (sending) return;
     sending = true;
     showError(err, null);
+    const body = Array.isArray(text) ? { actions: text, ply: view.ply } : { action: text, ply: view.ply };
     try {
-      accept(await api(`/api/matches/${id}/actions${seatParam()}`, { method: "POST", body: { action: text, ply: view.ply } }));
+      accept(await api(`/api/matches/${id}/actions${seatParam()}`, { method: "POST", body }));
       replayPly = null;
       entry.value = "";
       setConnection(true);
@@ -482,15 +492,22 @@ async function matchPage(id) {
     const interactive = live && !over && view.human_to_move && !view.thinking && !hide && !connLost;
     boardBox.replaceChildren();
     controls.replaceChildren();
+    keyHandler = null;
     if (hide) {
       boardBox.append(h("p", { class: "hidden-note" }, "Hidden until the next player is ready."));
     } else if (mod && mod.render) {
       try {
         // the board module draws the structured view and sends action strings (docs/board-modules.md)
-        mod.render(boardBox, {
+        const ctx = {
           struct, interactive, play: send, controls, live,
           palette: view.board || {}, seats: view.seats || [], seatName,
-        });
+          onKey: (fn) => { keyHandler = fn; }, // fn(KeyboardEvent) -> true when it used the key
+          say: (text) => { boardSay.textContent = text; }, // spoken at once by screen readers
+        };
+        mod.render(boardBox, ctx);
+        const text = mod.describe ? mod.describe(struct, ctx) : "";
+        if (boardText.textContent !== text) boardText.textContent = text;
+        if (mod.keyHelp) boardBox.setAttribute("aria-label", `Board. ${mod.keyHelp}`);
       } catch (e) {
         console.error(e);
         boardBox.replaceChildren(h("pre", { class: "position" }, position));
@@ -548,6 +565,7 @@ async function matchPage(id) {
 
   document.addEventListener("keydown", (ev) => {
     if (stopped || !handover.hidden || ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA") return;
+    if (boardBox.contains(ev.target)) return; // the board's own keys (see keyHandler)
     if (ev.key === "ArrowLeft") stepTo((replayPly === null ? view.ply : replayPly) - 1);
     else if (ev.key === "ArrowRight" && replayPly !== null) stepTo(replayPly + 1);
   });
