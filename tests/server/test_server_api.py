@@ -23,7 +23,9 @@ def test_games_lists_registered_games_and_options(client):
     assert set(abstracta.registered_games()) <= set(games)
     nim = games["toy-nim"]
     assert nim["title"] == "Toy Nim" and nim["num_players"] == 2
-    assert nim["options"] == [{"name": "stones", "default": "7", "help": "starting heap", "kind": "int", "choices": None}]
+    assert nim["options"] == [{"name": "stones", "label": "stones", "default": "7", "help": "starting heap", "kind": "int",
+                               "unset_label": None,
+                               "choices": None, "choice_labels": {}}]
 
 
 def test_openapi_documents_the_api(client):

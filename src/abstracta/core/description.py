@@ -95,6 +95,23 @@ class SeatStyle:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionText:
+    """How an option is put to people (the new-game form).
+
+    Attributes:
+        label: the option's name in players' words ("Board", "Who starts").
+        help: one sentence on what it changes.
+        choices: a label per value, keyed by the value's text form (``"dimy"``, ``"5,1"``, ``"0"``).
+        unset: what leaving the option out means, for options without a default ("At random").
+    """
+
+    label: Text
+    help: Text
+    choices: Mapping[str, Text] = field(default_factory=dict)
+    unset: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Variant:
     """One meaningful option set of a game (a variant, a size, a player count).
 
@@ -134,6 +151,7 @@ class GameDescription:
         seats: per seat, its name and colours (the palette of the pieces).
         board: named colours of the board (``"background"``, ``"lines"`` …) for its board module.
         variants: the meaningful option sets of the game (the same list for every instance).
+        options: per option name, its label, help and choice labels for people.
         web: the directory of the game's browser board module (``board.js``), served at
             ``/games/<name>/``; ``None`` if the game has none (then the position text is shown).
     """
@@ -158,6 +176,7 @@ class GameDescription:
     solver: bool = False
     board: Mapping[str, str] = field(default_factory=dict)
     web: "Traversable | None" = None
+    options: Mapping[str, OptionText] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         missing = [n for n in LEVEL_NUMBERS if n not in self.levels]
@@ -253,6 +272,6 @@ def web_dir(package: str) -> "Traversable":
     return files(package) / "web"
 
 
-__all__ = ["BotFactory", "Evaluator", "GameDescription", "LEVEL_NUMBERS", "SHARED_BOTS", "Search",
+__all__ = ["BotFactory", "Evaluator", "GameDescription", "LEVEL_NUMBERS", "OptionText", "SHARED_BOTS", "Search",
            "SeatStyle", "Text", "Variant", "default_levels", "describe_basic", "rules_page",
            "standard_levels", "texts", "web_dir"]

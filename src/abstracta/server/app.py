@@ -39,6 +39,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..core.description import OptionText
 from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
@@ -149,8 +150,11 @@ class Resign(BaseModel):
 # --- responses (documentation of the JSON shapes) -------------------------------------------
 class OptionInfo(BaseModel):
     name: str
+    label: str = Field(description="the option's name in players' words")
     default: str | None = Field(description="text form of the default; null: absent (e.g. a seed drawn at creation)")
     help: str
+    choice_labels: dict[str, str] = Field(description="a label per choice (by its text form), where the game gives one")
+    unset_label: str | None = Field(description="what leaving the option out means (e.g. 'At random'), if it has no default")
     kind: str = Field(description="bool | int | text")
     choices: list[str] | None = Field(description="allowed values (text form), or null for any")
 
@@ -273,11 +277,16 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def option_json(spec: Option) -> dict[str, Any]:
+def option_json(spec: Option, words: OptionText | None = None) -> dict[str, Any]:
+    """An option for a client: text forms of its default and choices, and the description's
+    label, help and choice labels (players' words) where the game gives them."""
     kind = "bool" if spec.parser is parse_bool else "int" if spec.parser is parse_int else "text"
-
-    return {"name": spec.name, "default": option_text(spec, spec.default), "help": spec.help, "kind": kind,
-            "choices": [option_text(spec, c) for c in spec.choices] if spec.choices is not None else None}
+    choices = [option_text(spec, c) for c in spec.choices] if spec.choices is not None else None
+    return {"name": spec.name, "default": option_text(spec, spec.default),
+            "help": str(words.help) if words else spec.help, "kind": kind, "choices": choices,
+            "label": str(words.label) if words else spec.name.replace("_", " "),
+            "choice_labels": {k: str(v) for k, v in words.choices.items()} if words else {},
+            "unset_label": str(words.unset) if words and words.unset else None}
 
 
 def option_text(spec: Option, value: Any) -> Any:
@@ -303,7 +312,7 @@ def game_info(game: Game) -> dict[str, Any]:
             "hidden_information": d.hidden_information, "chance": d.chance,
             "whole_turn_notation": d.whole_turn_notation, "printable_board": d.printable_board,
             "board_module": f"/games/{d.name}/board.js" if d.web is not None else None,
-            "options": [option_json(o) for o in game.option_specs], "variants": variants}
+            "options": [option_json(o, d.options.get(o.name)) for o in game.option_specs], "variants": variants}
 
 
 def game_detail(game: Game) -> dict[str, Any]:

@@ -147,7 +147,7 @@ async function matchesPage() {
     const name = seatNamer(r.seats, r.players);
     const named = coloured(r.seats);
     const who = r.players.map((p, i) => name(i) + (named ? ` (${p === "human" ? "person" : "computer " + p.slice(6)})` : "")).join(" vs ");
-    const opts = Object.entries(r.options || {}).map(([k, v]) => `${k.replace(/_/g, " ")} ${Array.isArray(v) ? v.join(",") : v}`).join(", ");
+    const opts = optionWords(list.find((x) => x.name === r.game), r.options);
     const result = r.status === "over" ? resultLine(r.result, r.termination, name) || "finished" : "in play";
     const moves = r.turns === r.ply ? `${r.ply}` : `${r.turns} turns (${r.ply} actions)`;
     const row = h("tr", { "data-id": r.id },
@@ -165,6 +165,19 @@ async function matchesPage() {
     body.append(row);
   }
   app.append(table);
+}
+
+// The options that differ from the game's defaults, in the game's words ("Board: Dimy (5×5)").
+function optionWords(game, options) {
+  if (!game) return "";
+  const out = [];
+  for (const o of game.options) {
+    if (!options || options[o.name] === undefined || options[o.name] === null) continue;
+    const v = Array.isArray(options[o.name]) ? options[o.name].join(",") : String(options[o.name]);
+    if (v === o.default) continue;
+    out.push(`${o.label || o.name}: ${(o.choice_labels || {})[v] || (o.kind === "bool" ? (v === "true" ? "yes" : "no") : v)}`);
+  }
+  return out.join(", ");
 }
 
 // ------------------------------------------------------------------------------ rules
@@ -195,22 +208,24 @@ async function newGamePage(name) {
   app.append(h("h1", {}, `New game of ${g.title}`));
   const form = h("form", { class: "newgame", id: "new-game" });
   const values = {};
+  // labels, help and choice labels are the game's own words (its description)
   for (const o of g.options) {
     const id = `opt-${o.name}`;
+    const unset = o.unset_label || "(default)";
     let input;
     if (o.choices) {
       input = h("select", { id, name: o.name });
-      if (o.default === null) input.append(h("option", { value: "" }, o.name === "seed" || o.name === "first_player" ? "(random)" : "(default)"));
-      for (const c of o.choices) input.append(h("option", { value: c, selected: c === o.default }, c));
+      if (o.default === null) input.append(h("option", { value: "" }, unset));
+      for (const c of o.choices) input.append(h("option", { value: c, selected: c === o.default }, (o.choice_labels || {})[c] || c));
     } else if (o.kind === "bool") {
-      input = h("select", { id, name: o.name }, h("option", { value: "false", selected: o.default !== "true" }, "no"),
-        h("option", { value: "true", selected: o.default === "true" }, "yes"));
+      input = h("select", { id, name: o.name }, h("option", { value: "false", selected: o.default !== "true" }, "No"),
+        h("option", { value: "true", selected: o.default === "true" }, "Yes"));
     } else {
-      input = h("input", { id, name: o.name, value: o.default ?? "", placeholder: o.default === null ? (o.name === "seed" ? "(random)" : "(default)") : "",
+      input = h("input", { id, name: o.name, value: o.default ?? "", placeholder: o.default === null ? unset : "",
         inputmode: o.kind === "int" ? "numeric" : undefined });
     }
     values[o.name] = input;
-    form.append(h("label", { for: id }, h("span", {}, o.name.replace(/_/g, " ")), input, h("small", {}, o.help)));
+    form.append(h("label", { for: id }, h("span", {}, o.label || o.name), input, h("small", {}, o.help)));
   }
   const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, "Players"));
   form.append(seatBox);
@@ -259,7 +274,7 @@ async function newGamePage(name) {
       location.hash = `#/match/${m.id}`;
     } catch (e) { showError(err, e); }
   });
-  app.append(form, h("p", {}, h("a", { href: `#/rules/${name}` }, `Rules of ${g.title}`)));
+  app.append(form, h("p", {}, h("a", { href: `#/rules/${name}`, class: "button", id: "rules-link" }, `Rules of ${g.title}`)));
 }
 
 // The game's board module, served from the game's own package (null: show the position text).
@@ -350,6 +365,7 @@ async function matchPage(id) {
     const newer = fresh.revision > view.revision ||
       (fresh.revision === view.revision && (fresh.thinking !== view.thinking || fresh.viewer !== view.viewer));
     if (!newer) return false;
+    if (fresh.revision > view.revision) showError(err, null); // a new position: an old refusal is stale
     view = fresh;
     positions = null;
     if (!sending) draw();
@@ -362,12 +378,14 @@ async function matchPage(id) {
   function setConnection(ok) {
     if (connLost === !ok) return;
     connLost = !ok;
-    if (ok && err.dataset.network) { delete err.dataset.network; showError(err, null); }
+
     if (!sending) draw();
   }
+  // a lost connection is said once, in the status line; other errors under the board until the
+  // next action or the next position
   function fail(e) {
-    if (networkDown(e)) { err.dataset.network = "1"; setConnection(false); }
-    showError(err, networkDown(e) ? new Error("Connection lost, retrying…") : e);
+    if (networkDown(e)) { setConnection(false); return; }
+    showError(err, e);
   }
 
   async function refresh() {
@@ -475,8 +493,14 @@ async function matchPage(id) {
     status.textContent = s;
     status.classList.toggle("thinking", !!view.thinking && live && !connLost);
     status.classList.toggle("lost", connLost && !over);
-    banner.hidden = !over;
-    banner.textContent = over ? resultText(view, seatName) : "";
+    // a person knocked out of a 3-4 player game is told, and loses the controls of a player
+    const struct0 = view.struct || {};
+    const out = new Map((struct0.eliminated || []).map((e) => [e.seat, e.text]));
+    const humansOut = humans.length > 0 && humans.every((i) => out.has(i));
+    banner.hidden = !over && !humans.some((i) => out.has(i));
+    banner.classList.toggle("out", !over && !banner.hidden);
+    banner.textContent = over ? resultText(view, seatName)
+      : humans.filter((i) => out.has(i)).map((i) => `${seatName(i) === "You" ? "You are" : seatName(i) + " is"} out: ${out.get(i)}. The game goes on.`).join(" ");
 
     handover.hidden = !needHandover;
     handover.replaceChildren();
@@ -527,20 +551,30 @@ async function matchPage(id) {
     entry.disabled = !interactive;
     entry.placeholder = interactive && view.legal.length ? `type a move, e.g. ${view.legal[0]}` : "type a move";
 
-    // move list
+    // move list: one entry per turn (a seat's actions in a row), each action a step of the replay
     moveList.replaceChildren();
-    view.moves.forEach((m, i) => {
+    const shownPly = live ? view.ply : replayPly;
+    let turnNo = 0;
+    for (let i = 0; i < view.moves.length;) {
       const seat = view.movers ? view.movers[i] : null;
+      let j = i + 1;
+      while (j < view.moves.length && view.movers && view.movers[j] === seat) j++;
+      turnNo += 1;
       const known = seat !== null && seat >= 0;
       const style = known && view.seats ? view.seats[seat] : null;
       const colour = style && style.colour ? { background: style.colour, color: style.ink || "#fff" } : null; // the seat's own colour
-      const li = h("li", { class: `seat${seat} ` + ((live ? i === view.ply - 1 : i === replayPly - 1) ? "current" : ""), title: known ? seatName(seat) : null,
+      const li = h("li", { class: `seat${seat} ` + (shownPly > i && shownPly <= j ? "current" : ""), title: known ? seatName(seat) : null,
         style: colour ? `border-left-color: ${colour.background}` : null },
-        h("a", { href: "javascript:void 0", "data-ply": i + 1, onclick: () => { if (!hide) stepTo(i + 1); } },
-          h("span", { class: "n" }, `${i + 1}.`), known ? h("span", { class: `who seat${seat}`, "aria-label": seatName(seat),
-            style: colour ? `background: ${colour.background}; color: ${colour.color}; border: 0` : null }, abbrev(seat)) : null, m));
+        h("span", { class: "n" }, `${turnNo}.`), " ", known ? h("span", { class: `who seat${seat}`, "aria-label": seatName(seat),
+          style: colour ? `background: ${colour.background}; color: ${colour.color}; border: 0` : null }, abbrev(seat)) : null);
+      for (let k = i; k < j; k++) {
+        li.append(k === i ? " " : ", ");
+        li.append(h("a", { href: "javascript:void 0", "data-ply": k + 1, class: k + 1 === shownPly ? "at" : null,
+          onclick: () => { if (!hide) stepTo(k + 1); } }, view.moves[k]));
+      }
       moveList.append(li);
-    });
+      i = j;
+    }
     moveList.hidden = !view.moves.length;
     stepper.hidden = !view.moves.length;
     const cur = moveList.querySelector(".current");
@@ -553,9 +587,9 @@ async function matchPage(id) {
 
     // actions
     actions.replaceChildren(
-      h("button", { type: "button", id: "undo", onclick: () => post("undo"), disabled: !humans.length || over || view.ply === 0 || hide,
+      h("button", { type: "button", id: "undo", onclick: () => post("undo"), disabled: !humans.length || over || view.ply === 0 || hide || humansOut,
         title: over ? "The game is over" : null }, "Undo"),
-      h("button", { type: "button", id: "resign", onclick: () => { if (confirm("Resign this game?")) post("resign", view.human_to_move ? { seat: view.to_move } : {}); }, disabled: over || !humans.length }, "Resign"),
+      h("button", { type: "button", id: "resign", onclick: () => { if (confirm("Resign this game?")) post("resign", view.human_to_move ? { seat: view.to_move } : {}); }, disabled: over || !humans.length || humansOut }, "Resign"),
       h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, "New game"),
       view.hidden_information && !over
         ? h("button", { type: "button", id: "download", disabled: true, title: "The record of a game with hidden cards is available when it is over" }, "Download record")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.description import (GameDescription, Search, SeatStyle, Variant, rules_page,
+from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
                                  standard_levels, texts, web_dir)
 from .evaluate import evaluate
 
@@ -20,6 +20,20 @@ VARIANTS = (
     Variant({"size": "dimy"}, T("variant.dimy", "Dimy 5×5"), ("BBB../...W./...../...B./...W. W nc=1",)),
     Variant({"size": "telo"}, T("variant.telo", "Telo 3×3")),
 )
+
+
+OPTIONS = {
+    "size": OptionText(T("option.size", "Board"), T("option.size.help", "Tsivy is the full board; Dimy and Telo are "
+                                                                        "the small boards of the same game"),
+                       {"tsivy": T("size.tsivy", "Tsivy (9×5)"), "dimy": T("size.dimy", "Dimy (5×5)"),
+                        "telo": T("size.telo", "Telo (3×3)")}),
+    "vela": OptionText(T("option.vela", "Vela (handicap)"),
+                       T("option.vela.help", "Black may not capture while he has more than five stones, and White "
+                                             "takes one stone per turn")),
+    "first_turn_single_capture": OptionText(
+        T("option.first", "First turn: one capture"),
+        T("option.first.help", "Each side's first turn ends after its first capture")),
+}
 
 
 def describe(game: "FanoronaGame") -> GameDescription:
@@ -44,4 +58,5 @@ def describe(game: "FanoronaGame") -> GameDescription:
         board={"background": "#e9d8b0", "lines": "#7a6440"},
         variants=VARIANTS,
         web=web_dir(__package__),
+        options=OPTIONS,
     )

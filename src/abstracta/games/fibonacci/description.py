@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.description import (GameDescription, Search, SeatStyle, Variant, rules_page,
+from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
                                  standard_levels, texts, web_dir)
 from .evaluate import evaluate
 
@@ -19,6 +19,17 @@ VARIANTS = (
     Variant({"variant": "cards"}, T("variant.cards", "Card variant")),
     Variant({"variant": "go"}, T("variant.go", "Go start")),
 )
+
+
+OPTIONS = {
+    "variant": OptionText(T("option.variant", "Variant"), T("option.variant.help", "Which rules: the moves of a turn "
+                                                                                    "from a card pile, or an empty board"),
+                          {"standard": T("variant.choice.standard", "Standard"),
+                           "cards": T("variant.choice.cards", "Cards: moves from a card pile"),
+                           "go": T("variant.choice.go", "Go start: place the pieces first")}),
+    "seed": OptionText(T("option.seed", "Seed"), T("option.seed.help", "Fixes the card piles of the card variant; "
+                                                                       "empty: shuffled at random"), unset=T("option.seed.unset", "Random")),
+}
 
 
 def describe(game: "FibonacciGame") -> GameDescription:
@@ -50,4 +61,5 @@ def describe(game: "FibonacciGame") -> GameDescription:
         printable_board=True,
         variants=VARIANTS,
         web=web_dir(__package__),
+        options=OPTIONS,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.description import (GameDescription, Search, SeatStyle, Variant, rules_page,
+from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
                                  standard_levels, texts, web_dir)
 from .evaluate import evaluate
 
@@ -20,6 +20,16 @@ def _rule_bot(game: Any, seed: int | None) -> Any:
     from .bot import FibonacciCardsRuleBot
 
     return FibonacciCardsRuleBot(game, seed)
+
+
+OPTIONS = {
+    "seed": OptionText(T("option.seed", "Seed"), T("option.seed.help", "Fixes the deal; empty: shuffled at random"),
+                       unset=T("option.seed.unset", "Random")),
+    "first_player": OptionText(T("option.first_player", "Who leads"),
+                               T("option.first_player.help", "Empty: decided at random after the deal"),
+                               {"0": T("first.0", "Player 1"), "1": T("first.1", "Player 2")},
+                               unset=T("option.first_player.unset", "At random")),
+}
 
 
 def describe(game: "FibonacciCardsGame") -> GameDescription:
@@ -44,4 +54,5 @@ def describe(game: "FibonacciCardsGame") -> GameDescription:
         board={"table": "#2f6b45", "card": "#fffdf7", "red_suit": "#c8322b", "black_suit": "#222222"},
         variants=VARIANTS,
         web=web_dir(__package__),
+        options=OPTIONS,
     )

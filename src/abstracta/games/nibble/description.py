@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.description import (GameDescription, Search, SeatStyle, Variant, rules_page,
+from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
                                  standard_levels, texts, web_dir)
 from .evaluate import evaluate
 
@@ -26,6 +26,20 @@ DISC_COLOURS = ("#d7312b", "#f08c1e", "#f2d22e", "#9bd13b", "#2e9e48", "#1fa3a0"
                 "#e86fb0", "#8a5a2b", "#8c8c8c", "#f4f4f4", "#222222")
 DISC_NAMES = ("red", "orange", "yellow", "lime", "green", "teal", "blue", "purple", "pink", "brown", "grey",
               "white", "black")
+
+
+OPTIONS = {
+    "variant": OptionText(T("option.variant", "Board"), T("option.variant.help", "The size and shape of the board"),
+                          {"square9": T("variant.choice.square9", "Square 9×9 (9 colours)"),
+                           "square13": T("variant.choice.square13", "Square 13×13 (13 colours)"),
+                           "hex": T("variant.choice.hex", "Hexagon (13 colours)")}),
+    "seed": OptionText(T("option.seed", "Seed"), T("option.seed.help", "Fixes the layout of the discs; empty: a "
+                                                                       "random layout"), unset=T("option.seed.unset", "Random")),
+    "first_player": OptionText(T("option.first_player", "Who starts"),
+                               T("option.first_player.help", "Empty: decided at random with the layout"),
+                               {"0": T("first.0", "Player 1"), "1": T("first.1", "Player 2")},
+                               unset=T("option.first_player.unset", "At random")),
+}
 
 
 def describe(game: "NibbleGame") -> GameDescription:
@@ -51,4 +65,5 @@ def describe(game: "NibbleGame") -> GameDescription:
         board={f"disc.{chr(65 + i)}": c for i, c in enumerate(DISC_COLOURS)},
         variants=VARIANTS,
         web=web_dir(__package__),
+        options=OPTIONS,
     )

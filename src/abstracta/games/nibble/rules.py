@@ -158,7 +158,7 @@ class NibbleGame(Game):
                choices=VARIANTS),
         seed_option(),
         Option("first_player", None, "seat that moves first (0/1; drawn from the seed if absent)",
-               parser=parse_int, validate=_check_first_player),
+               choices=(0, 1), parser=parse_int, validate=_check_first_player),
     )
 
     def __init__(self, **options: Any):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.description import (GameDescription, Search, SeatStyle, Variant, rules_page,
+from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
                                  standard_levels, texts, web_dir)
 from .evaluate import evaluate
 
@@ -28,6 +28,23 @@ SQUARE = {"R": "#f3b0a8", "O": "#f8cc95", "Y": "#f6e79a", "G": "#b5dfa6", "B": "
           "z": "#dddddd", "p": "#e4dcd0", "q": "#d9d2e6", "s": "#d4e4e2", "t": "#e8d7e2"}
 SEAT_NAMES = {"R": T("colour.R", "Red"), "O": T("colour.O", "Orange"), "Y": T("colour.Y", "Yellow"),
               "G": T("colour.G", "Green"), "B": T("colour.B", "Blue")}
+
+
+OPTIONS = {
+    "players": OptionText(T("option.players", "Players"), T("option.players.help", "Two, three or four seats"),
+                          {"2": T("players.2", "2 players"), "3": T("players.3", "3 players"),
+                           "4": T("players.4", "4 players")}),
+    "board": OptionText(T("option.board", "Board colouring"),
+                        T("option.board.help", "One of the designer's six colourings of the 12×12 board by the "
+                                               "Fibonacci sequence modulo 12"),
+                        {"1,1": T("board.1,1", "Classic (1,1)"), "5,1": T("board.5,1", "(5,1)"),
+                         "7,1": T("board.7,1", "(7,1)"), "11,1": T("board.11,1", "(11,1)"),
+                         "1,7": T("board.1,7", "(1,7)"), "5,7": T("board.5,7", "(5,7)")}),
+    "colours": OptionText(T("option.colours", "Colours"),
+                          T("option.colours.help", "One letter per seat: R red, O orange, Y yellow, G green, B blue "
+                                                   "(empty: green, blue, red, yellow)"),
+                          unset=T("option.colours.unset", "Green, blue, red, yellow")),
+}
 
 
 def describe(game: "SlideCheckersGame") -> GameDescription:
@@ -58,4 +75,5 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
         printable_board=True,
         variants=VARIANTS,
         web=web_dir(__package__),
+        options=OPTIONS,
     )

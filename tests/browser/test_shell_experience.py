@@ -1,0 +1,91 @@
+"""The shell around the boards says what happened and why (issue: "See what happened and why
+the game ended"): endings in the viewer's words, a seat that is out, errors that go away, the
+move list by turns, and a new-game form in players' words."""
+
+from __future__ import annotations
+
+from httputil import post_json
+
+
+def open_record(page, server, game, start, options, seats):
+    record = {"format": "abstracta-record", "version": 1, "game": game, "options": options, "seed": None,
+              "start": start, "players": [], "moves": []}
+    view = post_json(f"{server.url}/api/matches/import", {"record": record, "seats": seats})
+    page.goto(f"{server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.id")
+    return view
+
+
+def test_a_seat_that_is_out_is_told_and_loses_its_controls(page, live_server, shots):
+    # Green (seat 0, the person) has no pieces left: Blue and Red, computers, play on
+    open_record(page, live_server, "slide-checkers", "Bd4,Bd6,Re8 M B", {"players": 3},
+                ["human", "level:1", "level:1"])
+    banner = page.locator("#result")
+    banner.wait_for()
+    assert banner.inner_text() == "Green is out: Green has no pieces left. The game goes on."
+    assert page.locator("#undo").is_disabled() and page.locator("#resign").is_disabled()
+    page.screenshot(path=str(shots / "slide-checkers-out.png"))
+
+
+def test_a_three_player_loss_is_not_called_a_draw(page, live_server):
+    # 99 turns without a jump: Blue's step makes it 100, a draw for the two left; Green, out, loses
+    view = open_record(page, live_server, "slide-checkers", "Bd4,Bd6,Re8 M B nj=99", {"players": 3},
+                       ["human", "human", "human"])
+    page.wait_for_function("() => window.abstractaView.human_to_move")
+    post_json(f"{live_server.url}/api/matches/{view['id']}/actions", {"action": "d4-d3", "ply": 0})
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    assert page.locator("#result").inner_text() == "Green loses — 100 turns without a jump: a draw"
+    assert page.locator("#status").inner_text() == "Game over"
+
+
+def test_the_result_gives_the_reason_in_the_viewers_words(page, live_server):
+    # fanorona.md: one Black stone left; White's capture by approach takes it
+    view = open_record(page, live_server, "fanorona", "........./........./......B../........./W.......W W",
+                       {}, ["human", "level:1"])
+    page.wait_for_function("() => window.abstractaView.human_to_move")
+    moves = view["legal"]
+    capture = next(m for m in moves if m.endswith("A") or m.endswith("W"))
+    post_json(f"{live_server.url}/api/matches/{view['id']}/actions", {"action": capture, "ply": 0})
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    text = page.locator("#result").inner_text()
+    assert text.startswith("White wins — ") and "Black" in text, text
+
+
+def test_an_error_goes_away_with_the_next_action(page, live_server):
+    view = open_record(page, live_server, "fanorona", None, {"size": "dimy"}, ["human", "human"])
+    page.wait_for_function("() => window.abstractaView.human_to_move")
+    page.fill("#move-input", "b2-c3")
+    page.press("#move-input", "Enter")
+    error = page.locator("#error")
+    error.wait_for()
+    assert "capturing is compulsory" in error.inner_text()
+    page.fill("#move-input", "b2-c3A")
+    page.press("#move-input", "Enter")
+    page.wait_for_function("() => window.abstractaView.ply === 1")
+    assert not error.is_visible()
+
+
+def test_move_list_groups_a_turn(page, live_server):
+    # fanorona.md §6 example 3: c3-d3A then d3-d4W is one turn of White's
+    view = open_record(page, live_server, "fanorona", "...B...../........./..W.BB.../...B...../........B W", {},
+                       ["human", "human"])
+    post_json(f"{live_server.url}/api/matches/{view['id']}/actions", {"actions": ["c3-d3A", "d3-d4W"], "ply": 0})
+    page.wait_for_function("() => window.abstractaView.ply === 2")
+    items = page.locator("ol.moves li")
+    assert items.count() == 1
+    assert items.first.inner_text() == "1. W c3-d3A, d3-d4W"
+    assert page.locator("ol.moves a[data-ply]").count() == 2
+
+
+def test_new_game_form_speaks_the_players_language(page, live_server):
+    page.goto(f"{live_server.url}/#/new/slide-checkers")
+    page.locator("#opt-board").wait_for()
+    form = page.locator("#new-game").inner_text()
+    assert "Board colouring" in form and "mod 12" not in form and "(p,q)" not in form
+    assert page.locator("#opt-board option").first.inner_text() == "Classic (1,1)"
+    assert page.locator("#rules-link").get_attribute("class") == "button"
+    page.goto(f"{live_server.url}/#/new/nibble")
+    page.locator("#opt-first_player").wait_for()
+    assert page.locator("#opt-first_player").evaluate("s => s.tagName") == "SELECT"
+    assert page.locator("#opt-first_player option").all_inner_texts() == ["At random", "Player 1", "Player 2"]
+    assert "Who starts" in page.locator("#new-game").inner_text()
