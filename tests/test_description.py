@@ -187,3 +187,15 @@ def test_fanorona_text_without_black_stones_is_won_by_white(text, to_move):
     out = json.loads(subprocess.run([sys.executable, "-m", "abstracta", "apply", "fanorona", "--position", text,
                                      "--json"], capture_output=True, text=True, check=True).stdout)
     assert out["terminal"] and out["returns"] == [1.0, -1.0]
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_every_option_is_put_in_players_words(name):
+    game = load_game(name)
+    for spec in game.option_specs:
+        words = game.description.options[spec.name]
+        assert str(words.label) and str(words.help)
+        if spec.choices is not None and len(spec.choices) > 2:
+            assert set(words.choices) == {spec.text_of(c) for c in spec.choices}, spec.name
+        if spec.default is None:
+            assert words.unset is not None, f"{spec.name}: what does leaving it out mean?"
