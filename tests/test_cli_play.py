@@ -139,3 +139,14 @@ def test_terminal_prompt_has_line_editing_and_history(monkeypatch):
         assert read("White move> ") == "b2-c3A"
         inp.send_text("\x1b[A\r")  # Up arrow brings the last line back
         assert read("White move> ") == "b2-c3A"
+
+
+def test_a_typed_nibble_take_is_the_whole_turn(tmp_path):
+    # nibble.md §7 example 1 (seed 1): a1 is a free G disc; typed alone it takes a1 and ends the turn
+    result = play(["nibble", "--seed", "1", "--option", "first_player=0", "--seat", "1=human",
+                   "--records", str(tmp_path)], "a1\nquit\n")
+    assert result.exit_code == 0, result.output
+    record = saved_record(result.output)
+    assert record.moves == ["a1", "end"]
+    state, actions = record.replay()
+    assert state.current_player() == 1 and len(actions) == 2  # a1, end: seat 1 is to move

@@ -517,7 +517,7 @@ class PlaySession:
                 return "abandoned"
             else:
                 try:
-                    parsed = self.game.parse_move(self.state, line)
+                    parsed = self.game.parse_turn(self.state, line)
                     trial = self.state.clone()
                     for action in parsed:
                         trial.apply_action(action)

@@ -123,6 +123,13 @@ class Game(ABC):
         """
         return [state.string_to_action(text)]
 
+    def parse_turn(self, state: "State", text: str) -> list[int]:
+        """A move as a person types it at a prompt (the terminal): the actions it stands for.
+
+        Default :meth:`parse_move`; a game with a whole-turn notation may read a typed move as
+        the whole turn (Nibble: ``a1`` takes a1 and ends the turn). Raises like ``parse_move``."""
+        return self.parse_move(state, text)
+
     def format_moves(self, initial: "State", actions: Sequence[int]) -> list[str]:
         """The record's move list for ``actions`` played from ``initial`` (default: one string
         per action; games with a whole-turn notation write whole turns)."""

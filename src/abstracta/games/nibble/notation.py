@@ -132,15 +132,17 @@ def _cells_of(g: Geometry, text: str) -> list[int]:
     return sorted(cells)
 
 
-def parse_move(state: NibbleState, text: str) -> list[int]:
+def parse_move(state: NibbleState, text: str, whole: bool = False) -> list[int]:
     """Engine actions for one entry: ``a1``/``end`` (one action) or ``a1+a9`` (a whole turn).
 
+    With ``whole`` (a person typing a turn, at a turn boundary) a single cell is a whole turn
+    too: ``a1`` takes a1 and ends the turn.
     Raises :class:`NotationError` / :class:`IllegalActionError`; ``state`` is unchanged.
     """
     if not isinstance(text, str):
         raise NotationError(f"a move is a string, got {text!r}")
     t = text.strip()
-    if "+" not in t:
+    if "+" not in t and (not whole or state.take >= 0 or t == "end"):
         return [state.string_to_action(t)]
     g = state.geometry
     cells = _cells_of(g, t)

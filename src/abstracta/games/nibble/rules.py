@@ -206,6 +206,13 @@ class NibbleGame(Game):
 
         return parse_move(state, text)  # type: ignore[arg-type]
 
+    def parse_turn(self, state: State, text: str) -> list[int]:
+        """A turn as a person types it: at a turn boundary a single cell takes that disc and
+        ends the turn (``a1``), like ``a1+a9`` takes both; mid-turn, one action."""
+        from .notation import parse_move
+
+        return parse_move(state, text, whole=True)  # type: ignore[arg-type]
+
     def format_moves(self, initial: State, actions: Sequence[int]) -> list[str]:
         """Record entries for ``actions``: whole-turn strings where they replay exactly.
 
