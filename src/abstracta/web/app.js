@@ -227,7 +227,7 @@ async function newGamePage(name) {
     values[o.name] = input;
     form.append(h("label", { for: id }, h("span", {}, o.label || o.name), input, h("small", {}, o.help)));
   }
-  const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, "Players"));
+  const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, "Who plays each seat"));
   form.append(seatBox);
   // seat names follow the options (Slide Checkers' colours): asked of the server's description
   let seatStyles = null, seatKey = null;
