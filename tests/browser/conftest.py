@@ -87,8 +87,13 @@ def page(browser):
     context.close()
 
 
+#: Where the browser tests leave their screenshots (every game page at 1280 and 390 px among
+#: them): ``test-screenshots/`` in the checkout, or ``$ABSTRACTA_SCREENSHOTS``.
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-screenshots"
+
+
 @pytest.fixture(scope="session")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("ABSTRACTA_SCREENSHOTS", "")) if os.environ.get("ABSTRACTA_SCREENSHOTS") else tmp_path_factory.mktemp("screenshots")
+def shots() -> Path:
+    folder = Path(os.environ.get("ABSTRACTA_SCREENSHOTS") or SCREENSHOTS)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
