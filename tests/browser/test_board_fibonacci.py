@@ -168,3 +168,207 @@ def test_fibonacci_cards_board_on_a_phone(browser, live_server, shots):
         page.screenshot(path=str(shots / "fibonacci-cards-phone.png"), full_page=True)
     finally:
         context.close()
+
+
+# --- see what happened, effects in words, keyboard, phone (the UX issues) -----------------------
+def computer_match(page, server, *, variant="standard", level=1) -> str:
+    """A new game, the person Red against the computer at ``level`` as Green."""
+    view = post_json(f"{server.url}/api/matches", {"game": "fibonacci", "options": {"variant": variant},
+                                                   "seats": ["human", f"level:{level}"]})
+    page.goto(f"{server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
+    return view["id"]
+
+
+def after_computer_turn(page) -> dict:
+    """Red plays b6-c7 by clicks; Green (the computer, 2 moves) answers; Red to move again."""
+    page.click("[data-cell='b6']")
+    page.click("[data-cell='c7']")
+    page.wait_for_function("() => window.abstractaView.ply >= 2 && window.abstractaView.human_to_move")
+    return page.evaluate("window.abstractaView")
+
+
+def test_fibonacci_computer_turn_marked_move_by_move(page, live_server, shots):
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    for _ in range(4):  # level 1 plays random legal actions: rarely a pass ends its turn early
+        computer_match(page, live_server)
+        view = after_computer_turn(page)
+        green = view["moves"][1:]
+        if "pass" not in green:
+            break
+    assert view["struct"]["recent"][-1]["actions"] == green
+    played = [m for m in green if m != "pass"]
+    assert len(played) >= 2, green  # Green's turn 2 has two moves
+    # every move of the computer's turn: its two cells outlined, an arrow numbered in playing order
+    steps = page.eval_on_selector_all(".fib-step", "els => els.map(e => [e.dataset.step, e.dataset.from, e.dataset.to])")
+    assert steps == [[str(i + 1), *m.split("-")] for i, m in enumerate(green) if m != "pass"]
+    assert [page.locator(f".fib-step[data-step='{i + 1}'] .fib-num text").text_content() for i in range(len(played))] == \
+        [str(i + 1) for i in range(len(played))]
+    assert marked(page) == {c for m in played for c in m.split("-")}
+    # the board's text alternative says it in words
+    text = page.locator("#board-text").text_content()
+    assert "Turn 3: Red to move, 3 moves left." in text
+    assert "Green's last turn: 1. Green " in text and "2. Green " in text
+    assert not errors, errors
+
+
+#: the board's own animations (scripted slides and fades; not the shell's or hover transitions)
+SLIDES = "document.getAnimations().filter(a => a.constructor === Animation)"
+
+
+def test_fibonacci_moves_are_animated_unless_reduced_motion(page, live_server):
+    def opponent_turn(mid):
+        """Red's move, then Green's whole turn of two moves in one request (as a computer's turn
+        arrives): the page gets the new positions pushed."""
+        post_json(f"{live_server.url}/api/matches/{mid}/actions", {"action": "b6-c7", "ply": 0})
+        page.wait_for_function("() => window.abstractaView.ply === 1")
+        post_json(f"{live_server.url}/api/matches/{mid}/actions", {"actions": ["k7-i5", "e4-e5"], "ply": 1})
+
+    mid = import_start(page, live_server)
+    opponent_turn(mid)
+    # both moves slide, one after the other (each piece and each numbered arrow has its animation)
+    page.wait_for_function("() => document.querySelector('#board svg').dataset.animSteps === '2' && "
+                           + SLIDES + ".some(a => a.playState === 'running')")
+    timing = page.evaluate(SLIDES + "[0].effect.getTiming().duration")
+    assert 400 <= timing <= 1500
+    # a click during an animation finishes it at once (and acts: here it selects a piece)
+    page.click("[data-cell='e8']")
+    assert page.evaluate(SLIDES + ".filter(a => a.playState === 'running').length") == 0
+    assert page.locator("[data-cell].fib-dest").count() == 13
+    assert page.evaluate("window.abstractaView.ply") == 3
+
+    page.emulate_media(reduced_motion="reduce")
+    mid = import_start(page, live_server)
+    opponent_turn(mid)
+    page.wait_for_function("() => window.abstractaView.ply === 3")
+    assert page.locator("#board svg").get_attribute("data-anim-steps") == "0"
+    assert page.evaluate(SLIDES + ".length") == 0
+    assert page.locator(".fib-step").count() == 2  # the marks stay
+
+
+def test_fibonacci_played_by_keyboard_only(page, live_server, shots):
+    mid = import_start(page, live_server)
+    page.focus("#board")
+    assert "arrow keys" in page.locator("#board").get_attribute("aria-label").lower()
+    # the cursor starts on the first piece that can move (a1) and is visible while the board has the focus
+    assert page.locator(".fib-cursor").get_attribute("data-at") == "a1"
+    assert page.locator(".fib-cursor").is_visible()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.locator(".fib-cursor").get_attribute("data-at") == "a3"
+    assert page.locator("#board-say").text_content().startswith("a3: Red attacker, can move")
+    page.keyboard.press("Enter")  # select a3
+    assert page.locator("[data-cell].fib-dest").count() == 9
+    assert "Red attacker on a3 selected; it can go to 9 cells: a6 (swap with Red core), b1" in \
+        page.locator("#board-say").text_content()
+    page.keyboard.press("Escape")
+    assert page.locator("[data-cell].fib-dest").count() == 0
+    assert page.locator("#board-say").text_content() == "Selection cancelled."
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowUp")  # a3 (x 2.5) has b3 (x 2) and b4 (x 3) above it: the left one on a tie
+    cell = page.locator(".fib-cursor").get_attribute("data-at")
+    assert cell == "b3"
+    page.keyboard.press("ArrowUp")  # c4 (x 2.5): back on a3's column
+    assert page.locator(".fib-cursor").get_attribute("data-at") == "c4"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")  # a3 → that cell
+    view = wait_ply(page, 1)
+    assert view["moves"] == [f"a3-{cell}"]
+    # Green (a person on this device) answers with the hex keys W E / A D / Z X; the cursor
+    # stayed where Red left it (kept across re-renders)
+    page.focus("#board")
+    assert page.locator(".fib-cursor").get_attribute("data-at") == cell
+    target = "j6"
+    for _ in range(30):
+        now = page.locator(".fib-cursor").get_attribute("data-at")
+        if now == target:
+            break
+        r, c = ord(now[0]) - 96, int(now[1:])
+        tr, tc = ord(target[0]) - 96, int(target[1:])
+        page.keyboard.press("w" if tr > r and tc == c else "e" if tr > r else "x" if tr < r and tc == c else
+                            "z" if tr < r else "d" if tc > c else "a")
+    assert page.locator(".fib-cursor").get_attribute("data-at") == target
+    page.keyboard.press(" ")  # Space selects j6
+    page.keyboard.press("e")  # up-right: k7
+    page.keyboard.press("x")  # down-right: j7
+    assert page.locator(".fib-cursor").get_attribute("data-at") == "j7"
+    assert page.locator(".fib-cursor").is_visible()
+    page.locator("#board").screenshot(path=str(shots / "fibonacci-keyboard.png"))
+    page.keyboard.press("Enter")  # j6-j7: a Green attacker leaves the snake
+    view = wait_ply(page, 2)
+    assert view["moves"][-1] == "j6-j7"
+    assert get_json(f"{live_server.url}/api/matches/{mid}/record")["moves"] == view["moves"]
+    # Tab reaches the Pass button, Enter there ends Green's turn
+    page.focus("#board")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "pass"
+    page.keyboard.press("Enter")
+    view = wait_ply(page, 3)
+    assert view["moves"][-1] == "pass" and view["struct"]["to_move"] == 0
+
+
+def test_fibonacci_board_text_after_a_move(page, live_server):
+    import_start(page, live_server)
+    assert page.locator("#board-text").text_content() == "Turn 1: Red to move, 1 move left."
+    page.click("[data-cell='a5']")
+    page.click("[data-cell='a6']")
+    wait_ply(page, 1)
+    assert page.locator("#board-text").text_content() == (
+        "Turn 2: Green to move, 2 moves left. "
+        "Red's last turn: Red attacker a5→a6, swapping with Red's core (now on a5).")
+
+
+def test_fibonacci_board_text_at_the_end(page, live_server):
+    import_start(page, live_server, start="saaaaa/1a5/8/9/4AA4/4AcA4/4A5/4A4/8/7/S4C R 2 13")
+    page.click("[data-cell='d5']")
+    page.click("[data-cell='e6']")
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    text = page.locator("#board-text").text_content()
+    assert text.startswith("Game over: Red wins — Green's core on f6 is surrounded by six Red attackers.")
+    assert "Red's last turn: Red attacker d5→e6." in text
+
+
+def test_fibonacci_tap_targets_on_a_360px_phone(browser, live_server, shots):
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fibonacci", "options": {}, "seats": ["human", "human"]})
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+                                  device_scale_factor=2)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/#/match/{view['id']}")
+        page.wait_for_selector("#board svg [data-cell='a5']")
+        page.tap("[data-cell='a5']")  # a selection shows the Cancel and Pass buttons too
+        assert page.locator("#fib-cancel").is_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        # every cell (each a tap target) and every board button: at least 40 × 40 CSS px
+        boxes = page.eval_on_selector_all(
+            "#board [data-cell], #controls button",
+            "els => els.map(e => { const r = e.getBoundingClientRect(); return [e.dataset.cell || e.id, r.width, r.height]; })")
+        assert len(boxes) == 91 + 2
+        small = [b for b in boxes if b[1] < 40 or b[2] < 40]
+        assert not small, small
+        # the board pans sideways inside its own frame, which starts centred
+        frame = page.evaluate("(() => { const f = document.querySelector('.fib-scroll');"
+                              " return [f.scrollWidth, f.clientWidth, f.scrollLeft]; })()")
+        assert frame[0] > frame[1] and 0 < frame[2] < frame[0] - frame[1]
+        page.tap("[data-cell='b5']")
+        page.wait_for_function("() => window.abstractaView.ply === 1")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
+
+
+def test_fibonacci_screenshots_1280_and_390(browser, live_server, shots):
+    for width, height in ((1280, 900), (390, 844)):
+        context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500,
+                                      has_touch=width < 500)
+        try:
+            page = context.new_page()
+            page.emulate_media(reduced_motion="reduce")  # the final position, not a frame of a slide
+            computer_match(page, live_server)
+            after_computer_turn(page)
+            page.click("[data-cell='e8']")
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(shots / f"fibonacci-{width}.png"), full_page=True)
+        finally:
+            context.close()

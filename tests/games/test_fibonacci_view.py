@@ -112,13 +112,16 @@ def test_v1_choices():
 def test_v1_recent_and_effects():
     game = load_game("fibonacci")
     s = game.new_initial_state()
-    assert s.action_effects(s.string_to_action("a5-a6"), 1) == {"touched": ["a5", "a6"], "removed": [], "revealed": []}
-    assert s.action_effects(s.string_to_action("pass"), 1) == {"touched": [], "removed": [], "revealed": []}
+    assert s.action_effects(s.string_to_action("a5-a6"), 1) == {
+        "touched": ["a5", "a6"], "removed": [], "revealed": [],
+        "text": "Red attacker a5→a6, swapping with Red's core (now on a5)"}
+    assert s.action_effects(s.string_to_action("pass"), 1) == {"touched": [], "removed": [], "revealed": [],
+                                                               "text": "Red passes (1 move unused)"}
     play(s, "b6-c7")
     green = s.to_struct(1)
     assert green["to_move"] == 1 and green["turn"]["left"]["moves"] == 2
     assert green["recent"] == [{"seat": 0, "actions": ["b6-c7"], "steps": [
-        {"action": "b6-c7", "touched": ["b6", "c7"], "removed": [], "revealed": []}]}]
+        {"action": "b6-c7", "touched": ["b6", "c7"], "removed": [], "revealed": [], "text": "Red attacker b6→c7"}]}]
     assert cell(green, "c7")["piece"] == {"seat": 0, "kind": "attack", "letter": "A", "group": 1}
     # b6 left the snake: Red's attackers are two groups now
     assert [g["cells"] for g in green["board"]["groups"] if g["seat"] == 0 and g["kind"] == "attack"] == [
@@ -126,8 +129,8 @@ def test_v1_recent_and_effects():
     play(s, "k7-i5", "pass")
     red = s.to_struct(0)
     assert red["recent"] == [{"seat": 1, "actions": ["k7-i5", "pass"], "steps": [
-        {"action": "k7-i5", "touched": ["k7", "i5"], "removed": [], "revealed": []},
-        {"action": "pass", "touched": [], "removed": [], "revealed": []}]}]
+        {"action": "k7-i5", "touched": ["k7", "i5"], "removed": [], "revealed": [], "text": "Green attacker k7→i5"},
+        {"action": "pass", "touched": [], "removed": [], "revealed": [], "text": "Green passes (1 move unused)"}]}]
     assert red["turn"]["left"] == {"phase": "movement", "moves": 3, "t": 3, "base": 3, "card": None}
     # mid-turn: the current turn's actions are in turn.actions, not in recent
     play(s, "a1-b1")
@@ -167,7 +170,8 @@ def test_v3_choices_effects_and_win():
                           "winners": [0]}
     assert end["board"]["win"] == {"seat": 0, "core": "f6", "cells": ["e5", "e6", "f5", "f7", "g6", "g7"]}
     assert end["turn"] == {"seat": None, "actions": [], "left": None}
-    assert end["recent"][-1]["steps"] == [{"action": "d5-e6", "touched": ["d5", "e6"], "removed": [], "revealed": []}]
+    assert end["recent"][-1]["steps"] == [{"action": "d5-e6", "touched": ["d5", "e6"], "removed": [], "revealed": [],
+                                             "text": "Red attacker d5→e6"}]
     check_struct(s.game, s)
 
 
@@ -233,8 +237,9 @@ def test_cards_piles_are_counts_and_a_turn_end_reveals():
     assert view["turn"]["left"] == {"phase": "movement", "moves": 1, "t": 1, "base": None, "card": None}
     # the last move of the turn reveals Green's top card (public); an earlier one reveals nothing
     assert s.action_effects(s.string_to_action("pass"), 0)["revealed"] == [{"seat": 1, "card": 6}]
-    assert s.action_effects(s.string_to_action("a5-a6"), 1) == {"touched": ["a5", "a6"], "removed": [],
-                                                                  "revealed": [{"seat": 1, "card": 6}]}
+    assert s.action_effects(s.string_to_action("a5-a6"), 1) == {
+        "touched": ["a5", "a6"], "removed": [], "revealed": [{"seat": 1, "card": 6}],
+        "text": "Red attacker a5→a6, swapping with Red's core (now on a5); Green's next card is 6"}
     assert s.to_text().endswith("12345 623451 rng=0000000000000007")  # unchanged
     play(s, "a5-a6")
     green = s.to_struct(1)
@@ -262,13 +267,49 @@ def test_v7_go_placement_choices():
     assert (place["kind"], place["letter"], len(place["cells"])) == ("support", "S", 91)
     assert place["cells"][0] == {"cell": "a1", "action": "S@a1"} and place["cells"][-1] == {"cell": "k11", "action": "S@k11"}
     assert view["turn"]["left"] == {"phase": "placement", "placement": 1, "of": 26, "kind": "support", "letter": "S"}
-    assert s.action_effects(s.string_to_action("S@e5"), 1) == {"touched": ["e5"], "removed": [], "revealed": []}
+    assert s.action_effects(s.string_to_action("S@e5"), 1) == {"touched": ["e5"], "removed": [], "revealed": [],
+                                                               "text": "Red places a support on e5"}
     play(s, "S@e5")
     view = s.to_struct(1)
     assert cell(view, "e5")["piece"] == {"seat": 0, "kind": "support", "letter": "S", "group": 0}
     assert len(view["choices"]["place"]["cells"]) == 90
     assert view["recent"] == [{"seat": 0, "actions": ["S@e5"],
-                               "steps": [{"action": "S@e5", "touched": ["e5"], "removed": [], "revealed": []}]}]
+                               "steps": [{"action": "S@e5", "touched": ["e5"], "removed": [], "revealed": [],
+                                          "text": "Red places a support on e5"}]}]
     t = go.state_from_text("6/7/8/9/10/11/10/9/8/7/6 R P12")
     assert t.to_struct(0)["choices"]["place"]["letter"] == "A"
     assert t.to_struct(0)["turn"]["left"]["kind"] == "attack"
+
+
+# --- effects in words (the step texts the board reads out) ------------------------------------
+def test_effect_texts_on_the_spec_examples():
+    game = load_game("fibonacci")
+    s = game.new_initial_state()
+    text = lambda st, a: st.action_effects(st.string_to_action(a), None)["text"]
+    # V1: a plain move, a swap with the own core, a pass with moves unused
+    assert text(s, "b6-c7") == "Red attacker b6→c7"
+    assert text(s, "e8-d7") == "Red support e8→d7"
+    assert text(s, "a5-a6") == "Red attacker a5→a6, swapping with Red's core (now on a5)"
+    play(s, "b6-c7")
+    assert text(s, "pass") == "Green passes (2 moves unused)"
+    assert text(s, "k7-i5") == "Green attacker k7→i5"
+    # V3: the winning move and the legal core swap; V4: a support drags the Green core to e7
+    v3 = game.state_from_text(V3)
+    assert text(v3, "d5-e6") == "Red attacker d5→e6"
+    assert text(v3, "d5-f6") == "Red attacker d5→f6, swapping with Green's core (now on d5)"
+    v4 = game.state_from_text("saaaaa/1a5/8/9/10/5c5/4SSS3/9/8/5A1/AAAAAC R 1 13")
+    assert text(v4, "e7-f6") == "Red support e7→f6, swapping with Green's core (now on e7)"
+    # V7 and the Go placement order: supports, attackers, then the cores
+    go = load_game("fibonacci", variant="go")
+    assert text(go.new_initial_state(), "S@a1") == "Red places a support on a1"
+    assert text(go.state_from_text("6/7/8/9/10/11/10/9/8/7/6 G P13"), "A@k11") == "Green places an attacker on k11"
+    assert text(go.state_from_text("aaaaaa/sssss2/8/9/10/11/10/9/8/2SSSS1/AAAAAA R P24"), "C@f6") == \
+        "Red places a core on f6"
+    # cards: the turn's last action turns up the next player's card (public)
+    cards = load_game("fibonacci", variant="cards")
+    c = cards.state_from_text(f"{START.rsplit(' ', 3)[0]} R 1 1 12345 623451 rng=0000000000000007")
+    assert text(c, "pass") == "Red passes (1 move unused); Green's next card is 6"
+    # every recent step carries its text
+    play(s, "k7-i5", "pass")
+    assert [st["text"] for st in s.to_struct(0)["recent"][0]["steps"]] == [
+        "Green attacker k7→i5", "Green passes (1 move unused)"]

@@ -54,7 +54,10 @@ destinations, swaps), §5 (end), §9.2 (cards), §9.3 (Go placement). Seat 0 is 
 Effects: a move touches ``[from, to]`` (a swap moves the occupant to ``from``; nothing is
 ever removed, §4); a placement touches its cell; ``pass`` touches nothing. In the cards variant
 an action that ends the turn reveals the next player's card: ``revealed`` =
-``[{"seat": 1, "card": 4}]`` (revealed cards are public, §10).
+``[{"seat": 1, "card": 4}]`` (revealed cards are public, §10). ``text``: the step in players'
+words — ``"Red attacker b6→c7"``, ``"Red support e7→f6, swapping with Green's core (now on e7)"``,
+``"Red places a support on e5"``, ``"Green passes (1 move unused)"``, a turned-up card appended
+(``"…; Green's next card is 6"``).
 
 End reasons: ``surrounded`` (§5), ``pattern`` (cards win, §9.2), ``repetition`` and
 ``turn-limit`` (draws, §5).
@@ -75,6 +78,8 @@ SEAT_NAMES = ("Red", "Green")
 #: Placements of the Go start (§9.3; rules.NUM_PLACEMENTS, which imports this module).
 NUM_PLACEMENTS = 26
 KINDS = ("core", "attack", "support")
+#: A piece kind in players' words.
+KIND_WORD = {"core": "core", "attack": "attacker", "support": "support"}
 _ROOT3_2 = math.sqrt(3) / 2
 #: Static part of every cell entry, built once: (bit, id, row, col, x, y).
 _CELLS: tuple[tuple[int, str, int, int, float, float], ...] = tuple(
@@ -84,6 +89,10 @@ _CELLS: tuple[tuple[int, str, int, int, float, float], ...] = tuple(
 _LATER: dict[int, tuple[int, ...]] = {b: tuple(n for n in NEIGHBOURS[b] if n > b) for b in BIT}
 #: Ring (on-board neighbours, §1 order) of each bit as cell names.
 _RING: dict[int, list[str]] = {b: [NAME[n] for n in NEIGHBOURS[b]] for b in BIT}
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _cells_of(mask: int) -> list[str]:
@@ -218,7 +227,36 @@ class FibonacciView:
             n = len(after.revealed)
             after.apply_action(action)
             revealed = [{"seat": s, "card": v} for s, _t, v in after.revealed[n:]]
-        return {"touched": touched, "removed": [], "revealed": revealed}
+        return {"touched": touched, "removed": [], "revealed": revealed,
+                "text": self._effect_text(action, touched, revealed)}
+
+    def _effect_text(self: "FibonacciState", action: int, touched: list[str],
+                     revealed: list[dict[str, int]]) -> str:
+        """``action`` in players' words: "Red attacker b6→c7", "Red support e7→f6, swapping with
+        Green's core (now on e7)", "Red places a support on e5", "Green passes"; a card the turn
+        end turns up is added ("; Green's next card is 4")."""
+        from .rules import PASS
+
+        side = self.side
+        if action == PASS:
+            text = f"{SEAT_NAMES[side]} passes"
+            if self.left >= 1:
+                text += f" ({plural(self.left, 'move')} unused)"
+        elif len(touched) == 1:
+            from .rules import placement_kind
+
+            word = KIND_WORD[KINDS[placement_kind(self.placed)]]
+            text = f"{SEAT_NAMES[side]} places {'an' if word[0] in 'aeiou' else 'a'} {word} on {touched[0]}"
+        else:
+            frm, to = touched
+            board = self.board
+            p, q = board[BIT_OF_NAME[frm]], board[BIT_OF_NAME[to]]
+            text = f"{SEAT_NAMES[(p - 1) // 3]} {KIND_WORD[KINDS[(p - 1) % 3]]} {frm}→{to}"
+            if q:
+                text += f", swapping with {SEAT_NAMES[(q - 1) // 3]}'s {KIND_WORD[KINDS[(q - 1) % 3]]} (now on {frm})"
+        for r in revealed:
+            text += f"; {SEAT_NAMES[r['seat']]}'s next card is {r['card']}"
+        return text
 
     # ------------------------------------------------------------------ end, turn
     def end_struct(self: "FibonacciState") -> dict[str, Any] | None:

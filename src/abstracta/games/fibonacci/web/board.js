@@ -2,6 +2,12 @@
 // turn.left) and sends the picked action string. Spec: fibonacci.md §1 (cells, x = c − r/2,
 // y = r·√3/2), §4 (groups, destinations, swaps), §9.2 (cards), §9.3 (Go placement).
 // No rule is computed here: groups, destinations, swaps, core rings and piles come from the struct.
+//
+// What happened: the opponents' turns since the viewer moved (struct.recent) are outlined and
+// drawn as numbered arrows (1, 2, 3… in the order played); the pieces of the newest moves slide
+// from where they were (about a quarter second a step, none with prefers-reduced-motion; a
+// click or key finishes it at once). Keyboard: a cursor (see keyHelp). Phone: the board keeps
+// cells of at least 40 CSS px and pans sideways inside its own frame when the screen is narrower.
 import { el, svgRoot, button, hexPoints } from "/svg.js";
 
 export const css = `
@@ -11,28 +17,55 @@ export const css = `
 .fib-cell.fib-dest:hover polygon.hex { fill: #f2b134; }
 .fib-cell.fib-group polygon.hex { fill: #cfe3f7; }
 .fib-cell.fib-win polygon.hex { fill: #ffe08a; }
-.fib-recent { stroke: #4a90d9; stroke-width: 3; fill: none; pointer-events: none; }
-.fib-arrow { stroke: #4a90d9; stroke-width: 3; stroke-linecap: round; opacity: .8; pointer-events: none; }
+.fib-recent { stroke: #2f6fb8; stroke-width: 3; fill: #dbe8f7; fill-opacity: .55; pointer-events: none; }
+.fib-arrow { stroke: #2f6fb8; stroke-width: 3.5; stroke-linecap: round; opacity: .9; pointer-events: none; }
+.fib-num circle { fill: #2f6fb8; stroke: #fff; stroke-width: 1.5; }
+.fib-num text { fill: #fff; font: 700 11px sans-serif; }
+.fib-num { pointer-events: none; }
 .fib-ring { fill: none; stroke-width: 3.5; pointer-events: none; }
 .fib-link { stroke-linecap: round; opacity: .35; pointer-events: none; }
 .fib-ghost { opacity: 0; transition: opacity .12s; }
 .fib-place:hover .fib-ghost { opacity: .5; }
 .fib-label { font: 8px sans-serif; fill: #9a8a66; pointer-events: none; }
+.fib-cursor { fill: none; stroke: #1b1b1b; stroke-width: 3; stroke-dasharray: 5 3; pointer-events: none; visibility: hidden; }
+.boardbox:focus-visible .fib-cursor, .boardbox:focus .fib-kbd .fib-cursor { visibility: visible; }
+.fib-pan { display: none; font-size: 13px; color: #6b5f45; text-align: center; margin: .2rem 0 0; }
+.fib-scroll { overflow-x: auto; overflow-y: hidden; contain: inline-size; overscroll-behavior-x: contain; }
+.fib-scroll svg.board { max-height: none; }
 .fib-info { align-self: center; }
 .fib-info b { font-weight: 600; }
+.fib-btn { min-height: 44px; min-width: 44px; }
 @media (max-width: 480px) {
   .fib-info { font-size: 14px; flex-basis: 100%; }
-  .fib-label { display: none; } /* unreadable at phone scale: the notation is in the move list */
 }
+@media (max-width: 540px) { .fib-pan { display: block; } }
 `;
+
+export const keyHelp =
+  "Arrow keys move the cursor: Left and Right along a row, Up and Down to the row above or below " +
+  "(zig-zagging to keep a straight line); on this hexagonal board W and E also step up-left and up-right, " +
+  "A and D left and right, Z and X down-left and down-right. Enter or Space picks the piece under the cursor, " +
+  "then its destination (or places a piece); Escape cancels; Tab reaches the Pass button.";
 
 const R = 25; // hexagon radius (centre to corner) in SVG units
 const DX = R * Math.sqrt(3); // one unit of the spec's x (neighbours in a row)
 const M = 14; // margin
+const MIN_CELL_PX = 42; // the narrowest a cell is drawn (tap targets ≥ 40 CSS px): narrower screens pan
 const KIND_WORD = { core: "core", attack: "attacker", support: "support" };
+const STEP_MS = 260, MAX_ANIM_MS = 1400;
 
-// UI state: the selected piece, kept while the same struct is shown (a redraw after a click)
+// UI state, kept across re-renders: the selected piece (for the struct it belongs to), the
+// keyboard cursor, the last live board drawn (to animate from), the move this module just sent,
+// the running animations and the board frame's sideways scroll.
 let ui = { struct: null, sel: null };
+let cursor = null;
+let stickyX = null;
+let lastBoard = null;
+let pending = null;
+let running = [];
+let scrollLeft = null;
+let kbd = false; // the keyboard was used last (the cursor shows), not the pointer
+let lastBox = null; // the page's board box: a new one is a new match page (start afresh)
 
 function seatStyle(ctx, seat) {
   const s = (ctx.seats || [])[seat] || {};
@@ -40,11 +73,54 @@ function seatStyle(ctx, seat) {
 }
 
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+const seatWord = (ctx, seat) => (ctx && ctx.seatName ? ctx.seatName(seat) : ["Red", "Green"][seat]);
+const pieceWords = (ctx, p) => `${seatWord(ctx, p.seat)} ${KIND_WORD[p.kind]}`;
+const pieceKey = (p) => (p ? `${p.seat}${p.kind}` : "");
+const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+
+function finishAnimations() {
+  for (const a of running) { try { a.finish(); } catch { /* already gone */ } }
+  running = [];
+}
+
+// The newest steps that lead from the board drawn last to this one: a suffix of the recent
+// turns' steps, possibly after the move this module sent itself (checked by replaying the
+// steps' touched cells: a move swaps the two cells' contents, a placement fills its cell).
+function stepsSince(prev, now, st) {
+  const same = (a, b) => { for (const [id, k] of b) if (a.get(id) !== k) return false; return true; };
+  if (same(prev, now)) return [];
+  const steps = (st.recent || []).flatMap((t) => t.steps.map((s) => ({ ...s, seat: t.seat })))
+    .filter((s) => s.touched && s.touched.length);
+  const replay = (seq) => {
+    const b = new Map(prev);
+    for (const s of seq) {
+      if (s.touched.length === 2) {
+        const [a, c] = s.touched, x = b.get(a);
+        b.set(a, b.get(c)); b.set(c, x);
+      } else b.set(s.touched[0], now.get(s.touched[0]));
+    }
+    return same(b, now);
+  };
+  const heads = pending ? [[], [pending]] : [[]];
+  for (const head of heads) {
+    for (let k = head.length ? 0 : 1; k <= steps.length; k++) {
+      const seq = [...head, ...steps.slice(steps.length - k)];
+      if (seq.length && seq.length <= 12 && replay(seq)) return seq;
+    }
+  }
+  return null; // an undo, a jump: nothing to animate
+}
 
 export function render(box, ctx) {
+  finishAnimations();
+  if (box !== lastBox) {
+    lastBox = box;
+    cursor = stickyX = lastBoard = pending = scrollLeft = null;
+  }
   const st = ctx.struct;
   if (!st || !st.board || !st.board.cells) { box.textContent = "No board to show."; return; }
-  if (ui.struct !== st) ui = { struct: st, sel: null };
+  const fresh = ui.struct !== st;
+  if (fresh) ui = { struct: st, sel: null };
   const board = st.board;
   const choices = (ctx.interactive && st.choices) || {};
   const palette = ctx.palette || {};
@@ -59,6 +135,7 @@ export function render(box, ctx) {
   const at = new Map(board.cells.map((c) => [c.id, c]));
   const px = (c) => M + DX / 2 + (c.x - minX) * DX;
   const py = (c) => M + R + (maxY - c.y) * DX;
+  const byRowCol = new Map(board.cells.map((c) => [`${c.row},${c.col}`, c]));
 
   // what a click can do
   const moves = new Map((choices.moves || []).map((m) => [m.from, m.to]));
@@ -68,26 +145,61 @@ export function render(box, ctx) {
   const selPiece = ui.sel ? at.get(ui.sel).piece : null;
   const group = new Set(selPiece && selPiece.group !== null ? board.groups[selPiece.group].cells : []);
   const win = new Set(board.win ? [...board.win.cells, board.win.core] : []);
-  // the opponents' turns since the viewer moved: every step's touched (and removed) cells
-  const recentSteps = (st.recent || []).flatMap((t) => t.steps);
+  // the opponents' turns since the viewer moved: every step's touched cells, numbered per turn
+  const recentSteps = (st.recent || []).flatMap((t) => t.steps.map((s, i) => ({ ...s, seat: t.seat, n: i + 1 })));
   const recent = new Set(recentSteps.flatMap((s) => [...s.touched, ...(s.removed || [])]));
 
-  const svg = svgRoot(box, W, H, "Fibonacci board", 640);
+  // what to animate: the steps from the last live board drawn to this one
+  const now = new Map(board.cells.map((c) => [c.id, pieceKey(c.piece)]));
+  let anim = null;
+  if (ctx.live && lastBoard && !reducedMotion()) anim = stepsSince(lastBoard, now, st);
+  lastBoard = ctx.live ? now : null;
+  if (fresh) pending = null;
+
+  if (!cursor || !at.has(cursor)) {
+    const last = recentSteps.length ? recentSteps[recentSteps.length - 1].touched : [];
+    cursor = ui.sel || last[last.length - 1] || (choices.moves && choices.moves[0].from) ||
+      (choices.place && choices.place.cells[0].cell) || "f6";
+    if (!at.has(cursor)) cursor = board.cells[Math.floor(board.cells.length / 2)].id;
+  }
+
+  // the board's frame pans sideways when the screen is narrower than cells of MIN_CELL_PX
+  const frame = document.createElement("div");
+  frame.className = "fib-scroll";
+  box.append(frame);
+  const svg = svgRoot(frame, W, H, "Fibonacci board", 640);
+  const minW = Math.ceil((W * MIN_CELL_PX) / DX);
+  svg.style.minWidth = `${minW}px`;
+  svg.style.minHeight = `${Math.ceil((minW * H) / W)}px`;
   el("defs", {}, svg).innerHTML =
-    '<marker id="fib-head" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse">' +
-    '<path d="M0,0 L10,5 L0,10 z" fill="#4a90d9"/></marker>';
+    '<marker id="fib-head" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="3.4" markerHeight="3.4" orient="auto-start-reverse">' +
+    '<path d="M0,0 L10,5 L0,10 z" fill="#2f6fb8"/></marker>';
   const cellLayer = el("g", {}, svg);
   const linkLayer = el("g", {}, svg);
   const markLayer = el("g", {}, svg);
   const pieceLayer = el("g", {}, svg);
+  const topLayer = el("g", {}, svg);
 
-  const redraw = () => { box.replaceChildren(); ctx.controls.replaceChildren(); render(box, ctx); };
+  const redraw = () => {
+    scrollLeft = frame.scrollLeft;
+    box.replaceChildren(); ctx.controls.replaceChildren(); render(box, ctx);
+  };
+  const send = (action, step) => { pending = step; ctx.play(action); };
   const click = (id) => {
-    if (places.has(id)) { ctx.play(places.get(id)); return; }
-    if (dests.has(id)) { ctx.play(dests.get(id).action); return; }
-    if (moves.has(id)) { ui.sel = ui.sel === id ? null : id; redraw(); }
+    finishAnimations();
+    cursor = id;
+    if (places.has(id)) { send(places.get(id), { touched: [id] }); return true; }
+    if (dests.has(id)) { send(dests.get(id).action, { touched: [ui.sel, id] }); return true; }
+    if (moves.has(id)) {
+      if (ui.sel === id) { ui.sel = null; ctx.say && ctx.say(`${id} deselected.`); }
+      else { ui.sel = id; ctx.say && ctx.say(selectionWords(st, ctx, id)); }
+      redraw();
+      return true;
+    }
+    return false;
   };
 
+  const cellGroups = new Map();
   for (const c of board.cells) {
     const x = px(c), y = py(c);
     const cls = ["fib-cell"];
@@ -97,10 +209,11 @@ export function render(box, ctx) {
     if (moves.has(c.id)) cls.push("fib-src");
     if (places.has(c.id)) cls.push("fib-place");
     const g = el("g", { "data-cell": c.id, class: cls.join(" ") }, cellLayer);
+    cellGroups.set(c.id, g);
     el("polygon", { class: "hex", points: hexPoints(x, y, R), fill: palette.cell || "#efe6d2",
       stroke: palette.edge || "#c9bb98", "stroke-width": 1.2 }, g);
-    el("text", { class: "fib-label", x, y: y + R * 0.8, "text-anchor": "middle", text: c.id }, g);
     if (recent.has(c.id)) el("polygon", { class: "fib-recent", points: hexPoints(x, y, R - 2.5) }, g);
+    el("text", { class: "fib-label", x, y: y + R * 0.8, "text-anchor": "middle", text: c.id }, g);
     if (places.has(c.id)) {
       // a faint piece of the placer's colour appears under the pointer (css .fib-ghost)
       const ghost = { id: c.id, piece: { seat: st.to_move, kind: choices.place.kind, letter: choices.place.letter } };
@@ -130,27 +243,165 @@ export function render(box, ctx) {
         "data-threat": core.cell }, markLayer);
     }
   }
-  // the opponents' moves as arrows (a swap's occupant went the other way)
-  for (const s of recentSteps) {
-    if (s.touched.length !== 2) continue;
-    const p = at.get(s.touched[0]), q = at.get(s.touched[1]);
-    const x1 = px(p), y1 = py(p), x2 = px(q), y2 = py(q);
-    const len = Math.hypot(x2 - x1, y2 - y1) || 1, k = (R * 0.55) / len;
-    el("line", { class: "fib-arrow", x1: x1 + (x2 - x1) * k, y1: y1 + (y2 - y1) * k, x2: x2 - (x2 - x1) * k, y2: y2 - (y2 - y1) * k,
-      "marker-end": "url(#fib-head)" }, markLayer);
-  }
 
+  const pieceEls = new Map();
   for (const c of board.cells) {
     const x = px(c), y = py(c);
-    if (c.piece) drawPiece(pieceLayer, ctx, c, x, y, ui.sel === c.id);
+    if (c.piece) pieceEls.set(c.id, drawPiece(pieceLayer, ctx, c, x, y, ui.sel === c.id));
     const d = dests.get(c.id);
     if (d && d.swap) el("text", { x: x + R * 0.55, y: y - R * 0.38, "font-size": 13, "font-weight": 700, fill: "#7a3b00",
       "pointer-events": "none", text: "⇄" }, pieceLayer);
     else if (d) el("circle", { cx: x, cy: y - 2, r: R * 0.22, class: "dest", "pointer-events": "none" }, pieceLayer);
   }
 
+  // the opponents' moves as numbered arrows, drawn over the pieces (a swap's occupant went back)
+  const arrows = [];
+  for (const s of recentSteps) {
+    if (s.touched.length === 1) {
+      const c = at.get(s.touched[0]);
+      arrows.push({ s, g: numberBadge(topLayer, px(c) - R * 0.62, py(c) - R * 0.55, s.n, s.text, seatStyle(ctx, s.seat).colour) });
+      continue;
+    }
+    if (s.touched.length !== 2) continue;
+    const p = at.get(s.touched[0]), q = at.get(s.touched[1]);
+    const x1 = px(p), y1 = py(p), x2 = px(q), y2 = py(q);
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1, k = (R * 0.5) / len;
+    const g = el("g", { class: "fib-step", "data-step": s.n, "data-from": s.touched[0], "data-to": s.touched[1] }, topLayer);
+    el("line", { class: "fib-arrow", x1: x1 + (x2 - x1) * k, y1: y1 + (y2 - y1) * k, x2: x2 - (x2 - x1) * k, y2: y2 - (y2 - y1) * k,
+      "marker-end": "url(#fib-head)" }, g);
+    // the number sits at the arrow's tail (where the piece came from), beside the line
+    const tx = x1 + (x2 - x1) * k, ty = y1 + (y2 - y1) * k, nx = -(y2 - y1) / len, ny = (x2 - x1) / len;
+    numberBadge(g, tx + nx * 9, ty + ny * 9, s.n, s.text, seatStyle(ctx, s.seat).colour); // the mover's colour
+    arrows.push({ s, g });
+  }
+
+  // the keyboard cursor (shown while the board has the focus)
+  const cursorEl = el("polygon", { class: "fib-cursor", points: hexPoints(px(at.get(cursor)), py(at.get(cursor)), R - 1) }, topLayer);
+  cursorEl.dataset.at = cursor;
+
   if (board.cards) drawCards(svg, ctx, board.cards, W, H);
-  controlsFor(ctx, st, () => { ui.sel = null; redraw(); });
+  controlsFor(ctx, st, () => { ui.sel = null; ctx.say && ctx.say("Selection cancelled."); redraw(); });
+
+  // keep the frame's sideways scroll across redraws; first time: centred
+  requestAnimationFrame(() => {
+    if (frame.scrollWidth <= frame.clientWidth) return;
+    frame.scrollLeft = scrollLeft !== null ? scrollLeft : (frame.scrollWidth - frame.clientWidth) / 2;
+  });
+  frame.addEventListener("scroll", () => { scrollLeft = frame.scrollLeft; }, { passive: true });
+
+  if (anim && anim.length) animate(svg, anim, at, px, py, pieceEls, arrows);
+  svg.dataset.animSteps = String(anim ? anim.length : 0);
+  frame.addEventListener("pointerdown", () => { finishAnimations(); kbd = false; svg.classList.remove("fib-kbd"); }, { capture: true });
+  if (kbd) svg.classList.add("fib-kbd");
+  const hint = document.createElement("p");
+  hint.className = "fib-pan";
+  hint.setAttribute("aria-hidden", "true");
+  hint.textContent = "◀ Swipe the board sideways to see its edges ▶";
+  box.append(hint);
+
+  // keyboard: cursor, Enter/Space = click, Escape = cancel
+  const moveCursor = (id) => {
+    cursor = id;
+    const c = at.get(id);
+    cursorEl.setAttribute("points", hexPoints(px(c), py(c), R - 1));
+    cursorEl.dataset.at = id;
+    try { cursorEl.scrollIntoView({ block: "nearest", inline: "nearest" }); } catch { /* old engines */ }
+    if (ctx.say) ctx.say(cellWords(ctx, c, { moves, dests, places, sel: ui.sel }));
+  };
+  const step = (dr, dc) => byRowCol.get(`${at.get(cursor).row + dr},${at.get(cursor).col + dc}`);
+  const vertical = (dr) => {
+    // up: NW (r+1, c) or NE (r+1, c+1); down: SW (r−1, c−1) or SE (r−1, c): the one nearer the column kept
+    const c0 = at.get(cursor);
+    if (stickyX === null) stickyX = c0.x;
+    const cands = (dr > 0 ? [step(1, 0), step(1, 1)] : [step(-1, -1), step(-1, 0)]).filter(Boolean);
+    if (!cands.length) return null;
+    cands.sort((a, b) => Math.abs(a.x - stickyX) - Math.abs(b.x - stickyX) || a.x - b.x);
+    return cands[0];
+  };
+  if (ctx.onKey) ctx.onKey((ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return false;
+    finishAnimations();
+    if (ev.key !== "Tab" && ev.key !== "Shift") { kbd = true; svg.classList.add("fib-kbd"); }
+    const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    const dirs = { ArrowLeft: [0, -1], ArrowRight: [0, 1], a: [0, -1], d: [0, 1], w: [1, 0], e: [1, 1], z: [-1, -1], x: [-1, 0] };
+    if (k === "ArrowUp" || k === "ArrowDown") {
+      const c = vertical(k === "ArrowUp" ? 1 : -1);
+      if (c) moveCursor(c.id);
+      return true;
+    }
+    if (dirs[k]) {
+      const c = step(...dirs[k]);
+      stickyX = null;
+      if (c) moveCursor(c.id);
+      return true;
+    }
+    if (k === "Enter" || k === " ") {
+      if (!ctx.interactive) { ctx.say && ctx.say(st.over ? "The game is over." : "It is not your move."); return true; }
+      if (!click(cursor)) {
+        ctx.say && ctx.say(`${cursor}: nothing to do here. ${ui.sel ? `Pick a gold destination of ${ui.sel}, or Escape.` : "Pick one of your attackers or supports."}`);
+      }
+      return true;
+    }
+    if (k === "Escape") {
+      if (ui.sel) { ui.sel = null; ctx.say && ctx.say("Selection cancelled."); redraw(); return true; }
+      return false;
+    }
+    return false;
+  });
+}
+
+function numberBadge(parent, x, y, n, title, colour) {
+  const g = el("g", { class: "fib-num" }, parent);
+  el("circle", { cx: x, cy: y, r: 7.5, style: colour ? `fill: ${colour}` : null }, g);
+  el("text", { x, y: y + 3.8, "text-anchor": "middle", text: String(n) }, g);
+  if (title) el("title", { text: title }, g);
+  return g;
+}
+
+// Slide the pieces of the steps `seq` (oldest first) from where they stood, step by step; a
+// placed piece fades in at its step; each step's arrow appears as its step begins.
+function animate(svg, seq, at, px, py, pieceEls, arrows) {
+  const n = seq.length;
+  const dur = Math.min(STEP_MS * n, MAX_ANIM_MS);
+  // follow every piece through the steps, backwards from the board now
+  const cells = [...at.keys()];
+  const token = new Map(cells.map((id) => [id, id])); // cell -> the final cell of the piece standing there
+  const track = new Map(cells.map((id) => [id, []])); // final cell -> its cell after each step (newest first)
+  const born = new Map(); // final cell -> step at which it was placed
+  for (const id of cells) track.get(id).push(id);
+  for (let i = n - 1; i >= 0; i--) {
+    const s = seq[i];
+    if (s.touched.length === 2) {
+      const [a, b] = s.touched, x = token.get(a);
+      token.set(a, token.get(b)); token.set(b, x);
+    } else if (s.touched.length === 1) {
+      born.set(token.get(s.touched[0]), i);
+      token.set(s.touched[0], null);
+    }
+    for (const [cell, t] of token) if (t !== null) track.get(t).push(cell);
+  }
+  for (const [id, g] of pieceEls) {
+    const path = track.get(id).slice().reverse(); // its cell before step 0 … after step n−1
+    const b = born.has(id) ? born.get(id) : -1;
+    const moved = path.some((c) => c !== id);
+    if (!moved && b < 0) continue;
+    const end = at.get(id);
+    const frames = [];
+    for (let k = 0; k <= n; k++) {
+      const c = at.get(path[Math.max(0, path.length - 1 - (n - k))] || id);
+      frames.push({ offset: k / n, transform: `translate(${px(c) - px(end)}px, ${py(c) - py(end)}px)`,
+        opacity: b >= 0 && k <= b ? 0 : 1, easing: "ease-in-out" });
+    }
+    running.push(g.animate(frames, { duration: dur }));
+  }
+  const count = seq.filter((s) => s.action !== undefined).length; // the recent steps among them
+  const newest = count ? arrows.slice(-count) : [];
+  newest.forEach((a, i) => {
+    const k = Math.max(0, n - newest.length + i);
+    running.push(a.g.animate([{ opacity: 0, offset: 0 }, { opacity: 0, offset: k / n }, { opacity: 1, offset: Math.min(1, (k + 0.5) / n) }, { opacity: 1, offset: 1 }],
+      { duration: dur }));
+  });
+  for (const a of running) a.addEventListener("finish", () => { running = running.filter((x) => x !== a); });
 }
 
 function drawPiece(layer, ctx, c, x, y, selected, ghost = false) {
@@ -158,7 +409,7 @@ function drawPiece(layer, ctx, c, x, y, selected, ghost = false) {
   const stroke = selected ? "#f2b134" : "#222";
   const sw = selected ? 4 : 1.5;
   const kind = c.piece.kind;
-  const g = el("g", { "pointer-events": "none" }, layer);
+  const g = el("g", { "pointer-events": "none", class: "fib-piece" }, layer);
   if (kind === "attack") {
     el("polygon", { points: `${x},${y - R * 0.62} ${x + R * 0.6},${y + R * 0.42} ${x - R * 0.6},${y + R * 0.42}`,
       fill: colour, stroke, "stroke-width": sw }, g);
@@ -170,7 +421,7 @@ function drawPiece(layer, ctx, c, x, y, selected, ghost = false) {
     el("circle", { cx: x, cy: y - 2, r: R * 0.34, fill: "#fff", stroke: "#222", "stroke-width": 1.5 }, g);
   }
   const letter = c.piece.letter.toUpperCase();
-  el("text", { x, y: kind === "core" ? y + 1.5 : y + 2, "text-anchor": "middle", "font-size": 10, "font-weight": 700,
+  el("text", { x, y: kind === "core" ? y + 2 : y + 3, "text-anchor": "middle", "font-size": kind === "core" ? 11 : 12, "font-weight": 700,
     fill: kind === "core" ? "#222" : "#fff", "font-family": "sans-serif", "data-piece": ghost ? null : letter,
     "data-seat": ghost ? null : c.piece.seat, text: letter }, g);
   return g;
@@ -216,21 +467,86 @@ function controlsFor(ctx, st, cancel) {
       `${KIND_WORD[left.kind]} on any empty cell.`;
   } else if (left) {
     let text = `Turn ${left.t}: ${ctx.seatName(mover)} has ${plural(left.moves, "move")} left`;
+    // cards: the card and the piles in words too (on a phone the board's corners may be panned away)
+    const cards = st.board.cards;
+    if (cards) {
+      if (left.card !== null && left.card !== undefined) text += ` (card ${left.card})`;
+      text += ` · piles: ${ctx.seatName(0)} ${cards.piles[0]}, ${ctx.seatName(1)} ${cards.piles[1]}`;
+    }
     const core = (st.board.cores || []).find((c) => c.seat === mover);
     if (left.base !== null && core && core.attackers.length) {
       text += ` · ${plural(core.attackers.length, "enemy attacker")} at the core (gold rings)`;
     }
     if (ctx.interactive) {
-      text += ui.sel ? ` · ${ui.sel}'s group can go to the gold cells (⇄ = swap)` : " · click a piece";
+      text += ui.sel ? ` · ${ui.sel}'s group can go to the gold cells (⇄ = swap)` : " · pick a piece";
     }
     info.textContent = text;
   }
   ctx.controls.append(info);
   const choices = st.choices || {};
   if (ctx.interactive && choices.pass) {
-    button(ctx.controls, "Pass (end turn)", () => ctx.play(choices.pass.action)).id = "pass";
+    const b = button(ctx.controls, "Pass (end turn)", () => ctx.play(choices.pass.action), "fib-btn");
+    b.id = "pass";
   }
   if (ctx.interactive && ui.sel) {
-    button(ctx.controls, "Cancel", cancel).id = "fib-cancel";
+    button(ctx.controls, "Cancel", cancel, "fib-btn").id = "fib-cancel";
   }
+}
+
+// ------------------------------------------------------------------------------ words
+function cellWords(ctx, c, { moves, dests, places, sel }) {
+  let text = `${c.id}: ${c.piece ? pieceWords(ctx, c.piece) : "empty"}`;
+  const d = dests.get(c.id);
+  if (d) text += d.swap ? `, destination of ${sel} (swap). Enter moves there.` : `, destination of ${sel}. Enter moves there.`;
+  else if (moves.has(c.id)) text += c.id === sel ? ", selected. Enter deselects." : `, can move (${plural(moves.get(c.id).length, "destination")}). Enter selects.`;
+  else if (places.has(c.id)) text += ". Enter places here.";
+  return text;
+}
+
+function destWords(ctx, st, dests) {
+  const at = new Map(st.board.cells.map((c) => [c.id, c]));
+  return dests.map((d) => (d.swap ? `${d.cell} (swap with ${pieceWords(ctx, at.get(d.cell).piece)})` : d.cell)).join(", ");
+}
+
+function selectionWords(st, ctx, id) {
+  const c = st.board.cells.find((x) => x.id === id);
+  const m = ((st.choices && st.choices.moves) || []).find((x) => x.from === id);
+  if (!c || !c.piece || !m) return `${id} selected.`;
+  return `${pieceWords(ctx, c.piece)} on ${id} selected; it can go to ${plural(m.to.length, "cell")}: ${destWords(ctx, st, m.to)}. Escape cancels.`;
+}
+
+// The board's text alternative (docs/board-modules.md): whose turn, the last turns in words,
+// the selected piece's moves, the result and why.
+export function describe(st, ctx) {
+  if (!st || !st.board) return "";
+  const name = (i) => seatWord(ctx, i);
+  const out = [];
+  if (st.over) {
+    const end = st.end || {};
+    const winners = end.winners || [];
+    out.push(`Game over: ${winners.length ? winners.map(name).join(", ") + (winners.length === 1 ? " wins" : " win") : "a draw"}` +
+      (end.text ? ` — ${end.text}.` : "."));
+  } else {
+    const left = st.turn && st.turn.left;
+    if (left && left.phase === "placement") {
+      out.push(`Placement ${left.placement} of ${left.of}: ${name(st.to_move)} places ${left.kind === "attack" ? "an" : "a"} ${KIND_WORD[left.kind]} on any empty cell.`);
+    } else if (left) {
+      let t = `Turn ${left.t}: ${name(st.to_move)} to move, ${plural(left.moves, "move")} left`;
+      if (left.card !== null && left.card !== undefined) t += ` (card ${left.card})`;
+      out.push(t + ".");
+      const core = (st.board.cores || []).find((c) => c.seat === st.to_move);
+      if (core && core.attackers.length) {
+        out.push(`${plural(core.attackers.length, "enemy attacker")} touch${core.attackers.length === 1 ? "es" : ""} ${name(st.to_move)}'s core on ${core.cell}: ${core.attackers.join(", ")}.`);
+      }
+    }
+  }
+  for (const t of st.recent || []) {
+    const words = t.steps.map((s, i) => `${t.steps.length > 1 ? `${i + 1}. ` : ""}${s.text || s.action}`);
+    out.push(`${name(t.seat)}'s last turn: ${words.join("; ")}.`);
+  }
+  if (st.turn && st.turn.actions && st.turn.actions.length && !st.over) {
+    out.push(`Played so far this turn: ${st.turn.actions.join(", ")}.`);
+  }
+  if (ui.struct === st && ui.sel) out.push(selectionWords(st, ctx, ui.sel));
+  return out.join(" ");
 }
