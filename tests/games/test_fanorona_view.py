@@ -78,7 +78,8 @@ def test_effects_are_what_the_engine_does(options):
             assert set(effects["removed"]) == gone and len(effects["removed"]) == len(gone), text
             assert effects["revealed"] == []
             if text == "end":
-                assert effects == {"touched": [], "removed": [], "revealed": []}
+                assert effects == {"touched": [], "removed": [], "revealed": [],
+                                   "text": f"{('White', 'Black')[side]} ends the turn"}
             else:
                 assert effects["touched"] == text.rstrip("AW").split("-")
                 assert removes[text] == effects["removed"]
@@ -137,7 +138,8 @@ def test_example_2_black_reply_recent_and_chain():
     state = play(game, None, ["d2-e3A"])
     view = state.to_struct(1)
     assert view["recent"] == [{"seat": 0, "actions": ["d2-e3A"], "steps": [
-        {"action": "d2-e3A", "touched": ["d2", "e3"], "removed": ["f4", "g5"], "revealed": []}]}]
+        {"action": "d2-e3A", "touched": ["d2", "e3"], "removed": ["f4", "g5"], "revealed": [],
+         "text": "White d2→e3, takes f4 and g5 by approach"}]}]
     assert point(view, "f4")["stone"] is None and point(view, "e3")["stone"] == 0
     assert view["board"]["stones"] == [22, 20]
     moves = {m["from"]: m["to"] for m in view["choices"]["moves"]}
@@ -151,7 +153,7 @@ def test_example_2_black_reply_recent_and_chain():
     assert state.to_struct(0)["recent"] == []
     state = play(game, None, ["d2-e3A", "e5-f4A"])
     view = state.to_struct(1)
-    chain = {"stone": "f4", "last": "SE", "visited": ["e5", "f4"]}
+    chain = {"stone": "f4", "last": "SE", "visited": ["e5", "f4"], "taken": ["g3", "h2", "i1"]}
     assert view["board"]["chain"] == chain
     assert view["turn"] == {"seat": 1, "actions": ["e5-f4A"], "left": chain}
     assert view["choices"] == {"phase": "chain", "stone": "f4", "end": {"action": "end"}, "moves": [
@@ -174,8 +176,10 @@ def test_example_3_chain_with_a_choice():
     view = state.to_struct(1)
     assert stones(view, 0) == ["d4"] and stones(view, 1) == ["d5", "i1"]
     assert view["recent"] == [{"seat": 0, "actions": ["c3-d3A", "d3-d4W"], "steps": [
-        {"action": "c3-d3A", "touched": ["c3", "d3"], "removed": ["e3", "f3"], "revealed": []},
-        {"action": "d3-d4W", "touched": ["d3", "d4"], "removed": ["d2"], "revealed": []}]}]
+        {"action": "c3-d3A", "touched": ["c3", "d3"], "removed": ["e3", "f3"], "revealed": [],
+         "text": "White c3→d3, takes e3 and f3 by approach"},
+        {"action": "d3-d4W", "touched": ["d3", "d4"], "removed": ["d2"], "revealed": [],
+         "text": "White d3→d4, takes d2 by withdrawal"}]}]
     assert view["choices"] == {"phase": "paika", "stone": None, "end": None, "moves": [
         {"from": "d5", "to": [{"to": "c5", "options": [opt("paika", "d5-c5", [])]},
                               {"to": "e5", "options": [opt("paika", "d5-e5", [])]}]},
@@ -199,7 +203,7 @@ def test_example_5_visited_points():
     game = load_game("fanorona")
     state = play(game, "........./........./...BB..../........./..W.B.... W", ["c1-d1A"])
     view = state.to_struct(1)
-    assert view["board"]["chain"] == {"stone": "d1", "last": "E", "visited": ["c1", "d1"]}
+    assert view["board"]["chain"] == {"stone": "d1", "last": "E", "visited": ["c1", "d1"], "taken": ["e1"]}
     # perfect information: every viewer sees White's options, as the envelope promises
     assert view["legal"] == ["d1-d2A", "end"] and view["to_move"] == 0
     assert view["choices"]["moves"] == [{"from": "d1", "to": [{"to": "d2", "options": [
@@ -208,7 +212,7 @@ def test_example_5_visited_points():
     view = state.to_struct(1)
     assert view["to_move"] == 1 and view["board"]["chain"] is None
     assert view["recent"][0]["steps"][1] == {"action": "d1-d2A", "touched": ["d1", "d2"], "removed": ["d3"],
-                                             "revealed": []}
+                                             "revealed": [], "text": "White d1→d2, takes d3 by approach"}
 
 
 def test_example_6_immobile_side_loses():
@@ -273,3 +277,51 @@ def test_first_turn_option_is_shown():
     assert game.new_initial_state().to_struct(0)["board"]["first_turn"] == [0, 1]
     state = play(game, None, ["a1-b2A"])
     assert state.to_struct(1)["board"]["first_turn"] == [1]
+
+
+# --- effects in words (the browser's text alternative reads these) ---------------------------------
+
+def effect_text(state, action: str) -> str:
+    return state.action_effects(state.string_to_action(action), None)["text"]
+
+
+def test_effect_texts_of_the_tsivy_opening():
+    """fanorona.md §6 example 1: every opening capture in words, line stones nearest first."""
+    state = load_game("fanorona").new_initial_state()
+    assert {a: effect_text(state, a) for a in state.legal_action_strings()} == {
+        "d2-e3A": "White d2→e3, takes f4 and g5 by approach",
+        "d3-e3A": "White d3→e3, takes f3 by approach",
+        "d3-e3W": "White d3→e3, takes c3 by withdrawal",
+        "e2-e3A": "White e2→e3, takes e4 and e5 by approach",
+        "f2-e3A": "White f2→e3, takes d4 and c5 by approach"}
+
+
+def test_effect_texts_of_black_chain_paika_and_end():
+    """Examples 2 and 3: a three-stone line, a chain step, ``end`` and a paika."""
+    game = load_game("fanorona")
+    state = play(game, None, ["d2-e3A"])
+    assert effect_text(state, "e5-f4A") == "Black e5→f4, takes g3, h2 and i1 by approach"
+    assert effect_text(state, "f3-f4W") == "Black f3→f4, takes f2 and f1 by withdrawal"
+    state = play(game, None, ["d2-e3A", "e5-f4A"])
+    assert effect_text(state, "f4-g5W") == "Black f4→g5, takes e3 by withdrawal"
+    assert effect_text(state, "end") == "Black ends the turn"
+    state = play(game, "...B...../........./..W.BB.../...B...../........B W", ["c3-d3A", "d3-d4W"])
+    assert effect_text(state, "d5-e5") == "Black d5→e5"
+    assert [s["text"] for t in play(game, None, ["d2-e3A", "e5-f4A", "end"]).to_struct(0)["recent"]
+            for s in t["steps"]] == ["Black e5→f4, takes g3, h2 and i1 by approach", "Black ends the turn"]
+
+
+def test_effect_text_in_the_vela_phase_takes_one_stone():
+    """Example 7: in the vela phase d2-e3A takes only f4."""
+    state = load_game("fanorona", vela=True).new_initial_state()
+    assert effect_text(state, "d2-e3A") == "White d2→e3, takes f4 by approach"
+
+
+def test_chain_lists_the_stones_taken_this_turn():
+    """Example 3: after c3-d3A the chain has taken e3 and f3; a position read mid-chain knows
+    only the steps played since."""
+    game = load_game("fanorona")
+    state = play(game, "...B...../........./..W.BB.../...B...../........B W", ["c3-d3A"])
+    assert state.to_struct(0)["board"]["chain"]["taken"] == ["e3", "f3"]
+    assert state.to_struct(0)["turn"]["left"]["taken"] == ["e3", "f3"]
+    assert play(game, state.to_text()).to_struct(0)["board"]["chain"]["taken"] == []

@@ -11,8 +11,12 @@ Seats: 0 White (moves first), 1 Black. Points are named as in the spec (``a1``�
                  "stone": 0 | 1 | null}, ...],                   # seat of the stone, file-major
      "lines": [["a1", "a2"], ["a1", "b2"], ["a1", "b1"], ...],   # §1: every segment once
      "chain": null | {"stone": "d3", "last": "E",                # §3.2 capture chain in progress:
-                      "visited": ["c3", "d3"]},                  # the stone, its last direction,
-                                                                 # the points it has occupied
+                      "visited": ["c3", "d3"],                   # the stone, its last direction,
+                                                                 # the points it has occupied,
+                      "taken": ["e3", "f3"]},                    # the points of the stones it has
+                                                                 # taken this turn (in the order
+                                                                 # taken; only steps played since
+                                                                 # the position was set up)
      "stones": [22, 22],                                         # stones per seat
      "no_progress": 0, "no_progress_limit": 100,                 # §4 (b) turns without capture
      "vela_phase": false,                                        # §7: Black may not capture,
@@ -37,18 +41,26 @@ then, when one step both approaches and withdraws, which line it takes)::
 
 ``turn.left`` (``turn_left_struct``) is the board's ``chain`` while a chain may go on, else
 ``null``. Action effects: ``touched`` = ``[from, to]`` (``[]`` for ``end``), ``removed`` = the
-captured points, nearest first; nothing is ever ``revealed`` (perfect information, §8).
+captured points, nearest first; nothing is ever ``revealed`` (perfect information, §8);
+``text`` = the step in players' words: ``"White c3→d3, takes e3 and f3 by approach"``,
+``"Black d5→e5"`` (paika), ``"White ends the turn"``.
 End reasons: ``no-stones``, ``no-moves`` (§3.3), ``repetition``, ``no-progress`` (§4).
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any, NamedTuple
 
 from .geometry import APPROACH, DIR_NAMES, PAIKA, WITHDRAWAL, Geometry
 
 SEAT_NAMES = ("White", "Black")
 _KIND_NAMES = {PAIKA: "paika", APPROACH: "approach", WITHDRAWAL: "withdrawal"}
+
+
+def _and(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 class _ViewTables(NamedTuple):
@@ -111,7 +123,29 @@ class FanoronaView:
             return None
         point, last, visited = chain
         names = self.game.geometry.names  # type: ignore[attr-defined]
-        return {"stone": names[point], "last": DIR_NAMES[last], "visited": [names[p] for p in visited]}
+        return {"stone": names[point], "last": DIR_NAMES[last], "visited": [names[p] for p in visited],
+                "taken": self._taken_this_turn()}
+
+    def _taken_this_turn(self) -> list[str]:
+        """Points of the enemy stones taken so far in the turn in progress (a chain): read from
+        the undo frames of this turn's steps (their opponent bitboards, ``UndoFrame.opp``), step
+        by step, each step's stones in board order. A position read from text mid-chain knows
+        only the steps played since."""
+        g: Geometry = self.game.geometry  # type: ignore[attr-defined]
+        side = self.side  # type: ignore[attr-defined]
+        frames = []
+        for frame in reversed(self._undo):  # type: ignore[attr-defined]
+            if frame[2] != side:  # UndoFrame.side: the previous turn
+                break
+            frames.append(frame)
+        frames.reverse()
+        white, black = self.bitboards()  # type: ignore[attr-defined]
+        opps = [f[1] for f in frames] + [black if side == 0 else white]
+        out: list[str] = []
+        for before, after in pairwise(opps):
+            gone = before & ~after
+            out.extend(g.names[p] for p in range(g.n) if gone >> p & 1)
+        return out
 
     def _vela_phase(self, black: int) -> bool:
         """Spec: fanorona.md §7 — the vela phase lasts while Black has more than 5 stones."""
@@ -181,10 +215,15 @@ class FanoronaView:
         step; nothing for ``end``. Spec: fanorona.md §3."""
         g: Geometry = self.game.geometry  # type: ignore[attr-defined]
         entry = g.act[action] if 0 <= action < g.end_action else None
+        who = SEAT_NAMES[self.side]  # type: ignore[attr-defined]
         if entry is None:
-            return {"touched": [], "removed": [], "revealed": []}
-        return {"touched": [g.names[action // 24], g.names[entry[2]]], "removed": self._removed(action),
-                "revealed": []}
+            return {"touched": [], "removed": [], "revealed": [], "text": f"{who} ends the turn"}
+        frm, to = g.names[action // 24], g.names[entry[2]]
+        removed = self._removed(action)
+        text = f"{who} {frm}→{to}"
+        if removed:
+            text += f", takes {_and(removed)} by {_KIND_NAMES[entry[4]]}"
+        return {"touched": [frm, to], "removed": removed, "revealed": [], "text": text}
 
     # --- turn and end ---------------------------------------------------------------------------
     def turn_left_struct(self) -> dict[str, Any] | None:
