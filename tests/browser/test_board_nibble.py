@@ -1,7 +1,9 @@
-"""Nibble played by clicks on the board drawn from the structured view (view.py, web/board.js):
-picking a set of discs and taking it, a one-disc take that leaves the turn open and "End turn",
-the opponent's takes marked, a replayed ply, a set that would split the board refused, the hex
-board, and the page at phone width. Positions: nibble.md §7 examples 1 and 8."""
+"""Nibble played on the board drawn from the structured view (view.py, web/board.js): a one-disc
+take in one click (it ends the turn), "add more of this colour" to take a set, an open turn and
+"End turn", the opponent's and the computer's takes marked and faded out (not with reduced
+motion), a replayed ply, a set that would split the board refused, the hex board, play by
+keyboard only, the board in words (#board-text), and the page at phone width (tap targets,
+no sideways scroll, screenshots). Positions: nibble.md §7 examples 1 and 8."""
 
 from __future__ import annotations
 
@@ -11,11 +13,11 @@ from httputil import get_json, post_json
 WAIT_HUMAN = "() => { const v = window.abstractaView; return v && v.human_to_move && !v.thinking; }"
 
 
-def import_start(page, server, start: str | None = None, options=None, seed=None) -> str:
-    """A two-person match of Nibble from ``start`` (or the seeded layout), shown in ``page``."""
+def import_start(page, server, start: str | None = None, options=None, seed=None, seats=("human", "human")) -> str:
+    """A match of Nibble from ``start`` (or the seeded layout), shown in ``page``."""
     record = {"format": "abstracta-record", "version": 1, "game": "nibble", "options": options or {},
               "seed": seed, "start": start, "players": [], "moves": []}
-    view = post_json(f"{server.url}/api/matches/import", {"record": record, "seats": ["human", "human"]})
+    view = post_json(f"{server.url}/api/matches/import", {"record": record, "seats": list(seats)})
     page.goto(f"{server.url}/#/match/{view['id']}")
     page.wait_for_function(WAIT_HUMAN)
     return view["id"]
@@ -35,17 +37,63 @@ def wait_ply(page, ply: int) -> dict:
     return view(page)
 
 
-def test_take_a_pair_then_one_disc_and_end_turn(page, live_server, shots):
+def board_text(page) -> str:
+    return page.locator("#board-text").text_content()
+
+
+# the computer (seat 1) holds 7 red (A); the human takes b2 (the only C), then a1+c1 wins for the
+# computer at once (nibble.md §5 instant win A): a computer's take of two discs
+TWO_FOR_THE_COMPUTER = ("........./........./........./........./........./........./........./.C......./ABA...... "
+                        "0 0-4-4-4-5-4-5-4-5 7-4-4-5-4-5-4-5-4")
+
+# records every disc that starts fading out (a ghost) on the board, in order
+WATCH_GHOSTS = """() => {
+  window.nbGhosts = [];
+  new MutationObserver((muts) => { for (const m of muts) for (const n of m.addedNodes) {
+    if (n.nodeType !== 1) continue;
+    for (const g of [n, ...n.querySelectorAll('.nb-ghost')]) {
+      if (g.classList && g.classList.contains('nb-ghost')) window.nbGhosts.push(g.closest('[data-cell]').dataset.cell);
+    }
+  } }).observe(document.getElementById('board'), { childList: true, subtree: true });
+}"""
+
+
+def test_one_click_takes_a_disc_and_ends_the_turn(page, live_server):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     # §7 example 1: only the corners are free; a1 = a9 = G, i1 = i9 = H
     mid = import_start(page, live_server, options={"first_player": 0}, seed=1)
-    assert "clickable" in classes(page, "a1") and "clickable" in classes(page, "i9")
-    assert "clickable" not in classes(page, "b1")  # not free: nothing to click
+    assert "clickable" in classes(page, "a1") and "clickable" not in classes(page, "b1")
+    assert page.locator("#add-more").is_visible() and page.locator("#add-more").get_attribute("aria-pressed") == "false"
+    assert page.locator("#take").count() == 0 and page.locator("#end-turn").count() == 0
+    assert "Your turn" not in board_text(page) and "Player 1 to move." in board_text(page)
+    page.click("[data-cell='a1']")  # one click: a1, and the turn ends (a9 could have followed)
+    v = wait_ply(page, 2)
+    assert v["moves"] == ["a1", "end"] and v["to_move"] == 1
+    assert get_json(f"{live_server.url}/api/matches/{mid}/record")["moves"] == ["a1", "end"]
+    assert "taken" in classes(page, "a1") and "recent" in classes(page, "a1")
+    # the board in words: what seat 0 did, whose turn, what may be taken
+    text = board_text(page)
+    assert "Player 1 took a1 (blue G)." in text
+    assert "Player 2 to move." in text
+    assert "May be taken: " in text and "a9 (blue G)" in text
+    # seat 1: b1 (red A) is free now and another red follows it (a2): one click still ends the turn
+    page.click("[data-cell='b1']")
+    v = wait_ply(page, 4)
+    assert v["moves"][2:] == ["b1", "end"]
+    assert "Player 2 took b1 (red A)." in board_text(page)
+    assert not errors, errors
+
+
+def test_add_more_of_this_colour_takes_a_pair(page, live_server, shots):
+    mid = import_start(page, live_server, options={"first_player": 0}, seed=1)
+    page.click("#add-more")
+    assert page.locator("#add-more").get_attribute("aria-pressed") == "true"
     assert page.locator("#take").is_disabled()
     page.click("[data-cell='a1']")
     assert "picked" in classes(page, "a1")
     assert page.locator("#take").inner_text() == "Take a1"
+    assert page.locator("#board-say").text_content() == "Picked a1; may add a9. T takes them."
     page.click("[data-cell='a9']")
     assert page.locator("#take").inner_text() == "Take a1+a9"
     page.click("[data-cell='a9']")  # a second click puts it back
@@ -57,41 +105,40 @@ def test_take_a_pair_then_one_disc_and_end_turn(page, live_server, shots):
     page.screenshot(path=str(shots / "nibble-board-picked.png"))
     page.click("#take")
     v = wait_ply(page, 2)  # a1, a9: no G left to take, the turn ends by itself
-    assert v["moves"] == ["a1", "a9"] and v["to_move"] == 1  # engine actions; the record has the turn
+    assert v["moves"] == ["a1", "a9"] and v["to_move"] == 1
     assert get_json(f"{live_server.url}/api/matches/{mid}/record")["moves"] == ["a1+a9"]
-    cells = {c["id"]: c for c in v["struct"]["board"]["cells"]}
-    assert cells["a1"]["disc"] is None and cells["a9"]["disc"] is None
-    assert v["struct"]["board"]["collections"][0]["colours"][6] == {"colour": "G", "count": 2, "major": False}
-    # seat 1 sees where seat 0 just took, and the two discs next to a1 are free now
     assert page.locator("[data-cell='a1'].taken, [data-cell='a9'].taken").count() == 2
+    assert page.locator("#add-more").get_attribute("aria-pressed") == "false"  # a new turn starts plain
     assert "G 2" in page.locator(".ctable[data-seat='0']").inner_text()
-
-    # a one-disc take that leaves the turn open: a8 (free since a9 went) and i9 are H too
+    assert "Player 1 took a1 (blue G), took a9 (blue G)." in board_text(page)
+    # Escape leaves "add more" mode
+    page.click("#add-more")
     page.click("[data-cell='i1']")
-    page.click("#take")
-    v = wait_ply(page, 3)
-    assert v["struct"]["turn"] == {"seat": 1, "actions": ["i1"], "left": {"colour": "H", "more": ["a8", "i9"]}}
-    assert page.locator("#end-turn").is_visible() and page.locator("#take").count() == 0
-    assert "clickable" in classes(page, "i9") and "clickable" not in classes(page, "a2")
-    assert "taken" in classes(page, "i1")
-    page.screenshot(path=str(shots / "nibble-board-open-turn.png"))
-    page.click("#end-turn")
-    v = wait_ply(page, 4)
-    assert v["to_move"] == 0 and v["moves"] == ["a1", "a9", "i1", "end"]
-    assert get_json(f"{live_server.url}/api/matches/{mid}/record")["moves"] == ["a1+a9", "i1", "end"]
-    assert "taken" in classes(page, "i1") and "taken" not in classes(page, "a1")  # seat 0's own take is old news
-    assert v["struct"]["board"]["collections"][1]["colours"][7]["count"] == 1
-    page.screenshot(path=str(shots / "nibble-board-desktop.png"))
+    page.focus("#board")
+    page.keyboard.press("Escape")
+    assert page.locator("#take").count() == 0 and "picked" not in classes(page, "i1")
     # replaying ply 1 draws that ply's struct: a9 is back, a1 gone, nothing may be clicked
-    page.click("#step-back")
-    page.click("#step-back")
     page.click("#step-back")
     page.wait_for_function("() => document.querySelector(\"[data-cell='a9']\").dataset.disc === 'G'")
     assert page.locator("[data-cell='a1']").get_attribute("data-disc") is None
-    assert page.locator("#board .clickable").count() == 0 and page.locator("#take").count() == 0
+    assert page.locator("#board .clickable").count() == 0 and page.locator("#add-more").count() == 0
     page.click("#step-fwd")
     page.wait_for_function("() => !document.querySelector(\"[data-cell='a9']\").dataset.disc")
-    assert not errors, errors
+
+
+def test_an_open_turn_and_end_turn(page, live_server):
+    # the description's square9 example: seat 1 is taking I (take=I) and may take more or end
+    start = ("......EI./..HIFHGE./..EGDBHB./DBABHCIGI/EHIFAHAIA/.EGAFCEBI/.GIBC..../...C...../......... 1 "
+             "4-2-3-6-0-3-0-2-0 0-1-2-1-3-3-4-1-1 take=I")
+    import_start(page, live_server, start)
+    v = view(page)
+    more = v["struct"]["turn"]["left"]["more"]
+    assert more and v["struct"]["choices"]["take"] == "I"
+    assert page.locator("#end-turn").is_visible() and page.locator("#add-more").count() == 0
+    assert "Taking pink I" in board_text(page)
+    page.click("#end-turn")
+    v = wait_ply(page, 1)
+    assert v["moves"] == ["end"] and v["to_move"] == 0
 
 
 # seed 6 after 59 random entries: g7 and f8 are both free C, but taking both splits the board
@@ -103,6 +150,7 @@ def test_a_set_that_splits_the_board_cannot_be_picked(page, live_server):
     import_start(page, live_server, NIBBLE_SPLIT)
     together = {g["colour"]: [t["turn"] for t in g["together"]] for g in view(page)["struct"]["choices"]["colours"]}
     assert together["C"] == ["b4+g7", "b4+f8"]  # never g7 with f8
+    page.click("#add-more")
     page.click("[data-cell='g7']")
     assert "blocked" in classes(page, "f8")
     page.click("[data-cell='f8']", force=True)  # refused on the page
@@ -119,8 +167,8 @@ def test_hex_board_pair(page, live_server, shots):
     for corner in ("a1", "a8", "h1", "h15", "o8", "o15"):
         assert "clickable" in classes(page, corner)
     assert "clickable" not in classes(page, "a2")
-    page.click("[data-cell='h1']")
-    assert "blocked" in classes(page, "a1") or "clickable" in classes(page, "a1")  # other colour: a new pick
+    page.click("[data-cell='h1']", modifiers=["Shift"])  # shift-click: "add more" at once
+    assert page.locator("#add-more").get_attribute("aria-pressed") == "true"
     page.click("[data-cell='o8']")
     assert page.locator("#take").inner_text() == "Take h1+o8"
     page.screenshot(path=str(shots / "nibble-board-hex.png"))
@@ -130,22 +178,168 @@ def test_hex_board_pair(page, live_server, shots):
     assert page.locator("[data-cell='h1'].taken, [data-cell='o8'].taken").count() == 2
 
 
+def test_the_computers_take_of_two_discs_is_marked_and_fades_out(page, live_server, shots):
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    import_start(page, live_server, TWO_FOR_THE_COMPUTER, seats=("human", "level:4"))
+    page.evaluate(WATCH_GHOSTS)
+    page.click("[data-cell='b2']")  # the only C: the take ends the turn by itself ("b2" alone)
+    page.locator("#result").wait_for(state="visible")
+    v = view(page)
+    assert v["moves"] == ["b2", "a1", "c1"]
+    # both discs of the computer's turn are marked, numbered in order
+    assert page.locator("[data-cell='a1'].taken.recent, [data-cell='c1'].taken.recent").count() == 2
+    assert page.locator("[data-cell='a1'] .nb-order").text_content() == "1"
+    assert page.locator("[data-cell='c1'] .nb-order").text_content() == "2"
+    # they faded out where they stood (after the person's own b2), in the order taken
+    ghosts = page.evaluate("window.nbGhosts")
+    assert "b2" in ghosts and "a1" in ghosts and "c1" in ghosts
+    assert ghosts.index("a1") < ghosts.index("c1") or ghosts.count("a1") > 1
+    page.wait_for_function("() => !document.querySelector('#board .nb-ghost')", timeout=3000)  # done within ~1.5 s
+    text = board_text(page)
+    assert "Computer (level 4) took a1 (red A), took c1 (red A) and won." in text
+    assert "Computer (level 4) wins: All 9 red discs (A) collected." in text
+    assert text.endswith("You hold 36 discs, majorities 4 of 5; Computer (level 4) holds 44 discs, majorities 4 of 5.")
+    assert not errors, errors
+
+
+def test_no_animation_with_reduced_motion(page, live_server):
+    page.emulate_media(reduced_motion="reduce")
+    import_start(page, live_server, TWO_FOR_THE_COMPUTER, seats=("human", "level:4"))
+    page.evaluate(WATCH_GHOSTS)
+    page.click("[data-cell='b2']")
+    page.locator("#result").wait_for(state="visible")
+    assert page.evaluate("window.nbGhosts") == []
+    assert page.locator("[data-cell='a1'].taken.recent, [data-cell='c1'].taken.recent").count() == 2  # still marked
+
+
+def test_a_click_during_the_animation_finishes_it(page, live_server):
+    import_start(page, live_server, options={"first_player": 0}, seed=1)
+    page.click("#add-more")
+    page.click("[data-cell='a1']")
+    page.click("[data-cell='a9']")
+    page.click("#take")
+    # as soon as a disc fades out, a pointer on the board ends the animation at once
+    page.wait_for_function("""() => {
+      if (!document.querySelector('#board .nb-ghost')) return false;
+      const before = document.querySelectorAll('#board .nb-ghost').length;
+      document.querySelector("#board [data-cell='e5']").dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+      window.nbAfter = [before, document.querySelectorAll('#board .nb-ghost').length];
+      return true;
+    }""")
+    before, after = page.evaluate("window.nbAfter")
+    assert before == 2 and after == 0
+    page.wait_for_function("() => window.abstractaView.ply === 2")
+
+
+def test_keyboard_only(page, live_server):
+    mid = import_start(page, live_server, options={"first_player": 0}, seed=1)
+    page.focus("#board")
+    assert "Arrow keys" in page.locator("#board").get_attribute("aria-label")
+    # the cursor starts on the first disc that may be taken (a1)
+    assert page.locator("[data-cell='a1'][data-cursor]").count() == 1
+    assert page.locator("#board .nb-cursor").is_visible()
+    page.keyboard.press("ArrowRight")
+    assert page.locator("[data-cell='b1'][data-cursor]").count() == 1
+    assert "b1: red (A)" in page.locator("#board-say").text_content()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")  # takes a1 and ends the turn
+    v = wait_ply(page, 2)
+    assert v["moves"] == ["a1", "end"]
+    assert page.locator("[data-cell='a1'][data-cursor]").count() == 1  # the cursor stays where it was
+    page.keyboard.press("ArrowUp")  # a2, free since a1 went
+    page.keyboard.press(" ")
+    v = wait_ply(page, 4)
+    assert v["moves"][2:] == ["a2", "end"]
+    # "add more of this colour" by keyboard: A, pick i1 and i9 (both H), T takes them
+    assert "i1+i9" in [t["turn"] for g in v["struct"]["choices"]["colours"] for t in g["together"]]
+    page.keyboard.press("a")
+    assert page.locator("#add-more").get_attribute("aria-pressed") == "true"
+    for _ in range(8):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    assert page.locator("[data-cell='i1'][data-cursor]").count() == 1
+    page.keyboard.press("Enter")
+    for _ in range(8):
+        page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    assert page.locator("#take").inner_text() == "Take i1+i9"
+    page.keyboard.press("t")
+    v = wait_ply(page, 6)
+    assert v["moves"][4:] == ["i1", "i9"]
+    assert get_json(f"{live_server.url}/api/matches/{mid}/record")["moves"] == ["a1", "end", "a2", "end", "i1+i9"]
+    # Tab reaches the controls under the board
+    page.focus("#board")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "add-more"
+    page.keyboard.press("Enter")  # the button switches the mode and keeps the focus
+    assert page.locator("#add-more").get_attribute("aria-pressed") == "true"
+    assert page.evaluate("document.activeElement.id") == "add-more"
+
+
+def test_hex_cursor_goes_straight_up(page, live_server):
+    import_start(page, live_server, options={"variant": "hex", "first_player": 0}, seed=1)
+    page.focus("#board")
+    assert page.locator("[data-cell='a1'][data-cursor]").count() == 1
+    cells = []
+    for _ in range(4):
+        page.keyboard.press("ArrowUp")
+        cells.append(page.locator("[data-cursor]").get_attribute("data-cell"))
+    assert cells == ["b2", "c2", "d3", "e3"]  # up-right, up-left…: the same column of the drawing
+    page.keyboard.press("ArrowDown")
+    assert page.locator("[data-cursor]").get_attribute("data-cell") == "d2"  # a tie going down: down-left
+
+
 @pytest.mark.parametrize("variant", ["square9", "square13", "hex"])
 def test_phone_width(browser, live_server, shots, variant):
     record = {"format": "abstracta-record", "version": 1, "game": "nibble", "options": {"variant": variant},
               "seed": 4, "start": None, "players": [], "moves": []}
     mid = post_json(f"{live_server.url}/api/matches/import", {"record": record, "seats": ["human", "human"]})["id"]
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
         page.goto(f"{live_server.url}/#/match/{mid}")
         page.wait_for_function(WAIT_HUMAN)
-        first = view(page)["struct"]["choices"]["colours"][0]["discs"][0]["cell"]
-        page.tap(f"[data-cell='{first}']")
-        assert page.locator("#take").inner_text() == f"Take {first}"
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        box = page.locator("#board svg").bounding_box()
-        assert box["width"] <= 390 and box["height"] > 200
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        # every cell (tap target) is at least 40×40 CSS px; the board area scrolls sideways
+        sizes = page.evaluate("""() => [...document.querySelectorAll('#board [data-cell]')].map((g) => {
+            const r = g.getBoundingClientRect(); return [r.width, r.height]; })""")
+        assert sizes and min(w for w, _ in sizes) >= 40 and min(h for _, h in sizes) >= 40, min(sizes)
+        for control in ("#add-more",):
+            box = page.locator(control).bounding_box()
+            assert box["width"] >= 40 and box["height"] >= 40
+        wrap = page.evaluate("(() => { const w = document.querySelector('#board .nb-wrap'); "
+                             "return [w.scrollWidth, w.clientWidth, w.getBoundingClientRect().right]; })()")
+        assert wrap[2] <= 360 and wrap[0] >= wrap[1]
+        v = view(page)
+        first = v["struct"]["choices"]["colours"][0]["discs"][0]["cell"]
+        page.locator(f"[data-cell='{first}']").scroll_into_view_if_needed()
+        page.tap(f"[data-cell='{first}']")  # one tap takes it and ends the turn
+        page.wait_for_function("m => window.abstractaView.ply >= 1 && window.abstractaView.to_move === 1 - m", arg=v["to_move"])
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
         page.screenshot(path=str(shots / f"nibble-board-phone-{variant}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_screenshots(browser, live_server, shots, width):
+    """The game page after the computer's turn, at a desktop and a phone width."""
+    context = browser.new_context(viewport={"width": width, "height": 900 if width > 500 else 844},
+                                  is_mobile=width < 500, has_touch=width < 500)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20000)
+        mid = post_json(f"{live_server.url}/api/matches", {"game": "nibble", "options": {"seed": 3, "first_player": 0},
+                                                           "seats": ["human", "level:2"]})["id"]
+        page.goto(f"{live_server.url}/#/match/{mid}")
+        page.wait_for_function(WAIT_HUMAN)
+        first = view(page)["struct"]["choices"]["colours"][0]["discs"][0]["cell"]
+        page.locator(f"[data-cell='{first}']").dispatch_event("click")  # the board area keeps its scroll
+        page.wait_for_function("() => { const v = window.abstractaView; return v.ply >= 3 && v.human_to_move && !v.thinking; }")
+        page.wait_for_function("() => !document.querySelector('#board .nb-ghost')", timeout=3000)
+        assert page.locator("#board .taken.recent").count() >= 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.screenshot(path=str(shots / f"nibble-{width}.png"), full_page=True)
     finally:
         context.close()

@@ -69,6 +69,7 @@ def import_start(page, server, game: str, start: str) -> str:
 def test_nibble_only_lets_the_player_pick_a_legal_turn(page, live_server, shots):
     mid = import_start(page, live_server, "nibble", NIBBLE_SPLIT)
     assert "g7+f8" not in page.evaluate("window.abstractaView.turns")
+    page.click("#add-more")
     page.click("[data-cell='g7']")
     f8 = page.locator("[data-cell='f8']")
     assert "blocked" in f8.get_attribute("class")  # taking g7 and f8 would split the board

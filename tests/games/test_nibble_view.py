@@ -107,9 +107,11 @@ def test_seed1_board_and_choices():
     assert view["choices"] == {
         "take": None, "end": None,
         "colours": [
-            {"colour": "G", "discs": [{"cell": "a1", "action": "a1"}, {"cell": "a9", "action": "a9"}],
+            {"colour": "G", "name": "blue", "discs": [{"cell": "a1", "action": "a1", "ends": False},
+                                                      {"cell": "a9", "action": "a9", "ends": False}],
              "together": [{"cells": ["a1", "a9"], "turn": "a1+a9"}]},
-            {"colour": "H", "discs": [{"cell": "i1", "action": "i1"}, {"cell": "i9", "action": "i9"}],
+            {"colour": "H", "name": "purple", "discs": [{"cell": "i1", "action": "i1", "ends": False},
+                                                        {"cell": "i9", "action": "i9", "ends": False}],
              "together": [{"cells": ["i1", "i9"], "turn": "i1+i9"}]},
         ]}
     assert view["turn"] == {"seat": 0, "actions": [], "left": None}
@@ -162,17 +164,20 @@ def test_mid_turn_choices_turn_left_and_recent():
     assert cells(view)["a2"]["free"] and cells(view)["b1"]["free"]  # a1's neighbours are now open
     assert view["turn"] == {"seat": 0, "actions": ["a1"], "left": {"colour": "G", "more": ["a9"]}}
     assert view["choices"] == {"take": "G", "end": {"action": "end"},
-                               "colours": [{"colour": "G", "discs": [{"cell": "a9", "action": "a9"}], "together": []}]}
+                               "colours": [{"colour": "G", "name": "blue", "together": [],
+                                            "discs": [{"cell": "a9", "action": "a9", "ends": True}]}]}
     assert view["board"]["collections"][0]["colours"][6] == {"colour": "G", "count": 1, "major": False}
     assert view["board"]["collections"][0]["total"] == 1
-    assert state.action_effects(game.geometry.index["a9"], 1) == {"touched": ["a9"], "removed": ["a9"], "revealed": []}
-    assert state.action_effects(game.geometry.cells, 1) == {"touched": [], "removed": [], "revealed": []}
+    assert state.action_effects(game.geometry.index["a9"], 1) == {"touched": ["a9"], "removed": ["a9"], "revealed": [],
+                                                                  "text": "took a9 (blue G)"}
+    assert state.action_effects(game.geometry.cells, 1) == {"touched": [], "removed": [], "revealed": [],
+                                                            "text": "ended the turn"}
     state.apply_action(state.string_to_action("a9"))  # no G left to take: the turn ends by itself
     view = state.to_struct(1)
     assert view["to_move"] == 1 and view["turn"]["left"] is None
     assert view["recent"] == [{"seat": 0, "actions": ["a1", "a9"], "steps": [
-        {"action": "a1", "touched": ["a1"], "removed": ["a1"], "revealed": []},
-        {"action": "a9", "touched": ["a9"], "removed": ["a9"], "revealed": []}]}]
+        {"action": "a1", "touched": ["a1"], "removed": ["a1"], "revealed": [], "text": "took a1 (blue G)"},
+        {"action": "a9", "touched": ["a9"], "removed": ["a9"], "revealed": [], "text": "took a9 (blue G)"}]}]
     assert state.to_struct(0)["recent"] == []  # seat 0 sees nothing new since it moved
 
 
@@ -182,7 +187,7 @@ def test_explicit_end_is_a_step_without_cells():
     for a in ("a1", "end"):
         state.apply_action(state.string_to_action(a))
     steps = state.to_struct(1)["recent"][0]["steps"]
-    assert steps[1] == {"action": "end", "touched": [], "removed": [], "revealed": []}
+    assert steps[1] == {"action": "end", "touched": [], "removed": [], "revealed": [], "text": "ended the turn"}
 
 
 # --- §7.6 / §7.7: end reasons ----------------------------------------------------------------------------
@@ -263,3 +268,52 @@ def test_struct_is_plain_json():
     for player in (None, 0, 1):
         view = state.to_struct(player)
         assert json.loads(json.dumps(view)) == view
+
+
+# --- effects in words and "ends" (a one-disc take that closes the turn by itself) -------------------------
+def test_effect_texts_seed1():
+    """§7 example 1: the corners, in words; a1 alone leaves a9 (G) to take, so it does not end
+    the turn; after i1 and i9 the purple discs are gone from the corners."""
+    game = NibbleGame(first_player=0)
+    state = game.new_initial_state(seed=1)
+    idx = game.geometry.index
+    assert state.action_effects(idx["a1"], 0)["text"] == "took a1 (blue G)"
+    assert state.action_effects(idx["i9"], None)["text"] == "took i9 (purple H)"
+    for a in ("i1", "i9"):
+        state.apply_action(state.string_to_action(a))
+    steps = state.to_struct(1)["recent"][0]["steps"]
+    assert [s["text"] for s in steps] == ["took i1 (purple H)", "took i9 (purple H)"]
+
+
+def test_effect_text_of_a_winning_take():
+    """§7 example 6: holding C 7, D 7, E 6 and taking one E wins; the step says so."""
+    state = _win_after({"C": 7, "D": 7, "E": 6}, "E")
+    step = state.to_struct(1)["recent"][0]["steps"][0]
+    assert step == {"action": "a1", "touched": ["a1"], "removed": ["a1"], "revealed": [],
+                    "text": "took a1 (green E) and won"}
+
+
+def test_effect_text_when_the_last_take_loses():
+    """§7 example 7 seen from the other side: seat 1 empties the board and seat 0 wins on
+    majorities."""
+    held = dict(zip("ABCDEFGHI", (5, 6, 5, 7, 5, 4, 3, 2, 1)))  # seat 1 ends with G 6, H 7, I 8
+    state = NibbleGame().state_from_text(position("square9", {"a1": "H"}, 1, held))
+    assert state.to_struct(1)["legal"] == ["a1"]
+    state.apply_action(state.string_to_action("a1"))
+    assert state.returns() == [1.0, -1.0]
+    assert state.to_struct(0)["recent"][0]["steps"][0]["text"] == "took a1 (purple H), ending the game"
+
+
+def test_ends_flags():
+    """§7 examples 4 and 5: in the line, a1 and c1 go together (neither ends the turn alone);
+    in the T shape b2 (A) ends it, a1 and c1 (B) do not; a take that wins ends it too."""
+    line = NibbleGame().state_from_text(position("square9", {"a1": "A", "b1": "B", "c1": "A"}))
+    ends = {d["cell"]: d["ends"] for g in line.to_struct(0)["choices"]["colours"] for d in g["discs"]}
+    assert ends == {"a1": False, "c1": False}
+    t = NibbleGame().state_from_text(position("square9", {"b2": "A", "a1": "B", "b1": "C", "c1": "B"}))
+    ends = {d["cell"]: d["ends"] for g in t.to_struct(0)["choices"]["colours"] for d in g["discs"]}
+    assert ends == {"b2": True, "a1": False, "c1": False}
+    held = {"A": 7, "B": 6, "C": 7}  # a seventh B makes A, B, C ≥ 7 each (§5 instant win B)
+    win = NibbleGame().state_from_text(position("square9", {"b2": "A", "a1": "B", "b1": "C", "c1": "B"}, 0, held))
+    ends = {d["cell"]: d["ends"] for g in win.to_struct(0)["choices"]["colours"] for d in g["discs"]}
+    assert ends == {"b2": True, "a1": True, "c1": True}

@@ -32,8 +32,11 @@ Perfect information: every viewer (and a spectator, ``player=None``) sees the sa
 
     {"take": None | "G",                         # the open turn's colour (mid-turn)
      "colours": [                                # colours with a disc that may be taken, A… order
-        {"colour": "G",
-         "discs": [{"cell": "a1", "action": "a1"}, ...],   # each disc that may be taken now
+        {"colour": "G", "name": "blue",
+         "discs": [{"cell": "a1", "action": "a1",  # each disc that may be taken now
+                    "ends": False}, ...],        # True: taking it ends the turn by itself (no
+                                                 # other disc of its colour may follow, or it wins);
+                                                 # False: a one-disc turn is [action, "end"]
          "together": [{"cells": ["a1", "a9"], "turn": "a1+a9"}, ...]}],
                                                  # at a turn boundary: every set of two or more discs
                                                  # of this colour that one turn may take (§4, the
@@ -45,7 +48,10 @@ Perfect information: every viewer (and a spectator, ``player=None``) sees the sa
 ``turn.left`` mid-turn: ``{"colour": "G", "more": ["a9"]}`` (the discs of that colour that may
 still be taken); ``None`` at a turn boundary.
 
-Effects of one action: a take touches and removes its cell; ``end`` touches nothing.
+Effects of one action: a take touches and removes its cell; ``end`` touches nothing. ``text``
+words the step: ``"took a1 (blue G)"``, ``"took i9 (purple H) and won"`` (an instant win, or
+majorities when it empties the board; ``", ending the game"`` when the board empties and the
+other seat wins), ``"ended the turn"``.
 """
 
 from __future__ import annotations
@@ -126,6 +132,7 @@ class NibbleView:
     coll: list[list[int]]
     take: int
     winner: int
+    to_move: int
 
     if TYPE_CHECKING:  # pragma: no cover
         def legal_actions(self) -> list[int]: ...
@@ -168,8 +175,8 @@ class NibbleView:
             c = self.board[g.bit[g.index[s]]]
             group = groups.get(c)
             if group is None:
-                group = groups[c] = {"colour": letters[c], "discs": [], "together": []}
-            group["discs"].append({"cell": s, "action": s})
+                group = groups[c] = {"colour": letters[c], "name": COLOUR_NAMES[c], "discs": [], "together": []}
+            group["discs"].append({"cell": s, "action": s, "ends": self._take_ends_turn(g.index[s])})
         if self.take < 0 and groups:
             from .notation import turn_strings
 
@@ -180,14 +187,27 @@ class NibbleView:
         return {"take": letters[self.take] if self.take >= 0 else None,
                 "colours": [groups[c] for c in sorted(groups)], "end": end}
 
-    def action_effects(self, action: int, player: int | None) -> dict[str, list]:
+    def _take_ends_turn(self, action: int) -> bool:
+        """Taking the disc ``action`` (legal now) ends the turn by itself: afterwards no disc of
+        its colour may be taken, or the take wins the game (the engine decides, on a copy)."""
+        mover = self.to_move
+        after = self.clone()  # type: ignore[attr-defined]
+        after.apply_action(action)
+        return after.is_terminal() or after.current_player() != mover
+
+    def action_effects(self, action: int, player: int | None) -> dict[str, Any]:
         """A take touches and removes its cell (the disc joins the mover's collection); ``end``
-        changes no cell."""
+        changes no cell. ``text``: the step in words (module docstring)."""
         g = self.geometry
         if action == g.cells:
-            return {"touched": [], "removed": [], "revealed": []}
+            return {"touched": [], "removed": [], "revealed": [], "text": "ended the turn"}
         name = g.names[action]
-        return {"touched": [name], "removed": [name], "revealed": []}
+        c = self.board[g.bit[action]]
+        after = self.clone()  # type: ignore[attr-defined]
+        after.apply_action(action)
+        won = "" if not after.is_terminal() else " and won" if after.winner == self.to_move else ", ending the game"
+        return {"touched": [name], "removed": [name], "revealed": [],
+                "text": f"took {name} ({COLOUR_NAMES[c]} {g.letters[c]}){won}"}
 
     def end_struct(self) -> dict[str, Any] | None:
         """Why the winner won (§5): ``all-of-a-colour``, ``three-adjacent-colours`` (instant wins,

@@ -1,12 +1,32 @@
 // Nibble board: draws the structured view (view.py; spec nibble.md §1, §2, §4, §5) and sends
 // action strings. Everything drawn comes from ctx.struct: cells and their coordinates, discs,
-// which discs are free, which may be taken (choices) and which sets of them one turn may take
-// together, the collections with their majorities. No rule is worked out here.
+// which discs are free, which may be taken (choices), which sets of them one turn may take
+// together and whether a take ends the turn by itself, the collections with their majorities.
+// No rule is worked out here.
+//
+// A turn as people take it: one click (tap, Enter) on a disc takes it and ends the turn
+// (["a1", "end"], or "a1" when that take ends the turn by itself). "Add more of this colour"
+// switches to picking several discs of one colour, confirmed with "Take a1+a9" (a whole-turn
+// string). Keyboard: a cursor moved with the arrow keys (keyHelp). What the opponent took since
+// the viewer moved is ringed and numbered; discs taken since the last position shown fade out
+// where they stood (not with prefers-reduced-motion, not while replaying). On a phone the board
+// keeps cells of at least 41 CSS px and its own area scrolls sideways (the page does not),
+// starting at the left edge (the rank/row labels), with a hint under it; pinch zoom still works.
 import { el, svgRoot, button, hexPoints } from "/svg.js";
 
 export const css = `
+.nb-wrap { contain: inline-size; overflow-x: auto; overflow-y: hidden; max-width: 100%; -webkit-overflow-scrolling: touch; overscroll-behavior-x: contain; }
+.nb-hint { font-size: 13px; color: var(--muted, #6b6558); margin: .2rem 0 0; text-align: center; }
 .nibble-board .nb-cell.clickable:hover .nb-disc { filter: brightness(1.12); }
 .nibble-board .nb-cell.blocked { cursor: not-allowed; }
+.nibble-board .nb-ghost { pointer-events: none; transform-box: fill-box; transform-origin: center;
+  animation-name: nb-fade; animation-timing-function: ease-in; animation-fill-mode: both; }
+@keyframes nb-fade { from { opacity: 1; transform: scale(1); } to { opacity: 0; transform: scale(.55); } }
+@media (prefers-reduced-motion: reduce) { .nibble-board .nb-ghost { display: none; } }
+.nibble-board .nb-cursor { display: none; pointer-events: none; }
+:focus-visible > .nb-wrap .nb-cursor, :focus > .nb-wrap.kbd .nb-cursor { display: inline; }
+.nb-btn { min-height: 40px; min-width: 40px; }
+.nb-btn.toggle[aria-pressed="true"] { background: #fff4d6; border-color: #b8860b; box-shadow: inset 0 0 0 2px #f2b134; font-weight: 600; }
 .collect-tables { display: grid; gap: .4rem; margin-top: .4rem; }
 .collect-tables .ctable .chead { font-size: 13px; color: var(--muted, #6b6558); }
 .collect-tables .ctable.tomove .chead { color: var(--ink, #222); font-weight: 600; }
@@ -20,31 +40,95 @@ export const css = `
 }
 `;
 
-const INK = { dark: "#333", light: "#fff" };
+export const keyHelp = "Arrow keys move the cursor (on the hexagon Up and Down go to the row above or below, " +
+  "keeping to the same column); Enter or Space takes the disc under the cursor and ends your turn; " +
+  "A switches “add more of this colour” on or off, in which Enter picks discs and T takes them; " +
+  "E ends an open turn; Escape cancels.";
 
-// UI state (the discs picked for a whole turn) belongs to one position: reset when it changes.
-let ui = { key: null, picked: [] };
+const INK = { dark: "#333", light: "#fff" };
+const MIN_CELL_PX = 41; // a cell (tap target) is never drawn smaller than this on screen
+const STEP_MS = 260, TOTAL_MS = 1300; // fading out taken discs: per step, at most in all
+
+// UI state of one position (the discs picked, "add more" mode): reset when the position changes.
+let ui = { key: null, picked: [], adding: false };
+// kept across positions: the keyboard cursor, the board area's scroll, the last live position
+// shown (to know what to animate) and the animation running
+let cursor = null, sticky = null, keyboard = false;
+let scrollPos = null; // {variant, left}
+let prev = null; // {variant, discs: Map cell -> colour letter}
+let anim = null; // {variant, ghosts: [{cell, disc, delay}], dur, start, until}
+let animTimer = null;
 
 function keyOf(struct) {
   return [struct.game, struct.to_move, struct.turn.actions.join(","), struct.legal.join(","),
     struct.board.cells.map((c) => c.disc || ".").join("")].join("|");
 }
 
+const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+
+function finishAnimation() {
+  anim = null;
+  clearTimeout(animTimer);
+  document.querySelectorAll(".nibble-board .nb-ghost").forEach((g) => g.remove());
+}
+
+// the cells of the turns since the viewer moved, oldest first, each with its take's number
+function recentTakes(struct) {
+  const out = [];
+  for (const t of struct.recent || []) for (const s of t.steps) for (const c of s.removed) out.push({ cell: c, seat: t.seat });
+  return out;
+}
+
+// start fading out the discs that left the board since the last live position drawn
+function noteChange(struct, live) {
+  const board = struct.board;
+  const discs = new Map(board.cells.map((c) => [c.id, c.disc]));
+  const before = prev;
+  prev = live ? { variant: board.variant, discs } : null;
+  if (!live || !before || before.variant !== board.variant) return;
+  const gone = [], added = [];
+  for (const [cell, disc] of discs) {
+    const old = before.discs.get(cell);
+    if (old && !disc) gone.push(cell);
+    else if (disc && !old) added.push(cell);
+  }
+  if (!gone.length || added.length || reducedMotion()) return; // an undo or a new game: no animation
+  // in the order they were taken: the turns since the viewer moved, then this turn, then the rest
+  const order = [...recentTakes(struct).map((t) => t.cell), ...struct.turn.actions];
+  const ghosts = [];
+  const per = Math.min(STEP_MS, TOTAL_MS / gone.length);
+  const rank = (c) => { const i = order.lastIndexOf(c); return i < 0 ? order.length : i; };
+  gone.sort((a, b) => rank(a) - rank(b));
+  gone.forEach((cell, i) => ghosts.push({ cell, disc: before.discs.get(cell), delay: i * per }));
+  clearTimeout(animTimer);
+  const start = performance.now();
+  anim = { variant: board.variant, ghosts, dur: Math.max(120, per), start, until: start + gone.length * per + 40 };
+  animTimer = setTimeout(finishAnimation, anim.until - start);
+}
+
 export function render(box, ctx) {
-  const { board, choices } = ctx.struct;
-  const key = keyOf(ctx.struct);
-  if (ui.key !== key) ui = { key, picked: [] };
+  const struct = ctx.struct;
+  const { board, choices } = struct;
+  const key = keyOf(struct);
+  if (ui.key !== key) ui = { key, picked: [], adding: false };
+  noteChange(struct, !!ctx.live);
 
   // disc colours: the description's palette under the struct's keys (disc.A …)
   const colours = Object.fromEntries(board.colours.map((c) => [c.colour,
     { ...c, fill: (ctx.palette && ctx.palette[c.key]) || "#999", ink: INK[c.ink] || "#fff" }]));
   const groups = ctx.interactive && choices && choices.colours ? choices.colours : [];
-  const discAction = new Map(); // cell -> action string of taking that disc now
+  const discOf = new Map(); // cell -> {cell, action, ends} of taking that disc now
   const groupOf = new Map(); // cell -> its colour group in choices
-  for (const g of groups) for (const d of g.discs) { discAction.set(d.cell, d.action); groupOf.set(d.cell, g); }
+  for (const g of groups) for (const d of g.discs) { discOf.set(d.cell, d); groupOf.set(d.cell, g); }
   const midTurn = !!(choices && choices.take);
+  const byId = new Map(board.cells.map((c) => [c.id, c]));
+  if (!cursor || !byId.has(cursor)) {
+    const first = groups.length ? groups[0].discs[0].cell : null;
+    cursor = first || board.cells[Math.floor(board.cells.length / 2)].id;
+    sticky = null;
+  }
 
-  // --- picking a set of discs for one turn (turn boundary only) -----------------------------
+  // --- picking a set of discs for one turn ("add more of this colour") --------------------------
   const nextPick = (cell) => {
     if (ui.picked.includes(cell)) return ui.picked.filter((c) => c !== cell);
     if (ui.picked.length && groupOf.get(ui.picked[0]) !== groupOf.get(cell)) return [cell]; // another colour: start again
@@ -56,8 +140,15 @@ export function render(box, ctx) {
     const g = groupOf.get(cells[0]);
     return (g ? g.together : []).find((t) => (!exact || t.cells.length === cells.length) && cells.every((c) => t.cells.includes(c))) || null;
   };
-  const fits = (cells) => cells.length <= 1 || !!setFor(cells, false);
-  const turnString = () => (ui.picked.length === 1 ? discAction.get(ui.picked[0]) : (setFor(ui.picked, true) || {}).turn);
+  const fits = (cells) => midTurn ? cells.length <= 1 : cells.length <= 1 || !!setFor(cells, false);
+  // what one click sends for one disc: the take and "end", or the take alone when it ends the turn
+  const oneDisc = (d) => (d.ends ? d.action : [d.action, "end"]);
+  const pickPlay = () => {
+    if (ui.picked.length === 1) return oneDisc(discOf.get(ui.picked[0]));
+    const t = setFor(ui.picked, true);
+    return t ? t.turn : null;
+  };
+  const pickText = () => (ui.picked.length === 1 ? ui.picked[0] : (setFor(ui.picked, true) || {}).turn);
 
   // --- geometry: drawing units from the struct's coordinates ---------------------------------
   const hex = board.shape === "hex";
@@ -71,22 +162,43 @@ export function render(box, ctx) {
   const W = Math.max(...boxes.map((b) => b[2])) + 4 - x0, H = Math.max(...boxes.map((b) => b[3])) + 4 - y0;
   const px = (p) => ux(p) - x0, py = (p) => uy(p) - y0;
 
-  const svg = svgRoot(box, W, H, "Nibble board", hex ? 760 : 640);
+  // the board area scrolls sideways where the board cannot fit with cells of MIN_CELL_PX
+  const wrap = document.createElement("div");
+  wrap.className = "nb-wrap" + (keyboard ? " kbd" : "");
+  box.append(wrap);
+  const svg = svgRoot(wrap, W, H, "Nibble board", hex ? 760 : 640);
   svg.classList.add("nibble-board");
+  const minW = Math.ceil(MIN_CELL_PX * W / dx);
+  svg.style.minWidth = `${minW}px`;
+  svg.style.maxHeight = `max(75vh, ${Math.ceil(minW * H / W)}px)`;
+  wrap.addEventListener("pointerdown", () => {
+    if (anim) finishAnimation(); // a click during the animation finishes it at once
+    if (keyboard) { keyboard = false; wrap.classList.remove("kbd"); } // the mouse again: no cursor
+  }, { capture: true });
+  wrap.addEventListener("scroll", () => { scrollPos = { variant: board.variant, left: wrap.scrollLeft }; });
+
   const labels = el("g", { fill: "#7a6440", "font-size": 14, "text-anchor": "middle", "font-family": "sans-serif" }, svg);
   for (const l of board.labels) el("text", { x: px(l), y: py(l) + 4.5, text: l.text }, labels);
 
-  // the opponents' turns since the viewer moved, and the discs taken so far in this turn
-  const recent = new Set();
-  for (const t of ctx.struct.recent || []) for (const s of t.steps) for (const c of [...s.touched, ...s.removed]) recent.add(c);
-  const thisTurn = new Set(ctx.struct.turn.actions);
+  // the opponents' turns since the viewer moved (numbered in order), and this turn's takes
+  const recent = new Map();
+  const takes = recentTakes(struct);
+  takes.forEach((t, i) => recent.set(t.cell, { n: i + 1, seat: t.seat }));
+  for (const t of struct.recent || []) for (const s of t.steps) for (const c of s.touched) if (!recent.has(c)) recent.set(c, { n: 0, seat: t.seat });
+  const thisTurn = new Set(struct.turn.actions);
+  const ghostAt = new Map();
+  if (anim && anim.variant === board.variant) {
+    const elapsed = performance.now() - anim.start;
+    for (const g of anim.ghosts) ghostAt.set(g.cell, { ...g, delay: g.delay - elapsed });
+  }
   let anyBlocked = false, canAdd = false;
+  const picking = ui.adding || ui.picked.length > 0;
 
   for (const c of board.cells) {
     const cx = px(c), cy = py(c);
-    const takeable = discAction.has(c.id);
+    const takeable = discOf.has(c.id);
     const picked = ui.picked.includes(c.id);
-    const blocked = takeable && !midTurn && !picked && !fits(nextPick(c.id)); // free, but not with the picked discs
+    const blocked = takeable && picking && !picked && !fits(nextPick(c.id)); // free, but not with the picked discs
     anyBlocked = anyBlocked || blocked;
     if (takeable && !picked && !blocked && ui.picked.length && groupOf.get(c.id) === groupOf.get(ui.picked[0])) canAdd = true;
     const cls = ["nb-cell"];
@@ -94,15 +206,33 @@ export function render(box, ctx) {
     if (blocked) cls.push("blocked");
     if (picked) cls.push("picked");
     if (c.free) cls.push("free");
+    const rec = recent.get(c.id);
     const g = el("g", { "data-cell": c.id, class: cls.join(" ") }, svg);
     if (c.disc) g.dataset.disc = c.disc;
-    if (hex) el("polygon", { points: hexPoints(cx, cy, R * 1.07), fill: "#efe6d2", stroke: "#d8ccb0" }, g);
-    else el("rect", { x: cx - R, y: cy - R, width: 2 * R, height: 2 * R, fill: "#efe6d2", stroke: "#d8ccb0" }, g);
-    if (!c.disc && (recent.has(c.id) || thisTurn.has(c.id))) {
+    const ground = rec && !c.disc ? "#dbe8f6" : thisTurn.has(c.id) && !c.disc ? "#e6dcc4" : "#efe6d2";
+    if (hex) el("polygon", { points: hexPoints(cx, cy, R * 1.07), fill: ground, stroke: "#d8ccb0" }, g);
+    else el("rect", { x: cx - R, y: cy - R, width: 2 * R, height: 2 * R, fill: ground, stroke: "#d8ccb0" }, g);
+    if (!c.disc && (rec || thisTurn.has(c.id))) {
       // where a disc was just taken: a ring (blue for the opponents' turns, dark for this turn)
       g.classList.add("taken");
-      el("circle", { cx, cy, r: R * 0.66, fill: "none", stroke: thisTurn.has(c.id) ? "#6b5a3a" : "#3d7fd0",
+      if (rec) g.classList.add("recent");
+      el("circle", { cx, cy, r: R * 0.66, fill: "none", stroke: thisTurn.has(c.id) ? "#6b5a3a" : "#2f6db5",
         "stroke-width": 3, "stroke-dasharray": "4 3" }, g);
+      if (rec && takes.length > 1 && rec.n) {
+        el("text", { class: "nb-order", x: cx, y: cy + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700,
+          "font-family": "sans-serif", fill: "#2f6db5", text: String(rec.n) }, g);
+      }
+      const who = rec ? ctx.seatName(rec.seat) : ctx.seatName(struct.turn.seat);
+      el("title", { text: `${c.id}: taken by ${who}` + (rec && rec.n && takes.length > 1 ? ` (take ${rec.n} of ${takes.length})` : "") }, g);
+    }
+    const ghost = ghostAt.get(c.id);
+    if (ghost && !c.disc) {
+      // the disc that was here fades out where it stood
+      const col = colours[ghost.disc] || { fill: "#999", ink: "#fff" };
+      const gg = el("g", { class: "nb-ghost", style: `animation-duration: ${anim.dur}ms; animation-delay: ${Math.round(ghost.delay)}ms` }, g);
+      el("circle", { cx, cy, r: R * 0.74, fill: col.fill, stroke: "#555", "stroke-width": 1.2 }, gg);
+      el("text", { x: cx, y: cy + 4.5, "text-anchor": "middle", "font-size": 14, "font-family": "sans-serif",
+        "font-weight": 600, fill: col.ink, text: ghost.disc }, gg);
     }
     if (c.disc) {
       const col = colours[c.disc] || { fill: "#999", ink: "#fff", name: c.disc };
@@ -117,20 +247,159 @@ export function render(box, ctx) {
       }
       el("text", { x: cx, y: cy + 4.5, "text-anchor": "middle", "font-size": 14, "font-family": "sans-serif",
         "font-weight": 600, fill: col.ink, text: c.disc, "pointer-events": "none", opacity: blocked ? 0.5 : null }, g);
-      const why = blocked ? ` — cannot be taken together with ${ui.picked.join("+")}` : takeable ? " — may be taken" : c.free ? " — free" : "";
-      el("title", { text: `${c.id}: ${col.name} (${c.disc})${why}` }, g);
+      el("title", { text: cellWords(c, col) + whyWords(c.id) }, g);
     }
-    if (takeable && !blocked) g.addEventListener("click", () => click(c.id));
+    if (takeable && !blocked) g.addEventListener("click", (ev) => click(c.id, ev.shiftKey));
+  }
+  // the keyboard cursor: drawn over its cell, shown while the board has the keyboard focus
+  const cursorShape = el("g", { class: "nb-cursor", "aria-hidden": "true" }, svg);
+  const placeCursor = () => {
+    const c = byId.get(cursor);
+    cursorShape.replaceChildren();
+    svg.querySelectorAll("[data-cursor]").forEach((n) => n.removeAttribute("data-cursor"));
+    const cellNode = svg.querySelector(`[data-cell="${cursor}"]`);
+    if (cellNode) cellNode.setAttribute("data-cursor", "");
+    for (const [stroke, w] of [["#222", 6], ["#f2b134", 3]]) {
+      if (hex) el("polygon", { points: hexPoints(px(c), py(c), R * 0.98), fill: "none", stroke, "stroke-width": w }, cursorShape);
+      else el("rect", { x: px(c) - R + 3, y: py(c) - R + 3, width: 2 * R - 6, height: 2 * R - 6, rx: 4, fill: "none", stroke, "stroke-width": w }, cursorShape);
+    }
+  };
+  placeCursor();
+
+  // restore the board area's scroll (the first time: the left edge) — it is drawn anew each time
+  if (wrap.scrollWidth > wrap.clientWidth + 1) {
+    wrap.scrollLeft = scrollPos && scrollPos.variant === board.variant ? scrollPos.left : 0;
+    scrollPos = { variant: board.variant, left: wrap.scrollLeft };
+    const hint = document.createElement("p");
+    hint.className = "nb-hint";
+    hint.textContent = "Swipe the board sideways to see all of it.";
+    box.append(hint);
   }
 
-  const redraw = () => { box.replaceChildren(); ctx.controls.replaceChildren(); render(box, ctx); };
-  function click(cell) {
-    if (midTurn) { ctx.play(discAction.get(cell)); return; } // a turn is open: each click takes one more disc
+  function cellWords(c, col) {
+    return `${c.id}: ${col.name} (${c.disc})`;
+  }
+  function whyWords(cell) {
+    const c = byId.get(cell);
+    if (!c || !c.disc) return "";
+    if (ui.picked.includes(cell)) return " — picked";
+    if (discOf.has(cell)) {
+      if (picking && !fits(nextPick(cell))) return ` — cannot be taken together with ${ui.picked.join("+")}`;
+      return " — may be taken";
+    }
+    return c.free ? " — free" : "";
+  }
+  function cellSpeech(cell) {
+    const c = byId.get(cell);
+    if (!c.disc) {
+      const rec = recent.get(cell);
+      return `${cell}: empty` + (rec ? `, just taken by ${ctx.seatName(rec.seat)}` : "");
+    }
+    return cellWords(c, colours[c.disc] || { name: c.disc }) + whyWords(cell);
+  }
+
+  const redraw = () => {
+    // a control that had the focus (Enter on "Add more…") keeps it in the new drawing
+    const focused = ctx.controls.contains(document.activeElement) ? document.activeElement.id : null;
+    box.replaceChildren();
+    ctx.controls.replaceChildren();
+    render(box, ctx);
+    const again = focused && document.getElementById(focused);
+    if (again) again.focus();
+  };
+  function click(cell, add = false) {
+    if (anim) finishAnimation();
+    const d = discOf.get(cell);
+    if (!d) return;
+    if (!ui.adding && !add && !ui.picked.length) { // one click: take it, the turn ends
+      ctx.say(`Taking ${cell}`);
+      ctx.play(oneDisc(d));
+      return;
+    }
+    if (midTurn) { ctx.play(d.action); return; } // an open turn: each pick takes one more disc
     const next = nextPick(cell);
-    if (!fits(next)) return;
+    if (!fits(next)) { ctx.say(`${cell} cannot be taken together with ${ui.picked.join(", ")}`); return; }
     ui.picked = next;
+    ui.adding = true;
+    ctx.say(ui.picked.length ? pickedWords(choices, ui.picked) : "Nothing picked");
     redraw();
   }
+  function takePick() {
+    const what = pickPlay();
+    if (!what) return false;
+    ctx.say(`Taking ${pickText()}`);
+    ctx.play(what);
+    return true;
+  }
+  function toggleAdding() {
+    ui.adding = !ui.adding;
+    if (!ui.adding) ui.picked = [];
+    ctx.say(ui.adding ? "Add more of this colour: on. Pick discs of one colour, then take them." : "Add more of this colour: off");
+    redraw();
+  }
+
+  // --- keyboard ------------------------------------------------------------------------------
+  const rows = new Map(); // y -> cells of that row by x
+  for (const c of board.cells) { if (!rows.has(c.y)) rows.set(c.y, []); rows.get(c.y).push(c); }
+  for (const r of rows.values()) r.sort((a, b) => a.x - b.x);
+  function moveCursor(dir) {
+    const c = byId.get(cursor);
+    let to = null;
+    if (dir === "left" || dir === "right") {
+      const row = rows.get(c.y);
+      to = row[row.indexOf(c) + (dir === "left" ? -1 : 1)] || null;
+      sticky = null;
+    } else {
+      const row = rows.get(c.y + (dir === "up" ? 1 : -1));
+      if (row) {
+        const want = sticky === null ? c.x : sticky;
+        // nearest to the column kept while going up or down; a tie (hexagon): up-right, down-left
+        to = row.reduce((best, r) => {
+          const d = Math.abs(r.x - want), bd = best ? Math.abs(best.x - want) : Infinity;
+          if (d < bd - 1e-9) return r;
+          if (Math.abs(d - bd) < 1e-9 && (dir === "up" ? r.x > best.x : r.x < best.x)) return r;
+          return best;
+        }, null);
+        sticky = want;
+      }
+    }
+    if (!to) return;
+    cursor = to.id;
+    placeCursor();
+    const node = svg.querySelector(`[data-cell="${cursor}"]`);
+    if (node && node.scrollIntoView) node.scrollIntoView({ block: "nearest", inline: "nearest" });
+    ctx.say(cellSpeech(cursor));
+  }
+  const ARROWS = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down" };
+  ctx.onKey((ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return false;
+    if (anim) finishAnimation();
+    const k = ev.key;
+    if (ARROWS[k]) {
+      if (!keyboard) { keyboard = true; wrap.classList.add("kbd"); }
+      moveCursor(ARROWS[k]);
+      return true;
+    }
+    if (k === "Enter" || k === " ") {
+      keyboard = true;
+      if (discOf.has(cursor) && (!picking || fits(nextPick(cursor)))) click(cursor, ev.shiftKey);
+      else ctx.say(ctx.interactive ? `${cellSpeech(cursor)}: nothing to take there` : `${cellSpeech(cursor)}. Not your turn.`);
+      return true;
+    }
+    if (k === "Escape") {
+      if (!ui.picked.length && !ui.adding) return false;
+      ui.picked = [];
+      ui.adding = false;
+      ctx.say("Pick cancelled");
+      redraw();
+      return true;
+    }
+    if (!ctx.interactive || !choices || !choices.colours) return false;
+    if ((k === "a" || k === "A" || k === "+") && !midTurn) { toggleAdding(); return true; }
+    if ((k === "t" || k === "T") && ui.picked.length) return takePick() || true;
+    if ((k === "e" || k === "E") && choices.end) { ctx.say("Ending the turn"); ctx.play(choices.end.action); return true; }
+    return false;
+  });
 
   // --- the two collections (§5: counts, majorities, progress to the instant wins) ------------
   const T = board.targets;
@@ -138,13 +407,11 @@ export function render(box, ctx) {
   tables.className = "collect-tables";
   for (const coll of board.collections) {
     const row = document.createElement("div");
-    row.className = "ctable" + (coll.seat === ctx.struct.to_move ? " tomove" : "");
+    row.className = "ctable" + (coll.seat === struct.to_move ? " tomove" : "");
     row.dataset.seat = coll.seat;
     const head = document.createElement("div");
     head.className = "chead";
-    const run = coll.best_run ? ` · best three in a row ${coll.best_run.least}/${T.triple} (${coll.best_run.colours})` : "";
-    head.textContent = `${ctx.seatName(coll.seat)}: ${coll.total} ${coll.total === 1 ? "disc" : "discs"} · ` +
-      `majorities ${coll.majorities}/${T.majorities}${run} · most of one colour ${coll.most.count}/${T.all}`;
+    head.textContent = collectionWords(coll, T, ctx.seatName(coll.seat));
     row.append(head);
     const cells = document.createElement("div");
     cells.className = "ccells";
@@ -169,18 +436,84 @@ export function render(box, ctx) {
   const info = document.createElement("span");
   info.className = "info";
   if (!midTurn) {
-    const text = turnString();
-    const b = button(ctx.controls, ui.picked.length ? `Take ${text}` : "Take", () => { if (text) ctx.play(text); }, "primary");
-    b.id = "take";
-    b.disabled = !ui.picked.length || !text;
-    info.textContent = !ui.picked.length
-      ? "Discs with a dashed ring may be taken: pick one or more of one colour, then take."
-      : (canAdd ? "Pick more discs of this colour, or take." : "Take, or pick another disc.") +
-        (anyBlocked ? " Faded discs would split the board if taken with these." : "");
+    const add = button(ctx.controls, "Add more of this colour", toggleAdding, "nb-btn toggle");
+    add.id = "add-more";
+    add.setAttribute("aria-pressed", ui.adding ? "true" : "false");
+    add.title = "Take several discs of one colour in this turn (key A)";
+    if (ui.adding) {
+      const text = pickText();
+      const b = button(ctx.controls, ui.picked.length ? `Take ${text || ui.picked.join("+")}` : "Take", () => { takePick(); }, "primary nb-btn");
+      b.id = "take";
+      b.disabled = !ui.picked.length || !text;
+      info.textContent = !ui.picked.length
+        ? "Pick discs of one colour, then take them."
+        : (canAdd ? "Pick more discs of this colour, or take." : "Take, or pick another disc.") +
+          (anyBlocked ? " Faded discs would split the board if taken with these." : "");
+    } else {
+      info.textContent = "Click a disc with a dashed ring to take it and end your turn.";
+    }
   } else {
     const col = colours[choices.take];
     info.textContent = `Taking ${choices.take} (${col ? col.name : ""}): click another ${choices.take} disc or end the turn.`;
   }
-  if (choices.end) button(ctx.controls, "End turn", () => ctx.play(choices.end.action)).id = "end-turn";
+  if (choices.end) button(ctx.controls, "End turn", () => ctx.play(choices.end.action), "nb-btn").id = "end-turn";
   ctx.controls.append(info);
+}
+
+// "Picked a1; may add a9. T takes them." — what may still join the picked discs: the other
+// discs of some "together" set (choices) holding them all
+function pickedWords(choices, picked) {
+  const group = (choices.colours || []).find((g) => g.discs.some((d) => d.cell === picked[0]));
+  const more = new Set();
+  for (const t of (group ? group.together : [])) {
+    if (picked.every((c) => t.cells.includes(c))) for (const c of t.cells) if (!picked.includes(c)) more.add(c);
+  }
+  return `Picked ${picked.join(", ")}` + (more.size ? `; may add ${[...more].join(", ")}.` : "; nothing more may be added.") +
+    " T takes them.";
+}
+
+function collectionWords(coll, T, name) {
+  const run = coll.best_run ? ` · best three in a row ${coll.best_run.least}/${T.triple} (${coll.best_run.colours})` : "";
+  return `${name}: ${coll.total} ${coll.total === 1 ? "disc" : "discs"} · ` +
+    `majorities ${coll.majorities}/${T.majorities}${run} · most of one colour ${coll.most.count}/${T.all}`;
+}
+
+// The board in words for screen readers (the shell keeps it in a polite live region): the
+// result or whose turn, the turns since the viewer moved, the discs that may be taken (and the
+// picked ones), the collections.
+export function describe(struct, ctx) {
+  const name = (i) => (ctx && ctx.seatName ? ctx.seatName(i) : `Player ${i + 1}`);
+  const board = struct.board;
+  const colourName = Object.fromEntries(board.colours.map((c) => [c.colour, c.name]));
+  const parts = [];
+  for (const t of struct.recent || []) {
+    const steps = t.steps.filter((s) => s.touched.length);
+    const words = (steps.length ? steps : t.steps).map((s) => s.text || s.action);
+    if (words.length) parts.push(`${name(t.seat)} ${words.join(", ")}.`);
+  }
+  if (struct.over) {
+    const end = struct.end || {};
+    const winners = (end.winners || []).map(name);
+    const who = winners.length ? (winners[0] === "You" ? "You win" : `${winners.join(", ")} wins`) : "Game over";
+    parts.push(`${who}: ${end.text || "the game is over"}.`);
+  } else if (struct.to_move !== null && struct.to_move !== undefined) {
+    const who = name(struct.to_move);
+    parts.push(who === "You" ? "Your turn." : `${who} to move.`);
+    const left = struct.turn && struct.turn.left;
+    if (left) parts.push(`Taking ${colourName[left.colour] || ""} ${left.colour}: took ${struct.turn.actions.join(", ")}; may also take ${left.more.join(", ")}, or end the turn.`);
+  }
+  const choices = (ctx && ctx.interactive === false ? null : struct.choices) || {};
+  if (choices.colours && choices.colours.length) {
+    const key = keyOf(struct);
+    const picked = ui.key === key ? ui.picked : [];
+    if (picked.length) {
+      parts.push(pickedWords(choices, picked));
+    }
+    parts.push("May be taken: " + choices.colours.map((g) =>
+      `${g.discs.map((d) => d.cell).join(", ")} (${g.name || colourName[g.colour]} ${g.colour})`).join("; ") + ".");
+  }
+  const T = board.targets;
+  parts.push(board.collections.map((c) => `${name(c.seat)} ${name(c.seat) === "You" ? "hold" : "holds"} ${c.total} ` +
+    `${c.total === 1 ? "disc" : "discs"}, majorities ${c.majorities} of ${T.majorities}`).join("; ") + ".");
+  return parts.join(" ");
 }
