@@ -1,18 +1,22 @@
 """Slide Checkers in the browser: the board module draws the structured view (view.py) and is
-played only by clicks on it — placement, a slide, a launched jump with its remove/exchange
-choice, a compulsory continuation, a jump back onto the start square — and marks what the
-opponent did since the viewer last moved. Screenshots at desktop and phone (390 px) width."""
+played by clicks on it — placement, a slide, a launched jump with its remove/exchange
+choice, a compulsory continuation, a jump back onto the start square — or by the keyboard
+alone, marks every step of every other seat's turns since the viewer last moved, animates live
+moves (not with reduced motion), says the position in words (#board-text), keeps finger-sized
+squares at 360 px, and is photographed at 1280 and 390 px (slide_checkers-1280.png,
+slide_checkers-390.png in the ``shots`` folder)."""
 
 from __future__ import annotations
 
 from httputil import get_json, post_json
 
 
-def import_start(page, server, start: str, options=None) -> str:
-    """A match of two people from the position text ``start`` (slide-checkers.md §6), shown."""
+def import_start(page, server, start: str, options=None, moves=(), seats=None) -> str:
+    """A match from the position text ``start`` (slide-checkers.md §6) and ``moves``, shown;
+    people at every seat unless ``seats`` says otherwise."""
     record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": options or {},
-              "seed": None, "start": start, "players": [], "moves": []}
-    view = post_json(f"{server.url}/api/matches/import", {"record": record, "seats": None})
+              "seed": None, "start": start, "players": [], "moves": list(moves)}
+    view = post_json(f"{server.url}/api/matches/import", {"record": record, "seats": seats})
     page.goto(f"{server.url}/#/match/{view['id']}")
     page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
     page.wait_for_selector("svg.sc-board")
@@ -115,8 +119,10 @@ def test_phone_width(browser, live_server, shots):
         page.click("[data-square='f8']")
         assert page.locator("[data-choice='c9>d8*f8r']").is_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        box = page.locator("svg.sc-board").bounding_box()
+        # the board keeps squares of a finger's size and pans inside its own area
+        box = page.locator(".sc-scroll").bounding_box()
         assert box["width"] <= 390 and box["height"] >= 300
+        assert page.locator("[data-square='a1'] .sc-sq").bounding_box()["width"] >= 40
         page.screenshot(path=str(shots / "slide-checkers-phone.png"), full_page=True)
         page.click("[data-choice='c9>d8*f8r']")
         page.wait_for_function("() => window.abstractaView.status === 'over'")
@@ -132,8 +138,228 @@ def test_four_players(page, live_server, shots):
     assert page.get_attribute("[data-square='b6'] .sc-piece", "fill") == "#c8322b"
     assert page.get_attribute("[data-square='a11'] .sc-piece", "fill") == "#d9b80f"
     assert "1 of 100 turns without a jump" in page.locator(".sc-legend").inner_text()
+    # seats that are out are shown as out (struck through in the legend, their squares' marks faint)
+    out = [t.strip() for t in page.locator(".sc-legend .sc-out").all_inner_texts()]
+    assert out == ["Green: out · own squares", "Blue: out · own squares"]
+    assert "Red: 5 pieces · own squares" in page.locator(".sc-legend").inner_text()
+    assert page.get_attribute("[data-square='e4'] .sc-mark", "opacity") == "0.3"  # a Green square
+    # a calm board: no letters on the squares; every piece has its contrast ring
+    assert page.locator("svg.sc-board [data-square] text").count() == 0
+    assert page.locator("svg.sc-board .sc-ring").count() == page.locator("svg.sc-board .sc-piece").count() == 10
     page.click("[data-square='g2']")
     page.click("[data-square='g1']")
     view = wait_ply(page, 1)
     assert view["moves"] == ["g2-g1"] and view["struct"]["to_move"] == 3
     page.screenshot(path=str(shots / "slide-checkers-4p.png"))
+
+
+# --- what happened, in marks, motion and words; keyboard; phone; screenshots -----------------------------
+# A 3-player game (random playout, seed 6) where Blue and Red each jumped twice since Green moved
+THREE_START = "- P:5/5/5 G"
+THREE_MOVES = ["@i4", "@b7", "@f9", "@f4", "@b6", "@a2", "@d8", "@l6", "@f11", "@e4", "@k12", "@b1", "@g2",
+               "@j2", "@k8", "d8>e8*g10r", "*e12e", "b7-b10", "b1>a6*c6e", "e4>d5*b7e", "*b5r", "b10>b6*d6e",
+               "a2>c4*a6r", "f4>d5*b7e", "d6*b6r", "*b8e", "a6*c8e", "*a8r"]
+SEAT_COLOURS = {"G": "#2f8a3e", "B": "#2f64c8", "R": "#c8322b"}
+
+
+def arrows(page) -> list[tuple[str, str]]:
+    """(step action, stroke colour) of every arrow the board draws for the recent turns."""
+    return [tuple(a) for a in page.eval_on_selector_all(
+        "svg.sc-board .sc-arrow", "as => as.map(a => [a.dataset.step, a.getAttribute('stroke')])")]
+
+
+def watch_animation(page) -> None:
+    """Count the animation overlays the board adds from now on (window.scAnimSeen)."""
+    page.evaluate("""() => {
+        window.scAnimSeen = 0;
+        new MutationObserver(ms => { for (const m of ms) for (const n of m.addedNodes)
+            if (n.classList && n.classList.contains('sc-anim')) window.scAnimSeen++; })
+          .observe(document.getElementById('board'), {childList: true, subtree: true});
+    }""")
+
+
+def cursor_to(page, square: str) -> None:
+    """Walk the board's keyboard cursor to ``square`` with the arrow keys."""
+    here = page.get_attribute("svg.sc-board", "data-cursor")
+    dx = ord(square[0]) - ord(here[0])
+    dy = int(square[1:]) - int(here[1:])
+    for _ in range(abs(dx)):
+        page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
+    for _ in range(abs(dy)):
+        page.keyboard.press("ArrowUp" if dy > 0 else "ArrowDown")
+    assert page.get_attribute("svg.sc-board", "data-cursor") == square
+
+
+def test_three_players_both_opponents_turns_marked(page, live_server):
+    # Green (a person) slides; Blue and Red (the computer) answer; Green sees both whole turns
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    import_start(page, live_server, "Bl12,Ge4,Ra1 M G", options={"players": 3}, seats=["human", "level:1", "level:1"])
+    page.click("[data-square='e4']")
+    page.click("[data-square='g5']")
+    view = wait_ply(page, 3)
+    recent = view["struct"]["recent"]
+    assert [t["seat"] for t in recent] == [1, 2]
+    page.wait_for_selector("svg.sc-board .sc-anim", state="detached")
+    marks = arrows(page)
+    assert [a for a, _ in marks] == [s["action"] for t in recent for s in t["steps"]]
+    assert [c for _, c in marks] == [SEAT_COLOURS["B"], SEAT_COLOURS["R"]]  # each seat in its own colour
+    for t in recent:  # every square each step touched is outlined in the mover's colour
+        for s in t["steps"]:
+            for sq in s["touched"]:
+                stroke = page.get_attribute(f"[data-square='{sq}'] .sc-recent", "stroke")
+                assert stroke == SEAT_COLOURS["BR"[t["seat"] - 1]]
+    # the turns in words under the board and in the text alternative
+    words = [s["text"] for t in recent for s in t["steps"]]
+    assert page.locator(".sc-last li").all_inner_texts() == words
+    text = page.locator("#board-text").inner_text()
+    assert all(w in text for w in words) and "Green's turn" in text
+    assert not errors, errors
+
+
+def test_three_players_jump_chains_marked_and_screenshots(browser, live_server, shots):
+    for width, height in ((1280, 900), (390, 844)):
+        phone = width < 500
+        context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15000)
+            import_start(page, live_server, THREE_START, options={"players": 3}, moves=THREE_MOVES)
+            # Blue's chain (d6*b6r, *b8e) and Red's (a6*c8e, *a8r): every step marked, in order
+            assert arrows(page) == [("d6*b6r", SEAT_COLOURS["B"]), ("*b8e", SEAT_COLOURS["B"]),
+                                    ("a6*c8e", SEAT_COLOURS["R"]), ("*a8r", SEAT_COLOURS["R"])]
+            assert squares_with(page, ".sc-gone") == ["b8", "c6"]  # taken pieces, where they stood
+            assert squares_with(page, ".sc-conv") == ["b7"]  # exchanged twice: Blue took it, then Red
+            text = page.locator("#board-text").inner_text()
+            assert ("Blue jumps d6→b6 over Green's c6 and removes it, then Blue jumps on b6→b8 over Green's b7 "
+                    "and turns it Blue.") in text
+            assert ("Red jumps a6→c8 over Blue's b7 and turns it Red, then Red jumps on c8→a8 over Blue's b8 "
+                    "and removes it.") in text
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(shots / f"slide_checkers-{width}.png"), full_page=True)
+        finally:
+            context.close()
+
+
+def test_animation_and_reduced_motion(page, live_server):
+    import_start(page, live_server, "Bl12,Ge4 M G")
+    watch_animation(page)
+    page.click("[data-square='e4']")
+    page.click("[data-square='g5']")
+    wait_ply(page, 1)
+    # the piece slides from e4 to g5 on an overlay that is gone again within ~1.5 s
+    page.wait_for_function("() => window.scAnimSeen > 0", timeout=3000)
+    page.wait_for_selector("svg.sc-board .sc-anim", state="detached", timeout=3000)
+    assert squares_with(page, ".sc-piece") == ["g5", "l12"]
+    assert page.locator("svg.sc-board .sc-hide").count() == 0
+    # a click during an animation ends it at once
+    watch_animation(page)
+    page.click("[data-square='l12']")
+    page.click("[data-square='k11']")
+    wait_ply(page, 2)
+    page.wait_for_function("() => window.scAnimSeen > 0", timeout=3000)
+    page.click("[data-square='a1']")
+    assert page.locator("svg.sc-board .sc-anim").count() == 0
+    # with reduced motion nothing moves: the board shows the new position at once
+    page.emulate_media(reduced_motion="reduce")
+    watch_animation(page)
+    page.click("[data-square='g5']")
+    page.click("[data-square='h6']")
+    wait_ply(page, 3)
+    page.wait_for_timeout(400)
+    assert page.evaluate("window.scAnimSeen") == 0
+    assert squares_with(page, ".sc-piece") == ["h6", "k11"]
+
+
+def test_keyboard_only(page, live_server, shots):
+    # slide-checkers.md §7 example 6 played with the arrow keys, Enter and the digit keys
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    import_start(page, live_server, "Bg4,Bi4,Bl12,Ge4 M G")
+    page.focus("#board")
+    assert "Arrow keys" in page.get_attribute("#board", "aria-label")
+    cursor_to(page, "e4")
+    page.keyboard.press("Enter")
+    assert squares_with(page, ".sc-piece.sel") == ["e4"]
+    assert "e4 selected" in page.locator("#board-say").inner_text()
+    page.keyboard.press("Escape")  # cancel, then select again
+    assert squares_with(page, ".sc-piece.sel") == []
+    page.keyboard.press(" ")
+    cursor_to(page, "h4")
+    page.keyboard.press("Enter")
+    assert page.locator("svg.sc-board .sc-cursor").is_visible()  # the cursor shows while the board has the keys
+    page.screenshot(path=str(shots / "slide-checkers-keyboard.png"))
+    assert squares_with(page, ".sc-over") == ["g4"]
+    page.keyboard.press("2")  # the second choice: remove (choices follow the legal list: e, r)
+    view = wait_ply(page, 1)
+    assert view["moves"] == ["e4>f4*h4r"]
+    assert squares_with(page, ".sc-piece.chain") == ["h4"]
+    cursor_to(page, "j4")
+    page.keyboard.press("Enter")
+    page.keyboard.press("1")  # exchange
+    view = wait_ply(page, 2)
+    assert view["position"] == "Bl12,Gi4,Gj4 M B"
+    # Blue, on the same device: the cursor stayed on j4 across the re-render; N finds l12
+    assert page.get_attribute("svg.sc-board", "data-cursor") == "j4"
+    page.keyboard.press("n")
+    assert page.get_attribute("svg.sc-board", "data-cursor") == "l12"
+    page.keyboard.press("Enter")
+    cursor_to(page, "j11")
+    page.keyboard.press("Enter")
+    view = wait_ply(page, 3)
+    assert view["position"] == "Bj11,Gi4,Gj4 M G nj=1"
+    assert page.evaluate("document.activeElement.id") == "board"
+    assert not errors, errors
+
+
+def test_board_text_after_a_move(page, live_server):
+    # Green's turn in words, its pieces, the compulsory jump; then the selected piece's moves,
+    # and after the jump the step in words and the result with its reason
+    import_start(page, live_server, "Be8,Gc9,Gl1,Bl12 M G")
+    text = page.locator("#board-text").inner_text()
+    assert "Green's turn. A jump is compulsory." in text
+    assert "Pieces. Green: c9 l1. Blue: e8 l12." in text
+    page.click("[data-square='c9']")
+    assert page.locator("#board-say").inner_text() == (
+        "c9 selected. Jumps to f8 over e8, f7 over e8. Slides through b8, d8, d9.")
+    page.click("[data-square='f8']")
+    page.click("[data-choice='c9>d8*f8e']")
+    page.wait_for_function("() => window.abstractaView.ply === 1")
+    page.wait_for_function("() => document.getElementById('board-text').textContent.startsWith('Green slides')")
+    text = page.locator("#board-text").inner_text()
+    assert text.startswith("Green slides c9→d8, jumps d8→f8 over Blue's e8 and turns it Green. Blue's turn.")
+    assert "Pieces. Green: e8 f8 l1. Blue: l12." in text
+    # the end and its reason: Blue's last piece is taken (§7.5)
+    import_start(page, live_server, "Be8,Gc9 M G")
+    page.click("[data-square='c9']")
+    page.click("[data-square='f8']")
+    page.click("[data-choice='c9>d8*f8r']")
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    text = page.locator("#board-text").inner_text()
+    assert text.startswith("Game over: Green wins. Only Green pieces are left on the board.")
+    assert "Pieces. Green: f8. Blue: out." in text
+
+
+def test_tap_targets_at_360(browser, live_server):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        import_start(page, live_server, "Bg4,Bi4,Bl12,Ge4 M G")
+        page.tap("[data-square='e4']")
+        page.tap("[data-square='h4']")  # the remove / exchange buttons are shown too
+        sizes = page.eval_on_selector_all(
+            "svg.sc-board [data-square] .sc-sq, #controls button, #board button",
+            "es => es.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })")
+        assert len(sizes) == 144 + 3 + 1  # squares, exchange / remove / cancel, whole board
+        assert min(w for w, _ in sizes) >= 40 and min(h for _, h in sizes) >= 40, min(sizes)
+        # no sideways page scroll; the board area pans by itself
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        assert page.evaluate("(s => s.scrollWidth > s.clientWidth)(document.querySelector('.sc-scroll'))")
+        page.tap("[data-choice='e4>f4*h4r']")
+        view = wait_ply(page, 1)
+        assert view["moves"] == ["e4>f4*h4r"]
+    finally:
+        context.close()
+
+

@@ -104,14 +104,16 @@ def test_placement_choices_and_effects():
     assert view["choices"]["cells"][:3] == [{"cell": "b4", "action": "@b4"}, {"cell": "b8", "action": "@b8"},
                                             {"cell": "c2", "action": "@c2"}]
     assert state.action_effects(state.string_to_action("@e4"), 1) == {
-        "touched": ["e4"], "removed": [], "revealed": [], "converted": []}
+        "touched": ["e4"], "removed": [], "revealed": [], "converted": [], "path": ["e4"],
+        "text": "Green places a piece on e4"}
     play(state, "@e4")
     view = state.to_struct(1)
     spec_b = ("b6 b7 b9 b11 c8 e2 e10 f2 f7 g8 g12 h2 h10 i6 i10 j2 j5 j6 j9 k12 l6 l10").split()
     assert sorted(c["cell"] for c in view["choices"]["cells"]) == sorted(spec_b)
     assert view["board"]["to_place"] == [6, 7]
     assert view["recent"] == [{"seat": 0, "actions": ["@e4"], "steps": [
-        {"action": "@e4", "touched": ["e4"], "removed": [], "revealed": [], "converted": []}]}]
+        {"action": "@e4", "touched": ["e4"], "removed": [], "revealed": [], "converted": [], "path": ["e4"],
+         "text": "Green places a piece on e4"}]}]
     assert view["eliminated"] == [] and view["turn"] == {"seat": 1, "actions": [], "left": None}
 
 
@@ -145,6 +147,7 @@ def test_no_jump_available_choices():
     assert targets(view, "a12") == ["a11", "b11", "b12"]
     assert len(list(action_strings_in(view["choices"]))) == 19
     assert state.action_effects(state.string_to_action("e4-g5"), 1)["touched"] == ["e4", "g5"]
+    assert state.action_effects(state.string_to_action("e4-g5"), 1)["path"] == ["e4", "g5"]
 
 
 # --- §7.5, §7.6 jumps ---------------------------------------------------------------------------------
@@ -160,9 +163,12 @@ def test_slide_then_jump_choices_effects_and_win():
             {"action": "c9>d9*f7e", "via": "d9", "over": "e8", "capture": "exchange"},
             {"action": "c9>d9*f7r", "via": "d9", "over": "e8", "capture": "remove"}]}]}]}
     assert state.action_effects(state.string_to_action("c9>d8*f8r"), None) == {
-        "touched": ["c9", "d8", "f8"], "removed": ["e8"], "revealed": [], "converted": []}
+        "touched": ["c9", "d8", "f8"], "removed": ["e8"], "revealed": [], "converted": [], "path": ["c9", "d8", "f8"],
+        "text": "Green slides c9→d8, jumps d8→f8 over Blue's e8 and removes it"}
     assert state.action_effects(state.string_to_action("c9>d9*f7e"), None) == {
-        "touched": ["c9", "d9", "f7", "e8"], "removed": [], "revealed": [], "converted": ["e8"]}
+        "touched": ["c9", "d9", "f7", "e8"], "removed": [], "revealed": [], "converted": ["e8"],
+        "path": ["c9", "d9", "f7"],
+        "text": "Green slides c9→d9, jumps d9→f7 over Blue's e8 and turns it Green"}
     for move, left in (("c9>d8*f8r", ["f8"]), ("c9>d8*f8e", ["e8", "f8"])):
         over = play(state.clone(), move).to_struct(1)
         assert over["over"] and over["to_move"] is None and over["legal"] == [] and over["choices"] == {}
@@ -190,8 +196,12 @@ def test_jump_chain_continuation():
     blue = state.to_struct(1)
     assert blue["to_move"] == 1 and blue["turn"]["left"] is None and blue["board"]["jump_from"] is None
     assert blue["recent"] == [{"seat": 0, "actions": ["e4>f4*h4r", "*j4e"], "steps": [
-        {"action": "e4>f4*h4r", "touched": ["e4", "f4", "h4"], "removed": ["g4"], "revealed": [], "converted": []},
-        {"action": "*j4e", "touched": ["h4", "j4", "i4"], "removed": [], "revealed": [], "converted": ["i4"]}]}]
+        {"action": "e4>f4*h4r", "touched": ["e4", "f4", "h4"], "removed": ["g4"], "revealed": [], "converted": [],
+         "path": ["e4", "f4", "h4"],
+         "text": "Green slides e4→f4, jumps f4→h4 over Blue's g4 and removes it"},
+        {"action": "*j4e", "touched": ["h4", "j4", "i4"], "removed": [], "revealed": [], "converted": ["i4"],
+         "path": ["h4", "j4"],
+         "text": "Green jumps on h4→j4 over Blue's i4 and turns it Green"}]}]
     assert cell(blue, "i4")["piece"] == 0 and cell(blue, "g4")["piece"] is None
     assert blue["board"]["pieces"] == [2, 1]
     # Green's own view: nothing recent (it moved last), Blue's l12 slides wait
@@ -205,7 +215,8 @@ def test_launched_jump_back_onto_the_start_square():
     assert [(t["to"], [o["via"] for o in t["options"]]) for t in piece_choice(view, "c4")["targets"]] == [
         ("e4", [None, None]), ("d3", ["d5", "d5"]), ("c4", ["e4", "e4"])]
     assert state.action_effects(state.string_to_action("c4>e4*c4r"), 1) == {
-        "touched": ["c4", "e4"], "removed": ["d4"], "revealed": [], "converted": []}
+        "touched": ["c4", "e4"], "removed": ["d4"], "revealed": [], "converted": [], "path": ["c4", "e4", "c4"],
+        "text": "Green slides c4→e4, jumps e4→c4 over Blue's d4 and removes it"}
 
 
 def test_four_players_launch_and_elimination():
@@ -232,7 +243,8 @@ def test_pass_choice_and_all_passed_draw():
     assert view["choices"] == {"kind": "pass", "action": "pass"} and view["legal"] == ["pass"]
     assert view["board"]["passes"] == 1
     assert state.action_effects(state.string_to_action("pass"), 1) == {
-        "touched": [], "removed": [], "revealed": [], "converted": []}
+        "touched": [], "removed": [], "revealed": [], "converted": [], "path": [],
+        "text": "Green passes (no piece can move)"}
     play(state, "pass")
     assert state.to_struct(None)["end"] == {"reason": "all-passed", "text": "Nobody can move: a draw", "winners": []}
 
@@ -261,3 +273,48 @@ def test_no_one_is_eliminated_during_placement():
     assert view["eliminated"] == [{"seat": 3, "text": "Orange has no pieces left"}]
     check_struct(game, state)
     assert json.loads(json.dumps(view)) == view
+
+
+# --- effects in words ---------------------------------------------------------------------------------
+def effect_text(state, move: str) -> str:
+    return state.action_effects(state.string_to_action(move), None)["text"]
+
+
+def test_effect_texts_on_the_spec_examples():
+    game = SlideCheckersGame()
+    # §7.2 placement, §7.3 a step and a slide, §7.7 a step at the edge
+    assert effect_text(game.new_initial_state(), "@e4") == "Green places a piece on e4"
+    free = game.state_from_text("Bl12,Ge4 M G")
+    assert effect_text(free, "e4-f5") == "Green e4→f5 (step)"
+    assert effect_text(free, "e4-g5") == "Green e4→g5 (slide)"
+    assert effect_text(free, "e4-f4") == "Green e4→f4 (step)"  # ends next to its start: a step
+    assert effect_text(game.state_from_text("Bl1,Gc9 M G"), "c9-e10") == "Green c9→e10 (slide)"
+    assert effect_text(game.state_from_text("Bl1,Bl3,Ga12,Ge4 M G"), "a12-b11") == "Green a12→b11 (step)"
+    # §7.5 slide, then jump: remove or exchange
+    slide_jump = game.state_from_text("Be8,Gc9 M G")
+    assert effect_text(slide_jump, "c9>d8*f8r") == (
+        "Green slides c9→d8, jumps d8→f8 over Blue's e8 and removes it")
+    assert effect_text(slide_jump, "c9>d9*f7e") == (
+        "Green slides c9→d9, jumps d9→f7 over Blue's e8 and turns it Green")
+    # §7.6 the chain: its continuation
+    chain = play(game.state_from_text("Bg4,Bi4,Bl12,Ge4 M G"), "e4>f4*h4r")
+    assert effect_text(chain, "*j4r") == "Green jumps on h4→j4 over Blue's i4 and removes it"
+    assert effect_text(chain, "*j4e") == "Green jumps on h4→j4 over Blue's i4 and turns it Green"
+    # a jump from the start square, by another seat over a third seat's piece (4 players)
+    four = SlideCheckersGame(players=4).state_from_text("Bl11,Gk2,Rf5,Yk1 M Y")
+    assert effect_text(four, "k1*k3r") == "Yellow jumps k1→k3 over Green's k2 and removes it"
+    assert effect_text(four, "k1>l1*j3e") == (
+        "Yellow slides k1→l1, jumps l1→j3 over Green's k2 and turns it Yellow")
+    # Blue's words, and a pass (§4.4)
+    blue = game.state_from_text("Bl12,Ge4 M B")
+    assert effect_text(blue, "l12-k11") == "Blue l12→k11 (step)"
+    assert effect_text(game.state_from_text("Ba2,Ba3,Bb1,Bb2,Bc1,Bc3,Ga1 M G passes=1"), "pass") == (
+        "Green passes (no piece can move)")
+
+
+def test_recent_steps_carry_their_words():
+    # the opponent's whole turn in words, step by step, for the seat that moves next
+    state = play(SlideCheckersGame().state_from_text("Bg4,Bi4,Bl12,Ge4 M G"), "e4>f4*h4r", "*j4r")
+    assert [s["text"] for s in state.to_struct(1)["recent"][0]["steps"]] == [
+        "Green slides e4→f4, jumps f4→h4 over Blue's g4 and removes it",
+        "Green jumps on h4→j4 over Blue's i4 and removes it"]

@@ -48,7 +48,13 @@ Pieces and targets come in the order of the legal list; options in its order too
 — ``touched`` is the start, launch and landing square of a move or jump (the placed square
 for ``@e4``) plus a jumped piece that was exchanged; ``removed`` the jumped piece taken off
 (``r``); ``converted`` the jumped piece exchanged for one of the mover's (``e``, also in
-``touched``). ``pass`` touches nothing.
+``touched``). ``pass`` touches nothing. ``path``: the squares the moving piece goes through
+in order — start, launch (when it is not the start) and landing; ``[square]`` for a
+placement, ``[]`` for ``pass`` (``c4>e4*c4r`` is ``["c4", "e4", "c4"]``); the board animates
+along it. ``text``: the step in players' words, e.g. ``"Green e4→f5 (step)"``,
+``"Green slides c9→d8, jumps d8→f8 over Blue's e8 and removes it"``,
+``"Green jumps on h4→j4 over Blue's i4 and turns it Green"``
+(see :meth:`SlideCheckersView._effect_text`).
 
 ``end``: reason ``"last-colour"`` (§5: one colour left), ``"no-jump"`` (100 turns without a
 jump) or ``"all-passed"`` (every surviving seat passed in a row). ``turn.left``:
@@ -197,24 +203,53 @@ class SlideCheckersView:
             })
         return {"kind": kind, "pieces": list(pieces.values())}
 
-    def action_effects(self, action: int, player: int | None) -> dict[str, list]:
+    def action_effects(self, action: int, player: int | None) -> dict[str, Any]:
         """What ``action`` does (module docstring); perfect information: ``player`` unused."""
         kind, start, launch, over, land, bit = decode(action, self._jsq)
+        text = self._effect_text(kind, start, launch, over, land, bit)
         if kind == "pass":
-            return {"touched": [], "removed": [], "revealed": [], "converted": []}
+            return {"touched": [], "removed": [], "revealed": [], "converted": [], "path": [], "text": text}
         if kind == "place":
-            return {"touched": [SQUARE_NAMES[land]], "removed": [], "revealed": [], "converted": []}
-        path = [start] if kind == "move" else [start, launch]
+            return {"touched": [SQUARE_NAMES[land]], "removed": [], "revealed": [], "converted": [],
+                    "path": [SQUARE_NAMES[land]], "text": text}
+        route = [start, land] if kind != "jump" or launch == start else [start, launch, land]
+        path = [SQUARE_NAMES[sq] for sq in route]
         touched: list[str] = []
-        for sq in (*path, land):  # a launched jump may land back on its start square
-            if SQUARE_NAMES[sq] not in touched:
-                touched.append(SQUARE_NAMES[sq])
+        for name in path:  # a launched jump may land back on its start square
+            if name not in touched:
+                touched.append(name)
         if kind == "move":
-            return {"touched": touched, "removed": [], "revealed": [], "converted": []}
+            return {"touched": touched, "removed": [], "revealed": [], "converted": [], "path": path,
+                    "text": text}
         if bit:
-            return {"touched": touched, "removed": [SQUARE_NAMES[over]], "revealed": [], "converted": []}
+            return {"touched": touched, "removed": [SQUARE_NAMES[over]], "revealed": [], "converted": [],
+                    "path": path, "text": text}
         return {"touched": touched + [SQUARE_NAMES[over]], "removed": [], "revealed": [],
-                "converted": [SQUARE_NAMES[over]]}
+                "converted": [SQUARE_NAMES[over]], "path": path, "text": text}
+
+    def _effect_text(self, kind: str, start: int, launch: int, over: int, land: int, bit: int) -> str:
+        """The step in players' words: ``"Green places a piece on e4"``, ``"Green e4→f5 (step)"``,
+        ``"Green e4→g5 (slide)"``, ``"Green slides c9→d8, jumps d8→f8 over Blue's e8 and removes
+        it"``, ``"Green jumps on h4→j4 over Blue's i4 and turns it Green"``, ``"Green passes (no
+        piece can move)"``. A step ends next to its start square; a longer move is a slide (§4.2)."""
+        mover = COLOUR_WORDS[self.game.colours[self._turn]]
+        name = SQUARE_NAMES
+        if kind == "pass":
+            return f"{mover} passes (no piece can move)"
+        if kind == "place":
+            return f"{mover} places a piece on {name[land]}"
+        if kind == "move":
+            near = max(abs(start // SIZE - land // SIZE), abs(start % SIZE - land % SIZE)) == 1
+            return f"{mover} {name[start]}→{name[land]} ({'step' if near else 'slide'})"
+        victim = next((i for i, b in enumerate(self._bb) if b >> over & 1), None)
+        whose = f"{COLOUR_WORDS[self.game.colours[victim]]}'s " if victim is not None else ""
+        fate = "removes it" if bit else f"turns it {mover}"
+        jump = f"{name[launch]}→{name[land]} over {whose}{name[over]} and {fate}"
+        if kind == "continue":
+            return f"{mover} jumps on {jump}"
+        if launch != start:
+            return f"{mover} slides {name[start]}→{name[launch]}, jumps {jump}"
+        return f"{mover} jumps {jump}"
 
     def end_struct(self) -> dict[str, Any] | None:
         """Why the game ended (§5), ``None`` while it runs."""
