@@ -176,6 +176,11 @@ class NibbleGame(Game):
         """One action per cell plus ``end``."""
         return self.geometry.cells + 1
 
+    def max_game_length(self) -> int:
+        """Every take removes a disc and every turn takes one, so at most one take per cell
+        plus one ``end`` per turn: 2 × cells (§5)."""
+        return 2 * self.geometry.cells
+
     # --- states -----------------------------------------------------------------------------
     def new_initial_state(self, seed: int | None = None) -> "NibbleState":
         """A new game: the seeded layout and first player of §8; the seed is kept as ``_seed``."""
