@@ -18,6 +18,9 @@ from ..core.tensors import Plane, tensor_size
 DEFAULT_MAX_TURNS = 1000
 #: K, the outcomes of the layout chance node (seeds 0..K-1).
 DEFAULT_LAYOUT_SEEDS = 100
+#: K of the environments (PettingZoo, Gymnasium): they sample the layout seed directly, so
+#: any seed below 2**63 may come up.
+ENV_LAYOUT_SEEDS = 2**63
 #: The chance modes: explicit chance nodes, or one seeded engine resolving chance itself.
 CHANCE_MODES = ("explicit", "seeded")
 _SEED_LIMIT = 2**64
@@ -104,6 +107,26 @@ class InteropGame:
 
     def __repr__(self) -> str:
         return f"InteropGame({self.name!r}, {self.params()!r})"
+
+
+def resolve_chance(state: "InteropState", rng: random.Random) -> None:
+    """Apply sampled chance outcomes until a player is to move or the game is over (the
+    environments' chance: the layout seed uniformly from 0..K-1, draws and reveals from their
+    distributions)."""
+    while state.is_chance_node():
+        if state.inner is None:
+            state.apply_action(rng.randrange(state.game.layout_seeds))
+            continue
+        outcomes = state.chance_outcomes()
+        r = rng.random()
+        acc = 0.0
+        pick = outcomes[-1][0]
+        for outcome, p in outcomes:
+            acc += p
+            if r < acc:
+                pick = outcome
+                break
+        state.apply_action(pick)
 
 
 def _rebuild(name: str, params: Mapping[str, Any], seed: int | None, history: list[int]) -> "InteropState":
@@ -288,5 +311,5 @@ class InteropState:
         return f"<InteropState {self.game.name} {self.to_text()!r}>"
 
 
-__all__ = ["CHANCE_MODES", "DEFAULT_LAYOUT_SEEDS", "DEFAULT_MAX_TURNS", "InteropGame", "InteropState",
+__all__ = ["CHANCE_MODES", "DEFAULT_LAYOUT_SEEDS", "DEFAULT_MAX_TURNS", "ENV_LAYOUT_SEEDS", "resolve_chance", "InteropGame", "InteropState",
            "variant_options"]
