@@ -18,6 +18,7 @@ from ...core.errors import IllegalActionError, PositionError
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_bool
+from . import tensors as _tensors
 from .geometry import DIR_NAMES, START_ROWS, Geometry, geometry
 from .movegen import generators
 
@@ -149,6 +150,10 @@ class FanoronaGame(Game):
         self.geometry: Geometry = geometry(self.options["size"])
         self.vela: bool = bool(self.options["vela"])
         self.first_turn_single_capture: bool = bool(self.options["first_turn_single_capture"])
+
+    def observation_planes(self) -> tuple:
+        """Named planes of the observation tensor (:mod:`.tensors`)."""
+        return _tensors.planes(self)
 
     def describe(self) -> GameDescription:
         """See :mod:`.description`."""
@@ -441,6 +446,10 @@ class FanoronaState(State):
         return action
 
     # --- copies, text, hashing ------------------------------------------------------------------
+    def observation_tensor(self, player: int) -> list[float]:
+        """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
+        return _tensors.observation_tensor(self, player)
+
     def clone(self) -> "FanoronaState":
         """An independent copy (repetition counts and undo stack included)."""
         other = object.__new__(FanoronaState)

@@ -16,6 +16,7 @@ from ...core.errors import IllegalActionError, NotationError, PositionError
 from ...core.game import CHANCE, TERMINAL, Game, State, check_action_in
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
+from . import tensors as _tensors
 from .cards import (
     ACTION_INDEX, ACTION_KEY, ACTION_STR, CARD_STR, CUT, DRAW, NUM_ACTIONS, NUM_CARDS, PASS,
     config_of, config_table, pile_code,
@@ -301,6 +302,14 @@ class FibonacciCardsState(State):
         """+1 win, −1 loss, 0/0 draw (Spec §5); ``[0, 0]`` while running."""
         return list(self._returns)
 
+    def observation_tensor(self, player: int) -> list[float]:
+        """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
+        return _tensors.observation_tensor(self, player)
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        """Flat floats laid out by ``game.information_state_planes()`` (:mod:`.tensors`)."""
+        return _tensors.information_state_tensor(self, player)
+
     def clone(self) -> "FibonacciCardsState":
         other = FibonacciCardsState.__new__(FibonacciCardsState)
         other.game = self.game
@@ -457,6 +466,14 @@ class FibonacciCardsGame(Game):
     )
     min_players = 2
     max_players = 2
+
+    def observation_planes(self) -> tuple:
+        """Named planes of the observation tensor (:mod:`.tensors`)."""
+        return _tensors.planes(self)
+
+    def information_state_planes(self) -> tuple:
+        """Named planes of the information-state tensor (:mod:`.tensors`)."""
+        return _tensors.info_planes(self)
 
     def describe(self) -> GameDescription:
         """Chance (the deal, the stock) and hidden hands; see :mod:`.description`."""

@@ -21,6 +21,7 @@ from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
+from . import tensors as _tensors
 from .geometry import VARIANTS, Geometry, geometry, seeded_layout
 
 
@@ -164,6 +165,10 @@ class NibbleGame(Game):
         super().__init__(**options)
         self.geometry: Geometry = geometry(self.options["variant"])
         self.end_action: int = self.geometry.cells
+
+    def observation_planes(self) -> tuple:
+        """Named planes of the observation tensor (:mod:`.tensors`)."""
+        return _tensors.planes(self)
 
     def describe(self) -> GameDescription:
         """Chance (the seeded layout and first player), whole-turn notation; see :mod:`.description`."""
@@ -447,6 +452,10 @@ class NibbleState(State):
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
     # --- copies, history, text ------------------------------------------------------------------
+    def observation_tensor(self, player: int) -> list[float]:
+        """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
+        return _tensors.observation_tensor(self, player)
+
     def clone(self) -> "NibbleState":
         other = NibbleState.__new__(NibbleState)
         other.game = self.game
