@@ -8,8 +8,10 @@ description and the spine only, so third-party games work too) that adds
   one chance node over K layout seeds (``layout_seeds``, default 100); outcome ``k`` is the
   game dealt or laid out with seed ``k``, exactly as ``abstracta play --option seed=k``; after
   it, card draws and pile reveals are chance nodes with their real distributions
-  (``State.set_explicit_chance``). ``chance="seeded"`` instead plays one seeded game (the
-  ``seed`` parameter) whose engine resolves chance itself (OpenSpiel's sampled-stochastic mode);
+  (``State.set_explicit_chance``). ``chance="seeded"`` instead plays the game seeded with the
+  ``seed`` parameter, whose engine resolves chance itself: one fixed deal or layout, so
+  OpenSpiel sees a deterministic game (its sampled-stochastic mode would need the generator
+  state through ``GetRNGState``, which Python games cannot provide);
 * **truncation** at ``max_turns`` player actions (chance outcomes are not counted): 0 means
   "the rules' own bound" and is the default where the rules have one
   (``Game.max_game_length()``); for a game without one (Slide Checkers: an exchange converts a

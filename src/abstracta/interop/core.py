@@ -41,7 +41,8 @@ class InteropGame:
             bound the game, else :data:`DEFAULT_MAX_TURNS`.
         chance: ``"explicit"`` (default) or ``"seeded"`` (see :mod:`abstracta.interop`).
         layout_seeds: K ≥ 1, outcomes of the layout chance node (explicit mode).
-        seed: seeded mode: the n-th game of this object uses seed ``seed + n`` (mod 2**64).
+        seed: seeded mode: the seed of every game (one fixed deal or layout: OpenSpiel then sees
+            a deterministic game, hidden information and all).
         **options: the game's options (values or their text form, as on the command line).
 
     Raises:
@@ -69,7 +70,6 @@ class InteropGame:
         self.chance = chance
         self.layout_seeds = layout_seeds
         self.seed = seed
-        self._games_started = 0
         self._template: State | None = None  # the start of a game without chance, cloned
         #: player actions of the longest possible game (truncation included)
         self.max_game_length: int = min(b for b in (bound, max_turns or None) if b is not None)
@@ -101,9 +101,7 @@ class InteropGame:
             if self._template is None:
                 self._template = self.game.new_initial_state()
             return InteropState(self, self._template.clone(), [], 0, None)
-        seed = (self.seed + self._games_started) % _SEED_LIMIT
-        self._games_started += 1
-        return InteropState(self, self.game.new_initial_state(seed), [], 0, seed)
+        return InteropState(self, self.game.new_initial_state(self.seed), [], 0, self.seed)
 
     def __repr__(self) -> str:
         return f"InteropGame({self.name!r}, {self.params()!r})"

@@ -12,12 +12,12 @@ keeps its type; any other option — a default of ``None`` or a tuple — is a `
 command-line text form with ``:`` for ``,`` — OpenSpiel's game strings split on commas — and
 ``""`` meaning "absent": ``board="5:1"``), plus ``max_turns`` (int, truncation in player
 actions; 0 = the rules' own bound), ``chance`` (``"explicit"``, the default, or ``"seeded"``),
-``layout_seeds`` (int K of the layout chance node) and ``seed`` (int, seeded mode's first
-seed): see :mod:`abstracta.interop`. All configuration is in the parameters, so a pickled game
+``layout_seeds`` (int K of the layout chance node) and ``seed`` (int, the seed of every
+game in seeded mode): see :mod:`abstracta.interop`. All configuration is in the parameters, so a pickled game
 rebuilds from them; a state serializes as its history and replays.
 
 ``GameType``: sequential; chance ``EXPLICIT_STOCHASTIC`` (explicit chance on a game with
-randomness), ``SAMPLED_STOCHASTIC`` (``chance="seeded"``) or ``DETERMINISTIC``; information
+randomness) or ``DETERMINISTIC`` (no randomness, or ``chance="seeded"``: one fixed seed); information
 from the description; utility ``ZERO_SUM`` for two players (results +1/−1 or 0/0), else
 ``GENERAL_SUM`` (Slide Checkers' draws give −1 to eliminated seats); terminal rewards.
 ``GameInfo``: utilities in [−1, 1], ``max_game_length`` = the rules' bound or ``max_turns``.
@@ -75,8 +75,8 @@ def _game_type(name: str, game: Game, chance: str, params: dict[str, Any]) -> py
     d = game.description
     if not d.chance:
         chance_mode = pyspiel.GameType.ChanceMode.DETERMINISTIC
-    elif chance == "seeded":
-        chance_mode = pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    elif chance == "seeded":  # one fixed seed; SAMPLED_STOCHASTIC needs GetRNGState
+        chance_mode = pyspiel.GameType.ChanceMode.DETERMINISTIC
     else:
         chance_mode = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     info = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if d.hidden_information
