@@ -5,8 +5,10 @@ and level 6 (the game's strongest search at the level's seconds per action × ``
 play ``--games`` games against OpenSpiel's Python ``MCTSBot`` (UCT, c = 2, one random rollout
 per simulation) — ``ISMCTSBot`` for games with hidden information, since MCTS would read the
 hidden cards from the state. The simulations per move are calibrated so that OpenSpiel's bot
-thinks as long per move as abstracta's: first from a short calibration, then after every game
-from the mean seconds both took on moves with a choice (printed; forced moves are not timed). Colours alternate;
+thinks as long per move as abstracta's: first from a short calibration, then after every move
+from the running mean seconds both took on moves with a choice (printed; forced moves are not
+timed). OpenSpiel's bot gets at least 2 simulations, which in Fibonacci (random rollouts of
+~1,700 actions) already take longer than level 4's budget. Colours alternate;
 chance is sampled from ``--seed``. A game cut at ``--max-turns`` player actions counts as a
 draw (Fibonacci games run to ~1,700 actions).
 
@@ -33,6 +35,13 @@ from abstracta.ai.base import Budget
 from abstracta.ai.levels import LEVELS, _search_bot, level_search
 from abstracta.interop import variant_options
 from abstracta.interop import openspiel as aos
+
+
+def _set_simulations(bot, sims: int) -> None:
+    if hasattr(bot, "_max_simulations"):
+        bot._max_simulations = sims  # ISMCTSBot
+    else:
+        bot.max_simulations = sims
 
 
 def _spiel_bot(game: pyspiel.Game, sims: int, seed: int, hidden: bool):
@@ -75,6 +84,7 @@ def play_pairing(name: str, options: dict, level: int, games: int, scale: float,
     score = 0.0
     wins = draws = losses = 0
     times = {"abstracta": [0.0, 0], "openspiel": [0.0, 0]}
+    sims_used = []
     rng = np.random.RandomState(seed)
     search = level_search(ab_game, level)
     for g in range(games):
@@ -93,16 +103,19 @@ def play_pairing(name: str, options: dict, level: int, games: int, scale: float,
                 action = ab_bot.step(state.abstracta_state.bot_view())
                 who = "abstracta"
             else:
+                if choice:
+                    sims_used.append(sims)
                 action = sp_bot.step(state)
                 who = "openspiel"
             if choice:
-                times[who][0] += time.perf_counter() - t0
+                spent = time.perf_counter() - t0
+                times[who][0] += spent
                 times[who][1] += 1
+                if who == "openspiel" and spent > 0:  # aim the next move at abstracta's mean time
+                    target = times["abstracta"][0] / times["abstracta"][1] if times["abstracta"][1] else seconds
+                    sims = max(2, min(round(sims * target / spent), 2 * sims, 100_000))
+                    _set_simulations(sp_bot, sims)
             state.apply_action(int(action))
-        ab_mean = times["abstracta"][0] / max(times["abstracta"][1], 1)
-        sp_mean = times["openspiel"][0] / max(times["openspiel"][1], 1)
-        if ab_mean > 0 and sp_mean > 0:  # match the wall time of the next game
-            sims = max(2, round(sims * ab_mean / sp_mean))
         r = state.returns()[ab_seat]
         score += (r + 1) / 2
         wins += r > 0
@@ -110,7 +123,7 @@ def play_pairing(name: str, options: dict, level: int, games: int, scale: float,
         losses += r < 0
     return {"game": name, "options": options, "level": level, "games": games, "score": score,
             "wins": wins, "draws": draws, "losses": losses, "openspiel_bot": "IS-MCTS" if hidden else "MCTS",
-            "simulations": sims,  # after the last adjustment
+            "simulations": round(sum(sims_used) / max(len(sims_used), 1)),  # mean per move
             "abstracta_s_per_move": round(times["abstracta"][0] / max(times["abstracta"][1], 1), 3),
             "openspiel_s_per_move": round(times["openspiel"][0] / max(times["openspiel"][1], 1), 3)}
 
@@ -131,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.json:
         print(f"abstracta vs OpenSpiel Python MCTS, {args.games} games per pairing, time scale "
               f"{args.time_scale}, max {args.max_turns} actions, {date.today()}")
-        print("| game | level | s/move abstracta | OpenSpiel bot | simulations | s/move OpenSpiel | W-D-L | score |")
+        print("| game | level | s/move abstracta | OpenSpiel bot | simulations/move | s/move OpenSpiel | W-D-L | score |")
         print("|---|---:|---:|---|---:|---:|---:|---:|")
     for name in names:
         options = variant_options(name)[0]
@@ -141,8 +154,8 @@ def main(argv: list[str] | None = None) -> int:
             r = play_pairing(name, options, level, args.games, args.time_scale, max_turns, args.seed)
             rows.append(r)
             if not args.json:
-                opts = " ".join(f"{k}={v}" for k, v in options.items())
-                print(f"| {name} {opts} | {level} | {r['abstracta_s_per_move']} | {r['openspiel_bot']} | "
+                opts = "".join(f" {k}={v}" for k, v in options.items())
+                print(f"| {name}{opts} | {level} | {r['abstracta_s_per_move']} | {r['openspiel_bot']} | "
                       f"{r['simulations']} | {r['openspiel_s_per_move']} | {r['wins']}-{r['draws']}-{r['losses']} | "
                       f"{r['score']:g}/{r['games']} |", flush=True)
     if args.json:
