@@ -18,8 +18,7 @@ from ...core.errors import IllegalActionError, PositionError
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_bool
-from . import tensors as _tensors
-from .geometry import DIR_NAMES, START_ROWS, Geometry, geometry
+from .geometry import DIR_NAMES, Geometry, geometry
 from .movegen import generators
 
 WHITE, BLACK = 0, 1
@@ -153,7 +152,9 @@ class FanoronaGame(Game):
 
     def observation_planes(self) -> tuple:
         """Named planes of the observation tensor (:mod:`.tensors`)."""
-        return _tensors.planes(self)
+        from .tensors import planes
+
+        return planes(self)
 
     def describe(self) -> GameDescription:
         """See :mod:`.description`."""
@@ -171,7 +172,10 @@ class FanoronaGame(Game):
         steps (each takes a stone), N ``end`` actions (one per capturing turn) and, around the
         at most N capturing turns, N + 1 stretches of at most 100 paika turns (the no-progress
         draw). Tsivy: 4,588; dimy: 2,548; telo: 916."""
-        n = START_ROWS[self.options["size"]].count("W") + START_ROWS[self.options["size"]].count("B")
+        from .geometry import START_ROWS
+
+        rows = START_ROWS[self.options["size"]]
+        n = rows.count("W") + rows.count("B")
         return 2 * n + NO_PROGRESS_LIMIT * (n + 1)
 
     def new_initial_state(self, seed: int | None = None) -> "FanoronaState":
@@ -448,7 +452,9 @@ class FanoronaState(State):
     # --- copies, text, hashing ------------------------------------------------------------------
     def observation_tensor(self, player: int) -> list[float]:
         """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
-        return _tensors.observation_tensor(self, player)
+        from .tensors import observation_tensor
+
+        return observation_tensor(self, player)
 
     def clone(self) -> "FanoronaState":
         """An independent copy (repetition counts and undo stack included)."""

@@ -23,7 +23,6 @@ from abstracta.core.game import CHANCE, TERMINAL, Game, State
 from abstracta.core.options import Option, seed_option
 from abstracta.core.rng import SplitMix64
 
-from . import tensors as _tensors
 from .geometry import (
     BIT, DEG6, DENSE, NAME, NBM, NUM_CELLS, STRIDE, VALID, Z_BASE, Z_LEFT, Z_PLACED, Z_SIDE,
     ZOBRIST, bits, dense_list, group_of,
@@ -212,11 +211,15 @@ class FibonacciState(State):
 
     def observation_tensor(self, player: int) -> list[float]:
         """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
-        return _tensors.observation_tensor(self, player)
+        from .tensors import observation_tensor
+
+        return observation_tensor(self, player)
 
     def information_state_tensor(self, player: int) -> list[float]:
         """Flat floats laid out by ``game.information_state_planes()`` (:mod:`.tensors`)."""
-        return _tensors.information_state_tensor(self, player)
+        from .tensors import information_state_tensor
+
+        return information_state_tensor(self, player)
 
     def clone(self) -> "FibonacciState":
         new = object.__new__(type(self))
@@ -892,11 +895,15 @@ class FibonacciGame(Game):
 
     def observation_planes(self) -> tuple:
         """Named planes of the observation tensor (:mod:`.tensors`)."""
-        return _tensors.planes(self)
+        from .tensors import planes
+
+        return planes(self)
 
     def information_state_planes(self) -> tuple:
         """Named planes of the information-state tensor (:mod:`.tensors`)."""
-        return _tensors.information_state_planes(self)
+        from .tensors import information_state_planes
+
+        return information_state_planes(self)
 
     def describe(self) -> GameDescription:
         """Only the cards variant has chance and hidden information; see :mod:`.description`."""

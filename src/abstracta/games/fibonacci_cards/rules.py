@@ -16,7 +16,6 @@ from ...core.errors import IllegalActionError, NotationError, PositionError
 from ...core.game import CHANCE, TERMINAL, Game, State, check_action_in
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
-from . import tensors as _tensors
 from .cards import (
     ACTION_INDEX, ACTION_KEY, ACTION_STR, CARD_STR, CUT, DRAW, NUM_ACTIONS, NUM_CARDS, PASS,
     config_of, config_table, pile_code,
@@ -304,11 +303,15 @@ class FibonacciCardsState(State):
 
     def observation_tensor(self, player: int) -> list[float]:
         """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
-        return _tensors.observation_tensor(self, player)
+        from .tensors import observation_tensor
+
+        return observation_tensor(self, player)
 
     def information_state_tensor(self, player: int) -> list[float]:
         """Flat floats laid out by ``game.information_state_planes()`` (:mod:`.tensors`)."""
-        return _tensors.information_state_tensor(self, player)
+        from .tensors import information_state_tensor
+
+        return information_state_tensor(self, player)
 
     def clone(self) -> "FibonacciCardsState":
         other = FibonacciCardsState.__new__(FibonacciCardsState)
@@ -469,11 +472,15 @@ class FibonacciCardsGame(Game):
 
     def observation_planes(self) -> tuple:
         """Named planes of the observation tensor (:mod:`.tensors`)."""
-        return _tensors.planes(self)
+        from .tensors import planes
+
+        return planes(self)
 
     def information_state_planes(self) -> tuple:
         """Named planes of the information-state tensor (:mod:`.tensors`)."""
-        return _tensors.info_planes(self)
+        from .tensors import info_planes
+
+        return info_planes(self)
 
     def describe(self) -> GameDescription:
         """Chance (the deal, the stock) and hidden hands; see :mod:`.description`."""

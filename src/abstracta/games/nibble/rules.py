@@ -21,7 +21,6 @@ from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
-from . import tensors as _tensors
 from .geometry import VARIANTS, Geometry, geometry, seeded_layout
 
 
@@ -168,7 +167,9 @@ class NibbleGame(Game):
 
     def observation_planes(self) -> tuple:
         """Named planes of the observation tensor (:mod:`.tensors`)."""
-        return _tensors.planes(self)
+        from .tensors import planes
+
+        return planes(self)
 
     def describe(self) -> GameDescription:
         """Chance (the seeded layout and first player), whole-turn notation; see :mod:`.description`."""
@@ -454,7 +455,9 @@ class NibbleState(State):
     # --- copies, history, text ------------------------------------------------------------------
     def observation_tensor(self, player: int) -> list[float]:
         """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
-        return _tensors.observation_tensor(self, player)
+        from .tensors import observation_tensor
+
+        return observation_tensor(self, player)
 
     def clone(self) -> "NibbleState":
         other = NibbleState.__new__(NibbleState)

@@ -14,7 +14,6 @@ from ...core.errors import IllegalActionError, OptionError
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int
-from . import tensors as _tensors
 from .geometry import BOARDS, MAJORS, NUM_SQUARES, SIZE, SQUARE_NAMES, colour_masks
 from .notation import (CONT_BASE, JUMP_BASE, KIND, MOVE_BASE, MOVE_PHASE, NUM_ACTIONS, PASS, action_string,
                        format_position, jump_string, parse_action, parse_position)
@@ -98,7 +97,9 @@ class SlideCheckersGame(Game):
 
     def observation_planes(self) -> tuple:
         """Named planes of the observation tensor (:mod:`.tensors`)."""
-        return _tensors.planes(self)
+        from .tensors import planes
+
+        return planes(self)
 
     def describe(self) -> GameDescription:
         """Seat names and colours follow the ``colours`` option; see :mod:`.description`."""
@@ -230,7 +231,9 @@ class SlideCheckersState(State):
     # --- copies -------------------------------------------------------------------------------
     def observation_tensor(self, player: int) -> list[float]:
         """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
-        return _tensors.observation_tensor(self, player)
+        from .tensors import observation_tensor
+
+        return observation_tensor(self, player)
 
     def clone(self) -> "SlideCheckersState":
         st = SlideCheckersState.__new__(SlideCheckersState)
