@@ -193,3 +193,53 @@ def test_resample_keeps_what_the_player_knows(name, options):
     assert other.information_state_string(p) == state.information_state_string(p)
     assert other.information_state_tensor(p) == state.information_state_tensor(p)
     assert other.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("name, options", [("fibonacci-cards", {}), ("fibonacci", {"variant": "cards"})])
+def test_explicit_chance_undo_walks_back_to_the_start(name, options):
+    game = abstracta.load_game(name, **options)
+    state = game.new_initial_state(4)
+    state.set_explicit_chance(True)
+    assert state.explicit_chance
+
+    def key(s):  # the card game's stock is a set in explicit mode (see _apply_outcome)
+        text = s.to_text()
+        if name == "fibonacci-cards":
+            parts = text.split(" | ")
+            parts[3] = ",".join(sorted(parts[3].split(",")))
+            text = " | ".join(parts)
+        return text, s.current_player(), tuple(s.legal_actions()), tuple(s.history())
+
+    rng, seen = random.Random(4), []
+    for _ in range(120):
+        if state.is_terminal():
+            break
+        seen.append(key(state))
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            state.apply_action(rng.choice([o for o, _ in outcomes]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert CHANCE in {k[1] for k in seen}
+    for expected in reversed(seen):
+        state.undo_action()
+        assert key(state) == expected
+    with pytest.raises(ValueError):  # switching off at a chance node would lose the draw
+        pending = game.new_initial_state(4)
+        pending.set_explicit_chance(True)
+        while pending.current_player() != CHANCE:
+            pending.apply_action(pending.legal_actions()[-1])
+        pending.set_explicit_chance(False)
+
+
+def test_seeded_engine_is_the_default():
+    for name, options in (("fibonacci-cards", {}), ("fibonacci", {"variant": "cards"})):
+        state = abstracta.load_game(name, **options).new_initial_state(4)
+        assert not state.explicit_chance
+        rng = random.Random(1)
+        for _ in range(200):
+            if state.is_terminal():
+                break
+            assert state.current_player() != CHANCE and state.chance_outcomes() == []
+            state.apply_action(rng.choice(state.legal_actions()))
