@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import secrets
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Sequence
 
 from .description import GameDescription
 from .errors import IllegalActionError, NotationError
 from .options import Option, check_seed, resolve_options
 from .rng import SplitMix64
 from .view import StructHooks
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .tensors import Plane
 
 #: ``current_player()`` at a chance node.
 CHANCE = -1
@@ -168,6 +171,36 @@ class Game(ABC):
         evaluator = self.description.evaluator
         return evaluator(state, player) if evaluator is not None else 0.0
 
+    # --- research interop (abstracta.interop; issue 19) -------------------------------------
+    def max_game_length(self) -> int | None:
+        """A true upper bound on the player actions of any game of this instance played from
+        :meth:`new_initial_state` (explicit chance outcomes not counted), or ``None`` where the
+        rules set none (the adapters then truncate at their ``max_turns``). Default ``None``."""
+        return None
+
+    def max_chance_outcomes(self) -> int:
+        """Outcomes of the largest in-game chance node of :meth:`State.set_explicit_chance` mode
+        (a card draw: 52); 0 for games without in-game chance (the default). The deal or layout
+        is not counted: the adapters make it one node over K layout seeds."""
+        return 0
+
+    def max_chance_nodes(self) -> int:
+        """An upper bound on the in-game chance nodes of one game in explicit mode (default 0)."""
+        return 0
+
+    def observation_planes(self) -> "tuple[Plane, ...]":
+        """The named parts of :meth:`State.observation_tensor`, in order (:mod:`.tensors`).
+
+        Default: two one-hot planes of ``num_players`` floats, ``current_player`` and
+        ``observer`` (a game without its own tensors still gets a fixed shape)."""
+        from .tensors import default_planes
+
+        return default_planes(self.num_players)
+
+    def information_state_planes(self) -> "tuple[Plane, ...]":
+        """The named parts of :meth:`State.information_state_tensor` (default: the observation's)."""
+        return self.observation_planes()
+
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.non_default_options().items())
         return f"{type(self).__name__}({opts})"
@@ -302,6 +335,54 @@ class State(StructHooks, ABC):
     def turn_player(self) -> int:
         """The player the current turn belongs to (equals ``current_player()`` except at chance)."""
         return self.current_player()
+
+    # --- research interop (abstracta.interop; issue 19) ---------------------------------------
+    def observation_tensor(self, player: int) -> list[float]:
+        """What ``player`` sees now as a flat list of floats laid out by
+        ``game.observation_planes()`` (each plane flattened in C order).
+
+        Default: the :func:`.tensors.default_planes` (seat to move, observer). Raises
+        ``ValueError`` for a ``player`` that is not a seat."""
+        from .tensors import TensorBuilder
+
+        n = self.game.num_players
+        if not 0 <= player < n:
+            raise ValueError(f"player {player!r} is not a seat (0..{n - 1})")
+        t = TensorBuilder(self.game.observation_planes())
+        mover = self.current_player()
+        if mover >= 0:
+            t.set("current_player", mover)
+        t.set("observer", player)
+        return t.data
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        """Everything ``player`` knows as floats laid out by ``game.information_state_planes()``.
+        Default: :meth:`observation_tensor` (perfect information: the position decides play)."""
+        return self.observation_tensor(player)
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """``num_distinct_actions`` ints, 1 at each legal action of ``player`` (default: the
+        player to move); all 0 when ``player`` is not to move, at chance and at the end."""
+        mask = [0] * self.game.num_distinct_actions
+        mover = self.current_player()
+        if mover >= 0 and (player is None or player == mover):
+            for action in self.legal_actions():
+                mask[action] = 1
+        return mask
+
+    #: In-game chance events are explicit chance nodes (:meth:`set_explicit_chance`).
+    explicit_chance: bool = False
+
+    def set_explicit_chance(self, on: bool) -> None:
+        """Switch this state between the seeded engine (default: the seed resolves draws and
+        reveals, rules/README.md "Chance with a seed") and explicit chance nodes: where a draw
+        or reveal happens, ``current_player()`` is :data:`CHANCE`, :meth:`chance_outcomes` gives
+        the real distribution and ``apply_action(outcome)`` resolves it.
+
+        Default: games without in-game chance have nothing to switch (no-op). Raises
+        ``ValueError`` when switching off at a pending chance node."""
+        if on and self.game.max_chance_outcomes():
+            raise NotImplementedError(f"{type(self).__name__} has no explicit chance mode")
 
     def __str__(self) -> str:
         return self.to_text()

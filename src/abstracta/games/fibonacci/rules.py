@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from abstracta.core.description import GameDescription
 from abstracta.core.errors import IllegalActionError, NotationError, PositionError
-from abstracta.core.game import TERMINAL, Game, State
+from abstracta.core.game import CHANCE, TERMINAL, Game, State
 from abstracta.core.options import Option, seed_option
 from abstracta.core.rng import SplitMix64
 
@@ -183,6 +183,9 @@ class FibonacciState(FibonacciView, State):
         self._legal: list[int] | None = None
         self._dm: tuple | None = None
         self._init_public = ""
+        #: explicit chance mode (adapters): each turn's card waits at a chance node
+        self._explicit = False
+        self._pending = False
 
     def _put(self, b: int, code: int) -> None:
         self.board[b] = code
@@ -191,7 +194,9 @@ class FibonacciState(FibonacciView, State):
 
     # ------------------------------------------------------------------ spine
     def current_player(self) -> int:
-        return TERMINAL if self.result is not None else self.side
+        if self.result is not None:
+            return TERMINAL
+        return CHANCE if self._pending else self.side
 
     def is_terminal(self) -> bool:
         return self.result is not None
@@ -204,6 +209,18 @@ class FibonacciState(FibonacciView, State):
 
     def turn_player(self) -> int:
         return self.side
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
+        from .tensors import observation_tensor
+
+        return observation_tensor(self, player)
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        """Flat floats laid out by ``game.information_state_planes()`` (:mod:`.tensors`)."""
+        from .tensors import information_state_tensor
+
+        return information_state_tensor(self, player)
 
     def clone(self) -> "FibonacciState":
         new = object.__new__(type(self))
@@ -238,6 +255,8 @@ class FibonacciState(FibonacciView, State):
             return legal
         if self.result is not None:
             legal = []
+        elif self._pending:
+            return [v - 1 for v in sorted(set(self.piles[self.side]))]
         elif self.placed < NUM_PLACEMENTS:
             bb = self.bitboards
             occ = bb[1] | bb[2] | bb[3] | bb[4] | bb[5] | bb[6]
@@ -270,6 +289,9 @@ class FibonacciState(FibonacciView, State):
             action = int(action)
         if self.result is not None:
             raise IllegalActionError(f"action {action} is not legal: the game is over")
+        if self._pending:
+            self._apply_reveal(action)
+            return
         if self.placed < NUM_PLACEMENTS:
             self._apply_place(action)
             return
@@ -387,6 +409,7 @@ class FibonacciState(FibonacciView, State):
         self.result = None
         self._legal = legal
         self._dm = dm
+        self._pending = fb == -2  # undoing a reveal returns to its chance node
         if info is not None:
             if self._cards:
                 self.piles, self.rng_state, nrev, self.card = info
@@ -486,11 +509,69 @@ class FibonacciState(FibonacciView, State):
             gen.shuffle(fresh)
             self.rng_state = gen.state
             pile = tuple(fresh)
+        if self._explicit:  # the card comes from the chance node (_apply_reveal)
+            self.piles = (pile, self.piles[1]) if s == RED else (self.piles[0], pile)
+            self.card = None
+            self.left = 0
+            self._pending = True
+            self._legal = None
+            return
         card = pile[0]
         self.piles = (pile[1:], self.piles[1]) if s == RED else (self.piles[0], pile[1:])
         self.card = card
         self.left = card
         self.revealed.append((s, self.turn, card))
+
+    def _apply_reveal(self, outcome: int) -> None:
+        """Explicit chance: the mover's pile shows a card of value ``outcome + 1`` (§9.2; each
+        value with its share of the cards left in the pile)."""
+        s = self.side
+        pile = self.piles[s]
+        value = outcome + 1 if type(outcome) is int else 0
+        if value not in pile:
+            raise IllegalActionError(f"chance outcome {outcome!r} is not a card value left in the pile")
+        info = (self.piles, self.rng_state, len(self.revealed), self.card)
+        self._stack.append((outcome, -2, -1, 0, 0, self.zobrist, self.left, self.turn, s, None, None, info))
+        i = pile.index(value)
+        pile = pile[:i] + pile[i + 1:]
+        self.piles = (pile, self.piles[1]) if s == RED else (self.piles[0], pile)
+        self.card = value
+        self.left = value
+        self.revealed.append((s, self.turn, value))
+        self._pending = False
+        self._legal = None
+        self._dm = None
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a pending reveal: ``(value − 1, share of that value in the pile)`` by value."""
+        if not self._pending:
+            return []
+        pile = self.piles[self.side]
+        return [(v - 1, pile.count(v) / len(pile)) for v in sorted(set(pile))]
+
+    @property
+    def explicit_chance(self) -> bool:  # type: ignore[override]
+        return self._explicit
+
+    def set_explicit_chance(self, on: bool) -> None:
+        """Card variant: each turn's card is a chance node (:meth:`State.set_explicit_chance`).
+        Switched on before the first action, the first turn's card goes back on its pile and
+        becomes the first chance node."""
+        if not self._cards:
+            return
+        if not on and self._pending:
+            raise ValueError("a card is waiting to be revealed: resolve the chance node first")
+        self._explicit = bool(on)
+        if on and not self._stack and self.card is not None and self.result is None \
+                and len(self.piles[self.side]) < len(FULL_PILE):
+            s = self.side
+            pile = (self.card,) + self.piles[s]
+            self.piles = (pile, self.piles[1]) if s == RED else (self.piles[0], pile)
+            self.card = None
+            self.left = 0
+            self._pending = True
+            self._legal = None
+            self._init_public = self.observation(0)
 
     def _any_surrounded(self) -> bool:
         bb = self.bitboards
@@ -551,6 +632,8 @@ class FibonacciState(FibonacciView, State):
         """``e8-f9``, ``pass`` or ``S@e5`` (§4, §9.3)."""
         if isinstance(action, bool) or not isinstance(action, int):
             raise IllegalActionError(f"action {action!r} is not an integer")
+        if self._pending:
+            return f"card {action + 1}"
         if 0 <= action < NMOVE:
             return f"{NAME[FROM_BIT[action]]}-{NAME[TO_BIT[action]]}"
         if action == PASS:
@@ -811,6 +894,18 @@ class FibonacciGame(Game):
         super().__init__(**options)
         self.variant: str = self.options["variant"]
 
+    def observation_planes(self) -> tuple:
+        """Named planes of the observation tensor (:mod:`.tensors`)."""
+        from .tensors import planes
+
+        return planes(self)
+
+    def information_state_planes(self) -> tuple:
+        """Named planes of the information-state tensor (:mod:`.tensors`)."""
+        from .tensors import information_state_planes
+
+        return information_state_planes(self)
+
     def describe(self) -> GameDescription:
         """Only the cards variant has chance and hidden information; see :mod:`.description`."""
         from .description import describe
@@ -821,6 +916,23 @@ class FibonacciGame(Game):
     def num_distinct_actions(self) -> int:
         """8373: 91·91 moves, ``pass``, 91 placements."""
         return NUM_ACTIONS
+
+    def max_game_length(self) -> int:
+        """The 300-turn cap (§5) bounds every game: a turn has at most ``left`` actions (each move
+        uses one, ``pass`` ends the turn). Standard: sum of min(t, 6) for t = 1..300 = 1,785;
+        Go: 26 placements more (1,811); cards: at most 6 per card (1,800)."""
+        if self.variant == "cards":
+            return 6 * MAX_TURNS
+        ramp = sum(min(t, 6) for t in range(1, MAX_TURNS + 1))
+        return ramp + (NUM_PLACEMENTS if self.variant == "go" else 0)
+
+    def max_chance_outcomes(self) -> int:
+        """Cards: a reveal shows a value 1..6 (outcomes 0..5); no in-game chance otherwise."""
+        return 6 if self.variant == "cards" else 0
+
+    def max_chance_nodes(self) -> int:
+        """Cards: one reveal per turn."""
+        return MAX_TURNS if self.variant == "cards" else 0
 
     def new_initial_state(self, seed: int | None = None) -> FibonacciState:
         """Start of a game: §2 layout (standard, cards) or the empty Go board; cards piles from ``seed`` (§10)."""

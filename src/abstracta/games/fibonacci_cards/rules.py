@@ -13,7 +13,7 @@ from typing import Any
 
 from ...core.description import GameDescription
 from ...core.errors import IllegalActionError, NotationError, PositionError
-from ...core.game import TERMINAL, Game, State, check_action_in
+from ...core.game import CHANCE, TERMINAL, Game, State, check_action_in
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
 from .cards import (
@@ -40,7 +40,7 @@ class FibonacciCardsState(FibonacciCardsView, State):
     supports_undo = True
 
     __slots__ = ("game", "_piles", "_hands", "_hmask", "_stock", "_player", "_drawn", "_cfg",
-                 "_terminal", "_returns", "_hist", "_log", "_legal", "_seed")
+                 "_terminal", "_returns", "_hist", "_log", "_legal", "_seed", "_explicit", "_pending")
 
     def __init__(self, game: "FibonacciCardsGame", piles: list[list[int]], hands: list[list[int]],
                  stock_top_last: list[int], player: int, drawn: bool = False, seed: int | None = None):
@@ -60,6 +60,9 @@ class FibonacciCardsState(FibonacciCardsView, State):
         self._log: list[tuple[int, int, bool, int, int]] = []
         self._legal: list[int] | None = None
         self._seed = seed
+        #: explicit chance mode (adapters): a ``draw`` waits at a chance node for its card
+        self._explicit = False
+        self._pending = False
 
     # --- construction checks (rules/README.md "Positions read from text") --------------------
     def _check_start(self) -> None:
@@ -83,7 +86,9 @@ class FibonacciCardsState(FibonacciCardsView, State):
 
     # --- the turn --------------------------------------------------------------------------
     def current_player(self) -> int:
-        return TERMINAL if self._terminal else self._player
+        if self._terminal:
+            return TERMINAL
+        return CHANCE if self._pending else self._player
 
     def legal_actions(self) -> list[int]:
         """Legal actions, ASCII order of their strings (Spec: fibonacci-cards.md §3, §4)."""
@@ -92,6 +97,8 @@ class FibonacciCardsState(FibonacciCardsView, State):
             return legal
         if self._terminal:
             legal = []
+        elif self._pending:
+            return sorted(self._stock)
         else:
             plays = config_table(self._cfg).plays
             hand = self._hands[self._player]
@@ -114,6 +121,9 @@ class FibonacciCardsState(FibonacciCardsView, State):
 
     def apply_action(self, action: int) -> None:
         """Apply one legal action (Spec §4). Raises :class:`IllegalActionError`, state unchanged."""
+        if self._pending:
+            self._apply_outcome(action)
+            return
         legal = self._legal if self._legal is not None else self.legal_actions()
         if type(action) is not int or action not in legal:
             check_action_in(action, legal, self)
@@ -147,6 +157,10 @@ class FibonacciCardsState(FibonacciCardsView, State):
                 self._finish(player)  # §5: the last card of the hand wins at once
             else:
                 self._end_turn(player)
+        elif action == DRAW and self._explicit:
+            self._hist.append(action)
+            self._legal = None
+            self._pending = True  # the card comes from the chance node (_apply_outcome)
         elif action == DRAW:
             card = self._stock.pop()
             self._log.append((action, player, self._drawn, card, self._cfg))
@@ -163,6 +177,41 @@ class FibonacciCardsState(FibonacciCardsView, State):
             self._hist.append(action)
             self._legal = None
             self._end_turn(player)
+
+    def _apply_outcome(self, card: int) -> None:
+        """Explicit chance: the pending ``draw`` reveals ``card`` (any card of the stock, each
+        equally likely: the stock is a uniform shuffle of the unseen cards, Spec §8). The card
+        is swapped to the top of the stock and drawn; undo puts it back on top, so in this mode
+        undo restores the stock as a set (its order means nothing here)."""
+        stock = self._stock
+        if type(card) is not int or card not in stock:
+            check_action_in(card, sorted(stock), self)
+        i = stock.index(card)
+        stock[i], stock[-1] = stock[-1], stock[i]
+        self._pending = False
+        self._explicit = False  # the seeded branch pops the top card and logs the draw
+        try:
+            self.apply_action(DRAW)
+        finally:
+            self._explicit = True
+        self._hist[-1] = card  # history: ..., draw, <card>
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a pending explicit ``draw``: every stock card with probability 1/len(stock)."""
+        if not self._pending:
+            return []
+        p = 1.0 / len(self._stock)
+        return [(c, p) for c in sorted(self._stock)]
+
+    @property
+    def explicit_chance(self) -> bool:  # type: ignore[override]
+        return self._explicit
+
+    def set_explicit_chance(self, on: bool) -> None:
+        """Draws become chance nodes over the stock's cards (see :meth:`State.set_explicit_chance`)."""
+        if not on and self._pending:
+            raise ValueError("a draw is waiting for its card: resolve the chance node first")
+        self._explicit = bool(on)
 
     def _end_turn(self, player: int) -> None:
         self._player = 1 - player
@@ -189,10 +238,17 @@ class FibonacciCardsState(FibonacciCardsView, State):
 
     def undo_action(self) -> None:
         """Take back the last action (make/unmake)."""
+        if self._pending:  # an explicit draw waiting for its card
+            self._pending = False
+            self._hist.pop()
+            self._legal = None
+            return
         if not self._log:
             raise IllegalActionError("no action to undo")
         action, player, drawn, aux, cfg = self._log.pop()
         self._hist.pop()
+        if action == DRAW and self._explicit:
+            self._pending = True  # back to the chance node of that draw (history ends with draw)
         if action < DRAW:
             card, rem = divmod(action, 6)
             self._piles[rem >> 1].pop()
@@ -211,7 +267,10 @@ class FibonacciCardsState(FibonacciCardsView, State):
 
     # --- notation ----------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        """``7h>1`` (sum play), ``5s/2`` (cut-down), ``draw``, ``pass`` (Spec §3 "Notation")."""
+        """``7h>1`` (sum play), ``5s/2`` (cut-down), ``draw``, ``pass`` (Spec §3 "Notation");
+        at an explicit chance node the drawn card, ``=7h``."""
+        if self._pending and type(action) is int and 0 <= action < NUM_CARDS:
+            return "=" + CARD_STR[action]
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             raise IllegalActionError(f"action {action!r} is not an action of the Fibonacci card game")
         return ACTION_STR[action]
@@ -243,6 +302,18 @@ class FibonacciCardsState(FibonacciCardsView, State):
         """+1 win, −1 loss, 0/0 draw (Spec §5); ``[0, 0]`` while running."""
         return list(self._returns)
 
+    def observation_tensor(self, player: int) -> list[float]:
+        """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
+        from .tensors import observation_tensor
+
+        return observation_tensor(self, player)
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        """Flat floats laid out by ``game.information_state_planes()`` (:mod:`.tensors`)."""
+        from .tensors import information_state_tensor
+
+        return information_state_tensor(self, player)
+
     def clone(self) -> "FibonacciCardsState":
         other = FibonacciCardsState.__new__(FibonacciCardsState)
         other.game = self.game
@@ -261,6 +332,8 @@ class FibonacciCardsState(FibonacciCardsView, State):
         other._log = self._log[:]
         other._legal = self._legal
         other._seed = self._seed
+        other._explicit = self._explicit
+        other._pending = self._pending
         return other
 
     def history(self) -> list[int]:
@@ -272,7 +345,7 @@ class FibonacciCardsState(FibonacciCardsView, State):
 
     def hash_key(self) -> int:
         return hash((self._cfg, tuple(self._hands[0]), tuple(self._hands[1]), tuple(self._stock),
-                     self._player, self._drawn, self._terminal))
+                     self._player, self._drawn, self._terminal, self._pending))
 
     # --- accessors for bots and renderers (public information of the table) -----------------
     @property
@@ -398,6 +471,18 @@ class FibonacciCardsGame(Game):
     min_players = 2
     max_players = 2
 
+    def observation_planes(self) -> tuple:
+        """Named planes of the observation tensor (:mod:`.tensors`)."""
+        from .tensors import planes
+
+        return planes(self)
+
+    def information_state_planes(self) -> tuple:
+        """Named planes of the information-state tensor (:mod:`.tensors`)."""
+        from .tensors import info_planes
+
+        return info_planes(self)
+
     def describe(self) -> GameDescription:
         """Chance (the deal, the stock) and hidden hands; see :mod:`.description`."""
         from .description import describe
@@ -408,6 +493,20 @@ class FibonacciCardsGame(Game):
     def num_distinct_actions(self) -> int:
         """312 plays (card × pile × sum/cut) + ``draw`` + ``pass``."""
         return NUM_ACTIONS
+
+    def max_game_length(self) -> int:
+        """132 actions: at most 49 plays (16 dealt + 33 stock cards), 33 draws, and a ``pass``
+        (empty stock, nothing playable) is followed by a play or by the end (§5: nobody can
+        play), so at most plays + 1 = 50 passes."""
+        return 49 + 33 + 50
+
+    def max_chance_outcomes(self) -> int:
+        """An explicit draw may reveal any of the 52 cards."""
+        return NUM_CARDS
+
+    def max_chance_nodes(self) -> int:
+        """One per draw: the 33 stock cards."""
+        return NUM_CARDS - 19
 
     def new_initial_state(self, seed: int | None = None) -> FibonacciCardsState:
         """Shuffle and deal (Spec §2, §8): seat 0 ``deck[0..7]``, seat 1 ``deck[8..15]``, piles

@@ -166,6 +166,12 @@ class NibbleGame(Game):
         self.geometry: Geometry = geometry(self.options["variant"])
         self.end_action: int = self.geometry.cells
 
+    def observation_planes(self) -> tuple:
+        """Named planes of the observation tensor (:mod:`.tensors`)."""
+        from .tensors import planes
+
+        return planes(self)
+
     def describe(self) -> GameDescription:
         """Chance (the seeded layout and first player), whole-turn notation; see :mod:`.description`."""
         from .description import describe
@@ -176,6 +182,11 @@ class NibbleGame(Game):
     def num_distinct_actions(self) -> int:
         """One action per cell plus ``end``."""
         return self.geometry.cells + 1
+
+    def max_game_length(self) -> int:
+        """Every take removes a disc and every turn takes one, so at most one take per cell
+        plus one ``end`` per turn: 2 × cells (§5)."""
+        return 2 * self.geometry.cells
 
     # --- states -----------------------------------------------------------------------------
     def new_initial_state(self, seed: int | None = None) -> "NibbleState":
@@ -450,6 +461,12 @@ class NibbleState(NibbleView, State):
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
     # --- copies, history, text ------------------------------------------------------------------
+    def observation_tensor(self, player: int) -> list[float]:
+        """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
+        from .tensors import observation_tensor
+
+        return observation_tensor(self, player)
+
     def clone(self) -> "NibbleState":
         other = NibbleState.__new__(NibbleState)
         other.game = self.game

@@ -1,0 +1,313 @@
+"""The wrapper the three adapters share: layout chance node, explicit chance, truncation.
+
+Generic: it reads the game's description and the spine (``Game.max_game_length``,
+``Game.max_chance_outcomes``, ``State.set_explicit_chance``, the tensors), never a game's name.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from ..core.errors import IllegalActionError, OptionError
+from ..core.game import CHANCE, TERMINAL, Game, State
+from ..core.registry import load_game
+from ..core.tensors import Plane, tensor_size
+
+#: Truncation (player actions) of a game whose rules set no bound on its length.
+DEFAULT_MAX_TURNS = 1000
+#: K, the outcomes of the layout chance node (seeds 0..K-1).
+DEFAULT_LAYOUT_SEEDS = 100
+#: K of the environments (PettingZoo, Gymnasium): they sample the layout seed directly, so
+#: any seed below 2**63 may come up.
+ENV_LAYOUT_SEEDS = 2**63
+#: The chance modes: explicit chance nodes, or one seeded engine resolving chance itself.
+CHANCE_MODES = ("explicit", "seeded")
+_SEED_LIMIT = 2**64
+
+
+def variant_options(game_name: str) -> list[dict[str, Any]]:
+    """The option sets of every declared variant of ``game_name`` (``description.variants``)."""
+    return [dict(v.options) for v in load_game(game_name).description.variants]
+
+
+class InteropGame:
+    """An abstracta game as the adapters see it.
+
+    Args:
+        name: a registered game (``abstracta.registered_games()``).
+        max_turns: truncate after this many player actions (≥ 0); 0 = the rules' own bound,
+            allowed only where ``Game.max_game_length()`` gives one. Default: 0 where the rules
+            bound the game, else :data:`DEFAULT_MAX_TURNS`.
+        chance: ``"explicit"`` (default) or ``"seeded"`` (see :mod:`abstracta.interop`).
+        layout_seeds: K ≥ 1, outcomes of the layout chance node (explicit mode).
+        seed: seeded mode: the seed of every game (one fixed deal or layout: OpenSpiel then sees
+            a deterministic game, hidden information and all).
+        **options: the game's options (values or their text form, as on the command line).
+
+    Raises:
+        OptionError: an unknown option or parameter, or a bad value.
+    """
+
+    def __init__(self, name: str, *, max_turns: int | None = None, chance: str = "explicit",
+                 layout_seeds: int = DEFAULT_LAYOUT_SEEDS, seed: int = 0, **options: Any):
+        self.game: Game = load_game(name, **{k: v for k, v in options.items() if v is not None})
+        self.name = self.game.name
+        if chance not in CHANCE_MODES:
+            raise OptionError(f"chance: {chance!r} is not one of {', '.join(CHANCE_MODES)}")
+        if isinstance(layout_seeds, bool) or not isinstance(layout_seeds, int) or layout_seeds < 1:
+            raise OptionError(f"layout_seeds: expected an integer >= 1, got {layout_seeds!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _SEED_LIMIT:
+            raise OptionError(f"seed: expected an integer from 0 to 2**64 - 1, got {seed!r}")
+        bound = self.game.max_game_length()
+        if max_turns is None:
+            max_turns = 0 if bound is not None else DEFAULT_MAX_TURNS
+        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 0:
+            raise OptionError(f"max_turns: expected an integer >= 0, got {max_turns!r}")
+        if max_turns == 0 and bound is None:
+            raise OptionError(f"max_turns: {self.name} has no bound on its length; give max_turns >= 1")
+        self.max_turns = max_turns
+        self.chance = chance
+        self.layout_seeds = layout_seeds
+        self.seed = seed
+        self._template: State | None = None  # the start of a game without chance, cloned
+        #: player actions of the longest possible game (truncation included)
+        self.max_game_length: int = min(b for b in (bound, max_turns or None) if b is not None)
+        explicit = chance == "explicit" and self.game.has_chance
+        #: a chance node over ``layout_seeds`` seeds starts each game
+        self.layout_chance: bool = explicit
+        self.explicit_chance: bool = explicit and self.game.max_chance_outcomes() > 0
+        self.max_chance_outcomes: int = max(layout_seeds if explicit else 0,
+                                            self.game.max_chance_outcomes() if explicit else 0)
+        self.max_chance_nodes: int = (1 + self.game.max_chance_nodes()) if explicit else 0
+        self.num_players: int = self.game.num_players
+        self.num_distinct_actions: int = self.game.num_distinct_actions
+        self.observation_planes: tuple[Plane, ...] = tuple(self.game.observation_planes())
+        self.information_state_planes: tuple[Plane, ...] = tuple(self.game.information_state_planes())
+        self.observation_size = tensor_size(self.observation_planes)
+        self.information_state_size = tensor_size(self.information_state_planes)
+
+    def params(self) -> dict[str, Any]:
+        """Everything that rebuilds this object: ``InteropGame(name, **params())``."""
+        opts = {s.name: self.game.options[s.name] for s in self.game.option_specs}
+        return {**opts, "max_turns": self.max_turns, "chance": self.chance,
+                "layout_seeds": self.layout_seeds, "seed": self.seed}
+
+    def new_initial_state(self) -> "InteropState":
+        """A new game: at the layout chance node (explicit chance), else at its first action."""
+        if self.layout_chance:
+            return InteropState(self, None, [], 0, None)
+        if not self.game.has_chance:
+            if self._template is None:
+                self._template = self.game.new_initial_state()
+            return InteropState(self, self._template.clone(), [], 0, None)
+        return InteropState(self, self.game.new_initial_state(self.seed), [], 0, self.seed)
+
+    def __repr__(self) -> str:
+        return f"InteropGame({self.name!r}, {self.params()!r})"
+
+
+def resolve_chance(state: "InteropState", rng: random.Random) -> None:
+    """Apply sampled chance outcomes until a player is to move or the game is over (the
+    environments' chance: the layout seed uniformly from 0..K-1, draws and reveals from their
+    distributions)."""
+    while state.is_chance_node():
+        if state.inner is None:
+            state.apply_action(rng.randrange(state.game.layout_seeds))
+            continue
+        outcomes = state.chance_outcomes()
+        r = rng.random()
+        acc = 0.0
+        pick = outcomes[-1][0]
+        for outcome, p in outcomes:
+            acc += p
+            if r < acc:
+                pick = outcome
+                break
+        state.apply_action(pick)
+
+
+def _rebuild(name: str, params: Mapping[str, Any], seed: int | None, history: list[int]) -> "InteropState":
+    game = InteropGame(name, **params)
+    if seed is not None:
+        state = InteropState(game, game.game.new_initial_state(seed), [], 0, seed)
+    else:
+        state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+class InteropState:
+    """One game in progress: the layout node, then the abstracta state (``inner``).
+
+    Actions are the game's integers; at chance nodes they are the outcomes (layout ``k`` is
+    seed ``k``). Pickles as (game, parameters, seed, history) and replays.
+    """
+
+    __slots__ = ("game", "inner", "_history", "_moves", "_seed")
+
+    def __init__(self, game: InteropGame, inner: State | None, history: list[int], moves: int,
+                 seed: int | None):
+        self.game = game
+        self.inner = inner
+        self._history = history
+        self._moves = moves
+        self._seed = seed
+        if inner is not None and game.explicit_chance and not history:
+            inner.set_explicit_chance(True)
+
+    def __deepcopy__(self, memo: dict) -> "InteropState":
+        return self.clone()  # pyspiel clones Python states with deepcopy: no replay
+
+    def __reduce__(self) -> tuple:
+        g = self.game
+        seed = self._seed if g.chance == "seeded" else None
+        return (_rebuild, (g.name, g.params(), seed, list(self._history)))
+
+    # --- whose turn ---------------------------------------------------------------------------
+    def is_truncated(self) -> bool:
+        """Over by ``max_turns`` (not by the rules)."""
+        inner = self.inner
+        return (inner is not None and self.game.max_turns > 0 and self._moves >= self.game.max_turns
+                and not inner.is_terminal())
+
+    def current_player(self) -> int:
+        """0..n-1, :data:`CHANCE` (-1) or :data:`TERMINAL` (-4)."""
+        inner = self.inner
+        if inner is None:
+            return CHANCE
+        if self.game.max_turns and self._moves >= self.game.max_turns:
+            return TERMINAL
+        return inner.current_player()
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` in ascending outcome order at a chance node, else ``[]``."""
+        if self.inner is None:
+            k = self.game.layout_seeds
+            return [(i, 1.0 / k) for i in range(k)]
+        if self.current_player() != CHANCE:
+            return []
+        return sorted(self.inner.chance_outcomes())
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Legal actions (or chance outcomes) in ascending order; ``[]`` if ``player`` is given
+        and not to move, or at the end."""
+        mover = self.current_player()
+        if mover == TERMINAL or (player is not None and player != mover):
+            return []
+        if mover == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        return sorted(self.inner.legal_actions())  # type: ignore[union-attr]
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """``num_distinct_actions`` ints, 1 at the legal actions of ``player`` (default: mover)."""
+        mask = [0] * self.game.num_distinct_actions
+        mover = self.current_player()
+        if mover >= 0 and (player is None or player == mover):
+            for a in self.inner.legal_actions():  # type: ignore[union-attr]
+                mask[a] = 1
+        return mask
+
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action or chance outcome. Raises :class:`IllegalActionError` (unchanged)."""
+        mover = self.current_player()
+        if mover == TERMINAL:
+            raise IllegalActionError(f"action {action}: the game is over")
+        if self.inner is None:
+            if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < self.game.layout_seeds:
+                raise IllegalActionError(f"layout {action!r} is not in 0..{self.game.layout_seeds - 1}")
+            self.inner = self.game.game.new_initial_state(seed=action)
+            if self.game.explicit_chance:
+                self.inner.set_explicit_chance(True)
+            self._history.append(action)
+            return
+        self.inner.apply_action(int(action))
+        self._history.append(int(action))
+        if mover >= 0:
+            self._moves += 1
+
+    # --- results --------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        """Per seat: the rules' returns at the end, 0 for everyone while running or truncated."""
+        if self.inner is None or self.is_truncated():
+            return [0.0] * self.game.num_players
+        return [float(r) for r in self.inner.returns()]
+
+    def history(self) -> list[int]:
+        """Every action and chance outcome since the start (the layout first)."""
+        return list(self._history)
+
+    @property
+    def move_number(self) -> int:
+        """Player actions so far."""
+        return self._moves
+
+    def clone(self) -> "InteropState":
+        inner = self.inner.clone() if self.inner is not None else None
+        return InteropState(self.game, inner, self._history[:], self._moves, self._seed)
+
+    # --- strings and tensors ---------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        if self.inner is None:
+            return f"layout {action}"
+        try:
+            return self.inner.action_to_string(int(action))
+        except Exception:  # noqa: BLE001 - an id that names nothing here still gets a label
+            return f"action {action}"
+
+    def to_text(self) -> str:
+        """The position text (``layout ?`` before the layout chance node)."""
+        return "layout ?" if self.inner is None else self.inner.to_text()
+
+    def observation_string(self, player: int) -> str:
+        if self.inner is None:
+            return "layout ?"
+        return self.inner.observation(player)
+
+    def information_state_string(self, player: int) -> str:
+        """What ``player`` knows (the layout seed itself is not part of it: a hidden deal)."""
+        if self.inner is None:
+            return "layout ?"
+        return self.inner.information_state_string(player)
+
+    def observation_tensor(self, player: int) -> list[float]:
+        if self.inner is None:
+            return [0.0] * self.game.observation_size
+        return self.inner.observation_tensor(player)
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        if self.inner is None:
+            return [0.0] * self.game.information_state_size
+        return self.inner.information_state_tensor(player)
+
+    # --- hidden information -------------------------------------------------------------------
+    def resample_from_infostate(self, player: int, rng: random.Random | None = None) -> "InteropState":
+        """A state ``player`` cannot tell from this one (the game's determinization)."""
+        if self.inner is None:
+            return self.clone()
+        inner = self.inner.resample_from_infostate(player, rng or random.Random())
+        return InteropState(self.game, inner, self._history[:], self._moves, self._seed)
+
+    def bot_view(self) -> State:
+        """A copy of the abstracta state for abstracta's bots (seeded chance: their searches
+        have no chance nodes). Only at a player's turn."""
+        view = self.inner.clone()  # type: ignore[union-attr]
+        view.set_explicit_chance(False)
+        return view
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"<InteropState {self.game.name} {self.to_text()!r}>"
+
+
+__all__ = ["CHANCE_MODES", "DEFAULT_LAYOUT_SEEDS", "DEFAULT_MAX_TURNS", "ENV_LAYOUT_SEEDS", "resolve_chance", "InteropGame", "InteropState",
+           "variant_options"]

@@ -1,0 +1,137 @@
+"""Every abstracta game as a single-agent Gymnasium environment (extra ``[gym]``; issue 19).
+
+>>> from abstracta.interop.gym import make
+>>> env = make("fanorona", opponent="level:1", size="telo")
+>>> obs, info = env.reset(seed=0)
+>>> obs.shape == env.observation_space.shape, int(info["action_mask"].sum())
+(True, 5)
+
+``make(game_name, opponent="level:2", seat=0, render_mode=None, **params)``: the agent plays
+seat ``seat``; every other seat is an abstracta bot built from the seat spec ``opponent``
+(``abstracta.ai.make_bot``: ``level:1`` … ``level:6``, ``random``, ``mcts:0.5`` …), seeded
+from ``reset(seed=…)``. ``params`` are the game's options and the
+:class:`~abstracta.interop.core.InteropGame` parameters; chance is sampled from the reset's
+generator (``layout_seeds`` defaults to 2**63 here).
+
+* ``observation_space``: float32 ``Box`` in [0, 1] of shape (observation size,), laid out by
+  ``Game.observation_planes()``, from the agent's seat;
+* ``action_space``: ``Discrete(num_distinct_actions)``; the legal ones are
+  ``info["action_mask"]`` and ``action_masks()`` (int8, for MaskablePPO and the like);
+* ``step(action)`` returns ``(obs, reward, terminated, truncated, info)``: the reward is the
+  agent's return when the game ends (+1 win, −1 loss, 0 draw), else 0; ``truncated`` when
+  ``max_turns`` player actions were played first (reward 0);
+* **an illegal action ends the episode as a loss**: reward −1, ``terminated`` true,
+  ``info["illegal_action"]`` true, the game unchanged (so ``gymnasium.utils.env_checker.check_env``,
+  which steps random actions, passes);
+* ``render()``: the board as text.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..ai import make_bot
+from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, resolve_chance
+from .pettingzoo import render_text
+
+
+class AbstractaGymEnv(gymnasium.Env):
+    """A game against abstracta bots, from one seat (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(self, game_name: str, opponent: str = "level:2", seat: int = 0,
+                 render_mode: str | None = None, **params: Any):
+        params.setdefault("layout_seeds", ENV_LAYOUT_SEEDS)
+        self.interop = InteropGame(game_name, **params)
+        n = self.interop.num_players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat {seat!r} is not a seat of {game_name} (0..{n - 1})")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        make_bot(opponent, self.interop.game, 0)  # a bad spec fails here, not at reset
+        self.opponent = opponent
+        self.seat = seat
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, (self.interop.observation_size,), np.float32)
+        self.action_space = spaces.Discrete(self.interop.num_distinct_actions)
+        self._rng = random.Random()
+        self._bots: dict[int, Any] = {}
+        self.state: InteropState = self.interop.new_initial_state()
+
+    # --- helpers ---------------------------------------------------------------------------
+    def action_masks(self) -> np.ndarray:
+        """int8 of shape (num_distinct_actions,): 1 at the agent's legal actions (all 0 at the end)."""
+        mask = np.zeros(self.interop.num_distinct_actions, np.int8)
+        if self.state.current_player() == self.seat:
+            mask[self.state.legal_actions()] = 1
+        return mask
+
+    def _obs(self) -> np.ndarray:
+        return np.asarray(self.state.observation_tensor(self.seat), np.float32)
+
+    def _info(self, **more: Any) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), **more}
+
+    def _advance(self) -> None:
+        """Resolve chance and let the bots play until the agent is to move or the game is over."""
+        state = self.state
+        while True:
+            resolve_chance(state, self._rng)
+            mover = state.current_player()
+            if mover < 0 or mover == self.seat:
+                return
+            state.apply_action(self._bots[mover].step(state.bot_view()))
+
+    # --- gymnasium ---------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        game = self.interop.game
+        self._bots = {i: make_bot(self.opponent, game, self._rng.getrandbits(32))
+                      for i in range(self.interop.num_players) if i != self.seat}
+        self.state = self.interop.new_initial_state()
+        self._advance()
+        return self._obs(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        state = self.state
+        if state.is_terminal():
+            raise RuntimeError("step() after the episode ended: call reset()")
+        legal = state.legal_actions(self.seat)
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            a = -1
+        if a not in legal:
+            return self._obs(), -1.0, True, False, self._info(illegal_action=True)
+        state.apply_action(a)
+        self._advance()
+        if self.render_mode == "human":
+            self.render()
+        if state.is_terminal():
+            truncated = state.is_truncated()
+            reward = 0.0 if truncated else float(state.returns()[self.seat])
+            return self._obs(), reward, not truncated, truncated, self._info()
+        return self._obs(), 0.0, False, False, self._info()
+
+    def render(self) -> str | None:
+        text = render_text(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+def make(game_name: str, opponent: str = "level:2", **kwargs: Any) -> AbstractaGymEnv:
+    """The environment of ``game_name`` against ``opponent`` (see the module docstring)."""
+    return AbstractaGymEnv(game_name, opponent=opponent, **kwargs)
+
+
+__all__ = ["AbstractaGymEnv", "make"]

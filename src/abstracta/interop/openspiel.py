@@ -1,0 +1,244 @@
+"""Every abstracta game as an OpenSpiel Python game (extra ``[openspiel]``; issue 19).
+
+Importing this module registers each game of ``abstracta.registered_games()`` with
+``pyspiel.register_game`` as ``python_abstracta_<name>`` (``-`` → ``_``)::
+
+    import pyspiel
+    import abstracta.interop.openspiel  # registers
+    game = pyspiel.load_game("python_abstracta_slide_checkers", {"players": 3})
+
+Parameters are the game's options under their own names (a ``bool``, ``int`` or ``str`` default
+keeps its type; any other option — a default of ``None`` or a tuple — is a ``str`` in its
+command-line text form with ``:`` for ``,`` — OpenSpiel's game strings split on commas — and
+``""`` meaning "absent": ``board="5:1"``), plus ``max_turns`` (int, truncation in player
+actions; 0 = the rules' own bound), ``chance`` (``"explicit"``, the default, or ``"seeded"``),
+``layout_seeds`` (int K of the layout chance node) and ``seed`` (int, the seed of every
+game in seeded mode): see :mod:`abstracta.interop`. All configuration is in the parameters, so a pickled game
+rebuilds from them; a state serializes as its history and replays.
+
+``GameType``: sequential; chance ``EXPLICIT_STOCHASTIC`` (explicit chance on a game with
+randomness) or ``DETERMINISTIC`` (no randomness, or ``chance="seeded"``: one fixed seed); information
+from the description; utility ``ZERO_SUM`` for two players (results +1/−1 or 0/0), else
+``GENERAL_SUM`` (Slide Checkers' draws give −1 to eliminated seats); terminal rewards.
+``GameInfo``: utilities in [−1, 1], ``max_game_length`` = the rules' bound or ``max_turns``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..core.game import Game
+from ..core.registry import game_class, load_game, registered_games
+from ..core.tensors import Plane, plane_offsets
+from .core import DEFAULT_LAYOUT_SEEDS, DEFAULT_MAX_TURNS, InteropGame, InteropState
+
+PREFIX = "python_abstracta_"
+#: Registered names: abstracta game name -> OpenSpiel short name.
+REGISTERED: dict[str, str] = {}
+
+
+def short_name(game_name: str) -> str:
+    """``"slide-checkers"`` -> ``"python_abstracta_slide_checkers"``."""
+    return PREFIX + game_name.replace("-", "_")
+
+
+def _option_params(game: Game) -> dict[str, Any]:
+    """The game's options as OpenSpiel parameter defaults (typed as documented above)."""
+    out: dict[str, Any] = {}
+    for spec in game.option_specs:
+        if spec.name == "seed":
+            continue  # the adapter's own ``seed`` parameter (seeded mode) replaces it
+        d = spec.default
+        if isinstance(d, (bool, int, str)):
+            out[spec.name] = d
+        else:
+            out[spec.name] = "" if d is None else _to_param(spec.text_of(d))
+    return out
+
+
+def _to_param(text: str) -> str:
+    return text.replace(",", ":")
+
+
+def _from_param(value: Any) -> Any:
+    """A parameter value as the game's option takes it (``""`` -> absent, ``5:1`` -> ``5,1``)."""
+    if value == "":
+        return None
+    return value.replace(":", ",") if isinstance(value, str) else value
+
+
+def _game_type(name: str, game: Game, chance: str, params: dict[str, Any]) -> pyspiel.GameType:
+    d = game.description
+    if not d.chance:
+        chance_mode = pyspiel.GameType.ChanceMode.DETERMINISTIC
+    elif chance == "seeded":  # one fixed seed; SAMPLED_STOCHASTIC needs GetRNGState
+        chance_mode = pyspiel.GameType.ChanceMode.DETERMINISTIC
+    else:
+        chance_mode = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    info = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if d.hidden_information
+            else pyspiel.GameType.Information.PERFECT_INFORMATION)
+    utility = (pyspiel.GameType.Utility.ZERO_SUM if game.num_players == 2
+               else pyspiel.GameType.Utility.GENERAL_SUM)
+    return pyspiel.GameType(
+        short_name=short_name(name), long_name=f"abstracta {d.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL, chance_mode=chance_mode,
+        information=info, utility=utility, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=d.max_players, min_num_players=d.min_players,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=params)
+
+
+def _game_class(name: str) -> type:
+    """The pyspiel.Game subclass of abstracta game ``name``."""
+    default = load_game(name)
+    defaults: dict[str, Any] = {**_option_params(default), "max_turns": 0 if default.max_game_length() is not None
+                                else DEFAULT_MAX_TURNS, "chance": "explicit",
+                                "layout_seeds": DEFAULT_LAYOUT_SEEDS, "seed": 0}
+
+    class AbstractaSpielGame(pyspiel.Game):
+        __doc__ = f"abstracta's {name} as an OpenSpiel game (see abstracta.interop.openspiel)."
+        abstracta_name = name
+        parameter_defaults = defaults
+
+        def __init__(self, params: dict[str, Any] | None = None):
+            given = {**defaults, **(params or {})}
+            unknown = set(given) - set(defaults)
+            if unknown:
+                raise ValueError(f"{short_name(name)}: unknown parameter(s) {sorted(unknown)}")
+            options = {k: _from_param(v) for k, v in given.items()
+                       if k not in ("max_turns", "chance", "layout_seeds", "seed")}
+            self.interop = InteropGame(name, max_turns=given["max_turns"], chance=given["chance"],
+                                       layout_seeds=given["layout_seeds"], seed=given["seed"], **options)
+            g = self.interop
+            game_type = _game_type(name, g.game, g.chance, defaults)
+            game_info = pyspiel.GameInfo(
+                num_distinct_actions=g.num_distinct_actions, max_chance_outcomes=g.max_chance_outcomes,
+                num_players=g.num_players, min_utility=-1.0, max_utility=1.0,
+                utility_sum=0.0 if g.num_players == 2 else None, max_game_length=g.max_game_length)
+            super().__init__(game_type, game_info, given)
+
+        def new_initial_state(self) -> "AbstractaSpielState":
+            return AbstractaSpielState(self, self.interop.new_initial_state())
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "AbstractaObserver":
+            if params:
+                raise ValueError(f"observation parameters not supported; passed {params}")
+            infostate = iig_obs_type is not None and iig_obs_type.perfect_recall
+            return AbstractaObserver(self.interop, infostate)
+
+        def max_chance_nodes_in_history(self) -> int:
+            return self.interop.max_chance_nodes
+
+    AbstractaSpielGame.__name__ = AbstractaSpielGame.__qualname__ = \
+        "Spiel" + "".join(p.capitalize() for p in name.replace("-", "_").split("_"))
+    return AbstractaSpielGame
+
+
+class AbstractaSpielState(pyspiel.State):
+    """An abstracta game in progress, for OpenSpiel (wraps an :class:`InteropState`).
+
+    Everything lives in ``self._s``, which deep-copies by cloning and pickles as its history
+    (OpenSpiel serializes Python states by pickling ``__dict__``)."""
+
+    def __init__(self, game: pyspiel.Game, s: InteropState):
+        super().__init__(game)
+        self._s = s
+
+    @property
+    def abstracta_state(self) -> InteropState:
+        return self._s
+
+    def current_player(self) -> int:
+        p = self._s.current_player()
+        if p == -4:
+            return pyspiel.PlayerId.TERMINAL
+        if p == -1:
+            return pyspiel.PlayerId.CHANCE
+        return p
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._s.legal_actions(player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self._s.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self._s.apply_action(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self._s.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self._s.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self._s.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> "AbstractaSpielState":
+        """A state ``player_id`` cannot tell from this one (the game's own determinization)."""
+        rng = random.Random(_RESAMPLE.getrandbits(64))
+        return AbstractaSpielState(self.get_game(), self._s.resample_from_infostate(player_id, rng))
+
+    def __str__(self) -> str:
+        return self._s.to_text()
+
+
+#: Determinizations draw from here (OpenSpiel passes a sampler abstracta cannot use).
+_RESAMPLE = random.Random(0x5EED)
+
+
+class AbstractaObserver:
+    """OpenSpiel's Python observer: ``tensor`` (flat float32) with named views in ``dict``,
+    filled by ``set_from(state, player)``; ``string_from`` gives the observation (or, with
+    perfect recall, the information-state) string. Planes: ``Game.observation_planes()`` or
+    ``Game.information_state_planes()``."""
+
+    def __init__(self, game: InteropGame, infostate: bool):
+        self._infostate = infostate
+        planes: tuple[Plane, ...] = game.information_state_planes if infostate else game.observation_planes
+        size = sum(p.size for p in planes)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {name: self.tensor[off:off + p.size].reshape(p.shape)
+                     for name, (off, p) in plane_offsets(planes).items()}
+
+    def set_from(self, state: AbstractaSpielState, player: int) -> None:
+        s = state._s
+        values = s.information_state_tensor(player) if self._infostate else s.observation_tensor(player)
+        self.tensor[:] = values
+
+    def string_from(self, state: AbstractaSpielState, player: int) -> str:
+        s = state._s
+        return s.information_state_string(player) if self._infostate else s.observation_string(player)
+
+
+def register_all() -> dict[str, str]:
+    """Register every game of ``abstracta.registered_games()`` not yet registered; returns
+    :data:`REGISTERED`. Called on import."""
+    for name in registered_games():
+        if name in REGISTERED:
+            continue
+        cls = _game_class(name)
+        globals()[cls.__name__] = cls  # pickled games name their class by module attribute
+        game = load_game(name)
+        defaults = cls.parameter_defaults
+        pyspiel.register_game(_game_type(name, game, "explicit", defaults), cls)
+        REGISTERED[name] = short_name(name)
+    return REGISTERED
+
+
+def load(game_name: str, **params: Any) -> pyspiel.Game:
+    """``pyspiel.load_game`` of abstracta game ``game_name`` with ``params``."""
+    game_class(game_name)  # UnknownGameError naming the games
+    register_all()
+    return pyspiel.load_game(short_name(game_name), params)
+
+
+register_all()
+
+__all__ = ["AbstractaObserver", "AbstractaSpielState", "PREFIX", "REGISTERED", "load", "register_all",
+           "short_name"]

@@ -1,0 +1,169 @@
+"""Every abstracta game as a PettingZoo AEC environment (extra ``[pettingzoo]``; issue 19).
+
+>>> from abstracta.interop.pettingzoo import env
+>>> e = env("fanorona", size="telo")
+>>> e.reset(seed=1)
+>>> e.agent_selection
+'player_0'
+
+``env(game_name, render_mode=None, **params)``: ``params`` are the game's options and the
+:class:`~abstracta.interop.core.InteropGame` parameters (``max_turns``, ``chance``,
+``layout_seeds``, ``seed``). Chance (the layout seed, card draws, pile reveals) is sampled
+from the generator of ``reset(seed=…)``; ``layout_seeds`` defaults to 2**63 here.
+
+* agents ``player_0`` … ``player_{n-1}`` (2–4);
+* ``action_space(agent)``: ``Discrete(num_distinct_actions)`` (the game's integer actions);
+* ``observe(agent)`` / ``observation_space(agent)``: ``{"observation": float32 Box in [0, 1]
+  of shape (observation size,), laid out by ``Game.observation_planes()``; "action_mask":
+  int8 of shape (num_distinct_actions,)}`` — 1 at the legal actions of the agent to move, all
+  0 for the others; the mask is also ``infos[agent]["action_mask"]``;
+* rewards: the rules' returns (+1 win, −1 loss, 0 draw; Slide Checkers' eliminated seats −1)
+  when the game ends, else 0; ``terminations`` all true at the end, ``truncations`` all true
+  (rewards 0) when ``max_turns`` player actions were played first;
+* ``render()``: the board as text (``render_mode="ansi"`` returns it, ``"human"`` prints it).
+
+An illegal action raises :class:`abstracta.IllegalActionError` (a ``ValueError``) and leaves
+the game unchanged.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..core.errors import IllegalActionError
+from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, resolve_chance
+
+
+def render_text(state: InteropState) -> str:
+    """The game's terminal picture of ``state`` as plain text (no colours)."""
+    if state.inner is None:
+        return state.to_text()
+    picture = state.game.game.render(state.inner)
+    if isinstance(picture, str):
+        return picture
+    from rich.console import Console
+
+    out = io.StringIO()
+    Console(file=out, width=100, color_system=None, force_terminal=False).print(picture)
+    return out.getvalue()
+
+
+class AbstractaAECEnv(AECEnv):
+    """An abstracta game as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, game_name: str, render_mode: str | None = None, **params: Any):
+        super().__init__()
+        params.setdefault("layout_seeds", ENV_LAYOUT_SEEDS)
+        self.interop = InteropGame(game_name, **params)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"abstracta_{self.interop.name.replace('-', '_')}_v0"}
+        n = self.interop.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents = self.possible_agents[:]
+        num_actions = self.interop.num_distinct_actions
+        obs = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (self.interop.observation_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+        })
+        self.observation_spaces = {a: obs for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        self._rng = random.Random()
+        self.state: InteropState = self.interop.new_initial_state()
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # --- the game -------------------------------------------------------------------------
+    def _mask(self, agent: str) -> np.ndarray:
+        mask = np.zeros(self.interop.num_distinct_actions, np.int8)
+        seat = self.possible_agents.index(agent)
+        if self.state.current_player() == seat:
+            mask[self.state.legal_actions()] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        return {"observation": np.asarray(self.state.observation_tensor(seat), np.float32),
+                "action_mask": self._mask(agent)}
+
+    def _sync(self) -> None:
+        """After a change: who moves, masks in ``infos``, and the end of the game."""
+        state = self.state
+        if state.is_terminal():
+            truncated = state.is_truncated()
+            for i, agent in enumerate(self.agents):
+                self.rewards[agent] = 0.0 if truncated else float(state.returns()[i])
+                self.terminations[agent] = not truncated
+                self.truncations[agent] = truncated
+        else:
+            self.agent_selection = self.possible_agents[state.current_player()]
+        for agent in self.agents:
+            self.infos[agent] = {"action_mask": self._mask(agent)}
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.state = self.interop.new_initial_state()
+        resolve_chance(self.state, self._rng)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self._sync()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or self.state.current_player() != self.possible_agents.index(agent):
+            raise IllegalActionError(f"{agent}: action {action!r} is not legal here")
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        self.state.apply_action(int(action))
+        resolve_chance(self.state, self._rng)
+        self._sync()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        text = render_text(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(game_name: str, render_mode: str | None = None, **params: Any) -> AbstractaAECEnv:
+    """The AEC environment of ``game_name`` (see the module docstring)."""
+    return AbstractaAECEnv(game_name, render_mode=render_mode, **params)
+
+
+__all__ = ["AbstractaAECEnv", "env", "render_text"]

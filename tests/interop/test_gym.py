@@ -1,0 +1,67 @@
+"""Gymnasium single-agent environments of every game and variant (issue 19, extra ``[gym]``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from abstracta.interop.gym import make  # noqa: E402
+
+from .helpers import VARIANTS  # noqa: E402
+
+
+@pytest.mark.parametrize("name, options", VARIANTS)
+def test_check_env(name, options):
+    check_env(make(name, opponent="level:2", **options), skip_render_check=True)
+
+
+def test_illegal_action_ends_the_episode_as_a_loss():
+    env = make("nibble", opponent="level:1", variant="square9")
+    obs, info = env.reset(seed=0)
+    assert np.array_equal(info["action_mask"], env.action_masks())
+    illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
+    before = env.state.history()
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert env.state.history() == before
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_masked_episode_ends_with_the_agents_return(seat):
+    env = make("fanorona", opponent="level:2", seat=seat, size="dimy", render_mode="ansi")
+    obs, info = env.reset(seed=seat)
+    rng = np.random.default_rng(seat)
+    assert env.state.current_player() == seat
+    steps, done = 0, False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+        steps += 1
+        assert obs.shape == (102,) and obs.dtype == np.float32
+    assert reward == env.state.returns()[seat] and reward in (-1.0, 0.0, 1.0)
+    assert info["action_mask"].sum() == 0
+    assert "W" in env.render() or "B" in env.render()
+
+
+def test_three_player_game_against_two_bots():
+    env = make("slide-checkers", opponent="level:1", seat=2, players=3, max_turns=30)
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        done = terminated or truncated
+    assert env.state.is_terminal()
+    assert truncated == env.state.is_truncated()
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="seat"):
+        make("fanorona", seat=2)
+    with pytest.raises(ValueError):
+        make("fanorona", opponent="alphabeta:1", size="telo", players=3)

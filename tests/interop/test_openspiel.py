@@ -1,0 +1,163 @@
+"""OpenSpiel conformance of every game and variant (issue 19, extra ``[openspiel]``)."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import abstracta  # noqa: E402
+from abstracta.interop import openspiel as aos  # noqa: E402
+
+from .helpers import VARIANTS  # noqa: E402
+
+#: Random simulations per variant: Fibonacci games are ~1,700 actions long.
+SIMS = {"fibonacci": 1}
+
+
+@pytest.mark.parametrize("name, options", VARIANTS)
+def test_random_sim_test_with_serialization(name, options):
+    game = aos.load(name, **options)
+    pyspiel.random_sim_test(game, num_sims=SIMS.get(name, 3), serialize=True, verbose=False)
+    assert pickle.loads(pickle.dumps(game)).get_parameters() == game.get_parameters()
+
+
+@pytest.mark.parametrize("name, options", [("fibonacci-cards", {}), ("nibble", {"variant": "square9"})])
+def test_random_sim_test_seeded_chance(name, options):
+    game = aos.load(name, chance="seeded", seed=7, **options)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    start = abstracta.load_game(name, **options).new_initial_state(7)
+    assert str(game.new_initial_state()) == start.to_text()  # the seed's deal, every game
+
+
+def test_every_game_is_registered_under_its_name():
+    names = {t.short_name for t in pyspiel.registered_games()}
+    for name in abstracta.registered_games():
+        assert "python_abstracta_" + name.replace("-", "_") in names
+    assert aos.short_name("slide-checkers") == "python_abstracta_slide_checkers"
+
+
+def test_game_type_and_info():
+    CM, Info, U = pyspiel.GameType.ChanceMode, pyspiel.GameType.Information, pyspiel.GameType.Utility
+    g = pyspiel.load_game("python_abstracta_fanorona", {"size": "dimy"})
+    t = g.get_type()
+    assert (t.chance_mode, t.information, t.utility) == (CM.DETERMINISTIC, Info.PERFECT_INFORMATION, U.ZERO_SUM)
+    assert (g.num_distinct_actions(), g.max_game_length(), g.max_chance_outcomes()) == (601, 2548, 0)
+    g = pyspiel.load_game("python_abstracta_fibonacci", {"variant": "cards"})
+    t = g.get_type()
+    assert (t.chance_mode, t.information) == (CM.EXPLICIT_STOCHASTIC, Info.IMPERFECT_INFORMATION)
+    assert (g.max_game_length(), g.max_chance_outcomes()) == (1800, 100)
+    assert g.observation_tensor_shape() == [859] and g.information_state_tensor_shape() == [871]
+    g = pyspiel.load_game("python_abstracta_nibble", {"layout_seeds": 10})
+    assert (g.get_type().chance_mode, g.get_type().information) == (CM.EXPLICIT_STOCHASTIC, Info.PERFECT_INFORMATION)
+    assert g.max_chance_outcomes() == 10
+    g = pyspiel.load_game("python_abstracta_slide_checkers", {"players": 4, "board": "5:1", "max_turns": 300})
+    assert g.get_type().utility == U.GENERAL_SUM and g.num_players() == 4 and g.max_game_length() == 300
+    assert g.interop.game.options["board"] == (5, 1)
+    assert (g.min_utility(), g.max_utility()) == (-1.0, 1.0)
+    with pytest.raises(Exception, match="unknown|Unknown"):
+        pyspiel.load_game("python_abstracta_nibble", {"size": "dimy"})
+
+
+def test_state_serialization_round_trip_mid_game():
+    game = aos.load("fibonacci-cards")
+    state = game.new_initial_state()
+    rng = np.random.RandomState(4)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert state2.history() == state.history()
+    assert str(state2) == str(state)
+    assert state2.information_state_string(1) == state.information_state_string(1)
+    assert pickle.loads(pickle.dumps(state)).history() == state.history()
+
+
+def test_observers_have_named_planes():
+    from open_spiel.python.observation import make_observation
+
+    game = aos.load("fanorona", size="telo")
+    obs = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    state = game.new_initial_state()
+    obs.set_from(state, 0)
+    assert list(obs.dict) == ["own_stones", "opponent_stones", "chain_stone", "chain_visited", "to_move",
+                              "no_progress"]
+    assert obs.dict["own_stones"].shape == (3, 3) and obs.dict["own_stones"][0].tolist() == [1, 1, 1]
+    assert np.array_equal(obs.tensor, np.array(state.observation_tensor(0), np.float32))
+    assert obs.string_from(state, 0) == "BBB/B.W/WWW W"
+
+
+def test_resample_from_infostate():
+    game = aos.load("fibonacci-cards")
+    state = game.new_initial_state()
+    state.apply_action(11)
+    player = state.current_player()
+    other = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.information_state_string(player) == state.information_state_string(player)
+    assert other.observation_string(1 - player) != state.observation_string(1 - player)  # the other hand
+
+
+def _play(game, bots, rng):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(bots[state.current_player()](state))
+    return state
+
+
+@pytest.mark.parametrize("name, options", [("fanorona", {"size": "dimy"}), ("fibonacci-cards", {}),
+                                           ("slide-checkers", {"players": 3, "max_turns": 60})])
+def test_python_mcts_plays_complete_games(name, options):
+    from open_spiel.python.algorithms import mcts
+
+    game = aos.load(name, **options)
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=8,
+                       evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
+                       random_state=np.random.RandomState(2))
+    state = _play(game, [bot.step] * game.num_players(), rng)
+    assert state.is_terminal() and len(state.returns()) == game.num_players()
+
+
+def test_python_alpha_beta_plays_a_complete_game():
+    from open_spiel.python.algorithms import minimax
+
+    game = aos.load("fanorona", size="telo")
+    evaluate = abstracta.load_game("fanorona", size="telo").evaluate
+
+    def value(state):  # heuristic from player 0's side (terminal states: the returns)
+        s = state.abstracta_state
+        return s.returns()[0] if s.is_terminal() else evaluate(s.inner, 0)
+
+    def step(state):
+        _, action = minimax.alpha_beta_search(game, state=state, value_function=value, maximum_depth=3,
+                                              maximizing_player_id=state.current_player())
+        return action
+
+    state = _play(game, [step, step], np.random.RandomState(0))
+    assert state.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+
+
+def test_python_ismcts_plays_the_card_game():
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = aos.load("fibonacci-cards")
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(3)), uct_c=2.0,
+                           max_simulations=10, random_state=np.random.RandomState(4))
+    rng = np.random.RandomState(5)
+    random_bot = lambda s: int(rng.choice(s.legal_actions()))  # noqa: E731
+    state = _play(game, [bot.step, random_bot], rng)
+    assert state.is_terminal() and sum(state.returns()) == 0

@@ -1,0 +1,99 @@
+"""PettingZoo AEC environments of every game and variant (issue 19, extra ``[pettingzoo]``)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test  # noqa: E402
+
+from abstracta import IllegalActionError  # noqa: E402
+from abstracta.interop.pettingzoo import env  # noqa: E402
+
+from .helpers import VARIANTS  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Observation space for each agent probably should be", "ignore:Observation is not a NumPy array")
+
+
+@pytest.mark.parametrize("name, options", VARIANTS)
+def test_api_test(name, options):
+    api_test(env(name, **options), num_cycles=200)
+
+
+def _random_games(e, games, seed):
+    """Masked random agents; returns the final returns of each game and the longest game."""
+    rng = random.Random(seed)
+    results, longest = [], 0
+    for g in range(games):
+        e.reset(seed=seed + g)
+        moves = 0
+        totals = dict.fromkeys(e.possible_agents, 0.0)
+        for agent in e.agent_iter():
+            obs, reward, term, trunc, info = e.last()
+            totals[agent] += reward
+            assert np.array_equal(info["action_mask"], obs["action_mask"])
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            assert len(legal) == len(e.state.legal_actions())
+            e.step(int(legal[rng.randrange(len(legal))]))  # never raises: see the benchmark too
+            moves += 1
+        results.append([totals[a] for a in e.possible_agents])
+        longest = max(longest, moves)
+    return results, longest
+
+
+@pytest.mark.parametrize("name, options", VARIANTS)
+def test_masked_random_agents_play_legal_moves_to_the_end(name, options):
+    e = env(name, **options)
+    results, longest = _random_games(e, 2 if name == "fibonacci" else 6, seed=11)
+    assert 0 < longest <= e.interop.max_game_length
+    for r in results:
+        assert all(x in (-1.0, 0.0, 1.0) for x in r)
+        if len(r) == 2:
+            assert sum(r) == 0
+
+
+def test_rewards_terminations_truncations_and_render():
+    e = env("slide-checkers", render_mode="ansi", players=4, max_turns=12)
+    e.reset(seed=3)
+    assert e.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+    assert e.observation_space("player_2")["observation"].shape == (1306,)
+    assert isinstance(e.render(), str) and len(e.render()) > 100
+    rng = random.Random(0)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        if term or trunc:
+            assert trunc and not term and reward == 0.0
+            e.step(None)
+            continue
+        mask = obs["action_mask"]
+        others = [e.observe(a)["action_mask"].sum() for a in e.possible_agents if a != agent]
+        assert others == [0, 0, 0]
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+    assert e.state.is_truncated() and e.state.move_number == 12
+
+
+def test_illegal_action_raises_and_changes_nothing():
+    e = env("fanorona", size="telo")
+    e.reset(seed=0)
+    before = e.state.history()
+    illegal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError):
+        e.step(illegal)
+    assert e.state.history() == before
+
+
+def test_reset_seed_reproduces_chance():
+    e = env("fibonacci-cards")
+    e.reset(seed=42)
+    first = e.state.history()
+    e.reset(seed=43)
+    e.reset(seed=42)
+    assert e.state.history() == first and len(first) == 1  # the layout seed
