@@ -1,7 +1,11 @@
 """The Fibonacci card game's board module draws the structured view: Chromium plays a cut-down,
 a forced draw with the drawn card played, and a sum, all by clicking cards, piles and the
 stock, with the hand-over screen between two people on one device; the opponents' last turn
-is marked; and the table fits a 390 px phone. Screenshots go into the ``shots`` folder."""
+is marked; and the table fits a 390 px phone. Against the computer: its whole turn (a draw and
+the card it played, on its pile) is marked and told in ``#board-text``; cards fly (not with
+reduced motion); a game is played with the keyboard only; the end shows both hands and no turn;
+tap targets are at least 40 px at 360 px. Screenshots go into the ``shots`` folder
+(``fibonacci_cards-1280.png``, ``fibonacci_cards-390.png``, ``-360``, ``-end``)."""
 
 from __future__ import annotations
 
@@ -84,7 +88,7 @@ def test_play_cut_draw_and_sum_by_clicking(page, live_server, shots):
     assert [t["actions"] for t in view["struct"]["recent"]] == [["draw", "3h>1"]]
     assert page.locator("[data-pile='1'].recent .pcard.fresh[data-card='3h']").count() == 1
     assert page.locator("[data-pile='stock'].recent").count() == 1
-    assert page.locator("#recent-turns").inner_text().endswith("drew a card, played 3h on pile 1 (sum)")
+    assert page.locator("#recent-turns").inner_text().endswith("drew a card, played 3h on pile 1 (2 + 1 = 3)")
     page.click(".hand [data-card='Qd']")
     assert page.locator(".pile.target").evaluate_all("ps => ps.map(p => p.dataset.pile)") == ["2", "3"]
     page.screenshot(path=str(shots / "cards-board-desktop.png"), full_page=True)
@@ -114,8 +118,248 @@ def test_the_table_fits_a_phone(browser, live_server, shots):
         for pile in ("1", "2", "3", "stock"):  # all four piles side by side, inside the screen
             box = page.locator(f"[data-pile='{pile}']").bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (pile, box)
+        boxes = [page.locator(f"[data-pile='{p}']").bounding_box() for p in ("1", "2", "3", "stock")]
+        assert len({round(b["width"]) for b in boxes}) == 1 and len({round(b["y"]) for b in boxes}) == 1, boxes  # one even row
         page.screenshot(path=str(shots / "cards-board-phone.png"), full_page=True)
         page.click("[data-pile='2']")
         page.wait_for_function("() => window.abstractaView.ply === 4")
     finally:
         context.close()
+
+
+# --- against the computer: whole-turn highlights, flights, keyboard, text, phone, the end ------
+# seat 0 (the person) cuts pile 2 with the 5s; the computer (seat 1) has nothing that fits, draws
+# the 3h, which fits (2 + 1 or 1 + 2 = 3), and must play it: a two-step turn to show
+VS_COMPUTER = ["human", "level:1"]
+
+# a MutationObserver notes every flying card (a ghost in .flyers) the board adds
+WATCH_FLIGHTS = """() => { window.__flights = [];
+  new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes) {
+    if (n.nodeType !== 1) continue;
+    for (const g of [n, ...n.querySelectorAll('*')]) if (g.matches && g.matches('.flyers .pcard'))
+      window.__flights.push(g.classList.contains('back') ? 'back' : g.textContent); } })
+  .observe(document.getElementById('board'), { subtree: true, childList: true }); }"""
+
+
+def open_vs_computer(page, live_server, start=START, moves=()) -> str:
+    record = {"format": "abstracta-record", "version": 1, "game": "fibonacci-cards", "options": {},
+              "seed": None, "start": start, "players": [], "moves": list(moves)}
+    mid = post_json(f"{live_server.url}/api/matches/import", {"record": record, "seats": VS_COMPUTER})["id"]
+    page.goto(f"{live_server.url}/#/match/{mid}")
+    page.wait_for_selector("#board .cardtable")
+    page.wait_for_function(WAIT_HUMAN)
+    return mid
+
+
+def after_computer(page, ply: int) -> dict:
+    page.wait_for_function(f"() => window.abstractaView.ply === {ply} && window.abstractaView.human_to_move"
+                           " && !window.abstractaView.thinking")
+    page.wait_for_selector("#board .cardtable")
+    return page.evaluate("window.abstractaView")
+
+
+def test_the_computers_whole_turn_is_marked_and_told(page, live_server):
+    open_vs_computer(page, live_server)
+    page.click(".hand [data-card='5s']")
+    page.click("[data-pile='2']")
+    view = after_computer(page, 3)
+    (turn,) = view["struct"]["recent"]
+    assert turn["seat"] == 1 and turn["actions"][0] == "draw" and turn["actions"][1].startswith("3h>")
+    pile = turn["actions"][1][-1]
+    # the card played and its pile, the stock drawn from and the hand it went to
+    assert page.locator(f"[data-pile='{pile}'].recent .pcard.fresh[data-card='3h']").count() == 1
+    assert page.locator(f"[data-pile='{pile}'] .badge").inner_text() == "new"
+    assert page.locator("[data-pile='stock'].recent").count() == 1
+    assert page.locator("[data-hand='hand1'].recent").count() == 1
+    assert page.locator(".pile.recent").count() == 2  # that pile and the stock, nothing else
+    # the turn in words, in the live region tied to the board
+    text = page.locator("#board-text").text_content()
+    assert text.startswith("Your turn.")
+    assert f"Last turn: Computer (level 1): drew a card, played 3h on pile {pile} (" in text
+    assert "Piles: 1: " in text and "Your hand: 7h, Kd, Qd, 3c." in text and "Computer (level 1) holds 3 cards." in text
+    assert page.locator("#board").get_attribute("aria-describedby") == "board-text"
+    assert "Arrow keys" in page.locator("#board").get_attribute("aria-label")
+
+
+def test_cards_fly_and_not_with_reduced_motion(browser, live_server):
+    for reduce in (False, True):
+        context = browser.new_context(viewport={"width": 1100, "height": 900})
+        try:
+            page = context.new_page()
+            page.emulate_media(reduced_motion="reduce" if reduce else "no-preference")
+            open_vs_computer(page, live_server)
+            page.evaluate(WATCH_FLIGHTS)
+            page.click(".hand [data-card='5s']")
+            page.click("[data-pile='2']")
+            after_computer(page, 3)
+            page.wait_for_timeout(100)
+            flights = page.evaluate("window.__flights")
+            if reduce:
+                assert flights == [] and page.evaluate("document.getAnimations().length") == 0
+                assert page.locator("#board").get_attribute("data-flights") is None
+            else:
+                # the person's 5s flies from the hand to pile 2; the computer's draw flies from
+                # the stock (a card back) and its 3h from its hand to the pile, in that order
+                assert "5♠5♠" in flights[0]
+                assert "back" in flights and any("3♥" in f for f in flights), flights
+                assert flights.index("back") < max(i for i, f in enumerate(flights) if "3♥" in f)
+                assert int(page.locator("#board").get_attribute("data-flights")) >= 3
+                # a click ends the flights at once (never wait for an animation)
+                page.click("#board .felt", position={"x": 5, "y": 5})
+                assert page.evaluate("document.getAnimations().filter(a => a.playState === 'running').length") == 0
+        finally:
+            context.close()
+
+
+def press(page, *keys: str) -> None:
+    for k in keys:
+        page.keyboard.press(k)
+
+
+def keyboard_play(page, move: str) -> None:
+    """Play ``move`` with the keys only: down to the hand, to its card, Enter, to the pile, Enter."""
+    view = page.evaluate("window.abstractaView")
+    if move in ("draw", "pass"):
+        press(page, "ArrowUp", *["ArrowRight"] * 4, "Enter")
+        return
+    me = view["struct"]["viewer"]
+    hand = [c["card"] for c in view["struct"]["board"]["hands"][me]["cards"]]
+    card, pile = move[:2], int(move[3])
+    press(page, "ArrowDown", *["ArrowLeft"] * len(hand), *["ArrowRight"] * hand.index(card))
+    assert page.locator(".cardtable .kcur").get_attribute("data-card") == card
+    press(page, "Enter")
+    assert page.locator(f".hand [data-card='{card}']").get_attribute("class").split().count("picked") == 1
+    press(page, "ArrowUp", *["ArrowLeft"] * 4, *["ArrowRight"] * (pile - 1))
+    assert page.locator(".cardtable .kcur").get_attribute("data-pile") == str(pile)
+    press(page, "Enter")
+
+
+def test_play_with_the_keyboard_only(page, live_server):
+    open_vs_computer(page, live_server)
+    page.focus("#board")
+    # the cursor shows once a key is used; Escape puts a picked card back
+    press(page, "ArrowDown", "ArrowRight")
+    assert page.locator(".cardtable.kbd .kcur[data-card='Kd']").count() == 1
+    assert page.locator(".kcur").evaluate("e => getComputedStyle(e, '::before').borderTopWidth") == "3px"
+    press(page, "Enter")  # Kd picked: the cursor jumps to its first pile
+    assert page.locator(".pcard.picked").get_attribute("data-card") == "Kd"
+    assert page.locator(".kcur").get_attribute("data-pile") == "1"
+    assert "Kd picked: pile 1 (sum), pile 3 (sum)." == page.locator("#board-say").text_content()
+    press(page, "Escape")
+    assert page.locator(".pcard.picked").count() == 0 and page.locator(".kcur").get_attribute("data-card") == "Kd"
+    assert page.locator("#board-say").text_content() == "Cancelled: Kd put back."
+    keyboard_play(page, "5s/2")
+    view = after_computer(page, 3)
+    assert view["moves"][0] == "5s/2"
+    # the cursor stayed on the board through the computer's turn; play its first choice
+    move = view["struct"]["choices"]["cards"][0]["plays"][0]["action"] if view["struct"]["choices"]["cards"] else "draw"
+    page.focus("#board")
+    keyboard_play(page, move)
+    page.wait_for_function("() => window.abstractaView.ply >= 4")
+    assert page.evaluate("window.abstractaView.moves")[3] == move
+    # digits: pick a card with Enter, then 1–3 play it on that pile
+    page.wait_for_function("() => { const v = window.abstractaView; return v.status === 'over' ||"
+                           " (v.ply > 4 && v.human_to_move && !v.thinking); }")
+    view = page.evaluate("window.abstractaView")
+    if view["status"] == "playing" and view["struct"]["choices"].get("cards"):
+        choice = view["struct"]["choices"]["cards"][0]
+        hand = [c["card"] for c in view["struct"]["board"]["hands"][0]["cards"]]
+        page.focus("#board")
+        press(page, "ArrowDown", *["ArrowLeft"] * len(hand), *["ArrowRight"] * hand.index(choice["card"]), "Enter",
+              choice["plays"][-1]["pile"])
+        page.wait_for_function(f"() => window.abstractaView.ply > {view['ply']}")
+        assert page.evaluate("window.abstractaView.moves")[view["ply"]] == choice["plays"][-1]["action"]
+
+
+def test_a_forced_draw_with_the_keyboard(page, live_server):
+    # fibonacci-cards.md §7 example 6: nothing fits, so the cursor starts on the stock; Enter
+    # draws the 7s, which must be played: it is picked and the cursor waits on its first pile
+    open_vs_computer(page, live_server, start="2c 5d Jh | 4c,6d | 9s | 7s,8c | 0")
+    page.focus("#board")
+    press(page, "Enter")
+    page.wait_for_function("() => window.abstractaView.ply === 1 && window.abstractaView.human_to_move")
+    page.wait_for_selector(".hand [data-card='7s'].drawn.picked")
+    assert page.locator(".kcur").get_attribute("data-pile") == "1"
+    assert "The card you drew fits and must be played." in page.locator("#board-text").text_content()
+    press(page, "ArrowRight", "Enter")
+    page.wait_for_function("() => window.abstractaView.ply >= 2")
+    assert page.evaluate("window.abstractaView.moves")[:2] == ["draw", "7s>2"]
+
+
+def test_the_board_text_after_a_move(page, live_server):
+    open_vs_computer(page, live_server)
+    text = page.locator("#board-text").text_content()
+    assert text.startswith("Your turn. Piles: 1: 2c, value 2; 2: 5d, value 5; 3: Jh, value 11. Stock: 2 cards.")
+    assert "Cards that fit: 5s, 7h, Kd." in text
+    page.click(".hand [data-card='5s']")
+    page.click("[data-pile='2']")
+    after_computer(page, 3)
+    text = page.locator("#board-text").text_content()
+    pile = page.evaluate("window.abstractaView.moves[2]")[-1]
+    assert f"Computer (level 1): drew a card, played 3h on pile {pile} (2 + 1 = 3)." in text
+    # the piles as they are now: the 3h on pile 1 (2 + 1), or on the cut-down pile 2 (1 + 2)
+    assert ("Piles: 1: 3h, value 3; 2: 5s cut down, value 1; 3: Jh" if pile == "1"
+            else "Piles: 1: 2c, value 2; 2: 3h, value 3; 3: Jh") in text
+
+
+def test_the_end_shows_both_hands_and_no_turn(page, live_server, shots):
+    # fibonacci-cards.md §7 example 5: nobody can play and the stock is empty: over at once
+    open_vs_computer(page, live_server, start="9c 5d 4h | 2c,Qd | 6h | - | 0")
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    assert "to move" not in page.locator("#board").inner_text()
+    assert page.locator(".pcard.back").count() == 0
+    assert page.locator("[data-hand='hand1'] .pcard").evaluate_all("cs => cs.map(c => c.dataset.card)") == ["6h"]
+    assert page.locator("[data-hand='hand0'] .pcard").evaluate_all("cs => cs.map(c => c.dataset.card)") == ["2c", "Qd"]
+    assert page.locator("[data-seat='0'] .res").inner_text() == "loses"
+    assert page.locator("[data-seat='1'] .res").inner_text() == "wins"
+    text = page.locator("#board-text").text_content()
+    assert text.startswith("Game over. Computer (level 1) wins: The stock is empty and nobody can play: fewer cards in hand wins (1 against 2).")
+    assert "Computer (level 1) holds 6h." in text
+    page.screenshot(path=str(shots / "fibonacci_cards-end.png"), full_page=True)
+
+
+def test_tap_targets_at_360_px(browser, live_server, shots):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        for start in (START, "2c 5d Jh | 4c,6d | 9s | 7s,8c | 0"):  # a play, then a forced draw
+            open_vs_computer(page, live_server, start=start)
+            if start == START:
+                page.click(".hand [data-card='Kd']")  # two piles become targets
+            targets = page.locator("#board .pcard.playable, #board .pile.target, #board .pile, #controls button").all()
+            assert targets
+            for t in targets:
+                box = t.bounding_box()
+                assert box["width"] >= 40 and box["height"] >= 40, (t.evaluate("e => e.outerHTML.slice(0, 80)"), box)
+                assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+            # the four piles share the row evenly
+            widths = {round(page.locator(f"[data-pile='{p}']").bounding_box()["width"]) for p in ("1", "2", "3", "stock")}
+            assert len(widths) == 1, widths
+            tops = {round(page.locator(f"[data-pile='{p}']").bounding_box()["y"]) for p in ("1", "2", "3", "stock")}
+            assert len(tops) == 1, tops
+            if start == START:
+                page.screenshot(path=str(shots / "fibonacci_cards-360.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_screenshots_1280_and_390(browser, live_server, shots):
+    for width, height in ((1280, 900), (390, 844)):
+        context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500,
+                                      has_touch=width < 500)
+        try:
+            page = context.new_page()
+            page.emulate_media(reduced_motion="reduce")  # a still picture
+            open_vs_computer(page, live_server)
+            page.click(".hand [data-card='5s']")
+            page.click("[data-pile='2']")
+            after_computer(page, 3)
+            page.click(".hand [data-card='Qd']" if page.locator(".hand [data-card='Qd'].playable").count()
+                       else ".hand .pcard.playable")
+            page.focus("#board")
+            press(page, "ArrowUp")  # the keyboard cursor shows on the table
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(shots / f"fibonacci_cards-{width}.png"), full_page=True)
+        finally:
+            context.close()

@@ -140,9 +140,9 @@ def test_example4_cut_down_pile_and_its_effects():
     cut = s.string_to_action("Qc/1")
     # the mover knew the card; the opponent and a spectator learn it
     assert s.action_effects(cut, 0) == {"touched": ["1"], "removed": ["Qc"], "revealed": [],
-                                        "text": "cut pile 1 down with Qc"}
+                                        "text": "cut pile 1 down with Qc (12 + 11 > 14; pile 1 now counts 1)"}
     assert s.action_effects(cut, 1) == {"touched": ["1"], "removed": ["Qc"], "revealed": ["Qc"],
-                                        "text": "cut pile 1 down with Qc"}
+                                        "text": "cut pile 1 down with Qc (12 + 11 > 14; pile 1 now counts 1)"}
     assert s.action_effects(cut, None)["revealed"] == ["Qc"]
     play(s, "Qc/1")
     view = s.to_struct(1)
@@ -151,7 +151,7 @@ def test_example4_cut_down_pile_and_its_effects():
         "top": "Qc", "cut": True, "value": 1}
     assert view["recent"] == [{"seat": 0, "actions": ["Qc/1"], "steps": [
         {"action": "Qc/1", "touched": ["1"], "removed": ["Qc"], "revealed": ["Qc"],
-         "text": "cut pile 1 down with Qc"}]}]
+         "text": "cut pile 1 down with Qc (12 + 11 > 14; pile 1 now counts 1)"}]}]
     # §3: a queen played as a sum on the cut pile makes it ordinary again (and cuttable)
     s = pos("Qh,Qc*,Qs Jh 5d | Qd | 4c | 9h | 0")
     view = s.to_struct(0)
@@ -199,7 +199,7 @@ def test_example6_forced_draw_shows_the_card_to_the_drawer_only():
     assert s.to_struct(1)["recent"] == [{"seat": 0, "actions": ["draw", "7s>1"], "steps": [
         {"action": "draw", "touched": ["stock", "hand0"], "removed": [], "revealed": [], "text": "drew a card"},
         {"action": "7s>1", "touched": ["1"], "removed": ["7s"], "revealed": ["7s"],
-         "text": "played 7s on pile 1 (sum)"}]}]
+         "text": "played 7s on pile 1 (2 + 5 = 7)"}]}]
     # had the top card not fit, the turn ends with it hidden in the drawer's hand
     s = play(pos("2c 5d Jh | 4c,6d | 9s | 9h,8c | 0"), "draw")
     theirs = s.to_struct(1)
@@ -250,3 +250,48 @@ def test_recent_lists_the_opponents_turns_since_the_viewer_moved():
     view = s.to_struct(viewer)
     assert view["recent"] and all(t["seat"] == 1 - viewer for t in view["recent"])
     assert len(view["recent"]) == 1  # two seats alternate: exactly the opponent's last turn
+
+
+# --- effect texts: each step in players' words, with the sum or pair that allows it ---------
+
+def effect_texts(text: str, viewer: int | None = 1) -> dict[str, str]:
+    s = pos(text)
+    return {a: s.action_effects(s.string_to_action(a), viewer)["text"] for a in s.legal_action_strings()}
+
+
+def test_effect_texts_example1_pair_sums_and_cuts():
+    assert effect_texts("2c 5d Jh | 7h,Kd,5s,Jc,Qd,3c | 4d | 9h | 0") == {
+        "5s/2": "cut pile 2 down with 5s (5 + 11 > 14; pile 2 now counts 1)",
+        "7h>1": "played 7h on pile 1 (2 + 5 = 7)",
+        "7h>2": "played 7h on pile 2 (2 + 5 = 7)",
+        "Jc/3": "cut pile 3 down with Jc (5 + 11 > 14; pile 3 now counts 1)",
+        "Kd>1": "played Kd on pile 1 (2 + 11 = 13)",
+        "Kd>3": "played Kd on pile 3 (2 + 11 = 13)"}
+
+
+def test_effect_texts_example2_and_3_ace_as_14_and_triple_sum():
+    assert effect_texts("7d 7s 3h | Ah,7c,2d | 4d | 9h | 0") == {
+        "Ah>1": "played Ah on pile 1 (7 + 7 = 14)", "Ah>2": "played Ah on pile 2 (7 + 7 = 14)"}
+    assert effect_texts("2d 5s 7h | Ah,6c,4d | 4c | 9h | 0") == {
+        "Ah>1": "played Ah on pile 1 (2 + 5 + 7 = 14)", "Ah>2": "played Ah on pile 2 (2 + 5 + 7 = 14)",
+        "Ah>3": "played Ah on pile 3 (2 + 5 + 7 = 14)"}
+    # a pile of an ace counts 1; the pair named is the one with the played-on pile
+    texts = effect_texts("Ah 2s 3c | 6c,3d,2h | 4c | 9h | 0")
+    assert texts["3d>1"] == "played 3d on pile 1 (1 + 2 = 3)" and texts["3d>2"] == "played 3d on pile 2 (1 + 2 = 3)"
+    assert texts["6c>3"] == "played 6c on pile 3 (1 + 2 + 3 = 6)"
+
+
+def test_effect_texts_example4_cut_down_cycle():
+    assert effect_texts("Qh Jh 5d | Qc,Qs,Jd,Ks | 4c | 9h | 0") == {
+        "Jd/2": "cut pile 2 down with Jd (12 + 11 > 14; pile 2 now counts 1)",
+        "Qc/1": "cut pile 1 down with Qc (12 + 11 > 14; pile 1 now counts 1)",
+        "Qs/1": "cut pile 1 down with Qs (12 + 11 > 14; pile 1 now counts 1)"}
+    assert effect_texts("Qh,Qc* Jh 5d | Qs,Jd,6c,Ks,Ah | 4c | 9h | 0") == {
+        "6c>1": "played 6c on pile 1 (1 + 5 = 6)", "6c>3": "played 6c on pile 3 (1 + 5 = 6)",
+        "Jd/2": "cut pile 2 down with Jd (11 + 5 > 14; pile 2 now counts 1)",
+        "Qs>1": "played Qs on pile 1 (1 + 11 = 12)", "Qs>2": "played Qs on pile 2 (1 + 11 = 12)"}
+
+
+def test_effect_texts_draw_and_pass_name_no_hidden_card():
+    assert effect_texts("2c 5d Jh | 4c,6d | 9s | 7s,8c | 0", viewer=0) == {"draw": "drew a card"}
+    assert effect_texts("2c 5d Jh | 4c,6d | Kc | - | 0", viewer=None) == {"pass": "passed"}

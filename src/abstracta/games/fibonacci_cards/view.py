@@ -46,7 +46,8 @@ hand, shown to the mover only).
 (``["7h"]``); it reveals that card to every viewer except the one who played it. A ``draw``
 touches ``["stock", "hand0"]`` and reveals the drawn card to the drawer only. ``pass`` touches
 nothing. Each effect also carries ``"text"``: the step in words without hidden cards
-(``"played 7h on pile 1 (sum)"``, ``"drew a card"``, ``"passed"``).
+with the sum or the pair that allows it (``"played 7h on pile 1 (2 + 5 = 7)"``,
+``"cut pile 1 down with Qc (12 + 11 > 14; pile 1 now counts 1)"``, ``"drew a card"``, ``"passed"``).
 
 ``turn.left`` (:meth:`turn_left_struct`): ``{"must_play_drawn": true, "text": …}`` while the
 mover must play the card he drew (the second action of a §4 turn), else ``None``.
@@ -141,10 +142,32 @@ class FibonacciCardsView:
         if action == PASS:
             return {"touched": [], "removed": [], "revealed": [], "text": "passed"}
         card, rem = divmod(action, 6)
-        text, pile = CARD_STR[card], _PILE_IDS[rem >> 1]
-        words = f"cut pile {pile} down with {text}" if rem & 1 else f"played {text} on pile {pile} (sum)"
+        i = rem >> 1
+        text, pile = CARD_STR[card], _PILE_IDS[i]
+        words = (f"cut pile {pile} down with {text} ({self._why_cut(i)}; pile {pile} now counts 1)" if rem & 1
+                 else f"played {text} on pile {pile} ({self._why_sum(i, HAND_VALUE[card])})")
         return {"touched": [pile], "removed": [text], "revealed": [] if player == mover else [text],
                 "text": words}
+
+    def _table_values(self) -> list[int]:
+        return [CODE_VALUE[pile_code(pile[-1])] for pile in self._piles]
+
+    def _why_sum(self, i: int, v: int) -> str:
+        """Why a card of hand value ``v`` fits pile ``i`` as a sum (§3.1, §3.2): ``"2 + 5 = 7"``
+        (piles in table order)."""
+        t = self._table_values()
+        for j in range(3):
+            if j != i and t[i] + t[j] == v:
+                a, b = (i, j) if i < j else (j, i)
+                return f"{t[a]} + {t[b]} = {v}"
+        return f"{t[0]} + {t[1]} + {t[2]} = {v}"  # triple sum (the only other way, §3.2)
+
+    def _why_cut(self, i: int) -> str:
+        """Why pile ``i`` may be cut down (§3.3): the largest pair with another pile, ``"12 + 11 > 14"``."""
+        t = self._table_values()
+        j = max((j for j in range(3) if j != i), key=lambda j: t[j])
+        a, b = (i, j) if i < j else (j, i)
+        return f"{t[a]} + {t[b]} > 14"
 
     def turn_left_struct(self) -> dict[str, Any] | None:
         """The second action of a §4 turn: the drawn card fits and must be played."""

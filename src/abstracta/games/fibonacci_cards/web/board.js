@@ -2,31 +2,58 @@
 // viewer may see them; choices grouped by card) and sends the picked action string. No rule
 // here: which card fits where, table values and colours all come from ctx.struct.
 // Spec: fibonacci-cards.md §1 (values), §3 (plays), §4 (turn), §6 (what is shown).
+//
+// What happened: every step of the opponents' turns since the viewer last moved is marked (the
+// piles they played on, the card played, the stock and hand of a draw) and, in the live
+// position, the newest card moves fly (a draw from the stock to a hand, a play from the hand to
+// its pile), ~280 ms a step, none with prefers-reduced-motion; a click or a key finishes them.
+// Keyboard: a cursor over the table (piles 1–3, stock) and the viewer's hand; arrows move it,
+// Enter or Space picks (a card, then a pile), Escape cancels, 1–3 play the picked card on that
+// pile, D draws, P passes. Phone: the four piles share the width evenly in one row and the hands
+// wrap, so nothing scrolls sideways at 360 px and every card to tap is at least 44×62 px.
 import { button } from "/svg.js";
 
 const SUIT_GLYPH = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const SUIT_NAME = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 const RANK_LABEL = { T: "10" };
+const RANK_NAME = { A: "ace", J: "jack", Q: "queen", K: "king", T: "10" };
+const STEP_MS = 280; // one card flight
+const MAX_TOTAL_MS = 1400; // a whole turn's flights
 
-// UI state (the card picked in the hand) belongs to one struct: a new struct resets it.
+export const keyHelp = "Arrow keys move the cursor over your hand and the piles, Enter or Space picks a card and then a pile, "
+  + "Escape cancels, 1 to 3 play the picked card on that pile, D draws, P passes.";
+
+// UI state of one struct (the picked card); the keyboard cursor and the last struct drawn
+// (to know what to animate) live across structs.
 let ui = { struct: null, card: null };
+const cursor = { row: "hand", index: 0, key: null }; // row "hand" (the viewer's cards) or "table" (piles, stock)
+let kbd = false; // the keyboard was used: show the cursor
+let last = null; // {sig, progress, struct, rects} of the last live struct drawn
+let anim = null; // {sig, start, plan, n} of the flights in progress
+let running = []; // Animation objects of the flights on screen
 
 export const css = `
-.cardtable { display: grid; gap: .6rem; padding: .3rem; }
+.cardtable { display: grid; gap: .6rem; padding: .3rem; position: relative; }
 .cardtable .handrow { display: grid; gap: .25rem; }
 .cardtable .handlabel { font-size: 14px; color: #6b6558; }
 .cardtable .handlabel.tomove { color: #222; font-weight: 600; }
+.cardtable .handlabel .res { font-weight: 700; color: #2f6f4f; }
+.cardtable .handlabel .res.lost { color: #a8322d; }
 .cardtable .hand { display: flex; gap: .35rem; flex-wrap: wrap; min-height: 44px; align-items: flex-end; }
 .cardtable .hand:has(.drawn) { padding-bottom: 14px; }
 .cardtable .hand.recent { width: fit-content; padding: 3px; border-radius: 7px; background: rgba(143, 184, 232, .45); }
 .cardtable .felt { border-radius: 10px; padding: .7rem .5rem .5rem; display: grid; gap: .4rem; }
-.cardtable .piles { display: flex; gap: .5rem; flex-wrap: nowrap; justify-content: center; background: none; padding: 0; }
-.cardtable .pile { display: flex; flex-direction: column; align-items: center; gap: .25rem; width: 92px;
+.cardtable .piles { display: grid; grid-template-columns: repeat(4, minmax(0, 92px)); gap: .5rem; justify-content: center; background: none; padding: 0; }
+.cardtable .pile { display: flex; flex-direction: column; align-items: center; gap: .25rem; min-width: 0; position: relative;
   border-radius: 8px; padding: .3rem .1rem; border: 3px solid transparent; box-sizing: border-box; }
 .cardtable .pile.target { border-color: #f2b134; cursor: pointer; background: rgba(242, 177, 52, .22); }
-.cardtable .pile.recent { background: rgba(143, 184, 232, .28); }
-.cardtable .pile.recent.target { background: rgba(242, 177, 52, .22); }
-.cardtable .stack { position: relative; width: 84px; height: 84px; display: flex; align-items: center; justify-content: center; }
+.cardtable .pile.recent { background: rgba(143, 184, 232, .28); border-color: rgba(143, 184, 232, .9); }
+.cardtable .pile.recent.target { background: rgba(242, 177, 52, .22); border-color: #f2b134; }
+.cardtable .pile .badge { position: absolute; top: -9px; right: -4px; background: #8fb8e8; color: #13294b; font: 700 10px system-ui, sans-serif;
+  border-radius: 8px; padding: 1px 5px; z-index: 4; }
+.cardtable .stack { position: relative; width: 84px; max-width: 100%; height: 84px; display: flex; align-items: center; justify-content: center; }
 .cardtable .stack.deep .pcard:last-child { box-shadow: 2px 2px 0 #ddd, 4px 4px 0 #bbb, 0 1px 3px rgba(0,0,0,.4); }
+.cardtable .stack .pcard.under { position: absolute; }
 .cardtable .stack .pcard.cut { position: absolute; transform: rotate(90deg); box-shadow: 0 2px 6px rgba(0,0,0,.45); }
 .cardtable .pileinfo { color: #fff; font-size: 12px; text-align: center; line-height: 1.25; }
 .cardtable .pileinfo b { font-size: 15px; }
@@ -44,17 +71,29 @@ export const css = `
 .cardtable .pcard.playable { cursor: pointer; outline: 3px dashed #4a90d9; outline-offset: 1px; }
 .cardtable .pcard.picked { outline: 4px solid #f2b134; transform: translateY(-6px); }
 .cardtable .pcard.drawn::after { content: "drawn"; position: absolute; bottom: -16px; font: 600 10px system-ui, sans-serif; color: #2f6f4f; }
+.cardtable .stock .stack:empty::before { content: ""; width: 52px; height: 76px; border: 2px dashed rgba(255,255,255,.45); border-radius: 7px; }
 .cardtable .stock .pcard.back { cursor: default; }
 .cardtable .stock.target .pcard.back { cursor: pointer; }
+.cardtable.kbd .kcur::before, .boardbox:focus-visible .cardtable .kcur::before { content: ""; position: absolute; inset: -6px; border: 3px solid #1a5fb4;
+  border-radius: 10px; pointer-events: none; z-index: 3; box-shadow: 0 0 0 2px #fff; }
+.cardtable .pile.kcur::before { inset: -5px; }
+.cardtable .flyers { position: absolute; inset: 0; pointer-events: none; z-index: 5; }
+.cardtable .flyers .pcard { position: absolute; margin: 0; box-shadow: 0 6px 14px rgba(0,0,0,.45); }
 .cardhint { color: #6b6558; font-size: 13px; margin: .3rem 0 0; }
+.controls button.cardbtn { min-height: 44px; min-width: 44px; }
 @media (max-width: 480px) {
-  .cardtable .pile { width: 76px; }
-  .cardtable .stack { width: 70px; height: 70px; }
-  .cardtable .pcard { width: 46px; height: 66px; font-size: 17px; }
-  .cardtable .pcard .suit { font-size: 20px; }
+  .cardtable { padding: .2rem; }
+  .cardtable .felt { padding: .5rem .25rem .4rem; }
+  .cardtable .piles { grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 4px; }
+  .cardtable .pile { padding: .25rem 0; }
+  .cardtable .stack { width: 100%; height: 66px; }
+  .cardtable .pcard { width: 44px; height: 62px; font-size: 17px; }
+  .cardtable .pcard .suit { font-size: 19px; }
   .cardtable .pcard.small { width: 24px; height: 36px; }
+  .cardtable .stock .stack:empty::before { width: 40px; height: 58px; }
   .cardtable .pcard .corner { font-size: 10px; }
-  .cardtable .piles { gap: .2rem; }
+  .cardtable .pileinfo { font-size: 11px; }
+  .cardtable .hand { gap: 6px; }
 }
 `;
 
@@ -93,12 +132,158 @@ function div(cls, text) {
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const cardName = (text) => `${RANK_NAME[text[0]] || text[0]} of ${SUIT_NAME[text[1]] || text[1]}`;
+const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+
+// The seat drawn at the bottom: the viewer; a spectator sees the person's seat ("You"), else seat 0.
+function mySeat(struct, ctx) {
+  const named = [0, 1].find((i) => ctx.seatName(i) === "You");
+  return struct.viewer ?? named ?? 0;
+}
+
+// Cards moved so far: every play adds a pile card, every draw takes a stock card.
+const progress = (board) => board.piles.reduce((n, p) => n + p.cards.length, 0) - board.stock.size;
+const boardSig = (struct) => JSON.stringify([struct.board, struct.to_move, struct.turn && struct.turn.actions]);
+
+// The card-moving steps the struct knows, oldest first: the recent turns, then the turn in progress.
+function knownSteps(struct) {
+  const out = [];
+  for (const t of struct.recent || []) for (const s of t.steps) out.push({ seat: t.seat, action: s.action, removed: s.removed || [] });
+  const turn = struct.turn || {};
+  for (const a of turn.actions || []) out.push({ seat: turn.seat, action: a, removed: [] });
+  return out.filter((s) => s.action !== "pass");
+}
+
+// The flights from the last live struct to this one: [{face: card|null, from, to, hide}], where
+// from/to are {sel} (an element of the new table) or {rect} (a place recorded on the old one).
+function planFlights(prev, struct, me) {
+  const n = progress(struct.board) - prev.progress;
+  if (n <= 0 || n > 6) return [];
+  const known = knownSteps(struct);
+  const tail = known.slice(Math.max(0, known.length - n));
+  const plan = [];
+  // what came before the known steps: the viewer's own finished turn (cards gone from the hand
+  // that are now on a pile; a drawn card that stayed)
+  const missing = n - tail.length;
+  if (missing > 0) {
+    const before = prev.struct.board;
+    const mineBefore = (before.hands[me].cards || []).map((c) => c.card);
+    const mineNow = new Set((struct.board.hands[me].cards || []).map((c) => c.card));
+    const tailPlayed = new Set(tail.flatMap((s) => s.removed));
+    for (const pile of struct.board.piles) {
+      const old = before.piles.find((p) => p.id === pile.id);
+      for (const c of pile.cards.slice(old ? old.cards.length : 0)) {
+        if (tailPlayed.has(c.card) || !mineBefore.includes(c.card)) continue;
+        const top = pile.cards[pile.cards.length - 1].card === c.card;
+        plan.push({ face: c.card, from: prev.rects[c.card] ? { rect: prev.rects[c.card] } : { sel: `[data-hand='hand${me}']` },
+          to: { sel: `[data-pile='${pile.id}'] .stack` + (top ? " .pcard:last-child" : "") }, hide: top ? `[data-pile='${pile.id}'] .stack .pcard:last-child` : null });
+      }
+    }
+    for (const c of struct.board.hands[me].cards || []) {
+      if (!mineBefore.includes(c.card) && mineNow.has(c.card) && c.card) {
+        const sel = `[data-hand='hand${me}'] [data-card='${c.card}']`;
+        plan.push({ face: null, from: { sel: "[data-pile='stock'] .stack" }, to: { sel }, hide: sel });
+      }
+    }
+    plan.splice(Math.min(plan.length, missing));
+  }
+  // the known steps, in order; a card drawn and played in the same turn flies twice
+  tail.forEach((s, k) => {
+    const hand = `[data-hand='hand${s.seat}']`;
+    if (s.action === "draw") {
+      const playedNext = tail[k + 1] && tail[k + 1].seat === s.seat && tail[k + 1].action !== "draw";
+      const h = struct.board.hands[s.seat];
+      const lastSel = `${hand} .pcard:last-child`;
+      plan.push({ face: null, small: !h.cards, from: { sel: "[data-pile='stock'] .stack" }, to: { sel: playedNext || !h.size ? hand : lastSel },
+        hide: playedNext || !h.size ? null : lastSel });
+      return;
+    }
+    const m = /^(..)[>/](\d)$/.exec(s.action);
+    if (!m) return;
+    const pile = struct.board.piles.find((p) => p.id === m[2]);
+    const top = pile && pile.cards[pile.cards.length - 1].card === m[1];
+    const topSel = `[data-pile='${m[2]}'] .stack .pcard:last-child`;
+    const from = s.seat === me && prev.rects[m[1]] ? { rect: prev.rects[m[1]] } : { sel: hand };
+    plan.push({ face: m[1], from, to: { sel: top ? topSel : `[data-pile='${m[2]}'] .stack` }, hide: top ? topSel : null });
+  });
+  return plan;
+}
+
+function rectIn(el, table) {
+  const r = el.getBoundingClientRect();
+  const t = table.getBoundingClientRect();
+  return { x: r.left - t.left, y: r.top - t.top, w: r.width, h: r.height };
+}
+
+function finishFlights() {
+  for (const a of running) { try { a.finish(); } catch { /* gone */ } }
+  running = [];
+  if (anim) anim.done = true;
+}
+
+// Start (or, after a redraw of the same struct, resume) the flights of `anim` on `table`.
+function fly(table, palette, struct) {
+  running = [];
+  if (!anim || anim.done) return;
+  const elapsed = performance.now() - anim.start;
+  const per = Math.min(STEP_MS, MAX_TOTAL_MS / Math.max(1, anim.plan.length));
+  if (elapsed >= per * anim.plan.length) { anim.done = true; return; }
+  const layer = div("flyers");
+  table.append(layer);
+  const cardOf = (text) => {
+    for (const p of struct.board.piles) for (const c of p.cards) if (c.card === text) return c;
+    return { card: text, rank: text[0], suit: text[1], colour: "h d".includes(text[1]) ? "red_suit" : "black_suit" };
+  };
+  const place = (spec, ref) => {
+    if (spec.rect) return spec.rect;
+    const el = table.querySelector(spec.sel);
+    if (!el) return null;
+    const r = rectIn(el, table);
+    if (!ref) return r;
+    // a whole hand or stack: the end of the hand, the middle of the stack
+    const isHand = el.classList.contains("hand");
+    return { x: isHand ? r.x + Math.max(0, r.w - ref.w) : r.x + (r.w - ref.w) / 2, y: r.y + (r.h - ref.h) / 2, w: ref.w, h: ref.h };
+  };
+  anim.plan.forEach((f, k) => {
+    if (elapsed >= (k + 1) * per) return; // landed already (a redraw resumes the flights)
+    const ghost = f.face ? cardEl(cardOf(f.face), palette) : backEl(f.small ? "small" : "");
+    ghost.removeAttribute("data-card");
+    ghost.removeAttribute("title");
+    layer.append(ghost);
+    const size = { w: ghost.offsetWidth, h: ghost.offsetHeight };
+    const to = place(f.to, size.w ? size : null);
+    const from = place(f.from, size);
+    if (!to || !from) { ghost.remove(); return; }
+    const dest = { x: to.x + (to.w - size.w) / 2, y: to.y + (to.h - size.h) / 2 };
+    const src = { x: from.x + (from.w - size.w) / 2, y: from.y + (from.h - size.h) / 2 };
+    ghost.style.left = `${dest.x}px`;
+    ghost.style.top = `${dest.y}px`;
+    const hidden = f.hide ? table.querySelector(f.hide) : null;
+    if (hidden && hidden.classList.contains("cut")) ghost.style.transform = "rotate(90deg)";
+    const delay = k * per;
+    const a = ghost.animate([
+      { translate: `${src.x - dest.x}px ${src.y - dest.y}px`, opacity: 0 },
+      { translate: `${src.x - dest.x}px ${src.y - dest.y}px`, opacity: 1, offset: 0.05 },
+      { translate: "0px 0px", opacity: 1 }],
+    { duration: per, delay, easing: "ease-out", fill: "both" });
+    a.onfinish = () => ghost.remove();
+    running.push(a);
+    if (hidden) {
+      // the real card waits, invisible, until its ghost lands
+      const b = hidden.animate([{ opacity: 0 }, { opacity: 0 }], { duration: delay + per, fill: "none" });
+      running.push(b);
+    }
+  });
+  for (const a of running) a.currentTime = elapsed;
+  table.dataset.animated = String(anim.plan.length);
+}
 
 export function render(box, ctx) {
   const struct = ctx.struct;
   const { board } = struct;
   const palette = ctx.palette || {};
-  if (ui.struct !== struct) ui = { struct, card: null };
+  const fresh = ui.struct !== struct;
+  if (fresh) ui = { struct, card: null };
   const interactive = !!ctx.interactive;
   const choices = interactive ? struct.choices || {} : {};
   const byCard = new Map((choices.cards || []).map((c) => [c.card, c.plays]));
@@ -111,16 +296,50 @@ export function render(box, ctx) {
     targets.get(p.pile).push(p);
   }
   const redraw = () => { box.replaceChildren(); ctx.controls.replaceChildren(); render(box, ctx); };
+  const me = mySeat(struct, ctx);
+  const over = !!struct.over;
 
-  // what the opponents did since the viewer last moved (every step's touched and removed)
+  // what the opponents did since the viewer last moved (every step's touched and removed); an
+  // opponent's turn in progress (a draw of a card that fits) is marked too
   const recent = struct.recent || [];
   const touched = new Set(recent.flatMap((t) => t.steps.flatMap((s) => s.touched)));
   const removed = new Set(recent.flatMap((t) => t.steps.flatMap((s) => s.removed)));
+  const turn = struct.turn || {};
+  if (turn.seat !== null && turn.seat !== undefined && turn.seat !== struct.viewer && (turn.actions || []).includes("draw")) {
+    touched.add(board.stock.id);
+    touched.add(`hand${turn.seat}`);
+  }
 
-  // the viewer's seat at the bottom; a spectator sees the person's seat ("You") there, else seat 0
-  const named = [0, 1].find((i) => ctx.seatName(i) === "You");
-  const me = struct.viewer ?? named ?? 0;
-  const wrap = div("cardtable");
+  const wrap = div("cardtable" + (kbd ? " kbd" : ""));
+  // the keyboard cursor's cells: the viewer's hand, then the table (piles 1–3, stock)
+  const myCards = board.hands[me].cards || [];
+  const tableIds = [...board.piles.map((p) => p.id), board.stock.id];
+  if (fresh && interactive) {
+    // a new position to play: the drawn card that must be played → its first pile; else, while
+    // the cursor is not in use, the first card that fits, or the stock to draw from
+    const first = (byCard.get(ui.card) || [])[0];
+    const fits = myCards.findIndex((c) => byCard.has(c.card));
+    if (first) Object.assign(cursor, { row: "table", index: tableIds.indexOf(first.pile), key: null });
+    else if (!kbd && fits >= 0) Object.assign(cursor, { row: "hand", index: fits, key: null });
+    else if (!kbd && (choices.draw || choices.pass)) Object.assign(cursor, { row: "table", index: tableIds.length - 1, key: null });
+  }
+  if (!myCards.length) cursor.row = "table";
+  const rowLen = (row) => (row === "hand" ? myCards.length : tableIds.length);
+  if (cursor.row === "hand" && cursor.key) {
+    const i = myCards.findIndex((c) => c.card === cursor.key);
+    if (i >= 0) cursor.index = i;
+  }
+  cursor.index = Math.max(0, Math.min(cursor.index, rowLen(cursor.row) - 1));
+  cursor.key = cursor.row === "hand" ? (myCards[cursor.index] || {}).card || null : tableIds[cursor.index];
+
+  const resultTag = (seat) => {
+    if (!over || !struct.end) return null;
+    const winners = struct.end.winners || [];
+    const tag = div("res" + (winners.length && !winners.includes(seat) ? " lost" : ""),
+      !winners.length ? "draw" : winners.includes(seat) ? "wins" : "loses");
+    tag.style.display = "inline";
+    return tag;
+  };
 
   const handRow = (seat, mine) => {
     const h = board.hands[seat];
@@ -128,18 +347,21 @@ export function render(box, ctx) {
     row.dataset.seat = String(seat);
     const name = ctx.seatName(seat);
     let label = `${name}${seat === struct.viewer && name !== "You" ? " (your hand)" : ""}: ${plural(h.size, "card")}`;
-    if (seat === struct.to_move) label += board.must_play_drawn ? " · to move, must play the drawn card" : " · to move";
-    const lab = div("handlabel" + (seat === struct.to_move ? " tomove" : ""), label);
+    if (!over && seat === struct.to_move) label += board.must_play_drawn ? " · to move, must play the drawn card" : " · to move";
+    const lab = div("handlabel" + (!over && seat === struct.to_move ? " tomove" : ""), label);
+    const tag = resultTag(seat);
+    if (tag) lab.append(" · ", tag);
     const cards = div("hand" + (touched.has(h.id) ? " recent" : ""));
     cards.dataset.hand = h.id;
     if (h.cards) {
-      for (const c of h.cards) {
+      h.cards.forEach((c, i) => {
         const ok = mine && byCard.has(c.card);
-        const e = cardEl(c, palette, (ok ? "playable" : "") + (ui.card === c.card ? " picked" : "") + (c.drawn ? " drawn" : ""));
+        const cur = mine && cursor.row === "hand" && cursor.index === i;
+        const e = cardEl(c, palette, (ok ? "playable" : "") + (ui.card === c.card ? " picked" : "") + (c.drawn ? " drawn" : "") + (cur ? " kcur" : ""));
         if (["J", "Q", "K", "A"].includes(c.rank)) e.append(Object.assign(div("val", String(c.value)), { title: "value in hand" }));
-        if (ok) e.addEventListener("click", () => { ui.card = ui.card === c.card ? null : c.card; redraw(); });
+        if (ok) e.addEventListener("click", () => { cursor.row = "hand"; cursor.index = i; pick(c.card); });
         cards.append(e);
-      }
+      });
     } else {
       for (let i = 0; i < h.size; i++) cards.append(backEl("small"));
     }
@@ -147,21 +369,50 @@ export function render(box, ctx) {
     return row;
   };
 
+  // picking a card of the hand (a click, Enter): select it, or put it back
+  function pick(card) {
+    ui.card = ui.card === card ? null : card;
+    if (ui.card) {
+      const plays = byCard.get(card) || [];
+      ctx.say(`${card} picked: ${plays.map((p) => `pile ${p.pile} (${p.kind === "cut" ? "cut down" : "sum"})`).join(", ")}.`);
+      if (kbd && plays.length) { cursor.row = "table"; cursor.index = tableIds.indexOf(plays[0].pile); }
+    } else ctx.say(`${card} put back.`);
+    redraw();
+  }
+  function playOn(pileId) {
+    const here = targets.get(pileId);
+    if (!here) return false;
+    if (here.length === 1) { ctx.play(here[0].action); return true; }
+    // never happens by §3 (sum and cut never both fit one card on one pile), but stay safe
+    ctx.controls.querySelectorAll("[data-choice]").forEach((b) => b.remove());
+    for (const p of here) {
+      const b = button(ctx.controls, p.kind === "cut" ? "Cut down" : "Sum", () => ctx.play(p.action), "cardbtn");
+      b.dataset.choice = p.action;
+    }
+    return true;
+  }
+
   wrap.append(handRow(1 - me, false));
 
   const felt = div("felt");
   felt.style.background = palette.table || "#2f6b45";
   const mid = div("piles");
-  for (const pile of board.piles) {
-    const slot = div("pile" + (targets.has(pile.id) ? " target" : "") + (touched.has(pile.id) ? " recent" : ""));
+  board.piles.forEach((pile, i) => {
+    const cur = cursor.row === "table" && cursor.index === i;
+    const slot = div("pile" + (targets.has(pile.id) ? " target" : "") + (touched.has(pile.id) ? " recent" : "") + (cur ? " kcur" : ""));
     slot.dataset.pile = pile.id;
     const stack = div("stack" + (pile.cards.length > 1 ? " deep" : ""));
     const top = pile.cards[pile.cards.length - 1];
-    if (top.cut && pile.cards.length > 1) {
-      // a cut-down card lies crosswise on the card it cut (§3.3)
-      stack.append(cardEl(pile.cards[pile.cards.length - 2], palette));
+    if (pile.cards.length > 1) {
+      // a cut-down card lies crosswise on the card it cut (§3.3); an upright card hides the one
+      // below (drawn anyway: it shows while the new card is still in flight)
+      const under = pile.cards[pile.cards.length - 2];
+      const fr = removed.has(under.card) && touched.has(pile.id) && top.cut ? " fresh" : "";
+      stack.append(cardEl(under, palette, (top.cut ? "" : "under") + fr));
     }
-    stack.append(cardEl(top, palette, (top.cut ? "cut" : "") + (removed.has(top.card) && touched.has(pile.id) ? " fresh" : "")));
+    const fresh = removed.has(top.card) && touched.has(pile.id);
+    stack.append(cardEl(top, palette, (top.cut ? "cut" : "") + (fresh ? " fresh" : "")));
+    if (fresh) slot.append(div("badge", "new"));
     slot.append(stack);
     const info = div("pileinfo");
     info.innerHTML = `pile ${pile.id}<br>value <b>${pile.value}</b>${pile.cut ? " (cut)" : ""}<br>${plural(pile.cards.length, "card")}`;
@@ -169,16 +420,12 @@ export function render(box, ctx) {
     const here = targets.get(pile.id);
     if (here) {
       slot.append(div("pilehint", here.map((p) => (p.kind === "cut" ? "cut down to 1" : "play here (sum)")).join(" / ")));
-      slot.addEventListener("click", () => {
-        if (here.length === 1) { ctx.play(here[0].action); return; }
-        // never happens by §3 (sum and cut never both fit one card on one pile), but stay safe
-        ctx.controls.querySelectorAll("[data-choice]").forEach((b) => b.remove());
-        for (const p of here) button(ctx.controls, p.kind === "cut" ? "Cut down" : "Sum", () => ctx.play(p.action)).dataset.choice = p.action;
-      });
+      slot.addEventListener("click", () => playOn(pile.id));
     }
     mid.append(slot);
-  }
-  const stock = div("pile stock" + (choices.draw ? " target" : "") + (touched.has(board.stock.id) ? " recent" : ""));
+  });
+  const stockCur = cursor.row === "table" && cursor.index === 3;
+  const stock = div("pile stock" + (choices.draw ? " target" : "") + (touched.has(board.stock.id) ? " recent" : "") + (stockCur ? " kcur" : ""));
   stock.dataset.pile = board.stock.id;
   const sstack = div("stack" + (board.stock.size > 1 ? " deep" : ""));
   if (board.stock.size) sstack.append(backEl());
@@ -193,7 +440,7 @@ export function render(box, ctx) {
   felt.append(mid);
   const line = div("recentline");
   line.id = "recent-turns";
-  line.textContent = recent.map((t) => `${ctx.seatName(t.seat)}: ${t.steps.map((s) => s.text || s.action).join(", ")}`).join(" · ");
+  line.textContent = recentWords(struct, ctx);
   felt.append(line);
   wrap.append(felt);
   wrap.append(handRow(me, true));
@@ -212,7 +459,153 @@ export function render(box, ctx) {
     else if (byCard.size) info.textContent = ui.card ? `Now click a highlighted pile for ${ui.card}.` : "Click a card of your hand, then a pile.";
     else info.textContent = "No card fits.";
     ctx.controls.append(info);
-    if (choices.draw) button(ctx.controls, "Draw a card", () => ctx.play(choices.draw.action), "primary").id = "draw";
-    if (choices.pass) button(ctx.controls, "Pass", () => ctx.play(choices.pass.action), "primary").id = "pass";
+    if (choices.draw) button(ctx.controls, "Draw a card", () => ctx.play(choices.draw.action), "primary cardbtn").id = "draw";
+    if (choices.pass) button(ctx.controls, "Pass", () => ctx.play(choices.pass.action), "primary cardbtn").id = "pass";
   }
+
+  // flights: from the last live struct drawn to this one (never while replaying)
+  const sig = boardSig(struct);
+  if (!ctx.live) {
+    finishFlights();
+    anim = null;
+  } else {
+    if (last && last.box !== box) last = null; // another match page
+    if (last && last.sig !== sig) {
+      finishFlights();
+      const plan = reducedMotion() ? [] : planFlights(last, struct, me);
+      anim = plan.length ? { sig, start: performance.now(), plan, done: false } : null;
+      if (plan.length) box.dataset.flights = String((Number(box.dataset.flights) || 0) + plan.length); // flights so far (tests)
+    }
+    if (anim && anim.sig === sig) fly(wrap, palette, struct);
+    const rects = {};
+    for (const c of wrap.querySelectorAll(`[data-hand='hand${me}'] .pcard[data-card]`)) rects[c.dataset.card] = rectIn(c, wrap);
+    last = { box, sig, progress: progress(board), struct, rects };
+  }
+  // a click anywhere on the table ends the flights at once (never wait for them)
+  // (and the keyboard cursor hides until a key is used again)
+  wrap.addEventListener("pointerdown", () => { finishFlights(); kbd = false; wrap.classList.remove("kbd"); }, true);
+
+  ctx.onKey((ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return false;
+    const key = ev.key;
+    const move = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[key];
+    finishFlights();
+    if (move) {
+      kbd = true;
+      const rows = myCards.length ? ["table", "hand"] : ["table"];
+      let r = rows.indexOf(cursor.row);
+      if (move[0]) {
+        const nr = Math.max(0, Math.min(rows.length - 1, r + move[0]));
+        if (nr !== r) {
+          // keep the column roughly: pile k over the k-th quarter of the hand
+          const frac = (cursor.index + 0.5) / rowLen(cursor.row);
+          r = nr;
+          cursor.row = rows[r];
+          cursor.index = Math.floor(frac * rowLen(cursor.row));
+        }
+      } else {
+        cursor.index = Math.max(0, Math.min(rowLen(cursor.row) - 1, cursor.index + move[1]));
+      }
+      cursor.key = null;
+      redraw();
+      ctx.say(cellWords(struct, ctx, cursor, byCard, targets));
+      return true;
+    }
+    if (key === "Enter" || key === " ") {
+      kbd = true;
+      if (cursor.row === "hand") {
+        const c = myCards[cursor.index];
+        if (!c) return true;
+        if (byCard.has(c.card)) pick(c.card);
+        else ctx.say(interactive ? `${c.card} fits no pile.` : "Not your move.");
+        return true;
+      }
+      const id = tableIds[cursor.index];
+      if (id === board.stock.id) {
+        if (choices.draw) ctx.play(choices.draw.action);
+        else if (choices.pass) ctx.play(choices.pass.action);
+        else ctx.say(byCard.size ? "Nothing to draw: a card of your hand fits." : `Stock: ${plural(board.stock.size, "card")}.`);
+        return true;
+      }
+      if (!playOn(id)) ctx.say(ui.card ? `${ui.card} does not go on pile ${id}.` : interactive && byCard.size ? "Pick a card of your hand first." : cellWords(struct, ctx, cursor, byCard, targets));
+      return true;
+    }
+    if (key === "Escape") {
+      if (!ui.card) return false;
+      const c = ui.card;
+      ui.card = null;
+      const i = myCards.findIndex((x) => x.card === c);
+      if (i >= 0) { cursor.row = "hand"; cursor.index = i; }
+      ctx.say(`Cancelled: ${c} put back.`);
+      redraw();
+      return true;
+    }
+    if (/^[1-3]$/.test(key) && ui.card) {
+      if (!playOn(key)) ctx.say(`${ui.card} does not go on pile ${key}.`);
+      return true;
+    }
+    if ((key === "d" || key === "D") && choices.draw) { ctx.play(choices.draw.action); return true; }
+    if ((key === "p" || key === "P") && choices.pass) { ctx.play(choices.pass.action); return true; }
+    return false;
+  });
+}
+
+// The cell under the cursor in words (spoken when the cursor moves).
+function cellWords(struct, ctx, cur, byCard, targets) {
+  const { board } = struct;
+  if (cur.row === "hand") {
+    const hand = board.hands[mySeat(struct, ctx)].cards || [];
+    const c = hand[cur.index];
+    if (!c) return "";
+    const plays = byCard.get(c.card);
+    return `${c.card}, ${cardName(c.card)}, worth ${c.value}` + (c.drawn ? ", just drawn" : "")
+      + (plays ? `: fits ${plays.map((p) => `pile ${p.pile} (${p.kind === "cut" ? "cut down" : "sum"})`).join(", ")}` : "") + ".";
+  }
+  if (cur.index === board.piles.length) return `Stock, ${plural(board.stock.size, "card")}` + (struct.choices && struct.choices.draw && ctx.interactive ? ": Enter draws." : ".");
+  const p = board.piles[cur.index];
+  return `Pile ${p.id}: ${p.top}${p.cut ? " crosswise, cut down" : ""}, value ${p.value}, ${plural(p.cards.length, "card")}`
+    + (targets.has(p.id) ? `: Enter plays ${ui.card} here.` : ".");
+}
+
+function recentWords(struct, ctx) {
+  return (struct.recent || []).map((t) => `${ctx.seatName(t.seat)}: ${t.steps.map((s) => s.text || s.action).join(", ")}`).join(" · ");
+}
+
+// The board's text alternative (the shell keeps it in a polite live region): the result or whose
+// turn, what happened, the piles, the hands, and the picked card's plays.
+export function describe(struct, ctx) {
+  const { board } = struct;
+  const me = mySeat(struct, ctx);
+  const parts = [];
+  if (ctx.live === false) parts.push("Replaying an earlier position.");
+  if (struct.over) {
+    const end = struct.end || {};
+    const winners = end.winners || [];
+    const who = winners.length ? `${ctx.seatName(winners[0])} ${ctx.seatName(winners[0]) === "You" ? "win" : "wins"}` : "A draw";
+    parts.push(`Game over. ${who}${end.text ? `: ${end.text}` : ""}.`);
+  } else if (struct.to_move !== null && struct.to_move !== undefined) {
+    const name = ctx.seatName(struct.to_move);
+    parts.push(name === "You" ? "Your turn." : `${name} to move.`);
+    if (board.must_play_drawn) parts.push(name === "You" ? "The card you drew fits and must be played." : "The drawn card fits and must be played.");
+  }
+  const happened = recentWords(struct, ctx);
+  if (happened) parts.push(`Last turn: ${happened}.`);
+  parts.push("Piles: " + board.piles.map((p) => `${p.id}: ${p.top}${p.cut ? " cut down" : ""}, value ${p.value}`).join("; ")
+    + `. Stock: ${plural(board.stock.size, "card")}.`);
+  for (const seat of [me, 1 - me]) {
+    const h = board.hands[seat];
+    const name = ctx.seatName(seat);
+    const held = h.cards ? (h.cards.length ? h.cards.map((c) => c.card).join(", ") : "no card") : plural(h.size, "card");
+    parts.push(name === "You" || seat === struct.viewer ? `Your hand: ${held}.` : `${name} holds ${held}.`);
+  }
+  if (ui.struct === struct && ui.card && struct.choices && struct.choices.cards) {
+    const c = struct.choices.cards.find((x) => x.card === ui.card);
+    if (c) parts.push(`Picked ${c.card}: ` + c.plays.map((p) => `pile ${p.pile} (${p.kind === "cut" ? "cut down" : "sum"})`).join(", ") + ".");
+  } else if (ctx.interactive && struct.choices) {
+    const ch = struct.choices;
+    if (ch.cards && ch.cards.length) parts.push(`Cards that fit: ${ch.cards.map((c) => c.card).join(", ")}.`);
+    else if (ch.draw) parts.push("No card fits: draw a card.");
+    else if (ch.pass) parts.push("No card fits and the stock is empty: pass.");
+  }
+  return parts.join(" ");
 }
