@@ -124,17 +124,15 @@ def test_two_people_with_hidden_cards_get_a_hand_over_screen(tmp_path):
     assert "9s Jc 5d Kd 3c 2d Jh 5h" not in out[:first_handover]
 
 
-def test_terminal_prompt_has_line_editing_and_history(monkeypatch):
+def test_terminal_prompt_has_line_editing_and_history():
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
     from abstracta import cli
 
-    monkeypatch.setattr(cli.sys.stdin, "isatty", lambda: True, raising=False)
-    monkeypatch.setattr(cli.sys.stdout, "isatty", lambda: True, raising=False)
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        read = cli.line_reader()
+        read = cli.line_reader(interactive=True)
         inp.send_text("b2-c4\x7f3A\r")  # a typo fixed with Backspace
         assert read("White move> ") == "b2-c3A"
         inp.send_text("\x1b[A\r")  # Up arrow brings the last line back

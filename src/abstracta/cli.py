@@ -328,11 +328,13 @@ def unique_record_path(directory: Path, game_name: str) -> Path:
     raise CliError(f"cannot find a free record name in {directory}")
 
 
-def line_reader() -> Any:
+def line_reader(interactive: bool | None = None) -> Any:
     """A function ``read(prompt) -> str`` for the terminal: prompt_toolkit's line editing and
-    history (Up arrow) when both ends are a terminal, else plain input (pipes, tests).
-    Raises ``EOFError`` at the end of input, ``KeyboardInterrupt`` on Ctrl-C."""
-    if sys.stdin.isatty() and sys.stdout.isatty():
+    history (Up arrow) when both ends are a terminal (or ``interactive``), else plain input
+    (pipes, tests). Raises ``EOFError`` at the end of input, ``KeyboardInterrupt`` on Ctrl-C."""
+    if interactive is None:
+        interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    if interactive:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import InMemoryHistory
 
