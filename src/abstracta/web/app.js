@@ -316,6 +316,7 @@ async function matchPage(id) {
   let socket = null;
   let reopenTimer = null;
   let connLost = false; // the server did not answer: "connection lost, retrying…"
+  let lastRenderKey = null; // what the board shows now (see draw)
   stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); if (socket) socket.close(); };
 
   document.title = `${view.title} — abstracta`;
@@ -514,30 +515,38 @@ async function matchPage(id) {
     const position = live ? view.position : positions.texts[replayPly];
     const struct = live ? view.struct : positions.structs[replayPly];
     const interactive = live && !over && view.human_to_move && !view.thinking && !hide && !connLost;
-    boardBox.replaceChildren();
-    controls.replaceChildren();
-    keyHandler = null;
-    if (hide) {
-      boardBox.append(h("p", { class: "hidden-note" }, "Hidden until the next player is ready."));
-    } else if (mod && mod.render) {
-      try {
-        // the board module draws the structured view and sends action strings (docs/board-modules.md)
-        const ctx = {
-          struct, interactive, play: send, controls, live,
-          palette: view.board || {}, seats: view.seats || [], seatName,
-          onKey: (fn) => { keyHandler = fn; }, // fn(KeyboardEvent) -> true when it used the key
-          say: (text) => { boardSay.textContent = text; }, // spoken at once by screen readers
-        };
-        mod.render(boardBox, ctx);
-        const text = mod.describe ? mod.describe(struct, ctx) : "";
-        if (boardText.textContent !== text) boardText.textContent = text;
-        if (mod.keyHelp) boardBox.setAttribute("aria-label", `Board. ${mod.keyHelp}`);
-      } catch (e) {
-        console.error(e);
-        boardBox.replaceChildren(h("pre", { class: "position" }, position));
+    // the same picture is not drawn twice (a redraw would restart a module's animation)
+    const ended = over ? { result: view.result, termination: view.termination, text: resultText(view, seatName) } : null;
+    const renderKey = JSON.stringify([hide, struct, interactive, live, ended, connLost]);
+    if (renderKey !== lastRenderKey) {
+      lastRenderKey = renderKey;
+      boardBox.replaceChildren();
+      controls.replaceChildren();
+      keyHandler = null;
+      if (hide) {
+        boardBox.append(h("p", { class: "hidden-note" }, "Hidden until the next player is ready."));
+      } else if (mod && mod.render) {
+        try {
+          // the board module draws the structured view and sends action strings (docs/board-modules.md)
+          const ctx = {
+            struct, interactive, play: send, controls, live,
+            palette: view.board || {}, seats: view.seats || [], seatName,
+            ended, // the end of the match ({result, termination, text}; a resignation too), or null
+            onKey: (fn) => { keyHandler = fn; }, // fn(KeyboardEvent) -> true when it used the key
+            say: (text) => { boardSay.textContent = text; }, // spoken at once by screen readers
+            refresh: () => { if (mod.describe) boardText.textContent = mod.describe(struct, ctx); },
+          };
+          mod.render(boardBox, ctx);
+          const text = mod.describe ? mod.describe(struct, ctx) : "";
+          if (boardText.textContent !== text) boardText.textContent = text;
+          if (mod.keyHelp) boardBox.setAttribute("aria-label", `Board. ${mod.keyHelp}`);
+        } catch (e) {
+          console.error(e);
+          boardBox.replaceChildren(h("pre", { class: "position" }, position));
+        }
+      } else {
+        boardBox.append(h("pre", { class: "position" }, position));
       }
-    } else {
-      boardBox.append(h("pre", { class: "position" }, position));
     }
     posText.textContent = hide ? "Hidden until the next player is ready." : position;
 
