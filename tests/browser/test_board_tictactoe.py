@@ -41,3 +41,19 @@ def test_tictactoe_is_played_by_clicks(page, plugin_server, shots):
     assert page.locator("#result").inner_text().strip() == "X wins — X has three in a row"
     page.screenshot(path=str(shots / "tictactoe.png"))
     assert not errors
+
+
+def test_tictactoe_by_keyboard_and_screen_reader_text(page, plugin_server):
+    view = post_json(f"{plugin_server.url}/api/matches", {"game": "tictactoe", "seats": ["human", "human"]})
+    page.goto(f"{plugin_server.url}/#/match/{view['id']}")
+    page.wait_for_function("window.abstractaView && window.abstractaView.human_to_move")
+    page.focus("#board")
+    page.keyboard.press("Enter")  # the cursor starts on b2
+    page.wait_for_function("window.abstractaView.ply === 1")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")  # a1
+    page.wait_for_function("window.abstractaView.ply === 2")
+    assert page.evaluate("window.abstractaView.moves") == ["b2", "a1"]
+    text = page.locator("#board-text").inner_text()
+    assert "O marked a1." in text and "X to move." in text

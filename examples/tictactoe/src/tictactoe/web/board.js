@@ -1,6 +1,21 @@
 // Tic-tac-toe board: draws the structured view (view.py) and sends the picked cell.
 import { el, svgRoot } from "/svg.js";
 
+export const keyHelp = "Arrow keys move the cursor, Enter marks the cell.";
+let cursor = { x: 1, y: 1 }; // kept across redraws
+
+// The text alternative for screen readers: whose turn, the last move, the result.
+export function describe(struct, ctx) {
+  const name = (i) => ctx.seatName(i);
+  const parts = [];
+  for (const turn of struct.recent) parts.push(`${name(turn.seat)} marked ${turn.actions.join(", ")}.`);
+  if (struct.over) parts.push(struct.end ? struct.end.text + "." : "Game over.");
+  else if (struct.to_move !== null) parts.push(`${name(struct.to_move)} to move.`);
+  const free = (struct.choices && struct.choices.cells) ? struct.choices.cells.map((c) => c.cell) : [];
+  if (ctx.interactive && free.length) parts.push(`Empty cells: ${free.join(", ")}.`);
+  return parts.join(" ");
+}
+
 export function render(box, ctx) {
   const { board, choices } = ctx.struct;
   const S = 90, M = 30;
@@ -29,5 +44,27 @@ export function render(box, ctx) {
       g.classList.add("clickable");
       g.addEventListener("click", () => ctx.play(pick.get(cell.id)));
     }
+    if (cell.x === cursor.x && cell.y === cursor.y) {
+      el("rect", { x: cx - S / 2 + 2, y: cy - S / 2 + 2, width: S - 4, height: S - 4, rx: 8, fill: "none",
+        stroke: "#f2b134", "stroke-width": 4, "stroke-dasharray": "8 5", class: "cursor" }, g);
+    }
   }
+  const at = () => board.cells.find((c) => c.x === cursor.x && c.y === cursor.y);
+  ctx.onKey((ev) => {
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    if (moves[ev.key]) {
+      const [dx, dy] = moves[ev.key];
+      cursor = { x: Math.min(2, Math.max(0, cursor.x + dx)), y: Math.min(2, Math.max(0, cursor.y + dy)) };
+      box.replaceChildren();
+      render(box, ctx);
+      ctx.say(at().id + (at().mark === null ? ", empty" : `, ${ctx.seats[at().mark].name || "XO"[at().mark]}`));
+      return true;
+    }
+    if ((ev.key === "Enter" || ev.key === " ") && ctx.interactive) {
+      if (pick.has(at().id)) ctx.play(pick.get(at().id));
+      else ctx.say(`${at().id} is taken`);
+      return true;
+    }
+    return false;
+  });
 }
