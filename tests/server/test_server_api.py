@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 import pytest
-from apiutil import wait_for
+from apiutil import wait_for, ws_auth
 
 import abstracta
 
@@ -257,7 +257,7 @@ def test_hidden_information_view(client):
     assert "7d,9c" in view["position"] and view["legal"]
     # the computer's seat: its hand stays hidden while the game runs
     r = client.get(f"/api/matches/{view['id']}?seat=1")
-    assert r.status_code == 403 and "hidden" in r.json()["error"]
+    assert r.status_code == 403 and "no token given holds seat 1" in r.json()["error"]
     r = client.get(f"/api/matches/{view['id']}/positions?seat=1")
     assert r.status_code == 403
     positions = client.get(f"/api/matches/{view['id']}/positions").json()["positions"]
@@ -268,10 +268,12 @@ def test_websocket_pushes_changes(client):
     view = create(client, stones=9)
     mid = view["id"]
     with client.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws_auth(ws)  # a spectator
         first = ws.receive_json()
         assert first["ply"] == 0 and first["position"] == "9 0"
         client.post(f"/api/matches/{mid}/actions", json={"action": "2", "ply": 0})
         second = ws.receive_json()
         assert second["ply"] == 1 and second["position"] == "7 1"
     with client.websocket_connect("/api/matches/nope/ws") as ws:
+        ws_auth(ws)
         assert "nope" in ws.receive_json()["error"]
