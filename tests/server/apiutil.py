@@ -59,7 +59,7 @@ class Creator:
         response = self.keep(self.raw.request(method, url, **kw))
         if pass_and_play and response.status_code == 201:  # one device: claim the other seats too
             for invite in response.json()["invites"]:
-                self.keep(self.raw.post(f"/api/invites/{invite['code']}"))
+                self.keep(self.raw.post("/api/invites/claim", json={"code": invite["code"]}))
         return response
 
     def get(self, url, **kw):

@@ -32,7 +32,7 @@ def people(raw, clock_spec, game="toy-nim", options=None, seats=("human", "human
                                           "seats": list(seats), "clock": clock_spec}).json()
     tokens = {t["seat"]: t["token"] for t in view["tokens"]}
     for invite in view["invites"]:
-        tokens[invite["seat"]] = raw.post(f"/api/invites/{invite['code']}").json()["tokens"][0]["token"]
+        tokens[invite["seat"]] = raw.post("/api/invites/claim", json={"code": invite["code"]}).json()["tokens"][0]["token"]
     return view, tokens
 
 

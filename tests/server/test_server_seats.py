@@ -38,15 +38,15 @@ def test_creator_gets_seat_0_and_an_invitation_for_seat_1(raw):
     code = view["invites"][0]["code"]
     assert view["invites"][0]["path"] == f"/#/join/{code}"
     assert view["my_seats"] == [0] and view["viewer"] == 0 and view["claimed"] == [True, False]
-    info = raw.get(f"/api/invites/{code}").json()
+    info = raw.post("/api/invites/lookup", json={"code": code}).json()
     assert (info["match"], info["seat"], info["claimed"], info["game"]) == (view["id"], 1, False, "toy-nim")
-    joined = raw.post(f"/api/invites/{code}").json()
+    joined = raw.post("/api/invites/claim", json={"code": code}).json()
     assert joined["id"] == view["id"] and [t["seat"] for t in joined["tokens"]] == [1]
     assert joined["my_seats"] == [1] and joined["claimed"] == [True, True] and joined["invites"] == []
-    again = raw.post(f"/api/invites/{code}")
+    again = raw.post("/api/invites/claim", json={"code": code})
     assert again.status_code == 410 and "used already" in again.json()["error"]
-    assert raw.get(f"/api/invites/{code}").json()["claimed"] is True
-    assert raw.post("/api/invites/nonsense").status_code == 404
+    assert raw.post("/api/invites/lookup", json={"code": code}).json()["claimed"] is True
+    assert raw.post("/api/invites/claim", json={"code": "nonsense"}).status_code == 404
 
 
 def test_pass_and_play_takes_every_person_seat(raw):
@@ -73,7 +73,7 @@ def test_tokens_are_stored_as_sha256_only(client, raw):
 def test_every_act_needs_the_right_token(raw):
     view = new_match(raw)
     mid, t0 = view["id"], view["tokens"][0]["token"]
-    t1 = raw.post(f"/api/invites/{view['invites'][0]['code']}").json()["tokens"][0]["token"]
+    t1 = raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()["tokens"][0]["token"]
     other = new_match(raw)
     foreign = other["tokens"][0]["token"]
     acts = [("POST", f"/api/matches/{mid}/actions", {"action": "1", "ply": 0}),
@@ -124,8 +124,8 @@ def test_new_invitations_replace_the_open_ones(raw):
     r = raw.post(f"/api/matches/{view['id']}/invites", headers=bearer(view["tokens"][0]["token"]))
     fresh = r.json()["invites"]
     assert [i["seat"] for i in fresh] == [1] and fresh[0]["code"] != old
-    assert raw.post(f"/api/invites/{old}").status_code == 404
-    assert raw.post(f"/api/invites/{fresh[0]['code']}").status_code == 200
+    assert raw.post("/api/invites/claim", json={"code": old}).status_code == 404
+    assert raw.post("/api/invites/claim", json={"code": fresh[0]["code"]}).status_code == 200
 
 
 def test_spectators_see_public_information_only(raw):

@@ -12,7 +12,7 @@ def people(raw, stones=9):
     """A toy-nim match between two people on two devices: (id, token of seat 0, of seat 1)."""
     view = raw.post("/api/matches", json={"game": "toy-nim", "options": {"stones": stones},
                                           "seats": ["human", "human"]}).json()
-    t1 = raw.post(f"/api/invites/{view['invites'][0]['code']}").json()["tokens"][0]["token"]
+    t1 = raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()["tokens"][0]["token"]
     return view["id"], view["tokens"][0]["token"], t1
 
 

@@ -8,8 +8,8 @@ Decisions (the API's rules, also stated in the OpenAPI description):
 
 * Seats belong to people (README "Playing at a distance (API)"). Creating a match answers
   with a secret token for each seat the creator takes (``take``, default the first person
-  seat) and an invitation code for every other person seat; ``POST /api/invites/{code}``
-  claims that seat once and answers with its token. Every act (move, resign, undo, takeback
+  seat) and an invitation code for every other person seat; ``POST /api/invites/claim``
+  (``{"code": ...}``) claims that seat once and answers with its token. Every act (move, resign, undo, takeback
   request and answer, flag, delete, new invitations) carries ``Authorization: Bearer <token>``
   (several tokens of one browser: comma-separated): none is 401, none of this match or not
   the acting seat's is 403. ``GET /api/matches`` lists only the matches of the tokens sent.
@@ -181,6 +181,11 @@ class ImportMatch(BaseModel):
     clock: dict[str, float] | None = Field(default=None, description="as for POST /api/matches")
 
 
+class InviteCode(BaseModel):
+    code: str = Field(max_length=64, description="the invitation's code (from 'invites' of the creator's answer, "
+                                                 "or the '/#/join/<code>' link)")
+
+
 class TakebackAnswer(BaseModel):
     accept: bool = Field(description="true: agree to the pending takeback; false: decline it (the "
                                      "asking seat: withdraw it)")
@@ -309,7 +314,7 @@ class SeatToken(BaseModel):
 
 class Invite(BaseModel):
     seat: int
-    code: str = Field(description="the invitation's secret code (claim it with POST /api/invites/{code}); shown once")
+    code: str = Field(description="the invitation's secret code (claim it with POST /api/invites/claim); shown once")
     path: str = Field(description="the page a browser opens to accept it: '/#/join/<code>' on this server")
 
 
@@ -569,19 +574,20 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     def import_match(body: ImportMatch) -> dict[str, Any]:
         return created(*service.import_record(body.record, body.seats, body.take, body.clock))
 
-    @app.get("/api/invites/{code}", summary="What an invitation is for (without claiming it)",
-             response_model=InvitationInfo, responses=ERRORS)
-    def get_invite(code: str) -> dict[str, Any]:
-        match, seat, claimed = service.invitation(code)
+    @app.post("/api/invites/lookup", summary="What an invitation is for (without claiming it)",
+              response_model=InvitationInfo, responses=ERRORS)
+    def lookup_invite(body: InviteCode) -> dict[str, Any]:
+        """The code goes in the body, never in a URL (URLs end up in logs)."""
+        match, seat, claimed = service.invitation(body.code)
         return {"match": match.id, "game": match.game.name, "title": match.game.title, "seat": seat,
                 "claimed": claimed, "players": match.players, "seats": seat_styles(match.game)}
 
-    @app.post("/api/invites/{code}", summary="Claim an invitation: the seat's token (once)",
+    @app.post("/api/invites/claim", summary="Claim an invitation: the seat's token (once)",
               response_model=MatchCreated, responses=ERRORS)
-    def claim_invite(code: str) -> dict[str, Any]:
+    def claim_invite(body: InviteCode) -> dict[str, Any]:
         """Answers with the match as that seat sees it and the seat's token in 'tokens'; a second
-        claim of the same code is 410."""
-        return created(*service.claim(code))
+        claim of the same code is 410, an unknown code 404."""
+        return created(*service.claim(body.code))
 
     @app.post("/api/matches/{match_id}/invites", summary="New invitation codes for the unclaimed person seats",
               response_model=Invites, responses=ERRORS)
