@@ -170,3 +170,14 @@ def test_websocket_authenticates_in_its_first_message(raw):
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 1008
+
+
+def test_slide_checkers_mixes_people_and_computers(raw):
+    view = new_match(raw, seats=("human", "level:1", "human", "human"), game="slide-checkers",
+                     options={"players": 4})
+    assert [t["seat"] for t in view["tokens"]] == [0] and [i["seat"] for i in view["invites"]] == [2, 3]
+    assert view["claimed"] == [True, False, False, False]
+    for invite in view["invites"]:
+        joined = raw.post("/api/invites/claim", json={"code": invite["code"]}).json()
+        assert joined["my_seats"] == [invite["seat"]]
+    assert raw.get(f"/api/matches/{view['id']}").json()["claimed"] == [True, False, True, True]
