@@ -192,8 +192,12 @@ class TakebackAnswer(BaseModel):
 
 
 class PlayAction(BaseModel):
-    action: str = Field(max_length=1000,
-                        description="the move in the game's notation (one action, or a whole-turn string)")
+    action: str | None = Field(default=None, max_length=1000,
+                               description="the move in the game's notation (one action, or a whole-turn string)")
+    actions: list[Annotated[str, Field(max_length=1000)]] | None = Field(
+        default=None, min_length=1, max_length=64,
+        description="instead of 'action': several moves the same seat plays in a row within its turn "
+                    "(e.g. a take and 'end'), applied all or none")
     ply: StrictInt = Field(description="the ply the move was chosen at (the state's 'ply', a JSON integer); "
                                        "a stale ply is refused with 409")
     seat: StrictInt | None = Field(default=None, description="the seat playing it (checked when given; "
@@ -624,7 +628,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         if seat is not None and body.seat is not None and seat != body.seat:
             raise ApiError(422, f"seat: ?seat={seat} and the body's seat {body.seat} differ (give one)")
         acting = body.seat if body.seat is not None else seat
-        match = service.play(match_id, body.action, body.ply, acting, tokens)
+        if (body.action is None) == (body.actions is None):
+            raise ApiError(422, "give either 'action' (one move) or 'actions' (a list), not both or neither")
+        match = service.play(match_id, body.action if body.actions is None else body.actions, body.ply,
+                             acting, tokens)
         return act_view(match, tokens, acting)
 
     @app.post("/api/matches/{match_id}/undo",

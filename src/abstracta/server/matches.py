@@ -643,10 +643,17 @@ class MatchService:
     def play(self, match_id: str, text: Any, ply: Any, seat: Any = None, tokens: list[str] = ()) -> Match:
         """Apply the person's move ``text`` chosen at ``ply``, for the seat to move, which
         ``tokens`` must hold (401/403). 409 if ``ply`` is not current, the game is over (a
-        fallen flag included) or a computer seat is to move."""
-        if not isinstance(text, str) or not text.strip() or len(text) > MOVE_TEXT_LIMIT:
-            raise ApiError(422, f"field 'action' must be a non-empty move in the game's notation "
-                                f"(at most {MOVE_TEXT_LIMIT} characters)")
+        fallen flag included) or a computer seat is to move.
+
+        ``text`` is one action (or whole-turn string), or a list of them that the same seat
+        plays in a row within one turn (e.g. a take and ``end``): all are applied, or none."""
+        texts = text if isinstance(text, list) else [text]
+        if not texts or len(texts) > 64:
+            raise ApiError(422, "field 'actions' must list 1 to 64 moves")
+        for item in texts:
+            if not isinstance(item, str) or not item.strip() or len(item) > MOVE_TEXT_LIMIT:
+                raise ApiError(422, f"field 'action' must be a non-empty move in the game's notation "
+                                    f"(at most {MOVE_TEXT_LIMIT} characters)")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
             raise ApiError(422, f"field 'seat' must be an integer seat, got {clip(seat)}")
         if isinstance(ply, bool) or not isinstance(ply, int):
@@ -669,11 +676,13 @@ class MatchService:
             if mover not in held:
                 raise ApiError(403, f"it is seat {mover}'s turn and no token given holds seat {mover}")
             trial = self._copy(match)
-            actions = self._parse(trial, text.strip())
-            for action in actions:
-                trial.strings.append(trial.state.action_to_string(action))
-                trial.state.apply_action(action)
-                trial.actions.append(action)
+            for index, item in enumerate(texts):
+                if index and trial.state.current_player() != mover:
+                    raise ApiError(422, f"{clip(item)}: the turn was over after {clip(texts[index - 1])}")
+                for action in self._parse(trial, item.strip()):
+                    trial.strings.append(trial.state.action_to_string(action))
+                    trial.state.apply_action(action)
+                    trial.actions.append(action)
             self._finish_if_over(trial)
             self._after_actions(trial, time.time())
             match = self._replace(match, trial)
