@@ -490,7 +490,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     @app.exception_handler(Exception)
     async def _crash(_request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
-        return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
+        # the message of an unexpected error may quote a position, hidden cards included: it
+        # leaves the server neither in the answer nor in the log (the type and path do)
+        log.error("internal error %s on %s %s", type(exc).__name__, _request.method, _request.url.path)
+        return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
 
     # --- API --------------------------------------------------------------------------------
     @app.get("/api/games", summary="The games you can play, their options and variants", response_model=list[GameInfo])

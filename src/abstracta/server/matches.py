@@ -42,6 +42,8 @@ from .storage import Store
 ECHO_LIMIT = 100
 #: Longest time control accepted, in seconds (a live clock's start, a turn's deadline).
 CLOCK_LIMIT = 30 * 86400
+#: Most remembered ``State.reveals`` answers (all matches together).
+REVEAL_CACHE_LIMIT = 100_000
 #: Most tokens one request may present (a browser lists its matches with all it holds).
 TOKEN_LIMIT = 200
 #: Limits on the strings of an imported record.
@@ -739,6 +741,8 @@ class MatchService:
                     flag = bool(state.reveals(action))
                 except Exception:  # noqa: BLE001 - a game that cannot tell: never cross it
                     flag = True
+                if len(self._reveals) > REVEAL_CACHE_LIMIT:  # a bound, not an LRU: recomputing is cheap
+                    self._reveals.clear()
                 self._reveals[key] = flag
             if flag:
                 out.append((i + 1, match.strings[i]))
