@@ -323,11 +323,9 @@ async function matchPage(id) {
         entryForm,
         h("h2", {}, "Moves"), stepper, moveList, actions)));
 
-  const seatParam = () => {
-    if (hotSeatHidden) return "";
-    if (view.hidden_information && humans.length === 1) return `?seat=${humans[0]}`;
-    return "";
-  };
+  // whose eyes: the server derives them from the tokens sent (api.js), so no ?seat= (a browser
+  // without the seat's token, a spectator, would be refused one)
+  const seatParam = () => "";
 
   // Every state the page receives (answers to moves, undo and resign, WebSocket pushes, polls)
   // comes through here: anything older than the revision on screen is ignored, since a live
