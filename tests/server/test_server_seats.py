@@ -181,3 +181,14 @@ def test_slide_checkers_mixes_people_and_computers(raw):
         joined = raw.post("/api/invites/claim", json={"code": invite["code"]}).json()
         assert joined["my_seats"] == [invite["seat"]]
     assert raw.get(f"/api/matches/{view['id']}").json()["claimed"] == [True, False, True, True]
+
+
+def test_websocket_without_a_first_message_is_closed(raw, monkeypatch):
+    from abstracta.server import app as app_module
+
+    monkeypatch.setattr(app_module, "WS_AUTH_SECONDS", 0.2)
+    mid = new_match(raw)["id"]
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1008

@@ -441,6 +441,15 @@ def catalog() -> list[dict[str, Any]]:
     return out
 
 
+async def _refuse(ws: WebSocket, message: str, code: int) -> None:
+    """Tell a WebSocket client why, then close with ``code`` (a client already gone is fine)."""
+    try:
+        await ws.send_json({"error": message})
+    except Exception:  # noqa: BLE001
+        pass
+    await _close(ws, code)
+
+
 async def _close(ws: WebSocket, code: int) -> None:
     if ws.client_state.name == "CONNECTED":
         try:
@@ -704,7 +713,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         except (asyncio.TimeoutError, Exception):  # noqa: BLE001
             await _close(ws, 1008)
             return
-        text = first.get("text") if first.get("type") == "websocket.receive" else None
+        if first.get("type") == "websocket.disconnect":
+            return
+        text = first.get("text")
         tokens = None
         if text is not None and len(text) <= WS_AUTH_LIMIT:
             try:
@@ -715,19 +726,16 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                     isinstance(t, str) for t in data["tokens"]):
                 tokens = split_tokens(",".join(data["tokens"]))
         if tokens is None:
-            await ws.send_json({"error": 'the first message must be {"tokens": [...]} (empty: a spectator)'})
-            await _close(ws, 1008)
+            await _refuse(ws, 'the first message must be {"tokens": [...]} (empty: a spectator)', 1008)
             return
         try:
             with service.lock:
                 held = service.held(service.load(match_id), tokens)
         except ApiError as exc:
-            await ws.send_json({"error": exc.message})
-            await _close(ws, 4000 + exc.status)
+            await _refuse(ws, exc.message, 4000 + exc.status)
             return
         if tokens and not held:
-            await ws.send_json({"error": "no token given is a token of this match"})
-            await _close(ws, 4403)
+            await _refuse(ws, "no token given is a token of this match", 4403)
             return
         closed = asyncio.Event()
 
