@@ -80,9 +80,21 @@ def browser():
 
 @pytest.fixture
 def page(browser):
+    """A page of a fresh browser context that holds the seat tokens of every match the test
+    created through ``httputil`` (given to the page at each ``goto``), like the browser that
+    created them; a test of other browsers makes its own contexts."""
+    from httputil import remember_all
+
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     pg = context.new_page()
     pg.set_default_timeout(15000)
+    goto = pg.goto
+
+    def goto_with_tokens(url, **kw):
+        remember_all(pg)
+        return goto(url, **kw)
+
+    pg.goto = goto_with_tokens
     yield pg
     context.close()
 

@@ -43,10 +43,20 @@ def post_json(url: str, body):
 def remember(page, view) -> None:
     """Put the tokens of the match ``view`` into the page's localStorage: now, if the page is
     open, and before its scripts run on every later navigation."""
-    tokens = {str(seat): token for seat, token in TOKENS.get(view["id"], {}).items()}
+    _give(page, {view["id"]: TOKENS.get(view["id"], {})})
+
+
+def remember_all(page) -> None:
+    """:func:`remember` for every match these helpers created or joined so far."""
+    _give(page, dict(TOKENS))
+
+
+def _give(page, tokens: dict[str, dict[int, str]]) -> None:
+    wanted = {mid: {str(seat): t for seat, t in seats.items()} for mid, seats in tokens.items()}
     script = ("(() => { const k = 'abstracta.tokens'; let all = {};"
               " try { all = JSON.parse(localStorage.getItem(k)) || {}; } catch (e) {}"
-              f" all[{json.dumps(view['id'])}] = Object.assign(all[{json.dumps(view['id'])}] || {{}}, {json.dumps(tokens)});"
+              f" const add = {json.dumps(wanted)};"
+              " for (const [id, seats] of Object.entries(add)) all[id] = Object.assign(all[id] || {}, seats);"
               " localStorage.setItem(k, JSON.stringify(all)); })()")
     page.add_init_script(script)
     if page.url.startswith("http"):  # a page already open there: a hash change does not reload it

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 
@@ -71,6 +72,15 @@ class Creator:
     def delete(self, url, **kw):
         return self.request("DELETE", url, **kw)
 
+    @contextlib.contextmanager
+    def websocket_connect(self, url, **kw):
+        """A WebSocket whose first message carries the match's tokens, as the shell sends it."""
+        path = url.split("?", 1)[0].split("/")
+        tokens = list(self.tokens.get(path[3], {}).values()) if len(path) > 3 else []
+        with self.raw.websocket_connect(url, **kw) as ws:
+            ws.send_json({"tokens": tokens})
+            yield ws
+
     def __getattr__(self, name):
         return getattr(self.raw, name)
 
@@ -78,7 +88,3 @@ class Creator:
 def bearer(*tokens: str) -> dict[str, str]:
     return {"Authorization": "Bearer " + ",".join(tokens)}
 
-
-def ws_auth(ws, tokens=()):
-    """Send the WebSocket's first message: the tokens (none: a spectator)."""
-    ws.send_json({"tokens": list(tokens)})

@@ -7,7 +7,7 @@ import re
 import time
 
 import pytest
-from apiutil import wait_for, ws_auth
+from apiutil import wait_for
 from starlette.websockets import WebSocketDisconnect
 
 import abstracta
@@ -67,8 +67,7 @@ def test_cards_game_leaks_nothing_while_running(client):
     assert client.get(f"/api/matches/{mid}/record?download=true").status_code == 409
     assert client.get(f"/api/matches/{mid}?seat=1").status_code == 403
     assert client.get(f"/api/matches/{mid}/positions?seat=1").status_code == 403
-    with client.websocket_connect(f"/api/matches/{mid}/ws?seat=1") as ws:  # the URL names no seat
-        ws_auth(ws, client.tokens[mid].values())
+    with client.websocket_connect(f"/api/matches/{mid}/ws?seat=1") as ws:  # the URL names no seat; tokens sent
         pushed = ws.receive_json()
         assert pushed["viewer"] == 0 and not secret & set(CARD.findall(str(pushed)))
     # the stored record keeps the seed; once over, the record (with the seed) is available
@@ -110,7 +109,6 @@ def test_websocket_bad_frame_closes_and_handler_ends(client, frame):
     mid = create(client)["id"]
     calls = count_loads(client)
     with client.websocket_connect(f"/api/matches/{mid}/ws") as ws:
-        ws_auth(ws)
         assert ws.receive_json()["ply"] == 0
         ws.send_text("ping")  # short text is allowed (keep-alive)
         if frame == "bytes":
@@ -131,7 +129,6 @@ def test_websocket_handler_ends_on_disconnect(client):
     mid = create(client)["id"]
     calls = count_loads(client)
     with client.websocket_connect(f"/api/matches/{mid}/ws") as ws:
-        ws_auth(ws)
         ws.receive_json()
     time.sleep(0.5)
     settled = len(calls)
