@@ -28,7 +28,7 @@ def test_two_browsers_play_through_an_invitation_while_a_third_watches(browser, 
     contexts, pages = [], []
     try:
         for tokens in ({0: seat_tokens[0]}, {1: seat_tokens[1]}, {}):
-            context = browser.new_context(viewport={"width": 1000, "height": 800})
+            context = browser.new_context_without_tokens(viewport={"width": 1000, "height": 800})
             give(context, mid, tokens)
             page = context.new_page()
             page.set_default_timeout(15000)

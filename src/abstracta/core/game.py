@@ -306,7 +306,9 @@ class State(StructHooks, ABC):
         Default, for any game (conservative where it can be):
 
         * at a chance node: True;
-        * ``action_effects(action, p)["revealed"]`` non-empty for some seat ``p``: True;
+        * ``action_effects(action, p)["revealed"]`` lists, for some seat ``p``, something the
+          action's notation does not name (a card played names itself: everyone who sees the
+          move knows it; a card drawn or turned over does not): True;
         * hidden information: for each seat ``p``, up to :attr:`REVEAL_SAMPLES` states
           consistent with what ``p`` knows (``resample_from_infostate``, fixed generator) where
           the same notation is legal are played on; if ``p``'s observation or information state
@@ -316,6 +318,7 @@ class State(StructHooks, ABC):
           ``apply_action`` must override this (the built-in ones draw only at the start).
         """
         import random
+        import re
 
         if self.is_chance_node():
             return True
@@ -323,12 +326,14 @@ class State(StructHooks, ABC):
         if not (game.has_hidden_information or game.has_chance):
             return False
         n = self.num_players
+        text = self.action_to_string(action)
+        named = set(re.findall(r"[A-Za-z0-9]+", text))
         for p in range(n):
-            if self.action_effects(action, p).get("revealed"):
-                return True
+            for item in self.action_effects(action, p).get("revealed") or ():
+                if not (isinstance(item, str) and item in named):
+                    return True
         if not game.has_hidden_information:
             return False
-        text = self.action_to_string(action)
         after = self.clone()
         after.apply_action(action)
         for p in range(n):
