@@ -192,3 +192,13 @@ def test_websocket_without_a_first_message_is_closed(raw, monkeypatch):
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 1008
+
+
+def test_a_computer_seats_cards_stay_hidden_from_the_matchs_creator(client, raw, monkeypatch):
+    monkeypatch.setattr(client.app.state.service, "_schedule_bot", lambda match: None)  # bots wait
+    view = new_match(raw, seats=("level:1", "level:1"), game="fibonacci-cards", options={"seed": "1"})
+    token = view["tokens"][0]["token"]  # seat 0's token: to find, watch and delete the match
+    assert view["viewer"] is None and "?8 | ?8" in view["position"]
+    r = raw.get(f"/api/matches/{view['id']}?seat=0", headers=bearer(token))
+    assert r.status_code == 403
+    assert raw.delete(f"/api/matches/{view['id']}", headers=bearer(token)).status_code == 204

@@ -1009,9 +1009,14 @@ class MatchService:
     # --- views ------------------------------------------------------------------------------
     def viewer(self, match: Match, held: set[int], seat: Any = None) -> int | None:
         """Whose eyes a view uses: ``seat`` (``?seat=``; the tokens must hold it, else 403),
-        else the held seat to move, else the lowest held seat; ``None`` (a spectator: public
-        information only) when the tokens hold no seat of this match."""
+        else the held seat to move, else the one held seat; holding several seats and none to
+        move (pass and play while the computer moves, or over): the lowest of them while a
+        hidden-information game runs, else ``None``, which shows every seat's last turn.
+        ``None`` too (a spectator: public information only) when the tokens hold no seat of
+        this match. While a game hides cards only person seats count."""
         n = len(match.players)
+        if match.hides_cards:  # a computer seat's cards stay hidden, even from its match's creator
+            held = {s for s in held if match.players[s] == "human"}
         if seat is not None:
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
                 raise ApiError(422, f"seat {clip(seat)} does not exist in this game (0…{n - 1})")
@@ -1022,7 +1027,11 @@ class MatchService:
         if not held:
             return None
         mover = match.to_move()
-        return mover if mover in held else min(held)
+        if mover in held:
+            return mover
+        if len(held) == 1 or (match.hides_cards and match.persons):
+            return min(held)
+        return None
 
     @staticmethod
     def position(match: Match, state: State, viewer: int | None) -> str:
