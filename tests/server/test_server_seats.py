@@ -202,3 +202,15 @@ def test_a_computer_seats_cards_stay_hidden_from_the_matchs_creator(client, raw,
     r = raw.get(f"/api/matches/{view['id']}?seat=0", headers=bearer(token))
     assert r.status_code == 403
     assert raw.delete(f"/api/matches/{view['id']}", headers=bearer(token)).status_code == 204
+
+
+def test_import_hands_out_tokens_invitations_and_a_clock(raw):
+    record = {"format": "abstracta-record", "version": 1, "game": "toy-nim", "options": {"stones": 9},
+              "players": ["human", "human"], "moves": ["1", "2"]}
+    r = raw.post("/api/matches/import", json={"record": record, "take": [1], "clock": {"per_turn": 60}})
+    view = r.json()
+    assert r.status_code == 201 and [t["seat"] for t in view["tokens"]] == [1]
+    assert [i["seat"] for i in view["invites"]] == [0] and view["clock"]["control"] == {"per_turn": 60.0}
+    assert view["viewer"] == 1 and view["legal"] == [] and view["to_move"] == 0
+    r = move(raw, view["id"], "1", 2, view["tokens"][0]["token"])
+    assert r.status_code == 403 and "seat 0" in r.json()["error"]
