@@ -9,8 +9,9 @@ Decisions (the API's rules, also stated in the OpenAPI description):
 * Seats belong to people (README "Playing at a distance (API)"). Creating a match answers
   with a secret token for each seat the creator takes (``take``, default the first person
   seat) and an invitation code for every other person seat; ``POST /api/invites/claim``
-  (``{"code": ...}``) claims that seat once and answers with its token. Every act (move, resign, undo, takeback
-  request and answer, flag, delete, new invitations) carries ``Authorization: Bearer <token>``
+  (``{"code": ...}``) claims that seat once and answers with its token. Every act (move,
+  resign, undo, takeback request and answer, flag, delete, new invitations) carries
+  ``Authorization: Bearer <token>``
   (several tokens of one browser: comma-separated): none is 401, none of this match or not
   the acting seat's is 403. ``GET /api/matches`` lists only the matches of the tokens sent.
 * Each response is the view of the seats the request's tokens hold; no token of the match:
@@ -27,14 +28,15 @@ Decisions (the API's rules, also stated in the OpenAPI description):
   observation, a computer seat's view is refused (403), the record (whose seed rebuilds every
   hand) is refused with 409 until the game is over; the stored record keeps the seed.
 * A move names its seat either in the body (``seat``) or as ``?seat=``; both given and
-  different is 422. A move for a seat that is not to move is 409.
+  different is 422. A move naming a seat that is not to move is 409; a move without a token
+  of the seat to move is 403.
 * Imports: the record's ``players`` must be valid seat specs, one per player (or empty: people
   everywhere); a termination that contradicts the rules (``resignation`` on a game the rules
   ended, ``normal`` on one they did not) is refused with 422; a seed on a game without chance
   is dropped (normalised to null), as it is for matches created with one.
 * Finished games cannot be taken back (undo is 409 once the game is over).
-* With no person at a hidden-information game (computer against computer) a spectator sees
-  the whole position.
+* A spectator never sees a hidden card while the game runs, computer against computer
+  included; a finished game shows everything.
 * WebSocket clients may send short text frames (ignored); a binary or long frame closes the
   socket with code 1003.
 """
