@@ -65,7 +65,8 @@ with TestClient(create_app("sqlite:///{tmp_path / 'db.sqlite'}", bot_workers=0))
     games = {{g["name"]: g for g in client.get("/api/games").json()}}
     t = games["tictactoe"]
     view = client.post("/api/matches", json={{"game": "tictactoe", "seats": ["human", "level:4"]}}).json()
-    played = client.post(f"/api/matches/{{view['id']}}/actions", json={{"action": "b2", "ply": 0}}).json()
+    seat0 = {{"Authorization": "Bearer " + view["tokens"][0]["token"]}}  # the creator's seat token
+    played = client.post(f"/api/matches/{{view['id']}}/actions", json={{"action": "b2", "ply": 0}}, headers=seat0).json()
     print(json.dumps([t["title"], t["chance"], t["hidden_information"], view["seats"][0]["name"], played["ply"] >= 1]))
 """
     run = subprocess.run([sys.executable, "-c", code], env=env_with(plugin_dir), capture_output=True, text=True,

@@ -107,3 +107,28 @@ def test_corrupt_records_refused(text, fragment):
 def test_resignation_record_keeps_result():
     state, _ = Record.from_json(_record(["1"], result=[-1, 1], termination="resignation")).replay()
     assert not state.is_terminal()
+
+
+def test_reveals_public_observation_and_could_still_win_defaults():
+    """The spine's issue-13 hooks: what no undo may cross, what a spectator sees, the flag rule."""
+    from abstracta.core.registry import load_game
+
+    fanorona = load_game("fanorona").new_initial_state()
+    assert not any(fanorona.reveals(a) for a in fanorona.legal_actions())  # perfect information
+    assert fanorona.public_observation() == fanorona.to_text()
+    assert fanorona.could_still_win(0) and fanorona.could_still_win(1)
+    # Fibonacci's card variant: a move that ends a turn by turning over a pile card reveals it
+    import random
+
+    state = load_game("fibonacci", variant="cards", seed=7).new_initial_state()
+    rng, flags = random.Random(2), []
+    for _ in range(12):
+        action = rng.choice(state.legal_actions())
+        flags.append(state.reveals(action))
+        state.apply_action(action)
+    assert flags == [False, False, False, False, False, True, False, True, False, False, False, False]
+    assert "?" in state.public_observation() and state.public_observation() == state.observation(0)
+    # the card game: a draw shows the drawer a card; a spectator sees no hand
+    cards = load_game("fibonacci-cards", seed=3, first_player=0).new_initial_state()
+    assert cards.reveals(cards.string_to_action("draw"))
+    assert cards.public_observation() == "Kh Kd Jd | ?8 | ?8 | ?33 | 0"

@@ -74,12 +74,46 @@ def browser():
         pytest.skip("Chromium is not installed (apt-get install chromium)")
     with sync_api.sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        # every page of every context holds the seat tokens of the matches the tests created
+        # through httputil (see the page fixture); a test of several people at a distance
+        # makes its contexts with browser.new_context_without_tokens
+        plain = b.new_context
+
+        def new_context(*args, **kwargs):
+            context = plain(*args, **kwargs)
+            new_page = context.new_page
+
+            def page_with_tokens(*a, **kw):
+                return with_tokens(new_page(*a, **kw))
+
+            context.new_page = page_with_tokens
+            return context
+
+        b.new_context_without_tokens = plain
+        b.new_context = new_context
         yield b
         b.close()
 
 
+def with_tokens(pg):
+    """``pg`` whose ``goto`` first gives it the tokens of every match the tests created."""
+    from httputil import remember_all
+
+    goto = pg.goto
+
+    def goto_with_tokens(url, **kw):
+        remember_all(pg)
+        return goto(url, **kw)
+
+    pg.goto = goto_with_tokens
+    return pg
+
+
 @pytest.fixture
 def page(browser):
+    """A page of a fresh browser context that holds the seat tokens of every match the tests
+    created through ``httputil`` (given to the page at each ``goto``), like the browser that
+    created them."""
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     pg = context.new_page()
     pg.set_default_timeout(15000)

@@ -1,18 +1,63 @@
-"""JSON over HTTP for the browser tests (the server runs in a thread, the tests talk to it directly)."""
+"""JSON over HTTP for the browser tests (the server runs in a thread, the tests talk to it directly).
+
+Like the shell, these helpers create matches for pass and play (``take: "all"``), keep the seat
+tokens of every answer and send a match's tokens with each request about it; :func:`remember`
+gives a page the tokens of a match, as the browser that created it would hold them."""
 
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
+
+#: match id -> {seat: token}, from every answer that handed out tokens
+TOKENS: dict[str, dict[int, str]] = {}
+
+
+def _auth(url: str) -> dict[str, str]:
+    m = re.search(r"/api/matches/([0-9a-f]+)", url)
+    tokens = list(TOKENS.get(m.group(1), {}).values()) if m else []
+    return {"Authorization": "Bearer " + ",".join(tokens)} if tokens else {}
+
+
+def _keep(data):
+    if isinstance(data, dict) and data.get("id") and data.get("tokens"):
+        TOKENS.setdefault(data["id"], {}).update({t["seat"]: t["token"] for t in data["tokens"]})
+    return data
 
 
 def get_json(url: str):
-    with urllib.request.urlopen(url) as r:
+    with urllib.request.urlopen(urllib.request.Request(url, headers=_auth(url))) as r:
         return json.load(r)
 
 
 def post_json(url: str, body):
+    if re.search(r"/api/matches(/import)?$", url) and isinstance(body, dict) and "take" not in body:
+        body = {**body, "take": "all"}
     req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
+                                 headers={"Content-Type": "application/json", **_auth(url)})
     with urllib.request.urlopen(req) as r:
-        return json.load(r)
+        return _keep(json.load(r))
+
+
+def remember(page, view) -> None:
+    """Put the tokens of the match ``view`` into the page's localStorage: now, if the page is
+    open, and before its scripts run on every later navigation."""
+    _give(page, {view["id"]: TOKENS.get(view["id"], {})})
+
+
+def remember_all(page) -> None:
+    """:func:`remember` for every match these helpers created or joined so far."""
+    _give(page, dict(TOKENS))
+
+
+def _give(page, tokens: dict[str, dict[int, str]]) -> None:
+    wanted = {mid: {str(seat): t for seat, t in seats.items()} for mid, seats in tokens.items()}
+    script = ("(() => { const k = 'abstracta.tokens'; let all = {};"
+              " try { all = JSON.parse(localStorage.getItem(k)) || {}; } catch (e) {}"
+              f" const add = {json.dumps(wanted)};"
+              " for (const [id, seats] of Object.entries(add)) all[id] = Object.assign(all[id] || {}, seats);"
+              " localStorage.setItem(k, JSON.stringify(all)); })()")
+    page.add_init_script(script)
+    if page.url.startswith("http"):  # a page already open there: a hash change does not reload it
+        page.evaluate(script)

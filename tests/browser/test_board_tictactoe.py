@@ -5,7 +5,7 @@ from its structured view."""
 from __future__ import annotations
 
 import pytest
-from httputil import post_json
+from httputil import post_json, remember
 
 from abstracta.core import registry
 
@@ -27,6 +27,7 @@ def test_tictactoe_is_played_by_clicks(page, plugin_server, shots):
     page.goto(plugin_server.url + "/#/")
     page.wait_for_selector("[data-game=tictactoe]")
     view = post_json(f"{plugin_server.url}/api/matches", {"game": "tictactoe", "seats": ["human", "human"]})
+    remember(page, view)
     page.goto(f"{plugin_server.url}/#/match/{view['id']}")
     for cell, ply in (("b2", 1), ("a1", 2), ("c3", 3), ("a3", 4), ("a2", 5), ("c1", 6), ("b1", 7), ("b3", 8)):
         page.click(f"[data-cell='{cell}']")

@@ -4,12 +4,14 @@ Each checks the result banner and the stored record, and saves a screenshot."""
 
 from __future__ import annotations
 
+import json
+
 import random
 import re
 import urllib.request
 
 import pytest
-from httputil import get_json, post_json
+from httputil import get_json, post_json, remember
 
 import abstracta
 from abstracta import Record
@@ -204,6 +206,7 @@ def import_start(page, server, game: str, start: str | None = None, options=None
     record = {"format": "abstracta-record", "version": 1, "game": game, "options": options or {},
               "seed": seed, "start": start, "players": [], "moves": list(moves)}
     view = post_json(f"{server.url}/api/matches/import", {"record": record, "seats": None})
+    remember(page, view)
     page.goto(f"{server.url}/#/match/{view['id']}")
     page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
     return view["id"]
@@ -259,6 +262,7 @@ def test_game_page_fits_a_phone(browser, live_server, name):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
+        remember(page, view)
         page.goto(f"{live_server.url}/#/match/{view['id']}")
         page.wait_for_selector("#board svg, #board .cardtable")
         width = page.evaluate("document.documentElement.scrollWidth")
@@ -287,12 +291,15 @@ def test_game_survives_a_server_restart(browser, tmp_path, server_factory):
         view = wait_for_turn(page)
         mid, moves = view["id"], view["moves"]
         assert moves
+        kept = page.evaluate("localStorage.getItem('abstracta.tokens')")  # the browser's seat tokens
     finally:
         context.close()
         first.stop()
     second = LiveServer(db).start()
     context = browser.new_context()
     try:
+        # the same browser at the server's new address (another port) still holds its tokens
+        context.add_init_script(f"localStorage.setItem('abstracta.tokens', {json.dumps(kept)})")
         page = context.new_page()
         page.goto(f"{second.url}/#/matches")
         page.click(f"a[href='#/match/{mid}']")

@@ -11,7 +11,7 @@ import threading
 import urllib.error
 import urllib.request
 
-from httputil import post_json
+from httputil import post_json, remember
 
 import abstracta
 from abstracta import Record
@@ -30,6 +30,7 @@ def get_status(url: str) -> int:
 def test_handover_hides_position_text(page, live_server, shots):
     view = post_json(f"{live_server.url}/api/matches",
                      {"game": "fibonacci-cards", "options": {"seed": 11, "first_player": "0"}, "seats": ["human", "human"]})
+    remember(page, view)
     page.goto(f"{live_server.url}/#/match/{view['id']}")
     page.locator("#handover-ok").wait_for(state="visible")
     page.click("details:has(#position-text) summary")  # open the disclosure
@@ -63,6 +64,7 @@ def finished_record(name: str, seed: int) -> Record:
 def test_undo_disabled_when_over_and_seat_names(page, live_server, shots):
     record = finished_record("nibble", 5)
     view = post_json(f"{live_server.url}/api/matches/import", {"record": record.to_dict()})
+    remember(page, view)
     page.goto(f"{live_server.url}/#/match/{view['id']}")
     page.locator("#result").wait_for(state="visible")
     assert page.locator("#undo").is_disabled()
@@ -79,6 +81,7 @@ def test_undo_disabled_when_over_and_seat_names(page, live_server, shots):
 
 def test_empty_move_list_hidden_and_labels(page, live_server):
     view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"}, "seats": ["human", "human"]})
+    remember(page, view)
     page.goto(f"{live_server.url}/#/match/{view['id']}")
     page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
     assert not page.locator("#moves").is_visible()
@@ -99,6 +102,7 @@ def test_connection_lost_and_back(browser, tmp_path, server_factory):
     try:
         page = context.new_page()
         view = post_json(f"{first.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"}, "seats": ["human", "human"]})
+        remember(page, view)
         page.goto(f"{first.url}/#/match/{view['id']}")
         page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
         page.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'")
@@ -143,6 +147,8 @@ def test_unknown_rules_page(page, live_server):
 def test_your_games_list_and_delete(page, live_server, shots):
     a = post_json(f"{live_server.url}/api/matches", {"game": "nibble", "options": {}, "seats": ["human", "level:2"]})
     b = post_json(f"{live_server.url}/api/matches", {"game": "fibonacci", "options": {"variant": "go"}, "seats": ["human", "human"]})
+    remember(page, a)
+    remember(page, b)
     page.goto(f"{live_server.url}/#/matches")
     row_a = page.locator(f"tr[data-id='{a['id']}']")
     row_a.wait_for()
@@ -159,6 +165,7 @@ def test_your_games_list_and_delete(page, live_server, shots):
 
 def test_fibonacci_core_visible(page, live_server, shots):
     view = post_json(f"{live_server.url}/api/matches", {"game": "fibonacci", "options": {}, "seats": ["human", "level:1"]})
+    remember(page, view)
     page.goto(f"{live_server.url}/#/match/{view['id']}")
     page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
     cores = page.locator("svg.board text[data-piece='C']")

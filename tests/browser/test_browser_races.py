@@ -9,7 +9,7 @@ import time
 import urllib.request
 
 import pytest
-from httputil import get_json, post_json
+from httputil import get_json, post_json, remember
 
 
 WAIT_HUMAN = "() => { const v = window.abstractaView; return v && v.human_to_move && !v.thinking; }"
@@ -21,6 +21,7 @@ def test_late_move_answer_does_not_hide_the_computers_reply(page, live_server, s
     view = post_json(f"{live_server.url}/api/matches",
                      {"game": "fanorona", "options": {}, "seats": ["human", "level:1"]})
     mid = view["id"]
+    remember(page, view)
     page.goto(f"{live_server.url}/#/match/{mid}")
     page.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'")
     page.wait_for_function(WAIT_HUMAN)
@@ -61,6 +62,7 @@ def import_start(page, server, game: str, start: str) -> str:
     record = {"format": "abstracta-record", "version": 1, "game": game, "options": {},
               "start": start, "players": [], "moves": []}
     view = post_json(f"{server.url}/api/matches/import", {"record": record, "seats": ["human", "human"]})
+    remember(page, view)
     page.goto(f"{server.url}/#/match/{view['id']}")
     page.wait_for_function(WAIT_HUMAN)
     return view["id"]
@@ -94,6 +96,7 @@ def open_match(page, server, game: str, seats, moves: int = 0) -> dict:
     view = post_json(f"{server.url}/api/matches", {"game": game, "options": {}, "seats": seats})
     for _ in range(moves):
         view = post_json(f"{server.url}/api/matches/{view['id']}/actions", {"action": view["legal"][0], "ply": view["ply"]})
+    remember(page, view)
     page.goto(f"{server.url}/#/match/{view['id']}")
     page.wait_for_function(f"() => window.abstractaView && window.abstractaView.ply >= {view['ply']}")
     return view

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 
@@ -14,3 +15,76 @@ def wait_for(client, mid, pred, timeout=10.0):
             return view
         time.sleep(0.02)
     raise AssertionError(f"timed out: {view}")
+
+
+class Creator:
+    """A TestClient that acts as the creator's browser: it keeps the tokens of every answer that
+    carries some (creating, importing, claiming) and sends those of the match a request names
+    (all of them for ``GET /api/matches``) unless the request sets its own ``headers``.
+    ``.raw`` is the bare client (no token: a stranger, or a spectator)."""
+
+    def __init__(self, raw):
+        self.raw = raw
+        self.tokens: dict[str, dict[int, str]] = {}
+
+    def keep(self, response):
+        try:
+            body = response.json()
+        except ValueError:
+            return response
+        if isinstance(body, dict) and body.get("tokens") and body.get("id"):
+            mine = self.tokens.setdefault(body["id"], {})
+            for t in body["tokens"]:
+                mine[t["seat"]] = t["token"]
+        return response
+
+    def auth(self, url: str) -> dict[str, str]:
+        path = url.split("?", 1)[0].rstrip("/")
+        parts = path.split("/")
+        if path == "/api/matches":
+            tokens = [t for seats in self.tokens.values() for t in seats.values()]
+        elif len(parts) >= 4 and parts[1:3] == ["api", "matches"]:
+            tokens = list(self.tokens.get(parts[3], {}).values())
+        else:
+            tokens = []
+        return {"Authorization": "Bearer " + ",".join(tokens)} if tokens else {}
+
+    def request(self, method, url, **kw):
+        body = kw.get("json")
+        pass_and_play = (method == "POST" and url in ("/api/matches", "/api/matches/import")
+                         and isinstance(body, dict) and "take" not in body)
+        if pass_and_play and isinstance(body.get("seats"), list) and "human" in body["seats"]:
+            kw["json"] = {**body, "take": [i for i, p in enumerate(body["seats"]) if p == "human"]}
+        if "headers" not in kw:
+            kw["headers"] = self.auth(url)
+        response = self.keep(self.raw.request(method, url, **kw))
+        if pass_and_play and response.status_code == 201:  # one device: claim the other seats too
+            for invite in response.json()["invites"]:
+                self.keep(self.raw.post("/api/invites/claim", json={"code": invite["code"]}))
+        return response
+
+    def get(self, url, **kw):
+        return self.request("GET", url, **kw)
+
+    def post(self, url, **kw):
+        return self.request("POST", url, **kw)
+
+    def delete(self, url, **kw):
+        return self.request("DELETE", url, **kw)
+
+    @contextlib.contextmanager
+    def websocket_connect(self, url, **kw):
+        """A WebSocket whose first message carries the match's tokens, as the shell sends it."""
+        path = url.split("?", 1)[0].split("/")
+        tokens = list(self.tokens.get(path[3], {}).values()) if len(path) > 3 else []
+        with self.raw.websocket_connect(url, **kw) as ws:
+            ws.send_json({"tokens": tokens})
+            yield ws
+
+    def __getattr__(self, name):
+        return getattr(self.raw, name)
+
+
+def bearer(*tokens: str) -> dict[str, str]:
+    return {"Authorization": "Bearer " + ",".join(tokens)}
+

@@ -39,5 +39,7 @@ def client(db_url: str):
 
     from abstracta.server.app import create_app
 
+    from apiutil import Creator
+
     with TestClient(create_app(db_url, bot_workers=0)) as c:
-        yield c
+        yield Creator(c)

@@ -33,8 +33,15 @@ def test_openapi_documents_the_api(client):
     for p in ("/api/games", "/api/matches", "/api/matches/import", "/api/matches/{match_id}",
               "/api/matches/{match_id}/actions", "/api/matches/{match_id}/undo",
               "/api/matches/{match_id}/resign", "/api/matches/{match_id}/record",
-              "/api/matches/{match_id}/positions"):
+              "/api/matches/{match_id}/positions", "/api/matches/{match_id}/takeback",
+              "/api/matches/{match_id}/takeback/answer", "/api/matches/{match_id}/flag",
+              "/api/matches/{match_id}/invites", "/api/invites/claim", "/api/invites/lookup"):
         assert p in paths
+    schema = client.get("/openapi.json").json()
+    assert schema["components"]["securitySchemes"]["seat token"]["scheme"] == "bearer"
+    assert "Authorization: Bearer" in schema["info"]["description"]
+    created = schema["components"]["schemas"]["MatchCreated"]["properties"]
+    assert {"tokens", "invites", "clock", "takeback", "my_seats", "claimed"} <= set(created)
 
 
 def test_index_is_served(client):
@@ -259,7 +266,7 @@ def test_hidden_information_view(client):
     assert "7d,9c" in view["position"] and view["legal"]
     # the computer's seat: its hand stays hidden while the game runs
     r = client.get(f"/api/matches/{view['id']}?seat=1")
-    assert r.status_code == 403 and "hidden" in r.json()["error"]
+    assert r.status_code == 403 and "no token given holds seat 1" in r.json()["error"]
     r = client.get(f"/api/matches/{view['id']}/positions?seat=1")
     assert r.status_code == 403
     positions = client.get(f"/api/matches/{view['id']}/positions").json()["positions"]

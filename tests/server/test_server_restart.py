@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from apiutil import Creator
 from fastapi.testclient import TestClient
 
 import abstracta
@@ -11,13 +12,16 @@ from abstracta.server.app import create_app
 
 
 def test_restart_continues_where_it_stopped(db_url):
-    with TestClient(create_app(db_url, bot_workers=0)) as c:
+    with TestClient(create_app(db_url, bot_workers=0)) as raw:
+        c = keeper = Creator(raw)
         mid = c.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12}, "seats": ["human", "human"]}).json()["id"]
         c.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
         c.post(f"/api/matches/{mid}/actions", json={"action": "2", "ply": 1})
         r = c.post(f"/api/matches/{mid}/actions", json={"action": "9", "ply": 2})  # refused, not stored
         assert r.status_code == 422
-    with TestClient(create_app(db_url, bot_workers=0)) as c:
+    with TestClient(create_app(db_url, bot_workers=0)) as raw:
+        c = Creator(raw)
+        c.tokens = keeper.tokens  # the browser kept its tokens; the server kept their digests
         view = c.get(f"/api/matches/{mid}").json()
         assert view["ply"] == 2 and view["position"] == "9 0" and view["moves"] == ["1", "2"]
         view = c.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 2}).json()
@@ -46,7 +50,8 @@ def test_restart_resumes_a_thinking_bot(db_url):
 
 def test_bot_in_worker_process_and_restart(db_url):
     """A real game with the bot in a worker process; the game is reloaded by replaying its record."""
-    with TestClient(create_app(db_url, bot_workers=1)) as c:
+    with TestClient(create_app(db_url, bot_workers=1)) as raw:
+        c = Creator(raw)
         view = c.post("/api/matches", json={"game": "fanorona", "options": {"size": "telo"},
                                             "seats": ["human", "level:1"]}).json()
         mid = view["id"]

@@ -84,8 +84,10 @@ def test_serve_leaves_nothing_running(tmp_path, how):
         from websockets.sync.client import connect
 
         ws = connect(f"ws://127.0.0.1:{port}/api/matches/{mid}/ws")
+        ws.send(json.dumps({"tokens": []}))  # first message: the tokens (a spectator: none)
         ws.recv(timeout=10)
         bad = connect(f"ws://127.0.0.1:{port}/api/matches/{mid}/ws")  # a binary frame is refused
+        bad.send(json.dumps({"tokens": []}))
         bad.recv(timeout=10)
         bad.send(b"\x00\x01")
         from websockets.exceptions import ConnectionClosed

@@ -325,6 +325,77 @@ class State(StructHooks, ABC):
         Perfect information: a clone."""
         return self.clone()
 
+    def public_observation(self) -> str | None:
+        """What a spectator sees now (nobody's hidden cards), or ``None`` when the game has no
+        text for it. Default: the position text for perfect information; with hidden
+        information, the seats' common observation when every seat sees the same thing, else
+        ``None``. Games whose seats see different things override this."""
+        if not self.game.has_hidden_information:
+            return self.to_text()
+        seen = {self.observation(p) for p in range(self.num_players)}
+        return seen.pop() if len(seen) == 1 else None
+
+    #: Samples per seat in the default :meth:`reveals` test.
+    REVEAL_SAMPLES: ClassVar[int] = 8
+
+    def reveals(self, action: int) -> bool:
+        """Whether ``action`` (legal here; this state is not changed) tells some seat more than
+        its notation: a chance outcome, a draw, a deal, a pile card turned over. Such an action
+        can never be taken back, since replaying from before it would show the same card again.
+
+        Default, for any game (conservative where it can be):
+
+        * at a chance node: True;
+        * ``action_effects(action, p)["revealed"]`` lists, for some seat ``p``, something the
+          action's notation does not name (a card played names itself: everyone who sees the
+          move knows it; a card drawn or turned over does not): True;
+        * hidden information: for each seat ``p``, up to :attr:`REVEAL_SAMPLES` states
+          consistent with what ``p`` knows (``resample_from_infostate``, fixed generator) where
+          the same notation is legal are played on; if ``p``'s observation or information state
+          after the action differs from the real one in any of them, the action told ``p``
+          something its notation does not: True;
+        * otherwise False. A perfect-information game that draws from its generator inside
+          ``apply_action`` must override this (the built-in ones draw only at the start).
+        """
+        import random
+        import re
+
+        if self.is_chance_node():
+            return True
+        game = self.game
+        if not (game.has_hidden_information or game.has_chance):
+            return False
+        n = self.num_players
+        text = self.action_to_string(action)
+        named = set(re.findall(r"[A-Za-z0-9]+", text))
+        for p in range(n):
+            for item in self.action_effects(action, p).get("revealed") or ():
+                if not (isinstance(item, str) and item in named):
+                    return True
+        if not game.has_hidden_information:
+            return False
+        after = self.clone()
+        after.apply_action(action)
+        for p in range(n):
+            seen = (after.observation(p), after.information_state_string(p))
+            rng = random.Random(p)
+            for _ in range(self.REVEAL_SAMPLES):
+                other = self.resample_from_infostate(p, rng)
+                try:
+                    other.apply_action(other.string_to_action(text))
+                except Exception:  # noqa: BLE001 - not legal in this sample: no evidence
+                    continue
+                if (other.observation(p), other.information_state_string(p)) != seen:
+                    return True
+        return False
+
+    def could_still_win(self, player: int) -> bool:
+        """Whether ``player`` could still win this game by the rules (some continuation makes
+        it a winner). Decides a flag fall: the flagged seat loses, but the game is drawn when
+        no opponent could still win. Default: True (every built-in game: a seat still in the
+        game can win)."""
+        return True
+
     # --- search support ------------------------------------------------------------------------
     def hash_key(self) -> int:
         """A hash of everything that decides future play (used by transposition tables).

@@ -12,7 +12,7 @@ Shape (``format`` = ``"abstracta-record"``, ``version`` = 1)::
      "tags": {"date": "2026-11-29T17:00:00Z", ...},
      "moves": ["b2-c3A", ...],           # the spec's notation; one entry per action (or turn)
      "result": [1.0, -1.0],              # null while unfinished
-     "termination": "normal"}            # normal | resignation | abandoned | null
+     "termination": "normal"}            # normal | resignation | time | abandoned | null
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from .registry import load_game
 
 FORMAT = "abstracta-record"
 VERSION = 1
-TERMINATIONS = ("normal", "resignation", "abandoned", None)
+#: ``time``: a seat's clock ran out (the server's clocks); its result is the server's, like a resignation.
+TERMINATIONS = ("normal", "resignation", "time", "abandoned", None)
 
 
 @dataclass
@@ -146,7 +147,7 @@ class Record:
             result = [float(r) for r in result]
         termination = data.get("termination")
         if termination not in TERMINATIONS:
-            raise RecordError(f"field 'termination' is {termination!r}, expected one of normal, resignation, abandoned")
+            raise RecordError(f"field 'termination' is {termination!r}, expected one of normal, resignation, time, abandoned")
         return cls(game, dict(options), seed, start, list(players), {k: str(v) for k, v in tags.items()},
                    list(moves), result, termination)
 
@@ -225,7 +226,7 @@ class Record:
             raise RecordError(f"result has {len(self.result)} entries for {n} players")
         if state.is_terminal():
             actual = [float(r) for r in state.returns()]
-            if self.result is not None and self.result != actual and self.termination != "resignation":
+            if self.result is not None and self.result != actual and self.termination not in ("resignation", "time"):
                 raise RecordError(f"stored result {self.result} disagrees with the rules' result {actual}")
         elif self.termination in (None, "normal") and self.result is not None:
             raise RecordError("a result is stored but the game is not over (and nobody resigned)")

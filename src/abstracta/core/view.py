@@ -57,8 +57,11 @@ class StructHooks:
     def board_struct(self, player: int | None) -> dict[str, Any]:
         """The position as ``player`` may see it: cells, pieces, colours, piles, hands (a hidden
         card never appears). Game-specific; documented in the game's ``view.py``."""
-        return {"text": self.to_text() if not self.game.has_hidden_information  # type: ignore[attr-defined]
-                else self.observation(player if player is not None else 0)}  # type: ignore[attr-defined]
+        if not self.game.has_hidden_information:  # type: ignore[attr-defined]
+            return {"text": self.to_text()}  # type: ignore[attr-defined]
+        # a spectator sees the public part only (never seat 0's hand)
+        return {"text": self.observation(player) if player is not None  # type: ignore[attr-defined]
+                else self.public_observation()}  # type: ignore[attr-defined]
 
     def choices_struct(self, legal: list[str]) -> dict[str, Any]:
         """The legal action strings ``legal`` grouped the way a person picks them.

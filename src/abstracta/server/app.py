@@ -6,19 +6,37 @@ problem (echoed input cut at 100 characters); the match it was aimed at is uncha
 
 Decisions (the API's rules, also stated in the OpenAPI description):
 
+* Seats belong to people (README "Playing at a distance (API)"). Creating a match answers
+  with a secret token for each seat the creator takes (``take``, default the first person
+  seat) and an invitation code for every other person seat; ``POST /api/invites/claim``
+  (``{"code": ...}``) claims that seat once and answers with its token. Every act (move,
+  resign, undo, takeback request and answer, flag, delete, new invitations) carries
+  ``Authorization: Bearer <token>``
+  (several tokens of one browser: comma-separated): none is 401, none of this match or not
+  the acting seat's is 403. ``GET /api/matches`` lists only the matches of the tokens sent.
+* Each response is the view of the seats the request's tokens hold; no token of the match:
+  a spectator, who sees public information only. ``?seat=`` picks one of the held seats and
+  is 403 for any other. A WebSocket sends ``{"tokens": [...]}`` (or ``[]``) as its first
+  message, never in its URL.
+* Undo is immediate when the tokens hold every person seat (against the computer, pass and
+  play); otherwise a takeback is asked for and happens once every other person accepts. No
+  undo goes back past an action that revealed hidden information or a chance outcome (409).
+* Clocks (``clock`` at creation): none, ``{"initial": s, "increment": s}`` or
+  ``{"per_turn": s}``; the server keeps time and applies a fallen flag by itself.
 * Request bodies are limited to 1 MB (record imports: 2 MB); a larger one gets 413.
 * Hidden information stays hidden while such a game runs: positions are the viewing seat's
   observation, a computer seat's view is refused (403), the record (whose seed rebuilds every
   hand) is refused with 409 until the game is over; the stored record keeps the seed.
 * A move names its seat either in the body (``seat``) or as ``?seat=``; both given and
-  different is 422. A move for a seat that is not to move is 409.
+  different is 422. A move naming a seat that is not to move is 409; a move without a token
+  of the seat to move is 403.
 * Imports: the record's ``players`` must be valid seat specs, one per player (or empty: people
   everywhere); a termination that contradicts the rules (``resignation`` on a game the rules
   ended, ``normal`` on one they did not) is refused with 422; a seed on a game without chance
   is dropped (normalised to null), as it is for matches created with one.
 * Finished games cannot be taken back (undo is 409 once the game is over).
-* With no person at a hidden-information game (computer against computer) a spectator sees
-  the whole position.
+* A spectator never sees a hidden card while the game runs, computer against computer
+  included; a finished game shows everything.
 * WebSocket clients may send short text frames (ignored); a binary or long frame closes the
   socket with code 1003.
 """
@@ -30,11 +48,12 @@ import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 import json
-from typing import Annotated, Any, AsyncIterator
+from typing import Annotated, Any, AsyncIterator, Literal
 
-from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -44,7 +63,7 @@ from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
-from .matches import ApiError, MatchService, clip, cut
+from .matches import TOKEN_LIMIT, ApiError, MatchService, clip, cut
 from .storage import Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -55,6 +74,30 @@ log = logging.getLogger("abstracta.server")
 BODY_LIMITS: dict[str | None, int] = {None: 1_000_000, "/api/matches/import": 2_000_000}
 
 SeatSpec = Annotated[str, Field(max_length=32)]
+
+#: Longest first WebSocket message (the tokens), and how long the server waits for it.
+WS_AUTH_LIMIT, WS_AUTH_SECONDS = 16_000, 10.0
+
+bearer = HTTPBearer(auto_error=False, scheme_name="seat token", description=(
+    "A seat's token, from the answer that created the match or claimed an invitation: "
+    "`Authorization: Bearer <token>`. A browser holding several seats' tokens may send them "
+    "comma-separated (`Bearer <t1>,<t2>`)."))
+
+
+def split_tokens(text: str | None) -> list[str]:
+    """The tokens of an ``Authorization: Bearer`` value (comma-separated; at most
+    :data:`TOKEN_LIMIT`, each at most 64 characters, longer ones ignored)."""
+    if not text:
+        return []
+    return [t for t in (part.strip() for part in text.split(",")[:TOKEN_LIMIT]) if t and len(t) <= 64]
+
+
+def request_tokens(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> list[str]:
+    """The tokens a request carries (empty: none)."""
+    return split_tokens(credentials.credentials if credentials is not None else None)
+
+
+Tokens = Annotated[list[str], Depends(request_tokens)]
 
 
 class BodyLimit:
@@ -123,11 +166,32 @@ class CreateMatch(BaseModel):
     seats: list[SeatSpec] | None = Field(default=None, max_length=16,
                                     description="one entry per seat: 'human' or 'level:1' … 'level:6' "
                                                 "(default: seat 0 human, the others level:1)")
+    take: list[StrictInt] | Literal["all"] | None = Field(default=None, description=(
+        "the person seats the creator takes (their tokens come back in 'tokens'); default: the "
+        "first person seat. Every other person seat gets an invitation ('invites'). Pass and play "
+        "on one device: \"all\" (every person seat). A match without person seats gives seat 0's "
+        "token (to find, watch and delete it)."))
+    clock: dict[str, float] | None = Field(default=None, description=(
+        "time control: null (none), {'initial': seconds, 'increment': seconds} (a live clock, "
+        "e.g. 5+3 is {'initial': 300, 'increment': 3}) or {'per_turn': seconds} (a deadline per "
+        "turn, e.g. 86400). It starts once every person seat is claimed; computer seats have none."))
 
 
 class ImportMatch(BaseModel):
     record: dict[str, Any] = Field(description="an abstracta record (format 'abstracta-record')")
     seats: list[SeatSpec] | None = Field(default=None, max_length=16, description="override the record's players")
+    take: list[StrictInt] | Literal["all"] | None = Field(default=None, description="as for POST /api/matches")
+    clock: dict[str, float] | None = Field(default=None, description="as for POST /api/matches")
+
+
+class InviteCode(BaseModel):
+    code: str = Field(max_length=64, description="the invitation's code (from 'invites' of the creator's answer, "
+                                                 "or the '/#/join/<code>' link)")
+
+
+class TakebackAnswer(BaseModel):
+    accept: bool = Field(description="true: agree to the pending takeback; false: decline it (the "
+                                     "asking seat: withdraw it)")
 
 
 class PlayAction(BaseModel):
@@ -216,7 +280,11 @@ class MatchView(BaseModel):
     board_module: str | None = Field(description="URL of the game's browser board module")
     hidden_information: bool
     private_views: bool = Field(description="the persons at this match see different things (hand-over screen)")
-    viewer: int | None = Field(description="whose eyes 'position' shows (hidden information); null: everything")
+    viewer: int | None = Field(description="whose eyes 'position' and 'struct' show: a seat the request's tokens "
+                                           "hold; null: a spectator (public information only)")
+    my_seats: list[int] = Field(description="the seats the request's tokens hold (empty: a spectator)")
+    claimed: list[bool] = Field(description="per seat: someone holds its token (false: an invitation is open, "
+                                            "or a computer seat)")
     ply: int = Field(description="actions played so far; send it back with the next action")
     revision: int = Field(description="increases with every stored change (moves, undo, resignation)")
     to_move: int | None = Field(description="seat to move, null when the game is over")
@@ -239,7 +307,47 @@ class MatchView(BaseModel):
     termination: str | None = Field(description="normal | resignation | null")
     status: str = Field(description="playing | over")
     created: str | None
+    clock: dict[str, Any] | None = Field(default=None, description=(
+        "null without a clock, else {'control': {'initial', 'increment'} or {'per_turn'}, 'left': seconds "
+        "left per seat at 'now', 'running': the seat whose time runs (null: none; a client counts it "
+        "down from 'left'), 'now': server Unix time, 'out': seats out of a 3-4 player game on time}"))
+    takeback: dict[str, Any] | None = Field(default=None, description=(
+        "a pending takeback request {'by': seat, 'to_ply': ply it goes back to, 'at_ply': ply asked "
+        "at, 'accepted': seats that agreed}, or null"))
     bot_error: str | None = Field(description="why the last computer move fell back to a random move, if it did")
+
+
+class SeatToken(BaseModel):
+    seat: int
+    token: str = Field(description="the seat's secret: send it as Authorization: Bearer <token>; shown once")
+
+
+class Invite(BaseModel):
+    seat: int
+    code: str = Field(description="the invitation's secret code (claim it with POST /api/invites/claim); shown once")
+    path: str = Field(description="the page a browser opens to accept it: '/#/join/<code>' on this server")
+
+
+class MatchCreated(MatchView):
+    """A match with the secrets of its creator (or of the person who claimed an invitation)."""
+
+    tokens: list[SeatToken] = Field(description="the tokens of the seats taken; keep them, the server "
+                                                "stores only their SHA-256")
+    invites: list[Invite] = Field(description="one invitation per other person seat")
+
+
+class Invites(BaseModel):
+    invites: list[Invite]
+
+
+class InvitationInfo(BaseModel):
+    match: str
+    game: str
+    title: str
+    seat: int
+    claimed: bool = Field(description="the invitation was used already")
+    players: list[str]
+    seats: list[SeatInfo]
 
 
 class MatchSummary(BaseModel):
@@ -255,6 +363,7 @@ class MatchSummary(BaseModel):
     termination: str | None
     created: str | None
     updated: str | None
+    my_seats: list[int] = Field(description="the seats the request's tokens hold")
 
 
 class Positions(BaseModel):
@@ -269,9 +378,13 @@ class ErrorBody(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorBody, "description": "no such match or game"},
-    403: {"model": ErrorBody, "description": "a computer seat's hidden cards while the game runs"},
-    409: {"model": ErrorBody, "description": "conflict: stale ply, game over, not a person's turn"},
+    401: {"model": ErrorBody, "description": "no seat token given (Authorization: Bearer <token>)"},
+    403: {"model": ErrorBody, "description": "no token given holds the seat this needs (another seat's "
+                                             "or another match's token)"},
+    404: {"model": ErrorBody, "description": "no such match, game or invitation"},
+    409: {"model": ErrorBody, "description": "conflict: stale ply, game over, not a person's turn, "
+                                             "a takeback past a revealed card"},
+    410: {"model": ErrorBody, "description": "the invitation was used already"},
     413: {"model": ErrorBody, "description": "request body too large (1 MB; imports 2 MB)"},
     422: {"model": ErrorBody, "description": "the request names something invalid (the message says what)"},
 }
@@ -339,6 +452,23 @@ def catalog() -> list[dict[str, Any]]:
     return out
 
 
+async def _refuse(ws: WebSocket, message: str, code: int) -> None:
+    """Tell a WebSocket client why, then close with ``code`` (a client already gone is fine)."""
+    try:
+        await ws.send_json({"error": message})
+    except Exception:  # noqa: BLE001
+        pass
+    await _close(ws, code)
+
+
+async def _close(ws: WebSocket, code: int) -> None:
+    if ws.client_state.name == "CONNECTED":
+        try:
+            await ws.close(code=code)
+        except Exception:  # noqa: BLE001
+            pass
+
+
 def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     """The ASGI app storing matches at ``db_url`` (default: SQLite in the user data dir),
     running bots in ``bot_workers`` worker processes (0: one thread, for tests)."""
@@ -363,7 +493,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
         message = exc.message if len(exc.message) <= 500 else exc.message[:499] + "…"
-        return JSONResponse({"error": message, **exc.extra}, status_code=exc.status)
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return JSONResponse({"error": message, **exc.extra}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -379,7 +510,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     @app.exception_handler(Exception)
     async def _crash(_request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
-        return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
+        # the message of an unexpected error may quote a position, hidden cards included: it
+        # leaves the server neither in the answer nor in the log (the type and path do)
+        log.error("internal error %s on %s %s", type(exc).__name__, _request.method, _request.url.path)
+        return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
 
     # --- API --------------------------------------------------------------------------------
     @app.get("/api/games", summary="The games you can play, their options and variants", response_model=list[GameInfo])
@@ -417,10 +551,24 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                  "json": "application/json", "png": "image/png"}.get(path.rsplit(".", 1)[-1], "application/octet-stream")
         return Response(target.read_bytes(), media_type=media, headers={"Cache-Control": "no-cache"})
 
-    @app.get("/api/matches", summary="Stored matches, most recently played first", response_model=list[MatchSummary])
-    def list_matches(limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
+    def created(match: Any, grant: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+        """The view for the seats just handed out, with the secrets (shown once)."""
+        with service.lock:
+            view = service.view(match, {t["seat"] for t in grant["tokens"]})
+        invites = [{**i, "path": f"/#/join/{i['code']}"} for i in grant["invites"]]
+        return {**view, "tokens": grant["tokens"], "invites": invites}
+
+    def act_view(match: Any, tokens: list[str], seat: int | None = None) -> dict[str, Any]:
+        with service.lock:
+            return service.view(match, service.held(match, tokens), seat)
+
+    @app.get("/api/matches", summary="Your matches: those of the tokens sent, most recently played first",
+             response_model=list[MatchSummary])
+    def list_matches(tokens: Tokens, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
+        """Only the matches a token of the request holds a seat of (send every token the browser
+        keeps, comma-separated); without tokens the list is empty. Never every match on the server."""
         out = []
-        for row in service.store.list(limit):
+        for row, seats_held in service.mine(tokens, limit):
             try:
                 record = json.loads(row.record)
             except ValueError:
@@ -436,70 +584,119 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                         "options": record.get("options") or {},
                         "result": record.get("result"), "termination": record.get("termination"),
                         "created": row.created_at.isoformat() if row.created_at else None,
-                        "updated": row.updated_at.isoformat() if row.updated_at else None})
+                        "updated": row.updated_at.isoformat() if row.updated_at else None,
+                        "my_seats": seats_held})
         return out
 
-    @app.post("/api/matches", status_code=201, summary="Create a match", response_model=MatchView, responses=ERRORS)
+    @app.post("/api/matches", status_code=201, summary="Create a match: its tokens and invitations",
+              response_model=MatchCreated, responses=ERRORS)
     def create_match(body: CreateMatch) -> dict[str, Any]:
-        match = service.create(body.game, body.options, body.seats)
-        with service.lock:
-            return service.view(match, None)
+        """The answer is the only place the tokens of the seats taken and the invitation codes
+        appear: a client keeps them (the server stores only their SHA-256)."""
+        return created(*service.create(body.game, body.options, body.seats, body.take, body.clock))
 
     @app.post("/api/matches/import", status_code=201,
               summary="Import a record (validated by replay: errors name the ply and the reason)",
-              response_model=MatchView, responses=ERRORS)
+              response_model=MatchCreated, responses=ERRORS)
     def import_match(body: ImportMatch) -> dict[str, Any]:
-        match = service.import_record(body.record, body.seats)
-        with service.lock:
-            return service.view(match, None)
+        return created(*service.import_record(body.record, body.seats, body.take, body.clock))
 
-    @app.get("/api/matches/{match_id}", summary="A match as a seat may see it", response_model=MatchView, responses=ERRORS)
-    def get_match(match_id: str, seat: int | None = Query(None, description="whose eyes (hidden information)")) -> dict[str, Any]:
+    @app.post("/api/invites/lookup", summary="What an invitation is for (without claiming it)",
+              response_model=InvitationInfo, responses=ERRORS)
+    def lookup_invite(body: InviteCode) -> dict[str, Any]:
+        """The code goes in the body, never in a URL (URLs end up in logs)."""
+        match, seat, claimed = service.invitation(body.code)
+        return {"match": match.id, "game": match.game.name, "title": match.game.title, "seat": seat,
+                "claimed": claimed, "players": match.players, "seats": seat_styles(match.game)}
+
+    @app.post("/api/invites/claim", summary="Claim an invitation: the seat's token (once)",
+              response_model=MatchCreated, responses=ERRORS)
+    def claim_invite(body: InviteCode) -> dict[str, Any]:
+        """Answers with the match as that seat sees it and the seat's token in 'tokens'; a second
+        claim of the same code is 410, an unknown code 404."""
+        return created(*service.claim(body.code))
+
+    @app.post("/api/matches/{match_id}/invites", summary="New invitation codes for the unclaimed person seats",
+              response_model=Invites, responses=ERRORS)
+    def reinvite(match_id: str, tokens: Tokens) -> dict[str, Any]:
+        """Any seat's token. The earlier unclaimed codes stop working."""
+        grant = service.reinvite(match_id, tokens)
+        return {"invites": [{**i, "path": f"/#/join/{i['code']}"} for i in grant["invites"]]}
+
+    @app.get("/api/matches/{match_id}", summary="A match as the request's tokens may see it",
+             response_model=MatchView, responses=ERRORS)
+    def get_match(match_id: str, tokens: Tokens,
+                  seat: int | None = Query(None, description="which held seat's eyes (403 for a seat not held)")
+                  ) -> dict[str, Any]:
+        """Without a token of this match: the spectator's view (public information only)."""
         with service.lock:
-            match = service.load(match_id)
-            return service.view(match, seat)
+            match = service.tick(service.load(match_id))
+            return service.view(match, service.held(match, tokens), seat)
 
     @app.get("/api/matches/{match_id}/positions",
-             summary="The position text after each ply (index 0 = start), as a seat may see it",
+             summary="The position text after each ply (index 0 = start), as the request's tokens may see it",
              response_model=Positions, responses=ERRORS)
-    def get_positions(match_id: str, seat: int | None = Query(None)) -> dict[str, Any]:
+    def get_positions(match_id: str, tokens: Tokens, seat: int | None = Query(None)) -> dict[str, Any]:
         with service.lock:
-            match = service.load(match_id)
-            texts, structs = service.positions(match, seat)
+            match = service.tick(service.load(match_id))
+            texts, structs = service.positions(match, service.held(match, tokens), seat)
             return {"ply": match.ply, "moves": match.strings, "positions": texts, "structs": structs}
 
-    @app.post("/api/matches/{match_id}/actions", summary="Play a move (409 if the ply is stale)",
+    @app.post("/api/matches/{match_id}/actions", summary="Play a move for the seat to move (its token)",
               response_model=MatchView, responses=ERRORS)
-    def post_action(match_id: str, body: PlayAction,
+    def post_action(match_id: str, body: PlayAction, tokens: Tokens,
                     seat: int | None = Query(None, description="the seat playing (or 'seat' in the body)")) -> dict[str, Any]:
+        """409 if the ply is stale, the game is over or a computer seat is to move; 403 if no
+        token given holds the seat to move."""
         if seat is not None and body.seat is not None and seat != body.seat:
             raise ApiError(422, f"seat: ?seat={seat} and the body's seat {body.seat} differ (give one)")
         acting = body.seat if body.seat is not None else seat
         if (body.action is None) == (body.actions is None):
             raise ApiError(422, "give either 'action' (one move) or 'actions' (a list), not both or neither")
-        match = service.play(match_id, body.action if body.actions is None else body.actions, body.ply, acting)
-        with service.lock:
-            return service.view(match, acting)
+        match = service.play(match_id, body.action if body.actions is None else body.actions, body.ply,
+                             acting, tokens)
+        return act_view(match, tokens, acting)
 
     @app.post("/api/matches/{match_id}/undo",
-              summary="Take back to the start of the latest turn of a person",
+              summary="Take back at once to the start of your latest turn (when nobody else must agree)",
               response_model=MatchView, responses=ERRORS)
-    def post_undo(match_id: str, seat: int | None = Query(None)) -> dict[str, Any]:
-        match = service.undo(match_id)
-        with service.lock:
-            return service.view(match, seat)
+    def post_undo(match_id: str, tokens: Tokens, seat: int | None = Query(None)) -> dict[str, Any]:
+        """Immediate when the tokens hold every person seat (against the computer, pass and play);
+        with other people at the match 409 (ask with POST …/takeback). 409 past a revealed card."""
+        match = service.undo(match_id, tokens)
+        return act_view(match, tokens, seat)
 
-    @app.post("/api/matches/{match_id}/resign", summary="Resign (a person's seat)", response_model=MatchView,
+    @app.post("/api/matches/{match_id}/takeback", summary="Ask the other people for a takeback",
+              response_model=MatchView, responses=ERRORS)
+    def post_takeback(match_id: str, tokens: Tokens) -> dict[str, Any]:
+        """The view's 'takeback' shows the pending request to everyone; any move cancels it. Done
+        at once when nobody else needs to agree."""
+        match = service.request_takeback(match_id, tokens)
+        return act_view(match, tokens)
+
+    @app.post("/api/matches/{match_id}/takeback/answer", summary="Accept or decline the pending takeback",
+              response_model=MatchView, responses=ERRORS)
+    def post_takeback_answer(match_id: str, body: TakebackAnswer, tokens: Tokens) -> dict[str, Any]:
+        match = service.answer_takeback(match_id, body.accept, tokens)
+        return act_view(match, tokens)
+
+    @app.post("/api/matches/{match_id}/flag", summary="Claim a fallen flag (the server also applies it by itself)",
+              response_model=MatchView, responses=ERRORS)
+    def post_flag(match_id: str, tokens: Tokens) -> dict[str, Any]:
+        match = service.claim_flag(match_id, tokens)
+        return act_view(match, tokens)
+
+    @app.post("/api/matches/{match_id}/resign", summary="Resign (a seat the tokens hold)", response_model=MatchView,
               responses=ERRORS)
-    def post_resign(match_id: str, body: Resign | None = None) -> dict[str, Any]:
+    def post_resign(match_id: str, tokens: Tokens, body: Resign | None = None) -> dict[str, Any]:
         seat = body.seat if body is not None else None
-        match = service.resign(match_id, seat)
-        with service.lock:
-            return service.view(match, seat)
+        match = service.resign(match_id, seat, tokens)
+        return act_view(match, tokens)
 
-    @app.delete("/api/matches/{match_id}", status_code=204, summary="Delete a match", responses=ERRORS)
-    def delete_match(match_id: str) -> Response:
-        service.delete(match_id)
+    @app.delete("/api/matches/{match_id}", status_code=204, summary="Delete a match (a token of one of its seats)",
+                responses=ERRORS)
+    def delete_match(match_id: str, tokens: Tokens) -> Response:
+        service.delete(match_id, tokens)
         return Response(status_code=204)
 
     @app.get("/api/matches/{match_id}/record",
@@ -515,13 +712,46 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         return Response(text + "\n", media_type="application/json", headers=headers)
 
     @app.websocket("/api/matches/{match_id}/ws")
-    async def match_socket(ws: WebSocket, match_id: str, seat: int | None = None) -> None:
-        """Live updates: the match view (as GET /api/matches/{id}) each time it changes."""
+    async def match_socket(ws: WebSocket, match_id: str) -> None:
+        """Live updates: the match view (as GET /api/matches/{id} with the same tokens) each time
+        it changes. The client's first message authenticates: ``{"tokens": ["<token>", ...]}``
+        (``[]``: a spectator); tokens never go in the URL. A first message that is not such an
+        object, or none within 10 s, closes the socket (1008); a token of another match, 4403.
+        Later frames: short text (ignored); anything else closes the socket (1003)."""
         await ws.accept()
+        try:
+            first = await asyncio.wait_for(ws.receive(), timeout=WS_AUTH_SECONDS)
+        except (asyncio.TimeoutError, Exception):  # noqa: BLE001
+            await _close(ws, 1008)
+            return
+        if first.get("type") == "websocket.disconnect":
+            return
+        text = first.get("text")
+        tokens = None
+        if text is not None and len(text) <= WS_AUTH_LIMIT:
+            try:
+                data = json.loads(text)
+            except ValueError:
+                data = None
+            if isinstance(data, dict) and isinstance(data.get("tokens"), list) and all(
+                    isinstance(t, str) for t in data["tokens"]):
+                tokens = split_tokens(",".join(data["tokens"]))
+        if tokens is None:
+            await _refuse(ws, 'the first message must be {"tokens": [...]} (empty: a spectator)', 1008)
+            return
+        try:
+            with service.lock:
+                held = service.held(service.load(match_id), tokens)
+        except ApiError as exc:
+            await _refuse(ws, exc.message, 4000 + exc.status)
+            return
+        if tokens and not held:
+            await _refuse(ws, "no token given is a token of this match", 4403)
+            return
         closed = asyncio.Event()
 
         async def receiver() -> None:
-            """Clients have nothing to say; any frame but short text closes the socket (1003)."""
+            """Clients have nothing more to say; any frame but short text closes the socket (1003)."""
             try:
                 while True:
                     message = await ws.receive()
@@ -541,9 +771,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
             while not closed.is_set() and not service.closed:
                 try:
                     with service.lock:
-                        match = service.load(match_id)
+                        match = service.tick(service.load(match_id))  # a fallen flag is applied here too
                         key = (match.revision, match_id in service.thinking)
-                        payload = service.view(match, seat) if key != last else None
+                        payload = service.view(match, held) if key != last else None
                 except ApiError as exc:
                     await ws.send_json({"error": exc.message})
                     await ws.close(code=4000 + exc.status)
@@ -559,11 +789,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
             pass
         finally:
             reader.cancel()
-            if ws.client_state.name == "CONNECTED":
-                try:
-                    await ws.close(code=1001)
-                except Exception:  # noqa: BLE001
-                    pass
+            await _close(ws, 1001)
 
     # --- client -----------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)

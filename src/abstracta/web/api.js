@@ -1,11 +1,55 @@
 // Thin JSON client of the abstracta API. Every call resolves to the parsed body or throws an
 // Error whose message is the server's {"error": "..."} text.
+//
+// Seat tokens (README "Playing at a distance (API)"): every answer that hands out tokens
+// (creating or importing a match, claiming an invitation) is kept in localStorage under
+// "abstracta.tokens" as {matchId: {seat: token}}; a request about a match sends that match's
+// tokens as "Authorization: Bearer <t1>,<t2>", and the list of matches sends all of them.
+const TOKENS_KEY = "abstracta.tokens";
+
+export function allTokens() {
+  try { return JSON.parse(localStorage.getItem(TOKENS_KEY)) || {}; } catch { return {}; }
+}
+
+function saveTokens(all) {
+  try { localStorage.setItem(TOKENS_KEY, JSON.stringify(all)); } catch { /* private mode: this page only */ }
+}
+
+// The tokens this browser holds for match `id` (a list, possibly empty: a spectator).
+export function tokensOf(id) {
+  return Object.values(allTokens()[id] || {});
+}
+
+export function keepTokens(answer) {
+  if (!answer || !answer.id || !Array.isArray(answer.tokens) || !answer.tokens.length) return;
+  const all = allTokens();
+  const mine = all[answer.id] || {};
+  for (const t of answer.tokens) mine[t.seat] = t.token;
+  all[answer.id] = mine;
+  saveTokens(all);
+}
+
+export function forgetTokens(id) {
+  const all = allTokens();
+  delete all[id];
+  saveTokens(all);
+}
+
+function tokensFor(path) {
+  const p = path.split("?")[0];
+  if (p === "/api/matches") return Object.values(allTokens()).flatMap((seats) => Object.values(seats));
+  const m = /^\/api\/matches\/([^/]+)/.exec(p);
+  return m && m[1] !== "import" ? tokensOf(decodeURIComponent(m[1])) : [];
+}
+
 export async function api(path, { method = "GET", body } = {}) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
+  const tokens = tokensFor(path);
+  if (tokens.length) init.headers["Authorization"] = `Bearer ${tokens.join(",")}`;
   const res = await fetch(path, init);
   let data = null;
   const text = await res.text();
@@ -16,5 +60,6 @@ export async function api(path, { method = "GET", body } = {}) {
     err.data = data;
     throw err;
   }
+  keepTokens(data);
   return data;
 }

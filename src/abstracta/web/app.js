@@ -1,6 +1,6 @@
 // The abstracta browser client: home page, rules pages, new-game form and the game page.
 // Plain ES modules, hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>, #/matches).
-import { api } from "./api.js";
+import { api, forgetTokens, tokensOf } from "./api.js";
 
 const app = document.getElementById("app");
 let catalog = null;
@@ -123,7 +123,7 @@ function importBox() {
     let record;
     try { record = JSON.parse(area.value); } catch (e) { showError(err, new Error("not valid JSON: " + e.message)); return; }
     try {
-      const m = await api("/api/matches/import", { method: "POST", body: { record } });
+      const m = await api("/api/matches/import", { method: "POST", body: { record, take: "all" } });
       location.hash = `#/match/${m.id}`;
     } catch (e) { showError(err, e); }
   };
@@ -158,6 +158,7 @@ async function matchesPage() {
         if (!confirm(`Delete this game of ${titles[r.game] || r.game}?`)) return;
         try {
           await api(`/api/matches/${r.id}`, { method: "DELETE" });
+          forgetTokens(r.id);
           row.remove();
           if (!body.children.length) { table.hidden = true; empty.hidden = false; }
         } catch (e) { showError(err, e); }
@@ -270,7 +271,7 @@ async function newGamePage(name) {
     showError(err, null);
     const seats = [...seatBox.querySelectorAll("select")].map((s) => s.value);
     try {
-      const m = await api("/api/matches", { method: "POST", body: { game: name, options: readOptions(), seats } });
+      const m = await api("/api/matches", { method: "POST", body: { game: name, options: readOptions(), seats, take: "all" } });
       location.hash = `#/match/${m.id}`;
     } catch (e) { showError(err, e); }
   });
@@ -352,11 +353,9 @@ async function matchPage(id) {
         entryForm,
         h("h2", {}, "Moves"), stepper, moveList, actions)));
 
-  const seatParam = () => {
-    if (hotSeatHidden) return "";
-    if (view.hidden_information && humans.length === 1) return `?seat=${humans[0]}`;
-    return "";
-  };
+  // whose eyes: the server derives them from the tokens sent (api.js), so no ?seat= (a browser
+  // without the seat's token, a spectator, would be refused one)
+  const seatParam = () => "";
 
   // Every state the page receives (answers to moves, undo and resign, WebSocket pushes, polls)
   // comes through here: anything older than the revision on screen is ignored, since a live
@@ -402,9 +401,12 @@ async function matchPage(id) {
     if (!("WebSocket" in window)) return;
     try {
       const proto = location.protocol === "https:" ? "wss" : "ws";
-      socket = new WebSocket(`${proto}://${location.host}/api/matches/${id}/ws${seatParam()}`);
+      socket = new WebSocket(`${proto}://${location.host}/api/matches/${id}/ws`);
     } catch { socket = null; return; }
-    socket.onopen = () => { app.dataset.live = "socket"; }; // read by the browser tests
+    socket.onopen = () => {
+      socket.send(JSON.stringify({ tokens: tokensOf(id) })); // the first message authenticates
+      app.dataset.live = "socket"; // read by the browser tests
+    };
     socket.onmessage = (ev) => {
       let fresh;
       try { fresh = JSON.parse(ev.data); } catch { return; }

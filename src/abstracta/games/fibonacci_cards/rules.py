@@ -385,6 +385,12 @@ class FibonacciCardsState(FibonacciCardsView, State):
         stock = f"?{len(self._stock)}" if self._stock else "-"
         return format_position(self._piles, hands, stock, self._player, self._drawn)
 
+    def public_observation(self) -> str:
+        """What a spectator sees: §6 text with both hands and the stock as ``?N``."""
+        hands = [f"?{len(h)}" if h else "-" for h in self._hands]
+        stock = f"?{len(self._stock)}" if self._stock else "-"
+        return format_position(self._piles, hands, stock, self._player, self._drawn)
+
     def information_state_string(self, player: int) -> str:
         """Seat, observation and the public history as ``player`` saw it (his own draws name
         the drawn card, the opponent's are bare ``draw``)."""

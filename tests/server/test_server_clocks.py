@@ -1,0 +1,137 @@
+"""Clocks (issue 13 §3): the server keeps time; a flag falls by the README's rule."""
+
+from __future__ import annotations
+
+import time as real_time
+
+import pytest
+from apiutil import bearer, wait_for
+
+from abstracta.server import matches
+
+
+class FakeTime:
+    """``time.time`` for the match service, moved by hand."""
+
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def time(self):
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = FakeTime()
+    monkeypatch.setattr(matches, "time", fake)
+    return fake
+
+
+def people(raw, clock_spec, game="toy-nim", options=None, seats=("human", "human")):
+    view = raw.post("/api/matches", json={"game": game, "options": options or {"stones": 20},
+                                          "seats": list(seats), "clock": clock_spec}).json()
+    tokens = {t["seat"]: t["token"] for t in view["tokens"]}
+    for invite in view["invites"]:
+        tokens[invite["seat"]] = raw.post("/api/invites/claim", json={"code": invite["code"]}).json()["tokens"][0]["token"]
+    return view, tokens
+
+
+def play(raw, mid, action, ply, token):
+    r = raw.post(f"/api/matches/{mid}/actions", json={"action": action, "ply": ply}, headers=bearer(token))
+    return r
+
+
+def test_live_clock_runs_for_the_mover_and_adds_the_increment(client, clock):
+    raw = client.raw
+    view, tokens = people(raw, {"initial": 300, "increment": 3})
+    mid = view["id"]
+    # it waits for the invited player
+    assert view["clock"]["running"] is None and view["clock"]["left"] == [300.0, 300.0]
+    view = raw.get(f"/api/matches/{mid}").json()
+    assert view["clock"]["running"] == 0 and view["clock"]["control"] == {"initial": 300.0, "increment": 3.0}
+    clock.now += 10
+    assert raw.get(f"/api/matches/{mid}").json()["clock"]["left"] == [290.0, 300.0]
+    view = play(raw, mid, "1", 0, tokens[0]).json()
+    assert view["clock"]["left"] == [293.0, 300.0] and view["clock"]["running"] == 1
+    clock.now += 299.5
+    assert raw.get(f"/api/matches/{mid}").json()["clock"]["left"] == [293.0, 0.5]
+    clock.now += 1
+    view = raw.get(f"/api/matches/{mid}").json()  # the server applies the flag by itself
+    assert view["status"] == "over" and view["termination"] == "time" and view["result"] == [1.0, -1.0]
+    assert view["clock"]["left"] == [293.0, 0.0] and view["clock"]["running"] is None
+    r = play(raw, mid, "1", 1, tokens[1])
+    assert r.status_code == 409 and "over" in r.json()["error"]
+    record = raw.get(f"/api/matches/{mid}/record").json()
+    assert record["termination"] == "time" and record["result"] == [1.0, -1.0]
+
+
+def test_flag_claim_and_correspondence_deadline(client, clock):
+    raw = client.raw
+    view, tokens = people(raw, {"per_turn": 86400})
+    mid = view["id"]
+    clock.now += 86000
+    r = raw.post(f"/api/matches/{mid}/flag", headers=bearer(tokens[1]))
+    assert r.status_code == 409 and "seat 0 has 400.0 s left" in r.json()["error"]
+    view = play(raw, mid, "2", 0, tokens[0]).json()
+    assert view["clock"]["running"] == 1 and view["clock"]["left"] == [86400.0, 86400.0]
+    clock.now += 86401
+    view = raw.post(f"/api/matches/{mid}/flag", headers=bearer(tokens[0])).json()
+    assert view["result"] == [1.0, -1.0] and view["termination"] == "time"
+    assert raw.post(f"/api/matches/{mid}/flag").status_code == 401
+
+
+def test_flag_is_a_draw_where_the_opponent_could_not_win(client, clock, monkeypatch):
+    raw = client.raw
+    view, tokens = people(raw, {"initial": 60})
+    mid = view["id"]
+    state_class = type(client.app.state.service.load(mid).state)
+    monkeypatch.setattr(state_class, "could_still_win", lambda self, seat: False, raising=False)
+    clock.now += 61
+    view = raw.get(f"/api/matches/{mid}").json()
+    assert view["result"] == [0.0, 0.0] and view["termination"] == "time"
+
+
+def test_no_clock_for_computer_seats(client, clock):
+    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 20},
+                                             "seats": ["human", "level:1"], "clock": {"initial": 60}}).json()
+    assert view["clock"]["running"] == 0
+    mid = view["id"]
+    clock.now += 5
+    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+    view = wait_for(client, mid, lambda v: v["ply"] == 2)
+    assert view["clock"]["left"] == [55.0, 60.0] and view["clock"]["running"] == 0
+
+
+def test_three_players_the_flagged_seat_is_out_and_the_game_goes_on(client, clock):
+    raw = client.raw
+    view, tokens = people(raw, {"initial": 60}, game="slide-checkers", options={"players": 3},
+                          seats=("human", "human", "human"))
+    mid = view["id"]
+    assert raw.get(f"/api/matches/{mid}").json()["clock"]["running"] == 0
+    clock.now += 61
+    view = raw.get(f"/api/matches/{mid}").json()
+    assert view["status"] == "playing" and view["clock"]["out"] == [0]
+    assert view["players"] == ["level:1", "human", "human"]
+    # the computer moved for the seat that is out; the next person's clock runs
+    deadline = real_time.time() + 10
+    while view["to_move"] == 0 and real_time.time() < deadline:
+        real_time.sleep(0.02)
+        view = raw.get(f"/api/matches/{mid}").json()
+    assert view["to_move"] == 1 and view["clock"]["running"] == 1 and view["ply"] >= 1
+    legal = raw.get(f"/api/matches/{mid}", headers=bearer(tokens[1])).json()["legal"]
+    assert play(raw, mid, legal[0], view["ply"], tokens[0]).status_code == 403
+    clock.now += 61
+    view = raw.get(f"/api/matches/{mid}").json()
+    assert view["clock"]["out"] == [0, 1]
+    assert view["status"] == "over" and view["result"] == [-1.0, -1.0, 1.0] and view["termination"] == "time"
+
+
+@pytest.mark.parametrize("spec, words", [
+    ({"initial": 0}, "clock.initial"),
+    ({"per_turn": -5}, "clock.per_turn"),
+    ({"minutes": 5}, "not a time control"),
+    ({"initial": 10 ** 9}, "clock.initial"),
+])
+def test_bad_clocks(client, spec, words):
+    r = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"], "clock": spec})
+    assert r.status_code == 422 and words in r.json()["error"]
