@@ -271,3 +271,40 @@ def test_tables_refuse_vela_and_tsivy_has_no_solver():
     assert load_game("fanorona").description.solver is None
     with pytest.raises(ValueError, match="standard rules"):
         egtb.build_pair(load_game("fanorona", size="telo", vela=True), (Material(1, 1),), Lookup(9))
+
+
+# --- the command line -----------------------------------------------------------------------------
+def _cli(*args):
+    from typer.testing import CliRunner
+
+    from abstracta.cli import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+def test_cli_solve_telo_json_is_the_last_line():
+    result = _cli("solve", "fanorona", "--option", "size=telo", "--json")
+    assert result.exit_code == 0, result.output
+    assert "a win for the side to move in 11 turns" in result.stdout
+    last = json.loads(result.stdout.strip().splitlines()[-1])
+    assert (last["value"], last["distance"], last["solved"]) == (1, 11, True)
+    assert last["reachable"]["total"] == 1265 and last["options"]["size"] == "telo"
+
+
+def test_cli_solve_refuses_what_does_not_fit():
+    result = _cli("solve", "fanorona")
+    assert result.exit_code == 2
+    assert "cannot be solved here" in result.stderr and "size=telo" in result.stderr
+    assert _cli("solve", "fanorona", "--option", "size=telo", "--option", "vela=true").exit_code == 2
+
+
+def test_cli_egtb_build_writes_the_smallest_tables(tmp_path):
+    result = _cli("egtb", "build", "fanorona", "--stones", "2", "--dir", str(tmp_path), "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    assert out["fanorona"]["tables"]["tsivy-1v1"]["positions"] == 1980
+    assert (tmp_path / "fanorona-tsivy-1v1.u8").stat().st_size == 2025
+    again = _cli("egtb", "build", "fanorona", "--stones", "2", "--dir", str(tmp_path))  # kept, not rebuilt
+    assert again.exit_code == 0 and "tsivy-1v1" in again.stdout
+    bad = _cli("egtb", "build", "fanorona", "--executor", "ray", "--dir", str(tmp_path))
+    assert bad.exit_code == 2 and "serial or process" in bad.stderr
