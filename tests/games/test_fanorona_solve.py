@@ -308,3 +308,20 @@ def test_cli_egtb_build_writes_the_smallest_tables(tmp_path):
     assert again.exit_code == 0 and "tsivy-1v1" in again.stdout
     bad = _cli("egtb", "build", "fanorona", "--executor", "ray", "--dir", str(tmp_path))
     assert bad.exit_code == 2 and "serial or process" in bad.stderr
+
+
+def test_search_leaves_read_tabled_values_exactly(tables_dir, monkeypatch):
+    from abstracta.games.fanorona.evaluate import evaluate
+
+    directory, _ = tables_dir
+    monkeypatch.setenv("ABSTRACTA_EGTB_DIR", str(directory))
+    game = load_game("fanorona")
+    leaf = game.description.levels[6].evaluator
+    won = game.state_from_text("........./........./..W.W..../........./B........ W")
+    _, d = decode(TableSet(game, directory).code(*own_opp(won)))
+    assert leaf(won, 0) == pytest.approx(0.99 - d * 1e-4) and leaf(won, 1) == pytest.approx(-(0.99 - d * 1e-4))
+    drawn = game.state_from_text("W......../........./........./........./........B B")  # a5 against i1
+    assert decode(TableSet(game, directory).code(*own_opp(drawn))) == (0, None)
+    assert leaf(drawn, 0) == 0.0
+    start = game.new_initial_state()
+    assert leaf(start, 0) == evaluate(start, 0)

@@ -38,7 +38,7 @@ OPTIONS = {
 
 def describe(game: "FanoronaGame") -> GameDescription:
     from .egtb import FanoronaTables
-    from .solve import make_oracle, make_table_bot, solve
+    from .solve import make_probe, make_table_bot, solve
 
     strongest = Search("alphabeta", evaluator=evaluate)
     levels = standard_levels(strongest)
@@ -48,8 +48,10 @@ def describe(game: "FanoronaGame") -> GameDescription:
         # solved whole (issue 18): the top levels play the table (never lose, fastest wins)
         levels[5] = levels[6] = Search("table")
     elif standard:
-        # endgame tables, once built (abstracta egtb build), answer before the search
-        levels[5] = levels[6] = Search("alphabeta", evaluator=evaluate, oracle=make_oracle(game))
+        # endgame tables, once built (abstracta egtb build), answer before the search and score
+        # its tabled leaves exactly
+        probe = make_probe(game, evaluate)
+        levels[5] = levels[6] = Search("alphabeta", evaluator=probe.evaluate, oracle=probe.oracle)
     return GameDescription(
         name=game.name,
         title=T("title", "Fanorona"),

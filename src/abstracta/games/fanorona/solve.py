@@ -206,18 +206,54 @@ def make_table_bot(game: "FanoronaGame", seed: int | None = None) -> TableBot:
     return TableBot(table_player(game), lambda: AlphaBetaBot(game, 1.0, seed=seed))
 
 
-def make_oracle(game: "FanoronaGame") -> Callable[["FanoronaState"], int | None]:
-    """The oracle of levels 5–6 (``Search.oracle``): probes the tables lazily, so a level
-    built before ``abstracta egtb build`` simply searches."""
-    cache: dict[str, TablePlayer] = {}
+class Probe:
+    """What levels 5–6 read from the tables of ``game``'s board, found lazily (a level built
+    before ``abstracta egtb build`` simply searches; the directory is read on first use).
 
-    def oracle(state: "FanoronaState") -> int | None:
-        player = cache.get("p")
-        if player is None:
-            player = cache["p"] = table_player(game)
-        return player.choose(state)
+    * :meth:`oracle` (``Search.oracle``): the table player's action when every way to finish
+      the current turn reaches a tabled position, else ``None``;
+    * :meth:`evaluate` (``Search.evaluator``): at a search leaf, the exact value of a tabled
+      turn-start position (a win ``0.99 − d/10⁴``, a loss its negative, shorter wins and longer
+      losses preferred, a draw 0 — beyond any heuristic value, which stays within ±0.95),
+      else ``base``.
+    """
 
-    return oracle
+    def __init__(self, game: "FanoronaGame", base: Callable[["FanoronaState", int], float]):
+        self.game = game
+        self.base = base
+        self._player: TablePlayer | None = None
+        self._stones = 0
+
+    @property
+    def player(self) -> TablePlayer:
+        if self._player is None:
+            self._player = table_player(self.game)
+            lookup = self._player.lookup
+            if isinstance(lookup, TableSet):
+                self._stones = max((s for s in range(2, 9) if lookup.covers(s)), default=0)
+            else:
+                self._stones = 2 * START_STONES[self.game.geometry.size]
+        return self._player
+
+    def oracle(self, state: "FanoronaState") -> int | None:
+        # cheap above the tables: the first turn ending in an untabled material stops the probe
+        return self.player.choose(state)
+
+    def evaluate(self, state: "FanoronaState", player: int) -> float:
+        tables = self.player
+        white, black = state.bitboards()
+        if (white | black).bit_count() <= self._stones and state.chain() is None:
+            code = tables.lookup.code(*((white, black) if state.side == 0 else (black, white)))
+            if code is not None:
+                value, d = decode(code)
+                v = 0.0 if not value else value * (0.99 - d * 1e-4)  # type: ignore[operator]
+                return v if player == state.side else -v
+        return self.base(state, player)
+
+
+def make_probe(game: "FanoronaGame", base: Callable[["FanoronaState", int], float]) -> Probe:
+    """The :class:`Probe` of levels 5–6 for ``game`` (see there)."""
+    return Probe(game, base)
 
 
 # --- the solver -------------------------------------------------------------------------------
@@ -287,4 +323,4 @@ def _reachable_values(game: "FanoronaGame", lookup: Lookup) -> dict[str, int]:
     return tally
 
 
-__all__ = ["TableBot", "TablePlayer", "make_oracle", "make_table_bot", "reachable", "solve", "table_player"]
+__all__ = ["Probe", "TableBot", "TablePlayer", "make_probe", "make_table_bot", "reachable", "solve", "table_player"]
