@@ -325,3 +325,19 @@ def test_search_leaves_read_tabled_values_exactly(tables_dir, monkeypatch):
     assert leaf(drawn, 0) == 0.0
     start = game.new_initial_state()
     assert leaf(start, 0) == evaluate(start, 0)
+
+
+def test_the_colours_are_symmetric_so_one_table_entry_serves_both_sides():
+    """The tables store positions seen from the mover: check on every reachable Telo turn start
+    that Black to move with sets (B, W) finishes its turns exactly like White with (W, B)."""
+    for w, b, side in _reachable_turn_starts(TELO):
+        own, opp = (w, b) if side == 0 else (b, w)
+        real, as_white = FanoronaState(TELO, w, b, side), FanoronaState(TELO, own, opp, 0)
+        assert real.is_terminal() == as_white.is_terminal()
+        if real.is_terminal():
+            assert real.returns()[side] == as_white.returns()[0]
+            continue
+        ends_real, ends_white = [], []
+        egtb.turn_ends(real, ends_real)
+        egtb.turn_ends(as_white, ends_white)
+        assert ends_real == ends_white
