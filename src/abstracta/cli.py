@@ -784,6 +784,33 @@ def egtb_build_cmd(
         print(json.dumps(out))
 
 
+@egtb_app.command("probe")
+@guarded
+def egtb_probe_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    position: Optional[str] = PositionArg,
+    option: Optional[list[str]] = OptionArg,
+    directory: Optional[Path] = typer.Option(None, "--dir", help="Where the tables are (default: the user data directory)."),
+    as_json: bool = JsonArg,
+) -> None:
+    """A position's value by the tables: +1/0/-1 for the side to move, turns to the end, best action."""
+    game = make_game(game_name, option)
+    tables = game.description.endgame_tables
+    if tables is None:
+        raise CliError(f"{game.name} with these options has no endgame tables")
+    state = start_state(game, position)
+    found = tables.probe(state, directory)
+    if found is None:
+        raise CliError("the tables do not cover this position (build more with: abstracta egtb build)")
+    if as_json:
+        print(json.dumps(dict(found)))
+    else:
+        word = {1: "wins", 0: "draws", -1: "loses"}[found["value"]]
+        d = found["distance"]
+        end = "" if d is None else f" in {d} turn{'s' if d != 1 else ''}"
+        console.print(f"the side to move {word}{end}; best: {found['best']}")
+
+
 # --------------------------------------------------------------------------- serve
 @app.command("serve")
 @guarded

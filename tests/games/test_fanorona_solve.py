@@ -341,3 +341,15 @@ def test_the_colours_are_symmetric_so_one_table_entry_serves_both_sides():
         egtb.turn_ends(real, ends_real)
         egtb.turn_ends(as_white, ends_white)
         assert ends_real == ends_white
+
+
+def test_cli_egtb_probe(tables_dir):
+    directory, _ = tables_dir
+    won = _cli("egtb", "probe", "fanorona", "--dir", str(directory), "--position",
+               "........./........./..W.W..../........./B........ W")
+    assert won.exit_code == 0 and "the side to move wins in 1 turn; best: c3-b2A" in won.stdout
+    drawn = _cli("egtb", "probe", "fanorona", "--dir", str(directory), "--json", "--position",
+                 "........./........./..W.W..../........./B........ B")
+    assert json.loads(drawn.stdout) == {"value": 0, "distance": None, "best": "a1-b2A"}
+    start = _cli("egtb", "probe", "fanorona", "--dir", str(directory))
+    assert start.exit_code == 2 and "do not cover" in start.stderr

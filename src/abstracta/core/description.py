@@ -74,6 +74,11 @@ class EndgameTables(Protocol):
         """The default directory of the tables."""
         ...
 
+    def probe(self, state: "State", directory: "Path | None" = None) -> Mapping[str, Any] | None:
+        """``{"value": +1/0/-1, "distance": turns or None, "best": action string}`` for the
+        side to move in ``state`` by the tables, or ``None`` when they do not cover it."""
+        ...
+
 
 #: The bots every game can use; a game may add its own (:attr:`GameDescription.bots`).
 SHARED_BOTS = ("random", "greedy", "mcts", "ismcts", "alphabeta")

@@ -234,6 +234,8 @@ def build_pair(game: "FanoronaGame", pair: tuple[Material, ...], lower: Lookup,
     for m in pair:
         base[m] = total
         total += m.slots(n)
+    if total >= 2**31:
+        raise ValueError(f"{total:,} slots: too many for 32-bit successor indices")
     dist = np.full(total, -1, dtype=np.int16)   # -1: not settled
     kind = np.zeros(total, dtype=np.int8)       # 0 open, 1 win, 2 loss, 3 draw, 4 unused slot
     used = np.zeros(total, dtype=bool)
@@ -277,8 +279,6 @@ def build_pair(game: "FanoronaGame", pair: tuple[Material, ...], lower: Lookup,
     starts.append(len(edges))
     node_arr = np.frombuffer(nodes, dtype=np.int64).copy()
     start_arr = np.frombuffer(starts, dtype=np.int64)[:-1].copy()
-    if total >= 2**31:
-        raise ValueError(f"{total:,} slots: too many for 32-bit successor indices")
     edge_arr = np.frombuffer(edges, dtype=np.int32).copy()
     del nodes, edges, starts
     # level-by-level sweep over the open paika positions (level k settles distance k)
@@ -455,6 +455,22 @@ class FanoronaTables:
 
     def directory(self) -> Path:
         return default_directory()
+
+    def probe(self, state: "FanoronaState", directory: Path | None = None) -> dict[str, Any] | None:
+        """Value, distance (turns, counted from the start of the current turn) and the best
+        action of ``state`` for its mover, or ``None`` if a table it needs is missing."""
+        from .solve import TablePlayer
+
+        if state.is_terminal():
+            return None
+        ranked = TablePlayer(TableSet(self.game, directory)).ranked(state)
+        if not ranked:
+            return None
+        best = max(r for r, _ in ranked)
+        action = next(a for r, a in ranked if r == best)
+        # after_turn ranks: 1000 - d (the opponent loses in d), -1000 + d (it wins in d), 0 draw
+        value, distance = (0, None) if best == 0 else ((1, 1001 - best) if best > 0 else (-1, best + 1001))
+        return {"value": value, "distance": distance, "best": state.action_to_string(action)}
 
     def build(self, stones: int, directory: Path | None = None, *, executor: str = "serial",
               progress: Progress | None = None) -> dict[str, Any]:
