@@ -279,8 +279,8 @@ def build_pair(game: "FanoronaGame", pair: tuple[Material, ...], lower: Lookup,
     starts.append(len(edges))
     node_arr = np.frombuffer(nodes, dtype=np.int64).copy()
     start_arr = np.frombuffer(starts, dtype=np.int64)[:-1].copy()
-    edge_arr = np.frombuffer(edges, dtype=np.int32).copy()
-    del nodes, edges, starts
+    edge_arr = np.frombuffer(edges, dtype=np.int32)  # a view: no second copy of the largest array
+    del nodes, starts
     # level-by-level sweep over the open paika positions (level k settles distance k)
     known_max = int(dist.max()) if total else 0
     k = 1
