@@ -353,3 +353,12 @@ def test_cli_egtb_probe(tables_dir):
     assert json.loads(drawn.stdout) == {"value": 0, "distance": None, "best": "a1-b2A"}
     start = _cli("egtb", "probe", "fanorona", "--dir", str(directory))
     assert start.exit_code == 2 and "do not cover" in start.stderr
+
+
+def test_dimy_is_not_solved_and_says_how_far_it_got(monkeypatch, tmp_path):
+    monkeypatch.setenv("ABSTRACTA_EGTB_DIR", str(tmp_path))
+    solution = load_game("fanorona", size="dimy").description.solver(None)
+    assert not solution.solved and solution.value is None and solution.positions == 191500
+    assert solution.details["tables"]["dimy-2v2"] == {"positions": 75900, "wins": 53558, "draws": 14644,
+                                                      "losses": 7698, "longest": 20}
+    assert solution.details["tables_on_disk"] == 0

@@ -288,6 +288,8 @@ def solve(game: "FanoronaGame", progress: Callable[[str], None] | None = None) -
             "tables": {k: {x: f[x] for x in ("positions", "wins", "draws", "losses", "longest")}
                        for k, f in figures.items()},
             "stones": DIMY_STONES, "seconds": round(seconds, 2),
+            # more tables may have been built (abstracta egtb build --option size=dimy --stones N)
+            "tables_on_disk": max((s for s in range(2, 9) if TableSet(game).covers(s)), default=0),
             "missing": "tables up to 24 stones (3^25 boards): see the README, 'Perfect play'"})
     raise ValueError(f"{size}: the whole game is out of reach here; build its endgame tables "
                      "(abstracta egtb build) instead")
