@@ -73,3 +73,10 @@ def test_replay_good_and_corrupt(tmp_path):
     assert "ply 2 ('3')" in result.stderr
     result = run("replay", str(tmp_path / "missing.json"))
     assert result.exit_code == 2 and "cannot read" in result.stderr
+
+
+def test_solve_and_egtb_need_a_game_that_declares_them(tmp_path):
+    result = run("solve", "toy-nim")
+    assert result.exit_code == 2 and "cannot be solved here" in result.stderr
+    result = run("egtb", "build", "toy-nim", "--dir", str(tmp_path))
+    assert result.exit_code == 2 and "has no endgame tables" in result.stderr

@@ -131,12 +131,24 @@ def test_terminal_prompt_has_line_editing_and_history():
 
     from abstracta import cli
 
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        read = cli.line_reader(interactive=True)
-        inp.send_text("b2-c4\x7f3A\r")  # a typo fixed with Backspace
-        assert read("White move> ") == "b2-c3A"
-        inp.send_text("\x1b[A\r")  # Up arrow brings the last line back
-        assert read("White move> ") == "b2-c3A"
+    import threading
+
+    lines = []
+
+    def session() -> None:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            read = cli.line_reader(interactive=True)
+            inp.send_text("b2-c4\x7f3A\r")  # a typo fixed with Backspace
+            lines.append(read("White move> "))
+            inp.send_text("\x1b[A\r")  # Up arrow brings the last line back
+            lines.append(read("White move> "))
+
+    # in a thread of its own: a browser test run earlier in the same pytest worker leaves
+    # Playwright's event loop running in the main thread, where prompt_toolkit cannot start one
+    worker = threading.Thread(target=session)
+    worker.start()
+    worker.join(30)
+    assert lines == ["b2-c3A", "b2-c3A"]
 
 
 def test_a_typed_nibble_take_is_the_whole_turn(tmp_path):

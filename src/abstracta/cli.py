@@ -691,6 +691,128 @@ def render_bench_table(rows: list[Any], ref: dict | None) -> Table:
     return table
 
 
+# --------------------------------------------------------------------------- solve / egtb
+@app.command("solve")
+@guarded
+def solve_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    option: Optional[list[str]] = OptionArg,
+    as_json: bool = typer.Option(False, "--json", help="Also print the result as one JSON object (the last line)."),
+) -> None:
+    """Solve a game where its description says it fits (retrograde analysis): the value of the
+    start for the side to move (+1 win, 0 draw, -1 loss) and the distance to the end in turns."""
+    game = make_game(game_name, option)
+    solver = game.description.solver
+    if solver is None:
+        able = []
+        for name in registered_games():
+            for variant in load_game(name).description.variants:
+                if load_game(name, **dict(variant.options)).description.solver is not None:
+                    opts = " ".join(f"--option {k}={v}" for k, v in variant.options.items())
+                    able.append(f"{name} {opts}".strip())
+        raise CliError(f"{game.name} with these options cannot be solved here "
+                       f"(solvable: {', '.join(able) or 'none'})")
+    status = err_console.status("solving")
+    t0 = time.perf_counter()
+    try:
+        with status:
+            solution = solver(lambda text: status.update(f"solving: {text}"))
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    seconds = time.perf_counter() - t0
+    opts = {k: v for k, v in game.options.items()}
+    if solution.solved:
+        word = {1: "a win", 0: "a draw", -1: "a loss"}[solution.value]  # type: ignore[index]
+        end = "" if solution.distance is None else f" in {solution.distance} turns"
+        console.print(f"{game.name}: the start is {word} for the side to move{end} "
+                      f"(value {solution.value:+d}); {solution.positions:,} positions proved in {seconds:.1f} s")
+    else:
+        console.print(f"{game.name}: not solved; {solution.positions:,} positions proved in {seconds:.1f} s")
+    for key, value in solution.details.items():
+        console.print(f"  {key}: {json.dumps(value) if not isinstance(value, str) else value}", soft_wrap=True)
+    if as_json:
+        print(json.dumps({"game": game.name, "options": opts, "solved": solution.solved, "value": solution.value,
+                          "distance": solution.distance, "positions": solution.positions,
+                          "seconds": round(seconds, 2), **dict(solution.details)}, default=str))
+
+
+egtb_app = typer.Typer(help="Endgame tables: build them (user data directory) for the strong levels to probe.",
+                       no_args_is_help=True)
+app.add_typer(egtb_app, name="egtb")
+
+
+@egtb_app.command("build")
+@guarded
+def egtb_build_cmd(
+    game_name: Optional[str] = typer.Argument(None, metavar="[GAME]", help="Default: every game that has tables."),
+    option: Optional[list[str]] = OptionArg,
+    stones: int = typer.Option(3, "--stones", min=2, help="Build every table with at most this many stones."),
+    executor: str = typer.Option("serial", "--executor", help="serial, or process (tables of one size in parallel)."),
+    directory: Optional[Path] = typer.Option(None, "--dir", help="Where to write (default: the user data directory)."),
+    as_json: bool = JsonArg,
+) -> None:
+    """Build endgame tables by retrograde analysis (one file per material)."""
+    if executor not in ("serial", "process"):
+        raise CliError(f"--executor {executor!r}: expected serial or process")
+    if game_name is not None:
+        games = [make_game(game_name, option)]
+    else:
+        games = [g for g in (load_game(n) for n in registered_games()) if g.description.endgame_tables is not None]
+    out: dict[str, Any] = {}
+    for game in games:
+        tables = game.description.endgame_tables
+        if tables is None:
+            raise CliError(f"{game.name} with these options has no endgame tables")
+        where = directory or tables.directory()
+        status = err_console.status(f"building {game.name} tables")
+        t0 = time.perf_counter()
+        with status:
+            try:
+                figures = tables.build(stones, where, executor=executor,
+                                       progress=lambda text: err_console.print(text))
+            except ValueError as exc:
+                raise CliError(str(exc)) from None
+        seconds = time.perf_counter() - t0
+        out[game.name] = {"directory": str(where), "seconds": round(seconds, 2), "tables": figures}
+        if not as_json:
+            table = Table(title=f"{game.name} endgame tables in {where}")
+            for col in ("table", "positions", "wins", "draws", "losses", "longest", "bytes", "build s"):
+                table.add_column(col, justify="left" if col == "table" else "right")
+            for name, f in sorted(figures.items()):
+                table.add_row(name, f"{f['positions']:,}", f"{f['wins']:,}", f"{f['draws']:,}", f"{f['losses']:,}",
+                              str(f["longest"]), f"{f['bytes']:,}", f"{f['seconds']:.1f}")
+            console.print(table)
+    if as_json:
+        print(json.dumps(out))
+
+
+@egtb_app.command("probe")
+@guarded
+def egtb_probe_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    position: Optional[str] = PositionArg,
+    option: Optional[list[str]] = OptionArg,
+    directory: Optional[Path] = typer.Option(None, "--dir", help="Where the tables are (default: the user data directory)."),
+    as_json: bool = JsonArg,
+) -> None:
+    """A position's value by the tables: +1/0/-1 for the side to move, turns to the end, best action."""
+    game = make_game(game_name, option)
+    tables = game.description.endgame_tables
+    if tables is None:
+        raise CliError(f"{game.name} with these options has no endgame tables")
+    state = start_state(game, position)
+    found = tables.probe(state, directory)
+    if found is None:
+        raise CliError("the tables do not cover this position (build more with: abstracta egtb build)")
+    if as_json:
+        print(json.dumps(dict(found)))
+    else:
+        word = {1: "wins", 0: "draws", -1: "loses"}[found["value"]]
+        d = found["distance"]
+        end = "" if d is None else f" in {d} turn{'s' if d != 1 else ''}"
+        console.print(f"the side to move {word}{end}; best: {found['best']}")
+
+
 # --------------------------------------------------------------------------- serve
 @app.command("serve")
 @guarded

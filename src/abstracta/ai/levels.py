@@ -218,11 +218,43 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot | None:
                              "but that level has no time budget")
         if search.bot == "alphabeta" and game.num_players != 2:
             raise ValueError(f"{game.name}: level {level} declares alphabeta for {game.num_players} players")
-        return _search_bot(search.bot, game, Budget(seconds=seconds), seed, canonical, search)
-    bot = _simple_bot(search.bot, game, seed, canonical, search)
-    if hasattr(bot, "name"):
-        try:
-            bot.name = canonical
-        except AttributeError:
-            pass
+        bot = _search_bot(search.bot, game, Budget(seconds=seconds), seed, canonical, search)
+    else:
+        bot = _simple_bot(search.bot, game, seed, canonical, search)
+        if hasattr(bot, "name"):
+            try:
+                bot.name = canonical
+            except AttributeError:
+                pass
+    if search.oracle is not None:
+        return OracleBot(bot, search.oracle, canonical)
     return bot
+
+
+class OracleBot:
+    """A level whose game knows perfect answers in some positions (``Search.oracle``, e.g.
+    endgame tables): plays the oracle's action where it has one, else asks the search.
+
+    Attributes:
+        name: the seat spec (``level:6``).
+        inner: the search used when the oracle has no answer.
+        answered: actions the oracle chose since the last :meth:`restart`.
+    """
+
+    def __init__(self, inner: Bot, oracle, name: str):
+        self.inner = inner
+        self.oracle = oracle
+        self.name = name
+        self.answered = 0
+
+    def step(self, state) -> int:
+        action = self.oracle(state)
+        if action is not None:
+            self.answered += 1
+            return action
+        return self.inner.step(state)
+
+    def restart(self) -> None:
+        self.answered = 0
+        if hasattr(self.inner, "restart"):
+            self.inner.restart()

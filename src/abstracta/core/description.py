@@ -18,17 +18,67 @@ Human-readable strings are :class:`Text` values: an English text with a key
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
     from importlib.resources.abc import Traversable
 
     from .game import Game, State
 
 #: ``evaluator(state, player) -> float`` in [-1, 1]: heuristic value of a running position.
 Evaluator = Callable[["State", int], float]
+#: ``oracle(state) -> action | None``: the action perfect play chooses, where the game knows it.
+Oracle = Callable[["State"], "int | None"]
 #: ``factory(game, seed) -> bot``: a bot a game brings beside the shared ones (seat spec = its name).
 BotFactory = Callable[["Game", "int | None"], Any]
+
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What a game's solver found (``abstracta solve``).
+
+    Attributes:
+        solved: the value below is proved for the start position.
+        value: ``+1`` win, ``0`` draw, ``-1`` loss for the side to move at the start; ``None``
+            when not solved.
+        distance: turns to the end under perfect play (the winner as fast as possible, the
+            loser as slowly); ``None`` for a draw or when not solved.
+        positions: positions the analysis proved (every table entry it settled).
+        details: further figures for people and ``--json`` (counts, seconds, what is missing),
+            JSON-serialisable.
+    """
+
+    solved: bool
+    value: int | None
+    distance: int | None
+    positions: int
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+#: ``solver(progress) -> Solution``: solve this game instance; ``progress(text)`` reports steps.
+Solver = Callable[[Callable[[str], None] | None], Solution]
+
+
+class EndgameTables(Protocol):
+    """Endgame tables a game can build and probe (``abstracta egtb``)."""
+
+    def build(self, stones: int, directory: "Path | None" = None, *, executor: str = "serial",
+              progress: Callable[[str], None] | None = None) -> Mapping[str, Any]:
+        """Build every table with at most ``stones`` stones into ``directory`` (default: the
+        user data directory) and return figures per table file (JSON-serialisable)."""
+        ...
+
+    def directory(self) -> "Path":
+        """The default directory of the tables."""
+        ...
+
+    def probe(self, state: "State", directory: "Path | None" = None) -> Mapping[str, Any] | None:
+        """``{"value": +1/0/-1, "distance": turns or None, "best": action string}`` for the
+        side to move in ``state`` by the tables, or ``None`` when they do not cover it."""
+        ...
+
 
 #: The bots every game can use; a game may add its own (:attr:`GameDescription.bots`).
 SHARED_BOTS = ("random", "greedy", "mcts", "ismcts", "alphabeta")
@@ -71,11 +121,15 @@ class Search:
             the playout; ``None``: playouts run to the end of the game (capped at 400 actions).
         evaluator: the heuristic the search reads (greedy, alpha-beta, capped playouts);
             ``None``: the game's own :attr:`GameDescription.evaluator`.
+        oracle: ``oracle(state) -> action | None``: a perfect answer where the game knows one
+            (endgame tables); the bot plays it instead of searching, and searches when it is
+            ``None``.
     """
 
     bot: str
     rollout_cap: int | None = None
     evaluator: Evaluator | None = None
+    oracle: "Oracle | None" = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +199,10 @@ class GameDescription:
         bots: bots this game brings beside the shared ones, by seat-spec name.
         printable_board: ``Game.render_board()`` and ``Game.board_svg()`` draw the empty
             board (``abstracta board``).
-        solver: the game can be solved by retrograde analysis here (``abstracta solve``).
+        solver: solves this instance (``abstracta solve``), e.g. by retrograde analysis over its
+            whole state space; ``None`` when it does not fit.
+        endgame_tables: endgame tables this instance builds and its strong levels probe
+            (``abstracta egtb build``); ``None`` for none.
         notation_help: how a person types a move.
         rules: the rules page (HTML fragment: paragraphs, lists, headings from ``h3``).
         seats: per seat, its name and colours (the palette of the pieces).
@@ -173,7 +230,8 @@ class GameDescription:
     evaluator: Evaluator | None = None
     bots: Mapping[str, BotFactory] = field(default_factory=dict)
     printable_board: bool = False
-    solver: bool = False
+    solver: Solver | None = None
+    endgame_tables: EndgameTables | None = None
     board: Mapping[str, str] = field(default_factory=dict)
     web: "Traversable | None" = None
     options: Mapping[str, OptionText] = field(default_factory=dict)
@@ -272,6 +330,6 @@ def web_dir(package: str) -> "Traversable":
     return files(package) / "web"
 
 
-__all__ = ["BotFactory", "Evaluator", "GameDescription", "LEVEL_NUMBERS", "OptionText", "SHARED_BOTS", "Search",
+__all__ = ["BotFactory", "EndgameTables", "Evaluator", "GameDescription", "Oracle", "Solution", "Solver", "LEVEL_NUMBERS", "OptionText", "SHARED_BOTS", "Search",
            "SeatStyle", "Text", "Variant", "default_levels", "describe_basic", "rules_page",
            "standard_levels", "texts", "web_dir"]

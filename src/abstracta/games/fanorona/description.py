@@ -37,7 +37,21 @@ OPTIONS = {
 
 
 def describe(game: "FanoronaGame") -> GameDescription:
+    from .egtb import FanoronaTables
+    from .solve import make_probe, make_table_bot, solve
+
     strongest = Search("alphabeta", evaluator=evaluate)
+    levels = standard_levels(strongest)
+    standard = not (game.vela or game.first_turn_single_capture)
+    size = game.options["size"]
+    if standard and size == "telo":
+        # solved whole (issue 18): the top levels play the table (never lose, fastest wins)
+        levels[5] = levels[6] = Search("table")
+    elif standard:
+        # endgame tables, once built (abstracta egtb build), answer before the search and score
+        # its tabled leaves exactly
+        probe = make_probe(game, evaluate)
+        levels[5] = levels[6] = Search("alphabeta", evaluator=probe.evaluate, oracle=probe.oracle)
     return GameDescription(
         name=game.name,
         title=T("title", "Fanorona"),
@@ -46,7 +60,10 @@ def describe(game: "FanoronaGame") -> GameDescription:
         num_players=2, min_players=2, max_players=2,
         chance=False, hidden_information=False,
         evaluator=evaluate,
-        levels=standard_levels(strongest),
+        levels=levels,
+        bots={"table": make_table_bot} if standard else {},
+        solver=(lambda progress=None: solve(game, progress)) if standard and size != "tsivy" else None,
+        endgame_tables=FanoronaTables(game) if standard and size != "telo" else None,
         notation_help=T("notation", (
             "A move is <from>-<to>: d2-e3 is a plain step (paika); add A for a capture by approach "
             "(d2-e3A takes the enemy line in front) or W by withdrawal (takes the line behind). "
