@@ -100,6 +100,28 @@ def request_tokens(credentials: HTTPAuthorizationCredentials | None = Depends(be
 Tokens = Annotated[list[str], Depends(request_tokens)]
 
 
+async def no_body(request: Request) -> None:
+    """For acts that take no body: an empty body or JSON ``{}``/``null``; anything else is
+    refused (415 for another content type, 422 for other JSON), so a garbled request acts on
+    nothing."""
+    body = await request.body()
+    if not body.strip():
+        return
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise ApiError(415, f"this request takes no body, or JSON {{}} (Content-Type: application/json), "
+                            f"not {clip(ctype or 'a body without a type')}")
+    try:
+        data = json.loads(body)
+    except ValueError:
+        raise ApiError(422, "the request body is not valid JSON") from None
+    if data not in (None, {}):
+        raise ApiError(422, "this request takes no body (or {})")
+
+
+NoBody = Depends(no_body)
+
+
 class BodyLimit:
     """ASGI middleware: refuse request bodies over :data:`BODY_LIMITS` with 413 and a JSON
     error, before the app sees them (by Content-Length, or while reading a chunked body)."""
@@ -386,6 +408,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
                                              "a takeback past a revealed card"},
     410: {"model": ErrorBody, "description": "the invitation was used already"},
     413: {"model": ErrorBody, "description": "request body too large (1 MB; imports 2 MB)"},
+    415: {"model": ErrorBody, "description": "a body where the request takes none, or not JSON"},
     422: {"model": ErrorBody, "description": "the request names something invalid (the message says what)"},
 }
 
@@ -500,6 +523,11 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
         parts = []
         for err in exc.errors():
+            if err.get("type") == "json_invalid":  # loc is ('body', <character>): say it in words
+                loc = err.get("loc", ())
+                at = f" (at character {loc[-1]})" if loc and isinstance(loc[-1], int) else ""
+                parts.append(f"the request body is not valid JSON{at}")
+                continue
             where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
             parts.append(f"{where}: {err.get('msg')}")
         return JSONResponse({"error": "; ".join(parts) or "invalid request"}, status_code=422)
@@ -660,7 +688,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     @app.post("/api/matches/{match_id}/undo",
               summary="Take back at once to the start of your latest turn (when nobody else must agree)",
               response_model=MatchView, responses=ERRORS)
-    def post_undo(match_id: str, tokens: Tokens, seat: int | None = Query(None)) -> dict[str, Any]:
+    def post_undo(match_id: str, tokens: Tokens, _body: None = NoBody, seat: int | None = Query(None)) -> dict[str, Any]:
         """Immediate when the tokens hold every person seat (against the computer, pass and play);
         with other people at the match 409 (ask with POST …/takeback). 409 past a revealed card."""
         match = service.undo(match_id, tokens)
@@ -668,7 +696,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     @app.post("/api/matches/{match_id}/takeback", summary="Ask the other people for a takeback",
               response_model=MatchView, responses=ERRORS)
-    def post_takeback(match_id: str, tokens: Tokens) -> dict[str, Any]:
+    def post_takeback(match_id: str, tokens: Tokens, _body: None = NoBody) -> dict[str, Any]:
         """The view's 'takeback' shows the pending request to everyone; any move cancels it. Done
         at once when nobody else needs to agree."""
         match = service.request_takeback(match_id, tokens)
@@ -682,7 +710,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     @app.post("/api/matches/{match_id}/flag", summary="Claim a fallen flag (the server also applies it by itself)",
               response_model=MatchView, responses=ERRORS)
-    def post_flag(match_id: str, tokens: Tokens) -> dict[str, Any]:
+    def post_flag(match_id: str, tokens: Tokens, _body: None = NoBody) -> dict[str, Any]:
         match = service.claim_flag(match_id, tokens)
         return act_view(match, tokens)
 
@@ -695,7 +723,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     @app.delete("/api/matches/{match_id}", status_code=204, summary="Delete a match (a token of one of its seats)",
                 responses=ERRORS)
-    def delete_match(match_id: str, tokens: Tokens) -> Response:
+    def delete_match(match_id: str, tokens: Tokens, _body: None = NoBody) -> Response:
         service.delete(match_id, tokens)
         return Response(status_code=204)
 

@@ -262,7 +262,8 @@ def _check_seats(seats: Any, n: int, field_name: str = "seats") -> list[str]:
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise ApiError(422, f"{field_name} must be a list of strings ('human' or 'level:1' … 'level:6')")
     if len(seats) != n:
-        raise ApiError(422, f"{field_name} lists {len(seats)} entries, the game has {n} players")
+        entries = "entry" if len(seats) == 1 else "entries"
+        raise ApiError(422, f"{field_name} lists {len(seats)} {entries}, the game has {n} players")
     for i, spec in enumerate(seats):
         if not bots.SEAT_SPEC.match(spec.strip()):
             raise ApiError(422, f"{field_name}: seat {i}: {clip(spec)} is not 'human' or 'level:1' … 'level:6'")
@@ -662,6 +663,8 @@ class MatchService:
             raise ApiError(422, "field 'ply' must be the integer ply the move was chosen at")
         with self.lock:
             match = self.tick(self.load(match_id))
+            if seat is not None and not 0 <= seat < len(match.players):
+                raise ApiError(422, f"seat {seat} does not exist in this game (0…{len(match.players) - 1})")
             held = self.authorize(match, tokens, seat)
             if match.over:
                 raise ApiError(409, "the game is over")
