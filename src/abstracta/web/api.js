@@ -33,6 +33,31 @@ export function forgetTokens(id) {
   const all = allTokens();
   delete all[id];
   saveTokens(all);
+  const codes = allInvites();
+  delete codes[id];
+  try { localStorage.setItem(INVITES_KEY, JSON.stringify(codes)); } catch { /* private mode */ }
+}
+
+// Invitation codes the creator received (shown once by the server, like tokens): kept under
+// "abstracta.invites" as {matchId: {seat: code}} so the match page can show the links again
+// after a reload. `replace`: the answer to "new links", which voids the earlier codes.
+const INVITES_KEY = "abstracta.invites";
+
+function allInvites() {
+  try { return JSON.parse(localStorage.getItem(INVITES_KEY)) || {}; } catch { return {}; }
+}
+
+export function invitesOf(id) {
+  return allInvites()[id] || {};
+}
+
+export function keepInvites(id, invites, replace = false) {
+  if (!id || !Array.isArray(invites) || (!invites.length && !replace)) return;
+  const all = allInvites();
+  const mine = replace ? {} : all[id] || {};
+  for (const i of invites) mine[i.seat] = i.code;
+  all[id] = mine;
+  try { localStorage.setItem(INVITES_KEY, JSON.stringify(all)); } catch { /* private mode: this page only */ }
 }
 
 function tokensFor(path) {
@@ -61,5 +86,6 @@ export async function api(path, { method = "GET", body } = {}) {
     throw err;
   }
   keepTokens(data);
+  if (data && data.id) keepInvites(data.id, data.invites); // a creation or import answer
   return data;
 }

@@ -1,6 +1,7 @@
 // The abstracta browser client: home page, rules pages, new-game form and the game page.
-// Plain ES modules, hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>, #/matches).
-import { api, forgetTokens, tokensOf } from "./api.js";
+// Plain ES modules, hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>, #/matches,
+// #/join/<code>: an invitation to a seat).
+import { api, forgetTokens, invitesOf, keepInvites, tokensOf } from "./api.js";
 
 const app = document.getElementById("app");
 let catalog = null;
@@ -27,18 +28,20 @@ function h(tag, attrs = {}, ...children) {
 }
 
 // Names of seats in games without colours: "You", "Computer (level N)", or "Player N" when
-// several people share the device.
-export function defaultSeatName(i, players) {
+// several people share the device. `mine` (the seats this browser holds, when known): with
+// people at a distance, the one seat held here is "You" and the others are "Player N".
+export function defaultSeatName(i, players, mine) {
   if (!players || !players[i]) return `Player ${i + 1}`;
   if (players[i].startsWith("level:")) return `Computer (level ${players[i].slice(6)})`;
   const humans = players.filter((p) => p === "human").length;
-  return humans === 1 ? "You" : `Player ${i + 1}`;
+  if (mine && humans > 1) return mine.length === 1 && mine[0] === i ? "You" : `Player ${i + 1}`;
+  return humans === 1 && (!mine || mine.includes(i)) ? "You" : `Player ${i + 1}`;
 }
 
 // Seat names from the game's description (seats: [{name, colour, ink}]): the game's own name for
 // a seat (White, Red) when it has one, else You / Computer / Player N.
-function seatNamer(seats, players) {
-  return (i) => (seats && seats[i] && seats[i].name ? seats[i].name : defaultSeatName(i, players));
+function seatNamer(seats, players, mine) {
+  return (i) => (seats && seats[i] && seats[i].name ? seats[i].name : defaultSeatName(i, players, mine));
 }
 const coloured = (seats) => !!(seats && seats.some((s) => s && s.name));
 
@@ -47,6 +50,13 @@ function resultLine(result, termination, name) {
   const wins = (n) => (n === "You" ? "You win" : `${n} wins`);
   const winners = result.map((v, i) => (v > 0 ? name(i) : null)).filter((x) => x !== null);
   const losers = result.map((v, i) => (v < 0 ? name(i) : null)).filter((x) => x !== null);
+  if (termination === "time") {
+    const flagged = result.map((v, i) => (v < 0 ? name(i) : null)).filter((x) => x !== null);
+    const who = flagged.length === 1 ? flagged[0] : flagged.join(", ");
+    const ran = `${who} ran out of time`;
+    if (winners.length) return `${ran} — ${winners.length === 1 ? wins(winners[0]) : winners.join(", ") + " win"}`;
+    return `${ran} — a draw: the other side could not win any more`;
+  }
   if (termination === "resignation") {
     const loser = name(result.indexOf(-1));
     return `${loser} resigned` + (winners.length ? ` — ${winners.length === 1 ? wins(winners[0]) : winners.join(", ") + " win"}` : "");
@@ -73,6 +83,7 @@ async function route() {
     else if (parts[0] === "new" && parts[1]) await newGamePage(parts[1]);
     else if (parts[0] === "match" && parts[1]) await matchPage(parts[1]);
     else if (parts[0] === "matches") await matchesPage();
+    else if (parts[0] === "join" && parts[1]) await joinPage(parts[1]);
     else await homePage();
   } catch (err) {
     app.replaceChildren(h("p", { class: "error" }, err.message || String(err)));
@@ -116,7 +127,7 @@ async function homePage() {
 function importBox() {
   const err = h("p", { class: "error", hidden: true });
   const area = h("textarea", { rows: 4, placeholder: "Paste a record (JSON) here, or choose a file", id: "import-text" });
-  const file = h("input", { type: "file", accept: ".json,application/json", id: "import-file" });
+  const file = h("input", { type: "file", accept: ".json,application/json", id: "import-file", "aria-label": "Record file (JSON)" });
   file.addEventListener("change", async () => { if (file.files[0]) area.value = await file.files[0].text(); });
   const go = async () => {
     showError(err, null);
@@ -140,19 +151,24 @@ async function matchesPage() {
   const err = h("p", { class: "error", hidden: true });
   app.append(empty, err);
   const table = h("table", { class: "matchlist", id: "match-list", hidden: !rows.length },
-    h("thead", {}, h("tr", {}, ...["Game", "Players", "Options", "Result", "Moves", "Last played", ""].map((t) => h("th", {}, t)))));
+    h("thead", {}, h("tr", {}, ...["Game", "Players", "Options", "You play", "Result", "Moves", "Last played", ""].map((t) => h("th", {}, t)))));
   const body = h("tbody");
   table.append(body);
   for (const r of rows) {
-    const name = seatNamer(r.seats, r.players);
+    const mine = r.my_seats || [];
+    const name = seatNamer(r.seats, r.players, mine);
     const named = coloured(r.seats);
-    const who = r.players.map((p, i) => name(i) + (named ? ` (${p === "human" ? "person" : "computer " + p.slice(6)})` : "")).join(" vs ");
+    // the seats held here, by their game name (White) or number: "You" would say nothing
+    const yours = mine.filter((i) => r.players[i] === "human")
+      .map((i) => (r.seats && r.seats[i] && r.seats[i].name) || `Player ${i + 1}`).join(", ");
+    const apart = mine.length > 0 && r.players.some((p, i) => p === "human" && !mine.includes(i)); // people at a distance
+    const who = r.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? "computer " + p.slice(6) : apart && mine.includes(i) ? "you" : "person"})` : "")).join(" vs ");
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
     const result = r.status === "over" ? resultLine(r.result, r.termination, name) || "finished" : "in play";
     const moves = r.turns === r.ply ? `${r.ply}` : `${r.turns} turns (${r.ply} actions)`;
     const row = h("tr", { "data-id": r.id },
       h("td", {}, h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game)),
-      h("td", {}, who), h("td", { class: "muted" }, opts || "—"), h("td", {}, result), h("td", {}, moves),
+      h("td", {}, who), h("td", { class: "muted" }, opts || "—"), h("td", { class: "yours" }, yours || "watching"), h("td", {}, result), h("td", {}, moves),
       h("td", { class: "muted" }, new Date(r.updated).toLocaleString()),
       h("td", {}, h("button", { type: "button", class: "delete", title: "Delete this game", onclick: async () => {
         if (!confirm(`Delete this game of ${titles[r.game] || r.game}?`)) return;
@@ -165,7 +181,7 @@ async function matchesPage() {
       } }, "Delete")));
     body.append(row);
   }
-  app.append(table);
+  app.append(h("div", { class: "tablewrap" }, table)); // a phone scrolls the table, not the page
 }
 
 // The options that differ from the game's defaults, in the game's words ("Board: Dimy (5×5)").
@@ -249,12 +265,16 @@ async function newGamePage(name) {
     const old = [...seatBox.querySelectorAll("select")].map((s) => s.value);
     seatBox.querySelectorAll("label").forEach((l) => l.remove());
     for (let i = 0; i < n; i++) {
+      // "human": a person here (several: pass and play); "friend": a person elsewhere, invited
       const sel = h("select", { id: `seat-${i}`, name: `seat-${i}` },
-        h("option", { value: "human" }, "Person on this device"),
+        h("option", { value: "human" }, "Me, on this device"),
+        h("option", { value: "friend" }, "A friend — send an invitation"),
         ...[1, 2, 3, 4, 5, 6].map((l) => h("option", { value: `level:${l}` }, `Computer, level ${l}`)));
       sel.value = old[i] || (i === 0 ? "human" : "level:3");
       seatBox.append(h("label", { for: `seat-${i}` }, h("span", {}, seatNames(i, readOptions())), sel));
     }
+    const hint = seatBox.querySelector(".hint");
+    if (hint) seatBox.append(hint); // the hint stays under the seats
   };
   const readOptions = () => {
     const out = {};
@@ -264,18 +284,125 @@ async function newGamePage(name) {
   const redraw = async () => { await loadSeats(); drawSeats(); };
   for (const input of Object.values(values)) input.addEventListener("change", redraw);
   await redraw();
+  seatBox.append(h("small", { class: "muted hint" },
+    "Several seats “on this device”: pass and play. A friend gets a link to open in their own browser."));
+  // time controls as on the game sites: live (minutes + seconds added per turn) or a deadline per turn
+  const clockSel = h("select", { id: "clock", name: "clock" },
+    h("option", { value: "" }, "None"),
+    h("optgroup", { label: "Live (minutes + seconds per turn)" },
+      ...[[5, 3], [10, 5], [15, 10]].map(([m, inc]) => h("option", { value: `live:${m * 60}:${inc}` }, `${m} + ${inc}`))),
+    h("optgroup", { label: "Correspondence" },
+      h("option", { value: `turn:${86400}` }, "1 day per move"),
+      h("option", { value: `turn:${3 * 86400}` }, "3 days per move")));
+  form.append(h("label", { for: "clock" }, h("span", {}, "Time control"), clockSel,
+    h("small", {}, "Only people’s time runs; the clocks start once every seat is taken.")));
+  const readClock = () => {
+    const [kind, a, b] = clockSel.value.split(":");
+    if (kind === "live") return { initial: Number(a), increment: Number(b) };
+    if (kind === "turn") return { per_turn: Number(a) };
+    return null;
+  };
   const err = h("p", { class: "error", hidden: true });
   form.append(h("button", { type: "submit", class: "primary", id: "start" }, "Start"), err);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     showError(err, null);
-    const seats = [...seatBox.querySelectorAll("select")].map((s) => s.value);
+    const choice = [...seatBox.querySelectorAll("select")].map((s) => s.value);
+    const seats = choice.map((v) => (v === "friend" ? "human" : v));
+    const take = choice.map((v, i) => (v === "human" ? i : -1)).filter((i) => i >= 0);
+    if (!take.length && choice.includes("friend")) {
+      // the creator's token is what shows the invitation links again and makes new ones
+      showError(err, new Error("Choose “Me, on this device” for one seat: invitations are sent from a seat you play."));
+      return;
+    }
+    const body = { game: name, options: readOptions(), seats, clock: readClock() };
+    if (take.length) body.take = take; // none: a computer-only match (the server gives seat 0's token)
     try {
-      const m = await api("/api/matches", { method: "POST", body: { game: name, options: readOptions(), seats, take: "all" } });
+      const m = await api("/api/matches", { method: "POST", body });
       location.hash = `#/match/${m.id}`;
     } catch (e) { showError(err, e); }
   });
   app.append(form, h("p", {}, h("a", { href: `#/rules/${name}`, class: "button", id: "rules-link" }, `Rules of ${g.title}`)));
+}
+
+// ------------------------------------------------------------------------------ invitation
+// "#/join/<code>": what the invitation is for, and a button that claims the seat. The code only
+// travels in the fragment and in request bodies (never in a URL the server logs).
+async function joinPage(code) {
+  document.title = "Invitation — abstracta";
+  let info;
+  try {
+    info = await api("/api/invites/lookup", { method: "POST", body: { code } });
+  } catch (e) {
+    app.append(h("h1", {}, "Invitation"),
+      h("p", { class: "error", id: "join-error" }, e.status === 404
+        ? "There is no such invitation. The link may be cut short, or the player who sent it made new links since: ask them for the new one."
+        : e.message),
+      h("p", {}, h("a", { href: "#/", class: "button" }, "See the games")));
+    return;
+  }
+  // the match as a spectator sees it: who is there, how far the game is, its clock
+  let view = null;
+  try { view = await api(`/api/matches/${info.match}`); } catch { /* the invitation alone is enough */ }
+  const mine = view ? view.my_seats : [];
+  const name = (i) => (info.seats[i] && info.seats[i].name) || `Player ${i + 1}`;
+  const seatWord = (i) => (info.seats[i] && info.seats[i].name ? info.seats[i].name : `seat ${i + 1}`);
+  app.append(h("h1", {}, `Invitation to ${info.title}`));
+  const people = h("ul", { class: "whois", id: "join-seats" }, ...info.players.map((p, i) => h("li", { class: i === info.seat ? "invited" : null },
+    h("b", {}, name(i)), " — ",
+    p !== "human" ? `computer, level ${p.slice(6)}`
+      : i === info.seat ? (info.claimed ? "taken" : "this invitation")
+      : mine.includes(i) ? "you (this browser)"
+      : view && !view.claimed[i] ? "invited, not yet taken" : "a person, here already")));
+  const facts = [];
+  if (view) {
+    facts.push(view.status === "over" ? "The game is over." : view.ply ? `${view.moves.length} move${view.moves.length === 1 ? "" : "s"} played so far.` : "No move played yet.");
+    if (view.clock) facts.push(`Time control: ${controlWords(view.clock.control)}.`);
+  }
+  const err = h("p", { class: "error", id: "join-error", hidden: true });
+  if (info.claimed) {
+    app.append(h("p", { class: "error", id: "join-error" }, `This invitation to play ${seatWord(info.seat)} was used already. Ask the player who sent it for a new link.`),
+      people, h("p", { class: "row" }, h("a", { href: `#/match/${info.match}`, class: "button", id: "watch" }, "Watch the game")));
+    return;
+  }
+  const take = h("button", { type: "button", class: "primary", id: "take-seat", onclick: async () => {
+    take.disabled = true;
+    showError(err, null);
+    try {
+      const m = await api("/api/invites/claim", { method: "POST", body: { code } }); // api.js keeps the token
+      location.replace(`#/match/${m.id}`); // Back should not return to a used invitation
+    } catch (e) {
+      showError(err, e.status === 410 ? new Error("Someone took this seat a moment ago: the invitation was used already.") : e);
+    }
+  } }, "Take this seat");
+  app.append(h("p", { class: "lead", id: "join-what" }, `You are invited to play ${info.title} as ${seatWord(info.seat)}.`),
+    people, ...facts.map((f) => h("p", { class: "muted" }, f)),
+    h("p", { class: "row" }, take, h("a", { href: `#/match/${info.match}`, class: "button" }, "Just watch")), err,
+    h("p", { class: "muted" }, "Taking the seat keeps its key in this browser: play on from here, and come back through “Your games”."));
+}
+
+// A time control in words: "5 + 3" (minutes + seconds per turn), "1 day per move".
+function controlWords(control) {
+  if (!control) return "none";
+  if (control.per_turn !== undefined) {
+    const d = control.per_turn / 86400;
+    if (Number.isInteger(d)) return `${d} day${d === 1 ? "" : "s"} per move`;
+    return `${clockText(control.per_turn, true)} per move`;
+  }
+  const m = control.initial / 60;
+  return Number.isInteger(m) ? `${m} + ${control.increment || 0}` : `${control.initial} s + ${control.increment || 0} s`;
+}
+
+// Seconds left as a clock shows them: m:ss (h:mm:ss past an hour, tenths under 10 s); a
+// correspondence clock (`long`) in days and hours.
+function clockText(sec, long = false) {
+  sec = Math.max(0, sec);
+  if (long && sec >= 86400) return `${Math.floor(sec / 86400)} d ${Math.floor((sec % 86400) / 3600)} h`;
+  if (long && sec >= 3600) return `${Math.floor(sec / 3600)} h ${Math.floor((sec % 3600) / 60)} min`;
+  if (sec < 10) return `0:0${(Math.floor(sec * 10) / 10).toFixed(1)}`;
+  const s = Math.floor(sec);
+  const hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = String(s % 60).padStart(2, "0");
+  return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
 }
 
 // The game's board module, served from the game's own package (null: show the position text).
@@ -302,12 +429,18 @@ async function matchPage(id) {
   let view = await api(`/api/matches/${id}`);
   const mod = await boardModule(view.board_module);
   const named = coloured(view.seats); // seats named by colour (else You / Computer / Player N)
-  const seatName = seatNamer(view.seats, view.players);
-  const who = (i) => named ? `${seatName(i)} (${view.players[i] === "human" ? "person" : "computer " + view.players[i].replace("level:", "level ")})` : seatName(i);
+  const mySeats = view.my_seats || []; // the seats this browser's tokens hold (none: a spectator)
+  const seatName = seatNamer(view.seats, view.players, mySeats);
+  const humans = view.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
+  const myPeople = humans.filter((i) => mySeats.includes(i)); // the person seats played here
+  // people at a distance: this browser plays some person seats, someone elsewhere the others;
+  // then undo needs their consent (a takeback request)
+  const distance = myPeople.length > 0 && humans.some((i) => !mySeats.includes(i));
+  const who = (i) => named ? `${seatName(i)} (${view.players[i] !== "human" ? "computer " + view.players[i].replace("level:", "level ")
+    : distance && mySeats.includes(i) ? "you" : view.claimed && !view.claimed[i] ? "invited" : "person"})` : seatName(i);
   const compTag = named ? " (computer)" : "";
   const abbrev = (i) => { const n = seatName(i); const m = /^Player (\d+)/.exec(n); return m ? `P${m[1]}` : n[0]; };
-  const humans = view.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
-  const hotSeatHidden = view.hidden_information && humans.length > 1; // hands may differ: ask for no seat
+  const hotSeatHidden = view.hidden_information && myPeople.length > 1; // hands may differ: ask for no seat
   let shownSeat = null; // hand-over screen: seat whose private view is on screen
   let replayPly = null; // null: live position
   let positions = null; // {texts, structs} of every ply, fetched when replaying
@@ -318,7 +451,13 @@ async function matchPage(id) {
   let reopenTimer = null;
   let connLost = false; // the server did not answer: "connection lost, retrying…"
   let lastRenderKey = null; // what the board shows now (see draw)
-  stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); if (socket) socket.close(); };
+  // the clocks: the server's `left` at the local moment its view arrived, counted down here
+  // between views (the server stays the authority: every view re-syncs them)
+  let clockBase = null; // {left, running, at (performance.now() ms), revision}
+  let flagKey = null; // the (revision, seat) whose fallen flag this page claimed already
+  let clockTimer = null;
+  let withdrawn = false, declinedNote = ""; // takeback: did this page withdraw its own request
+  stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close(); };
 
   document.title = `${view.title} — abstracta`;
   const status = h("div", { class: "status", id: "status", "aria-live": "polite" });
@@ -342,10 +481,14 @@ async function matchPage(id) {
   const stepper = h("div", { class: "stepper" });
   const actions = h("div", { class: "actions" });
   const handover = h("div", { class: "handover", id: "handover", hidden: true });
-  const players = h("p", { class: "players" });
+  const players = h("p", { class: "players", id: "players" });
+  const watching = h("p", { class: "watching", id: "watching", hidden: mySeats.length > 0 },
+    "You are watching: the moves appear here as they are played.");
+  const invitesBox = h("section", { class: "invites", id: "invites", hidden: true });
+  const takebackBox = h("div", { class: "takeback", id: "takeback", hidden: true, "aria-live": "polite" });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, view.title), players),
-    status, banner, handover,
+    watching, status, banner, handover, takebackBox, invitesBox,
     h("div", { class: "play" },
       h("div", { class: "left" }, boardBox, boardText, boardSay, controls, err, h("details", {}, h("summary", { class: "muted" }, "Position text"), posText)),
       h("aside", { class: "right" },
@@ -362,10 +505,18 @@ async function matchPage(id) {
   // push of the computer's reply can overtake the HTTP answer to the person's own move.
   function accept(fresh) {
     if (!fresh || typeof fresh.revision !== "number") return false;
+    if (fresh.revision >= view.revision) syncClock(fresh);
     const newer = fresh.revision > view.revision ||
       (fresh.revision === view.revision && (fresh.thinking !== view.thinking || fresh.viewer !== view.viewer));
     if (!newer) return false;
     if (fresh.revision > view.revision) showError(err, null); // a new position: an old refusal is stale
+    // my own takeback request gone while the position stayed: the other side declined it
+    const asked = view.takeback;
+    if (asked && mySeats.includes(asked.by) && !fresh.takeback && fresh.ply === asked.at_ply &&
+        fresh.status === "playing" && !withdrawn) {
+      declinedNote = `${othersWord(asked.by)} declined to take back your last turn.`;
+    } else if (fresh.takeback || fresh.ply !== view.ply) declinedNote = "";
+    if (!fresh.takeback) withdrawn = false;
     view = fresh;
     positions = null;
     if (!sending) draw();
@@ -386,6 +537,126 @@ async function matchPage(id) {
   function fail(e) {
     if (networkDown(e)) { setConnection(false); return; }
     showError(err, e);
+  }
+
+  // ---- clocks
+  function syncClock(fresh) {
+    clockBase = fresh.clock ? { left: fresh.clock.left.slice(), running: fresh.clock.running,
+      at: performance.now(), revision: fresh.revision } : null;
+    clearInterval(clockTimer);
+    clockTimer = null;
+    if (clockBase && clockBase.running !== null && fresh.status === "playing") clockTimer = setInterval(tickClock, 100);
+  }
+  const secondsLeft = (i) => {
+    if (!clockBase) return null;
+    const used = clockBase.running === i ? (performance.now() - clockBase.at) / 1000 : 0;
+    return Math.max(0, clockBase.left[i] - used);
+  };
+  function tickClock() {
+    if (stopped || !clockBase) return;
+    const long = view.clock && view.clock.control && view.clock.control.per_turn !== undefined;
+    const out = (view.clock && view.clock.out) || [];
+    for (const span of players.querySelectorAll(".clock")) {
+      const i = Number(span.dataset.clock);
+      const left = secondsLeft(i);
+      const text = out.includes(i) ? "out of time" : clockText(left, long);
+      if (span.textContent !== text) span.textContent = text;
+      span.classList.toggle("running", clockBase.running === i && view.status === "playing");
+      span.classList.toggle("low", left < 10 && view.status === "playing" && !out.includes(i));
+    }
+    const r = clockBase.running;
+    if (r === null || view.status !== "playing" || secondsLeft(r) > 0) return;
+    const key = `${clockBase.revision}:${r}`;
+    if (flagKey === key) return;
+    flagKey = key; // once per fallen flag: the server applies it by itself too
+    claimFlag();
+  }
+  async function claimFlag() {
+    if (!mySeats.length) { refresh(); return; } // a spectator's look applies a fallen flag too
+    try {
+      accept(await api(`/api/matches/${id}/flag`, { method: "POST" }));
+      setConnection(true);
+    } catch (e) {
+      if (e.status === 409) setTimeout(refresh, 700); // not quite fallen here yet, or applied already
+      else fail(e);
+    }
+  }
+
+  // the other people at the match, in words ("Black", "Player 2", "the others")
+  function othersWord(except) {
+    const names = humans.filter((i) => i !== except && !mySeats.includes(i)).map(seatName);
+    return names.length === 1 ? names[0] : names.length ? names.join(" and ") : "The others";
+  }
+
+  // ---- invitations: the links of the open person seats, for a browser that plays here
+  let invitesKey = null;
+  function drawInvites() {
+    const open = humans.filter((i) => !view.claimed[i]);
+    const codes = invitesOf(id);
+    const show = mySeats.length > 0 && open.length > 0 && view.status === "playing";
+    const key = JSON.stringify([show, open, open.map((i) => codes[i] || null)]);
+    if (key === invitesKey) return;
+    invitesKey = key;
+    invitesBox.hidden = !show;
+    invitesBox.replaceChildren();
+    if (!show) return;
+    const note = h("p", { class: "muted", id: "invites-note", "aria-live": "polite" });
+    invitesBox.append(h("h2", {}, open.length === 1 ? "Invite your friend" : "Invite your friends"),
+      h("p", {}, "Send each link to the person who plays that seat; it works once. " +
+        (view.clock ? "The clocks start when every seat is taken." : "")));
+    for (const i of open) {
+      const code = codes[i];
+      const row = h("div", { class: "invite", "data-invite": i }, h("label", { for: `invite-link-${i}` }, `${seatName(i)}:`));
+      if (code) {
+        const url = `${location.origin}/#/join/${code}`;
+        const input = h("input", { id: `invite-link-${i}`, value: url, readonly: true, onfocus: (ev) => ev.target.select() });
+        row.append(input, h("button", { type: "button", id: `copy-${i}`, onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(url);
+          } catch {
+            input.select(); // no clipboard permission (plain http): the old way
+            document.execCommand("copy");
+          }
+          note.textContent = `Copied the link for ${seatName(i)}.`;
+        } }, "Copy"));
+      } else {
+        row.append(h("span", { class: "muted" }, "This link was made in another browser: make new links to see one here."));
+      }
+      invitesBox.append(row);
+    }
+    invitesBox.append(h("div", { class: "row" }, h("button", { type: "button", id: "reinvite", onclick: async () => {
+      try {
+        const r = await api(`/api/matches/${id}/invites`, { method: "POST" });
+        keepInvites(id, r.invites, true);
+        drawInvites();
+        invitesBox.querySelector("#invites-note").textContent = "New links made: the earlier ones no longer work.";
+      } catch (e) { fail(e); }
+    } }, "New links"), note));
+  }
+
+  // ---- takebacks between people (README "Undo and takebacks")
+  let takebackKey = null;
+  function drawTakeback() {
+    const t = view.status === "playing" ? view.takeback : null;
+    const asker = t && mySeats.includes(t.by);
+    const answering = t && !asker && myPeople.some((i) => i !== t.by && !t.accepted.includes(i));
+    const key = JSON.stringify([t, asker, answering, declinedNote]);
+    if (key === takebackKey) return;
+    takebackKey = key;
+    takebackBox.replaceChildren();
+    takebackBox.hidden = !t && !declinedNote;
+    if (!t) { if (declinedNote) takebackBox.append(h("span", { id: "takeback-text" }, declinedNote)); return; }
+    const answer = (accept) => post("takeback/answer", { accept });
+    if (asker) {
+      takebackBox.append(h("span", { id: "takeback-text" }, `You asked to take back your last turn — waiting for ${othersWord(t.by)}…`),
+        h("button", { type: "button", id: "takeback-withdraw", onclick: () => { withdrawn = true; answer(false); } }, "Withdraw"));
+    } else if (answering) {
+      takebackBox.append(h("span", { id: "takeback-text" }, `${seatName(t.by)} asks to take back their last turn`),
+        h("button", { type: "button", class: "primary", id: "takeback-accept", onclick: () => answer(true) }, "Accept"),
+        h("button", { type: "button", id: "takeback-decline", onclick: () => answer(false) }, "Decline"));
+    } else {
+      takebackBox.append(h("span", { id: "takeback-text" }, `${seatName(t.by)} asks to take back their last turn; waiting for the answer.`));
+    }
   }
 
   async function refresh() {
@@ -484,12 +755,21 @@ async function matchPage(id) {
     const hide = needHandover;
     if (hide) replayPly = null; // nothing seat-specific while the hand-over screen is up
     const live = replayPly === null;
-    players.textContent = view.players.map((_, i) => who(i)).join(" vs ");
+    // the seats, each with its clock (people only: computer seats have none)
+    players.replaceChildren(...view.players.flatMap((p, i) => [i ? " vs " : "",
+      h("span", { class: "seat", "data-player": i }, who(i),
+        !named && p === "human" && !view.claimed[i] ? " (invited)" : null,
+        view.clock && p === "human" ? [" ", h("span", { class: "clock", "data-clock": i })] : null)]));
+    tickClock();
+    const myTurn = view.human_to_move && mySeats.includes(view.to_move);
     // status line
     let s;
     if (over) s = "Game over";
     else if (connLost) s = "Connection lost, retrying…";
     else if (view.thinking) s = `${seatName(view.to_move)}${compTag} is thinking…`;
+    // (a match stored before seats had tokens has none claimed, and nobody to wait for)
+    else if (view.to_move !== null && view.human_to_move && !view.claimed[view.to_move] && view.claimed.some(Boolean)) s = `Waiting for ${seatName(view.to_move)} to take their seat`;
+    else if (view.to_move !== null && myTurn && distance) s = seatName(view.to_move) === "You" ? "Your move" : `Your move (${seatName(view.to_move)})`;
     else if (view.to_move !== null) s = seatName(view.to_move) === "You" ? "Your move" : `${seatName(view.to_move)} to move` + (view.human_to_move ? "" : compTag);
     else s = "";
     if (!live) s = `Replay: position after ply ${replayPly} of ${view.ply}` + (replayPly === 0 ? " (start)" : ` (${view.moves[replayPly - 1]})`);
@@ -499,11 +779,12 @@ async function matchPage(id) {
     // a person knocked out of a 3-4 player game is told, and loses the controls of a player
     const struct0 = view.struct || {};
     const out = new Map((struct0.eliminated || []).map((e) => [e.seat, e.text]));
-    const humansOut = humans.length > 0 && humans.every((i) => out.has(i));
-    banner.hidden = !over && !humans.some((i) => out.has(i));
+    for (const i of (view.clock && view.clock.out) || []) if (!out.has(i)) out.set(i, "out of time");
+    const humansOut = myPeople.length > 0 && myPeople.every((i) => out.has(i));
+    banner.hidden = !over && !myPeople.some((i) => out.has(i));
     banner.classList.toggle("out", !over && !banner.hidden);
     banner.textContent = over ? resultText(view, seatName)
-      : humans.filter((i) => out.has(i)).map((i) => `${seatName(i) === "You" ? "You are" : seatName(i) + " is"} out: ${out.get(i)}. The game goes on.`).join(" ");
+      : myPeople.filter((i) => out.has(i)).map((i) => `${seatName(i) === "You" ? "You are" : seatName(i) + " is"} out: ${out.get(i)}. The game goes on.`).join(" ");
 
     handover.hidden = !needHandover;
     handover.replaceChildren();
@@ -516,7 +797,7 @@ async function matchPage(id) {
     // board
     const position = live ? view.position : positions.texts[replayPly];
     const struct = live ? view.struct : positions.structs[replayPly];
-    const interactive = live && !over && view.human_to_move && !view.thinking && !hide && !connLost;
+    const interactive = live && !over && myTurn && !view.thinking && !hide && !connLost;
     // the same picture is not drawn twice (a redraw would restart a module's animation)
     const ended = over ? { result: view.result, termination: view.termination, text: resultText(view, seatName) } : null;
     const renderKey = JSON.stringify([hide, struct, interactive, live, ended, connLost]);
@@ -596,11 +877,19 @@ async function matchPage(id) {
       h("button", { type: "button", title: "forward", id: "step-fwd", onclick: () => stepTo(live ? null : replayPly + 1), disabled: live }, "▶"),
       h("button", { type: "button", title: "live position", onclick: () => stepTo(null), disabled: live }, "▶|"));
 
-    // actions
+    drawInvites();
+    drawTakeback();
+    // actions: between people an undo is a request the others answer; against the computer or
+    // on one device it is immediate
+    const resignSeat = myTurn ? view.to_move : myPeople.length === 1 ? myPeople[0] : null;
     actions.replaceChildren(
-      h("button", { type: "button", id: "undo", onclick: () => post("undo"), disabled: !humans.length || over || view.ply === 0 || hide || humansOut,
-        title: over ? "The game is over" : null }, "Undo"),
-      h("button", { type: "button", id: "resign", onclick: () => { if (confirm("Resign this game?")) post("resign", view.human_to_move ? { seat: view.to_move } : {}); }, disabled: over || !humans.length || humansOut }, "Resign"),
+      distance
+        ? h("button", { type: "button", id: "undo", onclick: () => post("takeback"),
+          disabled: over || view.ply === 0 || hide || humansOut || !!view.takeback,
+          title: view.takeback ? "A takeback is asked already" : null }, "Ask to take back")
+        : h("button", { type: "button", id: "undo", onclick: () => post("undo"), disabled: !myPeople.length || over || view.ply === 0 || hide || humansOut,
+          title: over ? "The game is over" : null }, "Undo"),
+      h("button", { type: "button", id: "resign", onclick: () => { if (confirm("Resign this game?")) post("resign", resignSeat !== null ? { seat: resignSeat } : {}); }, disabled: over || !myPeople.length || humansOut }, "Resign"),
       h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, "New game"),
       view.hidden_information && !over
         ? h("button", { type: "button", id: "download", disabled: true, title: "The record of a game with hidden cards is available when it is over" }, "Download record")
@@ -615,6 +904,7 @@ async function matchPage(id) {
     else if (ev.key === "ArrowRight" && replayPly !== null) stepTo(replayPly + 1);
   });
 
+  syncClock(view);
   draw();
   openSocket();
   schedule();

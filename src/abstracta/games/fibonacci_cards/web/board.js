@@ -46,9 +46,9 @@ export const css = `
 .cardtable .piles { display: grid; grid-template-columns: repeat(4, minmax(0, 92px)); gap: .5rem; justify-content: center; background: none; padding: 0; }
 .cardtable .pile { display: flex; flex-direction: column; align-items: center; gap: .25rem; min-width: 0; position: relative;
   border-radius: 8px; padding: .3rem .1rem; border: 3px solid transparent; box-sizing: border-box; }
-.cardtable .pile.target { border-color: #f2b134; cursor: pointer; background: rgba(242, 177, 52, .22); }
-.cardtable .pile.recent { background: rgba(143, 184, 232, .28); border-color: rgba(143, 184, 232, .9); }
-.cardtable .pile.recent.target { background: rgba(242, 177, 52, .22); border-color: #f2b134; }
+.cardtable .pile.target { border-color: #f2b134; cursor: pointer; background: rgba(242, 177, 52, .15); }
+.cardtable .pile.recent { background: rgba(143, 184, 232, .22); border-color: rgba(143, 184, 232, .9); }
+.cardtable .pile.recent.target { background: rgba(242, 177, 52, .15); border-color: #f2b134; }
 .cardtable .pile .badge { position: absolute; top: -9px; right: -4px; background: #8fb8e8; color: #13294b; font: 700 10px system-ui, sans-serif;
   border-radius: 8px; padding: 1px 5px; z-index: 4; }
 .cardtable .stack { position: relative; width: 84px; max-width: 100%; height: 84px; display: flex; align-items: center; justify-content: center; }
@@ -57,14 +57,14 @@ export const css = `
 .cardtable .stack .pcard.cut { position: absolute; transform: rotate(90deg); box-shadow: 0 2px 6px rgba(0,0,0,.45); }
 .cardtable .pileinfo { color: #fff; font-size: 12px; text-align: center; line-height: 1.25; }
 .cardtable .pileinfo b { font-size: 15px; }
-.cardtable .pilehint { color: #ffd36b; font-weight: 700; font-size: 12px; text-align: center; }
+.cardtable .pilehint { color: #fff4d1; font-weight: 700; font-size: 12px; text-align: center; }
 .cardtable .recentline { color: #fff; font-size: 13px; text-align: center; min-height: 1em; }
 .cardtable .pcard { width: 56px; height: 80px; border-radius: 7px; border: 1px solid #777; position: relative;
   display: flex; flex-direction: column; align-items: center; justify-content: center; box-sizing: border-box;
   padding-top: 10px; font: 700 20px system-ui, sans-serif; box-shadow: 0 1px 2px rgba(0,0,0,.3); user-select: none; transform: none; margin: 0; outline: none; }
 .cardtable .pcard .suit { font-size: 24px; line-height: 1; }
 .cardtable .pcard .corner { position: absolute; top: 2px; left: 4px; font: 700 11px/1.05 system-ui, sans-serif; text-align: center; }
-.cardtable .pcard .val { position: absolute; top: 2px; right: 4px; font: 600 10px system-ui, sans-serif; color: #888; }
+.cardtable .pcard .val { position: absolute; top: 2px; right: 4px; font: 600 10px system-ui, sans-serif; color: #666; }
 .cardtable .pcard.back { background: repeating-linear-gradient(45deg, #3b5f8a, #3b5f8a 6px, #2c4a6e 6px, #2c4a6e 12px) !important; }
 .cardtable .pcard.small { width: 30px; height: 44px; }
 .cardtable .pcard.fresh, .cardtable .stack.deep .pcard.fresh:last-child { box-shadow: 0 0 0 3px #8fb8e8, 0 1px 3px rgba(0,0,0,.4); }

@@ -45,7 +45,23 @@ export const keyHelp = "Arrow keys move the cursor (on the hexagon Up and Down g
   "A switches “add more of this colour” on or off, in which Enter picks discs and T takes them; " +
   "E ends an open turn; Escape cancels.";
 
-const INK = { dark: "#333", light: "#fff" };
+const INK = { dark: "#1a1a1a", light: "#fff" };
+
+// The letters on a disc: white or near-black, whichever stands out more from the disc's colour
+// (WCAG contrast; white on orange, green, teal, pink or grey fell below 4.5:1).
+function luminance(hex) {
+  const m = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(hex || "");
+  if (!m) return null;
+  const h = m[1].length === 3 ? [...m[1]].map((x) => x + x).join("") : m[1];
+  const lin = (i) => { const c = parseInt(h.slice(i, i + 2), 16) / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * lin(0) + 0.7152 * lin(2) + 0.0722 * lin(4);
+}
+function readableInk(fill, fallback) {
+  const l = luminance(fill);
+  if (l === null) return fallback;
+  const dark = luminance(INK.dark);
+  return (1.05 / (l + 0.05)) >= ((l + 0.05) / (dark + 0.05)) ? INK.light : INK.dark;
+}
 const MIN_CELL_PX = 41; // a cell (tap target) is never drawn smaller than this on screen
 const STEP_MS = 260, TOTAL_MS = 1300; // fading out taken discs: per step, at most in all
 
@@ -115,7 +131,8 @@ export function render(box, ctx) {
 
   // disc colours: the description's palette under the struct's keys (disc.A …)
   const colours = Object.fromEntries(board.colours.map((c) => [c.colour,
-    { ...c, fill: (ctx.palette && ctx.palette[c.key]) || "#999", ink: INK[c.ink] || "#fff" }]));
+    { ...c, fill: (ctx.palette && ctx.palette[c.key]) || "#999", light: c.ink === "dark" }]).map(([k, c]) =>
+    [k, { ...c, ink: readableInk(c.fill, INK[c.ink] || INK.light) }]));
   const groups = ctx.interactive && choices && choices.colours ? choices.colours : [];
   const discOf = new Map(); // cell -> {cell, action, ends} of taking that disc now
   const groupOf = new Map(); // cell -> its colour group in choices
@@ -237,7 +254,7 @@ export function render(box, ctx) {
     if (c.disc) {
       const col = colours[c.disc] || { fill: "#999", ink: "#fff", name: c.disc };
       // the disc's own edge: white when free (grey on a light disc, where white would vanish)
-      const edge = c.free ? (col.ink === INK.dark ? "#8a8a8a" : "#fff") : "#555";
+      const edge = c.free ? (col.light ? "#8a8a8a" : "#fff") : "#555";
       el("circle", { class: "nb-disc", cx, cy, r: R * 0.74, fill: col.fill, stroke: edge, "stroke-width": c.free ? 2.5 : 1.2,
         opacity: blocked ? 0.35 : null }, g);
       // around it: picked (solid black), may be taken (dashed dark), on the cell's light ground

@@ -56,7 +56,8 @@ export const css = `
 .boardbox:focus-visible .sc-cursor, .boardbox:focus-visible .sc-cursor-in { visibility: visible; }
 .sc-board .clickable:hover .sc-sq { filter: brightness(1.07); }
 .sc-legend { display: flex; flex-wrap: wrap; gap: .25rem .9rem; justify-content: center; font-size: 13px; color: #5f594c; margin: .35rem 0 0; }
-.sc-legend .sc-out { opacity: .6; text-decoration: line-through; }
+.sc-legend .sc-out { color: #736d61; text-decoration: line-through; }
+.sc-legend .sc-out .sc-dot, .sc-legend .sc-out .sc-chip { opacity: .6; }
 .sc-chip { display: inline-block; width: .9em; height: .9em; border-radius: 2px; vertical-align: -.1em; margin-right: .15em; border: 1px solid #0003; }
 .sc-dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; vertical-align: -.08em; margin-right: .3em; border: 1px solid #0006; box-shadow: 0 0 0 1px #fff inset; }
 .sc-last { list-style: none; margin: .35rem 0 0; padding: 0; font-size: 13px; color: #3b362c; text-align: center; }
