@@ -84,7 +84,7 @@ def test_games_of_a_match_differ_with_deterministic_searches() -> None:
     # (issue 17: "a 12-game sample is 6 games played twice"). Seeded root bonuses vary them.
     from abstracta import load_game
 
-    game = load_game("fanorona", size="dimy")
+    game = load_game("fanorona")
     result = run_match(game, ["alphabeta:d2", "alphabeta:d2"], games=4, seed=0)
     assert len({tuple(r.moves) for r in result.records}) == 4
     again = run_match(game, ["alphabeta:d2", "alphabeta:d2"], games=4, seed=0)

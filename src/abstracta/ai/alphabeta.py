@@ -58,7 +58,8 @@ class AlphaBetaBot:
         max_table: transposition-table entries kept before it is cleared (memory cap).
         turn_extension: at the depth limit, a turn still in progress with at most this many
             legal actions (a capture chain) is searched on to its end; 0 (default) turns this
-            off — at 0.2 s it gained nothing on Fanorona and Nibble (6-game samples).
+            off. A game sets it in its level search (`Search.turn_extension`): Fanorona finishes
+            capture chains (8), or depth parity decides its games (issue 17).
 
     Attributes:
         depth: deepest completed iteration of the last search.

@@ -71,11 +71,15 @@ class Search:
             the playout; ``None``: playouts run to the end of the game (capped at 400 actions).
         evaluator: the heuristic the search reads (greedy, alpha-beta, capped playouts);
             ``None``: the game's own :attr:`GameDescription.evaluator`.
+        turn_extension: alpha-beta only: at the depth limit, a turn still in progress with at
+            most this many legal actions (a capture chain) is searched to its end before the
+            evaluator reads it; 0: evaluate where the depth ends.
     """
 
     bot: str
     rollout_cap: int | None = None
     evaluator: Evaluator | None = None
+    turn_extension: int = 0
 
 
 @dataclass(frozen=True, slots=True)
