@@ -27,8 +27,8 @@ def describe(game: "FibonacciGame") -> GameDescription:
     # Random Fibonacci games hardly ever end (about 1,650 actions), so playouts stop after 60
     # actions and the evaluator scores them. Alpha-beta is the strongest search in every variant
     # (cards: on a resampled draw pile; both piles are hidden from both players, so one resample
-    # loses little: it beat IS-MCTS 4-0 at 0.5 s). Level 3 is alpha-beta too: MCTS at 0.2 s lost
-    # every game to greedy (0-4 with playout caps 4, 12 and 60; IS-MCTS 0-4 in the card variant).
+    # loses little: it beat IS-MCTS 4-0 at 0.5 s). MCTS at 0.2 s lost every game to greedy
+    # (0-4 with playout caps 4, 12 and 60; IS-MCTS 0-4 in the card variant).
     strongest = Search("alphabeta", rollout_cap=60, evaluator=evaluate)
     # Level 3 compares whole turns (abstracta.ai.turns): alpha-beta at 0.2 s (≈ depth 3) sees
     # half of its own six-action turn and lost to greedy 0-4; the turn search scored 62.5 % against
