@@ -592,6 +592,92 @@ def match_cmd(
         console.print(f"records saved in {records}")
 
 
+# --------------------------------------------------------------------------- tournament
+@app.command("tournament")
+@guarded
+def tournament_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    option: Optional[list[str]] = OptionArg,
+    bots: str = typer.Option(..., "--bots", "-b", help="Bot SPECs separated by commas, e.g. level:1,level:2,mcts:i200."),
+    games: int = typer.Option(10, "--games", "-n", min=1, help="Games per pairing (seat orders alternate)."),
+    seed: int = typer.Option(0, "--seed", help="Base seed (game k of the schedule uses seed+k)."),
+    executor: str = typer.Option("serial", "--executor", "-x", help="serial, process or ray."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
+                                          help="Processes (process) or CPUs of a local Ray (ray); serial ignores it."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Join this Ray cluster (default: start a local one)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write every game's record, results.json and elo.png here."),
+    max_actions: int = typer.Option(100_000, "--max-actions", min=1, help="A game still running after this many actions is unfinished (scores a draw)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON object (the last line; tables go to stderr)."),
+) -> None:
+    """Round robin between bots: every pairing plays --games games with seats rotated; Elo ratings with 95% intervals."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from .ai.tournament import EXECUTORS, run_tournament, schedule
+
+    if executor not in EXECUTORS:
+        raise CliError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    check_seed(seed, "--seed")
+    game = make_game(game_name, option)
+    specs = [s.strip() for s in bots.split(",") if s.strip()]
+    try:
+        _, _, tasks = schedule(game, specs, games, seed, max_actions)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    check_seed(seed + len(tasks) - 1, f"--seed {seed} with {len(tasks)} games: the last game's seed")
+    shown = err_console if as_json else console
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err_console, transient=True) as progress:
+        bar = progress.add_task(f"{game.name}: {len(tasks)} games ({executor})", total=len(tasks))
+        try:
+            result = run_tournament(game, specs, games, seed, executor=executor, workers=workers,
+                                    ray_address=ray_address, max_actions=max_actions,
+                                    on_done=lambda outcome: progress.advance(bar))
+        except ImportError as exc:
+            raise CliError(str(exc)) from None
+    data = result.to_json()
+    labels = [f"{s} (#{i})" if result.specs.count(s) > 1 else s for i, s in enumerate(result.specs)]
+    title = f"{game.title}{' (' + ', '.join(option) + ')' if option else ''}"
+    table = Table(title=f"{title}: {games} games per pairing, seed {seed}")
+    for col in ("bot", "games", "score %", "Elo", "95% interval"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    order = sorted(range(len(labels)), key=lambda i: -result.ratings[i].elo)
+    totals = result.totals()
+    for i in order:
+        g, pts = totals[i]
+        r = result.ratings[i]
+        interval = "anchor" if i == 0 else f"{r.low:+.0f} … {r.high:+.0f}"
+        table.add_row(labels[i], str(g), f"{100 * pts / g:.1f}" if g else "-", f"{r.elo:+.0f}", interval)
+    shown.print(table)
+    pairs = Table(title="Pairings (first bot's view; 3-4 players: partial scores count under draws)")
+    for col in ("first", "second", "W", "D", "L", "unfinished", "score %", "mean plies"):
+        pairs.add_column(col, justify="left" if col in ("first", "second") else "right")
+    for p in result.pairings:
+        pairs.add_row(labels[p.a], labels[p.b], str(p.wins), str(p.draws), str(p.losses), str(p.unfinished),
+                      f"{100 * p.rate:.1f}", f"{p.plies / p.games:.1f}" if p.games else "-")
+    shown.print(pairs)
+    cross = Table(title="Crosstable: row's score % against column")
+    cross.add_column("")
+    for label in labels:
+        cross.add_column(label, justify="right")
+    for i, row in enumerate(result.crosstable()):
+        cross.add_row(labels[i], *["-" if v is None else f"{100 * v:.0f}" for v in row])
+    shown.print(cross)
+    if out is not None:
+        from .ai.tournament import plot_ratings
+
+        out.mkdir(parents=True, exist_ok=True)
+        for outcome in result.outcomes:
+            Record.from_dict(outcome.record).save(out / f"{game.name}-{outcome.index + 1:05d}.json")
+        (out / "results.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        try:
+            plot_ratings(result, out / "elo.png", title=f"{title}: Elo, {games} games per pairing")
+            shown.print(f"{len(result.outcomes)} records, results.json and elo.png written in {out}")
+        except ImportError as exc:
+            shown.print(f"{len(result.outcomes)} records and results.json written in {out}; no plot: {exc}")
+    if as_json:
+        print(json.dumps(data))
+
+
 # --------------------------------------------------------------------------- board
 @app.command("board")
 @guarded

@@ -9,9 +9,11 @@ from abstracta.ai.mcts import MCTSBot
 
 
 @pytest.mark.parametrize("variant", ["standard", "go", "cards"])
-def test_level3_and_4_on_fibonacci_are_alphabeta(variant):
+def test_level3_on_fibonacci_plays_whole_turns_and_level4_is_alphabeta(variant):
+    from abstracta.ai.turns import TurnBot
+
     game = abstracta.load_game("fibonacci", variant=variant)
-    assert isinstance(make_bot("level:3", game, seed=0), AlphaBetaBot)
+    assert isinstance(make_bot("level:3", game, seed=0), TurnBot)
     assert isinstance(make_bot("level:4", game, seed=0), AlphaBetaBot)
 
 

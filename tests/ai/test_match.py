@@ -77,3 +77,25 @@ def test_illegal_bot_answer_is_reported() -> None:
     game = MNKGame()
     with pytest.raises(BotError, match="cheater"):
         play_game(game, [Cheater(), make_bot("random", game, 0)])
+
+
+def test_games_of_a_match_differ_with_deterministic_searches() -> None:
+    # Alpha-beta to a fixed depth used to play one game per seat order: 4 games, 1 distinct
+    # (issue 17: "a 12-game sample is 6 games played twice"). Seeded root bonuses vary them.
+    from abstracta import load_game
+
+    game = load_game("fanorona")
+    result = run_match(game, ["alphabeta:d2", "alphabeta:d2"], games=4, seed=0)
+    assert len({tuple(r.moves) for r in result.records}) == 4
+    again = run_match(game, ["alphabeta:d2", "alphabeta:d2"], games=4, seed=0)
+    assert [r.moves for r in again.records] == [r.moves for r in result.records]
+
+
+def test_a_match_game_replays_alone_from_its_seed() -> None:
+    from abstracta.ai.match import seat_bots
+
+    game = MNKGame(m=4, n=4, k=3)
+    result = run_match(game, ["mcts:i50", "greedy"], games=3, seed=7)
+    # game 2 seats the specs in their order again; its bots depend only on its seed (7 + 2)
+    _, actions, _, _ = play_game(game, seat_bots(game, ["mcts:i50", "greedy"], 9), seed=9)
+    assert game.format_moves(game.new_initial_state(), actions) == result.records[2].moves

@@ -14,6 +14,9 @@ move may be the same at consecutive plies (multi-action turns), so the sign flip
   (canonical order breaks ties, so the search is deterministic).
 * Time is read from the clock every 256 nodes; an unfinished iteration still counts when it
   already proved a move better than the previous iteration's choice.
+* Variety: each root action gets a seeded bonus in [0, ``noise``) drawn once per search, far
+  below a difference that matters, so equal and near-equal moves are chosen by the seed and
+  the games of a match differ (a deterministic search would replay one game per seat order).
 
 Hidden information (not what this bot is for) is handled by searching one determinization.
 Repetition draws are not seen by the transposition table (positions are keyed without history).
@@ -32,6 +35,9 @@ WIN = 1000.0
 WIN_THRESHOLD = WIN - 500.0
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_DEPTH = 64
+#: Root bonus cap: below the smallest evaluator step that means something (Fanorona's mobility
+#: step is ≈ 0.0025, one stone ≈ 0.036), so it mostly decides between equal moves.
+DEFAULT_NOISE = 0.004
 
 
 class _Timeout(Exception):
@@ -45,11 +51,15 @@ class AlphaBetaBot:
         game: a two-player game (``ValueError`` otherwise).
         budget: ``Budget(seconds=…)`` (default 1 s) or ``Budget(depth=…)`` (deterministic), or
             seconds as a float.
-        seed: unused by the search (deterministic); kept for a uniform constructor.
+        seed: seed of the root bonuses that break near-ties (same seed and a depth budget →
+            same moves).
+        noise: the largest root bonus, in evaluator units (the evaluators are in [-1, 1]);
+            0 gives the deterministic first-best move.
         max_table: transposition-table entries kept before it is cleared (memory cap).
         turn_extension: at the depth limit, a turn still in progress with at most this many
             legal actions (a capture chain) is searched on to its end; 0 (default) turns this
-            off — at 0.2 s it gained nothing on Fanorona and Nibble (6-game samples).
+            off. A game sets it in its level search (`Search.turn_extension`): Fanorona finishes
+            capture chains (8), or depth parity decides its games (issue 17).
 
     Attributes:
         depth: deepest completed iteration of the last search.
@@ -59,7 +69,7 @@ class AlphaBetaBot:
 
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  max_table: int = 500_000, turn_extension: int = 0, name: str | None = None,
-                 evaluator: Evaluator | None = None):
+                 evaluator: Evaluator | None = None, noise: float = DEFAULT_NOISE):
         if game.num_players != 2:
             raise ValueError(f"alphabeta plays two-player games only; {game.name} has {game.num_players} players")
         self.game = game
@@ -69,6 +79,8 @@ class AlphaBetaBot:
             raise ValueError("alphabeta takes a time (SECONDS) or depth (dN) budget, not iterations")
         self.rng = random.Random(seed)
         self.max_table = max_table
+        self.noise = noise
+        self._bonus: dict[int, float] = {}
         self.turn_extension = turn_extension
         self.name = name or f"alphabeta:{self.budget.text()}"
         self.table: dict[int, tuple[int, float, int, int]] = {}
@@ -108,6 +120,7 @@ class AlphaBetaBot:
             self.history_scores[a] >>= 2
         self.nodes = 0
         legal = work.legal_actions()
+        self._bonus = {a: self.rng.random() * self.noise for a in legal} if self.noise > 0 else {}
         best_action = legal[0]
         self.depth = 0
         for depth in range(1, max_depth + 1):
@@ -151,26 +164,31 @@ class AlphaBetaBot:
         ordered = self._ordered(state, entry[3] if entry else -1, 0)
         alpha, beta = -2 * WIN, 2 * WIN
         best_action = None
-        best = -2 * WIN
+        best = -2 * WIN     # with the root bonus: what the choice compares
+        best_raw = best     # without it: what is stored and reported
+        bonus = self._bonus
         undo = state.supports_undo
         try:
             for action in ordered:
                 child = state if undo else state.clone()
                 child.apply_action(action)
-                v = self._child_value(child, me, depth, alpha, beta, 0)
+                b = bonus.get(action, 0.0)
+                # window shifted by the bonus: a fail-low below alpha - b cannot beat ``best``
+                raw = self._child_value(child, me, depth, alpha - b, beta - b, 0)
+                v = raw + b
                 if undo:
                     child.undo_action()
                 if v > best:
-                    best, best_action = v, action
+                    best, best_raw, best_action = v, raw, action
                 if v > alpha:
                     alpha = v
         except _Timeout:
             # keep a move only if it was proved better than the previous iteration's first move
             if best_action is not None and best_action != ordered[0]:
-                return best, best_action, False
-            return best, None, False
-        self.table[state.hash_key()] = (depth, best, EXACT, best_action if best_action is not None else -1)
-        return best, best_action, True
+                return best_raw, best_action, False
+            return best_raw, None, False
+        self.table[state.hash_key()] = (depth, best_raw, EXACT, best_action if best_action is not None else -1)
+        return best_raw, best_action, True
 
     def _child_value(self, child: State, me: int, depth: int, alpha: float, beta: float, ply: int) -> float:
         """Value for ``me`` of ``child`` (reached by ``me``'s action at ``ply``), searched to depth−1."""

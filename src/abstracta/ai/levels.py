@@ -167,7 +167,10 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
                          evaluator=evaluator)
     if kind == "alphabeta":
         from .alphabeta import AlphaBetaBot
-        return AlphaBetaBot(game, budget, seed=seed, name=name, evaluator=evaluator)
+        if search is None and game.description.levels[6].bot == "alphabeta":
+            search = game.description.levels[6]  # a plain alphabeta spec searches like the levels
+        return AlphaBetaBot(game, budget, seed=seed, name=name, evaluator=evaluator,
+                            turn_extension=search.turn_extension if search is not None else 0)
     raise ValueError(f"{kind!r} is not a search (expected one of {', '.join(SEARCHES)})")
 
 

@@ -2,6 +2,9 @@
 
 ``run_match`` rotates the specs through the seats from game to game — in game ``i`` spec
 ``j`` sits at seat ``(j + i) % n`` — so no spec keeps the first move, and records every game.
+Every game builds its bots afresh, seeded from the game's seed and the seat (:func:`bot_seed`),
+so a game depends on nothing but (game, options, seed, specs in seat order): it replays alone,
+and a tournament can play its games in any order, in any process.
 """
 
 from __future__ import annotations
@@ -13,10 +16,34 @@ from typing import Callable, Sequence
 
 from ..core.game import CHANCE, Game, State
 from ..core.records import Record
+from ..core.rng import SplitMix64
 from .base import Bot, sample_chance
 from .levels import make_bot, parse_seat_spec
 
 DEFAULT_MAX_ACTIONS = 100_000
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """Seed (0 ≤ seed < 2**64) of the bot at ``seat`` in the game played with ``game_seed``.
+
+    Mixed by SplitMix64, so neighbouring games and seats get unrelated generators.
+    """
+    return SplitMix64((game_seed + 0x632BE59BD9B4E019 * (seat + 1)) & ((1 << 64) - 1)).next()
+
+
+def seat_bots(game: Game, specs: Sequence[str], game_seed: int) -> list[Bot]:
+    """Fresh bots for one game: ``specs[p]`` at seat ``p``, seeded by :func:`bot_seed`.
+
+    Raises:
+        ValueError: a bad spec, or ``human``.
+    """
+    bots: list[Bot] = []
+    for seat, spec in enumerate(specs):
+        bot = make_bot(spec, game, seed=bot_seed(game_seed, seat))
+        if bot is None:
+            raise ValueError(f"seat spec {spec!r}: a match needs bots, not humans")
+        bots.append(bot)
+    return bots
 
 
 class BotError(RuntimeError):
@@ -145,9 +172,9 @@ def run_match(game: Game, specs: Sequence[str], games: int, seed: int = 0,
               max_actions: int = DEFAULT_MAX_ACTIONS) -> MatchResult:
     """Play ``games`` games between the bots of ``specs`` (one spec per seat).
 
-    Game ``i`` uses seed ``seed + i`` (games with chance) and seats spec ``j`` at seat
-    ``(j + i) % n``. Bot ``j`` is built once with seed ``seed * 1009 + j`` and restarted before
-    each game, so a match with deterministic budgets replays exactly.
+    Game ``i`` uses seed ``seed + i`` (the deal of games with chance, and the bots' seeds:
+    :func:`bot_seed`) and seats spec ``j`` at seat ``(j + i) % n``. With deterministic budgets
+    a match replays exactly, and its games still differ from each other.
 
     Args:
         on_game_done: called after each game with (game index, its record, results so far).
@@ -160,17 +187,12 @@ def run_match(game: Game, specs: Sequence[str], games: int, seed: int = 0,
         raise ValueError(f"{game.name} needs {n} seat specs, got {len(canonical)}")
     if games < 0:
         raise ValueError(f"number of games must be >= 0, got {games}")
-    bots: list[Bot] = []
-    for j, spec in enumerate(canonical):
-        bot = make_bot(spec, game, seed=seed * 1009 + j)
-        if bot is None:
-            raise ValueError(f"seat spec {spec!r}: a match needs bots, not humans")
-        bots.append(bot)
+    seat_bots(game, canonical, seed)  # reject bad specs before the first game
     result = MatchResult(game.name, canonical, [SpecStats(s) for s in canonical])
     for i in range(games):
         seats = seating(n, i)
-        seat_bots = [bots[j] for j in seats]
-        initial, actions, final, spent, moves = _play(game, seat_bots, seed + i, max_actions, None)
+        bots = seat_bots(game, [canonical[j] for j in seats], seed + i)
+        initial, actions, final, spent, moves = _play(game, bots, seed + i, max_actions, None)
         returns = final.returns() if final.is_terminal() else None
         for seat, j in enumerate(seats):
             stats = result.stats[j]

@@ -124,12 +124,16 @@ class Search:
         oracle: ``oracle(state) -> action | None``: a perfect answer where the game knows one
             (endgame tables); the bot plays it instead of searching, and searches when it is
             ``None``.
+        turn_extension: alpha-beta only: at the depth limit, a turn still in progress with at
+            most this many legal actions (a capture chain) is searched to its end before the
+            evaluator reads it; 0: evaluate where the depth ends.
     """
 
     bot: str
     rollout_cap: int | None = None
     evaluator: Evaluator | None = None
     oracle: "Oracle | None" = None
+    turn_extension: int = 0
 
 
 @dataclass(frozen=True, slots=True)

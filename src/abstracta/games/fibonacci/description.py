@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
                                  standard_levels, texts, web_dir)
+from ...ai.turns import turn_bot
 from .evaluate import evaluate
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,9 +38,13 @@ def describe(game: "FibonacciGame") -> GameDescription:
     # Random Fibonacci games hardly ever end (about 1,650 actions), so playouts stop after 60
     # actions and the evaluator scores them. Alpha-beta is the strongest search in every variant
     # (cards: on a resampled draw pile; both piles are hidden from both players, so one resample
-    # loses little: it beat IS-MCTS 4-0 at 0.5 s). Level 3 is alpha-beta too: MCTS at 0.2 s lost
-    # every game to greedy (0-4 with playout caps 4, 12 and 60; IS-MCTS 0-4 in the card variant).
+    # loses little: it beat IS-MCTS 4-0 at 0.5 s). MCTS at 0.2 s lost every game to greedy
+    # (0-4 with playout caps 4, 12 and 60; IS-MCTS 0-4 in the card variant).
     strongest = Search("alphabeta", rollout_cap=60, evaluator=evaluate)
+    # Level 3 compares whole turns (abstracta.ai.turns): alpha-beta at 0.2 s (≈ depth 3) sees
+    # half of its own six-action turn and lost to greedy 0-4; the turn search scored 62.5 % against
+    # greedy over 32 games. Levels 4-6 stay alpha-beta until a timed search over turns exists.
+    level3 = Search("turns", evaluator=evaluate)
     return GameDescription(
         name=game.name,
         title=T("title", "Fibonacci"),
@@ -48,7 +53,8 @@ def describe(game: "FibonacciGame") -> GameDescription:
         num_players=2, min_players=2, max_players=2,
         chance=cards, hidden_information=cards,
         evaluator=evaluate,
-        levels=standard_levels(strongest, level3=strongest),
+        levels=standard_levels(strongest, level3=level3),
+        bots={"turns": turn_bot},
         notation_help=T("notation", (
             "A move is <from>-<to>, e.g. b6-c7: a piece may go to any cell next to its group (same owner "
             "and type, connected); onto an occupied cell it swaps places. pass ends the turn early. "

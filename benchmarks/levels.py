@@ -1,0 +1,195 @@
+"""The level ladder (issue 17 §2): is every level ≥ 65 % against the one below?
+
+For every game and variant (``GameDescription.variants``) it plays level N against level N−1 —
+1–2, 2–3 and 3–4 everywhere, 4–5 and 5–6 on each game's default variant; with 3–4 players one
+level N against copies of level N−1 at every seat (scored as in ``abstracta.ai.tournament``:
+against each other seat, higher return 1, equal ½, lower 0) — in batches of games until a
+sequential probability ratio test decides, and appends every batch to ``benchmarks/levels.json``
+so that runs add up across sessions and machines (each pairing's next batch continues the
+seeds where the file stops, so no game is played twice).
+
+SPRT: H0 "level N scores 50 %" against H1 "level N scores 65 %", α = β = 0.05, on per-game scores
+(draws ½): the log-likelihood ratio adds ``s·ln(p1/p0) + (1−s)·ln((1−p1)/(1−p0))`` per game;
+≥ ln((1−β)/α) ≈ 2.94 accepts H1 (separated), ≤ ln(β/(1−α)) ≈ −2.94 accepts H0 (not separated).
+
+    python benchmarks/levels.py --list                       # the pairings and their state
+    python benchmarks/levels.py --only fanorona:size=dimy --pairs 1-2,2-3 --minutes 5
+    python benchmarks/levels.py --executor ray --ray-address auto --minutes 120
+    python benchmarks/levels.py --table                      # the README's table from the file
+
+Levels think in seconds (0.2 / 0.5 / 1.5 / 4 s a move for 3–6), so measure on an idle machine
+or cluster (``nice`` does not make a loaded CPU fair); ``--workers`` should not exceed the cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from abstracta import load_game
+from abstracta.ai.tournament import elo_ratings, lone_score, run_tasks, schedule
+from abstracta.core.registry import registered_games
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "levels.json"
+P0, P1 = 0.5, 0.65
+ALPHA = BETA = 0.05
+UPPER = math.log((1 - BETA) / ALPHA)
+LOWER = math.log(BETA / (1 - ALPHA))
+MAX_GAMES = 400      # a pairing still undecided after this many games is reported as such
+MAX_ACTIONS = 2_000  # a game longer than this is unfinished (scores ½)
+
+
+def llr(score: float, games: int) -> float:
+    """SPRT log-likelihood ratio of ``score`` points in ``games`` games (H1 p=0.65 vs H0 p=0.5)."""
+    return score * math.log(P1 / P0) + (games - score) * math.log((1 - P1) / (1 - P0))
+
+
+def verdict(score: float, games: int) -> str:
+    """``separated`` (H1 accepted), ``not separated`` (H0), ``undecided`` or ``gave up``."""
+    value = llr(score, games)
+    if value >= UPPER:
+        return "separated"
+    if value <= LOWER:
+        return "not separated"
+    return "gave up" if games >= MAX_GAMES else "undecided"
+
+
+def interval(score: float, games: int) -> tuple[float, float]:
+    """95 % Wilson interval of the mean score (draws as halves), in [0, 1]."""
+    if not games:
+        return 0.0, 1.0
+    p, z = score / games, 1.959964
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def pairings() -> list[tuple[str, dict[str, Any], int]]:
+    """(game, options, upper level N) of every pairing the ladder measures, in order."""
+    out = []
+    for name in registered_games():
+        if name not in ("fanorona", "nibble", "fibonacci", "fibonacci-cards", "slide-checkers"):
+            continue  # third-party games (examples) are not part of the committed ladder
+        for k, variant in enumerate(load_game(name).description.variants):
+            for upper in (2, 3, 4, 5, 6) if k == 0 else (2, 3, 4):
+                out.append((name, dict(variant.options), upper))
+    return out
+
+
+def key(game: str, options: dict[str, Any], upper: int) -> str:
+    opts = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
+    return f"{game}{':' + opts if opts else ''} {upper - 1}-{upper}"
+
+
+def load() -> dict[str, Any]:
+    if RESULTS.exists():
+        return json.loads(RESULTS.read_text(encoding="utf-8"))
+    return {"format": "abstracta-levels", "version": 1, "pairings": {}}
+
+
+def save(data: dict[str, Any]) -> None:
+    RESULTS.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def play_batch(game_name: str, options: dict[str, Any], upper: int, start: int, size: int,
+               executor: str, workers: int | None, address: str | None) -> list[dict[str, Any]]:
+    """Games ``start`` … ``start + size − 1`` of the pairing (level N−1 first, level N second):
+    one dict per game with the seed, seats, upper level's score and plies."""
+    game = load_game(game_name, **options)
+    _, _, tasks = schedule(game, [f"level:{upper - 1}", f"level:{upper}"], start + size,
+                           seed=0, max_actions=MAX_ACTIONS)
+    tasks = tasks[start:]
+    games = []
+    for task, outcome in zip(tasks, run_tasks(tasks, executor, workers, address)):
+        s = lone_score(outcome.returns, task.lone)
+        games.append({"seed": task.seed, "seats": list(task.specs), "plies": outcome.plies,
+                      "returns": outcome.returns, "score": 1.0 - s if task.first_is_lone else s})
+    return games
+
+
+def summary(entry: dict[str, Any]) -> tuple[int, float]:
+    games = entry["games"]
+    return len(games), sum(g["score"] for g in games)
+
+
+def table(data: dict[str, Any]) -> str:
+    """The README's Markdown table: every measured pairing, and each game's Elo chain."""
+    lines = ["| game | levels | games | upper level's score | 95% interval | SPRT (≥ 65 %?) | Elo of the upper level |",
+             "| --- | --- | ---: | ---: | --- | --- | ---: |"]
+    for name, options, upper in pairings():
+        entry = data["pairings"].get(key(name, options, upper))
+        if not entry or not entry["games"]:
+            continue
+        n, score = summary(entry)
+        low, high = interval(score, n)
+        # Elo of the upper level over the lower one (lower anchored at 0, virtual-draw prior)
+        elo = elo_ratings(2, [(0, 1, n, n - score)])[1]
+        game = key(name, options, upper).split(" ")[0]
+        lines.append(f"| {game} | {upper - 1}–{upper} | {n} | {100 * score / n:.1f} % | "
+                     f"{100 * low:.0f}–{100 * high:.0f} % | {verdict(score, n)} | "
+                     f"{elo.elo:+.0f} ({elo.low:+.0f} … {elo.high:+.0f}) |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", action="append", default=[],
+                        help="GAME or GAME:K=V[,K=V] (repeatable): measure only these variants")
+    parser.add_argument("--pairs", default="", help="e.g. 1-2,3-4: only these level pairs")
+    parser.add_argument("--batch", type=int, default=4, help="games per batch and pairing (even: seats balance)")
+    parser.add_argument("--minutes", type=float, default=10.0, help="stop starting batches after this long")
+    parser.add_argument("--max-batches", type=int, default=None, help="stop after this many batches")
+    parser.add_argument("--executor", default="process", choices=("serial", "process", "ray"))
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--ray-address", default=None)
+    parser.add_argument("--list", action="store_true", help="print the pairings and their state, play nothing")
+    parser.add_argument("--table", action="store_true", help="print the README table, play nothing")
+    args = parser.parse_args(argv)
+    data = load()
+    if args.table:
+        print(table(data))
+        return 0
+    wanted_pairs = {tuple(int(x) for x in p.split("-")) for p in args.pairs.split(",") if p}
+    todo = []
+    for name, options, upper in pairings():
+        label = key(name, options, upper)
+        if args.only and not any(label.split(" ")[0] == o or name == o for o in args.only):
+            continue
+        if wanted_pairs and (upper - 1, upper) not in wanted_pairs:
+            continue
+        entry = data["pairings"].setdefault(label, {"game": name, "options": options, "lower": upper - 1,
+                                                    "upper": upper, "games": []})
+        n, score = summary(entry)
+        if args.list:
+            print(f"{label:40} {n:4} games  {100 * score / n if n else 0:5.1f} %  {verdict(score, n)}")
+            continue
+        if verdict(score, n) == "undecided":
+            todo.append((label, name, options, upper))
+    if args.list:
+        return 0
+    deadline = time.monotonic() + 60 * args.minutes
+    batches = 0
+    while todo and time.monotonic() < deadline and (args.max_batches is None or batches < args.max_batches):
+        batches += 1
+        label, name, options, upper = todo.pop(0)
+        entry = data["pairings"][label]
+        n, _ = summary(entry)
+        batch = play_batch(name, options, upper, n, args.batch, args.executor, args.workers, args.ray_address)
+        entry["games"].extend(batch)
+        save(data)  # after every batch: an interrupted run keeps what it played
+        n, score = summary(entry)
+        state = verdict(score, n)
+        print(f"{label:40} {n:4} games  {100 * score / n:5.1f} %  LLR {llr(score, n):+.2f}  {state}", flush=True)
+        if state == "undecided":
+            todo.append((label, name, options, upper))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

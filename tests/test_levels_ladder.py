@@ -1,0 +1,56 @@
+"""benchmarks/levels.py: the SPRT, the file that adds up across runs, the README table."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "levels.py"
+
+
+@pytest.fixture()
+def ladder(tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location("levels_ladder", PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "RESULTS", tmp_path / "levels.json")
+    return module
+
+
+def test_sprt_bounds_and_verdicts(ladder) -> None:
+    assert ladder.UPPER == pytest.approx(math.log(19)) and ladder.LOWER == pytest.approx(-math.log(19))
+    # a win adds ln(1.3), a loss ln(0.7): 12 straight wins pass the upper bound, 11 do not
+    assert ladder.llr(1, 1) == pytest.approx(math.log(1.3))
+    assert ladder.verdict(12, 12) == "separated" and ladder.verdict(11, 11) == "undecided"
+    assert ladder.verdict(4, 8) == "undecided"
+    assert ladder.verdict(0, 9) == "not separated"
+    assert ladder.verdict(230, 400) == "gave up"
+    low, high = ladder.interval(15, 20)
+    assert 0.5 < low < 0.75 < high < 0.95
+
+
+def test_pairings_cover_every_variant_and_the_top_levels_once_per_game(ladder) -> None:
+    pairs = ladder.pairings()
+    assert ("fanorona", {"size": "tsivy"}, 6) in pairs and ("fanorona", {"size": "dimy"}, 6) not in pairs
+    assert ("slide-checkers", {"players": 4}, 4) in pairs
+    assert sum(1 for name, _, upper in pairs if upper == 6) == 5
+    assert ladder.key("nibble", {"variant": "hex"}, 3) == "nibble:variant=hex 2-3"
+
+
+def test_a_run_continues_the_seeds_and_the_table_reads_the_file(ladder, capsys) -> None:
+    args = ["--only", "fanorona:size=telo", "--pairs", "1-2", "--batch", "2", "--max-batches", "1",
+            "--executor", "serial"]
+    assert ladder.main(args) == 0
+    assert ladder.main(args) == 0
+    data = json.loads(ladder.RESULTS.read_text())
+    games = data["pairings"]["fanorona:size=telo 1-2"]["games"]
+    assert [g["seed"] for g in games] == [0, 1, 2, 3]
+    assert [g["seats"] for g in games[:2]] == [["level:1", "level:2"], ["level:2", "level:1"]]
+    capsys.readouterr()
+    ladder.main(["--table"])
+    row = [line for line in capsys.readouterr().out.splitlines() if "size=telo" in line]
+    assert len(row) == 1 and "| 1–2 | 4 |" in row[0]
