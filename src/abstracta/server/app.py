@@ -63,7 +63,7 @@ from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
-from .matches import TOKEN_LIMIT, ApiError, MatchService, clip, cut
+from .matches import TOKEN_LIMIT, ApiError, MatchService, clip, cut, seat_styles
 from .storage import Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -455,11 +455,6 @@ def game_detail(game: Game) -> dict[str, Any]:
     d = game.description
     return {**game_info(game), "notation_help": str(d.notation_help), "rules": str(d.rules),
             "seats": seat_styles(game), "board": dict(d.board), "texts": d.texts()}
-
-
-def seat_styles(game: Game) -> list[dict[str, Any]]:
-    return [{"name": str(st.name) if st.name is not None else None, "colour": st.colour, "ink": st.ink}
-            for st in game.description.seats]
 
 
 def catalog() -> list[dict[str, Any]]:

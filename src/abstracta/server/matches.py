@@ -270,6 +270,12 @@ def _check_seats(seats: Any, n: int, field_name: str = "seats") -> list[str]:
     return [s.strip() for s in seats]
 
 
+def seat_styles(game: Game) -> list[dict[str, Any]]:
+    """Per seat of ``game``: its name in the game (or None) and colours, from the description."""
+    return [{"name": str(st.name) if st.name is not None else None, "colour": st.colour, "ink": st.ink}
+            for st in game.description.seats]
+
+
 class MatchService:
     """All matches of one server. Thread-safe (one lock; requests are short)."""
 
@@ -1103,8 +1109,7 @@ class MatchService:
             "seed": (match.initial.seed if game.has_chance and not match.hides_cards else None),
             "players": match.players,
             "num_players": len(match.players),
-            "seats": [{"name": str(st.name) if st.name is not None else None, "colour": st.colour, "ink": st.ink}
-                      for st in game.description.seats],
+            "seats": seat_styles(game),
             "board": dict(game.description.board),
             "board_module": f"/games/{game.name}/board.js" if game.description.web is not None else None,
             "hidden_information": game.has_hidden_information,
