@@ -6,7 +6,10 @@ level N against copies of level N−1 at every seat (scored as in ``abstracta.ai
 against each other seat, higher return 1, equal ½, lower 0) — in batches of games until a
 sequential probability ratio test decides, and appends every batch to ``benchmarks/levels.json``
 so that runs add up across sessions and machines (each pairing's next batch continues the
-seeds where the file stops, so no game is played twice).
+seeds where the file stops, so no game is played twice). Every game stores the fingerprints of
+the two levels it measured (``abstracta.ai.levels.level_fingerprint``: the declared search, its
+seconds, its bot's revision); only games whose fingerprints match today's levels count, so a
+result measured before a bot changed stops counting by itself.
 
 SPRT: H0 "level N scores 50 %" against H1 "level N scores 65 %", α = β = 0.05, on per-game scores
 (draws ½): the log-likelihood ratio adds ``s·ln(p1/p0) + (1−s)·ln((1−p1)/(1−p0))`` per game;
@@ -32,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from abstracta import load_game
+from abstracta.ai.levels import level_fingerprint
 from abstracta.ai.tournament import elo_ratings, lone_score, run_tasks, schedule
 from abstracta.core.registry import registered_games
 
@@ -106,15 +110,29 @@ def play_batch(game_name: str, options: dict[str, Any], upper: int, start: int, 
                            seed=0, max_actions=MAX_ACTIONS)
     tasks = tasks[start:]
     games = []
+    prints = fingerprints(game_name, options, upper)
     for task, outcome in zip(tasks, run_tasks(tasks, executor, workers, address)):
         s = lone_score(outcome.returns, task.lone)
         games.append({"seed": task.seed, "seats": list(task.specs), "plies": outcome.plies,
-                      "returns": outcome.returns, "score": 1.0 - s if task.first_is_lone else s})
+                      "returns": outcome.returns, "score": 1.0 - s if task.first_is_lone else s,
+                      "levels": prints})
     return games
 
 
+def fingerprints(game_name: str, options: dict[str, Any], upper: int) -> list[str]:
+    """Today's fingerprints of levels N−1 and N of the variant."""
+    game = load_game(game_name, **options)
+    return [level_fingerprint(game, upper - 1), level_fingerprint(game, upper)]
+
+
+def current(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The games of a pairing that measured today's levels (see the module docstring)."""
+    prints = fingerprints(entry["game"], entry["options"], entry["upper"])
+    return [g for g in entry["games"] if g.get("levels") == prints]
+
+
 def summary(entry: dict[str, Any]) -> tuple[int, float]:
-    games = entry["games"]
+    games = current(entry)
     return len(games), sum(g["score"] for g in games)
 
 
@@ -167,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
                                                     "upper": upper, "games": []})
         n, score = summary(entry)
         if args.list:
-            print(f"{label:40} {n:4} games  {100 * score / n if n else 0:5.1f} %  {verdict(score, n)}")
+            stale = len(entry["games"]) - n
+            print(f"{label:40} {n:4} games  {100 * score / n if n else 0:5.1f} %  {verdict(score, n)}"
+                  + (f"  ({stale} stale)" if stale else ""))
             continue
         if verdict(score, n) == "undecided":
             todo.append((label, name, options, upper))

@@ -54,3 +54,18 @@ def test_a_run_continues_the_seeds_and_the_table_reads_the_file(ladder, capsys) 
     ladder.main(["--table"])
     row = [line for line in capsys.readouterr().out.splitlines() if "size=telo" in line]
     assert len(row) == 1 and "| 1–2 | 4 |" in row[0]
+
+
+def test_results_of_a_changed_level_stop_counting(ladder, monkeypatch) -> None:
+    from abstracta.ai import levels
+
+    entry = {"game": "nibble", "options": {"variant": "square9"}, "lower": 1, "upper": 2, "games": []}
+    prints = ladder.fingerprints("nibble", {"variant": "square9"}, 2)
+    assert prints[0] != prints[1] and prints == ladder.fingerprints("nibble", {"variant": "square9"}, 2)
+    entry["games"] = [{"score": 1.0, "levels": prints}, {"score": 0.0, "levels": prints},
+                      {"score": 1.0}]  # the last one predates fingerprints: it does not count
+    assert ladder.summary(entry) == (2, 1.0)
+    # a new revision of greedy (level 2) makes every game measured before it stale
+    monkeypatch.setitem(levels.BOT_REVISIONS, "greedy", levels.BOT_REVISIONS["greedy"] + 1)
+    assert ladder.fingerprints("nibble", {"variant": "square9"}, 2)[0] == prints[0]
+    assert ladder.summary(entry) == (0, 0.0)

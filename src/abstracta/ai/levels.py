@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
+
 from ..core.description import Search
 from ..core.game import Game
 from .base import Bot, Budget
@@ -63,6 +65,35 @@ SIMPLE = ("human", "random", "greedy")
 
 _NUMBER = re.compile(r"^(\d+(\.\d*)?|\.\d+)$")
 _WORD = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+#: Revision of each shared bot's behaviour. Bump a bot's number when a change alters the moves it
+#: plays (search, pruning, evaluation order — not a refactor): ladder results measured with an
+#: older revision then stop counting (:func:`level_fingerprint`, ``benchmarks/levels.py``).
+#: A bot a game declares (``GameDescription.bots``) carries its own ``revision`` attribute.
+BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 1, "ismcts": 1, "alphabeta": 1}
+
+
+def _callable_name(value: Any) -> Any:
+    if callable(value):
+        return f"{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', repr(value))}"
+    return value
+
+
+def level_fingerprint(game: Game, level: int) -> str:
+    """A short stable digest of what level ``level`` plays in ``game``: its declared
+    :class:`Search` (callables by qualified name), its seconds, and the revision of its bot
+    (:data:`BOT_REVISIONS`, or the ``revision`` attribute of a game's own bot factory). Two
+    measurements with equal fingerprints measured the same player."""
+    import hashlib
+    import json
+
+    search = level_search(game, level)
+    fields = {name: _callable_name(getattr(search, name)) for name in search.__dataclass_fields__}
+    factory = game.description.bots.get(search.bot)
+    revision = getattr(factory, "revision", 0) if factory is not None else BOT_REVISIONS.get(search.bot, 0)
+    text = json.dumps([fields, LEVELS[level].seconds, revision], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def level_search(game: Game, level: int) -> Search:
