@@ -38,7 +38,7 @@ def test_a_whole_card_game_leaks_no_hidden_card(client):
     tokens[1] = joined["tokens"][0]["token"]
 
     def note():
-        with service.lock:
+        with service.locked(mid):
             match = service.load(mid)
             if not match.over:
                 hidden[match.revision] = secrets_by_viewer(match.state)
@@ -47,7 +47,7 @@ def test_a_whole_card_game_leaks_no_hidden_card(client):
     received: list[tuple[object, int, object]] = [(0, 0, view), (1, 1, joined)]
 
     def now():
-        with service.lock:
+        with service.locked(mid):
             return service.load(mid).revision
 
     rng = random.Random(13)

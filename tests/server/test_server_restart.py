@@ -39,7 +39,7 @@ def test_restart_resumes_a_thinking_bot(db_url):
     row = store.get(mid)
     record = abstracta.Record.from_json(row.record)
     record.players = ["level:1", "human"]
-    store.save(mid, "toy-nim", record.to_json(), "playing", row.revision + 1, 0, row.revision)
+    store.commit(mid, row.revision, status="playing", plies=0, turns=0, keep=0, record_json=record.to_json())
     store.dispose()
     with TestClient(create_app(db_url, bot_workers=0)) as c:
         deadline = time.time() + 10

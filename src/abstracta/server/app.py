@@ -44,6 +44,7 @@ Decisions (the API's rules, also stated in the OpenAPI description):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -63,7 +64,10 @@ from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
-from .matches import TOKEN_LIMIT, ApiError, MatchService, clip, cut, seat_styles
+from . import push
+from .errors import (Conflict, CorruptMatch, Forbidden, Gone, InvalidRequest, MatchError, NotFound,
+                     Unauthorized)
+from .matches import TOKEN_LIMIT, MatchService, clip, cut, seat_styles
 from .storage import Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -72,6 +76,28 @@ log = logging.getLogger("abstracta.server")
 
 #: Largest request body in bytes, per path (default: ``None`` key).
 BODY_LIMITS: dict[str | None, int] = {None: 1_000_000, "/api/matches/import": 2_000_000}
+
+#: The HTTP status of each kind of refusal (the one place the domain's errors become statuses;
+#: subclasses answer as their nearest listed base).
+STATUS: dict[type[MatchError], int] = {
+    Unauthorized: 401, Forbidden: 403, NotFound: 404, Conflict: 409, Gone: 410, InvalidRequest: 422,
+}
+
+
+def status_of(exc: MatchError) -> int:
+    for kind in type(exc).__mro__:
+        if kind in STATUS:
+            return STATUS[kind]
+    return 400
+
+
+class ApiError(MatchError):
+    """A refusal only HTTP has words for (a body of the wrong media type): its ``status``."""
+
+    def __init__(self, status: int, message: str, **extra: Any):
+        super().__init__(message, **extra)
+        self.status = status
+
 
 SeatSpec = Annotated[str, Field(max_length=32)]
 
@@ -114,9 +140,9 @@ async def no_body(request: Request) -> None:
     try:
         data = json.loads(body)
     except ValueError:
-        raise ApiError(422, "the request body is not valid JSON") from None
+        raise InvalidRequest("the request body is not valid JSON") from None
     if data not in (None, {}):
-        raise ApiError(422, "this request takes no body (or {})")
+        raise InvalidRequest("this request takes no body (or {})")
 
 
 NoBody = Depends(no_body)
@@ -494,10 +520,25 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        service.resume_bots()
+        service.hub.attach(asyncio.get_running_loop())
+        listener = None
+        url = service.store.listen_url()
+        if url is not None:  # other processes may serve this database: hear their changes
+            ready = asyncio.Event()
+            listener = asyncio.create_task(push.listen(url, service.changed_elsewhere, ready))
+            try:
+                await asyncio.wait_for(ready.wait(), timeout=10)
+            except asyncio.TimeoutError:
+                log.warning("LISTEN on the database is not ready yet; changes by other processes "
+                            "reach this one once it is")
+        await asyncio.to_thread(service.resume_bots)
         try:
             yield
         finally:
+            if listener is not None:
+                listener.cancel()
+                with contextlib.suppress(BaseException):
+                    await listener
             service.close()
 
     app = FastAPI(title="abstracta", version="0.1.0", lifespan=lifespan,
@@ -508,11 +549,12 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     app.state.service = service
     app.add_middleware(BodyLimit)
 
-    @app.exception_handler(ApiError)
-    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+    @app.exception_handler(MatchError)
+    async def _refused(_request: Request, exc: MatchError) -> JSONResponse:
+        status = exc.status if isinstance(exc, ApiError) else status_of(exc)
         message = exc.message if len(exc.message) <= 500 else exc.message[:499] + "…"
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
-        return JSONResponse({"error": message, **exc.extra}, status_code=exc.status, headers=headers)
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        return JSONResponse({"error": message, **exc.extra}, status_code=status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -532,10 +574,19 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
     @app.exception_handler(Exception)
-    async def _crash(_request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
-        # the message of an unexpected error may quote a position, hidden cards included: it
-        # leaves the server neither in the answer nor in the log (the type and path do)
-        log.error("internal error %s on %s %s", type(exc).__name__, _request.method, _request.url.path)
+    async def _crash(_request: Request, exc: Exception) -> JSONResponse:
+        # a bug (or a stored match that does not replay): the match is unchanged, since every
+        # change is computed on a copy. The message of an unexpected error may quote a
+        # position, hidden cards included: it leaves the server neither in the answer nor in
+        # the log (the type, the place it was raised and the path do)
+        where = ""
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is not None:
+            where = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"
+        log.error("internal error %s%s on %s %s", type(exc).__name__, where, _request.method,
+                  _request.url.path)
         return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
 
     # --- API --------------------------------------------------------------------------------
@@ -551,9 +602,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         try:
             game = load_game(name, **options)
         except UnknownGameError as exc:
-            raise ApiError(404, cut(str(exc))) from None
+            raise NotFound(cut(str(exc))) from None
         except AbstractaError as exc:
-            raise ApiError(422, cut(str(exc))) from None
+            raise InvalidRequest(cut(str(exc))) from None
         return game_detail(game)
 
     @app.get("/games/{name}/{path:path}", include_in_schema=False)
@@ -562,28 +613,27 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         try:
             web = game_class(name)().description.web
         except AbstractaError:
-            raise ApiError(404, f"no game {clip(name)}") from None
+            raise NotFound(f"no game {clip(name)}") from None
         if web is None or not path or any(part in ("", ".", "..") for part in path.split("/")):
-            raise ApiError(404, f"no file {clip(path)} for {name}")
+            raise NotFound(f"no file {clip(path)} for {name}")
         target = web
         for part in path.split("/"):
             target = target / part
         if not target.is_file():
-            raise ApiError(404, f"no file {clip(path)} for {name}")
+            raise NotFound(f"no file {clip(path)} for {name}")
         media = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml",
                  "json": "application/json", "png": "image/png"}.get(path.rsplit(".", 1)[-1], "application/octet-stream")
         return Response(target.read_bytes(), media_type=media, headers={"Cache-Control": "no-cache"})
 
     def created(match: Any, grant: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
         """The view for the seats just handed out, with the secrets (shown once)."""
-        with service.lock:
+        with service.locked(match.id):
             view = service.view(match, {t["seat"] for t in grant["tokens"]})
         invites = [{**i, "path": f"/#/join/{i['code']}"} for i in grant["invites"]]
         return {**view, "tokens": grant["tokens"], "invites": invites}
 
     def act_view(match: Any, tokens: list[str], seat: int | None = None) -> dict[str, Any]:
-        with service.lock:
-            return service.view(match, service.held(match, tokens), seat)
+        return service.act_view(match, tokens, seat)
 
     @app.get("/api/matches", summary="Your matches: those of the tokens sent, most recently played first",
              response_model=list[MatchSummary])
@@ -652,18 +702,14 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                   seat: int | None = Query(None, description="which held seat's eyes (403 for a seat not held)")
                   ) -> dict[str, Any]:
         """Without a token of this match: the spectator's view (public information only)."""
-        with service.lock:
-            match = service.tick(service.load(match_id))
-            return service.view(match, service.held(match, tokens), seat)
+        return service.snapshot(match_id, tokens, seat)
 
     @app.get("/api/matches/{match_id}/positions",
              summary="The position text after each ply (index 0 = start), as the request's tokens may see it",
              response_model=Positions, responses=ERRORS)
     def get_positions(match_id: str, tokens: Tokens, seat: int | None = Query(None)) -> dict[str, Any]:
-        with service.lock:
-            match = service.tick(service.load(match_id))
-            texts, structs = service.positions(match, service.held(match, tokens), seat)
-            return {"ply": match.ply, "moves": match.strings, "positions": texts, "structs": structs}
+        match, texts, structs = service.positions_of(match_id, tokens, seat)
+        return {"ply": match.ply, "moves": match.strings, "positions": texts, "structs": structs}
 
     @app.post("/api/matches/{match_id}/actions", summary="Play a move for the seat to move (its token)",
               response_model=MatchView, responses=ERRORS)
@@ -672,10 +718,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         """409 if the ply is stale, the game is over or a computer seat is to move; 403 if no
         token given holds the seat to move."""
         if seat is not None and body.seat is not None and seat != body.seat:
-            raise ApiError(422, f"seat: ?seat={seat} and the body's seat {body.seat} differ (give one)")
+            raise InvalidRequest(f"seat: ?seat={seat} and the body's seat {body.seat} differ (give one)")
         acting = body.seat if body.seat is not None else seat
         if (body.action is None) == (body.actions is None):
-            raise ApiError(422, "give either 'action' (one move) or 'actions' (a list), not both or neither")
+            raise InvalidRequest("give either 'action' (one move) or 'actions' (a list), not both or neither")
         match = service.play(match_id, body.action if body.actions is None else body.actions, body.ply,
                              acting, tokens)
         return act_view(match, tokens, acting)
@@ -726,9 +772,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
              summary="The match's record (JSON download); 409 while a game with hidden cards runs",
              responses=ERRORS)
     def get_record(match_id: str, download: bool = Query(False)) -> Response:
-        with service.lock:
-            match = service.load(match_id)
-            text = service.record_json(match)
+        match, text = service.record_of(match_id)
         headers = {}
         if download:
             headers["Content-Disposition"] = f'attachment; filename="{match.game.name}-{match.id}.json"'
@@ -763,10 +807,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
             await _refuse(ws, 'the first message must be {"tokens": [...]} (empty: a spectator)', 1008)
             return
         try:
-            with service.lock:
-                held = service.held(service.load(match_id), tokens)
-        except ApiError as exc:
-            await _refuse(ws, exc.message, 4000 + exc.status)
+            held = await asyncio.to_thread(service.seats_of, match_id, tokens)
+        except MatchError as exc:
+            await _refuse(ws, exc.message, 4000 + status_of(exc))
             return
         if tokens and not held:
             await _refuse(ws, "no token given is a token of this match", 4403)
@@ -791,23 +834,24 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         reader = asyncio.create_task(receiver())
         last = None
         try:
-            while not closed.is_set() and not service.closed:
-                try:
-                    with service.lock:
-                        match = service.tick(service.load(match_id))  # a fallen flag is applied here too
-                        key = (match.revision, match_id in service.thinking)
-                        payload = service.view(match, held) if key != last else None
-                except ApiError as exc:
-                    await ws.send_json({"error": exc.message})
-                    await ws.close(code=4000 + exc.status)
-                    return
-                if payload is not None:
-                    await ws.send_json(payload)
-                    last = key
-                try:
-                    await asyncio.wait_for(closed.wait(), timeout=0.2)
-                except asyncio.TimeoutError:
-                    pass
+            with service.hub.subscribe(match_id) as changed:
+                while not closed.is_set() and not service.closed:
+                    # woken by a change of this match (set at once for the first view)
+                    waiter = asyncio.create_task(changed.wait())
+                    done, _ = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                    if waiter not in done:
+                        waiter.cancel()
+                        break
+                    changed.clear()
+                    try:
+                        key, payload = await asyncio.to_thread(service.push_view, match_id, held)
+                    except MatchError as exc:
+                        await ws.send_json({"error": exc.message})
+                        await ws.close(code=4000 + status_of(exc))
+                        return
+                    if key != last:
+                        await ws.send_json(payload)
+                        last = key
         except Exception:  # noqa: BLE001 - a closed or broken socket ends the handler
             pass
         finally:

@@ -11,13 +11,24 @@ tokens of the seats it takes and one invitation code per other person seat; clai
 invitation gives its seat's token, once. Every act names its tokens; views are computed for the
 seats those tokens hold (none: a spectator, who sees public information only).
 
-Every method raises :class:`ApiError` (status, message) for a bad request; the match it was
-aimed at is then unchanged. 401: no token given; 403: no token given holds the seat.
+Every method raises a :class:`abstracta.server.errors.MatchError` for a refused request (the
+routes map each kind to an HTTP status); the match it was aimed at is then unchanged. Any other
+exception is a bug, and the match is unchanged too: every change is computed on a copy and
+becomes the match only once stored.
+
+Concurrency (issue 14 §1–§2): one lock per match (a slow match never holds up another); a
+change is stored as appended move rows and a revision bump in one transaction, guarded by the
+revision it started from; a conflict (another process on the same PostgreSQL database moved
+first) reloads the match and runs the request again on the fresh match. Each stored change is
+published to the match's subscribers (:class:`abstracta.server.push.Hub`); views are computed
+once per revision and viewer and shared.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -27,14 +38,17 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Callable, Iterator, TypeVar
 
-from ..core.errors import AbstractaError, RecordError
+from ..core.errors import AbstractaError, IllegalActionError, OptionError, RecordError, UnknownGameError
 from ..core.game import Game, State, action_strings, resignation_returns
 from ..core.options import seed_problem
 from ..core.records import Record
 from ..core.registry import load_game
 from . import bots
+from .errors import (Conflict, CorruptMatch, Forbidden, Gone, Hidden, IllegalMove, InvalidRequest, MatchError,
+                     NotFound, NotYourTurn, StalePly, StaleRevision, Unauthorized)
+from .push import Hub
 from .storage import Store
 
 
@@ -63,20 +77,10 @@ def cut(text: str, limit: int = 300) -> str:
 
 
 def check_seed(seed: Any, field_name: str = "seed") -> None:
-    """Raise ApiError 422 unless ``seed`` is None or a seed (:func:`abstracta.core.options.seed_problem`)."""
+    """Raise InvalidRequest unless ``seed`` is None or a seed (:func:`abstracta.core.options.seed_problem`)."""
     problem = None if seed is None else seed_problem(seed)
     if problem:
-        raise ApiError(422, f"{field_name}: {problem}")
-
-
-class ApiError(Exception):
-    """A refused request: HTTP ``status`` and a message naming the problem."""
-
-    def __init__(self, status: int, message: str, **extra: Any):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.extra = extra
+        raise InvalidRequest(f"{field_name}: {problem}")
 
 
 def digest(secret: str) -> str:
@@ -157,6 +161,7 @@ class Match:
     strings: list[str] = field(default_factory=list)  # notation of each action, as played
     tokens: dict[str, int] = field(default_factory=dict)  # SHA-256 of a seat token -> seat
     live: Live = field(default_factory=Live)
+    base: int = 0  # actions the stored record holds; the others are move rows
 
     @property
     def persons(self) -> list[int]:
@@ -223,13 +228,13 @@ def _check_take(take: Any, players: list[str]) -> list[int]:
     if take == "all":  # pass and play: one device holds every person seat
         return persons or [0]
     if not isinstance(take, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in take):
-        raise ApiError(422, "field 'take' must be a list of seat numbers")
+        raise InvalidRequest("field 'take' must be a list of seat numbers")
     for t in take:
         if t not in persons:
-            raise ApiError(422, f"take: seat {clip(t)} is not a person seat of this match (person seats: "
+            raise InvalidRequest(f"take: seat {clip(t)} is not a person seat of this match (person seats: "
                                 f"{persons})")
     if len(set(take)) != len(take):
-        raise ApiError(422, "take: a seat is listed twice")
+        raise InvalidRequest("take: a seat is listed twice")
     return sorted(take)
 
 
@@ -238,12 +243,12 @@ def _check_clock(clock: Any) -> dict[str, float] | None:
     if clock is None:
         return None
     if not isinstance(clock, dict):
-        raise ApiError(422, "field 'clock' must be an object: {'initial': s, 'increment': s} or {'per_turn': s}")
+        raise InvalidRequest("field 'clock' must be an object: {'initial': s, 'increment': s} or {'per_turn': s}")
 
     def seconds(key: str, low: float) -> float:
         value = clock[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= CLOCK_LIMIT:
-            raise ApiError(422, f"clock.{key}: {clip(value)} is not a number of seconds in {low:g}…{CLOCK_LIMIT}")
+            raise InvalidRequest(f"clock.{key}: {clip(value)} is not a number of seconds in {low:g}…{CLOCK_LIMIT}")
         return float(value)
 
     keys = set(clock)
@@ -252,7 +257,7 @@ def _check_clock(clock: Any) -> dict[str, float] | None:
     if keys in ({"initial"}, {"initial", "increment"}):
         return {"initial": seconds("initial", 1),
                 "increment": seconds("increment", 0) if "increment" in clock else 0.0}
-    raise ApiError(422, f"clock: {clip(sorted(keys))} is not a time control; give {{'initial': s, "
+    raise InvalidRequest(f"clock: {clip(sorted(keys))} is not a time control; give {{'initial': s, "
                         "'increment': s}} (a live clock) or {'per_turn': s} (a deadline per turn)")
 
 
@@ -260,13 +265,13 @@ def _check_seats(seats: Any, n: int, field_name: str = "seats") -> list[str]:
     if seats is None:
         return ["human"] + ["level:1"] * (n - 1)
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise ApiError(422, f"{field_name} must be a list of strings ('human' or 'level:1' … 'level:6')")
+        raise InvalidRequest(f"{field_name} must be a list of strings ('human' or 'level:1' … 'level:6')")
     if len(seats) != n:
         entries = "entry" if len(seats) == 1 else "entries"
-        raise ApiError(422, f"{field_name} lists {len(seats)} {entries}, the game has {n} players")
+        raise InvalidRequest(f"{field_name} lists {len(seats)} {entries}, the game has {n} players")
     for i, spec in enumerate(seats):
         if not bots.SEAT_SPEC.match(spec.strip()):
-            raise ApiError(422, f"{field_name}: seat {i}: {clip(spec)} is not 'human' or 'level:1' … 'level:6'")
+            raise InvalidRequest(f"{field_name}: seat {i}: {clip(spec)} is not 'human' or 'level:1' … 'level:6'")
     return [s.strip() for s in seats]
 
 
@@ -276,36 +281,98 @@ def seat_styles(game: Game) -> list[dict[str, Any]]:
             for st in game.description.seats]
 
 
-class MatchService:
-    """All matches of one server. Thread-safe (one lock; requests are short)."""
+T = TypeVar("T")
 
-    def __init__(self, store: Store, bot_workers: int = 2):
+
+def _retrying(method: Callable[..., T]) -> Callable[..., T]:
+    """A method changing the match named by its first argument, run by :meth:`MatchService._change`."""
+
+    @functools.wraps(method)
+    def wrapper(self: "MatchService", match_id: Any, *args: Any, **kwargs: Any) -> T:
+        return self._change(match_id, lambda: method(self, match_id, *args, **kwargs))
+
+    return wrapper
+
+
+class MatchService:
+    """All matches of one server process. Thread-safe: one lock per match; the service-wide
+    dictionaries take a short lock of their own."""
+
+    def __init__(self, store: Store, bot_workers: int = 2, hub: Hub | None = None):
         self.store = store
-        self.lock = threading.RLock()
+        self.hub = hub or Hub()
+        self._guard = threading.Lock()  # cache, locks: held for dictionary operations only
+        self._locks: dict[str, threading.RLock] = {}
         self.cache: dict[str, Match] = {}
         self.thinking: dict[str, int] = {}  # match id -> revision the bot is thinking at
         self.bot_errors: dict[str, str] = {}
         self._reveals: dict[tuple[str, int, int], bool] = {}  # (match, ply index, history hash) -> reveals
         self.bot_workers = bot_workers
         self._pool: cf.Executor | None = None
+        self._pool_lock = threading.Lock()
         self._applier = cf.ThreadPoolExecutor(1, thread_name_prefix="bot-apply")
         self.closed = False
 
+    # --- locks ------------------------------------------------------------------------------
+    def lock_for(self, match_id: str) -> threading.RLock:
+        """The lock of one match (created on first use)."""
+        with self._guard:
+            lock = self._locks.get(match_id)
+            if lock is None:
+                lock = self._locks[match_id] = threading.RLock()
+            return lock
+
+    @contextlib.contextmanager
+    def locked(self, match_id: Any) -> Iterator[None]:
+        """Hold the lock of ``match_id`` (no lock for what cannot be a match id)."""
+        if not isinstance(match_id, str) or len(match_id) > 32:
+            yield
+            return
+        with self.lock_for(match_id):
+            yield
+
+    def _change(self, match_id: Any, attempt: Callable[[], T]) -> T:
+        """Run ``attempt`` (a change of ``match_id``) under the match's lock; when the store says
+        the match moved on meanwhile (another process), reload it and run the change again on
+        the fresh match, so a stale cache answers as a fresh one would (never a 500)."""
+        for _ in range(5):
+            try:
+                with self.locked(match_id):
+                    return attempt()
+            except StaleRevision:
+                self.evict(match_id)
+        raise Conflict("the match changed too often while this request was answered; send it again")
+
+    def evict(self, match_id: str) -> None:
+        """Forget the cached copy of a match (it is reloaded from the store when next used)."""
+        with self._guard:
+            self.cache.pop(match_id, None)
+
+    def changed_elsewhere(self, match_id: str, revision: int) -> None:
+        """Another process stored ``revision`` of ``match_id`` (-1: deleted it): drop a cached
+        copy that is older, and tell this process's subscribers. Called on the event loop."""
+        with self._guard:
+            cached = self.cache.get(match_id)
+            if cached is not None and (revision < 0 or cached.revision < revision):
+                del self.cache[match_id]
+        self.hub.publish(match_id)
+
     # --- lifecycle --------------------------------------------------------------------------
     def pool(self) -> cf.Executor:
-        if self._pool is None:
-            if self.bot_workers > 0:
-                ctx = multiprocessing.get_context("spawn")
-                self._pool = cf.ProcessPoolExecutor(self.bot_workers, mp_context=ctx,
-                                                    initializer=bots.worker_init,
-                                                    initargs=(multiprocessing.current_process().pid,))
-            else:
-                self._pool = cf.ThreadPoolExecutor(1, thread_name_prefix="bot")
-        return self._pool
+        with self._pool_lock:
+            if self._pool is None:
+                if self.bot_workers > 0:
+                    ctx = multiprocessing.get_context("spawn")
+                    self._pool = cf.ProcessPoolExecutor(self.bot_workers, mp_context=ctx,
+                                                        initializer=bots.worker_init,
+                                                        initargs=(multiprocessing.current_process().pid,))
+                else:
+                    self._pool = cf.ThreadPoolExecutor(1, thread_name_prefix="bot")
+            return self._pool
 
     def resume_bots(self) -> None:
         """After a start: warm up the bot workers, then let bots move in every unfinished match
-        where a bot is to move."""
+        where a bot is to move, and arm the clocks that run."""
         if self.bot_workers > 0:
             try:
                 for _ in range(self.bot_workers):
@@ -314,9 +381,11 @@ class MatchService:
                 pass
         for mid in list(self.store.unfinished_ids()):
             try:
-                with self.lock:
-                    self._schedule_bot(self.load(mid))
-            except ApiError:
+                with self.locked(mid):
+                    match = self.load(mid)
+                    self._schedule_bot(match)
+                    self._arm_clock(match)
+            except (MatchError, CorruptMatch):
                 continue
 
     def close(self) -> None:
@@ -324,7 +393,8 @@ class MatchService:
         processes (possibly in the middle of a search) are terminated, then killed if they do
         not stop within a second."""
         self.closed = True
-        pool, self._pool = self._pool, None
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
         if pool is not None:
             processes = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
@@ -340,55 +410,122 @@ class MatchService:
             if manager is not None:  # it notices the stopped workers and releases the queues
                 manager.join(timeout=2.0)
         self._applier.shutdown(wait=False, cancel_futures=True)
+        self.hub.detach()
         self.store.dispose()
 
     # --- loading and saving -------------------------------------------------------------------
-    def load(self, match_id: str) -> Match:
-        """The match ``match_id`` (from memory, or replayed from its stored record). 404 if absent."""
-        with self.lock:
-            match = self.cache.get(match_id)
-            if match is not None:
+    def load(self, match_id: str, fresh: bool = False) -> Match:
+        """The match ``match_id``: from memory, or rebuilt from the store (its record, then its
+        move rows). NotFound if absent. ``fresh``: when other processes share the database,
+        first check the cached copy against the stored revision (one indexed read), so an act
+        is judged on the match as it is. Call with the match's lock held."""
+        if not isinstance(match_id, str) or len(match_id) > 32:
+            raise NotFound(f"no match with id {clip(match_id)}")
+        match = self.cache.get(match_id)
+        if match is not None:
+            if not (fresh and self.store.shared and self.store.revision(match_id) != match.revision):
                 return match
-            row = self.store.get(match_id) if isinstance(match_id, str) and len(match_id) <= 32 else None
-            if row is None:
-                raise ApiError(404, f"no match with id {match_id!r}")
-            try:
-                record = Record.from_json(row.record)
-                state, actions = record.replay()
-                game = record.make_game()
-                initial = record.initial_state(game)
-            except AbstractaError as exc:
-                raise ApiError(500, f"stored match {match_id} does not replay: {exc}") from None
-            match = Match(match_id, game, initial, state, actions, list(record.players),
-                          record.start, dict(record.tags), record.result, record.termination,
-                          row.revision, action_strings(initial, actions),
-                          dict(self.store.seat_tokens(match_id)), Live.from_json(self.store.live(match_id)))
+            self.evict(match_id)
+        stored = self.store.load(match_id)
+        if stored is None:
+            raise NotFound(f"no match with id {match_id!r}")
+        row = stored.row
+        try:
+            record = Record.from_json(row.record)
+            state, actions = record.replay()
+            game = record.make_game()
+            initial = record.initial_state(game)
+            base = len(actions)
+            strings = action_strings(initial, actions)
+            for ply, text in stored.moves:
+                if ply <= base:  # rows the record holds already (a crash between two writes cannot
+                    continue     # leave them: both are one transaction; kept for robustness)
+                if ply != len(actions) + 1:
+                    raise RecordError(f"move row {ply} follows ply {len(actions)}")
+                action = state.string_to_action(text)
+                strings.append(state.action_to_string(action))
+                state.apply_action(action)
+                actions.append(action)
+        except AbstractaError as exc:
+            raise CorruptMatch(f"stored match {match_id} does not replay: {exc}") from None
+        match = Match(match_id, game, initial, state, actions, list(record.players),
+                      record.start, dict(record.tags), record.result, record.termination,
+                      row.revision, strings, dict(stored.tokens), Live.from_json(stored.live), base=base)
+        with self._guard:
             self.cache[match_id] = match
-            return match
+        return match
 
-    def _commit(self, match: Match, *, new: bool = False, invites: list[tuple[str, int]] = ()) -> None:
-        """Write ``match`` (already updated in a trial copy) to the store with its live state
-        (and, when ``new``, its tokens and ``invites``); raises on failure."""
-        record = match.record()
-        status = "over" if match.over else "playing"
-        self.store.save(match.id, match.game.name, record.to_json(indent=None), status,
-                        match.revision, match.ply, None if new else match.revision - 1,
-                        live=match.live.to_json(),
-                        tokens=list(match.tokens.items()) if new else [], invites=invites)
+    def _commit(self, old: Match, trial: Match) -> None:
+        """Store ``trial`` (the next revision of ``old``) in one transaction: the actions after
+        their common prefix as move rows, or the whole record when what it holds besides the
+        moves changed (players, result, termination) or a takeback reached into it. Raises
+        StaleRevision when the stored match is no longer ``old``."""
+        keep = 0
+        limit = min(old.ply, trial.ply)
+        while keep < limit and old.actions[keep] == trial.actions[keep]:
+            keep += 1
+        header_changed = (trial.players != old.players or trial.result != old.result
+                          or trial.termination != old.termination)
+        record_json = None
+        if header_changed or keep < old.base:
+            trial.base = trial.ply
+            record_json = self._base_record(trial).to_json(indent=None)
+        else:
+            trial.base = old.base
+        live = trial.live.to_json()
+        self.store.commit(trial.id, old.revision, status="over" if trial.over else "playing",
+                          plies=trial.ply, turns=len(trial.record().moves), keep=keep,
+                          add=[(p + 1, trial.strings[p]) for p in range(keep, trial.ply)] if record_json is None else [],
+                          record_json=record_json, live=live if live != old.live.to_json() else None)
+
+    @staticmethod
+    def _base_record(match: Match) -> Record:
+        """The record the match row holds: every move up to ``match.base``."""
+        if match.base == match.ply:
+            return match.record()
+        return Record.from_play(match.game, match.initial, match.actions[: match.base], players=match.players,
+                                tags=match.tags, start=match.start)
 
     def _replace(self, old: Match, trial: Match) -> Match:
-        """Persist ``trial`` (revision bumped) and make it the current match."""
+        """Persist ``trial`` (revision bumped) and make it the current match; its subscribers
+        are told, its clock timer re-armed. StaleRevision: nothing changed."""
         trial.revision = old.revision + 1
-        self._commit(trial)
-        self.cache[trial.id] = trial
+        self._commit(old, trial)
+        with self._guard:
+            self.cache[trial.id] = trial
+        self.hub.publish(trial.id)
+        self._arm_clock(trial)
         return trial
+
+    def _arm_clock(self, match: Match) -> None:
+        """A timer that applies the running clock's flag when it falls (none: no clock runs)."""
+        live = match.live
+        if live.clock is None or live.running is None or match.over:
+            self.hub.set_timer(match.id, None, self._flag_due)
+            return
+        left = live.left(live.running, time.time()) or 0.0
+        self.hub.set_timer(match.id, left + 0.02, self._flag_due)
+
+    def _flag_due(self, match_id: str) -> None:
+        """A clock timer fired: apply the fallen flag (if the match still has it)."""
+        if self.closed:
+            return
+        try:
+            self.current(match_id)
+        except (NotFound, Conflict):
+            pass
+
+    @_retrying
+    def current(self, match_id: str) -> Match:
+        """The match ``match_id`` with a fallen flag applied (NotFound if absent)."""
+        return self.tick(self.load(match_id))
 
     @staticmethod
     def _copy(match: Match) -> Match:
         return Match(match.id, match.game, match.initial, match.state.clone(), list(match.actions),
                      list(match.players), match.start, dict(match.tags), match.result,
                      match.termination, match.revision, list(match.strings), dict(match.tokens),
-                     match.live.copy())
+                     match.live.copy(), base=match.base)
 
     # --- creating ---------------------------------------------------------------------------
     def create(self, game_name: Any, options: Any, seats: Any, take: Any = None,
@@ -399,34 +536,33 @@ class MatchService:
         every other person seat). ``clock``: see :class:`Live`. 404 unknown game, 422 bad
         options, seats, take or clock."""
         if not isinstance(game_name, str):
-            raise ApiError(422, "field 'game' must be a game name")
+            raise InvalidRequest("field 'game' must be a game name")
         if options is None:
             options = {}
         if not isinstance(options, dict):
-            raise ApiError(422, "field 'options' must be an object")
+            raise InvalidRequest("field 'options' must be an object")
         clean = {}
         for key, value in options.items():
             if len(key) > 64:
-                raise ApiError(422, f"options: {clip(key)} is not an option name")
+                raise InvalidRequest(f"options: {clip(key)} is not an option name")
             if value is None or value == "":
-                raise ApiError(422, f"option {clip(key)}: no value given (leave the option out for its default)")
+                raise InvalidRequest(f"option {clip(key)}: no value given (leave the option out for its default)")
             if isinstance(value, str) and len(value) > 200:
-                raise ApiError(422, f"option {clip(key)}: value too long ({len(value)} characters, at most 200)")
+                raise InvalidRequest(f"option {clip(key)}: value too long ({len(value)} characters, at most 200)")
             if isinstance(value, list) and (len(value) > 64 or not all(
                     isinstance(v, (int, str)) and not isinstance(v, bool) for v in value)):
-                raise ApiError(422, f"option {clip(key)}: unsupported value {clip(value)}")
+                raise InvalidRequest(f"option {clip(key)}: unsupported value {clip(value)}")
             if isinstance(value, (bool, int, str, list)):
                 clean[key] = value
             else:
-                raise ApiError(422, f"option {clip(key)}: unsupported value {clip(value)}")
+                raise InvalidRequest(f"option {clip(key)}: unsupported value {clip(value)}")
         try:
             game = load_game(game_name, **clean)
             initial = game.new_initial_state()
+        except UnknownGameError as exc:
+            raise NotFound(cut(str(exc))) from None
         except AbstractaError as exc:
-            status = 404 if type(exc).__name__ == "UnknownGameError" else 422
-            raise ApiError(status, cut(str(exc))) from None
-        except Exception as exc:  # noqa: BLE001 - odd option values must not become a 500
-            raise ApiError(422, f"the options {clip(clean)} were refused: {cut(str(exc), 200)}") from None
+            raise InvalidRequest(cut(str(exc))) from None
         check_seed(game.options.get("seed"), "option seed")
         players = _check_seats(seats, game.num_players)
         match = Match(secrets.token_hex(8), game, initial, initial.clone(), [], players,
@@ -438,14 +574,14 @@ class MatchService:
         """A match continuing the record ``data`` (validated by replay), as :meth:`create`."""
         if isinstance(data, dict):  # sizes first: error messages below echo these strings
             if isinstance(data.get("game"), str) and len(data["game"]) > 64:
-                raise ApiError(422, f"record.game: {clip(data['game'])} is not a game name")
+                raise InvalidRequest(f"record.game: {clip(data['game'])} is not a game name")
             if isinstance(data.get("start"), str) and len(data["start"]) > 10_000:
-                raise ApiError(422, "record.start: a position text of more than 10000 characters")
+                raise InvalidRequest("record.start: a position text of more than 10000 characters")
             moves = data.get("moves")
             if isinstance(moves, list):
                 for i, move in enumerate(moves, 1):
                     if isinstance(move, str) and len(move) > MOVE_TEXT_LIMIT:
-                        raise ApiError(422, f"record.moves: ply {i} is longer than {MOVE_TEXT_LIMIT} characters",
+                        raise InvalidRequest(f"record.moves: ply {i} is longer than {MOVE_TEXT_LIMIT} characters",
                                        ply=i)
         try:
             record = Record.from_dict(data)
@@ -453,12 +589,10 @@ class MatchService:
             game = record.make_game()
             initial = record.initial_state(game)
         except RecordError as exc:
-            raise ApiError(422, cut(str(exc)), ply=exc.ply,
+            raise InvalidRequest(cut(str(exc)), ply=exc.ply,
                            reason=cut(exc.reason) if exc.reason else exc.reason) from None
         except AbstractaError as exc:
-            raise ApiError(422, cut(str(exc))) from None
-        except Exception as exc:  # noqa: BLE001
-            raise ApiError(422, f"the record does not replay: {cut(str(exc), 200)}") from None
+            raise InvalidRequest(cut(str(exc))) from None
         check_seed(record.seed, "record.seed")
         if seats is None:
             # the record's players: empty means people at every seat, otherwise one valid seat
@@ -470,25 +604,25 @@ class MatchService:
         result, termination = record.result, record.termination
         if state.is_terminal():
             if termination in ("resignation", "time"):
-                raise ApiError(422, f"record.termination: {termination!r}, but the game ended by the rules "
+                raise InvalidRequest(f"record.termination: {termination!r}, but the game ended by the rules "
                                     f"after ply {len(record.moves)}; use 'normal'")
             result, termination = [float(r) for r in state.returns()], "normal"
         elif termination == "normal":
-            raise ApiError(422, "record.termination: 'normal', but the game is not over by the rules")
+            raise InvalidRequest("record.termination: 'normal', but the game is not over by the rules")
         elif termination in ("resignation", "time") and (result is None or -1.0 not in result):
-            raise ApiError(422, f"record.result: a game ended by {termination} needs a result with the loser at -1")
+            raise InvalidRequest(f"record.result: a game ended by {termination} needs a result with the loser at -1")
         elif termination not in ("resignation", "time"):  # abandoned or none: the game continues here
             result, termination = None, None
         if len(record.tags) > TAG_COUNT_LIMIT:
-            raise ApiError(422, f"record.tags: {len(record.tags)} tags, at most {TAG_COUNT_LIMIT}")
+            raise InvalidRequest(f"record.tags: {len(record.tags)} tags, at most {TAG_COUNT_LIMIT}")
         for key, value in record.tags.items():
             if len(key) > TAG_KEY_LIMIT or len(value) > TAG_VALUE_LIMIT:
-                raise ApiError(422, f"record.tags: tag {clip(key)} is too long (names ≤ {TAG_KEY_LIMIT}, "
+                raise InvalidRequest(f"record.tags: tag {clip(key)} is too long (names ≤ {TAG_KEY_LIMIT}, "
                                     f"values ≤ {TAG_VALUE_LIMIT} characters)")
         tags = dict(record.tags)
         tags.setdefault("date", _stamp())
         match = Match(secrets.token_hex(8), game, initial, state, actions, players, record.start,
-                      tags, result, termination, 0, action_strings(initial, actions))
+                      tags, result, termination, 0, action_strings(initial, actions), base=len(actions))
         return self._store_new(match, _check_take(take, players), _check_clock(clock))
 
     def _store_new(self, match: Match, take: list[int],
@@ -499,13 +633,17 @@ class MatchService:
         match.live = Live(clock=clock, remaining=([clock["initial"]] * len(match.players)
                                                   if clock and "initial" in clock else None))
         self._start_clock(match, time.time())
-        with self.lock:
-            try:
-                self._commit(match, new=True, invites=[(digest(c), seat) for seat, c in codes.items()])
-            except AbstractaError as exc:
-                raise ApiError(422, str(exc)) from None
-            self.cache[match.id] = match
+        match.base = match.ply
+        with self.locked(match.id):
+            record = match.record()
+            self.store.create(match.id, match.game.name, record.to_json(indent=None),
+                              "over" if match.over else "playing", match.ply, len(record.moves),
+                              live=match.live.to_json(), tokens=list(match.tokens.items()),
+                              invites=[(digest(c), seat) for seat, c in codes.items()])
+            with self._guard:
+                self.cache[match.id] = match
             self._schedule_bot(match)
+            self._arm_clock(match)
         grant = {"tokens": [{"seat": seat, "token": t} for seat, t in sorted(tokens.items())],
                  "invites": [{"seat": seat, "code": c} for seat, c in sorted(codes.items())]}
         return match, grant
@@ -526,20 +664,20 @@ class MatchService:
         """The seats ``tokens`` hold in ``match``, for an act: 401 without any token, 403 when
         none of them is a token of this match, or (``seat`` given) none holds ``seat``."""
         if not tokens:
-            raise ApiError(401, "this needs the token of a seat of this match (Authorization: Bearer <token>)")
+            raise Unauthorized("this needs the token of a seat of this match (Authorization: Bearer <token>)")
         held = self.held(match, tokens)
         if not held:
-            raise ApiError(403, "no token given is a token of this match")
+            raise Forbidden("no token given is a token of this match")
         if seat is not None and seat not in held:
-            raise ApiError(403, f"no token given holds seat {seat}")
+            raise Forbidden(f"no token given holds seat {seat}")
         return held
 
     def invitation(self, code: Any) -> tuple[Match, int, bool]:
         """The invitation ``code``: ``(match, seat, claimed)``; 404 if unknown."""
         row = self.store.invite(digest(code)) if isinstance(code, str) and len(code) <= 64 else None
         if row is None:
-            raise ApiError(404, "no such invitation")
-        with self.lock:
+            raise NotFound("no such invitation")
+        with self.locked(row.match_id):
             return self.load(row.match_id), row.seat, row.claimed_at is not None
 
     def claim(self, code: Any) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
@@ -547,24 +685,30 @@ class MatchService:
         404 unknown, 410 claimed already."""
         match, seat, claimed = self.invitation(code)
         if claimed:
-            raise ApiError(410, f"this invitation to seat {seat} was used already")
+            raise Gone(f"this invitation to seat {seat} was used already")
         token = new_secret()
-        with self.lock:
+        with self.locked(match.id):
             got = self.store.claim(digest(code), digest(token))
             if got is None:
-                raise ApiError(410, f"this invitation to seat {seat} was used already")
-            match = self.load(match.id)
-            trial = self._copy(match)
-            trial.tokens[digest(token)] = seat
-            self._start_clock(trial, time.time())
-            match = self._replace(match, trial)  # a new revision: the others see the seat taken
+                raise Gone(f"this invitation to seat {seat} was used already")
+        match = self._seat_taken(match.id, digest(token), seat)
         return match, {"tokens": [{"seat": seat, "token": token}], "invites": []}
+
+    @_retrying
+    def _seat_taken(self, match_id: str, token_hash: str, seat: int) -> Match:
+        """A new revision after a claimed invitation (the token is stored already): the
+        others see the seat taken, and a clock waiting for it starts."""
+        match = self.load(match_id, fresh=True)
+        trial = self._copy(match)
+        trial.tokens[token_hash] = seat
+        self._start_clock(trial, time.time())
+        return self._replace(match, trial)
 
     def reinvite(self, match_id: str, tokens: list[str]) -> dict[str, list[dict[str, Any]]]:
         """New invitation codes for the unclaimed person seats (the old ones stop working);
         any seat's token. ``{"tokens": [], "invites": [{"seat", "code"}]}``."""
-        with self.lock:
-            match = self.load(match_id)
+        with self.locked(match_id):
+            match = self.load(match_id, fresh=True)
             self.authorize(match, tokens)
             codes = {seat: new_secret() for seat in match.persons if seat not in match.claimed}
             self.store.replace_invites(match.id, [(digest(c), seat) for seat, c in codes.items()])
@@ -658,38 +802,39 @@ class MatchService:
         plays in a row within one turn (e.g. a take and ``end``): all are applied, or none."""
         texts = text if isinstance(text, list) else [text]
         if not texts or len(texts) > 64:
-            raise ApiError(422, "field 'actions' must list 1 to 64 moves")
+            raise InvalidRequest("field 'actions' must list 1 to 64 moves")
         for item in texts:
             if not isinstance(item, str) or not item.strip() or len(item) > MOVE_TEXT_LIMIT:
-                raise ApiError(422, f"field 'action' must be a non-empty move in the game's notation "
+                raise InvalidRequest(f"field 'action' must be a non-empty move in the game's notation "
                                     f"(at most {MOVE_TEXT_LIMIT} characters)")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-            raise ApiError(422, f"field 'seat' must be an integer seat, got {clip(seat)}")
+            raise InvalidRequest(f"field 'seat' must be an integer seat, got {clip(seat)}")
         if isinstance(ply, bool) or not isinstance(ply, int):
-            raise ApiError(422, "field 'ply' must be the integer ply the move was chosen at")
-        with self.lock:
-            match = self.tick(self.load(match_id))
+            raise InvalidRequest("field 'ply' must be the integer ply the move was chosen at")
+
+        def attempt() -> Match:
+            match = self.tick(self.load(match_id, fresh=True))
             if seat is not None and not 0 <= seat < len(match.players):
-                raise ApiError(422, f"seat {seat} does not exist in this game (0…{len(match.players) - 1})")
+                raise InvalidRequest(f"seat {seat} does not exist in this game (0…{len(match.players) - 1})")
             held = self.authorize(match, tokens, seat)
             if match.over:
-                raise ApiError(409, "the game is over")
+                raise Conflict("the game is over")
             if ply != match.ply:
-                raise ApiError(409, f"stale move: it was chosen at ply {ply}, the game is at ply {match.ply}",
+                raise StalePly(f"stale move: it was chosen at ply {ply}, the game is at ply {match.ply}",
                                ply=match.ply)
             mover = match.to_move()
             if mover is None:
-                raise ApiError(409, "nobody is to move")
+                raise Conflict("nobody is to move")
             if match.players[mover] != "human":
-                raise ApiError(409, f"seat {mover} is played by the computer ({match.players[mover]})")
+                raise NotYourTurn(f"seat {mover} is played by the computer ({match.players[mover]})")
             if seat is not None and seat != mover:
-                raise ApiError(409, f"it is seat {mover}'s turn, not seat {seat}'s")
+                raise NotYourTurn(f"it is seat {mover}'s turn, not seat {seat}'s")
             if mover not in held:
-                raise ApiError(403, f"it is seat {mover}'s turn and no token given holds seat {mover}")
+                raise Forbidden(f"it is seat {mover}'s turn and no token given holds seat {mover}")
             trial = self._copy(match)
             for index, item in enumerate(texts):
                 if index and trial.state.current_player() != mover:
-                    raise ApiError(422, f"{clip(item)}: the turn was over after {clip(texts[index - 1])}")
+                    raise InvalidRequest(f"{clip(item)}: the turn was over after {clip(texts[index - 1])}")
                 for action in self._parse(trial, item.strip()):
                     trial.strings.append(trial.state.action_to_string(action))
                     trial.state.apply_action(action)
@@ -700,30 +845,29 @@ class MatchService:
             self._schedule_bot(match)
             return match
 
+        return self._change(match_id, attempt)
+
     @staticmethod
     def _parse(match: Match, text: str) -> list[int]:
         """The actions ``text`` stands for: one action's notation, or a whole-turn string
-        (``Game.parse_move``). Raises ApiError 422 naming the problem."""
+        (``Game.parse_move``). Raises IllegalMove naming the problem; any other exception
+        from the engine is a bug (the request fails with 500, the match is unchanged)."""
         state = match.state
         try:
             return [state.string_to_action(text)]
         except AbstractaError as exc:
             first: Exception = exc
-        except Exception as exc:  # noqa: BLE001 - a rules bug must not crash the request
-            raise ApiError(422, f"{clip(text)} could not be read: {cut(str(exc), 200)}") from None
         if not match.game.description.whole_turn_notation:
-            raise ApiError(422, cut(str(first)) if str(first) else f"{clip(text)} is not a legal move here")
+            raise IllegalMove(cut(str(first)) if str(first) else f"{clip(text)} is not a legal move here")
         try:
             actions = list(match.game.parse_move(state, text))
             check = state.clone()
             for action in actions:
                 check.apply_action(action)
         except AbstractaError as exc:
-            raise ApiError(422, cut(str(exc) or str(first))) from None
-        except Exception as exc:  # noqa: BLE001
-            raise ApiError(422, f"{clip(text)} could not be read: {cut(str(exc), 200)}") from None
+            raise IllegalMove(cut(str(exc) or str(first))) from None
         if not actions:
-            raise ApiError(422, f"{clip(text)} names no action")
+            raise IllegalMove(f"{clip(text)} names no action")
         return actions
 
     @staticmethod
@@ -769,11 +913,11 @@ class MatchService:
                 target = p
                 break
         if target is None:
-            raise ApiError(409, "there is no earlier turn of yours to take back to")
+            raise Conflict("there is no earlier turn of yours to take back to")
         barrier = self._reveal_flags(match, target)
         if barrier:
             ply, text = barrier[-1]
-            raise ApiError(409, f"ply {ply} ({text}) showed hidden information or a chance outcome; "
+            raise Conflict(f"ply {ply} ({text}) showed hidden information or a chance outcome; "
                                 "no undo goes back past it")
         return target
 
@@ -799,33 +943,37 @@ class MatchService:
     def _check_undoable(self, match: Match) -> None:
         if match.termination in ("resignation", "time"):
             how = "resigned" if match.termination == "resignation" else "lost on time"
-            raise ApiError(409, f"the game was {how}; it cannot be taken back")
+            raise Conflict(f"the game was {how}; it cannot be taken back")
         if not match.persons:
-            raise ApiError(409, "no seat is played by a person here")
+            raise Conflict("no seat is played by a person here")
         if match.over:
-            raise ApiError(409, "the game is over; moves of a finished game cannot be taken back")
+            raise Conflict("the game is over; moves of a finished game cannot be taken back")
 
     def undo(self, match_id: str, tokens: list[str] = ()) -> Match:
         """Take back at once to the start of the latest turn of a seat ``tokens`` hold, when
         they hold every person seat (against the computer, pass and play); with other people
         at the match it is 409: ask them (:meth:`request_takeback`). Never past an action that
         revealed something (409)."""
-        with self.lock:
-            match = self.tick(self.load(match_id))
+
+        def attempt() -> Match:
+            match = self.tick(self.load(match_id, fresh=True))
             held = self.authorize(match, tokens)
             self._check_undoable(match)
             others = [p for p in match.persons if p not in held]
             if others:
-                raise ApiError(409, f"seat{'s' if len(others) > 1 else ''} {', '.join(map(str, others))} "
+                raise Conflict(f"seat{'s' if len(others) > 1 else ''} {', '.join(map(str, others))} "
                                     "also played by people: ask for a takeback (POST …/takeback)")
             return self._take_back(match, self._undo_target(match, held & set(match.persons)))
+
+        return self._change(match_id, attempt)
 
     def request_takeback(self, match_id: str, tokens: list[str] = ()) -> Match:
         """Ask the other people at the match to take back to the start of the requester's
         latest turn (done at once when nobody else needs to agree). 409 if one is pending, or
         the takeback is impossible (see :meth:`undo`). Any move cancels the request."""
-        with self.lock:
-            match = self.tick(self.load(match_id))
+
+        def attempt() -> Match:
+            match = self.tick(self.load(match_id, fresh=True))
             held = self.authorize(match, tokens)
             self._check_undoable(match)
             mine = held & set(match.persons)
@@ -833,26 +981,29 @@ class MatchService:
             if all(p in held for p in match.persons):
                 return self._take_back(match, target)
             if match.live.takeback is not None:
-                raise ApiError(409, f"seat {match.live.takeback['by']} already asked for a takeback")
+                raise Conflict(f"seat {match.live.takeback['by']} already asked for a takeback")
             trial = self._copy(match)
             trial.live.takeback = {"by": min(mine), "to_ply": target, "at_ply": match.ply, "accepted": []}
             return self._replace(match, trial)
+
+        return self._change(match_id, attempt)
 
     def answer_takeback(self, match_id: str, accept: Any, tokens: list[str] = ()) -> Match:
         """Accept or decline the pending takeback for the seats ``tokens`` hold; it happens
         once every other person seat accepted, any decline drops it, and the asking seat may
         withdraw it (decline). 409 when none is pending, 403 for the asker accepting."""
         if not isinstance(accept, bool):
-            raise ApiError(422, "field 'accept' must be true or false")
-        with self.lock:
-            match = self.tick(self.load(match_id))
+            raise InvalidRequest("field 'accept' must be true or false")
+
+        def attempt() -> Match:
+            match = self.tick(self.load(match_id, fresh=True))
             held = self.authorize(match, tokens)
             pending = match.live.takeback
             if pending is None or match.over:
-                raise ApiError(409, "no takeback request is pending")
+                raise Conflict("no takeback request is pending")
             answering = {p for p in held if p in match.persons and p != pending["by"]}
             if not answering and not (pending["by"] in held and not accept):
-                raise ApiError(403, "the other players answer a takeback request, not the seat that asked")
+                raise Forbidden("the other players answer a takeback request, not the seat that asked")
             trial = self._copy(match)
             if not accept:
                 trial.live.takeback = None
@@ -863,22 +1014,27 @@ class MatchService:
             trial.live.takeback = {**pending, "accepted": accepted}
             return self._replace(match, trial)
 
+        return self._change(match_id, attempt)
+
     def claim_flag(self, match_id: str, tokens: list[str] = ()) -> Match:
         """Any seat's token: apply a fallen flag now (the server also does it by itself on
         the next request or live update). 409 if no flag has fallen."""
-        with self.lock:
-            match = self.load(match_id)
+
+        def attempt() -> Match:
+            match = self.load(match_id, fresh=True)
             self.authorize(match, tokens)
             before = match.revision
             match = self.tick(match)
             if match.revision == before:
                 live = match.live
                 if live.clock is None:
-                    raise ApiError(409, "this match has no clock")
+                    raise Conflict("this match has no clock")
                 if live.running is None:
-                    raise ApiError(409, "no clock is running")
-                raise ApiError(409, f"seat {live.running} has {live.left(live.running, time.time()):.1f} s left")
+                    raise Conflict("no clock is running")
+                raise Conflict(f"seat {live.running} has {live.left(live.running, time.time()):.1f} s left")
             return match
+
+        return self._change(match_id, attempt)
 
     @staticmethod
     def _movers(match: Match) -> list[int]:
@@ -900,22 +1056,26 @@ class MatchService:
         """``seat`` (default: the person to move if ``tokens`` hold it, else the one seat they
         hold) resigns; ``tokens`` must hold it (401/403)."""
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-            raise ApiError(422, f"seat {clip(seat)} does not exist in this game")
-        with self.lock:
-            match = self.tick(self.load(match_id))
+            raise InvalidRequest(f"seat {clip(seat)} does not exist in this game")
+
+        asked = seat
+
+        def attempt() -> Match:
+            seat = asked
+            match = self.tick(self.load(match_id, fresh=True))
             held = self.authorize(match, tokens)
             if match.over:
-                raise ApiError(409, "the game is over")
+                raise Conflict("the game is over")
             if seat is None:
                 mine = sorted(held & set(match.persons))
                 mover = match.to_move()
                 seat = mover if mover in mine else (mine[0] if len(mine) == 1 else None)
                 if seat is None:
-                    raise ApiError(422, "field 'seat' is required: which seat resigns")
+                    raise InvalidRequest("field 'seat' is required: which seat resigns")
             if not 0 <= seat < len(match.players):
-                raise ApiError(422, f"seat {clip(seat)} does not exist in this game")
+                raise InvalidRequest(f"seat {clip(seat)} does not exist in this game")
             if match.players[seat] != "human":
-                raise ApiError(409, f"seat {seat} is played by the computer and cannot resign")
+                raise Conflict(f"seat {seat} is played by the computer and cannot resign")
             self.authorize(match, tokens, seat)
             trial = self._copy(match)
             self._stop_clock(trial, time.time(), increment=False)
@@ -924,6 +1084,8 @@ class MatchService:
             trial.live.takeback = None
             self.thinking.pop(match_id, None)
             return self._replace(match, trial)
+
+        return self._change(match_id, attempt)
 
     # --- bots -------------------------------------------------------------------------------
     def _schedule_bot(self, match: Match) -> None:
@@ -936,6 +1098,7 @@ class MatchService:
         if self.thinking.get(match.id) == match.revision:
             return
         self.thinking[match.id] = match.revision
+        self.hub.publish(match.id)
         spec = match.players[mover]
         record_json = match.record().to_json(indent=None)
         seed = (hash((match.id, match.ply)) & 0x7FFFFFFF)
@@ -983,13 +1146,13 @@ class MatchService:
                 text, error = fut.result(timeout=0), None
             except Exception as exc:  # noqa: BLE001
                 text, error = None, f"{type(exc).__name__}: {exc}"
-        with self.lock:
+        with self.locked(match_id):
             if self.closed or self.thinking.get(match_id) != revision:
                 return
             self.thinking.pop(match_id, None)
             try:
-                match = self.load(match_id)
-            except ApiError:
+                match = self.load(match_id, fresh=True)
+            except (MatchError, CorruptMatch):
                 return
             if match.revision != revision or match.ply != ply or match.over:
                 return
@@ -1010,8 +1173,8 @@ class MatchService:
             self._after_actions(trial, time.time())
             try:
                 match = self._replace(match, trial)
-            except Exception as exc:  # noqa: BLE001
-                self.bot_errors[match_id] = str(exc)
+            except StaleRevision:  # another process moved first: its move stands
+                self.evict(match_id)
                 return
             self._schedule_bot(match)
 
@@ -1028,9 +1191,9 @@ class MatchService:
             held = {s for s in held if match.players[s] == "human"}
         if seat is not None:
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-                raise ApiError(422, f"seat {clip(seat)} does not exist in this game (0…{n - 1})")
+                raise InvalidRequest(f"seat {clip(seat)} does not exist in this game (0…{n - 1})")
             if seat not in held:
-                raise ApiError(403, f"no token given holds seat {seat}: a spectator sees public "
+                raise Forbidden(f"no token given holds seat {seat}: a spectator sees public "
                                     "information only (leave out ?seat=)")
             return seat
         if not held:
@@ -1063,19 +1226,21 @@ class MatchService:
         """The record for a client: refused (409) while hidden cards are still hidden, because
         its seed rebuilds every hand and the stock (the stored record keeps the seed)."""
         if match.hides_cards:
-            raise ApiError(409, "the record of a game with hidden cards is available when it is over")
+            raise Hidden("the record of a game with hidden cards is available when it is over")
         return match.record().to_json()
 
     def delete(self, match_id: str, tokens: list[str] = ()) -> None:
         """Forget the match ``match_id`` (404 if absent); ``tokens`` must hold one of its
         seats (401/403). A bot thinking there is ignored."""
-        with self.lock:
-            match = self.load(match_id)
+        with self.locked(match_id):
+            match = self.load(match_id, fresh=True)
             self.authorize(match, tokens)
             self.store.delete(match_id)
-            self.cache.pop(match_id, None)
+            self.evict(match_id)
             self.thinking.pop(match_id, None)
             self.bot_errors.pop(match_id, None)
+            self.hub.set_timer(match_id, None, self._flag_due)
+        self.hub.publish(match_id)
 
     def clock_view(self, match: Match) -> dict[str, Any] | None:
         """The clock for a client (None: no clock): the time control, seconds left per seat at
@@ -1092,7 +1257,59 @@ class MatchService:
 
     def view(self, match: Match, held: set[int] = frozenset(), seat: Any = None) -> dict[str, Any]:
         """The match as the seats ``held`` may see it (``seat``: which of them; none held: a
-        spectator). Legal moves only for a held seat to move."""
+        spectator). Legal moves only for a held seat to move.
+
+        Computed once per revision and viewer (``to_struct`` is the costly part) and shared by
+        every request and subscriber asking for it; only the clock is fresh each time. The
+        answer is shared: callers must not change it."""
+        key = (frozenset(held), seat, match.id in self.thinking, self.bot_errors.get(match.id))
+        views = match.__dict__.setdefault("_views", {})
+        cached = views.get(key)
+        if cached is None:
+            cached = views[key] = self._view(match, held, seat)
+        if match.live.clock is None:
+            return cached
+        return {**cached, "clock": self.clock_view(match)}
+
+    # --- what the routes ask for (each under the match's lock) -----------------------------------
+    def snapshot(self, match_id: str, tokens: list[str], seat: Any = None) -> dict[str, Any]:
+        """The view of ``match_id`` for ``tokens`` (a fallen flag applied first)."""
+        match = self.current(match_id)
+        with self.locked(match_id):
+            return self.view(match, self.held(match, tokens), seat)
+
+    def act_view(self, match: Match, tokens: list[str], seat: Any = None) -> dict[str, Any]:
+        """The view of ``match`` (just changed) for ``tokens``."""
+        with self.locked(match.id):
+            return self.view(match, self.held(match, tokens), seat)
+
+    def positions_of(self, match_id: str, tokens: list[str], seat: Any = None
+                     ) -> tuple[Match, list[str], list[dict[str, Any]]]:
+        """``(match, texts, structs)``: see :meth:`positions`."""
+        match = self.current(match_id)
+        with self.locked(match_id):
+            texts, structs = self.positions(match, self.held(match, tokens), seat)
+            return match, texts, structs
+
+    def record_of(self, match_id: str) -> tuple[Match, str]:
+        """``(match, record JSON)``: see :meth:`record_json`."""
+        with self.locked(match_id):
+            match = self.load(match_id)
+            return match, self.record_json(match)
+
+    def seats_of(self, match_id: str, tokens: list[str]) -> set[int]:
+        """The seats ``tokens`` hold in ``match_id`` (NotFound if absent)."""
+        with self.locked(match_id):
+            return self.held(self.load(match_id), tokens)
+
+    def push_view(self, match_id: str, held: set[int]) -> tuple[tuple[int, bool], dict[str, Any]]:
+        """For a subscriber: ``(key, view)``, the key changing exactly when the view does
+        (revision, a computer thinking). NotFound once the match is deleted."""
+        match = self.current(match_id)
+        with self.locked(match_id):
+            return (match.revision, match_id in self.thinking), self.view(match, held)
+
+    def _view(self, match: Match, held: set[int], seat: Any) -> dict[str, Any]:
         viewer = self.viewer(match, held, seat)
         mover = match.to_move()
         human_to_move = mover is not None and match.players[mover] == "human"
@@ -1181,4 +1398,4 @@ class MatchService:
         return texts, structs
 
 
-__all__ = ["ApiError", "Live", "Match", "MatchService", "digest"]
+__all__ = ["Live", "Match", "MatchService", "digest"]

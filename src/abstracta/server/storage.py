@@ -1,21 +1,32 @@
-"""Persistence of played games (issue 7 §1): one row per match, holding its record; seat
-tokens, invitations and each match's live state (clock, takeback request) in tables of their own
-(issue 13; ``create_all`` adds them to an existing database).
+"""Persistence of played games (issue 7 §1, issue 14 §1): one row per match, holding its
+record and revision; each move played since as an appended row (``moves``); seat tokens,
+invitations and each match's live state (clock, takeback request) in tables of their own.
 
 SQLAlchemy 2. The default database is an SQLite file in the user's data directory (created on
-first start, WAL journal); any SQLAlchemy URL works (``--db``). Each row stores the match's
-record JSON (:class:`abstracta.core.records.Record`) and is rewritten in the same transaction
-that accepts a move, so a match survives a restart at its last accepted move.
+first start, WAL journal); any SQLAlchemy URL works (``--db``); several processes may share
+one PostgreSQL database (every commit sends ``NOTIFY abstracta, '<match id>:<revision>'``).
+
+A match is its row's record JSON (:class:`abstracta.core.records.Record`, the "base": the moves
+up to some ply) followed by its move rows (the actions after the base, one row per ply, in
+notation). A move appends rows and bumps the row's revision in one transaction, guarded by
+the revision it was computed from (optimistic concurrency); the record is rewritten only when
+what it holds besides moves changes (result, termination, players) or a takeback reaches
+into the base. A database of an earlier version (records only, no ``moves`` table, no
+``turns`` column) is read as it is: ``create_all`` adds the table, :func:`make_engine` the
+column, and its records are the base of their matches.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from sqlalchemy import DateTime, Integer, String, Text, create_engine, delete, event, select, update
+from sqlalchemy import (DateTime, Integer, String, Text, create_engine, delete, event, inspect, insert,
+                        select, text, update)
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 
@@ -34,8 +45,22 @@ class MatchRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="playing")  # playing | over
     revision: Mapped[int] = mapped_column(Integer, default=0)
     plies: Mapped[int] = mapped_column(Integer, default=0)
+    # entries of the whole record's move list (whole turns for some games); NULL in databases
+    # of an earlier version, whose records hold every move
+    turns: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MoveRow(Base):
+    """One action played after the match's stored record: its 1-based ply and notation."""
+
+    __tablename__ = "moves"
+
+    match_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[str] = mapped_column(Text)
+    played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SeatTokenRow(Base):
@@ -104,7 +129,30 @@ def make_engine(url: str | None) -> Engine:
             cursor.close()
 
     Base.metadata.create_all(engine)
+    _add_missing_columns(engine)
     return engine
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """Columns newer versions added to existing tables (``create_all`` only creates tables)."""
+    present = {c["name"] for c in inspect(engine).get_columns("matches")}
+    if "turns" not in present:
+        try:
+            with engine.begin() as conn:
+                conn.execute(text("ALTER TABLE matches ADD COLUMN turns INTEGER"))
+        except DBAPIError:  # another process starting at the same moment added it
+            if "turns" not in {c["name"] for c in inspect(engine).get_columns("matches")}:
+                raise
+
+
+@dataclass
+class Stored:
+    """Everything stored of one match, read in one transaction."""
+
+    row: MatchRow
+    moves: list[tuple[int, str]]  # (ply, notation) after the record, in order
+    tokens: list[tuple[str, int]]
+    live: str | None
 
 
 class Store:
@@ -121,42 +169,93 @@ class Store:
         with self.session() as s:
             return s.get(MatchRow, match_id)
 
-    def save(self, match_id: str, game: str, record_json: str, status: str, revision: int,
-             plies: int, expected_revision: int | None, *, live: str | None = None,
-             tokens: list[tuple[str, int]] = (), invites: list[tuple[str, int]] = ()) -> None:
-        """Insert or update a row in one transaction, with the match's live state (JSON text,
-        when given) and, for a new match, its seat tokens and invitations
-        (``(sha256 hex, seat)`` pairs).
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may serve the same database (PostgreSQL): caches must be
+        checked against it and commits announced."""
+        return self.engine.dialect.name == "postgresql"
 
-        ``expected_revision`` (None for a new row) guards against lost updates: the row must
-        still be at that revision, otherwise :class:`RuntimeError` and nothing is written.
-        """
-        with self.session() as s, s.begin():
+    def listen_url(self) -> str | None:
+        """A libpq URL for a LISTEN connection (None: the database has no notifications)."""
+        if not self.shared:
+            return None
+        return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def load(self, match_id: str) -> Stored | None:
+        """The match row with its move rows, tokens and live state (None: no such match)."""
+        with self.session() as s:
             row = s.get(MatchRow, match_id)
-            stamp = now()
-            if live is not None:
-                live_row = s.get(LiveRow, match_id)
-                if live_row is None:
-                    s.add(LiveRow(match_id=match_id, data=live))
-                else:
-                    live_row.data = live
             if row is None:
-                if expected_revision is not None:
-                    raise RuntimeError(f"match {match_id} vanished from the database")
-                s.add(MatchRow(id=match_id, game=game, record=record_json, status=status,
-                               revision=revision, plies=plies, created_at=stamp, updated_at=stamp))
-                for digest, seat in tokens:
-                    s.add(SeatTokenRow(token_hash=digest, match_id=match_id, seat=seat, created_at=stamp))
-                for digest, seat in invites:
-                    s.add(InviteRow(code_hash=digest, match_id=match_id, seat=seat, created_at=stamp))
+                return None
+            moves = [(m.ply, m.action) for m in s.scalars(
+                select(MoveRow).where(MoveRow.match_id == match_id).order_by(MoveRow.ply))]
+            tokens = [(r.token_hash, r.seat) for r in
+                      s.scalars(select(SeatTokenRow).where(SeatTokenRow.match_id == match_id))]
+            live = s.get(LiveRow, match_id)
+            return Stored(row, moves, tokens, live.data if live is not None else None)
+
+    def revision(self, match_id: str) -> int | None:
+        """The stored revision of the match (None: no such match): one indexed read."""
+        with self.session() as s:
+            return s.scalar(select(MatchRow.revision).where(MatchRow.id == match_id))
+
+    def create(self, match_id: str, game: str, record_json: str, status: str, plies: int, turns: int,
+               *, live: str, tokens: list[tuple[str, int]] = (), invites: list[tuple[str, int]] = ()) -> None:
+        """Insert a new match at revision 0 with its live state, seat tokens and invitations
+        (``(sha256 hex, seat)`` pairs), in one transaction."""
+        with self.session() as s, s.begin():
+            stamp = now()
+            s.add(MatchRow(id=match_id, game=game, record=record_json, status=status, revision=0,
+                           plies=plies, turns=turns, created_at=stamp, updated_at=stamp))
+            s.add(LiveRow(match_id=match_id, data=live))
+            for digest, seat in tokens:
+                s.add(SeatTokenRow(token_hash=digest, match_id=match_id, seat=seat, created_at=stamp))
+            for digest, seat in invites:
+                s.add(InviteRow(code_hash=digest, match_id=match_id, seat=seat, created_at=stamp))
+            self._notify(s, match_id, 0)
+
+    def commit(self, match_id: str, expected_revision: int, *, status: str, plies: int, turns: int,
+               keep: int, add: list[tuple[int, str]] = (), record_json: str | None = None,
+               live: str | None = None) -> None:
+        """Store one change of a match in one transaction: the row moves from
+        ``expected_revision`` to the next, move rows after ply ``keep`` are dropped (a takeback;
+        ``keep`` = the previous ply otherwise), ``add`` rows ``(ply, notation)`` are appended,
+        the record is replaced when ``record_json`` is given (then every move row goes: the
+        record holds all moves), the live state when ``live`` is given.
+
+        Raises :class:`abstracta.server.errors.StaleRevision` (nothing written) when the row is
+        no longer at ``expected_revision`` (another process changed it) or is gone.
+        """
+        from .errors import StaleRevision
+
+        with self.session() as s, s.begin():
+            values: dict[str, Any] = {"revision": expected_revision + 1, "status": status, "plies": plies,
+                                      "turns": turns, "updated_at": now()}
+            if record_json is not None:
+                values["record"] = record_json
+            done = s.execute(update(MatchRow).where(MatchRow.id == match_id,
+                                                    MatchRow.revision == expected_revision).values(**values))
+            if done.rowcount != 1:
+                raise StaleRevision(match_id)
+            if record_json is not None:
+                s.execute(delete(MoveRow).where(MoveRow.match_id == match_id))
             else:
-                if expected_revision is None or row.revision != expected_revision:
-                    raise RuntimeError(f"match {match_id} was changed concurrently")
-                row.record = record_json
-                row.status = status
-                row.revision = revision
-                row.plies = plies
-                row.updated_at = stamp
+                if add and add[0][0] <= keep:
+                    raise ValueError("appended move rows must come after the kept ones")
+                s.execute(delete(MoveRow).where(MoveRow.match_id == match_id, MoveRow.ply > keep))
+                if add:
+                    stamp = now()
+                    s.execute(insert(MoveRow), [{"match_id": match_id, "ply": ply, "action": action,
+                                                 "played_at": stamp} for ply, action in add])
+            if live is not None:
+                if s.execute(update(LiveRow).where(LiveRow.match_id == match_id).values(data=live)).rowcount != 1:
+                    s.add(LiveRow(match_id=match_id, data=live))
+            self._notify(s, match_id, expected_revision + 1)
+
+    def _notify(self, s: Session, match_id: str, revision: int) -> None:
+        """Tell the other processes on this database (delivered at commit, not before)."""
+        if self.shared:
+            s.execute(text("SELECT pg_notify('abstracta', :payload)"), {"payload": f"{match_id}:{revision}"})
 
     def delete(self, match_id: str) -> bool:
         """Remove the row ``match_id`` with its tokens, invitations and live state; False if
@@ -166,8 +265,9 @@ class Store:
             if row is None:
                 return False
             s.delete(row)
-            for table in (SeatTokenRow, InviteRow, LiveRow):
+            for table in (SeatTokenRow, InviteRow, LiveRow, MoveRow):
                 s.execute(delete(table).where(table.match_id == match_id))
+            self._notify(s, match_id, -1)
             return True
 
     # --- seats, invitations, live state ---------------------------------------------------------

@@ -1,0 +1,154 @@
+"""Push, not poll (issue 14 §2): per-match publish/subscribe on the server's event loop, and
+timers for running clocks.
+
+The match service runs in worker threads; :meth:`Hub.publish` may be called from any thread
+and wakes the match's subscribers (WebSocket handlers) on the loop. A subscriber is an
+``asyncio.Event``: bursts of changes coalesce into one wake-up, after which the handler sends
+the view of the match as it is then (never a stale intermediate one).
+
+With several processes on one PostgreSQL database, :func:`listen` receives the other
+processes' ``NOTIFY abstracta, '<match id>:<revision>'`` and hands them to a callback (which
+drops the stale cached match and publishes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from typing import Any, Callable, Iterator
+
+log = logging.getLogger("abstracta.server")
+
+
+class Hub:
+    """Subscribers per match id, and one clock timer per match (``call_later`` on the loop)."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._subscribers: dict[str, set[asyncio.Event]] = {}
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._lock = threading.Lock()  # the timers' dict is touched from the loop and from threads
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Deliver on ``loop`` from now on (the app's lifespan calls this)."""
+        self.loop = loop
+
+    def detach(self) -> None:
+        with self._lock:
+            for handle in self._timers.values():
+                handle.cancel()
+            self._timers.clear()
+        self.loop = None
+
+    # --- publish / subscribe ----------------------------------------------------------------
+    def publish(self, match_id: str) -> None:
+        """Wake every subscriber of ``match_id`` (thread-safe; no-op without a loop)."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            if _on_loop(loop):
+                self._wake(match_id)
+            else:
+                loop.call_soon_threadsafe(self._wake, match_id)
+        except RuntimeError:  # the loop is shutting down
+            pass
+
+    def _wake(self, match_id: str) -> None:
+        for event in self._subscribers.get(match_id, ()):
+            event.set()
+
+    @contextlib.contextmanager
+    def subscribe(self, match_id: str) -> Iterator[asyncio.Event]:
+        """An event set on each change of ``match_id`` (set at once: send the first view).
+        Call on the loop."""
+        event = asyncio.Event()
+        event.set()
+        self._subscribers.setdefault(match_id, set()).add(event)
+        try:
+            yield event
+        finally:
+            subs = self._subscribers.get(match_id)
+            if subs is not None:
+                subs.discard(event)
+                if not subs:
+                    del self._subscribers[match_id]
+
+    def subscribers(self, match_id: str) -> int:
+        return len(self._subscribers.get(match_id, ()))
+
+    # --- clock timers -----------------------------------------------------------------------
+    def set_timer(self, match_id: str, delay: float | None, callback: Callable[[str], Any]) -> None:
+        """Run ``callback(match_id)`` in a worker thread after ``delay`` seconds, replacing
+        the match's earlier timer (``delay`` None: just cancel it). Thread-safe."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+
+        def arm() -> None:
+            with self._lock:
+                old = self._timers.pop(match_id, None)
+                if old is not None:
+                    old.cancel()
+                if delay is not None and self.loop is loop:
+                    self._timers[match_id] = loop.call_later(max(0.0, delay), fire)
+
+        def fire() -> None:
+            with self._lock:
+                self._timers.pop(match_id, None)
+            loop.run_in_executor(None, _guarded, callback, match_id)
+
+        try:
+            if _on_loop(loop):
+                arm()
+            else:
+                loop.call_soon_threadsafe(arm)
+        except RuntimeError:
+            pass
+
+    def timers(self) -> int:
+        return len(self._timers)
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+def _guarded(callback: Callable[[str], Any], match_id: str) -> None:
+    try:
+        callback(match_id)
+    except Exception:  # noqa: BLE001 - a timer has nobody to answer; the bug is logged
+        log.exception("clock timer of match %s failed", match_id)
+
+
+async def listen(url: str, on_change: Callable[[str, int], None], ready: asyncio.Event | None = None) -> None:
+    """``LISTEN abstracta`` on the PostgreSQL database at ``url`` (libpq URL) and call
+    ``on_change(match_id, revision)`` for every notification (revision -1: deleted), until
+    cancelled. A lost connection is reopened after a second; ``ready`` is set once listening."""
+    import psycopg
+
+    while True:
+        try:
+            async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+                await conn.execute("LISTEN abstracta")
+                if ready is not None:
+                    ready.set()
+                async for note in conn.notifies():
+                    match_id, _, revision = note.payload.rpartition(":")
+                    try:
+                        on_change(match_id, int(revision))
+                    except ValueError:
+                        continue
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the database restarted or the network hiccuped
+            log.warning("LISTEN connection lost (%s); reconnecting", type(exc).__name__)
+            await asyncio.sleep(1.0)
+
+
+__all__ = ["Hub", "listen"]
