@@ -905,13 +905,17 @@ def egtb_probe_cmd(
 def serve_cmd(
     host: str = typer.Option("127.0.0.1", "--host"),
     port: int = typer.Option(8000, "--port", min=1, max=65535),
-    db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL (default: SQLite in the user data directory)."),
+    db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL (default: SQLite in the user data directory); "
+                                     "several processes may serve one PostgreSQL database (postgresql+psycopg://…)."),
+    no_rate_limits: bool = typer.Option(False, "--no-rate-limits",
+                                        help="Switch the abuse rate limits off (benchmarks on loopback; also "
+                                             "ABSTRACTA_RATE_LIMITS=off)."),
 ) -> None:
     """Start the web app: open http://HOST:PORT/ in a browser."""
     from .server import run
 
     try:
-        run(host, port, db)
+        run(host, port, db, rate_limits=not no_rate_limits)
     except OSError as exc:
         raise CliError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
 

@@ -6,10 +6,17 @@
 from __future__ import annotations
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
+def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, rate_limits: bool = True) -> None:
     """Serve the app at ``http://host:port/`` with matches stored at ``db`` (SQLAlchemy URL;
-    default: SQLite in the user data directory)."""
+    default: SQLite in the user data directory). ``rate_limits=False`` (or the environment's
+    ``ABSTRACTA_RATE_LIMITS=off``) is the benchmarks' switch for the abuse limits (issue 14 §4;
+    there are none to switch off yet)."""
+    import os
+
     import uvicorn
+
+    if not rate_limits:
+        os.environ["ABSTRACTA_RATE_LIMITS"] = "off"
 
     from .app import create_app
     from .storage import default_db_url

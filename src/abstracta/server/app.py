@@ -651,7 +651,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
             except (AbstractaError, TypeError):
                 seats = None
             out.append({"id": row.id, "game": row.game, "status": row.status, "ply": row.plies,
-                        "turns": len(record.get("moves") or []),
+                        # NULL in databases of an earlier version, whose records hold every move
+                        "turns": row.turns if row.turns is not None else len(record.get("moves") or []),
                         "players": record.get("players") or [],
                         "seats": seats,
                         "options": record.get("options") or {},

@@ -161,6 +161,9 @@ class Store:
     def __init__(self, url: str | None):
         self.engine = make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        #: other processes may serve the same database (PostgreSQL): cached matches are checked
+        #: against it before an act, and commits are announced (NOTIFY)
+        self.shared = self.engine.dialect.name == "postgresql"
 
     def session(self) -> Session:
         return self._sessions()
@@ -169,15 +172,9 @@ class Store:
         with self.session() as s:
             return s.get(MatchRow, match_id)
 
-    @property
-    def shared(self) -> bool:
-        """Whether other processes may serve the same database (PostgreSQL): caches must be
-        checked against it and commits announced."""
-        return self.engine.dialect.name == "postgresql"
-
     def listen_url(self) -> str | None:
         """A libpq URL for a LISTEN connection (None: the database has no notifications)."""
-        if not self.shared:
+        if self.engine.dialect.name != "postgresql":
             return None
         return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
@@ -254,7 +251,7 @@ class Store:
 
     def _notify(self, s: Session, match_id: str, revision: int) -> None:
         """Tell the other processes on this database (delivered at commit, not before)."""
-        if self.shared:
+        if self.engine.dialect.name == "postgresql":
             s.execute(text("SELECT pg_notify('abstracta', :payload)"), {"payload": f"{match_id}:{revision}"})
 
     def delete(self, match_id: str) -> bool:
