@@ -24,7 +24,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, rate_l
     url = db or default_db_url()
     app = create_app(url)
     print(f"abstracta: open http://{host}:{port}/ in a browser (games stored in {url})", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
+    # views are a few kB, sent on every change to every subscriber: compressing them costs more
+    # CPU than the bytes are worth
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5,
+                ws_per_message_deflate=False)
 
 
 __all__ = ["run"]

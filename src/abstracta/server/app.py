@@ -632,8 +632,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         invites = [{**i, "path": f"/#/join/{i['code']}"} for i in grant["invites"]]
         return {**view, "tokens": grant["tokens"], "invites": invites}
 
-    def act_view(match: Any, tokens: list[str], seat: int | None = None) -> dict[str, Any]:
-        return service.act_view(match, tokens, seat)
+    def act_view(match: Any, tokens: list[str], seat: int | None = None) -> Response:
+        # the view's JSON is encoded once per revision and viewer and shared with the WebSocket
+        # pushes; it has exactly the fields of MatchView (the documented response model)
+        return Response(service.act_view(match, tokens, seat), media_type="application/json")
 
     @app.get("/api/matches", summary="Your matches: those of the tokens sent, most recently played first",
              response_model=list[MatchSummary])
@@ -701,9 +703,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
              response_model=MatchView, responses=ERRORS)
     def get_match(match_id: str, tokens: Tokens,
                   seat: int | None = Query(None, description="which held seat's eyes (403 for a seat not held)")
-                  ) -> dict[str, Any]:
+                  ) -> Response:
         """Without a token of this match: the spectator's view (public information only)."""
-        return service.snapshot(match_id, tokens, seat)
+        return Response(service.snapshot(match_id, tokens, seat), media_type="application/json")
 
     @app.get("/api/matches/{match_id}/positions",
              summary="The position text after each ply (index 0 = start), as the request's tokens may see it",
@@ -715,7 +717,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     @app.post("/api/matches/{match_id}/actions", summary="Play a move for the seat to move (its token)",
               response_model=MatchView, responses=ERRORS)
     def post_action(match_id: str, body: PlayAction, tokens: Tokens,
-                    seat: int | None = Query(None, description="the seat playing (or 'seat' in the body)")) -> dict[str, Any]:
+                    seat: int | None = Query(None, description="the seat playing (or 'seat' in the body)")) -> Response:
         """409 if the ply is stale, the game is over or a computer seat is to move; 403 if no
         token given holds the seat to move."""
         if seat is not None and body.seat is not None and seat != body.seat:
@@ -730,7 +732,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     @app.post("/api/matches/{match_id}/undo",
               summary="Take back at once to the start of your latest turn (when nobody else must agree)",
               response_model=MatchView, responses=ERRORS)
-    def post_undo(match_id: str, tokens: Tokens, _body: None = NoBody, seat: int | None = Query(None)) -> dict[str, Any]:
+    def post_undo(match_id: str, tokens: Tokens, _body: None = NoBody, seat: int | None = Query(None)) -> Response:
         """Immediate when the tokens hold every person seat (against the computer, pass and play);
         with other people at the match 409 (ask with POST …/takeback). 409 past a revealed card."""
         match = service.undo(match_id, tokens)
@@ -738,7 +740,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     @app.post("/api/matches/{match_id}/takeback", summary="Ask the other people for a takeback",
               response_model=MatchView, responses=ERRORS)
-    def post_takeback(match_id: str, tokens: Tokens, _body: None = NoBody) -> dict[str, Any]:
+    def post_takeback(match_id: str, tokens: Tokens, _body: None = NoBody) -> Response:
         """The view's 'takeback' shows the pending request to everyone; any move cancels it. Done
         at once when nobody else needs to agree."""
         match = service.request_takeback(match_id, tokens)
@@ -746,19 +748,19 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     @app.post("/api/matches/{match_id}/takeback/answer", summary="Accept or decline the pending takeback",
               response_model=MatchView, responses=ERRORS)
-    def post_takeback_answer(match_id: str, body: TakebackAnswer, tokens: Tokens) -> dict[str, Any]:
+    def post_takeback_answer(match_id: str, body: TakebackAnswer, tokens: Tokens) -> Response:
         match = service.answer_takeback(match_id, body.accept, tokens)
         return act_view(match, tokens)
 
     @app.post("/api/matches/{match_id}/flag", summary="Claim a fallen flag (the server also applies it by itself)",
               response_model=MatchView, responses=ERRORS)
-    def post_flag(match_id: str, tokens: Tokens, _body: None = NoBody) -> dict[str, Any]:
+    def post_flag(match_id: str, tokens: Tokens, _body: None = NoBody) -> Response:
         match = service.claim_flag(match_id, tokens)
         return act_view(match, tokens)
 
     @app.post("/api/matches/{match_id}/resign", summary="Resign (a seat the tokens hold)", response_model=MatchView,
               responses=ERRORS)
-    def post_resign(match_id: str, tokens: Tokens, body: Resign | None = None) -> dict[str, Any]:
+    def post_resign(match_id: str, tokens: Tokens, body: Resign | None = None) -> Response:
         seat = body.seat if body is not None else None
         match = service.resign(match_id, seat, tokens)
         return act_view(match, tokens)
@@ -851,7 +853,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                         await ws.close(code=4000 + status_of(exc))
                         return
                     if key != last:
-                        await ws.send_json(payload)
+                        await ws.send_text(payload.decode())
                         last = key
         except Exception:  # noqa: BLE001 - a closed or broken socket ends the handler
             pass

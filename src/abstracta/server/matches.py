@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator, TypeVar
 
+import orjson
+
 from ..core.errors import AbstractaError, IllegalActionError, OptionError, RecordError, UnknownGameError
 from ..core.game import Game, State, action_strings, resignation_returns
 from ..core.options import seed_problem
@@ -1262,26 +1264,42 @@ class MatchService:
         Computed once per revision and viewer (``to_struct`` is the costly part) and shared by
         every request and subscriber asking for it; only the clock is fresh each time. The
         answer is shared: callers must not change it."""
+        return self._cached_view(match, held, seat)[0]
+
+    def view_json(self, match: Match, held: set[int] = frozenset(), seat: Any = None) -> bytes:
+        """:meth:`view` as JSON (UTF-8), encoded once per revision and viewer (a match with a
+        clock: each time, since the clock's figures are of the moment)."""
+        entry = self._cached_view(match, held, seat)
+        if entry[1] is None:
+            encoded = orjson.dumps(entry[0], option=orjson.OPT_NON_STR_KEYS)
+            if match.live.clock is None:
+                entry[1] = encoded
+            return encoded
+        return entry[1]
+
+    def _cached_view(self, match: Match, held: set[int], seat: Any) -> list[Any]:
+        """``[view, its JSON or None]`` from the match's cache of views (per revision: a new
+        revision is a new Match object), the clock fresh."""
         key = (frozenset(held), seat, match.id in self.thinking, self.bot_errors.get(match.id))
         views = match.__dict__.setdefault("_views", {})
-        cached = views.get(key)
-        if cached is None:
-            cached = views[key] = self._view(match, held, seat)
+        entry = views.get(key)
+        if entry is None:
+            entry = views[key] = [self._view(match, held, seat), None]
         if match.live.clock is None:
-            return cached
-        return {**cached, "clock": self.clock_view(match)}
+            return entry
+        return [{**entry[0], "clock": self.clock_view(match)}, None]
 
     # --- what the routes ask for (each under the match's lock) -----------------------------------
-    def snapshot(self, match_id: str, tokens: list[str], seat: Any = None) -> dict[str, Any]:
-        """The view of ``match_id`` for ``tokens`` (a fallen flag applied first)."""
+    def snapshot(self, match_id: str, tokens: list[str], seat: Any = None) -> bytes:
+        """The view of ``match_id`` for ``tokens`` (a fallen flag applied first), as JSON."""
         match = self.current(match_id)
         with self.locked(match_id):
-            return self.view(match, self.held(match, tokens), seat)
+            return self.view_json(match, self.held(match, tokens), seat)
 
-    def act_view(self, match: Match, tokens: list[str], seat: Any = None) -> dict[str, Any]:
-        """The view of ``match`` (just changed) for ``tokens``."""
+    def act_view(self, match: Match, tokens: list[str], seat: Any = None) -> bytes:
+        """The view of ``match`` (just changed) for ``tokens``, as JSON."""
         with self.locked(match.id):
-            return self.view(match, self.held(match, tokens), seat)
+            return self.view_json(match, self.held(match, tokens), seat)
 
     def positions_of(self, match_id: str, tokens: list[str], seat: Any = None
                      ) -> tuple[Match, list[str], list[dict[str, Any]]]:
@@ -1302,12 +1320,12 @@ class MatchService:
         with self.locked(match_id):
             return self.held(self.load(match_id), tokens)
 
-    def push_view(self, match_id: str, held: set[int]) -> tuple[tuple[int, bool], dict[str, Any]]:
-        """For a subscriber: ``(key, view)``, the key changing exactly when the view does
-        (revision, a computer thinking). NotFound once the match is deleted."""
+    def push_view(self, match_id: str, held: set[int]) -> tuple[tuple[int, bool], bytes]:
+        """For a subscriber: ``(key, view as JSON)``, the key changing exactly when the view
+        does (revision, a computer thinking). NotFound once the match is deleted."""
         match = self.current(match_id)
         with self.locked(match_id):
-            return (match.revision, match_id in self.thinking), self.view(match, held)
+            return (match.revision, match_id in self.thinking), self.view_json(match, held)
 
     def _view(self, match: Match, held: set[int], seat: Any) -> dict[str, Any]:
         viewer = self.viewer(match, held, seat)

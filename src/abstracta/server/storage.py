@@ -18,6 +18,8 @@ column, and its records are the base of their matches.
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -25,7 +27,7 @@ from typing import Any, Iterator
 
 from sqlalchemy import (DateTime, Integer, String, Text, create_engine, delete, event, inspect, insert,
                         select, text, update)
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -164,6 +166,15 @@ class Store:
         #: other processes may serve the same database (PostgreSQL): cached matches are checked
         #: against it before an act, and commits are announced (NOTIFY)
         self.shared = self.engine.dialect.name == "postgresql"
+        # SQLite has one writer at a time and makes the others sleep and retry (up to 100 ms
+        # per try): writers of this process queue on a lock instead and are woken at once
+        self._writing = threading.Lock() if self.engine.dialect.name == "sqlite" else contextlib.nullcontext()
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[Session]:
+        """A session in a write transaction (committed at the end, rolled back on error)."""
+        with self._writing, self.session() as s, s.begin():
+            yield s
 
     def session(self) -> Session:
         return self._sessions()
@@ -200,7 +211,7 @@ class Store:
                *, live: str, tokens: list[tuple[str, int]] = (), invites: list[tuple[str, int]] = ()) -> None:
         """Insert a new match at revision 0 with its live state, seat tokens and invitations
         (``(sha256 hex, seat)`` pairs), in one transaction."""
-        with self.session() as s, s.begin():
+        with self.writing() as s:
             stamp = now()
             s.add(MatchRow(id=match_id, game=game, record=record_json, status=status, revision=0,
                            plies=plies, turns=turns, created_at=stamp, updated_at=stamp))
@@ -225,31 +236,37 @@ class Store:
         """
         from .errors import StaleRevision
 
-        with self.session() as s, s.begin():
+        # Core statements on a connection: a move is two or three short statements, without
+        # the ORM's bookkeeping
+        with self._writing, self.engine.begin() as conn:
             values: dict[str, Any] = {"revision": expected_revision + 1, "status": status, "plies": plies,
                                       "turns": turns, "updated_at": now()}
             if record_json is not None:
                 values["record"] = record_json
-            done = s.execute(update(MatchRow).where(MatchRow.id == match_id,
-                                                    MatchRow.revision == expected_revision).values(**values))
+            done = conn.execute(update(MatchRow.__table__).where(MatchRow.id == match_id,
+                                                                 MatchRow.revision == expected_revision)
+                                .values(**values))
             if done.rowcount != 1:
                 raise StaleRevision(match_id)
+            moves = MoveRow.__table__
             if record_json is not None:
-                s.execute(delete(MoveRow).where(MoveRow.match_id == match_id))
+                conn.execute(delete(moves).where(moves.c.match_id == match_id))
             else:
                 if add and add[0][0] <= keep:
                     raise ValueError("appended move rows must come after the kept ones")
-                s.execute(delete(MoveRow).where(MoveRow.match_id == match_id, MoveRow.ply > keep))
+                if keep < plies - len(add) or not add:  # a takeback (or no new move): rows after keep go
+                    conn.execute(delete(moves).where(moves.c.match_id == match_id, moves.c.ply > keep))
                 if add:
                     stamp = now()
-                    s.execute(insert(MoveRow), [{"match_id": match_id, "ply": ply, "action": action,
-                                                 "played_at": stamp} for ply, action in add])
+                    conn.execute(insert(moves), [{"match_id": match_id, "ply": ply, "action": action,
+                                                  "played_at": stamp} for ply, action in add])
             if live is not None:
-                if s.execute(update(LiveRow).where(LiveRow.match_id == match_id).values(data=live)).rowcount != 1:
-                    s.add(LiveRow(match_id=match_id, data=live))
-            self._notify(s, match_id, expected_revision + 1)
+                lives = LiveRow.__table__
+                if conn.execute(update(lives).where(lives.c.match_id == match_id).values(data=live)).rowcount != 1:
+                    conn.execute(insert(lives).values(match_id=match_id, data=live))
+            self._notify(conn, match_id, expected_revision + 1)
 
-    def _notify(self, s: Session, match_id: str, revision: int) -> None:
+    def _notify(self, s: Session | Connection, match_id: str, revision: int) -> None:
         """Tell the other processes on this database (delivered at commit, not before)."""
         if self.engine.dialect.name == "postgresql":
             s.execute(text("SELECT pg_notify('abstracta', :payload)"), {"payload": f"{match_id}:{revision}"})
@@ -257,7 +274,7 @@ class Store:
     def delete(self, match_id: str) -> bool:
         """Remove the row ``match_id`` with its tokens, invitations and live state; False if
         there was none."""
-        with self.session() as s, s.begin():
+        with self.writing() as s:
             row = s.get(MatchRow, match_id)
             if row is None:
                 return False
@@ -304,7 +321,7 @@ class Store:
         """Claim the invitation ``code_hash`` for the token ``token_hash`` in one transaction:
         ``(match id, seat)``, or None if there is no such invitation or it was claimed already
         (a conditional UPDATE, so two concurrent claims cannot both win)."""
-        with self.session() as s, s.begin():
+        with self.writing() as s:
             invite = s.get(InviteRow, code_hash)
             if invite is None or invite.claimed_at is not None:
                 return None
@@ -320,7 +337,7 @@ class Store:
     def replace_invites(self, match_id: str, invites: list[tuple[str, int]]) -> None:
         """Drop the unclaimed invitations of the match and store ``invites`` (``(sha256 hex,
         seat)``) instead, in one transaction."""
-        with self.session() as s, s.begin():
+        with self.writing() as s:
             s.execute(delete(InviteRow).where(InviteRow.match_id == match_id, InviteRow.claimed_at.is_(None)))
             stamp = now()
             for digest, seat in invites:
@@ -332,7 +349,7 @@ class Store:
             return row.data if row is not None else None
 
     def save_live(self, match_id: str, data: str) -> None:
-        with self.session() as s, s.begin():
+        with self.writing() as s:
             row = s.get(LiveRow, match_id)
             if row is None:
                 s.add(LiveRow(match_id=match_id, data=data))

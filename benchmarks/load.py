@@ -1,0 +1,339 @@
+"""Load on the match server (issue 14 §5): N concurrent matches of mixed games, from outside.
+
+Starts its own ``abstracta serve`` (a subprocess on a free loopback port, a fresh database,
+rate limits off) and plays N matches at once for S seconds: every game of the catalogue in
+turn, three quarters between people, a quarter against the computer at levels 1–3 (a person
+at seat 0, the computer elsewhere). Each person is a scripted asyncio client with its own seat
+token (the creator's, or one claimed with an invitation) and its own WebSocket: it waits for
+the pushed view that says it is to move, thinks ``--think-ms`` (uniform within ±50 %), picks
+a random legal move and POSTs it; a finished match is replaced by a new one.
+
+Afterwards every match is read back through the API: each acknowledged move must be in its
+match's move list exactly once, at the ply it was played at (``lost``: missing or different;
+``duplicated``: more moves by people than were acknowledged).
+
+Measured: ``moves_per_s`` (acknowledged moves by people per second), ``p50_ms``/``p99_ms``
+(a move's POST round trip between people), ``bot_p99_ms`` (from a person's acknowledged move
+until the computer's answer is pushed), ``server_errors`` (5xx answers, internal errors in the
+server's log, WebSockets closed with an error).
+
+    python benchmarks/load.py --games 100 --seconds 30 [--db URL] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fresh_db(url: str | None, folder: str) -> str:
+    """``url`` emptied (a PostgreSQL database: its tables dropped), or a new SQLite file."""
+    if not url:
+        return f"sqlite:///{folder}/load.db"
+    sys.path.insert(0, str(ROOT / "src"))
+    from abstracta.server.storage import Base, make_engine
+
+    engine = make_engine(url)
+    Base.metadata.drop_all(engine)
+    engine.dispose()
+    return url
+
+
+class Server:
+    """``abstracta serve`` in a subprocess (its own process group: the bot workers go with it)."""
+
+    def __init__(self, db: str, log_path: Path):
+        self.db, self.port, self.log_path = db, free_port(), log_path
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 90.0) -> None:
+        env = {**os.environ, "ABSTRACTA_RATE_LIMITS": "off", "PYTHONUNBUFFERED": "1"}
+        self.log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "abstracta", "serve", "--port", str(self.port),
+                                      "--db", self.db, "--no-rate-limits"], stdout=self.log, stderr=self.log,
+                                     env=env, cwd=ROOT, start_new_session=True)
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"the server exited: see {self.log_path}")
+            try:
+                if httpx.get(self.base + "/api/games", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        raise SystemExit("the server did not start in time")
+
+    def kill(self) -> None:
+        """SIGKILL the server and everything it started."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def internal_errors(self) -> int:
+        self.log.flush()
+        return self.log_path.read_text(errors="replace").count("internal error")
+
+
+@dataclass
+class Stats:
+    moves: int = 0
+    latencies: list[float] = field(default_factory=list)  # s, POST round trips between people
+    bot_waits: list[float] = field(default_factory=list)  # s, until the computer's answer is pushed
+    server_errors: int = 0
+    refused: dict[int, int] = field(default_factory=dict)  # 4xx status -> count (a stale ply is normal)
+    acked: dict[str, list[tuple[int, str, int]]] = field(default_factory=dict)  # match -> (ply, move, seat)
+    matches: dict[str, dict[str, Any]] = field(default_factory=dict)  # match -> players, tokens
+    games: int = 0
+
+
+class Person:
+    """One seat of one match: a token, a WebSocket, moves when its pushed view says so."""
+
+    def __init__(self, run: "Run", mid: str, seat: int, token: str, against_bot: bool):
+        self.run, self.mid, self.seat, self.token, self.against_bot = run, mid, seat, token, against_bot
+        self.acked_at: float | None = None  # a person's move waiting for the computer's answer
+
+    async def play(self, done: asyncio.Event) -> None:
+        run = self.run
+        url = run.server.base.replace("http", "ws") + f"/api/matches/{self.mid}/ws"
+        async with websockets.connect(url, max_size=2 ** 24, open_timeout=30) as ws:
+            await ws.send(json.dumps({"tokens": [self.token]}))
+            while not run.stopping:
+                try:
+                    message = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                except asyncio.TimeoutError:
+                    continue
+                view = json.loads(message)
+                if "error" in view and "ply" not in view:
+                    run.stats.server_errors += 1
+                    return
+                if view["status"] == "over":
+                    self.note_bot_answer()
+                    done.set()
+                    return
+                if view["to_move"] != self.seat or not view["human_to_move"] or not view["legal"]:
+                    continue
+                self.note_bot_answer()
+                if run.think:
+                    await asyncio.sleep(run.think * random.uniform(0.5, 1.5))
+                if run.stopping:
+                    return
+                await self.move(view)
+
+    def note_bot_answer(self) -> None:
+        if self.acked_at is not None:
+            self.run.stats.bot_waits.append(time.perf_counter() - self.acked_at)
+            self.acked_at = None
+
+    async def move(self, view: dict[str, Any]) -> None:
+        run, stats = self.run, self.run.stats
+        action = random.choice(view["legal"])
+        ply = view["ply"]
+        started = time.perf_counter()
+        try:
+            r = await run.http.post(f"/api/matches/{self.mid}/actions", json={"action": action, "ply": ply},
+                                    headers={"Authorization": f"Bearer {self.token}"})
+        except httpx.HTTPError:
+            stats.server_errors += 1
+            return
+        elapsed = time.perf_counter() - started
+        if r.status_code >= 500:
+            stats.server_errors += 1
+            return
+        if r.status_code != 200:
+            stats.refused[r.status_code] = stats.refused.get(r.status_code, 0) + 1
+            return
+        if run.measuring:
+            stats.moves += 1
+            if not self.against_bot:
+                stats.latencies.append(elapsed)
+        stats.acked.setdefault(self.mid, []).append((ply, action, self.seat))
+        answer = r.json()
+        if self.against_bot and answer["status"] == "playing" and not answer["human_to_move"]:
+            self.acked_at = time.perf_counter()
+
+
+class Run:
+    def __init__(self, server: Server, games: list[dict[str, Any]], think: float, seed: int):
+        self.server, self.catalogue, self.think = server, games, think
+        self.stats = Stats()
+        self.stopping = False
+        self.measuring = False
+        self.rng = random.Random(seed)
+        self.http = httpx.AsyncClient(base_url=server.base, timeout=60,
+                                      limits=httpx.Limits(max_connections=400, max_keepalive_connections=400))
+
+    async def slot(self, index: int) -> None:
+        """One of the N concurrent matches: play one, then the next, until the run stops."""
+        round_ = 0
+        while not self.stopping:
+            game = self.catalogue[(index + round_ * 7) % len(self.catalogue)]
+            round_ += 1
+            n = game["num_players"]
+            against_bot = index % 4 == 3
+            seats = (["human"] + [f"level:{1 + (index // 4) % 3}"] * (n - 1)) if against_bot else ["human"] * n
+            try:
+                r = await self.http.post("/api/matches", json={"game": game["name"], "seats": seats})
+            except httpx.HTTPError:
+                self.stats.server_errors += 1
+                await asyncio.sleep(0.5)
+                continue
+            if r.status_code != 201:
+                self.stats.server_errors += r.status_code >= 500
+                await asyncio.sleep(0.5)
+                continue
+            created = r.json()
+            mid = created["id"]
+            tokens = {t["seat"]: t["token"] for t in created["tokens"]}
+            for invite in created["invites"]:
+                claim = await self.http.post("/api/invites/claim", json={"code": invite["code"]})
+                if claim.status_code != 200:
+                    self.stats.server_errors += claim.status_code >= 500
+                    continue
+                tokens[invite["seat"]] = claim.json()["tokens"][0]["token"]
+            self.stats.matches[mid] = {"players": seats, "tokens": tokens}
+            self.stats.games += 1
+            done = asyncio.Event()
+            people = [Person(self, mid, seat, token, against_bot) for seat, token in tokens.items()]
+            tasks = [asyncio.create_task(p.play(done)) for p in people]
+            results = await asyncio.gather(*tasks, return_exceptions=True)
+            for result in results:
+                if isinstance(result, Exception) and not self.stopping:
+                    self.stats.server_errors += 1
+
+    async def main(self, games: int, seconds: float, warmup: float) -> float:
+        slots = [asyncio.create_task(self.slot(i)) for i in range(games)]
+        await asyncio.sleep(warmup)
+        self.stats.moves, self.stats.latencies, self.stats.bot_waits = 0, [], []
+        self.measuring = True
+        started = time.perf_counter()
+        await asyncio.sleep(seconds)
+        elapsed = time.perf_counter() - started
+        self.measuring = False
+        self.stopping = True
+        await asyncio.wait(slots, timeout=60)
+        return elapsed
+
+    async def verify(self) -> tuple[int, int]:
+        """``(lost, duplicated)``: every acknowledged move read back from the server."""
+        lost = duplicated = 0
+        sem = asyncio.Semaphore(20)
+
+        async def check(mid: str, info: dict[str, Any]) -> None:
+            nonlocal lost, duplicated
+            async with sem:
+                tokens = ",".join(info["tokens"].values())
+                r = await self.http.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {tokens}"})
+            view = r.json()
+            moves, movers = view["moves"], view["movers"]
+            acked = self.stats.acked.get(mid, [])
+            for ply, action, seat in acked:
+                if ply >= len(moves) or moves[ply] != action or movers[ply] != seat:
+                    lost += 1
+            by_people = sum(1 for s in movers if info["players"][s] == "human")
+            duplicated += max(0, by_people - len(acked))
+
+        await asyncio.gather(*(check(mid, info) for mid, info in self.stats.matches.items()))
+        return lost, duplicated
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def ms(value: float | None) -> float | None:
+    return None if value is None else round(value * 1000, 1)
+
+
+def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int, warmup: float) -> dict[str, Any]:
+    random.seed(seed)
+    with tempfile.TemporaryDirectory(prefix="abstracta-load-") as folder:
+        server = Server(fresh_db(db, folder), Path(folder) / "server.log")
+        server.start()
+        try:
+            catalogue = httpx.get(server.base + "/api/games", timeout=30).json()
+            run = Run(server, catalogue, think_ms / 1000, seed)
+
+            async def go() -> tuple[float, int, int]:
+                elapsed = await run.main(games, seconds, warmup)
+                lost, duplicated = await run.verify()
+                await run.http.aclose()
+                return elapsed, lost, duplicated
+
+            elapsed, lost, duplicated = asyncio.run(go())
+            errors = run.stats.server_errors + server.internal_errors()
+        finally:
+            server.stop()
+    s = run.stats
+    return {"games": games, "seconds": round(elapsed, 1), "think_ms": think_ms, "matches_played": s.games,
+            "moves": s.moves, "moves_per_s": round(s.moves / elapsed, 1),
+            "p50_ms": ms(percentile(s.latencies, 0.5)), "p99_ms": ms(percentile(s.latencies, 0.99)),
+            "max_ms": ms(max(s.latencies) if s.latencies else None),
+            "bot_p99_ms": ms(percentile(s.bot_waits, 0.99)), "bot_answers": len(s.bot_waits),
+            "server_errors": errors, "refused": {str(k): v for k, v in sorted(s.refused.items())},
+            "acknowledged": sum(len(v) for v in s.acked.values()), "lost": lost, "duplicated": duplicated,
+            "db": "postgresql" if db and db.startswith("postgresql") else "sqlite",
+            "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="concurrent matches (default 20)")
+    parser.add_argument("--seconds", type=float, default=20, help="measured seconds (default 20)")
+    parser.add_argument("--db", default=None, help="SQLAlchemy URL of an empty database to use (its tables "
+                                                   "are dropped; default: a new SQLite file)")
+    parser.add_argument("--think-ms", type=float, default=0.0,
+                        help="a person's mean thinking time before each move (default 0: as fast as possible)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before measuring (default 3)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="end with one JSON object")
+    args = parser.parse_args()
+    result = load(args.games, args.seconds, args.db, args.think_ms, args.seed, args.warmup)
+    print(f"{'matches at once':<28}{args.games}")
+    for key in ("seconds", "think_ms", "matches_played", "moves", "moves_per_s", "p50_ms", "p99_ms", "max_ms",
+                "bot_p99_ms", "bot_answers", "server_errors", "refused", "acknowledged", "lost", "duplicated",
+                "db", "load_average"):
+        print(f"{key:<28}{result[key]}")
+    if args.json:
+        print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
