@@ -103,6 +103,14 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
 
+    def cpu_seconds(self) -> float:
+        """CPU time the web process used so far (user + system; its bot workers not counted)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, AttributeError):
+            return float("nan")
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def internal_errors(self) -> int:
         self.log.flush()
         return self.log_path.read_text(errors="replace").count("internal error")
@@ -111,6 +119,7 @@ class Server:
 @dataclass
 class Stats:
     moves: int = 0
+    bot_moves: int = 0  # computer moves seen while measuring (from the plies of the views)
     latencies: list[float] = field(default_factory=list)  # s, POST round trips between people
     bot_waits: list[float] = field(default_factory=list)  # s, until the computer's answer is pushed
     server_errors: int = 0
@@ -156,6 +165,8 @@ class Person:
 
     def note_bot_answer(self) -> None:
         if self.acked_at is not None:
+            if self.run.measuring:
+                self.run.stats.bot_moves += 1
             self.run.stats.bot_waits.append(time.perf_counter() - self.acked_at)
             self.acked_at = None
 
@@ -240,9 +251,10 @@ class Run:
         await asyncio.sleep(warmup)
         self.stats.moves, self.stats.latencies, self.stats.bot_waits = 0, [], []
         self.measuring = True
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), self.server.cpu_seconds()
         await asyncio.sleep(seconds)
         elapsed = time.perf_counter() - started
+        self.server_cpu = self.server.cpu_seconds() - cpu
         self.measuring = False
         self.stopping = True
         await asyncio.wait(slots, timeout=60)
@@ -304,6 +316,9 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
     s = run.stats
     return {"games": games, "seconds": round(elapsed, 1), "think_ms": think_ms, "matches_played": s.games,
             "moves": s.moves, "moves_per_s": round(s.moves / elapsed, 1),
+            # CPU of the web process per move by anyone (people and computer): a figure that a
+            # busy machine does not distort as much as the rates
+            "server_cpu_ms_per_move": round(1000 * run.server_cpu / max(1, s.moves + s.bot_moves), 2),
             "p50_ms": ms(percentile(s.latencies, 0.5)), "p99_ms": ms(percentile(s.latencies, 0.99)),
             "max_ms": ms(max(s.latencies) if s.latencies else None),
             "bot_p99_ms": ms(percentile(s.bot_waits, 0.99)), "bot_answers": len(s.bot_waits),
@@ -327,7 +342,7 @@ def main() -> None:
     args = parser.parse_args()
     result = load(args.games, args.seconds, args.db, args.think_ms, args.seed, args.warmup)
     print(f"{'matches at once':<28}{args.games}")
-    for key in ("seconds", "think_ms", "matches_played", "moves", "moves_per_s", "p50_ms", "p99_ms", "max_ms",
+    for key in ("seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move", "p50_ms", "p99_ms", "max_ms",
                 "bot_p99_ms", "bot_answers", "server_errors", "refused", "acknowledged", "lost", "duplicated",
                 "db", "load_average"):
         print(f"{key:<28}{result[key]}")

@@ -49,7 +49,7 @@ import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 import json
-from typing import Annotated, Any, AsyncIterator, Literal
+from typing import Annotated, Any, AsyncIterator, Callable, Literal, TypeVar
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -70,6 +70,7 @@ from .errors import (Conflict, CorruptMatch, Forbidden, Gone, InvalidRequest, Ma
 from .matches import TOKEN_LIMIT, MatchService, clip, cut, seat_styles
 from .storage import Store
 
+T = TypeVar("T")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 log = logging.getLogger("abstracta.server")
 
@@ -118,8 +119,9 @@ def split_tokens(text: str | None) -> list[str]:
     return [t for t in (part.strip() for part in text.split(",")[:TOKEN_LIMIT]) if t and len(t) <= 64]
 
 
-def request_tokens(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> list[str]:
-    """The tokens a request carries (empty: none)."""
+async def request_tokens(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> list[str]:
+    """The tokens a request carries (empty: none). A coroutine: FastAPI runs a plain function
+    dependency in a worker thread, a hop every request would pay for nothing."""
     return split_tokens(credentials.credentials if credentials is not None else None)
 
 
@@ -625,6 +627,20 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                  "json": "application/json", "png": "image/png"}.get(path.rsplit(".", 1)[-1], "application/octet-stream")
         return Response(target.read_bytes(), media_type=media, headers={"Cache-Control": "no-cache"})
 
+    async def promptly(match_id: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)``, a short act on one match: on the event loop when the match's lock is
+        free (nearly always: no hop to a worker thread and back, which on a busy machine costs
+        more than the act), else in a worker thread (the loop never waits for a lock)."""
+        if not isinstance(match_id, str) or len(match_id) > 32:
+            return fn(*args)
+        lock = service.lock_for(match_id)
+        if lock.acquire(blocking=False):
+            try:
+                return fn(*args)
+            finally:
+                lock.release()
+        return await asyncio.to_thread(fn, *args)
+
     def created(match: Any, grant: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
         """The view for the seats just handed out, with the secrets (shown once)."""
         with service.locked(match.id):
@@ -701,11 +717,12 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     @app.get("/api/matches/{match_id}", summary="A match as the request's tokens may see it",
              response_model=MatchView, responses=ERRORS)
-    def get_match(match_id: str, tokens: Tokens,
-                  seat: int | None = Query(None, description="which held seat's eyes (403 for a seat not held)")
-                  ) -> Response:
+    async def get_match(match_id: str, tokens: Tokens,
+                        seat: int | None = Query(None, description="which held seat's eyes (403 for a seat not held)")
+                        ) -> Response:
         """Without a token of this match: the spectator's view (public information only)."""
-        return Response(service.snapshot(match_id, tokens, seat), media_type="application/json")
+        return Response(await promptly(match_id, service.snapshot, match_id, tokens, seat),
+                        media_type="application/json")
 
     @app.get("/api/matches/{match_id}/positions",
              summary="The position text after each ply (index 0 = start), as the request's tokens may see it",
@@ -716,8 +733,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     @app.post("/api/matches/{match_id}/actions", summary="Play a move for the seat to move (its token)",
               response_model=MatchView, responses=ERRORS)
-    def post_action(match_id: str, body: PlayAction, tokens: Tokens,
-                    seat: int | None = Query(None, description="the seat playing (or 'seat' in the body)")) -> Response:
+    async def post_action(match_id: str, body: PlayAction, tokens: Tokens,
+                          seat: int | None = Query(None, description="the seat playing (or 'seat' in the body)")
+                          ) -> Response:
         """409 if the ply is stale, the game is over or a computer seat is to move; 403 if no
         token given holds the seat to move."""
         if seat is not None and body.seat is not None and seat != body.seat:
@@ -725,9 +743,10 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         acting = body.seat if body.seat is not None else seat
         if (body.action is None) == (body.actions is None):
             raise InvalidRequest("give either 'action' (one move) or 'actions' (a list), not both or neither")
-        match = service.play(match_id, body.action if body.actions is None else body.actions, body.ply,
-                             acting, tokens)
-        return act_view(match, tokens, acting)
+        match = await promptly(match_id, service.play, match_id,
+                               body.action if body.actions is None else body.actions, body.ply, acting, tokens)
+        return Response(await promptly(match_id, service.act_view, match, tokens, acting),
+                        media_type="application/json")
 
     @app.post("/api/matches/{match_id}/undo",
               summary="Take back at once to the start of your latest turn (when nobody else must agree)",
@@ -847,7 +866,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                         break
                     changed.clear()
                     try:
-                        key, payload = await asyncio.to_thread(service.push_view, match_id, held)
+                        key, payload = await promptly(match_id, service.push_view, match_id, held)
                     except MatchError as exc:
                         await ws.send_json({"error": exc.message})
                         await ws.close(code=4000 + status_of(exc))
