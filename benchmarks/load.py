@@ -251,10 +251,11 @@ class Run:
         await asyncio.sleep(warmup)
         self.stats.moves, self.stats.latencies, self.stats.bot_waits = 0, [], []
         self.measuring = True
-        started, cpu = time.perf_counter(), self.server.cpu_seconds()
+        started, cpu, mine = time.perf_counter(), self.server.cpu_seconds(), time.process_time()
         await asyncio.sleep(seconds)
         elapsed = time.perf_counter() - started
         self.server_cpu = self.server.cpu_seconds() - cpu
+        self.client_cpu = time.process_time() - mine
         self.measuring = False
         self.stopping = True
         await asyncio.wait(slots, timeout=60)
@@ -319,6 +320,7 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
             # CPU of the web process per move by anyone (people and computer): a figure that a
             # busy machine does not distort as much as the rates
             "server_cpu_ms_per_move": round(1000 * run.server_cpu / max(1, s.moves + s.bot_moves), 2),
+            "client_cpu_ms_per_move": round(1000 * run.client_cpu / max(1, s.moves + s.bot_moves), 2),
             "p50_ms": ms(percentile(s.latencies, 0.5)), "p99_ms": ms(percentile(s.latencies, 0.99)),
             "max_ms": ms(max(s.latencies) if s.latencies else None),
             "bot_p99_ms": ms(percentile(s.bot_waits, 0.99)), "bot_answers": len(s.bot_waits),
@@ -342,7 +344,8 @@ def main() -> None:
     args = parser.parse_args()
     result = load(args.games, args.seconds, args.db, args.think_ms, args.seed, args.warmup)
     print(f"{'matches at once':<28}{args.games}")
-    for key in ("seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move", "p50_ms", "p99_ms", "max_ms",
+    for key in ("seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
+                "client_cpu_ms_per_move", "p50_ms", "p99_ms", "max_ms",
                 "bot_p99_ms", "bot_answers", "server_errors", "refused", "acknowledged", "lost", "duplicated",
                 "db", "load_average"):
         print(f"{key:<28}{result[key]}")
