@@ -61,11 +61,17 @@ class Record:
         start: str | None = None,
         termination: str | None = None,
         result: Sequence[float] | None = None,
+        final: State | None = None,
+        moves: Sequence[str] | None = None,
     ) -> "Record":
-        """Record ``actions`` played from ``initial`` (a new game, or ``start`` text)."""
-        final = initial.clone()
-        for action in actions:
-            final.apply_action(action)
+        """Record ``actions`` played from ``initial`` (a new game, or ``start`` text).
+
+        A caller that has them already may pass the ``final`` state and the record's ``moves``
+        (``game.format_moves(initial, actions)``): then nothing is replayed."""
+        if final is None:
+            final = initial.clone()
+            for action in actions:
+                final.apply_action(action)
         if result is None and final.is_terminal():
             result = final.returns()
             termination = termination or "normal"
@@ -80,7 +86,7 @@ class Record:
             start=start,
             players=list(players),
             tags=all_tags,
-            moves=game.format_moves(initial, actions),
+            moves=list(moves) if moves is not None else game.format_moves(initial, actions),
             result=[float(r) for r in result] if result is not None else None,
             termination=termination,
         )

@@ -164,6 +164,15 @@ class Match:
     tokens: dict[str, int] = field(default_factory=dict)  # SHA-256 of a seat token -> seat
     live: Live = field(default_factory=Live)
     base: int = 0  # actions the stored record holds; the others are move rows
+    movers: list[int] | None = None  # the seat that played each action (None: not known yet)
+
+    def play(self, action: int) -> None:
+        """Apply ``action`` to the state, noting its notation and who played it."""
+        if self.movers is not None:
+            self.movers.append(self.state.current_player())
+        self.strings.append(self.state.action_to_string(action))
+        self.state.apply_action(action)
+        self.actions.append(action)
 
     @property
     def persons(self) -> list[int]:
@@ -200,9 +209,13 @@ class Match:
         cached = getattr(self, "_record_cache", None)
         if cached is not None and cached[0] == key:
             return cached[1]
+        # the move list is the notation as played unless the game writes its records its own
+        # way (whole turns): no replay per revision then
+        plain = type(self.game).format_moves is Game.format_moves
         record = Record.from_play(self.game, self.initial, self.actions, players=self.players,
                                   tags=self.tags, start=self.start, termination=self.termination,
-                                  result=self.result)
+                                  result=self.result, final=self.state,
+                                  moves=self.strings if plain else None)
         if not self.game.has_chance:  # a seed only matters for chance: normalised away
             record.seed = None
         self._record_cache = (key, record)
@@ -527,7 +540,8 @@ class MatchService:
         return Match(match.id, match.game, match.initial, match.state.clone(), list(match.actions),
                      list(match.players), match.start, dict(match.tags), match.result,
                      match.termination, match.revision, list(match.strings), dict(match.tokens),
-                     match.live.copy(), base=match.base)
+                     match.live.copy(), base=match.base,
+                     movers=list(match.movers) if match.movers is not None else None)
 
     # --- creating ---------------------------------------------------------------------------
     def create(self, game_name: Any, options: Any, seats: Any, take: Any = None,
@@ -838,9 +852,7 @@ class MatchService:
                 if index and trial.state.current_player() != mover:
                     raise InvalidRequest(f"{clip(item)}: the turn was over after {clip(texts[index - 1])}")
                 for action in self._parse(trial, item.strip()):
-                    trial.strings.append(trial.state.action_to_string(action))
-                    trial.state.apply_action(action)
-                    trial.actions.append(action)
+                    trial.play(action)
             self._finish_if_over(trial)
             self._after_actions(trial, time.time())
             match = self._replace(match, trial)
@@ -931,6 +943,7 @@ class MatchService:
         self._stop_clock(trial, now, increment=False)
         trial.actions = trial.actions[:target]
         trial.strings = trial.strings[:target]
+        trial.movers = trial.movers[:target] if trial.movers is not None else None
         trial.state = match.state_at(target)
         trial.result = None
         trial.termination = None
@@ -1048,11 +1061,10 @@ class MatchService:
         return out
 
     def _movers_cached(self, match: Match) -> list[int]:
-        cached = getattr(match, "_movers_cache", None)
-        if cached is None or len(cached) != match.ply:
-            cached = self._movers(match)
-            match._movers_cache = cached  # type: ignore[attr-defined]
-        return cached
+        """``match.movers``, replayed once if not known (then kept up by :meth:`Match.play`)."""
+        if match.movers is None or len(match.movers) != match.ply:
+            match.movers = self._movers(match)
+        return match.movers
 
     def resign(self, match_id: str, seat: Any, tokens: list[str] = ()) -> Match:
         """``seat`` (default: the person to move if ``tokens`` hold it, else the one seat they
@@ -1168,9 +1180,7 @@ class MatchService:
                 import random
 
                 action = random.choice(trial.state.legal_actions())
-            trial.strings.append(trial.state.action_to_string(action))
-            trial.state.apply_action(action)
-            trial.actions.append(action)
+            trial.play(action)
             self._finish_if_over(trial)
             self._after_actions(trial, time.time())
             try:

@@ -25,8 +25,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from sqlalchemy import (DateTime, Integer, String, Text, create_engine, delete, event, inspect, insert,
-                        select, text, update)
+from sqlalchemy import (DateTime, Integer, String, Text, bindparam, create_engine, delete, event, inspect,
+                        insert, select, text, update)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -96,6 +96,16 @@ class LiveRow(Base):
 
     match_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     data: Mapped[str] = mapped_column(Text)
+
+
+_matches, _moves, _lives = MatchRow.__table__, MoveRow.__table__, LiveRow.__table__
+_BUMP = (update(_matches).where(_matches.c.id == bindparam("mid"), _matches.c.revision == bindparam("expected"))
+         .values(revision=bindparam("revision"), status=bindparam("status"), plies=bindparam("plies"),
+                 turns=bindparam("turns"), updated_at=bindparam("updated_at")))
+_BUMP_WITH_RECORD = _BUMP.values(record=bindparam("record"))
+_DROP_MOVES = delete(_moves).where(_moves.c.match_id == bindparam("mid"), _moves.c.ply > bindparam("keep"))
+_ADD_MOVE = insert(_moves)
+_SET_LIVE = update(_lives).where(_lives.c.match_id == bindparam("mid")).values(data=bindparam("data"))
 
 
 def now() -> datetime:
@@ -236,34 +246,30 @@ class Store:
         """
         from .errors import StaleRevision
 
-        # Core statements on a connection: a move is two or three short statements, without
-        # the ORM's bookkeeping
+        # statements built once (module level), run on a plain connection: a move is two or
+        # three short statements, without the ORM's bookkeeping
         with self._writing, self.engine.begin() as conn:
-            values: dict[str, Any] = {"revision": expected_revision + 1, "status": status, "plies": plies,
-                                      "turns": turns, "updated_at": now()}
+            values: dict[str, Any] = {"mid": match_id, "expected": expected_revision, "revision": expected_revision + 1,
+                                      "status": status, "plies": plies, "turns": turns, "updated_at": now()}
             if record_json is not None:
                 values["record"] = record_json
-            done = conn.execute(update(MatchRow.__table__).where(MatchRow.id == match_id,
-                                                                 MatchRow.revision == expected_revision)
-                                .values(**values))
+            done = conn.execute(_BUMP_WITH_RECORD if record_json is not None else _BUMP, values)
             if done.rowcount != 1:
                 raise StaleRevision(match_id)
-            moves = MoveRow.__table__
             if record_json is not None:
-                conn.execute(delete(moves).where(moves.c.match_id == match_id))
+                conn.execute(_DROP_MOVES, {"mid": match_id, "keep": 0})
             else:
                 if add and add[0][0] <= keep:
                     raise ValueError("appended move rows must come after the kept ones")
                 if keep < plies - len(add) or not add:  # a takeback (or no new move): rows after keep go
-                    conn.execute(delete(moves).where(moves.c.match_id == match_id, moves.c.ply > keep))
+                    conn.execute(_DROP_MOVES, {"mid": match_id, "keep": keep})
                 if add:
                     stamp = now()
-                    conn.execute(insert(moves), [{"match_id": match_id, "ply": ply, "action": action,
-                                                  "played_at": stamp} for ply, action in add])
+                    conn.execute(_ADD_MOVE, [{"match_id": match_id, "ply": ply, "action": action,
+                                              "played_at": stamp} for ply, action in add])
             if live is not None:
-                lives = LiveRow.__table__
-                if conn.execute(update(lives).where(lives.c.match_id == match_id).values(data=live)).rowcount != 1:
-                    conn.execute(insert(lives).values(match_id=match_id, data=live))
+                if conn.execute(_SET_LIVE, {"mid": match_id, "data": live}).rowcount != 1:
+                    conn.execute(insert(LiveRow.__table__).values(match_id=match_id, data=live))
             self._notify(conn, match_id, expected_revision + 1)
 
     def _notify(self, s: Session | Connection, match_id: str, revision: int) -> None:
