@@ -368,7 +368,9 @@ class MatchService:
         copy that is older, and tell this process's subscribers. Called on the event loop."""
         with self._guard:
             cached = self.cache.get(match_id)
-            if cached is not None and (revision < 0 or cached.revision < revision):
+            if cached is not None:
+                if 0 <= revision <= cached.revision:  # this process's own commit, or older news
+                    return
                 del self.cache[match_id]
         self.hub.publish(match_id)
 
