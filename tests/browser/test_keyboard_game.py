@@ -87,14 +87,18 @@ def play_game(page, server) -> tuple[dict, dict[str, bool], int]:
         keys_used["e"] |= move == "end"
         keys_used["aw"] |= move in both or move[:-1] + "A" in both
         ply = view["ply"]
+        _, earlier = page.evaluate(SNAPSHOT)
         play_by_keys(page, view, move)
         page.wait_for_function("p => window.abstractaView.ply > p", arg=ply, timeout=20000)
-        # the view and the text alternative read together (the computer may answer at any time)
+        # the view and the text alternative read together (the computer may answer at any time:
+        # its move is pushed as soon as it is stored, possibly before the page showed ours)
         mine, before = page.evaluate(SNAPSHOT)
-        if mine["status"] == "playing" and not mine["human_to_move"]:
+        answered = mine["status"] == "playing" and mine["human_to_move"] and mine["movers"][-1] != 0
+        if mine["status"] == "playing" and (answered or not mine["human_to_move"]):
             # the computer's turn: once it has moved, the text alternative tells what it did
             page.wait_for_function(WAIT_TURN, timeout=60000)
             after, said = page.evaluate(SNAPSHOT)
+            before = earlier if answered else before
             if after["status"] == "playing":
                 # its last turn in words: "Last turn: Black e4→e3, takes e2 and e1 by approach."
                 assert re.search(r"Last turn: Black .*\b[a-e]\d\b", said), said

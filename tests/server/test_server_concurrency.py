@@ -315,3 +315,12 @@ def test_a_database_of_the_earlier_version_is_read_and_played_on(db_url):
     with TestClient(create_app(db_url, bot_workers=0)) as c:
         view = c.get(f"/api/matches/{mid}", headers=auth).json()
         assert (view["ply"], view["moves"], view["position"]) == (1, ["1"], "8 1")
+
+
+@pytest.mark.parametrize("value", [["a"], -5, 0, 10**20, [1, 2, 3]])
+def test_option_values_of_another_shape_are_refused_not_a_bug(raw, value):
+    """The service no longer turns any exception into a 422: odd option values must be refused
+    by the options' own checks (OptionError), naming the value."""
+    r = raw.post("/api/matches", json={"game": "slide-checkers", "options": {"board": value}})
+    assert r.status_code == 422, r.text
+    assert "option board" in r.json()["error"]

@@ -76,7 +76,11 @@ class Option:
         if isinstance(value, list):
             value = tuple(value)
         if self.choices is not None and value not in self.choices:
-            raise OptionError(f"option {self.name}: {self.shown(value)} is not one of {self.allowed()}")
+            # a value of another shape than the choices may not have a text form: its repr then
+            valid_shape = any(type(value) is type(c) and (not isinstance(c, tuple) or len(value) == len(c))
+                              for c in self.choices)
+            shown = self.shown(value) if valid_shape else repr(value)
+            raise OptionError(f"option {self.name}: {shown} is not one of {self.allowed()}")
         if self.validate is not None:
             problem = self.validate(value)
             if problem:

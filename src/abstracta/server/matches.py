@@ -1034,14 +1034,17 @@ class MatchService:
         return self._change(match_id, attempt)
 
     def claim_flag(self, match_id: str, tokens: list[str] = ()) -> Match:
-        """Any seat's token: apply a fallen flag now (the server also does it by itself on
-        the next request or live update). 409 if no flag has fallen."""
+        """Any seat's token: apply a fallen flag now (the server also does it by itself when
+        it falls: a claim a moment later finds it applied, and answers with the match as
+        well). 409 if no flag has fallen."""
 
         def attempt() -> Match:
             match = self.load(match_id, fresh=True)
             self.authorize(match, tokens)
             before = match.revision
             match = self.tick(match)
+            if match.termination == "time":
+                return match
             if match.revision == before:
                 live = match.live
                 if live.clock is None:
