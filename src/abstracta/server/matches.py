@@ -517,7 +517,9 @@ class MatchService:
     def _arm_clock(self, match: Match) -> None:
         """A timer that applies the running clock's flag when it falls (none: no clock runs)."""
         live = match.live
-        if live.clock is None or live.running is None or match.over:
+        if live.clock is None:
+            return
+        if live.running is None or match.over:
             self.hub.set_timer(match.id, None, self._flag_due)
             return
         left = live.left(live.running, time.time()) or 0.0
