@@ -32,7 +32,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import Run, Server, fresh_db  # noqa: E402
+from load import Api, Run, Server, fresh_db  # noqa: E402
 
 
 def survivors(pgid: int) -> int:
@@ -50,23 +50,22 @@ def survivors(pgid: int) -> int:
     return count
 
 
-async def continues(http: httpx.AsyncClient, mid: str, info: dict[str, Any]) -> str:
+async def continues(http: Api, mid: str, info: dict[str, Any]) -> str:
     """``over``, ``continued`` or ``stuck``: does the match take its next move after the restart?"""
     tokens = info["tokens"]
-    everyone = {"Authorization": "Bearer " + ",".join(tokens.values())}
-    view = (await http.get(f"/api/matches/{mid}", headers=everyone)).json()
+    everyone = ",".join(tokens.values())
+    _, view = await http.call("GET", f"/api/matches/{mid}", tokens=everyone)
     if view["status"] == "over":
         return "over"
     if view["human_to_move"]:
         seat = view["to_move"]
-        mine = {"Authorization": f"Bearer {tokens[seat]}"}
-        legal = (await http.get(f"/api/matches/{mid}", headers=mine)).json()["legal"]
-        r = await http.post(f"/api/matches/{mid}/actions", json={"action": random.choice(legal), "ply": view["ply"]},
-                            headers=mine)
-        return "continued" if r.status_code == 200 else "stuck"
+        _, mine = await http.call("GET", f"/api/matches/{mid}", tokens=tokens[seat])
+        status, _ = await http.call("POST", f"/api/matches/{mid}/actions",
+                                    {"action": random.choice(mine["legal"]), "ply": view["ply"]}, tokens[seat])
+        return "continued" if status == 200 else "stuck"
     deadline = time.time() + 60  # the computer is to move: the restarted server resumes it
     while time.time() < deadline:
-        now = (await http.get(f"/api/matches/{mid}", headers=everyone)).json()
+        _, now = await http.call("GET", f"/api/matches/{mid}", tokens=everyone)
         if now["ply"] > view["ply"] or now["status"] == "over":
             return "continued"
         await asyncio.sleep(0.2)
@@ -83,13 +82,14 @@ def crash(games: int, before: float, db: str | None, seed: int) -> dict[str, Any
         run = Run(server, catalogue, 0.0, seed)
 
         async def busy() -> int:
+            await run.http.open()
             slots = [asyncio.create_task(run.slot(i)) for i in range(games)]
             await asyncio.sleep(before)
             pgid = server.proc.pid
             server.kill()  # SIGKILL to the process group: the web process and every bot worker
             run.stopping = True
             await asyncio.wait(slots, timeout=30)
-            await run.http.aclose()
+            await run.http.close()
             await asyncio.sleep(1.0)
             return survivors(pgid)
 
@@ -101,7 +101,7 @@ def crash(games: int, before: float, db: str | None, seed: int) -> dict[str, Any
             run.stats.acked = {m: v for m, v in run.stats.acked.items() if v}
 
             async def check() -> tuple[int, int, dict[str, int]]:
-                run.http = httpx.AsyncClient(base_url=restarted.base, timeout=60)
+                run.http = await Api(restarted.base).open()
                 lost, duplicated = await run.verify()
                 outcomes: dict[str, int] = {"over": 0, "continued": 0, "stuck": 0}
                 sem = asyncio.Semaphore(10)
@@ -111,7 +111,7 @@ def crash(games: int, before: float, db: str | None, seed: int) -> dict[str, Any
                         outcomes[await continues(run.http, mid, info)] += 1
 
                 await asyncio.gather(*(one(m, i) for m, i in run.stats.matches.items()))
-                await run.http.aclose()
+                await run.http.close()
                 return lost, duplicated, outcomes
 
             lost, duplicated, outcomes = asyncio.run(check())

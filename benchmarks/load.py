@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import httpx
 import orjson
 import websockets
@@ -118,6 +119,40 @@ class Server:
         return self.log_path.read_text(errors="replace").count("internal error")
 
 
+class Api:
+    """The server's JSON API over one aiohttp session. (httpx's pool looks at every open
+    connection on each request: with a few hundred clients the load generator, not the server,
+    was the bottleneck.) Open and close it on the running loop."""
+
+    ERRORS = (aiohttp.ClientError, asyncio.TimeoutError)
+
+    def __init__(self, base: str):
+        self.base = base
+        self.session: aiohttp.ClientSession | None = None
+
+    async def open(self) -> "Api":
+        # idle connections are dropped before the server's 5 s keep-alive ends them (a request
+        # on a connection the server is closing fails)
+        self.session = aiohttp.ClientSession(self.base, connector=aiohttp.TCPConnector(limit=0, keepalive_timeout=2),
+                                             timeout=aiohttp.ClientTimeout(total=60))
+        return self
+
+    async def call(self, method: str, path: str, body: Any = None, tokens: str | None = None) -> tuple[int, Any]:
+        """``(status, parsed JSON body or None)``; raises one of :attr:`ERRORS` when the
+        connection fails."""
+        headers = {"Authorization": f"Bearer {tokens}"} if tokens else None
+        async with self.session.request(method, path, json=body, headers=headers) as r:
+            data = await r.read()
+            try:
+                return r.status, orjson.loads(data) if data else None
+            except orjson.JSONDecodeError:
+                return r.status, None
+
+    async def close(self) -> None:
+        if self.session is not None:
+            await self.session.close()
+
+
 @dataclass
 class Stats:
     moves: int = 0
@@ -129,6 +164,11 @@ class Stats:
     acked: dict[str, list[tuple[int, str, int]]] = field(default_factory=dict)  # match -> (ply, move, seat)
     matches: dict[str, dict[str, Any]] = field(default_factory=dict)  # match -> players, tokens
     games: int = 0
+    errors: dict[str, int] = field(default_factory=dict)  # what went wrong -> how often
+
+    def error(self, what: str) -> None:
+        self.server_errors += 1
+        self.errors[what[:120]] = self.errors.get(what[:120], 0) + 1
 
 
 class Person:
@@ -141,16 +181,24 @@ class Person:
     async def play(self, done: asyncio.Event) -> None:
         run = self.run
         url = run.server.base.replace("http", "ws") + f"/api/matches/{self.mid}/ws"
-        async with websockets.connect(url, max_size=2 ** 24, open_timeout=30) as ws:
-            await ws.send(json.dumps({"tokens": [self.token]}))
-            while not run.stopping:
-                try:
-                    message = await asyncio.wait_for(ws.recv(), timeout=1.0)
-                except asyncio.TimeoutError:
-                    continue
+        async with websockets.connect(url, max_size=2 ** 24, open_timeout=60, ping_interval=None) as ws:
+            run.sockets.add(ws)
+            try:
+                await ws.send(json.dumps({"tokens": [self.token]}))
+                await self.follow(ws, done)
+            finally:
+                run.sockets.discard(ws)
+
+    async def follow(self, ws: Any, done: asyncio.Event) -> None:
+        """Read pushed views until the match ends or the run stops (it closes the socket)."""
+        run = self.run
+        try:
+            async for message in ws:
+                if run.stopping:
+                    return
                 view = orjson.loads(message)
                 if "error" in view and "ply" not in view:
-                    run.stats.server_errors += 1
+                    run.stats.error(f"WebSocket: {view['error']}")
                     return
                 if view["status"] == "over":
                     self.note_bot_answer()
@@ -164,6 +212,9 @@ class Person:
                 if run.stopping:
                     return
                 await self.move(view)
+        except websockets.ConnectionClosed as exc:
+            if not run.stopping:
+                run.stats.error(f"WebSocket closed: {exc}")
 
     def note_bot_answer(self) -> None:
         if self.acked_at is not None:
@@ -178,24 +229,23 @@ class Person:
         ply = view["ply"]
         started = time.perf_counter()
         try:
-            r = await run.http.post(f"/api/matches/{self.mid}/actions", json={"action": action, "ply": ply},
-                                    headers={"Authorization": f"Bearer {self.token}"})
-        except httpx.HTTPError:
-            stats.server_errors += 1
+            status, answer = await run.http.call("POST", f"/api/matches/{self.mid}/actions",
+                                                 {"action": action, "ply": ply}, self.token)
+        except Api.ERRORS as exc:
+            stats.error(f"POST action: {type(exc).__name__}")
             return
         elapsed = time.perf_counter() - started
-        if r.status_code >= 500:
-            stats.server_errors += 1
+        if status >= 500:
+            stats.error(f"POST action: {status}")
             return
-        if r.status_code != 200:
-            stats.refused[r.status_code] = stats.refused.get(r.status_code, 0) + 1
+        if status != 200:
+            stats.refused[status] = stats.refused.get(status, 0) + 1
             return
         if run.measuring:
             stats.moves += 1
             if not self.against_bot:
                 stats.latencies.append(elapsed)
         stats.acked.setdefault(self.mid, []).append((ply, action, self.seat))
-        answer = r.json()
         if self.against_bot and answer["status"] == "playing" and not answer["human_to_move"]:
             self.acked_at = time.perf_counter()
 
@@ -206,9 +256,9 @@ class Run:
         self.stats = Stats()
         self.stopping = False
         self.measuring = False
+        self.sockets: set[Any] = set()
         self.rng = random.Random(seed)
-        self.http = httpx.AsyncClient(base_url=server.base, timeout=60,
-                                      limits=httpx.Limits(max_connections=400, max_keepalive_connections=400))
+        self.http = Api(server.base)
 
     async def slot(self, index: int) -> None:
         """One of the N concurrent matches: play one, then the next, until the run stops."""
@@ -220,24 +270,29 @@ class Run:
             against_bot = index % 4 == 3
             seats = (["human"] + [f"level:{1 + (index // 4) % 3}"] * (n - 1)) if against_bot else ["human"] * n
             try:
-                r = await self.http.post("/api/matches", json={"game": game["name"], "seats": seats})
-            except httpx.HTTPError:
-                self.stats.server_errors += 1
+                status, created = await self.http.call("POST", "/api/matches", {"game": game["name"], "seats": seats})
+            except Api.ERRORS as exc:
+                self.stats.error(f"POST match: {type(exc).__name__}")
                 await asyncio.sleep(0.5)
                 continue
-            if r.status_code != 201:
-                self.stats.server_errors += r.status_code >= 500
+            if status != 201:
+                if status >= 500:
+                    self.stats.error(f"POST match: {status}")
                 await asyncio.sleep(0.5)
                 continue
-            created = r.json()
             mid = created["id"]
             tokens = {t["seat"]: t["token"] for t in created["tokens"]}
             for invite in created["invites"]:
-                claim = await self.http.post("/api/invites/claim", json={"code": invite["code"]})
-                if claim.status_code != 200:
-                    self.stats.server_errors += claim.status_code >= 500
+                try:
+                    status, claim = await self.http.call("POST", "/api/invites/claim", {"code": invite["code"]})
+                except Api.ERRORS as exc:
+                    self.stats.error(f"POST claim: {type(exc).__name__}")
                     continue
-                tokens[invite["seat"]] = claim.json()["tokens"][0]["token"]
+                if status != 200:
+                    if status >= 500:
+                        self.stats.error(f"POST claim: {status}")
+                    continue
+                tokens[invite["seat"]] = claim["tokens"][0]["token"]
             self.stats.matches[mid] = {"players": seats, "tokens": tokens}
             self.stats.games += 1
             done = asyncio.Event()
@@ -246,7 +301,7 @@ class Run:
             results = await asyncio.gather(*tasks, return_exceptions=True)
             for result in results:
                 if isinstance(result, Exception) and not self.stopping:
-                    self.stats.server_errors += 1
+                    self.stats.error(f"client: {type(result).__name__}: {result}")
 
     async def main(self, games: int, seconds: float, warmup: float) -> float:
         slots = [asyncio.create_task(self.slot(i)) for i in range(games)]
@@ -260,6 +315,7 @@ class Run:
         self.client_cpu = time.process_time() - mine
         self.measuring = False
         self.stopping = True
+        await asyncio.gather(*(ws.close() for ws in list(self.sockets)), return_exceptions=True)
         await asyncio.wait(slots, timeout=60)
         return elapsed
 
@@ -272,8 +328,7 @@ class Run:
             nonlocal lost, duplicated
             async with sem:
                 tokens = ",".join(info["tokens"].values())
-                r = await self.http.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {tokens}"})
-            view = r.json()
+                _, view = await self.http.call("GET", f"/api/matches/{mid}", tokens=tokens)
             moves, movers = view["moves"], view["movers"]
             acked = self.stats.acked.get(mid, [])
             for ply, action, seat in acked:
@@ -307,9 +362,10 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
             run = Run(server, catalogue, think_ms / 1000, seed)
 
             async def go() -> tuple[float, int, int]:
+                await run.http.open()
                 elapsed = await run.main(games, seconds, warmup)
                 lost, duplicated = await run.verify()
-                await run.http.aclose()
+                await run.http.close()
                 return elapsed, lost, duplicated
 
             elapsed, lost, duplicated = asyncio.run(go())
@@ -326,7 +382,7 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
             "p50_ms": ms(percentile(s.latencies, 0.5)), "p99_ms": ms(percentile(s.latencies, 0.99)),
             "max_ms": ms(max(s.latencies) if s.latencies else None),
             "bot_p99_ms": ms(percentile(s.bot_waits, 0.99)), "bot_answers": len(s.bot_waits),
-            "server_errors": errors, "refused": {str(k): v for k, v in sorted(s.refused.items())},
+            "server_errors": errors, "errors": run.stats.errors, "refused": {str(k): v for k, v in sorted(s.refused.items())},
             "acknowledged": sum(len(v) for v in s.acked.values()), "lost": lost, "duplicated": duplicated,
             "db": "postgresql" if db and db.startswith("postgresql") else "sqlite",
             "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None}
@@ -349,7 +405,7 @@ def main() -> None:
     print(f"{'matches at once':<28}{args.games}")
     for key in ("seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
                 "client_cpu_ms_per_move", "p50_ms", "p99_ms", "max_ms",
-                "bot_p99_ms", "bot_answers", "server_errors", "refused", "acknowledged", "lost", "duplicated",
+                "bot_p99_ms", "bot_answers", "server_errors", "errors", "refused", "acknowledged", "lost", "duplicated",
                 "db", "load_average"):
         print(f"{key:<28}{result[key]}")
     if args.json:
