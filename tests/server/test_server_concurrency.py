@@ -14,7 +14,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from abstracta.server.app import create_app
-from abstracta.server.storage import Store
 from toy_nim import NimState
 
 

@@ -83,3 +83,42 @@ def test_two_processes_serve_one_match(db_url):
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+def test_a_lost_listen_connection_is_reopened_and_nothing_is_missed(db_url):
+    """Notifications sent while a process's LISTEN connection is down are lost: once it is
+    back, the process drops its cached matches and pushes the current views."""
+    import psycopg
+    from websockets.sync.client import connect
+
+    from abstracta.server.storage import Store
+
+    (a, base_a), (b, base_b) = serve(db_url), serve(db_url)
+    try:
+        created = httpx.post(base_a + "/api/matches", json={"game": "nibble", "seats": ["human", "human"],
+                                                             "take": "all"}).json()
+        mid = created["id"]
+        auth = {"Authorization": "Bearer " + ",".join(t["token"] for t in created["tokens"])}
+        with connect(base_b.replace("http", "ws") + f"/api/matches/{mid}/ws", open_timeout=10) as ws:
+            ws.send(json.dumps({"tokens": []}))
+            assert json.loads(ws.recv(timeout=10))["ply"] == 0
+            store = Store(db_url)
+            url = store.listen_url()
+            store.dispose()
+            with psycopg.connect(url, autocommit=True) as conn:
+                killed = conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                      "WHERE datname = current_database() AND query = 'LISTEN abstracta' "
+                                      "AND pid <> pg_backend_pid()").fetchall()
+            assert len(killed) == 2  # both processes' listeners
+            r = httpx.post(base_a + f"/api/matches/{mid}/actions", json={"action": created["legal"][0], "ply": 0},
+                           headers=auth)
+            assert r.status_code == 200
+            assert json.loads(ws.recv(timeout=15))["ply"] == 1  # after B's listener is back
+    finally:
+        for proc in (a, b):
+            proc.terminate()
+        for proc in (a, b):
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()

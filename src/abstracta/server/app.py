@@ -65,8 +65,7 @@ from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
 from . import push
-from .errors import (Conflict, CorruptMatch, Forbidden, Gone, InvalidRequest, MatchError, NotFound,
-                     Unauthorized)
+from .errors import Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, Unauthorized
 from .matches import TOKEN_LIMIT, MatchService, clip, cut, seat_styles
 from .storage import Store
 
@@ -527,7 +526,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         url = service.store.listen_url()
         if url is not None:  # other processes may serve this database: hear their changes
             ready = asyncio.Event()
-            listener = asyncio.create_task(push.listen(url, service.changed_elsewhere, ready))
+            listener = asyncio.create_task(push.listen(url, service.changed_elsewhere, ready, service.forget_all))
             try:
                 await asyncio.wait_for(ready.wait(), timeout=10)
             except asyncio.TimeoutError:

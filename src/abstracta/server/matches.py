@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterator, TypeVar
 
 import orjson
 
-from ..core.errors import AbstractaError, IllegalActionError, OptionError, RecordError, UnknownGameError
+from ..core.errors import AbstractaError, RecordError, UnknownGameError
 from ..core.game import Game, State, action_strings, resignation_returns
 from ..core.options import seed_problem
 from ..core.records import Record
@@ -373,6 +373,14 @@ class MatchService:
                     return
                 del self.cache[match_id]
         self.hub.publish(match_id)
+
+    def forget_all(self) -> None:
+        """Drop every cached match and wake every subscriber: changes by other processes may
+        have been missed (the LISTEN connection was lost for a while). Called on the event loop."""
+        with self._guard:
+            self.cache.clear()
+        for match_id in self.hub.subscribed():
+            self.hub.publish(match_id)
 
     # --- lifecycle --------------------------------------------------------------------------
     def pool(self) -> cf.Executor:

@@ -79,6 +79,10 @@ class Hub:
     def subscribers(self, match_id: str) -> int:
         return len(self._subscribers.get(match_id, ()))
 
+    def subscribed(self) -> list[str]:
+        """The matches that have subscribers now."""
+        return list(self._subscribers)
+
     # --- clock timers -----------------------------------------------------------------------
     def set_timer(self, match_id: str, delay: float | None, callback: Callable[[str], Any]) -> None:
         """Run ``callback(match_id)`` in a worker thread after ``delay`` seconds, replacing
@@ -126,16 +130,23 @@ def _guarded(callback: Callable[[str], Any], match_id: str) -> None:
         log.exception("clock timer of match %s failed", match_id)
 
 
-async def listen(url: str, on_change: Callable[[str, int], None], ready: asyncio.Event | None = None) -> None:
+async def listen(url: str, on_change: Callable[[str, int], None], ready: asyncio.Event | None = None,
+                 on_gap: Callable[[], None] | None = None) -> None:
     """``LISTEN abstracta`` on the PostgreSQL database at ``url`` (libpq URL) and call
     ``on_change(match_id, revision)`` for every notification (revision -1: deleted), until
-    cancelled. A lost connection is reopened after a second; ``ready`` is set once listening."""
+    cancelled. A lost connection is reopened after a second, then ``on_gap()`` is called
+    (notifications sent meanwhile are lost: every cached match may be stale); ``ready`` is set
+    once listening."""
     import psycopg
 
+    connected_before = False
     while True:
         try:
             async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
                 await conn.execute("LISTEN abstracta")
+                if connected_before and on_gap is not None:
+                    on_gap()
+                connected_before = True
                 if ready is not None:
                     ready.set()
                 async for note in conn.notifies():
