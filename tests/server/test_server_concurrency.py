@@ -323,3 +323,25 @@ def test_option_values_of_another_shape_are_refused_not_a_bug(raw, value):
     r = raw.post("/api/matches", json={"game": "slide-checkers", "options": {"board": value}})
     assert r.status_code == 422, r.text
     assert "option board" in r.json()["error"]
+
+
+def test_a_bug_while_pushing_is_logged_and_closes_the_socket(raw, app, monkeypatch, caplog):
+    view, auth = nim(raw)
+    mid = view["id"]
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.send_json({"tokens": []})
+        assert ws.receive_json()["ply"] == 0
+
+        def broken(match, held, seat):
+            raise RuntimeError("a view bug quoting a hidden card")
+
+        monkeypatch.setattr(app.state.service, "_view", broken)
+        with caplog.at_level(logging.ERROR, logger="abstracta.server"):
+            assert raw.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0},
+                            headers=auth).status_code == 500  # the answer's view fails too: after the move
+            message = ws.receive()
+        assert message["type"] == "websocket.close"
+    assert any("internal error RuntimeError in the live updates" in r.getMessage() for r in caplog.records)
+    assert not any("hidden card" in r.getMessage() for r in caplog.records)
+    monkeypatch.undo()
+    assert raw.get(f"/api/matches/{mid}", headers=auth).json()["ply"] == 1  # the move itself was stored

@@ -51,7 +51,7 @@ from pathlib import Path
 import json
 from typing import Annotated, Any, AsyncIterator, Callable, Literal, TypeVar
 
-from fastapi import Depends, FastAPI, Query, Request, WebSocket
+from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -873,8 +873,11 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                     if key != last:
                         await ws.send_text(payload.decode())
                         last = key
-        except Exception:  # noqa: BLE001 - a closed or broken socket ends the handler
+        except (WebSocketDisconnect, OSError):  # the client went away
             pass
+        except Exception as exc:  # noqa: BLE001 - a bug: logged (its type, not its message), socket closed
+            if ws.client_state.name == "CONNECTED" and ws.application_state.name == "CONNECTED":
+                log.error("internal error %s in the live updates of match %s", type(exc).__name__, clip(match_id))
         finally:
             reader.cancel()
             await _close(ws, 1001)

@@ -918,7 +918,7 @@ class MatchService:
             if flag is None:
                 try:
                     flag = bool(state.reveals(action))
-                except Exception:  # noqa: BLE001 - a game that cannot tell: never cross it
+                except (AbstractaError, NotImplementedError):  # a game that cannot tell: never cross it
                     flag = True
                 if len(self._reveals) > REVEAL_CACHE_LIMIT:  # a bound, not an LRU: recomputing is cheap
                     self._reveals.clear()
@@ -1424,7 +1424,7 @@ class MatchService:
             return False
         try:
             return len({match.state.observation(i) for i in mine}) > 1
-        except Exception:  # noqa: BLE001
+        except (AbstractaError, NotImplementedError):  # no observations to compare: assume private
             return True
 
     def positions(self, match: Match, held: set[int] = frozenset(),
