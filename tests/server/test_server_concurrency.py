@@ -345,3 +345,31 @@ def test_a_bug_while_pushing_is_logged_and_closes_the_socket(raw, app, monkeypat
     assert not any("hidden card" in r.getMessage() for r in caplog.records)
     monkeypatch.undo()
     assert raw.get(f"/api/matches/{mid}", headers=auth).json()["ply"] == 1  # the move itself was stored
+
+
+def test_a_computers_chain_is_pushed_once_whole(raw, monkeypatch):
+    """The computer's capture chain is two actions (two revisions); a subscriber gets the
+    turn once, when it is over, not the half-chain in between."""
+    record = {"format": "abstracta-record", "version": 1, "game": "fanorona", "options": {}, "seed": None,
+              "start": "...W...../........./..B..W.../....W..../........W W", "players": [], "moves": []}
+    view = raw.post("/api/matches/import", json={"record": record, "seats": ["human", "level:2"]}).json()
+    mid, auth = view["id"], bearer(view["tokens"][0]["token"])
+    from abstracta.server import bots
+
+    choose = bots.choose_action
+
+    def slow(*args):  # time for a push between the two actions of the chain, were there one
+        time.sleep(0.3)
+        return choose(*args)
+
+    monkeypatch.setattr(bots, "choose_action", slow)
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.send_json({"tokens": []})
+        assert ws.receive_json()["ply"] == 0
+        r = raw.post(f"/api/matches/{mid}/actions", json={"action": "e2-e3", "ply": 0}, headers=auth)
+        assert r.status_code == 200
+        seen = []
+        while not seen or not seen[-1]["human_to_move"]:
+            seen.append(ws.receive_json())
+    assert seen[-1]["moves"] == ["e2-e3", "c3-d3A", "d3-d4A"]
+    assert [v["ply"] for v in seen] in ([1, 3], [1, 1, 3])  # the person's move (then thinking), the whole chain

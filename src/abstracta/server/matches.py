@@ -518,9 +518,18 @@ class MatchService:
         self._commit(old, trial)
         with self._guard:
             self.cache[trial.id] = trial
-        self.hub.publish(trial.id)
+        if not self._mid_computer_turn(trial):
+            self.hub.publish(trial.id)
         self._arm_clock(trial)
         return trial
+
+    def _mid_computer_turn(self, match: Match) -> bool:
+        """A computer seat played the last action and is to move again (a capture chain, a
+        multi-action turn): its turn is pushed once, whole, when it ends."""
+        mover = match.to_move()
+        if mover is None or not match.actions or not bots.is_bot(match.players[mover]):
+            return False
+        return self._movers_cached(match)[-1] == mover
 
     def _arm_clock(self, match: Match) -> None:
         """A timer that applies the running clock's flag when it falls (none: no clock runs)."""
@@ -1127,7 +1136,8 @@ class MatchService:
         if self.thinking.get(match.id) == match.revision:
             return
         self.thinking[match.id] = match.revision
-        self.hub.publish(match.id)
+        if not self._mid_computer_turn(match):
+            self.hub.publish(match.id)
         spec = match.players[mover]
         record_json = match.record().to_json(indent=None)
         seed = (hash((match.id, match.ply)) & 0x7FFFFFFF)
