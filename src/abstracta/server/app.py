@@ -870,9 +870,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                         await ws.send_json({"error": exc.message})
                         await ws.close(code=4000 + status_of(exc))
                         return
-                    if key != last:
+                    if key != last and (key is not None or last is None):
                         await ws.send_text(payload.decode())
-                        last = key
+                        last = key if key is not None else (-1, False)  # a first view mid-turn
         except (WebSocketDisconnect, OSError):  # the client went away
             pass
         except Exception as exc:  # noqa: BLE001 - a bug: logged (its type, not its message), socket closed

@@ -1355,12 +1355,15 @@ class MatchService:
         with self.locked(match_id):
             return self.held(self.load(match_id), tokens)
 
-    def push_view(self, match_id: str, held: set[int]) -> tuple[tuple[int, bool], bytes]:
+    def push_view(self, match_id: str, held: set[int]) -> tuple[tuple[int, bool] | None, bytes]:
         """For a subscriber: ``(key, view as JSON)``, the key changing exactly when the view
-        does (revision, a computer thinking). NotFound once the match is deleted."""
+        does (revision, a computer thinking); key None in the middle of a computer's turn (a
+        subscriber that has a view already waits for the whole turn). NotFound once the match
+        is deleted."""
         match = self.current(match_id)
         with self.locked(match_id):
-            return (match.revision, match_id in self.thinking), self.view_json(match, held)
+            key = None if self._mid_computer_turn(match) else (match.revision, match_id in self.thinking)
+            return key, self.view_json(match, held)
 
     def _view(self, match: Match, held: set[int], seat: Any) -> dict[str, Any]:
         viewer = self.viewer(match, held, seat)
