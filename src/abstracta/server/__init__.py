@@ -6,16 +6,17 @@
 from __future__ import annotations
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
+def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_workers: int | str = 2) -> None:
     """Serve the app at ``http://host:port/`` with matches stored at ``db`` (SQLAlchemy URL;
-    default: SQLite in the user data directory)."""
+    default: SQLite in the user data directory); searches run in ``bot_workers`` processes,
+    or on Ray (``"ray"``, ``"ray:ADDRESS"``)."""
     import uvicorn
 
     from .app import create_app
     from .storage import default_db_url
 
     url = db or default_db_url()
-    app = create_app(url)
+    app = create_app(url, bot_workers)
     print(f"abstracta: open http://{host}:{port}/ in a browser (games stored in {url})", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
 

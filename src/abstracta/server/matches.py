@@ -3,7 +3,8 @@
 A :class:`Match` is one game being played: the Game, its initial state, the actions applied so
 far and the current state, plus who sits at each seat. :class:`MatchService` keeps matches in
 memory, loads them from the store by replaying their record, writes every accepted change in
-one transaction *before* the in-memory match changes, and runs bot moves in a process pool.
+one transaction *before* the in-memory match changes, and runs bot moves as jobs
+(:mod:`abstracta.server.botjobs`: a fast lane for levels 1–2, a fair deep lane for searches).
 
 Seats belong to people (issue 13): every person seat is held by whoever knows its secret token
 (128 bits, ``secrets.token_urlsafe(16)``; only its SHA-256 is stored). The creator receives the
@@ -21,7 +22,7 @@ import concurrent.futures as cf
 import hashlib
 import hmac
 import json
-import multiprocessing
+import logging
 import secrets
 import threading
 import time
@@ -35,7 +36,10 @@ from ..core.options import seed_problem
 from ..core.records import Record
 from ..core.registry import load_game
 from . import bots
+from .botjobs import BotJob, BotJobs, InfoStateError, make_job
 from .storage import Store
+
+log = logging.getLogger("abstracta.server.bots")
 
 
 #: Longest echo of client input inside an error message.
@@ -279,39 +283,34 @@ def seat_styles(game: Game) -> list[dict[str, Any]]:
 class MatchService:
     """All matches of one server. Thread-safe (one lock; requests are short)."""
 
-    def __init__(self, store: Store, bot_workers: int = 2):
+    def __init__(self, store: Store, bot_workers: int | str = 2):
         self.store = store
         self.lock = threading.RLock()
         self.cache: dict[str, Match] = {}
         self.thinking: dict[str, int] = {}  # match id -> revision the bot is thinking at
         self.bot_errors: dict[str, str] = {}
         self._reveals: dict[tuple[str, int, int], bool] = {}  # (match, ply index, history hash) -> reveals
-        self.bot_workers = bot_workers
-        self._pool: cf.Executor | None = None
+        self.bot_workers = bot_workers  # --bot-workers: N processes, 0 (a thread), ray[:ADDRESS]
+        self._jobs: BotJobs | None = None
         self._applier = cf.ThreadPoolExecutor(1, thread_name_prefix="bot-apply")
         self.closed = False
 
     # --- lifecycle --------------------------------------------------------------------------
-    def pool(self) -> cf.Executor:
-        if self._pool is None:
-            if self.bot_workers > 0:
-                ctx = multiprocessing.get_context("spawn")
-                self._pool = cf.ProcessPoolExecutor(self.bot_workers, mp_context=ctx,
-                                                    initializer=bots.worker_init,
-                                                    initargs=(multiprocessing.current_process().pid,))
-            else:
-                self._pool = cf.ThreadPoolExecutor(1, thread_name_prefix="bot")
-        return self._pool
+    @property
+    def jobs(self) -> BotJobs:
+        """The bot job queue (started on first use)."""
+        if self._jobs is None:
+            with self.lock:
+                if self._jobs is None:
+                    if self.closed:
+                        raise RuntimeError("the match service is closed")
+                    self._jobs = BotJobs(self.bot_workers, on_done=self._bot_answered)
+        return self._jobs
 
     def resume_bots(self) -> None:
-        """After a start: warm up the bot workers, then let bots move in every unfinished match
+        """After a start: start the bot workers, then let bots move in every unfinished match
         where a bot is to move."""
-        if self.bot_workers > 0:
-            try:
-                for _ in range(self.bot_workers):
-                    self.pool().submit(bots.warm_up)
-            except RuntimeError:
-                pass
+        self.jobs
         for mid in list(self.store.unfinished_ids()):
             try:
                 with self.lock:
@@ -320,25 +319,13 @@ class MatchService:
                 continue
 
     def close(self) -> None:
-        """Stop everything this service started: queued bot moves are cancelled, worker
-        processes (possibly in the middle of a search) are terminated, then killed if they do
-        not stop within a second."""
+        """Stop everything this service started: queued bot moves are dropped, worker processes
+        (possibly in the middle of a search) are stopped, then killed if they do not stop within
+        a second."""
         self.closed = True
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            processes = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for proc in processes:
-                if proc.is_alive():
-                    proc.terminate()
-            for proc in processes:
-                proc.join(timeout=1.0)
-                if proc.is_alive():
-                    proc.kill()
-                    proc.join(timeout=1.0)
-            manager = getattr(pool, "_executor_manager_thread", None)
-            if manager is not None:  # it notices the stopped workers and releases the queues
-                manager.join(timeout=2.0)
+        jobs, self._jobs = self._jobs, None
+        if jobs is not None:
+            jobs.close()
         self._applier.shutdown(wait=False, cancel_futures=True)
         self.store.dispose()
 
@@ -599,7 +586,6 @@ class MatchService:
             live.remaining[seat] = 0.0
         live.running, live.since, live.takeback = None, None, None
         n = len(trial.players)
-        self.thinking.pop(match.id, None)
         if n == 2:
             other = 1 - seat
             wins = trial.state.could_still_win(other)
@@ -615,6 +601,7 @@ class MatchService:
             else:
                 self._start_clock(trial, now)
         match = self._replace(match, trial)
+        self._cancel_bot(match.id)
         self._schedule_bot(match)
         return match
 
@@ -791,8 +778,8 @@ class MatchService:
         trial.live.takeback = None
         self._finish_if_over(trial)
         self._start_clock(trial, now)
-        self.thinking.pop(match.id, None)
         match = self._replace(match, trial)
+        self._cancel_bot(match.id)
         self._schedule_bot(match)
         return match
 
@@ -922,12 +909,20 @@ class MatchService:
             trial.result = resignation_returns(len(match.players), seat)
             trial.termination = "resignation"
             trial.live.takeback = None
-            self.thinking.pop(match_id, None)
-            return self._replace(match, trial)
+            match = self._replace(match, trial)
+            self._cancel_bot(match_id)
+            return match
 
     # --- bots -------------------------------------------------------------------------------
+    def _cancel_bot(self, match_id: str) -> None:
+        """The computer's move being found for ``match_id`` is no longer wanted (lock held)."""
+        self.thinking.pop(match_id, None)
+        if self._jobs is not None:
+            self._jobs.cancel(match_id)
+
     def _schedule_bot(self, match: Match) -> None:
-        """If a bot is to move, start its computation (lock held)."""
+        """If a bot is to move, queue its job (lock held). The job carries the acting seat's
+        information state only (:func:`~abstracta.server.botjobs.make_job`)."""
         if self.closed or match.over:
             return
         mover = match.to_move()
@@ -935,76 +930,63 @@ class MatchService:
             return
         if self.thinking.get(match.id) == match.revision:
             return
-        self.thinking[match.id] = match.revision
         spec = match.players[mover]
-        record_json = match.record().to_json(indent=None)
-        seed = (hash((match.id, match.ply)) & 0x7FFFFFFF)
         try:
-            future = self.pool().submit(bots.choose_action, record_json, spec, seed)
-        except cf.BrokenExecutor:  # a worker died: start a fresh pool
-            self._pool = None
-            try:
-                future = self.pool().submit(bots.choose_action, record_json, spec, seed)
-            except RuntimeError:
-                self.thinking.pop(match.id, None)
-                return
-        except RuntimeError:  # pool shut down
-            self.thinking.pop(match.id, None)
+            job = make_job(match, spec)
+        except InfoStateError as exc:  # a game bug: the seat cannot know its legal actions
+            log.error("match %s: %s", match.id, exc)
+            self.bot_errors[match.id] = str(exc)
             return
-        revision, ply = match.revision, match.ply
+        try:
+            self.jobs.submit(job)
+        except RuntimeError:  # closed
+            return
+        self.thinking[match.id] = match.revision
 
-        def done(fut: cf.Future) -> None:
-            if self.closed:
-                return
-            try:
-                self._applier.submit(self._apply_bot, match.id, revision, ply, fut, spec)
-            except RuntimeError:
-                pass
+    def _bot_answered(self, job: BotJob, text: str | None, note: str | None) -> None:
+        """A lane's answer (its thread): applied by the one applier thread, in order."""
+        try:
+            self._applier.submit(self._apply_bot, job, text, note)
+        except RuntimeError:  # shut down
+            pass
 
-        future.add_done_callback(done)
-
-        def watchdog() -> None:  # a bot that never answers must not stall the game
-            if not self.closed and self.thinking.get(match.id) == revision:
-                try:
-                    self._applier.submit(self._apply_bot, match.id, revision, ply, None, spec)
-                except RuntimeError:
-                    pass
-
-        timer = threading.Timer(bots.timeout_for(spec), watchdog)
-        timer.daemon = True
-        timer.start()
-
-    def _apply_bot(self, match_id: str, revision: int, ply: int, fut: cf.Future | None,
-                   spec: str) -> None:
-        if fut is None:
-            text, error = None, f"{spec} did not answer in time"
-        else:
-            try:
-                text, error = fut.result(timeout=0), None
-            except Exception as exc:  # noqa: BLE001
-                text, error = None, f"{type(exc).__name__}: {exc}"
+    def _apply_bot(self, job: BotJob, text: str | None, note: str | None) -> None:
+        """Play the answer of ``job`` if its match is still at the job's revision. An answer
+        that is not legal in the real state (or none: even the fallback failed) is replaced by
+        a quick search of the seat's information state; only if that fails too (an engine bug)
+        is a random legal action played, counted in ``random_fallbacks``."""
         with self.lock:
+            match_id, revision = job.match_id, job.revision
             if self.closed or self.thinking.get(match_id) != revision:
                 return
-            self.thinking.pop(match_id, None)
             try:
                 match = self.load(match_id)
             except ApiError:
+                self.thinking.pop(match_id, None)
                 return
-            if match.revision != revision or match.ply != ply or match.over:
+            if match.revision != revision or match.ply != job.ply or match.over:
                 return
+            self.thinking.pop(match_id, None)
             trial = self._copy(match)
-            try:
-                if text is None:
-                    raise AbstractaError(error or "no move")
-                action = trial.state.string_to_action(text)
-            except Exception as exc:  # noqa: BLE001 - fall back to a random legal move
-                self.bot_errors[match_id] = str(exc)
-                import random
-
-                action = random.choice(trial.state.legal_actions())
-            trial.strings.append(trial.state.action_to_string(action))
-            trial.state.apply_action(action)
+            state = trial.state
+            action = None
+            if text is not None:
+                try:
+                    action = state.string_to_action(text)
+                    if action not in state.legal_actions():
+                        raise AbstractaError(f"{text!r} is not legal here")
+                except Exception as exc:  # noqa: BLE001 - the answer is refused, see below
+                    action, note = None, f"{job.spec} answered a move the real state refuses ({exc})"
+            else:
+                note = f"{job.spec}: {note}"
+            if action is None:
+                action = self._quick_action(match, job, note or "")
+            if note is not None:
+                self.bot_errors[match_id] = note
+            else:
+                self.bot_errors.pop(match_id, None)
+            trial.strings.append(state.action_to_string(action))
+            state.apply_action(action)
             trial.actions.append(action)
             self._finish_if_over(trial)
             self._after_actions(trial, time.time())
@@ -1014,6 +996,26 @@ class MatchService:
                 self.bot_errors[match_id] = str(exc)
                 return
             self._schedule_bot(match)
+
+    def _quick_action(self, match: Match, job: BotJob, why: str) -> int:
+        """A level-2 action for the seat to move, searched here on a fresh draw of its
+        information state (lock held); a random legal action only if that fails."""
+        import dataclasses
+        import random
+
+        from .botjobs import FALLBACK_SPEC, run_job
+
+        state = match.state
+        try:
+            quick = dataclasses.replace(make_job(match, FALLBACK_SPEC), note=why)
+            action = state.string_to_action(run_job(quick))
+            if action in state.legal_actions():
+                self.jobs.stats.fallbacks += 1
+                return action
+        except Exception:  # noqa: BLE001 - an engine bug: logged, the game goes on
+            log.exception("match %s: the quick search failed too", match.id)
+        self.jobs.stats.random_fallbacks += 1
+        return random.choice(state.legal_actions())
 
     # --- views ------------------------------------------------------------------------------
     def viewer(self, match: Match, held: set[int], seat: Any = None) -> int | None:
@@ -1074,7 +1076,7 @@ class MatchService:
             self.authorize(match, tokens)
             self.store.delete(match_id)
             self.cache.pop(match_id, None)
-            self.thinking.pop(match_id, None)
+            self._cancel_bot(match_id)
             self.bot_errors.pop(match_id, None)
 
     def clock_view(self, match: Match) -> dict[str, Any] | None:
@@ -1138,7 +1140,7 @@ class MatchService:
             "takeback": dict(pending) if pending is not None else None,
             # the refused move of a computer seat may name a card of its hidden hand
             "bot_error": (None if match.id not in self.bot_errors else
-                          "the computer's move was refused; it played a random move instead"
+                          "the computer's search did not answer; a quick search played instead"
                           if match.hides_cards else self.bot_errors[match.id]),
         }
 
