@@ -177,10 +177,10 @@ def run_job(job: BotJob, stop: threading.Event | None = None) -> str:
 
 
 def overrun(seconds: float | None) -> float:
-    """Seconds after a deep job starts at which it is asked to stop (its budget plus a margin
+    """Seconds after a deep job began at which it is asked to stop (its budget plus a margin
     for a loaded machine)."""
     budget = seconds or 0.0
-    return budget + max(2.0, budget)
+    return budget + max(3.0, budget)
 
 
 # --------------------------------------------------------------------------- executors
@@ -198,6 +198,7 @@ class ThreadExecutor:
         self._jobs: queue.Queue = queue.Queue()
         self._done: queue.Queue = queue.Queue()
         self._stops: dict[int, threading.Event] = {}
+        self._began: dict[int, float] = {}
         self._thread = threading.Thread(target=self._loop, name="bot-deep-thread", daemon=True)
         self._thread.start()
 
@@ -207,6 +208,7 @@ class ThreadExecutor:
             if job is None:
                 return
             stop = self._stops.get(job.id) or threading.Event()
+            self._began[job.id] = time.monotonic()
             try:
                 self._done.put((job.id, self.run(job, stop), None))
             except Exception as exc:  # noqa: BLE001 - reported as the job's error
@@ -224,6 +226,9 @@ class ThreadExecutor:
     def kill(self, job_id: int) -> None:
         self.stop(job_id)  # a thread cannot be killed; its answer will be dropped
 
+    def began(self, job_id: int) -> float | None:
+        return self._began.get(job_id)
+
     def wake(self) -> None:
         self._done.put(None)
 
@@ -234,6 +239,7 @@ class ThreadExecutor:
             while True:
                 if item is not None:
                     self._stops.pop(item[0], None)
+                    self._began.pop(item[0], None)
                     out.append(item)
                 item = self._done.get_nowait()
         except queue.Empty:
@@ -282,12 +288,16 @@ def _worker_main(jobs, results, parent_pid: int) -> None:
         if job is None:
             return
         try:
+            results.send(("started", job.id))
+        except (OSError, ValueError):
+            return
+        try:
             outcome = (job.id, run_job(job, stops[job.id]), None)
         except Exception as exc:  # noqa: BLE001 - reported to the server
             outcome = (job.id, None, f"{type(exc).__name__}: {exc}")
         stops.pop(job.id, None)
         try:
-            results.send(outcome)
+            results.send(("done", outcome))
         except (OSError, ValueError):
             return
 
@@ -302,6 +312,7 @@ class _Worker:
         jobs_r.close()
         results_w.close()
         self.job: int | None = None
+        self.began: float | None = None  # when the worker started self.job (monotonic)
 
     def end(self, kill: bool = False) -> None:
         try:
@@ -330,7 +341,7 @@ class ProcessExecutor:
 
     def start(self, job: BotJob) -> None:
         worker = next(w for w in self._workers if w.job is None)
-        worker.job = job.id
+        worker.job, worker.began = job.id, None
         try:
             worker.jobs.send(("job", job))
         except (OSError, ValueError):
@@ -355,6 +366,10 @@ class ProcessExecutor:
         worker.process.join(timeout=1.0)
         self._workers[self._workers.index(worker)] = _Worker(self._ctx)
 
+    def began(self, job_id: int) -> float | None:
+        worker = self._of(job_id)
+        return worker.began if worker is not None else None
+
     def wake(self) -> None:
         try:
             self._wake_w.send_bytes(b"")
@@ -374,10 +389,15 @@ class ProcessExecutor:
             elif item in by_conn:
                 worker = by_conn[item]
                 try:
-                    outcome = worker.results.recv()
+                    kind, payload = worker.results.recv()
                 except (EOFError, OSError):
                     lost.append(worker)
                     continue
+                if kind == "started":
+                    if payload == worker.job:
+                        worker.began = time.monotonic()
+                    continue
+                outcome = payload
                 if outcome[0] == worker.job:
                     worker.job = None
                     out.append(outcome)
@@ -446,6 +466,9 @@ class RayExecutor:
         if ref is not None:
             self._refs.pop(ref, None)
             self.ray.cancel(ref, force=True)
+
+    def began(self, job_id: int) -> float | None:
+        return None  # not known: a task may wait for a Ray worker to start
 
     def wake(self) -> None:
         self._wake.set()
@@ -548,17 +571,21 @@ class BotJobs:
         overrun: seconds after its start at which a deep job of budget ``s`` is asked to stop.
         kill_after: seconds after the stop request at which it is given up (worker replaced,
             fallback played).
+        startup: extra seconds allowed while the executor does not say that a job began (a
+            worker still starting, a Ray task waiting for a worker).
     """
 
     def __init__(self, workers: int | str | Any = 2,
                  on_done: Callable[[BotJob, str | None, str | None], None] | None = None,
                  run: Callable[[BotJob, threading.Event], str] = run_job,
-                 overrun: Callable[[float | None], float] = overrun, kill_after: float = 5.0):
+                 overrun: Callable[[float | None], float] = overrun, kill_after: float = 5.0,
+                 startup: float = 30.0):
         self.executor = make_executor(workers) if isinstance(workers, (int, str)) else workers
         self.on_done = on_done or (lambda job, text, note: None)
         self.run = run
         self.overrun = overrun
         self.kill_after = kill_after
+        self.startup = startup
         self.stats = Stats()
         self._cond = threading.Condition()
         self._fast: OrderedDict[str, BotJob] = OrderedDict()  # match id -> job, oldest first
@@ -726,7 +753,9 @@ class BotJobs:
         with self._cond:
             for jid, run in list(self._running.items()):
                 if run.stop_sent is None:
-                    if now - run.started > self.overrun(run.job.seconds):
+                    began = self.executor.began(jid)
+                    since = now - began if began is not None else now - run.started - self.startup
+                    if since > self.overrun(run.job.seconds):
                         run.stop_sent = now
                         self.executor.stop(jid)
                 elif now - run.stop_sent > self.kill_after:
