@@ -602,16 +602,13 @@ class BotJobs:
 
     # --- the interface of the match service ---------------------------------------------------
     def submit(self, job: BotJob) -> None:
-        """Queue ``job`` (a queued job of the same match is replaced). Raises ``RuntimeError``
-        once closed."""
+        """Queue ``job``; an older job of the same match (queued or running: its answer would
+        be for another revision) is cancelled. Raises ``RuntimeError`` once closed."""
         with self._cond:
             if self.closed:
                 raise RuntimeError("the bot jobs are closed")
-            lane = self._fast if job.fast else self._deep
-            for q in (self._fast, self._deep):
-                if q.pop(job.match_id, None) is not None:
-                    self.stats.cancelled += 1
-            lane[job.match_id] = job
+            self._cancel(job.match_id)
+            (self._fast if job.fast else self._deep)[job.match_id] = job
             self.stats.submitted += 1
             self._cond.notify_all()
         if not job.fast:
@@ -620,21 +617,24 @@ class BotJobs:
     def cancel(self, match_id: str) -> int:
         """Drop the jobs of ``match_id``: queued ones never start, a running one is asked to
         stop and its answer is dropped. Returns how many jobs were cancelled."""
-        n = 0
         with self._cond:
-            for q in (self._fast, self._deep):
-                if q.pop(match_id, None) is not None:
-                    n += 1
-            for jid, run in self._running.items():
-                if run.job.match_id == match_id and not run.cancelled:
-                    run.cancelled = True
-                    self.executor.stop(jid)
-                    n += 1
-            if self._fast_job is not None and self._fast_job.match_id == match_id and not self._fast_cancelled:
-                self._fast_cancelled = True
-                self._fast_stop.set()
+            return self._cancel(match_id)
+
+    def _cancel(self, match_id: str) -> int:
+        n = 0
+        for q in (self._fast, self._deep):
+            if q.pop(match_id, None) is not None:
                 n += 1
-            self.stats.cancelled += n
+        for jid, run in self._running.items():
+            if run.job.match_id == match_id and not run.cancelled:
+                run.cancelled = True
+                self.executor.stop(jid)
+                n += 1
+        if self._fast_job is not None and self._fast_job.match_id == match_id and not self._fast_cancelled:
+            self._fast_cancelled = True
+            self._fast_stop.set()
+            n += 1
+        self.stats.cancelled += n
         return n
 
     def queued(self) -> int:
