@@ -261,7 +261,6 @@ def _worker_main(jobs, results, parent_pid: int) -> None:
         os.nice(5)  # the web process answers people first
     except OSError:
         pass
-    bots.warm_up()
     todo: queue.Queue = queue.Queue()
     stops: dict[int, threading.Event] = {}
 
@@ -282,7 +281,8 @@ def _worker_main(jobs, results, parent_pid: int) -> None:
             elif kind == "stop" and payload in stops:
                 stops[payload].set()
 
-    threading.Thread(target=listen, name="bot-listen", daemon=True).start()
+    threading.Thread(target=listen, name="bot-listen", daemon=True).start()  # before the slow imports
+    bots.warm_up()
     while True:
         job = todo.get()
         if job is None:
@@ -447,14 +447,18 @@ class RayExecutor:
                 ray.init(log_to_driver=False, include_dashboard=False)
         self.capacity = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._remote = ray.remote(num_cpus=1, max_retries=0)(_ray_run)
-        self._refs: dict[Any, int] = {}
+        self._refs: dict[Any, int] = {}  # running task -> job id
+        self._lock = threading.Lock()  # _refs: the dispatcher adds and removes, cancel looks up
         self._wake = threading.Event()
 
     def start(self, job: BotJob) -> None:
-        self._refs[self._remote.remote(job)] = job.id
+        ref = self._remote.remote(job)
+        with self._lock:
+            self._refs[ref] = job.id
 
     def _ref(self, job_id: int) -> Any:
-        return next((ref for ref, jid in self._refs.items() if jid == job_id), None)
+        with self._lock:
+            return next((ref for ref, jid in self._refs.items() if jid == job_id), None)
 
     def stop(self, job_id: int) -> None:
         ref = self._ref(job_id)
@@ -464,7 +468,8 @@ class RayExecutor:
     def kill(self, job_id: int) -> None:
         ref = self._ref(job_id)
         if ref is not None:
-            self._refs.pop(ref, None)
+            with self._lock:
+                self._refs.pop(ref, None)
             self.ray.cancel(ref, force=True)
 
     def began(self, job_id: int) -> float | None:
@@ -474,17 +479,19 @@ class RayExecutor:
         self._wake.set()
 
     def poll(self, timeout: float) -> list[Outcome]:
-        if not self._refs:
+        with self._lock:
+            refs = list(self._refs)
+        if not refs:
             self._wake.wait(timeout)
             self._wake.clear()
             return []
-        refs = list(self._refs)
         ready, _ = self.ray.wait(refs, num_returns=len(refs), timeout=0)
         if not ready:
             ready, _ = self.ray.wait(refs, num_returns=1, timeout=timeout)
         out: list[Outcome] = []
         for ref in ready:
-            job_id = self._refs.pop(ref, None)
+            with self._lock:
+                job_id = self._refs.pop(ref, None)
             if job_id is None:
                 continue
             try:
@@ -495,7 +502,9 @@ class RayExecutor:
         return out
 
     def close(self) -> None:
-        for ref in list(self._refs):
+        with self._lock:
+            refs = list(self._refs)
+        for ref in refs:
             try:
                 self.ray.cancel(ref, force=True)
             except Exception:  # noqa: BLE001

@@ -1,6 +1,7 @@
 """Bot jobs (issue 14 §3): lanes, fairness, cancellation, deadlines, information-state payloads,
 the process and Ray executors. Fake slow jobs stand in for deep searches where only the
-scheduling is under test."""
+scheduling is under test. No database here: outside tests/server, so CI's PostgreSQL pass does not
+run them (and Ray) twice."""
 
 from __future__ import annotations
 
@@ -208,27 +209,32 @@ def test_a_hung_job_is_answered_by_a_quick_search_not_a_random_move():
         jobs.close()
 
 
-def test_a_dead_worker_process_falls_back_to_a_quick_search():
+def test_worker_processes_stop_overrunning_searches_and_replace_dead_workers():
     done = Collector()
     executor = ProcessExecutor(1)
-    jobs = BotJobs(executor, on_done=done)
+    # mcts:1000 overruns after 0.5 s (once the worker says it began); mcts:3000 never does
+    jobs = BotJobs(executor, on_done=done, overrun=lambda seconds: 0.5 if seconds == 1000 else 1e9)
     try:
+        jobs.submit(job_for("mcts:1000", "stopped"))
+        done.wait(1, timeout=30)
+        job, text, note, _ = done.answers[0]
+        assert job.spec == "mcts:1000" and note is None and text  # its best so far
+        assert jobs.summary()["stopped"] == 1
         victim = executor._workers[0].process
-        jobs.submit(job_for("mcts:1000", "doomed"))
+        jobs.submit(job_for("mcts:3000", "doomed"))
         deadline = time.monotonic() + 20
-        while not jobs.summary()["running"]:
+        while not any(executor.began(jid) for jid in list(jobs._running)):
             assert time.monotonic() < deadline
             time.sleep(0.01)
-        time.sleep(0.2)
         victim.kill()
-        done.wait(1, timeout=20)
-        job, text, note, _ = done.answers[0]
+        done.wait(2, timeout=20)
+        job, text, note, _ = done.answers[1]
         assert job.spec == "level:2" and "worker process died" in note and text
         assert jobs.summary()["fallbacks"] == 1 and jobs.summary()["random_fallbacks"] == 0
         assert executor._workers[0].process is not victim  # replaced
         jobs.submit(job_for("level:3", "after"))  # and the new worker searches
-        done.wait(2, timeout=30)
-        assert done.answers[1][0].match_id == "after" and done.answers[1][2] is None
+        done.wait(3, timeout=30)
+        assert done.answers[2][0].match_id == "after" and done.answers[2][2] is None
     finally:
         jobs.close()
 
