@@ -114,6 +114,10 @@ def spec_seconds(spec: str) -> float | None:
         return None
 
 
+#: States drawn from an information state before giving up on one with the real legal actions.
+DRAWS = 8
+
+
 class InfoStateError(ValueError):
     """A resampled information state does not have the acting seat's legal actions: the game's
     legal actions would depend on information the seat does not have."""
@@ -125,7 +129,9 @@ def make_job(match: Any, spec: str, rng: random.Random | None = None) -> BotJob:
     Perfect information without chance: the public record. Hidden information or chance: one
     state drawn with ``resample_from_infostate(seat, rng)`` from a fresh generator (``rng``,
     default one seeded from :mod:`secrets`), as text. The drawn state must have the seat's legal
-    actions (a player knows what he may do), else :class:`InfoStateError`.
+    actions (a player knows what he may do; every game here satisfies it): up to :data:`DRAWS`
+    draws are tried, then :class:`InfoStateError` — the service then plays no move and shows the
+    error rather than send the real state, since a worker may be another machine.
     """
     game = match.game
     state = match.state
@@ -134,10 +140,14 @@ def make_job(match: Any, spec: str, rng: random.Random | None = None) -> BotJob:
     record = position = None
     if game.has_hidden_information or game.has_chance:
         rng = rng or random.Random(secrets.randbits(64))
-        drawn = state.resample_from_infostate(seat, rng)
-        if drawn.current_player() != seat or sorted(drawn.legal_actions()) != sorted(state.legal_actions()):
-            raise InfoStateError(f"{game.name}: a state drawn from seat {seat}'s information state has "
-                                 "other legal actions than the real one")
+        legal = sorted(state.legal_actions())
+        for _ in range(DRAWS):
+            drawn = state.resample_from_infostate(seat, rng)
+            if drawn.current_player() == seat and sorted(drawn.legal_actions()) == legal:
+                break
+        else:
+            raise InfoStateError(f"{game.name}: {DRAWS} states drawn from seat {seat}'s information state "
+                                 "all have other legal actions than the real one")
         position = drawn.to_text()
     else:
         data = json.loads(match.record().to_json(indent=None))

@@ -310,7 +310,7 @@ class MatchService:
     def resume_bots(self) -> None:
         """After a start: start the bot workers, then let bots move in every unfinished match
         where a bot is to move."""
-        self.jobs
+        self.jobs  # the lanes and workers start now, not with the first computer move
         for mid in list(self.store.unfinished_ids()):
             try:
                 with self.lock:
