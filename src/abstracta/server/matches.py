@@ -1140,7 +1140,7 @@ class MatchService:
             "takeback": dict(pending) if pending is not None else None,
             # the refused move of a computer seat may name a card of its hidden hand
             "bot_error": (None if match.id not in self.bot_errors else
-                          "the computer's search did not answer; a quick search played instead"
+                          "the computer could not use its own search for its last move (details once the game is over)"
                           if match.hides_cards else self.bot_errors[match.id]),
         }
 
