@@ -12,8 +12,9 @@ move may be the same at consecutive plies (multi-action turns), so the sign flip
   win/loss scores are stored relative to the node so they stay valid at any ply.
 * Move ordering: table move first, then two killer actions per ply, then the history heuristic
   (canonical order breaks ties, so the search is deterministic).
-* Time (and the thread's stop signal, :func:`~abstracta.ai.base.stoppable`) is read every 256 nodes; an unfinished iteration still counts when it
-  already proved a move better than the previous iteration's choice.
+* Time (and the thread's stop signal, :func:`~abstracta.ai.base.stoppable`) is read every 256
+  nodes; an unfinished iteration still counts when it already proved a move better than the
+  previous iteration's choice.
 * Variety: each root action gets a seeded bonus in [0, ``noise``) drawn once per search, far
   below a difference that matters, so equal and near-equal moves are chosen by the seed and
   the games of a match differ (a deterministic search would replay one game per seat order).
