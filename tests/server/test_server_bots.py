@@ -99,3 +99,18 @@ def test_bot_stats_route(client):
     wait_for(client, view["id"], lambda v: v["ply"] == 2)
     stats = client.get("/api/bots").json()
     assert stats["executor"] == "thread" and stats["answered"] == 1 and stats["random_fallbacks"] == 0
+
+
+def test_an_answer_the_real_state_refuses_is_replaced_by_a_quick_search(client):
+    from abstracta.server.botjobs import make_job
+
+    service = service_of(client)
+    view = start_against_level6(client)
+    with service.lock:
+        job = make_job(service.load(view["id"]), "level:6")
+    service._apply_bot(job, "z9-z8", None)  # as if a worker answered nonsense
+    view = client.get(f"/api/matches/{view['id']}").json()
+    assert view["ply"] >= 2 and view["movers"][1] == 1
+    assert "refuses" in view["bot_error"]
+    summary = service.jobs.summary()
+    assert summary["fallbacks"] == 1 and summary["random_fallbacks"] == 0

@@ -656,6 +656,11 @@ class BotJobs:
         self.stats.cancelled += n
         return n
 
+    def count(self, counter: str) -> None:
+        """Add one to a :class:`Stats` counter (the service's own fallbacks)."""
+        with self._cond:
+            setattr(self.stats, counter, getattr(self.stats, counter) + 1)
+
     def queued(self) -> int:
         with self._cond:
             return len(self._fast) + len(self._deep)

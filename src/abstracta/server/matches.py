@@ -1010,11 +1010,11 @@ class MatchService:
             quick = dataclasses.replace(make_job(match, FALLBACK_SPEC), note=why)
             action = state.string_to_action(run_job(quick))
             if action in state.legal_actions():
-                self.jobs.stats.fallbacks += 1
+                self.jobs.count("fallbacks")
                 return action
         except Exception:  # noqa: BLE001 - an engine bug: logged, the game goes on
             log.exception("match %s: the quick search failed too", match.id)
-        self.jobs.stats.random_fallbacks += 1
+        self.jobs.count("random_fallbacks")
         return random.choice(state.legal_actions())
 
     # --- views ------------------------------------------------------------------------------
