@@ -907,15 +907,23 @@ def serve_cmd(
     port: int = typer.Option(8000, "--port", min=1, max=65535),
     db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL (default: SQLite in the user data directory); "
                                      "several processes may serve one PostgreSQL database (postgresql+psycopg://…)."),
+    bot_workers: str = typer.Option("2", "--bot-workers", help="Where computer players search: N local worker "
+                                    "processes, ray (a local Ray started here) or ray:ADDRESS (a Ray cluster). "
+                                    "Levels 1-2 are always answered in the web process."),
     no_rate_limits: bool = typer.Option(False, "--no-rate-limits",
                                         help="Switch the abuse rate limits off (benchmarks on loopback; also "
                                              "ABSTRACTA_RATE_LIMITS=off)."),
 ) -> None:
     """Start the web app: open http://HOST:PORT/ in a browser."""
     from .server import run
+    from .server.botjobs import parse_workers
 
     try:
-        run(host, port, db, rate_limits=not no_rate_limits)
+        parse_workers(bot_workers)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        run(host, port, db, bot_workers, rate_limits=not no_rate_limits)
     except OSError as exc:
         raise CliError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
 

@@ -12,8 +12,9 @@ move may be the same at consecutive plies (multi-action turns), so the sign flip
   win/loss scores are stored relative to the node so they stay valid at any ply.
 * Move ordering: table move first, then two killer actions per ply, then the history heuristic
   (canonical order breaks ties, so the search is deterministic).
-* Time is read from the clock every 256 nodes; an unfinished iteration still counts when it
-  already proved a move better than the previous iteration's choice.
+* Time (and the thread's stop signal, :func:`~abstracta.ai.base.stoppable`) is read every 256
+  nodes; an unfinished iteration still counts when it already proved a move better than the
+  previous iteration's choice.
 * Variety: each root action gets a seeded bonus in [0, ``noise``) drawn once per search, far
   below a difference that matters, so equal and near-equal moves are chosen by the seed and
   the games of a match differ (a deterministic search would replay one game per seat order).
@@ -29,7 +30,7 @@ import time
 
 from ..core.description import Evaluator
 from ..core.game import CHANCE, TERMINAL, Game, State
-from .base import Budget, as_budget, check_playable, player_view
+from .base import Budget, as_budget, check_playable, player_view, stop_signal
 
 WIN = 1000.0
 WIN_THRESHOLD = WIN - 500.0
@@ -90,6 +91,7 @@ class AlphaBetaBot:
         self.nodes = 0
         self.value = 0.0
         self._end = float("inf")
+        self._stop = stop_signal()
 
     def restart(self) -> None:
         self.table.clear()
@@ -111,6 +113,7 @@ class AlphaBetaBot:
         budget = self.budget
         start = time.perf_counter()
         self._end = start + budget.seconds if budget.seconds is not None else float("inf")
+        self._stop = stop_signal()
         max_depth = budget.depth if budget.depth is not None else MAX_DEPTH
         if len(self.table) > self.max_table:
             self.table.clear()
@@ -206,7 +209,7 @@ class AlphaBetaBot:
         """Value for the player to move in the non-terminal ``state`` (``mid_turn``: the same
         player moved into it)."""
         self.nodes += 1
-        if not self.nodes & 255 and time.perf_counter() > self._end:
+        if not self.nodes & 255 and (time.perf_counter() > self._end or self._stop.is_set()):
             raise _Timeout
         me = state.current_player()
         if depth <= 0 or ply >= MAX_DEPTH:

@@ -9,7 +9,9 @@ moves) or after a number of *seconds* (wall clock, so not reproducible move for 
 
 from __future__ import annotations
 
+import contextlib
 import random
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Protocol, runtime_checkable
@@ -85,26 +87,53 @@ def as_budget(budget: Budget | float | int | None, default_seconds: float = 1.0)
     return Budget(seconds=float(budget))
 
 
-class Deadline:
-    """Cheap wall-clock check: ``expired()`` reads the clock only every ``every`` calls."""
+_stops = threading.local()
+_NEVER = threading.Event()  # never set: the stop signal of a thread nobody can stop
 
-    __slots__ = ("end", "every", "_count", "_hit")
+
+def stop_signal() -> threading.Event:
+    """The event that asks the searches of this thread to stop now (see :func:`stoppable`)."""
+    return getattr(_stops, "event", _NEVER)
+
+
+@contextlib.contextmanager
+def stoppable(event: threading.Event):
+    """Searches started in this thread inside the block end early once ``event`` is set: a
+    time-budgeted search is anytime, so it then answers its best action so far (the server's bot
+    jobs set it when a job is cancelled or overruns its budget)."""
+    previous = getattr(_stops, "event", None)
+    _stops.event = event
+    try:
+        yield event
+    finally:
+        if previous is None:
+            del _stops.event
+        else:
+            _stops.event = previous
+
+
+class Deadline:
+    """Cheap wall-clock check: ``expired()`` reads the clock only every ``every`` calls.
+
+    It also expires when the thread's :func:`stop_signal` is set (checked as often as the
+    clock), with or without a time budget."""
+
+    __slots__ = ("end", "every", "_count", "_hit", "_stop")
 
     def __init__(self, seconds: float | None, every: int = 64):
         self.end = None if seconds is None else time.perf_counter() + seconds
         self.every = every
         self._count = 0
         self._hit = False
+        self._stop = stop_signal()
 
     def expired(self) -> bool:
-        if self.end is None:
-            return False
         if self._hit:
             return True
         self._count += 1
         if self._count >= self.every:
             self._count = 0
-            if time.perf_counter() >= self.end:
+            if self._stop.is_set() or (self.end is not None and time.perf_counter() >= self.end):
                 self._hit = True
         return self._hit
 
@@ -144,7 +173,7 @@ def check_playable(state: State) -> int:
     return player
 
 
-__all__ = ["Bot", "Budget", "Deadline", "as_budget", "player_view", "sample_chance", "check_playable",
+__all__ = ["Bot", "Budget", "Deadline", "as_budget", "stop_signal", "stoppable", "player_view", "sample_chance", "check_playable",
            "Game", "State"]
 
 

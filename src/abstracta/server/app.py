@@ -363,7 +363,8 @@ class MatchView(BaseModel):
     takeback: dict[str, Any] | None = Field(default=None, description=(
         "a pending takeback request {'by': seat, 'to_ply': ply it goes back to, 'at_ply': ply asked "
         "at, 'accepted': seats that agreed}, or null"))
-    bot_error: str | None = Field(description="why the last computer move fell back to a random move, if it did")
+    bot_error: str | None = Field(description="why the last computer move was played by a quick search (level 2) "
+                                              "instead of its own, if it was")
 
 
 class SeatToken(BaseModel):
@@ -514,9 +515,24 @@ async def _close(ws: WebSocket, code: int) -> None:
             pass
 
 
-def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
+class BotStats(BaseModel):
+    executor: str = Field(description="where searches run: process, thread or ray")
+    slots: int = Field(description="searches that run at once")
+    queued_fast: int = Field(description="level 1–2 moves waiting (answered in the web process)")
+    queued_deep: int = Field(description="searches waiting, first come first served across matches")
+    running: int
+    submitted: int
+    answered: int
+    cancelled: int = Field(description="jobs dropped: their match was deleted, undone, taken back or resigned")
+    stopped: int = Field(description="searches asked to stop after overrunning their budget (best move so far)")
+    fallbacks: int = Field(description="moves a quick search (level 2) played because a search did not answer")
+    random_fallbacks: int = Field(description="random moves played because even the quick search failed (should be 0)")
+
+
+def create_app(db_url: str | None = None, bot_workers: int | str = 2) -> FastAPI:
     """The ASGI app storing matches at ``db_url`` (default: SQLite in the user data dir),
-    running bots in ``bot_workers`` worker processes (0: one thread, for tests)."""
+    running searching bots in ``bot_workers`` worker processes (0: one thread, for tests;
+    ``"ray"`` or ``"ray:ADDRESS"``: Ray tasks; see :mod:`abstracta.server.botjobs`)."""
     service = MatchService(Store(db_url), bot_workers=bot_workers)
 
     @asynccontextmanager
@@ -639,6 +655,11 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
             finally:
                 lock.release()
         return await asyncio.to_thread(fn, *args)
+
+    @app.get("/api/bots", summary="The computer players' job queue: lanes, counters, fallbacks",
+             response_model=BotStats)
+    def bot_stats() -> dict[str, Any]:
+        return service.jobs.summary()
 
     def created(match: Any, grant: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
         """The view for the seats just handed out, with the secrets (shown once)."""

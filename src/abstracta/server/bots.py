@@ -1,15 +1,15 @@
-"""Computer players for the web app, run in worker processes (issue 7 §3).
+"""Computer players for the web app: seat specs and the set-up of a bot worker process.
 
-:func:`choose_action` is the function a worker runs: it replays the match's record, asks the
-bot of ``spec`` (``level:N``, DESIGN.md "Players, seats and levels") for one action and returns
-its notation.
+The jobs themselves (what a worker is sent and runs, the lanes, cancellation, Ray) are in
+:mod:`abstracta.server.botjobs`. :func:`choose_action` answers one move from a whole record
+(tests and tools; the server never sends a record with a seed to a worker).
 """
 
 from __future__ import annotations
 
 import re
 
-from ..ai.levels import LEVELS, make_bot
+from ..ai.levels import make_bot
 from ..core.records import Record
 
 SEAT_SPEC = re.compile(r"^(human|level:[1-6])$")
@@ -17,16 +17,6 @@ SEAT_SPEC = re.compile(r"^(human|level:[1-6])$")
 
 def is_bot(spec: str) -> bool:
     return spec.startswith("level:")
-
-
-def timeout_for(spec: str) -> float:
-    """How long the server waits for one bot action before falling back to a random move."""
-    try:
-        level = int(spec.split(":", 1)[1])
-    except (IndexError, ValueError):
-        level = 1
-    budget = LEVELS[level].seconds if level in LEVELS else None
-    return 20.0 + 4 * (budget or 0.0)
 
 
 def worker_init(parent_pid: int) -> None:

@@ -3,7 +3,8 @@
 A :class:`Match` is one game being played: the Game, its initial state, the actions applied so
 far and the current state, plus who sits at each seat. :class:`MatchService` keeps matches in
 memory, loads them from the store by replaying their record, writes every accepted change in
-one transaction *before* the in-memory match changes, and runs bot moves in a process pool.
+one transaction *before* the in-memory match changes, and runs bot moves as jobs
+(:mod:`abstracta.server.botjobs`: a fast lane for levels 1–2, a fair deep lane for searches).
 
 Seats belong to people (issue 13): every person seat is held by whoever knows its secret token
 (128 bits, ``secrets.token_urlsafe(16)``; only its SHA-256 is stored). The creator receives the
@@ -32,7 +33,7 @@ import functools
 import hashlib
 import hmac
 import json
-import multiprocessing
+import logging
 import secrets
 import threading
 import time
@@ -51,7 +52,10 @@ from . import bots
 from .errors import (Conflict, CorruptMatch, Forbidden, Gone, Hidden, IllegalMove, InvalidRequest, MatchError,
                      NotFound, NotYourTurn, StalePly, StaleRevision, Unauthorized)
 from .push import Hub
+from .botjobs import BotJob, BotJobs, InfoStateError, make_job
 from .storage import Store
+
+log = logging.getLogger("abstracta.server.bots")
 
 
 #: Longest echo of client input inside an error message.
@@ -313,7 +317,7 @@ class MatchService:
     """All matches of one server process. Thread-safe: one lock per match; the service-wide
     dictionaries take a short lock of their own."""
 
-    def __init__(self, store: Store, bot_workers: int = 2, hub: Hub | None = None):
+    def __init__(self, store: Store, bot_workers: int | str = 2, hub: Hub | None = None):
         self.store = store
         self.hub = hub or Hub()
         self._guard = threading.Lock()  # cache, locks: held for dictionary operations only
@@ -322,9 +326,8 @@ class MatchService:
         self.thinking: dict[str, int] = {}  # match id -> revision the bot is thinking at
         self.bot_errors: dict[str, str] = {}
         self._reveals: dict[tuple[str, int, int], bool] = {}  # (match, ply index, history hash) -> reveals
-        self.bot_workers = bot_workers
-        self._pool: cf.Executor | None = None
-        self._pool_lock = threading.Lock()
+        self.bot_workers = bot_workers  # --bot-workers: N processes, 0 (a thread), ray[:ADDRESS]
+        self._jobs: BotJobs | None = None
         self._applier = cf.ThreadPoolExecutor(1, thread_name_prefix="bot-apply")
         self.closed = False
 
@@ -383,27 +386,21 @@ class MatchService:
             self.hub.publish(match_id)
 
     # --- lifecycle --------------------------------------------------------------------------
-    def pool(self) -> cf.Executor:
-        with self._pool_lock:
-            if self._pool is None:
-                if self.bot_workers > 0:
-                    ctx = multiprocessing.get_context("spawn")
-                    self._pool = cf.ProcessPoolExecutor(self.bot_workers, mp_context=ctx,
-                                                        initializer=bots.worker_init,
-                                                        initargs=(multiprocessing.current_process().pid,))
-                else:
-                    self._pool = cf.ThreadPoolExecutor(1, thread_name_prefix="bot")
-            return self._pool
+    @property
+    def jobs(self) -> BotJobs:
+        """The bot job queue (started on first use)."""
+        if self._jobs is None:
+            with self._guard:
+                if self._jobs is None:
+                    if self.closed:
+                        raise RuntimeError("the match service is closed")
+                    self._jobs = BotJobs(self.bot_workers, on_done=self._bot_answered)
+        return self._jobs
 
     def resume_bots(self) -> None:
-        """After a start: warm up the bot workers, then let bots move in every unfinished match
-        where a bot is to move, and arm the clocks that run."""
-        if self.bot_workers > 0:
-            try:
-                for _ in range(self.bot_workers):
-                    self.pool().submit(bots.warm_up)
-            except RuntimeError:
-                pass
+        """After a start: start the bot workers, then let bots move in every unfinished match
+        where a bot is to move."""
+        self.jobs  # the lanes and workers start now, not with the first computer move
         for mid in list(self.store.unfinished_ids()):
             try:
                 with self.locked(mid):
@@ -414,26 +411,13 @@ class MatchService:
                 continue
 
     def close(self) -> None:
-        """Stop everything this service started: queued bot moves are cancelled, worker
-        processes (possibly in the middle of a search) are terminated, then killed if they do
-        not stop within a second."""
+        """Stop everything this service started: queued bot moves are dropped, worker processes
+        (possibly in the middle of a search) are stopped, then killed if they do not stop within
+        a second."""
         self.closed = True
-        with self._pool_lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            processes = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for proc in processes:
-                if proc.is_alive():
-                    proc.terminate()
-            for proc in processes:
-                proc.join(timeout=1.0)
-                if proc.is_alive():
-                    proc.kill()
-                    proc.join(timeout=1.0)
-            manager = getattr(pool, "_executor_manager_thread", None)
-            if manager is not None:  # it notices the stopped workers and releases the queues
-                manager.join(timeout=2.0)
+        jobs, self._jobs = self._jobs, None
+        if jobs is not None:
+            jobs.close()
         self._applier.shutdown(wait=False, cancel_futures=True)
         self.hub.detach()
         self.store.dispose()
@@ -780,7 +764,6 @@ class MatchService:
             live.remaining[seat] = 0.0
         live.running, live.since, live.takeback = None, None, None
         n = len(trial.players)
-        self.thinking.pop(match.id, None)
         if n == 2:
             other = 1 - seat
             wins = trial.state.could_still_win(other)
@@ -796,6 +779,7 @@ class MatchService:
             else:
                 self._start_clock(trial, now)
         match = self._replace(match, trial)
+        self._cancel_bot(match.id)
         self._schedule_bot(match)
         return match
 
@@ -971,8 +955,8 @@ class MatchService:
         trial.live.takeback = None
         self._finish_if_over(trial)
         self._start_clock(trial, now)
-        self.thinking.pop(match.id, None)
         match = self._replace(match, trial)
+        self._cancel_bot(match.id)
         self._schedule_bot(match)
         return match
 
@@ -1120,14 +1104,22 @@ class MatchService:
             trial.result = resignation_returns(len(match.players), seat)
             trial.termination = "resignation"
             trial.live.takeback = None
-            self.thinking.pop(match_id, None)
-            return self._replace(match, trial)
+            match = self._replace(match, trial)
+            self._cancel_bot(match_id)
+            return match
 
         return self._change(match_id, attempt)
 
     # --- bots -------------------------------------------------------------------------------
+    def _cancel_bot(self, match_id: str) -> None:
+        """The computer's move being found for ``match_id`` is no longer wanted (lock held)."""
+        self.thinking.pop(match_id, None)
+        if self._jobs is not None:
+            self._jobs.cancel(match_id)
+
     def _schedule_bot(self, match: Match) -> None:
-        """If a bot is to move, start its computation (lock held)."""
+        """If a bot is to move, queue its job (lock held). The job carries the acting seat's
+        information state only (:func:`~abstracta.server.botjobs.make_job`)."""
         if self.closed or match.over:
             return
         mover = match.to_move()
@@ -1135,76 +1127,64 @@ class MatchService:
             return
         if self.thinking.get(match.id) == match.revision:
             return
-        self.thinking[match.id] = match.revision
-        if not self._mid_computer_turn(match):
-            self.hub.publish(match.id)
         spec = match.players[mover]
-        record_json = match.record().to_json(indent=None)
-        seed = (hash((match.id, match.ply)) & 0x7FFFFFFF)
         try:
-            future = self.pool().submit(bots.choose_action, record_json, spec, seed)
-        except cf.BrokenExecutor:  # a worker died: start a fresh pool
-            self._pool = None
-            try:
-                future = self.pool().submit(bots.choose_action, record_json, spec, seed)
-            except RuntimeError:
-                self.thinking.pop(match.id, None)
-                return
-        except RuntimeError:  # pool shut down
+            job = make_job(match, spec)
+        except InfoStateError as exc:  # a game bug: the seat cannot know its legal actions
+            log.error("match %s: %s", match.id, exc)
+            self.bot_errors[match.id] = str(exc)
+            return
+        self.thinking[match.id] = match.revision
+        try:
+            self.jobs.submit(job)
+        except RuntimeError:  # closed
             self.thinking.pop(match.id, None)
             return
-        revision, ply = match.revision, match.ply
+        if not self._mid_computer_turn(match):
+            self.hub.publish(match.id)
 
-        def done(fut: cf.Future) -> None:
-            if self.closed:
-                return
-            try:
-                self._applier.submit(self._apply_bot, match.id, revision, ply, fut, spec)
-            except RuntimeError:
-                pass
+    def _bot_answered(self, job: BotJob, text: str | None, note: str | None) -> None:
+        """A lane's answer (its thread): applied by the one applier thread, in order."""
+        try:
+            self._applier.submit(self._apply_bot, job, text, note)
+        except RuntimeError:  # shut down
+            pass
 
-        future.add_done_callback(done)
-
-        def watchdog() -> None:  # a bot that never answers must not stall the game
-            if not self.closed and self.thinking.get(match.id) == revision:
-                try:
-                    self._applier.submit(self._apply_bot, match.id, revision, ply, None, spec)
-                except RuntimeError:
-                    pass
-
-        timer = threading.Timer(bots.timeout_for(spec), watchdog)
-        timer.daemon = True
-        timer.start()
-
-    def _apply_bot(self, match_id: str, revision: int, ply: int, fut: cf.Future | None,
-                   spec: str) -> None:
-        if fut is None:
-            text, error = None, f"{spec} did not answer in time"
-        else:
-            try:
-                text, error = fut.result(timeout=0), None
-            except Exception as exc:  # noqa: BLE001
-                text, error = None, f"{type(exc).__name__}: {exc}"
+    def _apply_bot(self, job: BotJob, text: str | None, note: str | None) -> None:
+        """Play the answer of ``job`` if its match is still at the job's revision. An answer
+        that is not legal in the real state (or none: even the fallback failed) is replaced by
+        a quick search of the seat's information state; only if that fails too (an engine bug)
+        is a random legal action played, counted in ``random_fallbacks``."""
+        match_id, revision = job.match_id, job.revision
         with self.locked(match_id):
             if self.closed or self.thinking.get(match_id) != revision:
                 return
-            self.thinking.pop(match_id, None)
             try:
                 match = self.load(match_id, fresh=True)
             except (MatchError, CorruptMatch):
+                self.thinking.pop(match_id, None)
                 return
-            if match.revision != revision or match.ply != ply or match.over:
+            if match.revision != revision or match.ply != job.ply or match.over:
                 return
+            self.thinking.pop(match_id, None)
             trial = self._copy(match)
-            try:
-                if text is None:
-                    raise AbstractaError(error or "no move")
-                action = trial.state.string_to_action(text)
-            except Exception as exc:  # noqa: BLE001 - fall back to a random legal move
-                self.bot_errors[match_id] = str(exc)
-                import random
-
-                action = random.choice(trial.state.legal_actions())
+            state = trial.state
+            action = None
+            if text is not None:
+                try:
+                    action = state.string_to_action(text)
+                    if action not in state.legal_actions():
+                        raise AbstractaError(f"{text!r} is not legal here")
+                except Exception as exc:  # noqa: BLE001 - the answer is refused, see below
+                    action, note = None, f"{job.spec} answered a move the real state refuses ({exc})"
+            else:
+                note = f"{job.spec}: {note}"
+            if action is None:
+                action = self._quick_action(match, job, note or "")
+            if note is not None:
+                self.bot_errors[match_id] = note
+            else:
+                self.bot_errors.pop(match_id, None)
             trial.play(action)
             self._finish_if_over(trial)
             self._after_actions(trial, time.time())
@@ -1214,6 +1194,26 @@ class MatchService:
                 self.evict(match_id)
                 return
             self._schedule_bot(match)
+
+    def _quick_action(self, match: Match, job: BotJob, why: str) -> int:
+        """A level-2 action for the seat to move, searched here on a fresh draw of its
+        information state (lock held); a random legal action only if that fails."""
+        import dataclasses
+        import random
+
+        from .botjobs import FALLBACK_SPEC, run_job
+
+        state = match.state
+        try:
+            quick = dataclasses.replace(make_job(match, FALLBACK_SPEC), note=why)
+            action = state.string_to_action(run_job(quick))
+            if action in state.legal_actions():
+                self.jobs.count("fallbacks")
+                return action
+        except Exception:  # noqa: BLE001 - an engine bug: logged, the game goes on
+            log.exception("match %s: the quick search failed too", match.id)
+        self.jobs.count("random_fallbacks")
+        return random.choice(state.legal_actions())
 
     # --- views ------------------------------------------------------------------------------
     def viewer(self, match: Match, held: set[int], seat: Any = None) -> int | None:
@@ -1274,7 +1274,7 @@ class MatchService:
             self.authorize(match, tokens)
             self.store.delete(match_id)
             self.evict(match_id)
-            self.thinking.pop(match_id, None)
+            self._cancel_bot(match_id)
             self.bot_errors.pop(match_id, None)
             self.hub.set_timer(match_id, None, self._flag_due)
         self.hub.publish(match_id)
@@ -1411,7 +1411,7 @@ class MatchService:
             "takeback": dict(pending) if pending is not None else None,
             # the refused move of a computer seat may name a card of its hidden hand
             "bot_error": (None if match.id not in self.bot_errors else
-                          "the computer's move was refused; it played a random move instead"
+                          "the computer could not use its own search for its last move (details once the game is over)"
                           if match.hides_cards else self.bot_errors[match.id]),
         }
 

@@ -707,8 +707,17 @@ async function matchPage(id) {
     sending = true;
     showError(err, null);
     const body = Array.isArray(text) ? { actions: text, ply: view.ply } : { action: text, ply: view.ply };
+    const before = view.revision;
     try {
-      accept(await api(`/api/matches/${id}/actions${seatParam()}`, { method: "POST", body }));
+      const mine = await api(`/api/matches/${id}/actions${seatParam()}`, { method: "POST", body });
+      if (view.revision > before && mine.revision > before && mine.revision < view.revision) {
+        // the computer's reply came (live update) before the answer to my move: show my move
+        // first, so the board animates mine and then the reply, not both as one turn
+        const reply = view;
+        view = mine;
+        draw();
+        view = reply;
+      } else accept(mine);
       replayPly = null;
       entry.value = "";
       setConnection(true);

@@ -1,0 +1,795 @@
+"""Computer moves as fair, cancellable jobs (issue 14 §3).
+
+A :class:`BotJob` is one computer move to find: the acting seat's information state (never the
+match's seed), the seat spec and a fresh seed for the bot's own generator. :class:`BotJobs`
+runs them in two lanes:
+
+* the **fast lane** (levels 1–2, ``random``, ``greedy``: milliseconds) in one thread of the web
+  process, so a level-1 reply never waits behind deep searches;
+* the **deep lane** (searches) on an executor: ``N`` local worker processes (``--bot-workers
+  N``, at a lower CPU priority than the web process), one thread (``0``, for tests) or Ray tasks
+  (``ray`` or ``ray:ADDRESS``). Only as many jobs as the executor has slots are handed out; the
+  rest wait in one queue, first come first served across matches — a match has at most one
+  job at a time and queues again behind the others after its move, which is round robin.
+
+Cancellation (:meth:`BotJobs.cancel`, on delete, undo, takeback, resignation, flag): a queued job
+is dropped and never starts; a running one is asked to stop (its search ends at its next clock
+check) and its answer is dropped. Deadlines: a search is anytime — its level's seconds are its
+budget and it answers the best action of its last completed iteration. A job still running
+``overrun(seconds)`` after it started is asked to stop (then it answers its best so far); one
+that still does not answer, or whose worker died or was lost, is answered by a quick search
+(level 2, greedy) of the *same* information state in the fast lane: a counted *fallback*, never
+a random move.
+
+Threads: the fast lane, the deep-lane dispatcher and nothing per move (a process executor uses
+pipes and :func:`multiprocessing.connection.wait`; Ray uses ``ray.wait``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import logging
+import multiprocessing
+import os
+import queue
+import random
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait as wait_connections
+from typing import Any, Callable
+
+from ..ai.base import stoppable
+from ..ai.levels import LEVELS, make_bot
+from ..core.records import Record
+from ..core.registry import load_game
+
+log = logging.getLogger("abstracta.server.bots")
+
+#: Seat specs answered in the fast lane (budget-free bots).
+FAST_SPECS = frozenset({"level:1", "level:2", "random", "greedy"})
+#: The quick search a fallback plays.
+FALLBACK_SPEC = "level:2"
+
+_ids = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """One computer move to find.
+
+    Attributes:
+        id: unique in this web process.
+        match_id, revision, ply: the match and the revision/ply the move is for (an answer for
+            another revision is dropped by the service).
+        seat: the acting seat.
+        spec: seat spec of the bot (``level:N`` or any :func:`~abstracta.ai.levels.make_bot` spec).
+        game: game name; ``options``: its options without ``seed``.
+        record: the public record as JSON (games with perfect information and no chance), or
+        position: a state drawn from the seat's information state, as position text (games with
+            hidden information or chance: their record and position text hold the seed or the
+            generator state, i.e. every future card).
+        seed: seed of the bot's own generator (fresh, unrelated to the match).
+        seconds: the bot's time budget (None: budget-free).
+        note: why this job is a fallback for another one (None: a first try).
+    """
+
+    id: int
+    match_id: str
+    revision: int
+    ply: int
+    seat: int
+    spec: str
+    game: str
+    options: dict[str, Any]
+    record: str | None
+    position: str | None
+    seed: int
+    seconds: float | None
+    note: str | None = None
+
+    @property
+    def fast(self) -> bool:
+        return self.spec in FAST_SPECS
+
+    def fallback(self, reason: str) -> "BotJob":
+        """The quick search of the same information state that answers when this job cannot."""
+        return dataclasses.replace(self, id=next(_ids), spec=FALLBACK_SPEC, seconds=None,
+                                   note=f"{self.spec} {reason}; a quick search ({FALLBACK_SPEC}) played instead")
+
+
+def spec_seconds(spec: str) -> float | None:
+    """The time budget of a seat spec: a level's seconds, ``kind:SECONDS``, else None."""
+    kind, _, arg = spec.partition(":")
+    if kind == "level":
+        level = LEVELS.get(int(arg)) if arg.isdigit() else None
+        return level.seconds if level is not None else None
+    try:
+        return float(arg) if arg else None
+    except ValueError:
+        return None
+
+
+#: States drawn from an information state before giving up on one with the real legal actions.
+DRAWS = 8
+
+
+class InfoStateError(ValueError):
+    """A resampled information state does not have the acting seat's legal actions: the game's
+    legal actions would depend on information the seat does not have."""
+
+
+def make_job(match: Any, spec: str, rng: random.Random | None = None) -> BotJob:
+    """The job for the seat to move in ``match`` (a :class:`~abstracta.server.matches.Match`).
+
+    Perfect information without chance: the public record. Hidden information or chance: one
+    state drawn with ``resample_from_infostate(seat, rng)`` from a fresh generator (``rng``,
+    default one seeded from :mod:`secrets`), as text. The drawn state must have the seat's legal
+    actions (a player knows what he may do; every game here satisfies it): up to :data:`DRAWS`
+    draws are tried, then :class:`InfoStateError` — the service then plays no move and shows the
+    error rather than send the real state, since a worker may be another machine.
+    """
+    game = match.game
+    state = match.state
+    seat = state.current_player()
+    options = {k: v for k, v in game.non_default_options().items() if k != "seed"}
+    record = position = None
+    if game.has_hidden_information or game.has_chance:
+        rng = rng or random.Random(secrets.randbits(64))
+        legal = sorted(state.legal_actions())
+        for _ in range(DRAWS):
+            drawn = state.resample_from_infostate(seat, rng)
+            if drawn.current_player() == seat and sorted(drawn.legal_actions()) == legal:
+                break
+        else:
+            raise InfoStateError(f"{game.name}: {DRAWS} states drawn from seat {seat}'s information state "
+                                 "all have other legal actions than the real one")
+        position = drawn.to_text()
+    else:
+        data = json.loads(match.record().to_json(indent=None))
+        data["seed"] = None
+        if isinstance(data.get("options"), dict):
+            data["options"].pop("seed", None)
+        record = json.dumps(data)
+    return BotJob(next(_ids), match.id, match.revision, match.ply, seat, spec, game.name, options,
+                  record, position, secrets.randbits(31), spec_seconds(spec))
+
+
+def job_state(job: BotJob):
+    """The state a job's bot searches from (rebuilt from the job alone)."""
+    if job.record is not None:
+        state, _ = Record.from_json(job.record).replay()
+        return state
+    game = load_game(job.game, **job.options)
+    return game.state_from_text(job.position)
+
+
+def run_job(job: BotJob, stop: threading.Event | None = None) -> str:
+    """Find the job's move: the notation of the action its bot plays (what a worker runs).
+
+    ``stop``: once set, a search answers its best action so far. Raises ``ValueError`` when the
+    job's state is over or not the seat's turn, or the bot answers an illegal action."""
+    state = job_state(job)
+    if state.is_terminal() or state.current_player() != job.seat:
+        raise ValueError(f"seat {job.seat} is not to move in the job's state")
+    bot = make_bot(job.spec, state.game, seed=job.seed)
+    if bot is None:
+        raise ValueError(f"seat spec {job.spec!r} is not a computer player")
+    with stoppable(stop if stop is not None else threading.Event()):
+        action = bot.step(state.clone())
+    if action not in state.legal_actions():
+        raise ValueError(f"{job.spec} chose action {action!r}, which is not legal here")
+    return state.action_to_string(action)
+
+
+def overrun(seconds: float | None) -> float:
+    """Seconds after a deep job began at which it is asked to stop (its budget plus a margin
+    for a loaded machine)."""
+    budget = seconds or 0.0
+    return budget + max(3.0, budget)
+
+
+# --------------------------------------------------------------------------- executors
+Outcome = tuple[int, "str | None", "str | None"]  # (job id, notation or None, error or None)
+
+
+class ThreadExecutor:
+    """Deep jobs in one thread of the web process (``--bot-workers 0``: tests)."""
+
+    name = "thread"
+
+    def __init__(self, run: Callable[[BotJob, threading.Event], str] = run_job):
+        self.capacity = 1
+        self.run = run
+        self._jobs: queue.Queue = queue.Queue()
+        self._done: queue.Queue = queue.Queue()
+        self._stops: dict[int, threading.Event] = {}
+        self._began: dict[int, float] = {}
+        self._thread = threading.Thread(target=self._loop, name="bot-deep-thread", daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            stop = self._stops.get(job.id) or threading.Event()
+            self._began[job.id] = time.monotonic()
+            try:
+                self._done.put((job.id, self.run(job, stop), None))
+            except Exception as exc:  # noqa: BLE001 - reported as the job's error
+                self._done.put((job.id, None, f"{type(exc).__name__}: {exc}"))
+
+    def start(self, job: BotJob) -> None:
+        self._stops[job.id] = threading.Event()
+        self._jobs.put(job)
+
+    def stop(self, job_id: int) -> None:
+        event = self._stops.get(job_id)
+        if event is not None:
+            event.set()
+
+    def kill(self, job_id: int) -> None:
+        self.stop(job_id)  # a thread cannot be killed; its answer will be dropped
+
+    def began(self, job_id: int) -> float | None:
+        return self._began.get(job_id)
+
+    def wake(self) -> None:
+        self._done.put(None)
+
+    def poll(self, timeout: float) -> list[Outcome]:
+        out = []
+        try:
+            item = self._done.get(timeout=timeout)
+            while True:
+                if item is not None:
+                    self._stops.pop(item[0], None)
+                    self._began.pop(item[0], None)
+                    out.append(item)
+                item = self._done.get_nowait()
+        except queue.Empty:
+            return out
+
+    def close(self) -> None:
+        for event in list(self._stops.values()):
+            event.set()
+        self._jobs.put(None)
+
+
+def _worker_main(jobs, results, parent_pid: int) -> None:
+    """A bot worker process: run the jobs it is sent, one at a time; ``("stop", id)`` makes the
+    running search answer its best so far."""
+    from . import bots
+
+    bots.worker_init(parent_pid)
+    try:
+        os.nice(5)  # the web process answers people first
+    except OSError:
+        pass
+    todo: queue.Queue = queue.Queue()
+    stops: dict[int, threading.Event] = {}
+
+    def listen() -> None:
+        while True:
+            try:
+                message = jobs.recv()
+            except (EOFError, OSError):
+                todo.put(None)
+                return
+            if message is None:
+                todo.put(None)
+                return
+            kind, payload = message
+            if kind == "job":
+                stops[payload.id] = threading.Event()
+                todo.put(payload)
+            elif kind == "stop" and payload in stops:
+                stops[payload].set()
+
+    threading.Thread(target=listen, name="bot-listen", daemon=True).start()  # before the slow imports
+    bots.warm_up()
+    while True:
+        job = todo.get()
+        if job is None:
+            return
+        try:
+            results.send(("started", job.id))
+        except (OSError, ValueError):
+            return
+        try:
+            outcome = (job.id, run_job(job, stops[job.id]), None)
+        except Exception as exc:  # noqa: BLE001 - reported to the server
+            outcome = (job.id, None, f"{type(exc).__name__}: {exc}")
+        stops.pop(job.id, None)
+        try:
+            results.send(("done", outcome))
+        except (OSError, ValueError):
+            return
+
+
+class _Worker:
+    def __init__(self, ctx: Any):
+        jobs_r, self.jobs = ctx.Pipe(duplex=False)
+        self.results, results_w = ctx.Pipe(duplex=False)
+        self.process = ctx.Process(target=_worker_main, name="abstracta-bot",
+                                   args=(jobs_r, results_w, os.getpid()), daemon=True)
+        self.process.start()
+        jobs_r.close()
+        results_w.close()
+        self.job: int | None = None
+        self.began: float | None = None  # when the worker started self.job (monotonic)
+
+    def end(self, kill: bool = False) -> None:
+        try:
+            self.jobs.send(None)
+        except (OSError, ValueError):
+            pass
+        if kill and self.process.is_alive():
+            self.process.kill()
+        for conn in (self.jobs, self.results):
+            conn.close()
+
+
+class ProcessExecutor:
+    """Deep jobs in ``n`` worker processes (spawned), one job each at a time."""
+
+    name = "process"
+
+    def __init__(self, n: int):
+        self.capacity = n
+        self._ctx = multiprocessing.get_context("spawn")
+        self._workers = [_Worker(self._ctx) for _ in range(n)]
+        self._wake_r, self._wake_w = self._ctx.Pipe(duplex=False)
+
+    def _of(self, job_id: int) -> _Worker | None:
+        return next((w for w in self._workers if w.job == job_id), None)
+
+    def start(self, job: BotJob) -> None:
+        worker = next(w for w in self._workers if w.job is None)
+        worker.job, worker.began = job.id, None
+        try:
+            worker.jobs.send(("job", job))
+        except (OSError, ValueError):
+            pass  # a dead worker: poll reports it
+
+    def stop(self, job_id: int) -> None:
+        worker = self._of(job_id)
+        if worker is not None:
+            try:
+                worker.jobs.send(("stop", job_id))
+            except (OSError, ValueError):
+                pass
+
+    def kill(self, job_id: int) -> None:
+        """Give up on ``job_id``: its worker is killed and replaced (no answer comes)."""
+        worker = self._of(job_id)
+        if worker is not None:
+            self._replace(worker)
+
+    def _replace(self, worker: _Worker) -> None:
+        worker.end(kill=True)
+        worker.process.join(timeout=1.0)
+        self._workers[self._workers.index(worker)] = _Worker(self._ctx)
+
+    def began(self, job_id: int) -> float | None:
+        worker = self._of(job_id)
+        return worker.began if worker is not None else None
+
+    def wake(self) -> None:
+        try:
+            self._wake_w.send_bytes(b"")
+        except (OSError, ValueError):
+            pass
+
+    def poll(self, timeout: float) -> list[Outcome]:
+        by_conn = {w.results: w for w in self._workers}
+        by_sentinel = {w.process.sentinel: w for w in self._workers}
+        ready = wait_connections([*by_conn, *by_sentinel, self._wake_r], timeout)
+        out: list[Outcome] = []
+        lost: list[_Worker] = []
+        for item in ready:
+            if item is self._wake_r:
+                while self._wake_r.poll():
+                    self._wake_r.recv_bytes()
+            elif item in by_conn:
+                worker = by_conn[item]
+                try:
+                    kind, payload = worker.results.recv()
+                except (EOFError, OSError):
+                    lost.append(worker)
+                    continue
+                if kind == "started":
+                    if payload == worker.job:
+                        worker.began = time.monotonic()
+                    continue
+                outcome = payload
+                if outcome[0] == worker.job:
+                    worker.job = None
+                    out.append(outcome)
+            elif item in by_sentinel:
+                lost.append(by_sentinel[item])
+        for worker in dict.fromkeys(lost):
+            if worker not in self._workers:
+                continue
+            if worker.job is not None:
+                out.append((worker.job, None, "its worker process died"))
+            log.warning("a bot worker process died (exit code %s); starting another", worker.process.exitcode)
+            self._replace(worker)
+        return out
+
+    def close(self) -> None:
+        workers, self._workers = self._workers, []
+        for worker in workers:
+            worker.end()
+            if worker.process.is_alive():
+                worker.process.terminate()
+        for worker in workers:
+            worker.process.join(timeout=1.0)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join(timeout=1.0)
+        self._wake_r.close()
+        self._wake_w.close()
+
+
+class RayExecutor:
+    """Deep jobs as Ray tasks on the cluster at ``address`` (None: ``ray.init()``, a local one
+    this executor shuts down when closed); cancellation by ``ray.cancel``."""
+
+    name = "ray"
+
+    def __init__(self, address: str | None = None):
+        try:
+            import ray
+        except ImportError as exc:  # pragma: no cover - depends on the install
+            raise ImportError("--bot-workers ray needs Ray: pip install 'abstracta[ray]'") from exc
+        self.ray = ray
+        self.started = not ray.is_initialized()
+        if self.started:
+            if address:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                ray.init(log_to_driver=False, include_dashboard=False)
+        self.capacity = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self._remote = ray.remote(num_cpus=1, max_retries=0)(_ray_run)
+        self._refs: dict[Any, int] = {}  # running task -> job id
+        self._lock = threading.Lock()  # _refs: the dispatcher adds and removes, cancel looks up
+        self._wake = threading.Event()
+
+    def start(self, job: BotJob) -> None:
+        ref = self._remote.remote(job)
+        with self._lock:
+            self._refs[ref] = job.id
+
+    def _ref(self, job_id: int) -> Any:
+        with self._lock:
+            return next((ref for ref, jid in self._refs.items() if jid == job_id), None)
+
+    def stop(self, job_id: int) -> None:
+        ref = self._ref(job_id)
+        if ref is not None:
+            self.ray.cancel(ref)  # KeyboardInterrupt in the task: the search stops there
+
+    def kill(self, job_id: int) -> None:
+        ref = self._ref(job_id)
+        if ref is not None:
+            with self._lock:
+                self._refs.pop(ref, None)
+            self.ray.cancel(ref, force=True)
+
+    def began(self, job_id: int) -> float | None:
+        return None  # not known: a task may wait for a Ray worker to start
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def poll(self, timeout: float) -> list[Outcome]:
+        with self._lock:
+            refs = list(self._refs)
+        if not refs:
+            self._wake.wait(timeout)
+            self._wake.clear()
+            return []
+        ready, _ = self.ray.wait(refs, num_returns=len(refs), timeout=0)
+        if not ready:
+            ready, _ = self.ray.wait(refs, num_returns=1, timeout=timeout)
+        out: list[Outcome] = []
+        for ref in ready:
+            with self._lock:
+                job_id = self._refs.pop(ref, None)
+            if job_id is None:
+                continue
+            try:
+                text, error = self.ray.get(ref), None
+            except Exception as exc:  # noqa: BLE001 - a cancelled, failed or lost task
+                text, error = None, f"{type(exc).__name__}: {exc}"
+            out.append((job_id, text, error))
+        return out
+
+    def close(self) -> None:
+        with self._lock:
+            refs = list(self._refs)
+        for ref in refs:
+            try:
+                self.ray.cancel(ref, force=True)
+            except Exception:  # noqa: BLE001
+                pass
+        self._refs.clear()
+        if self.started:
+            self.ray.shutdown()
+
+
+def _ray_run(job: BotJob) -> str:
+    return run_job(job)
+
+
+def parse_workers(value: int | str) -> tuple[str, int | str | None]:
+    """``--bot-workers``: ``N`` (N ≥ 0 local processes; 0: one thread), ``ray`` or
+    ``ray:ADDRESS``. Returns ``("process", N)``, ``("thread", 0)`` or ``("ray", address)``.
+    Raises ``ValueError`` naming the value."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        n = value
+    else:
+        text = str(value).strip()
+        if text == "ray" or text.startswith("ray:"):
+            address = text[4:].strip() or None
+            return "ray", address
+        if not text.isdigit():
+            raise ValueError(f"--bot-workers {value!r}: expected a number of processes, ray or ray:ADDRESS")
+        n = int(text)
+    if not 0 <= n <= 64:
+        raise ValueError(f"--bot-workers {value!r}: expected 0 to 64 processes")
+    return ("thread", 0) if n == 0 else ("process", n)
+
+
+def make_executor(value: int | str):
+    kind, arg = parse_workers(value)
+    if kind == "ray":
+        return RayExecutor(arg)  # type: ignore[arg-type]
+    if kind == "thread":
+        return ThreadExecutor()
+    return ProcessExecutor(arg)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- the scheduler
+@dataclass
+class _Running:
+    job: BotJob
+    started: float
+    stop_sent: float | None = None
+    cancelled: bool = False
+
+
+@dataclass
+class Stats:
+    """Counters of one :class:`BotJobs` (since it started)."""
+
+    submitted: int = 0
+    answered: int = 0
+    cancelled: int = 0
+    fallbacks: int = 0
+    stopped: int = 0
+    random_fallbacks: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class BotJobs:
+    """The job queue of one web process: a fast lane (thread) and a fair deep lane (executor).
+
+    Args:
+        workers: ``--bot-workers`` (see :func:`parse_workers`), or an executor object.
+        on_done: called ``on_done(job, notation, note)`` from a lane thread when a job is
+            answered (``note``: why a fallback answered, else None), or with notation ``None``
+            and the error when not even the fallback could answer. Never for cancelled jobs.
+        run: what the fast lane runs (tests inject slow fakes).
+        overrun: seconds after its start at which a deep job of budget ``s`` is asked to stop.
+        kill_after: seconds after the stop request at which it is given up (worker replaced,
+            fallback played).
+        startup: extra seconds allowed while the executor does not say that a job began (a
+            worker still starting, a Ray task waiting for a worker).
+    """
+
+    def __init__(self, workers: int | str | Any = 2,
+                 on_done: Callable[[BotJob, str | None, str | None], None] | None = None,
+                 run: Callable[[BotJob, threading.Event], str] = run_job,
+                 overrun: Callable[[float | None], float] = overrun, kill_after: float = 5.0,
+                 startup: float = 30.0):
+        self.executor = make_executor(workers) if isinstance(workers, (int, str)) else workers
+        self.on_done = on_done or (lambda job, text, note: None)
+        self.run = run
+        self.overrun = overrun
+        self.kill_after = kill_after
+        self.startup = startup
+        self.stats = Stats()
+        self._cond = threading.Condition()
+        self._fast: OrderedDict[str, BotJob] = OrderedDict()  # match id -> job, oldest first
+        self._deep: OrderedDict[str, BotJob] = OrderedDict()
+        self._running: dict[int, _Running] = {}
+        self._fast_job: BotJob | None = None
+        self._fast_stop = threading.Event()
+        self._fast_cancelled = False
+        self.closed = False
+        self._threads = [threading.Thread(target=self._fast_loop, name="bot-fast", daemon=True),
+                         threading.Thread(target=self._deep_loop, name="bot-deep", daemon=True)]
+        for thread in self._threads:
+            thread.start()
+
+    # --- the interface of the match service ---------------------------------------------------
+    def submit(self, job: BotJob) -> None:
+        """Queue ``job``; an older job of the same match (queued or running: its answer would
+        be for another revision) is cancelled. Raises ``RuntimeError`` once closed."""
+        with self._cond:
+            if self.closed:
+                raise RuntimeError("the bot jobs are closed")
+            self._cancel(job.match_id)
+            (self._fast if job.fast else self._deep)[job.match_id] = job
+            self.stats.submitted += 1
+            self._cond.notify_all()
+        if not job.fast:
+            self.executor.wake()
+
+    def cancel(self, match_id: str) -> int:
+        """Drop the jobs of ``match_id``: queued ones never start, a running one is asked to
+        stop and its answer is dropped. Returns how many jobs were cancelled."""
+        with self._cond:
+            return self._cancel(match_id)
+
+    def _cancel(self, match_id: str) -> int:
+        n = 0
+        for q in (self._fast, self._deep):
+            if q.pop(match_id, None) is not None:
+                n += 1
+        for jid, run in self._running.items():
+            if run.job.match_id == match_id and not run.cancelled:
+                run.cancelled = True
+                self.executor.stop(jid)
+                n += 1
+        if self._fast_job is not None and self._fast_job.match_id == match_id and not self._fast_cancelled:
+            self._fast_cancelled = True
+            self._fast_stop.set()
+            n += 1
+        self.stats.cancelled += n
+        return n
+
+    def count(self, counter: str) -> None:
+        """Add one to a :class:`Stats` counter (the service's own fallbacks)."""
+        with self._cond:
+            setattr(self.stats, counter, getattr(self.stats, counter) + 1)
+
+    def queued(self) -> int:
+        with self._cond:
+            return len(self._fast) + len(self._deep)
+
+    def summary(self) -> dict[str, Any]:
+        """Counters and sizes for people and benchmarks (``GET /api/bots``)."""
+        with self._cond:
+            s = self.stats
+            return {"executor": self.executor.name, "slots": self.executor.capacity,
+                    "queued_fast": len(self._fast), "queued_deep": len(self._deep),
+                    "running": len(self._running) + (self._fast_job is not None),
+                    "submitted": s.submitted, "answered": s.answered, "cancelled": s.cancelled,
+                    "stopped": s.stopped, "fallbacks": s.fallbacks, "random_fallbacks": s.random_fallbacks}
+
+    def close(self) -> None:
+        """Stop both lanes: queued jobs are dropped, running ones abandoned, workers stopped."""
+        with self._cond:
+            if self.closed:
+                return
+            self.closed = True
+            self._fast.clear()
+            self._deep.clear()
+            self._fast_stop.set()
+            self._cond.notify_all()
+        self.executor.wake()
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout=2.0)
+        self.executor.close()
+
+    # --- the lanes ----------------------------------------------------------------------------
+    def _deliver(self, job: BotJob, text: str | None, note: str | None) -> None:
+        try:
+            self.on_done(job, text, note)
+        except Exception:  # noqa: BLE001 - a lane must survive its callback
+            log.exception("applying the bot move of match %s failed", job.match_id)
+
+    def _fast_loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._fast and not self.closed:
+                    self._cond.wait()
+                if self.closed:
+                    return
+                _, job = self._fast.popitem(last=False)
+                self._fast_job, self._fast_cancelled = job, False
+                self._fast_stop = stop = threading.Event()
+            try:
+                text, error = self.run(job, stop), None
+            except Exception as exc:  # noqa: BLE001 - reported below
+                text, error = None, f"{type(exc).__name__}: {exc}"
+            with self._cond:
+                cancelled = self._fast_cancelled or self.closed
+                self._fast_job = None
+                if not cancelled:
+                    self.stats.answered += text is not None
+                    if error is not None:
+                        self.stats.errors = (self.stats.errors + [error])[-20:]
+            if cancelled:
+                continue
+            self._deliver(job, text, job.note if text is not None else error)
+
+    def _deep_loop(self) -> None:
+        while True:
+            with self._cond:
+                if self.closed:
+                    return
+                free = self.executor.capacity - len(self._running)
+                while free > 0 and self._deep:
+                    _, job = self._deep.popitem(last=False)
+                    self._running[job.id] = _Running(job, time.monotonic())
+                    self.executor.start(job)
+                    free -= 1
+            try:
+                outcomes = self.executor.poll(0.1)
+            except Exception:  # noqa: BLE001 - e.g. the executor closed under us
+                if self.closed:
+                    return
+                log.exception("polling the bot executor failed")
+                time.sleep(0.1)
+                continue
+            for job_id, text, error in outcomes:
+                self._finished(job_id, text, error)
+            self._check_overruns()
+
+    def _finished(self, job_id: int, text: str | None, error: str | None) -> None:
+        with self._cond:
+            run = self._running.pop(job_id, None)
+            if run is None or run.cancelled or self.closed:
+                return
+            job = run.job
+            if text is not None:
+                self.stats.answered += 1
+                self.stats.stopped += run.stop_sent is not None
+            else:
+                self.stats.errors = (self.stats.errors + [f"{job.spec}: {error}"])[-20:]
+        if text is not None:
+            self._deliver(job, text, None)
+        else:
+            self._fall_back(job, f"did not answer ({error})")
+
+    def _fall_back(self, job: BotJob, reason: str) -> None:
+        log.warning("bot job of match %s: %s %s; playing a quick search", job.match_id, job.spec, reason)
+        with self._cond:
+            if self.closed:
+                return
+            self.stats.fallbacks += 1
+            self._fast.setdefault(job.match_id, job.fallback(reason))
+            self._cond.notify_all()
+
+    def _check_overruns(self) -> None:
+        now = time.monotonic()
+        lost = []
+        with self._cond:
+            for jid, run in list(self._running.items()):
+                if run.stop_sent is None:
+                    began = self.executor.began(jid)
+                    since = now - began if began is not None else now - run.started - self.startup
+                    if since > self.overrun(run.job.seconds):
+                        run.stop_sent = now
+                        self.executor.stop(jid)
+                elif now - run.stop_sent > self.kill_after:
+                    del self._running[jid]
+                    self.executor.kill(jid)
+                    if not run.cancelled:
+                        lost.append(run.job)
+        for job in lost:
+            self._fall_back(job, "did not answer in time")
+
+
+__all__ = ["BotJob", "BotJobs", "InfoStateError", "make_job", "run_job", "job_state", "parse_workers",
+           "ProcessExecutor", "RayExecutor", "ThreadExecutor", "FAST_SPECS", "FALLBACK_SPEC"]

@@ -1,0 +1,116 @@
+"""Computer players in the match service (issue 14 §3): a deleted, undone or resigned match's
+job is cancelled and never plays; bot moves start no thread each."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from apiutil import wait_for
+
+
+def service_of(client):
+    return client.app.state.service
+
+
+def wait_running(service, timeout: float = 10.0) -> None:
+    deadline = time.time() + timeout
+    while not service.jobs.summary()["running"]:
+        assert time.time() < deadline, service.jobs.summary()
+        time.sleep(0.01)
+
+
+def wait_idle(service, timeout: float = 10.0) -> dict:
+    deadline = time.time() + timeout
+    while (summary := service.jobs.summary())["running"] or summary["queued_deep"] or summary["queued_fast"]:
+        assert time.time() < deadline, summary
+        time.sleep(0.01)
+    return summary
+
+
+def start_against_level6(client) -> dict:
+    view = client.post("/api/matches", json={"game": "fanorona", "seats": ["human", "level:6"]}).json()
+    view = client.post(f"/api/matches/{view['id']}/actions", json={"action": view["legal"][0], "ply": 0}).json()
+    assert view["thinking"] and view["ply"] == 1
+    wait_running(service_of(client))
+    return view
+
+
+def test_deleting_a_match_cancels_its_search(client):
+    service = service_of(client)
+    view = client.post("/api/matches", json={"game": "fanorona", "seats": ["level:6", "level:6"]}).json()
+    wait_running(service)
+    started = time.time()
+    assert client.delete(f"/api/matches/{view['id']}").status_code == 204
+    summary = wait_idle(service)
+    assert time.time() - started < 2  # the 4 s search stopped early
+    assert summary["cancelled"] == 1 and summary["answered"] == 0
+    assert service.store.get(view["id"]) is None and view["id"] not in service.thinking
+
+
+def test_undo_cancels_the_search_and_its_answer_is_never_played(client):
+    service = service_of(client)
+    view = start_against_level6(client)
+    view = client.post(f"/api/matches/{view['id']}/undo").json()
+    assert view["ply"] == 0 and not view["thinking"]
+    summary = wait_idle(service)
+    assert summary["cancelled"] == 1 and summary["answered"] == 0
+    time.sleep(0.3)
+    assert client.get(f"/api/matches/{view['id']}").json()["ply"] == 0
+
+
+def test_resigning_cancels_the_search(client):
+    service = service_of(client)
+    view = start_against_level6(client)
+    view = client.post(f"/api/matches/{view['id']}/resign", json={"seat": 0}).json()
+    assert view["termination"] == "resignation"
+    summary = wait_idle(service)
+    assert summary["cancelled"] == 1 and summary["answered"] == 0
+    assert client.get(f"/api/matches/{view['id']}").json()["ply"] == 1
+
+
+def bot_threads() -> int:
+    """Threads other than the web framework's request workers."""
+    return sum(1 for t in threading.enumerate() if not t.name.startswith("AnyIO worker"))
+
+
+def test_bot_moves_start_no_thread_each(client):
+    service = service_of(client)
+    service.jobs  # the lanes' threads exist before counting
+    before = bot_threads()
+    ids = [client.post("/api/matches", json={"game": "nibble", "seats": ["level:1", "level:2"]}).json()["id"]
+           for _ in range(3)]
+    most = before
+    deadline = time.time() + 60
+    while any(client.get(f"/api/matches/{mid}").json()["status"] == "playing" for mid in ids):
+        most = max(most, bot_threads())
+        assert time.time() < deadline
+        time.sleep(0.02)
+    plies = sum(client.get(f"/api/matches/{mid}").json()["ply"] for mid in ids)
+    assert plies > 60
+    assert most <= before + 1  # the applier thread, started with the first answer
+    summary = service.jobs.summary()
+    assert summary["answered"] == plies and summary["fallbacks"] == 0 and summary["random_fallbacks"] == 0
+
+
+def test_bot_stats_route(client):
+    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "level:1"]}).json()
+    client.post(f"/api/matches/{view['id']}/actions", json={"action": view["legal"][0], "ply": 0})
+    wait_for(client, view["id"], lambda v: v["ply"] == 2)
+    stats = client.get("/api/bots").json()
+    assert stats["executor"] == "thread" and stats["answered"] == 1 and stats["random_fallbacks"] == 0
+
+
+def test_an_answer_the_real_state_refuses_is_replaced_by_a_quick_search(client):
+    from abstracta.server.botjobs import make_job
+
+    service = service_of(client)
+    view = start_against_level6(client)
+    with service.lock:
+        job = make_job(service.load(view["id"]), "level:6")
+    service._apply_bot(job, "z9-z8", None)  # as if a worker answered nonsense
+    view = client.get(f"/api/matches/{view['id']}").json()
+    assert view["ply"] >= 2 and view["movers"][1] == 1
+    assert "refuses" in view["bot_error"]
+    summary = service.jobs.summary()
+    assert summary["fallbacks"] == 1 and summary["random_fallbacks"] == 0
