@@ -106,7 +106,7 @@ def test_an_answer_the_real_state_refuses_is_replaced_by_a_quick_search(client):
 
     service = service_of(client)
     view = start_against_level6(client)
-    with service.lock:
+    with service.locked(view["id"]):
         job = make_job(service.load(view["id"]), "level:6")
     service._apply_bot(job, "z9-z8", None)  # as if a worker answered nonsense
     view = client.get(f"/api/matches/{view['id']}").json()
