@@ -63,6 +63,7 @@ from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
+from . import security
 from .matches import TOKEN_LIMIT, ApiError, MatchService, clip, cut, seat_styles
 from .storage import Store
 
@@ -487,9 +488,12 @@ async def _close(ws: WebSocket, code: int) -> None:
             pass
 
 
-def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
+def create_app(db_url: str | None = None, bot_workers: int = 2,
+               security_settings: security.Security | None = None) -> FastAPI:
     """The ASGI app storing matches at ``db_url`` (default: SQLite in the user data dir),
-    running bots in ``bot_workers`` worker processes (0: one thread, for tests)."""
+    running bots in ``bot_workers`` worker processes (0: one thread, for tests), with the
+    abuse limits and safe defaults of ``security_settings`` (default: a server on localhost,
+    rate limits on unless ``ABSTRACTA_RATE_LIMITS=off``)."""
     service = MatchService(Store(db_url), bot_workers=bot_workers)
 
     @asynccontextmanager
@@ -507,6 +511,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                               .replace("``", "`"))
     app.state.service = service
     app.add_middleware(BodyLimit)
+    security.install(app, security_settings or security.Security(rate_limits=security.rate_limits_from_env()))
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
