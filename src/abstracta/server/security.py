@@ -17,6 +17,7 @@ From the outside in (:func:`install`):
 * :class:`SocketBound` — at most :attr:`Security.ws_per_match` open WebSockets per match and
   :attr:`Security.ws_per_ip` per client IP; one more is accepted only to be told why and closed
   with 1013 (try again later).
+* :class:`RequireToken` — an act sent without any seat token is 401 before its body is read.
 * :class:`MethodCheck` — a method a path does not answer is 405 with ``Allow``; an ``/api/`` path
   no route has is 404 (the static files mounted at ``/`` would otherwise answer 405 for it).
 * :class:`JsonOnly` — a state-changing request (POST, PUT, PATCH, DELETE) that sends a body must
@@ -62,6 +63,13 @@ LIMITED: list[tuple[str, re.Pattern[str], str]] = [
     ("POST", re.compile(r"/api/matches/[^/]+/invites/?"), "invite"),
     ("POST", re.compile(r"/api/matches/[^/]+/(actions|undo|takeback|takeback/answer|flag|resign)/?"), "act"),
     ("DELETE", re.compile(r"/api/matches/[^/]+/?"), "act"),
+]
+
+#: Acts that need a seat token: without one they are 401 before anything else is looked at
+#: (the body is not validated for a stranger).
+NEEDS_TOKEN: list[tuple[str, re.Pattern[str]]] = [
+    ("POST", re.compile(r"/api/matches/[^/]+/(invites|actions|undo|takeback|takeback/answer|flag|resign)/?")),
+    ("DELETE", re.compile(r"/api/matches/[^/]+/?")),
 ]
 
 SOCKET_PATH = re.compile(r"/api/matches/([^/]+)/ws/?")
@@ -339,6 +347,22 @@ class RateLimit:
         await self.app(scope, receive, send)
 
 
+class RequireToken:
+    """401 (``WWW-Authenticate: Bearer``) for an act (:data:`NEEDS_TOKEN`) sent without a
+    seat token, before its body is read or validated."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if (scope["type"] == "http" and not request_tokens(scope)
+                and any(m == scope["method"] and p.fullmatch(scope["path"]) for m, p in NEEDS_TOKEN)):
+            await reply(send, 401, "this needs a seat token: Authorization: Bearer <token>",
+                        {"WWW-Authenticate": "Bearer"})
+            return
+        await self.app(scope, receive, send)
+
+
 class SocketBound:
     """At most ``per_match`` open WebSockets per match and ``per_ip`` per client IP (``None``:
     no bound); one more is accepted, told why (``{"error": ...}``) and closed with 1013."""
@@ -392,16 +416,22 @@ class MethodCheck:
             return
         from starlette.routing import Match, Mount
 
-        allowed: set[str] = set()
+        # the routes whose template fits the path with the fewest parameters decide: a POST-only
+        # /api/matches/import is not also GET /api/matches/{match_id} with id "import"
+        fitting: list[tuple[int, bool, set[str]]] = []
         for route in self.routes():
             if isinstance(route, Mount):
                 continue
             found, _ = route.matches(scope)
-            if found is Match.FULL:
+            if found is not Match.NONE:
+                params = len(getattr(route, "param_convertors", None) or ())
+                fitting.append((params, found is Match.FULL, set(getattr(route, "methods", None) or ())))
+        if fitting:
+            fewest = min(p for p, _, _ in fitting)
+            if any(full for p, full, _ in fitting if p == fewest):
                 await self.app(scope, receive, send)
                 return
-            if found is Match.PARTIAL:
-                allowed |= set(getattr(route, "methods", None) or ())
+        allowed = set().union(*(m for p, _, m in fitting if p == fewest)) if fitting else set()
         path = scope["path"]
         if not allowed and not (path == "/api" or path.startswith("/api/")):
             allowed = {"GET", "HEAD"}  # the static files
@@ -416,8 +446,9 @@ class MethodCheck:
 
 
 class JsonOnly:
-    """415 for a body of another type than ``application/json`` on a state-changing request
-    (placed inside :class:`~abstracta.server.app.BodyLimit`, which has read the body already)."""
+    """415 for a body of another type than ``application/json`` on a state-changing request,
+    422 for one that is not JSON (not UTF-8 either) — placed inside
+    :class:`~abstracta.server.app.BodyLimit`, which has read the body already."""
 
     def __init__(self, app: Any):
         self.app = app
@@ -433,6 +464,14 @@ class JsonOnly:
             await reply(send, 415, "a request body must be JSON (Content-Type: application/json), not "
                                    f"{ctype[:60] or 'a body without a type'}")
             return
+        if body.strip() and not first.get("more_body"):
+            try:
+                json.loads(body)
+            except (ValueError, RecursionError) as exc:  # not UTF-8 (UnicodeDecodeError), nested too deep
+                at = f" (at character {exc.pos})" if isinstance(exc, json.JSONDecodeError) else ""
+                deep = " (nested too deep)" if isinstance(exc, RecursionError) else ""
+                await reply(send, 422, f"the request body is not valid JSON{at}{deep}")
+                return
         delivered = False
 
         async def replay() -> Any:
@@ -459,7 +498,7 @@ def docs_policy(html: str) -> str:
 def install(app: Any, security: Security) -> None:
     """Wrap ``app`` (a FastAPI app whose :class:`BodyLimit` is added already) in the
     middleware of this module, outermost first: headers, host, rate limits (unless off),
-    socket bound, method check, (body limit), JSON only."""
+    socket bound, method check, token presence, (body limit), JSON only."""
     from fastapi.openapi.docs import get_swagger_ui_html
 
     docs = None
@@ -475,6 +514,7 @@ def install(app: Any, security: Security) -> None:
     # JsonOnly goes just inside BodyLimit (added by create_app), which has read the body by then.
     inner = next((i for i, m in enumerate(app.user_middleware) if m.cls.__name__ == "BodyLimit"), -1)
     app.user_middleware.insert(inner + 1, Middleware(JsonOnly))
+    app.add_middleware(RequireToken)
     app.add_middleware(MethodCheck, routes=lambda: app.router.routes)
     app.add_middleware(SocketBound, per_match=security.ws_per_match,
                        per_ip=security.ws_per_ip if security.rate_limits else None)
