@@ -74,7 +74,9 @@ log = logging.getLogger("abstracta.server")
 #: Largest request body in bytes, per path (default: ``None`` key).
 BODY_LIMITS: dict[str | None, int] = {None: 1_000_000, "/api/matches/import": 2_000_000}
 
-SeatSpec = Annotated[str, Field(max_length=32, pattern=r"^\s*(human|level:[1-6])\s*$")]
+# the pattern is the match service's (which words the refusal better than a pattern would)
+SeatSpec = Annotated[str, Field(max_length=32), WithJsonSchema(
+    {"type": "string", "maxLength": 32, "pattern": r"^\s*(human|level:[1-6])\s*$"})]
 SeatNumber = Annotated[StrictInt, Field(ge=0, le=15)]
 
 #: What the match service accepts as a time control (matches._check_clock), for the schema.
@@ -693,7 +695,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
     @app.get("/api/matches/{match_id}", summary="A match as the request's tokens may see it",
              response_model=MatchView, responses=errors(403, 404, 422), openapi_extra=TOKEN_OPTIONAL)
     def get_match(match_id: str, tokens: Tokens,
-                  seat: int | None = Query(None, description="which held seat's eyes (403 for a seat not held)")
+                  seat: int | None = Query(None, ge=0, le=15, description="which held seat's eyes (403 for a seat not held)")
                   ) -> dict[str, Any]:
         """Without a token of this match: the spectator's view (public information only)."""
         with service.lock:
@@ -703,7 +705,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
     @app.get("/api/matches/{match_id}/positions",
              summary="The position text after each ply (index 0 = start), as the request's tokens may see it",
              response_model=Positions, responses=errors(403, 404, 422), openapi_extra=TOKEN_OPTIONAL)
-    def get_positions(match_id: str, tokens: Tokens, seat: int | None = Query(None)) -> dict[str, Any]:
+    def get_positions(match_id: str, tokens: Tokens,
+                      seat: int | None = Query(None, ge=0, le=15, description="as for GET /api/matches/{match_id}")
+                      ) -> dict[str, Any]:
         with service.lock:
             match = service.tick(service.load(match_id))
             texts, structs = service.positions(match, service.held(match, tokens), seat)
@@ -712,7 +716,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
     @app.post("/api/matches/{match_id}/actions", summary="Play a move for the seat to move (its token)",
               response_model=MatchView, responses=ACT)
     def post_action(match_id: str, body: PlayAction, tokens: Tokens,
-                    seat: int | None = Query(None, description="the seat playing (or 'seat' in the body)")) -> dict[str, Any]:
+                    seat: int | None = Query(None, ge=0, le=15, description="the seat playing (or 'seat' in the body)")
+                    ) -> dict[str, Any]:
         """409 if the ply is stale, the game is over or a computer seat is to move; 403 if no
         token given holds the seat to move."""
         if seat is not None and body.seat is not None and seat != body.seat:
@@ -727,7 +732,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2,
     @app.post("/api/matches/{match_id}/undo",
               summary="Take back at once to the start of your latest turn (when nobody else must agree)",
               response_model=MatchView, responses=ACT)
-    def post_undo(match_id: str, tokens: Tokens, _body: None = NoBody, seat: int | None = Query(None)) -> dict[str, Any]:
+    def post_undo(match_id: str, tokens: Tokens, _body: None = NoBody,
+                  seat: int | None = Query(None, ge=0, le=15, description="whose eyes the answer shows")) -> dict[str, Any]:
         """Immediate when the tokens hold every person seat (against the computer, pass and play);
         with other people at the match 409 (ask with POST …/takeback). 409 past a revealed card."""
         match = service.undo(match_id, tokens)
