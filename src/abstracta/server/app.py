@@ -23,7 +23,12 @@ Decisions (the API's rules, also stated in the OpenAPI description):
   undo goes back past an action that revealed hidden information or a chance outcome (409).
 * Clocks (``clock`` at creation): none, ``{"initial": s, "increment": s}`` or
   ``{"per_turn": s}``; the server keeps time and applies a fallen flag by itself.
-* Request bodies are limited to 1 MB (record imports: 2 MB); a larger one gets 413.
+* Request bodies are limited to 1 MB (record imports: 2 MB); a larger one gets 413. A POST or
+  DELETE that sends a body must send JSON (415 otherwise; 422 if it is not valid UTF-8 JSON);
+  an act without any token is 401 before its body is read.
+* Safe defaults (``security.py``): a Host header the server does not serve is 400, a WebSocket
+  from another origin is refused (close 1008), too many requests from one address or token are
+  429 with ``Retry-After``, a method a path does not answer is 405 with ``Allow``.
 * Hidden information stays hidden while such a game runs: positions are the viewing seat's
   observation, a computer seat's view is refused (403), the record (whose seed rebuilds every
   hand) is refused with 409 until the game is over; the stored record keeps the seed.
