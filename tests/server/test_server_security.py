@@ -270,15 +270,16 @@ def test_empty_bodies_and_json_pass(client):
 @pytest.mark.parametrize(("method", "path", "allow"), [
     ("POST", "/api/games", "GET"), ("PUT", "/api/matches/abc", "DELETE, GET"), ("GET", "/api/matches/import", "POST"),
     ("OPTIONS", "/api/matches/import", "POST"), ("DELETE", "/api/invites/claim", "POST"),
-    ("POST", "/style.css", "GET, HEAD"), ("PATCH", "/api/matches/abc/actions", "POST")])
+    ("POST", "/style.css", "GET, HEAD"), ("POST", "/", "GET, HEAD"), ("PATCH", "/api/matches/abc/actions", "POST")])
 def test_405_names_the_allowed_methods(client, method, path, allow):
     r = client.request(method, path)
     assert r.status_code == 405 and r.headers["allow"] == allow and "error" in r.json()
 
 
-def test_an_unknown_api_path_is_404(client):
+def test_an_unknown_api_path_is_404_and_pages_answer_head(client):
     r = client.post("/api/nothing/here", json={})
     assert r.status_code == 404 and "no such endpoint" in r.json()["error"]
+    assert client.head("/").status_code == 200 and client.head("/app.js").status_code == 200
 
 
 def test_an_act_without_a_token_is_401_before_its_body_is_read(client):

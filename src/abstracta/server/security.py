@@ -414,6 +414,15 @@ class MethodCheck:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        path, method = scope["path"], scope["method"]
+        if not (path == "/api" or path.startswith("/api/")):
+            # the shell's pages, the static files, the schema and /docs: read-only
+            if method in ("GET", "HEAD"):
+                await self.app(scope, receive, send)
+            else:
+                await reply(send, 405, f"method {method[:10]} not allowed here; allowed: GET, HEAD",
+                            {"Allow": "GET, HEAD"})
+            return
         from starlette.routing import Match, Mount
 
         # the routes whose template fits the path with the fewest parameters decide: a POST-only
@@ -426,23 +435,15 @@ class MethodCheck:
             if found is not Match.NONE:
                 params = len(getattr(route, "param_convertors", None) or ())
                 fitting.append((params, found is Match.FULL, set(getattr(route, "methods", None) or ())))
-        if fitting:
-            fewest = min(p for p, _, _ in fitting)
-            if any(full for p, full, _ in fitting if p == fewest):
-                await self.app(scope, receive, send)
-                return
-        allowed = set().union(*(m for p, _, m in fitting if p == fewest)) if fitting else set()
-        path = scope["path"]
-        if not allowed and not (path == "/api" or path.startswith("/api/")):
-            allowed = {"GET", "HEAD"}  # the static files
-            if scope["method"] in allowed:
-                await self.app(scope, receive, send)
-                return
-        if not allowed:
+        if not fitting:
             await reply(send, 404, f"no such endpoint: {path[:100]}")
             return
-        await reply(send, 405, f"method {scope['method'][:10]} not allowed here; allowed: "
-                               f"{', '.join(sorted(allowed))}", {"Allow": ", ".join(sorted(allowed))})
+        fewest = min(p for p, _, _ in fitting)
+        if any(full for p, full, _ in fitting if p == fewest):
+            await self.app(scope, receive, send)
+            return
+        allowed = ", ".join(sorted(set().union(*(m for p, _, m in fitting if p == fewest))))
+        await reply(send, 405, f"method {method[:10]} not allowed here; allowed: {allowed}", {"Allow": allowed})
 
 
 class JsonOnly:
