@@ -317,3 +317,44 @@ def test_the_schema_states_every_status(client):
     assert play["properties"]["ply"]["minimum"] == 0
     seat = schema["components"]["schemas"]["CreateMatch"]["properties"]["seats"]["anyOf"][0]["items"]
     assert seat["pattern"] == r"^\s*(human|level:[1-6])\s*$"
+
+
+# --- abstracta serve -----------------------------------------------------------------------------
+def test_serve_on_every_interface_says_so_and_wires_the_options(db_url, monkeypatch, capsys):
+    import uvicorn
+
+    from abstracta.server import run
+
+    started = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.update(app=app, **kw))
+    run("0.0.0.0", 8123, db_url, allowed_hosts=["games.club.example"], rate_limits=False)
+    out = capsys.readouterr().out
+    assert "REACHABLE BY OTHERS" in out and "--allowed-host" in out and "rate limits are OFF" in out
+    middleware = {m.cls: m.kwargs for m in started["app"].user_middleware}
+    assert security.RateLimit not in middleware
+    policy = middleware[security.HostCheck]["policy"]
+    assert policy.allows("games.club.example:8123") and policy.allows("192.168.1.5") and not policy.allows("evil.example")
+    assert middleware[security.SocketBound]["per_ip"] is None and middleware[security.SocketBound]["per_match"] == 64
+
+    run("127.0.0.1", 8123, db_url)
+    out = capsys.readouterr().out
+    assert "REACHABLE" not in out and "OFF" not in out
+    middleware = {m.cls: m.kwargs for m in started["app"].user_middleware}
+    assert security.RateLimit in middleware and not middleware[security.HostCheck]["policy"].allows("192.168.1.5")
+
+
+def test_the_serve_command_passes_its_options(monkeypatch):
+    from typer.testing import CliRunner
+
+    import abstracta.server
+    from abstracta.cli import app
+
+    calls = []
+    monkeypatch.setattr(abstracta.server, "run", lambda *a, **kw: calls.append((a, kw)))
+    runner = CliRunner()
+    assert runner.invoke(app, ["serve", "--allowed-host", "a.example", "--allowed-host", "b.example"]).exit_code == 0
+    assert calls[-1][1] == {"allowed_hosts": ["a.example", "b.example"], "rate_limits": True}
+    assert runner.invoke(app, ["serve", "--no-rate-limits"]).exit_code == 0
+    assert calls[-1][1]["rate_limits"] is False
+    assert runner.invoke(app, ["serve"], env={"ABSTRACTA_RATE_LIMITS": "off"}).exit_code == 0
+    assert calls[-1][1]["rate_limits"] is False
