@@ -388,7 +388,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for name, run in runs.items():
         print(f"{name:<12}{run['requests']:>10}{run['statuses'].get('2xx', 0):>7}{run['statuses'].get('4xx', 0):>7}"
               f"{run['server_errors']:>6}  "
-              f"{', '.join(f'{k} {v}' for k, v in sorted(run['failures'].items())) or '-'}   ({run['output']})")
+              f"{', '.join(f'{k} {v}' for k, v in sorted(run['failures'].items())) or '-'}")
     print(f"{'hand-written':<12}{len(hand):>10}{'':>14}{sum(1 for h in hand if h['status'] >= 500 or h['status'] < 0):>6}  "
           f"{len(unexpected)} unexpected")
     for h in unexpected[:20]:
@@ -398,9 +398,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(f"{key:<20}{result[key]:>10}")
     if result["findings"]:
         print(f"{'findings':<20}{json.dumps(result['findings']):>10}")
+    if any(result[k] for k in ("server_errors", "schema_violations", "changed_matches", "unexpected")):
+        print(f"schemathesis's output, reports and the server log are kept in {folder}")
+    else:
+        shutil.rmtree(folder, ignore_errors=True)
     if args.json:
         print(json.dumps(result))
-    shutil.rmtree(folder, ignore_errors=True) if not unexpected and not result["schema_violations"] else None
     return result
 
 
