@@ -18,10 +18,12 @@ From the outside in (:func:`install`):
   :attr:`Security.ws_per_ip` per client IP; one more is accepted only to be told why and closed
   with 1013 (try again later).
 * :class:`RequireToken` — an act sent without any seat token is 401 before its body is read.
-* :class:`MethodCheck` — a method a path does not answer is 405 with ``Allow``; an ``/api/`` path
-  no route has is 404 (the static files mounted at ``/`` would otherwise answer 405 for it).
+* :class:`MethodCheck` — a method a path does not answer is 405 with ``Allow`` (pages and static
+  files: GET and HEAD); an ``/api/`` path no route has is 404 (the static files mounted at ``/``
+  would otherwise answer 405 for it).
 * :class:`JsonOnly` — a state-changing request (POST, PUT, PATCH, DELETE) that sends a body must
-  send it as ``application/json`` (415 otherwise), so a cross-site HTML form cannot act.
+  send it as ``application/json`` (415 otherwise), so a cross-site HTML form cannot act; a body
+  that is not UTF-8 JSON (or nests too deep for the parser) is 422.
 """
 
 from __future__ import annotations
