@@ -60,8 +60,11 @@ def test_web_app_lists_the_plugin(plugin_dir, tmp_path):
     code = f"""
 import json
 from fastapi.testclient import TestClient
+from abstracta.server import security
 from abstracta.server.app import create_app
-with TestClient(create_app("sqlite:///{tmp_path / 'db.sqlite'}", bot_workers=0)) as client:
+hosts = security.HostPolicy.for_bind("127.0.0.1", ["testserver"])  # the TestClient's Host
+with TestClient(create_app("sqlite:///{tmp_path / 'db.sqlite'}", bot_workers=0,
+                           security_settings=security.Security(hosts=hosts))) as client:
     games = {{g["name"]: g for g in client.get("/api/games").json()}}
     t = games["tictactoe"]
     view = client.post("/api/matches", json={{"game": "tictactoe", "seats": ["human", "level:4"]}}).json()

@@ -903,16 +903,21 @@ def egtb_probe_cmd(
 @app.command("serve")
 @guarded
 def serve_cmd(
-    host: str = typer.Option("127.0.0.1", "--host"),
+    host: str = typer.Option("127.0.0.1", "--host", help="Bind address (0.0.0.0: every interface, reachable by others)."),
     port: int = typer.Option(8000, "--port", min=1, max=65535),
     db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL (default: SQLite in the user data directory); "
                                      "several processes may serve one PostgreSQL database (postgresql+psycopg://…)."),
     bot_workers: str = typer.Option("2", "--bot-workers", help="Where computer players search: N local worker "
                                     "processes, ray (a local Ray started here) or ray:ADDRESS (a Ray cluster). "
                                     "Levels 1-2 are always answered in the web process."),
-    no_rate_limits: bool = typer.Option(False, "--no-rate-limits",
-                                        help="Switch the abuse rate limits off (benchmarks on loopback; also "
-                                             "ABSTRACTA_RATE_LIMITS=off)."),
+    allowed_host: Optional[list[str]] = typer.Option(
+        None, "--allowed-host", help="A name the server answers in the Host header (repeatable; any port; "
+        "'*.example.org' for subdomains, '*' for any). Default: the bind address, localhost, 127.0.0.1, [::1]; "
+        "bound to 0.0.0.0 also any IP address and this machine's name."),
+    rate_limits: bool = typer.Option(
+        True, "--rate-limits/--no-rate-limits", envvar="ABSTRACTA_RATE_LIMITS",
+        help="Per-IP and per-token rate limits and the per-IP WebSocket bound (off: loopback benchmarks; "
+             "env ABSTRACTA_RATE_LIMITS=off)."),
 ) -> None:
     """Start the web app: open http://HOST:PORT/ in a browser."""
     from .server import run
@@ -923,7 +928,7 @@ def serve_cmd(
     except ValueError as exc:
         raise CliError(str(exc)) from None
     try:
-        run(host, port, db, bot_workers, rate_limits=not no_rate_limits)
+        run(host, port, db, bot_workers, allowed_hosts=allowed_host or [], rate_limits=rate_limits)
     except OSError as exc:
         raise CliError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
 

@@ -30,9 +30,11 @@ class LiveServer:
         import uvicorn
 
         from abstracta.server.app import create_app
+        from abstracta.server.security import Security
 
         self.db_url = f"sqlite:///{db_path}"
-        self.app = create_app(self.db_url, bot_workers=1)
+        # a loopback test server: the browser tests create matches faster than a person
+        self.app = create_app(self.db_url, bot_workers=1, security_settings=Security(rate_limits=False))
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")

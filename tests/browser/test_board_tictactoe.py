@@ -31,12 +31,12 @@ def test_tictactoe_is_played_by_clicks(page, plugin_server, shots):
     page.goto(f"{plugin_server.url}/#/match/{view['id']}")
     for cell, ply in (("b2", 1), ("a1", 2), ("c3", 3), ("a3", 4), ("a2", 5), ("c1", 6), ("b1", 7), ("b3", 8)):
         page.click(f"[data-cell='{cell}']")
-        page.wait_for_function(f"window.abstractaView && window.abstractaView.ply === {ply}")
+        page.wait_for_function(f"() => window.abstractaView && window.abstractaView.ply === {ply}")
     final = page.evaluate("window.abstractaView")
     assert final["position"] == "OOX/XX./OXO X" and final["status"] == "playing"
     assert final["struct"]["board"]["cells"][4] == {"id": "b2", "x": 1, "y": 1, "mark": 0}
     page.click("[data-cell='c2']")
-    page.wait_for_function("window.abstractaView && window.abstractaView.status === 'over'")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.status === 'over'")
     assert page.evaluate("window.abstractaView.result") == [1.0, -1.0]  # a2 b2 c2
     assert page.evaluate("window.abstractaView.struct.board.line") == ["a2", "b2", "c2"]
     assert page.locator("#result").inner_text().strip() == "X wins — X has three in a row"
@@ -47,14 +47,14 @@ def test_tictactoe_is_played_by_clicks(page, plugin_server, shots):
 def test_tictactoe_by_keyboard_and_screen_reader_text(page, plugin_server):
     view = post_json(f"{plugin_server.url}/api/matches", {"game": "tictactoe", "seats": ["human", "human"]})
     page.goto(f"{plugin_server.url}/#/match/{view['id']}")
-    page.wait_for_function("window.abstractaView && window.abstractaView.human_to_move")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
     page.focus("#board")
     page.keyboard.press("Enter")  # the cursor starts on b2
-    page.wait_for_function("window.abstractaView.ply === 1")
+    page.wait_for_function("() => window.abstractaView.ply === 1")
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")  # a1
-    page.wait_for_function("window.abstractaView.ply === 2")
+    page.wait_for_function("() => window.abstractaView.ply === 2")
     assert page.evaluate("window.abstractaView.moves") == ["b2", "a1"]
     text = page.locator("#board-text").inner_text()
     assert "O marked a1." in text and "X to move." in text

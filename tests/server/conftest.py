@@ -37,9 +37,9 @@ def db_url(tmp_path: Path) -> str:
 def client(db_url: str):
     from fastapi.testclient import TestClient
 
-    from abstracta.server.app import create_app
+    from apiutil import Creator, make_app
 
-    from apiutil import Creator
-
-    with TestClient(create_app(db_url, bot_workers=0)) as c:
+    # scripted clients play faster than people: the rate limits have their own tests
+    # (test_server_security.py), which build the app with them on
+    with TestClient(make_app(db_url, rate_limits=False)) as c:
         yield Creator(c)

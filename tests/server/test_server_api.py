@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 import pytest
-from apiutil import wait_for
+from apiutil import bearer, wait_for
 
 import abstracta
 
@@ -119,10 +119,14 @@ def test_action_errors(client, body, status, words):
 
 def test_action_errors_not_json_and_unknown_match(client):
     view = create(client)
-    r = client.post(f"/api/matches/{view['id']}/actions", content=b"{not json", headers={"Content-Type": "application/json"})
+    token = client.tokens[view["id"]][0]
+    r = client.post(f"/api/matches/{view['id']}/actions", content=b"{not json",
+                    headers={"Content-Type": "application/json", **bearer(token)})
     assert r.status_code == 422 and "error" in r.json()
-    r = client.post("/api/matches/zzz/actions", json={"action": "1", "ply": 0})
+    r = client.post("/api/matches/zzz/actions", json={"action": "1", "ply": 0}, headers=bearer(token))
     assert r.status_code == 404
+    # without any token an act is 401 before its match or body is looked at
+    assert client.post("/api/matches/zzz/actions", json={"action": "1", "ply": 0}, headers={}).status_code == 401
 
 
 def test_duplicate_submission_is_applied_once(client):
@@ -174,7 +178,7 @@ def test_undo_errors(client):
     view = create(client, seats=("level:1", "level:1"), stones=3)
     r = client.post(f"/api/matches/{view['id']}/undo")
     assert r.status_code == 409 and "person" in r.json()["error"]
-    assert client.post("/api/matches/nope/undo").status_code == 404
+    assert client.post("/api/matches/nope/undo", headers=bearer(client.tokens[view["id"]][0])).status_code == 404
 
 
 def test_resign(client):

@@ -4,22 +4,21 @@ from __future__ import annotations
 
 import time
 
-from apiutil import Creator
+from apiutil import Creator, make_app
 from fastapi.testclient import TestClient
 
 import abstracta
-from abstracta.server.app import create_app
 
 
 def test_restart_continues_where_it_stopped(db_url):
-    with TestClient(create_app(db_url, bot_workers=0)) as raw:
+    with TestClient(make_app(db_url, bot_workers=0)) as raw:
         c = keeper = Creator(raw)
         mid = c.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12}, "seats": ["human", "human"]}).json()["id"]
         c.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
         c.post(f"/api/matches/{mid}/actions", json={"action": "2", "ply": 1})
         r = c.post(f"/api/matches/{mid}/actions", json={"action": "9", "ply": 2})  # refused, not stored
         assert r.status_code == 422
-    with TestClient(create_app(db_url, bot_workers=0)) as raw:
+    with TestClient(make_app(db_url, bot_workers=0)) as raw:
         c = Creator(raw)
         c.tokens = keeper.tokens  # the browser kept its tokens; the server kept their digests
         view = c.get(f"/api/matches/{mid}").json()
@@ -30,7 +29,7 @@ def test_restart_continues_where_it_stopped(db_url):
 
 
 def test_restart_resumes_a_thinking_bot(db_url):
-    with TestClient(create_app(db_url, bot_workers=0)) as c:
+    with TestClient(make_app(db_url, bot_workers=0)) as c:
         mid = c.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12}, "seats": ["human", "human"]}).json()["id"]
     # the stored record now says a bot sits at seat 0 (as if the server stopped while it thought)
     from abstracta.server.storage import Store
@@ -41,7 +40,7 @@ def test_restart_resumes_a_thinking_bot(db_url):
     record.players = ["level:1", "human"]
     store.commit(mid, row.revision, status="playing", plies=0, turns=0, keep=0, record_json=record.to_json())
     store.dispose()
-    with TestClient(create_app(db_url, bot_workers=0)) as c:
+    with TestClient(make_app(db_url, bot_workers=0)) as c:
         deadline = time.time() + 10
         while c.get(f"/api/matches/{mid}").json()["ply"] == 0:
             assert time.time() < deadline
@@ -50,7 +49,7 @@ def test_restart_resumes_a_thinking_bot(db_url):
 
 def test_bot_in_worker_process_and_restart(db_url):
     """A real game with the bot in a worker process; the game is reloaded by replaying its record."""
-    with TestClient(create_app(db_url, bot_workers=1)) as raw:
+    with TestClient(make_app(db_url, bot_workers=1)) as raw:
         c = Creator(raw)
         view = c.post("/api/matches", json={"game": "fanorona", "options": {"size": "telo"},
                                             "seats": ["human", "level:1"]}).json()
@@ -63,6 +62,6 @@ def test_bot_in_worker_process_and_restart(db_url):
             time.sleep(0.05)
             view = c.get(f"/api/matches/{mid}").json()
         before = (view["ply"], view["position"], view["moves"])
-    with TestClient(create_app(db_url, bot_workers=1)) as c:
+    with TestClient(make_app(db_url, bot_workers=1)) as c:
         view = c.get(f"/api/matches/{mid}").json()
         assert (view["ply"], view["position"], view["moves"]) == before

@@ -23,7 +23,12 @@ Decisions (the API's rules, also stated in the OpenAPI description):
   undo goes back past an action that revealed hidden information or a chance outcome (409).
 * Clocks (``clock`` at creation): none, ``{"initial": s, "increment": s}`` or
   ``{"per_turn": s}``; the server keeps time and applies a fallen flag by itself.
-* Request bodies are limited to 1 MB (record imports: 2 MB); a larger one gets 413.
+* Request bodies are limited to 1 MB (record imports: 2 MB); a larger one gets 413. A POST or
+  DELETE that sends a body must send JSON (415 otherwise; 422 if it is not valid UTF-8 JSON);
+  an act without any token is 401 before its body is read.
+* Safe defaults (``security.py``): a Host header the server does not serve is 400, a WebSocket
+  from another origin is refused (close 1008), too many requests from one address or token are
+  429 with ``Retry-After``, a method a path does not answer is 405 with ``Allow``.
 * Hidden information stays hidden while such a game runs: positions are the viewing seat's
   observation, a computer seat's view is refused (403), the record (whose seed rebuilds every
   hand) is refused with 409 until the game is over; the stored record keeps the seed.
@@ -56,7 +61,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, WithJsonSchema
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..core.description import OptionText
@@ -64,9 +69,9 @@ from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
-from . import push
+from . import push, security
 from .errors import Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, Unauthorized
-from .matches import TOKEN_LIMIT, MatchService, clip, cut, seat_styles
+from .matches import CLOCK_LIMIT, TOKEN_LIMIT, MatchService, clip, cut, seat_styles
 from .storage import Store
 
 T = TypeVar("T")
@@ -99,7 +104,21 @@ class ApiError(MatchError):
         self.status = status
 
 
-SeatSpec = Annotated[str, Field(max_length=32)]
+# the pattern is the match service's (which words the refusal better than a pattern would)
+SeatSpec = Annotated[str, Field(max_length=32), WithJsonSchema(
+    {"type": "string", "maxLength": 32, "pattern": r"^\s*(human|level:[1-6])\s*$"})]
+SeatNumber = Annotated[StrictInt, Field(ge=0, le=15)]
+
+#: What the match service accepts as a time control (matches._check_clock), for the schema.
+CLOCK_SCHEMA = {"anyOf": [
+    {"type": "null"},
+    {"type": "object", "additionalProperties": False, "required": ["initial"],
+     "properties": {"initial": {"type": "number", "minimum": 1, "maximum": CLOCK_LIMIT},
+                    "increment": {"type": "number", "minimum": 0, "maximum": CLOCK_LIMIT}}},
+    {"type": "object", "additionalProperties": False, "required": ["per_turn"],
+     "properties": {"per_turn": {"type": "number", "minimum": 1, "maximum": CLOCK_LIMIT}}},
+]}
+Clock = Annotated[dict[str, Any] | None, WithJsonSchema(CLOCK_SCHEMA)]
 
 #: Longest first WebSocket message (the tokens), and how long the server waits for it.
 WS_AUTH_LIMIT, WS_AUTH_SECONDS = 16_000, 10.0
@@ -215,12 +234,12 @@ class CreateMatch(BaseModel):
     seats: list[SeatSpec] | None = Field(default=None, max_length=16,
                                     description="one entry per seat: 'human' or 'level:1' … 'level:6' "
                                                 "(default: seat 0 human, the others level:1)")
-    take: list[StrictInt] | Literal["all"] | None = Field(default=None, description=(
+    take: Annotated[list[SeatNumber], Field(max_length=16)] | Literal["all"] | None = Field(default=None, description=(
         "the person seats the creator takes (their tokens come back in 'tokens'); default: the "
         "first person seat. Every other person seat gets an invitation ('invites'). Pass and play "
         "on one device: \"all\" (every person seat). A match without person seats gives seat 0's "
         "token (to find, watch and delete it)."))
-    clock: dict[str, float] | None = Field(default=None, description=(
+    clock: Clock = Field(default=None, description=(
         "time control: null (none), {'initial': seconds, 'increment': seconds} (a live clock, "
         "e.g. 5+3 is {'initial': 300, 'increment': 3}) or {'per_turn': seconds} (a deadline per "
         "turn, e.g. 86400). It starts once every person seat is claimed; computer seats have none."))
@@ -229,8 +248,9 @@ class CreateMatch(BaseModel):
 class ImportMatch(BaseModel):
     record: dict[str, Any] = Field(description="an abstracta record (format 'abstracta-record')")
     seats: list[SeatSpec] | None = Field(default=None, max_length=16, description="override the record's players")
-    take: list[StrictInt] | Literal["all"] | None = Field(default=None, description="as for POST /api/matches")
-    clock: dict[str, float] | None = Field(default=None, description="as for POST /api/matches")
+    take: Annotated[list[SeatNumber], Field(max_length=16)] | Literal["all"] | None = Field(
+        default=None, description="as for POST /api/matches")
+    clock: Clock = Field(default=None, description="as for POST /api/matches")
 
 
 class InviteCode(BaseModel):
@@ -244,20 +264,23 @@ class TakebackAnswer(BaseModel):
 
 
 class PlayAction(BaseModel):
-    action: str | None = Field(default=None, max_length=1000,
-                               description="the move in the game's notation (one action, or a whole-turn string)")
-    actions: list[Annotated[str, Field(max_length=1000)]] | None = Field(
+    # exactly one of action and actions (neither may be null): the schema says so too
+    model_config = ConfigDict(json_schema_extra={"oneOf": [{"required": ["action"]}, {"required": ["actions"]}]})
+
+    action: str = Field(default=None, min_length=1, max_length=1000,
+                        description="the move in the game's notation (one action, or a whole-turn string)")
+    actions: list[Annotated[str, Field(min_length=1, max_length=1000)]] = Field(
         default=None, min_length=1, max_length=64,
         description="instead of 'action': several moves the same seat plays in a row within its turn "
                     "(e.g. a take and 'end'), applied all or none")
-    ply: StrictInt = Field(description="the ply the move was chosen at (the state's 'ply', a JSON integer); "
+    ply: StrictInt = Field(ge=0, description="the ply the move was chosen at (the state's 'ply', a JSON integer); "
                                        "a stale ply is refused with 409")
-    seat: StrictInt | None = Field(default=None, description="the seat playing it (checked when given; "
+    seat: SeatNumber | None = Field(default=None, description="the seat playing it (checked when given; "
                                                              "or ?seat=, not both with different values)")
 
 
 class Resign(BaseModel):
-    seat: StrictInt | None = Field(default=None, description="the resigning seat (default: the person to move)")
+    seat: SeatNumber | None = Field(default=None, description="the resigning seat (default: the person to move)")
 
 
 # --- responses (documentation of the JSON shapes) -------------------------------------------
@@ -427,18 +450,40 @@ class ErrorBody(BaseModel):
     error: str
 
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    401: {"model": ErrorBody, "description": "no seat token given (Authorization: Bearer <token>)"},
-    403: {"model": ErrorBody, "description": "no token given holds the seat this needs (another seat's "
-                                             "or another match's token)"},
-    404: {"model": ErrorBody, "description": "no such match, game or invitation"},
-    409: {"model": ErrorBody, "description": "conflict: stale ply, game over, not a person's turn, "
-                                             "a takeback past a revealed card"},
-    410: {"model": ErrorBody, "description": "the invitation was used already"},
-    413: {"model": ErrorBody, "description": "request body too large (1 MB; imports 2 MB)"},
-    415: {"model": ErrorBody, "description": "a body where the request takes none, or not JSON"},
-    422: {"model": ErrorBody, "description": "the request names something invalid (the message says what)"},
+ERROR_TEXT: dict[int, str] = {
+    400: "Invalid host header (not a name this server serves; see abstracta serve --allowed-host), "
+         "or a Content-Length that is not a number",
+    401: "no seat token given (Authorization: Bearer <token>)",
+    403: "no token given holds the seat this needs (another seat's or another match's token)",
+    404: "no such match, game or invitation",
+    409: "conflict: stale ply, game over, not a person's turn, a takeback past a revealed card",
+    410: "the invitation was used already",
+    413: "request body too large (1 MB; imports 2 MB)",
+    415: "a body that is not JSON (Content-Type: application/json), or one where the request takes none",
+    422: "the request names something invalid (the message says what): a value the rules refuse, "
+         "an illegal or unreadable move, a record that does not replay, a body that is not JSON",
+    429: "too many requests from this address or with this token: wait Retry-After seconds",
 }
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route answering ``codes`` besides its success (each with the
+    error body); every route can also answer 400 (a foreign Host header)."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for code in sorted({400, *codes}):
+        out[code] = {"model": ErrorBody, "description": ERROR_TEXT[code]}
+        if code == 429:
+            out[code]["headers"] = {"Retry-After": {"description": "seconds to wait",
+                                                    "schema": {"type": "integer"}}}
+        if code == 401:
+            out[code]["headers"] = {"WWW-Authenticate": {"description": "Bearer", "schema": {"type": "string"}}}
+    return out
+
+
+#: every status an act answers (a move, undo, takeback, flag, resign)
+ACT = errors(401, 403, 404, 409, 413, 415, 422, 429)
+#: the security of a route that also answers without a token (a spectator, an empty list)
+TOKEN_OPTIONAL = {"security": [{}]}
 
 
 def option_json(spec: Option, words: OptionText | None = None) -> dict[str, Any]:
@@ -529,10 +574,13 @@ class BotStats(BaseModel):
     random_fallbacks: int = Field(description="random moves played because even the quick search failed (should be 0)")
 
 
-def create_app(db_url: str | None = None, bot_workers: int | str = 2) -> FastAPI:
+def create_app(db_url: str | None = None, bot_workers: int | str = 2,
+               security_settings: security.Security | None = None) -> FastAPI:
     """The ASGI app storing matches at ``db_url`` (default: SQLite in the user data dir),
     running searching bots in ``bot_workers`` worker processes (0: one thread, for tests;
-    ``"ray"`` or ``"ray:ADDRESS"``: Ray tasks; see :mod:`abstracta.server.botjobs`)."""
+    ``"ray"`` or ``"ray:ADDRESS"``: Ray tasks; see :mod:`abstracta.server.botjobs`), with the
+    abuse limits and safe defaults of ``security_settings`` (default: a server on localhost,
+    rate limits on unless ``ABSTRACTA_RATE_LIMITS=off``)."""
     service = MatchService(Store(db_url), bot_workers=bot_workers)
 
     @asynccontextmanager
@@ -565,6 +613,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2) -> FastAPI
                               .replace("``", "`"))
     app.state.service = service
     app.add_middleware(BodyLimit)
+    security.install(app, security_settings or security.Security(rate_limits=security.rate_limits_from_env()))
 
     @app.exception_handler(MatchError)
     async def _refused(_request: Request, exc: MatchError) -> JSONResponse:
@@ -607,12 +656,13 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2) -> FastAPI
         return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
 
     # --- API --------------------------------------------------------------------------------
-    @app.get("/api/games", summary="The games you can play, their options and variants", response_model=list[GameInfo])
+    @app.get("/api/games", summary="The games you can play, their options and variants", response_model=list[GameInfo],
+             responses=errors())
     def list_games() -> list[dict[str, Any]]:
         return catalog()
 
     @app.get("/api/games/{name}", summary="One game: rules page, notation help, seat names and colours",
-             response_model=GameDetail, responses=ERRORS)
+             response_model=GameDetail, responses=errors(404, 422))
     def get_game(name: str, request: Request) -> dict[str, Any]:
         """Query parameters other than the path are the game's options (e.g. ``?players=3``)."""
         options = {k: v for k, v in request.query_params.items()}
@@ -674,7 +724,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2) -> FastAPI
         return Response(service.act_view(match, tokens, seat), media_type="application/json")
 
     @app.get("/api/matches", summary="Your matches: those of the tokens sent, most recently played first",
-             response_model=list[MatchSummary])
+             response_model=list[MatchSummary], responses=errors(422), openapi_extra=TOKEN_OPTIONAL)
     def list_matches(tokens: Tokens, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
         """Only the matches a token of the request holds a seat of (send every token the browser
         keeps, comma-separated); without tokens the list is empty. Never every match on the server."""
@@ -701,7 +751,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2) -> FastAPI
         return out
 
     @app.post("/api/matches", status_code=201, summary="Create a match: its tokens and invitations",
-              response_model=MatchCreated, responses=ERRORS)
+              response_model=MatchCreated, responses=errors(404, 413, 415, 422, 429))
     def create_match(body: CreateMatch) -> dict[str, Any]:
         """The answer is the only place the tokens of the seats taken and the invitation codes
         appear: a client keeps them (the server stores only their SHA-256)."""
@@ -709,12 +759,12 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2) -> FastAPI
 
     @app.post("/api/matches/import", status_code=201,
               summary="Import a record (validated by replay: errors name the ply and the reason)",
-              response_model=MatchCreated, responses=ERRORS)
+              response_model=MatchCreated, responses=errors(404, 413, 415, 422, 429))
     def import_match(body: ImportMatch) -> dict[str, Any]:
         return created(*service.import_record(body.record, body.seats, body.take, body.clock))
 
     @app.post("/api/invites/lookup", summary="What an invitation is for (without claiming it)",
-              response_model=InvitationInfo, responses=ERRORS)
+              response_model=InvitationInfo, responses=errors(404, 413, 415, 422, 429))
     def lookup_invite(body: InviteCode) -> dict[str, Any]:
         """The code goes in the body, never in a URL (URLs end up in logs)."""
         match, seat, claimed = service.invitation(body.code)
@@ -722,23 +772,23 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2) -> FastAPI
                 "claimed": claimed, "players": match.players, "seats": seat_styles(match.game)}
 
     @app.post("/api/invites/claim", summary="Claim an invitation: the seat's token (once)",
-              response_model=MatchCreated, responses=ERRORS)
+              response_model=MatchCreated, responses=errors(404, 410, 413, 415, 422, 429))
     def claim_invite(body: InviteCode) -> dict[str, Any]:
         """Answers with the match as that seat sees it and the seat's token in 'tokens'; a second
         claim of the same code is 410, an unknown code 404."""
         return created(*service.claim(body.code))
 
     @app.post("/api/matches/{match_id}/invites", summary="New invitation codes for the unclaimed person seats",
-              response_model=Invites, responses=ERRORS)
+              response_model=Invites, responses=ACT)
     def reinvite(match_id: str, tokens: Tokens) -> dict[str, Any]:
         """Any seat's token. The earlier unclaimed codes stop working."""
         grant = service.reinvite(match_id, tokens)
         return {"invites": [{**i, "path": f"/#/join/{i['code']}"} for i in grant["invites"]]}
 
     @app.get("/api/matches/{match_id}", summary="A match as the request's tokens may see it",
-             response_model=MatchView, responses=ERRORS)
+             response_model=MatchView, responses=errors(403, 404, 422), openapi_extra=TOKEN_OPTIONAL)
     async def get_match(match_id: str, tokens: Tokens,
-                        seat: int | None = Query(None, description="which held seat's eyes (403 for a seat not held)")
+                        seat: int | None = Query(None, ge=0, le=15, description="which held seat's eyes (403 for a seat not held)")
                         ) -> Response:
         """Without a token of this match: the spectator's view (public information only)."""
         return Response(await promptly(match_id, service.snapshot, match_id, tokens, seat),
@@ -746,15 +796,17 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2) -> FastAPI
 
     @app.get("/api/matches/{match_id}/positions",
              summary="The position text after each ply (index 0 = start), as the request's tokens may see it",
-             response_model=Positions, responses=ERRORS)
-    def get_positions(match_id: str, tokens: Tokens, seat: int | None = Query(None)) -> dict[str, Any]:
+             response_model=Positions, responses=errors(403, 404, 422), openapi_extra=TOKEN_OPTIONAL)
+    def get_positions(match_id: str, tokens: Tokens,
+                      seat: int | None = Query(None, ge=0, le=15, description="as for GET /api/matches/{match_id}")
+                      ) -> dict[str, Any]:
         match, texts, structs = service.positions_of(match_id, tokens, seat)
         return {"ply": match.ply, "moves": match.strings, "positions": texts, "structs": structs}
 
     @app.post("/api/matches/{match_id}/actions", summary="Play a move for the seat to move (its token)",
-              response_model=MatchView, responses=ERRORS)
+              response_model=MatchView, responses=ACT)
     async def post_action(match_id: str, body: PlayAction, tokens: Tokens,
-                          seat: int | None = Query(None, description="the seat playing (or 'seat' in the body)")
+                          seat: int | None = Query(None, ge=0, le=15, description="the seat playing (or 'seat' in the body)")
                           ) -> Response:
         """409 if the ply is stale, the game is over or a computer seat is to move; 403 if no
         token given holds the seat to move."""
@@ -770,15 +822,16 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2) -> FastAPI
 
     @app.post("/api/matches/{match_id}/undo",
               summary="Take back at once to the start of your latest turn (when nobody else must agree)",
-              response_model=MatchView, responses=ERRORS)
-    def post_undo(match_id: str, tokens: Tokens, _body: None = NoBody, seat: int | None = Query(None)) -> Response:
+              response_model=MatchView, responses=ACT)
+    def post_undo(match_id: str, tokens: Tokens, _body: None = NoBody,
+                  seat: int | None = Query(None, ge=0, le=15, description="whose eyes the answer shows")) -> Response:
         """Immediate when the tokens hold every person seat (against the computer, pass and play);
         with other people at the match 409 (ask with POST …/takeback). 409 past a revealed card."""
         match = service.undo(match_id, tokens)
         return act_view(match, tokens, seat)
 
     @app.post("/api/matches/{match_id}/takeback", summary="Ask the other people for a takeback",
-              response_model=MatchView, responses=ERRORS)
+              response_model=MatchView, responses=ACT)
     def post_takeback(match_id: str, tokens: Tokens, _body: None = NoBody) -> Response:
         """The view's 'takeback' shows the pending request to everyone; any move cancels it. Done
         at once when nobody else needs to agree."""
@@ -786,33 +839,33 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2) -> FastAPI
         return act_view(match, tokens)
 
     @app.post("/api/matches/{match_id}/takeback/answer", summary="Accept or decline the pending takeback",
-              response_model=MatchView, responses=ERRORS)
+              response_model=MatchView, responses=ACT)
     def post_takeback_answer(match_id: str, body: TakebackAnswer, tokens: Tokens) -> Response:
         match = service.answer_takeback(match_id, body.accept, tokens)
         return act_view(match, tokens)
 
     @app.post("/api/matches/{match_id}/flag", summary="Claim a fallen flag (the server also applies it by itself)",
-              response_model=MatchView, responses=ERRORS)
+              response_model=MatchView, responses=ACT)
     def post_flag(match_id: str, tokens: Tokens, _body: None = NoBody) -> Response:
         match = service.claim_flag(match_id, tokens)
         return act_view(match, tokens)
 
     @app.post("/api/matches/{match_id}/resign", summary="Resign (a seat the tokens hold)", response_model=MatchView,
-              responses=ERRORS)
+              responses=ACT)
     def post_resign(match_id: str, tokens: Tokens, body: Resign | None = None) -> Response:
         seat = body.seat if body is not None else None
         match = service.resign(match_id, seat, tokens)
         return act_view(match, tokens)
 
     @app.delete("/api/matches/{match_id}", status_code=204, summary="Delete a match (a token of one of its seats)",
-                responses=ERRORS)
+                responses=errors(401, 403, 404, 413, 415, 422, 429))
     def delete_match(match_id: str, tokens: Tokens, _body: None = NoBody) -> Response:
         service.delete(match_id, tokens)
         return Response(status_code=204)
 
     @app.get("/api/matches/{match_id}/record",
              summary="The match's record (JSON download); 409 while a game with hidden cards runs",
-             responses=ERRORS)
+             responses=errors(404, 409, 422))
     def get_record(match_id: str, download: bool = Query(False)) -> Response:
         match, text = service.record_of(match_id)
         headers = {}

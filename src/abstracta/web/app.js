@@ -18,6 +18,7 @@ function h(tag, attrs = {}, ...children) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else if (k === "class") node.className = v;
+    else if (k === "style") node.style.cssText = v; // a style attribute would be refused by the CSP
     else node.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) {
@@ -406,13 +407,18 @@ function clockText(sec, long = false) {
 }
 
 // The game's board module, served from the game's own package (null: show the position text).
-// A module's own styles (export const css) are added to the page once.
+// A module's own styles (export const css) are added to the page once, as a constructed
+// style sheet: the Content-Security-Policy (style-src 'self') refuses <style> elements.
+const moduleSheets = new Set();
 async function boardModule(url) {
   if (!url) return null;
   let mod;
   try { mod = await import(url); } catch (e) { console.warn(e); return null; }
-  if (mod.css && !document.querySelector(`style[data-module="${url}"]`)) {
-    document.head.append(h("style", { "data-module": url }, mod.css));
+  if (mod.css && !moduleSheets.has(url)) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(mod.css);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    moduleSheets.add(url);
   }
   return mod;
 }

@@ -6,6 +6,7 @@ export function el(tag, attrs = {}, parent = null) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null) continue;
     if (k === "text") node.textContent = v;
+    else if (k === "style") node.style.cssText = v; // a style attribute would be refused by the CSP
     else node.setAttribute(k, v);
   }
   if (parent) parent.appendChild(node);

@@ -1,0 +1,527 @@
+"""Abuse limits and safe defaults of the web app (issue 14 §4), as ASGI middleware around the
+routes: the routes themselves know nothing of them.
+
+From the outside in (:func:`install`):
+
+* :class:`SecurityHeaders` — every HTTP answer carries a Content-Security-Policy that allows
+  only the app's own scripts and styles (``/docs``, FastAPI's Swagger page, is the exception:
+  its CDN and its one inline script by hash), ``X-Content-Type-Options: nosniff``,
+  ``Referrer-Policy: no-referrer``, ``X-Frame-Options: DENY`` and ``frame-ancestors 'none'``.
+  No CORS header at all: only the app's own pages call the API from a browser.
+* :class:`HostCheck` — the ``Host`` header must name a host the server serves (400 ``Invalid
+  host header``), so a DNS-rebinding page cannot drive a server on localhost; a WebSocket whose
+  ``Origin`` is another site is refused before it is accepted (close 1008: no view is sent).
+* :class:`RateLimit` — per client IP and per seat token, on creating and importing matches, on
+  invitations and on acts (moves, undo, takeback, flag, resign, delete): 429 with ``Retry-After``
+  and the app's JSON error body. Counted in this process's memory (``limits``' moving window).
+* :class:`SocketBound` — at most :attr:`Security.ws_per_match` open WebSockets per match and
+  :attr:`Security.ws_per_ip` per client IP; one more is accepted only to be told why and closed
+  with 1013 (try again later).
+* :class:`RequireToken` — an act sent without any seat token is 401 before its body is read.
+* :class:`MethodCheck` — a method a path does not answer is 405 with ``Allow`` (pages and static
+  files: GET and HEAD); an ``/api/`` path no route has is 404 (the static files mounted at ``/``
+  would otherwise answer 405 for it).
+* :class:`JsonOnly` — a state-changing request (POST, PUT, PATCH, DELETE) that sends a body must
+  send it as ``application/json`` (415 otherwise), so a cross-site HTML form cannot act; a body
+  that is not UTF-8 JSON (or nests too deep for the parser) is 422.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import ipaddress
+import json
+import math
+import os
+import re
+import socket
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+from urllib.parse import urlsplit
+
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+WILDCARD_BINDS = ("0.0.0.0", "::", "")
+
+#: Default limits (``limits`` notation), per category: (per client IP, per seat token). A club
+#: plays from behind one router, so a whole room shares one IP: the IP limits are the roomy
+#: ones; a token (one person's seat) gets the tighter budget.
+DEFAULT_LIMITS: dict[str, tuple[str, str]] = {
+    "create": ("30/minute;300/hour", "10/minute;100/hour"),
+    "invite": ("60/minute;600/hour", "30/minute"),
+    "act": ("30/second;1200/minute", "10/second;300/minute"),
+}
+
+#: Which requests count against which category (method, path pattern).
+LIMITED: list[tuple[str, re.Pattern[str], str]] = [
+    ("POST", re.compile(r"/api/matches/?"), "create"),
+    ("POST", re.compile(r"/api/matches/import/?"), "create"),
+    ("POST", re.compile(r"/api/invites/(lookup|claim)/?"), "invite"),
+    ("POST", re.compile(r"/api/matches/[^/]+/invites/?"), "invite"),
+    ("POST", re.compile(r"/api/matches/[^/]+/(actions|undo|takeback|takeback/answer|flag|resign)/?"), "act"),
+    ("DELETE", re.compile(r"/api/matches/[^/]+/?"), "act"),
+]
+
+#: Acts that need a seat token: without one they are 401 before anything else is looked at
+#: (the body is not validated for a stranger).
+NEEDS_TOKEN: list[tuple[str, re.Pattern[str]]] = [
+    ("POST", re.compile(r"/api/matches/[^/]+/(invites|actions|undo|takeback|takeback/answer|flag|resign)/?")),
+    ("DELETE", re.compile(r"/api/matches/[^/]+/?")),
+]
+
+SOCKET_PATH = re.compile(r"/api/matches/([^/]+)/ws/?")
+STATE_CHANGING = ("POST", "PUT", "PATCH", "DELETE")
+
+#: The policy of every page but ``/docs``. ``connect-src`` adds ws/wss of the request's host,
+#: which CSP level 2 browsers do not cover by 'self'.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "font-src 'self'; connect-src 'self' {sockets}; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+
+#: FastAPI's Swagger UI page loads its scripts and styles from this CDN.
+DOCS_CDN = "https://cdn.jsdelivr.net"
+
+
+def rate_limits_from_env(default: bool = True) -> bool:
+    """``ABSTRACTA_RATE_LIMITS=off`` (or 0, false, no) switches the rate limits off."""
+    value = os.environ.get("ABSTRACTA_RATE_LIMITS")
+    if value is None:
+        return default
+    return value.strip().lower() not in ("off", "0", "false", "no")
+
+
+def normalise_host(host: str) -> str:
+    """A host name or IP literal as compared: lower case, IPv6 without brackets, no port
+    (``'[::1]:8000'`` → ``'::1'``; ``'Example.org:80'`` → ``'example.org'``)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:host.index("]")] if "]" in host else host
+    if host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    return host.rstrip(".")
+
+
+def is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def is_loopback(bind: str) -> bool:
+    """Whether a bind address is reachable only from this machine."""
+    bind = normalise_host(bind)
+    if bind == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(bind).is_loopback
+    except ValueError:
+        return False
+
+
+HOST_HEADER = re.compile(r"(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)(:[0-9]{1,5})?")
+
+
+@dataclass
+class HostPolicy:
+    """Which ``Host`` headers the server answers.
+
+    ``names``: exact names or IPs (normalised) and ``*.example.org`` patterns; ``'*'`` allows
+    every host. ``any_ip``: any IP literal is allowed too (a server bound to every interface:
+    a rebinding page always comes by a *name*, never by an IP literal). ``explicit``: the names
+    the administrator gave (``--allowed-host``), which a WebSocket ``Origin`` may also name
+    (a proxy in front that rewrites ``Host``)."""
+
+    names: set[str]
+    any_ip: bool = False
+    explicit: set[str] = field(default_factory=set)
+
+    @classmethod
+    def for_bind(cls, bind: str = "127.0.0.1", allowed: Iterable[str] = ()) -> "HostPolicy":
+        """The default for a server bound to ``bind``: the bind address, ``localhost``,
+        ``127.0.0.1`` and ``::1`` (any port), plus ``allowed``. Bound to every interface
+        (``0.0.0.0``, ``::``) it also answers any IP literal and this machine's own names."""
+        explicit = {normalise_host(a) if a != "*" else "*" for a in allowed}
+        names = set(LOOPBACK_NAMES) | explicit
+        wildcard = normalise_host(bind) in WILDCARD_BINDS
+        if wildcard:
+            for name in (socket.gethostname(), socket.getfqdn()):
+                if name:
+                    names.add(normalise_host(name))
+        else:
+            names.add(normalise_host(bind))
+        return cls(names=names, any_ip=wildcard, explicit=explicit)
+
+    def allows(self, host: str | None) -> bool:
+        if host is None or not HOST_HEADER.fullmatch(host.strip()):
+            return False
+        name = normalise_host(host)
+        return self._matches(name, self.names) or (self.any_ip and is_ip(name))
+
+    @staticmethod
+    def _matches(name: str, patterns: set[str]) -> bool:
+        if "*" in patterns or name in patterns:
+            return True
+        return any(p.startswith("*.") and name.endswith(p[1:]) for p in patterns)
+
+    def origin_allows(self, origin: str | None, host: str | None) -> bool:
+        """A WebSocket ``Origin`` the server accepts: none (not a browser), the same host and
+        port as ``Host``, or a host the administrator named with ``--allowed-host``."""
+        if origin is None:
+            return True
+        try:
+            parts = urlsplit(origin.strip())
+            port = parts.port
+        except ValueError:
+            return False
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            return False  # 'null' (a sandboxed frame, a file: page) and anything odd
+        default = 443 if parts.scheme == "https" else 80
+        origin_at = (normalise_host(parts.hostname), port or default)
+        if host is not None and HOST_HEADER.fullmatch(host.strip()):
+            host_port = host.strip().rsplit(":", 1)[1] if re.search(r":[0-9]+$", host.strip()) else None
+            if origin_at == (normalise_host(host), int(host_port) if host_port else default):
+                return True
+        return self._matches(origin_at[0], self.explicit)
+
+
+@dataclass
+class Security:
+    """The settings :func:`install` applies (``abstracta serve`` options)."""
+
+    hosts: HostPolicy = field(default_factory=HostPolicy.for_bind)
+    rate_limits: bool = True
+    limits: dict[str, tuple[str, str]] = field(default_factory=lambda: dict(DEFAULT_LIMITS))
+    ws_per_match: int = 64
+    ws_per_ip: int = 32
+
+
+# --- answers ---------------------------------------------------------------------------------
+async def reply(send: Any, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+    """An HTTP answer with the app's JSON error body."""
+    data = json.dumps({"error": message}).encode()
+    raw = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
+    raw += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send({"type": "http.response.body", "body": data})
+
+
+def header(scope: Any, name: bytes) -> str | None:
+    for key, value in scope.get("headers") or []:
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return None
+
+
+def client_ip(scope: Any) -> str:
+    client = scope.get("client")
+    return client[0] if client else "unknown"
+
+
+async def deny_socket(receive: Any, send: Any, reason: str) -> None:
+    """Refuse a WebSocket before accepting it (the client sees the handshake fail: 403)."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        await send({"type": "websocket.close", "code": 1008, "reason": reason[:120]})
+
+
+# --- middleware ------------------------------------------------------------------------------
+class SecurityHeaders:
+    """Adds the security headers to every HTTP answer (see the module docstring)."""
+
+    def __init__(self, app: Any, docs_csp: str | None = None):
+        self.app = app
+        self.docs_csp = docs_csp
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if scope.get("path") in ("/docs", "/docs/oauth2-redirect") and self.docs_csp:
+            policy = self.docs_csp
+        else:
+            host = header(scope, b"host") or ""
+            sockets = f"ws://{host} wss://{host}" if HOST_HEADER.fullmatch(host) else ""
+            policy = CSP.format(sockets=sockets).replace("'self' ;", "'self';")
+        extra = [(b"content-security-policy", policy.encode()),
+                 (b"x-content-type-options", b"nosniff"),
+                 (b"referrer-policy", b"no-referrer"),
+                 (b"x-frame-options", b"DENY"),
+                 (b"cross-origin-opener-policy", b"same-origin")]
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                names = {k.lower() for k, _ in message.get("headers") or []}
+                message = {**message, "headers": list(message.get("headers") or [])
+                           + [(k, v) for k, v in extra if k not in names]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class HostCheck:
+    """Refuses a ``Host`` the server does not serve (400), and a WebSocket from another
+    site's page (``Origin``; refused before it is accepted, close code 1008)."""
+
+    def __init__(self, app: Any, policy: HostPolicy):
+        self.app = app
+        self.policy = policy
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = header(scope, b"host")
+        if not self.policy.allows(host):
+            if scope["type"] == "http":
+                await reply(send, 400, "Invalid host header")
+            else:
+                await deny_socket(receive, send, "Invalid host header")
+            return
+        if scope["type"] == "websocket" and not self.policy.origin_allows(header(scope, b"origin"), host):
+            await deny_socket(receive, send, "cross-origin WebSocket refused: Origin is not this server")
+            return
+        await self.app(scope, receive, send)
+
+
+class RateLimiter:
+    """Moving-window counters per (category, client IP) and (category, seat token), in this
+    process's memory."""
+
+    def __init__(self, limits: dict[str, tuple[str, str]]):
+        self.strategy = MovingWindowRateLimiter(MemoryStorage())
+        self.items: dict[str, tuple[list[RateLimitItem], list[RateLimitItem]]] = {
+            category: (parse_many(per_ip), parse_many(per_token)) for category, (per_ip, per_token) in limits.items()}
+
+    def hit(self, category: str, ip: str, tokens: Iterable[str]) -> float | None:
+        """Count one request; ``None`` if it is within every limit, else the seconds until it
+        would be (the request is then not counted)."""
+        per_ip, per_token = self.items[category]
+        keys = [(item, ("ip", ip)) for item in per_ip]
+        for token in tokens:
+            # the key is a digest: the limiter never holds a usable token
+            digest = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:32]
+            keys += [(item, ("token", digest)) for item in per_token]
+        wait = 0.0
+        for item, ident in keys:
+            if not self.strategy.test(item, category, *ident):
+                stats = self.strategy.get_window_stats(item, category, *ident)
+                wait = max(wait, stats.reset_time - time.time())
+        if wait > 0:
+            return wait
+        for item, ident in keys:
+            self.strategy.hit(item, category, *ident)
+        return None
+
+
+def request_tokens(scope: Any) -> list[str]:
+    """The bearer tokens a request carries (as the routes read them: comma-separated)."""
+    auth = header(scope, b"authorization") or ""
+    scheme, _, value = auth.partition(" ")
+    if scheme.lower() != "bearer":
+        return []
+    return [t for t in (p.strip() for p in value.split(",")[:16]) if t and len(t) <= 64]
+
+
+class RateLimit:
+    """429 with ``Retry-After`` once a client IP or a seat token exceeds its category's limit."""
+
+    def __init__(self, app: Any, limiter: RateLimiter):
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            category = next((c for m, p, c in LIMITED if m == scope["method"] and p.fullmatch(scope["path"])), None)
+            if category is not None:
+                wait = self.limiter.hit(category, client_ip(scope), request_tokens(scope))
+                if wait is not None:
+                    seconds = max(1, math.ceil(wait))
+                    await reply(send, 429, f"too many requests: try again in {seconds} s",
+                                {"Retry-After": str(seconds)})
+                    return
+        await self.app(scope, receive, send)
+
+
+class RequireToken:
+    """401 (``WWW-Authenticate: Bearer``) for an act (:data:`NEEDS_TOKEN`) sent without a
+    seat token, before its body is read or validated."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if (scope["type"] == "http" and not request_tokens(scope)
+                and any(m == scope["method"] and p.fullmatch(scope["path"]) for m, p in NEEDS_TOKEN)):
+            await reply(send, 401, "this needs a seat token: Authorization: Bearer <token>",
+                        {"WWW-Authenticate": "Bearer"})
+            return
+        await self.app(scope, receive, send)
+
+
+class SocketBound:
+    """At most ``per_match`` open WebSockets per match and ``per_ip`` per client IP (``None``:
+    no bound); one more is accepted, told why (``{"error": ...}``) and closed with 1013."""
+
+    def __init__(self, app: Any, per_match: int | None, per_ip: int | None):
+        self.app = app
+        self.per_match, self.per_ip = per_match, per_ip
+        self.by_match: dict[str, int] = {}
+        self.by_ip: dict[str, int] = {}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        found = SOCKET_PATH.fullmatch(scope.get("path", "")) if scope["type"] == "websocket" else None
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        match_id, ip = found.group(1), client_ip(scope)
+        reason = None
+        if self.per_match is not None and self.by_match.get(match_id, 0) >= self.per_match:
+            reason = f"too many connections to this match (at most {self.per_match})"
+        elif self.per_ip is not None and self.by_ip.get(ip, 0) >= self.per_ip:
+            reason = f"too many connections from your address (at most {self.per_ip})"
+        if reason is not None:
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.send", "text": json.dumps({"error": reason})})
+                await send({"type": "websocket.close", "code": 1013, "reason": reason})
+            return
+        self.by_match[match_id] = self.by_match.get(match_id, 0) + 1
+        self.by_ip[ip] = self.by_ip.get(ip, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            for table, key in ((self.by_match, match_id), (self.by_ip, ip)):
+                table[key] -= 1
+                if not table[key]:
+                    del table[key]
+
+
+class MethodCheck:
+    """405 with ``Allow`` for a method a route's path does not answer; 404 for an ``/api/``
+    path no route has. Other paths belong to the static files (GET and HEAD)."""
+
+    def __init__(self, app: Any, routes: Any):
+        self.app = app
+        self.routes = routes
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path, method = scope["path"], scope["method"]
+        if not (path == "/api" or path.startswith("/api/")):
+            # the shell's pages, the static files, the schema and /docs: read-only
+            if method in ("GET", "HEAD"):
+                await self.app(scope, receive, send)
+            else:
+                await reply(send, 405, f"method {method[:10]} not allowed here; allowed: GET, HEAD",
+                            {"Allow": "GET, HEAD"})
+            return
+        from starlette.routing import Match, Mount
+
+        # the routes whose template fits the path with the fewest parameters decide: a POST-only
+        # /api/matches/import is not also GET /api/matches/{match_id} with id "import"
+        fitting: list[tuple[int, bool, set[str]]] = []
+        for route in self.routes():
+            if isinstance(route, Mount):
+                continue
+            found, _ = route.matches(scope)
+            if found is not Match.NONE:
+                params = len(getattr(route, "param_convertors", None) or ())
+                fitting.append((params, found is Match.FULL, set(getattr(route, "methods", None) or ())))
+        if not fitting:
+            await reply(send, 404, f"no such endpoint: {path[:100]}")
+            return
+        fewest = min(p for p, _, _ in fitting)
+        if any(full for p, full, _ in fitting if p == fewest):
+            await self.app(scope, receive, send)
+            return
+        allowed = ", ".join(sorted(set().union(*(m for p, _, m in fitting if p == fewest))))
+        await reply(send, 405, f"method {method[:10]} not allowed here; allowed: {allowed}", {"Allow": allowed})
+
+
+class JsonOnly:
+    """415 for a body of another type than ``application/json`` on a state-changing request,
+    422 for one that is not JSON (not UTF-8 either) — placed inside
+    :class:`~abstracta.server.app.BodyLimit`, which has read the body already."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] not in STATE_CHANGING:
+            await self.app(scope, receive, send)
+            return
+        first = await receive()
+        body = first.get("body", b"") if first["type"] == "http.request" else b""
+        ctype = (header(scope, b"content-type") or "").split(";")[0].strip().lower()
+        if (body or first.get("more_body")) and ctype != "application/json":
+            await reply(send, 415, "a request body must be JSON (Content-Type: application/json), not "
+                                   f"{ctype[:60] or 'a body without a type'}")
+            return
+        if body.strip() and not first.get("more_body"):
+            try:
+                json.loads(body)
+            except (ValueError, RecursionError) as exc:  # not UTF-8 (UnicodeDecodeError), nested too deep
+                at = f" (at character {exc.pos})" if isinstance(exc, json.JSONDecodeError) else ""
+                deep = " (nested too deep)" if isinstance(exc, RecursionError) else ""
+                await reply(send, 422, f"the request body is not valid JSON{at}{deep}")
+                return
+        delivered = False
+
+        async def replay() -> Any:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return first
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def docs_policy(html: str) -> str:
+    """The CSP of FastAPI's Swagger page ``html``: its CDN and its inline scripts by hash."""
+    hashes = []
+    for script in re.findall(r"<script>(.*?)</script>", html, flags=re.S):
+        digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+        hashes.append(f"'sha256-{digest}'")
+    return (f"default-src 'none'; script-src {DOCS_CDN} {' '.join(hashes)}; style-src {DOCS_CDN} 'unsafe-inline'; "
+            f"img-src 'self' data: https://fastapi.tiangolo.com; connect-src 'self'; "
+            f"base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+def install(app: Any, security: Security) -> None:
+    """Wrap ``app`` (a FastAPI app whose :class:`BodyLimit` is added already) in the
+    middleware of this module, outermost first: headers, host, rate limits (unless off),
+    socket bound, method check, token presence, (body limit), JSON only."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    docs = None
+    if app.docs_url:
+        page = get_swagger_ui_html(openapi_url=app.openapi_url, title=app.title + " - Swagger UI",
+                                   oauth2_redirect_url=app.swagger_ui_oauth2_redirect_url,
+                                   init_oauth=app.swagger_ui_init_oauth,
+                                   swagger_ui_parameters=app.swagger_ui_parameters)
+        docs = docs_policy(page.body.decode())
+    from starlette.middleware import Middleware
+
+    # user_middleware[0] is the outermost; add_middleware puts each new one outside the others.
+    # JsonOnly goes just inside BodyLimit (added by create_app), which has read the body by then.
+    inner = next((i for i, m in enumerate(app.user_middleware) if m.cls.__name__ == "BodyLimit"), -1)
+    app.user_middleware.insert(inner + 1, Middleware(JsonOnly))
+    app.add_middleware(RequireToken)
+    app.add_middleware(MethodCheck, routes=lambda: app.router.routes)
+    app.add_middleware(SocketBound, per_match=security.ws_per_match,
+                       per_ip=security.ws_per_ip if security.rate_limits else None)
+    if security.rate_limits:
+        app.add_middleware(RateLimit, limiter=RateLimiter(security.limits))
+    app.add_middleware(HostCheck, policy=security.hosts)
+    app.add_middleware(SecurityHeaders, docs_csp=docs)
