@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from abstracta.server.app import create_app
+from apiutil import make_app
 from toy_nim import NimState
 
 
@@ -32,7 +32,7 @@ def nim(raw, stones=9, **kw):
 
 @pytest.fixture
 def app(db_url):
-    return create_app(db_url, bot_workers=0)
+    return make_app(db_url, rate_limits=False)
 
 
 @pytest.fixture
@@ -136,13 +136,13 @@ def test_moves_are_appended_rows_stored_with_the_revision_in_one_transaction(raw
 
 
 def test_a_restart_rebuilds_the_match_from_record_and_rows(db_url):
-    with TestClient(create_app(db_url, bot_workers=0)) as c:
+    with TestClient(make_app(db_url, rate_limits=False)) as c:
         view, auth = nim(c)
         mid = view["id"]
         for ply, move in enumerate(["3", "1"]):
             c.post(f"/api/matches/{mid}/actions", json={"action": move, "ply": ply}, headers=auth)
         before = c.get(f"/api/matches/{mid}", headers=auth).json()
-    with TestClient(create_app(db_url, bot_workers=0)) as c:
+    with TestClient(make_app(db_url, rate_limits=False)) as c:
         after = c.get(f"/api/matches/{mid}", headers=auth).json()
         assert (after["ply"], after["moves"], after["position"], after["revision"]) == \
             (before["ply"], before["moves"], before["position"], before["revision"]) == (2, ["3", "1"], "5 0", 2)
@@ -250,7 +250,7 @@ def test_a_flag_falls_and_is_pushed_without_any_request(raw):
 def test_a_stale_cache_reloads_instead_of_failing(db_url):
     """Two services on one database, as two processes: B's cached match is stale after A's
     move; B answers like a fresh server (409 stale ply, then the move at the new ply)."""
-    with TestClient(create_app(db_url, bot_workers=0)) as a, TestClient(create_app(db_url, bot_workers=0)) as b:
+    with TestClient(make_app(db_url, rate_limits=False)) as a, TestClient(make_app(db_url, rate_limits=False)) as b:
         view, auth = nim(a)
         mid = view["id"]
         assert b.get(f"/api/matches/{mid}", headers=auth).json()["ply"] == 0  # now cached in B
@@ -296,7 +296,7 @@ def test_a_database_of_the_earlier_version_is_read_and_played_on(db_url):
     engine.dispose()
     auth = bearer("old-token-zero", "old-token-one")
     mid = "0ldmatch00000001"
-    with TestClient(create_app(db_url, bot_workers=0)) as c:
+    with TestClient(make_app(db_url, rate_limits=False)) as c:
         view = c.get(f"/api/matches/{mid}", headers=auth).json()
         assert (view["ply"], view["moves"], view["position"], view["revision"]) == (2, ["1", "3"], "5 0", 4)
         listed = c.get("/api/matches", headers=auth).json()
@@ -311,7 +311,7 @@ def test_a_database_of_the_earlier_version_is_read_and_played_on(db_url):
         assert c.post(f"/api/matches/{mid}/undo", headers=auth).json()["ply"] == 1
         s = c.app.state.service.store.load(mid)
         assert s.moves == [] and json.loads(s.row.record)["moves"] == ["1"]
-    with TestClient(create_app(db_url, bot_workers=0)) as c:
+    with TestClient(make_app(db_url, rate_limits=False)) as c:
         view = c.get(f"/api/matches/{mid}", headers=auth).json()
         assert (view["ply"], view["moves"], view["position"]) == (1, ["1"], "8 1")
 
