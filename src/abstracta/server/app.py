@@ -707,7 +707,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         return await asyncio.to_thread(fn, *args)
 
     @app.get("/api/bots", summary="The computer players' job queue: lanes, counters, fallbacks",
-             response_model=BotStats)
+             response_model=BotStats, responses=errors())
     def bot_stats() -> dict[str, Any]:
         return service.jobs.summary()
 
