@@ -77,3 +77,31 @@ def choose_action(record_json: str, spec: str, seed: int | None = None) -> str:
     if action not in state.legal_actions():
         raise ValueError(f"{spec} chose action {action!r}, which is not legal here")
     return state.action_to_string(action)
+
+
+def analysis_job(record_json: str, points: list[tuple[int, int | None]], scale: float = 1.0,
+                 seed: int = 0) -> list[dict]:
+    """The analysis board's job (issue 16): replay ``record_json`` and analyse the position
+    after each ``(ply, viewer)`` of ``points`` (``abstracta.ai.analysis.analyse``, from what
+    ``viewer`` may know) with ``scale`` × the game's fixed budget. Returns one
+    ``Analysis.to_dict()`` per point, in order. Pure: same arguments, same answer.
+
+    Raises :class:`abstracta.RecordError` if the record does not replay, ``ValueError`` for a
+    ply outside the record or a chance node."""
+    from ..ai.analysis import analyse, analysis_budget
+
+    record = Record.from_json(record_json)
+    game = record.make_game()
+    state = record.initial_state(game)
+    actions = record.replay()[1]
+    budget = max(1, int(round(analysis_budget(game) * scale)))
+    out = []
+    at = 0
+    for ply, viewer in points:
+        if not 0 <= ply <= len(actions) or ply < at:
+            raise ValueError(f"ply {ply} is not in the record (0…{len(actions)}, in order)")
+        while at < ply:
+            state.apply_action(actions[at])
+            at += 1
+        out.append(analyse(state, viewer, budget, seed=seed).to_dict())
+    return out
