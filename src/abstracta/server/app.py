@@ -388,6 +388,8 @@ class AnalysisAnswer(BaseModel):
     depth: int | None = Field(description="alpha-beta's deepest completed depth in actions")
     terminal: bool
     hints: list[int] | None = Field(default=None, description="after a hint: hints asked per seat")
+    struct: dict[str, Any] | None = Field(default=None, description="a pasted position: its structured view "
+                                                                    "for the viewer (to draw it)")
 
 
 class GraphPoint(BaseModel):

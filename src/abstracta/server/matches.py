@@ -1079,7 +1079,7 @@ class MatchService:
         if position is not None:
             if hint or graph:
                 raise ApiError(422, "hints and graphs are for matches; a pasted position gets its analysis")
-            record_json, points = self._pasted(game, options, position, seat)
+            record_json, points, struct = self._pasted(game, options, position, seat)
             match = None
         else:
             with self.lock:
@@ -1094,11 +1094,13 @@ class MatchService:
                                for (p, _), a in zip(points, answers)],
                     "search": next((a["search"] for a in answers if a["search"]), "")}
         answer = {**answers[0], "ply": points[0][0]}
+        if position is not None:  # the page draws the pasted position from its structured view
+            answer["struct"] = struct
         if hint:
             answer["hints"] = self._count_hint(match_id, points[0][1])
         return answer
 
-    def _pasted(self, game_name: Any, options: Any, position: Any, seat: Any) -> tuple[str, list]:
+    def _pasted(self, game_name: Any, options: Any, position: Any, seat: Any) -> tuple[str, list, dict]:
         if not isinstance(game_name, str) or len(game_name) > 64:
             raise ApiError(422, "field 'game' must be a game name")
         if not isinstance(position, str) or not position.strip():
@@ -1130,7 +1132,7 @@ class MatchService:
             raise ApiError(422, "the position is a chance node: nothing to choose there")
         viewer = seat if seat is not None else (mover if mover >= 0 else None)
         record = Record.from_play(game, state, [], start=state.to_text())
-        return record.to_json(indent=None), [(0, viewer)]
+        return record.to_json(indent=None), [(0, viewer)], state.to_struct(viewer)
 
     def _match_points(self, match: Match, ply: Any, seat: Any, hint: bool, graph: bool,
                       tokens: list[str]) -> tuple[str, list]:
