@@ -32,8 +32,8 @@ from ..core.game import CHANCE, Game, State
 from .levels import SEARCHES, rollout_cap
 
 #: Default budgets per search: iterations (MCTS, IS-MCTS) or positions (alpha-beta), chosen for
-#: about a second or two on one core; a game may declare its own (``analysis_budget``).
-DEFAULT_BUDGET = {"mcts": 3000, "ismcts": 3000, "alphabeta": 100_000}
+#: a second or two on one idle core (benchmarks/analysis.py); a game may declare its own (``analysis_budget``).
+DEFAULT_BUDGET = {"mcts": 2000, "ismcts": 2000, "alphabeta": 60_000}
 #: The line covers at most this many turns / actions.
 MAX_LINE_TURNS = 4
 MAX_LINE_ACTIONS = 40

@@ -55,7 +55,7 @@ ANALYSIS_PER_CLIENT = 2
 ANALYSIS_TIMEOUT = 120.0
 #: The evaluation graph: at most this many points (turn starts), each searched with this share
 #: of the game's analysis budget.
-GRAPH_POINTS, GRAPH_SHARE = 120, 0.05
+GRAPH_POINTS, GRAPH_SHARE = 120, 0.02
 #: The record tag counting the hints each seat asked for ("2,0": seat 0 two, seat 1 none).
 HINTS_TAG = "Hints"
 
