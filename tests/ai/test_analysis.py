@@ -204,3 +204,25 @@ def test_fibonacci_card_variant_line_stops_at_a_revealed_pile_card() -> None:
     check_line(state, a)
     # every turn end turns a pile card over: the line is the rest of this turn at most
     assert len(a.line) == 1 and a.line_cut in ("revealed", None)
+
+
+# --- the command ---------------------------------------------------------------------------------
+def test_analyse_command() -> None:
+    from typer.testing import CliRunner
+
+    from abstracta.cli import app
+
+    runner = CliRunner()
+    out = runner.invoke(app, ["analyse", "fanorona", "-o", "size=dimy", "d3-c3A", "--budget", "1500", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    game = abstracta.load_game("fanorona", size="dimy")
+    state = game.new_initial_state()
+    state.apply_action(state.string_to_action("d3-c3A"))
+    assert data == json.loads(json.dumps(analyse(state, None, 1500).to_dict()))
+    text = runner.invoke(app, ["analyse", "fanorona", "-o", "size=dimy", "--budget", "1500"])
+    assert text.exit_code == 0 and text.output.startswith(("+", "-", "0", "#")) and "1. seat 0:" in text.output
+    bad = runner.invoke(app, ["analyse", "fanorona", "-o", "size=dimy", "--position", "nonsense"])
+    assert bad.exit_code == 2 and "position" in bad.output
+    bad = runner.invoke(app, ["analyse", "fanorona", "-o", "size=dimy", "--seat", "5"])
+    assert bad.exit_code == 2 and "not a seat" in bad.output

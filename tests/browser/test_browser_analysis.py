@@ -11,6 +11,7 @@ import urllib.parse
 
 import pytest
 from httputil import get_json, post_json
+from test_accessibility import report, severe_violations
 
 import abstracta
 from abstracta import Record
@@ -110,6 +111,9 @@ def test_finished_match_analysis_on_each_game(live_server, page, shots, config) 
     assert page.locator("#board .an-mark, #board .an-target").count() >= 1
     tag = ids(config)
     page.screenshot(path=str(shots / f"analysis-{tag}-1280.png"), full_page=True)
+    if config in (("fanorona", {"size": "dimy"}), ("fibonacci-cards", {"seed": 2})):
+        found = severe_violations(page)
+        assert not found, "axe on the analysis view:\n" + report(found)
     if config in (("fanorona", {"size": "dimy"}), ("fibonacci-cards", {"seed": 2}), ("nibble", {"seed": 4})):
         page.set_viewport_size({"width": 360, "height": 800})
         page.wait_for_timeout(200)
@@ -171,6 +175,8 @@ def test_pasted_position(live_server, page, shots, config) -> None:
     assert page.locator("#board svg").count() == 1
     assert page.locator("#board .an-mark").count() >= 1
     page.screenshot(path=str(shots / f"analysis-pasted-{ids(config)}-1280.png"), full_page=True)
+    found = severe_violations(page)
+    assert not found, "axe on the pasted-position page:\n" + report(found)
     page.set_viewport_size({"width": 360, "height": 800})
     page.wait_for_timeout(200)
     page.screenshot(path=str(shots / f"analysis-pasted-{ids(config)}-360.png"), full_page=True)
