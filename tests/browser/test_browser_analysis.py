@@ -144,6 +144,11 @@ def test_hint_against_the_computer(live_server, page, shots) -> None:
     # the toggle is remembered for this match
     page.reload()
     page.wait_for_selector("#hint")
+    # once the game is over the page still says how many hints each seat used
+    post_json(f"{live_server.url}/api/matches/{mid}/resign", {"seat": 0})
+    page.reload()
+    page.wait_for_selector("#analyse")
+    assert page.text_content("#hints-used") == "Hints used: White 1"
 
 
 def test_not_offered_in_a_running_game_between_people(live_server, page) -> None:

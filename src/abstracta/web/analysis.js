@@ -16,6 +16,7 @@ export const T = {
   hintsToggle: "Show a Hint button",
   hintsNote: "A hint is the computer's best move; hints are counted in the game record.",
   hintsUsed: (n) => `Hints used: ${n}`,
+  hintsBySeat: (list) => `Hints used: ${list}`,
   thinking: "Analysing…",
   evalFor: (name) => `for ${name}`,
   bestLine: "Best line",
@@ -321,6 +322,8 @@ export function analysisPanel(opts) {
       if (over) {
         node.append(h("div", { class: "an-row" }, h("button", { type: "button", id: "analyse", "aria-expanded": String(open),
           class: open ? null : "primary", onclick: () => { open = !open; update(); } }, open ? T.hideAnalysis : T.analyse)));
+        const used = (view.hints || []).map((n, i) => (n ? `${seatName(i)} ${n}` : null)).filter(Boolean);
+        if (used.length) node.append(h("p", { class: "muted", id: "hints-used" }, T.hintsBySeat(used.join(", "))));
       } else {
         const box = h("input", { type: "checkbox", id: "hints-toggle", checked: hintsOn() || null,
           onchange: (ev) => { try { localStorage.setItem(hintKey, ev.target.checked ? "1" : "0"); } catch { /* private mode */ } update(); } });
