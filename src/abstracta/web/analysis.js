@@ -42,12 +42,12 @@ export const T = {
 const css = `
 .analysis { margin: .6rem 0; padding: .5rem .6rem; border: 1px solid #ddd3bf; border-radius: 8px; background: var(--card, #fff); }
 .analysis h2 { margin-top: 0; }
-.an-eval { display: flex; align-items: center; gap: .6rem; flex-wrap: wrap; }
-.an-bar { position: relative; flex: 1 1 8rem; min-width: 6rem; height: 1.1rem; background: #2a2622; border-radius: 4px; overflow: hidden; border: 1px solid #8a7a5c; }
+.an-eval { display: flex; align-items: baseline; gap: .6rem; flex-wrap: wrap; }
+.an-bar { position: relative; width: 100%; height: 1.1rem; margin: .2rem 0; background: #2a2622; border-radius: 4px; overflow: hidden; border: 1px solid #8a7a5c; }
 .an-fill { position: absolute; left: 0; top: 0; bottom: 0; background: #fbf8f0; transition: width .3s; }
 @media (prefers-reduced-motion: reduce) { .an-fill { transition: none; } }
 .an-bar::after { content: ""; position: absolute; left: 50%; top: 0; bottom: 0; border-left: 1px dashed #c9bb98; }
-.an-number { font: 700 1.15rem ui-monospace, monospace; min-width: 4.2rem; }
+.an-number { font: 700 1.3rem ui-monospace, monospace; }
 .an-line { margin: .3rem 0 0; padding-left: 1.6rem; font: 13px ui-monospace, monospace; }
 .an-line li { margin: .1rem 0; }
 .an-line .who { font-family: system-ui, sans-serif; font-weight: 600; }
@@ -122,10 +122,10 @@ function evalBlock(answer, seat, seats, seatName) {
   const block = h("div", { class: "an-result", "data-ply": answer.ply, "data-value": v, "data-seat": seat });
   const fill = h("div", { class: "an-fill", style: `width: ${((v + 1) / 2 * 100).toFixed(1)}%; background: ${colour}` });
   block.append(h("div", { class: "an-eval" },
-    h("div", { class: "an-bar", role: "meter", "aria-valuemin": "-1", "aria-valuemax": "1", "aria-valuenow": v.toFixed(2),
-      "aria-label": `${number} ${T.evalFor(seatName(seat))}`, title: T.valueWords }, fill),
     h("span", { class: "an-number", id: "an-number" }, number),
-    h("span", { class: "muted" }, T.evalFor(seatName(seat)))));
+    h("span", { class: "muted" }, T.evalFor(seatName(seat)))),
+  h("div", { class: "an-bar", role: "meter", "aria-valuemin": "-1", "aria-valuemax": "1", "aria-valuenow": v.toFixed(2),
+    "aria-label": `${number} ${T.evalFor(seatName(seat))}`, title: T.valueWords }, fill));
   if (!answer.line.length) {
     block.append(h("p", { class: "muted" }, answer.terminal ? T.noLine : ""));
   } else {
