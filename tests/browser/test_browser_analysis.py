@@ -109,6 +109,14 @@ def test_finished_match_analysis_on_each_game(live_server, page, shots, config) 
     check_line_legal(record_state(live_server, mid, 0), start_line)
     # the line is drawn on the board (marks over the cells its actions touch)
     assert page.locator("#board .an-mark, #board .an-target").count() >= 1
+    # stepping quickly: the analysis follows to where the replay stops, without an error
+    for _ in range(3):
+        page.click("#step-fwd")
+    page.wait_for_function("() => document.querySelector('.an-result') && document.querySelector('.an-result').dataset.ply === '3'")
+    assert page.locator("#analysis .error").count() == 0
+    check_line_legal(record_state(live_server, mid, 3), line_on_page(page))
+    page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)  # back to the start for the screenshots
+    page.wait_for_function("() => document.querySelector('.an-result').dataset.ply === '0'")
     tag = ids(config)
     page.screenshot(path=str(shots / f"analysis-{tag}-1280.png"), full_page=True)
     if config in (("fanorona", {"size": "dimy"}), ("fibonacci-cards", {"seed": 2})):

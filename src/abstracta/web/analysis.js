@@ -270,7 +270,9 @@ export function analysisPanel(opts) {
     view.players.some((p, i) => p === "human" && (view.my_seats || []).includes(i));
 
   async function fetchPly(ply) {
-    if (cache.has(ply) || pending === ply) return;
+    // one position at a time: stepping quickly asks only for where the replay stops
+    // (update() asks again for the shown ply when this answer arrives)
+    if (cache.has(ply) || pending !== null) return;
     pending = ply;
     error = null;
     try {
