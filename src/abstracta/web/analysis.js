@@ -31,11 +31,8 @@ export const T = {
   pastePlaceholder: "Position text",
   pasteGo: "Analyse",
   pasteBox: "Analyse a position",
-  pasteLink: "Analyse a pasted position",
   noSuchGame: (name) => `There is no game called “${name}”.`,
   seat: (i) => `Player ${i + 1}`,
-  wins: (n) => `wins in ${n} actions`,
-  loses: (n) => `loses in ${n} actions`,
   valueWords: "Evaluation: +1 is a won game, −1 a lost one, 0 even.",
 };
 
