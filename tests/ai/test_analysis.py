@@ -226,3 +226,18 @@ def test_analyse_command() -> None:
     assert bad.exit_code == 2 and "position" in bad.output
     bad = runner.invoke(app, ["analyse", "fanorona", "-o", "size=dimy", "--seat", "5"])
     assert bad.exit_code == 2 and "not a seat" in bad.output
+
+
+def test_fibonacci_card_variant_answer_ignores_the_hidden_pile_order() -> None:
+    """Both piles are hidden from both players: positions that differ only in the piles' order
+    get the same answer (the resample shuffles a sorted copy, never the real order)."""
+    game, state = midgame("fibonacci", {"variant": "cards"}, plies=3)
+    viewer = state.current_player()
+    for k in range(3):
+        other = state.resample_from_infostate(viewer, random.Random(200 + k))
+        assert other.to_text() != state.to_text()
+        assert other.information_state_string(viewer) == state.information_state_string(viewer)
+        # the position the search starts from is the same: it cannot read the real order
+        assert (other.resample_from_infostate(viewer, random.Random(0)).to_text()
+                == state.resample_from_infostate(viewer, random.Random(0)).to_text())
+        assert analyse(other, viewer, 1500) == analyse(state, viewer, 1500)
