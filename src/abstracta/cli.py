@@ -194,6 +194,50 @@ def apply_cmd(
         print(state.to_text())
 
 
+@app.command("analyse")
+@guarded
+def analyse_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    actions: Optional[list[str]] = typer.Argument(None, metavar="ACTION...", help="Actions played first."),
+    position: Optional[str] = PositionArg,
+    option: Optional[list[str]] = OptionArg,
+    seat: Optional[int] = typer.Option(None, "--seat", help="Whose information the search starts from "
+                                                            "(default: the seat to move)."),
+    budget: Optional[int] = typer.Option(None, "--budget", min=1, help="Positions (alpha-beta) or iterations "
+                                                                       "(MCTS); default: the game's fixed budget."),
+    as_json: bool = JsonArg,
+) -> None:
+    """The analysis board: the evaluation of a position and the best line (README "Analysis board")."""
+    from .ai.analysis import analyse
+
+    game = make_game(game_name, option)
+    state = start_state(game, position)
+    for index, text in enumerate(actions or [], 1):
+        try:
+            for action in game.parse_move(state, text):
+                state.apply_action(action)
+        except IllegalActionError as exc:
+            raise CliError(f"action {index} {text!r} is illegal: {exc}") from None
+    try:
+        result = analyse(state, seat, budget)
+    except AbstractaError:
+        raise
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    if as_json:
+        print(json.dumps(result.to_dict()))
+        return
+    if result.terminal:
+        print(f"game over: {result.display} for seat {result.viewer if result.viewer is not None else 0}")
+        return
+    print(f"{result.display} for seat {result.to_move} ({result.search}"
+          + (f", depth {result.depth}" if result.depth is not None else "") + ")")
+    for turn in result.line:
+        print(f"{turn.turn}. seat {turn.player}: {', '.join(turn.actions)}")
+    if result.line_cut:
+        print("… " + ("then a move the viewer cannot see" if result.line_cut == "hidden" else "then a card nobody knows yet"))
+
+
 # --------------------------------------------------------------------------- replay
 @app.command("replay")
 @guarded

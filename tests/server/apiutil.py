@@ -85,14 +85,16 @@ class Creator:
         return getattr(self.raw, name)
 
 
-def make_app(db_url: str, bot_workers: int = 0, **settings):
+def make_app(db_url: str, bot_workers: int = 0, analysis_scale: float = 1.0, **settings):
     """The app as ``abstracta serve`` builds it on localhost, also answering the Host name
-    ``testserver`` that Starlette's TestClient sends (rate limits on unless ``settings`` say)."""
+    ``testserver`` that Starlette's TestClient sends (rate limits on unless ``settings`` say;
+    ``analysis_scale``: a share of the analysis budgets)."""
     from abstracta.server import security
     from abstracta.server.app import create_app
 
     hosts = security.HostPolicy.for_bind("127.0.0.1", ["testserver"])
-    return create_app(db_url, bot_workers=bot_workers, security_settings=security.Security(hosts=hosts, **settings))
+    return create_app(db_url, bot_workers=bot_workers, security_settings=security.Security(hosts=hosts, **settings),
+                      analysis_scale=analysis_scale)
 
 
 def bearer(*tokens: str) -> dict[str, str]:

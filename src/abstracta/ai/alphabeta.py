@@ -62,6 +62,11 @@ class AlphaBetaBot:
             off. A game sets it in its level search (`Search.turn_extension`): Fanorona finishes
             capture chains (8), or depth parity decides its games (issue 17).
 
+        max_nodes: stop a search after about this many positions (checked every 256 nodes, so
+            a deterministic budget like a depth; the analysis board uses it); ``None``: no cap.
+        track_pv: after each completed iteration, read the principal variation from the
+            transposition table into ``pv`` (with its value in ``pv_value``).
+
     Attributes:
         depth: deepest completed iteration of the last search.
         nodes: positions visited in the last search.
@@ -70,7 +75,8 @@ class AlphaBetaBot:
 
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  max_table: int = 500_000, turn_extension: int = 0, name: str | None = None,
-                 evaluator: Evaluator | None = None, noise: float = DEFAULT_NOISE):
+                 evaluator: Evaluator | None = None, noise: float = DEFAULT_NOISE,
+                 max_nodes: int | None = None, track_pv: bool = False):
         if game.num_players != 2:
             raise ValueError(f"alphabeta plays two-player games only; {game.name} has {game.num_players} players")
         self.game = game
@@ -83,6 +89,10 @@ class AlphaBetaBot:
         self.noise = noise
         self._bonus: dict[int, float] = {}
         self.turn_extension = turn_extension
+        self.max_nodes = max_nodes
+        self.track_pv = track_pv
+        self.pv: list[int] = []
+        self.pv_value = 0.0
         self.name = name or f"alphabeta:{self.budget.text()}"
         self.table: dict[int, tuple[int, float, int, int]] = {}
         self.history_scores: dict[int, int] = {}
@@ -134,11 +144,34 @@ class AlphaBetaBot:
             if not complete:
                 break
             self.depth = depth
+            if self.track_pv and action is not None:
+                self.pv = self.principal_variation(work, action, depth + self.turn_extension)
+                self.pv_value = value
             if abs(value) >= WIN_THRESHOLD:
                 break  # a forced result: deeper search cannot change it
             if budget.seconds is not None and time.perf_counter() - start > 0.6 * budget.seconds:
                 break  # the next iteration would not finish
         return best_action
+
+    def principal_variation(self, state: State, first: int, limit: int) -> list[int]:
+        """The best line from ``state`` (not changed): ``first``, then the best action the
+        transposition table stores for each following position, at most ``limit`` actions. It
+        stops where the table has no entry, at a repeated position and at chance nodes."""
+        line = [first]
+        s = state.clone()
+        s.apply_action(first)
+        seen = {s.hash_key()}
+        while len(line) < limit and s.current_player() >= 0:
+            entry = self.table.get(s.hash_key())
+            if entry is None or entry[3] < 0 or entry[3] not in s.legal_actions():
+                break
+            s.apply_action(entry[3])
+            line.append(entry[3])
+            key = s.hash_key()
+            if key in seen:
+                break
+            seen.add(key)
+        return line
 
     # --- search -----------------------------------------------------------------------------
     def _ordered(self, state: State, tt_move: int, ply: int) -> list[int]:
@@ -209,7 +242,8 @@ class AlphaBetaBot:
         """Value for the player to move in the non-terminal ``state`` (``mid_turn``: the same
         player moved into it)."""
         self.nodes += 1
-        if not self.nodes & 255 and (time.perf_counter() > self._end or self._stop.is_set()):
+        if not self.nodes & 255 and (time.perf_counter() > self._end or self._stop.is_set()
+                                     or (self.max_nodes is not None and self.nodes >= self.max_nodes)):
             raise _Timeout
         me = state.current_player()
         if depth <= 0 or ply >= MAX_DEPTH:

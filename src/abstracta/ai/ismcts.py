@@ -58,6 +58,7 @@ class ISMCTSBot:
     Attributes:
         iterations: determinized playouts done in the last search.
         root: the tree of the last search.
+        root_returns: per root action, every seat's summed returns (``search``).
     """
 
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
@@ -77,6 +78,7 @@ class ISMCTSBot:
         self.iterations = 0
         self.nodes = 0
         self.root: ISNode | None = None
+        self.root_returns: dict[int, list[float]] = {}
 
     def restart(self) -> None:
         self.root = None
@@ -91,14 +93,18 @@ class ISMCTSBot:
         best = most_visited(root.children[a] for a in legal if a in root.children)
         return best.action if best is not None else legal[0]
 
-    def search(self, state: State) -> ISNode:
-        """Run the budgeted search for ``state.current_player()`` (``state`` is never mutated)."""
+    def search(self, state: State, observer: int | None = None) -> ISNode:
+        """Run the budgeted search from what ``observer`` (default: ``state.current_player()``)
+        knows; ``state`` is never mutated. ``root_returns`` then holds, per root action, the sum
+        of every seat's returns over the iterations through it."""
         budget = self.budget
         deadline = Deadline(budget.seconds, every=1)
         limit = budget.iterations if budget.iterations is not None else 1 << 62
         game = self.game
-        observer = state.current_player()
+        if observer is None:
+            observer = state.current_player()
         n = state.num_players
+        totals: dict[int, list[float]] = {}
         rng = self.rng
         rnd = rng.random
         c = self.c
@@ -163,6 +169,13 @@ class ISMCTSBot:
                 s.apply_action(node.action)
                 path.append(node)
             result, _ = rollout(s, rnd, max_rollout, self.evaluate, n, rng)
+            if len(path) > 1:
+                t = totals.get(path[1].action)
+                if t is None:
+                    totals[path[1].action] = list(result)
+                else:
+                    for i in range(n):
+                        t[i] += result[i]
             for visited in path:
                 visited.visits += 1
                 if visited.mover >= 0:
@@ -170,4 +183,5 @@ class ISMCTSBot:
         self.iterations = iterations
         self.nodes = nodes
         self.root = root
+        self.root_returns = totals
         return root

@@ -94,6 +94,8 @@ class MCTSBot:
     Attributes:
         iterations: playouts done in the last search.
         root: the tree of the last search.
+        root_returns: per root action, every seat's summed returns over the playouts through
+            it (a value for each seat, not only the mover's).
     """
 
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
@@ -115,6 +117,7 @@ class MCTSBot:
         self.nodes = 0
         self.tree_bytes = 0
         self.root: Node | None = None
+        self.root_returns: dict[int, list[float]] = {}
 
     def restart(self) -> None:
         self.root = None
@@ -154,6 +157,7 @@ class MCTSBot:
         spent = [0.0, 0.0]
         started = 0.0
         root = Node(-1, -1, state.current_player())
+        totals: dict[int, list[float]] = {}
         nodes = 1
         work = state.clone() if can_undo else state
         iterations = 0
@@ -231,6 +235,13 @@ class MCTSBot:
                 result, plies = rollout(s, rnd, max_rollout, self.evaluate, n, rng)
                 applied += plies
             # backpropagation
+            if len(path) > 1:
+                t = totals.get(path[1].action)
+                if t is None:
+                    totals[path[1].action] = list(result)
+                else:
+                    for i in range(n):
+                        t[i] += result[i]
             for visited in path:
                 visited.visits += 1
                 if visited.mover >= 0:
@@ -248,4 +259,5 @@ class MCTSBot:
         self.nodes = nodes
         self.tree_bytes = tree_bytes
         self.root = root
+        self.root_returns = totals
         return root

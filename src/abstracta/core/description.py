@@ -215,6 +215,9 @@ class GameDescription:
         options: per option name, its label, help and choice labels for people.
         web: the directory of the game's browser board module (``board.js``), served at
             ``/games/<name>/``; ``None`` if the game has none (then the position text is shown).
+        analysis_budget: the analysis board's fixed budget (``abstracta.ai.analysis``):
+            iterations for MCTS/IS-MCTS, positions for alpha-beta; ``None``: the default of the
+            strongest level's search.
     """
 
     name: str
@@ -239,6 +242,7 @@ class GameDescription:
     board: Mapping[str, str] = field(default_factory=dict)
     web: "Traversable | None" = None
     options: Mapping[str, OptionText] = field(default_factory=dict)
+    analysis_budget: int | None = None
 
     def __post_init__(self) -> None:
         missing = [n for n in LEVEL_NUMBERS if n not in self.levels]

@@ -70,7 +70,8 @@ from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
 from . import push, security
-from .errors import Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, Unauthorized
+from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
+                     Unavailable)
 from .matches import CLOCK_LIMIT, TOKEN_LIMIT, MatchService, clip, cut, seat_styles
 from .storage import Store
 
@@ -86,6 +87,7 @@ BODY_LIMITS: dict[str | None, int] = {None: 1_000_000, "/api/matches/import": 2_
 #: subclasses answer as their nearest listed base).
 STATUS: dict[type[MatchError], int] = {
     Unauthorized: 401, Forbidden: 403, NotFound: 404, Conflict: 409, Gone: 410, InvalidRequest: 422,
+    TooBusy: 429, Unavailable: 503,
 }
 
 
@@ -279,6 +281,27 @@ class PlayAction(BaseModel):
                                                              "or ?seat=, not both with different values)")
 
 
+class AnalysisRequest(BaseModel):
+    match_id: str | None = Field(default=None, max_length=32, description="a match (with 'ply'), or leave out "
+                                                                          "for a pasted position")
+    ply: StrictInt | None = Field(default=None, description="the position after this many actions "
+                                                            "(default: the last)")
+    game: str | None = Field(default=None, max_length=64, description="a pasted position's game")
+    options: dict[str, Any] | None = Field(default=None, description="a pasted position's game options")
+    position: str | None = Field(default=None, description="a pasted position text (the game's own format, "
+                                                           "as `abstracta apply --json` prints it)")
+    seat: StrictInt | None = Field(default=None, description="whose information the search starts from "
+                                                             "(a seat the tokens hold; pasted: any seat)")
+    hint: bool = Field(default=False, description="a hint on your turn against the computer; counted in the "
+                                                  "record's 'Hints' tag")
+    scale: float | None = Field(default=None, description="a share in (0, 1] of the game's fixed budget")
+
+
+class GraphRequest(BaseModel):
+    match_id: str = Field(max_length=32, description="a finished match")
+    scale: float | None = Field(default=None, description="a share in (0, 1] of the graph's budget")
+
+
 class Resign(BaseModel):
     seat: SeatNumber | None = Field(default=None, description="the resigning seat (default: the person to move)")
 
@@ -377,6 +400,8 @@ class MatchView(BaseModel):
     record_moves: list[str] = Field(description="the record's move list (whole turns for some games)")
     result: list[float] | None = Field(description="per seat +1 win, -1 loss, 0 draw; null while running")
     termination: str | None = Field(description="normal | resignation | null")
+    hints: list[int] | None = Field(default=None, description="hints asked per seat (the record's 'Hints' "
+                                                              "tag), null when none was asked")
     status: str = Field(description="playing | over")
     created: str | None
     clock: dict[str, Any] | None = Field(default=None, description=(
@@ -388,6 +413,48 @@ class MatchView(BaseModel):
         "at, 'accepted': seats that agreed}, or null"))
     bot_error: str | None = Field(description="why the last computer move was played by a quick search (level 2) "
                                               "instead of its own, if it was")
+
+
+class LineTurnInfo(BaseModel):
+    turn: int = Field(description="1-based index of the turn within the line")
+    player: int = Field(description="the seat playing it")
+    actions: list[str] = Field(description="its actions in the game's notation")
+    touched: list[list[str]] = Field(description="per action, the cells it touches (to draw the line)")
+
+
+class AnalysisAnswer(BaseModel):
+    """A position's evaluation and best line (README "Analysis board")."""
+
+    ply: int
+    values: list[float] = Field(description="per seat, the expected result in [-1, 1] (+1 win, -1 loss)")
+    to_move: int | None = Field(description="the seat to move; null at the end")
+    value: float = Field(description="values[to_move]")
+    viewer: int | None = Field(description="the seat whose information the search started from")
+    display: str = Field(description="value for people: '+0.42', '#5' (wins in 5 actions), '#-5' (loses in 5)")
+    viewer_display: str = Field(description="the same for the viewer's seat (seat 0 when viewer is null)")
+    line: list[LineTurnInfo] = Field(description="the best line, grouped by turns")
+    line_cut: str | None = Field(description="'hidden': the next action could name a hidden card; 'revealed': "
+                                             "the last action shows something chance decides; null")
+    mate: int | None = Field(description="a proved result: actions to the end (positive: to_move wins)")
+    search: str = Field(description="search and budget: 'alphabeta:n100000' (positions), 'mcts:i3000' (iterations)")
+    iterations: int = Field(description="playouts (MCTS) or positions (alpha-beta) searched")
+    depth: int | None = Field(description="alpha-beta's deepest completed depth in actions")
+    terminal: bool
+    hints: list[int] | None = Field(default=None, description="after a hint: hints asked per seat")
+    struct: dict[str, Any] | None = Field(default=None, description="a pasted position: its structured view "
+                                                                    "for the viewer (to draw it)")
+
+
+class GraphPoint(BaseModel):
+    ply: int
+    values: list[float] = Field(description="per seat, the expected result in [-1, 1]")
+    display: list[str] = Field(description="per seat, the value for people")
+    terminal: bool
+
+
+class Graph(BaseModel):
+    points: list[GraphPoint] = Field(description="one per turn start (at most 120), and the end")
+    search: str
 
 
 class SeatToken(BaseModel):
@@ -462,7 +529,9 @@ ERROR_TEXT: dict[int, str] = {
     415: "a body that is not JSON (Content-Type: application/json), or one where the request takes none",
     422: "the request names something invalid (the message says what): a value the rules refuse, "
          "an illegal or unreadable move, a record that does not replay, a body that is not JSON",
-    429: "too many requests from this address or with this token: wait Retry-After seconds",
+    429: "too many requests from this address or with this token: wait Retry-After seconds "
+         "(or, for analyses, too many of yours running at once)",
+    503: "the server cannot answer this now (stopping, or an analysis that did not finish in time)",
 }
 
 
@@ -575,13 +644,14 @@ class BotStats(BaseModel):
 
 
 def create_app(db_url: str | None = None, bot_workers: int | str = 2,
-               security_settings: security.Security | None = None) -> FastAPI:
+               security_settings: security.Security | None = None, analysis_scale: float = 1.0) -> FastAPI:
     """The ASGI app storing matches at ``db_url`` (default: SQLite in the user data dir),
     running searching bots in ``bot_workers`` worker processes (0: one thread, for tests;
     ``"ray"`` or ``"ray:ADDRESS"``: Ray tasks; see :mod:`abstracta.server.botjobs`), with the
     abuse limits and safe defaults of ``security_settings`` (default: a server on localhost,
-    rate limits on unless ``ABSTRACTA_RATE_LIMITS=off``)."""
-    service = MatchService(Store(db_url), bot_workers=bot_workers)
+    rate limits on unless ``ABSTRACTA_RATE_LIMITS=off``); ``analysis_scale`` multiplies every
+    game's analysis budget (tests: small)."""
+    service = MatchService(Store(db_url), bot_workers=bot_workers, analysis_scale=analysis_scale)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -872,6 +942,27 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         if download:
             headers["Content-Disposition"] = f'attachment; filename="{match.game.name}-{match.id}.json"'
         return Response(text + "\n", media_type="application/json", headers=headers)
+
+    @app.post("/api/analysis", summary="Analysis board: a position's evaluation and best line",
+              response_model=AnalysisAnswer, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503))
+    def post_analysis(body: AnalysisRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
+        """Either a match (`match_id`, `ply`) or a pasted position (`game`, `options`,
+        `position`). Any ply of a finished match (for anyone who may view it); in a running
+        match against the computer, the current position or an earlier one for the seat of the
+        tokens given (`hint`: the current one, counted in the record's `Hints` tag); refused
+        (409) in a running game between people. The strongest search of the game with a fixed
+        budget: the same position always gets the same answer."""
+        return service.analyse(match_id=body.match_id, ply=body.ply, game=body.game, options=body.options,
+                               position=body.position, seat=body.seat, hint=body.hint, scale=body.scale,
+                               tokens=tokens, client=request.client.host if request.client else "")
+
+    @app.post("/api/analysis/graph", summary="Analysis board: a finished match's evaluation at each turn",
+              response_model=Graph, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503))
+    def post_analysis_graph(body: GraphRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
+        """One point per turn start (at most 120, evenly spread) on a small budget; 409 while
+        the game runs."""
+        return service.analyse(match_id=body.match_id, graph=True, scale=body.scale, tokens=tokens,
+                               client=request.client.host if request.client else "")
 
     @app.websocket("/api/matches/{match_id}/ws")
     async def match_socket(ws: WebSocket, match_id: str) -> None:

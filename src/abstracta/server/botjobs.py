@@ -76,6 +76,8 @@ class BotJob:
         seed: seed of the bot's own generator (fresh, unrelated to the match).
         seconds: the bot's time budget (None: budget-free).
         note: why this job is a fallback for another one (None: a first try).
+        analysis: an analysis board job instead of a move (:func:`make_analysis_job`): its
+            payload as JSON; the answer is the analyses as JSON.
     """
 
     id: int
@@ -91,6 +93,7 @@ class BotJob:
     seed: int
     seconds: float | None
     note: str | None = None
+    analysis: str | None = None
 
     @property
     def fast(self) -> bool:
@@ -159,6 +162,81 @@ def make_job(match: Any, spec: str, rng: random.Random | None = None) -> BotJob:
                   record, position, secrets.randbits(31), spec_seconds(spec))
 
 
+def make_analysis_job(record_json: str, points: list[tuple[int, int | None]], scale: float,
+                      seconds: float) -> BotJob:
+    """An analysis board job for the positions after each ``(ply, viewer)`` of ``points`` in the
+    record ``record_json`` (the real game, built in the web process), carrying only what each
+    viewer may know, as a move job does: perfect information without chance, the record without
+    its seed; otherwise, per point, a state drawn from the viewer's information state (the mover's
+    when ``viewer`` is None) — a finished position is public and goes as it is. The draw's
+    generator is seeded from the point, so an analysis stays deterministic (the games draw from
+    what the viewer knows only, never from the hidden order). ``seconds``: the deep lane's budget
+    before the search is asked for its best so far.
+
+    Raises :class:`abstracta.RecordError` if the record does not replay, ``ValueError`` for a
+    ply outside it."""
+    record = Record.from_json(record_json)
+    game = record.make_game()
+    options = {k: v for k, v in game.non_default_options().items() if k != "seed"}
+    payload: dict[str, Any] = {"scale": scale, "points": []}
+    if game.has_hidden_information or game.has_chance:
+        state = record.initial_state(game)
+        actions = record.replay()[1]
+        at = 0
+        for ply, viewer in points:
+            if not 0 <= ply <= len(actions) or ply < at:
+                raise ValueError(f"ply {ply} is not in the record (0…{len(actions)}, in order)")
+            while at < ply:
+                state.apply_action(actions[at])
+                at += 1
+            seat = viewer if viewer is not None else state.current_player()
+            if state.is_terminal() or seat < 0:
+                text = state.to_text()
+            else:
+                text = state.resample_from_infostate(seat, random.Random(ply * 64 + seat)).to_text()
+            payload["points"].append({"ply": ply, "viewer": viewer, "position": text})
+    else:
+        data = json.loads(record_json)
+        data["seed"] = None
+        if isinstance(data.get("options"), dict):
+            data["options"].pop("seed", None)
+        payload["record"] = json.dumps(data)
+        payload["points"] = [{"ply": p, "viewer": v} for p, v in points]
+    n = next(_ids)
+    return BotJob(n, f"analysis-{n}", 0, 0, 0, "analysis", game.name, options, None, None, 0,
+                  seconds / 2, analysis=json.dumps(payload))
+
+
+def run_analysis(job: BotJob, stop: threading.Event | None = None) -> str:
+    """The analyses of an analysis job (what a worker runs), as JSON: one
+    ``Analysis.to_dict()`` per point (``abstracta.ai.analysis.analyse``)."""
+    from ..ai.analysis import analyse, analysis_budget
+
+    payload = json.loads(job.analysis)
+    game = load_game(job.game, **job.options)
+    budget = max(1, int(round(analysis_budget(game) * payload["scale"])))
+    out = []
+    with stoppable(stop if stop is not None else threading.Event()):
+        if "record" in payload:
+            record = Record.from_json(payload["record"])
+            state = record.initial_state(game)
+            actions = record.replay()[1]
+            at = 0
+            for point in payload["points"]:
+                ply = point["ply"]
+                if not 0 <= ply <= len(actions) or ply < at:
+                    raise ValueError(f"ply {ply} is not in the record (0…{len(actions)}, in order)")
+                while at < ply:
+                    state.apply_action(actions[at])
+                    at += 1
+                out.append(analyse(state, point["viewer"], budget).to_dict())
+        else:
+            for point in payload["points"]:
+                state = game.state_from_text(point["position"])
+                out.append(analyse(state, point["viewer"], budget).to_dict())
+    return json.dumps(out)
+
+
 def job_state(job: BotJob):
     """The state a job's bot searches from (rebuilt from the job alone)."""
     if job.record is not None:
@@ -172,7 +250,10 @@ def run_job(job: BotJob, stop: threading.Event | None = None) -> str:
     """Find the job's move: the notation of the action its bot plays (what a worker runs).
 
     ``stop``: once set, a search answers its best action so far. Raises ``ValueError`` when the
-    job's state is over or not the seat's turn, or the bot answers an illegal action."""
+    job's state is over or not the seat's turn, or the bot answers an illegal action. An
+    analysis job answers its analyses (:func:`run_analysis`)."""
+    if job.analysis is not None:
+        return run_analysis(job, stop)
     state = job_state(job)
     if state.is_terminal() or state.current_player() != job.seat:
         raise ValueError(f"seat {job.seat} is not to move in the job's state")
@@ -759,6 +840,8 @@ class BotJobs:
                 self.stats.errors = (self.stats.errors + [f"{job.spec}: {error}"])[-20:]
         if text is not None:
             self._deliver(job, text, None)
+        elif job.analysis is not None:  # no quick search stands in for an analysis
+            self._deliver(job, None, error)
         else:
             self._fall_back(job, f"did not answer ({error})")
 
@@ -788,8 +871,11 @@ class BotJobs:
                     if not run.cancelled:
                         lost.append(run.job)
         for job in lost:
-            self._fall_back(job, "did not answer in time")
+            if job.analysis is not None:
+                self._deliver(job, None, "did not answer in time")
+            else:
+                self._fall_back(job, "did not answer in time")
 
 
-__all__ = ["BotJob", "BotJobs", "InfoStateError", "make_job", "run_job", "job_state", "parse_workers",
+__all__ = ["BotJob", "BotJobs", "InfoStateError", "make_job", "make_analysis_job", "run_analysis", "run_job", "job_state", "parse_workers",
            "ProcessExecutor", "RayExecutor", "ThreadExecutor", "FAST_SPECS", "FALLBACK_SPEC"]

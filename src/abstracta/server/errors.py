@@ -62,6 +62,14 @@ class Gone(MatchError):
     """An invitation that was used already."""
 
 
+class TooBusy(MatchError):
+    """Too many requests of this kind from one client at once (analyses running)."""
+
+
+class Unavailable(MatchError):
+    """The server cannot answer this now (stopping, or a job that did not finish in time)."""
+
+
 class StaleRevision(Exception):
     """Internal: the stored match moved on (another process) since it was loaded; the service
     reloads it and tries again. Never reaches a client."""
@@ -72,4 +80,5 @@ class CorruptMatch(Exception):
 
 
 __all__ = ["Conflict", "CorruptMatch", "Forbidden", "Gone", "Hidden", "IllegalMove", "InvalidRequest",
-           "MatchError", "NotFound", "NotYourTurn", "StalePly", "StaleRevision", "Unauthorized"]
+           "MatchError", "NotFound", "NotYourTurn", "StalePly", "StaleRevision", "TooBusy", "Unauthorized",
+           "Unavailable"]

@@ -50,7 +50,7 @@ from ..core.records import Record
 from ..core.registry import load_game
 from . import bots
 from .errors import (Conflict, CorruptMatch, Forbidden, Gone, Hidden, IllegalMove, InvalidRequest, MatchError,
-                     NotFound, NotYourTurn, StalePly, StaleRevision, Unauthorized)
+                     NotFound, NotYourTurn, StalePly, StaleRevision, TooBusy, Unauthorized, Unavailable)
 from .push import Hub
 from .botjobs import BotJob, BotJobs, InfoStateError, make_job
 from .storage import Store
@@ -69,6 +69,15 @@ TOKEN_LIMIT = 200
 #: Limits on the strings of an imported record.
 TAG_KEY_LIMIT, TAG_VALUE_LIMIT, TAG_COUNT_LIMIT = 64, 1000, 100
 MOVE_TEXT_LIMIT = 1000
+#: Analyses one client may run at once (the analysis board; rate limits in general are elsewhere).
+ANALYSIS_PER_CLIENT = 2
+#: Longest wait for one analysis answer, in seconds.
+ANALYSIS_TIMEOUT = 120.0
+#: The evaluation graph: at most this many points (turn starts), each searched with this share
+#: of the game's analysis budget.
+GRAPH_POINTS, GRAPH_SHARE = 120, 0.02
+#: The record tag counting the hints each seat asked for ("2,0": seat 0 two, seat 1 none).
+HINTS_TAG = "Hints"
 
 
 def clip(value: Any, limit: int = ECHO_LIMIT) -> str:
@@ -294,6 +303,25 @@ def _check_seats(seats: Any, n: int, field_name: str = "seats") -> list[str]:
     return [s.strip() for s in seats]
 
 
+def hint_counts(match: "Match") -> list[int]:
+    """Hints asked per seat, from the record's ``Hints`` tag (``"2,0"``; absent: none)."""
+    n = len(match.players)
+    text = match.tags.get(HINTS_TAG, "")
+    parts = text.split(",") if text else []
+    counts = [int(x) if x.strip().isdigit() else 0 for x in parts[:n]]
+    return counts + [0] * (n - len(counts))
+
+
+def display_value_for(answer: dict[str, Any], seat: int) -> str:
+    """An analysis answer's value for ``seat`` in words (``+0.42``, ``#5``)."""
+    from ..ai.analysis import display_value
+
+    mate = answer.get("mate")
+    if mate is not None and answer.get("to_move") is not None:
+        return display_value(answer["values"][seat], mate if answer["to_move"] == seat else -mate)
+    return display_value(answer["values"][seat])
+
+
 def seat_styles(game: Game) -> list[dict[str, Any]]:
     """Per seat of ``game``: its name in the game (or None) and colours, from the description."""
     return [{"name": str(st.name) if st.name is not None else None, "colour": st.colour, "ink": st.ink}
@@ -317,8 +345,12 @@ class MatchService:
     """All matches of one server process. Thread-safe: one lock per match; the service-wide
     dictionaries take a short lock of their own."""
 
-    def __init__(self, store: Store, bot_workers: int | str = 2, hub: Hub | None = None):
+    def __init__(self, store: Store, bot_workers: int | str = 2, hub: Hub | None = None,
+                 analysis_scale: float = 1.0):
         self.store = store
+        self.analysis_scale = analysis_scale  # × each game's analysis budget (tests: smaller)
+        self._analysing: dict[str, int] = {}  # client -> analyses running
+        self._analyses: dict[int, tuple[threading.Event, list]] = {}  # job id -> (done, answer)
         self.hub = hub or Hub()
         self._guard = threading.Lock()  # cache, locks: held for dictionary operations only
         self._locks: dict[str, threading.RLock] = {}
@@ -1144,7 +1176,11 @@ class MatchService:
             self.hub.publish(match.id)
 
     def _bot_answered(self, job: BotJob, text: str | None, note: str | None) -> None:
-        """A lane's answer (its thread): applied by the one applier thread, in order."""
+        """A lane's answer (its thread): applied by the one applier thread, in order; an
+        analysis's answer goes to the request waiting for it."""
+        if job.analysis is not None:
+            self._analysis_answered(job, text, note)
+            return
         try:
             self._applier.submit(self._apply_bot, job, text, note)
         except RuntimeError:  # shut down
@@ -1214,6 +1250,215 @@ class MatchService:
             log.exception("match %s: the quick search failed too", match.id)
         self.jobs.count("random_fallbacks")
         return random.choice(state.legal_actions())
+
+    # --- analysis board (issue 16 §1) -------------------------------------------------------
+    def analyse(self, *, match_id: Any = None, ply: Any = None, game: Any = None, options: Any = None,
+                position: Any = None, seat: Any = None, hint: bool = False, graph: bool = False,
+                scale: Any = None, tokens: list[str] = (), client: str = "") -> dict[str, Any]:
+        """The analysis board: a position's evaluation and best line, or a finished match's
+        evaluation graph, computed as one bot job (:func:`~abstracta.server.botjobs.make_analysis_job`).
+
+        Sources: ``match_id`` and ``ply`` (default: the last), or ``game``/``options`` and a
+        pasted ``position`` text (``seat``: whose information, default the seat to move).
+        Allowed: any ply of a finished match, for anyone who may view it (hidden information:
+        each position from what its seat to move knew then); in a running match against the
+        computer, the current position or an earlier one for a person seat the ``tokens``
+        hold (all of the match's person seats must be theirs); a pasted position. ``hint``: the
+        current position on the held seat's turn, counted in the record's ``Hints`` tag.
+        ``graph``: per turn start of a finished match, the values per seat on a small budget.
+        ``scale`` in (0, 1]: a share of the fixed budget (quick looks, tests).
+
+        Returns ``Analysis.to_dict()`` plus ``ply`` (and ``hints``), or for ``graph``
+        ``{"points": [{"ply", "values", "display"}], "search"}``.
+        Raises (domain errors): 401/403 tokens, 404 no match or game, 409 a running game between
+        people (or a hint/graph where none is offered), 422 bad ply, seat, options or position
+        text, 429 too many analyses of this client at once, 503 no answer in time."""
+        if scale is None:
+            scale = 1.0
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale <= 1:
+            raise InvalidRequest(f"scale {clip(scale)} is not a share of the budget in (0, 1]")
+        if hint and graph:
+            raise InvalidRequest("ask for a hint or for a graph, not both")
+        if (match_id is None) == (position is None):
+            raise InvalidRequest("give either 'match_id' (a match and its 'ply') or 'game' and 'position' "
+                                "(a pasted position text)")
+        if position is not None:
+            if hint or graph:
+                raise InvalidRequest("hints and graphs are for matches; a pasted position gets its analysis")
+            record_json, points, struct = self._pasted(game, options, position, seat)
+            match = None
+        else:
+            with self.locked(match_id):
+                match = self.tick(self.load(match_id, fresh=True))
+                record_json, points = self._match_points(match, ply, seat, hint, graph, tokens)
+        share = GRAPH_SHARE if graph else 1.0
+        answers = self._run_analysis(record_json, points, self.analysis_scale * scale * share, client)
+        if graph:
+            n = len(match.players)
+            return {"points": [{"ply": p, "values": a["values"], "terminal": a["terminal"],
+                                "display": [display_value_for(a, i) for i in range(n)]}
+                               for (p, _), a in zip(points, answers)],
+                    "search": next((a["search"] for a in answers if a["search"]), "")}
+        answer = {**answers[0], "ply": points[0][0]}
+        if position is not None:  # the page draws the pasted position from its structured view
+            answer["struct"] = struct
+        if hint:
+            answer["hints"] = self._count_hint(match_id, points[0][1])
+        return answer
+
+    def _pasted(self, game_name: Any, options: Any, position: Any, seat: Any) -> tuple[str, list, dict]:
+        if not isinstance(game_name, str) or len(game_name) > 64:
+            raise InvalidRequest("field 'game' must be a game name")
+        if not isinstance(position, str) or not position.strip():
+            raise InvalidRequest("field 'position' must be a position text")
+        if len(position) > 10_000:
+            raise InvalidRequest(f"the position text is {len(position)} characters long, at most 10000")
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise InvalidRequest("field 'options' must be an object")
+        try:
+            game = load_game(game_name, **options)
+        except UnknownGameError as exc:
+            raise NotFound(cut(str(exc))) from None
+        except (AbstractaError, ValueError, TypeError) as exc:
+            raise InvalidRequest(f"the options {clip(options)} were refused: {cut(str(exc), 200)}") from None
+        try:
+            state = game.state_from_text(position.strip())
+        except (AbstractaError, ValueError) as exc:
+            raise InvalidRequest(f"the position text is not a {game.name} position: {cut(str(exc), 200)}") from None
+        n = game.num_players
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+            raise InvalidRequest(f"seat {clip(seat)} does not exist in this game (0…{n - 1})")
+        mover = state.current_player()
+        if not state.is_terminal() and mover < 0:
+            raise InvalidRequest("the position is a chance node: nothing to choose there")
+        viewer = seat if seat is not None else (mover if mover >= 0 else None)
+        record = Record.from_play(game, state, [], start=state.to_text())
+        return record.to_json(indent=None), [(0, viewer)], state.to_struct(viewer)
+
+    def _match_points(self, match: Match, ply: Any, seat: Any, hint: bool, graph: bool,
+                      tokens: list[str]) -> tuple[str, list]:
+        """The record and the ``(ply, viewer)`` points to analyse in ``match`` (lock held)."""
+        if ply is None:
+            ply = match.ply
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= match.ply:
+            raise InvalidRequest(f"ply {clip(ply)} is not a ply of this match (0…{match.ply})")
+        n = len(match.players)
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+            raise InvalidRequest(f"seat {clip(seat)} does not exist in this game (0…{n - 1})")
+        hidden = match.game.has_hidden_information
+        movers = self._movers_cached(match)
+        mover_at = lambda p: (movers[p] if p < len(movers) else match.state.current_player())  # noqa: E731
+        if match.over:
+            if hint:
+                raise Conflict("the game is over: no hints, but every position can be analysed")
+            held = self.held(match, tokens)
+            # everything is shown once the game is over; each position is still searched from
+            # what its seat to move knew then
+            if hidden:
+                view_of = lambda p: (mover_at(p) if mover_at(p) >= 0 else None)  # noqa: E731
+            else:
+                default = seat if seat is not None else (min(held) if len(held) == 1 else None)
+                view_of = lambda p: default  # noqa: E731
+            if graph:
+                starts = [0] + [p for p in range(1, match.ply) if movers[p] != movers[p - 1]] + [match.ply]
+                if len(starts) > GRAPH_POINTS:  # evenly spread, the first and last kept
+                    step = (len(starts) - 1) / (GRAPH_POINTS - 1)
+                    starts = sorted({starts[round(i * step)] for i in range(GRAPH_POINTS)})
+                return self._record_for_analysis(match), [(p, view_of(p)) for p in starts]
+            return self._record_for_analysis(match), [(ply, view_of(ply))]
+        if graph:
+            raise Conflict("the evaluation graph is shown once the game is over")
+        held = self.authorize(match, tokens)
+        persons = match.persons
+        if not any(p != "human" for p in match.players) or any(p not in held for p in persons):
+            raise Conflict("analysis is not offered in a running game between people; "
+                                "it opens when the game is over")
+        mine = sorted(held & set(persons))
+        if not mine and hidden:  # a computer seat's cards stay hidden, even from its creator
+            raise Forbidden("no token given holds a person seat of this match")
+        if seat is not None and seat not in mine:
+            raise Forbidden(f"no token given holds a person seat {seat}")
+        mover = match.to_move()
+        viewer = seat if seat is not None else (mover if mover in mine else mine[0] if mine else None)
+        if hint:
+            if ply != match.ply:
+                raise Conflict(f"a hint is for the current position (ply {match.ply}), not ply {ply}")
+            if mover != viewer:
+                raise Conflict("a hint is for your own turn")
+        return self._record_for_analysis(match), [(ply, viewer)]
+
+    @staticmethod
+    def _record_for_analysis(match: Match) -> str:
+        """The full record (seed included) for the worker: it replays the real game and
+        searches from the viewer's information state; its hidden cards never leave the worker."""
+        return Record.from_play(match.game, match.initial, match.actions, players=match.players,
+                                tags=match.tags, start=match.start).to_json(indent=None)
+
+    def _run_analysis(self, record_json: str, points: list, scale: float, client: str) -> list[dict]:
+        """Run one analysis job in the bot jobs' deep lane (fair with the computer players'
+        searches; :func:`~abstracta.server.botjobs.analysis_payload` sends each point as what its
+        viewer may know) and wait for its answer."""
+        from .botjobs import make_analysis_job
+
+        with self._guard:
+            running = self._analysing.get(client, 0)
+            if running >= ANALYSIS_PER_CLIENT:
+                raise TooBusy(f"{running} analyses of yours are running; wait for one to finish")
+            self._analysing[client] = running + 1
+        try:
+            try:
+                job = make_analysis_job(record_json, points, scale, ANALYSIS_TIMEOUT)
+            except (AbstractaError, ValueError) as exc:
+                raise InvalidRequest(cut(str(exc), 200)) from None
+            done = threading.Event()
+            answer: list[Any] = []
+            with self._guard:
+                self._analyses[job.id] = (done, answer)
+            try:
+                self.jobs.submit(job)
+            except RuntimeError:
+                raise Unavailable("the server is stopping") from None
+            try:
+                if not done.wait(ANALYSIS_TIMEOUT):
+                    self.jobs.cancel(job.match_id)
+                    raise Unavailable(f"the analysis took longer than {ANALYSIS_TIMEOUT:g} s; try again later")
+            finally:
+                with self._guard:
+                    self._analyses.pop(job.id, None)
+            text, note = answer[0]
+            if text is None:
+                raise InvalidRequest(cut(note or "the analysis failed", 200))
+            return json.loads(text)
+        finally:
+            with self._guard:
+                left = self._analysing.get(client, 1) - 1
+                if left > 0:
+                    self._analysing[client] = left
+                else:
+                    self._analysing.pop(client, None)
+
+    def _analysis_answered(self, job: BotJob, text: str | None, note: str | None) -> None:
+        with self._guard:
+            waiting = self._analyses.get(job.id)
+        if waiting is not None:
+            done, answer = waiting
+            answer.append((text, note))
+            done.set()
+
+    def _count_hint(self, match_id: str, seat: int) -> list[int]:
+        """Add one hint for ``seat`` to the match's ``Hints`` tag (stored); the counts per seat."""
+        def attempt() -> list[int]:
+            match = self.load(match_id, fresh=True)
+            counts = hint_counts(match)
+            counts[seat] += 1
+            trial = self._copy(match)
+            trial.tags[HINTS_TAG] = ",".join(map(str, counts))
+            self._replace(match, trial)
+            return counts
+
+        return self._change(match_id, attempt)
 
     # --- views ------------------------------------------------------------------------------
     def viewer(self, match: Match, held: set[int], seat: Any = None) -> int | None:
@@ -1405,6 +1650,7 @@ class MatchService:
             "record_moves": match.record().moves,
             "result": match.result,
             "termination": match.termination,
+            "hints": hint_counts(match) if HINTS_TAG in match.tags else None,
             "status": "over" if match.over else "playing",
             "created": match.tags.get("date"),
             "clock": self.clock_view(match),

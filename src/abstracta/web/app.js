@@ -2,6 +2,7 @@
 // Plain ES modules, hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>, #/matches,
 // #/join/<code>: an invitation to a seat).
 import { api, forgetTokens, invitesOf, keepInvites, tokensOf } from "./api.js";
+import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
 
 const app = document.getElementById("app");
 let catalog = null;
@@ -85,6 +86,7 @@ async function route() {
     else if (parts[0] === "match" && parts[1]) await matchPage(parts[1]);
     else if (parts[0] === "matches") await matchesPage();
     else if (parts[0] === "join" && parts[1]) await joinPage(parts[1]);
+    else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
     else await homePage();
   } catch (err) {
     app.replaceChildren(h("p", { class: "error" }, err.message || String(err)));
@@ -323,7 +325,8 @@ async function newGamePage(name) {
       location.hash = `#/match/${m.id}`;
     } catch (e) { showError(err, e); }
   });
-  app.append(form, h("p", {}, h("a", { href: `#/rules/${name}`, class: "button", id: "rules-link" }, `Rules of ${g.title}`)));
+  app.append(form, h("p", {}, h("a", { href: `#/rules/${name}`, class: "button", id: "rules-link" }, `Rules of ${g.title}`)),
+    analysisLink(name, readOptions));
 }
 
 // ------------------------------------------------------------------------------ invitation
@@ -492,6 +495,9 @@ async function matchPage(id) {
     "You are watching: the moves appear here as they are played.");
   const invitesBox = h("section", { class: "invites", id: "invites", hidden: true });
   const takebackBox = h("div", { class: "takeback", id: "takeback", hidden: true, "aria-live": "polite" });
+  // the analysis board (analysis.js): finished games, and hints against the computer
+  const analysis = analysisPanel({ id, getView: () => view, boardBox, seatName, stepTo: (ply) => stepTo(ply),
+    shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, view.title), players),
     watching, status, banner, handover, takebackBox, invitesBox,
@@ -500,7 +506,7 @@ async function matchPage(id) {
       h("aside", { class: "right" },
         h("details", { class: "legalwrap", open: !(mod && mod.render) }, h("summary", {}, "Legal moves"), legalBox),
         entryForm,
-        h("h2", {}, "Moves"), stepper, moveList, actions)));
+        analysis.node, h("h2", {}, "Moves"), stepper, moveList, actions)));
 
   // whose eyes: the server derives them from the tokens sent (api.js), so no ?seat= (a browser
   // without the seat's token, a spectator, would be refused one)
@@ -910,6 +916,7 @@ async function matchPage(id) {
         ? h("button", { type: "button", id: "download", disabled: true, title: "The record of a game with hidden cards is available when it is over" }, "Download record")
         : h("a", { class: "button", href: `/api/matches/${id}/record?download=true`, download: `${view.game}-${id}.json`, id: "download" }, "Download record"),
       h("a", { class: "button", href: `#/rules/${view.game}` }, "Rules"));
+    analysis.update();
   }
 
   document.addEventListener("keydown", (ev) => {

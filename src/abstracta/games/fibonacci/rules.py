@@ -737,7 +737,9 @@ class FibonacciState(FibonacciView, State):
             r = rng if rng is not None else random.Random()
             piles = []
             for pile in self.piles:
-                cards = list(pile)
+                # shuffled from a sorted copy: the sample then depends on what the player knows
+                # (which cards are left), never on the hidden order itself
+                cards = sorted(pile)
                 r.shuffle(cards)
                 piles.append(tuple(cards))
             new.piles = (piles[0], piles[1])

@@ -232,7 +232,7 @@ export function render(box, ctx) {
   };
   for (const p of board.points) {
     const [cx, cy] = at.get(p.id);
-    const hit = el("circle", { cx, cy, r: S * 0.48, class: "fan-hit", "data-point": p.id }, svg);
+    const hit = el("circle", { cx, cy, r: S * 0.48, class: "fan-hit", "data-point": p.id, "data-cell": p.id }, svg);
     if (!ctx.interactive) continue;
     // a click elsewhere cancels a selection or a pending choice
     const listens = byFrom.has(p.id) || dests.has(p.id) || takes.has(p.id) || ui.sel || ui.pending;

@@ -352,7 +352,7 @@ export function render(box, ctx) {
     const tag = resultTag(seat);
     if (tag) lab.append(" · ", tag);
     const cards = div("hand" + (touched.has(h.id) ? " recent" : ""));
-    cards.dataset.hand = h.id;
+    cards.dataset.hand = cards.dataset.cell = h.id;
     if (h.cards) {
       h.cards.forEach((c, i) => {
         const ok = mine && byCard.has(c.card);
@@ -400,7 +400,7 @@ export function render(box, ctx) {
   board.piles.forEach((pile, i) => {
     const cur = cursor.row === "table" && cursor.index === i;
     const slot = div("pile" + (targets.has(pile.id) ? " target" : "") + (touched.has(pile.id) ? " recent" : "") + (cur ? " kcur" : ""));
-    slot.dataset.pile = pile.id;
+    slot.dataset.pile = slot.dataset.cell = pile.id;
     const stack = div("stack" + (pile.cards.length > 1 ? " deep" : ""));
     const top = pile.cards[pile.cards.length - 1];
     if (pile.cards.length > 1) {
@@ -426,7 +426,7 @@ export function render(box, ctx) {
   });
   const stockCur = cursor.row === "table" && cursor.index === 3;
   const stock = div("pile stock" + (choices.draw ? " target" : "") + (touched.has(board.stock.id) ? " recent" : "") + (stockCur ? " kcur" : ""));
-  stock.dataset.pile = board.stock.id;
+  stock.dataset.pile = stock.dataset.cell = board.stock.id;
   const sstack = div("stack" + (board.stock.size > 1 ? " deep" : ""));
   if (board.stock.size) sstack.append(backEl());
   const sinfo = div("pileinfo");

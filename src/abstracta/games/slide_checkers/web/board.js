@@ -224,7 +224,7 @@ export function render(box, ctx) {
 
   for (const c of board.cells) {
     const x0 = px(c.x), y0 = py(c.y), cx = x0 + S / 2, cy = y0 + S / 2;
-    const g = el("g", { "data-square": c.id, "data-colour": c.colour }, svg);
+    const g = el("g", { "data-square": c.id, "data-cell": c.id, "data-colour": c.colour }, svg);
     el("rect", { x: x0, y: y0, width: S, height: S, class: "sc-sq", fill: ctx.palette[`square.${c.colour}`] || FALLBACK }, g);
     // a seat's own squares: a small corner mark in that seat's colour (the legend explains it)
     if (c.friend !== null) el("path", { d: `M${x0 + 1} ${y0 + 1}h10l-10 10z`, class: "sc-mark", fill: colour(c.friend),

@@ -1,0 +1,430 @@
+// The analysis board (issue 16 §1; README "Analysis board"): the strongest bot's evaluation as
+// a bar and a number, its best line listed in notation and drawn on the board, an evaluation
+// graph of a finished game, a "Hint" button against the computer (off until switched on), and
+// a page for a pasted position (#/analysis/<game>?<options>&position=<text>). Everything is
+// computed by the server (POST /api/analysis, /api/analysis/graph); this module only draws.
+// The line is drawn over the cells a board marks with data-cell="<id>" (docs/board-modules.md).
+import { tokensOf } from "./api.js";
+import { el } from "./svg.js";
+
+// Every string this module shows (the translation catalogues take them from here).
+export const T = {
+  analyse: "Analyse",
+  analyseTitle: "Analysis",
+  hideAnalysis: "Hide analysis",
+  hint: "Hint",
+  hintsToggle: "Show a Hint button",
+  hintsNote: "A hint is the computer's best move; hints are counted in the game record.",
+  hintsUsed: (n) => `Hints used: ${n}`,
+  hintsBySeat: (list) => `Hints used: ${list}`,
+  thinking: "Analysing…",
+  evalFor: (name) => `for ${name}`,
+  bestLine: "Best line",
+  noLine: "The game is over: no moves left.",
+  cutHidden: "then a move you cannot see yet",
+  cutRevealed: "then a card nobody knows yet",
+  graphLabel: "Evaluation after each turn; click to go to that position",
+  graphTitle: "How the game went",
+  search: (s, n) => `${s}, ${n} searched`,
+  pasteTitle: (title) => `Analyse a ${title} position`,
+  pasteLead: "Paste a position text (as the game page shows under “Position text”) and see the computer's evaluation and best line.",
+  pastePlaceholder: "Position text",
+  pasteGo: "Analyse",
+  pasteBox: "Analyse a position",
+  noSuchGame: (name) => `There is no game called “${name}”.`,
+  seat: (i) => `Player ${i + 1}`,
+  valueWords: "Evaluation: +1 is a won game, −1 a lost one, 0 even.",
+};
+
+const css = `
+.analysis { margin: .6rem 0; padding: .5rem .6rem; border: 1px solid #ddd3bf; border-radius: 8px; background: var(--card, #fff); }
+.analysis h2 { margin-top: 0; }
+.an-eval { display: flex; align-items: baseline; gap: .6rem; flex-wrap: wrap; }
+.an-bar { position: relative; width: 100%; height: 1.1rem; margin: .2rem 0; background: #2a2622; border-radius: 4px; overflow: hidden; border: 1px solid #8a7a5c; }
+.an-fill { position: absolute; left: 0; top: 0; bottom: 0; background: #fbf8f0; transition: width .3s; }
+@media (prefers-reduced-motion: reduce) { .an-fill { transition: none; } }
+.an-bar::after { content: ""; position: absolute; left: 50%; top: 0; bottom: 0; border-left: 1px dashed #c9bb98; }
+.an-number { font: 700 1.3rem ui-monospace, monospace; }
+.an-line { margin: .3rem 0 0; padding-left: 1.6rem; font: 13px ui-monospace, monospace; }
+.an-line li { margin: .1rem 0; }
+.an-line .who { font-family: system-ui, sans-serif; font-weight: 600; }
+.an-graph { width: 100%; height: 70px; display: block; margin-top: .4rem; cursor: pointer; background: #fbf8f0; border-radius: 4px; }
+.an-graph .mid { stroke: #c9bb98; stroke-dasharray: 3 3; }
+.an-graph .cur { stroke: #a8322d; stroke-width: 1.5; }
+.an-row { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
+.an-row label { display: inline-flex; gap: .3rem; align-items: center; min-height: 40px; }
+.an-target { outline: 3px dashed #c0392b; outline-offset: 2px; }
+.an-page { display: grid; grid-template-columns: minmax(0, 1fr) 320px; gap: 1rem; align-items: start; }
+.an-page textarea { width: 100%; font: 13px ui-monospace, monospace; }
+@media (max-width: 760px) { .an-page { grid-template-columns: 1fr; } }
+`;
+
+function addCss() {
+  if (document.querySelector("style[data-module='analysis']")) return;
+  const s = document.createElement("style");
+  s.dataset.module = "analysis";
+  s.textContent = css;
+  document.head.append(s);
+}
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+// POST with the seat tokens of `matchId` (none: a spectator, or a pasted position).
+async function post(path, body, matchId) {
+  const headers = { "Content-Type": "application/json" };
+  const tokens = matchId ? tokensOf(matchId) : [];
+  if (tokens.length) headers.Authorization = `Bearer ${tokens.join(",")}`;
+  const res = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = text; }
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `HTTP ${res.status}`);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+// Tests ask for small budgets (window.abstractaAnalysisScale, a share of the server's budget).
+const scale = () => (typeof window.abstractaAnalysisScale === "number" ? window.abstractaAnalysisScale : undefined);
+
+// The value of `answer` for `seat` in people's form: "+0.42", "#5" (wins in 5 actions), "#-5".
+export function valueText(answer, seat) {
+  const m = answer.mate;
+  if (m !== null && m !== undefined && answer.to_move !== null) return `#${seat === answer.to_move ? m : -m}`;
+  const v = answer.values[seat];
+  const t = (v >= 0 ? "+" : "") + v.toFixed(2);
+  return t === "+0.00" || t === "-0.00" ? "0.00" : t;
+}
+
+// The evaluation bar, the number and the best line of `answer`, from `seat`'s side.
+function evalBlock(answer, seat, seats, seatName) {
+  const v = answer.values[seat];
+  const colour = (seats[seat] && seats[seat].colour) || "#fbf8f0";
+  const number = valueText(answer, seat);
+  const block = h("div", { class: "an-result", "data-ply": answer.ply, "data-value": v, "data-seat": seat });
+  const fill = h("div", { class: "an-fill", style: `width: ${((v + 1) / 2 * 100).toFixed(1)}%; background: ${colour}` });
+  block.append(h("div", { class: "an-eval" },
+    h("span", { class: "an-number", id: "an-number" }, number),
+    h("span", { class: "muted" }, T.evalFor(seatName(seat)))),
+  h("div", { class: "an-bar", role: "meter", "aria-valuemin": "-1", "aria-valuemax": "1", "aria-valuenow": v.toFixed(2),
+    "aria-label": `${number} ${T.evalFor(seatName(seat))}`, title: T.valueWords }, fill));
+  if (!answer.line.length) {
+    block.append(h("p", { class: "muted" }, answer.terminal ? T.noLine : ""));
+  } else {
+    const list = h("ol", { class: "an-line", id: "an-line", "aria-label": T.bestLine });
+    for (const turn of answer.line) {
+      list.append(h("li", { "data-player": turn.player, "data-actions": JSON.stringify(turn.actions) },
+        h("span", { class: "who" }, seatName(turn.player)), ": ", turn.actions.join(", ")));
+    }
+    if (answer.line_cut) list.append(h("li", { class: "muted" }, answer.line_cut === "hidden" ? T.cutHidden : T.cutRevealed));
+    block.append(h("h3", { class: "muted", style: "font-size: .9rem; margin: .4rem 0 0" }, T.bestLine), list);
+  }
+  block.append(h("p", { class: "muted", style: "font-size: .8rem; margin: .2rem 0 0" }, T.search(answer.search, answer.iterations)));
+  return block;
+}
+
+// Draw the line's steps over the board: a path through the cells each action touches and its
+// number, in the colour of the seat playing it. Cells are the elements marked data-cell; SVG
+// cells get marks in the board's own SVG (they scale and pan with it), other elements an outline.
+export function drawLine(boardBox, answer, seats) {
+  boardBox.querySelectorAll(".an-mark").forEach((n) => n.remove());
+  boardBox.querySelectorAll(".an-target").forEach((n) => { n.classList.remove("an-target"); delete n.dataset.anStep; });
+  if (!answer || !answer.line) return 0;
+  let step = 0, drawn = 0;
+  const ends = new Map(); // one numbered mark per cell: "1·4" where two steps end on it
+  for (const turn of answer.line) {
+    const colour = (seats[turn.player] && seats[turn.player].colour) || "#c0392b";
+    turn.actions.forEach((_, k) => {
+      step += 1;
+      const cells = (turn.touched[k] || []).map((id) => boardBox.querySelector(`[data-cell="${CSS.escape(id)}"]`)).filter(Boolean);
+      const svgCells = cells.filter((c) => c instanceof SVGGraphicsElement && c.ownerSVGElement);
+      if (svgCells.length) {
+        const svg = svgCells[0].ownerSVGElement;
+        const pts = svgCells.map((c) => centre(c, svg)).filter(Boolean);
+        if (!pts.length) return;
+        const box = svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.viewBox.baseVal : svg.getBBox();
+        const r = Math.max(box.width, box.height) / 36;
+        if (pts.length > 1) {
+          const g = el("g", { class: "an-mark", "pointer-events": "none", "data-step": step }, svg);
+          const points = pts.map((p) => `${p.x},${p.y}`).join(" ");
+          // a dark edge under the seat's colour: a white path still shows on a pale board
+          el("polyline", { points, fill: "none", stroke: "#222", "stroke-width": r * 0.6, "stroke-linecap": "round",
+            "stroke-linejoin": "round", opacity: 0.55 }, g);
+          el("polyline", { points, fill: "none", stroke: colour, "stroke-width": r * 0.35, "stroke-linecap": "round",
+            "stroke-linejoin": "round" }, g);
+        }
+        const end = pts[pts.length - 1];
+        const key = `${Math.round(end.x)},${Math.round(end.y)}`;
+        const mark = ends.get(key);
+        if (mark) mark.steps.push(step);
+        else ends.set(key, { svg, end, r, colour, steps: [step] });
+        drawn += 1;
+      } else if (cells.length) {
+        for (const c of cells) {
+          if (c.classList.contains("an-target")) continue;
+          c.classList.add("an-target");
+          c.dataset.anStep = String(step);
+        }
+        drawn += 1;
+      }
+    });
+  }
+  for (const { svg, end, r, colour, steps } of ends.values()) {
+    const label = steps.join("·");
+    const g = el("g", { class: "an-mark", "pointer-events": "none", "data-step": steps[0] }, svg);
+    const w = Math.max(r, r * 0.42 * label.length);
+    el("rect", { x: end.x - w, y: end.y - r, width: 2 * w, height: 2 * r, rx: r, fill: colour, stroke: "#222",
+      "stroke-width": r * 0.12, opacity: 0.92 }, g);
+    el("text", { x: end.x, y: end.y + r * 0.38, "text-anchor": "middle", "font-size": r * 1.05, "font-weight": 700,
+      "font-family": "sans-serif", fill: contrast(colour), text: label }, g);
+  }
+  return drawn;
+}
+
+function centre(node, svg) {
+  try {
+    const b = node.getBBox();
+    const m = svg.getScreenCTM().inverse().multiply(node.getScreenCTM());
+    const p = svg.createSVGPoint();
+    p.x = b.x + b.width / 2;
+    p.y = b.y + b.height / 2;
+    return p.matrixTransform(m);
+  } catch { return null; } // not laid out (hidden)
+}
+
+function contrast(colour) {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour || "");
+  if (!m) return "#fff";
+  const [r, g, b] = m.slice(1).map((x) => parseInt(x, 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#222" : "#fff";
+}
+
+// The evaluation graph of a finished game: `seat`'s value after each turn (a line per seat in
+// 3-4 player games); a click goes to the nearest position.
+function graphSvg(graph, seat, seats, lastPly, shownPly, onPick) {
+  const W = 300, H = 60;
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "an-graph", id: "an-graph", role: "img",
+    preserveAspectRatio: "none", "aria-label": T.graphLabel });
+  el("title", { text: T.graphTitle }, svg);
+  el("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "mid" }, svg);
+  const x = (ply) => (lastPly ? (ply / lastPly) * W : 0);
+  const y = (v) => (1 - (v + 1) / 2) * (H - 4) + 2;
+  const n = graph.points.length ? graph.points[0].values.length : 0;
+  const lines = n > 2 ? [...Array(n).keys()] : [seat];
+  for (const s of lines) {
+    const colour = n > 2 ? (seats[s] && seats[s].colour) || "#555" : "#23382d";
+    const pts = graph.points.map((p) => `${x(p.ply).toFixed(1)},${y(p.values[s]).toFixed(1)}`).join(" ");
+    if (n <= 2) el("polygon", { points: `0,${H / 2} ${pts} ${W},${H / 2}`, fill: "#2f6f4f", opacity: 0.18 }, svg);
+    el("polyline", { points: pts, fill: "none", stroke: colour, "stroke-width": 1.5, "vector-effect": "non-scaling-stroke" }, svg);
+  }
+  for (const p of graph.points) {
+    el("circle", { cx: x(p.ply), cy: y(p.values[seat]), r: 1.4, fill: "#23382d", "data-ply": p.ply, "data-value": p.values[seat] }, svg);
+  }
+  el("line", { x1: x(shownPly), y1: 0, x2: x(shownPly), y2: H, class: "cur", "vector-effect": "non-scaling-stroke" }, svg);
+  svg.addEventListener("click", (ev) => {
+    const r = svg.getBoundingClientRect();
+    const ply = ((ev.clientX - r.left) / r.width) * lastPly;
+    let best = graph.points[0];
+    for (const p of graph.points) if (Math.abs(p.ply - ply) < Math.abs(best.ply - ply)) best = p;
+    if (best) onPick(best.ply);
+  });
+  return svg;
+}
+
+// ---------------------------------------------------------------------------- match page
+// The panel of the match page. `opts`: {id, getView, boardBox, seatName, stepTo(ply),
+// shownPly()}. Call update() after every draw of the page.
+export function analysisPanel(opts) {
+  addCss();
+  const { id, boardBox, seatName } = opts;
+  const node = h("section", { class: "analysis", id: "analysis", hidden: true });
+  const cache = new Map(); // ply -> answer (the same position always gets the same answer)
+  let open = false, graph = null, graphAsked = false, pending = null, hintAnswer = null, error = null;
+  const hintKey = `abstracta.hints.${id}`;
+  const hintsOn = () => { try { return localStorage.getItem(hintKey) === "1"; } catch { return false; } };
+
+  const mySeat = (view) => {
+    const mine = (view.my_seats || []).filter((i) => view.players[i] === "human");
+    return mine.length === 1 ? mine[0] : view.viewer !== null && view.viewer !== undefined ? view.viewer : 0;
+  };
+  const vsComputer = (view) => view.players.some((p) => p !== "human") &&
+    view.players.every((p, i) => p !== "human" || (view.my_seats || []).includes(i)) &&
+    view.players.some((p, i) => p === "human" && (view.my_seats || []).includes(i));
+
+  async function fetchPly(ply) {
+    // one position at a time: stepping quickly asks only for where the replay stops
+    // (update() asks again for the shown ply when this answer arrives)
+    if (cache.has(ply) || pending !== null) return;
+    pending = ply;
+    error = null;
+    try {
+      cache.set(ply, await post("/api/analysis", { match_id: id, ply, scale: scale() }, id));
+    } catch (e) { error = e; }
+    pending = null;
+    update();
+  }
+  async function fetchGraph() {
+    if (graphAsked) return;
+    graphAsked = true;
+    try { graph = await post("/api/analysis/graph", { match_id: id, scale: scale() }, id); } catch (e) { error = e; }
+    update();
+  }
+  async function askHint(view) {
+    pending = "hint";
+    error = null;
+    update();
+    try {
+      hintAnswer = await post("/api/analysis", { match_id: id, ply: view.ply, hint: true, scale: scale() }, id);
+    } catch (e) { error = e; }
+    pending = null;
+    update();
+  }
+
+  let lastKey = null;
+  function update() {
+    const view = opts.getView();
+    const over = view.status === "over";
+    const hints = !over && vsComputer(view);
+    node.hidden = !over && !hints;
+    if (node.hidden) { drawLine(boardBox, null, []); return; }
+    const seats = view.seats || [];
+    const seat = mySeat(view);
+    const shown = opts.shownPly();
+    let answer = null;
+    if (over && open) {
+      answer = cache.get(shown) || null;
+      if (!answer) fetchPly(shown);
+      fetchGraph();
+    } else if (hints && hintAnswer && hintAnswer.ply === view.ply && shown === view.ply) {
+      answer = hintAnswer;
+    }
+    const key = JSON.stringify([over, open, shown, answer && answer.ply, !!answer, graph && graph.points.length, pending,
+      error && error.message, hints && hintsOn(), view.ply, view.hints, view.human_to_move, view.thinking]);
+    if (key !== lastKey) {
+      lastKey = key;
+      node.replaceChildren(h("h2", {}, T.analyseTitle));
+      if (over) {
+        node.append(h("div", { class: "an-row" }, h("button", { type: "button", id: "analyse", "aria-expanded": String(open),
+          class: open ? null : "primary", onclick: () => { open = !open; update(); } }, open ? T.hideAnalysis : T.analyse)));
+        const used = (view.hints || []).map((n, i) => (n ? `${seatName(i)} ${n}` : null)).filter(Boolean);
+        if (used.length) node.append(h("p", { class: "muted", id: "hints-used" }, T.hintsBySeat(used.join(", "))));
+      } else {
+        const box = h("input", { type: "checkbox", id: "hints-toggle", checked: hintsOn() || null,
+          onchange: (ev) => { try { localStorage.setItem(hintKey, ev.target.checked ? "1" : "0"); } catch { /* private mode */ } update(); } });
+        const row = h("div", { class: "an-row" }, h("label", { for: "hints-toggle" }, box, T.hintsToggle));
+        if (hintsOn()) {
+          const myTurn = view.human_to_move && (view.my_seats || []).includes(view.to_move) && !view.thinking;
+          row.append(h("button", { type: "button", id: "hint", class: "primary", disabled: !myTurn || pending === "hint" || shown !== view.ply,
+            onclick: () => askHint(view) }, T.hint));
+        }
+        node.append(row, h("p", { class: "muted", style: "font-size: .85rem; margin: .2rem 0" }, T.hintsNote));
+        const used = view.hints ? (view.my_seats || []).reduce((a, i) => a + (view.hints[i] || 0), 0) : 0;
+        if (used) node.append(h("p", { class: "muted", id: "hints-used" }, T.hintsUsed(used)));
+      }
+      if (pending !== null && (open || pending === "hint")) node.append(h("p", { class: "muted", id: "an-wait" }, T.thinking));
+      if (error) node.append(h("p", { class: "error" }, error.message));
+      if (answer) node.append(evalBlock(answer, seat, seats, seatName));
+      if (over && open && graph && graph.points.length) {
+        node.append(graphSvg(graph, seat, seats, view.ply, shown, (ply) => opts.stepTo(ply)));
+      }
+    }
+    // the board may have been drawn again: put the line back on it
+    const marked = boardBox.querySelector(".an-mark, .an-target");
+    const want = answer ? `${answer.ply}:${shown}` : "";
+    if (boardBox.dataset.anLine !== want || (answer && !marked)) {
+      boardBox.dataset.anLine = want;
+      drawLine(boardBox, answer, seats);
+    }
+  }
+  return { node, update };
+}
+
+// ---------------------------------------------------------------------------- new-game page
+// A box that opens the analysis page for a pasted position of game `name` with the options
+// the form shows (`readOptions()`).
+export function analysisLink(name, readOptions) {
+  addCss();
+  const area = h("textarea", { rows: 2, id: "paste-position", placeholder: T.pastePlaceholder, "aria-label": T.pastePlaceholder });
+  const go = () => {
+    const q = new URLSearchParams(readOptions());
+    if (area.value.trim()) q.set("position", area.value.trim());
+    location.hash = `#/analysis/${encodeURIComponent(name)}?${q.toString()}`;
+  };
+  return h("details", { class: "import", id: "paste-box" }, h("summary", {}, T.pasteBox), area,
+    h("div", { class: "row" }, h("button", { type: "button", id: "paste-go", onclick: go }, T.pasteGo)));
+}
+
+// ---------------------------------------------------------------------------- pasted position
+// "#/analysis/<game>?<option>=<value>&…&position=<text>": the position drawn by the game's
+// board module, its evaluation and best line. `helpers`: {games(), boardModule(url)}.
+export async function analysisPage(app, hash, helpers) {
+  addCss();
+  const rest = hash.replace(/^#\/?analysis\/?/, "");
+  const [path, query = ""] = rest.split("?");
+  const name = decodeURIComponent(path || "");
+  const params = new URLSearchParams(query);
+  const position = params.get("position") || "";
+  params.delete("position");
+  const options = Object.fromEntries(params.entries());
+  const list = await helpers.games();
+  const g = list.find((x) => x.name === name);
+  if (!g) {
+    app.append(h("h1", {}, T.analyseTitle), h("p", { class: "error", id: "not-found" }, T.noSuchGame(name)));
+    return;
+  }
+  document.title = `${T.pasteTitle(g.title)} — abstracta`;
+  app.append(h("h1", {}, T.pasteTitle(g.title)), h("p", { class: "lead" }, T.pasteLead));
+  const area = h("textarea", { rows: 3, id: "an-position", "aria-label": T.pastePlaceholder, placeholder: T.pastePlaceholder }, position);
+  const err = h("p", { class: "error", id: "an-error", hidden: true });
+  const boardBox = h("div", { class: "boardbox", id: "board" });
+  const side = h("div", { class: "analysis", id: "analysis" });
+  const go = () => {
+    const q = new URLSearchParams(options);
+    q.set("position", area.value.trim());
+    location.hash = `#/analysis/${encodeURIComponent(name)}?${q.toString()}`;
+  };
+  app.append(h("div", { class: "an-page" }, h("div", {}, boardBox, err),
+    h("aside", {}, side, area, h("div", { class: "row" }, h("button", { type: "button", class: "primary", id: "an-go", onclick: go }, T.pasteGo)))));
+  if (!position.trim()) return;
+  side.append(h("p", { class: "muted" }, T.thinking));
+  let answer, detail;
+  try {
+    const q = new URLSearchParams(options).toString();
+    [answer, detail] = await Promise.all([
+      post("/api/analysis", { game: name, options, position, scale: scale() }),
+      fetch(`/api/games/${encodeURIComponent(name)}${q ? "?" + q : ""}`).then((r) => r.json())]);
+  } catch (e) {
+    side.replaceChildren();
+    err.textContent = e.message;
+    err.hidden = false;
+    return;
+  }
+  const seats = detail.seats || [];
+  const seatName = (i) => (seats[i] && seats[i].name) || T.seat(i);
+  const seat = answer.viewer !== null ? answer.viewer : 0;
+  side.replaceChildren(h("h2", {}, T.analyseTitle), evalBlock(answer, seat, seats, seatName));
+  const mod = await helpers.boardModule(g.board_module);
+  if (mod && mod.render && answer.struct) {
+    const ctx = { struct: answer.struct, interactive: false, play: () => {}, controls: h("div"), live: false,
+      palette: detail.board || {}, seats, seatName, ended: null, onKey: () => {}, say: () => {}, refresh: () => {} };
+    mod.render(boardBox, ctx);
+    drawLine(boardBox, answer, seats);
+  } else {
+    boardBox.append(h("pre", { class: "position" }, position));
+  }
+}

@@ -1,0 +1,203 @@
+"""The analysis board's API (issue 16 §1): POST /api/analysis and /api/analysis/graph."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from apiutil import Creator, bearer, make_app, wait_for
+
+from abstracta.core.records import Record
+from abstracta.core.registry import load_game
+
+DIMY = {"size": "dimy"}
+
+
+@pytest.fixture
+def client(db_url: str):
+    from fastapi.testclient import TestClient
+
+
+    # small budgets: these tests check who may ask what, not the strength of the answer
+    with TestClient(make_app(db_url, rate_limits=False, analysis_scale=0.02)) as c:
+        yield Creator(c)
+
+
+def finished_record(name: str = "fanorona", options: dict | None = None, seed: int = 1) -> dict:
+    game = load_game(name, **(options if options is not None else DIMY))
+    state = game.new_initial_state()
+    initial = state.clone()
+    rng = random.Random(seed)
+    actions = []
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        actions.append(action)
+        state.apply_action(action)
+    return Record.from_play(game, initial, actions, players=["human", "human"],
+                            result=state.returns(), termination="normal").to_dict()
+
+
+def replay_line(state, answer) -> None:
+    """Every action of the answer's line is legal in sequence from ``state`` (the engine says)."""
+    s = state.clone()
+    for turn in answer["line"]:
+        for text in turn["actions"]:
+            assert s.current_player() == turn["player"]
+            s.apply_action(s.string_to_action(text))
+
+
+def test_any_ply_of_a_finished_match_for_anyone(client) -> None:
+    view = client.post("/api/matches/import", json={"record": finished_record()}).json()
+    mid, plies = view["id"], view["ply"]
+    assert view["status"] == "over" and plies > 4
+    game = load_game("fanorona", **DIMY)
+    state = game.new_initial_state()
+    actions = [state.string_to_action(view["moves"][0])]
+    for ply in (0, 1, plies // 2):
+        s = game.new_initial_state()
+        for text in view["moves"][:ply]:
+            s.apply_action(s.string_to_action(text))
+        r = client.raw.post("/api/analysis", json={"match_id": mid, "ply": ply})  # a stranger: no token
+        assert r.status_code == 200, r.text
+        a = r.json()
+        assert a["ply"] == ply and a["to_move"] == s.current_player() and not a["terminal"]
+        assert all(-1 <= v <= 1 for v in a["values"]) and a["value"] == a["values"][a["to_move"]]
+        assert a["line"] and a["line"][0]["player"] == s.current_player()
+        assert a["search"].startswith("alphabeta:n")
+        replay_line(s, a)
+    end = client.raw.post("/api/analysis", json={"match_id": mid}).json()
+    assert end["ply"] == plies and end["terminal"] and end["line"] == []
+    assert end["values"] == view["result"]
+    assert actions  # the record replays through the engine
+
+
+def test_same_request_same_answer(client) -> None:
+    mid = client.post("/api/matches/import", json={"record": finished_record(seed=2)}).json()["id"]
+    one = client.raw.post("/api/analysis", json={"match_id": mid, "ply": 3}).json()
+    two = client.raw.post("/api/analysis", json={"match_id": mid, "ply": 3}).json()
+    assert one == two
+
+
+def test_graph_of_a_finished_match(client) -> None:
+    view = client.post("/api/matches/import", json={"record": finished_record(seed=3)}).json()
+    r = client.raw.post("/api/analysis/graph", json={"match_id": view["id"]})
+    assert r.status_code == 200, r.text
+    g = r.json()
+    plies = [p["ply"] for p in g["points"]]
+    assert plies[0] == 0 and plies[-1] == view["ply"] and plies == sorted(set(plies))
+    # one point per turn start: where the seat to move changed
+    movers = view["movers"]
+    starts = [0] + [i for i in range(1, len(movers)) if movers[i] != movers[i - 1]] + [view["ply"]]
+    assert plies == starts
+    assert all(len(p["values"]) == 2 and all(-1 <= v <= 1 for v in p["values"]) for p in g["points"])
+    assert g["points"][-1]["terminal"] and g["points"][-1]["values"] == view["result"]
+
+
+def test_hint_against_the_computer_is_counted_in_the_tags(client) -> None:
+    view = client.post("/api/matches", json={"game": "fanorona", "options": DIMY,
+                                             "seats": ["human", "level:1"]}).json()
+    mid, token = view["id"], view["tokens"][0]["token"]
+    assert view["hints"] is None
+    r = client.raw.post("/api/analysis", json={"match_id": mid, "hint": True}, headers=bearer(token))
+    assert r.status_code == 200, r.text
+    a = r.json()
+    assert a["hints"] == [1, 0] and a["viewer"] == 0 and a["ply"] == 0
+    first = a["line"][0]["actions"][0]
+    assert first in view["legal"]
+    view = client.get(f"/api/matches/{mid}").json()
+    assert view["hints"] == [1, 0]
+    client.post(f"/api/matches/{mid}/actions", json={"action": first, "ply": 0})
+    view = wait_for(client, mid, lambda v: v["human_to_move"] or v["status"] == "over")
+    record = json.loads(client.get(f"/api/matches/{mid}/record").text)
+    assert record["tags"]["Hints"] == "1,0"
+    # an earlier position may be analysed (not a hint), a hint on an earlier ply is refused
+    assert client.raw.post("/api/analysis", json={"match_id": mid, "ply": 0},
+                           headers=bearer(token)).status_code == 200
+    r = client.raw.post("/api/analysis", json={"match_id": mid, "ply": 0, "hint": True}, headers=bearer(token))
+    assert r.status_code == 409 and "current position" in r.json()["error"]
+    assert client.get(f"/api/matches/{mid}").json()["hints"] == [1, 0]
+    # a later ply than the game has is refused
+    r = client.raw.post("/api/analysis", json={"match_id": mid, "ply": view["ply"] + 1}, headers=bearer(token))
+    assert r.status_code == 422
+    # without the seat's token: 401
+    assert client.raw.post("/api/analysis", json={"match_id": mid}).status_code == 401
+
+
+def test_refused_in_a_running_game_between_people(client) -> None:
+    raw = client.raw
+    view = raw.post("/api/matches", json={"game": "fanorona", "options": DIMY, "seats": ["human", "human"]}).json()
+    mid, t0 = view["id"], view["tokens"][0]["token"]
+    t1 = raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()["tokens"][0]["token"]
+    for headers in (bearer(t0), bearer(t1), bearer(t0, t1)):
+        r = raw.post("/api/analysis", json={"match_id": mid}, headers=headers)
+        if headers == bearer(t0, t1):  # one device holding both people's seats is still two people
+            assert r.status_code == 409
+        assert r.status_code == 409 and "between people" in r.json()["error"], r.text
+    assert raw.post("/api/analysis/graph", json={"match_id": mid}, headers=bearer(t0)).status_code == 409
+    before = raw.get(f"/api/matches/{mid}").json()["revision"]
+    assert raw.get(f"/api/matches/{mid}").json()["revision"] == before
+
+
+def test_pasted_position(client) -> None:
+    game = load_game("fanorona", **DIMY)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    text = state.to_text()
+    r = client.raw.post("/api/analysis", json={"game": "fanorona", "options": DIMY, "position": text})
+    assert r.status_code == 200, r.text
+    a = r.json()
+    assert a["to_move"] == state.current_player() and a["viewer"] == state.current_player()
+    replay_line(state, a)
+    assert client.raw.post("/api/analysis", json={"game": "fanorona", "options": DIMY,
+                                                  "position": text}).json() == a
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"game": "fanorona", "options": DIMY, "position": "BBB../nonsense"}, 422, "not a fanorona position"),
+    ({"game": "fanorona", "options": DIMY, "position": ""}, 422, "position text"),
+    ({"game": "no-such-game", "position": "x"}, 404, "no-such-game"),
+    ({"game": "fanorona", "options": {"size": "huge"}, "position": "x"}, 422, "huge"),
+    ({"game": "fanorona", "options": DIMY, "position": "x", "hint": True}, 422, "hints"),
+    ({}, 422, "either"),
+    ({"match_id": "nope"}, 404, "nope"),
+    ({"game": "fanorona", "position": "x", "scale": 2}, 422, "scale"),
+])
+def test_bad_requests_get_a_clear_error_and_change_nothing(client, body, status, words) -> None:
+    before = client.get("/api/matches").json()
+    r = client.raw.post("/api/analysis", json=body)
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"]
+    assert client.get("/api/matches").json() == before
+
+
+def test_hidden_cards_of_the_computer_never_in_the_answer(client) -> None:
+    for seed in range(3):
+        view = client.post("/api/matches", json={"game": "fibonacci-cards", "options": {"seed": seed},
+                                                 "seats": ["human", "level:1"]}).json()
+        mid, token = view["id"], view["tokens"][0]["token"]
+        view = wait_for(client, mid, lambda v: v["human_to_move"] or v["status"] == "over")
+        service = client.raw.app.state.service
+        parts = [p.strip() for p in service.load(mid).state.to_text().split("|")]
+        hidden = {c for c in (parts[2] + "," + parts[3]).split(",") if c}  # seat 1's hand and the stock
+        r = client.raw.post("/api/analysis", json={"match_id": mid}, headers=bearer(token))
+        assert r.status_code == 200, r.text
+        text = r.text
+        named = {c for c in hidden if f'"{c}' in text}
+        assert not named, f"hidden cards {named} in {text}"
+        assert r.json()["viewer"] == 0
+
+
+def test_a_client_runs_a_bounded_number_of_analyses(client) -> None:
+    from abstracta.server.matches import ANALYSIS_PER_CLIENT
+
+    service = client.raw.app.state.service
+    service._analysing["testclient"] = ANALYSIS_PER_CLIENT  # as if that many were running
+    r = client.raw.post("/api/analysis", json={"game": "fanorona", "options": DIMY,
+                                               "position": load_game("fanorona", **DIMY).new_initial_state().to_text()})
+    assert r.status_code == 429 and "wait" in r.json()["error"]
+    service._analysing.pop("testclient")
+    r = client.raw.post("/api/analysis", json={"game": "fanorona", "options": DIMY,
+                                               "position": load_game("fanorona", **DIMY).new_initial_state().to_text()})
+    assert r.status_code == 200 and service._analysing == {}
