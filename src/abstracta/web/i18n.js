@@ -68,9 +68,19 @@ function pick(message, params) {
   return message[form] ?? message.other ?? Object.values(message)[0];
 }
 
+// "a, b and c" / "a, b ja c" (English without the serial comma, as the engines write it)
+const listLocale = () => (lang === "en" ? "en-GB" : lang);
+export function andList(items) {
+  return new Intl.ListFormat(listLocale(), { type: "conjunction" }).format(items.map(String));
+}
+// "a or b" / "a tai b"
+export function orList(items) {
+  return new Intl.ListFormat(listLocale(), { type: "disjunction" }).format(items.map(String));
+}
+
 function param(value) {
   if (value === null || value === undefined) return "";
-  if (Array.isArray(value)) return new Intl.ListFormat(lang, { type: "conjunction" }).format(value.map(param));
+  if (Array.isArray(value)) return andList(value.map(param));
   if (typeof value === "object" && value.key) return fmt(value);
   return String(value);
 }
@@ -87,6 +97,9 @@ export function t(key, params = {}, fallback) {
 // A message from the server ({key, params}: a structured view, an error); `fallback`: its
 // English text, for a server message the catalogs do not know.
 export function fmt(message, fallback) {
+  if (Array.isArray(message)) { // parts said one after the other
+    return message.every((m) => m && has(m.key)) ? message.map((m) => fmt(m)).join("") : fallback ?? "";
+  }
   if (!message || !message.key) return fallback ?? "";
   if (!has(message.key) && fallback !== undefined) return fallback;
   return t(message.key, message.params || {}, fallback);
