@@ -256,7 +256,7 @@ export function render(box, ctx) {
   for (const s of recentSteps) {
     if (s.touched.length === 1) {
       const c = at.get(s.touched[0]);
-      arrows.push({ s, g: numberBadge(topLayer, px(c) - R * 0.62, py(c) - R * 0.55, s.n, s.text, seatStyle(ctx, s.seat).colour) });
+      arrows.push({ s, g: numberBadge(topLayer, px(c) - R * 0.62, py(c) - R * 0.55, s.n, fmt(s.message, s.text), seatStyle(ctx, s.seat).colour) });
       continue;
     }
     if (s.touched.length !== 2) continue;
@@ -268,7 +268,7 @@ export function render(box, ctx) {
       "marker-end": "url(#fib-head)" }, g);
     // the number sits at the arrow's tail (where the piece came from), beside the line
     const tx = x1 + (x2 - x1) * k, ty = y1 + (y2 - y1) * k, nx = -(y2 - y1) / len, ny = (x2 - x1) / len;
-    numberBadge(g, tx + nx * 9, ty + ny * 9, s.n, s.text, seatStyle(ctx, s.seat).colour); // the mover's colour
+    numberBadge(g, tx + nx * 9, ty + ny * 9, s.n, fmt(s.message, s.text), seatStyle(ctx, s.seat).colour); // the mover's colour
     arrows.push({ s, g });
   }
 

@@ -131,7 +131,7 @@ function div(cls, text) {
   return d;
 }
 
-const cards = (n) => t("fibonacci-cards.board.cards", { n });
+const cardCount = (n) => t("fibonacci-cards.board.cards", { n });
 const rankName = (r) => ("AJQK".includes(r) ? t(`fibonacci-cards.rank.${r}`) : r === "T" ? "10" : r);
 const cardName = (text) => t("fibonacci-cards.board.card_name", { rank: rankName(text[0]), suit: "cdhs".includes(text[1]) ? t(`fibonacci-cards.suit.${text[1]}`) : text[1] });
 const pileWords = (plays) => plays.map((p) => t(p.kind === "cut" ? "fibonacci-cards.board.pile_cut" : "fibonacci-cards.board.pile_sum", { pile: p.pile })).join(", ");
@@ -349,7 +349,7 @@ export function render(box, ctx) {
     const row = div("handrow");
     row.dataset.seat = String(seat);
     const name = ctx.seatName(seat);
-    let label = `${name}${seat === struct.viewer && !isYou(name) ? t("fibonacci-cards.board.your_hand_tag") : ""}: ${cards(h.size)}`;
+    let label = `${name}${seat === struct.viewer && !isYou(name) ? t("fibonacci-cards.board.your_hand_tag") : ""}: ${cardCount(h.size)}`;
     if (!over && seat === struct.to_move) label += board.must_play_drawn ? t("fibonacci-cards.board.to_move_drawn") : t("fibonacci-cards.board.to_move_tag");
     const lab = div("handlabel" + (!over && seat === struct.to_move ? " tomove" : ""), label);
     const tag = resultTag(seat);
@@ -420,7 +420,7 @@ export function render(box, ctx) {
     const info = div("pileinfo");
     info.replaceChildren(t("fibonacci-cards.board.pile_n", { pile: pile.id }), document.createElement("br"),
       t("fibonacci-cards.board.value") + " ", Object.assign(document.createElement("b"), { textContent: String(pile.value) }),
-      pile.cut ? t("fibonacci-cards.board.cut_tag") : "", document.createElement("br"), cards(pile.cards.length));
+      pile.cut ? t("fibonacci-cards.board.cut_tag") : "", document.createElement("br"), cardCount(pile.cards.length));
     slot.append(info);
     const here = targets.get(pile.id);
     if (here) {
@@ -435,7 +435,7 @@ export function render(box, ctx) {
   const sstack = div("stack" + (board.stock.size > 1 ? " deep" : ""));
   if (board.stock.size) sstack.append(backEl());
   const sinfo = div("pileinfo");
-  sinfo.replaceChildren(t("fibonacci-cards.board.stock"), document.createElement("br"), cards(board.stock.size));
+  sinfo.replaceChildren(t("fibonacci-cards.board.stock"), document.createElement("br"), cardCount(board.stock.size));
   stock.append(sstack, sinfo);
   if (choices.draw) {
     stock.append(div("pilehint", "draw"));
@@ -568,7 +568,7 @@ function cellWords(struct, ctx, cur, byCard, targets) {
   }
   if (cur.index === board.piles.length) return t("fibonacci-cards.board.stock_cell", { n: board.stock.size }) + (struct.choices && struct.choices.draw && ctx.interactive ? t("fibonacci-cards.board.enter_draws") : ".");
   const p = board.piles[cur.index];
-  return t("fibonacci-cards.board.pile_cell", { pile: p.id, top: p.top, cut: p.cut ? t("fibonacci-cards.board.crosswise") : "", value: p.value, cards: cards(p.cards.length) })
+  return t("fibonacci-cards.board.pile_cell", { pile: p.id, top: p.top, cut: p.cut ? t("fibonacci-cards.board.crosswise") : "", value: p.value, cards: cardCount(p.cards.length) })
     + (targets.has(p.id) ? t("fibonacci-cards.board.enter_plays", { card: ui.card }) : ".");
 }
 
@@ -601,7 +601,7 @@ export function describe(struct, ctx) {
   for (const seat of [me, 1 - me]) {
     const h = board.hands[seat];
     const name = ctx.seatName(seat);
-    const held = h.cards ? (h.cards.length ? h.cards.map((c) => c.card).join(", ") : t("fibonacci-cards.board.no_card")) : cards(h.size);
+    const held = h.cards ? (h.cards.length ? h.cards.map((c) => c.card).join(", ") : t("fibonacci-cards.board.no_card")) : cardCount(h.size);
     parts.push(isYou(name) || seat === struct.viewer ? t("fibonacci-cards.board.your_hand", { held }) : t("fibonacci-cards.board.holds", { who: name, held }));
   }
   if (ui.struct === struct && ui.card && struct.choices && struct.choices.cards) {
