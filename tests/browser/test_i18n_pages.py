@@ -175,3 +175,22 @@ def test_an_english_browser_gets_english(page, live_server):
     page.wait_for_selector(".cards .card")
     assert page.evaluate("document.documentElement.lang") == "en"
     assert page.locator("h1").inner_text() == "Five abstract games"
+
+
+def test_a_finnish_game_page_fits_desktop_and_phone(browser, live_server, shots):
+    """A Fanorona match in Finnish at 1280 px and 360 px (screenshots in test-screenshots/): the
+    longer Finnish words fit, the page does not scroll sideways on the phone."""
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": record("fanorona", 3, 5), "seats": None, "take": "all"})
+    for width, height, name in ((1280, 900, "i18n-fi-fanorona-1280.png"), (360, 780, "i18n-fi-fanorona-360.png")):
+        context = browser.new_context(viewport={"width": width, "height": height}, locale="fi-FI",
+                                      is_mobile=width < 500, has_touch=width < 500)
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server.url}/#/match/{view['id']}")
+            page.wait_for_selector("#board svg")
+            page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Vuorossa')"
+                                   " || document.getElementById('status').textContent.startsWith('Sinun')")
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(shots / name), full_page=True)
+        finally:
+            context.close()
