@@ -3,7 +3,7 @@
 // them at /api/i18n/<lang>; this module picks the language, keeps the choice, and formats.
 //
 //   t("match.moves", { n: 3 })       -> "3 moves" / "3 siirtoa"   (plural forms by Intl.PluralRules)
-//   t("mygame.title", {}, "My game") -> the fallback when no catalog has the key (a plug-in)
+//   t(game.title_key, {}, game.title) -> the fallback when no catalog has the key (a plug-in)
 //   fmt({ key, params })            -> a structured view's message; a parameter that is itself
 //                                      {key, params} is translated first, a list is joined by
 //                                      Intl.ListFormat ("a, b and c" / "a, b ja c")
