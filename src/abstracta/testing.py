@@ -135,6 +135,17 @@ def check_description(game: Game) -> None:
         assert (d.web / "board.js").is_file(), "the description names a web directory without board.js"
 
 
+def words(value: Any) -> Any:
+    """``value`` (a structured view or a part of one) without its ``"message"`` entries: the
+    English words and the data. View tests compare these; that each message says its English
+    ``text`` and is in the catalogs is checked in one place (tests/test_i18n.py)."""
+    if isinstance(value, dict):
+        return {k: words(v) for k, v in value.items() if k != "message"}
+    if isinstance(value, list):
+        return [words(v) for v in value]
+    return value
+
+
 def action_strings_in(choices: Any) -> Iterator[str]:
     """Every action string of a ``choices`` structure: the values under the keys ``"action"``
     (a string) and ``"actions"`` (a list of strings), at any depth (core/view.py convention)."""

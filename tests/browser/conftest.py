@@ -79,7 +79,13 @@ def browser():
         # every page of every context holds the seat tokens of the matches the tests created
         # through httputil (see the page fixture); a test of several people at a distance
         # makes its contexts with browser.new_context_without_tokens
-        plain = b.new_context
+        unset = b.new_context
+
+        def plain(*args, **kwargs):
+            # English pages unless a test asks for another language (the page follows
+            # navigator.languages; the existing tests assert English words)
+            kwargs.setdefault("locale", "en-US")
+            return unset(*args, **kwargs)
 
         def new_context(*args, **kwargs):
             context = plain(*args, **kwargs)

@@ -12,8 +12,8 @@ import re
 from httputil import post_json
 
 #: Tab presses from the start of the page to the board: the four links of the header
-#: (abstracta, Games, Your games, API), then the board box
-TABS_TO_BOARD = 5
+#: (abstracta, Games, Your games, API), its language switch (EN, FI), then the board box
+TABS_TO_BOARD = 7
 
 WAIT_TURN = """() => { const v = window.abstractaView;
   return v && (v.status === 'over' || (v.human_to_move && !v.thinking)); }"""

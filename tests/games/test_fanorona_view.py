@@ -4,6 +4,8 @@ of fanorona.md §6 with their exact boards, choices, effects and end reasons."""
 
 from __future__ import annotations
 
+from abstracta.testing import words
+
 import pytest
 
 from abstracta import load_game
@@ -78,7 +80,7 @@ def test_effects_are_what_the_engine_does(options):
             assert set(effects["removed"]) == gone and len(effects["removed"]) == len(gone), text
             assert effects["revealed"] == []
             if text == "end":
-                assert effects == {"touched": [], "removed": [], "revealed": [],
+                assert words(effects) == {"touched": [], "removed": [], "revealed": [],
                                    "text": f"{('White', 'Black')[side]} ends the turn"}
             else:
                 assert effects["touched"] == text.rstrip("AW").split("-")
@@ -137,7 +139,7 @@ def test_example_2_black_reply_recent_and_chain():
     game = load_game("fanorona")
     state = play(game, None, ["d2-e3A"])
     view = state.to_struct(1)
-    assert view["recent"] == [{"seat": 0, "actions": ["d2-e3A"], "steps": [
+    assert words(view["recent"]) == [{"seat": 0, "actions": ["d2-e3A"], "steps": [
         {"action": "d2-e3A", "touched": ["d2", "e3"], "removed": ["f4", "g5"], "revealed": [],
          "text": "White d2→e3, takes f4 and g5 by approach"}]}]
     assert point(view, "f4")["stone"] is None and point(view, "e3")["stone"] == 0
@@ -175,7 +177,7 @@ def test_example_3_chain_with_a_choice():
     state = play(game, start, ["c3-d3A", "d3-d4W"])
     view = state.to_struct(1)
     assert stones(view, 0) == ["d4"] and stones(view, 1) == ["d5", "i1"]
-    assert view["recent"] == [{"seat": 0, "actions": ["c3-d3A", "d3-d4W"], "steps": [
+    assert words(view["recent"]) == [{"seat": 0, "actions": ["c3-d3A", "d3-d4W"], "steps": [
         {"action": "c3-d3A", "touched": ["c3", "d3"], "removed": ["e3", "f3"], "revealed": [],
          "text": "White c3→d3, takes e3 and f3 by approach"},
         {"action": "d3-d4W", "touched": ["d3", "d4"], "removed": ["d2"], "revealed": [],
@@ -211,14 +213,14 @@ def test_example_5_visited_points():
     state.apply_action(state.string_to_action("d1-d2A"))
     view = state.to_struct(1)
     assert view["to_move"] == 1 and view["board"]["chain"] is None
-    assert view["recent"][0]["steps"][1] == {"action": "d1-d2A", "touched": ["d1", "d2"], "removed": ["d3"],
+    assert words(view["recent"][0]["steps"][1]) == {"action": "d1-d2A", "touched": ["d1", "d2"], "removed": ["d3"],
                                              "revealed": [], "text": "White d1→d2, takes d3 by approach"}
 
 
 def test_example_6_immobile_side_loses():
     view = play(load_game("fanorona"), "........./........./........./WW......./BW....... B").to_struct(None)
     assert view["over"] and view["to_move"] is None and view["returns"] == [1.0, -1.0]
-    assert view["end"] == {"reason": "no-moves", "text": "Black cannot move", "winners": [0]}
+    assert words(view["end"]) == {"reason": "no-moves", "text": "Black cannot move", "winners": [0]}
     assert view["legal"] == [] and view["choices"] == {}
 
 
@@ -251,7 +253,7 @@ def test_example_8_dimy_and_telo_openings():
 
 def test_end_when_the_last_stone_is_captured():
     view = play(load_game("fanorona", size="telo"), "..B/.../W.. W", ["a1-b2A"]).to_struct(1)
-    assert view["end"] == {"reason": "no-stones", "text": "Black has no stones left", "winners": [0]}
+    assert words(view["end"]) == {"reason": "no-stones", "text": "Black has no stones left", "winners": [0]}
     assert view["recent"][0]["steps"][0]["removed"] == ["c3"]
     assert view["board"]["stones"] == [1, 0]
 
@@ -260,7 +262,7 @@ def test_end_by_repetition():
     shuffle = ["a1-a2", "e5-e4", "a2-a1", "e4-e5"]
     state = play(load_game("fanorona", size="dimy"), "....B/...../...../...../W.... W", shuffle * 2)
     view = state.to_struct(0)
-    assert view["end"] == {"reason": "repetition", "text": "The same position occurred for the third time: a draw",
+    assert words(view["end"]) == {"reason": "repetition", "text": "The same position occurred for the third time: a draw",
                            "winners": []}
     assert view["returns"] == [0.0, 0.0]
 
@@ -268,7 +270,7 @@ def test_end_by_repetition():
 def test_end_without_progress():
     state = play(load_game("fanorona", size="dimy"), "....B/...../...../...../W.... W nc=99", ["a1-a2"])
     view = state.to_struct(None)
-    assert view["end"] == {"reason": "no-progress", "text": "100 turns without a capture: a draw", "winners": []}
+    assert words(view["end"]) == {"reason": "no-progress", "text": "100 turns without a capture: a draw", "winners": []}
     assert view["board"]["no_progress"] == 100
 
 

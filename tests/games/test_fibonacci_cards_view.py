@@ -5,6 +5,8 @@ fibonacci-cards.md §7."""
 
 from __future__ import annotations
 
+from abstracta.testing import words
+
 import json
 import random
 import re
@@ -139,9 +141,9 @@ def test_example4_cut_down_pile_and_its_effects():
         {"card": "Qs", "plays": [{"pile": "1", "kind": "cut", "action": "Qs/1"}]}]
     cut = s.string_to_action("Qc/1")
     # the mover knew the card; the opponent and a spectator learn it
-    assert s.action_effects(cut, 0) == {"touched": ["1"], "removed": ["Qc"], "revealed": [],
+    assert words(s.action_effects(cut, 0)) == {"touched": ["1"], "removed": ["Qc"], "revealed": [],
                                         "text": "cut pile 1 down with Qc (12 + 11 > 14; pile 1 now counts 1)"}
-    assert s.action_effects(cut, 1) == {"touched": ["1"], "removed": ["Qc"], "revealed": ["Qc"],
+    assert words(s.action_effects(cut, 1)) == {"touched": ["1"], "removed": ["Qc"], "revealed": ["Qc"],
                                         "text": "cut pile 1 down with Qc (12 + 11 > 14; pile 1 now counts 1)"}
     assert s.action_effects(cut, None)["revealed"] == ["Qc"]
     play(s, "Qc/1")
@@ -149,7 +151,7 @@ def test_example4_cut_down_pile_and_its_effects():
     assert view["board"]["piles"][0] == {
         "id": "1", "x": 0, "cards": [card("Qh", 12, cut=False), card("Qc", 12, cut=True)],
         "top": "Qc", "cut": True, "value": 1}
-    assert view["recent"] == [{"seat": 0, "actions": ["Qc/1"], "steps": [
+    assert words(view["recent"]) == [{"seat": 0, "actions": ["Qc/1"], "steps": [
         {"action": "Qc/1", "touched": ["1"], "removed": ["Qc"], "revealed": ["Qc"],
          "text": "cut pile 1 down with Qc (12 + 11 > 14; pile 1 now counts 1)"}]}]
     # §3: a queen played as a sum on the cut pile makes it ordinary again (and cuttable)
@@ -165,13 +167,13 @@ def test_example5_blocked_end_reasons():
     s = pos("9c 5d 4h | 2c,Qd | 6h | - | 0")
     view = s.to_struct(None)
     assert view["over"] and view["to_move"] is None and view["choices"] == {}
-    assert view["end"] == {"reason": "blocked", "hand_sizes": [2, 1], "winners": [1],
+    assert words(view["end"]) == {"reason": "blocked", "hand_sizes": [2, 1], "winners": [1],
                            "text": "The stock is empty and nobody can play: fewer cards in hand wins (1 against 2)"}
     # nothing is hidden any more once the game is over
     assert [[c["card"] for c in h["cards"]] for h in view["board"]["hands"]] == [["2c", "Qd"], ["6h"]]
     assert view["board"]["stock"] == {"id": "stock", "x": 3, "size": 0}
     draw = pos("9c 5d 4h | 2c | 6h | - | 0").to_struct(0)["end"]
-    assert draw == {"reason": "blocked", "hand_sizes": [1, 1], "winners": [],
+    assert words(draw) == {"reason": "blocked", "hand_sizes": [1, 1], "winners": [],
                     "text": "The stock is empty and nobody can play: equal hands (1 card each)"}
 
 
@@ -179,7 +181,7 @@ def test_example6_forced_draw_shows_the_card_to_the_drawer_only():
     s = pos("2c 5d Jh | 4c,6d | 9s | 7s,8c | 0")
     assert s.to_struct(0)["choices"] == {"cards": [], "draw": {"action": "draw"}, "pass": None}
     draw = s.string_to_action("draw")
-    assert s.action_effects(draw, 0) == {"touched": ["stock", "hand0"], "removed": [], "revealed": ["7s"],
+    assert words(s.action_effects(draw, 0)) == {"touched": ["stock", "hand0"], "removed": [], "revealed": ["7s"],
                                          "text": "drew a card"}
     assert s.action_effects(draw, 1)["revealed"] == [] and s.action_effects(draw, None)["revealed"] == []
     play(s, "draw")
@@ -187,7 +189,7 @@ def test_example6_forced_draw_shows_the_card_to_the_drawer_only():
     assert mine["board"]["hands"][0]["cards"] == [card("4c", 4, drawn=False), card("6d", 6, drawn=False),
                                                   card("7s", 7, drawn=True)]
     assert mine["board"]["must_play_drawn"] is True and mine["board"]["stock"]["size"] == 1
-    assert mine["turn"] == {"seat": 0, "actions": ["draw"],
+    assert words(mine["turn"]) == {"seat": 0, "actions": ["draw"],
                             "left": {"must_play_drawn": True, "text": "the drawn card fits and must be played"}}
     assert mine["choices"] == {"cards": [{"card": "7s", "plays": [
         {"pile": "1", "kind": "sum", "action": "7s>1"}, {"pile": "2", "kind": "sum", "action": "7s>2"}]}],
@@ -196,7 +198,7 @@ def test_example6_forced_draw_shows_the_card_to_the_drawer_only():
     assert theirs["board"]["hands"][0] == {"seat": 0, "id": "hand0", "size": 3, "cards": None}
     assert theirs["board"]["must_play_drawn"] is True and "7s" not in json.dumps(theirs)
     play(s, "7s>1")
-    assert s.to_struct(1)["recent"] == [{"seat": 0, "actions": ["draw", "7s>1"], "steps": [
+    assert words(s.to_struct(1)["recent"]) == [{"seat": 0, "actions": ["draw", "7s>1"], "steps": [
         {"action": "draw", "touched": ["stock", "hand0"], "removed": [], "revealed": [], "text": "drew a card"},
         {"action": "7s>1", "touched": ["1"], "removed": ["7s"], "revealed": ["7s"],
          "text": "played 7s on pile 1 (2 + 5 = 7)"}]}]
@@ -204,7 +206,7 @@ def test_example6_forced_draw_shows_the_card_to_the_drawer_only():
     s = play(pos("2c 5d Jh | 4c,6d | 9s | 9h,8c | 0"), "draw")
     theirs = s.to_struct(1)
     assert theirs["to_move"] == 1 and theirs["board"]["hands"][0]["size"] == 3
-    assert theirs["recent"] == [{"seat": 0, "actions": ["draw"], "steps": [
+    assert words(theirs["recent"]) == [{"seat": 0, "actions": ["draw"], "steps": [
         {"action": "draw", "touched": ["stock", "hand0"], "removed": [], "revealed": [], "text": "drew a card"}]}]
     assert "9h" not in json.dumps(theirs) and "9h" not in json.dumps(s.to_struct(None))
 
@@ -212,14 +214,14 @@ def test_example6_forced_draw_shows_the_card_to_the_drawer_only():
 def test_example7_pass_then_last_card_wins():
     s = pos("2c 5d Jh | 4c,6d | Kc | - | 0")
     assert s.to_struct(0)["choices"] == {"cards": [], "draw": None, "pass": {"action": "pass"}}
-    assert s.action_effects(s.string_to_action("pass"), 1) == {"touched": [], "removed": [], "revealed": [],
+    assert words(s.action_effects(s.string_to_action("pass"), 1)) == {"touched": [], "removed": [], "revealed": [],
                                                                "text": "passed"}
     play(s, "pass")
     assert s.to_struct(1)["choices"]["cards"] == [{"card": "Kc", "plays": [
         {"pile": "1", "kind": "sum", "action": "Kc>1"}, {"pile": "3", "kind": "sum", "action": "Kc>3"}]}]
     play(s, "Kc>3")
     view = s.to_struct(0)
-    assert view["over"] and view["end"] == {"reason": "empty-hand", "text": "The last card of a hand was played",
+    assert words(view["over"] and view["end"]) == {"reason": "empty-hand", "text": "The last card of a hand was played",
                                             "hand_sizes": [2, 0], "winners": [1]}
     assert view["board"]["piles"][2]["top"] == "Kc" and view["board"]["piles"][2]["value"] == 13
     assert view["board"]["hands"][1] == {"seat": 1, "id": "hand1", "size": 0, "cards": []}

@@ -4,6 +4,8 @@ rules/fibonacci.md §8."""
 
 from __future__ import annotations
 
+from abstracta.testing import words
+
 import json
 
 import pytest
@@ -53,7 +55,7 @@ def test_struct_contract_on_a_long_playout(options):
     game = load_game("fibonacci", **options)
     final = check_struct_playout(game, 7, max_actions=2000, every=23)
     check_struct(game, final)
-    assert final.to_struct(None)["end"] == {"reason": "turn-limit", "text": "Turn 300 ended without a winner: a draw",
+    assert words(final.to_struct(None)["end"]) == {"reason": "turn-limit", "text": "Turn 300 ended without a winner: a draw",
                                             "winners": []}
 
 
@@ -112,15 +114,15 @@ def test_v1_choices():
 def test_v1_recent_and_effects():
     game = load_game("fibonacci")
     s = game.new_initial_state()
-    assert s.action_effects(s.string_to_action("a5-a6"), 1) == {
+    assert words(s.action_effects(s.string_to_action("a5-a6"), 1)) == {
         "touched": ["a5", "a6"], "removed": [], "revealed": [],
         "text": "Red attacker a5→a6, swapping with Red's core (now on a5)"}
-    assert s.action_effects(s.string_to_action("pass"), 1) == {"touched": [], "removed": [], "revealed": [],
+    assert words(s.action_effects(s.string_to_action("pass"), 1)) == {"touched": [], "removed": [], "revealed": [],
                                                                "text": "Red passes (1 move unused)"}
     play(s, "b6-c7")
     green = s.to_struct(1)
     assert green["to_move"] == 1 and green["turn"]["left"]["moves"] == 2
-    assert green["recent"] == [{"seat": 0, "actions": ["b6-c7"], "steps": [
+    assert words(green["recent"]) == [{"seat": 0, "actions": ["b6-c7"], "steps": [
         {"action": "b6-c7", "touched": ["b6", "c7"], "removed": [], "revealed": [], "text": "Red attacker b6→c7"}]}]
     assert cell(green, "c7")["piece"] == {"seat": 0, "kind": "attack", "letter": "A", "group": 1}
     # b6 left the snake: Red's attackers are two groups now
@@ -128,7 +130,7 @@ def test_v1_recent_and_effects():
         ["a1", "a2", "a3", "a4", "a5"], ["c7"]]
     play(s, "k7-i5", "pass")
     red = s.to_struct(0)
-    assert red["recent"] == [{"seat": 1, "actions": ["k7-i5", "pass"], "steps": [
+    assert words(red["recent"]) == [{"seat": 1, "actions": ["k7-i5", "pass"], "steps": [
         {"action": "k7-i5", "touched": ["k7", "i5"], "removed": [], "revealed": [], "text": "Green attacker k7→i5"},
         {"action": "pass", "touched": [], "removed": [], "revealed": [], "text": "Green passes (1 move unused)"}]}]
     assert red["turn"]["left"] == {"phase": "movement", "moves": 3, "t": 3, "base": 3, "card": None}
@@ -166,11 +168,11 @@ def test_v3_choices_effects_and_win():
     play(s, "d5-e6")
     end = s.to_struct(1)
     assert end["over"] and end["to_move"] is None and end["legal"] == [] and end["choices"] == {}
-    assert end["end"] == {"reason": "surrounded", "text": "Green's core on f6 is surrounded by six Red attackers",
+    assert words(end["end"]) == {"reason": "surrounded", "text": "Green's core on f6 is surrounded by six Red attackers",
                           "winners": [0]}
     assert end["board"]["win"] == {"seat": 0, "core": "f6", "cells": ["e5", "e6", "f5", "f7", "g6", "g7"]}
     assert end["turn"] == {"seat": None, "actions": [], "left": None}
-    assert end["recent"][-1]["steps"] == [{"action": "d5-e6", "touched": ["d5", "e6"], "removed": [], "revealed": [],
+    assert words(end["recent"][-1]["steps"]) == [{"action": "d5-e6", "touched": ["d5", "e6"], "removed": [], "revealed": [],
                                              "text": "Red attacker d5→e6"}]
     check_struct(s.game, s)
 
@@ -201,7 +203,7 @@ def test_draw_by_repetition():
     play(s, "pass", "pass", "pass", "pass")
     assert s.is_terminal()
     view = s.to_struct(None)
-    assert view["end"] == {"reason": "repetition", "text": "The same position began a turn for the third time: a draw",
+    assert words(view["end"]) == {"reason": "repetition", "text": "The same position began a turn for the third time: a draw",
                            "winners": []}
     assert view["board"]["win"] is None
     # a spectator's recent: the last turn of each seat
@@ -211,7 +213,7 @@ def test_draw_by_repetition():
 def test_draw_by_turn_limit():
     s = load_game("fibonacci").state_from_text("caaaaa/1a5/8/8S/2s3SSS1/3s3S3/1sss3S2/s8/8/5A1/AAAAAC G 6 300")
     play(s, "pass")
-    assert s.to_struct(0)["end"] == {"reason": "turn-limit", "text": "Turn 300 ended without a winner: a draw",
+    assert words(s.to_struct(0)["end"]) == {"reason": "turn-limit", "text": "Turn 300 ended without a winner: a draw",
                                      "winners": []}
 
 
@@ -223,7 +225,7 @@ def test_v6_cards_pattern_end():
     cards = load_game("fibonacci", variant="cards")
     s = cards.state_from_text(f"{V6_WIN} G 3 10 12345 123456 rng=0000000000000007")
     view = s.to_struct(1)
-    assert view["end"] == {"reason": "pattern",
+    assert words(view["end"]) == {"reason": "pattern",
                            "text": "Red's 6 attackers form one group touching Green's core on k6 at 3 cells",
                            "winners": [0]}
     assert view["board"]["win"] == {"seat": 0, "core": "k6", "cells": ["i5", "i6", "j5", "j6", "j7", "k7"]}
@@ -237,7 +239,7 @@ def test_cards_piles_are_counts_and_a_turn_end_reveals():
     assert view["turn"]["left"] == {"phase": "movement", "moves": 1, "t": 1, "base": None, "card": None}
     # the last move of the turn reveals Green's top card (public); an earlier one reveals nothing
     assert s.action_effects(s.string_to_action("pass"), 0)["revealed"] == [{"seat": 1, "card": 6}]
-    assert s.action_effects(s.string_to_action("a5-a6"), 1) == {
+    assert words(s.action_effects(s.string_to_action("a5-a6"), 1)) == {
         "touched": ["a5", "a6"], "removed": [], "revealed": [{"seat": 1, "card": 6}],
         "text": "Red attacker a5→a6, swapping with Red's core (now on a5); Green's next card is 6"}
     assert s.to_text().endswith("12345 623451 rng=0000000000000007")  # unchanged
@@ -267,13 +269,13 @@ def test_v7_go_placement_choices():
     assert (place["kind"], place["letter"], len(place["cells"])) == ("support", "S", 91)
     assert place["cells"][0] == {"cell": "a1", "action": "S@a1"} and place["cells"][-1] == {"cell": "k11", "action": "S@k11"}
     assert view["turn"]["left"] == {"phase": "placement", "placement": 1, "of": 26, "kind": "support", "letter": "S"}
-    assert s.action_effects(s.string_to_action("S@e5"), 1) == {"touched": ["e5"], "removed": [], "revealed": [],
+    assert words(s.action_effects(s.string_to_action("S@e5"), 1)) == {"touched": ["e5"], "removed": [], "revealed": [],
                                                                "text": "Red places a support on e5"}
     play(s, "S@e5")
     view = s.to_struct(1)
     assert cell(view, "e5")["piece"] == {"seat": 0, "kind": "support", "letter": "S", "group": 0}
     assert len(view["choices"]["place"]["cells"]) == 90
-    assert view["recent"] == [{"seat": 0, "actions": ["S@e5"],
+    assert words(view["recent"]) == [{"seat": 0, "actions": ["S@e5"],
                                "steps": [{"action": "S@e5", "touched": ["e5"], "removed": [], "revealed": [],
                                           "text": "Red places a support on e5"}]}]
     t = go.state_from_text("6/7/8/9/10/11/10/9/8/7/6 R P12")

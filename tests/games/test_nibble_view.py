@@ -4,6 +4,8 @@ examples of nibble.md §7."""
 
 from __future__ import annotations
 
+from abstracta.testing import words
+
 import json
 import random
 
@@ -168,14 +170,14 @@ def test_mid_turn_choices_turn_left_and_recent():
                                             "discs": [{"cell": "a9", "action": "a9", "ends": True}]}]}
     assert view["board"]["collections"][0]["colours"][6] == {"colour": "G", "count": 1, "major": False}
     assert view["board"]["collections"][0]["total"] == 1
-    assert state.action_effects(game.geometry.index["a9"], 1) == {"touched": ["a9"], "removed": ["a9"], "revealed": [],
+    assert words(state.action_effects(game.geometry.index["a9"], 1)) == {"touched": ["a9"], "removed": ["a9"], "revealed": [],
                                                                   "text": "took a9 (blue G)"}
-    assert state.action_effects(game.geometry.cells, 1) == {"touched": [], "removed": [], "revealed": [],
+    assert words(state.action_effects(game.geometry.cells, 1)) == {"touched": [], "removed": [], "revealed": [],
                                                             "text": "ended the turn"}
     state.apply_action(state.string_to_action("a9"))  # no G left to take: the turn ends by itself
     view = state.to_struct(1)
     assert view["to_move"] == 1 and view["turn"]["left"] is None
-    assert view["recent"] == [{"seat": 0, "actions": ["a1", "a9"], "steps": [
+    assert words(view["recent"]) == [{"seat": 0, "actions": ["a1", "a9"], "steps": [
         {"action": "a1", "touched": ["a1"], "removed": ["a1"], "revealed": [], "text": "took a1 (blue G)"},
         {"action": "a9", "touched": ["a9"], "removed": ["a9"], "revealed": [], "text": "took a9 (blue G)"}]}]
     assert state.to_struct(0)["recent"] == []  # seat 0 sees nothing new since it moved
@@ -187,7 +189,7 @@ def test_explicit_end_is_a_step_without_cells():
     for a in ("a1", "end"):
         state.apply_action(state.string_to_action(a))
     steps = state.to_struct(1)["recent"][0]["steps"]
-    assert steps[1] == {"action": "end", "touched": [], "removed": [], "revealed": [], "text": "ended the turn"}
+    assert words(steps[1]) == {"action": "end", "touched": [], "removed": [], "revealed": [], "text": "ended the turn"}
 
 
 # --- §7.6 / §7.7: end reasons ----------------------------------------------------------------------------
@@ -203,7 +205,7 @@ def _win_after(held: dict[str, int], last: str):
 def test_end_three_adjacent_colours():
     view = _win_after({"C": 7, "D": 7, "E": 6}, "E").to_struct(1)
     assert view["over"] and view["to_move"] is None and view["choices"] == {}
-    assert view["end"] == {"reason": "three-adjacent-colours", "colours": "CDE", "winners": [0],
+    assert words(view["end"]) == {"reason": "three-adjacent-colours", "colours": "CDE", "winners": [0],
                            "text": "7 or more of each of C, D, E (yellow, lime, green) collected"}
     best = view["board"]["collections"][0]["best_run"]
     assert best == {"colours": "CDE", "least": 7}
@@ -211,7 +213,7 @@ def test_end_three_adjacent_colours():
 
 def test_end_all_of_a_colour():
     view = _win_after({"A": 8}, "A").to_struct(None)
-    assert view["end"] == {"reason": "all-of-a-colour", "colour": "A", "winners": [0],
+    assert words(view["end"]) == {"reason": "all-of-a-colour", "colour": "A", "winners": [0],
                            "text": "All 9 red discs (A) collected"}
     assert view["board"]["collections"][0]["most"] == {"colour": "A", "count": 9}
 
@@ -226,7 +228,7 @@ def test_end_majorities_on_an_empty_board():
     state = NibbleGame().state_from_text(position("square9", {"a1": "I"}, 0, held))
     state.apply_action(state.string_to_action("a1"))
     view = state.to_struct(1)
-    assert view["end"] == {"reason": "majorities", "colours": "ABCDE", "winners": [0],
+    assert words(view["end"]) == {"reason": "majorities", "colours": "ABCDE", "winners": [0],
                            "text": "The board is empty: majorities in 5 of 9 colours (A, B, C, D, E)"}
     colls = view["board"]["collections"]
     assert (colls[0]["total"], colls[1]["total"]) == (38, 43)
@@ -289,7 +291,7 @@ def test_effect_text_of_a_winning_take():
     """§7 example 6: holding C 7, D 7, E 6 and taking one E wins; the step says so."""
     state = _win_after({"C": 7, "D": 7, "E": 6}, "E")
     step = state.to_struct(1)["recent"][0]["steps"][0]
-    assert step == {"action": "a1", "touched": ["a1"], "removed": ["a1"], "revealed": [],
+    assert words(step) == {"action": "a1", "touched": ["a1"], "removed": ["a1"], "revealed": [],
                     "text": "took a1 (green E) and won"}
 
 

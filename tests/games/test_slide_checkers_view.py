@@ -4,6 +4,8 @@ choices, effects and end reasons on the worked examples of slide-checkers.md §7
 
 from __future__ import annotations
 
+from abstracta.testing import words
+
 import json
 
 import pytest
@@ -103,7 +105,7 @@ def test_placement_choices_and_effects():
     assert sorted(c["cell"] for c in view["choices"]["cells"]) == sorted(spec)
     assert view["choices"]["cells"][:3] == [{"cell": "b4", "action": "@b4"}, {"cell": "b8", "action": "@b8"},
                                             {"cell": "c2", "action": "@c2"}]
-    assert state.action_effects(state.string_to_action("@e4"), 1) == {
+    assert words(state.action_effects(state.string_to_action("@e4"), 1)) == {
         "touched": ["e4"], "removed": [], "revealed": [], "converted": [], "path": ["e4"],
         "text": "Green places a piece on e4"}
     play(state, "@e4")
@@ -111,7 +113,7 @@ def test_placement_choices_and_effects():
     spec_b = ("b6 b7 b9 b11 c8 e2 e10 f2 f7 g8 g12 h2 h10 i6 i10 j2 j5 j6 j9 k12 l6 l10").split()
     assert sorted(c["cell"] for c in view["choices"]["cells"]) == sorted(spec_b)
     assert view["board"]["to_place"] == [6, 7]
-    assert view["recent"] == [{"seat": 0, "actions": ["@e4"], "steps": [
+    assert words(view["recent"]) == [{"seat": 0, "actions": ["@e4"], "steps": [
         {"action": "@e4", "touched": ["e4"], "removed": [], "revealed": [], "converted": [], "path": ["e4"],
          "text": "Green places a piece on e4"}]}]
     assert view["eliminated"] == [] and view["turn"] == {"seat": 1, "actions": [], "left": None}
@@ -162,20 +164,20 @@ def test_slide_then_jump_choices_effects_and_win():
         {"to": "f7", "options": [
             {"action": "c9>d9*f7e", "via": "d9", "over": "e8", "capture": "exchange"},
             {"action": "c9>d9*f7r", "via": "d9", "over": "e8", "capture": "remove"}]}]}]}
-    assert state.action_effects(state.string_to_action("c9>d8*f8r"), None) == {
+    assert words(state.action_effects(state.string_to_action("c9>d8*f8r"), None)) == {
         "touched": ["c9", "d8", "f8"], "removed": ["e8"], "revealed": [], "converted": [], "path": ["c9", "d8", "f8"],
         "text": "Green slides c9→d8, jumps d8→f8 over Blue's e8 and removes it"}
-    assert state.action_effects(state.string_to_action("c9>d9*f7e"), None) == {
+    assert words(state.action_effects(state.string_to_action("c9>d9*f7e"), None)) == {
         "touched": ["c9", "d9", "f7", "e8"], "removed": [], "revealed": [], "converted": ["e8"],
         "path": ["c9", "d9", "f7"],
         "text": "Green slides c9→d9, jumps d9→f7 over Blue's e8 and turns it Green"}
     for move, left in (("c9>d8*f8r", ["f8"]), ("c9>d8*f8e", ["e8", "f8"])):
         over = play(state.clone(), move).to_struct(1)
         assert over["over"] and over["to_move"] is None and over["legal"] == [] and over["choices"] == {}
-        assert over["end"] == {"reason": "last-colour", "text": "Only Green pieces are left on the board",
+        assert words(over["end"]) == {"reason": "last-colour", "text": "Only Green pieces are left on the board",
                                "winners": [0]}
         assert [c["id"] for c in over["board"]["cells"] if c["piece"] == 0] == left
-        assert over["eliminated"] == [{"seat": 1, "text": "Blue has no pieces left"}]
+        assert words(over["eliminated"]) == [{"seat": 1, "text": "Blue has no pieces left"}]
         assert over["recent"][0]["steps"][0]["action"] == move
 
 
@@ -195,7 +197,7 @@ def test_jump_chain_continuation():
     play(state, "*j4e")
     blue = state.to_struct(1)
     assert blue["to_move"] == 1 and blue["turn"]["left"] is None and blue["board"]["jump_from"] is None
-    assert blue["recent"] == [{"seat": 0, "actions": ["e4>f4*h4r", "*j4e"], "steps": [
+    assert words(blue["recent"]) == [{"seat": 0, "actions": ["e4>f4*h4r", "*j4e"], "steps": [
         {"action": "e4>f4*h4r", "touched": ["e4", "f4", "h4"], "removed": ["g4"], "revealed": [], "converted": [],
          "path": ["e4", "f4", "h4"],
          "text": "Green slides e4→f4, jumps f4→h4 over Blue's g4 and removes it"},
@@ -214,7 +216,7 @@ def test_launched_jump_back_onto_the_start_square():
     view = state.to_struct(0)
     assert [(t["to"], [o["via"] for o in t["options"]]) for t in piece_choice(view, "c4")["targets"]] == [
         ("e4", [None, None]), ("d3", ["d5", "d5"]), ("c4", ["e4", "e4"])]
-    assert state.action_effects(state.string_to_action("c4>e4*c4r"), 1) == {
+    assert words(state.action_effects(state.string_to_action("c4>e4*c4r"), 1)) == {
         "touched": ["c4", "e4"], "removed": ["d4"], "revealed": [], "converted": [], "path": ["c4", "e4", "c4"],
         "text": "Green slides c4→e4, jumps e4→c4 over Blue's d4 and removes it"}
 
@@ -230,7 +232,7 @@ def test_four_players_launch_and_elimination():
                                  {"action": "k1>l1*j3r", "via": "l1", "over": "k2", "capture": "remove"}]}]}]
     play(state, "k1*k3r")
     view = state.to_struct(None)
-    assert view["eliminated"] == [{"seat": 0, "text": "Green has no pieces left"}]
+    assert words(view["eliminated"]) == [{"seat": 0, "text": "Green has no pieces left"}]
     assert view["to_move"] == 1 and not view["over"]
     assert view["recent"][-1]["steps"][0]["removed"] == ["k2"]
 
@@ -242,11 +244,11 @@ def test_pass_choice_and_all_passed_draw():
     view = state.to_struct(0)
     assert view["choices"] == {"kind": "pass", "action": "pass"} and view["legal"] == ["pass"]
     assert view["board"]["passes"] == 1
-    assert state.action_effects(state.string_to_action("pass"), 1) == {
+    assert words(state.action_effects(state.string_to_action("pass"), 1)) == {
         "touched": [], "removed": [], "revealed": [], "converted": [], "path": [],
         "text": "Green passes (no piece can move)"}
     play(state, "pass")
-    assert state.to_struct(None)["end"] == {"reason": "all-passed", "text": "Nobody can move: a draw", "winners": []}
+    assert words(state.to_struct(None)["end"]) == {"reason": "all-passed", "text": "Nobody can move: a draw", "winners": []}
 
 
 def test_no_jump_draw_and_eliminated_seat():
@@ -254,10 +256,10 @@ def test_no_jump_draw_and_eliminated_seat():
     state = game.state_from_text("Bl12,Ga12,Yl1 M G nj=99")
     view = state.to_struct(0)
     assert view["board"]["no_jump"] == 99
-    assert view["eliminated"] == [{"seat": 2, "text": "Red has no pieces left"}]
+    assert words(view["eliminated"]) == [{"seat": 2, "text": "Red has no pieces left"}]
     play(state, "a12-a11")
     view = state.to_struct(3)
-    assert view["end"] == {"reason": "no-jump", "text": "100 turns without a jump: a draw", "winners": []}
+    assert words(view["end"]) == {"reason": "no-jump", "text": "100 turns without a jump: a draw", "winners": []}
     assert view["returns"] == [0.0, 0.0, -1.0, 0.0]
 
 
@@ -270,7 +272,7 @@ def test_no_one_is_eliminated_during_placement():
     play(state, "@b4", "@c8", "@c12")
     view = state.to_struct(None)
     assert view["board"]["phase"] == "movement"
-    assert view["eliminated"] == [{"seat": 3, "text": "Orange has no pieces left"}]
+    assert words(view["eliminated"]) == [{"seat": 3, "text": "Orange has no pieces left"}]
     check_struct(game, state)
     assert json.loads(json.dumps(view)) == view
 

@@ -25,7 +25,7 @@ def test_games_lists_registered_games_and_options(client):
     assert nim["title"] == "Toy Nim" and nim["num_players"] == 2
     assert nim["options"] == [{"name": "stones", "label": "stones", "default": "7", "help": "starting heap", "kind": "int",
                                "unset_label": None,
-                               "choices": None, "choice_labels": {}}]
+                               "choices": None, "choice_labels": {}, "keys": {}}]
 
 
 def test_openapi_documents_the_api(client):

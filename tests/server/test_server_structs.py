@@ -3,6 +3,8 @@ every WebSocket message and every replay position; a hidden card never reaches a
 
 from __future__ import annotations
 
+from abstracta.testing import words
+
 import json
 
 import abstracta
@@ -30,7 +32,7 @@ def test_every_response_carries_the_viewers_struct(client):
     after = client.post(f"/api/matches/{view['id']}/actions", json={"action": "d3-c3W", "ply": 0}).json()
     struct = after["struct"]
     assert struct["to_move"] == 1 and struct["viewer"] == 1
-    assert struct["recent"] == [{"seat": 0, "actions": ["d3-c3W"],
+    assert words(struct["recent"]) == [{"seat": 0, "actions": ["d3-c3W"],
                                  "steps": [{"action": "d3-c3W", "touched": ["d3", "c3"], "removed": ["e3"],
                                             "revealed": [], "text": "White d3→c3, takes e3 by withdrawal"}]}]
     replay = client.get(f"/api/matches/{view['id']}/positions").json()

@@ -218,6 +218,10 @@ class GameDescription:
         analysis_budget: the analysis board's fixed budget (``abstracta.ai.analysis``):
             iterations for MCTS/IS-MCTS, positions for alpha-beta; ``None``: the default of the
             strongest level's search.
+        resources: the game's package directory, where translations are read: message catalogs
+            ``i18n/<lang>.json`` (the Finnish of every :class:`Text` key, and the board module's
+            and structured view's messages) and rules pages ``rules.<lang>.html``; ``None``:
+            English only (the :class:`Text` values).
     """
 
     name: str
@@ -243,6 +247,7 @@ class GameDescription:
     web: "Traversable | None" = None
     options: Mapping[str, OptionText] = field(default_factory=dict)
     analysis_budget: int | None = None
+    resources: "Traversable | None" = None
 
     def __post_init__(self) -> None:
         missing = [n for n in LEVEL_NUMBERS if n not in self.levels]
@@ -331,6 +336,13 @@ def rules_page(package: str, filename: str = "rules.html") -> str:
     return (files(package) / filename).read_text(encoding="utf-8")
 
 
+def package_files(package: str) -> "Traversable":
+    """The directory of ``package`` (:attr:`GameDescription.resources`: its translations)."""
+    from importlib.resources import files
+
+    return files(package)
+
+
 def web_dir(package: str) -> "Traversable":
     """The ``web/`` directory of ``package`` (its browser board module)."""
     from importlib.resources import files
@@ -339,5 +351,5 @@ def web_dir(package: str) -> "Traversable":
 
 
 __all__ = ["BotFactory", "EndgameTables", "Evaluator", "GameDescription", "Oracle", "Solution", "Solver", "LEVEL_NUMBERS", "OptionText", "SHARED_BOTS", "Search",
-           "SeatStyle", "Text", "Variant", "default_levels", "describe_basic", "rules_page",
+           "SeatStyle", "Text", "Variant", "default_levels", "describe_basic", "package_files", "rules_page",
            "standard_levels", "texts", "web_dir"]

@@ -47,6 +47,15 @@ from typing import TYPE_CHECKING, Any, Iterator
 if TYPE_CHECKING:  # pragma: no cover
     from .game import State
 
+def message(key: str, **params: Any) -> dict[str, Any]:
+    """Words for people as data, which the browser formats in the reader's language:
+    ``{"key": key, "params": params}``, ``key`` in the game's catalogs (``i18n/<lang>.json``).
+    A parameter is a string or number, another message (translated first: a seat's name), or a
+    list of those (joined "a, b and c"). A list of messages is said one after the other. Views
+    give it as ``"message"`` beside the English ``"text"`` (effects, ``end``, ``eliminated``)."""
+    return {"key": key, "params": params}
+
+
 #: "recent" never reaches back further than this many turns (a viewer who never moved).
 MAX_RECENT_TURNS = 8
 

@@ -69,7 +69,7 @@ from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
-from . import push, security
+from . import i18n, push, security
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
 from .matches import CLOCK_LIMIT, TOKEN_LIMIT, MatchService, clip, cut, seat_styles
@@ -316,6 +316,8 @@ class OptionInfo(BaseModel):
     unset_label: str | None = Field(description="what leaving the option out means (e.g. 'At random'), if it has no default")
     kind: str = Field(description="bool | int | text")
     choices: list[str] | None = Field(description="allowed values (text form), or null for any")
+    keys: dict[str, Any] = Field(description="translation keys of the words above: label, help, unset "
+                                             "and choices (by text form); see /api/i18n/{lang}")
 
 
 class VariantInfo(BaseModel):
@@ -324,6 +326,7 @@ class VariantInfo(BaseModel):
     num_players: int
     chance: bool = Field(description="randomness in the rules of this variant")
     hidden_information: bool = Field(description="players see different things in this variant")
+    label_key: str = Field(description="translation key of the label")
 
 
 class SeatInfo(BaseModel):
@@ -331,12 +334,15 @@ class SeatInfo(BaseModel):
                                          "a client names the seat (You, Computer, Player 2)")
     colour: str | None = Field(description="CSS colour of the seat's pieces")
     ink: str | None = Field(description="CSS colour of text on 'colour'")
+    name_key: str | None = Field(default=None, description="translation key of the name")
 
 
 class GameInfo(BaseModel):
     name: str
     title: str
     summary: str
+    title_key: str = Field(description="translation key of the title (see /api/i18n/{lang})")
+    summary_key: str = Field(description="translation key of the summary")
     min_players: int
     max_players: int
     num_players: int = Field(description="players with default options")
@@ -353,7 +359,10 @@ class GameDetail(GameInfo):
     """One game with everything a client shows of it, for a given option set."""
 
     notation_help: str
-    rules: str = Field(description="the rules page, an HTML fragment")
+    notation_help_key: str = Field(description="translation key of the notation help")
+    rules: str = Field(description="the rules page, an HTML fragment, in the language asked for "
+                                   "(?lang=fi) where the game has it")
+    rules_lang: str = Field(description="the language of 'rules' (en when the game has no page in the one asked)")
     seats: list[SeatInfo] = Field(description="per seat of this option set: name and colours")
     board: dict[str, str] = Field(description="named colours of the board (the board module's palette)")
     texts: dict[str, str] = Field(description="every human-readable string of the description by "
@@ -366,6 +375,7 @@ class MatchView(BaseModel):
     id: str
     game: str
     title: str
+    title_key: str = Field(description="translation key of the title")
     options: dict[str, Any]
     seed: int | None = Field(description="null for games without chance, and while a hidden-information game runs")
     players: list[str] = Field(description="per seat: 'human' or 'level:N'")
@@ -484,6 +494,7 @@ class InvitationInfo(BaseModel):
     match: str
     game: str
     title: str
+    title_key: str
     seat: int
     claimed: bool = Field(description="the invitation was used already")
     players: list[str]
@@ -515,6 +526,8 @@ class Positions(BaseModel):
 
 class ErrorBody(BaseModel):
     error: str
+    i18n: dict[str, Any] | None = Field(default=None, description="common refusals (illegal move, not your "
+                                           "turn, game over) also as {key, params} of the client's catalogs")
 
 
 ERROR_TEXT: dict[int, str] = {
@@ -564,7 +577,10 @@ def option_json(spec: Option, words: OptionText | None = None) -> dict[str, Any]
             "help": str(words.help) if words else spec.help, "kind": kind, "choices": choices,
             "label": str(words.label) if words else spec.name.replace("_", " "),
             "choice_labels": {k: str(v) for k, v in words.choices.items()} if words else {},
-            "unset_label": str(words.unset) if words and words.unset else None}
+            "unset_label": str(words.unset) if words and words.unset else None,
+            "keys": {"label": words.label.key, "help": words.help.key,
+                     "unset": words.unset.key if words.unset else None,
+                     "choices": {k: v.key for k, v in words.choices.items()}} if words else {}}
 
 
 def option_text(spec: Option, value: Any) -> Any:
@@ -583,9 +599,10 @@ def game_info(game: Game) -> dict[str, Any]:
         except AbstractaError as exc:  # a variant the game declares but refuses: a bug in the game
             raise RuntimeError(f"{d.name}: declared variant {dict(variant.options)} is refused: {exc}") from exc
         variants.append({"options": {k: option_text(specs[k], val) for k, val in variant.options.items()},
-                         "label": str(variant.label), "num_players": v.num_players,
+                         "label": str(variant.label), "label_key": variant.label.key, "num_players": v.num_players,
                          "chance": v.chance, "hidden_information": v.hidden_information})
     return {"name": d.name, "title": str(d.title), "summary": str(d.summary),
+            "title_key": d.title.key, "summary_key": d.summary.key,
             "min_players": d.min_players, "max_players": d.max_players, "num_players": d.num_players,
             "hidden_information": d.hidden_information, "chance": d.chance,
             "whole_turn_notation": d.whole_turn_notation, "printable_board": d.printable_board,
@@ -593,9 +610,12 @@ def game_info(game: Game) -> dict[str, Any]:
             "options": [option_json(o, d.options.get(o.name)) for o in game.option_specs], "variants": variants}
 
 
-def game_detail(game: Game) -> dict[str, Any]:
+def game_detail(game: Game, lang: str = i18n.BASE) -> dict[str, Any]:
+    """The detail of ``game``, its rules page in ``lang`` where the game has one."""
     d = game.description
-    return {**game_info(game), "notation_help": str(d.notation_help), "rules": str(d.rules),
+    rules, rules_lang = i18n.rules_html(game, lang)
+    return {**game_info(game), "notation_help": str(d.notation_help), "notation_help_key": d.notation_help.key,
+            "rules": rules, "rules_lang": rules_lang,
             "seats": seat_styles(game), "board": dict(d.board), "texts": d.texts()}
 
 
@@ -735,14 +755,28 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
              response_model=GameDetail, responses=errors(404, 422))
     def get_game(name: str, request: Request) -> dict[str, Any]:
         """Query parameters other than the path are the game's options (e.g. ``?players=3``)."""
-        options = {k: v for k, v in request.query_params.items()}
+        options = {k: v for k, v in request.query_params.items() if k != "lang"}
         try:
             game = load_game(name, **options)
         except UnknownGameError as exc:
             raise NotFound(cut(str(exc))) from None
         except AbstractaError as exc:
             raise InvalidRequest(cut(str(exc))) from None
-        return game_detail(game)
+        return game_detail(game, request.query_params.get("lang", i18n.BASE))
+
+    @app.get("/api/i18n", summary="The languages of the client's message catalogs")
+    def get_languages() -> list[str]:
+        return i18n.languages()
+
+    @app.get("/api/i18n/{lang}", summary="Every message of the client in one language, by key",
+             responses=errors(404))
+    def get_catalog(lang: str) -> dict[str, Any]:
+        """``{key: message}``: the shell's and every game's (description, board module, view).
+        A message has ``{name}`` parameters, or is ``{"one": …, "other": …}`` by the count ``{n}``."""
+        try:
+            return i18n.catalog(lang)
+        except KeyError:
+            raise NotFound(f"no catalog for language {clip(lang)}") from None
 
     @app.get("/games/{name}/{path:path}", include_in_schema=False)
     def game_asset(name: str, path: str) -> Response:
@@ -838,7 +872,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     def lookup_invite(body: InviteCode) -> dict[str, Any]:
         """The code goes in the body, never in a URL (URLs end up in logs)."""
         match, seat, claimed = service.invitation(body.code)
-        return {"match": match.id, "game": match.game.name, "title": match.game.title, "seat": seat,
+        return {"match": match.id, "game": match.game.name, "title": match.game.title,
+                "title_key": match.game.description.title.key, "seat": seat,
                 "claimed": claimed, "players": match.players, "seats": seat_styles(match.game)}
 
     @app.post("/api/invites/claim", summary="Claim an invitation: the seat's token (once)",

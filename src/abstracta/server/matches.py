@@ -98,6 +98,12 @@ def check_seed(seed: Any, field_name: str = "seed") -> None:
         raise InvalidRequest(f"{field_name}: {problem}")
 
 
+def message(key: str, **params: Any) -> dict[str, Any]:
+    """A refusal in words the browser translates (a domain error's ``i18n=``, the body's ``i18n``): a key of the
+    shell's catalog (``web/i18n``) and its parameters; ``error`` stays the English text."""
+    return {"key": key, "params": params}
+
+
 def digest(secret: str) -> str:
     """SHA-256 (hex) of a token or invitation code: what the store keeps instead of it."""
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
@@ -324,7 +330,8 @@ def display_value_for(answer: dict[str, Any], seat: int) -> str:
 
 def seat_styles(game: Game) -> list[dict[str, Any]]:
     """Per seat of ``game``: its name in the game (or None) and colours, from the description."""
-    return [{"name": str(st.name) if st.name is not None else None, "colour": st.colour, "ink": st.ink}
+    return [{"name": str(st.name) if st.name is not None else None, "colour": st.colour, "ink": st.ink,
+             "name_key": st.name.key if st.name is not None else None}
             for st in game.description.seats]
 
 
@@ -871,19 +878,22 @@ class MatchService:
                 raise InvalidRequest(f"seat {seat} does not exist in this game (0…{len(match.players) - 1})")
             held = self.authorize(match, tokens, seat)
             if match.over:
-                raise Conflict("the game is over")
+                raise Conflict("the game is over", i18n=message("error.game_over"))
             if ply != match.ply:
                 raise StalePly(f"stale move: it was chosen at ply {ply}, the game is at ply {match.ply}",
-                               ply=match.ply)
+                               i18n=message("error.stale", ply=ply, now=match.ply), ply=match.ply)
             mover = match.to_move()
             if mover is None:
-                raise Conflict("nobody is to move")
+                raise Conflict("nobody is to move", i18n=message("error.nobody_to_move"))
             if match.players[mover] != "human":
-                raise NotYourTurn(f"seat {mover} is played by the computer ({match.players[mover]})")
+                raise NotYourTurn(f"seat {mover} is played by the computer ({match.players[mover]})",
+                                  i18n=message("error.computer_turn", seat=mover, players=match.players[mover]))
             if seat is not None and seat != mover:
-                raise NotYourTurn(f"it is seat {mover}'s turn, not seat {seat}'s")
+                raise NotYourTurn(f"it is seat {mover}'s turn, not seat {seat}'s",
+                                  i18n=message("error.not_your_turn", mover=mover, seat=seat))
             if mover not in held:
-                raise Forbidden(f"it is seat {mover}'s turn and no token given holds seat {mover}")
+                raise Forbidden(f"it is seat {mover}'s turn and no token given holds seat {mover}",
+                                i18n=message("error.not_your_seat", mover=mover))
             trial = self._copy(match)
             for index, item in enumerate(texts):
                 if index and trial.state.current_player() != mover:
@@ -909,14 +919,15 @@ class MatchService:
         except AbstractaError as exc:
             first: Exception = exc
         if not match.game.description.whole_turn_notation:
-            raise IllegalMove(cut(str(first)) if str(first) else f"{clip(text)} is not a legal move here")
+            raise IllegalMove(cut(str(first)) if str(first) else f"{clip(text)} is not a legal move here",
+                              i18n=message("error.illegal", move=clip(text)))
         try:
             actions = list(match.game.parse_move(state, text))
             check = state.clone()
             for action in actions:
                 check.apply_action(action)
         except AbstractaError as exc:
-            raise IllegalMove(cut(str(exc) or str(first))) from None
+            raise IllegalMove(cut(str(exc) or str(first)), i18n=message("error.illegal", move=clip(text))) from None
         if not actions:
             raise IllegalMove(f"{clip(text)} names no action")
         return actions
@@ -964,7 +975,7 @@ class MatchService:
                 target = p
                 break
         if target is None:
-            raise Conflict("there is no earlier turn of yours to take back to")
+            raise Conflict("there is no earlier turn of yours to take back to", i18n=message("error.no_takeback"))
         barrier = self._reveal_flags(match, target)
         if barrier:
             ply, text = barrier[-1]
@@ -1119,7 +1130,7 @@ class MatchService:
             match = self.tick(self.load(match_id, fresh=True))
             held = self.authorize(match, tokens)
             if match.over:
-                raise Conflict("the game is over")
+                raise Conflict("the game is over", i18n=message("error.game_over"))
             if seat is None:
                 mine = sorted(held & set(match.persons))
                 mover = match.to_move()
@@ -1622,6 +1633,7 @@ class MatchService:
             "id": match.id,
             "game": game.name,
             "title": game.title,
+            "title_key": game.description.title.key,
             "options": match.record().options,
             # the seed fixes every hidden card: only shown once a hidden-information game is over
             "seed": (match.initial.seed if game.has_chance and not match.hides_cards else None),

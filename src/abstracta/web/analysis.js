@@ -6,34 +6,35 @@
 // The line is drawn over the cells a board marks with data-cell="<id>" (docs/board-modules.md).
 import { tokensOf } from "./api.js";
 import { el } from "./svg.js";
+import { t } from "./i18n.js";
 
-// Every string this module shows (the translation catalogues take them from here).
+// Every string this module shows, from the message catalogs (web/i18n/*.json, keys analysis.*).
 export const T = {
-  analyse: "Analyse",
-  analyseTitle: "Analysis",
-  hideAnalysis: "Hide analysis",
-  hint: "Hint",
-  hintsToggle: "Show a Hint button",
-  hintsNote: "A hint is the computer's best move; hints are counted in the game record.",
-  hintsUsed: (n) => `Hints used: ${n}`,
-  hintsBySeat: (list) => `Hints used: ${list}`,
-  thinking: "Analysing…",
-  evalFor: (name) => `for ${name}`,
-  bestLine: "Best line",
-  noLine: "The game is over: no moves left.",
-  cutHidden: "then a move you cannot see yet",
-  cutRevealed: "then a card nobody knows yet",
-  graphLabel: "Evaluation after each turn; click to go to that position",
-  graphTitle: "How the game went",
-  search: (s, n) => `${s}, ${n} searched`,
-  pasteTitle: (title) => `Analyse a ${title} position`,
-  pasteLead: "Paste a position text (as the game page shows under “Position text”) and see the computer's evaluation and best line.",
-  pastePlaceholder: "Position text",
-  pasteGo: "Analyse",
-  pasteBox: "Analyse a position",
-  noSuchGame: (name) => `There is no game called “${name}”.`,
-  seat: (i) => `Player ${i + 1}`,
-  valueWords: "Evaluation: +1 is a won game, −1 a lost one, 0 even.",
+  get analyse() { return t("analysis.analyse"); },
+  get analyseTitle() { return t("analysis.analyse_title"); },
+  get hideAnalysis() { return t("analysis.hide_analysis"); },
+  get hint() { return t("analysis.hint"); },
+  get hintsToggle() { return t("analysis.hints_toggle"); },
+  get hintsNote() { return t("analysis.hints_note"); },
+  get thinking() { return t("analysis.thinking"); },
+  get bestLine() { return t("analysis.best_line"); },
+  get noLine() { return t("analysis.no_line"); },
+  get cutHidden() { return t("analysis.cut_hidden"); },
+  get cutRevealed() { return t("analysis.cut_revealed"); },
+  get graphLabel() { return t("analysis.graph_label"); },
+  get graphTitle() { return t("analysis.graph_title"); },
+  get pastePlaceholder() { return t("analysis.paste_placeholder"); },
+  get pasteGo() { return t("analysis.paste_go"); },
+  get pasteBox() { return t("analysis.paste_box"); },
+  get pasteLead() { return t("analysis.paste_lead"); },
+  get valueWords() { return t("analysis.value_words"); },
+  hintsUsed: (n) => t("analysis.hints_used", { n }),
+  hintsBySeat: (list) => t("analysis.hints_by_seat", { list }),
+  evalFor: (name) => t("analysis.eval_for", { name }),
+  search: (s, n) => t("analysis.search", { s, n }),
+  pasteTitle: (title) => t("analysis.paste_title", { title }),
+  noSuchGame: (name) => t("analysis.no_such_game", { name }),
+  seat: (i) => t("analysis.seat", { n: i + 1 }),
 };
 
 const css = `
@@ -59,12 +60,12 @@ const css = `
 @media (max-width: 760px) { .an-page { grid-template-columns: 1fr; } }
 `;
 
-function addCss() {
-  if (document.querySelector("style[data-module='analysis']")) return;
-  const s = document.createElement("style");
-  s.dataset.module = "analysis";
-  s.textContent = css;
-  document.head.append(s);
+let sheet = null;
+function addCss() { // a constructed style sheet: the CSP allows no inline <style>
+  if (sheet) return;
+  sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
 
 function h(tag, attrs = {}, ...children) {
@@ -73,6 +74,7 @@ function h(tag, attrs = {}, ...children) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else if (k === "class") node.className = v;
+    else if (k === "style") node.style.cssText = v; // through the CSSOM: the CSP refuses style attributes
     else node.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) {
@@ -387,8 +389,8 @@ export async function analysisPage(app, hash, helpers) {
     app.append(h("h1", {}, T.analyseTitle), h("p", { class: "error", id: "not-found" }, T.noSuchGame(name)));
     return;
   }
-  document.title = `${T.pasteTitle(g.title)} — abstracta`;
-  app.append(h("h1", {}, T.pasteTitle(g.title)), h("p", { class: "lead" }, T.pasteLead));
+  document.title = `${T.pasteTitle(t(g.title_key, {}, g.title))} — abstracta`;
+  app.append(h("h1", {}, T.pasteTitle(t(g.title_key, {}, g.title))), h("p", { class: "lead" }, T.pasteLead));
   const area = h("textarea", { rows: 3, id: "an-position", "aria-label": T.pastePlaceholder, placeholder: T.pastePlaceholder }, position);
   const err = h("p", { class: "error", id: "an-error", hidden: true });
   const boardBox = h("div", { class: "boardbox", id: "board" });

@@ -3,6 +3,7 @@
 // #/join/<code>: an invitation to a seat).
 import { api, forgetTokens, invitesOf, keepInvites, tokensOf } from "./api.js";
 import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
+import { fmt, lang, onLanguage, preferred, setLanguage, t } from "./i18n.js";
 
 const app = document.getElementById("app");
 let catalog = null;
@@ -33,44 +34,53 @@ function h(tag, attrs = {}, ...children) {
 // several people share the device. `mine` (the seats this browser holds, when known): with
 // people at a distance, the one seat held here is "You" and the others are "Player N".
 export function defaultSeatName(i, players, mine) {
-  if (!players || !players[i]) return `Player ${i + 1}`;
-  if (players[i].startsWith("level:")) return `Computer (level ${players[i].slice(6)})`;
+  const player = t("seat.player", { n: i + 1 });
+  if (!players || !players[i]) return player;
+  if (players[i].startsWith("level:")) return t("seat.computer_level", { level: players[i].slice(6) });
   const humans = players.filter((p) => p === "human").length;
-  if (mine && humans > 1) return mine.length === 1 && mine[0] === i ? "You" : `Player ${i + 1}`;
-  return humans === 1 && (!mine || mine.includes(i)) ? "You" : `Player ${i + 1}`;
+  if (mine && humans > 1) return mine.length === 1 && mine[0] === i ? t("seat.you") : player;
+  return humans === 1 && (!mine || mine.includes(i)) ? t("seat.you") : player;
 }
 
 // Seat names from the game's description (seats: [{name, colour, ink}]): the game's own name for
 // a seat (White, Red) when it has one, else You / Computer / Player N.
 function seatNamer(seats, players, mine) {
-  return (i) => (seats && seats[i] && seats[i].name ? seats[i].name : defaultSeatName(i, players, mine));
+  return (i) => (seats && seats[i] && seats[i].name ? seatWord(seats[i]) : defaultSeatName(i, players, mine));
 }
+// A seat's name in the game (White) in the reader's language.
+const seatWord = (seat) => t(seat.name_key, {}, seat.name);
+// A game's words from its description: the catalog's, else the English the API sent.
+const gameTitle = (g) => (g ? t(g.title_key, {}, g.title) : "");
 const coloured = (seats) => !!(seats && seats.some((s) => s && s.name));
 
 function resultLine(result, termination, name) {
   if (!result) return "";
-  const wins = (n) => (n === "You" ? "You win" : `${n} wins`);
+  const you = t("seat.you");
+  const wins = (n) => (n === you ? t("result.you_win") : t("result.wins", { name: n }));
+  const winMany = (names) => (names.length === 1 ? wins(names[0]) : t("result.win_many", { names }));
   const winners = result.map((v, i) => (v > 0 ? name(i) : null)).filter((x) => x !== null);
   const losers = result.map((v, i) => (v < 0 ? name(i) : null)).filter((x) => x !== null);
   if (termination === "time") {
     const flagged = result.map((v, i) => (v < 0 ? name(i) : null)).filter((x) => x !== null);
-    const who = flagged.length === 1 ? flagged[0] : flagged.join(", ");
-    const ran = `${who} ran out of time`;
-    if (winners.length) return `${ran} — ${winners.length === 1 ? wins(winners[0]) : winners.join(", ") + " win"}`;
-    return `${ran} — a draw: the other side could not win any more`;
+    const ran = flagged.length === 1 && flagged[0] === you ? t("result.you_out_of_time") : t("result.out_of_time", { who: flagged });
+    if (winners.length) return `${ran} — ${winMany(winners)}`;
+    return `${ran} — ${t("result.draw_time")}`;
   }
   if (termination === "resignation") {
     const loser = name(result.indexOf(-1));
-    return `${loser} resigned` + (winners.length ? ` — ${winners.length === 1 ? wins(winners[0]) : winners.join(", ") + " win"}` : "");
+    return (loser === you ? t("result.you_resigned") : t("result.resigned", { name: loser })) + (winners.length ? ` — ${winMany(winners)}` : "");
   }
-  if (winners.length) return winners.length === 1 ? wins(winners[0]) : `${winners.join(", ")} win`;
+  if (winners.length) return winMany(winners);
   // nobody won: a draw for all, or some seats lost and the others share the game (3–4 players)
-  if (!losers.length) return "Draw";
-  return losers.map((n) => (n === "You" ? "You lose" : `${n} loses`)).join(", ");
+  if (!losers.length) return t("result.draw");
+  return losers.map((n) => (n === you ? t("result.you_lose") : t("result.loses", { name: n }))).join(", ");
 }
 
 function showError(where, err) {
-  where.textContent = err ? (err.message || String(err)) : "";
+  // a refusal the server words as a message (illegal move, not your turn) in the reader's language
+  // (in English the server's own words, which may say more: the engine's reason)
+  const keyed = err && lang !== "en" && err.data && err.data.i18n;
+  where.textContent = err ? (keyed ? fmt(err.data.i18n, err.message) : err.message || String(err)) : "";
   where.hidden = !err;
 }
 
@@ -94,34 +104,50 @@ async function route() {
   window.scrollTo(0, 0);
 }
 window.addEventListener("hashchange", route);
-route();
+
+// ------------------------------------------------------------------------------ language
+// The header's switch (EN / FI): the choice is remembered; every page is drawn again in it.
+const header = document.querySelector("header.top");
+function drawHeader() {
+  for (const node of header.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  const group = header.querySelector("#lang");
+  group.setAttribute("aria-label", t("nav.language"));
+  for (const b of group.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+}
+header.querySelector("#lang").addEventListener("click", async (ev) => {
+  const b = ev.target.closest("button[data-lang]");
+  if (!b || b.dataset.lang === lang) return;
+  await setLanguage(b.dataset.lang, true);
+});
+onLanguage(() => { drawHeader(); route(); });
+setLanguage(preferred()).catch(() => { drawHeader(); route(); }); // no catalog: the English of the API
 
 // ------------------------------------------------------------------------------ home
 async function homePage() {
   document.title = "abstracta";
   const list = await games();
-  app.append(h("h1", {}, "Five abstract games"));
-  app.append(h("p", { class: "lead" }, "Play against the computer (six levels) or against a friend on this device."));
+  app.append(h("h1", {}, t("home.title")));
+  app.append(h("p", { class: "lead" }, t("home.lead")));
   const grid = h("div", { class: "cards" });
   for (const g of list) {
-    const blurb = g.summary;
+    const blurb = t(g.summary_key, {}, g.summary);
     grid.append(h("section", { class: "card", "data-game": g.name },
-      h("h2", {}, g.title),
+      h("h2", {}, gameTitle(g)),
       h("p", {}, blurb),
       h("p", { class: "links" },
-        h("a", { href: `#/new/${g.name}`, class: "button primary" }, "New game"),
+        h("a", { href: `#/new/${g.name}`, class: "button primary" }, t("home.new_game")),
         " ",
-        h("a", { href: `#/rules/${g.name}`, class: "button" }, "Rules"))));
+        h("a", { href: `#/rules/${g.name}`, class: "button" }, t("home.rules")))));
   }
   const recent = h("section", { class: "recent", hidden: true });
   app.append(recent, grid);
   api("/api/matches?limit=8").then((rows) => {
     rows = rows.filter((r) => r.status === "playing").slice(0, 4);
     if (!rows.length) return;
-    const titles = Object.fromEntries(list.map((g) => [g.name, g.title]));
-    recent.append(h("h2", {}, "Continue a game"),
+    const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
+    recent.append(h("h2", {}, t("home.continue")),
       h("ul", { class: "matches" }, ...rows.map((r) => h("li", {},
-        h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game), ` — ${r.turns} move${r.turns === 1 ? "" : "s"}, ${new Date(r.updated).toLocaleString()}`))));
+        h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game), ` — ${t("count.moves", { n: r.turns })}, ${new Date(r.updated).toLocaleString(lang)}`))));
     recent.hidden = false;
   }).catch(() => { /* the list is a convenience */ });
   app.append(importBox());
@@ -129,32 +155,32 @@ async function homePage() {
 
 function importBox() {
   const err = h("p", { class: "error", hidden: true });
-  const area = h("textarea", { rows: 4, placeholder: "Paste a record (JSON) here, or choose a file", id: "import-text" });
-  const file = h("input", { type: "file", accept: ".json,application/json", id: "import-file", "aria-label": "Record file (JSON)" });
+  const area = h("textarea", { rows: 4, placeholder: t("import.placeholder"), id: "import-text", "aria-label": t("import.title") });
+  const file = h("input", { type: "file", accept: ".json,application/json", id: "import-file", "aria-label": t("import.file") });
   file.addEventListener("change", async () => { if (file.files[0]) area.value = await file.files[0].text(); });
   const go = async () => {
     showError(err, null);
     let record;
-    try { record = JSON.parse(area.value); } catch (e) { showError(err, new Error("not valid JSON: " + e.message)); return; }
+    try { record = JSON.parse(area.value); } catch (e) { showError(err, new Error(t("import.bad_json", { problem: e.message }))); return; }
     try {
       const m = await api("/api/matches/import", { method: "POST", body: { record, take: "all" } });
       location.hash = `#/match/${m.id}`;
     } catch (e) { showError(err, e); }
   };
-  return h("section", { class: "import" }, h("h2", {}, "Continue a recorded game"), area,
-    h("div", { class: "row" }, file, h("button", { type: "button", onclick: go, id: "import-go" }, "Import")), err);
+  return h("section", { class: "import" }, h("h2", {}, t("import.title")), area,
+    h("div", { class: "row" }, file, h("button", { type: "button", onclick: go, id: "import-go" }, t("import.go"))), err);
 }
 
 async function matchesPage() {
-  document.title = "Your games — abstracta";
+  document.title = `${t("nav.matches")} — abstracta`;
   const [rows, list] = await Promise.all([api("/api/matches"), games()]);
-  const titles = Object.fromEntries(list.map((g) => [g.name, g.title]));
-  app.append(h("h1", {}, "Your games"));
-  const empty = h("p", { id: "no-games", hidden: rows.length > 0 }, "No games yet.");
+  const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
+  app.append(h("h1", {}, t("nav.matches")));
+  const empty = h("p", { id: "no-games", hidden: rows.length > 0 }, t("matches.none"));
   const err = h("p", { class: "error", hidden: true });
   app.append(empty, err);
   const table = h("table", { class: "matchlist", id: "match-list", hidden: !rows.length },
-    h("thead", {}, h("tr", {}, ...["Game", "Players", "Options", "You play", "Result", "Moves", "Last played", ""].map((t) => h("th", {}, t)))));
+    h("thead", {}, h("tr", {}, ...["game", "players", "options", "you_play", "result", "moves", "last", null].map((k) => h("th", {}, k ? t(`matches.col.${k}`) : "")))));
   const body = h("tbody");
   table.append(body);
   for (const r of rows) {
@@ -163,25 +189,25 @@ async function matchesPage() {
     const named = coloured(r.seats);
     // the seats held here, by their game name (White) or number: "You" would say nothing
     const yours = mine.filter((i) => r.players[i] === "human")
-      .map((i) => (r.seats && r.seats[i] && r.seats[i].name) || `Player ${i + 1}`).join(", ");
+      .map((i) => (r.seats && r.seats[i] && r.seats[i].name ? seatWord(r.seats[i]) : t("seat.player", { n: i + 1 }))).join(", ");
     const apart = mine.length > 0 && r.players.some((p, i) => p === "human" && !mine.includes(i)); // people at a distance
-    const who = r.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? "computer " + p.slice(6) : apart && mine.includes(i) ? "you" : "person"})` : "")).join(" vs ");
+    const who = r.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : apart && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
-    const result = r.status === "over" ? resultLine(r.result, r.termination, name) || "finished" : "in play";
-    const moves = r.turns === r.ply ? `${r.ply}` : `${r.turns} turns (${r.ply} actions)`;
+    const result = r.status === "over" ? resultLine(r.result, r.termination, name) || t("matches.finished") : t("matches.in_play");
+    const moves = r.turns === r.ply ? `${r.ply}` : t("matches.turns_actions", { n: r.turns, actions: r.ply });
     const row = h("tr", { "data-id": r.id },
       h("td", {}, h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game)),
-      h("td", {}, who), h("td", { class: "muted" }, opts || "—"), h("td", { class: "yours" }, yours || "watching"), h("td", {}, result), h("td", {}, moves),
-      h("td", { class: "muted" }, new Date(r.updated).toLocaleString()),
-      h("td", {}, h("button", { type: "button", class: "delete", title: "Delete this game", onclick: async () => {
-        if (!confirm(`Delete this game of ${titles[r.game] || r.game}?`)) return;
+      h("td", {}, who), h("td", { class: "muted" }, opts || "—"), h("td", { class: "yours" }, yours || t("matches.watching")), h("td", {}, result), h("td", {}, moves),
+      h("td", { class: "muted" }, new Date(r.updated).toLocaleString(lang)),
+      h("td", {}, h("button", { type: "button", class: "delete", title: t("matches.delete_title"), onclick: async () => {
+        if (!confirm(t("matches.delete_confirm", { game: titles[r.game] || r.game }))) return;
         try {
           await api(`/api/matches/${r.id}`, { method: "DELETE" });
           forgetTokens(r.id);
           row.remove();
           if (!body.children.length) { table.hidden = true; empty.hidden = false; }
         } catch (e) { showError(err, e); }
-      } }, "Delete")));
+      } }, t("matches.delete"))));
     body.append(row);
   }
   app.append(h("div", { class: "tablewrap" }, table)); // a phone scrolls the table, not the page
@@ -195,7 +221,10 @@ function optionWords(game, options) {
     if (!options || options[o.name] === undefined || options[o.name] === null) continue;
     const v = Array.isArray(options[o.name]) ? options[o.name].join(",") : String(options[o.name]);
     if (v === o.default) continue;
-    out.push(`${o.label || o.name}: ${(o.choice_labels || {})[v] || (o.kind === "bool" ? (v === "true" ? "yes" : "no") : v)}`);
+    const keys = o.keys || {};
+    const label = o.label ? t(keys.label, {}, o.label) : o.name;
+    const choice = (o.choice_labels || {})[v] ? t((keys.choices || {})[v], {}, o.choice_labels[v]) : null;
+    out.push(`${label}: ${choice || (o.kind === "bool" ? (v === "true" ? t("form.yes_lower") : t("form.no_lower")) : v)}`);
   }
   return out.join(", ");
 }
@@ -205,53 +234,58 @@ async function rulesPage(name) {
   const list = await games();
   const g = list.find((x) => x.name === name);
   if (!g) {
-    document.title = "No such game — abstracta";
-    app.append(h("h1", {}, "No such game"), h("p", { class: "error", id: "not-found" }, `There is no game called “${name}”.`),
-      h("p", {}, h("a", { href: "#/", class: "button" }, "See the games")));
+    document.title = `${t("rules.no_game")} — abstracta`;
+    app.append(h("h1", {}, t("rules.no_game")), h("p", { class: "error", id: "not-found" }, t("rules.no_game_named", { name })),
+      h("p", {}, h("a", { href: "#/", class: "button" }, t("rules.see_games"))));
     return;
   }
-  document.title = `${g ? g.title : name} rules — abstracta`;
-  app.append(h("h1", {}, `${g ? g.title : name}: how to play`));
-  const detail = await api(`/api/games/${encodeURIComponent(name)}`);
-  const body = h("div", { class: "rules" });
-  body.innerHTML = detail.rules || "<p>No rules page yet.</p>"; // the game's own page, shipped in its package
-  const notation = h("p", { class: "notation" }, h("b", {}, "Notation: "), detail.notation_help);
-  app.append(body, notation, h("p", {}, h("a", { href: `#/new/${name}`, class: "button primary" }, "Play it")));
+  document.title = `${t("rules.doc_title", { game: gameTitle(g) })} — abstracta`;
+  app.append(h("h1", {}, t("rules.heading", { game: gameTitle(g) })));
+  const detail = await api(`/api/games/${encodeURIComponent(name)}?lang=${lang}`);
+  const body = h("div", { class: "rules", lang: detail.rules_lang || null });
+  body.innerHTML = detail.rules || `<p>${t("rules.none")}</p>`; // the game's own page, shipped in its package
+  const notation = h("p", { class: "notation" }, h("b", {}, t("rules.notation")), " ", t(detail.notation_help_key, {}, detail.notation_help));
+  app.append(body, notation, h("p", {}, h("a", { href: `#/new/${name}`, class: "button primary" }, t("rules.play"))));
 }
 
 // ------------------------------------------------------------------------------ new game
 async function newGamePage(name) {
   const list = await games();
   const g = list.find((x) => x.name === name);
-  if (!g) throw new Error(`unknown game ${name}`);
-  document.title = `New ${g.title} — abstracta`;
-  app.append(h("h1", {}, `New game of ${g.title}`));
+  if (!g) throw new Error(t("new.unknown", { name }));
+  document.title = `${t("new.doc_title", { game: gameTitle(g) })} — abstracta`;
+  app.append(h("h1", {}, t("new.heading", { game: gameTitle(g) })));
   const form = h("form", { class: "newgame", id: "new-game" });
   const values = {};
   // labels, help and choice labels are the game's own words (its description)
   for (const o of g.options) {
     const id = `opt-${o.name}`;
-    const unset = o.unset_label || "(default)";
+    const keys = o.keys || {};
+    const unset = o.unset_label ? t(keys.unset, {}, o.unset_label) : t("form.default");
     let input;
     if (o.choices) {
       input = h("select", { id, name: o.name });
       if (o.default === null) input.append(h("option", { value: "" }, unset));
-      for (const c of o.choices) input.append(h("option", { value: c, selected: c === o.default }, (o.choice_labels || {})[c] || c));
+      for (const c of o.choices) {
+        const label = (o.choice_labels || {})[c] ? t((keys.choices || {})[c], {}, o.choice_labels[c]) : c;
+        input.append(h("option", { value: c, selected: c === o.default }, label));
+      }
     } else if (o.kind === "bool") {
-      input = h("select", { id, name: o.name }, h("option", { value: "false", selected: o.default !== "true" }, "No"),
-        h("option", { value: "true", selected: o.default === "true" }, "Yes"));
+      input = h("select", { id, name: o.name }, h("option", { value: "false", selected: o.default !== "true" }, t("form.no")),
+        h("option", { value: "true", selected: o.default === "true" }, t("form.yes")));
     } else {
       input = h("input", { id, name: o.name, value: o.default ?? "", placeholder: o.default === null ? unset : "",
         inputmode: o.kind === "int" ? "numeric" : undefined });
     }
     values[o.name] = input;
-    form.append(h("label", { for: id }, h("span", {}, o.label || o.name), input, h("small", {}, o.help)));
+    form.append(h("label", { for: id }, h("span", {}, o.label ? t(keys.label, {}, o.label) : o.name), input,
+      h("small", {}, keys.help ? t(keys.help, {}, o.help) : o.help)));
   }
-  const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, "Who plays each seat"));
+  const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, t("new.seats")));
   form.append(seatBox);
   // seat names follow the options (Slide Checkers' colours): asked of the server's description
   let seatStyles = null, seatKey = null;
-  const seatNames = (i, opts) => (seatStyles && seatStyles[i] && seatStyles[i].name) || `Player ${i + 1}`;
+  const seatNames = (i, opts) => (seatStyles && seatStyles[i] && seatStyles[i].name ? seatWord(seatStyles[i]) : t("seat.player", { n: i + 1 }));
   async function loadSeats() {
     const opts = readOptions();
     const key = JSON.stringify(opts);
@@ -270,9 +304,9 @@ async function newGamePage(name) {
     for (let i = 0; i < n; i++) {
       // "human": a person here (several: pass and play); "friend": a person elsewhere, invited
       const sel = h("select", { id: `seat-${i}`, name: `seat-${i}` },
-        h("option", { value: "human" }, "Me, on this device"),
-        h("option", { value: "friend" }, "A friend — send an invitation"),
-        ...[1, 2, 3, 4, 5, 6].map((l) => h("option", { value: `level:${l}` }, `Computer, level ${l}`)));
+        h("option", { value: "human" }, t("new.seat.me")),
+        h("option", { value: "friend" }, t("new.seat.friend")),
+        ...[1, 2, 3, 4, 5, 6].map((l) => h("option", { value: `level:${l}` }, t("new.seat.computer", { level: l }))));
       sel.value = old[i] || (i === 0 ? "human" : "level:3");
       seatBox.append(h("label", { for: `seat-${i}` }, h("span", {}, seatNames(i, readOptions())), sel));
     }
@@ -288,17 +322,17 @@ async function newGamePage(name) {
   for (const input of Object.values(values)) input.addEventListener("change", redraw);
   await redraw();
   seatBox.append(h("small", { class: "muted hint" },
-    "Several seats “on this device”: pass and play. A friend gets a link to open in their own browser."));
+    t("new.seats_hint")));
   // time controls as on the game sites: live (minutes + seconds added per turn) or a deadline per turn
   const clockSel = h("select", { id: "clock", name: "clock" },
-    h("option", { value: "" }, "None"),
-    h("optgroup", { label: "Live (minutes + seconds per turn)" },
+    h("option", { value: "" }, t("clock.none")),
+    h("optgroup", { label: t("clock.live") },
       ...[[5, 3], [10, 5], [15, 10]].map(([m, inc]) => h("option", { value: `live:${m * 60}:${inc}` }, `${m} + ${inc}`))),
-    h("optgroup", { label: "Correspondence" },
-      h("option", { value: `turn:${86400}` }, "1 day per move"),
-      h("option", { value: `turn:${3 * 86400}` }, "3 days per move")));
-  form.append(h("label", { for: "clock" }, h("span", {}, "Time control"), clockSel,
-    h("small", {}, "Only people’s time runs; the clocks start once every seat is taken.")));
+    h("optgroup", { label: t("clock.correspondence") },
+      h("option", { value: `turn:${86400}` }, t("clock.days_per_move", { n: 1 })),
+      h("option", { value: `turn:${3 * 86400}` }, t("clock.days_per_move", { n: 3 }))));
+  form.append(h("label", { for: "clock" }, h("span", {}, t("clock.label")), clockSel,
+    h("small", {}, t("clock.help"))));
   const readClock = () => {
     const [kind, a, b] = clockSel.value.split(":");
     if (kind === "live") return { initial: Number(a), increment: Number(b) };
@@ -306,7 +340,7 @@ async function newGamePage(name) {
     return null;
   };
   const err = h("p", { class: "error", hidden: true });
-  form.append(h("button", { type: "submit", class: "primary", id: "start" }, "Start"), err);
+  form.append(h("button", { type: "submit", class: "primary", id: "start" }, t("new.start")), err);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     showError(err, null);
@@ -315,7 +349,7 @@ async function newGamePage(name) {
     const take = choice.map((v, i) => (v === "human" ? i : -1)).filter((i) => i >= 0);
     if (!take.length && choice.includes("friend")) {
       // the creator's token is what shows the invitation links again and makes new ones
-      showError(err, new Error("Choose “Me, on this device” for one seat: invitations are sent from a seat you play."));
+      showError(err, new Error(t("new.need_me")));
       return;
     }
     const body = { game: name, options: readOptions(), seats, clock: readClock() };
@@ -325,7 +359,7 @@ async function newGamePage(name) {
       location.hash = `#/match/${m.id}`;
     } catch (e) { showError(err, e); }
   });
-  app.append(form, h("p", {}, h("a", { href: `#/rules/${name}`, class: "button", id: "rules-link" }, `Rules of ${g.title}`)),
+  app.append(form, h("p", {}, h("a", { href: `#/rules/${name}`, class: "button", id: "rules-link" }, t("new.rules_of", { game: gameTitle(g) }))),
     analysisLink(name, readOptions));
 }
 
@@ -333,40 +367,39 @@ async function newGamePage(name) {
 // "#/join/<code>": what the invitation is for, and a button that claims the seat. The code only
 // travels in the fragment and in request bodies (never in a URL the server logs).
 async function joinPage(code) {
-  document.title = "Invitation — abstracta";
+  document.title = `${t("join.title")} — abstracta`;
   let info;
   try {
     info = await api("/api/invites/lookup", { method: "POST", body: { code } });
   } catch (e) {
-    app.append(h("h1", {}, "Invitation"),
-      h("p", { class: "error", id: "join-error" }, e.status === 404
-        ? "There is no such invitation. The link may be cut short, or the player who sent it made new links since: ask them for the new one."
-        : e.message),
-      h("p", {}, h("a", { href: "#/", class: "button" }, "See the games")));
+    app.append(h("h1", {}, t("join.title")),
+      h("p", { class: "error", id: "join-error" }, e.status === 404 ? t("join.none") : e.message),
+      h("p", {}, h("a", { href: "#/", class: "button" }, t("rules.see_games"))));
     return;
   }
   // the match as a spectator sees it: who is there, how far the game is, its clock
   let view = null;
   try { view = await api(`/api/matches/${info.match}`); } catch { /* the invitation alone is enough */ }
   const mine = view ? view.my_seats : [];
-  const name = (i) => (info.seats[i] && info.seats[i].name) || `Player ${i + 1}`;
-  const seatWord = (i) => (info.seats[i] && info.seats[i].name ? info.seats[i].name : `seat ${i + 1}`);
-  app.append(h("h1", {}, `Invitation to ${info.title}`));
+  const name = (i) => (info.seats[i] && info.seats[i].name ? seatWord(info.seats[i]) : t("seat.player", { n: i + 1 }));
+  const seatOf = (i) => (info.seats[i] && info.seats[i].name ? seatWord(info.seats[i]) : t("join.seat_n", { n: i + 1 }));
+  const title = t(info.title_key, {}, info.title);
+  app.append(h("h1", {}, t("join.heading", { game: title })));
   const people = h("ul", { class: "whois", id: "join-seats" }, ...info.players.map((p, i) => h("li", { class: i === info.seat ? "invited" : null },
     h("b", {}, name(i)), " — ",
-    p !== "human" ? `computer, level ${p.slice(6)}`
-      : i === info.seat ? (info.claimed ? "taken" : "this invitation")
-      : mine.includes(i) ? "you (this browser)"
-      : view && !view.claimed[i] ? "invited, not yet taken" : "a person, here already")));
+    p !== "human" ? t("join.who.computer", { level: p.slice(6) })
+      : i === info.seat ? (info.claimed ? t("join.who.taken") : t("join.who.this"))
+      : mine.includes(i) ? t("join.who.you")
+      : view && !view.claimed[i] ? t("join.who.invited") : t("join.who.person"))));
   const facts = [];
   if (view) {
-    facts.push(view.status === "over" ? "The game is over." : view.ply ? `${view.moves.length} move${view.moves.length === 1 ? "" : "s"} played so far.` : "No move played yet.");
-    if (view.clock) facts.push(`Time control: ${controlWords(view.clock.control)}.`);
+    facts.push(view.status === "over" ? t("match.over_note") : view.ply ? t("join.played", { n: view.moves.length }) : t("join.none_played"));
+    if (view.clock) facts.push(t("join.clock", { control: controlWords(view.clock.control) }));
   }
   const err = h("p", { class: "error", id: "join-error", hidden: true });
   if (info.claimed) {
-    app.append(h("p", { class: "error", id: "join-error" }, `This invitation to play ${seatWord(info.seat)} was used already. Ask the player who sent it for a new link.`),
-      people, h("p", { class: "row" }, h("a", { href: `#/match/${info.match}`, class: "button", id: "watch" }, "Watch the game")));
+    app.append(h("p", { class: "error", id: "join-error" }, t("join.used", { seat: seatOf(info.seat) })),
+      people, h("p", { class: "row" }, h("a", { href: `#/match/${info.match}`, class: "button", id: "watch" }, t("join.watch"))));
     return;
   }
   const take = h("button", { type: "button", class: "primary", id: "take-seat", onclick: async () => {
@@ -376,22 +409,22 @@ async function joinPage(code) {
       const m = await api("/api/invites/claim", { method: "POST", body: { code } }); // api.js keeps the token
       location.replace(`#/match/${m.id}`); // Back should not return to a used invitation
     } catch (e) {
-      showError(err, e.status === 410 ? new Error("Someone took this seat a moment ago: the invitation was used already.") : e);
+      showError(err, e.status === 410 ? new Error(t("join.taken_now")) : e);
     }
-  } }, "Take this seat");
-  app.append(h("p", { class: "lead", id: "join-what" }, `You are invited to play ${info.title} as ${seatWord(info.seat)}.`),
+  } }, t("join.take"));
+  app.append(h("p", { class: "lead", id: "join-what" }, t("join.what", { game: title, seat: seatOf(info.seat) })),
     people, ...facts.map((f) => h("p", { class: "muted" }, f)),
-    h("p", { class: "row" }, take, h("a", { href: `#/match/${info.match}`, class: "button" }, "Just watch")), err,
-    h("p", { class: "muted" }, "Taking the seat keeps its key in this browser: play on from here, and come back through “Your games”."));
+    h("p", { class: "row" }, take, h("a", { href: `#/match/${info.match}`, class: "button" }, t("join.just_watch"))), err,
+    h("p", { class: "muted" }, t("join.keeps")));
 }
 
 // A time control in words: "5 + 3" (minutes + seconds per turn), "1 day per move".
 function controlWords(control) {
-  if (!control) return "none";
+  if (!control) return t("clock.none_lower");
   if (control.per_turn !== undefined) {
     const d = control.per_turn / 86400;
-    if (Number.isInteger(d)) return `${d} day${d === 1 ? "" : "s"} per move`;
-    return `${clockText(control.per_turn, true)} per move`;
+    if (Number.isInteger(d)) return t("clock.days_per_move", { n: d });
+    return t("clock.per_move", { time: clockText(control.per_turn, true) });
   }
   const m = control.initial / 60;
   return Number.isInteger(m) ? `${m} + ${control.increment || 0}` : `${control.initial} s + ${control.increment || 0} s`;
@@ -401,8 +434,8 @@ function controlWords(control) {
 // correspondence clock (`long`) in days and hours.
 function clockText(sec, long = false) {
   sec = Math.max(0, sec);
-  if (long && sec >= 86400) return `${Math.floor(sec / 86400)} d ${Math.floor((sec % 86400) / 3600)} h`;
-  if (long && sec >= 3600) return `${Math.floor(sec / 3600)} h ${Math.floor((sec % 3600) / 60)} min`;
+  if (long && sec >= 86400) return t("clock.days_hours", { d: Math.floor(sec / 86400), h: Math.floor((sec % 86400) / 3600) });
+  if (long && sec >= 3600) return t("clock.hours_minutes", { h: Math.floor(sec / 3600), m: Math.floor((sec % 3600) / 60) });
   if (sec < 10) return `0:0${(Math.floor(sec * 10) / 10).toFixed(1)}`;
   const s = Math.floor(sec);
   const hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = String(s % 60).padStart(2, "0");
@@ -431,7 +464,7 @@ async function boardModule(url) {
 function resultText(view, seatName) {
   const line = resultLine(view.result, view.termination, seatName);
   const end = view.struct && view.struct.end;
-  return end && end.text && view.termination !== "resignation" ? `${line} — ${end.text}` : line;
+  return end && end.text && view.termination !== "resignation" ? `${line} — ${fmt(end.message, end.text)}` : line;
 }
 
 async function matchPage(id) {
@@ -445,10 +478,11 @@ async function matchPage(id) {
   // people at a distance: this browser plays some person seats, someone elsewhere the others;
   // then undo needs their consent (a takeback request)
   const distance = myPeople.length > 0 && humans.some((i) => !mySeats.includes(i));
-  const who = (i) => named ? `${seatName(i)} (${view.players[i] !== "human" ? "computer " + view.players[i].replace("level:", "level ")
-    : distance && mySeats.includes(i) ? "you" : view.claimed && !view.claimed[i] ? "invited" : "person"})` : seatName(i);
-  const compTag = named ? " (computer)" : "";
-  const abbrev = (i) => { const n = seatName(i); const m = /^Player (\d+)/.exec(n); return m ? `P${m[1]}` : n[0]; };
+  const who = (i) => named ? `${seatName(i)} (${view.players[i] !== "human" ? t("seat.tag.computer_level", { level: view.players[i].slice(6) })
+    : distance && mySeats.includes(i) ? t("seat.tag.you") : view.claimed && !view.claimed[i] ? t("seat.tag.invited") : t("seat.tag.person")})` : seatName(i);
+  const compTag = named ? ` (${t("seat.tag.computer")})` : "";
+  const you = t("seat.you");
+  const abbrev = (i) => { const n = seatName(i); return n === t("seat.player", { n: i + 1 }) ? t("seat.player_short", { n: i + 1 }) : n[0]; };
   const hotSeatHidden = view.hidden_information && myPeople.length > 1; // hands may differ: ask for no seat
   let shownSeat = null; // hand-over screen: seat whose private view is on screen
   let replayPly = null; // null: live position
@@ -468,12 +502,13 @@ async function matchPage(id) {
   let withdrawn = false, declinedNote = ""; // takeback: did this page withdraw its own request
   stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close(); };
 
-  document.title = `${view.title} — abstracta`;
+  const title = t(view.title_key, {}, view.title);
+  document.title = `${title} — abstracta`;
   const status = h("div", { class: "status", id: "status", "aria-live": "polite" });
   const banner = h("div", { class: "result", id: "result", hidden: true });
   // the board takes the keyboard focus itself: the module's key handler gets the keys there
   const boardBox = h("div", { class: "boardbox", id: "board", tabindex: "0", role: "application",
-    "aria-label": "Board", "aria-describedby": "board-text" });
+    "aria-label": t("match.board"), "aria-describedby": "board-text" });
   const boardText = h("div", { class: "sr-only", id: "board-text", "aria-live": "polite" });
   const boardSay = h("div", { class: "sr-only", id: "board-say", "aria-live": "assertive" });
   let keyHandler = null;
@@ -484,29 +519,30 @@ async function matchPage(id) {
   const err = h("p", { class: "error", id: "error", hidden: true });
   const posText = h("pre", { class: "position small", id: "position-text" });
   const legalBox = h("div", { class: "legal", id: "legal" });
-  const entry = h("input", { id: "move-input", placeholder: "type a move, e.g. " + (view.legal[0] || ""), autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
-  const entryForm = h("form", { class: "entry" }, entry, h("button", { type: "submit" }, "Play"));
+  const entry = h("input", { id: "move-input", placeholder: t("match.type_eg", { move: view.legal[0] || "" }), autocomplete: "off", autocapitalize: "off",
+    spellcheck: "false", "aria-label": t("match.type") });
+  const entryForm = h("form", { class: "entry" }, entry, h("button", { type: "submit" }, t("match.play")));
   const moveList = h("ol", { class: "moves", id: "moves" });
   const stepper = h("div", { class: "stepper" });
   const actions = h("div", { class: "actions" });
   const handover = h("div", { class: "handover", id: "handover", hidden: true });
   const players = h("p", { class: "players", id: "players" });
   const watching = h("p", { class: "watching", id: "watching", hidden: mySeats.length > 0 },
-    "You are watching: the moves appear here as they are played.");
+    t("match.watching"));
   const invitesBox = h("section", { class: "invites", id: "invites", hidden: true });
   const takebackBox = h("div", { class: "takeback", id: "takeback", hidden: true, "aria-live": "polite" });
   // the analysis board (analysis.js): finished games, and hints against the computer
   const analysis = analysisPanel({ id, getView: () => view, boardBox, seatName, stepTo: (ply) => stepTo(ply),
     shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
-  app.append(h("div", { class: "matchhead" }, h("h1", {}, view.title), players),
+  app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
     watching, status, banner, handover, takebackBox, invitesBox,
     h("div", { class: "play" },
-      h("div", { class: "left" }, boardBox, boardText, boardSay, controls, err, h("details", {}, h("summary", { class: "muted" }, "Position text"), posText)),
+      h("div", { class: "left" }, boardBox, boardText, boardSay, controls, err, h("details", {}, h("summary", { class: "muted" }, t("match.position_text")), posText)),
       h("aside", { class: "right" },
-        h("details", { class: "legalwrap", open: !(mod && mod.render) }, h("summary", {}, "Legal moves"), legalBox),
+        h("details", { class: "legalwrap", open: !(mod && mod.render) }, h("summary", {}, t("match.legal_moves")), legalBox),
         entryForm,
-        analysis.node, h("h2", {}, "Moves"), stepper, moveList, actions)));
+        analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions)));
 
   // whose eyes: the server derives them from the tokens sent (api.js), so no ?seat= (a browser
   // without the seat's token, a spectator, would be refused one)
@@ -526,7 +562,7 @@ async function matchPage(id) {
     const asked = view.takeback;
     if (asked && mySeats.includes(asked.by) && !fresh.takeback && fresh.ply === asked.at_ply &&
         fresh.status === "playing" && !withdrawn) {
-      declinedNote = `${othersWord(asked.by)} declined to take back your last turn.`;
+      declinedNote = t("takeback.declined", { who: othersWord(asked.by) });
     } else if (fresh.takeback || fresh.ply !== view.ply) declinedNote = "";
     if (!fresh.takeback) withdrawn = false;
     view = fresh;
@@ -571,7 +607,7 @@ async function matchPage(id) {
     for (const span of players.querySelectorAll(".clock")) {
       const i = Number(span.dataset.clock);
       const left = secondsLeft(i);
-      const text = out.includes(i) ? "out of time" : clockText(left, long);
+      const text = out.includes(i) ? t("clock.out") : clockText(left, long);
       if (span.textContent !== text) span.textContent = text;
       span.classList.toggle("running", clockBase.running === i && view.status === "playing");
       span.classList.toggle("low", left < 10 && view.status === "playing" && !out.includes(i));
@@ -597,7 +633,7 @@ async function matchPage(id) {
   // the other people at the match, in words ("Black", "Player 2", "the others")
   function othersWord(except) {
     const names = humans.filter((i) => i !== except && !mySeats.includes(i)).map(seatName);
-    return names.length === 1 ? names[0] : names.length ? names.join(" and ") : "The others";
+    return names.length ? t("takeback.names", { names }) : t("takeback.others");
   }
 
   // ---- invitations: the links of the open person seats, for a browser that plays here
@@ -613,9 +649,8 @@ async function matchPage(id) {
     invitesBox.replaceChildren();
     if (!show) return;
     const note = h("p", { class: "muted", id: "invites-note", "aria-live": "polite" });
-    invitesBox.append(h("h2", {}, open.length === 1 ? "Invite your friend" : "Invite your friends"),
-      h("p", {}, "Send each link to the person who plays that seat; it works once. " +
-        (view.clock ? "The clocks start when every seat is taken." : "")));
+    invitesBox.append(h("h2", {}, t("invite.heading", { n: open.length })),
+      h("p", {}, t("invite.help") + (view.clock ? " " + t("invite.clocks") : "")));
     for (const i of open) {
       const code = codes[i];
       const row = h("div", { class: "invite", "data-invite": i }, h("label", { for: `invite-link-${i}` }, `${seatName(i)}:`));
@@ -629,10 +664,10 @@ async function matchPage(id) {
             input.select(); // no clipboard permission (plain http): the old way
             document.execCommand("copy");
           }
-          note.textContent = `Copied the link for ${seatName(i)}.`;
-        } }, "Copy"));
+          note.textContent = t("invite.copied", { seat: seatName(i) });
+        } }, t("invite.copy")));
       } else {
-        row.append(h("span", { class: "muted" }, "This link was made in another browser: make new links to see one here."));
+        row.append(h("span", { class: "muted" }, t("invite.elsewhere")));
       }
       invitesBox.append(row);
     }
@@ -641,33 +676,33 @@ async function matchPage(id) {
         const r = await api(`/api/matches/${id}/invites`, { method: "POST" });
         keepInvites(id, r.invites, true);
         drawInvites();
-        invitesBox.querySelector("#invites-note").textContent = "New links made: the earlier ones no longer work.";
+        invitesBox.querySelector("#invites-note").textContent = t("invite.renewed");
       } catch (e) { fail(e); }
-    } }, "New links"), note));
+    } }, t("invite.new_links")), note));
   }
 
   // ---- takebacks between people (README "Undo and takebacks")
   let takebackKey = null;
   function drawTakeback() {
-    const t = view.status === "playing" ? view.takeback : null;
-    const asker = t && mySeats.includes(t.by);
-    const answering = t && !asker && myPeople.some((i) => i !== t.by && !t.accepted.includes(i));
-    const key = JSON.stringify([t, asker, answering, declinedNote]);
+    const tb = view.status === "playing" ? view.takeback : null;
+    const asker = tb && mySeats.includes(tb.by);
+    const answering = tb && !asker && myPeople.some((i) => i !== tb.by && !tb.accepted.includes(i));
+    const key = JSON.stringify([tb, asker, answering, declinedNote]);
     if (key === takebackKey) return;
     takebackKey = key;
     takebackBox.replaceChildren();
-    takebackBox.hidden = !t && !declinedNote;
-    if (!t) { if (declinedNote) takebackBox.append(h("span", { id: "takeback-text" }, declinedNote)); return; }
+    takebackBox.hidden = !tb && !declinedNote;
+    if (!tb) { if (declinedNote) takebackBox.append(h("span", { id: "takeback-text" }, declinedNote)); return; }
     const answer = (accept) => post("takeback/answer", { accept });
     if (asker) {
-      takebackBox.append(h("span", { id: "takeback-text" }, `You asked to take back your last turn — waiting for ${othersWord(t.by)}…`),
-        h("button", { type: "button", id: "takeback-withdraw", onclick: () => { withdrawn = true; answer(false); } }, "Withdraw"));
+      takebackBox.append(h("span", { id: "takeback-text" }, t("takeback.asked", { who: othersWord(tb.by) })),
+        h("button", { type: "button", id: "takeback-withdraw", onclick: () => { withdrawn = true; answer(false); } }, t("takeback.withdraw")));
     } else if (answering) {
-      takebackBox.append(h("span", { id: "takeback-text" }, `${seatName(t.by)} asks to take back their last turn`),
-        h("button", { type: "button", class: "primary", id: "takeback-accept", onclick: () => answer(true) }, "Accept"),
-        h("button", { type: "button", id: "takeback-decline", onclick: () => answer(false) }, "Decline"));
+      takebackBox.append(h("span", { id: "takeback-text" }, t("takeback.asks", { who: seatName(tb.by) })),
+        h("button", { type: "button", class: "primary", id: "takeback-accept", onclick: () => answer(true) }, t("takeback.accept")),
+        h("button", { type: "button", id: "takeback-decline", onclick: () => answer(false) }, t("takeback.decline")));
     } else {
-      takebackBox.append(h("span", { id: "takeback-text" }, `${seatName(t.by)} asks to take back their last turn; waiting for the answer.`));
+      takebackBox.append(h("span", { id: "takeback-text" }, t("takeback.asks_waiting", { who: seatName(tb.by) })));
     }
   }
 
@@ -777,42 +812,42 @@ async function matchPage(id) {
     if (hide) replayPly = null; // nothing seat-specific while the hand-over screen is up
     const live = replayPly === null;
     // the seats, each with its clock (people only: computer seats have none)
-    players.replaceChildren(...view.players.flatMap((p, i) => [i ? " vs " : "",
+    players.replaceChildren(...view.players.flatMap((p, i) => [i ? ` ${t("match.vs")} ` : "",
       h("span", { class: "seat", "data-player": i }, who(i),
-        !named && p === "human" && !view.claimed[i] ? " (invited)" : null,
+        !named && p === "human" && !view.claimed[i] ? ` (${t("seat.tag.invited")})` : null,
         view.clock && p === "human" ? [" ", h("span", { class: "clock", "data-clock": i })] : null)]));
     tickClock();
     const myTurn = view.human_to_move && mySeats.includes(view.to_move);
     // status line
     let s;
-    if (over) s = "Game over";
-    else if (connLost) s = "Connection lost, retrying…";
-    else if (view.thinking) s = `${seatName(view.to_move)}${compTag} is thinking…`;
+    if (over) s = t("status.over");
+    else if (connLost) s = t("status.lost");
+    else if (view.thinking) s = t("status.thinking", { who: `${seatName(view.to_move)}${compTag}` });
     // (a match stored before seats had tokens has none claimed, and nobody to wait for)
-    else if (view.to_move !== null && view.human_to_move && !view.claimed[view.to_move] && view.claimed.some(Boolean)) s = `Waiting for ${seatName(view.to_move)} to take their seat`;
-    else if (view.to_move !== null && myTurn && distance) s = seatName(view.to_move) === "You" ? "Your move" : `Your move (${seatName(view.to_move)})`;
-    else if (view.to_move !== null) s = seatName(view.to_move) === "You" ? "Your move" : `${seatName(view.to_move)} to move` + (view.human_to_move ? "" : compTag);
+    else if (view.to_move !== null && view.human_to_move && !view.claimed[view.to_move] && view.claimed.some(Boolean)) s = t("status.waiting_seat", { who: seatName(view.to_move) });
+    else if (view.to_move !== null && myTurn && distance) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.your_move_as", { who: seatName(view.to_move) });
+    else if (view.to_move !== null) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.to_move", { who: seatName(view.to_move) + (view.human_to_move ? "" : compTag) });
     else s = "";
-    if (!live) s = `Replay: position after ply ${replayPly} of ${view.ply}` + (replayPly === 0 ? " (start)" : ` (${view.moves[replayPly - 1]})`);
+    if (!live) s = t("status.replay", { ply: replayPly, of: view.ply }) + (replayPly === 0 ? ` (${t("status.start")})` : ` (${view.moves[replayPly - 1]})`);
     status.textContent = s;
     status.classList.toggle("thinking", !!view.thinking && live && !connLost);
     status.classList.toggle("lost", connLost && !over);
     // a person knocked out of a 3-4 player game is told, and loses the controls of a player
     const struct0 = view.struct || {};
-    const out = new Map((struct0.eliminated || []).map((e) => [e.seat, e.text]));
-    for (const i of (view.clock && view.clock.out) || []) if (!out.has(i)) out.set(i, "out of time");
+    const out = new Map((struct0.eliminated || []).map((e) => [e.seat, fmt(e.message, e.text)]));
+    for (const i of (view.clock && view.clock.out) || []) if (!out.has(i)) out.set(i, t("clock.out"));
     const humansOut = myPeople.length > 0 && myPeople.every((i) => out.has(i));
     banner.hidden = !over && !myPeople.some((i) => out.has(i));
     banner.classList.toggle("out", !over && !banner.hidden);
     banner.textContent = over ? resultText(view, seatName)
-      : myPeople.filter((i) => out.has(i)).map((i) => `${seatName(i) === "You" ? "You are" : seatName(i) + " is"} out: ${out.get(i)}. The game goes on.`).join(" ");
+      : myPeople.filter((i) => out.has(i)).map((i) => (seatName(i) === you ? t("out.you", { why: out.get(i) }) : t("out.seat", { who: seatName(i), why: out.get(i) }))).join(" ");
 
     handover.hidden = !needHandover;
     handover.replaceChildren();
     if (needHandover) {
-      handover.append(h("p", {}, `Pass the device to ${seatName(view.viewer)}. The other player should look away.`),
+      handover.append(h("p", {}, t("handover.pass", { who: seatName(view.viewer) })),
         h("button", { type: "button", class: "primary", id: "handover-ok", onclick: () => { shownSeat = view.viewer; draw(); } },
-          `I am ${seatName(view.viewer)}: show my hand`));
+          t("handover.ok", { who: seatName(view.viewer) })));
     }
 
     // board
@@ -828,7 +863,7 @@ async function matchPage(id) {
       controls.replaceChildren();
       keyHandler = null;
       if (hide) {
-        boardBox.append(h("p", { class: "hidden-note" }, "Hidden until the next player is ready."));
+        boardBox.append(h("p", { class: "hidden-note" }, t("handover.hidden")));
       } else if (mod && mod.render) {
         try {
           // the board module draws the structured view and sends action strings (docs/board-modules.md)
@@ -843,7 +878,9 @@ async function matchPage(id) {
           mod.render(boardBox, ctx);
           const text = mod.describe ? mod.describe(struct, ctx) : "";
           if (boardText.textContent !== text) boardText.textContent = text;
-          if (mod.keyHelp) boardBox.setAttribute("aria-label", `Board. ${mod.keyHelp}`);
+          // a module's key help: a function (in the reader's language) or a plain sentence
+          const keyHelp = typeof mod.keyHelp === "function" ? mod.keyHelp() : mod.keyHelp;
+          if (keyHelp) boardBox.setAttribute("aria-label", `${t("match.board")}. ${keyHelp}`);
         } catch (e) {
           console.error(e);
           boardBox.replaceChildren(h("pre", { class: "position" }, position));
@@ -852,17 +889,17 @@ async function matchPage(id) {
         boardBox.append(h("pre", { class: "position" }, position));
       }
     }
-    posText.textContent = hide ? "Hidden until the next player is ready." : position;
+    posText.textContent = hide ? t("handover.hidden") : position;
 
     // legal moves as buttons
     legalBox.replaceChildren();
     if (interactive) {
       for (const m of view.legal) legalBox.append(h("button", { type: "button", class: "move", "data-move": m, onclick: () => send(m) }, m));
     } else {
-      legalBox.append(h("span", { class: "muted" }, over ? "The game is over." : connLost ? "Waiting for the server." : (live ? "Not your move." : "Replaying.")));
+      legalBox.append(h("span", { class: "muted" }, over ? t("match.over_note") : connLost ? t("match.waiting_server") : (live ? t("match.not_your_move") : t("match.replaying"))));
     }
     entry.disabled = !interactive;
-    entry.placeholder = interactive && view.legal.length ? `type a move, e.g. ${view.legal[0]}` : "type a move";
+    entry.placeholder = interactive && view.legal.length ? t("match.type_eg", { move: view.legal[0] }) : t("match.type");
 
     // move list: one entry per turn (a seat's actions in a row), each action a step of the replay
     moveList.replaceChildren();
@@ -893,10 +930,10 @@ async function matchPage(id) {
     const cur = moveList.querySelector(".current");
     if (cur) cur.scrollIntoView({ block: "nearest" });
     stepper.replaceChildren(
-      h("button", { type: "button", title: "start", onclick: () => stepTo(0), disabled: view.ply === 0 || hide }, "|◀"),
-      h("button", { type: "button", title: "back", id: "step-back", onclick: () => stepTo((live ? view.ply : replayPly) - 1), disabled: view.ply === 0 || replayPly === 0 || hide }, "◀"),
-      h("button", { type: "button", title: "forward", id: "step-fwd", onclick: () => stepTo(live ? null : replayPly + 1), disabled: live }, "▶"),
-      h("button", { type: "button", title: "live position", onclick: () => stepTo(null), disabled: live }, "▶|"));
+      h("button", { type: "button", title: t("step.start"), "aria-label": t("step.start"), onclick: () => stepTo(0), disabled: view.ply === 0 || hide }, "|◀"),
+      h("button", { type: "button", title: t("step.back"), "aria-label": t("step.back"), id: "step-back", onclick: () => stepTo((live ? view.ply : replayPly) - 1), disabled: view.ply === 0 || replayPly === 0 || hide }, "◀"),
+      h("button", { type: "button", title: t("step.forward"), "aria-label": t("step.forward"), id: "step-fwd", onclick: () => stepTo(live ? null : replayPly + 1), disabled: live }, "▶"),
+      h("button", { type: "button", title: t("step.live"), "aria-label": t("step.live"), onclick: () => stepTo(null), disabled: live }, "▶|"));
 
     drawInvites();
     drawTakeback();
@@ -907,15 +944,15 @@ async function matchPage(id) {
       distance
         ? h("button", { type: "button", id: "undo", onclick: () => post("takeback"),
           disabled: over || view.ply === 0 || hide || humansOut || !!view.takeback,
-          title: view.takeback ? "A takeback is asked already" : null }, "Ask to take back")
+          title: view.takeback ? t("takeback.pending") : null }, t("takeback.ask"))
         : h("button", { type: "button", id: "undo", onclick: () => post("undo"), disabled: !myPeople.length || over || view.ply === 0 || hide || humansOut,
-          title: over ? "The game is over" : null }, "Undo"),
-      h("button", { type: "button", id: "resign", onclick: () => { if (confirm("Resign this game?")) post("resign", resignSeat !== null ? { seat: resignSeat } : {}); }, disabled: over || !myPeople.length || humansOut }, "Resign"),
-      h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, "New game"),
+          title: over ? t("match.over_title") : null }, t("match.undo")),
+      h("button", { type: "button", id: "resign", onclick: () => { if (confirm(t("match.resign_confirm"))) post("resign", resignSeat !== null ? { seat: resignSeat } : {}); }, disabled: over || !myPeople.length || humansOut }, t("match.resign")),
+      h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, t("home.new_game")),
       view.hidden_information && !over
-        ? h("button", { type: "button", id: "download", disabled: true, title: "The record of a game with hidden cards is available when it is over" }, "Download record")
-        : h("a", { class: "button", href: `/api/matches/${id}/record?download=true`, download: `${view.game}-${id}.json`, id: "download" }, "Download record"),
-      h("a", { class: "button", href: `#/rules/${view.game}` }, "Rules"));
+        ? h("button", { type: "button", id: "download", disabled: true, title: t("match.download_hidden") }, t("match.download"))
+        : h("a", { class: "button", href: `/api/matches/${id}/record?download=true`, download: `${view.game}-${id}.json`, id: "download" }, t("match.download")),
+      h("a", { class: "button", href: `#/rules/${view.game}` }, t("home.rules")));
     analysis.update();
   }
 

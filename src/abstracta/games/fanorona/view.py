@@ -52,6 +52,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any, NamedTuple
 
+from ...core.view import message
 from .geometry import APPROACH, DIR_NAMES, PAIKA, WITHDRAWAL, Geometry
 
 SEAT_NAMES = ("White", "Black")
@@ -216,14 +217,19 @@ class FanoronaView:
         g: Geometry = self.game.geometry  # type: ignore[attr-defined]
         entry = g.act[action] if 0 <= action < g.end_action else None
         who = SEAT_NAMES[self.side]  # type: ignore[attr-defined]
+        seat = message(f"fanorona.seat.{self.side}")  # type: ignore[attr-defined]
         if entry is None:
-            return {"touched": [], "removed": [], "revealed": [], "text": f"{who} ends the turn"}
+            return {"touched": [], "removed": [], "revealed": [], "text": f"{who} ends the turn",
+                    "message": message("fanorona.step.end", who=seat)}
         frm, to = g.names[action // 24], g.names[entry[2]]
         removed = self._removed(action)
         text = f"{who} {frm}→{to}"
+        said = message("fanorona.step.move", who=seat, frm=frm, to=to)
         if removed:
-            text += f", takes {_and(removed)} by {_KIND_NAMES[entry[4]]}"
-        return {"touched": [frm, to], "removed": removed, "revealed": [], "text": text}
+            kind = _KIND_NAMES[entry[4]]
+            text += f", takes {_and(removed)} by {kind}"
+            said = message(f"fanorona.step.{kind}", who=seat, frm=frm, to=to, stones=removed)
+        return {"touched": [frm, to], "removed": removed, "revealed": [], "text": text, "message": said}
 
     # --- turn and end ---------------------------------------------------------------------------
     def turn_left_struct(self) -> dict[str, Any] | None:
@@ -241,11 +247,16 @@ class FanoronaView:
         if returns[0] == returns[1]:
             if self.repetition_count() >= 3:  # type: ignore[attr-defined]
                 return {"reason": "repetition",
-                        "text": "The same position occurred for the third time: a draw"}
+                        "text": "The same position occurred for the third time: a draw",
+                        "message": message("fanorona.end.repetition")}
             return {"reason": "no-progress",
-                    "text": f"{NO_PROGRESS_LIMIT} turns without a capture: a draw"}
+                    "text": f"{NO_PROGRESS_LIMIT} turns without a capture: a draw",
+                    "message": message("fanorona.end.no-progress", n=NO_PROGRESS_LIMIT)}
         loser = 0 if returns[0] < 0 else 1
+        seat = message(f"fanorona.seat.{loser}")
         white, black = self.bitboards()  # type: ignore[attr-defined]
         if not (white, black)[loser]:
-            return {"reason": "no-stones", "text": f"{SEAT_NAMES[loser]} has no stones left"}
-        return {"reason": "no-moves", "text": f"{SEAT_NAMES[loser]} cannot move"}
+            return {"reason": "no-stones", "text": f"{SEAT_NAMES[loser]} has no stones left",
+                    "message": message("fanorona.end.no-stones", seat=seat)}
+        return {"reason": "no-moves", "text": f"{SEAT_NAMES[loser]} cannot move",
+                "message": message("fanorona.end.no-moves", seat=seat)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
-                                 standard_levels, texts, web_dir)
+                                 standard_levels, texts, web_dir, package_files)
 from ...ai.turns import turn_bot
 from .evaluate import evaluate
 
@@ -67,5 +67,6 @@ def describe(game: "FibonacciGame") -> GameDescription:
         printable_board=True,
         variants=VARIANTS,
         web=web_dir(__package__),
+        resources=package_files(__package__),
         options=OPTIONS,
     )

@@ -68,6 +68,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from ...core.view import message
 from .geometry import BIT, BIT_OF_NAME, COL_OF, DEG6, NAME, NBM, NEIGHBOURS, ROW_OF, group_of
 from .notation import LETTERS
 
@@ -227,36 +228,47 @@ class FibonacciView:
             n = len(after.revealed)
             after.apply_action(action)
             revealed = [{"seat": s, "card": v} for s, _t, v in after.revealed[n:]]
-        return {"touched": touched, "removed": [], "revealed": revealed,
-                "text": self._effect_text(action, touched, revealed)}
+        text, said = self._effect_text(action, touched, revealed)
+        return {"touched": touched, "removed": [], "revealed": revealed, "text": text, "message": said}
 
     def _effect_text(self: "FibonacciState", action: int, touched: list[str],
-                     revealed: list[dict[str, int]]) -> str:
+                     revealed: list[dict[str, int]]) -> tuple[str, list[dict[str, Any]]]:
         """``action`` in players' words: "Red attacker b6→c7", "Red support e7→f6, swapping with
         Green's core (now on e7)", "Red places a support on e5", "Green passes"; a card the turn
-        end turns up is added ("; Green's next card is 4")."""
+        end turns up is added ("; Green's next card is 4"). With the words as messages, one
+        per part (:func:`abstracta.core.view.message`)."""
         from .rules import PASS
 
         side = self.side
+        seat = message(f"fibonacci.seat.{side}")
         if action == PASS:
             text = f"{SEAT_NAMES[side]} passes"
+            said = [message("fibonacci.step.pass", who=seat)]
             if self.left >= 1:
                 text += f" ({plural(self.left, 'move')} unused)"
+                said.append(message("fibonacci.step.unused", n=self.left))
         elif len(touched) == 1:
             from .rules import placement_kind
 
-            word = KIND_WORD[KINDS[placement_kind(self.placed)]]
+            kind = KINDS[placement_kind(self.placed)]
+            word = KIND_WORD[kind]
             text = f"{SEAT_NAMES[side]} places {'an' if word[0] in 'aeiou' else 'a'} {word} on {touched[0]}"
+            said = [message(f"fibonacci.step.place.{kind}", who=seat, cell=touched[0])]
         else:
             frm, to = touched
             board = self.board
             p, q = board[BIT_OF_NAME[frm]], board[BIT_OF_NAME[to]]
             text = f"{SEAT_NAMES[(p - 1) // 3]} {KIND_WORD[KINDS[(p - 1) % 3]]} {frm}→{to}"
+            said = [message("fibonacci.step.move", piece=message(f"fibonacci.piece.{(p - 1) // 3}.{KINDS[(p - 1) % 3]}"),
+                            frm=frm, to=to)]
             if q:
                 text += f", swapping with {SEAT_NAMES[(q - 1) // 3]}'s {KIND_WORD[KINDS[(q - 1) % 3]]} (now on {frm})"
+                said.append(message("fibonacci.step.swap", frm=frm,
+                                    piece=message(f"fibonacci.piece_of.{(q - 1) // 3}.{KINDS[(q - 1) % 3]}")))
         for r in revealed:
             text += f"; {SEAT_NAMES[r['seat']]}'s next card is {r['card']}"
-        return text
+            said.append(message(f"fibonacci.step.next_card.{r['seat']}", card=r["card"]))
+        return text, said
 
     # ------------------------------------------------------------------ end, turn
     def end_struct(self: "FibonacciState") -> dict[str, Any] | None:
@@ -267,9 +279,11 @@ class FibonacciView:
         winner = self.winner()
         if winner is None:
             if self.turn > MAX_TURNS:
-                return {"reason": "turn-limit", "text": f"Turn {MAX_TURNS} ended without a winner: a draw"}
+                return {"reason": "turn-limit", "text": f"Turn {MAX_TURNS} ended without a winner: a draw",
+                        "message": message("fibonacci.end.turn-limit", turn=MAX_TURNS)}
             return {"reason": "repetition",
-                    "text": "The same position began a turn for the third time: a draw"}
+                    "text": "The same position began a turn for the third time: a draw",
+                    "message": message("fibonacci.end.repetition")}
         loser = winner ^ 1
         win = self._win_struct()
         core = win["core"] if win else "?"
@@ -278,9 +292,11 @@ class FibonacciView:
             touching = (NBM[BIT_OF_NAME[core]] & self.bitboards[2 + 3 * winner]).bit_count() if win else 0
             return {"reason": "pattern",
                     "text": (f"{SEAT_NAMES[winner]}'s {n} attackers form one group touching "
-                             f"{SEAT_NAMES[loser]}'s core on {core} at {touching} cells")}
+                             f"{SEAT_NAMES[loser]}'s core on {core} at {touching} cells"),
+                    "message": message(f"fibonacci.end.pattern.{winner}", n=n, core=core, touching=touching)}
         return {"reason": "surrounded",
-                "text": f"{SEAT_NAMES[loser]}'s core on {core} is surrounded by six {SEAT_NAMES[winner]} attackers"}
+                "text": f"{SEAT_NAMES[loser]}'s core on {core} is surrounded by six {SEAT_NAMES[winner]} attackers",
+                "message": message(f"fibonacci.end.surrounded.{loser}", core=core)}
 
     def turn_left_struct(self: "FibonacciState") -> dict[str, Any] | None:
         from .rules import base_moves, placement_kind

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
-                                 standard_levels, texts, web_dir)
+                                 standard_levels, texts, web_dir, package_files)
 from .evaluate import evaluate
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -54,5 +54,6 @@ def describe(game: "FibonacciCardsGame") -> GameDescription:
         board={"table": "#2f6b45", "card": "#fffdf7", "red_suit": "#c8322b", "black_suit": "#222222"},
         variants=VARIANTS,
         web=web_dir(__package__),
+        resources=package_files(__package__),
         options=OPTIONS,
     )

@@ -59,6 +59,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.view import message
 from .cards import ACTION_INDEX, CARD_STR, CODE_VALUE, CUT, DRAW, HAND_VALUE, PASS, RANK, pile_code
 
 # Per-card constants, built once (a view is built on every server response).
@@ -138,16 +139,19 @@ class FibonacciCardsView:
             # the drawn card is the top of the stock (stored last); only the drawer sees it
             revealed = [CARD_STR[self._stock[-1]]] if player == mover and self._stock else []
             return {"touched": ["stock", f"hand{mover}"], "removed": [], "revealed": revealed,
-                    "text": "drew a card"}
+                    "text": "drew a card", "message": message("fibonacci-cards.step.draw")}
         if action == PASS:
-            return {"touched": [], "removed": [], "revealed": [], "text": "passed"}
+            return {"touched": [], "removed": [], "revealed": [], "text": "passed",
+                    "message": message("fibonacci-cards.step.pass")}
         card, rem = divmod(action, 6)
         i = rem >> 1
         text, pile = CARD_STR[card], _PILE_IDS[i]
-        words = (f"cut pile {pile} down with {text} ({self._why_cut(i)}; pile {pile} now counts 1)" if rem & 1
-                 else f"played {text} on pile {pile} ({self._why_sum(i, HAND_VALUE[card])})")
+        why = self._why_cut(i) if rem & 1 else self._why_sum(i, HAND_VALUE[card])
+        words = (f"cut pile {pile} down with {text} ({why}; pile {pile} now counts 1)" if rem & 1
+                 else f"played {text} on pile {pile} ({why})")
+        said = message("fibonacci-cards.step.cut" if rem & 1 else "fibonacci-cards.step.sum", pile=pile, card=text, why=why)
         return {"touched": [pile], "removed": [text], "revealed": [] if player == mover else [text],
-                "text": words}
+                "text": words, "message": said}
 
     def _table_values(self) -> list[int]:
         return [CODE_VALUE[pile_code(pile[-1])] for pile in self._piles]
@@ -172,7 +176,8 @@ class FibonacciCardsView:
     def turn_left_struct(self) -> dict[str, Any] | None:
         """The second action of a §4 turn: the drawn card fits and must be played."""
         if self._drawn and not self._terminal:
-            return {"must_play_drawn": True, "text": "the drawn card fits and must be played"}
+            return {"must_play_drawn": True, "text": "the drawn card fits and must be played",
+                    "message": message("fibonacci-cards.left.must_play")}
         return None
 
     def end_struct(self) -> dict[str, Any] | None:
@@ -182,9 +187,12 @@ class FibonacciCardsView:
             return None
         sizes = [len(self._hands[0]), len(self._hands[1])]
         if not sizes[0] or not sizes[1]:
-            return {"reason": "empty-hand", "text": "The last card of a hand was played", "hand_sizes": sizes}
+            return {"reason": "empty-hand", "text": "The last card of a hand was played", "hand_sizes": sizes,
+                    "message": message("fibonacci-cards.end.empty-hand")}
         few, many = min(sizes), max(sizes)
         result = (f"equal hands ({few} card{'s' if few != 1 else ''} each)" if few == many
                   else f"fewer cards in hand wins ({few} against {many})")
+        why = (message("fibonacci-cards.end.equal", n=few) if few == many
+               else message("fibonacci-cards.end.fewer", few=few, many=many))
         return {"reason": "blocked", "text": f"The stock is empty and nobody can play: {result}",
-                "hand_sizes": sizes}
+                "hand_sizes": sizes, "message": message("fibonacci-cards.end.blocked", result=why)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
-                                 standard_levels, texts, web_dir)
+                                 standard_levels, texts, web_dir, package_files)
 from .evaluate import evaluate
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,5 +65,6 @@ def describe(game: "NibbleGame") -> GameDescription:
         board={f"disc.{chr(65 + i)}": c for i, c in enumerate(DISC_COLOURS)},
         variants=VARIANTS,
         web=web_dir(__package__),
+        resources=package_files(__package__),
         options=OPTIONS,
     )

@@ -59,6 +59,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ...core.view import message
 from .geometry import COLOUR_NAMES, Geometry, geometry
 
 #: How far (in cell steps) the coordinate labels sit outside the edge cells.
@@ -200,14 +201,19 @@ class NibbleView:
         changes no cell. ``text``: the step in words (module docstring)."""
         g = self.geometry
         if action == g.cells:
-            return {"touched": [], "removed": [], "revealed": [], "text": "ended the turn"}
+            return {"touched": [], "removed": [], "revealed": [], "text": "ended the turn",
+                    "message": message("nibble.step.end")}
         name = g.names[action]
         c = self.board[g.bit[action]]
         after = self.clone()  # type: ignore[attr-defined]
         after.apply_action(action)
         won = "" if not after.is_terminal() else " and won" if after.winner == self.to_move else ", ending the game"
+        said = [message("nibble.step.take", cell=name, colour=message(f"nibble.colour.{COLOUR_NAMES[c]}"),
+                        letter=g.letters[c])]
+        if won:
+            said.append(message("nibble.step.won" if after.winner == self.to_move else "nibble.step.ended"))
         return {"touched": [name], "removed": [name], "revealed": [],
-                "text": f"took {name} ({COLOUR_NAMES[c]} {g.letters[c]}){won}"}
+                "text": f"took {name} ({COLOUR_NAMES[c]} {g.letters[c]}){won}", "message": said}
 
     def end_struct(self) -> dict[str, Any] | None:
         """Why the winner won (§5): ``all-of-a-colour``, ``three-adjacent-colours`` (instant wins,
@@ -220,17 +226,23 @@ class NibbleView:
         for c, n in enumerate(counts):
             if n >= g.per_colour:
                 return {"reason": "all-of-a-colour", "colour": letters[c],
-                        "text": f"All {g.per_colour} {COLOUR_NAMES[c]} discs ({letters[c]}) collected"}
+                        "text": f"All {g.per_colour} {COLOUR_NAMES[c]} discs ({letters[c]}) collected",
+                        "message": message("nibble.end.all-of-a-colour", n=g.per_colour, letter=letters[c],
+                                           colour=message(f"nibble.colour.{COLOUR_NAMES[c]}"))}
         for s in range(g.colours - 2):
             if all(counts[x] >= g.triple for x in (s, s + 1, s + 2)):
                 run = letters[s:s + 3]
                 return {"reason": "three-adjacent-colours", "colours": run,
                         "text": (f"{g.triple} or more of each of {', '.join(run)} "
-                                 f"({', '.join(COLOUR_NAMES[s:s + 3])}) collected")}
+                                 f"({', '.join(COLOUR_NAMES[s:s + 3])}) collected"),
+                        "message": message("nibble.end.three-adjacent-colours", n=g.triple, letters=", ".join(run),
+                                           **{f"c{k + 1}": message(f"nibble.colour.{COLOUR_NAMES[s + k]}")
+                                              for k in range(3)})}
         major = [letters[c] for c, n in enumerate(counts) if n >= g.majority]
         return {"reason": "majorities", "colours": "".join(major),
                 "text": (f"The board is empty: majorities in {len(major)} of {g.colours} colours "
-                         f"({', '.join(major)})")}
+                         f"({', '.join(major)})"),
+                "message": message("nibble.end.majorities", k=len(major), colours=g.colours, letters=", ".join(major))}
 
     def turn_left_struct(self) -> dict[str, Any] | None:
         """Mid-turn: the colour being taken and the discs of it that may still be taken."""

@@ -67,6 +67,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ...core.view import message
 from .description import SEAT_NAMES
 from .geometry import FILES, MAJORS, MINORS, NUM_SQUARES, SIZE, SQUARE_NAMES, colour_classes, square_colours
 from .notation import CONT_BASE, JUMP_BASE, MOVE_BASE, MOVE_PHASE, PASS, parse_action
@@ -206,12 +207,13 @@ class SlideCheckersView:
     def action_effects(self, action: int, player: int | None) -> dict[str, Any]:
         """What ``action`` does (module docstring); perfect information: ``player`` unused."""
         kind, start, launch, over, land, bit = decode(action, self._jsq)
-        text = self._effect_text(kind, start, launch, over, land, bit)
+        text, said = self._effect_text(kind, start, launch, over, land, bit)
         if kind == "pass":
-            return {"touched": [], "removed": [], "revealed": [], "converted": [], "path": [], "text": text}
+            return {"touched": [], "removed": [], "revealed": [], "converted": [], "path": [], "text": text,
+                    "message": said}
         if kind == "place":
             return {"touched": [SQUARE_NAMES[land]], "removed": [], "revealed": [], "converted": [],
-                    "path": [SQUARE_NAMES[land]], "text": text}
+                    "path": [SQUARE_NAMES[land]], "text": text, "message": said}
         route = [start, land] if kind != "jump" or launch == start else [start, launch, land]
         path = [SQUARE_NAMES[sq] for sq in route]
         touched: list[str] = []
@@ -220,36 +222,48 @@ class SlideCheckersView:
                 touched.append(name)
         if kind == "move":
             return {"touched": touched, "removed": [], "revealed": [], "converted": [], "path": path,
-                    "text": text}
+                    "text": text, "message": said}
         if bit:
             return {"touched": touched, "removed": [SQUARE_NAMES[over]], "revealed": [], "converted": [],
-                    "path": path, "text": text}
+                    "path": path, "text": text, "message": said}
         return {"touched": touched + [SQUARE_NAMES[over]], "removed": [], "revealed": [],
-                "converted": [SQUARE_NAMES[over]], "path": path, "text": text}
+                "converted": [SQUARE_NAMES[over]], "path": path, "text": text, "message": said}
 
-    def _effect_text(self, kind: str, start: int, launch: int, over: int, land: int, bit: int) -> str:
+    def _effect_text(self, kind: str, start: int, launch: int, over: int, land: int,
+                     bit: int) -> tuple[str, dict[str, Any]]:
         """The step in players' words: ``"Green places a piece on e4"``, ``"Green e4→f5 (step)"``,
         ``"Green e4→g5 (slide)"``, ``"Green slides c9→d8, jumps d8→f8 over Blue's e8 and removes
         it"``, ``"Green jumps on h4→j4 over Blue's i4 and turns it Green"``, ``"Green passes (no
-        piece can move)"``. A step ends next to its start square; a longer move is a slide (§4.2)."""
-        mover = COLOUR_WORDS[self.game.colours[self._turn]]
+        piece can move)"``. A step ends next to its start square; a longer move is a slide (§4.2).
+        With the words as a message (:func:`abstracta.core.view.message`)."""
+        letter = self.game.colours[self._turn]
+        mover = COLOUR_WORDS[letter]
+        who = message(f"slide-checkers.colour.{letter}")
         name = SQUARE_NAMES
         if kind == "pass":
-            return f"{mover} passes (no piece can move)"
+            return f"{mover} passes (no piece can move)", message("slide-checkers.step.pass", who=who)
         if kind == "place":
-            return f"{mover} places a piece on {name[land]}"
+            return (f"{mover} places a piece on {name[land]}",
+                    message("slide-checkers.step.place", who=who, square=name[land]))
         if kind == "move":
             near = max(abs(start // SIZE - land // SIZE), abs(start % SIZE - land % SIZE)) == 1
-            return f"{mover} {name[start]}→{name[land]} ({'step' if near else 'slide'})"
+            how = "step" if near else "slide"
+            return (f"{mover} {name[start]}→{name[land]} ({how})",
+                    message(f"slide-checkers.step.{how}", who=who, frm=name[start], to=name[land]))
         victim = next((i for i, b in enumerate(self._bb) if b >> over & 1), None)
         whose = f"{COLOUR_WORDS[self.game.colours[victim]]}'s " if victim is not None else ""
         fate = "removes it" if bit else f"turns it {mover}"
         jump = f"{name[launch]}→{name[land]} over {whose}{name[over]} and {fate}"
+        words = dict(who=who, frm=name[launch], to=name[land],
+                     over=message(f"slide-checkers.over.{self.game.colours[victim]}" if victim is not None
+                                  else "slide-checkers.over.none", square=name[over]),
+                     fate=message("slide-checkers.fate.remove" if bit else f"slide-checkers.fate.convert.{letter}"))
         if kind == "continue":
-            return f"{mover} jumps on {jump}"
+            return f"{mover} jumps on {jump}", message("slide-checkers.step.jump-on", **words)
         if launch != start:
-            return f"{mover} slides {name[start]}→{name[launch]}, jumps {jump}"
-        return f"{mover} jumps {jump}"
+            return (f"{mover} slides {name[start]}→{name[launch]}, jumps {jump}",
+                    message("slide-checkers.step.slide-jump", start=name[start], **words))
+        return f"{mover} jumps {jump}", message("slide-checkers.step.jump", **words)
 
     def end_struct(self) -> dict[str, Any] | None:
         """Why the game ended (§5), ``None`` while it runs."""
@@ -259,10 +273,13 @@ class SlideCheckersView:
             return None
         if self._winner >= 0:
             colour = self.game.colours[self._winner]
-            return {"reason": "last-colour", "text": f"Only {COLOUR_WORDS[colour]} pieces are left on the board"}
+            return {"reason": "last-colour", "text": f"Only {COLOUR_WORDS[colour]} pieces are left on the board",
+                    "message": message(f"slide-checkers.end.last-colour.{colour}")}
         if self._nj >= NO_JUMP_LIMIT:
-            return {"reason": "no-jump", "text": f"{NO_JUMP_LIMIT} turns without a jump: a draw"}
-        return {"reason": "all-passed", "text": "Nobody can move: a draw"}
+            return {"reason": "no-jump", "text": f"{NO_JUMP_LIMIT} turns without a jump: a draw",
+                    "message": message("slide-checkers.end.no-jump", n=NO_JUMP_LIMIT)}
+        return {"reason": "all-passed", "text": "Nobody can move: a draw",
+                "message": message("slide-checkers.end.all-passed")}
 
     def turn_left_struct(self) -> dict[str, Any] | None:
         """``{"jump_from": square}`` while the mover's jump chain must go on (§4.3)."""
@@ -274,7 +291,8 @@ class SlideCheckersView:
         if self._phase != MOVE_PHASE:
             return []
         colours = self.game.colours
-        return [{"seat": i, "text": f"{COLOUR_WORDS[colours[i]]} has no pieces left"}
+        return [{"seat": i, "text": f"{COLOUR_WORDS[colours[i]]} has no pieces left",
+                 "message": message("slide-checkers.eliminated", who=message(f"slide-checkers.colour.{colours[i]}"))}
                 for i, b in enumerate(self._bb) if not b]
 
 

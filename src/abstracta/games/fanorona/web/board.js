@@ -16,6 +16,7 @@
 // per point is drawn turned a quarter clockwise (5 points across, 9 down; White on the left),
 // so the whole board stays in view with finger-sized points and the page never scrolls sideways.
 import { el, svgRoot, button } from "/svg.js";
+import { andList, fmt, orList, t } from "/i18n.js";
 
 export const css = `
 svg.fan-board .fan-hit { fill: transparent; }
@@ -118,7 +119,7 @@ export function render(box, ctx) {
   const at = new Map([...cell].map(([id, [c, r]]) => [id, [L + c * S, M + r * S]]));
   const byCell = new Map([...cell].map(([id, [c, r]]) => [`${c},${r}`, id]));
   const maxWidth = portrait ? width * PORTRAIT_PX / S : 110 * W + 80;
-  const svg = svgRoot(box, width, height, "Fanorona board", maxWidth);
+  const svg = svgRoot(box, width, height, t("fanorona.board.label"), maxWidth);
   svg.classList.add("fan-board");
   if (portrait) svg.classList.add("fan-portrait");
   if (keyboard) svg.classList.add("fan-kbd");
@@ -257,7 +258,7 @@ export function render(box, ctx) {
     if (ui.pending) {
       if (takes.has(p)) { ctx.play(takes.get(p).action); return; }
       ui.pending = null;
-      ctx.say("Capture cancelled.");
+      ctx.say(t("fanorona.board.capture_cancelled"));
       redraw();
       return;
     }
@@ -266,25 +267,26 @@ export function render(box, ctx) {
       if (options.length === 1) ctx.play(options[0].action);
       else {
         ui.pending = options;
-        ctx.say(`Capture which way? ${options.map((o) => `${tag(o)}: ${o.kind}, takes ${list(o.removes)}`).join("; ")}. Press A or W, Escape cancels.`);
+        ctx.say(t("fanorona.board.which_way_say", { options: options.map((o) => t("fanorona.board.option_say",
+          { tag: tag(o), kind: t(`fanorona.kind.${o.kind}`), stones: list(o.removes) })).join("; ") }));
         redraw();
       }
       return;
     }
     if (chainStone) { // the capturing stone must go on (or the turn ends)
-      if (ctx.interactive) ctx.say(`The stone on ${chainStone} must capture again, or end the turn (E).`);
+      if (ctx.interactive) ctx.say(t("fanorona.board.must_go_on", { point: chainStone }));
       return;
     }
     const was = ui.sel;
     ui.sel = byFrom.has(p) && ui.sel !== p ? p : null;
-    if (ui.sel) ctx.say(`Selected ${ui.sel}. ${movesWords(byFrom.get(ui.sel))}`);
-    else if (was) ctx.say("Selection cancelled.");
-    else if (stones.get(p) !== null && stones.get(p) !== undefined && byFrom.size) ctx.say(`The stone on ${p} cannot move now.`);
+    if (ui.sel) ctx.say(t("fanorona.board.selected", { point: ui.sel, moves: movesWords(byFrom.get(ui.sel)) }));
+    else if (was) ctx.say(t("fanorona.board.selection_cancelled"));
+    else if (stones.get(p) !== null && stones.get(p) !== undefined && byFrom.size) ctx.say(t("fanorona.board.cannot_move", { point: p }));
     redraw();
   }
   function cancel() {
-    if (ui.pending) { ui.pending = null; ctx.say("Capture cancelled."); redraw(); return true; }
-    if (ui.sel && ui.sel !== chainStone) { ui.sel = null; ctx.say("Selection cancelled."); redraw(); return true; }
+    if (ui.pending) { ui.pending = null; ctx.say(t("fanorona.board.capture_cancelled")); redraw(); return true; }
+    if (ui.sel && ui.sel !== chainStone) { ui.sel = null; ctx.say(t("fanorona.board.selection_cancelled")); redraw(); return true; }
     return false;
   }
   function choose(kind) {
@@ -316,7 +318,7 @@ export function render(box, ctx) {
     }
     if (k === "Enter" || k === " " || k === "Spacebar") {
       keyboard = true;
-      if (!ctx.interactive) { ctx.say(struct.over ? "The game is over." : "It is not your move."); return true; }
+      if (!ctx.interactive) { ctx.say(struct.over ? t("board.over") : t("board.not_your_move")); return true; }
       click(cursor);
       return true;
     }
@@ -331,12 +333,12 @@ export function render(box, ctx) {
 
   function pointWords(p) {
     const seat = stones.get(p);
-    let words = seat === null ? `${p}, empty` : `${p}, ${seatName(seat)} stone`;
+    let words = seat === null ? t("fanorona.board.point_empty", { point: p }) : t("fanorona.board.point_stone", { point: p, seat: seatName(seat) });
     if (!ctx.interactive) return words;
-    if (takes.has(p)) words += `, taken by ${takes.get(p).kind}: Enter picks it`;
-    else if (dests.has(p)) words += `: Enter moves ${ui.sel} here, ${dests.get(p).map((o) => optionWords(o)).join(" or ")}`;
-    else if (byFrom.has(p) && p !== ui.sel) words += ", can move";
-    else if (p === ui.sel) words += ", selected";
+    if (takes.has(p)) words += t("fanorona.board.point_taken", { by: t(`fanorona.by.${takes.get(p).kind}`) });
+    else if (dests.has(p)) words += t("fanorona.board.point_dest", { from: ui.sel, options: orList(dests.get(p).map((o) => optionWords(o))) });
+    else if (byFrom.has(p) && p !== ui.sel) words += t("fanorona.board.point_can_move");
+    else if (p === ui.sel) words += t("fanorona.board.point_selected");
     return words;
   }
 
@@ -345,31 +347,31 @@ export function render(box, ctx) {
 
   // controls under the board: notes for everyone, buttons for the player to move
   const note = (text) => { const s = document.createElement("span"); s.className = "info fan-note"; s.textContent = text; ctx.controls.append(s); };
-  if (board.vela_phase) note(`Vela: ${ctx.seatName(1)} may not capture yet; ${ctx.seatName(0)} takes one stone per capture.`);
+  if (board.vela_phase) note(t("fanorona.board.vela_note", { black: ctx.seatName(1), white: ctx.seatName(0) }));
   if (!struct.over && board.no_progress >= board.no_progress_limit - 20) {
-    note(`${board.no_progress} turns without a capture (a draw at ${board.no_progress_limit}).`);
+    note(t("fanorona.board.no_progress", { n: board.no_progress, limit: board.no_progress_limit }));
   }
   if (!ctx.interactive) return;
   if (ui.pending) {
-    note("Capture which way?");
+    note(t("fanorona.board.which_way"));
     for (const o of ui.pending) {
       const n = o.removes.length;
-      const b = button(ctx.controls, `${o.kind === "approach" ? "Approach" : "Withdrawal"}: takes ${n} (${o.removes.join(" ")})`,
+      const b = button(ctx.controls, t(`fanorona.board.option_button.${o.kind}`, { n, stones: o.removes.join(" ") }),
         () => ctx.play(o.action), "primary fan-btn");
       b.dataset.choice = tag(o);
       b.setAttribute("aria-keyshortcuts", tag(o));
     }
-    button(ctx.controls, "Cancel", () => cancel(), "fan-btn").setAttribute("aria-keyshortcuts", "Escape");
+    button(ctx.controls, t("board.cancel"), () => cancel(), "fan-btn").setAttribute("aria-keyshortcuts", "Escape");
   }
   if (choices.end) {
-    const b = button(ctx.controls, "End turn", () => ctx.play(choices.end.action), "fan-btn");
+    const b = button(ctx.controls, t("board.end_turn"), () => ctx.play(choices.end.action), "fan-btn");
     b.id = "end-turn";
     b.setAttribute("aria-keyshortcuts", "E");
   }
   if (chainStone && !ui.pending) {
     const n = taken.size;
-    note(`Capture again with the stone on ${chainStone}${n ? ` (taken so far: ${n})` : ""}, or end the turn.`);
-  } else if (!ui.pending && !ui.sel && choices.phase === "capture") note("Capturing is compulsory: pick a stone that can capture.");
+    note(t("fanorona.board.chain_note", { point: chainStone, taken: n ? t("fanorona.board.taken_so_far", { n }) : "" }));
+  } else if (!ui.pending && !ui.sel && choices.phase === "capture") note(t("fanorona.board.compulsory_note"));
 }
 
 // --- animation -------------------------------------------------------------------------------
@@ -514,15 +516,15 @@ function tag(option) {
 }
 
 function list(items) {
-  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+  return andList(items);
 }
 
 function optionWords(o) {
-  return o.kind === "paika" ? "a plain move" : `${o.kind} taking ${list(o.removes)}`;
+  return o.kind === "paika" ? t("fanorona.board.plain_move") : t("fanorona.board.option_words", { kind: t(`fanorona.kind.${o.kind}`), stones: list(o.removes) });
 }
 
 function movesWords(targets) {
-  return "Moves: " + targets.map((t) => `${t.to} (${t.options.map(optionWords).join(" or ")})`).join(", ") + ".";
+  return t("fanorona.board.moves", { moves: targets.map((x) => `${x.to} (${orList(x.options.map(optionWords))})`).join(", ") });
 }
 
 function centre(board) {
@@ -533,40 +535,39 @@ function centre(board) {
 }
 
 // One sentence on the keys (the shell puts it in the board's accessible name).
-export const keyHelp = "Arrow keys move the cursor from point to point, Enter or Space picks a stone and then where it goes, " +
-  "A or W chooses approach or withdrawal, E ends a capture chain, Escape cancels.";
+export const keyHelp = () => t("fanorona.board.key_help");
 
 // The board's text alternative: whose turn, the last turns in words, the chain so far, the
 // selected stone's moves, the stones left and, when the game is over, the result and why.
 export function describe(struct, ctx) {
-  const name = (seat) => (ctx && ctx.seatName ? ctx.seatName(seat) : ["White", "Black"][seat]);
+  const name = (seat) => (ctx && ctx.seatName ? ctx.seatName(seat) : t(`fanorona.seat.${seat}`));
   const { board } = struct;
   const out = [];
   for (const turn of struct.recent || []) {
-    const words = turn.steps.map((s) => s.text || s.action);
-    if (words.length) out.push(`Last turn: ${words.join("; ")}.`);
+    const words = turn.steps.map((s) => fmt(s.message, s.text) || s.action);
+    if (words.length) out.push(t("board.last_turn", { words: words.join("; ") }));
   }
   if (struct.over && struct.end) {
     const winners = struct.end.winners || [];
-    const result = winners.length === 1 ? `${name(winners[0])} wins` : winners.length ? `${winners.map(name).join(", ")} win` : "A draw";
-    out.push(`Game over: ${result}. ${struct.end.text}.`);
+    const result = winners.length === 1 ? t("board.wins", { name: name(winners[0]) }) : winners.length ? t("board.win_many", { names: winners.map(name) }) : t("board.a_draw");
+    out.push(t("board.game_over", { result, why: fmt(struct.end.message, struct.end.text) }));
   } else if (struct.to_move !== null && struct.to_move !== undefined) {
-    out.push(`${name(struct.to_move)} to move.`);
+    out.push(t("board.to_move", { who: name(struct.to_move) }));
     const c = struct.choices || {};
     if (board.chain) {
       const taken = board.chain.taken || [];
-      out.push(`Capture chain: the stone on ${board.chain.stone} came ${board.chain.visited.join("→")}` +
-        (taken.length ? ` and has taken ${list(taken)}` : "") + "; it may capture again or end the turn.");
+      out.push(t("fanorona.board.chain_desc", { point: board.chain.stone, path: board.chain.visited.join("→"),
+        taken: taken.length ? t("fanorona.board.chain_taken", { stones: list(taken) }) : "" }));
     } else if (c.phase === "capture") {
-      out.push(`Capturing is compulsory; stones that can capture: ${list(c.moves.map((m) => m.from))}.`);
+      out.push(t("fanorona.board.compulsory_desc", { stones: list(c.moves.map((m) => m.from)) }));
     } else if (c.phase === "paika") {
-      out.push(`No capture: a plain move with ${list(c.moves.map((m) => m.from))}.`);
+      out.push(t("fanorona.board.paika_desc", { stones: list(c.moves.map((m) => m.from)) }));
     }
     const sel = ui.key === keyOf(struct) ? ui.sel : null;
     const m = sel && c.moves ? c.moves.find((x) => x.from === sel) : null;
-    if (m) out.push(`Selected ${sel}. ${movesWords(m.to)}`);
+    if (m) out.push(t("fanorona.board.selected", { point: sel, moves: movesWords(m.to) }));
   }
-  out.push(`Stones: ${name(0)} ${board.stones[0]}, ${name(1)} ${board.stones[1]}.`);
-  if (board.vela_phase) out.push(`Vela: ${name(1)} may not capture yet.`);
+  out.push(t("fanorona.board.stones", { a: name(0), x: board.stones[0], b: name(1), y: board.stones[1] }));
+  if (board.vela_phase) out.push(t("fanorona.board.vela_desc", { black: name(1) }));
   return out.join(" ");
 }

@@ -9,6 +9,7 @@
 // click or key finishes it at once). Keyboard: a cursor (see keyHelp). Phone: the board keeps
 // cells of at least 40 CSS px and pans sideways inside its own frame when the screen is narrower.
 import { el, svgRoot, button, hexPoints } from "/svg.js";
+import { fmt, t } from "/i18n.js";
 
 export const css = `
 .fib-cell polygon.hex { transition: fill .12s; }
@@ -41,17 +42,13 @@ export const css = `
 @media (max-width: 540px) { .fib-pan { display: block; } }
 `;
 
-export const keyHelp =
-  "Arrow keys move the cursor: Left and Right along a row, Up and Down to the row above or below " +
-  "(zig-zagging to keep a straight line); on this hexagonal board W and E also step up-left and up-right, " +
-  "A and D left and right, Z and X down-left and down-right. Enter or Space picks the piece under the cursor, " +
-  "then its destination (or places a piece); Escape cancels; Tab reaches the Pass button.";
+export const keyHelp = () => t("fibonacci.board.key_help");
 
 const R = 25; // hexagon radius (centre to corner) in SVG units
 const DX = R * Math.sqrt(3); // one unit of the spec's x (neighbours in a row)
 const M = 14; // margin
 const MIN_CELL_PX = 42; // the narrowest a cell is drawn (tap targets ≥ 40 CSS px): narrower screens pan
-const KIND_WORD = { core: "core", attack: "attacker", support: "support" };
+const kindWord = (kind) => t(`fibonacci.kind.${kind}`);
 const STEP_MS = 260, MAX_ANIM_MS = 1400;
 
 // UI state, kept across re-renders: the selected piece (for the struct it belongs to), the
@@ -72,9 +69,9 @@ function seatStyle(ctx, seat) {
   return { colour: s.colour || (seat === 0 ? "#c8322b" : "#2f8a3e"), ink: s.ink || "#fff" };
 }
 
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
-const seatWord = (ctx, seat) => (ctx && ctx.seatName ? ctx.seatName(seat) : ["Red", "Green"][seat]);
-const pieceWords = (ctx, p) => `${seatWord(ctx, p.seat)} ${KIND_WORD[p.kind]}`;
+const seatWord = (ctx, seat) => (ctx && ctx.seatName ? ctx.seatName(seat) : t(`fibonacci.seat.${seat}`));
+const pieceWords = (ctx, p) => t("fibonacci.board.piece", { seat: seatWord(ctx, p.seat), kind: kindWord(p.kind) });
+const placeWords = (who, left) => t(`fibonacci.board.placement.${left.kind}`, { n: left.placement, of: left.of, who });
 const pieceKey = (p) => (p ? `${p.seat}${p.kind}` : "");
 const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 
@@ -118,7 +115,7 @@ export function render(box, ctx) {
     cursor = stickyX = lastBoard = pending = scrollLeft = null;
   }
   const st = ctx.struct;
-  if (!st || !st.board || !st.board.cells) { box.textContent = "No board to show."; return; }
+  if (!st || !st.board || !st.board.cells) { box.textContent = t("fibonacci.board.none"); return; }
   const fresh = ui.struct !== st;
   if (fresh) ui = { struct: st, sel: null };
   const board = st.board;
@@ -167,7 +164,7 @@ export function render(box, ctx) {
   const frame = document.createElement("div");
   frame.className = "fib-scroll";
   box.append(frame);
-  const svg = svgRoot(frame, W, H, "Fibonacci board", 640);
+  const svg = svgRoot(frame, W, H, t("fibonacci.board.label"), 640);
   const minW = Math.ceil((W * MIN_CELL_PX) / DX);
   svg.style.minWidth = `${minW}px`;
   svg.style.minHeight = `${Math.ceil((minW * H) / W)}px`;
@@ -191,7 +188,7 @@ export function render(box, ctx) {
     if (places.has(id)) { send(places.get(id), { touched: [id] }); return true; }
     if (dests.has(id)) { send(dests.get(id).action, { touched: [ui.sel, id] }); return true; }
     if (moves.has(id)) {
-      if (ui.sel === id) { ui.sel = null; ctx.say && ctx.say(`${id} deselected.`); }
+      if (ui.sel === id) { ui.sel = null; ctx.say && ctx.say(t("fibonacci.board.deselected", { cell: id })); }
       else { ui.sel = id; ctx.say && ctx.say(selectionWords(st, ctx, id)); }
       redraw();
       return true;
@@ -259,7 +256,7 @@ export function render(box, ctx) {
   for (const s of recentSteps) {
     if (s.touched.length === 1) {
       const c = at.get(s.touched[0]);
-      arrows.push({ s, g: numberBadge(topLayer, px(c) - R * 0.62, py(c) - R * 0.55, s.n, s.text, seatStyle(ctx, s.seat).colour) });
+      arrows.push({ s, g: numberBadge(topLayer, px(c) - R * 0.62, py(c) - R * 0.55, s.n, fmt(s.message, s.text), seatStyle(ctx, s.seat).colour) });
       continue;
     }
     if (s.touched.length !== 2) continue;
@@ -271,7 +268,7 @@ export function render(box, ctx) {
       "marker-end": "url(#fib-head)" }, g);
     // the number sits at the arrow's tail (where the piece came from), beside the line
     const tx = x1 + (x2 - x1) * k, ty = y1 + (y2 - y1) * k, nx = -(y2 - y1) / len, ny = (x2 - x1) / len;
-    numberBadge(g, tx + nx * 9, ty + ny * 9, s.n, s.text, seatStyle(ctx, s.seat).colour); // the mover's colour
+    numberBadge(g, tx + nx * 9, ty + ny * 9, s.n, fmt(s.message, s.text), seatStyle(ctx, s.seat).colour); // the mover's colour
     arrows.push({ s, g });
   }
 
@@ -280,7 +277,7 @@ export function render(box, ctx) {
   cursorEl.dataset.at = cursor;
 
   if (board.cards) drawCards(svg, ctx, board.cards, W, H);
-  controlsFor(ctx, st, () => { ui.sel = null; ctx.say && ctx.say("Selection cancelled."); redraw(); });
+  controlsFor(ctx, st, () => { ui.sel = null; ctx.say && ctx.say(t("fibonacci.board.selection_cancelled")); redraw(); });
 
   // keep the frame's sideways scroll across redraws; first time: centred
   requestAnimationFrame(() => {
@@ -296,7 +293,7 @@ export function render(box, ctx) {
   const hint = document.createElement("p");
   hint.className = "fib-pan";
   hint.setAttribute("aria-hidden", "true");
-  hint.textContent = "◀ Swipe the board sideways to see its edges ▶";
+  hint.textContent = t("fibonacci.board.swipe");
   box.append(hint);
 
   // keyboard: cursor, Enter/Space = click, Escape = cancel
@@ -336,14 +333,14 @@ export function render(box, ctx) {
       return true;
     }
     if (k === "Enter" || k === " ") {
-      if (!ctx.interactive) { ctx.say && ctx.say(st.over ? "The game is over." : "It is not your move."); return true; }
+      if (!ctx.interactive) { ctx.say && ctx.say(st.over ? t("board.over") : t("board.not_your_move")); return true; }
       if (!click(cursor)) {
-        ctx.say && ctx.say(`${cursor}: nothing to do here. ${ui.sel ? `Pick a gold destination of ${ui.sel}, or Escape.` : "Pick one of your attackers or supports."}`);
+        ctx.say && ctx.say(t("fibonacci.board.nothing_here", { cell: cursor, hint: ui.sel ? t("fibonacci.board.pick_dest", { cell: ui.sel }) : t("fibonacci.board.pick_piece") }));
       }
       return true;
     }
     if (k === "Escape") {
-      if (ui.sel) { ui.sel = null; ctx.say && ctx.say("Selection cancelled."); redraw(); return true; }
+      if (ui.sel) { ui.sel = null; ctx.say && ctx.say(t("fibonacci.board.selection_cancelled")); redraw(); return true; }
       return false;
     }
     return false;
@@ -442,14 +439,14 @@ function drawCards(svg, ctx, cards, W, H) {
   if (cards.card !== null && mover !== null) {
     card(M, M, mover, cards.card, "", { "data-card": "current" });
     el("text", { x: M + 40, y: M + 20, "font-size": 11, "font-family": "sans-serif", fill: "#555",
-      text: `${ctx.seatName(mover)}'s card` }, svg);
+      text: t("fibonacci.board.card_of", { who: ctx.seatName(mover) }) }, svg);
     el("text", { x: M + 40, y: M + 34, "font-size": 11, "font-family": "sans-serif", fill: "#555",
-      text: plural(cards.card, "move") }, svg);
+      text: t("fibonacci.board.n_moves", { n: cards.card }) }, svg);
   }
   const pile = (seat, x, y, anchorRight) => {
     card(x, y, seat, null, String(cards.piles[seat]), { "data-pile": seat });
     el("text", { x: anchorRight ? x - 6 : x + 40, y: y + 28, "text-anchor": anchorRight ? "end" : "start", "font-size": 11,
-      "font-family": "sans-serif", fill: "#555", text: `${ctx.seatName(seat)}'s pile` }, svg);
+      "font-family": "sans-serif", fill: "#555", text: t("fibonacci.board.pile_of", { who: ctx.seatName(seat) }) }, svg);
   };
   pile(0, M, H - M - 46, false);
   pile(1, W - M - 34, M, true);
@@ -461,58 +458,57 @@ function controlsFor(ctx, st, cancel) {
   const left = st.turn && st.turn.left;
   const mover = st.to_move;
   if (st.over || mover === null) {
-    info.textContent = st.board.t ? `Ended in turn ${st.board.t}.` : "";
+    info.textContent = st.board.t ? t("fibonacci.board.ended_in", { turn: st.board.t }) : "";
   } else if (left && left.phase === "placement") {
-    info.textContent = `Placement ${left.placement} of ${left.of}: ${ctx.seatName(mover)} places ${left.kind === "attack" ? "an" : "a"} ` +
-      `${KIND_WORD[left.kind]} on any empty cell.`;
+    info.textContent = placeWords(ctx.seatName(mover), left);
   } else if (left) {
-    let text = `Turn ${left.t}: ${ctx.seatName(mover)} has ${plural(left.moves, "move")} left`;
+    let text = t("fibonacci.board.turn_left", { turn: left.t, who: ctx.seatName(mover), n: left.moves });
     // cards: the card and the piles in words too (on a phone the board's corners may be panned away)
     const cards = st.board.cards;
     if (cards) {
-      if (left.card !== null && left.card !== undefined) text += ` (card ${left.card})`;
-      text += ` · piles: ${ctx.seatName(0)} ${cards.piles[0]}, ${ctx.seatName(1)} ${cards.piles[1]}`;
+      if (left.card !== null && left.card !== undefined) text += t("fibonacci.board.card_suffix", { card: left.card });
+      text += t("fibonacci.board.piles_suffix", { a: ctx.seatName(0), x: cards.piles[0], b: ctx.seatName(1), y: cards.piles[1] });
     }
     const core = (st.board.cores || []).find((c) => c.seat === mover);
     if (left.base !== null && core && core.attackers.length) {
-      text += ` · ${plural(core.attackers.length, "enemy attacker")} at the core (gold rings)`;
+      text += t("fibonacci.board.core_suffix", { n: core.attackers.length });
     }
     if (ctx.interactive) {
-      text += ui.sel ? ` · ${ui.sel}'s group can go to the gold cells (⇄ = swap)` : " · pick a piece";
+      text += ui.sel ? t("fibonacci.board.group_suffix", { cell: ui.sel }) : t("fibonacci.board.pick_suffix");
     }
     info.textContent = text;
   }
   ctx.controls.append(info);
   const choices = st.choices || {};
   if (ctx.interactive && choices.pass) {
-    const b = button(ctx.controls, "Pass (end turn)", () => ctx.play(choices.pass.action), "fib-btn");
+    const b = button(ctx.controls, t("fibonacci.board.pass"), () => ctx.play(choices.pass.action), "fib-btn");
     b.id = "pass";
   }
   if (ctx.interactive && ui.sel) {
-    button(ctx.controls, "Cancel", cancel, "fib-btn").id = "fib-cancel";
+    button(ctx.controls, t("board.cancel"), cancel, "fib-btn").id = "fib-cancel";
   }
 }
 
 // ------------------------------------------------------------------------------ words
 function cellWords(ctx, c, { moves, dests, places, sel }) {
-  let text = `${c.id}: ${c.piece ? pieceWords(ctx, c.piece) : "empty"}`;
+  let text = `${c.id}: ${c.piece ? pieceWords(ctx, c.piece) : t("fibonacci.board.empty")}`;
   const d = dests.get(c.id);
-  if (d) text += d.swap ? `, destination of ${sel} (swap). Enter moves there.` : `, destination of ${sel}. Enter moves there.`;
-  else if (moves.has(c.id)) text += c.id === sel ? ", selected. Enter deselects." : `, can move (${plural(moves.get(c.id).length, "destination")}). Enter selects.`;
-  else if (places.has(c.id)) text += ". Enter places here.";
+  if (d) text += t(d.swap ? "fibonacci.board.dest_swap" : "fibonacci.board.dest", { cell: sel });
+  else if (moves.has(c.id)) text += c.id === sel ? t("fibonacci.board.selected_here") : t("fibonacci.board.can_move", { n: moves.get(c.id).length });
+  else if (places.has(c.id)) text += t("fibonacci.board.place_here");
   return text;
 }
 
 function destWords(ctx, st, dests) {
   const at = new Map(st.board.cells.map((c) => [c.id, c]));
-  return dests.map((d) => (d.swap ? `${d.cell} (swap with ${pieceWords(ctx, at.get(d.cell).piece)})` : d.cell)).join(", ");
+  return dests.map((d) => (d.swap ? t("fibonacci.board.swap_with", { cell: d.cell, piece: pieceWords(ctx, at.get(d.cell).piece) }) : d.cell)).join(", ");
 }
 
 function selectionWords(st, ctx, id) {
   const c = st.board.cells.find((x) => x.id === id);
   const m = ((st.choices && st.choices.moves) || []).find((x) => x.from === id);
-  if (!c || !c.piece || !m) return `${id} selected.`;
-  return `${pieceWords(ctx, c.piece)} on ${id} selected; it can go to ${plural(m.to.length, "cell")}: ${destWords(ctx, st, m.to)}. Escape cancels.`;
+  if (!c || !c.piece || !m) return t("fibonacci.board.selected", { cell: id });
+  return t("fibonacci.board.selection", { piece: pieceWords(ctx, c.piece), cell: id, n: m.to.length, cells: destWords(ctx, st, m.to) });
 }
 
 // The board's text alternative (docs/board-modules.md): whose turn, the last turns in words,
@@ -524,28 +520,29 @@ export function describe(st, ctx) {
   if (st.over) {
     const end = st.end || {};
     const winners = end.winners || [];
-    out.push(`Game over: ${winners.length ? winners.map(name).join(", ") + (winners.length === 1 ? " wins" : " win") : "a draw"}` +
-      (end.text ? ` — ${end.text}.` : "."));
+    const result = winners.length === 1 ? t("board.wins", { name: name(winners[0]) })
+      : winners.length ? t("board.win_many", { names: winners.map(name) }) : t("board.a_draw");
+    out.push(end.text ? t("fibonacci.board.over_why", { result, why: fmt(end.message, end.text) }) : t("fibonacci.board.over", { result }));
   } else {
     const left = st.turn && st.turn.left;
     if (left && left.phase === "placement") {
-      out.push(`Placement ${left.placement} of ${left.of}: ${name(st.to_move)} places ${left.kind === "attack" ? "an" : "a"} ${KIND_WORD[left.kind]} on any empty cell.`);
+      out.push(placeWords(name(st.to_move), left));
     } else if (left) {
-      let t = `Turn ${left.t}: ${name(st.to_move)} to move, ${plural(left.moves, "move")} left`;
-      if (left.card !== null && left.card !== undefined) t += ` (card ${left.card})`;
-      out.push(t + ".");
+      let line = t("fibonacci.board.turn_to_move", { turn: left.t, who: name(st.to_move), n: left.moves });
+      if (left.card !== null && left.card !== undefined) line += t("fibonacci.board.card_suffix", { card: left.card });
+      out.push(line + ".");
       const core = (st.board.cores || []).find((c) => c.seat === st.to_move);
       if (core && core.attackers.length) {
-        out.push(`${plural(core.attackers.length, "enemy attacker")} touch${core.attackers.length === 1 ? "es" : ""} ${name(st.to_move)}'s core on ${core.cell}: ${core.attackers.join(", ")}.`);
+        out.push(t("fibonacci.board.core_touch", { n: core.attackers.length, who: name(st.to_move), cell: core.cell, cells: core.attackers.join(", ") }));
       }
     }
   }
-  for (const t of st.recent || []) {
-    const words = t.steps.map((s, i) => `${t.steps.length > 1 ? `${i + 1}. ` : ""}${s.text || s.action}`);
-    out.push(`${name(t.seat)}'s last turn: ${words.join("; ")}.`);
+  for (const turn of st.recent || []) {
+    const words = turn.steps.map((s, i) => `${turn.steps.length > 1 ? `${i + 1}. ` : ""}${fmt(s.message, s.text) || s.action}`);
+    out.push(t("fibonacci.board.last_turn", { who: name(turn.seat), words: words.join("; ") }));
   }
   if (st.turn && st.turn.actions && st.turn.actions.length && !st.over) {
-    out.push(`Played so far this turn: ${st.turn.actions.join(", ")}.`);
+    out.push(t("fibonacci.board.so_far", { moves: st.turn.actions.join(", ") }));
   }
   if (ui.struct === st && ui.sel) out.push(selectionWords(st, ctx, ui.sel));
   return out.join(" ");

@@ -12,16 +12,16 @@
 // pile, D draws, P passes. Phone: the four piles share the width evenly in one row and the hands
 // wrap, so nothing scrolls sideways at 360 px and every card to tap is at least 44×62 px.
 import { button } from "/svg.js";
+import { fmt, t } from "/i18n.js";
 
 const SUIT_GLYPH = { c: "♣", d: "♦", h: "♥", s: "♠" };
-const SUIT_NAME = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
+
 const RANK_LABEL = { T: "10" };
-const RANK_NAME = { A: "ace", J: "jack", Q: "queen", K: "king", T: "10" };
+
 const STEP_MS = 280; // one card flight
 const MAX_TOTAL_MS = 1400; // a whole turn's flights
 
-export const keyHelp = "Arrow keys move the cursor over your hand and the piles, Enter or Space picks a card and then a pile, "
-  + "Escape cancels, 1 to 3 play the picked card on that pile, D draws, P passes.";
+export const keyHelp = () => t("fibonacci-cards.board.key_help");
 
 // UI state of one struct (the picked card); the keyboard cursor and the last struct drawn
 // (to know what to animate) live across structs.
@@ -131,13 +131,16 @@ function div(cls, text) {
   return d;
 }
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const cardName = (text) => `${RANK_NAME[text[0]] || text[0]} of ${SUIT_NAME[text[1]] || text[1]}`;
+const cardCount = (n) => t("fibonacci-cards.board.cards", { n });
+const rankName = (r) => ("AJQK".includes(r) ? t(`fibonacci-cards.rank.${r}`) : r === "T" ? "10" : r);
+const cardName = (text) => t("fibonacci-cards.board.card_name", { rank: rankName(text[0]), suit: "cdhs".includes(text[1]) ? t(`fibonacci-cards.suit.${text[1]}`) : text[1] });
+const pileWords = (plays) => plays.map((p) => t(p.kind === "cut" ? "fibonacci-cards.board.pile_cut" : "fibonacci-cards.board.pile_sum", { pile: p.pile })).join(", ");
+const isYou = (name) => name === t("seat.you");
 const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 
 // The seat drawn at the bottom: the viewer; a spectator sees the person's seat ("You"), else seat 0.
 function mySeat(struct, ctx) {
-  const named = [0, 1].find((i) => ctx.seatName(i) === "You");
+  const named = [0, 1].find((i) => isYou(ctx.seatName(i)));
   return struct.viewer ?? named ?? 0;
 }
 
@@ -336,7 +339,7 @@ export function render(box, ctx) {
     if (!over || !struct.end) return null;
     const winners = struct.end.winners || [];
     const tag = div("res" + (winners.length && !winners.includes(seat) ? " lost" : ""),
-      !winners.length ? "draw" : winners.includes(seat) ? "wins" : "loses");
+      !winners.length ? t("fibonacci-cards.board.tag_draw") : winners.includes(seat) ? t("fibonacci-cards.board.tag_wins") : t("fibonacci-cards.board.tag_loses"));
     tag.style.display = "inline";
     return tag;
   };
@@ -346,8 +349,8 @@ export function render(box, ctx) {
     const row = div("handrow");
     row.dataset.seat = String(seat);
     const name = ctx.seatName(seat);
-    let label = `${name}${seat === struct.viewer && name !== "You" ? " (your hand)" : ""}: ${plural(h.size, "card")}`;
-    if (!over && seat === struct.to_move) label += board.must_play_drawn ? " · to move, must play the drawn card" : " · to move";
+    let label = `${name}${seat === struct.viewer && !isYou(name) ? t("fibonacci-cards.board.your_hand_tag") : ""}: ${cardCount(h.size)}`;
+    if (!over && seat === struct.to_move) label += board.must_play_drawn ? t("fibonacci-cards.board.to_move_drawn") : t("fibonacci-cards.board.to_move_tag");
     const lab = div("handlabel" + (!over && seat === struct.to_move ? " tomove" : ""), label);
     const tag = resultTag(seat);
     if (tag) lab.append(" · ", tag);
@@ -358,7 +361,7 @@ export function render(box, ctx) {
         const ok = mine && byCard.has(c.card);
         const cur = mine && cursor.row === "hand" && cursor.index === i;
         const e = cardEl(c, palette, (ok ? "playable" : "") + (ui.card === c.card ? " picked" : "") + (c.drawn ? " drawn" : "") + (cur ? " kcur" : ""));
-        if (["J", "Q", "K", "A"].includes(c.rank)) e.append(Object.assign(div("val", String(c.value)), { title: "value in hand" }));
+        if (["J", "Q", "K", "A"].includes(c.rank)) e.append(Object.assign(div("val", String(c.value)), { title: t("fibonacci-cards.board.value_in_hand") }));
         if (ok) e.addEventListener("click", () => { cursor.row = "hand"; cursor.index = i; pick(c.card); });
         cards.append(e);
       });
@@ -374,9 +377,9 @@ export function render(box, ctx) {
     ui.card = ui.card === card ? null : card;
     if (ui.card) {
       const plays = byCard.get(card) || [];
-      ctx.say(`${card} picked: ${plays.map((p) => `pile ${p.pile} (${p.kind === "cut" ? "cut down" : "sum"})`).join(", ")}.`);
+      ctx.say(t("fibonacci-cards.board.picked", { card, piles: pileWords(plays) }));
       if (kbd && plays.length) { cursor.row = "table"; cursor.index = tableIds.indexOf(plays[0].pile); }
-    } else ctx.say(`${card} put back.`);
+    } else ctx.say(t("fibonacci-cards.board.put_back", { card }));
     redraw();
   }
   function playOn(pileId) {
@@ -386,7 +389,7 @@ export function render(box, ctx) {
     // never happens by §3 (sum and cut never both fit one card on one pile), but stay safe
     ctx.controls.querySelectorAll("[data-choice]").forEach((b) => b.remove());
     for (const p of here) {
-      const b = button(ctx.controls, p.kind === "cut" ? "Cut down" : "Sum", () => ctx.play(p.action), "cardbtn");
+      const b = button(ctx.controls, p.kind === "cut" ? t("fibonacci-cards.board.cut_button") : t("fibonacci-cards.board.sum_button"), () => ctx.play(p.action), "cardbtn");
       b.dataset.choice = p.action;
     }
     return true;
@@ -415,11 +418,13 @@ export function render(box, ctx) {
     if (fresh) slot.append(div("badge", "new"));
     slot.append(stack);
     const info = div("pileinfo");
-    info.innerHTML = `pile ${pile.id}<br>value <b>${pile.value}</b>${pile.cut ? " (cut)" : ""}<br>${plural(pile.cards.length, "card")}`;
+    info.replaceChildren(t("fibonacci-cards.board.pile_n", { pile: pile.id }), document.createElement("br"),
+      t("fibonacci-cards.board.value") + " ", Object.assign(document.createElement("b"), { textContent: String(pile.value) }),
+      pile.cut ? t("fibonacci-cards.board.cut_tag") : "", document.createElement("br"), cardCount(pile.cards.length));
     slot.append(info);
     const here = targets.get(pile.id);
     if (here) {
-      slot.append(div("pilehint", here.map((p) => (p.kind === "cut" ? "cut down to 1" : "play here (sum)")).join(" / ")));
+      slot.append(div("pilehint", here.map((p) => (p.kind === "cut" ? t("fibonacci-cards.board.hint_cut") : t("fibonacci-cards.board.hint_sum"))).join(" / ")));
       slot.addEventListener("click", () => playOn(pile.id));
     }
     mid.append(slot);
@@ -430,7 +435,7 @@ export function render(box, ctx) {
   const sstack = div("stack" + (board.stock.size > 1 ? " deep" : ""));
   if (board.stock.size) sstack.append(backEl());
   const sinfo = div("pileinfo");
-  sinfo.innerHTML = `stock<br>${plural(board.stock.size, "card")}`;
+  sinfo.replaceChildren(t("fibonacci-cards.board.stock"), document.createElement("br"), cardCount(board.stock.size));
   stock.append(sstack, sinfo);
   if (choices.draw) {
     stock.append(div("pilehint", "draw"));
@@ -449,18 +454,18 @@ export function render(box, ctx) {
   const hint = document.createElement("p");
   hint.className = "cardhint";
   hint.id = "card-hint";
-  hint.textContent = "Cards count 2–10, J 11, Q 12, K 13; an ace counts 14 in your hand and 1 on the table.";
+  hint.textContent = t("fibonacci-cards.board.values_hint");
   box.append(hint);
 
   if (interactive) {
     const info = document.createElement("span");
     info.className = "info";
-    if (board.must_play_drawn) info.textContent = "You drew a card that fits: play it.";
-    else if (byCard.size) info.textContent = ui.card ? `Now click a highlighted pile for ${ui.card}.` : "Click a card of your hand, then a pile.";
-    else info.textContent = "No card fits.";
+    if (board.must_play_drawn) info.textContent = t("fibonacci-cards.board.drew_fits");
+    else if (byCard.size) info.textContent = ui.card ? t("fibonacci-cards.board.now_pile", { card: ui.card }) : t("fibonacci-cards.board.click_card");
+    else info.textContent = t("fibonacci-cards.board.none_fits");
     ctx.controls.append(info);
-    if (choices.draw) button(ctx.controls, "Draw a card", () => ctx.play(choices.draw.action), "primary cardbtn").id = "draw";
-    if (choices.pass) button(ctx.controls, "Pass", () => ctx.play(choices.pass.action), "primary cardbtn").id = "pass";
+    if (choices.draw) button(ctx.controls, t("fibonacci-cards.board.draw"), () => ctx.play(choices.draw.action), "primary cardbtn").id = "draw";
+    if (choices.pass) button(ctx.controls, t("fibonacci-cards.board.pass"), () => ctx.play(choices.pass.action), "primary cardbtn").id = "pass";
   }
 
   // flights: from the last live struct drawn to this one (never while replaying)
@@ -517,17 +522,17 @@ export function render(box, ctx) {
         const c = myCards[cursor.index];
         if (!c) return true;
         if (byCard.has(c.card)) pick(c.card);
-        else ctx.say(interactive ? `${c.card} fits no pile.` : "Not your move.");
+        else ctx.say(interactive ? t("fibonacci-cards.board.fits_no_pile", { card: c.card }) : t("board.not_your_move"));
         return true;
       }
       const id = tableIds[cursor.index];
       if (id === board.stock.id) {
         if (choices.draw) ctx.play(choices.draw.action);
         else if (choices.pass) ctx.play(choices.pass.action);
-        else ctx.say(byCard.size ? "Nothing to draw: a card of your hand fits." : `Stock: ${plural(board.stock.size, "card")}.`);
+        else ctx.say(byCard.size ? t("fibonacci-cards.board.nothing_to_draw") : t("fibonacci-cards.board.stock_count", { n: board.stock.size }));
         return true;
       }
-      if (!playOn(id)) ctx.say(ui.card ? `${ui.card} does not go on pile ${id}.` : interactive && byCard.size ? "Pick a card of your hand first." : cellWords(struct, ctx, cursor, byCard, targets));
+      if (!playOn(id)) ctx.say(ui.card ? t("fibonacci-cards.board.not_on_pile", { card: ui.card, pile: id }) : interactive && byCard.size ? t("fibonacci-cards.board.pick_first") : cellWords(struct, ctx, cursor, byCard, targets));
       return true;
     }
     if (key === "Escape") {
@@ -536,12 +541,12 @@ export function render(box, ctx) {
       ui.card = null;
       const i = myCards.findIndex((x) => x.card === c);
       if (i >= 0) { cursor.row = "hand"; cursor.index = i; }
-      ctx.say(`Cancelled: ${c} put back.`);
+      ctx.say(t("fibonacci-cards.board.cancelled", { card: c }));
       redraw();
       return true;
     }
     if (/^[1-3]$/.test(key) && ui.card) {
-      if (!playOn(key)) ctx.say(`${ui.card} does not go on pile ${key}.`);
+      if (!playOn(key)) ctx.say(t("fibonacci-cards.board.not_on_pile", { card: ui.card, pile: key }));
       return true;
     }
     if ((key === "d" || key === "D") && choices.draw) { ctx.play(choices.draw.action); return true; }
@@ -558,17 +563,17 @@ function cellWords(struct, ctx, cur, byCard, targets) {
     const c = hand[cur.index];
     if (!c) return "";
     const plays = byCard.get(c.card);
-    return `${c.card}, ${cardName(c.card)}, worth ${c.value}` + (c.drawn ? ", just drawn" : "")
-      + (plays ? `: fits ${plays.map((p) => `pile ${p.pile} (${p.kind === "cut" ? "cut down" : "sum"})`).join(", ")}` : "") + ".";
+    return t("fibonacci-cards.board.hand_card", { card: c.card, name: cardName(c.card), value: c.value }) + (c.drawn ? t("fibonacci-cards.board.just_drawn") : "")
+      + (plays ? t("fibonacci-cards.board.fits", { piles: pileWords(plays) }) : "") + ".";
   }
-  if (cur.index === board.piles.length) return `Stock, ${plural(board.stock.size, "card")}` + (struct.choices && struct.choices.draw && ctx.interactive ? ": Enter draws." : ".");
+  if (cur.index === board.piles.length) return t("fibonacci-cards.board.stock_cell", { n: board.stock.size }) + (struct.choices && struct.choices.draw && ctx.interactive ? t("fibonacci-cards.board.enter_draws") : ".");
   const p = board.piles[cur.index];
-  return `Pile ${p.id}: ${p.top}${p.cut ? " crosswise, cut down" : ""}, value ${p.value}, ${plural(p.cards.length, "card")}`
-    + (targets.has(p.id) ? `: Enter plays ${ui.card} here.` : ".");
+  return t("fibonacci-cards.board.pile_cell", { pile: p.id, top: p.top, cut: p.cut ? t("fibonacci-cards.board.crosswise") : "", value: p.value, cards: cardCount(p.cards.length) })
+    + (targets.has(p.id) ? t("fibonacci-cards.board.enter_plays", { card: ui.card }) : ".");
 }
 
 function recentWords(struct, ctx) {
-  return (struct.recent || []).map((t) => `${ctx.seatName(t.seat)}: ${t.steps.map((s) => s.text || s.action).join(", ")}`).join(" · ");
+  return (struct.recent || []).map((turn) => `${ctx.seatName(turn.seat)}: ${turn.steps.map((s) => fmt(s.message, s.text) || s.action).join(", ")}`).join(" · ");
 }
 
 // The board's text alternative (the shell keeps it in a polite live region): the result or whose
@@ -577,35 +582,36 @@ export function describe(struct, ctx) {
   const { board } = struct;
   const me = mySeat(struct, ctx);
   const parts = [];
-  if (ctx.live === false) parts.push("Replaying an earlier position.");
+  if (ctx.live === false) parts.push(t("fibonacci-cards.board.replaying"));
   if (struct.over) {
     const end = struct.end || {};
     const winners = end.winners || [];
-    const who = winners.length ? `${ctx.seatName(winners[0])} ${ctx.seatName(winners[0]) === "You" ? "win" : "wins"}` : "A draw";
-    parts.push(`Game over. ${who}${end.text ? `: ${end.text}` : ""}.`);
+    const first = winners.length ? ctx.seatName(winners[0]) : null;
+    const who = winners.length ? (isYou(first) ? t("result.you_win") : t("board.wins", { name: first })) : t("board.a_draw");
+    parts.push(end.text ? t("fibonacci-cards.board.over_why", { who, why: fmt(end.message, end.text) }) : t("fibonacci-cards.board.over", { who }));
   } else if (struct.to_move !== null && struct.to_move !== undefined) {
     const name = ctx.seatName(struct.to_move);
-    parts.push(name === "You" ? "Your turn." : `${name} to move.`);
-    if (board.must_play_drawn) parts.push(name === "You" ? "The card you drew fits and must be played." : "The drawn card fits and must be played.");
+    parts.push(isYou(name) ? t("fibonacci-cards.board.your_turn") : t("board.to_move", { who: name }));
+    if (board.must_play_drawn) parts.push(isYou(name) ? t("fibonacci-cards.board.you_drew_fits") : t("fibonacci-cards.board.drawn_fits"));
   }
   const happened = recentWords(struct, ctx);
-  if (happened) parts.push(`Last turn: ${happened}.`);
-  parts.push("Piles: " + board.piles.map((p) => `${p.id}: ${p.top}${p.cut ? " cut down" : ""}, value ${p.value}`).join("; ")
-    + `. Stock: ${plural(board.stock.size, "card")}.`);
+  if (happened) parts.push(t("board.last_turn", { words: happened }));
+  parts.push(t("fibonacci-cards.board.piles_desc", { piles: board.piles.map((p) => t("fibonacci-cards.board.pile_desc",
+    { pile: p.id, top: p.top, cut: p.cut ? t("fibonacci-cards.board.cut_down") : "", value: p.value })).join("; "), n: board.stock.size }));
   for (const seat of [me, 1 - me]) {
     const h = board.hands[seat];
     const name = ctx.seatName(seat);
-    const held = h.cards ? (h.cards.length ? h.cards.map((c) => c.card).join(", ") : "no card") : plural(h.size, "card");
-    parts.push(name === "You" || seat === struct.viewer ? `Your hand: ${held}.` : `${name} holds ${held}.`);
+    const held = h.cards ? (h.cards.length ? h.cards.map((c) => c.card).join(", ") : t("fibonacci-cards.board.no_card")) : cardCount(h.size);
+    parts.push(isYou(name) || seat === struct.viewer ? t("fibonacci-cards.board.your_hand", { held }) : t("fibonacci-cards.board.holds", { who: name, held }));
   }
   if (ui.struct === struct && ui.card && struct.choices && struct.choices.cards) {
     const c = struct.choices.cards.find((x) => x.card === ui.card);
-    if (c) parts.push(`Picked ${c.card}: ` + c.plays.map((p) => `pile ${p.pile} (${p.kind === "cut" ? "cut down" : "sum"})`).join(", ") + ".");
+    if (c) parts.push(t("fibonacci-cards.board.picked", { card: c.card, piles: pileWords(c.plays) }));
   } else if (ctx.interactive && struct.choices) {
     const ch = struct.choices;
-    if (ch.cards && ch.cards.length) parts.push(`Cards that fit: ${ch.cards.map((c) => c.card).join(", ")}.`);
-    else if (ch.draw) parts.push("No card fits: draw a card.");
-    else if (ch.pass) parts.push("No card fits and the stock is empty: pass.");
+    if (ch.cards && ch.cards.length) parts.push(t("fibonacci-cards.board.cards_fit", { cards: ch.cards.map((c) => c.card).join(", ") }));
+    else if (ch.draw) parts.push(t("fibonacci-cards.board.must_draw"));
+    else if (ch.pass) parts.push(t("fibonacci-cards.board.must_pass"));
   }
   return parts.join(" ");
 }

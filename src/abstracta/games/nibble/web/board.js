@@ -13,6 +13,11 @@
 // keeps cells of at least 41 CSS px and its own area scrolls sideways (the page does not),
 // starting at the left edge (the rank/row labels), with a hint under it; pinch zoom still works.
 import { el, svgRoot, button, hexPoints } from "/svg.js";
+import { fmt, t } from "/i18n.js";
+
+// a disc colour's name ("red", from the view) in the reader's language
+const colourWord = (name) => (name ? t(`nibble.colour.${name}`, {}, name) : "");
+const isYou = (name) => name === t("seat.you");
 
 export const css = `
 .nb-wrap { contain: inline-size; overflow-x: auto; overflow-y: hidden; max-width: 100%; -webkit-overflow-scrolling: touch; overscroll-behavior-x: contain; }
@@ -40,10 +45,7 @@ export const css = `
 }
 `;
 
-export const keyHelp = "Arrow keys move the cursor (on the hexagon Up and Down go to the row above or below, " +
-  "keeping to the same column); Enter or Space takes the disc under the cursor and ends your turn; " +
-  "A switches “add more of this colour” on or off, in which Enter picks discs and T takes them; " +
-  "E ends an open turn; Escape cancels.";
+export const keyHelp = () => t("nibble.board.key_help");
 
 const INK = { dark: "#1a1a1a", light: "#fff" };
 
@@ -183,7 +185,7 @@ export function render(box, ctx) {
   const wrap = document.createElement("div");
   wrap.className = "nb-wrap" + (keyboard ? " kbd" : "");
   box.append(wrap);
-  const svg = svgRoot(wrap, W, H, "Nibble board", hex ? 760 : 640);
+  const svg = svgRoot(wrap, W, H, t("nibble.board.label"), hex ? 760 : 640);
   svg.classList.add("nibble-board");
   const minW = Math.ceil(MIN_CELL_PX * W / dx);
   svg.style.minWidth = `${minW}px`;
@@ -240,7 +242,7 @@ export function render(box, ctx) {
           "font-family": "sans-serif", fill: "#2f6db5", text: String(rec.n) }, g);
       }
       const who = rec ? ctx.seatName(rec.seat) : ctx.seatName(struct.turn.seat);
-      el("title", { text: `${c.id}: taken by ${who}` + (rec && rec.n && takes.length > 1 ? ` (take ${rec.n} of ${takes.length})` : "") }, g);
+      el("title", { text: t("nibble.board.taken_by", { cell: c.id, who }) + (rec && rec.n && takes.length > 1 ? t("nibble.board.take_n", { n: rec.n, of: takes.length }) : "") }, g);
     }
     const ghost = ghostAt.get(c.id);
     if (ghost && !c.disc) {
@@ -289,28 +291,28 @@ export function render(box, ctx) {
     scrollPos = { variant: board.variant, left: wrap.scrollLeft };
     const hint = document.createElement("p");
     hint.className = "nb-hint";
-    hint.textContent = "Swipe the board sideways to see all of it.";
+    hint.textContent = t("nibble.board.swipe");
     box.append(hint);
   }
 
   function cellWords(c, col) {
-    return `${c.id}: ${col.name} (${c.disc})`;
+    return `${c.id}: ${colourWord(col.name)} (${c.disc})`;
   }
   function whyWords(cell) {
     const c = byId.get(cell);
     if (!c || !c.disc) return "";
-    if (ui.picked.includes(cell)) return " — picked";
+    if (ui.picked.includes(cell)) return t("nibble.board.why_picked");
     if (discOf.has(cell)) {
-      if (picking && !fits(nextPick(cell))) return ` — cannot be taken together with ${ui.picked.join("+")}`;
-      return " — may be taken";
+      if (picking && !fits(nextPick(cell))) return t("nibble.board.why_not_together", { cells: ui.picked.join("+") });
+      return t("nibble.board.why_may");
     }
-    return c.free ? " — free" : "";
+    return c.free ? t("nibble.board.why_free") : "";
   }
   function cellSpeech(cell) {
     const c = byId.get(cell);
     if (!c.disc) {
       const rec = recent.get(cell);
-      return `${cell}: empty` + (rec ? `, just taken by ${ctx.seatName(rec.seat)}` : "");
+      return t("nibble.board.cell_empty", { cell }) + (rec ? t("nibble.board.just_taken", { who: ctx.seatName(rec.seat) }) : "");
     }
     return cellWords(c, colours[c.disc] || { name: c.disc }) + whyWords(cell);
   }
@@ -329,29 +331,29 @@ export function render(box, ctx) {
     const d = discOf.get(cell);
     if (!d) return;
     if (!ui.adding && !add && !ui.picked.length) { // one click: take it, the turn ends
-      ctx.say(`Taking ${cell}`);
+      ctx.say(t("nibble.board.taking", { what: cell }));
       ctx.play(oneDisc(d));
       return;
     }
     if (midTurn) { ctx.play(d.action); return; } // an open turn: each pick takes one more disc
     const next = nextPick(cell);
-    if (!fits(next)) { ctx.say(`${cell} cannot be taken together with ${ui.picked.join(", ")}`); return; }
+    if (!fits(next)) { ctx.say(t("nibble.board.not_together", { cell, cells: ui.picked.join(", ") })); return; }
     ui.picked = next;
     ui.adding = true;
-    ctx.say(ui.picked.length ? pickedWords(choices, ui.picked) : "Nothing picked");
+    ctx.say(ui.picked.length ? pickedWords(choices, ui.picked) : t("nibble.board.nothing_picked"));
     redraw();
   }
   function takePick() {
     const what = pickPlay();
     if (!what) return false;
-    ctx.say(`Taking ${pickText()}`);
+    ctx.say(t("nibble.board.taking", { what: pickText() }));
     ctx.play(what);
     return true;
   }
   function toggleAdding() {
     ui.adding = !ui.adding;
     if (!ui.adding) ui.picked = [];
-    ctx.say(ui.adding ? "Add more of this colour: on. Pick discs of one colour, then take them." : "Add more of this colour: off");
+    ctx.say(ui.adding ? t("nibble.board.adding_on") : t("nibble.board.adding_off"));
     redraw();
   }
 
@@ -400,21 +402,21 @@ export function render(box, ctx) {
     if (k === "Enter" || k === " ") {
       keyboard = true;
       if (discOf.has(cursor) && (!picking || fits(nextPick(cursor)))) click(cursor, ev.shiftKey);
-      else ctx.say(ctx.interactive ? `${cellSpeech(cursor)}: nothing to take there` : `${cellSpeech(cursor)}. Not your turn.`);
+      else ctx.say(ctx.interactive ? t("nibble.board.nothing_there", { cell: cellSpeech(cursor) }) : t("nibble.board.not_your_turn", { cell: cellSpeech(cursor) }));
       return true;
     }
     if (k === "Escape") {
       if (!ui.picked.length && !ui.adding) return false;
       ui.picked = [];
       ui.adding = false;
-      ctx.say("Pick cancelled");
+      ctx.say(t("nibble.board.pick_cancelled"));
       redraw();
       return true;
     }
     if (!ctx.interactive || !choices || !choices.colours) return false;
     if ((k === "a" || k === "A" || k === "+") && !midTurn) { toggleAdding(); return true; }
     if ((k === "t" || k === "T") && ui.picked.length) return takePick() || true;
-    if ((k === "e" || k === "E") && choices.end) { ctx.say("Ending the turn"); ctx.play(choices.end.action); return true; }
+    if ((k === "e" || k === "E") && choices.end) { ctx.say(t("nibble.board.ending")); ctx.play(choices.end.action); return true; }
     return false;
   });
 
@@ -439,7 +441,7 @@ export function render(box, ctx) {
       span.dataset.colour = x.colour;
       span.style.background = col.fill;
       span.style.color = col.ink;
-      span.title = `${x.colour} (${col.name}): ${x.count} of ${T.all}` + (x.major ? " — a majority" : "");
+      span.title = t("nibble.board.count_title", { colour: x.colour, name: colourWord(col.name), n: x.count, of: T.all }) + (x.major ? t("nibble.board.a_majority") : "");
       span.textContent = `${x.colour} ${x.count}`;
       cells.append(span);
     }
@@ -453,27 +455,27 @@ export function render(box, ctx) {
   const info = document.createElement("span");
   info.className = "info";
   if (!midTurn) {
-    const add = button(ctx.controls, "Add more of this colour", toggleAdding, "nb-btn toggle");
+    const add = button(ctx.controls, t("nibble.board.add_more"), toggleAdding, "nb-btn toggle");
     add.id = "add-more";
     add.setAttribute("aria-pressed", ui.adding ? "true" : "false");
-    add.title = "Take several discs of one colour in this turn (key A)";
+    add.title = t("nibble.board.add_more_title");
     if (ui.adding) {
       const text = pickText();
-      const b = button(ctx.controls, ui.picked.length ? `Take ${text || ui.picked.join("+")}` : "Take", () => { takePick(); }, "primary nb-btn");
+      const b = button(ctx.controls, ui.picked.length ? t("nibble.board.take_these", { what: text || ui.picked.join("+") }) : t("nibble.board.take"), () => { takePick(); }, "primary nb-btn");
       b.id = "take";
       b.disabled = !ui.picked.length || !text;
       info.textContent = !ui.picked.length
-        ? "Pick discs of one colour, then take them."
-        : (canAdd ? "Pick more discs of this colour, or take." : "Take, or pick another disc.") +
-          (anyBlocked ? " Faded discs would split the board if taken with these." : "");
+        ? t("nibble.board.pick_then_take")
+        : (canAdd ? t("nibble.board.pick_more") : t("nibble.board.take_or_other")) +
+          (anyBlocked ? t("nibble.board.faded") : "");
     } else {
-      info.textContent = "Click a disc with a dashed ring to take it and end your turn.";
+      info.textContent = t("nibble.board.click_disc");
     }
   } else {
     const col = colours[choices.take];
-    info.textContent = `Taking ${choices.take} (${col ? col.name : ""}): click another ${choices.take} disc or end the turn.`;
+    info.textContent = t("nibble.board.taking_colour", { colour: choices.take, name: col ? colourWord(col.name) : "" });
   }
-  if (choices.end) button(ctx.controls, "End turn", () => ctx.play(choices.end.action), "nb-btn").id = "end-turn";
+  if (choices.end) button(ctx.controls, t("board.end_turn"), () => ctx.play(choices.end.action), "nb-btn").id = "end-turn";
   ctx.controls.append(info);
 }
 
@@ -482,42 +484,41 @@ export function render(box, ctx) {
 function pickedWords(choices, picked) {
   const group = (choices.colours || []).find((g) => g.discs.some((d) => d.cell === picked[0]));
   const more = new Set();
-  for (const t of (group ? group.together : [])) {
-    if (picked.every((c) => t.cells.includes(c))) for (const c of t.cells) if (!picked.includes(c)) more.add(c);
+  for (const set of (group ? group.together : [])) {
+    if (picked.every((c) => set.cells.includes(c))) for (const c of set.cells) if (!picked.includes(c)) more.add(c);
   }
-  return `Picked ${picked.join(", ")}` + (more.size ? `; may add ${[...more].join(", ")}.` : "; nothing more may be added.") +
-    " T takes them.";
+  return t("nibble.board.picked", { cells: picked.join(", ") }) + (more.size ? t("nibble.board.may_add", { cells: [...more].join(", ") }) : t("nibble.board.nothing_more")) +
+    t("nibble.board.t_takes");
 }
 
 function collectionWords(coll, T, name) {
-  const run = coll.best_run ? ` · best three in a row ${coll.best_run.least}/${T.triple} (${coll.best_run.colours})` : "";
-  return `${name}: ${coll.total} ${coll.total === 1 ? "disc" : "discs"} · ` +
-    `majorities ${coll.majorities}/${T.majorities}${run} · most of one colour ${coll.most.count}/${T.all}`;
+  const run = coll.best_run ? t("nibble.board.best_run", { least: coll.best_run.least, triple: T.triple, colours: coll.best_run.colours }) : "";
+  return t("nibble.board.collection", { who: name, n: coll.total, majorities: coll.majorities, of: T.majorities, run, most: coll.most.count, all: T.all });
 }
 
 // The board in words for screen readers (the shell keeps it in a polite live region): the
 // result or whose turn, the turns since the viewer moved, the discs that may be taken (and the
 // picked ones), the collections.
 export function describe(struct, ctx) {
-  const name = (i) => (ctx && ctx.seatName ? ctx.seatName(i) : `Player ${i + 1}`);
+  const name = (i) => (ctx && ctx.seatName ? ctx.seatName(i) : t("seat.player", { n: i + 1 }));
   const board = struct.board;
-  const colourName = Object.fromEntries(board.colours.map((c) => [c.colour, c.name]));
+  const colourName = Object.fromEntries(board.colours.map((c) => [c.colour, colourWord(c.name)]));
   const parts = [];
-  for (const t of struct.recent || []) {
-    const steps = t.steps.filter((s) => s.touched.length);
-    const words = (steps.length ? steps : t.steps).map((s) => s.text || s.action);
-    if (words.length) parts.push(`${name(t.seat)} ${words.join(", ")}.`);
+  for (const turn of struct.recent || []) {
+    const steps = turn.steps.filter((s) => s.touched.length);
+    const words = (steps.length ? steps : turn.steps).map((s) => fmt(s.message, s.text) || s.action);
+    if (words.length) parts.push(t("nibble.board.recent", { who: name(turn.seat), words: words.join(", ") }));
   }
   if (struct.over) {
     const end = struct.end || {};
     const winners = (end.winners || []).map(name);
-    const who = winners.length ? (winners[0] === "You" ? "You win" : `${winners.join(", ")} wins`) : "Game over";
-    parts.push(`${who}: ${end.text || "the game is over"}.`);
+    const who = winners.length ? (isYou(winners[0]) ? t("result.you_win") : t("board.wins", { name: winners.join(", ") })) : t("status.over");
+    parts.push(t("nibble.board.over", { who, why: end.text ? fmt(end.message, end.text) : t("nibble.board.the_game_is_over") }));
   } else if (struct.to_move !== null && struct.to_move !== undefined) {
     const who = name(struct.to_move);
-    parts.push(who === "You" ? "Your turn." : `${who} to move.`);
+    parts.push(isYou(who) ? t("nibble.board.your_turn") : t("board.to_move", { who }));
     const left = struct.turn && struct.turn.left;
-    if (left) parts.push(`Taking ${colourName[left.colour] || ""} ${left.colour}: took ${struct.turn.actions.join(", ")}; may also take ${left.more.join(", ")}, or end the turn.`);
+    if (left) parts.push(t("nibble.board.mid_turn", { name: colourName[left.colour] || "", colour: left.colour, took: struct.turn.actions.join(", "), more: left.more.join(", ") }));
   }
   const choices = (ctx && ctx.interactive === false ? null : struct.choices) || {};
   if (choices.colours && choices.colours.length) {
@@ -526,11 +527,11 @@ export function describe(struct, ctx) {
     if (picked.length) {
       parts.push(pickedWords(choices, picked));
     }
-    parts.push("May be taken: " + choices.colours.map((g) =>
-      `${g.discs.map((d) => d.cell).join(", ")} (${g.name || colourName[g.colour]} ${g.colour})`).join("; ") + ".");
+    parts.push(t("nibble.board.may_be_taken", { groups: choices.colours.map((g) =>
+      `${g.discs.map((d) => d.cell).join(", ")} (${(g.name ? colourWord(g.name) : colourName[g.colour])} ${g.colour})`).join("; ") }));
   }
   const T = board.targets;
-  parts.push(board.collections.map((c) => `${name(c.seat)} ${name(c.seat) === "You" ? "hold" : "holds"} ${c.total} ` +
-    `${c.total === 1 ? "disc" : "discs"}, majorities ${c.majorities} of ${T.majorities}`).join("; ") + ".");
+  parts.push(board.collections.map((c) => t(isYou(name(c.seat)) ? "nibble.board.you_hold" : "nibble.board.holds",
+    { who: name(c.seat), n: c.total, majorities: c.majorities, of: T.majorities })).join("; ") + ".");
   return parts.join(" ");
 }

@@ -20,10 +20,11 @@
 // area scrolls sideways by itself (pan with a finger), the page does not, and the cursor and the
 // selected piece are scrolled into view.
 import { el, svgRoot, button } from "/svg.js";
+import { fmt, t } from "/i18n.js";
 
-export const keyHelp = "Arrow keys move the cursor, Enter or Space picks the piece or square under it, " +
-  "Escape cancels, after a jump 1 or 2 picks exchange or remove, N goes to the next piece that can move " +
-  "(or the next square it can reach).";
+export const keyHelp = () => t("slide-checkers.board.key_help");
+const isYou = (name) => name === t("seat.you");
+const said = (s) => fmt(s.message, s.text) || s.action;
 
 export const css = `
 .sc-scroll { overflow-x: auto; overflow-y: hidden; width: 0; min-width: 100%; max-width: 100%; -webkit-overflow-scrolling: touch; overscroll-behavior-x: contain; }
@@ -97,7 +98,7 @@ function piecesOf(st) {
 const piecesKey = (m) => [...m].map(([k, v]) => `${k}:${v}`).sort().join(",");
 
 function seatNamer(ctx) {
-  return (i) => (ctx && ctx.seatName ? ctx.seatName(i) : (ctx && ctx.seats && ctx.seats[i] && ctx.seats[i].name) || `Seat ${i + 1}`);
+  return (i) => (ctx && ctx.seatName ? ctx.seatName(i) : (ctx && ctx.seats && ctx.seats[i] && ctx.seats[i].name) || t("slide-checkers.board.seat_n", { n: i + 1 }));
 }
 
 // The steps since the last live board: what this module sent, then the other seats' turns.
@@ -214,7 +215,7 @@ export function render(box, ctx) {
   const scroll = document.createElement("div");
   scroll.className = fit ? "sc-scroll sc-fit" : "sc-scroll";
   box.append(scroll);
-  const svg = svgRoot(scroll, width, height, "Slide Checkers board", 640);
+  const svg = svgRoot(scroll, width, height, t("slide-checkers.board.label"), 640);
   svg.classList.add("sc-board");
   const px = (x) => M + x * S, py = (y) => T + (board.ranks - 1 - y) * S;
   const centre = (id) => { const c = byId.get(id); return [px(c.x) + S / 2, py(c.y) + S / 2]; };
@@ -301,24 +302,24 @@ export function render(box, ctx) {
 
   function pick(id) {
     finishAnim();
-    if (!interactive) { ctx.say(ctx.live ? (st.over ? "The game is over." : "It is not your turn.") : "This is a past position: nothing to play."); return; }
+    if (!interactive) { ctx.say(ctx.live ? (st.over ? t("board.over") : t("slide-checkers.board.not_your_turn")) : t("slide-checkers.board.past")); return; }
     if (placeAt.has(id)) { played = [{ action: placeAt.get(id), seat: st.to_move, path: [id], removed: [], converted: [] }]; return ctx.play(placeAt.get(id)); }
-    const t = targets.get(id); // a launched jump may land back on the selected piece's square
-    if (t) {
-      if (t.options.length === 1) return send(t.options[0]);
-      ui.pending = t;
+    const tg = targets.get(id); // a launched jump may land back on the selected piece's square
+    if (tg) {
+      if (tg.options.length === 1) return send(tg.options[0]);
+      ui.pending = tg;
       redraw();
-      ctx.say(`Landing on ${t.to}. ` + t.options.map((o, i) => `${i + 1}: ${optionWords(o)}`).join(". ") + ". Escape cancels.");
+      ctx.say(t("slide-checkers.board.landing", { square: tg.to, options: tg.options.map((o, i) => `${i + 1}: ${optionWords(o)}`).join(". ") }));
       return;
     }
     if (pieces.has(id) && choices.kind !== "continue") {
       ui.sel = ui.sel === id ? null : id;
       ui.pending = null;
       redraw();
-      ctx.say(ui.sel ? `${id} selected. ${pieceWords(pieces.get(id))}` : `${id} no longer selected.`);
+      ctx.say(ui.sel ? t("slide-checkers.board.selected", { square: id, moves: pieceWords(pieces.get(id)) }) : t("slide-checkers.board.deselected", { square: id }));
       return;
     }
-    ctx.say(selected ? `${id} is not a square this piece can reach.` : `No move starts on ${id}.`);
+    ctx.say(selected ? t("slide-checkers.board.unreachable", { square: id }) : t("slide-checkers.board.no_move_from", { square: id }));
   }
 
   function send(o) {
@@ -347,8 +348,8 @@ export function render(box, ctx) {
     if (ev.key === "Enter" || ev.key === " ") { pick(cellAt(cursor.x, cursor.y)); return true; }
     if (ev.key === "Escape") {
       finishAnim();
-      if (ui.pending) { ui.pending = null; redraw(); ctx.say("Choice cancelled."); return true; }
-      if (ui.sel && choices.kind !== "continue") { const was = ui.sel; ui.sel = null; redraw(); ctx.say(`${was} no longer selected.`); return true; }
+      if (ui.pending) { ui.pending = null; redraw(); ctx.say(t("slide-checkers.board.choice_cancelled")); return true; }
+      if (ui.sel && choices.kind !== "continue") { const was = ui.sel; ui.sel = null; redraw(); ctx.say(t("slide-checkers.board.deselected", { square: was })); return true; }
       return false;
     }
     if (/^[1-9]$/.test(ev.key) && ui.pending && interactive) {
@@ -373,17 +374,17 @@ export function render(box, ctx) {
 
   function squareWords(c) {
     const parts = [c.id];
-    parts.push(c.friend !== null ? `${name(c.friend)}'s square` : "nobody's square");
-    if (c.piece !== null) parts.push(`${name(c.piece)} piece`);
-    else parts.push("empty");
-    if (touchedBy.has(c.id)) parts.push(`${name(touchedBy.get(c.id))} moved here`);
-    if (removedBy.has(c.id)) parts.push(`piece taken by ${name(removedBy.get(c.id))}`);
+    parts.push(c.friend !== null ? t("slide-checkers.board.square_of", { who: name(c.friend) }) : t("slide-checkers.board.nobodys_square"));
+    if (c.piece !== null) parts.push(t("slide-checkers.board.piece_of", { who: name(c.piece) }));
+    else parts.push(t("slide-checkers.board.empty"));
+    if (touchedBy.has(c.id)) parts.push(t("slide-checkers.board.moved_here", { who: name(touchedBy.get(c.id)) }));
+    if (removedBy.has(c.id)) parts.push(t("slide-checkers.board.taken_by", { who: name(removedBy.get(c.id)) }));
     if (interactive) {
-      if (placeAt.has(c.id)) parts.push("you may place here");
-      const t = targets.get(c.id);
-      if (t) parts.push(t.options[0].capture ? `jump here over ${t.options[0].over}` : "move here");
-      else if (pieces.has(c.id) && !selected) parts.push("can move");
-      if (transit.has(c.id)) parts.push("slide square");
+      if (placeAt.has(c.id)) parts.push(t("slide-checkers.board.may_place"));
+      const tg = targets.get(c.id);
+      if (tg) parts.push(tg.options[0].capture ? t("slide-checkers.board.jump_here", { square: tg.options[0].over }) : t("slide-checkers.board.move_here"));
+      else if (pieces.has(c.id) && !selected) parts.push(t("slide-checkers.board.can_move"));
+      if (transit.has(c.id)) parts.push(t("slide-checkers.board.slide_square"));
     }
     return parts.join(", ");
   }
@@ -455,20 +456,20 @@ function startAnim(svg, plan, centre, colour, key) {
 }
 
 function optionWords(o) {
-  const via = o.via ? ` (sliding to ${o.via} first)` : "";
-  return `${o.capture === "remove" ? "remove" : "exchange"} the piece on ${o.over}${via}`;
+  const via = o.via ? t("slide-checkers.board.sliding_first", { square: o.via }) : "";
+  return t(o.capture === "remove" ? "slide-checkers.board.remove_on" : "slide-checkers.board.exchange_on", { square: o.over }) + via;
 }
 
 function pieceWords(p) {
   const moves = [], jumps = [];
-  for (const t of p.targets) {
-    if (t.options[0].capture) jumps.push(`${t.to} over ${t.options[0].over}`);
-    else moves.push(t.to);
+  for (const tg of p.targets) {
+    if (tg.options[0].capture) jumps.push(t("slide-checkers.board.to_over", { to: tg.to, over: tg.options[0].over }));
+    else moves.push(tg.to);
   }
   const out = [];
-  if (jumps.length) out.push(`Jumps to ${jumps.join(", ")}.`);
-  if (moves.length) out.push(`${moves.length} move${moves.length === 1 ? "" : "s"}: ${moves.join(", ")}.`);
-  if (p.transit && p.transit.length) out.push(`Slides through ${p.transit.join(", ")}.`);
+  if (jumps.length) out.push(t("slide-checkers.board.jumps_to", { squares: jumps.join(", ") }));
+  if (moves.length) out.push(t("slide-checkers.board.n_moves", { n: moves.length, squares: moves.join(", ") }));
+  if (p.transit && p.transit.length) out.push(t("slide-checkers.board.slides_through", { squares: p.transit.join(", ") }));
   return out.join(" ");
 }
 
@@ -480,33 +481,32 @@ export function describe(st, ctx) {
   const gone = new Set((st.eliminated || []).map((e) => e.seat));
   if (st.over) {
     const w = (st.end && st.end.winners) || [];
-    const who = w.length ? `${w.map(name).join(" and ")} ${w.length === 1 && name(w[0]) !== "You" ? "wins" : "win"}` : "A draw";
-    out.push(`Game over: ${who}.${st.end && st.end.text ? ` ${st.end.text}.` : ""}`);
+    const who = w.length ? (w.length === 1 && isYou(name(w[0])) ? t("result.you_win") : w.length === 1 ? t("board.wins", { name: name(w[0]) }) : t("board.win_many", { names: w.map(name) })) : t("board.a_draw");
+    out.push(t("slide-checkers.board.over", { who }) + (st.end && st.end.text ? ` ${fmt(st.end.message, st.end.text)}.` : ""));
   }
   for (const turn of st.recent || []) {
-    const words = turn.steps.map((s) => s.text || s.action).join(", then ");
-    out.push(`${words}.`);
+    out.push(`${turn.steps.map(said).join(t("slide-checkers.board.then"))}.`);
   }
   if (!st.over && st.to_move !== null) {
     const who = name(st.to_move);
-    const phase = b.phase === "placement" ? "to place a piece" : b.jump_from ? `to jump on with the piece on ${b.jump_from}` : "to move";
-    out.push(`${who === "You" ? "Your turn" : who + "'s turn"} ${phase === "to move" ? "" : phase}`.trim() + ".");
-    if (ctx && ctx.interactive && st.choices && st.choices.kind === "jump" && !b.jump_from) out.push("A jump is compulsory.");
-    if (ctx && ctx.interactive && st.choices && st.choices.kind === "pass") out.push("No piece can move: pass.");
+    const phase = b.phase === "placement" ? "place" : b.jump_from ? "jump_on" : "move";
+    out.push(t(`slide-checkers.board.${isYou(who) ? "your" : "their"}_turn_${phase}`, { who, square: b.jump_from }));
+    if (ctx && ctx.interactive && st.choices && st.choices.kind === "jump" && !b.jump_from) out.push(t("slide-checkers.board.jump_compulsory"));
+    if (ctx && ctx.interactive && st.choices && st.choices.kind === "pass") out.push(t("slide-checkers.board.must_pass"));
   }
   // the selected piece's moves (this module's own state, when it belongs to this struct)
   if (ui.key === structKey(st) && ui.sel && st.choices && st.choices.pieces) {
     const p = st.choices.pieces.find((x) => x.from === ui.sel);
-    if (p) out.push(`Selected ${p.from}. ${pieceWords(p)}`);
+    if (p) out.push(t("slide-checkers.board.selected_desc", { square: p.from, moves: pieceWords(p) }));
   }
   const seats = b.seat_colours.map((_, i) => i);
   const where = seats.map((i) => {
-    if (gone.has(i)) return `${name(i)}: out`;
+    if (gone.has(i)) return t("slide-checkers.board.seat_out", { who: name(i) });
     const cells = b.cells.filter((c) => c.piece === i).map((c) => c.id);
-    const left = b.phase === "placement" && b.to_place[i] ? `, ${b.to_place[i]} to place` : "";
-    return `${name(i)}: ${cells.length ? cells.join(" ") : "no pieces"}${left}`;
+    const left = b.phase === "placement" && b.to_place[i] ? t("slide-checkers.board.to_place_comma", { n: b.to_place[i] }) : "";
+    return `${name(i)}: ${cells.length ? cells.join(" ") : t("slide-checkers.board.no_pieces")}${left}`;
   });
-  out.push(`Pieces. ${where.join(". ")}.`);
+  out.push(t("slide-checkers.board.pieces", { where: where.join(". ") }));
   return out.join(" ");
 }
 
@@ -528,28 +528,28 @@ function legend(box, ctx, st, name, toggleFit) {
     const dot = document.createElement("span");
     dot.className = "sc-dot";
     dot.style.background = (ctx.seats[cls.seat] || {}).colour || "#555";
-    const left = board.phase === "placement" ? ` + ${board.to_place[cls.seat]} to place` : "";
+    const left = board.phase === "placement" ? t("slide-checkers.board.to_place_plus", { n: board.to_place[cls.seat] }) : "";
     const n = board.pieces[cls.seat];
-    item.append(dot, `${name(cls.seat)}: ${out.has(cls.seat) ? "out" : `${n} piece${n === 1 ? "" : "s"}${left}`} · own squares `, chip(cls.colour));
+    item.append(dot, `${name(cls.seat)}: ${out.has(cls.seat) ? t("slide-checkers.board.out") : t("slide-checkers.board.n_pieces", { n }) + left}${t("slide-checkers.board.own_squares")}`, chip(cls.colour));
     if (out.has(cls.seat)) item.className = "sc-out";
     div.append(item);
   }
   const nobody = board.classes.filter((c) => c.seat === null);
   if (nobody.length) {
     const item = document.createElement("span");
-    item.append("Nobody's squares ", ...nobody.map((c) => chip(c.colour)));
+    item.append(t("slide-checkers.board.nobodys_squares"), ...nobody.map((c) => chip(c.colour)));
     div.append(item);
   }
   if (board.phase === "movement" && board.no_jump > 0) {
     const item = document.createElement("span");
-    item.textContent = `${board.no_jump} of ${board.no_jump_limit} turns without a jump`;
+    item.textContent = t("slide-checkers.board.no_jump", { n: board.no_jump, limit: board.no_jump_limit });
     div.append(item);
   }
   const zoom = document.createElement("button");
   zoom.type = "button";
   zoom.className = "sc-zoom";
-  zoom.textContent = fit ? "Larger squares" : "Whole board";
-  zoom.title = fit ? "Squares big enough to tap; the board area pans sideways" : "Fit the whole board on the screen (smaller squares)";
+  zoom.textContent = fit ? t("slide-checkers.board.larger") : t("slide-checkers.board.whole");
+  zoom.title = fit ? t("slide-checkers.board.larger_title") : t("slide-checkers.board.whole_title");
   zoom.addEventListener("click", toggleFit);
   div.append(zoom);
   box.append(div);
@@ -565,7 +565,7 @@ function recentList(box, ctx, st, name) {
     const li = document.createElement("li");
     li.style.setProperty("--sc-seat", (ctx.seats[turn.seat] || {}).colour || "#888");
     li.dataset.seat = turn.seat;
-    li.textContent = turn.steps.map((s) => s.text || s.action).join(", then ");
+    li.textContent = turn.steps.map(said).join(t("slide-checkers.board.then"));
     ul.append(li);
   }
   box.append(ul);
@@ -578,28 +578,27 @@ function controls(ctx, st, choices, name, selected, redraw, send) {
   const pickable = ctx.interactive;
   let text = "";
   if (st.over || mover === null) text = "";
-  else if (pickable && ui.pending) text = "Remove the jumped piece, or exchange it for one of yours:";
-  else if (st.board.phase === "placement") text = `${name(mover)} places a piece on one of their squares.`;
-  else if (st.board.jump_from) text = `${name(mover)} must jump on with the piece on ${st.board.jump_from}.`;
-  else if (!pickable) text = `${name(mover)} to move.`;
-  else if (choices.kind === "jump") text = selected ? "Red: jump (dashed: squares to launch from)." : "A jump is compulsory: pick a piece that can jump.";
-  else if (choices.kind === "move") text = selected ? "Gold: step or slide (dashed: slide squares)." : "Pick a piece.";
-  else if (choices.kind === "pass") text = "No piece can move.";
+  else if (pickable && ui.pending) text = t("slide-checkers.board.remove_or_exchange");
+  else if (st.board.phase === "placement") text = t("slide-checkers.board.places", { who: name(mover) });
+  else if (st.board.jump_from) text = t("slide-checkers.board.must_jump_on", { who: name(mover), square: st.board.jump_from });
+  else if (!pickable) text = t("board.to_move", { who: name(mover) });
+  else if (choices.kind === "jump") text = selected ? t("slide-checkers.board.red_jump") : t("slide-checkers.board.pick_jumper");
+  else if (choices.kind === "move") text = selected ? t("slide-checkers.board.gold_step") : t("slide-checkers.board.pick_piece");
+  else if (choices.kind === "pass") text = t("slide-checkers.board.no_piece_moves");
   info.textContent = text;
   ctx.controls.append(info);
   if (!ctx.interactive) return;
   if (ui.pending) {
     ui.pending.options.forEach((o, i) => {
-      const via = o.via ? ` (from ${o.via})` : "";
-      const what = o.capture === "remove" ? "Remove" : "Exchange";
-      const b = button(ctx.controls, `${what} the piece on ${o.over}${via}`, () => send(o), "primary sc-choice");
+      const via = o.via ? t("slide-checkers.board.from_via", { square: o.via }) : "";
+      const b = button(ctx.controls, t(o.capture === "remove" ? "slide-checkers.board.remove_button" : "slide-checkers.board.exchange_button", { square: o.over }) + via, () => send(o), "primary sc-choice");
       b.dataset.choice = o.action;
       b.setAttribute("aria-keyshortcuts", String(i + 1));
     });
-    button(ctx.controls, "Cancel", () => { ui.pending = null; redraw(); }, "sc-choice").setAttribute("aria-keyshortcuts", "Escape");
+    button(ctx.controls, t("board.cancel"), () => { ui.pending = null; redraw(); }, "sc-choice").setAttribute("aria-keyshortcuts", "Escape");
   }
   if (choices.kind === "pass") {
-    const b = button(ctx.controls, "Pass", () => ctx.play(choices.action), "primary sc-choice");
+    const b = button(ctx.controls, t("slide-checkers.board.pass"), () => ctx.play(choices.action), "primary sc-choice");
     b.id = "pass";
   }
 }
