@@ -904,7 +904,7 @@ def egtb_probe_cmd(
 @guarded
 def serve_cmd(
     host: str = typer.Option("127.0.0.1", "--host"),
-    port: int = typer.Option(8000, "--port", min=1, max=65535),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="0: a free port (printed)."),
     db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL (default: SQLite in the user data directory)."),
 ) -> None:
     """Start the web app: open http://HOST:PORT/ in a browser."""

@@ -73,7 +73,42 @@ def choose_action(record_json: str, spec: str, seed: int | None = None) -> str:
     bot = make_bot(spec, state.game, seed=seed)
     if bot is None:
         raise ValueError(f"seat spec {spec!r} is not a computer player")
-    action = bot.step(state.clone())
+    if state.game.description.whole_turn_notation:
+        action = _turn_action(bot, state, spec)
+    else:
+        action = bot.step(state.clone())
     if action not in state.legal_actions():
         raise ValueError(f"{spec} chose action {action!r}, which is not legal here")
     return state.action_to_string(action)
+
+
+# (spec, position text) -> the next action of a turn this worker already planned
+_PLANNED: dict[tuple[str, str], int] = {}
+_MAX_TURN = 256
+
+
+def _turn_action(bot, state, spec: str) -> int:
+    """The bot's next action in a game whose turn is one set written in canonical order: the
+    bot plays the rest of its turn on a copy and its actions are put in the game's canonical
+    order (:meth:`Game.canonical_turn`), so a computer's take of a1 and c1 is always played
+    a1 then c1, never in the order a tie-break happened to choose. The rest of the turn is
+    remembered for the next calls in this worker (a miss, in another worker, plans again)."""
+    key = (spec, state.to_text())
+    planned = _PLANNED.pop(key, None)
+    if planned is not None and planned in state.legal_actions():
+        return planned
+    mover = state.current_player()
+    trial = state.clone()
+    turn: list[int] = []
+    while not trial.is_terminal() and trial.current_player() == mover and len(turn) < _MAX_TURN:
+        action = bot.step(trial.clone())
+        trial.apply_action(action)
+        turn.append(action)
+    turn = state.game.canonical_turn(state, turn)
+    if len(_PLANNED) > 1024:
+        _PLANNED.clear()
+    walk = state.clone()
+    for action, following in zip(turn, turn[1:]):
+        walk.apply_action(action)
+        _PLANNED[(spec, walk.to_text())] = following
+    return turn[0]

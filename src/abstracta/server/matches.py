@@ -25,6 +25,7 @@ import multiprocessing
 import secrets
 import threading
 import time
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -938,7 +939,8 @@ class MatchService:
         self.thinking[match.id] = match.revision
         spec = match.players[mover]
         record_json = match.record().to_json(indent=None)
-        seed = (hash((match.id, match.ply)) & 0x7FFFFFFF)
+        # a stable seed: hash() of a str changes with every process (PYTHONHASHSEED)
+        seed = zlib.crc32(f"{match.id}:{match.ply}".encode()) & 0x7FFFFFFF
         try:
             future = self.pool().submit(bots.choose_action, record_json, spec, seed)
         except cf.BrokenExecutor:  # a worker died: start a fresh pool
