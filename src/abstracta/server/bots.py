@@ -2,7 +2,8 @@
 
 :func:`choose_action` is the function a worker runs: it replays the match's record, asks the
 bot of ``spec`` (``level:N``, DESIGN.md "Players, seats and levels") for one action and returns
-its notation.
+its notation. In a game whose turn is written as one set (``whole_turn_notation``: Nibble's
+``a1+c1``) the bot's whole turn is played in the game's canonical order.
 """
 
 from __future__ import annotations
@@ -97,10 +98,16 @@ def _turn_action(bot, state, spec: str) -> int:
     planned = _PLANNED.pop(key, None)
     if planned is not None and planned in state.legal_actions():
         return planned
+    import time
+
     mover = state.current_player()
     trial = state.clone()
     turn: list[int] = []
-    while not trial.is_terminal() and trial.current_player() == mover and len(turn) < _MAX_TURN:
+    # a long turn is planned in parts, so that no call outlasts the server's wait for it
+    # (timeout_for); each part is put in canonical order
+    deadline = time.monotonic() + timeout_for(spec) / 2
+    while (not trial.is_terminal() and trial.current_player() == mover and len(turn) < _MAX_TURN
+           and (not turn or time.monotonic() < deadline)):
         action = bot.step(trial.clone())
         trial.apply_action(action)
         turn.append(action)
