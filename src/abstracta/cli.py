@@ -948,7 +948,7 @@ def egtb_probe_cmd(
 @guarded
 def serve_cmd(
     host: str = typer.Option("127.0.0.1", "--host", help="Bind address (0.0.0.0: every interface, reachable by others)."),
-    port: int = typer.Option(8000, "--port", min=1, max=65535),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="0: a free port (printed)."),
     db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL (default: SQLite in the user data directory); "
                                      "several processes may serve one PostgreSQL database (postgresql+psycopg://…)."),
     bot_workers: str = typer.Option("2", "--bot-workers", help="Where computer players search: N local worker "

@@ -1,11 +1,10 @@
-"""Fixtures for the browser tests: a live server on a free port with a temp database, and
+"""Fixtures for the browser tests: a live server on a port it binds itself, with a temp database, and
 Debian's Chromium driven by Playwright (skipped when Chromium is missing, outside CI)."""
 
 from __future__ import annotations
 
 import os
 import shutil
-import socket
 import threading
 import time
 from pathlib import Path
@@ -14,19 +13,15 @@ import pytest
 
 from playwright import sync_api
 
+from abstracta.server import bind
+
 CHROMIUM = os.environ.get("ABSTRACTA_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class LiveServer:
-    def __init__(self, db_path: Path):
+    def __init__(self, db_path: Path, port: int = 0):
         import uvicorn
 
         from abstracta.server.app import create_app
@@ -35,11 +30,13 @@ class LiveServer:
         self.db_url = f"sqlite:///{db_path}"
         # a loopback test server: the browser tests create matches faster than a person
         self.app = create_app(self.db_url, bot_workers=1, security_settings=Security(rate_limits=False))
-        self.port = free_port()
+        # bound here and kept: a port looked up free and bound later may be taken in between
+        self.socket = bind("127.0.0.1", port)
+        self.port = self.socket.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
     def start(self) -> "LiveServer":
         self.thread.start()

@@ -164,22 +164,43 @@ def board_text(page) -> str:
     return page.locator("#board-text").inner_text()
 
 
+# Records every animation the board starts that fades stones out, as it starts (the observer
+# runs right after the board's render, before a frame passes, so a loaded machine cannot make
+# the test miss a half-second animation): its steps, length, ghosts in the order they fade and
+# how many of the board's animations were running.
+WATCH_ANIMATIONS = f"""() => {{
+  window.fanAnims = [];
+  new MutationObserver((muts) => {{ for (const m of muts) for (const n of m.addedNodes) {{
+    if (n.nodeType !== 1 || !n.classList.contains('fan-ghosts')) continue;
+    const svg = n.closest('svg.fan-board');
+    window.fanAnims.push({{ steps: svg.dataset.animSteps, ms: Number(svg.dataset.animMs),
+      ghosts: [...n.querySelectorAll('[data-ghost]')].map((g) => g.dataset.ghost),
+      running: {BOARD_ANIMATIONS} }});
+  }} }}).observe(document.getElementById('board'), {{ childList: true, subtree: true }});
+}}"""
+
+
 def test_computer_chain_marked_step_by_step_and_animated(page, live_server, shots):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     open_vs_computer(page, live_server, CHAIN_SETUP)
+    page.evaluate(WATCH_ANIMATIONS)
     page.click("[data-point='e2']")
     page.click("[data-point='e3']")
-    # the computer's two-step chain arrives: the capturing stone slides c3→d3→d4 and the three
-    # stones it takes fade where they stood
-    page.wait_for_function(f"() => {BOARD_ANIMATIONS} > 0"
-                           " && document.querySelector('svg.fan-board[data-anim-steps=\"2\"]')"
-                           " && document.querySelectorAll('[data-ghost]').length === 3")
+    page.wait_for_function("() => window.abstractaView.ply === 3 && window.abstractaView.human_to_move")
     view = page.evaluate("window.abstractaView")
     assert view["moves"] == ["e2-e3", "c3-d3A", "d3-d4A"] and view["human_to_move"]
-    assert attrs(page, "[data-ghost]", "data-ghost") == ["d5", "e3", "f3"]
+    # the computer's two-step chain arrived animated: the capturing stone slid c3→d3→d4 and
+    # the three stones it took faded where they stood, e3 and f3 (first step) before d5
+    # (the person's own paika step slides first, taking nothing; a re-render during the
+    # chain's animation would run the rest of it again, with the same ghosts)
+    anims = page.evaluate("window.fanAnims")
+    taking = [a for a in anims if a["ghosts"]]
+    assert taking, f"the computer's chain was not animated: {anims}"
+    first = taking[0]
+    assert first["steps"] == "2" and first["ghosts"] == ["e3", "f3", "d5"] and first["running"] > 0, anims
     # 200-300 ms a step, under 1.5 s in all; it ends by itself, leaving no ghosts
-    assert 400 <= int(page.get_attribute("svg.fan-board", "data-anim-ms")) <= 600
+    assert 400 <= first["ms"] <= 600
     page.wait_for_function(f"() => {BOARD_ANIMATIONS} === 0", timeout=5000)
     assert page.locator("[data-ghost]").count() == 0
     # every step and every stone taken stays marked: numbered arrows, dashed rings

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import re
-import threading
 import urllib.error
 import urllib.request
 
@@ -92,8 +91,6 @@ def test_empty_move_list_hidden_and_labels(page, live_server):
 
 
 def test_connection_lost_and_back(browser, tmp_path, server_factory):
-    import uvicorn
-
     LiveServer = server_factory  # noqa: N806
     db = tmp_path / "conn.db"
     first = LiveServer(db).start()
@@ -109,12 +106,7 @@ def test_connection_lost_and_back(browser, tmp_path, server_factory):
         first.stop()
         page.wait_for_function("() => document.getElementById('status').textContent.includes('Connection lost')", timeout=20000)
         assert page.evaluate("document.getElementById('app').dataset.live") == "polling"
-        second = LiveServer(db)  # the same port again
-        second.port, second.url = first.port, first.url
-        second.server = uvicorn.Server(uvicorn.Config(second.app, host="127.0.0.1", port=first.port,
-                                                      log_level="warning", lifespan="on"))
-        second.thread = threading.Thread(target=second.server.run, daemon=True)
-        second.start()
+        second = LiveServer(db, port=first.port).start()  # the same port again
         page.wait_for_function("() => !document.getElementById('status').textContent.includes('Connection lost')", timeout=20000)
         assert not page.locator("#error").is_visible()
         page.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'", timeout=20000)

@@ -81,3 +81,44 @@ def test_several_actions_of_one_turn_in_one_request(client):
     assert bad.status_code == 422 and client.get(f"/api/matches/{mid}").json()["ply"] == 2
     both = client.post(f"/api/matches/{mid}/actions", json={"action": "i9", "actions": ["i9"], "ply": 2})
     assert both.status_code == 422 and "not both" in both.json()["error"]
+
+
+# nibble.md §5: the computer holds 7 red (A) and may take a1+c1, winning; its seeded tie-break
+# chose c1 first for half the seeds before the turn was put in canonical order (§4)
+TWO_FOR_THE_COMPUTER = ("........./........./........./........./........./........./........./.C......./ABA...... "
+                        "0 0-4-4-4-5-4-5-4-5 7-4-4-5-4-5-4-5-4")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_computers_multi_disc_take_is_played_in_canonical_order(seed):
+    game = abstracta.load_game("nibble")
+    start = game.state_from_text(TWO_FOR_THE_COMPUTER)
+
+    def bot_after(*moves: str) -> str:
+        state, actions = start.clone(), []
+        for move in moves:
+            actions.append(state.string_to_action(move))
+            state.apply_action(actions[-1])
+        record = abstracta.Record.from_play(game, start, actions, players=["human", "level:1"],
+                                            start=TWO_FOR_THE_COMPUTER)
+        return choose_action(record.to_json(), "alphabeta:d2", seed=seed)
+
+    assert bot_after("b2") == "a1"
+    assert bot_after("b2", "a1") == "c1"
+
+
+def test_canonical_turn_sorts_a_take_and_keeps_a_turn_it_cannot_reorder():
+    game = abstracta.load_game("nibble")
+    start = game.state_from_text(TWO_FOR_THE_COMPUTER)
+    b2 = start.string_to_action("b2")
+    assert game.canonical_turn(start, [b2]) == [b2]
+    after = start.clone()
+    after.apply_action(b2)
+    a1, c1 = after.string_to_action("a1"), after.string_to_action("c1")
+    assert game.canonical_turn(after, [c1, a1]) == [a1, c1]
+    assert game.canonical_turn(after, [a1, c1]) == [a1, c1]
+    # a game without a set-like turn keeps the order it is given
+    fanorona = abstracta.load_game("fanorona")
+    s = fanorona.new_initial_state()
+    first = s.legal_actions()[:1]
+    assert fanorona.canonical_turn(s, first) == first

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,12 +18,6 @@ import pytest
 
 
 pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux /proc")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def descendants(pid: int) -> list[int]:
@@ -60,16 +54,23 @@ def alive(pid: int) -> bool:
 @pytest.mark.parametrize("how", ["sigterm", "sigint", "ctrl-c"])
 def test_serve_leaves_nothing_running(tmp_path, how):
     """``ctrl-c``: SIGINT to the whole process group, as a terminal sends it."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = (tmp_path / "stderr.txt").open("wb")  # a file: a leftover child must not block a pipe read
+    log = (tmp_path / "stderr.txt").open("wb")  # files: a leftover child must not block a pipe read
+    out = (tmp_path / "stdout.txt").open("wb")
+    # port 0: the server binds a free port itself and prints it (a port picked here and bound
+    # there could be taken by another process in between, and its server would answer)
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from abstracta.cli import main; main()", "serve", "--port", str(port),
+        [sys.executable, "-c", "from abstracta.cli import main; main()", "serve", "--port", "0",
          "--db", f"sqlite:///{tmp_path / 'serve.db'}"],
-        stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+        stdout=out, stderr=log, start_new_session=True)
     kids: list[int] = []
     try:
         deadline = time.time() + 30
+        while not (said := re.search(r"http://127\.0\.0\.1:(\d+)/", (tmp_path / "stdout.txt").read_text())):
+            assert proc.poll() is None, (tmp_path / "stderr.txt").read_text()
+            assert time.time() < deadline, "server did not say its port"
+            time.sleep(0.1)
+        port = int(said.group(1))
+        base = f"http://127.0.0.1:{port}"
         while True:
             try:
                 urllib.request.urlopen(base + "/api/games", timeout=2)
@@ -116,6 +117,7 @@ def test_serve_leaves_nothing_running(tmp_path, how):
         assert "Traceback" not in errors and "leaked" not in errors, errors
     finally:
         log.close()
+        out.close()
         if proc.poll() is None:
             proc.kill()
             proc.wait()

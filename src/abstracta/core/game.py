@@ -138,6 +138,13 @@ class Game(ABC):
         per action; games with a whole-turn notation write whole turns)."""
         return action_strings(initial, actions)
 
+    def canonical_turn(self, state: "State", actions: Sequence[int]) -> list[int]:
+        """``actions`` (one whole turn played from ``state``) in the order the game's notation
+        lists them. Default: unchanged. A game whose turn is a set (Nibble's ``a1+c1``) returns
+        the same turn in canonical order, so that a computer's take reads as the spec writes it.
+        Never raises for a turn that plays; the result reaches the same state."""
+        return list(actions)
+
     @property
     def num_distinct_actions(self) -> int:
         """Size of the action space: every action of every state is in ``range(num_distinct_actions)``."""

@@ -12,13 +12,18 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
     default: SQLite in the user data directory); searches run in ``bot_workers`` processes,
     or on Ray (``"ray"``, ``"ray:ADDRESS"``); answering the Host names of
     :meth:`security.HostPolicy.for_bind` plus ``allowed_hosts``, with or without the rate limits
-    (``rate_limits=False``: the benchmarks' switch, also ``ABSTRACTA_RATE_LIMITS=off``)."""
+    (``rate_limits=False``: the benchmarks' switch, also ``ABSTRACTA_RATE_LIMITS=off``).
+    ``port`` 0: a free port the system picks; the first line printed names the port bound (a
+    caller that picked a "free" port itself could lose it to another process before binding).
+    Raises ``OSError`` if the address is taken."""
     import uvicorn
 
     from . import security
     from .app import create_app
     from .storage import default_db_url
 
+    sock = bind(host, port)
+    port = sock.getsockname()[1]
     url = db or default_db_url()
     policy = security.HostPolicy.for_bind(host, allowed_hosts or [])
     app = create_app(url, bot_workers, security_settings=security.Security(hosts=policy, rate_limits=rate_limits))
@@ -37,8 +42,25 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
         print("abstracta: rate limits are OFF (--no-rate-limits / ABSTRACTA_RATE_LIMITS=off).", flush=True)
     # views are a few kB, sent on every change to every subscriber: compressing them costs more
     # CPU than the bytes are worth
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5,
-                ws_per_message_deflate=False)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5,
+                            ws_per_message_deflate=False)
+    uvicorn.Server(config).run(sockets=[sock])
 
 
-__all__ = ["run"]
+def bind(host: str, port: int):
+    """A listening-ready TCP socket bound to ``host:port`` (0: any free port), IPv4 or IPv6 as
+    ``host`` is written. Raises ``OSError`` if the address is taken or not local."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+__all__ = ["bind", "run"]

@@ -2,14 +2,16 @@
 
 The jobs themselves (what a worker is sent and runs, the lanes, cancellation, Ray) are in
 :mod:`abstracta.server.botjobs`. :func:`choose_action` answers one move from a whole record
-(tests and tools; the server never sends a record with a seed to a worker).
+(tests and tools; the server never sends a record with a seed to a worker). In a game whose turn is written as one set
+(``whole_turn_notation``: Nibble's ``a1+c1``) the bot's whole turn is played in the game's canonical
+order.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..ai.levels import make_bot
+from ..ai.levels import LEVELS, make_bot
 from ..core.records import Record
 
 SEAT_SPEC = re.compile(r"^(human|level:[1-6])$")
@@ -63,7 +65,49 @@ def choose_action(record_json: str, spec: str, seed: int | None = None) -> str:
     bot = make_bot(spec, state.game, seed=seed)
     if bot is None:
         raise ValueError(f"seat spec {spec!r} is not a computer player")
-    action = bot.step(state.clone())
+    if state.game.description.whole_turn_notation:
+        action = _turn_action(bot, state, spec)
+    else:
+        action = bot.step(state.clone())
     if action not in state.legal_actions():
         raise ValueError(f"{spec} chose action {action!r}, which is not legal here")
     return state.action_to_string(action)
+
+
+# (spec, position text) -> the next action of a turn this worker already planned
+_PLANNED: dict[tuple[str, str], int] = {}
+_MAX_TURN = 256
+
+
+def _turn_action(bot, state, spec: str) -> int:
+    """The bot's next action in a game whose turn is one set written in canonical order: the
+    bot plays the rest of its turn on a copy and its actions are put in the game's canonical
+    order (:meth:`Game.canonical_turn`), so a computer's take of a1 and c1 is always played
+    a1 then c1, never in the order a tie-break happened to choose. The rest of the turn is
+    remembered for the next calls in this worker (a miss, in another worker, plans again)."""
+    key = (spec, state.to_text())
+    planned = _PLANNED.pop(key, None)
+    if planned is not None and planned in state.legal_actions():
+        return planned
+    import time
+
+    mover = state.current_player()
+    trial = state.clone()
+    turn: list[int] = []
+    # a long turn is planned in parts, so that no call outlasts the server's wait for it
+    # (its level's seconds a few times over); each part is put in canonical order
+    level = LEVELS.get(int(spec.split(":")[1])) if spec.startswith("level:") and spec[6:].isdigit() else None
+    deadline = time.monotonic() + 4 * ((level.seconds if level else None) or 2.5)
+    while (not trial.is_terminal() and trial.current_player() == mover and len(turn) < _MAX_TURN
+           and (not turn or time.monotonic() < deadline)):
+        action = bot.step(trial.clone())
+        trial.apply_action(action)
+        turn.append(action)
+    turn = state.game.canonical_turn(state, turn)
+    if len(_PLANNED) > 1024:
+        _PLANNED.clear()
+    walk = state.clone()
+    for action, following in zip(turn, turn[1:]):
+        walk.apply_action(action)
+        _PLANNED[(spec, walk.to_text())] = following
+    return turn[0]

@@ -37,6 +37,7 @@ import logging
 import secrets
 import threading
 import time
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator, TypeVar

@@ -205,6 +205,30 @@ def format_moves(initial: NibbleState, actions: Sequence[int]) -> list[str]:
     return out
 
 
+def canonical_turn(state: NibbleState, actions: Sequence[int]) -> list[int]:
+    """One turn's engine ``actions`` from ``state`` reordered as the whole-turn string replays
+    them: the discs in canonical order (§1), then ``end`` if the turn was ended by it.
+
+    Returns ``actions`` unchanged when the reordered turn is not legal or ends elsewhere (e.g.
+    an instant win the canonical order reaches before its last disc). Never raises."""
+    end = state.geometry.cells
+    takes = sorted(a for a in actions if a != end)
+    ordered = takes + [end] * (len(actions) - len(takes))
+    if ordered == list(actions):
+        return ordered
+    try:
+        a, b = state.clone(), state.clone()
+        for x in actions:
+            a.apply_action(x)
+        for x in ordered:
+            if x not in b.legal_actions():
+                return list(actions)
+            b.apply_action(x)
+    except AbstractaError:
+        return list(actions)
+    return ordered if a.to_text() == b.to_text() else list(actions)
+
+
 def turn_strings(state: NibbleState) -> list[str]:
     """Every legal whole turn at a turn boundary, canonical turn order (§4): by colour letter,
     then number of discs, then lexicographically by the cells' canonical indices.

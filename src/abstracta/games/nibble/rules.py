@@ -232,6 +232,15 @@ class NibbleGame(Game):
 
         return format_moves(initial, actions)  # type: ignore[arg-type]
 
+    def canonical_turn(self, state: State, actions: Sequence[int]) -> list[int]:
+        """The turn ``actions`` with its discs in canonical order (§4: "its discs in canonical
+        order, then ``end``"); unchanged if that order does not reach the same position (an
+        instant win that the canonical order would reach earlier). See
+        :func:`abstracta.games.nibble.notation.canonical_turn`."""
+        from .notation import canonical_turn
+
+        return canonical_turn(state, actions)  # type: ignore[arg-type]
+
     def turn_strings(self, state: State) -> list[str]:
         """The legal whole turns at a turn boundary, canonical turn order (§4).
 
