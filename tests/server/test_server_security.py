@@ -326,8 +326,14 @@ def test_serve_on_every_interface_says_so_and_wires_the_options(db_url, monkeypa
     from abstracta.server import run
 
     started = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.update(app=app, **kw))
-    run("0.0.0.0", 8123, db_url, allowed_hosts=["games.club.example"], rate_limits=False)
+
+    def serve(server, sockets=None):  # instead of serving: what it would serve
+        started.update(app=server.config.app, port=sockets[0].getsockname()[1])
+        for sock in sockets:
+            sock.close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", serve)
+    run("0.0.0.0", 0, db_url, allowed_hosts=["games.club.example"], rate_limits=False)
     out = capsys.readouterr().out
     assert "REACHABLE BY OTHERS" in out and "--allowed-host" in out and "rate limits are OFF" in out
     middleware = {m.cls: m.kwargs for m in started["app"].user_middleware}
@@ -336,7 +342,7 @@ def test_serve_on_every_interface_says_so_and_wires_the_options(db_url, monkeypa
     assert policy.allows("games.club.example:8123") and policy.allows("192.168.1.5") and not policy.allows("evil.example")
     assert middleware[security.SocketBound]["per_ip"] is None and middleware[security.SocketBound]["per_match"] == 64
 
-    run("127.0.0.1", 8123, db_url)
+    run("127.0.0.1", 0, db_url)
     out = capsys.readouterr().out
     assert "REACHABLE" not in out and "OFF" not in out
     middleware = {m.cls: m.kwargs for m in started["app"].user_middleware}

@@ -764,12 +764,12 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
             raise InvalidRequest(cut(str(exc))) from None
         return game_detail(game, request.query_params.get("lang", i18n.BASE))
 
-    @app.get("/api/i18n", summary="The languages of the client's message catalogs")
+    @app.get("/api/i18n", summary="The languages of the client's message catalogs", responses=errors())
     def get_languages() -> list[str]:
         return i18n.languages()
 
     @app.get("/api/i18n/{lang}", summary="Every message of the client in one language, by key",
-             responses=errors(404))
+             responses=errors(404, 422))
     def get_catalog(lang: str) -> dict[str, Any]:
         """``{key: message}``: the shell's and every game's (description, board module, view).
         A message has ``{name}`` parameters, or is ``{"one": …, "other": …}`` by the count ``{n}``."""
