@@ -10,11 +10,17 @@ measurement uses:
 
 * ``leaf:iN[:K]`` — IS-MCTS with N iterations whose playouts stop after K actions (default 0)
   and are scored by the game's evaluator (instead of random playouts to the end);
+* ``pimc:DxN[:K]`` — perfect-information Monte Carlo: UCT with N iterations (playouts cut after
+  K actions, default 0, and scored by the evaluator) on each of D determinizations, the
+  action with the most visits over all of them;
+* ``infer-SPEC`` — SPEC whose determinizations respect what the opponent's draws and passes
+  showed about his hand (``resample_from_infostate(..., infer=True)``; the bots' default
+  deals the unseen cards uniformly);
 * ``cheat:iN`` — UCT on the **true** state (it sees both hands and the stock): not a legal
   player, an upper bound on what any search could gain from knowing more.
 
     python benchmarks/cards_search.py --pairs greedy/random,ismcts:i400/greedy,cheat:i400/greedy --deals 40
-    python benchmarks/cards_search.py --pairs leaf:i400/ismcts:i400 --deals 40 --json
+    python benchmarks/cards_search.py --pairs infer-ismcts:i200/ismcts:i200 --deals 20 --json
 """
 
 from __future__ import annotations
@@ -56,11 +62,74 @@ class CheatingUCT:
         return best.action if best is not None else legal[0]
 
 
+class PIMC:
+    """UCT on each of ``d`` determinizations; plays the action visited most over all of them."""
+
+    def __init__(self, game: Any, d: int, iterations: int, cap: int, seed: int):
+        import random
+
+        from abstracta.ai.mcts import MCTSBot
+
+        self.inner = MCTSBot(game, Budget(iterations=iterations), seed=seed, max_rollout_actions=cap)
+        self.rng = random.Random(seed)
+        self.d = d
+        self.name = f"pimc:{d}x{iterations}:{cap}"
+
+    def restart(self) -> None:
+        self.inner.restart()
+
+    def step(self, state: Any) -> int:
+        player = check_playable(state)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        visits = {a: 0 for a in legal}
+        for _ in range(self.d):
+            root = self.inner.search(state.resample_from_infostate(player, self.rng))
+            for child in root.children:
+                if child.action in visits:
+                    visits[child.action] += child.visits
+        return max(legal, key=lambda a: visits[a])
+
+
+class _Inferring:
+    """A state whose determinizations use the inference (delegates everything else)."""
+
+    def __init__(self, state: Any):
+        self._state = state
+
+    def resample_from_infostate(self, player: int, rng: Any) -> Any:
+        return self._state.resample_from_infostate(player, rng, infer=True)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._state, name)
+
+
+class Inferring:
+    """``infer-SPEC``: the bot of SPEC, shown states that determinize with the inference."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+        self.name = f"infer-{inner.name}"
+
+    def restart(self) -> None:
+        self.inner.restart()
+
+    def step(self, state: Any) -> int:
+        return self.inner.step(_Inferring(state))
+
+
 def player(spec: str, game: Any, seed: int) -> Any:
     """A bot for ``spec`` (see the module docstring)."""
+    if spec.startswith("infer-"):
+        return Inferring(player(spec[len("infer-"):], game, seed))
     kind, _, rest = spec.partition(":")
     if kind == "cheat":
         return CheatingUCT(game, int(rest.lstrip("i")), seed)
+    if kind == "pimc":
+        d, _, rest2 = rest.partition("x")
+        budget, _, cap = rest2.partition(":")
+        return PIMC(game, int(d), int(budget), int(cap or 0), seed)
     if kind == "leaf":
         from abstracta.ai.ismcts import ISMCTSBot
 
