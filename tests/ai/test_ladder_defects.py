@@ -85,7 +85,7 @@ def test_turn_search_budgets() -> None:
 
     bot = make_bot("turns:0.05", game, seed=0)
     state = game.state_from_text(FIBONACCI_MIDGAME)
-    start = time.process_time()
+    start = time.thread_time()
     bot.step(state)
-    assert time.process_time() - start < 0.05 * 3 + 0.3
+    assert time.thread_time() - start < 0.05 * 3 + 0.3
     assert bot.depth >= 1

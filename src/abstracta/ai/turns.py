@@ -14,8 +14,8 @@ best of ``reply_width`` replies; depth 1 is greedy over ``width`` candidate turn
   per action. The turn is searched once, at its first action, and then replayed action by
   action, so a time budget is spent there for the whole turn: seconds × the length of the
   best greedy turn (one action's worth when the turn is one action) — on average about the
-  given seconds per action. The seconds are CPU seconds of the searching process
-  (``time.process_time``): on an idle machine the same as the wall clock; on a loaded one the
+  given seconds per action. The seconds are CPU seconds of the searching thread
+  (``time.thread_time``): on an idle machine the same as the wall clock; on a loaded one the
   search takes longer instead of playing weaker, so levels measured there stay what they are.
   Iterative deepening until the time is spent; an unfinished iteration counts only where it
   already proved a turn better than the previous choice (searched first).
@@ -44,9 +44,9 @@ MAX_CACHE = 50_000
 
 
 def _clock() -> float:
-    # CPU seconds of this process: a loaded machine slows the search down, it does not make it
-    # weaker (levels measured on a shared machine stay comparable)
-    return time.process_time()
+    # CPU seconds of this thread: a loaded machine (or a busy server thread beside it) slows the
+    # search down, it does not make it weaker, so levels measured on a shared machine hold
+    return time.thread_time()
 
 
 class _Timeout(Exception):
