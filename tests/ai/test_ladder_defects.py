@@ -27,15 +27,10 @@ def test_fanorona_search_finishes_capture_chains_at_the_horizon() -> None:
 
 
 
-def test_fibonacci_level_3_plays_whole_turns() -> None:
-    # Level 3 was alpha-beta at 0.2 s (≈ depth 3 of a turn of up to six actions): greedy beat
-    # alphabeta:d3 4-0. It now compares greedily completed turns and the replies to them.
-    from abstracta.ai.turns import TurnBot
+FIBONACCI_MIDGAME = "c1a2a/1aaaa2/s4S2/1ss5S/10/s1s2S5/7S1S/s2AAS3/5A2/3A1A1/A1C3 R 3 13"
 
-    game = load_game("fibonacci")
-    bot = make_bot("level:3", game, seed=3)
-    assert isinstance(bot, TurnBot) and bot.name == "level:3"
-    state = game.state_from_text("c1a2a/1aaaa2/s4S2/1ss5S/10/s1s2S5/7S1S/s2AAS3/5A2/3A1A1/A1C3 R 3 13")
+
+def _play_turn(bot, state) -> list[int]:
     player = state.current_player()
     turn = []
     while state.current_player() == player:
@@ -43,6 +38,54 @@ def test_fibonacci_level_3_plays_whole_turns() -> None:
         assert action in state.legal_actions()
         turn.append(action)
         state.apply_action(action)
-    # the first call planned the whole turn; the other actions came from the plan
-    assert 1 <= len(turn) <= 6 and bot._plan == []
-    assert make_bot("turns", game, seed=3).mine == 10
+    return turn
+
+
+def test_fibonacci_levels_search_whole_turns() -> None:
+    # Level 3 was alpha-beta at 0.2 s (≈ depth 3 of a turn of up to six actions) and levels 4-6
+    # alpha-beta too: greedy, which completes its turn, beat alphabeta:d3 4-0. Every level from
+    # 3 now searches whole turns, depth counted in turns: a leaf is read after a whole reply.
+    from abstracta.ai.turns import TurnSearchBot
+
+    game = load_game("fibonacci")
+    bot = make_bot("level:4", game, seed=3)
+    assert isinstance(bot, TurnSearchBot)
+    bot = make_bot("turns:d2", game, seed=3)
+    state = game.state_from_text(FIBONACCI_MIDGAME)
+    turn = _play_turn(bot, state)
+    # the first action searched the whole turn (2 turns deep); the others replayed its plan
+    assert 1 <= len(turn) <= 3 and bot._plan == [] and bot.depth == 2
+    assert state.current_player() == 1
+
+
+def test_turn_search_with_a_depth_budget_is_reproducible_and_varies_with_the_seed() -> None:
+    game = load_game("fibonacci")
+    turns = {}
+    for seed in (1, 1, 2, 3, 4):
+        state = game.state_from_text(FIBONACCI_MIDGAME)
+        turns.setdefault(seed, []).append(tuple(_play_turn(make_bot("turns:d1", game, seed=seed), state)))
+    assert turns[1][0] == turns[1][1]
+    # near-equal turns are chosen by the seed, so the games of a match differ
+    assert len({turns[seed][0] for seed in (1, 2, 3, 4)}) >= 2
+
+
+def test_turn_search_budgets() -> None:
+    import pytest
+
+    from abstracta.ai.levels import parse_seat_spec
+
+    game = load_game("fibonacci")
+    assert parse_seat_spec("TURNS:D3") == "turns:d3" and parse_seat_spec("turns:0.5") == "turns:0.5"
+    with pytest.raises(ValueError, match="not iterations"):
+        parse_seat_spec("turns:i100")
+    with pytest.raises(ValueError, match="two-player"):
+        make_bot("turns:d2", load_game("slide-checkers", players=3))
+    # a time budget is spent once a turn, for the whole turn, in CPU seconds
+    import time
+
+    bot = make_bot("turns:0.05", game, seed=0)
+    state = game.state_from_text(FIBONACCI_MIDGAME)
+    start = time.thread_time()
+    bot.step(state)
+    assert time.thread_time() - start < 0.05 * 3 + 0.3
+    assert bot.depth >= 1

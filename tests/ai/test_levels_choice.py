@@ -9,12 +9,17 @@ from abstracta.ai.mcts import MCTSBot
 
 
 @pytest.mark.parametrize("variant", ["standard", "go", "cards"])
-def test_level3_on_fibonacci_plays_whole_turns_and_level4_is_alphabeta(variant):
-    from abstracta.ai.turns import TurnBot
+def test_fibonacci_levels_3_to_6_search_whole_turns(variant):
+    from abstracta.ai.levels import LEVELS
+    from abstracta.ai.turns import TurnSearchBot
 
     game = abstracta.load_game("fibonacci", variant=variant)
-    assert isinstance(make_bot("level:3", game, seed=0), TurnBot)
-    assert isinstance(make_bot("level:4", game, seed=0), AlphaBetaBot)
+    for level in (3, 4, 5, 6):
+        bot = make_bot(f"level:{level}", game, seed=0)
+        assert isinstance(bot, TurnSearchBot), level
+        assert bot.budget.seconds == LEVELS[level].seconds and bot.name == f"level:{level}"
+    # a plain alphabeta spec still searches single actions
+    assert isinstance(make_bot("alphabeta:d2", game, seed=0), AlphaBetaBot)
 
 
 @pytest.mark.parametrize("name, cap", [("nibble", 12), ("slide-checkers", 12), ("fanorona", 400)])

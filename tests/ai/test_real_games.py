@@ -13,6 +13,7 @@ from abstracta.ai.greedy import GreedyBot
 from abstracta.ai.ismcts import ISMCTSBot
 from abstracta.ai.mcts import MCTSBot
 from abstracta.ai.random_bot import RandomBot
+from abstracta.ai.turns import TurnSearchBot
 
 CONFIGS = [
     ("fanorona", {"size": "dimy"}), ("fanorona", {}), ("nibble", {}),
@@ -39,6 +40,7 @@ def test_bots_play_legal_actions(config) -> None:
             ISMCTSBot(game, Budget(iterations=20), seed=1, max_rollout_actions=40)]
     if game.num_players == 2:
         bots.append(AlphaBetaBot(game, Budget(depth=2)))
+        bots.append(TurnSearchBot(game, Budget(depth=2), seed=1, width=3, reply_width=3))
     rng = random.Random(3)
     state = game.new_initial_state(seed=4) if game.has_chance else game.new_initial_state()
     for ply in range(12):
@@ -61,8 +63,8 @@ def test_levels_build_for_every_game(config) -> None:
         bot = make_bot(f"level:{level}", game, seed=0)
         assert bot is not None and bot.name == f"level:{level}"
     search = strongest_search(game)
-    if name == "fibonacci":  # all variants, the cards one included (levels.STRONGEST, measured)
-        assert search == "alphabeta"
+    if name == "fibonacci":  # all variants, the cards one included: whole turns (issue 17)
+        assert search == "turns"
     elif game.has_hidden_information:
         assert search == "ismcts"
     elif game.num_players > 2:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from abstracta import IllegalActionError, NotationError, PositionError, Record, TERMINAL, load_game
 from abstracta.games.fibonacci_cards import FibonacciCardsGame
-from abstracta.games.fibonacci_cards.cards import CARD_STR, CUT, DRAW, PASS, table_values
+from abstracta.games.fibonacci_cards.cards import CARD_STR, CUT, DRAW, PASS, config_table, table_values
 from abstracta.testing import check_random_playout, random_playout
 
 GAME = FibonacciCardsGame()
@@ -374,3 +374,41 @@ def test_evaluate_range_and_sign():
     assert GAME.evaluate(ahead, 0) > 0 > GAME.evaluate(ahead, 1)
     over = pos("9c 5d 4h | 2c,Qd | 6h | - | 0")
     assert GAME.evaluate(over, 1) == 1.0 and GAME.evaluate(over, 0) == -1.0
+
+
+# --- determinizations that use what the opponent showed (issue 17) -------------------------------
+
+def test_a_draw_shows_the_hand_did_not_fit():
+    # seat 1 (3h, Qd) cannot play on 2c 5d Jh: he draws 9h, which does not fit either
+    s = pos("2c 5d Jh | 7h,Kd | 3h,Qd | 9h,8c,Kc,Ks | 1")
+    s.apply_action(DRAW)
+    fits = config_table(s._cfg).playable
+    assert s._opponent_constraints(1) == [fits, fits, fits]
+    rng = random.Random(0)
+    for _ in range(40):
+        sample = s.resample_from_infostate(0, rng, infer=True)
+        assert not _mask_of(sample.hand(1)) & fits  # no card that fitted then
+        assert sample.hand(0) == s.hand(0) and len(sample.hand(1)) == 3
+    # the default deal ignores it: a sample soon gives him a card that fitted (7s, 7c, Kh …)
+    blind = [s.resample_from_infostate(0, rng) for _ in range(40)]
+    assert any(_mask_of(b.hand(1)) & fits for b in blind)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32))
+def test_the_true_hand_always_satisfies_the_inference(seed):
+    _, _, actions = random_playout(GAME, seed)
+    state = GAME.new_initial_state(seed=seed)
+    for action in actions:
+        for opp in (0, 1):
+            forbidden = state._opponent_constraints(opp)
+            assert forbidden is not None and len(forbidden) == len(state.hand(opp))
+            assert all(not m >> card & 1 for card, m in zip(state.hand(opp), forbidden))
+        state.apply_action(action)
+
+
+def _mask_of(cards):
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m

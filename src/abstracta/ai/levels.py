@@ -8,12 +8,14 @@ SPEC grammar (case-insensitive, surrounding spaces ignored)::
     mcts[:BUDGET]               UCT with random playouts
     ismcts[:BUDGET]             information-set MCTS (hidden information)
     alphabeta[:BUDGET]          iterative-deepening alpha-beta (two players)
+    turns[:BUDGET]              alpha-beta over whole turns (two players, multi-action turns)
     NAME                        a bot the game brings (its description's ``bots``, e.g. ``rule``)
     level:N                     N = 1…6, see LEVELS
 
     BUDGET = SECONDS            e.g. 0.5 (wall clock, > 0, at most 3600)
            | iN                 N iterations (mcts, ismcts): deterministic with a seed
-           | dN                 search depth N in actions (alphabeta): deterministic
+           | dN                 search depth N in actions (alphabeta) or in turns (turns):
+                                deterministic
 
 Without a budget the searches think ``DEFAULT_SECONDS`` per action. Iteration and depth
 budgets give the same moves for the same seed; time budgets depend on the machine.
@@ -60,7 +62,9 @@ LEVELS: dict[int, Level] = {
 }
 DEFAULT_ROLLOUT_CAP = 400
 
-SEARCHES = ("mcts", "ismcts", "alphabeta")
+SEARCHES = ("mcts", "ismcts", "alphabeta", "turns")
+DEPTH_SEARCHES = ("alphabeta", "turns")  # budgets in depth, not iterations
+TWO_PLAYER_SEARCHES = ("alphabeta", "turns")
 SIMPLE = ("human", "random", "greedy")
 
 _NUMBER = re.compile(r"^(\d+(\.\d*)?|\.\d+)$")
@@ -71,7 +75,7 @@ _WORD = re.compile(r"^[a-z][a-z0-9_]*$")
 #: plays (search, pruning, evaluation order — not a refactor): ladder results measured with an
 #: older revision then stop counting (:func:`level_fingerprint`, ``benchmarks/levels.py``).
 #: A bot a game declares (``GameDescription.bots``) carries its own ``revision`` attribute.
-BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 1, "ismcts": 1, "alphabeta": 1}
+BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 1, "ismcts": 1, "alphabeta": 1, "turns": 1}
 
 
 def _callable_name(value: Any) -> Any:
@@ -121,16 +125,16 @@ def _parse_budget(kind: str, text: str, spec: str) -> Budget:
         raise ValueError(f"seat spec {spec!r}: nothing after ':' (expected seconds, e.g. {kind}:0.5)")
     head, rest = text[0], text[1:]
     if head in "id" and rest.isdigit():
-        if head == "i" and kind == "alphabeta":
-            raise ValueError(f"seat spec {spec!r}: alphabeta takes seconds or a depth dN, not iterations")
-        if head == "d" and kind != "alphabeta":
+        if head == "i" and kind in DEPTH_SEARCHES:
+            raise ValueError(f"seat spec {spec!r}: {kind} takes seconds or a depth dN, not iterations")
+        if head == "d" and kind not in DEPTH_SEARCHES:
             raise ValueError(f"seat spec {spec!r}: {kind} takes seconds or iterations iN, not a depth")
         value = int(rest)
         if value < 1:
             raise ValueError(f"seat spec {spec!r}: the {'iterations' if head == 'i' else 'depth'} must be at least 1")
         return Budget(iterations=value) if head == "i" else Budget(depth=value)
     if not _NUMBER.match(text):
-        extra = "iN (iterations)" if kind != "alphabeta" else "dN (depth)"
+        extra = "iN (iterations)" if kind not in DEPTH_SEARCHES else "dN (depth)"
         raise ValueError(f"seat spec {spec!r}: budget {text!r} is not seconds (e.g. 0.5) or {extra}")
     seconds = float(text)
     if not 0 < seconds <= MAX_SECONDS:
@@ -149,7 +153,8 @@ def _split(spec: str) -> tuple[str, str | None, str]:
 
 def _expected(game: Game | None) -> str:
     extra = "".join(f", {name}" for name in (game.description.bots if game is not None else ()))
-    return f"expected human, random, greedy, mcts[:SECONDS], alphabeta[:SECONDS], ismcts[:SECONDS]{extra} or level:N"
+    return (f"expected human, random, greedy, mcts[:SECONDS], alphabeta[:SECONDS], ismcts[:SECONDS], "
+            f"turns[:SECONDS]{extra} or level:N")
 
 
 def parse_seat_spec(spec: str, game: Game | None = None) -> str:
@@ -202,6 +207,9 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
             search = game.description.levels[6]  # a plain alphabeta spec searches like the levels
         return AlphaBetaBot(game, budget, seed=seed, name=name, evaluator=evaluator,
                             turn_extension=search.turn_extension if search is not None else 0)
+    if kind == "turns":
+        from .turns import TurnSearchBot
+        return TurnSearchBot(game, budget, seed=seed, name=name, evaluator=evaluator)
     raise ValueError(f"{kind!r} is not a search (expected one of {', '.join(SEARCHES)})")
 
 
@@ -236,8 +244,8 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot | None:
         return None
     if kind in SEARCHES:
         budget = _parse_budget(kind, arg, canonical) if arg is not None else Budget(seconds=DEFAULT_SECONDS)
-        if kind == "alphabeta" and game.num_players != 2:
-            raise ValueError(f"seat spec {spec!r}: alphabeta plays two-player games only; "
+        if kind in TWO_PLAYER_SEARCHES and game.num_players != 2:
+            raise ValueError(f"seat spec {spec!r}: {kind} plays two-player games only; "
                              f"{game.name} has {game.num_players} players")
         return _search_bot(kind, game, budget, seed, canonical)
     if kind != "level":
@@ -250,8 +258,8 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot | None:
         if seconds is None:
             raise ValueError(f"{game.name}: level {level} declares the search {search.bot!r}, "
                              "but that level has no time budget")
-        if search.bot == "alphabeta" and game.num_players != 2:
-            raise ValueError(f"{game.name}: level {level} declares alphabeta for {game.num_players} players")
+        if search.bot in TWO_PLAYER_SEARCHES and game.num_players != 2:
+            raise ValueError(f"{game.name}: level {level} declares {search.bot} for {game.num_players} players")
         bot = _search_bot(search.bot, game, Budget(seconds=seconds), seed, canonical, search)
     else:
         bot = _simple_bot(search.bot, game, seed, canonical, search)

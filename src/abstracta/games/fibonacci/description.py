@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
                                  standard_levels, texts, web_dir, package_files)
-from ...ai.turns import turn_bot
 from .evaluate import evaluate
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,15 +34,13 @@ OPTIONS = {
 
 def describe(game: "FibonacciGame") -> GameDescription:
     cards = game.variant == "cards"
-    # Random Fibonacci games hardly ever end (about 1,650 actions), so playouts stop after 60
-    # actions and the evaluator scores them. Alpha-beta is the strongest search in every variant
-    # (cards: on a resampled draw pile; both piles are hidden from both players, so one resample
-    # loses little: it beat IS-MCTS 4-0 at 0.5 s). MCTS at 0.2 s lost every game to greedy
-    # (0-4 with playout caps 4, 12 and 60; IS-MCTS 0-4 in the card variant).
-    strongest = Search("alphabeta", rollout_cap=60, evaluator=evaluate)
-    # Level 3 compares whole turns (abstracta.ai.turns): alpha-beta at 0.2 s (≈ depth 3) sees
-    # half of its own six-action turn and lost to greedy 0-4; the turn search scored 62.5 % against
-    # greedy over 32 games. Levels 4-6 stay alpha-beta until a timed search over turns exists.
+    # A turn is up to six actions, so every level from 3 searches whole turns
+    # (abstracta.ai.turns: alpha-beta over candidate turns, each a best first action completed
+    # greedily; depth counts turns). Alpha-beta over single actions lost to greedy: at 0.2 s
+    # (≈ depth 3) it sees half of its own turn and none of the reply (0-4 against greedy).
+    # With depth budgets (seed 500, 8 games a pairing): 2 turns scored 62.5 % against greedy,
+    # 3 turns 87.5 %. Levels 3-6 get 0.2/0.5/1.5/4 CPU seconds per action of the turn.
+    strongest = Search("turns", rollout_cap=60, evaluator=evaluate)
     level3 = Search("turns", evaluator=evaluate)
     return GameDescription(
         name=game.name,
@@ -54,7 +51,6 @@ def describe(game: "FibonacciGame") -> GameDescription:
         chance=cards, hidden_information=cards,
         evaluator=evaluate,
         levels=standard_levels(strongest, level3=level3),
-        bots={"turns": turn_bot},
         notation_help=T("notation", (
             "A move is <from>-<to>, e.g. b6-c7: a piece may go to any cell next to its group (same owner "
             "and type, connected); onto an occupied cell it swaps places. pass ends the turn early. "
