@@ -8,12 +8,13 @@ SPEC grammar (case-insensitive, surrounding spaces ignored)::
     mcts[:BUDGET]               UCT with random playouts
     ismcts[:BUDGET]             information-set MCTS (hidden information)
     alphabeta[:BUDGET]          iterative-deepening alpha-beta (two players)
+    paranoid[:BUDGET]           paranoid alpha-beta: the others as one coalition (any number of players)
     NAME                        a bot the game brings (its description's ``bots``, e.g. ``rule``)
     level:N                     N = 1…6, see LEVELS
 
     BUDGET = SECONDS            e.g. 0.5 (wall clock, > 0, at most 3600)
            | iN                 N iterations (mcts, ismcts): deterministic with a seed
-           | dN                 search depth N in actions (alphabeta): deterministic
+           | dN                 search depth N in actions (alphabeta, paranoid): deterministic
 
 Without a budget the searches think ``DEFAULT_SECONDS`` per action. Iteration and depth
 budgets give the same moves for the same seed; time budgets depend on the machine.
@@ -60,7 +61,9 @@ LEVELS: dict[int, Level] = {
 }
 DEFAULT_ROLLOUT_CAP = 400
 
-SEARCHES = ("mcts", "ismcts", "alphabeta")
+SEARCHES = ("mcts", "ismcts", "alphabeta", "paranoid")
+#: the searches whose budget is seconds or a depth (the others take seconds or iterations)
+DEPTH_SEARCHES = ("alphabeta", "paranoid")
 SIMPLE = ("human", "random", "greedy")
 
 _NUMBER = re.compile(r"^(\d+(\.\d*)?|\.\d+)$")
@@ -71,7 +74,7 @@ _WORD = re.compile(r"^[a-z][a-z0-9_]*$")
 #: plays (search, pruning, evaluation order — not a refactor): ladder results measured with an
 #: older revision then stop counting (:func:`level_fingerprint`, ``benchmarks/levels.py``).
 #: A bot a game declares (``GameDescription.bots``) carries its own ``revision`` attribute.
-BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 1, "ismcts": 1, "alphabeta": 1}
+BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 1, "ismcts": 1, "alphabeta": 1, "paranoid": 1}
 
 
 def _callable_name(value: Any) -> Any:
@@ -121,16 +124,16 @@ def _parse_budget(kind: str, text: str, spec: str) -> Budget:
         raise ValueError(f"seat spec {spec!r}: nothing after ':' (expected seconds, e.g. {kind}:0.5)")
     head, rest = text[0], text[1:]
     if head in "id" and rest.isdigit():
-        if head == "i" and kind == "alphabeta":
-            raise ValueError(f"seat spec {spec!r}: alphabeta takes seconds or a depth dN, not iterations")
-        if head == "d" and kind != "alphabeta":
+        if head == "i" and kind in DEPTH_SEARCHES:
+            raise ValueError(f"seat spec {spec!r}: {kind} takes seconds or a depth dN, not iterations")
+        if head == "d" and kind not in DEPTH_SEARCHES:
             raise ValueError(f"seat spec {spec!r}: {kind} takes seconds or iterations iN, not a depth")
         value = int(rest)
         if value < 1:
             raise ValueError(f"seat spec {spec!r}: the {'iterations' if head == 'i' else 'depth'} must be at least 1")
         return Budget(iterations=value) if head == "i" else Budget(depth=value)
     if not _NUMBER.match(text):
-        extra = "iN (iterations)" if kind != "alphabeta" else "dN (depth)"
+        extra = "iN (iterations)" if kind not in DEPTH_SEARCHES else "dN (depth)"
         raise ValueError(f"seat spec {spec!r}: budget {text!r} is not seconds (e.g. 0.5) or {extra}")
     seconds = float(text)
     if not 0 < seconds <= MAX_SECONDS:
@@ -149,7 +152,8 @@ def _split(spec: str) -> tuple[str, str | None, str]:
 
 def _expected(game: Game | None) -> str:
     extra = "".join(f", {name}" for name in (game.description.bots if game is not None else ()))
-    return f"expected human, random, greedy, mcts[:SECONDS], alphabeta[:SECONDS], ismcts[:SECONDS]{extra} or level:N"
+    return (f"expected human, random, greedy, mcts[:SECONDS], alphabeta[:SECONDS], paranoid[:SECONDS], "
+            f"ismcts[:SECONDS]{extra} or level:N")
 
 
 def parse_seat_spec(spec: str, game: Game | None = None) -> str:
@@ -202,6 +206,13 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
             search = game.description.levels[6]  # a plain alphabeta spec searches like the levels
         return AlphaBetaBot(game, budget, seed=seed, name=name, evaluator=evaluator,
                             turn_extension=search.turn_extension if search is not None else 0)
+    if kind == "paranoid":
+        from .paranoid import ParanoidBot
+        if search is None and game.description.levels[6].bot == "paranoid":
+            search = game.description.levels[6]
+        return ParanoidBot(game, budget, seed=seed, name=name,
+                           evaluator=search.evaluator if search is not None else None,
+                           turn_extension=search.turn_extension if search is not None else 0)
     raise ValueError(f"{kind!r} is not a search (expected one of {', '.join(SEARCHES)})")
 
 
