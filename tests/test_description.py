@@ -60,11 +60,14 @@ def test_seat_styles_follow_the_options():
 
 
 def test_levels_read_the_description():
-    # three or four Slide Checkers players: MCTS with short playouts scored by the evaluator
+    # three or four Slide Checkers players: level 3 is MCTS with short playouts scored by the
+    # evaluator, levels 4-6 paranoid alpha-beta on the evaluator
     four = load_game("slide-checkers", players=4)
-    assert four.description.levels[5].bot == "mcts" and four.description.levels[5].rollout_cap == 12
+    assert four.description.levels[3].bot == "mcts" and four.description.levels[3].rollout_cap == 12
+    assert type(make_bot("level:3", four, seed=0)).__name__ == "MCTSBot"
+    assert four.description.levels[5].bot == "paranoid"
     bot = make_bot("level:5", four, seed=0)
-    assert type(bot).__name__ == "MCTSBot" and bot.max_rollout_actions == 12
+    assert type(bot).__name__ == "ParanoidBot" and bot.budget.seconds == 1.5
     assert type(make_bot("level:5", load_game("slide-checkers"), seed=0)).__name__ == "AlphaBetaBot"
     # a bot the game brings is a seat spec for that game only
     assert type(make_bot("rule", load_game("fibonacci-cards"), seed=0)).__name__ == "FibonacciCardsRuleBot"

@@ -323,7 +323,7 @@ def play_cmd(
     option: Optional[list[str]] = OptionArg,
     seat: Optional[list[str]] = typer.Option(
         None, "--seat", "-s",
-        help="INDEX=SPEC (repeatable). SPEC: human, random, greedy, mcts[:SECONDS], alphabeta[:SECONDS], ismcts[:SECONDS], turns[:SECONDS], level:N. "
+        help="INDEX=SPEC (repeatable). SPEC: human, random, greedy, mcts[:SECONDS], alphabeta[:SECONDS], paranoid[:SECONDS], ismcts[:SECONDS], turns[:SECONDS], level:N. "
         "Default: seat 0 human, others level:3."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for games with chance (also --option seed=N) and for the bots."),
     variant: Optional[str] = typer.Option(None, "--variant", help="Shorthand for --option variant=VALUE."),

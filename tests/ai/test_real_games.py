@@ -68,7 +68,7 @@ def test_levels_build_for_every_game(config) -> None:
     elif game.has_hidden_information:
         assert search == "ismcts"
     elif game.num_players > 2:
-        assert search == "mcts"
+        assert search == "paranoid"
     else:
         assert search == "alphabeta"
 

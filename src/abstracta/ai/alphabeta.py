@@ -73,11 +73,14 @@ class AlphaBetaBot:
         value: value of the chosen action for the mover (WIN-scaled for forced results).
     """
 
+    #: a subclass that searches more players (``ParanoidBot``) clears it
+    two_players_only = True
+
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  max_table: int = 500_000, turn_extension: int = 0, name: str | None = None,
                  evaluator: Evaluator | None = None, noise: float = DEFAULT_NOISE,
                  max_nodes: int | None = None, track_pv: bool = False):
-        if game.num_players != 2:
+        if self.two_players_only and game.num_players != 2:
             raise ValueError(f"alphabeta plays two-player games only; {game.name} has {game.num_players} players")
         self.game = game
         self.evaluate: Evaluator = evaluator or game.evaluate

@@ -9,12 +9,13 @@ SPEC grammar (case-insensitive, surrounding spaces ignored)::
     ismcts[:BUDGET]             information-set MCTS (hidden information)
     alphabeta[:BUDGET]          iterative-deepening alpha-beta (two players)
     turns[:BUDGET]              alpha-beta over whole turns (two players, multi-action turns)
+    paranoid[:BUDGET]           paranoid alpha-beta: the others as one coalition (any number of players)
     NAME                        a bot the game brings (its description's ``bots``, e.g. ``rule``)
     level:N                     N = 1…6, see LEVELS
 
     BUDGET = SECONDS            e.g. 0.5 (wall clock, > 0, at most 3600)
            | iN                 N iterations (mcts, ismcts): deterministic with a seed
-           | dN                 search depth N in actions (alphabeta) or in turns (turns):
+           | dN                 search depth N in actions (alphabeta, paranoid) or in turns (turns):
                                 deterministic
 
 Without a budget the searches think ``DEFAULT_SECONDS`` per action. Iteration and depth
@@ -62,8 +63,9 @@ LEVELS: dict[int, Level] = {
 }
 DEFAULT_ROLLOUT_CAP = 400
 
-SEARCHES = ("mcts", "ismcts", "alphabeta", "turns")
-DEPTH_SEARCHES = ("alphabeta", "turns")  # budgets in depth, not iterations
+SEARCHES = ("mcts", "ismcts", "alphabeta", "turns", "paranoid")
+#: the searches whose budget is seconds or a depth (the others take seconds or iterations)
+DEPTH_SEARCHES = ("alphabeta", "turns", "paranoid")
 TWO_PLAYER_SEARCHES = ("alphabeta", "turns")
 SIMPLE = ("human", "random", "greedy")
 
@@ -75,7 +77,8 @@ _WORD = re.compile(r"^[a-z][a-z0-9_]*$")
 #: plays (search, pruning, evaluation order — not a refactor): ladder results measured with an
 #: older revision then stop counting (:func:`level_fingerprint`, ``benchmarks/levels.py``).
 #: A bot a game declares (``GameDescription.bots``) carries its own ``revision`` attribute.
-BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 1, "ismcts": 1, "alphabeta": 1, "turns": 1}
+BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 1, "ismcts": 1, "alphabeta": 1, "turns": 1,
+                                 "paranoid": 1}
 
 
 def _callable_name(value: Any) -> Any:
@@ -153,8 +156,8 @@ def _split(spec: str) -> tuple[str, str | None, str]:
 
 def _expected(game: Game | None) -> str:
     extra = "".join(f", {name}" for name in (game.description.bots if game is not None else ()))
-    return (f"expected human, random, greedy, mcts[:SECONDS], alphabeta[:SECONDS], ismcts[:SECONDS], "
-            f"turns[:SECONDS]{extra} or level:N")
+    return (f"expected human, random, greedy, mcts[:SECONDS], alphabeta[:SECONDS], paranoid[:SECONDS], "
+            f"ismcts[:SECONDS], turns[:SECONDS]{extra} or level:N")
 
 
 def parse_seat_spec(spec: str, game: Game | None = None) -> str:
@@ -210,6 +213,13 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
     if kind == "turns":
         from .turns import TurnSearchBot
         return TurnSearchBot(game, budget, seed=seed, name=name, evaluator=evaluator)
+    if kind == "paranoid":
+        from .paranoid import ParanoidBot
+        if search is None and game.description.levels[6].bot == "paranoid":
+            search = game.description.levels[6]
+        return ParanoidBot(game, budget, seed=seed, name=name,
+                           evaluator=search.evaluator if search is not None else None,
+                           turn_extension=search.turn_extension if search is not None else 0)
     raise ValueError(f"{kind!r} is not a search (expected one of {', '.join(SEARCHES)})")
 
 

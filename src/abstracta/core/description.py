@@ -81,7 +81,7 @@ class EndgameTables(Protocol):
 
 
 #: The bots every game can use; a game may add its own (:attr:`GameDescription.bots`).
-SHARED_BOTS = ("random", "greedy", "mcts", "ismcts", "alphabeta")
+SHARED_BOTS = ("random", "greedy", "mcts", "ismcts", "alphabeta", "paranoid")
 #: Strength levels 1..6 (their seconds per action are in :data:`abstracta.ai.levels.LEVEL_SECONDS`).
 LEVEL_NUMBERS = (1, 2, 3, 4, 5, 6)
 
@@ -115,8 +115,8 @@ class Search:
     """The search one strength level runs for a game.
 
     Attributes:
-        bot: ``"random"``, ``"greedy"``, ``"mcts"``, ``"ismcts"``, ``"alphabeta"`` or a bot the
-            game declares in :attr:`GameDescription.bots`.
+        bot: ``"random"``, ``"greedy"``, ``"mcts"``, ``"ismcts"``, ``"alphabeta"``,
+            ``"paranoid"`` or a bot the game declares in :attr:`GameDescription.bots`.
         rollout_cap: MCTS/IS-MCTS playout length in actions, after which the evaluator scores
             the playout; ``None``: playouts run to the end of the game (capped at 400 actions).
         evaluator: the heuristic the search reads (greedy, alpha-beta, capped playouts);

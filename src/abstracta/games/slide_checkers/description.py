@@ -48,13 +48,16 @@ OPTIONS = {
 
 
 def describe(game: "SlideCheckersGame") -> GameDescription:
-    # Two players: alpha-beta. Three or four: MCTS with max^n backups and short playouts scored
-    # by the evaluator (full random playouts lost to greedy 1.5-2.5 at 0.2 s; capped at 12
-    # actions MCTS won 3.5-0.5).
+    # Two players: alpha-beta. Three or four: paranoid alpha-beta (the others as one coalition)
+    # at levels 4-6; level 3 stays MCTS with max^n backups and short playouts scored by the
+    # evaluator (full random playouts lost to greedy 1.5-2.5 at 0.2 s; capped at 12 actions MCTS
+    # won 3.5-0.5).
     if game.num_players == 2:
         strongest = Search("alphabeta", rollout_cap=12, evaluator=evaluate)
+        level3 = None
     else:
-        strongest = Search("mcts", rollout_cap=12, evaluator=evaluate)
+        strongest = Search("paranoid", rollout_cap=12, evaluator=evaluate)
+        level3 = Search("mcts", rollout_cap=12, evaluator=evaluate)
     return GameDescription(
         name=game.name,
         title=T("title", "Slide Checkers"),
@@ -63,7 +66,7 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
         num_players=game.num_players, min_players=2, max_players=4,
         chance=False, hidden_information=False,
         evaluator=evaluate,
-        levels=standard_levels(strongest),
+        levels=standard_levels(strongest, level3=level3),
         notation_help=T("notation", (
             "Placement: @e4. A step or slide is <from>-<to> (slides run through empty squares of your "
             "colour). A jump is <from>*<landing> plus r (remove the jumped piece) or e (exchange it for "
