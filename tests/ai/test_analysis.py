@@ -82,7 +82,10 @@ def test_same_position_same_answer(config) -> None:
 def test_the_search_is_the_strongest_declared() -> None:
     assert analysis_search(abstracta.load_game("fanorona")).bot == "alphabeta"
     assert analysis_search(abstracta.load_game("fibonacci-cards")).bot == "ismcts"
-    assert analysis_search(abstracta.load_game("slide-checkers", players=3)).bot == "mcts"
+    assert analysis_search(abstracta.load_game("slide-checkers", players=3)).bot == "mcts"  # not paranoid
+    # Fibonacci's levels search whole turns: the board reads alpha-beta over its actions
+    assert abstracta.load_game("fibonacci").description.levels[6].bot == "turns"
+    assert analysis_search(abstracta.load_game("fibonacci")).bot == "alphabeta"
     # Telo's top levels play a table (a game's own bot): the strongest shared search below it
     telo = abstracta.load_game("fanorona", size="telo")
     assert telo.description.levels[6].bot == "table"

@@ -34,6 +34,8 @@ from .levels import SEARCHES, rollout_cap
 #: Default budgets per search: iterations (MCTS, IS-MCTS) or positions (alpha-beta), chosen for
 #: a second or two on one idle core (benchmarks/analysis.py); a game may declare its own (``analysis_budget``).
 DEFAULT_BUDGET = {"mcts": 2000, "ismcts": 2000, "alphabeta": 60_000}
+#: the searches the analysis board reads (see :func:`analysis_search`)
+ANALYSABLE = tuple(DEFAULT_BUDGET)
 #: The line covers at most this many turns / actions.
 MAX_LINE_TURNS = 4
 MAX_LINE_ACTIONS = 40
@@ -105,11 +107,18 @@ class Analysis:
 
 def analysis_search(game: Game) -> Search:
     """The search the analysis board runs for ``game``: the highest level's whose bot is a
-    shared search (alpha-beta only for two players); else MCTS (IS-MCTS with hidden information)."""
+    search the board reads a value and a line from — alpha-beta (two players; a level searching
+    whole turns is read by alpha-beta over its actions, with its evaluator), MCTS or IS-MCTS;
+    else MCTS (IS-MCTS with hidden information). Paranoid alpha-beta (3–4 players) is skipped:
+    its value is one seat's against a coalition, not a value per seat."""
+    import dataclasses
+
     levels = game.description.levels
     for level in sorted(levels, reverse=True):
         search = levels[level]
-        if search.bot in SEARCHES and (search.bot != "alphabeta" or game.num_players == 2):
+        if search.bot == "turns" and game.num_players == 2:
+            return dataclasses.replace(search, bot="alphabeta")
+        if search.bot in ANALYSABLE and (search.bot != "alphabeta" or game.num_players == 2):
             return search
     return Search("ismcts" if game.has_hidden_information else "mcts")
 
