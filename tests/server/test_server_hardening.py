@@ -293,6 +293,8 @@ def test_import_string_limits(client):
 
 def test_bot_error_names_no_card_while_hidden(client):
     view = create(client, "fibonacci-cards", {"first_player": "1"}, ("human", "level:1"))
+    # the computer moves first: once it has, nothing clears the error set below
+    wait_for(client, view["id"], lambda v: v["human_to_move"])
     service = client.app.state.service
     service.bot_errors[view["id"]] = "'Qh>2' is not a legal move"  # as if the bot's move was refused
     view = client.get(f"/api/matches/{view['id']}").json()
