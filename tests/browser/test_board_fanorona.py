@@ -6,6 +6,7 @@ points on a 360 px phone (the 9×5 board turns to portrait). Positions from fano
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 from httputil import get_json, post_json
@@ -157,6 +158,20 @@ def open_vs_computer(page, server, start: str) -> str:
     return view["id"]
 
 
+@contextlib.contextmanager
+def replies_held_back(server, seconds: float = 0.4):
+    """The computer (level 2: the web process's fast lane) answers within milliseconds, often
+    before the page has the answer to its own move; tests of the chain's animation hold the
+    reply back a little (the early reply is the shell's own case)."""
+    jobs = server.app.state.service.jobs
+    run = jobs.run
+    jobs.run = lambda job, stop: (time.sleep(seconds), run(job, stop))[1]
+    try:
+        yield
+    finally:
+        jobs.run = run
+
+
 # the animations of the board's own elements (the shell may run its own, e.g. "thinking…")
 BOARD_ANIMATIONS = ("document.getAnimations().filter(a => a.effect && a.effect.target"
                     " && document.getElementById('board').contains(a.effect.target)).length")
@@ -187,18 +202,10 @@ def test_computer_chain_marked_step_by_step_and_animated(page, live_server, shot
     page.on("pageerror", lambda e: errors.append(str(e)))
     open_vs_computer(page, live_server, CHAIN_SETUP)
     page.evaluate(WATCH_ANIMATIONS)
-    # the computer (level 2: the web process's fast lane) answers within milliseconds, often
-    # before the page has the answer to its own move; this test is about the animation of the
-    # chain, so the reply is held back a little (the early reply is the shell's own case)
-    jobs = live_server.app.state.service.jobs
-    run = jobs.run
-    jobs.run = lambda job, stop: (time.sleep(0.4), run(job, stop))[1]
-    try:
+    with replies_held_back(live_server):
         page.click("[data-point='e2']")
         page.click("[data-point='e3']")
         page.wait_for_function("() => window.abstractaView.ply === 3 && window.abstractaView.human_to_move")
-    finally:
-        jobs.run = run
     view = page.evaluate("window.abstractaView")
     assert view["moves"] == ["e2-e3", "c3-d3A", "d3-d4A"] and view["human_to_move"]
     # the computer's two-step chain arrived animated: the capturing stone slid c3→d3→d4 and
@@ -230,15 +237,10 @@ def test_computer_chain_marked_step_by_step_and_animated(page, live_server, shot
 
 def test_a_click_finishes_the_animation_at_once(page, live_server):
     open_vs_computer(page, live_server, CHAIN_SETUP)
-    jobs = live_server.app.state.service.jobs  # the reply held back, as above
-    run = jobs.run
-    jobs.run = lambda job, stop: (time.sleep(0.4), run(job, stop))[1]
-    try:
+    with replies_held_back(live_server):
         page.click("[data-point='e2']")
         page.click("[data-point='e3']")
         page.wait_for_function("() => window.abstractaView.ply === 3")
-    finally:
-        jobs.run = run
     # the computer's chain (two steps; the person's own step slid in before it)
     page.wait_for_function(f"() => {BOARD_ANIMATIONS} > 0"
                            " && document.querySelector('svg.fan-board[data-anim-steps=\"2\"]')")
