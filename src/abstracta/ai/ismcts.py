@@ -20,7 +20,7 @@ import random
 from ..core.description import Evaluator
 from ..core.game import CHANCE, TERMINAL, Game, State
 from .base import Budget, Deadline, as_budget, check_playable, most_visited, sample_chance
-from .mcts import DEFAULT_MAX_NODES, DEFAULT_MAX_TREE_BYTES, rollout
+from .mcts import DEFAULT_MAX_NODES, DEFAULT_MAX_TREE_BYTES, add_root_returns, rollout
 
 IS_NODE_BYTES = 300  # node + its slot in the parent's dict
 
@@ -169,13 +169,7 @@ class ISMCTSBot:
                 s.apply_action(node.action)
                 path.append(node)
             result, _ = rollout(s, rnd, max_rollout, self.evaluate, n, rng)
-            if len(path) > 1:
-                t = totals.get(path[1].action)
-                if t is None:
-                    totals[path[1].action] = list(result)
-                else:
-                    for i in range(n):
-                        t[i] += result[i]
+            add_root_returns(totals, path, result)
             for visited in path:
                 visited.visits += 1
                 if visited.mover >= 0:

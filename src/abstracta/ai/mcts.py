@@ -52,6 +52,18 @@ class Node:
         return f"Node(action={self.action}, visits={self.visits}, mean={mean:.3f}, children={len(self.children)})"
 
 
+def add_root_returns(totals: dict, path: list, result: list[float]) -> None:
+    """Add a playout's ``result`` (returns per seat) to the totals of the root action it went
+    through (``path[1]``), from which each seat's value of a root action is read."""
+    if len(path) > 1:
+        t = totals.get(path[1].action)
+        if t is None:
+            totals[path[1].action] = list(result)
+        else:
+            for i, r in enumerate(result):
+                t[i] += r
+
+
 def rollout(state: State, rng_random, max_actions: int, evaluate: Evaluator, n: int,
             rng: random.Random) -> tuple[list[float], int]:
     """Play random actions from ``state`` (mutated) to the end or ``max_actions``, where
@@ -235,13 +247,7 @@ class MCTSBot:
                 result, plies = rollout(s, rnd, max_rollout, self.evaluate, n, rng)
                 applied += plies
             # backpropagation
-            if len(path) > 1:
-                t = totals.get(path[1].action)
-                if t is None:
-                    totals[path[1].action] = list(result)
-                else:
-                    for i in range(n):
-                        t[i] += result[i]
+            add_root_returns(totals, path, result)
             for visited in path:
                 visited.visits += 1
                 if visited.mover >= 0:
