@@ -145,6 +145,8 @@ def table(data: dict[str, Any]) -> str:
         if not entry or not entry["games"]:
             continue
         n, score = summary(entry)
+        if not n:
+            continue  # only games of earlier levels (stale)
         low, high = interval(score, n)
         # Elo of the upper level over the lower one (lower anchored at 0, virtual-draw prior)
         elo = elo_ratings(2, [(0, 1, n, n - score)])[1]

@@ -69,3 +69,6 @@ def test_results_of_a_changed_level_stop_counting(ladder, monkeypatch) -> None:
     monkeypatch.setitem(levels.BOT_REVISIONS, "greedy", levels.BOT_REVISIONS["greedy"] + 1)
     assert ladder.fingerprints("nibble", {"variant": "square9"}, 2)[0] == prints[0]
     assert ladder.summary(entry) == (0, 0.0)
+    # a pairing left with stale games only is left out of the README table (it used to divide by 0)
+    data = {"pairings": {ladder.key("nibble", {"variant": "square9"}, 2): entry}}
+    assert "nibble:variant=square9" not in ladder.table(data)

@@ -138,3 +138,37 @@ def test_fanorona_5x5_alpha_beta_is_exact_minimax_through_a_game() -> None:
             action = other.step(state)
         state.apply_action(action)
     assert checked >= 3
+
+
+def test_time_budgets_count_the_searching_threads_cpu_seconds() -> None:
+    # Wall-clock budgets made levels weaker on a loaded machine (at a load of 20 a level got a
+    # tenth of its thinking), so the ladder measured the load. A thread burning CPU beside the
+    # search takes half the interpreter (the GIL): on a wall clock the search would get ~0.1 s
+    # of its 0.2 s; on its own CPU clock it gets all of it and simply takes longer.
+    import threading
+    import time
+
+    stop = threading.Event()
+
+    def burn() -> None:
+        while not stop.is_set():
+            sum(range(1000))
+
+    burner = threading.Thread(target=burn, daemon=True)
+    burner.start()
+    try:
+        for spec, name in (("mcts:0.2", "slide-checkers"), ("alphabeta:0.2", "fanorona"),
+                           ("ismcts:0.2", "fibonacci-cards")):
+            game = load_game(name)
+            bot = make_bot(spec, game, seed=0)
+            state = game.new_initial_state()
+            while state.is_chance_node():
+                state.apply_action(state.legal_actions()[0])
+            cpu0, wall0 = time.thread_time(), time.perf_counter()
+            bot.step(state)
+            cpu, wall = time.thread_time() - cpu0, time.perf_counter() - wall0
+            assert cpu >= 0.18, (spec, cpu, wall)
+            assert cpu <= 0.2 + 0.15, (spec, cpu, wall)
+    finally:
+        stop.set()
+        burner.join()

@@ -26,11 +26,10 @@ Repetition draws are not seen by the transposition table (positions are keyed wi
 from __future__ import annotations
 
 import random
-import time
 
 from ..core.description import Evaluator
 from ..core.game import CHANCE, TERMINAL, Game, State
-from .base import Budget, as_budget, check_playable, player_view, stop_signal
+from .base import Budget, as_budget, check_playable, player_view, search_clock, stop_signal
 
 WIN = 1000.0
 WIN_THRESHOLD = WIN - 500.0
@@ -124,7 +123,7 @@ class AlphaBetaBot:
     def search(self, work: State) -> int:
         """Iterative deepening from ``work`` (may be mutated); returns the best action."""
         budget = self.budget
-        start = time.perf_counter()
+        start = search_clock()
         self._end = start + budget.seconds if budget.seconds is not None else float("inf")
         self._stop = stop_signal()
         max_depth = budget.depth if budget.depth is not None else MAX_DEPTH
@@ -152,7 +151,7 @@ class AlphaBetaBot:
                 self.pv_value = value
             if abs(value) >= WIN_THRESHOLD:
                 break  # a forced result: deeper search cannot change it
-            if budget.seconds is not None and time.perf_counter() - start > 0.6 * budget.seconds:
+            if budget.seconds is not None and search_clock() - start > 0.6 * budget.seconds:
                 break  # the next iteration would not finish
         return best_action
 
@@ -245,7 +244,7 @@ class AlphaBetaBot:
         """Value for the player to move in the non-terminal ``state`` (``mid_turn``: the same
         player moved into it)."""
         self.nodes += 1
-        if not self.nodes & 255 and (time.perf_counter() > self._end or self._stop.is_set()
+        if not self.nodes & 255 and (search_clock() > self._end or self._stop.is_set()
                                      or (self.max_nodes is not None and self.nodes >= self.max_nodes)):
             raise _Timeout
         me = state.current_player()

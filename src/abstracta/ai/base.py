@@ -4,7 +4,10 @@ A bot is handed a :class:`~abstracta.core.game.State` whose ``current_player()``
 answers one legal action. It never mutates the state it is given (searches work on clones).
 
 Budgets: a search bot stops after a number of *iterations* (deterministic: same seed, same
-moves) or after a number of *seconds* (wall clock, so not reproducible move for move).
+moves) or after a number of *seconds* (not reproducible move for move). Seconds are CPU seconds
+of the searching thread (:func:`search_clock`): on an idle machine the same as the wall clock;
+on a loaded one a search takes longer instead of playing weaker, so a level is the same player
+on a shared machine, in a busy server and in a tournament (issue 17).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ class Budget:
     Exactly one of the fields is set.
 
     Attributes:
-        seconds: wall-clock seconds per action (> 0).
+        seconds: CPU seconds of the searching thread per action (> 0; :func:`search_clock`).
         iterations: search iterations per action (MCTS playouts; ≥ 1); deterministic.
         depth: fixed search depth in actions (alpha-beta only; ≥ 1); deterministic.
     """
@@ -112,8 +115,16 @@ def stoppable(event: threading.Event):
             _stops.event = previous
 
 
+def search_clock() -> float:
+    """The clock time budgets are counted on: CPU seconds of the calling thread (~1 µs a read).
+
+    Wall-clock budgets made the ladder depend on the machine's load: at a load of 20 a level
+    got a tenth of its thinking and lost to the level below (issue 17)."""
+    return time.thread_time()
+
+
 class Deadline:
-    """Cheap wall-clock check: ``expired()`` reads the clock only every ``every`` calls.
+    """Cheap budget check: ``expired()`` reads :func:`search_clock` only every ``every`` calls.
 
     It also expires when the thread's :func:`stop_signal` is set (checked as often as the
     clock), with or without a time budget."""
@@ -121,7 +132,7 @@ class Deadline:
     __slots__ = ("end", "every", "_count", "_hit", "_stop")
 
     def __init__(self, seconds: float | None, every: int = 64):
-        self.end = None if seconds is None else time.perf_counter() + seconds
+        self.end = None if seconds is None else search_clock() + seconds
         self.every = every
         self._count = 0
         self._hit = False
@@ -133,12 +144,12 @@ class Deadline:
         self._count += 1
         if self._count >= self.every:
             self._count = 0
-            if self._stop.is_set() or (self.end is not None and time.perf_counter() >= self.end):
+            if self._stop.is_set() or (self.end is not None and search_clock() >= self.end):
                 self._hit = True
         return self._hit
 
     def remaining(self) -> float:
-        return float("inf") if self.end is None else self.end - time.perf_counter()
+        return float("inf") if self.end is None else self.end - search_clock()
 
 
 def player_view(state: State, rng: random.Random) -> State:
@@ -173,7 +184,7 @@ def check_playable(state: State) -> int:
     return player
 
 
-__all__ = ["Bot", "Budget", "Deadline", "as_budget", "stop_signal", "stoppable", "player_view", "sample_chance", "check_playable",
+__all__ = ["Bot", "Budget", "Deadline", "search_clock", "as_budget", "stop_signal", "stoppable", "player_view", "sample_chance", "check_playable",
            "Game", "State"]
 
 

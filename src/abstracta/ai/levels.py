@@ -13,7 +13,7 @@ SPEC grammar (case-insensitive, surrounding spaces ignored)::
     NAME                        a bot the game brings (its description's ``bots``, e.g. ``rule``)
     level:N                     N = 1…6, see LEVELS
 
-    BUDGET = SECONDS            e.g. 0.5 (wall clock, > 0, at most 3600)
+    BUDGET = SECONDS            e.g. 0.5 (CPU seconds of the searching thread, > 0, at most 3600)
            | iN                 N iterations (mcts, ismcts): deterministic with a seed
            | dN                 search depth N in actions (alphabeta, paranoid) or in turns (turns):
                                 deterministic
@@ -77,8 +77,10 @@ _WORD = re.compile(r"^[a-z][a-z0-9_]*$")
 #: plays (search, pruning, evaluation order — not a refactor): ladder results measured with an
 #: older revision then stop counting (:func:`level_fingerprint`, ``benchmarks/levels.py``).
 #: A bot a game declares (``GameDescription.bots``) carries its own ``revision`` attribute.
-BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 1, "ismcts": 1, "alphabeta": 1, "turns": 1,
-                                 "paranoid": 1}
+#: Revision 2 of the time-budgeted searches: seconds became CPU seconds of the searching thread
+#: (wall-clock levels measured on a loaded machine were weakened players).
+BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 2, "ismcts": 2, "alphabeta": 2, "turns": 1,
+                                 "paranoid": 2}
 
 
 def _callable_name(value: Any) -> Any:

@@ -30,23 +30,16 @@ best of ``reply_width`` replies; depth 1 is greedy over ``width`` candidate turn
 from __future__ import annotations
 
 import random
-import time
 
 from ..core.description import Evaluator
 from ..core.game import CHANCE, TERMINAL, Game, State
-from .base import Budget, as_budget, check_playable, player_view
+from .base import Budget, as_budget, check_playable, player_view, search_clock
 from .greedy import GreedyBot
 
 WIN = 10.0
 MAX_DEPTH = 32
 DEFAULT_NOISE = 0.004
 MAX_CACHE = 50_000
-
-
-def _clock() -> float:
-    # CPU seconds of this thread: a loaded machine (or a busy server thread beside it) slows the
-    # search down, it does not make it weaker, so levels measured on a shared machine hold
-    return time.thread_time()
 
 
 class _Timeout(Exception):
@@ -130,7 +123,7 @@ class TurnSearchBot:
         cached = self._cache.get(key)
         if cached is not None and len(cached) >= min(width, len(state.legal_actions())):
             return cached[:width]
-        if _clock() > self._end:
+        if search_clock() > self._end:
             raise _Timeout
         g = self.greedy
         scored = sorted(g._scored(state.clone(), player), reverse=True)[:width]
@@ -222,7 +215,7 @@ class TurnSearchBot:
         played now)."""
         player = state.current_player()
         budget = self.budget
-        start = _clock()
+        start = search_clock()
         max_depth = budget.depth if budget.depth is not None else MAX_DEPTH
         self.expansions = 0
         self._cache.clear()
