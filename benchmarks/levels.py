@@ -20,8 +20,9 @@ SPRT: H0 "level N scores 50 %" against H1 "level N scores 65 %", α = β = 0.05,
     python benchmarks/levels.py --executor ray --ray-address auto --minutes 120
     python benchmarks/levels.py --table                      # the README's table from the file
 
-Levels think in seconds (0.2 / 0.5 / 1.5 / 4 s a move for 3–6), so measure on an idle machine
-or cluster (``nice`` does not make a loaded CPU fair); ``--workers`` should not exceed the cores.
+Levels think in CPU seconds of their thread (0.2 / 0.5 / 1.5 / 4 s a move for 3–6;
+``abstracta.ai.base.search_clock``), so a loaded machine makes a run slower, not its levels
+weaker; ``--workers`` beyond the cores only adds waiting.
 """
 
 from __future__ import annotations
