@@ -82,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--ray-address", default=None)
     parser.add_argument("--out", type=Path, default=None, help="write every game's record here")
+    parser.add_argument("--from-records", type=Path, default=None,
+                        help="judge the game-*.json records in this directory instead of playing")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     game = load_game(args.game, **parse_options(args.option))
@@ -91,18 +93,29 @@ def main(argv: list[str] | None = None) -> int:
     spec = f"level:{args.level}"
     _, _, tasks = schedule(game, [spec, spec], args.games, seed=args.seed)
     started = time.perf_counter()
-    outcomes = run_tasks(tasks, args.executor, args.workers, args.ray_address)
+    if args.from_records is not None:
+        # judge games played earlier (e.g. an interrupted run's --out): no playing
+        records = [Record.load(path).to_dict() for path in sorted(args.from_records.glob("game-*.json"))]
+        seeds = [int(r.get("tags", {}).get("seed", -1)) for r in records]
+    else:
+        def save(outcome: Any) -> None:
+            # each record as soon as its game ends: a run cut short keeps what it played
+            if args.out is not None:
+                args.out.mkdir(parents=True, exist_ok=True)
+                rec = Record.from_dict(outcome.record)
+                rec.tags["seed"] = str(tasks[outcome.index].seed)
+                rec.save(args.out / f"game-{outcome.index + 1:03}.json")
+            print(f"game {outcome.index + 1} over after {outcome.plies} plies: {outcome.returns}", flush=True)
+
+        outcomes = run_tasks(tasks, args.executor, args.workers, args.ray_address, on_done=save)
+        records = [o.record for o in outcomes]
+        seeds = [t.seed for t in tasks]
     minutes = (time.perf_counter() - started) / 60
-    rows = []
-    for task, outcome in zip(tasks, outcomes):
-        row = {"seed": task.seed, **examine(outcome.record, tables)}
-        rows.append(row)
-        if args.out is not None:
-            args.out.mkdir(parents=True, exist_ok=True)
-            Record.from_dict(outcome.record).save(args.out / f"game-{task.index + 1:03}.json")
+    rows = [{"seed": seed, **examine(record, tables)} for seed, record in zip(seeds, records)]
     names = [s.name.en if s.name is not None else f"seat {i}"
              for i, s in enumerate(game.description.seats)] if getattr(game.description, "seats", None) else None
-    print(f"{game.name} {dict(game.options)}: level {args.level} against itself, {len(rows)} games, "
+    players = sorted({p for r in records for p in Record.from_dict(r).players})
+    print(f"{game.name} {dict(game.options)}: {' against '.join(players) or spec} (self-play), {len(rows)} games, "
           f"{minutes:.1f} min wall")
     print("| game | seed | plies | result | termination | tabled positions | first tabled (ply, mover, value, distance) | lost a won/drawn table position |")
     print("|---:|---:|---:|---|---|---:|---|---:|")
@@ -123,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {k} | {row['seed']} | {row['plies']} | {result} | {row['termination'] or ''} | {row['tabled']} | "
               f"{first_text} | {row['lost_tabled']} |")
     summary = {"game": game.name, "options": {k: v for k, v in game.options.items() if v is not None},
-               "level": args.level, "games": len(rows), "draws": draws, "wins_by_seat": wins,
+               "players": players, "games": len(rows), "draws": draws, "wins_by_seat": wins,
                "tabled_games": sum(1 for r in rows if r["tabled"]),
                "lost_tabled": sum(r["lost_tabled"] for r in rows),
                "unconverted": sum(r["unconverted"] for r in rows), "rows": rows}
