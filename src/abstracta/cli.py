@@ -656,7 +656,8 @@ def tournament_cmd(
     """Round robin between bots: every pairing plays --games games with seats rotated; Elo ratings with 95% intervals."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from .ai.tournament import EXECUTORS, run_tournament, schedule
+    from .ai.tournament import run_tournament, schedule
+    from .executors import EXECUTORS
 
     if executor not in EXECUTORS:
         raise CliError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")

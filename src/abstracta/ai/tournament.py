@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ..core.game import Game
 from ..core.records import Record
 from ..core.registry import load_game
-from ..executors import EXECUTORS, map_unordered
+from ..executors import EXECUTORS, map_unordered  # noqa: F401 - EXECUTORS: re-exported for callers of this module
 from .levels import parse_seat_spec
 from .match import DEFAULT_MAX_ACTIONS, _play, seat_bots
 
