@@ -656,7 +656,8 @@ def tournament_cmd(
     """Round robin between bots: every pairing plays --games games with seats rotated; Elo ratings with 95% intervals."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from .ai.tournament import EXECUTORS, run_tournament, schedule
+    from .ai.tournament import run_tournament, schedule
+    from .executors import EXECUTORS
 
     if executor not in EXECUTORS:
         raise CliError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
@@ -877,13 +878,19 @@ def egtb_build_cmd(
     game_name: Optional[str] = typer.Argument(None, metavar="[GAME]", help="Default: every game that has tables."),
     option: Optional[list[str]] = OptionArg,
     stones: int = typer.Option(3, "--stones", min=2, help="Build every table with at most this many stones."),
-    executor: str = typer.Option("serial", "--executor", help="serial, or process (tables of one size in parallel)."),
+    executor: str = typer.Option("serial", "--executor", "-x",
+                                 help="serial, process or ray (the tables of one stone count in parallel)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
+                                          help="Processes (process) or CPUs of a local Ray (ray); serial ignores it."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Join this Ray cluster (default: start a local one)."),
     directory: Optional[Path] = typer.Option(None, "--dir", help="Where to write (default: the user data directory)."),
     as_json: bool = JsonArg,
 ) -> None:
     """Build endgame tables by retrograde analysis (one file per material)."""
-    if executor not in ("serial", "process"):
-        raise CliError(f"--executor {executor!r}: expected serial or process")
+    from .executors import EXECUTORS
+
+    if executor not in EXECUTORS:
+        raise CliError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
     if game_name is not None:
         games = [make_game(game_name, option)]
     else:
@@ -898,9 +905,9 @@ def egtb_build_cmd(
         t0 = time.perf_counter()
         with status:
             try:
-                figures = tables.build(stones, where, executor=executor,
+                figures = tables.build(stones, where, executor=executor, workers=workers, ray_address=ray_address,
                                        progress=lambda text: err_console.print(text))
-            except ValueError as exc:
+            except (ValueError, ImportError) as exc:
                 raise CliError(str(exc)) from None
         seconds = time.perf_counter() - t0
         out[game.name] = {"directory": str(where), "seconds": round(seconds, 2), "tables": figures}

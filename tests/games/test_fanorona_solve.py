@@ -306,8 +306,43 @@ def test_cli_egtb_build_writes_the_smallest_tables(tmp_path):
     assert (tmp_path / "fanorona-tsivy-1v1.u8").stat().st_size == 2025
     again = _cli("egtb", "build", "fanorona", "--stones", "2", "--dir", str(tmp_path))  # kept, not rebuilt
     assert again.exit_code == 0 and "tsivy-1v1" in again.stdout
-    bad = _cli("egtb", "build", "fanorona", "--executor", "ray", "--dir", str(tmp_path))
-    assert bad.exit_code == 2 and "serial or process" in bad.stderr
+    bad = _cli("egtb", "build", "fanorona", "--executor", "threads", "--dir", str(tmp_path))
+    assert bad.exit_code == 2 and "--executor must be one of serial, process, ray, got 'threads'" in bad.stderr
+    bad = _cli("egtb", "build", "fanorona", "--executor", "process", "--workers", "0", "--dir", str(tmp_path))
+    assert bad.exit_code == 2
+
+
+def _table_bytes(directory):
+    return {p.name: p.read_bytes() for p in sorted(directory.glob("*.u8"))}
+
+
+def test_cli_egtb_build_on_ray_writes_the_serial_bytes(tables_dir, tmp_path):
+    # the one Ray test of the tables (a local Ray takes seconds to start): the workers return
+    # the tables, this process writes them, byte for byte what the serial build wrote
+    pytest.importorskip("ray")
+    directory, manifest = tables_dir
+    result = _cli("egtb", "build", "fanorona", "--stones", "3", "--dir", str(tmp_path), "--executor", "ray",
+                  "--workers", "2", "--json")
+    assert result.exit_code == 0, result.output
+    tables = json.loads(result.stdout.strip().splitlines()[-1])["fanorona"]["tables"]
+    assert sorted(tables) == ["tsivy-1v1", "tsivy-1v2", "tsivy-2v1"]
+    assert {k: {**v, "seconds": 0} for k, v in tables.items()} == \
+        {k: {**manifest[k], "seconds": 0} for k in tables}
+    built = _table_bytes(tmp_path)
+    assert len(built) == 3 and built == _table_bytes(directory)
+
+
+def test_process_built_tables_are_the_in_memory_solution(tmp_path):
+    """5×5 up to 3 stones in worker processes (the smaller tables sent to them by value): the
+    files hold exactly what the in-memory solver computes."""
+    dimy = load_game("fanorona", size="dimy")
+    egtb.build_tables(dimy, 3, tmp_path, executor="process", workers=2)
+    lookup, _ = egtb.solve_in_memory(dimy, 3)
+    assert len(lookup.tables) == 3
+    for m, arr in lookup.tables.items():
+        assert (tmp_path / f"fanorona-dimy-{m.a}v{m.b}.u8").read_bytes() == arr.tobytes()
+    with pytest.raises(ValueError, match="standard rules"):
+        egtb.build_tables(load_game("fanorona", size="dimy", vela=True), 2, tmp_path)
 
 
 def test_search_leaves_read_tabled_values_exactly(tables_dir, monkeypatch):

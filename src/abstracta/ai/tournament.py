@@ -31,10 +31,10 @@ from typing import Any, Callable, Iterable, Sequence
 from ..core.game import Game
 from ..core.records import Record
 from ..core.registry import load_game
+from ..executors import EXECUTORS, map_unordered  # noqa: F401 - EXECUTORS: re-exported for callers of this module
 from .levels import parse_seat_spec
 from .match import DEFAULT_MAX_ACTIONS, _play, seat_bots
 
-EXECUTORS = ("serial", "process", "ray")
 #: Virtual draws added to every pairing played (the prior that keeps 20–0 finite).
 PRIOR_DRAWS = 1.0
 ELO_SCALE = 400.0 / math.log(10.0)   # Elo points per natural-log odds unit
@@ -164,61 +164,15 @@ def run_tasks(tasks: Sequence[GameTask], executor: str = "serial", workers: int 
     Args:
         executor: ``serial`` (this process; ignores ``workers``), ``process`` (a pool of
             ``workers`` processes, default the CPU count) or ``ray`` (a Ray cluster: the one at
-            ``ray_address``, else a local one started with ``workers`` CPUs and shut down after).
+            ``ray_address``, else a local one started with ``workers`` CPUs and shut down after);
+            see :func:`abstracta.executors.map_unordered`.
         on_done: called with each outcome as it arrives (any order).
     Raises:
         ValueError: an unknown executor or ``workers`` < 1. ImportError: Ray is not installed.
     """
-    if executor not in EXECUTORS:
-        raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
-    if workers is not None and workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
     done = on_done or (lambda outcome: None)
-    outcomes: list[GameOutcome | None] = [None] * len(tasks)
-    position = {task.index: i for i, task in enumerate(tasks)}
-
-    def keep(outcome: GameOutcome) -> None:
-        outcomes[position[outcome.index]] = outcome
-        done(outcome)
-
-    if executor == "serial":
-        for task in tasks:
-            keep(play_task(task))
-    elif executor == "process":
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
-        # spawn: workers start clean (no copy of the caller's threads, e.g. a progress bar's)
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            for future in as_completed([pool.submit(play_task, task) for task in tasks]):
-                keep(future.result())
-    else:
-        _run_ray(tasks, workers, ray_address, keep)
-    return [o for o in outcomes if o is not None]
-
-
-def _run_ray(tasks: Sequence[GameTask], workers: int | None, address: str | None,
-             keep: Callable[[GameOutcome], None]) -> None:
-    try:
-        import ray
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ImportError("the ray executor needs Ray: pip install 'abstracta[ray]'") from exc
-    started = not ray.is_initialized()
-    if started:
-        if address is not None:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=workers, log_to_driver=False, include_dashboard=False)
-    try:
-        remote = ray.remote(num_cpus=1)(play_task)
-        pending = [remote.remote(task) for task in tasks]
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                keep(ray.get(ref))
-    finally:
-        if started:
-            ray.shutdown()
+    return map_unordered(play_task, tasks, executor, workers, ray_address,
+                         on_done=lambda _, outcome: done(outcome))
 
 
 # --------------------------------------------------------------------------- results

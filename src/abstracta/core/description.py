@@ -65,9 +65,12 @@ class EndgameTables(Protocol):
     """Endgame tables a game can build and probe (``abstracta egtb``)."""
 
     def build(self, stones: int, directory: "Path | None" = None, *, executor: str = "serial",
+              workers: int | None = None, ray_address: str | None = None,
               progress: Callable[[str], None] | None = None) -> Mapping[str, Any]:
         """Build every table with at most ``stones`` stones into ``directory`` (default: the
-        user data directory) and return figures per table file (JSON-serialisable)."""
+        user data directory) and return figures per table file (JSON-serialisable).
+        ``executor``/``workers``/``ray_address`` as in :func:`abstracta.executors.map_unordered`
+        (``ValueError`` for a bad one, ``ImportError`` for ``ray`` without Ray)."""
         ...
 
     def directory(self) -> "Path":

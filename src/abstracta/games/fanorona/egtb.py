@@ -375,55 +375,87 @@ class TableSet(Lookup):
         return all(self.table(m) is not None for s in range(2, stones + 1) for pair in materials_with(s) for m in pair)
 
 
-def _build_job(args: tuple) -> dict[str, Any]:
-    """One table pair, in a worker process: read the smaller tables, write this pair's files."""
+def _build_job(lower: Mapping[Material, np.ndarray], job: tuple[str, tuple[Material, ...]]) -> tuple[dict[Material, bytes], dict[str, Any]]:
+    """One table pair, on any worker (maybe another machine): solve it from the smaller tables
+    ``lower`` (handed over by value) and return its tables' bytes and figures — the caller
+    writes the files, so nothing here touches the worker's disk."""
     from .rules import FanoronaGame
 
-    size, pair, directory = args
+    size, pair = job
     game = FanoronaGame(size=size)
-    lower = TableSet(game, directory)
-    tables, figures = build_pair(game, pair, lower)
-    for m, arr in tables.items():
-        path = table_path(directory, size, m)
-        tmp = path.with_suffix(".tmp")
-        arr.tofile(tmp)
-        tmp.replace(path)
-    return figures
+    tables, figures = build_pair(game, pair, Lookup(game.geometry.n, lower))
+    return {m: arr.tobytes() for m, arr in tables.items()}, figures
+
+
+def _load_lower(directory: Path, size: str, n: int, stones: int) -> dict[Material, np.ndarray]:
+    """Every table with fewer than ``stones`` stones from ``directory``, in memory."""
+    lower = {}
+    for s in range(2, stones):
+        for pair in materials_with(s):
+            for m in pair:
+                lower[m] = np.fromfile(table_path(directory, size, m), dtype=np.uint8)
+                if len(lower[m]) != m.slots(n):
+                    raise ValueError(f"{table_path(directory, size, m)}: {len(lower[m]):,} bytes, "
+                                     f"expected {m.slots(n):,} (remove it and build again)")
+    return lower
 
 
 def build_tables(game: "FanoronaGame", stones: int, directory: Path | None = None, *,
-                 executor: str = "serial", progress: Progress | None = None) -> dict[str, Any]:
+                 executor: str = "serial", workers: int | None = None, ray_address: str | None = None,
+                 progress: Progress | None = None) -> dict[str, Any]:
     """Build every table with 2..``stones`` stones for ``game``'s board into ``directory``
     (one file per material, ``fanorona-<size>-<a>v<b>.u8``) and return the manifest
     (``{file stem: figures}``, also written to ``fanorona-manifest.json``). Tables already
-    present are kept. ``executor``: ``serial`` or ``process`` (the pairs of one stone count in
-    parallel worker processes)."""
-    if executor not in ("serial", "process"):
-        raise ValueError(f"executor {executor!r}: expected serial or process")
+    present are kept.
+
+    The table pairs of one stone count are independent jobs for
+    :func:`abstracta.executors.map_unordered` (``executor`` ``serial``, ``process`` or ``ray``
+    with ``workers`` and ``ray_address``): each job gets the smaller tables by value (once per
+    worker or, on Ray, once per stone count in the object store) and returns its tables; this
+    process writes every file, so the bytes are the same on every executor.
+
+    Raises ``ValueError`` for an unknown executor, ``workers`` < 1 or rules the tables do not
+    cover (``vela``, ``first_turn_single_capture``); ``ImportError`` for ``ray`` without Ray.
+    """
+    from ...executors import check_executor, map_unordered, session
+
+    check_executor(executor, workers)
+    if game.vela or game.first_turn_single_capture:
+        raise ValueError("endgame tables cover the standard rules only (no vela, no first_turn_single_capture)")
     directory = Path(directory) if directory is not None else default_directory()
     directory.mkdir(parents=True, exist_ok=True)
-    size = game.geometry.size
+    size, n = game.geometry.size, game.geometry.n
     manifest_path = directory / MANIFEST
     manifest: dict[str, Any] = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
-    for total in range(2, stones + 1):
-        jobs = [(size, pair, directory) for pair in materials_with(total)
-                if not all(table_path(directory, size, m).is_file() and m.name(size) in manifest for m in pair)]
-        if not jobs:
-            continue
-        t0 = time.perf_counter()
-        if executor == "process" and len(jobs) > 1:
-            from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=min(len(jobs), os.cpu_count() or 1)) as pool:
-                results = list(pool.map(_build_job, jobs))
-        else:
-            results = [_build_job(job) for job in jobs]
-        for figures in results:
-            manifest.update(figures)
+    def write(job: tuple[str, tuple[Material, ...]], result: tuple[dict[Material, bytes], dict[str, Any]]) -> None:
+        tables, figures = result
+        for m, data in tables.items():
+            path = table_path(directory, size, m)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(data)
+            tmp.replace(path)
+        manifest.update(figures)
         manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
         if progress:
-            progress(f"{size} {total} stones: {', '.join(m.name(size) for _, p, _ in jobs for m in p)} "
-                     f"in {time.perf_counter() - t0:.1f} s")
+            progress(f"{', '.join(m.name(size) for m in job[1])}: solved in {figures[job[1][0].name(size)]['seconds']:.1f} s")
+
+    todo = {total: [(size, pair) for pair in materials_with(total)
+                    if not all(table_path(directory, size, m).is_file() and m.name(size) in manifest for m in pair)]
+            for total in range(2, stones + 1)}
+    if not any(todo.values()):
+        return manifest
+    with session(executor, workers, ray_address):  # one Ray for every stone count
+        for total, jobs in todo.items():
+            if not jobs:
+                continue
+            t0 = time.perf_counter()
+            map_unordered(_build_job, jobs, executor, workers, ray_address,
+                          on_done=lambda i, result: write(jobs[i], result),  # noqa: B023 - used within the call
+                          shared=_load_lower(directory, size, n, total))
+            if progress:
+                progress(f"{size} {total} stones: {', '.join(m.name(size) for _, p in jobs for m in p)} "
+                         f"in {time.perf_counter() - t0:.1f} s ({executor})")
     return manifest
 
 
@@ -473,10 +505,12 @@ class FanoronaTables:
         return {"value": value, "distance": distance, "best": state.action_to_string(action)}
 
     def build(self, stones: int, directory: Path | None = None, *, executor: str = "serial",
+              workers: int | None = None, ray_address: str | None = None,
               progress: Progress | None = None) -> dict[str, Any]:
         if stones < 2:
             raise ValueError(f"--stones {stones}: the smallest tables have 2 stones")
-        manifest = build_tables(self.game, stones, directory, executor=executor, progress=progress)
+        manifest = build_tables(self.game, stones, directory, executor=executor, workers=workers,
+                                ray_address=ray_address, progress=progress)
         size = self.game.geometry.size
         wanted = {m.name(size) for s in range(2, stones + 1) for pair in materials_with(s) for m in pair}
         return {k: v for k, v in manifest.items() if k in wanted}

@@ -1,0 +1,162 @@
+"""Farming independent jobs out to this process, a process pool or a Ray cluster.
+
+One layer for every batch of independent, picklable jobs (tournament games, endgame-table
+pairs): :func:`map_unordered` runs ``fn`` over ``items`` with
+
+* ``serial``: in this process, in order;
+* ``process``: a pool of ``workers`` processes on this machine (``spawn``: workers start
+  clean, without a copy of the caller's threads, e.g. a progress bar's);
+* ``ray``: Ray tasks (one CPU each) on the cluster at ``ray_address``, else on a local Ray
+  started here with ``workers`` CPUs. A Ray task may run on another machine, so a job must
+  return what it makes, never write it to the worker's disk.
+
+The results are the same whichever executor runs the jobs, as long as ``fn`` depends only on
+its arguments. A value every job needs (``shared``) travels once: to each pool worker when it
+starts, to the Ray object store once per call (``ray.put``); each job then gets it as its first
+argument, ``fn(shared, item)``.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence, TypeVar
+
+EXECUTORS = ("serial", "process", "ray")
+RAY_MISSING = "the ray executor needs Ray: pip install 'abstracta[ray]'"
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_NOTHING = object()
+_worker_shared: Any = _NOTHING  # the shared value inside a pool worker (set by _init_worker)
+
+
+def check_executor(executor: str, workers: int | None = None) -> None:
+    """Raise ``ValueError`` for an executor not in :data:`EXECUTORS` or ``workers`` < 1."""
+    if executor not in EXECUTORS:
+        raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+
+
+def map_unordered(fn: Callable[..., R], items: Sequence[T], executor: str = "serial",
+                  workers: int | None = None, ray_address: str | None = None,
+                  on_done: Callable[[int, R], None] | None = None, *, shared: Any = _NOTHING) -> list[R]:
+    """Run ``fn(item)`` — or ``fn(shared, item)`` when ``shared`` is given — for every item;
+    the jobs run and finish in any order, the results come back in the items' order.
+
+    Args:
+        fn: a module-level function (pickled by reference for the process and Ray executors).
+        items: the jobs' arguments (picklable).
+        executor: ``serial`` (ignores ``workers``), ``process`` (``workers`` processes, default
+            the CPU count, never more than the items) or ``ray``.
+        workers: see ``executor``; for Ray the CPUs of a local Ray (ignored with an address).
+        ray_address: join this Ray cluster instead of starting a local one. A Ray already
+            initialised (by the caller or :func:`session`) is used as it is; only a Ray started
+            here is shut down, at the end of this call.
+        on_done: called as ``on_done(index, result)`` as each job finishes (any order), in
+            this process — the place to write results to this machine's disk.
+        shared: one read-only value every job needs (see the module docstring).
+    Raises:
+        ValueError: an unknown executor or ``workers`` < 1. ImportError: ``ray`` without Ray
+        installed (the message names ``pip install 'abstracta[ray]'``). Whatever ``fn`` raises.
+    """
+    check_executor(executor, workers)
+    results: list[Any] = [_NOTHING] * len(items)
+
+    def keep(index: int, result: Any) -> None:
+        results[index] = result
+        if on_done is not None:
+            on_done(index, result)
+
+    if not items:
+        return []
+    if executor == "serial":
+        for i, item in enumerate(items):
+            keep(i, fn(item) if shared is _NOTHING else fn(shared, item))
+    elif executor == "process":
+        _run_processes(fn, items, workers, shared, keep)
+    else:
+        _run_ray(fn, items, workers, ray_address, shared, keep)
+    return results
+
+
+def _init_worker(shared: Any) -> None:
+    global _worker_shared
+    _worker_shared = shared
+
+
+def _with_worker_shared(fn: Callable[..., Any], item: Any) -> Any:
+    return fn(_worker_shared, item)
+
+
+def _run_processes(fn: Callable[..., Any], items: Sequence[Any], workers: int | None, shared: Any,
+                   keep: Callable[[int, Any], None]) -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    size = min(workers or os.cpu_count() or 1, len(items))
+    context = multiprocessing.get_context("spawn")
+    if shared is _NOTHING:
+        pool = ProcessPoolExecutor(max_workers=size, mp_context=context)
+        submit = lambda item: pool.submit(fn, item)  # noqa: E731
+    else:
+        pool = ProcessPoolExecutor(max_workers=size, mp_context=context, initializer=_init_worker,
+                                   initargs=(shared,))
+        submit = lambda item: pool.submit(_with_worker_shared, fn, item)  # noqa: E731
+    with pool:
+        futures = {submit(item): i for i, item in enumerate(items)}
+        for future in as_completed(futures):
+            keep(futures[future], future.result())
+
+
+def _ray_call(fn: Callable[..., Any], *args: Any) -> Any:
+    return fn(*args)
+
+
+@contextmanager
+def session(executor: str, workers: int | None = None, ray_address: str | None = None) -> Iterator[None]:
+    """Keep the executor up across several :func:`map_unordered` calls (e.g. one per stone
+    count): for ``ray``, start Ray here unless it is already initialised (a local Ray with
+    ``workers`` CPUs, or join ``ray_address``) and shut it down at the end only if started here;
+    the other executors need nothing. Raises ``ImportError`` for ``ray`` without Ray."""
+    check_executor(executor, workers)
+    if executor != "ray":
+        yield
+        return
+    try:
+        import ray
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise ImportError(RAY_MISSING) from exc
+    started = not ray.is_initialized()
+    if started:
+        if ray_address is not None:
+            ray.init(address=ray_address, log_to_driver=False)
+        else:  # Ray 2.x has no local mode: a local cluster of `workers` CPUs on this machine
+            ray.init(num_cpus=workers, log_to_driver=False, include_dashboard=False)
+    try:
+        yield
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _run_ray(fn: Callable[..., Any], items: Sequence[Any], workers: int | None, address: str | None,
+             shared: Any, keep: Callable[[int, Any], None]) -> None:
+    with session("ray", workers, address):
+        import ray
+
+        remote = ray.remote(num_cpus=1)(_ray_call)
+        # a top-level ObjectRef argument reaches the task as its value: the shared value is
+        # stored once and read from the object store by every task
+        head = () if shared is _NOTHING else (ray.put(shared),)
+        index = {remote.remote(fn, *head, item): i for i, item in enumerate(items)}
+        pending = list(index)
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                keep(index[ref], ray.get(ref))
+
+
+__all__ = ["EXECUTORS", "RAY_MISSING", "check_executor", "map_unordered", "session"]

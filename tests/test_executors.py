@@ -1,0 +1,51 @@
+"""The executor layer shared by the tournament and the table builders (abstracta.executors).
+
+Serial and process here; the Ray path is exercised by one test each in the tournament and the
+endgame-table tests (a local Ray takes seconds to start)."""
+
+from __future__ import annotations
+
+import math
+import operator
+
+import numpy as np
+import pytest
+
+from abstracta.executors import EXECUTORS, check_executor, map_unordered, session
+
+
+@pytest.mark.parametrize("executor", ["serial", "process"])
+def test_results_come_back_in_the_items_order_and_each_arrives_once(executor):
+    items = [7, 0, 3, 12, 5]
+    seen: dict[int, int] = {}
+    out = map_unordered(math.factorial, items, executor, workers=2,
+                        on_done=lambda i, r: seen.__setitem__(i, r))
+    assert out == [5040, 1, 6, 479001600, 120]
+    assert seen == {0: 5040, 1: 1, 2: 6, 3: 479001600, 4: 120}
+
+
+@pytest.mark.parametrize("executor", ["serial", "process"])
+def test_the_shared_value_is_every_job_first_argument(executor):
+    table = np.arange(100, 110, dtype=np.int64)
+    out = map_unordered(operator.getitem, [9, 0, 4], executor, workers=2, shared=table)
+    assert [int(x) for x in out] == [109, 100, 104]
+
+
+@pytest.mark.parametrize("executor", ["serial", "process"])
+def test_a_job_error_reaches_the_caller(executor):
+    with pytest.raises(ValueError, match="negative"):
+        map_unordered(math.factorial, [3, -1], executor, workers=1)
+
+
+def test_no_items_no_work_and_bad_executors_are_refused():
+    assert map_unordered(math.factorial, [], "process") == []
+    assert EXECUTORS == ("serial", "process", "ray")
+    with pytest.raises(ValueError, match="serial, process, ray.*'threads'"):
+        map_unordered(math.factorial, [1], "threads")
+    with pytest.raises(ValueError, match="workers must be >= 1"):
+        check_executor("process", 0)
+    with pytest.raises(ValueError, match="serial, process, ray"):
+        with session("threads"):
+            pass
+    with session("process", 2):  # nothing to start for the local executors
+        assert map_unordered(abs, [-2], "process", 1) == [2]
