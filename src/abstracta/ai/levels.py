@@ -89,6 +89,11 @@ def _callable_name(value: Any) -> Any:
     return value
 
 
+#: :class:`Search` fields added after ladder results were recorded: left out of a fingerprint
+#: while unset, so adding a field does not make every measured level a stranger.
+_LATER_FIELDS = ("max_depth",)
+
+
 def level_fingerprint(game: Game, level: int) -> str:
     """A short stable digest of what level ``level`` plays in ``game``: its declared
     :class:`Search` (callables by qualified name), its seconds, and the revision of its bot
@@ -98,7 +103,8 @@ def level_fingerprint(game: Game, level: int) -> str:
     import json
 
     search = level_search(game, level)
-    fields = {name: _callable_name(getattr(search, name)) for name in search.__dataclass_fields__}
+    fields = {name: _callable_name(getattr(search, name)) for name in search.__dataclass_fields__
+              if not (name in _LATER_FIELDS and getattr(search, name) is None)}
     factory = game.description.bots.get(search.bot)
     revision = getattr(factory, "revision", 0) if factory is not None else BOT_REVISIONS.get(search.bot, 0)
     text = json.dumps([fields, LEVELS[level].seconds, revision], sort_keys=True, default=str)
@@ -211,7 +217,8 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
         if search is None and game.description.levels[6].bot == "alphabeta":
             search = game.description.levels[6]  # a plain alphabeta spec searches like the levels
         return AlphaBetaBot(game, budget, seed=seed, name=name, evaluator=evaluator,
-                            turn_extension=search.turn_extension if search is not None else 0)
+                            turn_extension=search.turn_extension if search is not None else 0,
+                            max_depth=search.max_depth if search is not None else None)
     if kind == "turns":
         from .turns import TurnSearchBot
         return TurnSearchBot(game, budget, seed=seed, name=name, evaluator=evaluator)
@@ -221,7 +228,8 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
             search = game.description.levels[6]
         return ParanoidBot(game, budget, seed=seed, name=name,
                            evaluator=search.evaluator if search is not None else None,
-                           turn_extension=search.turn_extension if search is not None else 0)
+                           turn_extension=search.turn_extension if search is not None else 0,
+                           max_depth=search.max_depth if search is not None else None)
     raise ValueError(f"{kind!r} is not a search (expected one of {', '.join(SEARCHES)})")
 
 
