@@ -43,3 +43,19 @@ def test_an_unset_max_depth_leaves_fingerprints_as_they_were(monkeypatch) -> Non
     capped = Search(search.bot, search.rollout_cap, search.evaluator, max_depth=2)
     monkeypatch.setattr(levels_module, "level_search", lambda g, level: capped)
     assert level_fingerprint(game, 4) != hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+@pytest.mark.parametrize("kind", ["mcts", "ismcts"])
+def test_max_iterations_caps_a_timed_tree_search(kind) -> None:
+    from abstracta.ai.ismcts import ISMCTSBot
+    from abstracta.ai.mcts import MCTSBot
+
+    cls = MCTSBot if kind == "mcts" else ISMCTSBot
+    game = load_game("fanorona", size="telo")
+    state = game.new_initial_state()
+    capped = cls(game, Budget(seconds=30), seed=3, max_iterations=40)
+    fixed = cls(game, Budget(iterations=40), seed=3)
+    assert capped.step(state) == fixed.step(state)
+    assert capped.iterations == fixed.iterations == 40
+    with pytest.raises(ValueError, match="max_iterations"):
+        cls(game, Budget(seconds=1), max_iterations=0)

@@ -130,6 +130,9 @@ class Search:
         max_depth: alpha-beta and paranoid only: the deepest iteration (in actions) the level
             searches within its seconds, for a level meant to stay shallow (a quick level 3
             below a deeper level 4); ``None``: as deep as its time allows.
+        max_iterations: MCTS and IS-MCTS only: at most this many playouts an action within the
+            level's seconds, for a level meant to stay weaker than its time would make it;
+            ``None``: as many as its time allows.
     """
 
     bot: str
@@ -138,6 +141,7 @@ class Search:
     oracle: "Oracle | None" = None
     turn_extension: int = 0
     max_depth: int | None = None
+    max_iterations: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
