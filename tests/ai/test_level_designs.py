@@ -59,3 +59,16 @@ def test_max_iterations_caps_a_timed_tree_search(kind) -> None:
     assert capped.iterations == fixed.iterations == 40
     with pytest.raises(ValueError, match="max_iterations"):
         cls(game, Budget(seconds=1), max_iterations=0)
+
+
+def test_telo_level_3_is_mcts_held_to_200_playouts() -> None:
+    from abstracta.ai.mcts import MCTSBot
+
+    game = load_game("fanorona", size="telo")
+    three = make_bot("level:3", game, seed=0)
+    assert isinstance(three, MCTSBot) and three.max_iterations == 200 and three.budget.seconds == 0.2
+    three.step(game.new_initial_state())
+    assert three.iterations == 200  # not the thousands its 0.2 s would allow
+    assert [game.description.levels[level].bot for level in (4, 5, 6)] == ["alphabeta", "table", "table"]
+    # the other sizes keep MCTS as long as the time allows
+    assert make_bot("level:3", load_game("fanorona"), seed=0).max_iterations is None
