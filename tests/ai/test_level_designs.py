@@ -6,26 +6,12 @@ from __future__ import annotations
 import pytest
 
 from abstracta import load_game
-from abstracta.ai.alphabeta import AlphaBetaBot
 from abstracta.ai.base import Budget
 from abstracta.ai.levels import level_fingerprint, make_bot
 from abstracta.core.description import Search
 
 
-def test_max_depth_caps_a_timed_search_where_a_depth_budget_would_stop() -> None:
-    game = load_game("fanorona", size="dimy")
-    state = game.new_initial_state()
-    for depth in (1, 2, 3):
-        capped = AlphaBetaBot(game, Budget(seconds=30), max_depth=depth, noise=0)
-        fixed = AlphaBetaBot(game, Budget(depth=depth), noise=0)
-        assert capped.step(state) == fixed.step(state)
-        assert capped.depth == fixed.depth == depth
-        assert capped.nodes == fixed.nodes
-    with pytest.raises(ValueError, match="max_depth"):
-        AlphaBetaBot(game, Budget(seconds=1), max_depth=0)
-
-
-def test_an_unset_max_depth_leaves_fingerprints_as_they_were(monkeypatch) -> None:
+def test_an_unset_max_iterations_leaves_fingerprints_as_they_were(monkeypatch) -> None:
     # fingerprints recorded before the field existed (benchmarks/levels.json) must still match:
     # the digest of the five fields a Search had then
     import hashlib
@@ -40,7 +26,7 @@ def test_an_unset_max_depth_leaves_fingerprints_as_they_were(monkeypatch) -> Non
                   "turn_extension": search.turn_extension}
     text = json.dumps([old_fields, 0.5, levels_module.BOT_REVISIONS["alphabeta"]], sort_keys=True, default=str)
     assert level_fingerprint(game, 4) == hashlib.sha256(text.encode()).hexdigest()[:12]
-    capped = Search(search.bot, search.rollout_cap, search.evaluator, max_depth=2)
+    capped = Search(search.bot, search.rollout_cap, search.evaluator, max_iterations=200)
     monkeypatch.setattr(levels_module, "level_search", lambda g, level: capped)
     assert level_fingerprint(game, 4) != hashlib.sha256(text.encode()).hexdigest()[:12]
 

@@ -63,8 +63,6 @@ class AlphaBetaBot:
 
         max_nodes: stop a search after about this many positions (checked every 256 nodes, so
             a deterministic budget like a depth; the analysis board uses it); ``None``: no cap.
-        max_depth: the deepest iteration with a time budget too (whichever ends first; a shallow
-            level, ``Search.max_depth``); ``None``: no cap beyond the budget.
         track_pv: after each completed iteration, read the principal variation from the
             transposition table into ``pv`` (with its value in ``pv_value``).
 
@@ -80,7 +78,7 @@ class AlphaBetaBot:
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  max_table: int = 500_000, turn_extension: int = 0, name: str | None = None,
                  evaluator: Evaluator | None = None, noise: float = DEFAULT_NOISE,
-                 max_nodes: int | None = None, track_pv: bool = False, max_depth: int | None = None):
+                 max_nodes: int | None = None, track_pv: bool = False):
         if self.two_players_only and game.num_players != 2:
             raise ValueError(f"alphabeta plays two-player games only; {game.name} has {game.num_players} players")
         self.game = game
@@ -94,9 +92,6 @@ class AlphaBetaBot:
         self._bonus: dict[int, float] = {}
         self.turn_extension = turn_extension
         self.max_nodes = max_nodes
-        if max_depth is not None and max_depth < 1:
-            raise ValueError(f"max_depth must be at least 1, got {max_depth}")
-        self.max_depth = max_depth
         self.track_pv = track_pv
         self.pv: list[int] = []
         self.pv_value = 0.0
@@ -132,8 +127,6 @@ class AlphaBetaBot:
         self._end = start + budget.seconds if budget.seconds is not None else float("inf")
         self._stop = stop_signal()
         max_depth = budget.depth if budget.depth is not None else MAX_DEPTH
-        if self.max_depth is not None:
-            max_depth = min(max_depth, self.max_depth)
         if len(self.table) > self.max_table:
             self.table.clear()
         for k in self.killers:

@@ -91,7 +91,7 @@ def _callable_name(value: Any) -> Any:
 
 #: :class:`Search` fields added after ladder results were recorded: left out of a fingerprint
 #: while unset, so adding a field does not make every measured level a stranger.
-_LATER_FIELDS = ("max_depth", "max_iterations")
+_LATER_FIELDS = ("max_iterations",)
 
 
 def level_fingerprint(game: Game, level: int) -> str:
@@ -217,8 +217,7 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
         if search is None and game.description.levels[6].bot == "alphabeta":
             search = game.description.levels[6]  # a plain alphabeta spec searches like the levels
         return AlphaBetaBot(game, budget, seed=seed, name=name, evaluator=evaluator,
-                            turn_extension=search.turn_extension if search is not None else 0,
-                            max_depth=search.max_depth if search is not None else None)
+                            turn_extension=search.turn_extension if search is not None else 0)
     if kind == "turns":
         from .turns import TurnSearchBot
         return TurnSearchBot(game, budget, seed=seed, name=name, evaluator=evaluator)
@@ -228,8 +227,7 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
             search = game.description.levels[6]
         return ParanoidBot(game, budget, seed=seed, name=name,
                            evaluator=search.evaluator if search is not None else None,
-                           turn_extension=search.turn_extension if search is not None else 0,
-                           max_depth=search.max_depth if search is not None else None)
+                           turn_extension=search.turn_extension if search is not None else 0)
     raise ValueError(f"{kind!r} is not a search (expected one of {', '.join(SEARCHES)})")
 
 

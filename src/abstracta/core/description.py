@@ -127,9 +127,6 @@ class Search:
         turn_extension: alpha-beta only: at the depth limit, a turn still in progress with at
             most this many legal actions (a capture chain) is searched to its end before the
             evaluator reads it; 0: evaluate where the depth ends.
-        max_depth: alpha-beta and paranoid only: the deepest iteration (in actions) the level
-            searches within its seconds, for a level meant to stay shallow (a quick level 3
-            below a deeper level 4); ``None``: as deep as its time allows.
         max_iterations: MCTS and IS-MCTS only: at most this many playouts an action within the
             level's seconds, for a level meant to stay weaker than its time would make it;
             ``None``: as many as its time allows.
@@ -140,7 +137,6 @@ class Search:
     evaluator: Evaluator | None = None
     oracle: "Oracle | None" = None
     turn_extension: int = 0
-    max_depth: int | None = None
     max_iterations: int | None = None
 
 
