@@ -20,7 +20,7 @@ import random
 from ..core.description import Evaluator
 from ..core.game import CHANCE, TERMINAL, Game, State
 from .base import Budget, Deadline, as_budget, check_playable, most_visited, sample_chance
-from .mcts import DEFAULT_MAX_NODES, DEFAULT_MAX_TREE_BYTES, add_root_returns, rollout
+from .mcts import DEFAULT_MAX_NODES, DEFAULT_MAX_TREE_BYTES, add_root_returns, check_iteration_cap, rollout
 
 IS_NODE_BYTES = 300  # node + its slot in the parent's dict
 
@@ -54,6 +54,8 @@ class ISMCTSBot:
         max_rollout_actions: playout length cap.
         max_nodes: tree size cap (memory).
         max_tree_bytes: estimated tree memory cap (≈ 300 bytes a node).
+        max_iterations: at most this many playouts even with a time budget (whichever ends
+            first; a weaker level, ``Search.max_iterations``); ``None``: no cap beyond the budget.
 
     Attributes:
         iterations: determinized playouts done in the last search.
@@ -64,10 +66,11 @@ class ISMCTSBot:
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  c: float = 1.4, max_rollout_actions: int = 400, max_nodes: int = DEFAULT_MAX_NODES,
                  max_tree_bytes: int = DEFAULT_MAX_TREE_BYTES, name: str | None = None,
-                 evaluator: Evaluator | None = None):
+                 evaluator: Evaluator | None = None, max_iterations: int | None = None):
         self.game = game
         self.evaluate: Evaluator = evaluator or game.evaluate
         self.budget = as_budget(budget)
+        self.max_iterations = check_iteration_cap(max_iterations)
         if self.budget.depth is not None:
             raise ValueError("ismcts takes a time (SECONDS) or iterations (iN) budget, not a depth")
         self.rng = random.Random(seed)
@@ -100,6 +103,8 @@ class ISMCTSBot:
         budget = self.budget
         deadline = Deadline(budget.seconds, every=1)
         limit = budget.iterations if budget.iterations is not None else 1 << 62
+        if self.max_iterations is not None:
+            limit = min(limit, self.max_iterations)
         game = self.game
         if observer is None:
             observer = state.current_player()

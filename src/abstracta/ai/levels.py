@@ -89,6 +89,11 @@ def _callable_name(value: Any) -> Any:
     return value
 
 
+#: :class:`Search` fields added after ladder results were recorded: left out of a fingerprint
+#: while unset, so adding a field does not make every measured level a stranger.
+_LATER_FIELDS = ("max_iterations",)
+
+
 def level_fingerprint(game: Game, level: int) -> str:
     """A short stable digest of what level ``level`` plays in ``game``: its declared
     :class:`Search` (callables by qualified name), its seconds, and the revision of its bot
@@ -98,7 +103,8 @@ def level_fingerprint(game: Game, level: int) -> str:
     import json
 
     search = level_search(game, level)
-    fields = {name: _callable_name(getattr(search, name)) for name in search.__dataclass_fields__}
+    fields = {name: _callable_name(getattr(search, name)) for name in search.__dataclass_fields__
+              if not (name in _LATER_FIELDS and getattr(search, name) is None)}
     factory = game.description.bots.get(search.bot)
     revision = getattr(factory, "revision", 0) if factory is not None else BOT_REVISIONS.get(search.bot, 0)
     text = json.dumps([fields, LEVELS[level].seconds, revision], sort_keys=True, default=str)
@@ -201,11 +207,11 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
     if kind == "mcts":
         from .mcts import MCTSBot
         return MCTSBot(game, budget, seed=seed, max_rollout_actions=rollout_cap(game, search), name=name,
-                       evaluator=evaluator)
+                       evaluator=evaluator, max_iterations=search.max_iterations if search is not None else None)
     if kind == "ismcts":
         from .ismcts import ISMCTSBot
         return ISMCTSBot(game, budget, seed=seed, max_rollout_actions=rollout_cap(game, search), name=name,
-                         evaluator=evaluator)
+                         evaluator=evaluator, max_iterations=search.max_iterations if search is not None else None)
     if kind == "alphabeta":
         from .alphabeta import AlphaBetaBot
         if search is None and game.description.levels[6].bot == "alphabeta":

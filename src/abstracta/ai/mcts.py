@@ -32,6 +32,13 @@ NODE_BYTES = 200
 CALIBRATION_ITERATIONS = 64
 
 
+def check_iteration_cap(max_iterations: int | None) -> int | None:
+    """``max_iterations`` if it is ``None`` or at least 1; raises ``ValueError`` otherwise."""
+    if max_iterations is not None and max_iterations < 1:
+        raise ValueError(f"max_iterations must be at least 1, got {max_iterations}")
+    return max_iterations
+
+
 class Node:
     """One tree node: the position reached by ``action`` from the parent."""
 
@@ -102,6 +109,8 @@ class MCTSBot:
             ``None`` (default): for games with undo, time both on the first
             ``CALIBRATION_ITERATIONS`` iterations and keep the faster. The search result is the
             same either way (same actions, same random numbers).
+        max_iterations: at most this many playouts even with a time budget (whichever ends
+            first; a weaker level, ``Search.max_iterations``); ``None``: no cap beyond the budget.
 
     Attributes:
         iterations: playouts done in the last search.
@@ -113,10 +122,12 @@ class MCTSBot:
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  c: float = 1.4, max_rollout_actions: int = 400, max_nodes: int = DEFAULT_MAX_NODES,
                  use_undo: bool | None = None, max_tree_bytes: int = DEFAULT_MAX_TREE_BYTES,
-                 name: str | None = None, evaluator: Evaluator | None = None):
+                 name: str | None = None, evaluator: Evaluator | None = None,
+                 max_iterations: int | None = None):
         self.game = game
         self.evaluate: Evaluator = evaluator or game.evaluate
         self.budget = as_budget(budget)
+        self.max_iterations = check_iteration_cap(max_iterations)
         self.rng = random.Random(seed)
         self.c = c
         self.max_rollout_actions = max_rollout_actions
@@ -151,6 +162,8 @@ class MCTSBot:
         budget = self.budget
         deadline = Deadline(budget.seconds, every=1)
         limit = budget.iterations if budget.iterations is not None else 1 << 62
+        if self.max_iterations is not None:
+            limit = min(limit, self.max_iterations)
         n = state.num_players
         rng = self.rng
         rnd = rng.random

@@ -130,6 +130,9 @@ class Search:
         turn_extension: alpha-beta only: at the depth limit, a turn still in progress with at
             most this many legal actions (a capture chain) is searched to its end before the
             evaluator reads it; 0: evaluate where the depth ends.
+        max_iterations: MCTS and IS-MCTS only: at most this many playouts an action within the
+            level's seconds, for a level meant to stay weaker than its time would make it;
+            ``None``: as many as its time allows.
     """
 
     bot: str
@@ -137,6 +140,7 @@ class Search:
     evaluator: Evaluator | None = None
     oracle: "Oracle | None" = None
     turn_extension: int = 0
+    max_iterations: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

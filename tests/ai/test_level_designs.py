@@ -1,0 +1,60 @@
+"""What the levels are, where the ladder needed them changed (issue 17 §3, README "The level
+ladder"): the declarations the measured pairs rest on, and the search knobs they use."""
+
+from __future__ import annotations
+
+import pytest
+
+from abstracta import load_game
+from abstracta.ai.base import Budget
+from abstracta.ai.levels import level_fingerprint, make_bot
+from abstracta.core.description import Search
+
+
+def test_an_unset_max_iterations_leaves_fingerprints_as_they_were(monkeypatch) -> None:
+    # fingerprints recorded before the field existed (benchmarks/levels.json) must still match:
+    # the digest of the five fields a Search had then
+    import hashlib
+    import json
+
+    from abstracta.ai import levels as levels_module
+
+    game = load_game("nibble", variant="square9")
+    search = game.description.levels[4]
+    old_fields = {"bot": search.bot, "rollout_cap": search.rollout_cap,
+                  "evaluator": levels_module._callable_name(search.evaluator), "oracle": None,
+                  "turn_extension": search.turn_extension}
+    text = json.dumps([old_fields, 0.5, levels_module.BOT_REVISIONS["alphabeta"]], sort_keys=True, default=str)
+    assert level_fingerprint(game, 4) == hashlib.sha256(text.encode()).hexdigest()[:12]
+    capped = Search(search.bot, search.rollout_cap, search.evaluator, max_iterations=200)
+    monkeypatch.setattr(levels_module, "level_search", lambda g, level: capped)
+    assert level_fingerprint(game, 4) != hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+@pytest.mark.parametrize("kind", ["mcts", "ismcts"])
+def test_max_iterations_caps_a_timed_tree_search(kind) -> None:
+    from abstracta.ai.ismcts import ISMCTSBot
+    from abstracta.ai.mcts import MCTSBot
+
+    cls = MCTSBot if kind == "mcts" else ISMCTSBot
+    game = load_game("fanorona", size="telo")
+    state = game.new_initial_state()
+    capped = cls(game, Budget(seconds=30), seed=3, max_iterations=40)
+    fixed = cls(game, Budget(iterations=40), seed=3)
+    assert capped.step(state) == fixed.step(state)
+    assert capped.iterations == fixed.iterations == 40
+    with pytest.raises(ValueError, match="max_iterations"):
+        cls(game, Budget(seconds=1), max_iterations=0)
+
+
+def test_telo_level_3_is_mcts_held_to_200_playouts() -> None:
+    from abstracta.ai.mcts import MCTSBot
+
+    game = load_game("fanorona", size="telo")
+    three = make_bot("level:3", game, seed=0)
+    assert isinstance(three, MCTSBot) and three.max_iterations == 200 and three.budget.seconds == 0.2
+    three.step(game.new_initial_state())
+    assert three.iterations == 200  # not the thousands its 0.2 s would allow
+    assert [game.description.levels[level].bot for level in (4, 5, 6)] == ["alphabeta", "table", "table"]
+    # the other sizes keep MCTS as long as the time allows
+    assert make_bot("level:3", load_game("fanorona"), seed=0).max_iterations is None
