@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
+from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  standard_levels, texts, web_dir, package_files)
-from .evaluate import evaluate
+from .evaluate import TERMS, WEIGHTS, clamp, evaluate, make_evaluator, terms
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import FanoronaGame
@@ -65,6 +65,7 @@ def describe(game: "FanoronaGame") -> GameDescription:
         chance=False, hidden_information=False,
         evaluator=evaluate,
         levels=levels,
+        tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, clamp, "alphabeta:d2"),
         bots={"table": make_table_bot} if standard else {},
         solver=(lambda progress=None: solve(game, progress)) if standard and size != "tsivy" else None,
         endgame_tables=FanoronaTables(game) if standard and size != "telo" else None,

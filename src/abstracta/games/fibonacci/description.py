@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
+from functools import partial
+
+from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  standard_levels, texts, web_dir, package_files)
-from .evaluate import evaluate
+from .evaluate import CARD_TERMS, CARD_WEIGHTS, TERMS, WEIGHTS, evaluate, make_evaluator, squash, terms
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import FibonacciGame
@@ -51,6 +53,8 @@ def describe(game: "FibonacciGame") -> GameDescription:
         chance=cards, hidden_information=cards,
         evaluator=evaluate,
         levels=standard_levels(strongest, level3=level3),
+        tuning=Tuning(CARD_TERMS if cards else TERMS, CARD_WEIGHTS if cards else WEIGHTS, terms,
+                      partial(make_evaluator, cards=cards), squash, "turns:d1"),
         notation_help=T("notation", (
             "A move is <from>-<to>, e.g. b6-c7: a piece may go to any cell next to its group (same owner "
             "and type, connected); onto an occupied cell it swaps places. pass ends the turn early. "
