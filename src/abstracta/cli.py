@@ -651,6 +651,7 @@ def tournament_cmd(
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Join this Ray cluster (default: start a local one)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write every game's record, results.json and elo.png here."),
     max_actions: int = typer.Option(100_000, "--max-actions", min=1, help="A game still running after this many actions is unfinished (scores a draw)."),
+    opening: int = typer.Option(0, "--opening", min=0, help="Random actions before the bots play (shared by the games of one round of seat orders)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON object (the last line; tables go to stderr)."),
 ) -> None:
     """Round robin between bots: every pairing plays --games games with seats rotated; Elo ratings with 95% intervals."""
@@ -664,7 +665,7 @@ def tournament_cmd(
     game = make_game(game_name, option)
     specs = [s.strip() for s in bots.split(",") if s.strip()]
     try:
-        _, _, tasks = schedule(game, specs, games, seed, max_actions)
+        _, _, tasks = schedule(game, specs, games, seed, max_actions, opening)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     check_seed(seed + len(tasks) - 1, f"--seed {seed} with {len(tasks)} games: the last game's seed")
@@ -674,7 +675,7 @@ def tournament_cmd(
         bar = progress.add_task(f"{game.name}: {len(tasks)} games ({executor})", total=len(tasks))
         try:
             result = run_tournament(game, specs, games, seed, executor=executor, workers=workers,
-                                    ray_address=ray_address, max_actions=max_actions,
+                                    ray_address=ray_address, max_actions=max_actions, opening=opening,
                                     on_done=lambda outcome: progress.advance(bar))
         except ImportError as exc:
             raise CliError(str(exc)) from None
@@ -733,7 +734,8 @@ def tune_cmd(
                                                help="Games of the tuned against the default weights (default: --games)."),
     seed: int = typer.Option(0, "--seed", help="Base seed (self-play game k uses seed+k, verification game k seed+games+k)."),
     bot: Optional[str] = typer.Option(None, "--bot", help="The search that plays, without weights (default: the game's cheap search, e.g. alphabeta:d2)."),
-    skip: int = typer.Option(4, "--skip", min=0, help="Plies skipped at the start of every self-play game."),
+    opening: int = typer.Option(4, "--opening", min=0, help="Random actions that open every game (deterministic searches would replay one game)."),
+    skip: int = typer.Option(4, "--skip", min=0, help="Plies skipped at the start of every self-play game (the opening's included)."),
     executor: str = typer.Option("serial", "--executor", "-x", help="serial, process or ray."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
                                           help="Processes (process) or CPUs of a local Ray (ray); serial ignores it."),
@@ -758,7 +760,7 @@ def tune_cmd(
                   console=err_console, transient=True) as progress:
         bar = progress.add_task(f"{game.name}: {total} games ({executor})", total=total)
         try:
-            result = tune(game, games, seed, verify_games=verify_games, search=bot, skip=skip, executor=executor,
+            result = tune(game, games, seed, verify_games=verify_games, search=bot, opening=opening, skip=skip, executor=executor,
                           workers=workers, ray_address=ray_address, max_actions=max_actions,
                           on_done=lambda stage, outcome: progress.advance(bar))
         except ValueError as exc:

@@ -23,7 +23,7 @@ A game declares its evaluator as named terms times weights (``GameDescription.tu
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from ..core.game import CHANCE, Game
@@ -32,6 +32,9 @@ from .levels import format_weights, parse_seat_spec, spec_weights
 from .match import DEFAULT_MAX_ACTIONS
 from .tournament import (GameOutcome, GameTask, elo_ratings, lone_score, run_tasks, schedule, tally)
 
+#: Random actions that open every game (self-play and verification): a deterministic search
+#: replays one game per seat order from the start (Fanorona 9×5 at depth 3: 4 games, 1 line).
+DEFAULT_OPENING = 4
 #: Plies skipped at the start of every self-play game (openings repeat and say little).
 DEFAULT_SKIP = 4
 #: Weak ridge (per position) pulling the free fit towards the scaled default weights.
@@ -162,7 +165,7 @@ class TuneResult:
     high: float
     seed: int
     tuned_spec: str
-    extra: dict[str, Any] = field(default_factory=dict)
+    opening: int = DEFAULT_OPENING
 
     @property
     def kept(self) -> bool:
@@ -173,6 +176,7 @@ class TuneResult:
         """JSON-ready figures (nothing depends on the executor or the clock)."""
         return {
             "game": self.game, "options": self.options, "search": self.search, "seed": self.seed,
+            "opening": self.opening,
             "terms": list(self.names), "default_weights": list(self.default),
             "weights": [round(w, 6) for w in self.fit.weights], "scale": round(self.fit.scale, 6),
             "positions": self.fit.positions, "loss_default": round(self.fit.loss_default, 6),
@@ -186,12 +190,13 @@ class TuneResult:
 
 
 def tune(game: Game, games: int, seed: int = 0, *, verify_games: int | None = None, search: str | None = None,
-         skip: int = DEFAULT_SKIP, ridge: float = DEFAULT_RIDGE, executor: str = "serial",
+         opening: int = DEFAULT_OPENING, skip: int = DEFAULT_SKIP, ridge: float = DEFAULT_RIDGE, executor: str = "serial",
          workers: int | None = None, ray_address: str | None = None, max_actions: int = DEFAULT_MAX_ACTIONS,
          on_done: Callable[[str, GameOutcome], None] | None = None) -> TuneResult:
     """Self-play ``games`` games, fit the weights, verify them over ``verify_games`` games
     (default: ``games``) against the default weights. Self-play game ``k`` uses seed
-    ``seed + k``, verification game ``k`` seed ``seed + games + k``.
+    ``seed + k``, verification game ``k`` seed ``seed + games + k``; every game opens with
+    ``opening`` random actions (in the verification the same opening for both seat orders).
 
     Args:
         search: the seat spec that plays (default: the game's ``Tuning.search``), without weights.
@@ -212,7 +217,7 @@ def tune(game: Game, games: int, seed: int = 0, *, verify_games: int | None = No
     if verify_games < 1:
         raise ValueError(f"verification games must be >= 1, got {verify_games}")
     done = on_done or (lambda stage, outcome: None)
-    _, _, tasks = schedule(game, [spec, spec], games, seed, max_actions)
+    _, _, tasks = schedule(game, [spec, spec], games, seed, max_actions, opening)
     outcomes = run_tasks(tasks, executor, workers, ray_address, lambda o: done("selfplay", o))
     rows: list[tuple[float, ...]] = []
     results: list[float] = []
@@ -225,7 +230,7 @@ def tune(game: Game, games: int, seed: int = 0, *, verify_games: int | None = No
         raise ValueError(f"no positions to fit: {games} self-play games, {unfinished} unfinished")
     fit = fit_weights(rows, results, tuning.weights, ridge)
     tuned_spec = spec + format_weights(fit.weights)
-    canonical, pairings, vtasks = schedule(game, [spec, tuned_spec], verify_games, seed + games, max_actions)
+    canonical, pairings, vtasks = schedule(game, [spec, tuned_spec], verify_games, seed + games, max_actions, opening)
     voutcomes = run_tasks(vtasks, executor, workers, ray_address, lambda o: done("verify", o))
     [pairing] = tally(vtasks, voutcomes, pairings)
     ratings = elo_ratings(2, [(0, 1, pairing.games, pairing.score)])
@@ -234,7 +239,7 @@ def tune(game: Game, games: int, seed: int = 0, *, verify_games: int | None = No
     # the tally is the default's view; the tuned side's wins are its losses
     return TuneResult(game.name, options, spec, tuning.names, tuple(tuning.weights), fit, len(outcomes), unfinished,
                       pairing.games, 1.0 - pairing.rate, pairing.losses, pairing.draws, pairing.wins,
-                      gain.elo, gain.low, gain.high, seed, canonical[1])
+                      gain.elo, gain.low, gain.high, seed, canonical[1], opening)
 
 
-__all__ = ["DEFAULT_RIDGE", "DEFAULT_SKIP", "Fit", "TuneResult", "fit_weights", "positions_of", "tune"]
+__all__ = ["DEFAULT_OPENING", "DEFAULT_RIDGE", "DEFAULT_SKIP", "Fit", "TuneResult", "fit_weights", "positions_of", "tune"]

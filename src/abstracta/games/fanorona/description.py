@@ -65,7 +65,7 @@ def describe(game: "FanoronaGame") -> GameDescription:
         chance=False, hidden_information=False,
         evaluator=evaluate,
         levels=levels,
-        tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, clamp, "alphabeta:d2"),
+        tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, clamp, "alphabeta:d3"),
         bots={"table": make_table_bot} if standard else {},
         solver=(lambda progress=None: solve(game, progress)) if standard and size != "tsivy" else None,
         endgame_tables=FanoronaTables(game) if standard and size != "telo" else None,

@@ -56,7 +56,7 @@ def describe(game: "NibbleGame") -> GameDescription:
         whole_turn_notation=True,
         evaluator=evaluate,
         levels=standard_levels(strongest),
-        tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, squash, "alphabeta:d2"),
+        tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, squash, "alphabeta:d3"),
         notation_help=T("notation", (
             "Take free discs of one colour by their cells: a1 takes one disc; a1+a9 takes several of the "
             "same colour at once (then end is implied). Mid-turn, type another cell of that colour or end. "
