@@ -13,19 +13,23 @@ from abstracta.core.game import CHANCE
 
 from .frozen_evaluators import fanorona, fibonacci, fibonacci_cards, nibble, slide_checkers
 
-#: (game, options, today's evaluator frozen before issue 18 §4)
+FIBONACCI = (0.45, 0.3, 0.6, -0.12, -0.12, -0.25, 0.2)
+FIBONACCI_CARDS = (0.45, 0.25, -0.12, -0.35, -0.25)
+#: (game, options, the evaluator frozen before issue 18 §4, its hand-set weights as terms)
 CASES = [
-    ("fanorona", {}, fanorona.evaluate),
-    ("fanorona", {"size": "dimy"}, fanorona.evaluate),
-    ("fibonacci", {}, fibonacci.evaluate),
-    ("fibonacci", {"variant": "cards", "seed": 3}, fibonacci.evaluate),
-    ("fibonacci", {"variant": "go"}, fibonacci.evaluate),
-    ("fibonacci-cards", {"seed": 5}, fibonacci_cards.evaluate),
-    ("nibble", {}, nibble.evaluate),
-    ("nibble", {"variant": "hex"}, nibble.evaluate),
-    ("slide-checkers", {}, slide_checkers.evaluate),
-    ("slide-checkers", {"players": 3}, slide_checkers.evaluate),
+    ("fanorona", {}, fanorona.evaluate, (0.8, 0.15, 0.0, 0.0)),
+    ("fanorona", {"size": "dimy"}, fanorona.evaluate, (0.8, 0.15, 0.0, 0.0)),
+    ("fanorona", {"vela": True}, fanorona.evaluate, (0.8, 0.15, 0.0, 0.0)),
+    ("fibonacci", {}, fibonacci.evaluate, FIBONACCI),
+    ("fibonacci", {"variant": "cards", "seed": 3}, fibonacci.evaluate, FIBONACCI_CARDS),
+    ("fibonacci", {"variant": "go"}, fibonacci.evaluate, FIBONACCI),
+    ("fibonacci-cards", {"seed": 5}, fibonacci_cards.evaluate, (0.7, 0.3)),
+    ("nibble", {}, nibble.evaluate, (1.2, 1.5, 1.5, 2.0, 0.03)),
+    ("nibble", {"variant": "hex"}, nibble.evaluate, (1.2, 1.5, 1.5, 2.0, 0.03)),
+    ("slide-checkers", {}, slide_checkers.evaluate, (1.0, 1.5, 0.25, 0.03)),
+    ("slide-checkers", {"players": 3}, slide_checkers.evaluate, (1.0, 1.5, 0.25, 0.03)),
 ]
+IDS = [f"{n}{o}" for n, o, _, _ in CASES]
 
 
 def playout_positions(game, seed: int, games: int = 6, limit: int = 300):
@@ -42,13 +46,15 @@ def playout_positions(game, seed: int, games: int = 6, limit: int = 300):
     return out
 
 
-@pytest.mark.parametrize("name,options,frozen", CASES, ids=[f"{n}{o}" for n, o, _ in CASES])
-def test_default_weights_give_todays_values_exactly(name, options, frozen):
+@pytest.mark.parametrize("name,options,frozen,hand", CASES, ids=IDS)
+def test_hand_set_weights_give_todays_values_exactly(name, options, frozen, hand):
+    """The weighted evaluator with the hand-set weights is today's evaluator, bit for bit; so is
+    the game's own evaluator where no tuned weights replaced them."""
     game = load_game(name, **options)
     tuning = game.description.tuning
-    assert tuning is not None and len(tuning.names) == len(tuning.weights)
-    weighted = tuning.make(tuning.weights)
-    plain = game.description.evaluator
+    assert tuning is not None and len(tuning.names) == len(tuning.weights) == len(hand)
+    weighted = tuning.make(hand)
+    plain = game.description.evaluator if tuning.weights == hand else frozen
     positions = playout_positions(game, 11)
     running = 0
     for state in positions:
@@ -62,13 +68,15 @@ def test_default_weights_give_todays_values_exactly(name, options, frozen):
     assert running > 100
 
 
-@pytest.mark.parametrize("name,options,frozen", CASES, ids=[f"{n}{o}" for n, o, _ in CASES])
-def test_evaluator_is_the_squashed_weighted_sum_of_the_terms(name, options, frozen):
+@pytest.mark.parametrize("name,options,frozen,hand", CASES, ids=IDS)
+def test_evaluator_is_the_squashed_weighted_sum_of_the_terms(name, options, frozen, hand):
     game = load_game(name, **options)
     tuning = game.description.tuning
     rng = random.Random(5)
-    for trial in range(3):
-        weights = tuple(w * rng.uniform(0.3, 2.0) + rng.uniform(-0.1, 0.1) for w in tuning.weights)
+    assert game.description.evaluator.__module__ == tuning.evaluator(tuning.weights).__module__
+    for trial in range(4):
+        weights = tuning.weights if trial == 0 else tuple(w * rng.uniform(0.3, 2.0) + rng.uniform(-0.1, 0.1)
+                                                          for w in tuning.weights)
         evaluator = tuning.make(weights)
         assert evaluator.weights == weights
         checked = 0
@@ -82,6 +90,8 @@ def test_evaluator_is_the_squashed_weighted_sum_of_the_terms(name, options, froz
                 assert len(terms) == len(tuning.names)
                 expected = tuning.squash(sum(w * t for w, t in zip(weights, terms)))
                 assert math.isclose(evaluator(state, player), expected, abs_tol=1e-9)
+                if trial == 0:  # the game's own evaluator plays its default weights
+                    assert math.isclose(game.description.evaluator(state, player), expected, abs_tol=1e-9)
                 checked += 1
         assert checked > 50
 

@@ -92,7 +92,8 @@ BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 1, "ismcts": 
 def _callable_name(value: Any) -> Any:
     if callable(value):
         name = f"{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', repr(value))}"
-        weights = getattr(value, "weights", None)  # a tuned evaluator (GameDescription.tuning)
+        # a tuned evaluator (GameDescription.tuning), or a method of an object that reads one
+        weights = getattr(value, "weights", getattr(getattr(value, "__self__", None), "weights", None))
         return name if weights is None else f"{name}{list(weights)}"
     return value
 

@@ -101,8 +101,12 @@ def evaluate(state: "FanoronaState", player: int) -> float:
 #: ones the other side would have if it moved (threats against the mover), each as
 #: ``n / (n + 1)``, signed for ``player`` (captures +, threats − when ``player`` moves).
 TERMS = ("material", "mobility", "captures", "threats")
-#: Today's weights: the side-aware terms start at 0 (then they are not even computed).
+#: The hand-set weights (of :func:`evaluate`): the side-aware terms at 0 (then they are not
+#: even computed).
 WEIGHTS = (MATERIAL_WEIGHT, MOBILITY_WEIGHT, 0.0, 0.0)
+#: Weights tuned by self-play that won their verification tournament (README "Tuned
+#: evaluators"), by board size, standard rules only: there they are the default weights.
+TUNED: dict[str, tuple[float, ...]] = {}
 
 
 def clamp(x: float) -> float:
