@@ -245,7 +245,7 @@ FINGERPRINTS = {
 
 
 #: the variants whose levels play tuned weights (README "Tuned evaluators")
-TUNED_VARIANTS = {("fibonacci", ())}
+TUNED_VARIANTS = {("fibonacci", ()), ("fanorona", ())}
 
 
 @pytest.mark.parametrize("key", list(FINGERPRINTS), ids=[f"{n}{dict(o)}" for n, o in FINGERPRINTS])
