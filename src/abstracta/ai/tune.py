@@ -70,6 +70,12 @@ def _loss(z, y) -> float:
     return float(np.mean(np.logaddexp(0.0, z) - y * z))
 
 
+def _sigmoid(z):
+    import numpy as np
+
+    return 0.5 * (1.0 + np.tanh(0.5 * z))  # no overflow for large |z|
+
+
 def fit_weights(terms: Sequence[Sequence[float]], results: Sequence[float], default: Sequence[float],
                 ridge: float = DEFAULT_RIDGE, iterations: int = 50) -> Fit:
     """Texel-style logistic fit of ``results`` (in [0, 1]) on ``terms`` (one row per position).
@@ -91,7 +97,7 @@ def fit_weights(terms: Sequence[Sequence[float]], results: Sequence[float], defa
     z0 = x @ w0
     k = 1.0
     for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-k * z0))
+        p = _sigmoid(k * z0)
         grad = float(np.sum((p - y) * z0))
         hess = float(np.sum(p * (1.0 - p) * z0 * z0)) + 1e-12
         step = grad / hess
@@ -106,7 +112,7 @@ def fit_weights(terms: Sequence[Sequence[float]], results: Sequence[float], defa
     lam = ridge * n
     eye = np.eye(len(w0))
     for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-(x @ beta)))
+        p = _sigmoid(x @ beta)
         grad = x.T @ (p - y) + lam * (beta - prior)
         hess = (x * (p * (1.0 - p))[:, None]).T @ x + lam * eye
         step = np.linalg.solve(hess, grad)
