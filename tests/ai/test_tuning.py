@@ -304,3 +304,16 @@ def test_weights_travel_to_worker_processes_as_text():
     pooled = run_tasks(tasks, "process", workers=2)
     assert [o.record["moves"] for o in pooled] == [o.record["moves"] for o in serial]
     assert serial[0].record["players"] == ["alphabeta:d2", "alphabeta:d2+w=0.5/0.4/0.3/0.2"]
+
+
+def test_fit_stays_finite_where_the_terms_separate_the_results():
+    import warnings
+
+    from abstracta.ai.tune import fit_weights
+
+    rows = [[float(v), float(v) / 3] for v in (1, 2, 3, 5, 8)] + [[-float(v), 0.5] for v in (1, 2, 3, 5, 8)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit = fit_weights(rows * 20, ([1.0] * 5 + [0.0] * 5) * 20, default=(0.5, 0.5))
+    assert all(math.isfinite(w) and abs(w) < 100 for w in fit.weights)
+    assert fit.loss_tuned < fit.loss_default

@@ -76,6 +76,16 @@ def _sigmoid(z):
     return 0.5 * (1.0 + np.tanh(0.5 * z))  # no overflow for large |z|
 
 
+def _damped(objective, at, step, decrease):
+    """``step`` halved until it lowers ``objective`` (Armijo backtracking): Newton's full
+    step can overshoot where the results are nearly separable by the terms."""
+    before = objective(at)
+    t = 1.0
+    while t > 1e-10 and objective(at - t * step) > before - 1e-4 * t * decrease:
+        t *= 0.5
+    return t * step
+
+
 def fit_weights(terms: Sequence[Sequence[float]], results: Sequence[float], default: Sequence[float],
                 ridge: float = DEFAULT_RIDGE, iterations: int = 50) -> Fit:
     """Texel-style logistic fit of ``results`` (in [0, 1]) on ``terms`` (one row per position).
@@ -100,7 +110,7 @@ def fit_weights(terms: Sequence[Sequence[float]], results: Sequence[float], defa
         p = _sigmoid(k * z0)
         grad = float(np.sum((p - y) * z0))
         hess = float(np.sum(p * (1.0 - p) * z0 * z0)) + 1e-12
-        step = grad / hess
+        step = _damped(lambda kk: _loss(kk * z0, y), k, grad / hess, grad * grad / hess / n)
         k -= step
         if abs(step) < 1e-12:
             break
@@ -111,12 +121,16 @@ def fit_weights(terms: Sequence[Sequence[float]], results: Sequence[float], defa
     beta = prior.copy()
     lam = ridge * n
     eye = np.eye(len(w0))
+    def objective(b):
+        return _loss(x @ b, y) + 0.5 * ridge * float(np.sum((b - prior) ** 2))
+
     for _ in range(iterations):
         p = _sigmoid(x @ beta)
         grad = x.T @ (p - y) + lam * (beta - prior)
         hess = (x * (p * (1.0 - p))[:, None]).T @ x + lam * eye
         step = np.linalg.solve(hess, grad)
-        beta -= step
+        step = _damped(objective, beta, step, float(grad @ step) / n)
+        beta = beta - step
         if float(np.max(np.abs(step))) < 1e-12:
             break
     # four significant digits: the seat spec that carries them stays readable
