@@ -779,7 +779,7 @@ def tune_cmd(
                 f"tuned {fit.loss_tuned:.5f}")
     verdict = "keep the tuned weights" if result.kept else "keep the default weights (the interval does not exclude 0)"
     shown.print(f"verification, {result.verify_games} games, tuned vs default: {result.wins} W {result.draws} D "
-                f"{result.losses} L, score {100 * result.score:.1f} %, Elo {result.elo:+.0f} "
+                f"{result.losses} L{f' ({result.unfinished} unfinished)' if result.unfinished else ''}, score {100 * result.score:.1f} %, Elo {result.elo:+.0f} "
                 f"({result.low:+.0f} … {result.high:+.0f}): {verdict}")
     shown.print(f"tuned seat spec: {result.tuned_spec}")
     if as_json:

@@ -154,7 +154,7 @@ def test_small_tune_run_end_to_end_prints_json(capsys):
     assert data["default_weights"] == [0.8, 0.15, 0.0, 0.0]
     assert len(data["weights"]) == 4 and data["positions"] > 20
     assert data["selfplay_games"] == 6 and data["verify_games"] == 4
-    assert data["wins"] + data["draws"] + data["losses"] == 4
+    assert data["wins"] + data["draws"] + data["losses"] + data["unfinished"] == 4
     assert data["low"] <= data["elo"] <= data["high"] and data["kept"] == (data["low"] > 0)
     assert data["tuned_spec"].startswith("alphabeta:d1+w=")
     assert data["loss_tuned"] <= data["loss_default"] + 1e-9

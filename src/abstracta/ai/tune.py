@@ -186,6 +186,7 @@ class TuneResult:
     seed: int
     tuned_spec: str
     opening: int = DEFAULT_OPENING
+    unfinished: int = 0     # verification games stopped by --max-actions (scored as draws)
 
     @property
     def kept(self) -> bool:
@@ -203,7 +204,7 @@ class TuneResult:
             "loss_tuned": round(self.fit.loss_tuned, 6), "selfplay_games": self.selfplay_games,
             "selfplay_unfinished": self.selfplay_unfinished, "verify_games": self.verify_games,
             "tuned_spec": self.tuned_spec, "score": round(self.score, 6),
-            "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "wins": self.wins, "draws": self.draws, "losses": self.losses, "unfinished": self.unfinished,
             "elo": round(self.elo, 1), "low": round(self.low, 1), "high": round(self.high, 1),
             "kept": self.kept,
         }
@@ -259,7 +260,7 @@ def tune(game: Game, games: int, seed: int = 0, *, verify_games: int | None = No
     # the tally is the default's view; the tuned side's wins are its losses
     return TuneResult(game.name, options, spec, tuning.names, tuple(tuning.weights), fit, len(outcomes), unfinished,
                       pairing.games, 1.0 - pairing.rate, pairing.losses, pairing.draws, pairing.wins,
-                      gain.elo, gain.low, gain.high, seed, canonical[1], opening)
+                      gain.elo, gain.low, gain.high, seed, canonical[1], opening, pairing.unfinished)
 
 
 __all__ = ["DEFAULT_OPENING", "DEFAULT_RIDGE", "DEFAULT_SKIP", "Fit", "TuneResult", "fit_weights", "positions_of", "tune"]
