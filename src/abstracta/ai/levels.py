@@ -198,7 +198,7 @@ def spec_weights(spec: str) -> tuple[float, ...] | None:
             value = float(part)
         except ValueError:
             value = math.nan
-        if not part or not math.isfinite(value) or part in ("inf", "nan") or part.isalpha():
+        if not math.isfinite(value):  # also '' and words: float() refused them
             raise ValueError(f"seat spec {spec!r}: weight {part!r} is not a finite number (weights are numbers "
                              f"separated by '/', e.g. {head or 'alphabeta:d3'}+w=0.8/0.15)")
         weights.append(value)

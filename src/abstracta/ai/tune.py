@@ -3,9 +3,10 @@
 A game declares its evaluator as named terms times weights (``GameDescription.tuning``:
 ``squash(sum(w[i] * terms(state, player)[i]))``). Tuning then goes in three steps:
 
-1. **Self-play.** A cheap deterministic search (``Tuning.search``, e.g. ``alphabeta:d2``; the
-   seeded root noise makes the games differ) plays ``games`` games against itself, each game
-   one task of the tournament executors (serial, process pool or Ray).
+1. **Self-play.** A cheap deterministic search (``Tuning.search``, e.g. ``alphabeta:d3``)
+   plays ``games`` games against itself, each game one task of the tournament executors
+   (serial, process pool or Ray), each opened by a few seeded random actions (at a fixed
+   depth alpha-beta would replay one game per seat order despite its seeded root noise).
 2. **Texel fit.** Every position of those games — without the first ``skip`` plies, chance
    nodes and terminal positions — gives the terms from the view of the player to move and the
    game's result from that view (1 win, ½ draw, 0 loss; with more players the share of the
@@ -15,7 +16,7 @@ A game declares its evaluator as named terms times weights (``GameDescription.tu
    the tuned weights keep the default evaluator's scale (its squash and clamps keep their
    meaning). The loss is the mean cross-entropy in nats.
 3. **Verification by tournament.** The same search with the tuned weights (a seat spec that
-   carries them: ``alphabeta:d2+w=0.8/0.15/…``, so they travel to any process) plays the
+   carries them: ``alphabeta:d3+w=0.8/0.15/…``, so they travel to any process) plays the
    search with the default weights, seats alternated; the tuned side's Elo with its 95 %
    interval is the gain. Only a gain whose interval excludes zero is worth keeping.
 """
