@@ -651,6 +651,7 @@ def tournament_cmd(
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Join this Ray cluster (default: start a local one)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write every game's record, results.json and elo.png here."),
     max_actions: int = typer.Option(100_000, "--max-actions", min=1, help="A game still running after this many actions is unfinished (scores a draw)."),
+    opening: int = typer.Option(0, "--opening", min=0, help="Random actions before the bots play (shared by the games of one round of seat orders)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON object (the last line; tables go to stderr)."),
 ) -> None:
     """Round robin between bots: every pairing plays --games games with seats rotated; Elo ratings with 95% intervals."""
@@ -665,7 +666,7 @@ def tournament_cmd(
     game = make_game(game_name, option)
     specs = [s.strip() for s in bots.split(",") if s.strip()]
     try:
-        _, _, tasks = schedule(game, specs, games, seed, max_actions)
+        _, _, tasks = schedule(game, specs, games, seed, max_actions, opening)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     check_seed(seed + len(tasks) - 1, f"--seed {seed} with {len(tasks)} games: the last game's seed")
@@ -675,7 +676,7 @@ def tournament_cmd(
         bar = progress.add_task(f"{game.name}: {len(tasks)} games ({executor})", total=len(tasks))
         try:
             result = run_tournament(game, specs, games, seed, executor=executor, workers=workers,
-                                    ray_address=ray_address, max_actions=max_actions,
+                                    ray_address=ray_address, max_actions=max_actions, opening=opening,
                                     on_done=lambda outcome: progress.advance(bar))
         except ImportError as exc:
             raise CliError(str(exc)) from None
@@ -721,6 +722,69 @@ def tournament_cmd(
             shown.print(f"{len(result.outcomes)} records and results.json written in {out}; no plot: {exc}")
     if as_json:
         print(json.dumps(data))
+
+
+# --------------------------------------------------------------------------- tune
+@app.command("tune")
+@guarded
+def tune_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    option: Optional[list[str]] = OptionArg,
+    games: int = typer.Option(100, "--games", "-n", min=1, help="Self-play games whose positions are fitted."),
+    verify_games: Optional[int] = typer.Option(None, "--verify-games", min=1,
+                                               help="Games of the tuned against the default weights (default: --games)."),
+    seed: int = typer.Option(0, "--seed", help="Base seed (self-play game k uses seed+k, verification game k seed+games+k)."),
+    bot: Optional[str] = typer.Option(None, "--bot", help="The search that plays, without weights (default: the game's cheap search, e.g. alphabeta:d2)."),
+    opening: int = typer.Option(4, "--opening", min=0, help="Random actions that open every game (deterministic searches would replay one game)."),
+    skip: int = typer.Option(4, "--skip", min=0, help="Plies skipped at the start of every self-play game (the opening's included)."),
+    executor: str = typer.Option("serial", "--executor", "-x", help="serial, process or ray."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
+                                          help="Processes (process) or CPUs of a local Ray (ray); serial ignores it."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Join this Ray cluster (default: start a local one)."),
+    max_actions: int = typer.Option(100_000, "--max-actions", min=1, help="A game still running after this many actions is unfinished."),
+    as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON object (the last line; tables go to stderr)."),
+) -> None:
+    """Tune the evaluator's weights from self-play (Texel-style fit) and verify them by a tournament against the defaults."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from .ai.tournament import EXECUTORS
+    from .ai.tune import tune
+
+    if executor not in EXECUTORS:
+        raise CliError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    check_seed(seed, "--seed")
+    game = make_game(game_name, option)
+    total = games + (verify_games if verify_games is not None else games)
+    check_seed(seed + total - 1, f"--seed {seed} with {total} games: the last game's seed")
+    shown = err_console if as_json else console
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err_console, transient=True) as progress:
+        bar = progress.add_task(f"{game.name}: {total} games ({executor})", total=total)
+        try:
+            result = tune(game, games, seed, verify_games=verify_games, search=bot, opening=opening, skip=skip, executor=executor,
+                          workers=workers, ray_address=ray_address, max_actions=max_actions,
+                          on_done=lambda stage, outcome: progress.advance(bar))
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        except ImportError as exc:
+            raise CliError(str(exc)) from None
+    fit = result.fit
+    table = Table(title=f"{game.title}{' (' + ', '.join(option) + ')' if option else ''}: {result.search}, "
+                        f"{result.selfplay_games} self-play games, {fit.positions} positions")
+    for col in ("term", "default", "tuned"):
+        table.add_column(col, justify="left" if col == "term" else "right")
+    for name, w0, w in zip(result.names, result.default, fit.weights):
+        table.add_row(name, f"{w0:g}", f"{w:g}")
+    shown.print(table)
+    shown.print(f"scale K {fit.scale:.4g}; loss (mean cross-entropy) default {fit.loss_default:.5f}, "
+                f"tuned {fit.loss_tuned:.5f}")
+    verdict = "keep the tuned weights" if result.kept else "keep the default weights (the interval does not exclude 0)"
+    shown.print(f"verification, {result.verify_games} games, tuned vs default: {result.wins} W {result.draws} D "
+                f"{result.losses} L{f' ({result.unfinished} unfinished)' if result.unfinished else ''}, score {100 * result.score:.1f} %, Elo {result.elo:+.0f} "
+                f"({result.low:+.0f} … {result.high:+.0f}): {verdict}")
+    shown.print(f"tuned seat spec: {result.tuned_spec}")
+    if as_json:
+        print(json.dumps(result.to_json()))
 
 
 # --------------------------------------------------------------------------- board

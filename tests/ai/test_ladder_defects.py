@@ -10,12 +10,19 @@ def test_fanorona_whose_move_it_is_does_not_outweigh_a_stone() -> None:
     # The old side-to-move bonus (±0.05) moved a value by 0.1 with the turn — more than two
     # stones' worth on 9×5 (material alone: 0.8 × 2/43 = 0.037 a stone at the start) — so an alpha-beta leaf's value turned on
     # the parity of its line's length, and depth 6 lost to depth 5 (39 % over 32 games).
+    # There is no such bonus: the hand-set evaluator ignores the turn, and the tuned one
+    # (issue 18 §4) reads it only through the captures each side has, so where neither side
+    # can capture, whose move it is changes nothing.
     game = load_game("fanorona")
     board = ".BBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW"  # Black's a5 stone gone
     black_to_move = game.state_from_text(board + " B")
     white_to_move = game.state_from_text(board + " W")
-    assert game.evaluate(white_to_move, 0) == game.evaluate(black_to_move, 0)
+    hand_set = load_game("fanorona", vela=True).evaluate  # vela keeps the hand-set weights
+    assert hand_set(white_to_move, 0) == hand_set(black_to_move, 0)
     assert game.evaluate(white_to_move, 1) == -game.evaluate(white_to_move, 0)
+    quiet = "B.B.B.B.B/........./........./........./W.W.W.W.W"  # no capture for either side
+    assert game.evaluate(game.state_from_text(quiet + " W"), 0) == game.evaluate(game.state_from_text(quiet + " B"), 0)
+    assert game.description.tuning.weights != (0.8, 0.15, 0.0, 0.0)
 
 def test_fanorona_search_finishes_capture_chains_at_the_horizon() -> None:
     game = load_game("fanorona")

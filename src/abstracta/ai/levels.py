@@ -12,12 +12,16 @@ SPEC grammar (case-insensitive, surrounding spaces ignored)::
     paranoid[:BUDGET]           paranoid alpha-beta: the others as one coalition (any number of players)
     NAME                        a bot the game brings (its description's ``bots``, e.g. ``rule``)
     level:N                     N = 1…6, see LEVELS
+    SPEC+w=W1/W2/…              greedy or a search (above) reading the game's evaluator with these
+                                weights, one per term of its ``GameDescription.tuning``, e.g.
+                                ``alphabeta:d3+w=0.8/0.15/0.02/-0.01`` (``abstracta tune``)
 
     BUDGET = SECONDS            e.g. 0.5 (CPU seconds of the searching thread, > 0, at most 3600)
            | iN                 N iterations (mcts, ismcts): deterministic with a seed
            | dN                 search depth N in actions (alphabeta, paranoid) or in turns (turns):
                                 deterministic
 
+Weights are finite numbers separated by ``/`` (commas separate the specs of a tournament).
 Without a budget the searches think ``DEFAULT_SECONDS`` per action. Iteration and depth
 budgets give the same moves for the same seed; time budgets depend on the machine.
 
@@ -27,9 +31,10 @@ What each level *is* for a game (which bot, playout cap, evaluator) is declared 
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from ..core.description import Search
 from ..core.game import Game
@@ -68,6 +73,9 @@ SEARCHES = ("mcts", "ismcts", "alphabeta", "turns", "paranoid")
 DEPTH_SEARCHES = ("alphabeta", "turns", "paranoid")
 TWO_PLAYER_SEARCHES = ("alphabeta", "turns")
 SIMPLE = ("human", "random", "greedy")
+#: the specs that read an evaluator and so may carry weights (``+w=…``)
+WEIGHTED = ("greedy",) + SEARCHES
+WEIGHTS_MARK = "+w="
 
 _NUMBER = re.compile(r"^(\d+(\.\d*)?|\.\d+)$")
 _WORD = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -85,7 +93,10 @@ BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 2, "ismcts": 
 
 def _callable_name(value: Any) -> Any:
     if callable(value):
-        return f"{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', repr(value))}"
+        name = f"{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', repr(value))}"
+        # a tuned evaluator (GameDescription.tuning), or a method of an object that reads one
+        weights = getattr(value, "weights", getattr(getattr(value, "__self__", None), "weights", None))
+        return name if weights is None else f"{name}{list(weights)}"
     return value
 
 
@@ -96,7 +107,8 @@ _LATER_FIELDS = ("max_iterations",)
 
 def level_fingerprint(game: Game, level: int) -> str:
     """A short stable digest of what level ``level`` plays in ``game``: its declared
-    :class:`Search` (callables by qualified name), its seconds, and the revision of its bot
+    :class:`Search` (callables by qualified name, an evaluator built from weights with its
+    weights: :meth:`~abstracta.core.description.Tuning.make`), its seconds, and the revision of its bot
     (:data:`BOT_REVISIONS`, or the ``revision`` attribute of a game's own bot factory). Two
     measurements with equal fingerprints measured the same player."""
     import hashlib
@@ -168,15 +180,65 @@ def _expected(game: Game | None) -> str:
             f"ismcts[:SECONDS], turns[:SECONDS]{extra} or level:N")
 
 
+def format_weights(weights: Sequence[float]) -> str:
+    """The ``+w=…`` suffix of a seat spec for ``weights`` (shortest text that reads back the
+    same floats): ``(0.8, 0.15)`` → ``"+w=0.8/0.15"``."""
+    return WEIGHTS_MARK + "/".join(repr(float(w)) for w in weights)
+
+
+def spec_weights(spec: str) -> tuple[float, ...] | None:
+    """The weights a seat spec names (``alphabeta:d3+w=0.8/0.15`` → ``(0.8, 0.15)``), else ``None``.
+
+    Raises:
+        ValueError: a weight that is not a finite number, or none.
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"seat spec must be text, got {spec!r}")
+    norm = spec.strip().lower()
+    head, sep, text = norm.partition(WEIGHTS_MARK)
+    if not sep:
+        return None
+    parts = text.split("/")
+    weights = []
+    for part in parts:
+        part = part.strip()
+        try:
+            value = float(part)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):  # also '' and words: float() refused them
+            raise ValueError(f"seat spec {spec!r}: weight {part!r} is not a finite number (weights are numbers "
+                             f"separated by '/', e.g. {head or 'alphabeta:d3'}+w=0.8/0.15)")
+        weights.append(value)
+    return tuple(weights)
+
+
 def parse_seat_spec(spec: str, game: Game | None = None) -> str:
     """Validate a seat SPEC and return its canonical form (``"MCTS:0.50"`` → ``"mcts:0.5"``).
 
-    With ``game``, a plain word must be one of its own bots (description ``bots``); without, any
-    plain word passes here and :func:`make_bot` checks it against the game.
+    With ``game``, a plain word must be one of its own bots (description ``bots``), and weights
+    (``+w=…``) must be one per term of its evaluator (``GameDescription.tuning``); without, any
+    plain word and any number of weights pass here and :func:`make_bot` checks them.
 
     Raises:
         ValueError: naming the spec and what is wrong with it.
     """
+    weights = spec_weights(spec)
+    if weights is not None:
+        base = spec.strip().lower().partition(WEIGHTS_MARK)[0]
+        kind = _split(base)[0]
+        if kind not in WEIGHTED:
+            raise ValueError(f"seat spec {spec!r}: only greedy and the searches ({', '.join(SEARCHES)}) read "
+                             f"an evaluator, so only they take weights (+w=…)")
+        if game is not None:
+            tuning = game.description.tuning
+            if tuning is None:
+                raise ValueError(f"seat spec {spec!r}: {game.name} declares no weighted evaluator "
+                                 "(GameDescription.tuning)")
+            if len(weights) != len(tuning.names):
+                raise ValueError(f"seat spec {spec!r}: {len(weights)} weights for {len(tuning.names)} terms "
+                                 f"({'/'.join(tuning.names)})")
+        return parse_seat_spec(base, game) + format_weights(weights)
     kind, arg, norm = _split(spec)
     if not kind:
         raise ValueError(f"empty seat spec {spec!r} ({_expected(game)})")
@@ -257,6 +319,9 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot | None:
             than two players, a bot name the game does not declare).
     """
     canonical = parse_seat_spec(spec, game)
+    weights = spec_weights(canonical)
+    if weights is not None:
+        return _weighted_bot(canonical, weights, game, seed)
     kind, arg, _ = _split(canonical)
     if kind == "human":
         return None
@@ -289,6 +354,27 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot | None:
     if search.oracle is not None:
         return OracleBot(bot, search.oracle, canonical)
     return bot
+
+
+def _weighted_bot(canonical: str, weights: tuple[float, ...], game: Game, seed: int | None) -> Bot:
+    """Greedy or a search on the game's evaluator with ``weights`` (the spec's ``+w=…``); a
+    search keeps what the game's levels declare for it (playout cap, turn extension)."""
+    from dataclasses import replace
+
+    tuning = game.description.tuning
+    assert tuning is not None  # parse_seat_spec checked it
+    evaluator = tuning.make(weights)
+    kind, arg, _ = _split(canonical.partition(WEIGHTS_MARK)[0])
+    if kind == "greedy":
+        return _simple_bot(kind, game, seed, canonical, Search("greedy", evaluator=evaluator))
+    budget = _parse_budget(kind, arg, canonical) if arg is not None else Budget(seconds=DEFAULT_SECONDS)
+    if kind in TWO_PLAYER_SEARCHES and game.num_players != 2:
+        raise ValueError(f"seat spec {canonical!r}: {kind} plays two-player games only; "
+                         f"{game.name} has {game.num_players} players")
+    declared = next((s for s in (game.description.levels[6], game.description.levels[3]) if s.bot == kind), None)
+    search = (replace(declared, evaluator=evaluator, oracle=None) if declared is not None
+              else Search(kind, evaluator=evaluator))
+    return _search_bot(kind, game, budget, seed, canonical, search)
 
 
 class OracleBot:

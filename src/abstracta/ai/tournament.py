@@ -25,14 +25,16 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from ..core.game import Game
+from ..core.game import CHANCE, Game, State
 from ..core.records import Record
 from ..core.registry import load_game
 from ..executors import EXECUTORS, map_unordered  # noqa: F401 - EXECUTORS: re-exported for callers of this module
 from .levels import parse_seat_spec
+from .base import sample_chance
 from .match import DEFAULT_MAX_ACTIONS, _play, seat_bots
 
 #: Virtual draws added to every pairing played (the prior that keeps 20–0 finite).
@@ -55,6 +57,10 @@ class GameTask:
             see :attr:`first_is_lone`).
         first_is_lone: the lone bot is the pairing's first bot (else its second).
         max_actions: stop an endless game after this many actions (unfinished).
+        opening: random legal actions played before the bots take over (chance by its
+            probabilities), so that deterministic searches meet in different positions;
+            they count as the game's first actions (records replay from the start).
+        opening_seed: seed of those random actions; games that share it share the opening.
     """
 
     index: int
@@ -66,6 +72,8 @@ class GameTask:
     lone: int
     first_is_lone: bool
     max_actions: int = DEFAULT_MAX_ACTIONS
+    opening: int = 0
+    opening_seed: int = 0
 
 
 @dataclass
@@ -89,14 +97,36 @@ def play_task(task: GameTask) -> GameOutcome:
     """Play one scheduled game (in this process); see :class:`GameTask`."""
     game = load_game(task.game, **dict(task.options))
     bots = seat_bots(game, task.specs, task.seed)
-    initial, actions, final, spent, _ = _play(game, bots, task.seed, task.max_actions, None)
+    start = game.new_initial_state(seed=task.seed if game.has_chance else None)
+    opening = random_opening(start, task.opening, task.opening_seed) if task.opening else []
+    after = start.clone()
+    for action in opening:
+        after.apply_action(action)
+    _, actions, final, spent, _ = _play(game, bots, task.seed, max(0, task.max_actions - len(opening)), after)
+    actions = opening + actions
     returns = final.returns() if final.is_terminal() else None
-    record = Record.from_play(game, initial, actions, players=list(task.specs),
+    record = Record.from_play(game, start, actions, players=list(task.specs),
                               tags={"event": "tournament", "round": str(task.index + 1),
                                     "pairing": str(task.pairing + 1)},
                               termination=None if returns is not None else "abandoned")
     return GameOutcome(task.index, [float(r) for r in returns] if returns is not None else None,
                        len(actions), record.to_dict(), [float(s) for s in spent])
+
+
+def random_opening(state: State, plies: int, seed: int) -> list[int]:
+    """``plies`` random legal actions from ``state`` (chance by its probabilities; fewer if the
+    game ends), drawn by a generator seeded with ``seed`` alone (the same in every process)."""
+    rng = random.Random(f"opening:{seed}")
+    state = state.clone()
+    out: list[int] = []
+    while len(out) < plies and not state.is_terminal():
+        if state.current_player() == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        out.append(action)
+    return out
 
 
 def lone_score(returns: Sequence[float] | None, lone: int) -> float:
@@ -120,16 +150,20 @@ def seat_orders(num_players: int) -> list[tuple[bool, int]]:
 
 
 def schedule(game: Game, specs: Sequence[str], games: int, seed: int,
-             max_actions: int = DEFAULT_MAX_ACTIONS) -> tuple[list[str], list[tuple[int, int]], list[GameTask]]:
+             max_actions: int = DEFAULT_MAX_ACTIONS,
+             opening: int = 0) -> tuple[list[str], list[tuple[int, int]], list[GameTask]]:
     """The canonical specs, the pairings (index pairs ``(a, b)``, ``a < b``) and every game's
     task, in order.
 
     Game ``k`` of pairing ``p`` is task ``p * games + k`` with seed ``seed + p * games + k`` and
-    seat order ``seat_orders(n)[k % len]``.
+    seat order ``seat_orders(n)[k % len]``. With ``opening`` random actions first, the games of
+    one round of seat orders share their opening (the seed of the round's first game).
 
     Raises:
-        ValueError: fewer than two specs, a bad spec, ``games`` < 1.
+        ValueError: fewer than two specs, a bad spec, ``games`` < 1, ``opening`` < 0.
     """
+    if opening < 0:
+        raise ValueError(f"opening must be >= 0 random actions, got {opening}")
     if len(specs) < 2:
         raise ValueError(f"a tournament needs at least two bots, got {len(specs)}")
     if games < 1:
@@ -151,7 +185,7 @@ def schedule(game: Game, specs: Sequence[str], games: int, seed: int,
             seats = tuple(canonical[alone] if s == lone else canonical[crowd] for s in range(n))
             index = p * games + k
             tasks.append(GameTask(index, game.name, options, seed + index, seats, p, lone,
-                                  first_is_lone, max_actions))
+                                  first_is_lone, max_actions, opening, seed + index - k % len(orders)))
     return canonical, pairings, tasks
 
 
@@ -217,6 +251,7 @@ class Tournament:
     pairings: list[PairingResult]
     outcomes: list[GameOutcome]
     ratings: list[Rating]
+    opening: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The results as JSON-ready data; nothing in it depends on the executor or the clock."""
@@ -232,7 +267,7 @@ class Tournament:
                     for spec, r in zip(self.specs, self.ratings)],
             "results": [{"seats": list(o.record["players"]), "seed": self.seed + o.index,
                          "returns": o.returns, "plies": o.plies} for o in self.outcomes],
-        }
+        } | ({"opening": self.opening} if self.opening else {})
 
     def crosstable(self) -> list[list[float | None]]:
         """``table[i][j]``: bot i's mean score against bot j (``None`` on the diagonal)."""
@@ -365,18 +400,19 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
 def run_tournament(game: Game, specs: Sequence[str], games: int, seed: int = 0,
                    executor: str = "serial", workers: int | None = None, ray_address: str | None = None,
                    on_done: Callable[[GameOutcome], None] | None = None,
-                   max_actions: int = DEFAULT_MAX_ACTIONS) -> Tournament:
-    """Play a round robin of ``games`` games per pairing of ``specs`` and rate the bots.
+                   max_actions: int = DEFAULT_MAX_ACTIONS, opening: int = 0) -> Tournament:
+    """Play a round robin of ``games`` games per pairing of ``specs`` and rate the bots
+    (``opening``: random actions first, see :func:`schedule`).
 
     Raises:
         ValueError: see :func:`schedule` and :func:`run_tasks`.
     """
-    canonical, pairings, tasks = schedule(game, specs, games, seed, max_actions)
+    canonical, pairings, tasks = schedule(game, specs, games, seed, max_actions, opening)
     outcomes = run_tasks(tasks, executor, workers, ray_address, on_done)
     results = tally(tasks, outcomes, pairings)
     ratings = elo_ratings(len(specs), [(p.a, p.b, p.games, p.score) for p in results])
     options = {k: v for k, v in game.option_text().items() if k != "seed"}
-    return Tournament(game.name, options, canonical, games, seed, results, outcomes, ratings)
+    return Tournament(game.name, options, canonical, games, seed, results, outcomes, ratings, opening)
 
 
 def plot_ratings(tournament: Tournament, path: Any, title: str | None = None) -> None:

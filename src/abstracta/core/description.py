@@ -17,8 +17,9 @@ Human-readable strings are :class:`Text` values: an English text with a key
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
@@ -81,6 +82,58 @@ class EndgameTables(Protocol):
         """``{"value": +1/0/-1, "distance": turns or None, "best": action string}`` for the
         side to move in ``state`` by the tables, or ``None`` when they do not cover it."""
         ...
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """A game's evaluator as named terms times weights (``abstracta tune``, issue 18 §4).
+
+    For a running position the evaluator is ``squash(sum(w[i] * terms(state, player)[i]))``
+    (up to rounding; terminal positions give their result), so self-play can fit the weights
+    (Texel-style logistic regression, :mod:`abstracta.ai.tune`) and a tournament can try them.
+
+    Attributes:
+        names: one short name per term (``"material"``, ``"mobility"`` …).
+        weights: the default weights, one per term: ``evaluator(weights)`` returns exactly what
+            the game's own evaluator returns.
+        terms: ``terms(state, player) -> tuple[float, ...]``: the terms of a running position
+            from ``player``'s view, or ``None`` where the evaluator gives a fixed value instead
+            (e.g. no opponent left); each term is a player-relative number (a difference).
+        evaluator: ``evaluator(weights) -> Evaluator`` with those weights (any finite floats).
+        squash: maps the weighted sum into the evaluator's range (``tanh``, a clamp …).
+        search: the seat spec of a cheap deterministic search that reads this evaluator (a depth
+            or iteration budget, e.g. ``"alphabeta:d2"``): the tuner's default for self-play
+            and for the verification tournament.
+    """
+
+    names: tuple[str, ...]
+    weights: tuple[float, ...]
+    terms: Callable[["State", int], "tuple[float, ...] | None"]
+    evaluator: Callable[[tuple[float, ...]], Evaluator]
+    squash: Callable[[float], float]
+    search: str
+
+    def __post_init__(self) -> None:
+        if len(self.names) != len(self.weights) or not self.names:
+            raise ValueError(f"tuning: {len(self.names)} term names for {len(self.weights)} weights")
+
+    def make(self, weights: "Sequence[float]") -> Evaluator:
+        """The evaluator with ``weights``; it carries them as its ``weights`` attribute (level
+        fingerprints hash them).
+
+        Raises:
+            ValueError: a wrong number of weights or one that is not a finite number.
+        """
+        ws = tuple(float(w) for w in weights)
+        if len(ws) != len(self.names):
+            raise ValueError(f"{len(ws)} weights given; this evaluator has {len(self.names)} terms "
+                             f"({', '.join(self.names)})")
+        bad = [w for w in ws if not math.isfinite(w)]
+        if bad:
+            raise ValueError(f"weights must be finite numbers, got {bad[0]!r}")
+        fn = self.evaluator(ws)
+        fn.weights = ws  # type: ignore[attr-defined]
+        return fn
 
 
 #: The bots every game can use; a game may add its own (:attr:`GameDescription.bots`).
@@ -222,6 +275,8 @@ class GameDescription:
         options: per option name, its label, help and choice labels for people.
         web: the directory of the game's browser board module (``board.js``), served at
             ``/games/<name>/``; ``None`` if the game has none (then the position text is shown).
+        tuning: the evaluator as weighted terms, for self-play tuning (``abstracta tune``);
+            ``None``: not tunable.
         analysis_budget: the analysis board's fixed budget (``abstracta.ai.analysis``):
             iterations for MCTS/IS-MCTS, positions for alpha-beta; ``None``: the default of the
             strongest level's search.
@@ -253,6 +308,7 @@ class GameDescription:
     board: Mapping[str, str] = field(default_factory=dict)
     web: "Traversable | None" = None
     options: Mapping[str, OptionText] = field(default_factory=dict)
+    tuning: Tuning | None = None
     analysis_budget: int | None = None
     resources: "Traversable | None" = None
 
@@ -357,6 +413,6 @@ def web_dir(package: str) -> "Traversable":
     return files(package) / "web"
 
 
-__all__ = ["BotFactory", "EndgameTables", "Evaluator", "GameDescription", "Oracle", "Solution", "Solver", "LEVEL_NUMBERS", "OptionText", "SHARED_BOTS", "Search",
+__all__ = ["BotFactory", "EndgameTables", "Evaluator", "GameDescription", "Oracle", "Solution", "Solver", "Tuning", "LEVEL_NUMBERS", "OptionText", "SHARED_BOTS", "Search",
            "SeatStyle", "Text", "Variant", "default_levels", "describe_basic", "package_files", "rules_page",
            "standard_levels", "texts", "web_dir"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
+from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  standard_levels, texts, web_dir, package_files)
-from .evaluate import evaluate
+from .evaluate import TERMS, TUNED, WEIGHTS, clamp, evaluate, make_evaluator, terms
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import FanoronaGame
@@ -43,10 +43,15 @@ def describe(game: "FanoronaGame") -> GameDescription:
     # Capture chains are finished at the search horizon (turn_extension): cut mid-chain, the
     # evaluation depended on the parity of the depth and a deeper search lost to a shallower one
     # (9×5, depth 5 vs 4: 31 % without, 91 % with, 16 and 32 games; issue 17).
-    strongest = Search("alphabeta", evaluator=evaluate, turn_extension=8)
-    levels = standard_levels(strongest)
     standard = not (game.vela or game.first_turn_single_capture)
     size = game.options["size"]
+    # weights tuned by self-play where they won a tournament (abstracta tune; README "Tuned
+    # evaluators"), else the hand-set evaluator
+    tuned = TUNED.get(size) if standard else None
+    tuning = Tuning(TERMS, tuned or WEIGHTS, terms, make_evaluator, clamp, "alphabeta:d3")
+    evaluator = tuning.make(tuned) if tuned else evaluate
+    strongest = Search("alphabeta", evaluator=evaluator, turn_extension=8)
+    levels = standard_levels(strongest)
     if standard and size == "telo":
         # Solved whole (issue 18): a first-player win; the top levels play the table (never
         # lose, fastest wins). MCTS at 0.2 s (~8000 playouts) already played it perfectly, as
@@ -59,7 +64,9 @@ def describe(game: "FanoronaGame") -> GameDescription:
     elif standard:
         # endgame tables, once built (abstracta egtb build), answer before the search and score
         # its tabled leaves exactly
-        probe = make_probe(game, evaluate)
+        probe = make_probe(game, evaluator)
+        if tuned:
+            probe.weights = tuned  # type: ignore[attr-defined]  # level fingerprints hash them
         levels[5] = levels[6] = Search("alphabeta", evaluator=probe.evaluate, oracle=probe.oracle,
                                        turn_extension=8)
     return GameDescription(
@@ -69,8 +76,9 @@ def describe(game: "FanoronaGame") -> GameDescription:
                              "towards an enemy line or away from it, and may chain captures in one turn."),
         num_players=2, min_players=2, max_players=2,
         chance=False, hidden_information=False,
-        evaluator=evaluate,
+        evaluator=evaluator,
         levels=levels,
+        tuning=tuning,
         bots={"table": make_table_bot} if standard else {},
         solver=(lambda progress=None: solve(game, progress)) if standard and size != "tsivy" else None,
         endgame_tables=FanoronaTables(game) if standard and size != "telo" else None,

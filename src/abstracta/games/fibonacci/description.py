@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
+from functools import partial
+
+from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  standard_levels, texts, web_dir, package_files)
-from .evaluate import evaluate
+from .evaluate import CARD_TERMS, CARD_WEIGHTS, TERMS, TUNED, WEIGHTS, evaluate, make_evaluator, squash, terms
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import FibonacciGame
@@ -40,8 +42,14 @@ def describe(game: "FibonacciGame") -> GameDescription:
     # (≈ depth 3) it sees half of its own turn and none of the reply (0-4 against greedy).
     # With depth budgets (seed 500, 8 games a pairing): 2 turns scored 62.5 % against greedy,
     # 3 turns 87.5 %. Levels 3-6 get 0.2/0.5/1.5/4 CPU seconds per action of the turn.
-    strongest = Search("turns", rollout_cap=60, evaluator=evaluate)
-    level3 = Search("turns", evaluator=evaluate)
+    # weights tuned by self-play where they won a tournament (abstracta tune; README "Tuned
+    # evaluators"), else the hand-set evaluator
+    tuned = TUNED.get(game.variant)
+    tuning = Tuning(CARD_TERMS if cards else TERMS, tuned or (CARD_WEIGHTS if cards else WEIGHTS), terms,
+                    partial(make_evaluator, cards=cards), squash, "turns:d1")
+    evaluator = tuning.make(tuned) if tuned else evaluate
+    strongest = Search("turns", rollout_cap=60, evaluator=evaluator)
+    level3 = Search("turns", evaluator=evaluator)
     return GameDescription(
         name=game.name,
         title=T("title", "Fibonacci"),
@@ -49,8 +57,9 @@ def describe(game: "FibonacciGame") -> GameDescription:
                              "anything, and ring the enemy core with your six attackers."),
         num_players=2, min_players=2, max_players=2,
         chance=cards, hidden_information=cards,
-        evaluator=evaluate,
+        evaluator=evaluator,
         levels=standard_levels(strongest, level3=level3),
+        tuning=tuning,
         notation_help=T("notation", (
             "A move is <from>-<to>, e.g. b6-c7: a piece may go to any cell next to its group (same owner "
             "and type, connected); onto an occupied cell it swaps places. pass ends the turn early. "

@@ -48,6 +48,129 @@ def _groups(mask: int) -> int:
     return n
 
 
+#: The tuner's terms (``GameDescription.tuning``), each the player's count minus the
+#: opponent's: standard and Go rules, and the cards variant (no inner-core or edge rules, a
+#: bonus for three attackers on the ring).
+TERMS = ("ring", "inner_core", "surround", "distance", "groups", "threat", "edge")
+CARD_TERMS = ("ring", "ring3", "distance", "groups", "threat")
+WEIGHTS = (0.45, 0.3, 0.6, -0.12, -0.12, -0.25, 0.2)
+CARD_WEIGHTS = (0.45, 0.25, -0.12, -0.35, -0.25)
+#: Weights tuned by self-play that won their verification tournament (README "Tuned
+#: evaluators"), by variant: there they are the default weights.
+TUNED: dict[str, tuple[float, ...]] = {
+    # abstracta tune fibonacci --games 150 --seed 1000 (turns:d1): +109 Elo (+51 … +167), 150 games
+    "standard": (0.3144, -0.08423, 0.6927, -0.9323, -0.09674, -0.1144, -0.1842),
+}
+#: Scale of the weighted sum inside ``tanh``.
+SQUASH = 0.35
+
+
+def _side_score(state: "FibonacciState", p: int, cards: bool, w: tuple[float, ...]) -> float:
+    """One side's weighted terms. ``w`` = (ring, ring3, inner_core, surround, distance, groups,
+    threat, edge); the additions run in one fixed order, so the same weights give the same float."""
+    w_ring, w_ring3, w_inner, w_surround, w_dist, w_groups, w_threat, w_edge = w
+    bb = state.bitboards
+    att = bb[2 + 3 * p]
+    core = bb[1 + 3 * p]
+    enemy_core = bb[4 - 3 * p]
+    enemy_att = bb[5 - 3 * p]
+    score = 0.0
+    if enemy_core and att:
+        ec = enemy_core.bit_length() - 1
+        ring = NBM[ec]
+        adj = (ring & att).bit_count()
+        score += w_ring * adj + (w_ring3 if cards and adj >= 3 else 0.0)
+        if not cards and enemy_core & DEG6:
+            score += w_inner + (w_surround if adj >= 5 else 0.0)  # only an inner core can be surrounded
+        row = DIST[ec]
+        total = 0
+        n = 0
+        m = att
+        while m:
+            low = m & -m
+            total += row[low.bit_length() - 1]
+            n += 1
+            m ^= low
+        score += w_dist * (total / n)
+        groups = _groups(att)
+        score += w_groups * (groups - 1)
+    if core:
+        cb = core.bit_length() - 1
+        threat = (NBM[cb] & enemy_att).bit_count()
+        score += w_threat * threat
+        if not cards and not core & DEG6:
+            score += w_edge
+    return score
+
+
+def _side_counts(state: "FibonacciState", p: int, cards: bool) -> tuple[float, ...]:
+    """One side's unweighted terms, in the order of :data:`TERMS` (or :data:`CARD_TERMS`)."""
+    bb = state.bitboards
+    att = bb[2 + 3 * p]
+    core = bb[1 + 3 * p]
+    enemy_core = bb[4 - 3 * p]
+    enemy_att = bb[5 - 3 * p]
+    adj = ring3 = inner = surround = dist = groups = threat = edge = 0.0
+    if enemy_core and att:
+        ec = enemy_core.bit_length() - 1
+        adj = float((NBM[ec] & att).bit_count())
+        ring3 = 1.0 if cards and adj >= 3 else 0.0
+        if not cards and enemy_core & DEG6:
+            inner = 1.0
+            surround = 1.0 if adj >= 5 else 0.0
+        row = DIST[ec]
+        cells = [low.bit_length() - 1 for low in _bits(att)]
+        dist = sum(row[c] for c in cells) / len(cells)
+        groups = float(_groups(att) - 1)
+    if core:
+        threat = float((NBM[core.bit_length() - 1] & enemy_att).bit_count())
+        if not cards and not core & DEG6:
+            edge = 1.0
+    if cards:
+        return (adj, ring3, dist, groups, threat)
+    return (adj, inner, surround, dist, groups, threat, edge)
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low
+        mask ^= low
+
+
+def terms(state: "FibonacciState", player: int) -> tuple[float, ...]:
+    """The tuner's terms of a running position: ``player``'s minus the opponent's."""
+    cards = state.game.variant == "cards"
+    mine, theirs = _side_counts(state, player, cards), _side_counts(state, player ^ 1, cards)
+    return tuple(a - b for a, b in zip(mine, theirs))
+
+
+def squash(x: float) -> float:
+    """``tanh(SQUASH * x)``: the weighted sum into (−1, 1)."""
+    return math.tanh(SQUASH * x)
+
+
+def make_evaluator(weights: tuple[float, ...], cards: bool = False):
+    """:func:`evaluate` with ``weights`` for :data:`TERMS` (``cards``: :data:`CARD_TERMS`); the
+    same arithmetic, so the default weights give today's values exactly."""
+    if cards:
+        ring, ring3, dist, groups, threat = weights
+        w = (ring, ring3, 0.0, 0.0, dist, groups, threat, 0.0)
+    else:
+        ring, inner, surround, dist, groups, threat, edge = weights
+        w = (ring, 0.0, inner, surround, dist, groups, threat, edge)
+
+    def weighted(state: "FibonacciState", player: int) -> float:
+        if state.result is not None:
+            return float(state.result[player])
+        x = _side_score(state, player, cards, w) - _side_score(state, player ^ 1, cards, w)
+        return math.tanh(0.35 * x)
+
+    return weighted
+
+
+# The plain evaluator keeps its constants inline (it is on every search's hot path); the
+# weighted one (:func:`make_evaluator`) runs the same arithmetic on its weights.
 def _side_terms(state: "FibonacciState", p: int, cards: bool) -> float:
     bb = state.bitboards
     att = bb[2 + 3 * p]

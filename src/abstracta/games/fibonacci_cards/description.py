@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
+from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  standard_levels, texts, web_dir, package_files)
-from .evaluate import evaluate
+from .evaluate import TERMS, WEIGHTS, evaluate, make_evaluator, squash, terms
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import FibonacciCardsGame
@@ -49,6 +49,8 @@ def describe(game: "FibonacciCardsGame") -> GameDescription:
         chance=True, hidden_information=True,
         evaluator=evaluate,
         levels=standard_levels(strongest, hidden_information=True),
+        # the evaluator is read by greedy (level 2) and IS-MCTS's capped playouts, so greedy tunes it
+        tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, squash, "greedy"),
         bots={"rule": _rule_bot},
         notation_help=T("notation", (
             "7h>1 plays the 7 of hearts on pile 1 as a sum (it equals two piles, or all three); "

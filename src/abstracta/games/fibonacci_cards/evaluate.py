@@ -7,6 +7,8 @@ fit the table).
 
 from __future__ import annotations
 
+from typing import Callable
+
 from .cards import CUT, NUM_CARDS, config_table
 from .rules import FibonacciCardsState
 
@@ -36,3 +38,48 @@ def evaluate(state: FibonacciCardsState, player: int) -> float:
     n_unseen = unseen.bit_count()
     their_frac = (playable & unseen).bit_count() / n_unseen if n_unseen else 0.0
     return 0.9 * (0.7 * size_term + 0.3 * (my_frac - their_frac))
+
+
+# --------------------------------------------------------------------------- tuning (issue 18 §4)
+#: The tuner's terms (``GameDescription.tuning``): the hand-size difference (fewer cards is
+#: better) and own playability minus the opponent's expected playability.
+TERMS = ("hand_size", "playability")
+WEIGHTS = (0.7, 0.3)
+#: Scale of the weighted sum; with the default weights the value stays within ±SCALE.
+SCALE = 0.9
+
+
+def squash(x: float) -> float:
+    """``SCALE * x`` clamped to ±SCALE (the clamp never acts with the default weights)."""
+    return max(-SCALE, min(SCALE, SCALE * x))
+
+
+def terms(state: FibonacciCardsState, player: int) -> tuple[float, float]:
+    """The :data:`TERMS` of a running position from ``player``'s view (what he may see)."""
+    mine = len(state._hands[player])
+    theirs = len(state._hands[1 - player])
+    playable = config_table(state._cfg).playable
+    unseen = unseen_mask(state, player)
+    n_unseen = unseen.bit_count()
+    their_frac = (playable & unseen).bit_count() / n_unseen if n_unseen else 0.0
+    return ((theirs - mine) / (theirs + mine), (playable & state._hmask[player]).bit_count() / mine - their_frac)
+
+
+def make_evaluator(weights: tuple[float, ...]) -> Callable[[FibonacciCardsState, int], float]:
+    """:func:`evaluate` with ``weights`` for :data:`TERMS` (the same arithmetic, then the clamp)."""
+    w_size, w_play = weights
+
+    def weighted(state: FibonacciCardsState, player: int) -> float:
+        if state._terminal:
+            return state._returns[player]
+        mine = len(state._hands[player])
+        theirs = len(state._hands[1 - player])
+        size_term = (theirs - mine) / (theirs + mine)
+        playable = config_table(state._cfg).playable
+        my_frac = (playable & state._hmask[player]).bit_count() / mine
+        unseen = unseen_mask(state, player)
+        n_unseen = unseen.bit_count()
+        their_frac = (playable & unseen).bit_count() / n_unseen if n_unseen else 0.0
+        return max(-SCALE, min(SCALE, 0.9 * (w_size * size_term + w_play * (my_frac - their_frac))))
+
+    return weighted

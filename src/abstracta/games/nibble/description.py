@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
+from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  standard_levels, texts, web_dir, package_files)
-from .evaluate import evaluate
+from .evaluate import TERMS, WEIGHTS, evaluate, make_evaluator, squash, terms
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import NibbleGame
@@ -56,6 +56,7 @@ def describe(game: "NibbleGame") -> GameDescription:
         whole_turn_notation=True,
         evaluator=evaluate,
         levels=standard_levels(strongest),
+        tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, squash, "alphabeta:d3"),
         notation_help=T("notation", (
             "Take free discs of one colour by their cells: a1 takes one disc; a1+a9 takes several of the "
             "same colour at once (then end is implied). Mid-turn, type another cell of that colour or end. "

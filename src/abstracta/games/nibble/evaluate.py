@@ -16,7 +16,7 @@ combines, for both seats:
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from .rules import NibbleState
@@ -94,3 +94,69 @@ def evaluate(state: "NibbleState", player: int) -> float:
     if takeable & 1:
         x += 0.03 * sign
     return max(-0.95, min(0.95, math.tanh(x)))
+
+
+# --------------------------------------------------------------------------- tuning (issue 18 §4)
+#: The tuner's terms (``GameDescription.tuning``), from ``player``'s view: majorities (locked
+#: colours and leads, over the majorities needed), cubed progress to instant wins A and B (own
+#: minus the opponent's), and the side to move's instant-win threat and parity (+ when
+#: ``player`` moves, − otherwise).
+TERMS = ("majorities", "win_a", "win_b", "threat", "parity")
+WEIGHTS = (1.2, 1.5, 1.5, 2.0, 0.03)
+
+
+def squash(x: float) -> float:
+    """``tanh`` clamped to ±0.95."""
+    return max(-0.95, min(0.95, math.tanh(x)))
+
+
+def _majorities(state: "NibbleState", player: int) -> tuple[float, tuple[float, float], tuple[float, float]]:
+    g = state.geometry
+    me = state.coll[player]
+    opp = state.coll[1 - player]
+    n, t, maj = g.per_colour, g.triple, g.majority
+    locked_me = locked_opp = 0
+    lean = 0.0
+    for c in range(g.colours):
+        m, o = me[c], opp[c]
+        if m >= maj:
+            locked_me += 1
+        elif o >= maj:
+            locked_opp += 1
+        else:
+            lean += (m - o) / maj
+    return (locked_me - locked_opp + 0.5 * lean), _progress(me, opp, n, t), _progress(opp, me, n, t)
+
+
+def terms(state: "NibbleState", player: int) -> tuple[float, float, float, float, float]:
+    """The :data:`TERMS` of a running position from ``player``'s view."""
+    majority, (a_me, b_me), (a_opp, b_opp) = _majorities(state, player)
+    mover = state.to_move
+    sign = 1.0 if mover == player else -1.0
+    takeable = len(state.legal_actions()) - (1 if state.take >= 0 else 0)
+    return (majority / state.geometry.majorities, a_me * a_me * a_me - a_opp * a_opp * a_opp,
+            b_me * b_me * b_me - b_opp * b_opp * b_opp,
+            sign if _can_win_now(state, state.coll[mover]) else 0.0, sign if takeable & 1 else 0.0)
+
+
+def make_evaluator(weights: tuple[float, ...]) -> Callable[["NibbleState", int], float]:
+    """:func:`evaluate` with ``weights`` for :data:`TERMS` (the same arithmetic, so today's
+    weights give today's values exactly)."""
+    w_maj, w_a, w_b, w_threat, w_parity = weights
+
+    def weighted(state: "NibbleState", player: int) -> float:
+        if state.winner >= 0:
+            return 1.0 if state.winner == player else -1.0
+        majority, (a_me, b_me), (a_opp, b_opp) = _majorities(state, player)
+        x = w_maj * majority / state.geometry.majorities
+        x += w_a * (a_me * a_me * a_me - a_opp * a_opp * a_opp) + w_b * (b_me * b_me * b_me - b_opp * b_opp * b_opp)
+        mover = state.to_move
+        sign = 1.0 if mover == player else -1.0
+        if _can_win_now(state, state.coll[mover]):
+            x += w_threat * sign
+        takeable = len(state.legal_actions()) - (1 if state.take >= 0 else 0)
+        if takeable & 1:
+            x += w_parity * sign
+        return max(-0.95, min(0.95, math.tanh(x)))
+
+    return weighted

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Variant, rules_page,
+from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  standard_levels, texts, web_dir, package_files)
-from .evaluate import evaluate
+from .evaluate import TERMS, WEIGHTS, evaluate, make_evaluator, squash, terms
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import SlideCheckersGame
@@ -67,6 +67,8 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
         chance=False, hidden_information=False,
         evaluator=evaluate,
         levels=standard_levels(strongest, level3=level3),
+        tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, squash,
+                      "alphabeta:d2" if game.num_players == 2 else "paranoid:d2"),
         notation_help=T("notation", (
             "Placement: @e4. A step or slide is <from>-<to> (slides run through empty squares of your "
             "colour). A jump is <from>*<landing> plus r (remove the jumped piece) or e (exchange it for "

@@ -7,7 +7,7 @@ players the opponents are pooled (their average counts as "the opponent").
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .tables import FULL, dilate
 
@@ -63,3 +63,83 @@ def evaluate(state: "SlideCheckersState", player: int) -> float:
         empty = FULL ^ (own | others)
         x += MOBILITY * ((dilate(own) & empty).bit_count() - (dilate(others) & empty).bit_count() / k)
     return max(-0.999, min(0.999, math.tanh(x / SCALE)))
+
+
+# --------------------------------------------------------------------------- tuning (issue 18 §4)
+#: The tuner's terms (``GameDescription.tuning``), from ``player``'s view: material (pieces on
+#: the board and to place, minus the opponents' average), tempo (+1 when ``player`` moves and
+#: can capture, −1 when an opponent moves and can capture one of ``player``'s pieces), threats
+#: (enemy pieces ``player`` can jump minus own pieces the opponents can jump) and mobility
+#: (empty squares next to own pieces minus the opponents' average). In the placement phase only
+#: material counts.
+TERMS = ("material", "tempo", "threats", "mobility")
+WEIGHTS = (1.0, TEMPO, THREAT, MOBILITY)
+
+
+def squash(x: float) -> float:
+    """``tanh(x / SCALE)`` clamped to ±0.999."""
+    return max(-0.999, min(0.999, math.tanh(x / SCALE)))
+
+
+def _counts(state: "SlideCheckersState", player: int):
+    """``(material, tempo, threats, mobility)`` or ``None`` when no opponent is left."""
+    n = state.num_players
+    bbs = [state.pieces(i) for i in range(n)]
+    own = bbs[player]
+    opponents = [i for i in range(n) if i != player and (bbs[i] or state.to_place[i])]
+    if not opponents:
+        return None
+    k = len(opponents)
+    others = 0
+    for i in opponents:
+        others |= bbs[i]
+    to_place = state.to_place
+    mine = own.bit_count() + to_place[player]
+    theirs = (others.bit_count() + sum(to_place[i] for i in opponents)) / k
+    tempo = threats = mobility = 0.0
+    if state.phase == "movement":
+        mover = state.current_player()
+        my_targets = state.jump_targets(player) & others
+        their_targets = 0
+        for i in opponents:
+            their_targets |= state.jump_targets(i) & own
+        if mover == player:
+            if my_targets:
+                tempo = 1.0
+        elif state.jump_targets(mover) & own:
+            tempo = -1.0
+        threats = my_targets.bit_count() - their_targets.bit_count()
+        empty = FULL ^ (own | others)
+        mobility = (dilate(own) & empty).bit_count() - (dilate(others) & empty).bit_count() / k
+    return mine - theirs, tempo, threats, mobility
+
+
+def terms(state: "SlideCheckersState", player: int) -> tuple[float, float, float, float] | None:
+    """The :data:`TERMS` of a running position from ``player``'s view; ``None`` when no
+    opponent is left (the evaluator then gives 0.99)."""
+    counts = _counts(state, player)
+    return None if counts is None else tuple(float(c) for c in counts)  # type: ignore[return-value]
+
+
+def make_evaluator(weights: tuple[float, ...]) -> Callable[["SlideCheckersState", int], float]:
+    """:func:`evaluate` with ``weights`` for :data:`TERMS` (the same arithmetic, so today's
+    weights give today's values exactly)."""
+    w_mat, w_tempo, w_threat, w_mob = weights
+
+    def weighted(state: "SlideCheckersState", player: int) -> float:
+        if state.is_terminal():
+            return float(state.returns()[player])
+        counts = _counts(state, player)
+        if counts is None:
+            return 0.99
+        material, tempo, threats, mobility = counts
+        x = w_mat * material
+        if tempo > 0:
+            x += w_tempo
+        elif tempo < 0:
+            x -= w_tempo
+        x += w_threat * threats
+        x += w_mob * mobility
+        return max(-0.999, min(0.999, math.tanh(x / SCALE)))
+
+    return weighted

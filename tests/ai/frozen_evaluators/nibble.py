@@ -1,0 +1,98 @@
+"""FROZEN COPY (commit 85db76f) of the evaluator before issue 18 §4, for the tests that the weighted evaluators with default weights equal it. Do not edit.
+
+Heuristic evaluation of Nibble positions for the greedy and alpha-beta bots.
+
+Spec: nibble.md §5 (the three ways to win). The value is in [-1, 1] from ``player``'s view and
+combines, for both seats:
+
+* majorities: colours already locked (≥ 5 / 7 discs) count fully, contested colours by the
+  lead in them, against the 5 / 7 majorities needed;
+* instant win A: best progress towards all discs of a colour the opponent does not touch;
+* instant win B: best progress towards the threshold in each of three adjacent colours, over
+  the runs the opponent has not already spoiled;
+* threats: whether the seat to move can complete an instant win with the discs it may take
+  now (legal single takes of a colour bound the discs one turn can take);
+* parity: a small bonus to the mover when the number of takeable discs is odd.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from abstracta.games.nibble.rules import NibbleState
+
+
+def _progress(counts: list[int], other: list[int], n: int, t: int) -> tuple[float, float]:
+    """(best progress to win A, best progress to win B) in [0, 1] for one collection."""
+    best_a = 0.0
+    for c, m in enumerate(counts):
+        if other[c] == 0 and m:
+            p = m / n
+            if p > best_a:
+                best_a = p
+    best_b = 0.0
+    limit = n - t
+    for s in range(len(counts) - 2):
+        if other[s] > limit or other[s + 1] > limit or other[s + 2] > limit:
+            continue
+        p = (min(counts[s], t) + min(counts[s + 1], t) + min(counts[s + 2], t)) / (3 * t)
+        if p > best_b:
+            best_b = p
+    return best_a, best_b
+
+
+def _can_win_now(state: "NibbleState", counts: list[int]) -> bool:
+    """Whether the seat to move can complete an instant win in this turn (upper-bound test:
+    every legal single take of a colour counted as takeable together)."""
+    g = state.geometry
+    end = g.cells
+    per = [0] * g.colours
+    for a in state.legal_actions():
+        if a != end:
+            per[state.board[g.bit[a]]] += 1
+    n, t, k = g.per_colour, g.triple, g.colours
+    for c, extra in enumerate(per):
+        if not extra:
+            continue
+        total = counts[c] + extra
+        if total >= n:
+            return True
+        if total >= t:
+            for s in range(max(0, c - 2), min(c, k - 3) + 1):
+                if all(counts[x] >= t or x == c for x in (s, s + 1, s + 2)):
+                    return True
+    return False
+
+
+def evaluate(state: "NibbleState", player: int) -> float:
+    """Value of ``state`` for seat ``player`` in [-1, 1] (terminal: the result)."""
+    if state.winner >= 0:
+        return 1.0 if state.winner == player else -1.0
+    g = state.geometry
+    me = state.coll[player]
+    opp = state.coll[1 - player]
+    n, t, maj, need = g.per_colour, g.triple, g.majority, g.majorities
+    locked_me = locked_opp = 0
+    lean = 0.0
+    for c in range(g.colours):
+        m, o = me[c], opp[c]
+        if m >= maj:
+            locked_me += 1
+        elif o >= maj:
+            locked_opp += 1
+        else:
+            lean += (m - o) / maj
+    x = 1.2 * (locked_me - locked_opp + 0.5 * lean) / need
+    a_me, b_me = _progress(me, opp, n, t)
+    a_opp, b_opp = _progress(opp, me, n, t)
+    x += 1.5 * (a_me * a_me * a_me - a_opp * a_opp * a_opp) + 1.5 * (b_me * b_me * b_me - b_opp * b_opp * b_opp)
+    mover = state.to_move
+    sign = 1.0 if mover == player else -1.0
+    if _can_win_now(state, state.coll[mover]):
+        x += 2.0 * sign
+    takeable = len(state.legal_actions()) - (1 if state.take >= 0 else 0)
+    if takeable & 1:
+        x += 0.03 * sign
+    return max(-0.95, min(0.95, math.tanh(x)))
