@@ -60,6 +60,22 @@ def start_state(game: Game, position: str | None) -> State:
     return game.new_initial_state(seed=0 if game.has_chance and seed is None else seed)
 
 
+def played_state(game: Game, position: str | None, actions: list[str] | None) -> State:
+    """:func:`start_state` with ``actions`` (the spec's notation) applied in order.
+
+    Raises:
+        CliError: naming the first illegal action (1-based) and why.
+    """
+    state = start_state(game, position)
+    for index, text in enumerate(actions or [], 1):
+        try:
+            for action in game.parse_move(state, text):
+                state.apply_action(action)
+        except IllegalActionError as exc:
+            raise CliError(f"action {index} {text!r} is illegal: {exc}") from None
+    return state
+
+
 def guarded(fn):
     """Turn spine errors into one clear line and a non-zero exit, never a traceback."""
     import functools
@@ -180,13 +196,7 @@ def apply_cmd(
 ) -> None:
     """Apply actions in order and print the resulting position text."""
     game = make_game(game_name, option)
-    state = start_state(game, position)
-    for index, text in enumerate(actions or [], 1):
-        try:
-            for action in game.parse_move(state, text):
-                state.apply_action(action)
-        except IllegalActionError as exc:
-            raise CliError(f"action {index} {text!r} is illegal: {exc}") from None
+    state = played_state(game, position, actions)
     if as_json:
         print(json.dumps({"position": state.to_text(), "terminal": state.is_terminal(),
                           "returns": [float(r) for r in state.returns()]}))
@@ -211,13 +221,7 @@ def analyse_cmd(
     from .ai.analysis import analyse
 
     game = make_game(game_name, option)
-    state = start_state(game, position)
-    for index, text in enumerate(actions or [], 1):
-        try:
-            for action in game.parse_move(state, text):
-                state.apply_action(action)
-        except IllegalActionError as exc:
-            raise CliError(f"action {index} {text!r} is illegal: {exc}") from None
+    state = played_state(game, position, actions)
     try:
         result = analyse(state, seat, budget)
     except AbstractaError:
