@@ -169,41 +169,11 @@ def make_evaluator(weights: tuple[float, ...], cards: bool = False):
     return weighted
 
 
-# The plain evaluator keeps its constants inline (it is on every search's hot path); the
-# weighted one (:func:`make_evaluator`) runs the same arithmetic on its weights.
-def _side_terms(state: "FibonacciState", p: int, cards: bool) -> float:
-    bb = state.bitboards
-    att = bb[2 + 3 * p]
-    core = bb[1 + 3 * p]
-    enemy_core = bb[4 - 3 * p]
-    enemy_att = bb[5 - 3 * p]
-    score = 0.0
-    if enemy_core and att:
-        ec = enemy_core.bit_length() - 1
-        ring = NBM[ec]
-        adj = (ring & att).bit_count()
-        score += 0.45 * adj + (0.25 if cards and adj >= 3 else 0.0)
-        if not cards and enemy_core & DEG6:
-            score += 0.3 + (0.6 if adj >= 5 else 0.0)  # only an inner core can be surrounded
-        row = DIST[ec]
-        total = 0
-        n = 0
-        m = att
-        while m:
-            low = m & -m
-            total += row[low.bit_length() - 1]
-            n += 1
-            m ^= low
-        score -= 0.12 * (total / n)
-        groups = _groups(att)
-        score -= (0.35 if cards else 0.12) * (groups - 1)
-    if core:
-        cb = core.bit_length() - 1
-        threat = (NBM[cb] & enemy_att).bit_count()
-        score -= 0.25 * threat
-        if not cards and not core & DEG6:
-            score += 0.2
-    return score
+#: The hand-set weights in :func:`_side_score`'s order (ring, ring3, inner_core, surround, distance,
+#: groups, threat, edge), per ``cards``; ``x - 0.12·d`` and ``x + (−0.12)·d`` are the same float,
+#: so these give exactly the values of the former inline constants.
+_HAND_SET = {False: (0.45, 0.0, 0.3, 0.6, -0.12, -0.12, -0.25, 0.2),
+             True: (0.45, 0.25, 0.0, 0.0, -0.12, -0.35, -0.25, 0.0)}
 
 
 def evaluate(state: "FibonacciState", player: int) -> float:
@@ -211,5 +181,6 @@ def evaluate(state: "FibonacciState", player: int) -> float:
     if state.result is not None:
         return float(state.result[player])
     cards = state.game.variant == "cards"
-    x = _side_terms(state, player, cards) - _side_terms(state, player ^ 1, cards)
+    w = _HAND_SET[cards]
+    x = _side_score(state, player, cards, w) - _side_score(state, player ^ 1, cards, w)
     return math.tanh(0.35 * x)
