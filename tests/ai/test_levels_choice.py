@@ -28,3 +28,16 @@ def test_level3_mcts_playout_caps(name, cap):
     bot = make_bot("level:3", game, seed=0)
     assert isinstance(bot, MCTSBot)
     assert rollout_cap(game) == cap and bot.max_rollout_actions == cap
+
+
+def test_fibonacci_level2_greedy_reads_the_hand_set_weights():
+    # tuned weights made greedy nearly as strong as level 3 (2-3 at 65.6 %); level 2 keeps the
+    # hand-set evaluator while levels 3-6 read the tuned one
+    from abstracta.games.fibonacci.evaluate import TUNED, evaluate
+
+    game = abstracta.load_game("fibonacci", variant="standard")
+    levels = game.description.levels
+    assert levels[2].bot == "greedy" and levels[2].evaluator is evaluate
+    assert "standard" in TUNED and levels[3].evaluator is not evaluate
+    assert levels[3].evaluator.weights == TUNED["standard"]
+    state = game.new_initial_state()
