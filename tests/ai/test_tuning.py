@@ -248,6 +248,9 @@ FINGERPRINTS = {
 #: the levels that play tuned weights, per variant (README "Tuned evaluators"); Fibonacci's
 #: level 2 keeps the hand-set weights (README "The level ladder")
 TUNED_LEVELS = {("fibonacci", ()): (3, 4, 5, 6), ("fanorona", ()): (2, 3, 4, 5, 6)}
+#: levels declared anew since (README "The level ladder"): Telo's levels 2 and 3 are MCTS held
+#: to 10 and 120 playouts
+REDESIGNED = {("fanorona", (("size", "telo"),)): (2, 3)}
 
 
 @pytest.mark.parametrize("key", list(FINGERPRINTS), ids=[f"{n}{dict(o)}" for n, o in FINGERPRINTS])
@@ -259,7 +262,7 @@ def test_fingerprints_change_exactly_where_tuned_weights_are_played(key):
     now = [level_fingerprint(game, level) for level in range(1, 7)]
     before = FINGERPRINTS[key]
     assert now[0] == before[0]  # random reads no evaluator
-    tuned = TUNED_LEVELS.get(key, ())
+    tuned = TUNED_LEVELS.get(key, ()) + REDESIGNED.get(key, ())
     for level in range(2, 7):
         assert (now[level - 1] != before[level - 1]) == (level in tuned), level
 

@@ -338,12 +338,17 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot | None:
     search = level_search(game, level)
     seconds = LEVELS[level].seconds
     if search.bot in SEARCHES:
-        if seconds is None:
+        if seconds is not None:
+            budget = Budget(seconds=seconds)
+        elif search.bot in ("mcts", "ismcts") and search.max_iterations is not None:
+            # a level without seconds (1-2) may still be a search held to a few playouts
+            budget = Budget(iterations=search.max_iterations)
+        else:
             raise ValueError(f"{game.name}: level {level} declares the search {search.bot!r}, "
-                             "but that level has no time budget")
+                             "but that level has no time budget (nor max_iterations for MCTS)")
         if search.bot in TWO_PLAYER_SEARCHES and game.num_players != 2:
             raise ValueError(f"{game.name}: level {level} declares {search.bot} for {game.num_players} players")
-        bot = _search_bot(search.bot, game, Budget(seconds=seconds), seed, canonical, search)
+        bot = _search_bot(search.bot, game, budget, seed, canonical, search)
     else:
         bot = _simple_bot(search.bot, game, seed, canonical, search)
         if hasattr(bot, "name"):
