@@ -195,3 +195,50 @@ def test_alpha_beta_stops_on_the_search_clock(monkeypatch) -> None:
     state = game.new_initial_state()
     assert bot.step(state) in state.legal_actions()
     assert bot.inner.depth <= 1 if hasattr(bot, "inner") else bot.depth <= 1
+
+
+def _card_variant_midgame():
+    """A card-variant position after a few random actions, a player to move at a turn's start."""
+    import random
+
+    game = load_game("fibonacci", variant="cards", seed=11)
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+    # play on to the start of a turn
+    player = state.current_player()
+    while state.current_player() == player:
+        state.apply_action(rng.choice(state.legal_actions()))
+    return game, state
+
+
+def test_turn_search_weighs_every_card_the_reply_may_get() -> None:
+    # Issue 17 (card variant, 2-3 at 62.5 %): each search ran on one determinization whose
+    # hidden pile order fixed the card of every later turn, so the reply was searched against
+    # one random card as if it were known. With the between-turn reveals as chance nodes the
+    # value is an expectation over the pile's cards, the same for every order of the piles.
+    import random
+
+    from abstracta.ai.base import Budget
+    from abstracta.ai.turns import TurnSearchBot
+
+    game, state = _card_variant_midgame()
+    assert game.max_chance_outcomes() > 0
+
+    def values(explicit: bool) -> set[float]:
+        out = set()
+        for k in range(4):  # four determinizations: four orders of the hidden piles
+            view = state.resample_from_infostate(state.current_player(), random.Random(k))
+            view.set_explicit_chance(explicit)
+            bot = TurnSearchBot(game, Budget(depth=2), seed=1, noise=0.0, width=3, reply_width=3)
+            bot.search(view)
+            out.add(round(bot.value, 9))
+        return out
+
+    assert TurnSearchBot(game, 1.0).explicit_chance
+    # the first action of a game too (there the switch would make the dealt card a chance node)
+    first = game.new_initial_state()
+    assert TurnSearchBot(game, Budget(depth=1), seed=0).step(first) in first.legal_actions()
+    assert len(values(True)) == 1  # every determinization: the same expectation
+    assert len(values(False)) > 1  # one drawn pile order each: the defect this replaced

@@ -71,3 +71,17 @@ def test_a_level_2_search_needs_a_playout_cap(monkeypatch) -> None:
     monkeypatch.setattr(levels_module, "level_search", lambda g, level: Search("mcts"))
     with pytest.raises(ValueError, match="no time budget"):
         make_bot("level:2", game, seed=0)
+
+
+def test_turn_search_revision_2_counts_only_where_chance_is_searched(monkeypatch) -> None:
+    # explicit chance between turns changed the turn search's play only in games with in-game
+    # chance: the ladder's Fibonacci standard and Go rows keep counting, the card variant's stop
+    from abstracta.ai import levels as levels_module
+
+    standard, cards = load_game("fibonacci"), load_game("fibonacci", variant="cards")
+    assert levels_module.bot_revision(standard, "turns") == 1
+    assert levels_module.bot_revision(cards, "turns") == levels_module.BOT_REVISIONS["turns"] == 2
+    before = [level_fingerprint(g, 4) for g in (standard, cards)]
+    monkeypatch.setitem(levels_module.BOT_REVISIONS, "turns", 3)
+    after = [level_fingerprint(g, 4) for g in (standard, cards)]
+    assert after[0] == before[0] and after[1] != before[1]

@@ -87,8 +87,21 @@ _WORD = re.compile(r"^[a-z][a-z0-9_]*$")
 #: A bot a game declares (``GameDescription.bots``) carries its own ``revision`` attribute.
 #: Revision 2 of the time-budgeted searches: seconds became CPU seconds of the searching thread
 #: (wall-clock levels measured on a loaded machine were weakened players).
-BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 2, "ismcts": 2, "alphabeta": 2, "turns": 1,
+#: Revision 2 of the turn search: chance between turns became explicit chance nodes
+#: (abstracta.ai.turns), a change of play only in games with in-game chance, so only there.
+BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 2, "ismcts": 2, "alphabeta": 2, "turns": 2,
                                  "paranoid": 2}
+#: Revisions that changed a bot's play only in some games: (bot, the games, revision before).
+_REVISION_SCOPE = {"turns": (lambda game: game.max_chance_outcomes() > 0, 1)}
+
+
+def bot_revision(game: Game, bot: str) -> int:
+    """The revision of the shared bot ``bot`` as it plays ``game`` (:data:`BOT_REVISIONS`)."""
+    revision = BOT_REVISIONS.get(bot, 0)
+    scope = _REVISION_SCOPE.get(bot)
+    if scope is not None and not scope[0](game):
+        return scope[1]
+    return revision
 
 
 def _callable_name(value: Any) -> Any:
@@ -118,7 +131,7 @@ def level_fingerprint(game: Game, level: int) -> str:
     fields = {name: _callable_name(getattr(search, name)) for name in search.__dataclass_fields__
               if not (name in _LATER_FIELDS and getattr(search, name) is None)}
     factory = game.description.bots.get(search.bot)
-    revision = getattr(factory, "revision", 0) if factory is not None else BOT_REVISIONS.get(search.bot, 0)
+    revision = getattr(factory, "revision", 0) if factory is not None else bot_revision(game, search.bot)
     text = json.dumps([fields, LEVELS[level].seconds, revision], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 

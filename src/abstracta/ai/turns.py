@@ -25,6 +25,10 @@ best of ``reply_width`` replies; depth 1 is greedy over ``width`` candidate turn
 * Variety: each root candidate gets a seeded bonus in [0, ``noise``), so near-equal turns are
   chosen by the seed and the games of a match differ.
 * Hidden information: each search runs on one determinization (``resample_from_infostate``).
+* Chance between turns (a card revealed at the start of each turn, Fibonacci's card variant):
+  the determinization is switched to explicit chance nodes (``set_explicit_chance``), so a
+  reply is searched against every card it may be dealt, weighted by its share of the pile
+  (expectimax), not against the one order the determinization happened to draw.
 """
 
 from __future__ import annotations
@@ -108,6 +112,8 @@ class TurnSearchBot:
         self.depth = 0
         self.value = 0.0
         self.expansions = 0
+        #: search the chance nodes between turns as chance nodes (games with in-game chance)
+        self.explicit_chance = game.max_chance_outcomes() > 0
 
     def restart(self) -> None:
         self._cache.clear()
@@ -261,6 +267,13 @@ class TurnSearchBot:
         view = player_view(state, self.rng)
         if view is state:
             view = state.clone()
+        if self.explicit_chance:
+            explicit = view.clone()
+            explicit.set_explicit_chance(True)
+            # at a game's first action the switch puts the dealt card back as a chance node:
+            # then the search runs on the dealt view as it is
+            if explicit.current_player() == view.current_player():
+                view = explicit
         action, *rest = self.search(view)
         self._plan = rest
         self._prefix = [action]
