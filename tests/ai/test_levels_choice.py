@@ -41,3 +41,20 @@ def test_fibonacci_level2_greedy_reads_the_hand_set_weights():
     assert "standard" in TUNED and levels[3].evaluator is not evaluate
     assert levels[3].evaluator.weights == TUNED["standard"]
     state = game.new_initial_state()
+
+
+def test_fibonacci_card_variant_level2_judges_each_action_alone():
+    # its level 3 was no 65 % step above a greedy that plans its whole turn (2-3: 58-62 %)
+    from abstracta.ai.greedy import GreedyBot
+    from abstracta.ai.levels import level_fingerprint
+
+    cards = abstracta.load_game("fibonacci", variant="cards", seed=3)
+    bot = make_bot("level:2", cards, seed=0)
+    assert isinstance(bot, GreedyBot) and bot.extend == 0
+    assert make_bot("level:2", abstracta.load_game("fibonacci"), seed=0).extend == 6
+    # a turn is then a sequence of one-action choices: nothing planned ahead
+    state = cards.new_initial_state()
+    bot.step(state)
+    assert bot._plan == []
+    # the setting is part of the level's fingerprint (the Go variant's level 2 plans its turns)
+    assert level_fingerprint(cards, 2) != level_fingerprint(abstracta.load_game("fibonacci", variant="go"), 2)

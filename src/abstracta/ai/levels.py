@@ -115,7 +115,7 @@ def _callable_name(value: Any) -> Any:
 
 #: :class:`Search` fields added after ladder results were recorded: left out of a fingerprint
 #: while unset, so adding a field does not make every measured level a stranger.
-_LATER_FIELDS = ("max_iterations",)
+_LATER_FIELDS = ("max_iterations", "extend")
 
 
 def level_fingerprint(game: Game, level: int) -> str:
@@ -312,7 +312,8 @@ def _simple_bot(kind: str, game: Game, seed: int | None, name: str, search: Sear
         return RandomBot(game, seed=seed, name=name)
     if kind == "greedy":
         from .greedy import GreedyBot
-        return GreedyBot(game, seed=seed, name=name, evaluator=search.evaluator if search else None)
+        extend = {"extend": search.extend} if search is not None and search.extend is not None else {}
+        return GreedyBot(game, seed=seed, name=name, evaluator=search.evaluator if search else None, **extend)
     factory = game.description.bots.get(kind)
     if factory is None:
         own = ", ".join(game.description.bots) or "none"

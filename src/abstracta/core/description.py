@@ -186,6 +186,9 @@ class Search:
         max_iterations: MCTS and IS-MCTS only: at most this many playouts an action within the
             level's seconds, for a level meant to stay weaker than its time would make it;
             ``None``: as many as its time allows.
+        extend: greedy only: how many of the best actions that keep a turn going are completed
+            to the turn's end before comparing; 0: every action is judged by the position it
+            leads to, the turn planned no further; ``None``: the greedy bot's default.
     """
 
     bot: str
@@ -194,6 +197,7 @@ class Search:
     oracle: "Oracle | None" = None
     turn_extension: int = 0
     max_iterations: int | None = None
+    extend: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
