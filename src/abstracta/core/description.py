@@ -186,6 +186,10 @@ class Search:
         max_iterations: MCTS and IS-MCTS only: at most this many playouts an action within the
             level's seconds, for a level meant to stay weaker than its time would make it;
             ``None``: as many as its time allows.
+        determinize: IS-MCTS only: ``determinize(state, observer, rng) -> state``, the full
+            state each iteration searches (one consistent with what ``observer`` knows, e.g. a
+            deal that also uses what the opponent's actions showed); ``None``:
+            ``state.resample_from_infostate(observer, rng)``.
     """
 
     bot: str
@@ -194,6 +198,7 @@ class Search:
     oracle: "Oracle | None" = None
     turn_extension: int = 0
     max_iterations: int | None = None
+    determinize: "Callable[[Any, int, Any], Any] | None" = None
 
 
 @dataclass(frozen=True, slots=True)
