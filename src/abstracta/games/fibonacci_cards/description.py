@@ -43,7 +43,7 @@ def describe(game: "FibonacciCardsGame") -> GameDescription:
     # "Strength"): IS-MCTS beats greedy (i200: 64.8 % over 200 games) but more iterations gain
     # next to nothing (i800 vs i200: 54 %); what gains is information: IS-MCTS that knows the
     # opponent's hand scores 68.8 % against it, one that deals him only the cards his draws and
-    # passes allow (``infer``) 54.8 % at equal iterations and 62.9 % with 1000 against 200.
+    # passes allow (``infer``) 54.0 % at equal iterations and 62.9 % with 1000 against 200.
     # So level 3 is plain IS-MCTS held to 200 playouts, levels 4-6 IS-MCTS on inferred deals
     # (4-6 are the same player: more time does not make it stronger).
     levels = {1: Search("random"), 2: Search("greedy", evaluator=evaluate),
