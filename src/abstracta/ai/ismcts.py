@@ -8,8 +8,8 @@ handled with *availability counts*: a child's UCB term uses how often it was ava
 parent instead of the parent's visits. Nodes store, like :mod:`abstracta.ai.mcts`, the sum of
 the returns of the player who moved into them (max^n backup), so any number of players works.
 
-Playouts are uniformly random (or follow a given ``playout`` policy), capped at ``max_rollout_actions`` (then scored by
-``game.evaluate``). Determinism: same seed and iteration budget → same action.
+Playouts are uniformly random (or follow a given ``playout`` policy), capped at
+``max_rollout_actions`` (then scored by ``game.evaluate``). Determinism: same seed and iteration budget → same action.
 """
 
 from __future__ import annotations
