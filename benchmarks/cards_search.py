@@ -13,9 +13,13 @@ measurement uses:
 * ``pimc:DxN[:K]`` — perfect-information Monte Carlo: UCT with N iterations (playouts cut after
   K actions, default 0, and scored by the evaluator) on each of D determinizations, the
   action with the most visits over all of them;
+* ``pol:iN[:C]`` — IS-MCTS with N iterations (exploration constant C, default 1.4) whose
+  playouts play the game's playout policy (``evaluate.playout_policy``) instead of random plays;
 * ``infer-SPEC`` — SPEC whose determinizations respect what the opponent's draws and passes
   showed about his hand (``resample_from_infostate(..., infer=True)``; the bots' default
   deals the unseen cards uniformly);
+* ``hand-SPEC`` — SPEC whose determinizations keep the opponent's **true hand** and shuffle
+  only the stock (not a legal player: an upper bound on what inferring his hand could gain);
 * ``cheat:iN`` — UCT on the **true** state (it sees both hands and the stock): not a legal
   player, an upper bound on what any search could gain from knowing more.
 
@@ -105,6 +109,36 @@ class _Inferring:
         return getattr(self._state, name)
 
 
+class _HandKnown:
+    """A state whose determinizations keep the opponent's true hand (an upper bound only)."""
+
+    def __init__(self, state: Any):
+        self._state = state
+
+    def resample_from_infostate(self, player: int, rng: Any) -> Any:
+        other = self._state.clone()
+        stock = other._stock
+        rng.shuffle(stock)
+        return other
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._state, name)
+
+
+class HandKnown:
+    """``hand-SPEC``: the bot of SPEC, shown states that determinize with the true opponent hand."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+        self.name = f"hand-{inner.name}"
+
+    def restart(self) -> None:
+        self.inner.restart()
+
+    def step(self, state: Any) -> int:
+        return self.inner.step(_HandKnown(state))
+
+
 class Inferring:
     """``infer-SPEC``: the bot of SPEC, shown states that determinize with the inference."""
 
@@ -121,6 +155,8 @@ class Inferring:
 
 def player(spec: str, game: Any, seed: int) -> Any:
     """A bot for ``spec`` (see the module docstring)."""
+    if spec.startswith("hand-"):
+        return HandKnown(player(spec[len("hand-"):], game, seed))
     if spec.startswith("infer-"):
         return Inferring(player(spec[len("infer-"):], game, seed))
     kind, _, rest = spec.partition(":")
@@ -130,6 +166,13 @@ def player(spec: str, game: Any, seed: int) -> Any:
         d, _, rest2 = rest.partition("x")
         budget, _, cap = rest2.partition(":")
         return PIMC(game, int(d), int(budget), int(cap or 0), seed)
+    if kind == "pol":
+        from abstracta.ai.ismcts import ISMCTSBot
+        from abstracta.games.fibonacci_cards.evaluate import playout_policy
+
+        budget, _, c = rest.partition(":")
+        return ISMCTSBot(game, Budget(iterations=int(budget.lstrip("i"))), seed=seed, c=float(c or 1.4),
+                         playout=playout_policy, name=spec)
     if kind == "leaf":
         from abstracta.ai.ismcts import ISMCTSBot
 

@@ -76,3 +76,47 @@ def test_make_bot_refuses_misfits() -> None:
         parse_seat_spec("minimax", MNKGame())
     with pytest.raises(ValueError, match="unknown seat spec"):
         make_bot("minimax:3", MNKGame())
+
+
+def test_ismcts_searches_the_states_its_determinizer_draws() -> None:
+    game = TricksGame()
+    state = game.new_initial_state(seed=4)
+    drawn: list[int] = []
+
+    def determinize(s, observer, rng):
+        drawn.append(observer)
+        return s.resample_from_infostate(observer, rng)
+
+    bot = ISMCTSBot(game, Budget(iterations=40), seed=1, determinize=determinize)
+    assert bot.step(state) in state.legal_actions()
+    assert drawn == [0] * 40  # one determinization per iteration, for the player to move
+    # passing the game's own determinization changes nothing: same seed, same search
+    again = ISMCTSBot(game, Budget(iterations=40), seed=1, determinize=determinize)
+    plain = ISMCTSBot(game, Budget(iterations=40), seed=1)
+    assert again.step(state) == plain.step(state)
+    assert [c.visits for c in again.root.children.values()] == [c.visits for c in plain.root.children.values()]
+
+
+def test_ismcts_playouts_follow_the_policy() -> None:
+    game = TricksGame()
+    state = game.new_initial_state(seed=4)
+    asked: list[int] = []
+
+    def lowest(s, legal, rnd):
+        asked.append(len(legal))
+        return min(legal)
+
+    bot = ISMCTSBot(game, Budget(iterations=30), seed=1, playout=lowest)
+    assert bot.step(state) in state.legal_actions()
+    assert asked and all(n > 1 for n in asked)  # asked only where there is a choice
+
+
+def test_card_game_levels_infer_from_level_4() -> None:
+    import abstracta
+    from abstracta.games.fibonacci_cards.description import inferred_deal
+
+    game = abstracta.load_game("fibonacci-cards")
+    three, four, six = (make_bot(f"level:{n}", game, seed=1) for n in (3, 4, 6))
+    assert three.max_iterations == 200 and three.determinize is None
+    assert four.determinize is inferred_deal and six.determinize is inferred_deal
+    assert four.max_iterations is None and four.budget == Budget(seconds=0.5)

@@ -250,7 +250,9 @@ FINGERPRINTS = {
 TUNED_LEVELS = {("fibonacci", ()): (3, 4, 5, 6), ("fanorona", ()): (2, 3, 4, 5, 6)}
 #: levels declared anew since (README "The level ladder"): Telo's levels 2 and 3 are MCTS held
 #: to 10 and 120 playouts
-REDESIGNED = {("fanorona", (("size", "telo"),)): (2, 3)}
+REDESIGNED = {("fanorona", (("size", "telo"),)): (2, 3),
+              # the card game: level 3 capped at 200 playouts, levels 4-6 on inferred deals (README "Strength")
+              ("fibonacci-cards", ()): (3, 4, 5, 6)}
 
 
 @pytest.mark.parametrize("key", list(FINGERPRINTS), ids=[f"{n}{dict(o)}" for n, o in FINGERPRINTS])

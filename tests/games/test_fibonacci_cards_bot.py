@@ -70,3 +70,23 @@ def test_uses_only_visible_information():
             twin._hmask[1 - p] = sum(1 << c for c in pool[:n])
             assert FibonacciCardsRuleBot(GAME, seed=seed).step(s) == FibonacciCardsRuleBot(GAME, seed=seed).step(twin)
             s.apply_action(mover.step(s))
+
+
+def test_playout_policy_wins_with_the_last_card_and_blocks_the_opponent():
+    import random
+
+    from abstracta.games.fibonacci_cards import FibonacciCardsGame
+    from abstracta.games.fibonacci_cards.evaluate import playout_policy
+
+    game = FibonacciCardsGame()
+    never = lambda: 0.99  # noqa: E731 - no exploring move
+    # 7h goes on pile 1 or 2 (2+5); on pile 1 it leaves 7 5 J, where his Qd (7+5) fits; on
+    # pile 2 it leaves 2 7 J, where nothing of his fits (9 = 2+7 would; he has none)
+    s = game.state_from_text("2c 5d Jh | 7h,3c | Qd,4s | 8s,9h | 0")
+    assert sorted(s.action_to_string(a) for a in s.legal_actions()) == ["7h>1", "7h>2"]
+    assert s.action_to_string(playout_policy(s, s.legal_actions(), never)) == "7h>2"
+    last = game.state_from_text("2c 5d Jh | 7h | Qd,4s | 8s,9h | 0")
+    assert last.action_to_string(playout_policy(last, last.legal_actions(), never)) in ("7h>1", "7h>2")
+    rng = random.Random(0)
+    picks = {playout_policy(s, s.legal_actions(), rng.random) for _ in range(200)}
+    assert picks == set(s.legal_actions())  # it explores now and then

@@ -403,7 +403,76 @@ def test_the_true_hand_always_satisfies_the_inference(seed):
         for opp in (0, 1):
             forbidden = state._opponent_constraints(opp)
             assert forbidden is not None and len(forbidden) == len(state.hand(opp))
-            assert all(not m >> card & 1 for card, m in zip(state.hand(opp), forbidden))
+            assert _matches(state.hand(opp), forbidden)
+        state.apply_action(action)
+
+
+def _matches(cards, masks) -> bool:
+    """Each card to its own mask that allows it (bipartite matching, augmenting paths)."""
+    owner: dict[int, int] = {}
+
+    def place(i, tried):
+        for j, m in enumerate(masks):
+            if not m >> cards[i] & 1 and j not in tried:
+                tried.add(j)
+                if j not in owner or place(owner[j], tried):
+                    owner[j] = i
+                    return True
+        return False
+
+    return len(cards) == len(masks) and all(place(i, set()) for i in range(len(cards)))
+
+
+def _play(state, *moves):
+    for move in moves:
+        state.apply_action(state.string_to_action(move))
+    return state
+
+
+def test_the_inference_does_not_read_where_in_his_hand_a_card_was():
+    # the same public history in two worlds: seat 1 plays 8c, dealt in one, drawn second in the
+    # other; seat 0 cannot tell them apart, so his inference must be the same (it read the hand
+    # index of the played card, which no player sees)
+    moves = ("draw", "7h>1", "draw", "Jc/3", "8c>1")
+    drawn = _play(pos("2c 5d Jh | 7h,Jc,Kd,Kc | 3h,4c | 6c,8c,2s | 1"), *moves)
+    dealt = _play(pos("2c 5d Jh | 7h,Jc,Kd,Kc | 3h,8c | 6c,4c,2s | 1"), *moves)
+    assert drawn.information_state_string(0) == dealt.information_state_string(0)
+    f0 = config_table(pos("2c 5d Jh | Kd | 3h | 2s | 1")._cfg).playable
+    f1 = config_table(pos("7h 5d Jh | Kd | 3h | 2s | 1")._cfg).playable
+    # the two cards held since the first draw avoid what fitted at both draws, the third only
+    # what fitted at the second (the played 8c is taken from the oldest cards it may be)
+    assert drawn._opponent_constraints(1) == dealt._opponent_constraints(1) == [f0 | f1, f0 | f1, f1]
+    assert _matches(drawn.hand(1), [f0 | f1, f0 | f1, f1]) and _matches(dealt.hand(1), [f0 | f1, f0 | f1, f1])
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32))
+def test_inferred_deals_keep_what_the_opponent_showed(seed):
+    """Every inferred deal, checked against the public history directly: no card seen (own
+    hand, piles), the hand and stock sizes and the unseen cards kept, and at each of the
+    opponent's draws and passes at most as many of his cards fitted the table as he has drawn
+    since (the cards he held then fitted nothing; a drawn card he kept did not fit)."""
+    rng = random.Random(seed)
+    _, _, actions = random_playout(GAME, seed)
+    state = GAME.new_initial_state(seed=seed)
+    for action in actions:
+        if not state.is_terminal() and state.current_player() >= 0:
+            me = state.current_player()
+            opp = 1 - me
+            sample = state.resample_from_infostate(me, rng, infer=True)
+            seen = set(state.hand(me)) | {c & ~CUT for pile in state.piles for c in pile}
+            hand = sample.hand(opp)
+            assert not seen & set(hand) and not seen & set(sample._stock)
+            assert len(hand) == state.hand_size(opp) and sample.stock_size == state.stock_size
+            assert set(hand) | set(sample._stock) == set(state.hand(opp)) | set(state._stock)
+            assert sample.hand(me) == state.hand(me)
+            log = state._log
+            for t, (a, who, _, _, cfg) in enumerate(log):
+                if who != opp or a not in (DRAW, PASS):
+                    continue
+                later = sum(1 for a2, w2, d2, _, _ in log[t + 1:] if w2 == opp and a2 == DRAW)
+                fitting = sum(1 for c in hand if config_table(cfg).playable >> c & 1)
+                assert fitting <= later, (state.to_text(), t)
         state.apply_action(action)
 
 

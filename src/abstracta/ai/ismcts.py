@@ -8,19 +8,28 @@ handled with *availability counts*: a child's UCB term uses how often it was ava
 parent instead of the parent's visits. Nodes store, like :mod:`abstracta.ai.mcts`, the sum of
 the returns of the player who moved into them (max^n backup), so any number of players works.
 
-Playouts are uniformly random, capped at ``max_rollout_actions`` (then scored by
-``game.evaluate``). Determinism: same seed and iteration budget → same action.
+Playouts are uniformly random (or follow a given ``playout`` policy), capped at
+``max_rollout_actions`` (then scored by ``game.evaluate``). Determinism: same seed and iteration budget → same action.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from typing import Callable
 
 from ..core.description import Evaluator
 from ..core.game import CHANCE, TERMINAL, Game, State
 from .base import Budget, Deadline, as_budget, check_playable, most_visited, sample_chance
 from .mcts import DEFAULT_MAX_NODES, DEFAULT_MAX_TREE_BYTES, add_root_returns, check_iteration_cap, rollout
+
+#: ``policy(state, legal, rnd) -> action``: a playout's choice among ``legal`` (``rnd``: the
+#: search's ``random.random``); it may read the whole determinized state.
+PlayoutPolicy = Callable[[State, list, Callable[[], float]], int]
+
+#: ``determinize(state, observer, rng) -> state``: a full state consistent with what
+#: ``observer`` knows (``Search.determinize``).
+Determinizer = Callable[[State, int, random.Random], State]
 
 IS_NODE_BYTES = 300  # node + its slot in the parent's dict
 
@@ -56,6 +65,10 @@ class ISMCTSBot:
         max_tree_bytes: estimated tree memory cap (≈ 300 bytes a node).
         max_iterations: at most this many playouts even with a time budget (whichever ends
             first; a weaker level, ``Search.max_iterations``); ``None``: no cap beyond the budget.
+        playout: ``policy(state, legal, rnd) -> action`` choosing each playout action where
+            there is a choice (it may read the determinized state); ``None``: uniformly random.
+        determinize: ``determinize(state, observer, rng) -> state`` drawing each iteration's
+            full state (``Search.determinize``); ``None``: ``state.resample_from_infostate``.
 
     Attributes:
         iterations: determinized playouts done in the last search.
@@ -66,11 +79,14 @@ class ISMCTSBot:
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  c: float = 1.4, max_rollout_actions: int = 400, max_nodes: int = DEFAULT_MAX_NODES,
                  max_tree_bytes: int = DEFAULT_MAX_TREE_BYTES, name: str | None = None,
-                 evaluator: Evaluator | None = None, max_iterations: int | None = None):
+                 evaluator: Evaluator | None = None, max_iterations: int | None = None,
+                 playout: "PlayoutPolicy | None" = None, determinize: "Determinizer | None" = None):
         self.game = game
         self.evaluate: Evaluator = evaluator or game.evaluate
         self.budget = as_budget(budget)
         self.max_iterations = check_iteration_cap(max_iterations)
+        self.playout = playout
+        self.determinize = determinize
         if self.budget.depth is not None:
             raise ValueError("ismcts takes a time (SECONDS) or iterations (iN) budget, not a depth")
         self.rng = random.Random(seed)
@@ -118,12 +134,18 @@ class ISMCTSBot:
         max_rollout = self.max_rollout_actions
         max_nodes = self.max_nodes
         hidden = game.has_hidden_information
+        determinize = self.determinize
         root = ISNode(-1, -1)
         nodes = 1
         iterations = 0
         while iterations < limit and (iterations == 0 or not deadline.expired()):
             iterations += 1
-            s = state.resample_from_infostate(observer, rng) if hidden else state.clone()
+            if not hidden:
+                s = state.clone()
+            elif determinize is None:
+                s = state.resample_from_infostate(observer, rng)
+            else:
+                s = determinize(state, observer, rng)
             node = root
             path = [root]
             while True:
@@ -173,7 +195,10 @@ class ISMCTSBot:
                 node = best
                 s.apply_action(node.action)
                 path.append(node)
-            result, _ = rollout(s, rnd, max_rollout, self.evaluate, n, rng)
+            if self.playout is None:
+                result, _ = rollout(s, rnd, max_rollout, self.evaluate, n, rng)
+            else:
+                result = policy_rollout(s, self.playout, rnd, max_rollout, self.evaluate, n, rng)
             add_root_returns(totals, path, result)
             for visited in path:
                 visited.visits += 1
@@ -184,3 +209,22 @@ class ISMCTSBot:
         self.root = root
         self.root_returns = totals
         return root
+
+
+def policy_rollout(state: State, policy: PlayoutPolicy, rnd: Callable[[], float], max_actions: int,
+                   evaluate: Evaluator, n: int, rng: random.Random) -> list[float]:
+    """Like :func:`abstracta.ai.mcts.rollout`, each action chosen by ``policy`` (a forced
+    action without asking it); returns the returns vector."""
+    plies = 0
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return state.returns()
+        if plies >= max_actions:
+            return [evaluate(state, p) for p in range(n)]
+        if player == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[0] if len(legal) == 1 else policy(state, legal, rnd))
+        plies += 1

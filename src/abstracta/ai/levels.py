@@ -115,7 +115,7 @@ def _callable_name(value: Any) -> Any:
 
 #: :class:`Search` fields added after ladder results were recorded: left out of a fingerprint
 #: while unset, so adding a field does not make every measured level a stranger.
-_LATER_FIELDS = ("max_iterations", "extend")
+_LATER_FIELDS = ("max_iterations", "extend", "determinize")
 
 
 def level_fingerprint(game: Game, level: int) -> str:
@@ -286,7 +286,8 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
     if kind == "ismcts":
         from .ismcts import ISMCTSBot
         return ISMCTSBot(game, budget, seed=seed, max_rollout_actions=rollout_cap(game, search), name=name,
-                         evaluator=evaluator, max_iterations=search.max_iterations if search is not None else None)
+                         evaluator=evaluator, max_iterations=search.max_iterations if search is not None else None,
+                         determinize=search.determinize if search is not None else None)
     if kind == "alphabeta":
         from .alphabeta import AlphaBetaBot
         if search is None and game.description.levels[6].bot == "alphabeta":

@@ -189,6 +189,10 @@ class Search:
         extend: greedy only: how many of the best actions that keep a turn going are completed
             to the turn's end before comparing; 0: every action is judged by the position it
             leads to, the turn planned no further; ``None``: the greedy bot's default.
+        determinize: IS-MCTS only: ``determinize(state, observer, rng) -> state``, the full
+            state each iteration searches (one consistent with what ``observer`` knows, e.g. a
+            deal that also uses what the opponent's actions showed); ``None``:
+            ``state.resample_from_infostate(observer, rng)``.
     """
 
     bot: str
@@ -198,6 +202,7 @@ class Search:
     turn_extension: int = 0
     max_iterations: int | None = None
     extend: int | None = None
+    determinize: "Callable[[Any, int, Any], Any] | None" = None
 
 
 @dataclass(frozen=True, slots=True)

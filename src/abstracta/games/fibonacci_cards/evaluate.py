@@ -83,3 +83,42 @@ def make_evaluator(weights: tuple[float, ...]) -> Callable[[FibonacciCardsState,
         return max(-SCALE, min(SCALE, 0.9 * (w_size * size_term + w_play * (my_frac - their_frac))))
 
     return weighted
+
+
+def playout_policy(state: FibonacciCardsState, legal: list[int], rnd: Callable[[], float],
+                   explore: float = 0.1) -> int:
+    """A playout's play (IS-MCTS on a determinization, so the opponent's hand is the dealt one):
+    the last card if it wins, else the play that leaves the opponent the fewest cards that fit
+    the new table, then the most of the mover's own; a uniformly random play with chance
+    ``explore`` (playouts must vary)."""
+    if rnd() < explore:
+        return legal[int(rnd() * len(legal))]
+    player = state._player
+    mine = state._hmask[player]
+    theirs = state._hmask[1 - player]
+    cfg = state._cfg
+    best = legal[0]
+    best_key = None
+    for action in legal:
+        card = action // 6
+        rest = mine & ~(1 << card)
+        if not rest:
+            return action
+        playable = config_table(after_play(cfg, action)).playable
+        key = ((playable & theirs).bit_count() * 4 - (playable & rest).bit_count(), rnd())
+        if best_key is None or key < best_key:
+            best_key = key
+            best = action
+    return best
+
+
+def after_play(cfg: int, action: int) -> int:
+    """Table configuration after the play ``action`` on configuration ``cfg``."""
+    card, rem = divmod(action, 6)
+    pile = rem >> 1
+    code = 13 if rem & 1 else card % 13
+    if pile == 0:
+        return code * 196 + cfg % 196
+    if pile == 1:
+        return cfg - (cfg // 14 % 14) * 14 + code * 14
+    return cfg - cfg % 14 + code

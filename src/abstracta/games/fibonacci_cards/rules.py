@@ -414,10 +414,9 @@ class FibonacciCardsState(FibonacciCardsView, State):
         With ``infer`` the deal also respects what the opponent's public actions showed: he
         draws (or passes) only when no card of his hand fits the table, and a drawn card he
         does not play did not fit either, so each card he still holds avoids the cards that
-        fitted at every such moment since he got it (:meth:`_opponent_constraints`). Off by
-        default: IS-MCTS with 200 iterations scored 40 % (16/40, duplicate deals) with these
-        deals against itself without them (``benchmarks/cards_search.py``), so the bots keep
-        the uniform deal until a search gains from it.
+        fitted at every such moment since he got it (:meth:`_opponent_constraints`; only
+        public facts: not which of his cards a play came from). Off by default; the card game's
+        levels 4-6 ask for it (``Search.determinize``).
         """
         _check_seat(player)
         other = self.clone()
@@ -477,23 +476,38 @@ class FibonacciCardsState(FibonacciCardsView, State):
         return other
 
     def _opponent_constraints(self, opp: int) -> list[int] | None:
-        """For each card in ``opp``'s hand, in hand order: the mask of cards it cannot be, from
+        """For each card in ``opp``'s hand, oldest first: the mask of cards it cannot be, from
         public facts only — at each of his draws and passes nothing in his hand fitted the
         table, and a drawn card he did not play at once did not fit it either. ``None`` when
-        the history does not explain the hand (a position read from text with cards played)."""
+        the history does not add up (a position read from text with cards played).
+
+        Which card of his hand a play came from is not public (only the drawn card he must play
+        at once is): a play removes the oldest card whose mask allows the played card. The
+        masks shrink from the oldest card to the newest (an older card was held at every moment
+        a newer one was), so that is the weakest list the public history allows: never a mask a
+        card he may hold breaks."""
         plays = sum(1 for a, w, *_ in self._log if w == opp and a < DRAW)
         draws = sum(1 for a, w, *_ in self._log if w == opp and a == DRAW)
         start = len(self._hands[opp]) + plays - draws
         if start < 0:
             return None
         slots = [0] * start
-        for a, w, _d, aux, cfg in self._log:
+        for a, w, drawn, _aux, cfg in self._log:
             if w != opp:
                 continue
             if a < DRAW:
-                if not 0 <= aux < len(slots):
+                if not slots:
                     return None
-                del slots[aux]
+                if drawn:
+                    del slots[-1]  # the drawn card, played at once: public
+                    continue
+                card = a // 6
+                for i, m in enumerate(slots):
+                    if not m >> card & 1:
+                        del slots[i]
+                        break
+                else:
+                    return None
             elif a in (DRAW, PASS):
                 fits = config_table(cfg).playable
                 slots = [m | fits for m in slots]
