@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  standard_levels, texts, web_dir, package_files)
-from .evaluate import TERMS, WEIGHTS, evaluate, make_evaluator, squash, terms
+from .evaluate import TERMS, WEIGHTS, evaluate, evaluate_multiplayer, make_evaluator, squash, terms
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import SlideCheckersGame
@@ -53,11 +53,13 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
     # evaluator (full random playouts lost to greedy 1.5-2.5 at 0.2 s; capped at 12 actions MCTS
     # won 3.5-0.5).
     if game.num_players == 2:
+        heuristic = evaluate
         strongest = Search("alphabeta", rollout_cap=12, evaluator=evaluate)
         level3 = None
     else:
-        strongest = Search("paranoid", rollout_cap=12, evaluator=evaluate)
-        level3 = Search("mcts", rollout_cap=12, evaluator=evaluate)
+        heuristic = evaluate_multiplayer
+        strongest = Search("paranoid", rollout_cap=12, evaluator=heuristic)
+        level3 = Search("mcts", rollout_cap=12, evaluator=heuristic)
     return GameDescription(
         name=game.name,
         title=T("title", "Slide Checkers"),
@@ -65,7 +67,7 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
                              "colour, jump and capture or convert enemy pieces."),
         num_players=game.num_players, min_players=2, max_players=4,
         chance=False, hidden_information=False,
-        evaluator=evaluate,
+        evaluator=heuristic,
         levels=standard_levels(strongest, level3=level3),
         tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, squash,
                       "alphabeta:d2" if game.num_players == 2 else "paranoid:d2"),
