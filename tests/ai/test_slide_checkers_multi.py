@@ -41,3 +41,22 @@ def test_the_levels_do_not_walk_into_elimination() -> None:
     bot = ParanoidBot(game, Budget(depth=3), noise=0, evaluator=evaluate_multiplayer)
     assert bot.step(state) != fatal
     assert bot.value > -0.99
+
+
+def test_levels_three_to_six_are_mcts_and_level_three_is_held_to_its_playouts() -> None:
+    from abstracta.ai import make_bot
+    from abstracta.ai.mcts import MCTSBot
+    from abstracta.games.slide_checkers.description import LEVEL3_PLAYOUTS
+
+    for players in (3, 4):
+        game = load_game("slide-checkers", players=players)
+        state = game.new_initial_state()
+        level3 = make_bot("level:3", game, seed=2)
+        assert isinstance(level3, MCTSBot) and level3.budget.seconds == 0.2
+        level3.step(state)
+        assert level3.iterations == LEVEL3_PLAYOUTS  # 0.2 s allows several times more
+        for level, seconds in ((4, 0.5), (5, 1.5), (6, 4.0)):
+            bot = make_bot(f"level:{level}", game, seed=2)
+            assert isinstance(bot, MCTSBot) and bot.budget.seconds == seconds
+            assert bot.max_iterations is None and bot.max_rollout_actions == 12
+            assert bot.evaluate is evaluate_multiplayer
