@@ -128,7 +128,10 @@ def _counts(state: "SlideCheckersState", player: int):
 
 def terms(state: "SlideCheckersState", player: int) -> tuple[float, float, float, float] | None:
     """The :data:`TERMS` of a running position from ``player``'s view; ``None`` when no
-    opponent is left (the evaluator then gives 0.99)."""
+    opponent is left (the evaluator then gives 0.99) or ``player`` has no pieces left (it is
+    out: −1, :func:`evaluate_multiplayer`)."""
+    if not state.pieces(player) and not state.to_place[player]:
+        return None
     counts = _counts(state, player)
     return None if counts is None else tuple(float(c) for c in counts)  # type: ignore[return-value]
 
