@@ -60,14 +60,15 @@ def test_seat_styles_follow_the_options():
 
 
 def test_levels_read_the_description():
-    # three or four Slide Checkers players: level 3 is MCTS with short playouts scored by the
-    # evaluator, levels 4-6 paranoid alpha-beta on the evaluator
+    # three or four Slide Checkers players: MCTS with short playouts scored by the evaluator at
+    # levels 3-6, level 3 held to a number of playouts
     four = load_game("slide-checkers", players=4)
     assert four.description.levels[3].bot == "mcts" and four.description.levels[3].rollout_cap == 12
     assert type(make_bot("level:3", four, seed=0)).__name__ == "MCTSBot"
-    assert four.description.levels[5].bot == "paranoid"
+    assert make_bot("level:3", four, seed=0).max_iterations == 250
+    assert four.description.levels[5].bot == "mcts"
     bot = make_bot("level:5", four, seed=0)
-    assert type(bot).__name__ == "ParanoidBot" and bot.budget.seconds == 1.5
+    assert type(bot).__name__ == "MCTSBot" and bot.budget.seconds == 1.5 and bot.max_iterations is None
     assert type(make_bot("level:5", load_game("slide-checkers"), seed=0)).__name__ == "AlphaBetaBot"
     # a bot the game brings is a seat spec for that game only
     assert type(make_bot("rule", load_game("fibonacci-cards"), seed=0)).__name__ == "FibonacciCardsRuleBot"

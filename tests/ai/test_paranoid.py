@@ -118,19 +118,19 @@ def _after(state, action):
     return child
 
 
-def test_paranoid_specs_and_slide_checkers_levels() -> None:
+def test_paranoid_specs_and_slide_checkers() -> None:
     assert parse_seat_spec("Paranoid:D3") == "paranoid:d3"
     assert parse_seat_spec("paranoid:0.50") == "paranoid:0.5"
     with pytest.raises(ValueError, match="not iterations"):
         parse_seat_spec("paranoid:i100")
     for players in (3, 4):
         game = load_game("slide-checkers", players=players)
-        assert level_search(game, 3).bot == "mcts"
-        for level in (4, 5, 6):
-            assert level_search(game, level).bot == "paranoid"
-        bot = make_bot("level:4", game, seed=1)
-        assert isinstance(bot, ParanoidBot) and bot.name == "level:4"
+        # the levels play MCTS (paranoid lost to it, README "Strength"); the spec stays
+        for level in (3, 4, 5, 6):
+            assert level_search(game, level).bot == "mcts"
+        bot = make_bot("paranoid:d2", game, seed=1)
+        assert isinstance(bot, ParanoidBot)
         state = game.new_initial_state()
-        assert make_bot("paranoid:d2", game, seed=1).step(state) in state.legal_actions()
+        assert bot.step(state) in state.legal_actions()
     # two players keep plain alpha-beta
     assert level_search(load_game("slide-checkers", players=2), 4).bot == "alphabeta"

@@ -68,7 +68,7 @@ def test_levels_build_for_every_game(config) -> None:
     elif game.has_hidden_information:
         assert search == "ismcts"
     elif game.num_players > 2:
-        assert search == "paranoid"
+        assert search == "mcts"  # Slide Checkers 3-4 players: paranoid lost to MCTS
     else:
         assert search == "alphabeta"
 

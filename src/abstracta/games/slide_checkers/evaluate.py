@@ -65,6 +65,18 @@ def evaluate(state: "SlideCheckersState", player: int) -> float:
     return max(-0.999, min(0.999, math.tanh(x / SCALE)))
 
 
+def evaluate_multiplayer(state: "SlideCheckersState", player: int) -> float:
+    """:func:`evaluate` for three or four players, where a seat can be eliminated while the
+    others play on: a seat with no pieces left (on the board or to place) has lost, −1.
+
+    :func:`evaluate` counts that seat's last piece as one piece of material (about −0.4), so a
+    search saw elimination as a small loss; with two players the position is terminal instead.
+    """
+    if not state.is_terminal() and not state.pieces(player) and not state.to_place[player]:
+        return -1.0
+    return evaluate(state, player)
+
+
 # --------------------------------------------------------------------------- tuning (issue 18 §4)
 #: The tuner's terms (``GameDescription.tuning``), from ``player``'s view: material (pieces on
 #: the board and to place, minus the opponents' average), tempo (+1 when ``player`` moves and
@@ -116,7 +128,10 @@ def _counts(state: "SlideCheckersState", player: int):
 
 def terms(state: "SlideCheckersState", player: int) -> tuple[float, float, float, float] | None:
     """The :data:`TERMS` of a running position from ``player``'s view; ``None`` when no
-    opponent is left (the evaluator then gives 0.99)."""
+    opponent is left (the evaluator then gives 0.99) or ``player`` has no pieces left (it is
+    out: −1, :func:`evaluate_multiplayer`)."""
+    if not state.pieces(player) and not state.to_place[player]:
+        return None
     counts = _counts(state, player)
     return None if counts is None else tuple(float(c) for c in counts)  # type: ignore[return-value]
 
@@ -129,6 +144,8 @@ def make_evaluator(weights: tuple[float, ...]) -> Callable[["SlideCheckersState"
     def weighted(state: "SlideCheckersState", player: int) -> float:
         if state.is_terminal():
             return float(state.returns()[player])
+        if not state.pieces(player) and not state.to_place[player]:
+            return -1.0  # eliminated while others play on (evaluate_multiplayer)
         counts = _counts(state, player)
         if counts is None:
             return 0.99
