@@ -185,6 +185,9 @@ def test_pasted_position(live_server, page, shots, config) -> None:
     page.wait_for_selector("#an-number")
     assert page.url.split("#", 1)[1].startswith(f"/analysis/{name}?")
     check_line_legal(state, line_on_page(page))
+    # the board module loads after the analysis numbers: on a loaded machine it lagged behind
+    page.wait_for_selector("#board svg", state="attached")
+    page.wait_for_selector("#board .an-mark", state="attached")
     assert page.locator("#board svg").count() == 1
     assert page.locator("#board .an-mark").count() >= 1
     page.screenshot(path=str(shots / f"analysis-pasted-{ids(config)}-1280.png"), full_page=True)
