@@ -195,10 +195,7 @@ class ISMCTSBot:
                 node = best
                 s.apply_action(node.action)
                 path.append(node)
-            if self.playout is None:
-                result, _ = rollout(s, rnd, max_rollout, self.evaluate, n, rng)
-            else:
-                result = policy_rollout(s, self.playout, rnd, max_rollout, self.evaluate, n, rng)
+            result, _ = rollout(s, rnd, max_rollout, self.evaluate, n, rng, self.playout)
             add_root_returns(totals, path, result)
             for visited in path:
                 visited.visits += 1
@@ -210,21 +207,3 @@ class ISMCTSBot:
         self.root_returns = totals
         return root
 
-
-def policy_rollout(state: State, policy: PlayoutPolicy, rnd: Callable[[], float], max_actions: int,
-                   evaluate: Evaluator, n: int, rng: random.Random) -> list[float]:
-    """Like :func:`abstracta.ai.mcts.rollout`, each action chosen by ``policy`` (a forced
-    action without asking it); returns the returns vector."""
-    plies = 0
-    while True:
-        player = state.current_player()
-        if player == TERMINAL:
-            return state.returns()
-        if plies >= max_actions:
-            return [evaluate(state, p) for p in range(n)]
-        if player == CHANCE:
-            state.apply_action(sample_chance(state, rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[0] if len(legal) == 1 else policy(state, legal, rnd))
-        plies += 1

@@ -72,9 +72,11 @@ def add_root_returns(totals: dict, path: list, result: list[float]) -> None:
 
 
 def rollout(state: State, rng_random, max_actions: int, evaluate: Evaluator, n: int,
-            rng: random.Random) -> tuple[list[float], int]:
+            rng: random.Random, policy=None) -> tuple[list[float], int]:
     """Play random actions from ``state`` (mutated) to the end or ``max_actions``, where
-    ``evaluate(state, player)`` scores the cut playout for every player.
+    ``evaluate(state, player)`` scores the cut playout for every player. With a ``policy``
+    (``policy(state, legal, rng_random) -> action``, :data:`abstracta.ai.ismcts.PlayoutPolicy`)
+    it chooses each action where there is a choice, instead of a uniformly random one.
 
     Returns (returns vector, actions applied)."""
     plies = 0
@@ -88,7 +90,10 @@ def rollout(state: State, rng_random, max_actions: int, evaluate: Evaluator, n: 
             state.apply_action(sample_chance(state, rng))
         else:
             legal = state.legal_actions()
-            state.apply_action(legal[int(rng_random() * len(legal))])
+            if policy is None:
+                state.apply_action(legal[int(rng_random() * len(legal))])
+            else:
+                state.apply_action(legal[0] if len(legal) == 1 else policy(state, legal, rng_random))
         plies += 1
 
 
