@@ -80,18 +80,10 @@ def evaluate(state: "FanoronaState", player: int) -> float:
 
     Terminal states give their result. Otherwise ``0.8 * material + 0.15 * mobility``
     (each a normalised difference in [-1, 1]), clamped to ±0.95; who is to move does not count.
+    The weighted evaluator (:func:`make_evaluator`) with the hand-set :data:`WEIGHTS`; a
+    function of its own name, which the level fingerprints hash.
     """
-    if state.is_terminal():
-        return state.returns()[player]
-    g = state.game.geometry  # type: ignore[attr-defined]
-    white, black = state.bitboards()
-    mine, theirs = (white, black) if player == 0 else (black, white)
-    m, t = mine.bit_count(), theirs.bit_count()
-    material = (m - t) / (m + t)
-    mm, mt = mobility(g, mine, theirs), mobility(g, theirs, mine)
-    mob = (mm - mt) / (mm + mt + 1)
-    value = MATERIAL_WEIGHT * material + MOBILITY_WEIGHT * mob
-    return max(-LIMIT, min(LIMIT, value))
+    return _hand_set(state, player)
 
 
 # --------------------------------------------------------------------------- tuning (issue 18 §4)
@@ -159,3 +151,6 @@ def make_evaluator(weights: tuple[float, ...]) -> Callable[["FanoronaState", int
         return max(-LIMIT, min(LIMIT, value))
 
     return weighted
+
+
+_hand_set = make_evaluator(WEIGHTS)
