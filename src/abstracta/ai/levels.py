@@ -355,7 +355,7 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot | None:
     if search.bot in SEARCHES:
         if seconds is not None:
             budget = Budget(seconds=seconds)
-        elif search.bot in ("mcts", "ismcts") and search.max_iterations is not None:
+        elif search.bot not in DEPTH_SEARCHES and search.max_iterations is not None:
             # a level without seconds (1-2) may still be a search held to a few playouts
             budget = Budget(iterations=search.max_iterations)
         else:

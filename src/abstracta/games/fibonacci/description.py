@@ -54,13 +54,11 @@ def describe(game: "FibonacciGame") -> GameDescription:
     # Level 2 stays greedy on the hand-set weights: greedy on the tuned ones came within reach of
     # level 3 (2-3: 65.6 % over 16 games, against 93.8 % before the tuning; README "The level
     # ladder"), and level 2 is meant as the simple player one step above random.
-    levels[2] = Search("greedy", evaluator=evaluate)
-    if cards:
-        # The card variant's level 3 scored 58-62 % against a greedy that plans its whole turn
-        # (2-3 undecided after 48 games): there level 2 judges each action by the position it
-        # leads to, planning no further. 12 games each, seeds 7000-7011: 87.5 % against
-        # random, 0 % against level 3 (README "The level ladder").
-        levels[2] = Search("greedy", evaluator=evaluate, extend=0)
+    # The card variant's level 3 scored 58-62 % against a greedy that plans its whole turn (2-3
+    # undecided after 48 games): there level 2 judges each action by the position it leads to,
+    # planning no further. 12 games each, seeds 7000-7011: 87.5 % against random, 0 % against
+    # level 3 (README "The level ladder").
+    levels[2] = Search("greedy", evaluator=evaluate, extend=0 if cards else None)
     return GameDescription(
         name=game.name,
         title=T("title", "Fibonacci"),
