@@ -65,6 +65,11 @@ def evaluate(state: "SlideCheckersState", player: int) -> float:
     return max(-0.999, min(0.999, math.tanh(x / SCALE)))
 
 
+def is_out(state: "SlideCheckersState", player: int) -> bool:
+    """``player`` has no pieces left, on the board or to place: with 3–4 players, out."""
+    return not state.pieces(player) and not state.to_place[player]
+
+
 def evaluate_multiplayer(state: "SlideCheckersState", player: int) -> float:
     """:func:`evaluate` for three or four players, where a seat can be eliminated while the
     others play on: a seat with no pieces left (on the board or to place) has lost, −1.
@@ -72,7 +77,7 @@ def evaluate_multiplayer(state: "SlideCheckersState", player: int) -> float:
     :func:`evaluate` counts that seat's last piece as one piece of material (about −0.4), so a
     search saw elimination as a small loss; with two players the position is terminal instead.
     """
-    if not state.is_terminal() and not state.pieces(player) and not state.to_place[player]:
+    if not state.is_terminal() and is_out(state, player):
         return -1.0
     return evaluate(state, player)
 
@@ -130,7 +135,7 @@ def terms(state: "SlideCheckersState", player: int) -> tuple[float, float, float
     """The :data:`TERMS` of a running position from ``player``'s view; ``None`` when no
     opponent is left (the evaluator then gives 0.99) or ``player`` has no pieces left (it is
     out: −1, :func:`evaluate_multiplayer`)."""
-    if not state.pieces(player) and not state.to_place[player]:
+    if is_out(state, player):
         return None
     counts = _counts(state, player)
     return None if counts is None else tuple(float(c) for c in counts)  # type: ignore[return-value]
@@ -144,7 +149,7 @@ def make_evaluator(weights: tuple[float, ...]) -> Callable[["SlideCheckersState"
     def weighted(state: "SlideCheckersState", player: int) -> float:
         if state.is_terminal():
             return float(state.returns()[player])
-        if not state.pieces(player) and not state.to_place[player]:
+        if is_out(state, player):
             return -1.0  # eliminated while others play on (evaluate_multiplayer)
         counts = _counts(state, player)
         if counts is None:
