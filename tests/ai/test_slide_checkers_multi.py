@@ -11,6 +11,8 @@ from abstracta.ai.levels import level_search
 from abstracta.ai.paranoid import ParanoidBot
 from abstracta.games.slide_checkers.evaluate import evaluate, evaluate_multiplayer, make_evaluator, WEIGHTS
 
+from .frozen_evaluators import slide_checkers as frozen
+
 # Red (seat 2) has one piece left; j1-l4 puts it next to Green's k6, which jumps it at once.
 LAST_PIECE = "Ba3,Bb3,Bd12,Bi12,Bj9,Gk6,Rj1 M R nj=3"
 
@@ -23,8 +25,8 @@ def test_an_eliminated_seat_is_lost_while_the_others_play_on() -> None:
     assert evaluate_multiplayer(state, 0) == -1.0
     assert evaluate_multiplayer(state, 1) == -1.0
     assert make_evaluator(WEIGHTS)(state, 0) == -1.0
-    # the two-player evaluator counted the lost seat's material only (about −0.93 here): the defect
-    assert -0.99 < evaluate(state, 0) < -0.5
+    # the plain evaluator once counted the lost seat's material only (about −0.93 here)
+    assert evaluate(state, 0) == -1.0
     # the seats still playing read as before
     assert evaluate_multiplayer(state, 2) == evaluate(state, 2)
     assert make_evaluator(WEIGHTS)(state, 3) == pytest.approx(evaluate(state, 3))
@@ -34,8 +36,11 @@ def test_the_levels_do_not_walk_into_elimination() -> None:
     game = load_game("slide-checkers", players=3)
     state = game.state_from_text(LAST_PIECE)
     fatal = state.string_to_action("j1-l4")
-    # with the two-player evaluator paranoid alpha-beta plays the move that loses the last piece
-    assert ParanoidBot(game, Budget(depth=3), noise=0, evaluator=evaluate).step(state) == fatal
+    # with the evaluator that read elimination as one lost piece (the frozen copy) paranoid
+    # alpha-beta plays the move that loses the last piece
+    assert ParanoidBot(game, Budget(depth=3), noise=0, evaluator=frozen.evaluate).step(state) == fatal
+    for evaluator in (evaluate, evaluate_multiplayer):
+        assert ParanoidBot(game, Budget(depth=3), noise=0, evaluator=evaluator).step(state) != fatal
     for level in (3, 4):
         assert level_search(game, level).evaluator is evaluate_multiplayer
     bot = ParanoidBot(game, Budget(depth=3), noise=0, evaluator=evaluate_multiplayer)
