@@ -5,6 +5,7 @@
 // computed by the server (POST /api/analysis, /api/analysis/graph); this module only draws.
 // The line is drawn over the cells a board marks with data-cell="<id>" (docs/board-modules.md).
 import { tokensOf } from "./api.js";
+import { h } from "./dom.js";
 import { el } from "./svg.js";
 import { t } from "./i18n.js";
 
@@ -66,22 +67,6 @@ function addCss() { // a constructed style sheet: the CSP allows no inline <styl
   sheet = new CSSStyleSheet();
   sheet.replaceSync(css);
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-}
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "class") node.className = v;
-    else if (k === "style") node.style.cssText = v; // through the CSSOM: the CSP refuses style attributes
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
 }
 
 // POST with the seat tokens of `matchId` (none: a spectator, or a pasted position).

@@ -2,6 +2,7 @@
 // Plain ES modules, hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>, #/matches,
 // #/join/<code>: an invitation to a seat).
 import { api, forgetTokens, invitesOf, keepInvites, tokensOf } from "./api.js";
+import { h } from "./dom.js";
 import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
 import { fmt, lang, onLanguage, preferred, setLanguage, t } from "./i18n.js";
 
@@ -12,22 +13,6 @@ let stopPage = () => {};
 async function games() {
   if (!catalog) catalog = await api("/api/games");
   return catalog;
-}
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "class") node.className = v;
-    else if (k === "style") node.style.cssText = v; // a style attribute would be refused by the CSP
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
 }
 
 // Names of seats in games without colours: "You", "Computer (level N)", or "Player N" when
