@@ -167,6 +167,21 @@ def test_small_tune_run_end_to_end_prints_json(capsys):
     assert data["loss_tuned"] <= data["loss_default"] + 1e-9
 
 
+def test_tune_on_ray_gives_the_serial_json():
+    # self-play and verification games are tasks like a tournament's: a local Ray plays the same
+    # games, so the fit and the verdict are the same (the one Ray run of tune; it takes seconds)
+    pytest.importorskip("ray")
+    from abstracta.cli import app
+    from typer.testing import CliRunner
+
+    args = ["tune", "nibble", "--games", "6", "--verify-games", "4", "--seed", "3", "--bot", "greedy", "--json"]
+    serial = CliRunner().invoke(app, args)
+    on_ray = CliRunner().invoke(app, args + ["--executor", "ray", "--workers", "2"])
+    assert serial.exit_code == 0, serial.output
+    assert on_ray.exit_code == 0, on_ray.output
+    assert on_ray.stdout.strip().splitlines()[-1] == serial.stdout.strip().splitlines()[-1]
+
+
 def test_tune_refuses_a_search_with_weights():
     from abstracta.ai.tune import tune
 
