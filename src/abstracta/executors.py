@@ -115,6 +115,24 @@ def _ray_call(fn: Callable[..., Any], *args: Any) -> Any:
     return fn(*args)
 
 
+def start_ray(workers: int | None = None, address: str | None = None) -> tuple[Any, bool]:
+    """Ray, initialised: join the cluster at ``address``, or start a local one of ``workers``
+    CPUs (None: all of this machine's; Ray 2.x has no local mode), unless this process has
+    already initialised it. Returns ``(ray, started)``: who starts it shuts it down.
+    Raises ``ImportError`` without Ray."""
+    try:
+        import ray
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise ImportError(RAY_MISSING) from exc
+    started = not ray.is_initialized()
+    if started:
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, log_to_driver=False, include_dashboard=False)
+    return ray, started
+
+
 @contextmanager
 def session(executor: str, workers: int | None = None, ray_address: str | None = None) -> Iterator[None]:
     """Keep the executor up across several :func:`map_unordered` calls (e.g. one per stone
@@ -125,16 +143,7 @@ def session(executor: str, workers: int | None = None, ray_address: str | None =
     if executor != "ray":
         yield
         return
-    try:
-        import ray
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ImportError(RAY_MISSING) from exc
-    started = not ray.is_initialized()
-    if started:
-        if ray_address is not None:
-            ray.init(address=ray_address, log_to_driver=False)
-        else:  # Ray 2.x has no local mode: a local cluster of `workers` CPUs on this machine
-            ray.init(num_cpus=workers, log_to_driver=False, include_dashboard=False)
+    ray, started = start_ray(workers, ray_address)
     try:
         yield
     finally:

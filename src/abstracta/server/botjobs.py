@@ -47,6 +47,7 @@ from ..ai.base import stoppable
 from ..ai.levels import LEVELS, make_bot
 from ..core.records import Record
 from ..core.registry import load_game
+from ..executors import start_ray
 
 log = logging.getLogger("abstracta.server.bots")
 
@@ -525,17 +526,8 @@ class RayExecutor:
     name = "ray"
 
     def __init__(self, address: str | None = None):
-        try:
-            import ray
-        except ImportError as exc:  # pragma: no cover - depends on the install
-            raise ImportError("--bot-workers ray needs Ray: pip install 'abstracta[ray]'") from exc
+        ray, self.started = start_ray(address=address)
         self.ray = ray
-        self.started = not ray.is_initialized()
-        if self.started:
-            if address:
-                ray.init(address=address, log_to_driver=False)
-            else:
-                ray.init(log_to_driver=False, include_dashboard=False)
         self.capacity = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._remote = ray.remote(num_cpus=1, max_retries=0)(_ray_run)
         self._refs: dict[Any, int] = {}  # running task -> job id
