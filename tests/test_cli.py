@@ -80,3 +80,15 @@ def test_solve_and_egtb_need_a_game_that_declares_them(tmp_path):
     assert result.exit_code == 2 and "cannot be solved here" in result.stderr
     result = run("egtb", "build", "toy-nim", "--dir", str(tmp_path))
     assert result.exit_code == 2 and "has no endgame tables" in result.stderr
+
+
+def test_seat_help_is_the_seat_spec_grammar():
+    import typer
+
+    from abstracta.ai.levels import seat_spec_grammar
+
+    commands = typer.main.get_command(app).commands
+    for name in ("play", "match"):
+        seat = next(p for p in commands[name].params if p.name == "seat")
+        assert seat_spec_grammar() in seat.help
+    assert ":iN" in seat_spec_grammar() and ":dN" in seat_spec_grammar() and "+w=" in seat_spec_grammar()

@@ -74,6 +74,9 @@ def test_levels_read_the_description():
     assert type(make_bot("rule", load_game("fibonacci-cards"), seed=0)).__name__ == "FibonacciCardsRuleBot"
     with pytest.raises(ValueError, match="fanorona has no bot of that name"):
         parse_seat_spec("rule", load_game("fanorona"))
+    # the refusal names the bots this game brings, after the shared grammar
+    with pytest.raises(ValueError, match=r"paranoid\[:SECONDS\|:dN\], table or level:N"):
+        parse_seat_spec("rule", load_game("fanorona", size="telo"))
 
 
 def test_texts_are_keyed_under_the_game():

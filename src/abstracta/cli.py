@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from .ai.levels import seat_spec_grammar
 from .core.errors import AbstractaError, IllegalActionError
 from .core.game import Game, State, resignation_returns
 from .core.options import check_seed, parse_option_pairs
@@ -144,7 +145,7 @@ def perft_cmd(
     option: Optional[list[str]] = OptionArg,
     as_json: bool = JsonArg,
 ) -> None:
-    """Perft: the number of action sequences of each length 1..DEPTH (rules/README.md)."""
+    """Perft: the number of action sequences of each length 1..DEPTH (to compare with the counts of a rules specification)."""
     game = make_game(game_name, option)
     state = start_state(game, position)
     counts: dict[str, int] = {}
@@ -327,8 +328,7 @@ def play_cmd(
     option: Optional[list[str]] = OptionArg,
     seat: Optional[list[str]] = typer.Option(
         None, "--seat", "-s",
-        help="INDEX=SPEC (repeatable). SPEC: human, random, greedy, mcts[:SECONDS], alphabeta[:SECONDS], paranoid[:SECONDS], ismcts[:SECONDS], turns[:SECONDS], level:N. "
-        "Default: seat 0 human, others level:3."),
+        help=f"INDEX=SPEC (repeatable). SPEC: {seat_spec_grammar()}. Default: seat 0 human, others level:3."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for games with chance (also --option seed=N) and for the bots."),
     variant: Optional[str] = typer.Option(None, "--variant", help="Shorthand for --option variant=VALUE."),
     records: Optional[Path] = typer.Option(None, "--records", help="Directory for the saved record (default: user data dir)."),
@@ -592,7 +592,7 @@ class PlaySession:
 def match_cmd(
     game_name: str = typer.Argument(..., metavar="GAME"),
     option: Optional[list[str]] = OptionArg,
-    seat: list[str] = typer.Option(..., "--seat", "-s", help="INDEX=SPEC for every seat (bots only)."),
+    seat: list[str] = typer.Option(..., "--seat", "-s", help=f"INDEX=SPEC for every seat (bots only). SPEC: {seat_spec_grammar()}."),
     games: int = typer.Option(10, "--games", "-n", min=1, help="Number of games."),
     seed: int = typer.Option(0, "--seed", help="Base seed (game i uses seed+i)."),
     records: Optional[Path] = typer.Option(None, "--records", help="Save each game's record in this directory."),
@@ -646,7 +646,7 @@ def match_cmd(
 def tournament_cmd(
     game_name: str = typer.Argument(..., metavar="GAME"),
     option: Optional[list[str]] = OptionArg,
-    bots: str = typer.Option(..., "--bots", "-b", help="Bot SPECs separated by commas, e.g. level:1,level:2,mcts:i200."),
+    bots: str = typer.Option(..., "--bots", "-b", help="Bot SPECs separated by commas (SPEC as for match --seat), e.g. level:1,level:2,mcts:i200."),
     games: int = typer.Option(10, "--games", "-n", min=1, help="Games per pairing (seat orders alternate)."),
     seed: int = typer.Option(0, "--seed", help="Base seed (game k of the schedule uses seed+k)."),
     executor: str = typer.Option("serial", "--executor", "-x", help="serial, process or ray."),
@@ -738,7 +738,7 @@ def tune_cmd(
     verify_games: Optional[int] = typer.Option(None, "--verify-games", min=1,
                                                help="Games of the tuned against the default weights (default: --games)."),
     seed: int = typer.Option(0, "--seed", help="Base seed (self-play game k uses seed+k, verification game k seed+games+k)."),
-    bot: Optional[str] = typer.Option(None, "--bot", help="The search that plays, without weights (default: the game's cheap search, e.g. alphabeta:d2)."),
+    bot: Optional[str] = typer.Option(None, "--bot", help="The search that plays, without weights (default: the game's cheap search, e.g. alphabeta:d3)."),
     opening: int = typer.Option(4, "--opening", min=0, help="Random actions that open every game (deterministic searches would replay one game)."),
     skip: int = typer.Option(4, "--skip", min=0, help="Plies skipped at the start of every self-play game (the opening's included)."),
     executor: str = typer.Option("serial", "--executor", "-x", help="serial, process or ray."),
@@ -799,7 +799,7 @@ def board_cmd(
     option: Optional[list[str]] = OptionArg,
     out: Optional[Path] = typer.Option(None, "--out", help="Also write the board as an SVG file."),
 ) -> None:
-    """Print the empty board (in colour) and optionally write it as SVG (Slide Checkers' coloured boards)."""
+    """Print the empty board (in colour) and optionally write it as SVG (the games with a printed board)."""
     game = make_game(game_name, option)
     if not game.description.printable_board:
         printable = [n for n in registered_games() if load_game(n).description.printable_board]
@@ -898,8 +898,7 @@ def solve_cmd(
     option: Optional[list[str]] = OptionArg,
     as_json: bool = typer.Option(False, "--json", help="Also print the result as one JSON object (the last line)."),
 ) -> None:
-    """Solve a game where its description says it fits (retrograde analysis): the value of the
-    start for the side to move (+1 win, 0 draw, -1 loss) and the distance to the end in turns."""
+    """Solve a game where its description says it fits (retrograde analysis): the value of the start for the side to move (+1 win, 0 draw, -1 loss) and the distance to the end in turns."""
     game = make_game(game_name, option)
     solver = game.description.solver
     if solver is None:

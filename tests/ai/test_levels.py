@@ -120,3 +120,11 @@ def test_card_game_levels_infer_from_level_4() -> None:
     assert three.max_iterations == 200 and three.determinize is None
     assert four.determinize is inferred_deal and six.determinize is inferred_deal
     assert four.max_iterations is None and four.budget == Budget(seconds=0.5)
+
+
+def test_a_refused_spec_names_the_whole_grammar() -> None:
+    with pytest.raises(ValueError) as info:
+        parse_seat_spec("robot:1")
+    for form in ("mcts[:SECONDS|:iN]", "alphabeta[:SECONDS|:dN]", "turns[:SECONDS|:dN]", "+w=W1/W2/",
+                 "a bot the game brings", "level:N (1-6)"):
+        assert form in str(info.value)

@@ -187,10 +187,24 @@ def _split(spec: str) -> tuple[str, str | None, str]:
     return kind, (arg if sep else None), norm
 
 
+def seat_spec_grammar(game: Game | None = None) -> str:
+    """The SPEC grammar in one line, the text of the ``--seat`` help and of a refused spec's error.
+
+    With ``game`` it names that game's own bots (its description's ``bots``); without, it says
+    that a game may bring some.
+    """
+    if game is None:
+        own = ", a bot the game brings by its name (e.g. table, rule)"
+    else:
+        own = "".join(f", {name}" for name in game.description.bots)
+    return ("human, random, greedy, mcts[:SECONDS|:iN], ismcts[:SECONDS|:iN], alphabeta[:SECONDS|:dN], "
+            f"turns[:SECONDS|:dN], paranoid[:SECONDS|:dN]{own} or level:N (1-{max(LEVELS)}); "
+            "SECONDS are CPU seconds (e.g. 0.5), iN N iterations, dN depth N; greedy and the searches "
+            "may end in +w=W1/W2/... (one weight per term of the game's evaluator)")
+
+
 def _expected(game: Game | None) -> str:
-    extra = "".join(f", {name}" for name in (game.description.bots if game is not None else ()))
-    return (f"expected human, random, greedy, mcts[:SECONDS], alphabeta[:SECONDS], paranoid[:SECONDS], "
-            f"ismcts[:SECONDS], turns[:SECONDS]{extra} or level:N")
+    return f"expected {seat_spec_grammar(game)}"
 
 
 def format_weights(weights: Sequence[float]) -> str:
