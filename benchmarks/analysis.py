@@ -9,9 +9,9 @@ turns and actions, and the seconds it took on this machine (the budget is fixed,
 not); ``--json`` adds one object as the last line.
 """
 
+import argparse
 import json
 import random
-import sys
 import time
 
 from rich.console import Console
@@ -38,7 +38,15 @@ def position(game, variant):
 
 
 def main() -> None:
-    scale = float(sys.argv[sys.argv.index("--scale") + 1]) if "--scale" in sys.argv else 1.0
+    parser = argparse.ArgumentParser(description="One analysis per declared variant with each game's fixed "
+                                                 "budget: depth reached, line length and seconds.")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="multiply every game's analysis budget by this (default 1)")
+    parser.add_argument("--json", action="store_true", help="also print one JSON object as the last line")
+    args = parser.parse_args()
+    if args.scale <= 0:
+        parser.error("--scale must be > 0")
+    scale = args.scale
     rows = []
     for name in registered_games():
         base = abstracta.load_game(name)
@@ -59,7 +67,7 @@ def main() -> None:
         table.add_row(r["game"], r["variant"], r["search"], "—" if r["depth"] is None else str(r["depth"]),
                       str(r["turns"]), str(r["actions"]), r["display"], f"{r['seconds']:.2f}")
     Console().print(table)
-    if "--json" in sys.argv:
+    if args.json:
         print(json.dumps({"scale": scale, "rows": rows}))
 
 
