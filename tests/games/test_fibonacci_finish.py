@@ -155,3 +155,15 @@ def test_standard_and_go_levels_are_unchanged(variant, prints):
 
 def test_card_levels_1_to_3_are_unchanged():
     assert [level_fingerprint(CARDS, n) for n in range(1, 4)] == ["317cad923124", "1fcb8279eb80", "8caae5c784b7"]
+
+
+def test_the_oracle_reads_no_hidden_card():
+    import random
+
+    s = CARDS.state_from_text(WALK)
+    answers = set()
+    for seed in range(4):
+        finish._PLANS.clear()
+        view = s.resample_from_infostate(0, random.Random(seed))
+        answers.add(finish.winning_action(view))
+    assert len(answers) == 1 and None not in answers
