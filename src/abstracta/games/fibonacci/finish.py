@@ -9,13 +9,14 @@ turn was missed 9 times). :func:`find_winning_turn` looks for one exactly:
 
 * Only moves that can bring a win are tried: the mover's attacker moves and the moves that swap
   a piece with the enemy core (dragging it). The opponent does not move within the turn, and an
-  attacker may swap with any piece, so nothing else blocks or helps.
+  attacker may swap with any piece, so nothing blocks; a support helps only by dragging the
+  core (one that must first step next to it is not tried).
 * Pruning by :func:`moves_to_win`, a lower bound on the moves the attackers still need with the
   enemy core where it stands; children are tried lowest bound first; positions already searched
   with as many moves left are skipped (transpositions: the same moves in another order).
 * A node budget bounds the work; past it the search gives up (no answer).
 
-Blind spot: the bound ignores that a later move may drag the core nearer, so a win that needs
+Blind spots: such two-move drags, and: the bound ignores that a later move may drag the core nearer, so a win that needs
 such a drag after a position the bound rules out is missed.
 """
 
