@@ -23,8 +23,15 @@ def test_fibonacci_levels_3_to_6_search_whole_turns(variant):
         bot = getattr(bot, "inner", bot)
         assert isinstance(bot, TurnSearchBot), level
         assert bot.budget.seconds == LEVELS[level].seconds
+        # levels 5-6 of the standard and Go rules spend their time on more candidate turns
+        wide = variant != "cards" and level >= 5
+        assert (bot.width, bot.reply_width) == ((16, 12) if wide else (10, 8)), level
     # a plain alphabeta spec still searches single actions
     assert isinstance(make_bot("alphabeta:d2", game, seed=0), AlphaBetaBot)
+    # a turns spec, plain or weighted (what tune verifies), keeps the search's own widths
+    for spec in ("turns:d1", "turns:d1+w=" + "/".join(["0.1"] * len(game.description.tuning.names))):
+        bot = make_bot(spec, game, seed=0)
+        assert (bot.width, bot.reply_width) == (10, 8), spec
 
 
 @pytest.mark.parametrize("name, cap", [("nibble", 12), ("slide-checkers", 12), ("fanorona", 400)])

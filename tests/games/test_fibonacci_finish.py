@@ -148,8 +148,13 @@ def test_card_levels_4_to_6_take_a_win_the_level_3_search_misses():
     ("go", ["317cad923124", "69335bdf3541", "2e18c5ded6f7", "f88193123feb", "a2ca192517a5", "0c509e013876"]),
 ])
 def test_standard_and_go_levels_are_unchanged(variant, prints):
+    # the oracle changed no level of the standard and Go rules; their levels 5-6 changed later,
+    # on their own (more candidate turns, Search.turn_widths)
     game = abstracta.load_game("fibonacci", variant=variant)
-    assert [level_fingerprint(game, n) for n in range(1, 7)] == prints
+    now = [level_fingerprint(game, n) for n in range(1, 7)]
+    assert now[:4] == prints[:4]
+    assert now[4] != prints[4] and now[5] != prints[5]
+    assert all(game.description.levels[n].turn_widths == (16, 12) for n in (5, 6))
     assert all(game.description.levels[n].oracle is None for n in range(1, 7))
 
 

@@ -115,7 +115,7 @@ def _callable_name(value: Any) -> Any:
 
 #: :class:`Search` fields added after ladder results were recorded: left out of a fingerprint
 #: while unset, so adding a field does not make every measured level a stranger.
-_LATER_FIELDS = ("max_iterations", "extend", "determinize")
+_LATER_FIELDS = ("max_iterations", "extend", "determinize", "turn_widths")
 
 
 def level_fingerprint(game: Game, level: int) -> str:
@@ -310,7 +310,9 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
                             turn_extension=search.turn_extension if search is not None else 0)
     if kind == "turns":
         from .turns import TurnSearchBot
-        return TurnSearchBot(game, budget, seed=seed, name=name, evaluator=evaluator)
+        widths = search.turn_widths if search is not None else None
+        more = {} if widths is None else {"width": widths[0], "reply_width": widths[1]}
+        return TurnSearchBot(game, budget, seed=seed, name=name, evaluator=evaluator, **more)
     if kind == "paranoid":
         from .paranoid import ParanoidBot
         if search is None and game.description.levels[6].bot == "paranoid":
@@ -406,7 +408,9 @@ def _weighted_bot(canonical: str, weights: tuple[float, ...], game: Game, seed: 
         raise ValueError(f"seat spec {canonical!r}: {kind} plays two-player games only; "
                          f"{game.name} has {game.num_players} players")
     declared = next((s for s in (game.description.levels[6], game.description.levels[3]) if s.bot == kind), None)
-    search = (replace(declared, evaluator=evaluator, oracle=None) if declared is not None
+    # the level-6 widths of the turn search stay out: a weighted spec differs from the plain
+    # one (``turns:d1``, what tune verifies against) in its weights only
+    search = (replace(declared, evaluator=evaluator, oracle=None, turn_widths=None) if declared is not None
               else Search(kind, evaluator=evaluator))
     return _search_bot(kind, game, budget, seed, canonical, search)
 

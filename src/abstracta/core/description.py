@@ -193,6 +193,8 @@ class Search:
             state each iteration searches (one consistent with what ``observer`` knows, e.g. a
             deal that also uses what the opponent's actions showed); ``None``:
             ``state.resample_from_infostate(observer, rng)``.
+        turn_widths: the turn search only: ``(width, reply_width)``, the candidate turns it
+            compares at the root and at every later turn; ``None``: the bot's defaults (10, 8).
     """
 
     bot: str
@@ -203,6 +205,7 @@ class Search:
     max_iterations: int | None = None
     extend: int | None = None
     determinize: "Callable[[Any, int, Any], Any] | None" = None
+    turn_widths: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
