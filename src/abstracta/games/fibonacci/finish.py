@@ -16,8 +16,9 @@ turn was missed 9 times). :func:`find_winning_turn` looks for one exactly:
   with as many moves left are skipped (transpositions: the same moves in another order).
 * A node budget bounds the work; past it the search gives up (no answer).
 
-Blind spots: such two-move drags, and: the bound ignores that a later move may drag the core nearer, so a win that needs
-such a drag after a position the bound rules out is missed.
+Blind spots: a win that needs a support to step next to the core before dragging it, and one
+that needs a drag after a position the bound rules out (the bound ignores that a later move
+may drag the core nearer).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .geometry import BIT, DIST, NBM
+from .geometry import BIT, DIST, NBM, dilate
 
 if TYPE_CHECKING:
     from .rules import FibonacciState
@@ -58,13 +59,7 @@ def win_sets(core: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for size in range(2, 7):
         grown = set()
         for s in level:
-            adj = 0
-            m = s
-            while m:
-                low = m & -m
-                adj |= NBM[low.bit_length() - 1]
-                m ^= low
-            adj &= ~s & ~(1 << core)
+            adj = dilate(s) & ~s & ~(1 << core)
             while adj:
                 low = adj & -adj
                 adj ^= low
