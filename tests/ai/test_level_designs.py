@@ -85,3 +85,17 @@ def test_turn_search_revision_2_counts_only_where_chance_is_searched(monkeypatch
     monkeypatch.setitem(levels_module.BOT_REVISIONS, "turns", 3)
     after = [level_fingerprint(g, 4) for g in (standard, cards)]
     assert after[0] == before[0] and after[1] != before[1]
+
+
+@pytest.mark.parametrize("variant", ["square9", "square13", "hex"])
+def test_nibble_level_3_is_mcts_held_to_its_playouts(variant) -> None:
+    from abstracta.ai.alphabeta import AlphaBetaBot
+    from abstracta.ai.mcts import MCTSBot
+    from abstracta.games.nibble.description import LEVEL3_PLAYOUTS
+
+    game = load_game("nibble", variant=variant, seed=4)
+    three = make_bot("level:3", game, seed=0)
+    assert isinstance(three, MCTSBot) and three.max_iterations == LEVEL3_PLAYOUTS == 700
+    assert three.budget.seconds == 0.2 and three.max_rollout_actions == 12
+    # (that the cap binds a timed search: test_max_iterations_caps_a_timed_tree_search)
+    assert isinstance(make_bot("level:4", game, seed=0), AlphaBetaBot)
