@@ -92,3 +92,14 @@ def test_seat_help_is_the_seat_spec_grammar():
         seat = next(p for p in commands[name].params if p.name == "seat")
         assert seat_spec_grammar() in seat.help
     assert ":iN" in seat_spec_grammar() and ":dN" in seat_spec_grammar() and "+w=" in seat_spec_grammar()
+
+
+def test_version_is_the_installed_distributions() -> None:
+    from importlib.metadata import version
+
+    result = run("--version")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == f"abstracta {version('abstracta')}"
+    # no subcommand still prints the help, naming the subcommands
+    bare = run()
+    assert "tournament" in bare.output and "--version" in bare.output

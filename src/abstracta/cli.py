@@ -35,6 +35,22 @@ app = typer.Typer(
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
+
+def _print_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        console.print(f"abstracta {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                       help="Print abstracta's version and exit.")) -> None:
+    # a root callback turns the app into a group, so that options such as --version can sit
+    # before any subcommand
+    pass
+
 OptionArg = typer.Option(None, "--option", "-o", help="Rules option KEY=VALUE (repeatable), e.g. size=dimy.")
 PositionArg = typer.Option(None, "--position", "-p", help="Start from this position text (the spec's format).")
 JsonArg = typer.Option(False, "--json", help="Print JSON instead of text.")
