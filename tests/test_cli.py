@@ -103,3 +103,32 @@ def test_version_is_the_installed_distributions() -> None:
     # no subcommand still prints the help, naming the subcommands
     bare = run()
     assert "tournament" in bare.output and "--version" in bare.output
+
+
+def test_games_json_gives_each_variants_evaluator_terms_and_levels() -> None:
+    from abstracta.ai.levels import LEVELS, level_fingerprint
+    from abstracta.core.registry import load_game
+
+    result = run("games", "--json")
+    assert result.exit_code == 0, result.output
+    listing = json.loads(result.stdout)
+    assert listing
+    for entry in listing:
+        assert [d["options"] for d in entry["variant_details"]] == entry["variants"]
+        for details in entry["variant_details"]:
+            game = load_game(entry["name"], **details["options"])
+            tuning = game.description.tuning
+            if tuning is None:
+                assert details["evaluator_terms"] is None
+            else:
+                assert list(details["evaluator_terms"]) == list(tuning.names)
+                assert list(details["evaluator_terms"].values()) == list(tuning.weights)
+            assert sorted(details["levels"]) == [str(level) for level in sorted(LEVELS)]
+            for level, described in details["levels"].items():
+                search = game.description.levels[int(level)]
+                assert described["search"] == search.bot
+                assert described["seconds"] == LEVELS[int(level)].seconds
+                assert described["fingerprint"] == level_fingerprint(game, int(level))
+                assert described.get("max_playouts") == search.max_iterations
+                assert described.get("turn_widths") == (list(search.turn_widths) if search.turn_widths else None)
+                assert ("oracle" in described) == (search.oracle is not None)

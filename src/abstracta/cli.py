@@ -108,6 +108,23 @@ def guarded(fn):
 
 
 # --------------------------------------------------------------------------- games
+def _variant_details(name: str, variants: Any) -> list[dict[str, Any]]:
+    """Each variant's evaluator (its terms and default weights, where the game declares them for
+    ``abstracta tune``) and what each level plays (:func:`~abstracta.ai.levels.describe_level`)."""
+    from .ai.levels import LEVELS, describe_level
+
+    out = []
+    for variant in variants:
+        game = load_game(name, **variant.options)
+        tuning = game.description.tuning
+        out.append({
+            "options": dict(variant.options),
+            "evaluator_terms": None if tuning is None else dict(zip(tuning.names, tuning.weights)),
+            "levels": {str(level): describe_level(game, level) for level in LEVELS},
+        })
+    return out
+
+
 @app.command("games")
 @guarded
 def games_cmd(as_json: bool = JsonArg) -> None:
@@ -128,6 +145,7 @@ def games_cmd(as_json: bool = JsonArg) -> None:
             "options": {o.name: {"default": o.default, "choices": o.choices, "help": o.help}
                         for o in game.option_specs},
             "variants": [dict(v.options) for v in d.variants],
+            "variant_details": _variant_details(name, d.variants) if as_json else None,
             "game": game,
         })
     if as_json:

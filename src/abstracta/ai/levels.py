@@ -141,6 +141,41 @@ def level_search(game: Game, level: int) -> Search:
     return game.description.levels[level]
 
 
+def describe_level(game: Game, level: int) -> dict[str, Any]:
+    """What level ``level`` plays in ``game``, for people and tools (``abstracta games --json``).
+
+    Returns:
+        ``{"search": bot name, "seconds": CPU seconds an action or None, "fingerprint": see
+        :func:`level_fingerprint`}`` plus, where the level sets them, ``"max_playouts"`` (MCTS
+        held below its time), ``"rollout_cap"`` (playout length in actions, for the tree
+        searches), ``"turn_widths"`` ([root, reply] candidate turns), ``"extend"`` (greedy),
+        ``"turn_extension"`` (alpha-beta), ``"oracle"`` (the qualified name of the function it
+        asks first) and ``"evaluator"`` (the qualified name, with its weights if tuned).
+    Raises:
+        KeyError: ``level`` is not 1–6.
+    """
+    search = level_search(game, level)
+    out: dict[str, Any] = {"search": search.bot, "seconds": LEVELS[level].seconds,
+                           "fingerprint": level_fingerprint(game, level)}
+    if search.max_iterations is not None:
+        out["max_playouts"] = search.max_iterations
+    if search.bot in ("mcts", "ismcts"):
+        out["rollout_cap"] = rollout_cap(game, search)
+    if search.turn_widths is not None:
+        out["turn_widths"] = list(search.turn_widths)
+    if search.extend is not None:
+        out["extend"] = search.extend
+    if search.turn_extension:
+        out["turn_extension"] = search.turn_extension
+    if search.oracle is not None:
+        out["oracle"] = _callable_name(search.oracle)
+    if search.bot not in ("random",):
+        evaluator = search.evaluator or game.description.evaluator
+        if evaluator is not None:
+            out["evaluator"] = _callable_name(evaluator)
+    return out
+
+
 def strongest_search(game: Game) -> str:
     """The bot levels 4–6 use for ``game`` (``"alphabeta"``, ``"mcts"``, ``"ismcts"`` …)."""
     return game.description.levels[6].bot
