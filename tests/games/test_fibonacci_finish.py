@@ -148,13 +148,18 @@ def test_card_levels_4_to_6_take_a_win_the_level_3_search_misses():
     ("go", ["317cad923124", "69335bdf3541", "2e18c5ded6f7", "f88193123feb", "a2ca192517a5", "0c509e013876"]),
 ])
 def test_standard_and_go_levels_are_unchanged(variant, prints):
-    # the oracle changed no level of the standard and Go rules; their levels 5-6 changed later,
-    # on their own (more candidate turns, Search.turn_widths)
+    # the oracle changed no level of the standard and Go rules; their levels 3, 5 and 6 changed
+    # later, on their own (fewer and more candidate turns, Search.turn_widths)
     game = abstracta.load_game("fibonacci", variant=variant)
     now = [level_fingerprint(game, n) for n in range(1, 7)]
-    assert now[:4] == prints[:4]
-    assert now[4] != prints[4] and now[5] != prints[5]
+    assert now[:2] == prints[:2] and now[3] == prints[3]
+    assert now[2] != prints[2] and now[4] != prints[4] and now[5] != prints[5]
+    # level 3 compares fewer candidate turns, levels 5-6 more, level 4 the bot's defaults
+    assert game.description.levels[3].turn_widths == (4, 3)
+    assert game.description.levels[4].turn_widths is None
     assert all(game.description.levels[n].turn_widths == (16, 12) for n in (5, 6))
+    three = make_bot("level:3", game, seed=0)
+    assert (three.width, three.reply_width, three.budget.seconds) == (4, 3, 0.2)
     assert all(game.description.levels[n].oracle is None for n in range(1, 7))
 
 

@@ -77,6 +77,13 @@ def describe(game: "FibonacciGame") -> GameDescription:
         # turn instead scored 28.6 % against the plain search at 0.5 s (14 games, seeds
         # 9100-9113). README "The level ladder".
         levels[5] = levels[6] = replace(strongest, turn_widths=(16, 12))
+        # Level 3 compares fewer candidate turns (4 at the root, 3 at every reply): with level 4's
+        # widths it stood too close below it (3-4: 60.8 % over 60 ladder games in the standard
+        # game, 56.2 % over 32 in Go). The same players built by hand, standard game, 12 games
+        # each (seeds 6000-6011): level 4 scored 66.7 % against it, it 91.7 % against level 2;
+        # with 3 and 2 candidates it fell to 66.7 % against level 2 (9 games). README "The level
+        # ladder".
+        levels[3] = replace(level3, turn_widths=(4, 3))
     return GameDescription(
         name=game.name,
         title=T("title", "Fibonacci"),
