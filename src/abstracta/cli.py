@@ -51,6 +51,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_print_versi
     # before any subcommand
     pass
 
+
 OptionArg = typer.Option(None, "--option", "-o", help="Rules option KEY=VALUE (repeatable), e.g. size=dimy.")
 PositionArg = typer.Option(None, "--position", "-p", help="Start from this position text (the spec's format).")
 JsonArg = typer.Option(False, "--json", help="Print JSON instead of text.")
