@@ -109,19 +109,19 @@ def guarded(fn):
 
 
 # --------------------------------------------------------------------------- games
-def _variant_details(name: str, variants: Any) -> list[dict[str, Any]]:
+def _variant_details(game: Game) -> list[dict[str, Any]]:
     """Each variant's evaluator (its terms and default weights, where the game declares them for
     ``abstracta tune``) and what each level plays (:func:`~abstracta.ai.levels.describe_level`)."""
     from .ai.levels import LEVELS, describe_level
 
     out = []
-    for variant in variants:
-        game = load_game(name, **variant.options)
-        tuning = game.description.tuning
+    for variant in game.description.variants:
+        played = load_game(game.name, **variant.options)
+        tuning = played.description.tuning
         out.append({
             "options": dict(variant.options),
             "evaluator_terms": None if tuning is None else dict(zip(tuning.names, tuning.weights)),
-            "levels": {str(level): describe_level(game, level) for level in LEVELS},
+            "levels": {str(level): describe_level(played, level) for level in LEVELS},
         })
     return out
 
@@ -146,11 +146,12 @@ def games_cmd(as_json: bool = JsonArg) -> None:
             "options": {o.name: {"default": o.default, "choices": o.choices, "help": o.help}
                         for o in game.option_specs},
             "variants": [dict(v.options) for v in d.variants],
-            "variant_details": _variant_details(name, d.variants) if as_json else None,
             "game": game,
         })
     if as_json:
-        print(json.dumps([{k: v for k, v in row.items() if k != "game"} for row in rows], default=list))
+        listing = [{k: v for k, v in row.items() if k != "game"} | {"variant_details": _variant_details(row["game"])}
+                   for row in rows]
+        print(json.dumps(listing, default=list))
     else:
         table = Table(title="abstracta games")
         table.add_column("game")

@@ -169,7 +169,7 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
         out["turn_extension"] = search.turn_extension
     if search.oracle is not None:
         out["oracle"] = _callable_name(search.oracle)
-    if search.bot not in ("random",):
+    if search.bot != "random":
         evaluator = search.evaluator or game.description.evaluator
         if evaluator is not None:
             out["evaluator"] = _callable_name(evaluator)

@@ -79,10 +79,10 @@ def describe(game: "FibonacciGame") -> GameDescription:
         levels[5] = levels[6] = replace(strongest, turn_widths=(16, 12))
         # Level 3 compares fewer candidate turns (4 at the root, 3 at every reply): with level 4's
         # widths it stood too close below it (3-4: 60.8 % over 60 ladder games in the standard
-        # game, 56.2 % over 32 in Go). The same players by benchmarks/ab_levels.py, standard game, 12 games
-        # each (seeds 6000-6011): level 4 scored 66.7 % against it, it 91.7 % against level 2;
-        # with 3 and 2 candidates it fell to 66.7 % against level 2 (9 games). README "The level
-        # ladder".
+        # game, 56.2 % over 32 in Go). The same players by benchmarks/ab_levels.py, standard
+        # game, 12 games each (seeds 6000-6011): level 4 scored 66.7 % against it, it 91.7 %
+        # against level 2; with 3 and 2 candidates it fell to 66.7 % against level 2 (9 games).
+        # README "The level ladder".
         levels[3] = replace(level3, turn_widths=(4, 3))
     return GameDescription(
         name=game.name,

@@ -16,9 +16,9 @@ T = texts("nibble")
 #: Level 3's playouts an action (within its 0.2 s): MCTS held below what its time allows
 #: (1 000 and more playouts) so that level 4 stands clear of it. Uncapped, level 3 matched
 #: level 4 on the 9×9 and hexagonal boards (ladder 3-4: 54 % of 24 and 45 % of 20 for level 4).
-#: The same players built by benchmarks/ab_levels.py, 20 games a pairing: 9×9, held to 500 playouts, level 4 scored
-#: 90 % against it and it 70 % against greedy; held to 700, 85 % (13 games) and 80 %; hexagon,
-#: held to 500, 83 % (6 games) and 80 %. README "The level ladder".
+#: The same players by benchmarks/ab_levels.py, 20 games a pairing: 9×9, held to 500
+#: playouts, level 4 scored 90 % against it and it 70 % against greedy; held to 700, 85 %
+#: (13 games) and 80 %; hexagon, held to 500, 83 % (6 games) and 80 %. README "The level ladder".
 LEVEL3_PLAYOUTS = 700
 
 VARIANTS = (
