@@ -299,3 +299,13 @@ def test_bot_error_names_no_card_while_hidden(client):
     service.bot_errors[view["id"]] = "'Qh>2' is not a legal move"  # as if the bot's move was refused
     view = client.get(f"/api/matches/{view['id']}").json()
     assert view["bot_error"] and "Qh" not in view["bot_error"]
+
+
+def test_import_with_a_hints_tag_of_unicode_digits(client):
+    # '²'.isdigit() is true but int('²') raises: the tag is read as no hints, not a 500 on
+    # every view of the match from then on
+    record = dict(BASE, tags={"Hints": "²,3"})
+    r = client.post("/api/matches/import", json={"record": record})
+    assert r.status_code == 201 and r.json()["hints"] == [0, 3], r.text
+    r = client.get(f"/api/matches/{r.json()['id']}")
+    assert r.status_code == 200 and r.json()["hints"] == [0, 3]
