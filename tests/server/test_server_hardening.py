@@ -309,3 +309,10 @@ def test_import_with_a_hints_tag_of_unicode_digits(client):
     assert r.status_code == 201 and r.json()["hints"] == [0, 3], r.text
     r = client.get(f"/api/matches/{r.json()['id']}")
     assert r.status_code == 200 and r.json()["hints"] == [0, 3]
+
+
+def test_import_start_with_lookalike_digits_is_refused(client):
+    record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "start": "- P:²/7 G",
+              "moves": []}
+    r = client.post("/api/matches/import", json={"record": record})
+    assert r.status_code == 422 and "start position" in r.json()["error"], r.text
