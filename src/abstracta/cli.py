@@ -330,7 +330,7 @@ def parse_seats(specs: list[str] | None, game: Game, default: dict[int, str]) ->
     seats = dict(default)
     for item in specs or []:
         index, sep, spec = item.partition("=")
-        if not sep or not index.strip().isdigit():
+        if not sep or not (index.strip().isascii() and index.strip().isdigit()):  # int() refuses "²"
             raise CliError(f"seat {item!r} is not of the form INDEX=SPEC (e.g. 1=mcts:1)")
         i = int(index)
         if not 0 <= i < n:
