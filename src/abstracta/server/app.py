@@ -1019,7 +1019,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         if text is not None and len(text) <= WS_AUTH_LIMIT:
             try:
                 data = json.loads(text)
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested too deep for the parser
                 data = None
             if isinstance(data, dict) and isinstance(data.get("tokens"), list) and all(
                     isinstance(t, str) for t in data["tokens"]):
