@@ -73,6 +73,10 @@ def test_replay_good_and_corrupt(tmp_path):
     assert "ply 2 ('3')" in result.stderr
     result = run("replay", str(tmp_path / "missing.json"))
     assert result.exit_code == 2 and "cannot read" in result.stderr
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    result = run("replay", str(deep))
+    assert result.exit_code == 2 and "nested too deep" in result.stderr, result.output
 
 
 def test_solve_and_egtb_need_a_game_that_declares_them(tmp_path):
