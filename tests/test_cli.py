@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from abstracta.cli import app
@@ -136,3 +137,18 @@ def test_games_json_gives_each_variants_evaluator_terms_and_levels() -> None:
                 assert described.get("max_playouts") == search.max_iterations
                 assert described.get("turn_widths") == (list(search.turn_widths) if search.turn_widths else None)
                 assert ("oracle" in described) == (search.oracle is not None)
+
+
+@pytest.mark.parametrize("url, words", [
+    ("garbage", "could not parse"),
+    ("nope://x", "nope"),
+    ("sqlite:///{dir}", "unable to open database file"),
+    ("sqlite:///{file}/x.db", "File exists"),
+])
+def test_serve_with_an_unusable_database_is_a_one_line_error(tmp_path, url, words):
+    afile = tmp_path / "a-file"
+    afile.write_text("")
+    url = url.format(dir=tmp_path, file=afile)
+    result = run("serve", "--port", "0", "--bot-workers", "0", "--db", url)
+    assert result.exit_code == 2 and "cannot use the database" in result.stderr, result.output
+    assert words in result.stderr.lower() or words in result.stderr, result.stderr

@@ -1076,6 +1076,7 @@ def serve_cmd(
     """Start the web app: open http://HOST:PORT/ in a browser."""
     from .server import run
     from .server.botjobs import parse_workers
+    from .server.storage import DatabaseError
 
     try:
         parse_workers(bot_workers)
@@ -1083,6 +1084,8 @@ def serve_cmd(
         raise CliError(str(exc)) from None
     try:
         run(host, port, db, bot_workers, allowed_hosts=allowed_host or [], rate_limits=rate_limits)
+    except DatabaseError as exc:
+        raise CliError(f"cannot use the database (--db): {exc}") from None
     except OSError as exc:
         raise CliError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
 
