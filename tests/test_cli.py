@@ -139,6 +139,20 @@ def test_games_json_gives_each_variants_evaluator_terms_and_levels() -> None:
                 assert ("oracle" in described) == (search.oracle is not None)
 
 
+def test_unwritable_output_paths_are_one_line_errors(tmp_path):
+    # --records / --out naming a file where a directory must be: a message and exit 2
+    afile = tmp_path / "a-file"
+    afile.write_text("")
+    result = run("match", "toy-nim", "-s", "0=random", "-s", "1=random", "-n", "1", "--records", str(afile))
+    assert result.exit_code == 2 and "File exists" in result.stderr and str(afile) in result.stderr, result.output
+    result = run("tournament", "toy-nim", "--bots", "random,random", "--games", "1", "--out", str(afile / "sub"))
+    assert result.exit_code == 2 and "Not a directory" in result.stderr, result.output
+    assert not isinstance(result.exception, OSError)
+    # play finds out before the game, not after it (the game would be lost)
+    result = runner.invoke(app, ["play", "toy-nim", "--seat", "1=random", "--records", str(afile)], input="1\n")
+    assert result.exit_code == 2 and "File exists" in result.stderr and "Toy Nim" not in result.stdout, result.output
+
+
 @pytest.mark.parametrize("url, words", [
     ("garbage", "could not parse"),
     ("nope://x", "nope"),
