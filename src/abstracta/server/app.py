@@ -228,6 +228,50 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": data})
 
 
+def internal_error(method: str, path: str, exc: BaseException) -> JSONResponse:
+    """The 500 answer to a bug (or a stored match that does not replay), logged. The match is
+    unchanged, since every change is computed on a copy. The message of an unexpected error
+    may quote a position, hidden cards included: it leaves the server neither in the answer
+    nor in the log (the type, the place it was raised and the path do)."""
+    where = ""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is not None:
+        where = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"
+    log.error("internal error %s%s on %s %s", type(exc).__name__, where, method, path)
+    return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
+
+
+class CatchAll:
+    """ASGI middleware around the routes: an exception no handler took (a bug) ends here as
+    :func:`internal_error`'s answer. Starlette's handler of ``Exception`` would answer and then
+    re-raise it to the server, which logs the whole traceback, message included, and drops
+    the connection."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched(message: Any) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as exc:  # noqa: BLE001 - a bug: answered and logged here, not re-raised
+            response = internal_error(scope.get("method", ""), scope.get("path", ""), exc)
+            if not started:  # else the answer is cut short: the client sees a broken response
+                await response(scope, receive, send)
+
+
 # --- request bodies ------------------------------------------------------------------------
 class CreateMatch(BaseModel):
     game: str = Field(max_length=64, description="registry name (GET /api/games lists them)")
@@ -702,6 +746,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                               + __doc__.split("Decisions (the API's rules, also stated in the OpenAPI description):", 1)[-1].strip()
                               .replace("``", "`"))
     app.state.service = service
+    app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
     app.add_middleware(BodyLimit)
     security.install(app, security_settings or security.Security(rate_limits=security.rate_limits_from_env()))
 
@@ -730,20 +775,10 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
     @app.exception_handler(Exception)
-    async def _crash(_request: Request, exc: Exception) -> JSONResponse:
-        # a bug (or a stored match that does not replay): the match is unchanged, since every
-        # change is computed on a copy. The message of an unexpected error may quote a
-        # position, hidden cards included: it leaves the server neither in the answer nor in
-        # the log (the type, the place it was raised and the path do)
-        where = ""
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_next is not None:
-            tb = tb.tb_next
-        if tb is not None:
-            where = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"
-        log.error("internal error %s%s on %s %s", type(exc).__name__, where, _request.method,
-                  _request.url.path)
-        return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
+    async def _crash(request: Request, exc: Exception) -> JSONResponse:
+        # only a bug in a middleware outside CatchAll gets here (Starlette re-raises it to the
+        # server after this answer)
+        return internal_error(request.method, request.url.path, exc)
 
     # --- API --------------------------------------------------------------------------------
     @app.get("/api/games", summary="The games you can play, their options and variants", response_model=list[GameInfo],
