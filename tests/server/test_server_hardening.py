@@ -316,3 +316,26 @@ def test_import_start_with_lookalike_digits_is_refused(client):
               "moves": []}
     r = client.post("/api/matches/import", json={"record": record})
     assert r.status_code == 422 and "start position" in r.json()["error"], r.text
+
+
+@pytest.mark.parametrize("path, body, field", [
+    ("/api/matches", {"game": "toy-nim", "seat": ["human", "human"]}, "seat"),  # 'seats' mistyped
+    ("/api/matches", {"game": "toy-nim", "option": {"stones": 3}}, "option"),
+    ("/api/matches/import", {"record": BASE, "player": ["human", "human"]}, "player"),
+    ("/api/invites/claim", {"code": "x", "seat": 1}, "seat"),
+    ("/api/analysis", {"game": "toy-nim", "position": "7 0", "depth": 3}, "depth"),
+])
+def test_unknown_body_fields_are_refused(client, path, body, field):
+    # a mistyped field would otherwise be dropped and the request done without it
+    r = client.post(path, json=body)
+    assert r.status_code == 422 and r.json()["error"].startswith(f"{field}: "), r.text
+
+
+def test_unknown_body_fields_of_acts_leave_the_match_unchanged(client):
+    mid = create(client)["id"]
+    r = client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0, "seats": 0})
+    assert r.status_code == 422 and "seats" in r.json()["error"], r.text
+    r = client.post(f"/api/matches/{mid}/resign", json={"seat": 0, "really": True})
+    assert r.status_code == 422 and "really" in r.json()["error"], r.text
+    view = client.get(f"/api/matches/{mid}").json()
+    assert view["ply"] == 0 and view["status"] == "playing"

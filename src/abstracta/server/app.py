@@ -24,8 +24,9 @@ Decisions (the API's rules, also stated in the OpenAPI description):
 * Clocks (``clock`` at creation): none, ``{"initial": s, "increment": s}`` or
   ``{"per_turn": s}``; the server keeps time and applies a fallen flag by itself.
 * Request bodies are limited to 1 MB (record imports: 2 MB); a larger one gets 413. A POST or
-  DELETE that sends a body must send JSON (415 otherwise; 422 if it is not valid UTF-8 JSON);
-  an act without any token is 401 before its body is read.
+  DELETE that sends a body must send JSON (415 otherwise; 422 if it is not valid UTF-8 JSON,
+  or names a field the request does not have); an act without any token is 401 before its
+  body is read.
 * Safe defaults (``security.py``): a Host header the server does not serve is 400, a WebSocket
   from another origin is refused (close 1008), too many requests from one address or token are
   429 with ``Retry-After``, a method a path does not answer is 405 with ``Allow``.
@@ -273,7 +274,14 @@ class CatchAll:
 
 
 # --- request bodies ------------------------------------------------------------------------
-class CreateMatch(BaseModel):
+class Body(BaseModel):
+    """A request body: a field it does not have is refused (422), so a mistyped one ('seat'
+    for 'seats') is not dropped and the request done without it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateMatch(Body):
     game: str = Field(max_length=64, description="registry name (GET /api/games lists them)")
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="rules options, as values or their text form ('dimy', 'true', '5,1')")
@@ -291,7 +299,7 @@ class CreateMatch(BaseModel):
         "turn, e.g. 86400). It starts once every person seat is claimed; computer seats have none."))
 
 
-class ImportMatch(BaseModel):
+class ImportMatch(Body):
     record: dict[str, Any] = Field(description="an abstracta record (format 'abstracta-record')")
     seats: list[SeatSpec] | None = Field(default=None, max_length=16, description="override the record's players")
     take: Annotated[list[SeatNumber], Field(max_length=16)] | Literal["all"] | None = Field(
@@ -299,19 +307,20 @@ class ImportMatch(BaseModel):
     clock: Clock = Field(default=None, description="as for POST /api/matches")
 
 
-class InviteCode(BaseModel):
+class InviteCode(Body):
     code: str = Field(max_length=64, description="the invitation's code (from 'invites' of the creator's answer, "
                                                  "or the '/#/join/<code>' link)")
 
 
-class TakebackAnswer(BaseModel):
+class TakebackAnswer(Body):
     accept: bool = Field(description="true: agree to the pending takeback; false: decline it (the "
                                      "asking seat: withdraw it)")
 
 
-class PlayAction(BaseModel):
+class PlayAction(Body):
     # exactly one of action and actions (neither may be null): the schema says so too
-    model_config = ConfigDict(json_schema_extra={"oneOf": [{"required": ["action"]}, {"required": ["actions"]}]})
+    model_config = ConfigDict(extra="forbid",
+                              json_schema_extra={"oneOf": [{"required": ["action"]}, {"required": ["actions"]}]})
 
     action: str = Field(default=None, min_length=1, max_length=1000,
                         description="the move in the game's notation (one action, or a whole-turn string)")
@@ -325,7 +334,7 @@ class PlayAction(BaseModel):
                                                              "or ?seat=, not both with different values)")
 
 
-class AnalysisRequest(BaseModel):
+class AnalysisRequest(Body):
     match_id: str | None = Field(default=None, max_length=32, description="a match (with 'ply'), or leave out "
                                                                           "for a pasted position")
     ply: StrictInt | None = Field(default=None, description="the position after this many actions "
@@ -341,12 +350,12 @@ class AnalysisRequest(BaseModel):
     scale: float | None = Field(default=None, description="a share in (0, 1] of the game's fixed budget")
 
 
-class GraphRequest(BaseModel):
+class GraphRequest(Body):
     match_id: str = Field(max_length=32, description="a finished match")
     scale: float | None = Field(default=None, description="a share in (0, 1] of the graph's budget")
 
 
-class Resign(BaseModel):
+class Resign(Body):
     seat: SeatNumber | None = Field(default=None, description="the resigning seat (default: the person to move)")
 
 
