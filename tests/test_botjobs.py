@@ -324,6 +324,8 @@ def test_bot_workers_values():
     assert parse_workers("ray") == ("ray", None) and parse_workers("ray:10.0.0.1:6379") == ("ray", "10.0.0.1:6379")
     with pytest.raises(ValueError, match="ray or ray:ADDRESS"):
         parse_workers("many")
+    with pytest.raises(ValueError, match="ray or ray:ADDRESS"):  # '²'.isdigit(), but not a number
+        parse_workers("²")
 
 
 # --- Ray --------------------------------------------------------------------------------------

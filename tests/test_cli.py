@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from abstracta.cli import app
@@ -73,6 +74,10 @@ def test_replay_good_and_corrupt(tmp_path):
     assert "ply 2 ('3')" in result.stderr
     result = run("replay", str(tmp_path / "missing.json"))
     assert result.exit_code == 2 and "cannot read" in result.stderr
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    result = run("replay", str(deep))
+    assert result.exit_code == 2 and "nested too deep" in result.stderr, result.output
 
 
 def test_solve_and_egtb_need_a_game_that_declares_them(tmp_path):
@@ -132,3 +137,32 @@ def test_games_json_gives_each_variants_evaluator_terms_and_levels() -> None:
                 assert described.get("max_playouts") == search.max_iterations
                 assert described.get("turn_widths") == (list(search.turn_widths) if search.turn_widths else None)
                 assert ("oracle" in described) == (search.oracle is not None)
+
+
+def test_unwritable_output_paths_are_one_line_errors(tmp_path):
+    # --records / --out naming a file where a directory must be: a message and exit 2
+    afile = tmp_path / "a-file"
+    afile.write_text("")
+    result = run("match", "toy-nim", "-s", "0=random", "-s", "1=random", "-n", "1", "--records", str(afile))
+    assert result.exit_code == 2 and "File exists" in result.stderr and str(afile) in result.stderr, result.output
+    result = run("tournament", "toy-nim", "--bots", "random,random", "--games", "1", "--out", str(afile / "sub"))
+    assert result.exit_code == 2 and "Not a directory" in result.stderr, result.output
+    assert not isinstance(result.exception, OSError)
+    # play finds out before the game, not after it (the game would be lost)
+    result = runner.invoke(app, ["play", "toy-nim", "--seat", "1=random", "--records", str(afile)], input="1\n")
+    assert result.exit_code == 2 and "File exists" in result.stderr and "Toy Nim" not in result.stdout, result.output
+
+
+@pytest.mark.parametrize("url, words", [
+    ("garbage", "could not parse"),
+    ("nope://x", "nope"),
+    ("sqlite:///{dir}", "unable to open database file"),
+    ("sqlite:///{file}/x.db", "File exists"),
+])
+def test_serve_with_an_unusable_database_is_a_one_line_error(tmp_path, url, words):
+    afile = tmp_path / "a-file"
+    afile.write_text("")
+    url = url.format(dir=tmp_path, file=afile)
+    result = run("serve", "--port", "0", "--bot-workers", "0", "--db", url)
+    assert result.exit_code == 2 and "cannot use the database" in result.stderr, result.output
+    assert words in result.stderr.lower() or words in result.stderr, result.stderr

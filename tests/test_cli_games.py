@@ -78,3 +78,9 @@ def test_slide_checkers_free_move_and_jump():
 def test_illegal_apply_names_the_action():
     result = runner.invoke(app, ["apply", "fibonacci", "a1-a2"])
     assert result.exit_code == 2 and "action 1 'a1-a2' is illegal" in result.stderr
+
+
+def test_position_with_lookalike_digits_is_a_clear_error():
+    # '²' passes str.isdigit(), int() refuses it: a message and exit 2, not a traceback
+    result = runner.invoke(app, ["moves", "slide-checkers", "--position", "- P:²/7 G"])
+    assert result.exit_code == 2 and "phase 'P:²/7' must give 2 counts" in result.stderr, result.output

@@ -62,6 +62,13 @@ def test_bad_seat_specs_are_one_line_errors():
     assert result.exit_code == 2 and "seat 7 does not exist" in result.stderr
     result = play(["fanorona", "--seat", "one=random"])
     assert result.exit_code == 2 and "INDEX=SPEC" in result.stderr
+    # look-alike digits ('²' passes str.isdigit(), int() refuses it): the same clear errors
+    result = play(["fanorona", "--seat", "²=random"])
+    assert result.exit_code == 2 and "INDEX=SPEC" in result.stderr, result.output
+    for spec, words in (("level:²", "level must be 1 to 6"), ("mcts:i²", "budget 'i²' is not seconds"),
+                        ("alphabeta:d²", "budget 'd²' is not seconds")):
+        result = play(["fanorona", "--seat", f"1={spec}"])
+        assert result.exit_code == 2 and words in result.stderr, result.output
 
 
 def test_match_table_and_records(tmp_path):

@@ -91,6 +91,7 @@ def test_bad_records_name_ply_and_reason(text, ply, fragment):
 
 @pytest.mark.parametrize("text, fragment", [
     ("{not json", "not valid JSON"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deep"),  # json.loads raises RecursionError
     ("[]", "a record is a JSON object"),
     (_record(["1"], game="nope"), "unknown game 'nope'"),
     (_record(["1"], options={"stones": "many"}), "option stones"),

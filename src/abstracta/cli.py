@@ -104,6 +104,10 @@ def guarded(fn):
             return fn(*args, **kwargs)
         except (AbstractaError, CliError) as exc:
             fail(str(exc))
+        except OSError as exc:  # a path given cannot be written or read (--records, --out, …)
+            if isinstance(exc, BrokenPipeError) or not exc.filename:
+                raise
+            fail(f"{exc.strerror or exc}: {exc.filename}")
 
     return wrapper
 
@@ -330,7 +334,7 @@ def parse_seats(specs: list[str] | None, game: Game, default: dict[int, str]) ->
     seats = dict(default)
     for item in specs or []:
         index, sep, spec = item.partition("=")
-        if not sep or not index.strip().isdigit():
+        if not sep or not (index.strip().isascii() and index.strip().isdigit()):  # int() refuses "²"
             raise CliError(f"seat {item!r} is not of the form INDEX=SPEC (e.g. 1=mcts:1)")
         i = int(index)
         if not 0 <= i < n:
@@ -386,13 +390,15 @@ def play_cmd(
     game = load_game(game_name, **opts)
     seats = parse_seats(seat, game, {0: "human"})
     bots = [make_bot(spec, game, seed=(seed or 0) + i) for i, spec in enumerate(seats)]
+    directory = records or default_records_dir()
+    directory.mkdir(parents=True, exist_ok=True)  # before the game: a bad --records loses no game
     initial = game.new_initial_state()
     humans = [i for i, b in enumerate(bots) if b is None]
     session = PlaySession(game, initial, seats, bots)
     termination = session.run(humans)
     record = Record.from_play(game, initial, session.actions, players=seats,
                               termination=termination, result=session.forced_result)
-    path = record.save(unique_record_path(records or default_records_dir(), game.name))
+    path = record.save(unique_record_path(directory, game.name))
     console.print(f"record saved: {path}", soft_wrap=True)
     console.print(f"replay it with: abstracta replay {path}", soft_wrap=True)
 
@@ -648,12 +654,13 @@ def match_cmd(
         raise CliError("match is for bots: every --seat needs a bot SPEC")
     if len(seat) != n:
         raise CliError(f"{game.title} needs {n} seats: give --seat 0=SPEC … --seat {n - 1}=SPEC")
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)  # before the games: a bad --records loses none
     with Progress(console=err_console, transient=True) as progress:
         task = progress.add_task(f"{game.name}: {' vs '.join(specs)}", total=games)
         result = run_match(game, specs, games=games, seed=seed,
                            on_game_done=lambda *a, **k: progress.advance(task))
     if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
         for i, record in enumerate(result.records):
             record.save(records / f"{game.name}-{seed + i:06d}.json")
     if as_json:
@@ -711,6 +718,8 @@ def tournament_cmd(
         raise CliError(str(exc)) from None
     check_seed(seed + len(tasks) - 1, f"--seed {seed} with {len(tasks)} games: the last game's seed")
     shown = err_console if as_json else console
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)  # before the games: a bad --out loses none
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err_console, transient=True) as progress:
         bar = progress.add_task(f"{game.name}: {len(tasks)} games ({executor})", total=len(tasks))
@@ -751,7 +760,6 @@ def tournament_cmd(
     if out is not None:
         from .ai.tournament import plot_ratings
 
-        out.mkdir(parents=True, exist_ok=True)
         for outcome in result.outcomes:
             Record.from_dict(outcome.record).save(out / f"{game.name}-{outcome.index + 1:05d}.json")
         (out / "results.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
@@ -1076,6 +1084,7 @@ def serve_cmd(
     """Start the web app: open http://HOST:PORT/ in a browser."""
     from .server import run
     from .server.botjobs import parse_workers
+    from .server.storage import DatabaseError
 
     try:
         parse_workers(bot_workers)
@@ -1083,6 +1092,8 @@ def serve_cmd(
         raise CliError(str(exc)) from None
     try:
         run(host, port, db, bot_workers, allowed_hosts=allowed_host or [], rate_limits=rate_limits)
+    except DatabaseError as exc:
+        raise CliError(f"cannot use the database (--db): {exc}") from None
     except OSError as exc:
         raise CliError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
 

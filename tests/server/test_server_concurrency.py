@@ -68,6 +68,27 @@ def test_an_engine_bug_is_a_logged_500_and_the_match_is_unchanged(raw, app, monk
     assert r.status_code == 200 and r.json()["moves"] == ["2", "1"]
 
 
+def test_a_bug_ends_at_the_500_and_never_reaches_the_server_with_its_message(app, monkeypatch, caplog):
+    # Starlette's handler of Exception answers, then re-raises to the server, which logs the
+    # whole traceback (message included: it may quote hidden cards) and drops the connection.
+    # The default TestClient re-raises whatever reaches the server: here nothing may.
+    with TestClient(app) as c:
+        view, auth = nim(c)
+
+        def broken(self, action):
+            raise RuntimeError("engine bug: hand 7h,Qs")
+
+        monkeypatch.setattr(NimState, "apply_action", broken)
+        with caplog.at_level(logging.DEBUG):
+            r = c.post(f"/api/matches/{view['id']}/actions", json={"action": "1", "ply": 0}, headers=auth)
+        assert r.status_code == 500 and r.json() == {"error": "internal error: RuntimeError"}
+        assert any("internal error RuntimeError" in rec.getMessage() for rec in caplog.records)
+        assert not any("7h,Qs" in rec.getMessage() or (rec.exc_info and "7h,Qs" in str(rec.exc_info[1]))
+                       for rec in caplog.records)
+        monkeypatch.undo()
+        assert c.get(f"/api/matches/{view['id']}", headers=auth).json()["ply"] == 0
+
+
 def test_an_engine_bug_while_parsing_is_a_500_not_a_422(raw, monkeypatch):
     view, auth = nim(raw)
 

@@ -299,3 +299,43 @@ def test_bot_error_names_no_card_while_hidden(client):
     service.bot_errors[view["id"]] = "'Qh>2' is not a legal move"  # as if the bot's move was refused
     view = client.get(f"/api/matches/{view['id']}").json()
     assert view["bot_error"] and "Qh" not in view["bot_error"]
+
+
+def test_import_with_a_hints_tag_of_unicode_digits(client):
+    # '²'.isdigit() is true but int('²') raises: the tag is read as no hints, not a 500 on
+    # every view of the match from then on
+    record = dict(BASE, tags={"Hints": "²,3"})
+    r = client.post("/api/matches/import", json={"record": record})
+    assert r.status_code == 201 and r.json()["hints"] == [0, 3], r.text
+    r = client.get(f"/api/matches/{r.json()['id']}")
+    assert r.status_code == 200 and r.json()["hints"] == [0, 3]
+
+
+def test_import_start_with_lookalike_digits_is_refused(client):
+    record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "start": "- P:²/7 G",
+              "moves": []}
+    r = client.post("/api/matches/import", json={"record": record})
+    assert r.status_code == 422 and "start position" in r.json()["error"], r.text
+
+
+@pytest.mark.parametrize("path, body, field", [
+    ("/api/matches", {"game": "toy-nim", "seat": ["human", "human"]}, "seat"),  # 'seats' mistyped
+    ("/api/matches", {"game": "toy-nim", "option": {"stones": 3}}, "option"),
+    ("/api/matches/import", {"record": BASE, "player": ["human", "human"]}, "player"),
+    ("/api/invites/claim", {"code": "x", "seat": 1}, "seat"),
+    ("/api/analysis", {"game": "toy-nim", "position": "7 0", "depth": 3}, "depth"),
+])
+def test_unknown_body_fields_are_refused(client, path, body, field):
+    # a mistyped field would otherwise be dropped and the request done without it
+    r = client.post(path, json=body)
+    assert r.status_code == 422 and r.json()["error"].startswith(f"{field}: "), r.text
+
+
+def test_unknown_body_fields_of_acts_leave_the_match_unchanged(client):
+    mid = create(client)["id"]
+    r = client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0, "seats": 0})
+    assert r.status_code == 422 and "seats" in r.json()["error"], r.text
+    r = client.post(f"/api/matches/{mid}/resign", json={"seat": 0, "really": True})
+    assert r.status_code == 422 and "really" in r.json()["error"], r.text
+    view = client.get(f"/api/matches/{mid}").json()
+    assert view["ply"] == 0 and view["status"] == "playing"

@@ -214,3 +214,13 @@ def test_import_hands_out_tokens_invitations_and_a_clock(raw):
     assert view["viewer"] == 1 and view["legal"] == [] and view["to_move"] == 0
     r = move(raw, view["id"], "1", 2, view["tokens"][0]["token"])
     assert r.status_code == 403 and "seat 0" in r.json()["error"]
+
+
+def test_websocket_first_message_nested_too_deep_is_refused(raw):
+    mid = new_match(raw)["id"]
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.send_text('{"tokens": ' + "[" * 5000 + "]" * 5000 + "}")  # short enough, but json.loads recurses
+        assert "first message" in ws.receive_json()["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1008

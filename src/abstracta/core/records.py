@@ -163,6 +163,8 @@ class Record:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise RecordError(f"not valid JSON: {exc}") from None
+        except RecursionError:  # the parser recurses once per level of nesting
+            raise RecordError("not valid JSON: nested too deep") from None
         return cls.from_dict(data)
 
     @classmethod

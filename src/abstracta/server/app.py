@@ -24,8 +24,9 @@ Decisions (the API's rules, also stated in the OpenAPI description):
 * Clocks (``clock`` at creation): none, ``{"initial": s, "increment": s}`` or
   ``{"per_turn": s}``; the server keeps time and applies a fallen flag by itself.
 * Request bodies are limited to 1 MB (record imports: 2 MB); a larger one gets 413. A POST or
-  DELETE that sends a body must send JSON (415 otherwise; 422 if it is not valid UTF-8 JSON);
-  an act without any token is 401 before its body is read.
+  DELETE that sends a body must send JSON (415 otherwise; 422 if it is not valid UTF-8 JSON,
+  or names a field the request does not have); an act without any token is 401 before its
+  body is read.
 * Safe defaults (``security.py``): a Host header the server does not serve is 400, a WebSocket
   from another origin is refused (close 1008), too many requests from one address or token are
   429 with ``Retry-After``, a method a path does not answer is 405 with ``Allow``.
@@ -228,8 +229,59 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": data})
 
 
+def internal_error(method: str, path: str, exc: BaseException) -> JSONResponse:
+    """The 500 answer to a bug (or a stored match that does not replay), logged. The match is
+    unchanged, since every change is computed on a copy. The message of an unexpected error
+    may quote a position, hidden cards included: it leaves the server neither in the answer
+    nor in the log (the type, the place it was raised and the path do)."""
+    where = ""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is not None:
+        where = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"
+    log.error("internal error %s%s on %s %s", type(exc).__name__, where, method, path)
+    return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
+
+
+class CatchAll:
+    """ASGI middleware around the routes: an exception no handler took (a bug) ends here as
+    :func:`internal_error`'s answer. Starlette's handler of ``Exception`` would answer and then
+    re-raise it to the server, which logs the whole traceback, message included, and drops
+    the connection."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched(message: Any) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as exc:  # noqa: BLE001 - a bug: answered and logged here, not re-raised
+            response = internal_error(scope.get("method", ""), scope.get("path", ""), exc)
+            if not started:  # else the answer is cut short: the client sees a broken response
+                await response(scope, receive, send)
+
+
 # --- request bodies ------------------------------------------------------------------------
-class CreateMatch(BaseModel):
+class Body(BaseModel):
+    """A request body: a field it does not have is refused (422), so a mistyped one ('seat'
+    for 'seats') is not dropped and the request done without it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateMatch(Body):
     game: str = Field(max_length=64, description="registry name (GET /api/games lists them)")
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="rules options, as values or their text form ('dimy', 'true', '5,1')")
@@ -247,7 +299,7 @@ class CreateMatch(BaseModel):
         "turn, e.g. 86400). It starts once every person seat is claimed; computer seats have none."))
 
 
-class ImportMatch(BaseModel):
+class ImportMatch(Body):
     record: dict[str, Any] = Field(description="an abstracta record (format 'abstracta-record')")
     seats: list[SeatSpec] | None = Field(default=None, max_length=16, description="override the record's players")
     take: Annotated[list[SeatNumber], Field(max_length=16)] | Literal["all"] | None = Field(
@@ -255,19 +307,20 @@ class ImportMatch(BaseModel):
     clock: Clock = Field(default=None, description="as for POST /api/matches")
 
 
-class InviteCode(BaseModel):
+class InviteCode(Body):
     code: str = Field(max_length=64, description="the invitation's code (from 'invites' of the creator's answer, "
                                                  "or the '/#/join/<code>' link)")
 
 
-class TakebackAnswer(BaseModel):
+class TakebackAnswer(Body):
     accept: bool = Field(description="true: agree to the pending takeback; false: decline it (the "
                                      "asking seat: withdraw it)")
 
 
-class PlayAction(BaseModel):
+class PlayAction(Body):
     # exactly one of action and actions (neither may be null): the schema says so too
-    model_config = ConfigDict(json_schema_extra={"oneOf": [{"required": ["action"]}, {"required": ["actions"]}]})
+    model_config = ConfigDict(extra="forbid",
+                              json_schema_extra={"oneOf": [{"required": ["action"]}, {"required": ["actions"]}]})
 
     action: str = Field(default=None, min_length=1, max_length=1000,
                         description="the move in the game's notation (one action, or a whole-turn string)")
@@ -281,7 +334,7 @@ class PlayAction(BaseModel):
                                                              "or ?seat=, not both with different values)")
 
 
-class AnalysisRequest(BaseModel):
+class AnalysisRequest(Body):
     match_id: str | None = Field(default=None, max_length=32, description="a match (with 'ply'), or leave out "
                                                                           "for a pasted position")
     ply: StrictInt | None = Field(default=None, description="the position after this many actions "
@@ -297,12 +350,12 @@ class AnalysisRequest(BaseModel):
     scale: float | None = Field(default=None, description="a share in (0, 1] of the game's fixed budget")
 
 
-class GraphRequest(BaseModel):
+class GraphRequest(Body):
     match_id: str = Field(max_length=32, description="a finished match")
     scale: float | None = Field(default=None, description="a share in (0, 1] of the graph's budget")
 
 
-class Resign(BaseModel):
+class Resign(Body):
     seat: SeatNumber | None = Field(default=None, description="the resigning seat (default: the person to move)")
 
 
@@ -702,6 +755,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                               + __doc__.split("Decisions (the API's rules, also stated in the OpenAPI description):", 1)[-1].strip()
                               .replace("``", "`"))
     app.state.service = service
+    app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
     app.add_middleware(BodyLimit)
     security.install(app, security_settings or security.Security(rate_limits=security.rate_limits_from_env()))
 
@@ -730,20 +784,10 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
     @app.exception_handler(Exception)
-    async def _crash(_request: Request, exc: Exception) -> JSONResponse:
-        # a bug (or a stored match that does not replay): the match is unchanged, since every
-        # change is computed on a copy. The message of an unexpected error may quote a
-        # position, hidden cards included: it leaves the server neither in the answer nor in
-        # the log (the type, the place it was raised and the path do)
-        where = ""
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_next is not None:
-            tb = tb.tb_next
-        if tb is not None:
-            where = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"
-        log.error("internal error %s%s on %s %s", type(exc).__name__, where, _request.method,
-                  _request.url.path)
-        return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
+    async def _crash(request: Request, exc: Exception) -> JSONResponse:
+        # only a bug in a middleware outside CatchAll gets here (Starlette re-raises it to the
+        # server after this answer)
+        return internal_error(request.method, request.url.path, exc)
 
     # --- API --------------------------------------------------------------------------------
     @app.get("/api/games", summary="The games you can play, their options and variants", response_model=list[GameInfo],
@@ -1019,7 +1063,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         if text is not None and len(text) <= WS_AUTH_LIMIT:
             try:
                 data = json.loads(text)
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested too deep for the parser
                 data = None
             if isinstance(data, dict) and isinstance(data.get("tokens"), list) and all(
                     isinstance(t, str) for t in data["tokens"]):

@@ -110,7 +110,7 @@ def spec_seconds(spec: str) -> float | None:
     """The time budget of a seat spec: a level's seconds, ``kind:SECONDS``, else None."""
     kind, _, arg = spec.partition(":")
     if kind == "level":
-        level = LEVELS.get(int(arg)) if arg.isdigit() else None
+        level = LEVELS.get(int(arg)) if arg.isascii() and arg.isdigit() else None
         return level.seconds if level is not None else None
     try:
         return float(arg) if arg else None
@@ -612,7 +612,7 @@ def parse_workers(value: int | str) -> tuple[str, int | str | None]:
         if text == "ray" or text.startswith("ray:"):
             address = text[4:].strip() or None
             return "ray", address
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):  # int() refuses "²", which isdigit() passes
             raise ValueError(f"--bot-workers {value!r}: expected a number of processes, ray or ray:ADDRESS")
         n = int(text)
     if not 0 <= n <= 64:

@@ -315,7 +315,8 @@ def hint_counts(match: "Match") -> list[int]:
     n = len(match.players)
     text = match.tags.get(HINTS_TAG, "")
     parts = text.split(",") if text else []
-    counts = [int(x) if x.strip().isdigit() else 0 for x in parts[:n]]
+    # ASCII digits only: str.isdigit() also accepts '²', which int() refuses
+    counts = [int(x) if x.strip().isascii() and x.strip().isdigit() else 0 for x in parts[:n]]
     return counts + [0] * (n - len(counts))
 
 

@@ -28,6 +28,7 @@ from typing import Any, Iterator
 from sqlalchemy import (DateTime, Integer, String, Text, bindparam, create_engine, delete, event, inspect,
                         insert, select, text, update)
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -121,8 +122,32 @@ def default_db_url() -> str:
     return f"sqlite:///{folder / 'abstracta.db'}"
 
 
+class DatabaseError(Exception):
+    """The database a URL names cannot be used: the URL does not parse, its driver is not
+    installed, the file cannot be opened or the server does not answer (the message says which)."""
+
+
 def make_engine(url: str | None) -> Engine:
-    """An engine for ``url`` (default: :func:`default_db_url`), tables created."""
+    """An engine for ``url`` (default: :func:`default_db_url`), tables created. Raises
+    :class:`DatabaseError` if the database cannot be used."""
+    try:
+        return _make_engine(url)
+    except (SQLAlchemyError, ImportError, OSError) as exc:
+        raise DatabaseError(_why(exc)) from exc
+
+
+def _why(exc: BaseException) -> str:
+    """One line saying why a database could not be used (no SQL, no links to the docs)."""
+    if isinstance(exc, OSError) and exc.filename:
+        return f"{exc.strerror or exc}: {exc.filename}"
+    if isinstance(exc, ImportError):
+        return f"its driver is not installed ({exc})"
+    cause = getattr(exc, "orig", None) or exc
+    lines = str(cause).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+def _make_engine(url: str | None) -> Engine:
     url = url or default_db_url()
     kwargs: dict[str, Any] = {}
     if url.startswith("sqlite"):

@@ -864,7 +864,7 @@ def _parse_pile(field: str, text: str) -> tuple[int, ...]:
 
 
 def _int_field(field: str, what: str, text: str) -> int:
-    if not field.isdigit():
+    if not (field.isascii() and field.isdigit()):  # int() refuses '²', which isdigit() passes
         raise PositionError(f"position {text!r}: {what} {field!r} is not a decimal number")
     return int(field)
 

@@ -32,7 +32,8 @@ from .rules import (NibbleGame, NibbleState, has_instant_win, is_connected, is_c
 # --------------------------------------------------------------------------------------------
 def _parse_counts(g: Geometry, token: str, what: str) -> list[int]:
     parts = token.split("-")
-    if len(parts) != g.colours or not all(p.isdigit() for p in parts):
+    # ASCII digits: int() refuses "²", which str.isdigit() passes
+    if len(parts) != g.colours or not all(p.isascii() and p.isdigit() for p in parts):
         raise PositionError(f"{what} {token!r} must be {g.colours} counts joined by '-'")
     counts = [int(p) for p in parts]
     for c, n in enumerate(counts):

@@ -119,7 +119,7 @@ def parse_action(text: str) -> int:
 
 def parse_count(token: str, key: str, text: str) -> int:
     value = token[len(key):]
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()):  # int() refuses "²", which isdigit() passes
         raise PositionError(f"{text!r}: {token!r} needs a non-negative integer")
     return int(value)
 
@@ -186,7 +186,7 @@ def parse_position(game: "SlideCheckersGame", text: str) -> "SlideCheckersState"
         st._phase = _MOVE
     elif phase.startswith("P:"):
         counts = phase[2:].split("/")
-        if len(counts) != n or not all(c.isdigit() for c in counts):
+        if len(counts) != n or not all(c.isascii() and c.isdigit() for c in counts):
             raise PositionError(f"{text!r}: phase {phase!r} must give {n} counts, e.g. P:"
                                 + "/".join([str(game.pieces_per_player)] * n))
         st._remain = [int(c) for c in counts]
