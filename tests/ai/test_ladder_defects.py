@@ -242,3 +242,31 @@ def test_turn_search_weighs_every_card_the_reply_may_get() -> None:
     assert TurnSearchBot(game, Budget(depth=1), seed=0).step(first) in first.legal_actions()
     assert len(values(True)) == 1  # every determinization: the same expectation
     assert len(values(False)) > 1  # one drawn pile order each: the defect this replaced
+
+
+def test_turn_search_deepens_over_even_depths_when_asked(monkeypatch) -> None:
+    # Fibonacci's depth 3 (a leaf read after the opponent's greedy reply, unanswered) measured
+    # no better than depth 2 where depth 4 was: the even-depth deepening spends the time on 4.
+    import pytest
+
+    from abstracta.ai.base import Budget
+    from abstracta.ai.turns import TurnSearchBot
+
+    game = load_game("fibonacci")
+    searched: dict[int, list[int]] = {}
+    for step in (1, 2):
+        bot = TurnSearchBot(game, Budget(depth=5), seed=3, width=3, reply_width=2, depth_step=step)
+        original = bot._root
+        seen: list[int] = []
+
+        def recording(state, player, depth, order, bonus, original=original, seen=seen):
+            seen.append(depth)
+            return original(state, player, depth, order, bonus)
+
+        monkeypatch.setattr(bot, "_root", recording)
+        bot.search(game.state_from_text(FIBONACCI_MIDGAME))
+        searched[step] = seen
+        assert bot.depth == seen[-1]
+    assert searched[1] == [2, 3, 4, 5] and searched[2] == [2, 4]
+    with pytest.raises(ValueError, match="depth step"):
+        TurnSearchBot(game, Budget(depth=2), depth_step=3)

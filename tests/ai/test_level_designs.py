@@ -99,3 +99,44 @@ def test_nibble_level_3_is_mcts_held_to_its_playouts(variant) -> None:
     assert three.budget.seconds == 0.2 and three.max_rollout_actions == 12
     # (that the cap binds a timed search: test_max_iterations_caps_a_timed_tree_search)
     assert isinstance(make_bot("level:4", game, seed=0), AlphaBetaBot)
+
+
+def test_max_depth_caps_a_timed_alpha_beta_and_reaches_the_bot_from_the_level(monkeypatch) -> None:
+    from abstracta.ai import levels as levels_module
+    from abstracta.ai.alphabeta import AlphaBetaBot
+
+    game = load_game("fanorona", size="telo")
+    state = game.new_initial_state()
+    capped = AlphaBetaBot(game, Budget(seconds=30), seed=3, max_depth=3)
+    fixed = AlphaBetaBot(game, Budget(depth=3), seed=3)
+    assert capped.step(state) == fixed.step(state)
+    assert capped.depth == fixed.depth == 3 and capped.nodes == fixed.nodes
+    with pytest.raises(ValueError, match="depth cap"):
+        AlphaBetaBot(game, Budget(seconds=1), max_depth=0)
+    # a level's Search.max_depth is the bot's, and the level's fingerprint and description say so
+    nibble = load_game("nibble", variant="square9")
+    declared = nibble.description.levels[4]
+    before = level_fingerprint(nibble, 4)
+    held = Search(declared.bot, declared.rollout_cap, declared.evaluator, max_depth=5)
+    monkeypatch.setattr(levels_module, "level_search", lambda g, level: held)
+    bot = make_bot("level:4", nibble, seed=0)
+    assert isinstance(bot, AlphaBetaBot) and bot.max_depth == 5
+    assert level_fingerprint(nibble, 4) != before
+    assert levels_module.describe_level(nibble, 4)["max_depth"] == 5
+
+
+def test_turn_depth_step_reaches_the_turn_search_from_the_level(monkeypatch) -> None:
+    from abstracta.ai import levels as levels_module
+    from abstracta.ai.turns import TurnSearchBot
+
+    game = load_game("fibonacci")
+    declared = game.description.levels[5]
+    assert make_bot("level:5", game, seed=0).depth_step == 1
+    before = level_fingerprint(game, 5)
+    even = Search(declared.bot, declared.rollout_cap, declared.evaluator, turn_widths=declared.turn_widths,
+                  turn_depth_step=2)
+    monkeypatch.setattr(levels_module, "level_search", lambda g, level: even)
+    bot = make_bot("level:5", game, seed=0)
+    assert isinstance(bot, TurnSearchBot) and bot.depth_step == 2
+    assert level_fingerprint(game, 5) != before
+    assert levels_module.describe_level(game, 5)["turn_depth_step"] == 2

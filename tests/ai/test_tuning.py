@@ -276,7 +276,8 @@ TUNED_LEVELS = {("fibonacci", ()): (3, 4, 5, 6), ("fanorona", ()): (2, 3, 4, 5, 
 REDESIGNED = {("fanorona", (("size", "telo"),)): (2, 3),
               # the card game: level 3 capped at 200 playouts, levels 4-6 on inferred deals (README "Strength")
               ("fibonacci-cards", ()): (3, 4, 5, 6),
-              # Fibonacci's level 3 compares fewer candidate turns, levels 5-6 more (turn_widths)
+              # Fibonacci's level 3 compares fewer candidate turns, level 4 of the standard rules
+              # fewer than the defaults, levels 5-6 more (turn_widths; 4 is tuned anyway)
               ("fibonacci", ()): (3, 5, 6),
               # Nibble's level 3 is MCTS held to 700 playouts an action
               ("nibble", ()): (3,)}

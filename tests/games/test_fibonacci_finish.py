@@ -152,11 +152,16 @@ def test_standard_and_go_levels_are_unchanged(variant, prints):
     # later, on their own (fewer and more candidate turns, Search.turn_widths)
     game = abstracta.load_game("fibonacci", variant=variant)
     now = [level_fingerprint(game, n) for n in range(1, 7)]
-    assert now[:2] == prints[:2] and now[3] == prints[3]
+    assert now[:2] == prints[:2]
     assert now[2] != prints[2] and now[4] != prints[4] and now[5] != prints[5]
-    # level 3 compares fewer candidate turns, levels 5-6 more, level 4 the bot's defaults
+    # level 3 compares fewer candidate turns, levels 5-6 more; level 4 of the standard rules
+    # fewer than the bot's defaults (between levels 3 and 5), Go's the defaults
     assert game.description.levels[3].turn_widths == (4, 3)
-    assert game.description.levels[4].turn_widths is None
+    assert (now[3] == prints[3]) == (variant == "go")
+    assert game.description.levels[4].turn_widths == ((6, 4) if variant == "standard" else None)
+    four = make_bot("level:4", game, seed=0)
+    assert (four.width, four.reply_width, four.budget.seconds) == ((6, 4, 0.5) if variant == "standard"
+                                                                  else (10, 8, 0.5))
     assert all(game.description.levels[n].turn_widths == (16, 12) for n in (5, 6))
     three = make_bot("level:3", game, seed=0)
     assert (three.width, three.reply_width, three.budget.seconds) == (4, 3, 0.2)

@@ -61,6 +61,8 @@ class AlphaBetaBot:
             off. A game sets it in its level search (`Search.turn_extension`): Fanorona finishes
             capture chains (8), or depth parity decides its games (issue 17).
 
+        max_depth: deepest iteration even when time is left (a level held below what its
+            time would reach: ``Search.max_depth``); ``None``: as deep as the budget allows.
         max_nodes: stop a search after about this many positions (checked every 256 nodes, so
             a deterministic budget like a depth; the analysis board uses it); ``None``: no cap.
         track_pv: after each completed iteration, read the principal variation from the
@@ -78,7 +80,7 @@ class AlphaBetaBot:
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  max_table: int = 500_000, turn_extension: int = 0, name: str | None = None,
                  evaluator: Evaluator | None = None, noise: float = DEFAULT_NOISE,
-                 max_nodes: int | None = None, track_pv: bool = False):
+                 max_nodes: int | None = None, track_pv: bool = False, max_depth: int | None = None):
         if self.two_players_only and game.num_players != 2:
             raise ValueError(f"alphabeta plays two-player games only; {game.name} has {game.num_players} players")
         self.game = game
@@ -92,6 +94,9 @@ class AlphaBetaBot:
         self._bonus: dict[int, float] = {}
         self.turn_extension = turn_extension
         self.max_nodes = max_nodes
+        if max_depth is not None and max_depth < 1:
+            raise ValueError(f"a depth cap must be at least 1, got {max_depth}")
+        self.max_depth = max_depth
         self.track_pv = track_pv
         self.pv: list[int] = []
         self.pv_value = 0.0
@@ -126,7 +131,7 @@ class AlphaBetaBot:
         start = search_clock()
         self._end = start + budget.seconds if budget.seconds is not None else float("inf")
         self._stop = stop_signal()
-        max_depth = budget.depth if budget.depth is not None else MAX_DEPTH
+        max_depth = min(budget.depth if budget.depth is not None else MAX_DEPTH, self.max_depth or MAX_DEPTH)
         if len(self.table) > self.max_table:
             self.table.clear()
         for k in self.killers:

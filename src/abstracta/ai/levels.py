@@ -113,9 +113,11 @@ def _callable_name(value: Any) -> Any:
     return value
 
 
-#: :class:`Search` fields added after ladder results were recorded: left out of a fingerprint
-#: while unset, so adding a field does not make every measured level a stranger.
-_LATER_FIELDS = ("max_iterations", "extend", "determinize", "turn_widths")
+#: :class:`Search` fields added after ladder results were recorded, with their defaults: left
+#: out of a fingerprint while at the default, so adding a field does not make every measured
+#: level a stranger.
+_LATER_FIELDS: dict[str, Any] = {"max_iterations": None, "extend": None, "determinize": None, "turn_widths": None,
+                                 "turn_depth_step": 1, "max_depth": None}
 
 
 def level_fingerprint(game: Game, level: int) -> str:
@@ -129,7 +131,7 @@ def level_fingerprint(game: Game, level: int) -> str:
 
     search = level_search(game, level)
     fields = {name: _callable_name(getattr(search, name)) for name in search.__dataclass_fields__
-              if not (name in _LATER_FIELDS and getattr(search, name) is None)}
+              if not (name in _LATER_FIELDS and getattr(search, name) == _LATER_FIELDS[name])}
     factory = game.description.bots.get(search.bot)
     revision = getattr(factory, "revision", 0) if factory is not None else bot_revision(game, search.bot)
     text = json.dumps([fields, LEVELS[level].seconds, revision], sort_keys=True, default=str)
@@ -148,7 +150,8 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
         ``{"search": bot name, "seconds": CPU seconds an action or None, "fingerprint": see
         :func:`level_fingerprint`}`` plus, where the level sets them, ``"max_playouts"`` (MCTS
         held below its time), ``"rollout_cap"`` (playout length in actions, for the tree
-        searches), ``"turn_widths"`` ([root, reply] candidate turns), ``"extend"`` (greedy),
+        searches), ``"turn_widths"`` ([root, reply] candidate turns), ``"turn_depth_step"`` (2: even
+        depths only), ``"max_depth"`` (alpha-beta held to that many actions), ``"extend"`` (greedy),
         ``"turn_extension"`` (alpha-beta), ``"oracle"`` (the qualified name of the function it
         asks first) and ``"evaluator"`` (the qualified name, with its weights if tuned).
     Raises:
@@ -163,6 +166,10 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
         out["rollout_cap"] = rollout_cap(game, search)
     if search.turn_widths is not None:
         out["turn_widths"] = list(search.turn_widths)
+    if search.max_depth is not None:
+        out["max_depth"] = search.max_depth
+    if search.turn_depth_step != 1:
+        out["turn_depth_step"] = search.turn_depth_step
     if search.extend is not None:
         out["extend"] = search.extend
     if search.turn_extension:
@@ -342,11 +349,14 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
         if search is None and game.description.levels[6].bot == "alphabeta":
             search = game.description.levels[6]  # a plain alphabeta spec searches like the levels
         return AlphaBetaBot(game, budget, seed=seed, name=name, evaluator=evaluator,
-                            turn_extension=search.turn_extension if search is not None else 0)
+                            turn_extension=search.turn_extension if search is not None else 0,
+                            max_depth=search.max_depth if search is not None else None)
     if kind == "turns":
         from .turns import TurnSearchBot
         widths = search.turn_widths if search is not None else None
-        more = {} if widths is None else {"width": widths[0], "reply_width": widths[1]}
+        more: dict[str, int] = {} if widths is None else {"width": widths[0], "reply_width": widths[1]}
+        if search is not None:
+            more["depth_step"] = search.turn_depth_step
         return TurnSearchBot(game, budget, seed=seed, name=name, evaluator=evaluator, **more)
     if kind == "paranoid":
         from .paranoid import ParanoidBot
@@ -354,7 +364,8 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
             search = game.description.levels[6]
         return ParanoidBot(game, budget, seed=seed, name=name,
                            evaluator=search.evaluator if search is not None else None,
-                           turn_extension=search.turn_extension if search is not None else 0)
+                           turn_extension=search.turn_extension if search is not None else 0,
+                           max_depth=search.max_depth if search is not None else None)
     raise ValueError(f"{kind!r} is not a search (expected one of {', '.join(SEARCHES)})")
 
 

@@ -76,6 +76,10 @@ class TurnSearchBot:
         reply_width: candidate turns at every deeper turn.
         noise: the largest root bonus, in evaluator units ([-1, 1]); 0: none.
         evaluator: the heuristic (default: the game's).
+        depth_step: turns each iteration of the deepening adds after depth 2; 2: even depths
+            only (2, 4, 6 …), every leaf read at the start of the searching side's own turn —
+            an odd depth ends on the opponent's greedy reply unanswered, and a depth-3
+            result measured no better than depth 2 where depth 4 was (README "Strength").
 
     Cost: a candidate turn costs about (actions per turn × legal actions) evaluations;
     depth ``d`` needs up to ``width × reply_width^(d-1)`` of them (alpha-beta prunes many).
@@ -88,19 +92,22 @@ class TurnSearchBot:
 
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  width: int = 10, reply_width: int = 8, noise: float = DEFAULT_NOISE,
-                 name: str | None = None, evaluator: Evaluator | None = None):
+                 name: str | None = None, evaluator: Evaluator | None = None, depth_step: int = 1):
         if game.num_players != 2:
             raise ValueError(f"the turn search plays two-player games only; {game.name} has {game.num_players}")
         self.game = game
         self.budget = as_budget(budget)
         if self.budget.iterations is not None:
             raise ValueError("the turn search takes a time (SECONDS) or depth (dN, in turns) budget, not iterations")
+        if depth_step not in (1, 2):
+            raise ValueError(f"the depth step must be 1 or 2 turns, got {depth_step}")
         if width < 1 or reply_width < 1:
             raise ValueError(f"candidate widths must be at least 1, got {width} and {reply_width}")
         self.name = name or f"turns:{self.budget.text()}"
         self.width = width
         self.reply_width = reply_width
         self.noise = noise
+        self.depth_step = depth_step
         self.rng = random.Random(seed)
         self.greedy = GreedyBot(game, seed=self.rng.randrange(1 << 30), evaluator=evaluator)
         self.evaluate: Evaluator = self.greedy.evaluate
@@ -236,7 +243,7 @@ class TurnSearchBot:
         chosen = order[0]
         self.value = chosen.score
         self.depth = 1
-        for depth in range(2, max_depth + 1):
+        for depth in range(2, max_depth + 1, self.depth_step):
             turn, value, values, complete = self._root(state, player, depth, order, bonus)
             if turn is not None:
                 chosen, self.value = turn, value

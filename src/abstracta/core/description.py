@@ -195,6 +195,12 @@ class Search:
             ``state.resample_from_infostate(observer, rng)``.
         turn_widths: the turn search only: ``(width, reply_width)``, the candidate turns it
             compares at the root and at every later turn; ``None``: the bot's defaults (10, 8).
+        max_depth: alpha-beta only: the deepest iteration (actions) within the level's seconds,
+            for a level meant to stay weaker than its time would make it (as ``max_iterations``
+            for MCTS); ``None``: as deep as its time allows.
+        turn_depth_step: the turn search only: turns each iteration of its deepening adds after
+            depth 2 (1, or 2 for even depths only: every leaf read at the start of the
+            searching side's own turn).
     """
 
     bot: str
@@ -206,6 +212,8 @@ class Search:
     extend: int | None = None
     determinize: "Callable[[Any, int, Any], Any] | None" = None
     turn_widths: tuple[int, int] | None = None
+    turn_depth_step: int = 1
+    max_depth: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,6 +84,17 @@ def describe(game: "FibonacciGame") -> GameDescription:
         # against level 2; with 3 and 2 candidates it fell to 66.7 % against level 2 (9 games).
         # README "The level ladder".
         levels[3] = replace(level3, turn_widths=(4, 3))
+    if game.variant == "standard":
+        # Level 4 of the standard rules compares 6 candidate turns at the root and 4 at every
+        # reply, between level 3's 4 and 3 and level 5's 16 and 12: with 10 and 8 it stood far
+        # above level 3 (3-4: 85 % over 20 ladder games) and close below level 5 (4-5: 52.3 %
+        # over 44). benchmarks/ab_levels.py, 16 games each: 68.8 % against level 3 (seeds
+        # 9600-9615), level 5 87.5 % against it (9700-9715, 6 of 8 as Red); with 8 and 6,
+        # 66.7 % against level 3 (12 games, 9800-9811). Level 5 searching even depths only
+        # (Search.turn_depth_step = 2, 10 and 8 candidates, reaching 4 turns where the plain
+        # search stops at 3) scored 56.2 % against the old level 4 (16 games, 9500-9515).
+        # README "The level ladder".
+        levels[4] = replace(strongest, turn_widths=(6, 4))
     return GameDescription(
         name=game.name,
         title=T("title", "Fibonacci"),
