@@ -24,14 +24,14 @@ def test_fibonacci_levels_3_to_6_search_whole_turns(variant):
         assert isinstance(bot, TurnSearchBot), level
         assert bot.budget.seconds == LEVELS[level].seconds
         # levels 5-6 of the standard and Go rules spend their time on more candidate turns,
-        # their level 3 compares fewer, and the standard rules' level 4 fewer than the defaults
+        # their level 3 compares fewer, and the standard rules' levels 3-4 fewer still (3 and 2, 6 and 4)
         widths = (10, 8)
         if variant != "cards" and level >= 5:
             widths = (16, 12)
-        elif variant != "cards" and level == 3:
+        elif variant == "go" and level == 3:
             widths = (4, 3)
-        elif variant == "standard" and level == 4:
-            widths = (6, 4)
+        elif variant == "standard" and level in (3, 4):
+            widths = (3, 2) if level == 3 else (6, 4)
         assert (bot.width, bot.reply_width) == widths, level
     # a plain alphabeta spec still searches single actions
     assert isinstance(make_bot("alphabeta:d2", game, seed=0), AlphaBetaBot)

@@ -154,9 +154,9 @@ def test_standard_and_go_levels_are_unchanged(variant, prints):
     now = [level_fingerprint(game, n) for n in range(1, 7)]
     assert now[:2] == prints[:2]
     assert now[2] != prints[2] and now[4] != prints[4] and now[5] != prints[5]
-    # level 3 compares fewer candidate turns, levels 5-6 more; level 4 of the standard rules
-    # fewer than the bot's defaults (between levels 3 and 5), Go's the defaults
-    assert game.description.levels[3].turn_widths == (4, 3)
+    # level 3 compares fewer candidate turns, levels 5-6 more; levels 3-4 of the standard rules
+    # fewer still (3 and 2, 6 and 4: spaced between greedy and level 5), Go's 4 the defaults
+    assert game.description.levels[3].turn_widths == ((3, 2) if variant == "standard" else (4, 3))
     assert (now[3] == prints[3]) == (variant == "go")
     assert game.description.levels[4].turn_widths == ((6, 4) if variant == "standard" else None)
     four = make_bot("level:4", game, seed=0)
@@ -164,7 +164,8 @@ def test_standard_and_go_levels_are_unchanged(variant, prints):
                                                                   else (10, 8, 0.5))
     assert all(game.description.levels[n].turn_widths == (16, 12) for n in (5, 6))
     three = make_bot("level:3", game, seed=0)
-    assert (three.width, three.reply_width, three.budget.seconds) == (4, 3, 0.2)
+    assert (three.width, three.reply_width, three.budget.seconds) == ((3, 2, 0.2) if variant == "standard"
+                                                                     else (4, 3, 0.2))
     assert all(game.description.levels[n].oracle is None for n in range(1, 7))
 
 

@@ -95,6 +95,11 @@ def describe(game: "FibonacciGame") -> GameDescription:
         # search stops at 3) scored 56.2 % against the old level 4 (16 games, 9500-9515).
         # README "The level ladder".
         levels[4] = replace(strongest, turn_widths=(6, 4))
+        # and level 3 compares 3 and 2: with 4 and 3 it stood close below the new level 4
+        # (3-4: 60 % over 20 ladder games, 68.8 % over 16 A/B games). 3 and 2 against level 2:
+        # 75 % over 12 games (seeds 9620-9631) and 66.7 % over 9 earlier; level 4 against it
+        # 8 of 11 (seeds 9640-9650).
+        levels[3] = replace(level3, turn_widths=(3, 2))
     return GameDescription(
         name=game.name,
         title=T("title", "Fibonacci"),
