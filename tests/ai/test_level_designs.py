@@ -20,15 +20,15 @@ def test_an_unset_max_iterations_leaves_fingerprints_as_they_were(monkeypatch) -
     from abstracta.ai import levels as levels_module
 
     game = load_game("nibble", variant="square9")
-    search = game.description.levels[4]
+    search = game.description.levels[5]  # (9×9 level 4 is held to 8 actions)
     old_fields = {"bot": search.bot, "rollout_cap": search.rollout_cap,
                   "evaluator": levels_module._callable_name(search.evaluator), "oracle": None,
                   "turn_extension": search.turn_extension}
-    text = json.dumps([old_fields, 0.5, levels_module.BOT_REVISIONS["alphabeta"]], sort_keys=True, default=str)
-    assert level_fingerprint(game, 4) == hashlib.sha256(text.encode()).hexdigest()[:12]
+    text = json.dumps([old_fields, 1.5, levels_module.BOT_REVISIONS["alphabeta"]], sort_keys=True, default=str)
+    assert level_fingerprint(game, 5) == hashlib.sha256(text.encode()).hexdigest()[:12]
     capped = Search(search.bot, search.rollout_cap, search.evaluator, max_iterations=200)
     monkeypatch.setattr(levels_module, "level_search", lambda g, level: capped)
-    assert level_fingerprint(game, 4) != hashlib.sha256(text.encode()).hexdigest()[:12]
+    assert level_fingerprint(game, 5) != hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 @pytest.mark.parametrize("kind", ["mcts", "ismcts"])
@@ -140,3 +140,21 @@ def test_turn_depth_step_reaches_the_turn_search_from_the_level(monkeypatch) -> 
     assert isinstance(bot, TurnSearchBot) and bot.depth_step == 2
     assert level_fingerprint(game, 5) != before
     assert levels_module.describe_level(game, 5)["turn_depth_step"] == 2
+
+
+def test_nibble_9x9_level_4_is_alpha_beta_held_to_8_actions() -> None:
+    # between level 3 (MCTS, 700 playouts) and level 5 (alpha-beta 1.5 s, 11-15 actions deep):
+    # uncapped it reached 10-13 actions and stood close below level 5 (4-5: 60.7 % of 28)
+    from abstracta.ai.alphabeta import AlphaBetaBot
+    from abstracta.games.nibble.description import LEVEL4_DEPTH_9X9
+
+    assert LEVEL4_DEPTH_9X9 == 8
+    for variant, cap in (("square9", 8), ("square13", None), ("hex", None)):
+        game = load_game("nibble", variant=variant)
+        four = make_bot("level:4", game, seed=0)
+        assert isinstance(four, AlphaBetaBot) and four.max_depth == cap and four.budget.seconds == 0.5
+        assert make_bot("level:5", game, seed=0).max_depth is None
+    game = load_game("nibble", variant="square9", seed=4)
+    four = make_bot("level:4", game, seed=0)
+    four.step(game.new_initial_state())
+    assert four.depth == 8  # an opening position: 8 actions are far within 0.5 s

@@ -279,8 +279,9 @@ REDESIGNED = {("fanorona", (("size", "telo"),)): (2, 3),
               # Fibonacci's level 3 compares fewer candidate turns, level 4 of the standard rules
               # fewer than the defaults, levels 5-6 more (turn_widths; 4 is tuned anyway)
               ("fibonacci", ()): (3, 5, 6),
-              # Nibble's level 3 is MCTS held to 700 playouts an action
-              ("nibble", ()): (3,)}
+              # Nibble's level 3 is MCTS held to 700 playouts an action, and on 9×9 (the
+              # default) level 4 alpha-beta held to 8 actions
+              ("nibble", ()): (3, 4)}
 
 
 @pytest.mark.parametrize("key", list(FINGERPRINTS), ids=[f"{n}{dict(o)}" for n, o in FINGERPRINTS])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
@@ -20,6 +21,14 @@ T = texts("nibble")
 #: playouts, level 4 scored 90 % against it and it 70 % against greedy; held to 700, 85 %
 #: (13 games) and 80 %; hexagon, held to 500, 83 % (6 games) and 80 %. README "The level ladder".
 LEVEL3_PLAYOUTS = 700
+
+#: Level 4's deepest iteration on the 9×9 board (actions; alpha-beta held below what its 0.5 s
+#: reaches there, 10-13 actions), so that it stands between levels 3 and 5: uncapped, level 5
+#: (1.5 s, 11-15 actions) scored 60.7 % against it over 28 ladder games. benchmarks/ab_levels.py,
+#: 12 games a pairing (seeds 9400-9411 against level 3, 9450-9461 against level 5): held to 8
+#: actions it scored 66.7 % against level 3 and level 5 83.3 % against it; to 9, 58.3 % and
+#: 2 of 2; to 10, 75 % and 4 of 7; to 6, 50 % against level 3. README "The level ladder".
+LEVEL4_DEPTH_9X9 = 8
 
 VARIANTS = (
     Variant({"variant": "square9"}, T("variant.square9", "Square 9×9"), (
@@ -54,6 +63,10 @@ def describe(game: "NibbleGame") -> GameDescription:
     # Short playouts scored by the evaluator: with full random playouts MCTS at 0.2 s lost to
     # greedy (1-3 over 4 games); capped at 12 actions it won 4-0.
     strongest = Search("alphabeta", rollout_cap=12, evaluator=evaluate)
+    levels = standard_levels(strongest, level3=Search("mcts", strongest.rollout_cap, evaluate,
+                                                      max_iterations=LEVEL3_PLAYOUTS))
+    if game.options["variant"] == "square9":
+        levels[4] = replace(strongest, max_depth=LEVEL4_DEPTH_9X9)
     return GameDescription(
         name=game.name,
         title=T("title", "Nibble"),
@@ -63,8 +76,7 @@ def describe(game: "NibbleGame") -> GameDescription:
         chance=True, hidden_information=False,
         whole_turn_notation=True,
         evaluator=evaluate,
-        levels=standard_levels(strongest, level3=Search("mcts", strongest.rollout_cap, evaluate,
-                                                        max_iterations=LEVEL3_PLAYOUTS)),
+        levels=levels,
         tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, squash, "alphabeta:d3"),
         notation_help=T("notation", (
             "Take free discs of one colour by their cells: a1 takes one disc; a1+a9 takes several of the "
