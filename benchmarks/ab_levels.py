@@ -6,7 +6,8 @@ the kept one (README "The level ladder").
 
 A and B are JSON: a seat spec string (``"level:4"``) or a level with some of its declared
 ``Search`` fields replaced (``{"level": 3, "max_iterations": 700}``, ``{"level": 3,
-"turn_widths": [4, 3]}``; ``"seconds"`` or ``"depth"`` instead of the level's time). Game k uses
+"turn_widths": [4, 3]}``, ``{"level": 2, "extend": null}``; ``"seconds"`` or ``"depth"`` instead of
+the level's time). Game k uses
 seed BASE_SEED + k, its bots seeds 2(BASE_SEED + k) and 2(BASE_SEED + k) + 1; B sits second in
 even games, first in odd ones. Prints each game's (B's seat, B's score) and B's total; with
 ``--json`` the last line is one object with ``games``, ``score`` (B's, 0–1) and ``score_first``
@@ -23,7 +24,7 @@ from typing import Any
 
 import abstracta
 from abstracta.ai.base import Budget
-from abstracta.ai.levels import LEVELS, _search_bot, level_search, make_bot
+from abstracta.ai.levels import LEVELS, SEARCHES, _search_bot, _simple_bot, level_search, make_bot
 from abstracta.ai.match import play_game
 
 
@@ -38,6 +39,8 @@ def make(game: Any, player: Any, seed: int) -> Any:
     if "turn_widths" in fields:
         fields["turn_widths"] = tuple(fields["turn_widths"])
     search = replace(level_search(game, level), **fields)
+    if search.bot not in SEARCHES:  # greedy, random or a game's own bot: no budget
+        return _simple_bot(search.bot, game, seed, json.dumps(player), search)
     budget = Budget(depth=depth) if depth else Budget(seconds=seconds)
     return _search_bot(search.bot, game, budget, seed, json.dumps(player), search)
 
