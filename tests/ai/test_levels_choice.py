@@ -14,7 +14,8 @@ def test_fibonacci_levels_3_to_6_search_whole_turns(variant):
     from abstracta.ai.turns import TurnSearchBot
 
     game = abstracta.load_game("fibonacci", variant=variant)
-    for level in (3, 4, 5, 6):
+    # the card variant's level 3 is the greedy that plans its turn (test_fibonacci_finish)
+    for level in (3, 4, 5, 6) if variant != "cards" else (4, 5, 6):
         bot = make_bot(f"level:{level}", game, seed=0)
         assert bot.name == f"level:{level}"
         # the card variant's levels 4-6 ask for a winning turn first (OracleBot), then search

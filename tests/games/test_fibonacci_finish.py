@@ -169,8 +169,15 @@ def test_standard_and_go_levels_are_unchanged(variant, prints):
     assert all(game.description.levels[n].oracle is None for n in range(1, 7))
 
 
-def test_card_levels_1_to_3_are_unchanged():
-    assert [level_fingerprint(CARDS, n) for n in range(1, 4)] == ["317cad923124", "1fcb8279eb80", "8caae5c784b7"]
+def test_card_levels_1_and_2_are_unchanged_and_level_3_plans_its_turn_greedily():
+    from abstracta.ai.greedy import GreedyBot
+
+    prints = [level_fingerprint(CARDS, n) for n in range(1, 4)]
+    assert prints[:2] == ["317cad923124", "1fcb8279eb80"] and prints[2] != "8caae5c784b7"
+    # level 3 is the greedy that completes its turn before comparing; level 2 judges each action
+    three, two = make_bot("level:3", CARDS, seed=0), make_bot("level:2", CARDS, seed=0)
+    assert isinstance(three, GreedyBot) and isinstance(two, GreedyBot)
+    assert two.extend == 0 and three.extend == GreedyBot(CARDS).extend > 0
 
 
 def test_the_oracle_reads_no_hidden_card():

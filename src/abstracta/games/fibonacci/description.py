@@ -68,6 +68,15 @@ def describe(game: "FibonacciGame") -> GameDescription:
     # planning no further. 12 games each, seeds 7000-7011: 87.5 % against random, 0 % against
     # level 3 (README "The level ladder").
     levels[2] = Search("greedy", evaluator=evaluate, extend=0 if cards else None)
+    if cards:
+        # The card variant's level 3 is the greedy that plans its whole turn (the same hand-set
+        # weights as level 2, which judges each action alone): the turn search at 0.2 s stood
+        # close below level 4 (3-4: 59.1 % over 44 ladder games; with 4 and 3 candidate turns
+        # 58.3 % over 12 A/B games), as far above level 2 as the turn-planning greedy is
+        # (100 % over 12 games each). benchmarks/ab_levels.py: the turn-planning greedy 100 %
+        # against level 2 (12 games, seeds 9300-9311), level 4 77.8 % against it (9 games,
+        # seeds 9350-9358). README "The level ladder".
+        levels[3] = Search("greedy", evaluator=evaluate)
     if not cards:
         # Levels 5-6 spend their extra time on breadth: 16 candidate turns at the root and 12 at
         # every reply (levels 3-4: 10 and 8). With level 4's widths, level 5 scored 33 % against
