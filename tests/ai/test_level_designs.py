@@ -142,19 +142,22 @@ def test_turn_depth_step_reaches_the_turn_search_from_the_level(monkeypatch) -> 
     assert levels_module.describe_level(game, 5)["turn_depth_step"] == 2
 
 
-def test_nibble_9x9_level_4_is_alpha_beta_held_to_8_actions() -> None:
+def test_nibble_9x9_level_4_is_alpha_beta_held_to_10_actions() -> None:
     # between level 3 (MCTS, 700 playouts) and level 5 (alpha-beta 1.5 s, 11-15 actions deep):
     # uncapped it reached 10-13 actions and stood close below level 5 (4-5: 60.7 % of 28)
     from abstracta.ai.alphabeta import AlphaBetaBot
     from abstracta.games.nibble.description import LEVEL4_DEPTH_9X9
 
-    assert LEVEL4_DEPTH_9X9 == 8
-    for variant, cap in (("square9", 8), ("square13", None), ("hex", None)):
+    assert LEVEL4_DEPTH_9X9 == 10
+    for variant, cap in (("square9", 10), ("square13", None), ("hex", None)):
         game = load_game("nibble", variant=variant)
         four = make_bot("level:4", game, seed=0)
         assert isinstance(four, AlphaBetaBot) and four.max_depth == cap and four.budget.seconds == 0.5
         assert make_bot("level:5", game, seed=0).max_depth is None
+    # with all the time it wants, the level's search stops at its cap
+    from abstracta.ai.levels import _search_bot, level_search
+
     game = load_game("nibble", variant="square9", seed=4)
-    four = make_bot("level:4", game, seed=0)
+    four = _search_bot("alphabeta", game, Budget(seconds=60), 0, "level:4", level_search(game, 4))
     four.step(game.new_initial_state())
-    assert four.depth == 8  # an opening position: 8 actions are far within 0.5 s
+    assert four.depth == 10

@@ -24,11 +24,12 @@ LEVEL3_PLAYOUTS = 700
 
 #: Level 4's deepest iteration on the 9×9 board (actions; alpha-beta held below what its 0.5 s
 #: reaches there, 10-13 actions), so that it stands between levels 3 and 5: uncapped, level 5
-#: (1.5 s, 11-15 actions) scored 60.7 % against it over 28 ladder games. benchmarks/ab_levels.py,
-#: 12 games a pairing (seeds 9400-9411 against level 3, 9450-9461 against level 5): held to 8
-#: actions it scored 66.7 % against level 3 and level 5 83.3 % against it; to 9, 58.3 % and
-#: 2 of 2; to 10, 75 % and 4 of 7; to 6, 50 % against level 3. README "The level ladder".
-LEVEL4_DEPTH_9X9 = 8
+#: (1.5 s, 11-15 actions) scored 60.7 % against it over 28 ladder games. Held to 8 actions it
+#: fell to level 3's strength (3-4: 52.1 % over 96 ladder games; 4-5: 100 % of 12). Screening
+#: with benchmarks/ab_levels.py (12 games a pairing, seeds 9400-9411 against level 3,
+#: 9450-9461 against level 5): to 10 actions 75 % against level 3, level 5 4 of 7 against it.
+#: README "The level ladder".
+LEVEL4_DEPTH_9X9 = 10
 
 VARIANTS = (
     Variant({"variant": "square9"}, T("variant.square9", "Square 9×9"), (
