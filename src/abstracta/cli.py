@@ -20,7 +20,7 @@ from rich.table import Table
 from .ai.levels import seat_spec_grammar
 from .core.errors import AbstractaError, IllegalActionError
 from .core.game import Game, State, resignation_returns
-from .core.options import check_seed, parse_option_pairs
+from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
 from .core.records import Record
 from .core.registry import game_class, load_game, registered_games
@@ -334,7 +334,7 @@ def parse_seats(specs: list[str] | None, game: Game, default: dict[int, str]) ->
     seats = dict(default)
     for item in specs or []:
         index, sep, spec = item.partition("=")
-        if not sep or not (index.strip().isascii() and index.strip().isdigit()):  # int() refuses "²"
+        if not sep or not ascii_digits(index.strip()):
             raise CliError(f"seat {item!r} is not of the form INDEX=SPEC (e.g. 1=mcts:1)")
         i = int(index)
         if not 0 <= i < n:

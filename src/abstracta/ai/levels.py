@@ -38,6 +38,7 @@ from typing import Any, Sequence
 
 from ..core.description import Search
 from ..core.game import Game
+from ..core.options import ascii_digits
 from .base import Bot, Budget
 
 DEFAULT_SECONDS = 1.0
@@ -202,7 +203,7 @@ def _parse_budget(kind: str, text: str, spec: str) -> Budget:
     if not text:
         raise ValueError(f"seat spec {spec!r}: nothing after ':' (expected seconds, e.g. {kind}:0.5)")
     head, rest = text[0], text[1:]
-    if head in "id" and rest.isascii() and rest.isdigit():  # int() refuses "²", which isdigit() passes
+    if head in "id" and ascii_digits(rest):
         if head == "i" and kind in DEPTH_SEARCHES:
             raise ValueError(f"seat spec {spec!r}: {kind} takes seconds or a depth dN, not iterations")
         if head == "d" and kind not in DEPTH_SEARCHES:
@@ -326,7 +327,7 @@ def parse_seat_spec(spec: str, game: Game | None = None) -> str:
     if kind == "level":
         if arg is None or not arg.strip():
             raise ValueError(f"seat spec {spec!r}: level needs a number, e.g. level:3")
-        if not (arg.strip().isascii() and arg.strip().isdigit()) or int(arg) not in LEVELS:
+        if not ascii_digits(arg.strip()) or int(arg) not in LEVELS:
             raise ValueError(f"seat spec {spec!r}: level must be 1 to {max(LEVELS)}, got {arg.strip()!r}")
         return f"level:{int(arg)}"
     raise ValueError(f"unknown seat spec {spec!r} ({_expected(game)})")

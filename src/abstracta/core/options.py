@@ -17,6 +17,12 @@ def parse_bool(text: str) -> bool:
     raise ValueError(f"expected true or false, got {text!r}")
 
 
+def ascii_digits(text: str) -> bool:
+    """True when ``text`` is one or more of the digits 0-9: what the specs' notations and the
+    command line write. ``str.isdigit`` also passes "²", which ``int()`` refuses."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_int(text: str) -> int:
     try:
         return int(text.strip(), 10)

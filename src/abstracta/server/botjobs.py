@@ -45,6 +45,7 @@ from typing import Any, Callable
 
 from ..ai.base import stoppable
 from ..ai.levels import LEVELS, make_bot
+from ..core.options import ascii_digits
 from ..core.records import Record
 from ..core.registry import load_game
 from ..executors import start_ray
@@ -110,7 +111,7 @@ def spec_seconds(spec: str) -> float | None:
     """The time budget of a seat spec: a level's seconds, ``kind:SECONDS``, else None."""
     kind, _, arg = spec.partition(":")
     if kind == "level":
-        level = LEVELS.get(int(arg)) if arg.isascii() and arg.isdigit() else None
+        level = LEVELS.get(int(arg)) if ascii_digits(arg) else None
         return level.seconds if level is not None else None
     try:
         return float(arg) if arg else None
@@ -612,7 +613,7 @@ def parse_workers(value: int | str) -> tuple[str, int | str | None]:
         if text == "ray" or text.startswith("ray:"):
             address = text[4:].strip() or None
             return "ray", address
-        if not (text.isascii() and text.isdigit()):  # int() refuses "²", which isdigit() passes
+        if not ascii_digits(text):
             raise ValueError(f"--bot-workers {value!r}: expected a number of processes, ray or ray:ADDRESS")
         n = int(text)
     if not 0 <= n <= 64:

@@ -46,7 +46,7 @@ import orjson
 
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
 from ..core.game import Game, State, action_strings, resignation_returns
-from ..core.options import seed_problem
+from ..core.options import ascii_digits, seed_problem
 from ..core.records import Record
 from ..core.registry import load_game
 from . import bots
@@ -316,7 +316,7 @@ def hint_counts(match: "Match") -> list[int]:
     text = match.tags.get(HINTS_TAG, "")
     parts = text.split(",") if text else []
     # ASCII digits only: str.isdigit() also accepts '²', which int() refuses
-    counts = [int(x) if x.strip().isascii() and x.strip().isdigit() else 0 for x in parts[:n]]
+    counts = [int(x) if ascii_digits(x.strip()) else 0 for x in parts[:n]]
     return counts + [0] * (n - len(counts))
 
 

@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...core.errors import IllegalActionError, NotationError, PositionError
+from ...core.options import ascii_digits
 from .geometry import DIR_BY_NAME, DIR_NAMES, Geometry
 
 if TYPE_CHECKING:
@@ -115,7 +116,7 @@ def parse_position(game: "FanoronaGame", text: str) -> "FanoronaState":
     nc = 0
     if "nc" in seen:
         value = seen["nc"]
-        if not value.isdigit() or not value.isascii():
+        if not ascii_digits(value):
             raise PositionError(f"position {text!r}: nc={value} is not a non-negative integer")
         nc = int(value)
     first = 0

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from abstracta.core.description import GameDescription
 from abstracta.core.errors import IllegalActionError, NotationError, PositionError
 from abstracta.core.game import CHANCE, TERMINAL, Game, State
-from abstracta.core.options import Option, seed_option
+from abstracta.core.options import Option, ascii_digits, seed_option
 from abstracta.core.rng import SplitMix64
 
 from .geometry import (
@@ -864,7 +864,7 @@ def _parse_pile(field: str, text: str) -> tuple[int, ...]:
 
 
 def _int_field(field: str, what: str, text: str) -> int:
-    if not (field.isascii() and field.isdigit()):  # int() refuses '²', which isdigit() passes
+    if not ascii_digits(field):
         raise PositionError(f"position {text!r}: {what} {field!r} is not a decimal number")
     return int(field)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...core.errors import AbstractaError, IllegalActionError, NotationError, PositionError
+from ...core.options import ascii_digits
 from .geometry import Geometry
 from .rules import (NibbleGame, NibbleState, has_instant_win, is_connected, is_cut, legal_takes,
                     majority_winner)
@@ -32,8 +33,7 @@ from .rules import (NibbleGame, NibbleState, has_instant_win, is_connected, is_c
 # --------------------------------------------------------------------------------------------
 def _parse_counts(g: Geometry, token: str, what: str) -> list[int]:
     parts = token.split("-")
-    # ASCII digits: int() refuses "²", which str.isdigit() passes
-    if len(parts) != g.colours or not all(p.isascii() and p.isdigit() for p in parts):
+    if len(parts) != g.colours or not all(ascii_digits(p) for p in parts):
         raise PositionError(f"{what} {token!r} must be {g.colours} counts joined by '-'")
     counts = [int(p) for p in parts]
     for c, n in enumerate(counts):

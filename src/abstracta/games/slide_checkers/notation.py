@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.errors import IllegalActionError, NotationError, PositionError
+from ...core.options import ascii_digits
 from .geometry import NUM_SQUARES, SIZE, SQUARE_INDEX, SQUARE_NAMES
 from .tables import DIRECTIONS, RANK, SQ_OF_RANK, ZOBRIST
 
@@ -119,7 +120,7 @@ def parse_action(text: str) -> int:
 
 def parse_count(token: str, key: str, text: str) -> int:
     value = token[len(key):]
-    if not (value.isascii() and value.isdigit()):  # int() refuses "²", which isdigit() passes
+    if not ascii_digits(value):
         raise PositionError(f"{text!r}: {token!r} needs a non-negative integer")
     return int(value)
 
@@ -186,7 +187,7 @@ def parse_position(game: "SlideCheckersGame", text: str) -> "SlideCheckersState"
         st._phase = _MOVE
     elif phase.startswith("P:"):
         counts = phase[2:].split("/")
-        if len(counts) != n or not all(c.isascii() and c.isdigit() for c in counts):
+        if len(counts) != n or not all(ascii_digits(c) for c in counts):
             raise PositionError(f"{text!r}: phase {phase!r} must give {n} counts, e.g. P:"
                                 + "/".join([str(game.pieces_per_player)] * n))
         st._remain = [int(c) for c in counts]
