@@ -114,11 +114,9 @@ def _callable_name(value: Any) -> Any:
     return value
 
 
-#: :class:`Search` fields added after ladder results were recorded, with their defaults: left
-#: out of a fingerprint while at the default, so adding a field does not make every measured
-#: level a stranger.
-_LATER_FIELDS: dict[str, Any] = {"max_iterations": None, "extend": None, "determinize": None, "turn_widths": None,
-                                 "turn_depth_step": 1, "max_depth": None}
+#: :class:`Search` fields added after ladder results were recorded: left out of a fingerprint
+#: while at their default, so adding a field does not make every measured level a stranger.
+_LATER_FIELDS = ("max_iterations", "extend", "determinize", "turn_widths", "turn_depth_step", "max_depth")
 
 
 def level_fingerprint(game: Game, level: int) -> str:
@@ -131,8 +129,9 @@ def level_fingerprint(game: Game, level: int) -> str:
     import json
 
     search = level_search(game, level)
-    fields = {name: _callable_name(getattr(search, name)) for name in search.__dataclass_fields__
-              if not (name in _LATER_FIELDS and getattr(search, name) == _LATER_FIELDS[name])}
+    declared = search.__dataclass_fields__
+    fields = {name: _callable_name(getattr(search, name)) for name in declared
+              if not (name in _LATER_FIELDS and getattr(search, name) == declared[name].default)}
     factory = game.description.bots.get(search.bot)
     revision = getattr(factory, "revision", 0) if factory is not None else bot_revision(game, search.bot)
     text = json.dumps([fields, LEVELS[level].seconds, revision], sort_keys=True, default=str)
