@@ -24,7 +24,7 @@ from typing import Any
 
 import abstracta
 from abstracta.ai.base import Budget
-from abstracta.ai.levels import LEVELS, SEARCHES, _search_bot, _simple_bot, level_search, make_bot
+from abstracta.ai.levels import level_bot, level_search, make_bot
 from abstracta.ai.match import play_game
 
 
@@ -34,15 +34,13 @@ def make(game: Any, player: Any, seed: int) -> Any:
         return make_bot(player, game, seed=seed)
     fields = dict(player)
     level = fields.pop("level")
-    seconds = fields.pop("seconds", LEVELS[level].seconds)
+    seconds = fields.pop("seconds", None)
     depth = fields.pop("depth", None)
     if "turn_widths" in fields:
         fields["turn_widths"] = tuple(fields["turn_widths"])
-    search = replace(level_search(game, level), **fields)
-    if search.bot not in SEARCHES:  # greedy, random or a game's own bot: no budget
-        return _simple_bot(search.bot, game, seed, json.dumps(player), search)
-    budget = Budget(depth=depth) if depth else Budget(seconds=seconds)
-    return _search_bot(search.bot, game, budget, seed, json.dumps(player), search)
+    budget = Budget(depth=depth) if depth else Budget(seconds=seconds) if seconds else None
+    return level_bot(game, level, seed, search=replace(level_search(game, level), **fields), budget=budget,
+                     name=json.dumps(player))
 
 
 def one(task: tuple[str, dict[str, Any], Any, Any, int, int]) -> tuple[int, float]:

@@ -161,3 +161,22 @@ def test_nibble_9x9_level_4_is_alpha_beta_held_to_10_actions() -> None:
     four = _search_bot("alphabeta", game, Budget(seconds=60), 0, "level:4", level_search(game, 4))
     four.step(game.new_initial_state())
     assert four.depth == 10
+
+
+def test_a_level_with_its_search_replaced_keeps_the_rest_of_the_level() -> None:
+    # benchmarks/ab_levels.py tries designs as levels with Search fields replaced: the oracle,
+    # the name and the level's seconds stay unless replaced too
+    from dataclasses import replace
+
+    from abstracta.ai.levels import OracleBot, level_bot, level_search
+    from abstracta.ai.turns import TurnSearchBot
+
+    game = load_game("fibonacci", variant="cards")
+    wider = level_bot(game, 4, 0, search=replace(level_search(game, 4), turn_widths=(12, 9)), name="wide")
+    assert isinstance(wider, OracleBot) and wider.name == "wide"
+    assert isinstance(wider.inner, TurnSearchBot) and (wider.inner.width, wider.inner.reply_width) == (12, 9)
+    assert wider.inner.budget.seconds == 0.5
+    deep = level_bot(game, 4, 0, budget=Budget(depth=2))
+    assert deep.inner.budget.depth == 2 and deep.name == "level:4"
+    planner = level_bot(game, 2, 0, search=replace(level_search(game, 2), extend=None))
+    assert planner.extend > 0 and make_bot("level:2", game, seed=0).extend == 0

@@ -411,30 +411,48 @@ def make_bot(spec: str, game: Game, seed: int | None = None) -> Bot | None:
     if kind != "level":
         bot = _simple_bot(kind, game, seed, kind)
         return bot
-    level = int(arg)
-    search = level_search(game, level)
+    return level_bot(game, int(arg), seed, name=canonical)
+
+
+def level_bot(game: Game, level: int, seed: int | None = None, *, search: Search | None = None,
+              budget: Budget | None = None, name: str | None = None) -> Bot:
+    """The bot of level ``level`` in ``game`` (``make_bot("level:N")``), or that level with its
+    declared :class:`Search` or its budget replaced (``benchmarks/ab_levels.py`` tries designs
+    so).
+
+    Args:
+        search: the search to run instead of the declared one (same level, same oracle rules).
+        budget: the budget instead of the level's seconds (a search only; ignored by greedy,
+            random and a game's own bots).
+        name: the bot's name (default ``level:N``).
+    Raises:
+        ValueError: the search needs a budget the level does not give, or plays two players only.
+    """
+    search = search or level_search(game, level)
+    name = name or f"level:{level}"
     seconds = LEVELS[level].seconds
     if search.bot in SEARCHES:
-        if seconds is not None:
-            budget = Budget(seconds=seconds)
-        elif search.bot not in DEPTH_SEARCHES and search.max_iterations is not None:
-            # a level without seconds (1-2) may still be a search held to a few playouts
-            budget = Budget(iterations=search.max_iterations)
-        else:
-            raise ValueError(f"{game.name}: level {level} declares the search {search.bot!r}, "
-                             "but that level has no time budget (nor max_iterations for MCTS)")
+        if budget is None:
+            if seconds is not None:
+                budget = Budget(seconds=seconds)
+            elif search.bot not in DEPTH_SEARCHES and search.max_iterations is not None:
+                # a level without seconds (1-2) may still be a search held to a few playouts
+                budget = Budget(iterations=search.max_iterations)
+            else:
+                raise ValueError(f"{game.name}: level {level} declares the search {search.bot!r}, "
+                                 "but that level has no time budget (nor max_iterations for MCTS)")
         if search.bot in TWO_PLAYER_SEARCHES and game.num_players != 2:
             raise ValueError(f"{game.name}: level {level} declares {search.bot} for {game.num_players} players")
-        bot = _search_bot(search.bot, game, budget, seed, canonical, search)
+        bot = _search_bot(search.bot, game, budget, seed, name, search)
     else:
-        bot = _simple_bot(search.bot, game, seed, canonical, search)
+        bot = _simple_bot(search.bot, game, seed, name, search)
         if hasattr(bot, "name"):
             try:
-                bot.name = canonical
+                bot.name = name
             except AttributeError:
                 pass
     if search.oracle is not None:
-        return OracleBot(bot, search.oracle, canonical)
+        return OracleBot(bot, search.oracle, name)
     return bot
 
 
