@@ -77,7 +77,7 @@ def describe(game: "FibonacciGame") -> GameDescription:
         # against level 2 (12 games, seeds 9300-9311), level 4 77.8 % against it (9 games,
         # seeds 9350-9358). README "The level ladder".
         levels[3] = Search("greedy", evaluator=evaluate)
-    if not cards:
+    else:
         # Levels 5-6 spend their extra time on breadth: 16 candidate turns at the root and 12 at
         # every reply (levels 3-4: 10 and 8). With level 4's widths, level 5 scored 33 % against
         # level 4 on the ladder (12 games: 0 of 6 as Red, 4 of 6 as Green — Green wins most games
@@ -91,24 +91,24 @@ def describe(game: "FibonacciGame") -> GameDescription:
         # game, 56.2 % over 32 in Go). The same players by benchmarks/ab_levels.py, standard
         # game, 12 games each (seeds 6000-6011): level 4 scored 66.7 % against it, it 91.7 %
         # against level 2; with 3 and 2 candidates it fell to 66.7 % against level 2 (9 games).
+        # In the standard rules it compares 3 and 2 since level 4 was narrowed (below).
         # README "The level ladder".
-        levels[3] = replace(level3, turn_widths=(4, 3))
-    if game.variant == "standard":
-        # Level 4 of the standard rules compares 6 candidate turns at the root and 4 at every
-        # reply, between level 3's 4 and 3 and level 5's 16 and 12: with 10 and 8 it stood far
-        # above level 3 (3-4: 85 % over 20 ladder games) and close below level 5 (4-5: 52.3 %
-        # over 44). benchmarks/ab_levels.py, 16 games each: 68.8 % against level 3 (seeds
-        # 9600-9615), level 5 87.5 % against it (9700-9715, 6 of 8 as Red); with 8 and 6,
-        # 66.7 % against level 3 (12 games, 9800-9811). Level 5 searching even depths only
-        # (Search.turn_depth_step = 2, 10 and 8 candidates, reaching 4 turns where the plain
-        # search stops at 3) scored 56.2 % against the old level 4 (16 games, 9500-9515).
-        # README "The level ladder".
-        levels[4] = replace(strongest, turn_widths=(6, 4))
-        # and level 3 compares 3 and 2: with 4 and 3 it stood close below the new level 4
-        # (3-4: 60 % over 20 ladder games, 68.8 % over 16 A/B games). 3 and 2 against level 2:
-        # 75 % over 12 games (seeds 9620-9631) and 66.7 % over 9 earlier; level 4 against it
-        # 8 of 11 (seeds 9640-9650).
-        levels[3] = replace(level3, turn_widths=(3, 2))
+        standard = game.variant == "standard"
+        levels[3] = replace(level3, turn_widths=(3, 2) if standard else (4, 3))
+        if standard:
+            # Level 4 of the standard rules compares 6 candidate turns at the root and 4 at every
+            # reply, between level 3 and level 5's 16 and 12: with 10 and 8 it stood far above
+            # level 3 (3-4: 85 % over 20 ladder games) and close below level 5 (4-5: 52.3 % over
+            # 44). benchmarks/ab_levels.py, 16 games each: 68.8 % against level 3 at 4 and 3
+            # (seeds 9600-9615), level 5 87.5 % against it (9700-9715, 6 of 8 as Red); with 8
+            # and 6, 66.7 % against level 3 (12 games, 9800-9811). Level 5 searching even depths
+            # only (Search.turn_depth_step = 2, 10 and 8 candidates, reaching 4 turns where the
+            # plain search stops at 3) scored 56.2 % against the old level 4 (16 games,
+            # 9500-9515). Level 3 then stood close below the new level 4 with 4 and 3 (3-4: 60 %
+            # over 20 ladder games, 68.8 % over 16 A/B games); with 3 and 2 it scored 75 %
+            # against level 2 over 12 games (seeds 9620-9631) and 66.7 % over 9 earlier, and
+            # level 4 8 of 11 against it (seeds 9640-9650). README "The level ladder".
+            levels[4] = replace(strongest, turn_widths=(6, 4))
     return GameDescription(
         name=game.name,
         title=T("title", "Fibonacci"),
