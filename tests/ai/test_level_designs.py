@@ -20,7 +20,7 @@ def test_an_unset_max_iterations_leaves_fingerprints_as_they_were(monkeypatch) -
     from abstracta.ai import levels as levels_module
 
     game = load_game("nibble", variant="square9")
-    search = game.description.levels[5]  # (9×9 level 4 is held to 8 actions)
+    search = game.description.levels[5]  # (9×9 level 4 is held to 10 actions)
     old_fields = {"bot": search.bot, "rollout_cap": search.rollout_cap,
                   "evaluator": levels_module._callable_name(search.evaluator), "oracle": None,
                   "turn_extension": search.turn_extension}

@@ -280,7 +280,7 @@ REDESIGNED = {("fanorona", (("size", "telo"),)): (2, 3),
               # fewer than the defaults, levels 5-6 more (turn_widths; 4 is tuned anyway)
               ("fibonacci", ()): (3, 5, 6),
               # Nibble's level 3 is MCTS held to 700 playouts an action, and on 9×9 (the
-              # default) level 4 alpha-beta held to 8 actions
+              # default) level 4 alpha-beta held to 10 actions
               ("nibble", ()): (3, 4)}
 
 
