@@ -3,24 +3,20 @@ dealing finds."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-from pathlib import Path
 
 import pytest
+from bench_util import load_benchmark
 
 from abstracta import load_game
 from abstracta.games.fibonacci_cards.cards import DRAW, config_table
 
-PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "cards_inference.py"
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("cards_inference", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("cards_inference")
     return module
 
 

@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
+from bench_util import load_benchmark
 
 from abstracta import load_game
 from abstracta.ai import make_bot
 from abstracta.core.records import Record
 
-PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "hold_draw.py"
 
 
 @pytest.fixture(scope="module")
 def hold_draw():
-    spec = importlib.util.spec_from_file_location("hold_draw", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("hold_draw")
     return module
 
 

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-from pathlib import Path
 
 import pytest
+from bench_util import load_benchmark
 
-PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "levels.py"
 
 
 @pytest.fixture()
 def ladder(tmp_path, monkeypatch):
-    spec = importlib.util.spec_from_file_location("levels_ladder", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("levels")
     monkeypatch.setattr(module, "RESULTS", tmp_path / "levels.json")
     return module
 
