@@ -243,3 +243,24 @@ def test_seeded_engine_is_the_default():
                 break
             assert state.current_player() != CHANCE and state.chance_outcomes() == []
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_actions_are_integers_numpy_ones_included():
+    np = pytest.importorskip("numpy")
+    telo = InteropGame("fanorona", size="telo")
+    state = telo.new_initial_state()
+    legal = state.legal_actions()[0]  # 22, a1-b2A
+    for bad in (float(legal), legal + 0.5, str(legal), np.float64(legal), np.array([legal]), None, "x",
+                True, False, -1, telo.num_distinct_actions, 2**70):
+        with pytest.raises(IllegalActionError):
+            state.apply_action(bad)
+        assert state.history() == [] and state.move_number == 0
+    state.apply_action(np.int64(legal))
+    assert state.history() == [legal] and type(state.history()[0]) is int
+    cards = InteropGame("fibonacci-cards").new_initial_state()
+    for bad in (1.0, "1", True, None, 100):
+        with pytest.raises(IllegalActionError):
+            cards.apply_action(bad)
+        assert cards.inner is None and cards.history() == []
+    cards.apply_action(np.int32(7))  # the layout chance node takes a numpy outcome as well
+    assert cards.history() == [7] and cards.inner.seed == 7

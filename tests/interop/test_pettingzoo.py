@@ -97,3 +97,15 @@ def test_reset_seed_reproduces_chance():
     e.reset(seed=43)
     e.reset(seed=42)
     assert e.state.history() == first and len(first) == 1  # the layout seed
+
+
+def test_actions_of_the_wrong_type_raise_and_change_nothing():
+    e = env("fanorona", size="telo")
+    e.reset(seed=0)
+    legal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])
+    for bad in (float(legal), legal + 0.5, str(legal), np.float32(legal), "x", True):
+        with pytest.raises(IllegalActionError):
+            e.step(bad)
+        assert e.state.history() == [] and e.agent_selection == "player_0"
+    e.step(np.int64(legal))
+    assert e.state.history() == [legal]

@@ -6,6 +6,7 @@ Generic: it reads the game's description and the spine (``Game.max_game_length``
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, Mapping
 
@@ -24,6 +25,18 @@ ENV_LAYOUT_SEEDS = 2**63
 #: The chance modes: explicit chance nodes, or one seeded engine resolving chance itself.
 CHANCE_MODES = ("explicit", "seeded")
 _SEED_LIMIT = 2**64
+
+
+def as_action(action: Any) -> int:
+    """``action`` as a Python ``int``: an ``int`` or a NumPy integer (scalar or 0-d array), what
+    agents hand over. Raises :class:`IllegalActionError` for anything else (a bool, a float,
+    a string, ``None``) rather than rounding or parsing it into some other action."""
+    if not isinstance(action, bool):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise IllegalActionError(f"action {action!r}: expected an integer action id")
 
 
 def variant_options(game_name: str) -> list[dict[str, Any]]:
@@ -216,20 +229,22 @@ class InteropState:
         return mask
 
     def apply_action(self, action: int) -> None:
-        """Apply a legal action or chance outcome. Raises :class:`IllegalActionError` (unchanged)."""
+        """Apply a legal action or chance outcome (an ``int`` or NumPy integer, :func:`as_action`).
+        Raises :class:`IllegalActionError` (unchanged)."""
         mover = self.current_player()
         if mover == TERMINAL:
-            raise IllegalActionError(f"action {action}: the game is over")
+            raise IllegalActionError(f"action {action!r}: the game is over")
+        action = as_action(action)
         if self.inner is None:
-            if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < self.game.layout_seeds:
+            if not 0 <= action < self.game.layout_seeds:
                 raise IllegalActionError(f"layout {action!r} is not in 0..{self.game.layout_seeds - 1}")
             self.inner = self.game.game.new_initial_state(seed=action)
             if self.game.explicit_chance:
                 self.inner.set_explicit_chance(True)
             self._history.append(action)
             return
-        self.inner.apply_action(int(action))
-        self._history.append(int(action))
+        self.inner.apply_action(action)
+        self._history.append(action)
         if mover >= 0:
             self._moves += 1
 
@@ -309,5 +324,5 @@ class InteropState:
         return f"<InteropState {self.game.name} {self.to_text()!r}>"
 
 
-__all__ = ["CHANCE_MODES", "DEFAULT_LAYOUT_SEEDS", "DEFAULT_MAX_TURNS", "ENV_LAYOUT_SEEDS", "resolve_chance", "InteropGame", "InteropState",
+__all__ = ["CHANCE_MODES", "DEFAULT_LAYOUT_SEEDS", "DEFAULT_MAX_TURNS", "ENV_LAYOUT_SEEDS", "as_action", "resolve_chance", "InteropGame", "InteropState",
            "variant_options"]

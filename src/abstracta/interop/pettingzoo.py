@@ -143,7 +143,7 @@ class AbstractaAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        self.state.apply_action(int(action))
+        self.state.apply_action(action)
         resolve_chance(self.state, self._rng)
         self._sync()
         self._accumulate_rewards()
