@@ -65,3 +65,17 @@ def test_bad_arguments():
         make("fanorona", seat=2)
     with pytest.raises(ValueError):
         make("fanorona", opponent="alphabeta:1", size="telo", players=3)
+
+
+@pytest.mark.parametrize("name, options", [("fibonacci-cards", {}), ("fibonacci", {"variant": "cards"})])
+def test_render_shows_the_agent_only_what_its_seat_sees(name, options):
+    import random
+
+    for seat in (0, 1):
+        env = make(name, opponent="random", seat=seat, render_mode="ansi", **options)
+        env.reset(seed=3)
+        real, real_text = env.render(), env.state.to_text()
+        # the same game for this seat, the opponent's hand and the stock (or piles) dealt otherwise
+        env.state = env.state.resample_from_infostate(seat, random.Random(1))
+        assert env.state.to_text() != real_text
+        assert env.render() == real

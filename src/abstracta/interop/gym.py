@@ -23,7 +23,8 @@ generator (``layout_seeds`` defaults to 2**63 here).
 * **an illegal action ends the episode as a loss**: reward −1, ``terminated`` true,
   ``info["illegal_action"]`` true, the game unchanged (so ``gymnasium.utils.env_checker.check_env``,
   which steps random actions, passes);
-* ``render()``: the board as text.
+* ``render()``: the board as text, as the agent's seat sees it (an opponent's hand stays
+  hidden until the game is over).
 """
 
 from __future__ import annotations
@@ -122,7 +123,8 @@ class AbstractaGymEnv(gymnasium.Env):
         return self._obs(), 0.0, False, False, self._info()
 
     def render(self) -> str | None:
-        text = render_text(self.state)
+        state = self.state
+        text = render_text(state, None if state.is_terminal() else self.seat)
         if self.render_mode == "human":
             print(text)
             return None

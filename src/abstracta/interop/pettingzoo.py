@@ -20,7 +20,9 @@ from the generator of ``reset(seed=…)``; ``layout_seeds`` defaults to 2**63 he
 * rewards: the rules' returns (+1 win, −1 loss, 0 draw; Slide Checkers' eliminated seats −1)
   when the game ends, else 0; ``terminations`` all true at the end, ``truncations`` all true
   (rewards 0) when ``max_turns`` player actions were played first;
-* ``render()``: the board as text (``render_mode="ansi"`` returns it, ``"human"`` prints it).
+* ``render()``: the board as text (``render_mode="ansi"`` returns it, ``"human"`` prints it):
+  the whole state, every hand included — the environment's picture for whoever runs it, not
+  an agent's observation (agents get ``observe``).
 
 An illegal action raises :class:`abstracta.IllegalActionError` (a ``ValueError``) and leaves
 the game unchanged.
@@ -40,11 +42,12 @@ from ..core.errors import IllegalActionError
 from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, resolve_chance
 
 
-def render_text(state: InteropState) -> str:
-    """The game's terminal picture of ``state`` as plain text (no colours)."""
+def render_text(state: InteropState, player: int | None = None) -> str:
+    """The game's terminal picture of ``state`` as plain text (no colours), as seat ``player``
+    may see it (``None``: everything, every hand included)."""
     if state.inner is None:
         return state.to_text()
-    picture = state.game.game.render(state.inner)
+    picture = state.game.game.render(state.inner, player)
     if isinstance(picture, str):
         return picture
     from rich.console import Console
