@@ -67,6 +67,29 @@ def test_bad_arguments():
         make("fanorona", opponent="alphabeta:1", size="telo", players=3)
 
 
+def test_actions_that_are_not_integers_are_illegal():
+    env = make("fanorona", opponent="random", size="telo")
+    for bad in (22.0, 22.5, "22", np.float32(22), None):
+        env.reset(seed=0)
+        assert env.action_masks()[22] == 1  # a1-b2A is legal
+        obs, reward, terminated, truncated, info = env.step(bad)
+        assert (reward, terminated, info.get("illegal_action")) == (-1.0, True, True)
+        assert env.state.history() == []
+    env.reset(seed=0)
+    assert env.step(np.int64(22))[1:3] == (0.0, False) and env.state.history()[0] == 22
+
+
+def test_no_step_after_an_illegal_action_ended_the_episode():
+    env = make("fanorona", opponent="random", size="telo")
+    env.reset(seed=0)
+    assert env.step(-1)[2] is True
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(22)  # legal in the position, but the episode is over
+    assert env.state.history() == []
+    env.reset(seed=0)
+    assert env.step(22)[1:3] == (0.0, False)
+
+
 @pytest.mark.parametrize("name, options", [("fibonacci-cards", {}), ("fibonacci", {"variant": "cards"})])
 def test_render_shows_the_agent_only_what_its_seat_sees(name, options):
     import random

@@ -21,7 +21,8 @@ generator (``layout_seeds`` defaults to 2**63 here).
   agent's return when the game ends (+1 win, −1 loss, 0 draw), else 0; ``truncated`` when
   ``max_turns`` player actions were played first (reward 0);
 * **an illegal action ends the episode as a loss**: reward −1, ``terminated`` true,
-  ``info["illegal_action"]`` true, the game unchanged (so ``gymnasium.utils.env_checker.check_env``,
+  ``info["illegal_action"]`` true, the game unchanged, ``step`` refused until ``reset()``
+  (an action is an ``int`` or a NumPy integer: a float, a string or ``None`` is illegal) (so ``gymnasium.utils.env_checker.check_env``,
   which steps random actions, passes);
 * ``render()``: the board as text, as the agent's seat sees it (an opponent's hand stays
   hidden until the game is over).
@@ -37,7 +38,8 @@ import numpy as np
 from gymnasium import spaces
 
 from ..ai import make_bot
-from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, resolve_chance
+from ..core.errors import IllegalActionError
+from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, as_action, resolve_chance
 from .pettingzoo import render_text
 
 
@@ -64,6 +66,7 @@ class AbstractaGymEnv(gymnasium.Env):
         self._rng = random.Random()
         self._bots: dict[int, Any] = {}
         self.state: InteropState = self.interop.new_initial_state()
+        self._over = True  # no episode before the first reset()
 
     # --- helpers ---------------------------------------------------------------------------
     def action_masks(self) -> np.ndarray:
@@ -99,24 +102,27 @@ class AbstractaGymEnv(gymnasium.Env):
                       for i in range(self.interop.num_players) if i != self.seat}
         self.state = self.interop.new_initial_state()
         self._advance()
+        self._over = False
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         state = self.state
-        if state.is_terminal():
-            raise RuntimeError("step() after the episode ended: call reset()")
+        if self._over or state.is_terminal():  # an illegal action ends the episode too
+            raise RuntimeError("step() with no episode running (it ended, or reset() was never called): call reset()")
         legal = state.legal_actions(self.seat)
         try:
-            a = int(action)
-        except (TypeError, ValueError):
+            a = as_action(action)
+        except IllegalActionError:
             a = -1
         if a not in legal:
+            self._over = True
             return self._obs(), -1.0, True, False, self._info(illegal_action=True)
         state.apply_action(a)
         self._advance()
         if self.render_mode == "human":
             self.render()
         if state.is_terminal():
+            self._over = True
             truncated = state.is_truncated()
             reward = 0.0 if truncated else float(state.returns()[self.seat])
             return self._obs(), reward, not truncated, truncated, self._info()
