@@ -161,3 +161,26 @@ def test_python_ismcts_plays_the_card_game():
     random_bot = lambda s: int(rng.choice(s.legal_actions()))  # noqa: E731
     state = _play(game, [bot.step, random_bot], rng)
     assert state.is_terminal() and sum(state.returns()) == 0
+
+
+def test_observers_that_would_show_a_hand_to_the_wrong_eye_are_refused():
+    from open_spiel.python.observation import make_observation
+
+    iig = pyspiel.IIGObservationType
+    cards = aos.load("fibonacci-cards", chance="seeded", seed=3)
+    state = cards.new_initial_state()
+    # a public observer may hold no seat's cards; an all-players one would need both hands
+    for obs_type in (iig(perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE),
+                     iig(perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE),
+                     iig(perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS),
+                     iig(perfect_recall=False, public_info=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)):
+        with pytest.raises(ValueError, match="observ"):
+            make_observation(cards, obs_type)
+    own = make_observation(cards, iig(perfect_recall=False))  # a seat's own view: its hand
+    own.set_from(state, 0)
+    assert own.dict["own_hand"].sum() == 8
+    telo = aos.load("fanorona", size="telo")  # perfect information: every view is the public one
+    public = make_observation(telo, iig(perfect_recall=False, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE))
+    public.set_from(telo.new_initial_state(), 0)
+    assert public.string_from(telo.new_initial_state(), 0) == "BBB/B.W/WWW W"

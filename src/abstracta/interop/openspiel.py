@@ -21,6 +21,8 @@ randomness) or ``DETERMINISTIC`` (no randomness, or ``chance="seeded"``: one fix
 from the description; utility ``ZERO_SUM`` for two players (results +1/−1 or 0/0), else
 ``GENERAL_SUM`` (Slide Checkers' draws give −1 to eliminated seats); terminal rewards.
 ``GameInfo``: utilities in [−1, 1], ``max_game_length`` = the rules' bound or ``max_turns``.
+Observers (``make_py_observer``) give one seat's view; a game with hidden information refuses
+(``ValueError``) a public-only or all-players observation type rather than pass a hand off as one.
 """
 
 from __future__ import annotations
@@ -128,6 +130,13 @@ def _game_class(name: str) -> type:
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "AbstractaObserver":
             if params:
                 raise ValueError(f"observation parameters not supported; passed {params}")
+            if (iig_obs_type is not None and self.interop.game.description.hidden_information
+                    and (not iig_obs_type.public_info
+                         or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER)):
+                # the tensors are one seat's view, its own cards included: handing them out as a
+                # public observation would show that hand to every eye
+                raise ValueError(f"{short_name(name)}: only a seat's own observation is provided "
+                                 "(public_info=True, private_info=SINGLE_PLAYER)")
             infostate = iig_obs_type is not None and iig_obs_type.perfect_recall
             return AbstractaObserver(self.interop, infostate)
 
