@@ -399,7 +399,7 @@ def test_action_to_string_rejects_unknown_ids(tsivy):
 
 
 def test_undo_at_start_raises(tsivy):
-    with pytest.raises(IndexError):
+    with pytest.raises(IllegalActionError, match="no action to undo"):
         tsivy.new_initial_state().undo_action()
 
 

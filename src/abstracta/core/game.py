@@ -240,7 +240,8 @@ class State(StructHooks, ABC):
 
     def undo_action(self) -> None:
         """Take back the last action (make/unmake for search). Games that support it override
-        this and set ``supports_undo = True``."""
+        this and set ``supports_undo = True``; with no action to take back (the start, or a
+        position read from text) they raise :class:`IllegalActionError`, state unchanged."""
         raise NotImplementedError(f"{type(self).__name__} does not support undo")
 
     supports_undo: ClassVar[bool] = False

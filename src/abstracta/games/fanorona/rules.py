@@ -403,7 +403,8 @@ class FanoronaState(FanoronaView, State):
         self._pending = 1
 
     def undo_action(self) -> None:
-        """Take back the last action (make/unmake). Raises ``IndexError`` at the starting position."""
+        """Take back the last action (make/unmake). Raises :class:`IllegalActionError` at the
+        starting position (state unchanged)."""
         rk = self._repkey
         if rk is not None:
             self._rep[rk] -= 1
@@ -413,7 +414,7 @@ class FanoronaState(FanoronaView, State):
         except IndexError:
             if rk is not None:
                 self._rep[rk] += 1
-            raise IndexError("no action to undo: this is the starting position") from None
+            raise IllegalActionError("no action to undo: this is the starting position") from None
         self._pending = 0
         self._result = None
 

@@ -549,10 +549,10 @@ class SlideCheckersState(SlideCheckersView, State):
         self._next_seat()
 
     def undo_action(self) -> None:
-        """Take back the last action. Raises ``IndexError`` if there is none (since the start
-        of this state's history)."""
+        """Take back the last action. Raises :class:`IllegalActionError` if there is none (since
+        the start of this state's history)."""
         if not self._undo:
-            raise IndexError("no action to undo")
+            raise IllegalActionError("no action to undo")
         (bb, self._occ, self._phase, remain, self._turn, self._jsq, self._nj,
          self._passes, self._over, self._winner, self._z, self._legal) = self._undo.pop()
         self._bb = list(bb)
