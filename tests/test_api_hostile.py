@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import abstracta
-from abstracta import IllegalActionError
+from abstracta import IllegalActionError, Record, RecordError
 
 BUILT_IN = [name for name in abstracta.registered_games() if name != "toy-nim"]
 
@@ -28,3 +30,27 @@ def test_undo_past_the_start_is_an_illegal_action_error(name):
     with pytest.raises(IllegalActionError, match="undo"):
         pasted.undo_action()
     assert pasted.to_text() == start
+
+
+RECORD = {"format": "abstracta-record", "version": 1, "game": "fanorona", "options": {"size": "telo"},
+          "seed": None, "start": None, "players": [], "tags": {}, "moves": ["a1-b2A"], "result": None,
+          "termination": None}
+
+
+def test_hostile_record_texts_are_record_errors():
+    good = json.dumps(RECORD)
+    assert Record.from_json(good).replay()[0].history() == [22]  # a1-b2A
+    huge = "9" * 5000  # past Python's int conversion limit: json.loads raises a plain ValueError
+    for text in (good.replace('"seed": null', f'"seed": {huge}'),
+                 good.replace('"result": null', f'"result": [{huge}, 1]'),
+                 good.replace('"moves": ["a1-b2A"]', f'"moves": [{huge}]')):
+        with pytest.raises(RecordError, match="not valid JSON"):
+            Record.from_json(text)
+    with pytest.raises(RecordError, match="field 'options'"):
+        Record.from_dict({**RECORD, "options": {1: "telo"}})  # from Python: keys that are not names
+
+
+def test_unreadable_record_paths_are_record_errors(tmp_path):
+    for path in ("bad\x00name.json", tmp_path, tmp_path / "missing.json"):
+        with pytest.raises(RecordError, match="cannot read"):
+            Record.load(path)

@@ -123,7 +123,7 @@ class Record:
         if not isinstance(game, str) or not game:
             raise RecordError("field 'game' must be a non-empty string")
         options = data.get("options", {}) or {}
-        if not isinstance(options, dict):
+        if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
             raise RecordError("field 'options' must be an object")
         seed = data.get("seed")
         problem = None if seed is None else seed_problem(seed)
@@ -161,10 +161,10 @@ class Record:
     def from_json(cls, text: str | bytes) -> "Record":
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RecordError(f"not valid JSON: {exc}") from None
         except RecursionError:  # the parser recurses once per level of nesting
             raise RecordError("not valid JSON: nested too deep") from None
+        except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an int past 4,300 digits
+            raise RecordError(f"not valid JSON: {exc}") from None
         return cls.from_dict(data)
 
     @classmethod
@@ -173,6 +173,8 @@ class Record:
             text = Path(path).read_bytes()
         except OSError as exc:
             raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        except ValueError as exc:  # a NUL in the path
+            raise RecordError(f"cannot read {path!r}: {exc}") from None
         return cls.from_json(text)
 
     def save(self, path: str | Path) -> Path:
