@@ -8,7 +8,7 @@ import json
 import pytest
 
 import abstracta
-from abstracta import IllegalActionError, Record, RecordError
+from abstracta import IllegalActionError, OptionError, Record, RecordError, UnknownGameError
 
 BUILT_IN = [name for name in abstracta.registered_games() if name != "toy-nim"]
 
@@ -54,3 +54,16 @@ def test_unreadable_record_paths_are_record_errors(tmp_path):
     for path in ("bad\x00name.json", tmp_path, tmp_path / "missing.json"):
         with pytest.raises(RecordError, match="cannot read"):
             Record.load(path)
+
+
+def test_options_of_the_wrong_kind_are_option_errors():
+    np = pytest.importorskip("numpy")
+    for name, key, bad in (("nibble", "first_player", True), ("fibonacci-cards", "first_player", False),
+                           ("slide-checkers", "players", True), ("slide-checkers", "board", np.int64(3)),
+                           ("slide-checkers", "board", np.array([5, 1])), ("fanorona", "size", ["telo"])):
+        with pytest.raises(OptionError, match=f"option {key}"):
+            abstracta.load_game(name, **{key: bad})
+    assert abstracta.load_game("nibble", first_player=1).options["first_player"] == 1
+    for bad in (["fanorona"], {"fanorona": 1}, None, 5):
+        with pytest.raises(UnknownGameError, match="unknown game"):
+            abstracta.load_game(bad)

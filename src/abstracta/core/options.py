@@ -68,6 +68,12 @@ class Option:
         """The accepted values for an error message: ``tsivy, dimy, telo`` or ``(1,1), (5,1), …``."""
         return ", ".join(self.shown(c) if isinstance(c, tuple) else self.text_of(c) for c in self.choices or ())
 
+    def _among_choices(self, value: Any) -> bool:
+        try:
+            return any(type(value) is type(c) and value == c for c in self.choices or ())
+        except (TypeError, ValueError):  # a NumPy array's == is elementwise: no truth value
+            return False
+
     def coerce(self, value: Any) -> Any:
         """Parse (if text) and validate ``value``; raise :class:`OptionError` naming the problem."""
         if isinstance(value, str) and self.parser is not str:
@@ -75,13 +81,14 @@ class Option:
                 value = self.parser(value)
             except ValueError as exc:
                 raise OptionError(f"option {self.name}: {exc}") from None
-        elif not isinstance(value, str) and self.parser is parse_int and not isinstance(value, int):
+        elif not isinstance(value, str) and self.parser is parse_int and (
+                isinstance(value, bool) or not isinstance(value, int)):
             raise OptionError(f"option {self.name}: expected an integer, got {value!r}")
         if self.parser is parse_bool and not isinstance(value, bool):
             raise OptionError(f"option {self.name}: expected true or false, got {value!r}")
         if isinstance(value, list):
             value = tuple(value)
-        if self.choices is not None and value not in self.choices:
+        if self.choices is not None and not self._among_choices(value):
             # a value of another shape than the choices may not have a text form: its repr then
             valid_shape = any(type(value) is type(c) and (not isinstance(c, tuple) or len(value) == len(c))
                               for c in self.choices)

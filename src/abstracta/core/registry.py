@@ -72,7 +72,9 @@ def game_class(name: str) -> type[Game]:
         UnknownGameError: ``name`` is not registered (the message lists the games).
         GameLoadError: it is registered but its package does not import or is not a game.
     """
-    key = name.strip().lower() if isinstance(name, str) else name
+    if not isinstance(name, str):
+        raise UnknownGameError(f"unknown game {name!r}: a game name is a string")
+    key = name.strip().lower()
     cls = _loaded.get(key)
     if cls is not None:
         return cls
