@@ -150,6 +150,17 @@ def test_bad_arguments() -> None:
         analyse(state, 0, 0)
 
 
+def test_arguments_of_the_wrong_type_are_refused() -> None:
+    telo = abstracta.load_game("fanorona", size="telo").new_initial_state()
+    for kwargs, field in ((dict(viewer=True), "viewer"), (dict(viewer=1.0), "viewer"), (dict(budget="x"), "budget"),
+                          (dict(budget=1.5), "budget"), (dict(budget=True), "budget"),
+                          (dict(max_turns="x"), "max_turns"), (dict(max_turns=-1), "max_turns"),
+                          (dict(seed="x"), "seed"), (dict(seed=-1), "seed")):
+        with pytest.raises(ValueError, match=field):
+            analyse(telo, **{"budget": 50, **kwargs})
+    assert analyse(telo, viewer=1, budget=50, max_turns=0).line == []
+
+
 def test_check_line_refuses_an_illegal_line() -> None:
     game, state = midgame("fanorona", {"size": "dimy"}, plies=2)
     a = analyse(state, 0, 800)

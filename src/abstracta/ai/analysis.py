@@ -29,6 +29,7 @@ from typing import Any
 
 from ..core.description import Search
 from ..core.game import CHANCE, Game, State
+from ..core.options import seed_problem
 from .levels import SEARCHES, rollout_cap
 
 #: Default budgets per search: iterations (MCTS, IS-MCTS) or positions (alpha-beta), chosen for
@@ -140,6 +141,10 @@ def display_value(value: float, mate: int | None = None) -> str:
     return "0.00" if text in ("+0.00", "-0.00") else text
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def analyse(state: State, viewer: int | None = None, budget: int | None = None, *, seed: int = 0,
             max_turns: int = MAX_LINE_TURNS) -> Analysis:
     """Evaluate ``state`` and find its best line, from what ``viewer`` may know.
@@ -156,12 +161,21 @@ def analyse(state: State, viewer: int | None = None, budget: int | None = None, 
     Returns:
         an :class:`Analysis`.
     Raises:
-        ValueError: a chance node, a viewer that is not a seat, a budget below 1.
+        ValueError: a chance node, a viewer that is not a seat, a budget that is not an
+            integer ≥ 1, a ``max_turns`` that is not an integer ≥ 0, a seed that is not one
+            (an integer from 0 to 2**64 - 1).
     """
     game = state.game
     n = state.num_players
-    if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < n):
+    if viewer is not None and not (_is_int(viewer) and 0 <= viewer < n):
         raise ValueError(f"viewer {viewer!r} is not a seat (0…{n - 1})")
+    if budget is not None and not _is_int(budget):
+        raise ValueError(f"the analysis budget must be an integer, got {budget!r}")
+    if not (_is_int(max_turns) and max_turns >= 0):
+        raise ValueError(f"max_turns must be an integer >= 0, got {max_turns!r}")
+    problem = seed_problem(seed)
+    if problem:
+        raise ValueError(f"seed: {problem}")
     perspective = viewer if viewer is not None else 0
     if state.is_terminal():
         values = [float(r) for r in state.returns()]
@@ -173,7 +187,7 @@ def analyse(state: State, viewer: int | None = None, budget: int | None = None, 
     if game.has_hidden_information and viewer is None:
         viewer = perspective = mover
     search = analysis_search(game)
-    budget = analysis_budget(game, search) if budget is None else int(budget)
+    budget = analysis_budget(game, search) if budget is None else budget
     if budget < 1:
         raise ValueError(f"the analysis budget must be at least 1, got {budget}")
     rng = random.Random(seed)
