@@ -67,3 +67,18 @@ def test_options_of_the_wrong_kind_are_option_errors():
     for bad in (["fanorona"], {"fanorona": 1}, None, 5):
         with pytest.raises(UnknownGameError, match="unknown game"):
             abstracta.load_game(bad)
+
+
+@pytest.mark.parametrize("name, options", [(name, {}) for name in BUILT_IN] + [("fibonacci", {"variant": "cards"})])
+def test_a_player_that_is_not_a_seat_is_refused_by_every_view(name, options):
+    np = pytest.importorskip("numpy")
+    game = abstracta.load_game(name, **options)
+    state = game.new_initial_state(seed=1) if game.description.chance else game.new_initial_state()
+    views = ["observation_tensor", "information_state_tensor", "to_struct"]
+    if game.description.hidden_information:
+        views += ["observation", "information_state_string"]
+    for view in views:
+        for bad in (True, False, 1.0, 0.0, "0", -1, game.num_players):
+            with pytest.raises(ValueError, match="not a seat"):
+                getattr(state, view)(bad)
+        assert getattr(state, view)(np.int64(1)) == getattr(state, view)(1)

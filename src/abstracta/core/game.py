@@ -11,6 +11,7 @@ Fibonacci's several moves) is a sequence of actions by the same player.
 
 from __future__ import annotations
 
+import operator
 import secrets
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Sequence
@@ -424,9 +425,7 @@ class State(StructHooks, ABC):
         ``ValueError`` for a ``player`` that is not a seat."""
         from .tensors import TensorBuilder
 
-        n = self.game.num_players
-        if not 0 <= player < n:
-            raise ValueError(f"player {player!r} is not a seat (0..{n - 1})")
+        player = check_player(player, self.game.num_players)
         t = TensorBuilder(self.game.observation_planes())
         mover = self.current_player()
         if mover >= 0:
@@ -468,6 +467,22 @@ class State(StructHooks, ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.to_text()!r}>"
+
+
+def check_player(player: Any, num_players: int) -> int:
+    """``player`` as a seat index: an ``int`` (or NumPy integer) with 0 ≤ player < num_players.
+
+    Raises ``ValueError`` for anything else — ``True`` and ``1.0`` too, which would otherwise
+    pass ``player in (0, 1)`` and name seat 1 or fail deep inside a view."""
+    if not isinstance(player, bool):
+        try:
+            index = operator.index(player)
+        except TypeError:
+            pass
+        else:
+            if 0 <= index < num_players:
+                return index
+    raise ValueError(f"player {player!r} is not a seat (0..{num_players - 1})")
 
 
 def action_strings(initial: State, actions: Sequence[int]) -> list[str]:

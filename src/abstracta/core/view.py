@@ -111,8 +111,13 @@ def build_struct(state: "State", player: int | None) -> dict[str, Any]:
     """The envelope of the module docstring for ``state`` seen by ``player``."""
     game = state.game
     n = state.num_players
-    if player is not None and not (isinstance(player, int) and not isinstance(player, bool) and 0 <= player < n):
-        raise ValueError(f"player {player!r} is not a seat of this game (0…{n - 1}) or None")
+    if player is not None:
+        from .game import check_player  # game.py imports this module
+
+        try:
+            player = check_player(player, n)
+        except ValueError:
+            raise ValueError(f"player {player!r} is not a seat of this game (0…{n - 1}) or None") from None
     over = state.is_terminal()
     to_move = None if over else state.current_player()
     if to_move is not None and to_move < 0:

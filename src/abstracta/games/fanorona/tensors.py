@@ -22,6 +22,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ...core.game import check_player
 from ...core.tensors import Plane, TensorBuilder
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -52,8 +53,7 @@ def _cell_index(names: tuple[str, ...], width: int) -> tuple[int, ...]:
 
 def observation_tensor(state: "FanoronaState", player: int) -> list[float]:
     """Spec: fanorona.md §2–§4. Raises ``ValueError`` for a player that is not 0 or 1."""
-    if player not in (0, 1):
-        raise ValueError(f"player {player!r} is not a seat (0 or 1)")
+    player = check_player(player, 2)
     g = state._g
     cell = _cell_index(tuple(g.names), g.width)
     t = TensorBuilder(planes_for(g.width, g.height))

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from abstracta.core.description import GameDescription
 from abstracta.core.errors import IllegalActionError, NotationError, PositionError
-from abstracta.core.game import CHANCE, TERMINAL, Game, State
+from abstracta.core.game import CHANCE, TERMINAL, Game, State, check_player
 from abstracta.core.options import Option, ascii_digits, seed_option
 from abstracta.core.rng import SplitMix64
 
@@ -716,6 +716,7 @@ class FibonacciState(FibonacciView, State):
         """What ``player`` sees: the position text with hidden piles as ``?`` and no ``rng=`` (§9.2)."""
         if not self._cards:
             return self.to_text()
+        check_player(player, 2)
         rows = board_to_rows(self.board)
         p0, p1 = self.piles
         return (f"{rows} {'RG'[self.side]} {self.left} {self.turn} "

@@ -32,6 +32,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ...core.game import check_player
 from ...core.tensors import Plane, TensorBuilder
 from .geometry import BIT, COL_OF, ROW_OF
 
@@ -81,8 +82,7 @@ def _cells() -> tuple[int, ...]:
 
 
 def _fill(state: "FibonacciState", player: int, t: TensorBuilder) -> None:
-    if player not in (0, 1):
-        raise ValueError(f"player {player!r} is not a seat (0 or 1)")
+    player = check_player(player, 2)
     bb = state.bitboards
     for code in range(1, 7):
         side, kind = divmod(code - 1, 3)  # codes 1..3 Red core/attack/support, 4..6 Green

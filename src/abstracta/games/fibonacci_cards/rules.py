@@ -13,7 +13,7 @@ from typing import Any
 
 from ...core.description import GameDescription
 from ...core.errors import IllegalActionError, NotationError, PositionError
-from ...core.game import CHANCE, TERMINAL, Game, State, check_action_in
+from ...core.game import CHANCE, TERMINAL, Game, State, check_action_in, check_player
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
 from .cards import (
@@ -527,8 +527,7 @@ def _mask(cards: list[int]) -> int:
 
 
 def _check_seat(player: int) -> None:
-    if player not in (0, 1):
-        raise ValueError(f"player {player!r} is not a seat (0 or 1)")
+    check_player(player, 2)
 
 
 class FibonacciCardsGame(Game):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.game import check_player
 from ...core.tensors import Plane, TensorBuilder
 from .cards import CUT, DRAW, pile_code
 
@@ -45,8 +46,7 @@ INFO_PLANES = PLANES + (
 
 
 def _fill(state: "FibonacciCardsState", player: int, t: TensorBuilder) -> None:
-    if player not in (0, 1):
-        raise ValueError(f"player {player!r} is not a seat (0 or 1)")
+    player = check_player(player, 2)
     for card in state._hands[player]:
         t.set("own_hand", card)
     for i, pile in enumerate(state._piles):

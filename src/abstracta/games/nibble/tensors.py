@@ -24,6 +24,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ...core.game import check_player
 from ...core.tensors import Plane, TensorBuilder
 from .geometry import geometry
 
@@ -56,8 +57,7 @@ def planes(game: "NibbleGame") -> tuple[Plane, ...]:
 
 def observation_tensor(state: "NibbleState", player: int) -> list[float]:
     """Spec: nibble.md §1–§5. Raises ``ValueError`` for a player that is not 0 or 1."""
-    if player not in (0, 1):
-        raise ValueError(f"player {player!r} is not a seat (0 or 1)")
+    player = check_player(player, 2)
     g = state.geometry
     planes_, index, area = _layout(g.variant)
     t = TensorBuilder(planes_)

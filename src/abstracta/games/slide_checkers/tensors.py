@@ -25,6 +25,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ...core.game import check_player
 from ...core.tensors import Plane, TensorBuilder
 from .geometry import NUM_SQUARES
 
@@ -50,8 +51,7 @@ def planes(game: "SlideCheckersGame") -> tuple[Plane, ...]:
 def observation_tensor(state: "SlideCheckersState", player: int) -> list[float]:
     """Raises ``ValueError`` for a player that is not a seat."""
     n = state._n
-    if not 0 <= player < n:
-        raise ValueError(f"player {player!r} is not a seat (0..{n - 1})")
+    player = check_player(player, n)
     game = state.game
     t = TensorBuilder(planes_for(n))
     for i in range(n):
