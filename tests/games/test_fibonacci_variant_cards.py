@@ -110,3 +110,32 @@ def test_standard_is_perfect_information():
     s = g.new_initial_state()
     assert s.observation(0) == s.to_text()
     assert s.resample_from_infostate(0, random.Random(0)).to_text() == s.to_text()
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+@pytest.mark.parametrize("reveals", [8, 30])  # 30: past both piles' first reshuffle
+def test_a_determinization_undone_to_the_start_holds_no_real_pile(cards, explicit, reveals):
+    s = cards.new_initial_state(seed=5)
+    s.set_explicit_chance(explicit)
+    rng = random.Random(1)
+    while len(s.revealed) < reveals and not s.is_terminal():
+        s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()))
+    assert len(s.revealed) >= reveals
+    p = s.current_player() if s.current_player() >= 0 else s.side
+    real_start = cards.new_initial_state(seed=5)
+    real_start.set_explicit_chance(explicit)
+    for k in range(4):
+        d = s.resample_from_infostate(p, random.Random(k))
+        assert d.seed is None  # the real seed deals the real piles
+        real = s.clone()
+        while real.history():  # the same public facts at every step back, never the real piles
+            real.undo_action()
+            d.undo_action()
+            assert d.observation(p) == real.observation(p) and d.revealed == real.revealed
+            assert sorted(d.piles[0]) == sorted(real.piles[0]) and sorted(d.piles[1]) == sorted(real.piles[1])
+        assert d.to_text().split()[:4] == real_start.to_text().split()[:4]
+        # the generator (next decks) is never the real one; before a reshuffle, neither are the
+        # unrevealed cards' order (after one, the start piles were all shown: public)
+        assert d.rng_state != real_start.rng_state
+        if reveals < 24:
+            assert d.piles != real_start.piles

@@ -180,6 +180,8 @@ class FibonacciState(FibonacciView, State):
         self.card: int | None = None
         self.revealed: list[tuple[int, int, int]] = []
         self._stack: list[tuple] = []
+        #: a determinization: how many undo records predate it (they hold the real piles)
+        self._sampled_past = 0
         self._legal: list[int] | None = None
         self._dm: tuple | None = None
         self._init_public = ""
@@ -389,6 +391,8 @@ class FibonacciState(FibonacciView, State):
         if not self._stack:
             raise IllegalActionError("no action to undo")
         _a, fb, tb, p, q, h, left, t, side, legal, dm, info = self._stack.pop()
+        if info is not None and self._cards and len(self._stack) < self._sampled_past:
+            info = self._past_info(info, len(self._stack))
         board = self.board
         bb = self.bitboards
         if fb >= 0:
@@ -745,7 +749,33 @@ class FibonacciState(FibonacciView, State):
                 piles.append(tuple(cards))
             new.piles = (piles[0], piles[1])
             new.rng_state = r.getrandbits(64)
+            new._seed = None  # the real seed deals the real piles
+            # the undo records up to here hold the real piles: undo_action rewrites them
+            new._sampled_past = len(self._stack)
         return new
+
+    def _past_info(self, info: tuple, index: int) -> tuple:
+        """Undo record ``index``'s (piles, generator state, reveals, card) as a determinization
+        undoes it (``self``: the position just after it, piles consistent with the sample), so
+        that undoing never returns to the real hidden orders. A pile then was the cards its side
+        revealed since, in order, then the pile now — or only those cards if it ran out in
+        between (its length is public). The generator is the present one unless a pile was
+        reshuffled since; then a value drawn from the sample's own."""
+        piles_then, _, nrev, card = info
+        later = self.revealed[nrev:]
+        piles = []
+        reshuffled = False
+        for side, pile in enumerate(piles_then):
+            shown = tuple(v for s, _, v in later if s == side)
+            if len(shown) >= len(pile):
+                piles.append(shown[:len(pile)])
+                reshuffled = reshuffled or len(shown) > len(pile)
+            else:
+                piles.append(shown + self.piles[side])
+        rng = self.rng_state
+        if reshuffled:
+            rng = random.Random(self.rng_state ^ index).getrandbits(64)
+        return ((piles[0], piles[1]), rng, nrev, card)
 
     def hash_key(self) -> int:
         """Zobrist key of board, side, moves left, base(t) and placement count (plus piles, cards)."""
