@@ -264,3 +264,21 @@ def test_actions_are_integers_numpy_ones_included():
         assert cards.inner is None and cards.history() == []
     cards.apply_action(np.int32(7))  # the layout chance node takes a numpy outcome as well
     assert cards.history() == [7] and cards.inner.seed == 7
+
+
+@pytest.mark.parametrize("name, options", [("fibonacci-cards", {}), ("fibonacci", {"variant": "cards"})])
+def test_a_pickled_determinization_stays_the_sample(name, options):
+    game = InteropGame(name, **options)
+    state, rng = game.new_initial_state(), random.Random(3)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    p = state.current_player()
+    sample = state.resample_from_infostate(p, random.Random(1))
+    assert sample.to_text() != state.to_text()
+    back = pickle.loads(pickle.dumps(sample))  # e.g. sent to a worker process
+    assert back.to_text() == sample.to_text() and back.to_text() != state.to_text()
+    assert back.history() == sample.history() and back.move_number == sample.move_number
+    assert back.legal_actions() == sample.legal_actions()
+    back.apply_action(back.legal_actions()[0])  # and plays on

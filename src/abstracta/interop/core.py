@@ -140,6 +140,13 @@ def resolve_chance(state: "InteropState", rng: random.Random) -> None:
         state.apply_action(pick)
 
 
+def _rebuild_sample(name: str, params: Mapping[str, Any], inner: State, history: list[int], moves: int,
+                    seed: int | None) -> "InteropState":
+    state = InteropState(InteropGame(name, **params), inner, history, moves, seed)
+    state._sampled = True
+    return state
+
+
 def _rebuild(name: str, params: Mapping[str, Any], seed: int | None, history: list[int]) -> "InteropState":
     game = InteropGame(name, **params)
     if seed is not None:
@@ -155,10 +162,12 @@ class InteropState:
     """One game in progress: the layout node, then the abstracta state (``inner``).
 
     Actions are the game's integers; at chance nodes they are the outcomes (layout ``k`` is
-    seed ``k``). Pickles as (game, parameters, seed, history) and replays.
+    seed ``k``). Pickles as (game, parameters, seed, history) and replays — except a
+    determinization (:meth:`resample_from_infostate`), whose history would replay the real
+    hidden cards: it pickles its own abstracta state.
     """
 
-    __slots__ = ("game", "inner", "_history", "_moves", "_seed")
+    __slots__ = ("game", "inner", "_history", "_moves", "_seed", "_sampled")
 
     def __init__(self, game: InteropGame, inner: State | None, history: list[int], moves: int,
                  seed: int | None):
@@ -167,6 +176,7 @@ class InteropState:
         self._history = history
         self._moves = moves
         self._seed = seed
+        self._sampled = False
         if inner is not None and game.explicit_chance and not history:
             inner.set_explicit_chance(True)
 
@@ -175,6 +185,8 @@ class InteropState:
 
     def __reduce__(self) -> tuple:
         g = self.game
+        if self._sampled:
+            return (_rebuild_sample, (g.name, g.params(), self.inner, list(self._history), self._moves, self._seed))
         seed = self._seed if g.chance == "seeded" else None
         return (_rebuild, (g.name, g.params(), seed, list(self._history)))
 
@@ -266,7 +278,9 @@ class InteropState:
 
     def clone(self) -> "InteropState":
         inner = self.inner.clone() if self.inner is not None else None
-        return InteropState(self.game, inner, self._history[:], self._moves, self._seed)
+        copy = InteropState(self.game, inner, self._history[:], self._moves, self._seed)
+        copy._sampled = self._sampled
+        return copy
 
     # --- strings and tensors ---------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
@@ -308,7 +322,9 @@ class InteropState:
         if self.inner is None:
             return self.clone()
         inner = self.inner.resample_from_infostate(player, rng or random.Random())
-        return InteropState(self.game, inner, self._history[:], self._moves, self._seed)
+        sample = InteropState(self.game, inner, self._history[:], self._moves, self._seed)
+        sample._sampled = True
+        return sample
 
     def bot_view(self) -> State:
         """A copy of the abstracta state for abstracta's bots (seeded chance: their searches
