@@ -63,6 +63,8 @@ def test_three_player_game_against_two_bots():
 def test_bad_arguments():
     with pytest.raises(ValueError, match="seat"):
         make("fanorona", seat=2)
+    with pytest.raises(ValueError, match="human"):  # no bot: the first reply would crash
+        make("fanorona", opponent="human", size="telo")
     with pytest.raises(ValueError):
         make("fanorona", opponent="alphabeta:1", size="telo", players=3)
 

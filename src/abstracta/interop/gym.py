@@ -57,7 +57,8 @@ class AbstractaGymEnv(gymnasium.Env):
             raise ValueError(f"seat {seat!r} is not a seat of {game_name} (0..{n - 1})")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        make_bot(opponent, self.interop.game, 0)  # a bad spec fails here, not at reset
+        if make_bot(opponent, self.interop.game, 0) is None:  # a bad spec fails here, not at reset
+            raise ValueError(f"opponent {opponent!r} is not a bot: every other seat is played by one")
         self.opponent = opponent
         self.seat = seat
         self.render_mode = render_mode
