@@ -282,3 +282,9 @@ def test_a_pickled_determinization_stays_the_sample(name, options):
     assert back.history() == sample.history() and back.move_number == sample.move_number
     assert back.legal_actions() == sample.legal_actions()
     back.apply_action(back.legal_actions()[0])  # and plays on
+
+
+def test_layout_seeds_are_seeds():
+    assert InteropGame("fibonacci-cards", layout_seeds=2**64).layout_seeds == 2**64
+    with pytest.raises(OptionError, match="layout_seeds"):  # outcomes past 2**64 - 1 deal nothing
+        InteropGame("fibonacci-cards", layout_seeds=2**64 + 1)

@@ -53,7 +53,7 @@ class InteropGame:
             allowed only where ``Game.max_game_length()`` gives one. Default: 0 where the rules
             bound the game, else :data:`DEFAULT_MAX_TURNS`.
         chance: ``"explicit"`` (default) or ``"seeded"`` (see :mod:`abstracta.interop`).
-        layout_seeds: K ≥ 1, outcomes of the layout chance node (explicit mode).
+        layout_seeds: K from 1 to 2**64, outcomes of the layout chance node (explicit mode).
         seed: seeded mode: the seed of every game (one fixed deal or layout: OpenSpiel then sees
             a deterministic game, hidden information and all).
         **options: the game's options (values or their text form, as on the command line).
@@ -68,8 +68,9 @@ class InteropGame:
         self.name = self.game.name
         if chance not in CHANCE_MODES:
             raise OptionError(f"chance: {chance!r} is not one of {', '.join(CHANCE_MODES)}")
-        if isinstance(layout_seeds, bool) or not isinstance(layout_seeds, int) or layout_seeds < 1:
-            raise OptionError(f"layout_seeds: expected an integer >= 1, got {layout_seeds!r}")
+        if isinstance(layout_seeds, bool) or not isinstance(layout_seeds, int) or not 1 <= layout_seeds <= _SEED_LIMIT:
+            raise OptionError(f"layout_seeds: expected an integer from 1 to 2**64 (outcome k is seed k), "
+                              f"got {layout_seeds!r}")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _SEED_LIMIT:
             raise OptionError(f"seed: expected an integer from 0 to 2**64 - 1, got {seed!r}")
         bound = self.game.max_game_length()
