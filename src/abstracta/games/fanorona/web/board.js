@@ -537,6 +537,12 @@ function centre(board) {
 // One sentence on the keys (the shell puts it in the board's accessible name).
 export const keyHelp = () => t("fanorona.board.key_help");
 
+// A match that ended off the board (a resignation, a lost clock): its last position has a player
+// to move, but nobody moves any more, so the board speaks of the end instead of a turn.
+function endedEarly(st, ctx) {
+  return !!(ctx && ctx.live !== false && ctx.ended && !st.over);
+}
+
 // The board's text alternative: whose turn, the last turns in words, the chain so far, the
 // selected stone's moves, the stones left and, when the game is over, the result and why.
 export function describe(struct, ctx) {
@@ -551,6 +557,8 @@ export function describe(struct, ctx) {
     const winners = struct.end.winners || [];
     const result = winners.length === 1 ? t("board.wins", { name: name(winners[0]) }) : winners.length ? t("board.win_many", { names: winners.map(name) }) : t("board.a_draw");
     out.push(t("board.game_over", { result, why: fmt(struct.end.message, struct.end.text) }));
+  } else if (endedEarly(struct, ctx)) {
+    out.push(`${ctx.ended.text}.`);
   } else if (struct.to_move !== null && struct.to_move !== undefined) {
     out.push(t("board.to_move", { who: name(struct.to_move) }));
     const c = struct.choices || {};

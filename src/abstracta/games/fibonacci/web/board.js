@@ -457,7 +457,7 @@ function controlsFor(ctx, st, cancel) {
   info.className = "info fib-info";
   const left = st.turn && st.turn.left;
   const mover = st.to_move;
-  if (st.over || mover === null) {
+  if (st.over || mover === null || endedEarly(st, ctx)) {
     info.textContent = st.board.t ? t("fibonacci.board.ended_in", { turn: st.board.t }) : "";
   } else if (left && left.phase === "placement") {
     info.textContent = placeWords(ctx.seatName(mover), left);
@@ -511,6 +511,12 @@ function selectionWords(st, ctx, id) {
   return t("fibonacci.board.selection", { piece: pieceWords(ctx, c.piece), cell: id, n: m.to.length, cells: destWords(ctx, st, m.to) });
 }
 
+// A match that ended off the board (a resignation, a lost clock): its last position has a player
+// to move, but nobody moves any more, so the board speaks of the end instead of a turn.
+function endedEarly(st, ctx) {
+  return !!(ctx && ctx.live !== false && ctx.ended && !st.over);
+}
+
 // The board's text alternative (docs/board-modules.md): whose turn, the last turns in words,
 // the selected piece's moves, the result and why.
 export function describe(st, ctx) {
@@ -523,6 +529,8 @@ export function describe(st, ctx) {
     const result = winners.length === 1 ? t("board.wins", { name: name(winners[0]) })
       : winners.length ? t("board.win_many", { names: winners.map(name) }) : t("board.a_draw");
     out.push(end.text ? t("fibonacci.board.over_why", { result, why: fmt(end.message, end.text) }) : t("fibonacci.board.over", { result }));
+  } else if (endedEarly(st, ctx)) {
+    out.push(`${ctx.ended.text}.`);
   } else {
     const left = st.turn && st.turn.left;
     if (left && left.phase === "placement") {
@@ -541,7 +549,7 @@ export function describe(st, ctx) {
     const words = turn.steps.map((s, i) => `${turn.steps.length > 1 ? `${i + 1}. ` : ""}${fmt(s.message, s.text) || s.action}`);
     out.push(t("fibonacci.board.last_turn", { who: name(turn.seat), words: words.join("; ") }));
   }
-  if (st.turn && st.turn.actions && st.turn.actions.length && !st.over) {
+  if (st.turn && st.turn.actions && st.turn.actions.length && !st.over && !endedEarly(st, ctx)) {
     out.push(t("fibonacci.board.so_far", { moves: st.turn.actions.join(", ") }));
   }
   if (ui.struct === st && ui.sel) out.push(selectionWords(st, ctx, ui.sel));

@@ -576,6 +576,12 @@ function recentWords(struct, ctx) {
   return (struct.recent || []).map((turn) => `${ctx.seatName(turn.seat)}: ${turn.steps.map((s) => fmt(s.message, s.text) || s.action).join(", ")}`).join(" · ");
 }
 
+// A match that ended off the board (a resignation, a lost clock): its last position has a player
+// to move, but nobody moves any more, so the board speaks of the end instead of a turn.
+function endedEarly(st, ctx) {
+  return !!(ctx && ctx.live !== false && ctx.ended && !st.over);
+}
+
 // The board's text alternative (the shell keeps it in a polite live region): the result or whose
 // turn, what happened, the piles, the hands, and the picked card's plays.
 export function describe(struct, ctx) {
@@ -589,6 +595,8 @@ export function describe(struct, ctx) {
     const first = winners.length ? ctx.seatName(winners[0]) : null;
     const who = winners.length ? (isYou(first) ? t("result.you_win") : t("board.wins", { name: first })) : t("board.a_draw");
     parts.push(end.text ? t("fibonacci-cards.board.over_why", { who, why: fmt(end.message, end.text) }) : t("fibonacci-cards.board.over", { who }));
+  } else if (endedEarly(struct, ctx)) {
+    parts.push(`${ctx.ended.text}.`);
   } else if (struct.to_move !== null && struct.to_move !== undefined) {
     const name = ctx.seatName(struct.to_move);
     parts.push(isYou(name) ? t("fibonacci-cards.board.your_turn") : t("board.to_move", { who: name }));

@@ -496,6 +496,12 @@ function collectionWords(coll, T, name) {
   return t("nibble.board.collection", { who: name, n: coll.total, majorities: coll.majorities, of: T.majorities, run, most: coll.most.count, all: T.all });
 }
 
+// A match that ended off the board (a resignation, a lost clock): its last position has a player
+// to move, but nobody moves any more, so the board speaks of the end instead of a turn.
+function endedEarly(st, ctx) {
+  return !!(ctx && ctx.live !== false && ctx.ended && !st.over);
+}
+
 // The board in words for screen readers (the shell keeps it in a polite live region): the
 // result or whose turn, the turns since the viewer moved, the discs that may be taken (and the
 // picked ones), the collections.
@@ -514,6 +520,8 @@ export function describe(struct, ctx) {
     const winners = (end.winners || []).map(name);
     const who = winners.length ? (isYou(winners[0]) ? t("result.you_win") : t("board.wins", { name: winners.join(", ") })) : t("status.over");
     parts.push(t("nibble.board.over", { who, why: end.text ? fmt(end.message, end.text) : t("nibble.board.the_game_is_over") }));
+  } else if (endedEarly(struct, ctx)) {
+    parts.push(`${ctx.ended.text}.`);
   } else if (struct.to_move !== null && struct.to_move !== undefined) {
     const who = name(struct.to_move);
     parts.push(isYou(who) ? t("nibble.board.your_turn") : t("board.to_move", { who }));

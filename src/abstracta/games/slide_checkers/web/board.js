@@ -473,6 +473,12 @@ function pieceWords(p) {
   return out.join(" ");
 }
 
+// A match that ended off the board (a resignation, a lost clock): its last position has a player
+// to move, but nobody moves any more, so the board speaks of the end instead of a turn.
+function endedEarly(st, ctx) {
+  return !!(ctx && ctx.live !== false && ctx.ended && !st.over);
+}
+
 // The board's text alternative (the shell keeps it in a polite live region tied to the board).
 export function describe(st, ctx) {
   const name = seatNamer(ctx);
@@ -483,11 +489,13 @@ export function describe(st, ctx) {
     const w = (st.end && st.end.winners) || [];
     const who = w.length ? (w.length === 1 && isYou(name(w[0])) ? t("result.you_win") : w.length === 1 ? t("board.wins", { name: name(w[0]) }) : t("board.win_many", { names: w.map(name) })) : t("board.a_draw");
     out.push(t("slide-checkers.board.over", { who }) + (st.end && st.end.text ? ` ${fmt(st.end.message, st.end.text)}.` : ""));
+  } else if (endedEarly(st, ctx)) {
+    out.push(`${ctx.ended.text}.`);
   }
   for (const turn of st.recent || []) {
     out.push(`${turn.steps.map(said).join(t("slide-checkers.board.then"))}.`);
   }
-  if (!st.over && st.to_move !== null) {
+  if (!st.over && !endedEarly(st, ctx) && st.to_move !== null) {
     const who = name(st.to_move);
     const phase = b.phase === "placement" ? "place" : b.jump_from ? "jump_on" : "move";
     out.push(t(`slide-checkers.board.${isYou(who) ? "your" : "their"}_turn_${phase}`, { who, square: b.jump_from }));
@@ -577,7 +585,7 @@ function controls(ctx, st, choices, name, selected, redraw, send) {
   const mover = st.to_move;
   const pickable = ctx.interactive;
   let text = "";
-  if (st.over || mover === null) text = "";
+  if (st.over || mover === null || endedEarly(st, ctx)) text = "";
   else if (pickable && ui.pending) text = t("slide-checkers.board.remove_or_exchange");
   else if (st.board.phase === "placement") text = t("slide-checkers.board.places", { who: name(mover) });
   else if (st.board.jump_from) text = t("slide-checkers.board.must_jump_on", { who: name(mover), square: st.board.jump_from });
