@@ -90,3 +90,34 @@ def test_new_game_form_speaks_the_players_language(page, live_server):
     assert page.locator("#opt-first_player").evaluate("s => s.tagName") == "SELECT"
     assert page.locator("#opt-first_player option").all_inner_texts() == ["At random", "Player 1", "Player 2"]
     assert "Who starts" in page.locator("#new-game").inner_text()
+
+
+def _long_turns(server, plies=36):
+    """A Fibonacci match (standard: no chance, so always the same) of ``plies`` actions, the
+    longest legal each time: its later turns are rows of moves such as ``j11-k10``."""
+    view = post_json(f"{server.url}/api/matches", {"game": "fibonacci", "options": {}, "seats": ["human", "human"]})
+    for _ in range(plies):
+        moves = [m for m in view["legal"] if m != "pass"] or view["legal"]
+        view = post_json(f"{server.url}/api/matches/{view['id']}/actions", {"action": max(moves, key=len), "ply": view["ply"]})
+    return view
+
+
+def test_a_move_in_the_list_is_never_split_over_two_lines(browser, live_server):
+    view = _long_turns(live_server)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/#/match/{view['id']}")
+        page.wait_for_function("() => document.querySelectorAll('ol.moves a[data-ply]').length === 36")
+        for width in (360, 390, 450):  # phones of several widths: the turns wrap at other moves
+            page.set_viewport_size({"width": width, "height": 844})
+            # the turns do wrap (so a split could happen) ...
+            assert page.evaluate("""[...document.querySelectorAll('ol.moves li')].some(li =>
+                li.getBoundingClientRect().height > 1.5 * li.querySelector('a').getBoundingClientRect().height)""")
+            # ... but between moves, never inside one ("e10-" at a line's end, "f10" on the next)
+            split = page.evaluate("""[...document.querySelectorAll('ol.moves a[data-ply]')]
+                .filter(a => a.getClientRects().length > 1).map(a => a.textContent)""")
+            assert split == [], width
+    finally:
+        context.close()
+
