@@ -121,3 +121,21 @@ def test_a_move_in_the_list_is_never_split_over_two_lines(browser, live_server):
     finally:
         context.close()
 
+
+def test_moves_and_links_are_big_enough_to_tap(browser, live_server):
+    # a finger on a phone: every move of the list and every link of the top bar at least
+    # 24 px high (WCAG 2.5.8), so that a tap lands on the move meant
+    view = _long_turns(live_server, plies=12)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/#/match/{view['id']}")
+        page.wait_for_function("() => document.querySelectorAll('ol.moves a[data-ply]').length === 12")
+        small = page.evaluate("""[...document.querySelectorAll('ol.moves a, header.top a, main summary')]
+            .map(e => [e.textContent.trim(), e.getBoundingClientRect()]).filter(([, r]) => r.width > 0 && r.height < 24)
+            .map(([text, r]) => `${text}: ${Math.round(r.height)} px`)""")
+        assert small == []
+        page.locator("ol.moves a[data-ply='3']").tap()
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: position after ply 3 ')")
+    finally:
+        context.close()
