@@ -139,3 +139,24 @@ def test_moves_and_links_are_big_enough_to_tap(browser, live_server):
         page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: position after ply 3 ')")
     finally:
         context.close()
+
+
+def test_an_address_that_names_nothing_says_so_and_leads_back(page, live_server):
+    # a link cut short or a deleted game: a heading, the reason in a person's words (not the
+    # API's "no match with id '…'") and the way back, in English and in Finnish
+    for url, heading in ((f"{live_server.url}/#/match/deadbeef00000000", "No such game"),
+                         (f"{live_server.url}/#/new/chess", "No such game")):
+        page.goto(url)
+        page.locator("#not-found").wait_for()
+        assert page.locator("h1").inner_text() == heading
+        assert "no match with id" not in page.locator("main").inner_text()
+        assert "unknown game" not in page.locator("main").inner_text()
+        page.locator("main a[href='#/']").click()
+        page.locator(".card").first.wait_for()
+    page.goto(f"{live_server.url}/#/match/deadbeef00000000")
+    page.locator("#not-found").wait_for()
+    assert page.locator("#not-found").inner_text().startswith("There is no game at this address.")
+    page.click("#lang button[data-lang='fi']")
+    page.wait_for_function("() => document.querySelector('h1') && document.querySelector('h1').textContent === 'Peliä ei löydy'")
+    assert page.locator("main a[href='#/matches']").inner_text() == "Omat pelit"
+    page.click("#lang button[data-lang='en']")

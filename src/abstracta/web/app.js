@@ -84,11 +84,24 @@ async function route() {
     else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
     else await homePage();
   } catch (err) {
-    app.replaceChildren(h("p", { class: "error" }, err.message || String(err)));
+    // never a dead end: the reason, and the way back to the games
+    app.replaceChildren(h("p", { class: "error", id: "page-error" }, err.message || String(err)), backToGames());
   }
   window.scrollTo(0, 0);
 }
 window.addEventListener("hashchange", route);
+
+// A page for an address that names nothing (a link cut short, a game deleted): a heading, the
+// reason in the reader's words and the ways back.
+function notFound(heading, reason) {
+  document.title = `${heading} — abstracta`;
+  app.append(h("h1", {}, heading), h("p", { class: "error", id: "not-found" }, reason), backToGames());
+}
+
+function backToGames() {
+  return h("p", { class: "row" }, h("a", { href: "#/", class: "button" }, t("rules.see_games")),
+    h("a", { href: "#/matches", class: "button" }, t("nav.matches")));
+}
 
 // ------------------------------------------------------------------------------ language
 // The header's switch (EN / FI): the choice is remembered; every page is drawn again in it.
@@ -218,12 +231,7 @@ function optionWords(game, options) {
 async function rulesPage(name) {
   const list = await games();
   const g = list.find((x) => x.name === name);
-  if (!g) {
-    document.title = `${t("rules.no_game")} — abstracta`;
-    app.append(h("h1", {}, t("rules.no_game")), h("p", { class: "error", id: "not-found" }, t("rules.no_game_named", { name })),
-      h("p", {}, h("a", { href: "#/", class: "button" }, t("rules.see_games"))));
-    return;
-  }
+  if (!g) { notFound(t("rules.no_game"), t("rules.no_game_named", { name })); return; }
   document.title = `${t("rules.doc_title", { game: gameTitle(g) })} — abstracta`;
   app.append(h("h1", {}, t("rules.heading", { game: gameTitle(g) })));
   const detail = await api(`/api/games/${encodeURIComponent(name)}?lang=${lang}`);
@@ -237,7 +245,7 @@ async function rulesPage(name) {
 async function newGamePage(name) {
   const list = await games();
   const g = list.find((x) => x.name === name);
-  if (!g) throw new Error(t("new.unknown", { name }));
+  if (!g) { notFound(t("rules.no_game"), t("rules.no_game_named", { name })); return; }
   document.title = `${t("new.doc_title", { game: gameTitle(g) })} — abstracta`;
   app.append(h("h1", {}, t("new.heading", { game: gameTitle(g) })));
   const form = h("form", { class: "newgame", id: "new-game" });
@@ -453,7 +461,14 @@ function resultText(view, seatName) {
 }
 
 async function matchPage(id) {
-  let view = await api(`/api/matches/${id}`);
+  let view;
+  try {
+    view = await api(`/api/matches/${id}`);
+  } catch (e) {
+    if (e.status !== 404) throw e;
+    notFound(t("match.none"), t("match.none_why"));
+    return;
+  }
   const mod = await boardModule(view.board_module);
   const named = coloured(view.seats); // seats named by colour (else You / Computer / Player N)
   const mySeats = view.my_seats || []; // the seats this browser's tokens hold (none: a spectator)
