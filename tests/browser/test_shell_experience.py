@@ -160,3 +160,30 @@ def test_an_address_that_names_nothing_says_so_and_leads_back(page, live_server)
     page.wait_for_function("() => document.querySelector('h1') && document.querySelector('h1').textContent === 'Peliä ei löydy'")
     assert page.locator("main a[href='#/matches']").inner_text() == "Omat pelit"
     page.click("#lang button[data-lang='en']")
+
+
+def test_a_refused_new_game_is_seen_on_a_phone(browser, live_server):
+    # Start sits at the bottom edge of a phone's screen: the refusal written under it must be
+    # brought into sight (and announced), or the tap seems to do nothing
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(5000)
+        page.goto(f"{live_server.url}/#/new/slide-checkers")
+        page.locator("#opt-colours").fill("ZZZ")
+        page.locator("#start").tap()
+        error = page.locator("#new-error")
+        error.wait_for()
+        assert "is not a major colour" in error.inner_text()
+        assert error.get_attribute("role") == "alert"
+        page.wait_for_function("() => document.querySelector('#new-error').getBoundingClientRect().bottom <= innerHeight + 1")
+        assert page.url.endswith("#/new/slide-checkers")
+        # the same for a record that cannot be read, under Import at the foot of the home page
+        page.goto(f"{live_server.url}/#/")
+        page.locator("#import-text").fill("{not json")
+        page.locator("#import-go").scroll_into_view_if_needed()
+        page.locator("#import-go").tap()
+        page.locator("#import-error").wait_for()
+        page.wait_for_function("() => document.querySelector('#import-error').getBoundingClientRect().bottom <= innerHeight + 1")
+    finally:
+        context.close()

@@ -61,6 +61,12 @@ function resultLine(result, termination, name) {
   return losers.map((n) => (n === you ? t("result.you_lose") : t("result.loses", { name: n }))).join(", ");
 }
 
+// A refusal written under the button that was pressed: on a phone that button is often at the
+// bottom edge of the screen, and the words under it out of sight, as if the tap did nothing.
+function inSight(node) {
+  if (!node.hidden) node.scrollIntoView({ block: "nearest" });
+}
+
 function showError(where, err) {
   // a refusal the server words as a message (illegal move, not your turn) in the reader's language
   // (in English the server's own words, which may say more: the engine's reason)
@@ -152,18 +158,19 @@ async function homePage() {
 }
 
 function importBox() {
-  const err = h("p", { class: "error", hidden: true });
+  const err = h("p", { class: "error", id: "import-error", role: "alert", hidden: true });
+  const refuse = (e) => { showError(err, e); inSight(err); };
   const area = h("textarea", { rows: 4, placeholder: t("import.placeholder"), id: "import-text", "aria-label": t("import.title") });
   const file = h("input", { type: "file", accept: ".json,application/json", id: "import-file", "aria-label": t("import.file") });
   file.addEventListener("change", async () => { if (file.files[0]) area.value = await file.files[0].text(); });
   const go = async () => {
     showError(err, null);
     let record;
-    try { record = JSON.parse(area.value); } catch (e) { showError(err, new Error(t("import.bad_json", { problem: e.message }))); return; }
+    try { record = JSON.parse(area.value); } catch (e) { refuse(new Error(t("import.bad_json", { problem: e.message }))); return; }
     try {
       const m = await api("/api/matches/import", { method: "POST", body: { record, take: "all" } });
       location.hash = `#/match/${m.id}`;
-    } catch (e) { showError(err, e); }
+    } catch (e) { refuse(e); }
   };
   return h("section", { class: "import" }, h("h2", {}, t("import.title")), area,
     h("div", { class: "row" }, file, h("button", { type: "button", onclick: go, id: "import-go" }, t("import.go"))), err);
@@ -332,8 +339,9 @@ async function newGamePage(name) {
     if (kind === "turn") return { per_turn: Number(a) };
     return null;
   };
-  const err = h("p", { class: "error", hidden: true });
+  const err = h("p", { class: "error", id: "new-error", role: "alert", hidden: true });
   form.append(h("button", { type: "submit", class: "primary", id: "start" }, t("new.start")), err);
+  const refuse = (e) => { showError(err, e); inSight(err); };
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     showError(err, null);
@@ -342,7 +350,7 @@ async function newGamePage(name) {
     const take = choice.map((v, i) => (v === "human" ? i : -1)).filter((i) => i >= 0);
     if (!take.length && choice.includes("friend")) {
       // the creator's token is what shows the invitation links again and makes new ones
-      showError(err, new Error(t("new.need_me")));
+      refuse(new Error(t("new.need_me")));
       return;
     }
     const body = { game: name, options: readOptions(), seats, clock: readClock() };
@@ -350,7 +358,7 @@ async function newGamePage(name) {
     try {
       const m = await api("/api/matches", { method: "POST", body });
       location.hash = `#/match/${m.id}`;
-    } catch (e) { showError(err, e); }
+    } catch (e) { refuse(e); }
   });
   app.append(form, h("p", {}, h("a", { href: `#/rules/${name}`, class: "button", id: "rules-link" }, t("new.rules_of", { game: gameTitle(g) }))),
     analysisLink(name, readOptions));
