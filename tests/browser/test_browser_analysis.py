@@ -201,3 +201,23 @@ def test_pasted_position(live_server, page, shots, config) -> None:
     page.goto(f"{live_server.url}/#/analysis/{name}?{bad}")
     page.wait_for_selector("#an-error:not([hidden])")
     assert name in page.text_content("#an-error")
+
+
+def test_nothing_pasted_shows_the_box_to_paste_into(live_server, page) -> None:
+    # "Analyse" with an empty box (or the address alone): no empty board frame beside an empty
+    # analysis frame, but the box to paste into, with the focus, under the lead that says what to paste
+    page.add_init_script(SCALE)
+    page.goto(f"{live_server.url}/#/new/nibble")
+    page.click("#paste-box summary")
+    page.click("#paste-go")
+    page.wait_for_selector("#an-position")
+    assert page.url.split("#", 1)[1] == "/analysis/nibble?variant=square9"
+    assert page.locator("#board, #analysis").count() == 0
+    assert page.evaluate("document.activeElement.id") == "an-position"
+    assert "Position text" in page.locator("main .lead").inner_text()
+    position = abstracta.load_game("fanorona", size="telo").new_initial_state().to_text()
+    page.goto(f"{live_server.url}/#/analysis/fanorona?size=telo")
+    page.fill("#an-position", position)
+    page.click("#an-go")
+    page.wait_for_selector("#an-number")
+    page.wait_for_selector("#board svg", state="attached")

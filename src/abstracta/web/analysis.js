@@ -57,7 +57,8 @@ const css = `
 .an-row label { display: inline-flex; gap: .3rem; align-items: center; min-height: 40px; }
 .an-target { outline: 3px dashed #c0392b; outline-offset: 2px; }
 .an-page { display: grid; grid-template-columns: minmax(0, 1fr) 320px; gap: 1rem; align-items: start; }
-.an-page textarea { width: 100%; font: 13px ui-monospace, monospace; }
+.an-page textarea, .an-empty textarea { width: 100%; font: 13px ui-monospace, monospace; }
+.an-empty { max-width: 720px; }
 @media (max-width: 760px) { .an-page { grid-template-columns: 1fr; } }
 `;
 
@@ -385,9 +386,15 @@ export async function analysisPage(app, hash, helpers) {
     q.set("position", area.value.trim());
     location.hash = `#/analysis/${encodeURIComponent(name)}?${q.toString()}`;
   };
-  app.append(h("div", { class: "an-page" }, h("div", {}, boardBox, err),
-    h("aside", {}, side, area, h("div", { class: "row" }, h("button", { type: "button", class: "primary", id: "an-go", onclick: go }, T.pasteGo)))));
-  if (!position.trim()) return;
+  const goRow = h("div", { class: "row" }, h("button", { type: "button", class: "primary", id: "an-go", onclick: go }, T.pasteGo));
+  if (!position.trim()) {
+    // nothing pasted yet: the box to paste into, not an empty board beside an empty analysis
+    area.rows = 5;
+    app.append(h("div", { class: "an-empty" }, area, goRow));
+    area.focus();
+    return;
+  }
+  app.append(h("div", { class: "an-page" }, h("div", {}, boardBox, err), h("aside", {}, side, area, goRow)));
   side.append(h("p", { class: "muted" }, T.thinking));
   let answer, detail;
   try {
