@@ -187,3 +187,33 @@ def test_a_refused_new_game_is_seen_on_a_phone(browser, live_server):
         page.wait_for_function("() => document.querySelector('#import-error').getBoundingClientRect().bottom <= innerHeight + 1")
     finally:
         context.close()
+
+
+def test_a_move_leaves_the_board_in_sight_on_a_phone(browser, live_server):
+    # on a phone the move list is under the board: keeping its last move in view must scroll
+    # the list, not the page (each move used to pull the board up, a little more each time)
+    long = _long_turns(live_server)
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"},
+                                                        "seats": ["human", "human"]})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/#/match/{long['id']}")
+        page.wait_for_function("() => document.querySelectorAll('ol.moves a[data-ply]').length === 36")
+        page.wait_for_timeout(200)
+        assert page.evaluate("scrollY") == 0
+        # the list itself shows its last move
+        assert page.evaluate("""(() => { const box = document.querySelector('ol.moves').getBoundingClientRect();
+            const r = document.querySelector('ol.moves li.current').getBoundingClientRect();
+            return document.querySelector('ol.moves').scrollTop > 0 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1; })()""")
+        page.goto(f"{live_server.url}/#/match/{view['id']}")
+        for ply in range(2):
+            page.wait_for_function(f"() => window.abstractaView.ply === {ply} && window.abstractaView.human_to_move")
+            move = page.evaluate("window.abstractaView.struct.choices.moves[0]")
+            page.locator(f"[data-point='{move['from']}']").tap()
+            page.locator(f"[data-point='{move['to'][0]['to']}']").tap()
+            page.wait_for_function(f"() => window.abstractaView.ply === {ply + 1}")
+            page.wait_for_timeout(100)
+            assert page.evaluate("scrollY") == 0
+    finally:
+        context.close()

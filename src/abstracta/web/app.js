@@ -67,6 +67,15 @@ function inSight(node) {
   if (!node.hidden) node.scrollIntoView({ block: "nearest" });
 }
 
+// Scroll `box` (a scrolling list) so that `item` shows, and nothing else: scrollIntoView would
+// scroll the page too, and on a phone, where the move list is under the board, every move
+// pulled the board up out of sight.
+function scrollWithin(box, item) {
+  const b = box.getBoundingClientRect(), r = item.getBoundingClientRect();
+  if (r.top < b.top) box.scrollTop -= b.top - r.top;
+  else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
+}
+
 function showError(where, err) {
   // a refusal the server words as a message (illegal move, not your turn) in the reader's language
   // (in English the server's own words, which may say more: the engine's reason)
@@ -936,7 +945,7 @@ async function matchPage(id) {
     moveList.hidden = !view.moves.length;
     stepper.hidden = !view.moves.length;
     const cur = moveList.querySelector(".current");
-    if (cur) cur.scrollIntoView({ block: "nearest" });
+    if (cur) scrollWithin(moveList, cur);
     stepper.replaceChildren(
       h("button", { type: "button", title: t("step.start"), "aria-label": t("step.start"), onclick: () => stepTo(0), disabled: view.ply === 0 || hide }, "|◀"),
       h("button", { type: "button", title: t("step.back"), "aria-label": t("step.back"), id: "step-back", onclick: () => stepTo((live ? view.ply : replayPly) - 1), disabled: view.ply === 0 || replayPly === 0 || hide }, "◀"),
