@@ -132,3 +132,25 @@ def test_card_game_says_what_an_ace_counts(page, live_server, shots):
     assert hint.is_visible()
     assert "ace counts 14 in your hand and 1 on the table" in hint.inner_text()
     page.screenshot(path=str(shots / "cards-hint.png"))
+
+
+def test_a_page_left_while_loading_does_not_draw_into_the_next(page, live_server):
+    """"Your games" clicked while a match page is still loading: the match page used to finish
+    into the list's page (a board under the table, its clock, socket and keys running), until
+    a reload."""
+    view = post_json(f"{live_server.url}/api/matches",
+                     {"game": "fanorona", "options": {"size": "dimy"}, "seats": ["human", "level:1"]})
+    page.goto(f"{live_server.url}/#/")
+    page.locator(".card").first.wait_for()
+    # the match page starts (its request on the way), then the person goes on at once
+    page.evaluate("id => { location.hash = `#/match/${id}`; setTimeout(() => { location.hash = '#/matches'; }, 0); }",
+                  view["id"])
+    page.locator("#match-list").wait_for()
+    page.wait_for_timeout(1000)  # time for the match page's requests and board module to come in
+    assert page.locator("main h1").all_inner_texts() == ["Your games"]
+    assert page.locator("#board, #status, #moves").count() == 0
+    assert page.evaluate("document.getElementById('app').dataset.live") is None
+    # and the match itself still opens as it should
+    page.locator(f"#match-list a[href='#/match/{view['id']}']").click()
+    page.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'")
+    assert page.locator("main h1").all_inner_texts() == ["Fanorona"]

@@ -6,7 +6,8 @@ import { h } from "./dom.js";
 import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
 import { fmt, lang, onLanguage, preferred, setLanguage, t } from "./i18n.js";
 
-const app = document.getElementById("app");
+// the <main> element; each page draws into its own box in it (see route)
+const root = document.getElementById("app");
 let catalog = null;
 let stopPage = () => {};
 
@@ -89,26 +90,30 @@ async function route() {
   stopPage();
   stopPage = () => {};
   const parts = (location.hash.replace(/^#\/?/, "") || "").split("/").map(decodeURIComponent);
-  app.replaceChildren();
+  // A page draws into its own box, after its requests: a page left while it was still loading
+  // (a click on "Your games" while a match loads) then finishes in a box no longer shown,
+  // instead of in the middle of the next page. A page knows it was left by !app.isConnected.
+  const app = h("div", { class: "page" });
+  root.replaceChildren(app);
   try {
-    if (parts[0] === "rules" && parts[1]) await rulesPage(parts[1]);
-    else if (parts[0] === "new" && parts[1]) await newGamePage(parts[1]);
-    else if (parts[0] === "match" && parts[1]) await matchPage(parts[1]);
-    else if (parts[0] === "matches") await matchesPage();
-    else if (parts[0] === "join" && parts[1]) await joinPage(parts[1]);
+    if (parts[0] === "rules" && parts[1]) await rulesPage(app, parts[1]);
+    else if (parts[0] === "new" && parts[1]) await newGamePage(app, parts[1]);
+    else if (parts[0] === "match" && parts[1]) await matchPage(app, parts[1]);
+    else if (parts[0] === "matches") await matchesPage(app);
+    else if (parts[0] === "join" && parts[1]) await joinPage(app, parts[1]);
     else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
-    else await homePage();
+    else await homePage(app);
   } catch (err) {
     // never a dead end: the reason, and the way back to the games
     app.replaceChildren(h("p", { class: "error", id: "page-error" }, err.message || String(err)), backToGames());
   }
-  window.scrollTo(0, 0);
+  if (app.isConnected) window.scrollTo(0, 0);
 }
 window.addEventListener("hashchange", route);
 
 // A page for an address that names nothing (a link cut short, a game deleted): a heading, the
 // reason in the reader's words and the ways back.
-function notFound(heading, reason) {
+function notFound(app, heading, reason) {
   document.title = `${heading} — abstracta`;
   app.append(h("h1", {}, heading), h("p", { class: "error", id: "not-found" }, reason), backToGames());
 }
@@ -136,7 +141,7 @@ onLanguage(() => { drawHeader(); route(); });
 setLanguage(preferred()).catch(() => { drawHeader(); route(); }); // no catalog: the English of the API
 
 // ------------------------------------------------------------------------------ home
-async function homePage() {
+async function homePage(app) {
   document.title = "abstracta";
   const list = await games();
   app.append(h("h1", {}, t("home.title")));
@@ -185,7 +190,7 @@ function importBox() {
     h("div", { class: "row" }, file, h("button", { type: "button", onclick: go, id: "import-go" }, t("import.go"))), err);
 }
 
-async function matchesPage() {
+async function matchesPage(app) {
   document.title = `${t("nav.matches")} — abstracta`;
   const [rows, list] = await Promise.all([api("/api/matches"), games()]);
   const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
@@ -244,10 +249,10 @@ function optionWords(game, options) {
 }
 
 // ------------------------------------------------------------------------------ rules
-async function rulesPage(name) {
+async function rulesPage(app, name) {
   const list = await games();
   const g = list.find((x) => x.name === name);
-  if (!g) { notFound(t("rules.no_game"), t("rules.no_game_named", { name })); return; }
+  if (!g) { notFound(app, t("rules.no_game"), t("rules.no_game_named", { name })); return; }
   document.title = `${t("rules.doc_title", { game: gameTitle(g) })} — abstracta`;
   app.append(h("h1", {}, t("rules.heading", { game: gameTitle(g) })));
   const detail = await api(`/api/games/${encodeURIComponent(name)}?lang=${lang}`);
@@ -258,10 +263,10 @@ async function rulesPage(name) {
 }
 
 // ------------------------------------------------------------------------------ new game
-async function newGamePage(name) {
+async function newGamePage(app, name) {
   const list = await games();
   const g = list.find((x) => x.name === name);
-  if (!g) { notFound(t("rules.no_game"), t("rules.no_game_named", { name })); return; }
+  if (!g) { notFound(app, t("rules.no_game"), t("rules.no_game_named", { name })); return; }
   document.title = `${t("new.doc_title", { game: gameTitle(g) })} — abstracta`;
   app.append(h("h1", {}, t("new.heading", { game: gameTitle(g) })));
   const form = h("form", { class: "newgame", id: "new-game" });
@@ -376,7 +381,7 @@ async function newGamePage(name) {
 // ------------------------------------------------------------------------------ invitation
 // "#/join/<code>": what the invitation is for, and a button that claims the seat. The code only
 // travels in the fragment and in request bodies (never in a URL the server logs).
-async function joinPage(code) {
+async function joinPage(app, code) {
   document.title = `${t("join.title")} — abstracta`;
   let info;
   try {
@@ -477,16 +482,17 @@ function resultText(view, seatName) {
   return end && end.text && view.termination !== "resignation" ? `${line} — ${fmt(end.message, end.text)}` : line;
 }
 
-async function matchPage(id) {
+async function matchPage(app, id) {
   let view;
   try {
     view = await api(`/api/matches/${id}`);
   } catch (e) {
     if (e.status !== 404) throw e;
-    notFound(t("match.none"), t("match.none_why"));
+    notFound(app, t("match.none"), t("match.none_why"));
     return;
   }
   const mod = await boardModule(view.board_module);
+  if (!app.isConnected) return; // left while loading: no clock, socket or keys for a page not shown
   const named = coloured(view.seats); // seats named by colour (else You / Computer / Player N)
   const mySeats = view.my_seats || []; // the seats this browser's tokens hold (none: a spectator)
   const seatName = seatNamer(view.seats, view.players, mySeats);
@@ -740,7 +746,7 @@ async function matchPage(id) {
     } catch { socket = null; return; }
     socket.onopen = () => {
       socket.send(JSON.stringify({ tokens: tokensOf(id) })); // the first message authenticates
-      app.dataset.live = "socket"; // read by the browser tests
+      root.dataset.live = "socket"; // read by the browser tests
     };
     socket.onmessage = (ev) => {
       let fresh;
@@ -749,7 +755,7 @@ async function matchPage(id) {
     };
     socket.onclose = () => {
       socket = null;
-      app.dataset.live = "polling";
+      root.dataset.live = "polling";
       if (stopped) return;
       schedule(); // poll meanwhile (it notices the server coming back), and reopen the socket
       clearTimeout(reopenTimer);
