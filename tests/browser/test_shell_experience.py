@@ -217,3 +217,37 @@ def test_a_move_leaves_the_board_in_sight_on_a_phone(browser, live_server):
             assert page.evaluate("scrollY") == 0
     finally:
         context.close()
+
+
+def test_your_games_fits_a_phone(browser, live_server):
+    # seven columns did not fit 390 px: the result and Delete were past the right edge; on a
+    # phone each game is a card, each cell under its column's name
+    for seats in (["human", "level:1"], ["human", "human"]):
+        post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"}, "seats": seats})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/#/matches")
+        page.locator("#match-list tbody tr").first.wait_for()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert page.evaluate("document.querySelector('.tablewrap').scrollWidth <= document.querySelector('.tablewrap').clientWidth")
+        row = page.locator("#match-list tbody tr").first
+        for cell in row.locator("td").all():
+            if cell.is_visible():
+                box = cell.bounding_box()
+                assert box["x"] >= 0 and box["x"] + box["width"] <= 390, cell.inner_text()
+        delete = row.locator("button.delete")
+        assert delete.is_visible() and delete.bounding_box()["x"] + delete.bounding_box()["width"] <= 390
+        result = row.locator("td[data-label='Result']")
+        assert result.inner_text() == "in play"
+        assert result.evaluate("td => getComputedStyle(td, '::before').content") == '"Result: "'
+    finally:
+        context.close()
+    # a wide screen keeps the table with its head
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(f"{live_server.url}/#/matches")
+    page.locator("#match-list thead th").first.wait_for()
+    assert page.locator("#match-list thead").is_visible()
+    assert page.locator("#match-list tbody td[data-label='Result']").first.evaluate(
+        "td => getComputedStyle(td, '::before').content") == "none"
+    page.context.close()

@@ -214,11 +214,14 @@ async function matchesPage(app) {
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
     const result = r.status === "over" ? resultLine(r.result, r.termination, name) || t("matches.finished") : t("matches.in_play");
     const moves = r.turns === r.ply ? `${r.ply}` : t("matches.turns_actions", { n: r.turns, actions: r.ply });
+    // data-label: a phone shows each row as a card, each cell under its column's name (style.css)
+    const label = (k) => ({ "data-label": t(`matches.col.${k}`) });
     const row = h("tr", { "data-id": r.id },
-      h("td", {}, h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game)),
-      h("td", {}, who), h("td", { class: "muted" }, opts || "—"), h("td", { class: "yours" }, yours || t("matches.watching")), h("td", {}, result), h("td", {}, moves),
-      h("td", { class: "muted" }, new Date(r.updated).toLocaleString(lang)),
-      h("td", {}, h("button", { type: "button", class: "delete", title: t("matches.delete_title"), onclick: async () => {
+      h("td", { class: "game" }, h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game)),
+      h("td", label("players"), who), h("td", { class: "muted", ...label("options") }, opts || "—"),
+      h("td", { class: "yours", ...label("you_play") }, yours || t("matches.watching")), h("td", label("result"), result), h("td", label("moves"), moves),
+      h("td", { class: "muted", ...label("last") }, new Date(r.updated).toLocaleString(lang)),
+      h("td", { class: "del" }, h("button", { type: "button", class: "delete", title: t("matches.delete_title"), onclick: async () => {
         if (!confirm(t("matches.delete_confirm", { game: titles[r.game] || r.game }))) return;
         try {
           await api(`/api/matches/${r.id}`, { method: "DELETE" });
