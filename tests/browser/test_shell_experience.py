@@ -136,7 +136,7 @@ def test_moves_and_links_are_big_enough_to_tap(browser, live_server):
             .map(([text, r]) => `${text}: ${Math.round(r.height)} px`)""")
         assert small == []
         page.locator("ol.moves a[data-ply='3']").tap()
-        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: position after ply 3 ')")
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: after move 3 of 12 ')")
     finally:
         context.close()
 
