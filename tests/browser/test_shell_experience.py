@@ -251,3 +251,20 @@ def test_your_games_fits_a_phone(browser, live_server):
     assert page.locator("#match-list tbody td[data-label='Result']").first.evaluate(
         "td => getComputedStyle(td, '::before').content") == "none"
     page.context.close()
+
+
+def test_a_spectator_of_a_finished_game_is_not_told_to_wait_for_moves(browser, live_server):
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
+                                                        "seats": ["human", "human"]})
+    context = browser.new_context_without_tokens(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/#/match/{view['id']}")
+        note = page.locator("#watching")
+        note.wait_for()
+        assert note.inner_text() == "You are watching: the moves appear here as they are played."
+        post_json(f"{live_server.url}/api/matches/{view['id']}/resign", {"seat": 0})
+        page.wait_for_function("() => window.abstractaView.status === 'over'")
+        assert note.inner_text() == "You are watching a finished game: step through its moves with the buttons under Moves."
+    finally:
+        context.close()

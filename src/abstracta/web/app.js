@@ -856,6 +856,8 @@ async function matchPage(app, id) {
     else s = "";
     if (!live) s = t("status.replay", { ply: replayPly, of: view.ply }) + (replayPly === 0 ? ` (${t("status.start")})` : ` (${view.moves[replayPly - 1]})`);
     status.textContent = s;
+    // a spectator of a finished game waits for no move: the note says where the moves are
+    watching.textContent = over ? t("match.watching_over") : t("match.watching");
     status.classList.toggle("thinking", !!view.thinking && live && !connLost);
     status.classList.toggle("lost", connLost && !over);
     // a person knocked out of a 3-4 player game is told, and loses the controls of a player
