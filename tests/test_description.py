@@ -127,6 +127,10 @@ def test_resignation_returns():
     assert resignation_returns(2, 0) == [-1.0, 1.0]
     assert resignation_returns(2, 1) == [1.0, -1.0]
     assert resignation_returns(3, 1) == [0.0, -1.0, 0.0]
+    # seats already out stay lost; the one seat left wins
+    assert resignation_returns(4, 0, out=[1, 2]) == [-1.0, -1.0, -1.0, 1.0]
+    assert resignation_returns(4, 0, out=[2]) == [-1.0, 0.0, -1.0, 0.0]
+    assert resignation_returns(2, 1, out=[1]) == [1.0, -1.0]
 
 
 def test_option_errors_list_values_unambiguously():

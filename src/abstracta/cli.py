@@ -593,7 +593,8 @@ class PlaySession:
                     self.show()
                     shown_ply = len(self.actions)
             elif word == "resign":
-                result = resignation_returns(self.state.num_players, player)
+                out = [e["seat"] for e in self.state.eliminated_struct()]
+                result = resignation_returns(self.state.num_players, player, out)
                 try:
                     answer = self.read(f"Resign? Then {self.winners_text(result)}. [y/N] ").strip().lower()
                 except (EOFError, KeyboardInterrupt):

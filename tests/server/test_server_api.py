@@ -288,3 +288,13 @@ def test_websocket_pushes_changes(client):
         assert second["ply"] == 1 and second["position"] == "7 1"
     with client.websocket_connect("/api/matches/nope/ws") as ws:
         assert "nope" in ws.receive_json()["error"]
+
+
+def test_a_resignation_leaves_the_seats_already_out_lost_and_the_last_seat_wins(client):
+    # four players, Blue and Red without pieces (eliminated, §5): Green resigns, Yellow is left
+    record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": {"players": 4},
+              "start": "Ga1,Gb2,Yk11,Yl12 M G", "moves": []}
+    view = client.post("/api/matches/import", json={"record": record}).json()
+    assert view["status"] == "playing" and view["to_move"] == 0
+    view = client.post(f"/api/matches/{view['id']}/resign", json={"seat": 0}).json()
+    assert view["result"] == [-1.0, -1.0, -1.0, 1.0] and view["termination"] == "resignation"

@@ -135,3 +135,19 @@ def test_three_players_the_flagged_seat_is_out_and_the_game_goes_on(client, cloc
 def test_bad_clocks(client, spec, words):
     r = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"], "clock": spec})
     assert r.status_code == 422 and words in r.json()["error"]
+
+
+def test_a_flag_leaves_the_last_seat_in_play_the_winner(client, clock):
+    # four players, Blue and Red eliminated by the rules: Green's flag leaves Yellow alone
+    raw = client.raw
+    record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": {"players": 4},
+              "start": "Ga1,Gb2,Yk11,Yl12 M G", "moves": []}
+    view = raw.post("/api/matches/import", json={"record": record, "clock": {"initial": 60}}).json()
+    tokens = {t["seat"]: t["token"] for t in view["tokens"]}
+    for invite in view["invites"]:
+        tokens[invite["seat"]] = raw.post("/api/invites/claim", json={"code": invite["code"]}).json()["tokens"][0]["token"]
+    mid = view["id"]
+    assert raw.get(f"/api/matches/{mid}").json()["clock"]["running"] == 0
+    clock.now += 61
+    view = raw.get(f"/api/matches/{mid}").json()
+    assert view["status"] == "over" and view["result"] == [-1.0, -1.0, -1.0, 1.0] and view["termination"] == "time"

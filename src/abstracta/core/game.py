@@ -495,12 +495,14 @@ def action_strings(initial: State, actions: Sequence[int]) -> list[str]:
     return out
 
 
-def resignation_returns(num_players: int, seat: int) -> list[float]:
-    """Returns after ``seat`` resigns: it loses (−1); with two players the other wins (+1),
-    with more the others draw (0) — nobody has beaten the rest yet."""
-    if num_players == 2:
-        return [-1.0 if i == seat else 1.0 for i in range(2)]
-    return [-1.0 if i == seat else 0.0 for i in range(num_players)]
+def resignation_returns(num_players: int, seat: int, out: Iterable[int] = ()) -> list[float]:
+    """Returns after ``seat`` resigns: it loses (−1), and so do the seats already ``out`` of a
+    3–4 player game (eliminated by the rules, :meth:`State.eliminated_struct`, or out of time):
+    a resignation does not bring them back. If one seat is left, it wins (+1; with two players,
+    always the other); if more are, they draw (0) — none has beaten the rest yet."""
+    lost = set(out) | {seat}
+    left = [i for i in range(num_players) if i not in lost]
+    return [-1.0 if i in lost else 1.0 if len(left) == 1 else 0.0 for i in range(num_players)]
 
 
 def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:

@@ -798,7 +798,8 @@ class MatchService:
         """``seat``'s time ran out (README "Clocks"). Two players: it loses and the other wins,
         or a draw where the other could not still win (``State.could_still_win``). Three or
         four: it is out (result −1 whatever happens, its moves the computer's at level 1 from
-        now on) and the game goes on; the last seat not out wins."""
+        now on) and the game goes on; the last seat neither out of time nor eliminated by the
+        rules wins."""
         trial = self._copy(match)
         live = trial.live
         if live.remaining is not None:
@@ -813,7 +814,8 @@ class MatchService:
         else:
             live.out.append(seat)
             trial.players[seat] = "level:1"
-            alive = [i for i in range(n) if i not in live.out]
+            gone = {e["seat"] for e in trial.state.eliminated_struct()}
+            alive = [i for i in range(n) if i not in live.out and i not in gone]
             if len(alive) == 1:
                 trial.result = [1.0 if i == alive[0] else -1.0 for i in range(n)]
                 trial.termination = "time"
@@ -1146,7 +1148,8 @@ class MatchService:
             self.authorize(match, tokens, seat)
             trial = self._copy(match)
             self._stop_clock(trial, time.time(), increment=False)
-            trial.result = resignation_returns(len(match.players), seat)
+            out = [e["seat"] for e in match.state.eliminated_struct()] + list(match.live.out)
+            trial.result = resignation_returns(len(match.players), seat, out)
             trial.termination = "resignation"
             trial.live.takeback = None
             match = self._replace(match, trial)
