@@ -55,6 +55,15 @@ def test_english_and_finnish_have_the_same_keys_and_parameters(what, en, fi):
         assert params(en[key]) == params(fi[key]), f"{what} {key}: {params(en[key])} != {params(fi[key])}"
 
 
+@pytest.mark.parametrize("what,en,fi", catalogs(), ids=lambda v: v if isinstance(v, str) else "")
+def test_what_a_player_is_told_to_do_fits_a_touch_screen(what, en, fi):
+    # phones are tapped, not clicked: no text names a mouse click (English "click", Finnish
+    # "napsauta")
+    for key, message in list(en.items()) + list(fi.items()):
+        for text in forms(message):
+            assert not re.search(r"\b(click|napsauta)", text, re.IGNORECASE), f"{what} {key}: {text!r}"
+
+
 def test_a_game_catalog_holds_only_its_own_keys():
     for name in SHIPPED:
         for lang in ("en", "fi"):
