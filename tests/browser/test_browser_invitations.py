@@ -123,7 +123,9 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
         c.goto(f"{live_server.url}/#/match/{mid}")
         c.wait_for_function("() => window.abstractaView")
         assert c.locator("#watching").inner_text() == "You are watching: the moves appear here as they are played."
-        assert c.locator("#undo").is_disabled() and c.locator("#resign").is_disabled()
+        # a spectator is offered nothing the server would refuse: no takeback, resign or move box
+        assert c.locator("#undo").count() == 0 and c.locator("#resign").count() == 0
+        assert c.locator("#move-input").is_hidden() and c.locator("#download").is_visible()
         assert c.locator("#invites").is_hidden()
         pages = [a, b, c]
 

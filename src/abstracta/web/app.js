@@ -968,19 +968,22 @@ async function matchPage(app, id) {
     // actions: between people an undo is a request the others answer; against the computer or
     // on one device it is immediate
     const resignSeat = myTurn ? view.to_move : myPeople.length === 1 ? myPeople[0] : null;
-    actions.replaceChildren(
-      distance
+    // a spectator holds no seat: nothing to take back, resign or type (the server would refuse)
+    const spectator = !mySeats.length;
+    entryForm.hidden = spectator;
+    actions.replaceChildren(...[
+      spectator ? null : distance
         ? h("button", { type: "button", id: "undo", onclick: () => post("takeback"),
           disabled: over || view.ply === 0 || hide || humansOut || !!view.takeback,
           title: view.takeback ? t("takeback.pending") : null }, t("takeback.ask"))
         : h("button", { type: "button", id: "undo", onclick: () => post("undo"), disabled: !myPeople.length || over || view.ply === 0 || hide || humansOut,
           title: over ? t("match.over_title") : null }, t("match.undo")),
-      h("button", { type: "button", id: "resign", onclick: () => { if (confirm(t("match.resign_confirm"))) post("resign", resignSeat !== null ? { seat: resignSeat } : {}); }, disabled: over || !myPeople.length || humansOut }, t("match.resign")),
+      spectator ? null : h("button", { type: "button", id: "resign", onclick: () => { if (confirm(t("match.resign_confirm"))) post("resign", resignSeat !== null ? { seat: resignSeat } : {}); }, disabled: over || !myPeople.length || humansOut }, t("match.resign")),
       h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, t("home.new_game")),
       view.hidden_information && !over
         ? h("button", { type: "button", id: "download", disabled: true, title: t("match.download_hidden") }, t("match.download"))
         : h("a", { class: "button", href: `/api/matches/${id}/record?download=true`, download: `${view.game}-${id}.json`, id: "download" }, t("match.download")),
-      h("a", { class: "button", href: `#/rules/${view.game}` }, t("home.rules")));
+      h("a", { class: "button", href: `#/rules/${view.game}` }, t("home.rules"))].filter(Boolean));
     analysis.update();
   }
 
