@@ -104,3 +104,13 @@ def test_render_shows_the_agent_only_what_its_seat_sees(name, options):
         env.state = env.state.resample_from_infostate(seat, random.Random(1))
         assert env.state.to_text() != real_text
         assert env.render() == real
+
+
+def test_a_max_turns_that_ends_the_game_before_the_agent_moves_is_refused_at_reset() -> None:
+    # seat 1 moves after White's first turn: one action of the game is all max_turns=1 allows
+    env = make("fanorona", size="telo", seat=1, opponent="random", max_turns=1)
+    with pytest.raises(ValueError, match="max_turns=1 ends the game before seat 1 moves"):
+        env.reset(seed=0)
+    env = make("fanorona", size="telo", seat=1, opponent="random", max_turns=2)
+    obs, info = env.reset(seed=0)
+    assert info["action_mask"].any() and not env.state.is_terminal()

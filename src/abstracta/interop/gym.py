@@ -19,7 +19,8 @@ generator (``layout_seeds`` defaults to 2**63 here).
   ``info["action_mask"]`` and ``action_masks()`` (int8, for MaskablePPO and the like);
 * ``step(action)`` returns ``(obs, reward, terminated, truncated, info)``: the reward is the
   agent's return when the game ends (+1 win, −1 loss, 0 draw), else 0; ``truncated`` when
-  ``max_turns`` player actions were played first (reward 0);
+  ``max_turns`` player actions were played first (reward 0; ``reset()`` raises ``ValueError``
+  when they would all be played before the agent's first move);
 * **an illegal action ends the episode as a loss**: reward −1, ``terminated`` true,
   ``info["illegal_action"]`` true, the game unchanged, ``step`` refused until ``reset()``
   (an action is an ``int`` or a NumPy integer: a float, a string or ``None`` is illegal) (so ``gymnasium.utils.env_checker.check_env``,
@@ -103,6 +104,10 @@ class AbstractaGymEnv(gymnasium.Env):
                       for i in range(self.interop.num_players) if i != self.seat}
         self.state = self.interop.new_initial_state()
         self._advance()
+        if self.state.is_terminal() and self.state.is_truncated():
+            # an episode must start with the agent's move: refuse rather than hand back one over
+            raise ValueError(f"max_turns={self.interop.max_turns} ends the game before seat {self.seat} moves "
+                             f"(the opponents' actions come first): give max_turns more")
         self._over = False
         return self._obs(), self._info()
 
