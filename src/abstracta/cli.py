@@ -19,7 +19,7 @@ from rich.table import Table
 
 from .ai.levels import seat_spec_grammar
 from .core.errors import AbstractaError, IllegalActionError
-from .core.game import Game, State, resignation_returns
+from .core.game import Game, State, resignation_returns, seats_out
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
 from .core.records import Record
@@ -593,8 +593,7 @@ class PlaySession:
                     self.show()
                     shown_ply = len(self.actions)
             elif word == "resign":
-                out = [e["seat"] for e in self.state.eliminated_struct()]
-                result = resignation_returns(self.state.num_players, player, out)
+                result = resignation_returns(self.state.num_players, player, seats_out(self.state))
                 try:
                     answer = self.read(f"Resign? Then {self.winners_text(result)}. [y/N] ").strip().lower()
                 except (EOFError, KeyboardInterrupt):

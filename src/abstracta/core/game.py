@@ -469,20 +469,32 @@ class State(StructHooks, ABC):
         return f"<{type(self).__name__} {self.to_text()!r}>"
 
 
+def as_integer(value: Any) -> int | None:
+    """``value`` as a Python ``int`` when it is an ``int`` or a NumPy integer (scalar or 0-d
+    array); ``None`` for anything else, a ``bool`` included (``True`` would pass for 1), a
+    float or a string (never rounded or parsed into some other number)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
 def check_player(player: Any, num_players: int) -> int:
     """``player`` as a seat index: an ``int`` (or NumPy integer) with 0 ≤ player < num_players.
 
     Raises ``ValueError`` for anything else — ``True`` and ``1.0`` too, which would otherwise
     pass ``player in (0, 1)`` and name seat 1 or fail deep inside a view."""
-    if not isinstance(player, bool):
-        try:
-            index = operator.index(player)
-        except TypeError:
-            pass
-        else:
-            if 0 <= index < num_players:
-                return index
-    raise ValueError(f"player {player!r} is not a seat (0..{num_players - 1})")
+    index = as_integer(player)
+    if index is None or not 0 <= index < num_players:
+        raise ValueError(f"player {player!r} is not a seat (0..{num_players - 1})")
+    return index
+
+
+def seats_out(state: State) -> list[int]:
+    """The seats a 3–4 player game has put out by its rules (:meth:`State.eliminated_struct`)."""
+    return [e["seat"] for e in state.eliminated_struct()]
 
 
 def action_strings(initial: State, actions: Sequence[int]) -> list[str]:
@@ -516,4 +528,4 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
 
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "GameDescription", "State", "action_strings", "check_action_in",
-           "resignation_returns", "NotationError", "SplitMix64"]
+           "resignation_returns", "as_integer", "check_player", "seats_out", "NotationError", "SplitMix64"]

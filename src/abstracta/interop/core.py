@@ -6,12 +6,11 @@ Generic: it reads the game's description and the spine (``Game.max_game_length``
 
 from __future__ import annotations
 
-import operator
 import random
 from typing import Any, Mapping
 
 from ..core.errors import IllegalActionError, OptionError
-from ..core.game import CHANCE, TERMINAL, Game, State
+from ..core.game import CHANCE, TERMINAL, Game, State, as_integer
 from ..core.registry import load_game
 from ..core.tensors import Plane, tensor_size
 
@@ -31,12 +30,10 @@ def as_action(action: Any) -> int:
     """``action`` as a Python ``int``: an ``int`` or a NumPy integer (scalar or 0-d array), what
     agents hand over. Raises :class:`IllegalActionError` for anything else (a bool, a float,
     a string, ``None``) rather than rounding or parsing it into some other action."""
-    if not isinstance(action, bool):
-        try:
-            return operator.index(action)
-        except TypeError:
-            pass
-    raise IllegalActionError(f"action {action!r}: expected an integer action id")
+    index = as_integer(action)
+    if index is None:
+        raise IllegalActionError(f"action {action!r}: expected an integer action id")
+    return index
 
 
 def variant_options(game_name: str) -> list[dict[str, Any]]:
@@ -143,9 +140,7 @@ def resolve_chance(state: "InteropState", rng: random.Random) -> None:
 
 def _rebuild_sample(name: str, params: Mapping[str, Any], inner: State, history: list[int], moves: int,
                     seed: int | None) -> "InteropState":
-    state = InteropState(InteropGame(name, **params), inner, history, moves, seed)
-    state._sampled = True
-    return state
+    return InteropState(InteropGame(name, **params), inner, history, moves, seed, sampled=True)
 
 
 def _rebuild(name: str, params: Mapping[str, Any], seed: int | None, history: list[int]) -> "InteropState":
@@ -171,13 +166,13 @@ class InteropState:
     __slots__ = ("game", "inner", "_history", "_moves", "_seed", "_sampled")
 
     def __init__(self, game: InteropGame, inner: State | None, history: list[int], moves: int,
-                 seed: int | None):
+                 seed: int | None, sampled: bool = False):
         self.game = game
         self.inner = inner
         self._history = history
         self._moves = moves
         self._seed = seed
-        self._sampled = False
+        self._sampled = sampled  # a determinization: its history replays the real cards
         if inner is not None and game.explicit_chance and not history:
             inner.set_explicit_chance(True)
 
@@ -279,9 +274,7 @@ class InteropState:
 
     def clone(self) -> "InteropState":
         inner = self.inner.clone() if self.inner is not None else None
-        copy = InteropState(self.game, inner, self._history[:], self._moves, self._seed)
-        copy._sampled = self._sampled
-        return copy
+        return InteropState(self.game, inner, self._history[:], self._moves, self._seed, self._sampled)
 
     # --- strings and tensors ---------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
@@ -323,9 +316,7 @@ class InteropState:
         if self.inner is None:
             return self.clone()
         inner = self.inner.resample_from_infostate(player, rng or random.Random())
-        sample = InteropState(self.game, inner, self._history[:], self._moves, self._seed)
-        sample._sampled = True
-        return sample
+        return InteropState(self.game, inner, self._history[:], self._moves, self._seed, sampled=True)
 
     def bot_view(self) -> State:
         """A copy of the abstracta state for abstracta's bots (seeded chance: their searches

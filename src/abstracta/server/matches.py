@@ -45,7 +45,7 @@ from typing import Any, Callable, Iterator, TypeVar
 import orjson
 
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
-from ..core.game import Game, State, action_strings, resignation_returns
+from ..core.game import Game, State, action_strings, resignation_returns, seats_out
 from ..core.options import ascii_digits, seed_problem
 from ..core.records import Record
 from ..core.registry import load_game
@@ -198,6 +198,11 @@ class Match:
     def persons(self) -> list[int]:
         """The seats played by people (not out on time)."""
         return [i for i, p in enumerate(self.players) if p == "human" and i not in self.live.out]
+
+    @property
+    def out_seats(self) -> set[int]:
+        """Seats out of a 3–4 player game: out of time, or put out by the rules."""
+        return set(self.live.out) | set(seats_out(self.state))
 
     @property
     def claimed(self) -> set[int]:
@@ -814,8 +819,8 @@ class MatchService:
         else:
             live.out.append(seat)
             trial.players[seat] = "level:1"
-            gone = {e["seat"] for e in trial.state.eliminated_struct()}
-            alive = [i for i in range(n) if i not in live.out and i not in gone]
+            out = trial.out_seats
+            alive = [i for i in range(n) if i not in out]
             if len(alive) == 1:
                 trial.result = [1.0 if i == alive[0] else -1.0 for i in range(n)]
                 trial.termination = "time"
@@ -1148,8 +1153,7 @@ class MatchService:
             self.authorize(match, tokens, seat)
             trial = self._copy(match)
             self._stop_clock(trial, time.time(), increment=False)
-            out = [e["seat"] for e in match.state.eliminated_struct()] + list(match.live.out)
-            trial.result = resignation_returns(len(match.players), seat, out)
+            trial.result = resignation_returns(len(match.players), seat, match.out_seats)
             trial.termination = "resignation"
             trial.live.takeback = None
             match = self._replace(match, trial)
