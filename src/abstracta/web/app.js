@@ -498,6 +498,8 @@ async function matchPage(app, id) {
   if (!app.isConnected) return; // left while loading: no clock, socket or keys for a page not shown
   const named = coloured(view.seats); // seats named by colour (else You / Computer / Player N)
   const mySeats = view.my_seats || []; // the seats this browser's tokens hold (none: a spectator)
+  // a spectator has nothing to take back, resign or type (the server would refuse it)
+  const spectator = !mySeats.length;
   const seatName = seatNamer(view.seats, view.players, mySeats);
   const humans = view.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
   const myPeople = humans.filter((i) => mySeats.includes(i)); // the person seats played here
@@ -547,13 +549,13 @@ async function matchPage(app, id) {
   const legalBox = h("div", { class: "legal", id: "legal" });
   const entry = h("input", { id: "move-input", placeholder: t("match.type_eg", { move: view.legal[0] || "" }), autocomplete: "off", autocapitalize: "off",
     spellcheck: "false", "aria-label": t("match.type") });
-  const entryForm = h("form", { class: "entry" }, entry, h("button", { type: "submit" }, t("match.play")));
+  const entryForm = h("form", { class: "entry", hidden: spectator }, entry, h("button", { type: "submit" }, t("match.play")));
   const moveList = h("ol", { class: "moves", id: "moves" });
   const stepper = h("div", { class: "stepper" });
   const actions = h("div", { class: "actions" });
   const handover = h("div", { class: "handover", id: "handover", hidden: true });
   const players = h("p", { class: "players", id: "players" });
-  const watching = h("p", { class: "watching", id: "watching", hidden: mySeats.length > 0 },
+  const watching = h("p", { class: "watching", id: "watching", hidden: !spectator },
     t("match.watching"));
   const invitesBox = h("section", { class: "invites", id: "invites", hidden: true });
   const takebackBox = h("div", { class: "takeback", id: "takeback", hidden: true, "aria-live": "polite" });
@@ -646,7 +648,7 @@ async function matchPage(app, id) {
     claimFlag();
   }
   async function claimFlag() {
-    if (!mySeats.length) { refresh(); return; } // a spectator's look applies a fallen flag too
+    if (spectator) { refresh(); return; } // a spectator's look applies a fallen flag too
     try {
       accept(await api(`/api/matches/${id}/flag`, { method: "POST" }));
       setConnection(true);
@@ -968,9 +970,6 @@ async function matchPage(app, id) {
     // actions: between people an undo is a request the others answer; against the computer or
     // on one device it is immediate
     const resignSeat = myTurn ? view.to_move : myPeople.length === 1 ? myPeople[0] : null;
-    // a spectator holds no seat: nothing to take back, resign or type (the server would refuse)
-    const spectator = !mySeats.length;
-    entryForm.hidden = spectator;
     actions.replaceChildren(...[
       spectator ? null : distance
         ? h("button", { type: "button", id: "undo", onclick: () => post("takeback"),
