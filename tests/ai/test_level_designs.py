@@ -180,3 +180,55 @@ def test_a_level_with_its_search_replaced_keeps_the_rest_of_the_level() -> None:
     assert deep.inner.budget.depth == 2 and deep.name == "level:4"
     planner = level_bot(game, 2, 0, search=replace(level_search(game, 2), extend=None))
     assert planner.extend > 0 and make_bot("level:2", game, seed=0).extend == 0
+
+
+def test_turn_beam_finds_candidate_turns_that_share_their_first_action(nim) -> None:
+    # Without the beam the root's candidate turns are its first actions, each completed
+    # greedily, so they can differ only in the first action: in Chain Nim every turn starts
+    # with "take", so there is one candidate. A beam through the turn keeps partial turns
+    # after every action and finds every way to end it (take 1, 2 or 3 stones).
+    from abstracta.ai.turns import TurnSearchBot
+
+    state = nim.state_from_text("7 0 0")
+    plain = TurnSearchBot(nim, Budget(depth=1), seed=0, width=4)
+    assert len(plain._candidates(state, 0, 4)) == 1
+    beam = TurnSearchBot(nim, Budget(depth=1), seed=0, width=4, beam=2)
+    plans = {tuple(state.action_to_string(a) for a in t.plan) for t in beam._beam_candidates(state, 0, 4)}
+    assert plans == {("take", "end"), ("take", "take", "end"), ("take", "take", "take", "end")}
+    # the root may then choose any of them, and the search replays the chosen one
+    assert tuple(state.action_to_string(a) for a in beam.search(state)) in plans
+    with pytest.raises(ValueError, match="beam"):
+        TurnSearchBot(nim, Budget(depth=1), beam=-1)
+
+
+def test_turn_beam_reaches_the_turn_search_from_the_level(monkeypatch) -> None:
+    from abstracta.ai import levels as levels_module
+    from abstracta.ai.turns import TurnSearchBot
+
+    game = load_game("fibonacci")
+    declared = game.description.levels[6]
+    assert make_bot("level:6", game, seed=0).beam == declared.turn_beam
+    before = level_fingerprint(game, 6)
+    beamed = Search(declared.bot, declared.rollout_cap, declared.evaluator, turn_widths=declared.turn_widths,
+                    turn_beam=declared.turn_beam + 5)
+    monkeypatch.setattr(levels_module, "level_search", lambda g, level: beamed)
+    bot = make_bot("level:6", game, seed=0)
+    assert isinstance(bot, TurnSearchBot) and bot.beam == declared.turn_beam + 5
+    assert level_fingerprint(game, 6) != before
+    assert levels_module.describe_level(game, 6)["turn_beam"] == declared.turn_beam + 5
+
+
+def test_turn_beam_candidates_in_fibonacci_differ_after_the_first_action() -> None:
+    # a real multi-action turn: some candidate turns share their first action
+    from abstracta.ai.turns import TurnSearchBot
+
+    game = load_game("fibonacci")
+    state = game.state_from_text("c1a2a/1aaaa2/s4S2/1ss5S/10/s1s2S5/7S1S/s2AAS3/5A2/3A1A1/A1C3 R 3 13")
+    bot = TurnSearchBot(game, Budget(depth=1), seed=0, width=12, beam=12)
+    turns = bot._beam_candidates(state, 0, 12)
+    firsts = [t.first for t in turns]
+    assert len(turns) == 12 and len(set(firsts)) < len(firsts)
+    assert len({t.end.hash_key() for t in turns}) == 12  # one candidate per end state
+    assert all(t.end.current_player() != 0 for t in turns)  # each a whole turn
+    plain = {tuple(t.plan) for t in bot._candidates(state, 0, 12)}
+    assert {tuple(t.plan) for t in turns} != plain

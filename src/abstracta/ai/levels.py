@@ -116,7 +116,8 @@ def _callable_name(value: Any) -> Any:
 
 #: :class:`Search` fields added after ladder results were recorded: left out of a fingerprint
 #: while at their default, so adding a field does not make every measured level a stranger.
-_LATER_FIELDS = ("max_iterations", "extend", "determinize", "turn_widths", "turn_depth_step", "max_depth")
+_LATER_FIELDS = ("max_iterations", "extend", "determinize", "turn_widths", "turn_depth_step", "max_depth",
+                 "turn_beam")
 
 
 def level_fingerprint(game: Game, level: int) -> str:
@@ -170,6 +171,8 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
         out["max_depth"] = search.max_depth
     if search.turn_depth_step != 1:
         out["turn_depth_step"] = search.turn_depth_step
+    if search.turn_beam:
+        out["turn_beam"] = search.turn_beam
     if search.extend is not None:
         out["extend"] = search.extend
     if search.turn_extension:
@@ -357,6 +360,7 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
         more: dict[str, int] = {} if widths is None else {"width": widths[0], "reply_width": widths[1]}
         if search is not None:
             more["depth_step"] = search.turn_depth_step
+            more["beam"] = search.turn_beam
         return TurnSearchBot(game, budget, seed=seed, name=name, evaluator=evaluator, **more)
     if kind == "paranoid":
         from .paranoid import ParanoidBot

@@ -80,6 +80,11 @@ class TurnSearchBot:
             only (2, 4, 6 …), every leaf read at the start of the searching side's own turn —
             an odd depth ends on the opponent's greedy reply unanswered, and a depth-3
             result measured no better than depth 2 where depth 4 was (README "Strength").
+        beam: 0: the root's candidate turns are its best first actions, each completed
+            greedily (they differ only in their first action); N > 0: a beam search through
+            the turn also keeps, after every action, the N best partial turns (by the
+            evaluator), so root candidates may share a first action and differ later; the
+            root then compares the ``width`` best of both sets (ends reached twice count once).
 
     Cost: a candidate turn costs about (actions per turn × legal actions) evaluations;
     depth ``d`` needs up to ``width × reply_width^(d-1)`` of them (alpha-beta prunes many).
@@ -92,7 +97,8 @@ class TurnSearchBot:
 
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  width: int = 10, reply_width: int = 8, noise: float = DEFAULT_NOISE,
-                 name: str | None = None, evaluator: Evaluator | None = None, depth_step: int = 1):
+                 name: str | None = None, evaluator: Evaluator | None = None, depth_step: int = 1,
+                 beam: int = 0):
         if game.num_players != 2:
             raise ValueError(f"the turn search plays two-player games only; {game.name} has {game.num_players}")
         self.game = game
@@ -103,6 +109,9 @@ class TurnSearchBot:
             raise ValueError(f"the depth step must be 1 or 2 turns, got {depth_step}")
         if width < 1 or reply_width < 1:
             raise ValueError(f"candidate widths must be at least 1, got {width} and {reply_width}")
+        if beam < 0:
+            raise ValueError(f"the beam must be 0 (none) or a positive number of partial turns, got {beam}")
+        self.beam = beam
         self.name = name or f"turns:{self.budget.text()}"
         self.width = width
         self.reply_width = reply_width
@@ -152,6 +161,48 @@ class TurnSearchBot:
         out.sort(key=lambda t: (t.score, t.tie), reverse=True)
         if len(self._cache) < MAX_CACHE:
             self._cache[key] = out
+        self.expansions += 1
+        return out
+
+    def _beam_candidates(self, state: State, player: int, width: int) -> list[_Turn]:
+        """The ``width`` best turns of ``player`` from ``state`` among the greedy candidates
+        (:meth:`_candidates`) and the turns a beam of ``self.beam`` partial turns reaches,
+        one per end state, best greedy score first."""
+        g = self.greedy
+        ends: dict[int, _Turn] = {}
+
+        def keep(turn: _Turn) -> None:
+            key = turn.end.hash_key()
+            old = ends.get(key)
+            if old is None or (turn.score, turn.tie) > (old.score, old.tie):
+                ends[key] = turn
+
+        for turn in self._candidates(state, player, width):
+            keep(turn)
+        frontier: list[tuple[State, list[int]]] = [(state, [])]
+        for _ in range(g.max_turn_actions):
+            if search_clock() > self._end:
+                raise _Timeout
+            going: dict[int, tuple[float, float, State, list[int]]] = {}
+            for partial, plan in frontier:
+                for score, tie, action, again in g._scored(partial.clone(), player):
+                    child = partial.clone()
+                    child.apply_action(action)
+                    if again:
+                        key = child.hash_key()
+                        if key not in going or (score, tie) > going[key][:2]:
+                            going[key] = (score, tie, child, plan + [action])
+                    else:
+                        keep(_Turn(plan[0] if plan else action, plan + [action], child, score, tie))
+            best = sorted(going.values(), key=lambda x: (x[0], x[1]), reverse=True)[:self.beam]
+            frontier = [(child, plan) for _, _, child, plan in best]
+            if not frontier:
+                break
+        else:
+            # the action cap reached with turns still going: they end there, as greedy's do
+            for child, plan in frontier:
+                keep(_Turn(plan[0], plan, child, self.evaluate(child, player), 0.0))
+        out = sorted(ends.values(), key=lambda t: (t.score, t.tie), reverse=True)[:width]
         self.expansions += 1
         return out
 
@@ -210,9 +261,9 @@ class TurnSearchBot:
         values: dict[int, float] = {}
         try:
             for turn in order:
-                b = bonus.get(turn.first, 0.0)
+                b = bonus.get(tuple(turn.plan), 0.0)
                 raw = self._after(turn.end, player, depth, alpha - b, 2 * WIN, 1)
-                values[turn.first] = raw
+                values[tuple(turn.plan)] = raw
                 if raw + b > best_v:
                     best, best_v, best_raw = turn, raw + b, raw
                     alpha = max(alpha, best_v)
@@ -238,8 +289,13 @@ class TurnSearchBot:
         if budget.seconds is not None:
             # the whole turn is decided now: its actions' time (the greedy turn's length)
             self._end = start + budget.seconds * max(1, len(roots[0].plan))
-        bonus = {t.first: self.rng.random() * self.noise for t in roots} if self.noise > 0 else {}
-        order = sorted(roots, key=lambda t: t.score + bonus.get(t.first, 0.0), reverse=True)
+        if self.beam:
+            try:
+                roots = self._beam_candidates(state, player, self.width)
+            except _Timeout:
+                pass  # the greedy candidates stand
+        bonus = {tuple(t.plan): self.rng.random() * self.noise for t in roots} if self.noise > 0 else {}
+        order = sorted(roots, key=lambda t: t.score + bonus.get(tuple(t.plan), 0.0), reverse=True)
         chosen = order[0]
         self.value = chosen.score
         self.depth = 1
@@ -250,7 +306,7 @@ class TurnSearchBot:
             if not complete:
                 break
             self.depth = depth
-            order = sorted(order, key=lambda t: values.get(t.first, -2 * WIN) + bonus.get(t.first, 0.0),
+            order = sorted(order, key=lambda t: values.get(tuple(t.plan), -2 * WIN) + bonus.get(tuple(t.plan), 0.0),
                            reverse=True)
             if abs(value) >= WIN - 1:
                 break  # a forced result

@@ -201,6 +201,9 @@ class Search:
         turn_depth_step: the turn search only: turns each iteration of its deepening adds after
             depth 2 (1, or 2 for even depths only: every leaf read at the start of the
             searching side's own turn).
+        turn_beam: the turn search only: 0, or the partial turns a beam through the root's
+            turn keeps after each action, so its candidate turns also differ after their first
+            action (``TurnSearchBot(beam=…)``).
     """
 
     bot: str
@@ -214,6 +217,7 @@ class Search:
     turn_widths: tuple[int, int] | None = None
     turn_depth_step: int = 1
     max_depth: int | None = None
+    turn_beam: int = 0
 
 
 @dataclass(frozen=True, slots=True)
