@@ -154,6 +154,19 @@ def test_pair_sum_only_for_cut():
     assert legal("6c 5d 4h | 6h | 4c | 9h | 0") == ["draw"]
 
 
+def test_canonical_order_is_ascii_not_rank_or_kind():
+    # §3: ASCII order of the strings — digits before letters (9 < A < J < K < Q < T), and a
+    # cut-down `/` (0x2F) before a sum `>` (0x3E) of the same card whatever the pile
+    assert legal("Ah 9c 3d | Tc,Qd,Kd,4h,9s | 4d | 9h | 0") == [
+        "4h>1", "4h>3", "Kd>1", "Kd>2", "Kd>3", "Qd>2", "Qd>3", "Tc>1", "Tc>2"]
+    assert legal("6c Kh 7d | Kd,Tc,Ah | 4d | 9h | 0") == ["Kd/2", "Kd>1", "Kd>3"]
+
+
+def test_a_placement_reached_by_two_pair_sums_is_listed_once():
+    # 7 = 2 + 5 on piles (1, 2) and on (1, 3): pile 1 is one play, not two
+    assert legal("2c 5d 5h | 7s | 4d | 9h | 0") == ["7s>1", "7s>2", "7s>3"]
+
+
 def test_drawn_card_stays_when_stock_runs_out_and_game_ends():
     s = pos("9c 5d 4h | 2c | 3h | 6h | 0")
     s.apply_action(DRAW)  # 6h unplayable: stock now empty, nobody can play
