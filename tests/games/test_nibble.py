@@ -222,6 +222,17 @@ def test_engine_actions_and_turn_flow():
     with pytest.raises(IllegalActionError):
         state.string_to_action("end")
 
+def test_turn_order_by_count_then_canonical_positions_not_ascii():
+    # §4: colour, then number of discs, then the cells' canonical positions (rank, then file):
+    # a2+c2 (a2, c2 on rank 2) comes before a2+b3 although "a2+b3" < "a2+c2" in ASCII
+    game = NibbleGame()
+    state = game.state_from_text(position("square9", PLUS))
+    assert game.turn_strings(state) == [
+        "b1", "a2", "c2", "b3",
+        "b1+a2", "b1+c2", "b1+b3", "a2+c2", "a2+b3", "c2+b3",
+        "b1+a2+c2", "b1+a2+b3", "b1+c2+b3", "a2+c2+b3",
+        "b1+a2+c2+b3"]
+
 
 def test_turn_ends_by_itself():
     game = NibbleGame()
