@@ -127,6 +127,20 @@ def test_example8_seed_2024():
     assert fields[3].split(",")[:3] == ["4s", "6h", "3c"]
     assert s.current_player() == 1
 
+@pytest.mark.parametrize("seed, leader", [(0, 0), (1, 1), (2, 1), (3, 1), (4, 0), (5, 0)])
+def test_deal_and_leader_follow_the_shared_generator(seed, leader):
+    # §8: deck Ac…Kc, Ad…, Ah…, As…Ks; SplitMix64(seed).shuffle; hands deck[0..7], deck[8..15],
+    # piles deck[16..18], stock deck[19..] top first; then below(2) picks the leader
+    from abstracta import SplitMix64
+    deck = [rank + suit for suit in "cdhs" for rank in "A23456789TJQK"]
+    rng = SplitMix64(seed)
+    rng.shuffle(deck)
+    assert rng.below(2) == leader
+    expected = (f"{' '.join(deck[16:19])} | {','.join(deck[:8])} | {','.join(deck[8:16])} | "
+                f"{','.join(deck[19:])} | {leader}")
+    assert GAME.new_initial_state(seed=seed).to_text() == expected
+    assert FibonacciCardsGame(first_player=1 - leader).new_initial_state(seed=seed).current_player() == 1 - leader
+
 
 def test_section6_example_round_trip():
     text = "7h 4h 2c | 7d,9c,4d,8h,8d,5s,Jd,6d | 9s,Jc,5d,Kd,3c,2d,Jh,5h | Ad,6s,Kc | 0"
