@@ -508,3 +508,56 @@ def _mask_of(cards):
     for c in cards:
         m |= 1 << c
     return m
+
+
+# --- a naive reference for §3–§5, read from the position text ---------------------------------------
+
+_HAND_VALUE = {"A": 14, "T": 10, "J": 11, "Q": 12, "K": 13, **{str(d): d for d in range(2, 10)}}
+
+
+def _ref_plays(tops: list[str], cards: list[str]) -> list[str]:
+    values = [1 if top.endswith("*") or top[0] == "A" else _HAND_VALUE[top[0]] for top in tops]
+    out = set()
+    for card in cards:
+        v = _HAND_VALUE[card[0]]
+        for i in range(3):
+            for j in range(3):
+                if i != j and v == values[i] + values[j]:
+                    out.add(f"{card}>{i + 1}")
+                if (i != j and tops[i][0] == card[0] and not tops[i].endswith("*")
+                        and values[i] + values[j] > 14):
+                    out.add(f"{card}/{i + 1}")
+            if v == sum(values):
+                out.add(f"{card}>{i + 1}")
+    return sorted(out)
+
+
+def _ref_legal(text: str) -> list[str] | None:
+    """The legal list by §4, or None for a finished game (§5)."""
+    piles, hand0, hand1, stock, mover = (f.strip() for f in text.split("|"))
+    tops = [p.split(",")[-1] for p in piles.split()]
+    hands = [h.split(",") if h != "-" else [] for h in (hand0, hand1)]
+    who, drawn = int(mover.split()[0]), mover.endswith("D")
+    if not hands[0] or not hands[1]:
+        return None
+    if drawn:
+        return _ref_plays(tops, hands[who][-1:])
+    plays = _ref_plays(tops, hands[who])
+    if plays:
+        return plays
+    if stock != "-":
+        return ["draw"]
+    return None if not _ref_plays(tops, hands[1 - who]) else ["pass"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_playouts_match_a_naive_reference(seed):
+    rng = random.Random(seed)
+    state = GAME.new_initial_state(seed=seed)
+    while True:
+        expected = _ref_legal(state.to_text())
+        if expected is None:
+            assert state.is_terminal(), state.to_text()
+            break
+        assert state.legal_action_strings() == expected, state.to_text()
+        state.apply_action(rng.choice(state.legal_actions()))
