@@ -252,6 +252,17 @@ def test_blocked_player_passes_and_full_round_of_passes_draws():
     play(drawn, "pass")
     assert drawn.is_terminal() and drawn.returns() == [0.0, 0.0]
 
+def test_round_of_passes_counts_survivors_only():
+    # §5: "every surviving seat passes consecutively once"; R (seat 2) has no pieces, so G's
+    # pass after B's is the full round: a draw, survivors 0, the eliminated seat −1
+    game = SlideCheckersGame(players=3)
+    state = game.state_from_text("Ba2,Ba3,Bb1,Bb2,Bc1,Bc3,Ga1 M G passes=1")
+    play(state, "pass")
+    assert state.is_terminal() and state.returns() == [0.0, 0.0, -1.0]
+    state = game.state_from_text("Ba2,Ba3,Bb1,Bb2,Bc1,Bc3,Ga1 M G")
+    play(state, "pass")
+    assert not state.is_terminal() and state.to_text().endswith(" passes=1")
+
 
 def test_placement_forfeit_and_movement_start():
     game = two()
