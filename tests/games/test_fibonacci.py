@@ -276,6 +276,18 @@ def test_bad_positions(game, text):
     with pytest.raises(PositionError):
         game.state_from_text(text)
 
+def test_moves_left_above_base_refused(game):
+    # §3/§7: a turn never has more than base(t) = min(t, 6) moves, so `R 6 1` (six moves on
+    # Red's first turn) is no reachable position; the cards variant's card value is the bound there
+    with pytest.raises(PositionError, match="base"):
+        game.state_from_text(START.replace(" 1 1", " 6 1"))
+    with pytest.raises(PositionError, match="base"):
+        game.state_from_text(START.replace(" R 1 1", " G 3 2"))
+    assert game.state_from_text(START.replace(" R 1 1", " G 2 2")).left == 2
+    assert game.state_from_text(START.replace(" 1 1", " 6 7")).left == 6
+    cards = load_game("fibonacci", variant="cards")
+    assert cards.state_from_text(START.replace(" 1 1", " 6 1") + " 12345 123456 rng=0000000000000001").left == 6
+
 
 def test_repetition_draw(game):
     s = game.state_from_text("caaaaa/1a5/8/8S/2s3SSS1/3s3S3/1sss3S2/s8/8/5A1/AAAAAC R 6 9")
