@@ -84,3 +84,34 @@ def test_position_with_lookalike_digits_is_a_clear_error():
     # '²' passes str.isdigit(), int() refuses it: a message and exit 2, not a traceback
     result = runner.invoke(app, ["moves", "slide-checkers", "--position", "- P:²/7 G"])
     assert result.exit_code == 2 and "phase 'P:²/7' must give 2 counts" in result.stderr, result.output
+
+
+# --- canonical orders as the outside checker reads them (each spec's rule, not Python's accident)
+
+def test_fibonacci_moves_order_cells_by_row_then_column_number():
+    # fibonacci.md §4: f9 before f10, g7 before g11 (numeric columns, not ASCII)
+    moves = cli_json("moves", "fibonacci")
+    assert [m for m in moves if m.startswith("e8-")] == [
+        "e8-d7", "e8-d8", "e8-e7", "e8-e9", "e8-f7", "e8-f9", "e8-f10", "e8-g7", "e8-g11",
+        "e8-h8", "e8-h9", "e8-h10", "e8-i11"]
+    go = cli_json("moves", "fibonacci", "--option", "variant=go")
+    assert go[:8] == ["S@a1", "S@a2", "S@a3", "S@a4", "S@a5", "S@a6", "S@b1", "S@b2"] and len(go) == 91
+
+
+def test_slide_checkers_moves_order_is_ascii():
+    # slide-checkers.md §7.2: "@d12 comes before @d5"
+    assert cli_json("moves", "slide-checkers") == [
+        "@b4", "@b8", "@c2", "@d12", "@d5", "@d8", "@d9", "@e4", "@e8", "@f12", "@f4", "@g2", "@g6",
+        "@h11", "@h12", "@h7", "@h9", "@i12", "@i4", "@k6", "@l3", "@l5", "@l7", "@l8"]
+    assert cli_json("moves", "slide-checkers", "--position", "Bl1,Gc9 M G")[:5] == [
+        "c9-a7", "c9-a8", "c9-a9", "c9-b10", "c9-b7"]
+
+
+def test_nibble_engine_actions_in_canonical_cell_order_end_last():
+    # nibble.md §4: engine actions by rank then file (a1, i1, a9, i9), `end` last
+    assert cli_json("moves", "nibble", "--option", "seed=1") == ["a1", "i1", "a9", "i9"]
+    mid = cli_json("apply", "nibble", "--option", "seed=1", "a1")["position"]
+    assert mid.endswith(" take=G")
+    assert cli_json("moves", "nibble", "--position", mid) == ["a9", "end"]
+    assert cli_json("moves", "nibble", "--option", "seed=1", "--option", "variant=hex") == \
+        ["a1", "a8", "h1", "h15", "o8", "o15"]

@@ -206,6 +206,27 @@ def test_vela_white_takes_one_stone_and_no_chain():
     assert normal.legal_action_strings() == ["d3-d4A", "d3-d4W", "end"]
 
 
+def test_vela_phase_ends_when_black_is_down_to_five():
+    game = load_game("fanorona", vela=True)
+    # Black has exactly 6: still the vela phase, so c3-d3A takes e3 only and the turn ends;
+    # with 5 left Black is under normal rules at once and must capture (§7)
+    state = game.state_from_text("...B..B../........./..W.BB.../...B...../........B W")
+    state.apply_action(state.string_to_action("c3-d3A"))
+    assert state.to_text() == "...B..B../........./...W.B.../...B...../........B B"
+    assert state.legal_action_strings() == ["d2-d1W", "d5-d4A", "f3-e3A"]
+    # and Black's capture is a normal one: f3-e3A would take the line, here the lone d3
+    state.apply_action(state.string_to_action("f3-e3A"))
+    assert state.is_terminal() and state.returns() == [-1.0, 1.0]
+
+
+def test_paika_from_a_weak_point_has_no_diagonal(tsivy):
+    # §1: diagonals join strong points only; b1 (x+y = 1) is weak, c1 (x+y = 2) strong
+    assert play(tsivy, "B......../........./........./........./.W....... W").legal_action_strings() == \
+        ["b1-a1", "b1-b2", "b1-c1"]
+    assert play(tsivy, "B......../........./........./........./..W...... W").legal_action_strings() == \
+        ["c1-b1", "c1-b2", "c1-c2", "c1-d1", "c1-d2"]
+
+
 @pytest.mark.parametrize("size,opening", [
     ("dimy", {"b2-c3A": ["d4", "e5"], "c2-c3A": ["c4", "c5"], "d2-c3A": ["a5", "b4"], "d3-c3A": ["b3"],
               "d3-c3W": ["e3"]}),

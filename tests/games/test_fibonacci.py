@@ -175,6 +175,20 @@ def test_v6_cards_win_by_move():
     assert s.is_terminal() and s.returns() == [1.0, -1.0]
 
 
+def test_cards_win_a_swap_can_complete_the_opponents_pattern():
+    # §9.2 "test the mover first, then the opponent": Green's attackers a5 b6 b7 touch Red's
+    # corner core a6 (all three of its on-board neighbours) with c7 c8 joined to them, but e9
+    # stands apart. Red's d9-e9 swaps it onto d9, joining all six: Green wins on Red's move.
+    cards = load_game("fibonacci", variant="cards")
+    pieces = {"a6": "C", "a5": "a", "b6": "a", "b7": "a", "c7": "a", "c8": "a", "e9": "a", "d9": "S",
+              "k6": "c", "a1": "A", "a2": "A", "a3": "A", "a4": "A", "b1": "A", "b2": "A"}
+    s = cards.state_from_text(f"{rows_from(pieces)} R 2 9 12345 123456 rng=0000000000000007")
+    assert not s.is_terminal() and not s.cards_pattern(1)
+    s.apply_action(s.string_to_action("d9-e9"))
+    assert s.cards_pattern(1) and not s.cards_pattern(0)
+    assert s.is_terminal() and s.returns() == [-1.0, 1.0]
+
+
 # --- V7 ---------------------------------------------------------------------------------------
 def test_v7_go_first_action():
     go = load_game("fibonacci", variant="go")
@@ -262,6 +276,18 @@ def test_bad_positions(game, text):
     with pytest.raises(PositionError):
         game.state_from_text(text)
 
+def test_moves_left_above_base_refused(game):
+    # §3/§7: a turn never has more than base(t) = min(t, 6) moves, so `R 6 1` (six moves on
+    # Red's first turn) is no reachable position; the cards variant's card value is the bound there
+    with pytest.raises(PositionError, match="base"):
+        game.state_from_text(START.replace(" 1 1", " 6 1"))
+    with pytest.raises(PositionError, match="base"):
+        game.state_from_text(START.replace(" R 1 1", " G 3 2"))
+    assert game.state_from_text(START.replace(" R 1 1", " G 2 2")).left == 2
+    assert game.state_from_text(START.replace(" 1 1", " 6 7")).left == 6
+    cards = load_game("fibonacci", variant="cards")
+    assert cards.state_from_text(START.replace(" 1 1", " 6 1") + " 12345 123456 rng=0000000000000001").left == 6
+
 
 def test_repetition_draw(game):
     s = game.state_from_text("caaaaa/1a5/8/8S/2s3SSS1/3s3S3/1sss3S2/s8/8/5A1/AAAAAC R 6 9")
@@ -291,6 +317,57 @@ def test_self_surround_loses(game):
     s.apply_action(s.string_to_action("e6-d5"))
     assert s.is_terminal() and s.returns() == [-1.0, 1.0]
     assert s.legal_actions() == []
+
+
+def test_both_cores_surrounded_mover_wins(game):
+    # §5: e6-e7 swaps Red's attacker with Green's: e6 (green) closes the ring round Red's core
+    # e5 and e7 (red) the ring round Green's core e8 in one move; the mover wins
+    pieces = {"f6": "a", "f5": "a", "e4": "a", "d4": "a", "d5": "a", "e7": "a", "e5": "C",
+              "e9": "A", "f9": "A", "f8": "A", "d7": "A", "d8": "A", "e6": "A", "e8": "c"}
+    s = game.state_from_text(f"{rows_from(pieces)} R 1 9")
+    assert not s.is_terminal() and s.left == 1  # base 6 − 5 green attackers on e5's ring
+    s.apply_action(s.string_to_action("e6-e7"))
+    assert s.is_terminal() and s.returns() == [1.0, -1.0]
+
+
+def test_move_count_fixed_for_the_whole_turn(game):
+    # §3: Red's core e5 is touched by green attackers f6 and f5 → 6 − 2 = 4 moves at t=9;
+    # g7-f6 swaps the f6 attacker away (k drops to 1) but the turn keeps its count
+    pieces = {"e5": "C", "f6": "a", "f5": "a", "g7": "S", "k6": "c", "a1": "A"}
+    rows = rows_from(pieces)
+    s = game.state_from_text(f"{rows} R 4 9")
+    s.apply_action(s.string_to_action("g7-f6"))
+    assert s.to_text() == f"{rows_from({**pieces, 'f6': 'S', 'g7': 'a'})} R 3 9"
+    s.apply_action(s.string_to_action("pass"))  # ends Red's turn
+    assert (s.current_player(), s.left, s.turn) == (1, 6, 10)
+    s.apply_action(s.string_to_action("pass"))
+    assert (s.current_player(), s.left, s.turn) == (0, 5, 11)  # the next turn counts afresh: 6 − 1
+
+
+def test_repetition_key_includes_base(game):
+    # §5: the key is (board, side, base(t)). Passing from the start, Red's board recurs at
+    # t = 1, 3, 5 with bases 1, 3, 5 (no draw); the first key seen three times is Green's
+    # (board, G, 6) at t = 6, 8, 10
+    s = game.new_initial_state()
+    for _ in range(8):
+        s.apply_action(s.string_to_action("pass"))
+    assert not s.is_terminal() and (s.current_player(), s.turn) == (0, 9)
+    s.apply_action(s.string_to_action("pass"))
+    assert s.is_terminal() and s.returns() == [0.0, 0.0]
+    assert s.to_text() == "caaaaa/1a5/8/8S/2s3SSS1/3s3S3/1sss3S2/s8/8/5A1/AAAAAC G 6 10"
+
+
+def test_cards_variant_has_no_repetition_rule_and_the_turn_cap():
+    # §9.2: the same board beginning a turn again and again is no draw; turn 300 ending is
+    cards = load_game("fibonacci", variant="cards")
+    s = cards.state_from_text("caaaaa/1a5/8/8S/2s3SSS1/3s3S3/1sss3S2/s8/8/5A1/AAAAAC R 2 290 "
+                              "123456 123456 rng=0000000000000005")
+    for _ in range(10):
+        assert not s.is_terminal()
+        s.apply_action(s.string_to_action("pass"))
+    assert s.turn == 300 and not s.is_terminal()
+    s.apply_action(s.string_to_action("pass"))
+    assert s.is_terminal() and s.returns() == [0.0, 0.0]
 
 
 # --- evaluator and rendering ------------------------------------------------------------------

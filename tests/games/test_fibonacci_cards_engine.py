@@ -127,6 +127,20 @@ def test_example8_seed_2024():
     assert fields[3].split(",")[:3] == ["4s", "6h", "3c"]
     assert s.current_player() == 1
 
+@pytest.mark.parametrize("seed, leader", [(0, 0), (1, 1), (2, 1), (3, 1), (4, 0), (5, 0)])
+def test_deal_and_leader_follow_the_shared_generator(seed, leader):
+    # §8: deck Ac…Kc, Ad…, Ah…, As…Ks; SplitMix64(seed).shuffle; hands deck[0..7], deck[8..15],
+    # piles deck[16..18], stock deck[19..] top first; then below(2) picks the leader
+    from abstracta import SplitMix64
+    deck = [rank + suit for suit in "cdhs" for rank in "A23456789TJQK"]
+    rng = SplitMix64(seed)
+    rng.shuffle(deck)
+    assert rng.below(2) == leader
+    expected = (f"{' '.join(deck[16:19])} | {','.join(deck[:8])} | {','.join(deck[8:16])} | "
+                f"{','.join(deck[19:])} | {leader}")
+    assert GAME.new_initial_state(seed=seed).to_text() == expected
+    assert FibonacciCardsGame(first_player=1 - leader).new_initial_state(seed=seed).current_player() == 1 - leader
+
 
 def test_section6_example_round_trip():
     text = "7h 4h 2c | 7d,9c,4d,8h,8d,5s,Jd,6d | 9s,Jc,5d,Kd,3c,2d,Jh,5h | Ad,6s,Kc | 0"
@@ -152,6 +166,19 @@ def test_cut_pile_cannot_be_cut_again():
 def test_pair_sum_only_for_cut():
     # 6 + 5 + 4 = 15 > 14 but no pair exceeds 14: no cut
     assert legal("6c 5d 4h | 6h | 4c | 9h | 0") == ["draw"]
+
+
+def test_canonical_order_is_ascii_not_rank_or_kind():
+    # §3: ASCII order of the strings — digits before letters (9 < A < J < K < Q < T), and a
+    # cut-down `/` (0x2F) before a sum `>` (0x3E) of the same card whatever the pile
+    assert legal("Ah 9c 3d | Tc,Qd,Kd,4h,9s | 4d | 9h | 0") == [
+        "4h>1", "4h>3", "Kd>1", "Kd>2", "Kd>3", "Qd>2", "Qd>3", "Tc>1", "Tc>2"]
+    assert legal("6c Kh 7d | Kd,Tc,Ah | 4d | 9h | 0") == ["Kd/2", "Kd>1", "Kd>3"]
+
+
+def test_a_placement_reached_by_two_pair_sums_is_listed_once():
+    # 7 = 2 + 5 on piles (1, 2) and on (1, 3): pile 1 is one play, not two
+    assert legal("2c 5d 5h | 7s | 4d | 9h | 0") == ["7s>1", "7s>2", "7s>3"]
 
 
 def test_drawn_card_stays_when_stock_runs_out_and_game_ends():
@@ -481,3 +508,56 @@ def _mask_of(cards):
     for c in cards:
         m |= 1 << c
     return m
+
+
+# --- a naive reference for §3–§5, read from the position text ---------------------------------------
+
+_HAND_VALUE = {"A": 14, "T": 10, "J": 11, "Q": 12, "K": 13, **{str(d): d for d in range(2, 10)}}
+
+
+def _ref_plays(tops: list[str], cards: list[str]) -> list[str]:
+    values = [1 if top.endswith("*") or top[0] == "A" else _HAND_VALUE[top[0]] for top in tops]
+    out = set()
+    for card in cards:
+        v = _HAND_VALUE[card[0]]
+        for i in range(3):
+            for j in range(3):
+                if i != j and v == values[i] + values[j]:
+                    out.add(f"{card}>{i + 1}")
+                if (i != j and tops[i][0] == card[0] and not tops[i].endswith("*")
+                        and values[i] + values[j] > 14):
+                    out.add(f"{card}/{i + 1}")
+            if v == sum(values):
+                out.add(f"{card}>{i + 1}")
+    return sorted(out)
+
+
+def _ref_legal(text: str) -> list[str] | None:
+    """The legal list by §4, or None for a finished game (§5)."""
+    piles, hand0, hand1, stock, mover = (f.strip() for f in text.split("|"))
+    tops = [p.split(",")[-1] for p in piles.split()]
+    hands = [h.split(",") if h != "-" else [] for h in (hand0, hand1)]
+    who, drawn = int(mover.split()[0]), mover.endswith("D")
+    if not hands[0] or not hands[1]:
+        return None
+    if drawn:
+        return _ref_plays(tops, hands[who][-1:])
+    plays = _ref_plays(tops, hands[who])
+    if plays:
+        return plays
+    if stock != "-":
+        return ["draw"]
+    return None if not _ref_plays(tops, hands[1 - who]) else ["pass"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_playouts_match_a_naive_reference(seed):
+    rng = random.Random(seed)
+    state = GAME.new_initial_state(seed=seed)
+    while True:
+        expected = _ref_legal(state.to_text())
+        if expected is None:
+            assert state.is_terminal(), state.to_text()
+            break
+        assert state.legal_action_strings() == expected, state.to_text()
+        state.apply_action(rng.choice(state.legal_actions()))

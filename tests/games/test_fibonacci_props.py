@@ -135,3 +135,104 @@ def test_decided_games(variant, seed):
     while final.history():
         final.undo_action()
     assert final.to_text() == initial.to_text() and final.hash_key() == initial.hash_key()
+
+
+# --- a naive reference written straight from fibonacci.md §1, §3–§5, §7 --------------------------
+
+_ROWS = "abcdefghijk"
+
+
+def _ref_cells(r: int) -> range:
+    return range(max(1, r - 5), min(11, r + 5) + 1)
+
+
+def _ref_board(text: str) -> dict[tuple[int, int], str]:
+    board: dict[tuple[int, int], str] = {}
+    for i, row in enumerate(text.split()[0].split("/")):
+        r = 11 - i
+        cols = iter(_ref_cells(r))
+        digits = ""
+        for ch in row + " ":
+            if ch.isdigit():
+                digits += ch
+                continue
+            for _ in range(int(digits or 0)):
+                next(cols)
+            digits = ""
+            if ch != " ":
+                board[(r, next(cols))] = ch
+    return board
+
+
+def _ref_neighbours(cell: tuple[int, int]) -> list[tuple[int, int]]:
+    r, c = cell
+    out = []
+    for dr, dc in ((0, 1), (1, 1), (1, 0), (0, -1), (-1, -1), (-1, 0)):
+        rr, cc = r + dr, c + dc
+        if 1 <= rr <= 11 and 1 <= cc <= 11 and abs(rr - cc) <= 5:
+            out.append((rr, cc))
+    return out
+
+
+def _ref_name(cell: tuple[int, int]) -> str:
+    return f"{_ROWS[cell[0] - 1]}{cell[1]}"
+
+
+def _ref_legal(board: dict[tuple[int, int], str], side: str) -> list[str]:
+    """§4: every move of every own attack/support piece to D(p), identical swaps excluded, sorted
+    by from then to (row, then column number); then pass."""
+    mine = "AS" if side == "R" else "as"
+    moves = []
+    for p, letter in board.items():
+        if letter not in mine:
+            continue
+        group, todo = {p}, [p]
+        while todo:
+            for n in _ref_neighbours(todo.pop()):
+                if n not in group and board.get(n) == letter:
+                    group.add(n)
+                    todo.append(n)
+        dests = {n for g in group for n in _ref_neighbours(g)} - group
+        moves += [(p, d) for d in dests if board.get(d) != letter]
+    return [f"{_ref_name(a)}-{_ref_name(b)}" for a, b in sorted(moves)] + ["pass"]
+
+
+def _ref_allotment(board: dict[tuple[int, int], str], side: str, t: int) -> int:
+    core = next(c for c, x in board.items() if x == ("C" if side == "R" else "c"))
+    enemy = "a" if side == "R" else "A"
+    return max(0, min(t, 6) - sum(1 for n in _ref_neighbours(core) if board.get(n) == enemy))
+
+
+def _ref_surrounded(board: dict[tuple[int, int], str], core_letter: str) -> bool:
+    core = next(c for c, x in board.items() if x == core_letter)
+    ring = _ref_neighbours(core)
+    enemy = "a" if core_letter == "C" else "A"
+    return len(ring) == 6 and all(board.get(n) == enemy for n in ring)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 2**32))
+def test_standard_matches_a_naive_reference(seed):
+    game = load_game("fibonacci")
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    compared = 0
+    for _ in range(160):
+        text = state.to_text()
+        board = _ref_board(text)
+        side, left, t = text.split()[1], int(text.split()[2]), int(text.split()[3])
+        if state.is_terminal():
+            if not (_ref_surrounded(board, "C") or _ref_surrounded(board, "c")):
+                assert state.returns() == [0.0, 0.0]  # a draw by repetition or the cap
+            break
+        assert not _ref_surrounded(board, "C") and not _ref_surrounded(board, "c")
+        assert state.legal_action_strings() == _ref_legal(board, side), text
+        assert left >= 1
+        compared += 1
+        before = (side, t)
+        state.apply_action(rng.choice(state.legal_actions()))
+        after = state.to_text().split()
+        if not state.is_terminal() and (after[1], int(after[3])) != before and int(after[3]) == t + 1:
+            # a fresh turn begins with max(0, base − k) moves (§3)
+            assert int(after[2]) == _ref_allotment(_ref_board(state.to_text()), after[1], t + 1)
+    assert compared >= 100

@@ -117,6 +117,36 @@ def test_instant_win_a_last_disc_of_a_colour():
     assert state.is_terminal() and state.returns() == [1.0, -1.0]
 
 
+def test_instant_win_ends_the_turn_at_the_take_that_makes_it():
+    # §4 engine actions: wins are tested after every take. Taking a1 (E) completes C, D, E ≥ 7;
+    # c1 (E) would still be a legal second take of the turn but the game is already over
+    game = NibbleGame()
+    coll0 = {"A": 4, "B": 4, "C": 7, "D": 7, "E": 6, "F": 4, "G": 5, "H": 4, "I": 5}
+    state = game.state_from_text(position("square9", {"a1": "E", "b1": "B", "c1": "E"}, 0, coll0))
+    assert game.turn_strings(state) == ["a1", "c1", "a1+c1"]
+    state.apply_action(state.string_to_action("a1"))
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+    assert state.to_text().split()[0] == "/".join(["........."] * 8) + "/.BE......"
+
+
+@pytest.mark.parametrize("variant", ["square13", "hex"])
+def test_thirteen_colour_thresholds(variant):
+    # table in nibble.md: adjacent triple ≥ 10 each, majority = 7 discs in ≥ 7 colours
+    game = NibbleGame(variant=variant)
+    near = "a2" if variant == "hex" else "b1"
+    for held_e, won in ((9, True), (8, False)):
+        coll0 = dict(zip("ABCDEFGHIJKLM", (6, 6, 10, 10, held_e, 6, 6, 6, 6, 6, 6, 6, 6)))
+        state = game.state_from_text(position(variant, {"a1": "E", near: "F"}, 0, coll0))
+        state.apply_action(state.string_to_action("a1"))
+        assert state.is_terminal() is won
+        if won:
+            assert state.returns() == [1.0, -1.0]
+    empty = position(variant, {}, 1, dict(zip("ABCDEFGHIJKLM", [7] * 7 + [6] * 6)))
+    assert game.state_from_text(empty).returns() == [1.0, -1.0]  # 7 majorities: seat 0
+    empty = position(variant, {}, 1, dict(zip("ABCDEFGHIJKLM", [7] * 6 + [6] * 7)))
+    assert game.state_from_text(empty).returns() == [-1.0, 1.0]  # 6: seat 1 has the other 7
+
+
 # --- §7.7: final count ------------------------------------------------------------------------------
 def test_final_count_majority_of_majorities():
     held = dict(zip("ABCDEFGHI", (5, 6, 5, 7, 5, 4, 3, 2, 0)))
@@ -191,6 +221,17 @@ def test_engine_actions_and_turn_flow():
     assert state.current_player() == 1 and "take=" not in state.to_text()
     with pytest.raises(IllegalActionError):
         state.string_to_action("end")
+
+def test_turn_order_by_count_then_canonical_positions_not_ascii():
+    # §4: colour, then number of discs, then the cells' canonical positions (rank, then file):
+    # a2+c2 (a2, c2 on rank 2) comes before a2+b3 although "a2+b3" < "a2+c2" in ASCII
+    game = NibbleGame()
+    state = game.state_from_text(position("square9", PLUS))
+    assert game.turn_strings(state) == [
+        "b1", "a2", "c2", "b3",
+        "b1+a2", "b1+c2", "b1+b3", "a2+c2", "a2+b3", "c2+b3",
+        "b1+a2+c2", "b1+a2+b3", "b1+c2+b3", "a2+c2+b3",
+        "b1+a2+c2+b3"]
 
 
 def test_turn_ends_by_itself():

@@ -158,6 +158,21 @@ def test_no_jump_available():
     assert [s for s in strings if s.startswith("a12")] == ["a12-a11", "a12-b11", "a12-b12"]
 
 
+def test_direct_and_launched_jumps_in_ascii_order():
+    # §4.3: launch omitted when it is S; ASCII puts `*` (0x2A) before `>` (0x3E). e4 jumps f5
+    # directly (to g6), or launches from the transit square f4 over f5 (to f6) or over g4 (to h4)
+    assert legal(two(), "Bf5,Bg4,Bl12,Ge4 M G") == [
+        "e4*g6e", "e4*g6r", "e4>f4*f6e", "e4>f4*f6r", "e4>f4*h4e", "e4>f4*h4r"]
+
+
+def test_no_jump_launched_from_a_non_friendly_square():
+    # §4.3: e5 (class q) is reachable by a free move and e5 → e6 → e7 would be a jump, but a
+    # jump may be launched only from S or a transit square; from d5 (transit) over e6 the
+    # landing f7 is occupied. So no jump exists and the free moves stay legal.
+    assert legal(two(), "Be6,Bf7,Ge4 M G") == ["e4-" + d for d in
+                                                "c4 c5 c6 d3 d4 d5 d6 e3 e5 f3 f4 f5 g3 g4 g5".split()]
+
+
 # --- 3 and 4 players (hand-checked) ----------------------------------------------------------
 def test_three_players_capture_only_for_mover_and_elimination_skips_seat():
     game = SlideCheckersGame(players=3)
@@ -236,6 +251,17 @@ def test_blocked_player_passes_and_full_round_of_passes_draws():
     drawn = game.state_from_text("Ba2,Ba3,Bb1,Bb2,Bc1,Bc3,Ga1 M G passes=1")
     play(drawn, "pass")
     assert drawn.is_terminal() and drawn.returns() == [0.0, 0.0]
+
+def test_round_of_passes_counts_survivors_only():
+    # §5: "every surviving seat passes consecutively once"; R (seat 2) has no pieces, so G's
+    # pass after B's is the full round: a draw, survivors 0, the eliminated seat −1
+    game = SlideCheckersGame(players=3)
+    state = game.state_from_text("Ba2,Ba3,Bb1,Bb2,Bc1,Bc3,Ga1 M G passes=1")
+    play(state, "pass")
+    assert state.is_terminal() and state.returns() == [0.0, 0.0, -1.0]
+    state = game.state_from_text("Ba2,Ba3,Bb1,Bb2,Bc1,Bc3,Ga1 M G")
+    play(state, "pass")
+    assert not state.is_terminal() and state.to_text().endswith(" passes=1")
 
 
 def test_placement_forfeit_and_movement_start():

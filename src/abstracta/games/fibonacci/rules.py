@@ -838,6 +838,10 @@ class FibonacciState(FibonacciView, State):
             raise PositionError(f"position {text!r}: moves left {st.left} is not in 0..6")
         if st.turn < 1:
             raise PositionError(f"position {text!r}: turn number {st.turn} must be at least 1")
+        if not st._cards and st.left > base_moves(st.turn):
+            # no turn ever holds more than base(t) moves (§3); only the card variant's cards differ
+            raise PositionError(f"position {text!r}: moves left {st.left} exceeds base(t) = "
+                                f"{base_moves(st.turn)} of turn {st.turn}")
         for player in (RED, GREEN):
             if counts[1 + 3 * player] != 1:
                 raise PositionError(f"position {text!r}: {'Red' if player == RED else 'Green'} needs exactly "
