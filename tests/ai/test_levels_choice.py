@@ -34,6 +34,9 @@ def test_fibonacci_levels_3_to_6_search_whole_turns(variant):
         elif variant == "standard" and level in (3, 4):
             widths = (3, 2) if level == 3 else (6, 4)
         assert (bot.width, bot.reply_width) == widths, level
+        # the standard rules' level 6 also keeps a beam of 16 partial turns (its candidates
+        # differ after their first action too); every other level compares greedy completions
+        assert bot.beam == (16 if variant == "standard" and level == 6 else 0), level
     # a plain alphabeta spec still searches single actions
     assert isinstance(make_bot("alphabeta:d2", game, seed=0), AlphaBetaBot)
     # a turns spec, plain or weighted (what tune verifies), keeps the search's own widths

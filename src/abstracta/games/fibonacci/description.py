@@ -86,6 +86,14 @@ def describe(game: "FibonacciGame") -> GameDescription:
         # turn instead scored 28.6 % against the plain search at 0.5 s (14 games, seeds
         # 9100-9113). README "The level ladder".
         levels[5] = levels[6] = replace(strongest, turn_widths=(16, 12))
+        if game.variant == "standard":
+            # Level 6 of the standard rules also branches later in its turn: a beam keeps the
+            # 16 best partial turns after each action (Search.turn_beam), so its root candidates
+            # may share a first action. More time or breadth alone was no step above level 5
+            # (above); the beam at equal time, 0.5 s, scored 75.0 % against the plain search
+            # (24 games, benchmarks/ab_levels.py seeds 12000-12023: 6 of 12 as Red, 12 of 12
+            # as Green). README "The level ladder".
+            levels[6] = replace(levels[5], turn_beam=16)
         # Level 3 compares fewer candidate turns (4 at the root, 3 at every reply): with level 4's
         # widths it stood too close below it (3-4: 60.8 % over 60 ladder games in the standard
         # game, 56.2 % over 32 in Go). The same players by benchmarks/ab_levels.py, standard
