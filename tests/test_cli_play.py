@@ -167,3 +167,16 @@ def test_a_typed_nibble_take_is_the_whole_turn(tmp_path):
     assert record.moves == ["a1", "end"]
     state, actions = record.replay()
     assert state.current_player() == 1 and len(actions) == 2  # a1, end: seat 1 is to move
+
+
+def test_undo_never_goes_back_past_a_drawn_card(tmp_path):
+    # seed 3, seat 0 first: piles K K J, so the only legal action is to draw (the stock's top card,
+    # 4s, shows in the hand; it does not fit and the turn passes). Undoing the draw would let the
+    # player choose again knowing the stock's next card: refused, as the web app refuses it.
+    result = play(["fibonacci-cards", "--seed", "3", "--option", "first_player=0", "--seat", "1=random",
+                   "--records", str(tmp_path)], "draw\nundo\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "taken back" not in result.output
+    assert "showed hidden information or a chance outcome" in result.output
+    record = saved_record(result.output)
+    assert record.moves == ["draw", "Jc/3"] and record.termination == "abandoned"  # the 4s drawn did not fit

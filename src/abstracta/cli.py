@@ -489,25 +489,38 @@ class PlaySession:
                 pass
         return self.state.legal_action_strings()
 
-    def undo(self) -> bool:
-        """Take back the bots' replies and the human's last turn. Returns False if nothing to undo."""
+    def undo(self) -> str | None:
+        """Take back the bots' replies and the human's last turn. Returns None when done, else
+        why not (nothing to undo; an action since then showed a card or a chance outcome, which
+        replaying would show again, as the web app's undo refuses too: ``State.reveals``)."""
         humans = {i for i, b in enumerate(self.bots) if b is None}
         acts, movers = list(self.actions), list(self.movers)
         while movers and movers[-1] not in humans:
             acts.pop(); movers.pop()
         if not movers:
-            return False
+            return "nothing to undo"
         who = movers[-1]
         while movers and movers[-1] == who:
             acts.pop(); movers.pop()
         state = self.initial.clone()
         for a in acts:
             state.apply_action(a)
+        probe = state.clone()
+        for ply, action in enumerate(self.actions[len(acts):], len(acts) + 1):
+            try:
+                shown = probe.reveals(action)
+            except (AbstractaError, NotImplementedError):  # a game that cannot tell: never cross it
+                shown = True
+            if shown:
+                text = probe.action_to_string(action)
+                return (f"ply {ply} ({text}) showed hidden information or a chance outcome; "
+                        "no undo goes back past it")
+            probe.apply_action(action)
         self.state, self.actions, self.movers = state, acts, movers
         for bot in self.bots:
             if bot is not None:
                 bot.restart()
-        return True
+        return None
 
     def run(self, humans: list[int]) -> str | None:
         """Play until the game ends; returns the record's termination."""
@@ -586,8 +599,9 @@ class PlaySession:
             elif word == "board":
                 self.show()
             elif word == "undo":
-                if len(humans) == len(self.bots) or not self.undo():
-                    console.print("nothing to undo" if len(humans) < len(self.bots) else "undo is for games against the computer")
+                refused = "undo is for games against the computer" if len(humans) == len(self.bots) else self.undo()
+                if refused:
+                    console.print(refused)
                 else:
                     console.print("taken back")
                     self.show()
