@@ -180,3 +180,14 @@ def test_undo_never_goes_back_past_a_drawn_card(tmp_path):
     assert "showed hidden information or a chance outcome" in result.output
     record = saved_record(result.output)
     assert record.moves == ["draw", "Jc/3"] and record.termination == "abandoned"  # the 4s drawn did not fit
+
+
+def test_a_seat_given_twice_is_refused_not_overwritten():
+    # two --seat 0 passed the match's count of seats: seat 0's first bot was dropped and seat 1,
+    # never named, played level:3
+    result = runner.invoke(app, ["match", "fanorona", "--option", "size=telo", "--seat", "0=random",
+                                 "--seat", "0=greedy", "--games", "1"])
+    assert result.exit_code == 2, result.output
+    assert "seat 0 is given twice" in result.stderr and "level:3" not in result.output
+    result = play(["fanorona", "--seat", "1=random", "--seat", "1=greedy"])
+    assert result.exit_code == 2 and "seat 1 is given twice" in result.stderr

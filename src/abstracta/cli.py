@@ -332,6 +332,7 @@ def parse_seats(specs: list[str] | None, game: Game, default: dict[int, str]) ->
 
     n = game.num_players
     seats = dict(default)
+    given: dict[int, str] = {}
     for item in specs or []:
         index, sep, spec = item.partition("=")
         if not sep or not ascii_digits(index.strip()):
@@ -339,6 +340,9 @@ def parse_seats(specs: list[str] | None, game: Game, default: dict[int, str]) ->
         i = int(index)
         if not 0 <= i < n:
             raise CliError(f"seat {i} does not exist (this game has seats 0..{n - 1})")
+        if i in given:
+            raise CliError(f"seat {i} is given twice (--seat {given[i]} and --seat {item})")
+        given[i] = item
         try:
             seats[i] = parse_seat_spec(spec.strip(), game)
         except ValueError as exc:
