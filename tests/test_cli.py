@@ -166,3 +166,25 @@ def test_serve_with_an_unusable_database_is_a_one_line_error(tmp_path, url, word
     result = run("serve", "--port", "0", "--bot-workers", "0", "--db", url)
     assert result.exit_code == 2 and "cannot use the database" in result.stderr, result.output
     assert words in result.stderr.lower() or words in result.stderr, result.stderr
+
+
+def test_match_and_tournament_never_overwrite_the_records_of_an_earlier_run(tmp_path):
+    # a second run into the same directory with the same seed wrote the same file names over the
+    # first run's records (and results.json): refused before any game, the first run kept
+    records = tmp_path / "match"
+    assert run("match", "toy-nim", "-s", "0=random", "-s", "1=greedy", "-n", "2", "--records", str(records)).exit_code == 0
+    before = {p.name: p.read_text() for p in records.iterdir()}
+    result = run("match", "toy-nim", "-s", "0=greedy", "-s", "1=greedy", "-n", "3", "--records", str(records))
+    assert result.exit_code == 2 and "toy-nim-000000.json" in result.stderr and "--seed" in result.stderr, result.output
+    assert {p.name: p.read_text() for p in records.iterdir()} == before
+    # another seed writes beside them
+    assert run("match", "toy-nim", "-s", "0=greedy", "-s", "1=greedy", "-n", "1", "--seed", "2",
+               "--records", str(records)).exit_code == 0
+    assert len(list(records.iterdir())) == 3
+
+    out = tmp_path / "tournament"
+    assert run("tournament", "toy-nim", "--bots", "random,greedy", "--games", "1", "--out", str(out)).exit_code == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    result = run("tournament", "toy-nim", "--bots", "greedy,random", "--games", "1", "--out", str(out))
+    assert result.exit_code == 2 and "--out" in result.stderr and "already holds" in result.stderr, result.output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before

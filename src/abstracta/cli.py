@@ -407,6 +407,20 @@ def play_cmd(
     console.print(f"replay it with: abstracta replay {path}", soft_wrap=True)
 
 
+def fresh_output_directory(directory: Path, names: list[str], flag: str, hint: str) -> None:
+    """Create ``directory`` (before any game is played: a bad path loses none) and make sure none
+    of ``names`` is in it already, so that an earlier run's files are never written over.
+
+    Raises:
+        CliError: naming the first file already there and ``hint`` (what to change).
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    taken = next((name for name in names if (directory / name).exists()), None)
+    if taken is not None:
+        raise CliError(f"{flag} {directory} already holds {taken} (an earlier run?); nothing is "
+                       f"overwritten: {hint}")
+
+
 def unique_record_path(directory: Path, game_name: str) -> Path:
     """``<dir>/<game>-<UTC time>.json``, made unique (``-2``, ``-3``…) against existing files and
     concurrent games: the file is created here, exclusively."""
@@ -673,7 +687,8 @@ def match_cmd(
     if len(seat) != n:
         raise CliError(f"{game.title} needs {n} seats: give --seat 0=SPEC … --seat {n - 1}=SPEC")
     if records is not None:
-        records.mkdir(parents=True, exist_ok=True)  # before the games: a bad --records loses none
+        fresh_output_directory(records, [f"{game.name}-{seed + i:06d}.json" for i in range(games)], "--records",
+                               "choose another directory or another --seed (game i is saved as seed+i)")
     with Progress(console=err_console, transient=True) as progress:
         task = progress.add_task(f"{game.name}: {' vs '.join(specs)}", total=games)
         result = run_match(game, specs, games=games, seed=seed,
@@ -737,7 +752,8 @@ def tournament_cmd(
     check_seed(seed + len(tasks) - 1, f"--seed {seed} with {len(tasks)} games: the last game's seed")
     shown = err_console if as_json else console
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)  # before the games: a bad --out loses none
+        fresh_output_directory(out, [f"{game.name}-{k + 1:05d}.json" for k in range(len(tasks))]
+                               + ["results.json", "elo.png"], "--out", "give each tournament a directory of its own")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err_console, transient=True) as progress:
         bar = progress.add_task(f"{game.name}: {len(tasks)} games ({executor})", total=len(tasks))
