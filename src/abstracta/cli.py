@@ -395,7 +395,7 @@ def play_cmd(
     seats = parse_seats(seat, game, {0: "human"})
     bots = [make_bot(spec, game, seed=(seed or 0) + i) for i, spec in enumerate(seats)]
     directory = records or default_records_dir()
-    directory.mkdir(parents=True, exist_ok=True)  # before the game: a bad --records loses no game
+    output_directory(directory, "--records")  # before the game: a bad --records loses no game
     initial = game.new_initial_state()
     humans = [i for i, b in enumerate(bots) if b is None]
     session = PlaySession(game, initial, seats, bots)
@@ -407,6 +407,21 @@ def play_cmd(
     console.print(f"replay it with: abstracta replay {path}", soft_wrap=True)
 
 
+def output_directory(directory: Path, flag: str) -> None:
+    """Create ``directory`` (and its parents) for the files an option such as ``--records`` asks for.
+
+    Raises:
+        CliError: naming the option when a file stands where a directory must be, or the system
+            refuses (e.g. permission denied).
+    """
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise CliError(f"{flag} {directory}: not a directory (a file of that name is in the way)") from None
+    except OSError as exc:
+        raise CliError(f"{flag} {directory}: {exc.strerror or exc}") from None
+
+
 def fresh_output_directory(directory: Path, names: list[str], flag: str, hint: str) -> None:
     """Create ``directory`` (before any game is played: a bad path loses none) and make sure none
     of ``names`` is in it already, so that an earlier run's files are never written over.
@@ -414,7 +429,7 @@ def fresh_output_directory(directory: Path, names: list[str], flag: str, hint: s
     Raises:
         CliError: naming the first file already there and ``hint`` (what to change).
     """
-    directory.mkdir(parents=True, exist_ok=True)
+    output_directory(directory, flag)
     taken = next((name for name in names if (directory / name).exists()), None)
     if taken is not None:
         raise CliError(f"{flag} {directory} already holds {taken} (an earlier run?); nothing is "
