@@ -161,12 +161,14 @@ def games_cmd(as_json: bool = JsonArg) -> None:
         table.add_column("game")
         table.add_column("title")
         table.add_column("players")
-        table.add_column("options (default first)")
+        # folded, never cut with "…": the values are what a reader comes for; " | " lets a long
+        # list wrap between values
+        table.add_column("options (default first)", overflow="fold")
         for row in rows:
             opts = []
             for o in row["game"].option_specs:
                 values = [o.default] + [c for c in (o.choices or ()) if c != o.default]
-                opts.append(f"{o.name}={'|'.join('(unset)' if v is None else o.text_of(v) for v in values)}")
+                opts.append(f"{o.name}={' | '.join('(unset)' if v is None else o.text_of(v) for v in values)}")
             lo, hi = row["players"]
             table.add_row(row["name"], f"{row['title']}\n[dim]{row['summary']}[/]", str(lo) if lo == hi else f"{lo}–{hi}",
                           "\n".join(opts))
