@@ -484,12 +484,13 @@ class PlaySession:
         self.read = read or line_reader()
 
     def who(self, player: int) -> str:
-        """The seat's name in the game (White, Red), else "You" for the only person, else Player N."""
+        """The seat's name in the game (White, Red), else "You" for the only person, else Seat N
+        (numbered from 0, as --seat, the board and the result line number them)."""
         style = self.game.description.seats[player]
         if style.name is not None:
             return str(style.name)
         humans = [i for i, b in enumerate(self.bots) if b is None]
-        return "You" if humans == [player] else f"Player {player + 1}"
+        return "You" if humans == [player] else f"Seat {player}"
 
     def winners_text(self, returns: list[float]) -> str:
         winners = [self.who(i) for i, r in enumerate(returns) if r > 0]
@@ -570,7 +571,9 @@ class PlaySession:
         person is there. Returns False at end of input."""
         console.print("\n" * console.size.height)
         try:
-            self.read(f"pass the terminal to {self.who(player)} (seat {player}), then press Enter ")
+            name = self.who(player)
+            seat = "" if name == f"Seat {player}" else f" (seat {player})"
+            self.read(f"pass the terminal to {name}{seat}, then press Enter ")
         except EOFError:
             return False
         return True
@@ -651,7 +654,8 @@ class PlaySession:
                     console.print("not resigned; play on")
                     continue
                 self.forced_result = result
-                console.print(f"{self.who(player)} resigns — {self.winners_text(result)}")
+                name = self.who(player)
+                console.print(f"{name} {'resign' if name == 'You' else 'resigns'} — {self.winners_text(result)}")
                 return "resignation"
             elif word in ("quit", "exit"):
                 console.print("game abandoned")
