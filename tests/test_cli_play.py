@@ -203,3 +203,22 @@ def test_colourless_seats_are_named_by_their_seat_number_as_on_the_board(tmp_pat
     assert "Player" not in out, out
     assert "Seat 1 (random) plays" in out
     assert "Resign? Then Seat 1 wins. [y/N]" in out and "You resign — Seat 1 wins" in out  # not "You resigns"
+
+
+def test_a_seat_put_out_of_a_three_player_game_is_told(capsys):
+    # Green's jump takes Blue's last piece: the terminal said nothing, Blue's turns just stopped
+    # (the browser says it); once, when it happens
+    from abstracta import load_game
+    from abstracta.ai.levels import make_bot
+    from abstracta.cli import PlaySession
+
+    game = load_game("slide-checkers", players="3")
+    initial = game.state_from_text("Bc10,Gc8,Gi5,Rb4,Rb5,Rd5,Rh1,Rj11,Rl2,Rl7 M G nj=6")
+    lines = iter(["c8>d9*b11e", "?", "quit"])
+    seats = ["human", "random", "random"]
+    session = PlaySession(game, initial, seats, [None, make_bot("random", game, seed=1), make_bot("random", game, seed=2)],
+                          read=lambda prompt: next(lines))
+    assert session.run([0]) == "abandoned"
+    out = capsys.readouterr().out
+    assert out.count("Blue is out — Blue has no pieces left") == 1, out
+    assert out.index("Blue is out") < out.index("Red (random) plays")

@@ -588,7 +588,12 @@ class PlaySession:
         shown_ply = len(self.actions)
         last_human: int | None = None
         bot_turns_in_a_row = 0
+        told_out = set(seats_out(self.state))
         while not self.state.is_terminal():
+            for gone in self.state.eliminated_struct():  # a 3-4 player game goes on without them
+                if gone["seat"] not in told_out:
+                    told_out.add(gone["seat"])
+                    console.print(f"[bold]{self.who(gone['seat'])} is out[/] — {gone['text']}")
             player = self.state.current_player()
             bot = self.bots[player] if 0 <= player < len(self.bots) else None
             if bot is not None:
@@ -644,6 +649,7 @@ class PlaySession:
                     console.print("taken back")
                     self.show()
                     shown_ply = len(self.actions)
+                    told_out = set(seats_out(self.state))  # a seat back in is told again when put out again
             elif word == "resign":
                 result = resignation_returns(self.state.num_players, player, seats_out(self.state))
                 try:
