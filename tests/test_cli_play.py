@@ -222,3 +222,24 @@ def test_a_seat_put_out_of_a_three_player_game_is_told(capsys):
     out = capsys.readouterr().out
     assert out.count("Blue is out — Blue has no pieces left") == 1, out
     assert out.index("Blue is out") < out.index("Red (random) plays")
+
+
+def test_hint_names_a_legal_turn_and_is_counted_in_the_record(tmp_path):
+    # the browser offers hints against the computer (counted in the record's Hints tag); the
+    # terminal took "hint" for a badly written move
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)],
+                  "hint\nhint\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "not Fanorona notation" not in result.output
+    hints = [line.split("hint: ", 1)[1] for line in result.output.splitlines() if "hint: " in line]
+    assert len(hints) == 2
+    best = hints[0].split()[0]
+    import abstracta
+
+    assert best in abstracta.load_game("fanorona", size="telo").new_initial_state().legal_action_strings()
+    record = saved_record(result.output)
+    assert record.moves == [] and record.tags["Hints"] == "2,0"
+    # two people at one terminal: no hints, as the web app gives none there
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=human", "--records", str(tmp_path)], "hint\nquit\n")
+    assert "hints are for games against the computer" in result.output
+    assert "Hints" not in saved_record(result.output).tags

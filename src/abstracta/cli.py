@@ -22,7 +22,7 @@ from .core.errors import AbstractaError, IllegalActionError
 from .core.game import Game, State, resignation_returns, seats_out
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
-from .core.records import Record
+from .core.records import HINTS_TAG, Record
 from .core.registry import game_class, load_game, registered_games
 
 app = typer.Typer(
@@ -360,6 +360,7 @@ def default_records_dir() -> Path:
 
 PLAY_HELP = """Type a move in the game's notation, or:
   ?        list the legal moves
+  hint     the analysis board's best turn for you (against the computer; counted in the record)
   undo     take back your last turn (against the computer)
   board    draw the board again
   resign   give up
@@ -402,7 +403,8 @@ def play_cmd(
     humans = [i for i, b in enumerate(bots) if b is None]
     session = PlaySession(game, initial, seats, bots)
     termination = session.run(humans)
-    record = Record.from_play(game, initial, session.actions, players=seats,
+    tags = {HINTS_TAG: ",".join(map(str, session.hints))} if any(session.hints) else {}
+    record = Record.from_play(game, initial, session.actions, players=seats, tags=tags,
                               termination=termination, result=session.forced_result)
     path = record.save(unique_record_path(directory, game.name))
     console.print(f"record saved: {path}", soft_wrap=True)
@@ -481,6 +483,7 @@ class PlaySession:
         self.movers: list[int] = []
         self.state = initial.clone()
         self.forced_result: list[float] | None = None
+        self.hints = [0] * initial.num_players
         self.read = read or line_reader()
 
     def who(self, player: int) -> str:
@@ -557,6 +560,23 @@ class PlaySession:
             if bot is not None:
                 bot.restart()
         return None
+
+    def hint(self, player: int) -> str:
+        """The analysis board's best turn for ``player`` (to move) from what that seat knows, in
+        the notation typed at the prompt, and its evaluation; counted in :attr:`hints`."""
+        from .ai.analysis import analyse
+
+        self.hints[player] += 1
+        result = analyse(self.state, player)
+        if not result.line or result.line[0].player != player:
+            return "no hint here"
+        probe, actions = self.state.clone(), []
+        for text in result.line[0].actions:
+            actions.append(probe.string_to_action(text))
+            probe.apply_action(actions[-1])
+        first, *rest = self.game.format_moves(self.state, actions)  # each entry typed at its own prompt
+        then = f", then {', '.join(rest)}" if rest else ""
+        return f"hint: {first}{then}   (evaluation {result.display} for {self.who(player)}; {result.search})"
 
     def run(self, humans: list[int]) -> str | None:
         """Play until the game ends; returns the record's termination."""
@@ -641,6 +661,12 @@ class PlaySession:
                 console.print("  ".join(self.legal_moves_for_humans()))
             elif word == "board":
                 self.show()
+            elif word == "hint":
+                if len(humans) == len(self.bots):  # as the web app: one person's hint is not another's
+                    console.print("hints are for games against the computer")
+                else:
+                    console.print("thinking…")
+                    console.print(self.hint(player), soft_wrap=True)
             elif word == "undo":
                 refused = "undo is for games against the computer" if len(humans) == len(self.bots) else self.undo()
                 if refused:

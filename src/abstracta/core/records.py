@@ -30,6 +30,9 @@ from .registry import load_game
 
 FORMAT = "abstracta-record"
 VERSION = 1
+#: The tag counting the hints each seat asked for (``"2,0"``: seat 0 two, seat 1 none), in the
+#: web app and the terminal alike.
+HINTS_TAG = "Hints"
 #: ``time``: a seat's clock ran out (the server's clocks); its result is the server's, like a resignation.
 TERMINATIONS = ("normal", "resignation", "time", "abandoned", None)
 

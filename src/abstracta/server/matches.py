@@ -47,7 +47,7 @@ import orjson
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
 from ..core.game import Game, State, action_strings, resignation_returns, seats_out
 from ..core.options import ascii_digits, seed_problem
-from ..core.records import Record
+from ..core.records import HINTS_TAG, Record
 from ..core.registry import load_game
 from . import bots
 from .errors import (Conflict, CorruptMatch, Forbidden, Gone, Hidden, IllegalMove, InvalidRequest, MatchError,
@@ -77,8 +77,6 @@ ANALYSIS_TIMEOUT = 120.0
 #: The evaluation graph: at most this many points (turn starts), each searched with this share
 #: of the game's analysis budget.
 GRAPH_POINTS, GRAPH_SHARE = 120, 0.02
-#: The record tag counting the hints each seat asked for ("2,0": seat 0 two, seat 1 none).
-HINTS_TAG = "Hints"
 
 
 def clip(value: Any, limit: int = ECHO_LIMIT) -> str:
