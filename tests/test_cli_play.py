@@ -243,3 +243,42 @@ def test_hint_names_a_legal_turn_and_is_counted_in_the_record(tmp_path):
     result = play(["fanorona", "--option", "size=telo", "--seat", "1=human", "--records", str(tmp_path)], "hint\nquit\n")
     assert "hints are for games against the computer" in result.output
     assert "Hints" not in saved_record(result.output).tags
+
+
+def test_an_abandoned_game_is_resumed_from_its_record(tmp_path):
+    # quit (or Ctrl-C, or the end of input) saves the game as abandoned; --resume plays it on
+    # with its seats, options and seed, into a new record: the old one is kept as it was
+    first = play(["nibble", "--seed", "1", "--option", "first_player=0", "--seat", "1=greedy",
+                  "--records", str(tmp_path)], "a1\nquit\n")
+    assert first.exit_code == 0, first.output
+    old = saved_record(first.output)
+    old_path = next(tmp_path.iterdir())
+    old_text = old_path.read_text()
+    assert old.termination == "abandoned" and len(old.moves) >= 3  # a1, end, greedy's turn
+    assert f"play on with: abstracta play --resume {old_path}" in first.output
+
+    again = play(["--resume", str(old_path), "--records", str(tmp_path)], "undo\nquit\n")
+    assert again.exit_code == 0, again.output
+    assert f"resumed {old_path}" in again.output and "ply" in again.output
+    assert "Seat 1 (greedy) plays" not in again.output  # seat 0 is to move: nobody plays before it
+    assert "taken back" in again.output  # undo reaches back into the first session
+    new = saved_record(again.output)
+    assert new.players == ["human", "greedy"] and new.seed == old.seed and new.options == old.options
+    assert new.moves == [] and new.termination == "abandoned"
+    assert old_path.read_text() == old_text and len(list(tmp_path.iterdir())) == 2
+
+    # what --resume refuses, in one line and with exit 2
+    done = play(["fanorona", "--option", "size=telo", "--seat", "0=random", "--seat", "1=random",
+                 "--records", str(tmp_path / "done")])
+    finished = saved_record(done.output)
+    assert finished.termination == "normal"
+    done_path = next((tmp_path / "done").iterdir())
+    for args, words in ((["--resume", str(done_path)], "already over"),
+                        (["--resume", str(tmp_path / "missing.json")], "cannot read"),
+                        (["fanorona", "--resume", str(old_path)], "a record of nibble, not fanorona"),
+                        (["--resume", str(old_path), "--option", "variant=hex"], "--resume takes"),
+                        (["--resume", str(old_path), "--seed", "4"], "--resume takes"),
+                        ([], "GAME")):
+        result = play([*args, "--records", str(tmp_path / "x")])
+        assert result.exit_code == 2 and words in result.stderr, (args, result.output)
+    assert not (tmp_path / "x").exists() or not any((tmp_path / "x").iterdir())

@@ -22,7 +22,7 @@ from .core.errors import AbstractaError, IllegalActionError
 from .core.game import Game, State, resignation_returns, seats_out
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
-from .core.records import HINTS_TAG, Record
+from .core.records import HINTS_TAG, Record, hint_counts
 from .core.registry import game_class, load_game, registered_games
 
 app = typer.Typer(
@@ -371,7 +371,7 @@ PLAY_HELP = """Type a move in the game's notation, or:
 @app.command("play")
 @guarded
 def play_cmd(
-    game_name: str = typer.Argument(..., metavar="GAME"),
+    game_name: Optional[str] = typer.Argument(None, metavar="GAME", help="The game (not needed with --resume)."),
     option: Optional[list[str]] = OptionArg,
     seat: Optional[list[str]] = typer.Option(
         None, "--seat", "-s",
@@ -379,10 +379,59 @@ def play_cmd(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for games with chance (also --option seed=N) and for the bots."),
     variant: Optional[str] = typer.Option(None, "--variant", help="Shorthand for --option variant=VALUE."),
     records: Optional[Path] = typer.Option(None, "--records", help="Directory for the saved record (default: user data dir)."),
+    resume: Optional[Path] = typer.Option(
+        None, "--resume", metavar="RECORD",
+        help="Play on an unfinished game (e.g. one you quit) from its record: its game, options, seed and seats "
+             "(--seat may change seats). Saved as a new record; the old one is kept."),
 ) -> None:
     """Play a game in the terminal against the computer or another person."""
     from .ai.levels import make_bot
 
+    if resume is not None:
+        game, initial, played, record = resumed_game(resume, game_name, option, variant, seed)
+        defaults = dict(enumerate(record.players)) if len(record.players) == game.num_players else {0: "human"}
+        seats = parse_seats(seat, game, defaults)
+        bot_seed = record.seed or 0
+    else:
+        if game_name is None:
+            raise CliError("missing argument GAME (e.g. abstracta play fanorona), or --resume RECORD")
+        game = load_game(game_name, **play_options(game_name, option, variant, seed))
+        seats = parse_seats(seat, game, {0: "human"})
+        initial, played, record, bot_seed = game.new_initial_state(), [], None, seed or 0
+    try:
+        bots = [make_bot(spec, game, seed=bot_seed + i) for i, spec in enumerate(seats)]
+    except ValueError as exc:  # a seat a resumed record names
+        raise CliError(f"{resume}: {exc}") from None
+    directory = records or default_records_dir()
+    output_directory(directory, "--records")  # before the game: a bad --records loses no game
+    humans = [i for i, b in enumerate(bots) if b is None]
+    session = PlaySession(game, initial, seats, bots)
+    for action in played:
+        session.apply(action)
+    tags: dict[str, str] = {}
+    if record is not None:
+        tags = {k: v for k, v in record.tags.items() if k != "date"}
+        session.hints = hint_counts(record.tags, game.num_players)
+        console.print(f"resumed {resume} at ply {len(played)}", soft_wrap=True)
+    termination = session.run(humans)
+    if any(session.hints):
+        tags[HINTS_TAG] = ",".join(map(str, session.hints))
+    saved = Record.from_play(game, initial, session.actions, players=seats, tags=tags,
+                             start=record.start if record is not None else None,
+                             termination=termination, result=session.forced_result)
+    path = saved.save(unique_record_path(directory, game.name))
+    console.print(f"record saved: {path}", soft_wrap=True)
+    console.print(f"replay it with: abstracta replay {path}", soft_wrap=True)
+    if termination == "abandoned":
+        console.print(f"play on with: abstracta play --resume {path}", soft_wrap=True)
+
+
+def play_options(game_name: str, option: list[str] | None, variant: str | None, seed: int | None) -> dict[str, str]:
+    """The rules options of a new ``play`` game from ``--option``, ``--variant`` and ``--seed``.
+
+    Raises:
+        CliError: when two of them contradict each other; OptionError for a bad seed.
+    """
     opts = parse_option_pairs(option)
     if variant is not None:
         if "variant" in opts and opts["variant"] != variant:
@@ -394,21 +443,29 @@ def play_cmd(
         if "seed" in opts and opts["seed"] != str(seed):
             raise CliError(f"--seed {seed} contradicts --option seed={opts['seed']}")
         opts["seed"] = str(seed)
-    game = load_game(game_name, **opts)
-    seats = parse_seats(seat, game, {0: "human"})
-    bots = [make_bot(spec, game, seed=(seed or 0) + i) for i, spec in enumerate(seats)]
-    directory = records or default_records_dir()
-    output_directory(directory, "--records")  # before the game: a bad --records loses no game
-    initial = game.new_initial_state()
-    humans = [i for i, b in enumerate(bots) if b is None]
-    session = PlaySession(game, initial, seats, bots)
-    termination = session.run(humans)
-    tags = {HINTS_TAG: ",".join(map(str, session.hints))} if any(session.hints) else {}
-    record = Record.from_play(game, initial, session.actions, players=seats, tags=tags,
-                              termination=termination, result=session.forced_result)
-    path = record.save(unique_record_path(directory, game.name))
-    console.print(f"record saved: {path}", soft_wrap=True)
-    console.print(f"replay it with: abstracta replay {path}", soft_wrap=True)
+    return opts
+
+
+def resumed_game(path: Path, game_name: str | None, option: list[str] | None, variant: str | None,
+                 seed: int | None) -> tuple[Game, State, list[int], Record]:
+    """``(game, initial state, actions played, record)`` of the unfinished game in the record at
+    ``path``, replayed through the rules.
+
+    Raises:
+        CliError: rules options or a seed given beside it, a record of another game than
+            ``game_name``, a game already over. RecordError: a record that cannot be read or replayed.
+    """
+    if option or variant is not None or seed is not None:
+        raise CliError("--resume takes the game, its options and seed from the record: give only --seat and --records")
+    record = Record.load(path)
+    if game_name is not None and game_name != record.game:
+        raise CliError(f"{path} is a record of {record.game}, not {game_name}")
+    final, played = record.replay()
+    if final.is_terminal() or record.termination in ("resignation", "time"):
+        raise CliError(f"{path}: the game is already over ({describe_result(final, record).removeprefix('result: ')}); "
+                       f"replay it with: abstracta replay {path}")
+    game = record.make_game()
+    return game, record.initial_state(game), played, record
 
 
 def output_directory(directory: Path, flag: str) -> None:
