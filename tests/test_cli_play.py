@@ -282,3 +282,26 @@ def test_an_abandoned_game_is_resumed_from_its_record(tmp_path):
         result = play([*args, "--records", str(tmp_path / "x")])
         assert result.exit_code == 2 and words in result.stderr, (args, result.output)
     assert not (tmp_path / "x").exists() or not any((tmp_path / "x").iterdir())
+
+
+def test_a_record_that_cannot_be_saved_is_printed_not_lost(tmp_path, monkeypatch):
+    # the --records directory replaced by a file while the game was played: the game was lost
+    # behind a one-line error
+    from abstracta import cli
+
+    records = tmp_path / "records"
+    original = cli.PlaySession.run
+
+    def run_then_break_the_directory(self, humans):
+        termination = original(self, humans)
+        records.rmdir()
+        records.write_text("in the way")
+        return termination
+
+    monkeypatch.setattr(cli.PlaySession, "run", run_then_break_the_directory)
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(records)],
+                  "c1-b2A\nquit\n")
+    assert result.exit_code == 1, result.output
+    assert "could not save the record" in result.stderr and str(records) in result.stderr
+    printed = Record.from_json(result.stdout[result.stdout.index("{"):])
+    assert printed.moves[0] == "c1-b2A" and printed.termination == "abandoned"

@@ -419,7 +419,15 @@ def play_cmd(
     saved = Record.from_play(game, initial, session.actions, players=seats, tags=tags,
                              start=record.start if record is not None else None,
                              termination=termination, result=session.forced_result)
-    path = saved.save(unique_record_path(directory, game.name))
+    try:
+        path = saved.save(unique_record_path(directory, game.name))
+    except (OSError, CliError) as exc:  # e.g. the directory removed or the disk full during the game
+        reason = f"{exc.strerror}: {exc.filename}" if isinstance(exc, OSError) and exc.strerror else str(exc)
+        err_console.print(f"[bold red]error:[/] could not save the record in {directory} ({reason}); it follows "
+                          "on standard output: save it as a .json file to replay or resume the game",
+                          markup=True, soft_wrap=True)
+        print(saved.to_json())
+        raise typer.Exit(1) from None
     console.print(f"record saved: {path}", soft_wrap=True)
     console.print(f"replay it with: abstracta replay {path}", soft_wrap=True)
     if termination == "abandoned":
