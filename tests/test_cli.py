@@ -5,6 +5,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from abstracta import Record
 from abstracta.cli import app
 from abstracta.core.registry import register_game
 
@@ -190,3 +191,36 @@ def test_match_and_tournament_never_overwrite_the_records_of_an_earlier_run(tmp_
     result = run("tournament", "toy-nim", "--bots", "greedy,random", "--games", "1", "--out", str(out))
     assert result.exit_code == 2 and "--out" in result.stderr and "already holds" in result.stderr, result.output
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_ctrl_c_in_a_match_or_tournament_keeps_the_records_of_the_games_played(tmp_path, monkeypatch):
+    # records were written only after the last game: Ctrl-C threw away every game played so far
+    import abstracta.ai.match as match_module
+    import abstracta.ai.tournament as tournament_module
+
+    def interrupted(original, hook):
+        def run(*args, **kwargs):
+            done = kwargs[hook]
+            calls = []
+
+            def on_done(*a, **k):
+                done(*a, **k)
+                calls.append(1)
+                if len(calls) == 2:
+                    raise KeyboardInterrupt
+            return original(*args, **{**kwargs, hook: on_done})
+        return run
+
+    monkeypatch.setattr(match_module, "run_match", interrupted(match_module.run_match, "on_game_done"))
+    result = run("match", "toy-nim", "-s", "0=random", "-s", "1=greedy", "-n", "5", "--records", str(tmp_path / "m"))
+    assert result.exit_code == 130, result.output
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["toy-nim-000000.json", "toy-nim-000001.json"]
+    assert "interrupted after 2 of 5 games" in result.stderr
+    for path in (tmp_path / "m").iterdir():
+        Record.load(path).replay()
+
+    monkeypatch.setattr(tournament_module, "run_tournament", interrupted(tournament_module.run_tournament, "on_done"))
+    result = run("tournament", "toy-nim", "--bots", "random,greedy", "--games", "4", "--out", str(tmp_path / "t"))
+    assert result.exit_code == 130, result.output
+    assert sorted(p.name for p in (tmp_path / "t").iterdir()) == ["toy-nim-00001.json", "toy-nim-00002.json"]
+    assert "interrupted after 2 of 4 games" in result.stderr

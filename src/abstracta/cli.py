@@ -807,13 +807,20 @@ def match_cmd(
     if records is not None:
         fresh_output_directory(records, [f"{game.name}-{seed + i:06d}.json" for i in range(games)], "--records",
                                "choose another directory or another --seed (game i is saved as seed+i)")
+    played = []
+
+    def done(index: int, record: Record, _result: Any) -> None:
+        if records is not None:  # at once: Ctrl-C later keeps this game
+            record.save(records / f"{game.name}-{seed + index:06d}.json")
+        played.append(index)
+        progress.advance(task)
+
     with Progress(console=err_console, transient=True) as progress:
         task = progress.add_task(f"{game.name}: {' vs '.join(specs)}", total=games)
-        result = run_match(game, specs, games=games, seed=seed,
-                           on_game_done=lambda *a, **k: progress.advance(task))
-    if records is not None:
-        for i, record in enumerate(result.records):
-            record.save(records / f"{game.name}-{seed + i:06d}.json")
+        try:
+            result = run_match(game, specs, games=games, seed=seed, on_game_done=done)
+        except KeyboardInterrupt:
+            interrupted(len(played), games, records)
     if as_json:
         print(json.dumps({"game": game.name, "options": game.option_text(), "games": games, "seed": seed,
                           "mean_plies": result.mean_plies,
@@ -832,6 +839,13 @@ def match_cmd(
     console.print(table)
     if records is not None:
         console.print(f"records saved in {records}")
+
+
+def interrupted(done: int, total: int, directory: Path | None) -> None:
+    """Ctrl-C during bot games: say what was kept and exit 130 (the shell's code for it)."""
+    kept = f"; their records are in {directory}" if directory is not None and done else ""
+    err_console.print(f"interrupted after {done} of {total} games{kept}", soft_wrap=True)
+    raise typer.Exit(130)
 
 
 # --------------------------------------------------------------------------- tournament
@@ -875,12 +889,22 @@ def tournament_cmd(
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err_console, transient=True) as progress:
         bar = progress.add_task(f"{game.name}: {len(tasks)} games ({executor})", total=len(tasks))
+        finished = []
+
+        def done(outcome: Any) -> None:
+            if out is not None:  # at once: Ctrl-C later keeps this game
+                Record.from_dict(outcome.record).save(out / f"{game.name}-{outcome.index + 1:05d}.json")
+            finished.append(outcome.index)
+            progress.advance(bar)
+
         try:
             result = run_tournament(game, specs, games, seed, executor=executor, workers=workers,
                                     ray_address=ray_address, max_actions=max_actions, opening=opening,
-                                    on_done=lambda outcome: progress.advance(bar))
+                                    on_done=done)
         except ImportError as exc:
             raise CliError(str(exc)) from None
+        except KeyboardInterrupt:
+            interrupted(len(finished), len(tasks), out)
     data = result.to_json()
     labels = [f"{s} (#{i})" if result.specs.count(s) > 1 else s for i, s in enumerate(result.specs)]
     title = f"{game.title}{' (' + ', '.join(option) + ')' if option else ''}"
@@ -912,8 +936,6 @@ def tournament_cmd(
     if out is not None:
         from .ai.tournament import plot_ratings
 
-        for outcome in result.outcomes:
-            Record.from_dict(outcome.record).save(out / f"{game.name}-{outcome.index + 1:05d}.json")
         (out / "results.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         try:
             plot_ratings(result, out / "elo.png", title=f"{title}: Elo, {games} games per pairing")
