@@ -305,3 +305,21 @@ def test_a_record_that_cannot_be_saved_is_printed_not_lost(tmp_path, monkeypatch
     assert "could not save the record" in result.stderr and str(records) in result.stderr
     printed = Record.from_json(result.stdout[result.stdout.index("{"):])
     assert printed.moves[0] == "c1-b2A" and printed.termination == "abandoned"
+
+
+def test_a_terminal_that_cannot_encode_the_board_gets_replacements_not_a_traceback(tmp_path):
+    # a terminal in ASCII or Latin-1: the first "—" of the header ended the command with a
+    # UnicodeEncodeError before the game began, and a typed "é" with a UnicodeDecodeError
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-m", "abstracta", "play", "nibble", "--seed", "1", "--seat", "1=random",
+                           "--records", str(tmp_path)], input="é\n?\nquit\n".encode(), capture_output=True,
+                          env=env, timeout=60)
+    out, err = done.stdout.decode("ascii"), done.stderr.decode("ascii")
+    assert done.returncode == 0, err
+    assert "Traceback" not in err and "Nibble ? seats: 0=human" in out
+    assert "'??' is not a cell" in out
+    assert "record saved:" in out

@@ -1273,6 +1273,11 @@ def serve_cmd(
 
 
 def main() -> None:
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        # a terminal in ASCII or Latin-1 gets "?" for a board's "—" or "▶" (and a typed "é"
+        # is a bad move), not a traceback
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     app()
 
 
