@@ -323,3 +323,20 @@ def test_a_terminal_that_cannot_encode_the_board_gets_replacements_not_a_traceba
     assert "Traceback" not in err and "Nibble ? seats: 0=human" in out
     assert "'??' is not a cell" in out
     assert "record saved:" in out
+
+
+def test_an_error_in_the_middle_of_a_game_still_saves_what_was_played(tmp_path, monkeypatch):
+    # anything but Ctrl-C, Ctrl-D or quit (a bot's or an engine's bug, a full memory) ended the
+    # command without a record: the game was lost with the traceback
+    from abstracta import cli
+
+    def broken(self, player):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(cli.PlaySession, "hint", broken)
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)],
+                  "c1-b2A\nhint\n")
+    assert isinstance(result.exception, RuntimeError) and result.exit_code == 1
+    record = saved_record(result.output)
+    assert record.moves[0] == "c1-b2A" and record.termination == "abandoned"
+    assert "the game stopped on an error" in result.output

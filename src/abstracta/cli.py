@@ -413,11 +413,24 @@ def play_cmd(
         tags = {k: v for k, v in record.tags.items() if k != "date"}
         session.hints = hint_counts(record.tags, game.num_players)
         console.print(f"resumed {resume} at ply {len(played)}", soft_wrap=True)
-    termination = session.run(humans)
+    try:
+        termination = session.run(humans)
+    except Exception:
+        # a bug of a bot or an engine: what was played is kept before the traceback
+        console.print("[bold red]the game stopped on an error[/]; what was played is kept")
+        save_played(session, game, initial, seats, tags, record, directory, "abandoned")
+        raise
+    save_played(session, game, initial, seats, tags, record, directory, termination)
+
+
+def save_played(session: "PlaySession", game: Game, initial: State, seats: list[str], tags: dict[str, str],
+                resumed: Record | None, directory: Path, termination: str | None) -> None:
+    """Save a ``play`` game's record in ``directory`` and print its path and what to do with it;
+    when it cannot be saved, print the record on stdout and exit 1 (the game is never lost)."""
     if any(session.hints):
-        tags[HINTS_TAG] = ",".join(map(str, session.hints))
+        tags = {**tags, HINTS_TAG: ",".join(map(str, session.hints))}
     saved = Record.from_play(game, initial, session.actions, players=seats, tags=tags,
-                             start=record.start if record is not None else None,
+                             start=resumed.start if resumed is not None else None,
                              termination=termination, result=session.forced_result)
     try:
         path = saved.save(unique_record_path(directory, game.name))
