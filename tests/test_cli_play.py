@@ -340,3 +340,13 @@ def test_an_error_in_the_middle_of_a_game_still_saves_what_was_played(tmp_path, 
     record = saved_record(result.output)
     assert record.moves[0] == "c1-b2A" and record.termination == "abandoned"
     assert "the game stopped on an error" in result.output
+
+
+def test_a_board_wider_than_the_terminal_says_so(tmp_path):
+    # Fibonacci's board is 46 columns: at 40 the wrapped rows looked like a broken board
+    args = ["fibonacci", "--seed", "1", "--seat", "1=random", "--records", str(tmp_path)]
+    narrow = runner.invoke(app, ["play", *args], input="quit\n", env={"COLUMNS": "40"})
+    assert narrow.exit_code == 0, narrow.output
+    assert "the board is wider than this terminal's 40 columns" in narrow.output.replace("\n", " ")
+    wide = runner.invoke(app, ["play", *args], input="quit\n", env={"COLUMNS": "100"})
+    assert "columns wide" not in wide.output

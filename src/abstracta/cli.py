@@ -589,7 +589,16 @@ class PlaySession:
         return humans[0] if humans else None
 
     def show(self) -> None:
-        console.print(self.game.render(self.state, self.view_for()))
+        from rich.cells import cell_len
+
+        board = self.game.render(self.state, self.view_for())
+        console.print(board)
+        lines = (board.plain if hasattr(board, "plain") else str(board)).splitlines()
+        # rows of a board wrapped look like a broken board: say why (a line or two of a legend
+        # wraps as any text does)
+        if sum(cell_len(line.rstrip()) > console.width for line in lines) > 4:
+            console.print(f"[dim](the board is wider than this terminal's {console.width} columns: "
+                          "widen it to see the board whole)[/]")
 
     def apply(self, action: int) -> None:
         player = self.state.current_player()
