@@ -97,4 +97,3 @@ def test_position_with_lookalike_digits_is_a_clear_error():
     # '²' passes str.isdigit(), int() refuses it: a message and exit 2, not a traceback
     result = runner.invoke(app, ["moves", "slide-checkers", "--position", "- P:²/7 G"])
     assert result.exit_code == 2 and "phase 'P:²/7' must give 2 counts" in result.stderr, result.output
-
