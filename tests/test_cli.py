@@ -5,6 +5,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from abstracta import Record
 from abstracta.cli import app
 from abstracta.core.registry import register_game
 
@@ -144,13 +145,15 @@ def test_unwritable_output_paths_are_one_line_errors(tmp_path):
     afile = tmp_path / "a-file"
     afile.write_text("")
     result = run("match", "toy-nim", "-s", "0=random", "-s", "1=random", "-n", "1", "--records", str(afile))
-    assert result.exit_code == 2 and "File exists" in result.stderr and str(afile) in result.stderr, result.output
+    # ("File exists" named the file in the way as if it were the trouble, not the option)
+    assert result.exit_code == 2 and f"--records {afile}: not a directory" in result.stderr, result.output
     result = run("tournament", "toy-nim", "--bots", "random,random", "--games", "1", "--out", str(afile / "sub"))
-    assert result.exit_code == 2 and "Not a directory" in result.stderr, result.output
+    assert result.exit_code == 2 and f"--out {afile / 'sub'}: not a directory" in result.stderr, result.output
     assert not isinstance(result.exception, OSError)
     # play finds out before the game, not after it (the game would be lost)
     result = runner.invoke(app, ["play", "toy-nim", "--seat", "1=random", "--records", str(afile)], input="1\n")
-    assert result.exit_code == 2 and "File exists" in result.stderr and "Toy Nim" not in result.stdout, result.output
+    assert result.exit_code == 2 and f"--records {afile}: not a directory" in result.stderr, result.output
+    assert "Toy Nim" not in result.stdout
 
 
 @pytest.mark.parametrize("url, words", [
@@ -166,3 +169,58 @@ def test_serve_with_an_unusable_database_is_a_one_line_error(tmp_path, url, word
     result = run("serve", "--port", "0", "--bot-workers", "0", "--db", url)
     assert result.exit_code == 2 and "cannot use the database" in result.stderr, result.output
     assert words in result.stderr.lower() or words in result.stderr, result.stderr
+
+
+def test_match_and_tournament_never_overwrite_the_records_of_an_earlier_run(tmp_path):
+    # a second run into the same directory with the same seed wrote the same file names over the
+    # first run's records (and results.json): refused before any game, the first run kept
+    records = tmp_path / "match"
+    assert run("match", "toy-nim", "-s", "0=random", "-s", "1=greedy", "-n", "2", "--records", str(records)).exit_code == 0
+    before = {p.name: p.read_text() for p in records.iterdir()}
+    result = run("match", "toy-nim", "-s", "0=greedy", "-s", "1=greedy", "-n", "3", "--records", str(records))
+    assert result.exit_code == 2 and "toy-nim-000000.json" in result.stderr and "--seed" in result.stderr, result.output
+    assert {p.name: p.read_text() for p in records.iterdir()} == before
+    # another seed writes beside them
+    assert run("match", "toy-nim", "-s", "0=greedy", "-s", "1=greedy", "-n", "1", "--seed", "2",
+               "--records", str(records)).exit_code == 0
+    assert len(list(records.iterdir())) == 3
+
+    out = tmp_path / "tournament"
+    assert run("tournament", "toy-nim", "--bots", "random,greedy", "--games", "1", "--out", str(out)).exit_code == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    result = run("tournament", "toy-nim", "--bots", "greedy,random", "--games", "1", "--out", str(out))
+    assert result.exit_code == 2 and "--out" in result.stderr and "already holds" in result.stderr, result.output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_ctrl_c_in_a_match_or_tournament_keeps_the_records_of_the_games_played(tmp_path, monkeypatch):
+    # records were written only after the last game: Ctrl-C threw away every game played so far
+    import abstracta.ai.match as match_module
+    import abstracta.ai.tournament as tournament_module
+
+    def interrupted(original, hook):
+        def run(*args, **kwargs):
+            done = kwargs[hook]
+            calls = []
+
+            def on_done(*a, **k):
+                done(*a, **k)
+                calls.append(1)
+                if len(calls) == 2:
+                    raise KeyboardInterrupt
+            return original(*args, **{**kwargs, hook: on_done})
+        return run
+
+    monkeypatch.setattr(match_module, "run_match", interrupted(match_module.run_match, "on_game_done"))
+    result = run("match", "toy-nim", "-s", "0=random", "-s", "1=greedy", "-n", "5", "--records", str(tmp_path / "m"))
+    assert result.exit_code == 130, result.output
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["toy-nim-000000.json", "toy-nim-000001.json"]
+    assert "interrupted after 2 of 5 games" in result.stderr
+    for path in (tmp_path / "m").iterdir():
+        Record.load(path).replay()
+
+    monkeypatch.setattr(tournament_module, "run_tournament", interrupted(tournament_module.run_tournament, "on_done"))
+    result = run("tournament", "toy-nim", "--bots", "random,greedy", "--games", "4", "--out", str(tmp_path / "t"))
+    assert result.exit_code == 130, result.output
+    assert sorted(p.name for p in (tmp_path / "t").iterdir()) == ["toy-nim-00001.json", "toy-nim-00002.json"]
+    assert "interrupted after 2 of 4 games" in result.stderr

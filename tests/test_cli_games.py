@@ -34,6 +34,19 @@ def test_fanorona_moves_and_apply():
     assert cli_json("moves", "fanorona", "--position", after) == ["f4-g5W", "end"]
 
 
+def test_games_table_shows_every_option_value_at_80_columns():
+    # the table cut long options with "…" (first_turn_single_cap…, variant=standard|card…):
+    # in a standard terminal a newcomer could not read which values an option takes
+    result = runner.invoke(app, ["games"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.output
+    cells = "".join(line.split("│")[4] for line in result.output.splitlines() if line.count("│") == 5)
+    flat = cells.replace(" ", "")
+    for text in ("first_turn_single_capture=false", "variant=standard|cards|go",
+                 "variant=square9|square13|hex", "board=1,1|5,1|7,1|11,1"):
+        assert text in flat, (text, flat)
+
+
 def test_fanorona_immobile_side_has_lost():
     got = cli_json("apply", "fanorona", "--position", "........./........./........./WW......./BW....... B")
     assert got["terminal"] is True and got["returns"] == [1.0, -1.0]

@@ -127,7 +127,7 @@ def test_two_people_with_hidden_cards_get_a_hand_over_screen(tmp_path):
     out = result.output
     assert out.count("pass the terminal to") == 2
     # seat 1's hand is only printed after the second hand-over
-    first_handover = out.index("pass the terminal to Player 2 (seat 1)")
+    first_handover = out.index("pass the terminal to Seat 1,")
     assert "9s Jc 5d Kd 3c 2d Jh 5h" not in out[:first_handover]
 
 
@@ -167,3 +167,186 @@ def test_a_typed_nibble_take_is_the_whole_turn(tmp_path):
     assert record.moves == ["a1", "end"]
     state, actions = record.replay()
     assert state.current_player() == 1 and len(actions) == 2  # a1, end: seat 1 is to move
+
+
+def test_undo_never_goes_back_past_a_drawn_card(tmp_path):
+    # seed 3, seat 0 first: piles K K J, so the only legal action is to draw (the stock's top card,
+    # 4s, shows in the hand; it does not fit and the turn passes). Undoing the draw would let the
+    # player choose again knowing the stock's next card: refused, as the web app refuses it.
+    result = play(["fibonacci-cards", "--seed", "3", "--option", "first_player=0", "--seat", "1=random",
+                   "--records", str(tmp_path)], "draw\nundo\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "taken back" not in result.output
+    assert "showed hidden information or a chance outcome" in result.output
+    record = saved_record(result.output)
+    assert record.moves == ["draw", "Jc/3"] and record.termination == "abandoned"  # the 4s drawn did not fit
+
+
+def test_a_seat_given_twice_is_refused_not_overwritten():
+    # two --seat 0 passed the match's count of seats: seat 0's first bot was dropped and seat 1,
+    # never named, played level:3
+    result = runner.invoke(app, ["match", "fanorona", "--option", "size=telo", "--seat", "0=random",
+                                 "--seat", "0=greedy", "--games", "1"])
+    assert result.exit_code == 2, result.output
+    assert "seat 0 is given twice" in result.stderr and "level:3" not in result.output
+    result = play(["fanorona", "--seat", "1=random", "--seat", "1=greedy"])
+    assert result.exit_code == 2 and "seat 1 is given twice" in result.stderr
+
+
+def test_colourless_seats_are_named_by_their_seat_number_as_on_the_board(tmp_path):
+    # Nibble's board, --seat and the result line count seats from 0; the lines in between said
+    # "Player 2 (random) plays …", "Player 2 wins", so one seat went by two numbers
+    result = play(["nibble", "--seed", "1", "--option", "first_player=1", "--seat", "1=random",
+                   "--records", str(tmp_path)], "resign\ny\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Player" not in out, out
+    assert "Seat 1 (random) plays" in out
+    assert "Resign? Then Seat 1 wins. [y/N]" in out and "You resign — Seat 1 wins" in out  # not "You resigns"
+
+
+def test_a_seat_put_out_of_a_three_player_game_is_told(capsys):
+    # Green's jump takes Blue's last piece: the terminal said nothing, Blue's turns just stopped
+    # (the browser says it); once, when it happens
+    from abstracta import load_game
+    from abstracta.ai.levels import make_bot
+    from abstracta.cli import PlaySession
+
+    game = load_game("slide-checkers", players="3")
+    initial = game.state_from_text("Bc10,Gc8,Gi5,Rb4,Rb5,Rd5,Rh1,Rj11,Rl2,Rl7 M G nj=6")
+    lines = iter(["c8>d9*b11e", "?", "quit"])
+    seats = ["human", "random", "random"]
+    session = PlaySession(game, initial, seats, [None, make_bot("random", game, seed=1), make_bot("random", game, seed=2)],
+                          read=lambda prompt: next(lines))
+    assert session.run([0]) == "abandoned"
+    out = capsys.readouterr().out
+    assert out.count("Blue is out — Blue has no pieces left") == 1, out
+    assert out.index("Blue is out") < out.index("Red (random) plays")
+
+
+def test_hint_names_a_legal_turn_and_is_counted_in_the_record(tmp_path):
+    # the browser offers hints against the computer (counted in the record's Hints tag); the
+    # terminal took "hint" for a badly written move
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)],
+                  "hint\nhint\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "not Fanorona notation" not in result.output
+    hints = [line.split("hint: ", 1)[1] for line in result.output.splitlines() if "hint: " in line]
+    assert len(hints) == 2
+    best = hints[0].split()[0]
+    import abstracta
+
+    assert best in abstracta.load_game("fanorona", size="telo").new_initial_state().legal_action_strings()
+    record = saved_record(result.output)
+    assert record.moves == [] and record.tags["Hints"] == "2,0"
+    # two people at one terminal: no hints, as the web app gives none there
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=human", "--records", str(tmp_path)], "hint\nquit\n")
+    assert "hints are for games against the computer" in result.output
+    assert "Hints" not in saved_record(result.output).tags
+
+
+def test_an_abandoned_game_is_resumed_from_its_record(tmp_path):
+    # quit (or Ctrl-C, or the end of input) saves the game as abandoned; --resume plays it on
+    # with its seats, options and seed, into a new record: the old one is kept as it was
+    first = play(["nibble", "--seed", "1", "--option", "first_player=0", "--seat", "1=greedy",
+                  "--records", str(tmp_path)], "a1\nquit\n")
+    assert first.exit_code == 0, first.output
+    old = saved_record(first.output)
+    old_path = next(tmp_path.iterdir())
+    old_text = old_path.read_text()
+    assert old.termination == "abandoned" and len(old.moves) >= 3  # a1, end, greedy's turn
+    assert f"play on with: abstracta play --resume {old_path}" in first.output
+
+    again = play(["--resume", str(old_path), "--records", str(tmp_path)], "undo\nquit\n")
+    assert again.exit_code == 0, again.output
+    assert f"resumed {old_path}" in again.output and "ply" in again.output
+    assert "Seat 1 (greedy) plays" not in again.output  # seat 0 is to move: nobody plays before it
+    assert "taken back" in again.output  # undo reaches back into the first session
+    new = saved_record(again.output)
+    assert new.players == ["human", "greedy"] and new.seed == old.seed and new.options == old.options
+    assert new.moves == [] and new.termination == "abandoned"
+    assert old_path.read_text() == old_text and len(list(tmp_path.iterdir())) == 2
+
+    # what --resume refuses, in one line and with exit 2
+    done = play(["fanorona", "--option", "size=telo", "--seat", "0=random", "--seat", "1=random",
+                 "--records", str(tmp_path / "done")])
+    finished = saved_record(done.output)
+    assert finished.termination == "normal"
+    done_path = next((tmp_path / "done").iterdir())
+    for args, words in ((["--resume", str(done_path)], "already over"),
+                        (["--resume", str(tmp_path / "missing.json")], "cannot read"),
+                        (["fanorona", "--resume", str(old_path)], "a record of nibble, not fanorona"),
+                        (["--resume", str(old_path), "--option", "variant=hex"], "--resume takes"),
+                        (["--resume", str(old_path), "--seed", "4"], "--resume takes"),
+                        ([], "GAME")):
+        result = play([*args, "--records", str(tmp_path / "x")])
+        assert result.exit_code == 2 and words in result.stderr, (args, result.output)
+    assert not (tmp_path / "x").exists() or not any((tmp_path / "x").iterdir())
+
+
+def test_a_record_that_cannot_be_saved_is_printed_not_lost(tmp_path, monkeypatch):
+    # the --records directory replaced by a file while the game was played: the game was lost
+    # behind a one-line error
+    from abstracta import cli
+
+    records = tmp_path / "records"
+    original = cli.PlaySession.run
+
+    def run_then_break_the_directory(self, humans):
+        termination = original(self, humans)
+        records.rmdir()
+        records.write_text("in the way")
+        return termination
+
+    monkeypatch.setattr(cli.PlaySession, "run", run_then_break_the_directory)
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(records)],
+                  "c1-b2A\nquit\n")
+    assert result.exit_code == 1, result.output
+    assert "could not save the record" in result.stderr and str(records) in result.stderr
+    printed = Record.from_json(result.stdout[result.stdout.index("{"):])
+    assert printed.moves[0] == "c1-b2A" and printed.termination == "abandoned"
+
+
+def test_a_terminal_that_cannot_encode_the_board_gets_replacements_not_a_traceback(tmp_path):
+    # a terminal in ASCII or Latin-1: the first "—" of the header ended the command with a
+    # UnicodeEncodeError before the game began, and a typed "é" with a UnicodeDecodeError
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-m", "abstracta", "play", "nibble", "--seed", "1", "--seat", "1=random",
+                           "--records", str(tmp_path)], input="é\n?\nquit\n".encode(), capture_output=True,
+                          env=env, timeout=60)
+    out, err = done.stdout.decode("ascii"), done.stderr.decode("ascii")
+    assert done.returncode == 0, err
+    assert "Traceback" not in err and "Nibble ? seats: 0=human" in out
+    assert "'??' is not a cell" in out
+    assert "record saved:" in out
+
+
+def test_an_error_in_the_middle_of_a_game_still_saves_what_was_played(tmp_path, monkeypatch):
+    # anything but Ctrl-C, Ctrl-D or quit (a bot's or an engine's bug, a full memory) ended the
+    # command without a record: the game was lost with the traceback
+    from abstracta import cli
+
+    def broken(self, player):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(cli.PlaySession, "hint", broken)
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)],
+                  "c1-b2A\nhint\n")
+    assert isinstance(result.exception, RuntimeError) and result.exit_code == 1
+    record = saved_record(result.output)
+    assert record.moves[0] == "c1-b2A" and record.termination == "abandoned"
+    assert "the game stopped on an error" in result.output
+
+
+def test_a_board_wider_than_the_terminal_says_so(tmp_path):
+    # Fibonacci's board is 46 columns: at 40 the wrapped rows looked like a broken board
+    args = ["fibonacci", "--seed", "1", "--seat", "1=random", "--records", str(tmp_path)]
+    narrow = runner.invoke(app, ["play", *args], input="quit\n", env={"COLUMNS": "40"})
+    assert narrow.exit_code == 0, narrow.output
+    assert "the board is wider than this terminal's 40 columns" in narrow.output.replace("\n", " ")
+    wide = runner.invoke(app, ["play", *args], input="quit\n", env={"COLUMNS": "100"})
+    assert "columns wide" not in wide.output

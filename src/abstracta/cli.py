@@ -22,7 +22,7 @@ from .core.errors import AbstractaError, IllegalActionError
 from .core.game import Game, State, resignation_returns, seats_out
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
-from .core.records import Record
+from .core.records import HINTS_TAG, Record, hint_counts
 from .core.registry import game_class, load_game, registered_games
 
 app = typer.Typer(
@@ -161,12 +161,14 @@ def games_cmd(as_json: bool = JsonArg) -> None:
         table.add_column("game")
         table.add_column("title")
         table.add_column("players")
-        table.add_column("options (default first)")
+        # folded, never cut with "…": the values are what a reader comes for; " | " lets a long
+        # list wrap between values
+        table.add_column("options (default first)", overflow="fold")
         for row in rows:
             opts = []
             for o in row["game"].option_specs:
                 values = [o.default] + [c for c in (o.choices or ()) if c != o.default]
-                opts.append(f"{o.name}={'|'.join('(unset)' if v is None else o.text_of(v) for v in values)}")
+                opts.append(f"{o.name}={' | '.join('(unset)' if v is None else o.text_of(v) for v in values)}")
             lo, hi = row["players"]
             table.add_row(row["name"], f"{row['title']}\n[dim]{row['summary']}[/]", str(lo) if lo == hi else f"{lo}–{hi}",
                           "\n".join(opts))
@@ -332,6 +334,7 @@ def parse_seats(specs: list[str] | None, game: Game, default: dict[int, str]) ->
 
     n = game.num_players
     seats = dict(default)
+    given: dict[int, str] = {}
     for item in specs or []:
         index, sep, spec = item.partition("=")
         if not sep or not ascii_digits(index.strip()):
@@ -339,6 +342,9 @@ def parse_seats(specs: list[str] | None, game: Game, default: dict[int, str]) ->
         i = int(index)
         if not 0 <= i < n:
             raise CliError(f"seat {i} does not exist (this game has seats 0..{n - 1})")
+        if i in given:
+            raise CliError(f"seat {i} is given twice (--seat {given[i]} and --seat {item})")
+        given[i] = item
         try:
             seats[i] = parse_seat_spec(spec.strip(), game)
         except ValueError as exc:
@@ -354,6 +360,7 @@ def default_records_dir() -> Path:
 
 PLAY_HELP = """Type a move in the game's notation, or:
   ?        list the legal moves
+  hint     the analysis board's best turn for you (against the computer; counted in the record)
   undo     take back your last turn (against the computer)
   board    draw the board again
   resign   give up
@@ -364,7 +371,7 @@ PLAY_HELP = """Type a move in the game's notation, or:
 @app.command("play")
 @guarded
 def play_cmd(
-    game_name: str = typer.Argument(..., metavar="GAME"),
+    game_name: Optional[str] = typer.Argument(None, metavar="GAME", help="The game (not needed with --resume)."),
     option: Optional[list[str]] = OptionArg,
     seat: Optional[list[str]] = typer.Option(
         None, "--seat", "-s",
@@ -372,10 +379,80 @@ def play_cmd(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for games with chance (also --option seed=N) and for the bots."),
     variant: Optional[str] = typer.Option(None, "--variant", help="Shorthand for --option variant=VALUE."),
     records: Optional[Path] = typer.Option(None, "--records", help="Directory for the saved record (default: user data dir)."),
+    resume: Optional[Path] = typer.Option(
+        None, "--resume", metavar="RECORD",
+        help="Play on an unfinished game (e.g. one you quit) from its record: its game, options, seed and seats "
+             "(--seat may change seats). Saved as a new record; the old one is kept."),
 ) -> None:
     """Play a game in the terminal against the computer or another person."""
     from .ai.levels import make_bot
 
+    if resume is not None:
+        game, initial, played, record = resumed_game(resume, game_name, option, variant, seed)
+        defaults = dict(enumerate(record.players)) if len(record.players) == game.num_players else {0: "human"}
+        seats = parse_seats(seat, game, defaults)
+        bot_seed = record.seed or 0
+    else:
+        if game_name is None:
+            raise CliError("missing argument GAME (e.g. abstracta play fanorona), or --resume RECORD")
+        game = load_game(game_name, **play_options(game_name, option, variant, seed))
+        seats = parse_seats(seat, game, {0: "human"})
+        initial, played, record, bot_seed = game.new_initial_state(), [], None, seed or 0
+    try:
+        bots = [make_bot(spec, game, seed=bot_seed + i) for i, spec in enumerate(seats)]
+    except ValueError as exc:  # a seat a resumed record names
+        raise CliError(f"{resume}: {exc}") from None
+    directory = records or default_records_dir()
+    output_directory(directory, "--records")  # before the game: a bad --records loses no game
+    humans = [i for i, b in enumerate(bots) if b is None]
+    session = PlaySession(game, initial, seats, bots)
+    for action in played:
+        session.apply(action)
+    tags: dict[str, str] = {}
+    if record is not None:
+        tags = {k: v for k, v in record.tags.items() if k != "date"}
+        session.hints = hint_counts(record.tags, game.num_players)
+        console.print(f"resumed {resume} at ply {len(played)}", soft_wrap=True)
+    try:
+        termination = session.run(humans)
+    except Exception:
+        # a bug of a bot or an engine: what was played is kept before the traceback
+        console.print("[bold red]the game stopped on an error[/]; what was played is kept")
+        save_played(session, game, initial, seats, tags, record, directory, "abandoned")
+        raise
+    save_played(session, game, initial, seats, tags, record, directory, termination)
+
+
+def save_played(session: "PlaySession", game: Game, initial: State, seats: list[str], tags: dict[str, str],
+                resumed: Record | None, directory: Path, termination: str | None) -> None:
+    """Save a ``play`` game's record in ``directory`` and print its path and what to do with it;
+    when it cannot be saved, print the record on stdout and exit 1 (the game is never lost)."""
+    if any(session.hints):
+        tags = {**tags, HINTS_TAG: ",".join(map(str, session.hints))}
+    saved = Record.from_play(game, initial, session.actions, players=seats, tags=tags,
+                             start=resumed.start if resumed is not None else None,
+                             termination=termination, result=session.forced_result)
+    try:
+        path = saved.save(unique_record_path(directory, game.name))
+    except (OSError, CliError) as exc:  # e.g. the directory removed or the disk full during the game
+        reason = f"{exc.strerror}: {exc.filename}" if isinstance(exc, OSError) and exc.strerror else str(exc)
+        err_console.print(f"[bold red]error:[/] could not save the record in {directory} ({reason}); it follows "
+                          "on standard output: save it as a .json file to replay or resume the game",
+                          markup=True, soft_wrap=True)
+        print(saved.to_json())
+        raise typer.Exit(1) from None
+    console.print(f"record saved: {path}", soft_wrap=True)
+    console.print(f"replay it with: abstracta replay {path}", soft_wrap=True)
+    if termination == "abandoned":
+        console.print(f"play on with: abstracta play --resume {path}", soft_wrap=True)
+
+
+def play_options(game_name: str, option: list[str] | None, variant: str | None, seed: int | None) -> dict[str, str]:
+    """The rules options of a new ``play`` game from ``--option``, ``--variant`` and ``--seed``.
+
+    Raises:
+        CliError: when two of them contradict each other; OptionError for a bad seed.
+    """
     opts = parse_option_pairs(option)
     if variant is not None:
         if "variant" in opts and opts["variant"] != variant:
@@ -387,20 +464,58 @@ def play_cmd(
         if "seed" in opts and opts["seed"] != str(seed):
             raise CliError(f"--seed {seed} contradicts --option seed={opts['seed']}")
         opts["seed"] = str(seed)
-    game = load_game(game_name, **opts)
-    seats = parse_seats(seat, game, {0: "human"})
-    bots = [make_bot(spec, game, seed=(seed or 0) + i) for i, spec in enumerate(seats)]
-    directory = records or default_records_dir()
-    directory.mkdir(parents=True, exist_ok=True)  # before the game: a bad --records loses no game
-    initial = game.new_initial_state()
-    humans = [i for i, b in enumerate(bots) if b is None]
-    session = PlaySession(game, initial, seats, bots)
-    termination = session.run(humans)
-    record = Record.from_play(game, initial, session.actions, players=seats,
-                              termination=termination, result=session.forced_result)
-    path = record.save(unique_record_path(directory, game.name))
-    console.print(f"record saved: {path}", soft_wrap=True)
-    console.print(f"replay it with: abstracta replay {path}", soft_wrap=True)
+    return opts
+
+
+def resumed_game(path: Path, game_name: str | None, option: list[str] | None, variant: str | None,
+                 seed: int | None) -> tuple[Game, State, list[int], Record]:
+    """``(game, initial state, actions played, record)`` of the unfinished game in the record at
+    ``path``, replayed through the rules.
+
+    Raises:
+        CliError: rules options or a seed given beside it, a record of another game than
+            ``game_name``, a game already over. RecordError: a record that cannot be read or replayed.
+    """
+    if option or variant is not None or seed is not None:
+        raise CliError("--resume takes the game, its options and seed from the record: give only --seat and --records")
+    record = Record.load(path)
+    if game_name is not None and game_name != record.game:
+        raise CliError(f"{path} is a record of {record.game}, not {game_name}")
+    final, played = record.replay()
+    if final.is_terminal() or record.termination in ("resignation", "time"):
+        raise CliError(f"{path}: the game is already over ({describe_result(final, record).removeprefix('result: ')}); "
+                       f"replay it with: abstracta replay {path}")
+    game = record.make_game()
+    return game, record.initial_state(game), played, record
+
+
+def output_directory(directory: Path, flag: str) -> None:
+    """Create ``directory`` (and its parents) for the files an option such as ``--records`` asks for.
+
+    Raises:
+        CliError: naming the option when a file stands where a directory must be, or the system
+            refuses (e.g. permission denied).
+    """
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise CliError(f"{flag} {directory}: not a directory (a file of that name is in the way)") from None
+    except OSError as exc:
+        raise CliError(f"{flag} {directory}: {exc.strerror or exc}") from None
+
+
+def fresh_output_directory(directory: Path, names: list[str], flag: str, hint: str) -> None:
+    """Create ``directory`` (before any game is played: a bad path loses none) and make sure none
+    of ``names`` is in it already, so that an earlier run's files are never written over.
+
+    Raises:
+        CliError: naming the first file already there and ``hint`` (what to change).
+    """
+    output_directory(directory, flag)
+    taken = next((name for name in names if (directory / name).exists()), None)
+    if taken is not None:
+        raise CliError(f"{flag} {directory} already holds {taken} (an earlier run?); nothing is "
+                       f"overwritten: {hint}")
 
 
 def unique_record_path(directory: Path, game_name: str) -> Path:
@@ -446,15 +561,17 @@ class PlaySession:
         self.movers: list[int] = []
         self.state = initial.clone()
         self.forced_result: list[float] | None = None
+        self.hints = [0] * initial.num_players
         self.read = read or line_reader()
 
     def who(self, player: int) -> str:
-        """The seat's name in the game (White, Red), else "You" for the only person, else Player N."""
+        """The seat's name in the game (White, Red), else "You" for the only person, else Seat N
+        (numbered from 0, as --seat, the board and the result line number them)."""
         style = self.game.description.seats[player]
         if style.name is not None:
             return str(style.name)
         humans = [i for i, b in enumerate(self.bots) if b is None]
-        return "You" if humans == [player] else f"Player {player + 1}"
+        return "You" if humans == [player] else f"Seat {player}"
 
     def winners_text(self, returns: list[float]) -> str:
         winners = [self.who(i) for i, r in enumerate(returns) if r > 0]
@@ -472,7 +589,16 @@ class PlaySession:
         return humans[0] if humans else None
 
     def show(self) -> None:
-        console.print(self.game.render(self.state, self.view_for()))
+        from rich.cells import cell_len
+
+        board = self.game.render(self.state, self.view_for())
+        console.print(board)
+        lines = (board.plain if hasattr(board, "plain") else str(board)).splitlines()
+        # rows of a board wrapped look like a broken board: say why (a line or two of a legend
+        # wraps as any text does)
+        if sum(cell_len(line.rstrip()) > console.width for line in lines) > 4:
+            console.print(f"[dim](the board is wider than this terminal's {console.width} columns: "
+                          "widen it to see the board whole)[/]")
 
     def apply(self, action: int) -> None:
         player = self.state.current_player()
@@ -489,25 +615,55 @@ class PlaySession:
                 pass
         return self.state.legal_action_strings()
 
-    def undo(self) -> bool:
-        """Take back the bots' replies and the human's last turn. Returns False if nothing to undo."""
+    def undo(self) -> str | None:
+        """Take back the bots' replies and the human's last turn. Returns None when done, else
+        why not (nothing to undo; an action since then showed a card or a chance outcome, which
+        replaying would show again, as the web app's undo refuses too: ``State.reveals``)."""
         humans = {i for i, b in enumerate(self.bots) if b is None}
         acts, movers = list(self.actions), list(self.movers)
         while movers and movers[-1] not in humans:
             acts.pop(); movers.pop()
         if not movers:
-            return False
+            return "nothing to undo"
         who = movers[-1]
         while movers and movers[-1] == who:
             acts.pop(); movers.pop()
         state = self.initial.clone()
         for a in acts:
             state.apply_action(a)
+        probe = state.clone()
+        for ply, action in enumerate(self.actions[len(acts):], len(acts) + 1):
+            try:
+                shown = probe.reveals(action)
+            except (AbstractaError, NotImplementedError):  # a game that cannot tell: never cross it
+                shown = True
+            if shown:
+                text = probe.action_to_string(action)
+                return (f"ply {ply} ({text}) showed hidden information or a chance outcome; "
+                        "no undo goes back past it")
+            probe.apply_action(action)
         self.state, self.actions, self.movers = state, acts, movers
         for bot in self.bots:
             if bot is not None:
                 bot.restart()
-        return True
+        return None
+
+    def hint(self, player: int) -> str:
+        """The analysis board's best turn for ``player`` (to move) from what that seat knows, in
+        the notation typed at the prompt, and its evaluation; counted in :attr:`hints`."""
+        from .ai.analysis import analyse
+
+        self.hints[player] += 1
+        result = analyse(self.state, player)
+        if not result.line or result.line[0].player != player:
+            return "no hint here"
+        probe, actions = self.state.clone(), []
+        for text in result.line[0].actions:
+            actions.append(probe.string_to_action(text))
+            probe.apply_action(actions[-1])
+        first, *rest = self.game.format_moves(self.state, actions)  # each entry typed at its own prompt
+        then = f", then {', '.join(rest)}" if rest else ""
+        return f"hint: {first}{then}   (evaluation {result.display} for {self.who(player)}; {result.search})"
 
     def run(self, humans: list[int]) -> str | None:
         """Play until the game ends; returns the record's termination."""
@@ -522,7 +678,9 @@ class PlaySession:
         person is there. Returns False at end of input."""
         console.print("\n" * console.size.height)
         try:
-            self.read(f"pass the terminal to {self.who(player)} (seat {player}), then press Enter ")
+            name = self.who(player)
+            seat = "" if name == f"Seat {player}" else f" (seat {player})"
+            self.read(f"pass the terminal to {name}{seat}, then press Enter ")
         except EOFError:
             return False
         return True
@@ -537,7 +695,12 @@ class PlaySession:
         shown_ply = len(self.actions)
         last_human: int | None = None
         bot_turns_in_a_row = 0
+        told_out = set(seats_out(self.state))
         while not self.state.is_terminal():
+            for gone in self.state.eliminated_struct():  # a 3-4 player game goes on without them
+                if gone["seat"] not in told_out:
+                    told_out.add(gone["seat"])
+                    console.print(f"[bold]{self.who(gone['seat'])} is out[/] — {gone['text']}")
             player = self.state.current_player()
             bot = self.bots[player] if 0 <= player < len(self.bots) else None
             if bot is not None:
@@ -585,13 +748,21 @@ class PlaySession:
                 console.print("  ".join(self.legal_moves_for_humans()))
             elif word == "board":
                 self.show()
+            elif word == "hint":
+                if len(humans) == len(self.bots):  # as the web app: one person's hint is not another's
+                    console.print("hints are for games against the computer")
+                else:
+                    console.print("thinking…")
+                    console.print(self.hint(player), soft_wrap=True)
             elif word == "undo":
-                if len(humans) == len(self.bots) or not self.undo():
-                    console.print("nothing to undo" if len(humans) < len(self.bots) else "undo is for games against the computer")
+                refused = "undo is for games against the computer" if len(humans) == len(self.bots) else self.undo()
+                if refused:
+                    console.print(refused)
                 else:
                     console.print("taken back")
                     self.show()
                     shown_ply = len(self.actions)
+                    told_out = set(seats_out(self.state))  # a seat back in is told again when put out again
             elif word == "resign":
                 result = resignation_returns(self.state.num_players, player, seats_out(self.state))
                 try:
@@ -602,7 +773,8 @@ class PlaySession:
                     console.print("not resigned; play on")
                     continue
                 self.forced_result = result
-                console.print(f"{self.who(player)} resigns — {self.winners_text(result)}")
+                name = self.who(player)
+                console.print(f"{name} {'resign' if name == 'You' else 'resigns'} — {self.winners_text(result)}")
                 return "resignation"
             elif word in ("quit", "exit"):
                 console.print("game abandoned")
@@ -655,14 +827,22 @@ def match_cmd(
     if len(seat) != n:
         raise CliError(f"{game.title} needs {n} seats: give --seat 0=SPEC … --seat {n - 1}=SPEC")
     if records is not None:
-        records.mkdir(parents=True, exist_ok=True)  # before the games: a bad --records loses none
+        fresh_output_directory(records, [f"{game.name}-{seed + i:06d}.json" for i in range(games)], "--records",
+                               "choose another directory or another --seed (game i is saved as seed+i)")
+    played = []
+
+    def done(index: int, record: Record, _result: Any) -> None:
+        if records is not None:  # at once: Ctrl-C later keeps this game
+            record.save(records / f"{game.name}-{seed + index:06d}.json")
+        played.append(index)
+        progress.advance(task)
+
     with Progress(console=err_console, transient=True) as progress:
         task = progress.add_task(f"{game.name}: {' vs '.join(specs)}", total=games)
-        result = run_match(game, specs, games=games, seed=seed,
-                           on_game_done=lambda *a, **k: progress.advance(task))
-    if records is not None:
-        for i, record in enumerate(result.records):
-            record.save(records / f"{game.name}-{seed + i:06d}.json")
+        try:
+            result = run_match(game, specs, games=games, seed=seed, on_game_done=done)
+        except KeyboardInterrupt:
+            interrupted(len(played), games, records)
     if as_json:
         print(json.dumps({"game": game.name, "options": game.option_text(), "games": games, "seed": seed,
                           "mean_plies": result.mean_plies,
@@ -681,6 +861,13 @@ def match_cmd(
     console.print(table)
     if records is not None:
         console.print(f"records saved in {records}")
+
+
+def interrupted(done: int, total: int, directory: Path | None) -> None:
+    """Ctrl-C during bot games: say what was kept and exit 130 (the shell's code for it)."""
+    kept = f"; their records are in {directory}" if directory is not None and done else ""
+    err_console.print(f"interrupted after {done} of {total} games{kept}", soft_wrap=True)
+    raise typer.Exit(130)
 
 
 # --------------------------------------------------------------------------- tournament
@@ -719,16 +906,27 @@ def tournament_cmd(
     check_seed(seed + len(tasks) - 1, f"--seed {seed} with {len(tasks)} games: the last game's seed")
     shown = err_console if as_json else console
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)  # before the games: a bad --out loses none
+        fresh_output_directory(out, [f"{game.name}-{k + 1:05d}.json" for k in range(len(tasks))]
+                               + ["results.json", "elo.png"], "--out", "give each tournament a directory of its own")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err_console, transient=True) as progress:
         bar = progress.add_task(f"{game.name}: {len(tasks)} games ({executor})", total=len(tasks))
+        finished = []
+
+        def done(outcome: Any) -> None:
+            if out is not None:  # at once: Ctrl-C later keeps this game
+                Record.from_dict(outcome.record).save(out / f"{game.name}-{outcome.index + 1:05d}.json")
+            finished.append(outcome.index)
+            progress.advance(bar)
+
         try:
             result = run_tournament(game, specs, games, seed, executor=executor, workers=workers,
                                     ray_address=ray_address, max_actions=max_actions, opening=opening,
-                                    on_done=lambda outcome: progress.advance(bar))
+                                    on_done=done)
         except ImportError as exc:
             raise CliError(str(exc)) from None
+        except KeyboardInterrupt:
+            interrupted(len(finished), len(tasks), out)
     data = result.to_json()
     labels = [f"{s} (#{i})" if result.specs.count(s) > 1 else s for i, s in enumerate(result.specs)]
     title = f"{game.title}{' (' + ', '.join(option) + ')' if option else ''}"
@@ -760,8 +958,6 @@ def tournament_cmd(
     if out is not None:
         from .ai.tournament import plot_ratings
 
-        for outcome in result.outcomes:
-            Record.from_dict(outcome.record).save(out / f"{game.name}-{outcome.index + 1:05d}.json")
         (out / "results.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         try:
             plot_ratings(result, out / "elo.png", title=f"{title}: Elo, {games} games per pairing")
@@ -1099,6 +1295,11 @@ def serve_cmd(
 
 
 def main() -> None:
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        # a terminal in ASCII or Latin-1 gets "?" for a board's "—" or "▶" (and a typed "é"
+        # is a bad move), not a traceback
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     app()
 
 

@@ -393,6 +393,18 @@ def test_render_hides_the_opponent_hand():
     assert "seat 1 wins" in done
 
 
+def test_render_names_the_drawn_card_to_its_holder_only_and_counts_in_words():
+    # the drawn card was only bold: a terminal without styles (a pipe, TERM=dumb) could not tell
+    # which card "D: must play the drawn card" meant
+    drawn = pos("Qh,Qc* Jh 5d | Qs,Jd | 4c | 7s | 0 D")
+    mine = GAME.render(drawn, 0).plain
+    assert "D: must play the drawn card, Jd" in mine
+    theirs = GAME.render(drawn, 1).plain
+    assert "D: must play the drawn card" in theirs and "Jd" not in theirs
+    assert "seat 1: 1 card (hidden)" in mine and "seat 0: 2 cards (hidden)" in theirs
+    assert "seat 1: 4c  (1 card)" in theirs and "stock: 1 card\n" in mine
+
+
 def test_evaluate_range_and_sign():
     s = GAME.new_initial_state(seed=1)
     for p in (0, 1):

@@ -374,6 +374,22 @@ def test_undo_restores_everything():
     assert state.history() == []
 
 
+def test_render_names_every_empty_squares_colour_in_plain_text():
+    # the colours decide where a piece slides: without colour (NO_COLOR, a dumb terminal, a pipe)
+    # the board must still say them, as `abstracta board` does with its class letters
+    game = two()
+    state = game.state_from_text("Bg4,Bi4,Bl12,Ge4 M G")
+    lines = game.render(state).plain.splitlines()
+    colours = square_colours(*game.board)
+    pieces = {"g4": "(B)", "i4": "(B)", "l12": "(B)", "e4": "(G)"}
+    for y in range(12):
+        line = lines[11 - y]
+        assert line[:3] == f"{y + 1:>2} "
+        for x in range(12):
+            name = "abcdefghijkl"[x] + str(y + 1)
+            assert line[3 + 3 * x: 6 + 3 * x] == pieces.get(name, f" {colours[x * 12 + y]} "), name
+
+
 def test_render_and_evaluate():
     game = two()
     state = game.state_from_text("Bg4,Bi4,Bl12,Ge4 M G")

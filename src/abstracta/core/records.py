@@ -25,11 +25,14 @@ from typing import Any, Sequence
 
 from .errors import AbstractaError, RecordError
 from .game import Game, State
-from .options import seed_problem
+from .options import ascii_digits, seed_problem
 from .registry import load_game
 
 FORMAT = "abstracta-record"
 VERSION = 1
+#: The tag counting the hints each seat asked for (``"2,0"``: seat 0 two, seat 1 none), in the
+#: web app and the terminal alike.
+HINTS_TAG = "Hints"
 #: ``time``: a seat's clock ran out (the server's clocks); its result is the server's, like a resignation.
 TERMINATIONS = ("normal", "resignation", "time", "abandoned", None)
 
@@ -240,6 +243,16 @@ class Record:
                 raise RecordError(f"stored result {self.result} disagrees with the rules' result {actual}")
         elif self.termination in (None, "normal") and self.result is not None:
             raise RecordError("a result is stored but the game is not over (and nobody resigned)")
+
+
+def hint_counts(tags: dict[str, str], num_players: int) -> list[int]:
+    """Hints asked per seat, from the :data:`HINTS_TAG` tag of ``tags`` (``"2,0"``; absent or
+    unreadable entries: none)."""
+    text = tags.get(HINTS_TAG, "")
+    parts = text.split(",") if text else []
+    # ASCII digits only: str.isdigit() also accepts '²', which int() refuses
+    counts = [int(x) if ascii_digits(x.strip()) else 0 for x in parts[:num_players]]
+    return counts + [0] * (num_players - len(counts))
 
 
 def load_record(path: str | Path) -> tuple[Record, State, list[int]]:

@@ -46,8 +46,9 @@ import orjson
 
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
 from ..core.game import Game, State, action_strings, resignation_returns, seats_out
-from ..core.options import ascii_digits, seed_problem
-from ..core.records import Record
+from ..core.options import seed_problem
+from ..core.records import HINTS_TAG, Record
+from ..core.records import hint_counts as record_hint_counts
 from ..core.registry import load_game
 from . import bots
 from .errors import (Conflict, CorruptMatch, Forbidden, Gone, Hidden, IllegalMove, InvalidRequest, MatchError,
@@ -77,8 +78,6 @@ ANALYSIS_TIMEOUT = 120.0
 #: The evaluation graph: at most this many points (turn starts), each searched with this share
 #: of the game's analysis budget.
 GRAPH_POINTS, GRAPH_SHARE = 120, 0.02
-#: The record tag counting the hints each seat asked for ("2,0": seat 0 two, seat 1 none).
-HINTS_TAG = "Hints"
 
 
 def clip(value: Any, limit: int = ECHO_LIMIT) -> str:
@@ -317,12 +316,7 @@ def _check_seats(seats: Any, n: int, field_name: str = "seats") -> list[str]:
 
 def hint_counts(match: "Match") -> list[int]:
     """Hints asked per seat, from the record's ``Hints`` tag (``"2,0"``; absent: none)."""
-    n = len(match.players)
-    text = match.tags.get(HINTS_TAG, "")
-    parts = text.split(",") if text else []
-    # ASCII digits only: str.isdigit() also accepts '²', which int() refuses
-    counts = [int(x) if ascii_digits(x.strip()) else 0 for x in parts[:n]]
-    return counts + [0] * (n - len(counts))
+    return record_hint_counts(match.tags, len(match.players))
 
 
 def display_value_for(answer: dict[str, Any], seat: int) -> str:

@@ -45,9 +45,9 @@ def render(state: FibonacciCardsState, player: int | None = None) -> Text:
                 _card(text, card, bold=state._drawn and state._player == seat and k == len(hand) - 1)
             text.append(f"  ({len(hand)} card{'s' if len(hand) != 1 else ''})" if hand else "-")
         else:
-            text.append(f"{len(hand)} cards (hidden)", style="dim")
+            text.append(f"{len(hand)} card{'s' if len(hand) != 1 else ''} (hidden)", style="dim")
         text.append("\n")
-    text.append(f"stock: {len(state._stock)} cards\n")
+    text.append(f"stock: {len(state._stock)} card{'s' if len(state._stock) != 1 else ''}\n")
     if state._terminal:
         r = state._returns
         result = "draw" if r[0] == r[1] else f"seat {0 if r[0] > 0 else 1} wins"
@@ -56,4 +56,7 @@ def render(state: FibonacciCardsState, player: int | None = None) -> Text:
         text.append(f"seat {state._player} to move")
         if state._drawn:
             text.append("  D: must play the drawn card", style="yellow bold")
+            if player is None or player == state._player:  # named, not only bold: a plain terminal shows no bold
+                text.append(", ", style="yellow bold")
+                _card(text, state._hands[state._player][-1], bold=True)
     return text

@@ -33,7 +33,8 @@ def render_board(a: int = 1, b: int = 1) -> Text:
 
 
 def render_state(game: "SlideCheckersGame", state: "SlideCheckersState", player: int | None = None) -> Text:
-    """The position: square colours as background, pieces as their owner's colour letter,
+    """The position: each empty square's class letter on its colour, pieces as their owner's
+    colour letter in brackets (``(G)``; ``[G]`` on the square a jump must continue from),
     coordinates, phase, pieces to place and whose turn (perfect information: ``player`` unused)."""
     colours = square_colours(*game.board)
     seat_colours = game.colours
@@ -52,8 +53,8 @@ def render_state(game: "SlideCheckersGame", state: "SlideCheckersState", player:
             sq = x * SIZE + y
             bg = PALETTE[colours[sq]]
             seat = owner.get(sq)
-            if seat is None:
-                text.append(" · ", style=f"{_ink(colours[sq])} on {bg}")
+            if seat is None:  # the letter too, not only the background: a colourless terminal shows it
+                text.append(f" {colours[sq]} ", style=f"{_ink(colours[sq])} on {bg}")
             else:
                 letter = seat_colours[seat]
                 mark = f"[{letter}]" if sq == jsq else f"({letter})"
@@ -66,7 +67,7 @@ def render_state(game: "SlideCheckersGame", state: "SlideCheckersState", player:
     for letter, name in (("R", "red"), ("O", "orange"), ("Y", "yellow"), ("G", "green"), ("B", "blue")):
         text.append(f" {letter} ", style=f"{_ink(letter)} on {PALETTE[letter]}")
         text.append(f" {name}  ")
-    text.append("\n(z p q s t: small classes, nobody's colour); a piece is its owner's letter in bold; seats "
+    text.append("\n(z p q s t: small classes, nobody's colour); a piece is its owner's letter in brackets, (G); seats "
                 + ", ".join(f"{i}={c}" for i, c in enumerate(seat_colours)) + "\n")
     if state.phase == "placement":
         left = "  ".join(f"{seat_colours[i]}:{r}" for i, r in enumerate(state.to_place))
