@@ -342,11 +342,20 @@ def test_an_error_in_the_middle_of_a_game_still_saves_what_was_played(tmp_path, 
     assert "the game stopped on an error" in result.output
 
 
-def test_a_board_wider_than_the_terminal_says_so(tmp_path):
-    # Fibonacci's board is 46 columns: at 40 the wrapped rows looked like a broken board
+def test_a_board_wider_than_the_terminal_says_so(tmp_path, monkeypatch):
+    # Fibonacci's board is 46 columns: at 40 the wrapped rows looked like a broken board.
+    # The console's width is fixed when it is made (from COLUMNS then, which pytest-xdist sets
+    # to 80 in its workers), so the test gives the command consoles of the widths it needs.
+    from rich.console import Console
+
+    import abstracta.cli as cli
+
     args = ["fibonacci", "--seed", "1", "--seat", "1=random", "--records", str(tmp_path)]
-    narrow = runner.invoke(app, ["play", *args], input="quit\n", env={"COLUMNS": "40"})
+    monkeypatch.setattr(cli, "console", Console(highlight=False, width=40))
+    narrow = runner.invoke(app, ["play", *args], input="quit\n")
     assert narrow.exit_code == 0, narrow.output
     assert "the board is wider than this terminal's 40 columns" in narrow.output.replace("\n", " ")
-    wide = runner.invoke(app, ["play", *args], input="quit\n", env={"COLUMNS": "100"})
-    assert "columns wide" not in wide.output
+    monkeypatch.setattr(cli, "console", Console(highlight=False, width=100))
+    wide = runner.invoke(app, ["play", *args], input="quit\n")
+    assert wide.exit_code == 0 and "Red to move" in wide.output
+    assert "wider than this terminal" not in wide.output.replace("\n", " ")
