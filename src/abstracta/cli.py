@@ -15,6 +15,7 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .ai.levels import seat_spec_grammar
@@ -895,9 +896,9 @@ def bench_cmd(
             base = json.loads(baseline.read_text())
         except (OSError, ValueError) as exc:
             raise CliError(f"cannot read baseline {baseline}: {exc}") from None
-        problems = bench.check_baseline(rows, base)
-        for problem in problems:
-            err_console.print(f"[red]regression:[/] {problem}")
+        problems = bench.check_baseline(rows, base, games=games or None)
+        for problem in problems:  # escaped: a key's "[size=dimy]" is not rich markup
+            err_console.print(f"[red]regression:[/] {escape(problem)}", soft_wrap=True)
         if problems:
             raise typer.Exit(1)
         err_console.print(f"no ratio fell below a third of {baseline}")
