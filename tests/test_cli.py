@@ -166,3 +166,10 @@ def test_serve_with_an_unusable_database_is_a_one_line_error(tmp_path, url, word
     result = run("serve", "--port", "0", "--bot-workers", "0", "--db", url)
     assert result.exit_code == 2 and "cannot use the database" in result.stderr, result.output
     assert words in result.stderr.lower() or words in result.stderr, result.stderr
+
+
+def test_an_error_quotes_the_text_given_as_given():
+    # rich markup in an error line would eat "[...]" from what the user typed
+    result = run("apply", "toy-nim", "[bold]x[/bold]")
+    assert result.exit_code == 2
+    assert "[bold]x[/bold]" in result.output

@@ -167,3 +167,11 @@ def test_a_typed_nibble_take_is_the_whole_turn(tmp_path):
     assert record.moves == ["a1", "end"]
     state, actions = record.replay()
     assert state.current_player() == 1 and len(actions) == 2  # a1, end: seat 1 is to move
+
+
+def test_a_refused_move_is_quoted_as_typed(tmp_path):
+    # "[b]…" in a refused move must not be read as rich markup and vanish from the message
+    result = play(["fanorona", "--option", "size=dimy", "--seat", "1=random", "--records", str(tmp_path)],
+                  "[b]d2-c3A\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "'[b]d2-c3A' is not Fanorona notation" in result.output

@@ -63,7 +63,7 @@ class CliError(Exception):
 
 
 def fail(message: str, code: int = 2) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -173,7 +173,7 @@ def games_cmd(as_json: bool = JsonArg) -> None:
                           "\n".join(opts))
         console.print(table)
     for problem in broken:
-        err_console.print(f"[yellow]warning:[/] {problem}", soft_wrap=True)
+        err_console.print(f"[yellow]warning:[/] {escape(problem)}", soft_wrap=True)
 
 
 # --------------------------------------------------------------------------- perft / moves / apply
@@ -617,7 +617,7 @@ class PlaySession:
                 except AbstractaError as exc:
                     legal = self.legal_moves_for_humans()
                     hint = ("legal here: " + "  ".join(legal)) if len(legal) <= 24 else "type ? for the legal moves"
-                    console.print(f"[red]{exc}[/]\n{hint}  (help: the notation)", soft_wrap=True)
+                    console.print(f"[red]{escape(str(exc))}[/]\n{hint}  (help: the notation)", soft_wrap=True)
                     continue
                 for action in parsed:
                     self.apply(action)
