@@ -25,7 +25,8 @@ schema does not allow, or requests the schema allows refused, per schemathesis: 
 ``positive_data_acceptance`` accepts 409 and 422 on the operations whose validity depends on the
 game's rules or the match's state, which no schema states: a move that is not legal here, an
 option value the chosen game refuses, a record that does not replay, a seat number past the
-match's players, an invitation claimed already (410). The players' run leaves DELETE out (the stranger's run and the hand-written
+match's players, an invitation claimed already (410), a pasted position text that is not
+the game's or a hint where none is offered (the analysis board). The players' run leaves DELETE out (the stranger's run and the hand-written
 requests try it), so that its match lives long enough for the acts to reach the engine.
 """
 
@@ -54,8 +55,8 @@ SCHEMA_TYPES = {
 SERVER_TYPES = {"ServerError"}
 
 #: operations whose acceptance depends on the rules or the state (see the module docstring)
-RULE_DEPENDENT = (r"^/api/(invites/claim|matches(/import|/\{match_id\}(/(actions|undo|takeback|takeback/answer|flag"
-                  r"|resign|invites|positions))?)?)$")
+RULE_DEPENDENT = (r"^/api/(invites/claim|analysis(/graph)?|matches(/import|/\{match_id\}(/(actions|undo|takeback"
+                  r"|takeback/answer|flag|resign|invites|positions))?)?)$")
 
 
 def free_port() -> int:

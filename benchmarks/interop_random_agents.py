@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("games_", nargs="*", metavar="GAME", help="games (default: every registered game)")
     ap.add_argument("--games", type=int, default=1000, help="games per game, split over its variants")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    ap.add_argument("--json", action="store_true", help="print one JSON object (the last line) instead of a table")
     args = ap.parse_args(argv)
     rows = []
     for name in args.games_ or abstracta.registered_games():
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name:16} {opts:18} games {r['games']:5}  illegal {r['illegal']}  longest {r['longest']:5}"
                       f" / bound {r['bound']:5}  truncated {r['truncated']:4}  {r['seconds']:7.1f} s", flush=True)
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps({"games": args.games, "seed": args.seed, "rows": rows}))
     bad = [r for r in rows if r["illegal"] or r["longest"] > r["bound"]]
     return 1 if bad else 0
 

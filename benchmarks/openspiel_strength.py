@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="multiply the levels' seconds per action (level 4: 0.5 s, level 6: 4 s)")
     ap.add_argument("--max-turns", type=int, default=300, help="player actions before a game counts as a draw")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--json", action="store_true", help="print one JSON object (the last line) instead of a table")
     args = ap.parse_args(argv)
     names = args.names or [n for n in abstracta.registered_games() if abstracta.load_game(n).num_players == 2]
     rows = []
@@ -146,11 +146,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.time_scale}, max {args.max_turns} actions, {date.today()}")
         print("| game | level | s/move abstracta | OpenSpiel bot | simulations/move | s/move OpenSpiel | W-D-L | score |")
         print("|---|---:|---:|---|---:|---:|---:|---:|")
+    levels = [int(x) for x in args.levels.split(",")]
     for name in names:
         options = variant_options(name)[0]
         bound = abstracta.load_game(name, **options).max_game_length()
         max_turns = args.max_turns if bound is None or bound > args.max_turns else 0
-        for level in (int(x) for x in args.levels.split(",")):
+        for level in levels:
             r = play_pairing(name, options, level, args.games, args.time_scale, max_turns, args.seed)
             rows.append(r)
             if not args.json:
@@ -159,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
                       f"{r['simulations']} | {r['openspiel_s_per_move']} | {r['wins']}-{r['draws']}-{r['losses']} | "
                       f"{r['score']:g}/{r['games']} |", flush=True)
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps({"games": args.games, "levels": levels, "time_scale": args.time_scale,
+                          "max_turns": args.max_turns, "seed": args.seed, "rows": rows}))
     return 0
 
 

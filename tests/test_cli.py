@@ -224,3 +224,10 @@ def test_ctrl_c_in_a_match_or_tournament_keeps_the_records_of_the_games_played(t
     assert result.exit_code == 130, result.output
     assert sorted(p.name for p in (tmp_path / "t").iterdir()) == ["toy-nim-00001.json", "toy-nim-00002.json"]
     assert "interrupted after 2 of 4 games" in result.stderr
+
+
+def test_an_error_quotes_the_text_given_as_given():
+    # rich markup in an error line would eat "[...]" from what the user typed
+    result = run("apply", "toy-nim", "[bold]x[/bold]")
+    assert result.exit_code == 2
+    assert "[bold]x[/bold]" in result.output

@@ -359,3 +359,11 @@ def test_a_board_wider_than_the_terminal_says_so(tmp_path, monkeypatch):
     wide = runner.invoke(app, ["play", *args], input="quit\n")
     assert wide.exit_code == 0 and "Red to move" in wide.output
     assert "wider than this terminal" not in wide.output.replace("\n", " ")
+
+
+def test_a_refused_move_is_quoted_as_typed(tmp_path):
+    # "[b]…" in a refused move must not be read as rich markup and vanish from the message
+    result = play(["fanorona", "--option", "size=dimy", "--seat", "1=random", "--records", str(tmp_path)],
+                  "[b]d2-c3A\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "'[b]d2-c3A' is not Fanorona notation" in result.output

@@ -87,13 +87,13 @@ def broken_dir(tmp_path_factory) -> Path:
         '[project]\nname = "broken-game"\nversion = "0"\n'
         '[project.entry-points."abstracta.games"]\nbroken = "broken_game:Game"\n'
         '[tool.setuptools]\npy-modules = ["broken_game"]\n')
-    (src / "broken_game.py").write_text("raise ImportError('this plug-in is broken on purpose')\n")
+    (src / "broken_game.py").write_text("raise ImportError('this plug-in is [b]broken[/b] on purpose')\n")
     return pip_install_target(tmp_path_factory.mktemp("broken"), src)
 
 
 def test_a_broken_plugin_is_named_not_dropped(broken_dir):
     listing = abstracta(broken_dir, "games", "--json")
     assert "fanorona" in {g["name"] for g in json.loads(listing.stdout)}
-    assert "broken" in listing.stderr and "this plug-in is broken on purpose" in listing.stderr
+    assert "broken" in listing.stderr and "this plug-in is [b]broken[/b] on purpose" in listing.stderr  # as raised
     moves = abstracta(broken_dir, "moves", "broken", check=False)
     assert moves.returncode == 2 and "does not import" in moves.stderr and "Traceback" not in moves.stderr

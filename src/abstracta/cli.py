@@ -15,6 +15,7 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .ai.levels import seat_spec_grammar
@@ -62,7 +63,7 @@ class CliError(Exception):
 
 
 def fail(message: str, code: int = 2) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -174,7 +175,7 @@ def games_cmd(as_json: bool = JsonArg) -> None:
                           "\n".join(opts))
         console.print(table)
     for problem in broken:
-        err_console.print(f"[yellow]warning:[/] {problem}", soft_wrap=True)
+        err_console.print(f"[yellow]warning:[/] {escape(problem)}", soft_wrap=True)
 
 
 # --------------------------------------------------------------------------- perft / moves / apply
@@ -788,7 +789,7 @@ class PlaySession:
                 except AbstractaError as exc:
                     legal = self.legal_moves_for_humans()
                     hint = ("legal here: " + "  ".join(legal)) if len(legal) <= 24 else "type ? for the legal moves"
-                    console.print(f"[red]{exc}[/]\n{hint}  (help: the notation)", soft_wrap=True)
+                    console.print(f"[red]{escape(str(exc))}[/]\n{hint}  (help: the notation)", soft_wrap=True)
                     continue
                 for action in parsed:
                     self.apply(action)
@@ -1091,9 +1092,9 @@ def bench_cmd(
             base = json.loads(baseline.read_text())
         except (OSError, ValueError) as exc:
             raise CliError(f"cannot read baseline {baseline}: {exc}") from None
-        problems = bench.check_baseline(rows, base)
-        for problem in problems:
-            err_console.print(f"[red]regression:[/] {problem}")
+        problems = bench.check_baseline(rows, base, games=games or None)
+        for problem in problems:  # escaped: a key's "[size=dimy]" is not rich markup
+            err_console.print(f"[red]regression:[/] {escape(problem)}", soft_wrap=True)
         if problems:
             raise typer.Exit(1)
         err_console.print(f"no ratio fell below a third of {baseline}")

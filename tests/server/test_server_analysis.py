@@ -201,3 +201,31 @@ def test_a_client_runs_a_bounded_number_of_analyses(client) -> None:
     r = client.raw.post("/api/analysis", json={"game": "fanorona", "options": DIMY,
                                                "position": load_game("fanorona", **DIMY).new_initial_state().to_text()})
     assert r.status_code == 200 and service._analysing == {}
+
+
+def test_the_schema_states_who_may_ask_and_what_a_request_holds(client) -> None:
+    """A finished match or a pasted position needs no token, and the body's rules the server
+    checks without the game (a match or a pasted position, not both; a scale in (0, 1]) are in
+    /openapi.json, so a client (or schemathesis) reading it sends no request it must refuse."""
+    schema = client.raw.get("/openapi.json").json()
+    for path in ("/api/analysis", "/api/analysis/graph"):
+        assert {} in schema["paths"][path]["post"]["security"], path
+    jsonschema = pytest.importorskip("jsonschema")
+
+    def valid(name: str, body: dict) -> bool:
+        root = {"$ref": f"#/components/schemas/{name}", "components": schema["components"]}
+        return jsonschema.Draft202012Validator(root).is_valid(body)
+
+    for body in ({"match_id": "abc"}, {"match_id": "abc", "ply": 3, "scale": 1}, {"match_id": "abc", "position": None},
+                 {"game": "fanorona", "position": "x"}, {"game": "fanorona", "options": DIMY, "position": "x", "seat": 1}):
+        assert valid("AnalysisRequest", body), body
+    refused = ({}, {"match_id": None}, {"match_id": "abc", "position": "x"}, {"game": "fanorona"}, {"position": "x"},
+               {"game": "fanorona", "position": "x", "hint": True}, {"match_id": "abc", "scale": 0},
+               {"match_id": "abc", "scale": 1.5})
+    for body in refused:
+        assert not valid("AnalysisRequest", body), body
+        assert client.raw.post("/api/analysis", json=body).status_code == 422, body
+    assert valid("GraphRequest", {"match_id": "abc", "scale": 0.5})
+    for body in ({"match_id": "abc", "scale": 0}, {"match_id": "abc", "scale": 2}):
+        assert not valid("GraphRequest", body), body
+        assert client.raw.post("/api/analysis/graph", json=body).status_code == 422, body

@@ -334,7 +334,20 @@ class PlayAction(Body):
                                                              "or ?seat=, not both with different values)")
 
 
+#: a share of a fixed analysis budget, as the match service checks it
+Scale = Annotated[float, Field(gt=0, le=1)]
+
+
 class AnalysisRequest(Body):
+    # a match or a pasted position (with its game), not both, and no hint for a pasted one:
+    # the service checks it, and the schema says so (null counts as left out)
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"oneOf": [
+        {"required": ["match_id"], "properties": {"match_id": {"type": "string"}, "position": {"type": "null"}}},
+        {"required": ["game", "position"],
+         "properties": {"game": {"type": "string"}, "position": {"type": "string"}, "match_id": {"type": "null"},
+                        "hint": {"const": False}}},
+    ]})
+
     match_id: str | None = Field(default=None, max_length=32, description="a match (with 'ply'), or leave out "
                                                                           "for a pasted position")
     ply: StrictInt | None = Field(default=None, description="the position after this many actions "
@@ -347,12 +360,12 @@ class AnalysisRequest(Body):
                                                              "(a seat the tokens hold; pasted: any seat)")
     hint: bool = Field(default=False, description="a hint on your turn against the computer; counted in the "
                                                   "record's 'Hints' tag")
-    scale: float | None = Field(default=None, description="a share in (0, 1] of the game's fixed budget")
+    scale: Scale | None = Field(default=None, description="a share in (0, 1] of the game's fixed budget")
 
 
 class GraphRequest(Body):
     match_id: str = Field(max_length=32, description="a finished match")
-    scale: float | None = Field(default=None, description="a share in (0, 1] of the graph's budget")
+    scale: Scale | None = Field(default=None, description="a share in (0, 1] of the graph's budget")
 
 
 class Resign(Body):
@@ -1023,7 +1036,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         return Response(text + "\n", media_type="application/json", headers=headers)
 
     @app.post("/api/analysis", summary="Analysis board: a position's evaluation and best line",
-              response_model=AnalysisAnswer, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503))
+              response_model=AnalysisAnswer, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503),
+              openapi_extra=TOKEN_OPTIONAL)
     def post_analysis(body: AnalysisRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
         """Either a match (`match_id`, `ply`) or a pasted position (`game`, `options`,
         `position`). Any ply of a finished match (for anyone who may view it); in a running
@@ -1036,7 +1050,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                                tokens=tokens, client=request.client.host if request.client else "")
 
     @app.post("/api/analysis/graph", summary="Analysis board: a finished match's evaluation at each turn",
-              response_model=Graph, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503))
+              response_model=Graph, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503),
+              openapi_extra=TOKEN_OPTIONAL)
     def post_analysis_graph(body: GraphRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
         """One point per turn start (at most 120, evenly spread) on a small budget; 409 while
         the game runs."""

@@ -1,0 +1,44 @@
+"""The interop benchmarks' ``--json``: one JSON object, the last line (as every benchmark's)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ (bench_util)
+
+from bench_util import load_benchmark  # noqa: E402
+
+
+def last_line_object(out: str) -> dict:
+    lines = out.strip().splitlines()
+    answer = json.loads(lines[-1])
+    assert isinstance(answer, dict)
+    return answer
+
+
+def test_random_agents_json_is_one_object_on_the_last_line(capsys) -> None:
+    pytest.importorskip("pettingzoo")
+    bench = load_benchmark("interop_random_agents")
+    assert bench.main(["fanorona", "--games", "3", "--seed", "1", "--json"]) == 0
+    answer = last_line_object(capsys.readouterr().out)
+    assert answer["games"] == 3 and answer["seed"] == 1
+    rows = answer["rows"]
+    assert [r["options"] for r in rows] == [{"size": "tsivy"}, {"size": "dimy"}, {"size": "telo"}]
+    assert [r["games"] for r in rows] == [1, 1, 1]
+    assert [r["bound"] for r in rows] == [4588, 2548, 916]
+    assert all(r["illegal"] == 0 and 0 < r["longest"] <= r["bound"] for r in rows)
+
+
+def test_openspiel_strength_json_is_one_object_on_the_last_line(capsys) -> None:
+    pytest.importorskip("pyspiel")
+    bench = load_benchmark("openspiel_strength")
+    assert bench.main(["fanorona", "--games", "1", "--levels", "4", "--time-scale", "0.01", "--json"]) == 0
+    answer = last_line_object(capsys.readouterr().out)
+    assert answer["games"] == 1 and answer["time_scale"] == 0.01 and answer["levels"] == [4]
+    (row,) = answer["rows"]
+    assert row["level"] == 4 and row["games"] == 1
+    assert row["wins"] + row["draws"] + row["losses"] == 1
