@@ -367,3 +367,14 @@ def test_a_refused_move_is_quoted_as_typed(tmp_path):
                   "[b]d2-c3A\nquit\n")
     assert result.exit_code == 0, result.output
     assert "'[b]d2-c3A' is not Fanorona notation" in result.output
+
+
+def test_a_move_typed_in_the_other_case_is_played(tmp_path):
+    result = play(["fanorona", "--option", "size=dimy", "--seat", "1=human", "--records", str(tmp_path)], "D3-C3W\n")
+    assert result.exit_code == 0, result.output
+    assert "not Fanorona notation" not in result.output
+    assert saved_record(result.output).moves == ["d3-c3W"]
+    result = play(["nibble", "--option", "seed=1", "--option", "first_player=0", "--seat", "1=human",
+                   "--records", str(tmp_path)], "A1\n")
+    assert "is not a cell" not in result.output, result.output
+    assert saved_record(result.output).moves == ["a1", "end"]
