@@ -470,11 +470,23 @@ def test_refusals_say_why():
     capturing stone only, each step capturing, never in the last direction or onto a visited point."""
     game = FanoronaGame()
     state = game.new_initial_state()
-    with pytest.raises(IllegalActionError, match=r"'d2-e3' is a plain step, but capturing is compulsory here "
+    with pytest.raises(IllegalActionError, match=r"'f3-e3' is a plain step, but capturing is compulsory here "
                                                  r"\(captures: d2-e3A, d3-e3A, d3-e3W, e2-e3A, f2-e3A\)"):
+        state.string_to_action("f3-e3")
+    # a step that captures, typed without its letter: the letter it needs, not "a plain step"
+    with pytest.raises(IllegalActionError) as info:
         state.string_to_action("d2-e3")
+    assert str(info.value) == "'d2-e3' needs A: it captures by approach (d2-e3A); capturing is compulsory"
+    with pytest.raises(IllegalActionError) as info:
+        state.string_to_action("d3-e3")
+    assert str(info.value) == ("'d3-e3' needs A or W: it captures by approach (d3-e3A) or by withdrawal "
+                               "(d3-e3W); capturing is compulsory")
     state = game.state_from_text("...B...../........./..W.BB.../...B...../........B W")
     state.apply_action(state.string_to_action("c3-d3A"))
+    with pytest.raises(IllegalActionError) as info:  # the chain's next step without its letter
+        state.string_to_action("d3-d4")
+    assert str(info.value) == ("'d3-d4' needs A or W: it captures by approach (d3-d4A) or by withdrawal "
+                               "(d3-d4W); a chain goes on by capture steps only")
     with pytest.raises(IllegalActionError, match="'d3-e3A' cannot continue the chain"):
         state.string_to_action("d3-e3A")
     with pytest.raises(IllegalActionError, match="goes on with the stone on d3 only"):
