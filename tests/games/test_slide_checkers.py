@@ -409,3 +409,19 @@ def test_render_and_evaluate():
     assert game.evaluate(ahead, 1) > game.evaluate(game.state_from_text("Bl12,Ge4,Gf3,Ga12 M B"), 1)
     won = game.state_from_text("Gl1 M G")
     assert game.evaluate(won, 0) == 1.0 and game.evaluate(won, 1) == -1.0
+
+
+def test_a_jump_without_its_ending_letter_names_the_jumps_it_could_be():
+    game = load_game("slide-checkers")
+    state = game.state_from_text("Be4,Gf5,Gl12 M B")
+    with pytest.raises(NotationError) as info:
+        state.string_to_action("e4*g6")
+    assert str(info.value) == ("'e4*g6' needs its ending letter, r (remove the jumped piece) or e (exchange it "
+                               "for one of yours): e4*g6e or e4*g6r")
+    state = game.state_from_text("Bb9,Bf2,Bg12,Bj2,Bj5,Bj6,Gc2,Gd8,Gd12,Gf3,Gg2,Gh9,Gl5,Gl7 M G J:g2")
+    with pytest.raises(NotationError) as info:
+        state.string_to_action("*E2")
+    assert str(info.value).startswith("'*E2' needs its ending letter") and str(info.value).endswith(": *e2e or *e2r")
+    # a jump that is not legal here keeps the grammar's answer
+    with pytest.raises(NotationError, match="a continuation is"):
+        state.string_to_action("*j4")
