@@ -378,3 +378,43 @@ def test_a_move_typed_in_the_other_case_is_played(tmp_path):
                    "--records", str(tmp_path)], "A1\n")
     assert "is not a cell" not in result.output, result.output
     assert saved_record(result.output).moves == ["a1", "end"]
+
+
+def test_ctrl_c_saves_the_game_and_exits_130_as_match_does(tmp_path, monkeypatch):
+    from abstracta import cli
+
+    # end of input (Ctrl-D) and quit stay a normal exit
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)], "quit\n")
+    assert result.exit_code == 0, result.output
+    typed = iter(["c1-b2A"])
+
+    def reader(interactive=None):
+        def read(prompt):
+            try:
+                return next(typed)
+            except StopIteration:
+                raise KeyboardInterrupt from None
+        return read
+
+    monkeypatch.setattr(cli, "line_reader", reader)
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)])
+    assert result.exit_code == 130, result.output
+    record = saved_record(result.output)
+    assert record.moves[0] == "c1-b2A" and record.termination == "abandoned"
+    assert "play on with: abstracta play --resume " in result.output
+    # Ctrl-C while a bot thinks: the same
+    from abstracta.ai import levels
+
+    original = levels.make_bot
+
+    def slow_bot(spec, game, seed=0):
+        bot = original(spec, game, seed=seed)
+        if bot is not None:
+            bot.step = lambda state: (_ for _ in ()).throw(KeyboardInterrupt())
+        return bot
+
+    monkeypatch.setattr(levels, "make_bot", slow_bot)
+    result = play(["fanorona", "--option", "size=telo", "--seat", "0=random", "--seat", "1=random",
+                   "--records", str(tmp_path)])
+    assert result.exit_code == 130, result.output
+    assert saved_record(result.output).termination == "abandoned"

@@ -422,6 +422,8 @@ def play_cmd(
         save_played(session, game, initial, seats, tags, record, directory, "abandoned")
         raise
     save_played(session, game, initial, seats, tags, record, directory, termination)
+    if session.interrupted:  # saved and the resume command printed; the shell's code for Ctrl-C
+        raise typer.Exit(130)
 
 
 def save_played(session: "PlaySession", game: Game, initial: State, seats: list[str], tags: dict[str, str],
@@ -564,6 +566,8 @@ class PlaySession:
         self.forced_result: list[float] | None = None
         self.hints = [0] * initial.num_players
         self.read = read or line_reader()
+        #: whether the game stopped on Ctrl-C (the command then exits 130, as match does)
+        self.interrupted = False
 
     def who(self, player: int) -> str:
         """The seat's name in the game (White, Red), else "You" for the only person, else Seat N
@@ -672,6 +676,7 @@ class PlaySession:
             return self._run(humans)
         except KeyboardInterrupt:  # Ctrl-C while a bot thinks: keep what was played
             console.print("\ngame abandoned")
+            self.interrupted = True
             return "abandoned"
 
     def _hand_over(self, player: int) -> bool:
@@ -736,8 +741,9 @@ class PlaySession:
             try:
                 name = self.who(player)
                 line = self.read("Your move> " if name == "You" else f"{name} move> ").strip()
-            except (EOFError, KeyboardInterrupt):
+            except (EOFError, KeyboardInterrupt) as exc:
                 console.print("\ngame abandoned")
+                self.interrupted = isinstance(exc, KeyboardInterrupt)
                 return "abandoned"
             if not line:
                 continue
