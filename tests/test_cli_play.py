@@ -418,3 +418,56 @@ def test_ctrl_c_saves_the_game_and_exits_130_as_match_does(tmp_path, monkeypatch
                    "--records", str(tmp_path)])
     assert result.exit_code == 130, result.output
     assert saved_record(result.output).termination == "abandoned"
+
+
+def card_record(tmp_path, name, options, plies, termination="abandoned"):
+    import random
+
+    from abstracta import load_game
+
+    game = load_game(name, seed="3", **options)
+    state = game.new_initial_state()
+    initial, actions, rng = state.clone(), [], random.Random(1)
+    while len(actions) < plies and not state.is_terminal():
+        actions.append(rng.choice(state.legal_actions()))
+        state.apply_action(actions[-1])
+    path = tmp_path / f"{name}-{len(actions)}.json"
+    Record.from_play(game, initial, actions, players=["human", "human"],
+                     termination=termination if not state.is_terminal() else "normal").save(path)
+    return path, state
+
+
+def test_replay_of_an_unfinished_card_game_hides_the_hands_unless_revealed(tmp_path):
+    path, state = card_record(tmp_path, "fibonacci-cards", {}, 6)
+    hands = [state.observation(p).split(" | ")[1 + p] for p in (0, 1)]
+    stock = state.to_text().split(" | ")[3]
+    shown = runner.invoke(app, ["replay", str(path)])
+    assert shown.exit_code == 0, shown.output
+    out = shown.output
+    assert not any(card in out for card in ",".join(hands).split(",")), out  # no card of either hand
+    assert stock not in out and "seed=3" not in out
+    assert f"public position: {state.public_observation()}" in out
+    assert "--reveal" in out and "result: unfinished" in out
+    as_json = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).output)
+    assert as_json["position"] == state.public_observation() and as_json["hidden"] is True
+    revealed = runner.invoke(app, ["replay", str(path), "--reveal"])
+    assert revealed.exit_code == 0 and f"position: {state.to_text()}" in revealed.output
+    assert all(card in revealed.output for card in ",".join(hands).split(",")) and "seed=3" in revealed.output
+    as_json = json.loads(runner.invoke(app, ["replay", str(path), "--json", "--reveal"]).output)
+    assert as_json["position"] == state.to_text() and as_json["hidden"] is False
+
+
+def test_replay_of_an_unfinished_fibonacci_cards_variant_hides_the_piles(tmp_path):
+    path, state = card_record(tmp_path, "fibonacci", {"variant": "cards"}, 6)
+    out = runner.invoke(app, ["replay", str(path)]).output
+    assert state.to_text() not in out and "rng=" not in out and "seed=3" not in out
+    assert f"public position: {state.public_observation()}" in out
+    assert "revealed card:" in out  # the board: every seat sees the same drawing, so a spectator may too
+    assert f"position: {state.to_text()}" in runner.invoke(app, ["replay", str(path), "--reveal"]).output
+
+
+def test_replay_of_a_finished_card_game_shows_the_deal(tmp_path):
+    path, state = card_record(tmp_path, "fibonacci-cards", {}, 10_000)
+    assert state.is_terminal()
+    out = runner.invoke(app, ["replay", str(path)]).output
+    assert f"position: {state.to_text()}" in out and "seed=3" in out and "--reveal" not in out

@@ -292,23 +292,49 @@ def analyse_cmd(
 def replay_cmd(
     file: Path = typer.Argument(..., metavar="FILE", help="A record written by play, match or the web app."),
     as_json: bool = JsonArg,
+    reveal: bool = typer.Option(False, "--reveal", help="Show the hidden cards of an unfinished game too "
+                                "(hands, stock, pile orders, the seed); a finished game shows them anyway."),
 ) -> None:
-    """Validate and replay a game record: the moves, the final position and the result."""
+    """Validate and replay a game record: the moves, the final position and the result.
+
+    A game with hidden information that is not over shows only what a spectator sees, unless
+    ``--reveal``: the record may be shown to someone who is still to play it."""
     record = Record.load(file)
     final, actions = record.replay()
     game = record.make_game()
+    finished = final.is_terminal() or record.result is not None  # the deal is public at the end
+    hidden = game.has_hidden_information and not finished and not reveal
+    position = final.public_observation() if hidden else final.to_text()
     if as_json:
-        print(json.dumps({"moves": record.moves, "position": final.to_text(), "terminal": final.is_terminal(),
+        print(json.dumps({"moves": record.moves, "position": position, "hidden": hidden,
+                          "terminal": final.is_terminal(),
                           "returns": [float(r) for r in final.returns()], "result": record.result}))
         return
     opts = " ".join(f"{k}={v}" for k, v in game.option_text().items())
-    console.print(f"[bold]{game.title}[/] {opts}" + (f"  seed={record.seed}" if record.seed is not None else ""))
+    seed = f"  seed={record.seed}" if record.seed is not None and not hidden else ""  # the seed makes the deal
+    console.print(f"[bold]{game.title}[/] {opts}" + seed)
     if record.players:
         console.print("seats: " + ", ".join(f"{i}={p}" for i, p in enumerate(record.players)))
     console.print(format_move_list(record.moves))
-    console.print(game.render(final))
-    console.print(f"position: {final.to_text()}", soft_wrap=True)
+    if not hidden:
+        console.print(game.render(final))
+        console.print(f"position: {final.to_text()}", soft_wrap=True)
+    else:
+        board = spectator_board(game, final)
+        if board is not None:
+            console.print(board)
+        if position is not None:
+            console.print(f"public position: {position}", soft_wrap=True)
+        console.print("[dim](the game is not over: hidden cards are not shown; --reveal shows them)[/]")
     console.print(describe_result(final, record))
+
+
+def spectator_board(game: Game, state: State) -> Any:
+    """The board as a spectator may see it, or None: a game draws a board for one seat's eyes
+    (``Game.render``), so a drawing that is the same for every seat shows nothing hidden."""
+    boards = [game.render(state, p) for p in range(state.num_players)]
+    texts = {b.plain if hasattr(b, "plain") else str(b) for b in boards}
+    return boards[0] if len(texts) == 1 else None
 
 
 def format_move_list(moves: list[str]) -> str:
