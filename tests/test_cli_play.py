@@ -471,3 +471,15 @@ def test_replay_of_a_finished_card_game_shows_the_deal(tmp_path):
     assert state.is_terminal()
     out = runner.invoke(app, ["replay", str(path)]).output
     assert f"position: {state.to_text()}" in out and "seed=3" in out and "--reveal" not in out
+
+
+def test_match_json_gives_the_option_values_not_their_text():
+    result = runner.invoke(app, ["match", "slide-checkers", "--seat", "0=random", "--seat", "1=random",
+                                 "--games", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    assert data["options"] == {"players": 2, "board": [1, 1]}
+    result = runner.invoke(app, ["match", "fanorona", "--option", "size=telo", "--option", "vela=true",
+                                 "--seat", "0=random", "--seat", "1=random", "--games", "1", "--json"])
+    assert json.loads(result.stdout.strip().splitlines()[-1])["options"] == {
+        "size": "telo", "vela": True, "first_turn_single_capture": False}

@@ -877,7 +877,7 @@ def match_cmd(
         except KeyboardInterrupt:
             interrupted(len(played), games, records)
     if as_json:
-        print(json.dumps({"game": game.name, "options": game.option_text(), "games": games, "seed": seed,
+        print(json.dumps({"game": game.name, "options": game.option_values(), "games": games, "seed": seed,
                           "mean_plies": result.mean_plies,
                           "seats": [{"spec": st.spec, "wins": st.wins, "draws": st.draws,
                                      "losses": st.losses + st.unfinished, "score": st.score,
