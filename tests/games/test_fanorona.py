@@ -280,6 +280,19 @@ def test_no_progress_draw(tsivy):
     assert tsivy.state_from_text("B......../........./........./........./........W W nc=100").returns() == [0, 0]
 
 
+def test_the_hundredth_quiet_turn_that_leaves_the_opponent_no_action_is_a_win(tsivy):
+    # project decision where the spec is silent: immobility (§3.3) outranks the no-progress draw
+    # (§4), as a checkmate on the fiftieth move stands in chess. White's b3-b4 is the 100th turn
+    # without a capture and walls in Black's only stone (a5 cannot step, nor capture).
+    state = tsivy.state_from_text("BWW....../W......../WW......./........./......... W nc=99")
+    state.apply_action(state.string_to_action("b3-b4"))
+    assert state.to_text() == "BWW....../WW......./W......../........./......... B nc=100"
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+    assert state.to_struct(None)["end"]["reason"] == "no-moves"
+    # the same position read from text
+    assert tsivy.state_from_text(state.to_text()).returns() == [1.0, -1.0]
+
+
 def test_threefold_repetition(tsivy):
     state = tsivy.state_from_text("B......../........./........./........./........W W")
     cycle = ["i1-h1", "a5-b5", "h1-i1", "b5-a5"]
