@@ -421,7 +421,7 @@ def play_cmd(
         bot_seed = record.seed or 0
     else:
         if game_name is None:
-            raise CliError("missing argument GAME (e.g. abstracta play fanorona), or --resume RECORD")
+            raise CliError("missing argument GAME (abstracta games lists them), or --resume RECORD")
         game = load_game(game_name, **play_options(game_name, option, variant, seed))
         seats = parse_seats(seat, game, {0: "human"})
         initial, played, record, bot_seed = game.new_initial_state(), [], None, seed or 0
