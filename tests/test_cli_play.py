@@ -367,3 +367,119 @@ def test_a_refused_move_is_quoted_as_typed(tmp_path):
                   "[b]d2-c3A\nquit\n")
     assert result.exit_code == 0, result.output
     assert "'[b]d2-c3A' is not Fanorona notation" in result.output
+
+
+def test_a_move_typed_in_the_other_case_is_played(tmp_path):
+    result = play(["fanorona", "--option", "size=dimy", "--seat", "1=human", "--records", str(tmp_path)], "D3-C3W\n")
+    assert result.exit_code == 0, result.output
+    assert "not Fanorona notation" not in result.output
+    assert saved_record(result.output).moves == ["d3-c3W"]
+    result = play(["nibble", "--option", "seed=1", "--option", "first_player=0", "--seat", "1=human",
+                   "--records", str(tmp_path)], "A1\n")
+    assert "is not a cell" not in result.output, result.output
+    assert saved_record(result.output).moves == ["a1", "end"]
+
+
+def test_ctrl_c_saves_the_game_and_exits_130_as_match_does(tmp_path, monkeypatch):
+    from abstracta import cli
+
+    # end of input (Ctrl-D) and quit stay a normal exit
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)], "quit\n")
+    assert result.exit_code == 0, result.output
+    typed = iter(["c1-b2A"])
+
+    def reader(interactive=None):
+        def read(prompt):
+            try:
+                return next(typed)
+            except StopIteration:
+                raise KeyboardInterrupt from None
+        return read
+
+    monkeypatch.setattr(cli, "line_reader", reader)
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)])
+    assert result.exit_code == 130, result.output
+    record = saved_record(result.output)
+    assert record.moves[0] == "c1-b2A" and record.termination == "abandoned"
+    assert "play on with: abstracta play --resume " in result.output
+    # Ctrl-C while a bot thinks: the same
+    from abstracta.ai import levels
+
+    original = levels.make_bot
+
+    def slow_bot(spec, game, seed=0):
+        bot = original(spec, game, seed=seed)
+        if bot is not None:
+            bot.step = lambda state: (_ for _ in ()).throw(KeyboardInterrupt())
+        return bot
+
+    monkeypatch.setattr(levels, "make_bot", slow_bot)
+    result = play(["fanorona", "--option", "size=telo", "--seat", "0=random", "--seat", "1=random",
+                   "--records", str(tmp_path)])
+    assert result.exit_code == 130, result.output
+    assert saved_record(result.output).termination == "abandoned"
+
+
+def card_record(tmp_path, name, options, plies, termination="abandoned"):
+    import random
+
+    from abstracta import load_game
+
+    game = load_game(name, seed="3", **options)
+    state = game.new_initial_state()
+    initial, actions, rng = state.clone(), [], random.Random(1)
+    while len(actions) < plies and not state.is_terminal():
+        actions.append(rng.choice(state.legal_actions()))
+        state.apply_action(actions[-1])
+    path = tmp_path / f"{name}-{len(actions)}.json"
+    Record.from_play(game, initial, actions, players=["human", "human"],
+                     termination=termination if not state.is_terminal() else "normal").save(path)
+    return path, state
+
+
+def test_replay_of_an_unfinished_card_game_hides_the_hands_unless_revealed(tmp_path):
+    path, state = card_record(tmp_path, "fibonacci-cards", {}, 6)
+    hands = [state.observation(p).split(" | ")[1 + p] for p in (0, 1)]
+    stock = state.to_text().split(" | ")[3]
+    shown = runner.invoke(app, ["replay", str(path)])
+    assert shown.exit_code == 0, shown.output
+    out = shown.output
+    assert not any(card in out for card in ",".join(hands).split(",")), out  # no card of either hand
+    assert stock not in out and "seed=3" not in out
+    assert f"public position: {state.public_observation()}" in out
+    assert "--reveal" in out and "result: unfinished" in out
+    as_json = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).output)
+    assert as_json["position"] == state.public_observation() and as_json["hidden"] is True
+    revealed = runner.invoke(app, ["replay", str(path), "--reveal"])
+    assert revealed.exit_code == 0 and f"position: {state.to_text()}" in revealed.output
+    assert all(card in revealed.output for card in ",".join(hands).split(",")) and "seed=3" in revealed.output
+    as_json = json.loads(runner.invoke(app, ["replay", str(path), "--json", "--reveal"]).output)
+    assert as_json["position"] == state.to_text() and as_json["hidden"] is False
+
+
+def test_replay_of_an_unfinished_fibonacci_cards_variant_hides_the_piles(tmp_path):
+    path, state = card_record(tmp_path, "fibonacci", {"variant": "cards"}, 6)
+    out = runner.invoke(app, ["replay", str(path)]).output
+    assert state.to_text() not in out and "rng=" not in out and "seed=3" not in out
+    assert f"public position: {state.public_observation()}" in out
+    assert "revealed card:" in out  # the board: every seat sees the same drawing, so a spectator may too
+    assert f"position: {state.to_text()}" in runner.invoke(app, ["replay", str(path), "--reveal"]).output
+
+
+def test_replay_of_a_finished_card_game_shows_the_deal(tmp_path):
+    path, state = card_record(tmp_path, "fibonacci-cards", {}, 10_000)
+    assert state.is_terminal()
+    out = runner.invoke(app, ["replay", str(path)]).output
+    assert f"position: {state.to_text()}" in out and "seed=3" in out and "--reveal" not in out
+
+
+def test_match_json_gives_the_option_values_not_their_text():
+    result = runner.invoke(app, ["match", "slide-checkers", "--seat", "0=random", "--seat", "1=random",
+                                 "--games", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    assert data["options"] == {"players": 2, "board": [1, 1]}
+    result = runner.invoke(app, ["match", "fanorona", "--option", "size=telo", "--option", "vela=true",
+                                 "--seat", "0=random", "--seat", "1=random", "--games", "1", "--json"])
+    assert json.loads(result.stdout.strip().splitlines()[-1])["options"] == {
+        "size": "telo", "vela": True, "first_turn_single_capture": False}

@@ -292,23 +292,49 @@ def analyse_cmd(
 def replay_cmd(
     file: Path = typer.Argument(..., metavar="FILE", help="A record written by play, match or the web app."),
     as_json: bool = JsonArg,
+    reveal: bool = typer.Option(False, "--reveal", help="Show the hidden cards of an unfinished game too "
+                                "(hands, stock, pile orders, the seed); a finished game shows them anyway."),
 ) -> None:
-    """Validate and replay a game record: the moves, the final position and the result."""
+    """Validate and replay a game record: the moves, the final position and the result.
+
+    A game with hidden information that is not over shows only what a spectator sees, unless
+    ``--reveal``: the record may be shown to someone who is still to play it."""
     record = Record.load(file)
     final, actions = record.replay()
     game = record.make_game()
+    finished = final.is_terminal() or record.result is not None  # the deal is public at the end
+    hidden = game.has_hidden_information and not finished and not reveal
+    position = final.public_observation() if hidden else final.to_text()
     if as_json:
-        print(json.dumps({"moves": record.moves, "position": final.to_text(), "terminal": final.is_terminal(),
+        print(json.dumps({"moves": record.moves, "position": position, "hidden": hidden,
+                          "terminal": final.is_terminal(),
                           "returns": [float(r) for r in final.returns()], "result": record.result}))
         return
     opts = " ".join(f"{k}={v}" for k, v in game.option_text().items())
-    console.print(f"[bold]{game.title}[/] {opts}" + (f"  seed={record.seed}" if record.seed is not None else ""))
+    seed = f"  seed={record.seed}" if record.seed is not None and not hidden else ""  # the seed makes the deal
+    console.print(f"[bold]{game.title}[/] {opts}" + seed)
     if record.players:
         console.print("seats: " + ", ".join(f"{i}={p}" for i, p in enumerate(record.players)))
     console.print(format_move_list(record.moves))
-    console.print(game.render(final))
-    console.print(f"position: {final.to_text()}", soft_wrap=True)
+    if not hidden:
+        console.print(game.render(final))
+        console.print(f"position: {final.to_text()}", soft_wrap=True)
+    else:
+        board = spectator_board(game, final)
+        if board is not None:
+            console.print(board)
+        if position is not None:
+            console.print(f"public position: {position}", soft_wrap=True)
+        console.print("[dim](the game is not over: hidden cards are not shown; --reveal shows them)[/]")
     console.print(describe_result(final, record))
+
+
+def spectator_board(game: Game, state: State) -> Any:
+    """The board as a spectator may see it, or None: a game draws a board for one seat's eyes
+    (``Game.render``), so a drawing that is the same for every seat shows nothing hidden."""
+    boards = [game.render(state, p) for p in range(state.num_players)]
+    texts = {b.plain if hasattr(b, "plain") else str(b) for b in boards}
+    return boards[0] if len(texts) == 1 else None
 
 
 def format_move_list(moves: list[str]) -> str:
@@ -395,7 +421,7 @@ def play_cmd(
         bot_seed = record.seed or 0
     else:
         if game_name is None:
-            raise CliError("missing argument GAME (e.g. abstracta play fanorona), or --resume RECORD")
+            raise CliError("missing argument GAME (abstracta games lists them), or --resume RECORD")
         game = load_game(game_name, **play_options(game_name, option, variant, seed))
         seats = parse_seats(seat, game, {0: "human"})
         initial, played, record, bot_seed = game.new_initial_state(), [], None, seed or 0
@@ -422,6 +448,8 @@ def play_cmd(
         save_played(session, game, initial, seats, tags, record, directory, "abandoned")
         raise
     save_played(session, game, initial, seats, tags, record, directory, termination)
+    if session.interrupted:  # saved and the resume command printed; the shell's code for Ctrl-C
+        raise typer.Exit(130)
 
 
 def save_played(session: "PlaySession", game: Game, initial: State, seats: list[str], tags: dict[str, str],
@@ -564,6 +592,8 @@ class PlaySession:
         self.forced_result: list[float] | None = None
         self.hints = [0] * initial.num_players
         self.read = read or line_reader()
+        #: whether the game stopped on Ctrl-C (the command then exits 130, as match does)
+        self.interrupted = False
 
     def who(self, player: int) -> str:
         """The seat's name in the game (White, Red), else "You" for the only person, else Seat N
@@ -672,6 +702,7 @@ class PlaySession:
             return self._run(humans)
         except KeyboardInterrupt:  # Ctrl-C while a bot thinks: keep what was played
             console.print("\ngame abandoned")
+            self.interrupted = True
             return "abandoned"
 
     def _hand_over(self, player: int) -> bool:
@@ -736,8 +767,9 @@ class PlaySession:
             try:
                 name = self.who(player)
                 line = self.read("Your move> " if name == "You" else f"{name} move> ").strip()
-            except (EOFError, KeyboardInterrupt):
+            except (EOFError, KeyboardInterrupt) as exc:
                 console.print("\ngame abandoned")
+                self.interrupted = isinstance(exc, KeyboardInterrupt)
                 return "abandoned"
             if not line:
                 continue
@@ -845,7 +877,7 @@ def match_cmd(
         except KeyboardInterrupt:
             interrupted(len(played), games, records)
     if as_json:
-        print(json.dumps({"game": game.name, "options": game.option_text(), "games": games, "seed": seed,
+        print(json.dumps({"game": game.name, "options": game.option_values(), "games": games, "seed": seed,
                           "mean_plies": result.mean_plies,
                           "seats": [{"spec": st.spec, "wins": st.wins, "draws": st.draws,
                                      "losses": st.losses + st.unfinished, "score": st.score,

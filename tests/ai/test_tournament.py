@@ -80,6 +80,8 @@ def test_serial_and_process_executors_give_the_same_json() -> None:
     assert last == process.stdout.strip().splitlines()[-1]
     data = json.loads(last)
     assert data["bots"] == ["random", "greedy", "alphabeta:d2"]
+    # the game's option values, as solve --json gives them (not "false" as text)
+    assert data["options"] == {"size": "dimy", "vela": False, "first_turn_single_capture": False}
     assert [p["games"] for p in data["pairings"]] == [4, 4, 4]
     assert [p["bots"] for p in data["pairings"]][2] == ["greedy", "alphabeta:d2"]
     assert len(data["results"]) == 12 and data["elo"][0] == {"bot": "random", "elo": 0.0, "low": 0.0, "high": 0.0}

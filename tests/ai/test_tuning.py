@@ -157,6 +157,7 @@ def test_small_tune_run_end_to_end_prints_json(capsys):
                                       "--verify-games", "4", "--seed", "3", "--bot", "alphabeta:d1", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout.strip().splitlines()[-1])
+    assert data["options"] == {"size": "dimy", "vela": False, "first_turn_single_capture": False}
     assert data["terms"] == ["material", "mobility", "captures", "threats"]
     assert data["default_weights"] == [0.8, 0.15, 0.0, 0.0]
     assert len(data["weights"]) == 4 and data["positions"] > 20

@@ -280,6 +280,19 @@ def test_no_progress_draw(tsivy):
     assert tsivy.state_from_text("B......../........./........./........./........W W nc=100").returns() == [0, 0]
 
 
+def test_the_hundredth_quiet_turn_that_leaves_the_opponent_no_action_is_a_win(tsivy):
+    # project decision where the spec is silent: immobility (§3.3) outranks the no-progress draw
+    # (§4), as a checkmate on the fiftieth move stands in chess. White's b3-b4 is the 100th turn
+    # without a capture and walls in Black's only stone (a5 cannot step, nor capture).
+    state = tsivy.state_from_text("BWW....../W......../WW......./........./......... W nc=99")
+    state.apply_action(state.string_to_action("b3-b4"))
+    assert state.to_text() == "BWW....../WW......./W......../........./......... B nc=100"
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+    assert state.to_struct(None)["end"]["reason"] == "no-moves"
+    # the same position read from text
+    assert tsivy.state_from_text(state.to_text()).returns() == [1.0, -1.0]
+
+
 def test_threefold_repetition(tsivy):
     state = tsivy.state_from_text("B......../........./........./........./........W W")
     cycle = ["i1-h1", "a5-b5", "h1-i1", "b5-a5"]
@@ -470,11 +483,23 @@ def test_refusals_say_why():
     capturing stone only, each step capturing, never in the last direction or onto a visited point."""
     game = FanoronaGame()
     state = game.new_initial_state()
-    with pytest.raises(IllegalActionError, match=r"'d2-e3' is a plain step, but capturing is compulsory here "
+    with pytest.raises(IllegalActionError, match=r"'f3-e3' is a plain step, but capturing is compulsory here "
                                                  r"\(captures: d2-e3A, d3-e3A, d3-e3W, e2-e3A, f2-e3A\)"):
+        state.string_to_action("f3-e3")
+    # a step that captures, typed without its letter: the letter it needs, not "a plain step"
+    with pytest.raises(IllegalActionError) as info:
         state.string_to_action("d2-e3")
+    assert str(info.value) == "'d2-e3' needs A: it captures by approach (d2-e3A); capturing is compulsory"
+    with pytest.raises(IllegalActionError) as info:
+        state.string_to_action("d3-e3")
+    assert str(info.value) == ("'d3-e3' needs A or W: it captures by approach (d3-e3A) or by withdrawal "
+                               "(d3-e3W); capturing is compulsory")
     state = game.state_from_text("...B...../........./..W.BB.../...B...../........B W")
     state.apply_action(state.string_to_action("c3-d3A"))
+    with pytest.raises(IllegalActionError) as info:  # the chain's next step without its letter
+        state.string_to_action("d3-d4")
+    assert str(info.value) == ("'d3-d4' needs A or W: it captures by approach (d3-d4A) or by withdrawal "
+                               "(d3-d4W); a chain goes on by capture steps only")
     with pytest.raises(IllegalActionError, match="'d3-e3A' cannot continue the chain"):
         state.string_to_action("d3-e3A")
     with pytest.raises(IllegalActionError, match="goes on with the stone on d3 only"):

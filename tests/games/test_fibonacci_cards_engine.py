@@ -215,10 +215,10 @@ def test_empty_hand_in_text_has_won():
 def test_notation_errors_and_illegal_actions():
     s = pos("2c 5d Jh | 7h,Kd,5s,Jc,Qd,3c | 4d | 9h | 0")
     before = s.to_text()
-    for text in ("7h>4", "7x>1", "7h-1", "", "Draw"):
+    for text in ("7h>4", "7x>1", "7h-1", ""):
         with pytest.raises(NotationError):
             s.string_to_action(text)
-    for text in ("Qd>1", "draw", "pass", "7h>3", "4d>1"):
+    for text in ("Qd>1", "draw", "Draw", "pass", "7h>3", "4d>1"):
         with pytest.raises(IllegalActionError) as info:
             s.string_to_action(text)
         assert not isinstance(info.value, NotationError)

@@ -139,3 +139,14 @@ def test_a_determinization_undone_to_the_start_holds_no_real_pile(cards, explici
         assert d.rng_state != real_start.rng_state
         if reveals < 24:
             assert d.piles != real_start.piles
+
+
+def test_a_position_text_without_rng_starts_the_generator_from_the_seed_option():
+    # project decision where §9.2 is silent: as any counter left out of a text, rng= defaults —
+    # to the generator of the seed option, or of seed 0 without one
+    text = f"{START_ROWS} R 4 1 53216546321 654321654321"
+    assert load_game("fibonacci", variant="cards").state_from_text(text).to_text() == \
+        f"{text} rng={SplitMix64(0).state:016x}"
+    seeded = load_game("fibonacci", variant="cards", seed="77").state_from_text(text)
+    assert seeded.to_text() == f"{text} rng={SplitMix64(77).state:016x}"
+    assert SplitMix64(77).state != SplitMix64(0).state

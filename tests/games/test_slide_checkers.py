@@ -409,3 +409,36 @@ def test_render_and_evaluate():
     assert game.evaluate(ahead, 1) > game.evaluate(game.state_from_text("Bl12,Ge4,Gf3,Ga12 M B"), 1)
     won = game.state_from_text("Gl1 M G")
     assert game.evaluate(won, 0) == 1.0 and game.evaluate(won, 1) == -1.0
+
+
+def test_a_jump_without_its_ending_letter_names_the_jumps_it_could_be():
+    game = load_game("slide-checkers")
+    state = game.state_from_text("Be4,Gf5,Gl12 M B")
+    with pytest.raises(NotationError) as info:
+        state.string_to_action("e4*g6")
+    assert str(info.value) == ("'e4*g6' needs its ending letter, r (remove the jumped piece) or e (exchange it "
+                               "for one of yours): e4*g6e or e4*g6r")
+    state = game.state_from_text("Bb9,Bf2,Bg12,Bj2,Bj5,Bj6,Gc2,Gd8,Gd12,Gf3,Gg2,Gh9,Gl5,Gl7 M G J:g2")
+    with pytest.raises(NotationError) as info:
+        state.string_to_action("*E2")
+    assert str(info.value).startswith("'*E2' needs its ending letter") and str(info.value).endswith(": *e2e or *e2r")
+    # a jump that is not legal here keeps the grammar's answer
+    with pytest.raises(NotationError, match="a continuation is"):
+        state.string_to_action("*j4")
+
+
+def test_placement_turns_do_not_count_towards_the_hundred_turns_without_a_jump():
+    # project decisions where the spec is silent (§5 counts "turns"; placement is not play):
+    # the no-jump count starts with the movement phase, and a placement text with nj= is refused
+    import random
+
+    game = two()
+    state, rng = game.new_initial_state(), random.Random(3)
+    while " P:" in state.to_text():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.history() and len(state.history()) == 14  # 14 placement turns, none counted: no nj=
+    assert state.to_text() == "Bb11,Bc8,Be2,Be10,Bi10,Bj9,Bl10,Gd12,Ge4,Gg6,Gh7,Gi4,Gk6,Gl7 M G"
+    play(state, "d12-c11")
+    assert state.to_text().endswith(" M B nj=1")
+    with pytest.raises(PositionError, match="nj= and passes= belong to the movement phase"):
+        game.state_from_text("Ge4,Bl12 P:6/6 G nj=3")

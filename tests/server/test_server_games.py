@@ -122,3 +122,17 @@ def test_canonical_turn_sorts_a_take_and_keeps_a_turn_it_cannot_reorder():
     s = fanorona.new_initial_state()
     first = s.legal_actions()[:1]
     assert fanorona.canonical_turn(s, first) == first
+
+
+def test_the_move_box_reads_the_other_case_as_the_terminal_does(client):
+    # the web app's move box and `abstracta play` both reach the game's string_to_action
+    view = client.post("/api/matches", json={"game": "fanorona", "options": {"size": "dimy"},
+                                             "seats": ["human", "human"]}).json()
+    done = client.post(f"/api/matches/{view['id']}/actions", json={"action": "D3-C3w", "ply": 0})
+    assert done.status_code == 200, done.text
+    assert done.json()["moves"] == ["d3-c3W"]
+    view = client.post("/api/matches", json={"game": "nibble", "options": {"seed": "1", "first_player": "0"},
+                                             "seats": ["human", "human"]}).json()
+    done = client.post(f"/api/matches/{view['id']}/actions", json={"action": "A1+A9", "ply": 0})
+    assert done.status_code == 200, done.text
+    assert done.json()["record_moves"] == ["a1+a9"], done.json()["moves"]

@@ -411,7 +411,7 @@ def run_tournament(game: Game, specs: Sequence[str], games: int, seed: int = 0,
     outcomes = run_tasks(tasks, executor, workers, ray_address, on_done)
     results = tally(tasks, outcomes, pairings)
     ratings = elo_ratings(len(specs), [(p.a, p.b, p.games, p.score) for p in results])
-    options = {k: v for k, v in game.option_text().items() if k != "seed"}
+    options = {k: v for k, v in game.option_values().items() if k != "seed"}
     return Tournament(game.name, options, canonical, games, seed, results, outcomes, ratings, opening)
 
 

@@ -257,7 +257,7 @@ def tune(game: Game, games: int, seed: int = 0, *, verify_games: int | None = No
     [pairing] = tally(vtasks, voutcomes, pairings)
     ratings = elo_ratings(2, [(0, 1, pairing.games, pairing.score)])
     gain = ratings[1]
-    options = {k: v for k, v in game.option_text().items() if k != "seed"}
+    options = {k: v for k, v in game.option_values().items() if k != "seed"}
     # the tally is the default's view; the tuned side's wins are its losses
     return TuneResult(game.name, options, spec, tuning.names, tuple(tuning.weights), fit, len(outcomes), unfinished,
                       pairing.games, 1.0 - pairing.rate, pairing.losses, pairing.draws, pairing.wins,

@@ -94,6 +94,13 @@ class Game(ABC):
                 out[spec.name] = spec.to_text(value) if not isinstance(value, bool) else str(value).lower()
         return out
 
+    def option_values(self) -> dict[str, Any]:
+        """The options that are set, as their parsed values (``{"vela": False, "players": 2,
+        "board": (1, 1)}``; JSON writes a tuple as a list), defaults included: the form of
+        ``--json`` outputs, where :meth:`option_text` is the form of command lines and records."""
+        return {spec.name: self.options[spec.name] for spec in self.option_specs
+                if self.options[spec.name] is not None}
+
     def non_default_options(self) -> dict[str, Any]:
         return {s.name: self.options[s.name] for s in self.option_specs if self.options[s.name] != s.default}
 

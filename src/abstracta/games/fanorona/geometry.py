@@ -111,6 +111,8 @@ class Geometry:
         end_action: id of ``end``; ``num_actions = end_action + 1``.
         action_strings: id -> notation (``""`` for ids that name no step on this board).
         action_ids: notation -> id.
+        folded_ids: lower-cased notation -> id (points are lower case and the A/W suffix upper
+            case, so case tells no two actions apart: ``D3-C3w`` reads as ``d3-c3W``).
         act: id -> ``(move_mask, to_bit, to_point, dir, kind, ray, ray_up, target_bit)`` for
             steps (``None`` otherwise): ``move_mask`` = from|to bits; ``ray`` = bitboard of the
             capture line starting at the first stone that would be taken (target included) for
@@ -141,6 +143,7 @@ class Geometry:
     end_action: int = 0
     action_strings: list[str] = field(default_factory=list)
     action_ids: dict[str, int] = field(default_factory=dict)
+    folded_ids: dict[str, int] = field(default_factory=dict)
     act: list[tuple | None] = field(default_factory=list)
     zmove: tuple[list[int], list[int]] = ((), ())  # type: ignore[assignment]
     zrun: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ((), ())  # type: ignore[assignment]
@@ -254,6 +257,8 @@ def _build(size: str) -> Geometry:
         for _d, _tb, ab, wb, _base in g.cont[p]:
             g.cont_near[p] |= ab | wb
     g.action_ids = {s: a for a, s in enumerate(g.action_strings) if s}
+    g.folded_ids = {s.lower(): a for s, a in g.action_ids.items()}
+    assert len(g.folded_ids) == len(g.action_ids), "two actions differ only in case"
     side_act: tuple[list[Step], list[Step]] = ([], [])
     for side in (0, 1):
         for a, entry in enumerate(g.act):

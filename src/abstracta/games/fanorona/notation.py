@@ -166,12 +166,15 @@ def format_position(state: "FanoronaState") -> str:
 
 
 def parse_action(g: Geometry, text: str) -> int:
-    """Action id of an action string (not checked for legality). Raises NotationError for
-    text that is not notation, IllegalActionError for a step that does not exist on this board."""
+    """Action id of an action string (not checked for legality), read in either case
+    (``D3-C3w`` is ``d3-c3W``: case tells no two actions apart). Raises NotationError for text
+    that is not notation, IllegalActionError for a step that does not exist on this board."""
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not an action string")
     wanted = text.strip()
     action = g.action_ids.get(wanted)
+    if action is None:
+        action = g.folded_ids.get(wanted.lower())
     if action is not None:
         return action
     if not _ACTION_SHAPE.match(wanted):

@@ -457,6 +457,14 @@ class FanoronaState(FanoronaView, State):
         acts = self._acts[self._side]
         names = [self.action_to_string(a) for a in legal]
         shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
+        # the step typed without its A or W where it captures: name the letters, not "a plain step"
+        ways = [(letter, way) for letter, way in (("A", "approach"), ("W", "withdrawal"))
+                if self._g.action_ids.get(self._g.action_strings[action] + letter) in legal]
+        if acts[action][4] == PAIKA and ways:
+            step = self._g.action_strings[action]
+            why = "a chain goes on by capture steps only" if self._ch is not None else "capturing is compulsory"
+            return (f"{wanted!r} needs {' or '.join(letter for letter, _ in ways)}: it captures "
+                    + " or ".join(f"by {way} ({step}{letter})" for letter, way in ways) + f"; {why}")
         if self._ch is not None:
             point = self._ch[0]
             stone = self._g.names[point]

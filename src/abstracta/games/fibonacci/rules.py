@@ -648,16 +648,19 @@ class FibonacciState(FibonacciView, State):
         raise IllegalActionError(f"action {action} is outside the action space 0..{NUM_ACTIONS - 1}")
 
     def string_to_action(self, text: str) -> int:
-        """Parse ``e8-f9`` / ``pass`` / ``S@e5``. Raises :class:`NotationError` for text that is not
-        notation, :class:`IllegalActionError` for notation that is not legal here."""
+        """Parse ``e8-f9`` / ``pass`` / ``S@e5``, in either case (``E8-F9``, ``s@E5``: cells and
+        ``pass`` are lower case, the placed piece upper case, so case tells no two actions
+        apart). Raises :class:`NotationError` for text that is not notation,
+        :class:`IllegalActionError` for notation that is not legal here."""
         if not isinstance(text, str):
             raise NotationError(f"{text!r} is not a move string")
         s = text.strip()
-        if s == "pass":
+        if s.lower() == "pass":
             action = PASS
         elif "@" in s:
             letter, _, cell = s.partition("@")
-            b = self._cell(cell, s)
+            b = self._cell(cell.lower(), s)
+            letter = letter.upper()
             if letter not in ("C", "A", "S"):
                 raise NotationError(f"{s!r}: placement piece must be C, A or S")
             if self.placed >= NUM_PLACEMENTS or self.result is not None:
@@ -667,7 +670,7 @@ class FibonacciState(FibonacciView, State):
                 raise IllegalActionError(f"{s!r}: placement {self.placed + 1} must place {want}")
             action = PLACE0 + DENSE[b]
         elif "-" in s:
-            a, _, c = s.partition("-")
+            a, _, c = s.lower().partition("-")
             fb = self._cell(a, s)
             tb = self._cell(c, s)
             action = DENSE[fb] * NUM_CELLS + DENSE[tb]

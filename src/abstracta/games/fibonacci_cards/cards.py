@@ -48,6 +48,10 @@ def _action_string(action: int) -> str:
 
 ACTION_STR: tuple[str, ...] = tuple(_action_string(a) for a in range(NUM_ACTIONS))
 ACTION_INDEX: dict[str, int] = {s: a for a, s in enumerate(ACTION_STR)}
+#: Lower-cased notation -> action: a card is rank then suit (ranks upper case, suits lower
+#: case), so ``qd/1`` or ``QD/1`` can only mean ``Qd/1``.
+FOLDED_INDEX: dict[str, int] = {s.lower(): a for s, a in ACTION_INDEX.items()}
+assert len(FOLDED_INDEX) == len(ACTION_INDEX), "two actions differ only in case"
 _order = sorted(range(NUM_ACTIONS), key=ACTION_STR.__getitem__)
 _key = [0] * NUM_ACTIONS
 for _rank, _a in enumerate(_order):

@@ -17,7 +17,7 @@ from ...core.game import CHANCE, TERMINAL, Game, State, check_action_in, check_p
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
 from .cards import (
-    ACTION_INDEX, ACTION_KEY, ACTION_STR, CARD_STR, CUT, DRAW, NUM_ACTIONS, NUM_CARDS, PASS,
+    ACTION_INDEX, ACTION_KEY, ACTION_STR, CARD_STR, CUT, DRAW, FOLDED_INDEX, NUM_ACTIONS, NUM_CARDS, PASS,
     config_of, config_table, pile_code,
 )
 from .notation import format_position, parse_position
@@ -276,7 +276,8 @@ class FibonacciCardsState(FibonacciCardsView, State):
         return ACTION_STR[action]
 
     def string_to_action(self, text: str) -> int:
-        """Parse ``<card>><pile>``, ``<card>/<pile>``, ``draw`` or ``pass``.
+        """Parse ``<card>><pile>``, ``<card>/<pile>``, ``draw`` or ``pass``, in either case
+        (``qd/1`` is ``Qd/1``: a card is rank then suit, so case tells no two actions apart).
 
         Raises:
             NotationError: not notation at all.
@@ -286,6 +287,8 @@ class FibonacciCardsState(FibonacciCardsView, State):
             raise NotationError(f"{text!r} is not a move text")
         wanted = text.strip()
         action = ACTION_INDEX.get(wanted)
+        if action is None:
+            action = FOLDED_INDEX.get(wanted.lower())
         if action is None:
             raise NotationError(f"{wanted!r} is not a move: expected e.g. '7h>1', '5s/2', 'draw' or 'pass'")
         if action not in self.legal_actions():

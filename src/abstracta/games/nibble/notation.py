@@ -124,7 +124,7 @@ def parse_position(game: NibbleGame, text: str) -> NibbleState:
 def _cells_of(g: Geometry, text: str) -> list[int]:
     cells = []
     for part in text.split("+"):
-        i = g.index.get(part.strip(), -1)
+        i = g.index.get(part.strip().lower(), -1)
         if i < 0:
             raise NotationError(f"{text!r}: {part.strip()!r} is not a cell of the {g.variant} board")
         if i in cells:
@@ -134,7 +134,8 @@ def _cells_of(g: Geometry, text: str) -> list[int]:
 
 
 def parse_move(state: NibbleState, text: str, whole: bool = False) -> list[int]:
-    """Engine actions for one entry: ``a1``/``end`` (one action) or ``a1+a9`` (a whole turn).
+    """Engine actions for one entry: ``a1``/``end`` (one action) or ``a1+a9`` (a whole turn),
+    in either case (``A1+A9``).
 
     With ``whole`` (a person typing a turn, at a turn boundary) a single cell is a whole turn
     too: ``a1`` takes a1 and ends the turn.
@@ -143,7 +144,7 @@ def parse_move(state: NibbleState, text: str, whole: bool = False) -> list[int]:
     if not isinstance(text, str):
         raise NotationError(f"a move is a string, got {text!r}")
     t = text.strip()
-    if "+" not in t and (not whole or state.take >= 0 or t == "end"):
+    if "+" not in t and (not whole or state.take >= 0 or t.lower() == "end"):
         return [state.string_to_action(t)]
     g = state.geometry
     cells = _cells_of(g, t)

@@ -433,14 +433,15 @@ class NibbleState(NibbleView, State):
         raise IllegalActionError(f"action {action!r} is not an action of nibble {g.variant}")
 
     def string_to_action(self, text: str) -> int:
-        """Parse a cell name or ``end``. :class:`NotationError` for non-notation,
-        :class:`IllegalActionError` (with the reason) for an illegal take."""
+        """Parse a cell name or ``end``, in either case (``A1`` is ``a1``: cells and ``end``
+        are lower case, so case tells no two actions apart). :class:`NotationError` for
+        non-notation, :class:`IllegalActionError` (with the reason) for an illegal take."""
         g = self.geometry
         t = text.strip() if isinstance(text, str) else text
-        if t == "end":
+        if isinstance(t, str) and t.lower() == "end":
             action = g.cells
         else:
-            action = g.index.get(t, -1) if isinstance(t, str) else -1
+            action = g.index.get(t.lower(), -1) if isinstance(t, str) else -1
             if action < 0:
                 raise NotationError(f"{text!r} is not a cell of the {g.variant} board or 'end'")
         if action in self.legal_actions():

@@ -78,10 +78,11 @@ def square(name: str, text: str) -> int:
 
 
 def parse_action(text: str) -> int:
-    """Notation -> action id, without legality. Raises :class:`NotationError`."""
+    """Notation -> action id, without legality, read in either case (``E4*G6R`` is ``e4*g6r``:
+    the notation is all lower case). Raises :class:`NotationError`."""
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not a move string")
-    t = text.strip()
+    t = text.strip().lower()
     if t == "pass":
         return PASS
     if t.startswith("@"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from ...core.errors import IllegalActionError, OptionError
+from ...core.errors import IllegalActionError, NotationError, OptionError
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int
@@ -566,8 +566,17 @@ class SlideCheckersState(SlideCheckersView, State):
 
     def string_to_action(self, text: str) -> int:
         """Parse the spec's notation. :class:`NotationError` if it is not notation,
-        :class:`IllegalActionError` if it is not legal here."""
-        action = parse_action(text)
+        :class:`IllegalActionError` if it is not legal here. A jump typed without its ending
+        letter (``e4*g6``) is refused naming the legal jumps it could be."""
+        try:
+            action = parse_action(text)
+        except NotationError as exc:
+            typed = text.strip().lower() if isinstance(text, str) else ""
+            meant = [s for s in self.legal_action_strings() if "*" in s and s[:-1] == typed]
+            if not meant:
+                raise
+            raise NotationError(f"{text.strip()!r} needs its ending letter, r (remove the jumped piece) or e "
+                                f"(exchange it for one of yours): {' or '.join(meant)}") from exc
         if action not in self.legal_actions():
             if self._over:
                 raise IllegalActionError(f"{text.strip()!r}: the game is over")
