@@ -209,6 +209,43 @@ def test_a_hung_job_is_answered_by_a_quick_search_not_a_random_move():
         jobs.close()
 
 
+def test_a_cancelled_job_that_ignores_its_stop_is_given_up_after_kill_after():
+    # A cancelled search was asked to stop and then waited on until it answered or overran its
+    # own time (mcts:1000: 1000 s), holding its worker; on a loaded machine Ray's cancel took
+    # longer than the Ray test's 30 s. It is now given up kill_after seconds after the stop, as
+    # an overrunning search is, and its answer still dropped.
+    release = threading.Event()
+
+    def deaf(job, stop):
+        release.wait(10)  # ignores the stop request
+        return "d2-e3A"
+
+    done = Collector()
+    executor = ThreadExecutor(deaf)
+    killed: list[int] = []
+    kill = executor.kill
+    executor.kill = lambda jid: (killed.append(jid), kill(jid))
+    jobs = BotJobs(executor, on_done=done, overrun=lambda s: 1e9, kill_after=0.3)
+    try:
+        jobs.submit(job_for("mcts:1000", "cancelled"))
+        deadline = time.monotonic() + 10
+        while not jobs.summary()["running"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert jobs.cancel("cancelled") == 1
+        deadline = time.monotonic() + 5
+        while jobs.summary()["running"] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert jobs.summary()["running"] == 0 and len(killed) == 1
+        release.set()
+        time.sleep(0.3)
+        assert done.answers == []  # neither its answer nor a fallback: it was cancelled
+        assert jobs.summary()["fallbacks"] == 0
+    finally:
+        release.set()
+        jobs.close()
+
+
 def test_worker_processes_stop_overrunning_searches_and_replace_dead_workers():
     done = Collector()
     executor = ProcessExecutor(1)

@@ -709,7 +709,8 @@ class BotJobs:
 
     def cancel(self, match_id: str) -> int:
         """Drop the jobs of ``match_id``: queued ones never start, a running one is asked to
-        stop and its answer is dropped. Returns how many jobs were cancelled."""
+        stop and its answer is dropped (one that has not stopped ``kill_after`` seconds later is
+        given up: its worker replaced, as for an overrun). Returns how many jobs were cancelled."""
         with self._cond:
             return self._cancel(match_id)
 
@@ -722,6 +723,10 @@ class BotJobs:
             if run.job.match_id == match_id and not run.cancelled:
                 run.cancelled = True
                 self.executor.stop(jid)
+                if run.stop_sent is None:
+                    # given up kill_after seconds from now if it does not stop (_check_overruns),
+                    # so a search deaf to the stop does not hold its worker
+                    run.stop_sent = time.monotonic()
                 n += 1
         if self._fast_job is not None and self._fast_job.match_id == match_id and not self._fast_cancelled:
             self._fast_cancelled = True
