@@ -483,3 +483,16 @@ def test_match_json_gives_the_option_values_not_their_text():
                                  "--seat", "0=random", "--seat", "1=random", "--games", "1", "--json"])
     assert json.loads(result.stdout.strip().splitlines()[-1])["options"] == {
         "size": "telo", "vela": True, "first_turn_single_capture": False}
+
+
+def test_resume_reads_the_game_name_as_every_command_does_in_either_case(tmp_path):
+    # `abstracta play Nibble` starts a Nibble game (names are case-insensitive), but
+    # `play Nibble --resume R` refused R, a record of nibble, as "a record of nibble, not Nibble"
+    first = play(["nibble", "--seed", "1", "--option", "first_player=0", "--seat", "1=greedy",
+                  "--records", str(tmp_path)], "quit\n")
+    assert first.exit_code == 0, first.output
+    old_path = next(tmp_path.iterdir())
+    again = play(["Nibble", "--resume", str(old_path), "--records", str(tmp_path / "new")], "quit\n")
+    assert again.exit_code == 0, again.output
+    assert f"resumed {old_path}" in again.output
+    assert saved_record(again.output).game == "nibble"

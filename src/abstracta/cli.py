@@ -508,7 +508,8 @@ def resumed_game(path: Path, game_name: str | None, option: list[str] | None, va
     if option or variant is not None or seed is not None:
         raise CliError("--resume takes the game, its options and seed from the record: give only --seat and --records")
     record = Record.load(path)
-    if game_name is not None and game_name != record.game:
+    # the registry's reading of a name (``play Nibble`` is nibble)
+    if game_name is not None and game_name.strip().lower() != record.game.strip().lower():
         raise CliError(f"{path} is a record of {record.game}, not {game_name}")
     final, played = record.replay()
     if final.is_terminal() or record.termination in ("resignation", "time"):
