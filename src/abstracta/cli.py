@@ -1105,6 +1105,9 @@ def bench_cmd(
 
     for name in games or []:
         game_class(name)  # unknown names fail early with the list of games
+    # the registry's reading of a name (FANORONA is fanorona): the rows and the baseline's keys
+    # carry it, and the guard compares only the games asked for
+    games = [name.strip().lower() for name in games] if games else games
     if quick:
         seconds, min_leaves = min(seconds, 0.3), min(min_leaves, 20_000)
     status = err_console.status("benchmarking")
