@@ -232,3 +232,22 @@ def test_turn_beam_candidates_in_fibonacci_differ_after_the_first_action() -> No
     assert all(t.end.current_player() != 0 for t in turns)  # each a whole turn
     plain = {tuple(t.plan) for t in bot._candidates(state, 0, 12)}
     assert {tuple(t.plan) for t in turns} != plain
+
+
+def test_turn_beam_cuts_a_long_turn_where_the_greedy_completion_does(nim) -> None:
+    # greedy completes a turn with up to max_turn_actions actions after its first (1 + cap in
+    # all); the beam stopped one action sooner, so a turn greedy may finish within the cap
+    # (take, take, end) was never reached and a shorter, unfinished one stood in for it
+    from abstracta.ai.turns import TurnSearchBot
+
+    state = nim.state_from_text("7 0 0")
+    bot = TurnSearchBot(nim, Budget(depth=1), seed=0, width=6, beam=3)
+    bot.greedy.max_turn_actions = 2
+    cap = 1 + bot.greedy.max_turn_actions
+    turns = bot._beam_candidates(state, 0, 6)
+    plans = {tuple(state.action_to_string(a) for a in t.plan) for t in turns}
+    assert plans == {("take", "end"), ("take", "take", "end"), ("take", "take", "take")}
+    assert all(len(t.plan) <= cap for t in turns)
+    # the one turn still going at the cap is cut exactly there, read from the mover's side
+    (cut,) = [t for t in turns if t.end.current_player() == 0]
+    assert len(cut.plan) == cap and cut.score == bot.evaluate(cut.end, 0)

@@ -180,7 +180,8 @@ class TurnSearchBot:
         for turn in self._candidates(state, player, width):
             keep(turn)
         frontier: list[tuple[State, list[int]]] = [(state, [])]
-        for _ in range(g.max_turn_actions):
+        # a turn's first action and greedy's cap after it (GreedyBot._complete_turn)
+        for _ in range(1 + g.max_turn_actions):
             if search_clock() > self._end:
                 raise _Timeout
             going: dict[int, tuple[float, float, State, list[int]]] = {}
