@@ -527,7 +527,7 @@ def resumed_game(path: Path, game_name: str | None, option: list[str] | None, va
     if option or variant is not None or seed is not None:
         raise CliError("--resume takes the game, its options and seed from the record: give only --seat and --records")
     record = Record.load(path)
-    # the registry's reading of a name (``play Nibble`` is nibble)
+    # the registry's reading of a name: case and spaces around it tell nothing
     if game_name is not None and game_name.strip().lower() != record.game.strip().lower():
         raise CliError(f"{path} is a record of {record.game}, not {game_name}")
     final, played = record.replay()
@@ -1124,7 +1124,7 @@ def bench_cmd(
 
     for name in games or []:
         game_class(name)  # unknown names fail early with the list of games
-    # the registry's reading of a name (FANORONA is fanorona): the rows and the baseline's keys
+    # the registry's reading of a name (case and spaces around it tell nothing): the rows and the baseline's keys
     # carry it, and the guard compares only the games asked for
     games = [name.strip().lower() for name in games] if games else games
     if quick:
