@@ -51,3 +51,17 @@ def test_every_game_run_misses_none(measured, tmp_path) -> None:
     result = invoke(tmp_path)  # no GAME: every game, so a missing one is reported (CI's guard)
     assert result.exit_code == 1
     assert "nibble[variant=square9]:actions_per_s: not measured (baseline ratio 8.0)" in result.output
+
+
+def test_a_game_named_in_another_case_is_still_guarded(measured, tmp_path, monkeypatch) -> None:
+    # `bench FANORONA` measures Fanorona (names are case-insensitive) but the guard compared
+    # "FANORONA" with the baseline's "fanorona[...]" keys, skipped every one and passed a
+    # regression; the rows must carry the registry's name too, or --write-baseline keys drift
+    seen = []
+    fixed = bench.run
+    monkeypatch.setattr(bench, "run", lambda games, **kw: seen.append(games) or fixed(games, **kw))
+    measured["now"] = 0.9
+    result = invoke(tmp_path, " FANORONA")
+    assert seen == [["fanorona"]]
+    assert result.exit_code == 1, result.output
+    assert "fanorona[size=dimy]:actions_per_s: ratio 0.900 fell below" in result.output

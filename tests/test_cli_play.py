@@ -483,3 +483,35 @@ def test_match_json_gives_the_option_values_not_their_text():
                                  "--seat", "0=random", "--seat", "1=random", "--games", "1", "--json"])
     assert json.loads(result.stdout.strip().splitlines()[-1])["options"] == {
         "size": "telo", "vela": True, "first_turn_single_capture": False}
+
+
+def test_resume_reads_the_game_name_as_every_command_does_in_either_case(tmp_path):
+    # `abstracta play Nibble` starts a Nibble game (names are case-insensitive), but
+    # `play Nibble --resume R` refused R, a record of nibble, as "a record of nibble, not Nibble"
+    first = play(["nibble", "--seed", "1", "--option", "first_player=0", "--seat", "1=greedy",
+                  "--records", str(tmp_path)], "quit\n")
+    assert first.exit_code == 0, first.output
+    old_path = next(tmp_path.iterdir())
+    again = play(["Nibble", "--resume", str(old_path), "--records", str(tmp_path / "new")], "quit\n")
+    assert again.exit_code == 0, again.output
+    assert f"resumed {old_path}" in again.output
+    assert saved_record(again.output).game == "nibble"
+
+
+def test_resume_reads_the_seats_a_record_names_in_its_own_way(tmp_path):
+    # a record written elsewhere (imported in the web app, edited by hand) may name a seat in
+    # another case or by a person's name: the seats went to the session and the new record as
+    # written (" Level:1 "), and a name stopped the game with no word of which seat or what to do
+    from abstracta import load_game
+
+    game = load_game("nibble", seed="1")
+    path = tmp_path / "elsewhere.json"
+    Record.from_play(game, game.new_initial_state(), [], players=["alice", " Level:1 "],
+                     termination="abandoned").save(path)
+    refused = play(["--resume", str(path), "--records", str(tmp_path / "new")], "quit\n")
+    assert refused.exit_code == 2, refused.output
+    assert "seat 0" in refused.stderr and "'alice'" in refused.stderr and "--seat 0=" in refused.stderr
+    again = play(["--resume", str(path), "--seat", "0=human", "--records", str(tmp_path / "new")], "quit\n")
+    assert again.exit_code == 0, again.output
+    assert "seats: 0=human, 1=level:1 " in again.output
+    assert saved_record(again.output).players == ["human", "level:1"]

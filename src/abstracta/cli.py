@@ -379,6 +379,25 @@ def parse_seats(specs: list[str] | None, game: Game, default: dict[int, str]) ->
     return [seats.get(i, "level:3") for i in range(n)]
 
 
+def recorded_seats(seats: list[str], game: Game, path: Path) -> list[str]:
+    """The canonical specs of the seats of a resumed game (``" Level:1 "`` is ``level:1``); a
+    record written elsewhere may name a seat by a person's name.
+
+    Raises:
+        CliError: naming the seat, what the record calls it and the ``--seat`` that replaces it.
+    """
+    from .ai.levels import parse_seat_spec
+
+    out = []
+    for i, spec in enumerate(seats):
+        try:
+            out.append(parse_seat_spec(spec.strip(), game))
+        except ValueError as exc:
+            raise CliError(f"{path}: seat {i} of the record is {spec!r}, not a seat spec ({exc}); "
+                           f"give --seat {i}=human or --seat {i}=SPEC") from None
+    return out
+
+
 def default_records_dir() -> Path:
     import platformdirs
 
@@ -417,7 +436,7 @@ def play_cmd(
     if resume is not None:
         game, initial, played, record = resumed_game(resume, game_name, option, variant, seed)
         defaults = dict(enumerate(record.players)) if len(record.players) == game.num_players else {0: "human"}
-        seats = parse_seats(seat, game, defaults)
+        seats = recorded_seats(parse_seats(seat, game, defaults), game, resume)
         bot_seed = record.seed or 0
     else:
         if game_name is None:
@@ -508,7 +527,8 @@ def resumed_game(path: Path, game_name: str | None, option: list[str] | None, va
     if option or variant is not None or seed is not None:
         raise CliError("--resume takes the game, its options and seed from the record: give only --seat and --records")
     record = Record.load(path)
-    if game_name is not None and game_name != record.game:
+    # the registry's reading of a name: case and spaces around it tell nothing
+    if game_name is not None and game_name.strip().lower() != record.game.strip().lower():
         raise CliError(f"{path} is a record of {record.game}, not {game_name}")
     final, played = record.replay()
     if final.is_terminal() or record.termination in ("resignation", "time"):
@@ -1104,6 +1124,9 @@ def bench_cmd(
 
     for name in games or []:
         game_class(name)  # unknown names fail early with the list of games
+    # the registry's reading of a name (case and spaces around it tell nothing): the rows and the baseline's keys
+    # carry it, and the guard compares only the games asked for
+    games = [name.strip().lower() for name in games] if games else games
     if quick:
         seconds, min_leaves = min(seconds, 0.3), min(min_leaves, 20_000)
     status = err_console.status("benchmarking")

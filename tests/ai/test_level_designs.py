@@ -232,3 +232,65 @@ def test_turn_beam_candidates_in_fibonacci_differ_after_the_first_action() -> No
     assert all(t.end.current_player() != 0 for t in turns)  # each a whole turn
     plain = {tuple(t.plan) for t in bot._candidates(state, 0, 12)}
     assert {tuple(t.plan) for t in turns} != plain
+
+
+def test_turn_beam_cuts_a_long_turn_where_the_greedy_completion_does(nim) -> None:
+    # greedy completes a turn with up to max_turn_actions actions after its first (1 + cap in
+    # all); the beam stopped one action sooner, so a turn greedy may finish within the cap
+    # (take, take, end) was never reached and a shorter, unfinished one stood in for it
+    from abstracta.ai.turns import TurnSearchBot
+
+    state = nim.state_from_text("7 0 0")
+    bot = TurnSearchBot(nim, Budget(depth=1), seed=0, width=6, beam=3)
+    bot.greedy.max_turn_actions = 2
+    cap = 1 + bot.greedy.max_turn_actions
+    turns = bot._beam_candidates(state, 0, 6)
+    plans = {tuple(state.action_to_string(a) for a in t.plan) for t in turns}
+    assert plans == {("take", "end"), ("take", "take", "end"), ("take", "take", "take")}
+    assert all(len(t.plan) <= cap for t in turns)
+    # the one turn still going at the cap is cut exactly there, read from the mover's side
+    (cut,) = [t for t in turns if t.end.current_player() == 0]
+    assert len(cut.plan) == cap and cut.score == bot.evaluate(cut.end, 0)
+
+
+FIB_MIDGAME = "c1a2a/1aaaa2/s4S2/1ss5S/10/s1s2S5/7S1S/s2AAS3/5A2/3A1A1/A1C3 R 3 13"
+
+
+def test_turn_beam_is_reproducible_and_out_of_time_falls_back_to_the_greedy_candidates(monkeypatch) -> None:
+    from abstracta.ai import turns
+    from abstracta.ai.turns import TurnSearchBot
+
+    game = load_game("fibonacci")
+    state = game.state_from_text(FIB_MIDGAME)
+    # a depth budget and a seed: the same turn every time (the beam draws greedy's tie-breaks)
+    plans = [TurnSearchBot(game, Budget(depth=2), seed=7, width=6, reply_width=4, beam=6).search(state)
+             for _ in range(2)]
+    assert plans[0] == plans[1]
+    after = state.clone()
+    for action in plans[0]:
+        after.apply_action(action)
+    assert after.current_player() == 1  # a whole turn
+
+    # the time is spent once the root's greedy candidates are known: the beam is cut off and
+    # the search plays what the plain search plays (same seed: same root bonuses)
+    clock = {"now": 0.0}
+    monkeypatch.setattr(turns, "search_clock", lambda: clock["now"])
+    candidates = TurnSearchBot._candidates
+
+    def then_late(self, *args):
+        out = candidates(self, *args)
+        clock["now"] = 1e9
+        return out
+
+    monkeypatch.setattr(TurnSearchBot, "_candidates", then_late)
+    cut_beam = TurnSearchBot(game, Budget(seconds=0.5), seed=7, width=6, beam=6)
+    reached = []
+    beam_candidates = TurnSearchBot._beam_candidates
+    monkeypatch.setattr(TurnSearchBot, "_beam_candidates",
+                        lambda self, *a: reached.append(1) or beam_candidates(self, *a))
+    chosen = cut_beam.search(state)
+    assert reached == [1] and cut_beam.depth == 1
+    clock["now"] = 0.0
+    plain = TurnSearchBot(game, Budget(seconds=0.5), seed=7, width=6)
+    assert chosen == plain.search(state)
+    assert chosen in [t.plan for t in plain._candidates(state, 0, 6)]

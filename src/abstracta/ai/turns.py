@@ -180,7 +180,8 @@ class TurnSearchBot:
         for turn in self._candidates(state, player, width):
             keep(turn)
         frontier: list[tuple[State, list[int]]] = [(state, [])]
-        for _ in range(g.max_turn_actions):
+        # a turn's first action and greedy's cap after it (GreedyBot._complete_turn)
+        for _ in range(1 + g.max_turn_actions):
             if search_clock() > self._end:
                 raise _Timeout
             going: dict[int, tuple[float, float, State, list[int]]] = {}
@@ -252,13 +253,14 @@ class TurnSearchBot:
         return best
 
     def _root(self, state: State, player: int, depth: int, order: list[_Turn],
-              bonus: dict[int, float]) -> tuple[_Turn | None, float, dict[int, float], bool]:
-        """One iteration: (best turn, its value, values found, finished?)."""
+              bonus: dict[tuple[int, ...], float]) -> tuple[_Turn | None, float, dict[tuple[int, ...], float], bool]:
+        """One iteration: (best turn, its value, values found, finished?); ``bonus`` and the
+        values are keyed by a turn's actions (with a beam two root turns may share a first one)."""
         alpha = -2 * WIN
         best: _Turn | None = None
         best_v = -2 * WIN
         best_raw = best_v
-        values: dict[int, float] = {}
+        values: dict[tuple[int, ...], float] = {}
         try:
             for turn in order:
                 b = bonus.get(tuple(turn.plan), 0.0)
