@@ -34,6 +34,7 @@ best of ``reply_width`` replies; depth 1 is greedy over ``width`` candidate turn
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..core.description import Evaluator
 from ..core.game import CHANCE, TERMINAL, Game, State
@@ -169,41 +170,58 @@ class TurnSearchBot:
         (:meth:`_candidates`) and the turns a beam of ``self.beam`` partial turns reaches,
         one per end state, best greedy score first."""
         g = self.greedy
-        ends: dict[int, _Turn] = {}
-
-        def keep(turn: _Turn) -> None:
-            key = turn.end.hash_key()
-            old = ends.get(key)
-            if old is None or (turn.score, turn.tie) > (old.score, old.tie):
-                ends[key] = turn
-
-        for turn in self._candidates(state, player, width):
-            keep(turn)
+        turns: list[tuple[float, float, Any]] = [(t.score, t.tie, t) for t in self._candidates(state, player, width)]
+        # (score, tie, state before the action, actions before it, action): a state is made only
+        # for what is kept, so a step costs one clone per partial turn and per kept child
+        ended: list[tuple[float, float, State, list[int], int]] = []
         frontier: list[tuple[State, list[int]]] = [(state, [])]
         # a turn's first action and greedy's cap after it (GreedyBot._complete_turn)
         for _ in range(1 + g.max_turn_actions):
             if search_clock() > self._end:
                 raise _Timeout
-            going: dict[int, tuple[float, float, State, list[int]]] = {}
+            going: list[tuple[float, float, State, list[int], int]] = []
             for partial, plan in frontier:
                 for score, tie, action, again in g._scored(partial.clone(), player):
-                    child = partial.clone()
-                    child.apply_action(action)
-                    if again:
-                        key = child.hash_key()
-                        if key not in going or (score, tie) > going[key][:2]:
-                            going[key] = (score, tie, child, plan + [action])
-                    else:
-                        keep(_Turn(plan[0] if plan else action, plan + [action], child, score, tie))
-            best = sorted(going.values(), key=lambda x: (x[0], x[1]), reverse=True)[:self.beam]
-            frontier = [(child, plan) for _, _, child, plan in best]
+                    (going if again else ended).append((score, tie, partial, plan, action))
+            going.sort(key=lambda x: (x[0], x[1]), reverse=True)
+            frontier = []
+            seen: set[int] = set()
+            for _, _, partial, plan, action in going:
+                child = partial.clone()
+                child.apply_action(action)
+                key = child.hash_key()
+                if key not in seen:  # the same partial turn reached in another order
+                    seen.add(key)
+                    frontier.append((child, plan + [action]))
+                    if len(frontier) == self.beam:
+                        break
             if not frontier:
                 break
         else:
             # the action cap reached with turns still going: they end there, as greedy's do
             for child, plan in frontier:
-                keep(_Turn(plan[0], plan, child, self.evaluate(child, player), 0.0))
-        out = sorted(ends.values(), key=lambda t: (t.score, t.tie), reverse=True)[:width]
+                ended.append((self.evaluate(child, player), 0.0, child, plan, -1))
+        turns += [(score, tie, (partial, plan, action)) for score, tie, partial, plan, action in ended]
+        turns.sort(key=lambda x: (x[0], x[1]), reverse=True)
+        out: list[_Turn] = []
+        ends: set[int] = set()
+        for score, tie, item in turns:
+            if isinstance(item, _Turn):
+                turn = item
+            else:
+                partial, plan, action = item
+                if action < 0:
+                    turn = _Turn(plan[0], plan, partial, score, tie)
+                else:
+                    end = partial.clone()
+                    end.apply_action(action)
+                    turn = _Turn(plan[0] if plan else action, plan + [action], end, score, tie)
+            key = turn.end.hash_key()
+            if key not in ends:  # one candidate per end state, the best-scored way to reach it
+                ends.add(key)
+                out.append(turn)
+                if len(out) == width:
+                    break
         self.expansions += 1
         return out
 
