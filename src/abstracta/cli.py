@@ -24,7 +24,7 @@ from .core.game import Game, State, resignation_returns, seats_out
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
 from .core.records import HINTS_TAG, Record, hint_counts
-from .core.registry import game_class, load_game, registered_games
+from .core.registry import game_class, game_key, load_game, registered_games
 
 app = typer.Typer(
     name="abstracta",
@@ -527,8 +527,7 @@ def resumed_game(path: Path, game_name: str | None, option: list[str] | None, va
     if option or variant is not None or seed is not None:
         raise CliError("--resume takes the game, its options and seed from the record: give only --seat and --records")
     record = Record.load(path)
-    # the registry's reading of a name: case and spaces around it tell nothing
-    if game_name is not None and game_name.strip().lower() != record.game.strip().lower():
+    if game_name is not None and game_key(game_name) != game_key(record.game):
         raise CliError(f"{path} is a record of {record.game}, not {game_name}")
     final, played = record.replay()
     if final.is_terminal() or record.termination in ("resignation", "time"):
@@ -1124,9 +1123,8 @@ def bench_cmd(
 
     for name in games or []:
         game_class(name)  # unknown names fail early with the list of games
-    # the registry's reading of a name (case and spaces around it tell nothing): the rows and the baseline's keys
-    # carry it, and the guard compares only the games asked for
-    games = [name.strip().lower() for name in games] if games else games
+    # the rows and the baseline's keys carry the registry's reading of each name; the guard compares only those
+    games = [game_key(name) for name in games] if games else games
     if quick:
         seconds, min_leaves = min(seconds, 0.3), min(min_leaves, 20_000)
     status = err_console.status("benchmarking")

@@ -32,12 +32,18 @@ class GameLoadError(UnknownGameError):
     """A registered game whose package fails to import or does not hold a Game class."""
 
 
+def game_key(name: str) -> str:
+    """The registry's reading of a game name: case and the spaces around it tell nothing
+    (``" Fanorona "`` is ``fanorona``)."""
+    return name.strip().lower()
+
+
 def _entry_points() -> dict[str, str]:
     global _found
     if _found is None:
         _found = {}
         for ep in entry_points(group=GROUP):
-            _found.setdefault(ep.name.strip().lower(), ep.value)
+            _found.setdefault(game_key(ep.name), ep.value)
     return _found
 
 
@@ -74,7 +80,7 @@ def game_class(name: str) -> type[Game]:
     """
     if not isinstance(name, str):
         raise UnknownGameError(f"unknown game {name!r}: a game name is a string")
-    key = name.strip().lower()
+    key = game_key(name)
     cls = _loaded.get(key)
     if cls is not None:
         return cls
@@ -105,7 +111,7 @@ def register_game(name: str, target: str | type[Game]) -> None:
     """Register a game at run time: a Game class or ``"package.module:GameClass"``.
 
     Overrides an entry point of the same name."""
-    key = name.strip().lower()
+    key = game_key(name)
     _extra[key] = target
     _loaded.pop(key, None)
 
