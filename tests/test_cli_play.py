@@ -515,3 +515,55 @@ def test_resume_reads_the_seats_a_record_names_in_its_own_way(tmp_path):
     assert again.exit_code == 0, again.output
     assert "seats: 0=human, 1=level:1 " in again.output
     assert saved_record(again.output).players == ["human", "level:1"]
+
+
+def test_analyse_reads_a_record_at_its_last_or_a_given_ply(tmp_path):
+    import random
+
+    from abstracta import load_game
+    from abstracta.ai.analysis import analyse
+
+    game = load_game("fanorona", size="dimy")
+    state, actions, rng = game.new_initial_state(), [], random.Random(4)
+    for _ in range(5):
+        actions.append(rng.choice(state.legal_actions()))
+        state.apply_action(actions[-1])
+    path = tmp_path / "fanorona.json"
+    Record.from_play(game, game.new_initial_state(), actions, players=["human", "level:1"],
+                     termination="abandoned").save(path)
+    last = runner.invoke(app, ["analyse", "--record", str(path), "--budget", "300", "--json"])
+    assert last.exit_code == 0, last.output
+    assert json.loads(last.output) == json.loads(json.dumps({**analyse(state, None, 300).to_dict(), "ply": 5}))
+    at2 = game.new_initial_state()
+    for action in actions[:2]:
+        at2.apply_action(action)
+    second = runner.invoke(app, ["analyse", "fanorona", "--record", str(path), "--ply", "2", "--budget", "300"])
+    assert second.exit_code == 0, second.output
+    assert second.output.startswith("ply 2 of 5\n") and analyse(at2, None, 300).display in second.output
+    bad = runner.invoke(app, ["analyse", "--record", str(path), "--ply", "6"])
+    assert bad.exit_code == 2 and "--ply 6 is not a ply of" in bad.stderr and "(0…5)" in bad.stderr
+    bad = runner.invoke(app, ["analyse", "nibble", "--record", str(path)])
+    assert bad.exit_code == 2 and "is a record of fanorona, not nibble" in bad.stderr
+    bad = runner.invoke(app, ["analyse", "--record", str(path), "-o", "size=telo"])
+    assert bad.exit_code == 2 and "--record takes the game" in bad.stderr
+    bad = runner.invoke(app, ["analyse", "fanorona", "--ply", "2"])
+    assert bad.exit_code == 2 and "--ply needs --record" in bad.stderr
+
+
+def test_analyse_of_an_unfinished_card_game_record_needs_reveal_as_replay_does(tmp_path):
+    from abstracta.ai.analysis import analyse
+
+    path, state = card_record(tmp_path, "fibonacci-cards", {}, 6)
+    hands = ",".join(state.observation(p).split(" | ")[1 + p] for p in (0, 1)).split(",")
+    refused = runner.invoke(app, ["analyse", "--record", str(path), "--budget", "200"])
+    assert refused.exit_code == 2 and "--reveal" in refused.stderr
+    assert not any(card in refused.output for card in hands)
+    shown = runner.invoke(app, ["analyse", "--record", str(path), "--budget", "200", "--reveal", "--json"])
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.output)["values"] == analyse(state, None, 200).values
+    # a finished game's deal is public: every position of it may be analysed
+    path, state = card_record(tmp_path, "fibonacci-cards", {}, 10_000)
+    assert state.is_terminal()
+    earlier = runner.invoke(app, ["analyse", "--record", str(path), "--ply", "4", "--budget", "200", "--json"])
+    assert earlier.exit_code == 0, earlier.output
+    assert json.loads(earlier.output)["ply"] == 4 and json.loads(earlier.output)["line"]

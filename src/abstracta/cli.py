@@ -251,10 +251,17 @@ def apply_cmd(
 @app.command("analyse")
 @guarded
 def analyse_cmd(
-    game_name: str = typer.Argument(..., metavar="GAME"),
+    game_name: Optional[str] = typer.Argument(None, metavar="GAME", help="The game (not needed with --record)."),
     actions: Optional[list[str]] = typer.Argument(None, metavar="ACTION...", help="Actions played first."),
     position: Optional[str] = PositionArg,
     option: Optional[list[str]] = OptionArg,
+    record_file: Optional[Path] = typer.Option(
+        None, "--record", metavar="RECORD", help="Analyse a position of this record (written by play, match or "
+        "the web app): its game, options and moves."),
+    ply: Optional[int] = typer.Option(None, "--ply", min=0, help="With --record: the position after this many "
+                                      "actions (default: the last)."),
+    reveal: bool = typer.Option(False, "--reveal", help="With --record: analyse an unfinished game with hidden "
+                                "cards too (the line shows the cards of the seat searched for), as replay --reveal."),
     seat: Optional[int] = typer.Option(None, "--seat", help="Whose information the search starts from "
                                                             "(default: the seat to move)."),
     budget: Optional[int] = typer.Option(None, "--budget", min=1, help="Positions (alpha-beta) or iterations "
@@ -264,8 +271,18 @@ def analyse_cmd(
     """The analysis board: the evaluation of a position and the best line (README "Analysis board")."""
     from .ai.analysis import analyse
 
-    game = make_game(game_name, option)
-    state = played_state(game, position, actions)
+    at: tuple[int, int] | None = None  # (ply, plies in the record)
+    if record_file is not None:
+        if actions or position is not None or option:
+            raise CliError("--record takes the game, its options and the position from the record: "
+                           "give --ply to choose a position")
+        state, at = recorded_position(record_file, game_name, ply, reveal, seat)
+    else:
+        if ply is not None or reveal:
+            raise CliError(f"{'--ply' if ply is not None else '--reveal'} needs --record")
+        if game_name is None:
+            raise CliError("missing argument GAME (abstracta games lists them), or --record RECORD")
+        state = played_state(make_game(game_name, option), position, actions)
     try:
         result = analyse(state, seat, budget)
     except AbstractaError:
@@ -273,8 +290,10 @@ def analyse_cmd(
     except ValueError as exc:
         raise CliError(str(exc)) from None
     if as_json:
-        print(json.dumps(result.to_dict()))
+        print(json.dumps(result.to_dict() | ({"ply": at[0]} if at is not None else {})))
         return
+    if at is not None:
+        print(f"ply {at[0]} of {at[1]}")
     if result.terminal:
         print(f"game over: {result.display} for seat {result.viewer if result.viewer is not None else 0}")
         return
@@ -284,6 +303,47 @@ def analyse_cmd(
         print(f"{turn.turn}. seat {turn.player}: {', '.join(turn.actions)}")
     if result.line_cut:
         print("… " + ("then a move the viewer cannot see" if result.line_cut == "hidden" else "then a card nobody knows yet"))
+
+
+def recorded_position(path: Path, game_name: str | None, ply: int | None, reveal: bool,
+                      seat: int | None) -> tuple[State, tuple[int, int]]:
+    """The position after ``ply`` actions (default: all) of the record at ``path``, replayed
+    through the rules, and ``(ply, actions in the record)``.
+
+    Raises:
+        CliError: a record of another game than ``game_name``, a ply outside the record, an
+            unfinished game with hidden cards without ``reveal`` (:func:`hides_cards`).
+            RecordError: a record that cannot be read or replayed.
+    """
+    record = Record.load(path)
+    check_record_game(path, record, game_name)
+    final, played = record.replay()
+    game = record.make_game()
+    if ply is not None and ply > len(played):
+        raise CliError(f"--ply {ply} is not a ply of {path} (0…{len(played)})")
+    ply = len(played) if ply is None else ply
+    if hides_cards(game, final, record, reveal):
+        whose = f"seat {seat}" if seat is not None else "the seat to move"
+        raise CliError(f"{path}: the game is not over and {game.title} hides cards: its analysis would show "
+                       f"those of {whose}; --reveal allows it (as replay --reveal)")
+    state = record.initial_state(game)
+    for action in played[:ply]:
+        state.apply_action(action)
+    return state, (ply, len(played))
+
+
+def check_record_game(path: Path, record: Record, game_name: str | None) -> None:
+    """Raises CliError when ``game_name`` (given beside a record) names another game than the record's."""
+    if game_name is not None and game_key(game_name) != game_key(record.game):
+        raise CliError(f"{path} is a record of {record.game}, not {game_name}")
+
+
+def hides_cards(game: Game, final: State, record: Record, reveal: bool) -> bool:
+    """Whether showing a record may show only what a spectator sees: a game with hidden
+    information that is not over (the deal is public at the end), unless ``reveal`` — the
+    record may be shown to someone who is still to play it. ``final``: the record replayed."""
+    finished = final.is_terminal() or record.result is not None
+    return game.has_hidden_information and not finished and not reveal
 
 
 # --------------------------------------------------------------------------- replay
@@ -302,8 +362,7 @@ def replay_cmd(
     record = Record.load(file)
     final, actions = record.replay()
     game = record.make_game()
-    finished = final.is_terminal() or record.result is not None  # the deal is public at the end
-    hidden = game.has_hidden_information and not finished and not reveal
+    hidden = hides_cards(game, final, record, reveal)
     position = final.public_observation() if hidden else final.to_text()
     if as_json:
         print(json.dumps({"moves": record.moves, "position": position, "hidden": hidden,
@@ -527,8 +586,7 @@ def resumed_game(path: Path, game_name: str | None, option: list[str] | None, va
     if option or variant is not None or seed is not None:
         raise CliError("--resume takes the game, its options and seed from the record: give only --seat and --records")
     record = Record.load(path)
-    if game_name is not None and game_key(game_name) != game_key(record.game):
-        raise CliError(f"{path} is a record of {record.game}, not {game_name}")
+    check_record_game(path, record, game_name)
     final, played = record.replay()
     if final.is_terminal() or record.termination in ("resignation", "time"):
         raise CliError(f"{path}: the game is already over ({describe_result(final, record).removeprefix('result: ')}); "
