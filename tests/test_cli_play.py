@@ -567,3 +567,21 @@ def test_analyse_of_an_unfinished_card_game_record_needs_reveal_as_replay_does(t
     earlier = runner.invoke(app, ["analyse", "--record", str(path), "--ply", "4", "--budget", "200", "--json"])
     assert earlier.exit_code == 0, earlier.output
     assert json.loads(earlier.output)["ply"] == 4 and json.loads(earlier.output)["line"]
+
+
+def test_a_hint_that_finds_no_turn_is_not_counted(tmp_path, monkeypatch):
+    from abstracta.ai import analysis
+
+    real = analysis.analyse
+
+    def no_line(state, viewer=None, budget=None, **kw):  # e.g. a line cut before the seat's own turn
+        import dataclasses
+
+        return dataclasses.replace(real(state, viewer, 50), line=[])
+
+    monkeypatch.setattr(analysis, "analyse", no_line)
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)],
+                  "hint\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "no hint here" in result.output
+    assert "Hints" not in saved_record(result.output).tags

@@ -758,13 +758,14 @@ class PlaySession:
 
     def hint(self, player: int) -> str:
         """The analysis board's best turn for ``player`` (to move) from what that seat knows, in
-        the notation typed at the prompt, and its evaluation; counted in :attr:`hints`."""
+        the notation typed at the prompt, and its evaluation; counted in :attr:`hints` (an
+        answer that names no turn is not a hint given, and is not counted)."""
         from .ai.analysis import analyse
 
-        self.hints[player] += 1
         result = analyse(self.state, player)
         if not result.line or result.line[0].player != player:
             return "no hint here"
+        self.hints[player] += 1
         probe, actions = self.state.clone(), []
         for text in result.line[0].actions:
             actions.append(probe.string_to_action(text))
