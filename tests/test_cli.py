@@ -231,3 +231,17 @@ def test_an_error_quotes_the_text_given_as_given():
     result = run("apply", "toy-nim", "[bold]x[/bold]")
     assert result.exit_code == 2
     assert "[bold]x[/bold]" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["perft", "toy-nim"], "error: Missing option '--depth' / '-d'. (see: abstracta perft --help)"),
+    (["moves", "toy-nim", "--bogus"], "error: No such option: --bogus (see: abstracta moves --help)"),
+    (["egtb", "probe"], "error: Missing argument 'GAME'. (see: abstracta egtb probe --help)"),
+    (["--bogus"], "error: No such option: --bogus (see: abstracta --help)"),
+])
+def test_usage_errors_are_one_line_as_abstractas_own(args, message):
+    # Click's usage errors were a Usage line, a Try line and a boxed message; abstracta's
+    # own errors are one "error: ..." line on stderr, exit code 2
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [message] and result.stdout == ""

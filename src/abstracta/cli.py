@@ -6,6 +6,7 @@ so a newly registered game gets all of them for free.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
+import typer.core
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -26,7 +28,39 @@ from .core.perft import perft
 from .core.records import HINTS_TAG, Record, hint_counts
 from .core.registry import game_class, game_key, load_game, registered_games
 
+class _OneLineUsageErrors(typer.core.TyperGroup):
+    """Click's usage errors (an unknown option, a missing argument) as abstracta's own errors:
+    one ``error: ...`` line on stderr and exit code 2, not Typer's boxed message. Every
+    subcommand is parsed inside the root group's ``invoke``, the root's own options in its
+    ``make_context``."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        with _usage_errors_in_one_line():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: Any) -> Any:
+        with _usage_errors_in_one_line():
+            return super().invoke(ctx)
+
+
+#: Click's UsageError, found through Typer's public BadParameter: Typer 0.2x carries a copy of
+#: Click (``typer._click``) whose errors are not the ``click`` package's
+_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+@contextlib.contextmanager
+def _usage_errors_in_one_line() -> Any:
+    try:
+        yield
+    except _UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # `abstracta` alone: the help, as Click shows it
+            raise
+        where = f" (see: {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+        fail(exc.format_message() + where, exc.exit_code)
+
+
 app = typer.Typer(
+    cls=_OneLineUsageErrors,
     name="abstracta",
     help="Play, study and benchmark abstract games (`abstracta games` lists them): in the terminal, in a browser (`abstracta serve`), bot against bot.",
     no_args_is_help=True,
