@@ -585,3 +585,53 @@ def test_a_hint_that_finds_no_turn_is_not_counted(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert "no hint here" in result.output
     assert "Hints" not in saved_record(result.output).tags
+
+
+def run_in_terminal(args, typed, env):
+    """``abstracta ARGS`` with a pseudo-terminal for stdin, stdout and stderr (as a person runs it),
+    ``typed`` written to it line by line; returns everything it printed."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    main, child = os.openpty()
+    import abstracta
+
+    src = os.path.dirname(os.path.dirname(abstracta.__file__))
+    proc = subprocess.Popen([sys.executable, "-m", "abstracta", *args], stdin=child, stdout=child, stderr=child,
+                            env={**os.environ, "PYTHONPATH": src, "COLUMNS": "100", "LINES": "30", **env},
+                            close_fds=True)
+    os.close(child)
+    out, pending = b"", list(typed)
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            import select
+
+            ready, _, _ = select.select([main], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(main, 65536)
+                except OSError:  # the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            if pending and out.rstrip().endswith(b">"):  # a prompt waits
+                os.write(main, pending.pop(0).encode() + b"\r")
+                out += b"\x00"  # so that the same prompt is not answered twice
+            if proc.poll() is not None and not ready:
+                break
+    finally:
+        proc.kill() if proc.poll() is None else None
+        proc.wait()
+        os.close(main)
+    return out.replace(b"\x00", b"").decode("utf-8", "replace")
+
+
+def test_a_dumb_terminal_gets_plain_prompts_without_cursor_escapes(tmp_path):
+    out = run_in_terminal(["play", "fanorona", "--option", "size=telo", "--seat", "1=random",
+                           "--records", str(tmp_path)], ["quit"], {"TERM": "dumb"})
+    assert "White move> " in out and "record saved:" in out, out
+    assert "\x1b" not in out, repr(out)  # no colour, cursor movement or position request

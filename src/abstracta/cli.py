@@ -675,10 +675,13 @@ def unique_record_path(directory: Path, game_name: str) -> Path:
 
 def line_reader(interactive: bool | None = None) -> Any:
     """A function ``read(prompt) -> str`` for the terminal: prompt_toolkit's line editing and
-    history (Up arrow) when both ends are a terminal (or ``interactive``), else plain input
-    (pipes, tests). Raises ``EOFError`` at the end of input, ``KeyboardInterrupt`` on Ctrl-C."""
+    history (Up arrow) when both ends are a terminal that moves its cursor (or ``interactive``),
+    else plain input (pipes, tests, ``TERM=dumb``: prompt_toolkit's escapes would show as text).
+    Raises ``EOFError`` at the end of input, ``KeyboardInterrupt`` on Ctrl-C."""
     if interactive is None:
-        interactive = sys.stdin.isatty() and sys.stdout.isatty()
+        from prompt_toolkit.utils import is_dumb_terminal
+
+        interactive = sys.stdin.isatty() and sys.stdout.isatty() and not is_dumb_terminal()
     if interactive:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import InMemoryHistory
