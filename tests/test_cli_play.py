@@ -635,3 +635,35 @@ def test_a_dumb_terminal_gets_plain_prompts_without_cursor_escapes(tmp_path):
                            "--records", str(tmp_path)], ["quit"], {"TERM": "dumb"})
     assert "White move> " in out and "record saved:" in out, out
     assert "\x1b" not in out, repr(out)  # no colour, cursor movement or position request
+
+
+def test_the_hand_over_clears_the_screen_and_the_scrollback_of_a_real_terminal(monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    import abstracta
+    from abstracta import cli
+
+    monkeypatch.setenv("TERM", "xterm-256color")
+    screen = io.StringIO()
+    monkeypatch.setattr(cli, "console", Console(file=screen, force_terminal=True, color_system=None,
+                                                width=100, height=30))
+    game = abstracta.load_game("fibonacci-cards", seed=1, first_player=0)
+    initial = game.new_initial_state()
+    hands = [" ".join(initial.observation(p).split(" | ")[1 + p].split(",")) for p in (0, 1)]
+    typed = iter(["", "6d>2", "", "quit"])
+    session = cli.PlaySession(game, initial, ["human", "human"], [None, None], read=lambda prompt: screen.write(prompt) and next(typed))
+    assert session.run([0, 1]) == "abandoned"
+    out = screen.getvalue()
+    clear = "\x1b[2J\x1b[H\x1b[3J"  # the screen, the cursor home, then the scrollback
+    assert out.count(clear) == 1  # between the hands; before the first, the title stays
+    between = out.index(clear)
+    assert out.index("type help") < out.index(hands[0]) < between and hands[0] not in out[between:]
+    assert hands[1] not in out[:between] and out.index("pass the terminal to Seat 1") > between
+
+
+def test_the_hand_over_writes_no_escape_to_a_pipe(tmp_path):
+    result = play(["fibonacci-cards", "--seed", "1", "--option", "first_player=0", "--seat", "1=human",
+                   "--records", str(tmp_path)], "\n6d>2\n\nquit\n")
+    assert result.output.count("pass the terminal to") == 2 and "\x1b" not in result.output

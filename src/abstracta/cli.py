@@ -708,6 +708,8 @@ class PlaySession:
         self.read = read or line_reader()
         #: whether the game stopped on Ctrl-C (the command then exits 130, as match does)
         self.interrupted = False
+        #: whether a person's hidden cards were shown (two people at one terminal: a hand-over hides them)
+        self.hand_shown = False
 
     def who(self, player: int) -> str:
         """The seat's name in the game (White, Red), else "You" for the only person, else Seat N
@@ -823,7 +825,14 @@ class PlaySession:
     def _hand_over(self, player: int) -> bool:
         """Between two people at one terminal with hidden cards: hide the screen until the next
         person is there. Returns False at end of input."""
-        console.print("\n" * console.size.height)
+        if console.is_terminal and not console.is_dumb_terminal:
+            if self.hand_shown:  # before the first hand, the title and "type help" stay
+                # the screen, then the scrollback (3J, after 2J for xterm): scrolling alone
+                # leaves the last hand one scroll away
+                console.file.write("\x1b[2J\x1b[H\x1b[3J")
+                console.file.flush()
+        else:  # a dumb terminal or a pipe understands no escape
+            console.print("\n" * console.size.height)
         try:
             name = self.who(player)
             seat = "" if name == f"Seat {player}" else f" (seat {player})"
@@ -874,6 +883,7 @@ class PlaySession:
                     console.print("\ngame abandoned")
                     return "abandoned"
                 self.show()
+                self.hand_shown = True
                 shown_ply = len(self.actions)
             last_human = player
             if len(self.actions) != shown_ply:
