@@ -77,6 +77,21 @@ def test_create_errors(client, body, status, words):
     assert words in r.json()["error"]
 
 
+@pytest.mark.parametrize("game, options, message", [
+    ("slide-checkers", {"players": "x"}, "option players: expected a decimal integer, got 'x'; allowed: 2, 3, 4"),
+    ("slide-checkers", {"players": True}, "option players: expected an integer, got True; allowed: 2, 3, 4"),
+    ("fanorona", {"size": 1.5}, "option size: unsupported value 1.5; allowed: tsivy, dimy, telo"),
+    ("fanorona", {"size": ""}, "option size: no value given (leave the option out for its default); "
+                               "allowed: tsivy, dimy, telo"),
+    ("fanorona", {"size": "huge"}, "option size: 'huge' is not one of tsivy, dimy, telo"),
+    ("fanorona", {"vela": "maybe"}, "option vela: expected true or false, got 'maybe'"),
+])
+def test_a_refused_option_value_names_the_option_and_the_values_allowed(client, game, options, message):
+    r = client.post("/api/matches", json={"game": game, "options": options})
+    assert r.status_code == 422 and r.json()["error"] == message
+
+
+
 def test_get_errors(client):
     r = client.get("/api/matches/doesnotexist")
     assert r.status_code == 404 and "doesnotexist" in r.json()["error"]

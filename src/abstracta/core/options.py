@@ -74,16 +74,23 @@ class Option:
         except (TypeError, ValueError):  # a NumPy array's == is elementwise: no truth value
             return False
 
+    def refused(self, problem: str) -> OptionError:
+        """The error for a value refused for ``problem``: ``option NAME: PROBLEM; allowed: …``
+        (the values allowed where the option has choices), to raise."""
+        allowed = f"; allowed: {self.allowed()}" if self.choices is not None else ""
+        return OptionError(f"option {self.name}: {problem}{allowed}")
+
     def coerce(self, value: Any) -> Any:
-        """Parse (if text) and validate ``value``; raise :class:`OptionError` naming the problem."""
+        """Parse (if text) and validate ``value``; raise :class:`OptionError` naming the option,
+        the problem and, where the option has choices, the values allowed."""
         if isinstance(value, str) and self.parser is not str:
             try:
                 value = self.parser(value)
             except ValueError as exc:
-                raise OptionError(f"option {self.name}: {exc}") from None
+                raise self.refused(str(exc)) from None
         elif not isinstance(value, str) and self.parser is parse_int and (
                 isinstance(value, bool) or not isinstance(value, int)):
-            raise OptionError(f"option {self.name}: expected an integer, got {value!r}")
+            raise self.refused(f"expected an integer, got {value!r}")
         if self.parser is parse_bool and not isinstance(value, bool):
             raise OptionError(f"option {self.name}: expected true or false, got {value!r}")
         if isinstance(value, list):

@@ -49,7 +49,7 @@ from ..core.game import Game, State, action_strings, resignation_returns, seats_
 from ..core.options import seed_problem
 from ..core.records import HINTS_TAG, Record
 from ..core.records import hint_counts as record_hint_counts
-from ..core.registry import load_game
+from ..core.registry import game_class, load_game
 from . import bots
 from .errors import (Conflict, CorruptMatch, Forbidden, Gone, Hidden, IllegalMove, InvalidRequest, MatchError,
                      NotFound, NotYourTurn, StalePly, StaleRevision, TooBusy, Unauthorized, Unavailable)
@@ -602,21 +602,33 @@ class MatchService:
             options = {}
         if not isinstance(options, dict):
             raise InvalidRequest("field 'options' must be an object")
+        try:
+            specs = {spec.name: spec for spec in game_class(game_name).option_specs}
+        except UnknownGameError as exc:
+            raise NotFound(cut(str(exc))) from None
+        except AbstractaError as exc:  # a plug-in that does not load
+            raise InvalidRequest(cut(str(exc))) from None
+
+        def refused(key: str, problem: str) -> InvalidRequest:
+            # a known option's message names it and the values it allows, as the rules' own do
+            spec = specs.get(key)
+            return InvalidRequest(str(spec.refused(problem)) if spec is not None else f"option {clip(key)}: {problem}")
+
         clean = {}
         for key, value in options.items():
             if len(key) > 64:
                 raise InvalidRequest(f"options: {clip(key)} is not an option name")
             if value is None or value == "":
-                raise InvalidRequest(f"option {clip(key)}: no value given (leave the option out for its default)")
+                raise refused(key, "no value given (leave the option out for its default)")
             if isinstance(value, str) and len(value) > 200:
-                raise InvalidRequest(f"option {clip(key)}: value too long ({len(value)} characters, at most 200)")
+                raise refused(key, f"value too long ({len(value)} characters, at most 200)")
             if isinstance(value, list) and (len(value) > 64 or not all(
                     isinstance(v, (int, str)) and not isinstance(v, bool) for v in value)):
-                raise InvalidRequest(f"option {clip(key)}: unsupported value {clip(value)}")
+                raise refused(key, f"unsupported value {clip(value)}")
             if isinstance(value, (bool, int, str, list)):
                 clean[key] = value
             else:
-                raise InvalidRequest(f"option {clip(key)}: unsupported value {clip(value)}")
+                raise refused(key, f"unsupported value {clip(value)}")
         try:
             game = load_game(game_name, **clean)
             initial = game.new_initial_state()
