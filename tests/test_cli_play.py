@@ -589,26 +589,24 @@ def test_a_hint_that_finds_no_turn_is_not_counted(tmp_path, monkeypatch):
 
 def run_in_terminal(args, typed, env):
     """``abstracta ARGS`` with a pseudo-terminal for stdin, stdout and stderr (as a person runs it),
-    ``typed`` written to it line by line; returns everything it printed."""
+    each line of ``typed`` written at a prompt (a line ending in ">"); returns all it printed."""
     import os
+    import select
     import subprocess
     import sys
     import time
 
-    main, child = os.openpty()
     import abstracta
 
     src = os.path.dirname(os.path.dirname(abstracta.__file__))
+    main, child = os.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "abstracta", *args], stdin=child, stdout=child, stderr=child,
-                            env={**os.environ, "PYTHONPATH": src, "COLUMNS": "100", "LINES": "30", **env},
-                            close_fds=True)
+                            env={**os.environ, "PYTHONPATH": src, "COLUMNS": "100", "LINES": "30", **env})
     os.close(child)
-    out, pending = b"", list(typed)
+    out, answered, pending = b"", 0, list(typed)
     deadline = time.monotonic() + 60
     try:
         while time.monotonic() < deadline:
-            import select
-
             ready, _, _ = select.select([main], [], [], 0.2)
             if ready:
                 try:
@@ -618,16 +616,17 @@ def run_in_terminal(args, typed, env):
                 if not chunk:
                     break
                 out += chunk
-            if pending and out.rstrip().endswith(b">"):  # a prompt waits
+            if pending and len(out) > answered and out.rstrip().endswith(b">"):
                 os.write(main, pending.pop(0).encode() + b"\r")
-                out += b"\x00"  # so that the same prompt is not answered twice
+                answered = len(out)  # this prompt is answered
             if proc.poll() is not None and not ready:
                 break
     finally:
-        proc.kill() if proc.poll() is None else None
+        if proc.poll() is None:
+            proc.kill()
         proc.wait()
         os.close(main)
-    return out.replace(b"\x00", b"").decode("utf-8", "replace")
+    return out.decode("utf-8", "replace")
 
 
 def test_a_dumb_terminal_gets_plain_prompts_without_cursor_escapes(tmp_path):
