@@ -95,6 +95,28 @@ def test_graph_of_a_finished_match(client) -> None:
     assert g["points"][-1]["terminal"] and g["points"][-1]["values"] == view["result"]
 
 
+def test_a_hint_that_names_no_turn_is_not_counted(client, monkeypatch) -> None:
+    # the analysis answers without a line (e.g. nothing found in time): no hint was given
+    from abstracta.server.matches import MatchService
+
+    real = MatchService._run_analysis
+
+    def no_line(self, *args, **kwargs):
+        return [{**a, "line": []} for a in real(self, *args, **kwargs)]
+
+    view = client.post("/api/matches", json={"game": "fanorona", "options": DIMY,
+                                             "seats": ["human", "level:1"]}).json()
+    mid, token = view["id"], view["tokens"][0]["token"]
+    monkeypatch.setattr(MatchService, "_run_analysis", no_line)
+    r = client.raw.post("/api/analysis", json={"match_id": mid, "hint": True}, headers=bearer(token))
+    assert r.status_code == 200, r.text
+    assert r.json()["hints"] == [0, 0] and r.json()["line"] == []
+    assert client.get(f"/api/matches/{mid}").json()["hints"] is None
+    monkeypatch.setattr(MatchService, "_run_analysis", real)
+    r = client.raw.post("/api/analysis", json={"match_id": mid, "hint": True}, headers=bearer(token))
+    assert r.json()["hints"] == [1, 0]
+
+
 def test_hint_against_the_computer_is_counted_in_the_tags(client) -> None:
     view = client.post("/api/matches", json={"game": "fanorona", "options": DIMY,
                                              "seats": ["human", "level:1"]}).json()

@@ -1329,7 +1329,11 @@ class MatchService:
         if position is not None:  # the page draws the pasted position from its structured view
             answer["struct"] = struct
         if hint:
-            answer["hints"] = self._count_hint(match_id, points[0][1])
+            seat = points[0][1]
+            line = answer.get("line") or []
+            # an answer without a turn for the seat is no hint given, and is not counted (as in the terminal)
+            given = bool(line) and line[0]["player"] == seat
+            answer["hints"] = self._count_hint(match_id, seat) if given else hint_counts(self.load(match_id, fresh=True))
         return answer
 
     def _pasted(self, game_name: Any, options: Any, position: Any, seat: Any) -> tuple[str, list, dict]:
