@@ -219,6 +219,37 @@ def test_a_move_leaves_the_board_in_sight_on_a_phone(browser, live_server):
         context.close()
 
 
+def test_a_phone_steps_through_a_game_with_the_board_in_sight(browser, live_server):
+    # on a phone the steps are under the board, its notes and the move list: every tap on Back
+    # showed the next position out of sight. While a game is studied they float at the foot of
+    # the screen, under the board; in live play they stay where they are
+    view = _long_turns(live_server, plies=12)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(5000)
+        page.goto(f"{live_server.url}/#/match/{view['id']}")
+        page.wait_for_function("() => window.abstractaView && window.abstractaView.ply === 12")
+        position = "e => getComputedStyle(e).position"
+        assert page.locator(".stepper").evaluate(position) == "static"
+        page.locator("#step-back").tap()
+        page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Replay')")
+        assert page.locator(".stepper").evaluate(position) == "fixed"
+        page.evaluate("scrollTo(0, 0)")
+        for ply in (10, 9, 8):
+            page.locator("#step-back").tap()
+            page.wait_for_function(f"() => document.getElementById('step-at').textContent === '{ply} / 12'")
+            assert page.evaluate("scrollY") == 0
+        back, board = page.locator("#step-back").bounding_box(), page.locator("#board").bounding_box()
+        assert back["y"] + back["height"] <= 844 and back["height"] >= 40
+        assert 0 <= board["y"] < back["y"]
+        page.locator(".stepper button[aria-label='live position']").tap()
+        page.wait_for_function("() => !document.getElementById('status').textContent.startsWith('Replay')")
+        assert page.locator(".stepper").evaluate(position) == "static"
+    finally:
+        context.close()
+
+
 def test_your_games_fits_a_phone(browser, live_server):
     # seven columns did not fit 390 px: the result and Delete were past the right edge; on a
     # phone each game is a card, each cell under its column's name

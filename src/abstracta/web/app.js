@@ -962,7 +962,11 @@ async function matchPage(app, id) {
     stepper.hidden = !view.moves.length;
     const cur = moveList.querySelector(".current");
     if (cur) scrollWithin(moveList, cur);
+    // on a phone the stepper is under the board and its notes, out of sight of the board: while
+    // a game is studied (over, or a move back) it floats at the foot of the screen (style.css)
+    stepper.classList.toggle("floating", over || !live);
     stepper.replaceChildren(
+      h("span", { class: "at", id: "step-at", "aria-hidden": "true" }, `${shownPly} / ${view.ply}`), // the status line says it in words
       h("button", { type: "button", title: t("step.start"), "aria-label": t("step.start"), onclick: () => stepTo(0), disabled: view.ply === 0 || hide }, "|◀"),
       h("button", { type: "button", title: t("step.back"), "aria-label": t("step.back"), id: "step-back", onclick: () => stepTo((live ? view.ply : replayPly) - 1), disabled: view.ply === 0 || replayPly === 0 || hide }, "◀"),
       h("button", { type: "button", title: t("step.forward"), "aria-label": t("step.forward"), id: "step-fwd", onclick: () => stepTo(live ? null : replayPly + 1), disabled: live }, "▶"),
