@@ -272,6 +272,11 @@ def test_your_games_fits_a_phone(browser, live_server):
         result = row.locator("td[data-label='Result']")
         assert result.inner_text() == "in play"
         assert result.evaluate("td => getComputedStyle(td, '::before').content") == '"Result: "'
+        # a returning player finds a game by when it was played (the card had dropped the date),
+        # and taps into it or deletes it with a finger (the link was 18 px high, Delete 26)
+        assert row.locator("td[data-label='Last played']").is_visible()
+        assert row.locator("td.game a").bounding_box()["height"] >= 40
+        assert delete.bounding_box()["height"] >= 40
     finally:
         context.close()
     # a wide screen keeps the table with its head
