@@ -987,9 +987,11 @@ async function matchPage(app, id) {
       spectator ? null : h("button", { type: "button", id: "resign", onclick: () => { if (confirm(t("match.resign_confirm"))) post("resign", resignSeat !== null ? { seat: resignSeat } : {}); }, disabled: over || !myPeople.length || humansOut }, t("match.resign")),
       h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, t("home.new_game")),
       view.hidden_information && !over
-        ? h("button", { type: "button", id: "download", disabled: true, title: t("match.download_hidden") }, t("match.download"))
+        ? h("button", { type: "button", id: "download", disabled: true, "aria-describedby": "download-note" }, t("match.download"))
         : h("a", { class: "button", href: `/api/matches/${id}/record?download=true`, download: `${view.game}-${id}.json`, id: "download" }, t("match.download")),
-      h("a", { class: "button", href: `#/rules/${view.game}` }, t("home.rules"))].filter(Boolean));
+      h("a", { class: "button", href: `#/rules/${view.game}` }, t("home.rules")),
+      // why the record waits, in words on the page: a tooltip never shows under a finger
+      view.hidden_information && !over ? h("small", { class: "muted note", id: "download-note" }, t("match.download_hidden")) : null].filter(Boolean));
     analysis.update();
   }
 
