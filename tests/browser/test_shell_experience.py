@@ -250,6 +250,39 @@ def test_a_phone_steps_through_a_game_with_the_board_in_sight(browser, live_serv
         context.close()
 
 
+def test_share_link_lets_another_browser_watch(browser, live_server):
+    # a finished game had no way to be shown to someone: Share link copies its address, which
+    # a browser holding no seat opens as a spectator
+    view = _long_turns(live_server, plies=4)
+    post_json(f"{live_server.url}/api/matches/{view['id']}/resign", {"seat": 0})
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        page.set_default_timeout(5000)
+        page.goto(f"{live_server.url}/#/match/{view['id']}")
+        page.locator("#result").wait_for()
+        page.locator("#share").click()
+        page.wait_for_function("() => document.getElementById('share-note').textContent !== ''")
+        assert page.locator("#share-note").inner_text() == "Link copied: whoever opens it can watch this game."
+        url = page.evaluate("navigator.clipboard.readText()")
+        assert url == f"{live_server.url}/#/match/{view['id']}"
+        # no clipboard (plain http on another host): the link is written out to copy by hand
+        page.evaluate("() => { navigator.clipboard.writeText = () => Promise.reject(new DOMException('no', 'NotAllowedError')); }")
+        page.locator("#share").click()
+        page.wait_for_function("() => document.getElementById('share-note').textContent.includes('/#/match/')")
+        assert page.locator("#share-note").inner_text() == f"Anyone with this link can watch the game: {url}"
+    finally:
+        context.close()
+    other = browser.new_context_without_tokens()
+    try:
+        watcher = other.new_page()
+        watcher.goto(url)
+        watcher.locator("#result").wait_for()
+        assert watcher.locator("#watching").is_visible() and watcher.locator("#resign").count() == 0
+    finally:
+        other.close()
+
+
 def test_your_games_fits_a_phone(browser, live_server):
     # seven columns did not fit 390 px: the result and Delete were past the right edge; on a
     # phone each game is a card, each cell under its column's name

@@ -556,6 +556,7 @@ async function matchPage(app, id) {
   const moveList = h("ol", { class: "moves", id: "moves" });
   const stepper = h("div", { class: "stepper" });
   const actions = h("div", { class: "actions" });
+  const shareNote = h("p", { class: "muted share-note", id: "share-note", "aria-live": "polite" });
   const handover = h("div", { class: "handover", id: "handover", hidden: true });
   const players = h("p", { class: "players", id: "players" });
   const watching = h("p", { class: "watching", id: "watching", hidden: !spectator },
@@ -573,7 +574,7 @@ async function matchPage(app, id) {
       h("aside", { class: "right" },
         h("details", { class: "legalwrap", open: !(mod && mod.render) }, h("summary", {}, t("match.legal_moves")), legalBox),
         entryForm,
-        analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions)));
+        analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions, shareNote)));
 
   // whose eyes: the server derives them from the tokens sent (api.js), so no ?seat= (a browser
   // without the seat's token, a spectator, would be refused one)
@@ -990,9 +991,28 @@ async function matchPage(app, id) {
         ? h("button", { type: "button", id: "download", disabled: true, "aria-describedby": "download-note" }, t("match.download"))
         : h("a", { class: "button", href: `/api/matches/${id}/record?download=true`, download: `${view.game}-${id}.json`, id: "download" }, t("match.download")),
       h("a", { class: "button", href: `#/rules/${view.game}` }, t("home.rules")),
+      h("button", { type: "button", id: "share", onclick: shareLink }, t("match.share")),
       // why the record waits, in words on the page: a tooltip never shows under a finger
       view.hidden_information && !over ? h("small", { class: "muted note", id: "download-note" }, t("match.download_hidden")) : null].filter(Boolean));
     analysis.update();
+  }
+
+  // The match's address, to watch it (a spectator sees what the server shows anyone): a
+  // phone's share sheet, else the clipboard, else the link written out to copy by hand
+  async function shareLink() {
+    const url = `${location.origin}/#/match/${encodeURIComponent(id)}`;
+    shareNote.textContent = "";
+    try {
+      if (navigator.share && matchMedia("(pointer: coarse)").matches) {
+        await navigator.share({ title: document.title, url });
+        return;
+      }
+      await navigator.clipboard.writeText(url);
+      shareNote.textContent = t("match.share_copied");
+    } catch (e) {
+      if (e && e.name === "AbortError") return; // the share sheet was closed
+      shareNote.textContent = t("match.share_link", { url });
+    }
   }
 
   document.addEventListener("keydown", (ev) => {
