@@ -180,6 +180,7 @@ def test_a_refused_new_game_is_seen_on_a_phone(browser, live_server):
         assert page.url.endswith("#/new/slide-checkers")
         # the same for a record that cannot be read, under Import at the foot of the home page
         page.goto(f"{live_server.url}/#/")
+        assert page.locator("#import-file").bounding_box()["height"] >= 40  # a finger's "Choose file" (was 21 px)
         page.locator("#import-text").fill("{not json")
         page.locator("#import-go").scroll_into_view_if_needed()
         page.locator("#import-go").tap()
