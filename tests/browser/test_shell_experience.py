@@ -186,6 +186,12 @@ def test_a_refused_new_game_is_seen_on_a_phone(browser, live_server):
         page.locator("#import-go").tap()
         page.locator("#import-error").wait_for()
         page.wait_for_function("() => document.querySelector('#import-error').getBoundingClientRect().bottom <= innerHeight + 1")
+        # JSON, but not a record: said in words, not in the server's schema terms
+        page.locator("#import-text").fill("[1, 2]")
+        page.locator("#import-go").tap()
+        page.wait_for_function("() => document.querySelector('#import-error').textContent.startsWith('This is not')")
+        assert page.locator("#import-error").inner_text() == ("This is not a game record: a record is a JSON object {…}, "
+                                                              "as Download record saves it.")
     finally:
         context.close()
 

@@ -180,7 +180,10 @@ function importBox() {
   const go = async () => {
     showError(err, null);
     const text = area.value.trim();
-    try { JSON.parse(text); } catch (e) { refuse(new Error(t("import.bad_json", { problem: e.message }))); return; }
+    let parsed;
+    try { parsed = JSON.parse(text); } catch (e) { refuse(new Error(t("import.bad_json", { problem: e.message }))); return; }
+    // a list or a bare string got the server's schema words ("record: Input should be a valid dictionary")
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) { refuse(new Error(t("import.not_record"))); return; }
     try {
       // the record goes as the text read, not parsed and written again: JavaScript reads a
       // seed above 2**53 (seeds go up to 2**64) as a nearby number, and that seed deals
