@@ -310,6 +310,10 @@ def test_phone_width(browser, live_server, shots, variant):
         for control in ("#add-more",):
             box = page.locator(control).bounding_box()
             assert box["width"] >= 40 and box["height"] >= 40
+        # what "Add more of this colour" does was said only in its tooltip, which a finger never
+        # brings up: the line beside it says it
+        info = page.locator("#controls .info")
+        assert info.is_visible() and "“Add more of this colour” to take several discs of one colour" in info.inner_text()
         wrap = page.evaluate("(() => { const w = document.querySelector('#board .nb-wrap'); "
                              "return [w.scrollWidth, w.clientWidth, w.getBoundingClientRect().right]; })()")
         assert wrap[2] <= 360 and wrap[0] >= wrap[1]

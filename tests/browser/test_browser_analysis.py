@@ -148,6 +148,10 @@ def test_hint_against_the_computer(live_server, page, shots) -> None:
     assert "1" in page.text_content("#hints-used")
     assert get_json(f"{live_server.url}/api/matches/{mid}")["hints"] == [1, 0]
     assert page.locator("#board .an-mark").count() >= 1
+    # what the number means is on the page, not only in the bar's tooltip (no hover on a phone)
+    assert page.locator("#an-scale").is_visible()
+    assert page.locator("#an-scale").inner_text() == ("Evaluation: +1 is a won game, −1 a lost one, 0 even; "
+                                                     "#3 a win in 3 moves, #-3 a loss in 3.")
     page.screenshot(path=str(shots / "analysis-hint-1280.png"), full_page=True)
     # the toggle is remembered for this match
     page.reload()

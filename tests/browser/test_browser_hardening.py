@@ -37,6 +37,10 @@ def test_handover_hides_position_text(page, live_server, shots):
     assert not CARD.search(text.split("|")[1] if "|" in text else text), text
     assert "Hidden" in text
     assert page.locator("#download").is_disabled()
+    # and why, on the page (it was a tooltip, which a phone never shows)
+    note = page.locator("#download-note")
+    assert note.is_visible() and note.inner_text() == "The record of a game with hidden cards is available when it is over"
+    assert page.locator("#download").get_attribute("aria-describedby") == "download-note"
     page.screenshot(path=str(shots / "handover.png"), full_page=True)
     page.click("#handover-ok")
     text = page.locator("#position-text").text_content()

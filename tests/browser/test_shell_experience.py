@@ -180,11 +180,18 @@ def test_a_refused_new_game_is_seen_on_a_phone(browser, live_server):
         assert page.url.endswith("#/new/slide-checkers")
         # the same for a record that cannot be read, under Import at the foot of the home page
         page.goto(f"{live_server.url}/#/")
+        assert page.locator("#import-file").bounding_box()["height"] >= 40  # a finger's "Choose file" (was 21 px)
         page.locator("#import-text").fill("{not json")
         page.locator("#import-go").scroll_into_view_if_needed()
         page.locator("#import-go").tap()
         page.locator("#import-error").wait_for()
         page.wait_for_function("() => document.querySelector('#import-error').getBoundingClientRect().bottom <= innerHeight + 1")
+        # JSON, but not a record: said in words, not in the server's schema terms
+        page.locator("#import-text").fill("[1, 2]")
+        page.locator("#import-go").tap()
+        page.wait_for_function("() => document.querySelector('#import-error').textContent.startsWith('This is not')")
+        assert page.locator("#import-error").inner_text() == ("This is not a game record: a record is a JSON object {…}, "
+                                                              "as Download record saves it.")
     finally:
         context.close()
 
@@ -219,6 +226,70 @@ def test_a_move_leaves_the_board_in_sight_on_a_phone(browser, live_server):
         context.close()
 
 
+def test_a_phone_steps_through_a_game_with_the_board_in_sight(browser, live_server):
+    # on a phone the steps are under the board, its notes and the move list: every tap on Back
+    # showed the next position out of sight. While a game is studied they float at the foot of
+    # the screen, under the board; in live play they stay where they are
+    view = _long_turns(live_server, plies=12)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(5000)
+        page.goto(f"{live_server.url}/#/match/{view['id']}")
+        page.wait_for_function("() => window.abstractaView && window.abstractaView.ply === 12")
+        position = "e => getComputedStyle(e).position"
+        assert page.locator(".stepper").evaluate(position) == "static"
+        page.locator("#step-back").tap()
+        page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Replay')")
+        assert page.locator(".stepper").evaluate(position) == "fixed"
+        page.evaluate("scrollTo(0, 0)")
+        for ply in (10, 9, 8):
+            page.locator("#step-back").tap()
+            page.wait_for_function(f"() => document.getElementById('step-at').textContent === '{ply} / 12'")
+            assert page.evaluate("scrollY") == 0
+        back, board = page.locator("#step-back").bounding_box(), page.locator("#board").bounding_box()
+        assert back["y"] + back["height"] <= 844 and back["height"] >= 40
+        assert 0 <= board["y"] < back["y"]
+        page.locator(".stepper button[aria-label='live position']").tap()
+        page.wait_for_function("() => !document.getElementById('status').textContent.startsWith('Replay')")
+        assert page.locator(".stepper").evaluate(position) == "static"
+    finally:
+        context.close()
+
+
+def test_share_link_lets_another_browser_watch(browser, live_server):
+    # a finished game had no way to be shown to someone: Share link copies its address, which
+    # a browser holding no seat opens as a spectator
+    view = _long_turns(live_server, plies=4)
+    post_json(f"{live_server.url}/api/matches/{view['id']}/resign", {"seat": 0})
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        page.set_default_timeout(5000)
+        page.goto(f"{live_server.url}/#/match/{view['id']}")
+        page.locator("#result").wait_for()
+        page.locator("#share").click()
+        page.wait_for_function("() => document.getElementById('share-note').textContent !== ''")
+        assert page.locator("#share-note").inner_text() == "Link copied: whoever opens it can watch this game."
+        url = page.evaluate("navigator.clipboard.readText()")
+        assert url == f"{live_server.url}/#/match/{view['id']}"
+        # no clipboard (plain http on another host): the link is written out to copy by hand
+        page.evaluate("() => { navigator.clipboard.writeText = () => Promise.reject(new DOMException('no', 'NotAllowedError')); }")
+        page.locator("#share").click()
+        page.wait_for_function("() => document.getElementById('share-note').textContent.includes('/#/match/')")
+        assert page.locator("#share-note").inner_text() == f"Anyone with this link can watch the game: {url}"
+    finally:
+        context.close()
+    other = browser.new_context_without_tokens()
+    try:
+        watcher = other.new_page()
+        watcher.goto(url)
+        watcher.locator("#result").wait_for()
+        assert watcher.locator("#watching").is_visible() and watcher.locator("#resign").count() == 0
+    finally:
+        other.close()
+
+
 def test_your_games_fits_a_phone(browser, live_server):
     # seven columns did not fit 390 px: the result and Delete were past the right edge; on a
     # phone each game is a card, each cell under its column's name
@@ -241,6 +312,11 @@ def test_your_games_fits_a_phone(browser, live_server):
         result = row.locator("td[data-label='Result']")
         assert result.inner_text() == "in play"
         assert result.evaluate("td => getComputedStyle(td, '::before').content") == '"Result: "'
+        # a returning player finds a game by when it was played (the card had dropped the date),
+        # and taps into it or deletes it with a finger (the link was 18 px high, Delete 26)
+        assert row.locator("td[data-label='Last played']").is_visible()
+        assert row.locator("td.game a").bounding_box()["height"] >= 40
+        assert delete.bounding_box()["height"] >= 40
     finally:
         context.close()
     # a wide screen keeps the table with its head

@@ -47,6 +47,7 @@ const css = `
 @media (prefers-reduced-motion: reduce) { .an-fill { transition: none; } }
 .an-bar::after { content: ""; position: absolute; left: 50%; top: 0; bottom: 0; border-left: 1px dashed #c9bb98; }
 .an-number { font: 700 1.3rem ui-monospace, monospace; }
+.an-scale { font-size: .8rem; margin: 0; }
 .an-line { margin: .3rem 0 0; padding-left: 1.6rem; font: 13px ui-monospace, monospace; }
 .an-line li { margin: .1rem 0; }
 .an-line .who { font-family: system-ui, sans-serif; font-weight: 600; }
@@ -110,7 +111,9 @@ function evalBlock(answer, seat, seats, seatName) {
     h("span", { class: "an-number", id: "an-number" }, number),
     h("span", { class: "muted" }, T.evalFor(seatName(seat)))),
   h("div", { class: "an-bar", role: "meter", "aria-valuemin": "-1", "aria-valuemax": "1", "aria-valuenow": v.toFixed(2),
-    "aria-label": `${number} ${T.evalFor(seatName(seat))}`, title: T.valueWords }, fill));
+    "aria-label": `${number} ${T.evalFor(seatName(seat))}`, title: T.valueWords }, fill),
+  // what the number means, on the page: the bar's tooltip never shows under a finger
+  h("p", { class: "muted an-scale", id: "an-scale" }, T.valueWords));
   if (!answer.line.length) {
     block.append(h("p", { class: "muted" }, answer.terminal ? T.noLine : ""));
   } else {

@@ -67,11 +67,12 @@ function tokensFor(path) {
   return m && m[1] !== "import" ? tokensOf(decodeURIComponent(m[1])) : [];
 }
 
-export async function api(path, { method = "GET", body } = {}) {
+// `raw`: a body already in JSON text, sent as it is (see the record import in app.js)
+export async function api(path, { method = "GET", body, raw } = {}) {
   const init = { method, headers: {} };
-  if (body !== undefined) {
+  if (body !== undefined || raw !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = raw !== undefined ? raw : JSON.stringify(body);
   }
   const tokens = tokensFor(path);
   if (tokens.length) init.headers["Authorization"] = `Bearer ${tokens.join(",")}`;

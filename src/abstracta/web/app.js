@@ -179,10 +179,16 @@ function importBox() {
   file.addEventListener("change", async () => { if (file.files[0]) area.value = await file.files[0].text(); });
   const go = async () => {
     showError(err, null);
-    let record;
-    try { record = JSON.parse(area.value); } catch (e) { refuse(new Error(t("import.bad_json", { problem: e.message }))); return; }
+    const text = area.value.trim();
+    let parsed;
+    try { parsed = JSON.parse(text); } catch (e) { refuse(new Error(t("import.bad_json", { problem: e.message }))); return; }
+    // a list or a bare string got the server's schema words ("record: Input should be a valid dictionary")
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) { refuse(new Error(t("import.not_record"))); return; }
     try {
-      const m = await api("/api/matches/import", { method: "POST", body: { record, take: "all" } });
+      // the record goes as the text read, not parsed and written again: JavaScript reads a
+      // seed above 2**53 (seeds go up to 2**64) as a nearby number, and that seed deals
+      // another layout, so a downloaded record came back as another game, or was refused
+      const m = await api("/api/matches/import", { method: "POST", raw: `{"record": ${text}, "take": "all"}` });
       location.hash = `#/match/${m.id}`;
     } catch (e) { refuse(e); }
   };
@@ -553,6 +559,7 @@ async function matchPage(app, id) {
   const moveList = h("ol", { class: "moves", id: "moves" });
   const stepper = h("div", { class: "stepper" });
   const actions = h("div", { class: "actions" });
+  const shareNote = h("p", { class: "muted share-note", id: "share-note", "aria-live": "polite" });
   const handover = h("div", { class: "handover", id: "handover", hidden: true });
   const players = h("p", { class: "players", id: "players" });
   const watching = h("p", { class: "watching", id: "watching", hidden: !spectator },
@@ -570,7 +577,7 @@ async function matchPage(app, id) {
       h("aside", { class: "right" },
         h("details", { class: "legalwrap", open: !(mod && mod.render) }, h("summary", {}, t("match.legal_moves")), legalBox),
         entryForm,
-        analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions)));
+        analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions, shareNote)));
 
   // whose eyes: the server derives them from the tokens sent (api.js), so no ?seat= (a browser
   // without the seat's token, a spectator, would be refused one)
@@ -959,7 +966,11 @@ async function matchPage(app, id) {
     stepper.hidden = !view.moves.length;
     const cur = moveList.querySelector(".current");
     if (cur) scrollWithin(moveList, cur);
+    // on a phone the stepper is under the board and its notes, out of sight of the board: while
+    // a game is studied (over, or a move back) it floats at the foot of the screen (style.css)
+    stepper.classList.toggle("floating", over || !live);
     stepper.replaceChildren(
+      h("span", { class: "at", id: "step-at", "aria-hidden": "true" }, `${shownPly} / ${view.ply}`), // the status line says it in words
       h("button", { type: "button", title: t("step.start"), "aria-label": t("step.start"), onclick: () => stepTo(0), disabled: view.ply === 0 || hide }, "|◀"),
       h("button", { type: "button", title: t("step.back"), "aria-label": t("step.back"), id: "step-back", onclick: () => stepTo((live ? view.ply : replayPly) - 1), disabled: view.ply === 0 || replayPly === 0 || hide }, "◀"),
       h("button", { type: "button", title: t("step.forward"), "aria-label": t("step.forward"), id: "step-fwd", onclick: () => stepTo(live ? null : replayPly + 1), disabled: live }, "▶"),
@@ -980,10 +991,31 @@ async function matchPage(app, id) {
       spectator ? null : h("button", { type: "button", id: "resign", onclick: () => { if (confirm(t("match.resign_confirm"))) post("resign", resignSeat !== null ? { seat: resignSeat } : {}); }, disabled: over || !myPeople.length || humansOut }, t("match.resign")),
       h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, t("home.new_game")),
       view.hidden_information && !over
-        ? h("button", { type: "button", id: "download", disabled: true, title: t("match.download_hidden") }, t("match.download"))
+        ? h("button", { type: "button", id: "download", disabled: true, "aria-describedby": "download-note" }, t("match.download"))
         : h("a", { class: "button", href: `/api/matches/${id}/record?download=true`, download: `${view.game}-${id}.json`, id: "download" }, t("match.download")),
-      h("a", { class: "button", href: `#/rules/${view.game}` }, t("home.rules"))].filter(Boolean));
+      h("a", { class: "button", href: `#/rules/${view.game}` }, t("home.rules")),
+      h("button", { type: "button", id: "share", onclick: shareLink }, t("match.share")),
+      // why the record waits, in words on the page: a tooltip never shows under a finger
+      view.hidden_information && !over ? h("small", { class: "muted note", id: "download-note" }, t("match.download_hidden")) : null].filter(Boolean));
     analysis.update();
+  }
+
+  // The match's address, to watch it (a spectator sees what the server shows anyone): a
+  // phone's share sheet, else the clipboard, else the link written out to copy by hand
+  async function shareLink() {
+    const url = `${location.origin}/#/match/${encodeURIComponent(id)}`;
+    shareNote.textContent = "";
+    try {
+      if (navigator.share && matchMedia("(pointer: coarse)").matches) {
+        await navigator.share({ title: document.title, url });
+        return;
+      }
+      await navigator.clipboard.writeText(url);
+      shareNote.textContent = t("match.share_copied");
+    } catch (e) {
+      if (e && e.name === "AbortError") return; // the share sheet was closed
+      shareNote.textContent = t("match.share_link", { url });
+    }
   }
 
   document.addEventListener("keydown", (ev) => {
