@@ -171,6 +171,24 @@ def test_serve_with_an_unusable_database_is_a_one_line_error(tmp_path, url, word
     assert words in result.stderr.lower() or words in result.stderr, result.stderr
 
 
+def test_serve_reads_a_file_path_as_an_sqlite_database(tmp_path, monkeypatch):
+    from abstracta.cli import database_url
+
+    monkeypatch.chdir(tmp_path)
+    assert database_url(None) is None
+    assert database_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url(str(tmp_path / "club.sqlite")) == f"sqlite:///{tmp_path / 'club.sqlite'}"
+    assert database_url("games.db") == f"sqlite:///{tmp_path / 'games.db'}"
+    assert database_url("sub/x") == f"sqlite:///{tmp_path / 'sub' / 'x'}"
+    assert database_url("garbage") == "garbage"  # no path, no URL: SQLAlchemy's refusal stands
+    # the path serves: a file that cannot be opened is named as a database problem, not a URL one
+    afile = tmp_path / "a-file"
+    afile.write_text("")
+    result = run("serve", "--port", "0", "--bot-workers", "0", "--db", f"{afile}/x.sqlite")
+    assert result.exit_code == 2 and "cannot use the database" in result.stderr
+    assert "parse" not in result.stderr.lower(), result.stderr
+
+
 def test_match_and_tournament_never_overwrite_the_records_of_an_earlier_run(tmp_path):
     # a second run into the same directory with the same seed wrote the same file names over the
     # first run's records (and results.json): refused before any game, the first run kept

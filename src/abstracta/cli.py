@@ -1423,7 +1423,7 @@ def egtb_probe_cmd(
 def serve_cmd(
     host: str = typer.Option("127.0.0.1", "--host", help="Bind address (0.0.0.0: every interface, reachable by others)."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="0: a free port (printed)."),
-    db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL (default: SQLite in the user data directory); "
+    db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL or an SQLite file's path (default: SQLite in the user data directory); "
                                      "several processes may serve one PostgreSQL database (postgresql+psycopg://…)."),
     bot_workers: str = typer.Option("2", "--bot-workers", help="Where computer players search: N local worker "
                                     "processes, ray (a local Ray started here) or ray:ADDRESS (a Ray cluster). "
@@ -1447,11 +1447,22 @@ def serve_cmd(
     except ValueError as exc:
         raise CliError(str(exc)) from None
     try:
-        run(host, port, db, bot_workers, allowed_hosts=allowed_host or [], rate_limits=rate_limits)
+        run(host, port, database_url(db), bot_workers, allowed_hosts=allowed_host or [], rate_limits=rate_limits)
     except DatabaseError as exc:
         raise CliError(f"cannot use the database (--db): {exc}") from None
     except OSError as exc:
         raise CliError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def database_url(value: str | None) -> str | None:
+    """``--db`` as an SQLAlchemy URL: a URL as given; a file path (it names a directory or ends
+    in ``.db``, ``.sqlite`` or ``.sqlite3``) as the SQLite database in that file, since a path is
+    what a user types for a file; anything else as given, for SQLAlchemy to refuse."""
+    if value is None or "://" in value:
+        return value
+    if "/" in value or "\\" in value or value.lower().endswith((".db", ".sqlite", ".sqlite3")):
+        return f"sqlite:///{Path(value).expanduser().resolve()}"
+    return value
 
 
 def main() -> None:
