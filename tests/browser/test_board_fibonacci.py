@@ -170,6 +170,25 @@ def test_fibonacci_cards_board_on_a_phone(browser, live_server, shots):
         context.close()
 
 
+
+def test_fibonacci_cards_finished_replay_shows_the_piles(page, live_server, shots):
+    """While the game runs nobody sees the order of the draw piles; once it is over its replay
+    turns each pile's next card up and names the next few (the server's revealed view)."""
+    from abstracta import load_game
+
+    mid = import_start(page, live_server, options={"variant": "cards"}, seed=5)
+    assert page.locator("[data-pile-next]").count() == 0
+    assert page.locator("[data-pile='0'] text").text_content() == "11"  # face down: the size
+    post_json(f"{live_server.url}/api/matches/{mid}/resign", {"seat": 0})
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    state = load_game("fibonacci", variant="cards", seed=5).new_initial_state()
+    red, green = state.piles
+    assert page.locator("[data-pile='0']").get_attribute("data-next") == str(red[0])
+    assert page.locator("[data-pile='0'] text").text_content() == str(red[0])
+    assert page.locator("[data-pile-next='0']").text_content() == "next: " + " ".join(map(str, red[:3])) + " …"
+    assert page.locator("[data-pile='1'] text").text_content() == str(green[0])
+    page.screenshot(path=str(shots / "fibonacci-cards-over.png"), full_page=True)
+
 # --- see what happened, effects in words, keyboard, phone (the UX issues) -----------------------
 def computer_match(page, server, *, variant="standard", level=1) -> str:
     """A new game, the person Red against the computer at ``level`` as Green."""

@@ -425,7 +425,8 @@ function drawPiece(layer, ctx, c, x, y, selected, ghost = false) {
 }
 
 // Cards variant (§9.2): the card that set this turn's moves, top left; each pile's size
-// beside its owner's home edge (Red bottom left, Green top right). Pile order is hidden.
+// beside its owner's home edge (Red bottom left, Green top right). Pile order is hidden while
+// the game runs.
 function drawCards(svg, ctx, cards, W, H) {
   const card = (x, y, seat, face, label, attrs) => {
     const { colour } = seatStyle(ctx, seat);
@@ -443,10 +444,19 @@ function drawCards(svg, ctx, cards, W, H) {
     el("text", { x: M + 40, y: M + 34, "font-size": 11, "font-family": "sans-serif", fill: "#555",
       text: t("fibonacci.board.n_moves", { n: cards.card }) }, svg);
   }
+  // a finished game's replay shows each pile's order (pile_cards, top first): the next card
+  // face up, the next few in the label
+  const order = cards.pile_cards || null;
   const pile = (seat, x, y, anchorRight) => {
-    card(x, y, seat, null, String(cards.piles[seat]), { "data-pile": seat });
-    el("text", { x: anchorRight ? x - 6 : x + 40, y: y + 28, "text-anchor": anchorRight ? "end" : "start", "font-size": 11,
-      "font-family": "sans-serif", fill: "#555", text: t("fibonacci.board.pile_of", { who: ctx.seatName(seat) }) }, svg);
+    const next = order && order[seat].length ? order[seat][0] : null;
+    card(x, y, seat, next, String(cards.piles[seat]), { "data-pile": seat, "data-next": next === null ? null : next });
+    const at = { x: anchorRight ? x - 6 : x + 40, "text-anchor": anchorRight ? "end" : "start", "font-size": 11,
+      "font-family": "sans-serif", fill: "#555" };
+    const label = t("fibonacci.board.pile_of", { who: ctx.seatName(seat) });
+    if (!order) { el("text", { ...at, y: y + 28, text: label }, svg); return; }
+    const shown = order[seat].slice(0, 3).join(" ") + (order[seat].length > 3 ? " …" : "");
+    el("text", { ...at, y: y + 20, text: label }, svg);
+    el("text", { ...at, y: y + 34, "data-pile-next": seat, text: t("fibonacci.board.pile_next", { cards: shown || "–" }) }, svg);
   };
   pile(0, M, H - M - 46, false);
   pile(1, W - M - 34, M, true);
