@@ -344,3 +344,27 @@ def test_a_spectator_of_a_finished_game_is_not_told_to_wait_for_moves(browser, l
         assert note.inner_text() == "You are watching a finished game: step through its moves with the buttons under Moves."
     finally:
         context.close()
+
+
+def test_what_cannot_be_used_is_not_shown(browser, live_server):
+    # a spectator, and anyone looking at a finished game, saw the "Legal moves" box and a greyed
+    # move input: shown only to a seat in a game that runs (greyed while it is not their move)
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
+                                                        "seats": ["human", "human"]})
+    mid = view["id"]
+    player = browser.new_context(viewport={"width": 1280, "height": 800})
+    watcher = browser.new_context_without_tokens(viewport={"width": 1280, "height": 800})
+    try:
+        seat, spectator = player.new_page(), watcher.new_page()
+        for page in (seat, spectator):
+            page.goto(f"{live_server.url}/#/match/{mid}")
+            page.wait_for_function("() => window.abstractaView && window.abstractaView.id")
+        assert seat.locator("details.legalwrap").is_visible() and seat.locator("#move-input").is_enabled()
+        assert spectator.locator("details.legalwrap").is_hidden() and spectator.locator("#move-input").is_hidden()
+        post_json(f"{live_server.url}/api/matches/{mid}/resign", {"seat": 0})
+        for page in (seat, spectator):
+            page.wait_for_function("() => window.abstractaView.status === 'over'")
+            assert page.locator("details.legalwrap").is_hidden() and page.locator("#move-input").is_hidden()
+    finally:
+        player.close()
+        watcher.close()

@@ -556,6 +556,8 @@ async function matchPage(app, id) {
   const entry = h("input", { id: "move-input", placeholder: t("match.type_eg", { move: view.legal[0] || "" }), autocomplete: "off", autocapitalize: "off",
     spellcheck: "false", "aria-label": t("match.type") });
   const entryForm = h("form", { class: "entry", hidden: spectator }, entry, h("button", { type: "submit" }, t("match.play")));
+  const legalWrap = h("details", { class: "legalwrap", open: !(mod && mod.render), hidden: spectator },
+    h("summary", {}, t("match.legal_moves")), legalBox);
   const moveList = h("ol", { class: "moves", id: "moves" });
   const stepper = h("div", { class: "stepper" });
   const actions = h("div", { class: "actions" });
@@ -575,8 +577,7 @@ async function matchPage(app, id) {
     h("div", { class: "play" },
       h("div", { class: "left" }, boardBox, boardText, boardSay, controls, err, h("details", {}, h("summary", { class: "muted" }, t("match.position_text")), posText)),
       h("aside", { class: "right" },
-        h("details", { class: "legalwrap", open: !(mod && mod.render) }, h("summary", {}, t("match.legal_moves")), legalBox),
-        entryForm,
+        legalWrap, entryForm,
         analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions, shareNote)));
 
   // whose eyes: the server derives them from the tokens sent (api.js), so no ?seat= (a browser
@@ -935,6 +936,8 @@ async function matchPage(app, id) {
     } else {
       legalBox.append(h("span", { class: "muted" }, over ? t("match.over_note") : connLost ? t("match.waiting_server") : (live ? t("match.not_your_move") : t("match.replaying"))));
     }
+    // a spectator and a finished game have no move to pick or type: nothing greyed is shown
+    legalWrap.hidden = entryForm.hidden = spectator || over;
     entry.disabled = !interactive;
     entry.placeholder = interactive && view.legal.length ? t("match.type_eg", { move: view.legal[0] }) : t("match.type");
 
