@@ -4,7 +4,7 @@ move list by turns, and a new-game form in players' words."""
 
 from __future__ import annotations
 
-from httputil import post_json
+from httputil import delete_json, post_json
 
 
 def open_record(page, server, game, start, options, seats):
@@ -368,3 +368,46 @@ def test_what_cannot_be_used_is_not_shown(browser, live_server):
     finally:
         player.close()
         watcher.close()
+
+
+def test_a_watched_game_is_found_again_under_your_games(browser, live_server):
+    # a game opened by its link, without a seat, was in no list: Your games keeps it (this
+    # browser's localStorage) under Watched games, until forgotten or deleted on the server
+    views = [post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
+                                                          "seats": ["human", "human"]}) for _ in range(2)]
+    post_json(f"{live_server.url}/api/matches/{views[0]['id']}/resign", {"seat": 1})
+    context = browser.new_context_without_tokens(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/#/matches")
+        page.locator("#no-games").wait_for()
+        assert page.locator("#watched").count() == 0
+        for view in views:
+            page.goto(f"{live_server.url}/#/match/{view['id']}")
+            page.wait_for_function(f"() => window.abstractaView && window.abstractaView.id === '{view['id']}'")
+        page.goto(f"{live_server.url}/#/matches")
+        rows = page.locator("#watched-list tbody tr")
+        rows.first.wait_for()
+        assert page.locator("#watched h2").inner_text() == "Watched games"
+        # the latest watched first, each as the server shows it to a spectator now
+        assert rows.evaluate_all("rs => rs.map(r => r.dataset.id)") == [views[1]["id"], views[0]["id"]]
+        assert rows.nth(0).locator("td[data-label='Result']").inner_text() == "in play"
+        assert rows.nth(1).locator("td[data-label='Result']").inner_text() != "in play"
+        assert rows.nth(1).locator("td.game a").get_attribute("href") == f"#/match/{views[0]['id']}"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        forget = rows.nth(0).locator("button.delete")
+        assert forget.inner_text() == "Forget" and forget.bounding_box()["height"] >= 40
+        forget.click()
+        assert rows.evaluate_all("rs => rs.map(r => r.dataset.id)") == [views[0]["id"]]
+        # a game deleted on the server leaves the list
+        deleted = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
+                                                               "seats": ["human", "human"]})
+        page.goto(f"{live_server.url}/#/match/{deleted['id']}")
+        page.wait_for_function(f"() => window.abstractaView && window.abstractaView.id === '{deleted['id']}'")
+        delete_json(f"{live_server.url}/api/matches/{deleted['id']}")
+        page.goto(f"{live_server.url}/#/matches")
+        rows.first.wait_for()
+        assert rows.evaluate_all("rs => rs.map(r => r.dataset.id)") == [views[0]["id"]]
+        assert deleted["id"] not in page.evaluate("localStorage.getItem('abstracta.watched')")
+    finally:
+        context.close()
