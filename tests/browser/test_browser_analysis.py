@@ -225,3 +225,28 @@ def test_nothing_pasted_shows_the_box_to_paste_into(live_server, page) -> None:
     page.click("#an-go")
     page.wait_for_selector("#an-number")
     page.wait_for_selector("#board svg", state="attached")
+
+
+@pytest.mark.parametrize("name, options, words", [
+    ("fanorona", {"size": "telo"}, r"alpha-beta search, [\d,]+ positions"),
+    ("fibonacci-cards", {"seed": 2}, r"Monte Carlo tree search \(hidden cards guessed\), [\d,]+ playouts"),
+])
+def test_the_search_is_said_in_words(live_server, page, name, options, words) -> None:
+    # "alphabeta:n60000, 60160 searched" was jargon: said in words, the exact text in the tooltip
+    import re
+
+    position = abstracta.load_game(name, **options).new_initial_state().to_text()
+    page.add_init_script(SCALE)
+    page.goto(f"{live_server.url}/#/analysis/{name}?" + urllib.parse.urlencode({**options, "position": position}))
+    line = page.locator("#an-search")
+    line.wait_for()
+    text, exact = line.inner_text(), line.get_attribute("title")
+    assert re.fullmatch(words, text), text
+    kind = "alphabeta:n" if name == "fanorona" else "ismcts:i"
+    assert re.fullmatch(kind + r"\d+, \d+ searched", exact), exact
+    # the count on the page is the count searched, in the reader's digits
+    assert text.split(", ")[-1].split(" ")[0].replace(",", "") == exact.split(", ")[1].split(" ")[0]
+    page.evaluate("localStorage.setItem('abstracta.lang', 'fi')")
+    page.reload()
+    line.wait_for()
+    assert line.inner_text().startswith("alfa-beeta-haku, " if name == "fanorona" else "Monte Carlo -puuhaku (piilokortit arvattu), ")
