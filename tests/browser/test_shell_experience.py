@@ -411,3 +411,29 @@ def test_a_watched_game_is_found_again_under_your_games(browser, live_server):
         assert deleted["id"] not in page.evaluate("localStorage.getItem('abstracta.watched')")
     finally:
         context.close()
+
+
+def test_language_switch_and_legal_moves_take_a_finger(browser, live_server):
+    # on a phone the EN/FI switch was 37×32 px and a legal-move button about 24 px high: at
+    # least 40 px on a touch screen; a desktop keeps its compact sizes
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
+                                                        "seats": ["human", "human"]})
+    sizes = "sel => [...document.querySelectorAll(sel)].map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })"
+    for phone in (True, False):
+        kw = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True} if phone else \
+            {"viewport": {"width": 1280, "height": 800}}
+        context = browser.new_context(**kw)
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server.url}/#/match/{view['id']}")
+            page.wait_for_selector("#legal button.move", state="attached")
+            page.evaluate("document.querySelector('details.legalwrap').open = true")
+            langs, moves = page.evaluate(sizes, "header.top .lang button"), page.evaluate(sizes, "#legal button.move")
+            assert len(langs) == 2 and moves
+            if phone:
+                assert all(w >= 40 and h >= 40 for w, h in langs + moves), (langs, moves)
+                assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            else:
+                assert all(h < 40 for _, h in langs + moves), (langs, moves)
+        finally:
+            context.close()
