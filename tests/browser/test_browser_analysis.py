@@ -250,3 +250,34 @@ def test_the_search_is_said_in_words(live_server, page, name, options, words) ->
     page.reload()
     line.wait_for()
     assert line.inner_text().startswith("alfa-beeta-haku, " if name == "fanorona" else "Monte Carlo -puuhaku (piilokortit arvattu), ")
+
+
+def test_a_hint_on_a_phone_brings_the_board_into_sight(live_server, browser) -> None:
+    # on a phone the Hint button is under the board: its marks were drawn on a board scrolled out
+    # of sight; once the hint answers the board is brought back into view (no animation when
+    # the reader asks for reduced motion), and a desktop, whose board is in sight, does not scroll
+    in_sight = """() => { const r = document.querySelector('#board').getBoundingClientRect();
+        return r.top >= -1 && r.top < innerHeight / 3; }"""
+    for phone in (True, False):
+        view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"},
+                                                            "seats": ["human", "level:1"]})
+        kw = ({"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "reduced_motion": "reduce"}
+              if phone else {"viewport": {"width": 1280, "height": 800}})
+        context = browser.new_context(**kw)
+        try:
+            page = context.new_page()
+            page.add_init_script(SCALE)
+            page.goto(f"{live_server.url}/#/match/{view['id']}")
+            page.wait_for_selector("#hints-toggle")
+            page.check("#hints-toggle")
+            page.locator("#hint").scroll_into_view_if_needed()
+            before = page.evaluate("scrollY")
+            assert not page.evaluate(in_sight) if phone else before == 0
+            page.locator("#hint").tap() if phone else page.click("#hint")
+            page.wait_for_selector("#an-number", state="attached")
+            page.wait_for_selector("#board .an-mark", state="attached")
+            page.wait_for_function(in_sight, timeout=3000)
+            if not phone:
+                assert page.evaluate("scrollY") == 0
+        finally:
+            context.close()

@@ -292,6 +292,16 @@ export function analysisPanel(opts) {
     } catch (e) { error = e; }
     pending = null;
     update();
+    if (hintAnswer && !error) boardInSight();
+  }
+  // a hint's marks are drawn on the board: on a phone the Hint button is below it, the board
+  // scrolled out of sight, so bring it back (a board already in sight stays where it is)
+  function boardInSight() {
+    const r = boardBox.getBoundingClientRect();
+    const seen = Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0);
+    if (seen >= Math.min(r.height, window.innerHeight) - 2) return; // all of it (or a screenful) in sight
+    const calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    boardBox.scrollIntoView({ block: "start", behavior: calm ? "auto" : "smooth" });
   }
 
   let lastKey = null;
