@@ -281,3 +281,12 @@ def test_a_hint_on_a_phone_brings_the_board_into_sight(live_server, browser) -> 
                 assert page.evaluate("scrollY") == 0
         finally:
             context.close()
+
+
+def test_a_finished_position_names_no_search(live_server, page) -> None:
+    # nothing is searched at the end of a game: no ", 0 searched" line under the result
+    end = "9c 5d 4h | 2c,Qd | 6h | - | 0"  # fibonacci-cards.md §7 example 5: nobody can play
+    page.add_init_script(SCALE)
+    page.goto(f"{live_server.url}/#/analysis/fibonacci-cards?" + urllib.parse.urlencode({"position": end}))
+    page.wait_for_selector("#an-number")
+    assert page.locator(".an-result").count() == 1 and page.locator("#an-search").count() == 0

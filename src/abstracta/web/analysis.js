@@ -131,8 +131,9 @@ function evalBlock(answer, seat, seats, seatName) {
     if (answer.line_cut) list.append(h("li", { class: "muted" }, answer.line_cut === "hidden" ? T.cutHidden : T.cutRevealed));
     block.append(h("h3", { class: "muted", style: "font-size: .9rem; margin: .4rem 0 0" }, T.bestLine), list);
   }
-  // in words on the page; the exact search and budget (for researchers) in the tooltip
-  block.append(h("p", { class: "muted an-search", id: "an-search", style: "font-size: .8rem; margin: .2rem 0 0",
+  // in words on the page; the exact search and budget (for researchers) in the tooltip; a
+  // finished position is not searched (it said ", 0 searched")
+  if (answer.search) block.append(h("p", { class: "muted an-search", id: "an-search", style: "font-size: .8rem; margin: .2rem 0 0",
     title: T.search(answer.search, answer.iterations) }, T.searchWords(answer.search, answer.iterations)));
   return block;
 }
