@@ -40,6 +40,13 @@ def post_json(url: str, body):
         return _keep(json.load(r))
 
 
+def delete_json(url: str) -> int:
+    """DELETE ``url`` with the match's tokens; the HTTP status."""
+    req = urllib.request.Request(url, method="DELETE", headers=_auth(url))
+    with urllib.request.urlopen(req) as r:
+        return r.status
+
+
 def remember(page, view) -> None:
     """Put the tokens of the match ``view`` into the page's localStorage: now, if the page is
     open, and before its scripts run on every later navigation."""

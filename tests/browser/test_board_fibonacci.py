@@ -162,13 +162,59 @@ def test_fibonacci_cards_board_on_a_phone(browser, live_server, shots):
     try:
         page = context.new_page()
         page.goto(f"{live_server.url}/#/match/{view['id']}")
-        page.wait_for_selector("#board svg [data-card='current']")
+        # a phone shows the card and the piles in a row above the board (its corners pan away)
+        page.wait_for_selector("#board [data-strip='current']")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         assert page.locator("[data-pile='1'] text").text_content() == "12"  # Green's card is not drawn yet
+        assert page.locator("[data-strip='pile1'] .fib-mini").inner_text() == "12"
         page.screenshot(path=str(shots / "fibonacci-cards-phone.png"), full_page=True)
     finally:
         context.close()
 
+
+
+def test_fibonacci_cards_finished_replay_shows_the_piles(page, live_server, shots):
+    """While the game runs nobody sees the order of the draw piles; once it is over its replay
+    turns each pile's next card up and names the next few (the server's revealed view)."""
+    from abstracta import load_game
+
+    mid = import_start(page, live_server, options={"variant": "cards"}, seed=5)
+    assert page.locator("[data-pile-next]").count() == 0
+    assert page.locator("[data-pile='0'] text").text_content() == "11"  # face down: the size
+    post_json(f"{live_server.url}/api/matches/{mid}/resign", {"seat": 0})
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    state = load_game("fibonacci", variant="cards", seed=5).new_initial_state()
+    red, green = state.piles
+    assert page.locator("[data-pile='0']").get_attribute("data-next") == str(red[0])
+    assert page.locator("[data-pile='0'] text").text_content() == str(red[0])
+    assert page.locator("[data-pile-next='0']").text_content() == "next: " + " ".join(map(str, red[:3])) + " …"
+    assert page.locator("[data-pile='1'] text").text_content() == str(green[0])
+    page.screenshot(path=str(shots / "fibonacci-cards-over.png"), full_page=True)
+
+
+def test_fibonacci_cards_piles_in_sight_on_a_phone(browser, live_server, shots):
+    # the board pans sideways on a phone and its corners, where the card and the piles are drawn,
+    # were cut off ("d's pile") until one swiped: the card and both piles are in sight at once
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fibonacci", "options": {"variant": "cards", "seed": 4},
+                                                         "seats": ["human", "level:1"]})
+    shown = """() => [...document.querySelectorAll('#board text, #board [data-strip] *')]
+        .filter(e => e.getBoundingClientRect().width > 0 && /pile|card/.test(e.textContent))
+        .map(e => { const r = e.getBoundingClientRect(); return [e.textContent, r.left, r.right]; })"""
+    for width in (390, 360):
+        context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True)
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server.url}/#/match/{view['id']}")
+            page.wait_for_selector("#board svg [data-card='current']", state="attached")
+            page.wait_for_timeout(300)  # the frame is scrolled to the middle after a frame
+            labels = page.evaluate(shown)
+            for who in ("Red's pile", "Green's pile", "Red's card"):
+                assert any(text == who for text, _, _ in labels), (who, labels)
+            assert all(0 <= left and right <= width for _, left, right in labels), labels
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(shots / f"fibonacci-cards-piles-{width}.png"))
+        finally:
+            context.close()
 
 # --- see what happened, effects in words, keyboard, phone (the UX issues) -----------------------
 def computer_match(page, server, *, variant="standard", level=1) -> str:

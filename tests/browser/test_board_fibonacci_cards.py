@@ -363,3 +363,27 @@ def test_screenshots_1280_and_390(browser, live_server, shots):
             page.screenshot(path=str(shots / f"fibonacci_cards-{width}.png"), full_page=True)
         finally:
             context.close()
+
+
+def test_a_finished_games_replay_shows_both_hands_to_a_spectator(browser, live_server, shots):
+    # START with its four moves, then seat 0 resigns: the rules' position is not terminal, the
+    # match is over, and the deal is public (its record is handed out to anyone now)
+    mid = import_match(live_server, MOVES)
+    post_json(f"{live_server.url}/api/matches/{mid}/resign", {"seat": 0})
+    context = browser.new_context_without_tokens(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/#/match/{mid}")
+        page.wait_for_function("() => window.abstractaView && window.abstractaView.status === 'over'")
+        assert page.evaluate("window.abstractaView.viewer") is None
+        hand = "[data-hand='hand{}'] .pcard"
+        assert page.locator(hand.format(1)).evaluate_all("cs => cs.map(c => c.dataset.card)") == ["4c", "6d", "Jc"]
+        page.click("#step-back")
+        page.click("#step-back")  # after 5s/2 and the draw: seat 1 holds the drawn 3h
+        page.wait_for_function("() => document.querySelector('#status').textContent.includes('after move 2 ')")
+        assert page.locator("[data-hand] .pcard.back").count() == 0  # (the stock stays face down)
+        assert page.locator(hand.format(0)).evaluate_all("cs => cs.map(c => c.dataset.card)") == ["7h", "Kd", "Qd", "3c"]
+        assert page.locator(hand.format(1)).evaluate_all("cs => cs.map(c => c.dataset.card)") == ["4c", "6d", "Jc", "3h"]
+        page.screenshot(path=str(shots / "fibonacci_cards-replay-over.png"), full_page=True)
+    finally:
+        context.close()

@@ -225,3 +225,68 @@ def test_nothing_pasted_shows_the_box_to_paste_into(live_server, page) -> None:
     page.click("#an-go")
     page.wait_for_selector("#an-number")
     page.wait_for_selector("#board svg", state="attached")
+
+
+@pytest.mark.parametrize("name, options, words", [
+    ("fanorona", {"size": "telo"}, r"alpha-beta search, [\d,]+ positions"),
+    ("fibonacci-cards", {"seed": 2}, r"Monte Carlo tree search \(hidden cards guessed\), [\d,]+ playouts"),
+])
+def test_the_search_is_said_in_words(live_server, page, name, options, words) -> None:
+    # "alphabeta:n60000, 60160 searched" was jargon: said in words, the exact text in the tooltip
+    import re
+
+    position = abstracta.load_game(name, **options).new_initial_state().to_text()
+    page.add_init_script(SCALE)
+    page.goto(f"{live_server.url}/#/analysis/{name}?" + urllib.parse.urlencode({**options, "position": position}))
+    line = page.locator("#an-search")
+    line.wait_for()
+    text, exact = line.inner_text(), line.get_attribute("title")
+    assert re.fullmatch(words, text), text
+    kind = "alphabeta:n" if name == "fanorona" else "ismcts:i"
+    assert re.fullmatch(kind + r"\d+, \d+ searched", exact), exact
+    # the count on the page is the count searched, in the reader's digits
+    assert text.split(", ")[-1].split(" ")[0].replace(",", "") == exact.split(", ")[1].split(" ")[0]
+    page.evaluate("localStorage.setItem('abstracta.lang', 'fi')")
+    page.reload()
+    line.wait_for()
+    assert line.inner_text().startswith("alfa-beeta-haku, " if name == "fanorona" else "Monte Carlo -puuhaku (piilokortit arvattu), ")
+
+
+def test_a_hint_on_a_phone_brings_the_board_into_sight(live_server, browser) -> None:
+    # on a phone the Hint button is under the board: its marks were drawn on a board scrolled out
+    # of sight; once the hint answers the board is brought back into view (no animation when
+    # the reader asks for reduced motion), and a desktop, whose board is in sight, does not scroll
+    in_sight = """() => { const r = document.querySelector('#board').getBoundingClientRect();
+        return r.top >= -1 && r.top < innerHeight / 3; }"""
+    for phone in (True, False):
+        view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"},
+                                                            "seats": ["human", "level:1"]})
+        kw = ({"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "reduced_motion": "reduce"}
+              if phone else {"viewport": {"width": 1280, "height": 800}})
+        context = browser.new_context(**kw)
+        try:
+            page = context.new_page()
+            page.add_init_script(SCALE)
+            page.goto(f"{live_server.url}/#/match/{view['id']}")
+            page.wait_for_selector("#hints-toggle")
+            page.check("#hints-toggle")
+            page.locator("#hint").scroll_into_view_if_needed()
+            before = page.evaluate("scrollY")
+            assert not page.evaluate(in_sight) if phone else before == 0
+            page.locator("#hint").tap() if phone else page.click("#hint")
+            page.wait_for_selector("#an-number", state="attached")
+            page.wait_for_selector("#board .an-mark", state="attached")
+            page.wait_for_function(in_sight, timeout=3000)
+            if not phone:
+                assert page.evaluate("scrollY") == 0
+        finally:
+            context.close()
+
+
+def test_a_finished_position_names_no_search(live_server, page) -> None:
+    # nothing is searched at the end of a game: no ", 0 searched" line under the result
+    end = "9c 5d 4h | 2c,Qd | 6h | - | 0"  # fibonacci-cards.md §7 example 5: nobody can play
+    page.add_init_script(SCALE)
+    page.goto(f"{live_server.url}/#/analysis/fibonacci-cards?" + urllib.parse.urlencode({"position": end}))
+    page.wait_for_selector("#an-number")
+    assert page.locator(".an-result").count() == 1 and page.locator("#an-search").count() == 0

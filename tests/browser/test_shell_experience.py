@@ -4,7 +4,7 @@ move list by turns, and a new-game form in players' words."""
 
 from __future__ import annotations
 
-from httputil import post_json
+from httputil import delete_json, post_json
 
 
 def open_record(page, server, game, start, options, seats):
@@ -344,3 +344,96 @@ def test_a_spectator_of_a_finished_game_is_not_told_to_wait_for_moves(browser, l
         assert note.inner_text() == "You are watching a finished game: step through its moves with the buttons under Moves."
     finally:
         context.close()
+
+
+def test_what_cannot_be_used_is_not_shown(browser, live_server):
+    # a spectator, and anyone looking at a finished game, saw the "Legal moves" box and a greyed
+    # move input: shown only to a seat in a game that runs (greyed while it is not their move)
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
+                                                        "seats": ["human", "human"]})
+    mid = view["id"]
+    player = browser.new_context(viewport={"width": 1280, "height": 800})
+    watcher = browser.new_context_without_tokens(viewport={"width": 1280, "height": 800})
+    try:
+        seat, spectator = player.new_page(), watcher.new_page()
+        for page in (seat, spectator):
+            page.goto(f"{live_server.url}/#/match/{mid}")
+            page.wait_for_function("() => window.abstractaView && window.abstractaView.id")
+        assert seat.locator("details.legalwrap").is_visible() and seat.locator("#move-input").is_enabled()
+        assert spectator.locator("details.legalwrap").is_hidden() and spectator.locator("#move-input").is_hidden()
+        post_json(f"{live_server.url}/api/matches/{mid}/resign", {"seat": 0})
+        for page in (seat, spectator):
+            page.wait_for_function("() => window.abstractaView.status === 'over'")
+            assert page.locator("details.legalwrap").is_hidden() and page.locator("#move-input").is_hidden()
+    finally:
+        player.close()
+        watcher.close()
+
+
+def test_a_watched_game_is_found_again_under_your_games(browser, live_server):
+    # a game opened by its link, without a seat, was in no list: Your games keeps it (this
+    # browser's localStorage) under Watched games, until forgotten or deleted on the server
+    views = [post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
+                                                          "seats": ["human", "human"]}) for _ in range(2)]
+    post_json(f"{live_server.url}/api/matches/{views[0]['id']}/resign", {"seat": 1})
+    context = browser.new_context_without_tokens(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/#/matches")
+        page.locator("#no-games").wait_for()
+        assert page.locator("#watched").count() == 0
+        for view in views:
+            page.goto(f"{live_server.url}/#/match/{view['id']}")
+            page.wait_for_function(f"() => window.abstractaView && window.abstractaView.id === '{view['id']}'")
+        page.goto(f"{live_server.url}/#/matches")
+        rows = page.locator("#watched-list tbody tr")
+        rows.first.wait_for()
+        assert page.locator("#watched h2").inner_text() == "Watched games"
+        # the latest watched first, each as the server shows it to a spectator now
+        assert rows.evaluate_all("rs => rs.map(r => r.dataset.id)") == [views[1]["id"], views[0]["id"]]
+        assert rows.nth(0).locator("td[data-label='Result']").inner_text() == "in play"
+        assert rows.nth(1).locator("td[data-label='Result']").inner_text() != "in play"
+        assert rows.nth(1).locator("td.game a").get_attribute("href") == f"#/match/{views[0]['id']}"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        forget = rows.nth(0).locator("button.delete")
+        assert forget.inner_text() == "Forget" and forget.bounding_box()["height"] >= 40
+        forget.click()
+        assert rows.evaluate_all("rs => rs.map(r => r.dataset.id)") == [views[0]["id"]]
+        # a game deleted on the server leaves the list
+        deleted = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
+                                                               "seats": ["human", "human"]})
+        page.goto(f"{live_server.url}/#/match/{deleted['id']}")
+        page.wait_for_function(f"() => window.abstractaView && window.abstractaView.id === '{deleted['id']}'")
+        delete_json(f"{live_server.url}/api/matches/{deleted['id']}")
+        page.goto(f"{live_server.url}/#/matches")
+        rows.first.wait_for()
+        assert rows.evaluate_all("rs => rs.map(r => r.dataset.id)") == [views[0]["id"]]
+        assert deleted["id"] not in page.evaluate("localStorage.getItem('abstracta.watched')")
+    finally:
+        context.close()
+
+
+def test_language_switch_and_legal_moves_take_a_finger(browser, live_server):
+    # on a phone the EN/FI switch was 37×32 px and a legal-move button about 24 px high: at
+    # least 40 px on a touch screen; a desktop keeps its compact sizes
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
+                                                        "seats": ["human", "human"]})
+    sizes = "sel => [...document.querySelectorAll(sel)].map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })"
+    for phone in (True, False):
+        kw = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True} if phone else \
+            {"viewport": {"width": 1280, "height": 800}}
+        context = browser.new_context(**kw)
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server.url}/#/match/{view['id']}")
+            page.wait_for_selector("#legal button.move", state="attached")
+            page.evaluate("document.querySelector('details.legalwrap').open = true")
+            langs, moves = page.evaluate(sizes, "header.top .lang button"), page.evaluate(sizes, "#legal button.move")
+            assert len(langs) == 2 and moves
+            if phone:
+                assert all(w >= 40 and h >= 40 for w, h in langs + moves), (langs, moves)
+                assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            else:
+                assert all(h < 40 for _, h in langs + moves), (langs, moves)
+        finally:
+            context.close()

@@ -8,7 +8,7 @@ from abstracta.testing import words
 import json
 
 import abstracta
-from apiutil import wait_for
+from apiutil import bearer, wait_for
 
 CARDS = {"game": "fibonacci-cards", "options": {"seed": "1", "first_player": "0"}, "seats": ["human", "level:1"]}
 
@@ -71,3 +71,74 @@ def test_a_computer_seats_cards_never_reach_the_person(client):
     for struct in seen:
         assert not cards_in(struct) & still_hidden, cards_in(struct) & still_hidden
     assert client.get(f"/api/matches/{mid}?seat=1").status_code == 403
+
+
+def hands_at_each_ply(game, moves: list[str]) -> list[list[list[str]]]:
+    """Both hands after each ply (index 0 = start), from the engine, not the API."""
+    state = game.new_initial_state()
+    out = []
+    for move in [None, *moves]:
+        if move is not None:
+            state.apply_action(state.string_to_action(move))
+        out.append([state.to_text().split("|")[1 + seat].strip().split(",") for seat in (0, 1)])
+    return out
+
+
+def test_a_finished_card_games_replay_shows_every_hand_to_everyone(client):
+    """The deal is public at the end (the record, whose seed rebuilds it, is handed out then):
+    a finished game's replay shows both hands at every ply, to its seats and to a spectator,
+    also when it ended by resignation (the rules' position is not terminal then). While it runs,
+    nobody sees a hand that is not theirs, in the live view or in the replay."""
+    view = client.post("/api/matches", json={**CARDS, "seats": ["human", "human"]}).json()
+    mid = view["id"]
+    for _ in range(5):
+        current = client.get(f"/api/matches/{mid}").json()
+        client.post(f"/api/matches/{mid}/actions", json={"action": current["legal"][0], "ply": current["ply"]})
+    tokens = client.tokens[mid]
+    running = {None: client.raw.get(f"/api/matches/{mid}/positions").json()["structs"]}
+    for seat in (0, 1):
+        running[seat] = client.raw.get(f"/api/matches/{mid}/positions?seat={seat}",
+                                       headers=bearer(tokens[seat])).json()["structs"]
+    for viewer, structs in running.items():
+        for struct in structs:
+            shown = [h["seat"] for h in struct["board"]["hands"] if h["cards"] is not None]
+            assert shown == ([] if viewer is None else [viewer]), (viewer, shown)
+
+    assert client.post(f"/api/matches/{mid}/resign", json={"seat": 0}).status_code == 200
+    over = client.raw.get(f"/api/matches/{mid}").json()
+    assert over["status"] == "over" and over["termination"] == "resignation"
+    expected = hands_at_each_ply(abstracta.load_game("fibonacci-cards", seed=1, first_player=0), over["moves"])
+    assert len(expected) == 6
+    seen = {None: client.raw.get(f"/api/matches/{mid}/positions").json()["structs"]}
+    for seat in (0, 1):
+        seen[seat] = client.raw.get(f"/api/matches/{mid}/positions?seat={seat}",
+                                    headers=bearer(tokens[seat])).json()["structs"]
+    for viewer, structs in seen.items():
+        assert [[[c["card"] for c in h["cards"]] for h in s["board"]["hands"]] for s in structs] == expected, viewer
+        assert all(s["viewer"] == viewer for s in structs)
+    # the live view of the finished game too (resigned: not a terminal position of the rules)
+    assert [[c["card"] for c in h["cards"]] for h in over["struct"]["board"]["hands"]] == expected[-1]
+
+
+def test_a_finished_fibonacci_card_variant_shows_the_pile_orders(client):
+    """Fibonacci's card variant hides the order of both draw piles from everyone while it runs;
+    once the game is over every replayed ply shows what was left in each pile, top first."""
+    game = abstracta.load_game("fibonacci", variant="cards", seed=3)
+    view = client.post("/api/matches", json={"game": "fibonacci", "options": {"variant": "cards", "seed": "3"},
+                                             "seats": ["human", "human"]}).json()
+    mid = view["id"]
+    for _ in range(4):
+        current = client.get(f"/api/matches/{mid}").json()
+        client.post(f"/api/matches/{mid}/actions", json={"action": current["legal"][0], "ply": current["ply"]})
+    assert all("pile_cards" not in s["board"]["cards"]
+               for s in client.get(f"/api/matches/{mid}/positions").json()["structs"])
+    assert client.post(f"/api/matches/{mid}/resign", json={"seat": 1}).status_code == 200
+    over = client.raw.get(f"/api/matches/{mid}").json()
+    structs = client.raw.get(f"/api/matches/{mid}/positions").json()["structs"]
+    state = game.new_initial_state()
+    for ply, struct in enumerate(structs):
+        if ply:
+            state.apply_action(state.string_to_action(over["moves"][ply - 1]))
+        assert struct["board"]["cards"]["pile_cards"] == [list(state.piles[0]), list(state.piles[1])]
+        assert struct["board"]["cards"]["piles"] == [len(state.piles[0]), len(state.piles[1])]
+    assert structs[0]["board"]["cards"]["pile_cards"][0]  # something was hidden

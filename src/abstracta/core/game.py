@@ -314,17 +314,20 @@ class State(StructHooks, ABC):
         return getattr(self, "_seed", None)
 
     # --- structured view (see :mod:`abstracta.core.view`) ---------------------------------------
-    def to_struct(self, player: int | None = None) -> dict[str, Any]:
+    def to_struct(self, player: int | None = None, reveal: bool = False) -> dict[str, Any]:
         """This state as plain JSON-ready data for ``player``'s eyes (``None``: a spectator, who
         sees what is public): board, whose turn and what is left of it, the legal actions
         grouped as a person picks them, the turns since ``player`` last moved, the end reason.
         The envelope is documented in :mod:`abstracta.core.view`, the ``board`` and ``choices``
-        in each game's ``view.py``. Never holds a card ``player`` may not see.
+        in each game's ``view.py``. Never holds a card ``player`` may not see, unless ``reveal``:
+        then the board shows every hidden card (a finished game's replay: the deal is public at
+        the end; only for a game that is over, which the caller knows and the state may not, as
+        after a resignation).
 
         Raises ``ValueError`` for a ``player`` that is not a seat."""
         from .view import build_struct
 
-        return build_struct(self, player)
+        return build_struct(self, player, reveal)
 
     # --- hidden information -----------------------------------------------------------------
     def information_state_string(self, player: int) -> str:

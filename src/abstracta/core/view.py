@@ -72,6 +72,13 @@ class StructHooks:
         return {"text": self.observation(player) if player is not None  # type: ignore[attr-defined]
                 else self.public_observation()}  # type: ignore[attr-defined]
 
+    def revealed_board_struct(self, player: int | None) -> dict[str, Any]:
+        """The position with every hidden card shown (every hand, the order of hidden piles), in
+        the shape of :meth:`board_struct`: what a finished game's replay shows at each ply, since
+        the deal is public once the game is over. Default: :meth:`board_struct` (a game that
+        does not say how to show its hidden cards keeps them hidden)."""
+        return self.board_struct(player)
+
     def choices_struct(self, legal: list[str]) -> dict[str, Any]:
         """The legal action strings ``legal`` grouped the way a person picks them.
         Default: one flat list."""
@@ -107,8 +114,9 @@ def _walk_back(state: "State") -> Iterator[tuple[int, int, "State"]]:
         yield work.current_player(), action, work
 
 
-def build_struct(state: "State", player: int | None) -> dict[str, Any]:
-    """The envelope of the module docstring for ``state`` seen by ``player``."""
+def build_struct(state: "State", player: int | None, reveal: bool = False) -> dict[str, Any]:
+    """The envelope of the module docstring for ``state`` seen by ``player``; ``reveal``: the
+    board with every hidden card (:meth:`StructHooks.revealed_board_struct`)."""
     game = state.game
     n = state.num_players
     if player is not None:
@@ -158,7 +166,7 @@ def build_struct(state: "State", player: int | None) -> dict[str, Any]:
         "num_players": n,
         "to_move": to_move,
         "turn": {"seat": to_move, "actions": current, "left": state.turn_left_struct() if not over else None},
-        "board": state.board_struct(player),
+        "board": (state.revealed_board_struct(player) if reveal and hidden else state.board_struct(player)),
         "legal": legal,
         "choices": state.choices_struct(legal) if legal else {},
         "recent": turns,

@@ -1530,9 +1530,10 @@ class MatchService:
 
     @staticmethod
     def struct(match: Match, state: State, viewer: int | None) -> dict[str, Any]:
-        """``state.to_struct`` for ``viewer``; a finished game reveals everything, but the
-        struct is still the viewer's (its hooks decide what a finished game shows)."""
-        return state.to_struct(viewer)
+        """``state.to_struct`` for ``viewer``. Once the match is over every hidden card is shown
+        at every ply, to everyone who may view it (its record, whose seed rebuilds the deal, is
+        public then too); the struct is still the viewer's (its legal moves, its recent turns)."""
+        return state.to_struct(viewer, reveal=match.over)
 
     def record_json(self, match: Match) -> str:
         """The record for a client: refused (409) while hidden cards are still hidden, because

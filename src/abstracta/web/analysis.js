@@ -7,7 +7,7 @@
 import { tokensOf } from "./api.js";
 import { h } from "./dom.js";
 import { el } from "./svg.js";
-import { t } from "./i18n.js";
+import { has, lang, t } from "./i18n.js";
 
 // Every string this module shows, from the message catalogs (web/i18n/*.json, keys analysis.*).
 export const T = {
@@ -33,6 +33,12 @@ export const T = {
   hintsBySeat: (list) => t("analysis.hints_by_seat", { list }),
   evalFor: (name) => t("analysis.eval_for", { name }),
   search: (s, n) => t("analysis.search", { s, n }),
+  // the search in a player's words ("alpha-beta search, 60,160 positions"); an unknown kind as it is
+  searchWords: (s, n) => {
+    const kind = String(s || "").split(":")[0];
+    const key = `analysis.search_words.${kind}`;
+    return has(key) ? t(key, { n, num: Number(n).toLocaleString(lang) }) : t("analysis.search", { s, n });
+  },
   pasteTitle: (title) => t("analysis.paste_title", { title }),
   noSuchGame: (name) => t("analysis.no_such_game", { name }),
   seat: (i) => t("analysis.seat", { n: i + 1 }),
@@ -125,7 +131,10 @@ function evalBlock(answer, seat, seats, seatName) {
     if (answer.line_cut) list.append(h("li", { class: "muted" }, answer.line_cut === "hidden" ? T.cutHidden : T.cutRevealed));
     block.append(h("h3", { class: "muted", style: "font-size: .9rem; margin: .4rem 0 0" }, T.bestLine), list);
   }
-  block.append(h("p", { class: "muted", style: "font-size: .8rem; margin: .2rem 0 0" }, T.search(answer.search, answer.iterations)));
+  // in words on the page; the exact search and budget (for researchers) in the tooltip; a
+  // finished position is not searched (it said ", 0 searched")
+  if (answer.search) block.append(h("p", { class: "muted an-search", id: "an-search", style: "font-size: .8rem; margin: .2rem 0 0",
+    title: T.search(answer.search, answer.iterations) }, T.searchWords(answer.search, answer.iterations)));
   return block;
 }
 
@@ -284,6 +293,16 @@ export function analysisPanel(opts) {
     } catch (e) { error = e; }
     pending = null;
     update();
+    if (hintAnswer && !error) boardInSight();
+  }
+  // a hint's marks are drawn on the board: on a phone the Hint button is below it, the board
+  // scrolled out of sight, so bring it back (a board already in sight stays where it is)
+  function boardInSight() {
+    const r = boardBox.getBoundingClientRect();
+    const seen = Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0);
+    if (seen >= Math.min(r.height, window.innerHeight) - 2) return; // all of it (or a screenful) in sight
+    const calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    boardBox.scrollIntoView({ block: "start", behavior: calm ? "auto" : "smooth" });
   }
 
   let lastKey = null;

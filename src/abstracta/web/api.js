@@ -90,3 +90,29 @@ export async function api(path, { method = "GET", body, raw } = {}) {
   if (data && data.id) keepInvites(data.id, data.invites); // a creation or import answer
   return data;
 }
+
+// Games this browser watched (opened by their link, holding no seat), so that "Your games" can
+// list them again: kept under "abstracta.watched" as {matchId: {game, at}} (at: ms since the
+// epoch, last opened), at most WATCHED_LIMIT, the oldest dropped first. Nothing goes to the server.
+const WATCHED_KEY = "abstracta.watched";
+const WATCHED_LIMIT = 30;
+
+// The watched games, most recently opened first: [{id, game, at}].
+export function watchedGames() {
+  let all = {};
+  try { all = JSON.parse(localStorage.getItem(WATCHED_KEY)) || {}; } catch { /* none */ }
+  return Object.entries(all).map(([id, w]) => ({ id, game: w.game, at: w.at })).sort((a, b) => b.at - a.at);
+}
+
+function saveWatched(list) {
+  const all = Object.fromEntries(list.slice(0, WATCHED_LIMIT).map((w) => [w.id, { game: w.game, at: w.at }]));
+  try { localStorage.setItem(WATCHED_KEY, JSON.stringify(all)); } catch { /* private mode */ }
+}
+
+export function keepWatched(id, game) {
+  saveWatched([{ id, game, at: Date.now() }, ...watchedGames().filter((w) => w.id !== id)]);
+}
+
+export function forgetWatched(id) {
+  saveWatched(watchedGames().filter((w) => w.id !== id));
+}

@@ -1,7 +1,7 @@
 // The abstracta browser client: home page, rules pages, new-game form and the game page.
 // Plain ES modules, hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>, #/matches,
 // #/join/<code>: an invitation to a seat).
-import { api, forgetTokens, invitesOf, keepInvites, tokensOf } from "./api.js";
+import { api, allTokens, forgetTokens, forgetWatched, invitesOf, keepInvites, keepWatched, tokensOf, watchedGames } from "./api.js";
 import { h } from "./dom.js";
 import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
 import { fmt, lang, onLanguage, preferred, setLanguage, t } from "./i18n.js";
@@ -239,6 +239,42 @@ async function matchesPage(app) {
     body.append(row);
   }
   app.append(h("div", { class: "tablewrap" }, table)); // a phone scrolls the table, not the page
+  await watchedSection(app, titles, list);
+}
+
+// Games this browser watched without a seat (kept in localStorage by the match page, api.js),
+// each as the server shows it to a spectator now; one the server forgot is dropped.
+async function watchedSection(app, titles, list) {
+  const held = allTokens();
+  const kept = watchedGames().filter((w) => !held[w.id]);
+  if (!kept.length) return;
+  const views = await Promise.all(kept.map((w) => api(`/api/matches/${w.id}`).catch((e) => (e.status === 404 ? null : undefined))));
+  const body = h("tbody");
+  const section = h("section", { id: "watched" }, h("h2", {}, t("matches.watched")),
+    h("div", { class: "tablewrap" }, h("table", { class: "matchlist", id: "watched-list" },
+      h("thead", {}, h("tr", {}, ...["game", "players", "options", "result", "moves", "watched", null].map((k) => h("th", {}, k ? t(`matches.col.${k}`) : "")))), body)));
+  kept.forEach((w, k) => {
+    const v = views[k];
+    if (v === null) { forgetWatched(w.id); return; } // deleted on the server
+    if (!v) return; // not reachable now: kept for later
+    const name = seatNamer(v.seats, v.players, []);
+    const named = coloured(v.seats);
+    const who = v.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
+    const result = v.status === "over" ? resultLine(v.result, v.termination, name) || t("matches.finished") : t("matches.in_play");
+    const label = (c) => ({ "data-label": t(`matches.col.${c}`) });
+    const row = h("tr", { "data-id": w.id },
+      h("td", { class: "game" }, h("a", { href: `#/match/${w.id}` }, titles[v.game] || v.game)),
+      h("td", label("players"), who), h("td", { class: "muted", ...label("options") }, optionWords(list.find((x) => x.name === v.game), v.options) || "—"),
+      h("td", label("result"), result), h("td", label("moves"), `${v.ply}`),
+      h("td", { class: "muted", ...label("watched") }, new Date(w.at).toLocaleString(lang)),
+      h("td", { class: "del" }, h("button", { type: "button", class: "delete", title: t("matches.forget_title"), onclick: () => {
+        forgetWatched(w.id);
+        row.remove();
+        if (!body.children.length) section.remove();
+      } }, t("matches.forget"))));
+    body.append(row);
+  });
+  if (body.children.length) app.append(section);
 }
 
 // The options that differ from the game's defaults, in the game's words ("Board: Dimy (5×5)").
@@ -506,6 +542,7 @@ async function matchPage(app, id) {
   const mySeats = view.my_seats || []; // the seats this browser's tokens hold (none: a spectator)
   // a spectator has nothing to take back, resign or type (the server would refuse it)
   const spectator = !mySeats.length;
+  if (spectator) keepWatched(id, view.game); // "Your games" lists it under Watched games
   const seatName = seatNamer(view.seats, view.players, mySeats);
   const humans = view.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
   const myPeople = humans.filter((i) => mySeats.includes(i)); // the person seats played here
@@ -556,6 +593,8 @@ async function matchPage(app, id) {
   const entry = h("input", { id: "move-input", placeholder: t("match.type_eg", { move: view.legal[0] || "" }), autocomplete: "off", autocapitalize: "off",
     spellcheck: "false", "aria-label": t("match.type") });
   const entryForm = h("form", { class: "entry", hidden: spectator }, entry, h("button", { type: "submit" }, t("match.play")));
+  const legalWrap = h("details", { class: "legalwrap", open: !(mod && mod.render), hidden: spectator },
+    h("summary", {}, t("match.legal_moves")), legalBox);
   const moveList = h("ol", { class: "moves", id: "moves" });
   const stepper = h("div", { class: "stepper" });
   const actions = h("div", { class: "actions" });
@@ -575,8 +614,7 @@ async function matchPage(app, id) {
     h("div", { class: "play" },
       h("div", { class: "left" }, boardBox, boardText, boardSay, controls, err, h("details", {}, h("summary", { class: "muted" }, t("match.position_text")), posText)),
       h("aside", { class: "right" },
-        h("details", { class: "legalwrap", open: !(mod && mod.render) }, h("summary", {}, t("match.legal_moves")), legalBox),
-        entryForm,
+        legalWrap, entryForm,
         analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions, shareNote)));
 
   // whose eyes: the server derives them from the tokens sent (api.js), so no ?seat= (a browser
@@ -935,6 +973,8 @@ async function matchPage(app, id) {
     } else {
       legalBox.append(h("span", { class: "muted" }, over ? t("match.over_note") : connLost ? t("match.waiting_server") : (live ? t("match.not_your_move") : t("match.replaying"))));
     }
+    // a spectator and a finished game have no move to pick or type: nothing greyed is shown
+    legalWrap.hidden = entryForm.hidden = spectator || over;
     entry.disabled = !interactive;
     entry.placeholder = interactive && view.legal.length ? t("match.type_eg", { move: view.legal[0] }) : t("match.type");
 

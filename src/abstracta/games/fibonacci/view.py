@@ -30,6 +30,9 @@ destinations, swaps), §5 (end), §9.2 (cards), §9.3 (Go placement). Seat 0 is 
         "card": 3 | null,                     # from everyone: only sizes and revealed cards
         "piles": [11, 12],                    # cards left in Red's and Green's draw piles
         "revealed": [{"seat": 1, "t": 2, "card": 5}, {"seat": 0, "t": 3, "card": 3}]},  # last two
+                                              # revealed_board_struct (a finished game's replay)
+                                              # adds "pile_cards": [[3, 1, ...], [...]], each
+                                              # pile's cards top first
      "win": null | {"seat": 0,                # the winning pattern of a decided game
                     "core": "f6",             # the loser's core
                     "cells": ["e5", "e6", "f5", "f7", "g6", "g7"]}}  # the winner's attackers that
@@ -164,6 +167,13 @@ class FibonacciView:
                 "t": self.turn, "placed": self.placed,
                 "cells": cells, "groups": groups, "cores": cores, "cards": cards,
                 "win": self._win_struct()}
+
+    def revealed_board_struct(self: "FibonacciState", player: int | None) -> dict[str, Any]:
+        """:meth:`board_struct` with the order of both draw piles (cards variant)."""
+        board = self.board_struct(player)
+        if board["cards"] is not None:
+            board["cards"]["pile_cards"] = [list(self.piles[0]), list(self.piles[1])]
+        return board
 
     def _win_struct(self: "FibonacciState") -> dict[str, Any] | None:
         """The pattern that decided the game (§5 ring, §9.2 group + touching), or ``None``."""

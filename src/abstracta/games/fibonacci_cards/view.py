@@ -29,7 +29,9 @@ A card is written as in the spec (``"Qh"``, ``"Tc"``) and described by ::
 
 A hand's ``cards`` are listed (in the order received, §6) for its owner only; a spectator
 (``player=None``) sees no hand. Once the game is over nothing is hidden any more (the server
-hands out the record, whose seed rebuilds every card), so every viewer sees both hands then.
+hands out the record, whose seed rebuilds every card), so every viewer sees both hands then;
+``revealed_board_struct`` shows both hands of any position (the server's replay of a finished
+game, also one that ended by resignation).
 ``"drawn": true`` marks the drawn card that must be played (the last card of the mover's
 hand, shown to the mover only).
 
@@ -95,6 +97,13 @@ class FibonacciCardsView:
 
     def board_struct(self, player: int | None) -> dict[str, Any]:
         """Piles, stock size and hands as ``player`` may see them (Spec §6, §8)."""
+        return self._board(player, self._terminal)
+
+    def revealed_board_struct(self, player: int | None) -> dict[str, Any]:
+        """:meth:`board_struct` with both hands shown (a finished game's replay)."""
+        return self._board(player, True)
+
+    def _board(self, player: int | None, every_hand: bool) -> dict[str, Any]:
         piles = []
         for i, pile in enumerate(self._piles):
             top = pile[-1]
@@ -104,7 +113,7 @@ class FibonacciCardsView:
         hands = []
         for seat, hand in enumerate(self._hands):
             cards = None
-            if self._terminal or seat == player:
+            if every_hand or seat == player:
                 # the drawn card to be played is the last of the mover's hand (§6 flag D)
                 last = len(hand) - 1 if self._drawn and seat == self._player and not self._terminal else -1
                 cards = [_hand_card(c, k == last) for k, c in enumerate(hand)]

@@ -39,7 +39,13 @@ export const css = `
 @media (max-width: 480px) {
   .fib-info { font-size: 14px; flex-basis: 100%; }
 }
-@media (max-width: 540px) { .fib-pan { display: block; } }
+.fib-strip { display: none; flex-wrap: wrap; justify-content: center; gap: .35rem .9rem; margin: .1rem 0 .35rem;
+  font: 12px/1.25 sans-serif; color: #555; }
+.fib-chip { display: inline-flex; align-items: center; gap: .35rem; }
+.fib-chip-line { display: block; }
+.fib-mini { display: inline-flex; align-items: center; justify-content: center; width: 26px; height: 35px;
+  border: 2px solid; border-radius: 4px; font: 700 15px sans-serif; }
+@media (max-width: 540px) { .fib-pan { display: block; } .fib-strip { display: flex; } .fib-corners { display: none; } }
 `;
 
 export const keyHelp = () => t("fibonacci.board.key_help");
@@ -276,7 +282,12 @@ export function render(box, ctx) {
   const cursorEl = el("polygon", { class: "fib-cursor", points: hexPoints(px(at.get(cursor)), py(at.get(cursor)), R - 1) }, topLayer);
   cursorEl.dataset.at = cursor;
 
-  if (board.cards) drawCards(svg, ctx, board.cards, W, H);
+  if (board.cards) {
+    const strip = document.createElement("div");
+    strip.className = "fib-strip";
+    box.insertBefore(strip, frame);
+    drawCards(svg, ctx, board.cards, W, H, strip);
+  }
   controlsFor(ctx, st, () => { ui.sel = null; ctx.say && ctx.say(t("fibonacci.board.selection_cancelled")); redraw(); });
 
   // keep the frame's sideways scroll across redraws; first time: centred
@@ -424,32 +435,81 @@ function drawPiece(layer, ctx, c, x, y, selected, ghost = false) {
   return g;
 }
 
-// Cards variant (§9.2): the card that set this turn's moves, top left; each pile's size
-// beside its owner's home edge (Red bottom left, Green top right). Pile order is hidden.
-function drawCards(svg, ctx, cards, W, H) {
-  const card = (x, y, seat, face, label, attrs) => {
-    const { colour } = seatStyle(ctx, seat);
-    const g = el("g", attrs, svg);
-    el("rect", { x, y, width: 34, height: 46, rx: 5, fill: face === null ? colour : "#fff", stroke: colour, "stroke-width": 2.5 }, g);
-    el("text", { x: x + 17, y: y + 30, "text-anchor": "middle", "font-size": face === null ? 13 : 22, "font-weight": 700,
-      "font-family": "sans-serif", fill: face === null ? "#fff" : colour, text: face === null ? label : String(face) }, g);
-    return g;
-  };
+// Cards variant (§9.2): the card that set this turn's moves and each pile's size, drawn in the
+// board's corners (the card top left, each pile beside its owner's home edge: Red bottom left,
+// Green top right). A phone pans the board and its corners out of sight: there the same items
+// stand in a row above the board instead (.fib-strip; the corners are hidden). Pile order is
+// hidden while the game runs; a finished game's replay has it (pile_cards, top first): the next
+// card face up, the next few in words.
+function cardItems(ctx, cards) {
+  const items = [];
   const mover = ctx.struct.to_move;
   if (cards.card !== null && mover !== null) {
-    card(M, M, mover, cards.card, "", { "data-card": "current" });
-    el("text", { x: M + 40, y: M + 20, "font-size": 11, "font-family": "sans-serif", fill: "#555",
-      text: t("fibonacci.board.card_of", { who: ctx.seatName(mover) }) }, svg);
-    el("text", { x: M + 40, y: M + 34, "font-size": 11, "font-family": "sans-serif", fill: "#555",
-      text: t("fibonacci.board.n_moves", { n: cards.card }) }, svg);
+    items.push({ seat: mover, face: cards.card, back: "", attrs: { "data-card": "current" },
+      lines: [t("fibonacci.board.card_of", { who: ctx.seatName(mover) }), t("fibonacci.board.n_moves", { n: cards.card })] });
   }
-  const pile = (seat, x, y, anchorRight) => {
-    card(x, y, seat, null, String(cards.piles[seat]), { "data-pile": seat });
-    el("text", { x: anchorRight ? x - 6 : x + 40, y: y + 28, "text-anchor": anchorRight ? "end" : "start", "font-size": 11,
-      "font-family": "sans-serif", fill: "#555", text: t("fibonacci.board.pile_of", { who: ctx.seatName(seat) }) }, svg);
+  const order = cards.pile_cards || null;
+  for (const seat of [0, 1]) {
+    const next = order && order[seat].length ? order[seat][0] : null;
+    const lines = [t("fibonacci.board.pile_of", { who: ctx.seatName(seat) })];
+    if (order) {
+      const shown = order[seat].slice(0, 3).join(" ") + (order[seat].length > 3 ? " …" : "");
+      lines.push(t("fibonacci.board.pile_next", { cards: shown || "–" }));
+    }
+    items.push({ seat, face: next, back: String(cards.piles[seat]), pile: seat, lines,
+      attrs: { "data-pile": seat, "data-next": next === null ? null : next } });
+  }
+  return items;
+}
+
+function drawCards(svg, ctx, cards, W, H, strip) {
+  const corners = el("g", { class: "fib-corners" }, svg);
+  const card = (x, y, item) => {
+    const { colour } = seatStyle(ctx, item.seat);
+    const g = el("g", item.attrs, corners);
+    const up = item.face !== null;
+    el("rect", { x, y, width: 34, height: 46, rx: 5, fill: up ? "#fff" : colour, stroke: colour, "stroke-width": 2.5 }, g);
+    el("text", { x: x + 17, y: y + 30, "text-anchor": "middle", "font-size": up ? 22 : 13, "font-weight": 700,
+      "font-family": "sans-serif", fill: up ? colour : "#fff", text: up ? String(item.face) : item.back }, g);
   };
-  pile(0, M, H - M - 46, false);
-  pile(1, W - M - 34, M, true);
+  const words = (x, y, item, anchorRight) => {
+    const at = { x: anchorRight ? x - 6 : x + 40, "text-anchor": anchorRight ? "end" : "start", "font-size": 11,
+      "font-family": "sans-serif", fill: "#555" };
+    const ys = item.lines.length === 1 ? [y + 28] : [y + 20, y + 34];
+    item.lines.forEach((line, k) => el("text", { ...at, y: ys[k], "data-pile-next": item.pile !== undefined && k ? item.pile : null,
+      text: line }, corners));
+  };
+  const spots = [[M, H - M - 46, false], [W - M - 34, M, true]]; // Red's pile, Green's pile
+  const items = cardItems(ctx, cards);
+  for (const item of items) {
+    const [x, y, right] = item.pile === undefined ? [M, M, false] : spots[item.pile];
+    card(x, y, item);
+    words(x, y, item, right);
+  }
+  // the phone's row: the same items in HTML (they wrap, never clip)
+  for (const item of items) {
+    const { colour } = seatStyle(ctx, item.seat);
+    const chip = document.createElement("span");
+    chip.className = "fib-chip";
+    chip.dataset.strip = item.pile === undefined ? "current" : `pile${item.pile}`;
+    const mini = document.createElement("span");
+    mini.className = "fib-mini";
+    const up = item.face !== null;
+    mini.textContent = up ? String(item.face) : item.back;
+    // CSSOM, not a style attribute (the page's CSP refuses those)
+    mini.style.borderColor = colour;
+    mini.style.background = up ? "#fff" : colour;
+    mini.style.color = up ? colour : "#fff";
+    const text = document.createElement("span");
+    for (const line of item.lines) {
+      const l = document.createElement("span");
+      l.className = "fib-chip-line";
+      l.textContent = line;
+      text.append(l);
+    }
+    chip.append(mini, text);
+    strip.append(chip);
+  }
 }
 
 function controlsFor(ctx, st, cancel) {
