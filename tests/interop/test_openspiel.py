@@ -184,3 +184,17 @@ def test_observers_that_would_show_a_hand_to_the_wrong_eye_are_refused():
                                         private_info=pyspiel.PrivateInfoType.NONE))
     public.set_from(telo.new_initial_state(), 0)
     assert public.string_from(telo.new_initial_state(), 0) == "BBB/B.W/WWW W"
+
+
+def test_a_board_written_with_a_comma_keeps_the_game_string_loadable():
+    # "5,1" is how the command line writes the board: the game accepts it, so its game string,
+    # pickle and serialization must rebuild it too (OpenSpiel's game strings split on commas)
+    game = pyspiel.load_game("python_abstracta_slide_checkers", {"board": "5,1"})
+    assert game.get_parameters()["board"] == "5:1"
+    assert "board=5:1," in str(game)
+    assert pyspiel.load_game(str(game)).interop.game.options["board"] == (5, 1)
+    assert pickle.loads(pickle.dumps(game)).get_parameters()["board"] == "5:1"
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert again.history() == state.history()

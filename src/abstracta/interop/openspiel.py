@@ -112,6 +112,9 @@ def _game_class(name: str) -> type:
             unknown = set(given) - set(defaults)
             if unknown:
                 raise ValueError(f"{short_name(name)}: unknown parameter(s) {sorted(unknown)}")
+            # "5,1" (the command line's form) is read too, but kept as "5:1": the game string,
+            # which pickling and serialization rebuild from, splits on commas
+            given = {k: _to_param(v) if isinstance(v, str) else v for k, v in given.items()}
             options = {k: _from_param(v) for k, v in given.items()
                        if k not in ("max_turns", "chance", "layout_seeds", "seed")}
             self.interop = InteropGame(name, max_turns=given["max_turns"], chance=given["chance"],
