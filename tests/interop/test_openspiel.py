@@ -198,3 +198,19 @@ def test_a_board_written_with_a_comma_keeps_the_game_string_loadable():
     state.apply_action(state.legal_actions()[0])
     _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
     assert again.history() == state.history()
+
+
+def test_a_pickled_game_plays():
+    # what multiprocessing and Ray do with a game handed to a worker: the copy must play
+    game = aos.load("nibble", variant="square9", layout_seeds=10)
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.interop.layout_seeds == 10
+    state = again.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 10
+    state.apply_action(3)
+    state.apply_action(state.legal_actions()[0])
+    copied = pickle.loads(pickle.dumps(state))
+    assert copied.history() == state.history()
+    copied.apply_action(copied.legal_actions()[0])
+    assert len(copied.history()) == 3 and len(state.history()) == 2
+    assert copied.get_game().new_initial_state().is_chance_node()

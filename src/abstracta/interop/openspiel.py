@@ -127,6 +127,11 @@ def _game_class(name: str) -> type:
                 utility_sum=0.0 if g.num_players == 2 else None, max_game_length=g.max_game_length)
             super().__init__(game_type, game_info, given)
 
+        def __reduce__(self) -> tuple:
+            # pyspiel's own pickling restores the C++ game but never runs this __init__, so the
+            # copy had no ``interop`` and could not start a game: rebuild from the parameters
+            return _load_registered, (name, self.get_parameters())
+
         def new_initial_state(self) -> "AbstractaSpielState":
             return AbstractaSpielState(self, self.interop.new_initial_state())
 
@@ -241,6 +246,13 @@ def register_all() -> dict[str, str]:
         pyspiel.register_game(_game_type(name, game, "explicit", defaults), cls)
         REGISTERED[name] = short_name(name)
     return REGISTERED
+
+
+def _load_registered(game_name: str, params: dict[str, Any]) -> pyspiel.Game:
+    """Unpickling a game: register (a fresh worker process has not imported this module's
+    games yet) and load it with its parameters."""
+    register_all()
+    return pyspiel.load_game(short_name(game_name), params)
 
 
 def load(game_name: str, **params: Any) -> pyspiel.Game:
