@@ -214,3 +214,17 @@ def test_a_pickled_game_plays():
     copied.apply_action(copied.legal_actions()[0])
     assert len(copied.history()) == 3 and len(state.history()) == 2
     assert copied.get_game().new_initial_state().is_chance_node()
+
+
+def test_load_takes_option_values_as_abstracta_gives_them():
+    # a board as the game's option value (a tuple; `abstracta games --json` lists lists) and
+    # first_player as an int: converted to the parameters' forms, not a TypeError from pybind
+    game = aos.load("slide-checkers", board=(5, 1), players=3)
+    assert game.get_parameters()["board"] == "5:1" and game.interop.game.options["board"] == (5, 1)
+    assert aos.load("slide-checkers", board=[1, 7]).interop.game.options["board"] == (1, 7)
+    nibble = aos.load("nibble", first_player=1, variant="hex")
+    assert nibble.get_parameters()["first_player"] == "1"
+    assert aos.load("nibble", first_player=None).get_parameters()["first_player"] == ""
+    assert aos.load("fanorona", vela="true").get_parameters()["vela"] is True
+    with pytest.raises(abstracta.OptionError, match="board"):
+        aos.load("slide-checkers", board=(9, 9))

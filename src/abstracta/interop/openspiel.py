@@ -34,6 +34,7 @@ import numpy as np
 import pyspiel
 
 from ..core.game import Game
+from ..core.options import Option
 from ..core.registry import game_class, load_game, registered_games
 from ..core.tensors import Plane, plane_offsets
 from .core import DEFAULT_LAYOUT_SEEDS, DEFAULT_MAX_TURNS, InteropGame, InteropState
@@ -41,6 +42,8 @@ from .core import DEFAULT_LAYOUT_SEEDS, DEFAULT_MAX_TURNS, InteropGame, InteropS
 PREFIX = "python_abstracta_"
 #: Registered names: abstracta game name -> OpenSpiel short name.
 REGISTERED: dict[str, str] = {}
+#: abstracta game name -> its pyspiel.Game subclass.
+_CLASSES: dict[str, type] = {}
 
 
 def short_name(game_name: str) -> str:
@@ -245,6 +248,7 @@ def register_all() -> dict[str, str]:
         defaults = cls.parameter_defaults
         pyspiel.register_game(_game_type(name, game, "explicit", defaults), cls)
         REGISTERED[name] = short_name(name)
+        _CLASSES[name] = cls
     return REGISTERED
 
 
@@ -255,10 +259,31 @@ def _load_registered(game_name: str, params: dict[str, Any]) -> pyspiel.Game:
     return pyspiel.load_game(short_name(game_name), params)
 
 
+def _as_param(spec: Option, default: Any, value: Any) -> Any:
+    """An option's value (its Python form, e.g. ``(5, 1)``, or its text) as its parameter:
+    ``bool``/``int`` where the parameter is one, else the text form with ``:`` for ``,``.
+    Raises :class:`OptionError` for a value the option refuses."""
+    if isinstance(default, (bool, int)):
+        return spec.coerce(value)
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return _to_param(spec.text_of(spec.coerce(value)))
+
+
 def load(game_name: str, **params: Any) -> pyspiel.Game:
-    """``pyspiel.load_game`` of abstracta game ``game_name`` with ``params``."""
-    game_class(game_name)  # UnknownGameError naming the games
+    """``pyspiel.load_game`` of abstracta game ``game_name`` with ``params``: the adapter's
+    parameters, and the game's options either as parameters (``board="5:1"``) or as the game
+    takes them (``board=(5, 1)``, ``first_player=1``, ``None`` for absent).
+
+    Raises :class:`UnknownGameError`, :class:`OptionError` (a value an option refuses) or
+    OpenSpiel's error for an unknown parameter."""
+    cls = game_class(game_name)  # UnknownGameError naming the games
     register_all()
+    defaults = _CLASSES[game_name].parameter_defaults
+    specs = {s.name: s for s in cls.option_specs if s.name in defaults}
+    params = {k: _as_param(specs[k], defaults[k], v) if k in specs else v for k, v in params.items()}
     return pyspiel.load_game(short_name(game_name), params)
 
 
