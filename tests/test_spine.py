@@ -147,3 +147,18 @@ def test_a_game_pickles_as_its_class_and_options(name):
         again = pickle.loads(pickle.dumps(game))
         assert type(again) is type(game) and again.options == game.options
         assert again.new_initial_state(3).to_text() == game.new_initial_state(3).to_text()
+
+
+@pytest.mark.parametrize("name", ["fanorona", "fibonacci", "fibonacci-cards", "nibble", "slide-checkers"])
+def test_a_state_pickles_mid_game(name):
+    import pickle
+    import random
+
+    for options in [dict(v.options) for v in abstracta.load_game(name).description.variants]:
+        state = abstracta.load_game(name, **options).new_initial_state(2)
+        rng = random.Random(0)
+        for _ in range(7):
+            state.apply_action(rng.choice(state.legal_actions()))
+        again = pickle.loads(pickle.dumps(state))
+        assert (again.to_text(), again.history(), again.legal_actions()) == \
+            (state.to_text(), state.history(), state.legal_actions())
