@@ -228,3 +228,13 @@ def test_load_takes_option_values_as_abstracta_gives_them():
     assert aos.load("fanorona", vela="true").get_parameters()["vela"] is True
     with pytest.raises(abstracta.OptionError, match="board"):
         aos.load("slide-checkers", board=(9, 9))
+
+
+def test_integers_openspiel_cannot_carry_are_refused_by_name():
+    # OpenSpiel's integer parameters are 32-bit: pybind's "Unable to cast Python instance" named
+    # neither the parameter nor the limit
+    with pytest.raises(abstracta.OptionError, match=r"seed: .*2\*\*31 - 1"):
+        aos.load("fibonacci-cards", chance="seeded", seed=2**40)
+    with pytest.raises(abstracta.OptionError, match=r"layout_seeds: .*2\*\*31 - 1"):
+        aos.load("nibble", layout_seeds=2**31)
+    assert aos.load("nibble", layout_seeds=2**31 - 1).max_chance_outcomes() == 2**31 - 1

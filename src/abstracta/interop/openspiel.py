@@ -13,7 +13,7 @@ command-line text form with ``:`` for ``,`` — OpenSpiel's game strings split o
 ``""`` meaning "absent": ``board="5:1"``), plus ``max_turns`` (int, truncation in player
 actions; 0 = the rules' own bound), ``chance`` (``"explicit"``, the default, or ``"seeded"``),
 ``layout_seeds`` (int K of the layout chance node) and ``seed`` (int, the seed of every
-game in seeded mode): see :mod:`abstracta.interop`. All configuration is in the parameters, so a pickled game
+game in seeded mode; OpenSpiel's ints are 32-bit, so at most 2**31 - 1): see :mod:`abstracta.interop`. All configuration is in the parameters, so a pickled game
 rebuilds from them; a state serializes as its history and replays.
 
 ``GameType``: sequential; chance ``EXPLICIT_STOCHASTIC`` (explicit chance on a game with
@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ..core.errors import OptionError
 from ..core.game import Game
 from ..core.options import Option
 from ..core.registry import game_class, load_game, registered_games
@@ -42,6 +43,8 @@ from .core import DEFAULT_LAYOUT_SEEDS, DEFAULT_MAX_TURNS, InteropGame, InteropS
 PREFIX = "python_abstracta_"
 #: Registered names: abstracta game name -> OpenSpiel short name.
 REGISTERED: dict[str, str] = {}
+#: OpenSpiel's integer parameters are C++ ints: they hold -2**31 .. 2**31 - 1.
+INT_LIMIT = 2**31
 #: abstracta game name -> its pyspiel.Game subclass.
 _CLASSES: dict[str, type] = {}
 
@@ -277,13 +280,17 @@ def load(game_name: str, **params: Any) -> pyspiel.Game:
     parameters, and the game's options either as parameters (``board="5:1"``) or as the game
     takes them (``board=(5, 1)``, ``first_player=1``, ``None`` for absent).
 
-    Raises :class:`UnknownGameError`, :class:`OptionError` (a value an option refuses) or
-    OpenSpiel's error for an unknown parameter."""
+    Raises :class:`UnknownGameError`, :class:`OptionError` (a value an option refuses, an
+    integer beyond OpenSpiel's 32 bits) or OpenSpiel's error for an unknown parameter."""
     cls = game_class(game_name)  # UnknownGameError naming the games
     register_all()
     defaults = _CLASSES[game_name].parameter_defaults
     specs = {s.name: s for s in cls.option_specs if s.name in defaults}
     params = {k: _as_param(specs[k], defaults[k], v) if k in specs else v for k, v in params.items()}
+    for k, v in params.items():
+        if isinstance(v, int) and not isinstance(v, bool) and not -INT_LIMIT <= v < INT_LIMIT:
+            raise OptionError(f"{k}: OpenSpiel's integer parameters are 32-bit (at most 2**31 - 1), got {v} "
+                              "(the PettingZoo and Gymnasium environments take any seed)")
     return pyspiel.load_game(short_name(game_name), params)
 
 
