@@ -13,8 +13,10 @@ command-line text form with ``:`` for ``,`` — OpenSpiel's game strings split o
 ``""`` meaning "absent": ``board="5:1"``), plus ``max_turns`` (int, truncation in player
 actions; 0 = the rules' own bound), ``chance`` (``"explicit"``, the default, or ``"seeded"``),
 ``layout_seeds`` (int K of the layout chance node) and ``seed`` (int, the seed of every
-game in seeded mode; OpenSpiel's ints are 32-bit, so at most 2**31 - 1): see :mod:`abstracta.interop`. All configuration is in the parameters, so a pickled game
-rebuilds from them; a state serializes as its history and replays.
+game in seeded mode): see :mod:`abstracta.interop`; OpenSpiel's ints are 32-bit, so both stop
+at 2**31 - 1 here. All configuration is in the parameters, so a pickled game rebuilds from
+them; a state serializes as its history and replays. ``"5,1"`` is read as ``"5:1"``, and
+:func:`load` also takes the options as abstracta does (``board=(5, 1)``).
 
 ``GameType``: sequential; chance ``EXPLICIT_STOCHASTIC`` (explicit chance on a game with
 randomness) or ``DETERMINISTIC`` (no randomness, or ``chance="seeded"``: one fixed seed); information
