@@ -53,3 +53,12 @@ def test_the_from_python_examples_run_as_written(capsys):
     exec(compile(blocks[1], "README.md From Python 2", "exec"), namespace)
     view = namespace["view"]
     assert view["to_move"] == 1 and view["legal"] and view["recent"][-1]["actions"] == ["d3-c3W"]
+
+
+@pytest.mark.parametrize("module", ["abstracta.interop.pettingzoo", "abstracta.interop.gym"])
+def test_the_modules_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted >= 3 and result.failed == 0
