@@ -1081,7 +1081,7 @@ def tournament_cmd(
             result = run_tournament(game, specs, games, seed, executor=executor, workers=workers,
                                     ray_address=ray_address, max_actions=max_actions, opening=opening,
                                     on_done=done)
-        except ImportError as exc:
+        except (ImportError, ValueError) as exc:  # no Ray; a --ray-address where none answers
             raise CliError(str(exc)) from None
         except KeyboardInterrupt:
             interrupted(len(finished), len(tasks), out)

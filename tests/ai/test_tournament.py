@@ -132,3 +132,15 @@ def test_ray_executor_gives_the_serial_json() -> None:
     on_ray = runner.invoke(app, ARGS + ["--executor", "ray", "--workers", "2"])
     assert on_ray.exit_code == 0, on_ray.output
     assert on_ray.stdout.strip().splitlines()[-1] == serial.stdout.strip().splitlines()[-1]
+
+
+def test_a_ray_address_where_nothing_answers_is_a_clear_error() -> None:
+    import socket
+
+    pytest.importorskip("ray")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = runner.invoke(app, ARGS + ["--executor", "ray", "--ray-address", f"127.0.0.1:{port}"])
+    assert result.exit_code != 0 and isinstance(result.exception, SystemExit)  # told, not a traceback
+    assert f"no Ray cluster answers at 127.0.0.1:{port}" in result.output
