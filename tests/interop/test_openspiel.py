@@ -223,8 +223,9 @@ def test_load_takes_option_values_as_abstracta_gives_them():
     assert game.get_parameters()["board"] == "5:1" and game.interop.game.options["board"] == (5, 1)
     assert aos.load("slide-checkers", board=[1, 7]).interop.game.options["board"] == (1, 7)
     nibble = aos.load("nibble", first_player=1, variant="hex")
-    assert nibble.get_parameters()["first_player"] == "1"
-    assert aos.load("nibble", first_player=None).get_parameters()["first_player"] == ""
+    assert nibble.get_parameters()["first_player"] == 1 and nibble.interop.game.options["first_player"] == 1
+    assert aos.load("nibble", first_player=None).get_parameters()["first_player"] == -1  # absent
+    assert aos.load("nibble", first_player="0").interop.game.options["first_player"] == 0
     assert aos.load("fanorona", vela="true").get_parameters()["vela"] is True
     with pytest.raises(abstracta.OptionError, match="board"):
         aos.load("slide-checkers", board=(9, 9))
@@ -238,3 +239,18 @@ def test_integers_openspiel_cannot_carry_are_refused_by_name():
     with pytest.raises(abstracta.OptionError, match=r"layout_seeds: .*2\*\*31 - 1"):
         aos.load("nibble", layout_seeds=2**31)
     assert aos.load("nibble", layout_seeds=2**31 - 1).max_chance_outcomes() == 2**31 - 1
+
+
+def test_first_player_survives_the_game_string():
+    # OpenSpiel's game strings read "first_player=1" as an int: a text parameter holding "1"
+    # could not be read back, so serialize_game_and_state failed ("Wrong type … kString")
+    game = pyspiel.load_game("python_abstracta_fibonacci_cards", {"first_player": 1})
+    assert game.interop.game.options["first_player"] == 1
+    assert pyspiel.load_game(str(game)).interop.game.options["first_player"] == 1
+    state = game.new_initial_state()
+    state.apply_action(3)
+    _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert again.history() == [3] and again.current_player() == 1
+    absent = pyspiel.load_game("python_abstracta_nibble")  # -1: absent, the seed chooses
+    assert absent.get_parameters()["first_player"] == -1 and absent.interop.game.options["first_player"] is None
+    assert pyspiel.load_game(str(absent)).interop.game.options["first_player"] is None

@@ -8,7 +8,8 @@ Importing this module registers each game of ``abstracta.registered_games()`` wi
     game = pyspiel.load_game("python_abstracta_slide_checkers", {"players": 3})
 
 Parameters are the game's options under their own names (a ``bool``, ``int`` or ``str`` default
-keeps its type; any other option — a default of ``None`` or a tuple — is a ``str`` in its
+keeps its type; an option absent by default that takes whole numbers — ``first_player`` — is an
+``int``, −1 meaning absent; any other option — a default of ``None`` or a tuple — is a ``str`` in its
 command-line text form with ``:`` for ``,`` — OpenSpiel's game strings split on commas — and
 ``""`` meaning "absent": ``board="5:1"``), plus ``max_turns`` (int, truncation in player
 actions; 0 = the rules' own bound), ``chance`` (``"explicit"``, the default, or ``"seeded"``),
@@ -65,9 +66,23 @@ def _option_params(game: Game) -> dict[str, Any]:
         d = spec.default
         if isinstance(d, (bool, int, str)):
             out[spec.name] = d
+        elif _absent_int(spec):
+            out[spec.name] = ABSENT
         else:
             out[spec.name] = "" if d is None else _to_param(spec.text_of(d))
     return out
+
+
+#: The parameter of an option that is absent by default and takes whole numbers (``first_player``):
+#: an int, -1 meaning absent. OpenSpiel's game strings read ``first_player=1`` as an int, so a text
+#: parameter holding "1" could not be read back from the game string.
+ABSENT = -1
+
+
+def _absent_int(spec: Option) -> bool:
+    """An option absent by default whose values are whole numbers ≥ 0 (its parameter: an int)."""
+    return spec.default is None and bool(spec.choices) and all(
+        isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in spec.choices)
 
 
 def _to_param(text: str) -> str:
@@ -106,6 +121,7 @@ def _game_type(name: str, game: Game, chance: str, params: dict[str, Any]) -> py
 def _game_class(name: str) -> type:
     """The pyspiel.Game subclass of abstracta game ``name``."""
     default = load_game(name)
+    absent_ints = {s.name for s in default.option_specs if _absent_int(s)}
     defaults: dict[str, Any] = {**_option_params(default), "max_turns": 0 if default.max_game_length() is not None
                                 else DEFAULT_MAX_TURNS, "chance": "explicit",
                                 "layout_seeds": DEFAULT_LAYOUT_SEEDS, "seed": 0}
@@ -123,7 +139,7 @@ def _game_class(name: str) -> type:
             # "5,1" (the command line's form) is read too, but kept as "5:1": the game string,
             # which pickling and serialization rebuild from, splits on commas
             given = {k: _to_param(v) if isinstance(v, str) else v for k, v in given.items()}
-            options = {k: _from_param(v) for k, v in given.items()
+            options = {k: None if k in absent_ints and v == ABSENT else _from_param(v) for k, v in given.items()
                        if k not in ("max_turns", "chance", "layout_seeds", "seed")}
             self.interop = InteropGame(name, max_turns=given["max_turns"], chance=given["chance"],
                                        layout_seeds=given["layout_seeds"], seed=given["seed"], **options)
@@ -268,10 +284,10 @@ def _as_param(spec: Option, default: Any, value: Any) -> Any:
     """An option's value (its Python form, e.g. ``(5, 1)``, or its text) as its parameter:
     ``bool``/``int`` where the parameter is one, else the text form with ``:`` for ``,``.
     Raises :class:`OptionError` for a value the option refuses."""
+    if value is None and spec.default is None:
+        return ABSENT if _absent_int(spec) else ""
     if isinstance(default, (bool, int)):
         return spec.coerce(value)
-    if value is None:
-        return ""
     if isinstance(value, str):
         return value
     return _to_param(spec.text_of(spec.coerce(value)))
