@@ -226,6 +226,7 @@ def test_load_takes_option_values_as_abstracta_gives_them():
     assert nibble.get_parameters()["first_player"] == 1 and nibble.interop.game.options["first_player"] == 1
     assert aos.load("nibble", first_player=None).get_parameters()["first_player"] == -1  # absent
     assert aos.load("nibble", first_player="0").interop.game.options["first_player"] == 0
+    assert aos.load("nibble", first_player=-1).interop.game.options["first_player"] is None  # the parameter's form
     assert aos.load("fanorona", vela="true").get_parameters()["vela"] is True
     with pytest.raises(abstracta.OptionError, match="board"):
         aos.load("slide-checkers", board=(9, 9))

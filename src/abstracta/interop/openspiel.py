@@ -286,6 +286,8 @@ def _as_param(spec: Option, default: Any, value: Any) -> Any:
     Raises :class:`OptionError` for a value the option refuses."""
     if value is None and spec.default is None:
         return ABSENT if _absent_int(spec) else ""
+    if _absent_int(spec) and value == ABSENT and not isinstance(value, bool):
+        return ABSENT  # already the parameter's form
     if isinstance(default, (bool, int)):
         return spec.coerce(value)
     if isinstance(value, str):
