@@ -49,3 +49,26 @@ def test_no_items_no_work_and_bad_executors_are_refused():
             pass
     with session("process", 2):  # nothing to start for the local executors
         assert map_unordered(abs, [-2], "process", 1) == [2]
+
+
+def test_a_ray_address_where_nothing_answers_is_refused_at_once():
+    # ray.init(address=…) retried for minutes, printing Ray's connection warnings, before
+    # giving up (if ever): a wrong --ray-address looked like a hang
+    import socket
+    import time
+
+    pytest.importorskip("ray")
+    from abstracta.executors import start_ray
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    began = time.monotonic()
+    with pytest.raises(ValueError, match=rf"no Ray cluster answers at 127\.0\.0\.1:{port}"):
+        start_ray(address=f"127.0.0.1:{port}")
+    assert time.monotonic() - began < 10
+    import ray
+
+    assert not ray.is_initialized()
+    with pytest.raises(ValueError, match="host:port"):
+        start_ray(address="127.0.0.1")

@@ -133,3 +133,32 @@ def test_reveals_public_observation_and_could_still_win_defaults():
     cards = load_game("fibonacci-cards", seed=3, first_player=0).new_initial_state()
     assert cards.reveals(cards.string_to_action("draw"))
     assert cards.public_observation() == "Kh Kd Jd | ?8 | ?8 | ?33 | 0"
+
+
+@pytest.mark.parametrize("name", ["fanorona", "fibonacci", "fibonacci-cards", "nibble", "slide-checkers", "toy-nim"])
+def test_a_game_pickles_as_its_class_and_options(name):
+    # what a worker process is handed; an instance's cached description holds evaluators and
+    # closures, and Nibble's geometry a local function, none of which pickle
+    import pickle
+
+    for options in [dict(v.options) for v in abstracta.load_game(name).description.variants] or [{}]:
+        game = abstracta.load_game(name, **options)
+        game.description  # noqa: B018 - cached on the instance
+        again = pickle.loads(pickle.dumps(game))
+        assert type(again) is type(game) and again.options == game.options
+        assert again.new_initial_state(3).to_text() == game.new_initial_state(3).to_text()
+
+
+@pytest.mark.parametrize("name", ["fanorona", "fibonacci", "fibonacci-cards", "nibble", "slide-checkers"])
+def test_a_state_pickles_mid_game(name):
+    import pickle
+    import random
+
+    for options in [dict(v.options) for v in abstracta.load_game(name).description.variants]:
+        state = abstracta.load_game(name, **options).new_initial_state(2)
+        rng = random.Random(0)
+        for _ in range(7):
+            state.apply_action(rng.choice(state.legal_actions()))
+        again = pickle.loads(pickle.dumps(state))
+        assert (again.to_text(), again.history(), again.legal_actions()) == \
+            (state.to_text(), state.history(), state.legal_actions())

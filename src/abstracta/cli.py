@@ -1081,7 +1081,7 @@ def tournament_cmd(
             result = run_tournament(game, specs, games, seed, executor=executor, workers=workers,
                                     ray_address=ray_address, max_actions=max_actions, opening=opening,
                                     on_done=done)
-        except ImportError as exc:
+        except (ImportError, ValueError, ConnectionError) as exc:  # no Ray; a cluster not there or refusing us
             raise CliError(str(exc)) from None
         except KeyboardInterrupt:
             interrupted(len(finished), len(tasks), out)
@@ -1166,9 +1166,7 @@ def tune_cmd(
             result = tune(game, games, seed, verify_games=verify_games, search=bot, opening=opening, skip=skip, executor=executor,
                           workers=workers, ray_address=ray_address, max_actions=max_actions,
                           on_done=lambda stage, outcome: progress.advance(bar))
-        except ValueError as exc:
-            raise CliError(str(exc)) from None
-        except ImportError as exc:
+        except (ValueError, ImportError, ConnectionError) as exc:  # ConnectionError: joining Ray
             raise CliError(str(exc)) from None
     fit = result.fit
     table = Table(title=f"{game.title}{' (' + ', '.join(option) + ')' if option else ''}: {result.search}, "
@@ -1374,7 +1372,7 @@ def egtb_build_cmd(
             try:
                 figures = tables.build(stones, where, executor=executor, workers=workers, ray_address=ray_address,
                                        progress=lambda text: err_console.print(text))
-            except (ValueError, ImportError) as exc:
+            except (ValueError, ImportError, ConnectionError) as exc:  # ConnectionError: joining Ray
                 raise CliError(str(exc)) from None
         seconds = time.perf_counter() - t0
         out[game.name] = {"directory": str(where), "seconds": round(seconds, 2), "tables": figures}

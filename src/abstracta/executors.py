@@ -115,11 +115,38 @@ def _ray_call(fn: Callable[..., Any], *args: Any) -> Any:
     return fn(*args)
 
 
+#: Seconds to wait for a Ray cluster's port before calling the address wrong.
+RAY_CONNECT_SECONDS = 5.0
+
+
+def check_ray_address(address: str) -> None:
+    """Refuse a Ray address where nothing answers: ``ray.init`` would retry for minutes, printing
+    connection warnings, so a wrong ``--ray-address`` looked like a hang. ``auto`` and ``local``
+    pass; otherwise ``host:port`` or ``ray://host:port`` (the Ray client) whose port must accept
+    a TCP connection within :data:`RAY_CONNECT_SECONDS`. Raises ``ValueError`` naming the address."""
+    import socket
+
+    if address in ("auto", "local"):
+        return
+    where = address.split("://", 1)[1] if "://" in address else address
+    host, _, port = where.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"--ray-address {address!r}: expected host:port (e.g. 10.0.0.5:6379), "
+                         "ray://host:port or auto")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_SECONDS):
+            pass
+    except OSError as exc:
+        raise ValueError(f"no Ray cluster answers at {where} ({exc.strerror or exc}): is the head node "
+                         f"started (ray start --head) and is the address right?") from None
+
+
 def start_ray(workers: int | None = None, address: str | None = None) -> tuple[Any, bool]:
     """Ray, initialised: join the cluster at ``address``, or start a local one of ``workers``
     CPUs (None: all of this machine's; Ray 2.x has no local mode), unless this process has
     already initialised it. Returns ``(ray, started)``: who starts it shuts it down.
-    Raises ``ImportError`` without Ray."""
+    Raises ``ImportError`` without Ray, ``ValueError`` for an address where no cluster answers
+    (:func:`check_ray_address`)."""
     try:
         import ray
     except ImportError as exc:  # pragma: no cover - depends on the install
@@ -127,6 +154,7 @@ def start_ray(workers: int | None = None, address: str | None = None) -> tuple[A
     started = not ray.is_initialized()
     if started:
         if address:
+            check_ray_address(address)
             ray.init(address=address, log_to_driver=False)
         else:
             ray.init(num_cpus=workers, log_to_driver=False, include_dashboard=False)

@@ -132,3 +132,33 @@ def test_ray_executor_gives_the_serial_json() -> None:
     on_ray = runner.invoke(app, ARGS + ["--executor", "ray", "--workers", "2"])
     assert on_ray.exit_code == 0, on_ray.output
     assert on_ray.stdout.strip().splitlines()[-1] == serial.stdout.strip().splitlines()[-1]
+
+
+def test_a_ray_address_where_nothing_answers_is_a_clear_error() -> None:
+    import socket
+
+    pytest.importorskip("ray")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = runner.invoke(app, ARGS + ["--executor", "ray", "--ray-address", f"127.0.0.1:{port}"])
+    assert result.exit_code != 0 and isinstance(result.exception, SystemExit)  # told, not a traceback
+    assert f"no Ray cluster answers at 127.0.0.1:{port}" in result.output
+
+
+@pytest.mark.parametrize("command", [ARGS, ["tune", "fanorona", "--option", "size=telo", "--games", "2",
+                                            "--verify-games", "2"],
+                                     ["egtb", "build", "fanorona", "--stones", "2"]])
+def test_a_ray_cluster_that_refuses_us_is_a_clear_error(command, monkeypatch, tmp_path) -> None:
+    # ray.init's ConnectionError (a cluster that answers but refuses: its auth token, another
+    # Ray version) was a traceback
+    import abstracta.executors as executors
+
+    def refuse(workers=None, address=None):
+        raise ConnectionError(f"Failed to connect to Ray cluster at {address}")
+
+    monkeypatch.setattr(executors, "start_ray", refuse)
+    extra = ["--dir", str(tmp_path)] if command[0] == "egtb" else []
+    result = runner.invoke(app, command + extra + ["--executor", "ray", "--ray-address", "10.9.8.7:6379"])
+    assert result.exit_code != 0 and isinstance(result.exception, SystemExit)
+    assert "Failed to connect to Ray cluster at 10.9.8.7:6379" in result.output

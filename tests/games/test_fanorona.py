@@ -504,3 +504,25 @@ def test_refusals_say_why():
         state.string_to_action("d3-e3A")
     with pytest.raises(IllegalActionError, match="goes on with the stone on d3 only"):
         state.string_to_action("i1-h2")
+
+
+@pytest.mark.parametrize("size", ["tsivy", "dimy", "telo"])
+def test_a_state_pickles_and_plays_on(size):
+    # what multiprocessing hands a worker: the compiled move generators are rebuilt, not pickled
+    import pickle
+    import random
+
+    game = load_game("fanorona", size=size)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    for _ in range(5):
+        state.apply_action(rng.choice(state.legal_actions()))
+    again = pickle.loads(pickle.dumps(state))
+    assert again.to_text() == state.to_text() and again.history() == state.history()
+    while not state.is_terminal():
+        assert again.legal_actions() == state.legal_actions()
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        again.apply_action(action)
+    assert again.returns() == state.returns()
+    again.undo_action()  # the undo stack travelled too

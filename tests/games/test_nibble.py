@@ -399,3 +399,25 @@ def test_registry_and_render():
     sq.apply_action(0)
     plain = NibbleGame().render(sq).plain
     assert "take=G" in plain and "a b c d e f g h i" in plain
+
+
+@pytest.mark.parametrize("variant", ["square9", "square13", "hex"])
+def test_a_state_pickles_and_plays_on(variant):
+    # what multiprocessing hands a worker; the geometry's move helpers are closures and travel
+    # as the variant's name
+    import pickle
+    import random
+
+    state = load_game("nibble", variant=variant).new_initial_state(5)
+    rng = random.Random(1)
+    for _ in range(6):
+        state.apply_action(rng.choice(state.legal_actions()))
+    again = pickle.loads(pickle.dumps(state))
+    assert again.to_text() == state.to_text() and again.history() == state.history()
+    assert again.geometry is geometry(variant)  # the shared tables, not a copy
+    while not state.is_terminal():
+        assert again.legal_actions() == state.legal_actions()
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        again.apply_action(action)
+    assert again.returns() == state.returns()

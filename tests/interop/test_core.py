@@ -81,6 +81,17 @@ def test_layout_chance_node_is_k_seeds():
     assert texts == {abstracta.load_game("nibble").new_initial_state(40).to_text()}
 
 
+def test_a_seed_without_seeded_chance_is_refused_not_ignored():
+    # env("nibble", seed=5) used to play random layouts: in explicit mode the layout is a chance
+    # outcome and the seed was silently unused
+    with pytest.raises(OptionError, match=r"seed 5: .*chance='seeded'"):
+        InteropGame("nibble", seed=5)
+    with pytest.raises(OptionError, match="chance='seeded'"):
+        InteropGame("fibonacci-cards", seed=1, chance="explicit")
+    assert InteropGame("nibble", seed=5, chance="seeded").seed == 5
+    assert InteropGame("fanorona", seed=5).seed == 5  # no chance: nothing to decide either way
+
+
 def test_card_draw_is_a_chance_node_over_the_stock():
     game = InteropGame("fibonacci-cards")
     state = game.new_initial_state()

@@ -184,3 +184,74 @@ def test_observers_that_would_show_a_hand_to_the_wrong_eye_are_refused():
                                         private_info=pyspiel.PrivateInfoType.NONE))
     public.set_from(telo.new_initial_state(), 0)
     assert public.string_from(telo.new_initial_state(), 0) == "BBB/B.W/WWW W"
+
+
+def test_a_board_written_with_a_comma_keeps_the_game_string_loadable():
+    # "5,1" is how the command line writes the board: the game accepts it, so its game string,
+    # pickle and serialization must rebuild it too (OpenSpiel's game strings split on commas)
+    game = pyspiel.load_game("python_abstracta_slide_checkers", {"board": "5,1"})
+    assert game.get_parameters()["board"] == "5:1"
+    assert "board=5:1," in str(game)
+    assert pyspiel.load_game(str(game)).interop.game.options["board"] == (5, 1)
+    assert pickle.loads(pickle.dumps(game)).get_parameters()["board"] == "5:1"
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert again.history() == state.history()
+
+
+def test_a_pickled_game_plays():
+    # what multiprocessing and Ray do with a game handed to a worker: the copy must play
+    game = aos.load("nibble", variant="square9", layout_seeds=10)
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.interop.layout_seeds == 10
+    state = again.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 10
+    state.apply_action(3)
+    state.apply_action(state.legal_actions()[0])
+    copied = pickle.loads(pickle.dumps(state))
+    assert copied.history() == state.history()
+    copied.apply_action(copied.legal_actions()[0])
+    assert len(copied.history()) == 3 and len(state.history()) == 2
+    assert copied.get_game().new_initial_state().is_chance_node()
+
+
+def test_load_takes_option_values_as_abstracta_gives_them():
+    # a board as the game's option value (a tuple; `abstracta games --json` lists lists) and
+    # first_player as an int: converted to the parameters' forms, not a TypeError from pybind
+    game = aos.load("slide-checkers", board=(5, 1), players=3)
+    assert game.get_parameters()["board"] == "5:1" and game.interop.game.options["board"] == (5, 1)
+    assert aos.load("slide-checkers", board=[1, 7]).interop.game.options["board"] == (1, 7)
+    nibble = aos.load("nibble", first_player=1, variant="hex")
+    assert nibble.get_parameters()["first_player"] == 1 and nibble.interop.game.options["first_player"] == 1
+    assert aos.load("nibble", first_player=None).get_parameters()["first_player"] == -1  # absent
+    assert aos.load("nibble", first_player="0").interop.game.options["first_player"] == 0
+    assert aos.load("nibble", first_player=-1).interop.game.options["first_player"] is None  # the parameter's form
+    assert aos.load("fanorona", vela="true").get_parameters()["vela"] is True
+    with pytest.raises(abstracta.OptionError, match="board"):
+        aos.load("slide-checkers", board=(9, 9))
+
+
+def test_integers_openspiel_cannot_carry_are_refused_by_name():
+    # OpenSpiel's integer parameters are 32-bit: pybind's "Unable to cast Python instance" named
+    # neither the parameter nor the limit
+    with pytest.raises(abstracta.OptionError, match=r"seed: .*2\*\*31 - 1"):
+        aos.load("fibonacci-cards", chance="seeded", seed=2**40)
+    with pytest.raises(abstracta.OptionError, match=r"layout_seeds: .*2\*\*31 - 1"):
+        aos.load("nibble", layout_seeds=2**31)
+    assert aos.load("nibble", layout_seeds=2**31 - 1).max_chance_outcomes() == 2**31 - 1
+
+
+def test_first_player_survives_the_game_string():
+    # OpenSpiel's game strings read "first_player=1" as an int: a text parameter holding "1"
+    # could not be read back, so serialize_game_and_state failed ("Wrong type … kString")
+    game = pyspiel.load_game("python_abstracta_fibonacci_cards", {"first_player": 1})
+    assert game.interop.game.options["first_player"] == 1
+    assert pyspiel.load_game(str(game)).interop.game.options["first_player"] == 1
+    state = game.new_initial_state()
+    state.apply_action(3)
+    _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert again.history() == [3] and again.current_player() == 1
+    absent = pyspiel.load_game("python_abstracta_nibble")  # -1: absent, the seed chooses
+    assert absent.get_parameters()["first_player"] == -1 and absent.interop.game.options["first_player"] is None
+    assert pyspiel.load_game(str(absent)).interop.game.options["first_player"] is None

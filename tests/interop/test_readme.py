@@ -37,3 +37,28 @@ def test_example_runs(index, capsys):
         assert "'player_2':" in printed
     if index == 2:
         assert printed.startswith("(838,)")
+
+
+def test_the_from_python_examples_run_as_written(capsys):
+    # "## From Python": the second block goes on from the first one's state
+    text = README.read_text(encoding="utf-8")
+    start = text.index("## From Python")
+    blocks = re.findall(r"```python\n(.*?)```", text[start:text.index("\n## ", start + 1)], re.S)
+    assert len(blocks) == 2
+    namespace: dict = {"__name__": "readme"}
+    exec(compile(blocks[0], "README.md From Python 1", "exec"), namespace)
+    first = capsys.readouterr().out.splitlines()
+    promised = re.search(r"print\(state\.legal_action_strings\(\)\)\s+# (\[.*\])", blocks[0]).group(1)
+    assert first[0] == promised
+    exec(compile(blocks[1], "README.md From Python 2", "exec"), namespace)
+    view = namespace["view"]
+    assert view["to_move"] == 1 and view["legal"] and view["recent"][-1]["actions"] == ["d3-c3W"]
+
+
+@pytest.mark.parametrize("module", ["abstracta.interop.pettingzoo", "abstracta.interop.gym"])
+def test_the_modules_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted >= 3 and result.failed == 0

@@ -53,6 +53,12 @@ class Game(ABC):
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = resolve_options(self.option_specs, options)
 
+    def __reduce__(self) -> tuple:
+        # a game pickles as its class and options: what an instance builds and caches from them
+        # (its description with evaluators and closures, geometry tables) need not, and often
+        # cannot, be pickled
+        return _rebuild_game, (type(self), self.non_default_options())
+
     # --- facts -----------------------------------------------------------------------
     @abstractmethod
     def describe(self) -> GameDescription:
@@ -477,6 +483,10 @@ class State(StructHooks, ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.to_text()!r}>"
+
+
+def _rebuild_game(cls: type[Game], options: dict[str, Any]) -> Game:
+    return cls(**options)
 
 
 def as_integer(value: Any) -> int | None:

@@ -52,7 +52,8 @@ class InteropGame:
         chance: ``"explicit"`` (default) or ``"seeded"`` (see :mod:`abstracta.interop`).
         layout_seeds: K from 1 to 2**64, outcomes of the layout chance node (explicit mode).
         seed: seeded mode: the seed of every game (one fixed deal or layout: OpenSpiel then sees
-            a deterministic game, hidden information and all).
+            a deterministic game, hidden information and all). Refused (≠ 0) with explicit
+            chance on a game with chance, where it would go unused.
         **options: the game's options (values or their text form, as on the command line).
 
     Raises:
@@ -70,6 +71,10 @@ class InteropGame:
                               f"got {layout_seeds!r}")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _SEED_LIMIT:
             raise OptionError(f"seed: expected an integer from 0 to 2**64 - 1, got {seed!r}")
+        if seed and chance == "explicit" and self.game.has_chance:
+            # explicit chance deals from the layout chance node: the seed would go unused
+            raise OptionError(f"seed {seed}: a seed plays one fixed deal or layout only with chance='seeded' "
+                              f"(explicit chance samples it at the layout chance node)")
         bound = self.game.max_game_length()
         if max_turns is None:
             max_turns = 0 if bound is not None else DEFAULT_MAX_TURNS

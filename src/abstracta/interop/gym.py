@@ -4,7 +4,7 @@
 >>> env = make("fanorona", opponent="level:1", size="telo")
 >>> obs, info = env.reset(seed=0)
 >>> obs.shape == env.observation_space.shape, int(info["action_mask"].sum())
-(True, 5)
+(True, 4)
 
 ``make(game_name, opponent="level:2", seat=0, render_mode=None, **params)``: the agent plays
 seat ``seat``; every other seat is an abstracta bot built from the seat spec ``opponent``

@@ -8,13 +8,16 @@ Importing this module registers each game of ``abstracta.registered_games()`` wi
     game = pyspiel.load_game("python_abstracta_slide_checkers", {"players": 3})
 
 Parameters are the game's options under their own names (a ``bool``, ``int`` or ``str`` default
-keeps its type; any other option — a default of ``None`` or a tuple — is a ``str`` in its
+keeps its type; an option absent by default that takes whole numbers — ``first_player`` — is an
+``int``, −1 meaning absent; any other option — a default of ``None`` or a tuple — is a ``str`` in its
 command-line text form with ``:`` for ``,`` — OpenSpiel's game strings split on commas — and
 ``""`` meaning "absent": ``board="5:1"``), plus ``max_turns`` (int, truncation in player
 actions; 0 = the rules' own bound), ``chance`` (``"explicit"``, the default, or ``"seeded"``),
 ``layout_seeds`` (int K of the layout chance node) and ``seed`` (int, the seed of every
-game in seeded mode): see :mod:`abstracta.interop`. All configuration is in the parameters, so a pickled game
-rebuilds from them; a state serializes as its history and replays.
+game in seeded mode): see :mod:`abstracta.interop`; OpenSpiel's ints are 32-bit, so both stop
+at 2**31 - 1 here. All configuration is in the parameters, so a pickled game rebuilds from
+them; a state serializes as its history and replays. ``"5,1"`` is read as ``"5:1"``, and
+:func:`load` also takes the options as abstracta does (``board=(5, 1)``).
 
 ``GameType``: sequential; chance ``EXPLICIT_STOCHASTIC`` (explicit chance on a game with
 randomness) or ``DETERMINISTIC`` (no randomness, or ``chance="seeded"``: one fixed seed); information
@@ -33,7 +36,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ..core.errors import OptionError
 from ..core.game import Game
+from ..core.options import Option
 from ..core.registry import game_class, load_game, registered_games
 from ..core.tensors import Plane, plane_offsets
 from .core import DEFAULT_LAYOUT_SEEDS, DEFAULT_MAX_TURNS, InteropGame, InteropState
@@ -41,6 +46,10 @@ from .core import DEFAULT_LAYOUT_SEEDS, DEFAULT_MAX_TURNS, InteropGame, InteropS
 PREFIX = "python_abstracta_"
 #: Registered names: abstracta game name -> OpenSpiel short name.
 REGISTERED: dict[str, str] = {}
+#: OpenSpiel's integer parameters are C++ ints: they hold -2**31 .. 2**31 - 1.
+INT_LIMIT = 2**31
+#: abstracta game name -> its pyspiel.Game subclass.
+_CLASSES: dict[str, type] = {}
 
 
 def short_name(game_name: str) -> str:
@@ -57,9 +66,23 @@ def _option_params(game: Game) -> dict[str, Any]:
         d = spec.default
         if isinstance(d, (bool, int, str)):
             out[spec.name] = d
+        elif _absent_int(spec):
+            out[spec.name] = ABSENT
         else:
             out[spec.name] = "" if d is None else _to_param(spec.text_of(d))
     return out
+
+
+#: The parameter of an option that is absent by default and takes whole numbers (``first_player``):
+#: an int, -1 meaning absent. OpenSpiel's game strings read ``first_player=1`` as an int, so a text
+#: parameter holding "1" could not be read back from the game string.
+ABSENT = -1
+
+
+def _absent_int(spec: Option) -> bool:
+    """An option absent by default whose values are whole numbers ≥ 0 (its parameter: an int)."""
+    return spec.default is None and bool(spec.choices) and all(
+        isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in spec.choices)
 
 
 def _to_param(text: str) -> str:
@@ -98,6 +121,7 @@ def _game_type(name: str, game: Game, chance: str, params: dict[str, Any]) -> py
 def _game_class(name: str) -> type:
     """The pyspiel.Game subclass of abstracta game ``name``."""
     default = load_game(name)
+    absent_ints = {s.name for s in default.option_specs if _absent_int(s)}
     defaults: dict[str, Any] = {**_option_params(default), "max_turns": 0 if default.max_game_length() is not None
                                 else DEFAULT_MAX_TURNS, "chance": "explicit",
                                 "layout_seeds": DEFAULT_LAYOUT_SEEDS, "seed": 0}
@@ -112,7 +136,10 @@ def _game_class(name: str) -> type:
             unknown = set(given) - set(defaults)
             if unknown:
                 raise ValueError(f"{short_name(name)}: unknown parameter(s) {sorted(unknown)}")
-            options = {k: _from_param(v) for k, v in given.items()
+            # "5,1" (the command line's form) is read too, but kept as "5:1": the game string,
+            # which pickling and serialization rebuild from, splits on commas
+            given = {k: _to_param(v) if isinstance(v, str) else v for k, v in given.items()}
+            options = {k: None if k in absent_ints and v == ABSENT else _from_param(v) for k, v in given.items()
                        if k not in ("max_turns", "chance", "layout_seeds", "seed")}
             self.interop = InteropGame(name, max_turns=given["max_turns"], chance=given["chance"],
                                        layout_seeds=given["layout_seeds"], seed=given["seed"], **options)
@@ -123,6 +150,11 @@ def _game_class(name: str) -> type:
                 num_players=g.num_players, min_utility=-1.0, max_utility=1.0,
                 utility_sum=0.0 if g.num_players == 2 else None, max_game_length=g.max_game_length)
             super().__init__(game_type, game_info, given)
+
+        def __reduce__(self) -> tuple:
+            # pyspiel's own pickling restores the C++ game but never runs this __init__, so the
+            # copy had no ``interop`` and could not start a game: rebuild from the parameters
+            return _load_registered, (name, self.get_parameters())
 
         def new_initial_state(self) -> "AbstractaSpielState":
             return AbstractaSpielState(self, self.interop.new_initial_state())
@@ -237,13 +269,48 @@ def register_all() -> dict[str, str]:
         defaults = cls.parameter_defaults
         pyspiel.register_game(_game_type(name, game, "explicit", defaults), cls)
         REGISTERED[name] = short_name(name)
+        _CLASSES[name] = cls
     return REGISTERED
 
 
-def load(game_name: str, **params: Any) -> pyspiel.Game:
-    """``pyspiel.load_game`` of abstracta game ``game_name`` with ``params``."""
-    game_class(game_name)  # UnknownGameError naming the games
+def _load_registered(game_name: str, params: dict[str, Any]) -> pyspiel.Game:
+    """Unpickling a game: register (a fresh worker process has not imported this module's
+    games yet) and load it with its parameters."""
     register_all()
+    return pyspiel.load_game(short_name(game_name), params)
+
+
+def _as_param(spec: Option, default: Any, value: Any) -> Any:
+    """An option's value (its Python form, e.g. ``(5, 1)``, or its text) as its parameter:
+    ``bool``/``int`` where the parameter is one, else the text form with ``:`` for ``,``.
+    Raises :class:`OptionError` for a value the option refuses."""
+    if value is None and spec.default is None:
+        return ABSENT if _absent_int(spec) else ""
+    if _absent_int(spec) and value == ABSENT and not isinstance(value, bool):
+        return ABSENT  # already the parameter's form
+    if isinstance(default, (bool, int)):
+        return spec.coerce(value)
+    if isinstance(value, str):
+        return value
+    return _to_param(spec.text_of(spec.coerce(value)))
+
+
+def load(game_name: str, **params: Any) -> pyspiel.Game:
+    """``pyspiel.load_game`` of abstracta game ``game_name`` with ``params``: the adapter's
+    parameters, and the game's options either as parameters (``board="5:1"``) or as the game
+    takes them (``board=(5, 1)``, ``first_player=1``, ``None`` for absent).
+
+    Raises :class:`UnknownGameError`, :class:`OptionError` (a value an option refuses, an
+    integer beyond OpenSpiel's 32 bits) or OpenSpiel's error for an unknown parameter."""
+    cls = game_class(game_name)  # UnknownGameError naming the games
+    register_all()
+    defaults = _CLASSES[game_name].parameter_defaults
+    specs = {s.name: s for s in cls.option_specs if s.name in defaults}
+    params = {k: _as_param(specs[k], defaults[k], v) if k in specs else v for k, v in params.items()}
+    for k, v in params.items():
+        if isinstance(v, int) and not isinstance(v, bool) and not -INT_LIMIT <= v < INT_LIMIT:
+            raise OptionError(f"{k}: OpenSpiel's integer parameters are 32-bit (at most 2**31 - 1), got {v} "
+                              "(the PettingZoo and Gymnasium environments take any seed)")
     return pyspiel.load_game(short_name(game_name), params)
 
 

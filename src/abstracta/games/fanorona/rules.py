@@ -511,6 +511,21 @@ class FanoronaState(FanoronaView, State):
         other._gen_paika = self._gen_paika
         return other
 
+    #: Shared by every state of a board size (the compiled move generators cannot be pickled):
+    #: a pickled state leaves them out and takes them from its game again.
+    _SHARED = ("_g", "_end", "_acts", "_gen_cap", "_gen_paika")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__slots__ if k not in self._SHARED}
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        for k, v in fields.items():
+            setattr(self, k, v)
+        g = self._g = self.game.geometry
+        self._end = g.end_action
+        self._acts = g.side_act
+        self._gen_cap, self._gen_paika = generators(g)
+
     def history(self) -> list[int]:
         return [frame[-1] for frame in self._undo]  # UndoFrame.action
 

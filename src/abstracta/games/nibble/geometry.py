@@ -89,6 +89,11 @@ class Geometry:
     def letters(self) -> str:
         return "ABCDEFGHIJKLM"[: self.colours]
 
+    def __reduce__(self) -> tuple:
+        # pickles as its variant: free_mask and dilate are closures, and every state of a
+        # variant shares one instance (geometry() is cached)
+        return geometry, (self.variant,)
+
 
 def _square(variant: str, n: int) -> Geometry:
     s = n + 1
