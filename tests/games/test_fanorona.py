@@ -517,8 +517,10 @@ def test_a_state_pickles_and_plays_on(size):
     rng = random.Random(2)
     for _ in range(5):
         state.apply_action(rng.choice(state.legal_actions()))
+    state.note = "kept"  # what the spine or a caller keeps on an instance beside the slots
     again = pickle.loads(pickle.dumps(state))
     assert again.to_text() == state.to_text() and again.history() == state.history()
+    assert again.note == "kept"
     while not state.is_terminal():
         assert again.legal_actions() == state.legal_actions()
         action = rng.choice(state.legal_actions())

@@ -516,7 +516,9 @@ class FanoronaState(FanoronaView, State):
     _SHARED = ("_g", "_end", "_acts", "_gen_cap", "_gen_paika")
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__slots__ if k not in self._SHARED}
+        # the slots, and anything the spine keeps in the instance's __dict__ (State has no slots)
+        own = {k: getattr(self, k) for k in self.__slots__ if k not in self._SHARED and hasattr(self, k)}
+        return {**getattr(self, "__dict__", {}), **own}
 
     def __setstate__(self, fields: dict[str, Any]) -> None:
         for k, v in fields.items():
