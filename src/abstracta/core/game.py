@@ -450,8 +450,11 @@ class State(StructHooks, ABC):
         return t.data
 
     def information_state_tensor(self, player: int) -> list[float]:
-        """Everything ``player`` knows as floats laid out by ``game.information_state_planes()``.
-        Default: :meth:`observation_tensor` (perfect information: the position decides play)."""
+        """What ``player`` knows as floats laid out by ``game.information_state_planes()``: a
+        game with hidden information may give a fixed-size summary rather than its whole
+        history (two histories can share a tensor); :meth:`information_state_string` is the
+        exact information state. Default: :meth:`observation_tensor` (perfect information:
+        the position decides play)."""
         return self.observation_tensor(player)
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
