@@ -1333,7 +1333,11 @@ class MatchService:
             line = answer.get("line") or []
             # an answer without a turn for the seat is no hint given, and is not counted (as in the terminal)
             given = bool(line) and line[0]["player"] == seat
-            answer["hints"] = self._count_hint(match_id, seat) if given else hint_counts(self.load(match_id, fresh=True))
+            if given:
+                answer["hints"] = self._count_hint(match_id, seat)
+            else:
+                with self.locked(match_id):
+                    answer["hints"] = hint_counts(self.load(match_id, fresh=True))
         return answer
 
     def _pasted(self, game_name: Any, options: Any, position: Any, seat: Any) -> tuple[str, list, dict]:
