@@ -1436,12 +1436,15 @@ def serve_cmd(
              "env ABSTRACTA_RATE_LIMITS=off)."),
 ) -> None:
     """Start the web app: open http://HOST:PORT/ in a browser."""
+    from .executors import check_ray_address
     from .server import run
     from .server.botjobs import parse_workers
     from .server.storage import DatabaseError
 
     try:
-        parse_workers(bot_workers)
+        kind, address = parse_workers(bot_workers)
+        if kind == "ray" and address:  # checked here: the workers start in the app's lifespan,
+            check_ray_address(address)  # where a refusal would be uvicorn's traceback
     except ValueError as exc:
         raise CliError(str(exc)) from None
     try:
