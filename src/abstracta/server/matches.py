@@ -45,7 +45,7 @@ from typing import Any, Callable, Iterator, TypeVar
 import orjson
 
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
-from ..core.game import Game, State, action_strings, resignation_returns, seats_out
+from ..core.game import Game, State, action_strings, resignation_returns, seats_out, views_differ
 from ..core.options import seed_problem
 from ..core.records import HINTS_TAG, Record
 from ..core.records import hint_counts as record_hint_counts
@@ -1712,15 +1712,7 @@ class MatchService:
     def _private_views(match: Match, held: set[int]) -> bool:
         """Whether the persons whose seats ``held`` holds see different things (then people
         sharing a device need a hand-over screen)."""
-        if not match.game.has_hidden_information:
-            return False
-        mine = [i for i in match.persons if i in held]
-        if len(mine) < 2:
-            return False
-        try:
-            return len({match.state.observation(i) for i in mine}) > 1
-        except (AbstractaError, NotImplementedError):  # no observations to compare: assume private
-            return True
+        return views_differ(match.state, [i for i in match.persons if i in held])
 
     def positions(self, match: Match, held: set[int] = frozenset(),
                   seat: Any = None) -> tuple[list[str], list[dict[str, Any]]]:
