@@ -171,6 +171,23 @@ def test_serve_with_an_unusable_database_is_a_one_line_error(tmp_path, url, word
     assert words in result.stderr.lower() or words in result.stderr, result.stderr
 
 
+def test_serve_with_a_ray_address_where_nothing_answers_is_a_one_line_error(tmp_path):
+    # the bot workers start in the app's lifespan: a wrong ray:ADDRESS was a traceback
+    # ("Application startup failed", exit code 3) after the server said where to open it
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = run("serve", "--port", "0", "--db", str(tmp_path / "x.db"), "--bot-workers", f"ray:127.0.0.1:{port}")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: no Ray cluster answers at 127.0.0.1:{port}"), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "open http" not in result.stdout
+    result = run("serve", "--port", "0", "--db", str(tmp_path / "x.db"), "--bot-workers", "ray:headnode")
+    assert result.exit_code == 2 and "Ray address 'headnode': expected host:port" in result.stderr, result.stderr
+    assert "--ray-address" not in result.stderr  # serve has no such option
+
+
 def test_serve_reads_a_file_path_as_an_sqlite_database(tmp_path, monkeypatch):
     from abstracta.cli import database_url
 

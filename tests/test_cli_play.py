@@ -666,3 +666,21 @@ def test_the_hand_over_writes_no_escape_to_a_pipe(tmp_path):
     result = play(["fibonacci-cards", "--seed", "1", "--option", "first_player=0", "--seat", "1=human",
                    "--records", str(tmp_path)], "\n6d>2\n\nquit\n")
     assert result.output.count("pass the terminal to") == 2 and "\x1b" not in result.output
+
+
+def test_two_people_see_the_same_in_fibonaccis_card_variant_so_nothing_is_handed_over(tmp_path):
+    # its hidden cards (the order of the draw piles) are hidden from both seats alike: as in the
+    # web app (a hand-over only where the persons' views differ), the board stays on the screen
+    # and the turns follow each other without "pass the terminal" and a cleared scrollback
+    from abstracta import load_game
+
+    state = load_game("fibonacci", variant="cards", seed=3).new_initial_state()
+    first = state.legal_action_strings()[0]
+    result = play(["fibonacci", "--variant", "cards", "--seed", "3", "--seat", "1=human",
+                   "--records", str(tmp_path)], f"{first}\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "pass the terminal" not in result.output
+    assert saved_record(result.output).moves[:1] == [first]
+    # the card game's hands differ: still handed over
+    cards = play(["fibonacci-cards", "--seed", "1", "--seat", "1=human", "--records", str(tmp_path)], "\nquit\n")
+    assert "pass the terminal to" in cards.output

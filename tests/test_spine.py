@@ -162,3 +162,15 @@ def test_a_state_pickles_mid_game(name):
         again = pickle.loads(pickle.dumps(state))
         assert (again.to_text(), again.history(), again.legal_actions()) == \
             (state.to_text(), state.history(), state.legal_actions())
+
+
+def test_views_differ_where_seats_see_different_things():
+    from abstracta import load_game
+    from abstracta.core.game import views_differ
+
+    cards = load_game("fibonacci-cards", seed=3, first_player=0).new_initial_state()
+    assert views_differ(cards, [0, 1])  # each sees his own hand
+    assert not views_differ(cards, [1]) and not views_differ(cards, [])
+    piles = load_game("fibonacci", variant="cards", seed=3).new_initial_state()
+    assert piles.game.has_hidden_information and not views_differ(piles, [0, 1])  # face-down piles: alike
+    assert not views_differ(load_game("fanorona").new_initial_state(), [0, 1])

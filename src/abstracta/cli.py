@@ -22,7 +22,7 @@ from rich.table import Table
 
 from .ai.levels import seat_spec_grammar
 from .core.errors import AbstractaError, IllegalActionError
-from .core.game import Game, State, resignation_returns, seats_out
+from .core.game import Game, State, resignation_returns, seats_out, views_differ
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
 from .core.records import HINTS_TAG, Record, hint_counts
@@ -846,7 +846,7 @@ class PlaySession:
             console.print(f"[bold]{self.game.title}[/] — seats: "
                           + ", ".join(f"{i}={s}" for i, s in enumerate(self.seats))
                           + "   (type [bold]help[/] for commands and notation)")
-            if not (self.game.has_hidden_information and len(humans) > 1):
+            if not views_differ(self.state, humans):
                 self.show()
         shown_ply = len(self.actions)
         last_human: int | None = None
@@ -878,7 +878,8 @@ class PlaySession:
                     self.show()
                 continue
             bot_turns_in_a_row = 0
-            if self.game.has_hidden_information and len(humans) > 1 and player != last_human:
+            # people who see different things (their own hands) pass the terminal on, as in the web app
+            if player != last_human and views_differ(self.state, humans):
                 if not self._hand_over(player):
                     console.print("\ngame abandoned")
                     return "abandoned"
@@ -1436,12 +1437,15 @@ def serve_cmd(
              "env ABSTRACTA_RATE_LIMITS=off)."),
 ) -> None:
     """Start the web app: open http://HOST:PORT/ in a browser."""
+    from .executors import check_ray_address
     from .server import run
     from .server.botjobs import parse_workers
     from .server.storage import DatabaseError
 
     try:
-        parse_workers(bot_workers)
+        kind, address = parse_workers(bot_workers)
+        if kind == "ray" and address:  # checked here: the workers start in the app's lifespan,
+            check_ray_address(address)  # where a refusal would be uvicorn's traceback
     except ValueError as exc:
         raise CliError(str(exc)) from None
     try:

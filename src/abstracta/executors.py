@@ -131,7 +131,7 @@ def check_ray_address(address: str) -> None:
     where = address.split("://", 1)[1] if "://" in address else address
     host, _, port = where.rpartition(":")
     if not host or not port.isdigit():
-        raise ValueError(f"--ray-address {address!r}: expected host:port (e.g. 10.0.0.5:6379), "
+        raise ValueError(f"Ray address {address!r}: expected host:port (e.g. 10.0.0.5:6379), "
                          "ray://host:port or auto")
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_SECONDS):

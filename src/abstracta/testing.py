@@ -207,3 +207,22 @@ def check_struct_playout(game: Game, seed: int, max_actions: int = 400, every: i
 
     _, final, _ = random_playout(game, seed, max_actions=max_actions, every=visit)
     return final
+
+
+
+def check_pickle_plays_on(state: State, rng: random.Random) -> State:
+    """Pickle ``state`` (what multiprocessing and Ray hand a worker), then play ``state`` and
+    the copy on to the end with the same random actions from ``rng``: the same position and
+    history, the same legal actions at every step, the same returns. Returns the copy, played
+    to the end like ``state``, for a game's own checks."""
+    import pickle
+
+    again = pickle.loads(pickle.dumps(state))
+    assert again.to_text() == state.to_text() and again.history() == state.history(), state.to_text()
+    while not state.is_terminal():
+        assert again.legal_actions() == state.legal_actions(), state.to_text()
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        again.apply_action(action)
+    assert again.returns() == state.returns(), state.to_text()
+    return again

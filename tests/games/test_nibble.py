@@ -405,19 +405,12 @@ def test_registry_and_render():
 def test_a_state_pickles_and_plays_on(variant):
     # what multiprocessing hands a worker; the geometry's move helpers are closures and travel
     # as the variant's name
-    import pickle
+    from abstracta.testing import check_pickle_plays_on
     import random
 
     state = load_game("nibble", variant=variant).new_initial_state(5)
     rng = random.Random(1)
     for _ in range(6):
         state.apply_action(rng.choice(state.legal_actions()))
-    again = pickle.loads(pickle.dumps(state))
-    assert again.to_text() == state.to_text() and again.history() == state.history()
+    again = check_pickle_plays_on(state, rng)
     assert again.geometry is geometry(variant)  # the shared tables, not a copy
-    while not state.is_terminal():
-        assert again.legal_actions() == state.legal_actions()
-        action = rng.choice(state.legal_actions())
-        state.apply_action(action)
-        again.apply_action(action)
-    assert again.returns() == state.returns()

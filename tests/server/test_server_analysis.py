@@ -117,6 +117,32 @@ def test_a_hint_that_names_no_turn_is_not_counted(client, monkeypatch) -> None:
     assert r.json()["hints"] == [1, 0]
 
 
+def test_the_counts_of_a_hint_not_given_are_read_under_the_matchs_lock(client, monkeypatch) -> None:
+    # load() may rebuild the match from the store and cache it: without the lock a move stored
+    # meanwhile could be replaced in the cache by the older copy (PostgreSQL, several processes)
+    from abstracta.server.matches import MatchService
+
+    real_run, real_load = MatchService._run_analysis, MatchService.load
+    unlocked = []
+
+    def no_line(self, *args, **kwargs):
+        return [{**a, "line": []} for a in real_run(self, *args, **kwargs)]
+
+    def watched_load(self, match_id, fresh=False):
+        if not self.lock_for(match_id)._is_owned():
+            unlocked.append(match_id)
+        return real_load(self, match_id, fresh)
+
+    view = client.post("/api/matches", json={"game": "fanorona", "options": DIMY,
+                                             "seats": ["human", "level:1"]}).json()
+    mid, token = view["id"], view["tokens"][0]["token"]
+    monkeypatch.setattr(MatchService, "_run_analysis", no_line)
+    monkeypatch.setattr(MatchService, "load", watched_load)
+    r = client.raw.post("/api/analysis", json={"match_id": mid, "hint": True}, headers=bearer(token))
+    assert r.status_code == 200 and r.json()["hints"] == [0, 0], r.text
+    assert unlocked == []
+
+
 def test_hint_against_the_computer_is_counted_in_the_tags(client) -> None:
     view = client.post("/api/matches", json={"game": "fanorona", "options": DIMY,
                                              "seats": ["human", "level:1"]}).json()

@@ -142,3 +142,16 @@ def test_a_finished_fibonacci_card_variant_shows_the_pile_orders(client):
         assert struct["board"]["cards"]["pile_cards"] == [list(state.piles[0]), list(state.piles[1])]
         assert struct["board"]["cards"]["piles"] == [len(state.piles[0]), len(state.piles[1])]
     assert structs[0]["board"]["cards"]["pile_cards"][0]  # something was hidden
+
+
+def test_a_hand_over_only_where_the_people_at_one_device_see_different_things(client):
+    # private_views asks the shell for a hand-over screen between two people at one device: the
+    # card game's hands differ; the draw piles of Fibonacci's card variant are hidden from both
+    cards = client.post("/api/matches", json={**CARDS, "seats": ["human", "human"]}).json()
+    assert client.get(f"/api/matches/{cards['id']}").json()["private_views"] is True
+    piles = client.post("/api/matches", json={"game": "fibonacci", "options": {"variant": "cards", "seed": "3"},
+                                              "seats": ["human", "human"]}).json()
+    view = client.get(f"/api/matches/{piles['id']}").json()
+    assert view["hidden_information"] is True and view["private_views"] is False
+    alone = client.post("/api/matches", json={**CARDS, "seats": ["human", "level:1"]}).json()
+    assert client.get(f"/api/matches/{alone['id']}").json()["private_views"] is False

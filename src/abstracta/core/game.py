@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Sequence
 
 from .description import GameDescription
-from .errors import IllegalActionError, NotationError
+from .errors import AbstractaError, IllegalActionError, NotationError
 from .options import Option, check_seed, resolve_options
 from .rng import SplitMix64
 from .view import StructHooks
@@ -520,6 +520,20 @@ def seats_out(state: State) -> list[int]:
     return [e["seat"] for e in state.eliminated_struct()]
 
 
+def views_differ(state: State, seats: Iterable[int]) -> bool:
+    """Whether ``seats`` see different things in ``state`` (their observations differ): people
+    sharing one screen then hand it over between turns. ``False`` without hidden information or
+    for fewer than two seats (a game whose hidden cards nobody sees, such as a face-down pile,
+    shows all of them the same); ``True`` for a game with no observations to compare."""
+    seats = list(seats)
+    if not state.game.has_hidden_information or len(seats) < 2:
+        return False
+    try:
+        return len({state.observation(i) for i in seats}) > 1
+    except (AbstractaError, NotImplementedError):  # no observations to compare: assume private
+        return True
+
+
 def action_strings(initial: State, actions: Sequence[int]) -> list[str]:
     """The notation of each of ``actions`` played in order from ``initial`` (not changed)."""
     state = initial.clone()
@@ -551,4 +565,5 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
 
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "GameDescription", "State", "action_strings", "check_action_in",
-           "resignation_returns", "as_integer", "check_player", "seats_out", "NotationError", "SplitMix64"]
+           "resignation_returns", "as_integer", "check_player", "seats_out", "views_differ", "NotationError",
+           "SplitMix64"]

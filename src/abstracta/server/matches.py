@@ -45,7 +45,7 @@ from typing import Any, Callable, Iterator, TypeVar
 import orjson
 
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
-from ..core.game import Game, State, action_strings, resignation_returns, seats_out
+from ..core.game import Game, State, action_strings, resignation_returns, seats_out, views_differ
 from ..core.options import seed_problem
 from ..core.records import HINTS_TAG, Record
 from ..core.records import hint_counts as record_hint_counts
@@ -1333,7 +1333,11 @@ class MatchService:
             line = answer.get("line") or []
             # an answer without a turn for the seat is no hint given, and is not counted (as in the terminal)
             given = bool(line) and line[0]["player"] == seat
-            answer["hints"] = self._count_hint(match_id, seat) if given else hint_counts(self.load(match_id, fresh=True))
+            if given:
+                answer["hints"] = self._count_hint(match_id, seat)
+            else:
+                with self.locked(match_id):
+                    answer["hints"] = hint_counts(self.load(match_id, fresh=True))
         return answer
 
     def _pasted(self, game_name: Any, options: Any, position: Any, seat: Any) -> tuple[str, list, dict]:
@@ -1708,15 +1712,7 @@ class MatchService:
     def _private_views(match: Match, held: set[int]) -> bool:
         """Whether the persons whose seats ``held`` holds see different things (then people
         sharing a device need a hand-over screen)."""
-        if not match.game.has_hidden_information:
-            return False
-        mine = [i for i in match.persons if i in held]
-        if len(mine) < 2:
-            return False
-        try:
-            return len({match.state.observation(i) for i in mine}) > 1
-        except (AbstractaError, NotImplementedError):  # no observations to compare: assume private
-            return True
+        return views_differ(match.state, [i for i in match.persons if i in held])
 
     def positions(self, match: Match, held: set[int] = frozenset(),
                   seat: Any = None) -> tuple[list[str], list[dict[str, Any]]]:
