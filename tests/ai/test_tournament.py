@@ -146,6 +146,19 @@ def test_a_ray_address_where_nothing_answers_is_a_clear_error() -> None:
     assert f"no Ray cluster answers at 127.0.0.1:{port}" in result.output
 
 
+def test_a_value_error_from_the_games_is_not_dressed_as_a_usage_error(monkeypatch) -> None:
+    # only the Ray address is checked into a one-line error: a ValueError raised while the games
+    # play is a bug, and stays a traceback (exit 1) rather than "error: ..." (exit 2)
+    import abstracta.ai.tournament as tournament
+
+    def broken(*args, **kwargs):
+        raise ValueError("an engine bug")
+
+    monkeypatch.setattr(tournament, "run_tournament", broken)
+    result = runner.invoke(app, ARGS)
+    assert isinstance(result.exception, ValueError) and result.exit_code == 1
+
+
 @pytest.mark.parametrize("command", [ARGS, ["tune", "fanorona", "--option", "size=telo", "--games", "2",
                                             "--verify-games", "2"],
                                      ["egtb", "build", "fanorona", "--stones", "2"]])
