@@ -378,6 +378,11 @@ def test_a_finished_games_replay_shows_both_hands_to_a_spectator(browser, live_s
         assert page.evaluate("window.abstractaView.viewer") is None
         hand = "[data-hand='hand{}'] .pcard"
         assert page.locator(hand.format(1)).evaluate_all("cs => cs.map(c => c.dataset.card)") == ["4c", "6d", "Jc"]
+        # the stock's next cards in words, as the finished game's struct gives them (top first)
+        stock = page.evaluate("window.abstractaView.struct.board.stock")
+        assert stock["cards"] == ["9h"]  # START's stock: one card
+        nxt = page.locator("[data-stock-next]")
+        assert nxt.get_attribute("data-stock-next") == "9h" and nxt.inner_text() == "next: 9h"
         page.click("#step-back")
         page.click("#step-back")  # after 5s/2 and the draw: seat 1 holds the drawn 3h
         page.wait_for_function("() => document.querySelector('#status').textContent.includes('after move 2 ')")

@@ -297,3 +297,14 @@ def test_effect_texts_example4_cut_down_cycle():
 def test_effect_texts_draw_and_pass_name_no_hidden_card():
     assert effect_texts("2c 5d Jh | 4c,6d | 9s | 7s,8c | 0", viewer=0) == {"draw": "drew a card"}
     assert effect_texts("2c 5d Jh | 4c,6d | Kc | - | 0", viewer=None) == {"pass": "passed"}
+
+
+def test_a_revealed_board_shows_the_stock_order_of_a_dealt_stock_only():
+    # a finished game's replay (to_struct(reveal=True)): the stock top first, as the position
+    # text lists it; at explicit chance no order is dealt yet, so none is shown
+    s = pos("2c 5d Jh | 4c,6d | 9s | 7s,8c,Ad | 0")
+    assert s.to_struct(None, reveal=True)["board"]["stock"] == {"id": "stock", "x": 3, "size": 3,
+                                                                 "cards": ["7s", "8c", "Ad"]}
+    assert "cards" not in s.to_struct(None)["board"]["stock"]
+    s.set_explicit_chance(True)
+    assert "cards" not in s.to_struct(None, reveal=True)["board"]["stock"]

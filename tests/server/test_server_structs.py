@@ -84,6 +84,19 @@ def hands_at_each_ply(game, moves: list[str]) -> list[list[list[str]]]:
     return out
 
 
+def stocks_at_each_ply(game, moves: list[str]) -> list[list[str]]:
+    """The stock's cards, top first, after each of ``moves`` (ply 0 first), read from the
+    position text (§6: stock top→bottom), not from the view under test."""
+    state = game.new_initial_state()
+    out = []
+    for k in range(len(moves) + 1):
+        stock = state.to_text().split("|")[3].split()[0]
+        out.append([] if stock == "-" else stock.split(","))
+        if k < len(moves):
+            state.apply_action(state.string_to_action(moves[k]))
+    return out
+
+
 def test_a_finished_card_games_replay_shows_every_hand_to_everyone(client):
     """The deal is public at the end (the record, whose seed rebuilds it, is handed out then):
     a finished game's replay shows both hands at every ply, to its seats and to a spectator,
@@ -103,6 +116,7 @@ def test_a_finished_card_games_replay_shows_every_hand_to_everyone(client):
         for struct in structs:
             shown = [h["seat"] for h in struct["board"]["hands"] if h["cards"] is not None]
             assert shown == ([] if viewer is None else [viewer]), (viewer, shown)
+            assert "cards" not in struct["board"]["stock"], viewer  # its order only once over
 
     assert client.post(f"/api/matches/{mid}/resign", json={"seat": 0}).status_code == 200
     over = client.raw.get(f"/api/matches/{mid}").json()
@@ -116,6 +130,11 @@ def test_a_finished_card_games_replay_shows_every_hand_to_everyone(client):
     for viewer, structs in seen.items():
         assert [[[c["card"] for c in h["cards"]] for h in s["board"]["hands"]] for s in structs] == expected, viewer
         assert all(s["viewer"] == viewer for s in structs)
+    # and the stock's order, top first, as the seeded deal left it at each ply
+    stocks = stocks_at_each_ply(abstracta.load_game("fibonacci-cards", seed=1, first_player=0), over["moves"])
+    for viewer, structs in seen.items():
+        assert [s["board"]["stock"]["cards"] for s in structs] == stocks, viewer
+        assert all(len(s["board"]["stock"]["cards"]) == s["board"]["stock"]["size"] for s in structs)
     # the live view of the finished game too (resigned: not a terminal position of the rules)
     assert [[c["card"] for c in h["cards"]] for h in over["struct"]["board"]["hands"]] == expected[-1]
 

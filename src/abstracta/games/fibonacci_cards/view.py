@@ -20,6 +20,7 @@ A card is written as in the spec (``"Qh"``, ``"Tc"``) and described by ::
          "value": 1},                        # table value (§1: ace 1, cut-down pile 1)
         ...],
      "stock": {"id": "stock", "x": 3, "size": 33},   # face down: only its size is public
+                                             # (+ "cards": top first, once the game is over)
      "hands": [                              # seat order
         {"seat": 0, "id": "hand0", "size": 8,
          "cards": [<card> + {"drawn": bool}, ...] | None},  # None: hidden from this viewer
@@ -94,16 +95,18 @@ class FibonacciCardsView:
     _player: int
     _drawn: bool
     _terminal: bool
+    _explicit: bool
 
     def board_struct(self, player: int | None) -> dict[str, Any]:
         """Piles, stock size and hands as ``player`` may see them (Spec §6, §8)."""
         return self._board(player, self._terminal)
 
     def revealed_board_struct(self, player: int | None) -> dict[str, Any]:
-        """:meth:`board_struct` with both hands shown (a finished game's replay)."""
-        return self._board(player, True)
+        """:meth:`board_struct` with both hands and the stock's order shown (a finished game's
+        replay: ``stock.cards``, top first; not at explicit chance, where no order is dealt)."""
+        return self._board(player, True, stock_order=True)
 
-    def _board(self, player: int | None, every_hand: bool) -> dict[str, Any]:
+    def _board(self, player: int | None, every_hand: bool, stock_order: bool = False) -> dict[str, Any]:
         piles = []
         for i, pile in enumerate(self._piles):
             top = pile[-1]
@@ -118,8 +121,10 @@ class FibonacciCardsView:
                 last = len(hand) - 1 if self._drawn and seat == self._player and not self._terminal else -1
                 cards = [_hand_card(c, k == last) for k, c in enumerate(hand)]
             hands.append({"seat": seat, "id": f"hand{seat}", "size": len(hand), "cards": cards})
-        return {"piles": piles, "stock": {"id": "stock", "x": 3, "size": len(self._stock)}, "hands": hands,
-                "must_play_drawn": self._drawn and not self._terminal}
+        stock: dict[str, Any] = {"id": "stock", "x": 3, "size": len(self._stock)}
+        if stock_order and not self._explicit:  # dealt in order (a seeded deal): top card first
+            stock["cards"] = [CARD_STR[c] for c in reversed(self._stock)]
+        return {"piles": piles, "stock": stock, "hands": hands, "must_play_drawn": self._drawn and not self._terminal}
 
     def choices_struct(self, legal: list[str]) -> dict[str, Any]:
         """``legal`` grouped by card, each card with the piles it may go on (Spec §3, §4)."""

@@ -436,6 +436,13 @@ export function render(box, ctx) {
   if (board.stock.size) sstack.append(backEl());
   const sinfo = div("pileinfo");
   sinfo.replaceChildren(t("fibonacci-cards.board.stock"), document.createElement("br"), cardCount(board.stock.size));
+  // a finished game's replay knows the stock's order (view.py: stock.cards, top first): the next few in words
+  if (board.stock.cards && board.stock.cards.length) {
+    const shown = board.stock.cards.slice(0, 4).join(" ") + (board.stock.cards.length > 4 ? " …" : "");
+    const next = div("stocknext", t("fibonacci-cards.board.stock_next", { cards: shown }));
+    next.dataset.stockNext = board.stock.cards[0];
+    sinfo.append(next);
+  }
   stock.append(sstack, sinfo);
   if (choices.draw) {
     stock.append(div("pilehint", "draw"));
