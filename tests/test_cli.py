@@ -198,6 +198,12 @@ def test_serve_reads_a_file_path_as_an_sqlite_database(tmp_path, monkeypatch):
     assert database_url("games.db") == f"sqlite:///{tmp_path / 'games.db'}"
     assert database_url("sub/x") == f"sqlite:///{tmp_path / 'sub' / 'x'}"
     assert database_url("garbage") == "garbage"  # no path, no URL: SQLAlchemy's refusal stands
+    # a ? or # in a file name is not read as a URL's query or fragment: the file is made where named
+    from abstracta.server.storage import make_engine
+
+    odd = tmp_path / "odd?name#1" / "club.db"
+    make_engine(database_url(str(odd))).dispose()
+    assert odd.is_file() and not (tmp_path / "odd").exists()
     # the path serves: a file that cannot be opened is named as a database problem, not a URL one
     afile = tmp_path / "a-file"
     afile.write_text("")

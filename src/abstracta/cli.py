@@ -1470,7 +1470,10 @@ def database_url(value: str | None) -> str | None:
     if value is None or "://" in value:
         return value
     if "/" in value or "\\" in value or value.lower().endswith((".db", ".sqlite", ".sqlite3")):
-        return f"sqlite:///{Path(value).expanduser().resolve()}"
+        from sqlalchemy.engine import URL
+
+        # URL.create escapes a path's ? and # (a query and a fragment in a URL)
+        return URL.create("sqlite", database=str(Path(value).expanduser().resolve())).render_as_string()
     return value
 
 

@@ -27,7 +27,7 @@ from typing import Any, Iterator
 
 from sqlalchemy import (DateTime, Integer, String, Text, bindparam, create_engine, delete, event, inspect,
                         insert, select, text, update)
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -152,7 +152,7 @@ def _make_engine(url: str | None) -> Engine:
     kwargs: dict[str, Any] = {}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        path = url.split(":///", 1)[1] if ":///" in url else ""
+        path = make_url(url).database or ""  # decoded: a file name may hold an escaped ? or #
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, **kwargs)
