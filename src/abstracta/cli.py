@@ -1051,6 +1051,7 @@ def tournament_cmd(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from .ai.tournament import run_tournament, schedule
+    from .executors import RayAddressError
     from .executors import EXECUTORS
 
     if executor not in EXECUTORS:
@@ -1064,13 +1065,6 @@ def tournament_cmd(
         raise CliError(str(exc)) from None
     check_seed(seed + len(tasks) - 1, f"--seed {seed} with {len(tasks)} games: the last game's seed")
     shown = err_console if as_json else console
-    if executor == "ray" and ray_address:
-        from .executors import check_ray_address
-
-        try:  # here, so that a ValueError from the games themselves stays a traceback (a bug to see)
-            check_ray_address(ray_address)
-        except ValueError as exc:
-            raise CliError(str(exc)) from None
     if out is not None:
         fresh_output_directory(out, [f"{game.name}-{k + 1:05d}.json" for k in range(len(tasks))]
                                + ["results.json", "elo.png"], "--out", "give each tournament a directory of its own")
@@ -1089,7 +1083,9 @@ def tournament_cmd(
             result = run_tournament(game, specs, games, seed, executor=executor, workers=workers,
                                     ray_address=ray_address, max_actions=max_actions, opening=opening,
                                     on_done=done)
-        except (ImportError, ConnectionError) as exc:  # no Ray; a cluster refusing us
+        # no Ray; an address where no cluster answers; a cluster refusing us. Not every ValueError:
+        # one raised while the games play is a bug, and stays a traceback
+        except (ImportError, RayAddressError, ConnectionError) as exc:
             raise CliError(str(exc)) from None
         except KeyboardInterrupt:
             interrupted(len(finished), len(tasks), out)

@@ -119,11 +119,16 @@ def _ray_call(fn: Callable[..., Any], *args: Any) -> Any:
 RAY_CONNECT_SECONDS = 5.0
 
 
+class RayAddressError(ValueError):
+    """A Ray address that is malformed or where no cluster answers (:func:`check_ray_address`)."""
+
+
 def check_ray_address(address: str) -> None:
     """Refuse a Ray address where nothing answers: ``ray.init`` would retry for minutes, printing
     connection warnings, so a wrong ``--ray-address`` looked like a hang. ``auto`` and ``local``
     pass; otherwise ``host:port`` or ``ray://host:port`` (the Ray client) whose port must accept
-    a TCP connection within :data:`RAY_CONNECT_SECONDS`. Raises ``ValueError`` naming the address."""
+    a TCP connection within :data:`RAY_CONNECT_SECONDS`. Raises :class:`RayAddressError` (a
+    ``ValueError``) naming the address."""
     import socket
 
     if address in ("auto", "local"):
@@ -131,13 +136,13 @@ def check_ray_address(address: str) -> None:
     where = address.split("://", 1)[1] if "://" in address else address
     host, _, port = where.rpartition(":")
     if not host or not port.isdigit():
-        raise ValueError(f"Ray address {address!r}: expected host:port (e.g. 10.0.0.5:6379), "
+        raise RayAddressError(f"Ray address {address!r}: expected host:port (e.g. 10.0.0.5:6379), "
                          "ray://host:port or auto")
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_SECONDS):
             pass
     except OSError as exc:
-        raise ValueError(f"no Ray cluster answers at {where} ({exc.strerror or exc}): is the head node "
+        raise RayAddressError(f"no Ray cluster answers at {where} ({exc.strerror or exc}): is the head node "
                          f"started (ray start --head) and is the address right?") from None
 
 
