@@ -62,7 +62,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..core.description import OptionText
@@ -313,8 +313,9 @@ class InviteCode(Body):
 
 
 class TakebackAnswer(Body):
-    accept: bool = Field(description="true: agree to the pending takeback; false: decline it (the "
-                                     "asking seat: withdraw it)")
+    # strict: pydantic's lax mode reads "no" as false and 1 as true
+    accept: StrictBool = Field(description="true: agree to the pending takeback; false: decline it (the "
+                                           "asking seat: withdraw it)")
 
 
 class PlayAction(Body):
@@ -334,8 +335,8 @@ class PlayAction(Body):
                                                              "or ?seat=, not both with different values)")
 
 
-#: a share of a fixed analysis budget, as the match service checks it
-Scale = Annotated[float, Field(gt=0, le=1)]
+#: a share of a fixed analysis budget, as the match service checks it (a JSON number, not "0.5")
+Scale = Annotated[float, Field(gt=0, le=1, strict=True)]
 
 
 class AnalysisRequest(Body):
@@ -358,8 +359,8 @@ class AnalysisRequest(Body):
                                                            "as `abstracta apply --json` prints it)")
     seat: StrictInt | None = Field(default=None, description="whose information the search starts from "
                                                              "(a seat the tokens hold; pasted: any seat)")
-    hint: bool = Field(default=False, description="a hint on your turn against the computer; counted in the "
-                                                  "record's 'Hints' tag")
+    hint: StrictBool = Field(default=False, description="a hint on your turn against the computer; counted in "
+                                                        "the record's 'Hints' tag")
     scale: Scale | None = Field(default=None, description="a share in (0, 1] of the game's fixed budget")
 
 

@@ -297,7 +297,7 @@ def _check_clock(clock: Any) -> dict[str, float] | None:
         return {"initial": seconds("initial", 1),
                 "increment": seconds("increment", 0) if "increment" in clock else 0.0}
     raise InvalidRequest(f"clock: {clip(sorted(keys))} is not a time control; give {{'initial': s, "
-                        "'increment': s}} (a live clock) or {'per_turn': s} (a deadline per turn)")
+                        "'increment': s} (a live clock) or {'per_turn': s} (a deadline per turn)")
 
 
 def _check_seats(seats: Any, n: int, field_name: str = "seats") -> list[str]:
