@@ -3,6 +3,9 @@ what the server now does about it. Each refusal is a clear error and the match i
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from apiutil import bearer
 
@@ -46,3 +49,48 @@ def test_a_clock_that_is_no_time_control_is_named_in_balanced_braces(client):
     assert r.status_code == 422
     assert r.json()["error"] == ("clock: ['minutes'] is not a time control; give {'initial': s, 'increment': s} "
                                  "(a live clock) or {'per_turn': s} (a deadline per turn)")
+
+
+# --- a spectator's reads do not hold up the players ----------------------------------------
+def test_a_spectators_replay_does_not_hold_up_the_players_move(client, monkeypatch):
+    """GET …/positions replays the whole game; a long game takes seconds (1,500 plies of
+    Fibonacci: 1.5 s), and a stranger asking for it in a loop held the match's lock all the
+    while: each move of the players waited 3-8 s. The replay now runs on the match as it was
+    (a stored match is never changed in place), outside the lock."""
+    raw, service = client.raw, client.app.state.service
+    mid, t0, _t1 = people(raw)
+    inside, release = threading.Event(), threading.Event()
+    original = type(service).position
+
+    def slow_position(match, state, viewer):  # the replay of a very long game
+        inside.set()
+        release.wait(10)
+        return original(match, state, viewer)
+
+    monkeypatch.setattr(type(service), "position", staticmethod(slow_position))
+    answers = {}
+    reader = threading.Thread(target=lambda: answers.setdefault("positions", raw.get(f"/api/matches/{mid}/positions")))
+    reader.start()
+    try:
+        assert inside.wait(5)
+        monkeypatch.setattr(type(service), "position", staticmethod(original))
+        started = time.perf_counter()
+        r = raw.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0}, headers=bearer(t0))
+        assert r.status_code == 200 and r.json()["ply"] == 1
+        assert time.perf_counter() - started < 3.0  # the replay is held up for 10 s
+        assert reader.is_alive()
+    finally:
+        release.set()
+        reader.join()
+    # the replay shows the match as it was when asked for
+    positions = answers["positions"].json()
+    assert answers["positions"].status_code == 200 and positions["ply"] == 0 and positions["positions"] == ["9 0"]
+    assert raw.get(f"/api/matches/{mid}/positions").json()["positions"] == ["9 0", "8 1"]
+
+
+def test_a_replay_for_a_seat_not_held_is_still_refused(client):
+    raw = client.raw
+    mid, t0, _t1 = people(raw)
+    assert raw.get(f"/api/matches/{mid}/positions?seat=1", headers=bearer(t0)).status_code == 403
+    assert raw.get(f"/api/matches/{mid}/positions?seat=7", headers=bearer(t0)).status_code == 422
+    assert raw.get("/api/matches/nope/positions").status_code == 404

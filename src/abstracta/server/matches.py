@@ -1618,11 +1618,15 @@ class MatchService:
 
     def positions_of(self, match_id: str, tokens: list[str], seat: Any = None
                      ) -> tuple[Match, list[str], list[dict[str, Any]]]:
-        """``(match, texts, structs)``: see :meth:`positions`."""
+        """``(match, texts, structs)``: see :meth:`positions`. The replay of a long game takes
+        seconds and runs outside the match's lock, on the match as it was asked for (a change
+        makes a new :class:`Match`, never alters the one stored), so a spectator asking for it
+        again and again never holds up the players."""
         match = self.current(match_id)
         with self.locked(match_id):
-            texts, structs = self.positions(match, self.held(match, tokens), seat)
-            return match, texts, structs
+            viewer = self.viewer(match, self.held(match, tokens), seat)
+        texts, structs = self._replay(match, viewer)
+        return match, texts, structs
 
     def record_of(self, match_id: str) -> tuple[Match, str]:
         """``(match, record JSON)``: see :meth:`record_json`."""
@@ -1718,7 +1722,9 @@ class MatchService:
                   seat: Any = None) -> tuple[list[str], list[dict[str, Any]]]:
         """The position text and the structured view after each ply (index 0 = start), as the
         viewer of :meth:`viewer` may see them."""
-        viewer = self.viewer(match, held, seat)
+        return self._replay(match, self.viewer(match, held, seat))
+
+    def _replay(self, match: Match, viewer: int | None) -> tuple[list[str], list[dict[str, Any]]]:
         state = match.initial.clone()
         texts, structs = [self.position(match, state, viewer)], [self.struct(match, state, viewer)]
         for action in match.actions:
