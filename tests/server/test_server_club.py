@@ -3,11 +3,21 @@ what the server now does about it. Each refusal is a clear error and the match i
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
+import httpx
 import pytest
 from apiutil import bearer
+
+from abstracta.server import app as web
 
 
 def people(raw, stones=9):
@@ -94,3 +104,62 @@ def test_a_replay_for_a_seat_not_held_is_still_refused(client):
     assert raw.get(f"/api/matches/{mid}/positions?seat=1", headers=bearer(t0)).status_code == 403
     assert raw.get(f"/api/matches/{mid}/positions?seat=7", headers=bearer(t0)).status_code == 422
     assert raw.get("/api/matches/nope/positions").status_code == 404
+
+
+# --- the served process: WebSocket frames are bounded by the transport ----------------------
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """``abstracta serve`` on a free port and a fresh SQLite file, rate limits on (as a club
+    runs it); the base URL."""
+    tmp = tmp_path_factory.mktemp("served")
+    out = (tmp / "out.txt").open("wb")
+    proc = subprocess.Popen([sys.executable, "-m", "abstracta", "serve", "--port", "0", "--db",
+                             str(tmp / "club.db"), "--bot-workers", "1"],
+                            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                            cwd=Path(__file__).resolve().parents[2])
+    base, deadline = None, time.time() + 60
+    while base is None and time.time() < deadline and proc.poll() is None:
+        text = (tmp / "out.txt").read_text()
+        if "open http://" in text:
+            base = text.split("open http://", 1)[1].split("/", 1)[0]
+        else:
+            time.sleep(0.1)
+    assert base is not None, (tmp / "out.txt").read_text()
+    base = f"127.0.0.1:{base.rsplit(':', 1)[1]}"
+    while time.time() < deadline:  # the port is bound before it is printed, listened on after
+        try:
+            httpx.get(f"http://{base}/api/games", timeout=2)
+            break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    try:
+        yield base
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(20)
+
+
+def test_an_oversized_websocket_frame_is_refused_by_the_transport(served):
+    """uvicorn's default read up to 16 MiB per message before the app could look at it: 30
+    sockets of one address (under the bound of 32) sending 16 MB each drove the web process
+    from 141 MB to 865 MB. Frames are now bounded at what a first message may hold."""
+    websockets = pytest.importorskip("websockets")
+    WS_AUTH_LIMIT, WS_MESSAGE_BYTES = web.WS_AUTH_LIMIT, web.WS_MESSAGE_BYTES
+    view = httpx.post(f"http://{served}/api/matches", json={"game": "fanorona", "options": {"size": "dimy"},
+                                                           "seats": ["human", "human"]}).json()
+    url = f"ws://{served}/api/matches/{view['id']}/ws"
+
+    async def attempt(first: str):
+        async with websockets.connect(url, max_size=None) as ws:
+            await ws.send(first)
+            try:
+                return json.loads(await asyncio.wait_for(ws.recv(), 10))
+            except websockets.ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd else None
+
+    assert asyncio.run(attempt("x" * (WS_MESSAGE_BYTES + 1))) == 1009  # too big: closed unread
+    # the longest first message the app reads still gets its answer, in any script
+    tokens = json.dumps({"tokens": ["\U0001d11e" * (WS_AUTH_LIMIT - 20)]}, ensure_ascii=False)  # 4 bytes each
+    assert len(tokens) <= WS_AUTH_LIMIT and WS_MESSAGE_BYTES - 100 < len(tokens.encode()) <= WS_MESSAGE_BYTES
+    assert asyncio.run(attempt(tokens))["id"] == view["id"]
+    assert httpx.get(f"http://{served}/api/matches/{view['id']}").json()["ply"] == 0

@@ -19,7 +19,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
     import uvicorn
 
     from . import security
-    from .app import create_app
+    from .app import WS_MESSAGE_BYTES, create_app
     from .storage import default_db_url
 
     sock = bind(host, port)
@@ -43,7 +43,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
     # views are a few kB, sent on every change to every subscriber: compressing them costs more
     # CPU than the bytes are worth
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5,
-                            ws_per_message_deflate=False)
+                            ws_per_message_deflate=False, ws_max_size=WS_MESSAGE_BYTES)
     uvicorn.Server(config).run(sockets=[sock])
 
 

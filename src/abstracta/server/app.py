@@ -125,6 +125,10 @@ Clock = Annotated[dict[str, Any] | None, WithJsonSchema(CLOCK_SCHEMA)]
 
 #: Longest first WebSocket message (the tokens), and how long the server waits for it.
 WS_AUTH_LIMIT, WS_AUTH_SECONDS = 16_000, 10.0
+#: Largest WebSocket message the transport reads (``abstracta serve`` gives it to uvicorn, whose
+#: default, 16 MiB, let one address hold half a gigabyte in 32 sockets): the longest first
+#: message in UTF-8's widest characters; a longer one is closed with 1009 before the app sees it.
+WS_MESSAGE_BYTES = 4 * WS_AUTH_LIMIT
 
 bearer = HTTPBearer(auto_error=False, scheme_name="seat token", description=(
     "A seat's token, from the answer that created the match or claimed an invitation: "
