@@ -569,6 +569,25 @@ def test_analyse_of_an_unfinished_card_game_record_needs_reveal_as_replay_does(t
     assert json.loads(earlier.output)["ply"] == 4 and json.loads(earlier.output)["line"]
 
 
+def test_hint_and_replay_name_the_seat_as_the_game_does(tmp_path):
+    # a seat without a name in the game (Nibble, the card game) is "you" mid-sentence, not "You"
+    result = play(["fibonacci-cards", "--seed", "2", "--seat", "1=random", "--records", str(tmp_path)], "hint\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "for you; ismcts" in result.output and "for You" not in result.output
+    # replay names the winner as play announced it ("Black wins"), beside the seat number
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)],
+                  "resign\ny\n")
+    assert "White resigns — Black wins" in result.output
+    path = next(line.removeprefix("record saved: ").strip() for line in result.output.splitlines()
+                if line.startswith("record saved: "))
+    replay = runner.invoke(app, ["replay", path])
+    assert replay.exit_code == 0, replay.output
+    assert "result: [-1.0, 1.0] (resignation; seat 1 (Black) wins)" in replay.output
+    # no options: no trailing blank after the title
+    cards = runner.invoke(app, ["replay", str(next(tmp_path.glob("fibonacci-cards-*.json")))])
+    assert cards.output.splitlines()[0] == "Fibonacci card game"
+
+
 def test_a_hint_that_finds_no_turn_is_not_counted(tmp_path, monkeypatch):
     from abstracta.ai import analysis
 

@@ -405,7 +405,7 @@ def replay_cmd(
         return
     opts = " ".join(f"{k}={v}" for k, v in game.option_text().items())
     seed = f"  seed={record.seed}" if record.seed is not None and not hidden else ""  # the seed makes the deal
-    console.print(f"[bold]{game.title}[/] {opts}" + seed)
+    console.print(f"[bold]{game.title}[/]" + (f" {opts}" if opts else "") + seed)
     if record.players:
         console.print("seats: " + ", ".join(f"{i}={p}" for i, p in enumerate(record.players)))
     console.print(format_move_list(record.moves))
@@ -436,15 +436,22 @@ def format_move_list(moves: list[str]) -> str:
 
 
 def describe_result(state: State, record: Record | None = None) -> str:
+    seats = state.game.description.seats
+
+    def winners_of(result: list[float]) -> str:
+        # the seat numbers of --seat and the record's seats, with the game's names where it has them
+        # ("seat 1 (Black)"), as `play` announced the end in those names
+        named = [f"{i} ({seats[i].name})" if seats[i].name is not None else str(i)
+                 for i, r in enumerate(result) if r > 0]
+        return f"seat {', '.join(named)} wins"
+
     if record is not None and record.termination == "resignation" and record.result:
-        winners = [i for i, r in enumerate(record.result) if r > 0]
-        return f"result: {record.result} (resignation; seat {', '.join(map(str, winners))} wins)"
+        return f"result: {record.result} (resignation; {winners_of(record.result)})"
     if not state.is_terminal():
         return "result: unfinished"
     returns = state.returns()
-    winners = [i for i, r in enumerate(returns) if r > 0]
-    if winners:
-        return f"result: {returns} — seat {', '.join(map(str, winners))} wins"
+    if any(r > 0 for r in returns):
+        return f"result: {returns} — {winners_of(returns)}"
     return f"result: {returns} — draw"
 
 
@@ -811,7 +818,9 @@ class PlaySession:
             probe.apply_action(actions[-1])
         first, *rest = self.game.format_moves(self.state, actions)  # each entry typed at its own prompt
         then = f", then {', '.join(rest)}" if rest else ""
-        return f"hint: {first}{then}   (evaluation {result.display} for {self.who(player)}; {result.search})"
+        whom = self.who(player)
+        whom = "you" if whom == "You" else whom  # mid-sentence
+        return f"hint: {first}{then}   (evaluation {result.display} for {whom}; {result.search})"
 
     def run(self, humans: list[int]) -> str | None:
         """Play until the game ends; returns the record's termination."""

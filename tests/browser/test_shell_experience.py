@@ -136,7 +136,15 @@ def test_moves_and_links_are_big_enough_to_tap(browser, live_server):
             .map(([text, r]) => `${text}: ${Math.round(r.height)} px`)""")
         assert small == []
         page.locator("ol.moves a[data-ply='3']").tap()
-        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: after move 3 of 12 ')")
+        # the status names the turn as the list numbers it (Fibonacci's turns: 1, 2, 3, 4, 2 of 5
+        # moves), and the move as the stepper counts it; "after move 3" beside a list reading "2."
+        # was two countings of one thing
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: turn 2 of 5, after ')")
+        assert page.locator("#status").inner_text().endswith("(move 3 of 12)")
+        assert page.locator("ol.moves li:has(a[data-ply='3']) .n").inner_text() == "2."
+        page.locator("ol.moves a[data-ply='3']").tap()
+        page.click("button[aria-label='start']")
+        page.wait_for_function("() => document.querySelector('#status').textContent === 'Replay: the start, before turn 1 of 5'")
     finally:
         context.close()
 
@@ -437,3 +445,35 @@ def test_language_switch_and_legal_moves_take_a_finger(browser, live_server):
                 assert all(h < 40 for _, h in langs + moves), (langs, moves)
         finally:
             context.close()
+
+
+def test_seats_read_apart_and_you_are_you_against_the_computer(page, live_server, shots):
+    # the landing page says a friend may play from their own browser, not only on this device
+    page.goto(f"{live_server.url}/")
+    assert "invitation link" in page.locator("p.lead").inner_text()
+    # two computers of one level in a game without seat colours: "Computer (level 1) wins" said
+    # nothing, and both badges of the move list read "C"
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fibonacci-cards", "options": {"seed": 3},
+                                                         "seats": ["level:1", "level:1"]})
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.status === 'over'", timeout=60000)
+    assert page.locator(".players").inner_text() == "Computer 1 (level 1) vs Computer 2 (level 1)"
+    result = page.evaluate("window.abstractaView.result")
+    winner = result.index(max(result)) + 1
+    assert page.locator("#result").inner_text().startswith(f"Computer {winner} (level 1) wins")
+    assert set(page.locator("ol.moves .who").all_inner_texts()) == {"P1", "P2"}
+    page.screenshot(path=str(shots / "fibonacci_cards-two-computers.png"), full_page=True)
+    # against the computer the person's seat is "you" and the status says whose move is yours ...
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"},
+                                                         "seats": ["human", "level:3"]})
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
+    assert page.locator(".players").inner_text() == "White (you) vs Black (computer 3)"
+    assert page.locator("#status").inner_text() == "Your move (White)"
+    # ... and in pass and play, where two people share the device, each seat is a person
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"},
+                                                         "seats": ["human", "human"]})
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
+    assert page.locator(".players").inner_text() == "White (person) vs Black (person)"
+    assert page.locator("#status").inner_text() == "White to move"

@@ -22,7 +22,12 @@ async function games() {
 export function defaultSeatName(i, players, mine) {
   const player = t("seat.player", { n: i + 1 });
   if (!players || !players[i]) return player;
-  if (players[i].startsWith("level:")) return t("seat.computer_level", { level: players[i].slice(6) });
+  if (players[i].startsWith("level:")) {
+    const level = players[i].slice(6);
+    // two computers of one level would read the same ("Computer (level 1) wins"): numbered by seat
+    return players.filter((p) => p === players[i]).length > 1 ? t("seat.computer_level_n", { n: i + 1, level })
+      : t("seat.computer_level", { level });
+  }
   const humans = players.filter((p) => p === "human").length;
   if (mine && humans > 1) return mine.length === 1 && mine[0] === i ? t("seat.you") : player;
   return humans === 1 && (!mine || mine.includes(i)) ? t("seat.you") : player;
@@ -60,6 +65,17 @@ function resultLine(result, termination, name) {
   // nobody won: a draw for all, or some seats lost and the others share the game (3–4 players)
   if (!losers.length) return t("result.draw");
   return losers.map((n) => (n === you ? t("result.you_lose") : t("result.loses", { name: n }))).join(", ");
+}
+
+// The turn holding action `ply` (1-based) and the number of turns, a turn being a seat's actions
+// in a row as the move list groups them (without movers, every action is a turn).
+function turnOfPly(movers, count, ply) {
+  let turn = 0, at = 0;
+  for (let i = 0; i < count; i++) {
+    if (i === 0 || !movers || movers[i] !== movers[i - 1]) turn += 1;
+    if (i + 1 === ply) at = turn;
+  }
+  return { turn: at, turns: turn };
 }
 
 // A refusal written under the button that was pressed: on a phone that button is often at the
@@ -216,7 +232,9 @@ async function matchesPage(app) {
     const yours = mine.filter((i) => r.players[i] === "human")
       .map((i) => (r.seats && r.seats[i] && r.seats[i].name ? seatWord(r.seats[i]) : t("seat.player", { n: i + 1 }))).join(", ");
     const apart = mine.length > 0 && r.players.some((p, i) => p === "human" && !mine.includes(i)); // people at a distance
-    const who = r.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : apart && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
+    // "you" where this browser plays one person seat (against the computer too), "person" in pass and play
+    const alone = mine.filter((i) => r.players[i] === "human").length === 1;
+    const who = r.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
     const result = r.status === "over" ? resultLine(r.result, r.termination, name) || t("matches.finished") : t("matches.in_play");
     const moves = r.turns === r.ply ? `${r.ply}` : t("matches.turns_actions", { n: r.turns, actions: r.ply });
@@ -550,10 +568,15 @@ async function matchPage(app, id) {
   // then undo needs their consent (a takeback request)
   const distance = myPeople.length > 0 && humans.some((i) => !mySeats.includes(i));
   const who = (i) => named ? `${seatName(i)} (${view.players[i] !== "human" ? t("seat.tag.computer_level", { level: view.players[i].slice(6) })
-    : distance && mySeats.includes(i) ? t("seat.tag.you") : view.claimed && !view.claimed[i] ? t("seat.tag.invited") : t("seat.tag.person")})` : seatName(i);
+    : (distance || myPeople.length === 1) && mySeats.includes(i) ? t("seat.tag.you") : view.claimed && !view.claimed[i] ? t("seat.tag.invited") : t("seat.tag.person")})` : seatName(i);
   const compTag = named ? ` (${t("seat.tag.computer")})` : "";
   const you = t("seat.you");
-  const abbrev = (i) => { const n = seatName(i); return n === t("seat.player", { n: i + 1 }) ? t("seat.player_short", { n: i + 1 }) : n[0]; };
+  // the move list's badge: the name's first letter, or P1, P2 where seats share one (two computers)
+  const abbrev = (i) => {
+    const n = seatName(i);
+    const clash = !named && view.players.some((_, j) => j !== i && seatName(j)[0] === n[0]);
+    return clash || n === t("seat.player", { n: i + 1 }) ? t("seat.player_short", { n: i + 1 }) : n[0];
+  };
   const hotSeatHidden = view.hidden_information && myPeople.length > 1; // hands may differ: ask for no seat
   let shownSeat = null; // hand-over screen: seat whose private view is on screen
   let replayPly = null; // null: live position
@@ -898,10 +921,15 @@ async function matchPage(app, id) {
     else if (view.thinking) s = t("status.thinking", { who: `${seatName(view.to_move)}${compTag}` });
     // (a match stored before seats had tokens has none claimed, and nobody to wait for)
     else if (view.to_move !== null && view.human_to_move && !view.claimed[view.to_move] && view.claimed.some(Boolean)) s = t("status.waiting_seat", { who: seatName(view.to_move) });
-    else if (view.to_move !== null && myTurn && distance) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.your_move_as", { who: seatName(view.to_move) });
+    else if (view.to_move !== null && myTurn && (distance || myPeople.length === 1)) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.your_move_as", { who: seatName(view.to_move) });
     else if (view.to_move !== null) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.to_move", { who: seatName(view.to_move) + (view.human_to_move ? "" : compTag) });
     else s = "";
-    if (!live) s = t("status.replay", { ply: replayPly, of: view.ply }) + (replayPly === 0 ? ` (${t("status.start")})` : ` (${view.moves[replayPly - 1]})`);
+    // turns numbered as the move list numbers them, so that "turn 21" is the list's "21."
+    if (!live) {
+      const { turn, turns } = turnOfPly(view.movers, view.moves.length, replayPly);
+      s = replayPly === 0 ? t("status.replay_start", { turns, of: view.ply })
+        : t("status.replay", { turn, turns, move: view.moves[replayPly - 1], ply: replayPly, of: view.ply });
+    }
     status.textContent = s;
     // a spectator of a finished game waits for no move: the note says where the moves are
     watching.textContent = over ? t("match.watching_over") : t("match.watching");
