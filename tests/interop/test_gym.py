@@ -9,14 +9,54 @@ pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from abstracta.interop.gym import make  # noqa: E402
+import gymnasium  # noqa: E402
+
+import abstracta  # noqa: E402
+from abstracta.interop.gym import AbstractaGymEnv, env_id, make  # noqa: E402
 
 from .helpers import VARIANTS  # noqa: E402
 
 
+def test_every_game_is_registered_under_its_own_name():
+    for name in abstracta.registered_games():
+        spec = gymnasium.spec(f"abstracta/{name}-v0")
+        assert spec.id == env_id(name) and spec.namespace == "abstracta" and spec.version == 0
+        assert spec.name == name and spec.kwargs == {"game_name": name}
+    assert sorted(s.name for s in gymnasium.registry.values() if s.namespace == "abstracta") \
+        == abstracta.registered_games()
+
+
 @pytest.mark.parametrize("name, options", VARIANTS)
 def test_check_env(name, options):
-    check_env(make(name, opponent="level:2", **options), skip_render_check=True)
+    # as a user makes it: by id, options and opponent as make's keyword arguments
+    env = gymnasium.make(env_id(name), opponent="level:2", render_mode="ansi", **options)
+    assert isinstance(env.unwrapped, AbstractaGymEnv) and env.unwrapped.interop.game.options == \
+        abstracta.load_game(name, **options).options
+    check_env(env.unwrapped)
+
+
+def test_make_by_id_plays_as_make_does():
+    env = gymnasium.make("abstracta/fanorona-v0", size="telo", opponent="level:1")
+    same = make("fanorona", size="telo", opponent="level:1")
+    obs, info = env.reset(seed=4)
+    assert np.array_equal(obs, same.reset(seed=4)[0]) and obs.shape == (38,)
+    for _ in range(3):
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        step, other = env.step(action), same.step(action)
+        info = step[4]
+        assert np.array_equal(step[0], other[0]) and step[1:4] == other[1:4]
+    assert env.unwrapped.state.history() == same.state.history()
+
+
+def test_the_module_prefix_of_an_id_imports_the_module():
+    import subprocess
+    import sys
+
+    code = ("import gymnasium; e = gymnasium.make('abstracta.interop.gym:abstracta/nibble-v0', "
+            "variant='square9', opponent='random'); print(e.spec.id, e.reset(seed=0)[0].shape)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["abstracta/nibble-v0", "(838,)"]
 
 
 def test_illegal_action_ends_the_episode_as_a_loss():
