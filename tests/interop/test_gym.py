@@ -154,3 +154,64 @@ def test_a_max_turns_that_ends_the_game_before_the_agent_moves_is_refused_at_res
     env = make("fanorona", size="telo", seat=1, opponent="random", max_turns=2)
     obs, info = env.reset(seed=0)
     assert info["action_mask"].any() and not env.state.is_terminal()
+
+
+def _deterministic_opponents(name: str, options: dict) -> list[str]:
+    """Seat specs that play the same moves for the same seed: levels 1-2 and a search with a
+    depth or iteration budget reading the game's evaluator (tuned weights where a level plays them)."""
+    game = abstracta.load_game(name, **options)
+    specs = ["level:1", "level:2", "mcts:i8"]
+    if game.num_players == 2:
+        specs.append("alphabeta:d1")  # the levels' evaluator where alpha-beta is their search
+    if game.description.tuning is not None:
+        weights = "/".join(repr(w) for w in game.description.tuning.weights)
+        specs.append(("alphabeta:d1" if game.num_players == 2 else "mcts:i8") + "+w=" + weights)
+    return specs
+
+
+def _play(env, actions_from, steps):
+    """``steps`` agent actions (the first legal one after ``actions_from`` ones), or to the end."""
+    out = []
+    info = env.unwrapped._info()
+    for _ in range(steps):
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(int(legal[actions_from % len(legal)]))
+        out.append((obs.tolist(), reward, terminated, truncated))
+        if terminated or truncated:
+            break
+    return out, env.unwrapped.state.history()
+
+
+@pytest.mark.parametrize("name, options", VARIANTS)
+def test_an_environment_pickles_and_deep_copies_and_plays_on_identically(name, options):
+    import copy
+    import pickle
+
+    for opponent in _deterministic_opponents(name, options):
+        env = gymnasium.make(env_id(name), opponent=opponent, **options)
+        env.reset(seed=7)
+        _play(env, 3, 2)
+        copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+        expected = _play(env, 5, 6)
+        for again in copies:
+            assert _play(again, 5, 6) == expected, opponent
+        # and a new episode from the same seed in each
+        env.reset(seed=11)
+        expected = _play(env, 1, 4)
+        for again in copies:
+            again.reset(seed=11)
+            assert _play(again, 1, 4) == expected, opponent
+
+
+@pytest.mark.parametrize("name, options", VARIANTS)
+def test_an_environment_against_any_level_pickles(name, options):
+    import copy
+    import pickle
+
+    for level in range(1, 7):
+        env = make(name, opponent=f"level:{level}", **options)
+        env.reset(seed=1)
+        for again in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+            assert again.state.history() == env.state.history()
+            assert [type(b) for b in again._bots.values()] == [type(b) for b in env._bots.values()]
+            assert np.array_equal(again.action_masks(), env.action_masks())
