@@ -109,3 +109,23 @@ def test_actions_of_the_wrong_type_raise_and_change_nothing():
         assert e.state.history() == [] and e.agent_selection == "player_0"
     e.step(np.int64(legal))
     assert e.state.history() == [legal]
+
+
+def test_a_seed_of_zero_with_explicit_chance_is_refused_like_any_seed():
+    from abstracta import OptionError
+    from abstracta.interop.gym import make
+
+    for seed in (0, 5):
+        with pytest.raises(OptionError, match=rf"seed {seed}: .*chance='seeded'"):
+            env("nibble", seed=seed)
+        with pytest.raises(OptionError, match=rf"seed {seed}: .*chance='seeded'"):
+            make("fibonacci-cards", seed=seed)
+    e = env("nibble", variant="square9", chance="seeded", seed=0)
+    e.reset(seed=1)
+    assert e.state.to_text() == abstracta_start("nibble", variant="square9")
+
+
+def abstracta_start(name, **options):
+    import abstracta
+
+    return abstracta.load_game(name, **options).new_initial_state(0).to_text()
