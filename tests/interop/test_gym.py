@@ -215,3 +215,17 @@ def test_an_environment_against_any_level_pickles(name, options):
             assert again.state.history() == env.state.history()
             assert [type(b) for b in again._bots.values()] == [type(b) for b in env._bots.values()]
             assert np.array_equal(again.action_masks(), env.action_masks())
+
+
+def test_async_vector_environments_by_id():
+    # AsyncVectorEnv builds each environment in a worker process from the registered id
+    envs = gymnasium.make_vec("abstracta/nibble-v0", num_envs=2, vectorization_mode="async",
+                              variant="square9", opponent="level:1")
+    try:
+        obs, info = envs.reset(seed=0)
+        assert obs.shape == (2, 838) and info["action_mask"].shape == (2, 82)
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in info["action_mask"]])
+        obs, reward, terminated, truncated, info = envs.step(actions)
+        assert obs.shape == (2, 838) and not terminated.any() and not truncated.any()
+    finally:
+        envs.close()
