@@ -229,3 +229,13 @@ def test_async_vector_environments_by_id():
         assert obs.shape == (2, 838) and not terminated.any() and not truncated.any()
     finally:
         envs.close()
+
+
+def test_reset_options_are_refused_not_ignored():
+    env = make("fanorona", size="telo", opponent="random")
+    env.reset(seed=0)
+    env.step(22)
+    with pytest.raises(ValueError, match=r"reset options \['seat'\]: this environment takes none"):
+        env.reset(seed=0, options={"seat": 1})
+    assert env.state.history()[0] == 22 and env.seat == 0  # unchanged
+    assert env.reset(seed=0, options={})[0].shape == (38,)

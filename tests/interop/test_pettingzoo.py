@@ -25,6 +25,17 @@ def test_api_test(name, options):
     api_test(env(name, **options), num_cycles=200)
 
 
+@pytest.mark.parametrize("name, options", VARIANTS)
+def test_seed_and_render_tests(name, options, capsys):
+    from pettingzoo.test import render_test, seed_test
+
+    def make_env(render_mode=None, **kwargs):
+        return env(name, render_mode=render_mode, **options, **kwargs)
+
+    seed_test(make_env, num_cycles=30)
+    render_test(make_env)
+
+
 def _random_games(e, games, seed):
     """Masked random agents; returns the final returns of each game and the longest game."""
     rng = random.Random(seed)
@@ -129,3 +140,14 @@ def abstracta_start(name, **options):
     import abstracta
 
     return abstracta.load_game(name, **options).new_initial_state(0).to_text()
+
+
+def test_reset_options_are_refused_not_ignored():
+    e = env("fanorona", size="telo")
+    e.reset(seed=0)
+    e.step(22)
+    with pytest.raises(ValueError, match=r"reset options \['max_turns'\]: this environment takes none"):
+        e.reset(seed=0, options={"max_turns": 3})
+    assert e.state.history() == [22]
+    e.reset(seed=0, options={})
+    assert e.state.history() == []

@@ -35,6 +35,7 @@ generator (``layout_seeds`` defaults to 2**63 here).
   ``info["illegal_action"]`` true, the game unchanged, ``step`` refused until ``reset()``
   (an action is an ``int`` or a NumPy integer: a float, a string or ``None`` is illegal) (so ``gymnasium.utils.env_checker.check_env``,
   which steps random actions, passes);
+* ``reset(seed=…)`` takes no ``options`` (a non-empty dict is refused: ``ValueError``);
 * ``render()``: the board as text, as the agent's seat sees it (an opponent's hand stays
   hidden until the game is over).
 """
@@ -107,6 +108,11 @@ class AbstractaGymEnv(gymnasium.Env):
 
     # --- gymnasium ---------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        if options:
+            # the whole configuration is given when the environment is made: an option here
+            # would otherwise go unused without a word
+            raise ValueError(f"reset options {sorted(options)}: this environment takes none (give the game's "
+                             "options, opponent and seat when making it)")
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
