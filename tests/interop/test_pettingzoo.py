@@ -141,13 +141,3 @@ def abstracta_start(name, **options):
 
     return abstracta.load_game(name, **options).new_initial_state(0).to_text()
 
-
-def test_reset_options_are_refused_not_ignored():
-    e = env("fanorona", size="telo")
-    e.reset(seed=0)
-    e.step(22)
-    with pytest.raises(ValueError, match=r"reset options \['max_turns'\]: this environment takes none"):
-        e.reset(seed=0, options={"max_turns": 3})
-    assert e.state.history() == [22]
-    e.reset(seed=0, options={})
-    assert e.state.history() == []

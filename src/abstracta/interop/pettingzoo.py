@@ -20,7 +20,8 @@ from the generator of ``reset(seed=…)``; ``layout_seeds`` defaults to 2**63 he
 * rewards: the rules' returns (+1 win, −1 loss, 0 draw; Slide Checkers' eliminated seats −1)
   when the game ends, else 0; ``terminations`` all true at the end, ``truncations`` all true
   (rewards 0) when ``max_turns`` player actions were played first;
-* ``reset(seed=…)`` takes no ``options`` (a non-empty dict is refused: ``ValueError``);
+* ``reset(seed=…, options=…)``: ``options`` go unused (PettingZoo's ``api_test`` resets with
+  made-up ones and expects them taken; the configuration is ``env``'s arguments);
 * ``render()``: the board as text (``render_mode="ansi"`` returns it, ``"human"`` prints it):
   the whole state, every hand included — the environment's picture for whoever runs it, not
   an agent's observation (agents get ``observe``).
@@ -124,11 +125,6 @@ class AbstractaAECEnv(AECEnv):
             self.infos[agent] = {"action_mask": self._mask(agent)}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if options:
-            # the whole configuration is given when the environment is made: an option here
-            # would otherwise go unused without a word
-            raise ValueError(f"reset options {sorted(options)}: this environment takes none (give the game's "
-                             "options, max_turns and chance when making it)")
         if seed is not None:
             self._rng = random.Random(seed)
         self.state = self.interop.new_initial_state()
