@@ -121,3 +121,40 @@ def test_mcts_undo_and_clone_walks_agree() -> None:
         trees.append((action, [(ch.action, ch.visits, round(ch.value, 9)) for ch in bot.root.children]))
     assert trees[0] == trees[1] == trees[2]
     assert bot._faster_undo is not None  # calibrated on the first 64 iterations
+
+
+@pytest.mark.parametrize("spec", ["alphabeta:d3", "paranoid:d2", "table"])
+def test_a_search_with_a_stop_signal_pickles_and_plays_on_the_same(spec):
+    # the stop signal is an Event (a lock): it stays with the thread, a copy takes its own
+    import copy
+    import pickle
+    import threading
+
+    from abstracta import load_game
+    from abstracta.ai.base import stoppable
+
+    game = load_game("fanorona", size="telo")
+    bot = make_bot(spec, game, seed=3)
+    state = game.new_initial_state()
+    state.apply_action(bot.step(state))
+    copies = [pickle.loads(pickle.dumps(bot)), copy.deepcopy(bot)]
+    expected = []
+    for _ in range(4):
+        if state.is_terminal():
+            break
+        expected.append(bot.step(state))
+        state.apply_action(expected[-1])
+    replay = game.new_initial_state()
+    replay.apply_action(state.history()[0])
+    for again in copies:
+        s = replay.clone()
+        played = []
+        for _ in expected:
+            played.append(again.step(s))
+            s.apply_action(played[-1])
+        assert played == expected
+    if spec != "table":
+        stop = threading.Event()
+        with stoppable(stop):
+            again = pickle.loads(pickle.dumps(bot))
+            assert again._stop is stop

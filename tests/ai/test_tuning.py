@@ -353,3 +353,34 @@ def test_fit_stays_finite_where_the_terms_separate_the_results():
         fit = fit_weights(rows * 20, ([1.0] * 5 + [0.0] * 5) * 20, default=(0.5, 0.5))
     assert all(math.isfinite(w) and abs(w) < 100 for w in fit.weights)
     assert fit.loss_tuned < fit.loss_default
+
+
+# --------------------------------------------------------------------------- pickling
+#: level_fingerprint of levels 1-6 where tuned weights are played, as they were before tuned
+#: evaluators became picklable (TunedEvaluator): the same players, the same fingerprints
+TUNED_FINGERPRINTS = {
+    ("fanorona", ()): ["317cad923124", "3de80e64abe7", "0de9ed1e8745", "5e2f308136dd", "1a36c56f6353", "16988b2a019c"],
+    ("fibonacci", ()): ["317cad923124", "69335bdf3541", "42fce512136b", "f9de7b3630a9", "fcd06aaa077c", "fb24423930de"],
+}
+
+
+@pytest.mark.parametrize("key", list(TUNED_FINGERPRINTS), ids=[n for n, _ in TUNED_FINGERPRINTS])
+def test_a_tuned_evaluator_pickles_and_keeps_its_name_values_and_fingerprints(key):
+    import copy
+    import pickle
+
+    from abstracta.ai.levels import _callable_name, level_fingerprint
+
+    name, options = key
+    game = load_game(name, **dict(options))
+    assert [level_fingerprint(game, level) for level in range(1, 7)] == TUNED_FINGERPRINTS[key]
+    tuned = game.description.levels[4].evaluator
+    assert _callable_name(tuned).startswith(f"abstracta.games.{name}.evaluate.make_evaluator.<locals>.weighted[")
+    again = pickle.loads(pickle.dumps(tuned))
+    assert copy.deepcopy(tuned) is tuned
+    assert _callable_name(again) == _callable_name(tuned) and again.weights == tuned.weights
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+        assert again(state, 0) == tuned(state, 0) and again(state, 1) == tuned(state, 1)

@@ -89,6 +89,14 @@ def test_a_seed_without_seeded_chance_is_refused_not_ignored():
     with pytest.raises(OptionError, match="chance='seeded'"):
         InteropGame("fibonacci-cards", seed=1, chance="explicit")
     assert InteropGame("nibble", seed=5, chance="seeded").seed == 5
+    # 0 is a seed too: it used to pass silently, as if no seed had been given
+    with pytest.raises(OptionError, match=r"seed 0: .*chance='seeded'.*0 included"):
+        InteropGame("fibonacci-cards", seed=0)
+    with pytest.raises(OptionError, match=r"seed 0: "):
+        InteropGame("fibonacci", variant="cards", seed=0, chance="explicit")
+    assert InteropGame("nibble").seed is None and InteropGame("nibble").params()["seed"] is None
+    assert InteropGame("nibble", chance="seeded").seed == 0  # seeded mode without a seed: seed 0
+    assert InteropGame("nibble", seed=0, chance="seeded").seed == 0
     assert InteropGame("fanorona", seed=5).seed == 5  # no chance: nothing to decide either way
 
 

@@ -9,14 +9,57 @@ pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from abstracta.interop.gym import make  # noqa: E402
+import gymnasium  # noqa: E402
+
+import abstracta  # noqa: E402
+from abstracta.interop.gym import AbstractaGymEnv, env_id, make  # noqa: E402
 
 from .helpers import VARIANTS  # noqa: E402
 
 
+def test_every_game_is_registered_under_its_own_name():
+    from abstracta.interop.gym import register_all
+
+    register_all()  # a game another test registered at run time (abstracta.register_game) too
+    for name in abstracta.registered_games():
+        spec = gymnasium.spec(f"abstracta/{name}-v0")
+        assert spec.id == env_id(name) and spec.namespace == "abstracta" and spec.version == 0
+        assert spec.name == name and spec.kwargs == {"game_name": name}
+    assert sorted(s.name for s in gymnasium.registry.values() if s.namespace == "abstracta") \
+        == abstracta.registered_games()
+
+
 @pytest.mark.parametrize("name, options", VARIANTS)
 def test_check_env(name, options):
-    check_env(make(name, opponent="level:2", **options), skip_render_check=True)
+    # as a user makes it: by id, options and opponent as make's keyword arguments
+    env = gymnasium.make(env_id(name), opponent="level:2", render_mode="ansi", **options)
+    assert isinstance(env.unwrapped, AbstractaGymEnv) and env.unwrapped.interop.game.options == \
+        abstracta.load_game(name, **options).options
+    check_env(env.unwrapped)
+
+
+def test_make_by_id_plays_as_make_does():
+    env = gymnasium.make("abstracta/fanorona-v0", size="telo", opponent="level:1")
+    same = make("fanorona", size="telo", opponent="level:1")
+    obs, info = env.reset(seed=4)
+    assert np.array_equal(obs, same.reset(seed=4)[0]) and obs.shape == (38,)
+    for _ in range(3):
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        step, other = env.step(action), same.step(action)
+        info = step[4]
+        assert np.array_equal(step[0], other[0]) and step[1:4] == other[1:4]
+    assert env.unwrapped.state.history() == same.state.history()
+
+
+def test_the_module_prefix_of_an_id_imports_the_module():
+    import subprocess
+    import sys
+
+    code = ("import gymnasium; e = gymnasium.make('abstracta.interop.gym:abstracta/nibble-v0', "
+            "variant='square9', opponent='random'); print(e.spec.id, e.reset(seed=0)[0].shape)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["abstracta/nibble-v0", "(838,)"]
 
 
 def test_illegal_action_ends_the_episode_as_a_loss():
@@ -114,3 +157,88 @@ def test_a_max_turns_that_ends_the_game_before_the_agent_moves_is_refused_at_res
     env = make("fanorona", size="telo", seat=1, opponent="random", max_turns=2)
     obs, info = env.reset(seed=0)
     assert info["action_mask"].any() and not env.state.is_terminal()
+
+
+def _deterministic_opponents(name: str, options: dict) -> list[str]:
+    """Seat specs that play the same moves for the same seed: levels 1-2 and a search with a
+    depth or iteration budget reading the game's evaluator (tuned weights where a level plays them)."""
+    game = abstracta.load_game(name, **options)
+    specs = ["level:1", "level:2", "mcts:i8"]
+    if game.num_players == 2:
+        specs.append("alphabeta:d1")  # the levels' evaluator where alpha-beta is their search
+    if game.description.tuning is not None:
+        weights = "/".join(repr(w) for w in game.description.tuning.weights)
+        specs.append(("alphabeta:d1" if game.num_players == 2 else "mcts:i8") + "+w=" + weights)
+    return specs
+
+
+def _play(env, actions_from, steps):
+    """``steps`` agent actions (the first legal one after ``actions_from`` ones), or to the end."""
+    out = []
+    info = env.unwrapped._info()
+    for _ in range(steps):
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(int(legal[actions_from % len(legal)]))
+        out.append((obs.tolist(), reward, terminated, truncated))
+        if terminated or truncated:
+            break
+    return out, env.unwrapped.state.history()
+
+
+@pytest.mark.parametrize("name, options", VARIANTS)
+def test_an_environment_pickles_and_deep_copies_and_plays_on_identically(name, options):
+    import copy
+    import pickle
+
+    for opponent in _deterministic_opponents(name, options):
+        env = gymnasium.make(env_id(name), opponent=opponent, **options)
+        env.reset(seed=7)
+        _play(env, 3, 2)
+        copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+        expected = _play(env, 5, 6)
+        for again in copies:
+            assert _play(again, 5, 6) == expected, opponent
+        # and a new episode from the same seed in each
+        env.reset(seed=11)
+        expected = _play(env, 1, 4)
+        for again in copies:
+            again.reset(seed=11)
+            assert _play(again, 1, 4) == expected, opponent
+
+
+@pytest.mark.parametrize("name, options", VARIANTS)
+def test_an_environment_against_any_level_pickles(name, options):
+    import copy
+    import pickle
+
+    for level in range(1, 7):
+        env = make(name, opponent=f"level:{level}", **options)
+        env.reset(seed=1)
+        for again in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+            assert again.state.history() == env.state.history()
+            assert [type(b) for b in again._bots.values()] == [type(b) for b in env._bots.values()]
+            assert np.array_equal(again.action_masks(), env.action_masks())
+
+
+def test_async_vector_environments_by_id():
+    # AsyncVectorEnv builds each environment in a worker process from the registered id
+    envs = gymnasium.make_vec("abstracta/nibble-v0", num_envs=2, vectorization_mode="async",
+                              variant="square9", opponent="level:1")
+    try:
+        obs, info = envs.reset(seed=0)
+        assert obs.shape == (2, 838) and info["action_mask"].shape == (2, 82)
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in info["action_mask"]])
+        obs, reward, terminated, truncated, info = envs.step(actions)
+        assert obs.shape == (2, 838) and not terminated.any() and not truncated.any()
+    finally:
+        envs.close()
+
+
+def test_reset_options_are_refused_not_ignored():
+    env = make("fanorona", size="telo", opponent="random")
+    env.reset(seed=0)
+    env.step(22)
+    with pytest.raises(ValueError, match=r"reset options \['seat'\]: this environment takes none"):
+        env.reset(seed=0, options={"seat": 1})
+    assert env.state.history()[0] == 22 and env.seat == 0  # unchanged
+    assert env.reset(seed=0, options={})[0].shape == (38,)

@@ -255,3 +255,24 @@ def test_first_player_survives_the_game_string():
     absent = pyspiel.load_game("python_abstracta_nibble")  # -1: absent, the seed chooses
     assert absent.get_parameters()["first_player"] == -1 and absent.interop.game.options["first_player"] is None
     assert pyspiel.load_game(str(absent)).interop.game.options["first_player"] is None
+
+
+def test_a_seed_of_zero_with_explicit_chance_is_refused_like_any_seed():
+    # OpenSpiel fills in every default before the game sees its parameters, so the default had
+    # to be a value of its own (-1): seed=0 used to be taken for "no seed" and pass silently
+    for given in ({"seed": 0}, {"seed": 0, "chance": "explicit"}):
+        with pytest.raises(abstracta.OptionError, match=r"seed 0: .*chance='seeded'"):
+            pyspiel.load_game("python_abstracta_fibonacci_cards", given)
+    with pytest.raises(abstracta.OptionError, match=r"seed 0: "):
+        pyspiel.load_game("python_abstracta_nibble(seed=0)")
+    with pytest.raises(abstracta.OptionError, match=r"seed 0: "):
+        aos.load("fibonacci", variant="cards", seed=0)
+    default = pyspiel.load_game("python_abstracta_fibonacci_cards")
+    assert default.get_parameters()["seed"] == -1 and default.interop.seed is None
+    assert pyspiel.load_game(str(default)).interop.seed is None
+    seeded = pyspiel.load_game("python_abstracta_fibonacci_cards", {"chance": "seeded"})
+    zero = aos.load("fibonacci-cards", chance="seeded", seed=0)
+    assert seeded.interop.seed == zero.interop.seed == 0
+    assert str(seeded.new_initial_state()) == str(zero.new_initial_state()) \
+        == abstracta.load_game("fibonacci-cards").new_initial_state(0).to_text()
+    assert pickle.loads(pickle.dumps(seeded)).interop.seed == 0

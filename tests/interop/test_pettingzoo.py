@@ -25,6 +25,17 @@ def test_api_test(name, options):
     api_test(env(name, **options), num_cycles=200)
 
 
+@pytest.mark.parametrize("name, options", VARIANTS)
+def test_seed_and_render_tests(name, options, capsys):
+    from pettingzoo.test import render_test, seed_test
+
+    def make_env(render_mode=None, **kwargs):
+        return env(name, render_mode=render_mode, **options, **kwargs)
+
+    seed_test(make_env, num_cycles=30)
+    render_test(make_env)
+
+
 def _random_games(e, games, seed):
     """Masked random agents; returns the final returns of each game and the longest game."""
     rng = random.Random(seed)
@@ -109,3 +120,24 @@ def test_actions_of_the_wrong_type_raise_and_change_nothing():
         assert e.state.history() == [] and e.agent_selection == "player_0"
     e.step(np.int64(legal))
     assert e.state.history() == [legal]
+
+
+def test_a_seed_of_zero_with_explicit_chance_is_refused_like_any_seed():
+    from abstracta import OptionError
+    from abstracta.interop.gym import make
+
+    for seed in (0, 5):
+        with pytest.raises(OptionError, match=rf"seed {seed}: .*chance='seeded'"):
+            env("nibble", seed=seed)
+        with pytest.raises(OptionError, match=rf"seed {seed}: .*chance='seeded'"):
+            make("fibonacci-cards", seed=seed)
+    e = env("nibble", variant="square9", chance="seeded", seed=0)
+    e.reset(seed=1)
+    assert e.state.to_text() == abstracta_start("nibble", variant="square9")
+
+
+def abstracta_start(name, **options):
+    import abstracta
+
+    return abstracta.load_game(name, **options).new_initial_state(0).to_text()
+

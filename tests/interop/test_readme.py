@@ -62,3 +62,12 @@ def test_the_modules_docstring_examples_run(module):
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_the_gymnasium_section_names_every_registered_id():
+    from abstracta.interop.gym import REGISTERED
+
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("### Gymnasium"):text.index("### Measurements")]
+    named = set(re.findall(r"`(abstracta/[\w-]+-v\d+)`", section))
+    assert named == set(REGISTERED.values())

@@ -26,6 +26,7 @@ Repetition draws are not seen by the transposition table (positions are keyed wi
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..core.description import Evaluator
 from ..core.game import CHANCE, TERMINAL, Game, State
@@ -113,6 +114,17 @@ class AlphaBetaBot:
     def restart(self) -> None:
         self.table.clear()
         self.history_scores.clear()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the stop signal belongs to the thread that searches (search() reads it again), and an
+        # Event holds a lock, which neither pickles nor deep-copies
+        fields = dict(self.__dict__)
+        del fields["_stop"]
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
+        self._stop = stop_signal()
 
     # --- the bot ----------------------------------------------------------------------------
     def step(self, state: State) -> int:

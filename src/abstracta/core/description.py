@@ -17,6 +17,7 @@ Human-readable strings are :class:`Text` values: an English text with a key
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Protocol, Sequence
@@ -131,9 +132,37 @@ class Tuning:
         bad = [w for w in ws if not math.isfinite(w)]
         if bad:
             raise ValueError(f"weights must be finite numbers, got {bad[0]!r}")
-        fn = self.evaluator(ws)
-        fn.weights = ws  # type: ignore[attr-defined]
+        return TunedEvaluator.of(self.evaluator, ws)
+
+
+class TunedEvaluator(functools.partial):
+    """An evaluator with weights (:meth:`Tuning.make`): the factory's function, called through a
+    ``functools.partial`` (C: no Python frame added), that pickles as ``(factory, weights)``.
+
+    A game's factory returns a closure over its weights, which ``pickle`` cannot name, so a bot
+    holding one could not be handed to another process (multiprocessing, Ray, a pickled
+    Gymnasium environment). It keeps the closure's name (``functools.update_wrapper``) and
+    ``weights``, so level fingerprints read it as they read the closure.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, factory: Callable[[tuple[float, ...]], Evaluator], weights: tuple[float, ...]) -> "TunedEvaluator":
+        fn = cls(factory(weights))
+        functools.update_wrapper(fn, fn.func)
+        fn.factory = factory  # type: ignore[attr-defined]
+        fn.weights = weights  # type: ignore[attr-defined]
         return fn
+
+    def __reduce__(self) -> tuple:
+        return TunedEvaluator.of, (self.factory, self.weights)  # type: ignore[attr-defined]
+
+    def __copy__(self) -> "TunedEvaluator":
+        return self  # immutable
+
+    def __deepcopy__(self, memo: dict) -> "TunedEvaluator":
+        return self
 
 
 #: The bots every game can use; a game may add its own (:attr:`GameDescription.bots`).

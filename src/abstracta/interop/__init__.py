@@ -9,7 +9,7 @@ description and the spine only, so third-party games work too) that adds
   game dealt or laid out with seed ``k``, exactly as ``abstracta play --option seed=k``; after
   it, card draws and pile reveals are chance nodes with their real distributions
   (``State.set_explicit_chance``). ``chance="seeded"`` instead plays the game seeded with the
-  ``seed`` parameter, whose engine resolves chance itself: one fixed deal or layout, so
+  ``seed`` parameter (0 unless given; explicit chance refuses any seed, 0 included), whose engine resolves chance itself: one fixed deal or layout, so
   OpenSpiel sees a deterministic game (its sampled-stochastic mode would need the generator
   state through ``GetRNGState``, which Python games cannot provide);
 * **truncation** at ``max_turns`` player actions (chance outcomes are not counted): 0 means

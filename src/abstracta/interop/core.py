@@ -52,8 +52,9 @@ class InteropGame:
         chance: ``"explicit"`` (default) or ``"seeded"`` (see :mod:`abstracta.interop`).
         layout_seeds: K from 1 to 2**64, outcomes of the layout chance node (explicit mode).
         seed: seeded mode: the seed of every game (one fixed deal or layout: OpenSpiel then sees
-            a deterministic game, hidden information and all). Refused (≠ 0) with explicit
-            chance on a game with chance, where it would go unused.
+            a deterministic game, hidden information and all); ``None`` (the default) there
+            means seed 0. Any seed, 0 included, is refused with explicit chance on a game with
+            chance, where it would go unused.
         **options: the game's options (values or their text form, as on the command line).
 
     Raises:
@@ -61,7 +62,7 @@ class InteropGame:
     """
 
     def __init__(self, name: str, *, max_turns: int | None = None, chance: str = "explicit",
-                 layout_seeds: int = DEFAULT_LAYOUT_SEEDS, seed: int = 0, **options: Any):
+                 layout_seeds: int = DEFAULT_LAYOUT_SEEDS, seed: int | None = None, **options: Any):
         self.game: Game = load_game(name, **{k: v for k, v in options.items() if v is not None})
         self.name = self.game.name
         if chance not in CHANCE_MODES:
@@ -69,12 +70,13 @@ class InteropGame:
         if isinstance(layout_seeds, bool) or not isinstance(layout_seeds, int) or not 1 <= layout_seeds <= _SEED_LIMIT:
             raise OptionError(f"layout_seeds: expected an integer from 1 to 2**64 (outcome k is seed k), "
                               f"got {layout_seeds!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _SEED_LIMIT:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _SEED_LIMIT):
             raise OptionError(f"seed: expected an integer from 0 to 2**64 - 1, got {seed!r}")
-        if seed and chance == "explicit" and self.game.has_chance:
+        if seed is not None and chance == "explicit" and self.game.has_chance:
             # explicit chance deals from the layout chance node: the seed would go unused
-            raise OptionError(f"seed {seed}: a seed plays one fixed deal or layout only with chance='seeded' "
-                              f"(explicit chance samples it at the layout chance node)")
+            raise OptionError(f"seed {seed}: a seed plays one fixed deal or layout only with chance='seeded'; "
+                              f"explicit chance (the default) samples {self.name}'s deal or layout at the "
+                              "layout chance node and takes no seed, 0 included")
         bound = self.game.max_game_length()
         if max_turns is None:
             max_turns = 0 if bound is not None else DEFAULT_MAX_TURNS
@@ -85,7 +87,9 @@ class InteropGame:
         self.max_turns = max_turns
         self.chance = chance
         self.layout_seeds = layout_seeds
-        self.seed = seed
+        #: the seed of every game (seeded mode: 0 unless given), else ``None`` or the unused seed of
+        #: a game without chance
+        self.seed: int | None = 0 if seed is None and chance == "seeded" else seed
         self._template: State | None = None  # the start of a game without chance, cloned
         #: player actions of the longest possible game (truncation included)
         self.max_game_length: int = min(b for b in (bound, max_turns or None) if b is not None)

@@ -1,5 +1,15 @@
 """Every abstracta game as a single-agent Gymnasium environment (extra ``[gym]``; issue 19).
 
+Importing this module registers every game of ``abstracta.registered_games()`` with
+``gymnasium.register`` as ``abstracta/<name>-v0`` (:data:`REGISTERED`); ``gymnasium.make`` passes
+its keyword arguments on (the options and the parameters below)::
+
+    import gymnasium
+    import abstracta.interop.gym  # registers abstracta/<name>-v0
+    env = gymnasium.make("abstracta/fanorona-v0", size="telo", opponent="level:1")
+
+(``gymnasium.make("abstracta.interop.gym:abstracta/fanorona-v0")`` imports the module itself.)
+
 >>> from abstracta.interop.gym import make
 >>> env = make("fanorona", opponent="level:1", size="telo")
 >>> obs, info = env.reset(seed=0)
@@ -25,6 +35,7 @@ generator (``layout_seeds`` defaults to 2**63 here).
   ``info["illegal_action"]`` true, the game unchanged, ``step`` refused until ``reset()``
   (an action is an ``int`` or a NumPy integer: a float, a string or ``None`` is illegal) (so ``gymnasium.utils.env_checker.check_env``,
   which steps random actions, passes);
+* ``reset(seed=…)`` takes no ``options`` (a non-empty dict is refused: ``ValueError``);
 * ``render()``: the board as text, as the agent's seat sees it (an opponent's hand stays
   hidden until the game is over).
 """
@@ -40,6 +51,7 @@ from gymnasium import spaces
 
 from ..ai import make_bot
 from ..core.errors import IllegalActionError
+from ..core.registry import registered_games
 from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, as_action, resolve_chance
 from .pettingzoo import render_text
 
@@ -96,6 +108,11 @@ class AbstractaGymEnv(gymnasium.Env):
 
     # --- gymnasium ---------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        if options:
+            # the whole configuration is given when the environment is made: an option here
+            # would otherwise go unused without a word
+            raise ValueError(f"reset options {sorted(options)}: this environment takes none (give the game's "
+                             "options, opponent and seat when making it)")
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
@@ -148,4 +165,32 @@ def make(game_name: str, opponent: str = "level:2", **kwargs: Any) -> AbstractaG
     return AbstractaGymEnv(game_name, opponent=opponent, **kwargs)
 
 
-__all__ = ["AbstractaGymEnv", "make"]
+#: Namespace and version of the registered ids (``abstracta/<name>-v0``).
+NAMESPACE = "abstracta"
+VERSION = 0
+#: Registered ids: abstracta game name -> Gymnasium id.
+REGISTERED: dict[str, str] = {}
+
+
+def env_id(game_name: str) -> str:
+    """``"fibonacci-cards"`` -> ``"abstracta/fibonacci-cards-v0"``."""
+    return f"{NAMESPACE}/{game_name}-v{VERSION}"
+
+
+def register_all() -> dict[str, str]:
+    """Register every game of ``abstracta.registered_games()`` not yet registered (a game added
+    later with ``abstracta.register_game`` registers on the next call); returns
+    :data:`REGISTERED`. Called on import."""
+    for name in registered_games():
+        if name in REGISTERED:
+            continue
+        gid = env_id(name)
+        if gid not in gymnasium.registry:
+            gymnasium.register(id=gid, entry_point=f"{__name__}:AbstractaGymEnv", kwargs={"game_name": name})
+        REGISTERED[name] = gid
+    return REGISTERED
+
+
+register_all()
+
+__all__ = ["AbstractaGymEnv", "NAMESPACE", "REGISTERED", "env_id", "make", "register_all"]

@@ -14,7 +14,8 @@ command-line text form with ``:`` for ``,`` — OpenSpiel's game strings split o
 ``""`` meaning "absent": ``board="5:1"``), plus ``max_turns`` (int, truncation in player
 actions; 0 = the rules' own bound), ``chance`` (``"explicit"``, the default, or ``"seeded"``),
 ``layout_seeds`` (int K of the layout chance node) and ``seed`` (int, the seed of every
-game in seeded mode): see :mod:`abstracta.interop`; OpenSpiel's ints are 32-bit, so both stop
+game in seeded mode; −1, the default, means none: seed 0 in seeded mode, and the only value
+explicit chance accepts on a game with chance): see :mod:`abstracta.interop`; OpenSpiel's ints are 32-bit, so both stop
 at 2**31 - 1 here. All configuration is in the parameters, so a pickled game rebuilds from
 them; a state serializes as its history and replays. ``"5,1"`` is read as ``"5:1"``, and
 :func:`load` also takes the options as abstracta does (``board=(5, 1)``).
@@ -124,7 +125,7 @@ def _game_class(name: str) -> type:
     absent_ints = {s.name for s in default.option_specs if _absent_int(s)}
     defaults: dict[str, Any] = {**_option_params(default), "max_turns": 0 if default.max_game_length() is not None
                                 else DEFAULT_MAX_TURNS, "chance": "explicit",
-                                "layout_seeds": DEFAULT_LAYOUT_SEEDS, "seed": 0}
+                                "layout_seeds": DEFAULT_LAYOUT_SEEDS, "seed": ABSENT}
 
     class AbstractaSpielGame(pyspiel.Game):
         __doc__ = f"abstracta's {name} as an OpenSpiel game (see abstracta.interop.openspiel)."
@@ -141,8 +142,11 @@ def _game_class(name: str) -> type:
             given = {k: _to_param(v) if isinstance(v, str) else v for k, v in given.items()}
             options = {k: None if k in absent_ints and v == ABSENT else _from_param(v) for k, v in given.items()
                        if k not in ("max_turns", "chance", "layout_seeds", "seed")}
+            # OpenSpiel fills in every default before this runs, so "no seed" needs a value of its
+            # own (-1): a seed of 0 given with explicit chance is refused like any other
+            seed = None if given["seed"] == ABSENT and not isinstance(given["seed"], bool) else given["seed"]
             self.interop = InteropGame(name, max_turns=given["max_turns"], chance=given["chance"],
-                                       layout_seeds=given["layout_seeds"], seed=given["seed"], **options)
+                                       layout_seeds=given["layout_seeds"], seed=seed, **options)
             g = self.interop
             game_type = _game_type(name, g.game, g.chance, defaults)
             game_info = pyspiel.GameInfo(
@@ -305,8 +309,11 @@ def load(game_name: str, **params: Any) -> pyspiel.Game:
     cls = game_class(game_name)  # UnknownGameError naming the games
     register_all()
     defaults = _CLASSES[game_name].parameter_defaults
-    specs = {s.name: s for s in cls.option_specs if s.name in defaults}
+    # ``seed`` is the adapter's parameter (the game's own seed option is not one)
+    specs = {s.name: s for s in cls.option_specs if s.name in defaults and s.name != "seed"}
     params = {k: _as_param(specs[k], defaults[k], v) if k in specs else v for k, v in params.items()}
+    if "seed" in params and params["seed"] is None:
+        params["seed"] = ABSENT
     for k, v in params.items():
         if isinstance(v, int) and not isinstance(v, bool) and not -INT_LIMIT <= v < INT_LIMIT:
             raise OptionError(f"{k}: OpenSpiel's integer parameters are 32-bit (at most 2**31 - 1), got {v} "

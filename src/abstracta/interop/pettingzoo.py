@@ -20,6 +20,8 @@ from the generator of ``reset(seed=…)``; ``layout_seeds`` defaults to 2**63 he
 * rewards: the rules' returns (+1 win, −1 loss, 0 draw; Slide Checkers' eliminated seats −1)
   when the game ends, else 0; ``terminations`` all true at the end, ``truncations`` all true
   (rewards 0) when ``max_turns`` player actions were played first;
+* ``reset(seed=…, options=…)``: ``options`` go unused (PettingZoo's ``api_test`` resets with
+  made-up ones and expects them taken; the configuration is ``env``'s arguments);
 * ``render()``: the board as text (``render_mode="ansi"`` returns it, ``"human"`` prints it):
   the whole state, every hand included — the environment's picture for whoever runs it, not
   an agent's observation (agents get ``observe``).

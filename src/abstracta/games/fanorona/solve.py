@@ -14,7 +14,7 @@ the table player and the oracle that levels 5–6 consult (Spec: fanorona.md §3
 from __future__ import annotations
 
 import time
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -203,7 +203,8 @@ def make_table_bot(game: "FanoronaGame", seed: int | None = None) -> TableBot:
     alpha-beta where no table reaches."""
     from ...ai.alphabeta import AlphaBetaBot
 
-    return TableBot(table_player(game), lambda: AlphaBetaBot(game, 1.0, seed=seed))
+    # a partial, not a lambda: the bot pickles (a Gymnasium environment, a Ray worker)
+    return TableBot(table_player(game), partial(AlphaBetaBot, game, 1.0, seed=seed))
 
 
 class Probe:
