@@ -703,3 +703,27 @@ def test_two_people_see_the_same_in_fibonaccis_card_variant_so_nothing_is_handed
     # the card game's hands differ: still handed over
     cards = play(["fibonacci-cards", "--seed", "1", "--seat", "1=human", "--records", str(tmp_path)], "\nquit\n")
     assert "pass the terminal to" in cards.output
+
+
+def test_analyse_names_the_seats_as_play_does():
+    # analyse said "for seat 1" where play says "Black move>" and "evaluation … for Black"
+    from abstracta.ai.analysis import analyse
+    from abstracta.cli import make_game, played_state
+
+    out = runner.invoke(app, ["analyse", "fanorona", "--option", "size=telo", "--budget", "50"])
+    assert out.exit_code == 0, out.output
+    state = played_state(make_game("fanorona", ["size=telo"]), None, None)
+    result = analyse(state, None, 50)
+    lines = out.output.splitlines()
+    assert lines[0] == f"{result.display} for White ({result.search}, depth {result.depth})"
+    names = {0: "White", 1: "Black"}
+    assert lines[1:] == [f"{t.turn}. {names[t.player]}: {', '.join(t.actions)}" for t in result.line]
+    assert "seat" not in out.output
+    # colours chosen by option are the seats' names; a finished game too
+    out = runner.invoke(app, ["analyse", "slide-checkers", "-o", "players=3", "-o", "colours=RYB", "--budget", "20"])
+    assert out.output.splitlines()[0].startswith("0.00 for Red (") and "\n1. Red: @" in out.output
+    out = runner.invoke(app, ["analyse", "slide-checkers", "--position", "Be8,Gc9 M G", "c9>d8*f8r"])
+    assert out.output == "game over: +1.00 for Green\n"
+    # a game without seat names keeps the numbers play shows ("Seat 1"): --seat takes them
+    out = runner.invoke(app, ["analyse", "nibble", "--budget", "30", "--seat", "1", "a1"])
+    assert " for seat 1 (" in out.output.splitlines()[0]

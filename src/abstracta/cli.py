@@ -328,13 +328,18 @@ def analyse_cmd(
         return
     if at is not None:
         print(f"ply {at[0]} of {at[1]}")
+    seats = state.game.description.seats
+
+    def seat(i: int) -> str:  # as play names the seats: Black, Green; else seat 1
+        return str(seats[i].name) if seats[i].name is not None else f"seat {i}"
+
     if result.terminal:
-        print(f"game over: {result.display} for seat {result.viewer if result.viewer is not None else 0}")
+        print(f"game over: {result.display} for {seat(result.viewer if result.viewer is not None else 0)}")
         return
-    print(f"{result.display} for seat {result.to_move} ({result.search}"
+    print(f"{result.display} for {seat(result.to_move)} ({result.search}"
           + (f", depth {result.depth}" if result.depth is not None else "") + ")")
     for turn in result.line:
-        print(f"{turn.turn}. seat {turn.player}: {', '.join(turn.actions)}")
+        print(f"{turn.turn}. {seat(turn.player)}: {', '.join(turn.actions)}")
     if result.line_cut:
         print("… " + ("then a move the viewer cannot see" if result.line_cut == "hidden" else "then a card nobody knows yet"))
 
