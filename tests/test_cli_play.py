@@ -727,3 +727,12 @@ def test_analyse_names_the_seats_as_play_does():
     # a game without seat names keeps the numbers play shows ("Seat 1"): --seat takes them
     out = runner.invoke(app, ["analyse", "nibble", "--budget", "30", "--seat", "1", "a1"])
     assert " for seat 1 (" in out.output.splitlines()[0]
+
+
+def test_slide_checkers_question_mark_lists_the_spec_canonical_order(tmp_path):
+    # §4.3: ASCII order of the action strings, so @d12 before @d5 (§7.2 says so); `?` and
+    # `moves` agree with it
+    listed = runner.invoke(app, ["moves", "slide-checkers"]).output.split()
+    assert listed == sorted(listed) and listed.index("@d12") < listed.index("@d5") and len(listed) == 24
+    out = play(["slide-checkers", "--records", str(tmp_path)], "?\nquit\n").output
+    assert out.split("Green move> ")[1].split() == listed
