@@ -967,6 +967,10 @@ async function matchPage(app, id) {
       keyHandler = null;
       if (hide) {
         boardBox.append(h("p", { class: "hidden-note" }, t("handover.hidden")));
+        // the words of the last seat's board (its hand) and what it last said (a card picked)
+        // would stay in the page for the next person to read
+        boardText.textContent = t("handover.hidden");
+        boardSay.textContent = "";
       } else if (mod && mod.render) {
         try {
           // the board module draws the structured view and sends action strings (docs/board-modules.md)
