@@ -423,6 +423,8 @@ def test_nothing_of_a_hand_in_the_page_behind_the_hand_over_screen(page, live_se
     assert page.evaluate(CARDS_IN_PAGE, ["7h", "Kd", "Qd", "3c"] + hands[1] + stock) == []
     assert page.locator("#board-text").text_content() == "Hidden until the next player is ready."
     assert page.locator("#board-say").text_content() == ""
+    # it is a person's move on this device: not "Not your move." under the legal moves
+    assert page.locator("#legal").text_content() == "Hidden until the next player is ready."
     page.click("#handover-ok")
     page.wait_for_selector("#board .cardtable")
     assert "Your hand: 4c, 6d, Jc" in page.locator("#board-text").text_content()

@@ -1003,7 +1003,8 @@ async function matchPage(app, id) {
     if (interactive) {
       for (const m of view.legal) legalBox.append(h("button", { type: "button", class: "move", "data-move": m, onclick: () => send(m) }, m));
     } else {
-      legalBox.append(h("span", { class: "muted" }, over ? t("match.over_note") : connLost ? t("match.waiting_server") : (live ? t("match.not_your_move") : t("match.replaying"))));
+      legalBox.append(h("span", { class: "muted" }, over ? t("match.over_note") : connLost ? t("match.waiting_server") : hide ? t("handover.hidden")
+        : (live ? t("match.not_your_move") : t("match.replaying"))));
     }
     // a spectator and a finished game have no move to pick or type: nothing greyed is shown
     legalWrap.hidden = entryForm.hidden = spectator || over;
