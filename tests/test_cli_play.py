@@ -736,3 +736,24 @@ def test_slide_checkers_question_mark_lists_the_spec_canonical_order(tmp_path):
     assert listed == sorted(listed) and listed.index("@d12") < listed.index("@d5") and len(listed) == 24
     out = play(["slide-checkers", "--records", str(tmp_path)], "?\nquit\n").output
     assert out.split("Green move> ")[1].split() == listed
+
+
+def test_replay_wraps_the_move_list_between_entries(tmp_path):
+    # the no-break space in "7. a3-b2A" did not hold it together: rich breaks at it, and an
+    # 80-column terminal showed "7." at a line's end and "a3-b2A" on the next
+    import re
+
+    from abstracta.cli import console
+
+    result = play(["slide-checkers", "--seat", "0=random", "--seat", "1=random", "--seed", "5",
+                   "--records", str(tmp_path)])
+    record = saved_record(result.output)
+    assert len(record.moves) > 30
+    out = runner.invoke(app, ["replay", str(next(tmp_path.iterdir()))]).output.splitlines()
+    start = next(i for i, line in enumerate(out) if line.startswith("1.\u00a0"))
+    board = record.make_game().render(record.replay()[0]).plain.splitlines()[0].rstrip()
+    lines = out[start:next(i for i in range(start, len(out)) if out[i].rstrip() == board)]  # up to the final board
+    entry = r"\d+\.\u00a0\S+"
+    assert all(re.fullmatch(f"{entry}(  {entry})*", line) for line in lines), lines
+    assert all(len(line) <= console.width for line in lines) and len(lines) > 1
+    assert re.findall(entry, " ".join(lines)) == [f"{i}.\u00a0{m}" for i, m in enumerate(record.moves, 1)]
