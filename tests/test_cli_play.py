@@ -703,3 +703,57 @@ def test_two_people_see_the_same_in_fibonaccis_card_variant_so_nothing_is_handed
     # the card game's hands differ: still handed over
     cards = play(["fibonacci-cards", "--seed", "1", "--seat", "1=human", "--records", str(tmp_path)], "\nquit\n")
     assert "pass the terminal to" in cards.output
+
+
+def test_analyse_names_the_seats_as_play_does():
+    # analyse said "for seat 1" where play says "Black move>" and "evaluation … for Black"
+    from abstracta.ai.analysis import analyse
+    from abstracta.cli import make_game, played_state
+
+    out = runner.invoke(app, ["analyse", "fanorona", "--option", "size=telo", "--budget", "50"])
+    assert out.exit_code == 0, out.output
+    state = played_state(make_game("fanorona", ["size=telo"]), None, None)
+    result = analyse(state, None, 50)
+    lines = out.output.splitlines()
+    assert lines[0] == f"{result.display} for White ({result.search}, depth {result.depth})"
+    names = {0: "White", 1: "Black"}
+    assert lines[1:] == [f"{t.turn}. {names[t.player]}: {', '.join(t.actions)}" for t in result.line]
+    assert "seat" not in out.output
+    # colours chosen by option are the seats' names; a finished game too
+    out = runner.invoke(app, ["analyse", "slide-checkers", "-o", "players=3", "-o", "colours=RYB", "--budget", "20"])
+    assert out.output.splitlines()[0].startswith("0.00 for Red (") and "\n1. Red: @" in out.output
+    out = runner.invoke(app, ["analyse", "slide-checkers", "--position", "Be8,Gc9 M G", "c9>d8*f8r"])
+    assert out.output == "game over: +1.00 for Green\n"
+    # a game without seat names keeps the numbers play shows ("Seat 1"): --seat takes them
+    out = runner.invoke(app, ["analyse", "nibble", "--budget", "30", "--seat", "1", "a1"])
+    assert " for seat 1 (" in out.output.splitlines()[0]
+
+
+def test_slide_checkers_question_mark_lists_the_spec_canonical_order(tmp_path):
+    # §4.3: ASCII order of the action strings, so @d12 before @d5 (§7.2 says so); `?` and
+    # `moves` agree with it
+    listed = runner.invoke(app, ["moves", "slide-checkers"]).output.split()
+    assert listed == sorted(listed) and listed.index("@d12") < listed.index("@d5") and len(listed) == 24
+    out = play(["slide-checkers", "--records", str(tmp_path)], "?\nquit\n").output
+    assert out.split("Green move> ")[1].split() == listed
+
+
+def test_replay_wraps_the_move_list_between_entries(tmp_path):
+    # the no-break space in "7. a3-b2A" did not hold it together: rich breaks at it, and an
+    # 80-column terminal showed "7." at a line's end and "a3-b2A" on the next
+    import re
+
+    from abstracta.cli import console
+
+    result = play(["slide-checkers", "--seat", "0=random", "--seat", "1=random", "--seed", "5",
+                   "--records", str(tmp_path)])
+    record = saved_record(result.output)
+    assert len(record.moves) > 30
+    out = runner.invoke(app, ["replay", str(next(tmp_path.iterdir()))]).output.splitlines()
+    start = next(i for i, line in enumerate(out) if line.startswith("1.\u00a0"))
+    board = record.make_game().render(record.replay()[0]).plain.splitlines()[0].rstrip()
+    lines = out[start:next(i for i in range(start, len(out)) if out[i].rstrip() == board)]  # up to the final board
+    entry = r"\d+\.\u00a0\S+"
+    assert all(re.fullmatch(f"{entry}(  {entry})*", line) for line in lines), lines
+    assert all(len(line) <= console.width for line in lines) and len(lines) > 1
+    assert re.findall(entry, " ".join(lines)) == [f"{i}.\u00a0{m}" for i, m in enumerate(record.moves, 1)]

@@ -328,13 +328,18 @@ def analyse_cmd(
         return
     if at is not None:
         print(f"ply {at[0]} of {at[1]}")
+    seats = state.game.description.seats
+
+    def seat(i: int) -> str:  # as play names the seats: Black, Green; else seat 1
+        return str(seats[i].name) if seats[i].name is not None else f"seat {i}"
+
     if result.terminal:
-        print(f"game over: {result.display} for seat {result.viewer if result.viewer is not None else 0}")
+        print(f"game over: {result.display} for {seat(result.viewer if result.viewer is not None else 0)}")
         return
-    print(f"{result.display} for seat {result.to_move} ({result.search}"
+    print(f"{result.display} for {seat(result.to_move)} ({result.search}"
           + (f", depth {result.depth}" if result.depth is not None else "") + ")")
     for turn in result.line:
-        print(f"{turn.turn}. seat {turn.player}: {', '.join(turn.actions)}")
+        print(f"{turn.turn}. {seat(turn.player)}: {', '.join(turn.actions)}")
     if result.line_cut:
         print("… " + ("then a move the viewer cannot see" if result.line_cut == "hidden" else "then a card nobody knows yet"))
 
@@ -408,7 +413,7 @@ def replay_cmd(
     console.print(f"[bold]{game.title}[/]" + (f" {opts}" if opts else "") + seed)
     if record.players:
         console.print("seats: " + ", ".join(f"{i}={p}" for i, p in enumerate(record.players)))
-    console.print(format_move_list(record.moves))
+    console.print(format_move_list(record.moves, console.width), soft_wrap=True, markup=False, highlight=False)
     if not hidden:
         console.print(game.render(final))
         console.print(f"position: {final.to_text()}", soft_wrap=True)
@@ -430,9 +435,15 @@ def spectator_board(game: Game, state: State) -> Any:
     return boards[0] if len(texts) == 1 else None
 
 
-def format_move_list(moves: list[str]) -> str:
-    """Numbered moves separated by spaces; the console wraps between entries, never inside one."""
-    return "  ".join(f"{i}.\u00a0{m}" for i, m in enumerate(moves, 1)) or "(no moves)"
+def format_move_list(moves: list[str], width: int) -> str:
+    """Numbered moves separated by spaces, in lines of at most ``width`` columns broken between
+    entries, never inside one (rich breaks at a no-break space too: "7." / "a3-b2A"); print it
+    with ``soft_wrap=True``."""
+    import textwrap
+
+    # textwrap breaks only at ASCII whitespace: the no-break space holds "7. a3-b2A" together
+    line = "  ".join(f"{i}.\u00a0{m}" for i, m in enumerate(moves, 1)) or "(no moves)"
+    return textwrap.fill(line, width=max(width, 20), break_long_words=False, break_on_hyphens=False)
 
 
 def describe_result(state: State, record: Record | None = None) -> str:

@@ -392,3 +392,40 @@ def test_a_finished_games_replay_shows_both_hands_to_a_spectator(browser, live_s
         page.screenshot(path=str(shots / "fibonacci_cards-replay-over.png"), full_page=True)
     finally:
         context.close()
+
+
+# every card string as a word in the page's markup or text (sr-only regions, attributes too)
+CARDS_IN_PAGE = r"""(cards) => { const html = document.getElementById('app').outerHTML, text = document.body.innerText;
+  return cards.filter((c) => [html, text].some((s) => new RegExp('(^|[^A-Za-z0-9])' + c + '([^A-Za-z0-9]|$)').test(s))); }"""
+
+
+def test_nothing_of_a_hand_in_the_page_behind_the_hand_over_screen(page, live_server):
+    # the words of the board (#board-text, for screen readers) kept the last seat's hand behind
+    # the hand-over screen: "Your hand: 7h, Kd, Qd, 3c" for the next person to read
+    mid = import_match(live_server)
+    page.goto(f"{live_server.url}/#/match/{mid}")
+    hands = {0: ["7h", "Kd", "5s", "Qd", "3c"], 1: ["4c", "6d", "Jc"]}
+    stock = ["3h", "9h"]
+    page.wait_for_function(WAIT_HUMAN)
+    assert page.locator("#handover-ok").is_visible()
+    assert page.evaluate(CARDS_IN_PAGE, hands[0] + hands[1] + stock) == []
+    page.click("#handover-ok")
+    page.wait_for_selector("#board .cardtable")
+    assert "Your hand: 7h, Kd, 5s, Qd, 3c" in page.locator("#board-text").text_content()
+    assert page.evaluate(CARDS_IN_PAGE, hands[1] + stock) == []
+    page.click(".hand [data-card='7h']")  # picked, then another card played
+    page.click(".hand [data-card='5s']")
+    page.click("[data-pile='2']")
+    page.wait_for_function("() => window.abstractaView.ply === 1")
+    page.wait_for_selector("#handover-ok")
+    assert page.locator("#handover").inner_text().startswith("Pass the device to Player 2.")
+    # 5s is on the table now: public; nothing else of either hand
+    assert page.evaluate(CARDS_IN_PAGE, ["7h", "Kd", "Qd", "3c"] + hands[1] + stock) == []
+    assert page.locator("#board-text").text_content() == "Hidden until the next player is ready."
+    assert page.locator("#board-say").text_content() == ""
+    # it is a person's move on this device: not "Not your move." under the legal moves
+    assert page.locator("#legal").text_content() == "Hidden until the next player is ready."
+    page.click("#handover-ok")
+    page.wait_for_selector("#board .cardtable")
+    assert "Your hand: 4c, 6d, Jc" in page.locator("#board-text").text_content()
+    assert page.evaluate(CARDS_IN_PAGE, ["7h", "Kd", "Qd", "3c"] + stock) == []

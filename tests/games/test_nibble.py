@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from abstracta import IllegalActionError, NotationError, OptionError, PositionError, load_game
@@ -414,3 +416,43 @@ def test_a_state_pickles_and_plays_on(variant):
         state.apply_action(rng.choice(state.legal_actions()))
     again = check_pickle_plays_on(state, rng)
     assert again.geometry is geometry(variant)  # the shared tables, not a copy
+
+
+@pytest.mark.parametrize("variant", ["square9", "square13", "hex"])
+def test_render_fits_80_columns_and_wraps_between_phrases(variant):
+    # TERM=dumb is 80 columns: the score line was one line of ~110 columns, which the terminal
+    # broke inside a phrase ("all of A:" / "0/9"), and thirteen counts were 85 columns
+    import io
+    import random
+
+    from rich.console import Console
+
+    game = load_game("nibble", variant=variant)
+    state = game.new_initial_state(seed=3)
+    rng = random.Random(3)
+    for _ in range(400):  # deep enough for two-digit counts, stopping short of the end
+        probe = state.clone()
+        action = rng.choice(list(probe.legal_actions()))
+        probe.apply_action(action)
+        if probe.is_terminal():
+            break
+        state = probe
+    out = io.StringIO()
+    Console(file=out, width=80, force_terminal=False, color_system=None).print(game.render(state))
+    lines = out.getvalue().splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    colours = len(state.geometry.letters)
+    for seat in (0, 1):  # every colour's count on the seat's one line
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"seat {seat} "))
+        row = lines[at] + (lines[at + 1] if colours > 9 else "")
+        assert re.findall(r"([A-M]) +(\d+)", row[7:]) == [
+            (state.geometry.letters[c], str(state.coll[seat][c])) for c in range(colours)]
+    phrases = [line.strip() for line in lines if line.startswith("        ") and not re.match(r" *[A-M]  ", line)]
+    assert len(phrases) == 4
+    assert all(p.startswith("majorities ") and p.endswith("decides when the board is empty)") for p in phrases[0::2])
+    assert all(re.fullmatch(r"(all of [A-M]: \d+/\d+|all of one colour: blocked) · (run [A-M]{3}: \d+,\d+,\d+ \(≥\d+ each\)|runs: blocked)", p)
+               for p in phrases[1::2]), phrases
+    assert max(max(state.coll[0]), max(state.coll[1])) >= 10 or variant == "square9"
+    legend = " ".join(line for line in lines if "=red" in line or "=pink" in line or "=black" in line)
+    assert legend.split() == [f"{state.geometry.letters[c]}={n}" for c, n in enumerate(
+        "red orange yellow lime green teal blue purple pink brown grey white black".split()[:colours])]

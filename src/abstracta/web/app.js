@@ -967,6 +967,10 @@ async function matchPage(app, id) {
       keyHandler = null;
       if (hide) {
         boardBox.append(h("p", { class: "hidden-note" }, t("handover.hidden")));
+        // the words of the last seat's board (its hand) and what it last said (a card picked)
+        // would stay in the page for the next person to read
+        boardText.textContent = t("handover.hidden");
+        boardSay.textContent = "";
       } else if (mod && mod.render) {
         try {
           // the board module draws the structured view and sends action strings (docs/board-modules.md)
@@ -999,7 +1003,8 @@ async function matchPage(app, id) {
     if (interactive) {
       for (const m of view.legal) legalBox.append(h("button", { type: "button", class: "move", "data-move": m, onclick: () => send(m) }, m));
     } else {
-      legalBox.append(h("span", { class: "muted" }, over ? t("match.over_note") : connLost ? t("match.waiting_server") : (live ? t("match.not_your_move") : t("match.replaying"))));
+      legalBox.append(h("span", { class: "muted" }, over ? t("match.over_note") : connLost ? t("match.waiting_server") : hide ? t("handover.hidden")
+        : (live ? t("match.not_your_move") : t("match.replaying"))));
     }
     // a spectator and a finished game have no move to pick or type: nothing greyed is shown
     legalWrap.hidden = entryForm.hidden = spectator || over;

@@ -74,6 +74,8 @@ def _colour_table(state: "NibbleState", seat: int, text: Text) -> None:
     counts = state.coll[seat]
     text.append(f"seat {seat} ", style="bold")
     for c, m in enumerate(counts):
+        if c == 7 and g.colours > 9:  # thirteen counts are 85 columns: a line of seven, then six
+            text.append("\n       ")
         text.append(" ")
         text.append(g.letters[c], style=disc_style(c))
         mark = "*" if m >= g.majority else " "
@@ -94,8 +96,10 @@ def _colour_table(state: "NibbleState", seat: int, text: Text) -> None:
                f"{','.join(str(counts[x]) for x in (best, best + 1, best + 2))} (≥{g.triple} each)")
     else:
         run = "runs: blocked"
-    text.append(f"\n        majorities {majorities}/{g.majorities} (≥{g.majority} each; decides when the board is empty) · {whole} · {run}\n",
-                style="dim")
+    # one phrase group a line, each short of 80 columns: a terminal wraps a longer line anywhere
+    # ("all of A:" on one line, "0/9" on the next)
+    text.append(f"\n        majorities {majorities}/{g.majorities} (≥{g.majority} each; decides when the board is empty)"
+                f"\n        {whole} · {run}\n", style="dim")
 
 
 def win_reason(state: "NibbleState") -> str:
@@ -123,8 +127,11 @@ def render(state: "NibbleState", player: int | None = None) -> Text:
     text.append("\n")
     for seat in (0, 1):
         _colour_table(state, seat, text)
-    legend = " ".join(f"{g.letters[c]}={COLOUR_NAMES[c]}" for c in range(g.colours))
-    text.append(legend + "\n", style="dim")
+    # thirteen names are 83 columns: broken between two names, not where a terminal would
+    names = [f"{g.letters[c]}={COLOUR_NAMES[c]}" for c in range(g.colours)]
+    half = len(names) if len(names) <= 9 else (len(names) + 1) // 2
+    for start in range(0, len(names), half):
+        text.append(" ".join(names[start:start + half]) + "\n", style="dim")
     if state.winner >= 0:
         text.append(f"game over: seat {state.winner} wins ({win_reason(state)})", style="bold")
     else:
