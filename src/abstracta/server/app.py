@@ -73,7 +73,7 @@ from ..core.registry import game_class, load_game, registered_games
 from . import i18n, push, security
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
-from .matches import CLOCK_LIMIT, TOKEN_LIMIT, MatchService, clip, cut, seat_styles
+from .matches import CLOCK_LIMIT, REPLAY_PAGE, TOKEN_LIMIT, MatchService, clip, cut, seat_styles
 from .storage import Store
 
 T = TypeVar("T")
@@ -589,10 +589,12 @@ class MatchSummary(BaseModel):
 
 
 class Positions(BaseModel):
-    ply: int
-    moves: list[str]
-    positions: list[str] = Field(description="position text after each ply; index 0 = start")
-    structs: list[dict[str, Any]] = Field(description="the structured view after each ply; index 0 = start")
+    ply: int = Field(description="the game's last ply")
+    from_: int = Field(alias="from", description="the first ply of this page")
+    to: int = Field(description="the last ply of this page (included)")
+    moves: list[str] = Field(description="every move of the game")
+    positions: list[str] = Field(description="position text after each ply of the page; index 0 = ply 'from'")
+    structs: list[dict[str, Any]] = Field(description="the structured view after each ply of the page; index 0 = ply 'from'")
 
 
 class ErrorBody(BaseModel):
@@ -962,13 +964,18 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                         media_type="application/json")
 
     @app.get("/api/matches/{match_id}/positions",
-             summary="The position text after each ply (index 0 = start), as the request's tokens may see it",
-             response_model=Positions, responses=errors(403, 404, 422), openapi_extra=TOKEN_OPTIONAL)
+             summary=f"The position after each ply, a page of at most {REPLAY_PAGE} plies, as the request's tokens may see it",
+             response_model=Positions, responses=errors(403, 404, 422, 429), openapi_extra=TOKEN_OPTIONAL)
     def get_positions(match_id: str, tokens: Tokens,
-                      seat: int | None = Query(None, ge=0, le=15, description="as for GET /api/matches/{match_id}")
-                      ) -> dict[str, Any]:
-        match, texts, structs = service.positions_of(match_id, tokens, seat)
-        return {"ply": match.ply, "moves": match.strings, "positions": texts, "structs": structs}
+                      seat: int | None = Query(None, ge=0, le=15, description="as for GET /api/matches/{match_id}"),
+                      start: int | None = Query(None, alias="from", ge=0, description="the first ply (default 0)"),
+                      stop: int | None = Query(None, alias="to", ge=0, description=(
+                          f"the last ply, included (default: the page's end, {REPLAY_PAGE} plies, or the game's "
+                          f"last ply); at most {REPLAY_PAGE} plies per answer"))) -> Response:
+        """Kept once computed (per revision, viewer and range): the browser asks for aligned
+        pages (0…99, 100…199, …) as it steps through a game. Rate-limited per address and token
+        (429): a page of a long game takes a fraction of a second to compute."""
+        return Response(service.positions_page(match_id, tokens, seat, start, stop), media_type="application/json")
 
     @app.post("/api/matches/{match_id}/actions", summary="Play a move for the seat to move (its token)",
               response_model=MatchView, responses=ACT)

@@ -55,6 +55,9 @@ DEFAULT_LIMITS: dict[str, tuple[str, str]] = {
     "create": ("30/minute;300/hour", "10/minute;100/hour"),
     "invite": ("60/minute;600/hour", "30/minute"),
     "act": ("30/second;1200/minute", "10/second;300/minute"),
+    # a page of a long game's replay costs up to ~0.1 s of CPU (once; kept after): a club
+    # stepping through games stays far below, a scraper does not
+    "replay": ("120/minute;1200/hour", "60/minute"),
 }
 
 #: Which requests count against which category (method, path pattern).
@@ -65,6 +68,7 @@ LIMITED: list[tuple[str, re.Pattern[str], str]] = [
     ("POST", re.compile(r"/api/matches/[^/]+/invites/?"), "invite"),
     ("POST", re.compile(r"/api/matches/[^/]+/(actions|undo|takeback|takeback/answer|flag|resign)/?"), "act"),
     ("DELETE", re.compile(r"/api/matches/[^/]+/?"), "act"),
+    ("GET", re.compile(r"/api/matches/[^/]+/positions/?"), "replay"),
 ]
 
 #: Acts that need a seat token: without one they are 401 before anything else is looked at
@@ -339,7 +343,7 @@ class RateLimit:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             category = next((c for m, p, c in LIMITED if m == scope["method"] and p.fullmatch(scope["path"])), None)
-            if category is not None:
+            if category in self.limiter.items:  # (a category without limits: unlimited)
                 wait = self.limiter.hit(category, client_ip(scope), request_tokens(scope))
                 if wait is not None:
                     seconds = max(1, math.ceil(wait))

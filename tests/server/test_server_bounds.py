@@ -1,0 +1,113 @@
+"""What a hostile tester found bounded nowhere (server32): the replay of a long game, tokens too
+long to be one, game names, and clients that send a body slowly."""
+
+from __future__ import annotations
+
+import pytest
+from apiutil import bearer, make_app
+from fastapi.testclient import TestClient
+
+from abstracta.core.registry import load_game
+from abstracta.server import matches as served_matches
+
+STONES = 250
+
+
+def long_game(raw, moves: int, stones: int = STONES) -> tuple[str, str]:
+    """A toy-nim match between two people (seat 0's token kept by the creator) after ``moves``
+    plies of taking one stone: (id, seat 0's token)."""
+    record = {"format": "abstracta-record", "version": 1, "game": "toy-nim", "options": {"stones": stones},
+              "players": ["human", "human"], "moves": ["1"] * moves}
+    r = raw.post("/api/matches/import", json={"record": record})
+    assert r.status_code == 201, r.text
+    return r.json()["id"], r.json()["tokens"][0]["token"]
+
+
+def nim_text(ply: int, stones: int = STONES) -> str:
+    """The position text after ``ply`` plies of taking one stone (the rules' own)."""
+    state = load_game("toy-nim", stones=stones).new_initial_state()
+    for _ in range(ply):
+        state.apply_action(state.string_to_action("1"))
+    return state.to_text()
+
+
+# --- 1. the replay of a long game is answered in pages, cached, and rate-limited ------------------
+def test_a_long_replay_is_answered_in_pages(client):
+    """A 1,666-ply Fibonacci game's replay was one 26 MB answer costing 1.1-1.3 s of CPU each
+    time. It now comes in pages of at most REPLAY_PAGE plies."""
+    raw = client.raw
+    mid, _ = long_game(raw, STONES)
+    page = served_matches.REPLAY_PAGE
+    first = raw.get(f"/api/matches/{mid}/positions").json()
+    assert (first["ply"], first["from"], first["to"]) == (STONES, 0, page - 1)
+    assert first["positions"] == [nim_text(p) for p in range(page)] and len(first["structs"]) == page
+    assert first["moves"] == ["1"] * STONES  # the move list stays whole: it is small
+    last = raw.get(f"/api/matches/{mid}/positions?from=200").json()
+    assert (last["from"], last["to"]) == (200, STONES)
+    assert last["positions"] == [nim_text(p) for p in range(200, STONES + 1)] and last["positions"][-1].startswith("0 ")
+    middle = raw.get(f"/api/matches/{mid}/positions?from=120&to=129").json()
+    assert middle["positions"] == [nim_text(p) for p in range(120, 130)]
+    assert [s["to_move"] for s in middle["structs"]] == [None if p == STONES else p % 2 for p in range(120, 130)]
+
+
+@pytest.mark.parametrize("query, words", [
+    ("from=10&to=5", "to: 5 is before from (10)"),
+    ("from=0&to=100", "at most 100 plies per answer (0…100 is 101)"),
+    ("from=251", "from: 251 is past the last ply (250)"),
+    ("to=251", "to: 251 is past the last ply (250)"),
+    ("from=-1", "from:"),
+    ("from=x", "from:"),
+])
+def test_a_replay_range_that_is_no_page_is_refused(client, query, words):
+    mid, _ = long_game(client.raw, STONES)
+    r = client.raw.get(f"/api/matches/{mid}/positions?{query}")
+    assert r.status_code == 422 and words in r.json()["error"], r.text
+
+
+def test_a_replay_page_is_computed_once_per_revision_and_viewer(client, monkeypatch):
+    """Every request replayed the game again; a page is now kept (per match revision, viewer
+    and range) until the match changes."""
+    raw, service = client.raw, client.app.state.service
+    mid, t0 = long_game(raw, 150)
+    calls = []
+    original = type(service).struct
+
+    def counted(match, state, viewer):
+        calls.append(viewer)
+        return original(match, state, viewer)
+
+    monkeypatch.setattr(type(service), "struct", staticmethod(counted))
+    url = f"/api/matches/{mid}/positions?from=100"
+    spectator = raw.get(url).content
+    assert len(calls) == 51
+    assert raw.get(url).content == spectator and len(calls) == 51  # the same page: nothing replayed
+    seat0 = raw.get(url, headers=bearer(t0))
+    assert seat0.status_code == 200 and len(calls) == 102  # another viewer: its own page
+    assert raw.get(url, headers=bearer(t0)).content == seat0.content and len(calls) == 102
+    r = raw.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 150}, headers=bearer(t0))
+    assert r.status_code == 200
+    before = len(calls)
+    after = raw.get(url).json()  # a new revision: the page is computed again, one ply longer
+    assert len(calls) - before == 52 and after["to"] == 151 and after["positions"][-1] == nim_text(151)
+
+
+def test_the_page_cache_keeps_at_most_its_byte_budget():
+    cache = served_matches.PageCache(100)
+    cache.put("a", b"x" * 40)
+    cache.put("b", b"y" * 40)
+    assert cache.get("a") == b"x" * 40  # now the most recently used
+    cache.put("c", b"z" * 40)  # over budget: the least recently used ("b") goes
+    assert cache.get("b") is None and cache.get("a") is not None and cache.get("c") is not None
+    cache.put("big", b"w" * 101)  # larger than the whole budget: not kept
+    assert cache.get("big") is None and cache.size <= 100
+
+
+def test_replays_are_rate_limited_per_address(db_url):
+    limits = {"replay": ("3/minute", "3/minute")}
+    with TestClient(make_app(db_url, limits=limits)) as raw:
+        mid, _ = long_game(raw, 10)
+        codes = [raw.get(f"/api/matches/{mid}/positions").status_code for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
+        r = raw.get(f"/api/matches/{mid}/positions")
+        assert r.status_code == 429 and "too many requests" in r.json()["error"] and "retry-after" in r.headers
+        assert raw.get(f"/api/matches/{mid}").status_code == 200  # the view is cheap: not limited
