@@ -111,3 +111,45 @@ def test_replays_are_rate_limited_per_address(db_url):
         r = raw.get(f"/api/matches/{mid}/positions")
         assert r.status_code == 429 and "too many requests" in r.json()["error"] and "retry-after" in r.headers
         assert raw.get(f"/api/matches/{mid}").status_code == 200  # the view is cheap: not limited
+
+
+# --- 2. a token too long to be one is refused, not read as no token --------------------------------
+LONG = "a" * 65
+TOO_LONG = "a seat token is at most 64 characters (one sent has 65)"
+
+
+@pytest.mark.parametrize("path", ["/api/matches/{mid}", "/api/matches/{mid}/positions", "/api/matches"])
+def test_a_token_too_long_to_be_one_is_refused_on_reads(client, path):
+    """It was dropped and the request answered as a spectator's (or as no token's list)."""
+    raw = client.raw
+    mid, t0 = long_game(raw, 3)
+    for auth in (LONG, f"{t0},{LONG}"):
+        r = raw.get(path.format(mid=mid), headers={"Authorization": f"Bearer {auth}"})
+        assert r.status_code == 401 and r.json()["error"] == TOO_LONG, r.text
+        assert r.headers["www-authenticate"] == "Bearer"
+    assert raw.get(path.format(mid=mid), headers=bearer(t0)).status_code == 200
+
+
+def test_a_token_too_long_to_be_one_is_named_on_an_act(client):
+    """An act with only such a token was told it carried none ('this needs a seat token')."""
+    raw = client.raw
+    mid, t0 = long_game(raw, 3)
+    before = raw.get(f"/api/matches/{mid}").json()
+    r = raw.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 3}, headers={"Authorization": f"Bearer {LONG}"})
+    assert r.status_code == 401 and r.json()["error"] == TOO_LONG
+    r = raw.post(f"/api/matches/{mid}/resign", headers={"Authorization": f"Bearer {t0},{LONG}"})
+    assert r.status_code == 401 and r.json()["error"] == TOO_LONG
+    assert raw.get(f"/api/matches/{mid}").json() == before
+
+
+def test_a_token_too_long_to_be_one_closes_the_websocket(client):
+    """The first message's long token was dropped: the socket got the spectator's view."""
+    raw = client.raw
+    mid, t0 = long_game(raw, 3)
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.send_json({"tokens": [t0, LONG]})
+        assert ws.receive_json() == {"error": TOO_LONG}
+        assert ws.receive()["code"] == 4401
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:  # the seat's own token still works
+        ws.send_json({"tokens": [t0]})
+        assert ws.receive_json()["my_seats"] == [0]

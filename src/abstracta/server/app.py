@@ -13,7 +13,8 @@ Decisions (the API's rules, also stated in the OpenAPI description):
   resign, undo, takeback request and answer, flag, delete, new invitations) carries
   ``Authorization: Bearer <token>``
   (several tokens of one browser: comma-separated): none is 401, none of this match or not
-  the acting seat's is 403. ``GET /api/matches`` lists only the matches of the tokens sent.
+  the acting seat's is 403; one longer than 64 characters (no seat token is) is 401 on any
+  request, never read as no token. ``GET /api/matches`` lists only the matches of the tokens sent.
 * Each response is the view of the seats the request's tokens hold; no token of the match:
   a spectator, who sees public information only. ``?seat=`` picks one of the held seats and
   is 403 for any other. A WebSocket sends ``{"tokens": [...]}`` (or ``[]``) as its first
@@ -138,10 +139,15 @@ bearer = HTTPBearer(auto_error=False, scheme_name="seat token", description=(
 
 def split_tokens(text: str | None) -> list[str]:
     """The tokens of an ``Authorization: Bearer`` value (comma-separated; at most
-    :data:`TOKEN_LIMIT`, each at most 64 characters, longer ones ignored)."""
+    :data:`TOKEN_LIMIT`). Unauthorized for one longer than any seat token: it is no token,
+    and reading the request as a spectator's would hide the client's mistake."""
     if not text:
         return []
-    return [t for t in (part.strip() for part in text.split(",")[:TOKEN_LIMIT]) if t and len(t) <= 64]
+    tokens = [t for t in (part.strip() for part in text.split(",")[:TOKEN_LIMIT]) if t]
+    problem = security.too_long(tokens)
+    if problem is not None:
+        raise Unauthorized(problem)
+    return tokens
 
 
 async def request_tokens(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> list[str]:
@@ -1075,7 +1081,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         """Live updates: the match view (as GET /api/matches/{id} with the same tokens) each time
         it changes. The client's first message authenticates: ``{"tokens": ["<token>", ...]}``
         (``[]``: a spectator); tokens never go in the URL. A first message that is not such an
-        object, or none within 10 s, closes the socket (1008); a token of another match, 4403.
+        object, or none within 10 s, closes the socket (1008); a token of another match, 4403; one
+        longer than 64 characters, 4401.
         Later frames: short text (ignored); anything else closes the socket (1003)."""
         await ws.accept()
         try:
@@ -1094,7 +1101,11 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                 data = None
             if isinstance(data, dict) and isinstance(data.get("tokens"), list) and all(
                     isinstance(t, str) for t in data["tokens"]):
-                tokens = split_tokens(",".join(data["tokens"]))
+                try:
+                    tokens = split_tokens(",".join(data["tokens"]))
+                except MatchError as exc:
+                    await _refuse(ws, exc.message, 4000 + status_of(exc))
+                    return
         if tokens is None:
             await _refuse(ws, 'the first message must be {"tokens": [...]} (empty: a spectator)', 1008)
             return

@@ -17,7 +17,8 @@ From the outside in (:func:`install`):
 * :class:`SocketBound` — at most :attr:`Security.ws_per_match` open WebSockets per match and
   :attr:`Security.ws_per_ip` per client IP; one more is accepted only to be told why and closed
   with 1013 (try again later).
-* :class:`RequireToken` — an act sent without any seat token is 401 before its body is read.
+* :class:`RequireToken` — an act sent without any seat token is 401 before its body is read;
+  so is any API request carrying a token longer than any seat token (never read as none).
 * :class:`MethodCheck` — a method a path does not answer is 405 with ``Allow`` (pages and static
   files: GET and HEAD); an ``/api/`` path no route has is 404 (the static files mounted at ``/``
   would otherwise answer 405 for it).
@@ -77,6 +78,9 @@ NEEDS_TOKEN: list[tuple[str, re.Pattern[str]]] = [
     ("POST", re.compile(r"/api/matches/[^/]+/(invites|actions|undo|takeback|takeback/answer|flag|resign)/?")),
     ("DELETE", re.compile(r"/api/matches/[^/]+/?")),
 ]
+
+#: Longest seat token (the server's are 22 characters).
+TOKEN_CHARS = 64
 
 SOCKET_PATH = re.compile(r"/api/matches/([^/]+)/ws/?")
 STATE_CHANGING = ("POST", "PUT", "PATCH", "DELETE")
@@ -324,13 +328,27 @@ class RateLimiter:
         return None
 
 
-def request_tokens(scope: Any) -> list[str]:
-    """The bearer tokens a request carries (as the routes read them: comma-separated)."""
+def bearer_parts(scope: Any) -> list[str]:
+    """The comma-separated parts of a request's ``Authorization: Bearer`` value (none for
+    another scheme: a proxy's Basic authentication is not a seat token)."""
     auth = header(scope, b"authorization") or ""
     scheme, _, value = auth.partition(" ")
     if scheme.lower() != "bearer":
         return []
-    return [t for t in (p.strip() for p in value.split(",")[:16]) if t and len(t) <= 64]
+    return [t for t in (p.strip() for p in value.split(",")) if t]
+
+
+def too_long(tokens: Iterable[str]) -> str | None:
+    """Why one of ``tokens`` cannot be a seat token (longer than :data:`TOKEN_CHARS`), or None."""
+    longest = max((len(t) for t in tokens), default=0)
+    if longest > TOKEN_CHARS:
+        return f"a seat token is at most {TOKEN_CHARS} characters (one sent has {longest})"
+    return None
+
+
+def request_tokens(scope: Any) -> list[str]:
+    """The bearer tokens a request carries (as the routes read them: comma-separated)."""
+    return [t for t in bearer_parts(scope)[:16] if len(t) <= TOKEN_CHARS]
 
 
 class RateLimit:
@@ -355,12 +373,19 @@ class RateLimit:
 
 class RequireToken:
     """401 (``WWW-Authenticate: Bearer``) for an act (:data:`NEEDS_TOKEN`) sent without a
-    seat token, before its body is read or validated."""
+    seat token, before its body is read or validated; and for any API request carrying a
+    token too long to be one (it was dropped: a read answered as a spectator's, an act told
+    it carried no token)."""
 
     def __init__(self, app: Any):
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"].startswith("/api/"):
+            problem = too_long(bearer_parts(scope))
+            if problem is not None:
+                await reply(send, 401, problem, {"WWW-Authenticate": "Bearer"})
+                return
         if (scope["type"] == "http" and not request_tokens(scope)
                 and any(m == scope["method"] and p.fullmatch(scope["path"]) for m, p in NEEDS_TOKEN)):
             await reply(send, 401, "this needs a seat token: Authorization: Bearer <token>",
