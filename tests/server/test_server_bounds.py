@@ -153,3 +153,54 @@ def test_a_token_too_long_to_be_one_closes_the_websocket(client):
     with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:  # the seat's own token still works
         ws.send_json({"tokens": [t0]})
         assert ws.receive_json()["my_seats"] == [0]
+
+
+# --- 3. a game name is read one way everywhere: case and surrounding spaces tell nothing ------------
+ODD = ["FANORONA", " fanorona", "Fanorona ", "\tFaNoRoNa\n"]
+
+
+@pytest.mark.parametrize("name", ODD)
+def test_a_game_name_is_read_without_case_or_surrounding_spaces_by_the_api(client, name):
+    """The decision (core.registry.game_key), checked on every door of the API: the match, its
+    record and every answer carry the registered name."""
+    raw = client.raw
+    r = raw.post("/api/matches", json={"game": name, "options": {"size": "dimy"}, "seats": ["human", "human"]})
+    assert r.status_code == 201 and r.json()["game"] == "fanorona"
+    record = {"format": "abstracta-record", "version": 1, "game": name, "options": {"size": "dimy"},
+              "players": ["human", "human"], "moves": ["d3-c3W"]}
+    imported = raw.post("/api/matches/import", json={"record": record}).json()
+    assert imported["game"] == "fanorona" and imported["ply"] == 1
+    assert raw.get(f"/api/matches/{imported['id']}/record").json()["game"] == "fanorona"
+    assert raw.get(f"/api/games/{name.strip()}").json()["name"] == "fanorona"
+    start = raw.get(f"/api/matches/{r.json()['id']}").json()["position"]
+    analysis = raw.post("/api/analysis", json={"game": name, "options": {"size": "dimy"}, "position": start, "scale": 0.01})
+    assert analysis.status_code == 200, analysis.text
+
+
+@pytest.mark.parametrize("name", ["fanoronaa", "fano rona", "fanorona.", "ＦＡＮＯＲＯＮＡ"])
+def test_any_other_name_is_a_404_naming_the_games(client, name):
+    r = client.raw.post("/api/matches", json={"game": name, "seats": ["human", "human"]})
+    assert r.status_code == 404
+    assert r.json()["error"].startswith(f"unknown game {name!r} (games: ") and "fanorona, fibonacci" in r.json()["error"]
+    record = {"format": "abstracta-record", "version": 1, "game": name, "moves": []}
+    assert client.raw.post("/api/matches/import", json={"record": record}).status_code == 404
+    assert client.raw.get(f"/api/games/{name}").status_code == 404
+
+
+def test_a_game_name_is_read_without_case_or_surrounding_spaces_by_the_cli(tmp_path):
+    from typer.testing import CliRunner
+
+    from abstracta.cli import app
+
+    runner = CliRunner()
+    plain = runner.invoke(app, ["moves", "fanorona", "-o", "size=dimy"])
+    assert plain.exit_code == 0 and plain.output.split()
+    for name in ODD:
+        assert runner.invoke(app, ["moves", name, "-o", "size=dimy"]).output == plain.output
+    record = tmp_path / "r.json"
+    record.write_text('{"format": "abstracta-record", "version": 1, "game": " FANORONA ", '
+                      '"options": {"size": "dimy"}, "moves": ["d3-c3W"]}')
+    replayed = runner.invoke(app, ["replay", str(record)])
+    assert replayed.exit_code == 0 and replayed.output.startswith("Fanorona size=dimy")
+    wrong = runner.invoke(app, ["moves", "fanoronaa"])
+    assert wrong.exit_code != 0 and "unknown game 'fanoronaa' (games: fanorona, fibonacci" in wrong.output

@@ -712,6 +712,13 @@ class MatchService:
                                        ply=i)
         try:
             record = Record.from_dict(data)
+            game_class(record.game)  # an unknown game is 404 here as everywhere, not a bad record
+        except UnknownGameError as exc:
+            raise NotFound(cut(str(exc))) from None
+        except RecordError as exc:
+            raise InvalidRequest(cut(str(exc)), ply=exc.ply,
+                           reason=cut(exc.reason) if exc.reason else exc.reason) from None
+        try:
             state, actions = record.replay()
             game = record.make_game()
             initial = record.initial_state(game)
