@@ -204,3 +204,52 @@ def test_a_game_name_is_read_without_case_or_surrounding_spaces_by_the_cli(tmp_p
     assert replayed.exit_code == 0 and replayed.output.startswith("Fanorona size=dimy")
     wrong = runner.invoke(app, ["moves", "fanoronaa"])
     assert wrong.exit_code != 0 and "unknown game 'fanoronaa' (games: fanorona, fibonacci" in wrong.output
+
+
+# --- 4. a body sent slowly is not waited for without end ------------------------------------------
+def test_a_body_that_never_arrives_is_answered_408(db_url, monkeypatch):
+    """A request that declared more body than it sent was held open for ever (uvicorn has no
+    read timeout): now the whole body must arrive within BODY_SECONDS."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from abstracta.server import app as web
+    from abstracta.server import bind
+
+    monkeypatch.setattr(web, "BODY_SECONDS", 1.0)
+    sock = bind("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(make_app(db_url, rate_limits=False), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.time() + 20
+        while not server.started and time.time() < deadline:
+            time.sleep(0.05)
+        with socket.create_connection(("127.0.0.1", port)) as conn:
+            conn.sendall(b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 100\r\n\r\n{\"game\": \"fa")
+            conn.settimeout(10)
+            started, answer = time.time(), b""
+            while True:
+                chunk = conn.recv(4096)
+                if not chunk:  # closed by the server after its answer
+                    break
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 408 "), answer
+        assert b"the request body did not arrive within 1 s" in answer
+        assert time.time() - started < 5
+        with socket.create_connection(("127.0.0.1", port)) as conn:  # a whole body in time is served
+            body = b'{"game": "toy-nim", "seats": ["human", "human"]}'
+            conn.sendall(b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body[:10])
+            time.sleep(0.3)
+            conn.sendall(body[10:])
+            conn.settimeout(10)
+            assert conn.recv(4096).startswith(b"HTTP/1.1 201 ")
+    finally:
+        server.should_exit = True
+        thread.join(10)

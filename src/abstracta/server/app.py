@@ -84,6 +84,9 @@ log = logging.getLogger("abstracta.server")
 
 #: Largest request body in bytes, per path (default: ``None`` key).
 BODY_LIMITS: dict[str | None, int] = {None: 1_000_000, "/api/matches/import": 2_000_000}
+#: Seconds a request's whole body may take to arrive (uvicorn has no read timeout: a client that
+#: declared more than it sent was waited for without end). 2 MB in 30 s is 67 kB/s.
+BODY_SECONDS = 30.0
 
 #: The HTTP status of each kind of refusal (the one place the domain's errors become statuses;
 #: subclasses answer as their nearest listed base).
@@ -183,7 +186,8 @@ NoBody = Depends(no_body)
 
 class BodyLimit:
     """ASGI middleware: refuse request bodies over :data:`BODY_LIMITS` with 413 and a JSON
-    error, before the app sees them (by Content-Length, or while reading a chunked body)."""
+    error, before the app sees them (by Content-Length, or while reading a chunked body), and
+    bodies that do not arrive within :data:`BODY_SECONDS` with 408 (the connection closed)."""
 
     def __init__(self, app: Any, limits: dict[str | None, int] | None = None):
         self.app = app
@@ -205,8 +209,14 @@ class BodyLimit:
                 await self._reply(send, 413, f"request body too large: {declared} bytes, at most {limit}")
                 return
         chunks, total = [], 0
+        seconds = BODY_SECONDS
+        deadline = asyncio.get_running_loop().time() + seconds
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - asyncio.get_running_loop().time()))
+            except asyncio.TimeoutError:
+                await self._reply(send, 408, f"the request body did not arrive within {seconds:g} s")
+                return
             if message["type"] != "http.request":  # the client went away
                 return
             chunk = message.get("body", b"")
