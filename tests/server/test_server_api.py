@@ -256,7 +256,6 @@ def test_import_record(client):
 @pytest.mark.parametrize("change, words", [
     ({"moves": ["1", "4", "1"]}, "ply 2"),
     ({"moves": ["1", "x"]}, "ply 2 ('x')"),
-    ({"game": "chess"}, "unknown game"),
     ({"format": "pgn"}, "format"),
     ({"options": {"stones": "a"}}, "stones"),
     ({"moves": "1 2"}, "moves"),
@@ -272,6 +271,10 @@ def test_import_errors(client, change, words):
     assert words in r.json()["error"]
     r = client.post("/api/matches/import", json={"record": {"game": "toy-nim", "moves": []}, "seats": ["x", "y"]})
     assert r.status_code == 422
+    # an unknown game is 404, as when creating a match (test_server_bounds.py)
+    r = client.post("/api/matches/import", json={"record": {"format": "abstracta-record", "version": 1,
+                                                              "game": "chess", "moves": ["1"]}})
+    assert r.status_code == 404 and "unknown game 'chess'" in r.json()["error"]
     r = client.post("/api/matches/import", json={"nope": 1})
     assert r.status_code == 422 and "record" in r.json()["error"]
 

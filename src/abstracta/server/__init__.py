@@ -42,8 +42,11 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
         print("abstracta: rate limits are OFF (--no-rate-limits / ABSTRACTA_RATE_LIMITS=off).", flush=True)
     # views are a few kB, sent on every change to every subscriber: compressing them costs more
     # CPU than the bytes are worth
+    # an idle connection between requests is closed after 5 s; a body must arrive within
+    # app.BODY_SECONDS (BodyLimit). uvicorn has no timeout for a request's headers: a server open
+    # to the Internet belongs behind a reverse proxy (README "Opening the server to a club")
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5,
-                            ws_per_message_deflate=False, ws_max_size=WS_MESSAGE_BYTES)
+                            timeout_keep_alive=5, ws_per_message_deflate=False, ws_max_size=WS_MESSAGE_BYTES)
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -13,7 +13,8 @@ Decisions (the API's rules, also stated in the OpenAPI description):
   resign, undo, takeback request and answer, flag, delete, new invitations) carries
   ``Authorization: Bearer <token>``
   (several tokens of one browser: comma-separated): none is 401, none of this match or not
-  the acting seat's is 403. ``GET /api/matches`` lists only the matches of the tokens sent.
+  the acting seat's is 403; one longer than 64 characters (no seat token is) is 401 on any
+  request, never read as no token. ``GET /api/matches`` lists only the matches of the tokens sent.
 * Each response is the view of the seats the request's tokens hold; no token of the match:
   a spectator, who sees public information only. ``?seat=`` picks one of the held seats and
   is 403 for any other. A WebSocket sends ``{"tokens": [...]}`` (or ``[]``) as its first
@@ -73,7 +74,7 @@ from ..core.registry import game_class, load_game, registered_games
 from . import i18n, push, security
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
-from .matches import CLOCK_LIMIT, TOKEN_LIMIT, MatchService, clip, cut, seat_styles
+from .matches import CLOCK_LIMIT, REPLAY_PAGE, TOKEN_LIMIT, MatchService, clip, cut, seat_styles
 from .storage import Store
 
 T = TypeVar("T")
@@ -83,6 +84,9 @@ log = logging.getLogger("abstracta.server")
 
 #: Largest request body in bytes, per path (default: ``None`` key).
 BODY_LIMITS: dict[str | None, int] = {None: 1_000_000, "/api/matches/import": 2_000_000}
+#: Seconds a request's whole body may take to arrive (uvicorn has no read timeout: a client that
+#: declared more than it sent was waited for without end). 2 MB in 30 s is 67 kB/s.
+BODY_SECONDS = 30.0
 
 #: The HTTP status of each kind of refusal (the one place the domain's errors become statuses;
 #: subclasses answer as their nearest listed base).
@@ -138,10 +142,15 @@ bearer = HTTPBearer(auto_error=False, scheme_name="seat token", description=(
 
 def split_tokens(text: str | None) -> list[str]:
     """The tokens of an ``Authorization: Bearer`` value (comma-separated; at most
-    :data:`TOKEN_LIMIT`, each at most 64 characters, longer ones ignored)."""
+    :data:`TOKEN_LIMIT`). Unauthorized for one longer than any seat token: it is no token,
+    and reading the request as a spectator's would hide the client's mistake."""
     if not text:
         return []
-    return [t for t in (part.strip() for part in text.split(",")[:TOKEN_LIMIT]) if t and len(t) <= 64]
+    tokens = [t for t in (part.strip() for part in text.split(",")[:TOKEN_LIMIT]) if t]
+    problem = security.too_long(tokens)
+    if problem is not None:
+        raise Unauthorized(problem)
+    return tokens
 
 
 async def request_tokens(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> list[str]:
@@ -177,7 +186,8 @@ NoBody = Depends(no_body)
 
 class BodyLimit:
     """ASGI middleware: refuse request bodies over :data:`BODY_LIMITS` with 413 and a JSON
-    error, before the app sees them (by Content-Length, or while reading a chunked body)."""
+    error, before the app sees them (by Content-Length, or while reading a chunked body), and
+    bodies that do not arrive within :data:`BODY_SECONDS` with 408 (the connection closed)."""
 
     def __init__(self, app: Any, limits: dict[str | None, int] | None = None):
         self.app = app
@@ -199,8 +209,14 @@ class BodyLimit:
                 await self._reply(send, 413, f"request body too large: {declared} bytes, at most {limit}")
                 return
         chunks, total = [], 0
+        seconds = BODY_SECONDS
+        deadline = asyncio.get_running_loop().time() + seconds
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - asyncio.get_running_loop().time()))
+            except asyncio.TimeoutError:
+                await self._reply(send, 408, f"the request body did not arrive within {seconds:g} s")
+                return
             if message["type"] != "http.request":  # the client went away
                 return
             chunk = message.get("body", b"")
@@ -589,10 +605,12 @@ class MatchSummary(BaseModel):
 
 
 class Positions(BaseModel):
-    ply: int
-    moves: list[str]
-    positions: list[str] = Field(description="position text after each ply; index 0 = start")
-    structs: list[dict[str, Any]] = Field(description="the structured view after each ply; index 0 = start")
+    ply: int = Field(description="the game's last ply")
+    from_: int = Field(alias="from", description="the first ply of this page")
+    to: int = Field(description="the last ply of this page (included)")
+    moves: list[str] = Field(description="every move of the game")
+    positions: list[str] = Field(description="position text after each ply of the page; index 0 = ply 'from'")
+    structs: list[dict[str, Any]] = Field(description="the structured view after each ply of the page; index 0 = ply 'from'")
 
 
 class ErrorBody(BaseModel):
@@ -962,13 +980,18 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                         media_type="application/json")
 
     @app.get("/api/matches/{match_id}/positions",
-             summary="The position text after each ply (index 0 = start), as the request's tokens may see it",
-             response_model=Positions, responses=errors(403, 404, 422), openapi_extra=TOKEN_OPTIONAL)
+             summary=f"The position after each ply, a page of at most {REPLAY_PAGE} plies, as the request's tokens may see it",
+             response_model=Positions, responses=errors(403, 404, 422, 429), openapi_extra=TOKEN_OPTIONAL)
     def get_positions(match_id: str, tokens: Tokens,
-                      seat: int | None = Query(None, ge=0, le=15, description="as for GET /api/matches/{match_id}")
-                      ) -> dict[str, Any]:
-        match, texts, structs = service.positions_of(match_id, tokens, seat)
-        return {"ply": match.ply, "moves": match.strings, "positions": texts, "structs": structs}
+                      seat: int | None = Query(None, ge=0, le=15, description="as for GET /api/matches/{match_id}"),
+                      start: int | None = Query(None, alias="from", ge=0, description="the first ply (default 0)"),
+                      stop: int | None = Query(None, alias="to", ge=0, description=(
+                          f"the last ply, included (default: the page's end, {REPLAY_PAGE} plies, or the game's "
+                          f"last ply); at most {REPLAY_PAGE} plies per answer"))) -> Response:
+        """Kept once computed (per revision, viewer and range): the browser asks for aligned
+        pages (0…99, 100…199, …) as it steps through a game. Rate-limited per address and token
+        (429): a page of a long game takes a fraction of a second to compute."""
+        return Response(service.positions_page(match_id, tokens, seat, start, stop), media_type="application/json")
 
     @app.post("/api/matches/{match_id}/actions", summary="Play a move for the seat to move (its token)",
               response_model=MatchView, responses=ACT)
@@ -1068,7 +1091,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         """Live updates: the match view (as GET /api/matches/{id} with the same tokens) each time
         it changes. The client's first message authenticates: ``{"tokens": ["<token>", ...]}``
         (``[]``: a spectator); tokens never go in the URL. A first message that is not such an
-        object, or none within 10 s, closes the socket (1008); a token of another match, 4403.
+        object, or none within 10 s, closes the socket (1008); a token of another match, 4403; one
+        longer than 64 characters, 4401.
         Later frames: short text (ignored); anything else closes the socket (1003)."""
         await ws.accept()
         try:
@@ -1087,7 +1111,11 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                 data = None
             if isinstance(data, dict) and isinstance(data.get("tokens"), list) and all(
                     isinstance(t, str) for t in data["tokens"]):
-                tokens = split_tokens(",".join(data["tokens"]))
+                try:
+                    tokens = split_tokens(",".join(data["tokens"]))
+                except MatchError as exc:
+                    await _refuse(ws, exc.message, 4000 + status_of(exc))
+                    return
         if tokens is None:
             await _refuse(ws, 'the first message must be {"tokens": [...]} (empty: a spectator)', 1008)
             return

@@ -38,6 +38,7 @@ import secrets
 import threading
 import time
 import zlib
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator, TypeVar
@@ -78,6 +79,12 @@ ANALYSIS_TIMEOUT = 120.0
 #: The evaluation graph: at most this many points (turn starts), each searched with this share
 #: of the game's analysis budget.
 GRAPH_POINTS, GRAPH_SHARE = 120, 0.02
+#: Most plies one answer of GET …/positions replays (a page): a whole long game was one answer
+#: (1,666 plies of Fibonacci: 26 MB, 1.1-1.3 s of CPU each time).
+REPLAY_PAGE = 100
+#: Bytes of encoded replay pages kept, all matches and viewers together (least recently used
+#: dropped first).
+REPLAY_CACHE_BYTES = 64_000_000
 
 
 def clip(value: Any, limit: int = ECHO_LIMIT) -> str:
@@ -112,6 +119,52 @@ def digest(secret: str) -> str:
 def new_secret() -> str:
     """A fresh token or invitation code: 128 random bits, URL-safe text (22 characters)."""
     return secrets.token_urlsafe(16)
+
+
+class PageCache:
+    """Encoded answers (bytes) kept up to ``budget`` bytes in all, the least recently used
+    dropped first; one larger than the whole budget is not kept. Thread-safe (routes run in
+    worker threads)."""
+
+    def __init__(self, budget: int):
+        self.budget, self.size = budget, 0
+        self._items: OrderedDict[Any, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> bytes | None:
+        with self._lock:
+            data = self._items.get(key)
+            if data is not None:
+                self._items.move_to_end(key)
+            return data
+
+    def put(self, key: Any, data: bytes) -> None:
+        if len(data) > self.budget:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            self.size += len(data) - (len(old) if old is not None else 0)
+            self._items[key] = data
+            while self.size > self.budget:
+                _, dropped = self._items.popitem(last=False)
+                self.size -= len(dropped)
+
+
+def replay_range(last_ply: int, start: Any, stop: Any) -> tuple[int, int]:
+    """The plies ``start``…``stop`` (both included) of a game at ``last_ply``, at most
+    :data:`REPLAY_PAGE` of them: ``start`` defaults to 0, ``stop`` to the end of the page
+    (or the last ply). InvalidRequest for a range outside the game or longer than a page."""
+    first = 0 if start is None else start
+    for name, value in (("from", start), ("to", stop)):
+        if value is not None and value > last_ply:
+            raise InvalidRequest(f"{name}: {value} is past the last ply ({last_ply})")
+    last = min(first + REPLAY_PAGE - 1, last_ply) if stop is None else stop
+    if last < first:
+        raise InvalidRequest(f"to: {last} is before from ({first})")
+    if last - first + 1 > REPLAY_PAGE:
+        raise InvalidRequest(f"at most {REPLAY_PAGE} plies per answer ({first}…{last} is {last - first + 1}); "
+                             "ask for the others with from and to")
+    return first, last
 
 
 @dataclass
@@ -366,6 +419,7 @@ class MatchService:
         self.thinking: dict[str, int] = {}  # match id -> revision the bot is thinking at
         self.bot_errors: dict[str, str] = {}
         self._reveals: dict[tuple[str, int, int], bool] = {}  # (match, ply index, history hash) -> reveals
+        self.pages = PageCache(REPLAY_CACHE_BYTES)  # GET …/positions answers
         self.bot_workers = bot_workers  # --bot-workers: N processes, 0 (a thread), ray[:ADDRESS]
         self._jobs: BotJobs | None = None
         self._applier = cf.ThreadPoolExecutor(1, thread_name_prefix="bot-apply")
@@ -658,6 +712,13 @@ class MatchService:
                                        ply=i)
         try:
             record = Record.from_dict(data)
+            game_class(record.game)  # an unknown game is 404 here as everywhere, not a bad record
+        except UnknownGameError as exc:
+            raise NotFound(cut(str(exc))) from None
+        except RecordError as exc:
+            raise InvalidRequest(cut(str(exc)), ply=exc.ply,
+                           reason=cut(exc.reason) if exc.reason else exc.reason) from None
+        try:
             state, actions = record.replay()
             game = record.make_game()
             initial = record.initial_state(game)
@@ -1616,17 +1677,27 @@ class MatchService:
         with self.locked(match.id):
             return self.view_json(match, self.held(match, tokens), seat)
 
-    def positions_of(self, match_id: str, tokens: list[str], seat: Any = None
-                     ) -> tuple[Match, list[str], list[dict[str, Any]]]:
-        """``(match, texts, structs)``: see :meth:`positions`. The replay of a long game takes
-        seconds and runs outside the match's lock, on the match as it was asked for (a change
-        makes a new :class:`Match`, never alters the one stored), so a spectator asking for it
-        again and again never holds up the players."""
+    def positions_page(self, match_id: str, tokens: list[str], seat: Any = None,
+                       start: int | None = None, stop: int | None = None) -> bytes:
+        """The plies ``start``…``stop`` of the replay (see :func:`replay_range`) as JSON:
+        ``{"ply", "from", "to", "moves", "positions", "structs"}``, the position text and the
+        structured view after each of those plies as :meth:`viewer` may see them. Computed
+        once per revision, viewer and range and kept in :attr:`pages`. The replay runs outside
+        the match's lock, on the match as it was asked for (a change makes a new
+        :class:`Match`, never alters the one stored), so a spectator asking for it again and
+        again never holds up the players."""
         match = self.current(match_id)
         with self.locked(match_id):
             viewer = self.viewer(match, self.held(match, tokens), seat)
-        texts, structs = self._replay(match, viewer)
-        return match, texts, structs
+        first, last = replay_range(match.ply, start, stop)
+        key = (match.id, match.revision, match.ply, match.over, viewer, first, last)
+        page = self.pages.get(key)
+        if page is None:
+            texts, structs = self._replay(match, viewer, first, last)
+            page = orjson.dumps({"ply": match.ply, "from": first, "to": last, "moves": match.strings,
+                                 "positions": texts, "structs": structs}, option=orjson.OPT_NON_STR_KEYS)
+            self.pages.put(key, page)
+        return page
 
     def record_of(self, match_id: str) -> tuple[Match, str]:
         """``(match, record JSON)``: see :meth:`record_json`."""
@@ -1724,13 +1795,21 @@ class MatchService:
         viewer of :meth:`viewer` may see them."""
         return self._replay(match, self.viewer(match, held, seat))
 
-    def _replay(self, match: Match, viewer: int | None) -> tuple[list[str], list[dict[str, Any]]]:
+    def _replay(self, match: Match, viewer: int | None, first: int = 0,
+                last: int | None = None) -> tuple[list[str], list[dict[str, Any]]]:
+        """The texts and structs of plies ``first``…``last`` (default: every ply). Playing an
+        action costs little beside describing a position (``to_struct``), so only the plies
+        asked for are described."""
+        last = match.ply if last is None else last
         state = match.initial.clone()
-        texts, structs = [self.position(match, state, viewer)], [self.struct(match, state, viewer)]
-        for action in match.actions:
-            state.apply_action(action)
-            texts.append(self.position(match, state, viewer))
-            structs.append(self.struct(match, state, viewer))
+        texts: list[str] = []
+        structs: list[dict[str, Any]] = []
+        for ply in range(last + 1):
+            if ply:
+                state.apply_action(match.actions[ply - 1])
+            if ply >= first:
+                texts.append(self.position(match, state, viewer))
+                structs.append(self.struct(match, state, viewer))
         return texts, structs
 
 

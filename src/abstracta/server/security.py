@@ -17,7 +17,8 @@ From the outside in (:func:`install`):
 * :class:`SocketBound` — at most :attr:`Security.ws_per_match` open WebSockets per match and
   :attr:`Security.ws_per_ip` per client IP; one more is accepted only to be told why and closed
   with 1013 (try again later).
-* :class:`RequireToken` — an act sent without any seat token is 401 before its body is read.
+* :class:`RequireToken` — an act sent without any seat token is 401 before its body is read;
+  so is any API request carrying a token longer than any seat token (never read as none).
 * :class:`MethodCheck` — a method a path does not answer is 405 with ``Allow`` (pages and static
   files: GET and HEAD); an ``/api/`` path no route has is 404 (the static files mounted at ``/``
   would otherwise answer 405 for it).
@@ -55,6 +56,9 @@ DEFAULT_LIMITS: dict[str, tuple[str, str]] = {
     "create": ("30/minute;300/hour", "10/minute;100/hour"),
     "invite": ("60/minute;600/hour", "30/minute"),
     "act": ("30/second;1200/minute", "10/second;300/minute"),
+    # a page of a long game's replay costs up to ~0.1 s of CPU (once; kept after): a club
+    # stepping through games stays far below, a scraper does not
+    "replay": ("120/minute;1200/hour", "60/minute"),
 }
 
 #: Which requests count against which category (method, path pattern).
@@ -65,6 +69,7 @@ LIMITED: list[tuple[str, re.Pattern[str], str]] = [
     ("POST", re.compile(r"/api/matches/[^/]+/invites/?"), "invite"),
     ("POST", re.compile(r"/api/matches/[^/]+/(actions|undo|takeback|takeback/answer|flag|resign)/?"), "act"),
     ("DELETE", re.compile(r"/api/matches/[^/]+/?"), "act"),
+    ("GET", re.compile(r"/api/matches/[^/]+/positions/?"), "replay"),
 ]
 
 #: Acts that need a seat token: without one they are 401 before anything else is looked at
@@ -73,6 +78,9 @@ NEEDS_TOKEN: list[tuple[str, re.Pattern[str]]] = [
     ("POST", re.compile(r"/api/matches/[^/]+/(invites|actions|undo|takeback|takeback/answer|flag|resign)/?")),
     ("DELETE", re.compile(r"/api/matches/[^/]+/?")),
 ]
+
+#: Longest seat token (the server's are 22 characters).
+TOKEN_CHARS = 64
 
 SOCKET_PATH = re.compile(r"/api/matches/([^/]+)/ws/?")
 STATE_CHANGING = ("POST", "PUT", "PATCH", "DELETE")
@@ -320,13 +328,27 @@ class RateLimiter:
         return None
 
 
-def request_tokens(scope: Any) -> list[str]:
-    """The bearer tokens a request carries (as the routes read them: comma-separated)."""
+def bearer_parts(scope: Any) -> list[str]:
+    """The comma-separated parts of a request's ``Authorization: Bearer`` value (none for
+    another scheme: a proxy's Basic authentication is not a seat token)."""
     auth = header(scope, b"authorization") or ""
     scheme, _, value = auth.partition(" ")
     if scheme.lower() != "bearer":
         return []
-    return [t for t in (p.strip() for p in value.split(",")[:16]) if t and len(t) <= 64]
+    return [t for t in (p.strip() for p in value.split(",")) if t]
+
+
+def too_long(tokens: Iterable[str]) -> str | None:
+    """Why one of ``tokens`` cannot be a seat token (longer than :data:`TOKEN_CHARS`), or None."""
+    longest = max((len(t) for t in tokens), default=0)
+    if longest > TOKEN_CHARS:
+        return f"a seat token is at most {TOKEN_CHARS} characters (one sent has {longest})"
+    return None
+
+
+def request_tokens(scope: Any) -> list[str]:
+    """The bearer tokens a request carries (as the routes read them: comma-separated)."""
+    return [t for t in bearer_parts(scope)[:16] if len(t) <= TOKEN_CHARS]
 
 
 class RateLimit:
@@ -339,7 +361,7 @@ class RateLimit:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             category = next((c for m, p, c in LIMITED if m == scope["method"] and p.fullmatch(scope["path"])), None)
-            if category is not None:
+            if category in self.limiter.items:  # (a category without limits: unlimited)
                 wait = self.limiter.hit(category, client_ip(scope), request_tokens(scope))
                 if wait is not None:
                     seconds = max(1, math.ceil(wait))
@@ -351,12 +373,19 @@ class RateLimit:
 
 class RequireToken:
     """401 (``WWW-Authenticate: Bearer``) for an act (:data:`NEEDS_TOKEN`) sent without a
-    seat token, before its body is read or validated."""
+    seat token, before its body is read or validated; and for any API request carrying a
+    token too long to be one (it was dropped: a read answered as a spectator's, an act told
+    it carried no token)."""
 
     def __init__(self, app: Any):
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"].startswith("/api/"):
+            problem = too_long(bearer_parts(scope))
+            if problem is not None:
+                await reply(send, 401, problem, {"WWW-Authenticate": "Bearer"})
+                return
         if (scope["type"] == "http" and not request_tokens(scope)
                 and any(m == scope["method"] and p.fullmatch(scope["path"]) for m, p in NEEDS_TOKEN)):
             await reply(send, 401, "this needs a seat token: Authorization: Bearer <token>",

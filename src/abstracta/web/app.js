@@ -10,6 +10,8 @@ import { fmt, lang, onLanguage, preferred, setLanguage, t } from "./i18n.js";
 const root = document.getElementById("app");
 let catalog = null;
 let stopPage = () => {};
+// plies per answer of GET …/positions (the server's matches.REPLAY_PAGE)
+const REPLAY_PAGE = 100;
 
 async function games() {
   if (!catalog) catalog = await api("/api/games");
@@ -580,7 +582,9 @@ async function matchPage(app, id) {
   const hotSeatHidden = view.hidden_information && myPeople.length > 1; // hands may differ: ask for no seat
   let shownSeat = null; // hand-over screen: seat whose private view is on screen
   let replayPly = null; // null: live position
-  let positions = null; // {texts, structs} of every ply, fetched when replaying
+  // the replay's pages fetched so far ([{from, to, texts, structs}]): the server answers at most
+  // REPLAY_PAGE plies at a time (a long game's whole replay was tens of MB)
+  let positions = null;
   let sending = false;
   let timer = null;
   let stopped = false;
@@ -662,7 +666,9 @@ async function matchPage(app, id) {
     } else if (fresh.takeback || fresh.ply !== view.ply) declinedNote = "";
     if (!fresh.takeback) withdrawn = false;
     view = fresh;
-    positions = null;
+    positions = null; // a new revision may show earlier plies otherwise (a takeback, cards revealed at the end)
+    if (replayPly !== null && replayPly < view.ply) { stepTo(replayPly); return true; } // fetched again, then drawn
+    replayPly = null;
     if (!sending) draw();
     return true;
   }
@@ -889,14 +895,24 @@ async function matchPage(app, id) {
 
   async function stepTo(ply) {
     if (ply === null || ply >= view.ply) { replayPly = null; draw(); return; }
-    if (!positions) {
+    ply = Math.max(0, ply);
+    if (!replayPage(ply)) {
+      const revision = view.revision;
       try {
-        const all = await api(`/api/matches/${id}/positions${seatParam()}`);
-        positions = { texts: all.positions, structs: all.structs };
+        // aligned pages: every viewer of a match asks for the same ones, which the server keeps
+        const from = Math.floor(ply / REPLAY_PAGE) * REPLAY_PAGE;
+        const page = await api(`/api/matches/${id}/positions?from=${from}`);
+        if (view.revision !== revision) return; // a newer position arrived meanwhile: it steps again
+        positions = [...(positions || []), { from: page.from, to: page.to, texts: page.positions, structs: page.structs }];
       } catch (e) { fail(e); return; }
+      if (!replayPage(ply)) return;
     }
-    replayPly = Math.max(0, ply);
+    replayPly = ply;
     draw();
+  }
+
+  function replayPage(ply) {
+    return (positions || []).find((p) => p.from <= ply && ply <= p.to) || null;
   }
 
   function draw() {
@@ -954,8 +970,9 @@ async function matchPage(app, id) {
     }
 
     // board
-    const position = live ? view.position : positions.texts[replayPly];
-    const struct = live ? view.struct : positions.structs[replayPly];
+    const page = live ? null : replayPage(replayPly);
+    const position = live ? view.position : page.texts[replayPly - page.from];
+    const struct = live ? view.struct : page.structs[replayPly - page.from];
     const interactive = live && !over && myTurn && !view.thinking && !hide && !connLost;
     // the same picture is not drawn twice (a redraw would restart a module's animation)
     const ended = over ? { result: view.result, termination: view.termination, text: resultText(view, seatName) } : null;

@@ -1,0 +1,51 @@
+"""Stepping through a long game in the browser fetches the replay page by page (server32): the
+whole replay of a 1,666-ply Fibonacci game was one 26 MB answer."""
+
+from __future__ import annotations
+
+import random
+
+import abstracta
+from abstracta.core.records import Record
+from abstracta.server.matches import REPLAY_PAGE
+from httputil import post_json
+
+
+def long_record() -> tuple[Record, list[str]]:
+    """A finished Fibonacci game of random play (1,666 plies) and the position text after each ply."""
+    game = abstracta.load_game("fibonacci")
+    initial = game.new_initial_state()
+    state, actions, texts, rng = initial.clone(), [], [initial.to_text()], random.Random(0)
+    while not state.is_terminal():
+        actions.append(rng.choice(state.legal_actions()))
+        state.apply_action(actions[-1])
+        texts.append(state.to_text())
+    return Record.from_play(game, initial, actions, players=["human", "human"]), texts
+
+
+def test_stepping_through_a_long_game_fetches_pages(page, live_server):
+    record, texts = long_record()
+    last = len(texts) - 1
+    assert last > 3 * REPLAY_PAGE
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": record.to_dict()})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    fetched: list[tuple[str, int]] = []
+    page.on("response", lambda r: fetched.append((r.url, len(r.body()))) if "/positions" in r.url else None)
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.locator("#result").wait_for(state="visible")
+
+    page.click("#step-back")
+    page.wait_for_function(f"() => document.getElementById('step-at').textContent === '{last - 1} / {last}'")
+    assert page.locator("#position-text").text_content() == texts[last - 1]
+    page.click("#step-back")
+    page.wait_for_function(f"() => document.getElementById('step-at').textContent === '{last - 2} / {last}'")
+    assert page.locator("#position-text").text_content() == texts[last - 2]
+    page.locator("#moves a[data-ply='5']").click()
+    page.wait_for_function(f"() => document.getElementById('step-at').textContent === '5 / {last}'")
+    assert page.locator("#position-text").text_content() == texts[5]
+    # one page for the end (asked once for both steps back), one for the start; each small
+    start_of_last = (last - 1) // REPLAY_PAGE * REPLAY_PAGE
+    assert [url.split("/positions", 1)[1] for url, _ in fetched] == [f"?from={start_of_last}", "?from=0"]
+    assert all(size < 3_000_000 for _, size in fetched), fetched
+    assert not errors, errors

@@ -1,0 +1,255 @@
+"""What a hostile tester found bounded nowhere (server32): the replay of a long game, tokens too
+long to be one, game names, and clients that send a body slowly."""
+
+from __future__ import annotations
+
+import pytest
+from apiutil import bearer, make_app
+from fastapi.testclient import TestClient
+
+from abstracta.core.registry import load_game
+from abstracta.server import matches as served_matches
+
+STONES = 250
+
+
+def long_game(raw, moves: int, stones: int = STONES) -> tuple[str, str]:
+    """A toy-nim match between two people (seat 0's token kept by the creator) after ``moves``
+    plies of taking one stone: (id, seat 0's token)."""
+    record = {"format": "abstracta-record", "version": 1, "game": "toy-nim", "options": {"stones": stones},
+              "players": ["human", "human"], "moves": ["1"] * moves}
+    r = raw.post("/api/matches/import", json={"record": record})
+    assert r.status_code == 201, r.text
+    return r.json()["id"], r.json()["tokens"][0]["token"]
+
+
+def nim_text(ply: int, stones: int = STONES) -> str:
+    """The position text after ``ply`` plies of taking one stone (the rules' own)."""
+    state = load_game("toy-nim", stones=stones).new_initial_state()
+    for _ in range(ply):
+        state.apply_action(state.string_to_action("1"))
+    return state.to_text()
+
+
+# --- 1. the replay of a long game is answered in pages, cached, and rate-limited ------------------
+def test_a_long_replay_is_answered_in_pages(client):
+    """A 1,666-ply Fibonacci game's replay was one 26 MB answer costing 1.1-1.3 s of CPU each
+    time. It now comes in pages of at most REPLAY_PAGE plies."""
+    raw = client.raw
+    mid, _ = long_game(raw, STONES)
+    page = served_matches.REPLAY_PAGE
+    first = raw.get(f"/api/matches/{mid}/positions").json()
+    assert (first["ply"], first["from"], first["to"]) == (STONES, 0, page - 1)
+    assert first["positions"] == [nim_text(p) for p in range(page)] and len(first["structs"]) == page
+    assert first["moves"] == ["1"] * STONES  # the move list stays whole: it is small
+    last = raw.get(f"/api/matches/{mid}/positions?from=200").json()
+    assert (last["from"], last["to"]) == (200, STONES)
+    assert last["positions"] == [nim_text(p) for p in range(200, STONES + 1)] and last["positions"][-1].startswith("0 ")
+    middle = raw.get(f"/api/matches/{mid}/positions?from=120&to=129").json()
+    assert middle["positions"] == [nim_text(p) for p in range(120, 130)]
+    assert [s["to_move"] for s in middle["structs"]] == [None if p == STONES else p % 2 for p in range(120, 130)]
+
+
+@pytest.mark.parametrize("query, words", [
+    ("from=10&to=5", "to: 5 is before from (10)"),
+    ("from=0&to=100", "at most 100 plies per answer (0…100 is 101)"),
+    ("from=251", "from: 251 is past the last ply (250)"),
+    ("to=251", "to: 251 is past the last ply (250)"),
+    ("from=-1", "from:"),
+    ("from=x", "from:"),
+])
+def test_a_replay_range_that_is_no_page_is_refused(client, query, words):
+    mid, _ = long_game(client.raw, STONES)
+    r = client.raw.get(f"/api/matches/{mid}/positions?{query}")
+    assert r.status_code == 422 and words in r.json()["error"], r.text
+
+
+def test_a_replay_page_is_computed_once_per_revision_and_viewer(client, monkeypatch):
+    """Every request replayed the game again; a page is now kept (per match revision, viewer
+    and range) until the match changes."""
+    raw, service = client.raw, client.app.state.service
+    mid, t0 = long_game(raw, 150)
+    calls = []
+    original = type(service).struct
+
+    def counted(match, state, viewer):
+        calls.append(viewer)
+        return original(match, state, viewer)
+
+    monkeypatch.setattr(type(service), "struct", staticmethod(counted))
+    url = f"/api/matches/{mid}/positions?from=100"
+    spectator = raw.get(url).content
+    assert len(calls) == 51
+    assert raw.get(url).content == spectator and len(calls) == 51  # the same page: nothing replayed
+    seat0 = raw.get(url, headers=bearer(t0))
+    assert seat0.status_code == 200 and len(calls) == 102  # another viewer: its own page
+    assert raw.get(url, headers=bearer(t0)).content == seat0.content and len(calls) == 102
+    r = raw.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 150}, headers=bearer(t0))
+    assert r.status_code == 200
+    before = len(calls)
+    after = raw.get(url).json()  # a new revision: the page is computed again, one ply longer
+    assert len(calls) - before == 52 and after["to"] == 151 and after["positions"][-1] == nim_text(151)
+
+
+def test_the_page_cache_keeps_at_most_its_byte_budget():
+    cache = served_matches.PageCache(100)
+    cache.put("a", b"x" * 40)
+    cache.put("b", b"y" * 40)
+    assert cache.get("a") == b"x" * 40  # now the most recently used
+    cache.put("c", b"z" * 40)  # over budget: the least recently used ("b") goes
+    assert cache.get("b") is None and cache.get("a") is not None and cache.get("c") is not None
+    cache.put("big", b"w" * 101)  # larger than the whole budget: not kept
+    assert cache.get("big") is None and cache.size <= 100
+
+
+def test_replays_are_rate_limited_per_address(db_url):
+    limits = {"replay": ("3/minute", "3/minute")}
+    with TestClient(make_app(db_url, limits=limits)) as raw:
+        mid, _ = long_game(raw, 10)
+        codes = [raw.get(f"/api/matches/{mid}/positions").status_code for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
+        r = raw.get(f"/api/matches/{mid}/positions")
+        assert r.status_code == 429 and "too many requests" in r.json()["error"] and "retry-after" in r.headers
+        assert raw.get(f"/api/matches/{mid}").status_code == 200  # the view is cheap: not limited
+
+
+# --- 2. a token too long to be one is refused, not read as no token --------------------------------
+LONG = "a" * 65
+TOO_LONG = "a seat token is at most 64 characters (one sent has 65)"
+
+
+@pytest.mark.parametrize("path", ["/api/matches/{mid}", "/api/matches/{mid}/positions", "/api/matches"])
+def test_a_token_too_long_to_be_one_is_refused_on_reads(client, path):
+    """It was dropped and the request answered as a spectator's (or as no token's list)."""
+    raw = client.raw
+    mid, t0 = long_game(raw, 3)
+    for auth in (LONG, f"{t0},{LONG}"):
+        r = raw.get(path.format(mid=mid), headers={"Authorization": f"Bearer {auth}"})
+        assert r.status_code == 401 and r.json()["error"] == TOO_LONG, r.text
+        assert r.headers["www-authenticate"] == "Bearer"
+    assert raw.get(path.format(mid=mid), headers=bearer(t0)).status_code == 200
+
+
+def test_a_token_too_long_to_be_one_is_named_on_an_act(client):
+    """An act with only such a token was told it carried none ('this needs a seat token')."""
+    raw = client.raw
+    mid, t0 = long_game(raw, 3)
+    before = raw.get(f"/api/matches/{mid}").json()
+    r = raw.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 3}, headers={"Authorization": f"Bearer {LONG}"})
+    assert r.status_code == 401 and r.json()["error"] == TOO_LONG
+    r = raw.post(f"/api/matches/{mid}/resign", headers={"Authorization": f"Bearer {t0},{LONG}"})
+    assert r.status_code == 401 and r.json()["error"] == TOO_LONG
+    assert raw.get(f"/api/matches/{mid}").json() == before
+
+
+def test_a_token_too_long_to_be_one_closes_the_websocket(client):
+    """The first message's long token was dropped: the socket got the spectator's view."""
+    raw = client.raw
+    mid, t0 = long_game(raw, 3)
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.send_json({"tokens": [t0, LONG]})
+        assert ws.receive_json() == {"error": TOO_LONG}
+        assert ws.receive()["code"] == 4401
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:  # the seat's own token still works
+        ws.send_json({"tokens": [t0]})
+        assert ws.receive_json()["my_seats"] == [0]
+
+
+# --- 3. a game name is read one way everywhere: case and surrounding spaces tell nothing ------------
+ODD = ["FANORONA", " fanorona", "Fanorona ", "\tFaNoRoNa\n"]
+
+
+@pytest.mark.parametrize("name", ODD)
+def test_a_game_name_is_read_without_case_or_surrounding_spaces_by_the_api(client, name):
+    """The decision (core.registry.game_key), checked on every door of the API: the match, its
+    record and every answer carry the registered name."""
+    raw = client.raw
+    r = raw.post("/api/matches", json={"game": name, "options": {"size": "dimy"}, "seats": ["human", "human"]})
+    assert r.status_code == 201 and r.json()["game"] == "fanorona"
+    record = {"format": "abstracta-record", "version": 1, "game": name, "options": {"size": "dimy"},
+              "players": ["human", "human"], "moves": ["d3-c3W"]}
+    imported = raw.post("/api/matches/import", json={"record": record}).json()
+    assert imported["game"] == "fanorona" and imported["ply"] == 1
+    assert raw.get(f"/api/matches/{imported['id']}/record").json()["game"] == "fanorona"
+    assert raw.get(f"/api/games/{name.strip()}").json()["name"] == "fanorona"
+    start = raw.get(f"/api/matches/{r.json()['id']}").json()["position"]
+    analysis = raw.post("/api/analysis", json={"game": name, "options": {"size": "dimy"}, "position": start, "scale": 0.01})
+    assert analysis.status_code == 200, analysis.text
+
+
+@pytest.mark.parametrize("name", ["fanoronaa", "fano rona", "fanorona.", "ＦＡＮＯＲＯＮＡ"])
+def test_any_other_name_is_a_404_naming_the_games(client, name):
+    r = client.raw.post("/api/matches", json={"game": name, "seats": ["human", "human"]})
+    assert r.status_code == 404
+    assert r.json()["error"].startswith(f"unknown game {name!r} (games: ") and "fanorona, fibonacci" in r.json()["error"]
+    record = {"format": "abstracta-record", "version": 1, "game": name, "moves": []}
+    assert client.raw.post("/api/matches/import", json={"record": record}).status_code == 404
+    assert client.raw.get(f"/api/games/{name}").status_code == 404
+
+
+def test_a_game_name_is_read_without_case_or_surrounding_spaces_by_the_cli(tmp_path):
+    from typer.testing import CliRunner
+
+    from abstracta.cli import app
+
+    runner = CliRunner()
+    plain = runner.invoke(app, ["moves", "fanorona", "-o", "size=dimy"])
+    assert plain.exit_code == 0 and plain.output.split()
+    for name in ODD:
+        assert runner.invoke(app, ["moves", name, "-o", "size=dimy"]).output == plain.output
+    record = tmp_path / "r.json"
+    record.write_text('{"format": "abstracta-record", "version": 1, "game": " FANORONA ", '
+                      '"options": {"size": "dimy"}, "moves": ["d3-c3W"]}')
+    replayed = runner.invoke(app, ["replay", str(record)])
+    assert replayed.exit_code == 0 and replayed.output.startswith("Fanorona size=dimy")
+    wrong = runner.invoke(app, ["moves", "fanoronaa"])
+    assert wrong.exit_code != 0 and "unknown game 'fanoronaa' (games: fanorona, fibonacci" in wrong.output
+
+
+# --- 4. a body sent slowly is not waited for without end ------------------------------------------
+def test_a_body_that_never_arrives_is_answered_408(db_url, monkeypatch):
+    """A request that declared more body than it sent was held open for ever (uvicorn has no
+    read timeout): now the whole body must arrive within BODY_SECONDS."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from abstracta.server import app as web
+    from abstracta.server import bind
+
+    monkeypatch.setattr(web, "BODY_SECONDS", 1.0)
+    sock = bind("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(make_app(db_url, rate_limits=False), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.time() + 20
+        while not server.started and time.time() < deadline:
+            time.sleep(0.05)
+        with socket.create_connection(("127.0.0.1", port)) as conn:
+            conn.sendall(b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 100\r\n\r\n{\"game\": \"fa")
+            conn.settimeout(10)
+            started, answer = time.time(), b""
+            while True:
+                chunk = conn.recv(4096)
+                if not chunk:  # closed by the server after its answer
+                    break
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 408 "), answer
+        assert b"the request body did not arrive within 1 s" in answer
+        assert time.time() - started < 5
+        with socket.create_connection(("127.0.0.1", port)) as conn:  # a whole body in time is served
+            body = b'{"game": "toy-nim", "seats": ["human", "human"]}'
+            conn.sendall(b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body[:10])
+            time.sleep(0.3)
+            conn.sendall(body[10:])
+            conn.settimeout(10)
+            assert conn.recv(4096).startswith(b"HTTP/1.1 201 ")
+    finally:
+        server.should_exit = True
+        thread.join(10)
