@@ -235,7 +235,7 @@ def test_analyse_command() -> None:
     state.apply_action(state.string_to_action("d3-c3A"))
     assert data == json.loads(json.dumps(analyse(state, None, 1500).to_dict()))
     text = runner.invoke(app, ["analyse", "fanorona", "-o", "size=dimy", "--budget", "1500"])
-    assert text.exit_code == 0 and text.output.startswith(("+", "-", "0", "#")) and "1. seat 0:" in text.output
+    assert text.exit_code == 0 and text.output.startswith(("+", "-", "0", "#")) and text.output.splitlines()[1].startswith("1. White: ")
     bad = runner.invoke(app, ["analyse", "fanorona", "-o", "size=dimy", "--position", "nonsense"])
     assert bad.exit_code == 2 and "position" in bad.output
     bad = runner.invoke(app, ["analyse", "fanorona", "-o", "size=dimy", "--seat", "5"])
