@@ -242,3 +242,26 @@ def test_reset_options_are_refused_not_ignored():
         env.reset(seed=0, options={"seat": 1})
     assert env.state.history()[0] == 22 and env.seat == 0  # unchanged
     assert env.reset(seed=0, options={})[0].shape == (38,)
+
+
+def test_a_game_whose_name_is_no_gymnasium_id_is_left_unregistered_not_fatal():
+    # a plug-in may call itself anything; "toy nim" is no Gymnasium id (a space), and its
+    # registration raised on import, so no game had an environment, by id or by make()
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tests = Path(__file__).resolve().parents[1]
+    code = ("import sys; sys.path.insert(0, %r)\n"
+            "from toy_nim import NimGame\n"
+            "from abstracta.core.registry import register_game\n"
+            "class Spaced(NimGame):\n    name = 'toy nim'\n"
+            "register_game('toy nim', Spaced)\n"
+            "import gymnasium\n"
+            "from abstracta.interop.gym import REGISTERED, make\n"
+            "print('toy nim' in REGISTERED, REGISTERED['fanorona'])\n"
+            "print(make('toy nim', opponent='random').reset(seed=0)[0].shape)\n"
+            "print(gymnasium.make('abstracta/fanorona-v0', size='telo').reset(seed=0)[0].shape)\n") % str(tests)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines() == ["False abstracta/fanorona-v0", "(4,)", "(38,)"]
