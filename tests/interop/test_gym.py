@@ -265,3 +265,19 @@ def test_a_game_whose_name_is_no_gymnasium_id_is_left_unregistered_not_fatal():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.splitlines() == ["False abstracta/fanorona-v0", "(4,)", "(38,)"]
+
+
+def test_the_gym_extra_alone_is_enough_without_pettingzoo():
+    # [gym] installs gymnasium only; the module took its text picture from the PettingZoo module,
+    # which imports pettingzoo: without it `import abstracta.interop.gym` failed, ids and all
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['pettingzoo'] = None  # not installed\n"
+            "import gymnasium, abstracta.interop.gym\n"
+            "e = gymnasium.make('abstracta/fanorona-v0', size='telo', opponent='random', render_mode='ansi')\n"
+            "e.reset(seed=0); print(e.render().splitlines()[0])\n"
+            "print('abstracta.interop.pettingzoo' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines()[-1] == "False" and out.stdout.strip()

@@ -53,8 +53,7 @@ from gymnasium.envs.registration import parse_env_id
 from ..ai import make_bot
 from ..core.errors import IllegalActionError
 from ..core.registry import registered_games
-from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, as_action, resolve_chance
-from .pettingzoo import render_text
+from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, as_action, render_text, resolve_chance
 
 
 class AbstractaGymEnv(gymnasium.Env):
