@@ -429,3 +429,17 @@ def test_nothing_of_a_hand_in_the_page_behind_the_hand_over_screen(page, live_se
     page.wait_for_selector("#board .cardtable")
     assert "Your hand: 4c, 6d, Jc" in page.locator("#board-text").text_content()
     assert page.evaluate(CARDS_IN_PAGE, ["7h", "Kd", "Qd", "3c"] + stock) == []
+
+
+def test_the_board_words_come_back_after_the_hand_over_without_a_board_module(page, live_server):
+    # a game drawn as text (no board module, or one that does not load) kept "Hidden until the
+    # next player is ready." as the board's words after the next person pressed "show my hand"
+    page.route("**/games/fibonacci-cards/board.js", lambda route: route.abort())
+    mid = import_match(live_server)
+    page.goto(f"{live_server.url}/#/match/{mid}")
+    page.wait_for_function(WAIT_HUMAN)
+    assert page.locator("#board-text").text_content() == "Hidden until the next player is ready."
+    page.click("#handover-ok")
+    page.wait_for_selector("#board pre.position")
+    assert "7h" in page.locator("#board pre.position").text_content()  # the seat's own hand, as text
+    assert page.locator("#board-text").text_content() == ""

@@ -242,3 +242,42 @@ def test_reset_options_are_refused_not_ignored():
         env.reset(seed=0, options={"seat": 1})
     assert env.state.history()[0] == 22 and env.seat == 0  # unchanged
     assert env.reset(seed=0, options={})[0].shape == (38,)
+
+
+def test_a_game_whose_name_is_no_gymnasium_id_is_left_unregistered_not_fatal():
+    # a plug-in may call itself anything; "toy nim" is no Gymnasium id (a space), and its
+    # registration raised on import, so no game had an environment, by id or by make()
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tests = Path(__file__).resolve().parents[1]
+    code = ("import sys; sys.path.insert(0, %r)\n"
+            "from toy_nim import NimGame\n"
+            "from abstracta.core.registry import register_game\n"
+            "class Spaced(NimGame):\n    name = 'toy nim'\n"
+            "register_game('toy nim', Spaced)\n"
+            "import gymnasium\n"
+            "from abstracta.interop.gym import REGISTERED, make\n"
+            "print('toy nim' in REGISTERED, REGISTERED['fanorona'])\n"
+            "print(make('toy nim', opponent='random').reset(seed=0)[0].shape)\n"
+            "print(gymnasium.make('abstracta/fanorona-v0', size='telo').reset(seed=0)[0].shape)\n") % str(tests)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines() == ["False abstracta/fanorona-v0", "(4,)", "(38,)"]
+
+
+def test_the_gym_extra_alone_is_enough_without_pettingzoo():
+    # [gym] installs gymnasium only; the module took its text picture from the PettingZoo module,
+    # which imports pettingzoo: without it `import abstracta.interop.gym` failed, ids and all
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['pettingzoo'] = None  # not installed\n"
+            "import gymnasium, abstracta.interop.gym\n"
+            "e = gymnasium.make('abstracta/fanorona-v0', size='telo', opponent='random', render_mode='ansi')\n"
+            "e.reset(seed=0); print(e.render().splitlines()[0])\n"
+            "print('abstracta.interop.pettingzoo' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines()[-1] == "False" and out.stdout.strip()

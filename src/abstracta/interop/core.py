@@ -6,6 +6,7 @@ Generic: it reads the game's description and the spine (``Game.max_game_length``
 
 from __future__ import annotations
 
+import io
 import random
 from typing import Any, Mapping
 
@@ -125,6 +126,21 @@ class InteropGame:
 
     def __repr__(self) -> str:
         return f"InteropGame({self.name!r}, {self.params()!r})"
+
+
+def render_text(state: InteropState, player: int | None = None) -> str:
+    """The game's terminal picture of ``state`` as plain text (no colours), as seat ``player``
+    may see it (``None``: everything, every hand included)."""
+    if state.inner is None:
+        return state.to_text()
+    picture = state.game.game.render(state.inner, player)
+    if isinstance(picture, str):
+        return picture
+    from rich.console import Console
+
+    out = io.StringIO()
+    Console(file=out, width=100, color_system=None, force_terminal=False).print(picture)
+    return out.getvalue()
 
 
 def resolve_chance(state: "InteropState", rng: random.Random) -> None:
@@ -341,5 +357,5 @@ class InteropState:
         return f"<InteropState {self.game.name} {self.to_text()!r}>"
 
 
-__all__ = ["CHANCE_MODES", "DEFAULT_LAYOUT_SEEDS", "DEFAULT_MAX_TURNS", "ENV_LAYOUT_SEEDS", "as_action", "resolve_chance", "InteropGame", "InteropState",
+__all__ = ["CHANCE_MODES", "DEFAULT_LAYOUT_SEEDS", "DEFAULT_MAX_TURNS", "ENV_LAYOUT_SEEDS", "as_action", "render_text", "resolve_chance", "InteropGame", "InteropState",
            "variant_options"]

@@ -48,12 +48,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.envs.registration import parse_env_id
 
 from ..ai import make_bot
 from ..core.errors import IllegalActionError
 from ..core.registry import registered_games
-from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, as_action, resolve_chance
-from .pettingzoo import render_text
+from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, as_action, render_text, resolve_chance
 
 
 class AbstractaGymEnv(gymnasium.Env):
@@ -177,14 +177,27 @@ def env_id(game_name: str) -> str:
     return f"{NAMESPACE}/{game_name}-v{VERSION}"
 
 
+def _parsed_id(gid: str) -> tuple[str | None, str, int | None] | None:
+    """Gymnasium's reading of an id ``(namespace, name, version)``, or None if it takes none."""
+    try:
+        return parse_env_id(gid)
+    except gymnasium.error.Error:
+        return None
+
+
 def register_all() -> dict[str, str]:
     """Register every game of ``abstracta.registered_games()`` not yet registered (a game added
     later with ``abstracta.register_game`` registers on the next call); returns
-    :data:`REGISTERED`. Called on import."""
+    :data:`REGISTERED`. A game whose name makes no Gymnasium id (a space, a ``/`` or a ``:``)
+    is left out: :func:`make` still builds it. Called on import."""
     for name in registered_games():
         if name in REGISTERED:
             continue
         gid = env_id(name)
+        if ":" in name or _parsed_id(gid) != (NAMESPACE, name, VERSION):
+            # a plug-in may call itself what no id can say ("tic tac toe"; ":" would make
+            # gymnasium.make import a module): it has make() only, and the others still register
+            continue
         if gid not in gymnasium.registry:
             gymnasium.register(id=gid, entry_point=f"{__name__}:AbstractaGymEnv", kwargs={"game_name": name})
         REGISTERED[name] = gid

@@ -32,7 +32,6 @@ the game unchanged.
 
 from __future__ import annotations
 
-import io
 import random
 from typing import Any
 
@@ -41,22 +40,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..core.errors import IllegalActionError
-from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, resolve_chance
-
-
-def render_text(state: InteropState, player: int | None = None) -> str:
-    """The game's terminal picture of ``state`` as plain text (no colours), as seat ``player``
-    may see it (``None``: everything, every hand included)."""
-    if state.inner is None:
-        return state.to_text()
-    picture = state.game.game.render(state.inner, player)
-    if isinstance(picture, str):
-        return picture
-    from rich.console import Console
-
-    out = io.StringIO()
-    Console(file=out, width=100, color_system=None, force_terminal=False).print(picture)
-    return out.getvalue()
+from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, render_text, resolve_chance
 
 
 class AbstractaAECEnv(AECEnv):

@@ -1008,9 +1008,11 @@ async function matchPage(app, id) {
         } catch (e) {
           console.error(e);
           boardBox.replaceChildren(h("pre", { class: "position" }, position));
+          boardText.textContent = ""; // the text board is read as it is; no earlier words stay
         }
       } else {
         boardBox.append(h("pre", { class: "position" }, position));
+        boardText.textContent = "";
       }
     }
     posText.textContent = hide ? t("handover.hidden") : position;
