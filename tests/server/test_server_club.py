@@ -3,7 +3,6 @@ what the server now does about it. Each refusal is a clear error and the match i
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import signal
@@ -149,18 +148,22 @@ def test_an_oversized_websocket_frame_is_refused_by_the_transport(served):
                                                            "seats": ["human", "human"]}).json()
     url = f"ws://{served}/api/matches/{view['id']}/ws"
 
-    async def attempt(first: str):
-        async with websockets.connect(url, max_size=None) as ws:
-            await ws.send(first)
+    from websockets.sync.client import connect
+
+    # the sync client: a browser test in the same worker leaves Playwright's event loop running
+    # in this thread, where asyncio.run would refuse to start
+    def attempt(first: str):
+        with connect(url, max_size=None) as ws:
+            ws.send(first)
             try:
-                return json.loads(await asyncio.wait_for(ws.recv(), 10))
+                return json.loads(ws.recv(timeout=10))
             except websockets.ConnectionClosed as closed:
                 return closed.rcvd.code if closed.rcvd else None
 
-    assert asyncio.run(attempt("x" * (WS_MESSAGE_BYTES + 1))) == 1009  # too big: closed unread
+    assert attempt("x" * (WS_MESSAGE_BYTES + 1)) == 1009  # too big: closed unread
     # the longest first message the app reads still gets its answer, in any script
     tokens = json.dumps({"tokens": ["\U0001d11e" * (WS_AUTH_LIMIT - 20)]}, ensure_ascii=False)  # 4 bytes each
     assert len(tokens) <= WS_AUTH_LIMIT and WS_MESSAGE_BYTES - 100 < len(tokens.encode()) <= WS_MESSAGE_BYTES
     # (read whole, and refused for what it says: no seat token is that long)
-    assert asyncio.run(attempt(tokens)) == {"error": f"a seat token is at most 64 characters (one sent has {WS_AUTH_LIMIT - 20})"}
+    assert attempt(tokens) == {"error": f"a seat token is at most 64 characters (one sent has {WS_AUTH_LIMIT - 20})"}
     assert httpx.get(f"http://{served}/api/matches/{view['id']}").json()["ply"] == 0
