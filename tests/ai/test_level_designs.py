@@ -294,3 +294,138 @@ def test_turn_beam_is_reproducible_and_out_of_time_falls_back_to_the_greedy_cand
     plain = TurnSearchBot(game, Budget(seconds=0.5), seed=7, width=6)
     assert chosen == plain.search(state)
     assert chosen in [t.plan for t in plain._candidates(state, 0, 6)]
+
+
+def _midgame(game, seed: int, plies: int):
+    import random
+
+    rng, state = random.Random(seed), game.new_initial_state()
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_late_move_reductions_search_fewer_positions_to_the_same_depth() -> None:
+    from abstracta.ai.alphabeta import LMR_MIN_DEPTH, AlphaBetaBot
+
+    game = load_game("nibble", variant="square9")
+    for seed in (1, 2, 3):
+        state = _midgame(game, seed, 20)
+        plain = AlphaBetaBot(game, Budget(depth=10), seed=3)
+        reduced = AlphaBetaBot(game, Budget(depth=10), seed=3, reductions=1)
+        assert reduced.step(state.clone()) in state.legal_actions()
+        plain.step(state.clone())
+        assert reduced.depth == plain.depth == 10
+        assert reduced.nodes < 0.8 * plain.nodes, (reduced.nodes, plain.nodes)
+        # the root is never reduced, nor a node with less depth left than LMR_MIN_DEPTH: to that
+        # depth the two searches are the same search
+        same = [AlphaBetaBot(game, Budget(depth=LMR_MIN_DEPTH), seed=3, reductions=r) for r in (0, 2)]
+        actions = [bot.step(state.clone()) for bot in same]
+        assert actions[0] == actions[1] and same[0].nodes == same[1].nodes and same[0].value == same[1].value
+    with pytest.raises(ValueError, match="reductions"):
+        AlphaBetaBot(game, Budget(seconds=1), reductions=-1)
+
+
+def test_late_move_reductions_keep_every_forced_win_plain_alpha_beta_finds() -> None:
+    # a reduced action is searched again in full once it beats alpha, so a win the full-depth
+    # search proves is never reduced away (depth 4: wins within two of the mover's actions)
+    from abstracta.ai.alphabeta import WIN_THRESHOLD, AlphaBetaBot
+
+    game = load_game("fanorona", size="dimy")
+    wins = 0
+    for seed, plies in ((seed, plies) for seed in range(60) for plies in (10, 14, 18)):
+        state = _midgame(game, seed, plies)
+        if state.is_terminal():
+            continue
+        plain = AlphaBetaBot(game, Budget(depth=4), seed=1, noise=0)
+        plain.step(state.clone())
+        if plain.value < WIN_THRESHOLD:
+            continue
+        wins += 1
+        reduced = AlphaBetaBot(game, Budget(depth=4), seed=1, noise=0, reductions=1)
+        action = reduced.step(state.clone())
+        assert reduced.value >= WIN_THRESHOLD, state.to_text()
+        after = state.clone()
+        after.apply_action(action)
+        assert after.is_terminal() or reduced.value == plain.value
+    assert wins >= 10  # the check above ran on enough won positions to mean something
+
+
+def test_reductions_reach_the_bot_from_the_level_and_change_its_fingerprint(monkeypatch) -> None:
+    from abstracta.ai import levels as levels_module
+    from abstracta.ai.alphabeta import AlphaBetaBot
+
+    nibble = load_game("nibble", variant="square9")
+    declared = nibble.description.levels[6]
+    before = level_fingerprint(nibble, 6)
+    assert "reductions" not in levels_module.describe_level(nibble, 6)
+    selective = Search(declared.bot, declared.rollout_cap, declared.evaluator, reductions=2)
+    monkeypatch.setattr(levels_module, "level_search", lambda g, level: selective)
+    bot = make_bot("level:6", nibble, seed=0)
+    assert isinstance(bot, AlphaBetaBot) and bot.reductions == 2
+    assert level_fingerprint(nibble, 6) != before
+    assert levels_module.describe_level(nibble, 6)["reductions"] == 2
+
+
+
+def test_a_reduced_action_that_beats_alpha_is_searched_again_in_full() -> None:
+    # the null-window answer of a reduced action is only a bound at a shallower depth: one that
+    # beats alpha must be searched again at full depth before it counts
+    from abstracta.ai.alphabeta import AlphaBetaBot
+
+    class Watched(AlphaBetaBot):
+        def _negamax(self, state, depth, alpha, beta, ply, mid_turn=False):
+            self.depths.append(depth)
+            try:
+                return super()._negamax(state, depth, alpha, beta, ply, mid_turn)
+            finally:
+                self.depths.pop()
+
+        def _child_value(self, child, me, depth, alpha, beta, ply):
+            # in the order the calls begin, with whether the call is reduced (shallower than the
+            # node it is made from: a full call passes the node's own depth), and its value
+            reduced = bool(self.depths) and depth < self.depths[-1]
+            call = [child.hash_key(), ply, depth, reduced, alpha, None]
+            self.calls.append(call)
+            call[5] = super()._child_value(child, me, depth, alpha, beta, ply)
+            return call[5]
+
+    game = load_game("nibble", variant="square9")
+    researched = 0
+    for seed in (1, 2, 3):
+        bot = Watched(game, Budget(depth=8), seed=3, reductions=1)
+        bot.calls, bot.depths = [], []
+        bot.step(_midgame(game, seed, 20))
+        for i, (key, ply, depth, reduced, alpha, value) in enumerate(bot.calls):
+            if reduced and value > alpha:
+                # the next call at this ply or nearer the root, after the reduced one's subtree
+                after = next((c for c in bot.calls[i + 1:] if c[1] <= ply), None)
+                assert after is not None and after[:4] == [key, ply, depth + 1, False]
+                researched += 1
+    assert researched > 0
+
+
+def test_late_move_reductions_are_exact_where_even_the_reduced_search_reaches_every_end() -> None:
+    # tic-tac-toe: at a depth that covers the rest of the game even one action shallower, every
+    # reduced action is searched to the end; a null-window answer is only a bound, so the values
+    # come out exact only because an action that beats alpha is searched again in full
+    import random
+
+    from abstracta.ai.alphabeta import AlphaBetaBot
+
+    from .toygames import MNKGame
+
+    game, rng = MNKGame(), random.Random(5)
+    for _ in range(40):
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(0, 4)):
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        plain = AlphaBetaBot(game, Budget(depth=10), seed=1, noise=0)
+        reduced = AlphaBetaBot(game, Budget(depth=10), seed=1, noise=0, reductions=1)
+        plain.step(state.clone())
+        reduced.step(state.clone())
+        assert reduced.value == plain.value, state.to_text()

@@ -39,6 +39,13 @@ MAX_DEPTH = 64
 #: Root bonus cap: below the smallest evaluator step that means something (Fanorona's mobility
 #: step is ≈ 0.0025, one stone ≈ 0.036), so it mostly decides between equal moves.
 DEFAULT_NOISE = 0.004
+#: Late move reductions (``reductions``): the first this many actions of a node (table move,
+#: killers, the best by history) are searched to full depth, later ones first reduced.
+LMR_FULL_ACTIONS = 3
+#: ... and only where at least this much depth is left (a reduced child keeps one action).
+LMR_MIN_DEPTH = 3
+#: A null window's width: values are floats, so "is it above alpha?" is asked of (alpha, alpha + ε).
+NULL_WINDOW = 1e-9
 
 
 class _Timeout(Exception):
@@ -68,6 +75,12 @@ class AlphaBetaBot:
             a deterministic budget like a depth; the analysis board uses it); ``None``: no cap.
         track_pv: after each completed iteration, read the principal variation from the
             transposition table into ``pv`` (with its value in ``pv_value``).
+        reductions: late move reductions: at a node with at least :data:`LMR_MIN_DEPTH` actions
+            of depth left, every action after the first :data:`LMR_FULL_ACTIONS` (in the
+            search's order) is first searched this many actions shallower with a null window
+            at alpha, and searched again at full depth and window only if it beats alpha — a
+            selective search that reaches deeper in the same time and can miss a late action's
+            point the reduced search did not see; 0 (default): every action at full depth.
 
     Attributes:
         depth: deepest completed iteration of the last search.
@@ -81,7 +94,8 @@ class AlphaBetaBot:
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  max_table: int = 500_000, turn_extension: int = 0, name: str | None = None,
                  evaluator: Evaluator | None = None, noise: float = DEFAULT_NOISE,
-                 max_nodes: int | None = None, track_pv: bool = False, max_depth: int | None = None):
+                 max_nodes: int | None = None, track_pv: bool = False, max_depth: int | None = None,
+                 reductions: int = 0):
         if self.two_players_only and game.num_players != 2:
             raise ValueError(f"alphabeta plays two-player games only; {game.name} has {game.num_players} players")
         self.game = game
@@ -98,6 +112,9 @@ class AlphaBetaBot:
         if max_depth is not None and max_depth < 1:
             raise ValueError(f"a depth cap must be at least 1, got {max_depth}")
         self.max_depth = max_depth
+        if reductions < 0:
+            raise ValueError(f"reductions must be 0 or more actions, got {reductions}")
+        self.reductions = reductions
         self.track_pv = track_pv
         self.pv: list[int] = []
         self.pv_value = 0.0
@@ -296,10 +313,18 @@ class AlphaBetaBot:
         best = -2 * WIN
         best_action = -1
         undo = state.supports_undo
-        for action in self._ordered(state, tt_move, ply):
+        reduce = self.reductions if depth >= LMR_MIN_DEPTH else 0
+        for i, action in enumerate(self._ordered(state, tt_move, ply)):
             child = state if undo else state.clone()
             child.apply_action(action)
-            v = self._child_value(child, me, depth, alpha, beta, ply)
+            if reduce and i >= LMR_FULL_ACTIONS:
+                # a late action is presumed no better than alpha: a shallower null-window search
+                # checks that, and only one that beats alpha is searched in full
+                v = self._child_value(child, me, depth - reduce, alpha, alpha + NULL_WINDOW, ply)
+                if v > alpha:
+                    v = self._child_value(child, me, depth, alpha, beta, ply)
+            else:
+                v = self._child_value(child, me, depth, alpha, beta, ply)
             if undo:
                 child.undo_action()
             if v > best:

@@ -117,7 +117,7 @@ def _callable_name(value: Any) -> Any:
 #: :class:`Search` fields added after ladder results were recorded: left out of a fingerprint
 #: while at their default, so adding a field does not make every measured level a stranger.
 _LATER_FIELDS = ("max_iterations", "extend", "determinize", "turn_widths", "turn_depth_step", "max_depth",
-                 "turn_beam")
+                 "turn_beam", "reductions")
 
 
 def level_fingerprint(game: Game, level: int) -> str:
@@ -169,6 +169,8 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
         out["turn_widths"] = list(search.turn_widths)
     if search.max_depth is not None:
         out["max_depth"] = search.max_depth
+    if search.reductions:
+        out["reductions"] = search.reductions
     if search.turn_depth_step != 1:
         out["turn_depth_step"] = search.turn_depth_step
     if search.turn_beam:
@@ -353,7 +355,8 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
             search = game.description.levels[6]  # a plain alphabeta spec searches like the levels
         return AlphaBetaBot(game, budget, seed=seed, name=name, evaluator=evaluator,
                             turn_extension=search.turn_extension if search is not None else 0,
-                            max_depth=search.max_depth if search is not None else None)
+                            max_depth=search.max_depth if search is not None else None,
+                            reductions=search.reductions if search is not None else 0)
     if kind == "turns":
         from .turns import TurnSearchBot
         widths = search.turn_widths if search is not None else None

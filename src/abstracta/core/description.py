@@ -233,6 +233,9 @@ class Search:
         turn_beam: the turn search only: 0, or the partial turns a beam through the root's
             turn keeps after each action, so its candidate turns also differ after their first
             action (``TurnSearchBot(beam=…)``).
+        reductions: alpha-beta only: late move reductions, in actions (``AlphaBetaBot(reductions=…)``):
+            a selective search for a level that should reach deeper than plain alpha-beta in
+            its time; 0: every action searched to full depth.
     """
 
     bot: str
@@ -247,6 +250,7 @@ class Search:
     turn_depth_step: int = 1
     max_depth: int | None = None
     turn_beam: int = 0
+    reductions: int = 0
 
 
 @dataclass(frozen=True, slots=True)
