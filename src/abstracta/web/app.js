@@ -581,6 +581,10 @@ async function matchPage(app, id) {
   };
   const hotSeatHidden = view.hidden_information && myPeople.length > 1; // hands may differ: ask for no seat
   let shownSeat = null; // hand-over screen: seat whose private view is on screen
+  // the hand-over screen for two people sharing a device in a hidden-information game: up until
+  // the person whose eyes the view has says they hold the device
+  const needsHandover = () => hotSeatHidden && view.private_views && view.status !== "over" &&
+    view.viewer !== null && view.viewer !== shownSeat;
   let replayPly = null; // null: live position
   // the replay's pages fetched so far ([{from, to, texts, structs}]): the server answers at most
   // REPLAY_PAGE plies at a time (a long game's whole replay was tens of MB)
@@ -665,9 +669,12 @@ async function matchPage(app, id) {
       declinedNote = t("takeback.declined", { who: othersWord(asked.by) });
     } else if (fresh.takeback || fresh.ply !== view.ply) declinedNote = "";
     if (!fresh.takeback) withdrawn = false;
+    const eyes = view.viewer;
     view = fresh;
     positions = null; // a new revision may show earlier plies otherwise (a takeback, cards revealed at the end)
-    if (replayPly !== null && replayPly < view.ply) { stepTo(replayPly); return true; } // fetched again, then drawn
+    // the same eyes step on in the replay (fetched again, then drawn); other eyes (the hand
+    // passed) get the live view at once: the replay on screen is the last seat's
+    if (replayPly !== null && replayPly < view.ply && view.viewer === eyes && !needsHandover()) { stepTo(replayPly); return true; }
     replayPly = null;
     if (!sending) draw();
     return true;
@@ -895,16 +902,25 @@ async function matchPage(app, id) {
 
   async function stepTo(ply) {
     if (ply === null || ply >= view.ply) { replayPly = null; draw(); return; }
+    if (needsHandover()) return; // nothing of a seat behind the hand-over screen
     ply = Math.max(0, ply);
     if (!replayPage(ply)) {
-      const revision = view.revision;
+      const asked = { revision: view.revision, viewer: view.viewer, shown: shownSeat };
+      let page;
       try {
         // aligned pages: every viewer of a match asks for the same ones, which the server keeps
         const from = Math.floor(ply / REPLAY_PAGE) * REPLAY_PAGE;
-        const page = await api(`/api/matches/${id}/positions?from=${from}`);
-        if (view.revision !== revision) return; // a newer position arrived meanwhile: it steps again
-        positions = [...(positions || []), { from: page.from, to: page.to, texts: page.positions, structs: page.structs }];
+        page = await api(`/api/matches/${id}/positions?from=${from}`);
       } catch (e) { fail(e); return; }
+      // an answer for a view no longer on screen is dropped: in pass and play it shows the
+      // other person's hand. A newer position or other eyes arrived meanwhile (that view steps
+      // again if it may); or the answer is newer than the page's view: fetch that view first
+      if (view.revision !== asked.revision || view.viewer !== asked.viewer || shownSeat !== asked.shown) return;
+      if (page.revision !== view.revision || page.viewer !== view.viewer) {
+        if (page.revision > view.revision) refresh();
+        return;
+      }
+      positions = [...(positions || []), { from: page.from, to: page.to, texts: page.positions, structs: page.structs }];
       if (!replayPage(ply)) return;
     }
     replayPly = ply;
@@ -918,8 +934,7 @@ async function matchPage(app, id) {
   function draw() {
     window.abstractaView = view; // read by the browser tests
     const over = view.status === "over";
-    // hand-over screen for two people sharing a device in a hidden-information game
-    const needHandover = hotSeatHidden && view.private_views && !over && view.viewer !== null && view.viewer !== shownSeat;
+    const needHandover = needsHandover();
     const hide = needHandover;
     if (hide) replayPly = null; // nothing seat-specific while the hand-over screen is up
     const live = replayPly === null;
