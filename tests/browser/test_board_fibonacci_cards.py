@@ -499,3 +499,33 @@ def test_a_replay_answer_from_a_newer_position_is_not_drawn(page, live_server):
     assert page.evaluate("window.abstractaView.ply") == 3
     assert page.evaluate(CARDS_IN_PAGE, ["4c", "6d", "Jc", "9h", "7h", "Kd", "Qd", "3c"]) == []
 
+
+# what acts for a seat: behind the hand-over screen none of it may be used, by pointer or keyboard
+ACTING = "#resign, #undo, #move-input, #legal button, #board, #takeback button, #invites button, #analysis button, #analysis input"
+
+
+def test_nothing_acts_behind_the_hand_over_screen(page, live_server):
+    # Resign stayed a live button behind the screen: the person handing over (or the one
+    # taking the device) could resign for the seat whose hand is hidden, by a click or by Tab
+    mid = import_match(live_server, MOVES[:1])
+    page.goto(f"{live_server.url}/#/match/{mid}")
+    page.wait_for_function(WAIT_HUMAN)
+    assert page.locator("#handover-ok").is_visible()
+    assert page.locator("#resign").is_disabled() and page.locator("#undo").is_disabled()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#resign").click(force=True)
+    page.wait_for_timeout(300)
+    assert get_json(f"{live_server.url}/api/matches/{mid}")["status"] == "playing"
+    # the keyboard: from the hand-over button round the whole page, nothing that acts takes focus
+    page.focus("#handover-ok")
+    reached = []
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        reached.append(page.evaluate(f"""() => {{ const a = document.activeElement;
+          return !a || a === document.body ? null : a.closest('{ACTING}') ? 'ACTS: ' + (a.id || a.outerHTML.slice(0, 60))
+            : a.id || a.tagName; }}"""))
+    assert "handover-ok" in reached  # round the page and back
+    assert [r for r in reached if r and r.startswith("ACTS")] == []
+    page.click("#handover-ok")
+    page.wait_for_selector("#board .cardtable")
+    assert page.locator("#resign").is_enabled()  # Player 2's own controls, once their hand is shown

@@ -976,12 +976,20 @@ async function matchPage(app, id) {
     banner.textContent = over ? resultText(view, seatName)
       : myPeople.filter((i) => out.has(i)).map((i) => (seatName(i) === you ? t("out.you", { why: out.get(i) }) : t("out.seat", { who: seatName(i), why: out.get(i) }))).join(" ");
 
+    const handingOver = needHandover && handover.hidden;
     handover.hidden = !needHandover;
     handover.replaceChildren();
+    // the screen stands between the seats: nothing behind it acts for either of them (the
+    // board, a takeback's answer, a hint…; Resign and Undo are disabled below), by pointer or
+    // keyboard; the rules, a new game, the position text's disclosure stay
+    for (const box of [boardBox, controls, legalWrap, entryForm, analysis.node, moveList, stepper, takebackBox, invitesBox]) {
+      box.inert = needHandover;
+    }
     if (needHandover) {
-      handover.append(h("p", {}, t("handover.pass", { who: seatName(view.viewer) })),
-        h("button", { type: "button", class: "primary", id: "handover-ok", onclick: () => { shownSeat = view.viewer; draw(); } },
-          t("handover.ok", { who: seatName(view.viewer) })));
+      const ok = h("button", { type: "button", class: "primary", id: "handover-ok", onclick: () => { shownSeat = view.viewer; draw(); } },
+        t("handover.ok", { who: seatName(view.viewer) }));
+      handover.append(h("p", {}, t("handover.pass", { who: seatName(view.viewer) })), ok);
+      if (handingOver) ok.focus(); // the keyboard's focus was behind the screen
     }
 
     // board
@@ -1095,7 +1103,7 @@ async function matchPage(app, id) {
           title: view.takeback ? t("takeback.pending") : null }, t("takeback.ask"))
         : h("button", { type: "button", id: "undo", onclick: () => post("undo"), disabled: !myPeople.length || over || view.ply === 0 || hide || humansOut,
           title: over ? t("match.over_title") : null }, t("match.undo")),
-      spectator ? null : h("button", { type: "button", id: "resign", onclick: () => { if (confirm(t("match.resign_confirm"))) post("resign", resignSeat !== null ? { seat: resignSeat } : {}); }, disabled: over || !myPeople.length || humansOut }, t("match.resign")),
+      spectator ? null : h("button", { type: "button", id: "resign", onclick: () => { if (confirm(t("match.resign_confirm"))) post("resign", resignSeat !== null ? { seat: resignSeat } : {}); }, disabled: over || !myPeople.length || humansOut || hide }, t("match.resign")),
       h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, t("home.new_game")),
       view.hidden_information && !over
         ? h("button", { type: "button", id: "download", disabled: true, "aria-describedby": "download-note" }, t("match.download"))
