@@ -596,6 +596,7 @@ async function matchPage(app, id) {
   let reopenTimer = null;
   let connLost = false; // the server did not answer: "connection lost, retrying…"
   let lastRenderKey = null; // what the board shows now (see draw)
+  let endHeard = false; // the board's words of the last click were cleared when the game ended
   // the clocks: the server's `left` at the local moment its view arrived, counted down here
   // between views (the server stays the authority: every view re-syncs them)
   let clockBase = null; // {left, running, at (performance.now() ms), revision}
@@ -1000,6 +1001,10 @@ async function matchPage(app, id) {
     // the same picture is not drawn twice (a redraw would restart a module's animation)
     const ended = over ? { result: view.result, termination: view.termination, text: resultText(view, seatName) } : null;
     const renderKey = JSON.stringify([hide, struct, interactive, live, ended, connLost]);
+    // what the last click said ("e4 selected. 3 moves: …") is no longer true once the game has
+    // ended; a board module may still say something of the end as it draws it (below)
+    if (over && !endHeard) boardSay.textContent = "";
+    endHeard = over;
     if (renderKey !== lastRenderKey) {
       lastRenderKey = renderKey;
       boardBox.replaceChildren();
