@@ -443,3 +443,89 @@ def test_the_board_words_come_back_after_the_hand_over_without_a_board_module(pa
     page.wait_for_selector("#board pre.position")
     assert "7h" in page.locator("#board pre.position").text_content()  # the seat's own hand, as text
     assert page.locator("#board-text").text_content() == ""
+
+
+def test_a_replay_answer_that_arrives_after_the_hand_over_shows_no_hand(page, live_server):
+    # Player 2 steps back through the game; the hand passes to Player 1 while the replay's
+    # answers are on their way: the page kept Player 2's replay (their hand) on screen with no
+    # hand-over screen until the answers came
+    mid = import_match(live_server, MOVES[:1])
+    page.goto(f"{live_server.url}/#/match/{mid}")
+    ready(page, 1)
+    page.click("#step-back")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Replay')")
+    assert "Your hand: 4c, 6d, Jc" in page.locator("#board-text").text_content()
+    # from here the replay's answers are held back, each as the server gave it when asked
+    held = []
+    page.route("**/positions*", lambda route: held.append((route, route.fetch())))
+    post_json(f"{live_server.url}/api/matches/{mid}/actions", {"action": MOVES[1], "ply": 1})
+    post_json(f"{live_server.url}/api/matches/{mid}/actions", {"action": MOVES[2], "ply": 2})
+    hidden = ["4c", "6d", "Jc", "9h", "7h", "Kd", "Qd", "3c"]  # both hands and the stock
+    for _ in range(100):  # the page has heard of ply 3 once it shows the hand-over or asks twice
+        if page.locator("#handover-ok").is_visible() or len(held) >= 2:
+            break
+        page.wait_for_timeout(100)
+    assert page.locator("#handover-ok").is_visible()
+    assert page.evaluate(CARDS_IN_PAGE, hidden) == []
+    for route, answer in held:  # Player 2's answers arrive behind the hand-over screen
+        route.fulfill(response=answer)
+    page.wait_for_timeout(500)
+    assert page.locator("#handover-ok").is_visible()
+    assert page.evaluate(CARDS_IN_PAGE, hidden) == []
+    page.unroute("**/positions*")
+    page.click("#handover-ok")
+    page.wait_for_selector("#board .cardtable")
+    page.click("#step-back")  # Player 1 steps back: their own hand, none of Player 2's
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Replay')")
+    assert "Your hand: 7h, Kd, Qd, 3c" in page.locator("#board-text").text_content()
+    assert page.evaluate(CARDS_IN_PAGE, ["4c", "6d", "Jc", "9h"]) == []
+
+
+def test_a_replay_answer_from_a_newer_position_is_not_drawn(page, live_server):
+    # the page has not heard yet that the hand passed (its live updates are late) when Player 2
+    # steps back: the server answers for the match as it is, with Player 1's eyes, and the page
+    # drew Player 1's hand for Player 2
+    page.route_web_socket("**/ws", lambda ws: None)  # an open socket that never says anything
+    mid = import_match(live_server, MOVES[:1])
+    page.goto(f"{live_server.url}/#/match/{mid}")
+    ready(page, 1)
+    post_json(f"{live_server.url}/api/matches/{mid}/actions", {"action": MOVES[1], "ply": 1})
+    post_json(f"{live_server.url}/api/matches/{mid}/actions", {"action": MOVES[2], "ply": 2})
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.abstractaView.ply") == 1  # nothing heard
+    page.click("#step-back")
+    # the answer says the page is behind: it fetches the position and hands over
+    page.wait_for_selector("#handover-ok")
+    assert page.evaluate("window.abstractaView.ply") == 3
+    assert page.evaluate(CARDS_IN_PAGE, ["4c", "6d", "Jc", "9h", "7h", "Kd", "Qd", "3c"]) == []
+
+
+# what acts for a seat: behind the hand-over screen none of it may be used, by pointer or keyboard
+ACTING = "#resign, #undo, #move-input, #legal button, #board, #takeback button, #invites button, #analysis button, #analysis input"
+
+
+def test_nothing_acts_behind_the_hand_over_screen(page, live_server):
+    # Resign stayed a live button behind the screen: the person handing over (or the one
+    # taking the device) could resign for the seat whose hand is hidden, by a click or by Tab
+    mid = import_match(live_server, MOVES[:1])
+    page.goto(f"{live_server.url}/#/match/{mid}")
+    page.wait_for_function(WAIT_HUMAN)
+    assert page.locator("#handover-ok").is_visible()
+    assert page.locator("#resign").is_disabled() and page.locator("#undo").is_disabled()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#resign").click(force=True)
+    page.wait_for_timeout(300)
+    assert get_json(f"{live_server.url}/api/matches/{mid}")["status"] == "playing"
+    # the keyboard: from the hand-over button round the whole page, nothing that acts takes focus
+    page.focus("#handover-ok")
+    reached = []
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        reached.append(page.evaluate(f"""() => {{ const a = document.activeElement;
+          return !a || a === document.body ? null : a.closest('{ACTING}') ? 'ACTS: ' + (a.id || a.outerHTML.slice(0, 60))
+            : a.id || a.tagName; }}"""))
+    assert "handover-ok" in reached  # round the page and back
+    assert [r for r in reached if r and r.startswith("ACTS")] == []
+    page.click("#handover-ok")
+    page.wait_for_selector("#board .cardtable")
+    assert page.locator("#resign").is_enabled()  # Player 2's own controls, once their hand is shown

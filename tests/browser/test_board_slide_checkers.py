@@ -363,3 +363,27 @@ def test_tap_targets_at_360(browser, live_server):
         context.close()
 
 
+
+
+def test_the_last_clicks_words_go_when_the_game_ends(page, live_server):
+    # the screen reader's message of the last click ("e4 selected. …") stayed in the page
+    # after the game had ended, as if a move were still being chosen
+    import_start(page, live_server, "Bf4,Ge4 M G")
+    page.click("[data-square='e4']")
+    say = page.locator("#board-say")
+    assert say.text_content().startswith("e4 selected.")
+    page.click("[data-square='g4']")  # the jump over Blue's last piece: remove or exchange
+    landing = say.text_content()
+    assert "g4" in landing and landing != ""  # said while playing, and kept
+    page.click("[data-choice='e4*g4r']")
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    assert page.locator("#result").inner_text().startswith("Green wins")
+    assert say.text_content() == ""
+    # a resignation ends it as well, with a piece selected
+    import_start(page, live_server, "Bf4,Bl12,Ge4 M G")
+    page.click("[data-square='e4']")
+    assert say.text_content().startswith("e4 selected.")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    assert say.text_content() == ""

@@ -4,6 +4,8 @@ move list by turns, and a new-game form in players' words."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from httputil import delete_json, post_json
 
 
@@ -457,7 +459,11 @@ def test_seats_read_apart_and_you_are_you_against_the_computer(page, live_server
                                                          "seats": ["level:1", "level:1"]})
     page.goto(f"{live_server.url}/#/match/{view['id']}")
     page.wait_for_function("() => window.abstractaView && window.abstractaView.status === 'over'", timeout=60000)
-    assert page.locator(".players").inner_text() == "Computer 1 (level 1) vs Computer 2 (level 1)"
+    names = ["Computer 1 (level 1)", "Computer 2 (level 1)"]
+    assert page.locator(".players").inner_text() == " vs ".join(names)
+    # the README names them as the page does (it said "Computer 1" and "Computer 2")
+    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
+    assert 'two computers of one level are "{}" and "{}"'.format(*names) in readme
     result = page.evaluate("window.abstractaView.result")
     winner = result.index(max(result)) + 1
     assert page.locator("#result").inner_text().startswith(f"Computer {winner} (level 1) wins")

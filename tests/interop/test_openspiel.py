@@ -276,3 +276,45 @@ def test_a_seed_of_zero_with_explicit_chance_is_refused_like_any_seed():
     assert str(seeded.new_initial_state()) == str(zero.new_initial_state()) \
         == abstracta.load_game("fibonacci-cards").new_initial_state(0).to_text()
     assert pickle.loads(pickle.dumps(seeded)).interop.seed == 0
+
+
+def test_a_broken_plug_in_game_is_left_unregistered_not_fatal():
+    # one plug-in whose entry point does not import, and one whose name OpenSpiel's game string
+    # cannot carry ("(" opens the parameters), failed the import for every game; two names
+    # that make one OpenSpiel name ("toy-x", "toy_x") gave the first one's name the second game
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tests = Path(__file__).resolve().parents[1]
+    code = ("import sys; sys.path.insert(0, %r)\n"
+            "from toy_nim import NimGame\n"
+            "from abstracta.core.registry import register_game\n"
+            "register_game('broken', 'no_such_module_here:Game')\n"
+            "for name in ('toy(nim)', 'toy-x', 'toy_x'):\n"
+            "    register_game(name, type('G', (NimGame,), {'name': name}))\n"
+            "import pyspiel\n"
+            "from abstracta.interop import openspiel as aos\n"
+            "print(sorted(aos.REGISTERED))\n"
+            "for name, why in sorted(aos.SKIPPED.items()): print(name, '|', why)\n"
+            "print(pyspiel.load_game('python_abstracta_fanorona', {'size': 'telo'}).num_distinct_actions())\n"
+            "print(pyspiel.load_game('python_abstracta_toy_x').interop.game.name)\n"
+            "for name in ('broken', 'toy(nim)', 'toy_x'):\n"
+            "    try:\n"
+            "        aos.load(name)\n"
+            "    except Exception as e:\n"
+            "        print(type(e).__name__, '|', e)\n") % str(tests)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    assert lines[0] == str(["fanorona", "fibonacci", "fibonacci-cards", "nibble", "slide-checkers", "toy-x"])
+    assert lines[1].startswith("broken | game 'broken' (no_such_module_here:Game) does not import: ModuleNotFoundError")
+    assert lines[2] == ("toy(nim) | 'python_abstracta_toy(nim)' is no name in an OpenSpiel game string "
+                        "(brackets hold the parameters)")
+    assert lines[3] == "toy_x | its OpenSpiel name python_abstracta_toy_x is toy-x's"
+    assert lines[4:6] == ["217", "toy-x"]  # Telo's actions; toy_x left toy-x its name
+    assert lines[6].startswith("GameLoadError | game 'broken' (no_such_module_here:Game) does not import")
+    assert lines[7] == ("UnknownGameError | toy(nim) is not registered with OpenSpiel: 'python_abstracta_toy(nim)' "
+                        "is no name in an OpenSpiel game string (brackets hold the parameters)")
+    assert lines[8] == ("UnknownGameError | toy_x is not registered with OpenSpiel: its OpenSpiel name "
+                        "python_abstracta_toy_x is toy-x's")

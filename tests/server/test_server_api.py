@@ -235,9 +235,12 @@ def test_positions_for_replay(client):
     view = create(client, stones=9)
     mid = view["id"]
     client.post(f"/api/matches/{mid}/actions", json={"action": "2", "ply": 0})
-    client.post(f"/api/matches/{mid}/actions", json={"action": "3", "ply": 1})
+    last = client.post(f"/api/matches/{mid}/actions", json={"action": "3", "ply": 1}).json()
     data = client.get(f"/api/matches/{mid}/positions").json()
     assert data["positions"] == ["9 0", "7 1", "4 0"] and data["moves"] == ["2", "3"]
+    # which state and whose eyes, as the view says them: a client drops a page of another view
+    assert (data["revision"], data["viewer"]) == (last["revision"], last["viewer"]) == (2, 0)
+    assert client.get(f"/api/matches/{mid}/positions?seat=1").json()["viewer"] == 1
     assert client.get("/api/matches/nope/positions").status_code == 404
 
 

@@ -7,6 +7,9 @@ Importing this module registers each game of ``abstracta.registered_games()`` wi
     import abstracta.interop.openspiel  # registers
     game = pyspiel.load_game("python_abstracta_slide_checkers", {"players": 3})
 
+A game that cannot be registered (a plug-in that does not load, a name OpenSpiel cannot use) is
+left out with the reason in :data:`SKIPPED`; the others register.
+
 Parameters are the game's options under their own names (a ``bool``, ``int`` or ``str`` default
 keeps its type; an option absent by default that takes whole numbers — ``first_player`` — is an
 ``int``, −1 meaning absent; any other option — a default of ``None`` or a tuple — is a ``str`` in its
@@ -37,7 +40,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..core.errors import OptionError
+from ..core.errors import OptionError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option
 from ..core.registry import game_class, load_game, registered_games
@@ -49,6 +52,9 @@ PREFIX = "python_abstracta_"
 REGISTERED: dict[str, str] = {}
 #: OpenSpiel's integer parameters are C++ ints: they hold -2**31 .. 2**31 - 1.
 INT_LIMIT = 2**31
+#: Games left unregistered: abstracta game name -> why (a plug-in that does not load, a name
+#: OpenSpiel's game strings cannot carry, an OpenSpiel name another game has already).
+SKIPPED: dict[str, str] = {}
 #: abstracta game name -> its pyspiel.Game subclass.
 _CLASSES: dict[str, type] = {}
 
@@ -261,19 +267,43 @@ class AbstractaObserver:
         return s.information_state_string(player) if self._infostate else s.observation_string(player)
 
 
+def _unusable(name: str) -> str | None:
+    """Why ``name`` cannot be registered under :func:`short_name`, or None."""
+    short = short_name(name)
+    if "(" in short or ")" in short:  # (OpenSpiel's parser would print its refusal to stderr too)
+        return f"{short!r} is no name in an OpenSpiel game string (brackets hold the parameters)"
+    read = pyspiel.game_parameters_from_string(f"{short}(max_turns=1)")
+    if read.get("name") != short or set(read) != {"name", "max_turns"}:
+        return f"{short!r} is no name in an OpenSpiel game string (it reads it as {read.get('name')!r})"
+    other = next((g for g, s in REGISTERED.items() if s == short and g != name), None)
+    if other is not None:  # pyspiel.register_game would quietly give the other's name this game
+        return f"its OpenSpiel name {short} is {other}'s"
+    return None
+
+
 def register_all() -> dict[str, str]:
     """Register every game of ``abstracta.registered_games()`` not yet registered; returns
-    :data:`REGISTERED`. Called on import."""
+    :data:`REGISTERED`. A game that cannot be registered (a plug-in that does not load, a name
+    OpenSpiel cannot use) is left out, with the reason in :data:`SKIPPED`, and the others
+    register. Called on import."""
     for name in registered_games():
         if name in REGISTERED:
             continue
-        cls = _game_class(name)
+        why = _unusable(name)
+        if why is None:
+            try:
+                cls = _game_class(name)
+                game_type = _game_type(name, load_game(name), "explicit", cls.parameter_defaults)
+            except Exception as exc:  # one broken plug-in must not take every game's import down
+                why = str(exc) if isinstance(exc, UnknownGameError) else f"{type(exc).__name__}: {exc}"
+        if why is not None:
+            SKIPPED[name] = why
+            continue
         globals()[cls.__name__] = cls  # pickled games name their class by module attribute
-        game = load_game(name)
-        defaults = cls.parameter_defaults
-        pyspiel.register_game(_game_type(name, game, "explicit", defaults), cls)
+        pyspiel.register_game(game_type, cls)
         REGISTERED[name] = short_name(name)
         _CLASSES[name] = cls
+        SKIPPED.pop(name, None)
     return REGISTERED
 
 
@@ -306,9 +336,11 @@ def load(game_name: str, **params: Any) -> pyspiel.Game:
 
     Raises :class:`UnknownGameError`, :class:`OptionError` (a value an option refuses, an
     integer beyond OpenSpiel's 32 bits) or OpenSpiel's error for an unknown parameter."""
-    cls = game_class(game_name)  # UnknownGameError naming the games
+    cls = game_class(game_name)  # UnknownGameError naming the games, GameLoadError
     register_all()
-    defaults = _CLASSES[game_name].parameter_defaults
+    if cls.name not in _CLASSES:
+        raise UnknownGameError(f"{cls.name} is not registered with OpenSpiel: {SKIPPED.get(cls.name)}")
+    defaults = _CLASSES[cls.name].parameter_defaults
     # ``seed`` is the adapter's parameter (the game's own seed option is not one)
     specs = {s.name: s for s in cls.option_specs if s.name in defaults and s.name != "seed"}
     params = {k: _as_param(specs[k], defaults[k], v) if k in specs else v for k, v in params.items()}
@@ -318,10 +350,10 @@ def load(game_name: str, **params: Any) -> pyspiel.Game:
         if isinstance(v, int) and not isinstance(v, bool) and not -INT_LIMIT <= v < INT_LIMIT:
             raise OptionError(f"{k}: OpenSpiel's integer parameters are 32-bit (at most 2**31 - 1), got {v} "
                               "(the PettingZoo and Gymnasium environments take any seed)")
-    return pyspiel.load_game(short_name(game_name), params)
+    return pyspiel.load_game(short_name(cls.name), params)
 
 
 register_all()
 
-__all__ = ["AbstractaObserver", "AbstractaSpielState", "PREFIX", "REGISTERED", "load", "register_all",
-           "short_name"]
+__all__ = ["AbstractaObserver", "AbstractaSpielState", "PREFIX", "REGISTERED", "SKIPPED", "load",
+           "register_all", "short_name"]

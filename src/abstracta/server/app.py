@@ -606,6 +606,8 @@ class MatchSummary(BaseModel):
 
 class Positions(BaseModel):
     ply: int = Field(description="the game's last ply")
+    revision: int = Field(description="the match's revision the page was computed at (as the view's)")
+    viewer: int | None = Field(description="whose eyes (as the view's viewer; null: a spectator's)")
     from_: int = Field(alias="from", description="the first ply of this page")
     to: int = Field(description="the last ply of this page (included)")
     moves: list[str] = Field(description="every move of the game")

@@ -1680,8 +1680,10 @@ class MatchService:
     def positions_page(self, match_id: str, tokens: list[str], seat: Any = None,
                        start: int | None = None, stop: int | None = None) -> bytes:
         """The plies ``start``…``stop`` of the replay (see :func:`replay_range`) as JSON:
-        ``{"ply", "from", "to", "moves", "positions", "structs"}``, the position text and the
-        structured view after each of those plies as :meth:`viewer` may see them. Computed
+        ``{"ply", "revision", "viewer", "from", "to", "moves", "positions", "structs"}``, the
+        position text and the structured view after each of those plies as :meth:`viewer` may
+        see them (``revision`` and ``viewer``: which state and whose eyes, so a client can tell
+        an answer for a view it no longer shows). Computed
         once per revision, viewer and range and kept in :attr:`pages`. The replay runs outside
         the match's lock, on the match as it was asked for (a change makes a new
         :class:`Match`, never alters the one stored), so a spectator asking for it again and
@@ -1694,7 +1696,8 @@ class MatchService:
         page = self.pages.get(key)
         if page is None:
             texts, structs = self._replay(match, viewer, first, last)
-            page = orjson.dumps({"ply": match.ply, "from": first, "to": last, "moves": match.strings,
+            page = orjson.dumps({"ply": match.ply, "revision": match.revision, "viewer": viewer,
+                                 "from": first, "to": last, "moves": match.strings,
                                  "positions": texts, "structs": structs}, option=orjson.OPT_NON_STR_KEYS)
             self.pages.put(key, page)
         return page

@@ -581,6 +581,10 @@ async function matchPage(app, id) {
   };
   const hotSeatHidden = view.hidden_information && myPeople.length > 1; // hands may differ: ask for no seat
   let shownSeat = null; // hand-over screen: seat whose private view is on screen
+  // the hand-over screen for two people sharing a device in a hidden-information game: up until
+  // the person whose eyes the view has says they hold the device
+  const needsHandover = () => hotSeatHidden && view.private_views && view.status !== "over" &&
+    view.viewer !== null && view.viewer !== shownSeat;
   let replayPly = null; // null: live position
   // the replay's pages fetched so far ([{from, to, texts, structs}]): the server answers at most
   // REPLAY_PAGE plies at a time (a long game's whole replay was tens of MB)
@@ -592,6 +596,7 @@ async function matchPage(app, id) {
   let reopenTimer = null;
   let connLost = false; // the server did not answer: "connection lost, retrying…"
   let lastRenderKey = null; // what the board shows now (see draw)
+  let endHeard = false; // the board's words of the last click were cleared when the game ended
   // the clocks: the server's `left` at the local moment its view arrived, counted down here
   // between views (the server stays the authority: every view re-syncs them)
   let clockBase = null; // {left, running, at (performance.now() ms), revision}
@@ -665,9 +670,12 @@ async function matchPage(app, id) {
       declinedNote = t("takeback.declined", { who: othersWord(asked.by) });
     } else if (fresh.takeback || fresh.ply !== view.ply) declinedNote = "";
     if (!fresh.takeback) withdrawn = false;
+    const eyes = view.viewer;
     view = fresh;
     positions = null; // a new revision may show earlier plies otherwise (a takeback, cards revealed at the end)
-    if (replayPly !== null && replayPly < view.ply) { stepTo(replayPly); return true; } // fetched again, then drawn
+    // the same eyes step on in the replay (fetched again, then drawn); other eyes (the hand
+    // passed) get the live view at once: the replay on screen is the last seat's
+    if (replayPly !== null && replayPly < view.ply && view.viewer === eyes && !needsHandover()) { stepTo(replayPly); return true; }
     replayPly = null;
     if (!sending) draw();
     return true;
@@ -895,16 +903,25 @@ async function matchPage(app, id) {
 
   async function stepTo(ply) {
     if (ply === null || ply >= view.ply) { replayPly = null; draw(); return; }
+    if (needsHandover()) return; // nothing of a seat behind the hand-over screen
     ply = Math.max(0, ply);
     if (!replayPage(ply)) {
-      const revision = view.revision;
+      const asked = { revision: view.revision, viewer: view.viewer, shown: shownSeat };
+      let page;
       try {
         // aligned pages: every viewer of a match asks for the same ones, which the server keeps
         const from = Math.floor(ply / REPLAY_PAGE) * REPLAY_PAGE;
-        const page = await api(`/api/matches/${id}/positions?from=${from}`);
-        if (view.revision !== revision) return; // a newer position arrived meanwhile: it steps again
-        positions = [...(positions || []), { from: page.from, to: page.to, texts: page.positions, structs: page.structs }];
+        page = await api(`/api/matches/${id}/positions?from=${from}`);
       } catch (e) { fail(e); return; }
+      // an answer for a view no longer on screen is dropped: in pass and play it shows the
+      // other person's hand. A newer position or other eyes arrived meanwhile (that view steps
+      // again if it may); or the answer is newer than the page's view: fetch that view first
+      if (view.revision !== asked.revision || view.viewer !== asked.viewer || shownSeat !== asked.shown) return;
+      if (page.revision !== view.revision || page.viewer !== view.viewer) {
+        if (page.revision > view.revision) refresh();
+        return;
+      }
+      positions = [...(positions || []), { from: page.from, to: page.to, texts: page.positions, structs: page.structs }];
       if (!replayPage(ply)) return;
     }
     replayPly = ply;
@@ -918,8 +935,7 @@ async function matchPage(app, id) {
   function draw() {
     window.abstractaView = view; // read by the browser tests
     const over = view.status === "over";
-    // hand-over screen for two people sharing a device in a hidden-information game
-    const needHandover = hotSeatHidden && view.private_views && !over && view.viewer !== null && view.viewer !== shownSeat;
+    const needHandover = needsHandover();
     const hide = needHandover;
     if (hide) replayPly = null; // nothing seat-specific while the hand-over screen is up
     const live = replayPly === null;
@@ -961,12 +977,20 @@ async function matchPage(app, id) {
     banner.textContent = over ? resultText(view, seatName)
       : myPeople.filter((i) => out.has(i)).map((i) => (seatName(i) === you ? t("out.you", { why: out.get(i) }) : t("out.seat", { who: seatName(i), why: out.get(i) }))).join(" ");
 
+    const handingOver = needHandover && handover.hidden;
     handover.hidden = !needHandover;
     handover.replaceChildren();
+    // the screen stands between the seats: nothing behind it acts for either of them (the
+    // board, a takeback's answer, a hint…; Resign and Undo are disabled below), by pointer or
+    // keyboard; the rules, a new game, the position text's disclosure stay
+    for (const box of [boardBox, controls, legalWrap, entryForm, analysis.node, moveList, stepper, takebackBox, invitesBox]) {
+      box.inert = needHandover;
+    }
     if (needHandover) {
-      handover.append(h("p", {}, t("handover.pass", { who: seatName(view.viewer) })),
-        h("button", { type: "button", class: "primary", id: "handover-ok", onclick: () => { shownSeat = view.viewer; draw(); } },
-          t("handover.ok", { who: seatName(view.viewer) })));
+      const ok = h("button", { type: "button", class: "primary", id: "handover-ok", onclick: () => { shownSeat = view.viewer; draw(); } },
+        t("handover.ok", { who: seatName(view.viewer) }));
+      handover.append(h("p", {}, t("handover.pass", { who: seatName(view.viewer) })), ok);
+      if (handingOver) ok.focus(); // the keyboard's focus was behind the screen
     }
 
     // board
@@ -977,6 +1001,10 @@ async function matchPage(app, id) {
     // the same picture is not drawn twice (a redraw would restart a module's animation)
     const ended = over ? { result: view.result, termination: view.termination, text: resultText(view, seatName) } : null;
     const renderKey = JSON.stringify([hide, struct, interactive, live, ended, connLost]);
+    // what the last click said ("e4 selected. 3 moves: …") is no longer true once the game has
+    // ended; a board module may still say something of the end as it draws it (below)
+    if (over && !endHeard) boardSay.textContent = "";
+    endHeard = over;
     if (renderKey !== lastRenderKey) {
       lastRenderKey = renderKey;
       boardBox.replaceChildren();
@@ -1080,7 +1108,7 @@ async function matchPage(app, id) {
           title: view.takeback ? t("takeback.pending") : null }, t("takeback.ask"))
         : h("button", { type: "button", id: "undo", onclick: () => post("undo"), disabled: !myPeople.length || over || view.ply === 0 || hide || humansOut,
           title: over ? t("match.over_title") : null }, t("match.undo")),
-      spectator ? null : h("button", { type: "button", id: "resign", onclick: () => { if (confirm(t("match.resign_confirm"))) post("resign", resignSeat !== null ? { seat: resignSeat } : {}); }, disabled: over || !myPeople.length || humansOut }, t("match.resign")),
+      spectator ? null : h("button", { type: "button", id: "resign", onclick: () => { if (confirm(t("match.resign_confirm"))) post("resign", resignSeat !== null ? { seat: resignSeat } : {}); }, disabled: over || !myPeople.length || humansOut || hide }, t("match.resign")),
       h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, t("home.new_game")),
       view.hidden_information && !over
         ? h("button", { type: "button", id: "download", disabled: true, "aria-describedby": "download-note" }, t("match.download"))
