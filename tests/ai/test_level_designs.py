@@ -299,7 +299,7 @@ def test_turn_beam_is_reproducible_and_out_of_time_falls_back_to_the_greedy_cand
 def _midgame(game, seed: int, plies: int):
     import random
 
-    rng, state = random.Random(seed), game.new_initial_state()
+    rng, state = random.Random(seed), game.new_initial_state(seed)  # (Nibble: the seed's layout)
     for _ in range(plies):
         if state.is_terminal():
             break
