@@ -68,13 +68,14 @@ function tokensFor(path) {
 }
 
 // `raw`: a body already in JSON text, sent as it is (see the record import in app.js)
-export async function api(path, { method = "GET", body, raw } = {}) {
+// `tokens`: the tokens to send instead of those kept for `path` (see myMatches)
+export async function api(path, { method = "GET", body, raw, tokens: given } = {}) {
   const init = { method, headers: {} };
   if (body !== undefined || raw !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = raw !== undefined ? raw : JSON.stringify(body);
   }
-  const tokens = tokensFor(path);
+  const tokens = given || tokensFor(path);
   if (tokens.length) init.headers["Authorization"] = `Bearer ${tokens.join(",")}`;
   const res = await fetch(path, init);
   let data = null;
@@ -89,6 +90,30 @@ export async function api(path, { method = "GET", body, raw } = {}) {
   keepTokens(data);
   if (data && data.id) keepInvites(data.id, data.invites); // a creation or import answer
   return data;
+}
+
+// Most tokens the server reads from one request (matches.TOKEN_LIMIT); a browser that holds
+// more (50 games of four people on one device) asks in several requests, else the server would
+// read only the first ones kept, and the newest games would never be listed.
+const TOKEN_LIMIT = 200;
+// The server's largest list (GET /api/matches?limit=): more than one request's tokens can hold.
+const LIST_LIMIT = 500;
+
+// Every match this browser holds a seat of, most recently played first (the rows of
+// GET /api/matches, `limit` at most).
+export async function myMatches(limit = LIST_LIMIT) {
+  const tokens = Object.values(allTokens()).flatMap((seats) => Object.values(seats));
+  const chunks = [];
+  for (let i = 0; i < tokens.length; i += TOKEN_LIMIT) chunks.push(tokens.slice(i, i + TOKEN_LIMIT));
+  const answers = await Promise.all(chunks.map((c) => api(`/api/matches?limit=${Math.min(limit, LIST_LIMIT)}`, { tokens: c })));
+  const byId = new Map();
+  for (const row of answers.flat()) {
+    // one match's seats may be held by tokens of two chunks
+    const seen = byId.get(row.id);
+    if (seen) seen.my_seats = [...new Set([...seen.my_seats, ...row.my_seats])].sort((a, b) => a - b);
+    else byId.set(row.id, row);
+  }
+  return [...byId.values()].sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0)).slice(0, limit);
 }
 
 // Games this browser watched (opened by their link, holding no seat), so that "Your games" can

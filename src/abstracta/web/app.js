@@ -1,7 +1,7 @@
 // The abstracta browser client: home page, rules pages, new-game form and the game page.
 // Plain ES modules, hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>, #/matches,
 // #/join/<code>: an invitation to a seat).
-import { api, allTokens, forgetTokens, forgetWatched, invitesOf, keepInvites, keepWatched, tokensOf, watchedGames } from "./api.js";
+import { api, allTokens, forgetTokens, forgetWatched, invitesOf, keepInvites, keepWatched, myMatches, tokensOf, watchedGames } from "./api.js";
 import { h } from "./dom.js";
 import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
 import { fmt, lang, onLanguage, preferred, setLanguage, t } from "./i18n.js";
@@ -177,7 +177,7 @@ async function homePage(app) {
   }
   const recent = h("section", { class: "recent", hidden: true });
   app.append(recent, grid);
-  api("/api/matches?limit=8").then((rows) => {
+  myMatches(8).then((rows) => {
     rows = rows.filter((r) => r.status === "playing").slice(0, 4);
     if (!rows.length) return;
     const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
@@ -214,19 +214,35 @@ function importBox() {
     h("div", { class: "row" }, file, h("button", { type: "button", onclick: go, id: "import-go" }, t("import.go"))), err);
 }
 
+// Rows of "Your games" drawn at first and at each "Show more".
+const MATCHES_SHOWN = 50;
+
 async function matchesPage(app) {
   document.title = `${t("nav.matches")} — abstracta`;
-  const [rows, list] = await Promise.all([api("/api/matches"), games()]);
+  const [rows, list] = await Promise.all([myMatches(), games()]);
   const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
   app.append(h("h1", {}, t("nav.matches")));
   const empty = h("p", { id: "no-games", hidden: rows.length > 0 }, t("matches.none"));
   const err = h("p", { class: "error", hidden: true });
   app.append(empty, err);
+  // with many games, one game or the games still in play are found by narrowing the list
+  const played = [...new Set(rows.map((r) => r.game))].sort((a, b) => (titles[a] || a).localeCompare(titles[b] || b, lang));
+  const byGame = h("select", { id: "filter-game", "aria-label": t("matches.filter_game") },
+    h("option", { value: "" }, t("matches.all_games")), ...played.map((g) => h("option", { value: g }, titles[g] || g)));
+  const byStatus = h("select", { id: "filter-status", "aria-label": t("matches.filter_status") },
+    h("option", { value: "" }, t("matches.any_status")), h("option", { value: "playing" }, t("matches.in_play")),
+    h("option", { value: "over" }, t("matches.finished")));
+  const count = h("span", { id: "games-count", class: "muted", "aria-live": "polite" });
+  const filters = h("p", { class: "row filters", hidden: !rows.length }, byGame, byStatus, count);
+  const noMatch = h("p", { id: "no-match", hidden: true }, t("matches.none_match"));
   const table = h("table", { class: "matchlist", id: "match-list", hidden: !rows.length },
     h("thead", {}, h("tr", {}, ...["game", "players", "options", "you_play", "result", "moves", "last", null].map((k) => h("th", {}, k ? t(`matches.col.${k}`) : "")))));
   const body = h("tbody");
   table.append(body);
-  for (const r of rows) {
+  const more = h("p", { class: "row" });
+  let kept = rows.slice(), shown = MATCHES_SHOWN;
+
+  function rowOf(r) {
     const mine = r.my_seats || [];
     const name = seatNamer(r.seats, r.players, mine);
     const named = coloured(r.seats);
@@ -252,13 +268,28 @@ async function matchesPage(app) {
         try {
           await api(`/api/matches/${r.id}`, { method: "DELETE" });
           forgetTokens(r.id);
-          row.remove();
-          if (!body.children.length) { table.hidden = true; empty.hidden = false; }
+          kept = kept.filter((x) => x.id !== r.id);
+          draw();
         } catch (e) { showError(err, e); }
       } }, t("matches.delete"))));
-    body.append(row);
+    return row;
   }
-  app.append(h("div", { class: "tablewrap" }, table)); // a phone scrolls the table, not the page
+
+  function draw() {
+    const chosen = kept.filter((r) => (!byGame.value || r.game === byGame.value) && (!byStatus.value || r.status === byStatus.value));
+    body.replaceChildren(...chosen.slice(0, shown).map(rowOf));
+    const narrowed = byGame.value || byStatus.value;
+    count.textContent = narrowed ? t("matches.count_of", { n: chosen.length, all: kept.length }) : t("matches.count", { n: kept.length });
+    empty.hidden = kept.length > 0;
+    filters.hidden = table.hidden = !kept.length;
+    noMatch.hidden = !kept.length || chosen.length > 0;
+    const left = chosen.length - shown;
+    more.replaceChildren(...(left > 0 ? [h("button", { type: "button", id: "more-games", onclick: () => { shown += MATCHES_SHOWN; draw(); } },
+      t("matches.more", { n: Math.min(left, MATCHES_SHOWN), left }))] : []));
+  }
+  for (const select of [byGame, byStatus]) select.addEventListener("change", () => { shown = MATCHES_SHOWN; draw(); });
+  draw();
+  app.append(filters, noMatch, h("div", { class: "tablewrap" }, table), more); // a phone scrolls the table, not the page
   await watchedSection(app, titles, list);
 }
 

@@ -1,0 +1,71 @@
+"""'Your games' with many games (study33): every game this browser holds a seat of is listed,
+newest first, fifty at a time, and can be narrowed to one game or to the games still in play."""
+
+from __future__ import annotations
+
+import json
+
+from abstracta.server.matches import TOKEN_LIMIT
+from httputil import TOKENS, post_json
+
+
+def _context_holding(browser, ids):
+    """A browser context whose localStorage holds the tokens of ``ids`` (oldest first, as the
+    shell keeps them) and nothing else."""
+    context = browser.new_context_without_tokens(viewport={"width": 1280, "height": 800})
+    tokens = {i: {str(s): t for s, t in TOKENS[i].items()} for i in ids}
+    context.add_init_script(f"localStorage.setItem('abstracta.tokens', {json.dumps(json.dumps(tokens))})")
+    return context
+
+
+def test_a_browser_with_more_tokens_than_one_request_takes_lists_every_game(browser, live_server):
+    # four-player pass and play: four tokens a game, so 51 games hold more than TOKEN_LIMIT
+    ids = []
+    for _ in range(TOKEN_LIMIT // 4 + 1):
+        ids.append(post_json(f"{live_server.url}/api/matches",
+                             {"game": "slide-checkers", "options": {"players": 4}, "seats": ["human"] * 4})["id"])
+    newest = post_json(f"{live_server.url}/api/matches", {"game": "nibble", "seats": ["human", "human"]})
+    ids.append(newest["id"])
+    assert sum(len(TOKENS[i]) for i in ids) > TOKEN_LIMIT
+    context = _context_holding(browser, ids)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/#/matches")
+    page.locator("#match-list").wait_for()
+    rows = page.locator("#match-list tbody tr")
+    # the newest game first: its tokens are past the first TOKEN_LIMIT the browser keeps
+    assert rows.first.get_attribute("data-id") == newest["id"]
+    assert page.locator("#games-count").text_content() == f"{len(ids)} games"
+    assert rows.count() == 50
+    page.click("#more-games")
+    assert rows.count() == len(ids)
+    assert {rows.nth(k).get_attribute("data-id") for k in range(len(ids))} == set(ids)
+    assert page.locator("#more-games").count() == 0
+    context.close()
+
+
+def test_your_games_narrowed_to_one_game_and_to_games_in_play(browser, live_server, shots):
+    url = live_server.url
+    fan_playing = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"}, "seats": ["human", "human"]})
+    fan_over = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"}, "seats": ["human", "human"]})
+    post_json(f"{url}/api/matches/{fan_over['id']}/resign", {"seat": 0})
+    nib_playing = post_json(f"{url}/api/matches", {"game": "nibble", "seats": ["human", "human"]})
+    ids = [fan_playing["id"], fan_over["id"], nib_playing["id"]]
+    context = _context_holding(browser, ids)
+    page = context.new_page()
+    page.goto(f"{url}/#/matches")
+    page.locator("#match-list").wait_for()
+    rows = page.locator("#match-list tbody tr")
+    assert rows.count() == 3
+    page.select_option("#filter-game", "fanorona")
+    assert [rows.nth(k).get_attribute("data-id") for k in range(rows.count())] == [fan_over["id"], fan_playing["id"]]
+    assert page.locator("#games-count").text_content() == "2 of 3 games"
+    page.select_option("#filter-status", "playing")
+    assert [rows.nth(k).get_attribute("data-id") for k in range(rows.count())] == [fan_playing["id"]]
+    page.select_option("#filter-game", "")
+    assert [rows.nth(k).get_attribute("data-id") for k in range(rows.count())] == [nib_playing["id"], fan_playing["id"]]
+    page.select_option("#filter-status", "over")
+    page.select_option("#filter-game", "nibble")
+    assert rows.count() == 0
+    assert page.locator("#no-match").is_visible()
+    page.screenshot(path=str(shots / "your-games-filtered.png"))
+    context.close()
