@@ -49,3 +49,19 @@ def test_stepping_through_a_long_game_fetches_pages(page, live_server):
     assert [url.split("/positions", 1)[1] for url, _ in fetched] == [f"?from={start_of_last}", "?from=0"]
     assert all(size < 3_000_000 for _, size in fetched), fetched
     assert not errors, errors
+
+
+def test_home_and_end_keys_jump_to_the_start_and_the_end_of_a_replay(page, live_server):
+    record, texts = long_record()
+    last = len(texts) - 1
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": record.to_dict()})
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.locator("#result").wait_for(state="visible")
+    page.keyboard.press("Home")
+    page.wait_for_function(f"() => document.getElementById('step-at').textContent === '0 / {last}'")
+    assert page.locator("#position-text").text_content() == texts[0]
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => document.getElementById('step-at').textContent === '1 / {last}'")
+    page.keyboard.press("End")
+    page.wait_for_function(f"() => document.getElementById('step-at').textContent === '{last} / {last}'")
+    assert page.locator("#position-text").text_content() == texts[last]

@@ -1174,6 +1174,11 @@ async function matchPage(app, id) {
     if (boardBox.contains(ev.target)) return; // the board's own keys (see keyHandler)
     if (ev.key === "ArrowLeft") stepTo((replayPly === null ? view.ply : replayPly) - 1);
     else if (ev.key === "ArrowRight" && replayPly !== null) stepTo(replayPly + 1);
+    // the start and the end of the game, as the stepper's |◀ and ▶| (not the page's top and foot)
+    else if ((ev.key === "Home" || ev.key === "End") && !ev.ctrlKey && !ev.altKey && !ev.metaKey && view.ply > 0) {
+      ev.preventDefault();
+      stepTo(ev.key === "Home" ? 0 : null);
+    }
   });
 
   syncClock(view);
