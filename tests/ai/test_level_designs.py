@@ -358,15 +358,26 @@ def test_reductions_reach_the_bot_from_the_level_and_change_its_fingerprint(monk
     from abstracta.ai.alphabeta import AlphaBetaBot
 
     nibble = load_game("nibble", variant="square9")
-    declared = nibble.description.levels[6]
-    before = level_fingerprint(nibble, 6)
-    assert "reductions" not in levels_module.describe_level(nibble, 6)
+    declared = nibble.description.levels[5]
+    before = level_fingerprint(nibble, 5)
+    assert "reductions" not in levels_module.describe_level(nibble, 5)
     selective = Search(declared.bot, declared.rollout_cap, declared.evaluator, reductions=2)
     monkeypatch.setattr(levels_module, "level_search", lambda g, level: selective)
-    bot = make_bot("level:6", nibble, seed=0)
+    bot = make_bot("level:5", nibble, seed=0)
     assert isinstance(bot, AlphaBetaBot) and bot.reductions == 2
-    assert level_fingerprint(nibble, 6) != before
-    assert levels_module.describe_level(nibble, 6)["reductions"] == 2
+    assert level_fingerprint(nibble, 5) != before
+    assert levels_module.describe_level(nibble, 5)["reductions"] == 2
+
+
+def test_nibble_level_6_reduces_late_actions_and_a_plain_alphabeta_spec_does_not() -> None:
+    # level 6 is the selective search (README "The level ladder"); a seat spec names plain
+    # alpha-beta, with the levels' leaves and evaluator but every action to full depth
+    for variant in ("square9", "square13", "hex"):
+        nibble = load_game("nibble", variant=variant)
+        assert make_bot("level:6", nibble, seed=0).reductions == 1
+        assert make_bot("level:5", nibble, seed=0).reductions == 0
+        assert make_bot("alphabeta:d4", nibble, seed=0).reductions == 0
+    assert make_bot("alphabeta:d3+w=1/1/1/1/1", load_game("nibble"), seed=0).reductions == 0
 
 
 

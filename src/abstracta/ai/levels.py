@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from ..core.description import Search
@@ -152,7 +152,8 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
         :func:`level_fingerprint`}`` plus, where the level sets them, ``"max_playouts"`` (MCTS
         held below its time), ``"rollout_cap"`` (playout length in actions, for the tree
         searches), ``"turn_widths"`` ([root, reply] candidate turns), ``"turn_depth_step"`` (2: even
-        depths only), ``"max_depth"`` (alpha-beta held to that many actions), ``"extend"`` (greedy),
+        depths only), ``"max_depth"`` (alpha-beta held to that many actions), ``"reductions"``
+        (alpha-beta's late move reductions, in actions), ``"extend"`` (greedy),
         ``"turn_extension"`` (alpha-beta), ``"oracle"`` (the qualified name of the function it
         asks first) and ``"evaluator"`` (the qualified name, with its weights if tuned).
     Raises:
@@ -352,7 +353,9 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
     if kind == "alphabeta":
         from .alphabeta import AlphaBetaBot
         if search is None and game.description.levels[6].bot == "alphabeta":
-            search = game.description.levels[6]  # a plain alphabeta spec searches like the levels
+            # a plain alphabeta spec searches like the levels (their leaves, their evaluator),
+            # with every action to full depth: late move reductions are a level's choice
+            search = replace(game.description.levels[6], reductions=0)
         return AlphaBetaBot(game, budget, seed=seed, name=name, evaluator=evaluator,
                             turn_extension=search.turn_extension if search is not None else 0,
                             max_depth=search.max_depth if search is not None else None,
@@ -466,7 +469,6 @@ def level_bot(game: Game, level: int, seed: int | None = None, *, search: Search
 def _weighted_bot(canonical: str, weights: tuple[float, ...], game: Game, seed: int | None) -> Bot:
     """Greedy or a search on the game's evaluator with ``weights`` (the spec's ``+w=…``); a
     search keeps what the game's levels declare for it (playout cap, turn extension)."""
-    from dataclasses import replace
 
     tuning = game.description.tuning
     assert tuning is not None  # parse_seat_spec checked it
@@ -481,8 +483,8 @@ def _weighted_bot(canonical: str, weights: tuple[float, ...], game: Game, seed: 
     declared = next((s for s in (game.description.levels[6], game.description.levels[3]) if s.bot == kind), None)
     # the level-6 widths of the turn search stay out: a weighted spec differs from the plain
     # one (``turns:d1``, what tune verifies against) in its weights only
-    search = (replace(declared, evaluator=evaluator, oracle=None, turn_widths=None) if declared is not None
-              else Search(kind, evaluator=evaluator))
+    search = (replace(declared, evaluator=evaluator, oracle=None, turn_widths=None, reductions=0)
+              if declared is not None else Search(kind, evaluator=evaluator))
     return _search_bot(kind, game, budget, seed, canonical, search)
 
 
