@@ -155,6 +155,25 @@ def test_a_token_too_long_to_be_one_closes_the_websocket(client):
         assert ws.receive_json()["my_seats"] == [0]
 
 
+def test_more_tokens_than_a_request_may_carry_are_refused_not_dropped(client):
+    """A request with more than TOKEN_LIMIT tokens was answered from the first 200 only: a match
+    held by the 201st token was missing from GET /api/matches with no sign. Now 422 names the
+    limit; a request of exactly the limit is read whole (what the browser's batches send)."""
+    raw = client.raw
+    mid, t0 = long_game(raw, 3)
+    limit = served_matches.TOKEN_LIMIT
+    others = [f"{i:043d}" for i in range(limit)]  # well-formed, held by nothing
+    r = raw.get("/api/matches", headers=bearer(*others, t0))
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == f"at most {limit} seat tokens are read from one request (this one has {limit + 1})"
+    r = raw.get("/api/matches", headers=bearer(*others[1:], t0))
+    assert r.status_code == 200 and [(m["id"], m["my_seats"]) for m in r.json()] == [(mid, [0])]
+    before = raw.get(f"/api/matches/{mid}").json()
+    r = raw.post(f"/api/matches/{mid}/resign", headers=bearer(*others, t0))
+    assert r.status_code == 422 and str(limit) in r.json()["error"]
+    assert raw.get(f"/api/matches/{mid}").json() == before  # refused: nothing changed
+
+
 # --- 3. a game name is read one way everywhere: case and surrounding spaces tell nothing ------------
 ODD = ["FANORONA", " fanorona", "Fanorona ", "\tFaNoRoNa\n"]
 

@@ -137,16 +137,20 @@ WS_MESSAGE_BYTES = 4 * WS_AUTH_LIMIT
 bearer = HTTPBearer(auto_error=False, scheme_name="seat token", description=(
     "A seat's token, from the answer that created the match or claimed an invitation: "
     "`Authorization: Bearer <token>`. A browser holding several seats' tokens may send them "
-    "comma-separated (`Bearer <t1>,<t2>`)."))
+    "comma-separated (`Bearer <t1>,<t2>`), at most 200 in one request (more: 422)."))
 
 
 def split_tokens(text: str | None) -> list[str]:
-    """The tokens of an ``Authorization: Bearer`` value (comma-separated; at most
-    :data:`TOKEN_LIMIT`). Unauthorized for one longer than any seat token: it is no token,
-    and reading the request as a spectator's would hide the client's mistake."""
+    """The tokens of an ``Authorization: Bearer`` value (comma-separated). Unauthorized for one
+    longer than any seat token: it is no token, and reading the request as a spectator's would
+    hide the client's mistake. InvalidRequest for more than :data:`TOKEN_LIMIT`: answering from
+    the first ones would leave out what the others hold with no sign (a client holding more
+    asks in several requests, as the browser's "Your games" does)."""
     if not text:
         return []
-    tokens = [t for t in (part.strip() for part in text.split(",")[:TOKEN_LIMIT]) if t]
+    tokens = [t for t in (part.strip() for part in text.split(",")) if t]
+    if len(tokens) > TOKEN_LIMIT:
+        raise InvalidRequest(f"at most {TOKEN_LIMIT} seat tokens are read from one request (this one has {len(tokens)})")
     problem = security.too_long(tokens)
     if problem is not None:
         raise Unauthorized(problem)

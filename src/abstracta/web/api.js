@@ -92,9 +92,8 @@ export async function api(path, { method = "GET", body, raw, tokens: given } = {
   return data;
 }
 
-// Most tokens the server reads from one request (matches.TOKEN_LIMIT); a browser that holds
-// more (50 games of four people on one device) asks in several requests, else the server would
-// read only the first ones kept, and the newest games would never be listed.
+// Most tokens the server reads from one request (matches.TOKEN_LIMIT; more are refused with 422);
+// a browser that holds more (50 games of four people on one device) asks in several requests.
 const TOKEN_LIMIT = 200;
 // The server's largest list (GET /api/matches?limit=): more than one request's tokens can hold.
 const LIST_LIMIT = 500;
