@@ -529,3 +529,30 @@ def test_nothing_acts_behind_the_hand_over_screen(page, live_server):
     page.click("#handover-ok")
     page.wait_for_selector("#board .cardtable")
     assert page.locator("#resign").is_enabled()  # Player 2's own controls, once their hand is shown
+
+
+def test_a_resign_question_open_when_the_hand_passes_resigns_nobody(page, live_server):
+    # the Resign question (modal) was answered after the hand had passed (the move of another
+    # tab of this device, or one still on its way): it resigned Player 1, whose hand was no
+    # longer the one due on screen, and the hand-over screen never came up first
+    mid = import_match(live_server)
+    page.goto(f"{live_server.url}/#/match/{mid}")
+    ready(page, 0)
+
+    def hand_passes_then_yes(dialog):
+        post_json(f"{live_server.url}/api/matches/{mid}/actions", {"action": MOVES[0], "ply": 0})
+        dialog.accept()
+
+    page.once("dialog", hand_passes_then_yes)
+    page.click("#resign")
+    page.wait_for_selector("#handover-ok")
+    page.wait_for_timeout(300)
+    match = get_json(f"{live_server.url}/api/matches/{mid}")
+    assert (match["status"], match["ply"], match["to_move"]) == ("playing", 1, 1)
+    assert page.locator("#handover-ok").inner_text() == "I am Player 2: show my hand"
+    page.click("#handover-ok")
+    page.wait_for_selector("#board .cardtable")
+    page.once("dialog", lambda dialog: dialog.accept())  # Player 2's own question still resigns
+    page.click("#resign")
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    assert get_json(f"{live_server.url}/api/matches/{mid}")["result"] == [1.0, -1.0]

@@ -930,6 +930,20 @@ async function matchPage(app, id) {
     } catch (e) { fail(e); }
   }
 
+  // The question is modal: the hand may pass while it is open (a move still on its way, another
+  // tab of this device), and its answer would resign for the seat whose hand has left the
+  // screen. Between people sharing a device with hidden hands the page asks the server again
+  // first: a new position cancels the resignation, and the hand-over screen comes up.
+  async function resign(seat) {
+    if (!confirm(t("match.resign_confirm"))) return;
+    if (hotSeatHidden) {
+      const asked = view.revision;
+      await refresh();
+      if (view.revision !== asked || needsHandover()) { draw(); return; }
+    }
+    post("resign", seat !== null ? { seat } : {});
+  }
+
   entryForm.addEventListener("submit", (ev) => { ev.preventDefault(); if (entry.value.trim()) send(entry.value.trim()); });
 
   async function stepTo(ply) {
@@ -1139,7 +1153,7 @@ async function matchPage(app, id) {
           title: view.takeback ? t("takeback.pending") : null }, t("takeback.ask"))
         : h("button", { type: "button", id: "undo", onclick: () => post("undo"), disabled: !myPeople.length || over || view.ply === 0 || hide || humansOut,
           title: over ? t("match.over_title") : null }, t("match.undo")),
-      spectator ? null : h("button", { type: "button", id: "resign", onclick: () => { if (confirm(t("match.resign_confirm"))) post("resign", resignSeat !== null ? { seat: resignSeat } : {}); }, disabled: over || !myPeople.length || humansOut || hide }, t("match.resign")),
+      spectator ? null : h("button", { type: "button", id: "resign", onclick: () => resign(resignSeat), disabled: over || !myPeople.length || humansOut || hide }, t("match.resign")),
       h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, t("home.new_game")),
       view.hidden_information && !over
         ? h("button", { type: "button", id: "download", disabled: true, "aria-describedby": "download-note" }, t("match.download"))
