@@ -67,7 +67,7 @@ def test_replay_good_and_corrupt(tmp_path):
                                 "result": [-1, 1], "termination": "normal"}))
     result = run("replay", str(good))
     assert result.exit_code == 0, result.output
-    assert "seat 1 wins" in result.stdout
+    assert "Player 2 (seat 1) wins" in result.stdout  # the browser's name, and the record's seat
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"game": "toy-nim", "options": {"stones": 5}, "moves": ["3", "3"]}))
     result = run("replay", str(bad))

@@ -127,7 +127,7 @@ def test_two_people_with_hidden_cards_get_a_hand_over_screen(tmp_path):
     out = result.output
     assert out.count("pass the terminal to") == 2
     # seat 1's hand is only printed after the second hand-over
-    first_handover = out.index("pass the terminal to Seat 1,")
+    first_handover = out.index("pass the terminal to Player 2 (seat 1),")
     assert "9s Jc 5d Kd 3c 2d Jh 5h" not in out[:first_handover]
 
 
@@ -193,16 +193,17 @@ def test_a_seat_given_twice_is_refused_not_overwritten():
     assert result.exit_code == 2 and "seat 1 is given twice" in result.stderr
 
 
-def test_colourless_seats_are_named_by_their_seat_number_as_on_the_board(tmp_path):
-    # Nibble's board, --seat and the result line count seats from 0; the lines in between said
-    # "Player 2 (random) plays …", "Player 2 wins", so one seat went by two numbers
+def test_colourless_seats_are_named_as_in_the_browser_everywhere(tmp_path):
+    # the terminal said "Seat 1" (board: "seat 1 to move") where the browser says "Player 2":
+    # now the board, the play lines and the result say Player 2; --seat and the record's seat
+    # numbers stay (the result line gives both)
     result = play(["nibble", "--seed", "1", "--option", "first_player=1", "--seat", "1=random",
                    "--records", str(tmp_path)], "resign\ny\n")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "Player" not in out, out
-    assert "Seat 1 (random) plays" in out
-    assert "Resign? Then Seat 1 wins. [y/N]" in out and "You resign — Seat 1 wins" in out  # not "You resigns"
+    assert "seat 0" not in out.lower() and "Seat 1" not in out and "seat 1 to move" not in out, out
+    assert "Player 2 (random) plays" in out and "Player 1 to move" in out
+    assert "Resign? Then Player 2 wins. [y/N]" in out and "You resign — Player 2 wins" in out  # not "You resigns"
 
 
 def test_a_seat_put_out_of_a_three_player_game_is_told(capsys):
@@ -260,7 +261,7 @@ def test_an_abandoned_game_is_resumed_from_its_record(tmp_path):
     again = play(["--resume", str(old_path), "--records", str(tmp_path)], "undo\nquit\n")
     assert again.exit_code == 0, again.output
     assert f"resumed {old_path}" in again.output and "ply" in again.output
-    assert "Seat 1 (greedy) plays" not in again.output  # seat 0 is to move: nobody plays before it
+    assert "Player 2 (greedy) plays" not in again.output  # seat 0 is to move: nobody plays before it
     assert "taken back" in again.output  # undo reaches back into the first session
     new = saved_record(again.output)
     assert new.players == ["human", "greedy"] and new.seed == old.seed and new.options == old.options
@@ -582,7 +583,7 @@ def test_hint_and_replay_name_the_seat_as_the_game_does(tmp_path):
                 if line.startswith("record saved: "))
     replay = runner.invoke(app, ["replay", path])
     assert replay.exit_code == 0, replay.output
-    assert "result: [-1.0, 1.0] (resignation; seat 1 (Black) wins)" in replay.output
+    assert "result: [-1.0, 1.0] (resignation; Black (seat 1) wins)" in replay.output
     # no options: no trailing blank after the title
     cards = runner.invoke(app, ["replay", str(next(tmp_path.glob("fibonacci-cards-*.json")))])
     assert cards.output.splitlines()[0] == "Fibonacci card game"
@@ -678,7 +679,7 @@ def test_the_hand_over_clears_the_screen_and_the_scrollback_of_a_real_terminal(m
     assert out.count(clear) == 1  # between the hands; before the first, the title stays
     between = out.index(clear)
     assert out.index("type help") < out.index(hands[0]) < between and hands[0] not in out[between:]
-    assert hands[1] not in out[:between] and out.index("pass the terminal to Seat 1") > between
+    assert hands[1] not in out[:between] and out.index("pass the terminal to Player 2 (seat 1)") > between
 
 
 def test_the_hand_over_writes_no_escape_to_a_pipe(tmp_path):
@@ -724,9 +725,9 @@ def test_analyse_names_the_seats_as_play_does():
     assert out.output.splitlines()[0].startswith("0.00 for Red (") and "\n1. Red: @" in out.output
     out = runner.invoke(app, ["analyse", "slide-checkers", "--position", "Be8,Gc9 M G", "c9>d8*f8r"])
     assert out.output == "game over: +1.00 for Green\n"
-    # a game without seat names keeps the numbers play shows ("Seat 1"): --seat takes them
+    # a game without seat names: the browser's names ("Player 2" for --seat 1), as play says them
     out = runner.invoke(app, ["analyse", "nibble", "--budget", "30", "--seat", "1", "a1"])
-    assert " for seat 1 (" in out.output.splitlines()[0]
+    assert " for Player 2 (" in out.output.splitlines()[0] and "seat" not in out.output
 
 
 def test_slide_checkers_question_mark_lists_the_spec_canonical_order(tmp_path):

@@ -21,6 +21,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .ai.levels import seat_spec_grammar
+from .core.description import seat_name
 from .core.errors import AbstractaError, IllegalActionError
 from .core.game import Game, State, resignation_returns, seats_out, views_differ
 from .core.options import ascii_digits, check_seed, parse_option_pairs
@@ -330,8 +331,8 @@ def analyse_cmd(
         print(f"ply {at[0]} of {at[1]}")
     seats = state.game.description.seats
 
-    def seat(i: int) -> str:  # as play names the seats: Black, Green; else seat 1
-        return str(seats[i].name) if seats[i].name is not None else f"seat {i}"
+    def seat(i: int) -> str:  # as play and the browser name the seats: Black, Green; else Player 2
+        return seat_name(seats, i)
 
     if result.terminal:
         print(f"game over: {result.display} for {seat(result.viewer if result.viewer is not None else 0)}")
@@ -450,11 +451,10 @@ def describe_result(state: State, record: Record | None = None) -> str:
     seats = state.game.description.seats
 
     def winners_of(result: list[float]) -> str:
-        # the seat numbers of --seat and the record's seats, with the game's names where it has them
-        # ("seat 1 (Black)"), as `play` announced the end in those names
-        named = [f"{i} ({seats[i].name})" if seats[i].name is not None else str(i)
-                 for i, r in enumerate(result) if r > 0]
-        return f"seat {', '.join(named)} wins"
+        # the names play and the browser say (Black, Player 2) with the seat numbers of --seat
+        # and the record's seats: "Black (seat 1) wins"
+        named = [f"{seat_name(seats, i)} (seat {i})" for i, r in enumerate(result) if r > 0]
+        return f"{', '.join(named)} {'wins' if len(named) == 1 else 'win'}"
 
     if record is not None and record.termination == "resignation" and record.result:
         return f"result: {record.result} (resignation; {winners_of(record.result)})"
@@ -730,13 +730,13 @@ class PlaySession:
         self.hand_shown = False
 
     def who(self, player: int) -> str:
-        """The seat's name in the game (White, Red), else "You" for the only person, else Seat N
-        (numbered from 0, as --seat, the board and the result line number them)."""
-        style = self.game.description.seats[player]
-        if style.name is not None:
-            return str(style.name)
+        """The seat's name in the game (White, Red), else "You" for the only person, else
+        Player N (numbered from 1, as the browser names it; --seat N-1)."""
+        seats = self.game.description.seats
+        if seats[player].name is not None:
+            return seat_name(seats, player)
         humans = [i for i, b in enumerate(self.bots) if b is None]
-        return "You" if humans == [player] else f"Seat {player}"
+        return "You" if humans == [player] else seat_name(seats, player)
 
     def winners_text(self, returns: list[float]) -> str:
         winners = [self.who(i) for i, r in enumerate(returns) if r > 0]
@@ -855,7 +855,7 @@ class PlaySession:
             console.print("\n" * console.size.height)
         try:
             name = self.who(player)
-            seat = "" if name == f"Seat {player}" else f" (seat {player})"
+            seat = f" (seat {player})"  # the number --seat gives it
             self.read(f"pass the terminal to {name}{seat}, then press Enter ")
         except EOFError:
             return False

@@ -384,13 +384,13 @@ def test_render_hides_the_opponent_hand():
     assert isinstance(mine, Text)
     plain = mine.plain
     assert "7d 9c 4d" in plain and "9s" not in plain and "8 cards (hidden)" in plain
-    assert "stock: 33" in plain and "seat 1 to move" in plain
+    assert "stock: 33" in plain and "Player 2 to move" in plain
     both = GAME.render(s).plain
     assert "7d 9c 4d" in both and "9s Jc 5d" in both
     cut = GAME.render(pos("Qh,Qc* Jh 5d | Qs,Jd | 4c | 7s | 0 D"), 0).plain
     assert "cut" in cut and "D" in cut
     done = GAME.render(pos("9c 5d 4h | 2c,Qd | 6h | - | 0")).plain
-    assert "seat 1 wins" in done
+    assert "Player 2 wins" in done
 
 
 def test_render_names_the_drawn_card_to_its_holder_only_and_counts_in_words():
@@ -401,8 +401,8 @@ def test_render_names_the_drawn_card_to_its_holder_only_and_counts_in_words():
     assert "D: must play the drawn card, Jd" in mine
     theirs = GAME.render(drawn, 1).plain
     assert "D: must play the drawn card" in theirs and "Jd" not in theirs
-    assert "seat 1: 1 card (hidden)" in mine and "seat 0: 2 cards (hidden)" in theirs
-    assert "seat 1: 4c  (1 card)" in theirs and "stock: 1 card\n" in mine
+    assert "Player 2: 1 card (hidden)" in mine and "Player 1: 2 cards (hidden)" in theirs
+    assert "Player 2: 4c  (1 card)" in theirs and "stock: 1 card\n" in mine
 
 
 def test_evaluate_range_and_sign():

@@ -395,7 +395,7 @@ def test_registry_and_render():
     state.apply_action(0)
     text = game.render(state)
     plain = text.plain
-    assert "seat 0" in plain and "seat 1" in plain and "h1…h15" in plain
+    assert "Player 1" in plain and "Player 2" in plain and "h1…h15" in plain
     assert -1.0 <= game.evaluate(state, 0) <= 1.0
     sq = NibbleGame().new_initial_state(seed=1)
     sq.apply_action(0)
@@ -443,9 +443,9 @@ def test_render_fits_80_columns_and_wraps_between_phrases(variant):
     assert max(len(line.rstrip()) for line in lines) <= 80
     colours = len(state.geometry.letters)
     for seat in (0, 1):  # every colour's count on the seat's one line
-        at = next(i for i, line in enumerate(lines) if line.startswith(f"seat {seat} "))
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"Player {seat + 1} "))
         row = lines[at] + (lines[at + 1] if colours > 9 else "")
-        assert re.findall(r"([A-M]) +(\d+)", row[7:]) == [
+        assert re.findall(r"([A-M]) +(\d+)", row[9:]) == [
             (state.geometry.letters[c], str(state.coll[seat][c])) for c in range(colours)]
     phrases = [line.strip() for line in lines if line.startswith("        ") and not re.match(r" *[A-M]  ", line)]
     assert len(phrases) == 4

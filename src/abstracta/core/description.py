@@ -18,8 +18,11 @@ Human-readable strings are :class:`Text` values: an English text with a key
 from __future__ import annotations
 
 import functools
+import json
 import math
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -473,3 +476,25 @@ def web_dir(package: str) -> "Traversable":
 __all__ = ["BotFactory", "EndgameTables", "Evaluator", "GameDescription", "Oracle", "Solution", "Solver", "Tuning", "LEVEL_NUMBERS", "OptionText", "SHARED_BOTS", "Search",
            "SeatStyle", "Text", "Variant", "default_levels", "describe_basic", "package_files", "rules_page",
            "standard_levels", "texts", "web_dir"]
+
+
+@lru_cache(maxsize=1)
+def _player_message() -> str:
+    # the browser's catalog is the one source of the words: web/i18n/en.json, served to it by
+    # the server (seat.player), so the terminal and the browser name a seat alike
+    catalog = json.loads((files("abstracta") / "web" / "i18n" / "en.json").read_text(encoding="utf-8"))
+    return str(catalog["seat.player"])
+
+
+def player_name(seat: int) -> str:
+    """How people are told a seat without a name of its own: ``Player 1`` for seat 0, the
+    browser's words (``seat.player`` of its English catalog)."""
+    return _player_message().replace("{n}", str(seat + 1))
+
+
+def seat_name(seats: Sequence[SeatStyle], seat: int) -> str:
+    """A seat's name for people: the game's (White, Red), else :func:`player_name`. Machine
+    output (records, ``--seat``, JSON) keeps the seat's number."""
+    name = seats[seat].name if 0 <= seat < len(seats) else None
+    return str(name) if name is not None else player_name(seat)
+

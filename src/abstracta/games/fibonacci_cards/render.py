@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from ...core.description import player_name
+
 from .cards import CARD_STR, CUT, table_values
 from .rules import FibonacciCardsState
 
@@ -37,7 +39,7 @@ def render(state: FibonacciCardsState, player: int | None = None) -> Text:
     for seat in (0, 1):
         hand = state._hands[seat]
         marker = "▶ " if not state._terminal and state._player == seat else "  "
-        text.append(f"{marker}seat {seat}: ", style="bold" if marker.strip() else "")
+        text.append(f"{marker}{player_name(seat)}: ", style="bold" if marker.strip() else "")
         if player is None or player == seat:
             for k, card in enumerate(hand):
                 if k:
@@ -50,10 +52,10 @@ def render(state: FibonacciCardsState, player: int | None = None) -> Text:
     text.append(f"stock: {len(state._stock)} card{'s' if len(state._stock) != 1 else ''}\n")
     if state._terminal:
         r = state._returns
-        result = "draw" if r[0] == r[1] else f"seat {0 if r[0] > 0 else 1} wins"
+        result = "draw" if r[0] == r[1] else f"{player_name(0 if r[0] > 0 else 1)} wins"
         text.append(f"game over: {result}", style="bold")
     else:
-        text.append(f"seat {state._player} to move")
+        text.append(f"{player_name(state._player)} to move")
         if state._drawn:
             text.append("  D: must play the drawn card", style="yellow bold")
             if player is None or player == state._player:  # named, not only bold: a plain terminal shows no bold

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from ...core.description import player_name
+
 from .geometry import COLOUR_NAMES
 
 if TYPE_CHECKING:
@@ -72,10 +74,10 @@ def _hex_board(state: "NibbleState", text: Text) -> None:
 def _colour_table(state: "NibbleState", seat: int, text: Text) -> None:
     g = state.geometry
     counts = state.coll[seat]
-    text.append(f"seat {seat} ", style="bold")
+    text.append(f"{player_name(seat)} ", style="bold")
     for c, m in enumerate(counts):
         if c == 7 and g.colours > 9:  # thirteen counts are 85 columns: a line of seven, then six
-            text.append("\n       ")
+            text.append("\n" + " " * (len(player_name(seat)) + 1))
         text.append(" ")
         text.append(g.letters[c], style=disc_style(c))
         mark = "*" if m >= g.majority else " "
@@ -133,9 +135,9 @@ def render(state: "NibbleState", player: int | None = None) -> Text:
     for start in range(0, len(names), half):
         text.append(" ".join(names[start:start + half]) + "\n", style="dim")
     if state.winner >= 0:
-        text.append(f"game over: seat {state.winner} wins ({win_reason(state)})", style="bold")
+        text.append(f"game over: {player_name(state.winner)} wins ({win_reason(state)})", style="bold")
     else:
-        text.append(f"seat {state.to_move} to move", style="bold")
+        text.append(f"{player_name(state.to_move)} to move", style="bold")
         if state.take >= 0:
             text.append(" · taking ")
             text.append(g.letters[state.take], style=disc_style(state.take))
