@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import textwrap
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -440,8 +441,6 @@ def format_move_list(moves: list[str], width: int) -> str:
     """Numbered moves separated by spaces, in lines of at most ``width`` columns broken between
     entries, never inside one (rich breaks at a no-break space too: "7." / "a3-b2A"); print it
     with ``soft_wrap=True``."""
-    import textwrap
-
     # textwrap breaks only at ASCII whitespace: the no-break space holds "7. a3-b2A" together
     line = "  ".join(f"{i}.\u00a0{m}" for i, m in enumerate(moves, 1)) or "(no moves)"
     return textwrap.fill(line, width=max(width, 20), break_long_words=False, break_on_hyphens=False)
@@ -733,10 +732,9 @@ class PlaySession:
         """The seat's name in the game (White, Red), else "You" for the only person, else
         Player N (numbered from 1, as the browser names it; --seat N-1)."""
         seats = self.game.description.seats
-        if seats[player].name is not None:
-            return seat_name(seats, player)
-        humans = [i for i, b in enumerate(self.bots) if b is None]
-        return "You" if humans == [player] else seat_name(seats, player)
+        if seats[player].name is None and [i for i, b in enumerate(self.bots) if b is None] == [player]:
+            return "You"
+        return seat_name(seats, player)
 
     def winners_text(self, returns: list[float]) -> str:
         winners = [self.who(i) for i, r in enumerate(returns) if r > 0]
@@ -1071,8 +1069,7 @@ def tournament_cmd(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from .ai.tournament import run_tournament, schedule
-    from .executors import RayAddressError
-    from .executors import EXECUTORS
+    from .executors import EXECUTORS, RayAddressError
 
     if executor not in EXECUTORS:
         raise CliError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")

@@ -21,7 +21,6 @@ import functools
 import json
 import math
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Protocol, Sequence
 
@@ -478,7 +477,7 @@ __all__ = ["BotFactory", "EndgameTables", "Evaluator", "GameDescription", "Oracl
            "standard_levels", "texts", "web_dir"]
 
 
-@lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)
 def _player_message() -> str:
     # the browser's catalog is the one source of the words: web/i18n/en.json, served to it by
     # the server (seat.player), so the terminal and the browser name a seat alike
