@@ -65,3 +65,35 @@ def test_home_and_end_keys_jump_to_the_start_and_the_end_of_a_replay(page, live_
     page.keyboard.press("End")
     page.wait_for_function(f"() => document.getElementById('step-at').textContent === '{last} / {last}'")
     assert page.locator("#position-text").text_content() == texts[last]
+
+
+def test_a_replay_page_lost_on_the_way_after_a_new_move_leaves_the_page_working(page, live_server):
+    # a move arrives while a person studies an earlier ply: the page drops its replay pages and
+    # fetches the ply's page again; when that fetch is lost (the network, a 429), whatever draws
+    # the page meanwhile (here "connection lost") drew a replay ply it no longer had a page for
+    # and threw, leaving the status line and the board half drawn
+    game = abstracta.load_game("fanorona", size="dimy")
+    state, moves = game.new_initial_state(), []
+    for _ in range(4):
+        moves.append(state.action_to_string(state.legal_actions()[0]))
+        state.apply_action(state.legal_actions()[0])
+    record = {"format": "abstracta-record", "version": 1, "game": "fanorona", "options": {"size": "dimy"},
+              "players": ["human", "human"], "moves": moves[:3]}
+    mid = post_json(f"{live_server.url}/api/matches/import", {"record": record})["id"]
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{live_server.url}/#/match/{mid}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.ply === 3")
+    page.click("#step-back")
+    page.wait_for_function("() => document.getElementById('step-at').textContent === '2 / 3'")
+    page.route("**/positions*", lambda route: route.abort())
+    post_json(f"{live_server.url}/api/matches/{mid}/actions", {"action": moves[3], "ply": 3})
+    page.wait_for_function("() => window.abstractaView.ply === 4")
+    page.wait_for_timeout(500)
+    assert not errors, errors
+    # the page shows the live position rather than a ply it holds no page for
+    page.unroute("**/positions*")
+    assert page.locator("#position-text").text_content() == state.to_text()
+    page.click("#step-back")  # and steps back again once the replay can be fetched
+    page.wait_for_function("() => document.getElementById('step-at').textContent === '3 / 4'")
+    assert not errors, errors

@@ -957,7 +957,11 @@ async function matchPage(app, id) {
         // aligned pages: every viewer of a match asks for the same ones, which the server keeps
         const from = Math.floor(ply / REPLAY_PAGE) * REPLAY_PAGE;
         page = await api(`/api/matches/${id}/positions?from=${from}`);
-      } catch (e) { fail(e); return; }
+      } catch (e) {
+        fail(e);
+        if (replayPly !== null && !replayPage(replayPly)) draw(); // the ply on screen has no page any more
+        return;
+      }
       // an answer for a view no longer on screen is dropped: in pass and play it shows the
       // other person's hand. A newer position or other eyes arrived meanwhile (that view steps
       // again if it may); or the answer is newer than the page's view: fetch that view first
@@ -983,6 +987,9 @@ async function matchPage(app, id) {
     const needHandover = needsHandover();
     const hide = needHandover;
     if (hide) replayPly = null; // nothing seat-specific while the hand-over screen is up
+    // a new position dropped the replay's pages and their fetch is still on its way, or was
+    // lost: the live position until a page for the ply is held (stepTo draws it then)
+    if (replayPly !== null && !replayPage(replayPly)) replayPly = null;
     const live = replayPly === null;
     // the seats, each with its clock (people only: computer seats have none)
     players.replaceChildren(...view.players.flatMap((p, i) => [i ? ` ${t("match.vs")} ` : "",
