@@ -272,3 +272,18 @@ def test_a_body_that_never_arrives_is_answered_408(db_url, monkeypatch):
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_more_tokens_than_a_request_may_carry_close_the_websocket(client):
+    """The first message of a WebSocket is read as a request's tokens are: more than TOKEN_LIMIT
+    is refused (4422, as the README says), not answered from the first ones."""
+    raw = client.raw
+    mid, t0 = long_game(raw, 3)
+    limit = served_matches.TOKEN_LIMIT
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.send_json({"tokens": [f"{i:043d}" for i in range(limit)] + [t0]})
+        assert ws.receive_json() == {"error": f"at most {limit} seat tokens are read from one request (this one has {limit + 1})"}
+        assert ws.receive()["code"] == 4422
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:  # exactly the limit is read whole
+        ws.send_json({"tokens": [f"{i:043d}" for i in range(limit - 1)] + [t0]})
+        assert ws.receive_json()["my_seats"] == [0]

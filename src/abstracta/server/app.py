@@ -1098,7 +1098,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         it changes. The client's first message authenticates: ``{"tokens": ["<token>", ...]}``
         (``[]``: a spectator); tokens never go in the URL. A first message that is not such an
         object, or none within 10 s, closes the socket (1008); a token of another match, 4403; one
-        longer than 64 characters, 4401.
+        longer than 64 characters, 4401; more than 200 tokens, 4422 (as 422 on a request).
         Later frames: short text (ignored); anything else closes the socket (1003)."""
         await ws.accept()
         try:
