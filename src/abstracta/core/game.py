@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Sequence
 
 from .description import GameDescription
 from .errors import AbstractaError, IllegalActionError, NotationError
-from .options import Option, check_seed, resolve_options
+from .options import Option, as_integer, check_seed, resolve_options
 from .rng import SplitMix64
 from .view import StructHooks
 
@@ -490,18 +490,6 @@ class State(StructHooks, ABC):
 
 def _rebuild_game(cls: type[Game], options: dict[str, Any]) -> Game:
     return cls(**options)
-
-
-def as_integer(value: Any) -> int | None:
-    """``value`` as a Python ``int`` when it is an ``int`` or a NumPy integer (scalar or 0-d
-    array); ``None`` for anything else, a ``bool`` included (``True`` would pass for 1), a
-    float or a string (never rounded or parsed into some other number)."""
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)
-    except TypeError:
-        return None
 
 
 def check_player(player: Any, num_players: int) -> int:
