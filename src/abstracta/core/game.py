@@ -337,17 +337,23 @@ class State(StructHooks, ABC):
 
     # --- hidden information -----------------------------------------------------------------
     def information_state_string(self, player: int) -> str:
-        """Everything ``player`` knows: for perfect information, the position and history."""
+        """Everything ``player`` knows: for perfect information, the position and history.
+        ``ValueError`` unless ``player`` is a seat (as every game's tensors and hidden views)."""
+        check_player(player, self.num_players)
         return self.to_text() + " | " + " ".join(str(a) for a in self.history())
 
     def observation(self, player: int) -> str:
-        """What ``player`` sees now (for perfect information: the position text)."""
+        """What ``player`` sees now (for perfect information: the position text).
+        ``ValueError`` unless ``player`` is a seat."""
+        check_player(player, self.num_players)
         return self.to_text()
 
     def resample_from_infostate(self, player: int, rng: Any) -> "State":
-        """A state consistent with what ``player`` knows (IS-MCTS determinization).
+        """A state consistent with what ``player`` knows (IS-MCTS determinization; ``rng``: a
+        :class:`random.Random`). ``ValueError`` unless ``player`` is a seat.
 
         Perfect information: a clone."""
+        check_player(player, self.num_players)
         return self.clone()
 
     def public_observation(self) -> str | None:
