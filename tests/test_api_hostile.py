@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -74,11 +75,15 @@ def test_a_player_that_is_not_a_seat_is_refused_by_every_view(name, options):
     np = pytest.importorskip("numpy")
     game = abstracta.load_game(name, **options)
     state = game.new_initial_state(seed=1) if game.description.chance else game.new_initial_state()
-    views = ["observation_tensor", "information_state_tensor", "to_struct"]
-    if game.description.hidden_information:
-        views += ["observation", "information_state_string"]
+    # perfect information too: observation(5) and information_state_string(-1) answered with the
+    # position, resample_from_infostate(5, rng) with a clone, where the tensors refused
+    views = ["observation_tensor", "information_state_tensor", "to_struct", "observation", "information_state_string"]
     for view in views:
         for bad in (True, False, 1.0, 0.0, "0", -1, game.num_players):
             with pytest.raises(ValueError, match="not a seat"):
                 getattr(state, view)(bad)
         assert getattr(state, view)(np.int64(1)) == getattr(state, view)(1)
+    for bad in (True, 1.0, -1, game.num_players):
+        with pytest.raises(ValueError, match="not a seat"):
+            state.resample_from_infostate(bad, random.Random(0))
+    assert state.resample_from_infostate(np.int64(1), random.Random(0)).observation(1) == state.observation(1)

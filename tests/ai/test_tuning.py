@@ -190,6 +190,17 @@ def test_tune_refuses_a_search_with_weights():
         tune(load_game("nibble"), 2, search="alphabeta:d1+w=1/1/1/1/1")
 
 
+@pytest.mark.parametrize("search", ["random", "level:3", "table"])
+def test_tune_refuses_a_search_that_reads_no_evaluator_before_any_game(search):
+    from abstracta.ai.tune import tune
+
+    played = []
+    # it played every self-play game and fitted before the verification refused random+w=…
+    with pytest.raises(ValueError, match=rf"search '{search}': the tuned weights are played by greedy or a search"):
+        tune(load_game("fanorona", size="telo"), 2, search=search, on_done=lambda stage, o: played.append(stage))
+    assert played == []
+
+
 # --------------------------------------------------------------------------- seat specs with weights
 def test_weights_seat_spec_parses_to_a_canonical_form():
     from abstracta.ai.levels import parse_seat_spec, spec_weights

@@ -307,3 +307,26 @@ def test_layout_seeds_are_seeds():
     assert InteropGame("fibonacci-cards", layout_seeds=2**64).layout_seeds == 2**64
     with pytest.raises(OptionError, match="layout_seeds"):  # outcomes past 2**64 - 1 deal nothing
         InteropGame("fibonacci-cards", layout_seeds=2**64 + 1)
+
+
+def test_numpy_integers_are_integers_for_options_seeds_and_parameters():
+    """A sweep over ``np.arange`` hands NumPy integers: they are taken as the ints they are
+    (they were refused as "expected an integer, got np.int64(3)"), floats and bools still not."""
+    np = pytest.importorskip("numpy")
+    nibble = abstracta.load_game("nibble", seed=np.int64(3))
+    assert nibble.options["seed"] == 3 and type(nibble.options["seed"]) is int
+    assert nibble.new_initial_state().to_text() == abstracta.load_game("nibble", seed=3).new_initial_state().to_text()
+    assert (abstracta.load_game("nibble").new_initial_state(np.uint64(3)).to_text()
+            == nibble.new_initial_state().to_text())
+    assert abstracta.load_game("slide-checkers", players=np.int32(3)).num_players == 3
+    game = InteropGame("nibble", chance="seeded", seed=np.int64(3), max_turns=np.int64(50),
+                       layout_seeds=np.int64(10))
+    assert game.params()["seed"] == 3 and game.max_turns == 50 and game.layout_seeds == 10
+    assert all(type(game.params()[k]) is int for k in ("seed", "max_turns", "layout_seeds"))
+    for bad in (np.float64(3), 3.0, True):
+        with pytest.raises(OptionError, match="seed"):
+            abstracta.load_game("nibble", seed=bad)
+        with pytest.raises(OptionError, match="seed"):
+            InteropGame("nibble", chance="seeded", seed=bad)
+    with pytest.raises(OptionError, match="players: expected an integer, got np.float64"):
+        abstracta.load_game("slide-checkers", players=np.float64(3))

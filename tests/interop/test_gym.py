@@ -112,6 +112,17 @@ def test_bad_arguments():
         make("fanorona", opponent="alphabeta:1", size="telo", players=3)
 
 
+def test_a_numpy_seat_is_a_seat():
+    # it was refused as "seat np.int64(1) is not a seat of fanorona (0..1)"
+    env = make("fanorona", opponent="random", size="telo", seat=np.int64(1))
+    assert env.seat == 1 and type(env.seat) is int
+    env.reset(seed=0)
+    assert env.state.current_player() == 1 and env.action_masks().any()
+    for bad in (1.0, np.float64(1), True, "1"):
+        with pytest.raises(ValueError, match="is not a seat of fanorona"):
+            make("fanorona", seat=bad)
+
+
 def test_actions_that_are_not_integers_are_illegal():
     env = make("fanorona", opponent="random", size="telo")
     for bad in (22.0, 22.5, "22", np.float32(22), None):

@@ -242,6 +242,18 @@ def test_integers_openspiel_cannot_carry_are_refused_by_name():
     assert aos.load("nibble", layout_seeds=2**31 - 1).max_chance_outcomes() == 2**31 - 1
 
 
+def test_load_takes_numpy_integers():
+    np = pytest.importorskip("numpy")
+    # pybind11 refused them with "'numpy.int64' object is not iterable"
+    game = aos.load("nibble", chance="seeded", seed=np.int64(3), max_turns=np.int64(50), layout_seeds=np.int32(7),
+                    first_player=np.int64(1))
+    params = game.get_parameters()
+    assert (params["seed"], params["max_turns"], params["layout_seeds"], params["first_player"]) == (3, 50, 7, 1)
+    assert aos.load("slide-checkers", players=np.int64(3)).num_players() == 3
+    with pytest.raises(abstracta.OptionError, match=r"seed: .*2\*\*31 - 1"):
+        aos.load("nibble", chance="seeded", seed=np.int64(2**40))
+
+
 def test_first_player_survives_the_game_string():
     # OpenSpiel's game strings read "first_player=1" as an int: a text parameter holding "1"
     # could not be read back, so serialize_game_and_state failed ("Wrong type … kString")

@@ -110,6 +110,19 @@ def test_reset_seed_reproduces_chance():
     assert e.state.history() == first and len(first) == 1  # the layout seed
 
 
+def test_a_reset_seed_that_is_no_seed_is_refused_and_changes_nothing():
+    e = env("nibble")
+    e.reset(seed=5)
+    five = e.state.history()
+    # random.Random would have played seed -5 as seed 5, and taken a float or a string
+    for bad in (-5, -1, 5.0, "5", True, np.float64(5)):
+        with pytest.raises(ValueError, match=r"reset seed .*: expected None or an integer >= 0"):
+            e.reset(seed=bad)
+        assert e.state.history() == five
+    e.reset(seed=np.int64(5))
+    assert e.state.history() == five
+
+
 def test_actions_of_the_wrong_type_raise_and_change_nothing():
     e = env("fanorona", size="telo")
     e.reset(seed=0)

@@ -176,6 +176,7 @@ def analyse(state: State, viewer: int | None = None, budget: int | None = None, 
     problem = seed_problem(seed)
     if problem:
         raise ValueError(f"seed: {problem}")
+    seed = int(seed)  # a NumPy integer too (random.Random refuses one)
     perspective = viewer if viewer is not None else 0
     if state.is_terminal():
         values = [float(r) for r in state.returns()]

@@ -29,7 +29,7 @@ from typing import Any, Callable, Sequence
 
 from ..core.game import CHANCE, Game
 from ..core.records import Record
-from .levels import format_weights, parse_seat_spec, spec_weights
+from .levels import SEARCHES, WEIGHTED, format_weights, parse_seat_spec, spec_weights
 from .match import DEFAULT_MAX_ACTIONS
 from .tournament import (GameOutcome, GameTask, elo_ratings, lone_score, run_tasks, schedule, tally)
 
@@ -224,8 +224,8 @@ def tune(game: Game, games: int, seed: int = 0, *, verify_games: int | None = No
         search: the seat spec that plays (default: the game's ``Tuning.search``), without weights.
         on_done: called with ``("selfplay" | "verify", outcome)`` as each game ends.
     Raises:
-        ValueError: a game without ``GameDescription.tuning``, a spec with weights or one that
-            does not fit the game, ``games`` < 1, no finished game to fit.
+        ValueError: a game without ``GameDescription.tuning``, a spec with weights, one that
+            reads no evaluator (``random``, ``level:N``, a game's own bot) or does not fit the game, ``games`` < 1, no finished game to fit.
     """
     tuning = game.description.tuning
     if tuning is None:
@@ -233,6 +233,10 @@ def tune(game: Game, games: int, seed: int = 0, *, verify_games: int | None = No
     spec = parse_seat_spec(search if search is not None else tuning.search, game)
     if spec_weights(spec) is not None:
         raise ValueError(f"search {spec!r}: give the search without weights (+w=…); the tuner sets them")
+    if spec.partition(":")[0] not in WEIGHTED:  # spec is canonical here
+        # the verification plays it with weights: refuse now, not after the self-play games
+        raise ValueError(f"search {spec!r}: the tuned weights are played by greedy or a search "
+                         f"({', '.join(SEARCHES)}), which read the evaluator; {spec} does not")
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     verify_games = games if verify_games is None else verify_games

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Sequence
 
 from .description import GameDescription
 from .errors import AbstractaError, IllegalActionError, NotationError
-from .options import Option, check_seed, resolve_options
+from .options import Option, as_integer, check_seed, resolve_options
 from .rng import SplitMix64
 from .view import StructHooks
 
@@ -337,17 +337,23 @@ class State(StructHooks, ABC):
 
     # --- hidden information -----------------------------------------------------------------
     def information_state_string(self, player: int) -> str:
-        """Everything ``player`` knows: for perfect information, the position and history."""
+        """Everything ``player`` knows: for perfect information, the position and history.
+        ``ValueError`` unless ``player`` is a seat (as every game's tensors and hidden views)."""
+        check_player(player, self.num_players)
         return self.to_text() + " | " + " ".join(str(a) for a in self.history())
 
     def observation(self, player: int) -> str:
-        """What ``player`` sees now (for perfect information: the position text)."""
+        """What ``player`` sees now (for perfect information: the position text).
+        ``ValueError`` unless ``player`` is a seat."""
+        check_player(player, self.num_players)
         return self.to_text()
 
     def resample_from_infostate(self, player: int, rng: Any) -> "State":
-        """A state consistent with what ``player`` knows (IS-MCTS determinization).
+        """A state consistent with what ``player`` knows (IS-MCTS determinization; ``rng``: a
+        :class:`random.Random`). ``ValueError`` unless ``player`` is a seat.
 
         Perfect information: a clone."""
+        check_player(player, self.num_players)
         return self.clone()
 
     def public_observation(self) -> str | None:
@@ -490,18 +496,6 @@ class State(StructHooks, ABC):
 
 def _rebuild_game(cls: type[Game], options: dict[str, Any]) -> Game:
     return cls(**options)
-
-
-def as_integer(value: Any) -> int | None:
-    """``value`` as a Python ``int`` when it is an ``int`` or a NumPy integer (scalar or 0-d
-    array); ``None`` for anything else, a ``bool`` included (``True`` would pass for 1), a
-    float or a string (never rounded or parsed into some other number)."""
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)
-    except TypeError:
-        return None
 
 
 def check_player(player: Any, num_players: int) -> int:

@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .errors import OptionError
+
+
+def as_integer(value: Any) -> int | None:
+    """``value`` as a Python ``int`` when it is an ``int`` or a NumPy integer (scalar or 0-d
+    array); ``None`` for anything else, a ``bool`` included (``True`` would pass for 1), a
+    float or a string (never rounded or parsed into some other number)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 def parse_bool(text: str) -> bool:
@@ -88,9 +101,12 @@ class Option:
                 value = self.parser(value)
             except ValueError as exc:
                 raise self.refused(str(exc)) from None
-        elif not isinstance(value, str) and self.parser is parse_int and (
-                isinstance(value, bool) or not isinstance(value, int)):
-            raise self.refused(f"expected an integer, got {value!r}")
+        elif not isinstance(value, str) and self.parser is parse_int:
+            # a NumPy integer (a seed from np.arange) is an integer: taken as the int it is
+            index = as_integer(value)
+            if index is None:
+                raise self.refused(f"expected an integer, got {value!r}")
+            value = index
         if self.parser is parse_bool and not isinstance(value, bool):
             raise OptionError(f"option {self.name}: expected true or false, got {value!r}")
         if isinstance(value, list):
@@ -117,7 +133,8 @@ def seed_problem(value: Any) -> str | None:
     """Why ``value`` is not a seed (an integer with 0 ≤ seed < 2**64), or ``None`` if it is one.
 
     The one check of seed validity: options, records, the CLI and the server all use it."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEED_LIMIT:
+    index = as_integer(value)
+    if index is None or not 0 <= index < SEED_LIMIT:
         shown = repr(value)
         if len(shown) > 60:
             shown = shown[:59] + "…"
@@ -126,11 +143,12 @@ def seed_problem(value: Any) -> str | None:
 
 
 def check_seed(value: Any, what: str = "seed") -> int:
-    """``value`` if it is a seed (0 ≤ seed < 2**64); else :class:`OptionError` naming ``what``."""
+    """``value`` as an ``int`` if it is a seed (0 ≤ seed < 2**64, a NumPy integer too); else
+    :class:`OptionError` naming ``what``."""
     problem = seed_problem(value)
     if problem:
         raise OptionError(f"{what}: {problem}")
-    return value
+    return operator.index(value)
 
 
 def seed_option() -> Option:

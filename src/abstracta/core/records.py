@@ -132,6 +132,7 @@ class Record:
         problem = None if seed is None else seed_problem(seed)
         if problem:
             raise RecordError(f"field 'seed': {problem} (or null)")
+        seed = None if seed is None else int(seed)  # a NumPy integer too: the record writes JSON
         start = data.get("start")
         if start is not None and not isinstance(start, str):
             raise RecordError("field 'start' must be a position text or null")

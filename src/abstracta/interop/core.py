@@ -37,6 +37,12 @@ def as_action(action: Any) -> int:
     return index
 
 
+def _integer_or(value: Any) -> Any:
+    """``value`` as an ``int`` if it is an integer (a NumPy one too), else unchanged (to be refused)."""
+    index = as_integer(value)
+    return value if index is None else index
+
+
 def variant_options(game_name: str) -> list[dict[str, Any]]:
     """The option sets of every declared variant of ``game_name`` (``description.variants``)."""
     return [dict(v.options) for v in load_game(game_name).description.variants]
@@ -68,6 +74,10 @@ class InteropGame:
         self.name = self.game.name
         if chance not in CHANCE_MODES:
             raise OptionError(f"chance: {chance!r} is not one of {', '.join(CHANCE_MODES)}")
+        # NumPy integers (a sweep over np.arange) are integers: taken as the ints they are
+        layout_seeds = _integer_or(layout_seeds)
+        seed = _integer_or(seed)
+        max_turns = _integer_or(max_turns)
         if isinstance(layout_seeds, bool) or not isinstance(layout_seeds, int) or not 1 <= layout_seeds <= _SEED_LIMIT:
             raise OptionError(f"layout_seeds: expected an integer from 1 to 2**64 (outcome k is seed k), "
                               f"got {layout_seeds!r}")

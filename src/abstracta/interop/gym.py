@@ -53,6 +53,7 @@ from gymnasium.envs.registration import parse_env_id
 from ..ai import make_bot
 from ..core.errors import IllegalActionError
 from ..core.registry import registered_games
+from ..core.game import as_integer
 from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, as_action, render_text, resolve_chance
 
 
@@ -66,8 +67,10 @@ class AbstractaGymEnv(gymnasium.Env):
         params.setdefault("layout_seeds", ENV_LAYOUT_SEEDS)
         self.interop = InteropGame(game_name, **params)
         n = self.interop.num_players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        index = as_integer(seat)  # a NumPy integer too
+        if index is None or not 0 <= index < n:
             raise ValueError(f"seat {seat!r} is not a seat of {game_name} (0..{n - 1})")
+        seat = index
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         if make_bot(opponent, self.interop.game, 0) is None:  # a bad spec fails here, not at reset

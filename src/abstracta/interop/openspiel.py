@@ -41,7 +41,7 @@ import numpy as np
 import pyspiel
 
 from ..core.errors import OptionError, UnknownGameError
-from ..core.game import Game
+from ..core.game import Game, as_integer
 from ..core.options import Option
 from ..core.registry import game_class, load_game, registered_games
 from ..core.tensors import Plane, plane_offsets
@@ -346,6 +346,8 @@ def load(game_name: str, **params: Any) -> pyspiel.Game:
     params = {k: _as_param(specs[k], defaults[k], v) if k in specs else v for k, v in params.items()}
     if "seed" in params and params["seed"] is None:
         params["seed"] = ABSENT
+    # a NumPy integer is an integer; pybind11 would refuse it ("not iterable")
+    params = {k: v if isinstance(v, (bool, str)) or as_integer(v) is None else as_integer(v) for k, v in params.items()}
     for k, v in params.items():
         if isinstance(v, int) and not isinstance(v, bool) and not -INT_LIMIT <= v < INT_LIMIT:
             raise OptionError(f"{k}: OpenSpiel's integer parameters are 32-bit (at most 2**31 - 1), got {v} "

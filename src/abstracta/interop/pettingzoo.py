@@ -20,7 +20,8 @@ from the generator of ``reset(seed=…)``; ``layout_seeds`` defaults to 2**63 he
 * rewards: the rules' returns (+1 win, −1 loss, 0 draw; Slide Checkers' eliminated seats −1)
   when the game ends, else 0; ``terminations`` all true at the end, ``truncations`` all true
   (rewards 0) when ``max_turns`` player actions were played first;
-* ``reset(seed=…, options=…)``: ``options`` go unused (PettingZoo's ``api_test`` resets with
+* ``reset(seed=…, options=…)``: ``seed`` is ``None`` or an integer ≥ 0 (a NumPy one too; a
+  negative, ``bool``, float or string seed raises ``ValueError``); ``options`` go unused (PettingZoo's ``api_test`` resets with
   made-up ones and expects them taken; the configuration is ``env``'s arguments);
 * ``render()``: the board as text (``render_mode="ansi"`` returns it, ``"human"`` prints it):
   the whole state, every hand included — the environment's picture for whoever runs it, not
@@ -40,6 +41,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..core.errors import IllegalActionError
+from ..core.game import as_integer
 from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, render_text, resolve_chance
 
 
@@ -110,7 +112,12 @@ class AbstractaAECEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._rng = random.Random(seed)
+            index = as_integer(seed)
+            if index is None or index < 0:
+                # random.Random would take -5 as 5, and a float or a string as some other seed:
+                # refuse as Gymnasium's reset does, before anything changes
+                raise ValueError(f"reset seed {seed!r}: expected None or an integer >= 0")
+            self._rng = random.Random(index)
         self.state = self.interop.new_initial_state()
         resolve_chance(self.state, self._rng)
         self.agents = self.possible_agents[:]

@@ -721,9 +721,9 @@ class FibonacciState(FibonacciView, State):
 
     def observation(self, player: int) -> str:
         """What ``player`` sees: the position text with hidden piles as ``?`` and no ``rng=`` (§9.2)."""
+        check_player(player, 2)
         if not self._cards:
             return self.to_text()
-        check_player(player, 2)
         rows = board_to_rows(self.board)
         p0, p1 = self.piles
         return (f"{rows} {'RG'[self.side]} {self.left} {self.turn} "
@@ -740,6 +740,7 @@ class FibonacciState(FibonacciView, State):
     def resample_from_infostate(self, player: int, rng: Any) -> "FibonacciState":
         """A state with the same public facts and freshly shuffled pile orders and generator state
         (drawn from ``rng``, a :class:`random.Random`). Perfect-information variants: a clone."""
+        check_player(player, 2)
         new = self.clone()
         if self._cards:
             r = rng if rng is not None else random.Random()
