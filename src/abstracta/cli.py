@@ -107,6 +107,16 @@ def make_game(name: str, options: list[str] | None) -> Game:
     return load_game(name, **parse_option_pairs(options))
 
 
+def no_tables(game: Game) -> str:
+    """Why ``egtb`` refuses ``game``: it has no endgame tables with these options, and which of
+    its declared variants have some (``--option`` pairs), or that none has."""
+    have = [" ".join(f"--option {k}={v}" for k, v in variant.options.items())
+            for variant in game.description.variants
+            if load_game(game.name, **variant.options).description.endgame_tables is not None]
+    where = f"; those with tables: {', '.join(have)}" if have else "; none of its variants has any"
+    return f"{game.name} with these options has no endgame tables{where}"
+
+
 def start_state(game: Game, position: str | None) -> State:
     """``--position`` text, or the initial position (seed option, else 0, for games with chance)."""
     if position is not None:
@@ -1385,7 +1395,7 @@ def egtb_build_cmd(
     for game in games:
         tables = game.description.endgame_tables
         if tables is None:
-            raise CliError(f"{game.name} with these options has no endgame tables")
+            raise CliError(no_tables(game))
         where = directory or tables.directory()
         status = err_console.status(f"building {game.name} tables")
         t0 = time.perf_counter()
@@ -1422,7 +1432,7 @@ def egtb_probe_cmd(
     game = make_game(game_name, option)
     tables = game.description.endgame_tables
     if tables is None:
-        raise CliError(f"{game.name} with these options has no endgame tables")
+        raise CliError(no_tables(game))
     state = start_state(game, position)
     found = tables.probe(state, directory)
     if found is None:

@@ -312,6 +312,17 @@ def test_cli_egtb_build_writes_the_smallest_tables(tmp_path):
     assert bad.exit_code == 2
 
 
+def test_cli_egtb_on_a_size_without_tables_names_the_sizes_with_tables(tmp_path):
+    # Telo is solved whole (abstracta solve); a user who asks for its tables is told where
+    # tables exist instead
+    for command in (("build", "--dir", str(tmp_path)), ("probe",)):
+        result = _cli("egtb", command[0], "fanorona", "--option", "size=telo", *command[1:])
+        assert result.exit_code == 2
+        assert ("fanorona with these options has no endgame tables; those with tables: "
+                "--option size=tsivy, --option size=dimy") in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def _table_bytes(directory):
     return {p.name: p.read_bytes() for p in sorted(directory.glob("*.u8"))}
 

@@ -312,6 +312,15 @@ def test_info_state_shows_own_draws_only():
     assert "9h" not in s.observation(1)
 
 
+def test_resample_without_a_generator_draws_its_own():
+    # as Fibonacci's card variant (and the interop layer's default): None is a fresh generator
+    state = GAME.new_initial_state(seed=3)
+    sample = state.resample_from_infostate(0, None)
+    assert sample.hand(0) == state.hand(0)
+    assert sorted(_all_cards(sample)) == list(range(52))
+    assert sample.information_state_string(0) == state.information_state_string(0)
+
+
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 2**32))
 def test_resample_keeps_the_view(seed):

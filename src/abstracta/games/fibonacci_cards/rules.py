@@ -9,6 +9,7 @@ seed the engine resolves chance itself: a ``draw`` reveals the next stock card).
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from ...core.description import GameDescription
@@ -411,7 +412,7 @@ class FibonacciCardsState(FibonacciCardsView, State):
 
         Keeps ``player``'s hand, the piles, both hand sizes, the stock size and the history;
         deals the unseen cards (52 − his hand − the pile cards) at random into the opponent's
-        hand and the stock (``rng``: a :class:`random.Random`). If the opponent is to play a
+        hand and the stock (``rng``: a :class:`random.Random`; ``None``: a fresh one). If the opponent is to play a
         drawn card (``D``), his last card is drawn among the unseen cards that can be played.
 
         With ``infer`` the deal also respects what the opponent's public actions showed: he
@@ -422,6 +423,8 @@ class FibonacciCardsState(FibonacciCardsView, State):
         levels 4-6 ask for it (``Search.determinize``).
         """
         _check_seat(player)
+        if rng is None:  # as Fibonacci's card variant: a fresh generator, not an AttributeError
+            rng = random.Random()
         other = self.clone()
         other._seed = None
         opp = 1 - player
