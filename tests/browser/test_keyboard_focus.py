@@ -8,6 +8,7 @@ screen reader said nothing of the page that had opened."""
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 
 from httputil import post_json
@@ -178,3 +179,32 @@ def test_a_page_opened_by_key_gives_its_heading_the_focus(page, live_server):
     page.wait_for_function("() => document.documentElement.lang === 'fi' && document.querySelector('#board svg')")
     page.wait_for_timeout(300)
     assert page.evaluate("() => document.activeElement.dataset.lang") == "fi"
+
+
+def test_hints_by_key_keep_the_focus_and_the_hint_is_said(page, live_server):
+    view = vs_computer(page, live_server)
+    page.focus("#hints-toggle")
+    page.keyboard.press("Space")
+    page.wait_for_selector("#hint")
+    assert page.is_checked("#hints-toggle") and page.evaluate(FOCUS) == "hints-toggle"
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUS) == "hint"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#an-line li")
+    page.wait_for_function("() => !document.getElementById('hint').disabled")
+    assert page.evaluate(FOCUS) == "hint"
+    # the hint in words, at once (the marks on the board say nothing to a screen reader)
+    first = page.get_attribute("#an-line li", "data-actions")
+    said = page.inner_text("#board-say")
+    assert said.endswith(f"Best line: White: {', '.join(json.loads(first))}."), said
+    assert said.startswith(page.inner_text("#an-number") + " for White."), said
+    assert page.evaluate("window.abstractaView.ply") == view["ply"]  # a hint plays nothing
+    # a finished game's Analyse opens and closes by key, the focus staying on it
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_selector("#analyse")
+    page.focus("#analyse")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#an-line li, #an-result, .an-result")
+    assert page.get_attribute("#analyse", "aria-expanded") == "true"
+    assert page.evaluate(FOCUS) == "analyse"

@@ -2,7 +2,7 @@
 // Plain ES modules, hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>, #/matches,
 // #/join/<code>: an invitation to a seat).
 import { api, allTokens, forgetTokens, forgetWatched, invitesOf, keepInvites, keepWatched, myMatches, tokensOf, watchedGames } from "./api.js";
-import { h } from "./dom.js";
+import { h, keepFocus } from "./dom.js";
 import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
 import { fmt, lang, onLanguage, preferred, setLanguage, t } from "./i18n.js";
 
@@ -93,31 +93,6 @@ function scrollWithin(box, item) {
   const b = box.getBoundingClientRect(), r = item.getBoundingClientRect();
   if (r.top < b.top) box.scrollTop -= b.top - r.top;
   else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
-}
-
-// A box drawn again (the legal moves, the replay's steps, Undo and Resign) took the focus of a
-// control pressed with a key with it: a keyboard or screen-reader player was left on the page's
-// <body>, to find the way back from the top after every move. `keepFocus(box)` before the box
-// is rebuilt returns what puts it back: on the same control (its id, move or name) if it may
-// still be used, else on the nearest one in the box that may (preceding first), else on
-// `fallback`.
-function keepFocus(box, fallback = null) {
-  const was = document.activeElement;
-  if (!was || was === box || !box.contains(was)) return () => {};
-  const controls = () => [...box.querySelectorAll("button, a[href], input, select")];
-  const at = controls().indexOf(was);
-  const name = (el) => [el.id, el.dataset.move, el.dataset.ply, el.getAttribute("aria-label"), el.textContent].join("\u0000");
-  const key = name(was);
-  return () => {
-    const now = document.activeElement;
-    if (now && now !== document.body && now !== was) return; // something took it meanwhile
-    const all = controls();
-    const usable = (el) => el && !el.disabled && !el.closest("[inert]");
-    let to = all.find((el) => name(el) === key && usable(el));
-    for (let d = 1; !to && d < all.length + at + 1; d++) to = [all[at - d], all[at + d]].find(usable);
-    to = to || fallback;
-    if (to && to !== was) to.focus();
-  };
 }
 
 function showError(where, err) {
@@ -705,6 +680,7 @@ async function matchPage(app, id) {
   const takebackBox = h("div", { class: "takeback", id: "takeback", hidden: true, "aria-live": "polite" });
   // the analysis board (analysis.js): finished games, and hints against the computer
   const analysis = analysisPanel({ id, getView: () => view, boardBox, seatName, stepTo: (ply) => stepTo(ply),
+    say: (text) => { boardSay.textContent = text; },
     shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
