@@ -43,7 +43,7 @@ def test_late_move_answer_does_not_hide_the_computers_reply(page, live_server, s
     page.route(f"**/api/matches/{mid}/actions*", delay_answer)
     page.fill("#move-input", start["legal"][0])
     page.press("#move-input", "Enter")
-    page.wait_for_function(f"() => window.abstractaView.ply > {start['ply']} && !document.querySelector('#move-input').disabled",
+    page.wait_for_function(f"() => window.abstractaView.ply > {start['ply']} && !document.querySelector('#move-input').readOnly",
                            timeout=40000)
     page.wait_for_timeout(300)  # nothing older may arrive afterwards and replace it
     view = page.evaluate("window.abstractaView")

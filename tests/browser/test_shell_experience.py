@@ -439,9 +439,11 @@ def test_language_switch_and_legal_moves_take_a_finger(browser, live_server):
             page.wait_for_selector("#legal button.move", state="attached")
             page.evaluate("document.querySelector('details.legalwrap').open = true")
             langs, moves = page.evaluate(sizes, "header.top .lang button"), page.evaluate(sizes, "#legal button.move")
-            assert len(langs) == 2 and moves
+            # the move box and its Play button, the way to play without the board (were 38 px high)
+            entry = page.evaluate(sizes, "form.entry input, form.entry button")
+            assert len(langs) == 2 and moves and len(entry) == 2
             if phone:
-                assert all(w >= 40 and h >= 40 for w, h in langs + moves), (langs, moves)
+                assert all(w >= 40 and h >= 40 for w, h in langs + moves + entry), (langs, moves, entry)
                 assert page.evaluate("document.documentElement.scrollWidth") <= 390
             else:
                 assert all(h < 40 for _, h in langs + moves), (langs, moves)

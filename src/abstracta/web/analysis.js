@@ -5,7 +5,7 @@
 // computed by the server (POST /api/analysis, /api/analysis/graph); this module only draws.
 // The line is drawn over the cells a board marks with data-cell="<id>" (docs/board-modules.md).
 import { tokensOf } from "./api.js";
-import { h } from "./dom.js";
+import { h, keepFocus } from "./dom.js";
 import { el } from "./svg.js";
 import { has, lang, t } from "./i18n.js";
 
@@ -107,6 +107,13 @@ export function valueText(answer, seat) {
 }
 
 // The evaluation bar, the number and the best line of `answer`, from `seat`'s side.
+// A hint in words for a screen reader: the evaluation and the turn the computer would play.
+function hintWords(answer, seat, seatName) {
+  const words = [`${valueText(answer, seat)} ${T.evalFor(seatName(seat))}.`];
+  if (answer.line.length) words.push(`${T.bestLine}: ${seatName(answer.line[0].player)}: ${answer.line[0].actions.join(", ")}.`);
+  return words.join(" ");
+}
+
 function evalBlock(answer, seat, seats, seatName) {
   const v = answer.values[seat];
   const colour = (seats[seat] && seats[seat].colour) || "#fbf8f0";
@@ -285,6 +292,9 @@ export function analysisPanel(opts) {
     update();
   }
   async function askHint(view) {
+    // pressed with a key: the button is greyed while the computer thinks, and the focus comes
+    // back to it with the answer, which is said aloud (the marks on the board are not)
+    const pressed = document.activeElement && document.activeElement.id === "hint";
     pending = "hint";
     error = null;
     update();
@@ -293,7 +303,14 @@ export function analysisPanel(opts) {
     } catch (e) { error = e; }
     pending = null;
     update();
-    if (hintAnswer && !error) boardInSight();
+    if (pressed) {
+      const again = node.querySelector("#hint");
+      if (again && !again.disabled) again.focus();
+    }
+    if (hintAnswer && !error) {
+      boardInSight();
+      if (opts.say) opts.say(hintWords(hintAnswer, mySeat(opts.getView()), seatName));
+    }
   }
   // a hint's marks are drawn on the board: on a phone the Hint button is below it, the board
   // scrolled out of sight, so bring it back (a board already in sight stays where it is)
@@ -327,6 +344,7 @@ export function analysisPanel(opts) {
       error && error.message, hints && hintsOn(), view.ply, view.hints, view.human_to_move, view.thinking]);
     if (key !== lastKey) {
       lastKey = key;
+      const focus = keepFocus(node); // the checkbox, Hint or Analyse pressed with a key
       node.replaceChildren(h("h2", {}, T.analyseTitle));
       if (over) {
         node.append(h("div", { class: "an-row" }, h("button", { type: "button", id: "analyse", "aria-expanded": String(open),
@@ -352,6 +370,7 @@ export function analysisPanel(opts) {
       if (over && open && graph && graph.points.length) {
         node.append(graphSvg(graph, seat, seats, view.ply, shown, (ply) => opts.stepTo(ply)));
       }
+      focus();
     }
     // the board may have been drawn again: put the line back on it
     const marked = boardBox.querySelector(".an-mark, .an-target");

@@ -2,7 +2,7 @@
 // Plain ES modules, hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>, #/matches,
 // #/join/<code>: an invitation to a seat).
 import { api, allTokens, forgetTokens, forgetWatched, invitesOf, keepInvites, keepWatched, myMatches, tokensOf, watchedGames } from "./api.js";
-import { h } from "./dom.js";
+import { h, keepFocus } from "./dom.js";
 import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
 import { fmt, lang, onLanguage, preferred, setLanguage, t } from "./i18n.js";
 
@@ -104,7 +104,7 @@ function showError(where, err) {
 }
 
 // ------------------------------------------------------------------------------ routing
-async function route() {
+async function route(ev) {
   stopPage();
   stopPage = () => {};
   const parts = (location.hash.replace(/^#\/?/, "") || "").split("/").map(decodeURIComponent);
@@ -125,7 +125,17 @@ async function route() {
     // never a dead end: the reason, and the way back to the games
     app.replaceChildren(h("p", { class: "error", id: "page-error" }, err.message || String(err)), backToGames());
   }
-  if (app.isConnected) window.scrollTo(0, 0);
+  if (!app.isConnected) return;
+  window.scrollTo(0, 0);
+  // a link or button that changed the page went with the old page: the focus fell to <body>
+  // and a screen reader said nothing of the new one. Its heading takes the focus (and is read
+  // out); a page that placed the focus itself (the analysis box) keeps it, and the first
+  // load starts from the top as usual
+  const heading = app.querySelector("h1");
+  if (ev && ev.type === "hashchange" && heading && document.activeElement === document.body) {
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: true });
+  }
 }
 window.addEventListener("hashchange", route);
 
@@ -670,6 +680,7 @@ async function matchPage(app, id) {
   const takebackBox = h("div", { class: "takeback", id: "takeback", hidden: true, "aria-live": "polite" });
   // the analysis board (analysis.js): finished games, and hints against the computer
   const analysis = analysisPanel({ id, getView: () => view, boardBox, seatName, stepTo: (ply) => stepTo(ply),
+    say: (text) => { boardSay.textContent = text; },
     shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
@@ -944,7 +955,7 @@ async function matchPage(app, id) {
     post("resign", seat !== null ? { seat } : {});
   }
 
-  entryForm.addEventListener("submit", (ev) => { ev.preventDefault(); if (entry.value.trim()) send(entry.value.trim()); });
+  entryForm.addEventListener("submit", (ev) => { ev.preventDefault(); if (!entry.readOnly && entry.value.trim()) send(entry.value.trim()); });
 
   async function stepTo(ply) {
     if (ply === null || ply >= view.ply) { replayPly = null; draw(); return; }
@@ -1039,7 +1050,8 @@ async function matchPage(app, id) {
       box.inert = needHandover;
     }
     if (needHandover) {
-      const ok = h("button", { type: "button", class: "primary", id: "handover-ok", onclick: () => { shownSeat = view.viewer; draw(); } },
+      // the board takes the focus the button had (it goes with the screen): the next person plays there
+      const ok = h("button", { type: "button", class: "primary", id: "handover-ok", onclick: () => { shownSeat = view.viewer; draw(); boardBox.focus(); } },
         t("handover.ok", { who: seatName(view.viewer) }));
       handover.append(h("p", {}, t("handover.pass", { who: seatName(view.viewer) })), ok);
       if (handingOver) ok.focus(); // the keyboard's focus was behind the screen
@@ -1098,6 +1110,7 @@ async function matchPage(app, id) {
     posText.textContent = hide ? t("handover.hidden") : position;
 
     // legal moves as buttons
+    const legalFocus = keepFocus(legalBox, legalWrap.querySelector("summary"));
     legalBox.replaceChildren();
     if (interactive) {
       for (const m of view.legal) legalBox.append(h("button", { type: "button", class: "move", "data-move": m, onclick: () => send(m) }, m));
@@ -1105,12 +1118,17 @@ async function matchPage(app, id) {
       legalBox.append(h("span", { class: "muted" }, over ? t("match.over_note") : connLost ? t("match.waiting_server") : hide ? t("handover.hidden")
         : (live ? t("match.not_your_move") : t("match.replaying"))));
     }
+    legalFocus();
     // a spectator and a finished game have no move to pick or type: nothing greyed is shown
     legalWrap.hidden = entryForm.hidden = spectator || over;
-    entry.disabled = !interactive;
+    // read-only, not disabled, while it is not this seat's move: a disabled box loses the
+    // focus, and whoever typed a move was left on the page's <body> until the next turn
+    entry.readOnly = !interactive;
+    entry.setAttribute("aria-disabled", String(!interactive));
     entry.placeholder = interactive && view.legal.length ? t("match.type_eg", { move: view.legal[0] }) : t("match.type");
 
     // move list: one entry per turn (a seat's actions in a row), each action a step of the replay
+    const listFocus = keepFocus(moveList);
     moveList.replaceChildren();
     const shownPly = live ? view.ply : replayPly;
     let turnNo = 0;
@@ -1135,24 +1153,28 @@ async function matchPage(app, id) {
       i = j;
     }
     moveList.hidden = !view.moves.length;
+    listFocus();
     stepper.hidden = !view.moves.length;
     const cur = moveList.querySelector(".current");
     if (cur) scrollWithin(moveList, cur);
     // on a phone the stepper is under the board and its notes, out of sight of the board: while
     // a game is studied (over, or a move back) it floats at the foot of the screen (style.css)
     stepper.classList.toggle("floating", over || !live);
+    const stepFocus = keepFocus(stepper);
     stepper.replaceChildren(
       h("span", { class: "at", id: "step-at", "aria-hidden": "true" }, `${shownPly} / ${view.ply}`), // the status line says it in words
       h("button", { type: "button", title: t("step.start"), "aria-label": t("step.start"), onclick: () => stepTo(0), disabled: view.ply === 0 || hide }, "|◀"),
       h("button", { type: "button", title: t("step.back"), "aria-label": t("step.back"), id: "step-back", onclick: () => stepTo((live ? view.ply : replayPly) - 1), disabled: view.ply === 0 || replayPly === 0 || hide }, "◀"),
       h("button", { type: "button", title: t("step.forward"), "aria-label": t("step.forward"), id: "step-fwd", onclick: () => stepTo(live ? null : replayPly + 1), disabled: live }, "▶"),
       h("button", { type: "button", title: t("step.live"), "aria-label": t("step.live"), onclick: () => stepTo(null), disabled: live }, "▶|"));
+    stepFocus();
 
     drawInvites();
     drawTakeback();
     // actions: between people an undo is a request the others answer; against the computer or
     // on one device it is immediate
     const resignSeat = myTurn ? view.to_move : myPeople.length === 1 ? myPeople[0] : null;
+    const actionFocus = keepFocus(actions);
     actions.replaceChildren(...[
       spectator ? null : distance
         ? h("button", { type: "button", id: "undo", onclick: () => post("takeback"),
@@ -1169,6 +1191,7 @@ async function matchPage(app, id) {
       h("button", { type: "button", id: "share", onclick: shareLink }, t("match.share")),
       // why the record waits, in words on the page: a tooltip never shows under a finger
       view.hidden_information && !over ? h("small", { class: "muted note", id: "download-note" }, t("match.download_hidden")) : null].filter(Boolean));
+    actionFocus();
     analysis.update();
   }
 

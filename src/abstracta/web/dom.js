@@ -19,3 +19,29 @@ export function h(tag, attrs = {}, ...children) {
   }
   return node;
 }
+
+// A box drawn again (the legal moves, the replay's steps, Undo and Resign, the analysis panel)
+// took the focus of a control pressed with a key with it: a keyboard or screen-reader player was
+// left on the page's <body>, to find the way back from the top after every move. `keepFocus(box)` before the box
+// is rebuilt returns what puts it back: on the same control (its id, move or name) if it may
+// still be used, else on the nearest one in the box that may (preceding first), else on
+// `fallback`.
+export function keepFocus(box, fallback = null) {
+  const was = document.activeElement;
+  if (!was || was === box || !box.contains(was)) return () => {};
+  const controls = () => [...box.querySelectorAll("button, a[href], input, select")];
+  const at = controls().indexOf(was);
+  // a control with an id is that control whatever it now says (Analyse / Hide analysis)
+  const name = (el) => el.id || [el.dataset.move, el.dataset.ply, el.getAttribute("aria-label"), el.textContent].join("\u0000");
+  const key = name(was);
+  return () => {
+    const now = document.activeElement;
+    if (now && now !== document.body && now !== was) return; // something took it meanwhile
+    const all = controls();
+    const usable = (el) => el && !el.disabled && !el.closest("[inert]");
+    let to = all.find((el) => name(el) === key && usable(el));
+    for (let d = 1; !to && d < all.length + at + 1; d++) to = [all[at - d], all[at + d]].find(usable);
+    to = to || fallback;
+    if (to && to !== was) to.focus();
+  };
+}
