@@ -440,3 +440,73 @@ def test_late_move_reductions_are_exact_where_even_the_reduced_search_reaches_ev
         plain.step(state.clone())
         reduced.step(state.clone())
         assert reduced.value == plain.value, state.to_text()
+
+
+def test_turn_reductions_are_exact_where_even_the_reduced_search_reaches_every_end() -> None:
+    # tic-tac-toe, one action a turn: with every candidate kept and a depth past the game's end
+    # even after reductions, a reduced candidate's null-window bound decides nothing wrongly,
+    # because a candidate that beats alpha is searched again in full
+    import random
+
+    from abstracta.ai.turns import TurnSearchBot
+
+    from .toygames import MNKGame
+
+    game, rng = MNKGame(), random.Random(5)
+    reduced_any = 0
+    for _ in range(30):
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(0, 4)):
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        plain = TurnSearchBot(game, Budget(depth=20), seed=1, noise=0, width=9, reply_width=9)
+        reduced = TurnSearchBot(game, Budget(depth=20), seed=1, noise=0, width=9, reply_width=9, reductions=1)
+        plain.search(state.clone())
+        reduced.search(state.clone())
+        assert reduced.value == plain.value, state.to_text()
+        reduced_any += reduced.expansions != plain.expansions
+    assert reduced_any > 0  # the reductions changed the search somewhere
+    with pytest.raises(ValueError, match="reductions"):
+        TurnSearchBot(game, Budget(depth=2), reductions=-1)
+
+
+def test_turn_reductions_expand_fewer_turns_and_only_below_the_root_with_a_reply_left() -> None:
+    import random
+
+    from abstracta.ai.turns import TurnSearchBot
+
+    game = load_game("fibonacci")
+    for seed in (1, 2):
+        rng, state = random.Random(seed), game.new_initial_state(seed)
+        for _ in range(30):
+            state.apply_action(rng.choice(state.legal_actions()))
+        # depth 3: the root's candidates (never reduced) each meet a node of depth 2, where a
+        # reduced candidate would keep no reply, so none is reduced: the same search
+        same = [TurnSearchBot(game, Budget(depth=3), seed=3, reductions=r) for r in (0, 1)]
+        plans = [bot.search(state.clone()) for bot in same]
+        assert plans[0] == plans[1] and same[0].expansions == same[1].expansions
+        assert same[0].value == same[1].value
+    # depth 4 (seed 2's position): the replies' nodes have depth 3, and their late candidates
+    # are searched a turn shallower first
+    deep = [TurnSearchBot(game, Budget(depth=4), seed=3, reductions=r) for r in (0, 1)]
+    for bot in deep:
+        bot.search(state.clone())
+    assert deep[1].expansions < 0.9 * deep[0].expansions, (deep[1].expansions, deep[0].expansions)
+
+
+def test_turn_reductions_reach_the_turn_search_from_the_level(monkeypatch) -> None:
+    from dataclasses import replace
+
+    from abstracta.ai import levels as levels_module
+    from abstracta.ai.turns import TurnSearchBot
+
+    game = load_game("fibonacci")
+    assert make_bot("level:6", game, seed=0).reductions == game.description.levels[6].reductions
+    before = level_fingerprint(game, 5)
+    declared = game.description.levels[5]
+    monkeypatch.setattr(levels_module, "level_search", lambda g, level: replace(declared, reductions=1))
+    bot = make_bot("level:5", game, seed=0)
+    assert isinstance(bot, TurnSearchBot) and bot.reductions == 1
+    assert level_fingerprint(game, 5) != before
+    assert levels_module.describe_level(game, 5)["reductions"] == 1

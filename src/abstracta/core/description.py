@@ -235,9 +235,10 @@ class Search:
         turn_beam: the turn search only: 0, or the partial turns a beam through the root's
             turn keeps after each action, so its candidate turns also differ after their first
             action (``TurnSearchBot(beam=…)``).
-        reductions: alpha-beta only: late move reductions, in actions (``AlphaBetaBot(reductions=…)``):
-            a selective search for a level that should reach deeper than plain alpha-beta in
-            its time; 0: every action searched to full depth.
+        reductions: alpha-beta and the turn search: late move reductions, in actions
+            (``AlphaBetaBot(reductions=…)``) or in turns (``TurnSearchBot(reductions=…)``): a
+            selective search for a level that should reach deeper than the plain search in its
+            time; 0: every action (turn) searched to full depth.
     """
 
     bot: str
