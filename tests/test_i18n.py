@@ -160,6 +160,22 @@ def test_every_key_the_pages_and_boards_name_is_in_the_english_catalog():
     assert set(re.findall(r'data-i18n="([^"]+)"', (WEB / "index.html").read_text("utf-8"))) <= set(en)
 
 
+def test_every_key_the_server_names_is_in_the_english_catalog():
+    # the refusals the server words as messages (matches.message("error.…"), a middleware's
+    # {"key": "error.…"}): a key missing from the catalogs shows the English to every reader
+    en = i18n.catalog("en")
+    server = Path(i18n.__file__).resolve().parent
+    named = set()
+    for src in sorted(server.glob("*.py")):
+        text = src.read_text("utf-8")
+        keys = set(re.findall(r"""\bmessage\(\s*"([a-z0-9_.\-]+)\"""", text))
+        keys |= set(re.findall(r"""["']key["']\s*:\s*"([a-z0-9_.\-]+)\"""", text))
+        missing = sorted(k for k in keys if k not in en)
+        assert not missing, f"{src.name}: {missing}"
+        named |= keys
+    assert {"error.illegal", "error.rate_limited", "error.analyses_busy"} <= named
+
+
 def _messages(struct):
     """(message, English text) of every step, end and elimination of a structured view."""
     for turn in struct["recent"]:

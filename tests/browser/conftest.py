@@ -21,15 +21,17 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 
 
 class LiveServer:
-    def __init__(self, db_path: Path, port: int = 0):
+    def __init__(self, db_path: Path, port: int = 0, limits: dict[str, tuple[str, str]] | None = None):
         import uvicorn
 
         from abstracta.server.app import create_app
         from abstracta.server.security import Security
 
         self.db_url = f"sqlite:///{db_path}"
-        # a loopback test server: the browser tests create matches faster than a person
-        self.app = create_app(self.db_url, bot_workers=1, security_settings=Security(rate_limits=False))
+        # a loopback test server: the browser tests create matches faster than a person (rate
+        # limits only where a test asks for some, to see how a refusal reads)
+        settings = Security(limits=limits) if limits else Security(rate_limits=False)
+        self.app = create_app(self.db_url, bot_workers=1, security_settings=settings)
         # bound here and kept: a port looked up free and bound later may be taken in between
         self.socket = bind("127.0.0.1", port)
         self.port = self.socket.getsockname()[1]

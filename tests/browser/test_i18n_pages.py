@@ -206,3 +206,31 @@ def test_a_finnish_game_page_fits_desktop_and_phone(browser, live_server, shots)
             page.screenshot(path=str(shots / name), full_page=True)
         finally:
             context.close()
+
+
+def test_refusals_a_finnish_reader_meets_are_in_finnish(browser, server_factory, tmp_path):
+    """Too many new games in a minute (the server's rate limit) and an invitation link run
+    together with the text after it (longer than any code) are said in Finnish, not in the
+    server's English ("too many requests: try again in 60 s", "code: String should have at most
+    64 characters")."""
+    server = server_factory(tmp_path / "limited.db", limits={"create": ("1/minute", "1/minute")}).start()
+    fi = get_json(f"{server.url}/api/i18n/fi")
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="fi-FI")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        page.goto(f"{server.url}/#/new/nibble")
+        page.click("#start")
+        page.wait_for_function("() => location.hash.startsWith('#/match/')")
+        page.evaluate("() => { location.hash = '#/new/nibble'; }")
+        page.wait_for_selector("#start")
+        page.click("#start")
+        page.locator("#new-error").wait_for(state="visible")
+        refused = page.locator("#new-error").inner_text()
+        assert re.fullmatch(r"liian monta pyyntöä: yritä uudelleen \d+ sekunnin kuluttua", refused), refused
+        page.evaluate("h => { location.hash = h; }", "#/join/" + "Ab3_" * 20)
+        page.wait_for_selector("#join-error")
+        assert page.locator("#join-error").inner_text() == fi["join.none"]
+    finally:
+        context.close()
+        server.stop()

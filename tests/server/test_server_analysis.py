@@ -245,6 +245,7 @@ def test_a_client_runs_a_bounded_number_of_analyses(client) -> None:
     r = client.raw.post("/api/analysis", json={"game": "fanorona", "options": DIMY,
                                                "position": load_game("fanorona", **DIMY).new_initial_state().to_text()})
     assert r.status_code == 429 and "wait" in r.json()["error"]
+    assert r.json()["i18n"] == {"key": "error.analyses_busy", "params": {"n": ANALYSIS_PER_CLIENT}}
     service._analysing.pop("testclient")
     r = client.raw.post("/api/analysis", json={"game": "fanorona", "options": DIMY,
                                                "position": load_game("fanorona", **DIMY).new_initial_state().to_text()})

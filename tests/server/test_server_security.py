@@ -123,6 +123,8 @@ def test_creating_matches_is_limited_per_address(limited):
     r = limited.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"]})
     assert r.status_code == 429 and "too many requests" in r.json()["error"]
     assert 1 <= int(r.headers["retry-after"]) <= 60
+    # and in words the browser says in its reader's language (catalog key and the same wait)
+    assert r.json()["i18n"] == {"key": "error.rate_limited", "params": {"seconds": int(r.headers["retry-after"])}}
     assert len(limited.get("/api/matches").json()) == 3  # the refused one made nothing
 
 

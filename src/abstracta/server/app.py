@@ -622,7 +622,8 @@ class Positions(BaseModel):
 class ErrorBody(BaseModel):
     error: str
     i18n: dict[str, Any] | None = Field(default=None, description="common refusals (illegal move, not your "
-                                           "turn, game over) also as {key, params} of the client's catalogs")
+                                           "turn, game over, too many requests) also as {key, params} of the "
+                                           "client's catalogs")
 
 
 ERROR_TEXT: dict[int, str] = {

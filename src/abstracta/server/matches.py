@@ -1500,7 +1500,8 @@ class MatchService:
         with self._guard:
             running = self._analysing.get(client, 0)
             if running >= ANALYSIS_PER_CLIENT:
-                raise TooBusy(f"{running} analyses of yours are running; wait for one to finish")
+                raise TooBusy(f"{running} analyses of yours are running; wait for one to finish",
+                              i18n=message("error.analyses_busy", n=running))
             self._analysing[client] = running + 1
         try:
             try:

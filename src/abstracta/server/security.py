@@ -211,9 +211,11 @@ class Security:
 
 
 # --- answers ---------------------------------------------------------------------------------
-async def reply(send: Any, status: int, message: str, headers: dict[str, str] | None = None) -> None:
-    """An HTTP answer with the app's JSON error body."""
-    data = json.dumps({"error": message}).encode()
+async def reply(send: Any, status: int, message: str, headers: dict[str, str] | None = None,
+                i18n: dict[str, Any] | None = None) -> None:
+    """An HTTP answer with the app's JSON error body (``i18n``: the refusal as a catalog key and
+    its parameters, for the browser to say in its reader's language)."""
+    data = json.dumps({"error": message, **({"i18n": i18n} if i18n else {})}).encode()
     raw = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
     raw += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
     await send({"type": "http.response.start", "status": status, "headers": raw})
@@ -366,7 +368,8 @@ class RateLimit:
                 if wait is not None:
                     seconds = max(1, math.ceil(wait))
                     await reply(send, 429, f"too many requests: try again in {seconds} s",
-                                {"Retry-After": str(seconds)})
+                                {"Retry-After": str(seconds)},
+                                {"key": "error.rate_limited", "params": {"seconds": seconds}})
                     return
         await self.app(scope, receive, send)
 

@@ -7,7 +7,7 @@
 import { tokensOf } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { el } from "./svg.js";
-import { has, lang, t } from "./i18n.js";
+import { has, lang, refusal, t } from "./i18n.js";
 
 // Every string this module shows, from the message catalogs (web/i18n/*.json, keys analysis.*).
 export const T = {
@@ -89,6 +89,7 @@ async function post(path, body, matchId) {
   if (!res.ok) {
     const err = new Error((data && data.error) || `HTTP ${res.status}`);
     err.status = res.status;
+    err.data = data;
     throw err;
   }
   return data;
@@ -365,7 +366,7 @@ export function analysisPanel(opts) {
         if (used) node.append(h("p", { class: "muted", id: "hints-used" }, T.hintsUsed(used)));
       }
       if (pending !== null && (open || pending === "hint")) node.append(h("p", { class: "muted", id: "an-wait" }, T.thinking));
-      if (error) node.append(h("p", { class: "error" }, error.message));
+      if (error) node.append(h("p", { class: "error" }, refusal(error)));
       if (answer) node.append(evalBlock(answer, seat, seats, seatName));
       if (over && open && graph && graph.points.length) {
         node.append(graphSvg(graph, seat, seats, view.ply, shown, (ply) => opts.stepTo(ply)));
@@ -445,7 +446,7 @@ export async function analysisPage(app, hash, helpers) {
       fetch(`/api/games/${encodeURIComponent(name)}${q ? "?" + q : ""}`).then((r) => r.json())]);
   } catch (e) {
     side.replaceChildren();
-    err.textContent = e.message;
+    err.textContent = refusal(e);
     err.hidden = false;
     return;
   }

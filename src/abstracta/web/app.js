@@ -4,7 +4,7 @@
 import { api, allTokens, forgetTokens, forgetWatched, invitesOf, keepInvites, keepWatched, myMatches, tokensOf, watchedGames } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
-import { fmt, lang, onLanguage, preferred, setLanguage, t } from "./i18n.js";
+import { fmt, lang, onLanguage, preferred, refusal, setLanguage, t } from "./i18n.js";
 
 // the <main> element; each page draws into its own box in it (see route)
 const root = document.getElementById("app");
@@ -96,10 +96,7 @@ function scrollWithin(box, item) {
 }
 
 function showError(where, err) {
-  // a refusal the server words as a message (illegal move, not your turn) in the reader's language
-  // (in English the server's own words, which may say more: the engine's reason)
-  const keyed = err && lang !== "en" && err.data && err.data.i18n;
-  where.textContent = err ? (keyed ? fmt(err.data.i18n, err.message) : err.message || String(err)) : "";
+  where.textContent = refusal(err);
   where.hidden = !err;
 }
 
@@ -494,7 +491,8 @@ async function joinPage(app, code) {
     info = await api("/api/invites/lookup", { method: "POST", body: { code } });
   } catch (e) {
     app.append(h("h1", {}, t("join.title")),
-      h("p", { class: "error", id: "join-error" }, e.status === 404 ? t("join.none") : e.message),
+      // 422: a code longer than any invitation's (a link run together with the words after it)
+      h("p", { class: "error", id: "join-error" }, e.status === 404 || e.status === 422 ? t("join.none") : refusal(e)),
       h("p", {}, h("a", { href: "#/", class: "button" }, t("rules.see_games"))));
     return;
   }

@@ -104,3 +104,13 @@ export function fmt(message, fallback) {
   if (!has(message.key) && fallback !== undefined) return fallback;
   return t(message.key, message.params || {}, fallback);
 }
+
+// The words of a refused request (api.js's error: `data` is the server's body): in the reader's
+// language where the server sent the refusal as a message (`i18n`: an illegal move, not your
+// turn, too many requests), else the server's English; in English always the server's own words,
+// which may say more (the engine's reason).
+export function refusal(err) {
+  if (!err) return "";
+  const keyed = lang !== BASE && err.data && err.data.i18n;
+  return keyed ? fmt(err.data.i18n, err.message) : err.message || String(err);
+}
