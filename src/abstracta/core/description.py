@@ -237,7 +237,8 @@ class Search:
             action (``TurnSearchBot(beam=…)``).
         reductions: alpha-beta only: late move reductions, in actions (``AlphaBetaBot(reductions=…)``):
             a selective search for a level that should reach deeper than plain alpha-beta in
-            its time; 0: every action searched to full depth.
+            its time; 0: every action searched to full depth. Set on another bot, the
+            description refuses it (ValueError): no other bot reads it.
     """
 
     bot: str
@@ -380,6 +381,11 @@ class GameDescription:
         for name in self.bots:
             if name in SHARED_BOTS or not name.isidentifier():
                 raise ValueError(f"{self.name}: bot name {name!r} is taken or not a plain word")
+        for number, search in self.levels.items():
+            # only AlphaBetaBot reads it: on another bot the level would claim a search it never runs
+            if search.reductions < 0 or (search.reductions and search.bot != "alphabeta"):
+                raise ValueError(f"{self.name}: level {number} sets reductions={search.reductions} on a {search.bot} "
+                                 "search; late move reductions are alpha-beta only, 0 or more actions")
 
     def texts(self) -> dict[str, str]:
         """Every human-readable string of the description: ``{key: English text}``."""
