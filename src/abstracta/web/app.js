@@ -702,8 +702,11 @@ async function matchPage(app, id) {
     } else if (fresh.takeback || fresh.ply !== view.ply) declinedNote = "";
     if (!fresh.takeback) withdrawn = false;
     const eyes = view.viewer;
+    // a new revision may show earlier plies otherwise (a takeback, cards revealed at the end),
+    // other eyes other hands; a computer starting or stopping to think (the same revision)
+    // changes no ply: refetching then cost a spectator of two computers two pages a move
+    if (fresh.revision !== view.revision || fresh.viewer !== eyes) positions = null;
     view = fresh;
-    positions = null; // a new revision may show earlier plies otherwise (a takeback, cards revealed at the end)
     // the same eyes step on in the replay (fetched again, then drawn); other eyes (the hand
     // passed) get the live view at once: the replay on screen is the last seat's
     if (replayPly !== null && replayPly < view.ply && view.viewer === eyes && !needsHandover()) { stepTo(replayPly); return true; }
