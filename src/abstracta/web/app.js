@@ -936,13 +936,20 @@ async function matchPage(app, id) {
   // The question is modal: the hand may pass while it is open (a move still on its way, another
   // tab of this device), and its answer would resign for the seat whose hand has left the
   // screen. Between people sharing a device with hidden hands the page asks the server again
-  // first: a new position cancels the resignation, and the hand-over screen comes up.
+  // first: a new position (a move, an undo) or other eyes cancel the resignation, say so and
+  // bring up the hand-over screen; a new revision that moved nothing (a takeback asked, a hint
+  // counted) leaves the same seat resigning, as it confirmed.
   async function resign(seat) {
     if (!confirm(t("match.resign_confirm"))) return;
     if (hotSeatHidden) {
-      const asked = view.revision;
+      const asked = { ply: view.ply, viewer: view.viewer };
       await refresh();
-      if (view.revision !== asked || needsHandover()) { draw(); return; }
+      if (view.status === "over") { draw(); return; } // the result line says how it ended
+      if (view.ply !== asked.ply || view.viewer !== asked.viewer || needsHandover()) {
+        draw();
+        showError(err, new Error(t("match.resign_cancelled")));
+        return;
+      }
     }
     post("resign", seat !== null ? { seat } : {});
   }
