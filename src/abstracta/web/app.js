@@ -226,9 +226,15 @@ async function matchesPage(app) {
   const err = h("p", { class: "error", hidden: true });
   app.append(empty, err);
   // with many games, one game or the games still in play are found by narrowing the list
-  const played = [...new Set(rows.map((r) => r.game))].sort((a, b) => (titles[a] || a).localeCompare(titles[b] || b, lang));
-  const byGame = h("select", { id: "filter-game", "aria-label": t("matches.filter_game") },
-    h("option", { value: "" }, t("matches.all_games")), ...played.map((g) => h("option", { value: g }, titles[g] || g)));
+  const byGame = h("select", { id: "filter-game", "aria-label": t("matches.filter_game") });
+  // the games offered are those listed: redrawn after a delete, so a game no longer held is
+  // not offered (nor kept chosen, which showed "no game matches" over the games left)
+  function gameChoices() {
+    const played = [...new Set(kept.map((r) => r.game))].sort((a, b) => (titles[a] || a).localeCompare(titles[b] || b, lang));
+    const chosen = played.includes(byGame.value) ? byGame.value : "";
+    byGame.replaceChildren(h("option", { value: "" }, t("matches.all_games")), ...played.map((g) => h("option", { value: g }, titles[g] || g)));
+    byGame.value = chosen;
+  }
   const byStatus = h("select", { id: "filter-status", "aria-label": t("matches.filter_status") },
     h("option", { value: "" }, t("matches.any_status")), h("option", { value: "playing" }, t("matches.in_play")),
     h("option", { value: "over" }, t("matches.finished")));
@@ -276,6 +282,7 @@ async function matchesPage(app) {
   }
 
   function draw() {
+    gameChoices();
     const chosen = kept.filter((r) => (!byGame.value || r.game === byGame.value) && (!byStatus.value || r.status === byStatus.value));
     body.replaceChildren(...chosen.slice(0, shown).map(rowOf));
     const narrowed = byGame.value || byStatus.value;
