@@ -102,6 +102,8 @@ def test_every_game_is_listed_past_the_servers_largest_page(browser, live_server
     # although README says every game is listed. Each request sends at most TOKEN_LIMIT tokens,
     # so its answer (one match a token at most) always fits one page of 500
     url = live_server.url
+    limit = next(p for p in live_server.app.openapi()["paths"]["/api/matches"]["get"]["parameters"] if p["name"] == "limit")
+    assert TOKEN_LIMIT <= limit["schema"]["maximum"] == 500  # what api.js counts on
     ids = [post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"}, "seats": ["human", "human"]})["id"]
            for _ in range(505)]
     context = _context_holding(browser, ids)
