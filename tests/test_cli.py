@@ -212,6 +212,34 @@ def test_serve_reads_a_file_path_as_an_sqlite_database(tmp_path, monkeypatch):
     assert "parse" not in result.stderr.lower(), result.stderr
 
 
+def test_serve_refuses_a_url_without_its_slashes_and_creates_no_file(tmp_path, monkeypatch):
+    # 'sqlite:x.db' ends in .db, so it was read as a file path: the server made a database file
+    # named 'sqlite:x.db' in the working directory, where the user meant SQLite in x.db
+    # (SQLAlchemy itself cannot parse it); refused, saying both spellings that work
+    import abstracta.server
+
+    monkeypatch.chdir(tmp_path)
+    served = []  # the server never starts: it would run until stopped
+    monkeypatch.setattr(abstracta.server, "run", lambda host, port, url, *a, **kw: served.append(url))
+    result = run("serve", "--port", "0", "--bot-workers", "0", "--db", "sqlite:x.db")
+    assert served == [], served
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: --db 'sqlite:x.db' is neither a URL (scheme://…) nor a file path"), result.stderr
+    assert "--db sqlite:///x.db" in result.stderr and "--db x.db" in result.stderr, result.stderr
+    assert list(tmp_path.iterdir()) == [] and "open http" not in result.stdout
+    result = run("serve", "--port", "0", "--bot-workers", "0", "--db", "postgresql+psycopg:user@host/club")
+    assert result.exit_code == 2 and "postgresql+psycopg://" in result.stderr, result.stderr
+    # a path may still hold a colon where it does not start like a scheme
+    assert database_url_of("./sqlite:x.db") == f"sqlite:///{tmp_path / 'sqlite:x.db'}".replace(":x.db", "%3Ax.db")
+    assert database_url_of("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def database_url_of(value):
+    from abstracta.cli import database_url
+
+    return database_url(value)
+
+
 def test_match_and_tournament_never_overwrite_the_records_of_an_earlier_run(tmp_path):
     # a second run into the same directory with the same seed wrote the same file names over the
     # first run's records (and results.json): refused before any game, the first run kept

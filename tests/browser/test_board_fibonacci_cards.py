@@ -9,7 +9,10 @@ tap targets are at least 40 px at 360 px. Screenshots go into the ``shots`` fold
 
 from __future__ import annotations
 
-from httputil import get_json, post_json
+import json
+import urllib.request
+
+from httputil import TOKENS, get_json, post_json
 
 from abstracta import load_game
 
@@ -549,6 +552,9 @@ def test_a_resign_question_open_when_the_hand_passes_resigns_nobody(page, live_s
     page.wait_for_timeout(300)
     match = get_json(f"{live_server.url}/api/matches/{mid}")
     assert (match["status"], match["ply"], match["to_move"]) == ("playing", 1, 1)
+    # and says so: the person who confirmed is not left to guess whether they resigned
+    assert page.locator("#error").is_visible()
+    assert page.locator("#error").text_content() == RESIGN_CANCELLED
     assert page.locator("#handover-ok").inner_text() == "I am Player 2: show my hand"
     page.click("#handover-ok")
     page.wait_for_selector("#board .cardtable")
@@ -556,3 +562,32 @@ def test_a_resign_question_open_when_the_hand_passes_resigns_nobody(page, live_s
     page.click("#resign")
     page.wait_for_function("() => window.abstractaView.status === 'over'")
     assert get_json(f"{live_server.url}/api/matches/{mid}")["result"] == [1.0, -1.0]
+
+
+RESIGN_CANCELLED = "The position changed before your resignation was sent: you have not resigned. Resign again if you still want to."
+
+
+def test_a_resign_question_answered_after_a_change_that_moves_nothing_resigns(page, live_server):
+    # the page asks the server again before resigning (the hand may have passed): a new
+    # revision for another reason (here the other person asks from elsewhere for a takeback;
+    # a hint counted, an invitation claimed) dropped the resignation without a word
+    mid = import_match(live_server, MOVES[:1])
+    page.goto(f"{live_server.url}/#/match/{mid}")
+    ready(page, 1)
+    before = get_json(f"{live_server.url}/api/matches/{mid}")["revision"]
+
+    def takeback_asked_then_yes(dialog):
+        req = urllib.request.Request(f"{live_server.url}/api/matches/{mid}/takeback", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKENS[mid][0]}"})
+        with urllib.request.urlopen(req) as r:
+            asked = json.load(r)
+        assert (asked["revision"], asked["ply"], asked["takeback"]["by"]) == (before + 1, 1, 0)
+        dialog.accept()
+
+    page.once("dialog", takeback_asked_then_yes)
+    page.click("#resign")
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    match = get_json(f"{live_server.url}/api/matches/{mid}")
+    assert (match["termination"], match["result"], match["ply"]) == ("resignation", [1.0, -1.0], 1)
+    assert page.locator("#result").text_content().startswith("Player 2 resigned")
+    assert not page.locator("#error").is_visible()

@@ -3,6 +3,7 @@ whole replay of a 1,666-ply Fibonacci game was one 26 MB answer."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import abstracta
@@ -97,3 +98,52 @@ def test_a_replay_page_lost_on_the_way_after_a_new_move_leaves_the_page_working(
     page.click("#step-back")  # and steps back again once the replay can be fetched
     page.wait_for_function("() => document.getElementById('step-at').textContent === '3 / 4'")
     assert not errors, errors
+
+
+def test_a_computer_starting_to_think_keeps_the_replay_pages(browser, live_server):
+    # the server pushes a view when a computer starts thinking, at the same revision: the page
+    # dropped its replay pages on it too, so a spectator stepping back through a game of two
+    # computers fetched /positions twice per move (near the replay's rate limit); only a new
+    # revision (other moves) or other eyes drop them
+    game = abstracta.load_game("fanorona", size="dimy")
+    state, moves = game.new_initial_state(), []
+    for _ in range(3):
+        moves.append(state.action_to_string(state.legal_actions()[0]))
+        state.apply_action(state.legal_actions()[0])
+    record = {"format": "abstracta-record", "version": 1, "game": "fanorona", "options": {"size": "dimy"},
+              "players": ["human", "human"], "moves": moves}
+    mid = post_json(f"{live_server.url}/api/matches/import", {"record": record})["id"]
+    context = browser.new_context_without_tokens(viewport={"width": 1100, "height": 900})  # a spectator
+    page = context.new_page()
+    sockets = []
+
+    def relay(ws):
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket("**/ws", relay)
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if "/positions" in r.url else None)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{live_server.url}/#/match/{mid}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.ply === 3 && document.getElementById('app').dataset.live === 'socket'")
+    page.click("#step-back")
+    page.wait_for_function("() => document.getElementById('step-at').textContent === '2 / 3'")
+    assert len(fetched) == 1
+    spectator_view = page.evaluate("() => window.abstractaView")
+    for thinking in (True, False):  # what the server pushes when a computer starts and stops
+        sockets[0].send(json.dumps({**spectator_view, "thinking": thinking}))
+        page.wait_for_function(f"() => window.abstractaView.thinking === {str(thinking).lower()}")
+    page.click("#step-back")
+    page.wait_for_function("() => document.getElementById('step-at').textContent === '1 / 3'")
+    page.wait_for_timeout(300)
+    assert len(fetched) == 1, fetched  # ply 1 is on the page held since the first step
+    assert page.locator("#position-text").text_content() != state.to_text()
+    # a new revision (a move) still drops them: the next step back fetches again
+    post_json(f"{live_server.url}/api/matches/{mid}/actions", {"action": state.action_to_string(state.legal_actions()[0]), "ply": 3})
+    page.wait_for_function("() => window.abstractaView.ply === 4")
+    page.wait_for_function("() => document.getElementById('step-at').textContent === '1 / 4'")
+    assert len(fetched) == 2, fetched
+    assert not errors, errors
+    context.close()

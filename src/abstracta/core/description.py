@@ -197,6 +197,10 @@ def texts(namespace: str) -> Callable[[str, str], Text]:
     return make
 
 
+#: the bots that read :attr:`Search.reductions`
+REDUCING_BOTS = ("alphabeta", "turns")
+
+
 @dataclass(frozen=True, slots=True)
 class Search:
     """The search one strength level runs for a game.
@@ -238,7 +242,8 @@ class Search:
         reductions: alpha-beta and the turn search: late move reductions, in actions
             (``AlphaBetaBot(reductions=…)``) or in turns (``TurnSearchBot(reductions=…)``): a
             selective search for a level that should reach deeper than the plain search in its
-            time; 0: every action (turn) searched to full depth.
+            time; 0: every action (turn) searched to full depth. Set on another bot, the
+            description refuses it (ValueError): no other bot reads it.
     """
 
     bot: str
@@ -381,6 +386,13 @@ class GameDescription:
         for name in self.bots:
             if name in SHARED_BOTS or not name.isidentifier():
                 raise ValueError(f"{self.name}: bot name {name!r} is taken or not a plain word")
+        for number, search in self.levels.items():
+            # only alpha-beta and the turn search read it: on another bot the level would claim a
+            # search it never runs
+            if search.reductions < 0 or (search.reductions and search.bot not in REDUCING_BOTS):
+                raise ValueError(f"{self.name}: level {number} sets reductions={search.reductions} on a {search.bot} "
+                                 "search; late move reductions are for alpha-beta and the turn search only, "
+                                 "0 or more actions")
 
     def texts(self) -> dict[str, str]:
         """Every human-readable string of the description: ``{key: English text}``."""

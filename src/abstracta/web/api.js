@@ -95,12 +95,13 @@ export async function api(path, { method = "GET", body, raw, tokens: given } = {
 // Most tokens the server reads from one request (matches.TOKEN_LIMIT; more are refused with 422);
 // a browser that holds more (50 games of four people on one device) asks in several requests.
 const TOKEN_LIMIT = 200;
-// The server's largest list (GET /api/matches?limit=): more than one request's tokens can hold.
+// The server's largest list (GET /api/matches?limit=): more than one request's tokens can hold
+// (a token is one seat of one match), so each request's answer is whole and no paging is needed.
 const LIST_LIMIT = 500;
 
 // Every match this browser holds a seat of, most recently played first (the rows of
-// GET /api/matches, `limit` at most).
-export async function myMatches(limit = LIST_LIMIT) {
+// GET /api/matches): all of them, however many, or the newest `limit`.
+export async function myMatches(limit = Infinity) {
   const tokens = Object.values(allTokens()).flatMap((seats) => Object.values(seats));
   const chunks = [];
   for (let i = 0; i < tokens.length; i += TOKEN_LIMIT) chunks.push(tokens.slice(i, i + TOKEN_LIMIT));

@@ -233,9 +233,15 @@ async function matchesPage(app) {
   const err = h("p", { class: "error", hidden: true });
   app.append(empty, err);
   // with many games, one game or the games still in play are found by narrowing the list
-  const played = [...new Set(rows.map((r) => r.game))].sort((a, b) => (titles[a] || a).localeCompare(titles[b] || b, lang));
-  const byGame = h("select", { id: "filter-game", "aria-label": t("matches.filter_game") },
-    h("option", { value: "" }, t("matches.all_games")), ...played.map((g) => h("option", { value: g }, titles[g] || g)));
+  const byGame = h("select", { id: "filter-game", "aria-label": t("matches.filter_game") });
+  // the games offered are those listed: redrawn after a delete, so a game no longer held is
+  // not offered (nor kept chosen, which showed "no game matches" over the games left)
+  function gameChoices() {
+    const played = [...new Set(kept.map((r) => r.game))].sort((a, b) => (titles[a] || a).localeCompare(titles[b] || b, lang));
+    const chosen = played.includes(byGame.value) ? byGame.value : "";
+    byGame.replaceChildren(h("option", { value: "" }, t("matches.all_games")), ...played.map((g) => h("option", { value: g }, titles[g] || g)));
+    byGame.value = chosen;
+  }
   const byStatus = h("select", { id: "filter-status", "aria-label": t("matches.filter_status") },
     h("option", { value: "" }, t("matches.any_status")), h("option", { value: "playing" }, t("matches.in_play")),
     h("option", { value: "over" }, t("matches.finished")));
@@ -283,6 +289,7 @@ async function matchesPage(app) {
   }
 
   function draw() {
+    gameChoices();
     const chosen = kept.filter((r) => (!byGame.value || r.game === byGame.value) && (!byStatus.value || r.status === byStatus.value));
     body.replaceChildren(...chosen.slice(0, shown).map(rowOf));
     const narrowed = byGame.value || byStatus.value;
@@ -711,8 +718,11 @@ async function matchPage(app, id) {
     } else if (fresh.takeback || fresh.ply !== view.ply) declinedNote = "";
     if (!fresh.takeback) withdrawn = false;
     const eyes = view.viewer;
+    // a new revision may show earlier plies otherwise (a takeback, cards revealed at the end),
+    // other eyes other hands; a computer starting or stopping to think (the same revision)
+    // changes no ply: refetching then cost a spectator of two computers two pages a move
+    if (fresh.revision !== view.revision || fresh.viewer !== eyes) positions = null;
     view = fresh;
-    positions = null; // a new revision may show earlier plies otherwise (a takeback, cards revealed at the end)
     // the same eyes step on in the replay (fetched again, then drawn); other eyes (the hand
     // passed) get the live view at once: the replay on screen is the last seat's
     if (replayPly !== null && replayPly < view.ply && view.viewer === eyes && !needsHandover()) { stepTo(replayPly); return true; }
@@ -942,13 +952,20 @@ async function matchPage(app, id) {
   // The question is modal: the hand may pass while it is open (a move still on its way, another
   // tab of this device), and its answer would resign for the seat whose hand has left the
   // screen. Between people sharing a device with hidden hands the page asks the server again
-  // first: a new position cancels the resignation, and the hand-over screen comes up.
+  // first: a new position (a move, an undo) or other eyes cancel the resignation, say so and
+  // bring up the hand-over screen; a new revision that moved nothing (a takeback asked, a hint
+  // counted) leaves the same seat resigning, as it confirmed.
   async function resign(seat) {
     if (!confirm(t("match.resign_confirm"))) return;
     if (hotSeatHidden) {
-      const asked = view.revision;
+      const asked = { ply: view.ply, viewer: view.viewer };
       await refresh();
-      if (view.revision !== asked || needsHandover()) { draw(); return; }
+      if (view.status === "over") { draw(); return; } // the result line says how it ended
+      if (view.ply !== asked.ply || view.viewer !== asked.viewer || needsHandover()) {
+        draw();
+        showError(err, new Error(t("match.resign_cancelled")));
+        return;
+      }
     }
     post("resign", seat !== null ? { seat } : {});
   }
