@@ -213,22 +213,21 @@ def test_every_option_is_put_in_players_words(name):
 
 
 def test_late_move_reductions_are_refused_on_a_search_that_is_not_alpha_beta():
-    # Search.reductions is read by alpha-beta and the turn search only: on MCTS (or paranoid, or a game's own bot)
+    # Search.reductions is read by alpha-beta only: on MCTS (or paranoid, or a game's own bot)
     # it was silently ignored, so a level claimed a selective search it never ran
     from dataclasses import replace
 
     description = load_game("nibble").description
     assert description.levels[6] == replace(description.levels[6], bot="alphabeta")  # the shipped one stands
-    for bot in ("mcts", "paranoid", "greedy"):
+    for bot in ("mcts", "paranoid", "greedy", "turns"):
         levels = {**description.levels, 5: Search(bot, reductions=1)}
-        with pytest.raises(ValueError, match=rf"nibble: level 5 sets reductions=1 .* {bot}.* alpha-beta and the turn search only"):
+        with pytest.raises(ValueError, match=rf"nibble: level 5 sets reductions=1 .* {bot}.* alpha-beta only"):
             replace(description, levels=levels)
     with pytest.raises(ValueError, match="nibble: level 6 sets reductions=-1"):
         replace(description, levels={**description.levels, 6: replace(description.levels[6], reductions=-1)})
     # alpha-beta keeps it, and every built-in variant is built as before (only alpha-beta levels reduce)
     assert replace(description, levels={**description.levels, 4: Search("alphabeta", reductions=2)}).levels[4].reductions == 2
-    assert replace(description, levels={**description.levels, 4: Search("turns", reductions=1)}).levels[4].reductions == 1
     for name in BUILT_IN:
         for variant in load_game(name).description.variants:
             levels = load_game(name, **variant.options).description.levels.values()
-            assert all(s.bot in ("alphabeta", "turns") for s in levels if s.reductions), (name, variant.options)
+            assert all(s.bot == "alphabeta" for s in levels if s.reductions), (name, variant.options)

@@ -367,7 +367,6 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
         if search is not None:
             more["depth_step"] = search.turn_depth_step
             more["beam"] = search.turn_beam
-            more["reductions"] = search.reductions
         return TurnSearchBot(game, budget, seed=seed, name=name, evaluator=evaluator, **more)
     if kind == "paranoid":
         from .paranoid import ParanoidBot

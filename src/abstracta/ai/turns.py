@@ -45,12 +45,6 @@ WIN = 10.0
 MAX_DEPTH = 32
 DEFAULT_NOISE = 0.004
 MAX_CACHE = 50_000
-#: Reductions (``reductions``): the first this many candidate turns of a node (the previous
-#: iteration's best, then the best by greedy score) are searched to full depth, later ones first
-#: reduced.
-REDUCE_FULL_TURNS = 3
-#: A null window's width: values are floats, so "is it above alpha?" is asked of (alpha, alpha + ε).
-NULL_WINDOW = 1e-9
 
 
 class _Timeout(Exception):
@@ -92,11 +86,6 @@ class TurnSearchBot:
             the turn also keeps, after every action, the N best partial turns (by the
             evaluator), so root candidates may share a first action and differ later; the
             root then compares the ``width`` best of both sets (ends reached twice count once).
-        reductions: late move reductions over turns: below the root, at a node with at least
-            ``reductions + 2`` turns of depth left, every candidate turn after the first
-            :data:`REDUCE_FULL_TURNS` is first searched this many turns shallower with a null
-            window at alpha (still answered by at least one reply), and searched again at full
-            depth and window only if it beats alpha; 0 (default): every candidate to full depth.
 
     Cost: a candidate turn costs about (actions per turn × legal actions) evaluations;
     depth ``d`` needs up to ``width × reply_width^(d-1)`` of them (alpha-beta prunes many).
@@ -110,7 +99,7 @@ class TurnSearchBot:
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  width: int = 10, reply_width: int = 8, noise: float = DEFAULT_NOISE,
                  name: str | None = None, evaluator: Evaluator | None = None, depth_step: int = 1,
-                 beam: int = 0, reductions: int = 0):
+                 beam: int = 0):
         if game.num_players != 2:
             raise ValueError(f"the turn search plays two-player games only; {game.name} has {game.num_players}")
         self.game = game
@@ -124,9 +113,6 @@ class TurnSearchBot:
         if beam < 0:
             raise ValueError(f"the beam must be 0 (none) or a positive number of partial turns, got {beam}")
         self.beam = beam
-        if reductions < 0:
-            raise ValueError(f"reductions must be 0 or more turns, got {reductions}")
-        self.reductions = reductions
         self.name = name or f"turns:{self.budget.text()}"
         self.width = width
         self.reply_width = reply_width
@@ -269,18 +255,10 @@ class TurnSearchBot:
             order.insert(0, order.pop(first))
         best = -2 * WIN
         best_i = 0
-        # a reduced candidate keeps at least one reply: below depth 2 its reply would go unseen
-        reduce = self.reductions if depth >= self.reductions + 2 else 0
-        for n, i in enumerate(order):
+        for i in order:
             turn = children[i]
             if depth == 1 and turn.end.current_player() not in (TERMINAL, CHANCE):
                 v = turn.score  # the greedy score is the evaluator at the turn's end
-            elif reduce and n >= REDUCE_FULL_TURNS:
-                # a late candidate is presumed no better than alpha: a shallower null-window
-                # search checks that, and only one that beats alpha is searched in full
-                v = self._after(turn.end, player, depth - reduce, alpha, alpha + NULL_WINDOW, turns)
-                if v > alpha:
-                    v = self._after(turn.end, player, depth, alpha, beta, turns)
             else:
                 v = self._after(turn.end, player, depth, alpha, beta, turns)
             if v > best:

@@ -198,7 +198,7 @@ def texts(namespace: str) -> Callable[[str, str], Text]:
 
 
 #: the bots that read :attr:`Search.reductions`
-REDUCING_BOTS = ("alphabeta", "turns")
+REDUCING_BOTS = ("alphabeta",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,10 +239,9 @@ class Search:
         turn_beam: the turn search only: 0, or the partial turns a beam through the root's
             turn keeps after each action, so its candidate turns also differ after their first
             action (``TurnSearchBot(beam=…)``).
-        reductions: alpha-beta and the turn search: late move reductions, in actions
-            (``AlphaBetaBot(reductions=…)``) or in turns (``TurnSearchBot(reductions=…)``): a
-            selective search for a level that should reach deeper than the plain search in its
-            time; 0: every action (turn) searched to full depth. Set on another bot, the
+        reductions: alpha-beta only: late move reductions, in actions (``AlphaBetaBot(reductions=…)``):
+            a selective search for a level that should reach deeper than plain alpha-beta in
+            its time; 0: every action searched to full depth. Set on another bot, the
             description refuses it (ValueError): no other bot reads it.
     """
 
@@ -387,12 +386,10 @@ class GameDescription:
             if name in SHARED_BOTS or not name.isidentifier():
                 raise ValueError(f"{self.name}: bot name {name!r} is taken or not a plain word")
         for number, search in self.levels.items():
-            # only alpha-beta and the turn search read it: on another bot the level would claim a
-            # search it never runs
+            # only alpha-beta reads it: on another bot the level would claim a search it never runs
             if search.reductions < 0 or (search.reductions and search.bot not in REDUCING_BOTS):
                 raise ValueError(f"{self.name}: level {number} sets reductions={search.reductions} on a {search.bot} "
-                                 "search; late move reductions are for alpha-beta and the turn search only, "
-                                 "0 or more actions")
+                                 "search; late move reductions are alpha-beta only, 0 or more actions")
 
     def texts(self) -> dict[str, str]:
         """Every human-readable string of the description: ``{key: English text}``."""
