@@ -440,3 +440,68 @@ def test_late_move_reductions_are_exact_where_even_the_reduced_search_reaches_ev
         plain.step(state.clone())
         reduced.step(state.clone())
         assert reduced.value == plain.value, state.to_text()
+
+
+def test_contempt_plays_on_from_a_position_less_worse_than_the_draw_costs() -> None:
+    from abstracta.ai.alphabeta import AlphaBetaBot
+
+    from .toygames import PLAY_ON, TAKE_DRAW, DrawOfferGame
+
+    game = DrawOfferGame(edge=0.01)  # playing on is judged 0.01 worse for player 0
+    chosen = {}
+    for contempt in (0.0, 0.005, 0.05):
+        bot = AlphaBetaBot(game, Budget(depth=1), seed=0, noise=0, contempt=contempt)
+        chosen[contempt] = bot.step(game.new_initial_state())
+        assert bot.value == pytest.approx(max(-contempt, -0.01))
+    assert chosen == {0.0: TAKE_DRAW, 0.005: TAKE_DRAW, 0.05: PLAY_ON}
+    for bad in (-0.1, 1.0):
+        with pytest.raises(ValueError, match="contempt"):
+            AlphaBetaBot(game, Budget(depth=1), contempt=bad)
+
+
+def test_contempt_prices_a_draw_for_the_searching_side_whichever_it_is() -> None:
+    # tic-tac-toe is drawn with best play: searched to the end, the draw is worth -contempt to
+    # the side the search is for; one bot searching for one side, then the other, must not
+    # reuse table values priced for the first (they would say +contempt)
+    from abstracta.ai.alphabeta import AlphaBetaBot
+
+    from .toygames import MNKGame
+
+    game = MNKGame()
+    bot = AlphaBetaBot(game, Budget(depth=10), seed=0, noise=0, contempt=0.1)
+    state = game.new_initial_state()
+    bot.search(state.clone())
+    assert bot.value == pytest.approx(-0.1)
+    state.apply_action(4)
+    # a shallower search (still to the end: 8 actions are left) would find deep enough table
+    # entries from the first one at every node below its root
+    bot.budget = Budget(depth=8)
+    bot.search(state.clone())
+    assert bot.value == pytest.approx(-0.1)
+    plain = AlphaBetaBot(game, Budget(depth=10), seed=0, noise=0)
+    plain.search(state.clone())
+    assert plain.value == 0.0
+
+
+def test_contempt_reaches_the_bot_from_the_level_and_is_refused_off_alpha_beta(monkeypatch) -> None:
+    from dataclasses import replace
+
+    from abstracta.ai import levels as levels_module
+    from abstracta.ai.alphabeta import AlphaBetaBot
+
+    game = load_game("fanorona", size="dimy")
+    declared = game.description.levels[4]
+    before = level_fingerprint(game, 4)
+    assert "contempt" not in levels_module.describe_level(game, 4)
+    monkeypatch.setattr(levels_module, "level_search", lambda g, level: replace(declared, contempt=0.04))
+    bot = make_bot("level:4", game, seed=0)
+    assert isinstance(bot, AlphaBetaBot) and bot.contempt == 0.04
+    assert level_fingerprint(game, 4) != before
+    assert levels_module.describe_level(game, 4)["contempt"] == 0.04
+    monkeypatch.undo()
+    # a seat spec names plain alpha-beta: a draw is worth 0 to it
+    assert make_bot("alphabeta:d2", game, seed=0).contempt == 0.0
+    description = game.description
+    for bot_name, value in (("mcts", 0.04), ("alphabeta", -0.04), ("alphabeta", 1.0)):
+        with pytest.raises(ValueError, match=r"fanorona: level 5 sets contempt=.*alpha-beta only"):
+            replace(description, levels={**description.levels, 5: Search(bot_name, contempt=value)})

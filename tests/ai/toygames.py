@@ -341,3 +341,82 @@ class TricksState(State):
         rng.shuffle(unseen)
         other.hands[1 - player] = sorted(unseen[:len(self.hands[1 - player])])
         return other
+
+
+# --------------------------------------------------------------------------------------------
+TAKE_DRAW = 0
+PLAY_ON = 1
+
+
+class DrawOfferGame(Game):
+    """Each turn the player to move may end the game drawn or play on; after ``length`` plies
+    it ends drawn anyway. The evaluator judges every unfinished position ``edge`` worse for
+    player 0 (contempt tests: a draw now, or a slightly worse game)."""
+
+    name = "toy-draw-offer"
+    option_specs = (Option("length", 8, parser=parse_int),)
+
+    def __init__(self, edge: float = 0.01, **options: Any):
+        super().__init__(**options)
+        self.edge = edge
+
+    def describe(self) -> GameDescription:
+        return describe_basic(self, title="Draw offer", summary="Take the draw or play on.",
+                              evaluator=self.evaluate)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return 2
+
+    def new_initial_state(self, seed: int | None = None) -> "DrawOfferState":
+        return DrawOfferState(self)
+
+    def state_from_text(self, text: str) -> "DrawOfferState":
+        state = DrawOfferState(self)
+        state.ply, state.ended = int(text.split()[0]), text.endswith("drawn")
+        return state
+
+    def evaluate(self, state: State, player: int) -> float:
+        return -self.edge if player == 0 else self.edge
+
+
+class DrawOfferState(State):
+    def __init__(self, game: DrawOfferGame):
+        self.game = game
+        self.ply = 0
+        self.ended = False
+        self._history: list[int] = []
+
+    def current_player(self) -> int:
+        return TERMINAL if self.ended or self.ply >= self.game.options["length"] else self.ply % 2
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.current_player() == TERMINAL else [TAKE_DRAW, PLAY_ON]
+
+    def apply_action(self, action: int) -> None:
+        check_action_in(action, self.legal_actions(), self)
+        self._history.append(action)
+        if action == TAKE_DRAW:
+            self.ended = True
+        else:
+            self.ply += 1
+
+    def action_to_string(self, action: int) -> str:
+        return "draw" if action == TAKE_DRAW else "on"
+
+    def returns(self) -> list[float]:
+        return [0.0, 0.0]
+
+    def clone(self) -> "DrawOfferState":
+        other = DrawOfferState(self.game)
+        other.ply, other.ended, other._history = self.ply, self.ended, self._history[:]
+        return other
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def to_text(self) -> str:
+        return f"{self.ply}{' drawn' if self.ended else ''}"
+
+    def hash_key(self) -> int:
+        return hash((self.ply, self.ended))

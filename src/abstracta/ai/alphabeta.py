@@ -7,7 +7,8 @@ move may be the same at consecutive plies (multi-action turns), so the sign flip
 * Leaves: ``game.evaluate(state, player_to_move)`` in [-1, 1]; optionally a turn still in
   progress with few legal actions (a capture chain) is first played out to its end.
 * Terminal positions: ``returns()[player] × (WIN − ply)`` with ``WIN = 1000`` — results dominate
-  evaluations, and a quicker win (slower loss) is preferred.
+  evaluations, and a quicker win (slower loss) is preferred. With ``contempt`` a draw is worth
+  less than nothing to the side the search plays for.
 * Transposition table keyed by ``state.hash_key()`` storing (depth, value, bound, best action);
   win/loss scores are stored relative to the node so they stay valid at any ply.
 * Move ordering: table move first, then two killer actions per ply, then the history heuristic
@@ -81,6 +82,11 @@ class AlphaBetaBot:
             at alpha, and searched again at full depth and window only if it beats alpha — a
             selective search that reaches deeper in the same time and can miss a late action's
             point the reduced search did not see; 0 (default): every action at full depth.
+        contempt: what a draw (a finished game whose returns are all 0) costs the player the
+            search is for (the root's player), in evaluator units: it is worth ``-contempt`` to
+            him and ``+contempt`` to his opponent, so he plays on from a position he judges
+            less than ``contempt`` worse than level rather than take a draw — against a weaker
+            opponent, in a game where best play draws; 0 (default): a draw is worth 0.
 
     Attributes:
         depth: deepest completed iteration of the last search.
@@ -95,7 +101,7 @@ class AlphaBetaBot:
                  max_table: int = 500_000, turn_extension: int = 0, name: str | None = None,
                  evaluator: Evaluator | None = None, noise: float = DEFAULT_NOISE,
                  max_nodes: int | None = None, track_pv: bool = False, max_depth: int | None = None,
-                 reductions: int = 0):
+                 reductions: int = 0, contempt: float = 0.0):
         if self.two_players_only and game.num_players != 2:
             raise ValueError(f"alphabeta plays two-player games only; {game.name} has {game.num_players} players")
         self.game = game
@@ -115,6 +121,10 @@ class AlphaBetaBot:
         if reductions < 0:
             raise ValueError(f"reductions must be 0 or more actions, got {reductions}")
         self.reductions = reductions
+        if not 0 <= contempt < 1:
+            raise ValueError(f"contempt must be at least 0 and below 1 (evaluator units), got {contempt}")
+        self.contempt = contempt
+        self._for = -1  # the player the search is for (the root's), who pays the contempt
         self.track_pv = track_pv
         self.pv: list[int] = []
         self.pv_value = 0.0
@@ -168,6 +178,10 @@ class AlphaBetaBot:
         for a in list(self.history_scores):
             self.history_scores[a] >>= 2
         self.nodes = 0
+        if self.contempt and work.current_player() != self._for:
+            # stored values price draws for one side: they do not hold for the other
+            self.table.clear()
+        self._for = work.current_player()
         legal = work.legal_actions()
         self._bonus = {a: self.rng.random() * self.noise for a in legal} if self.noise > 0 else {}
         best_action = legal[0]
@@ -266,7 +280,10 @@ class AlphaBetaBot:
         """Value for ``me`` of ``child`` (reached by ``me``'s action at ``ply``), searched to depth−1."""
         p = child.current_player()
         if p == TERMINAL:
-            return child.returns()[me] * (WIN - (ply + 1))
+            result = child.returns()[me]
+            if result == 0 and self.contempt:
+                return -self.contempt if me == self._for else self.contempt
+            return result * (WIN - (ply + 1))
         if p == me:
             return self._negamax(child, depth - 1, alpha, beta, ply + 1, True)
         if p == CHANCE:

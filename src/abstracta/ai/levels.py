@@ -117,7 +117,7 @@ def _callable_name(value: Any) -> Any:
 #: :class:`Search` fields added after ladder results were recorded: left out of a fingerprint
 #: while at their default, so adding a field does not make every measured level a stranger.
 _LATER_FIELDS = ("max_iterations", "extend", "determinize", "turn_widths", "turn_depth_step", "max_depth",
-                 "turn_beam", "reductions")
+                 "turn_beam", "reductions", "contempt")
 
 
 def level_fingerprint(game: Game, level: int) -> str:
@@ -153,7 +153,8 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
         held below its time), ``"rollout_cap"`` (playout length in actions, for the tree
         searches), ``"turn_widths"`` ([root, reply] candidate turns), ``"turn_depth_step"`` (2: even
         depths only), ``"max_depth"`` (alpha-beta held to that many actions), ``"reductions"``
-        (alpha-beta's late move reductions, in actions), ``"extend"`` (greedy),
+        (alpha-beta's late move reductions, in actions), ``"contempt"`` (alpha-beta: what a draw
+        costs it), ``"extend"`` (greedy),
         ``"turn_extension"`` (alpha-beta), ``"oracle"`` (the qualified name of the function it
         asks first) and ``"evaluator"`` (the qualified name, with its weights if tuned).
     Raises:
@@ -172,6 +173,8 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
         out["max_depth"] = search.max_depth
     if search.reductions:
         out["reductions"] = search.reductions
+    if search.contempt:
+        out["contempt"] = search.contempt
     if search.turn_depth_step != 1:
         out["turn_depth_step"] = search.turn_depth_step
     if search.turn_beam:
@@ -354,12 +357,14 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
         from .alphabeta import AlphaBetaBot
         if search is None and game.description.levels[6].bot == "alphabeta":
             # a plain alphabeta spec searches like the levels (their leaves, their evaluator),
-            # with every action to full depth: late move reductions are a level's choice
-            search = replace(game.description.levels[6], reductions=0)
+            # with every action to full depth and a draw worth 0: late move reductions and
+            # contempt are a level's choice
+            search = replace(game.description.levels[6], reductions=0, contempt=0.0)
         return AlphaBetaBot(game, budget, seed=seed, name=name, evaluator=evaluator,
                             turn_extension=search.turn_extension if search is not None else 0,
                             max_depth=search.max_depth if search is not None else None,
-                            reductions=search.reductions if search is not None else 0)
+                            reductions=search.reductions if search is not None else 0,
+                            contempt=search.contempt if search is not None else 0.0)
     if kind == "turns":
         from .turns import TurnSearchBot
         widths = search.turn_widths if search is not None else None
@@ -483,7 +488,7 @@ def _weighted_bot(canonical: str, weights: tuple[float, ...], game: Game, seed: 
     declared = next((s for s in (game.description.levels[6], game.description.levels[3]) if s.bot == kind), None)
     # the level-6 widths of the turn search stay out: a weighted spec differs from the plain
     # one (``turns:d1``, what tune verifies against) in its weights only
-    search = (replace(declared, evaluator=evaluator, oracle=None, turn_widths=None, reductions=0)
+    search = (replace(declared, evaluator=evaluator, oracle=None, turn_widths=None, reductions=0, contempt=0.0)
               if declared is not None else Search(kind, evaluator=evaluator))
     return _search_bot(kind, game, budget, seed, canonical, search)
 

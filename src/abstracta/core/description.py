@@ -243,6 +243,10 @@ class Search:
             a selective search for a level that should reach deeper than plain alpha-beta in
             its time; 0: every action searched to full depth. Set on another bot, the
             description refuses it (ValueError): no other bot reads it.
+        contempt: alpha-beta only: what a draw costs the side the level plays, in evaluator
+            units (``AlphaBetaBot(contempt=…)``): a level meant to beat weaker players in a
+            game whose best play draws plays on rather than take a draw; 0: a draw is worth 0.
+            Set on another bot, the description refuses it (ValueError).
     """
 
     bot: str
@@ -258,6 +262,7 @@ class Search:
     max_depth: int | None = None
     turn_beam: int = 0
     reductions: int = 0
+    contempt: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,6 +395,9 @@ class GameDescription:
             if search.reductions < 0 or (search.reductions and search.bot not in REDUCING_BOTS):
                 raise ValueError(f"{self.name}: level {number} sets reductions={search.reductions} on a {search.bot} "
                                  "search; late move reductions are alpha-beta only, 0 or more actions")
+            if not 0 <= search.contempt < 1 or (search.contempt and search.bot != "alphabeta"):
+                raise ValueError(f"{self.name}: level {number} sets contempt={search.contempt} on a {search.bot} "
+                                 "search; contempt is alpha-beta only, at least 0 and below 1")
 
     def texts(self) -> dict[str, str]:
         """Every human-readable string of the description: ``{key: English text}``."""
