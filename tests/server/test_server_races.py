@@ -167,6 +167,9 @@ def test_the_same_move_played_again_after_an_undo_gets_a_fresh_answer(client, db
     assert view["moves"][: len(mine)] == mine and view["ply"] > len(mine)
     assert [job.revision for job, _ in held.jobs][:2] == [1, 3]
     assert view["revision"] == 3 + view["ply"] - len(mine)
+    # every answer but the first (for revision 1) played once: one computer action each
+    assert view["ply"] - len(mine) == len(held.jobs) - 1
+    assert view["movers"][len(mine):] == [1] * (view["ply"] - len(mine)) and view["human_to_move"]
 
 
 def test_undo_while_the_computers_move_is_being_stored_waits_for_it(client, db_url, monkeypatch):
