@@ -416,7 +416,8 @@ class MatchService:
         self._guard = threading.Lock()  # cache, locks: held for dictionary operations only
         self._locks: dict[str, threading.RLock] = {}
         self.cache: dict[str, Match] = {}
-        self.thinking: dict[str, int] = {}  # match id -> revision the bot is thinking at
+        #: match id -> (revision, actions) of the match the computer is finding a move for
+        self.thinking: dict[str, tuple[int, tuple[int, ...]]] = {}
         self.bot_errors: dict[str, str] = {}
         self._reveals: dict[tuple[str, int, int], bool] = {}  # (match, ply index, history hash) -> reveals
         self.pages = PageCache(REPLAY_CACHE_BYTES)  # GET …/positions answers
@@ -1244,7 +1245,7 @@ class MatchService:
         mover = match.to_move()
         if mover is None or not bots.is_bot(match.players[mover]):
             return
-        if self.thinking.get(match.id) == match.revision:
+        if self._thinking_on(match):
             return
         spec = match.players[mover]
         try:
@@ -1253,7 +1254,7 @@ class MatchService:
             log.error("match %s: %s", match.id, exc)
             self.bot_errors[match.id] = str(exc)
             return
-        self.thinking[match.id] = match.revision
+        self.thinking[match.id] = (match.revision, tuple(match.actions))
         try:
             self.jobs.submit(job)
         except RuntimeError:  # closed
@@ -1261,6 +1262,13 @@ class MatchService:
             return
         if not self._mid_computer_turn(match):
             self.hub.publish(match.id)
+
+    def _thinking_on(self, match: Match) -> bool:
+        """Whether the computer is finding a move for ``match`` as it is: a search started at
+        its revision, or at an earlier one with the same moves (a seat claimed, a takeback
+        asked for since: a new revision, the same position)."""
+        wanted = self.thinking.get(match.id)
+        return wanted is not None and (wanted[0] == match.revision or wanted[1] == tuple(match.actions))
 
     def _bot_answered(self, job: BotJob, text: str | None, note: str | None) -> None:
         """A lane's answer (its thread): applied by the one applier thread, in order; an
@@ -1274,22 +1282,29 @@ class MatchService:
             pass
 
     def _apply_bot(self, job: BotJob, text: str | None, note: str | None) -> None:
-        """Play the answer of ``job`` if its match is still at the job's revision. An answer
-        that is not legal in the real state (or none: even the fallback failed) is replaced by
-        a quick search of the seat's information state; only if that fails too (an engine bug)
-        is a random legal action played, counted in ``random_fallbacks``."""
+        """Play the answer of ``job`` if it is still wanted (not cancelled or superseded) and
+        its match still has the moves it was found for: the same revision, or a later one that
+        changed no move (a seat claimed, a takeback asked for). An answer for moves that are
+        gone (taken back, or played on by another process) is dropped, and so is the thinking.
+        An answer that is not legal in the real state (or none: even the fallback failed) is
+        replaced by a quick search of the seat's information state; only if that fails too
+        (an engine bug) is a random legal action played, counted in ``random_fallbacks``."""
         match_id, revision = job.match_id, job.revision
         with self.locked(match_id):
-            if self.closed or self.thinking.get(match_id) != revision:
+            wanted = self.thinking.get(match_id)
+            if self.closed or wanted is None or wanted[0] != revision:
                 return
             try:
                 match = self.load(match_id, fresh=True)
             except (MatchError, CorruptMatch):
                 self.thinking.pop(match_id, None)
                 return
-            if match.revision != revision or match.ply != job.ply or match.over:
-                return
             self.thinking.pop(match_id, None)
+            if match.over or tuple(match.actions) != wanted[1]:
+                # changed by another process, which also started whatever search its change
+                # needs; subscribers here last heard that this one thinks
+                self.hub.publish(match_id)
+                return
             trial = self._copy(match)
             state = trial.state
             action = None
@@ -1657,7 +1672,7 @@ class MatchService:
     def _cached_view(self, match: Match, held: set[int], seat: Any) -> list[Any]:
         """``[view, its JSON or None]`` from the match's cache of views (per revision: a new
         revision is a new Match object), the clock fresh."""
-        key = (frozenset(held), seat, match.id in self.thinking, self.bot_errors.get(match.id))
+        key = (frozenset(held), seat, self._thinking_on(match), self.bot_errors.get(match.id))
         views = match.__dict__.setdefault("_views", {})
         entry = views.get(key)
         if entry is None:
@@ -1721,7 +1736,7 @@ class MatchService:
         is deleted."""
         match = self.current(match_id)
         with self.locked(match_id):
-            key = None if self._mid_computer_turn(match) else (match.revision, match_id in self.thinking)
+            key = None if self._mid_computer_turn(match) else (match.revision, self._thinking_on(match))
             return key, self.view_json(match, held)
 
     def _view(self, match: Match, held: set[int], seat: Any) -> dict[str, Any]:
@@ -1754,7 +1769,7 @@ class MatchService:
             "revision": match.revision,
             "to_move": mover,
             "human_to_move": human_to_move,
-            "thinking": match.id in self.thinking,
+            "thinking": self._thinking_on(match),
             "position": self.position(match, match.state, viewer),
             "struct": self.struct(match, match.state, viewer),
             "legal": legal,
