@@ -502,7 +502,8 @@ class MatchView(BaseModel):
     legal: list[str] = Field(description="legal actions in notation, only for a person's seat to move")
     turns: list[str] | None = Field(
         default=None, description="legal whole turns (e.g. 'a1+a9') when the game has a whole-turn "
-        "notation and a person's seat is at the start of a turn; null otherwise")
+        "notation and a person's seat is at the start of a turn; null otherwise. Play one as listed "
+        "with the move body's 'turn' (an entry of one cell is the whole turn, not the single action)")
     last_action: str | None
     moves: list[str] = Field(description="notation of every action so far")
     movers: list[int] = Field(description="the seat that played each action")
