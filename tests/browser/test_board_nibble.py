@@ -349,3 +349,39 @@ def test_screenshots(browser, live_server, shots, width):
         page.screenshot(path=str(shots / f"nibble-{width}.png"), full_page=True)
     finally:
         context.close()
+
+
+def type_move(page, text: str) -> None:
+    page.fill("#move-input", text)
+    page.press("#move-input", "Enter")
+
+
+def test_the_move_box_reads_a_typed_turn_as_the_terminal_does(page, live_server):
+    # §7 example 1: a1 = a9 = G, i1 = i9 = H. At the start of a turn a typed cell is the whole
+    # turn (Game.parse_turn): i9 takes i9 and ends the turn, though i1 could have followed
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    mid = import_start(page, live_server, options={"first_player": 0}, seed=1)
+    type_move(page, "i9")
+    v = wait_ply(page, 2)
+    assert v["moves"] == ["i9", "end"] and v["to_move"] == 1
+    type_move(page, "A9+a1")  # either case and order: the same turn as the listed a1+a9
+    v = wait_ply(page, 4)
+    assert v["moves"][2:] == ["a1", "a9"] and v["to_move"] == 0
+    assert get_json(f"{live_server.url}/api/matches/{mid}/record")["moves"] == ["i9", "end", "a1+a9"]
+    type_move(page, "end")  # not a turn: refused, nothing played
+    page.wait_for_selector("#error:not([hidden])")
+    assert "end" in page.locator("#error").text_content() and view(page)["ply"] == 4
+    assert page.input_value("#move-input") == "end"
+    assert not errors
+
+
+def test_the_move_box_plays_on_an_open_turn_one_action_at_a_time(page, live_server):
+    # in the middle of a turn the terminal reads one action, and so does the move box
+    start = ("......EI./..HIFHGE./..EGDBHB./DBABHCIGI/EHIFAHAIA/.EGAFCEBI/.GIBC..../...C...../......... 1 "
+             "4-2-3-6-0-3-0-2-0 0-1-2-1-3-3-4-1-1 take=I")
+    import_start(page, live_server, start)
+    assert view(page)["turns"] is None
+    type_move(page, "end")
+    v = wait_ply(page, 1)
+    assert v["moves"] == ["end"] and v["to_move"] == 0

@@ -80,7 +80,7 @@ def test_several_actions_of_one_turn_in_one_request(client):
     bad = client.post(f"/api/matches/{mid}/actions", json={"actions": ["i9", "end", "i1"], "ply": 2})
     assert bad.status_code == 422 and client.get(f"/api/matches/{mid}").json()["ply"] == 2
     both = client.post(f"/api/matches/{mid}/actions", json={"action": "i9", "actions": ["i9"], "ply": 2})
-    assert both.status_code == 422 and "not both" in both.json()["error"]
+    assert both.status_code == 422 and "exactly one" in both.json()["error"] and "action and actions given" in both.json()["error"]
 
 
 # nibble.md §5: the computer holds 7 red (A) and may take a1+c1, winning; its seeded tie-break

@@ -343,16 +343,24 @@ class TakebackAnswer(Body):
 
 
 class PlayAction(Body):
-    # exactly one of action and actions (neither may be null): the schema says so too
-    model_config = ConfigDict(extra="forbid",
-                              json_schema_extra={"oneOf": [{"required": ["action"]}, {"required": ["actions"]}]})
+    # exactly one of action, actions and turn (none may be null): the schema says so too
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "oneOf": [{"required": ["action"]}, {"required": ["actions"]}, {"required": ["turn"]}]})
 
     action: str = Field(default=None, min_length=1, max_length=1000,
-                        description="the move in the game's notation (one action, or a whole-turn string)")
+                        description="the move in the game's notation: one engine action (one of the view's "
+                                    "'legal', e.g. a take 'i9' that leaves the turn open while more could "
+                                    "follow), or a whole-turn string of several actions ('a1+a9')")
     actions: list[Annotated[str, Field(min_length=1, max_length=1000)]] = Field(
         default=None, min_length=1, max_length=64,
         description="instead of 'action': several moves the same seat plays in a row within its turn "
                     "(e.g. a take and 'end'), applied all or none")
+    turn: str = Field(default=None, min_length=1, max_length=1000,
+                      description="instead of 'action': one whole turn as the view's 'turns' lists it, read as "
+                                  "the terminal reads a typed move ('i9' takes i9 and ends the turn, 'a1+a9' "
+                                  "takes both); only in games with a whole-turn notation (else 422) "
+                                  "and at the start of a turn (else 409); a string that is not a whole legal "
+                                  "turn is 422; nothing is played then")
     ply: StrictInt = Field(ge=0, description="the ply the move was chosen at (the state's 'ply', a JSON integer); "
                                        "a stale ply is refused with 409")
     seat: SeatNumber | None = Field(default=None, description="the seat playing it (checked when given; "
@@ -494,7 +502,8 @@ class MatchView(BaseModel):
     legal: list[str] = Field(description="legal actions in notation, only for a person's seat to move")
     turns: list[str] | None = Field(
         default=None, description="legal whole turns (e.g. 'a1+a9') when the game has a whole-turn "
-        "notation and a person's seat is at the start of a turn; null otherwise")
+        "notation and a person's seat is at the start of a turn; null otherwise. Play one as listed "
+        "with the move body's 'turn' (an entry of one cell is the whole turn, not the single action)")
     last_action: str | None
     moves: list[str] = Field(description="notation of every action so far")
     movers: list[int] = Field(description="the seat that played each action")
@@ -632,7 +641,8 @@ ERROR_TEXT: dict[int, str] = {
     401: "no seat token given (Authorization: Bearer <token>)",
     403: "no token given holds the seat this needs (another seat's or another match's token)",
     404: "no such match, game or invitation",
-    409: "conflict: stale ply, game over, not a person's turn, a takeback past a revealed card",
+    409: "conflict: stale ply, game over, not a person's turn, a takeback past a revealed card, a whole "
+         "'turn' sent in the middle of a turn",
     410: "the invitation was used already",
     413: "request body too large (1 MB; imports 2 MB)",
     415: "a body that is not JSON (Content-Type: application/json), or one where the request takes none",
@@ -1005,15 +1015,26 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     async def post_action(match_id: str, body: PlayAction, tokens: Tokens,
                           seat: int | None = Query(None, ge=0, le=15, description="the seat playing (or 'seat' in the body)")
                           ) -> Response:
-        """409 if the ply is stale, the game is over or a computer seat is to move; 403 if no
-        token given holds the seat to move."""
+        """The body gives exactly one of: ``action``, one engine action in the game's notation (a
+        view's ``legal`` entry) or a whole-turn string; ``actions``, several engine actions the seat
+        plays in a row within its turn (all or none); ``turn``, one whole turn as the view's
+        ``turns`` lists it, for games with a whole-turn notation (``{"turn": "i9", "ply": 4}``
+        takes i9 and ends the turn, where ``{"action": "i9", ...}`` may leave it open).
+
+        409 if the ply is stale, the game is over, a computer seat is to move or a ``turn`` is
+        sent in the middle of a turn; 403 if no token given holds the seat to move; 422 for a
+        move that is not legal (a ``turn`` that is not a whole legal turn, or in a game without
+        a whole-turn notation). A refused move changes nothing."""
         if seat is not None and body.seat is not None and seat != body.seat:
             raise InvalidRequest(f"seat: ?seat={seat} and the body's seat {body.seat} differ (give one)")
         acting = body.seat if body.seat is not None else seat
-        if (body.action is None) == (body.actions is None):
-            raise InvalidRequest("give either 'action' (one move) or 'actions' (a list), not both or neither")
-        match = await promptly(match_id, service.play, match_id,
-                               body.action if body.actions is None else body.actions, body.ply, acting, tokens)
+        given = [name for name in ("action", "actions", "turn") if getattr(body, name) is not None]
+        if len(given) != 1:
+            raise InvalidRequest("give exactly one of 'action' (one move), 'actions' (a list) or 'turn' "
+                                 f"(a whole turn); {' and '.join(given) or 'none'} given")
+        whole = given == ["turn"]
+        match = await promptly(match_id, service.play, match_id, getattr(body, given[0]), body.ply, acting,
+                               tokens, whole)
         return Response(await promptly(match_id, service.act_view, match, tokens, acting),
                         media_type="application/json")
 

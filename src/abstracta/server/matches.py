@@ -930,19 +930,23 @@ class MatchService:
             self._stop_clock(trial, now, increment=True)
         self._start_clock(trial, now)
 
-    def play(self, match_id: str, text: Any, ply: Any, seat: Any = None, tokens: list[str] = ()) -> Match:
+    def play(self, match_id: str, text: Any, ply: Any, seat: Any = None, tokens: list[str] = (),
+             whole: bool = False) -> Match:
         """Apply the person's move ``text`` chosen at ``ply``, for the seat to move, which
         ``tokens`` must hold (401/403). 409 if ``ply`` is not current, the game is over (a
         fallen flag included) or a computer seat is to move.
 
         ``text`` is one action (or whole-turn string), or a list of them that the same seat
-        plays in a row within one turn (e.g. a take and ``end``): all are applied, or none."""
-        texts = text if isinstance(text, list) else [text]
+        plays in a row within one turn (e.g. a take and ``end``): all are applied, or none.
+        With ``whole``, ``text`` is one whole turn in the game's whole-turn notation, as the
+        view's ``turns`` lists it (:meth:`_parse_whole_turn`)."""
+        field = "turn" if whole else "action"
+        texts = text if isinstance(text, list) and not whole else [text]
         if not texts or len(texts) > 64:
             raise InvalidRequest("field 'actions' must list 1 to 64 moves")
         for item in texts:
             if not isinstance(item, str) or not item.strip() or len(item) > MOVE_TEXT_LIMIT:
-                raise InvalidRequest(f"field 'action' must be a non-empty move in the game's notation "
+                raise InvalidRequest(f"field '{field}' must be a non-empty move in the game's notation "
                                     f"(at most {MOVE_TEXT_LIMIT} characters)")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
             raise InvalidRequest(f"field 'seat' must be an integer seat, got {clip(seat)}")
@@ -972,7 +976,10 @@ class MatchService:
                 raise Forbidden(f"it is seat {mover}'s turn and no token given holds seat {mover}",
                                 i18n=message("error.not_your_seat", mover=mover))
             trial = self._copy(match)
-            for index, item in enumerate(texts):
+            if whole:
+                for action in self._parse_whole_turn(trial, texts[0].strip(), mover):
+                    trial.play(action)
+            for index, item in enumerate(() if whole else texts):
                 if index and trial.state.current_player() != mover:
                     raise InvalidRequest(f"{clip(item)}: the turn was over after {clip(texts[index - 1])}")
                 for action in self._parse(trial, item.strip()):
@@ -1007,6 +1014,39 @@ class MatchService:
             raise IllegalMove(cut(str(exc) or str(first)), i18n=message("error.illegal", move=clip(text))) from None
         if not actions:
             raise IllegalMove(f"{clip(text)} names no action")
+        return actions
+
+    @staticmethod
+    def _parse_whole_turn(match: Match, text: str, mover: int) -> list[int]:
+        """The actions of the whole turn ``text`` (the view's ``turns`` notation) for ``mover``.
+
+        Read with ``Game.parse_turn``, as the terminal reads a typed move: ``parse_move`` reads
+        a one-cell entry (Nibble's ``i9``) as the single engine action and may leave the turn
+        open, while the view lists it as the whole turn "take i9, then end". Only at a turn
+        boundary (where ``Game.turn_strings`` lists turns; 409 in the middle of a turn) and only
+        in a game with a whole-turn notation (422 otherwise); the actions must end ``mover``'s
+        turn (or the game), else 422."""
+        game, state = match.game, match.state
+        if not game.description.whole_turn_notation:
+            raise InvalidRequest(f"{game.name} has no whole-turn notation: send the move as 'action' "
+                                 "(one action) or 'actions' (the actions of the turn in a row)")
+        try:
+            game.turn_strings(state)
+        except AbstractaError:
+            raise Conflict(f"seat {mover}'s turn is under way (its first actions are played): 'turn' "
+                           "plays a whole turn from its start; play on with 'action' or 'actions' "
+                           "(the view's 'legal')") from None
+        try:
+            actions = list(game.parse_turn(state, text))
+            check = state.clone()
+            for action in actions:
+                check.apply_action(action)
+        except AbstractaError as exc:
+            raise IllegalMove(f"{cut(str(exc)) or clip(text) + ' is not a legal move here'} (the view's 'turns' "
+                              "lists the legal whole turns)", i18n=message("error.illegal", move=clip(text))) from None
+        if not actions or not (check.is_terminal() or check.current_player() != mover):
+            raise IllegalMove(f"{clip(text)} is not a whole turn (the view's 'turns' lists the legal whole turns)",
+                              i18n=message("error.illegal", move=clip(text)))
         return actions
 
     @staticmethod

@@ -908,12 +908,16 @@ async function matchPage(app, id) {
     timer = setTimeout(async () => { await refresh(); schedule(); }, busy ? 400 : 1500);
   }
 
-  // one action string, or a list the seat plays in a row within its turn (applied all or none)
-  async function send(text) {
+  // one action string, or a list the seat plays in a row within its turn (applied all or none);
+  // typed text at the start of a turn of a game with a whole-turn notation (the server lists
+  // view.turns then) goes as a whole turn, which the server reads as the terminal does: "a1"
+  // takes a1 and ends the turn, where the engine action "a1" could leave it open
+  async function send(text, typed = false) {
     if (sending) return;
     sending = true;
     showError(err, null);
-    const body = Array.isArray(text) ? { actions: text, ply: view.ply } : { action: text, ply: view.ply };
+    const body = Array.isArray(text) ? { actions: text, ply: view.ply }
+      : typed && view.turns ? { turn: text, ply: view.ply } : { action: text, ply: view.ply };
     const before = view.revision;
     try {
       const mine = await api(`/api/matches/${id}/actions${seatParam()}`, { method: "POST", body });
@@ -970,7 +974,7 @@ async function matchPage(app, id) {
     post("resign", seat !== null ? { seat } : {});
   }
 
-  entryForm.addEventListener("submit", (ev) => { ev.preventDefault(); if (!entry.readOnly && entry.value.trim()) send(entry.value.trim()); });
+  entryForm.addEventListener("submit", (ev) => { ev.preventDefault(); if (!entry.readOnly && entry.value.trim()) send(entry.value.trim(), true); });
 
   async function stepTo(ply) {
     if (ply === null || ply >= view.ply) { replayPly = null; draw(); return; }
