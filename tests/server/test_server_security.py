@@ -315,7 +315,7 @@ def test_the_schema_states_every_status(client):
     assert paths["/api/matches/{match_id}/actions"]["post"]["security"] == [{"seat token": []}]
     # constraints the server checks are in the schema
     play = schema["components"]["schemas"]["PlayAction"]
-    assert play["oneOf"] == [{"required": ["action"]}, {"required": ["actions"]}]
+    assert play["oneOf"] == [{"required": ["action"]}, {"required": ["actions"]}, {"required": ["turn"]}]
     assert play["properties"]["ply"]["minimum"] == 0
     seat = schema["components"]["schemas"]["CreateMatch"]["properties"]["seats"]["anyOf"][0]["items"]
     assert seat["pattern"] == r"^\s*(human|level:[1-6])\s*$"
