@@ -30,7 +30,7 @@ def test_human_session_help_list_bad_input_undo_resign(tmp_path):
     assert "Traceback" not in out
     assert "taken back" in out and "not resigned; play on" in out
     assert "Resign? Then Black wins. [y/N]" in out and "White resigns — Black wins" in out
-    assert "White move> " in out and "seat 0 move>" not in out
+    assert "Your move (White)> " in out and "seat 0 move>" not in out
     assert "legal here: b2-c3A  c2-c3A  d2-c3A  d3-c3A  d3-c3W" in out  # after the bad moves
     record = saved_record(out)
     assert record.moves == [] and record.termination == "resignation" and record.result == [-1.0, 1.0]
@@ -201,8 +201,11 @@ def test_colourless_seats_are_named_as_in_the_browser_everywhere(tmp_path):
                    "--records", str(tmp_path)], "resign\ny\n")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "seat 0" not in out.lower() and "Seat 1" not in out and "seat 1 to move" not in out, out
-    assert "Player 2 (random) plays" in out and "Player 1 to move" in out
+    # the seats line gives the numbers --seat takes, as the result line does: "Player 1 (seat 0): you"
+    head, seats_line, body = out.split("\n", 2)
+    assert seats_line == "Player 1 (seat 0): you · Player 2 (seat 1): computer, random"
+    assert "seat 0" not in body.lower() and "Seat 1" not in out and "seat 1 to move" not in out, out
+    assert "Player 2 (computer, random) plays" in out and "Player 1 to move" in out
     assert "Resign? Then Player 2 wins. [y/N]" in out and "You resign — Player 2 wins" in out  # not "You resigns"
 
 
@@ -222,7 +225,7 @@ def test_a_seat_put_out_of_a_three_player_game_is_told(capsys):
     assert session.run([0]) == "abandoned"
     out = capsys.readouterr().out
     assert out.count("Blue is out — Blue has no pieces left") == 1, out
-    assert out.index("Blue is out") < out.index("Red (random) plays")
+    assert out.index("Blue is out") < out.index("Red (computer, random) plays")
 
 
 def test_hint_names_a_legal_turn_and_is_counted_in_the_record(tmp_path):
@@ -261,7 +264,7 @@ def test_an_abandoned_game_is_resumed_from_its_record(tmp_path):
     again = play(["--resume", str(old_path), "--records", str(tmp_path)], "undo\nquit\n")
     assert again.exit_code == 0, again.output
     assert f"resumed {old_path}" in again.output and "ply" in again.output
-    assert "Player 2 (greedy) plays" not in again.output  # seat 0 is to move: nobody plays before it
+    assert "Player 2 (computer, greedy) plays" not in again.output and " plays " not in again.output  # seat 0 is to move: nobody plays before it
     assert "taken back" in again.output  # undo reaches back into the first session
     new = saved_record(again.output)
     assert new.players == ["human", "greedy"] and new.seed == old.seed and new.options == old.options
@@ -321,7 +324,7 @@ def test_a_terminal_that_cannot_encode_the_board_gets_replacements_not_a_traceba
                           env=env, timeout=60)
     out, err = done.stdout.decode("ascii"), done.stderr.decode("ascii")
     assert done.returncode == 0, err
-    assert "Traceback" not in err and "Nibble ? seats: 0=human" in out
+    assert "Traceback" not in err and "Player 1 (seat 0): you ? Player 2 (seat 1): computer, random" in out
     assert "'??' is not a cell" in out
     assert "record saved:" in out
 
@@ -514,7 +517,7 @@ def test_resume_reads_the_seats_a_record_names_in_its_own_way(tmp_path):
     assert "seat 0" in refused.stderr and "'alice'" in refused.stderr and "--seat 0=" in refused.stderr
     again = play(["--resume", str(path), "--seat", "0=human", "--records", str(tmp_path / "new")], "quit\n")
     assert again.exit_code == 0, again.output
-    assert "seats: 0=human, 1=level:1 " in again.output
+    assert "Player 1 (seat 0): you · Player 2 (seat 1): computer, level 1\n" in again.output
     assert saved_record(again.output).players == ["human", "level:1"]
 
 
@@ -652,7 +655,7 @@ def run_in_terminal(args, typed, env):
 def test_a_dumb_terminal_gets_plain_prompts_without_cursor_escapes(tmp_path):
     out = run_in_terminal(["play", "fanorona", "--option", "size=telo", "--seat", "1=random",
                            "--records", str(tmp_path)], ["quit"], {"TERM": "dumb"})
-    assert "White move> " in out and "record saved:" in out, out
+    assert "Your move (White)> " in out and "record saved:" in out, out
     assert "\x1b" not in out, repr(out)  # no colour, cursor movement or position request
 
 
@@ -736,7 +739,7 @@ def test_slide_checkers_question_mark_lists_the_spec_canonical_order(tmp_path):
     listed = runner.invoke(app, ["moves", "slide-checkers"]).output.split()
     assert listed == sorted(listed) and listed.index("@d12") < listed.index("@d5") and len(listed) == 24
     out = play(["slide-checkers", "--records", str(tmp_path)], "?\nquit\n").output
-    assert out.split("Green move> ")[1].split() == listed
+    assert out.split("Your move (Green)> ")[1].split() == listed
 
 
 def test_replay_wraps_the_move_list_between_entries(tmp_path):
@@ -758,3 +761,36 @@ def test_replay_wraps_the_move_list_between_entries(tmp_path):
     assert all(re.fullmatch(f"{entry}(  {entry})*", line) for line in lines), lines
     assert all(len(line) <= console.width for line in lines) and len(lines) > 1
     assert re.findall(entry, " ".join(lines)) == [f"{i}.\u00a0{m}" for i, m in enumerate(record.moves, 1)]
+
+
+def test_the_terminal_says_who_plays_each_seat_and_when_it_is_your_move(tmp_path):
+    # it said "seats: 0=human, 1=level:1", "Black (level:1) plays" and "White move> ": seat specs,
+    # and a prompt that never said the move was yours; the browser says "Your move (White)" and
+    # "computer 1", and names a seat without a colour "You" or "Computer (level 1)"
+    out = play(["fanorona", "--option", "size=telo", "--seat", "1=level:1", "--seed", "1",
+                "--records", str(tmp_path)], "c1-b2A\nquit\n").output
+    assert "White (seat 0): you · Black (seat 1): computer, level 1\n" in out
+    assert "Your move (White)> " in out and "White move>" not in out
+    assert "Your move (White)> Black (computer, level 1) plays " in out and "level:1" not in out
+    out = play(["nibble", "--seed", "1", "--seat", "1=mcts:i5", "--option", "first_player=1",
+                "--records", str(tmp_path)], "quit\n").output
+    assert "Player 1 (seat 0): you · Player 2 (seat 1): computer, mcts:i5\n" in out
+    assert "\nPlayer 2 (computer, mcts:i5) plays " in out and "Your move (Player 1)> " in out
+    # two people at one terminal: neither is "you"; the prompt names the seat to move
+    out = play(["fanorona", "--option", "size=telo", "--seat", "1=human", "--records", str(tmp_path)],
+               "quit\n").output
+    assert "White (seat 0): a person · Black (seat 1): a person\n" in out and "White move> " in out
+    # replay names the seats the same way
+    record = next(p for p in sorted(tmp_path.iterdir()) if p.name.startswith("nibble"))
+    shown = runner.invoke(app, ["replay", str(record)]).output
+    assert "Player 1 (seat 0): a person · Player 2 (seat 1): computer, mcts:i5\n" in shown
+
+
+def test_play_help_fits_an_80_column_terminal(tmp_path):
+    # "hint ... (against the computer; counted in the record)" was 95 columns: an 80-column
+    # terminal broke it at the margin, its end under the command names
+    out = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)],
+               "help\nquit\n").output
+    help_text = out[out.index("Type a move"):out.index("help     this text") + len("help     this text")]
+    assert "           counted in the record)" in help_text
+    assert max(len(line) for line in help_text.splitlines()) <= 80

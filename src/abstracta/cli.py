@@ -424,7 +424,7 @@ def replay_cmd(
     seed = f"  seed={record.seed}" if record.seed is not None and not hidden else ""  # the seed makes the deal
     console.print(f"[bold]{game.title}[/]" + (f" {opts}" if opts else "") + seed)
     if record.players:
-        console.print("seats: " + ", ".join(f"{i}={p}" for i, p in enumerate(record.players)))
+        console.print(escape(seats_line(game, [seat_role(p) for p in record.players])), soft_wrap=True)
     console.print(format_move_list(record.moves, console.width), soft_wrap=True, markup=False, highlight=False)
     if not hidden:
         console.print(game.render(final))
@@ -526,7 +526,8 @@ def default_records_dir() -> Path:
 
 PLAY_HELP = """Type a move in the game's notation, or:
   ?        list the legal moves
-  hint     the analysis board's best turn for you (against the computer; counted in the record)
+  hint     the analysis board's best turn for you (against the computer;
+           counted in the record)
   undo     take back your last turn (against the computer)
   board    draw the board again
   resign   give up
@@ -718,6 +719,22 @@ def line_reader(interactive: bool | None = None) -> Any:
     return lambda prompt: console.input(prompt, markup=False)
 
 
+def seat_role(spec: str) -> str:
+    """Who plays a seat of this spec, in the browser's words: "a person", "computer, level 3", or
+    the search the spec names ("computer, mcts:1"); a record written elsewhere may hold a name."""
+    if spec == "human":
+        return "a person"
+    level = spec.removeprefix("level:")
+    return f"computer, level {level}" if level != spec else f"computer, {spec}"
+
+
+def seats_line(game: Game, roles: list[str]) -> str:
+    """Every seat by its name, its number for ``--seat`` and records, and who plays it:
+    "White (seat 0): you · Black (seat 1): computer, level 3"."""
+    seats = game.description.seats
+    return " · ".join(f"{seat_name(seats, i)} (seat {i}): {role}" for i, role in enumerate(roles))
+
+
 class PlaySession:
     """A terminal game: bots move by themselves, humans type moves at a prompt."""
 
@@ -745,6 +762,24 @@ class PlaySession:
         if seats[player].name is None and [i for i, b in enumerate(self.bots) if b is None] == [player]:
             return "You"
         return seat_name(seats, player)
+
+    def role(self, player: int) -> str:
+        """Who plays the seat: "you" when you are the only person, else :func:`seat_role`."""
+        if self.bots[player] is None and [i for i, b in enumerate(self.bots) if b is None] == [player]:
+            return "you"
+        return seat_role(self.seats[player])
+
+    def seats_line(self) -> str:
+        """Every seat by its name, its number for ``--seat`` and who plays it."""
+        return seats_line(self.game, [self.role(i) for i in range(len(self.seats))])
+
+    def prompt(self, player: int) -> str:
+        """The move prompt: whose turn, and that it is yours when you are the only person
+        ("Your move (White)> ", as the browser's status says); else the seat's name."""
+        name = self.who(player)
+        if self.role(player) == "you":
+            return f"Your move ({seat_name(self.game.description.seats, player)})> "
+        return f"{name} move> "
 
     def winners_text(self, returns: list[float]) -> str:
         winners = [self.who(i) for i, r in enumerate(returns) if r > 0]
@@ -871,9 +906,8 @@ class PlaySession:
 
     def _run(self, humans: list[int]) -> str | None:
         if humans:
-            console.print(f"[bold]{self.game.title}[/] — seats: "
-                          + ", ".join(f"{i}={s}" for i, s in enumerate(self.seats))
-                          + "   (type [bold]help[/] for commands and notation)")
+            console.print(f"[bold]{self.game.title}[/] — type [bold]help[/] for the commands and how to write a move")
+            console.print(escape(self.seats_line()), soft_wrap=True)
             if not views_differ(self.state, humans):
                 self.show()
         shown_ply = len(self.actions)
@@ -895,7 +929,7 @@ class PlaySession:
                     self.apply(action)
                     turn.append(action)
                 text = ", ".join(self.game.format_moves(before, turn))
-                console.print(f"{self.who(player)} ({self.seats[player]}) plays [bold]{text}[/]")
+                console.print(f"{self.who(player)} ({escape(self.role(player))}) plays [bold]{text}[/]")
                 bot_turns_in_a_row += 1
                 if humans and bot_turns_in_a_row == 3 * self.state.num_players:
                     # e.g. every human seat eliminated in a 3-4 player game: say so, keep showing play
@@ -919,8 +953,7 @@ class PlaySession:
                 self.show()
                 shown_ply = len(self.actions)
             try:
-                name = self.who(player)
-                line = self.read("Your move> " if name == "You" else f"{name} move> ").strip()
+                line = self.read(self.prompt(player)).strip()
             except (EOFError, KeyboardInterrupt) as exc:
                 console.print("\ngame abandoned")
                 self.interrupted = isinstance(exc, KeyboardInterrupt)
