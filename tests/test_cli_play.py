@@ -794,3 +794,22 @@ def test_play_help_fits_an_80_column_terminal(tmp_path):
     help_text = out[out.index("Type a move"):out.index("help     this text") + len("help     this text")]
     assert "           counted in the record)" in help_text
     assert max(len(line) for line in help_text.splitlines()) <= 80
+
+
+def test_every_board_fits_an_80_column_terminal():
+    # Fibonacci's legend (90 columns) and Slide Checkers' (96) were broken mid-phrase by an
+    # 80-column terminal ("Green (seat 1): c core, a" / "attacker, s support")
+    from abstracta import load_game
+    from abstracta.core.registry import registered_games
+
+    widest = {}
+    for name in registered_games():
+        for variant in load_game(name).description.variants:
+            game = load_game(name, **variant.options)
+            state = game.new_initial_state(seed=1)
+            for eyes in (None, 0):
+                board = game.render(state, eyes)
+                lines = (board.plain if hasattr(board, "plain") else str(board)).splitlines()
+                widest[name, str(variant.options), eyes] = max(len(line.rstrip()) for line in lines)
+    assert max(widest.values()) <= 80, {k: w for k, w in widest.items() if w > 80}
+    assert len(widest) >= 2 * 10  # every game and variant was drawn
