@@ -813,3 +813,33 @@ def test_every_board_fits_an_80_column_terminal():
                 widest[name, str(variant.options), eyes] = max(len(line.rstrip()) for line in lines)
     assert max(widest.values()) <= 80, {k: w for k, w in widest.items() if w > 80}
     assert len(widest) >= 2 * 10  # every game and variant was drawn
+
+
+def test_a_hint_cut_inside_a_long_turn_says_the_turn_goes_on(tmp_path, monkeypatch):
+    # Fibonacci's card variant opens with 3 moves; the analysis board's search reached 2 of them
+    # and the hint read "hint: a1-c6, then a2-d6" as if that were the whole turn
+    import dataclasses
+
+    from abstracta.ai import analysis
+
+    real = analysis.analyse
+
+    def first_action_only(state, viewer=None, budget=None, **kw):
+        found = real(state, viewer, 50)
+        first = dataclasses.replace(found.line[0], actions=found.line[0].actions[:1],
+                                    touched=found.line[0].touched[:1])
+        return dataclasses.replace(found, line=[first])
+
+    monkeypatch.setattr(analysis, "analyse", first_action_only)
+    result = play(["fibonacci", "--variant", "cards", "--seed", "6", "--seat", "1=random",
+                   "--records", str(tmp_path)], "hint\nquit\n")
+    assert result.exit_code == 0, result.output
+    hint = next(line for line in result.output.splitlines() if "hint: " in line)
+    move = hint.split("hint: ", 1)[1].split(",")[0]
+    assert hint.split("hint: ", 1)[1].startswith(
+        f"{move}, then the rest of the turn is yours to choose (the search stopped there)   (evaluation "), hint
+    # a hint of a whole turn says nothing of the kind
+    monkeypatch.setattr(analysis, "analyse", real)
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)],
+                  "hint\nquit\n")
+    assert "hint: " in result.output and "the rest of the turn" not in result.output

@@ -872,6 +872,10 @@ class PlaySession:
             probe.apply_action(actions[-1])
         first, *rest = self.game.format_moves(self.state, actions)  # each entry typed at its own prompt
         then = f", then {', '.join(rest)}" if rest else ""
+        # a search that stops inside a long turn (Fibonacci's six moves, a capture chain) names
+        # only its start: say so, or the hint reads as a whole turn that leaves moves over
+        if not probe.is_terminal() and probe.current_player() == player:
+            then += ", then the rest of the turn is yours to choose (the search stopped there)"
         whom = self.who(player)
         whom = "you" if whom == "You" else whom  # mid-sentence
         return f"hint: {first}{then}   (evaluation {result.display} for {whom}; {result.search})"
