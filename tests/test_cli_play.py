@@ -843,3 +843,53 @@ def test_a_hint_cut_inside_a_long_turn_says_the_turn_goes_on(tmp_path, monkeypat
     result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)],
                   "hint\nquit\n")
     assert "hint: " in result.output and "the rest of the turn" not in result.output
+
+
+def test_closing_the_terminal_saves_the_game(tmp_path):
+    # closing the terminal window (SIGHUP) or `kill` (SIGTERM) ended the process at once:
+    # no record, the game lost; now they stop it as Ctrl-C does, saved as abandoned
+    import os
+    import select
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import abstracta
+
+    src = os.path.dirname(os.path.dirname(abstracta.__file__))
+    for signum, records in ((signal.SIGHUP, tmp_path / "hup"), (signal.SIGTERM, tmp_path / "term")):
+        main, child = os.openpty()
+        proc = subprocess.Popen([sys.executable, "-m", "abstracta", "play", "fanorona", "--option", "size=telo",
+                                 "--seat", "1=random", "--seed", "1", "--records", str(records)],
+                                stdin=child, stdout=child, stderr=child,
+                                env={**os.environ, "PYTHONPATH": src, "TERM": "dumb"})
+        os.close(child)
+        out, prompts = b"", 0
+        deadline = time.monotonic() + 60
+        while prompts < 2 and time.monotonic() < deadline:
+            if select.select([main], [], [], 0.2)[0]:
+                out += os.read(main, 65536)
+            if out.rstrip().endswith(b">") and out.count(b"> ") > prompts:
+                prompts += 1
+                if prompts == 1:
+                    os.write(main, b"c1-b2A\r")
+        assert prompts == 2, out.decode()  # the move is played, the computer answered
+        if signum == signal.SIGHUP:
+            os.close(main)  # the window is gone: nothing can be printed any more
+        proc.send_signal(signum)
+        assert proc.wait(60) == 128 + signum
+        if signum == signal.SIGTERM:
+            while select.select([main], [], [], 0.5)[0]:
+                try:
+                    chunk = os.read(main, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            os.close(main)
+            assert b"game abandoned" in out and b"play on with: abstracta play --resume" in out, out.decode()
+        (saved,) = records.iterdir()
+        record = Record.load(saved)
+        assert record.termination == "abandoned" and record.moves[0] == "c1-b2A" and len(record.moves) >= 2

@@ -581,7 +581,8 @@ def play_cmd(
         session.hints = hint_counts(record.tags, game.num_players)
         console.print(f"resumed {resume} at ply {len(played)}", soft_wrap=True)
     try:
-        termination = session.run(humans)
+        with stopped_from_outside() as stop:
+            termination = session.run(humans)
     except Exception:
         # a bug of a bot or an engine: what was played is kept before the traceback
         console.print("[bold red]the game stopped on an error[/]; what was played is kept")
@@ -589,7 +590,44 @@ def play_cmd(
         raise
     save_played(session, game, initial, seats, tags, record, directory, termination)
     if session.interrupted:  # saved and the resume command printed; the shell's code for Ctrl-C
-        raise typer.Exit(130)
+        raise typer.Exit(128 + stop.signum if stop.signum else 130)
+
+
+class HungUp(KeyboardInterrupt):
+    """The terminal closed (SIGHUP) or the process was told to stop (SIGTERM) during ``play``:
+    handled as Ctrl-C is, the game saved as abandoned."""
+
+
+@contextlib.contextmanager
+def stopped_from_outside() -> Any:
+    """Turn SIGHUP and SIGTERM into :class:`HungUp` while a game is played: by default they end
+    the process at once, and closing the terminal window lost the whole game. Yields an object
+    whose ``signum`` is the signal received (else 0), for the exit code (128 + signum)."""
+    import os
+    import signal
+    import threading
+    import types
+
+    stop = types.SimpleNamespace(signum=0)
+    wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+    if threading.current_thread() is not threading.main_thread():  # only the main thread takes signals
+        yield stop
+        return
+
+    def hang_up(signum: int, _frame: Any) -> None:
+        stop.signum = signum
+        if signum == getattr(signal, "SIGHUP", None):
+            # no terminal any more: a print would fail (EIO) before the record is saved
+            for out in (console, err_console):
+                out.file = open(os.devnull, "w")  # noqa: SIM115 - for the rest of the process
+        raise HungUp
+
+    before = {signum: signal.signal(signum, hang_up) for signum in wanted}
+    try:
+        yield stop
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 def save_played(session: "PlaySession", game: Game, initial: State, seats: list[str], tags: dict[str, str],
@@ -991,6 +1029,8 @@ class PlaySession:
                 result = resignation_returns(self.state.num_players, player, seats_out(self.state))
                 try:
                     answer = self.read(f"Resign? Then {self.winners_text(result)}. [y/N] ").strip().lower()
+                except HungUp:  # the game stops: saved as abandoned, not resigned
+                    raise
                 except (EOFError, KeyboardInterrupt):
                     answer = ""
                 if answer not in ("y", "yes"):
