@@ -116,7 +116,13 @@ def test_card_game_never_shows_the_opponents_hand(tmp_path):
     result = play(["fibonacci-cards", "--seed", "1", "--option", "first_player=0", "--seat", "1=random",
                    "--records", str(tmp_path)], "Ks/1\nAd>1\ndraw\n99\n?\nboard\nquit\n")
     assert result.exit_code == 0, result.output
-    shown = result.output.replace(",", " ").replace("(", " ").replace(")", " ").split()
+    # a typed card the mover does not hold is named back as typed, in the same words for the
+    # opponent's card and a stock card: it tells nothing
+    said = result.output
+    for typed in ("Ks", "Ad"):
+        assert f"{typed} is not in your hand" in said
+        said = said.replace(f"{typed} is not in your hand", "")
+    shown = said.replace(",", " ").replace("(", " ").replace(")", " ").split()
     assert not hidden & set(shown), hidden & set(shown)
     assert "is not legal here" in result.output
 
@@ -846,8 +852,8 @@ def test_a_hint_cut_inside_a_long_turn_says_the_turn_goes_on(tmp_path, monkeypat
 
 
 def test_closing_the_terminal_saves_the_game(tmp_path):
-    # closing the terminal window (SIGHUP) or `kill` (SIGTERM) ended the process at once:
-    # no record, the game lost; now they stop it as Ctrl-C does, saved as abandoned
+    # closing the terminal window (SIGHUP, and the end of the terminal's input) ended the process
+    # at once: no record, the game lost; now it stops as Ctrl-C does, saved as abandoned
     import os
     import select
     import signal
@@ -858,38 +864,45 @@ def test_closing_the_terminal_saves_the_game(tmp_path):
     import abstracta
 
     src = os.path.dirname(os.path.dirname(abstracta.__file__))
-    for signum, records in ((signal.SIGHUP, tmp_path / "hup"), (signal.SIGTERM, tmp_path / "term")):
-        main, child = os.openpty()
-        proc = subprocess.Popen([sys.executable, "-m", "abstracta", "play", "fanorona", "--option", "size=telo",
-                                 "--seat", "1=random", "--seed", "1", "--records", str(records)],
-                                stdin=child, stdout=child, stderr=child,
-                                env={**os.environ, "PYTHONPATH": src, "TERM": "dumb"})
-        os.close(child)
-        out, prompts = b"", 0
-        deadline = time.monotonic() + 60
-        while prompts < 2 and time.monotonic() < deadline:
-            if select.select([main], [], [], 0.2)[0]:
-                out += os.read(main, 65536)
-            if out.rstrip().endswith(b">") and out.count(b"> ") > prompts:
-                prompts += 1
-                if prompts == 1:
-                    os.write(main, b"c1-b2A\r")
-        assert prompts == 2, out.decode()  # the move is played, the computer answered
-        if signum == signal.SIGHUP:
-            os.close(main)  # the window is gone: nothing can be printed any more
-        proc.send_signal(signum)
-        assert proc.wait(60) == 128 + signum
-        if signum == signal.SIGTERM:
-            while select.select([main], [], [], 0.5)[0]:
-                try:
-                    chunk = os.read(main, 65536)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                out += chunk
-            os.close(main)
-            assert b"game abandoned" in out and b"play on with: abstracta play --resume" in out, out.decode()
-        (saved,) = records.iterdir()
-        record = Record.load(saved)
-        assert record.termination == "abandoned" and record.moves[0] == "c1-b2A" and len(record.moves) >= 2
+    main, child = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "abstracta", "play", "fanorona", "--option", "size=telo",
+                             "--seat", "1=random", "--seed", "1", "--records", str(tmp_path)],
+                            stdin=child, stdout=child, stderr=child,
+                            env={**os.environ, "PYTHONPATH": src, "TERM": "dumb"})
+    os.close(child)
+    out, prompts = b"", 0
+    deadline = time.monotonic() + 60
+    while prompts < 2 and time.monotonic() < deadline:
+        if select.select([main], [], [], 0.2)[0]:
+            out += os.read(main, 65536)
+        if out.rstrip().endswith(b">") and out.count(b"> ") > prompts:
+            prompts += 1
+            if prompts == 1:
+                os.write(main, b"c1-b2A\r")
+    assert prompts == 2, out.decode()  # the move is played, the computer answered
+    proc.send_signal(signal.SIGHUP)
+    os.close(main)  # the window is gone: nothing can be printed any more
+    assert proc.wait(60) == 128 + signal.SIGHUP, out.decode()
+    (saved,) = tmp_path.iterdir()
+    record = Record.load(saved)
+    assert record.termination == "abandoned" and record.moves[0] == "c1-b2A" and len(record.moves) >= 2
+
+
+
+def test_the_end_of_a_card_game_shows_every_hand(capsys):
+    # the last board still said "Player 2: 2 cards (hidden)" although the game was over, and
+    # replay of the same record shows the whole deal
+    from abstracta import load_game
+    from abstracta.ai.levels import make_bot
+    from abstracta.cli import PlaySession
+
+    game = load_game("fibonacci-cards")
+    initial = game.state_from_text("2c 5d Jh | 7s | Kc,Qd | - | 0")  # 7s>1 empties seat 0's hand
+    lines = iter(["7s>1"])
+    session = PlaySession(game, initial, ["human", "random"], [None, make_bot("random", game, seed=1)],
+                          read=lambda prompt: next(lines))
+    assert session.run([0]) == "normal"
+    out = capsys.readouterr().out
+    last_board = out[out.rindex("piles"):]
+    assert "Player 2: Kc Qd" in last_board and "hidden" not in last_board, out
+    assert "You win" in last_board

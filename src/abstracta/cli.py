@@ -580,47 +580,57 @@ def play_cmd(
         tags = {k: v for k, v in record.tags.items() if k != "date"}
         session.hints = hint_counts(record.tags, game.num_players)
         console.print(f"resumed {resume} at ply {len(played)}", soft_wrap=True)
-    try:
-        with stopped_from_outside() as stop:
+    with stopped_from_outside() as stop:
+        try:
             termination = session.run(humans)
-    except Exception:
-        # a bug of a bot or an engine: what was played is kept before the traceback
-        console.print("[bold red]the game stopped on an error[/]; what was played is kept")
-        save_played(session, game, initial, seats, tags, record, directory, "abandoned")
-        raise
-    save_played(session, game, initial, seats, tags, record, directory, termination)
-    if session.interrupted:  # saved and the resume command printed; the shell's code for Ctrl-C
+        except Exception:
+            # a bug of a bot or an engine, or a terminal gone (EIO): what was played is saved first
+            stop.armed = False
+            save_played(session, game, initial, seats, tags, record, directory, "abandoned")
+            with contextlib.suppress(OSError):
+                console.print("[bold red]the game stopped on an error[/]; what was played is kept")
+            raise
+        # a signal from now on waits for the record: the game is over or abandoned already
+        stop.armed = False
+        save_played(session, game, initial, seats, tags, record, directory, termination)
+    if session.interrupted or stop.signum:  # saved and the resume command printed; the shell's code for Ctrl-C
         raise typer.Exit(128 + stop.signum if stop.signum else 130)
 
 
 class HungUp(KeyboardInterrupt):
-    """The terminal closed (SIGHUP) or the process was told to stop (SIGTERM) during ``play``:
-    handled as Ctrl-C is, the game saved as abandoned."""
+    """The terminal closed (SIGHUP) during ``play``: handled as Ctrl-C is, the game saved as
+    abandoned."""
 
 
 @contextlib.contextmanager
 def stopped_from_outside() -> Any:
-    """Turn SIGHUP and SIGTERM into :class:`HungUp` while a game is played: by default they end
-    the process at once, and closing the terminal window lost the whole game. Yields an object
-    whose ``signum`` is the signal received (else 0), for the exit code (128 + signum)."""
+    """Turn SIGHUP into :class:`HungUp` while a game is played: by default it ends the process at
+    once, and closing the terminal window lost the whole game. (Not SIGTERM: a signal taken by
+    another thread, e.g. a native library's, does not wake the main thread from its read of the
+    next line, and ``kill`` would wait for one; the closed terminal ends that read.) Yields an object
+    whose ``signum`` is the signal received (else 0), for the exit code (128 + signum), and
+    ``armed``: whether a signal stops the game now (after it, the record is being saved: a
+    signal then is only noted; the terminal closing gives end of input and SIGHUP in either order)."""
     import os
     import signal
     import threading
     import types
 
-    stop = types.SimpleNamespace(signum=0)
-    wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+    stop = types.SimpleNamespace(signum=0, armed=True)
+    wanted = [signal.SIGHUP] if hasattr(signal, "SIGHUP") else []
     if threading.current_thread() is not threading.main_thread():  # only the main thread takes signals
         yield stop
         return
 
     def hang_up(signum: int, _frame: Any) -> None:
+        if stop.signum:  # once: a second raise could land in the first one's handling
+            return
         stop.signum = signum
-        if signum == getattr(signal, "SIGHUP", None):
-            # no terminal any more: a print would fail (EIO) before the record is saved
-            for out in (console, err_console):
-                out.file = open(os.devnull, "w")  # noqa: SIM115 - for the rest of the process
-        raise HungUp
+        # no terminal any more: a print would fail (EIO) before the record is saved
+        for out in (console, err_console):
+            out.file = open(os.devnull, "w")  # noqa: SIM115 - for the rest of the process
+        if stop.armed:
+            raise HungUp
 
     before = {signum: signal.signal(signum, hang_up) for signum in wanted}
     try:
@@ -827,8 +837,8 @@ class PlaySession:
 
     def view_for(self) -> int | None:
         humans = [i for i, b in enumerate(self.bots) if b is None]
-        if not self.game.has_hidden_information:
-            return None
+        if not self.game.has_hidden_information or self.state.is_terminal():
+            return None  # a finished game shows the whole deal, as replay shows it
         player = self.state.current_player()
         if player in humans:
             return player
