@@ -30,7 +30,7 @@ def test_human_session_help_list_bad_input_undo_resign(tmp_path):
     assert "Traceback" not in out
     assert "taken back" in out and "not resigned; play on" in out
     assert "Resign? Then Black wins. [y/N]" in out and "White resigns — Black wins" in out
-    assert "White move> " in out and "seat 0 move>" not in out
+    assert "Your move (White)> " in out and "seat 0 move>" not in out
     assert "legal here: b2-c3A  c2-c3A  d2-c3A  d3-c3A  d3-c3W" in out  # after the bad moves
     record = saved_record(out)
     assert record.moves == [] and record.termination == "resignation" and record.result == [-1.0, 1.0]
@@ -116,7 +116,13 @@ def test_card_game_never_shows_the_opponents_hand(tmp_path):
     result = play(["fibonacci-cards", "--seed", "1", "--option", "first_player=0", "--seat", "1=random",
                    "--records", str(tmp_path)], "Ks/1\nAd>1\ndraw\n99\n?\nboard\nquit\n")
     assert result.exit_code == 0, result.output
-    shown = result.output.replace(",", " ").replace("(", " ").replace(")", " ").split()
+    # a typed card the mover does not hold is named back as typed, in the same words for the
+    # opponent's card and a stock card: it tells nothing
+    said = result.output
+    for typed in ("Ks", "Ad"):
+        assert f"{typed} is not in your hand" in said
+        said = said.replace(f"{typed} is not in your hand", "")
+    shown = said.replace(",", " ").replace("(", " ").replace(")", " ").split()
     assert not hidden & set(shown), hidden & set(shown)
     assert "is not legal here" in result.output
 
@@ -201,8 +207,11 @@ def test_colourless_seats_are_named_as_in_the_browser_everywhere(tmp_path):
                    "--records", str(tmp_path)], "resign\ny\n")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "seat 0" not in out.lower() and "Seat 1" not in out and "seat 1 to move" not in out, out
-    assert "Player 2 (random) plays" in out and "Player 1 to move" in out
+    # the seats line gives the numbers --seat takes, as the result line does: "Player 1 (seat 0): you"
+    head, seats_line, body = out.split("\n", 2)
+    assert seats_line == "Player 1 (seat 0): you · Player 2 (seat 1): computer, random"
+    assert "seat 0" not in body.lower() and "Seat 1" not in out and "seat 1 to move" not in out, out
+    assert "Player 2 (computer, random) plays" in out and "Player 1 to move" in out
     assert "Resign? Then Player 2 wins. [y/N]" in out and "You resign — Player 2 wins" in out  # not "You resigns"
 
 
@@ -222,7 +231,7 @@ def test_a_seat_put_out_of_a_three_player_game_is_told(capsys):
     assert session.run([0]) == "abandoned"
     out = capsys.readouterr().out
     assert out.count("Blue is out — Blue has no pieces left") == 1, out
-    assert out.index("Blue is out") < out.index("Red (random) plays")
+    assert out.index("Blue is out") < out.index("Red (computer, random) plays")
 
 
 def test_hint_names_a_legal_turn_and_is_counted_in_the_record(tmp_path):
@@ -261,7 +270,7 @@ def test_an_abandoned_game_is_resumed_from_its_record(tmp_path):
     again = play(["--resume", str(old_path), "--records", str(tmp_path)], "undo\nquit\n")
     assert again.exit_code == 0, again.output
     assert f"resumed {old_path}" in again.output and "ply" in again.output
-    assert "Player 2 (greedy) plays" not in again.output  # seat 0 is to move: nobody plays before it
+    assert "Player 2 (computer, greedy) plays" not in again.output and " plays " not in again.output  # seat 0 is to move: nobody plays before it
     assert "taken back" in again.output  # undo reaches back into the first session
     new = saved_record(again.output)
     assert new.players == ["human", "greedy"] and new.seed == old.seed and new.options == old.options
@@ -321,7 +330,7 @@ def test_a_terminal_that_cannot_encode_the_board_gets_replacements_not_a_traceba
                           env=env, timeout=60)
     out, err = done.stdout.decode("ascii"), done.stderr.decode("ascii")
     assert done.returncode == 0, err
-    assert "Traceback" not in err and "Nibble ? seats: 0=human" in out
+    assert "Traceback" not in err and "Player 1 (seat 0): you ? Player 2 (seat 1): computer, random" in out
     assert "'??' is not a cell" in out
     assert "record saved:" in out
 
@@ -514,7 +523,7 @@ def test_resume_reads_the_seats_a_record_names_in_its_own_way(tmp_path):
     assert "seat 0" in refused.stderr and "'alice'" in refused.stderr and "--seat 0=" in refused.stderr
     again = play(["--resume", str(path), "--seat", "0=human", "--records", str(tmp_path / "new")], "quit\n")
     assert again.exit_code == 0, again.output
-    assert "seats: 0=human, 1=level:1 " in again.output
+    assert "Player 1 (seat 0): you · Player 2 (seat 1): computer, level 1\n" in again.output
     assert saved_record(again.output).players == ["human", "level:1"]
 
 
@@ -652,7 +661,7 @@ def run_in_terminal(args, typed, env):
 def test_a_dumb_terminal_gets_plain_prompts_without_cursor_escapes(tmp_path):
     out = run_in_terminal(["play", "fanorona", "--option", "size=telo", "--seat", "1=random",
                            "--records", str(tmp_path)], ["quit"], {"TERM": "dumb"})
-    assert "White move> " in out and "record saved:" in out, out
+    assert "Your move (White)> " in out and "record saved:" in out, out
     assert "\x1b" not in out, repr(out)  # no colour, cursor movement or position request
 
 
@@ -736,7 +745,7 @@ def test_slide_checkers_question_mark_lists_the_spec_canonical_order(tmp_path):
     listed = runner.invoke(app, ["moves", "slide-checkers"]).output.split()
     assert listed == sorted(listed) and listed.index("@d12") < listed.index("@d5") and len(listed) == 24
     out = play(["slide-checkers", "--records", str(tmp_path)], "?\nquit\n").output
-    assert out.split("Green move> ")[1].split() == listed
+    assert out.split("Your move (Green)> ")[1].split() == listed
 
 
 def test_replay_wraps_the_move_list_between_entries(tmp_path):
@@ -758,3 +767,142 @@ def test_replay_wraps_the_move_list_between_entries(tmp_path):
     assert all(re.fullmatch(f"{entry}(  {entry})*", line) for line in lines), lines
     assert all(len(line) <= console.width for line in lines) and len(lines) > 1
     assert re.findall(entry, " ".join(lines)) == [f"{i}.\u00a0{m}" for i, m in enumerate(record.moves, 1)]
+
+
+def test_the_terminal_says_who_plays_each_seat_and_when_it_is_your_move(tmp_path):
+    # it said "seats: 0=human, 1=level:1", "Black (level:1) plays" and "White move> ": seat specs,
+    # and a prompt that never said the move was yours; the browser says "Your move (White)" and
+    # "computer 1", and names a seat without a colour "You" or "Computer (level 1)"
+    out = play(["fanorona", "--option", "size=telo", "--seat", "1=level:1", "--seed", "1",
+                "--records", str(tmp_path)], "c1-b2A\nquit\n").output
+    assert "White (seat 0): you · Black (seat 1): computer, level 1\n" in out
+    assert "Your move (White)> " in out and "White move>" not in out
+    assert "Your move (White)> Black (computer, level 1) plays " in out and "level:1" not in out
+    out = play(["nibble", "--seed", "1", "--seat", "1=mcts:i5", "--option", "first_player=1",
+                "--records", str(tmp_path)], "quit\n").output
+    assert "Player 1 (seat 0): you · Player 2 (seat 1): computer, mcts:i5\n" in out
+    assert "\nPlayer 2 (computer, mcts:i5) plays " in out and "Your move (Player 1)> " in out
+    # two people at one terminal: neither is "you"; the prompt names the seat to move
+    out = play(["fanorona", "--option", "size=telo", "--seat", "1=human", "--records", str(tmp_path)],
+               "quit\n").output
+    assert "White (seat 0): a person · Black (seat 1): a person\n" in out and "White move> " in out
+    # replay names the seats the same way
+    record = next(p for p in sorted(tmp_path.iterdir()) if p.name.startswith("nibble"))
+    shown = runner.invoke(app, ["replay", str(record)]).output
+    assert "Player 1 (seat 0): a person · Player 2 (seat 1): computer, mcts:i5\n" in shown
+
+
+def test_play_help_fits_an_80_column_terminal(tmp_path):
+    # "hint ... (against the computer; counted in the record)" was 95 columns: an 80-column
+    # terminal broke it at the margin, its end under the command names
+    out = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)],
+               "help\nquit\n").output
+    help_text = out[out.index("Type a move"):out.index("help     this text") + len("help     this text")]
+    assert "           counted in the record)" in help_text
+    assert max(len(line) for line in help_text.splitlines()) <= 80
+
+
+def test_every_board_fits_an_80_column_terminal():
+    # Fibonacci's legend (90 columns) and Slide Checkers' (96) were broken mid-phrase by an
+    # 80-column terminal ("Green (seat 1): c core, a" / "attacker, s support")
+    from abstracta import load_game
+    from abstracta.core.registry import registered_games
+
+    widest = {}
+    for name in registered_games():
+        for variant in load_game(name).description.variants:
+            game = load_game(name, **variant.options)
+            state = game.new_initial_state(seed=1)
+            for eyes in (None, 0):
+                board = game.render(state, eyes)
+                lines = (board.plain if hasattr(board, "plain") else str(board)).splitlines()
+                widest[name, str(variant.options), eyes] = max(len(line.rstrip()) for line in lines)
+    assert max(widest.values()) <= 80, {k: w for k, w in widest.items() if w > 80}
+    assert len(widest) >= 2 * 10  # every game and variant was drawn
+
+
+def test_a_hint_cut_inside_a_long_turn_says_the_turn_goes_on(tmp_path, monkeypatch):
+    # Fibonacci's card variant opens with 3 moves; the analysis board's search reached 2 of them
+    # and the hint read "hint: a1-c6, then a2-d6" as if that were the whole turn
+    import dataclasses
+
+    from abstracta.ai import analysis
+
+    real = analysis.analyse
+
+    def first_action_only(state, viewer=None, budget=None, **kw):
+        found = real(state, viewer, 50)
+        first = dataclasses.replace(found.line[0], actions=found.line[0].actions[:1],
+                                    touched=found.line[0].touched[:1])
+        return dataclasses.replace(found, line=[first])
+
+    monkeypatch.setattr(analysis, "analyse", first_action_only)
+    result = play(["fibonacci", "--variant", "cards", "--seed", "6", "--seat", "1=random",
+                   "--records", str(tmp_path)], "hint\nquit\n")
+    assert result.exit_code == 0, result.output
+    hint = next(line for line in result.output.splitlines() if "hint: " in line)
+    move = hint.split("hint: ", 1)[1].split(",")[0]
+    assert hint.split("hint: ", 1)[1].startswith(
+        f"{move}, then the rest of the turn is yours to choose (the search stopped there)   (evaluation "), hint
+    # a hint of a whole turn says nothing of the kind
+    monkeypatch.setattr(analysis, "analyse", real)
+    result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)],
+                  "hint\nquit\n")
+    assert "hint: " in result.output and "the rest of the turn" not in result.output
+
+
+def test_closing_the_terminal_saves_the_game(tmp_path):
+    # closing the terminal window (SIGHUP, and the end of the terminal's input) ended the process
+    # at once: no record, the game lost; now it stops as Ctrl-C does, saved as abandoned
+    import os
+    import select
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import abstracta
+
+    src = os.path.dirname(os.path.dirname(abstracta.__file__))
+    main, child = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "abstracta", "play", "fanorona", "--option", "size=telo",
+                             "--seat", "1=random", "--seed", "1", "--records", str(tmp_path)],
+                            stdin=child, stdout=child, stderr=child,
+                            env={**os.environ, "PYTHONPATH": src, "TERM": "dumb"})
+    os.close(child)
+    out, prompts = b"", 0
+    deadline = time.monotonic() + 60
+    while prompts < 2 and time.monotonic() < deadline:
+        if select.select([main], [], [], 0.2)[0]:
+            out += os.read(main, 65536)
+        if out.rstrip().endswith(b">") and out.count(b"> ") > prompts:
+            prompts += 1
+            if prompts == 1:
+                os.write(main, b"c1-b2A\r")
+    assert prompts == 2, out.decode()  # the move is played, the computer answered
+    proc.send_signal(signal.SIGHUP)
+    os.close(main)  # the window is gone: nothing can be printed any more
+    assert proc.wait(60) == 128 + signal.SIGHUP, out.decode()
+    (saved,) = tmp_path.iterdir()
+    record = Record.load(saved)
+    assert record.termination == "abandoned" and record.moves[0] == "c1-b2A" and len(record.moves) >= 2
+
+
+
+def test_the_end_of_a_card_game_shows_every_hand(capsys):
+    # the last board still said "Player 2: 2 cards (hidden)" although the game was over, and
+    # replay of the same record shows the whole deal
+    from abstracta import load_game
+    from abstracta.ai.levels import make_bot
+    from abstracta.cli import PlaySession
+
+    game = load_game("fibonacci-cards")
+    initial = game.state_from_text("2c 5d Jh | 7s | Kc,Qd | - | 0")  # 7s>1 empties seat 0's hand
+    lines = iter(["7s>1"])
+    session = PlaySession(game, initial, ["human", "random"], [None, make_bot("random", game, seed=1)],
+                          read=lambda prompt: next(lines))
+    assert session.run([0]) == "normal"
+    out = capsys.readouterr().out
+    last_board = out[out.rindex("piles"):]
+    assert "Player 2: Kc Qd" in last_board and "hidden" not in last_board, out
+    assert "You win" in last_board

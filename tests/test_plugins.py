@@ -47,7 +47,7 @@ def test_every_command_takes_the_plugin(plugin_dir):
     played = subprocess.run([sys.executable, "-m", "abstracta", "play", "tictactoe", "--seat", "1=level:2",
                              "--records", str(plugin_dir / "records")], input="b2\nquit\n", env=env_with(plugin_dir),
                             capture_output=True, text=True, timeout=120)
-    assert played.returncode == 0 and "O (level:2) plays" in played.stdout
+    assert played.returncode == 0 and "O (computer, level 2) plays" in played.stdout
 
 
 def test_the_example_passes_its_own_tests(plugin_dir):

@@ -424,7 +424,7 @@ def replay_cmd(
     seed = f"  seed={record.seed}" if record.seed is not None and not hidden else ""  # the seed makes the deal
     console.print(f"[bold]{game.title}[/]" + (f" {opts}" if opts else "") + seed)
     if record.players:
-        console.print("seats: " + ", ".join(f"{i}={p}" for i, p in enumerate(record.players)))
+        console.print(escape(seats_line(game, [seat_role(p) for p in record.players])), soft_wrap=True)
     console.print(format_move_list(record.moves, console.width), soft_wrap=True, markup=False, highlight=False)
     if not hidden:
         console.print(game.render(final))
@@ -526,7 +526,8 @@ def default_records_dir() -> Path:
 
 PLAY_HELP = """Type a move in the game's notation, or:
   ?        list the legal moves
-  hint     the analysis board's best turn for you (against the computer; counted in the record)
+  hint     the analysis board's best turn for you (against the computer;
+           counted in the record)
   undo     take back your last turn (against the computer)
   board    draw the board again
   resign   give up
@@ -579,16 +580,64 @@ def play_cmd(
         tags = {k: v for k, v in record.tags.items() if k != "date"}
         session.hints = hint_counts(record.tags, game.num_players)
         console.print(f"resumed {resume} at ply {len(played)}", soft_wrap=True)
+    with stopped_from_outside() as stop:
+        try:
+            termination = session.run(humans)
+        except Exception:
+            # a bug of a bot or an engine, or a terminal gone (EIO): what was played is saved first
+            stop.armed = False
+            save_played(session, game, initial, seats, tags, record, directory, "abandoned")
+            with contextlib.suppress(OSError):
+                console.print("[bold red]the game stopped on an error[/]; what was played is kept")
+            raise
+        # a signal from now on waits for the record: the game is over or abandoned already
+        stop.armed = False
+        save_played(session, game, initial, seats, tags, record, directory, termination)
+    if session.interrupted or stop.signum:  # saved and the resume command printed; the shell's code for Ctrl-C
+        raise typer.Exit(128 + stop.signum if stop.signum else 130)
+
+
+class HungUp(KeyboardInterrupt):
+    """The terminal closed (SIGHUP) during ``play``: handled as Ctrl-C is, the game saved as
+    abandoned."""
+
+
+@contextlib.contextmanager
+def stopped_from_outside() -> Any:
+    """Turn SIGHUP into :class:`HungUp` while a game is played: by default it ends the process at
+    once, and closing the terminal window lost the whole game. (Not SIGTERM: a signal taken by
+    another thread, e.g. a native library's, does not wake the main thread from its read of the
+    next line, and ``kill`` would wait for one; the closed terminal ends that read.) Yields an object
+    whose ``signum`` is the signal received (else 0), for the exit code (128 + signum), and
+    ``armed``: whether a signal stops the game now (after it, the record is being saved: a
+    signal then is only noted; the terminal closing gives end of input and SIGHUP in either order)."""
+    import os
+    import signal
+    import threading
+    import types
+
+    stop = types.SimpleNamespace(signum=0, armed=True)
+    wanted = [signal.SIGHUP] if hasattr(signal, "SIGHUP") else []
+    if threading.current_thread() is not threading.main_thread():  # only the main thread takes signals
+        yield stop
+        return
+
+    def hang_up(signum: int, _frame: Any) -> None:
+        if stop.signum:  # once: a second raise could land in the first one's handling
+            return
+        stop.signum = signum
+        # no terminal any more: a print would fail (EIO) before the record is saved
+        for out in (console, err_console):
+            out.file = open(os.devnull, "w")  # noqa: SIM115 - for the rest of the process
+        if stop.armed:
+            raise HungUp
+
+    before = {signum: signal.signal(signum, hang_up) for signum in wanted}
     try:
-        termination = session.run(humans)
-    except Exception:
-        # a bug of a bot or an engine: what was played is kept before the traceback
-        console.print("[bold red]the game stopped on an error[/]; what was played is kept")
-        save_played(session, game, initial, seats, tags, record, directory, "abandoned")
-        raise
-    save_played(session, game, initial, seats, tags, record, directory, termination)
-    if session.interrupted:  # saved and the resume command printed; the shell's code for Ctrl-C
-        raise typer.Exit(130)
+        yield stop
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 def save_played(session: "PlaySession", game: Game, initial: State, seats: list[str], tags: dict[str, str],
@@ -718,6 +767,22 @@ def line_reader(interactive: bool | None = None) -> Any:
     return lambda prompt: console.input(prompt, markup=False)
 
 
+def seat_role(spec: str) -> str:
+    """Who plays a seat of this spec, in the browser's words: "a person", "computer, level 3", or
+    the search the spec names ("computer, mcts:1"); a record written elsewhere may hold a name."""
+    if spec == "human":
+        return "a person"
+    level = spec.removeprefix("level:")
+    return f"computer, level {level}" if level != spec else f"computer, {spec}"
+
+
+def seats_line(game: Game, roles: list[str]) -> str:
+    """Every seat by its name, its number for ``--seat`` and records, and who plays it:
+    "White (seat 0): you · Black (seat 1): computer, level 3"."""
+    seats = game.description.seats
+    return " · ".join(f"{seat_name(seats, i)} (seat {i}): {role}" for i, role in enumerate(roles))
+
+
 class PlaySession:
     """A terminal game: bots move by themselves, humans type moves at a prompt."""
 
@@ -746,6 +811,24 @@ class PlaySession:
             return "You"
         return seat_name(seats, player)
 
+    def role(self, player: int) -> str:
+        """Who plays the seat: "you" when you are the only person, else :func:`seat_role`."""
+        if self.bots[player] is None and [i for i, b in enumerate(self.bots) if b is None] == [player]:
+            return "you"
+        return seat_role(self.seats[player])
+
+    def seats_line(self) -> str:
+        """Every seat by its name, its number for ``--seat`` and who plays it."""
+        return seats_line(self.game, [self.role(i) for i in range(len(self.seats))])
+
+    def prompt(self, player: int) -> str:
+        """The move prompt: whose turn, and that it is yours when you are the only person
+        ("Your move (White)> ", as the browser's status says); else the seat's name."""
+        name = self.who(player)
+        if self.role(player) == "you":
+            return f"Your move ({seat_name(self.game.description.seats, player)})> "
+        return f"{name} move> "
+
     def winners_text(self, returns: list[float]) -> str:
         winners = [self.who(i) for i, r in enumerate(returns) if r > 0]
         if not winners:
@@ -754,8 +837,8 @@ class PlaySession:
 
     def view_for(self) -> int | None:
         humans = [i for i, b in enumerate(self.bots) if b is None]
-        if not self.game.has_hidden_information:
-            return None
+        if not self.game.has_hidden_information or self.state.is_terminal():
+            return None  # a finished game shows the whole deal, as replay shows it
         player = self.state.current_player()
         if player in humans:
             return player
@@ -837,6 +920,10 @@ class PlaySession:
             probe.apply_action(actions[-1])
         first, *rest = self.game.format_moves(self.state, actions)  # each entry typed at its own prompt
         then = f", then {', '.join(rest)}" if rest else ""
+        # a search that stops inside a long turn (Fibonacci's six moves, a capture chain) names
+        # only its start: say so, or the hint reads as a whole turn that leaves moves over
+        if not probe.is_terminal() and probe.current_player() == player:
+            then += ", then the rest of the turn is yours to choose (the search stopped there)"
         whom = self.who(player)
         whom = "you" if whom == "You" else whom  # mid-sentence
         return f"hint: {first}{then}   (evaluation {result.display} for {whom}; {result.search})"
@@ -871,9 +958,8 @@ class PlaySession:
 
     def _run(self, humans: list[int]) -> str | None:
         if humans:
-            console.print(f"[bold]{self.game.title}[/] — seats: "
-                          + ", ".join(f"{i}={s}" for i, s in enumerate(self.seats))
-                          + "   (type [bold]help[/] for commands and notation)")
+            console.print(f"[bold]{self.game.title}[/] — type [bold]help[/] for the commands and how to write a move")
+            console.print(escape(self.seats_line()), soft_wrap=True)
             if not views_differ(self.state, humans):
                 self.show()
         shown_ply = len(self.actions)
@@ -895,7 +981,7 @@ class PlaySession:
                     self.apply(action)
                     turn.append(action)
                 text = ", ".join(self.game.format_moves(before, turn))
-                console.print(f"{self.who(player)} ({self.seats[player]}) plays [bold]{text}[/]")
+                console.print(f"{self.who(player)} ({escape(self.role(player))}) plays [bold]{text}[/]")
                 bot_turns_in_a_row += 1
                 if humans and bot_turns_in_a_row == 3 * self.state.num_players:
                     # e.g. every human seat eliminated in a 3-4 player game: say so, keep showing play
@@ -919,8 +1005,7 @@ class PlaySession:
                 self.show()
                 shown_ply = len(self.actions)
             try:
-                name = self.who(player)
-                line = self.read("Your move> " if name == "You" else f"{name} move> ").strip()
+                line = self.read(self.prompt(player)).strip()
             except (EOFError, KeyboardInterrupt) as exc:
                 console.print("\ngame abandoned")
                 self.interrupted = isinstance(exc, KeyboardInterrupt)
@@ -954,6 +1039,8 @@ class PlaySession:
                 result = resignation_returns(self.state.num_players, player, seats_out(self.state))
                 try:
                     answer = self.read(f"Resign? Then {self.winners_text(result)}. [y/N] ").strip().lower()
+                except HungUp:  # the game stops: saved as abandoned, not resigned
+                    raise
                 except (EOFError, KeyboardInterrupt):
                     answer = ""
                 if answer not in ("y", "yes"):

@@ -582,3 +582,28 @@ def test_random_playouts_match_a_naive_reference(seed):
             break
         assert state.legal_action_strings() == expected, state.to_text()
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_an_illegal_play_says_why():
+    # "'Qc/1' is not legal here" said nothing of why (§3, §4): a player had to work it out
+    def why(text, position):
+        with pytest.raises(IllegalActionError) as refused:
+            pos(position).string_to_action(text)
+        return str(refused.value)
+
+    start = "Kh Kd Jd | Ad,3d,Qc | Kc | 7s,8c | 0"
+    assert why("Qc>1", start) == ("'Qc>1' is not legal here: Qc is worth 12, and a sum play needs pile 1 and "
+                                  "another pile to add up to it, or all three piles (the piles show 13, 13, 11)")
+    assert why("3d/3", start) == ("'3d/3' is not legal here: a cut needs a card of the rank of pile 3's top card "
+                                  "(Jd), not cut already, and pile 3 and another pile over 14 together "
+                                  "(the piles show 13, 13, 11)")
+    assert why("Kc/1", start) == "'Kc/1' is not legal here: Kc is not in your hand"
+    assert why("draw", "Qh Kd Jd | Kh | Kc | 7s | 0") == \
+        "'draw' is not legal here: you draw only when no card of your hand can be played"
+    assert why("pass", "Qh Kd Jd | Kh | Kc | 7s | 0") == "'pass' is not legal here: a card of your hand can be played"
+    assert why("pass", "2c 5d Jh | 4c,6d | Kc | 7s,8c | 0") == \
+        "'pass' is not legal here: you pass only when the stock is empty; draw"
+    assert why("draw", "2c 5d Jh | 4c,6d | Kc | - | 0") == "'draw' is not legal here: the stock is empty; pass"
+    drawn = "2c 5d Jh | 4c,6d,7h,7s | Kc | 8c | 0 D"
+    assert why("7h>1", drawn) == "'7h>1' is not legal here: only the card you drew, 7s, may be played now"
+    assert why("draw", drawn) == "'draw' is not legal here: you have drawn already; play the drawn card, 7s"

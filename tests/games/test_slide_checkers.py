@@ -442,3 +442,20 @@ def test_placement_turns_do_not_count_towards_the_hundred_turns_without_a_jump()
     assert state.to_text().endswith(" M B nj=1")
     with pytest.raises(PositionError, match="nj= and passes= belong to the movement phase"):
         game.state_from_text("Ge4,Bl12 P:6/6 G nj=3")
+
+
+def test_an_illegal_action_says_why_in_words_not_in_position_text():
+    # a move typed during placement was refused "'b6-c7' is not a legal action in '- P:7/7 G'":
+    # the position text, which a player at the prompt or in the browser's move box cannot read
+    state = two().new_initial_state()
+    for typed, why in (("b6-c7", "the pieces are still being placed (@e4 places one on e4)"),
+                       ("c9>d8*f8r", "the pieces are still being placed"),
+                       ("@a1", "a piece goes on an empty square of your colour, not next to another seat's piece")):
+        with pytest.raises(IllegalActionError) as refused:
+            state.string_to_action(typed)
+        assert str(refused.value).startswith(f"{typed!r} is not legal here: {why}")
+        assert "P:7/7" not in str(refused.value)
+    moving = two().state_from_text("Bl12,Ge4 M G")
+    with pytest.raises(IllegalActionError) as refused:
+        moving.string_to_action("e4-h7")
+    assert str(refused.value) == "'e4-h7' is not a legal action here"

@@ -54,7 +54,7 @@ def render(state: "FibonacciState", player: int | None = None) -> Text:
         out.append(f"  {NAME[cells[-1]]}", style="cyan")
         out.append("\n")
     out.append("Red (seat 0): ", style="bold red")
-    out.append("C core, A attacker, S support   ")
+    out.append("C core, A attacker, S support\n")  # both on one line are 90 columns
     out.append("Green (seat 1): ", style="bold green")
     out.append("c core, a attacker, s support\n")
     return out

@@ -18,8 +18,8 @@ from ...core.game import CHANCE, TERMINAL, Game, State, check_action_in, check_p
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
 from .cards import (
-    ACTION_INDEX, ACTION_KEY, ACTION_STR, CARD_STR, CUT, DRAW, FOLDED_INDEX, NUM_ACTIONS, NUM_CARDS, PASS,
-    config_of, config_table, pile_code,
+    ACTION_INDEX, ACTION_KEY, ACTION_STR, CARD_STR, CUT, DRAW, FOLDED_INDEX, HAND_VALUE, NUM_ACTIONS, NUM_CARDS,
+    PASS, config_of, config_table, pile_code, table_values,
 )
 from .notation import format_position, parse_position
 from .view import FibonacciCardsView
@@ -295,8 +295,36 @@ class FibonacciCardsState(FibonacciCardsView, State):
         if action not in self.legal_actions():
             if self._terminal:
                 raise IllegalActionError(f"{wanted!r}: the game is over")
-            raise IllegalActionError(f"{wanted!r} is not legal here")
+            raise IllegalActionError(f"{wanted!r} is not legal here{self._why_not(action)}")
         return action
+
+    def _why_not(self, action: int) -> str:
+        """Why the mover may not make ``action`` here (§3, §4), as ": …" to follow "is not legal
+        here"; it names only the mover's own cards and the table."""
+        if self._pending:
+            return ""
+        legal = self.legal_actions()
+        hand = self._hands[self._player]
+        if self._drawn:
+            if action == DRAW:
+                return f": you have drawn already; play the drawn card, {CARD_STR[hand[-1]]}"
+            return f": only the card you drew, {CARD_STR[hand[-1]]}, may be played now"
+        if action == DRAW:
+            return (": the stock is empty; pass" if legal == [PASS]
+                    else ": you draw only when no card of your hand can be played")
+        if action == PASS:
+            return (": you pass only when the stock is empty; draw" if legal == [DRAW]
+                    else ": a card of your hand can be played")
+        card, pile, cut = action // 6, action // 2 % 3, action % 2
+        if card not in hand:
+            return f": {CARD_STR[card]} is not in your hand"
+        shown = "the piles show " + ", ".join(str(v) for v in table_values(self._cfg))
+        if not cut:
+            return (f": {CARD_STR[card]} is worth {HAND_VALUE[card]}, and a sum play needs pile {pile + 1} and "
+                    f"another pile to add up to it, or all three piles ({shown})")
+        top = CARD_STR[self._piles[pile][-1] % CUT]
+        return (f": a cut needs a card of the rank of pile {pile + 1}'s top card ({top}), not cut already, "
+                f"and pile {pile + 1} and another pile over 14 together ({shown})")
 
     # --- results, copies, text ---------------------------------------------------------------
     def is_terminal(self) -> bool:

@@ -67,7 +67,8 @@ def render_state(game: "SlideCheckersGame", state: "SlideCheckersState", player:
     for letter, name in (("R", "red"), ("O", "orange"), ("Y", "yellow"), ("G", "green"), ("B", "blue")):
         text.append(f" {letter} ", style=f"{_ink(letter)} on {PALETTE[letter]}")
         text.append(f" {name}  ")
-    text.append("\n(z p q s t: small classes, nobody's colour); a piece is its owner's letter in brackets, (G); seats "
+    # two lines: one is 96 columns with two seats, broken mid-phrase by an 80-column terminal
+    text.append("\n(z p q s t: small classes, nobody's colour)\na piece is its owner's letter in brackets, (G); seats "
                 + ", ".join(f"{i}={c}" for i, c in enumerate(seat_colours)) + "\n")
     if state.phase == "placement":
         left = "  ".join(f"{seat_colours[i]}:{r}" for i, r in enumerate(state.to_place))

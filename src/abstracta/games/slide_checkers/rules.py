@@ -580,7 +580,12 @@ class SlideCheckersState(SlideCheckersView, State):
         if action not in self.legal_actions():
             if self._over:
                 raise IllegalActionError(f"{text.strip()!r}: the game is over")
-            raise IllegalActionError(f"{text.strip()!r} is not a legal action in {self.to_text()!r}")
+            if self._phase == _PLACE:  # §3: every piece is placed before any moves
+                why = ("a piece goes on an empty square of your colour, not next to another seat's piece"
+                       if action_string(action).startswith("@") else
+                       "the pieces are still being placed (@e4 places one on e4)")
+                raise IllegalActionError(f"{text.strip()!r} is not legal here: {why}")
+            raise IllegalActionError(f"{text.strip()!r} is not a legal action here")
         return action
 
     def to_text(self) -> str:
