@@ -175,6 +175,20 @@ def test_a_typed_nibble_take_is_the_whole_turn(tmp_path):
     assert state.current_player() == 1 and len(actions) == 2  # a1, end: seat 1 is to move
 
 
+def test_a_nibble_move_in_another_notation_is_refused_once_in_words(tmp_path):
+    # `d2-e3A` (Fanorona's notation) was refused as "'d2-e3A': 'd2-e3A' is not a cell of the
+    # square9 board": the move quoted twice and the board by its option value
+    result = play(["nibble", "--seed", "1", "--option", "first_player=0", "--seat", "1=human",
+                   "--records", str(tmp_path)], "d2-e3A\ne3\na1+zz\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "'d2-e3A' is not a cell of the square 9×9 board\n" in out
+    assert "'e3' is not legal here: e3 is not free (needs 2 consecutive exposed sides)" in out
+    assert "'a1+zz': 'zz' is not a cell of the square 9×9 board" in out
+    assert "square9" not in out and "'d2-e3A': " not in out and "'e3': " not in out
+    assert saved_record(out).moves == []
+
+
 def test_undo_never_goes_back_past_a_drawn_card(tmp_path):
     # seed 3, seat 0 first: piles K K J, so the only legal action is to draw (the stock's top card,
     # 4s, shows in the hand; it does not fit and the turn passes). Undoing the draw would let the
