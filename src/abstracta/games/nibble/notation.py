@@ -126,6 +126,8 @@ def _cells_of(g: Geometry, text: str) -> list[int]:
     cells = []
     parts = text.split("+")
     for part in parts:
+        if not part.strip():
+            raise NotationError(f"{text!r}: '+' joins two cells (e.g. a1+a9)")
         i = g.index.get(part.strip().lower(), -1)
         if i < 0:
             # one part is the whole text: quoting it again before the reason says it twice
