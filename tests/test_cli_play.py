@@ -257,6 +257,11 @@ def test_hint_names_a_legal_turn_and_is_counted_in_the_record(tmp_path):
     assert "not Fanorona notation" not in result.output
     hints = [line.split("hint: ", 1)[1] for line in result.output.splitlines() if "hint: " in line]
     assert len(hints) == 2
+    # the search in words, as the browser's analysis board says it (it printed "alphabeta:n60000")
+    import re
+
+    assert re.search(r"; alpha-beta search, [\d,]+ positions?\)$", hints[0]), hints[0]
+    assert "alphabeta:" not in result.output
     best = hints[0].split()[0]
     import abstracta
 
@@ -597,7 +602,8 @@ def test_hint_and_replay_name_the_seat_as_the_game_does(tmp_path):
     # a seat without a name in the game (Nibble, the card game) is "you" mid-sentence, not "You"
     result = play(["fibonacci-cards", "--seed", "2", "--seat", "1=random", "--records", str(tmp_path)], "hint\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "for you; ismcts" in result.output and "for You" not in result.output
+    assert "for you; Monte Carlo tree search (hidden cards guessed), 2,000 playouts)" in result.output
+    assert "for You" not in result.output
     # replay names the winner as play announced it ("Black wins"), beside the seat number
     result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)],
                   "resign\ny\n")

@@ -909,6 +909,7 @@ class PlaySession:
         the notation typed at the prompt, and its evaluation; counted in :attr:`hints` (an
         answer that names no turn is not a hint given, and is not counted)."""
         from .ai.analysis import analyse
+        from .server.i18n import search_words
 
         result = analyse(self.state, player)
         if not result.line or result.line[0].player != player:
@@ -926,7 +927,8 @@ class PlaySession:
             then += ", then the rest of the turn is yours to choose (the search stopped there)"
         whom = self.who(player)
         whom = "you" if whom == "You" else whom  # mid-sentence
-        return f"hint: {first}{then}   (evaluation {result.display} for {whom}; {result.search})"
+        return (f"hint: {first}{then}   (evaluation {result.display} for {whom}; "
+                f"{search_words(result.search, result.iterations)})")
 
     def run(self, humans: list[int]) -> str | None:
         """Play until the game ends; returns the record's termination."""
