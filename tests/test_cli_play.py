@@ -175,6 +175,18 @@ def test_a_typed_nibble_take_is_the_whole_turn(tmp_path):
     assert state.current_player() == 1 and len(actions) == 2  # a1, end: seat 1 is to move
 
 
+def test_replay_names_who_resigned_past_a_seat_the_rules_put_out(tmp_path):
+    # three players: Green (seat 0) has no pieces left, Blue (seat 1) resigns, Red wins. Both
+    # lose; the resigner is the one the rules had not put out (the browser's line took the first)
+    record = Record(game="slide-checkers", options={"players": 3}, start="Ba1,Ba3,Bc1,Rj12,Rl10,Rl12 M B",
+                    players=["human", "human", "level:1"], result=[-1.0, -1.0, 1.0], termination="resignation")
+    path = tmp_path / "resigned.json"
+    path.write_text(record.to_json())
+    replay = runner.invoke(app, ["replay", str(path)])
+    assert replay.exit_code == 0, replay.output
+    assert "(Blue (seat 1) resigned; Red (seat 2) wins)" in replay.output
+
+
 def test_a_nibble_move_in_another_notation_is_refused_once_in_words(tmp_path):
     # `d2-e3A` (Fanorona's notation) was refused as "'d2-e3A': 'd2-e3A' is not a cell of the
     # square9 board": the move quoted twice and the board by its option value
@@ -612,7 +624,8 @@ def test_hint_and_replay_name_the_seat_as_the_game_does(tmp_path):
                 if line.startswith("record saved: "))
     replay = runner.invoke(app, ["replay", path])
     assert replay.exit_code == 0, replay.output
-    assert "result: [-1.0, 1.0] (resignation; Black (seat 1) wins)" in replay.output
+    # and who resigned, as the browser's result line does ("White resigned — Black wins")
+    assert "result: [-1.0, 1.0] (White (seat 0) resigned; Black (seat 1) wins)" in replay.output
     # no options: no trailing blank after the title
     cards = runner.invoke(app, ["replay", str(next(tmp_path.glob("fibonacci-cards-*.json")))])
     assert cards.output.splitlines()[0] == "Fibonacci card game"
