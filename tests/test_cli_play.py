@@ -175,6 +175,32 @@ def test_a_typed_nibble_take_is_the_whole_turn(tmp_path):
     assert state.current_player() == 1 and len(actions) == 2  # a1, end: seat 1 is to move
 
 
+def test_replay_names_who_resigned_past_a_seat_the_rules_put_out(tmp_path):
+    # three players: Green (seat 0) has no pieces left, Blue (seat 1) resigns, Red wins. Both
+    # lose; the resigner is the one the rules had not put out (the browser's line took the first)
+    record = Record(game="slide-checkers", options={"players": 3}, start="Ba1,Ba3,Bc1,Rj12,Rl10,Rl12 M B",
+                    players=["human", "human", "level:1"], result=[-1.0, -1.0, 1.0], termination="resignation")
+    path = tmp_path / "resigned.json"
+    path.write_text(record.to_json())
+    replay = runner.invoke(app, ["replay", str(path)])
+    assert replay.exit_code == 0, replay.output
+    assert "(Blue (seat 1) resigned; Red (seat 2) wins)" in replay.output
+
+
+def test_a_nibble_move_in_another_notation_is_refused_once_in_words(tmp_path):
+    # `d2-e3A` (Fanorona's notation) was refused as "'d2-e3A': 'd2-e3A' is not a cell of the
+    # square9 board": the move quoted twice and the board by its option value
+    result = play(["nibble", "--seed", "1", "--option", "first_player=0", "--seat", "1=human",
+                   "--records", str(tmp_path)], "d2-e3A\ne3\na1+zz\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "'d2-e3A' is not a cell of the square 9×9 board\n" in out
+    assert "'e3' is not legal here: e3 is not free (needs 2 consecutive exposed sides)" in out
+    assert "'a1+zz': 'zz' is not a cell of the square 9×9 board" in out
+    assert "square9" not in out and "'d2-e3A': " not in out and "'e3': " not in out
+    assert saved_record(out).moves == []
+
+
 def test_undo_never_goes_back_past_a_drawn_card(tmp_path):
     # seed 3, seat 0 first: piles K K J, so the only legal action is to draw (the stock's top card,
     # 4s, shows in the hand; it does not fit and the turn passes). Undoing the draw would let the
@@ -243,6 +269,11 @@ def test_hint_names_a_legal_turn_and_is_counted_in_the_record(tmp_path):
     assert "not Fanorona notation" not in result.output
     hints = [line.split("hint: ", 1)[1] for line in result.output.splitlines() if "hint: " in line]
     assert len(hints) == 2
+    # the search in words, as the browser's analysis board says it (it printed "alphabeta:n60000")
+    import re
+
+    assert re.search(r"; alpha-beta search, [\d,]+ positions?\)$", hints[0]), hints[0]
+    assert "alphabeta:" not in result.output
     best = hints[0].split()[0]
     import abstracta
 
@@ -583,7 +614,8 @@ def test_hint_and_replay_name_the_seat_as_the_game_does(tmp_path):
     # a seat without a name in the game (Nibble, the card game) is "you" mid-sentence, not "You"
     result = play(["fibonacci-cards", "--seed", "2", "--seat", "1=random", "--records", str(tmp_path)], "hint\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "for you; ismcts" in result.output and "for You" not in result.output
+    assert "for you; Monte Carlo tree search (hidden cards guessed), 2,000 playouts)" in result.output
+    assert "for You" not in result.output
     # replay names the winner as play announced it ("Black wins"), beside the seat number
     result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)],
                   "resign\ny\n")
@@ -592,7 +624,8 @@ def test_hint_and_replay_name_the_seat_as_the_game_does(tmp_path):
                 if line.startswith("record saved: "))
     replay = runner.invoke(app, ["replay", path])
     assert replay.exit_code == 0, replay.output
-    assert "result: [-1.0, 1.0] (resignation; Black (seat 1) wins)" in replay.output
+    # and who resigned, as the browser's result line does ("White resigned — Black wins")
+    assert "result: [-1.0, 1.0] (White (seat 0) resigned; Black (seat 1) wins)" in replay.output
     # no options: no trailing blank after the title
     cards = runner.invoke(app, ["replay", str(next(tmp_path.glob("fibonacci-cards-*.json")))])
     assert cards.output.splitlines()[0] == "Fibonacci card game"

@@ -466,7 +466,11 @@ def describe_result(state: State, record: Record | None = None) -> str:
         return f"{', '.join(named)} {'wins' if len(named) == 1 else 'win'}"
 
     if record is not None and record.termination == "resignation" and record.result:
-        return f"result: {record.result} (resignation; {winners_of(record.result)})"
+        # the resigner is the loser the rules had not put out (a 3-4 player game's earlier
+        # losers); a record that leaves more than one (a seat out on the server's clock) names none
+        resigned = [i for i, r in enumerate(record.result) if r < 0 and i not in seats_out(state)]
+        who = f"{seat_name(seats, resigned[0])} (seat {resigned[0]}) resigned" if len(resigned) == 1 else "resignation"
+        return f"result: {record.result} ({who}; {winners_of(record.result)})"
     if not state.is_terminal():
         return "result: unfinished"
     returns = state.returns()
@@ -909,6 +913,7 @@ class PlaySession:
         the notation typed at the prompt, and its evaluation; counted in :attr:`hints` (an
         answer that names no turn is not a hint given, and is not counted)."""
         from .ai.analysis import analyse
+        from .server.i18n import search_words
 
         result = analyse(self.state, player)
         if not result.line or result.line[0].player != player:
@@ -926,7 +931,8 @@ class PlaySession:
             then += ", then the rest of the turn is yours to choose (the search stopped there)"
         whom = self.who(player)
         whom = "you" if whom == "You" else whom  # mid-sentence
-        return f"hint: {first}{then}   (evaluation {result.display} for {whom}; {result.search})"
+        return (f"hint: {first}{then}   (evaluation {result.display} for {whom}; "
+                f"{search_words(result.search, result.iterations)})")
 
     def run(self, humans: list[int]) -> str | None:
         """Play until the game ends; returns the record's termination."""

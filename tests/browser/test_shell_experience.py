@@ -489,3 +489,38 @@ def test_seats_read_apart_and_you_are_you_against_the_computer(page, live_server
     page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
     assert page.locator(".players").inner_text() == "White (person) vs Black (person)"
     assert page.locator("#status").inner_text() == "White to move"
+
+
+def test_a_refused_typed_move_says_why_in_english_and_is_finnish_in_finnish(browser, page, live_server):
+    # An English reader sees the engine's reason; a typed Nibble move (sent as a whole turn)
+    # showed it followed by the API's "(the view's 'turns' lists the legal whole turns)"
+    def refused(pg, game, options, move):
+        view = post_json(f"{live_server.url}/api/matches", {"game": game, "options": options,
+                                                             "seats": ["human", "human"]})
+        pg.goto(f"{live_server.url}/#/match/{view['id']}")
+        pg.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
+        pg.wait_for_selector("#board svg, #board .cardtable, #handover-ok")
+        if pg.locator("#handover-ok").is_visible():  # two people on one device, hidden cards
+            pg.click("#handover-ok")
+        pg.fill("#move-input", move)
+        pg.press("#move-input", "Enter")
+        pg.locator("#error").wait_for()
+        return pg.locator("#error").inner_text()
+
+    nibble = {"seed": 1, "first_player": 0}  # nibble.md §7 example 1: e3 is not free
+    assert refused(page, "nibble", nibble, "e3") == \
+        "'e3' is not legal here: e3 is not free (needs 2 consecutive exposed sides)"
+    assert refused(page, "nibble", nibble, "d2-e3A") == "'d2-e3A' is not a cell of the square 9×9 board"
+    # seed 3, seat 0 first: piles K K J (13, 13, 11), 9h in nobody's sight but the stock's
+    cards = {"seed": 3, "first_player": 0}
+    assert refused(page, "fibonacci-cards", cards, "9h>1") == "'9h>1' is not legal here: 9h is not in your hand"
+    assert "(the piles show 13, 13, 11)" in refused(page, "fibonacci-cards", cards, "Qs/3")
+    # a Finnish reader: the engine's reasons are English only, so the move's refusal in Finnish
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="fi-FI")
+    try:
+        finnish = context.new_page()
+        finnish.set_default_timeout(15000)
+        assert refused(finnish, "nibble", nibble, "e3") == "'e3' ei ole sallittu siirto tässä asemassa"
+        assert refused(finnish, "fibonacci-cards", cards, "9h>1") == "'9h>1' ei ole sallittu siirto tässä asemassa"
+    finally:
+        context.close()

@@ -113,3 +113,44 @@ def test_a_whole_card_game_leaks_no_hidden_card(client):
     # and the views were not empty: each seat saw its own hand
     assert any(cards_in(b) & hidden[r][1 - v] for v, r, b in received
                if v in (0, 1) and isinstance(b, dict) and b.get("status") == "playing")
+
+
+def test_a_refused_card_says_why_without_naming_a_hidden_card(client):
+    # The refusal's reason is shown to the mover (the browser's move box): it may echo the card
+    # typed and the mover's own hand and the table, never the opponent's hand or the stock, and a
+    # card not in the mover's hand is refused in the same words wherever it lies
+    raw, service = client.raw, client.app.state.service
+    view = raw.post("/api/matches", json={"game": "fibonacci-cards", "options": {"first_player": "0", "seed": "21"},
+                                          "seats": ["human", "human"]}).json()
+    mid = view["id"]
+    tokens = {0: view["tokens"][0]["token"],
+              1: raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()["tokens"][0]["token"]}
+    deck = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
+    rng = random.Random(5)
+    reasons = 0
+    for _ in range(6):
+        me = raw.get(f"/api/matches/{mid}", headers=bearer(tokens[0])).json()
+        if me["status"] != "playing":
+            break
+        mover = me["to_move"]
+        me = raw.get(f"/api/matches/{mid}", headers=bearer(tokens[mover])).json()
+        secret = secrets_by_viewer(service.load(mid).state)[mover]
+        hidden_words: set[str] = set()
+        for card in deck:
+            for move in (f"{card}>1", f"{card}/2"):
+                if move in me["legal"]:
+                    continue
+                r = raw.post(f"/api/matches/{mid}/actions", json={"action": move, "ply": me["ply"]},
+                             headers=bearer(tokens[mover]))
+                assert r.status_code == 422, r.text
+                error = r.json()["error"]
+                assert "is not legal here: " in error, error
+                assert not cards_in(error) - {card} & secret, (move, error)
+                if card in secret:
+                    hidden_words.add(error.replace(move, "MOVE").replace(card, "CARD"))
+                reasons += 1
+        assert len(hidden_words) == 1, hidden_words  # "CARD is not in your hand", or after a draw its card
+        r = raw.post(f"/api/matches/{mid}/actions", json={"action": rng.choice(me["legal"]), "ply": me["ply"]},
+                     headers=bearer(tokens[mover]))
+        assert r.status_code == 200, r.text
+    assert reasons > 300

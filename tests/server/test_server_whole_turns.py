@@ -110,11 +110,11 @@ def test_other_orders_and_case_of_a_listed_turn_are_the_same_turn(client):
 
 @pytest.mark.parametrize("turn, words", [
     ("a1+b2", "a1"),            # two colours
-    ("g7+f8", "turns"),         # each free, together they split the board
-    ("z99", "z99"),             # no such cell
-    ("end", "turns"),           # not a turn at all
+    ("g7+f8", "'g7+f8': taking f8 would split the board"),  # each free, together they split it
+    ("z99", "'z99' is not a cell of the square 9×9 board"),
+    ("end", "'end' is only possible after a take"),  # not a turn at all
     ("a1+a1", "twice"),
-    ("b4+", "turns"),
+    ("b4+", "'b4+': '+' joins two cells"),
     ("   ", "turn"),
     ("x" * 1001, "turn"),
 ])
@@ -123,6 +123,9 @@ def test_a_string_that_is_not_a_whole_legal_turn_is_refused_and_changes_nothing(
     r = client.post(f"/api/matches/{view['id']}/actions", json={"turn": turn, "ply": 0})
     assert r.status_code == 422, r.text
     assert words in r.json()["error"]
+    # the player's words: the browser shows them under the move box (it said "(the view's
+    # 'turns' lists the legal whole turns)", the API's jargon, to a person who typed a turn)
+    assert "view" not in r.json()["error"]
     unchanged(client, view)
 
 

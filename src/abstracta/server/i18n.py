@@ -128,3 +128,20 @@ def format_message(message: Any, messages: dict[str, Any], lang: str = BASE) -> 
 
 
 _PARAM = re.compile(r"\{(\w+)\}")
+
+
+@lru_cache(maxsize=1)
+def _shell_english() -> dict[str, Any]:
+    return _read(WEB_I18N / f"{BASE}.json")
+
+
+def search_words(search: str, n: int) -> str:
+    """The analysis board's search in a player's English words, from the browser's catalog
+    (``analysis.search_words.<kind>``, as web/analysis.js says it): ``"alphabeta:n60000"``
+    having searched 60160 positions is "alpha-beta search, 60,160 positions"; a kind the
+    catalog has no words for stays as it is ("turns:d3, 812 searched")."""
+    messages = _shell_english()
+    key = f"analysis.search_words.{search.split(':')[0]}"
+    if key not in messages:
+        key = "analysis.search"
+    return format_message({"key": key, "params": {"s": search, "n": n, "num": f"{n:,}"}}, messages)

@@ -1042,11 +1042,12 @@ class MatchService:
             for action in actions:
                 check.apply_action(action)
         except AbstractaError as exc:
-            raise IllegalMove(f"{cut(str(exc)) or clip(text) + ' is not a legal move here'} (the view's 'turns' "
-                              "lists the legal whole turns)", i18n=message("error.illegal", move=clip(text))) from None
+            # the engine's reason alone: the browser shows it to the player who typed the move,
+            # who has no "view" (the API reference says where the legal turns are listed)
+            raise IllegalMove(cut(str(exc)) or f"{clip(text)} is not a legal move here",
+                              i18n=message("error.illegal", move=clip(text))) from None
         if not actions or not (check.is_terminal() or check.current_player() != mover):
-            raise IllegalMove(f"{clip(text)} is not a whole turn (the view's 'turns' lists the legal whole turns)",
-                              i18n=message("error.illegal", move=clip(text)))
+            raise IllegalMove(f"{clip(text)} is not a whole turn", i18n=message("error.illegal", move=clip(text)))
         return actions
 
     @staticmethod

@@ -39,6 +39,13 @@ VARIANTS = (
     Variant({"variant": "hex"}, T("variant.hex", "Hexagon")),
 )
 
+def board_name(variant: str) -> str:
+    """The board of ``variant`` in a sentence for people ("the square 9×9 board"), from its
+    variant's label: refusals name the board a player chose, not the option's value."""
+    label = next(v.label.en for v in VARIANTS if v.options["variant"] == variant)
+    return f"the {label[0].lower()}{label[1:]} board"
+
+
 #: Disc colours A… (13 for the larger boards), the palette of the board module.
 DISC_COLOURS = ("#d7312b", "#f08c1e", "#f2d22e", "#9bd13b", "#2e9e48", "#1fa3a0", "#2f64c8", "#7b45b5",
                 "#e86fb0", "#8a5a2b", "#8c8c8c", "#f4f4f4", "#222222")

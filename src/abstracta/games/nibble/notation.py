@@ -23,6 +23,7 @@ from typing import Sequence
 
 from ...core.errors import AbstractaError, IllegalActionError, NotationError, PositionError
 from ...core.options import ascii_digits
+from .description import board_name
 from .geometry import Geometry
 from .rules import (NibbleGame, NibbleState, has_instant_win, is_connected, is_cut, legal_takes,
                     majority_winner)
@@ -57,7 +58,7 @@ def parse_position(game: NibbleGame, text: str) -> NibbleState:
         raise PositionError(f"{text!r}: expected '<rows> <to-move> <coll0> <coll1>[ take=X]'")
     rows = tokens[0].split("/")
     if len(rows) != len(g.rows):
-        raise PositionError(f"{tokens[0]!r} has {len(rows)} rows, the {g.variant} board has {len(g.rows)}")
+        raise PositionError(f"{tokens[0]!r} has {len(rows)} rows, {board_name(g.variant)} has {len(g.rows)}")
     layout = [-1] * g.cells
     letters = g.letters
     for k, (row, cells) in enumerate(zip(rows, g.rows)):
@@ -123,10 +124,15 @@ def parse_position(game: NibbleGame, text: str) -> NibbleState:
 # --------------------------------------------------------------------------------------------
 def _cells_of(g: Geometry, text: str) -> list[int]:
     cells = []
-    for part in text.split("+"):
+    parts = text.split("+")
+    for part in parts:
+        if not part.strip():
+            raise NotationError(f"{text!r}: '+' joins two cells (e.g. a1+a9)")
         i = g.index.get(part.strip().lower(), -1)
         if i < 0:
-            raise NotationError(f"{text!r}: {part.strip()!r} is not a cell of the {g.variant} board")
+            # one part is the whole text: quoting it again before the reason says it twice
+            where = f"{text!r}: " if len(parts) > 1 else ""
+            raise NotationError(f"{where}{part.strip()!r} is not a cell of {board_name(g.variant)}")
         if i in cells:
             raise IllegalActionError(f"{text!r} names {g.names[i]} twice")
         cells.append(i)
@@ -165,7 +171,9 @@ def parse_move(state: NibbleState, text: str, whole: bool = False) -> list[int]:
             raise IllegalActionError(f"{t!r}: the turn ended before {g.names[cell]} "
                                      f"(no further disc of that colour could be taken)")
         if cell not in trial.legal_actions():
-            raise IllegalActionError(f"{t!r}: {trial._why_illegal(cell)}")
+            # as string_to_action words a single take: the reason names the cell already
+            joint = ": " if len(cells) > 1 else " is not legal here: "
+            raise IllegalActionError(f"{t!r}{joint}{trial._why_illegal(cell)}")
         trial.apply_action(cell)
         actions.append(cell)
     if not trial.is_terminal() and trial.take >= 0:

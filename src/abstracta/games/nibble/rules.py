@@ -443,7 +443,8 @@ class NibbleState(NibbleView, State):
         else:
             action = g.index.get(t.lower(), -1) if isinstance(t, str) else -1
             if action < 0:
-                raise NotationError(f"{text!r} is not a cell of the {g.variant} board or 'end'")
+                from .description import board_name
+                raise NotationError(f"{text!r} is not a cell of {board_name(g.variant)} or 'end'")
         if action in self.legal_actions():
             return action
         raise IllegalActionError(f"{t!r} is not legal here: {self._why_illegal(action)}")
