@@ -39,6 +39,7 @@ VARIANTS = (
     Variant({"variant": "hex"}, T("variant.hex", "Hexagon")),
 )
 
+
 def board_name(variant: str) -> str:
     """The board of ``variant`` in a sentence for people ("the square 9×9 board"), from its
     variant's label: refusals name the board a player chose, not the option's value."""
