@@ -626,6 +626,7 @@ def test_hint_and_replay_name_the_seat_as_the_game_does(tmp_path):
     assert replay.exit_code == 0, replay.output
     # and who resigned, as the browser's result line does ("White resigned — Black wins")
     assert "result: [-1.0, 1.0] (White (seat 0) resigned; Black (seat 1) wins)" in replay.output
+    assert Record.load(path).tags["Resigned"] == "0"  # the record keeps who resigned
     # no options: no trailing blank after the title
     cards = runner.invoke(app, ["replay", str(next(tmp_path.glob("fibonacci-cards-*.json")))])
     assert cards.output.splitlines()[0] == "Fibonacci card game"
@@ -939,3 +940,17 @@ def test_the_end_of_a_card_game_shows_every_hand(capsys):
     last_board = out[out.rindex("piles"):]
     assert "Player 2: Kc Qd" in last_board and "hidden" not in last_board, out
     assert "You win" in last_board
+
+
+def test_replay_names_who_ran_out_of_time(tmp_path):
+    # a server record ended on time: the game is not over by the rules (it said "unfinished")
+    record = Record(game="fanorona", options={"size": "telo"}, result=[1.0, -1.0], termination="time",
+                    tags={"OutOfTime": "1"})
+    path = tmp_path / "time.json"
+    path.write_text(record.to_json())
+    replay = runner.invoke(app, ["replay", str(path)])
+    assert replay.exit_code == 0, replay.output
+    assert "result: [1.0, -1.0] (Black (seat 1) ran out of time; White (seat 0) wins)" in replay.output
+    # an older record without the tag: the loser
+    path.write_text(Record(**{**record.__dict__, "tags": {}}).to_json())
+    assert "(Black (seat 1) ran out of time; White (seat 0) wins)" in runner.invoke(app, ["replay", str(path)]).output

@@ -27,7 +27,7 @@ from .core.errors import AbstractaError, IllegalActionError
 from .core.game import Game, State, resignation_returns, seats_out, views_differ
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
-from .core.records import HINTS_TAG, Record, hint_counts
+from .core.records import HINTS_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
 from .core.registry import game_class, game_key, load_game, registered_games
 
 class _OneLineUsageErrors(typer.core.TyperGroup):
@@ -466,11 +466,17 @@ def describe_result(state: State, record: Record | None = None) -> str:
         return f"{', '.join(named)} {'wins' if len(named) == 1 else 'win'}"
 
     if record is not None and record.termination == "resignation" and record.result:
-        # the resigner is the loser the rules had not put out (a 3-4 player game's earlier
-        # losers); a record that leaves more than one (a seat out on the server's clock) names none
-        resigned = [i for i, r in enumerate(record.result) if r < 0 and i not in seats_out(state)]
-        who = f"{seat_name(seats, resigned[0])} (seat {resigned[0]}) resigned" if len(resigned) == 1 else "resignation"
+        # the record's Resigned tag; an older record's resigner is the loser the rules had not put
+        # out (a 3-4 player game's earlier losers), none when that leaves more than one
+        resigned = resigned_seat(record.tags, record.result, record.termination, seats_out(state))
+        who = f"{seat_name(seats, resigned)} (seat {resigned}) resigned" if resigned is not None else "resignation"
         return f"result: {record.result} ({who}; {winners_of(record.result)})"
+    if record is not None and record.termination == "time" and record.result:
+        flagged = out_of_time_seats(record.tags, state.num_players, record.result, record.termination, seats_out(state))
+        who = (f"{', '.join(f'{seat_name(seats, i)} (seat {i})' for i in flagged)} ran out of time" if flagged
+               else "time")
+        won = winners_of(record.result) if any(r > 0 for r in record.result) else "draw"
+        return f"result: {record.result} ({who}; {won})"
     if not state.is_terminal():
         return "result: unfinished"
     returns = state.returns()
@@ -650,6 +656,8 @@ def save_played(session: "PlaySession", game: Game, initial: State, seats: list[
     when it cannot be saved, print the record on stdout and exit 1 (the game is never lost)."""
     if any(session.hints):
         tags = {**tags, HINTS_TAG: ",".join(map(str, session.hints))}
+    if termination == "resignation" and session.resigned is not None:
+        tags = {**tags, RESIGNED_TAG: str(session.resigned)}
     saved = Record.from_play(game, initial, session.actions, players=seats, tags=tags,
                              start=resumed.start if resumed is not None else None,
                              termination=termination, result=session.forced_result)
@@ -800,6 +808,7 @@ class PlaySession:
         self.movers: list[int] = []
         self.state = initial.clone()
         self.forced_result: list[float] | None = None
+        self.resigned: int | None = None  # the seat that resigned (the record's tag)
         self.hints = [0] * initial.num_players
         self.read = read or line_reader()
         #: whether the game stopped on Ctrl-C (the command then exits 130, as match does)
@@ -1052,7 +1061,7 @@ class PlaySession:
                 if answer not in ("y", "yes"):
                     console.print("not resigned; play on")
                     continue
-                self.forced_result = result
+                self.forced_result, self.resigned = result, player
                 name = self.who(player)
                 console.print(f"{name} {'resign' if name == 'You' else 'resigns'} — {self.winners_text(result)}")
                 return "resignation"

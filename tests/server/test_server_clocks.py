@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time as real_time
 
 import pytest
@@ -58,6 +59,8 @@ def test_live_clock_runs_for_the_mover_and_adds_the_increment(client, clock):
     clock.now += 1
     view = raw.get(f"/api/matches/{mid}").json()  # the server applies the flag by itself
     assert view["status"] == "over" and view["termination"] == "time" and view["result"] == [1.0, -1.0]
+    assert view["out_of_time"] == [1] and view["resigned"] is None
+    assert raw.get(f"/api/matches/{mid}/record").json()["tags"]["OutOfTime"] == "1"
     assert view["clock"]["left"] == [293.0, 0.0] and view["clock"]["running"] is None
     r = play(raw, mid, "1", 1, tokens[1])
     assert r.status_code == 409 and "over" in r.json()["error"]
@@ -89,6 +92,7 @@ def test_flag_is_a_draw_where_the_opponent_could_not_win(client, clock, monkeypa
     clock.now += 61
     view = raw.get(f"/api/matches/{mid}").json()
     assert view["result"] == [0.0, 0.0] and view["termination"] == "time"
+    assert view["out_of_time"] == [0]  # the result has no loser to tell it
 
 
 def test_no_clock_for_computer_seats(client, clock):
@@ -110,7 +114,7 @@ def test_three_players_the_flagged_seat_is_out_and_the_game_goes_on(client, cloc
     assert raw.get(f"/api/matches/{mid}").json()["clock"]["running"] == 0
     clock.now += 61
     view = raw.get(f"/api/matches/{mid}").json()
-    assert view["status"] == "playing" and view["clock"]["out"] == [0]
+    assert view["status"] == "playing" and view["clock"]["out"] == [0] and view["out_of_time"] == [0]
     assert view["players"] == ["level:1", "human", "human"]
     # the computer moved for the seat that is out; the next person's clock runs
     deadline = real_time.time() + 10
@@ -122,8 +126,9 @@ def test_three_players_the_flagged_seat_is_out_and_the_game_goes_on(client, cloc
     assert play(raw, mid, legal[0], view["ply"], tokens[0]).status_code == 403
     clock.now += 61
     view = raw.get(f"/api/matches/{mid}").json()
-    assert view["clock"]["out"] == [0, 1]
+    assert view["clock"]["out"] == [0, 1] and view["out_of_time"] == [0, 1]
     assert view["status"] == "over" and view["result"] == [-1.0, -1.0, 1.0] and view["termination"] == "time"
+    assert raw.get(f"/api/matches/{mid}/record").json()["tags"]["OutOfTime"] == "0,1"
 
 
 @pytest.mark.parametrize("spec, words", [
@@ -151,3 +156,31 @@ def test_a_flag_leaves_the_last_seat_in_play_the_winner(client, clock):
     clock.now += 61
     view = raw.get(f"/api/matches/{mid}").json()
     assert view["status"] == "over" and view["result"] == [-1.0, -1.0, -1.0, 1.0] and view["termination"] == "time"
+    # Blue and Red lost by the rules, not on time
+    assert view["out_of_time"] == [0]
+
+
+def test_a_resignation_after_a_flag_names_the_resigner_in_the_view_and_the_record(client, clock, tmp_path):
+    # three players: Green's flag puts it out (the position does not show it), then Blue resigns;
+    # two seats lost and Red wins: only the stored seat says who resigned
+    from typer.testing import CliRunner
+
+    from abstracta.cli import app as cli
+
+    raw = client.raw
+    view, tokens = people(raw, {"initial": 60}, game="slide-checkers", options={"players": 3},
+                          seats=("human", "human", "human"))
+    mid = view["id"]
+    assert raw.get(f"/api/matches/{mid}").json()["clock"]["running"] == 0
+    clock.now += 61
+    assert raw.get(f"/api/matches/{mid}").json()["clock"]["out"] == [0]
+    view = raw.post(f"/api/matches/{mid}/resign", json={"seat": 1}, headers=bearer(tokens[1])).json()
+    assert view["result"] == [-1.0, -1.0, 1.0] and view["termination"] == "resignation"
+    assert view["resigned"] == 1 and view["out_of_time"] == [0]
+    record = raw.get(f"/api/matches/{mid}/record").json()
+    assert record["tags"]["Resigned"] == "1" and record["tags"]["OutOfTime"] == "0"
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    replay = CliRunner().invoke(cli, ["replay", str(path)])
+    assert replay.exit_code == 0, replay.output
+    assert "(Blue (seat 1) resigned; Red (seat 2) wins)" in replay.output

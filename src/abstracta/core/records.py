@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from .errors import AbstractaError, RecordError
 from .game import Game, State
@@ -33,6 +33,14 @@ VERSION = 1
 #: The tag counting the hints each seat asked for (``"2,0"``: seat 0 two, seat 1 none), in the
 #: web app and the terminal alike.
 HINTS_TAG = "Hints"
+#: The tag naming the seat that resigned (``"1"``), written with ``termination`` ``resignation``:
+#: in a 3-4 player game the seats the rules put out earlier lost too, so the result alone does
+#: not tell. Records without it (older ones) leave the reader to infer it (:func:`resigned_seat`).
+RESIGNED_TAG = "Resigned"
+#: The tag listing the seats that ran out of time (``"2"``, ``"0,2"``: in the order their flags
+#: fell), written by the server's clocks; a 3-4 player game goes on after a flag, so it may be
+#: there while the game runs or ends otherwise.
+OUT_OF_TIME_TAG = "OutOfTime"
 #: ``time``: a seat's clock ran out (the server's clocks); its result is the server's, like a resignation.
 TERMINATIONS = ("normal", "resignation", "time", "abandoned", None)
 
@@ -254,6 +262,50 @@ def hint_counts(tags: dict[str, str], num_players: int) -> list[int]:
     # ASCII digits only: str.isdigit() also accepts '²', which int() refuses
     counts = [int(x) if ascii_digits(x.strip()) else 0 for x in parts[:num_players]]
     return counts + [0] * (num_players - len(counts))
+
+
+def tag_seats(text: str | None, num_players: int) -> list[int] | None:
+    """The seat numbers of a tag's value (``"0,2"``), or None when it is absent or unreadable
+    (not comma-separated seat numbers below ``num_players``, or one listed twice)."""
+    if not text:
+        return None
+    parts = [x.strip() for x in text.split(",")]
+    if not all(ascii_digits(x) for x in parts):  # ASCII digits only: int() also reads '²'
+        return None
+    seats = [int(x) for x in parts]
+    if len(set(seats)) != len(seats) or not all(s < num_players for s in seats):
+        return None
+    return seats
+
+
+def resigned_seat(tags: dict[str, str], result: Sequence[float] | None, termination: str | None,
+                  out: Iterable[int] = ()) -> int | None:
+    """The seat that resigned: the :data:`RESIGNED_TAG` tag when it names one losing seat; for a
+    record without it (written before the tag), the one loser not ``out`` (the seats already out
+    before the resignation, by the rules or on time: they lost too). None when the game did not end
+    by resignation or the record does not tell (more than one such loser)."""
+    if termination != "resignation" or not result:
+        return None
+    seats = tag_seats(tags.get(RESIGNED_TAG), len(result))
+    if seats is not None and len(seats) == 1 and result[seats[0]] < 0:
+        return seats[0]
+    out = set(out)
+    losers = [i for i, r in enumerate(result) if r < 0 and i not in out]
+    return losers[0] if len(losers) == 1 else None
+
+
+def out_of_time_seats(tags: dict[str, str], num_players: int, result: Sequence[float] | None,
+                      termination: str | None, out: Iterable[int] = ()) -> list[int]:
+    """The seats that ran out of time: the :data:`OUT_OF_TIME_TAG` tag; for a record without it
+    that ended on time, its losers not ``out`` (the seats the rules put out), empty when there
+    is none (a two-player flag the rules made a draw, in a record without the tag)."""
+    seats = tag_seats(tags.get(OUT_OF_TIME_TAG), num_players)
+    if seats is not None:
+        return seats
+    if termination != "time" or not result:
+        return []
+    out = set(out)
+    return [i for i, r in enumerate(result) if r < 0 and i not in out]
 
 
 def load_record(path: str | Path) -> tuple[Record, State, list[int]]:

@@ -74,7 +74,7 @@ from ..core.registry import game_class, load_game, registered_games
 from . import i18n, push, security
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
-from .matches import CLOCK_LIMIT, REPLAY_PAGE, TOKEN_LIMIT, MatchService, clip, cut, seat_styles
+from .matches import CLOCK_LIMIT, REPLAY_PAGE, TOKEN_LIMIT, MatchService, clip, cut, ending, seat_styles
 from .storage import Store
 
 T = TypeVar("T")
@@ -509,7 +509,11 @@ class MatchView(BaseModel):
     movers: list[int] = Field(description="the seat that played each action")
     record_moves: list[str] = Field(description="the record's move list (whole turns for some games)")
     result: list[float] | None = Field(description="per seat +1 win, -1 loss, 0 draw; null while running")
-    termination: str | None = Field(description="normal | resignation | null")
+    termination: str | None = Field(description="normal | resignation | time | null")
+    resigned: int | None = Field(default=None, description="the seat that resigned (the record's 'Resigned' tag); "
+                                 "null unless the game ended by resignation")
+    out_of_time: list[int] = Field(default_factory=list, description="the seats that ran out of time, in the order "
+                                   "their flags fell (the record's 'OutOfTime' tag)")
     hints: list[int] | None = Field(default=None, description="hints asked per seat (the record's 'Hints' "
                                                               "tag), null when none was asked")
     status: str = Field(description="playing | over")
@@ -612,6 +616,8 @@ class MatchSummary(BaseModel):
     options: dict[str, Any]
     result: list[float] | None
     termination: str | None
+    resigned: int | None = Field(default=None, description="as the match view's")
+    out_of_time: list[int] = Field(default_factory=list, description="as the match view's")
     created: str | None
     updated: str | None
     my_seats: list[int] = Field(description="the seats the request's tokens hold")
@@ -946,6 +952,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                         "seats": seats,
                         "options": record.get("options") or {},
                         "result": record.get("result"), "termination": record.get("termination"),
+                        **ending(record),
                         "created": row.created_at.isoformat() if row.created_at else None,
                         "updated": row.updated_at.isoformat() if row.updated_at else None,
                         "my_seats": seats_held})

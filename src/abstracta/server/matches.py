@@ -48,7 +48,8 @@ import orjson
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
 from ..core.game import Game, State, action_strings, resignation_returns, seats_out, views_differ
 from ..core.options import seed_problem
-from ..core.records import HINTS_TAG, Record
+from ..core.records import (HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, out_of_time_seats, resigned_seat,
+                             tag_seats)
 from ..core.records import hint_counts as record_hint_counts
 from ..core.registry import game_class, load_game
 from . import bots
@@ -257,6 +258,28 @@ class Match:
         return set(self.live.out) | set(seats_out(self.state))
 
     @property
+    def resigned(self) -> int | None:
+        """The seat that resigned (None: the game did not end by resignation, or an old record
+        does not tell)."""
+        return resigned_seat(self.tags, self.result, self.termination, self.out_seats)
+
+    @property
+    def out_of_time(self) -> list[int]:
+        """The seats that ran out of time, in the order their flags fell."""
+        return out_of_time_seats(self.tags, len(self.players), self.result, self.termination, seats_out(self.state))
+
+    def note_ending(self) -> None:
+        """Write the resigning seat and the seats out of time into the tags (the record keeps
+        them), for a match stored or recorded before the tags existed: from the live state's
+        seats out of time, else as :func:`resigned_seat` and :func:`out_of_time_seats` infer."""
+        if self.termination == "resignation" and RESIGNED_TAG not in self.tags and self.resigned is not None:
+            self.tags[RESIGNED_TAG] = str(self.resigned)
+        if OUT_OF_TIME_TAG not in self.tags:
+            seats = list(self.live.out) or self.out_of_time
+            if seats:
+                self.tags[OUT_OF_TIME_TAG] = ",".join(map(str, seats))
+
+    @property
     def claimed(self) -> set[int]:
         """Seats someone holds a token of."""
         return set(self.tokens.values())
@@ -307,6 +330,43 @@ class Match:
 
 def _stamp() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def ending(record: dict[str, Any]) -> dict[str, Any]:
+    """``resigned`` and ``out_of_time`` of a stored record's JSON (the list of matches, which
+    replays nothing: a record stored before the tags names a resigner only when one seat lost)."""
+    tags = record.get("tags")
+    tags = {k: v for k, v in tags.items() if isinstance(v, str)} if isinstance(tags, dict) else {}
+    result, termination = record.get("result"), record.get("termination")
+    if not isinstance(result, list) or not all(isinstance(r, (int, float)) for r in result):
+        result = None
+    n = len(result) if result else len(record.get("players") or [])
+    return {"resigned": resigned_seat(tags, result, termination),
+            "out_of_time": out_of_time_seats(tags, n, result, termination)}
+
+
+def _check_ending_tags(tags: dict[str, str], num_players: int, result: list[float] | None,
+                       termination: str | None) -> None:
+    """Raise InvalidRequest unless an imported record's :data:`RESIGNED_TAG` names one seat that
+    lost a game ended by resignation and its :data:`OUT_OF_TIME_TAG` lists seats that lost. The
+    seats out of time of a game that goes on are not carried over (the new match has a clock of
+    its own, and nobody out on it): that tag is dropped then."""
+    if RESIGNED_TAG in tags:
+        seats = tag_seats(tags[RESIGNED_TAG], num_players)
+        if termination != "resignation" or result is None:
+            raise InvalidRequest(f"record.tags: {RESIGNED_TAG!r} names a seat that resigned, but the game did not "
+                                 "end by resignation")
+        if seats is None or len(seats) != 1 or result[seats[0]] >= 0:
+            raise InvalidRequest(f"record.tags: {RESIGNED_TAG!r} is {clip(tags[RESIGNED_TAG])}; it must be the "
+                                 "number of the seat that resigned, a seat the result has at -1")
+    if OUT_OF_TIME_TAG in tags:
+        if result is None:
+            del tags[OUT_OF_TIME_TAG]
+            return
+        seats = tag_seats(tags[OUT_OF_TIME_TAG], num_players)
+        if seats is None or any(result[i] > 0 for i in seats):
+            raise InvalidRequest(f"record.tags: {OUT_OF_TIME_TAG!r} is {clip(tags[OUT_OF_TIME_TAG])}; it must list "
+                                 "the seats that ran out of time (seat numbers, comma-separated), none of them a winner")
 
 
 def _check_take(take: Any, players: list[str]) -> list[int]:
@@ -555,6 +615,7 @@ class MatchService:
         match = Match(match_id, game, initial, state, actions, list(record.players),
                       record.start, dict(record.tags), record.result, record.termination,
                       row.revision, strings, dict(stored.tokens), Live.from_json(stored.live), base=base)
+        match.note_ending()  # a match stored before the tags: written with its next record
         with self._guard:
             self.cache[match_id] = match
         return match
@@ -756,8 +817,10 @@ class MatchService:
                                     f"values ≤ {TAG_VALUE_LIMIT} characters)")
         tags = dict(record.tags)
         tags.setdefault("date", _stamp())
+        _check_ending_tags(tags, game.num_players, result, termination)
         match = Match(secrets.token_hex(8), game, initial, state, actions, players, record.start,
                       tags, result, termination, 0, action_strings(initial, actions), base=len(actions))
+        match.note_ending()  # a record written before the tags: as far as it tells
         return self._store_new(match, _check_take(take, players), _check_clock(clock))
 
     def _store_new(self, match: Match, take: list[int],
@@ -884,8 +947,10 @@ class MatchService:
             wins = trial.state.could_still_win(other)
             trial.result = [0.0, 0.0] if not wins else [-1.0 if i == seat else 1.0 for i in range(2)]
             trial.termination = "time"
+            trial.tags[OUT_OF_TIME_TAG] = str(seat)  # a draw on time has no loser to tell it
         else:
             live.out.append(seat)
+            trial.tags[OUT_OF_TIME_TAG] = ",".join(map(str, live.out))
             trial.players[seat] = "level:1"
             out = trial.out_seats
             alive = [i for i in range(n) if i not in out]
@@ -1264,6 +1329,8 @@ class MatchService:
             self._stop_clock(trial, time.time(), increment=False)
             trial.result = resignation_returns(len(match.players), seat, match.out_seats)
             trial.termination = "resignation"
+            # the result does not tell: the seats already out lost as well
+            trial.tags[RESIGNED_TAG] = str(seat)
             trial.live.takeback = None
             match = self._replace(match, trial)
             self._cancel_bot(match_id)
@@ -1821,6 +1888,8 @@ class MatchService:
             "record_moves": match.record().moves,
             "result": match.result,
             "termination": match.termination,
+            "resigned": match.resigned,
+            "out_of_time": match.out_of_time,
             "hints": hint_counts(match) if HINTS_TAG in match.tags else None,
             "status": "over" if match.over else "playing",
             "created": match.tags.get("date"),

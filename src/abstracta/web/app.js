@@ -46,7 +46,11 @@ const seatWord = (seat) => t(seat.name_key, {}, seat.name);
 const gameTitle = (g) => (g ? t(g.title_key, {}, g.title) : "");
 const coloured = (seats) => !!(seats && seats.some((s) => s && s.name));
 
-function resultLine(result, termination, name) {
+// The result line of a match (a view, or a row of the list): `resigned` and `out_of_time` name the
+// seats the server recorded; in a 3–4 player game the seats the rules put out lost as well, so the
+// losers alone do not tell who resigned.
+function resultLine(m, name) {
+  const { result, termination } = m;
   if (!result) return "";
   const you = t("seat.you");
   const wins = (n) => (n === you ? t("result.you_win") : t("result.wins", { name: n }));
@@ -54,14 +58,16 @@ function resultLine(result, termination, name) {
   const winners = result.map((v, i) => (v > 0 ? name(i) : null)).filter((x) => x !== null);
   const losers = result.map((v, i) => (v < 0 ? name(i) : null)).filter((x) => x !== null);
   if (termination === "time") {
-    const flagged = result.map((v, i) => (v < 0 ? name(i) : null)).filter((x) => x !== null);
+    const flagged = (m.out_of_time && m.out_of_time.length ? m.out_of_time.map(name) : losers);
     const ran = flagged.length === 1 && flagged[0] === you ? t("result.you_out_of_time") : t("result.out_of_time", { who: flagged });
     if (winners.length) return `${ran} — ${winMany(winners)}`;
     return `${ran} — ${t("result.draw_time")}`;
   }
   if (termination === "resignation") {
-    const loser = name(result.indexOf(-1));
-    return (loser === you ? t("result.you_resigned") : t("result.resigned", { name: loser })) + (winners.length ? ` — ${winMany(winners)}` : "");
+    // a match stored before the server kept the seat: the loser, if only one seat lost
+    const seat = m.resigned != null ? m.resigned : losers.length === 1 ? result.indexOf(-1) : null;
+    const said = seat === null ? t("result.resignation") : name(seat) === you ? t("result.you_resigned") : t("result.resigned", { name: name(seat) });
+    return said + (winners.length ? ` — ${winMany(winners)}` : "");
   }
   if (winners.length) return winMany(winners);
   // nobody won: a draw for all, or some seats lost and the others share the game (3–4 players)
@@ -267,7 +273,7 @@ async function matchesPage(app) {
     const alone = mine.filter((i) => r.players[i] === "human").length === 1;
     const who = r.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
-    const result = r.status === "over" ? resultLine(r.result, r.termination, name) || t("matches.finished") : t("matches.in_play");
+    const result = r.status === "over" ? resultLine(r, name) || t("matches.finished") : t("matches.in_play");
     const moves = r.turns === r.ply ? `${r.ply}` : t("matches.turns_actions", { n: r.turns, actions: r.ply });
     // data-label: a phone shows each row as a card, each cell under its column's name (style.css)
     const label = (k) => ({ "data-label": t(`matches.col.${k}`) });
@@ -325,7 +331,7 @@ async function watchedSection(app, titles, list) {
     const name = seatNamer(v.seats, v.players, []);
     const named = coloured(v.seats);
     const who = v.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
-    const result = v.status === "over" ? resultLine(v.result, v.termination, name) || t("matches.finished") : t("matches.in_play");
+    const result = v.status === "over" ? resultLine(v, name) || t("matches.finished") : t("matches.in_play");
     const label = (c) => ({ "data-label": t(`matches.col.${c}`) });
     const row = h("tr", { "data-id": w.id },
       h("td", { class: "game" }, h("a", { href: `#/match/${w.id}` }, titles[v.game] || v.game)),
@@ -588,7 +594,7 @@ async function boardModule(url) {
 // ------------------------------------------------------------------------------ match page
 // The result and, when the rules ended the game, why (the engine's words from the view).
 function resultText(view, seatName) {
-  const line = resultLine(view.result, view.termination, seatName);
+  const line = resultLine(view, seatName);
   const end = view.struct && view.struct.end;
   return end && end.text && view.termination !== "resignation" ? `${line} — ${fmt(end.message, end.text)}` : line;
 }

@@ -1,0 +1,57 @@
+"""The result line names the seat that resigned (or ran out of time) as the server recorded it,
+not the first losing seat: in a 3-4 player game a seat the rules put out earlier lost too."""
+
+from __future__ import annotations
+
+from httputil import post_json
+
+#: three players; Green (seat 0) has no pieces left: out by the rules (§5), Blue to move
+GREEN_OUT = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": {"players": 3},
+             "start": "Bk11,Bl12,Ra1,Rb2 M B", "moves": []}
+
+
+def test_the_result_line_names_the_seat_that_resigned_not_the_one_out_before(page, live_server):
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": GREEN_OUT})
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
+    post_json(f"{live_server.url}/api/matches/{view['id']}/resign", {"seat": 1})
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    banner = page.locator("#result").inner_text()
+    page.screenshot(path="/tmp/resign35-result.png")
+    assert banner.startswith("Blue resigned — Red wins"), banner
+    assert "Green" not in banner
+    # the list of your games says it too (it reads the stored record, not the match view)
+    page.goto(f"{live_server.url}/#/matches")
+    cell = page.locator(f"#match-list tr[data-id='{view['id']}'] td[data-label='Result']")
+    assert cell.inner_text() == "Blue resigned — Red wins"
+
+
+def test_a_match_stored_before_the_resigner_was_kept_names_nobody_rather_than_a_wrong_seat(page, live_server):
+    import json
+
+    from abstracta.server.storage import Store
+
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": GREEN_OUT})
+    post_json(f"{live_server.url}/api/matches/{view['id']}/resign", {"seat": 1})
+    store = Store(live_server.db_url)  # as an earlier version stored it: no Resigned tag
+    row = store.get(view["id"])
+    record = json.loads(row.record)
+    del record["tags"]["Resigned"]
+    store.commit(view["id"], row.revision, status=row.status, plies=row.plies, turns=row.turns, keep=0,
+                 record_json=json.dumps(record))
+    store.dispose()
+    page.goto(f"{live_server.url}/#/matches")
+    cell = page.locator(f"#match-list tr[data-id='{view['id']}'] td[data-label='Result']")
+    # two seats lost and the list replays no moves: who resigned is not told
+    assert cell.inner_text() == "Ended by resignation — Red wins"
+
+
+def test_two_players_the_result_line_still_names_the_resigner(page, live_server):
+    view = post_json(f"{live_server.url}/api/matches",
+                     {"game": "slide-checkers", "options": {"players": "2"}, "seats": ["human", "human"]})
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
+    post_json(f"{live_server.url}/api/matches/{view['id']}/resign", {"seat": 1})
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    banner = page.locator("#result").inner_text()
+    assert banner.startswith(f"{view['seats'][1]['name']} resigned — {view['seats'][0]['name']} wins"), banner

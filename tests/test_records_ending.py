@@ -1,0 +1,42 @@
+"""The record's Resigned and OutOfTime tags: written, read back, and inferred for older records."""
+
+from __future__ import annotations
+
+from abstracta import Record
+from abstracta.core.records import OUT_OF_TIME_TAG, RESIGNED_TAG, out_of_time_seats, resigned_seat, tag_seats
+
+#: three players, Blue (1) resigned and Red (2) won; Green (0) lost earlier (on time: the position
+#: does not show it, so only the tag tells who resigned)
+THREE = dict(game="slide-checkers", options={"players": 3}, start="Gc3,Bb2,Bk11,Rl12,Rk12 M B",
+             players=["level:1", "human", "human"], result=[-1.0, -1.0, 1.0], termination="resignation")
+
+
+def test_the_tags_survive_a_round_trip_and_name_the_seats():
+    record = Record(**THREE, tags={RESIGNED_TAG: "1", OUT_OF_TIME_TAG: "0"})
+    again = Record.from_json(record.to_json())
+    assert again.tags == {"Resigned": "1", "OutOfTime": "0"} and again.to_dict() == record.to_dict()
+    state, _ = again.replay()
+    assert resigned_seat(again.tags, again.result, again.termination) == 1
+    assert out_of_time_seats(again.tags, 3, again.result, again.termination) == [0]
+
+
+def test_an_old_record_without_the_tags_loads_and_says_what_it_can():
+    old = Record.from_json(Record(**THREE).to_json())
+    old.replay()
+    assert old.tags == {}
+    # two losers and nothing out by the rules: which one resigned is not told
+    assert resigned_seat(old.tags, old.result, old.termination) is None
+    # a seat the rules put out is not the resigner
+    assert resigned_seat(old.tags, old.result, old.termination, out=[0]) == 1
+    assert resigned_seat({}, [-1.0, 1.0], "resignation") == 0
+    assert resigned_seat({}, [1.0, -1.0], "time") is None
+    assert out_of_time_seats({}, 2, [1.0, -1.0], "time") == [1]
+    assert out_of_time_seats({}, 2, [0.0, 0.0], "time") == []
+    assert out_of_time_seats({}, 2, [-1.0, 1.0], "resignation") == []
+
+
+def test_an_unreadable_tag_is_no_answer():
+    assert [tag_seats(t, 3) for t in ("1", "0,2", "", "3", "1,1", "²", "Blue", "-1")] == \
+        [[1], [0, 2], None, None, None, None, None, None]
+    # it names a winner: not the resigner; the losers are asked instead
+    assert resigned_seat({RESIGNED_TAG: "2"}, [-1.0, -1.0, 1.0], "resignation", out=[0]) == 1
