@@ -15,7 +15,7 @@ def test_the_tags_survive_a_round_trip_and_name_the_seats():
     record = Record(**THREE, tags={RESIGNED_TAG: "1", OUT_OF_TIME_TAG: "0"})
     again = Record.from_json(record.to_json())
     assert again.tags == {"Resigned": "1", "OutOfTime": "0"} and again.to_dict() == record.to_dict()
-    state, _ = again.replay()
+    again.replay()
     assert resigned_seat(again.tags, again.result, again.termination) == 1
     assert out_of_time_seats(again.tags, 3, again.result, again.termination) == [0]
 

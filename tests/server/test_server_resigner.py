@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from apiutil import Creator, bearer, make_app
+from apiutil import Creator, make_app
 from fastapi.testclient import TestClient
 
 #: three players, Green (0) with one piece that Blue's b2*d4r takes (out by the rules, §5)

@@ -261,12 +261,16 @@ class Match:
     def resigned(self) -> int | None:
         """The seat that resigned (None: the game did not end by resignation, or an old record
         does not tell)."""
+        if self.termination != "resignation":  # every view asks: no look at the state then
+            return None
         return resigned_seat(self.tags, self.result, self.termination, self.out_seats)
 
     @property
     def out_of_time(self) -> list[int]:
         """The seats that ran out of time, in the order their flags fell."""
-        return out_of_time_seats(self.tags, len(self.players), self.result, self.termination, seats_out(self.state))
+        told = OUT_OF_TIME_TAG in self.tags or self.termination != "time"  # the state is not needed then
+        return out_of_time_seats(self.tags, len(self.players), self.result, self.termination,
+                                 () if told else seats_out(self.state))
 
     def note_ending(self) -> None:
         """Write the resigning seat and the seats out of time into the tags (the record keeps
