@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from typing import TYPE_CHECKING
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
@@ -74,14 +72,9 @@ def describe(game: "FanoronaGame") -> GameDescription:
             probe.weights = tuned  # type: ignore[attr-defined]  # level fingerprints hash them
         levels[5] = levels[6] = Search("alphabeta", evaluator=probe.evaluate, oracle=probe.oracle,
                                        turn_extension=8)
-        if size == "tsivy":
-            # 9×5 is a draw with best play, and level 6 at 4 s drew half its games against level
-            # 5 (5-6: 54.2 % of 12 ladder games, 7 drawn); more depth (late move reductions)
-            # scored 50 % of 6 A/B games. Level 6 prices a draw at -0.05 (about a stone in the
-            # endgame: Search.contempt), so it plays on from a position it judges a little worse
-            # rather than repeat or stall: 75 % of its first 4 A/B games against level 5, no loss
-            # (benchmarks/ab_levels.py seeds 15200-15201, 15300-15301). README "The level ladder".
-            levels[6] = replace(levels[5], contempt=0.05)
+        # 9×5's 5-6 is undecided (54.2 % of 12 ladder games, 7 drawn: best play draws). Tried
+        # for level 6 and not kept: late move reductions (50 % of 6 A/B games) and pricing a draw
+        # at -0.05 (Search.contempt: 50 % of 12 ladder games, 8 drawn). README "The level ladder".
     return GameDescription(
         name=game.name,
         title=T("title", "Fanorona"),
