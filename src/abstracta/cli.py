@@ -459,22 +459,24 @@ def format_move_list(moves: list[str], width: int) -> str:
 def describe_result(state: State, record: Record | None = None) -> str:
     seats = state.game.description.seats
 
-    def winners_of(result: list[float]) -> str:
+    def named(i: int) -> str:
         # the names play and the browser say (Black, Player 2) with the seat numbers of --seat
-        # and the record's seats: "Black (seat 1) wins"
-        named = [f"{seat_name(seats, i)} (seat {i})" for i, r in enumerate(result) if r > 0]
-        return f"{', '.join(named)} {'wins' if len(named) == 1 else 'win'}"
+        # and the record's seats: "Black (seat 1)"
+        return f"{seat_name(seats, i)} (seat {i})"
+
+    def winners_of(result: list[float]) -> str:
+        winners = [named(i) for i, r in enumerate(result) if r > 0]
+        return f"{', '.join(winners)} {'wins' if len(winners) == 1 else 'win'}"
 
     if record is not None and record.termination == "resignation" and record.result:
         # the record's Resigned tag; an older record's resigner is the loser the rules had not put
         # out (a 3-4 player game's earlier losers), none when that leaves more than one
         resigned = resigned_seat(record.tags, record.result, record.termination, seats_out(state))
-        who = f"{seat_name(seats, resigned)} (seat {resigned}) resigned" if resigned is not None else "resignation"
+        who = f"{named(resigned)} resigned" if resigned is not None else "resignation"
         return f"result: {record.result} ({who}; {winners_of(record.result)})"
     if record is not None and record.termination == "time" and record.result:
         flagged = out_of_time_seats(record.tags, state.num_players, record.result, record.termination, seats_out(state))
-        who = (f"{', '.join(f'{seat_name(seats, i)} (seat {i})' for i in flagged)} ran out of time" if flagged
-               else "time")
+        who = f"{', '.join(map(named, flagged))} ran out of time" if flagged else "time"
         won = winners_of(record.result) if any(r > 0 for r in record.result) else "draw"
         return f"result: {record.result} ({who}; {won})"
     if not state.is_terminal():
@@ -820,15 +822,17 @@ class PlaySession:
         """The seat's name in the game (White, Red), else "You" for the only person, else
         Player N (numbered from 1, as the browser names it; --seat N-1)."""
         seats = self.game.description.seats
-        if seats[player].name is None and [i for i, b in enumerate(self.bots) if b is None] == [player]:
+        if seats[player].name is None and self.only_person(player):
             return "You"
         return seat_name(seats, player)
 
+    def only_person(self, player: int) -> bool:
+        """Whether ``player`` is the one seat a person plays (the others are bots): "you"."""
+        return [i for i, b in enumerate(self.bots) if b is None] == [player]
+
     def role(self, player: int) -> str:
         """Who plays the seat: "you" when you are the only person, else :func:`seat_role`."""
-        if self.bots[player] is None and [i for i, b in enumerate(self.bots) if b is None] == [player]:
-            return "you"
-        return seat_role(self.seats[player])
+        return "you" if self.only_person(player) else seat_role(self.seats[player])
 
     def seats_line(self) -> str:
         """Every seat by its name, its number for ``--seat`` and who plays it."""

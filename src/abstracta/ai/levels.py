@@ -341,6 +341,12 @@ def parse_seat_spec(spec: str, game: Game | None = None) -> str:
     raise ValueError(f"unknown seat spec {spec!r} ({_expected(game)})")
 
 
+def _as_spec(search: Search) -> Search:
+    """A level's search as a seat spec naming its bot plays it: every action to full depth and a
+    draw worth 0 (late move reductions and contempt are a level's choice, not the bot's)."""
+    return replace(search, reductions=0, contempt=0.0)
+
+
 def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: str,
                 search: Search | None = None) -> Bot:
     evaluator = search.evaluator if search is not None else None
@@ -356,10 +362,8 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
     if kind == "alphabeta":
         from .alphabeta import AlphaBetaBot
         if search is None and game.description.levels[6].bot == "alphabeta":
-            # a plain alphabeta spec searches like the levels (their leaves, their evaluator),
-            # with every action to full depth and a draw worth 0: late move reductions and
-            # contempt are a level's choice
-            search = replace(game.description.levels[6], reductions=0, contempt=0.0)
+            # a plain alphabeta spec searches like the levels (their leaves, their evaluator)
+            search = _as_spec(game.description.levels[6])
         return AlphaBetaBot(game, budget, seed=seed, name=name, evaluator=evaluator,
                             turn_extension=search.turn_extension if search is not None else 0,
                             max_depth=search.max_depth if search is not None else None,
@@ -488,7 +492,7 @@ def _weighted_bot(canonical: str, weights: tuple[float, ...], game: Game, seed: 
     declared = next((s for s in (game.description.levels[6], game.description.levels[3]) if s.bot == kind), None)
     # the level-6 widths of the turn search stay out: a weighted spec differs from the plain
     # one (``turns:d1``, what tune verifies against) in its weights only
-    search = (replace(declared, evaluator=evaluator, oracle=None, turn_widths=None, reductions=0, contempt=0.0)
+    search = (replace(_as_spec(declared), evaluator=evaluator, oracle=None, turn_widths=None)
               if declared is not None else Search(kind, evaluator=evaluator))
     return _search_bot(kind, game, budget, seed, canonical, search)
 

@@ -197,10 +197,6 @@ def texts(namespace: str) -> Callable[[str, str], Text]:
     return make
 
 
-#: the bots that read :attr:`Search.reductions`
-REDUCING_BOTS = ("alphabeta",)
-
-
 @dataclass(frozen=True, slots=True)
 class Search:
     """The search one strength level runs for a game.
@@ -392,7 +388,7 @@ class GameDescription:
                 raise ValueError(f"{self.name}: bot name {name!r} is taken or not a plain word")
         for number, search in self.levels.items():
             # only alpha-beta reads it: on another bot the level would claim a search it never runs
-            if search.reductions < 0 or (search.reductions and search.bot not in REDUCING_BOTS):
+            if search.reductions < 0 or (search.reductions and search.bot != "alphabeta"):
                 raise ValueError(f"{self.name}: level {number} sets reductions={search.reductions} on a {search.bot} "
                                  "search; late move reductions are alpha-beta only, 0 or more actions")
             if not 0 <= search.contempt < 1 or (search.contempt and search.bot != "alphabeta"):
@@ -496,17 +492,16 @@ __all__ = ["BotFactory", "EndgameTables", "Evaluator", "GameDescription", "Oracl
 
 
 @functools.lru_cache(maxsize=1)
-def _player_message() -> str:
-    # the browser's catalog is the one source of the words: web/i18n/en.json, served to it by
-    # the server (seat.player), so the terminal and the browser name a seat alike
-    catalog = json.loads((files("abstracta") / "web" / "i18n" / "en.json").read_text(encoding="utf-8"))
-    return str(catalog["seat.player"])
+def shell_english() -> dict[str, Any]:
+    """The browser shell's English catalog (``web/i18n/en.json``, ``{key: message}``): the one
+    source of the words the terminal shares with the browser (a seat's name, a search's)."""
+    return json.loads((files("abstracta") / "web" / "i18n" / "en.json").read_text(encoding="utf-8"))
 
 
 def player_name(seat: int) -> str:
     """How people are told a seat without a name of its own: ``Player 1`` for seat 0, the
     browser's words (``seat.player`` of its English catalog)."""
-    return _player_message().replace("{n}", str(seat + 1))
+    return str(shell_english()["seat.player"]).replace("{n}", str(seat + 1))
 
 
 def seat_name(seats: Sequence[SeatStyle], seat: int) -> str:

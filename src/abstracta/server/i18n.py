@@ -28,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..core.description import shell_english
 from ..core.errors import AbstractaError
 from ..core.game import Game
 from ..core.registry import game_class, registered_games
@@ -130,17 +131,12 @@ def format_message(message: Any, messages: dict[str, Any], lang: str = BASE) -> 
 _PARAM = re.compile(r"\{(\w+)\}")
 
 
-@lru_cache(maxsize=1)
-def _shell_english() -> dict[str, Any]:
-    return _read(WEB_I18N / f"{BASE}.json")
-
-
 def search_words(search: str, n: int) -> str:
     """The analysis board's search in a player's English words, from the browser's catalog
     (``analysis.search_words.<kind>``, as web/analysis.js says it): ``"alphabeta:n60000"``
     having searched 60160 positions is "alpha-beta search, 60,160 positions"; a kind the
     catalog has no words for stays as it is ("turns:d3, 812 searched")."""
-    messages = _shell_english()
+    messages = shell_english()
     key = f"analysis.search_words.{search.split(':')[0]}"
     if key not in messages:
         key = "analysis.search"

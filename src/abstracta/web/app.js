@@ -64,9 +64,10 @@ function resultLine(m, name) {
     return `${ran} — ${t("result.draw_time")}`;
   }
   if (termination === "resignation") {
-    // a match stored before the server kept the seat: the loser, if only one seat lost
-    const seat = m.resigned != null ? m.resigned : losers.length === 1 ? result.indexOf(-1) : null;
-    const said = seat === null ? t("result.resignation") : name(seat) === you ? t("result.you_resigned") : t("result.resigned", { name: name(seat) });
+    // the server names the seat, inferring it for a match stored before it kept it (null when
+    // the record does not tell)
+    const seat = m.resigned;
+    const said = seat == null ? t("result.resignation") : name(seat) === you ? t("result.you_resigned") : t("result.resigned", { name: name(seat) });
     return said + (winners.length ? ` — ${winMany(winners)}` : "");
   }
   if (winners.length) return winMany(winners);
