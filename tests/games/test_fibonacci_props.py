@@ -120,7 +120,14 @@ def test_decided_games(variant, seed):
     _invariants(game, final)
     if final.is_terminal():
         back = game.state_from_text(final.to_text())
-        assert back.is_terminal() and back.returns() == final.returns()
+        from abstracta.games.fibonacci.rules import MAX_TURNS
+
+        if final.returns() == [0.0, 0.0] and final.turn <= MAX_TURNS:
+            # a draw by repetition: a position read from text starts its own history (§5), so
+            # the same position is its first occurrence there and the game goes on
+            assert not back.is_terminal()
+        else:
+            assert back.is_terminal() and back.returns() == final.returns()
         assert final.legal_actions() == []
         winner = final.winner()
         if winner is not None:
