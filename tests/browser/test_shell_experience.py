@@ -303,8 +303,10 @@ def test_share_link_lets_another_browser_watch(browser, live_server):
 def test_your_games_fits_a_phone(browser, live_server):
     # seven columns did not fit 390 px: the result and Delete were past the right edge; on a
     # phone each game is a card, each cell under its column's name
-    for seats in (["human", "level:1"], ["human", "human"]):
-        post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"}, "seats": seats})
+    # the row is this test's own game: the list is newest first, and a computer game an earlier
+    # test left running (the live server is shared) may have moved since and head the list
+    mine = [post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"}, "seats": seats})["id"]
+            for seats in (["human", "level:1"], ["human", "human"])]
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
@@ -312,7 +314,7 @@ def test_your_games_fits_a_phone(browser, live_server):
         page.locator("#match-list tbody tr").first.wait_for()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         assert page.evaluate("document.querySelector('.tablewrap').scrollWidth <= document.querySelector('.tablewrap').clientWidth")
-        row = page.locator("#match-list tbody tr").first
+        row = page.locator(f"#match-list tbody tr[data-id='{mine[0]}']")
         for cell in row.locator("td").all():
             if cell.is_visible():
                 box = cell.bounding_box()
@@ -462,7 +464,9 @@ def test_seats_read_apart_and_you_are_you_against_the_computer(page, live_server
         view = post_json(f"{live_server.url}/api/matches", {"game": "fibonacci-cards", "options": {"seed": 3},
                                                              "seats": ["level:1", "level:1"]})
         page.goto(f"{live_server.url}/#/match/{view['id']}")
-        page.wait_for_function("() => window.abstractaView && window.abstractaView.status === 'over'", timeout=60000)
+        # a hash change keeps the page: until this match is drawn, the last one's view is read
+        page.wait_for_function("id => window.abstractaView && window.abstractaView.id === id"
+                               " && window.abstractaView.status === 'over'", arg=view["id"], timeout=60000)
         if len(set(page.evaluate("window.abstractaView.result"))) > 1:
             break
     names = ["Computer 1 (level 1)", "Computer 2 (level 1)"]
