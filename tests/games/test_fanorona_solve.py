@@ -257,6 +257,23 @@ def test_levels_five_and_six_probe_the_tables(tables_dir, monkeypatch):
     assert turns == d and state.returns() == [1.0, -1.0] and bot.answered >= (d + 1) // 2
 
 
+def test_a_level_that_reads_tables_is_another_player_on_the_ladder(tables_dir, tmp_path, monkeypatch):
+    # levels 5-6 read whatever tables are on disk, and the ladder counted games played with and
+    # without them as one player (benchmarks/levels.json): the fingerprint names the stones the
+    # tables cover, and without tables it stays what the ladder recorded before
+    from abstracta.ai.levels import level_fingerprint
+
+    monkeypatch.setenv("ABSTRACTA_EGTB_DIR", str(tmp_path))
+    bare = load_game("fanorona")
+    assert level_fingerprint(bare, 5) == "1a36c56f6353" and level_fingerprint(bare, 6) == "16988b2a019c"
+    monkeypatch.setenv("ABSTRACTA_EGTB_DIR", str(tables_dir[0]))
+    tabled = load_game("fanorona")
+    assert level_fingerprint(tabled, 5) not in ("1a36c56f6353", level_fingerprint(tabled, 6))
+    assert level_fingerprint(tabled, 4) == level_fingerprint(bare, 4)  # level 4 reads no tables
+    assert tabled.description.levels[5].evaluator.__self__.reads == "tables of 2-3 stones"
+    assert bare.description.levels[5].evaluator.__self__.reads is None
+
+
 def test_the_oracle_is_silent_above_the_tables(tables_dir, monkeypatch):
     directory, _ = tables_dir
     monkeypatch.setenv("ABSTRACTA_EGTB_DIR", str(directory))

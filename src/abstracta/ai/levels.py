@@ -109,8 +109,13 @@ def _callable_name(value: Any) -> Any:
     if callable(value):
         name = f"{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', repr(value))}"
         # a tuned evaluator (GameDescription.tuning), or a method of an object that reads one
-        weights = getattr(value, "weights", getattr(getattr(value, "__self__", None), "weights", None))
-        return name if weights is None else f"{name}{list(weights)}"
+        owner = getattr(value, "__self__", None)
+        weights = getattr(value, "weights", getattr(owner, "weights", None))
+        if weights is not None:
+            name = f"{name}{list(weights)}"
+        # what a method's object reads outside the code (a game's endgame tables on disk)
+        reads = getattr(owner, "reads", None)
+        return name if reads is None else f"{name}+{reads}"
     return value
 
 

@@ -236,6 +236,16 @@ class Probe:
                 self._stones = 2 * START_STONES[self.game.geometry.size]
         return self._player
 
+    @property
+    def reads(self) -> str | None:
+        """The tables this probe finds (``"tables of 2-4 stones"``), ``None`` without any: part
+        of the levels' fingerprints (``abstracta.ai.levels.level_fingerprint``), as a level with
+        tables is another player than the same level without them."""
+        self.player  # noqa: B018  # finds the tables and their stones
+        if self._stones < 2 or self.game.geometry.size == "telo":
+            return None
+        return f"tables of 2-{self._stones} stones"
+
     def oracle(self, state: "FanoronaState") -> int | None:
         # cheap above the tables: the first turn ending in an untabled material stops the probe
         return self.player.choose(state)
