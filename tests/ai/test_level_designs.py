@@ -8,6 +8,8 @@ import pytest
 from abstracta import load_game
 from abstracta.ai.base import Budget
 from abstracta.ai.levels import level_fingerprint, make_bot
+from dataclasses import replace
+
 from abstracta.core.description import Search
 
 
@@ -517,3 +519,55 @@ def test_no_shipped_level_prices_a_draw() -> None:
         for variant in load_game(name).description.variants:
             levels = load_game(name, **variant.options).description.levels
             assert all(search.contempt == 0.0 for search in levels.values()), (name, variant.options)
+
+
+def test_max_nodes_holds_a_timed_alpha_beta_and_reaches_the_bot_from_the_level(monkeypatch) -> None:
+    # a node cap holds a level below its time in every phase of a game (a depth cap holds an
+    # opening back far more than an endgame, where the same depth costs little)
+    from abstracta.ai import levels as levels_module
+    from abstracta.ai.alphabeta import AlphaBetaBot
+
+    game = load_game("fanorona")
+    state = game.new_initial_state()
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[0])
+    free = AlphaBetaBot(game, Budget(seconds=30), seed=3, max_depth=8)
+    free.step(state.clone())
+    held = AlphaBetaBot(game, Budget(seconds=30), seed=3, max_depth=8, max_nodes=1000)
+    held.step(state.clone())
+    assert free.depth == 8 and free.nodes > 3000 and held.nodes < 1000 + 256 and held.depth < free.depth
+    declared = game.description.levels[5]
+    before = level_fingerprint(game, 5)
+    capped = replace(declared, max_nodes=40000)
+    monkeypatch.setattr(levels_module, "level_search", lambda g, level: capped)
+    bot = make_bot("level:5", game, seed=0)
+    assert getattr(bot, "inner", bot).max_nodes == 40000
+    assert level_fingerprint(game, 5) != before
+    assert levels_module.describe_level(game, 5)["max_nodes"] == 40000
+
+
+def test_max_nodes_is_alpha_beta_only() -> None:
+    game = load_game("nibble", variant="square9")
+    levels = dict(game.description.levels)
+    levels[3] = replace(levels[3], max_nodes=1000)  # MCTS: it would claim a cap it never reads
+    with pytest.raises(ValueError, match="max_nodes"):
+        replace(game.description, levels=levels)
+    levels[3] = replace(game.description.levels[4], max_nodes=0)
+    with pytest.raises(ValueError, match="max_nodes"):
+        replace(game.description, levels=levels)
+
+
+def test_fanorona_9x5_level_5_is_level_6_held_to_a_node_cap() -> None:
+    # 4-5 had room (87.5 % of 16) and 5-6 did not (54.2 % of 12): level 5 is level 6's search
+    # held to 60 000 positions an action, on 9×5 only (5×5's ladder stops at 3-4)
+    from abstracta.games.fanorona.description import LEVEL5_NODES_9X5
+
+    assert LEVEL5_NODES_9X5 == 60_000
+    nine = load_game("fanorona")
+    five, six = nine.description.levels[5], nine.description.levels[6]
+    assert five == replace(six, max_nodes=60_000) and six.max_nodes is None
+    bot = make_bot("level:5", nine, seed=0)
+    assert bot.inner.max_nodes == 60_000 and bot.inner.budget.seconds == 1.5
+    assert make_bot("level:6", nine, seed=0).inner.max_nodes is None
+    dimy = load_game("fanorona", size="dimy").description.levels
+    assert dimy[5] == dimy[6] and dimy[5].max_nodes is None

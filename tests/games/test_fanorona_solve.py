@@ -265,10 +265,11 @@ def test_a_level_that_reads_tables_is_another_player_on_the_ladder(tables_dir, t
 
     monkeypatch.setenv("ABSTRACTA_EGTB_DIR", str(tmp_path))
     bare = load_game("fanorona")
-    assert level_fingerprint(bare, 5) == "1a36c56f6353" and level_fingerprint(bare, 6) == "16988b2a019c"
+    assert level_fingerprint(bare, 6) == "16988b2a019c"
     monkeypatch.setenv("ABSTRACTA_EGTB_DIR", str(tables_dir[0]))
     tabled = load_game("fanorona")
-    assert level_fingerprint(tabled, 5) not in ("1a36c56f6353", level_fingerprint(tabled, 6))
+    assert level_fingerprint(tabled, 6) != "16988b2a019c"
+    assert level_fingerprint(tabled, 5) != level_fingerprint(bare, 5)
     assert level_fingerprint(tabled, 4) == level_fingerprint(bare, 4)  # level 4 reads no tables
     assert tabled.description.levels[5].evaluator.__self__.reads == "tables of 2-3 stones"
     assert bare.description.levels[5].evaluator.__self__.reads is None

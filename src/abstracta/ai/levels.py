@@ -122,7 +122,7 @@ def _callable_name(value: Any) -> Any:
 #: :class:`Search` fields added after ladder results were recorded: left out of a fingerprint
 #: while at their default, so adding a field does not make every measured level a stranger.
 _LATER_FIELDS = ("max_iterations", "extend", "determinize", "turn_widths", "turn_depth_step", "max_depth",
-                 "turn_beam", "reductions", "contempt")
+                 "turn_beam", "reductions", "contempt", "max_nodes")
 
 
 def level_fingerprint(game: Game, level: int) -> str:
@@ -157,7 +157,8 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
         :func:`level_fingerprint`}`` plus, where the level sets them, ``"max_playouts"`` (MCTS
         held below its time), ``"rollout_cap"`` (playout length in actions, for the tree
         searches), ``"turn_widths"`` ([root, reply] candidate turns), ``"turn_depth_step"`` (2: even
-        depths only), ``"max_depth"`` (alpha-beta held to that many actions), ``"reductions"``
+        depths only), ``"max_depth"`` (alpha-beta held to that many actions), ``"max_nodes"`` (alpha-beta
+        held to about that many positions an action), ``"reductions"``
         (alpha-beta's late move reductions, in actions), ``"contempt"`` (alpha-beta: what a draw
         costs it), ``"extend"`` (greedy),
         ``"turn_extension"`` (alpha-beta), ``"oracle"`` (the qualified name of the function it
@@ -176,6 +177,8 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
         out["turn_widths"] = list(search.turn_widths)
     if search.max_depth is not None:
         out["max_depth"] = search.max_depth
+    if search.max_nodes is not None:
+        out["max_nodes"] = search.max_nodes
     if search.reductions:
         out["reductions"] = search.reductions
     if search.contempt:
@@ -348,8 +351,9 @@ def parse_seat_spec(spec: str, game: Game | None = None) -> str:
 
 def _as_spec(search: Search) -> Search:
     """A level's search as a seat spec naming its bot plays it: every action to full depth and a
-    draw worth 0 (late move reductions and contempt are a level's choice, not the bot's)."""
-    return replace(search, reductions=0, contempt=0.0)
+    draw worth 0, as many positions as its budget allows (late move reductions, contempt and a
+    node cap are a level's choice, not the bot's)."""
+    return replace(search, reductions=0, contempt=0.0, max_nodes=None)
 
 
 def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: str,
@@ -373,7 +377,8 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
                             turn_extension=search.turn_extension if search is not None else 0,
                             max_depth=search.max_depth if search is not None else None,
                             reductions=search.reductions if search is not None else 0,
-                            contempt=search.contempt if search is not None else 0.0)
+                            contempt=search.contempt if search is not None else 0.0,
+                            max_nodes=search.max_nodes if search is not None else None)
     if kind == "turns":
         from .turns import TurnSearchBot
         widths = search.turn_widths if search is not None else None

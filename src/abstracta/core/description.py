@@ -229,6 +229,11 @@ class Search:
         max_depth: alpha-beta only: the deepest iteration (actions) within the level's seconds,
             for a level meant to stay weaker than its time would make it (as ``max_iterations``
             for MCTS); ``None``: as deep as its time allows.
+        max_nodes: alpha-beta only: at most about this many positions an action within the
+            level's seconds (``AlphaBetaBot(max_nodes=…)``), for a level held below its time in
+            every phase of a game — a depth cap holds the opening back far more than an endgame,
+            where the same depth costs little; ``None``: as many as its time allows. Set on
+            another bot, the description refuses it (ValueError).
         turn_depth_step: the turn search only: turns each iteration of its deepening adds after
             depth 2 (1, or 2 for even depths only: every leaf read at the start of the
             searching side's own turn).
@@ -259,6 +264,7 @@ class Search:
     turn_beam: int = 0
     reductions: int = 0
     contempt: float = 0.0
+    max_nodes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,6 +397,9 @@ class GameDescription:
             if search.reductions < 0 or (search.reductions and search.bot != "alphabeta"):
                 raise ValueError(f"{self.name}: level {number} sets reductions={search.reductions} on a {search.bot} "
                                  "search; late move reductions are alpha-beta only, 0 or more actions")
+            if search.max_nodes is not None and (search.max_nodes < 1 or search.bot != "alphabeta"):
+                raise ValueError(f"{self.name}: level {number} sets max_nodes={search.max_nodes} on a {search.bot} "
+                                 "search; a node cap is alpha-beta only, at least 1")
             if not 0 <= search.contempt < 1 or (search.contempt and search.bot != "alphabeta"):
                 raise ValueError(f"{self.name}: level {number} sets contempt={search.contempt} on a {search.bot} "
                                  "search; contempt is alpha-beta only, at least 0 and below 1")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
@@ -12,6 +13,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .rules import FanoronaGame
 
 T = texts("fanorona")
+
+#: positions a 9×5 level-5 search may visit an action (``Search.max_nodes``; see ``describe``)
+LEVEL5_NODES_9X5 = 60_000
 
 #: Sizes, each with a mid-game position (seed-0 starts after a few random actions) for benchmarks.
 VARIANTS = (
@@ -72,9 +76,16 @@ def describe(game: "FanoronaGame") -> GameDescription:
             probe.weights = tuned  # type: ignore[attr-defined]  # level fingerprints hash them
         levels[5] = levels[6] = Search("alphabeta", evaluator=probe.evaluate, oracle=probe.oracle,
                                        turn_extension=8)
-        # 9×5's 5-6 is undecided (54.2 % of 12 ladder games, 7 drawn: best play draws). Tried
-        # for level 6 and not kept: late move reductions (50 % of 6 A/B games) and pricing a draw
-        # at -0.05 (Search.contempt: 50 % of 12 ladder games, 8 drawn). README "The level ladder".
+        # 9×5's 5-6 stood undecided (54.2 % of 12 ladder games, 7 drawn: best play draws) while
+        # 4-5 had room (87.5 % of 16): past 1.5 s the extra depth buys little. Level 5 is held to
+        # LEVEL5_NODES_9X5 positions an action (level 4 searches about 25 000-42 000 in its 0.5 s,
+        # level 5 72 000-98 000 in its 1.5 s, level 6 190 000-300 000 in its 4 s; 9×5 positions
+        # of seeds 1-3, benchmarks/search_nodes.py), so level 6 searches about four times its
+        # positions. Tried for level 6 and not kept: late move reductions (50 % of 6 A/B games)
+        # and pricing a draw at -0.05 (Search.contempt: 50 % of 12 ladder games, 8 drawn).
+        # README "The level ladder".
+        if size == "tsivy":
+            levels[5] = replace(levels[6], max_nodes=LEVEL5_NODES_9X5)
     return GameDescription(
         name=game.name,
         title=T("title", "Fanorona"),
