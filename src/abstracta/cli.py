@@ -27,7 +27,7 @@ from .core.errors import AbstractaError, IllegalActionError
 from .core.game import Game, State, resignation_returns, seats_out, views_differ
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
-from .core.records import HINTS_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
+from .core.records import HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
 from .core.registry import game_class, game_key, load_game, registered_games
 
 class _OneLineUsageErrors(typer.core.TyperGroup):
@@ -589,7 +589,9 @@ def play_cmd(
         session.apply(action)
     tags: dict[str, str] = {}
     if record is not None:
-        tags = {k: v for k, v in record.tags.items() if k != "date"}
+        # the seats out on the server's clock are not out here (no clock: each plays as --seat
+        # says), as the server's import of a game that goes on drops them too
+        tags = {k: v for k, v in record.tags.items() if k not in ("date", OUT_OF_TIME_TAG)}
         session.hints = hint_counts(record.tags, game.num_players)
         console.print(f"resumed {resume} at ply {len(played)}", soft_wrap=True)
     with stopped_from_outside() as stop:

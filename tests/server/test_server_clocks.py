@@ -160,6 +160,33 @@ def test_a_flag_leaves_the_last_seat_in_play_the_winner(client, clock):
     assert view["out_of_time"] == [0]
 
 
+@pytest.mark.parametrize("mover", ["computer", "person"])
+def test_a_move_that_leaves_one_seat_in_play_after_a_flag_ends_the_game(client, clock, mover):
+    # three players: Red (2) has one piece, on c3, which either of Blue's moves (b2*d4r, b2*d4e)
+    # takes. Blue's flag falls first ("computer": the computer then moves for Blue) or Green's
+    # ("person": Blue moves itself): Red's last piece gone, one seat is left neither out of time
+    # nor without pieces, and it wins at once, as when a flag leaves it alone (README "Clocks");
+    # the game went on, and the last seat played against the computer moving for the seat out
+    raw = client.raw
+    start = "Rc3,Bb2,Bk11,Gl12,Gk12 M B" if mover == "computer" else "Rc3,Bb2,Bk11,Gl12,Gk12 M G"
+    record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": {"players": 3},
+              "start": start, "moves": []}
+    view = raw.post("/api/matches/import", json={"record": record, "take": "all", "clock": {"initial": 60}}).json()
+    mid, tokens = view["id"], {t["seat"]: t["token"] for t in view["tokens"]}
+    flagged, left = (1, 0) if mover == "computer" else (0, 1)
+    assert raw.get(f"/api/matches/{mid}").json()["clock"]["running"] == flagged
+    clock.now += 61
+    view = raw.get(f"/api/matches/{mid}").json()
+    assert view["out_of_time"] == [flagged] and view["status"] == "playing"
+    if mover == "person":
+        view = wait_for(client, mid, lambda v: v["to_move"] == 1)
+        assert play(raw, mid, "b2*d4r", view["ply"], tokens[1]).status_code == 200
+    view = wait_for(client, mid, lambda v: v["status"] == "over" or v["struct"]["eliminated"])
+    assert [e["seat"] for e in view["struct"]["eliminated"]] == [2]
+    assert view["status"] == "over" and view["termination"] == "time", view
+    assert view["result"] == [1.0 if i == left else -1.0 for i in range(3)] and view["out_of_time"] == [flagged]
+
+
 def test_a_resignation_after_a_flag_names_the_resigner_in_the_view_and_the_record(client, clock, tmp_path):
     # three players: Green's flag puts it out (the position does not show it), then Blue resigns;
     # two seats lost and Red wins: only the stored seat says who resigned

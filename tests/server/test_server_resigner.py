@@ -123,3 +123,31 @@ def test_an_imported_record_keeps_its_resigner_or_infers_it(client):
     playing = {**three(RED_OUT), "tags": {"Resigned": "0"}}
     r = client.post("/api/matches/import", json={"record": playing})
     assert r.status_code == 422 and "did not end by resignation" in r.json()["error"]
+
+
+def test_a_game_downloaded_after_a_flag_and_played_on_in_the_terminal_imports_again(client, tmp_path):
+    # the server's record of a 3-player game that goes on after Green's flag says OutOfTime "0"
+    # and gives Green's seat to the computer; `play --resume` played it on without a clock, where
+    # Green is a seat like any other, and kept the tag: once Red lost its last piece and Blue
+    # resigned, Green won, and the server refused the terminal's record ('OutOfTime' ... none of
+    # them a winner). The terminal drops the tag as the server's import does for a game that
+    # goes on: the new game has no clock, and nobody is out on it
+    from typer.testing import CliRunner
+
+    from abstracta import Record
+    from abstracta.cli import app as cli
+
+    downloaded = Record(game="slide-checkers", options={"players": 3}, start="Rc3,Bb2,Bk11,Gl12,Gk12 M B",
+                        players=["level:1", "human", "human"], tags={"OutOfTime": "0"})
+    path = tmp_path / "downloaded.json"
+    path.write_text(downloaded.to_json())
+    played = CliRunner().invoke(cli, ["play", "--resume", str(path), "--records", str(tmp_path / "new")],
+                                input="b2*d4r\nresign\ny\n")
+    assert played.exit_code == 0, played.output
+    line = next(l for l in played.output.splitlines() if l.startswith("record saved: "))
+    record = json.loads(open(line.removeprefix("record saved: ").strip()).read())
+    assert record["result"] == [1.0, -1.0, -1.0] and record["termination"] == "resignation", record
+    assert record["tags"].get("Resigned") == "1" and "OutOfTime" not in record["tags"]
+    r = client.post("/api/matches/import", json={"record": record})
+    assert r.status_code == 201, r.json()
+    assert r.json()["resigned"] == 1 and r.json()["out_of_time"] == []

@@ -1122,12 +1122,21 @@ class MatchService:
     @staticmethod
     def _finish_if_over(match: Match) -> None:
         """Set the result when the rules ended the game; seats out on time lose whatever the
-        rules say (termination ``time`` when that changes the rules' result)."""
+        rules say (termination ``time`` when that changes the rules' result). A 3-4 player game
+        with seats out on time also ends when a move leaves one seat neither out of time nor
+        without pieces (it wins, as when a flag leaves it alone: :meth:`_flag`), or none: the
+        rules know nothing of the clock and would have it play on against the computer moves of
+        the seats out."""
         if match.state.is_terminal():
             result = [float(r) for r in match.state.returns()]
             forced = [-1.0 if i in match.live.out else r for i, r in enumerate(result)]
             match.result = forced
             match.termination = "time" if forced != result else "normal"
+        elif match.live.out and len(match.players) > 2:
+            alive = [i for i in range(len(match.players)) if i not in match.out_seats]
+            if len(alive) <= 1:
+                match.result = [1.0 if i in alive else -1.0 for i in range(len(match.players))]
+                match.termination = "time"
 
     def _reveal_flags(self, match: Match, start: int) -> list[tuple[int, str]]:
         """``(ply, notation)`` of each action from ply ``start`` on that revealed something
