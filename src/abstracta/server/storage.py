@@ -19,6 +19,7 @@ column, and its records are the base of their matches.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -29,8 +30,12 @@ from sqlalchemy import (DateTime, Integer, String, Text, bindparam, create_engin
                         insert, select, text, update)
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from .errors import StaleRevision, StorageFailed
+
+log = logging.getLogger("abstracta.server")
 
 
 class Base(DeclarativeBase):
@@ -182,6 +187,21 @@ def _add_missing_columns(engine: Engine) -> None:
                 raise
 
 
+@contextlib.contextmanager
+def _refused_writes() -> Iterator[None]:
+    """A write the database refuses (SQLite: a read-only file, a full disk; PostgreSQL: a
+    server gone) becomes :class:`StorageFailed`, its reason in the operator's log and the
+    client's answer: the database's own words, never the statement or its values, which may
+    hold a record with hidden cards."""
+    try:
+        yield
+    except OperationalError as exc:
+        reason = _why(exc)[:100]
+        log.warning("the database refused a write: %s", reason)
+        raise StorageFailed(f"the games database refused to store this ({reason}): nothing was changed; "
+                            "try again later", i18n={"key": "error.storage_refused", "params": {"reason": reason}}) from None
+
+
 @dataclass
 class Stored:
     """Everything stored of one match, read in one transaction."""
@@ -208,7 +228,7 @@ class Store:
     @contextlib.contextmanager
     def writing(self) -> Iterator[Session]:
         """A session in a write transaction (committed at the end, rolled back on error)."""
-        with self._writing, self.session() as s, s.begin():
+        with _refused_writes(), self._writing, self.session() as s, s.begin():
             yield s
 
     def session(self) -> Session:
@@ -267,13 +287,13 @@ class Store:
         record holds all moves), the live state when ``live`` is given.
 
         Raises :class:`abstracta.server.errors.StaleRevision` (nothing written) when the row is
-        no longer at ``expected_revision`` (another process changed it) or is gone.
+        no longer at ``expected_revision`` (another process changed it) or is gone, and
+        :class:`~abstracta.server.errors.StorageFailed` (nothing written) when the database
+        refuses the write.
         """
-        from .errors import StaleRevision
-
         # statements built once (module level), run on a plain connection: a move is two or
         # three short statements, without the ORM's bookkeeping
-        with self._writing, self.engine.begin() as conn:
+        with _refused_writes(), self._writing, self.engine.begin() as conn:
             values: dict[str, Any] = {"mid": match_id, "expected": expected_revision, "revision": expected_revision + 1,
                                       "status": status, "plies": plies, "turns": turns, "updated_at": now()}
             if record_json is not None:
