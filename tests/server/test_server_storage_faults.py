@@ -106,3 +106,14 @@ def test_a_computers_move_the_database_refused_is_stored_once_it_can_be(db_url, 
     with TestClient(make_app(db_url, rate_limits=False)) as raw:
         c.raw = raw
         assert c.get(f"/api/matches/{mid}").json()["ply"] == 1
+
+
+def test_a_database_that_cannot_be_written_is_refused_at_start(tmp_path):
+    """A read-only SQLite file served: the server started, said where its games were stored,
+    and then refused every game and move with a 500."""
+    from abstracta.server.storage import DatabaseError, make_engine
+
+    path = tmp_path / "club.db"
+    make_engine(f"sqlite:///{path}").dispose()
+    with pytest.raises(DatabaseError, match="^attempt to write a readonly database$"):
+        make_engine(f"sqlite:///file:{path}?mode=ro&uri=true")

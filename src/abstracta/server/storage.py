@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from sqlalchemy import (DateTime, Integer, String, Text, bindparam, create_engine, delete, event, inspect,
+from sqlalchemy import (DateTime, Integer, String, Text, bindparam, create_engine, delete, event, false, inspect,
                         insert, select, text, update)
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
@@ -172,6 +172,10 @@ def _make_engine(url: str | None) -> Engine:
 
     Base.metadata.create_all(engine)
     _add_missing_columns(engine)
+    # a database that only reads (a read-only file, a standby server) would take no game nor
+    # move: said now, not as the first player's refusal. A write that touches no row asks.
+    with engine.begin() as conn:
+        conn.execute(delete(_matches).where(false()))
     return engine
 
 
