@@ -117,3 +117,54 @@ def test_a_database_that_cannot_be_written_is_refused_at_start(tmp_path):
     make_engine(f"sqlite:///{path}").dispose()
     with pytest.raises(DatabaseError, match="^attempt to write a readonly database$"):
         make_engine(f"sqlite:///file:{path}?mode=ro&uri=true")
+
+
+def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path):
+    """Two `abstracta serve` on one SQLite file both started; each kept its own copy of the
+    matches, so the second showed a game as it was before the first took a move (a spectator
+    there never saw it) and a player there was told his moves were stale. SQLite serves one
+    process; the second now says so and stops."""
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    db = tmp_path / "club.db"
+    root = Path(__file__).resolve().parents[2]
+
+    def serve(name):
+        out = (tmp_path / name).open("wb")
+        return subprocess.Popen([sys.executable, "-m", "abstracta", "serve", "--port", "0", "--db", str(db),
+                                 "--bot-workers", "0"], stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True, cwd=root)
+
+    first = serve("first.txt")
+    try:
+        deadline = time.time() + 60
+        while "open http://" not in (tmp_path / "first.txt").read_text():
+            assert first.poll() is None and time.time() < deadline, (tmp_path / "first.txt").read_text()
+            time.sleep(0.1)
+        second = serve("second.txt")
+        try:
+            assert second.wait(30) == 2
+        finally:
+            if second.poll() is None:
+                os.killpg(second.pid, signal.SIGKILL)
+        said = (tmp_path / "second.txt").read_text()
+        assert said.startswith(f"error: cannot use the database (--db): {db} is served by another abstracta "
+                               "serve process (SQLite serves one; several processes need PostgreSQL)"), said
+        assert "open http://" not in said
+        assert first.poll() is None  # the first goes on
+    finally:
+        os.killpg(first.pid, signal.SIGTERM)
+        first.wait(20)
+    # once the first has stopped, the file serves again
+    third = serve("third.txt")
+    try:
+        deadline = time.time() + 60
+        while "open http://" not in (tmp_path / "third.txt").read_text():
+            assert third.poll() is None and time.time() < deadline, (tmp_path / "third.txt").read_text()
+            time.sleep(0.1)
+    finally:
+        os.killpg(third.pid, signal.SIGTERM)
+        third.wait(20)

@@ -191,6 +191,31 @@ def _add_missing_columns(engine: Engine) -> None:
                 raise
 
 
+def serve_alone(url: str) -> Any:
+    """For an SQLite file: hold a lock beside it while this process serves it (the returned
+    object; released when the process ends, however it ends), since SQLite serves one process
+    — a second would keep its own copy of every match and show games as they were before the
+    first took their moves. None for any other database. Raises :class:`DatabaseError` if
+    another process holds it."""
+    from filelock import FileLock, Timeout
+
+    parsed = make_url(url)
+    path = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or path in ("", ":memory:"):
+        return None
+    if parsed.query.get("uri") and path.startswith("file:"):
+        path = path[len("file:"):].split("?", 1)[0]
+    lock = FileLock(f"{path}.lock", timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise DatabaseError(f"{path} is served by another abstracta serve process (SQLite serves one; "
+                            "several processes need PostgreSQL)") from None
+    except OSError as exc:
+        raise DatabaseError(_why(exc)) from exc
+    return lock
+
+
 @contextlib.contextmanager
 def _refused_writes() -> Iterator[None]:
     """A write the database refuses (SQLite: a read-only file, a full disk; PostgreSQL: a
