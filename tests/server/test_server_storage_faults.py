@@ -168,3 +168,28 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path):
     finally:
         os.killpg(third.pid, signal.SIGTERM)
         third.wait(20)
+
+
+def test_a_database_that_cannot_be_read_is_a_503_too(tmp_path):
+    """The database's folder gone (a disk unmounted; or a PostgreSQL server stopped, where
+    every act of a process sharing it first reads the stored revision): the list of one's
+    games, an invitation looked up, was a 500 'internal error: OperationalError'."""
+    folder = tmp_path / "games"
+    url = f"sqlite:///{folder / 'club.db'}"
+    with TestClient(make_app(url, rate_limits=False)) as raw:
+        view = raw.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"]}).json()
+        mid, auth, code = view["id"], bearer(view["tokens"][0]["token"]), view["invites"][0]["code"]
+    app = make_app(url, rate_limits=False)
+    with TestClient(app) as raw:  # a new process: the match is not in its memory
+        app.state.service.store.engine.dispose()
+        folder.rename(tmp_path / "elsewhere")
+        try:
+            for r in (raw.get("/api/matches", headers=auth), raw.post("/api/invites/lookup", json={"code": code})):
+                assert r.status_code == 503, r.text
+                assert r.json()["error"] == ("the games database could not be read (unable to open database file): "
+                                             "try again later")
+                assert r.json()["i18n"] == {"key": "error.storage_unreadable",
+                                            "params": {"reason": "unable to open database file"}}
+        finally:
+            (tmp_path / "elsewhere").rename(folder)
+        assert [m["id"] for m in raw.get("/api/matches", headers=auth).json()] == [mid]

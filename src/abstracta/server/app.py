@@ -657,7 +657,8 @@ ERROR_TEXT: dict[int, str] = {
     429: "too many requests from this address or with this token: wait Retry-After seconds "
          "(or, for analyses, too many of yours running at once)",
     503: "the server cannot answer this now (stopping, an analysis that did not finish in time, or the "
-         "database refused to store a change: nothing was changed, try again after Retry-After seconds)",
+         "database refused to store a change or to be read: nothing was changed, try again after "
+         "Retry-After seconds)",
 }
 
 
@@ -934,7 +935,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         return Response(service.act_view(match, tokens, seat), media_type="application/json")
 
     @app.get("/api/matches", summary="Your matches: those of the tokens sent, most recently played first",
-             response_model=list[MatchSummary], responses=errors(422), openapi_extra=TOKEN_OPTIONAL)
+             response_model=list[MatchSummary], responses=errors(422, 503), openapi_extra=TOKEN_OPTIONAL)
     def list_matches(tokens: Tokens, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
         """Only the matches a token of the request holds a seat of (send every token the browser
         keeps, comma-separated); without tokens the list is empty. Never every match on the server."""
@@ -975,7 +976,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         return created(*service.import_record(body.record, body.seats, body.take, body.clock))
 
     @app.post("/api/invites/lookup", summary="What an invitation is for (without claiming it)",
-              response_model=InvitationInfo, responses=errors(404, 413, 415, 422, 429))
+              response_model=InvitationInfo, responses=errors(404, 413, 415, 422, 429, 503))
     def lookup_invite(body: InviteCode) -> dict[str, Any]:
         """The code goes in the body, never in a URL (URLs end up in logs)."""
         match, seat, claimed = service.invitation(body.code)
@@ -1008,7 +1009,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
 
     @app.get("/api/matches/{match_id}/positions",
              summary=f"The position after each ply, a page of at most {REPLAY_PAGE} plies, as the request's tokens may see it",
-             response_model=Positions, responses=errors(403, 404, 422, 429), openapi_extra=TOKEN_OPTIONAL)
+             response_model=Positions, responses=errors(403, 404, 422, 429, 503), openapi_extra=TOKEN_OPTIONAL)
     def get_positions(match_id: str, tokens: Tokens,
                       seat: int | None = Query(None, ge=0, le=15, description="as for GET /api/matches/{match_id}"),
                       start: int | None = Query(None, alias="from", ge=0, description="the first ply (default 0)"),
@@ -1093,7 +1094,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
 
     @app.get("/api/matches/{match_id}/record",
              summary="The match's record (JSON download); 409 while a game with hidden cards runs",
-             responses=errors(404, 409, 422))
+             responses=errors(404, 409, 422, 503))
     def get_record(match_id: str, download: bool = Query(False)) -> Response:
         match, text = service.record_of(match_id)
         headers = {}
