@@ -173,7 +173,8 @@ def test_every_key_the_server_names_is_in_the_english_catalog():
         missing = sorted(k for k in keys if k not in en)
         assert not missing, f"{src.name}: {missing}"
         named |= keys
-    assert {"error.illegal", "error.rate_limited", "error.analyses_busy"} <= named
+    assert {"error.illegal", "error.rate_limited", "error.analyses_busy", "error.storage_refused",
+            "error.storage_unreadable"} <= named
 
 
 def _messages(struct):

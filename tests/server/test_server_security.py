@@ -302,14 +302,18 @@ def test_the_schema_states_every_status(client):
             for code, answer in op["responses"].items():
                 if code.startswith("4"):
                     assert answer["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorBody"}
-    act = {"200", "400", "401", "403", "404", "409", "413", "415", "422", "429"}
+    # 503: a write the database refused (read-only, full) or a read (gone): test_server_storage_faults.py
+    act = {"200", "400", "401", "403", "404", "409", "413", "415", "422", "429", "503"}
     for name in ("actions", "undo", "takeback", "takeback/answer", "flag", "resign", "invites"):
         assert codes(f"/api/matches/{{match_id}}/{name}", "post") == act, name
-    assert codes("/api/matches", "post") == {"201", "400", "404", "413", "415", "422", "429"}
-    assert codes("/api/invites/claim", "post") == {"200", "400", "404", "410", "413", "415", "422", "429"}
-    assert codes("/api/matches/{match_id}", "delete") == {"204", "400", "401", "403", "404", "413", "415", "422", "429"}
-    assert codes("/api/matches/{match_id}/record", "get") == {"200", "400", "404", "409", "422"}
+    assert codes("/api/matches", "post") == {"201", "400", "404", "413", "415", "422", "429", "503"}
+    assert codes("/api/invites/claim", "post") == {"200", "400", "404", "410", "413", "415", "422", "429", "503"}
+    assert codes("/api/matches/{match_id}", "delete") == {"204", "400", "401", "403", "404", "413", "415", "422", "429",
+                                                          "503"}
+    assert codes("/api/matches/{match_id}", "get") == {"200", "400", "403", "404", "422", "503"}  # a fallen flag
+    assert codes("/api/matches/{match_id}/record", "get") == {"200", "400", "404", "409", "422", "503"}
     assert "Retry-After" in paths["/api/matches"]["post"]["responses"]["429"]["headers"]
+    assert "Retry-After" in paths["/api/matches"]["post"]["responses"]["503"]["headers"]
     # reads work without a token (a spectator); acts need one
     assert {} in paths["/api/matches/{match_id}"]["get"]["security"]
     assert paths["/api/matches/{match_id}/actions"]["post"]["security"] == [{"seat token": []}]

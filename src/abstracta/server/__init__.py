@@ -15,18 +15,20 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
     (``rate_limits=False``: the benchmarks' switch, also ``ABSTRACTA_RATE_LIMITS=off``).
     ``port`` 0: a free port the system picks; the first line printed names the port bound (a
     caller that picked a "free" port itself could lose it to another process before binding).
-    Raises ``OSError`` if the address is taken."""
+    Raises ``OSError`` if the address is taken, :class:`~abstracta.server.storage.DatabaseError`
+    if the database cannot be used (another process serves its SQLite file)."""
     import uvicorn
 
     from . import security
     from .app import WS_MESSAGE_BYTES, create_app
-    from .storage import default_db_url
+    from .storage import default_db_url, serve_alone
 
     sock = bind(host, port)
     port = sock.getsockname()[1]
     url = db or default_db_url()
     policy = security.HostPolicy.for_bind(host, allowed_hosts or [])
     app = create_app(url, bot_workers, security_settings=security.Security(hosts=policy, rate_limits=rate_limits))
+    alone = serve_alone(url)  # noqa: F841 - held while this process serves
     shown = f"[{host}]" if ":" in host else host
     print(f"abstracta: open http://{'localhost' if host in security.WILDCARD_BINDS else shown}:{port}/ "
           f"in a browser (games stored in {url})", flush=True)

@@ -656,7 +656,9 @@ ERROR_TEXT: dict[int, str] = {
          "an illegal or unreadable move, a record that does not replay, a body that is not JSON",
     429: "too many requests from this address or with this token: wait Retry-After seconds "
          "(or, for analyses, too many of yours running at once)",
-    503: "the server cannot answer this now (stopping, or an analysis that did not finish in time)",
+    503: "the server cannot answer this now (stopping, an analysis that did not finish in time, or the "
+         "database refused to store a change or to be read: nothing was changed, try again after "
+         "Retry-After seconds)",
 }
 
 
@@ -666,7 +668,7 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     out: dict[int | str, dict[str, Any]] = {}
     for code in sorted({400, *codes}):
         out[code] = {"model": ErrorBody, "description": ERROR_TEXT[code]}
-        if code == 429:
+        if code in (429, 503):  # 503: when the database refused a write
             out[code]["headers"] = {"Retry-After": {"description": "seconds to wait",
                                                     "schema": {"type": "integer"}}}
         if code == 401:
@@ -675,7 +677,7 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 
 #: every status an act answers (a move, undo, takeback, flag, resign)
-ACT = errors(401, 403, 404, 409, 413, 415, 422, 429)
+ACT = errors(401, 403, 404, 409, 413, 415, 422, 429, 503)
 #: the security of a route that also answers without a token (a spectator, an empty list)
 TOKEN_OPTIONAL = {"security": [{}]}
 
@@ -822,8 +824,10 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     async def _refused(_request: Request, exc: MatchError) -> JSONResponse:
         status = exc.status if isinstance(exc, ApiError) else status_of(exc)
         message = exc.message if len(exc.message) <= 500 else exc.message[:499] + "…"
-        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-        return JSONResponse({"error": message, **exc.extra}, status_code=status, headers=headers)
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else {}
+        if exc.retry_after is not None:
+            headers["Retry-After"] = str(exc.retry_after)
+        return JSONResponse({"error": message, **exc.extra}, status_code=status, headers=headers or None)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -931,7 +935,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         return Response(service.act_view(match, tokens, seat), media_type="application/json")
 
     @app.get("/api/matches", summary="Your matches: those of the tokens sent, most recently played first",
-             response_model=list[MatchSummary], responses=errors(422), openapi_extra=TOKEN_OPTIONAL)
+             response_model=list[MatchSummary], responses=errors(422, 503), openapi_extra=TOKEN_OPTIONAL)
     def list_matches(tokens: Tokens, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
         """Only the matches a token of the request holds a seat of (send every token the browser
         keeps, comma-separated); without tokens the list is empty. Never every match on the server."""
@@ -959,7 +963,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         return out
 
     @app.post("/api/matches", status_code=201, summary="Create a match: its tokens and invitations",
-              response_model=MatchCreated, responses=errors(404, 413, 415, 422, 429))
+              response_model=MatchCreated, responses=errors(404, 413, 415, 422, 429, 503))
     def create_match(body: CreateMatch) -> dict[str, Any]:
         """The answer is the only place the tokens of the seats taken and the invitation codes
         appear: a client keeps them (the server stores only their SHA-256)."""
@@ -967,12 +971,12 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
 
     @app.post("/api/matches/import", status_code=201,
               summary="Import a record (validated by replay: errors name the ply and the reason)",
-              response_model=MatchCreated, responses=errors(404, 413, 415, 422, 429))
+              response_model=MatchCreated, responses=errors(404, 413, 415, 422, 429, 503))
     def import_match(body: ImportMatch) -> dict[str, Any]:
         return created(*service.import_record(body.record, body.seats, body.take, body.clock))
 
     @app.post("/api/invites/lookup", summary="What an invitation is for (without claiming it)",
-              response_model=InvitationInfo, responses=errors(404, 413, 415, 422, 429))
+              response_model=InvitationInfo, responses=errors(404, 413, 415, 422, 429, 503))
     def lookup_invite(body: InviteCode) -> dict[str, Any]:
         """The code goes in the body, never in a URL (URLs end up in logs)."""
         match, seat, claimed = service.invitation(body.code)
@@ -981,7 +985,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                 "claimed": claimed, "players": match.players, "seats": seat_styles(match.game)}
 
     @app.post("/api/invites/claim", summary="Claim an invitation: the seat's token (once)",
-              response_model=MatchCreated, responses=errors(404, 410, 413, 415, 422, 429))
+              response_model=MatchCreated, responses=errors(404, 410, 413, 415, 422, 429, 503))
     def claim_invite(body: InviteCode) -> dict[str, Any]:
         """Answers with the match as that seat sees it and the seat's token in 'tokens'; a second
         claim of the same code is 410, an unknown code 404."""
@@ -995,7 +999,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         return {"invites": [{**i, "path": f"/#/join/{i['code']}"} for i in grant["invites"]]}
 
     @app.get("/api/matches/{match_id}", summary="A match as the request's tokens may see it",
-             response_model=MatchView, responses=errors(403, 404, 422), openapi_extra=TOKEN_OPTIONAL)
+             response_model=MatchView, responses=errors(403, 404, 422, 503), openapi_extra=TOKEN_OPTIONAL)
     async def get_match(match_id: str, tokens: Tokens,
                         seat: int | None = Query(None, ge=0, le=15, description="which held seat's eyes (403 for a seat not held)")
                         ) -> Response:
@@ -1005,7 +1009,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
 
     @app.get("/api/matches/{match_id}/positions",
              summary=f"The position after each ply, a page of at most {REPLAY_PAGE} plies, as the request's tokens may see it",
-             response_model=Positions, responses=errors(403, 404, 422, 429), openapi_extra=TOKEN_OPTIONAL)
+             response_model=Positions, responses=errors(403, 404, 422, 429, 503), openapi_extra=TOKEN_OPTIONAL)
     def get_positions(match_id: str, tokens: Tokens,
                       seat: int | None = Query(None, ge=0, le=15, description="as for GET /api/matches/{match_id}"),
                       start: int | None = Query(None, alias="from", ge=0, description="the first ply (default 0)"),
@@ -1083,14 +1087,14 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         return act_view(match, tokens)
 
     @app.delete("/api/matches/{match_id}", status_code=204, summary="Delete a match (a token of one of its seats)",
-                responses=errors(401, 403, 404, 413, 415, 422, 429))
+                responses=errors(401, 403, 404, 413, 415, 422, 429, 503))
     def delete_match(match_id: str, tokens: Tokens, _body: None = NoBody) -> Response:
         service.delete(match_id, tokens)
         return Response(status_code=204)
 
     @app.get("/api/matches/{match_id}/record",
              summary="The match's record (JSON download); 409 while a game with hidden cards runs",
-             responses=errors(404, 409, 422))
+             responses=errors(404, 409, 422, 503))
     def get_record(match_id: str, download: bool = Query(False)) -> Response:
         match, text = service.record_of(match_id)
         headers = {}

@@ -16,6 +16,9 @@ from typing import Any
 class MatchError(Exception):
     """A refused request: ``message`` for the client, ``extra`` fields for its answer."""
 
+    #: seconds a client should wait before asking again (the answer's ``Retry-After``), if known
+    retry_after: int | None = None
+
     def __init__(self, message: str, **extra: Any):
         super().__init__(message)
         self.message = message
@@ -70,6 +73,13 @@ class Unavailable(MatchError):
     """The server cannot answer this now (stopping, or a job that did not finish in time)."""
 
 
+class StorageFailed(Unavailable):
+    """The database refused a write (a read-only file, a full disk, a server that does not
+    answer): nothing was stored, the match is as it was."""
+
+    retry_after = 10
+
+
 class StaleRevision(Exception):
     """Internal: the stored match moved on (another process) since it was loaded; the service
     reloads it and tries again. Never reaches a client."""
@@ -80,5 +90,5 @@ class CorruptMatch(Exception):
 
 
 __all__ = ["Conflict", "CorruptMatch", "Forbidden", "Gone", "Hidden", "IllegalMove", "InvalidRequest",
-           "MatchError", "NotFound", "NotYourTurn", "StalePly", "StaleRevision", "TooBusy", "Unauthorized",
-           "Unavailable"]
+           "MatchError", "NotFound", "NotYourTurn", "StalePly", "StaleRevision", "StorageFailed", "TooBusy",
+           "Unauthorized", "Unavailable"]

@@ -54,7 +54,7 @@ from ..core.records import hint_counts as record_hint_counts
 from ..core.registry import game_class, load_game
 from . import bots
 from .errors import (Conflict, CorruptMatch, Forbidden, Gone, Hidden, IllegalMove, InvalidRequest, MatchError,
-                     NotFound, NotYourTurn, StalePly, StaleRevision, TooBusy, Unauthorized, Unavailable)
+                     NotFound, NotYourTurn, StalePly, StaleRevision, StorageFailed, TooBusy, Unauthorized, Unavailable)
 from .push import Hub
 from .botjobs import BotJob, BotJobs, InfoStateError, make_job
 from .storage import Store
@@ -77,6 +77,8 @@ MOVE_TEXT_LIMIT = 1000
 ANALYSIS_PER_CLIENT = 2
 #: Longest wait for one analysis answer, in seconds.
 ANALYSIS_TIMEOUT = 120.0
+#: Seconds before a computer's move or a fallen flag the database refused is stored again
+STORE_RETRY_SECONDS = 5.0
 #: The evaluation graph: at most this many points (turn starts), each searched with this share
 #: of the game's analysis budget.
 GRAPH_POINTS, GRAPH_SHARE = 120, 0.02
@@ -694,6 +696,8 @@ class MatchService:
             self.current(match_id)
         except (NotFound, Conflict):
             pass
+        except StorageFailed:  # the flag falls once the database takes it
+            self.hub.set_timer(match_id, STORE_RETRY_SECONDS, self._flag_due)
 
     @_retrying
     def current(self, match_id: str) -> Match:
@@ -1451,6 +1455,13 @@ class MatchService:
                 match = self._replace(match, trial)
             except StaleRevision:  # another process moved first: its move stands
                 self.evict(match_id)
+                return
+            except StorageFailed:  # the answer stays wanted (the view says the computer thinks)
+                self.thinking[match_id] = wanted
+                log.warning("match %s: the computer's move is stored again in %g s", match_id, STORE_RETRY_SECONDS)
+                retry = threading.Timer(STORE_RETRY_SECONDS, self._bot_answered, (job, text, note))
+                retry.daemon = True
+                retry.start()
                 return
             self._schedule_bot(match)
 

@@ -19,18 +19,23 @@ column, and its records are the base of their matches.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from sqlalchemy import (DateTime, Integer, String, Text, bindparam, create_engine, delete, event, inspect,
+from sqlalchemy import (DateTime, Integer, String, Text, bindparam, create_engine, delete, event, false, inspect,
                         insert, select, text, update)
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from .errors import StaleRevision, StorageFailed
+
+log = logging.getLogger("abstracta.server")
 
 
 class Base(DeclarativeBase):
@@ -167,6 +172,10 @@ def _make_engine(url: str | None) -> Engine:
 
     Base.metadata.create_all(engine)
     _add_missing_columns(engine)
+    # a database that only reads (a read-only file, a standby server) would take no game nor
+    # move: said now, not as the first player's refusal. A write that touches no row asks.
+    with engine.begin() as conn:
+        conn.execute(delete(_matches).where(false()))
     return engine
 
 
@@ -180,6 +189,51 @@ def _add_missing_columns(engine: Engine) -> None:
         except DBAPIError:  # another process starting at the same moment added it
             if "turns" not in {c["name"] for c in inspect(engine).get_columns("matches")}:
                 raise
+
+
+def serve_alone(url: str) -> Any:
+    """For an SQLite file: hold a lock beside it while this process serves it (the returned
+    object; released when the process ends, however it ends), since SQLite serves one process
+    — a second would keep its own copy of every match and show games as they were before the
+    first took their moves. None for any other database. Raises :class:`DatabaseError` if
+    another process holds it."""
+    from filelock import FileLock, Timeout
+
+    parsed = make_url(url)
+    path = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or path in ("", ":memory:"):
+        return None
+    if parsed.query.get("uri") and path.startswith("file:"):
+        path = path[len("file:"):].split("?", 1)[0]
+    lock = FileLock(f"{path}.lock", timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise DatabaseError(f"{path} is served by another abstracta serve process (SQLite serves one; "
+                            "several processes need PostgreSQL)") from None
+    except OSError as exc:
+        raise DatabaseError(_why(exc)) from exc
+    return lock
+
+
+@contextlib.contextmanager
+def _refused(writing: bool = True) -> Iterator[None]:
+    """What the database refuses (SQLite: a read-only file, a full disk, a folder gone;
+    PostgreSQL: a server gone) becomes :class:`StorageFailed`: the database's reason in the
+    operator's log, its lead ("connection failed", not the host and port that follow) in the
+    client's answer; never the statement or its values, which may hold a record with hidden
+    cards."""
+    try:
+        yield
+    except OperationalError as exc:
+        reason = _why(exc)
+        log.warning("the database %s: %s", "refused to store a change" if writing else "could not be read", reason)
+        lead = reason.split(":", 1)[0][:100]
+        if writing:
+            raise StorageFailed(f"the games database refused to store this ({lead}): nothing was changed; "
+                                "try again later", i18n={"key": "error.storage_refused", "params": {"reason": lead}}) from None
+        raise StorageFailed(f"the games database could not be read ({lead}): try again later",
+                            i18n={"key": "error.storage_unreadable", "params": {"reason": lead}}) from None
 
 
 @dataclass
@@ -208,14 +262,20 @@ class Store:
     @contextlib.contextmanager
     def writing(self) -> Iterator[Session]:
         """A session in a write transaction (committed at the end, rolled back on error)."""
-        with self._writing, self.session() as s, s.begin():
+        with _refused(), self._writing, self.session() as s, s.begin():
             yield s
 
     def session(self) -> Session:
         return self._sessions()
 
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session for reads; a database that cannot be read raises :class:`StorageFailed`."""
+        with _refused(writing=False), self.session() as s:
+            yield s
+
     def get(self, match_id: str) -> MatchRow | None:
-        with self.session() as s:
+        with self.reading() as s:
             return s.get(MatchRow, match_id)
 
     def listen_url(self) -> str | None:
@@ -226,7 +286,7 @@ class Store:
 
     def load(self, match_id: str) -> Stored | None:
         """The match row with its move rows, tokens and live state (None: no such match)."""
-        with self.session() as s:
+        with self.reading() as s:
             row = s.get(MatchRow, match_id)
             if row is None:
                 return None
@@ -239,7 +299,7 @@ class Store:
 
     def revision(self, match_id: str) -> int | None:
         """The stored revision of the match (None: no such match): one indexed read."""
-        with self.session() as s:
+        with self.reading() as s:
             return s.scalar(select(MatchRow.revision).where(MatchRow.id == match_id))
 
     def create(self, match_id: str, game: str, record_json: str, status: str, plies: int, turns: int,
@@ -267,13 +327,13 @@ class Store:
         record holds all moves), the live state when ``live`` is given.
 
         Raises :class:`abstracta.server.errors.StaleRevision` (nothing written) when the row is
-        no longer at ``expected_revision`` (another process changed it) or is gone.
+        no longer at ``expected_revision`` (another process changed it) or is gone, and
+        :class:`~abstracta.server.errors.StorageFailed` (nothing written) when the database
+        refuses the write.
         """
-        from .errors import StaleRevision
-
         # statements built once (module level), run on a plain connection: a move is two or
         # three short statements, without the ORM's bookkeeping
-        with self._writing, self.engine.begin() as conn:
+        with _refused(), self._writing, self.engine.begin() as conn:
             values: dict[str, Any] = {"mid": match_id, "expected": expected_revision, "revision": expected_revision + 1,
                                       "status": status, "plies": plies, "turns": turns, "updated_at": now()}
             if record_json is not None:
@@ -318,7 +378,7 @@ class Store:
     # --- seats, invitations, live state ---------------------------------------------------------
     def seat_tokens(self, match_id: str) -> list[tuple[str, int]]:
         """``(sha256 hex, seat)`` of every token of the match."""
-        with self.session() as s:
+        with self.reading() as s:
             return [(r.token_hash, r.seat) for r in
                     s.scalars(select(SeatTokenRow).where(SeatTokenRow.match_id == match_id))]
 
@@ -327,7 +387,7 @@ class Store:
         out: dict[str, set[int]] = {}
         if not digests:
             return out
-        with self.session() as s:
+        with self.reading() as s:
             for r in s.scalars(select(SeatTokenRow).where(SeatTokenRow.token_hash.in_(digests))):
                 out.setdefault(r.match_id, set()).add(r.seat)
         return out
@@ -336,16 +396,16 @@ class Store:
         """The match rows ``ids``, most recently played first."""
         if not ids:
             return []
-        with self.session() as s:
+        with self.reading() as s:
             return list(s.scalars(select(MatchRow).where(MatchRow.id.in_(ids))
                                   .order_by(MatchRow.updated_at.desc()).limit(limit)))
 
     def invite(self, code_hash: str) -> InviteRow | None:
-        with self.session() as s:
+        with self.reading() as s:
             return s.get(InviteRow, code_hash)
 
     def invites_of(self, match_id: str) -> list[InviteRow]:
-        with self.session() as s:
+        with self.reading() as s:
             return list(s.scalars(select(InviteRow).where(InviteRow.match_id == match_id)))
 
     def claim(self, code_hash: str, token_hash: str) -> tuple[str, int] | None:
@@ -375,7 +435,7 @@ class Store:
                 s.add(InviteRow(code_hash=digest, match_id=match_id, seat=seat, created_at=stamp))
 
     def live(self, match_id: str) -> str | None:
-        with self.session() as s:
+        with self.reading() as s:
             row = s.get(LiveRow, match_id)
             return row.data if row is not None else None
 
@@ -388,12 +448,12 @@ class Store:
                 row.data = data
 
     def list(self, limit: int = 50) -> list[MatchRow]:
-        with self.session() as s:
+        with self.reading() as s:
             rows = s.scalars(select(MatchRow).order_by(MatchRow.updated_at.desc()).limit(limit))
             return list(rows)
 
     def unfinished_ids(self) -> Iterator[str]:
-        with self.session() as s:
+        with self.reading() as s:
             for (mid,) in s.execute(select(MatchRow.id).where(MatchRow.status == "playing")):
                 yield mid
 
