@@ -14,46 +14,26 @@ last line is one object: ``rows`` (seed, ply, and per player ``depth``, ``nodes`
 
 from __future__ import annotations
 
-import argparse
-import json
 import time
 from typing import Any
 
-import abstracta
-from ab_levels import make
-from turn_depth import positions
+from turn_depth import run
+
+
+def search_nodes(bot: Any, state: Any) -> dict[str, Any]:
+    """One action chosen from ``state`` as in a game: the search's last completed depth, the
+    positions it visited and its CPU seconds."""
+    search = getattr(bot, "inner", bot)  # a level that asks an oracle first
+    if not hasattr(search, "nodes") or not hasattr(search, "depth"):
+        raise SystemExit(f"{bot!r} is not a search that counts its positions (no nodes and depth)")
+    t0 = time.process_time()
+    bot.step(state.clone())
+    return {"depth": search.depth, "nodes": search.nodes, "seconds": round(time.process_time() - t0, 2)}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Positions visited and depth reached by each search player on the same positions.")
-    parser.add_argument("game")
-    parser.add_argument("options", type=json.loads)
-    parser.add_argument("players", type=json.loads, nargs="+")
-    parser.add_argument("--seeds", default="1,2,3")
-    parser.add_argument("--plies", default="6,20,35")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    game = abstracta.load_game(args.game, **args.options)
-    names = [p if isinstance(p, str) else json.dumps(p) for p in args.players]
-    print(" | ".join(["seed", "ply"] + names))
-    rows = []
-    for seed in (int(s) for s in args.seeds.split(",")):
-        for ply, state in positions(game, seed, [int(p) for p in args.plies.split(",")]):
-            row: dict[str, Any] = {"seed": seed, "ply": ply, "players": []}
-            for player in args.players:
-                bot = make(game, player, 3)
-                search = getattr(bot, "inner", bot)  # a level that asks an oracle first
-                if not hasattr(search, "nodes") or not hasattr(search, "depth"):
-                    raise SystemExit(f"{player!r} is not a search that counts its positions (no nodes and depth)")
-                t0 = time.process_time()
-                bot.step(state.clone())
-                row["players"].append({"depth": search.depth, "nodes": search.nodes,
-                                       "seconds": round(time.process_time() - t0, 2)})
-            rows.append(row)
-            print(" | ".join([str(seed), str(ply)] + [f"d{p['depth']} {p['nodes']:,} {p['seconds']:.1f} s"
-                                                      for p in row["players"]]), flush=True)
-    if args.json:
-        print(json.dumps({"game": args.game, "options": args.options, "players": names, "rows": rows}))
+    run("Positions visited and depth reached by each search player on the same positions.", search_nodes,
+        lambda p: f"d{p['depth']} {p['nodes']:,} {p['seconds']:.1f} s", "6,20,35")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import argparse
 import json
 import random
 import time
-from typing import Any
+from typing import Any, Callable
 
 import abstracta
 from abstracta.ai.levels import level_bot
@@ -41,13 +41,25 @@ def positions(game: Any, seed: int, plies: list[int]) -> list[tuple[int, Any]]:
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description="The depth in turns each turn-search player completes on the same positions.")
+def turn_depth(bot: Any, state: Any) -> dict[str, Any]:
+    """One turn search from ``state``: the depth in turns it completed and its CPU seconds."""
+    if not hasattr(bot, "search") or not hasattr(bot, "depth"):
+        raise SystemExit(f"{bot!r} is not a turn search (no search() and depth)")
+    t0 = time.process_time()
+    bot.search(state.clone())
+    return {"depth": bot.depth, "seconds": round(time.process_time() - t0, 2)}
+
+
+def run(description: str, measure: Callable[[Any, Any], dict[str, Any]], show: Callable[[dict[str, Any]], str],
+        default_plies: str) -> None:
+    """The command line shared with ``search_nodes.py``: each player measured by ``measure(bot,
+    state)`` on the positions of each seed, a row printed per position (``show`` per player)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("game")
     parser.add_argument("options", type=json.loads)
     parser.add_argument("players", type=json.loads, nargs="+")
     parser.add_argument("--seeds", default="1,2,3")
-    parser.add_argument("--plies", default="10,40,80")
+    parser.add_argument("--plies", default=default_plies)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     game = abstracta.load_game(args.game, **args.options)
@@ -56,19 +68,17 @@ def main() -> None:
     rows = []
     for seed in (int(s) for s in args.seeds.split(",")):
         for ply, state in positions(game, seed, [int(p) for p in args.plies.split(",")]):
-            row: dict[str, Any] = {"seed": seed, "ply": ply, "players": []}
-            for player in args.players:
-                bot = make(game, player, 3)
-                if not hasattr(bot, "search") or not hasattr(bot, "depth"):
-                    raise SystemExit(f"{player!r} is not a turn search (no search() and depth)")
-                t0 = time.process_time()
-                bot.search(state.clone())
-                row["players"].append({"depth": bot.depth, "seconds": round(time.process_time() - t0, 2)})
+            row: dict[str, Any] = {"seed": seed, "ply": ply,
+                                   "players": [measure(make(game, player, 3), state) for player in args.players]}
             rows.append(row)
-            print(" | ".join([str(seed), str(ply)] + [f"d{p['depth']} {p['seconds']:.1f} s" for p in row["players"]]),
-                  flush=True)
+            print(" | ".join([str(seed), str(ply)] + [show(p) for p in row["players"]]), flush=True)
     if args.json:
         print(json.dumps({"game": args.game, "options": args.options, "players": names, "rows": rows}))
+
+
+def main() -> None:
+    run("The depth in turns each turn-search player completes on the same positions.", turn_depth,
+        lambda p: f"d{p['depth']} {p['seconds']:.1f} s", "10,40,80")
 
 
 if __name__ == "__main__":

@@ -68,3 +68,25 @@ def test_results_of_a_changed_level_stop_counting(ladder, monkeypatch) -> None:
     # a pairing left with stale games only is left out of the README table (it used to divide by 0)
     data = {"pairings": {ladder.key("nibble", {"variant": "square9"}, 2): entry}}
     assert "nibble:variant=square9" not in ladder.table(data)
+
+
+def test_search_nodes_and_turn_depth_measure_the_players_on_the_same_positions() -> None:
+    # benchmarks/search_nodes.py placed Fanorona 9×5's level-5 node cap (README "The level
+    # ladder"); both scripts share their command line (turn_depth.run)
+    import subprocess
+    import sys
+
+    from bench_util import BENCHMARKS
+
+    def measured(script, *args):
+        out = subprocess.run([sys.executable, str(BENCHMARKS / script), *args, "--seeds", "1", "--json"],
+                             capture_output=True, text=True, check=True, timeout=120)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    nodes = measured("search_nodes.py", "fanorona", '{"size":"dimy"}', '{"level":4,"depth":7}',
+                     '{"level":5,"depth":7,"max_nodes":1000}', "--plies", "2")
+    assert [(r["seed"], r["ply"]) for r in nodes["rows"]] == [(1, 2)]
+    full, held = nodes["rows"][0]["players"]
+    assert full["depth"] == 7 and full["nodes"] > 1000 and held["nodes"] < 1000 + 256 and held["depth"] < 7
+    turns = measured("turn_depth.py", "fibonacci", "{}", '{"level":3,"depth":1}', "--plies", "0")
+    assert turns["rows"][0]["players"][0]["depth"] == 1
