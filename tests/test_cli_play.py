@@ -954,3 +954,21 @@ def test_replay_names_who_ran_out_of_time(tmp_path):
     # an older record without the tag: the loser
     path.write_text(Record(**{**record.__dict__, "tags": {}}).to_json())
     assert "(Black (seat 1) ran out of time; White (seat 0) wins)" in runner.invoke(app, ["replay", str(path)]).output
+
+
+def test_the_last_line_gives_why_the_game_ended_as_a_sentence_of_its_own(capsys):
+    # "Green wins — Only Green pieces are left on the board": the reason, written to start a
+    # sentence (as the browser's board descriptions use it), followed a dash with its capital
+    from abstracta import load_game
+    from abstracta.ai.levels import make_bot
+    from abstracta.cli import PlaySession
+
+    game = load_game("slide-checkers")
+    initial = game.state_from_text("Ge4,Bf5 M G")
+    lines = iter(["e4*g6r"])
+    session = PlaySession(game, initial, ["human", "random"], [None, make_bot("random", game, seed=1)],
+                          read=lambda prompt: next(lines))
+    assert session.run([0]) == "normal"
+    out = capsys.readouterr().out
+    assert "Green wins. Only Green pieces are left on the board.\n" in out, out
+    assert " — Only" not in out

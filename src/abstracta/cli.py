@@ -1088,7 +1088,10 @@ class PlaySession:
         self.show()
         end = self.state.to_struct(None)["end"]
         line = self.winners_text(self.state.returns())
-        console.print(f"[bold]{line[0].upper() + line[1:]}[/]" + (f" — {end['text']}" if end and end.get("text") else ""))
+        # the reason is a sentence of its own (its words start one, as in the browser's board
+        # descriptions): "Green wins. Only Green pieces are left on the board."
+        why = f" {end['text']}." if end and end.get("text") else ""
+        console.print(f"[bold]{line[0].upper() + line[1:]}{'.' if why else ''}[/]{escape(why)}")
         console.print(describe_result(self.state))
         return "normal"
 

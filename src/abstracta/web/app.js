@@ -593,11 +593,12 @@ async function boardModule(url) {
 }
 
 // ------------------------------------------------------------------------------ match page
-// The result and, when the rules ended the game, why (the engine's words from the view).
+// The result and, when the rules ended the game, why (the engine's words from the view): a
+// sentence of its own, as its words start one ("Red wins. Only Red pieces are left on the board.").
 function resultText(view, seatName) {
   const line = resultLine(view, seatName);
   const end = view.struct && view.struct.end;
-  return end && end.text && view.termination !== "resignation" ? `${line} — ${fmt(end.message, end.text)}` : line;
+  return end && end.text && view.termination !== "resignation" ? t("result.why", { result: line, why: fmt(end.message, end.text) }) : line;
 }
 
 async function matchPage(app, id) {
