@@ -1048,3 +1048,16 @@ def test_a_sigterm_taken_by_another_thread_still_ends_the_wait_for_a_line():
         signal.signal(signal.SIGTERM, outer)
         os.close(r)
         os.close(w)
+
+
+def test_replay_of_a_three_player_draw_after_a_flag_names_who_drew(tmp_path):
+    # "(Green (seat 0) ran out of time; draw)": in a 3-4 player game the flagged seat lost and
+    # the others drew, which "draw" alone does not say
+    record = Record(game="slide-checkers", options={"players": 3}, start="Ga1,Bl12,Rf6 M G",
+                    result=[-1.0, 0.0, 0.0], termination="time", tags={"OutOfTime": "0"})
+    path = tmp_path / "time3.json"
+    path.write_text(record.to_json())
+    replay = runner.invoke(app, ["replay", str(path)])
+    assert replay.exit_code == 0, replay.output
+    said = " ".join(replay.output.split())  # the console wraps the line at its width
+    assert "(Green (seat 0) ran out of time; Blue (seat 1), Red (seat 2) draw)" in said, replay.output

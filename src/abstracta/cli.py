@@ -477,7 +477,11 @@ def describe_result(state: State, record: Record | None = None) -> str:
     if record is not None and record.termination == "time" and record.result:
         flagged = out_of_time_seats(record.tags, state.num_players, record.result, record.termination, seats_out(state))
         who = f"{', '.join(map(named, flagged))} ran out of time" if flagged else "time"
-        won = winners_of(record.result) if any(r > 0 for r in record.result) else "draw"
+        # three or four players: the seats the rules drew share the draw, the flagged ones lost
+        drawn = [named(i) for i, r in enumerate(record.result) if r == 0]
+        won = (winners_of(record.result) if any(r > 0 for r in record.result)
+               else f"{', '.join(drawn)} {'draws' if len(drawn) == 1 else 'draw'}" if len(record.result) > 2 and drawn
+               else "draw")
         return f"result: {record.result} ({who}; {won})"
     if not state.is_terminal():
         return "result: unfinished"
