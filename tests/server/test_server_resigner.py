@@ -123,3 +123,35 @@ def test_an_imported_record_keeps_its_resigner_or_infers_it(client):
     playing = {**three(RED_OUT), "tags": {"Resigned": "0"}}
     r = client.post("/api/matches/import", json={"record": playing})
     assert r.status_code == 422 and "did not end by resignation" in r.json()["error"]
+
+
+#: three players, everyone with pieces; Green to move
+ALL_IN = "Ga1,Gb2,Bk11,Bl12,Rf6 M G"
+
+
+def test_an_imported_unfinished_record_keeps_the_seat_out_on_time(client):
+    # the OutOfTime tag of a 3-4 player game that goes on was dropped: the seat came back in,
+    # and a person's again, though its flag had fallen (the game goes on without it: README "Clocks")
+    record = {**three(ALL_IN), "players": ["human", "human", "human"], "tags": {"OutOfTime": "1"}}
+    view = client.post("/api/matches/import", json={"record": record, "take": "all"}).json()
+    assert view["status"] == "playing" and view["out_of_time"] == [1], view
+    assert view["players"] == ["human", "level:1", "human"]  # its moves the computer's, as after a flag
+    assert client.get(f"/api/matches/{view['id']}/record").json()["tags"]["OutOfTime"] == "1"
+    # the seat lost, whatever happens: Green's resignation leaves Red the winner
+    over = client.post(f"/api/matches/{view['id']}/resign", json={"seat": 0}).json()
+    assert over["result"] == [-1.0, -1.0, 1.0], over
+
+
+@pytest.mark.parametrize("record, words", [
+    # two players: a game lost on time is over, its result says so
+    ({"format": "abstracta-record", "version": 1, "game": "fanorona", "options": {"size": "telo"}, "moves": [],
+      "tags": {"OutOfTime": "1"}}, "a two-player game lost on time is over"),
+    # every seat but one out: the last one won on time
+    ({**three(ALL_IN), "tags": {"OutOfTime": "0,1"}}, "only seat 2 is still in"),
+    ({**three(RED_OUT), "tags": {"OutOfTime": "1"}}, "only seat 0 is still in"),
+    ({**three(ALL_IN), "tags": {"OutOfTime": "x"}}, "seats that ran out of time"),
+])
+def test_an_unfinished_record_that_a_flag_would_have_ended_is_refused_saying_why(client, record, words):
+    r = client.post("/api/matches/import", json={"record": record, "take": "all"})
+    assert r.status_code == 422 and words in r.json()["error"], r.json()
+    assert client.get("/api/matches").json() == []
