@@ -231,3 +231,45 @@ def test_late_move_reductions_are_refused_on_a_search_that_is_not_alpha_beta():
         for variant in load_game(name).description.variants:
             levels = load_game(name, **variant.options).description.levels.values()
             assert all(s.bot == "alphabeta" for s in levels if s.reductions), (name, variant.options)
+
+
+#: each Search field meant for some bots, a value that sets it, and the bots that read it
+ONE_BOT_FIELDS = [
+    ("max_iterations", 10, ("mcts", "ismcts")),
+    ("determinize", lambda state, observer, rng: state, ("ismcts",)),
+    ("extend", 1, ("greedy",)),
+    ("turn_widths", (3, 2), ("turns",)),
+    ("turn_depth_step", 2, ("turns",)),
+    ("turn_beam", 4, ("turns",)),
+    ("max_depth", 3, ("alphabeta", "paranoid")),
+    ("turn_extension", 4, ("alphabeta", "paranoid")),
+]
+
+
+@pytest.mark.parametrize("field,value,readers", ONE_BOT_FIELDS, ids=[f[0] for f in ONE_BOT_FIELDS])
+def test_a_search_field_set_on_a_bot_that_does_not_read_it_is_refused(field, value, readers):
+    # as reductions and contempt: set on another bot, the field was silently ignored, and the
+    # level claimed (games --json, its fingerprint) a search it never ran
+    from dataclasses import replace
+
+    description = load_game("nibble").description
+    for bot in ("random", "greedy", "mcts", "ismcts", "alphabeta", "paranoid", "turns"):
+        levels = {**description.levels, 5: Search(bot, **{field: value})}
+        if bot in readers:
+            assert getattr(replace(description, levels=levels).levels[5], field) == value
+            continue
+        with pytest.raises(ValueError, match=rf"nibble: level 5 sets {field}=.* on a {bot} search; .* only"):
+            replace(description, levels=levels)
+
+
+def test_every_shipped_level_of_every_game_and_variant_still_builds():
+    from abstracta.ai.levels import describe_level
+
+    built = 0
+    for name in BUILT_IN:
+        for variant in load_game(name).description.variants:
+            game = load_game(name, **variant.options)
+            for level in game.description.levels:
+                assert describe_level(game, level)["search"] == game.description.levels[level].bot
+                built += 1
+    assert built >= 6 * 12

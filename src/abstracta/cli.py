@@ -477,7 +477,11 @@ def describe_result(state: State, record: Record | None = None) -> str:
     if record is not None and record.termination == "time" and record.result:
         flagged = out_of_time_seats(record.tags, state.num_players, record.result, record.termination, seats_out(state))
         who = f"{', '.join(map(named, flagged))} ran out of time" if flagged else "time"
-        won = winners_of(record.result) if any(r > 0 for r in record.result) else "draw"
+        # three or four players: the seats the rules drew share the draw, the flagged ones lost
+        drawn = [named(i) for i, r in enumerate(record.result) if r == 0]
+        won = (winners_of(record.result) if any(r > 0 for r in record.result)
+               else f"{', '.join(drawn)} {'draws' if len(drawn) == 1 else 'draw'}" if len(record.result) > 2 and drawn
+               else "draw")
         return f"result: {record.result} ({who}; {won})"
     if not state.is_terminal():
         return "result: unfinished"
@@ -612,46 +616,88 @@ def play_cmd(
 
 
 class HungUp(KeyboardInterrupt):
-    """The terminal closed (SIGHUP) during ``play``: handled as Ctrl-C is, the game saved as
-    abandoned."""
+    """The terminal closed (SIGHUP) or the process was asked to stop (SIGTERM, ``kill``) during
+    ``play``: handled as Ctrl-C is, the game saved as abandoned."""
 
 
 @contextlib.contextmanager
 def stopped_from_outside() -> Any:
-    """Turn SIGHUP into :class:`HungUp` while a game is played: by default it ends the process at
-    once, and closing the terminal window lost the whole game. (Not SIGTERM: a signal taken by
-    another thread, e.g. a native library's, does not wake the main thread from its read of the
-    next line, and ``kill`` would wait for one; the closed terminal ends that read.) Yields an object
-    whose ``signum`` is the signal received (else 0), for the exit code (128 + signum), and
-    ``armed``: whether a signal stops the game now (after it, the record is being saved: a
-    signal then is only noted; the terminal closing gives end of input and SIGHUP in either order)."""
+    """Turn SIGHUP and SIGTERM into :class:`HungUp` while a game is played: by default they end
+    the process at once, and closing the terminal window or ``kill`` lost the whole game. Yields
+    an object whose ``signum`` is the signal received (else 0), for the exit code (128 + signum),
+    and ``armed``: whether a signal stops the game now (after it, the record is being saved: a
+    signal then is only noted; the terminal closing gives end of input and SIGHUP in either order).
+
+    The handler runs on the main thread, but only between two steps of its Python code: a
+    SIGTERM delivered to another thread (any that does not block it may take it, a native
+    library's) or just before the prompt's read of the next line began leaves it waiting for that
+    read to end, which ``kill`` does not do (a closed terminal does). A watcher thread hears every
+    signal through the wakeup file descriptor and sends SIGTERM to the main thread itself until
+    the handler has run: a delivery there interrupts the read."""
     import os
     import signal
     import threading
     import types
 
     stop = types.SimpleNamespace(signum=0, armed=True)
-    wanted = [signal.SIGHUP] if hasattr(signal, "SIGHUP") else []
+    wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
     if threading.current_thread() is not threading.main_thread():  # only the main thread takes signals
         yield stop
         return
 
-    def hang_up(signum: int, _frame: Any) -> None:
+    def stopped(signum: int, _frame: Any) -> None:
         if stop.signum:  # once: a second raise could land in the first one's handling
             return
         stop.signum = signum
-        # no terminal any more: a print would fail (EIO) before the record is saved
-        for out in (console, err_console):
-            out.file = open(os.devnull, "w")  # noqa: SIM115 - for the rest of the process
+        if signum == getattr(signal, "SIGHUP", None):
+            # no terminal any more: a print would fail (EIO) before the record is saved
+            for out in (console, err_console):
+                out.file = open(os.devnull, "w")  # noqa: SIM115 - for the rest of the process
         if stop.armed:
             raise HungUp
 
-    before = {signum: signal.signal(signum, hang_up) for signum in wanted}
+    before = {signum: signal.signal(signum, stopped) for signum in wanted}
+    watcher = _watch_for_sigterm(stop) if hasattr(signal, "pthread_kill") else contextlib.nullcontext()
     try:
-        yield stop
+        with watcher:
+            yield stop
     finally:
         for signum, handler in before.items():
             signal.signal(signum, handler)
+
+
+@contextlib.contextmanager
+def _watch_for_sigterm(stop: Any) -> Any:
+    """While it lasts, a SIGTERM whose handler has not run is sent to the main thread again until
+    it has (see :func:`stopped_from_outside`); ends before the handlers are restored, so no
+    SIGTERM it sends meets the default handler."""
+    import os
+    import signal
+    import threading
+    import time
+
+    main = threading.main_thread().ident
+    r, w = os.pipe()
+    os.set_blocking(w, False)  # the C handler must never wait on a full pipe
+    old = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+
+    def watch() -> None:
+        while data := os.read(r, 64):
+            # each delivery writes here, the ones sent below too: sent again until the handler ran
+            if signal.SIGTERM in data:
+                time.sleep(0.05)  # time for the main thread to run it, as it does when its read ends
+                if not stop.signum:
+                    signal.pthread_kill(main, signal.SIGTERM)
+
+    thread = threading.Thread(target=watch, name="sigterm-watcher", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(old)
+        os.close(w)  # the watcher reads the end of the pipe and returns
+        thread.join()
+        os.close(r)
 
 
 def save_played(session: "PlaySession", game: Game, initial: State, seats: list[str], tags: dict[str, str],
@@ -1090,7 +1136,10 @@ class PlaySession:
         self.show()
         end = self.state.to_struct(None)["end"]
         line = self.winners_text(self.state.returns())
-        console.print(f"[bold]{line[0].upper() + line[1:]}[/]" + (f" — {end['text']}" if end and end.get("text") else ""))
+        # the reason is a sentence of its own (its words start one, as in the browser's board
+        # descriptions): "Green wins. Only Green pieces are left on the board."
+        why = f" {end['text']}." if end and end.get("text") else ""
+        console.print(f"[bold]{line[0].upper() + line[1:]}{'.' if why else ''}[/]{escape(why)}")
         console.print(describe_result(self.state))
         return "normal"
 

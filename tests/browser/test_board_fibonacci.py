@@ -371,7 +371,7 @@ def test_fibonacci_board_text_at_the_end(page, live_server):
     page.click("[data-cell='e6']")
     page.wait_for_function("() => window.abstractaView.status === 'over'")
     text = page.locator("#board-text").text_content()
-    assert text.startswith("Game over: Red wins — Green's core on f6 is surrounded by six Red attackers.")
+    assert text.startswith("Game over: Red wins. Green's core on f6 is surrounded by six Red attackers.")
     assert "Red's last turn: Red attacker d5→e6." in text
 
 

@@ -316,7 +316,7 @@ def test_the_end_shows_both_hands_and_no_turn(page, live_server, shots):
     assert page.locator("[data-seat='0'] .res").inner_text() == "loses"
     assert page.locator("[data-seat='1'] .res").inner_text() == "wins"
     text = page.locator("#board-text").text_content()
-    assert text.startswith("Game over. Computer (level 1) wins: The stock is empty and nobody can play: fewer cards in hand wins (1 against 2).")
+    assert text.startswith("Game over. Computer (level 1) wins. The stock is empty and nobody can play: fewer cards in hand wins (1 against 2).")
     assert "Computer (level 1) holds 6h." in text
     page.screenshot(path=str(shots / "fibonacci_cards-end.png"), full_page=True)
 

@@ -200,7 +200,7 @@ def test_the_computers_take_of_two_discs_is_marked_and_fades_out(page, live_serv
     page.wait_for_function("() => !document.querySelector('#board .nb-ghost')", timeout=3000)  # done within ~1.5 s
     text = board_text(page)
     assert f"Computer (level 4) took {first} (red A), took {second} (red A) and won." in text
-    assert "Computer (level 4) wins: All 9 red discs (A) collected." in text
+    assert "Computer (level 4) wins. All 9 red discs (A) collected." in text
     assert text.endswith("You hold 36 discs, majorities 4 of 5; Computer (level 4) holds 44 discs, majorities 4 of 5.")
     assert not errors, errors
 

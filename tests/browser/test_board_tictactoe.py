@@ -39,7 +39,7 @@ def test_tictactoe_is_played_by_clicks(page, plugin_server, shots):
     page.wait_for_function("() => window.abstractaView && window.abstractaView.status === 'over'")
     assert page.evaluate("window.abstractaView.result") == [1.0, -1.0]  # a2 b2 c2
     assert page.evaluate("window.abstractaView.struct.board.line") == ["a2", "b2", "c2"]
-    assert page.locator("#result").inner_text().strip() == "X wins — X has three in a row"
+    assert page.locator("#result").inner_text().strip() == "X wins. X has three in a row."
     page.screenshot(path=str(shots / "tictactoe.png"))
     assert not errors
 

@@ -76,7 +76,7 @@ def test_undo_disabled_when_over_and_seat_names(page, live_server, shots):
     assert "Seat 0" not in body and "Seat 1" not in body
     assert "You vs Computer (level 1)" in page.locator(".players").inner_text()
     banner = page.locator("#result").inner_text()
-    assert banner.split(" — ")[0] in ("You win", "Computer (level 1) wins", "Draw"), banner
+    assert banner.split(". ")[0] in ("You win", "Computer (level 1) wins", "Draw"), banner
     turns = sum(1 for i, m in enumerate(view["movers"]) if i == 0 or view["movers"][i - 1] != m)
     assert page.locator("ol.moves .who").count() == turns and page.locator("ol.moves a[data-ply]").count() == len(view["moves"])
     page.screenshot(path=str(shots / "nibble-over.png"), full_page=True)

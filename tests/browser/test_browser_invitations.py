@@ -167,7 +167,7 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
             banners.append(page.locator("#result").inner_text())
             assert page.locator("#players .clock.running").count() == 0  # stopped at the end
         winner = "White" if final["result"][0] > 0 else "Black"
-        assert banners == [f"{winner} wins — {final['struct']['end']['text']}"] * 3
+        assert banners == [f"{winner} wins. {final['struct']['end']['text']}."] * 3
         c.screenshot(path=str(shots / "distance-spectator-end-1280.png"), full_page=True)
         c.set_viewport_size({"width": 390, "height": 844})
         assert no_sideways_scroll(c)

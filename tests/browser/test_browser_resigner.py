@@ -55,3 +55,26 @@ def test_two_players_the_result_line_still_names_the_resigner(page, live_server)
     page.wait_for_function("() => window.abstractaView.status === 'over'")
     banner = page.locator("#result").inner_text()
     assert banner.startswith(f"{view['seats'][1]['name']} resigned — {view['seats'][0]['name']} wins"), banner
+
+
+def test_three_players_a_draw_after_a_seat_ran_out_of_time_names_who_drew(page, live_server):
+    # a 3-4 player game the rules ended in a draw after Green's flag fell read "Green ran out of
+    # time — a draw: the other side could not win any more", the two-player words
+    import json
+
+    from abstracta.server.storage import Store
+
+    record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": {"players": 3},
+              "start": "Ga1,Bl12,Rf6 M G", "moves": []}
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": record})
+    post_json(f"{live_server.url}/api/matches/{view['id']}/resign", {"seat": 0})
+    store = Store(live_server.db_url)  # as the server stores a game drawn by the rules with Green out on time
+    row = store.get(view["id"])
+    stored = json.loads(row.record)
+    stored.update(result=[-1.0, 0.0, 0.0], termination="time", tags={"date": stored["tags"]["date"], "OutOfTime": "0"})
+    store.commit(view["id"], row.revision, status=row.status, plies=row.plies, turns=row.turns, keep=0,
+                 record_json=json.dumps(stored))
+    store.dispose()
+    page.goto(f"{live_server.url}/#/matches")
+    cell = page.locator(f"#match-list tr[data-id='{view['id']}'] td[data-label='Result']")
+    assert cell.inner_text() == "Green ran out of time — Blue and Red draw"

@@ -51,7 +51,7 @@ def test_the_result_gives_the_reason_in_the_viewers_words(page, live_server):
     post_json(f"{live_server.url}/api/matches/{view['id']}/actions", {"action": capture, "ply": 0})
     page.wait_for_function("() => window.abstractaView.status === 'over'")
     text = page.locator("#result").inner_text()
-    assert text.startswith("White wins — ") and "Black" in text, text
+    assert text.startswith("White wins. ") and "Black" in text, text
 
 
 def test_an_error_goes_away_with_the_next_action(page, live_server):

@@ -74,3 +74,43 @@ def test_other_text_is_still_refused_quoting_what_was_typed():
     state = load_game("nibble").new_initial_state(seed=0)
     with pytest.raises(IllegalActionError, match="'Z1' is not a cell"):
         state.string_to_action("Z1")
+
+
+def test_a_refusal_quotes_the_squares_as_typed():
+    # "'B6-C7X': 'c7x' is not a cell name" when the player typed C7X: the refusal quoted a
+    # lower-cased copy of the input, not what the player typed
+    fib = load_game("fibonacci").new_initial_state()
+    for typed, part in (("B6-C7X", "C7X"), ("Q1-B6", "Q1"), ("B6-K1", "K1")):
+        with pytest.raises(IllegalActionError) as refused:
+            fib.string_to_action(typed)
+        assert str(refused.value).startswith(f"{typed!r}: {part!r} is not a cell"), str(refused.value)
+    go = load_game("fibonacci", variant="go").new_initial_state()
+    with pytest.raises(IllegalActionError) as refused:
+        go.string_to_action("S@E3A")
+    assert str(refused.value) == "'S@E3A': 'E3A' is not a cell name"
+    sc = load_game("slide-checkers").new_initial_state()
+    for typed, part in (("@E3A", "E3A"), ("E3A-F4", "E3A"), ("C9>D8*M8R", "M8"), ("*Z4E", "Z4")):
+        with pytest.raises(IllegalActionError) as refused:
+            sc.string_to_action(typed)
+        assert str(refused.value) == f"{typed!r}: {part!r} is not a square (a1…l12)", str(refused.value)
+
+
+#: Red's attackers a1…a5 b6 and core a6; Green's pieces as at the start (Spec fibonacci.md §2)
+FIB_START = "caaaaa/1a5/8/8S/2s3SSS1/3s3S3/1sss3S2/s8/8/5A1/AAAAAC R 1 1"
+
+
+@pytest.mark.parametrize("typed,why", [
+    ("d2-e3", "d2 is empty"),
+    ("a6-b5", "a6 holds your core, which moves only by being swapped"),
+    ("k7-j7", "k7 holds a Green attacker: you move your own attackers and supports"),
+    ("e3-d3", "e3 holds a Green support: you move your own attackers and supports"),
+    ("a1-a2", "a2 holds another of your attackers: swapping identical pieces changes nothing"),
+    ("b6-d6", "d6 is not next to the group of attackers b6 belongs to (b6 may go to a6, b1, b2, b3, b4, b5, "
+              "b7, c6, c7)"),
+])
+def test_fibonacci_says_why_a_move_is_not_legal(typed, why):
+    # "'d2-e3' is not a legal action here" gave no reason where the engine knows one
+    state = load_game("fibonacci").state_from_text(FIB_START)
+    with pytest.raises(IllegalActionError) as refused:
+        state.string_to_action(typed.upper())
+    assert str(refused.value) == f"{typed.upper()!r} is not legal here: {why}"

@@ -130,8 +130,7 @@ def test_a_game_downloaded_after_a_flag_and_played_on_in_the_terminal_imports_ag
     # and gives Green's seat to the computer; `play --resume` played it on without a clock, where
     # Green is a seat like any other, and kept the tag: once Red lost its last piece and Blue
     # resigned, Green won, and the server refused the terminal's record ('OutOfTime' ... none of
-    # them a winner). The terminal drops the tag as the server's import does for a game that
-    # goes on: the new game has no clock, and nobody is out on it
+    # them a winner). The terminal drops the tag: it has no clock, and nobody is out on it
     from typer.testing import CliRunner
 
     from abstracta import Record
@@ -151,3 +150,35 @@ def test_a_game_downloaded_after_a_flag_and_played_on_in_the_terminal_imports_ag
     r = client.post("/api/matches/import", json={"record": record})
     assert r.status_code == 201, r.json()
     assert r.json()["resigned"] == 1 and r.json()["out_of_time"] == []
+
+
+#: three players, everyone with pieces; Green to move
+ALL_IN = "Ga1,Gb2,Bk11,Bl12,Rf6 M G"
+
+
+def test_an_imported_unfinished_record_keeps_the_seat_out_on_time(client):
+    # the OutOfTime tag of a 3-4 player game that goes on was dropped: the seat came back in,
+    # and a person's again, though its flag had fallen (the game goes on without it: README "Clocks")
+    record = {**three(ALL_IN), "players": ["human", "human", "human"], "tags": {"OutOfTime": "1"}}
+    view = client.post("/api/matches/import", json={"record": record, "take": "all"}).json()
+    assert view["status"] == "playing" and view["out_of_time"] == [1], view
+    assert view["players"] == ["human", "level:1", "human"]  # its moves the computer's, as after a flag
+    assert client.get(f"/api/matches/{view['id']}/record").json()["tags"]["OutOfTime"] == "1"
+    # the seat lost, whatever happens: Green's resignation leaves Red the winner
+    over = client.post(f"/api/matches/{view['id']}/resign", json={"seat": 0}).json()
+    assert over["result"] == [-1.0, -1.0, 1.0], over
+
+
+@pytest.mark.parametrize("record, words", [
+    # two players: a game lost on time is over, its result says so
+    ({"format": "abstracta-record", "version": 1, "game": "fanorona", "options": {"size": "telo"}, "moves": [],
+      "tags": {"OutOfTime": "1"}}, "a two-player game lost on time is over"),
+    # every seat but one out: the last one won on time
+    ({**three(ALL_IN), "tags": {"OutOfTime": "0,1"}}, "only seat 2 is still in"),
+    ({**three(RED_OUT), "tags": {"OutOfTime": "1"}}, "only seat 0 is still in"),
+    ({**three(ALL_IN), "tags": {"OutOfTime": "x"}}, "seats that ran out of time"),
+])
+def test_an_unfinished_record_that_a_flag_would_have_ended_is_refused_saying_why(client, record, words):
+    r = client.post("/api/matches/import", json={"record": record, "take": "all"})
+    assert r.status_code == 422 and words in r.json()["error"], r.json()
+    assert client.get("/api/matches").json() == []

@@ -199,7 +199,9 @@ def texts(namespace: str) -> Callable[[str, str], Text]:
 
 @dataclass(frozen=True, slots=True)
 class Search:
-    """The search one strength level runs for a game.
+    """The search one strength level runs for a game. A field only some bots read
+    (:data:`ONE_BOT_FIELDS`, ``reductions``, ``contempt``) set on another bot is refused by the
+    description (ValueError): the level would claim a search it never runs.
 
     Attributes:
         bot: ``"random"``, ``"greedy"``, ``"mcts"``, ``"ismcts"``, ``"alphabeta"``,
@@ -265,6 +267,22 @@ class Search:
     reductions: int = 0
     contempt: float = 0.0
     max_nodes: int | None = None
+
+
+#: The :class:`Search` fields only some bots read, and those bots: set on another bot, the level
+#: would claim (``abstracta games --json``, its fingerprint) a search it never runs, so the
+#: description refuses it. ``rollout_cap`` is not among them: any level's serves a plain ``mcts``
+#: seat spec (``levels.rollout_cap``); ``reductions`` and ``contempt`` are checked on their own.
+ONE_BOT_FIELDS: dict[str, tuple[str, ...]] = {
+    "max_iterations": ("mcts", "ismcts"),
+    "determinize": ("ismcts",),
+    "extend": ("greedy",),
+    "turn_widths": ("turns",),
+    "turn_depth_step": ("turns",),
+    "turn_beam": ("turns",),
+    "max_depth": ("alphabeta", "paranoid"),
+    "turn_extension": ("alphabeta", "paranoid"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +421,11 @@ class GameDescription:
             if not 0 <= search.contempt < 1 or (search.contempt and search.bot != "alphabeta"):
                 raise ValueError(f"{self.name}: level {number} sets contempt={search.contempt} on a {search.bot} "
                                  "search; contempt is alpha-beta only, at least 0 and below 1")
+            for name, readers in ONE_BOT_FIELDS.items():
+                value = getattr(search, name)
+                if search.bot not in readers and value != Search.__dataclass_fields__[name].default:
+                    raise ValueError(f"{self.name}: level {number} sets {name}={value!r} on a {search.bot} search; "
+                                     f"{' and '.join(readers)} only read it")
 
     def texts(self) -> dict[str, str]:
         """Every human-readable string of the description: ``{key: English text}``."""

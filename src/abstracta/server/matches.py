@@ -41,7 +41,7 @@ import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 import orjson
 
@@ -352,11 +352,14 @@ def ending(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_ending_tags(tags: dict[str, str], num_players: int, result: list[float] | None,
-                       termination: str | None) -> None:
+                       termination: str | None, out: Iterable[int] = ()) -> list[int]:
     """Raise InvalidRequest unless an imported record's :data:`RESIGNED_TAG` names one seat that
-    lost a game ended by resignation and its :data:`OUT_OF_TIME_TAG` lists seats that lost. The
-    seats out of time of a game that goes on are not carried over (the new match has a clock of
-    its own, and nobody out on it): that tag is dropped then."""
+    lost a game ended by resignation and its :data:`OUT_OF_TIME_TAG` lists seats that lost.
+
+    Returns the seats out on time of a game that goes on (``result`` None): in a 3–4 player game
+    they stay out (README "Clocks"), so at least two seats must still be in (neither out on time
+    nor put out by the rules, ``out``); a two-player game lost on time is over, with a result.
+    """
     if RESIGNED_TAG in tags:
         seats = tag_seats(tags[RESIGNED_TAG], num_players)
         if termination != "resignation" or result is None:
@@ -365,14 +368,24 @@ def _check_ending_tags(tags: dict[str, str], num_players: int, result: list[floa
         if seats is None or len(seats) != 1 or result[seats[0]] >= 0:
             raise InvalidRequest(f"record.tags: {RESIGNED_TAG!r} is {clip(tags[RESIGNED_TAG])}; it must be the "
                                  "number of the seat that resigned, a seat the result has at -1")
-    if OUT_OF_TIME_TAG in tags:
-        if result is None:
-            del tags[OUT_OF_TIME_TAG]
-            return
-        seats = tag_seats(tags[OUT_OF_TIME_TAG], num_players)
-        if seats is None or any(result[i] > 0 for i in seats):
-            raise InvalidRequest(f"record.tags: {OUT_OF_TIME_TAG!r} is {clip(tags[OUT_OF_TIME_TAG])}; it must list "
-                                 "the seats that ran out of time (seat numbers, comma-separated), none of them a winner")
+    if OUT_OF_TIME_TAG not in tags:
+        return []
+    seats = tag_seats(tags[OUT_OF_TIME_TAG], num_players)
+    if seats is None or (result is not None and any(result[i] > 0 for i in seats)):
+        raise InvalidRequest(f"record.tags: {OUT_OF_TIME_TAG!r} is {clip(tags[OUT_OF_TIME_TAG])}; it must list "
+                             "the seats that ran out of time (seat numbers, comma-separated), none of them a winner")
+    if result is not None:
+        return []
+    if num_players == 2:
+        raise InvalidRequest(f"record.tags: {OUT_OF_TIME_TAG!r} names seat {seats[0]}, but the game has no result: "
+                             "a two-player game lost on time is over (give its result, the seat out of time at -1, "
+                             "and termination 'time')")
+    left = [i for i in range(num_players) if i not in seats and i not in set(out)]
+    if len(left) < 2:
+        still = f"only seat {left[0]} is still in" if left else "no seat is still in"
+        raise InvalidRequest(f"record.tags: {OUT_OF_TIME_TAG!r} is {clip(tags[OUT_OF_TIME_TAG])} and {still}, "
+                             "but the game has no result: it ended on time (give its result and termination 'time')")
+    return seats
 
 
 def _check_take(take: Any, players: list[str]) -> list[int]:
@@ -825,19 +838,21 @@ class MatchService:
                                     f"values ≤ {TAG_VALUE_LIMIT} characters)")
         tags = dict(record.tags)
         tags.setdefault("date", _stamp())
-        _check_ending_tags(tags, game.num_players, result, termination)
+        flagged = _check_ending_tags(tags, game.num_players, result, termination, seats_out(state))
+        for seat in flagged:  # out on time: the computer's moves from now on, as after a flag here
+            players[seat] = "level:1"
         match = Match(secrets.token_hex(8), game, initial, state, actions, players, record.start,
                       tags, result, termination, 0, action_strings(initial, actions), base=len(actions))
         match.note_ending()  # a record written before the tags: as far as it tells
-        return self._store_new(match, _check_take(take, players), _check_clock(clock))
+        return self._store_new(match, _check_take(take, players), _check_clock(clock), out=flagged)
 
-    def _store_new(self, match: Match, take: list[int],
-                   clock: dict[str, float] | None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+    def _store_new(self, match: Match, take: list[int], clock: dict[str, float] | None,
+                   out: Sequence[int] = ()) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+        match.live = Live(clock=clock, remaining=([clock["initial"]] * len(match.players)
+                                                  if clock and "initial" in clock else None), out=list(out))
         tokens = {seat: new_secret() for seat in take}
         codes = {seat: new_secret() for seat in match.persons if seat not in tokens}
         match.tokens = {digest(t): seat for seat, t in tokens.items()}
-        match.live = Live(clock=clock, remaining=([clock["initial"]] * len(match.players)
-                                                  if clock and "initial" in clock else None))
         self._start_clock(match, time.time())
         match.base = match.ply
         with self.locked(match.id):

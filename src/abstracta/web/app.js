@@ -61,7 +61,12 @@ function resultLine(m, name) {
     const flagged = (m.out_of_time && m.out_of_time.length ? m.out_of_time.map(name) : losers);
     const ran = flagged.length === 1 && flagged[0] === you ? t("result.you_out_of_time") : t("result.out_of_time", { who: flagged });
     if (winners.length) return `${ran} — ${winMany(winners)}`;
-    return `${ran} — ${t("result.draw_time")}`;
+    // two players: the other could not have won; three or four: the seats the rules drew share it
+    const drawn = result.map((v, i) => (v === 0 ? name(i) : null)).filter((x) => x !== null);
+    if (result.length === 2 || !drawn.length) return `${ran} — ${t("result.draw_time")}`;
+    const draw = drawn.length > 1 ? t("result.draw_many", { names: drawn })
+      : drawn[0] === you ? t("result.you_draw") : t("result.draws", { name: drawn[0] });
+    return `${ran} — ${draw}`;
   }
   if (termination === "resignation") {
     // the server names the seat, inferring it for a match stored before it kept it (null when
@@ -593,11 +598,12 @@ async function boardModule(url) {
 }
 
 // ------------------------------------------------------------------------------ match page
-// The result and, when the rules ended the game, why (the engine's words from the view).
+// The result and, when the rules ended the game, why (the engine's words from the view): a
+// sentence of its own, as its words start one ("Red wins. Only Red pieces are left on the board.").
 function resultText(view, seatName) {
   const line = resultLine(view, seatName);
   const end = view.struct && view.struct.end;
-  return end && end.text && view.termination !== "resignation" ? `${line} — ${fmt(end.message, end.text)}` : line;
+  return end && end.text && view.termination !== "resignation" ? t("result.why", { result: line, why: fmt(end.message, end.text) }) : line;
 }
 
 async function matchPage(app, id) {

@@ -659,7 +659,7 @@ class FibonacciState(FibonacciView, State):
             action = PASS
         elif "@" in s:
             letter, _, cell = s.partition("@")
-            b = self._cell(cell.lower(), s)
+            b = self._cell(cell, s)
             letter = letter.upper()
             if letter not in ("C", "A", "S"):
                 raise NotationError(f"{s!r}: placement piece must be C, A or S")
@@ -670,7 +670,7 @@ class FibonacciState(FibonacciView, State):
                 raise IllegalActionError(f"{s!r}: placement {self.placed + 1} must place {want}")
             action = PLACE0 + DENSE[b]
         elif "-" in s:
-            a, _, c = s.lower().partition("-")
+            a, _, c = s.partition("-")
             fb = self._cell(a, s)
             tb = self._cell(c, s)
             action = DENSE[fb] * NUM_CELLS + DENSE[tb]
@@ -679,14 +679,40 @@ class FibonacciState(FibonacciView, State):
         if not self._is_legal(action):
             if self.result is not None:
                 raise IllegalActionError(f"{s!r}: the game is over")
-            raise IllegalActionError(f"{s!r} is not a legal action here")
+            why = self._why_illegal(action)
+            raise IllegalActionError(f"{s!r} is not legal here: {why}" if why else f"{s!r} is not a legal action here")
         return action
+
+    def _why_illegal(self, action: int) -> str | None:
+        """A player's reason why the move ``action`` is refused (§4), ``None`` when there is
+        none to tell (a placement, a card to reveal)."""
+        if self._pending or not 0 <= action < NMOVE:
+            return None
+        fb, tb = FROM_BIT[action], TO_BIT[action]
+        if self.placed < NUM_PLACEMENTS:
+            want = "CAS"[placement_kind(self.placed)]
+            return f"the pieces are still being placed ({want}@e5 places one on e5)"
+        names = ("core", "attacker", "support")
+        p, q = self.board[fb], self.board[tb]
+        if not p:
+            return f"{NAME[fb]} is empty"
+        owner, kind = divmod(p - 1, 3)
+        if owner != self.side:
+            return (f"{NAME[fb]} holds a {'Red' if owner == 0 else 'Green'} {names[kind]}: "
+                    "you move your own attackers and supports")
+        if kind == 0:
+            return f"{NAME[fb]} holds your core, which moves only by being swapped"
+        if q == p:
+            return f"{NAME[tb]} holds another of your {names[kind]}s: swapping identical pieces changes nothing"
+        reach = ", ".join(self.destinations(NAME[fb]))
+        return f"{NAME[tb]} is not next to the group of {names[kind]}s {NAME[fb]} belongs to ({NAME[fb]} may go to {reach})"
 
     @staticmethod
     def _cell(name: str, whole: str) -> int:
-        if not _CELL.match(name):
+        """The bit of cell ``name`` read in either case; the refusal quotes it as typed."""
+        if not _CELL.match(name.lower()):
             raise NotationError(f"{whole!r}: {name!r} is not a cell name")
-        b = cell_bit(name)
+        b = cell_bit(name.lower())
         if b is None:
             raise NotationError(f"{whole!r}: {name!r} is not a cell of the board")
         return b

@@ -71,7 +71,8 @@ def action_string(action: int) -> str:
 
 
 def square(name: str, text: str) -> int:
-    sq = SQUARE_INDEX.get(name)
+    """The square ``name`` read in either case; the refusal quotes it as typed."""
+    sq = SQUARE_INDEX.get(name.lower())
     if sq is None:
         raise NotationError(f"{text!r}: {name!r} is not a square (a1…l12)")
     return sq
@@ -82,24 +83,25 @@ def parse_action(text: str) -> int:
     the notation is all lower case). Raises :class:`NotationError`."""
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not a move string")
-    t = text.strip().lower()
-    if t == "pass":
+    # cut as typed, each part lower-cased where it is read: a refusal quotes the player's text
+    t = text.strip()
+    if t.lower() == "pass":
         return PASS
     if t.startswith("@"):
         return RANK[square(t[1:], text)]
     if t.startswith("*"):
-        if len(t) < 4 or t[-1] not in KIND:
+        if len(t) < 4 or t[-1].lower() not in KIND:
             raise NotationError(f"{text!r}: a continuation is *<landing><r|e>, e.g. *j4r")
-        return CONT_BASE + RANK[square(t[1:-1], text)] * 2 + KIND.index(t[-1])
+        return CONT_BASE + RANK[square(t[1:-1], text)] * 2 + KIND.index(t[-1].lower())
     if "-" in t:
         a, _, b = t.partition("-")
         s, d = square(a, text), square(b, text)
         return MOVE_BASE + RANK[s] * NUM_SQUARES + RANK[d]
     if "*" in t:
         head, _, tail = t.partition("*")
-        if len(tail) < 3 or tail[-1] not in KIND:
+        if len(tail) < 3 or tail[-1].lower() not in KIND:
             raise NotationError(f"{text!r}: a jump is <from>[><launch>]*<landing><r|e>, e.g. c9>d8*f8r")
-        kind = KIND.index(tail[-1])
+        kind = KIND.index(tail[-1].lower())
         land = square(tail[:-1], text)
         if ">" in head:
             a, _, b = head.partition(">")

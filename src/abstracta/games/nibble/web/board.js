@@ -519,7 +519,7 @@ export function describe(struct, ctx) {
     const end = struct.end || {};
     const winners = (end.winners || []).map(name);
     const who = winners.length ? (isYou(winners[0]) ? t("result.you_win") : t("board.wins", { name: winners.join(", ") })) : t("status.over");
-    parts.push(t("nibble.board.over", { who, why: end.text ? fmt(end.message, end.text) : t("nibble.board.the_game_is_over") }));
+    parts.push(end.text ? t("nibble.board.over", { who, why: fmt(end.message, end.text) }) : `${who}.`);
   } else if (endedEarly(struct, ctx)) {
     parts.push(`${ctx.ended.text}.`);
   } else if (struct.to_move !== null && struct.to_move !== undefined) {
