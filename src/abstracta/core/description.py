@@ -272,7 +272,8 @@ class Search:
 #: The :class:`Search` fields only some bots read, and those bots: set on another bot, the level
 #: would claim (``abstracta games --json``, its fingerprint) a search it never runs, so the
 #: description refuses it. ``rollout_cap`` is not among them: any level's serves a plain ``mcts``
-#: seat spec (``levels.rollout_cap``); ``reductions`` and ``contempt`` are checked on their own.
+#: seat spec (``levels.rollout_cap``); ``reductions``, ``contempt`` and ``max_nodes`` are checked on
+#: their own, with their bounds.
 ONE_BOT_FIELDS: dict[str, tuple[str, ...]] = {
     "max_iterations": ("mcts", "ismcts"),
     "determinize": ("ismcts",),
