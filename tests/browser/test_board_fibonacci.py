@@ -418,3 +418,15 @@ def test_fibonacci_screenshots_1280_and_390(browser, live_server, shots):
             page.screenshot(path=str(shots / f"fibonacci-{width}.png"), full_page=True)
         finally:
             context.close()
+
+
+def test_fibonacci_drawn_at_the_turn_limit_says_it_ended_in_turn_300(page, live_server):
+    # turn 300 ends with Green's pass: the rules count on to 301, a turn nobody plays
+    record = {"format": "abstracta-record", "version": 1, "game": "fibonacci", "options": {}, "seed": None,
+              "start": "caaaaa/1a5/8/8S/2s3SSS1/3s3S3/1sss3S2/s8/8/5A1/AAAAAC G 6 300", "players": [],
+              "moves": ["pass"], "result": [0.0, 0.0], "termination": "normal"}
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": record, "seats": None})
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.status === 'over'")
+    assert page.locator("#result").inner_text() == "Draw — Turn 300 ended without a winner: a draw"
+    assert page.locator("#controls").inner_text().strip() == "Ended in turn 300."

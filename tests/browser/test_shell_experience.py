@@ -484,7 +484,7 @@ def test_seats_read_apart_and_you_are_you_against_the_computer(page, live_server
                                                          "seats": ["human", "level:3"]})
     page.goto(f"{live_server.url}/#/match/{view['id']}")
     page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
-    assert page.locator(".players").inner_text() == "White (you) vs Black (computer 3)"
+    assert page.locator(".players").inner_text() == "White (you) vs Black (computer, level 3)"
     assert page.locator("#status").inner_text() == "Your move (White)"
     # ... and in pass and play, where two people share the device, each seat is a person
     view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"},
@@ -528,3 +528,17 @@ def test_a_refused_typed_move_says_why_in_english_and_is_finnish_in_finnish(brow
         assert refused(finnish, "fibonacci-cards", cards, "9h>1") == "'9h>1' ei ole sallittu siirto tässä asemassa"
     finally:
         context.close()
+
+
+def test_named_computer_seats_say_their_level_as_a_level(page, live_server):
+    # "Blue (computer 1) vs Red (computer 1)" read as one computer twice, or as the first of
+    # several (a game without seat names numbers them so: "Computer 1 (level 1)")
+    view = post_json(f"{live_server.url}/api/matches", {"game": "slide-checkers", "options": {"players": "3"},
+                                                         "seats": ["human", "level:1", "level:2"]})
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => window.abstractaView")
+    assert page.locator(".players").inner_text() == \
+        "Green (you) vs Blue (computer, level 1) vs Red (computer, level 2)"
+    page.goto(f"{live_server.url}/#/matches")
+    row = page.locator(f"[href='#/match/{view['id']}']").locator("xpath=ancestor::tr")
+    assert "Green (you) vs Blue (computer, level 1) vs Red (computer, level 2)" in row.inner_text()

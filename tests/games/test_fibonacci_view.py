@@ -56,7 +56,7 @@ def test_struct_contract_on_a_long_playout(options):
     final = check_struct_playout(game, 7, max_actions=2000, every=23)
     check_struct(game, final)
     assert words(final.to_struct(None)["end"]) == {"reason": "turn-limit", "text": "Turn 300 ended without a winner: a draw",
-                                            "winners": []}
+                                            "turn": 300, "winners": []}
 
 
 # --- V1: the opening ------------------------------------------------------------------------
@@ -169,7 +169,7 @@ def test_v3_choices_effects_and_win():
     end = s.to_struct(1)
     assert end["over"] and end["to_move"] is None and end["legal"] == [] and end["choices"] == {}
     assert words(end["end"]) == {"reason": "surrounded", "text": "Green's core on f6 is surrounded by six Red attackers",
-                          "winners": [0]}
+                          "turn": 13, "winners": [0]}
     assert end["board"]["win"] == {"seat": 0, "core": "f6", "cells": ["e5", "e6", "f5", "f7", "g6", "g7"]}
     assert end["turn"] == {"seat": None, "actions": [], "left": None}
     assert words(end["recent"][-1]["steps"]) == [{"action": "d5-e6", "touched": ["d5", "e6"], "removed": [], "revealed": [],
@@ -204,7 +204,7 @@ def test_draw_by_repetition():
     assert s.is_terminal()
     view = s.to_struct(None)
     assert words(view["end"]) == {"reason": "repetition", "text": "The same position began a turn for the third time: a draw",
-                           "winners": []}
+                           "turn": 11, "winners": []}
     assert view["board"]["win"] is None
     # a spectator's recent: the last turn of each seat
     assert [t["actions"] for t in view["recent"]] == [["pass"], ["pass"]]
@@ -214,7 +214,17 @@ def test_draw_by_turn_limit():
     s = load_game("fibonacci").state_from_text("caaaaa/1a5/8/8S/2s3SSS1/3s3S3/1sss3S2/s8/8/5A1/AAAAAC G 6 300")
     play(s, "pass")
     assert words(s.to_struct(0)["end"]) == {"reason": "turn-limit", "text": "Turn 300 ended without a winner: a draw",
-                                     "winners": []}
+                                     "turn": 300, "winners": []}
+
+
+@pytest.mark.parametrize("tail", ["G 6 300", "G 3 300 12345 123456"], ids=["standard", "cards"])
+def test_a_game_ended_by_the_turn_limit_ended_in_turn_300(tail):
+    # the state counts on to turn 301 as turn 300 ends; the board says which turn the game ended in
+    game = load_game("fibonacci", variant="cards" if len(tail.split()) > 3 else "standard")
+    s = play(game.state_from_text(f"{START.rsplit(' ', 3)[0]} {tail}"), "pass")
+    assert s.is_terminal() and s.to_text().split()[3] == "301"
+    assert s.to_struct(0)["end"]["turn"] == 300
+
 
 
 # --- cards (§9.2, V6) ---------------------------------------------------------------------------
@@ -227,7 +237,7 @@ def test_v6_cards_pattern_end():
     view = s.to_struct(1)
     assert words(view["end"]) == {"reason": "pattern",
                            "text": "Red's 6 attackers form one group touching Green's core on k6 at 3 cells",
-                           "winners": [0]}
+                           "turn": 10, "winners": [0]}
     assert view["board"]["win"] == {"seat": 0, "core": "k6", "cells": ["i5", "i6", "j5", "j6", "j7", "k7"]}
 
 

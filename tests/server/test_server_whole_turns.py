@@ -12,6 +12,7 @@ import random
 import pytest
 
 import abstracta
+from abstracta.core.records import Record
 
 # nibble.md §7 example 1 (seed 1): a1, a9 (G) and i1, i9 are free
 SEED1 = {"seed": "1", "first_player": "0"}
@@ -189,3 +190,29 @@ def test_a_turn_keeps_the_guards_of_every_move(client):
 def test_the_openapi_description_offers_turn(client):
     schema = client.get("/openapi.json").json()["components"]["schemas"]["PlayAction"]
     assert {"required": ["turn"]} in schema["oneOf"] and "'turns'" in schema["properties"]["turn"]["description"]
+
+
+def test_your_games_counts_the_turns_played_not_the_records_entries(client):
+    # a one-disc turn ended by `end` is two record entries ("i9", "end"), a turn of the
+    # computer's single takes one entry per take: "Your games" said "88 turns (101 actions)"
+    # of a game whose replay counted 61 turns
+    game = abstracta.load_game("nibble")
+    initial = game.new_initial_state(seed=3)
+    state, rng, actions, turns = initial.clone(), random.Random(3), [], 0
+    while not state.is_terminal() and turns < 30:
+        mover = state.current_player()
+        while not state.is_terminal() and state.current_player() == mover:
+            action = rng.choice(state.legal_actions())  # takes one at a time, as a bot plays
+            state.apply_action(action)
+            actions.append(action)
+        turns += 1
+    moves = Record.from_play(game, initial, actions).moves
+    assert len(moves) != turns != len(actions)  # three different counts
+    record = {"game": "nibble", "options": {}, "seed": 3, "moves": moves}
+    view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
+    listed = [r for r in client.get("/api/matches").json() if r["id"] == view["id"]][0]
+    assert (listed["turns"], listed["ply"]) == (turns, len(actions))
+    # and after a move, as the list is kept up
+    client.post(f"/api/matches/{view['id']}/actions", json={"action": view["legal"][0], "ply": view["ply"]})
+    listed = [r for r in client.get("/api/matches").json() if r["id"] == view["id"]][0]
+    assert (listed["turns"], listed["ply"]) == (turns + 1, len(actions) + 1)

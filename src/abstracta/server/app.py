@@ -610,7 +610,8 @@ class MatchSummary(BaseModel):
     game: str
     status: str
     ply: int = Field(description="actions played")
-    turns: int = Field(description="entries of the record's move list (whole turns for some games)")
+    turns: int = Field(description="turns played: a seat's actions in a row, as the view's 'movers' "
+                                   "group them (the record's entries in a database of an earlier version)")
     players: list[str]
     seats: list[SeatInfo] | None = Field(description="per seat: name and colours (null if the game is not installed)")
     options: dict[str, Any]

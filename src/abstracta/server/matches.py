@@ -658,7 +658,7 @@ class MatchService:
             trial.base = old.base
         live = trial.live.to_json()
         self.store.commit(trial.id, old.revision, status="over" if trial.over else "playing",
-                          plies=trial.ply, turns=len(trial.record().moves), keep=keep,
+                          plies=trial.ply, turns=self._turns_played(trial), keep=keep,
                           add=[(p + 1, trial.strings[p]) for p in range(keep, trial.ply)] if record_json is None else [],
                           record_json=record_json, live=live if live != old.live.to_json() else None)
 
@@ -858,7 +858,7 @@ class MatchService:
         with self.locked(match.id):
             record = match.record()
             self.store.create(match.id, match.game.name, record.to_json(indent=None),
-                              "over" if match.over else "playing", match.ply, len(record.moves),
+                              "over" if match.over else "playing", match.ply, self._turns_played(match),
                               live=match.live.to_json(), tokens=list(match.tokens.items()),
                               invites=[(digest(c), seat) for seat, c in codes.items()])
             with self._guard:
@@ -1325,6 +1325,12 @@ class MatchService:
             out.append(state.current_player())
             state.apply_action(action)
         return out
+
+    def _turns_played(self, match: Match) -> int:
+        """The turns played, as the move list groups them (a seat's actions in a row) and the
+        replay counts them; a record's entries are not turns (Nibble writes ``i9``, ``end``)."""
+        movers = self._movers_cached(match)
+        return sum(1 for p, seat in enumerate(movers) if p == 0 or seat != movers[p - 1])
 
     def _movers_cached(self, match: Match) -> list[int]:
         """``match.movers``, replayed once if not known (then kept up by :meth:`Match.play`)."""

@@ -53,8 +53,8 @@ class MatchRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="playing")  # playing | over
     revision: Mapped[int] = mapped_column(Integer, default=0)
     plies: Mapped[int] = mapped_column(Integer, default=0)
-    # entries of the whole record's move list (whole turns for some games); NULL in databases
-    # of an earlier version, whose records hold every move
+    # the turns played (a seat's actions in a row, as the move list groups them); NULL in
+    # databases of an earlier version, read as the record's entries
     turns: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

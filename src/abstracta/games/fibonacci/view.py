@@ -63,7 +63,8 @@ words — ``"Red attacker b6→c7"``, ``"Red support e7→f6, swapping with Gree
 (``"…; Green's next card is 6"``).
 
 End reasons: ``surrounded`` (§5), ``pattern`` (cards win, §9.2), ``repetition`` and
-``turn-limit`` (draws, §5).
+``turn-limit`` (draws, §5); ``end["turn"]`` is the turn the game ended in (300 at the turn limit,
+where the position text's counter reads 301).
 """
 
 from __future__ import annotations
@@ -286,6 +287,14 @@ class FibonacciView:
 
         if self.result is None:
             return None
+        end = self._end_reason()
+        # the turn counter runs on past the last turn (301 after turn 300, §5): the turn played last
+        end["turn"] = min(self.turn, MAX_TURNS)
+        return end
+
+    def _end_reason(self: "FibonacciState") -> dict[str, Any]:
+        from .rules import MAX_TURNS
+
         winner = self.winner()
         if winner is None:
             if self.turn > MAX_TURNS:

@@ -2,7 +2,7 @@
 
 Shows the three piles with their table values (cut-down piles marked), the viewer's hand (both
 hands for an onlooker, ``player=None``), the opponent's hand size, the stock size, whose turn it
-is and the ``D`` status (Spec: fibonacci-cards.md §6, §8).
+is and whether the drawn card must be played (the ``D`` flag; Spec: fibonacci-cards.md §6, §8).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def render(state: FibonacciCardsState, player: int | None = None) -> Text:
     else:
         text.append(f"{player_name(state._player)} to move")
         if state._drawn:
-            text.append("  D: must play the drawn card", style="yellow bold")
+            text.append(", must play the drawn card", style="yellow bold")
             if player is None or player == state._player:  # named, not only bold: a plain terminal shows no bold
                 text.append(", ", style="yellow bold")
                 _card(text, state._hands[state._player][-1], bold=True)

@@ -518,7 +518,8 @@ function controlsFor(ctx, st, cancel) {
   const left = st.turn && st.turn.left;
   const mover = st.to_move;
   if (st.over || mover === null || endedEarly(st, ctx)) {
-    info.textContent = st.board.t ? t("fibonacci.board.ended_in", { turn: st.board.t }) : "";
+    const turn = st.over && st.end ? st.end.turn : st.board.t;
+    info.textContent = turn ? t("fibonacci.board.ended_in", { turn }) : "";
   } else if (left && left.phase === "placement") {
     info.textContent = placeWords(ctx.seatName(mover), left);
   } else if (left) {
