@@ -428,5 +428,5 @@ def test_fibonacci_drawn_at_the_turn_limit_says_it_ended_in_turn_300(page, live_
     view = post_json(f"{live_server.url}/api/matches/import", {"record": record, "seats": None})
     page.goto(f"{live_server.url}/#/match/{view['id']}")
     page.wait_for_function("() => window.abstractaView && window.abstractaView.status === 'over'")
-    assert page.locator("#result").inner_text() == "Draw — Turn 300 ended without a winner: a draw"
+    assert page.locator("#result").inner_text() == "Draw. Turn 300 ended without a winner: a draw."
     assert page.locator("#controls").inner_text().strip() == "Ended in turn 300."

@@ -37,7 +37,7 @@ def test_a_three_player_loss_is_not_called_a_draw(page, live_server):
     page.wait_for_function("() => window.abstractaView.human_to_move")
     post_json(f"{live_server.url}/api/matches/{view['id']}/actions", {"action": "d4-d3", "ply": 0})
     page.wait_for_function("() => window.abstractaView.status === 'over'")
-    assert page.locator("#result").inner_text() == "Green loses — 100 turns without a jump: a draw"
+    assert page.locator("#result").inner_text() == "Green loses. 100 turns without a jump: a draw."
     assert page.locator("#status").inner_text() == "Game over"
 
 
