@@ -95,6 +95,29 @@ def test_flag_is_a_draw_where_the_opponent_could_not_win(client, clock, monkeypa
     assert view["out_of_time"] == [0]  # the result has no loser to tell it
 
 
+def test_a_draw_on_time_imports_as_it_was_stored(client, clock, monkeypatch):
+    # the record of a flag its opponent could not win from ([0, 0], termination 'time', OutOfTime
+    # '0') was refused on import: 'a game ended by time needs a result with the loser at -1'
+    raw = client.raw
+    view, tokens = people(raw, {"initial": 60})
+    mid = view["id"]
+    state_class = type(client.app.state.service.load(mid).state)
+    monkeypatch.setattr(state_class, "could_still_win", lambda self, seat: False, raising=False)
+    clock.now += 61
+    view = raw.get(f"/api/matches/{mid}").json()
+    downloaded = raw.get(f"/api/matches/{mid}/record").json()
+    assert downloaded["result"] == [0.0, 0.0] and downloaded["tags"]["OutOfTime"] == "0"
+    r = raw.post("/api/matches/import", json={"record": downloaded})
+    assert r.status_code == 201, r.json()
+    again = r.json()
+    for key in ("status", "result", "termination", "out_of_time", "position", "ply"):
+        assert again[key] == view[key], key
+    # without the tag nothing says whose time ran out: still refused
+    del downloaded["tags"]["OutOfTime"]
+    r = raw.post("/api/matches/import", json={"record": downloaded})
+    assert r.status_code == 422 and "the loser at -1" in r.json()["error"], r.json()
+
+
 def test_no_clock_for_computer_seats(client, clock):
     view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 20},
                                              "seats": ["human", "level:1"], "clock": {"initial": 60}}).json()

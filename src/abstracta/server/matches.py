@@ -837,8 +837,13 @@ class MatchService:
                 result, termination = rules, "normal"
         elif termination == "normal":
             raise InvalidRequest("record.termination: 'normal', but the game is not over by the rules")
-        elif termination in ("resignation", "time") and (result is None or -1.0 not in result):
-            raise InvalidRequest(f"record.result: a game ended by {termination} needs a result with the loser at -1")
+        elif termination in ("resignation", "time") and (result is None or -1.0 not in result) and not (
+                # a flag whose opponent could not win any more is a draw (_flag): the tag names the seat
+                termination == "time" and result is not None and not any(result)
+                and tag_seats(record.tags.get(OUT_OF_TIME_TAG), game.num_players)):
+            raise InvalidRequest(f"record.result: a game ended by {termination} needs a result with the loser at -1"
+                                 + (f" (or, a draw on time, the {OUT_OF_TIME_TAG} tag naming the seat whose time ran out)"
+                                    if termination == "time" else ""))
         elif termination not in ("resignation", "time"):  # abandoned or none: the game continues here
             result, termination = None, None
         if len(record.tags) > TAG_COUNT_LIMIT:
