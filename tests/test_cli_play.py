@@ -1089,3 +1089,19 @@ def test_a_three_player_resignation_in_the_terminal_says_who_draws(tmp_path):
     assert "nobody wins" not in said
     saved = saved_record(played.output)
     assert saved.result == [0.0, 0.0, -1.0] and saved.termination == "resignation"
+
+
+def test_replay_json_says_how_the_game_ended_and_who_resigned_or_ran_out_of_time(tmp_path):
+    # --json gave the result without its termination, nor the Resigned and OutOfTime seats the
+    # line names: a resignation after a flag read as a bare [-1, -1, 1]
+    record = Record(game="slide-checkers", options={"players": 3}, start="Ga1,Bl12,Rf6 M B",
+                    result=[-1.0, -1.0, 1.0], termination="resignation", tags={"OutOfTime": "0", "Resigned": "1"})
+    path = tmp_path / "resigned.json"
+    path.write_text(record.to_json())
+    as_json = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).output)
+    assert as_json["result"] == [-1.0, -1.0, 1.0] and as_json["termination"] == "resignation"
+    assert as_json["resigned"] == 1 and as_json["out_of_time"] == [0]
+    unfinished = Record(game="slide-checkers", options={"players": 3}, start="Ga1,Bl12,Rf6 M B")
+    path.write_text(unfinished.to_json())
+    as_json = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).output)
+    assert as_json["termination"] is None and as_json["resigned"] is None and as_json["out_of_time"] == []

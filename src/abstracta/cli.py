@@ -416,9 +416,15 @@ def replay_cmd(
     hidden = hides_cards(game, final, record, reveal)
     position = final.public_observation() if hidden else final.to_text()
     if as_json:
+        # how it ended, as the server's view says it (the line below names the same seats)
+        out = seats_out(final)
         print(json.dumps({"moves": record.moves, "position": position, "hidden": hidden,
                           "terminal": final.is_terminal(),
-                          "returns": [float(r) for r in final.returns()], "result": record.result}))
+                          "returns": [float(r) for r in final.returns()], "result": record.result,
+                          "termination": record.termination,
+                          "resigned": resigned_seat(record.tags, record.result, record.termination, out),
+                          "out_of_time": out_of_time_seats(record.tags, final.num_players, record.result,
+                                                           record.termination, out)}))
         return
     opts = " ".join(f"{k}={v}" for k, v in game.option_text().items())
     seed = f"  seed={record.seed}" if record.seed is not None and not hidden else ""  # the seed makes the deal
