@@ -1061,3 +1061,47 @@ def test_replay_of_a_three_player_draw_after_a_flag_names_who_drew(tmp_path):
     assert replay.exit_code == 0, replay.output
     said = " ".join(replay.output.split())  # the console wraps the line at its width
     assert "(Green (seat 0) ran out of time; Blue (seat 1), Red (seat 2) draw)" in said, replay.output
+
+
+def test_replay_of_a_three_player_resignation_the_others_draw_names_who_drew(tmp_path):
+    # Red resigns with Green and Blue still in: they draw (README "Clocks"); replay said
+    # "(Red (seat 2) resigned;  win)", naming no winner before "win"
+    record = Record(game="slide-checkers", options={"players": 3}, start="Ga1,Bl12,Rf6 M R",
+                    result=[0.0, 0.0, -1.0], termination="resignation", tags={"Resigned": "2"})
+    path = tmp_path / "resigned3.json"
+    path.write_text(record.to_json())
+    replay = runner.invoke(app, ["replay", str(path)])
+    assert replay.exit_code == 0, replay.output
+    said = " ".join(replay.output.split())  # the console wraps the line at its width
+    assert "result: [0.0, 0.0, -1.0] (Red (seat 2) resigned; Green (seat 0), Blue (seat 1) draw)" in said, said
+
+
+def test_a_three_player_resignation_in_the_terminal_says_who_draws(tmp_path):
+    # the others draw: the prompt and the line said "nobody wins", which reads as if every seat lost
+    record = Record(game="slide-checkers", options={"players": 3}, start="Ga1,Bl12,Rf6 M R",
+                    players=["human", "human", "human"])
+    path = tmp_path / "three.json"
+    path.write_text(record.to_json())
+    played = runner.invoke(app, ["play", "--resume", str(path), "--records", str(tmp_path / "new")], input="resign\ny\n")
+    assert played.exit_code == 0, played.output
+    said = " ".join(played.output.split())
+    assert "Resign? Then Green, Blue draw. [y/N]" in said and "Red resigns — Green, Blue draw" in said, said
+    assert "nobody wins" not in said
+    saved = saved_record(played.output)
+    assert saved.result == [0.0, 0.0, -1.0] and saved.termination == "resignation"
+
+
+def test_replay_json_says_how_the_game_ended_and_who_resigned_or_ran_out_of_time(tmp_path):
+    # --json gave the result without its termination, nor the Resigned and OutOfTime seats the
+    # line names: a resignation after a flag read as a bare [-1, -1, 1]
+    record = Record(game="slide-checkers", options={"players": 3}, start="Ga1,Bl12,Rf6 M B",
+                    result=[-1.0, -1.0, 1.0], termination="resignation", tags={"OutOfTime": "0", "Resigned": "1"})
+    path = tmp_path / "resigned.json"
+    path.write_text(record.to_json())
+    as_json = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).output)
+    assert as_json["result"] == [-1.0, -1.0, 1.0] and as_json["termination"] == "resignation"
+    assert as_json["resigned"] == 1 and as_json["out_of_time"] == [0]
+    unfinished = Record(game="slide-checkers", options={"players": 3}, start="Ga1,Bl12,Rf6 M B")
+    path.write_text(unfinished.to_json())
+    as_json = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).output)
+    assert as_json["termination"] is None and as_json["resigned"] is None and as_json["out_of_time"] == []

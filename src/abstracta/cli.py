@@ -416,9 +416,15 @@ def replay_cmd(
     hidden = hides_cards(game, final, record, reveal)
     position = final.public_observation() if hidden else final.to_text()
     if as_json:
+        # how it ended, as the server's view says it (the line below names the same seats)
+        out = seats_out(final)
         print(json.dumps({"moves": record.moves, "position": position, "hidden": hidden,
                           "terminal": final.is_terminal(),
-                          "returns": [float(r) for r in final.returns()], "result": record.result}))
+                          "returns": [float(r) for r in final.returns()], "result": record.result,
+                          "termination": record.termination,
+                          "resigned": resigned_seat(record.tags, record.result, record.termination, out),
+                          "out_of_time": out_of_time_seats(record.tags, final.num_players, record.result,
+                                                           record.termination, out)}))
         return
     opts = " ".join(f"{k}={v}" for k, v in game.option_text().items())
     seed = f"  seed={record.seed}" if record.seed is not None and not hidden else ""  # the seed makes the deal
@@ -468,27 +474,30 @@ def describe_result(state: State, record: Record | None = None) -> str:
         winners = [named(i) for i, r in enumerate(result) if r > 0]
         return f"{', '.join(winners)} {'wins' if len(winners) == 1 else 'win'}"
 
+    def outcome(result: list[float]) -> str:
+        # three or four players: the seats still in share a draw, the others lost (a resignation,
+        # a flag, no pieces left); a draw for all says "draw"
+        drawn = [named(i) for i, r in enumerate(result) if r == 0]
+        if any(r > 0 for r in result):
+            return winners_of(result)
+        if len(result) > 2 and drawn and any(r < 0 for r in result):
+            return f"{', '.join(drawn)} {'draws' if len(drawn) == 1 else 'draw'}"
+        return "draw"
+
     if record is not None and record.termination == "resignation" and record.result:
         # the record's Resigned tag; an older record's resigner is the loser the rules had not put
         # out (a 3-4 player game's earlier losers), none when that leaves more than one
         resigned = resigned_seat(record.tags, record.result, record.termination, seats_out(state))
         who = f"{named(resigned)} resigned" if resigned is not None else "resignation"
-        return f"result: {record.result} ({who}; {winners_of(record.result)})"
+        return f"result: {record.result} ({who}; {outcome(record.result)})"
     if record is not None and record.termination == "time" and record.result:
         flagged = out_of_time_seats(record.tags, state.num_players, record.result, record.termination, seats_out(state))
         who = f"{', '.join(map(named, flagged))} ran out of time" if flagged else "time"
-        # three or four players: the seats the rules drew share the draw, the flagged ones lost
-        drawn = [named(i) for i, r in enumerate(record.result) if r == 0]
-        won = (winners_of(record.result) if any(r > 0 for r in record.result)
-               else f"{', '.join(drawn)} {'draws' if len(drawn) == 1 else 'draw'}" if len(record.result) > 2 and drawn
-               else "draw")
-        return f"result: {record.result} ({who}; {won})"
+        return f"result: {record.result} ({who}; {outcome(record.result)})"
     if not state.is_terminal():
         return "result: unfinished"
     returns = state.returns()
-    if any(r > 0 for r in returns):
-        return f"result: {returns} — {winners_of(returns)}"
-    return f"result: {returns} — draw"
+    return f"result: {returns} — {outcome(returns)}"
 
 
 # --------------------------------------------------------------------------- play
@@ -896,6 +905,10 @@ class PlaySession:
 
     def winners_text(self, returns: list[float]) -> str:
         winners = [self.who(i) for i, r in enumerate(returns) if r > 0]
+        drawn = [self.who(i) for i, r in enumerate(returns) if r == 0]
+        if not winners and len(returns) > 2 and drawn and any(r < 0 for r in returns):
+            # three or four players: the seats still in share a draw (a resignation), the others lost
+            return ", ".join(drawn) + (" draw" if len(drawn) > 1 or drawn[0] == "You" else " draws")
         if not winners:
             return "nobody wins"
         return ", ".join(winners) + (" win" if len(winners) > 1 or winners[0] == "You" else " wins")

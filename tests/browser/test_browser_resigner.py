@@ -78,3 +78,18 @@ def test_three_players_a_draw_after_a_seat_ran_out_of_time_names_who_drew(page, 
     page.goto(f"{live_server.url}/#/matches")
     cell = page.locator(f"#match-list tr[data-id='{view['id']}'] td[data-label='Result']")
     assert cell.inner_text() == "Green ran out of time — Blue and Red draw"
+
+
+def test_three_players_a_resignation_that_leaves_two_in_names_who_drew(page, live_server):
+    # Green resigns with Blue and Red still in: they draw, and the line said only "Green resigned"
+    record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": {"players": 3},
+              "start": "Ga1,Bl12,Rf6 M G", "moves": []}
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": record})
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
+    post_json(f"{live_server.url}/api/matches/{view['id']}/resign", {"seat": 0})
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    assert page.locator("#result").inner_text() == "Green resigned — Blue and Red draw"
+    page.goto(f"{live_server.url}/#/matches")
+    cell = page.locator(f"#match-list tr[data-id='{view['id']}'] td[data-label='Result']")
+    assert cell.inner_text() == "Green resigned — Blue and Red draw"

@@ -95,6 +95,29 @@ def test_flag_is_a_draw_where_the_opponent_could_not_win(client, clock, monkeypa
     assert view["out_of_time"] == [0]  # the result has no loser to tell it
 
 
+def test_a_draw_on_time_imports_as_it_was_stored(client, clock, monkeypatch):
+    # the record of a flag its opponent could not win from ([0, 0], termination 'time', OutOfTime
+    # '0') was refused on import: 'a game ended by time needs a result with the loser at -1'
+    raw = client.raw
+    view, tokens = people(raw, {"initial": 60})
+    mid = view["id"]
+    state_class = type(client.app.state.service.load(mid).state)
+    monkeypatch.setattr(state_class, "could_still_win", lambda self, seat: False, raising=False)
+    clock.now += 61
+    view = raw.get(f"/api/matches/{mid}").json()
+    downloaded = raw.get(f"/api/matches/{mid}/record").json()
+    assert downloaded["result"] == [0.0, 0.0] and downloaded["tags"]["OutOfTime"] == "0"
+    r = raw.post("/api/matches/import", json={"record": downloaded})
+    assert r.status_code == 201, r.json()
+    again = r.json()
+    for key in ("status", "result", "termination", "out_of_time", "position", "ply"):
+        assert again[key] == view[key], key
+    # without the tag nothing says whose time ran out: still refused
+    del downloaded["tags"]["OutOfTime"]
+    r = raw.post("/api/matches/import", json={"record": downloaded})
+    assert r.status_code == 422 and "the loser at -1" in r.json()["error"], r.json()
+
+
 def test_no_clock_for_computer_seats(client, clock):
     view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 20},
                                              "seats": ["human", "level:1"], "clock": {"initial": 60}}).json()
@@ -211,3 +234,55 @@ def test_a_resignation_after_a_flag_names_the_resigner_in_the_view_and_the_recor
     replay = CliRunner().invoke(cli, ["replay", str(path)])
     assert replay.exit_code == 0, replay.output
     assert "(Blue (seat 1) resigned; Red (seat 2) wins)" in replay.output
+
+
+def test_a_game_the_rules_ended_after_a_flag_imports_as_it_was_played(client, clock, tmp_path):
+    # three players, no jump for 99 turns: Green's flag falls, the computer's step for Green is the
+    # 100th turn without a jump and the rules draw the game; Green lost on time whatever the
+    # rules say, so the server stores [-1, 0, 0] with termination 'time'. The downloaded record
+    # was refused on import ("the game ended by the rules after ply 1; use 'normal'"), which
+    # would have made it a draw for Green too
+    from typer.testing import CliRunner
+
+    from abstracta.cli import app as cli
+
+    raw = client.raw
+    record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": {"players": 3},
+              "start": "Bb2,Gl12,Rf6 M G nj=99", "moves": []}
+    view = raw.post("/api/matches/import", json={"record": record, "take": "all", "clock": {"initial": 60}}).json()
+    mid = view["id"]
+    clock.now += 61
+    view = wait_for(client, mid, lambda v: v["status"] == "over")
+    assert view["result"] == [-1.0, 0.0, 0.0] and view["termination"] == "time" and view["out_of_time"] == [0]
+    assert view["struct"]["end"] is not None  # the rules ended it: 100 turns without a jump
+    downloaded = raw.get(f"/api/matches/{mid}/record").json()
+    r = raw.post("/api/matches/import", json={"record": downloaded})
+    assert r.status_code == 201, r.json()
+    again = r.json()
+    for key in ("status", "result", "termination", "out_of_time", "resigned", "position", "ply"):
+        assert again[key] == view[key], key
+    copy = raw.get(f"/api/matches/{again['id']}/record").json()
+    for key in ("moves", "result", "termination", "players", "start"):
+        assert copy[key] == downloaded[key], key
+    assert copy["tags"]["OutOfTime"] == "0"
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(copy))
+    replay = CliRunner().invoke(cli, ["replay", str(path)])
+    assert replay.exit_code == 0, replay.output
+    assert "(Green (seat 0) ran out of time; Blue (seat 1), Red (seat 2) draw)" in " ".join(replay.output.split())
+
+
+@pytest.mark.parametrize("result, tags, words", [
+    # the seat out of time cannot share the rules' draw
+    ([0.0, 0.0, 0.0], {"OutOfTime": "0"}, "[-1.0, 0.0, 0.0]"),
+    ([-1.0, 1.0, 0.0], {"OutOfTime": "0"}, "[-1.0, 0.0, 0.0]"),
+    # nobody ran out of time: the rules' result stands
+    ([-1.0, 0.0, 0.0], {}, "use 'normal'"),
+])
+def test_a_game_the_rules_ended_with_termination_time_needs_the_rules_result_with_the_flags(client, result, tags, words):
+    record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": {"players": 3},
+              "start": "Bb2,Gl12,Rf6 M G nj=99", "moves": ["l12-k12"], "result": result, "termination": "time",
+              "tags": tags}
+    r = client.post("/api/matches/import", json={"record": record})
+    assert r.status_code == 422 and words in r.json()["error"], r.json()
+    assert client.get("/api/matches").json() == []

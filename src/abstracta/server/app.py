@@ -39,7 +39,8 @@ Decisions (the API's rules, also stated in the OpenAPI description):
   of the seat to move is 403.
 * Imports: the record's ``players`` must be valid seat specs, one per player (or empty: people
   everywhere); a termination that contradicts the rules (``resignation`` on a game the rules
-  ended, ``normal`` on one they did not) is refused with 422; a seed on a game without chance
+  ended, ``normal`` on one they did not, ``time`` on one they ended but for a 3-4 player game
+  whose result is the rules' with its ``OutOfTime`` seats at -1) is refused with 422; a seed on a game without chance
   is dropped (normalised to null), as it is for matches created with one.
 * Finished games cannot be taken back (undo is 409 once the game is over).
 * A spectator never sees a hidden card while the game runs, computer against computer

@@ -820,14 +820,30 @@ class MatchService:
             players = _check_seats(seats, game.num_players)
         result, termination = record.result, record.termination
         if state.is_terminal():
-            if termination in ("resignation", "time"):
+            rules = [float(r) for r in state.returns()]
+            timed_out = tag_seats(record.tags.get(OUT_OF_TIME_TAG), game.num_players) if game.num_players > 2 else None
+            if termination == "time" and timed_out:
+                # a 3-4 player game the rules ended after a flag: the seats out of time lost
+                # whatever the rules say, as the server stores it (_finish_if_over)
+                forced = [-1.0 if i in timed_out else r for i, r in enumerate(rules)]
+                if result != forced:
+                    raise InvalidRequest(f"record.result: {result}, but the game ended by the rules after ply "
+                                         f"{len(record.moves)}, and with the seats out of time ({OUT_OF_TIME_TAG} "
+                                         f"{clip(record.tags[OUT_OF_TIME_TAG])}) at -1 its result is {forced}")
+            elif termination in ("resignation", "time"):
                 raise InvalidRequest(f"record.termination: {termination!r}, but the game ended by the rules "
                                     f"after ply {len(record.moves)}; use 'normal'")
-            result, termination = [float(r) for r in state.returns()], "normal"
+            else:
+                result, termination = rules, "normal"
         elif termination == "normal":
             raise InvalidRequest("record.termination: 'normal', but the game is not over by the rules")
-        elif termination in ("resignation", "time") and (result is None or -1.0 not in result):
-            raise InvalidRequest(f"record.result: a game ended by {termination} needs a result with the loser at -1")
+        elif termination in ("resignation", "time") and (result is None or -1.0 not in result) and not (
+                # a flag whose opponent could not win any more is a draw (_flag): the tag names the seat
+                termination == "time" and result is not None and not any(result)
+                and tag_seats(record.tags.get(OUT_OF_TIME_TAG), game.num_players)):
+            raise InvalidRequest(f"record.result: a game ended by {termination} needs a result with the loser at -1"
+                                 + (f" (or, a draw on time, the {OUT_OF_TIME_TAG} tag naming the seat whose time ran out)"
+                                    if termination == "time" else ""))
         elif termination not in ("resignation", "time"):  # abandoned or none: the game continues here
             result, termination = None, None
         if len(record.tags) > TAG_COUNT_LIMIT:

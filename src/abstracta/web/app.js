@@ -57,23 +57,25 @@ function resultLine(m, name) {
   const winMany = (names) => (names.length === 1 ? wins(names[0]) : t("result.win_many", { names }));
   const winners = result.map((v, i) => (v > 0 ? name(i) : null)).filter((x) => x !== null);
   const losers = result.map((v, i) => (v < 0 ? name(i) : null)).filter((x) => x !== null);
+  // three or four players, nobody won: the seats still in share a draw
+  const drawn = result.map((v, i) => (v === 0 ? name(i) : null)).filter((x) => x !== null);
+  const draw = () => (drawn.length > 1 ? t("result.draw_many", { names: drawn })
+    : drawn[0] === you ? t("result.you_draw") : t("result.draws", { name: drawn[0] }));
   if (termination === "time") {
     const flagged = (m.out_of_time && m.out_of_time.length ? m.out_of_time.map(name) : losers);
     const ran = flagged.length === 1 && flagged[0] === you ? t("result.you_out_of_time") : t("result.out_of_time", { who: flagged });
     if (winners.length) return `${ran} — ${winMany(winners)}`;
     // two players: the other could not have won; three or four: the seats the rules drew share it
-    const drawn = result.map((v, i) => (v === 0 ? name(i) : null)).filter((x) => x !== null);
     if (result.length === 2 || !drawn.length) return `${ran} — ${t("result.draw_time")}`;
-    const draw = drawn.length > 1 ? t("result.draw_many", { names: drawn })
-      : drawn[0] === you ? t("result.you_draw") : t("result.draws", { name: drawn[0] });
-    return `${ran} — ${draw}`;
+    return `${ran} — ${draw()}`;
   }
   if (termination === "resignation") {
     // the server names the seat, inferring it for a match stored before it kept it (null when
     // the record does not tell)
     const seat = m.resigned;
     const said = seat == null ? t("result.resignation") : name(seat) === you ? t("result.you_resigned") : t("result.resigned", { name: name(seat) });
-    return said + (winners.length ? ` — ${winMany(winners)}` : "");
+    if (winners.length) return `${said} — ${winMany(winners)}`;
+    return said + (result.length > 2 && drawn.length ? ` — ${draw()}` : "");
   }
   if (winners.length) return winMany(winners);
   // nobody won: a draw for all, or some seats lost and the others share the game (3–4 players)
