@@ -571,3 +571,20 @@ def test_fanorona_9x5_level_5_is_level_6_held_to_a_node_cap() -> None:
     assert make_bot("level:6", nine, seed=0).inner.max_nodes is None
     dimy = load_game("fanorona", size="dimy").description.levels
     assert dimy[5] == dimy[6] and dimy[5].max_nodes is None
+
+
+def test_a_replaced_search_is_refused_a_field_its_bot_never_reads() -> None:
+    # benchmarks/ab_levels.py and turn_depth.py replace Search fields; one the level's bot does
+    # not read (the turn search's late move reductions, removed) measured the unchanged level
+    # under another name, as the README's turn_depth.py command with "reductions" did
+    from abstracta.ai.levels import level_bot, level_search
+
+    fibonacci, fanorona = load_game("fibonacci"), load_game("fanorona")
+    with pytest.raises(ValueError, match=r"fibonacci: level 6 sets reductions=1 on a turns search"):
+        level_bot(fibonacci, 6, 0, search=replace(level_search(fibonacci, 6), reductions=1))
+    with pytest.raises(ValueError, match=r"fanorona: level 3 sets contempt=0.05 on a mcts search"):
+        level_bot(fanorona, 3, 0, search=replace(level_search(fanorona, 3), contempt=0.05))
+    with pytest.raises(ValueError, match=r"fanorona: level 4 sets turn_widths=\(4, 3\) on a alphabeta search"):
+        level_bot(fanorona, 4, 0, search=replace(level_search(fanorona, 4), turn_widths=(4, 3)))
+    kept = level_bot(fanorona, 6, 0, search=replace(level_search(fanorona, 6), contempt=0.05))
+    assert kept.inner.contempt == 0.05

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
-from ..core.description import Search
+from ..core.description import Search, check_search
 from ..core.game import Game
 from ..core.options import ascii_digits
 from .base import Bot, Budget
@@ -455,8 +455,11 @@ def level_bot(game: Game, level: int, seed: int | None = None, *, search: Search
             random and a game's own bots).
         name: the bot's name (default ``level:N``).
     Raises:
-        ValueError: the search needs a budget the level does not give, or plays two players only.
+        ValueError: the search needs a budget the level does not give, or plays two players only,
+            or a replaced search sets a field its bot never reads (as a description refuses it).
     """
+    if search is not None:
+        check_search(search, f"{game.name}: level {level}")
     search = search or level_search(game, level)
     name = name or f"level:{level}"
     seconds = LEVELS[level].seconds

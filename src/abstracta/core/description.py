@@ -286,6 +286,26 @@ ONE_BOT_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+def check_search(search: Search, where: str) -> None:
+    """Refuse (ValueError, naming ``where``) a field set on a bot that never reads it: the level
+    would claim a search it never runs (a description's levels, and a level whose search a
+    benchmark replaces, ``levels.level_bot(search=…)``)."""
+    if search.reductions < 0 or (search.reductions and search.bot != "alphabeta"):
+        raise ValueError(f"{where} sets reductions={search.reductions} on a {search.bot} "
+                         "search; late move reductions are alpha-beta only, 0 or more actions")
+    if search.max_nodes is not None and (search.max_nodes < 1 or search.bot != "alphabeta"):
+        raise ValueError(f"{where} sets max_nodes={search.max_nodes} on a {search.bot} "
+                         "search; a node cap is alpha-beta only, at least 1")
+    if not 0 <= search.contempt < 1 or (search.contempt and search.bot != "alphabeta"):
+        raise ValueError(f"{where} sets contempt={search.contempt} on a {search.bot} "
+                         "search; contempt is alpha-beta only, at least 0 and below 1")
+    for name, readers in ONE_BOT_FIELDS.items():
+        value = getattr(search, name)
+        if search.bot not in readers and value != Search.__dataclass_fields__[name].default:
+            raise ValueError(f"{where} sets {name}={value!r} on a {search.bot} search; "
+                             f"{' and '.join(readers)} only read it")
+
+
 @dataclass(frozen=True, slots=True)
 class SeatStyle:
     """How one seat is shown.
@@ -412,21 +432,7 @@ class GameDescription:
             if name in SHARED_BOTS or not name.isidentifier():
                 raise ValueError(f"{self.name}: bot name {name!r} is taken or not a plain word")
         for number, search in self.levels.items():
-            # only alpha-beta reads it: on another bot the level would claim a search it never runs
-            if search.reductions < 0 or (search.reductions and search.bot != "alphabeta"):
-                raise ValueError(f"{self.name}: level {number} sets reductions={search.reductions} on a {search.bot} "
-                                 "search; late move reductions are alpha-beta only, 0 or more actions")
-            if search.max_nodes is not None and (search.max_nodes < 1 or search.bot != "alphabeta"):
-                raise ValueError(f"{self.name}: level {number} sets max_nodes={search.max_nodes} on a {search.bot} "
-                                 "search; a node cap is alpha-beta only, at least 1")
-            if not 0 <= search.contempt < 1 or (search.contempt and search.bot != "alphabeta"):
-                raise ValueError(f"{self.name}: level {number} sets contempt={search.contempt} on a {search.bot} "
-                                 "search; contempt is alpha-beta only, at least 0 and below 1")
-            for name, readers in ONE_BOT_FIELDS.items():
-                value = getattr(search, name)
-                if search.bot not in readers and value != Search.__dataclass_fields__[name].default:
-                    raise ValueError(f"{self.name}: level {number} sets {name}={value!r} on a {search.bot} search; "
-                                     f"{' and '.join(readers)} only read it")
+            check_search(search, f"{self.name}: level {number}")
 
     def texts(self) -> dict[str, str]:
         """Every human-readable string of the description: ``{key: English text}``."""
