@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-import textwrap
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -24,7 +23,7 @@ from rich.table import Table
 from .ai.levels import seat_spec_grammar
 from .core.description import seat_name
 from .core.errors import AbstractaError, IllegalActionError
-from .core.game import Game, State, resignation_returns, seats_out, views_differ
+from .core.game import Game, State, played_turns, resignation_returns, seats_out, turn_numbers, turn_spans, views_differ
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
 from .core.records import HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
@@ -431,7 +430,8 @@ def replay_cmd(
     console.print(f"[bold]{game.title}[/]" + (f" {opts}" if opts else "") + seed)
     if record.players:
         console.print(escape(seats_line(game, [seat_role(p) for p in record.players])), soft_wrap=True)
-    console.print(format_move_list(record.moves, console.width), soft_wrap=True, markup=False, highlight=False)
+    console.print(format_move_list(turn_entries(record.initial_state(game), actions), console.width),
+                  soft_wrap=True, markup=False, highlight=False)
     if not hidden:
         console.print(game.render(final))
         console.print(f"position: {final.to_text()}", soft_wrap=True)
@@ -453,13 +453,49 @@ def spectator_board(game: Game, state: State) -> Any:
     return boards[0] if len(texts) == 1 else None
 
 
-def format_move_list(moves: list[str], width: int) -> str:
-    """Numbered moves separated by spaces, in lines of at most ``width`` columns broken between
-    entries, never inside one (rich breaks at a no-break space too: "7." / "a3-b2A"); print it
-    with ``soft_wrap=True``."""
-    # textwrap breaks only at ASCII whitespace: the no-break space holds "7. a3-b2A" together
-    line = "  ".join(f"{i}.\u00a0{m}" for i, m in enumerate(moves, 1)) or "(no moves)"
-    return textwrap.fill(line, width=max(width, 20), break_long_words=False, break_on_hyphens=False)
+def turn_entries(initial: State, actions: list[int]) -> list[tuple[int, list[str]]]:
+    """The turns of ``actions`` played from ``initial`` as the browser's move list shows them
+    (:func:`~abstracta.core.game.turn_spans`): each turn's number (0: before the rules' first
+    turn, e.g. Fibonacci Go's placements) and its moves in the record's notation (Nibble's
+    ``a1+a9``, as ``play`` prints a turn)."""
+    movers, own = played_turns(initial, actions)
+    state = initial.clone()
+    out = []
+    for number, _seat, first, stop in turn_spans(movers, turn_numbers(movers, own)):
+        part = actions[first:stop]
+        out.append((number, state.game.format_moves(state, part)))
+        for action in part:
+            state.apply_action(action)
+    return out
+
+
+def format_move_list(turns: list[tuple[int, list[str]]], width: int) -> str:
+    """Numbered turns (:func:`turn_entries`: "7. a3-b2A, b2-c2W"; an unnumbered one without its
+    number) two spaces apart, in lines of at most ``width`` columns broken between turns, and
+    between the moves of a turn only where it is longer than a line, never inside a move ("7." at
+    a line's end and "a3-b2A" on the next); print it with ``soft_wrap=True`` (rich breaks at a
+    no-break space too, so the lines are made here)."""
+    width = max(width, 20)
+    lines: list[str] = []
+    line = ""
+
+    def put(piece: str, gap: str) -> None:
+        nonlocal line
+        if line and len(line) + len(gap) + len(piece) > width:
+            lines.append(line)
+            line = piece
+        else:
+            line = f"{line}{gap}{piece}" if line else piece
+
+    for number, moves in turns:
+        label = f"{number}. " if number else ""
+        if len(label) + len(", ".join(moves)) <= width:
+            put(label + ", ".join(moves), "  ")
+            continue
+        for k, move in enumerate(moves):
+            put((label if k == 0 else "") + move + ("," if k < len(moves) - 1 else ""), "  " if k == 0 else " ")
+    lines.append(line)
+    return "\n".join(lines) if any(lines) else "(no moves)"
 
 
 def describe_result(state: State, record: Record | None = None) -> str:
