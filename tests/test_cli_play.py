@@ -1134,3 +1134,22 @@ def test_replay_numbers_turns_as_the_browser_does(tmp_path):
     path.write_text(json.dumps({"game": "fibonacci", "options": {"variant": "go"}, "moves": played}))
     out = " ".join(runner.invoke(app, ["replay", str(path)]).output.split())
     assert " ".join(played[:26]) + f" 1. {played[26]}" in out, out
+
+
+def test_every_board_ends_with_game_over_and_the_winners_seat_name():
+    # "game over: …" in lower case for Nibble, the card game and Slide Checkers, "Game over: …"
+    # for Fanorona; Slide Checkers said "game over: G wins" (its position-text letter) above
+    # play's "Green wins."
+    import random
+
+    import abstracta
+    from abstracta.core.description import seat_name
+
+    for name in ("fanorona", "nibble", "fibonacci-cards", "slide-checkers"):
+        game = abstracta.load_game(name)
+        state, rng = game.new_initial_state(seed=1), random.Random(1)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        winner = seat_name(game.description.seats, state.returns().index(1.0))
+        text = game.render(state).plain
+        assert f"Game over: {winner} wins" in text and "game over" not in text, (name, text)
