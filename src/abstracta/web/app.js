@@ -518,7 +518,6 @@ async function joinPage(app, code) {
   try { view = await api(`/api/matches/${info.match}`); } catch { /* the invitation alone is enough */ }
   const mine = view ? view.my_seats : [];
   const name = (i) => (info.seats[i] && info.seats[i].name ? seatWord(info.seats[i]) : t("seat.player", { n: i + 1 }));
-  const seatOf = (i) => (info.seats[i] && info.seats[i].name ? seatWord(info.seats[i]) : t("join.seat_n", { n: i + 1 }));
   const title = t(info.title_key, {}, info.title);
   app.append(h("h1", {}, t("join.heading", { game: title })));
   const people = h("ul", { class: "whois", id: "join-seats" }, ...info.players.map((p, i) => h("li", { class: i === info.seat ? "invited" : null },
@@ -534,7 +533,7 @@ async function joinPage(app, code) {
   }
   const err = h("p", { class: "error", id: "join-error", hidden: true });
   if (info.claimed) {
-    app.append(h("p", { class: "error", id: "join-error" }, t("join.used", { seat: seatOf(info.seat) })),
+    app.append(h("p", { class: "error", id: "join-error" }, t("join.used", { seat: name(info.seat) })),
       people, h("p", { class: "row" }, h("a", { href: `#/match/${info.match}`, class: "button", id: "watch" }, t("join.watch"))));
     return;
   }
@@ -548,7 +547,7 @@ async function joinPage(app, code) {
       showError(err, e.status === 410 ? new Error(t("join.taken_now")) : e);
     }
   } }, t("join.take"));
-  app.append(h("p", { class: "lead", id: "join-what" }, t("join.what", { game: title, seat: seatOf(info.seat) })),
+  app.append(h("p", { class: "lead", id: "join-what" }, t("join.what", { game: title, seat: name(info.seat) })),
     people, ...facts.map((f) => h("p", { class: "muted" }, f)),
     h("p", { class: "row" }, take, h("a", { href: `#/match/${info.match}`, class: "button" }, t("join.just_watch"))), err,
     h("p", { class: "muted" }, t("join.keeps")));
