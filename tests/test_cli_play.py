@@ -1153,3 +1153,14 @@ def test_every_board_ends_with_game_over_and_the_winners_seat_name():
         winner = seat_name(game.description.seats, state.returns().index(1.0))
         text = game.render(state).plain
         assert f"Game over: {winner} wins" in text and "game over" not in text, (name, text)
+
+
+def test_a_record_keeps_a_seed_only_for_a_game_with_chance(tmp_path):
+    # the terminal wrote "seed": 5 for standard Fibonacci (no chance: the seed changes nothing in
+    # it), which the server's import and download gave back as null; the record's seed is the
+    # rules' seed (it rebuilds a deal or a layout), as the server and match write it
+    standard = saved_record(play(["fibonacci", "--seed", "5", "--records", str(tmp_path / "a")], "quit\n").output)
+    assert standard.seed is None and standard.options == {"variant": "standard"}
+    cards = saved_record(play(["fibonacci", "--variant", "cards", "--seed", "5", "--records", str(tmp_path / "b")],
+                              "quit\n").output)
+    assert cards.seed == 5

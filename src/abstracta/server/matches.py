@@ -326,8 +326,6 @@ class Match:
                                   tags=self.tags, start=self.start, termination=self.termination,
                                   result=self.result, final=self.state,
                                   moves=self.strings if plain else None)
-        if not self.game.has_chance:  # a seed only matters for chance: normalised away
-            record.seed = None
         self._record_cache = (key, record)
         return record
 
