@@ -1164,3 +1164,24 @@ def test_a_record_keeps_a_seed_only_for_a_game_with_chance(tmp_path):
     cards = saved_record(play(["fibonacci", "--variant", "cards", "--seed", "5", "--records", str(tmp_path / "b")],
                               "quit\n").output)
     assert cards.seed == 5
+
+
+def test_analyse_of_a_record_the_clock_decided_says_so_as_replay_does(tmp_path):
+    # a three-player game whose flagged Green played on as the computer until the rules drew it
+    # (100 turns without a jump): analyse said "game over: 0.00 for Green", the rules' value, for
+    # a Green that lost on time
+    record = Record(game="slide-checkers", options={"players": 3}, start="Ga1,Bl12,Rf6 M G nj=99",
+                    moves=["a1-b1"], result=[-1.0, 0.0, 0.0], termination="time", tags={"OutOfTime": "0"})
+    path = tmp_path / "time3.json"
+    path.write_text(record.to_json())
+    out = runner.invoke(app, ["analyse", "--record", str(path)])
+    assert out.exit_code == 0, out.output
+    assert out.output == ("ply 1 of 1\n"
+                          "game over: Green (seat 0) ran out of time; Blue (seat 1), Red (seat 2) draw\n")
+    # two players: the flag ended a game the rules had not; its last position is still analysed
+    record = Record(game="fanorona", options={"size": "telo"}, result=[1.0, -1.0], termination="time",
+                    tags={"OutOfTime": "1"})
+    path.write_text(record.to_json())
+    lines = runner.invoke(app, ["analyse", "--record", str(path), "--budget", "50"]).output.splitlines()
+    assert lines[:2] == ["ply 0 of 0", "game over: Black (seat 1) ran out of time; White (seat 0) wins"]
+    assert " for White (" in lines[2]

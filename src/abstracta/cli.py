@@ -7,6 +7,7 @@ so a newly registered game gets all of them for free.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sys
 import time
@@ -317,11 +318,13 @@ def analyse_cmd(
     from .ai.analysis import analyse
 
     at: tuple[int, int] | None = None  # (ply, plies in the record)
+    ended = None  # how the record ended beside the rules (a flag, a resignation), at its last ply
     if record_file is not None:
         if actions or position is not None or option:
             raise CliError("--record takes the game, its options and the position from the record: "
                            "give --ply to choose a position")
-        state, at = recorded_position(record_file, game_name, ply, reveal, seat)
+        state, at, record = recorded_position(record_file, game_name, ply, reveal, seat)
+        ended = ending_words(state, record) if at[0] == at[1] else None
     else:
         if ply is not None or reveal:
             raise CliError(f"{'--ply' if ply is not None else '--reveal'} needs --record")
@@ -344,7 +347,14 @@ def analyse_cmd(
     def seat(i: int) -> str:  # as play and the browser name the seats: Black, Green; else Player 2
         return seat_name(seats, i)
 
-    if result.terminal:
+    if ended is not None:
+        # the server's clock or a resignation decided it, whatever the rules' value (a flagged
+        # seat that played on as the computer lost), as replay says it; a position the rules had
+        # not ended is still analysed below
+        print(f"game over: {ended}")
+        if result.terminal:
+            return
+    elif result.terminal:
         print(f"game over: {result.display} for {seat(result.viewer if result.viewer is not None else 0)}")
         return
     print(f"{result.display} for {seat(result.to_move)} ({result.search}"
@@ -356,9 +366,9 @@ def analyse_cmd(
 
 
 def recorded_position(path: Path, game_name: str | None, ply: int | None, reveal: bool,
-                      seat: int | None) -> tuple[State, tuple[int, int]]:
+                      seat: int | None) -> tuple[State, tuple[int, int], Record]:
     """The position after ``ply`` actions (default: all) of the record at ``path``, replayed
-    through the rules, and ``(ply, actions in the record)``.
+    through the rules, ``(ply, actions in the record)`` and the record.
 
     Raises:
         CliError: a record of another game than ``game_name``, a ply outside the record, an
@@ -379,7 +389,7 @@ def recorded_position(path: Path, game_name: str | None, ply: int | None, reveal
     state = record.initial_state(game)
     for action in played[:ply]:
         state.apply_action(action)
-    return state, (ply, len(played))
+    return state, (ply, len(played)), record
 
 
 def check_record_game(path: Path, record: Record, game_name: str | None) -> None:
@@ -499,41 +509,55 @@ def format_move_list(turns: list[tuple[int, list[str]]], width: int) -> str:
 
 
 def describe_result(state: State, record: Record | None = None) -> str:
-    seats = state.game.description.seats
+    """The result line of ``replay`` and ``play``: the result and how the game ended
+    (``state``: the record's final position)."""
+    ended = ending_words(state, record)
+    if ended is not None:
+        assert record is not None and record.result is not None
+        return f"result: {record.result} ({ended})"
+    if not state.is_terminal():
+        return "result: unfinished"
+    returns = state.returns()
+    return f"result: {returns} — {outcome_words(state, returns)}"
 
-    def named(i: int) -> str:
-        # the names play and the browser say (Black, Player 2) with the seat numbers of --seat
-        # and the record's seats: "Black (seat 1)"
-        return f"{seat_name(seats, i)} (seat {i})"
 
-    def winners_of(result: list[float]) -> str:
-        winners = [named(i) for i, r in enumerate(result) if r > 0]
+def named_seat(state: State, i: int) -> str:
+    # the names play and the browser say (Black, Player 2) with the seat numbers of --seat
+    # and the record's seats: "Black (seat 1)"
+    return f"{seat_name(state.game.description.seats, i)} (seat {i})"
+
+
+def outcome_words(state: State, result: list[float]) -> str:
+    """Who won, or who drew ("Blue (seat 1), Red (seat 2) draw"), or "draw"."""
+    named = functools.partial(named_seat, state)
+    winners = [named(i) for i, r in enumerate(result) if r > 0]
+    if winners:
         return f"{', '.join(winners)} {'wins' if len(winners) == 1 else 'win'}"
+    # three or four players: the seats still in share a draw (a resignation, a flag, no pieces
+    # left), the others lost; a draw for all says "draw"
+    drawn = [named(i) for i, r in enumerate(result) if r == 0]
+    if len(result) > 2 and drawn and any(r < 0 for r in result):
+        return f"{', '.join(drawn)} {'draws' if len(drawn) == 1 else 'draw'}"
+    return "draw"
 
-    def outcome(result: list[float]) -> str:
-        # three or four players: the seats still in share a draw, the others lost (a resignation,
-        # a flag, no pieces left); a draw for all says "draw"
-        drawn = [named(i) for i, r in enumerate(result) if r == 0]
-        if any(r > 0 for r in result):
-            return winners_of(result)
-        if len(result) > 2 and drawn and any(r < 0 for r in result):
-            return f"{', '.join(drawn)} {'draws' if len(drawn) == 1 else 'draw'}"
-        return "draw"
 
-    if record is not None and record.termination == "resignation" and record.result:
+def ending_words(state: State, record: Record | None) -> str | None:
+    """How a record the rules did not decide ended, as the browser's result line says it
+    ("Green (seat 0) ran out of time; Blue (seat 1), Red (seat 2) draw", "White (seat 0)
+    resigned; Black (seat 1) wins"), or None: ended by the rules, or not over. ``state``: the
+    record's final position."""
+    if record is None or not record.result or record.termination not in ("resignation", "time"):
+        return None
+    named = functools.partial(named_seat, state)
+    if record.termination == "resignation":
         # the record's Resigned tag; an older record's resigner is the loser the rules had not put
         # out (a 3-4 player game's earlier losers), none when that leaves more than one
         resigned = resigned_seat(record.tags, record.result, record.termination, seats_out(state))
         who = f"{named(resigned)} resigned" if resigned is not None else "resignation"
-        return f"result: {record.result} ({who}; {outcome(record.result)})"
-    if record is not None and record.termination == "time" and record.result:
+    else:
         flagged = out_of_time_seats(record.tags, state.num_players, record.result, record.termination, seats_out(state))
         who = f"{', '.join(map(named, flagged))} ran out of time" if flagged else "time"
-        return f"result: {record.result} ({who}; {outcome(record.result)})"
-    if not state.is_terminal():
-        return "result: unfinished"
-    returns = state.returns()
-    return f"result: {returns} — {outcome(returns)}"
+    return f"{who}; {outcome_words(state, record.result)}"
 
 
 # --------------------------------------------------------------------------- play
