@@ -94,7 +94,7 @@ class Record:
             game=game.name,
             options=options,
             # the rules' seed (a deal, a layout); a game without chance has none, whatever its
-            # ``seed`` option (the Fibonacci rules without cards take one for their card variant)
+            # ``seed`` option (a game may take one for a variant that has chance)
             seed=initial.seed if game.has_chance else None,
             start=start,
             players=list(players),

@@ -510,7 +510,7 @@ class MatchView(BaseModel):
     movers: list[int] = Field(description="the seat that played each action")
     turn_numbers: list[int] = Field(description="the number of the turn each action belongs to, as the "
                                     "board says it: the rules' own numbers (0 before their first turn, e.g. "
-                                    "Fibonacci Go's placements), else one more at every change of seat")
+                                    "a placement phase), else one more at every change of seat")
     record_moves: list[str] = Field(description="the record's move list (whole turns for some games)")
     result: list[float] | None = Field(description="per seat +1 win, -1 loss, 0 draw; null while running")
     termination: str | None = Field(description="normal | resignation | time | null")

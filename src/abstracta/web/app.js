@@ -84,8 +84,8 @@ function resultLine(m, name) {
 }
 
 // The turn holding action `ply` (1-based) and the number of the last turn, as the server numbers
-// them (the view's turn_numbers: the rules' own turns, 0 before the first one, e.g. Fibonacci Go's
-// placements), so that the list, the replay and the board say one number for one turn.
+// them (the view's turn_numbers: the rules' own turns, 0 before the first one, e.g. a placement
+// phase), so that the list, the replay and the board say one number for one turn.
 function turnOfPly(numbers, ply) {
   return { turn: ply > 0 ? numbers[ply - 1] : 0, turns: numbers.length ? numbers[numbers.length - 1] : 0 };
 }
