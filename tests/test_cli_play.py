@@ -794,13 +794,15 @@ def test_replay_wraps_the_move_list_between_entries(tmp_path):
     record = saved_record(result.output)
     assert len(record.moves) > 30
     out = runner.invoke(app, ["replay", str(next(tmp_path.iterdir()))]).output.splitlines()
-    start = next(i for i, line in enumerate(out) if line.startswith("1.\u00a0"))
+    start = next(i for i, line in enumerate(out) if line.startswith("1. "))
     board = record.make_game().render(record.replay()[0]).plain.splitlines()[0].rstrip()
     lines = out[start:next(i for i in range(start, len(out)) if out[i].rstrip() == board)]  # up to the final board
-    entry = r"\d+\.\u00a0\S+"
-    assert all(re.fullmatch(f"{entry}(  {entry})*", line) for line in lines), lines
+    # turns numbered, moves whole: a number never ends a line, a move never starts one in pieces
+    assert all(re.fullmatch(r"(\d+\. )?\S+(,? +(\d+\. )?\S+)*", line) for line in lines), lines
+    assert not any(re.search(r"\d+\.$", line) for line in lines)
     assert all(len(line) <= console.width for line in lines) and len(lines) > 1
-    assert re.findall(entry, " ".join(lines)) == [f"{i}.\u00a0{m}" for i, m in enumerate(record.moves, 1)]
+    words = [w.rstrip(",") for w in " ".join(lines).split() if not re.fullmatch(r"\d+\.", w)]
+    assert words == record.moves
 
 
 def test_the_terminal_says_who_plays_each_seat_and_when_it_is_your_move(tmp_path):
@@ -1105,3 +1107,81 @@ def test_replay_json_says_how_the_game_ended_and_who_resigned_or_ran_out_of_time
     path.write_text(unfinished.to_json())
     as_json = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).output)
     assert as_json["termination"] is None and as_json["resigned"] is None and as_json["out_of_time"] == []
+
+
+def test_replay_numbers_turns_as_the_browser_does(tmp_path):
+    # replay numbered actions ("1. c2-c3A  2. b4-c5W  3. end": Black's capture and its end as two
+    # moves) where the browser's list numbers turns: a seat's actions in a row, the turns as the
+    # board numbers them (Fibonacci Go's placements are no turns)
+    import random
+
+    import abstracta
+
+    moves = ["c2-c3A", "b4-c5W", "end", "c3-c4A", "c4-b4W", "a4-a3A", "d3-d4A", "d4-c3W", "e3-e4W",
+             "c3-d3W", "e4-e5", "b4-b3W"]
+    path = tmp_path / "fanorona.json"
+    path.write_text(json.dumps({"game": "fanorona", "options": {"size": "dimy"}, "moves": moves}))
+    out = " ".join(runner.invoke(app, ["replay", str(path)]).output.split())  # lines wrapped as they fit
+    assert ("1. c2-c3A 2. b4-c5W, end 3. c3-c4A, c4-b4W 4. a4-a3A 5. d3-d4A, d4-c3W 6. e3-e4W "
+            "7. c3-d3W 8. e4-e5 9. b4-b3W") in out, out
+    game = abstracta.load_game("fibonacci", variant="go")
+    state, played, rng = game.new_initial_state(), [], random.Random(1)
+    while state.to_struct(None)["board"]["t"] < 2:
+        action = rng.choice(state.legal_actions())
+        played.append(state.action_to_string(action))
+        state.apply_action(action)
+    path = tmp_path / "go.json"
+    path.write_text(json.dumps({"game": "fibonacci", "options": {"variant": "go"}, "moves": played}))
+    out = " ".join(runner.invoke(app, ["replay", str(path)]).output.split())
+    assert " ".join(played[:26]) + f" 1. {played[26]}" in out, out
+
+
+def test_every_board_ends_with_game_over_and_the_winners_seat_name():
+    # "game over: …" in lower case for Nibble, the card game and Slide Checkers, "Game over: …"
+    # for Fanorona; Slide Checkers said "game over: G wins" (its position-text letter) above
+    # play's "Green wins."
+    import random
+
+    import abstracta
+    from abstracta.core.description import seat_name
+
+    for name in ("fanorona", "nibble", "fibonacci-cards", "slide-checkers"):
+        game = abstracta.load_game(name)
+        state, rng = game.new_initial_state(seed=1), random.Random(1)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        winner = seat_name(game.description.seats, state.returns().index(1.0))
+        text = game.render(state).plain
+        assert f"Game over: {winner} wins" in text and "game over" not in text, (name, text)
+
+
+def test_a_record_keeps_a_seed_only_for_a_game_with_chance(tmp_path):
+    # the terminal wrote "seed": 5 for standard Fibonacci (no chance: the seed changes nothing in
+    # it), which the server's import and download gave back as null; the record's seed is the
+    # rules' seed (it rebuilds a deal or a layout), as the server and match write it
+    standard = saved_record(play(["fibonacci", "--seed", "5", "--records", str(tmp_path / "a")], "quit\n").output)
+    assert standard.seed is None and standard.options == {"variant": "standard"}
+    cards = saved_record(play(["fibonacci", "--variant", "cards", "--seed", "5", "--records", str(tmp_path / "b")],
+                              "quit\n").output)
+    assert cards.seed == 5
+
+
+def test_analyse_of_a_record_the_clock_decided_says_so_as_replay_does(tmp_path):
+    # a three-player game whose flagged Green played on as the computer until the rules drew it
+    # (100 turns without a jump): analyse said "game over: 0.00 for Green", the rules' value, for
+    # a Green that lost on time
+    record = Record(game="slide-checkers", options={"players": 3}, start="Ga1,Bl12,Rf6 M G nj=99",
+                    moves=["a1-b1"], result=[-1.0, 0.0, 0.0], termination="time", tags={"OutOfTime": "0"})
+    path = tmp_path / "time3.json"
+    path.write_text(record.to_json())
+    out = runner.invoke(app, ["analyse", "--record", str(path)])
+    assert out.exit_code == 0, out.output
+    assert out.output == ("ply 1 of 1\n"
+                          "game over: Green (seat 0) ran out of time; Blue (seat 1), Red (seat 2) draw\n")
+    # two players: the flag ended a game the rules had not; its last position is still analysed
+    record = Record(game="fanorona", options={"size": "telo"}, result=[1.0, -1.0], termination="time",
+                    tags={"OutOfTime": "1"})
+    path.write_text(record.to_json())
+    lines = runner.invoke(app, ["analyse", "--record", str(path), "--budget", "50"]).output.splitlines()
+    assert lines[:2] == ["ply 0 of 0", "game over: Black (seat 1) ran out of time; White (seat 0) wins"]
+    assert " for White (" in lines[2]

@@ -7,9 +7,9 @@ so a newly registered game gets all of them for free.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sys
-import textwrap
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -24,7 +24,7 @@ from rich.table import Table
 from .ai.levels import seat_spec_grammar
 from .core.description import seat_name
 from .core.errors import AbstractaError, IllegalActionError
-from .core.game import Game, State, resignation_returns, seats_out, views_differ
+from .core.game import Game, State, played_turns, resignation_returns, seats_out, turn_numbers, turn_spans, views_differ
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
 from .core.records import HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
@@ -318,11 +318,13 @@ def analyse_cmd(
     from .ai.analysis import analyse
 
     at: tuple[int, int] | None = None  # (ply, plies in the record)
+    ended = None  # how the record ended beside the rules (a flag, a resignation), at its last ply
     if record_file is not None:
         if actions or position is not None or option:
             raise CliError("--record takes the game, its options and the position from the record: "
                            "give --ply to choose a position")
-        state, at = recorded_position(record_file, game_name, ply, reveal, seat)
+        state, at, record = recorded_position(record_file, game_name, ply, reveal, seat)
+        ended = ending_words(state, record) if at[0] == at[1] else None
     else:
         if ply is not None or reveal:
             raise CliError(f"{'--ply' if ply is not None else '--reveal'} needs --record")
@@ -345,7 +347,14 @@ def analyse_cmd(
     def seat(i: int) -> str:  # as play and the browser name the seats: Black, Green; else Player 2
         return seat_name(seats, i)
 
-    if result.terminal:
+    if ended is not None:
+        # the server's clock or a resignation decided it, whatever the rules' value (a flagged
+        # seat that played on as the computer lost), as replay says it; a position the rules had
+        # not ended is still analysed below
+        print(f"game over: {ended}")
+        if result.terminal:
+            return
+    elif result.terminal:
         print(f"game over: {result.display} for {seat(result.viewer if result.viewer is not None else 0)}")
         return
     print(f"{result.display} for {seat(result.to_move)} ({result.search}"
@@ -357,9 +366,9 @@ def analyse_cmd(
 
 
 def recorded_position(path: Path, game_name: str | None, ply: int | None, reveal: bool,
-                      seat: int | None) -> tuple[State, tuple[int, int]]:
+                      seat: int | None) -> tuple[State, tuple[int, int], Record]:
     """The position after ``ply`` actions (default: all) of the record at ``path``, replayed
-    through the rules, and ``(ply, actions in the record)``.
+    through the rules, ``(ply, actions in the record)`` and the record.
 
     Raises:
         CliError: a record of another game than ``game_name``, a ply outside the record, an
@@ -380,7 +389,7 @@ def recorded_position(path: Path, game_name: str | None, ply: int | None, reveal
     state = record.initial_state(game)
     for action in played[:ply]:
         state.apply_action(action)
-    return state, (ply, len(played))
+    return state, (ply, len(played)), record
 
 
 def check_record_game(path: Path, record: Record, game_name: str | None) -> None:
@@ -431,7 +440,8 @@ def replay_cmd(
     console.print(f"[bold]{game.title}[/]" + (f" {opts}" if opts else "") + seed)
     if record.players:
         console.print(escape(seats_line(game, [seat_role(p) for p in record.players])), soft_wrap=True)
-    console.print(format_move_list(record.moves, console.width), soft_wrap=True, markup=False, highlight=False)
+    console.print(format_move_list(turn_entries(record.initial_state(game), actions), console.width),
+                  soft_wrap=True, markup=False, highlight=False)
     if not hidden:
         console.print(game.render(final))
         console.print(f"position: {final.to_text()}", soft_wrap=True)
@@ -453,51 +463,101 @@ def spectator_board(game: Game, state: State) -> Any:
     return boards[0] if len(texts) == 1 else None
 
 
-def format_move_list(moves: list[str], width: int) -> str:
-    """Numbered moves separated by spaces, in lines of at most ``width`` columns broken between
-    entries, never inside one (rich breaks at a no-break space too: "7." / "a3-b2A"); print it
-    with ``soft_wrap=True``."""
-    # textwrap breaks only at ASCII whitespace: the no-break space holds "7. a3-b2A" together
-    line = "  ".join(f"{i}.\u00a0{m}" for i, m in enumerate(moves, 1)) or "(no moves)"
-    return textwrap.fill(line, width=max(width, 20), break_long_words=False, break_on_hyphens=False)
+def turn_entries(initial: State, actions: list[int]) -> list[tuple[int, list[str]]]:
+    """The turns of ``actions`` played from ``initial`` as the browser's move list shows them
+    (:func:`~abstracta.core.game.turn_spans`): each turn's number (0: before the rules' first
+    turn, e.g. Fibonacci Go's placements) and its moves in the record's notation (Nibble's
+    ``a1+a9``, as ``play`` prints a turn)."""
+    movers, own = played_turns(initial, actions)
+    state = initial.clone()
+    out = []
+    for number, _seat, first, stop in turn_spans(movers, turn_numbers(movers, own)):
+        part = actions[first:stop]
+        out.append((number, state.game.format_moves(state, part)))
+        for action in part:
+            state.apply_action(action)
+    return out
+
+
+def format_move_list(turns: list[tuple[int, list[str]]], width: int) -> str:
+    """Numbered turns (:func:`turn_entries`: "7. a3-b2A, b2-c2W"; an unnumbered one without its
+    number) two spaces apart, in lines of at most ``width`` columns broken between turns, and
+    between the moves of a turn only where it is longer than a line, never inside a move ("7." at
+    a line's end and "a3-b2A" on the next); print it with ``soft_wrap=True`` (rich breaks at a
+    no-break space too, so the lines are made here)."""
+    width = max(width, 20)
+    lines: list[str] = []
+    line = ""
+
+    def put(piece: str, gap: str) -> None:
+        nonlocal line
+        if line and len(line) + len(gap) + len(piece) > width:
+            lines.append(line)
+            line = piece
+        else:
+            line = f"{line}{gap}{piece}" if line else piece
+
+    for number, moves in turns:
+        label = f"{number}. " if number else ""
+        if len(label) + len(", ".join(moves)) <= width:
+            put(label + ", ".join(moves), "  ")
+            continue
+        for k, move in enumerate(moves):
+            put((label if k == 0 else "") + move + ("," if k < len(moves) - 1 else ""), "  " if k == 0 else " ")
+    lines.append(line)
+    return "\n".join(lines) if any(lines) else "(no moves)"
 
 
 def describe_result(state: State, record: Record | None = None) -> str:
-    seats = state.game.description.seats
+    """The result line of ``replay`` and ``play``: the result and how the game ended
+    (``state``: the record's final position)."""
+    ended = ending_words(state, record)
+    if ended is not None:
+        assert record is not None and record.result is not None
+        return f"result: {record.result} ({ended})"
+    if not state.is_terminal():
+        return "result: unfinished"
+    returns = state.returns()
+    return f"result: {returns} — {outcome_words(state, returns)}"
 
-    def named(i: int) -> str:
-        # the names play and the browser say (Black, Player 2) with the seat numbers of --seat
-        # and the record's seats: "Black (seat 1)"
-        return f"{seat_name(seats, i)} (seat {i})"
 
-    def winners_of(result: list[float]) -> str:
-        winners = [named(i) for i, r in enumerate(result) if r > 0]
+def named_seat(state: State, i: int) -> str:
+    # the names play and the browser say (Black, Player 2) with the seat numbers of --seat
+    # and the record's seats: "Black (seat 1)"
+    return f"{seat_name(state.game.description.seats, i)} (seat {i})"
+
+
+def outcome_words(state: State, result: list[float]) -> str:
+    """Who won, or who drew ("Blue (seat 1), Red (seat 2) draw"), or "draw"."""
+    named = functools.partial(named_seat, state)
+    winners = [named(i) for i, r in enumerate(result) if r > 0]
+    if winners:
         return f"{', '.join(winners)} {'wins' if len(winners) == 1 else 'win'}"
+    # three or four players: the seats still in share a draw (a resignation, a flag, no pieces
+    # left), the others lost; a draw for all says "draw"
+    drawn = [named(i) for i, r in enumerate(result) if r == 0]
+    if len(result) > 2 and drawn and any(r < 0 for r in result):
+        return f"{', '.join(drawn)} {'draws' if len(drawn) == 1 else 'draw'}"
+    return "draw"
 
-    def outcome(result: list[float]) -> str:
-        # three or four players: the seats still in share a draw, the others lost (a resignation,
-        # a flag, no pieces left); a draw for all says "draw"
-        drawn = [named(i) for i, r in enumerate(result) if r == 0]
-        if any(r > 0 for r in result):
-            return winners_of(result)
-        if len(result) > 2 and drawn and any(r < 0 for r in result):
-            return f"{', '.join(drawn)} {'draws' if len(drawn) == 1 else 'draw'}"
-        return "draw"
 
-    if record is not None and record.termination == "resignation" and record.result:
+def ending_words(state: State, record: Record | None) -> str | None:
+    """How a record the rules did not decide ended, as the browser's result line says it
+    ("Green (seat 0) ran out of time; Blue (seat 1), Red (seat 2) draw", "White (seat 0)
+    resigned; Black (seat 1) wins"), or None: ended by the rules, or not over. ``state``: the
+    record's final position."""
+    if record is None or not record.result or record.termination not in ("resignation", "time"):
+        return None
+    named = functools.partial(named_seat, state)
+    if record.termination == "resignation":
         # the record's Resigned tag; an older record's resigner is the loser the rules had not put
         # out (a 3-4 player game's earlier losers), none when that leaves more than one
         resigned = resigned_seat(record.tags, record.result, record.termination, seats_out(state))
         who = f"{named(resigned)} resigned" if resigned is not None else "resignation"
-        return f"result: {record.result} ({who}; {outcome(record.result)})"
-    if record is not None and record.termination == "time" and record.result:
+    else:
         flagged = out_of_time_seats(record.tags, state.num_players, record.result, record.termination, seats_out(state))
         who = f"{', '.join(map(named, flagged))} ran out of time" if flagged else "time"
-        return f"result: {record.result} ({who}; {outcome(record.result)})"
-    if not state.is_terminal():
-        return "result: unfinished"
-    returns = state.returns()
-    return f"result: {returns} — {outcome(returns)}"
+    return f"{who}; {outcome_words(state, record.result)}"
 
 
 # --------------------------------------------------------------------------- play

@@ -591,3 +591,20 @@ def test_a_resign_question_answered_after_a_change_that_moves_nothing_resigns(pa
     assert (match["termination"], match["result"], match["ply"]) == ("resignation", [1.0, -1.0], 1)
     assert page.locator("#result").text_content().startswith("Player 2 resigned")
     assert not page.locator("#error").is_visible()
+
+
+def test_a_drawn_end_and_an_invitation_in_words_of_the_game(page, live_server):
+    # "You: 2 cards · draw" read as drawing a card; the invitation said "as seat 2" where every
+    # other page says "Player 2"
+    open_vs_computer(page, live_server, start="9c 5d 4h | 2c,Qd | 6h,2d | - | 0")
+    page.wait_for_function("() => window.abstractaView.status === 'over'")
+    assert page.locator("[data-seat='0'] .res").inner_text() == "drawn game"
+    assert page.locator("[data-seat='1'] .res").inner_text() == "drawn game"
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fibonacci-cards", "seats": ["human", "human"], "take": [0]})
+    page.goto(f"{live_server.url}/#/join/{view['invites'][0]['code']}")
+    page.locator("#take-seat").wait_for()
+    assert page.locator("#join-what").inner_text() == "You are invited to play Fibonacci card game as Player 2."
+    page.click("#lang button[data-lang='fi']")
+    page.wait_for_function("() => (document.getElementById('join-what') || {}).textContent === "
+                           "'Sinut on kutsuttu pelaamaan peliä Fibonaccin korttipeli (paikka: Pelaaja 2).'")
+    page.click("#lang button[data-lang='en']")

@@ -395,7 +395,7 @@ def test_render_and_evaluate():
     state = game.state_from_text("Bg4,Bi4,Bl12,Ge4 M G")
     text = game.render(state)
     plain = text.plain
-    assert "(G)" in plain and "(B)" in plain and "G to move" in plain and "movement" in plain
+    assert "(G)" in plain and "(B)" in plain and "Green to move" in plain and "movement" in plain
     placing = game.render(game.new_initial_state()).plain
     assert "to place G:7  B:7" in placing
     for player in (0, 1):

@@ -438,6 +438,12 @@ class State(StructHooks, ABC):
         """The player the current turn belongs to (equals ``current_player()`` except at chance)."""
         return self.current_player()
 
+    def turn_number(self) -> int | None:
+        """The number the rules give the turn in progress (Fibonacci's ``t``), 0 before their
+        first turn (Fibonacci Go's placements); ``None`` (default) where the rules number no
+        turns, and a turn is a seat's actions in a row (:func:`turn_numbers`)."""
+        return None
+
     # --- research interop (abstracta.interop; issue 19) ---------------------------------------
     def observation_tensor(self, player: int) -> list[float]:
         """What ``player`` sees now as a flat list of floats laid out by
@@ -538,6 +544,49 @@ def action_strings(initial: State, actions: Sequence[int]) -> list[str]:
     return out
 
 
+def played_turns(initial: State, actions: Sequence[int]) -> tuple[list[int], list[int | None]]:
+    """For each of ``actions`` played in order from ``initial`` (not changed): the seat that
+    played it and :meth:`State.turn_number` before it, for :func:`turn_numbers`."""
+    state = initial.clone()
+    movers: list[int] = []
+    own: list[int | None] = []
+    for action in actions:
+        movers.append(state.current_player())
+        own.append(state.turn_number())
+        state.apply_action(action)
+    return movers, own
+
+
+def turn_numbers(movers: Sequence[int], own: Sequence[int | None]) -> list[int]:
+    """The number of the turn each action belongs to, as a move list, a replay and the board
+    say it: the rules' own (``own``, :meth:`State.turn_number` before the action; 0 before
+    their first turn), else one more at every change of seat. Every view of a game's turns
+    (the browser's list and replay, the terminal's replay, the list of games) counts with it,
+    so that "turn 13" means one turn everywhere."""
+    out: list[int] = []
+    n = 0
+    for i, seat in enumerate(movers):
+        if own[i] is not None:
+            n = own[i]  # type: ignore[assignment]
+        elif i == 0 or seat != movers[i - 1]:
+            n += 1
+        out.append(n)
+    return out
+
+
+def turn_spans(movers: Sequence[int], numbers: Sequence[int]) -> list[tuple[int, int, int, int]]:
+    """The turns of a game as ``(number, seat, first, stop)``: actions ``first``…``stop - 1``,
+    one seat's actions in a row of one turn number (:func:`turn_numbers`; 0: before the rules'
+    first turn, a turn of its own per seat's actions in a row)."""
+    spans: list[tuple[int, int, int, int]] = []
+    for i, (seat, n) in enumerate(zip(movers, numbers)):
+        if spans and spans[-1][1] == seat and spans[-1][0] == n:
+            spans[-1] = (n, seat, spans[-1][2], i + 1)
+        else:
+            spans.append((n, seat, i, i + 1))
+    return spans
+
+
 def resignation_returns(num_players: int, seat: int, out: Iterable[int] = ()) -> list[float]:
     """Returns after ``seat`` resigns: it loses (−1), and so do the seats already ``out`` of a
     3–4 player game (eliminated by the rules, :meth:`State.eliminated_struct`, or out of time):
@@ -560,4 +609,4 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "GameDescription", "State", "action_strings", "check_action_in",
            "resignation_returns", "as_integer", "check_player", "seats_out", "views_differ", "NotationError",
-           "SplitMix64"]
+           "SplitMix64", "played_turns", "turn_numbers", "turn_spans"]

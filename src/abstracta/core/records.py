@@ -6,7 +6,7 @@ refused with the ply and the reason (:class:`RecordError`).
 Shape (``format`` = ``"abstracta-record"``, ``version`` = 1)::
 
     {"format": "abstracta-record", "version": 1,
-     "game": "fanorona", "options": {"size": "dimy"}, "seed": null,
+     "game": "fanorona", "options": {"size": "dimy"}, "seed": null,   # null without chance
      "start": null,                      # position text, or null for the initial position
      "players": ["human", "level:3"],    # one entry per seat
      "tags": {"date": "2026-11-29T17:00:00Z", ...},
@@ -93,7 +93,9 @@ class Record:
         return cls(
             game=game.name,
             options=options,
-            seed=initial.seed,
+            # the rules' seed (a deal, a layout); a game without chance has none, whatever its
+            # ``seed`` option (a game may take one for a variant that has chance)
+            seed=initial.seed if game.has_chance else None,
             start=start,
             players=list(players),
             tags=all_tags,

@@ -508,6 +508,9 @@ class MatchView(BaseModel):
     last_action: str | None
     moves: list[str] = Field(description="notation of every action so far")
     movers: list[int] = Field(description="the seat that played each action")
+    turn_numbers: list[int] = Field(description="the number of the turn each action belongs to, as the "
+                                    "board says it: the rules' own numbers (0 before their first turn, e.g. "
+                                    "a placement phase), else one more at every change of seat")
     record_moves: list[str] = Field(description="the record's move list (whole turns for some games)")
     result: list[float] | None = Field(description="per seat +1 win, -1 loss, 0 draw; null while running")
     termination: str | None = Field(description="normal | resignation | time | null")
@@ -611,8 +614,8 @@ class MatchSummary(BaseModel):
     game: str
     status: str
     ply: int = Field(description="actions played")
-    turns: int = Field(description="turns played: a seat's actions in a row, as the view's 'movers' "
-                                   "group them (the record's entries in a database of an earlier version)")
+    turns: int = Field(description="turns played, as the view's 'turn_numbers' number them (the record's "
+                                   "entries in a database of an earlier version)")
     players: list[str]
     seats: list[SeatInfo] | None = Field(description="per seat: name and colours (null if the game is not installed)")
     options: dict[str, Any]

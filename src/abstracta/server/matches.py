@@ -46,7 +46,8 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 import orjson
 
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
-from ..core.game import Game, State, action_strings, resignation_returns, seats_out, views_differ
+from ..core.game import (Game, State, action_strings, played_turns, resignation_returns, seats_out, turn_numbers,
+                         turn_spans, views_differ)
 from ..core.options import seed_problem
 from ..core.records import (HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, out_of_time_seats, resigned_seat,
                              tag_seats)
@@ -240,11 +241,14 @@ class Match:
     live: Live = field(default_factory=Live)
     base: int = 0  # actions the stored record holds; the others are move rows
     movers: list[int] | None = None  # the seat that played each action (None: not known yet)
+    #: the rules' turn number before each action (State.turn_number), kept with ``movers``
+    own_turns: list[int | None] | None = None
 
     def play(self, action: int) -> None:
         """Apply ``action`` to the state, noting its notation and who played it."""
-        if self.movers is not None:
+        if self.movers is not None and self.own_turns is not None:
             self.movers.append(self.state.current_player())
+            self.own_turns.append(self.state.turn_number())
         self.strings.append(self.state.action_to_string(action))
         self.state.apply_action(action)
         self.actions.append(action)
@@ -322,8 +326,6 @@ class Match:
                                   tags=self.tags, start=self.start, termination=self.termination,
                                   result=self.result, final=self.state,
                                   moves=self.strings if plain else None)
-        if not self.game.has_chance:  # a seed only matters for chance: normalised away
-            record.seed = None
         self._record_cache = (key, record)
         return record
 
@@ -723,7 +725,8 @@ class MatchService:
                      list(match.players), match.start, dict(match.tags), match.result,
                      match.termination, match.revision, list(match.strings), dict(match.tokens),
                      match.live.copy(), base=match.base,
-                     movers=list(match.movers) if match.movers is not None else None)
+                     movers=list(match.movers) if match.movers is not None else None,
+                     own_turns=list(match.own_turns) if match.own_turns is not None else None)
 
     # --- creating ---------------------------------------------------------------------------
     def create(self, game_name: Any, options: Any, seats: Any, take: Any = None,
@@ -1223,6 +1226,7 @@ class MatchService:
         trial.actions = trial.actions[:target]
         trial.strings = trial.strings[:target]
         trial.movers = trial.movers[:target] if trial.movers is not None else None
+        trial.own_turns = trial.own_turns[:target] if trial.own_turns is not None else None
         trial.state = match.state_at(target)
         trial.result = None
         trial.termination = None
@@ -1335,23 +1339,26 @@ class MatchService:
 
     @staticmethod
     def _movers(match: Match) -> list[int]:
-        state = match.initial.clone()
-        out = []
-        for action in match.actions:
-            out.append(state.current_player())
-            state.apply_action(action)
-        return out
+        return played_turns(match.initial, match.actions)[0]
 
     def _turns_played(self, match: Match) -> int:
-        """The turns played, as the move list groups them (a seat's actions in a row) and the
-        replay counts them; a record's entries are not turns (Nibble writes ``i9``, ``end``)."""
+        """The turns played, as the move list and the replay number them (:func:`turn_numbers`:
+        the rules' numbers, else a seat's actions in a row); a record's entries are not turns
+        (Nibble writes ``i9``, ``end``), nor are Fibonacci Go's placements."""
+        return max(self._turn_numbers(match), default=0)
+
+    def _turn_numbers(self, match: Match) -> list[int]:
+        """The number of the turn each action of ``match`` belongs to (:func:`turn_numbers`)."""
         movers = self._movers_cached(match)
-        return sum(1 for p, seat in enumerate(movers) if p == 0 or seat != movers[p - 1])
+        assert match.own_turns is not None
+        return turn_numbers(movers, match.own_turns)
 
     def _movers_cached(self, match: Match) -> list[int]:
-        """``match.movers``, replayed once if not known (then kept up by :meth:`Match.play`)."""
-        if match.movers is None or len(match.movers) != match.ply:
-            match.movers = self._movers(match)
+        """``match.movers`` (and ``own_turns``), replayed once if not known (then kept up by
+        :meth:`Match.play`)."""
+        if match.movers is None or match.own_turns is None or len(match.movers) != match.ply \
+                or len(match.own_turns) != match.ply:
+            match.movers, match.own_turns = played_turns(match.initial, match.actions)
         return match.movers
 
     def resign(self, match_id: str, seat: Any, tokens: list[str] = ()) -> Match:
@@ -1641,7 +1648,8 @@ class MatchService:
                 default = seat if seat is not None else (min(held) if len(held) == 1 else None)
                 view_of = lambda p: default  # noqa: E731
             if graph:
-                starts = [0] + [p for p in range(1, match.ply) if movers[p] != movers[p - 1]] + [match.ply]
+                spans = turn_spans(movers, self._turn_numbers(match))
+                starts = ([first for _, _, first, _ in spans] or [0]) + [match.ply]
                 if len(starts) > GRAPH_POINTS:  # evenly spread, the first and last kept
                     step = (len(starts) - 1) / (GRAPH_POINTS - 1)
                     starts = sorted({starts[round(i * step)] for i in range(GRAPH_POINTS)})
@@ -1946,6 +1954,7 @@ class MatchService:
             "last_action": match.strings[-1] if match.strings else None,
             "moves": match.strings,
             "movers": self._movers_cached(match),
+            "turn_numbers": self._turn_numbers(match),
             "record_moves": match.record().moves,
             "result": match.result,
             "termination": match.termination,

@@ -83,15 +83,11 @@ function resultLine(m, name) {
   return losers.map((n) => (n === you ? t("result.you_lose") : t("result.loses", { name: n }))).join(", ");
 }
 
-// The turn holding action `ply` (1-based) and the number of turns, a turn being a seat's actions
-// in a row as the move list groups them (without movers, every action is a turn).
-function turnOfPly(movers, count, ply) {
-  let turn = 0, at = 0;
-  for (let i = 0; i < count; i++) {
-    if (i === 0 || !movers || movers[i] !== movers[i - 1]) turn += 1;
-    if (i + 1 === ply) at = turn;
-  }
-  return { turn: at, turns: turn };
+// The turn holding action `ply` (1-based) and the number of the last turn, as the server numbers
+// them (the view's turn_numbers: the rules' own turns, 0 before the first one, e.g. a placement
+// phase), so that the list, the replay and the board say one number for one turn.
+function turnOfPly(numbers, ply) {
+  return { turn: ply > 0 ? numbers[ply - 1] : 0, turns: numbers.length ? numbers[numbers.length - 1] : 0 };
 }
 
 // A refusal written under the button that was pressed: on a phone that button is often at the
@@ -522,7 +518,6 @@ async function joinPage(app, code) {
   try { view = await api(`/api/matches/${info.match}`); } catch { /* the invitation alone is enough */ }
   const mine = view ? view.my_seats : [];
   const name = (i) => (info.seats[i] && info.seats[i].name ? seatWord(info.seats[i]) : t("seat.player", { n: i + 1 }));
-  const seatOf = (i) => (info.seats[i] && info.seats[i].name ? seatWord(info.seats[i]) : t("join.seat_n", { n: i + 1 }));
   const title = t(info.title_key, {}, info.title);
   app.append(h("h1", {}, t("join.heading", { game: title })));
   const people = h("ul", { class: "whois", id: "join-seats" }, ...info.players.map((p, i) => h("li", { class: i === info.seat ? "invited" : null },
@@ -538,7 +533,7 @@ async function joinPage(app, code) {
   }
   const err = h("p", { class: "error", id: "join-error", hidden: true });
   if (info.claimed) {
-    app.append(h("p", { class: "error", id: "join-error" }, t("join.used", { seat: seatOf(info.seat) })),
+    app.append(h("p", { class: "error", id: "join-error" }, t("join.used", { seat: name(info.seat) })),
       people, h("p", { class: "row" }, h("a", { href: `#/match/${info.match}`, class: "button", id: "watch" }, t("join.watch"))));
     return;
   }
@@ -552,7 +547,7 @@ async function joinPage(app, code) {
       showError(err, e.status === 410 ? new Error(t("join.taken_now")) : e);
     }
   } }, t("join.take"));
-  app.append(h("p", { class: "lead", id: "join-what" }, t("join.what", { game: title, seat: seatOf(info.seat) })),
+  app.append(h("p", { class: "lead", id: "join-what" }, t("join.what", { game: title, seat: name(info.seat) })),
     people, ...facts.map((f) => h("p", { class: "muted" }, f)),
     h("p", { class: "row" }, take, h("a", { href: `#/match/${info.match}`, class: "button" }, t("join.just_watch"))), err,
     h("p", { class: "muted" }, t("join.keeps")));
@@ -1055,9 +1050,10 @@ async function matchPage(app, id) {
     else s = "";
     // turns numbered as the move list numbers them, so that "turn 21" is the list's "21."
     if (!live) {
-      const { turn, turns } = turnOfPly(view.movers, view.moves.length, replayPly);
-      s = replayPly === 0 ? t("status.replay_start", { turns, of: view.ply })
-        : t("status.replay", { turn, turns, move: view.moves[replayPly - 1], ply: replayPly, of: view.ply });
+      const { turn, turns } = turnOfPly(view.turn_numbers, replayPly);
+      if (replayPly === 0) s = turns ? t("status.replay_start", { turns, of: view.ply }) : t("status.replay_start_unnumbered");
+      else if (!turn) s = t("status.replay_before_turns", { move: view.moves[replayPly - 1], ply: replayPly, of: view.ply });
+      else s = t("status.replay", { turn, turns, move: view.moves[replayPly - 1], ply: replayPly, of: view.ply });
     }
     status.textContent = s;
     // a spectator of a finished game waits for no move: the note says where the moves are
@@ -1161,22 +1157,23 @@ async function matchPage(app, id) {
     entry.setAttribute("aria-disabled", String(!interactive));
     entry.placeholder = interactive && view.legal.length ? t("match.type_eg", { move: view.legal[0] }) : t("match.type");
 
-    // move list: one entry per turn (a seat's actions in a row), each action a step of the replay
+    // move list: one entry per turn (a seat's actions in a row of one turn number), each action a
+    // step of the replay; numbered as the board numbers turns (none before the first: placements)
     const listFocus = keepFocus(moveList);
     moveList.replaceChildren();
     const shownPly = live ? view.ply : replayPly;
-    let turnNo = 0;
+    const numbers = view.turn_numbers;
     for (let i = 0; i < view.moves.length;) {
-      const seat = view.movers ? view.movers[i] : null;
+      const seat = view.movers[i];
       let j = i + 1;
-      while (j < view.moves.length && view.movers && view.movers[j] === seat) j++;
-      turnNo += 1;
+      while (j < view.moves.length && view.movers[j] === seat && numbers[j] === numbers[i]) j++;
+      const turnNo = numbers[i];
       const known = seat !== null && seat >= 0;
       const style = known && view.seats ? view.seats[seat] : null;
       const colour = style && style.colour ? { background: style.colour, color: style.ink || "#fff" } : null; // the seat's own colour
       const li = h("li", { class: `seat${seat} ` + (shownPly > i && shownPly <= j ? "current" : ""), title: known ? seatName(seat) : null,
         style: colour ? `border-left-color: ${colour.background}` : null },
-        h("span", { class: "n" }, `${turnNo}.`), " ", known ? h("span", { class: `who seat${seat}`, "aria-label": seatName(seat),
+        turnNo ? h("span", { class: "n" }, `${turnNo}.`) : null, turnNo ? " " : null, known ? h("span", { class: `who seat${seat}`, "aria-label": seatName(seat),
           style: colour ? `background: ${colour.background}; color: ${colour.color}; border: 0` : null }, abbrev(seat)) : null);
       for (let k = i; k < j; k++) {
         li.append(k === i ? " " : ", ");

@@ -212,6 +212,10 @@ class FibonacciState(FibonacciView, State):
     def turn_player(self) -> int:
         return self.side
 
+    def turn_number(self) -> int:
+        """``t`` (§3); 0 during the Go placement, whose 26 actions are no turns (§9.3)."""
+        return self.turn
+
     def observation_tensor(self, player: int) -> list[float]:
         """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
         from .tensors import observation_tensor

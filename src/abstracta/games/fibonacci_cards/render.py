@@ -53,7 +53,7 @@ def render(state: FibonacciCardsState, player: int | None = None) -> Text:
     if state._terminal:
         r = state._returns
         result = "draw" if r[0] == r[1] else f"{player_name(0 if r[0] > 0 else 1)} wins"
-        text.append(f"game over: {result}", style="bold")
+        text.append(f"Game over: {result}", style="bold")
     else:
         text.append(f"{player_name(state._player)} to move")
         if state._drawn:

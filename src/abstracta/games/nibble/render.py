@@ -135,7 +135,7 @@ def render(state: "NibbleState", player: int | None = None) -> Text:
     for start in range(0, len(names), half):
         text.append(" ".join(names[start:start + half]) + "\n", style="dim")
     if state.winner >= 0:
-        text.append(f"game over: {player_name(state.winner)} wins ({win_reason(state)})", style="bold")
+        text.append(f"Game over: {player_name(state.winner)} wins ({win_reason(state)})", style="bold")
     else:
         text.append(f"{player_name(state.to_move)} to move", style="bold")
         if state.take >= 0:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from ...core.description import seat_name
 from .geometry import FILES, PALETTE, SIZE, SQUARE_NAMES, square_colours
 
 if TYPE_CHECKING:
@@ -75,11 +76,13 @@ def render_state(game: "SlideCheckersGame", state: "SlideCheckersState", player:
         text.append(f"placement phase; to place {left}\n")
     else:
         text.append("movement phase\n")
+    # sentences name the seats as play and the browser do (Green), not by their letters
+    names = [seat_name(game.description.seats, i) for i in range(game.num_players)]
     if state.is_terminal():
         w = state.winner
-        text.append("game over: " + (f"{seat_colours[w]} wins" if w >= 0 else "draw") + "\n", style="bold")
+        text.append("Game over: " + (f"{names[w]} wins" if w >= 0 else "draw") + "\n", style="bold")
     else:
-        turn = seat_colours[state.current_player()]
+        turn = names[state.current_player()]
         extra = f" (must continue the jump from {SQUARE_NAMES[jsq]})" if jsq >= 0 else ""
         text.append(f"{turn} to move{extra}\n", style="bold")
     return text
