@@ -559,15 +559,15 @@ def test_max_nodes_is_alpha_beta_only() -> None:
 
 def test_fanorona_9x5_level_5_is_level_6_held_to_a_node_cap() -> None:
     # 4-5 had room (87.5 % of 16) and 5-6 did not (54.2 % of 12): level 5 is level 6's search
-    # held to 60 000 positions an action, on 9×5 only (5×5's ladder stops at 3-4)
+    # held to 75 000 positions an action, on 9×5 only (5×5's ladder stops at 3-4)
     from abstracta.games.fanorona.description import LEVEL5_NODES_9X5
 
-    assert LEVEL5_NODES_9X5 == 60_000
+    assert LEVEL5_NODES_9X5 == 75_000
     nine = load_game("fanorona")
     five, six = nine.description.levels[5], nine.description.levels[6]
-    assert five == replace(six, max_nodes=60_000) and six.max_nodes is None
+    assert five == replace(six, max_nodes=75_000) and six.max_nodes is None
     bot = make_bot("level:5", nine, seed=0)
-    assert bot.inner.max_nodes == 60_000 and bot.inner.budget.seconds == 1.5
+    assert bot.inner.max_nodes == 75_000 and bot.inner.budget.seconds == 1.5
     assert make_bot("level:6", nine, seed=0).inner.max_nodes is None
     dimy = load_game("fanorona", size="dimy").description.levels
     assert dimy[5] == dimy[6] and dimy[5].max_nodes is None
