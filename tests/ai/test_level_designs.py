@@ -588,3 +588,16 @@ def test_a_replaced_search_is_refused_a_field_its_bot_never_reads() -> None:
         level_bot(fanorona, 4, 0, search=replace(level_search(fanorona, 4), turn_widths=(4, 3)))
     kept = level_bot(fanorona, 6, 0, search=replace(level_search(fanorona, 6), contempt=0.05))
     assert kept.inner.contempt == 0.05
+
+
+def test_games_json_names_the_deals_an_ismcts_level_searches() -> None:
+    # the card game's levels 3 and 4 differ in their deals (level 4 infers the opponent's hand
+    # from his draws and passes) besides their time and playout cap: `abstracta games --json`
+    # must say so, as it names every other declared field that changes play
+    from abstracta.ai.levels import describe_level
+
+    game = load_game("fibonacci-cards")
+    assert "determinize" not in describe_level(game, 3)
+    for level in (4, 5, 6):
+        assert describe_level(game, level)["determinize"] == \
+            "abstracta.games.fibonacci_cards.description.inferred_deal"

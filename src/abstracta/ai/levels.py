@@ -153,14 +153,17 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
     """What level ``level`` plays in ``game``, for people and tools (``abstracta games --json``).
 
     Returns:
-        ``{"search": bot name, "seconds": CPU seconds an action or None, "fingerprint": see
-        :func:`level_fingerprint`}`` plus, where the level sets them, ``"max_playouts"`` (MCTS
-        held below its time), ``"rollout_cap"`` (playout length in actions, for the tree
-        searches), ``"turn_widths"`` ([root, reply] candidate turns), ``"turn_depth_step"`` (2: even
-        depths only), ``"max_depth"`` (alpha-beta held to that many actions), ``"max_nodes"`` (alpha-beta
-        held to about that many positions an action), ``"reductions"``
-        (alpha-beta's late move reductions, in actions), ``"contempt"`` (alpha-beta: what a draw
-        costs it), ``"extend"`` (greedy),
+        ``{"search": bot name, "seconds": the level's CPU seconds an action (:data:`LEVELS`; None
+        for levels 1-2, and spent only by the searches: a greedy or a game's own bot at a timed
+        level thinks no longer for them), "fingerprint": see :func:`level_fingerprint`}`` plus,
+        where the level sets them, ``"max_playouts"`` (MCTS held below its time), ``"rollout_cap"``
+        (playout length in actions, for the tree searches), ``"determinize"`` (IS-MCTS: the
+        qualified name of the function that deals its hidden state), ``"turn_widths"`` ([root,
+        reply] candidate turns), ``"turn_depth_step"`` (2: even depths only), ``"turn_beam"``
+        (the partial turns the turn search's beam keeps), ``"max_depth"`` (alpha-beta held to
+        that many actions), ``"max_nodes"`` (alpha-beta held to about that many positions an
+        action), ``"reductions"`` (alpha-beta's late move reductions, in actions),
+        ``"contempt"`` (alpha-beta: what a draw costs it), ``"extend"`` (greedy),
         ``"turn_extension"`` (alpha-beta), ``"oracle"`` (the qualified name of the function it
         asks first) and ``"evaluator"`` (the qualified name, with its weights if tuned).
     Raises:
@@ -173,6 +176,8 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
         out["max_playouts"] = search.max_iterations
     if search.bot in ("mcts", "ismcts"):
         out["rollout_cap"] = rollout_cap(game, search)
+    if search.determinize is not None:
+        out["determinize"] = _callable_name(search.determinize)
     if search.turn_widths is not None:
         out["turn_widths"] = list(search.turn_widths)
     if search.max_depth is not None:
