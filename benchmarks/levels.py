@@ -2,25 +2,32 @@
 
 For every game and variant (``GameDescription.variants``) it plays level N against level N−1 —
 1–2, 2–3 and 3–4 everywhere, 4–5 and 5–6 on each game's default variant; with 3–4 players one
-level N against copies of level N−1 at every seat (scored as in ``abstracta.ai.tournament``:
-against each other seat, higher return 1, equal ½, lower 0) — in batches of games until a
-sequential probability ratio test decides, and appends every batch to ``benchmarks/levels.json``
-so that runs add up across sessions and machines (each pairing's next batch continues the
-seeds where the file stops, so no game is played twice). Every game stores the fingerprints of
+level alone against copies of the other, each level alone at every seat in turn (scored as in
+``abstracta.ai.tournament``: the lone seat against each other seat, higher return 1, equal ½,
+lower 0, averaged; level N's score is that, or 1 minus it when level N−1 sits alone) — in
+batches of games until a sequential probability ratio test decides, and appends every batch to
+``benchmarks/levels.json`` so that runs add up across sessions and machines (a pairing's next
+batch continues the seeds after its games of today's levels, so none of those is played
+twice; a changed level starts again from seed 0). Every game stores the fingerprints of
 the two levels it measured (``abstracta.ai.levels.level_fingerprint``: the declared search, its
 seconds, its bot's revision); only games whose fingerprints match today's levels count, so a
 result measured before a bot changed stops counting by itself.
 
 SPRT: H0 "level N scores 50 %" against H1 "level N scores 65 %", α = β = 0.05, on per-game scores
 (draws ½): the log-likelihood ratio adds ``s·ln(p1/p0) + (1−s)·ln((1−p1)/(1−p0))`` per game;
-≥ ln((1−β)/α) ≈ 2.94 accepts H1 (separated), ≤ ln(β/(1−α)) ≈ −2.94 accepts H0 (not separated).
+≥ ln((1−β)/α) ≈ 2.94 accepts H1 (separated), ≤ ln(β/(1−α)) ≈ −2.94 accepts H0 (not separated),
+tested after every batch; a pairing undecided after MAX_GAMES games has ``gave up``. This is the
+Bernoulli likelihood read with fractional scores: a draw (or a ¼, ⅓ … of a 3–4 player game)
+moves it less than a win or a loss would, so draws make the test slower, never looser (its
+error bounds hold for any score in [0, 1]). A "separated" pair always has its 95 % interval
+above 50 % too (``tests/test_levels_ladder.py``).
 
     python benchmarks/levels.py --list                       # the pairings and their state
     python benchmarks/levels.py --only fanorona:size=dimy --pairs 1-2,2-3 --minutes 5
     python benchmarks/levels.py --executor ray --ray-address auto --minutes 120
     python benchmarks/levels.py --table                      # the README's table from the file
 
-Levels think in CPU seconds of their thread (0.2 / 0.5 / 1.5 / 4 s a move for 3–6;
+Levels think in CPU seconds of their thread (0.2 / 0.5 / 1.5 / 4 s an action for 3–6;
 ``abstracta.ai.base.search_clock``), so a loaded machine makes a run slower, not its levels
 weaker; ``--workers`` beyond the cores only adds waiting.
 """

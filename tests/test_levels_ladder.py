@@ -90,3 +90,39 @@ def test_search_nodes_and_turn_depth_measure_the_players_on_the_same_positions()
     assert full["depth"] == 7 and full["nodes"] > 1000 and held["nodes"] < 1000 + 256 and held["depth"] < 7
     turns = measured("turn_depth.py", "fibonacci", "{}", '{"level":3,"depth":1}', "--plies", "0")
     assert turns["rows"][0]["players"][0]["depth"] == 1
+
+
+def test_a_separated_pair_has_its_interval_above_half(ladder) -> None:
+    # issue 17 asks for both: the SPRT's "separated" and a 95 % interval that excludes 50 %;
+    # at α = β = 0.05 the first implies the second for every total score (in twelfths: 3-player
+    # games score quarters, 4-player ones sixths) up to the ladder's last game
+    smallest = {}
+    for games in range(1, ladder.MAX_GAMES + 1):
+        for twelfths in range(12 * games + 1):
+            score = twelfths / 12
+            if ladder.verdict(score, games) == "separated":
+                assert ladder.interval(score, games)[0] > 0.5, (score, games)
+                smallest.setdefault(games, score / games)
+    # the least score that separates: 11¾ of 12, 27 5/6 of 40 (69.6 %), 235¼ of 400 (58.8 %)
+    assert min(smallest) == 12 and smallest[12] == pytest.approx(141 / 12 / 12)
+    assert smallest[40] == pytest.approx(334 / 12 / 40) and smallest[400] == pytest.approx(2823 / 12 / 400)
+
+
+def test_a_batch_scores_the_upper_level_whichever_seat_is_alone(ladder, monkeypatch) -> None:
+    # three players: level N−1 alone against two level N, then level N alone (seat_orders);
+    # a game is scored for the lone seat against each other seat, and for level N as it stands
+    from abstracta.ai.tournament import GameOutcome
+
+    returns = [[1.0, -1.0, 0.0], [1.0, -1.0, 0.0], [1.0, -1.0, 0.0], [1.0, -1.0, 0.0]]
+
+    def fake_run(tasks, *args):
+        return [GameOutcome(t.index, returns[k], 10, {}) for k, t in enumerate(tasks)]
+
+    monkeypatch.setattr(ladder, "run_tasks", fake_run)
+    games = ladder.play_batch("slide-checkers", {"players": 3}, 4, 2, 4, "serial", None, None)
+    assert [g["seed"] for g in games] == [2, 3, 4, 5]
+    # seed 2: level 3 alone at seat 2 (return 0: ½ against the winner and the loser, so ½ for
+    # level 4 too); seeds 3-5: level 4 alone at seats 0, 1, 2 (won, lost, ½)
+    assert [g["seats"] for g in games] == [["level:4", "level:4", "level:3"], ["level:4", "level:3", "level:3"],
+                                           ["level:3", "level:4", "level:3"], ["level:3", "level:3", "level:4"]]
+    assert [g["score"] for g in games] == [0.5, 1.0, 0.0, 0.5]
