@@ -206,7 +206,9 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
 
 
 def strongest_search(game: Game) -> str:
-    """The bot levels 4–6 use for ``game`` (``"alphabeta"``, ``"mcts"``, ``"ismcts"`` …)."""
+    """The bot of ``game``'s top level, 6 (``"alphabeta"``, ``"mcts"``, ``"ismcts"`` …): the one
+    levels 4–6 share, except where a game's own bot plays the top levels (a solved board's
+    table at 5–6)."""
     return game.description.levels[6].bot
 
 

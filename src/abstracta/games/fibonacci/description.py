@@ -37,12 +37,13 @@ OPTIONS = {
 
 def describe(game: "FibonacciGame") -> GameDescription:
     cards = game.variant == "cards"
-    # A turn is up to six actions, so every level from 3 searches whole turns
-    # (abstracta.ai.turns: alpha-beta over candidate turns, each a best first action completed
-    # greedily; depth counts turns). Alpha-beta over single actions lost to greedy: at 0.2 s
+    # A turn is up to six actions, so every level from 3 decides whole turns (the card variant's
+    # level 3 is the greedy that plans its turn, below; the others search, abstracta.ai.turns:
+    # alpha-beta over candidate turns, each a best first action completed greedily; depth counts
+    # turns). Alpha-beta over single actions lost to greedy: at 0.2 s
     # (≈ depth 3) it sees half of its own turn and none of the reply (0-4 against greedy).
     # With depth budgets (seed 500, 8 games a pairing): 2 turns scored 62.5 % against greedy,
-    # 3 turns 87.5 %. Levels 3-6 get 0.2/0.5/1.5/4 CPU seconds per action of the turn.
+    # 3 turns 87.5 %. The searching levels 3-6 get 0.2/0.5/1.5/4 CPU seconds per action of the turn.
     # weights tuned by self-play where they won a tournament (abstracta tune; README "Tuned
     # evaluators"), else the hand-set evaluator
     tuned = TUNED.get(game.variant)
@@ -79,8 +80,9 @@ def describe(game: "FibonacciGame") -> GameDescription:
         levels[3] = Search("greedy", evaluator=evaluate)
     else:
         # Levels 5-6 spend their extra time on breadth: 16 candidate turns at the root and 12 at
-        # every reply (levels 3-4: 10 and 8). With level 4's widths, level 5 scored 33 % against
-        # level 4 on the ladder (12 games: 0 of 6 as Red, 4 of 6 as Green — Green wins most games
+        # every reply (level 4 had the bot's 10 and 8 then, as Go's still has; the standard
+        # rules' levels 3-4 were narrowed since, below). With level 4's widths, level 5 scored
+        # 33 % against level 4 on the ladder (12 games: 0 of 6 as Red, 4 of 6 as Green — Green wins most games
         # between these levels); with the wider candidates 58.3 % (12 games, seeds 9300-9311:
         # 2 of 6 as Red, 5 of 6 as Green). An odd-depth leaf read after the opponent's greedy
         # turn instead scored 28.6 % against the plain search at 0.5 s (14 games, seeds
