@@ -1185,3 +1185,19 @@ def test_analyse_of_a_record_the_clock_decided_says_so_as_replay_does(tmp_path):
     lines = runner.invoke(app, ["analyse", "--record", str(path), "--budget", "50"]).output.splitlines()
     assert lines[:2] == ["ply 0 of 0", "game over: Black (seat 1) ran out of time; White (seat 0) wins"]
     assert " for White (" in lines[2]
+
+
+def test_a_computers_nibble_take_of_several_discs_reads_as_one_whole_turn(tmp_path):
+    # random bots take a turn's discs in any order; the terminal plays them in the canonical
+    # order, as the server does, so that the turn is written as the spec writes it (a1+a9)
+    result = play(["nibble", "--seed", "3", "--seat", "0=random", "--seat", "1=random",
+                   "--records", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    played = [line.split(" plays ", 1)[1] for line in result.output.splitlines() if " plays " in line]
+    several = [text for text in played if "+" in text]
+    assert several, played
+    # a turn is one whole-turn entry, or one take and its end; never takes listed one by one
+    assert all(", " not in text or text.endswith(", end") and text.count(", ") == 1 for text in played), played
+    record = saved_record(result.output)
+    assert set(several) <= set(record.moves)
+    assert record.replay()[0].is_terminal()

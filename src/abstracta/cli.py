@@ -1116,10 +1116,23 @@ class PlaySession:
             if bot is not None:
                 # the bot's whole turn, printed in the game's record notation (e.g. Nibble's a1+a9)
                 before, turn = self.state.clone(), []
-                while self.state.current_player() == player:
-                    action = bot.step(self.state.clone())
-                    self.apply(action)
-                    turn.append(action)
+                if self.game.description.whole_turn_notation:
+                    # a turn that is one set (Nibble's takes) is planned whole and played in the
+                    # game's canonical order, as the server plays it: a bot's tie-break order
+                    # would be written take by take, not as the spec writes the turn
+                    trial = self.state.clone()
+                    while trial.current_player() == player:
+                        action = bot.step(trial.clone())
+                        trial.apply_action(action)
+                        turn.append(action)
+                    turn = self.game.canonical_turn(before, turn)
+                    for action in turn:
+                        self.apply(action)
+                else:
+                    while self.state.current_player() == player:
+                        action = bot.step(self.state.clone())
+                        self.apply(action)
+                        turn.append(action)
                 text = ", ".join(self.game.format_moves(before, turn))
                 console.print(f"{self.who(player)} ({escape(self.role(player))}) plays [bold]{text}[/]")
                 bot_turns_in_a_row += 1
