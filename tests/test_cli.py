@@ -314,3 +314,15 @@ def test_usage_errors_are_one_line_as_abstractas_own(args, message):
     result = run(*args)
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [message] and result.stdout == ""
+
+
+@pytest.mark.parametrize("args, usage", [
+    (["bench"], "Usage: abstracta bench [OPTIONS] [GAME...]..."),
+    (["egtb", "build"], "Usage: abstracta egtb build [OPTIONS] [GAME]"),
+    (["analyse"], "Usage: abstracta analyse [OPTIONS] [GAME] [ACTION...]..."),
+])
+def test_help_writes_an_optional_argument_in_one_pair_of_brackets(args, usage):
+    # the help puts brackets around an optional argument itself: a metavar of "[GAME]" read [[GAME]]
+    result = run(*args, "--help")
+    assert result.exit_code == 0
+    assert usage in result.stdout and "[[" not in result.stdout

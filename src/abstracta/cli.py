@@ -1487,7 +1487,7 @@ def board_cmd(
 @app.command("bench")
 @guarded
 def bench_cmd(
-    games: Optional[list[str]] = typer.Argument(None, metavar="[GAME...]", help="Games to measure (default: all)."),
+    games: Optional[list[str]] = typer.Argument(None, metavar="GAME...", help="Games to measure (default: all)."),
     seconds: float = typer.Option(2.0, "--seconds", help="Seconds of random play per configuration."),
     min_leaves: int = typer.Option(100_000, "--min-leaves", help="Perft runs at the smallest depth with this many leaves."),
     no_mcts: bool = typer.Option(False, "--no-mcts", help="Skip the MCTS iteration rate."),
@@ -1614,7 +1614,7 @@ app.add_typer(egtb_app, name="egtb")
 @egtb_app.command("build")
 @guarded
 def egtb_build_cmd(
-    game_name: Optional[str] = typer.Argument(None, metavar="[GAME]", help="Default: every game that has tables."),
+    game_name: Optional[str] = typer.Argument(None, metavar="GAME", help="Default: every game that has tables."),
     option: Optional[list[str]] = OptionArg,
     stones: int = typer.Option(3, "--stones", min=2, help="Build every table with at most this many stones."),
     executor: str = typer.Option("serial", "--executor", "-x",
