@@ -1201,3 +1201,13 @@ def test_a_computers_nibble_take_of_several_discs_reads_as_one_whole_turn(tmp_pa
     record = saved_record(result.output)
     assert set(several) <= set(record.moves)
     assert record.replay()[0].is_terminal()
+
+
+def test_replay_help_says_what_reveal_does_in_plain_words():
+    # the second paragraph of the docstring was shown with its reST quotes and its line break
+    result = runner.invoke(app, ["replay", "--help"])
+    assert result.exit_code == 0
+    words = " ".join(result.stdout.replace("│", " ").split())
+    assert "``" not in words
+    assert ("A game with hidden cards that is not over shows only what a spectator sees, unless --reveal: "
+            "the record may be shown to someone who is still to play it.") in words

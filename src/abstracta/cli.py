@@ -417,8 +417,7 @@ def replay_cmd(
 ) -> None:
     """Validate and replay a game record: the moves, the final position and the result.
 
-    A game with hidden information that is not over shows only what a spectator sees, unless
-    ``--reveal``: the record may be shown to someone who is still to play it."""
+    A game with hidden cards that is not over shows only what a spectator sees, unless --reveal: the record may be shown to someone who is still to play it."""  # one line: --help keeps a docstring's line breaks
     record = Record.load(file)
     final, actions = record.replay()
     game = record.make_game()
