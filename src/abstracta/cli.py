@@ -23,7 +23,7 @@ from rich.table import Table
 
 from .ai.levels import seat_spec_grammar
 from .core.description import seat_name
-from .core.errors import AbstractaError, IllegalActionError
+from .core.errors import AbstractaError, IllegalActionError, RecordError
 from .core.game import Game, State, played_turns, resignation_returns, seats_out, turn_numbers, turn_spans, views_differ
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
@@ -373,11 +373,11 @@ def recorded_position(path: Path, game_name: str | None, ply: int | None, reveal
     Raises:
         CliError: a record of another game than ``game_name``, a ply outside the record, an
             unfinished game with hidden cards without ``reveal`` (:func:`hides_cards`).
-            RecordError: a record that cannot be read or replayed.
+            RecordError: a record that cannot be read; CliError: one that does not replay (naming the file).
     """
     record = Record.load(path)
     check_record_game(path, record, game_name)
-    final, played = record.replay()
+    final, played = replayed(path, record)
     game = record.make_game()
     if ply is not None and ply > len(played):
         raise CliError(f"--ply {ply} is not a ply of {path} (0…{len(played)})")
@@ -390,6 +390,18 @@ def recorded_position(path: Path, game_name: str | None, ply: int | None, reveal
     for action in played[:ply]:
         state.apply_action(action)
     return state, (ply, len(played)), record
+
+
+def replayed(path: Path, record: Record) -> tuple[State, list[int]]:
+    """:meth:`Record.replay` of the record read from ``path``, its errors naming the file.
+
+    Raises:
+        CliError: ``path``, then the ply and why it does not replay.
+    """
+    try:
+        return record.replay()
+    except RecordError as exc:
+        raise CliError(f"{path}: {exc}") from None
 
 
 def check_record_game(path: Path, record: Record, game_name: str | None) -> None:
@@ -419,7 +431,7 @@ def replay_cmd(
 
     A game with hidden cards that is not over shows only what a spectator sees, unless --reveal: the record may be shown to someone who is still to play it."""  # one line: --help keeps a docstring's line breaks
     record = Record.load(file)
-    final, actions = record.replay()
+    final, actions = replayed(file, record)
     game = record.make_game()
     hidden = hides_cards(game, final, record, reveal)
     position = final.public_observation() if hidden else final.to_text()
@@ -821,13 +833,13 @@ def resumed_game(path: Path, game_name: str | None, option: list[str] | None, va
 
     Raises:
         CliError: rules options or a seed given beside it, a record of another game than
-            ``game_name``, a game already over. RecordError: a record that cannot be read or replayed.
+            ``game_name``, a game already over, a record that does not replay. RecordError: one that cannot be read.
     """
     if option or variant is not None or seed is not None:
         raise CliError("--resume takes the game, its options and seed from the record: give only --seat and --records")
     record = Record.load(path)
     check_record_game(path, record, game_name)
-    final, played = record.replay()
+    final, played = replayed(path, record)
     if final.is_terminal() or record.termination in ("resignation", "time"):
         raise CliError(f"{path}: the game is already over ({describe_result(final, record).removeprefix('result: ')}); "
                        f"replay it with: abstracta replay {path}")
