@@ -1211,3 +1211,13 @@ def test_replay_help_says_what_reveal_does_in_plain_words():
     assert "``" not in words
     assert ("A game with hidden cards that is not over shows only what a spectator sees, unless --reveal: "
             "the record may be shown to someone who is still to play it.") in words
+
+
+def test_match_says_a_person_plays_in_play_not_in_match():
+    # the grammar --seat shares with play begins with "human": match's help and error say it is not for match
+    result = runner.invoke(app, ["match", "fanorona", "--seat", "0=random", "--seat", "1=human", "--games", "1"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("error: seat 1 is human: match plays bots only (a person plays with "
+                                     "abstracta play); give it a bot SPEC, e.g. 1=random or 1=level:3")
+    help_text = " ".join(runner.invoke(app, ["match", "--help"]).stdout.replace("│", " ").split())
+    assert "INDEX=SPEC for every seat, each a bot: any SPEC but human. SPEC: human, random, greedy," in help_text

@@ -1247,7 +1247,7 @@ class PlaySession:
 def match_cmd(
     game_name: str = typer.Argument(..., metavar="GAME"),
     option: Optional[list[str]] = OptionArg,
-    seat: list[str] = typer.Option(..., "--seat", "-s", help=f"INDEX=SPEC for every seat (bots only). SPEC: {seat_spec_grammar()}."),
+    seat: list[str] = typer.Option(..., "--seat", "-s", help=f"INDEX=SPEC for every seat, each a bot: any SPEC but human. SPEC: {seat_spec_grammar()}."),
     games: int = typer.Option(10, "--games", "-n", min=1, help="Number of games."),
     seed: int = typer.Option(0, "--seed", help="Base seed (game i uses seed+i)."),
     records: Optional[Path] = typer.Option(None, "--records", help="Save each game's record in this directory."),
@@ -1263,8 +1263,10 @@ def match_cmd(
     game = make_game(game_name, option)
     n = game.num_players
     specs = parse_seats(seat, game, {})
-    if any(s == "human" for s in specs):
-        raise CliError("match is for bots: every --seat needs a bot SPEC")
+    for i, spec in enumerate(specs):
+        if spec == "human":
+            raise CliError(f"seat {i} is human: match plays bots only (a person plays with abstracta play); "
+                           f"give it a bot SPEC, e.g. {i}=random or {i}=level:3")
     if len(seat) != n:
         raise CliError(f"{game.title} needs {n} seats: give --seat 0=SPEC … --seat {n - 1}=SPEC")
     if records is not None:
