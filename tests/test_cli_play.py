@@ -167,8 +167,10 @@ def test_terminal_prompt_has_line_editing_and_history():
 def test_a_typed_nibble_take_is_the_whole_turn(tmp_path):
     # nibble.md §7 example 1 (seed 1): a1 is a free G disc; typed alone it takes a1 and ends the turn
     result = play(["nibble", "--seed", "1", "--option", "first_player=0", "--seat", "1=human",
-                   "--records", str(tmp_path)], "a1\nquit\n")
+                   "--records", str(tmp_path)], "help\na1\nquit\n")
     assert result.exit_code == 0, result.output
+    # and the help says so: it read "a1 takes one disc", "(then end is implied)" only after a1+a9
+    assert "a1 takes one disc and ends the turn" in " ".join(result.output.split())
     record = saved_record(result.output)
     assert record.moves == ["a1", "end"]
     state, actions = record.replay()
