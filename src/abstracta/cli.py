@@ -92,6 +92,8 @@ def _root(version: bool = typer.Option(False, "--version", callback=_print_versi
 OptionArg = typer.Option(None, "--option", "-o", help="Rules option KEY=VALUE (repeatable), e.g. size=dimy.")
 PositionArg = typer.Option(None, "--position", "-p", help="Start from this position text (the spec's format).")
 JsonArg = typer.Option(False, "--json", help="Print JSON instead of text.")
+# unquoted, the shell reads 8s>1 as 8s written to a file named 1, and c9>d8*f8r as a file pattern
+QUOTE_MOVES = "quote a move with > or * for the shell: '8s>1'"
 
 
 class CliError(Exception):
@@ -279,7 +281,7 @@ def moves_cmd(
 @guarded
 def apply_cmd(
     game_name: str = typer.Argument(..., metavar="GAME"),
-    actions: Optional[list[str]] = typer.Argument(None, metavar="ACTION...", help="Actions in the spec's notation."),
+    actions: Optional[list[str]] = typer.Argument(None, metavar="ACTION...", help=f"Actions in the spec's notation; {QUOTE_MOVES}."),
     position: Optional[str] = PositionArg,
     option: Optional[list[str]] = OptionArg,
     as_json: bool = JsonArg,
@@ -298,7 +300,7 @@ def apply_cmd(
 @guarded
 def analyse_cmd(
     game_name: Optional[str] = typer.Argument(None, metavar="GAME", help="The game (not needed with --record)."),
-    actions: Optional[list[str]] = typer.Argument(None, metavar="ACTION...", help="Actions played first."),
+    actions: Optional[list[str]] = typer.Argument(None, metavar="ACTION...", help=f"Actions played first; {QUOTE_MOVES}."),
     position: Optional[str] = PositionArg,
     option: Optional[list[str]] = OptionArg,
     record_file: Optional[Path] = typer.Option(
