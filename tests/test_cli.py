@@ -314,3 +314,35 @@ def test_usage_errors_are_one_line_as_abstractas_own(args, message):
     result = run(*args)
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [message] and result.stdout == ""
+
+
+@pytest.mark.parametrize("args, usage", [
+    (["bench"], "Usage: abstracta bench [OPTIONS] [GAME...]..."),
+    (["egtb", "build"], "Usage: abstracta egtb build [OPTIONS] [GAME]"),
+    (["analyse"], "Usage: abstracta analyse [OPTIONS] [GAME] [ACTION...]..."),
+])
+def test_help_writes_an_optional_argument_in_one_pair_of_brackets(args, usage):
+    # the help puts brackets around an optional argument itself: a metavar of "[GAME]" read [[GAME]]
+    result = run(*args, "--help")
+    assert result.exit_code == 0
+    assert usage in result.stdout and "[[" not in result.stdout
+
+
+def test_a_record_that_does_not_read_or_replay_is_named_in_the_error(tmp_path):
+    # a newcomer who passes the wrong file learns which file is wrong, not only that JSON is
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n")
+    empty = tmp_path / "empty.json"
+    empty.write_text("{}")
+    illegal = tmp_path / "illegal.json"
+    illegal.write_text(json.dumps({"game": "toy-nim", "options": {"stones": 5}, "moves": ["3", "3"]}))
+    for command in (["replay"], ["analyse", "--record"], ["play", "--resume"]):
+        result = run(*command, str(notes))
+        assert result.exit_code == 2
+        assert result.stderr.startswith(f"error: {notes}: not valid JSON: "), result.stderr
+        result = run(*command, str(empty))
+        assert result.stderr.startswith(f"error: {empty}: field 'game' must be a non-empty string"), result.stderr
+        result = run(*command, str(illegal))
+        assert result.stderr.startswith(f"error: {illegal}: ply 2 ('3'): "), result.stderr
+    result = run("replay", str(tmp_path / "missing.json"))
+    assert result.stderr.strip() == f"error: cannot read {tmp_path / 'missing.json'}: No such file or directory"

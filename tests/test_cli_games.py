@@ -128,3 +128,11 @@ def test_nibble_engine_actions_in_canonical_cell_order_end_last():
     assert cli_json("moves", "nibble", "--position", mid) == ["a9", "end"]
     assert cli_json("moves", "nibble", "--option", "seed=1", "--option", "variant=hex") == \
         ["a1", "a8", "h1", "h15", "o8", "o15"]
+
+
+def test_a_move_the_shell_would_read_is_quoted_in_the_help_and_plays_quoted():
+    # unquoted, 8s>1 is '8s' written to a file named 1: the help of the commands that take moves says to quote
+    for command in ("apply", "analyse"):
+        words = " ".join(runner.invoke(app, [command, "--help"]).stdout.replace("│", " ").split())
+        assert "quote a move with > or * for the shell: '8s>1'" in words, words
+    assert cli_json("apply", "fibonacci-cards", "8s>1")["terminal"] is False

@@ -167,8 +167,10 @@ def test_terminal_prompt_has_line_editing_and_history():
 def test_a_typed_nibble_take_is_the_whole_turn(tmp_path):
     # nibble.md §7 example 1 (seed 1): a1 is a free G disc; typed alone it takes a1 and ends the turn
     result = play(["nibble", "--seed", "1", "--option", "first_player=0", "--seat", "1=human",
-                   "--records", str(tmp_path)], "a1\nquit\n")
+                   "--records", str(tmp_path)], "help\na1\nquit\n")
     assert result.exit_code == 0, result.output
+    # and the help says so: it read "a1 takes one disc", "(then end is implied)" only after a1+a9
+    assert "a1 takes one disc and ends the turn" in " ".join(result.output.split())
     record = saved_record(result.output)
     assert record.moves == ["a1", "end"]
     state, actions = record.replay()
@@ -1185,3 +1187,39 @@ def test_analyse_of_a_record_the_clock_decided_says_so_as_replay_does(tmp_path):
     lines = runner.invoke(app, ["analyse", "--record", str(path), "--budget", "50"]).output.splitlines()
     assert lines[:2] == ["ply 0 of 0", "game over: Black (seat 1) ran out of time; White (seat 0) wins"]
     assert " for White (" in lines[2]
+
+
+def test_a_computers_nibble_take_of_several_discs_reads_as_one_whole_turn(tmp_path):
+    # random bots take a turn's discs in any order; the terminal plays them in the canonical
+    # order, as the server does, so that the turn is written as the spec writes it (a1+a9)
+    result = play(["nibble", "--seed", "3", "--seat", "0=random", "--seat", "1=random",
+                   "--records", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    played = [line.split(" plays ", 1)[1] for line in result.output.splitlines() if " plays " in line]
+    several = [text for text in played if "+" in text]
+    assert several, played
+    # a turn is one whole-turn entry, or one take and its end; never takes listed one by one
+    assert all(", " not in text or text.endswith(", end") and text.count(", ") == 1 for text in played), played
+    record = saved_record(result.output)
+    assert set(several) <= set(record.moves)
+    assert record.replay()[0].is_terminal()
+
+
+def test_replay_help_says_what_reveal_does_in_plain_words():
+    # the second paragraph of the docstring was shown with its reST quotes and its line break
+    result = runner.invoke(app, ["replay", "--help"])
+    assert result.exit_code == 0
+    words = " ".join(result.stdout.replace("│", " ").split())
+    assert "``" not in words
+    assert ("A game with hidden cards that is not over shows only what a spectator sees, unless --reveal: "
+            "the record may be shown to someone who is still to play it.") in words
+
+
+def test_match_says_a_person_plays_in_play_not_in_match():
+    # the grammar --seat shares with play begins with "human": match's help and error say it is not for match
+    result = runner.invoke(app, ["match", "fanorona", "--seat", "0=random", "--seat", "1=human", "--games", "1"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("error: seat 1 is human: match plays bots only (a person plays with "
+                                     "abstracta play); give it a bot SPEC, e.g. 1=random or 1=level:3")
+    help_text = " ".join(runner.invoke(app, ["match", "--help"]).stdout.replace("│", " ").split())
+    assert "INDEX=SPEC for every seat, each a bot: any SPEC but human. SPEC: human, random, greedy," in help_text

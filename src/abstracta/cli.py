@@ -23,7 +23,7 @@ from rich.table import Table
 
 from .ai.levels import seat_spec_grammar
 from .core.description import seat_name
-from .core.errors import AbstractaError, IllegalActionError
+from .core.errors import AbstractaError, IllegalActionError, RecordError
 from .core.game import Game, State, played_turns, resignation_returns, seats_out, turn_numbers, turn_spans, views_differ
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
@@ -92,6 +92,8 @@ def _root(version: bool = typer.Option(False, "--version", callback=_print_versi
 OptionArg = typer.Option(None, "--option", "-o", help="Rules option KEY=VALUE (repeatable), e.g. size=dimy.")
 PositionArg = typer.Option(None, "--position", "-p", help="Start from this position text (the spec's format).")
 JsonArg = typer.Option(False, "--json", help="Print JSON instead of text.")
+# unquoted, the shell reads 8s>1 as 8s written to a file named 1, and c9>d8*f8r as a file pattern
+QUOTE_MOVES = "quote a move with > or * for the shell: '8s>1'"
 
 
 class CliError(Exception):
@@ -279,7 +281,7 @@ def moves_cmd(
 @guarded
 def apply_cmd(
     game_name: str = typer.Argument(..., metavar="GAME"),
-    actions: Optional[list[str]] = typer.Argument(None, metavar="ACTION...", help="Actions in the spec's notation."),
+    actions: Optional[list[str]] = typer.Argument(None, metavar="ACTION...", help=f"Actions in the spec's notation; {QUOTE_MOVES}."),
     position: Optional[str] = PositionArg,
     option: Optional[list[str]] = OptionArg,
     as_json: bool = JsonArg,
@@ -298,7 +300,7 @@ def apply_cmd(
 @guarded
 def analyse_cmd(
     game_name: Optional[str] = typer.Argument(None, metavar="GAME", help="The game (not needed with --record)."),
-    actions: Optional[list[str]] = typer.Argument(None, metavar="ACTION...", help="Actions played first."),
+    actions: Optional[list[str]] = typer.Argument(None, metavar="ACTION...", help=f"Actions played first; {QUOTE_MOVES}."),
     position: Optional[str] = PositionArg,
     option: Optional[list[str]] = OptionArg,
     record_file: Optional[Path] = typer.Option(
@@ -373,11 +375,11 @@ def recorded_position(path: Path, game_name: str | None, ply: int | None, reveal
     Raises:
         CliError: a record of another game than ``game_name``, a ply outside the record, an
             unfinished game with hidden cards without ``reveal`` (:func:`hides_cards`).
-            RecordError: a record that cannot be read or replayed.
+            RecordError: a record that cannot be read; CliError: one that does not replay (naming the file).
     """
     record = Record.load(path)
     check_record_game(path, record, game_name)
-    final, played = record.replay()
+    final, played = replayed(path, record)
     game = record.make_game()
     if ply is not None and ply > len(played):
         raise CliError(f"--ply {ply} is not a ply of {path} (0…{len(played)})")
@@ -390,6 +392,18 @@ def recorded_position(path: Path, game_name: str | None, ply: int | None, reveal
     for action in played[:ply]:
         state.apply_action(action)
     return state, (ply, len(played)), record
+
+
+def replayed(path: Path, record: Record) -> tuple[State, list[int]]:
+    """:meth:`Record.replay` of the record read from ``path``, its errors naming the file.
+
+    Raises:
+        CliError: ``path``, then the ply and why it does not replay.
+    """
+    try:
+        return record.replay()
+    except RecordError as exc:
+        raise CliError(f"{path}: {exc}") from None
 
 
 def check_record_game(path: Path, record: Record, game_name: str | None) -> None:
@@ -417,10 +431,9 @@ def replay_cmd(
 ) -> None:
     """Validate and replay a game record: the moves, the final position and the result.
 
-    A game with hidden information that is not over shows only what a spectator sees, unless
-    ``--reveal``: the record may be shown to someone who is still to play it."""
+    A game with hidden cards that is not over shows only what a spectator sees, unless --reveal: the record may be shown to someone who is still to play it."""  # one line: --help keeps a docstring's line breaks
     record = Record.load(file)
-    final, actions = record.replay()
+    final, actions = replayed(file, record)
     game = record.make_game()
     hidden = hides_cards(game, final, record, reveal)
     position = final.public_observation() if hidden else final.to_text()
@@ -822,13 +835,13 @@ def resumed_game(path: Path, game_name: str | None, option: list[str] | None, va
 
     Raises:
         CliError: rules options or a seed given beside it, a record of another game than
-            ``game_name``, a game already over. RecordError: a record that cannot be read or replayed.
+            ``game_name``, a game already over, a record that does not replay. RecordError: one that cannot be read.
     """
     if option or variant is not None or seed is not None:
         raise CliError("--resume takes the game, its options and seed from the record: give only --seat and --records")
     record = Record.load(path)
     check_record_game(path, record, game_name)
-    final, played = record.replay()
+    final, played = replayed(path, record)
     if final.is_terminal() or record.termination in ("resignation", "time"):
         raise CliError(f"{path}: the game is already over ({describe_result(final, record).removeprefix('result: ')}); "
                        f"replay it with: abstracta replay {path}")
@@ -1116,10 +1129,23 @@ class PlaySession:
             if bot is not None:
                 # the bot's whole turn, printed in the game's record notation (e.g. Nibble's a1+a9)
                 before, turn = self.state.clone(), []
-                while self.state.current_player() == player:
-                    action = bot.step(self.state.clone())
-                    self.apply(action)
-                    turn.append(action)
+                if self.game.description.whole_turn_notation:
+                    # a turn that is one set (Nibble's takes) is planned whole and played in the
+                    # game's canonical order, as the server plays it: a bot's tie-break order
+                    # would be written take by take, not as the spec writes the turn
+                    trial = self.state.clone()
+                    while trial.current_player() == player:
+                        action = bot.step(trial.clone())
+                        trial.apply_action(action)
+                        turn.append(action)
+                    turn = self.game.canonical_turn(before, turn)
+                    for action in turn:
+                        self.apply(action)
+                else:
+                    while self.state.current_player() == player:
+                        action = bot.step(self.state.clone())
+                        self.apply(action)
+                        turn.append(action)
                 text = ", ".join(self.game.format_moves(before, turn))
                 console.print(f"{self.who(player)} ({escape(self.role(player))}) plays [bold]{text}[/]")
                 bot_turns_in_a_row += 1
@@ -1223,7 +1249,7 @@ class PlaySession:
 def match_cmd(
     game_name: str = typer.Argument(..., metavar="GAME"),
     option: Optional[list[str]] = OptionArg,
-    seat: list[str] = typer.Option(..., "--seat", "-s", help=f"INDEX=SPEC for every seat (bots only). SPEC: {seat_spec_grammar()}."),
+    seat: list[str] = typer.Option(..., "--seat", "-s", help=f"INDEX=SPEC for every seat, each a bot: any SPEC but human. SPEC: {seat_spec_grammar()}."),
     games: int = typer.Option(10, "--games", "-n", min=1, help="Number of games."),
     seed: int = typer.Option(0, "--seed", help="Base seed (game i uses seed+i)."),
     records: Optional[Path] = typer.Option(None, "--records", help="Save each game's record in this directory."),
@@ -1239,8 +1265,10 @@ def match_cmd(
     game = make_game(game_name, option)
     n = game.num_players
     specs = parse_seats(seat, game, {})
-    if any(s == "human" for s in specs):
-        raise CliError("match is for bots: every --seat needs a bot SPEC")
+    for i, spec in enumerate(specs):
+        if spec == "human":
+            raise CliError(f"seat {i} is human: match plays bots only (a person plays with abstracta play); "
+                           f"give it a bot SPEC, e.g. {i}=random or {i}=level:3")
     if len(seat) != n:
         raise CliError(f"{game.title} needs {n} seats: give --seat 0=SPEC … --seat {n - 1}=SPEC")
     if records is not None:
@@ -1474,7 +1502,7 @@ def board_cmd(
 @app.command("bench")
 @guarded
 def bench_cmd(
-    games: Optional[list[str]] = typer.Argument(None, metavar="[GAME...]", help="Games to measure (default: all)."),
+    games: Optional[list[str]] = typer.Argument(None, metavar="GAME...", help="Games to measure (default: all)."),
     seconds: float = typer.Option(2.0, "--seconds", help="Seconds of random play per configuration."),
     min_leaves: int = typer.Option(100_000, "--min-leaves", help="Perft runs at the smallest depth with this many leaves."),
     no_mcts: bool = typer.Option(False, "--no-mcts", help="Skip the MCTS iteration rate."),
@@ -1601,7 +1629,7 @@ app.add_typer(egtb_app, name="egtb")
 @egtb_app.command("build")
 @guarded
 def egtb_build_cmd(
-    game_name: Optional[str] = typer.Argument(None, metavar="[GAME]", help="Default: every game that has tables."),
+    game_name: Optional[str] = typer.Argument(None, metavar="GAME", help="Default: every game that has tables."),
     option: Optional[list[str]] = OptionArg,
     stones: int = typer.Option(3, "--stones", min=2, help="Build every table with at most this many stones."),
     executor: str = typer.Option("serial", "--executor", "-x",

@@ -189,7 +189,10 @@ class Record:
             raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
         except ValueError as exc:  # a NUL in the path
             raise RecordError(f"cannot read {path!r}: {exc}") from None
-        return cls.from_json(text)
+        try:
+            return cls.from_json(text)
+        except RecordError as exc:  # which file, for whoever passed the wrong one
+            raise RecordError(f"{path}: {exc}") from None
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)

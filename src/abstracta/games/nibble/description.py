@@ -95,8 +95,9 @@ def describe(game: "NibbleGame") -> GameDescription:
         levels=levels,
         tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, squash, "alphabeta:d3"),
         notation_help=T("notation", (
-            "Take free discs of one colour by their cells: a1 takes one disc; a1+a9 takes several of the "
-            "same colour at once (then end is implied). Mid-turn, type another cell of that colour or end. "
+            "Take free discs of one colour by their cells: a1 takes one disc and ends the turn; a1+a9 takes "
+            "several of the same colour at once and ends it. In a turn still open, type another cell of that "
+            "colour or end. "
             "A disc is free when two neighbouring sides (three on the hex board) are open.")),
         rules=T("rules", rules_page(__package__)),
         seats=(SeatStyle(None), SeatStyle(None)),
