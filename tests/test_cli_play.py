@@ -1198,11 +1198,22 @@ def test_a_computers_nibble_take_of_several_discs_reads_as_one_whole_turn(tmp_pa
     played = [line.split(" plays ", 1)[1] for line in result.output.splitlines() if " plays " in line]
     several = [text for text in played if "+" in text]
     assert several, played
-    # a turn is one whole-turn entry, or one take and its end; never takes listed one by one
-    assert all(", " not in text or text.endswith(", end") and text.count(", ") == 1 for text in played), played
+    # a turn is one whole-turn entry, as the spec writes it (§4: a1+a9, a1): never takes listed
+    # one by one, nor a one-disc turn as "a1, end"
+    assert all(", " not in text for text in played), played
     record = saved_record(result.output)
     assert set(several) <= set(record.moves)
     assert record.replay()[0].is_terminal()
+    # the record keeps a one-disc turn as its actions ("b1", "end"): an entry without '+' is one
+    # engine action for replay, apply and the server's import
+    ended = [record.moves[i] for i in range(1, len(record.moves)) if record.moves[i] == "end"]
+    assert ended and all(f"plays {record.moves[i - 1]}\n" in result.output
+                         for i in range(1, len(record.moves)) if record.moves[i] == "end")
+    # and replay prints the turns as play printed them
+    replay = runner.invoke(app, ["replay", str(next(tmp_path.iterdir()))])
+    assert replay.exit_code == 0 and ", end" not in replay.output
+    listed = " ".join(replay.output.split())
+    assert all(f". {text} " in listed for text in played), played
 
 
 def test_replay_help_says_what_reveal_does_in_plain_words():

@@ -480,13 +480,13 @@ def turn_entries(initial: State, actions: list[int]) -> list[tuple[int, list[str
     """The turns of ``actions`` played from ``initial`` as the browser's move list shows them
     (:func:`~abstracta.core.game.turn_spans`): each turn's number (0: before the rules' first
     turn, e.g. Fibonacci Go's placements) and its moves in the record's notation (Nibble's
-    ``a1+a9``, as ``play`` prints a turn)."""
+    ``a1+a9``, ``a1`` for a one-disc turn, as ``play`` prints a turn: ``Game.format_turn``)."""
     movers, own = played_turns(initial, actions)
     state = initial.clone()
     out = []
     for number, _seat, first, stop in turn_spans(movers, turn_numbers(movers, own)):
         part = actions[first:stop]
-        out.append((number, state.game.format_moves(state, part)))
+        out.append((number, state.game.format_turn(state, part)))
         for action in part:
             state.apply_action(action)
     return out
@@ -1070,7 +1070,7 @@ class PlaySession:
         for text in result.line[0].actions:
             actions.append(probe.string_to_action(text))
             probe.apply_action(actions[-1])
-        first, *rest = self.game.format_moves(self.state, actions)  # each entry typed at its own prompt
+        first, *rest = self.game.format_turn(self.state, actions)  # each entry typed at its own prompt
         then = f", then {', '.join(rest)}" if rest else ""
         # a search that stops inside a long turn (Fibonacci's six moves, a capture chain) names
         # only its start: say so, or the hint reads as a whole turn that leaves moves over
@@ -1127,7 +1127,7 @@ class PlaySession:
             player = self.state.current_player()
             bot = self.bots[player] if 0 <= player < len(self.bots) else None
             if bot is not None:
-                # the bot's whole turn, printed in the game's record notation (e.g. Nibble's a1+a9)
+                # the bot's whole turn, printed as a person types it (e.g. Nibble's a1+a9, a1)
                 before, turn = self.state.clone(), []
                 if self.game.description.whole_turn_notation:
                     # a turn that is one set (Nibble's takes) is planned whole and played in the
@@ -1146,7 +1146,7 @@ class PlaySession:
                         action = bot.step(self.state.clone())
                         self.apply(action)
                         turn.append(action)
-                text = ", ".join(self.game.format_moves(before, turn))
+                text = ", ".join(self.game.format_turn(before, turn))
                 console.print(f"{self.who(player)} ({escape(self.role(player))}) plays [bold]{text}[/]")
                 bot_turns_in_a_row += 1
                 if humans and bot_turns_in_a_row == 3 * self.state.num_players:

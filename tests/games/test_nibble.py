@@ -300,6 +300,22 @@ def test_format_moves_groups_turns():
     assert game.format_moves(plus, actions[:2]) == ["a2", "c2"]  # unfinished turn
 
 
+def test_format_turn_writes_a_one_disc_turn_as_the_spec_and_the_prompt_write_it():
+    # §4: a turn is one set of discs, "a1" a set of one; the record keeps "a1", "end" (a string
+    # without '+' is one engine action there), but a person reads and types the turn as a1
+    game = NibbleGame()
+    seed1 = game.new_initial_state(seed=1)
+    end = game.end_action
+    assert game.format_turn(seed1, [0, end]) == ["a1"]
+    assert game.parse_turn(seed1, "a1") == [0, end]
+    assert game.format_turn(seed1, [0, 72]) == ["a1+a9"]
+    # what typing one string would not play stays entry by entry: another order, an open turn
+    assert game.format_turn(seed1, [72, 0]) == ["a9", "a1"]
+    plus = game.state_from_text(position("square9", PLUS))
+    open_turn = game.parse_move(plus, "a2+c2")[:2]
+    assert game.format_turn(plus, open_turn) == ["a2", "c2"]
+
+
 def test_record_with_whole_turn_strings_replays():
     game = NibbleGame()
     initial = game.new_initial_state(seed=1)

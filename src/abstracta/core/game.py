@@ -152,6 +152,14 @@ class Game(ABC):
         per action; games with a whole-turn notation write whole turns)."""
         return action_strings(initial, actions)
 
+    def format_turn(self, state: "State", actions: Sequence[int]) -> list[str]:
+        """One turn ``actions`` played from ``state`` as a person reads it and types it at the
+        prompt (:meth:`parse_turn` of each entry plays them back): the terminal's computer turns,
+        its hints and ``replay``. Default :meth:`format_moves`; a game whose typed move is a whole
+        turn writes one (Nibble's one-disc turn is ``a1`` here, ``a1``, ``end`` in a record,
+        where an entry without ``+`` is one action)."""
+        return self.format_moves(state, actions)
+
     def canonical_turn(self, state: "State", actions: Sequence[int]) -> list[int]:
         """``actions`` (one whole turn played from ``state``) in the order the game's notation
         lists them. Default: unchanged. A game whose turn is a set (Nibble's ``a1+c1``) returns

@@ -15,6 +15,9 @@ Decisions (the spec leaves these open):
   exactly the same actions (discs taken in canonical order, the turn closed); otherwise it
   writes the turn's engine actions one entry each (e.g. ``a1``, ``end`` for a one-disc turn
   ended explicitly, or the discs so far of an unfinished last turn).
+* :func:`format_turn` writes a turn as a person types it at a turn boundary, where a single
+  cell is the whole turn: ``a1`` for a one-disc turn (the terminal's computer turns, hints
+  and ``replay``; the record keeps ``a1``, ``end``).
 """
 
 from __future__ import annotations
@@ -213,6 +216,25 @@ def format_moves(initial: NibbleState, actions: Sequence[int]) -> list[str]:
                 continue
         out.extend(start.action_to_string(a) for a in turn)
     return out
+
+
+def format_turn(state: NibbleState, actions: Sequence[int]) -> list[str]:
+    """One turn's ``actions`` from ``state`` as a person types it at a turn boundary
+    (:func:`parse_move` with ``whole``): its whole-turn string alone where typing it plays
+    exactly ``actions`` — §4 writes a turn as its set of cells, so a one-disc turn ended by
+    ``end`` is ``a1`` (a record writes it ``a1``, ``end``: there a string without ``+`` is one
+    engine action) — else the record's entries (:func:`format_moves`: another order, a turn
+    still open)."""
+    end = state.geometry.cells
+    takes = sorted(a for a in actions if a != end)
+    if takes and state.take < 0:
+        text = "+".join(state.geometry.names[a] for a in takes)
+        try:
+            if parse_move(state, text, whole=True) == list(actions):
+                return [text]
+        except AbstractaError:
+            pass
+    return format_moves(state, actions)
 
 
 def canonical_turn(state: NibbleState, actions: Sequence[int]) -> list[int]:

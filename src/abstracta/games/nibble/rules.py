@@ -232,6 +232,14 @@ class NibbleGame(Game):
 
         return format_moves(initial, actions)  # type: ignore[arg-type]
 
+    def format_turn(self, state: State, actions: Sequence[int]) -> list[str]:
+        """One turn as a person types it: the whole-turn string alone (``a1`` for a1 then
+        ``end``) where typing it plays exactly ``actions``. See
+        :func:`abstracta.games.nibble.notation.format_turn`."""
+        from .notation import format_turn
+
+        return format_turn(state, actions)  # type: ignore[arg-type]
+
     def canonical_turn(self, state: State, actions: Sequence[int]) -> list[int]:
         """The turn ``actions`` with its discs in canonical order (§4: "its discs in canonical
         order, then ``end``"); unchanged if that order does not reach the same position (an
