@@ -21,3 +21,20 @@ def results(game: Game, bot, opponents, games: int, seed: int = 0) -> tuple[int,
         draws += r == 0
         losses += r < 0
     return wins, draws, losses
+
+
+def takes_listed_one_by_one(game: Game, record) -> list[str]:
+    """The entries of ``record`` (a game with a whole-turn notation) that are one action of a
+    turn still open after it and not closed by the next entry: a turn's takes written one by one
+    (``i8``, ``b2``) where the spec writes the turn whole (``b2+i8``)."""
+    state = record.initial_state(game)
+    out = []
+    for k, entry in enumerate(record.moves):
+        mover = state.current_player()
+        for action in game.parse_move(state, entry):
+            state.apply_action(action)
+        following = record.moves[k + 1] if k + 1 < len(record.moves) else None
+        if (not state.is_terminal() and state.current_player() == mover and following is not None
+                and following != "end"):
+            out.append(entry)
+    return out

@@ -7,6 +7,7 @@ import pytest
 from abstracta.ai import make_bot, play_game, run_match
 from abstracta.ai.match import BotError, seating
 
+from .helpers import takes_listed_one_by_one
 from .toygames import MNKGame, TricksGame
 
 
@@ -99,3 +100,21 @@ def test_a_match_game_replays_alone_from_its_seed() -> None:
     # game 2 seats the specs in their order again; its bots depend only on its seed (7 + 2)
     _, actions, _, _ = play_game(game, seat_bots(game, ["mcts:i50", "greedy"], 9), seed=9)
     assert game.format_moves(game.new_initial_state(), actions) == result.records[2].moves
+
+
+def test_a_match_record_writes_a_bots_nibble_turn_whole_and_plays_the_same_games() -> None:
+    # random bots take a turn's discs in any order: the record lists each turn in the game's
+    # canonical order (b2+i8), as the server and play write it, not take by take (i8, b2)
+    from abstracta import load_game
+    from abstracta.ai.match import seat_bots
+
+    game = load_game("nibble")
+    result = run_match(game, ["random", "random"], games=2, seed=3)
+    for i, record in enumerate(result.records):
+        assert takes_listed_one_by_one(game, record) == [], record.moves
+        assert any("+" in entry for entry in record.moves)
+        # the same game as played: the bots' own order reaches the same positions
+        _, actions, final, _ = play_game(game, seat_bots(game, record.players, 3 + i), seed=3 + i)
+        replayed, recorded = record.replay()
+        assert replayed.to_text() == final.to_text() and len(recorded) == len(actions) == result.plies[i]
+        assert sorted(recorded) == sorted(actions)

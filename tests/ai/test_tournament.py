@@ -13,6 +13,8 @@ from abstracta.ai.tournament import (elo_ratings, lone_score, run_tasks, run_tou
                                      seat_orders)
 from abstracta.cli import app
 
+from .helpers import takes_listed_one_by_one
+
 runner = CliRunner()
 # Small boards and fixed budgets: the same games on every executor, in seconds.
 ARGS = ["tournament", "fanorona", "--option", "size=dimy", "--bots", "random,greedy,alphabeta:d2",
@@ -175,3 +177,21 @@ def test_a_ray_cluster_that_refuses_us_is_a_clear_error(command, monkeypatch, tm
     result = runner.invoke(app, command + extra + ["--executor", "ray", "--ray-address", "10.9.8.7:6379"])
     assert result.exit_code != 0 and isinstance(result.exception, SystemExit)
     assert "Failed to connect to Ray cluster at 10.9.8.7:6379" in result.output
+
+
+def test_a_tournament_record_writes_a_bots_nibble_turn_whole() -> None:
+    # as match: each turn in the game's canonical order (b2+i8), never take by take, and the
+    # results (plies, returns) those of the games the bots played
+    from abstracta.ai.match import play_game, seat_bots
+    from abstracta.ai.tournament import play_task
+    from abstracta.core.records import Record
+
+    game = load_game("nibble")
+    _, _, tasks = schedule(game, ["random", "random"], games=2, seed=3)
+    for task in tasks:
+        outcome = play_task(task)
+        record = Record.from_dict(outcome.record)
+        assert takes_listed_one_by_one(game, record) == [], record.moves
+        _, actions, final, _ = play_game(game, seat_bots(game, task.specs, task.seed), seed=task.seed)
+        assert outcome.plies == len(actions) and outcome.returns == [float(r) for r in final.returns()]
+        assert record.replay()[0].to_text() == final.to_text()

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from ..core.game import CHANCE, Game, State
+from ..core.game import CHANCE, Game, State, canonical_actions
 from ..core.records import Record
 from ..core.rng import SplitMix64
 from .base import Bot, sample_chance
@@ -207,7 +207,9 @@ def run_match(game: Game, specs: Sequence[str], games: int, seed: int = 0,
         for seat, j in enumerate(seats):
             result.stats[j].moves += moves[seat]
             result.stats[j].seconds += spent[seat]
-        record = Record.from_play(game, initial, actions, players=[canonical[j] for j in seats],
+        # each turn as the game's notation lists it (a bot takes a turn's discs in its own order)
+        record = Record.from_play(game, initial, canonical_actions(initial, actions),
+                                  players=[canonical[j] for j in seats],
                                   tags={"event": "match", "round": str(i + 1)},
                                   termination=None if returns is not None else "abandoned")
         result.plies.append(len(actions))

@@ -29,7 +29,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from ..core.game import CHANCE, Game, State
+from ..core.game import CHANCE, Game, State, canonical_actions
 from ..core.records import Record
 from ..core.registry import load_game
 from ..executors import EXECUTORS, map_unordered  # noqa: F401 - EXECUTORS: re-exported for callers of this module
@@ -105,7 +105,8 @@ def play_task(task: GameTask) -> GameOutcome:
     _, actions, final, spent, _ = _play(game, bots, task.seed, max(0, task.max_actions - len(opening)), after)
     actions = opening + actions
     returns = final.returns() if final.is_terminal() else None
-    record = Record.from_play(game, start, actions, players=list(task.specs),
+    # each turn as the game's notation lists it (a bot takes a turn's discs in its own order)
+    record = Record.from_play(game, start, canonical_actions(start, actions), players=list(task.specs),
                               tags={"event": "tournament", "round": str(task.index + 1),
                                     "pairing": str(task.pairing + 1)},
                               termination=None if returns is not None else "abandoned")

@@ -565,6 +565,26 @@ def played_turns(initial: State, actions: Sequence[int]) -> tuple[list[int], lis
     return movers, own
 
 
+def canonical_actions(initial: State, actions: Sequence[int]) -> list[int]:
+    """``actions`` played from ``initial`` with each turn (:func:`turn_spans`) in the order the
+    game's notation lists it (:meth:`Game.canonical_turn`), for a record of games that bots
+    played action by action in their own order (``match``, ``tournament``): the record then
+    writes each turn as the server and ``play`` write it. Every turn ends in the same position,
+    so the game recorded is the game played. Unchanged for a game without a whole-turn notation."""
+    game = initial.game
+    if not game.description.whole_turn_notation:
+        return list(actions)
+    movers, own = played_turns(initial, actions)
+    state = initial.clone()
+    out: list[int] = []
+    for _number, _seat, first, stop in turn_spans(movers, turn_numbers(movers, own)):
+        turn = game.canonical_turn(state, actions[first:stop])
+        for action in turn:
+            state.apply_action(action)
+        out.extend(turn)
+    return out
+
+
 def turn_numbers(movers: Sequence[int], own: Sequence[int | None]) -> list[int]:
     """The number of the turn each action belongs to, as a move list, a replay and the board
     say it: the rules' own (``own``, :meth:`State.turn_number` before the action; 0 before
