@@ -1020,6 +1020,74 @@ def test_kill_saves_the_game_as_closing_the_window_does(tmp_path):
     assert b"record saved" in out and b"play on with" in out, out.decode()
 
 
+def test_a_closed_output_pipe_saves_the_game_as_abandoned_and_exits_141(tmp_path):
+    # `abstracta play nibble | head -3`: the next line written after head exits met EPIPE and
+    # rich ended the process (exit 1) without the record; Ctrl-C, SIGHUP and SIGTERM save it
+    import os
+    import select
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import abstracta
+
+    src = os.path.dirname(os.path.dirname(abstracta.__file__))
+    proc = subprocess.Popen([sys.executable, "-m", "abstracta", "play", "nibble", "--seed", "1", "--option",
+                             "first_player=0", "--seat", "1=random", "--records", str(tmp_path)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": src})
+    out, deadline = b"", time.monotonic() + 60
+    while b"Your move (Player 1)> " not in out and time.monotonic() < deadline:
+        if select.select([proc.stdout], [], [], 0.2)[0]:
+            out += os.read(proc.stdout.fileno(), 65536)
+    assert b"Your move (Player 1)> " in out, out.decode()
+    proc.stdout.close()  # the reader is gone, as head is after its lines
+    proc.stdin.write(b"a1\n")  # the computer's reply is the next line written
+    proc.stdin.close()
+    assert proc.wait(60) == 128 + signal.SIGPIPE
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    (saved,) = tmp_path.iterdir()
+    record = Record.load(saved)
+    assert record.termination == "abandoned" and record.moves[:2] == ["a1", "end"]
+    # the only words: where the game is, on the output still open
+    assert err == (f"output closed: game abandoned; record saved: {saved}\n"
+                   f"play on with: abstracta play --resume {saved}\n"), err
+
+
+def test_output_cut_after_the_game_ended_keeps_how_it_ended(monkeypatch):
+    # a closed pipe (or Ctrl-C) while the last board or the resignation is printed stops play
+    # as an abandoned game: the record said "abandoned" of a game the rules or a resignation ended
+    from abstracta import cli, load_game
+    from abstracta.ai.levels import make_bot
+    from abstracta.cli import HungUp, PlaySession
+
+    game = load_game("nibble", seed="1")
+    bots = [make_bot("random", game, seed=1), make_bot("random", game, seed=2)]
+    session = PlaySession(game, game.new_initial_state(), ["random", "random"], bots, read=lambda prompt: "")
+
+    def cut(*_args):
+        raise HungUp
+
+    monkeypatch.setattr(session, "show", cut)  # the final board: the first thing shown to nobody
+    assert session.run([]) == "normal" and session.state.is_terminal()
+
+    lines = iter(["resign", "y"])
+    session = PlaySession(game, game.new_initial_state(), ["human", "random"], [None, bots[1]],
+                          read=lambda prompt: next(lines))
+    printed = cli.console.print
+
+    def cut_at_the_resignation(*args, **kwargs):
+        if args and "resign — " in str(args[0]):
+            raise HungUp
+        printed(*args, **kwargs)
+
+    monkeypatch.setattr(cli.console, "print", cut_at_the_resignation)
+    assert session.run([0]) == "resignation" and session.resigned == 0
+
+
 def test_a_sigterm_taken_by_another_thread_still_ends_the_wait_for_a_line():
     # a signal may be delivered to any thread that does not block it (a native library's): the
     # main thread, waiting in read() for the next line, was not woken and `kill` waited for one

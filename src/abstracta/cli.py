@@ -692,14 +692,24 @@ def play_cmd(
             raise
         # a signal from now on waits for the record: the game is over or abandoned already
         stop.armed = False
-        save_played(session, game, initial, seats, tags, record, directory, termination)
+        path = save_played(session, game, initial, seats, tags, record, directory, termination)
+        if stop.output_closed:
+            # nothing reads the output any more: only where the game is, on the error output
+            with contextlib.suppress(OSError):
+                if termination == "abandoned":
+                    err_console.print(f"output closed: game abandoned; record saved: {path}", soft_wrap=True,
+                                      markup=False)
+                    err_console.print(f"play on with: abstracta play --resume {path}", soft_wrap=True, markup=False)
+                else:
+                    err_console.print(f"output closed; record saved: {path}", soft_wrap=True, markup=False)
     if session.interrupted or stop.signum:  # saved and the resume command printed; the shell's code for Ctrl-C
         raise typer.Exit(128 + stop.signum if stop.signum else 130)
 
 
 class HungUp(KeyboardInterrupt):
-    """The terminal closed (SIGHUP) or the process was asked to stop (SIGTERM, ``kill``) during
-    ``play``: handled as Ctrl-C is, the game saved as abandoned."""
+    """The terminal closed (SIGHUP), the process was asked to stop (SIGTERM, ``kill``) or its
+    output pipe was closed (EPIPE: ``play … | head``) during ``play``: handled as Ctrl-C is, the
+    game saved as abandoned."""
 
 
 @contextlib.contextmanager
@@ -715,13 +725,18 @@ def stopped_from_outside() -> Any:
     library's) or just before the prompt's read of the next line began leaves it waiting for that
     read to end, which ``kill`` does not do (a closed terminal does). A watcher thread hears every
     signal through the wakeup file descriptor and sends SIGTERM to the main thread itself until
-    the handler has run: a delivery there interrupts the read."""
+    the handler has run: a delivery there interrupts the read.
+
+    A closed output pipe (EPIPE on a write: the reader of ``play … | head -3`` is gone) stops the
+    game as SIGPIPE would (``signum`` SIGPIPE, and ``output_closed``): rich's own handling ended
+    the process (exit 1) before the record was saved. Python ignores SIGPIPE itself, so the
+    write fails instead of the process being killed."""
     import os
     import signal
     import threading
     import types
 
-    stop = types.SimpleNamespace(signum=0, armed=True)
+    stop = types.SimpleNamespace(signum=0, armed=True, output_closed=False)
     wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
     if threading.current_thread() is not threading.main_thread():  # only the main thread takes signals
         yield stop
@@ -738,12 +753,28 @@ def stopped_from_outside() -> Any:
         if stop.armed:
             raise HungUp
 
+    def output_closed() -> None:  # rich calls it on EPIPE; its own exits
+        console.quiet = True  # nothing more is written to the pipe
+        # nor by Python's own flush at exit ("Exception ignored … BrokenPipeError")
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        stop.output_closed = True
+        if stop.signum:
+            return
+        stop.signum = getattr(signal, "SIGPIPE", 13)
+        if stop.armed:
+            raise HungUp
+
     before = {signum: signal.signal(signum, stopped) for signum in wanted}
+    console.on_broken_pipe = output_closed  # type: ignore[method-assign]
     watcher = _watch_for_sigterm(stop) if hasattr(signal, "pthread_kill") else contextlib.nullcontext()
     try:
         with watcher:
             yield stop
     finally:
+        del console.on_broken_pipe  # rich's again
         for signum, handler in before.items():
             signal.signal(signum, handler)
 
@@ -783,9 +814,10 @@ def _watch_for_sigterm(stop: Any) -> Any:
 
 
 def save_played(session: "PlaySession", game: Game, initial: State, seats: list[str], tags: dict[str, str],
-                resumed: Record | None, directory: Path, termination: str | None) -> None:
-    """Save a ``play`` game's record in ``directory`` and print its path and what to do with it;
-    when it cannot be saved, print the record on stdout and exit 1 (the game is never lost)."""
+                resumed: Record | None, directory: Path, termination: str | None) -> Path:
+    """Save a ``play`` game's record in ``directory``, print its path and what to do with it and
+    return the path; when it cannot be saved, print the record on stdout and exit 1 (the game
+    is never lost)."""
     if any(session.hints):
         tags = {**tags, HINTS_TAG: ",".join(map(str, session.hints))}
     if termination == "resignation" and session.resigned is not None:
@@ -806,6 +838,7 @@ def save_played(session: "PlaySession", game: Game, initial: State, seats: list[
     console.print(f"replay it with: abstracta replay {path}", soft_wrap=True)
     if termination == "abandoned":
         console.print(f"play on with: abstracta play --resume {path}", soft_wrap=True)
+    return path
 
 
 def play_options(game_name: str, option: list[str] | None, variant: str | None, seed: int | None) -> dict[str, str]:
@@ -1086,8 +1119,13 @@ class PlaySession:
         try:
             return self._run(humans)
         except KeyboardInterrupt:  # Ctrl-C while a bot thinks: keep what was played
-            console.print("\ngame abandoned")
             self.interrupted = True
+            # stopped while the end was being told (the last board, a resignation): it ended
+            if self.resigned is not None:
+                return "resignation"
+            if self.state.is_terminal():
+                return "normal"
+            console.print("\ngame abandoned")
             return "abandoned"
 
     def _hand_over(self, player: int) -> bool:
