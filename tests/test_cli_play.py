@@ -84,6 +84,18 @@ def test_match_table_and_records(tmp_path):
         Record.load(f).replay()
 
 
+def test_match_rows_of_one_spec_twice_name_their_seat_option_not_a_seat():
+    # "random (#0)" read as seat 0, but seats rotate: the row is the bot given as --seat 0
+    result = runner.invoke(app, ["match", "nibble", "--seat", "0=random", "--seat", "1=random",
+                                 "--games", "2", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    rows = [line.split("│")[1].strip() for line in result.output.splitlines() if line.startswith("│")]
+    assert rows == ["random (--seat 0)", "random (--seat 1)"], result.output
+    assert "#0" not in result.output
+    words = " ".join(result.output.split())
+    assert "seats rotate from game to game" in words, result.output
+
+
 def test_match_needs_a_bot_in_every_seat():
     result = runner.invoke(app, ["match", "fanorona", "--seat", "0=random", "--games", "1"])
     assert result.exit_code == 2 and "needs 2 seats" in result.stderr

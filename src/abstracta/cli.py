@@ -1333,12 +1333,15 @@ def match_cmd(
                                      "losses": st.losses + st.unfinished, "score": st.score,
                                      "seconds_per_move": st.seconds_per_move} for st in result.stats]}))
         return
-    table = Table(title=f"{game.title}: {games} games, seed {seed}")
-    for col in ("seat spec", "wins", "draws", "losses", "score %", "mean plies", "mean s/move"):
-        table.add_column(col, justify="right" if col != "seat spec" else "left")
+    # a row is the bot of one --seat option over all its games: seats rotate from game to game,
+    # so a row named by its seat ("#0") read as the results of that seat
+    table = Table(title=f"{game.title}: {games} games, seed {seed}",
+                  caption="a row: one --seat's bot in all its games (seats rotate from game to game)")
+    for col in ("bot", "wins", "draws", "losses", "score %", "mean plies", "mean s/move"):
+        table.add_column(col, justify="right" if col != "bot" else "left", no_wrap=col == "bot")
     repeated = {spec for spec in specs if specs.count(spec) > 1}
     for index, stats in enumerate(result.stats):
-        label = f"{stats.spec} (#{index})" if stats.spec in repeated else stats.spec
+        label = f"{stats.spec} (--seat {index})" if stats.spec in repeated else stats.spec
         table.add_row(label, str(stats.wins), str(stats.draws), str(stats.losses + stats.unfinished),
                       f"{stats.score * 100:.1f}", f"{result.mean_plies:.1f}", f"{stats.seconds_per_move:.4f}")
     console.print(table)
