@@ -274,6 +274,25 @@ def test_a_seat_put_out_of_a_three_player_game_is_told(capsys):
     assert out.index("Blue is out") < out.index("Red (computer, random) plays")
 
 
+def test_a_nibble_hint_of_one_disc_is_the_turn_typed_at_the_prompt(monkeypatch):
+    # the analysis' turn a1, end read "hint: a1, then end", but a1 typed at the prompt ends the
+    # turn: "end" at the next prompt would be refused
+    from types import SimpleNamespace
+
+    from abstracta import load_game
+    from abstracta.ai import analysis
+    from abstracta.cli import PlaySession
+
+    game = load_game("nibble", seed="1", first_player="0")
+    best = SimpleNamespace(line=[SimpleNamespace(player=0, actions=["a1", "end"])], display="+0.10",
+                           search="alphabeta:n100", iterations=100)
+    monkeypatch.setattr(analysis, "analyse", lambda state, player: best)
+    session = PlaySession(game, game.new_initial_state(), ["human", "random"], [None, None],
+                          read=lambda prompt: "")
+    hint = session.hint(0)
+    assert hint.startswith("hint: a1   (evaluation +0.10 for "), hint
+
+
 def test_hint_names_a_legal_turn_and_is_counted_in_the_record(tmp_path):
     # the browser offers hints against the computer (counted in the record's Hints tag); the
     # terminal took "hint" for a badly written move
