@@ -768,6 +768,7 @@ def stopped_from_outside() -> Any:
             raise HungUp
 
     before = {signum: signal.signal(signum, stopped) for signum in wanted}
+    quiet = console.quiet
     console.on_broken_pipe = output_closed  # type: ignore[method-assign]
     watcher = _watch_for_sigterm(stop) if hasattr(signal, "pthread_kill") else contextlib.nullcontext()
     try:
@@ -775,6 +776,7 @@ def stopped_from_outside() -> Any:
             yield stop
     finally:
         del console.on_broken_pipe  # rich's again
+        console.quiet = quiet
         for signum, handler in before.items():
             signal.signal(signum, handler)
 
