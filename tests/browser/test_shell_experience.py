@@ -571,3 +571,21 @@ def test_the_new_game_form_takes_a_finger(browser, live_server):
     page.wait_for_selector("#start")
     assert page.locator("#opt-variant").bounding_box()["height"] < 40
     page.context.close()
+
+
+def test_your_games_with_no_game_shows_no_filters(browser, live_server):
+    # "You have not played a game here yet." stood over the filters and "0 games": the filters'
+    # row (display: flex) and the phone's card table (display: block) outranked their hidden
+    for kw in ({"viewport": {"width": 1280, "height": 800}},
+               {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}):
+        context = browser.new_context_without_tokens(**kw)
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server.url}/#/matches")
+            page.locator("#no-games").wait_for(state="visible")
+            assert page.locator("#no-games").inner_text() == "You have not played a game here yet."
+            assert not page.locator(".filters").is_visible()
+            assert not page.locator("#games-count").is_visible()
+            assert not page.locator("#match-list").is_visible()
+        finally:
+            context.close()
