@@ -608,3 +608,26 @@ def test_a_drawn_end_and_an_invitation_in_words_of_the_game(page, live_server):
     page.wait_for_function("() => (document.getElementById('join-what') || {}).textContent === "
                            "'Sinut on kutsuttu pelaamaan peliä Fibonaccin korttipeli (paikka: Pelaaja 2).'")
     page.click("#lang button[data-lang='en']")
+
+
+def test_the_stocks_hint_is_in_the_readers_language(browser, live_server):
+    """The stock said "draw" to a Finnish reader: the one English word of a Finnish table (the
+    piles' hints beside it were in Finnish)."""
+    fi = get_json(f"{live_server.url}/api/i18n/fi")
+    mid = import_match(live_server, MOVES[:1])  # seat 1: nothing fits, the stock is the only choice
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="fi-FI")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        page.goto(f"{live_server.url}/#/match/{mid}")
+        ready(page, 1)
+        assert page.locator("[data-pile='stock'] .pilehint").inner_text() == fi["fibonacci-cards.board.hint_draw"] == "nosta kortti"
+    finally:
+        context.close()
+    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    try:
+        page.goto(f"{live_server.url}/#/match/{mid}")
+        ready(page, 1)
+        assert page.locator("[data-pile='stock'] .pilehint").inner_text() == "draw a card"
+    finally:
+        page.context.close()

@@ -62,3 +62,21 @@ def test_a_board_module_style_applies_under_the_policy(page, live_server):
     rules = page.evaluate("[...document.adoptedStyleSheets].flatMap(s => [...s.cssRules].map(r => r.cssText)).join('\\n')")
     assert ".nb-" in rules
     assert seen == []
+
+
+def test_stepping_through_the_move_list_breaks_no_policy(page, live_server):
+    """A move of the move list is a link that steps the replay: it had ``href="javascript:void
+    0"``, a javascript: URL the policy refuses, so every click logged a violation (and "open in
+    a new tab" gave a blank page)."""
+    seen = watch(page)
+    record = {"format": "abstracta-record", "version": 1, "game": "fanorona", "options": {},
+              "seed": None, "players": [], "moves": ["f2-e3A", "d5-d4A"]}
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": record, "seats": ["human", "human"]})
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.wait_for_function(WAIT_VIEW)
+    page.locator("ol.moves a[data-ply='1']").click()
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Replay')")
+    assert page.locator("ol.moves a.at").get_attribute("data-ply") == "1"
+    assert page.evaluate("window.__csp") == []
+    assert seen == []
+    assert not page.locator("ol.moves a[href^='javascript:']").count()

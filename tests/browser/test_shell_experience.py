@@ -542,3 +542,50 @@ def test_named_computer_seats_say_their_level_as_a_level(page, live_server):
     page.goto(f"{live_server.url}/#/matches")
     row = page.locator(f"[href='#/match/{view['id']}']").locator("xpath=ancestor::tr")
     assert "Green (you) vs Blue (computer, level 1) vs Red (computer, level 2)" in row.inner_text()
+
+
+def test_the_new_game_form_takes_a_finger(browser, live_server):
+    # the first page a phone player touches: its choices were 33 px high, the seed box 37 and
+    # Start 38, under the 40 px the move box, the legal moves and EN/FI take on a touch screen;
+    # and "Your games"' filters were drawn in the browser's small default font
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/#/new/nibble")
+        page.wait_for_selector("#start")
+        small = page.evaluate("""[...document.querySelectorAll('#new-game select, #new-game input, #new-game button, #rules-link')]
+            .map(e => [e.id, e.getBoundingClientRect()]).filter(([, r]) => r.width > 0 && r.height < 40)
+            .map(([id, r]) => `${id}: ${Math.round(r.height)} px`)""")
+        assert small == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        post_json(f"{live_server.url}/api/matches", {"game": "nibble", "seats": ["human", "human"]})
+        page.goto(f"{live_server.url}/#/matches")
+        page.wait_for_selector("#filter-game")
+        body = page.evaluate("getComputedStyle(document.body).fontSize")
+        assert [page.evaluate(f"getComputedStyle(document.getElementById('{i}')).fontSize") for i in ("filter-game", "filter-status")] == [body, body]
+    finally:
+        context.close()
+    # a desktop keeps the form as it was: no finger, no taller choices
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(f"{live_server.url}/#/new/nibble")
+    page.wait_for_selector("#start")
+    assert page.locator("#opt-variant").bounding_box()["height"] < 40
+    page.context.close()
+
+
+def test_your_games_with_no_game_shows_no_filters(browser, live_server):
+    # "You have not played a game here yet." stood over the filters and "0 games": the filters'
+    # row (display: flex) and the phone's card table (display: block) outranked their hidden
+    for kw in ({"viewport": {"width": 1280, "height": 800}},
+               {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}):
+        context = browser.new_context_without_tokens(**kw)
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server.url}/#/matches")
+            page.locator("#no-games").wait_for(state="visible")
+            assert page.locator("#no-games").inner_text() == "You have not played a game here yet."
+            assert not page.locator(".filters").is_visible()
+            assert not page.locator("#games-count").is_visible()
+            assert not page.locator("#match-list").is_visible()
+        finally:
+            context.close()

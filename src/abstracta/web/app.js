@@ -1177,8 +1177,10 @@ async function matchPage(app, id) {
           style: colour ? `background: ${colour.background}; color: ${colour.color}; border: 0` : null }, abbrev(seat)) : null);
       for (let k = i; k < j; k++) {
         li.append(k === i ? " " : ", ");
-        li.append(h("a", { href: "javascript:void 0", "data-ply": k + 1, class: k + 1 === shownPly ? "at" : null,
-          onclick: () => { if (!hide) stepTo(k + 1); } }, view.moves[k]));
+        // a link to this match (a new tab opens the game), a step here: the policy refuses the
+        // javascript: URL such a link used to have, logging a violation at every click
+        li.append(h("a", { href: `#/match/${encodeURIComponent(id)}`, "data-ply": k + 1, class: k + 1 === shownPly ? "at" : null,
+          onclick: (ev) => { ev.preventDefault(); if (!hide) stepTo(k + 1); } }, view.moves[k]));
       }
       moveList.append(li);
       i = j;

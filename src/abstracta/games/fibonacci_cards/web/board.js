@@ -445,7 +445,7 @@ export function render(box, ctx) {
   }
   stock.append(sstack, sinfo);
   if (choices.draw) {
-    stock.append(div("pilehint", "draw"));
+    stock.append(div("pilehint", t("fibonacci-cards.board.hint_draw")));
     stock.addEventListener("click", () => ctx.play(choices.draw.action));
   }
   mid.append(stock);
