@@ -24,7 +24,7 @@ from rich.table import Table
 from .ai.levels import seat_spec_grammar
 from .core.description import seat_name
 from .core.errors import AbstractaError, IllegalActionError, RecordError
-from .core.game import Game, State, played_turns, resignation_returns, seats_out, turn_numbers, turn_spans, views_differ
+from .core.game import Game, State, resignation_returns, seats_out, turn_texts, views_differ
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
 from .core.records import HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
@@ -478,18 +478,10 @@ def spectator_board(game: Game, state: State) -> Any:
 
 def turn_entries(initial: State, actions: list[int]) -> list[tuple[int, list[str]]]:
     """The turns of ``actions`` played from ``initial`` as the browser's move list shows them
-    (:func:`~abstracta.core.game.turn_spans`): each turn's number (0: before the rules' first
-    turn, e.g. Fibonacci Go's placements) and its moves in the record's notation (Nibble's
-    ``a1+a9``, ``a1`` for a one-disc turn, as ``play`` prints a turn: ``Game.format_turn``)."""
-    movers, own = played_turns(initial, actions)
-    state = initial.clone()
-    out = []
-    for number, _seat, first, stop in turn_spans(movers, turn_numbers(movers, own)):
-        part = actions[first:stop]
-        out.append((number, state.game.format_turn(state, part)))
-        for action in part:
-            state.apply_action(action)
-    return out
+    (:func:`~abstracta.core.game.turn_texts`): each turn's number (0: before the rules' first
+    turn, e.g. Fibonacci Go's placements) and its moves as ``play`` prints a turn (Nibble's
+    ``a1+a9``, ``a1`` for a one-disc turn: ``Game.format_turn``)."""
+    return [(turn.number, turn.moves) for turn in turn_texts(initial, actions)]
 
 
 def format_move_list(turns: list[tuple[int, list[str]]], width: int) -> str:

@@ -385,3 +385,44 @@ def test_the_move_box_plays_on_an_open_turn_one_action_at_a_time(page, live_serv
     type_move(page, "end")
     v = wait_ply(page, 1)
     assert v["moves"] == ["end"] and v["to_move"] == 0
+
+
+def list_entries(page) -> list[tuple[str, str]]:  # each turn: its text, the plies its moves go to
+    return [tuple(e) for e in page.evaluate("""[...document.querySelectorAll('#moves li')].map(li =>
+        [li.innerText.replace(/\\s+/g, ' ').trim(), [...li.querySelectorAll('a')].map(a => a.dataset.ply).join(' ')])""")]
+
+
+def test_the_move_list_reads_each_turn_as_the_terminals_replay(page, live_server):
+    # §4 writes a turn as its set of discs: the list read "i9, end" and "a1, a9" (one entry per
+    # engine action) where `abstracta replay` prints "1. i9" and "2. a1+a9"; now it is the
+    # server's text of each turn (view.move_list). A click on a turn written whole goes to its
+    # end; the stepper still steps through its actions, the turn's entry marked meanwhile
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    record = {"format": "abstracta-record", "version": 1, "game": "nibble", "options": {"first_player": 0},
+              "seed": 1, "start": None, "players": [], "moves": ["i9", "end", "a1+a9", "b1", "end", "i8+h9"]}
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": record, "seats": ["human", "human"]})
+    assert view["moves"][:6] == ["i9", "end", "a1", "a9", "b1", "end"]
+    last = view["ply"]
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.wait_for_function(WAIT_HUMAN)
+    assert list_entries(page) == [("1. P1 i9", "2"), ("2. P2 a1+a9", "4"), ("3. P1 b1", "6"),
+                                  ("4. P2 i8+h9", str(last))]
+    # a turn written whole: its end, "after a1+a9", not "after a9"
+    page.click("#moves a[data-ply='4']")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: turn 2 of 4')")
+    assert page.locator("#status").inner_text() == f"Replay: turn 2 of 4, after a1+a9 (move 4 of {last})"
+    assert page.locator("#moves a.at").inner_text() == "a1+a9"
+    assert page.locator("[data-cell='a1']").get_attribute("data-disc") is None
+    # one action back: a1 taken, a9 not yet; still inside the turn the list writes as a1+a9
+    page.click("#step-back")
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('(move 3 of')")
+    assert page.locator("#status").inner_text() == f"Replay: turn 2 of 4, after a1 (move 3 of {last})"
+    assert page.locator("[data-cell='a9']").get_attribute("data-disc") == "G"
+    assert page.locator("#moves a.at").inner_text() == "a1+a9"
+    # a one-disc turn ended by `end`: one entry, b1, at the end
+    page.click("#moves a[data-ply='6']")
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('(move 6 of')")
+    assert page.locator("#status").inner_text() == f"Replay: turn 3 of 4, after b1 (move 6 of {last})"
+    assert "end" not in page.locator("#moves").inner_text()
+    assert not errors

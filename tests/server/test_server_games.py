@@ -28,7 +28,11 @@ def test_undo_takes_back_a_whole_capture_chain(client):
     assert "end" in view["legal"] and view["to_move"] == 0
     view = client.post(f"/api/matches/{mid}/actions", json={"action": "d3-d4W", "ply": 1}).json()
     assert view["to_move"] == 1 and view["movers"] == [0, 0]
+    # the move list: one turn, each capture a step of its own, as the terminal's replay writes it
+    assert view["move_list"] == [{"number": 1, "seat": 0, "from": 0, "to": 2, "moves": ["c3-d3A", "d3-d4W"],
+                                  "plies": [1, 2]}]
     view = client.post(f"/api/matches/{mid}/undo").json()
+    assert view["move_list"] == []
     assert view["ply"] == 0 and view["to_move"] == 0 and view["position"].startswith("...B.....")
 
 

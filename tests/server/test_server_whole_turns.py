@@ -216,3 +216,96 @@ def test_your_games_counts_the_turns_played_not_the_records_entries(client):
     client.post(f"/api/matches/{view['id']}/actions", json={"action": view["legal"][0], "ply": view["ply"]})
     listed = [r for r in client.get("/api/matches").json() if r["id"] == view["id"]][0]
     assert (listed["turns"], listed["ply"]) == (turns + 1, len(actions) + 1)
+
+
+def test_the_move_list_reads_each_turn_as_the_terminals_replay(client):
+    # the browser drew one entry per action ("i9, end"; "a1, a9") where the terminal's replay
+    # writes the turn as the spec does (nibble.md §4: i9, a1+a9); the view's move_list is the
+    # replay's text, with the ply each entry steps to: a whole-turn entry goes to its turn's end
+    from abstracta.cli import turn_entries
+
+    view = client.post("/api/matches", json={"game": "nibble", "options": SEED1, "seats": ["human", "human"]}).json()
+    assert view["move_list"] == []
+    view = client.post(f"/api/matches/{view['id']}/actions", json={"turn": "i9", "ply": 0}).json()
+    view = client.post(f"/api/matches/{view['id']}/actions", json={"turn": "A9+a1", "ply": 2}).json()
+    assert view["moves"] == ["i9", "end", "a1", "a9"] and view["record_moves"] == ["i9", "end", "a1+a9"]
+    assert view["move_list"] == [
+        {"number": 1, "seat": 0, "from": 0, "to": 2, "moves": ["i9"], "plies": [2]},
+        {"number": 2, "seat": 1, "from": 2, "to": 4, "moves": ["a1+a9"], "plies": [4]},
+    ]
+    # a turn still open is written action by action, each a step of its own
+    i1 = client.post(f"/api/matches/{view['id']}/actions", json={"action": "i1", "ply": 4}).json()
+    assert i1["to_move"] == 0 and i1["move_list"][2] == {"number": 3, "seat": 0, "from": 4, "to": 5,
+                                                          "moves": ["i1"], "plies": [5]}
+    ended = client.post(f"/api/matches/{view['id']}/actions", json={"action": "end", "ply": 5}).json()
+    assert ended["move_list"][2] == {"number": 3, "seat": 0, "from": 4, "to": 6, "moves": ["i1"], "plies": [6]}
+    record = Record.from_json(client.get(f"/api/matches/{view['id']}/record").text)
+    initial, actions = record.initial_state(record.make_game()), record.replay()[1]
+    assert [(t["number"], t["moves"]) for t in ended["move_list"]] == turn_entries(initial, actions)
+    # the same on import (an answer through the documented model, which names "from" as sent)
+    again = client.post("/api/matches/import", json={"record": record.to_dict(), "seats": ["human", "human"]}).json()
+    assert again["move_list"] == ended["move_list"]
+    schema = client.get("/openapi.json").json()["components"]["schemas"]
+    assert "move_list" in schema["MatchView"]["properties"]
+    assert set(schema["MoveListTurn"]["properties"]) == {"number", "seat", "from", "to", "moves", "plies"}
+
+
+def test_the_move_list_stays_the_replays_through_a_game_and_its_takebacks(client):
+    # the server writes only the turns since the last view (a long game is not written out at
+    # every move): after each action and each takeback the list is the whole game's, written anew
+    from abstracta.core.game import turn_texts
+
+    game = abstracta.load_game("nibble", seed=2)
+    view = client.post("/api/matches", json={"game": "nibble", "options": {"seed": "2"}, "seats": ["human", "human"]}).json()
+    rng = random.Random(2)
+    checked = 0
+    while view["status"] != "over" and checked < 60:
+        if checked % 9 == 8:
+            view = client.post(f"/api/matches/{view['id']}/undo").json()
+        else:
+            # single takes (a turn open, written action by action) and whole turns, mixed
+            whole = view["turns"] and rng.random() < 0.4
+            body = {"turn": rng.choice(view["turns"])} if whole else {"action": rng.choice(view["legal"])}
+            view = client.post(f"/api/matches/{view['id']}/actions", json={**body, "ply": view["ply"]}).json()
+        state = game.new_initial_state()
+        actions = []
+        for text in view["moves"]:
+            actions.append(state.string_to_action(text))
+            state.apply_action(actions[-1])
+        fresh = turn_texts(game.new_initial_state(), actions)
+        assert view["move_list"] == [{"number": t.number, "seat": t.seat, "from": t.first, "to": t.stop,
+                                      "moves": t.moves, "plies": t.plies} for t in fresh], checked
+        checked += 1
+    assert any("+" in m for t in view["move_list"] for m in t["moves"])
+
+
+def test_a_move_list_written_before_a_takeback_is_not_reused_for_other_moves():
+    # a copy of a match carries the turns written so far; once its earlier actions are others
+    # (a takeback, then other turns as many actions long), the list is written from the start
+    from abstracta.core.game import played_turns, turn_numbers, turn_texts
+    from abstracta.server.matches import Match
+
+    game = abstracta.load_game("nibble", seed=2)
+    initial = game.new_initial_state()
+
+    def random_game(seed: int) -> list[int]:
+        state, rng, actions = initial.clone(), random.Random(seed), []
+        while not state.is_terminal() and len(actions) < 30:
+            actions.append(rng.choice(state.legal_actions()))
+            state.apply_action(actions[-1])
+        return actions
+
+    def listed(match: Match) -> list:
+        movers, own = played_turns(initial, match.actions)
+        return match.turn_texts(movers, turn_numbers(movers, own))
+
+    one, other = random_game(1), random_game(7)
+    assert one[:3] != other[:3] and len(other) >= len(one) // 2
+    match = Match("m", game, initial, initial.clone(), [], ["human", "human"])
+    for action in one:
+        match.play(action)
+    assert listed(match) == turn_texts(initial, one) and match.written[1] > len(other) // 2
+    again = Match("m", game, initial, initial.clone(), [], ["human", "human"], written=match.written)
+    for action in other:
+        again.play(action)
+    assert listed(again) == turn_texts(initial, other)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import operator
 import secrets
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, NamedTuple, Sequence
 
 from .description import GameDescription
 from .errors import AbstractaError, IllegalActionError, NotationError
@@ -615,6 +615,43 @@ def turn_spans(movers: Sequence[int], numbers: Sequence[int]) -> list[tuple[int,
     return spans
 
 
+class TurnText(NamedTuple):
+    """One turn of a game as a person reads it (:func:`turn_texts`)."""
+
+    number: int  #: its number (:func:`turn_numbers`; 0 before the rules' first turn)
+    seat: int  #: who played it (``CHANCE`` for the chance actions between turns)
+    first: int  #: the ply before it: its actions are plies ``first + 1`` … ``stop``
+    stop: int  #: the ply after it
+    moves: list[str]  #: the turn as :meth:`Game.format_turn` writes it (Nibble's ``b2+i8``, ``a1``)
+    #: the ply after each entry of ``moves``: the next action's for an entry per action (a step
+    #: through a capture chain), the turn's end for entries that write the turn whole
+    plies: list[int]
+
+
+def turn_texts(initial: State, actions: Sequence[int], movers: Sequence[int] | None = None,
+               numbers: Sequence[int] | None = None, ply: int = 0) -> list[TurnText]:
+    """The turns of ``actions`` played from ``initial`` (not changed), each as a person reads it
+    (:meth:`Game.format_turn`): the terminal's ``replay`` and the browser's move list, so that
+    both read a game alike. ``movers`` and ``numbers`` of ``actions`` (:func:`played_turns`,
+    :func:`turn_numbers`) when known already; ``ply``: the ply of ``initial`` when it is not the
+    start of the game (the plies of the answer count from the start)."""
+    if movers is None or numbers is None:
+        movers, own = played_turns(initial, actions)
+        numbers = turn_numbers(movers, own)
+    game = initial.game
+    state = initial.clone()
+    out: list[TurnText] = []
+    for number, seat, first, stop in turn_spans(movers, numbers):
+        part = actions[first:stop]
+        moves = game.format_turn(state, part)
+        first, stop = first + ply, stop + ply
+        plies = list(range(first + 1, stop + 1)) if len(moves) == len(part) else [stop] * len(moves)
+        out.append(TurnText(number, seat, first, stop, moves, plies))
+        for action in part:
+            state.apply_action(action)
+    return out
+
+
 def resignation_returns(num_players: int, seat: int, out: Iterable[int] = ()) -> list[float]:
     """Returns after ``seat`` resigns: it loses (−1), and so do the seats already ``out`` of a
     3–4 player game (eliminated by the rules, :meth:`State.eliminated_struct`, or out of time):
@@ -637,4 +674,4 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "GameDescription", "State", "action_strings", "check_action_in",
            "resignation_returns", "as_integer", "check_player", "seats_out", "views_differ", "NotationError",
-           "SplitMix64", "played_turns", "turn_numbers", "turn_spans"]
+           "SplitMix64", "TurnText", "played_turns", "turn_numbers", "turn_spans", "turn_texts"]

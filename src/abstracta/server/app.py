@@ -469,6 +469,21 @@ class GameDetail(GameInfo):
                                               "translation key")
 
 
+class MoveListTurn(BaseModel):
+    """One turn of the move list, written as the terminal's replay writes it."""
+
+    number: int = Field(description="its number, as 'turn_numbers' gives it (0: before the rules' first turn)")
+    seat: int = Field(description="the seat that played it (-1: chance)")
+    from_: int = Field(alias="from", description="the ply before it: its actions are plies from+1 … to")
+    to: int = Field(description="the ply after it")
+    moves: list[str] = Field(description="its text, entry by entry, as the game writes a turn for a person "
+                                         "(Game.format_turn: 'b4-c5W', 'end' for a capture chain, 'b2+i8' or "
+                                         "'a1' for a Nibble turn)")
+    plies: list[int] = Field(description="per entry of 'moves', the ply after it (where a click on it goes): "
+                                         "an entry per action is a step of its own; an entry that writes the "
+                                         "whole turn goes to its end")
+
+
 class MatchView(BaseModel):
     """A match as one seat may see it."""
 
@@ -512,6 +527,10 @@ class MatchView(BaseModel):
                                     "board says it: the rules' own numbers (0 before their first turn, e.g. "
                                     "a placement phase), else one more at every change of seat")
     record_moves: list[str] = Field(description="the record's move list (whole turns for some games)")
+    move_list: list[MoveListTurn] = Field(description="the turns played as a person reads them, as "
+                                          "'abstracta replay' prints them (Nibble's one-disc turn 'a1', "
+                                          "where 'moves' has 'a1', 'end'), each with the plies its entries "
+                                          "step to: the web app's move list")
     result: list[float] | None = Field(description="per seat +1 win, -1 loss, 0 draw; null while running")
     termination: str | None = Field(description="normal | resignation | time | null")
     resigned: int | None = Field(default=None, description="the seat that resigned (the record's 'Resigned' tag); "

@@ -46,8 +46,8 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 import orjson
 
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
-from ..core.game import (Game, State, action_strings, played_turns, resignation_returns, seats_out, turn_numbers,
-                         turn_spans, views_differ)
+from ..core.game import (Game, State, TurnText, action_strings, played_turns, resignation_returns, seats_out,
+                         turn_numbers, turn_spans, turn_texts, views_differ)
 from ..core.options import seed_problem
 from ..core.records import (HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, out_of_time_seats, resigned_seat,
                              tag_seats)
@@ -243,6 +243,26 @@ class Match:
     movers: list[int] | None = None  # the seat that played each action (None: not known yet)
     #: the rules' turn number before each action (State.turn_number), kept with ``movers``
     own_turns: list[int | None] | None = None
+    #: ``(turns, ply, state, actions)``: the turns written already (:meth:`turn_texts`) up to the
+    #: start of the last one, the state there and the actions up to it (shared by the copies of
+    #: later revisions, never changed: a long game is not written out again at every move)
+    written: tuple[list[TurnText], int, State, list[int]] | None = None
+
+    def turn_texts(self, movers: Sequence[int], numbers: Sequence[int]) -> list[TurnText]:
+        """The turns played as the terminal's replay writes them (:func:`turn_texts`), given
+        ``movers`` and their turn ``numbers``; from :attr:`written` on when the actions up to
+        there are unchanged (a takeback: from the start)."""
+        turns, ply, state, prefix = self.written or ([], 0, self.initial, [])
+        if ply > self.ply or self.actions[:ply] != prefix:
+            turns, ply, state, prefix = [], 0, self.initial, []
+        rest = turn_texts(state, self.actions[ply:], movers[ply:], numbers[ply:], ply=ply)
+        if len(rest) > 1:  # the turns before the last are over: written once
+            end = rest[-1].first
+            state = state.clone()
+            for action in self.actions[ply:end]:
+                state.apply_action(action)
+            self.written = (turns + rest[:-1], end, state, self.actions[:end])
+        return turns + rest
 
     def play(self, action: int) -> None:
         """Apply ``action`` to the state, noting its notation and who played it."""
@@ -726,7 +746,8 @@ class MatchService:
                      match.termination, match.revision, list(match.strings), dict(match.tokens),
                      match.live.copy(), base=match.base,
                      movers=list(match.movers) if match.movers is not None else None,
-                     own_turns=list(match.own_turns) if match.own_turns is not None else None)
+                     own_turns=list(match.own_turns) if match.own_turns is not None else None,
+                     written=match.written)
 
     # --- creating ---------------------------------------------------------------------------
     def create(self, game_name: Any, options: Any, seats: Any, take: Any = None,
@@ -1956,6 +1977,7 @@ class MatchService:
             "movers": self._movers_cached(match),
             "turn_numbers": self._turn_numbers(match),
             "record_moves": match.record().moves,
+            "move_list": self._move_list(match),
             "result": match.result,
             "termination": match.termination,
             "resigned": match.resigned,
@@ -1970,6 +1992,14 @@ class MatchService:
                           "the computer could not use its own search for its last move (details once the game is over)"
                           if match.hides_cards else self.bot_errors[match.id]),
         }
+
+    def _move_list(self, match: Match) -> list[dict[str, Any]]:
+        """The turns played as the terminal's replay writes them (``Game.format_turn``: Nibble's
+        ``b2+i8`` and ``a1``), each with the ply after each of its entries, where a click on it
+        goes (an entry that writes the turn whole goes to its end)."""
+        turns = match.turn_texts(self._movers_cached(match), self._turn_numbers(match))
+        return [{"number": t.number, "seat": t.seat, "from": t.first, "to": t.stop, "moves": t.moves,
+                 "plies": t.plies} for t in turns]
 
     @staticmethod
     def _turns(match: Match) -> list[str] | None:

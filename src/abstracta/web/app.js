@@ -90,6 +90,15 @@ function turnOfPly(numbers, ply) {
   return { turn: ply > 0 ? numbers[ply - 1] : 0, turns: numbers.length ? numbers[numbers.length - 1] : 0 };
 }
 
+// What a replay's status says was played up to `ply`, as the move list writes it: the list's
+// entries that end there (Nibble's "b2+i8", whose last action is "end"), else the action (a step
+// inside a turn the list writes whole).
+function movedAt(view, ply) {
+  const turn = view.move_list.find((x) => ply > x.from && ply <= x.to);
+  const ends = turn ? turn.moves.filter((_, k) => turn.plies[k] === ply) : [];
+  return ends.length ? ends.join(", ") : view.moves[ply - 1];
+}
+
 // A refusal written under the button that was pressed: on a phone that button is often at the
 // bottom edge of the screen, and the words under it out of sight, as if the tap did nothing.
 function inSight(node) {
@@ -1051,9 +1060,10 @@ async function matchPage(app, id) {
     // turns numbered as the move list numbers them, so that "turn 21" is the list's "21."
     if (!live) {
       const { turn, turns } = turnOfPly(view.turn_numbers, replayPly);
+      const move = movedAt(view, replayPly);
       if (replayPly === 0) s = turns ? t("status.replay_start", { turns, of: view.ply }) : t("status.replay_start_unnumbered");
-      else if (!turn) s = t("status.replay_before_turns", { move: view.moves[replayPly - 1], ply: replayPly, of: view.ply });
-      else s = t("status.replay", { turn, turns, move: view.moves[replayPly - 1], ply: replayPly, of: view.ply });
+      else if (!turn) s = t("status.replay_before_turns", { move, ply: replayPly, of: view.ply });
+      else s = t("status.replay", { turn, turns, move, ply: replayPly, of: view.ply });
     }
     status.textContent = s;
     // a spectator of a finished game waits for no move: the note says where the moves are
@@ -1157,33 +1167,34 @@ async function matchPage(app, id) {
     entry.setAttribute("aria-disabled", String(!interactive));
     entry.placeholder = interactive && view.legal.length ? t("match.type_eg", { move: view.legal[0] }) : t("match.type");
 
-    // move list: one entry per turn (a seat's actions in a row of one turn number), each action a
-    // step of the replay; numbered as the board numbers turns (none before the first: placements)
+    // move list: one entry per turn, written by the server as the terminal's replay writes it
+    // (view.move_list: Game.format_turn, Nibble's "b2+i8" and "a1"); each entry a step of the
+    // replay to the ply the server gives (an entry that writes the whole turn: its end), and
+    // marked while the shown ply is one it covers. Numbered as the board numbers turns (none
+    // before the first: placements)
     const listFocus = keepFocus(moveList);
     moveList.replaceChildren();
     const shownPly = live ? view.ply : replayPly;
-    const numbers = view.turn_numbers;
-    for (let i = 0; i < view.moves.length;) {
-      const seat = view.movers[i];
-      let j = i + 1;
-      while (j < view.moves.length && view.movers[j] === seat && numbers[j] === numbers[i]) j++;
-      const turnNo = numbers[i];
+    for (const turn of view.move_list) {
+      const seat = turn.seat;
+      const turnNo = turn.number;
       const known = seat !== null && seat >= 0;
       const style = known && view.seats ? view.seats[seat] : null;
       const colour = style && style.colour ? { background: style.colour, color: style.ink || "#fff" } : null; // the seat's own colour
-      const li = h("li", { class: `seat${seat} ` + (shownPly > i && shownPly <= j ? "current" : ""), title: known ? seatName(seat) : null,
+      const li = h("li", { class: `seat${seat} ` + (shownPly > turn.from && shownPly <= turn.to ? "current" : ""), title: known ? seatName(seat) : null,
         style: colour ? `border-left-color: ${colour.background}` : null },
         turnNo ? h("span", { class: "n" }, `${turnNo}.`) : null, turnNo ? " " : null, known ? h("span", { class: `who seat${seat}`, "aria-label": seatName(seat),
           style: colour ? `background: ${colour.background}; color: ${colour.color}; border: 0` : null }, abbrev(seat)) : null);
-      for (let k = i; k < j; k++) {
-        li.append(k === i ? " " : ", ");
+      turn.moves.forEach((text, k) => {
+        const ply = turn.plies[k];
+        const before = k ? turn.plies[k - 1] : turn.from;
+        li.append(k ? ", " : " ");
         // a link to this match (a new tab opens the game), a step here: the policy refuses the
         // javascript: URL such a link used to have, logging a violation at every click
-        li.append(h("a", { href: `#/match/${encodeURIComponent(id)}`, "data-ply": k + 1, class: k + 1 === shownPly ? "at" : null,
-          onclick: (ev) => { ev.preventDefault(); if (!hide) stepTo(k + 1); } }, view.moves[k]));
-      }
+        li.append(h("a", { href: `#/match/${encodeURIComponent(id)}`, "data-ply": ply, class: shownPly > before && shownPly <= ply ? "at" : null,
+          onclick: (ev) => { ev.preventDefault(); if (!hide) stepTo(ply); } }, text));
+      });
       moveList.append(li);
-      i = j;
     }
     moveList.hidden = !view.moves.length;
     listFocus();
