@@ -44,6 +44,9 @@ function seatNamer(seats, players, mine) {
 const seatWord = (seat) => t(seat.name_key, {}, seat.name);
 // A game's words from its description: the catalog's, else the English the API sent.
 const gameTitle = (g) => (g ? t(g.title_key, {}, g.title) : "");
+// A match's name: the game's, with the declared variant its options make where it has one
+// ("Fibonacci — Go start"; the server names it: view.variant, null at the game's defaults).
+const matchTitle = (title, variant) => (variant ? t("game.with_variant", { game: title, variant: t(variant.label_key, {}, variant.label) }) : title);
 const coloured = (seats) => !!(seats && seats.some((s) => s && s.name));
 
 // The result line of a match (a view, or a row of the list): `resigned` and `out_of_time` name the
@@ -200,7 +203,7 @@ async function homePage(app) {
     const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
     recent.append(h("h2", {}, t("home.continue")),
       h("ul", { class: "matches" }, ...rows.map((r) => h("li", {},
-        h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game), ` — ${t("count.moves", { n: r.turns })}, ${new Date(r.updated).toLocaleString(lang)}`))));
+        h("a", { href: `#/match/${r.id}` }, matchTitle(titles[r.game] || r.game, r.variant)), ` — ${t("count.moves", { n: r.turns })}, ${new Date(r.updated).toLocaleString(lang)}`))));
     recent.hidden = false;
   }).catch(() => { /* the list is a convenience */ });
   app.append(importBox());
@@ -282,7 +285,7 @@ async function matchesPage(app) {
     // data-label: a phone shows each row as a card, each cell under its column's name (style.css)
     const label = (k) => ({ "data-label": t(`matches.col.${k}`) });
     const row = h("tr", { "data-id": r.id },
-      h("td", { class: "game" }, h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game)),
+      h("td", { class: "game" }, h("a", { href: `#/match/${r.id}` }, matchTitle(titles[r.game] || r.game, r.variant))),
       h("td", label("players"), who), h("td", { class: "muted", ...label("options") }, opts || "—"),
       h("td", { class: "yours", ...label("you_play") }, yours || t("matches.watching")), h("td", label("result"), result), h("td", label("moves"), moves),
       h("td", { class: "muted", ...label("last") }, new Date(r.updated).toLocaleString(lang)),
@@ -338,7 +341,7 @@ async function watchedSection(app, titles, list) {
     const result = v.status === "over" ? resultLine(v, name) || t("matches.finished") : t("matches.in_play");
     const label = (c) => ({ "data-label": t(`matches.col.${c}`) });
     const row = h("tr", { "data-id": w.id },
-      h("td", { class: "game" }, h("a", { href: `#/match/${w.id}` }, titles[v.game] || v.game)),
+      h("td", { class: "game" }, h("a", { href: `#/match/${w.id}` }, matchTitle(titles[v.game] || v.game, v.variant))),
       h("td", label("players"), who), h("td", { class: "muted", ...label("options") }, optionWords(list.find((x) => x.name === v.game), v.options) || "—"),
       h("td", label("result"), result), h("td", label("moves"), `${v.ply}`),
       h("td", { class: "muted", ...label("watched") }, new Date(w.at).toLocaleString(lang)),
@@ -661,7 +664,7 @@ async function matchPage(app, id) {
   let withdrawn = false, declinedNote = ""; // takeback: did this page withdraw its own request
   stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close(); };
 
-  const title = t(view.title_key, {}, view.title);
+  const title = matchTitle(t(view.title_key, {}, view.title), view.variant);
   document.title = `${title} — abstracta`;
   const status = h("div", { class: "status", id: "status", "aria-live": "polite" });
   const banner = h("div", { class: "result", id: "result", hidden: true });
