@@ -243,8 +243,10 @@ async function matchesPage(app) {
   const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
   app.append(h("h1", {}, t("nav.matches")));
   const empty = h("p", { id: "no-games", hidden: rows.length > 0 }, t("matches.none"));
+  // nothing listed (none yet, or the last one deleted): the way to a game, not a dead end
+  const emptyGo = h("p", { id: "no-games-go", hidden: rows.length > 0 }, h("a", { href: "#/", class: "button primary" }, t("rules.see_games")));
   const err = h("p", { class: "error", hidden: true });
-  app.append(empty, err);
+  app.append(empty, emptyGo, err);
   // with many games, one game or the games still in play are found by narrowing the list
   const byGame = h("select", { id: "filter-game", "aria-label": t("matches.filter_game") });
   // the games offered are those listed: redrawn after a delete, so a game no longer held is
@@ -307,7 +309,7 @@ async function matchesPage(app) {
     body.replaceChildren(...chosen.slice(0, shown).map(rowOf));
     const narrowed = byGame.value || byStatus.value;
     count.textContent = narrowed ? t("matches.count_of", { n: chosen.length, all: kept.length }) : t("matches.count", { n: kept.length });
-    empty.hidden = kept.length > 0;
+    empty.hidden = emptyGo.hidden = kept.length > 0;
     filters.hidden = table.hidden = !kept.length;
     noMatch.hidden = !kept.length || chosen.length > 0;
     const left = chosen.length - shown;
