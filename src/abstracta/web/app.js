@@ -701,6 +701,8 @@ async function matchPage(app, id) {
   // the analysis board (analysis.js): finished games, and hints against the computer
   const analysis = analysisPanel({ id, getView: () => view, boardBox, seatName, stepTo: (ply) => stepTo(ply),
     say: (text) => { boardSay.textContent = text; },
+    // the server's termination: a resignation or a flag ended it, not the rules
+    ended: () => (view.status === "over" && (view.termination === "resignation" || view.termination === "time") ? resultLine(view, seatName) : null),
     shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
