@@ -131,3 +131,10 @@ def test_a_click_on_a_slide_checkers_square_without_a_move_is_answered(page, liv
     page.wait_for_selector("svg.sc-board")
     page.click("[data-square='a1']")
     assert page.locator("#board-note").inner_text() == "No move starts on a1."
+
+
+def test_a_click_on_a_fibonacci_cell_without_a_move_is_answered(page, live_server):
+    import_start(page, live_server, "fibonacci")
+    page.wait_for_selector("[data-cell='a6']")
+    page.click("[data-cell='a6']")  # Red's core: no move of the view starts there
+    assert page.locator("#board-note").inner_text() == "a6: nothing to do here. Pick one of your attackers or supports."

@@ -675,6 +675,10 @@ async function matchPage(app, id) {
     "aria-label": t("match.board"), "aria-describedby": "board-text" });
   const boardText = h("div", { class: "sr-only", id: "board-text", "aria-live": "polite" });
   const boardSay = h("div", { class: "sr-only", id: "board-say", "aria-live": "assertive" });
+  // a refused click answered at the board (a board module's ctx.note): the notes under the board
+  // are often below the fold on a phone; said aloud through board-say, so hidden from readers here
+  const boardNote = h("p", { class: "board-note", id: "board-note", hidden: true, "aria-hidden": "true" });
+  const note = (text) => { boardNote.textContent = text || ""; boardNote.hidden = !text; };
   let keyHandler = null;
   boardBox.addEventListener("keydown", (ev) => {
     if (keyHandler && keyHandler(ev)) { ev.preventDefault(); ev.stopPropagation(); }
@@ -708,7 +712,7 @@ async function matchPage(app, id) {
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
     watching, status, banner, handover, takebackBox, invitesBox,
     h("div", { class: "play" },
-      h("div", { class: "left" }, boardBox, boardText, boardSay, controls, err, h("details", {}, h("summary", { class: "muted" }, t("match.position_text")), posText)),
+      h("div", { class: "left" }, boardBox, boardNote, boardText, boardSay, controls, err, h("details", {}, h("summary", { class: "muted" }, t("match.position_text")), posText)),
       h("aside", { class: "right" },
         legalWrap, entryForm,
         analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions, shareNote)));
@@ -1108,6 +1112,10 @@ async function matchPage(app, id) {
     endHeard = over;
     if (renderKey !== lastRenderKey) {
       lastRenderKey = renderKey;
+      // what was said of the board before ("the stone on b2 must capture again") described a
+      // position or a turn that has gone: said afresh, if at all, by the board drawn now
+      boardSay.textContent = "";
+      note("");
       boardBox.replaceChildren();
       controls.replaceChildren();
       keyHandler = null;
@@ -1125,7 +1133,9 @@ async function matchPage(app, id) {
             palette: view.board || {}, seats: view.seats || [], seatName,
             ended, // the end of the match ({result, termination, text}; a resignation too), or null
             onKey: (fn) => { keyHandler = fn; }, // fn(KeyboardEvent) -> true when it used the key
-            say: (text) => { boardSay.textContent = text; }, // spoken at once by screen readers
+            say: (text) => { boardSay.textContent = text; note(""); }, // spoken at once by screen readers
+            // why a click did nothing, in the view's words: shown at the board and spoken
+            note: (text) => { boardSay.textContent = text; note(text); },
             refresh: () => { if (mod.describe) boardText.textContent = mod.describe(struct, ctx); },
           };
           mod.render(boardBox, ctx);
