@@ -172,3 +172,24 @@ def test_the_turns_of_the_view_are_the_rules_turns(client):
               "moves": ["c3-d3A", "d3-d4W"]}
     view = client.post("/api/matches/import", json={"record": record}).json()
     assert view["turn_numbers"] == [1, 1]
+
+
+def test_a_match_names_its_variant_as_the_game_declares_it(client):
+    # a Fibonacci Card or Go game was listed and headed "Fibonacci" as a standard one: the view
+    # and "Your games" name the declared variant its options make, none for the default one
+    made = {v: client.post("/api/matches", json={"game": "fibonacci", "options": {"variant": v},
+                                                 "seats": ["human", "human"]}).json()
+            for v in ("standard", "cards", "go")}
+    assert made["standard"]["variant"] is None
+    assert made["cards"]["variant"] == {"label": "Card variant", "label_key": "fibonacci.variant.cards"}
+    assert client.get(f"/api/matches/{made['go']['id']}").json()["variant"] == {
+        "label": "Go start", "label_key": "fibonacci.variant.go"}
+    listed = {m["id"]: m["variant"] for m in client.get("/api/matches").json()}
+    assert listed == {made["standard"]["id"]: None, made["cards"]["id"]: made["cards"]["variant"],
+                      made["go"]["id"]: made["go"]["variant"]}
+    # another game's declared variant (a size), and one at its defaults
+    dimy = client.post("/api/matches", json={"game": "fanorona", "options": {"size": "dimy"},
+                                             "seats": ["human", "human"]}).json()
+    assert dimy["variant"] == {"label": "Dimy 5×5", "label_key": "fanorona.variant.dimy"}
+    tsivy = client.post("/api/matches", json={"game": "fanorona", "seats": ["human", "human"]}).json()
+    assert tsivy["variant"] is None

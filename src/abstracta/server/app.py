@@ -75,7 +75,7 @@ from ..core.registry import game_class, load_game, registered_games
 from . import i18n, push, security
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
-from .matches import CLOCK_LIMIT, REPLAY_PAGE, TOKEN_LIMIT, MatchService, clip, cut, ending, seat_styles
+from .matches import CLOCK_LIMIT, REPLAY_PAGE, TOKEN_LIMIT, MatchService, clip, cut, ending, seat_styles, variant_named
 from .storage import Store
 
 T = TypeVar("T")
@@ -484,6 +484,11 @@ class MoveListTurn(BaseModel):
                                          "whole turn goes to its end")
 
 
+class VariantName(BaseModel):
+    label: str = Field(description="the variant's name ('Card variant')")
+    label_key: str = Field(description="translation key of the label")
+
+
 class MatchView(BaseModel):
     """A match as one seat may see it."""
 
@@ -491,6 +496,8 @@ class MatchView(BaseModel):
     game: str
     title: str
     title_key: str = Field(description="translation key of the title")
+    variant: VariantName | None = Field(description="the declared variant the options make (the game's "
+                                                    "'variants'), null for the game at its defaults")
     options: dict[str, Any]
     seed: int | None = Field(description="null for games without chance, and while a hidden-information game runs")
     players: list[str] = Field(description="per seat: 'human' or 'level:N'")
@@ -637,6 +644,7 @@ class MatchSummary(BaseModel):
                                    "entries in a database of an earlier version)")
     players: list[str]
     seats: list[SeatInfo] | None = Field(description="per seat: name and colours (null if the game is not installed)")
+    variant: VariantName | None = Field(default=None, description="as the match view's")
     options: dict[str, Any]
     result: list[float] | None
     termination: str | None
@@ -970,14 +978,15 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
             except ValueError:
                 record = {}
             try:
-                seats = seat_styles(load_game(row.game, **(record.get("options") or {})))
+                game = load_game(row.game, **(record.get("options") or {}))
+                seats, variant = seat_styles(game), variant_named(game)
             except (AbstractaError, TypeError):
-                seats = None
+                seats, variant = None, None
             out.append({"id": row.id, "game": row.game, "status": row.status, "ply": row.plies,
                         # NULL in databases of an earlier version, whose records hold every move
                         "turns": row.turns if row.turns is not None else len(record.get("moves") or []),
                         "players": record.get("players") or [],
-                        "seats": seats,
+                        "seats": seats, "variant": variant,
                         "options": record.get("options") or {},
                         "result": record.get("result"), "termination": record.get("termination"),
                         **ending(record),

@@ -490,6 +490,19 @@ def seat_styles(game: Game) -> list[dict[str, Any]]:
             for st in game.description.seats]
 
 
+def variant_named(game: Game) -> dict[str, str] | None:
+    """The declared variant ``game``'s options make, as its heading and its row in a list name it
+    ("Fibonacci — Card variant", as lichess says "Chess960"): ``{label, label_key}``; None for the
+    variant of the game's defaults (the game itself) and for options no declared variant matches."""
+    variant = game.description.variant_of(game.options)
+    if variant is None:
+        return None
+    defaults = {spec.name: spec.default for spec in game.option_specs}
+    if all(defaults.get(name) == value for name, value in variant.options.items()):
+        return None
+    return {"label": str(variant.label), "label_key": variant.label.key}
+
+
 T = TypeVar("T")
 
 
@@ -1950,6 +1963,7 @@ class MatchService:
             "game": game.name,
             "title": game.title,
             "title_key": game.description.title.key,
+            "variant": variant_named(game),
             "options": match.record().options,
             # the seed fixes every hidden card: only shown once a hidden-information game is over
             "seed": (match.initial.seed if game.has_chance and not match.hides_cards else None),

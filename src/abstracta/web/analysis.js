@@ -29,6 +29,7 @@ export const T = {
   get pasteBox() { return t("analysis.paste_box"); },
   get pasteLead() { return t("analysis.paste_lead"); },
   get valueWords() { return t("analysis.value_words"); },
+  gameOver: (result) => t("analysis.game_over", { result }),
   hintsUsed: (n) => t("analysis.hints_used", { n }),
   hintsBySeat: (list) => t("analysis.hints_by_seat", { list }),
   evalFor: (name) => t("analysis.eval_for", { name }),
@@ -256,7 +257,8 @@ function graphSvg(graph, seat, seats, lastPly, shownPly, onPick) {
 
 // ---------------------------------------------------------------------------- match page
 // The panel of the match page. `opts`: {id, getView, boardBox, seatName, stepTo(ply),
-// shownPly()}. Call update() after every draw of the page.
+// shownPly(), ended()}; ended(): how a game the rules did not end ended (a resignation, a
+// flag) in the page's words, else null. Call update() after every draw of the page.
 export function analysisPanel(opts) {
   addCss();
   const { id, boardBox, seatName } = opts;
@@ -367,6 +369,11 @@ export function analysisPanel(opts) {
       }
       if (pending !== null && (open || pending === "hint")) node.append(h("p", { class: "muted", id: "an-wait" }, T.thinking));
       if (error) node.append(h("p", { class: "error" }, refusal(error)));
+      // the last position of a game resigned or lost on time: the game is over, whatever the
+      // position's value (as `abstracta analyse --record` says first); it is still analysed,
+      // since the rules had not ended it
+      const ended = over && answer && answer.ply === view.ply && opts.ended ? opts.ended() : null;
+      if (ended) node.append(h("p", { id: "an-ended" }, T.gameOver(ended)));
       if (answer) node.append(evalBlock(answer, seat, seats, seatName));
       if (over && open && graph && graph.points.length) {
         node.append(graphSvg(graph, seat, seats, view.ply, shown, (ply) => opts.stepTo(ply)));

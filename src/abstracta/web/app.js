@@ -44,6 +44,9 @@ function seatNamer(seats, players, mine) {
 const seatWord = (seat) => t(seat.name_key, {}, seat.name);
 // A game's words from its description: the catalog's, else the English the API sent.
 const gameTitle = (g) => (g ? t(g.title_key, {}, g.title) : "");
+// A match's name: the game's, with the declared variant its options make where it has one
+// ("Fibonacci — Go start"; the server names it: view.variant, null at the game's defaults).
+const matchTitle = (title, variant) => (variant ? t("game.with_variant", { game: title, variant: t(variant.label_key, {}, variant.label) }) : title);
 const coloured = (seats) => !!(seats && seats.some((s) => s && s.name));
 
 // The result line of a match (a view, or a row of the list): `resigned` and `out_of_time` name the
@@ -209,7 +212,7 @@ async function homePage(app) {
     const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
     recent.append(h("h2", {}, t("home.continue")),
       h("ul", { class: "matches" }, ...rows.map((r) => h("li", {},
-        h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game), ` — ${t("count.moves", { n: r.turns })}, ${new Date(r.updated).toLocaleString(lang)}`))));
+        h("a", { href: `#/match/${r.id}` }, matchTitle(titles[r.game] || r.game, r.variant)), ` — ${t("count.moves", { n: r.turns })}, ${new Date(r.updated).toLocaleString(lang)}`))));
     recent.hidden = false;
   }).catch(() => { /* the list is a convenience */ });
   app.append(importBox());
@@ -249,8 +252,10 @@ async function matchesPage(app) {
   const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
   app.append(h("h1", {}, t("nav.matches")));
   const empty = h("p", { id: "no-games", hidden: rows.length > 0 }, t("matches.none"));
+  // nothing listed (none yet, or the last one deleted): the way to a game, not a dead end
+  const emptyGo = h("p", { id: "no-games-go", hidden: rows.length > 0 }, h("a", { href: "#/", class: "button primary" }, t("rules.see_games")));
   const err = h("p", { class: "error", hidden: true });
-  app.append(empty, err);
+  app.append(empty, emptyGo, err);
   // with many games, one game or the games still in play are found by narrowing the list
   const byGame = h("select", { id: "filter-game", "aria-label": t("matches.filter_game") });
   // the games offered are those listed: redrawn after a delete, so a game no longer held is
@@ -291,7 +296,7 @@ async function matchesPage(app) {
     // data-label: a phone shows each row as a card, each cell under its column's name (style.css)
     const label = (k) => ({ "data-label": t(`matches.col.${k}`) });
     const row = h("tr", { "data-id": r.id },
-      h("td", { class: "game" }, h("a", { href: `#/match/${r.id}` }, titles[r.game] || r.game)),
+      h("td", { class: "game" }, h("a", { href: `#/match/${r.id}` }, matchTitle(titles[r.game] || r.game, r.variant))),
       h("td", label("players"), who), h("td", { class: "muted", ...label("options") }, opts || "—"),
       h("td", { class: "yours", ...label("you_play") }, yours || t("matches.watching")), h("td", label("result"), result), h("td", label("moves"), moves),
       h("td", { class: "muted", ...label("last") }, new Date(r.updated).toLocaleString(lang)),
@@ -313,7 +318,7 @@ async function matchesPage(app) {
     body.replaceChildren(...chosen.slice(0, shown).map(rowOf));
     const narrowed = byGame.value || byStatus.value;
     count.textContent = narrowed ? t("matches.count_of", { n: chosen.length, all: kept.length }) : t("matches.count", { n: kept.length });
-    empty.hidden = kept.length > 0;
+    empty.hidden = emptyGo.hidden = kept.length > 0;
     filters.hidden = table.hidden = !kept.length;
     noMatch.hidden = !kept.length || chosen.length > 0;
     const left = chosen.length - shown;
@@ -347,7 +352,7 @@ async function watchedSection(app, titles, list) {
     const result = v.status === "over" ? resultLine(v, name) || t("matches.finished") : t("matches.in_play");
     const label = (c) => ({ "data-label": t(`matches.col.${c}`) });
     const row = h("tr", { "data-id": w.id },
-      h("td", { class: "game" }, h("a", { href: `#/match/${w.id}` }, titles[v.game] || v.game)),
+      h("td", { class: "game" }, h("a", { href: `#/match/${w.id}` }, matchTitle(titles[v.game] || v.game, v.variant))),
       h("td", label("players"), who), h("td", { class: "muted", ...label("options") }, optionWords(list.find((x) => x.name === v.game), v.options) || "—"),
       h("td", label("result"), result), h("td", label("moves"), `${v.ply}`),
       h("td", { class: "muted", ...label("watched") }, new Date(w.at).toLocaleString(lang)),
@@ -670,7 +675,7 @@ async function matchPage(app, id) {
   let withdrawn = false, declinedNote = ""; // takeback: did this page withdraw its own request
   stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close(); };
 
-  const title = t(view.title_key, {}, view.title);
+  const title = matchTitle(t(view.title_key, {}, view.title), view.variant);
   document.title = `${title} — abstracta`;
   const status = h("div", { class: "status", id: "status", "aria-live": "polite" });
   const banner = h("div", { class: "result", id: "result", hidden: true });
@@ -679,6 +684,10 @@ async function matchPage(app, id) {
     "aria-label": t("match.board"), "aria-describedby": "board-text" });
   const boardText = h("div", { class: "sr-only", id: "board-text", "aria-live": "polite" });
   const boardSay = h("div", { class: "sr-only", id: "board-say", "aria-live": "assertive" });
+  // a refused click answered at the board (a board module's ctx.note): the notes under the board
+  // are often below the fold on a phone; said aloud through board-say, so hidden from readers here
+  const boardNote = h("p", { class: "board-note", id: "board-note", hidden: true, "aria-hidden": "true" });
+  const note = (text) => { boardNote.textContent = text || ""; boardNote.hidden = !text; };
   let keyHandler = null;
   boardBox.addEventListener("keydown", (ev) => {
     if (keyHandler && keyHandler(ev)) { ev.preventDefault(); ev.stopPropagation(); }
@@ -705,12 +714,14 @@ async function matchPage(app, id) {
   // the analysis board (analysis.js): finished games, and hints against the computer
   const analysis = analysisPanel({ id, getView: () => view, boardBox, seatName, stepTo: (ply) => stepTo(ply),
     say: (text) => { boardSay.textContent = text; },
+    // the server's termination: a resignation or a flag ended it, not the rules
+    ended: () => (view.status === "over" && (view.termination === "resignation" || view.termination === "time") ? resultLine(view, seatName) : null),
     shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
     watching, status, banner, handover, takebackBox, invitesBox,
     h("div", { class: "play" },
-      h("div", { class: "left" }, boardBox, boardText, boardSay, controls, err, h("details", {}, h("summary", { class: "muted" }, t("match.position_text")), posText)),
+      h("div", { class: "left" }, boardBox, boardNote, boardText, boardSay, controls, err, h("details", {}, h("summary", { class: "muted" }, t("match.position_text")), posText)),
       h("aside", { class: "right" },
         legalWrap, entryForm,
         analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions, shareNote)));
@@ -1111,6 +1122,10 @@ async function matchPage(app, id) {
     endHeard = over;
     if (renderKey !== lastRenderKey) {
       lastRenderKey = renderKey;
+      // what was said of the board before ("the stone on b2 must capture again") described a
+      // position or a turn that has gone: said afresh, if at all, by the board drawn now
+      boardSay.textContent = "";
+      note("");
       boardBox.replaceChildren();
       controls.replaceChildren();
       keyHandler = null;
@@ -1128,7 +1143,9 @@ async function matchPage(app, id) {
             palette: view.board || {}, seats: view.seats || [], seatName,
             ended, // the end of the match ({result, termination, text}; a resignation too), or null
             onKey: (fn) => { keyHandler = fn; }, // fn(KeyboardEvent) -> true when it used the key
-            say: (text) => { boardSay.textContent = text; }, // spoken at once by screen readers
+            say: (text) => { boardSay.textContent = text; note(""); }, // spoken at once by screen readers
+            // why a click did nothing, in the view's words: shown at the board and spoken
+            note: (text) => { boardSay.textContent = text; note(text); },
             refresh: () => { if (mod.describe) boardText.textContent = mod.describe(struct, ctx); },
           };
           mod.render(boardBox, ctx);

@@ -235,8 +235,9 @@ export function render(box, ctx) {
     const [cx, cy] = at.get(p.id);
     const hit = el("circle", { cx, cy, r: S * 0.48, class: "fan-hit", "data-point": p.id, "data-cell": p.id }, svg);
     if (!ctx.interactive) continue;
-    // a click elsewhere cancels a selection or a pending choice
-    const listens = byFrom.has(p.id) || dests.has(p.id) || takes.has(p.id) || ui.sel || ui.pending;
+    // a click elsewhere cancels a selection or a pending choice; on a stone that cannot move it
+    // says so (click)
+    const listens = byFrom.has(p.id) || dests.has(p.id) || takes.has(p.id) || ui.sel || ui.pending || stones.get(p.id) !== null;
     if (byFrom.has(p.id) || dests.has(p.id) || takes.has(p.id)) hit.classList.add("clickable");
     if (dests.has(p.id)) { // preview what the step would take
       hit.addEventListener("mouseenter", () => mark(dests.get(p.id), true));
@@ -273,15 +274,23 @@ export function render(box, ctx) {
       }
       return;
     }
+    // why nothing happens, at the board where the player looks (a plug-in shell without
+    // ctx.note says it only)
+    const refuse = (text) => (ctx.note || ctx.say)(text);
     if (chainStone) { // the capturing stone must go on (or the turn ends)
-      if (ctx.interactive) ctx.say(t("fanorona.board.must_go_on", { point: chainStone }));
+      if (ctx.interactive) refuse(t("fanorona.board.must_go_on", { point: chainStone }));
       return;
     }
     const was = ui.sel;
     ui.sel = byFrom.has(p) && ui.sel !== p ? p : null;
     if (ui.sel) ctx.say(t("fanorona.board.selected", { point: ui.sel, moves: movesWords(byFrom.get(ui.sel)) }));
     else if (was) ctx.say(t("fanorona.board.selection_cancelled"));
-    else if (stones.get(p) !== null && stones.get(p) !== undefined && byFrom.size) ctx.say(t("fanorona.board.cannot_move", { point: p }));
+    else if (stones.get(p) !== null && stones.get(p) !== undefined && byFrom.size) {
+      // the view's legal moves start elsewhere; while one captures, the view's phase says why
+      const why = choices.phase === "capture" ? ` ${t("fanorona.board.compulsory_note")}` : "";
+      refuse(t("fanorona.board.cannot_move", { point: p }) + why);
+      return; // nothing to draw again: the note stays
+    }
     redraw();
   }
   function cancel() {

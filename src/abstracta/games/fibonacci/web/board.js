@@ -188,6 +188,7 @@ export function render(box, ctx) {
     box.replaceChildren(); ctx.controls.replaceChildren(); render(box, ctx);
   };
   const send = (action, step) => { pending = step; ctx.play(action); };
+  const nothingHere = (id) => t("fibonacci.board.nothing_here", { cell: id, hint: ui.sel ? t("fibonacci.board.pick_dest", { cell: ui.sel }) : t("fibonacci.board.pick_piece") });
   const click = (id) => {
     finishAnimations();
     cursor = id;
@@ -225,6 +226,10 @@ export function render(box, ctx) {
     if (moves.has(c.id) || dests.has(c.id) || places.has(c.id)) {
       g.classList.add("clickable");
       g.addEventListener("click", () => click(c.id));
+    } else if (ctx.interactive) {
+      // a cell the view lists no action for: why nothing happens, at the board where the player
+      // looks (ctx.note; a shell without it: said only), as Enter says it
+      g.addEventListener("click", () => { cursor = c.id; (ctx.note || ctx.say)(nothingHere(c.id)); });
     }
   }
 
@@ -346,7 +351,7 @@ export function render(box, ctx) {
     if (k === "Enter" || k === " ") {
       if (!ctx.interactive) { ctx.say && ctx.say(st.over ? t("board.over") : t("board.not_your_move")); return true; }
       if (!click(cursor)) {
-        ctx.say && ctx.say(t("fibonacci.board.nothing_here", { cell: cursor, hint: ui.sel ? t("fibonacci.board.pick_dest", { cell: ui.sel }) : t("fibonacci.board.pick_piece") }));
+        ctx.say && ctx.say(nothingHere(cursor));
       }
       return true;
     }

@@ -252,6 +252,8 @@ export function render(box, ctx) {
     if (interactive && (t || placeAt.has(c.id) || (pieces.has(c.id) && choices.kind !== "continue"))) {
       g.classList.add("clickable");
       g.addEventListener("click", () => { cursor = { x: c.x, y: c.y }; placeCursor(); pick(c.id); });
+    } else if (interactive) {
+      g.addEventListener("click", () => pick(c.id)); // says why nothing happens (pick)
     }
   }
 
@@ -319,7 +321,8 @@ export function render(box, ctx) {
       ctx.say(ui.sel ? t("slide-checkers.board.selected", { square: id, moves: pieceWords(pieces.get(id)) }) : t("slide-checkers.board.deselected", { square: id }));
       return;
     }
-    ctx.say(selected ? t("slide-checkers.board.unreachable", { square: id }) : t("slide-checkers.board.no_move_from", { square: id }));
+    // why nothing happens, at the board where the player looks (ctx.note; a shell without it: said only)
+    (ctx.note || ctx.say)(selected ? t("slide-checkers.board.unreachable", { square: id }) : t("slide-checkers.board.no_move_from", { square: id }));
   }
 
   function send(o) {

@@ -1,0 +1,140 @@
+"""A designer's look at the pages: a variant named in headings and in Your games, the way back
+from an empty Your games, the analysis of a resigned game saying the game is over, the
+evaluation's words, the screen reader's words of a situation that ended, and a refused click
+answered where the player looks."""
+
+from __future__ import annotations
+
+import json
+
+from httputil import TOKENS, post_json
+
+FANORONA_EXAMPLE_3 = "...B...../........./..W.BB.../...B...../........B W"  # fanorona.md §6 example 3
+
+
+def import_start(page, server, game: str, start: str | None = None, options=None) -> str:
+    """A match of two people on this page from ``start``, shown when a person is to move."""
+    record = {"format": "abstracta-record", "version": 1, "game": game, "options": options or {},
+              "seed": None, "start": start, "players": [], "moves": []}
+    view = post_json(f"{server.url}/api/matches/import", {"record": record, "seats": None})
+    page.goto(f"{server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
+    return view["id"]
+
+
+def test_a_variant_is_named_in_the_heading_and_in_your_games(browser, live_server):
+    # a Fibonacci Go game was headed and listed "Fibonacci", as a standard one
+    url = live_server.url
+    go = post_json(f"{url}/api/matches", {"game": "fibonacci", "options": {"variant": "go"}, "seats": ["human", "human"]})
+    standard = post_json(f"{url}/api/matches", {"game": "fibonacci", "seats": ["human", "human"]})
+    context = browser.new_context_without_tokens(viewport={"width": 1280, "height": 800})
+    tokens = {i: {str(s): t for s, t in TOKENS[i].items()} for i in (go["id"], standard["id"])}
+    context.add_init_script(f"localStorage.setItem('abstracta.tokens', {json.dumps(json.dumps(tokens))})")
+    page = context.new_page()
+    page.goto(f"{url}/#/match/{go['id']}")
+    page.wait_for_selector("svg")
+    assert page.locator("h1").inner_text() == "Fibonacci — Go start"
+    assert page.title() == "Fibonacci — Go start — abstracta"
+    page.goto(f"{url}/#/match/{standard['id']}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.id === " + json.dumps(standard["id"]))
+    assert page.locator("h1").inner_text() == "Fibonacci"
+    page.goto(f"{url}/#/matches")
+    page.locator("#match-list").wait_for()
+    assert page.locator(f"tr[data-id='{go['id']}'] td.game").inner_text() == "Fibonacci — Go start"
+    assert page.locator(f"tr[data-id='{standard['id']}'] td.game").inner_text() == "Fibonacci"
+    # in Finnish, the variant's Finnish name
+    page.click("#lang button[data-lang='fi']")
+    page.wait_for_function(f"() => document.querySelector(\"tr[data-id='{go['id']}'] td.game\") && "
+                           f"document.querySelector(\"tr[data-id='{go['id']}'] td.game\").innerText === 'Fibonacci — Go-aloitus'")
+    context.close()
+
+
+def test_an_empty_your_games_links_back_to_the_games(browser, live_server):
+    context = browser.new_context_without_tokens(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/#/matches")
+    page.locator("#no-games").wait_for(state="visible")
+    link = page.locator("#no-games-go a")
+    assert link.is_visible() and link.inner_text() == "See the games"
+    link.click()
+    page.wait_for_selector(".cards .card")
+    assert page.evaluate("location.hash") == "#/"
+    context.close()
+
+
+def test_the_analysis_of_a_resigned_game_says_the_game_is_over(page, live_server):
+    # the last position of a resigned game showed its evaluation as if play went on; as
+    # `abstracta analyse --record` does, the page first says how the game ended
+    url = live_server.url
+    view = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"}, "seats": ["human", "human"]})
+    post_json(f"{url}/api/matches/{view['id']}/actions", {"action": view["legal"][0], "ply": 0})
+    post_json(f"{url}/api/matches/{view['id']}/resign", {"seat": 1})
+    page.add_init_script("window.abstractaAnalysisScale = 0.05;")
+    page.goto(f"{url}/#/match/{view['id']}")
+    page.click("#analyse")
+    page.wait_for_selector("#an-number")
+    assert page.locator("#an-ended").inner_text() == (
+        "Game over: Black resigned — White wins. The evaluation below is of this position as the rules "
+        "left it, as if play had gone on.")
+    # a position before the end: no such words
+    page.click("#step-back")
+    page.wait_for_function("() => document.querySelector('.an-result') && document.querySelector('.an-result').dataset.ply === '0'")
+    assert page.locator("#an-ended").count() == 0
+
+
+def test_the_evaluations_words_count_actions(page, live_server):
+    # "#3 a win in 3 moves": the search counts actions, both sides', a turn may have several
+    url = live_server.url
+    view = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"}, "seats": ["human", "human"]})
+    post_json(f"{url}/api/matches/{view['id']}/resign", {"seat": 0})
+    page.add_init_script("window.abstractaAnalysisScale = 0.05;")
+    page.goto(f"{url}/#/match/{view['id']}")
+    page.click("#analyse")
+    page.wait_for_selector("#an-scale")
+    assert page.locator("#an-scale").inner_text() == (
+        "Evaluation: +1 is a won game, −1 a lost one, 0 even; #3 a win 3 actions from here, counting "
+        "both sides' actions (a turn may be several), #-3 a loss 3 actions from here.")
+
+
+def test_the_screen_readers_words_go_when_the_chain_ends(page, live_server):
+    import_start(page, live_server, "fanorona", FANORONA_EXAMPLE_3)
+    page.click("[data-point='c3']")
+    page.click("[data-point='d3']")  # c3-d3A: the chain goes on from d3
+    page.wait_for_function("() => window.abstractaView.ply === 1")
+    page.click("[data-point='a1']")
+    say = page.locator("#board-say")
+    assert say.text_content() == "The stone on d3 must capture again, or end the turn (E)."
+    page.click("#end-turn")
+    page.wait_for_function("() => window.abstractaView.ply === 2")
+    assert say.text_content() == ""
+
+
+def test_a_click_on_a_stone_that_cannot_move_is_answered_by_the_board(page, live_server):
+    # the click did nothing and said nothing, and the note under the board is often out of sight
+    # on a phone: a short line at the board says why, from the view's legal moves and words
+    page.set_viewport_size({"width": 390, "height": 640})
+    import_start(page, live_server, "fanorona")
+    note = page.locator("#board-note")
+    assert not note.is_visible()
+    page.click("[data-point='a1']")
+    expected = "The stone on a1 cannot move now. Capturing is compulsory: pick a stone that can capture."
+    assert note.inner_text() == expected
+    assert page.locator("#board-say").text_content() == expected
+    box, board = note.bounding_box(), page.locator("#board").bounding_box()
+    assert box["y"] + box["height"] <= 640 and box["y"] >= board["y"]  # in sight, by the board
+    page.click("[data-point='d2']")  # a stone that can move: the note goes
+    assert not note.is_visible()
+
+
+def test_a_click_on_a_slide_checkers_square_without_a_move_is_answered(page, live_server):
+    import_start(page, live_server, "slide-checkers", "Bf4,Bl12,Ge4 M G")
+    page.wait_for_selector("svg.sc-board")
+    page.click("[data-square='a1']")
+    assert page.locator("#board-note").inner_text() == "No move starts on a1."
+
+
+def test_a_click_on_a_fibonacci_cell_without_a_move_is_answered(page, live_server):
+    import_start(page, live_server, "fibonacci")
+    page.wait_for_selector("[data-cell='a6']")
+    page.click("[data-cell='a6']")  # Red's core: no move of the view starts there
+    assert page.locator("#board-note").inner_text() == "a6: nothing to do here. Pick one of your attackers or supports."
