@@ -478,7 +478,7 @@ class MoveListTurn(BaseModel):
     to: int = Field(description="the ply after it")
     moves: list[str] = Field(description="its text, entry by entry, as the game writes a turn for a person "
                                          "(Game.format_turn: 'b4-c5W', 'end' for a capture chain, 'b2+i8' or "
-                                         "'a1' for a Nibble turn)")
+                                         "'a1' for a turn written whole)")
     plies: list[int] = Field(description="per entry of 'moves', the ply after it (where a click on it goes): "
                                          "an entry per action is a step of its own; an entry that writes the "
                                          "whole turn goes to its end")
@@ -535,7 +535,7 @@ class MatchView(BaseModel):
                                     "a placement phase), else one more at every change of seat")
     record_moves: list[str] = Field(description="the record's move list (whole turns for some games)")
     move_list: list[MoveListTurn] = Field(description="the turns played as a person reads them, as "
-                                          "'abstracta replay' prints them (Nibble's one-disc turn 'a1', "
+                                          "'abstracta replay' prints them (a turn written whole: 'a1', "
                                           "where 'moves' has 'a1', 'end'), each with the plies its entries "
                                           "step to: the web app's move list")
     result: list[float] | None = Field(description="per seat +1 win, -1 loss, 0 draw; null while running")

@@ -45,7 +45,7 @@ const seatWord = (seat) => t(seat.name_key, {}, seat.name);
 // A game's words from its description: the catalog's, else the English the API sent.
 const gameTitle = (g) => (g ? t(g.title_key, {}, g.title) : "");
 // A match's name: the game's, with the declared variant its options make where it has one
-// ("Fibonacci — Go start"; the server names it: view.variant, null at the game's defaults).
+// ("Game — Variant"; the server names it: view.variant, null at the game's defaults).
 const matchTitle = (title, variant) => (variant ? t("game.with_variant", { game: title, variant: t(variant.label_key, {}, variant.label) }) : title);
 const coloured = (seats) => !!(seats && seats.some((s) => s && s.name));
 
@@ -94,7 +94,7 @@ function turnOfPly(numbers, ply) {
 }
 
 // What a replay's status says was played up to `ply`, as the move list writes it: the list's
-// entries that end there (Nibble's "b2+i8", whose last action is "end"), else the action (a step
+// entries that end there (a turn written whole as "b2+i8", whose last action is "end"), else the action (a step
 // inside a turn the list writes whole).
 function movedAt(view, ply) {
   const turn = view.move_list.find((x) => ply > x.from && ply <= x.to);
@@ -1185,7 +1185,7 @@ async function matchPage(app, id) {
     entry.placeholder = interactive && view.legal.length ? t("match.type_eg", { move: view.legal[0] }) : t("match.type");
 
     // move list: one entry per turn, written by the server as the terminal's replay writes it
-    // (view.move_list: Game.format_turn, Nibble's "b2+i8" and "a1"); each entry a step of the
+    // (view.move_list: Game.format_turn, a turn written whole as "b2+i8" or "a1"); each entry a step of the
     // replay to the ply the server gives (an entry that writes the whole turn: its end), and
     // marked while the shown ply is one it covers. Numbered as the board numbers turns (none
     // before the first: placements)
