@@ -339,13 +339,13 @@ class Match:
         cached = getattr(self, "_record_cache", None)
         if cached is not None and cached[0] == key:
             return cached[1]
-        # the move list is the notation as played unless the game writes its records its own
-        # way (whole turns): no replay per revision then
-        plain = type(self.game).format_moves is Game.format_moves
+        # the move list is the notation as played unless the game declares that it writes
+        # whole turns (Game.format_moves then): no replay per revision for the others
+        whole = self.game.description.whole_turn_notation
         record = Record.from_play(self.game, self.initial, self.actions, players=self.players,
                                   tags=self.tags, start=self.start, termination=self.termination,
                                   result=self.result, final=self.state,
-                                  moves=self.strings if plain else None)
+                                  moves=None if whole else self.strings)
         self._record_cache = (key, record)
         return record
 
