@@ -130,50 +130,6 @@ def test_canonical_turn_sorts_a_take_and_keeps_a_turn_it_cannot_reorder():
     assert fanorona.canonical_turn(s, first) == first
 
 
-def test_the_move_box_reads_the_other_case_as_the_terminal_does(client):
-    # the web app's move box and `abstracta play` both reach the game's string_to_action
-    view = client.post("/api/matches", json={"game": "fanorona", "options": {"size": "dimy"},
-                                             "seats": ["human", "human"]}).json()
-    done = client.post(f"/api/matches/{view['id']}/actions", json={"action": "D3-C3w", "ply": 0})
-    assert done.status_code == 200, done.text
-    assert done.json()["moves"] == ["d3-c3W"]
-    view = client.post("/api/matches", json={"game": "nibble", "options": {"seed": "1", "first_player": "0"},
-                                             "seats": ["human", "human"]}).json()
-    done = client.post(f"/api/matches/{view['id']}/actions", json={"action": "A1+A9", "ply": 0})
-    assert done.status_code == 200, done.text
-    assert done.json()["record_moves"] == ["a1+a9"], done.json()["moves"]
-
-
-def _go_record_to_turn(last_turn: int) -> tuple[dict, list[int]]:
-    """A Fibonacci Go game (random play, seed 1) of the 26 placements and the turns before
-    ``last_turn``, and the turn number (fibonacci.md §9.3: movement starts at t=1) of each action."""
-    game = abstracta.load_game("fibonacci", variant="go")
-    initial = game.new_initial_state()
-    state, actions, numbers, rng = initial.clone(), [], [], random.Random(1)
-    while state.to_struct(None)["board"]["t"] < last_turn:
-        numbers.append(state.to_struct(None)["board"]["t"])
-        actions.append(rng.choice(state.legal_actions()))
-        state.apply_action(actions[-1])
-    return abstracta.Record.from_play(game, initial, actions, players=["human", "human"]).to_dict(), numbers
-
-
-def test_the_turns_of_the_view_are_the_rules_turns(client):
-    # Fibonacci Go: the 26 placements are no turns (§9.3), so the move list numbered them and
-    # said "38." beside a board saying "Turn 13"; the view numbers each action as the rules do
-    record, numbers = _go_record_to_turn(13)
-    assert numbers[:26] == [0] * 26 and numbers[26] == 1 and numbers[-1] == 12
-    view = client.post("/api/matches/import", json={"record": record}).json()
-    assert view["turn_numbers"] == numbers
-    assert view["struct"]["board"]["t"] == 13
-    listed = client.get("/api/matches").json()
-    assert [(m["id"], m["turns"]) for m in listed] == [(view["id"], 12)]
-    # a game without turn numbers of its own: a turn is a seat's actions in a row
-    record = {"game": "fanorona", "start": "...B...../........./..W.BB.../...B...../........B W",
-              "moves": ["c3-d3A", "d3-d4W"]}
-    view = client.post("/api/matches/import", json={"record": record}).json()
-    assert view["turn_numbers"] == [1, 1]
-
-
 class LastTakeFirst:
     """A computer that takes a turn's discs in the reverse of the canonical order (the last legal
     take first), as a search's tie-break may: ``end`` only when nothing else is legal."""
@@ -225,3 +181,47 @@ def test_the_servers_computer_plays_its_take_in_canonical_order(client, monkeypa
     service.evict(view["id"])
     again = client.get(f"/api/matches/{view['id']}").json()
     assert (again["moves"], again["position"]) == (turned["moves"], turned["position"])
+
+
+def test_the_move_box_reads_the_other_case_as_the_terminal_does(client):
+    # the web app's move box and `abstracta play` both reach the game's string_to_action
+    view = client.post("/api/matches", json={"game": "fanorona", "options": {"size": "dimy"},
+                                             "seats": ["human", "human"]}).json()
+    done = client.post(f"/api/matches/{view['id']}/actions", json={"action": "D3-C3w", "ply": 0})
+    assert done.status_code == 200, done.text
+    assert done.json()["moves"] == ["d3-c3W"]
+    view = client.post("/api/matches", json={"game": "nibble", "options": {"seed": "1", "first_player": "0"},
+                                             "seats": ["human", "human"]}).json()
+    done = client.post(f"/api/matches/{view['id']}/actions", json={"action": "A1+A9", "ply": 0})
+    assert done.status_code == 200, done.text
+    assert done.json()["record_moves"] == ["a1+a9"], done.json()["moves"]
+
+
+def _go_record_to_turn(last_turn: int) -> tuple[dict, list[int]]:
+    """A Fibonacci Go game (random play, seed 1) of the 26 placements and the turns before
+    ``last_turn``, and the turn number (fibonacci.md §9.3: movement starts at t=1) of each action."""
+    game = abstracta.load_game("fibonacci", variant="go")
+    initial = game.new_initial_state()
+    state, actions, numbers, rng = initial.clone(), [], [], random.Random(1)
+    while state.to_struct(None)["board"]["t"] < last_turn:
+        numbers.append(state.to_struct(None)["board"]["t"])
+        actions.append(rng.choice(state.legal_actions()))
+        state.apply_action(actions[-1])
+    return abstracta.Record.from_play(game, initial, actions, players=["human", "human"]).to_dict(), numbers
+
+
+def test_the_turns_of_the_view_are_the_rules_turns(client):
+    # Fibonacci Go: the 26 placements are no turns (§9.3), so the move list numbered them and
+    # said "38." beside a board saying "Turn 13"; the view numbers each action as the rules do
+    record, numbers = _go_record_to_turn(13)
+    assert numbers[:26] == [0] * 26 and numbers[26] == 1 and numbers[-1] == 12
+    view = client.post("/api/matches/import", json={"record": record}).json()
+    assert view["turn_numbers"] == numbers
+    assert view["struct"]["board"]["t"] == 13
+    listed = client.get("/api/matches").json()
+    assert [(m["id"], m["turns"]) for m in listed] == [(view["id"], 12)]
+    # a game without turn numbers of its own: a turn is a seat's actions in a row
+    record = {"game": "fanorona", "start": "...B...../........./..W.BB.../...B...../........B W",
+              "moves": ["c3-d3A", "d3-d4W"]}
+    view = client.post("/api/matches/import", json={"record": record}).json()
+    assert view["turn_numbers"] == [1, 1]

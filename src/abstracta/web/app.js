@@ -538,7 +538,7 @@ async function joinPage(app, code) {
   const facts = [];
   if (view) {
     // moves as a player counts them: turns, numbered as the move list and "Your games" number
-    // them (view.moves has an entry per action: Nibble's i9, end is one move)
+    // them (view.moves has an entry per action: a turn of one take and its end is one move)
     const turns = view.turn_numbers.reduce((most, n) => Math.max(most, n), 0);
     facts.push(["join-played", view.status === "over" ? t("match.over_note") : turns ? t("join.played", { n: turns }) : t("join.none_played")]);
     if (view.clock) facts.push(["join-clock", t("join.clock", { control: controlWords(view.clock.control) })]);
