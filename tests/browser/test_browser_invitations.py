@@ -351,3 +351,23 @@ def test_a_flag_falls_and_the_page_claims_it(browser, live_server, shots):
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_join_page_counts_the_turns_played_not_the_actions(page, live_server):
+    # "N moves played so far" counted the view's actions: Nibble's i9, end and a1, a9 (two turns,
+    # 1. i9 2. a1+a9 in the move list) read "4 moves"; it counts turns, as "Your games" does
+    record = {"game": "nibble", "options": {"first_player": 0}, "seed": 1, "moves": ["i9", "end", "a1+a9"]}
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": record, "seats": ["human", "human"], "take": [0]})
+    assert (view["ply"], [t["moves"] for t in view["move_list"]]) == (4, [["i9"], ["a1+a9"]])
+    page.goto(f"{live_server.url}/#/join/{view['invites'][0]['code']}")
+    page.locator("#take-seat").wait_for()
+    assert page.locator("#join-played").inner_text() == "2 moves played so far."
+    page.click("#lang button[data-lang='fi']")
+    page.wait_for_function("() => (document.getElementById('join-played') || {}).textContent === "
+                           "'Tähän mennessä pelattu 2 siirtoa.'")
+    page.click("#lang button[data-lang='en']")
+    # a new game: none yet
+    fresh = post_json(f"{live_server.url}/api/matches", {"game": "nibble", "seats": ["human", "human"], "take": [0]})
+    page.goto(f"{live_server.url}/#/join/{fresh['invites'][0]['code']}")
+    page.locator("#take-seat").wait_for()
+    assert page.locator("#join-played").inner_text() == "No move played yet."

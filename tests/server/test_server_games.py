@@ -130,6 +130,59 @@ def test_canonical_turn_sorts_a_take_and_keeps_a_turn_it_cannot_reorder():
     assert fanorona.canonical_turn(s, first) == first
 
 
+class LastTakeFirst:
+    """A computer that takes a turn's discs in the reverse of the canonical order (the last legal
+    take first), as a search's tie-break may: ``end`` only when nothing else is legal."""
+
+    def step(self, state):
+        texts = state.legal_action_strings()
+        takes = [t for t in texts if t != "end"]
+        return state.string_to_action(takes[-1] if takes else "end")
+
+
+def test_the_servers_computer_plays_its_take_in_canonical_order(client, monkeypatch):
+    # the server's bot jobs played the bot's actions as it found them: a computer taking c1 then
+    # a1 was stored, listed and recorded as "c1, a1" where play, match and the spec write the
+    # turn a1+c1 (nibble.md §4). Its turn ends in the same position, written in canonical order
+    from apiutil import wait_for
+
+    import abstracta.server.botjobs as botjobs
+    from abstracta.core.game import action_strings
+
+    monkeypatch.setattr(botjobs, "make_bot", lambda spec, game, seed=None: LastTakeFirst())
+    game = abstracta.load_game("nibble")
+    service = client.app.state.service
+
+    # a winning take (§5): the computer holds 7 red and takes a1 and c1
+    record = {"game": "nibble", "start": TWO_FOR_THE_COMPUTER, "moves": []}
+    view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "level:1"]}).json()
+    client.post(f"/api/matches/{view['id']}/actions", json={"turn": "b2", "ply": 0})
+    over = wait_for(client, view["id"], lambda v: v["status"] == "over")
+    assert over["moves"] == ["b2", "a1", "c1"] and over["record_moves"] == ["b2", "a1+c1"]
+    assert over["move_list"][-1]["moves"] == ["a1+c1"] and over["result"] == [-1.0, 1.0]
+
+    # the first turn of a game (seat 0 the computer: i9, then i1); the position is the one the
+    # computer's own order reached, also when the match is read back from the store
+    first = {"seed": "1", "first_player": "0"}
+    start = abstracta.load_game("nibble", **first).new_initial_state()
+    own, state = [], start.clone()
+    while state.current_player() == 0:
+        own.append(LastTakeFirst().step(state))
+        state.apply_action(own[-1])
+    canonical = game.canonical_turn(start, own)
+    assert canonical != own and sorted(canonical) == sorted(own)
+    view = client.post("/api/matches", json={"game": "nibble", "options": first,
+                                             "seats": ["level:1", "human"]}).json()
+    turned = wait_for(client, view["id"], lambda v: v["to_move"] == 1)
+    texts = game.format_moves(start, canonical)
+    assert turned["moves"] == action_strings(start, canonical) and turned["movers"] == [0] * len(own)
+    assert turned["record_moves"] == texts and len(texts) == 1 and "+" in texts[0]
+    assert turned["position"] == state.to_text() and turned["move_list"][0]["moves"] == texts
+    service.evict(view["id"])
+    again = client.get(f"/api/matches/{view['id']}").json()
+    assert (again["moves"], again["position"]) == (turned["moves"], turned["position"])
+
+
 def test_the_move_box_reads_the_other_case_as_the_terminal_does(client):
     # the web app's move box and `abstracta play` both reach the game's string_to_action
     view = client.post("/api/matches", json={"game": "fanorona", "options": {"size": "dimy"},

@@ -309,3 +309,43 @@ def test_a_move_list_written_before_a_takeback_is_not_reused_for_other_moves():
     for action in other:
         again.play(action)
     assert listed(again) == turn_texts(initial, other)
+
+
+def test_a_record_is_written_by_the_games_hook_where_its_description_declares_whole_turns():
+    # the service read the record's moves from the notation as played unless the game's class
+    # overrode Game.format_moves (a comparison with the base class, which DESIGN rules out): an
+    # instance that declares no whole-turn notation was replayed through the hook at every
+    # revision; one that declares it is written by the hook (Nibble's a1+a9)
+    from toy_nim import NimGame
+
+    from abstracta.core.description import describe_basic
+    from abstracta.server.matches import Match
+
+    class OwnRecords(NimGame):
+        """Toy Nim that writes a whole-turn record only where an option declares it."""
+
+        written = 0
+
+        def describe(self):
+            return describe_basic(self, title="Toy Nim", whole_turn_notation=self.options["stones"] == 5)
+
+        def format_moves(self, initial, actions):
+            OwnRecords.written += 1
+            if not self.description.whole_turn_notation:
+                return super().format_moves(initial, actions)
+            return ["+".join(initial.action_to_string(a) for a in actions)]
+
+    for stones, moves, written in ((7, ["3", "1", "2"], 0), (5, ["1+2"], 1)):
+        OwnRecords.written = 0
+        game = OwnRecords(stones=stones)
+        initial = game.new_initial_state()
+        match = Match("m", game, initial, initial.clone(), [], ["human", "human"])
+        for text in moves[0].split("+") if "+" in moves[0] else moves:
+            match.play(match.state.string_to_action(text))
+        assert match.record().moves == moves and OwnRecords.written == written, stones
+    nibble = abstracta.load_game("nibble", **SEED1)
+    initial = nibble.new_initial_state()
+    match = Match("n", nibble, initial, initial.clone(), [], ["human", "human"])
+    for text in ("i9", "end", "a1", "a9"):
+        match.play(match.state.string_to_action(text))
+    assert match.strings == ["i9", "end", "a1", "a9"] and match.record().moves == ["i9", "end", "a1+a9"]

@@ -366,7 +366,9 @@ class GameDescription:
         chance: randomness in the rules of this instance (then games take the ``seed`` option).
         hidden_information: players see different things in this instance.
         whole_turn_notation: the game writes a whole turn of several actions as one string
-            (``Game.parse_move``, ``Game.turn_strings``; e.g. Nibble's ``a1+a9``).
+            (``Game.parse_move``, ``Game.turn_strings``, ``Game.format_moves``; e.g. Nibble's
+            ``a1+a9``). A game whose records are not one string per action declares it: the
+            server writes the others' records from the action strings as played.
         evaluator: heuristic value of a running position for a player, in [-1, 1]; ``None``
             when the game has none (searches then play on results alone).
         levels: the search of each strength level 1..6 for this instance.

@@ -149,7 +149,9 @@ class Game(ABC):
 
     def format_moves(self, initial: "State", actions: Sequence[int]) -> list[str]:
         """The record's move list for ``actions`` played from ``initial`` (default: one string
-        per action; games with a whole-turn notation write whole turns)."""
+        per action; games with a whole-turn notation write whole turns). A game that writes
+        its records otherwise than one string per action declares ``whole_turn_notation``: the
+        server writes the others' records from the notation as played, without asking this."""
         return action_strings(initial, actions)
 
     def format_turn(self, state: "State", actions: Sequence[int]) -> list[str]:

@@ -661,7 +661,8 @@ class Positions(BaseModel):
     viewer: int | None = Field(description="whose eyes (as the view's viewer; null: a spectator's)")
     from_: int = Field(alias="from", description="the first ply of this page")
     to: int = Field(description="the last ply of this page (included)")
-    moves: list[str] = Field(description="every move of the game")
+    moves: list[str] = Field(description="every action of the game, as the view's 'moves' (the turns as a "
+                                         "person reads them: the 'move_list' of the view of the same revision)")
     positions: list[str] = Field(description="position text after each ply of the page; index 0 = ply 'from'")
     structs: list[dict[str, Any]] = Field(description="the structured view after each ply of the page; index 0 = ply 'from'")
 

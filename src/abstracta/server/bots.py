@@ -4,7 +4,8 @@ The jobs themselves (what a worker is sent and runs, the lanes, cancellation, Ra
 :mod:`abstracta.server.botjobs`. :func:`choose_action` answers one move from a whole record
 (tests and tools; the server never sends a record with a seed to a worker). In a game whose turn is written as one set
 (``whole_turn_notation``: Nibble's ``a1+c1``) the bot's whole turn is played in the game's canonical
-order.
+order. The server's jobs answer one action each, as the bot finds them; the match service puts a
+computer's finished turn in that order (``MatchService._canonical_turn``).
 """
 
 from __future__ import annotations

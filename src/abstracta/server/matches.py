@@ -339,15 +339,32 @@ class Match:
         cached = getattr(self, "_record_cache", None)
         if cached is not None and cached[0] == key:
             return cached[1]
-        # the move list is the notation as played unless the game writes its records its own
-        # way (whole turns): no replay per revision then
-        plain = type(self.game).format_moves is Game.format_moves
+        # the move list is the notation as played unless the game declares that it writes
+        # whole turns (Game.format_moves then): no replay per revision for the others
+        whole = self.game.description.whole_turn_notation
         record = Record.from_play(self.game, self.initial, self.actions, players=self.players,
                                   tags=self.tags, start=self.start, termination=self.termination,
                                   result=self.result, final=self.state,
-                                  moves=self.strings if plain else None)
+                                  moves=None if whole else self.strings)
         self._record_cache = (key, record)
         return record
+
+    def reorder_turn(self, first: int, before: State, turn: list[int]) -> None:
+        """Play ``turn`` from ``before`` (the state after ``first`` actions, not changed) in place
+        of the actions from ``first`` on: the same turn in another order that ends in the same
+        position (:meth:`Game.canonical_turn`), played by the same seat."""
+        state = before.clone()
+        strings, own = [], []
+        for action in turn:
+            strings.append(state.action_to_string(action))
+            own.append(state.turn_number())
+            state.apply_action(action)
+        self.actions[first:] = turn
+        self.strings[first:] = strings
+        if self.own_turns is not None:
+            self.own_turns[first:] = own
+        self.state = state
+        self.__dict__.pop("_record_cache", None)
 
     def state_at(self, ply: int) -> State:
         state = self.initial.clone()
@@ -695,7 +712,8 @@ class MatchService:
         self.store.commit(trial.id, old.revision, status="over" if trial.over else "playing",
                           plies=trial.ply, turns=self._turns_played(trial), keep=keep,
                           add=[(p + 1, trial.strings[p]) for p in range(keep, trial.ply)] if record_json is None else [],
-                          record_json=record_json, live=live if live != old.live.to_json() else None)
+                          record_json=record_json, live=live if live != old.live.to_json() else None,
+                          before=old.ply)
 
     @staticmethod
     def _base_record(match: Match) -> Record:
@@ -1527,6 +1545,7 @@ class MatchService:
             else:
                 self.bot_errors.pop(match_id, None)
             trial.play(action)
+            self._canonical_turn(trial)
             self._finish_if_over(trial)
             self._after_actions(trial, time.time())
             try:
@@ -1542,6 +1561,27 @@ class MatchService:
                 retry.start()
                 return
             self._schedule_bot(match)
+
+    def _canonical_turn(self, match: Match) -> None:
+        """Once the computer's last action ends its turn, that turn in the game's canonical
+        order (:meth:`Game.canonical_turn`), in a game that declares a whole-turn notation: a
+        bot takes a turn's discs in its own order (c1, then a1), which the move list and the
+        record would write take by take, where ``play`` and ``match`` write the turn as the
+        spec does (Nibble's ``a1+c1``). The bot plays as it found its moves, one job per action;
+        only the order stored changes, and the turn ends in the same position."""
+        if not match.game.description.whole_turn_notation or not match.actions:
+            return
+        number, seat, first, stop = turn_spans(self._movers_cached(match), self._turn_numbers(match))[-1]
+        state = match.state
+        if not state.is_terminal() and state.current_player() == seat and state.turn_number() in (None, number):
+            return  # the turn goes on
+        if stop - first < 2:
+            return
+        before = match.state_at(first)
+        turn = match.actions[first:]
+        ordered = match.game.canonical_turn(before, turn)
+        if ordered != turn:
+            match.reorder_turn(first, before, ordered)
 
     def _quick_action(self, match: Match, job: BotJob, why: str) -> int:
         """A level-2 action for the seat to move, searched here on a fresh draw of its

@@ -319,10 +319,12 @@ class Store:
 
     def commit(self, match_id: str, expected_revision: int, *, status: str, plies: int, turns: int,
                keep: int, add: list[tuple[int, str]] = (), record_json: str | None = None,
-               live: str | None = None) -> None:
+               live: str | None = None, before: int | None = None) -> None:
         """Store one change of a match in one transaction: the row moves from
         ``expected_revision`` to the next, move rows after ply ``keep`` are dropped (a takeback;
-        ``keep`` = the previous ply otherwise), ``add`` rows ``(ply, notation)`` are appended,
+        ``keep`` = the previous ply otherwise, or ``before``, the ply stored until now, is
+        past it: rows replaced by ``add``, a computer's turn put in canonical order), ``add``
+        rows ``(ply, notation)`` are appended,
         the record is replaced when ``record_json`` is given (then every move row goes: the
         record holds all moves), the live state when ``live`` is given.
 
@@ -346,7 +348,8 @@ class Store:
             else:
                 if add and add[0][0] <= keep:
                     raise ValueError("appended move rows must come after the kept ones")
-                if keep < plies - len(add) or not add:  # a takeback (or no new move): rows after keep go
+                # a takeback, rows replaced or no new move: the rows after keep go
+                if keep < plies - len(add) or not add or (before is not None and keep < before):
                     conn.execute(_DROP_MOVES, {"mid": match_id, "keep": keep})
                 if add:
                     stamp = now()

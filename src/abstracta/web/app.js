@@ -542,8 +542,11 @@ async function joinPage(app, code) {
       : view && !view.claimed[i] ? t("join.who.invited") : t("join.who.person"))));
   const facts = [];
   if (view) {
-    facts.push(view.status === "over" ? t("match.over_note") : view.ply ? t("join.played", { n: view.moves.length }) : t("join.none_played"));
-    if (view.clock) facts.push(t("join.clock", { control: controlWords(view.clock.control) }));
+    // moves as a player counts them: turns, numbered as the move list and "Your games" number
+    // them (view.moves has an entry per action: a turn of one take and its end is one move)
+    const turns = view.turn_numbers.reduce((most, n) => Math.max(most, n), 0);
+    facts.push(["join-played", view.status === "over" ? t("match.over_note") : turns ? t("join.played", { n: turns }) : t("join.none_played")]);
+    if (view.clock) facts.push(["join-clock", t("join.clock", { control: controlWords(view.clock.control) })]);
   }
   const err = h("p", { class: "error", id: "join-error", hidden: true });
   if (info.claimed) {
@@ -562,7 +565,7 @@ async function joinPage(app, code) {
     }
   } }, t("join.take"));
   app.append(h("p", { class: "lead", id: "join-what" }, t("join.what", { game: title, seat: name(info.seat) })),
-    people, ...facts.map((f) => h("p", { class: "muted" }, f)),
+    people, ...facts.map(([id, f]) => h("p", { class: "muted", id }, f)),
     h("p", { class: "row" }, take, h("a", { href: `#/match/${info.match}`, class: "button" }, t("join.just_watch"))), err,
     h("p", { class: "muted" }, t("join.keeps")));
 }
