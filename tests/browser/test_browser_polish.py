@@ -154,3 +154,19 @@ def test_a_click_on_a_nibble_disc_that_cannot_be_taken_is_answered(page, live_se
     assert page.evaluate("window.abstractaView.moves") == ["a1", "end"]
     assert not note.is_visible()
 
+
+def test_a_click_on_a_card_that_fits_no_pile_is_answered(page, live_server):
+    # piles 2c 5d Jh: the Qd (12) and the 3c fit no pile; the 5s cuts pile 2 down
+    import_start(page, live_server, "fibonacci-cards", "2c 5d Jh | 7h,Kd,5s,Qd,3c | 4c,6d,Jc | 3h,9h | 0")
+    if page.locator("#handover-ok").is_visible():
+        page.click("#handover-ok")
+    page.wait_for_selector(".hand [data-card='Qd']")
+    note = page.locator("#board-note")
+    page.click(".hand [data-card='Qd']")
+    assert note.inner_text() == "Qd fits no pile."
+    assert page.locator(".pcard.picked").count() == 0
+    page.click(".hand [data-card='5s']")  # a card that fits: picked, and the note goes
+    assert not note.is_visible()
+    page.click("[data-pile='2']")
+    page.wait_for_function("() => window.abstractaView.ply === 1")
+    assert page.evaluate("window.abstractaView.moves") == ["5s/2"]
