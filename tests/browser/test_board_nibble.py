@@ -153,11 +153,13 @@ def test_a_set_that_splits_the_board_cannot_be_picked(page, live_server):
     page.click("#add-more")
     page.click("[data-cell='g7']")
     assert "blocked" in classes(page, "f8")
-    page.click("[data-cell='f8']", force=True)  # refused on the page
+    page.click("[data-cell='f8']", force=True)  # refused on the page, saying why by the board
     assert page.locator("#take").inner_text() == "Take g7"
+    assert page.locator("#board-note").inner_text() == "f8: yellow (C) — cannot be taken together with g7: nothing to take there."
     assert "clickable" in classes(page, "b4") and "clickable" in classes(page, "e3")  # e3: another colour
     page.click("[data-cell='b4']")
     assert page.locator("#take").inner_text() == "Take b4+g7"
+    assert not page.locator("#board-note").is_visible()  # a pick that counts: the note goes
     assert "blocked" in classes(page, "f8")
 
 

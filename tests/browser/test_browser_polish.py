@@ -12,10 +12,11 @@ from httputil import TOKENS, post_json
 FANORONA_EXAMPLE_3 = "...B...../........./..W.BB.../...B...../........B W"  # fanorona.md §6 example 3
 
 
-def import_start(page, server, game: str, start: str | None = None, options=None) -> str:
-    """A match of two people on this page from ``start``, shown when a person is to move."""
+def import_start(page, server, game: str, start: str | None = None, options=None, seed=None) -> str:
+    """A match of two people on this page from ``start`` (or ``seed``'s deal), shown when a person
+    is to move."""
     record = {"format": "abstracta-record", "version": 1, "game": game, "options": options or {},
-              "seed": None, "start": start, "players": [], "moves": []}
+              "seed": seed, "start": start, "players": [], "moves": []}
     view = post_json(f"{server.url}/api/matches/import", {"record": record, "seats": None})
     page.goto(f"{server.url}/#/match/{view['id']}")
     page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
@@ -138,3 +139,34 @@ def test_a_click_on_a_fibonacci_cell_without_a_move_is_answered(page, live_serve
     page.wait_for_selector("[data-cell='a6']")
     page.click("[data-cell='a6']")  # Red's core: no move of the view starts there
     assert page.locator("#board-note").inner_text() == "a6: nothing to do here. Pick one of your attackers or supports."
+
+
+def test_a_click_on_a_nibble_disc_that_cannot_be_taken_is_answered(page, live_server):
+    # nibble.md §7 example 1: only the corners are free; b1 (red A) is not: the click did nothing
+    # and said nothing
+    import_start(page, live_server, "nibble", options={"first_player": 0}, seed=1)
+    note = page.locator("#board-note")
+    page.click("[data-cell='b1']")
+    assert note.inner_text() == "b1: red (A): nothing to take there."
+    assert page.locator("#board-say").text_content() == "b1: red (A): nothing to take there."
+    page.click("[data-cell='a1']")  # a disc that may be taken: taken, and the turn ends
+    page.wait_for_function("() => window.abstractaView.ply === 2")
+    assert page.evaluate("window.abstractaView.moves") == ["a1", "end"]
+    assert not note.is_visible()
+
+
+def test_a_click_on_a_card_that_fits_no_pile_is_answered(page, live_server):
+    # piles 2c 5d Jh: the Qd (12) and the 3c fit no pile; the 5s cuts pile 2 down
+    import_start(page, live_server, "fibonacci-cards", "2c 5d Jh | 7h,Kd,5s,Qd,3c | 4c,6d,Jc | 3h,9h | 0")
+    if page.locator("#handover-ok").is_visible():
+        page.click("#handover-ok")
+    page.wait_for_selector(".hand [data-card='Qd']")
+    note = page.locator("#board-note")
+    page.click(".hand [data-card='Qd']")
+    assert note.inner_text() == "Qd fits no pile."
+    assert page.locator(".pcard.picked").count() == 0
+    page.click(".hand [data-card='5s']")  # a card that fits: picked, and the note goes
+    assert not note.is_visible()
+    page.click("[data-pile='2']")
+    page.wait_for_function("() => window.abstractaView.ply === 1")
+    assert page.evaluate("window.abstractaView.moves") == ["5s/2"]

@@ -9,8 +9,10 @@
 // its pile), ~280 ms a step, none with prefers-reduced-motion; a click or a key finishes them.
 // Keyboard: a cursor over the table (piles 1–3, stock) and the viewer's hand; arrows move it,
 // Enter or Space picks (a card, then a pile), Escape cancels, 1–3 play the picked card on that
-// pile, D draws, P passes. Phone: the four piles share the width evenly in one row and the hands
-// wrap, so nothing scrolls sideways at 360 px and every card to tap is at least 44×62 px.
+// pile, D draws, P passes. A click on a card of the hand the view lists no play for says why, by
+// the table (ctx.note: "Qd fits no pile."). Phone: the four piles share the width evenly in one
+// row and the hands wrap, so nothing scrolls sideways at 360 px and every card to tap is at least
+// 44×62 px.
 import { button } from "/svg.js";
 import { fmt, t } from "/i18n.js";
 
@@ -363,6 +365,11 @@ export function render(box, ctx) {
         const e = cardEl(c, palette, (ok ? "playable" : "") + (ui.card === c.card ? " picked" : "") + (c.drawn ? " drawn" : "") + (cur ? " kcur" : ""));
         if (["J", "Q", "K", "A"].includes(c.rank)) e.append(Object.assign(div("val", String(c.value)), { title: t("fibonacci-cards.board.value_in_hand") }));
         if (ok) e.addEventListener("click", () => { cursor.row = "hand"; cursor.index = i; pick(c.card); });
+        else if (mine && interactive) {
+          // a card the view lists no play for: why nothing happens, at the table where the player
+          // looks (ctx.note; a shell without it: said only), as Enter says it
+          e.addEventListener("click", () => { Object.assign(cursor, { row: "hand", index: i, key: c.card }); (ctx.note || ctx.say)(t("fibonacci-cards.board.fits_no_pile", { card: c.card })); });
+        }
         cards.append(e);
       });
     } else {

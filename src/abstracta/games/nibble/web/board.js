@@ -7,9 +7,10 @@
 // A turn as people take it: one click (tap, Enter) on a disc takes it and ends the turn
 // (["a1", "end"], or "a1" when that take ends the turn by itself). "Add more of this colour"
 // switches to picking several discs of one colour, confirmed with "Take a1+a9" (a whole-turn
-// string). Keyboard: a cursor moved with the arrow keys (keyHelp). What the opponent took since
-// the viewer moved is ringed and numbered; discs taken since the last position shown fade out
-// where they stood (not with prefers-reduced-motion, not while replaying). On a phone the board
+// string). A click on a cell the view lists no take for says why, by the board (ctx.note, as
+// Enter says it). Keyboard: a cursor moved with the arrow keys (keyHelp). What the opponent took
+// since the viewer moved is ringed and numbered; discs taken since the last position shown fade
+// out where they stood (not with prefers-reduced-motion, not while replaying). On a phone the board
 // keeps cells of at least 41 CSS px and its own area scrolls sideways (the page does not),
 // starting at the left edge (the rank/row labels), with a hint under it; pinch zoom still works.
 import { el, svgRoot, button, hexPoints } from "/svg.js";
@@ -269,6 +270,12 @@ export function render(box, ctx) {
       el("title", { text: cellWords(c, col) + whyWords(c.id) }, g);
     }
     if (takeable && !blocked) g.addEventListener("click", (ev) => click(c.id, ev.shiftKey));
+    else if (ctx.interactive) {
+      // a cell the view lists no take for (or a disc that would not go with the picked ones): why
+      // nothing happens, at the board where the player looks (ctx.note; a shell without it: said
+      // only), as Enter says it
+      g.addEventListener("click", () => (ctx.note || ctx.say)(nothingThere(c.id)));
+    }
   }
   // the keyboard cursor: drawn over its cell, shown while the board has the keyboard focus
   const cursorShape = el("g", { class: "nb-cursor", "aria-hidden": "true" }, svg);
@@ -307,6 +314,9 @@ export function render(box, ctx) {
       return t("nibble.board.why_may");
     }
     return c.free ? t("nibble.board.why_free") : "";
+  }
+  function nothingThere(cell) {
+    return t("nibble.board.nothing_there", { cell: cellSpeech(cell) });
   }
   function cellSpeech(cell) {
     const c = byId.get(cell);
@@ -402,7 +412,7 @@ export function render(box, ctx) {
     if (k === "Enter" || k === " ") {
       keyboard = true;
       if (discOf.has(cursor) && (!picking || fits(nextPick(cursor)))) click(cursor, ev.shiftKey);
-      else ctx.say(ctx.interactive ? t("nibble.board.nothing_there", { cell: cellSpeech(cursor) }) : t("nibble.board.not_your_turn", { cell: cellSpeech(cursor) }));
+      else ctx.say(ctx.interactive ? nothingThere(cursor) : t("nibble.board.not_your_turn", { cell: cellSpeech(cursor) }));
       return true;
     }
     if (k === "Escape") {
