@@ -1333,3 +1333,38 @@ def test_match_says_a_person_plays_in_play_not_in_match():
                                      "abstracta play); give it a bot SPEC, e.g. 1=random or 1=level:3")
     help_text = " ".join(runner.invoke(app, ["match", "--help"]).stdout.replace("│", " ").split())
     assert "INDEX=SPEC for every seat, each a bot: any SPEC but human. SPEC: human, random, greedy," in help_text
+
+
+def test_a_nibble_hint_cut_inside_the_turn_names_a_turn_that_can_be_typed(monkeypatch):
+    # the search stopped after a1 with the turn still open, and the hint read "a1, then the rest
+    # of the turn is yours to choose"; but a1 typed at the prompt takes a1 and ends the turn (a
+    # turn is typed whole there), so following the hint ended the turn early. The hint now
+    # searches on to the turn's end and names it as it is typed
+    from types import SimpleNamespace
+
+    from abstracta import load_game
+    from abstracta.ai import analysis
+    from abstracta.cli import PlaySession
+
+    game = load_game("nibble", seed="1", first_player="0")
+    asked = []
+
+    def search(state, player):
+        asked.append(state.to_text())
+        rest = {0: ["a1"], 1: ["a9"]}[len(asked) - 1]  # a1 opens the take; a9 is its last disc
+        return SimpleNamespace(line=[SimpleNamespace(player=0, actions=rest)], display="+0.10",
+                               search="alphabeta:n100", iterations=100)
+
+    monkeypatch.setattr(analysis, "analyse", search)
+    session = PlaySession(game, game.new_initial_state(), ["human", "random"], [None, None],
+                          read=lambda prompt: "")
+    hint = session.hint(0)
+    assert hint.startswith("hint: a1+a9   (evaluation +0.10 for "), hint
+    assert asked[1].endswith(" take=G"), asked  # the second search went on from inside the turn
+    assert session.hints == [1, 0]
+    # the search ends the turn after a1 itself: the turn typed is a1
+    asked.clear()
+    monkeypatch.setattr(analysis, "analyse", lambda state, player: (asked.append(1), SimpleNamespace(
+        line=[SimpleNamespace(player=0, actions=[["a1"], ["end"]][len(asked) - 1])], display="+0.10",
+        search="alphabeta:n100", iterations=100))[1])
+    assert session.hint(0).startswith("hint: a1   (evaluation +0.10 for ")

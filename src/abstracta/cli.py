@@ -614,6 +614,11 @@ def default_records_dir() -> Path:
     return Path(platformdirs.user_data_dir("abstracta")) / "records"
 
 
+#: The most searches a hint makes for one turn: the first, then more from inside a turn the
+#: prompt reads whole (each search gives at least one more action of the turn).
+MAX_HINT_SEARCHES = 6
+
+
 PLAY_HELP = """Type a move in the game's notation, or:
   ?        list the legal moves
   hint     the analysis board's best turn for you (against the computer;
@@ -1094,19 +1099,49 @@ class PlaySession:
             return "no hint here"
         self.hints[player] += 1
         probe, actions = self.state.clone(), []
-        for text in result.line[0].actions:
-            actions.append(probe.string_to_action(text))
-            probe.apply_action(actions[-1])
+
+        def take(line: Any) -> None:
+            for text in line[0].actions:
+                actions.append(probe.string_to_action(text))
+                probe.apply_action(actions[-1])
+
+        def open_turn() -> bool:
+            return not probe.is_terminal() and probe.current_player() == player
+
+        take(result.line)
+        # a turn the prompt reads whole cannot be typed in part (a typed entry that plays other
+        # actions than the search's, e.g. one that ends the turn too): search on from inside it
+        # until it ends, so the hint names a turn that can be typed
+        for _ in range(MAX_HINT_SEARCHES):
+            if not open_turn() or self.typed_as(self.game.format_turn(self.state, actions)) == actions:
+                break
+            more = analyse(probe, player)
+            if not more.line or more.line[0].player != player:
+                break
+            take(more.line)
         first, *rest = self.game.format_turn(self.state, actions)  # each entry typed at its own prompt
         then = f", then {', '.join(rest)}" if rest else ""
         # a search that stops inside a long turn (Fibonacci's six moves, a capture chain) names
         # only its start: say so, or the hint reads as a whole turn that leaves moves over
-        if not probe.is_terminal() and probe.current_player() == player:
+        if open_turn():
             then += ", then the rest of the turn is yours to choose (the search stopped there)"
         whom = self.who(player)
         whom = "you" if whom == "You" else whom  # mid-sentence
         return (f"hint: {first}{then}   (evaluation {result.display} for {whom}; "
                 f"{search_words(result.search, result.iterations)})")
+
+    def typed_as(self, entries: list[str]) -> list[int] | None:
+        """The actions ``entries`` play when typed one at a prompt each from this position
+        (``Game.parse_turn``), or None where one is refused."""
+        trial, actions = self.state.clone(), []
+        try:
+            for entry in entries:
+                for action in self.game.parse_turn(trial, entry):
+                    trial.apply_action(action)
+                    actions.append(action)
+        except AbstractaError:
+            return None
+        return actions
 
     def run(self, humans: list[int]) -> str | None:
         """Play until the game ends; returns the record's termination."""
