@@ -371,3 +371,17 @@ def test_the_join_page_counts_the_turns_played_not_the_actions(page, live_server
     page.goto(f"{live_server.url}/#/join/{fresh['invites'][0]['code']}")
     page.locator("#take-seat").wait_for()
     assert page.locator("#join-played").inner_text() == "No move played yet."
+
+
+def test_the_join_page_names_the_variant(page, live_server):
+    # the invitation read "Invitation to Fibonacci" for a Card variant game that the match view
+    # heads "Fibonacci — Card variant"; it names the variant as the match does
+    made = post_json(f"{live_server.url}/api/matches", {"game": "fibonacci", "options": {"variant": "cards"},
+                                                        "seats": ["human", "human"], "take": [0]})
+    page.goto(f"{live_server.url}/#/join/{made['invites'][0]['code']}")
+    page.locator("#take-seat").wait_for()
+    assert page.locator("h1").inner_text() == "Invitation to Fibonacci — Card variant"
+    assert page.locator("#join-what").inner_text().startswith("You are invited to play Fibonacci — Card variant as ")
+    page.click("#lang button[data-lang='fi']")
+    page.wait_for_function("() => document.querySelector('h1').textContent === 'Kutsu peliin: Fibonacci — Korttimuunnelma'")
+    page.click("#lang button[data-lang='en']")

@@ -246,3 +246,14 @@ def test_a_match_names_its_variant_as_the_game_declares_it(client):
     assert dimy["variant"] == {"label": "Dimy 5×5", "label_key": "fanorona.variant.dimy"}
     tsivy = client.post("/api/matches", json={"game": "fanorona", "seats": ["human", "human"]}).json()
     assert tsivy["variant"] is None
+
+
+def test_an_invitation_names_the_match_variant(client):
+    # the join page named only the game ("Invitation to Fibonacci") for a Card variant game that
+    # the match view and Your games name; the lookup gives the variant as the view does
+    cards = client.post("/api/matches", json={"game": "fibonacci", "options": {"variant": "cards"},
+                                              "seats": ["human", "human"], "take": [0]}).json()
+    info = client.post("/api/invites/lookup", json={"code": cards["invites"][0]["code"]}).json()
+    assert info["variant"] == {"label": "Card variant", "label_key": "fibonacci.variant.cards"} == cards["variant"]
+    plain = client.post("/api/matches", json={"game": "fibonacci", "seats": ["human", "human"], "take": [0]}).json()
+    assert client.post("/api/invites/lookup", json={"code": plain["invites"][0]["code"]}).json()["variant"] is None

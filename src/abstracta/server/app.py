@@ -633,6 +633,7 @@ class InvitationInfo(BaseModel):
     claimed: bool = Field(description="the invitation was used already")
     players: list[str]
     seats: list[SeatInfo]
+    variant: VariantName | None = Field(default=None, description="as the match view's")
 
 
 class MatchSummary(BaseModel):
@@ -1016,7 +1017,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         match, seat, claimed = service.invitation(body.code)
         return {"match": match.id, "game": match.game.name, "title": match.game.title,
                 "title_key": match.game.description.title.key, "seat": seat,
-                "claimed": claimed, "players": match.players, "seats": seat_styles(match.game)}
+                "claimed": claimed, "players": match.players, "seats": seat_styles(match.game),
+                "variant": variant_named(match.game)}
 
     @app.post("/api/invites/claim", summary="Claim an invitation: the seat's token (once)",
               response_model=MatchCreated, responses=errors(404, 410, 413, 415, 422, 429, 503))

@@ -532,7 +532,7 @@ async function joinPage(app, code) {
   try { view = await api(`/api/matches/${info.match}`); } catch { /* the invitation alone is enough */ }
   const mine = view ? view.my_seats : [];
   const name = (i) => (info.seats[i] && info.seats[i].name ? seatWord(info.seats[i]) : t("seat.player", { n: i + 1 }));
-  const title = t(info.title_key, {}, info.title);
+  const title = matchTitle(t(info.title_key, {}, info.title), info.variant); // as the match is headed
   app.append(h("h1", {}, t("join.heading", { game: title })));
   const people = h("ul", { class: "whois", id: "join-seats" }, ...info.players.map((p, i) => h("li", { class: i === info.seat ? "invited" : null },
     h("b", {}, name(i)), " — ",
