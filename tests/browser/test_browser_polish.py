@@ -170,3 +170,28 @@ def test_a_click_on_a_card_that_fits_no_pile_is_answered(page, live_server):
     page.click("[data-pile='2']")
     page.wait_for_function("() => window.abstractaView.ply === 1")
     assert page.evaluate("window.abstractaView.moves") == ["5s/2"]
+
+
+def test_a_click_on_a_pile_before_a_card_is_picked_is_answered(page, live_server):
+    # a click on a pile with no card picked (or one the picked card does not go on) did nothing
+    # and said nothing; it says what to do, by the table, as Enter on the pile says it
+    import_start(page, live_server, "fibonacci-cards", "2c 5d Jh | 7h,Kd,5s,Qd,3c | 4c,6d,Jc | 3h,9h | 0")
+    if page.locator("#handover-ok").is_visible():
+        page.click("#handover-ok")
+    page.wait_for_selector(".hand [data-card='5s']")
+    note = page.locator("#board-note")
+    page.click("[data-pile='1']")
+    assert note.inner_text() == "Pick a card of your hand first."
+    page.click(".hand [data-card='5s']")  # cuts pile 2 down, goes on no other pile
+    assert not note.is_visible()
+    page.click("[data-pile='1']")
+    assert note.inner_text() == "5s does not go on pile 1."
+    assert page.evaluate("window.abstractaView.ply") == 0
+    page.click(".hand [data-card='5s']")  # put back
+    page.click("#lang button[data-lang='fi']")
+    page.wait_for_selector("#handover-ok")  # the page drawn again in Finnish hands over again
+    page.click("#handover-ok")
+    page.wait_for_selector(".hand [data-card='5s']")
+    page.click("[data-pile='3']")
+    assert note.inner_text() == "Valitse ensin kortti kädestäsi."
+    page.click("#lang button[data-lang='en']")

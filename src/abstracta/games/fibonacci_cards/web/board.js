@@ -10,7 +10,8 @@
 // Keyboard: a cursor over the table (piles 1–3, stock) and the viewer's hand; arrows move it,
 // Enter or Space picks (a card, then a pile), Escape cancels, 1–3 play the picked card on that
 // pile, D draws, P passes. A click on a card of the hand the view lists no play for says why, by
-// the table (ctx.note: "Qd fits no pile."). Phone: the four piles share the width evenly in one
+// the table (ctx.note: "Qd fits no pile."), as does one on a pile before a card is picked ("Pick
+// a card of your hand first.") or one the picked card does not go on. Phone: the four piles share the width evenly in one
 // row and the hands wrap, so nothing scrolls sideways at 360 px and every card to tap is at least
 // 44×62 px.
 import { button } from "/svg.js";
@@ -433,6 +434,13 @@ export function render(box, ctx) {
     if (here) {
       slot.append(div("pilehint", here.map((p) => (p.kind === "cut" ? t("fibonacci-cards.board.hint_cut") : t("fibonacci-cards.board.hint_sum"))).join(" / ")));
       slot.addEventListener("click", () => playOn(pile.id));
+    } else if (interactive && byCard.size) {
+      // a click here plays nothing: say what to do where the player looks (ctx.note; a shell
+      // without it: said only), as Enter on the pile says it
+      slot.addEventListener("click", () => {
+        Object.assign(cursor, { row: "table", index: i, key: null });
+        (ctx.note || ctx.say)(ui.card ? t("fibonacci-cards.board.not_on_pile", { card: ui.card, pile: pile.id }) : t("fibonacci-cards.board.pick_first"));
+      });
     }
     mid.append(slot);
   });
