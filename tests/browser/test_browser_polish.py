@@ -195,3 +195,34 @@ def test_a_click_on_a_pile_before_a_card_is_picked_is_answered(page, live_server
     page.click("[data-pile='3']")
     assert note.inner_text() == "Valitse ensin kortti kädestäsi."
     page.click("#lang button[data-lang='en']")
+
+
+def test_the_analysis_graph_marks_the_end_of_a_resigned_game(page, live_server):
+    # the graph's last point of a resigned game showed an evaluation with no sign that the game
+    # ended there; its end is marked (a ringed point) and said under the graph as the panel says
+    # it, and the graph's name for a screen reader says it too
+    url = live_server.url
+    view = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"}, "seats": ["human", "human"]})
+    post_json(f"{url}/api/matches/{view['id']}/actions", {"action": view["legal"][0], "ply": 0})
+    post_json(f"{url}/api/matches/{view['id']}/resign", {"seat": 1})
+    page.add_init_script("window.abstractaAnalysisScale = 0.05;")
+    page.goto(f"{url}/#/match/{view['id']}")
+    page.click("#analyse")
+    page.wait_for_selector("#an-graph")
+    assert page.locator("#an-graph-end").inner_text() == "The graph ends where the game did: Black resigned — White wins."
+    assert page.locator("#an-graph circle.ended").get_attribute("data-ply") == "1"
+    assert page.locator("#an-graph").get_attribute("aria-label").endswith(
+        " The graph ends where the game did: Black resigned — White wins.")
+    page.click("#lang button[data-lang='fi']")
+    page.wait_for_function("() => (document.getElementById('analyse') || {}).textContent === 'Analysoi'")
+    page.click("#analyse")  # the page drawn again in Finnish, the panel closed
+    page.wait_for_selector("#an-graph-end")
+    assert page.locator("#an-graph-end").inner_text() == "Kuvaaja päättyy pelin loppuun: Musta luovutti — Valkoinen voittaa."
+    page.click("#lang button[data-lang='en']")
+    # a game the rules ended: its last point is the result itself, nothing added
+    won = {"game": "fanorona", "start": "........./........./..W.B..../........./......... W", "moves": ["c3-d3A"]}
+    done = post_json(f"{url}/api/matches/import", {"record": won, "seats": ["human", "human"]})
+    page.goto(f"{url}/#/match/{done['id']}")
+    page.click("#analyse")
+    page.wait_for_selector("#an-graph")
+    assert page.locator("#an-graph-end").count() == 0 and page.locator("#an-graph circle.ended").count() == 0

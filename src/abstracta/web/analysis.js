@@ -30,6 +30,7 @@ export const T = {
   get pasteLead() { return t("analysis.paste_lead"); },
   get valueWords() { return t("analysis.value_words"); },
   gameOver: (result) => t("analysis.game_over", { result }),
+  graphEnd: (result) => t("analysis.graph_end", { result }),
   hintsUsed: (n) => t("analysis.hints_used", { n }),
   hintsBySeat: (list) => t("analysis.hints_by_seat", { list }),
   evalFor: (name) => t("analysis.eval_for", { name }),
@@ -58,9 +59,10 @@ const css = `
 .an-line { margin: .3rem 0 0; padding-left: 1.6rem; font: 13px ui-monospace, monospace; }
 .an-line li { margin: .1rem 0; }
 .an-line .who { font-family: system-ui, sans-serif; font-weight: 600; }
-.an-graph { width: 100%; height: 70px; display: block; margin-top: .4rem; cursor: pointer; background: #fbf8f0; border-radius: 4px; }
+.an-graph { width: 100%; height: 70px; display: block; overflow: visible; margin-top: .4rem; cursor: pointer; background: #fbf8f0; border-radius: 4px; }
 .an-graph .mid { stroke: #c9bb98; stroke-dasharray: 3 3; }
 .an-graph .cur { stroke: #a8322d; stroke-width: 1.5; }
+.an-graph-end { text-align: right; font-size: .8rem; margin: .1rem 0 0; }
 .an-row { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
 .an-row label { display: inline-flex; gap: .3rem; align-items: center; min-height: 40px; }
 .an-target { outline: 3px dashed #c0392b; outline-offset: 2px; }
@@ -224,11 +226,13 @@ function contrast(colour) {
 }
 
 // The evaluation graph of a finished game: `seat`'s value after each turn (a line per seat in
-// 3-4 player games); a click goes to the nearest position.
-function graphSvg(graph, seat, seats, lastPly, shownPly, onPick) {
+// 3-4 player games); a click goes to the nearest position. `ended`: how a game the rules did
+// not end ended (opts.ended()), else null: its last point is ringed and said to be the end, or
+// it reads as a position still in play.
+function graphSvg(graph, seat, seats, lastPly, shownPly, onPick, ended) {
   const W = 300, H = 60;
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "an-graph", id: "an-graph", role: "img",
-    preserveAspectRatio: "none", "aria-label": T.graphLabel });
+    preserveAspectRatio: "none", "aria-label": ended ? `${T.graphLabel}. ${T.graphEnd(ended)}` : T.graphLabel });
   el("title", { text: T.graphTitle }, svg);
   el("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "mid" }, svg);
   const x = (ply) => (lastPly ? (ply / lastPly) * W : 0);
@@ -243,6 +247,11 @@ function graphSvg(graph, seat, seats, lastPly, shownPly, onPick) {
   }
   for (const p of graph.points) {
     el("circle", { cx: x(p.ply), cy: y(p.values[seat]), r: 1.4, fill: "#23382d", "data-ply": p.ply, "data-value": p.values[seat] }, svg);
+  }
+  const last = graph.points[graph.points.length - 1];
+  if (ended && last && last.ply === lastPly) {
+    el("circle", { cx: x(last.ply), cy: y(last.values[seat]), r: 3, class: "ended", fill: "none", stroke: "#a8322d",
+      "stroke-width": 1.5, "vector-effect": "non-scaling-stroke", "data-ply": last.ply }, svg);
   }
   el("line", { x1: x(shownPly), y1: 0, x2: x(shownPly), y2: H, class: "cur", "vector-effect": "non-scaling-stroke" }, svg);
   svg.addEventListener("click", (ev) => {
@@ -376,7 +385,9 @@ export function analysisPanel(opts) {
       if (ended) node.append(h("p", { id: "an-ended" }, T.gameOver(ended)));
       if (answer) node.append(evalBlock(answer, seat, seats, seatName));
       if (over && open && graph && graph.points.length) {
-        node.append(graphSvg(graph, seat, seats, view.ply, shown, (ply) => opts.stepTo(ply)));
+        const ended = opts.ended ? opts.ended() : null;
+        node.append(graphSvg(graph, seat, seats, view.ply, shown, (ply) => opts.stepTo(ply), ended));
+        if (ended) node.append(h("p", { class: "muted an-graph-end", id: "an-graph-end" }, T.graphEnd(ended)));
       }
       focus();
     }
