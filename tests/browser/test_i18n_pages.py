@@ -234,3 +234,29 @@ def test_refusals_a_finnish_reader_meets_are_in_finnish(browser, server_factory,
     finally:
         context.close()
         server.stop()
+
+
+def switch_to_english(page) -> None:
+    """The header's EN, then wait for the match page drawn again in English."""
+    page.click("header [data-lang='en']")
+    page.wait_for_function("() => [...document.querySelectorAll('.right h2')].some((e) => e.textContent === 'Moves')")
+
+
+def test_the_language_switch_keeps_the_confirmed_hand_over(finnish, live_server):
+    # two people on one device, hidden hands: the one who confirmed holding the device keeps
+    # seeing their hand; the switch redraws the words, it does not pass the device again
+    page, base = finnish, live_server.url
+    playing = post_json(f"{base}/api/matches/import", {"record": record("fibonacci-cards", 3, 7), "seats": None, "take": "all"})
+    page.goto(f"{base}/#/match/{playing['id']}")
+    page.wait_for_selector("#handover-ok")
+    page.click("#handover-ok")
+    page.wait_for_selector("#board .cardtable")
+    assert page.locator("#handover").is_hidden()
+    switch_to_english(page)
+    page.wait_for_selector("#board .cardtable")
+    assert page.locator("#handover").is_hidden()
+    assert page.locator("#handover-ok").count() == 0
+    assert page.locator("#board .hidden-note").count() == 0
+    # the switch itself keeps the focus (the header is not drawn again)
+    assert page.evaluate("document.activeElement.dataset.lang") == "en"
+

@@ -10,6 +10,9 @@ import { fmt, lang, onLanguage, preferred, refusal, setLanguage, t } from "./i18
 const root = document.getElementById("app");
 let catalog = null;
 let stopPage = () => {};
+// The state of the page on screen that a language switch keeps (a page that has some sets it):
+// the switch draws the page again for its words, and the reader's place on it must not change
+let keepPage = () => null;
 // plies per answer of GET …/positions (the server's matches.REPLAY_PAGE)
 const REPLAY_PAGE = 100;
 
@@ -126,6 +129,9 @@ function showError(where, err) {
 async function route(ev) {
   stopPage();
   stopPage = () => {};
+  const switched = ev && ev.type === "language" ? ev : null; // the same page, in other words
+  const kept = switched ? switched.kept : null;
+  keepPage = () => null;
   const parts = (location.hash.replace(/^#\/?/, "") || "").split("/").map(decodeURIComponent);
   // A page draws into its own box, after its requests: a page left while it was still loading
   // (a click on "Your games" while a match loads) then finishes in a box no longer shown,
@@ -135,7 +141,7 @@ async function route(ev) {
   try {
     if (parts[0] === "rules" && parts[1]) await rulesPage(app, parts[1]);
     else if (parts[0] === "new" && parts[1]) await newGamePage(app, parts[1]);
-    else if (parts[0] === "match" && parts[1]) await matchPage(app, parts[1]);
+    else if (parts[0] === "match" && parts[1]) await matchPage(app, parts[1], kept);
     else if (parts[0] === "matches") await matchesPage(app);
     else if (parts[0] === "join" && parts[1]) await joinPage(app, parts[1]);
     else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
@@ -145,7 +151,7 @@ async function route(ev) {
     app.replaceChildren(h("p", { class: "error", id: "page-error" }, err.message || String(err)), backToGames());
   }
   if (!app.isConnected) return;
-  window.scrollTo(0, 0);
+  window.scrollTo(0, switched ? switched.scrollY : 0);
   // a link or button that changed the page went with the old page: the focus fell to <body>
   // and a screen reader said nothing of the new one. Its heading takes the focus (and is read
   // out); a page that placed the focus itself (the analysis box) keeps it, and the first
@@ -184,7 +190,7 @@ header.querySelector("#lang").addEventListener("click", async (ev) => {
   if (!b || b.dataset.lang === lang) return;
   await setLanguage(b.dataset.lang, true);
 });
-onLanguage(() => { drawHeader(); route(); });
+onLanguage(() => { drawHeader(); route({ type: "language", kept: keepPage(), scrollY: window.scrollY }); });
 setLanguage(preferred()).catch(() => { drawHeader(); route(); }); // no catalog: the English of the API
 
 // ------------------------------------------------------------------------------ home
@@ -620,7 +626,8 @@ function resultText(view, seatName) {
   return end && end.text && view.termination !== "resignation" ? t("result.why", { result: line, why: fmt(end.message, end.text) }) : line;
 }
 
-async function matchPage(app, id) {
+// `was`: what the same match page kept over a language switch (see keepPage)
+async function matchPage(app, id, was = null) {
   let view;
   try {
     view = await api(`/api/matches/${id}`);
@@ -653,7 +660,10 @@ async function matchPage(app, id) {
     return clash || n === t("seat.player", { n: i + 1 }) ? t("seat.player_short", { n: i + 1 }) : n[0];
   };
   const hotSeatHidden = view.hidden_information && myPeople.length > 1; // hands may differ: ask for no seat
-  let shownSeat = null; // hand-over screen: seat whose private view is on screen
+  const kept = was && was.id === id ? was : null;
+  // hand-over screen: seat whose private view is on screen (a language switch keeps the
+  // confirmation: the same person still holds the device)
+  let shownSeat = kept ? kept.shownSeat : null;
   // the hand-over screen for two people sharing a device in a hidden-information game: up until
   // the person whose eyes the view has says they hold the device
   const needsHandover = () => hotSeatHidden && view.private_views && view.status !== "over" &&
@@ -677,6 +687,7 @@ async function matchPage(app, id) {
   let clockTimer = null;
   let withdrawn = false, declinedNote = ""; // takeback: did this page withdraw its own request
   stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close(); };
+  keepPage = () => ({ id, shownSeat });
 
   const title = matchTitle(t(view.title_key, {}, view.title), view.variant);
   document.title = `${title} — abstracta`;
