@@ -260,3 +260,23 @@ def test_the_language_switch_keeps_the_confirmed_hand_over(finnish, live_server)
     # the switch itself keeps the focus (the header is not drawn again)
     assert page.evaluate("document.activeElement.dataset.lang") == "en"
 
+
+def test_the_language_switch_keeps_the_analysis_and_the_replay(finnish, live_server):
+    page, base = finnish, live_server.url
+    over = post_json(f"{base}/api/matches/import", {"record": record("slide-checkers", 5, None), "seats": None, "take": "all"})
+    page.goto(f"{base}/#/match/{over['id']}")
+    page.wait_for_function("id => window.abstractaView && window.abstractaView.id === id && window.abstractaView.status === 'over'",
+                           arg=over["id"])
+    plies = page.evaluate("window.abstractaView.ply")
+    for back in (1, 2):  # one step at a time: the first fetches the replay's page
+        page.click("#step-back")
+        page.wait_for_function("want => document.getElementById('step-at').textContent === want", arg=f"{plies - back} / {plies}")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Kertaus')")
+    page.click("#analyse")
+    page.wait_for_selector("#analyse[aria-expanded='true']")
+    switch_to_english(page)
+    assert page.locator("#analyse").get_attribute("aria-expanded") == "true"
+    assert page.locator("#analyse").inner_text() == "Hide analysis"
+    # the replay position shown before the switch, said in English
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Replay')")
+    assert page.locator("#step-at").inner_text() == f"{plies - 2} / {plies}"

@@ -273,7 +273,7 @@ export function analysisPanel(opts) {
   const { id, boardBox, seatName } = opts;
   const node = h("section", { class: "analysis", id: "analysis", hidden: true });
   const cache = new Map(); // ply -> answer (the same position always gets the same answer)
-  let open = false, graph = null, graphAsked = false, pending = null, hintAnswer = null, error = null;
+  let open = !!opts.open, graph = null, graphAsked = false, pending = null, hintAnswer = null, error = null;
   const hintKey = `abstracta.hints.${id}`;
   const hintsOn = () => { try { return localStorage.getItem(hintKey) === "1"; } catch { return false; } };
 
@@ -399,7 +399,7 @@ export function analysisPanel(opts) {
       drawLine(boardBox, answer, seats);
     }
   }
-  return { node, update };
+  return { node, update, isOpen: () => open };
 }
 
 // ---------------------------------------------------------------------------- new-game page

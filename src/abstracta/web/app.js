@@ -672,6 +672,12 @@ async function matchPage(app, id, was = null) {
   // the replay's pages fetched so far ([{from, to, texts, structs}]): the server answers at most
   // REPLAY_PAGE plies at a time (a long game's whole replay was tens of MB)
   let positions = null;
+  // a language switch keeps the ply on screen: its pages are still good for the same position
+  // and eyes (else the replay steps there again once the first drawing is done)
+  if (kept && kept.revision === view.revision && kept.viewer === view.viewer) {
+    positions = kept.positions;
+    replayPly = kept.replayPly;
+  }
   let sending = false;
   let timer = null;
   let stopped = false;
@@ -687,7 +693,6 @@ async function matchPage(app, id, was = null) {
   let clockTimer = null;
   let withdrawn = false, declinedNote = ""; // takeback: did this page withdraw its own request
   stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close(); };
-  keepPage = () => ({ id, shownSeat });
 
   const title = matchTitle(t(view.title_key, {}, view.title), view.variant);
   document.title = `${title} — abstracta`;
@@ -713,7 +718,9 @@ async function matchPage(app, id, was = null) {
   const entry = h("input", { id: "move-input", placeholder: t("match.type_eg", { move: view.legal[0] || "" }), autocomplete: "off", autocapitalize: "off",
     spellcheck: "false", "aria-label": t("match.type") });
   const entryForm = h("form", { class: "entry", hidden: spectator }, entry, h("button", { type: "submit" }, t("match.play")));
-  const legalWrap = h("details", { class: "legalwrap", open: !(mod && mod.render), hidden: spectator },
+  const textBox = h("details", { open: !!(kept && kept.textOpen) }, h("summary", { class: "muted" }, t("match.position_text")), posText);
+  if (kept) entry.value = kept.typed;
+  const legalWrap = h("details", { class: "legalwrap", open: kept ? kept.legalOpen : !(mod && mod.render), hidden: spectator },
     h("summary", {}, t("match.legal_moves")), legalBox);
   const moveList = h("ol", { class: "moves", id: "moves" });
   const stepper = h("div", { class: "stepper" });
@@ -726,7 +733,7 @@ async function matchPage(app, id, was = null) {
   const invitesBox = h("section", { class: "invites", id: "invites", hidden: true });
   const takebackBox = h("div", { class: "takeback", id: "takeback", hidden: true, "aria-live": "polite" });
   // the analysis board (analysis.js): finished games, and hints against the computer
-  const analysis = analysisPanel({ id, getView: () => view, boardBox, seatName, stepTo: (ply) => stepTo(ply),
+  const analysis = analysisPanel({ id, getView: () => view, open: !!(kept && kept.analysisOpen), boardBox, seatName, stepTo: (ply) => stepTo(ply),
     say: (text) => { boardSay.textContent = text; },
     // the server's termination: a resignation or a flag ended it, not the rules
     ended: () => (view.status === "over" && (view.termination === "resignation" || view.termination === "time") ? resultLine(view, seatName) : null),
@@ -735,10 +742,14 @@ async function matchPage(app, id, was = null) {
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
     watching, status, banner, handover, takebackBox, invitesBox,
     h("div", { class: "play" },
-      h("div", { class: "left" }, boardBox, boardNote, boardText, boardSay, controls, err, h("details", {}, h("summary", { class: "muted" }, t("match.position_text")), posText)),
+      h("div", { class: "left" }, boardBox, boardNote, boardText, boardSay, controls, err, textBox),
       h("aside", { class: "right" },
         legalWrap, entryForm,
         analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions, shareNote)));
+  // what a language switch keeps (see keepPage): the hand-over confirmed, the ply on screen,
+  // the boxes open and a move half typed
+  keepPage = () => ({ id, shownSeat, replayPly, positions, revision: view.revision, viewer: view.viewer,
+    analysisOpen: analysis.isOpen(), legalOpen: legalWrap.open, textOpen: textBox.open, typed: entry.value });
 
   // whose eyes: the server derives them from the tokens sent (api.js), so no ?seat= (a browser
   // without the seat's token, a spectator, would be refused one)
@@ -1302,6 +1313,7 @@ async function matchPage(app, id, was = null) {
 
   syncClock(view);
   draw();
+  if (kept && kept.replayPly !== null && replayPly === null) stepTo(kept.replayPly); // a newer position meanwhile
   openSocket();
   schedule();
 }
