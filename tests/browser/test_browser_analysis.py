@@ -151,7 +151,8 @@ def test_hint_against_the_computer(live_server, page, shots) -> None:
     # what the number means is on the page, not only in the bar's tooltip (no hover on a phone)
     assert page.locator("#an-scale").is_visible()
     assert page.locator("#an-scale").inner_text() == ("Evaluation: +1 is a won game, −1 a lost one, 0 even; "
-                                                     "#3 a win in 3 moves, #-3 a loss in 3.")
+                                                     "#3 a win 3 actions from here, counting both sides' actions (a turn may be several), "
+                                                     "#-3 a loss 3 actions from here.")
     page.screenshot(path=str(shots / "analysis-hint-1280.png"), full_page=True)
     # the toggle is remembered for this match
     page.reload()
