@@ -97,7 +97,9 @@ def test_finished_match_analysis_on_each_game(live_server, page, shots, config) 
     check_line_legal(record_state(live_server, mid, view["ply"]), line_on_page(page))
     # the graph: one point per turn start, and a click on it goes to that position
     page.wait_for_selector("#an-graph circle")
-    points = page.locator("#an-graph circle").count()
+    points = page.locator("#an-graph circle:not(.ended)").count()
+    # a resigned game: its last point is ringed as where the game ended
+    assert page.locator("#an-graph circle.ended").get_attribute("data-ply") == str(view["ply"])
     movers = view["movers"]
     starts = [0] + [i for i in range(1, len(movers)) if movers[i] != movers[i - 1]] + [view["ply"]]
     assert points == len(starts)
@@ -115,6 +117,7 @@ def test_finished_match_analysis_on_each_game(live_server, page, shots, config) 
     page.wait_for_function("() => document.querySelector('.an-result') && document.querySelector('.an-result').dataset.ply === '3'")
     assert page.locator("#analysis .error").count() == 0
     check_line_legal(record_state(live_server, mid, 3), line_on_page(page))
+    box = page.locator("#an-graph").bounding_box()  # stepping may have scrolled the page
     page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)  # back to the start for the screenshots
     page.wait_for_function("() => document.querySelector('.an-result').dataset.ply === '0'")
     tag = ids(config)

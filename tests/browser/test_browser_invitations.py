@@ -98,7 +98,7 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
         assert "There is no such invitation" in b.locator("#join-error").inner_text()
         b.goto(link)
         b.locator("#take-seat").wait_for()
-        assert b.locator("#join-what").inner_text() == "You are invited to play Fanorona as Black."
+        assert b.locator("#join-what").inner_text() == "You are invited to play Fanorona — Telo 3×3 as Black."
         assert b.locator("#join-seats").inner_text().splitlines() == [
             "White — a person, here already", "Black — this invitation"]
         b.screenshot(path=str(shots / "distance-join-1280.png"), full_page=True)
@@ -383,5 +383,5 @@ def test_the_join_page_names_the_variant(page, live_server):
     assert page.locator("h1").inner_text() == "Invitation to Fibonacci — Card variant"
     assert page.locator("#join-what").inner_text().startswith("You are invited to play Fibonacci — Card variant as ")
     page.click("#lang button[data-lang='fi']")
-    page.wait_for_function("() => document.querySelector('h1').textContent === 'Kutsu peliin: Fibonacci — Korttimuunnelma'")
+    page.wait_for_function("() => document.querySelector('h1')?.textContent === 'Kutsu peliin: Fibonacci — Korttimuunnelma'")
     page.click("#lang button[data-lang='en']")

@@ -189,9 +189,10 @@ def test_a_click_on_a_pile_before_a_card_is_picked_is_answered(page, live_server
     assert page.evaluate("window.abstractaView.ply") == 0
     page.click(".hand [data-card='5s']")  # put back
     page.click("#lang button[data-lang='fi']")
-    page.wait_for_selector("#handover-ok")  # the page drawn again in Finnish hands over again
-    page.click("#handover-ok")
+    # the page drawn again in Finnish keeps the confirmed hand-over
+    page.wait_for_selector("#lang button[data-lang='fi'][aria-pressed='true']")
     page.wait_for_selector(".hand [data-card='5s']")
+    assert not page.locator("#handover-ok").is_visible()
     page.click("[data-pile='3']")
     assert note.inner_text() == "Valitse ensin kortti kädestäsi."
     page.click("#lang button[data-lang='en']")
@@ -214,10 +215,9 @@ def test_the_analysis_graph_marks_the_end_of_a_resigned_game(page, live_server):
     assert page.locator("#an-graph").get_attribute("aria-label").endswith(
         " The graph ends where the game did: Black resigned — White wins.")
     page.click("#lang button[data-lang='fi']")
-    page.wait_for_function("() => (document.getElementById('analyse') || {}).textContent === 'Analysoi'")
-    page.click("#analyse")  # the page drawn again in Finnish, the panel closed
-    page.wait_for_selector("#an-graph-end")
-    assert page.locator("#an-graph-end").inner_text() == "Kuvaaja päättyy pelin loppuun: Musta luovutti — Valkoinen voittaa."
+    # the page drawn again in Finnish, the panel kept open
+    page.wait_for_function("() => (document.getElementById('an-graph-end') || {}).textContent === "
+                           "'Kuvaaja päättyy pelin loppuun: Musta luovutti — Valkoinen voittaa.'")
     page.click("#lang button[data-lang='en']")
     # a game the rules ended: its last point is the result itself, nothing added
     won = {"game": "fanorona", "start": "........./........./..W.B..../........./......... W", "moves": ["c3-d3A"]}

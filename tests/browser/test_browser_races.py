@@ -153,4 +153,4 @@ def test_a_page_left_while_loading_does_not_draw_into_the_next(page, live_server
     # and the match itself still opens as it should
     page.locator(f"#match-list a[href='#/match/{view['id']}']").click()
     page.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'")
-    assert page.locator("main h1").all_inner_texts() == ["Fanorona"]
+    assert page.locator("main h1").all_inner_texts() == ["Fanorona — Dimy 5×5"]  # the variant named (view.variant)
