@@ -82,7 +82,8 @@ def describe(game: "FanoronaGame") -> GameDescription:
         # level 5 72 000-98 000 in its 1.5 s, level 6 190 000-300 000 in its 4 s; 9×5 positions
         # of seeds 1-3, benchmarks/search_nodes.py), so level 6 searches about three times its
         # positions. Held to 60 000, 5-6 separated (90.6 % of 16) but 4-5 stood at 60.7 % of 28;
-        # 75 000 sits between the two. Tried for level 6 and not kept: late move reductions (50 % of 6 A/B games)
+        # 75 000 sits between the two: 5-6 separated (79.2 % of 24, LLR +3.20), 4-5 undecided
+        # (61.4 % of 22). Tried for level 6 and not kept: late move reductions (50 % of 6 A/B games)
         # and pricing a draw at -0.05 (Search.contempt: 50 % of 12 ladder games, 8 drawn).
         # README "The level ladder".
         if size == "tsivy":
