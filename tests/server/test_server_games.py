@@ -183,6 +183,36 @@ def test_the_servers_computer_plays_its_take_in_canonical_order(client, monkeypa
     assert (again["moves"], again["position"]) == (turned["moves"], turned["position"])
 
 
+def test_the_view_says_the_computer_thinks_between_the_actions_of_its_turn(client, monkeypatch):
+    from apiutil import wait_for
+
+    # CI on PostgreSQL: a view read after the computer's first take of a1+c1 and before its
+    # next search was queued said thinking: false, with the turn half played ("b2, c1"); a
+    # client waiting for the computer to finish took that half turn for its answer
+    import abstracta.server.botjobs as botjobs
+
+    monkeypatch.setattr(botjobs, "make_bot", lambda spec, game, seed=None: LastTakeFirst())
+    service = client.app.state.service
+    seen: list[tuple[list[str], bool]] = []
+    schedule = service._schedule_bot
+
+    def looking(match):
+        # the applier has stored the action and not yet queued the next search: what a
+        # request reads now
+        shown = service.view(service.current(match.id))
+        seen.append((list(shown["moves"]), shown["thinking"]))
+        return schedule(match)
+
+    monkeypatch.setattr(service, "_schedule_bot", looking)
+    record = {"game": "nibble", "start": TWO_FOR_THE_COMPUTER, "moves": []}
+    view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "level:1"]}).json()
+    client.post(f"/api/matches/{view['id']}/actions", json={"turn": "b2", "ply": 0})
+    over = wait_for(client, view["id"], lambda v: v["status"] == "over")
+    assert over["moves"] == ["b2", "a1", "c1"] and not over["thinking"]
+    assert (["b2", "c1"], True) in seen  # the half-played turn: the computer still thinks
+    assert all(thinking for moves, thinking in seen if len(moves) == 2)
+
+
 def test_the_move_box_reads_the_other_case_as_the_terminal_does(client):
     # the web app's move box and `abstracta play` both reach the game's string_to_action
     view = client.post("/api/matches", json={"game": "fanorona", "options": {"size": "dimy"},

@@ -549,6 +549,8 @@ class MatchService:
         self.cache: dict[str, Match] = {}
         #: match id -> (revision, actions) of the match the computer is finding a move for
         self.thinking: dict[str, tuple[int, tuple[int, ...]]] = {}
+        # match id -> the revision at which its computer's search could not start
+        self._unsearchable: dict[str, int] = {}
         self.bot_errors: dict[str, str] = {}
         self._reveals: dict[tuple[str, int, int], bool] = {}  # (match, ply index, history hash) -> reveals
         self.pages = PageCache(REPLAY_CACHE_BYTES)  # GET …/positions answers
@@ -1474,6 +1476,7 @@ class MatchService:
         except InfoStateError as exc:  # a game bug: the seat cannot know its legal actions
             log.error("match %s: %s", match.id, exc)
             self.bot_errors[match.id] = str(exc)
+            self._unsearchable[match.id] = match.revision
             return
         self.thinking[match.id] = (match.revision, tuple(match.actions))
         try:
@@ -1483,6 +1486,20 @@ class MatchService:
             return
         if not self._mid_computer_turn(match):
             self.hub.publish(match.id)
+
+    def _shows_thinking(self, match: Match) -> bool:
+        """What a view says of the computer: thinking while its search runs here, and also
+        whenever a computer seat is to move in a match that goes on, since a search is queued
+        for it under the match's lock right after the change that made it so (the change is
+        readable a moment before), or by the process that made it. Not for a seat whose search
+        could not start (:class:`InfoStateError`, told in ``bot_error``) or once the service
+        closes."""
+        if self._thinking_on(match):
+            return True
+        mover = match.to_move()
+        return (not self.closed and not match.over and mover is not None
+                and bots.is_bot(match.players[mover])
+                and self._unsearchable.get(match.id) != match.revision)
 
     def _thinking_on(self, match: Match) -> bool:
         """Whether the computer is finding a move for ``match`` as it is: a search started at
@@ -1923,7 +1940,7 @@ class MatchService:
     def _cached_view(self, match: Match, held: set[int], seat: Any) -> list[Any]:
         """``[view, its JSON or None]`` from the match's cache of views (per revision: a new
         revision is a new Match object), the clock fresh."""
-        key = (frozenset(held), seat, self._thinking_on(match), self.bot_errors.get(match.id))
+        key = (frozenset(held), seat, self._shows_thinking(match), self.bot_errors.get(match.id))
         views = match.__dict__.setdefault("_views", {})
         entry = views.get(key)
         if entry is None:
@@ -1987,7 +2004,7 @@ class MatchService:
         is deleted."""
         match = self.current(match_id)
         with self.locked(match_id):
-            key = None if self._mid_computer_turn(match) else (match.revision, self._thinking_on(match))
+            key = None if self._mid_computer_turn(match) else (match.revision, self._shows_thinking(match))
             return key, self.view_json(match, held)
 
     def _view(self, match: Match, held: set[int], seat: Any) -> dict[str, Any]:
@@ -2021,7 +2038,7 @@ class MatchService:
             "revision": match.revision,
             "to_move": mover,
             "human_to_move": human_to_move,
-            "thinking": self._thinking_on(match),
+            "thinking": self._shows_thinking(match),
             "position": self.position(match, match.state, viewer),
             "struct": self.struct(match, match.state, viewer),
             "legal": legal,
