@@ -573,6 +573,20 @@ def test_fanorona_9x5_level_5_is_level_6_held_to_a_node_cap() -> None:
     assert dimy[5] == dimy[6] and dimy[5].max_nodes is None
 
 
+def test_fanorona_9x5_level_4_is_held_to_a_node_cap() -> None:
+    # 4-5 stood at 58.3 % of 24 with level 4 searching about half of level 5's positions and
+    # one action less deep; held to 10 000, it searches two actions less deep (8 against 10)
+    from abstracta.games.fanorona.description import LEVEL4_NODES_9X5
+
+    assert LEVEL4_NODES_9X5 == 10_000
+    nine = load_game("fanorona").description.levels
+    assert nine[4].max_nodes == 10_000 and nine[4].bot == "alphabeta"
+    assert nine[4].oracle is None and nine[4].turn_extension == nine[6].turn_extension == 8
+    bot = make_bot("level:4", load_game("fanorona"), seed=0)
+    assert bot.max_nodes == 10_000 and bot.budget.seconds == 0.5
+    assert load_game("fanorona", size="dimy").description.levels[4].max_nodes is None
+
+
 def test_a_replaced_search_is_refused_a_field_its_bot_never_reads() -> None:
     # benchmarks/ab_levels.py and turn_depth.py replace Search fields; one the level's bot does
     # not read (the turn search's late move reductions, removed) measured the unchanged level

@@ -16,6 +16,8 @@ T = texts("fanorona")
 
 #: positions a 9×5 level-5 search may visit an action (``Search.max_nodes``; see ``describe``)
 LEVEL5_NODES_9X5 = 75_000
+#: and a 9×5 level-4 search
+LEVEL4_NODES_9X5 = 10_000
 
 #: Sizes, each with a mid-game position (seed-0 starts after a few random actions) for benchmarks.
 VARIANTS = (
@@ -85,9 +87,15 @@ def describe(game: "FanoronaGame") -> GameDescription:
         # 75 000 sits between the two: 5-6 separated (79.2 % of 24, LLR +3.20), 4-5 undecided
         # (61.4 % of 22). Tried for level 6 and not kept: late move reductions (50 % of 6 A/B games)
         # and pricing a draw at -0.05 (Search.contempt: 50 % of 12 ladder games, 8 drawn).
+        # With level 5 there, 4-5 stood at 58.3 % of 24: level 4's 0.5 s reaches 21 000-28 000
+        # positions (mid-game depth 9), level 5 stops at 44 000-75 000 (depth 10), about twice,
+        # where level 6 searches three times level 5 (depth 11-13). Level 4 is held to
+        # LEVEL4_NODES_9X5 (depth 8; 15 000 still reached 8-9), a step of two actions below
+        # level 5 as level 6 is above it; level 3 is MCTS (3-4 stood at 100 % of 12).
         # README "The level ladder".
         if size == "tsivy":
             levels[5] = replace(levels[6], max_nodes=LEVEL5_NODES_9X5)
+            levels[4] = replace(levels[4], max_nodes=LEVEL4_NODES_9X5)
     return GameDescription(
         name=game.name,
         title=T("title", "Fanorona"),
