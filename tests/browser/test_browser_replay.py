@@ -147,3 +147,56 @@ def test_a_computer_starting_to_think_keeps_the_replay_pages(browser, live_serve
     assert len(fetched) == 2, fetched
     assert not errors, errors
     context.close()
+
+
+def test_steps_clicked_while_a_replay_page_loads_each_count(page, live_server):
+    # two quick clicks on ◀ while the page of positions was still on its way both counted back
+    # from the position on screen: the page stepped back once. Each click is one step, counted
+    # from where the steps already asked go (as lichess steps); ▶ alike. The page is fetched once.
+    record, texts = long_record()
+    last = len(texts) - 1
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": record.to_dict()})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    held = []  # the answers for /positions, let through when the test says
+    page.route("**/positions*", lambda route: held.append(route))
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.locator("#result").wait_for(state="visible")
+
+    page.click("#step-back")
+    page.click("#step-back")
+    page.wait_for_timeout(300)
+    assert page.locator("#step-at").text_content() == f"{last} / {last}"  # still loading
+    assert len(held) == 1, [r.request.url for r in held]  # one page for both steps
+    release(page, held)
+    page.wait_for_function(f"() => document.getElementById('step-at').textContent === '{last - 2} / {last}'")
+    assert page.locator("#position-text").text_content() == texts[last - 2]
+
+    # forward over a page's end: the next page is on its way while ▶ is clicked again
+    edge = REPLAY_PAGE - 1
+    page.locator(f"#moves a[data-ply='{edge}']").click()
+    release(page, held)
+    page.wait_for_function(f"() => document.getElementById('step-at').textContent === '{edge} / {last}'")
+    page.click("#step-fwd")
+    page.click("#step-fwd")
+    page.click("#step-back")
+    page.click("#step-fwd")
+    page.wait_for_timeout(300)
+    assert page.locator("#step-at").text_content() == f"{edge} / {last}"
+    assert [r.request.url.split("/positions", 1)[1] for r in held] == [f"?from={REPLAY_PAGE}"]
+    release(page, held)
+    page.wait_for_function(f"() => document.getElementById('step-at').textContent === '{edge + 2} / {last}'")
+    assert page.locator("#position-text").text_content() == texts[edge + 2]
+    page.wait_for_timeout(300)
+    assert page.locator("#step-at").text_content() == f"{edge + 2} / {last}"  # and stays there
+    assert not held and not errors, errors
+
+
+def release(page, held: list) -> None:
+    """Let the one request held back go on (waiting for it to be asked)."""
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1, [r.request.url for r in held]
+    held.pop().continue_()

@@ -672,6 +672,15 @@ async function matchPage(app, id, was = null) {
   // the replay's pages fetched so far ([{from, to, texts, structs}]): the server answers at most
   // REPLAY_PAGE plies at a time (a long game's whole replay was tens of MB)
   let positions = null;
+  // the ply a step waits for a page of positions for (null: none): the next step counts from
+  // there, not from the ply on screen, so that two quick clicks on ◀ while a page loads step
+  // twice; stepSeq numbers the steps, and a page that arrives for a step overtaken by a later
+  // one is kept but not drawn
+  let pendingPly = null;
+  let stepSeq = 0;
+  // the pages on their way ("revision/viewer/seat/from" -> the request): a step waits for the
+  // one already asked for its page rather than asking again
+  const loading = new Map();
   // a language switch keeps the ply on screen: its pages are still good for the same position
   // and eyes (else the replay steps there again once the first drawing is done)
   if (kept && kept.revision === view.revision && kept.viewer === view.viewer) {
@@ -780,8 +789,11 @@ async function matchPage(app, id, was = null) {
     view = fresh;
     // the same eyes step on in the replay (fetched again, then drawn); other eyes (the hand
     // passed) get the live view at once: the replay on screen is the last seat's
-    if (replayPly !== null && replayPly < view.ply && view.viewer === eyes && !needsHandover()) { stepTo(replayPly); return true; }
+    // (a step still waiting for its page goes on there: it was the last one asked)
+    const aim = pendingPly !== null ? pendingPly : replayPly;
+    if (aim !== null && aim < view.ply && view.viewer === eyes && !needsHandover()) { stepTo(aim); return true; }
     replayPly = null;
+    pendingPly = null;
     if (!sending) draw();
     return true;
   }
@@ -984,7 +996,7 @@ async function matchPage(app, id, was = null) {
         draw();
         view = reply;
       } else accept(mine);
-      replayPly = null;
+      showLive();
       entry.value = "";
       setConnection(true);
     } catch (e) {
@@ -1001,7 +1013,7 @@ async function matchPage(app, id, was = null) {
     showError(err, null);
     try {
       accept(await api(`/api/matches/${id}/${path}${seatParam()}`, { method: "POST", body }));
-      replayPly = null;
+      showLive();
       setConnection(true);
       draw();
       schedule();
@@ -1032,19 +1044,24 @@ async function matchPage(app, id, was = null) {
   entryForm.addEventListener("submit", (ev) => { ev.preventDefault(); if (!entry.readOnly && entry.value.trim()) send(entry.value.trim(), true); });
 
   async function stepTo(ply) {
+    const step = ++stepSeq;
+    pendingPly = null;
     if (ply === null || ply >= view.ply) { replayPly = null; draw(); return; }
     if (needsHandover()) return; // nothing of a seat behind the hand-over screen
     ply = Math.max(0, ply);
     if (!replayPage(ply)) {
       const asked = { revision: view.revision, viewer: view.viewer, shown: shownSeat };
+      pendingPly = ply;
+      drawStepper(); // ◀ and ▶ go on from the ply asked (▶ too, from the live position)
       let page;
       try {
-        // aligned pages: every viewer of a match asks for the same ones, which the server keeps
-        const from = Math.floor(ply / REPLAY_PAGE) * REPLAY_PAGE;
-        page = await api(`/api/matches/${id}/positions?from=${from}`);
+        page = await fetchPage(ply);
       } catch (e) {
+        if (step !== stepSeq) return; // a later step says what went wrong, if anything did
+        pendingPly = null;
         fail(e);
         if (replayPly !== null && !replayPage(replayPly)) draw(); // the ply on screen has no page any more
+        else drawStepper();
         return;
       }
       // an answer for a view no longer on screen is dropped: in pass and play it shows the
@@ -1055,11 +1072,54 @@ async function matchPage(app, id, was = null) {
         if (page.revision > view.revision) refresh();
         return;
       }
-      positions = [...(positions || []), { from: page.from, to: page.to, texts: page.positions, structs: page.structs }];
-      if (!replayPage(ply)) return;
+      if (!(positions || []).some((p) => p.from === page.from)) {
+        positions = [...(positions || []), { from: page.from, to: page.to, texts: page.positions, structs: page.structs }];
+      }
+      if (step !== stepSeq) return; // a later step draws where it goes
+      pendingPly = null;
+      if (!replayPage(ply)) { drawStepper(); return; }
     }
     replayPly = ply;
     draw();
+  }
+
+  // The page of positions holding `ply`, asked once for the view on screen however many steps
+  // wait for it. Aligned pages: every viewer of a match asks for the same ones, which the
+  // server keeps.
+  function fetchPage(ply) {
+    const from = Math.floor(ply / REPLAY_PAGE) * REPLAY_PAGE;
+    const key = `${view.revision}/${view.viewer}/${shownSeat}/${from}`;
+    if (!loading.has(key)) {
+      loading.set(key, api(`/api/matches/${id}/positions?from=${from}`).finally(() => loading.delete(key)));
+    }
+    return loading.get(key);
+  }
+
+  // after a move, an undo or a resignation of this page: the live position, and a step still
+  // waiting for its page is not drawn when the page comes
+  function showLive() {
+    replayPly = pendingPly = null;
+    stepSeq++;
+  }
+
+  // where the next step counts from: the ply a step waits for, else the ply on screen
+  function aimedPly() {
+    return pendingPly !== null ? pendingPly : replayPly === null ? view.ply : replayPly;
+  }
+
+  // the stepper: the ply on screen, and ◀ ▶ counting from the ply the last step asked for
+  function drawStepper() {
+    const live = replayPly === null;
+    const aim = aimedPly();
+    const hide = needsHandover();
+    const stepFocus = keepFocus(stepper);
+    stepper.replaceChildren(
+      h("span", { class: "at", id: "step-at", "aria-hidden": "true" }, `${live ? view.ply : replayPly} / ${view.ply}`), // the status line says it in words
+      h("button", { type: "button", title: t("step.start"), "aria-label": t("step.start"), onclick: () => stepTo(0), disabled: view.ply === 0 || hide }, "|◀"),
+      h("button", { type: "button", title: t("step.back"), "aria-label": t("step.back"), id: "step-back", onclick: () => stepTo(aimedPly() - 1), disabled: view.ply === 0 || aim === 0 || hide }, "◀"),
+      h("button", { type: "button", title: t("step.forward"), "aria-label": t("step.forward"), id: "step-fwd", onclick: () => stepTo(aimedPly() + 1), disabled: aim >= view.ply }, "▶"),
+      h("button", { type: "button", title: t("step.live"), "aria-label": t("step.live"), onclick: () => stepTo(null), disabled: live && pendingPly === null }, "▶|"));
+    stepFocus();
   }
 
   function replayPage(ply) {
@@ -1071,7 +1131,7 @@ async function matchPage(app, id, was = null) {
     const over = view.status === "over";
     const needHandover = needsHandover();
     const hide = needHandover;
-    if (hide) replayPly = null; // nothing seat-specific while the hand-over screen is up
+    if (hide) replayPly = pendingPly = null; // nothing seat-specific while the hand-over screen is up
     // a new position dropped the replay's pages and their fetch is still on its way, or was
     // lost: the live position until a page for the ply is held (stepTo draws it then)
     if (replayPly !== null && !replayPage(replayPly)) replayPly = null;
@@ -1246,14 +1306,7 @@ async function matchPage(app, id, was = null) {
     // on a phone the stepper is under the board and its notes, out of sight of the board: while
     // a game is studied (over, or a move back) it floats at the foot of the screen (style.css)
     stepper.classList.toggle("floating", over || !live);
-    const stepFocus = keepFocus(stepper);
-    stepper.replaceChildren(
-      h("span", { class: "at", id: "step-at", "aria-hidden": "true" }, `${shownPly} / ${view.ply}`), // the status line says it in words
-      h("button", { type: "button", title: t("step.start"), "aria-label": t("step.start"), onclick: () => stepTo(0), disabled: view.ply === 0 || hide }, "|◀"),
-      h("button", { type: "button", title: t("step.back"), "aria-label": t("step.back"), id: "step-back", onclick: () => stepTo((live ? view.ply : replayPly) - 1), disabled: view.ply === 0 || replayPly === 0 || hide }, "◀"),
-      h("button", { type: "button", title: t("step.forward"), "aria-label": t("step.forward"), id: "step-fwd", onclick: () => stepTo(live ? null : replayPly + 1), disabled: live }, "▶"),
-      h("button", { type: "button", title: t("step.live"), "aria-label": t("step.live"), onclick: () => stepTo(null), disabled: live }, "▶|"));
-    stepFocus();
+    drawStepper();
 
     drawInvites();
     drawTakeback();
@@ -1302,8 +1355,8 @@ async function matchPage(app, id, was = null) {
   document.addEventListener("keydown", (ev) => {
     if (stopped || !handover.hidden || ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA") return;
     if (boardBox.contains(ev.target)) return; // the board's own keys (see keyHandler)
-    if (ev.key === "ArrowLeft") stepTo((replayPly === null ? view.ply : replayPly) - 1);
-    else if (ev.key === "ArrowRight" && replayPly !== null) stepTo(replayPly + 1);
+    if (ev.key === "ArrowLeft") stepTo(aimedPly() - 1);
+    else if (ev.key === "ArrowRight" && aimedPly() < view.ply) stepTo(aimedPly() + 1);
     // the start and the end of the game, as the stepper's |◀ and ▶| (not the page's top and foot)
     else if ((ev.key === "Home" || ev.key === "End") && !ev.ctrlKey && !ev.altKey && !ev.metaKey && view.ply > 0) {
       ev.preventDefault();
