@@ -14,6 +14,7 @@ import time
 import urllib.error
 import urllib.request
 
+import abstracta
 from httputil import get_json, post_json
 
 CLOCK = re.compile(r"^\d+:\d\d(\.\d)?$")  # m:ss, or 0:0s.t under 10 s
@@ -385,3 +386,29 @@ def test_the_join_page_names_the_variant(page, live_server):
     page.click("#lang button[data-lang='fi']")
     page.wait_for_function("() => document.querySelector('h1')?.textContent === 'Kutsu peliin: Fibonacci — Korttimuunnelma'")
     page.click("#lang button[data-lang='en']")
+
+
+def test_the_join_page_counts_what_was_played_before_the_first_turn(page, live_server):
+    # Fibonacci Go's placements come before the rules' first turn (turn number 0): the join page
+    # counted the last turn's number and said "No move played yet." beside a board with pieces
+    # on it. It counts what the move list lists: each placement an entry, then the turns.
+    game = abstracta.load_game("fibonacci", variant="go")
+    state, rng, moves = game.new_initial_state(), random.Random(2), []
+    while state.to_struct(None)["board"]["t"] < 3:  # the 26 placements, turns 1 and 2
+        action = rng.choice(state.legal_actions())
+        moves.append(state.action_to_string(action))
+        state.apply_action(action)
+    for played, said, fi in ((3, "3 moves played so far.", "Tähän mennessä pelattu 3 siirtoa."),
+                             (26, "26 moves played so far.", None),
+                             (len(moves), f"{26 + 2} moves played so far.", None)):
+        record = {"game": "fibonacci", "options": {"variant": "go"}, "moves": moves[:played]}
+        view = post_json(f"{live_server.url}/api/matches/import", {"record": record, "seats": ["human", "human"], "take": [0]})
+        assert (len(view["move_list"]), max(view["turn_numbers"])) == (played, max(0, played - 26))
+        page.goto(f"{live_server.url}/#/join/{view['invites'][0]['code']}")
+        page.locator("#take-seat").wait_for()
+        assert page.locator("#join-played").inner_text() == said
+        if fi:
+            page.click("#lang button[data-lang='fi']")
+            page.wait_for_function(f"() => (document.getElementById('join-played') || {{}}).textContent === '{fi}'")
+            page.click("#lang button[data-lang='en']")
+            page.wait_for_function(f"() => (document.getElementById('join-played') || {{}}).textContent === '{said}'")
