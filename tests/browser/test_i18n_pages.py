@@ -280,3 +280,51 @@ def test_the_language_switch_keeps_the_analysis_and_the_replay(finnish, live_ser
     # the replay position shown before the switch, said in English
     page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Replay')")
     assert page.locator("#step-at").inner_text() == f"{plies - 2} / {plies}"
+
+
+#: piles 2c 5d Jh; seat 0 holds 7h Kd 5s Qd 3c (5s cuts pile 2 down: the one pile it goes on)
+CARDS_START = "2c 5d Jh | 7h,Kd,5s,Qd,3c | 4c,6d,Jc | 3h,9h | 0"
+
+
+def test_the_language_switch_keeps_a_card_picked(finnish, live_server):
+    # the card game: a card of the hand picked, its pile not yet chosen; the switch keeps the
+    # pick (and the pile it goes on), and the pile played next plays that card
+    page, base = finnish, live_server.url
+    rec = {"format": "abstracta-record", "version": 1, "game": "fibonacci-cards", "options": {},
+           "seed": None, "start": CARDS_START, "players": [], "moves": []}
+    mid = post_json(f"{base}/api/matches/import", {"record": rec, "seats": ["human", "human"]})["id"]
+    page.goto(f"{base}/#/match/{mid}")
+    page.click("#handover-ok")
+    page.click(".hand [data-card='5s']")
+    page.wait_for_selector(".hand [data-card='5s'].picked")
+    switch_to_english(page)
+    page.wait_for_selector("#board .cardtable")
+    assert page.locator(".hand .pcard.picked").evaluate_all("cs => cs.map(c => c.dataset.card)") == ["5s"]
+    assert page.locator(".pile.target").evaluate_all("ps => ps.map(p => p.dataset.pile)") == ["2"]
+    assert page.locator("[data-pile='2'] .pilehint").inner_text() == "cut down to 1"
+    assert "5s picked" in page.locator("#board-text").text_content()
+    page.click("[data-pile='2']")
+    page.wait_for_function("() => window.abstractaView.ply === 1")
+    assert get_json(f"{base}/api/matches/{mid}")["moves"] == ["5s/2"]
+
+
+def test_the_language_switch_keeps_a_piece_picked_in_fibonaccis_card_variant(finnish, live_server):
+    # Fibonacci's card variant, two people: a piece picked, the cell it goes to not yet
+    page, base = finnish, live_server.url
+    rec = {"format": "abstracta-record", "version": 1, "game": "fibonacci", "options": {"variant": "cards"},
+           "seed": 5, "start": None, "players": [], "moves": []}
+    mid = post_json(f"{base}/api/matches/import", {"record": rec, "seats": ["human", "human"]})["id"]
+    page.goto(f"{base}/#/match/{mid}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
+    page.click("[data-cell='b6']")
+    page.wait_for_selector("#fib-cancel")
+    dests = page.locator("[data-cell].fib-dest").evaluate_all("cs => cs.map(c => c.dataset.cell).sort()")
+    assert "c7" in dests
+    switch_to_english(page)
+    page.wait_for_selector("#board svg")
+    assert page.locator("[data-cell].fib-dest").evaluate_all("cs => cs.map(c => c.dataset.cell).sort()") == dests
+    assert page.locator("#fib-cancel").is_visible()
+    page.click("[data-cell='c7']")
+    page.wait_for_function("() => window.abstractaView.ply === 1")
+    assert get_json(f"{base}/api/matches/{mid}")["moves"] == ["b6-c7"]
+

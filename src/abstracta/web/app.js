@@ -674,9 +674,14 @@ async function matchPage(app, id, was = null) {
   let positions = null;
   // a language switch keeps the ply on screen: its pages are still good for the same position
   // and eyes (else the replay steps there again once the first drawing is done)
-  if (kept && kept.revision === view.revision && kept.viewer === view.viewer) {
+  const same = !!kept && kept.revision === view.revision && kept.viewer === view.viewer;
+  if (same) {
     positions = kept.positions;
     replayPly = kept.replayPly;
+    // the struct drawn before, not its copy just fetched: a board module keeps what was picked
+    // (a card, a piece) for the struct it belongs to (docs/board-modules.md), and a fresh copy
+    // read as a new position and dropped the pick
+    view.struct = kept.struct;
   }
   let sending = false;
   let timer = null;
@@ -747,8 +752,8 @@ async function matchPage(app, id, was = null) {
         legalWrap, entryForm,
         analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions, shareNote)));
   // what a language switch keeps (see keepPage): the hand-over confirmed, the ply on screen,
-  // the boxes open and a move half typed
-  keepPage = () => ({ id, shownSeat, replayPly, positions, revision: view.revision, viewer: view.viewer,
+  // the board's pick (its struct), the boxes open and a move half typed
+  keepPage = () => ({ id, shownSeat, replayPly, positions, revision: view.revision, viewer: view.viewer, struct: view.struct,
     analysisOpen: analysis.isOpen(), legalOpen: legalWrap.open, textOpen: textBox.open, typed: entry.value });
 
   // whose eyes: the server derives them from the tokens sent (api.js), so no ?seat= (a browser
