@@ -738,7 +738,8 @@ async function matchPage(app, id, was = null) {
   const invitesBox = h("section", { class: "invites", id: "invites", hidden: true });
   const takebackBox = h("div", { class: "takeback", id: "takeback", hidden: true, "aria-live": "polite" });
   // the analysis board (analysis.js): finished games, and hints against the computer
-  const analysis = analysisPanel({ id, getView: () => view, open: !!(kept && kept.analysisOpen), boardBox, seatName, stepTo: (ply) => stepTo(ply),
+  // the answers it has (a hint, a position's evaluation, the graph) are the same position's
+  const analysis = analysisPanel({ id, getView: () => view, open: !!(kept && kept.analysisOpen), kept: same ? kept.analysis : null, boardBox, seatName, stepTo: (ply) => stepTo(ply),
     say: (text) => { boardSay.textContent = text; },
     // the server's termination: a resignation or a flag ended it, not the rules
     ended: () => (view.status === "over" && (view.termination === "resignation" || view.termination === "time") ? resultLine(view, seatName) : null),
@@ -752,9 +753,9 @@ async function matchPage(app, id, was = null) {
         legalWrap, entryForm,
         analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions, shareNote)));
   // what a language switch keeps (see keepPage): the hand-over confirmed, the ply on screen,
-  // the board's pick (its struct), the boxes open and a move half typed
+  // the board's pick (its struct), the analysis answers, the boxes open and a move half typed
   keepPage = () => ({ id, shownSeat, replayPly, positions, revision: view.revision, viewer: view.viewer, struct: view.struct,
-    analysisOpen: analysis.isOpen(), legalOpen: legalWrap.open, textOpen: textBox.open, typed: entry.value });
+    analysisOpen: analysis.isOpen(), analysis: analysis.kept(), legalOpen: legalWrap.open, textOpen: textBox.open, typed: entry.value });
 
   // whose eyes: the server derives them from the tokens sent (api.js), so no ?seat= (a browser
   // without the seat's token, a spectator, would be refused one)
