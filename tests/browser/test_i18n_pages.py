@@ -236,6 +236,14 @@ def test_refusals_a_finnish_reader_meets_are_in_finnish(browser, server_factory,
         server.stop()
 
 
+#: a share of the server's analysis budget: the tests check what is kept, not its strength. The
+#: whole budget kept the server's analyses of a test running into the next one, whose analysis
+#: was then refused (two analyses of one client at a time; the tests' browsers are one client)
+SCALE = "window.abstractaAnalysisScale = 0.05;"
+#: how long an analysis answer may take (ms) on a loaded machine
+ANSWER_MS = 60000
+
+
 def switch_to_english(page) -> None:
     """The header's EN, then wait for the match page drawn again in English."""
     page.click("header [data-lang='en']")
@@ -264,6 +272,7 @@ def test_the_language_switch_keeps_the_confirmed_hand_over(finnish, live_server)
 def test_the_language_switch_keeps_the_analysis_and_the_replay(finnish, live_server):
     page, base = finnish, live_server.url
     over = post_json(f"{base}/api/matches/import", {"record": record("slide-checkers", 5, None), "seats": None, "take": "all"})
+    page.add_init_script(SCALE)
     page.goto(f"{base}/#/match/{over['id']}")
     page.wait_for_function("id => window.abstractaView && window.abstractaView.id === id && window.abstractaView.status === 'over'",
                            arg=over["id"])
@@ -280,3 +289,102 @@ def test_the_language_switch_keeps_the_analysis_and_the_replay(finnish, live_ser
     # the replay position shown before the switch, said in English
     page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Replay')")
     assert page.locator("#step-at").inner_text() == f"{plies - 2} / {plies}"
+
+
+#: piles 2c 5d Jh; seat 0 holds 7h Kd 5s Qd 3c (5s cuts pile 2 down: the one pile it goes on)
+CARDS_START = "2c 5d Jh | 7h,Kd,5s,Qd,3c | 4c,6d,Jc | 3h,9h | 0"
+
+
+def test_the_language_switch_keeps_a_card_picked(finnish, live_server):
+    # the card game: a card of the hand picked, its pile not yet chosen; the switch keeps the
+    # pick (and the pile it goes on), and the pile played next plays that card
+    page, base = finnish, live_server.url
+    rec = {"format": "abstracta-record", "version": 1, "game": "fibonacci-cards", "options": {},
+           "seed": None, "start": CARDS_START, "players": [], "moves": []}
+    mid = post_json(f"{base}/api/matches/import", {"record": rec, "seats": ["human", "human"]})["id"]
+    page.goto(f"{base}/#/match/{mid}")
+    page.click("#handover-ok")
+    page.click(".hand [data-card='5s']")
+    page.wait_for_selector(".hand [data-card='5s'].picked")
+    switch_to_english(page)
+    page.wait_for_selector("#board .cardtable")
+    assert page.locator(".hand .pcard.picked").evaluate_all("cs => cs.map(c => c.dataset.card)") == ["5s"]
+    assert page.locator(".pile.target").evaluate_all("ps => ps.map(p => p.dataset.pile)") == ["2"]
+    assert page.locator("[data-pile='2'] .pilehint").inner_text() == "cut down to 1"
+    assert "5s picked" in page.locator("#board-text").text_content()
+    page.click("[data-pile='2']")
+    page.wait_for_function("() => window.abstractaView.ply === 1")
+    assert get_json(f"{base}/api/matches/{mid}")["moves"] == ["5s/2"]
+
+
+def test_the_language_switch_keeps_a_piece_picked_in_fibonaccis_card_variant(finnish, live_server):
+    # Fibonacci's card variant, two people: a piece picked, the cell it goes to not yet
+    page, base = finnish, live_server.url
+    rec = {"format": "abstracta-record", "version": 1, "game": "fibonacci", "options": {"variant": "cards"},
+           "seed": 5, "start": None, "players": [], "moves": []}
+    mid = post_json(f"{base}/api/matches/import", {"record": rec, "seats": ["human", "human"]})["id"]
+    page.goto(f"{base}/#/match/{mid}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.human_to_move")
+    page.click("[data-cell='b6']")
+    page.wait_for_selector("#fib-cancel")
+    dests = page.locator("[data-cell].fib-dest").evaluate_all("cs => cs.map(c => c.dataset.cell).sort()")
+    assert "c7" in dests
+    switch_to_english(page)
+    page.wait_for_selector("#board svg")
+    assert page.locator("[data-cell].fib-dest").evaluate_all("cs => cs.map(c => c.dataset.cell).sort()") == dests
+    assert page.locator("#fib-cancel").is_visible()
+    page.click("[data-cell='c7']")
+    page.wait_for_function("() => window.abstractaView.ply === 1")
+    assert get_json(f"{base}/api/matches/{mid}")["moves"] == ["b6-c7"]
+
+
+def analysis_asks(page) -> list[str]:
+    """The page's requests to the analysis endpoints from now on (a list that grows)."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/analysis" in r.url else None)
+    return asked
+
+
+def test_the_language_switch_keeps_a_hint_shown(finnish, live_server):
+    page, base = finnish, live_server.url
+    mid = post_json(f"{base}/api/matches", {"game": "fanorona", "options": {"size": "dimy"}, "seats": ["human", "level:1"]})["id"]
+    page.add_init_script(SCALE)
+    page.goto(f"{base}/#/match/{mid}")
+    page.check("#hints-toggle")
+    page.click("#hint")
+    page.wait_for_selector("#an-number", timeout=ANSWER_MS)
+    number = page.locator("#an-number").inner_text()
+    line = page.locator("#an-line li[data-actions]").evaluate_all("ls => ls.map(l => [l.dataset.player, l.dataset.actions])")
+    asked = analysis_asks(page)
+    switch_to_english(page)
+    # the same answer, in English, and its line still on the board; not asked for again (a
+    # hint asked again would count twice)
+    assert page.locator("#an-number").inner_text() == number
+    assert page.locator("#an-line li[data-actions]").evaluate_all("ls => ls.map(l => [l.dataset.player, l.dataset.actions])") == line
+    assert page.locator("#an-line .who").first.inner_text() == "White"
+    assert page.locator("#an-scale").inner_text().startswith("Evaluation: +1 is a won game")
+    assert page.locator("#hint").inner_text() == "Hint"
+    assert page.locator("#board .an-mark").count() >= 1
+    assert asked == []
+    assert get_json(f"{base}/api/matches/{mid}")["hints"] == [1, 0]
+
+
+def test_the_language_switch_keeps_the_analysis_fetched(finnish, live_server):
+    page, base = finnish, live_server.url
+    over = post_json(f"{base}/api/matches/import", {"record": record("slide-checkers", 5, None), "seats": None, "take": "all"})
+    page.add_init_script(SCALE)
+    page.goto(f"{base}/#/match/{over['id']}")
+    page.click("#analyse")
+    page.wait_for_selector("#an-number", timeout=ANSWER_MS)
+    page.wait_for_selector("#an-graph", timeout=ANSWER_MS)
+    number = page.locator("#an-number").inner_text()
+    points = page.locator("#an-graph circle[data-ply]").count()
+    asked = analysis_asks(page)
+    switch_to_english(page)
+    # the evaluation and the graph on screen at once, in English, and nothing asked again
+    assert page.locator("#an-wait").count() == 0
+    assert page.locator("#an-number").inner_text() == number
+    assert page.locator("#an-graph circle[data-ply]").count() == points
+    assert page.locator("#an-graph").get_attribute("aria-label").startswith("Evaluation")
+    page.wait_for_timeout(300)
+    assert asked == []

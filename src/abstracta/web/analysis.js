@@ -266,14 +266,19 @@ function graphSvg(graph, seat, seats, lastPly, shownPly, onPick, ended) {
 
 // ---------------------------------------------------------------------------- match page
 // The panel of the match page. `opts`: {id, getView, boardBox, seatName, stepTo(ply),
-// shownPly(), ended()}; ended(): how a game the rules did not end ended (a resignation, a
-// flag) in the page's words, else null. Call update() after every draw of the page.
+// shownPly(), ended(), open, kept}; ended(): how a game the rules did not end ended (a
+// resignation, a flag) in the page's words, else null; open: the panel starts open; kept: the
+// answers of the panel drawn before (its kept()) for the same position, which a language
+// switch hands on rather than ask the server again (a hint asked again counts twice). Call
+// update() after every draw of the page.
 export function analysisPanel(opts) {
   addCss();
   const { id, boardBox, seatName } = opts;
+  const was = opts.kept || null;
   const node = h("section", { class: "analysis", id: "analysis", hidden: true });
-  const cache = new Map(); // ply -> answer (the same position always gets the same answer)
-  let open = !!opts.open, graph = null, graphAsked = false, pending = null, hintAnswer = null, error = null;
+  const cache = new Map(was ? was.cache : []); // ply -> answer (the same position always gets the same answer)
+  let open = !!opts.open, graph = was ? was.graph : null, graphAsked = !!graph, pending = null,
+    hintAnswer = was ? was.hintAnswer : null, error = null;
   const hintKey = `abstracta.hints.${id}`;
   const hintsOn = () => { try { return localStorage.getItem(hintKey) === "1"; } catch { return false; } };
 
@@ -399,7 +404,7 @@ export function analysisPanel(opts) {
       drawLine(boardBox, answer, seats);
     }
   }
-  return { node, update, isOpen: () => open };
+  return { node, update, isOpen: () => open, kept: () => ({ cache, graph, hintAnswer }) };
 }
 
 // ---------------------------------------------------------------------------- new-game page

@@ -688,9 +688,14 @@ async function matchPage(app, id, was = null) {
   const loading = new Map();
   // a language switch keeps the ply on screen: its pages are still good for the same position
   // and eyes (else the replay steps there again once the first drawing is done)
-  if (kept && kept.revision === view.revision && kept.viewer === view.viewer) {
+  const same = !!kept && kept.revision === view.revision && kept.viewer === view.viewer;
+  if (same) {
     positions = kept.positions;
     replayPly = kept.replayPly;
+    // the struct drawn before, not its copy just fetched: a board module keeps what was picked
+    // (a card, a piece) for the struct it belongs to (docs/board-modules.md), and a fresh copy
+    // read as a new position and dropped the pick
+    view.struct = kept.struct;
   }
   let sending = false;
   let timer = null;
@@ -747,7 +752,8 @@ async function matchPage(app, id, was = null) {
   const invitesBox = h("section", { class: "invites", id: "invites", hidden: true });
   const takebackBox = h("div", { class: "takeback", id: "takeback", hidden: true, "aria-live": "polite" });
   // the analysis board (analysis.js): finished games, and hints against the computer
-  const analysis = analysisPanel({ id, getView: () => view, open: !!(kept && kept.analysisOpen), boardBox, seatName, stepTo: (ply) => stepTo(ply),
+  // the answers it has (a hint, a position's evaluation, the graph) are the same position's
+  const analysis = analysisPanel({ id, getView: () => view, open: !!(kept && kept.analysisOpen), kept: same ? kept.analysis : null, boardBox, seatName, stepTo: (ply) => stepTo(ply),
     say: (text) => { boardSay.textContent = text; },
     // the server's termination: a resignation or a flag ended it, not the rules
     ended: () => (view.status === "over" && (view.termination === "resignation" || view.termination === "time") ? resultLine(view, seatName) : null),
@@ -761,9 +767,9 @@ async function matchPage(app, id, was = null) {
         legalWrap, entryForm,
         analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions, shareNote)));
   // what a language switch keeps (see keepPage): the hand-over confirmed, the ply on screen,
-  // the boxes open and a move half typed
-  keepPage = () => ({ id, shownSeat, replayPly, positions, revision: view.revision, viewer: view.viewer,
-    analysisOpen: analysis.isOpen(), legalOpen: legalWrap.open, textOpen: textBox.open, typed: entry.value });
+  // the board's pick (its struct), the analysis answers, the boxes open and a move half typed
+  keepPage = () => ({ id, shownSeat, replayPly, positions, revision: view.revision, viewer: view.viewer, struct: view.struct,
+    analysisOpen: analysis.isOpen(), analysis: analysis.kept(), legalOpen: legalWrap.open, textOpen: textBox.open, typed: entry.value });
 
   // whose eyes: the server derives them from the tokens sent (api.js), so no ?seat= (a browser
   // without the seat's token, a spectator, would be refused one)
