@@ -1818,6 +1818,13 @@ class MatchService:
                 else:
                     self._analysing.pop(client, None)
 
+    def analyses_running(self, client: str | None = None) -> int:
+        """Analyses asked by ``client`` (None: by anyone) and not yet answered: queued,
+        searched, or found and on their way back to the request. A client may have
+        ``ANALYSIS_PER_CLIENT`` at once; tests sharing one server wait for none before the next."""
+        with self._guard:
+            return sum(self._analysing.values()) if client is None else self._analysing.get(client, 0)
+
     def _analysis_answered(self, job: BotJob, text: str | None, note: str | None) -> None:
         with self._guard:
             waiting = self._analyses.get(job.id)
