@@ -53,6 +53,21 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(timeout=10)
 
+    def wait_for_no_analysis(self) -> None:
+        """Until no analysis runs here. The server runs at most two analyses per client, and
+        every test browser is one client (127.0.0.1): an analysis an earlier test left running
+        (its page closed, the search not) refused the next test's."""
+        from abstracta.server.matches import ANALYSIS_TIMEOUT
+
+        service = self.app.state.service
+        # the server gives up on an analysis after ANALYSIS_TIMEOUT; the margin is its way back
+        deadline = time.monotonic() + ANALYSIS_TIMEOUT + 10
+        while service.analyses_running():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{service.analyses_running()} analyses still running after "
+                                   f"{ANALYSIS_TIMEOUT:g} s")
+            time.sleep(0.05)
+
 
 @pytest.fixture(scope="session")
 def server_factory():
@@ -65,6 +80,13 @@ def live_server(tmp_path_factory: pytest.TempPathFactory):
     server = LiveServer(tmp_path_factory.mktemp("db") / "web.db").start()
     yield server
     server.stop()
+
+
+@pytest.fixture(autouse=True)
+def no_analysis_left_running(request):
+    """Before each test of the shared live server: no analysis of an earlier test running."""
+    if "live_server" in request.fixturenames:
+        request.getfixturevalue("live_server").wait_for_no_analysis()
 
 
 @pytest.fixture(scope="session")
