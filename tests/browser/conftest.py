@@ -19,6 +19,12 @@ CHROMIUM = os.environ.get("ABSTRACTA_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
 
+#: the pages ask for a share of the server's analysis budgets unless a test sets its own
+#: ``window.abstractaAnalysisScale`` (1: the whole budget): the tests check what is shown, not its
+#: strength, and a whole-budget search outlives its test on a loaded machine (the next test
+#: then waits for it, see LiveServer.wait_for_no_analysis)
+ANALYSIS_SCALE = "if (typeof window.abstractaAnalysisScale !== 'number') window.abstractaAnalysisScale = 0.05;"
+
 
 class LiveServer:
     def __init__(self, db_path: Path, port: int = 0, limits: dict[str, tuple[str, str]] | None = None):
@@ -106,7 +112,9 @@ def browser():
             # English pages unless a test asks for another language (the page follows
             # navigator.languages; the existing tests assert English words)
             kwargs.setdefault("locale", "en-US")
-            return unset(*args, **kwargs)
+            context = unset(*args, **kwargs)
+            context.add_init_script(ANALYSIS_SCALE)
+            return context
 
         def new_context(*args, **kwargs):
             context = plain(*args, **kwargs)

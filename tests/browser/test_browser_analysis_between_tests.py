@@ -73,3 +73,23 @@ def test_the_next_tests_analysis_is_answered(live_server, page) -> None:
     refused = page.locator("#an-error:not([hidden])")
     assert refused.count() == 0, refused.inner_text()
     assert page.locator("#an-number").count() == 1
+
+
+def test_the_test_pages_ask_for_a_small_budget_unless_told(live_server, browser) -> None:
+    # a test that forgot SCALE asked for the whole budget (test_keyboard_focus's hint and
+    # graph): its searches outlived it on a loaded machine; the test browser's pages ask for a
+    # share by default, and a test that wants the whole budget still gets it
+    position = abstracta.load_game("fanorona", size="telo").new_initial_state().to_text()
+    url = f"{live_server.url}/#/analysis/fanorona?" + urllib.parse.urlencode({"size": "telo", "position": position})
+    for script, scale in ((None, 0.05), ("window.abstractaAnalysisScale = 1;", 1)):
+        context = browser.new_context()
+        try:
+            page = context.new_page()
+            if script:
+                page.add_init_script(script)
+            with page.expect_request(lambda r: r.url.endswith("/api/analysis")) as asked:
+                page.goto(url)
+            assert asked.value.post_data_json["scale"] == scale
+            page.wait_for_selector("#an-number", state="attached", timeout=60000)
+        finally:
+            context.close()
