@@ -47,7 +47,7 @@ import orjson
 
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
 from ..core.game import (Game, State, TurnText, action_strings, played_turns, resignation_returns, seats_out,
-                         turn_numbers, turn_spans, turn_texts, views_differ)
+                         turn_numbers, turn_spans, turn_texts, turns_played, views_differ)
 from ..core.options import seed_problem
 from ..core.records import (HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, out_of_time_seats, resigned_seat,
                              tag_seats)
@@ -1396,10 +1396,11 @@ class MatchService:
         return played_turns(match.initial, match.actions)[0]
 
     def _turns_played(self, match: Match) -> int:
-        """The turns played, as the move list and the replay number them (:func:`turn_numbers`:
-        the rules' numbers, else a seat's actions in a row); a record's entries are not turns
-        (Nibble writes ``i9``, ``end``), nor are Fibonacci Go's placements."""
-        return max(self._turn_numbers(match), default=0)
+        """The turns played as the move list lists them (:func:`turns_played`: the turns the
+        list numbers, the rules' numbers else a seat's actions in a row, and each seat's entry
+        before the rules' first turn, a placement phase); a record's entries are not turns
+        (Nibble writes ``i9``, ``end``)."""
+        return turns_played(self._movers_cached(match), self._turn_numbers(match))
 
     def _turn_numbers(self, match: Match) -> list[int]:
         """The number of the turn each action of ``match`` belongs to (:func:`turn_numbers`)."""

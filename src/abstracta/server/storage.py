@@ -53,7 +53,7 @@ class MatchRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="playing")  # playing | over
     revision: Mapped[int] = mapped_column(Integer, default=0)
     plies: Mapped[int] = mapped_column(Integer, default=0)
-    # the turns played (a seat's actions in a row, as the move list groups them); NULL in
+    # the turns played as the move list lists them (core.game.turns_played); NULL in
     # databases of an earlier version, read as the record's entries
     turns: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
