@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -286,6 +287,50 @@ def test_your_games_counts_the_placements_as_the_move_list_lists_them(client):
     view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
     view = client.post(f"/api/matches/{view['id']}/actions", json={"action": moves[3], "ply": 3}).json()
     assert _listed_as_the_move_list_lists(client, view) == (4, 4)
+
+
+def test_a_row_counted_by_an_earlier_version_is_recounted_when_listed(client, db_url):
+    # rows stored before the placements counted keep their count until the game's next move,
+    # and a finished game has none: Your games recounts a row whose count an earlier version
+    # stored (no turns_version), once, and stores the count without changing the game
+    from sqlalchemy import create_engine, text
+
+    from abstracta.server.storage import TURNS_VERSION
+
+    game = abstracta.load_game("fibonacci", variant="go")
+    state, rng, moves = game.new_initial_state(), random.Random(2), []
+    for _ in range(3):
+        action = rng.choice(state.legal_actions())
+        moves.append(state.action_to_string(action))
+        state.apply_action(action)
+    record = {"game": "fibonacci", "options": {"variant": "go"}, "moves": moves}
+    view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
+    # as the previous version stored it: the numbered turns alone (0), no version of the count
+    engine = create_engine(db_url)
+    rowsql = "SELECT turns, turns_version, revision, updated_at FROM matches WHERE id = :m"
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE matches SET turns = 0, turns_version = NULL WHERE id = :m"), {"m": view["id"]})
+        before = conn.execute(text(rowsql), {"m": view["id"]}).one()
+    try:
+        assert _listed_as_the_move_list_lists(client, view) == (3, 3)
+        with engine.begin() as conn:
+            after = conn.execute(text(rowsql), {"m": view["id"]}).one()
+        assert tuple(after) == (3, TURNS_VERSION, before.revision, before.updated_at)
+        # once: the stored count is read from then on
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE matches SET turns = 7 WHERE id = :m"), {"m": view["id"]})
+        assert _listed_as_the_move_list_lists(client, view) == (7, 3)
+        # a match that no longer loads (its game gone) is listed with what was stored
+        other = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
+        gone = json.dumps({**record, "game": "no-such-game"})
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE matches SET game = 'no-such-game', record = :r, turns = NULL, turns_version = NULL "
+                              "WHERE id = :m"), {"r": gone, "m": other["id"]})
+        client.raw.app.state.service.evict(other["id"])
+        listed = [m for m in client.get("/api/matches").json() if m["id"] == other["id"]]
+        assert [(m["turns"], m["ply"]) for m in listed] == [(3, 3)]  # the record's entries, as before
+    finally:
+        engine.dispose()
 
 
 def test_chance_entries_before_the_first_turn_are_no_ones(client):
