@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -248,13 +249,97 @@ def test_the_turns_of_the_view_are_the_rules_turns(client):
     view = client.post("/api/matches/import", json={"record": record}).json()
     assert view["turn_numbers"] == numbers
     assert view["struct"]["board"]["t"] == 13
+    # "Your games" counts what the move list lists by players: the 26 placements (unnumbered
+    # entries, each a seat's) and the 12 turns after them, as the join page counts them
     listed = client.get("/api/matches").json()
-    assert [(m["id"], m["turns"]) for m in listed] == [(view["id"], 12)]
+    assert [(m["id"], m["turns"]) for m in listed] == [(view["id"], 26 + 12)]
     # a game without turn numbers of its own: a turn is a seat's actions in a row
     record = {"game": "fanorona", "start": "...B...../........./..W.BB.../...B...../........B W",
               "moves": ["c3-d3A", "d3-d4W"]}
     view = client.post("/api/matches/import", json={"record": record}).json()
     assert view["turn_numbers"] == [1, 1]
+
+
+def _listed_as_the_move_list_lists(client, view) -> tuple[int, int]:
+    """The turns of ``view``'s match in "Your games", and the count the join page reads from
+    the view: the move list's entries by a seat before the rules' first turn, then the turns."""
+    before = sum(1 for x in view["move_list"] if x["number"] == 0 and x["seat"] is not None and x["seat"] >= 0)
+    listed = [m["turns"] for m in client.get("/api/matches").json() if m["id"] == view["id"]]
+    return listed[0], before + max(view["turn_numbers"], default=0)
+
+
+def test_your_games_counts_the_placements_as_the_move_list_lists_them(client):
+    # a Fibonacci Go game of 3 placements was "3 moves played so far" on the join page and
+    # "0 moves" on the home page and in Your games: the placements are entries of the move
+    # list (each a seat's), played before the rules' first turn (number 0)
+    game = abstracta.load_game("fibonacci", variant="go")
+    state, rng, moves = game.new_initial_state(), random.Random(2), []
+    while state.to_struct(None)["board"]["t"] < 3:  # the 26 placements, turns 1 and 2
+        action = rng.choice(state.legal_actions())
+        moves.append(state.action_to_string(action))
+        state.apply_action(action)
+    for played, turns in ((0, 0), (3, 3), (26, 26), (len(moves), 26 + 2)):
+        record = {"game": "fibonacci", "options": {"variant": "go"}, "moves": moves[:played]}
+        view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
+        assert _listed_as_the_move_list_lists(client, view) == (turns, turns)
+    # kept up as the game goes on: one more placement is one more
+    record = {"game": "fibonacci", "options": {"variant": "go"}, "moves": moves[:3]}
+    view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
+    view = client.post(f"/api/matches/{view['id']}/actions", json={"action": moves[3], "ply": 3}).json()
+    assert _listed_as_the_move_list_lists(client, view) == (4, 4)
+
+
+def test_a_row_counted_by_an_earlier_version_is_recounted_when_listed(client, db_url):
+    # rows stored before the placements counted keep their count until the game's next move,
+    # and a finished game has none: Your games recounts a row whose count an earlier version
+    # stored (no turns_version), once, and stores the count without changing the game
+    from sqlalchemy import create_engine, text
+
+    from abstracta.server.storage import TURNS_VERSION
+
+    game = abstracta.load_game("fibonacci", variant="go")
+    state, rng, moves = game.new_initial_state(), random.Random(2), []
+    for _ in range(3):
+        action = rng.choice(state.legal_actions())
+        moves.append(state.action_to_string(action))
+        state.apply_action(action)
+    record = {"game": "fibonacci", "options": {"variant": "go"}, "moves": moves}
+    view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
+    # as the previous version stored it: the numbered turns alone (0), no version of the count
+    engine = create_engine(db_url)
+    rowsql = "SELECT turns, turns_version, revision, updated_at FROM matches WHERE id = :m"
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE matches SET turns = 0, turns_version = NULL WHERE id = :m"), {"m": view["id"]})
+        before = conn.execute(text(rowsql), {"m": view["id"]}).one()
+    try:
+        assert _listed_as_the_move_list_lists(client, view) == (3, 3)
+        with engine.begin() as conn:
+            after = conn.execute(text(rowsql), {"m": view["id"]}).one()
+        assert tuple(after) == (3, TURNS_VERSION, before.revision, before.updated_at)
+        # once: the stored count is read from then on
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE matches SET turns = 7 WHERE id = :m"), {"m": view["id"]})
+        assert _listed_as_the_move_list_lists(client, view) == (7, 3)
+        # a match that no longer loads (its game gone) is listed with what was stored
+        other = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
+        gone = json.dumps({**record, "game": "no-such-game"})
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE matches SET game = 'no-such-game', record = :r, turns = NULL, turns_version = NULL "
+                              "WHERE id = :m"), {"r": gone, "m": other["id"]})
+        client.raw.app.state.service.evict(other["id"])
+        listed = [m for m in client.get("/api/matches").json() if m["id"] == other["id"]]
+        assert [(m["turns"], m["ply"]) for m in listed] == [(3, 3)]  # the record's entries, as before
+    finally:
+        engine.dispose()
+
+
+def test_chance_entries_before_the_first_turn_are_no_ones(client):
+    from abstracta.core.game import CHANCE, turns_played
+
+    # two placements, a chance entry between them, then turn 1 of two actions: 2 + 1
+    assert turns_played([0, CHANCE, 1, 0, 0], [0, 0, 0, 1, 1]) == 3
+    assert turns_played([], []) == 0
+    assert turns_played([0, 0, 1], [1, 1, 2]) == 2  # rules without a number 0: the turns
 
 
 def test_a_match_names_its_variant_as_the_game_declares_it(client):

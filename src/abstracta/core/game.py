@@ -617,6 +617,15 @@ def turn_spans(movers: Sequence[int], numbers: Sequence[int]) -> list[tuple[int,
     return spans
 
 
+def turns_played(movers: Sequence[int], numbers: Sequence[int]) -> int:
+    """The turns played as a player reads them in the move list (:func:`turn_spans`): the last
+    turn's number, and before the rules' first turn (number 0, a placement phase), which the
+    numbers leave out, each seat's entry; a chance entry is nobody's. The list of games and the
+    invitation's page say this count."""
+    before = sum(1 for number, seat, _first, _stop in turn_spans(movers, numbers) if number == 0 and seat >= 0)
+    return max(numbers, default=0) + before
+
+
 class TurnText(NamedTuple):
     """One turn of a game as a person reads it (:func:`turn_texts`)."""
 
@@ -676,4 +685,4 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "GameDescription", "State", "action_strings", "check_action_in",
            "resignation_returns", "as_integer", "check_player", "seats_out", "views_differ", "NotationError",
-           "SplitMix64", "TurnText", "played_turns", "turn_numbers", "turn_spans", "turn_texts"]
+           "SplitMix64", "TurnText", "played_turns", "turn_numbers", "turn_spans", "turn_texts", "turns_played"]

@@ -641,8 +641,10 @@ class MatchSummary(BaseModel):
     game: str
     status: str
     ply: int = Field(description="actions played")
-    turns: int = Field(description="turns played, as the view's 'turn_numbers' number them (the record's "
-                                   "entries in a database of an earlier version)")
+    turns: int = Field(description="turns played as the view's 'move_list' lists them: the turns "
+                                   "'turn_numbers' number, and before the rules' first turn (number 0, a "
+                                   "placement phase) each seat's entry (the record's entries in a database "
+                                   "of an earlier version)")
     players: list[str]
     seats: list[SeatInfo] | None = Field(description="per seat: name and colours (null if the game is not installed)")
     variant: VariantName | None = Field(default=None, description="as the match view's")

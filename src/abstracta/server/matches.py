@@ -47,7 +47,7 @@ import orjson
 
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
 from ..core.game import (Game, State, TurnText, action_strings, played_turns, resignation_returns, seats_out,
-                         turn_numbers, turn_spans, turn_texts, views_differ)
+                         turn_numbers, turn_spans, turn_texts, turns_played, views_differ)
 from ..core.options import seed_problem
 from ..core.records import (HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, out_of_time_seats, resigned_seat,
                              tag_seats)
@@ -58,7 +58,7 @@ from .errors import (Conflict, CorruptMatch, Forbidden, Gone, Hidden, IllegalMov
                      NotFound, NotYourTurn, StalePly, StaleRevision, StorageFailed, TooBusy, Unauthorized, Unavailable)
 from .push import Hub
 from .botjobs import BotJob, BotJobs, InfoStateError, make_job
-from .storage import Store
+from .storage import TURNS_VERSION, Store
 
 log = logging.getLogger("abstracta.server.bots")
 
@@ -1012,7 +1012,28 @@ class MatchService:
         """The stored rows of the matches ``tokens`` hold a seat of, most recently played
         first, each with the seats held."""
         held = self.store.matches_of([digest(t) for t in tokens[:TOKEN_LIMIT]])
-        return [(row, sorted(held[row.id])) for row in self.store.rows(list(held), limit)]
+        rows = self.store.rows(list(held), limit)
+        for row in rows:
+            if row.turns_version is None or row.turns_version < TURNS_VERSION:
+                self._recount(row)
+        return [(row, sorted(held[row.id])) for row in rows]
+
+    def _recount(self, row: Any) -> None:
+        """Count the turns of the stored ``row`` as this version counts them (an earlier one
+        counted otherwise: a finished game has no next move to count them again) and store
+        them, once. A match that does not load keeps the count it has."""
+        try:
+            with self.locked(row.id):
+                cached = row.id in self.cache
+                match = self.load(row.id)
+                if match.revision == row.revision:
+                    turns = self._turns_played(match)
+                    if self.store.recount(row.id, row.revision, turns):
+                        row.turns, row.turns_version = turns, TURNS_VERSION
+                if not cached:  # listed, not played: no need to keep it in memory
+                    self.evict(row.id)
+        except (MatchError, CorruptMatch, StorageFailed):
+            return
 
     # --- playing ----------------------------------------------------------------------------
     def tick(self, match: Match) -> Match:
@@ -1396,10 +1417,11 @@ class MatchService:
         return played_turns(match.initial, match.actions)[0]
 
     def _turns_played(self, match: Match) -> int:
-        """The turns played, as the move list and the replay number them (:func:`turn_numbers`:
-        the rules' numbers, else a seat's actions in a row); a record's entries are not turns
-        (Nibble writes ``i9``, ``end``), nor are Fibonacci Go's placements."""
-        return max(self._turn_numbers(match), default=0)
+        """The turns played as the move list lists them (:func:`turns_played`: the turns the
+        list numbers, the rules' numbers else a seat's actions in a row, and each seat's entry
+        before the rules' first turn, a placement phase); a record's entries are not turns
+        (Nibble writes ``i9``, ``end``)."""
+        return turns_played(self._movers_cached(match), self._turn_numbers(match))
 
     def _turn_numbers(self, match: Match) -> list[int]:
         """The number of the turn each action of ``match`` belongs to (:func:`turn_numbers`)."""

@@ -13,7 +13,8 @@ the revision it was computed from (optimistic concurrency); the record is rewrit
 what it holds besides moves changes (result, termination, players) or a takeback reaches
 into the base. A database of an earlier version (records only, no ``moves`` table, no
 ``turns`` column) is read as it is: ``create_all`` adds the table, :func:`make_engine` the
-column, and its records are the base of their matches.
+columns, and its records are the base of their matches; a count of turns an earlier version
+stored (``turns_version``) is counted again when the match is listed.
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ from .errors import StaleRevision, StorageFailed
 log = logging.getLogger("abstracta.server")
 
 
+#: the rule ``matches.turns`` is counted by: 1 for the move list's entries made by players
+#: (core.game.turns_played); earlier versions counted the record's entries, a seat's actions
+#: in a row, then the numbered turns alone (leaving out a placement phase). Raise it when the
+#: count changes: rows of a lower one are counted again (:meth:`Store.recount`).
+TURNS_VERSION = 1
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -53,9 +61,12 @@ class MatchRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="playing")  # playing | over
     revision: Mapped[int] = mapped_column(Integer, default=0)
     plies: Mapped[int] = mapped_column(Integer, default=0)
-    # the turns played (a seat's actions in a row, as the move list groups them); NULL in
+    # the turns played as the move list lists them (core.game.turns_played); NULL in
     # databases of an earlier version, read as the record's entries
     turns: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    # how ``turns`` was counted (TURNS_VERSION); NULL or lower: by an earlier version, whose
+    # count a player would not read in the move list, so it is counted again when listed
+    turns_version: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -107,10 +118,12 @@ class LiveRow(Base):
 _matches, _moves, _lives = MatchRow.__table__, MoveRow.__table__, LiveRow.__table__
 _BUMP = (update(_matches).where(_matches.c.id == bindparam("mid"), _matches.c.revision == bindparam("expected"))
          .values(revision=bindparam("revision"), status=bindparam("status"), plies=bindparam("plies"),
-                 turns=bindparam("turns"), updated_at=bindparam("updated_at")))
+                 turns=bindparam("turns"), turns_version=TURNS_VERSION, updated_at=bindparam("updated_at")))
 _BUMP_WITH_RECORD = _BUMP.values(record=bindparam("record"))
 _DROP_MOVES = delete(_moves).where(_moves.c.match_id == bindparam("mid"), _moves.c.ply > bindparam("keep"))
 _ADD_MOVE = insert(_moves)
+_RECOUNT = (update(_matches).where(_matches.c.id == bindparam("mid"), _matches.c.revision == bindparam("expected"))
+            .values(turns=bindparam("turns"), turns_version=TURNS_VERSION))
 _SET_LIVE = update(_lives).where(_lives.c.match_id == bindparam("mid")).values(data=bindparam("data"))
 
 
@@ -181,13 +194,14 @@ def _make_engine(url: str | None) -> Engine:
 
 def _add_missing_columns(engine: Engine) -> None:
     """Columns newer versions added to existing tables (``create_all`` only creates tables)."""
-    present = {c["name"] for c in inspect(engine).get_columns("matches")}
-    if "turns" not in present:
+    for column in ("turns", "turns_version"):
+        if column in {c["name"] for c in inspect(engine).get_columns("matches")}:
+            continue
         try:
             with engine.begin() as conn:
-                conn.execute(text("ALTER TABLE matches ADD COLUMN turns INTEGER"))
+                conn.execute(text(f"ALTER TABLE matches ADD COLUMN {column} INTEGER"))
         except DBAPIError:  # another process starting at the same moment added it
-            if "turns" not in {c["name"] for c in inspect(engine).get_columns("matches")}:
+            if column not in {c["name"] for c in inspect(engine).get_columns("matches")}:
                 raise
 
 
@@ -309,7 +323,8 @@ class Store:
         with self.writing() as s:
             stamp = now()
             s.add(MatchRow(id=match_id, game=game, record=record_json, status=status, revision=0,
-                           plies=plies, turns=turns, created_at=stamp, updated_at=stamp))
+                           plies=plies, turns=turns, turns_version=TURNS_VERSION, created_at=stamp,
+                           updated_at=stamp))
             s.add(LiveRow(match_id=match_id, data=live))
             for digest, seat in tokens:
                 s.add(SeatTokenRow(token_hash=digest, match_id=match_id, seat=seat, created_at=stamp))
@@ -359,6 +374,13 @@ class Store:
                 if conn.execute(_SET_LIVE, {"mid": match_id, "data": live}).rowcount != 1:
                     conn.execute(insert(LiveRow.__table__).values(match_id=match_id, data=live))
             self._notify(conn, match_id, expected_revision + 1)
+
+    def recount(self, match_id: str, revision: int, turns: int) -> bool:
+        """Store ``turns`` counted as :data:`TURNS_VERSION` counts for the match at ``revision``
+        (False: it has moved on, and its next commit counts). Not a change of the match: its
+        revision and time stay, nobody is told."""
+        with _refused(), self._writing, self.engine.begin() as conn:
+            return conn.execute(_RECOUNT, {"mid": match_id, "expected": revision, "turns": turns}).rowcount == 1
 
     def _notify(self, s: Session | Connection, match_id: str, revision: int) -> None:
         """Tell the other processes on this database (delivered at commit, not before)."""
