@@ -278,3 +278,83 @@ def test_the_schema_states_who_may_ask_and_what_a_request_holds(client) -> None:
     for body in ({"match_id": "abc", "scale": 0}, {"match_id": "abc", "scale": 2}):
         assert not valid("GraphRequest", body), body
         assert client.raw.post("/api/analysis/graph", json=body).status_code == 422, body
+
+
+def test_an_analysis_whose_asker_has_gone_is_stopped_and_no_longer_counted(db_url) -> None:
+    """A page reloaded or closed during an analysis left its search running on the server for up
+    to ANALYSIS_TIMEOUT, counted against its client: the reloaded page's analysis was refused
+    ("2 analyses of yours are running"). A live server (a closed connection is what a browser's
+    reload does; the TestClient cannot close one): the searches of two requests whose
+    connections closed are cancelled, and the client's next request is answered."""
+    import socket
+    import threading
+    import time
+
+    import httpx
+    import uvicorn
+
+    from abstracta.server import bind
+    from abstracta.server.matches import ANALYSIS_PER_CLIENT
+
+    app = make_app(db_url, rate_limits=False, analysis_scale=0.02)
+    service = app.state.service
+    executor = service.jobs.executor  # bot_workers=0: the deep lane's one thread
+    real_run = executor.run
+    holding = True
+    began: list[int] = []
+    stopped: list[int] = []
+
+    def long_search(job, stop):
+        """A search that goes on until it is asked to stop, as a whole budget on a loaded machine."""
+        if not holding:
+            return real_run(job, stop)
+        began.append(job.id)
+        if stop.wait(60):
+            stopped.append(job.id)
+        return "[]"
+
+    executor.run = long_search
+    sock = bind("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+
+    def until(pred, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not pred():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
+
+    body = json.dumps({"game": "fanorona", "options": DIMY,
+                       "position": load_game("fanorona", **DIMY).new_initial_state().to_text()}).encode()
+    try:
+        assert until(lambda: server.started, 20)
+        for n in range(1, ANALYSIS_PER_CLIENT + 1):
+            with socket.create_connection(("127.0.0.1", port)) as conn:
+                conn.sendall(b"POST /api/analysis HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                             b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+                assert until(lambda: service.jobs.summary()["submitted"] == n, 10)
+                if n == 1:
+                    assert until(lambda: began, 10)
+                    assert service.analyses_running("127.0.0.1") == 1
+            # the connection is closed here, its answer not read: the page has gone
+        # a reload's new request comes well within a second; ANALYSIS_TIMEOUT is 120 s
+        assert until(lambda: service.analyses_running("127.0.0.1") == 0, 5), service.analyses_running()
+        summary = service.jobs.summary()
+        assert summary["cancelled"] == ANALYSIS_PER_CLIENT and summary["answered"] == 0
+        # the first one was searching (the deep lane's one slot) and was told to stop; the second,
+        # queued behind it, was dropped, or was told to stop too if it began meanwhile
+        assert until(lambda: service.jobs.summary()["running"] == 0, 5)
+        assert began[0] in stopped and sorted(stopped) == sorted(began)
+        holding = False
+        answer = httpx.post(f"http://127.0.0.1:{port}/api/analysis", content=body,
+                            headers={"Content-Type": "application/json"}, timeout=60)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["ply"] == 0 and answer.json()["line"]
+        assert service.analyses_running() == 0 and service.jobs.summary()["answered"] == 1
+    finally:
+        server.should_exit = True
+        thread.join(10)

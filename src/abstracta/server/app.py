@@ -54,6 +54,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
 import json
@@ -65,6 +66,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..core.description import OptionText
@@ -953,6 +955,33 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                 lock.release()
         return await asyncio.to_thread(fn, *args)
 
+    async def unless_gone(request: Request, fn: Callable[[threading.Event], T]) -> T:
+        """``fn(gone)`` in a worker thread (the pool of the plain ``def`` routes: asyncio's default
+        one has a few threads, and an analysis waits in it for up to ANALYSIS_TIMEOUT, which would
+        hold back every ``asyncio.to_thread``); ``gone`` is set once the client has gone before the
+        answer (its connection closed: a page reloaded or closed), so that the service gives up
+        work nobody waits for, or when this request is cancelled (the server stopping). Waits for
+        the server's ``http.disconnect`` message rather than polling ``is_disconnected()``: the
+        body has been read, nothing else comes on this request, and the search stops at once."""
+        gone = threading.Event()
+
+        async def disconnected() -> None:
+            while (await request.receive())["type"] != "http.disconnect":
+                pass
+
+        work = asyncio.ensure_future(run_in_threadpool(fn, gone))
+        watch = asyncio.ensure_future(disconnected())
+        try:
+            await asyncio.wait({work, watch}, return_when=asyncio.FIRST_COMPLETED)
+            if not work.done():
+                gone.set()
+            return await work
+        finally:
+            gone.set()
+            watch.cancel()
+            if not work.done():  # cancelled: its refusal (the service gave up) goes to nobody
+                work.add_done_callback(lambda done: done.cancelled() or done.exception())
+
     @app.get("/api/bots", summary="The computer players' job queue: lanes, counters, fallbacks",
              response_model=BotStats, responses=errors())
     def bot_stats() -> dict[str, Any]:
@@ -1143,25 +1172,28 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     @app.post("/api/analysis", summary="Analysis board: a position's evaluation and best line",
               response_model=AnalysisAnswer, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503),
               openapi_extra=TOKEN_OPTIONAL)
-    def post_analysis(body: AnalysisRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
+    async def post_analysis(body: AnalysisRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
         """Either a match (`match_id`, `ply`) or a pasted position (`game`, `options`,
         `position`). Any ply of a finished match (for anyone who may view it); in a running
         match against the computer, the current position or an earlier one for the seat of the
         tokens given (`hint`: the current one, counted in the record's `Hints` tag); refused
         (409) in a running game between people. The strongest search of the game with a fixed
-        budget: the same position always gets the same answer."""
-        return service.analyse(match_id=body.match_id, ply=body.ply, game=body.game, options=body.options,
-                               position=body.position, seat=body.seat, hint=body.hint, scale=body.scale,
-                               tokens=tokens, client=request.client.host if request.client else "")
+        budget: the same position always gets the same answer. A request whose client has gone
+        (the connection closed) has its search stopped."""
+        client = request.client.host if request.client else ""
+        return await unless_gone(request, lambda gone: service.analyse(
+            match_id=body.match_id, ply=body.ply, game=body.game, options=body.options, position=body.position,
+            seat=body.seat, hint=body.hint, scale=body.scale, tokens=tokens, client=client, gone=gone))
 
     @app.post("/api/analysis/graph", summary="Analysis board: a finished match's evaluation at each turn",
               response_model=Graph, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503),
               openapi_extra=TOKEN_OPTIONAL)
-    def post_analysis_graph(body: GraphRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
+    async def post_analysis_graph(body: GraphRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
         """One point per turn start (at most 120, evenly spread) on a small budget; 409 while
-        the game runs."""
-        return service.analyse(match_id=body.match_id, graph=True, scale=body.scale, tokens=tokens,
-                               client=request.client.host if request.client else "")
+        the game runs. Stopped as an analysis is when its client has gone."""
+        client = request.client.host if request.client else ""
+        return await unless_gone(request, lambda gone: service.analyse(
+            match_id=body.match_id, graph=True, scale=body.scale, tokens=tokens, client=client, gone=gone))
 
     @app.websocket("/api/matches/{match_id}/ws")
     async def match_socket(ws: WebSocket, match_id: str) -> None:

@@ -78,6 +78,8 @@ MOVE_TEXT_LIMIT = 1000
 ANALYSIS_PER_CLIENT = 2
 #: Longest wait for one analysis answer, in seconds.
 ANALYSIS_TIMEOUT = 120.0
+#: Seconds between two looks of a waiting analysis at whether its asker has gone.
+ANALYSIS_GONE_POLL = 0.05
 #: Seconds before a computer's move or a fallen flag the database refused is stored again
 STORE_RETRY_SECONDS = 5.0
 #: The evaluation graph: at most this many points (turn starts), each searched with this share
@@ -1645,7 +1647,8 @@ class MatchService:
     # --- analysis board (issue 16 §1) -------------------------------------------------------
     def analyse(self, *, match_id: Any = None, ply: Any = None, game: Any = None, options: Any = None,
                 position: Any = None, seat: Any = None, hint: bool = False, graph: bool = False,
-                scale: Any = None, tokens: list[str] = (), client: str = "") -> dict[str, Any]:
+                scale: Any = None, tokens: list[str] = (), client: str = "",
+                gone: threading.Event | None = None) -> dict[str, Any]:
         """The analysis board: a position's evaluation and best line, or a finished match's
         evaluation graph, computed as one bot job (:func:`~abstracta.server.botjobs.make_analysis_job`).
 
@@ -1657,13 +1660,15 @@ class MatchService:
         hold (all of the match's person seats must be theirs); a pasted position. ``hint``: the
         current position on the held seat's turn, counted in the record's ``Hints`` tag.
         ``graph``: per turn start of a finished match, the values per seat on a small budget.
-        ``scale`` in (0, 1]: a share of the fixed budget (quick looks, tests).
+        ``scale`` in (0, 1]: a share of the fixed budget (quick looks, tests). ``gone``: set
+        once nobody waits for the answer any more (the asker has gone): the search is cancelled
+        and no longer counts among the client's analyses.
 
         Returns ``Analysis.to_dict()`` plus ``ply`` (and ``hints``), or for ``graph``
         ``{"points": [{"ply", "values", "display"}], "search"}``.
         Raises (domain errors): 401/403 tokens, 404 no match or game, 409 a running game between
         people (or a hint/graph where none is offered), 422 bad ply, seat, options or position
-        text, 429 too many analyses of this client at once, 503 no answer in time."""
+        text, 429 too many analyses of this client at once, 503 no answer in time (or ``gone``)."""
         if scale is None:
             scale = 1.0
         if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale <= 1:
@@ -1683,7 +1688,7 @@ class MatchService:
                 match = self.tick(self.load(match_id, fresh=True))
                 record_json, points = self._match_points(match, ply, seat, hint, graph, tokens)
         share = GRAPH_SHARE if graph else 1.0
-        answers = self._run_analysis(record_json, points, self.analysis_scale * scale * share, client)
+        answers = self._run_analysis(record_json, points, self.analysis_scale * scale * share, client, gone)
         if graph:
             n = len(match.players)
             return {"points": [{"ply": p, "values": a["values"], "terminal": a["terminal"],
@@ -1796,10 +1801,13 @@ class MatchService:
         return Record.from_play(match.game, match.initial, match.actions, players=match.players,
                                 tags=match.tags, start=match.start).to_json(indent=None)
 
-    def _run_analysis(self, record_json: str, points: list, scale: float, client: str) -> list[dict]:
+    def _run_analysis(self, record_json: str, points: list, scale: float, client: str,
+                      gone: threading.Event | None = None) -> list[dict]:
         """Run one analysis job in the bot jobs' deep lane (fair with the computer players'
         searches; :func:`~abstracta.server.botjobs.analysis_payload` sends each point as what its
-        viewer may know) and wait for its answer."""
+        viewer may know) and wait for its answer, or until ``gone`` is set: then the job is
+        cancelled, as a search nobody waits for would hold a worker and count against its client
+        (a page reloaded mid-analysis had its next analysis refused) until ANALYSIS_TIMEOUT."""
         from .botjobs import make_analysis_job
 
         with self._guard:
@@ -1822,9 +1830,14 @@ class MatchService:
             except RuntimeError:
                 raise Unavailable("the server is stopping") from None
             try:
-                if not done.wait(ANALYSIS_TIMEOUT):
-                    self.jobs.cancel(job.match_id)
-                    raise Unavailable(f"the analysis took longer than {ANALYSIS_TIMEOUT:g} s; try again later")
+                deadline = time.monotonic() + ANALYSIS_TIMEOUT
+                while not done.wait(ANALYSIS_GONE_POLL if gone is not None else ANALYSIS_TIMEOUT):
+                    if gone is not None and gone.is_set():
+                        self.jobs.cancel(job.match_id)
+                        raise Unavailable("the analysis was stopped: nobody waits for its answer")
+                    if time.monotonic() >= deadline:
+                        self.jobs.cancel(job.match_id)
+                        raise Unavailable(f"the analysis took longer than {ANALYSIS_TIMEOUT:g} s; try again later")
             finally:
                 with self._guard:
                     self._analyses.pop(job.id, None)
@@ -1841,8 +1854,8 @@ class MatchService:
                     self._analysing.pop(client, None)
 
     def analyses_running(self, client: str | None = None) -> int:
-        """Analyses asked by ``client`` (None: by anyone) and not yet answered: queued,
-        searched, or found and on their way back to the request. A client may have
+        """Analyses asked by ``client`` (None: by anyone) and not yet answered nor given up (their
+        asker gone, their time over): queued, searched, or found and on their way back to the request. A client may have
         ``ANALYSIS_PER_CLIENT`` at once; tests sharing one server wait for none before the next."""
         with self._guard:
             return sum(self._analysing.values()) if client is None else self._analysing.get(client, 0)
