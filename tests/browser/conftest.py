@@ -62,7 +62,8 @@ class LiveServer:
     def wait_for_no_analysis(self) -> None:
         """Until no analysis runs here. The server runs at most two analyses per client, and
         every test browser is one client (127.0.0.1): an analysis an earlier test left running
-        (its page closed, the search not) refused the next test's."""
+        refused the next test's. A closed page's searches stop once the server reads the
+        disconnect (a few milliseconds later); answers a test holds back still count."""
         from abstracta.server.matches import ANALYSIS_TIMEOUT
 
         service = self.app.state.service
