@@ -216,3 +216,65 @@ def test_a_views_messages_say_its_english_text_and_have_finnish(name, options):
                 break
             state.apply_action(rng.choice(state.legal_actions()))
     assert said > 20
+
+
+#: Move texts a player may type that are not notation of any game, or not of this one
+TYPED = ["zz", "a1", "a1-", "a1-z9", "e8-f9", "@", "@e4", "Q@e5", "S@zz", "s@e5", "C@a1", "end", "pass", "draw",
+         "a1+a1", "a1+b2+c3", "a1+zz", "c9>d8*f8", "c9>c9*f8r", "c3>d8*f8r", "e4-f5", "*j4", "*j4x", "*j4r",
+         "d2-e3X", "d2-e3A", "b2-b2", "7h>1", "9h>1", "xx>1", "5s/2", "1h/9", "h9", "i9+end"]
+
+
+def _refusals(name, options, seed):
+    """(text, error) of every refusal the engine gives a typed move along a random game, in the
+    states a player meets: the start, turns under way, and the end."""
+    game = load_game(name, **options)
+    rng = random.Random(seed)
+    others: list[str] = []
+    state = game.new_initial_state()
+    seen = []
+    for ply in range(5000):
+        if state.is_terminal() or ply % (7 if ply < 200 else 97) == 0:
+            try:
+                others.extend(rng.sample(state.legal_action_strings(), min(3, len(state.legal_actions()))))
+            except Exception:
+                pass
+            for text in TYPED + others[-40:]:
+                readers = [state.string_to_action, lambda t: game.parse_move(state, t),
+                           lambda t: game.parse_turn(state, t)]
+                for read in readers:
+                    try:
+                        read(text)
+                    except Exception as exc:  # noqa: BLE001 - the test says which
+                        seen.append((text, exc))
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = [a for a, _ in state.chance_outcomes()]
+            state.apply_action(rng.choice(outcomes))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert state.is_terminal(), f"{name}: no end in 5000 plies"
+    return seen
+
+
+@pytest.mark.parametrize("name,options", [("fanorona", {"size": "dimy"}), ("fanorona", {}), ("fibonacci", {}),
+                                          ("fibonacci", {"variant": "cards", "seed": 3}), ("fibonacci", {"variant": "go"}),
+                                          ("fibonacci-cards", {"seed": 2}), ("nibble", {"seed": 4}),
+                                          ("nibble", {"variant": "hex", "seed": 1}), ("slide-checkers", {"players": 2}),
+                                          ("slide-checkers", {"players": 4})])
+def test_a_typed_moves_refusal_is_a_message_with_finnish(name, options):
+    # the move box's refusals reach a Finnish page in Finnish: each error of the engine carries
+    # its words as a message ({key, params}, e.g. the reason a move is not legal), whose English
+    # is the error's own text (what the terminal and API clients read)
+    en, fi = i18n.catalog("en"), i18n.catalog("fi")
+    keys = set()
+    refusals = [r for seed in (1, 2) for r in _refusals(name, options, seed)]
+    assert len(refusals) > 50
+    for text, exc in refusals:
+        assert type(exc).__module__ == "abstracta.core.errors", f"{name}: {text!r}: {exc!r}"
+        assert exc.i18n is not None, f"{name}: {text!r}: {exc} has no message"
+        assert i18n.format_message(exc.i18n, en) == str(exc)
+        finnish = i18n.format_message(exc.i18n, fi, "fi")
+        assert finnish and not PARAM.search(finnish), finnish
+        keys.add(exc.i18n["key"])
+    assert "refusal.illegal_because" in keys or any(k.startswith(name.split("-")[0]) for k in keys), keys

@@ -388,3 +388,27 @@ def test_the_language_switch_keeps_the_analysis_fetched(finnish, live_server):
     assert page.locator("#an-graph").get_attribute("aria-label").startswith("Evaluation")
     page.wait_for_timeout(300)
     assert asked == []
+
+
+def test_a_move_refused_in_the_move_box_says_why_in_finnish(finnish, live_server):
+    """The engine's refusal of a typed move, its reason included, in Finnish on a Finnish page
+    (the server sends it as a message beside its English); an English page keeps the English."""
+    page, base = finnish, live_server.url
+    mid = post_json(f"{base}/api/matches", {"game": "fibonacci", "seats": ["human", "human"]})["id"]
+    page.goto(f"{base}/#/match/{mid}")
+    page.wait_for_selector("#move-input")
+    page.fill("#move-input", "d1-c1")  # Red to move; d1 holds a Green support
+    page.press("#move-input", "Enter")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.locator("#error").inner_text() == ("'d1-c1' ei ole sallittu tässä asemassa: ruudussa d1 on vihreän "
+                                                   "tukinappula: siirrät vain omia hyökkääjiäsi ja tukinappuloitasi")
+    page.fill("#move-input", "zz")
+    page.press("#move-input", "Enter")
+    page.wait_for_function("() => document.querySelector('#error').textContent.startsWith(\"'zz'\")")
+    assert page.locator("#error").inner_text() == "'zz' ei ole Fibonaccin merkintää (e8-f9, pass, S@e5)"
+    page.click("header [data-lang='en']")
+    page.fill("#move-input", "d1-c1")
+    page.press("#move-input", "Enter")
+    page.wait_for_function("() => document.querySelector('#error').textContent.startsWith(\"'d1-c1'\")")
+    assert page.locator("#error").inner_text() == ("'d1-c1' is not legal here: d1 holds a Green support: "
+                                                   "you move your own attackers and supports")

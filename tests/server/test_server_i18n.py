@@ -3,6 +3,7 @@ the translation keys beside the English words, and common refusals as keyed mess
 
 from __future__ import annotations
 
+import abstracta
 from abstracta.server import i18n
 
 
@@ -44,8 +45,50 @@ def test_common_refusals_carry_a_keyed_message(client):
     r = client.post(f"/api/matches/{view['id']}/actions", json={"action": "9", "ply": 0})
     assert r.status_code == 422
     body = r.json()
+    # a plug-in engine whose errors carry no words for other languages: the server's own
     assert body["i18n"] == {"key": "error.illegal", "params": {"move": "'9'"}} and body["error"]
     assert i18n.format_message(body["i18n"], i18n.catalog("fi"), "fi") == "'9' ei ole sallittu siirto tässä asemassa"
     r = client.post(f"/api/matches/{view['id']}/actions", json={"action": "1", "ply": 3})
     assert r.status_code == 409
     assert r.json()["i18n"] == {"key": "error.stale", "params": {"ply": 3, "now": 0}}
+
+
+def _refused(client, match_id, move, ply):
+    r = client.post(f"/api/matches/{match_id}/actions", json={"action": move, "ply": ply})
+    assert r.status_code in (409, 422), r.text[:200]
+    body = r.json()
+    return (body["error"], i18n.format_message(body["i18n"], i18n.catalog("en")),
+            i18n.format_message(body["i18n"], i18n.catalog("fi"), "fi"))
+
+
+def test_the_engines_refusals_and_reasons_reach_a_finnish_reader(client):
+    # a move typed in the move box is refused in the engine's words: English in "error" (what an
+    # API client reads), and the same words as a message ("i18n") that a Finnish page says in
+    # Finnish, with the game's own reason why
+    mid = client.post("/api/matches", json={"game": "fibonacci", "seats": ["human", "human"]}).json()["id"]
+    english, same, finnish = _refused(client, mid, "d1-c1", 0)  # Red to move; d1 is Green's
+    assert english == same == ("'d1-c1' is not legal here: d1 holds a Green support: "
+                               "you move your own attackers and supports")
+    assert finnish == ("'d1-c1' ei ole sallittu tässä asemassa: ruudussa d1 on vihreän tukinappula: "
+                       "siirrät vain omia hyökkääjiäsi ja tukinappuloitasi")
+    english, same, finnish = _refused(client, mid, "zz", 0)  # not notation
+    assert english == same == "'zz' is not Fibonacci notation (e8-f9, pass, S@e5)"
+    assert finnish == "'zz' ei ole Fibonaccin merkintää (e8-f9, pass, S@e5)"
+    # the placements of Fibonacci Go
+    view = client.post("/api/matches", json={"game": "fibonacci", "options": {"variant": "go"},
+                                             "seats": ["human", "human"]}).json()
+    mid = view["id"]
+    english, same, finnish = _refused(client, mid, "e8-f9", 0)
+    assert english == same == "'e8-f9' is not legal here: the pieces are still being placed (S@e5 places one on e5)"
+    assert finnish == ("'e8-f9' ei ole sallittu tässä asemassa: nappuloita asetetaan vielä laudalle "
+                       "(S@e5 asettaa nappulan ruutuun e5)")
+    english, same, finnish = _refused(client, mid, "Q@e5", 0)
+    assert english == same == "'Q@e5': placement piece must be C, A or S"
+    assert finnish == "'Q@e5': asetettava nappula on C, A tai S"
+    # the refusal every engine words alike: a placement on an occupied cell
+    first = view["legal"][0]
+    view = client.post(f"/api/matches/{mid}/actions", json={"action": first, "ply": 0}).json()
+    again = view["legal"][0][0] + first[1:]
+    english, same, finnish = _refused(client, mid, again, 1)
+    assert english == same == f"{again!r} is not a legal action here"
+    assert finnish == f"{again!r} ei ole sallittu siirto tässä asemassa"

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 
 class AbstractaError(ValueError):
-    """Base class of every error abstracta raises on bad input."""
+    """Base class of every error abstracta raises on bad input.
+
+    ``i18n``: the same words as data for people reading another language, a message
+    ``{"key", "params"}`` of the catalogs (:func:`abstracta.core.view.message`) whose English is
+    the error's text; ``None`` where nobody but a programmer meets the error. The server sends
+    it beside the English (a refused move on a Finnish page is refused in Finnish)."""
+
+    def __init__(self, *args: object, i18n: dict | None = None):
+        super().__init__(*args)
+        self.i18n = i18n
 
 
 class IllegalActionError(AbstractaError):

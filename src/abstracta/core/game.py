@@ -20,7 +20,7 @@ from .description import GameDescription
 from .errors import AbstractaError, IllegalActionError, NotationError
 from .options import Option, as_integer, check_seed, resolve_options
 from .rng import SplitMix64
-from .view import StructHooks
+from .view import StructHooks, message
 
 if TYPE_CHECKING:  # pragma: no cover
     from .tensors import Plane
@@ -286,8 +286,10 @@ class State(StructHooks, ABC):
             if self.action_to_string(action) == wanted:
                 return action
         if self.is_terminal():
-            raise IllegalActionError(f"{wanted!r}: the game is over")
-        raise IllegalActionError(f"{wanted!r} is not a legal action here")
+            raise IllegalActionError(f"{wanted!r}: the game is over",
+                                     i18n=message("refusal.game_over", move=repr(wanted)))
+        raise IllegalActionError(f"{wanted!r} is not a legal action here",
+                                 i18n=message("refusal.illegal", move=repr(wanted)))
 
     def legal_action_strings(self) -> list[str]:
         return [self.action_to_string(a) for a in self.legal_actions()]

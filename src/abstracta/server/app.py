@@ -676,7 +676,8 @@ class ErrorBody(BaseModel):
     error: str
     i18n: dict[str, Any] | None = Field(default=None, description="common refusals (illegal move, not your "
                                            "turn, game over, too many requests) also as {key, params} of the "
-                                           "client's catalogs")
+                                           "client's catalogs; a refused move as the engine words it, its "
+                                           "reason included (a parameter may itself be {key, params})")
 
 
 ERROR_TEXT: dict[int, str] = {

@@ -117,6 +117,14 @@ def message(key: str, **params: Any) -> dict[str, Any]:
     return {"key": key, "params": params}
 
 
+def refusal(exc: Exception, text: str) -> dict[str, Any]:
+    """The engine's refusal of the move ``text`` in words the browser translates: its own message
+    (the reason a move is not legal, in the game's catalogs) where it gives one and its English
+    says it all, else "``text`` is not a legal move here"."""
+    said = getattr(exc, "i18n", None)
+    return said if said and str(exc) and len(str(exc)) <= 300 else message("error.illegal", move=clip(text))
+
+
 def digest(secret: str) -> str:
     """SHA-256 (hex) of a token or invitation code: what the store keeps instead of it."""
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
@@ -1188,14 +1196,15 @@ class MatchService:
             first: Exception = exc
         if not match.game.description.whole_turn_notation:
             raise IllegalMove(cut(str(first)) if str(first) else f"{clip(text)} is not a legal move here",
-                              i18n=message("error.illegal", move=clip(text)))
+                              i18n=refusal(first, text))
         try:
             actions = list(match.game.parse_move(state, text))
             check = state.clone()
             for action in actions:
                 check.apply_action(action)
         except AbstractaError as exc:
-            raise IllegalMove(cut(str(exc) or str(first)), i18n=message("error.illegal", move=clip(text))) from None
+            said = exc if str(exc) else first
+            raise IllegalMove(cut(str(said)), i18n=refusal(said, text)) from None
         if not actions:
             raise IllegalMove(f"{clip(text)} names no action")
         return actions
@@ -1229,7 +1238,7 @@ class MatchService:
             # the engine's reason alone: the browser shows it to the player who typed the move,
             # who has no "view" (the API reference says where the legal turns are listed)
             raise IllegalMove(cut(str(exc)) or f"{clip(text)} is not a legal move here",
-                              i18n=message("error.illegal", move=clip(text))) from None
+                              i18n=refusal(exc, text)) from None
         if not actions or not (check.is_terminal() or check.current_player() != mover):
             raise IllegalMove(f"{clip(text)} is not a whole turn", i18n=message("error.illegal", move=clip(text)))
         return actions

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ...core.errors import IllegalActionError, NotationError, PositionError
 from ...core.options import ascii_digits
+from ...core.view import message
 from .geometry import DIR_BY_NAME, DIR_NAMES, Geometry
 
 if TYPE_CHECKING:
@@ -178,6 +179,8 @@ def parse_action(g: Geometry, text: str) -> int:
     if action is not None:
         return action
     if not _ACTION_SHAPE.match(wanted):
-        raise NotationError(f"{wanted!r} is not Fanorona notation (expected e.g. d2-e3A, d2-e3W, d2-e3 or end)")
+        raise NotationError(f"{wanted!r} is not Fanorona notation (expected e.g. d2-e3A, d2-e3W, d2-e3 or end)",
+                            i18n=message("fanorona.refusal.notation", move=repr(wanted)))
     raise IllegalActionError(f"{wanted!r} is not a step along a line of the {g.width}x{g.height} board"
-                             f" (or has no capture target there)")
+                             f" (or has no capture target there)",
+                             i18n=message("fanorona.refusal.no_step", move=repr(wanted), width=g.width, height=g.height))

@@ -18,6 +18,7 @@ from ...core.errors import IllegalActionError, PositionError
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_bool
+from ...core.view import message
 from .geometry import APPROACH, DIR_NAMES, PAIKA, WITHDRAWAL, Geometry, geometry
 from .movegen import generators
 from .view import FanoronaView
@@ -447,37 +448,48 @@ class FanoronaState(FanoronaView, State):
         if action not in legal:
             wanted = text.strip()
             if self._result is not None:
-                raise IllegalActionError(f"{wanted!r} is not legal: the game is over")
-            raise IllegalActionError(self._why_illegal(action, wanted, legal))
+                raise IllegalActionError(f"{wanted!r} is not legal: the game is over",
+                                         i18n=message("fanorona.refusal.over", move=repr(wanted)))
+            why, said = self._why_illegal(action, wanted, legal)
+            raise IllegalActionError(why, i18n=said)
         return action
 
-    def _why_illegal(self, action: int, wanted: str, legal: list[int]) -> str:
+    def _why_illegal(self, action: int, wanted: str, legal: list[int]) -> tuple[str, dict[str, Any]]:
         """A player's reason why ``action`` is refused (§3.2: captures are compulsory; a chain
-        goes on with the capturing stone only)."""
+        goes on with the capturing stone only), in English and as a message of the catalogs."""
         acts = self._acts[self._side]
         names = [self.action_to_string(a) for a in legal]
         shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
+        move = repr(wanted)
         # the step typed without its A or W where it captures: name the letters, not "a plain step"
         ways = [(letter, way) for letter, way in (("A", "approach"), ("W", "withdrawal"))
                 if self._g.action_ids.get(self._g.action_strings[action] + letter) in legal]
         if acts[action][4] == PAIKA and ways:
             step = self._g.action_strings[action]
-            why = "a chain goes on by capture steps only" if self._ch is not None else "capturing is compulsory"
+            chain = self._ch is not None
+            why = "a chain goes on by capture steps only" if chain else "capturing is compulsory"
+            said = {"move": move, "why": message("fanorona.refusal.chain_captures" if chain else "fanorona.refusal.compulsory")}
+            for k, (letter, way) in enumerate(ways):
+                said.update({f"letter{k}": letter, f"way{k}": message(f"fanorona.by.{way}"), f"capture{k}": step + letter})
             return (f"{wanted!r} needs {' or '.join(letter for letter, _ in ways)}: it captures "
-                    + " or ".join(f"by {way} ({step}{letter})" for letter, way in ways) + f"; {why}")
+                    + " or ".join(f"by {way} ({step}{letter})" for letter, way in ways) + f"; {why}",
+                    message(f"fanorona.refusal.needs.{len(ways)}", **said))
         if self._ch is not None:
             point = self._ch[0]
             stone = self._g.names[point]
             step = acts[action]
             if step[0] ^ step[1] == 1 << point:  # Step.move_mask ^ Step.to_bit: the from-point
                 return (f"{wanted!r} cannot continue the chain: each step must capture, never in the "
-                        f"direction of the step before, never onto a point visited this turn (legal: {shown})")
-            return (f"{wanted!r}: the capture chain goes on with the stone on {stone} only "
-                    f"(legal: {shown})")
+                        f"direction of the step before, never onto a point visited this turn (legal: {shown})",
+                        message("fanorona.refusal.chain_step", move=move, legal=shown))
+            return (f"{wanted!r}: the capture chain goes on with the stone on {stone} only (legal: {shown})",
+                    message("fanorona.refusal.chain_stone", move=move, stone=stone, legal=shown))
         kind = acts[action][4]
         if kind == PAIKA and any(acts[a][4] in (APPROACH, WITHDRAWAL) for a in legal):
-            return f"{wanted!r} is a plain step, but capturing is compulsory here (captures: {shown})"
-        return f"{wanted!r} is not a legal action here (legal: {shown})"
+            return (f"{wanted!r} is a plain step, but capturing is compulsory here (captures: {shown})",
+                    message("fanorona.refusal.plain", move=move, legal=shown))
+        return (f"{wanted!r} is not a legal action here (legal: {shown})",
+                message("fanorona.refusal.illegal", move=move, legal=shown))
 
     # --- copies, text, hashing ------------------------------------------------------------------
     def observation_tensor(self, player: int) -> list[float]:

@@ -22,13 +22,14 @@ from abstracta.core.errors import IllegalActionError, NotationError, PositionErr
 from abstracta.core.game import CHANCE, TERMINAL, Game, State, check_player
 from abstracta.core.options import Option, ascii_digits, seed_option
 from abstracta.core.rng import SplitMix64
+from abstracta.core.view import message
 
 from .geometry import (
     BIT, DEG6, DENSE, NAME, NBM, NUM_CELLS, STRIDE, VALID, Z_BASE, Z_LEFT, Z_PLACED, Z_SIDE,
     ZOBRIST, bits, dense_list, group_of,
 )
 from .notation import _CELL, LETTERS, board_to_rows, cell_bit, rows_to_cells
-from .view import FibonacciView
+from .view import KINDS, FibonacciView
 
 
 RED, GREEN = 0, 1
@@ -666,12 +667,16 @@ class FibonacciState(FibonacciView, State):
             b = self._cell(cell, s)
             letter = letter.upper()
             if letter not in ("C", "A", "S"):
-                raise NotationError(f"{s!r}: placement piece must be C, A or S")
+                raise NotationError(f"{s!r}: placement piece must be C, A or S",
+                                    i18n=message("fibonacci.refusal.piece_letter", move=repr(s)))
             if self.placed >= NUM_PLACEMENTS or self.result is not None:
-                raise IllegalActionError(f"{s!r}: no placement is possible here")
+                raise IllegalActionError(f"{s!r}: no placement is possible here",
+                                         i18n=message("fibonacci.refusal.no_placement", move=repr(s)))
             want = "CAS"[placement_kind(self.placed)]
             if letter != want:
-                raise IllegalActionError(f"{s!r}: placement {self.placed + 1} must place {want}")
+                raise IllegalActionError(f"{s!r}: placement {self.placed + 1} must place {want}",
+                                         i18n=message("fibonacci.refusal.must_place", move=repr(s),
+                                                      n=self.placed + 1, want=want))
             action = PLACE0 + DENSE[b]
         elif "-" in s:
             a, _, c = s.partition("-")
@@ -679,46 +684,60 @@ class FibonacciState(FibonacciView, State):
             tb = self._cell(c, s)
             action = DENSE[fb] * NUM_CELLS + DENSE[tb]
         else:
-            raise NotationError(f"{s!r} is not Fibonacci notation (e8-f9, pass, S@e5)")
+            raise NotationError(f"{s!r} is not Fibonacci notation (e8-f9, pass, S@e5)",
+                                i18n=message("fibonacci.refusal.notation", move=repr(s)))
         if not self._is_legal(action):
             if self.result is not None:
-                raise IllegalActionError(f"{s!r}: the game is over")
+                raise IllegalActionError(f"{s!r}: the game is over", i18n=message("refusal.game_over", move=repr(s)))
             why = self._why_illegal(action)
-            raise IllegalActionError(f"{s!r} is not legal here: {why}" if why else f"{s!r} is not a legal action here")
+            if why is None:
+                raise IllegalActionError(f"{s!r} is not a legal action here",
+                                         i18n=message("refusal.illegal", move=repr(s)))
+            raise IllegalActionError(f"{s!r} is not legal here: {why[0]}",
+                                     i18n=message("refusal.illegal_because", move=repr(s), why=why[1]))
         return action
 
-    def _why_illegal(self, action: int) -> str | None:
-        """A player's reason why the move ``action`` is refused (§4), ``None`` when there is
-        none to tell (a placement, a card to reveal)."""
+    def _why_illegal(self, action: int) -> tuple[str, dict[str, Any]] | None:
+        """A player's reason why the move ``action`` is refused (§4), in English and as a message
+        of the catalogs; ``None`` when there is none to tell (a placement, a card to reveal)."""
         if self._pending or not 0 <= action < NMOVE:
             return None
         fb, tb = FROM_BIT[action], TO_BIT[action]
+        frm, to = NAME[fb], NAME[tb]
         if self.placed < NUM_PLACEMENTS:
             want = "CAS"[placement_kind(self.placed)]
-            return f"the pieces are still being placed ({want}@e5 places one on e5)"
+            return (f"the pieces are still being placed ({want}@e5 places one on e5)",
+                    message("fibonacci.refusal.placing", want=want))
         names = ("core", "attacker", "support")
         p, q = self.board[fb], self.board[tb]
         if not p:
-            return f"{NAME[fb]} is empty"
+            return f"{frm} is empty", message("fibonacci.refusal.empty", cell=frm)
         owner, kind = divmod(p - 1, 3)
         if owner != self.side:
-            return (f"{NAME[fb]} holds a {'Red' if owner == 0 else 'Green'} {names[kind]}: "
-                    "you move your own attackers and supports")
+            return (f"{frm} holds a {'Red' if owner == 0 else 'Green'} {names[kind]}: "
+                    "you move your own attackers and supports",
+                    message(f"fibonacci.refusal.not_yours.{owner}", cell=frm,
+                            kind=message(f"fibonacci.refusal.kind.{KINDS[kind]}")))
         if kind == 0:
-            return f"{NAME[fb]} holds your core, which moves only by being swapped"
+            return (f"{frm} holds your core, which moves only by being swapped",
+                    message("fibonacci.refusal.core", cell=frm))
         if q == p:
-            return f"{NAME[tb]} holds another of your {names[kind]}s: swapping identical pieces changes nothing"
-        reach = ", ".join(self.destinations(NAME[fb]))
-        return f"{NAME[tb]} is not next to the group of {names[kind]}s {NAME[fb]} belongs to ({NAME[fb]} may go to {reach})"
+            return (f"{to} holds another of your {names[kind]}s: swapping identical pieces changes nothing",
+                    message(f"fibonacci.refusal.same.{KINDS[kind]}", cell=to))
+        reach = ", ".join(self.destinations(frm))
+        return (f"{to} is not next to the group of {names[kind]}s {frm} belongs to ({frm} may go to {reach})",
+                message(f"fibonacci.refusal.not_next.{KINDS[kind]}", to=to, frm=frm, reach=reach))
 
     @staticmethod
     def _cell(name: str, whole: str) -> int:
         """The bit of cell ``name`` read in either case; the refusal quotes it as typed."""
         if not _CELL.match(name.lower()):
-            raise NotationError(f"{whole!r}: {name!r} is not a cell name")
+            raise NotationError(f"{whole!r}: {name!r} is not a cell name",
+                                i18n=message("fibonacci.refusal.not_cell_name", move=repr(whole), cell=repr(name)))
         b = cell_bit(name.lower())
         if b is None:
-            raise NotationError(f"{whole!r}: {name!r} is not a cell of the board")
+            raise NotationError(f"{whole!r}: {name!r} is not a cell of the board",
+                                i18n=message("fibonacci.refusal.not_cell", move=repr(whole), cell=repr(name)))
         return b
 
     def _is_legal(self, action: int) -> bool:

@@ -17,6 +17,7 @@ from ...core.errors import IllegalActionError, NotationError, PositionError
 from ...core.game import CHANCE, TERMINAL, Game, State, check_action_in, check_player
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
+from ...core.view import message
 from .cards import (
     ACTION_INDEX, ACTION_KEY, ACTION_STR, CARD_STR, CUT, DRAW, FOLDED_INDEX, HAND_VALUE, NUM_ACTIONS, NUM_CARDS,
     PASS, config_of, config_table, pile_code, table_values,
@@ -291,40 +292,55 @@ class FibonacciCardsState(FibonacciCardsView, State):
         if action is None:
             action = FOLDED_INDEX.get(wanted.lower())
         if action is None:
-            raise NotationError(f"{wanted!r} is not a move: expected e.g. '7h>1', '5s/2', 'draw' or 'pass'")
+            raise NotationError(f"{wanted!r} is not a move: expected e.g. '7h>1', '5s/2', 'draw' or 'pass'",
+                                i18n=message("fibonacci-cards.refusal.notation", move=repr(wanted)))
         if action not in self.legal_actions():
             if self._terminal:
-                raise IllegalActionError(f"{wanted!r}: the game is over")
-            raise IllegalActionError(f"{wanted!r} is not legal here{self._why_not(action)}")
+                raise IllegalActionError(f"{wanted!r}: the game is over",
+                                         i18n=message("refusal.game_over", move=repr(wanted)))
+            why = self._why_not(action)
+            if why is None:
+                raise IllegalActionError(f"{wanted!r} is not legal here",
+                                         i18n=message("fibonacci-cards.refusal.illegal", move=repr(wanted)))
+            raise IllegalActionError(f"{wanted!r} is not legal here: {why[0]}",
+                                     i18n=message("refusal.illegal_because", move=repr(wanted), why=why[1]))
         return action
 
-    def _why_not(self, action: int) -> str:
-        """Why the mover may not make ``action`` here (§3, §4), as ": …" to follow "is not legal
-        here"; it names only the mover's own cards and the table."""
+    def _why_not(self, action: int) -> tuple[str, dict[str, Any]] | None:
+        """Why the mover may not make ``action`` here (§3, §4), in English and as a message of
+        the catalogs, to follow "is not legal here: "; it names only the mover's own cards and
+        the table. ``None`` with nothing to tell (a card to reveal)."""
         if self._pending:
-            return ""
+            return None
         legal = self.legal_actions()
         hand = self._hands[self._player]
+
+        def said(text: str, key: str, **params: Any) -> tuple[str, dict[str, Any]]:
+            return text, message(f"fibonacci-cards.refusal.{key}", **params)
+
         if self._drawn:
+            drawn = CARD_STR[hand[-1]]
             if action == DRAW:
-                return f": you have drawn already; play the drawn card, {CARD_STR[hand[-1]]}"
-            return f": only the card you drew, {CARD_STR[hand[-1]]}, may be played now"
+                return said(f"you have drawn already; play the drawn card, {drawn}", "drawn_already", card=drawn)
+            return said(f"only the card you drew, {drawn}, may be played now", "drawn_only", card=drawn)
         if action == DRAW:
-            return (": the stock is empty; pass" if legal == [PASS]
-                    else ": you draw only when no card of your hand can be played")
+            return (said("the stock is empty; pass", "stock_empty") if legal == [PASS]
+                    else said("you draw only when no card of your hand can be played", "draw_when"))
         if action == PASS:
-            return (": you pass only when the stock is empty; draw" if legal == [DRAW]
-                    else ": a card of your hand can be played")
+            return (said("you pass only when the stock is empty; draw", "pass_when") if legal == [DRAW]
+                    else said("a card of your hand can be played", "pass_playable"))
         card, pile, cut = action // 6, action // 2 % 3, action % 2
         if card not in hand:
-            return f": {CARD_STR[card]} is not in your hand"
-        shown = "the piles show " + ", ".join(str(v) for v in table_values(self._cfg))
+            return said(f"{CARD_STR[card]} is not in your hand", "not_in_hand", card=CARD_STR[card])
+        values = ", ".join(str(v) for v in table_values(self._cfg))
         if not cut:
-            return (f": {CARD_STR[card]} is worth {HAND_VALUE[card]}, and a sum play needs pile {pile + 1} and "
-                    f"another pile to add up to it, or all three piles ({shown})")
+            return said(f"{CARD_STR[card]} is worth {HAND_VALUE[card]}, and a sum play needs pile {pile + 1} and "
+                        f"another pile to add up to it, or all three piles (the piles show {values})", "sum",
+                        card=CARD_STR[card], value=HAND_VALUE[card], pile=pile + 1, values=values)
         top = CARD_STR[self._piles[pile][-1] % CUT]
-        return (f": a cut needs a card of the rank of pile {pile + 1}'s top card ({top}), not cut already, "
-                f"and pile {pile + 1} and another pile over 14 together ({shown})")
+        return said(f"a cut needs a card of the rank of pile {pile + 1}'s top card ({top}), not cut already, "
+                    f"and pile {pile + 1} and another pile over 14 together (the piles show {values})", "cut",
+                    pile=pile + 1, top=top, values=values)
 
     # --- results, copies, text ---------------------------------------------------------------
     def is_terminal(self) -> bool:

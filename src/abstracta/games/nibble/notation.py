@@ -26,6 +26,7 @@ from typing import Sequence
 
 from ...core.errors import AbstractaError, IllegalActionError, NotationError, PositionError
 from ...core.options import ascii_digits
+from ...core.view import message
 from .description import board_name
 from .geometry import Geometry
 from .rules import (NibbleGame, NibbleState, has_instant_win, is_connected, is_cut, legal_takes,
@@ -130,14 +131,20 @@ def _cells_of(g: Geometry, text: str) -> list[int]:
     parts = text.split("+")
     for part in parts:
         if not part.strip():
-            raise NotationError(f"{text!r}: '+' joins two cells (e.g. a1+a9)")
+            raise NotationError(f"{text!r}: '+' joins two cells (e.g. a1+a9)",
+                                i18n=message("nibble.refusal.plus", move=repr(text)))
         i = g.index.get(part.strip().lower(), -1)
         if i < 0:
             # one part is the whole text: quoting it again before the reason says it twice
             where = f"{text!r}: " if len(parts) > 1 else ""
-            raise NotationError(f"{where}{part.strip()!r} is not a cell of {board_name(g.variant)}")
+            board = message(f"nibble.refusal.board.{g.variant}")
+            raise NotationError(f"{where}{part.strip()!r} is not a cell of {board_name(g.variant)}",
+                                i18n=message("nibble.refusal.not_cell_in", move=repr(text), cell=repr(part.strip()),
+                                             board=board) if where else
+                                message("nibble.refusal.not_cell", cell=repr(part.strip()), board=board))
         if i in cells:
-            raise IllegalActionError(f"{text!r} names {g.names[i]} twice")
+            raise IllegalActionError(f"{text!r} names {g.names[i]} twice",
+                                     i18n=message("nibble.refusal.twice", move=repr(text), cell=g.names[i]))
         cells.append(i)
     return sorted(cells)
 
@@ -158,7 +165,7 @@ def parse_move(state: NibbleState, text: str, whole: bool = False) -> list[int]:
     g = state.geometry
     cells = _cells_of(g, t)
     if state.is_terminal():
-        raise IllegalActionError(f"{t!r}: the game is over")
+        raise IllegalActionError(f"{t!r}: the game is over", i18n=message("refusal.game_over", move=repr(t)))
     trial = state.clone()
     player = trial.to_move
     actions: list[int] = []
@@ -168,15 +175,21 @@ def parse_move(state: NibbleState, text: str, whole: bool = False) -> list[int]:
             ok = legal_takes(g, trial.occ, trial.cmask[colour]) if colour >= 0 else []
             for rest in cells[k:]:
                 if rest not in ok:
-                    raise IllegalActionError(f"{t!r}: {g.names[rest]} cannot be taken in this turn")
+                    raise IllegalActionError(f"{t!r}: {g.names[rest]} cannot be taken in this turn",
+                                             i18n=message("nibble.refusal.not_this_turn", move=repr(t),
+                                                          cell=g.names[rest]))
             break
         if actions and (trial.take < 0 or trial.to_move != player):
             raise IllegalActionError(f"{t!r}: the turn ended before {g.names[cell]} "
-                                     f"(no further disc of that colour could be taken)")
+                                     f"(no further disc of that colour could be taken)",
+                                     i18n=message("nibble.refusal.ended_before", move=repr(t), cell=g.names[cell]))
         if cell not in trial.legal_actions():
             # as string_to_action words a single take: the reason names the cell already
-            joint = ": " if len(cells) > 1 else " is not legal here: "
-            raise IllegalActionError(f"{t!r}{joint}{trial._why_illegal(cell)}")
+            why, said = trial._why_illegal(cell)
+            if len(cells) > 1:
+                raise IllegalActionError(f"{t!r}: {why}", i18n=message("nibble.refusal.because", move=repr(t), why=said))
+            raise IllegalActionError(f"{t!r} is not legal here: {why}",
+                                     i18n=message("refusal.illegal_because", move=repr(t), why=said))
         trial.apply_action(cell)
         actions.append(cell)
     if not trial.is_terminal() and trial.take >= 0:

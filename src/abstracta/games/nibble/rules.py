@@ -21,6 +21,7 @@ from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
+from ...core.view import message
 from .geometry import VARIANTS, Geometry, geometry, seeded_layout
 from .view import NibbleView
 
@@ -452,26 +453,35 @@ class NibbleState(NibbleView, State):
             action = g.index.get(t.lower(), -1) if isinstance(t, str) else -1
             if action < 0:
                 from .description import board_name
-                raise NotationError(f"{text!r} is not a cell of {board_name(g.variant)} or 'end'")
+                raise NotationError(f"{text!r} is not a cell of {board_name(g.variant)} or 'end'",
+                                    i18n=message("nibble.refusal.not_cell_or_end", move=repr(text),
+                                                 board=message(f"nibble.refusal.board.{g.variant}")))
         if action in self.legal_actions():
             return action
-        raise IllegalActionError(f"{t!r} is not legal here: {self._why_illegal(action)}")
+        why, said = self._why_illegal(action)
+        raise IllegalActionError(f"{t!r} is not legal here: {why}",
+                                 i18n=message("refusal.illegal_because", move=repr(t), why=said))
 
-    def _why_illegal(self, action: int) -> str:
+    def _why_illegal(self, action: int) -> tuple[str, dict[str, Any]]:
+        """Why taking ``action`` is refused, in English and as a message of the catalogs."""
         g = self.geometry
+        cell = g.names[action] if action < g.cells else "end"
         if self.winner >= 0:
-            return "the game is over"
+            return "the game is over", message("nibble.refusal.over")
         if action == g.cells:
-            return "'end' is only possible after a take, while the turn is open"
+            return "'end' is only possible after a take, while the turn is open", message("nibble.refusal.end")
         b = g.bit[action]
         c = self.board[b]
         if c < 0:
-            return f"{g.names[action]} is empty"
+            return f"{cell} is empty", message("nibble.refusal.empty", cell=cell)
         if self.take >= 0 and c != self.take:
-            return f"this turn takes colour {g.letters[self.take]}, {g.names[action]} is {g.letters[c]}"
+            return (f"this turn takes colour {g.letters[self.take]}, {cell} is {g.letters[c]}",
+                    message("nibble.refusal.colour", take=g.letters[self.take], cell=cell, colour=g.letters[c]))
         if not (g.free_mask(self.occ) >> b) & 1:
-            return f"{g.names[action]} is not free (needs {'3' if g.hex else '2'} consecutive exposed sides)"
-        return f"taking {g.names[action]} would split the board"
+            sides = 3 if g.hex else 2
+            return (f"{cell} is not free (needs {sides} consecutive exposed sides)",
+                    message("nibble.refusal.not_free", cell=cell, n=sides))
+        return f"taking {cell} would split the board", message("nibble.refusal.split", cell=cell)
 
     # --- results ------------------------------------------------------------------------------
     def returns(self) -> list[float]:

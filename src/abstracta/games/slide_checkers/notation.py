@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ...core.errors import IllegalActionError, NotationError, PositionError
 from ...core.options import ascii_digits
+from ...core.view import message
 from .geometry import NUM_SQUARES, SIZE, SQUARE_INDEX, SQUARE_NAMES
 from .tables import DIRECTIONS, RANK, SQ_OF_RANK, ZOBRIST
 
@@ -74,7 +75,8 @@ def square(name: str, text: str) -> int:
     """The square ``name`` read in either case; the refusal quotes it as typed."""
     sq = SQUARE_INDEX.get(name.lower())
     if sq is None:
-        raise NotationError(f"{text!r}: {name!r} is not a square (a1…l12)")
+        raise NotationError(f"{text!r}: {name!r} is not a square (a1…l12)",
+                            i18n=message("slide-checkers.refusal.not_square", move=repr(text), square=repr(name)))
     return sq
 
 
@@ -91,7 +93,8 @@ def parse_action(text: str) -> int:
         return RANK[square(t[1:], text)]
     if t.startswith("*"):
         if len(t) < 4 or t[-1].lower() not in KIND:
-            raise NotationError(f"{text!r}: a continuation is *<landing><r|e>, e.g. *j4r")
+            raise NotationError(f"{text!r}: a continuation is *<landing><r|e>, e.g. *j4r",
+                                i18n=message("slide-checkers.refusal.continuation", move=repr(text)))
         return CONT_BASE + RANK[square(t[1:-1], text)] * 2 + KIND.index(t[-1].lower())
     if "-" in t:
         a, _, b = t.partition("-")
@@ -100,14 +103,16 @@ def parse_action(text: str) -> int:
     if "*" in t:
         head, _, tail = t.partition("*")
         if len(tail) < 3 or tail[-1].lower() not in KIND:
-            raise NotationError(f"{text!r}: a jump is <from>[><launch>]*<landing><r|e>, e.g. c9>d8*f8r")
+            raise NotationError(f"{text!r}: a jump is <from>[><launch>]*<landing><r|e>, e.g. c9>d8*f8r",
+                                i18n=message("slide-checkers.refusal.jump", move=repr(text)))
         kind = KIND.index(tail[-1].lower())
         land = square(tail[:-1], text)
         if ">" in head:
             a, _, b = head.partition(">")
             s, launch = square(a, text), square(b, text)
             if s == launch:
-                raise NotationError(f"{text!r}: the launch square is omitted when it is the start")
+                raise NotationError(f"{text!r}: the launch square is omitted when it is the start",
+                                    i18n=message("slide-checkers.refusal.launch", move=repr(text)))
         else:
             s = launch = square(head, text)
         lx, ly = divmod(launch, SIZE)
@@ -115,10 +120,13 @@ def parse_action(text: str) -> int:
         dx, dy = tx - lx, ty - ly
         if dx not in (-2, 0, 2) or dy not in (-2, 0, 2) or (dx == 0 and dy == 0):
             raise IllegalActionError(f"{text!r}: {SQUARE_NAMES[land]} is not two squares in a line "
-                                     f"from {SQUARE_NAMES[launch]}")
+                                     f"from {SQUARE_NAMES[launch]}",
+                                     i18n=message("slide-checkers.refusal.not_in_line", move=repr(text),
+                                                  land=SQUARE_NAMES[land], launch=SQUARE_NAMES[launch]))
         d = DIRECTIONS.index((dx // 2, dy // 2))
         return JUMP_BASE + ((RANK[s] * NUM_SQUARES + RANK[launch]) * 8 + d) * 2 + kind
-    raise NotationError(f"{text!r} is not Slide Checkers notation (@e4, e4-f5, c9>d8*f8r, *j4e, pass)")
+    raise NotationError(f"{text!r} is not Slide Checkers notation (@e4, e4-f5, c9>d8*f8r, *j4e, pass)",
+                        i18n=message("slide-checkers.refusal.notation", move=repr(text)))
 
 
 def parse_count(token: str, key: str, text: str) -> int:

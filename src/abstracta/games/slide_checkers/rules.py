@@ -14,6 +14,7 @@ from ...core.errors import IllegalActionError, NotationError, OptionError
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int
+from ...core.view import message
 from .geometry import BOARDS, MAJORS, NUM_SQUARES, SIZE, SQUARE_NAMES, colour_masks
 from .notation import (CONT_BASE, JUMP_BASE, KIND, MOVE_BASE, MOVE_PHASE, NUM_ACTIONS, PASS, action_string,
                        format_position, jump_string, parse_action, parse_position)
@@ -576,16 +577,21 @@ class SlideCheckersState(SlideCheckersView, State):
             if not meant:
                 raise
             raise NotationError(f"{text.strip()!r} needs its ending letter, r (remove the jumped piece) or e "
-                                f"(exchange it for one of yours): {' or '.join(meant)}") from exc
+                                f"(exchange it for one of yours): {' or '.join(meant)}",
+                                i18n=message(f"slide-checkers.refusal.ending.{min(len(meant), 2)}",
+                                             move=repr(text.strip()), a=meant[0], b=meant[-1])) from exc
         if action not in self.legal_actions():
+            typed = repr(text.strip())
             if self._over:
-                raise IllegalActionError(f"{text.strip()!r}: the game is over")
+                raise IllegalActionError(f"{typed}: the game is over", i18n=message("refusal.game_over", move=typed))
             if self._phase == _PLACE:  # §3: every piece is placed before any moves
+                key = "place_where" if action_string(action).startswith("@") else "placing"
                 why = ("a piece goes on an empty square of your colour, not next to another seat's piece"
-                       if action_string(action).startswith("@") else
-                       "the pieces are still being placed (@e4 places one on e4)")
-                raise IllegalActionError(f"{text.strip()!r} is not legal here: {why}")
-            raise IllegalActionError(f"{text.strip()!r} is not a legal action here")
+                       if key == "place_where" else "the pieces are still being placed (@e4 places one on e4)")
+                raise IllegalActionError(f"{typed} is not legal here: {why}",
+                                         i18n=message("refusal.illegal_because", move=typed,
+                                                      why=message(f"slide-checkers.refusal.{key}")))
+            raise IllegalActionError(f"{typed} is not a legal action here", i18n=message("refusal.illegal", move=typed))
         return action
 
     def to_text(self) -> str:
