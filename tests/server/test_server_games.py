@@ -261,8 +261,8 @@ def test_the_turns_of_the_view_are_the_rules_turns(client):
 
 
 def _listed_as_the_move_list_lists(client, view) -> tuple[int, int]:
-    """The turns of ``view``'s match in "Your games", and the count the join page reads from
-    the view: the move list's entries by a seat before the rules' first turn, then the turns."""
+    """The turns of ``view``'s match in "Your games", and the count a player reads in the
+    view's move list: its entries by a seat before the rules' first turn, then the turns."""
     before = sum(1 for x in view["move_list"] if x["number"] == 0 and x["seat"] is not None and x["seat"] >= 0)
     listed = [m["turns"] for m in client.get("/api/matches").json() if m["id"] == view["id"]]
     return listed[0], before + max(view["turn_numbers"], default=0)
@@ -287,6 +287,40 @@ def test_your_games_counts_the_placements_as_the_move_list_lists_them(client):
     view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
     view = client.post(f"/api/matches/{view['id']}/actions", json={"action": moves[3], "ply": 3}).json()
     assert _listed_as_the_move_list_lists(client, view) == (4, 4)
+
+
+def test_the_view_says_the_turns_played_as_your_games_lists_them(client):
+    # the join page counted "N moves played so far" in the browser, from the view's move list,
+    # and Your games on the server (core.game.turns_played): two counts of one number. The view
+    # carries the server's count, the one Your games lists, to a spectator (the join page's
+    # view, before the seat is taken) and to a seat alike
+    def said(view) -> tuple[int, int, int, int]:
+        spectator = client.raw.get(f"/api/matches/{view['id']}").json()
+        assert spectator["viewer"] is None
+        return (view["turns_played"], spectator["turns_played"], *_listed_as_the_move_list_lists(client, view))
+
+    game = abstracta.load_game("fibonacci", variant="go")
+    state, rng, moves = game.new_initial_state(), random.Random(2), []
+    while state.to_struct(None)["board"]["t"] < 3:  # the 26 placements, turns 1 and 2
+        action = rng.choice(state.legal_actions())
+        moves.append(state.action_to_string(action))
+        state.apply_action(action)
+    for played, turns in ((0, 0), (3, 3), (26, 26), (len(moves), 26 + 2)):
+        record = {"game": "fibonacci", "options": {"variant": "go"}, "moves": moves[:played]}
+        view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
+        assert said(view) == (turns,) * 4
+    # kept up as the game goes on: turn 3's first action begins one more
+    view = client.post(f"/api/matches/{view['id']}/actions",
+                       json={"action": view["legal"][0], "ply": len(moves)}).json()
+    assert (view["ply"], said(view)) == (len(moves) + 1, (26 + 3,) * 4)
+    # an ordinary game: a turn of two actions (a capture chain) is one, the next seat's another
+    record = {"game": "fanorona", "start": "...B...../........./..W.BB.../...B...../........B W",
+              "moves": ["c3-d3A", "d3-d4W"]}
+    view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
+    assert (view["ply"], said(view)) == (2, (1, 1, 1, 1))
+    view = client.post(f"/api/matches/{view['id']}/actions", json={"action": view["legal"][0], "ply": 2}).json()
+    assert (view["ply"], said(view)) == (3, (2, 2, 2, 2))
+    assert "turns_played" in client.get("/openapi.json").json()["components"]["schemas"]["MatchView"]["properties"]
 
 
 def test_a_row_counted_by_an_earlier_version_is_recounted_when_listed(client, db_url):

@@ -535,6 +535,9 @@ class MatchView(BaseModel):
     turn_numbers: list[int] = Field(description="the number of the turn each action belongs to, as the "
                                     "board says it: the rules' own numbers (0 before their first turn, e.g. "
                                     "a placement phase), else one more at every change of seat")
+    turns_played: int = Field(description="turns played as 'move_list' lists them: the turns 'turn_numbers' "
+                                          "number, and before the rules' first turn (number 0, a placement "
+                                          "phase) each seat's entry; the count Your games lists as 'turns'")
     record_moves: list[str] = Field(description="the record's move list (whole turns for some games)")
     move_list: list[MoveListTurn] = Field(description="the turns played as a person reads them, as "
                                           "'abstracta replay' prints them (a turn written whole: 'a1', "
@@ -643,10 +646,10 @@ class MatchSummary(BaseModel):
     game: str
     status: str
     ply: int = Field(description="actions played")
-    turns: int = Field(description="turns played as the view's 'move_list' lists them: the turns "
-                                   "'turn_numbers' number, and before the rules' first turn (number 0, a "
-                                   "placement phase) each seat's entry (the record's entries in a database "
-                                   "of an earlier version)")
+    turns: int = Field(description="turns played as the view's 'move_list' lists them, the view's "
+                                   "'turns_played': the turns 'turn_numbers' number, and before the rules' "
+                                   "first turn (number 0, a placement phase) each seat's entry (the record's "
+                                   "entries in a database of an earlier version)")
     players: list[str]
     seats: list[SeatInfo] | None = Field(description="per seat: name and colours (null if the game is not installed)")
     variant: VariantName | None = Field(default=None, description="as the match view's")

@@ -2098,6 +2098,8 @@ class MatchService:
             "moves": match.strings,
             "movers": self._movers_cached(match),
             "turn_numbers": self._turn_numbers(match),
+            # the count Your games stores and lists, so that a page says it rather than counts it
+            "turns_played": self._turns_played(match),
             "record_moves": match.record().moves,
             "move_list": self._move_list(match),
             "result": match.result,

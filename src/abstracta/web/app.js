@@ -548,14 +548,8 @@ async function joinPage(app, code) {
       : view && !view.claimed[i] ? t("join.who.invited") : t("join.who.person"))));
   const facts = [];
   if (view) {
-    // moves as a player counts them, as the move list lists them: the turns, numbered as the
-    // list and "Your games" number them (view.moves has an entry per action: a turn of one take
-    // and its end is one move), and before the rules' first turn (number 0, a placement phase)
-    // each seat's entry of the list, which the numbers alone left out ("No move played yet."
-    // beside a board with pieces placed)
-    const turns = view.turn_numbers.reduce((most, n) => Math.max(most, n), 0);
-    const before = view.move_list.filter((x) => x.number === 0 && x.seat !== null && x.seat >= 0).length;
-    const played = turns + before;
+    // the server counts it, as "Your games" lists it: a count of the page's own could drift from it
+    const played = view.turns_played;
     facts.push(["join-played", view.status === "over" ? t("match.over_note") : played ? t("join.played", { n: played }) : t("join.none_played")]);
     if (view.clock) facts.push(["join-clock", t("join.clock", { control: controlWords(view.clock.control) })]);
   }
