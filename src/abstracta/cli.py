@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import sys
 import time
 from datetime import datetime, timezone
@@ -103,6 +104,33 @@ class CliError(Exception):
 def fail(message: str, code: int = 2) -> None:
     err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
     raise typer.Exit(code)
+
+
+def print_table(out: Console, table: Table) -> None:
+    """Print ``table`` on ``out``; in a pipe or a file, as wide as its cells need.
+
+    Rich lays a table out in the width of a terminal it finds on stdin, stdout or stderr, else
+    in 80 columns, wherever the table goes: a wider table (the tournament's crosstable, the
+    benchmark's) wrapped its cells and cut names with "…", and ``abstracta tournament … | tee
+    log`` or ``abstracta bench > file`` kept the cut table. On a terminal a table keeps to its
+    width, as it does to a COLUMNS the user set.
+    """
+    if not _writes_to_a_terminal(out) and not os.environ.get("COLUMNS", "").isdigit():
+        needed = out.measure(table, options=out.options.update(max_width=1_000_000)).maximum
+        if needed > out.width:
+            table.width = needed
+            out.print(table, crop=False)  # print crops each line to the console's width
+            return
+    out.print(table)
+
+
+def _writes_to_a_terminal(out: Console) -> bool:
+    # not Console.is_terminal: FORCE_COLOR (set on many CI machines) makes that true in a pipe
+    isatty = getattr(out.file, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed file
+        return False
 
 
 def make_game(name: str, options: list[str] | None) -> Game:
@@ -208,7 +236,8 @@ def games_cmd(as_json: bool = JsonArg) -> None:
     else:
         table = Table(title="abstracta games")
         table.add_column("game")
-        table.add_column("title")
+        # the summary is prose: held to a readable measure, also where the table may be as wide as it needs
+        table.add_column("title", max_width=60)
         table.add_column("players")
         # folded, never cut with "…": the values are what a reader comes for; " | " lets a long
         # list wrap between values
@@ -221,7 +250,7 @@ def games_cmd(as_json: bool = JsonArg) -> None:
             lo, hi = row["players"]
             table.add_row(row["name"], f"{row['title']}\n[dim]{row['summary']}[/]", str(lo) if lo == hi else f"{lo}–{hi}",
                           "\n".join(opts))
-        console.print(table)
+        print_table(console, table)
     for problem in broken:
         err_console.print(f"[yellow]warning:[/] {escape(problem)}", soft_wrap=True)
 
@@ -1373,7 +1402,7 @@ def match_cmd(
         label = f"{stats.spec} (--seat {index})" if stats.spec in repeated else stats.spec
         table.add_row(label, str(stats.wins), str(stats.draws), str(stats.losses + stats.unfinished),
                       f"{stats.score * 100:.1f}", f"{result.mean_plies:.1f}", f"{stats.seconds_per_move:.4f}")
-    console.print(table)
+    print_table(console, table)
     if records is not None:
         console.print(f"records saved in {records}")
 
@@ -1457,21 +1486,21 @@ def tournament_cmd(
         r = result.ratings[i]
         interval = "anchor" if i == 0 else f"{r.low:+.0f} … {r.high:+.0f}"
         table.add_row(labels[i], str(g), f"{100 * pts / g:.1f}" if g else "-", f"{r.elo:+.0f}", interval)
-    shown.print(table)
+    print_table(shown, table)
     pairs = Table(title="Pairings (first bot's view; 3-4 players: partial scores count under draws)")
     for col in ("first", "second", "W", "D", "L", "unfinished", "score %", "mean plies"):
         pairs.add_column(col, justify="left" if col in ("first", "second") else "right")
     for p in result.pairings:
         pairs.add_row(labels[p.a], labels[p.b], str(p.wins), str(p.draws), str(p.losses), str(p.unfinished),
                       f"{100 * p.rate:.1f}", f"{p.plies / p.games:.1f}" if p.games else "-")
-    shown.print(pairs)
+    print_table(shown, pairs)
     cross = Table(title="Crosstable: row's score % against column")
     cross.add_column("")
     for label in labels:
         cross.add_column(label, justify="right")
     for i, row in enumerate(result.crosstable()):
         cross.add_row(labels[i], *["-" if v is None else f"{100 * v:.0f}" for v in row])
-    shown.print(cross)
+    print_table(shown, cross)
     if out is not None:
         from .ai.tournament import plot_ratings
 
@@ -1534,7 +1563,7 @@ def tune_cmd(
         table.add_column(col, justify="left" if col == "term" else "right")
     for name, w0, w in zip(result.names, result.default, fit.weights):
         table.add_row(name, f"{w0:g}", f"{w:g}")
-    shown.print(table)
+    print_table(shown, table)
     shown.print(f"scale K {fit.scale:.4g}; loss (mean cross-entropy) default {fit.loss_default:.5f}, "
                 f"tuned {fit.loss_tuned:.5f}")
     verdict = "keep the tuned weights" if result.kept else "keep the default weights (the interval does not exclude 0)"
@@ -1597,7 +1626,7 @@ def bench_cmd(
     if as_json:
         print(json.dumps(bench.rows_as_dicts(rows)))
     else:
-        console.print(render_bench_table(rows, ref))
+        print_table(console, render_bench_table(rows, ref))
     if ref is None and (baseline or write_baseline):
         raise CliError("ratios need python-chess: pip install 'abstracta[bench]'")
     if write_baseline is not None:
@@ -1742,7 +1771,7 @@ def egtb_build_cmd(
             for name, f in sorted(figures.items()):
                 table.add_row(name, f"{f['positions']:,}", f"{f['wins']:,}", f"{f['draws']:,}", f"{f['losses']:,}",
                               str(f["longest"]), f"{f['bytes']:,}", f"{f['seconds']:.1f}")
-            console.print(table)
+            print_table(console, table)
     if as_json:
         print(json.dumps(out))
 
