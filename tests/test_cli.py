@@ -400,3 +400,32 @@ def test_the_games_list_written_to_a_file_keeps_each_option_on_one_line_and_wrap
     assert not any("…" in line for line in lines)
     assert any("│ board=1,1 | 5,1 | 7,1 | 11,1 | 1,7 | 5,7 │" in line for line in lines), "\n".join(lines)
     assert max(len(line) for line in lines) <= 140, "\n".join(lines)
+
+
+def command_paths(command=None, path=()):
+    """Every command and group of ``abstracta`` as the words that name it (the root: ())."""
+    import typer
+
+    command = command or typer.main.get_command(app)
+    yield path
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from command_paths(sub, (*path, name))
+
+
+def test_the_help_writes_a_flag_without_a_value_after_it():
+    # Typer wrote every flag's Python type beside it, "--json <bool>", as if it took a value
+    # (--json true); a flag reads as git's and pip's do: "--json  Print JSON instead of text."
+    import re
+
+    paths = list(command_paths())
+    assert ("egtb", "probe") in paths and ("games",) in paths
+    for path in paths:
+        result = run(*path, "--help")
+        assert result.exit_code == 0, result.output
+        assert "<bool>" not in result.output, (path, result.output)
+        assert re.search(r"--help +Show this", result.output), (path, result.output)
+    assert re.search(r"--json +Print JSON instead of text\.", run("games", "--help").output)
+    assert re.search(r"--version +Print abstracta's version", run("--help").output)
+    assert re.search(r"--rate-limits +--no-rate-limits +Per-IP", run("serve", "--help").output)
+    # an option that takes a value still says what it takes
+    assert re.search(r"--seed +\S+ +Base seed", run("match", "--help").output)

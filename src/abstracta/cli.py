@@ -31,7 +31,34 @@ from .core.perft import perft
 from .core.records import HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
 from .core.registry import game_class, game_key, load_game, registered_games
 
-class _OneLineUsageErrors(typer.core.TyperGroup):
+def _flags_without_a_metavar(params: list[Any]) -> list[Any]:
+    """``params`` with every flag's metavar empty: Typer 0.2x writes a parameter's Python type
+    beside it in the help, ``--json <bool>``, which reads as an option taking a value
+    (``--json true``); a flag stands alone, as in git's and pip's help."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class _Command(typer.core.TyperCommand):
+    def get_params(self, ctx: Any) -> list[Any]:  # the help option too, made here on first use
+        return _flags_without_a_metavar(super().get_params(ctx))
+
+
+class _Group(typer.core.TyperGroup):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_without_a_metavar(super().get_params(ctx))
+
+
+class _Typer(typer.Typer):
+    """A Typer app whose commands write their flags as flags (:func:`_flags_without_a_metavar`)."""
+
+    def command(self, name: Optional[str] = None, *, cls: Any = None, **kwargs: Any) -> Any:
+        return super().command(name, cls=cls or _Command, **kwargs)
+
+
+class _OneLineUsageErrors(_Group):
     """Click's usage errors (an unknown option, a missing argument) as abstracta's own errors:
     one ``error: ...`` line on stderr and exit code 2, not Typer's boxed message. Every
     subcommand is parsed inside the root group's ``invoke``, the root's own options in its
@@ -62,7 +89,7 @@ def _usage_errors_in_one_line() -> Any:
         fail(exc.format_message() + where, exc.exit_code)
 
 
-app = typer.Typer(
+app = _Typer(
     cls=_OneLineUsageErrors,
     name="abstracta",
     help="Play, study and benchmark abstract games (`abstracta games` lists them): in the terminal, in a browser (`abstracta serve`), bot against bot.",
@@ -1720,8 +1747,8 @@ def solve_cmd(
                           "seconds": round(seconds, 2), **dict(solution.details)}, default=str))
 
 
-egtb_app = typer.Typer(help="Endgame tables: build them (user data directory) for the strong levels to probe.",
-                       no_args_is_help=True)
+egtb_app = _Typer(cls=_Group, help="Endgame tables: build them (user data directory) for the strong levels to probe.",
+                  no_args_is_help=True)
 app.add_typer(egtb_app, name="egtb")
 
 
