@@ -429,3 +429,35 @@ def test_the_help_writes_a_flag_without_a_value_after_it():
     assert re.search(r"--rate-limits +--no-rate-limits +Per-IP", run("serve", "--help").output)
     # an option that takes a value still says what it takes
     assert re.search(r"--seed +\S+ +Base seed", run("match", "--help").output)
+
+
+def test_a_bot_given_twice_to_a_tournament_is_named_by_its_place_in_bots(monkeypatch):
+    # "random (#2)" read as a rank in the table sorted by Elo, or as seat 2; match names a bot
+    # given twice by its option ("random (--seat 0)"), the tournament by its place in --bots
+    from rich.console import Console
+
+    import abstracta.cli as cli
+
+    monkeypatch.setattr(cli, "console", Console(highlight=False, width=200))  # no label wraps
+    result = run("tournament", "toy-nim", "--bots", "random,greedy,random", "--games", "1", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    labels = {"random (1st in --bots)", "greedy", "random (3rd in --bots)"}
+    tables = result.output.split("Pairings")
+    results = [line.split("│")[1].strip() for line in tables[0].splitlines() if line.startswith("│")]
+    assert set(results) == labels and len(results) == 3, result.output
+    pairs = [[cell.strip() for cell in line.split("│")[1:3]] for line in tables[1].splitlines() if line.startswith("│")]
+    assert pairs[:3] == [["random (1st in --bots)", "greedy"], ["random (1st in --bots)", "random (3rd in --bots)"],
+                         ["greedy", "random (3rd in --bots)"]], result.output
+    assert "#" not in result.output
+    # --json is unchanged: bots by their index in "bots"
+    data = json.loads(run("tournament", "toy-nim", "--bots", "random,greedy,random", "--games", "1", "--seed", "3",
+                          "--json").stdout.splitlines()[-1])
+    assert data["bots"] == ["random", "greedy", "random"]
+    assert [p["index"] for p in data["pairings"]] == [[0, 1], [0, 2], [1, 2]]
+
+
+def test_ordinals():
+    from abstracta.cli import ordinal
+
+    assert [ordinal(n) for n in (1, 2, 3, 4, 10, 11, 12, 13, 21, 22, 23, 101, 111, 112)] == [
+        "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th"]
