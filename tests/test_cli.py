@@ -455,9 +455,3 @@ def test_a_bot_given_twice_to_a_tournament_is_named_by_its_place_in_bots(monkeyp
     assert data["bots"] == ["random", "greedy", "random"]
     assert [p["index"] for p in data["pairings"]] == [[0, 1], [0, 2], [1, 2]]
 
-
-def test_ordinals():
-    from abstracta.cli import ordinal
-
-    assert [ordinal(n) for n in (1, 2, 3, 4, 10, 11, 12, 13, 21, 22, 23, 101, 111, 112)] == [
-        "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th"]

@@ -1434,12 +1434,6 @@ def match_cmd(
         console.print(f"records saved in {records}")
 
 
-def ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th`` … ``11th``, ``21st``."""
-    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def interrupted(done: int, total: int, directory: Path | None) -> None:
     """Ctrl-C during bot games: say what was kept and exit 130 (the shell's code for it)."""
     kept = f"; their records are in {directory}" if directory is not None and done else ""
@@ -1507,11 +1501,7 @@ def tournament_cmd(
         except KeyboardInterrupt:
             interrupted(len(finished), len(tasks), out)
     data = result.to_json()
-    # a bot given twice is named by its place in --bots, as match names one by its --seat:
-    # "random (#2)" read as a rank in the table sorted by Elo, or as seat 2. --json keeps the
-    # specs alone, a bot told by its index in "bots"
-    labels = [f"{s} ({ordinal(i + 1)} in --bots)" if result.specs.count(s) > 1 else s
-              for i, s in enumerate(result.specs)]
+    labels = result.labels()  # a bot given twice by its place in --bots, as in elo.png
     title = f"{game.title}{' (' + ', '.join(option) + ')' if option else ''}"
     table = Table(title=f"{title}: {games} games per pairing, seed {seed}")
     for col in ("bot", "games", "score %", "Elo", "95% interval"):
