@@ -346,3 +346,112 @@ def test_a_record_that_does_not_read_or_replay_is_named_in_the_error(tmp_path):
         assert result.stderr.startswith(f"error: {illegal}: ply 2 ('3'): "), result.stderr
     result = run("replay", str(tmp_path / "missing.json"))
     assert result.stderr.strip() == f"error: cannot read {tmp_path / 'missing.json'}: No such file or directory"
+
+
+WIDE_BOTS = ["random", "greedy", "level:1", "mcts:i4", "mcts:i5", "mcts:i6", "mcts:i7", "mcts:i8"]
+
+
+def run_piped(args: list[str], env: dict[str, str]) -> str:
+    """The output of ``abstracta ARGS`` written to a pipe, with no terminal at all (no tty on
+    stdin, stdout or stderr, where Rich looks for a width) and no COLUMNS unless ``env`` sets it."""
+    import os
+    import subprocess
+    import sys
+
+    import abstracta
+
+    src = os.path.dirname(os.path.dirname(abstracta.__file__))
+    environ = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    proc = subprocess.run([sys.executable, "-m", "abstracta", *args], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=120, env={**environ, "PYTHONPATH": src, **env})
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def piped_crosstable(env: dict[str, str]) -> list[str]:
+    """The crosstable of an 8-bot Nibble tournament written to a pipe."""
+    out = run_piped(["tournament", "nibble", "--bots", ",".join(WIDE_BOTS), "--games", "1", "--seed", "1"], env)
+    return out[out.index("Crosstable"):].splitlines()
+
+
+def test_a_table_written_to_a_pipe_keeps_every_cell_whole():
+    # with no terminal Rich laid tables out in 80 columns: the crosstable's names were cut
+    # ("ran…", "mcts…") and wrapped, in `tournament … | tee log` and `games > file` alike
+    lines = piped_crosstable({})
+    assert not any("…" in line for line in lines), "\n".join(lines)
+    rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in lines if line.startswith("│")]
+    header = [cell.strip() for cell in next(line for line in lines if line.startswith("┃")).split("┃")[1:-1]]
+    assert header == ["", *WIDE_BOTS], "\n".join(lines)
+    assert [row[0] for row in rows] == WIDE_BOTS, "\n".join(lines)  # one line a bot: nothing wrapped
+    assert all(len(row) == 9 and row[1 + i] == "-" for i, row in enumerate(rows)), "\n".join(lines)
+    assert max(len(line) for line in lines) > 80
+
+
+def test_a_table_written_to_a_pipe_keeps_to_columns_when_it_is_set():
+    # COLUMNS is the user's own width: honoured in a pipe as in a terminal
+    lines = piped_crosstable({"COLUMNS": "70"})
+    assert max(len(line) for line in lines) <= 70, "\n".join(lines)
+
+
+def test_the_games_list_written_to_a_file_keeps_each_option_on_one_line_and_wraps_the_prose():
+    # a table as wide as its cells need would put each game's summary on one line of 150
+    # characters: the prose is held to a readable measure, the option values are never cut
+    lines = run_piped(["games"], {}).splitlines()
+    assert not any("…" in line for line in lines)
+    assert any("│ board=1,1 | 5,1 | 7,1 | 11,1 | 1,7 | 5,7 │" in line for line in lines), "\n".join(lines)
+    assert max(len(line) for line in lines) <= 140, "\n".join(lines)
+
+
+def command_paths(command=None, path=()):
+    """Every command and group of ``abstracta`` as the words that name it (the root: ())."""
+    import typer
+
+    command = command or typer.main.get_command(app)
+    yield path
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from command_paths(sub, (*path, name))
+
+
+def test_the_help_writes_a_flag_without_a_value_after_it():
+    # Typer wrote every flag's Python type beside it, "--json <bool>", as if it took a value
+    # (--json true); a flag reads as git's and pip's do: "--json  Print JSON instead of text."
+    import re
+
+    paths = list(command_paths())
+    assert ("egtb", "probe") in paths and ("games",) in paths
+    for path in paths:
+        result = run(*path, "--help")
+        assert result.exit_code == 0, result.output
+        assert "<bool>" not in result.output, (path, result.output)
+        assert re.search(r"--help +Show this", result.output), (path, result.output)
+    assert re.search(r"--json +Print JSON instead of text\.", run("games", "--help").output)
+    assert re.search(r"--version +Print abstracta's version", run("--help").output)
+    assert re.search(r"--rate-limits +--no-rate-limits +Per-IP", run("serve", "--help").output)
+    # an option that takes a value still says what it takes
+    assert re.search(r"--seed +\S+ +Base seed", run("match", "--help").output)
+
+
+def test_a_bot_given_twice_to_a_tournament_is_named_by_its_place_in_bots(monkeypatch):
+    # "random (#2)" read as a rank in the table sorted by Elo, or as seat 2; match names a bot
+    # given twice by its option ("random (--seat 0)"), the tournament by its place in --bots
+    from rich.console import Console
+
+    import abstracta.cli as cli
+
+    monkeypatch.setattr(cli, "console", Console(highlight=False, width=200))  # no label wraps
+    result = run("tournament", "toy-nim", "--bots", "random,greedy,random", "--games", "1", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    labels = {"random (1st in --bots)", "greedy", "random (3rd in --bots)"}
+    tables = result.output.split("Pairings")
+    results = [line.split("│")[1].strip() for line in tables[0].splitlines() if line.startswith("│")]
+    assert set(results) == labels and len(results) == 3, result.output
+    pairs = [[cell.strip() for cell in line.split("│")[1:3]] for line in tables[1].splitlines() if line.startswith("│")]
+    assert pairs[:3] == [["random (1st in --bots)", "greedy"], ["random (1st in --bots)", "random (3rd in --bots)"],
+                         ["greedy", "random (3rd in --bots)"]], result.output
+    assert "#" not in result.output
+    # --json is unchanged: bots by their index in "bots"
+    data = json.loads(run("tournament", "toy-nim", "--bots", "random,greedy,random", "--games", "1", "--seed", "3",
+                          "--json").stdout.splitlines()[-1])
+    assert data["bots"] == ["random", "greedy", "random"]
+    assert [p["index"] for p in data["pairings"]] == [[0, 1], [0, 2], [1, 2]]
+

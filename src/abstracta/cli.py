@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import sys
 import time
 from datetime import datetime, timezone
@@ -30,7 +31,34 @@ from .core.perft import perft
 from .core.records import HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
 from .core.registry import game_class, game_key, load_game, registered_games
 
-class _OneLineUsageErrors(typer.core.TyperGroup):
+def _flags_without_a_metavar(params: list[Any]) -> list[Any]:
+    """``params`` with every flag's metavar empty: Typer 0.2x writes a parameter's Python type
+    beside it in the help, ``--json <bool>``, which reads as an option taking a value
+    (``--json true``); a flag stands alone, as in git's and pip's help."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class _Command(typer.core.TyperCommand):
+    def get_params(self, ctx: Any) -> list[Any]:  # the help option too, made here on first use
+        return _flags_without_a_metavar(super().get_params(ctx))
+
+
+class _Group(typer.core.TyperGroup):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_without_a_metavar(super().get_params(ctx))
+
+
+class _Typer(typer.Typer):
+    """A Typer app whose commands write their flags as flags (:func:`_flags_without_a_metavar`)."""
+
+    def command(self, name: Optional[str] = None, *, cls: Any = None, **kwargs: Any) -> Any:
+        return super().command(name, cls=cls or _Command, **kwargs)
+
+
+class _OneLineUsageErrors(_Group):
     """Click's usage errors (an unknown option, a missing argument) as abstracta's own errors:
     one ``error: ...`` line on stderr and exit code 2, not Typer's boxed message. Every
     subcommand is parsed inside the root group's ``invoke``, the root's own options in its
@@ -61,7 +89,7 @@ def _usage_errors_in_one_line() -> Any:
         fail(exc.format_message() + where, exc.exit_code)
 
 
-app = typer.Typer(
+app = _Typer(
     cls=_OneLineUsageErrors,
     name="abstracta",
     help="Play, study and benchmark abstract games (`abstracta games` lists them): in the terminal, in a browser (`abstracta serve`), bot against bot.",
@@ -103,6 +131,33 @@ class CliError(Exception):
 def fail(message: str, code: int = 2) -> None:
     err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
     raise typer.Exit(code)
+
+
+def print_table(out: Console, table: Table) -> None:
+    """Print ``table`` on ``out``; in a pipe or a file, as wide as its cells need.
+
+    Rich lays a table out in the width of a terminal it finds on stdin, stdout or stderr, else
+    in 80 columns, wherever the table goes: a wider table (the tournament's crosstable, the
+    benchmark's) wrapped its cells and cut names with "…", and ``abstracta tournament … | tee
+    log`` or ``abstracta bench > file`` kept the cut table. On a terminal a table keeps to its
+    width, as it does to a COLUMNS the user set.
+    """
+    if not _writes_to_a_terminal(out) and not os.environ.get("COLUMNS", "").isdigit():
+        needed = out.measure(table, options=out.options.update(max_width=1_000_000)).maximum
+        if needed > out.width:
+            table.width = needed
+            out.print(table, crop=False)  # print crops each line to the console's width
+            return
+    out.print(table)
+
+
+def _writes_to_a_terminal(out: Console) -> bool:
+    # not Console.is_terminal: FORCE_COLOR (set on many CI machines) makes that true in a pipe
+    isatty = getattr(out.file, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed file
+        return False
 
 
 def make_game(name: str, options: list[str] | None) -> Game:
@@ -208,7 +263,8 @@ def games_cmd(as_json: bool = JsonArg) -> None:
     else:
         table = Table(title="abstracta games")
         table.add_column("game")
-        table.add_column("title")
+        # the summary is prose: held to a readable measure, also where the table may be as wide as it needs
+        table.add_column("title", max_width=60)
         table.add_column("players")
         # folded, never cut with "…": the values are what a reader comes for; " | " lets a long
         # list wrap between values
@@ -221,7 +277,7 @@ def games_cmd(as_json: bool = JsonArg) -> None:
             lo, hi = row["players"]
             table.add_row(row["name"], f"{row['title']}\n[dim]{row['summary']}[/]", str(lo) if lo == hi else f"{lo}–{hi}",
                           "\n".join(opts))
-        console.print(table)
+        print_table(console, table)
     for problem in broken:
         err_console.print(f"[yellow]warning:[/] {escape(problem)}", soft_wrap=True)
 
@@ -1373,7 +1429,7 @@ def match_cmd(
         label = f"{stats.spec} (--seat {index})" if stats.spec in repeated else stats.spec
         table.add_row(label, str(stats.wins), str(stats.draws), str(stats.losses + stats.unfinished),
                       f"{stats.score * 100:.1f}", f"{result.mean_plies:.1f}", f"{stats.seconds_per_move:.4f}")
-    console.print(table)
+    print_table(console, table)
     if records is not None:
         console.print(f"records saved in {records}")
 
@@ -1445,7 +1501,7 @@ def tournament_cmd(
         except KeyboardInterrupt:
             interrupted(len(finished), len(tasks), out)
     data = result.to_json()
-    labels = [f"{s} (#{i})" if result.specs.count(s) > 1 else s for i, s in enumerate(result.specs)]
+    labels = result.labels()  # a bot given twice by its place in --bots, as in elo.png
     title = f"{game.title}{' (' + ', '.join(option) + ')' if option else ''}"
     table = Table(title=f"{title}: {games} games per pairing, seed {seed}")
     for col in ("bot", "games", "score %", "Elo", "95% interval"):
@@ -1457,21 +1513,21 @@ def tournament_cmd(
         r = result.ratings[i]
         interval = "anchor" if i == 0 else f"{r.low:+.0f} … {r.high:+.0f}"
         table.add_row(labels[i], str(g), f"{100 * pts / g:.1f}" if g else "-", f"{r.elo:+.0f}", interval)
-    shown.print(table)
+    print_table(shown, table)
     pairs = Table(title="Pairings (first bot's view; 3-4 players: partial scores count under draws)")
     for col in ("first", "second", "W", "D", "L", "unfinished", "score %", "mean plies"):
         pairs.add_column(col, justify="left" if col in ("first", "second") else "right")
     for p in result.pairings:
         pairs.add_row(labels[p.a], labels[p.b], str(p.wins), str(p.draws), str(p.losses), str(p.unfinished),
                       f"{100 * p.rate:.1f}", f"{p.plies / p.games:.1f}" if p.games else "-")
-    shown.print(pairs)
+    print_table(shown, pairs)
     cross = Table(title="Crosstable: row's score % against column")
     cross.add_column("")
     for label in labels:
         cross.add_column(label, justify="right")
     for i, row in enumerate(result.crosstable()):
         cross.add_row(labels[i], *["-" if v is None else f"{100 * v:.0f}" for v in row])
-    shown.print(cross)
+    print_table(shown, cross)
     if out is not None:
         from .ai.tournament import plot_ratings
 
@@ -1534,7 +1590,7 @@ def tune_cmd(
         table.add_column(col, justify="left" if col == "term" else "right")
     for name, w0, w in zip(result.names, result.default, fit.weights):
         table.add_row(name, f"{w0:g}", f"{w:g}")
-    shown.print(table)
+    print_table(shown, table)
     shown.print(f"scale K {fit.scale:.4g}; loss (mean cross-entropy) default {fit.loss_default:.5f}, "
                 f"tuned {fit.loss_tuned:.5f}")
     verdict = "keep the tuned weights" if result.kept else "keep the default weights (the interval does not exclude 0)"
@@ -1597,7 +1653,7 @@ def bench_cmd(
     if as_json:
         print(json.dumps(bench.rows_as_dicts(rows)))
     else:
-        console.print(render_bench_table(rows, ref))
+        print_table(console, render_bench_table(rows, ref))
     if ref is None and (baseline or write_baseline):
         raise CliError("ratios need python-chess: pip install 'abstracta[bench]'")
     if write_baseline is not None:
@@ -1691,8 +1747,8 @@ def solve_cmd(
                           "seconds": round(seconds, 2), **dict(solution.details)}, default=str))
 
 
-egtb_app = typer.Typer(help="Endgame tables: build them (user data directory) for the strong levels to probe.",
-                       no_args_is_help=True)
+egtb_app = _Typer(cls=_Group, help="Endgame tables: build them (user data directory) for the strong levels to probe.",
+                  no_args_is_help=True)
 app.add_typer(egtb_app, name="egtb")
 
 
@@ -1742,7 +1798,7 @@ def egtb_build_cmd(
             for name, f in sorted(figures.items()):
                 table.add_row(name, f"{f['positions']:,}", f"{f['wins']:,}", f"{f['draws']:,}", f"{f['losses']:,}",
                               str(f["longest"]), f"{f['bytes']:,}", f"{f['seconds']:.1f}")
-            console.print(table)
+            print_table(console, table)
     if as_json:
         print(json.dumps(out))
 

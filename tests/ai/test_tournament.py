@@ -195,3 +195,28 @@ def test_a_tournament_record_writes_a_bots_nibble_turn_whole() -> None:
         _, actions, final, _ = play_game(game, seat_bots(game, task.specs, task.seed), seed=task.seed)
         assert outcome.plies == len(actions) and outcome.returns == [float(r) for r in final.returns()]
         assert record.replay()[0].to_text() == final.to_text()
+
+
+def test_the_rating_plot_names_a_bot_given_twice_as_the_tables_do(tmp_path, monkeypatch) -> None:
+    # elo.png still said "random (#0)" where the tables say "random (1st in --bots)"
+    import matplotlib.figure
+
+    from abstracta.ai.tournament import plot_ratings
+
+    ticks = []
+
+    def savefig(fig, *args, **kwargs):
+        ticks.extend(label.get_text() for label in fig.axes[0].get_xticklabels())
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", savefig)
+    result = run_tournament(load_game("nibble"), ["random", "greedy", "random"], games=1, seed=3)
+    assert result.labels() == ["random (1st in --bots)", "greedy", "random (3rd in --bots)"]
+    plot_ratings(result, tmp_path / "elo.png")
+    assert ticks == result.labels()
+
+
+def test_ordinals() -> None:
+    from abstracta.ai.tournament import ordinal
+
+    assert [ordinal(n) for n in (1, 2, 3, 4, 10, 11, 12, 13, 21, 22, 23, 101, 111, 112)] == [
+        "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th"]

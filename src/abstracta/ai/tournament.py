@@ -240,6 +240,12 @@ class Rating:
     high: float
 
 
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` … ``11th``, ``21st``."""
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 @dataclass
 class Tournament:
     """A finished tournament: pairings, per-game outcomes and ratings."""
@@ -253,6 +259,14 @@ class Tournament:
     outcomes: list[GameOutcome]
     ratings: list[Rating]
     opening: int = 0
+
+    def labels(self) -> list[str]:
+        """Each bot's name in the tables and the plot: its spec, and for a spec given twice its
+        place in ``--bots`` (``random (1st in --bots)``), as ``match`` names such a bot by its
+        ``--seat``. "random (#2)" read as a rank in the table sorted by Elo, or as seat 2. Not in
+        :meth:`to_json`, whose bots are told by their index in ``bots``."""
+        return [f"{spec} ({ordinal(i + 1)} in --bots)" if self.specs.count(spec) > 1 else spec
+                for i, spec in enumerate(self.specs)]
 
     def to_json(self) -> dict[str, Any]:
         """The results as JSON-ready data; nothing in it depends on the executor or the clock."""
@@ -429,8 +443,7 @@ def plot_ratings(tournament: Tournament, path: Any, title: str | None = None) ->
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    labels = [f"{spec} (#{i})" if tournament.specs.count(spec) > 1 else spec
-              for i, spec in enumerate(tournament.specs)]
+    labels = tournament.labels()
     elo = [r.elo for r in tournament.ratings]
     low = [r.elo - r.low if math.isfinite(r.low) else 0.0 for r in tournament.ratings]
     high = [r.high - r.elo if math.isfinite(r.high) else 0.0 for r in tournament.ratings]
