@@ -519,13 +519,14 @@ def test_a_refused_typed_move_says_why_in_english_and_is_finnish_in_finnish(brow
     cards = {"seed": 3, "first_player": 0}
     assert refused(page, "fibonacci-cards", cards, "9h>1") == "'9h>1' is not legal here: 9h is not in your hand"
     assert "(the piles show 13, 13, 11)" in refused(page, "fibonacci-cards", cards, "Qs/3")
-    # a Finnish reader: the engine's reasons are English only, so the move's refusal in Finnish
+    # a Finnish reader gets the engine's reason in Finnish too (it got the generic refusal alone)
     context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="fi-FI")
     try:
         finnish = context.new_page()
         finnish.set_default_timeout(15000)
-        assert refused(finnish, "nibble", nibble, "e3") == "'e3' ei ole sallittu siirto tässä asemassa"
-        assert refused(finnish, "fibonacci-cards", cards, "9h>1") == "'9h>1' ei ole sallittu siirto tässä asemassa"
+        assert refused(finnish, "nibble", nibble, "e3") == \
+            "'e3' ei ole sallittu tässä asemassa: ruudun e3 kiekko ei ole vapaa (tarvitaan 2 vierekkäistä avointa sivua)"
+        assert refused(finnish, "fibonacci-cards", cards, "9h>1") == "'9h>1' ei ole sallittu tässä asemassa: 9h ei ole kädessäsi"
     finally:
         context.close()
 
