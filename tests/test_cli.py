@@ -317,9 +317,9 @@ def test_usage_errors_are_one_line_as_abstractas_own(args, message):
 
 
 @pytest.mark.parametrize("args, usage", [
-    (["bench"], "Usage: abstracta bench [OPTIONS] [GAME...]..."),
+    (["bench"], "Usage: abstracta bench [OPTIONS] [GAME...] "),
     (["egtb", "build"], "Usage: abstracta egtb build [OPTIONS] [GAME]"),
-    (["analyse"], "Usage: abstracta analyse [OPTIONS] [GAME] [ACTION...]..."),
+    (["analyse"], "Usage: abstracta analyse [OPTIONS] [GAME] [ACTION...] "),
 ])
 def test_help_writes_an_optional_argument_in_one_pair_of_brackets(args, usage):
     # the help puts brackets around an optional argument itself: a metavar of "[GAME]" read [[GAME]]
@@ -455,3 +455,50 @@ def test_a_bot_given_twice_to_a_tournament_is_named_by_its_place_in_bots(monkeyp
     assert data["bots"] == ["random", "greedy", "random"]
     assert [p["index"] for p in data["pairings"]] == [[0, 1], [0, 2], [1, 2]]
 
+
+
+def test_the_help_names_what_an_option_takes_as_git_and_pip_do():
+    # Typer wrote a value's Python type, "--option <list[str]>", "--depth <int range>",
+    # "--records <path>", wrote a required argument "{GAME}" in the usage line and "GAME <str>"
+    # in its panel, and a flag's default as "rate-limits"; a value has a name a user reads
+    import re
+
+    for path in command_paths():
+        output = run(*path, "--help").output
+        for raw in ("<str>", "<int", "<float>", "<list", "<path>", "<bool>"):
+            assert raw not in output, (path, raw, output)
+        assert not re.search(r"\{[A-Z]", output), (path, output)
+        assert "...]..." not in output, (path, output)
+
+    def help_of(*words):  # on one line, as wide as it needs
+        return " ".join(runner.invoke(app, [*words, "--help"], env={"COLUMNS": "200"}).output.split())
+
+    perft = help_of("perft")
+    assert "Usage: abstracta perft [OPTIONS] GAME " in perft
+    assert re.search(r"│ \* GAME \[required\] │", perft), perft
+    assert "--depth -d N [x>=1] Count action sequences" in perft
+    assert "--position -p POSITION Start from" in perft
+    assert "--option -o KEY=VALUE Rules option" in perft
+    assert "Usage: abstracta apply [OPTIONS] GAME [ACTION...] " in help_of("apply")
+    assert "Usage: abstracta analyse [OPTIONS] [GAME] [ACTION...] " in help_of("analyse")
+    assert "--seat SEAT Whose information" in help_of("analyse")
+    assert "Usage: abstracta replay [OPTIONS] FILE " in help_of("replay")
+    assert "Usage: abstracta bench [OPTIONS] [GAME...] " in help_of("bench")
+    play = help_of("play")
+    assert "--seat -s INDEX=SPEC INDEX=SPEC (repeatable)" in play
+    assert "--seed N Seed for games" in play and "--records DIR Directory" in play
+    assert "--variant VARIANT Shorthand" in play
+    tournament = help_of("tournament")
+    assert "--bots -b SPEC,... Bot SPECs" in tournament
+    assert "--executor -x EXECUTOR serial, process or ray." in tournament
+    assert "--ray-address ADDRESS Join" in tournament and "--out DIR Write every" in tournament
+    assert "--bot SPEC The search" in help_of("tune")
+    assert "--out FILE Also write the board" in help_of("board")
+    bench = help_of("bench")
+    assert "--seconds SECONDS Seconds" in bench and "--baseline FILE Fail" in bench
+    assert "--dir DIR Where the tables are" in help_of("egtb", "probe")
+    serve = help_of("serve")
+    assert "--host ADDRESS Bind address" in serve and "--db URL SQLAlchemy URL" in serve
+    assert "--port PORT [0<=x<=65535]" in serve and "--allowed-host HOST A name" in serve
+    assert "--bot-workers N|ray|ray:ADDRESS Where" in serve
+    assert "[default: --rate-limits]" in serve and "[default: rate-limits]" not in serve

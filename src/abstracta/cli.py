@@ -14,7 +14,7 @@ import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, get_args
 
 import typer
 import typer.core
@@ -31,28 +31,104 @@ from .core.perft import perft
 from .core.records import HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
 from .core.registry import game_class, game_key, load_game, registered_games
 
-def _flags_without_a_metavar(params: list[Any]) -> list[Any]:
-    """``params`` with every flag's metavar empty: Typer 0.2x writes a parameter's Python type
-    beside it in the help, ``--json <bool>``, which reads as an option taking a value
-    (``--json true``); a flag stands alone, as in git's and pip's help."""
+# What the value of an option is, by its long name, where neither the name nor the type says
+# it (the rest: _value_name); an option that takes a value shows it as git's and pip's help do
+_VALUE_NAMES = {
+    "--option": "KEY=VALUE", "--seat": "INDEX=SPEC", "--bots": "SPEC,...", "--bot": "SPEC",
+    "--records": "DIR", "--dir": "DIR", "--baseline": "FILE", "--write-baseline": "FILE",
+    "--seconds": "SECONDS", "--host": "ADDRESS", "--ray-address": "ADDRESS", "--port": "PORT",
+    "--db": "URL", "--bot-workers": "N|ray|ray:ADDRESS", "--allowed-host": "HOST",
+}
+
+
+def _value_type(param: Any) -> Any:
+    """The Python type of one value of ``param`` (an item's, for a repeatable one)."""
+    desc = getattr(param, "type_descriptor", None)
+    if desc is None:  # a Typer before 0.2x: its parameters carry a Click type
+        kinds = {"integer": int, "integer range": int, "float": float, "float range": float, "path": Path}
+        return kinds.get(getattr(getattr(param, "type", None), "name", ""), str)
+    if desc.is_path:
+        return Path
+    return get_args(desc.annotation)[0] if desc.is_list else desc.annotation
+
+
+def _value_name(param: Any) -> str:
+    """The metavar of an option that takes a value: ``--depth N``, ``--position POSITION``."""
+    long_name = next((opt for opt in param.opts if opt.startswith("--")), None)
+    if long_name in _VALUE_NAMES:
+        return _VALUE_NAMES[long_name]
+    kind = _value_type(param)
+    if kind is int:
+        return "N"
+    if kind is float:
+        return "NUMBER"
+    if kind is Path:
+        return "PATH"
+    return (long_name or param.name).lstrip("-").replace("-", "_").upper()
+
+
+class _Argument(typer.core.TyperArgument):
+    """An argument named by its metavar alone: ``GAME`` and ``[ACTION...]`` in the usage line,
+    where Typer 0.2x writes ``{GAME}`` (which reads as a set to choose from, or a shell brace)
+    and ``[ACTION...]...``, and no ``<str>`` beside its name in the Arguments panel."""
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw
+        if self.nargs != 1 and not name.endswith("..."):
+            name += "..."
+        return name if self.required else f"[{name}]"
+
+    def display_type_rich(self, ctx: Any) -> Optional[str]:
+        return None
+
+
+class _Option(typer.core.TyperOption):
+    """An option whose on/off default is written as the option to give, ``[default:
+    --rate-limits]``; Typer writes ``[default: rate-limits]``, a value no option takes."""
+
+    def _get_default_string(self, *, ctx: Any, show_default_is_str: bool, default_value: Any) -> str:
+        if self.is_bool_flag and self.secondary_opts and not show_default_is_str:
+            return (self.opts if self.default else self.secondary_opts)[0]
+        return super()._get_default_string(ctx=ctx, show_default_is_str=show_default_is_str,
+                                           default_value=default_value)
+
+
+def _named_for_the_help(params: list[Any]) -> list[Any]:
+    """``params`` as a user of git or pip reads their help. Typer 0.2x writes a parameter's Python
+    type beside it: ``--json <bool>`` reads as an option taking a value (``--json true``), so a
+    flag's metavar is empty and it stands alone; ``--option <list[str]>``, ``--depth <int range>``
+    and ``--records <path>`` name no value, so an option that takes one gets a metavar
+    (:func:`_value_name`: ``KEY=VALUE``, ``N``, ``DIR``). Typer builds its own parameter classes
+    and has no hook for others, so the ones here take over how they are written
+    (:class:`_Argument`, :class:`_Option`); parsing is theirs unchanged."""
     for param in params:
-        if getattr(param, "is_flag", False) and param.metavar is None:
+        if type(param) is typer.core.TyperArgument:
+            param.__class__ = _Argument
+        elif type(param) is typer.core.TyperOption:
+            param.__class__ = _Option
+        if param.metavar is not None:
+            continue
+        if getattr(param, "is_flag", False):
             param.metavar = ""
+        elif param.param_type_name == "argument":
+            param.metavar = param.name.upper() + ("..." if param.nargs != 1 else "")
+        else:
+            param.metavar = _value_name(param)
     return params
 
 
 class _Command(typer.core.TyperCommand):
     def get_params(self, ctx: Any) -> list[Any]:  # the help option too, made here on first use
-        return _flags_without_a_metavar(super().get_params(ctx))
+        return _named_for_the_help(super().get_params(ctx))
 
 
 class _Group(typer.core.TyperGroup):
     def get_params(self, ctx: Any) -> list[Any]:
-        return _flags_without_a_metavar(super().get_params(ctx))
+        return _named_for_the_help(super().get_params(ctx))
 
 
 class _Typer(typer.Typer):
-    """A Typer app whose commands write their flags as flags (:func:`_flags_without_a_metavar`)."""
+    """A Typer app whose commands write their parameters as git and pip do (:func:`_named_for_the_help`)."""
 
     def command(self, name: Optional[str] = None, *, cls: Any = None, **kwargs: Any) -> Any:
         return super().command(name, cls=cls or _Command, **kwargs)
@@ -366,7 +442,7 @@ def analyse_cmd(
                                       "actions (default: the last)."),
     reveal: bool = typer.Option(False, "--reveal", help="With --record: analyse an unfinished game with hidden "
                                 "cards too (the line shows the cards of the seat searched for), as replay --reveal."),
-    seat: Optional[int] = typer.Option(None, "--seat", help="Whose information the search starts from "
+    seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT", help="Whose information the search starts from "
                                                             "(default: the seat to move)."),
     budget: Optional[int] = typer.Option(None, "--budget", min=1, help="Positions (alpha-beta) or iterations "
                                                                        "(MCTS); default: the game's fixed budget."),
@@ -1454,7 +1530,7 @@ def tournament_cmd(
     workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
                                           help="Processes (process) or CPUs of a local Ray (ray); serial ignores it."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Join this Ray cluster (default: start a local one)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Write every game's record, results.json and elo.png here."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="DIR", help="Write every game's record, results.json and elo.png here."),
     max_actions: int = typer.Option(100_000, "--max-actions", min=1, help="A game still running after this many actions is unfinished (scores a draw)."),
     opening: int = typer.Option(0, "--opening", min=0, help="Random actions before the bots play (shared by the games of one round of seat orders)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON object (the last line; tables go to stderr)."),
@@ -1608,7 +1684,7 @@ def tune_cmd(
 def board_cmd(
     game_name: str = typer.Argument(..., metavar="GAME"),
     option: Optional[list[str]] = OptionArg,
-    out: Optional[Path] = typer.Option(None, "--out", help="Also write the board as an SVG file."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", help="Also write the board as an SVG file."),
 ) -> None:
     """Print the empty board (in colour) and optionally write it as SVG (the games with a printed board)."""
     game = make_game(game_name, option)
