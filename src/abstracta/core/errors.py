@@ -6,6 +6,10 @@ the offending input.
 
 from __future__ import annotations
 
+from typing import Any
+
+from .view import message
+
 
 class AbstractaError(ValueError):
     """Base class of every error abstracta raises on bad input.
@@ -29,6 +33,22 @@ class IllegalActionError(AbstractaError):
 
 class NotationError(IllegalActionError):
     """A move string that does not parse in the game's notation at all."""
+
+
+def game_over(move: str) -> IllegalActionError:
+    """The refusal of ``move`` (the text as typed, quoted: ``repr(text)``) in a finished game,
+    with its words as the shell's message ``refusal.game_over``."""
+    return IllegalActionError(f"{move}: the game is over", i18n=message("refusal.game_over", move=move))
+
+
+def not_legal(move: str, why: tuple[str, dict[str, Any]] | None = None) -> IllegalActionError:
+    """The refusal of ``move`` (quoted, as :func:`game_over`) where it is not legal, with its
+    words as the shell's messages: ``why``, the reason in English and as a message of the game's
+    catalogs (``refusal.illegal_because``), or none to tell (``refusal.illegal``)."""
+    if why is None:
+        return IllegalActionError(f"{move} is not a legal action here", i18n=message("refusal.illegal", move=move))
+    return IllegalActionError(f"{move} is not legal here: {why[0]}",
+                              i18n=message("refusal.illegal_because", move=move, why=why[1]))
 
 
 class PositionError(AbstractaError):

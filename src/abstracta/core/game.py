@@ -17,10 +17,10 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, NamedTuple, Sequence
 
 from .description import GameDescription
-from .errors import AbstractaError, IllegalActionError, NotationError
+from .errors import AbstractaError, IllegalActionError, NotationError, game_over, not_legal
 from .options import Option, as_integer, check_seed, resolve_options
 from .rng import SplitMix64
-from .view import StructHooks, message
+from .view import StructHooks
 
 if TYPE_CHECKING:  # pragma: no cover
     from .tensors import Plane
@@ -286,10 +286,8 @@ class State(StructHooks, ABC):
             if self.action_to_string(action) == wanted:
                 return action
         if self.is_terminal():
-            raise IllegalActionError(f"{wanted!r}: the game is over",
-                                     i18n=message("refusal.game_over", move=repr(wanted)))
-        raise IllegalActionError(f"{wanted!r} is not a legal action here",
-                                 i18n=message("refusal.illegal", move=repr(wanted)))
+            raise game_over(repr(wanted))
+        raise not_legal(repr(wanted))
 
     def legal_action_strings(self) -> list[str]:
         return [self.action_to_string(a) for a in self.legal_actions()]

@@ -18,7 +18,7 @@ import random
 from typing import Any, NamedTuple
 
 from abstracta.core.description import GameDescription
-from abstracta.core.errors import IllegalActionError, NotationError, PositionError
+from abstracta.core.errors import IllegalActionError, NotationError, PositionError, game_over, not_legal
 from abstracta.core.game import CHANCE, TERMINAL, Game, State, check_player
 from abstracta.core.options import Option, ascii_digits, seed_option
 from abstracta.core.rng import SplitMix64
@@ -688,13 +688,8 @@ class FibonacciState(FibonacciView, State):
                                 i18n=message("fibonacci.refusal.notation", move=repr(s)))
         if not self._is_legal(action):
             if self.result is not None:
-                raise IllegalActionError(f"{s!r}: the game is over", i18n=message("refusal.game_over", move=repr(s)))
-            why = self._why_illegal(action)
-            if why is None:
-                raise IllegalActionError(f"{s!r} is not a legal action here",
-                                         i18n=message("refusal.illegal", move=repr(s)))
-            raise IllegalActionError(f"{s!r} is not legal here: {why[0]}",
-                                     i18n=message("refusal.illegal_because", move=repr(s), why=why[1]))
+                raise game_over(repr(s))
+            raise not_legal(repr(s), self._why_illegal(action))
         return action
 
     def _why_illegal(self, action: int) -> tuple[str, dict[str, Any]] | None:

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from ...core.description import GameDescription
-from ...core.errors import IllegalActionError, NotationError, PositionError
+from ...core.errors import IllegalActionError, NotationError, PositionError, game_over, not_legal
 from ...core.game import CHANCE, TERMINAL, Game, State, check_action_in, check_player
 from ...core.options import Option, parse_int, seed_option
 from ...core.rng import SplitMix64
@@ -296,14 +296,12 @@ class FibonacciCardsState(FibonacciCardsView, State):
                                 i18n=message("fibonacci-cards.refusal.notation", move=repr(wanted)))
         if action not in self.legal_actions():
             if self._terminal:
-                raise IllegalActionError(f"{wanted!r}: the game is over",
-                                         i18n=message("refusal.game_over", move=repr(wanted)))
+                raise game_over(repr(wanted))
             why = self._why_not(action)
             if why is None:
                 raise IllegalActionError(f"{wanted!r} is not legal here",
                                          i18n=message("fibonacci-cards.refusal.illegal", move=repr(wanted)))
-            raise IllegalActionError(f"{wanted!r} is not legal here: {why[0]}",
-                                     i18n=message("refusal.illegal_because", move=repr(wanted), why=why[1]))
+            raise not_legal(repr(wanted), why)
         return action
 
     def _why_not(self, action: int) -> tuple[str, dict[str, Any]] | None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ...core.errors import AbstractaError, IllegalActionError, NotationError, PositionError
+from ...core.errors import AbstractaError, IllegalActionError, NotationError, PositionError, game_over, not_legal
 from ...core.options import ascii_digits
 from ...core.view import message
 from .description import board_name
@@ -165,7 +165,7 @@ def parse_move(state: NibbleState, text: str, whole: bool = False) -> list[int]:
     g = state.geometry
     cells = _cells_of(g, t)
     if state.is_terminal():
-        raise IllegalActionError(f"{t!r}: the game is over", i18n=message("refusal.game_over", move=repr(t)))
+        raise game_over(repr(t))
     trial = state.clone()
     player = trial.to_move
     actions: list[int] = []
@@ -188,8 +188,7 @@ def parse_move(state: NibbleState, text: str, whole: bool = False) -> list[int]:
             why, said = trial._why_illegal(cell)
             if len(cells) > 1:
                 raise IllegalActionError(f"{t!r}: {why}", i18n=message("nibble.refusal.because", move=repr(t), why=said))
-            raise IllegalActionError(f"{t!r} is not legal here: {why}",
-                                     i18n=message("refusal.illegal_because", move=repr(t), why=said))
+            raise not_legal(repr(t), (why, said))
         trial.apply_action(cell)
         actions.append(cell)
     if not trial.is_terminal() and trial.take >= 0:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, ClassVar, Sequence
 
-from ...core.errors import IllegalActionError, NotationError
+from ...core.errors import IllegalActionError, NotationError, not_legal
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int, seed_option
@@ -458,9 +458,7 @@ class NibbleState(NibbleView, State):
                                                  board=message(f"nibble.refusal.board.{g.variant}")))
         if action in self.legal_actions():
             return action
-        why, said = self._why_illegal(action)
-        raise IllegalActionError(f"{t!r} is not legal here: {why}",
-                                 i18n=message("refusal.illegal_because", move=repr(t), why=said))
+        raise not_legal(repr(t), self._why_illegal(action))
 
     def _why_illegal(self, action: int) -> tuple[str, dict[str, Any]]:
         """Why taking ``action`` is refused, in English and as a message of the catalogs."""

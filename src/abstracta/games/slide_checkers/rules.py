@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from ...core.errors import IllegalActionError, NotationError, OptionError
+from ...core.errors import IllegalActionError, NotationError, OptionError, game_over, not_legal
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
 from ...core.options import Option, parse_int
@@ -583,15 +583,13 @@ class SlideCheckersState(SlideCheckersView, State):
         if action not in self.legal_actions():
             typed = repr(text.strip())
             if self._over:
-                raise IllegalActionError(f"{typed}: the game is over", i18n=message("refusal.game_over", move=typed))
+                raise game_over(typed)
             if self._phase == _PLACE:  # §3: every piece is placed before any moves
                 key = "place_where" if action_string(action).startswith("@") else "placing"
                 why = ("a piece goes on an empty square of your colour, not next to another seat's piece"
                        if key == "place_where" else "the pieces are still being placed (@e4 places one on e4)")
-                raise IllegalActionError(f"{typed} is not legal here: {why}",
-                                         i18n=message("refusal.illegal_because", move=typed,
-                                                      why=message(f"slide-checkers.refusal.{key}")))
-            raise IllegalActionError(f"{typed} is not a legal action here", i18n=message("refusal.illegal", move=typed))
+                raise not_legal(typed, (why, message(f"slide-checkers.refusal.{key}")))
+            raise not_legal(typed)
         return action
 
     def to_text(self) -> str:
