@@ -194,8 +194,9 @@ def _make_engine(url: str | None) -> Engine:
 
 def _add_missing_columns(engine: Engine) -> None:
     """Columns newer versions added to existing tables (``create_all`` only creates tables)."""
+    present = {c["name"] for c in inspect(engine).get_columns("matches")}
     for column in ("turns", "turns_version"):
-        if column in {c["name"] for c in inspect(engine).get_columns("matches")}:
+        if column in present:
             continue
         try:
             with engine.begin() as conn:
