@@ -272,12 +272,7 @@ def test_your_games_counts_the_placements_as_the_move_list_lists_them(client):
     # a Fibonacci Go game of 3 placements was "3 moves played so far" on the join page and
     # "0 moves" on the home page and in Your games: the placements are entries of the move
     # list (each a seat's), played before the rules' first turn (number 0)
-    game = abstracta.load_game("fibonacci", variant="go")
-    state, rng, moves = game.new_initial_state(), random.Random(2), []
-    while state.to_struct(None)["board"]["t"] < 3:  # the 26 placements, turns 1 and 2
-        action = rng.choice(state.legal_actions())
-        moves.append(state.action_to_string(action))
-        state.apply_action(action)
+    moves = _go_record_to_turn(3)[0]["moves"]  # the 26 placements, turns 1 and 2
     for played, turns in ((0, 0), (3, 3), (26, 26), (len(moves), 26 + 2)):
         record = {"game": "fibonacci", "options": {"variant": "go"}, "moves": moves[:played]}
         view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
@@ -299,12 +294,7 @@ def test_the_view_says_the_turns_played_as_your_games_lists_them(client):
         assert spectator["viewer"] is None
         return (view["turns_played"], spectator["turns_played"], *_listed_as_the_move_list_lists(client, view))
 
-    game = abstracta.load_game("fibonacci", variant="go")
-    state, rng, moves = game.new_initial_state(), random.Random(2), []
-    while state.to_struct(None)["board"]["t"] < 3:  # the 26 placements, turns 1 and 2
-        action = rng.choice(state.legal_actions())
-        moves.append(state.action_to_string(action))
-        state.apply_action(action)
+    moves = _go_record_to_turn(3)[0]["moves"]  # the 26 placements, turns 1 and 2
     for played, turns in ((0, 0), (3, 3), (26, 26), (len(moves), 26 + 2)):
         record = {"game": "fibonacci", "options": {"variant": "go"}, "moves": moves[:played]}
         view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
@@ -331,12 +321,7 @@ def test_a_row_counted_by_an_earlier_version_is_recounted_when_listed(client, db
 
     from abstracta.server.storage import TURNS_VERSION
 
-    game = abstracta.load_game("fibonacci", variant="go")
-    state, rng, moves = game.new_initial_state(), random.Random(2), []
-    for _ in range(3):
-        action = rng.choice(state.legal_actions())
-        moves.append(state.action_to_string(action))
-        state.apply_action(action)
+    moves = _go_record_to_turn(3)[0]["moves"][:3]
     record = {"game": "fibonacci", "options": {"variant": "go"}, "moves": moves}
     view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "human"]}).json()
     # as the previous version stored it: the numbered turns alone (0), no version of the count
