@@ -63,16 +63,21 @@ def test_an_empty_your_games_links_back_to_the_games(browser, live_server):
     context.close()
 
 
-def test_the_analysis_of_a_resigned_game_says_the_game_is_over(page, live_server):
-    # the last position of a resigned game showed its evaluation as if play went on; as
-    # `abstracta analyse --record` does, the page first says how the game ended
-    url = live_server.url
+def _analyse_a_resigned_game(page, url: str) -> None:
+    """A Dimy 5×5 Fanorona game of one move that Black resigned, its page open on the analysis
+    panel."""
     view = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"}, "seats": ["human", "human"]})
     post_json(f"{url}/api/matches/{view['id']}/actions", {"action": view["legal"][0], "ply": 0})
     post_json(f"{url}/api/matches/{view['id']}/resign", {"seat": 1})
     page.add_init_script("window.abstractaAnalysisScale = 0.05;")
     page.goto(f"{url}/#/match/{view['id']}")
     page.click("#analyse")
+
+
+def test_the_analysis_of_a_resigned_game_says_the_game_is_over(page, live_server):
+    # the last position of a resigned game showed its evaluation as if play went on; as
+    # `abstracta analyse --record` does, the page first says how the game ended
+    _analyse_a_resigned_game(page, live_server.url)
     page.wait_for_selector("#an-number")
     assert page.locator("#an-ended").inner_text() == (
         "Game over: Black resigned — White wins. The evaluation below is of this position as the rules "
@@ -203,12 +208,7 @@ def test_the_analysis_graph_marks_the_end_of_a_resigned_game(page, live_server):
     # ended there; its end is marked (a ringed point) and said under the graph as the panel says
     # it, and the graph's name for a screen reader says it too
     url = live_server.url
-    view = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"}, "seats": ["human", "human"]})
-    post_json(f"{url}/api/matches/{view['id']}/actions", {"action": view["legal"][0], "ply": 0})
-    post_json(f"{url}/api/matches/{view['id']}/resign", {"seat": 1})
-    page.add_init_script("window.abstractaAnalysisScale = 0.05;")
-    page.goto(f"{url}/#/match/{view['id']}")
-    page.click("#analyse")
+    _analyse_a_resigned_game(page, url)
     page.wait_for_selector("#an-graph")
     assert page.locator("#an-graph-end").inner_text() == "The graph ends where the game did: Black resigned — White wins."
     assert page.locator("#an-graph circle.ended").get_attribute("data-ply") == "1"
