@@ -319,3 +319,18 @@ def test_ends_flags():
     win = NibbleGame().state_from_text(position("square9", {"b2": "A", "a1": "B", "b1": "C", "c1": "B"}, 0, held))
     ends = {d["cell"]: d["ends"] for g in win.to_struct(0)["choices"]["colours"] for d in g["discs"]}
     assert ends == {"b2": True, "a1": True, "c1": True}
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_the_rules_page_tells_the_apps_clicks_by_the_boards_own_buttons(lang):
+    """The rules page's "In the app" line once said to click discs and then "take"; a click on a
+    free disc takes it and ends the turn, and several discs are taken after "Add more of this
+    colour". The page names those buttons in the words the board shows them."""
+    from abstracta.server import i18n
+
+    game = load_game("nibble")
+    page, shown = i18n.rules_html(game, lang)
+    assert shown == lang
+    catalog = json.loads((game.description.resources / "i18n" / f"{lang}.json").read_text("utf-8"))
+    for key in ("nibble.board.add_more", "nibble.board.take"):
+        assert f"“{catalog[key]}”" in page or f"”{catalog[key]}”" in page, key
