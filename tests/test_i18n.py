@@ -278,3 +278,12 @@ def test_a_typed_moves_refusal_is_a_message_with_finnish(name, options):
         assert finnish and not PARAM.search(finnish), finnish
         keys.add(exc.i18n["key"])
     assert "refusal.illegal_because" in keys or any(k.startswith(name.split("-")[0]) for k in keys), keys
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_the_analysis_page_names_the_position_text_box_as_the_game_page_labels_it(lang):
+    # "as the game page shows under “Position text”": the Finnish said ”Asemateksti” where the
+    # game page's box read ”Asema tekstinä”, a label the reader looks for and does not find
+    shell = json.loads((WEB / "i18n" / f"{lang}.json").read_text("utf-8"))
+    label = shell["match.position_text"]
+    assert f"“{label}”" in shell["analysis.paste_lead"] or f"”{label}”" in shell["analysis.paste_lead"]
