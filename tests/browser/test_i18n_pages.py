@@ -189,6 +189,28 @@ def test_an_english_browser_gets_english(page, live_server):
     assert page.locator("h1").inner_text() == "Five abstract games"
 
 
+def test_the_api_page_keeps_the_readers_language_around_its_english_reference(finnish, live_server):
+    # the API page is a developer's reference, in English as its schema is; its header (the
+    # app's own links) was English on a Finnish reader's screen too, with nothing to say why
+    page = finnish
+    page.goto(f"{live_server.url}/api.html")
+    page.wait_for_selector("#endpoints")
+    page.wait_for_function("() => document.documentElement.lang === 'fi'")
+    assert page.locator("header nav a[href='/#/']").inner_text() == "Pelit"
+    assert page.locator("header nav a[href='/#/matches']").inner_text() == "Omat pelit"
+    assert page.locator("#api").get_attribute("lang") == "en"  # a screen reader reads it as English
+    assert page.locator("#api-lang-note").inner_text() == "Rajapinnan kuvaus on englanniksi, kuten sen skeema."
+    assert page.locator("#api-lang-note").get_attribute("lang") == "fi"
+
+
+def test_an_english_reader_of_the_api_page_gets_no_note_on_its_language(page, live_server):
+    page.goto(f"{live_server.url}/api.html")
+    page.wait_for_selector("#endpoints")
+    assert page.locator("header nav a[href='/#/matches']").inner_text() == "Your games"
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.locator("#api-lang-note").count() == 0
+
+
 def test_a_finnish_game_page_fits_desktop_and_phone(browser, live_server, shots):
     """A Fanorona match in Finnish at 1280 px and 360 px (screenshots in test-screenshots/): the
     longer Finnish words fit, the page does not scroll sideways on the phone."""

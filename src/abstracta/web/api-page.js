@@ -1,6 +1,22 @@
 // The built-in API page: the endpoints of /openapi.json as a table (no CDN needed).
+import { preferred, setLanguage, t } from "/i18n.js";
+
 const main = document.getElementById("api");
 const loading = document.getElementById("api-loading");
+
+// The reference is the schema's English (main is lang="en"); the app's header around it speaks
+// the reader's language, and a reader of another language is told why the page does not.
+async function localise() {
+  const code = preferred();
+  if (code === "en") return;
+  await setLanguage(code);
+  for (const node of document.querySelectorAll("header [data-i18n]")) node.textContent = t(node.dataset.i18n);
+  const note = cell("p", t("api.in_english"), "muted");
+  note.id = "api-lang-note";
+  note.lang = code;
+  main.querySelector("h1").after(note);
+}
+localise().catch(() => { /* no catalog: the page stays English */ });
 
 function cell(tag, text, cls) {
   const node = document.createElement(tag);
