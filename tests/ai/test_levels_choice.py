@@ -25,12 +25,9 @@ def test_fibonacci_levels_3_to_6_search_whole_turns(variant):
         assert isinstance(bot, TurnSearchBot), level
         assert bot.budget.seconds == LEVELS[level].seconds
         # levels 5-6 of the standard and Go rules spend their time on more candidate turns,
-        # their level 3 compares fewer, and the standard rules' levels 3-5 fewer still (3 and 2,
-        # 6 and 4, 8 and 6: level 5 between level 4 and level 6)
+        # their level 3 compares fewer, and the standard rules' levels 3-4 fewer still (3 and 2, 6 and 4)
         widths = (10, 8)
-        if variant == "standard" and level == 5:
-            widths = (8, 6)
-        elif variant != "cards" and level >= 5:
+        if variant != "cards" and level >= 5:
             widths = (16, 12)
         elif variant == "go" and level == 3:
             widths = (4, 3)

@@ -96,14 +96,10 @@ def describe(game: "FibonacciGame") -> GameDescription:
             # (24 games, benchmarks/ab_levels.py seeds 12000-12023: 6 of 12 as Red, 12 of 12
             # as Green). README "The level ladder".
             levels[6] = replace(levels[5], turn_beam=16)
-            # Level 5 of the standard rules compares 8 candidate turns at the root and 6 at every
-            # reply, between level 4's 6 and 4 and level 6's 16 and 12: with 16 and 12 it stood
-            # far above level 4 (4-5: 79.2 % over 24 ladder games, +220 Elo) and close below
-            # level 6 (5-6: 58.9 % over 112, +62, undecided). Breadth is what separates these
-            # levels (10 and 8 at 0.5 s scored 52.3 % against 16 and 12 at 1.5 s over 44 ladder
-            # games; more time alone buys little), and 6 to 10 candidates spans that +220, so
-            # 8 and 6 is meant to split it. README "The level ladder".
-            levels[5] = replace(strongest, turn_widths=(8, 6))
+            # Tried and not kept: level 5 at 8 and 6 candidates (between level 4's 6 and 4 and
+            # level 6's 16 and 12), meant to split 4-5's +220 Elo with 5-6's +62: 4-5 fell to
+            # 50.0 % over 14 ladder games (level 5 won 1 of 7 as Red, level 4 1 of 7; six of its
+            # Red games lost by ply 30), 5-6 stood at 66.7 % over 12. README "The level ladder".
         # Level 3 compares fewer candidate turns (4 at the root, 3 at every reply): with level 4's
         # widths it stood too close below it (3-4: 60.8 % over 60 ladder games in the standard
         # game, 56.2 % over 32 in Go). The same players by benchmarks/ab_levels.py, standard
