@@ -114,3 +114,23 @@ def test_an_answer_the_real_state_refuses_is_replaced_by_a_quick_search(client):
     assert "refuses" in view["bot_error"]
     summary = service.jobs.summary()
     assert summary["fallbacks"] == 1 and summary["random_fallbacks"] == 0
+
+
+def test_a_computer_whose_search_cannot_start_is_not_shown_thinking_after_a_claim(client, monkeypatch):
+    # a seat claimed is a new revision with the same moves: no search starts again, so the
+    # view must not say thinking: true for ever (it did: the failure was kept by revision)
+    import abstracta.server.matches as matches
+    from abstracta.server.botjobs import InfoStateError
+
+    def no_draw(match, spec, rng=None):
+        raise InfoStateError("toy-nim: no state drawn")
+
+    monkeypatch.setattr(matches, "make_job", no_draw)
+    service = service_of(client)
+    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["level:1", "human"], "take": []}).json()
+    assert (view["thinking"], view["bot_error"], view["revision"]) == (False, "toy-nim: no state drawn", 0)
+    claimed = client.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()
+    assert (claimed["revision"], claimed["ply"], claimed["thinking"]) == (1, 0, False)
+    assert client.get(f"/api/matches/{view['id']}").json()["thinking"] is False
+    assert client.delete(f"/api/matches/{view['id']}").status_code == 204
+    assert view["id"] not in service._unsearchable  # nothing kept of a deleted match

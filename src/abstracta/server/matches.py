@@ -559,8 +559,8 @@ class MatchService:
         self.cache: dict[str, Match] = {}
         #: match id -> (revision, actions) of the match the computer is finding a move for
         self.thinking: dict[str, tuple[int, tuple[int, ...]]] = {}
-        # match id -> the revision at which its computer's search could not start
-        self._unsearchable: dict[str, int] = {}
+        # match id -> (revision, actions) of the match whose computer's search could not start
+        self._unsearchable: dict[str, tuple[int, tuple[int, ...]]] = {}
         self.bot_errors: dict[str, str] = {}
         self._reveals: dict[tuple[str, int, int], bool] = {}  # (match, ply index, history hash) -> reveals
         self.pages = PageCache(REPLAY_CACHE_BYTES)  # GET …/positions answers
@@ -1490,6 +1490,7 @@ class MatchService:
     def _cancel_bot(self, match_id: str) -> None:
         """The computer's move being found for ``match_id`` is no longer wanted (lock held)."""
         self.thinking.pop(match_id, None)
+        self._unsearchable.pop(match_id, None)
         if self._jobs is not None:
             self._jobs.cancel(match_id)
 
@@ -1509,8 +1510,9 @@ class MatchService:
         except InfoStateError as exc:  # a game bug: the seat cannot know its legal actions
             log.error("match %s: %s", match.id, exc)
             self.bot_errors[match.id] = str(exc)
-            self._unsearchable[match.id] = match.revision
+            self._unsearchable[match.id] = (match.revision, tuple(match.actions))
             return
+        self._unsearchable.pop(match.id, None)
         self.thinking[match.id] = (match.revision, tuple(match.actions))
         try:
             self.jobs.submit(job)
@@ -1532,14 +1534,20 @@ class MatchService:
         mover = match.to_move()
         return (not self.closed and not match.over and mover is not None
                 and bots.is_bot(match.players[mover])
-                and self._unsearchable.get(match.id) != match.revision)
+                and not self._same_moves(self._unsearchable.get(match.id), match))
 
     def _thinking_on(self, match: Match) -> bool:
         """Whether the computer is finding a move for ``match`` as it is: a search started at
         its revision, or at an earlier one with the same moves (a seat claimed, a takeback
         asked for since: a new revision, the same position)."""
-        wanted = self.thinking.get(match.id)
-        return wanted is not None and (wanted[0] == match.revision or wanted[1] == tuple(match.actions))
+        return self._same_moves(self.thinking.get(match.id), match)
+
+    @staticmethod
+    def _same_moves(at: tuple[int, tuple[int, ...]] | None, match: Match) -> bool:
+        """Whether ``at`` (a revision and its actions) is ``match`` as it is, or an earlier
+        revision of it that changed no move (a seat claimed, a takeback asked for): nothing that
+        would start a search again."""
+        return at is not None and (at[0] == match.revision or at[1] == tuple(match.actions))
 
     def _bot_answered(self, job: BotJob, text: str | None, note: str | None) -> None:
         """A lane's answer (its thread): applied by the one applier thread, in order; an
