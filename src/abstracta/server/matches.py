@@ -749,11 +749,14 @@ class MatchService:
 
     def _mid_computer_turn(self, match: Match) -> bool:
         """A computer seat played the last action and is to move again (a capture chain, a
-        multi-action turn): its turn is pushed once, whole, when it ends."""
+        multi-action turn): its turn is pushed once, whole, when it ends. Not when its next
+        search could not start: that turn never ends, and the half-played turn is what there
+        is to see (with its ``bot_error``)."""
         mover = match.to_move()
         if mover is None or not match.actions or not bots.is_bot(match.players[mover]):
             return False
-        return self._movers_cached(match)[-1] == mover
+        return (self._movers_cached(match)[-1] == mover
+                and not self._same_moves(self._unsearchable.get(match.id), match))
 
     def _arm_clock(self, match: Match) -> None:
         """A timer that applies the running clock's flag when it falls (none: no clock runs)."""
@@ -1511,6 +1514,7 @@ class MatchService:
             log.error("match %s: %s", match.id, exc)
             self.bot_errors[match.id] = str(exc)
             self._unsearchable[match.id] = (match.revision, tuple(match.actions))
+            self.hub.publish(match.id)  # in the middle of its turn, the change was not pushed
             return
         self._unsearchable.pop(match.id, None)
         self.thinking[match.id] = (match.revision, tuple(match.actions))
