@@ -37,6 +37,7 @@ import logging
 import secrets
 import threading
 import time
+import weakref
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -555,7 +556,9 @@ class MatchService:
         self._analyses: dict[int, tuple[threading.Event, list]] = {}  # job id -> (done, answer)
         self.hub = hub or Hub()
         self._guard = threading.Lock()  # cache, locks: held for dictionary operations only
-        self._locks: dict[str, threading.RLock] = {}
+        # a lock lives while it is in use: kept for every id ever named, they grew without bound
+        # with requests naming ids of no match (reads are not rate-limited)
+        self._locks: weakref.WeakValueDictionary[str, threading.RLock] = weakref.WeakValueDictionary()
         self.cache: dict[str, Match] = {}
         #: match id -> (revision, actions) of the match the computer is finding a move for
         self.thinking: dict[str, tuple[int, tuple[int, ...]]] = {}
@@ -571,7 +574,8 @@ class MatchService:
 
     # --- locks ------------------------------------------------------------------------------
     def lock_for(self, match_id: str) -> threading.RLock:
-        """The lock of one match (created on first use)."""
+        """The lock of one match (created on first use; gone once nobody holds it: keep the
+        lock returned while it is used)."""
         with self._guard:
             lock = self._locks.get(match_id)
             if lock is None:
