@@ -134,3 +134,24 @@ def test_a_computer_whose_search_cannot_start_is_not_shown_thinking_after_a_clai
     assert client.get(f"/api/matches/{view['id']}").json()["thinking"] is False
     assert client.delete(f"/api/matches/{view['id']}").status_code == 204
     assert view["id"] not in service._unsearchable  # nothing kept of a deleted match
+
+
+def test_a_computer_move_that_cannot_be_played_is_told_not_thought_about_for_ever(client, monkeypatch, caplog):
+    # a bug while the computer's answer was played (here: putting its turn in order) was lost in
+    # the applier thread: nothing logged, no move, and the view said thinking: true for ever
+    service = service_of(client)
+
+    def broken(match):
+        raise RuntimeError("a game bug")
+
+    monkeypatch.setattr(service, "_canonical_turn", broken)
+    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "level:1"]}).json()
+    client.post(f"/api/matches/{view['id']}/actions", json={"action": "1", "ply": 0})
+    view = wait_for(client, view["id"], lambda v: not v["thinking"])
+    assert (view["ply"], view["to_move"], view["status"]) == (1, 1, "playing")  # nothing played
+    assert view["bot_error"] == "level:1: its move could not be played (RuntimeError)"
+    assert "RuntimeError" in caplog.text and "a game bug" not in view["bot_error"]
+    # an undo lets the computer try again
+    monkeypatch.undo()
+    view = client.post(f"/api/matches/{view['id']}/undo").json()
+    assert (view["ply"], view["thinking"]) == (0, False)

@@ -1575,7 +1575,39 @@ class MatchService:
         gone (taken back, or played on by another process) is dropped, and so is the thinking.
         An answer that is not legal in the real state (or none: even the fallback failed) is
         replaced by a quick search of the seat's information state; only if that fails too
-        (an engine bug) is a random legal action played, counted in ``random_fallbacks``."""
+        (an engine bug) is a random legal action played, counted in ``random_fallbacks``. Any
+        other failure (a bug) plays nothing, is logged and told in the view's ``bot_error``: the
+        computer no longer thinks there, until a change (an undo) starts its search again."""
+        try:
+            self._play_answer(job, text, note)
+        except Exception as exc:  # noqa: BLE001 - the applier thread would drop it without a word
+            self._answer_failed(job, exc)
+
+    def _answer_failed(self, job: BotJob, exc: Exception) -> None:
+        """A bug while ``job``'s answer was played: logged as a 500 is (its type and place, not
+        its message, which may quote hidden cards), nothing played, the search given up."""
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        where = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}" if tb is not None else ""
+        log.error("match %s: internal error %s%s while the computer's move was played", job.match_id,
+                  type(exc).__name__, where)
+        match_id = job.match_id
+        with self.locked(match_id):
+            wanted = self.thinking.get(match_id)
+            if wanted is not None and wanted[0] == job.revision:
+                self.thinking.pop(match_id, None)
+            try:
+                match = self.load(match_id)
+            except Exception:  # noqa: BLE001 - gone or unreadable: nothing to show
+                return
+            if self._thinking_on(match) or match.over:
+                return
+            self._unsearchable[match_id] = (match.revision, tuple(match.actions))
+            self.bot_errors[match_id] = f"{job.spec}: its move could not be played ({type(exc).__name__})"
+        self.hub.publish(match_id)
+
+    def _play_answer(self, job: BotJob, text: str | None, note: str | None) -> None:
         match_id, revision = job.match_id, job.revision
         with self.locked(match_id):
             wanted = self.thinking.get(match_id)
