@@ -92,6 +92,10 @@ REPLAY_PAGE = 100
 #: Bytes of encoded replay pages kept, all matches and viewers together (least recently used
 #: dropped first).
 REPLAY_CACHE_BYTES = 64_000_000
+#: matches kept in memory, the least recently used dropped (read back from the store when next
+#: used): a match is 20-110 kB at its start, and creating matches at the rate a club may (300
+#: an hour per address) grew the web process by up to 33 MB an hour for ever
+CACHE_MATCHES = 1000
 
 
 def clip(value: Any, limit: int = ECHO_LIMIT) -> str:
@@ -559,7 +563,7 @@ class MatchService:
         # a lock lives while it is in use: kept for every id ever named, they grew without bound
         # with requests naming ids of no match (reads are not rate-limited)
         self._locks: weakref.WeakValueDictionary[str, threading.RLock] = weakref.WeakValueDictionary()
-        self.cache: dict[str, Match] = {}
+        self.cache: OrderedDict[str, Match] = OrderedDict()  # most recently used last
         #: match id -> (revision, actions) of the match the computer is finding a move for
         self.thinking: dict[str, tuple[int, tuple[int, ...]]] = {}
         # match id -> (revision, actions) of the match whose computer's search could not start
@@ -602,6 +606,14 @@ class MatchService:
             except StaleRevision:
                 self.evict(match_id)
         raise Conflict("the match changed too often while this request was answered; send it again")
+
+    def _keep(self, match: Match) -> None:
+        """Make ``match`` the cached copy of its id, and the most recently used."""
+        with self._guard:
+            self.cache[match.id] = match
+            self.cache.move_to_end(match.id)
+            while len(self.cache) > CACHE_MATCHES:
+                self.cache.popitem(last=False)
 
     def evict(self, match_id: str) -> None:
         """Forget the cached copy of a match (it is reloaded from the store when next used)."""
@@ -675,6 +687,9 @@ class MatchService:
         match = self.cache.get(match_id)
         if match is not None:
             if not (fresh and self.store.shared and self.store.revision(match_id) != match.revision):
+                with self._guard:
+                    if match_id in self.cache:
+                        self.cache.move_to_end(match_id)
                 return match
             self.evict(match_id)
         stored = self.store.load(match_id)
@@ -703,8 +718,7 @@ class MatchService:
                       record.start, dict(record.tags), record.result, record.termination,
                       row.revision, strings, dict(stored.tokens), Live.from_json(stored.live), base=base)
         match.note_ending()  # a match stored before the tags: written with its next record
-        with self._guard:
-            self.cache[match_id] = match
+        self._keep(match)
         return match
 
     def _commit(self, old: Match, trial: Match) -> None:
@@ -744,8 +758,7 @@ class MatchService:
         are told, its clock timer re-armed. StaleRevision: nothing changed."""
         trial.revision = old.revision + 1
         self._commit(old, trial)
-        with self._guard:
-            self.cache[trial.id] = trial
+        self._keep(trial)
         if not self._mid_computer_turn(trial):
             self.hub.publish(trial.id)
         self._arm_clock(trial)
@@ -951,8 +964,7 @@ class MatchService:
                               "over" if match.over else "playing", match.ply, self._turns_played(match),
                               live=match.live.to_json(), tokens=list(match.tokens.items()),
                               invites=[(digest(c), seat) for seat, c in codes.items()])
-            with self._guard:
-                self.cache[match.id] = match
+            self._keep(match)
             self._schedule_bot(match)
             self._arm_clock(match)
         grant = {"tokens": [{"seat": seat, "token": t} for seat, t in sorted(tokens.items())],
