@@ -724,14 +724,15 @@ class MatchService:
     def _commit(self, old: Match, trial: Match) -> None:
         """Store ``trial`` (the next revision of ``old``) in one transaction: the actions after
         their common prefix as move rows, or the whole record when what it holds besides the
-        moves changed (players, result, termination) or a takeback reached into it. Raises
+        moves changed (players, result, termination, tags: a hint counted) or a takeback reached
+        into it. Raises
         StaleRevision when the stored match is no longer ``old``."""
         keep = 0
         limit = min(old.ply, trial.ply)
         while keep < limit and old.actions[keep] == trial.actions[keep]:
             keep += 1
         header_changed = (trial.players != old.players or trial.result != old.result
-                          or trial.termination != old.termination)
+                          or trial.termination != old.termination or trial.tags != old.tags)
         record_json = None
         if header_changed or keep < old.base:
             trial.base = trial.ply
