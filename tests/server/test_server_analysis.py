@@ -143,6 +143,26 @@ def test_the_counts_of_a_hint_not_given_are_read_under_the_matchs_lock(client, m
     assert unlocked == []
 
 
+def test_a_hint_counted_is_stored(client) -> None:
+    # the Hints tag changed only the match in memory: the record row is rewritten when the result,
+    # termination or players change, not the tags, so a restart (or another process, or the
+    # match dropped from memory) read the match back without its hints
+    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "level:1"]}).json()
+    mid, token = view["id"], view["tokens"][0]["token"]
+    r = client.raw.post("/api/analysis", json={"match_id": mid, "hint": True}, headers=bearer(token))
+    assert r.status_code == 200 and r.json()["hints"] == [1, 0], r.text
+    service = client.app.state.service
+    service.evict(mid)
+    view = client.get(f"/api/matches/{mid}").json()
+    assert (view["hints"], view["revision"]) == ([1, 0], 1)
+    assert Record.from_json(service.store.get(mid).record).tags["Hints"] == "1,0"
+    # a move after it keeps it, stored as a move row
+    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+    wait_for(client, mid, lambda v: v["human_to_move"] or v["status"] == "over")
+    service.evict(mid)
+    assert client.get(f"/api/matches/{mid}").json()["hints"] == [1, 0]
+
+
 def test_hint_against_the_computer_is_counted_in_the_tags(client) -> None:
     view = client.post("/api/matches", json={"game": "fanorona", "options": DIMY,
                                              "seats": ["human", "level:1"]}).json()

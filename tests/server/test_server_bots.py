@@ -114,3 +114,44 @@ def test_an_answer_the_real_state_refuses_is_replaced_by_a_quick_search(client):
     assert "refuses" in view["bot_error"]
     summary = service.jobs.summary()
     assert summary["fallbacks"] == 1 and summary["random_fallbacks"] == 0
+
+
+def test_a_computer_whose_search_cannot_start_is_not_shown_thinking_after_a_claim(client, monkeypatch):
+    # a seat claimed is a new revision with the same moves: no search starts again, so the
+    # view must not say thinking: true for ever (it did: the failure was kept by revision)
+    import abstracta.server.matches as matches
+    from abstracta.server.botjobs import InfoStateError
+
+    def no_draw(match, spec, rng=None):
+        raise InfoStateError("toy-nim: no state drawn")
+
+    monkeypatch.setattr(matches, "make_job", no_draw)
+    service = service_of(client)
+    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["level:1", "human"], "take": []}).json()
+    assert (view["thinking"], view["bot_error"], view["revision"]) == (False, "toy-nim: no state drawn", 0)
+    claimed = client.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()
+    assert (claimed["revision"], claimed["ply"], claimed["thinking"]) == (1, 0, False)
+    assert client.get(f"/api/matches/{view['id']}").json()["thinking"] is False
+    assert client.delete(f"/api/matches/{view['id']}").status_code == 204
+    assert view["id"] not in service._unsearchable  # nothing kept of a deleted match
+
+
+def test_a_computer_move_that_cannot_be_played_is_told_not_thought_about_for_ever(client, monkeypatch, caplog):
+    # a bug while the computer's answer was played (here: putting its turn in order) was lost in
+    # the applier thread: nothing logged, no move, and the view said thinking: true for ever
+    service = service_of(client)
+
+    def broken(match):
+        raise RuntimeError("a game bug")
+
+    monkeypatch.setattr(service, "_canonical_turn", broken)
+    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "level:1"]}).json()
+    client.post(f"/api/matches/{view['id']}/actions", json={"action": "1", "ply": 0})
+    view = wait_for(client, view["id"], lambda v: not v["thinking"])
+    assert (view["ply"], view["to_move"], view["status"]) == (1, 1, "playing")  # nothing played
+    assert view["bot_error"] == "level:1: its move could not be played (RuntimeError)"
+    assert "RuntimeError" in caplog.text and "a game bug" not in view["bot_error"]
+    # an undo lets the computer try again
+    monkeypatch.undo()
+    view = client.post(f"/api/matches/{view['id']}/undo").json()
+    assert (view["ply"], view["thinking"]) == (0, False)

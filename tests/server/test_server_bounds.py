@@ -287,3 +287,38 @@ def test_more_tokens_than_a_request_may_carry_close_the_websocket(client):
     with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:  # exactly the limit is read whole
         ws.send_json({"tokens": [f"{i:043d}" for i in range(limit - 1)] + [t0]})
         assert ws.receive_json()["my_seats"] == [0]
+
+
+def test_asking_for_matches_that_do_not_exist_keeps_nothing(client):
+    # every id a request named got a lock of its own, kept for ever: reads are not rate-limited,
+    # so a client asking for random ids in a loop grew the web process without bound
+    service = client.app.state.service
+    mid = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"]}).json()["id"]
+    before = len(service._locks)
+    for i in range(200):
+        ghost = f"{i:032x}"
+        assert client.raw.get(f"/api/matches/{ghost}").status_code == 404
+        assert client.raw.get(f"/api/matches/{ghost}/positions").status_code == 404
+        assert client.raw.post(f"/api/matches/{ghost}/actions", json={"action": "1", "ply": 0},
+                               headers=bearer("x" * 22)).status_code == 404
+    assert len(service._locks) <= before
+    # the locks still do their work: one match, one lock, as long as someone holds it
+    with service.locked(mid):
+        assert service.lock_for(mid) is service.lock_for(mid)
+    assert client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0}).status_code == 200
+
+
+def test_the_matches_kept_in_memory_are_bounded(client, monkeypatch):
+    # every match created or read stayed in the web process's memory for ever (20-110 kB each):
+    # matches created at the rate the limits allow grew it without bound
+    monkeypatch.setattr(served_matches, "CACHE_MATCHES", 3)
+    service = client.app.state.service
+    ids = [client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"]}).json()["id"]
+           for _ in range(5)]
+    assert list(service.cache) == ids[2:]
+    # the first, dropped, is read back when used, and plays on
+    view = client.post(f"/api/matches/{ids[0]}/actions", json={"action": "2", "ply": 0}).json()
+    assert (view["ply"], view["position"], view["revision"]) == (1, "5 1", 1)
+    assert client.get(f"/api/matches/{ids[3]}").status_code == 200  # used: the most recent but one
+    assert list(service.cache) == [ids[4], ids[0], ids[3]]
+    assert client.get(f"/api/matches/{ids[0]}").json()["moves"] == ["2"]

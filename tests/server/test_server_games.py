@@ -391,3 +391,37 @@ def test_an_invitation_names_the_match_variant(client):
     assert info["variant"] == {"label": "Card variant", "label_key": "fibonacci.variant.cards"} == cards["variant"]
     plain = client.post("/api/matches", json={"game": "fibonacci", "seats": ["human", "human"], "take": [0]}).json()
     assert client.post("/api/invites/lookup", json={"code": plain["invites"][0]["code"]}).json()["variant"] is None
+
+
+def test_a_computer_turn_that_stops_half_way_is_pushed(client, monkeypatch):
+    # the second search of the computer's turn cannot start (a game bug: InfoStateError). A
+    # subscriber's last view said the computer thinks, and the half-played turn was never pushed
+    # (a view in the middle of a computer's turn waits for the turn's end, which never comes):
+    # it waited for ever where a reload showed the error
+    from apiutil import wait_for
+
+    import abstracta.server.botjobs as botjobs
+    import abstracta.server.matches as matches
+
+    monkeypatch.setattr(botjobs, "make_bot", lambda spec, game, seed=None: LastTakeFirst())
+    made = []
+
+    def second_fails(match, spec, rng=None):
+        made.append(match.ply)
+        if len(made) == 2:
+            raise botjobs.InfoStateError("nibble: no state drawn")
+        return botjobs.make_job(match, spec, rng)
+
+    monkeypatch.setattr(matches, "make_job", second_fails)
+    record = {"game": "nibble", "start": TWO_FOR_THE_COMPUTER, "moves": []}
+    view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "level:1"]}).json()
+    with client.websocket_connect(f"/api/matches/{view['id']}/ws") as ws:
+        assert ws.receive_json()["revision"] == 0
+        client.post(f"/api/matches/{view['id']}/actions", json={"turn": "b2", "ply": 0})
+        stopped = wait_for(client, view["id"], lambda v: v["bot_error"])
+        client.post(f"/api/matches/{view['id']}/resign")  # the next push if that one never came
+        while (pushed := ws.receive_json())["revision"] < stopped["revision"]:
+            assert pushed["thinking"]  # the person's move (if pushed before the computer's c1)
+        assert (pushed["moves"], pushed["thinking"], pushed["bot_error"]) == (["b2", "c1"], False,
+                                                                              "nibble: no state drawn")
+        assert pushed["status"] == "playing" and made == [1, 2] and pushed["revision"] == stopped["revision"]

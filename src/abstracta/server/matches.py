@@ -37,6 +37,7 @@ import logging
 import secrets
 import threading
 import time
+import weakref
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -91,6 +92,10 @@ REPLAY_PAGE = 100
 #: Bytes of encoded replay pages kept, all matches and viewers together (least recently used
 #: dropped first).
 REPLAY_CACHE_BYTES = 64_000_000
+#: matches kept in memory, the least recently used dropped (read back from the store when next
+#: used): a match is 20-110 kB at its start, and creating matches at the rate a club may (300
+#: an hour per address) grew the web process by up to 33 MB an hour for ever
+CACHE_MATCHES = 1000
 
 
 def clip(value: Any, limit: int = ECHO_LIMIT) -> str:
@@ -555,12 +560,14 @@ class MatchService:
         self._analyses: dict[int, tuple[threading.Event, list]] = {}  # job id -> (done, answer)
         self.hub = hub or Hub()
         self._guard = threading.Lock()  # cache, locks: held for dictionary operations only
-        self._locks: dict[str, threading.RLock] = {}
-        self.cache: dict[str, Match] = {}
+        # a lock lives while it is in use: kept for every id ever named, they grew without bound
+        # with requests naming ids of no match (reads are not rate-limited)
+        self._locks: weakref.WeakValueDictionary[str, threading.RLock] = weakref.WeakValueDictionary()
+        self.cache: OrderedDict[str, Match] = OrderedDict()  # most recently used last
         #: match id -> (revision, actions) of the match the computer is finding a move for
         self.thinking: dict[str, tuple[int, tuple[int, ...]]] = {}
-        # match id -> the revision at which its computer's search could not start
-        self._unsearchable: dict[str, int] = {}
+        # match id -> (revision, actions) of the match whose computer's search could not start
+        self._unsearchable: dict[str, tuple[int, tuple[int, ...]]] = {}
         self.bot_errors: dict[str, str] = {}
         self._reveals: dict[tuple[str, int, int], bool] = {}  # (match, ply index, history hash) -> reveals
         self.pages = PageCache(REPLAY_CACHE_BYTES)  # GET …/positions answers
@@ -571,7 +578,8 @@ class MatchService:
 
     # --- locks ------------------------------------------------------------------------------
     def lock_for(self, match_id: str) -> threading.RLock:
-        """The lock of one match (created on first use)."""
+        """The lock of one match (created on first use; gone once nobody holds it: keep the
+        lock returned while it is used)."""
         with self._guard:
             lock = self._locks.get(match_id)
             if lock is None:
@@ -598,6 +606,14 @@ class MatchService:
             except StaleRevision:
                 self.evict(match_id)
         raise Conflict("the match changed too often while this request was answered; send it again")
+
+    def _keep(self, match: Match) -> None:
+        """Make ``match`` the cached copy of its id, and the most recently used."""
+        with self._guard:
+            self.cache[match.id] = match
+            self.cache.move_to_end(match.id)
+            while len(self.cache) > CACHE_MATCHES:
+                self.cache.popitem(last=False)
 
     def evict(self, match_id: str) -> None:
         """Forget the cached copy of a match (it is reloaded from the store when next used)."""
@@ -671,6 +687,9 @@ class MatchService:
         match = self.cache.get(match_id)
         if match is not None:
             if not (fresh and self.store.shared and self.store.revision(match_id) != match.revision):
+                with self._guard:
+                    if match_id in self.cache:
+                        self.cache.move_to_end(match_id)
                 return match
             self.evict(match_id)
         stored = self.store.load(match_id)
@@ -699,21 +718,21 @@ class MatchService:
                       record.start, dict(record.tags), record.result, record.termination,
                       row.revision, strings, dict(stored.tokens), Live.from_json(stored.live), base=base)
         match.note_ending()  # a match stored before the tags: written with its next record
-        with self._guard:
-            self.cache[match_id] = match
+        self._keep(match)
         return match
 
     def _commit(self, old: Match, trial: Match) -> None:
         """Store ``trial`` (the next revision of ``old``) in one transaction: the actions after
         their common prefix as move rows, or the whole record when what it holds besides the
-        moves changed (players, result, termination) or a takeback reached into it. Raises
+        moves changed (players, result, termination, tags: a hint counted) or a takeback reached
+        into it. Raises
         StaleRevision when the stored match is no longer ``old``."""
         keep = 0
         limit = min(old.ply, trial.ply)
         while keep < limit and old.actions[keep] == trial.actions[keep]:
             keep += 1
         header_changed = (trial.players != old.players or trial.result != old.result
-                          or trial.termination != old.termination)
+                          or trial.termination != old.termination or trial.tags != old.tags)
         record_json = None
         if header_changed or keep < old.base:
             trial.base = trial.ply
@@ -740,8 +759,7 @@ class MatchService:
         are told, its clock timer re-armed. StaleRevision: nothing changed."""
         trial.revision = old.revision + 1
         self._commit(old, trial)
-        with self._guard:
-            self.cache[trial.id] = trial
+        self._keep(trial)
         if not self._mid_computer_turn(trial):
             self.hub.publish(trial.id)
         self._arm_clock(trial)
@@ -749,11 +767,14 @@ class MatchService:
 
     def _mid_computer_turn(self, match: Match) -> bool:
         """A computer seat played the last action and is to move again (a capture chain, a
-        multi-action turn): its turn is pushed once, whole, when it ends."""
+        multi-action turn): its turn is pushed once, whole, when it ends. Not when its next
+        search could not start: that turn never ends, and the half-played turn is what there
+        is to see (with its ``bot_error``)."""
         mover = match.to_move()
         if mover is None or not match.actions or not bots.is_bot(match.players[mover]):
             return False
-        return self._movers_cached(match)[-1] == mover
+        return (self._movers_cached(match)[-1] == mover
+                and not self._same_moves(self._unsearchable.get(match.id), match))
 
     def _arm_clock(self, match: Match) -> None:
         """A timer that applies the running clock's flag when it falls (none: no clock runs)."""
@@ -944,8 +965,7 @@ class MatchService:
                               "over" if match.over else "playing", match.ply, self._turns_played(match),
                               live=match.live.to_json(), tokens=list(match.tokens.items()),
                               invites=[(digest(c), seat) for seat, c in codes.items()])
-            with self._guard:
-                self.cache[match.id] = match
+            self._keep(match)
             self._schedule_bot(match)
             self._arm_clock(match)
         grant = {"tokens": [{"seat": seat, "token": t} for seat, t in sorted(tokens.items())],
@@ -1490,6 +1510,7 @@ class MatchService:
     def _cancel_bot(self, match_id: str) -> None:
         """The computer's move being found for ``match_id`` is no longer wanted (lock held)."""
         self.thinking.pop(match_id, None)
+        self._unsearchable.pop(match_id, None)
         if self._jobs is not None:
             self._jobs.cancel(match_id)
 
@@ -1509,8 +1530,10 @@ class MatchService:
         except InfoStateError as exc:  # a game bug: the seat cannot know its legal actions
             log.error("match %s: %s", match.id, exc)
             self.bot_errors[match.id] = str(exc)
-            self._unsearchable[match.id] = match.revision
+            self._unsearchable[match.id] = (match.revision, tuple(match.actions))
+            self.hub.publish(match.id)  # in the middle of its turn, the change was not pushed
             return
+        self._unsearchable.pop(match.id, None)
         self.thinking[match.id] = (match.revision, tuple(match.actions))
         try:
             self.jobs.submit(job)
@@ -1532,14 +1555,20 @@ class MatchService:
         mover = match.to_move()
         return (not self.closed and not match.over and mover is not None
                 and bots.is_bot(match.players[mover])
-                and self._unsearchable.get(match.id) != match.revision)
+                and not self._same_moves(self._unsearchable.get(match.id), match))
 
     def _thinking_on(self, match: Match) -> bool:
         """Whether the computer is finding a move for ``match`` as it is: a search started at
         its revision, or at an earlier one with the same moves (a seat claimed, a takeback
         asked for since: a new revision, the same position)."""
-        wanted = self.thinking.get(match.id)
-        return wanted is not None and (wanted[0] == match.revision or wanted[1] == tuple(match.actions))
+        return self._same_moves(self.thinking.get(match.id), match)
+
+    @staticmethod
+    def _same_moves(at: tuple[int, tuple[int, ...]] | None, match: Match) -> bool:
+        """Whether ``at`` (a revision and its actions) is ``match`` as it is, or an earlier
+        revision of it that changed no move (a seat claimed, a takeback asked for): nothing that
+        would start a search again."""
+        return at is not None and (at[0] == match.revision or at[1] == tuple(match.actions))
 
     def _bot_answered(self, job: BotJob, text: str | None, note: str | None) -> None:
         """A lane's answer (its thread): applied by the one applier thread, in order; an
@@ -1559,7 +1588,39 @@ class MatchService:
         gone (taken back, or played on by another process) is dropped, and so is the thinking.
         An answer that is not legal in the real state (or none: even the fallback failed) is
         replaced by a quick search of the seat's information state; only if that fails too
-        (an engine bug) is a random legal action played, counted in ``random_fallbacks``."""
+        (an engine bug) is a random legal action played, counted in ``random_fallbacks``. Any
+        other failure (a bug) plays nothing, is logged and told in the view's ``bot_error``: the
+        computer no longer thinks there, until a change (an undo) starts its search again."""
+        try:
+            self._play_answer(job, text, note)
+        except Exception as exc:  # noqa: BLE001 - the applier thread would drop it without a word
+            self._answer_failed(job, exc)
+
+    def _answer_failed(self, job: BotJob, exc: Exception) -> None:
+        """A bug while ``job``'s answer was played: logged as a 500 is (its type and place, not
+        its message, which may quote hidden cards), nothing played, the search given up."""
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        where = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}" if tb is not None else ""
+        log.error("match %s: internal error %s%s while the computer's move was played", job.match_id,
+                  type(exc).__name__, where)
+        match_id = job.match_id
+        with self.locked(match_id):
+            wanted = self.thinking.get(match_id)
+            if wanted is not None and wanted[0] == job.revision:
+                self.thinking.pop(match_id, None)
+            try:
+                match = self.load(match_id)
+            except Exception:  # noqa: BLE001 - gone or unreadable: nothing to show
+                return
+            if self._thinking_on(match) or match.over:
+                return
+            self._unsearchable[match_id] = (match.revision, tuple(match.actions))
+            self.bot_errors[match_id] = f"{job.spec}: its move could not be played ({type(exc).__name__})"
+        self.hub.publish(match_id)
+
+    def _play_answer(self, job: BotJob, text: str | None, note: str | None) -> None:
         match_id, revision = job.match_id, job.revision
         with self.locked(match_id):
             wanted = self.thinking.get(match_id)
