@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from httputil import TOKENS, post_json
 
 FANORONA_EXAMPLE_3 = "...B...../........./..W.BB.../...B...../........B W"  # fanorona.md §6 example 3
@@ -226,3 +228,42 @@ def test_the_analysis_graph_marks_the_end_of_a_resigned_game(page, live_server):
     page.click("#analyse")
     page.wait_for_selector("#an-graph")
     assert page.locator("#an-graph-end").count() == 0 and page.locator("#an-graph circle.ended").count() == 0
+
+
+def _comma_gaps(page) -> list[float]:
+    """For each comma of the move list, the room between the move before it and the comma, in
+    px (the move's text, not its box: the box may reach over the comma for a bigger target)."""
+    return page.evaluate("""[...document.querySelectorAll('ol.moves a[data-ply]')].flatMap(a => {
+        const next = a.nextSibling;
+        if (!next || next.nodeType !== Node.TEXT_NODE || !next.data.startsWith(',')) return [];
+        const text = document.createRange(), comma = document.createRange();
+        text.selectNodeContents(a);
+        comma.setStart(next, 0); comma.setEnd(next, 1);
+        return [comma.getBoundingClientRect().left - text.getBoundingClientRect().right];
+    })""")
+
+
+@pytest.mark.parametrize("width,touch", [(1280, False), (390, True)])
+def test_a_turns_moves_read_with_their_commas_and_stay_easy_to_hit(browser, live_server, width, touch):
+    # "c3-d3A , end": each move's padding stood between it and its comma
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": {
+        "format": "abstracta-record", "version": 1, "game": "fanorona", "options": {}, "seed": None,
+        "start": FANORONA_EXAMPLE_3, "players": [], "moves": ["c3-d3A", "end", "d5-d4A"]}, "seats": None})
+    context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=touch, has_touch=touch)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => document.querySelectorAll('ol.moves a[data-ply]').length === 3")
+    assert page.locator("ol.moves li").first.inner_text() == "1. W c3-d3A, end"
+    gaps = _comma_gaps(page)
+    assert len(gaps) == 1 and abs(gaps[0]) < 0.5
+    # the move's target reaches past its text on both sides (over the comma), as its padding
+    # did, and a finger's is 24 px high
+    page.locator("ol.moves a[data-ply='1']").scroll_into_view_if_needed()
+    text = page.evaluate("""() => { const r = document.createRange();
+        r.selectNodeContents(document.querySelector("ol.moves a[data-ply='1']"));
+        const b = r.getBoundingClientRect(); return [b.left, b.right, (b.top + b.bottom) / 2]; }""")
+    for x in (text[0] - 2, text[1] + 2):
+        assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).dataset.ply", [x, text[2]]) == "1"
+    if touch:
+        assert page.locator("ol.moves a[data-ply='1']").bounding_box()["height"] >= 24
+    context.close()
