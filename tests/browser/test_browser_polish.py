@@ -267,3 +267,16 @@ def test_a_turns_moves_read_with_their_commas_and_stay_easy_to_hit(browser, live
     if touch:
         assert page.locator("ol.moves a[data-ply='1']").bounding_box()["height"] >= 24
     context.close()
+
+
+@pytest.mark.parametrize("locale,placeholder", [("en-US", "Letters such as GB or GBRY"),
+                                                ("fi-FI", "Kirjaimia, esim. GB tai GBRY")])
+def test_the_slide_checkers_colours_box_shows_what_to_type(browser, live_server, locale, placeholder):
+    # "Green, blue, red, yellow" greyed in the box read as an example to type; the box takes a
+    # letter per seat (its help says what leaving it empty means)
+    context = browser.new_context_without_tokens(viewport={"width": 390, "height": 844}, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/#/new/slide-checkers")
+    page.wait_for_selector("#opt-colours")
+    assert page.locator("#opt-colours").get_attribute("placeholder") == placeholder
+    context.close()
