@@ -280,3 +280,53 @@ def test_the_slide_checkers_colours_box_shows_what_to_type(browser, live_server,
     page.wait_for_selector("#opt-colours")
     assert page.locator("#opt-colours").get_attribute("placeholder") == placeholder
     context.close()
+
+
+HEADER = """() => { const box = (e) => e.getBoundingClientRect();
+    const header = document.querySelector('header.top'), brand = box(header.querySelector('.brand'));
+    const lang = box(document.getElementById('lang'));
+    const links = [...header.querySelectorAll('nav a')].map(box);
+    return { height: box(header).height, overflow: header.scrollWidth > header.clientWidth,
+             brand: [brand.top, brand.bottom], lang: [lang.top, lang.bottom, lang.right],
+             links: links.map((r) => [r.top, r.bottom, r.left, r.right]) }; }"""
+
+
+def _header(browser, url: str, width: int, locale: str, touch: bool) -> dict:
+    context = browser.new_context_without_tokens(viewport={"width": width, "height": 800}, locale=locale,
+                                                 is_mobile=touch, has_touch=touch)
+    page = context.new_page()
+    page.goto(f"{url}/#/")
+    page.wait_for_selector(".cards .card")
+    page.wait_for_function("() => document.documentElement.lang === " + json.dumps(locale[:2]))
+    shape = page.evaluate(HEADER)
+    context.close()
+    return shape
+
+
+def middle(edges) -> float:
+    return (edges[0] + edges[1]) / 2
+
+
+@pytest.mark.parametrize("width,touch", [(360, True), (390, True), (390, False)])
+def test_a_phones_header_is_laid_out_alike_in_english_and_finnish(browser, live_server, width, touch):
+    # at 390 px the English links and the EN/FI switch took one line and a half (the switch
+    # alone on the second line), the Finnish ones one: the header changed height with the
+    # language. On a phone the name and the switch share the first line, the links the second
+    shapes = {locale: _header(browser, live_server.url, width, locale, touch) for locale in ("en-US", "fi-FI")}
+    assert shapes["en-US"]["height"] == shapes["fi-FI"]["height"]
+    for locale, shape in shapes.items():
+        assert not shape["overflow"], locale
+        assert abs(middle(shape["brand"]) - middle(shape["lang"])) < 2, locale
+        assert shape["lang"][2] <= width, locale
+        tops = {round(link[0]) for link in shape["links"]}
+        assert len(tops) == 1, f"{locale}: links on {len(tops)} lines"
+        assert all(link[0] >= max(shape["brand"][1], shape["lang"][1]) - 1 for link in shape["links"]), locale
+        assert all(link[3] <= width for link in shape["links"]), locale
+
+
+def test_a_wide_screens_header_is_one_line(browser, live_server):
+    for locale in ("en-US", "fi-FI"):
+        shape = _header(browser, live_server.url, 1280, locale, False)
+        rows = [middle(shape["brand"]), middle(shape["lang"])] + [middle(link) for link in shape["links"]]
+        assert max(rows) - min(rows) < 2, locale
+        assert shape["lang"][0] < shape["brand"][1] and all(link[3] < shape["lang"][2] for link in shape["links"])
