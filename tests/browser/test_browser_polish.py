@@ -6,6 +6,7 @@ answered where the player looks."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -330,3 +331,47 @@ def test_a_wide_screens_header_is_one_line(browser, live_server):
         rows = [middle(shape["brand"]), middle(shape["lang"])] + [middle(link) for link in shape["links"]]
         assert max(rows) - min(rows) < 2, locale
         assert shape["lang"][0] < shape["brand"][1] and all(link[3] < shape["lang"][2] for link in shape["links"])
+
+
+ENDPOINTS = """() => [...document.querySelectorAll('#endpoints tbody tr')].map((tr) =>
+    [...tr.cells].map((td) => { const r = td.getBoundingClientRect(); return [r.left, r.right, r.top, r.height]; }))"""
+
+
+def test_the_api_page_reads_on_a_phone(browser, live_server):
+    # the endpoint table was 669 px wide on a 390 px screen: "What it does" off the right edge,
+    # rows as tall as a word a line. On a phone each endpoint is a card: method and path, then
+    # what it does, then its parameters
+    context = browser.new_context_without_tokens(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/api.html")
+    page.wait_for_selector("#endpoints")
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
+    rows = page.evaluate(ENDPOINTS)
+    assert len(rows) > 20
+    for method, path, what, params in rows:
+        assert all(0 <= cell[0] and cell[1] <= 390 for cell in (method, path, what, params))
+        assert abs(method[2] - path[2]) < 4  # "GET /api/games" on one line
+        assert what[2] > method[2]  # what it does under it, across the card
+        assert what[1] - what[0] > 300
+    row = page.locator("#endpoints tbody tr", has=page.locator("code", has_text=re.compile(r"^/api/games/\{name\}$")))
+    assert row.locator("td.what").inner_text() == "One game: rules page, notation help, seat names and colours"
+    params = row.locator("td.params")
+    assert params.inner_text() == "name"
+    assert params.evaluate("td => getComputedStyle(td, '::before').content") == '"Parameters: "'
+    # no parameters: no empty line
+    none = page.locator("#endpoints tbody tr", has=page.locator("code", has_text=re.compile(r"^/api/games$")))
+    assert none.locator("td.params").inner_text() == "" and not none.locator("td.params").is_visible()
+    context.close()
+
+
+def test_the_api_page_is_a_table_on_a_wide_screen(browser, live_server):
+    context = browser.new_context_without_tokens(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/api.html")
+    page.wait_for_selector("#endpoints")
+    assert page.locator("#endpoints thead th").all_inner_texts() == ["Method", "Path", "What it does", "Parameters"]
+    assert page.locator("#endpoints thead").is_visible()
+    for cells in page.evaluate(ENDPOINTS):
+        assert len({round(cell[2]) for cell in cells}) == 1  # four columns side by side
+        assert [cell[0] for cell in cells] == sorted(cell[0] for cell in cells)
+    context.close()
