@@ -1,7 +1,8 @@
 """A designer's look at the pages: a variant named in headings and in Your games, the way back
 from an empty Your games, the analysis of a resigned game saying the game is over, the
-evaluation's words, the screen reader's words of a situation that ended, and a refused click
-answered where the player looks."""
+evaluation's words, the screen reader's words of a situation that ended, a refused click
+answered where the player looks, a move list's commas beside their moves, a phone's header alike in
+every language, the API page on a phone and the Slide Checkers colours box saying what to type."""
 
 from __future__ import annotations
 
