@@ -64,6 +64,16 @@ def test_what_a_player_is_told_to_do_fits_a_touch_screen(what, en, fi):
             assert not re.search(r"\b(click|napsauta)", text, re.IGNORECASE), f"{what} {key}: {text!r}"
 
 
+@pytest.mark.parametrize("what,en,fi", catalogs(), ids=lambda v: v if isinstance(v, str) else "")
+def test_every_apostrophe_is_the_straight_one(what, en, fi):
+    # one style per catalog, the one nearly every message had: "Each side's first turn" stood
+    # above "Only people’s time runs" on the new-game page
+    for lang, catalog in (("en", en), ("fi", fi)):
+        for key, message in catalog.items():
+            for text in forms(message):
+                assert "\u2019" not in text and "\u2018" not in text, f"{what} {lang} {key}: {text!r}"
+
+
 def test_a_game_catalog_holds_only_its_own_keys():
     for name in SHIPPED:
         for lang in ("en", "fi"):

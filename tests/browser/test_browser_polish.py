@@ -1,11 +1,15 @@
 """A designer's look at the pages: a variant named in headings and in Your games, the way back
 from an empty Your games, the analysis of a resigned game saying the game is over, the
-evaluation's words, the screen reader's words of a situation that ended, and a refused click
-answered where the player looks."""
+evaluation's words, the screen reader's words of a situation that ended, a refused click
+answered where the player looks, a move list's commas beside their moves, a phone's header alike in
+every language, the API page on a phone and the Slide Checkers colours box saying what to type."""
 
 from __future__ import annotations
 
 import json
+import re
+
+import pytest
 
 from httputil import TOKENS, post_json
 
@@ -226,3 +230,149 @@ def test_the_analysis_graph_marks_the_end_of_a_resigned_game(page, live_server):
     page.click("#analyse")
     page.wait_for_selector("#an-graph")
     assert page.locator("#an-graph-end").count() == 0 and page.locator("#an-graph circle.ended").count() == 0
+
+
+def _comma_gaps(page) -> list[float]:
+    """For each comma of the move list, the room between the move before it and the comma, in
+    px (the move's text, not its box: the box may reach over the comma for a bigger target)."""
+    return page.evaluate("""[...document.querySelectorAll('ol.moves a[data-ply]')].flatMap(a => {
+        const next = a.nextSibling;
+        if (!next || next.nodeType !== Node.TEXT_NODE || !next.data.startsWith(',')) return [];
+        const text = document.createRange(), comma = document.createRange();
+        text.selectNodeContents(a);
+        comma.setStart(next, 0); comma.setEnd(next, 1);
+        return [comma.getBoundingClientRect().left - text.getBoundingClientRect().right];
+    })""")
+
+
+@pytest.mark.parametrize("width,touch", [(1280, False), (390, True)])
+def test_a_turns_moves_read_with_their_commas_and_stay_easy_to_hit(browser, live_server, width, touch):
+    # "c3-d3A , end": each move's padding stood between it and its comma
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": {
+        "format": "abstracta-record", "version": 1, "game": "fanorona", "options": {}, "seed": None,
+        "start": FANORONA_EXAMPLE_3, "players": [], "moves": ["c3-d3A", "end", "d5-d4A"]}, "seats": None})
+    context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=touch, has_touch=touch)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.wait_for_function("() => document.querySelectorAll('ol.moves a[data-ply]').length === 3")
+    assert page.locator("ol.moves li").first.inner_text() == "1. W c3-d3A, end"
+    gaps = _comma_gaps(page)
+    assert len(gaps) == 1 and abs(gaps[0]) < 0.5
+    # the move's target reaches past its text on both sides (over the comma), as its padding
+    # did, and a finger's is 24 px high
+    page.locator("ol.moves a[data-ply='1']").scroll_into_view_if_needed()
+    text = page.evaluate("""() => { const r = document.createRange();
+        r.selectNodeContents(document.querySelector("ol.moves a[data-ply='1']"));
+        const b = r.getBoundingClientRect(); return [b.left, b.right, (b.top + b.bottom) / 2]; }""")
+    for x in (text[0] - 2, text[1] + 2):
+        assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).dataset.ply", [x, text[2]]) == "1"
+    if touch:
+        assert page.locator("ol.moves a[data-ply='1']").bounding_box()["height"] >= 24
+    context.close()
+
+
+@pytest.mark.parametrize("locale,placeholder", [("en-US", "Letters such as GB or GBRY"),
+                                                ("fi-FI", "Kirjaimia, esim. GB tai GBRY")])
+def test_the_slide_checkers_colours_box_shows_what_to_type(browser, live_server, locale, placeholder):
+    # "Green, blue, red, yellow" greyed in the box read as an example to type; the box takes a
+    # letter per seat (its help says what leaving it empty means)
+    context = browser.new_context_without_tokens(viewport={"width": 390, "height": 844}, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/#/new/slide-checkers")
+    page.wait_for_selector("#opt-colours")
+    assert page.locator("#opt-colours").get_attribute("placeholder") == placeholder
+    context.close()
+
+
+HEADER = """() => { const box = (e) => e.getBoundingClientRect();
+    const header = document.querySelector('header.top'), brand = box(header.querySelector('.brand'));
+    const lang = box(document.getElementById('lang'));
+    const links = [...header.querySelectorAll('nav a')].map(box);
+    return { height: box(header).height, overflow: header.scrollWidth > header.clientWidth,
+             brand: [brand.top, brand.bottom], lang: [lang.top, lang.bottom, lang.right],
+             links: links.map((r) => [r.top, r.bottom, r.left, r.right]) }; }"""
+
+
+def _header(browser, url: str, width: int, locale: str, touch: bool) -> dict:
+    context = browser.new_context_without_tokens(viewport={"width": width, "height": 800}, locale=locale,
+                                                 is_mobile=touch, has_touch=touch)
+    page = context.new_page()
+    page.goto(f"{url}/#/")
+    page.wait_for_selector(".cards .card")
+    page.wait_for_function("() => document.documentElement.lang === " + json.dumps(locale[:2]))
+    shape = page.evaluate(HEADER)
+    context.close()
+    return shape
+
+
+def middle(edges) -> float:
+    return (edges[0] + edges[1]) / 2
+
+
+@pytest.mark.parametrize("width,touch", [(360, True), (390, True), (390, False)])
+def test_a_phones_header_is_laid_out_alike_in_english_and_finnish(browser, live_server, width, touch):
+    # at 390 px the English links and the EN/FI switch took one line and a half (the switch
+    # alone on the second line), the Finnish ones one: the header changed height with the
+    # language. On a phone the name and the switch share the first line, the links the second
+    shapes = {locale: _header(browser, live_server.url, width, locale, touch) for locale in ("en-US", "fi-FI")}
+    assert shapes["en-US"]["height"] == shapes["fi-FI"]["height"]
+    for locale, shape in shapes.items():
+        assert not shape["overflow"], locale
+        assert abs(middle(shape["brand"]) - middle(shape["lang"])) < 2, locale
+        assert shape["lang"][2] <= width, locale
+        tops = {round(link[0]) for link in shape["links"]}
+        assert len(tops) == 1, f"{locale}: links on {len(tops)} lines"
+        assert all(link[0] >= max(shape["brand"][1], shape["lang"][1]) - 1 for link in shape["links"]), locale
+        assert all(link[3] <= width for link in shape["links"]), locale
+
+
+def test_a_wide_screens_header_is_one_line(browser, live_server):
+    for locale in ("en-US", "fi-FI"):
+        shape = _header(browser, live_server.url, 1280, locale, False)
+        rows = [middle(shape["brand"]), middle(shape["lang"])] + [middle(link) for link in shape["links"]]
+        assert max(rows) - min(rows) < 2, locale
+        assert shape["lang"][0] < shape["brand"][1] and all(link[3] < shape["lang"][2] for link in shape["links"])
+
+
+ENDPOINTS = """() => [...document.querySelectorAll('#endpoints tbody tr')].map((tr) =>
+    [...tr.cells].map((td) => { const r = td.getBoundingClientRect(); return [r.left, r.right, r.top, r.height]; }))"""
+
+
+def test_the_api_page_reads_on_a_phone(browser, live_server):
+    # the endpoint table was 669 px wide on a 390 px screen: "What it does" off the right edge,
+    # rows as tall as a word a line. On a phone each endpoint is a card: method and path, then
+    # what it does, then its parameters
+    context = browser.new_context_without_tokens(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/api.html")
+    page.wait_for_selector("#endpoints")
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
+    rows = page.evaluate(ENDPOINTS)
+    assert len(rows) > 20
+    for method, path, what, params in rows:
+        assert all(0 <= cell[0] and cell[1] <= 390 for cell in (method, path, what, params))
+        assert abs(method[2] - path[2]) < 4  # "GET /api/games" on one line
+        assert what[2] > method[2]  # what it does under it, across the card
+        assert what[1] - what[0] > 300
+    row = page.locator("#endpoints tbody tr", has=page.locator("code", has_text=re.compile(r"^/api/games/\{name\}$")))
+    assert row.locator("td.what").inner_text() == "One game: rules page, notation help, seat names and colours"
+    params = row.locator("td.params")
+    assert params.inner_text() == "name"
+    assert params.evaluate("td => getComputedStyle(td, '::before').content") == '"Parameters: "'
+    # no parameters: no empty line
+    none = page.locator("#endpoints tbody tr", has=page.locator("code", has_text=re.compile(r"^/api/games$")))
+    assert none.locator("td.params").inner_text() == "" and not none.locator("td.params").is_visible()
+    context.close()
+
+
+def test_the_api_page_is_a_table_on_a_wide_screen(browser, live_server):
+    context = browser.new_context_without_tokens(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/api.html")
+    page.wait_for_selector("#endpoints")
+    assert page.locator("#endpoints thead th").all_inner_texts() == ["Method", "Path", "What it does", "Parameters"]
+    assert page.locator("#endpoints thead").is_visible()
+    for cells in page.evaluate(ENDPOINTS):
+        assert len({round(cell[2]) for cell in cells}) == 1  # four columns side by side
+        assert [cell[0] for cell in cells] == sorted(cell[0] for cell in cells)
+    context.close()

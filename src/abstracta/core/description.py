@@ -330,7 +330,9 @@ class OptionText:
         label: the option's name in players' words ("Board", "Who starts").
         help: one sentence on what it changes.
         choices: a label per value, keyed by the value's text form (``"dimy"``, ``"5,1"``, ``"0"``).
-        unset: what leaving the option out means, for options without a default ("At random").
+        unset: what leaving the option out means, for options without a default ("At random");
+            for a free text option it is its box's placeholder, and may say instead what to
+            type there when the help says what leaving it out means.
     """
 
     label: Text

@@ -415,7 +415,7 @@ class OptionInfo(BaseModel):
     default: str | None = Field(description="text form of the default; null: absent (e.g. a seed drawn at creation)")
     help: str
     choice_labels: dict[str, str] = Field(description="a label per choice (by its text form), where the game gives one")
-    unset_label: str | None = Field(description="what leaving the option out means (e.g. 'At random'), if it has no default")
+    unset_label: str | None = Field(description="what leaving the option out means (e.g. 'At random'), if it has no default; for a text option it may say instead what to type (its box's placeholder)")
     kind: str = Field(description="bool | int | text")
     choices: list[str] | None = Field(description="allowed values (text form), or null for any")
     keys: dict[str, Any] = Field(description="translation keys of the words above: label, help, unset "

@@ -34,6 +34,17 @@ function params(op) {
   return out.join(", ");
 }
 
+// A row of the table; on a phone each row is a card (style.css), its parameters named by the
+// cell's data-label as the hidden column heading did.
+function endpoint(body, method, path, what, parameters) {
+  const row = body.insertRow();
+  const where = cell("td", "", "path");
+  where.append(cell("code", path));
+  const given = cell("td", parameters, "params");
+  given.dataset.label = "Parameters";
+  row.append(cell("td", method, "method"), where, cell("td", what, "what"), given);
+}
+
 try {
   const res = await fetch("/openapi.json");
   const schema = await res.json();
@@ -44,14 +55,10 @@ try {
   const body = table.createTBody();
   for (const [path, ops] of Object.entries(schema.paths)) {
     for (const [method, op] of Object.entries(ops)) {
-      const row = body.insertRow();
-      row.append(cell("td", method.toUpperCase(), "method"), cell("td", path), cell("td", op.summary || ""), cell("td", params(op)));
-      row.cells[1].replaceChildren(cell("code", path));
+      endpoint(body, method.toUpperCase(), path, op.summary || "", params(op));
     }
   }
-  const ws = body.insertRow();
-  ws.append(cell("td", "WS", "method"), cell("td", ""), cell("td", "Live updates: the match view each time it changes (text frames only)"), cell("td", "?seat"));
-  ws.cells[1].replaceChildren(cell("code", "/api/matches/{match_id}/ws"));
+  endpoint(body, "WS", "/api/matches/{match_id}/ws", "Live updates: the match view each time it changes (text frames only)", "?seat");
   const schemas = cell("h2", "Shapes");
   const list = document.createElement("ul");
   for (const [name, s] of Object.entries(schema.components?.schemas || {})) {

@@ -43,7 +43,9 @@ OPTIONS = {
     "colours": OptionText(T("option.colours", "Colours"),
                           T("option.colours.help", "One letter per seat: R red, O orange, Y yellow, G green, B blue "
                                                    "(empty: green, blue, red, yellow)"),
-                          unset=T("option.colours.unset", "Green, blue, red, yellow")),
+                          # the box's placeholder: what to type (the colour names read as an
+                          # example to type); the help says what leaving it empty means
+                          unset=T("option.colours.unset", "Letters such as GB or GBRY")),
 }
 
 
