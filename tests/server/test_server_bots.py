@@ -155,3 +155,45 @@ def test_a_computer_move_that_cannot_be_played_is_told_not_thought_about_for_eve
     monkeypatch.undo()
     view = client.post(f"/api/matches/{view['id']}/undo").json()
     assert (view["ply"], view["thinking"]) == (0, False)
+
+
+def test_an_undo_clears_the_error_of_a_computer_move_it_took_back(client, monkeypatch):
+    # the error stayed in the view after the undo, about a move no longer on the board, until
+    # the computer's next clean move
+    service = service_of(client)
+
+    def broken(match):
+        raise RuntimeError("a game bug")
+
+    monkeypatch.setattr(service, "_canonical_turn", broken)
+    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "level:1"]}).json()
+    client.post(f"/api/matches/{view['id']}/actions", json={"action": "1", "ply": 0})
+    view = wait_for(client, view["id"], lambda v: not v["thinking"])
+    assert view["bot_error"] == "level:1: its move could not be played (RuntimeError)"
+    monkeypatch.undo()
+    view = client.post(f"/api/matches/{view['id']}/undo").json()
+    assert (view["ply"], view["to_move"], view["bot_error"]) == (0, 0, None)
+    assert client.get(f"/api/matches/{view['id']}").json()["bot_error"] is None
+
+
+def test_an_undo_clears_the_note_of_a_computer_move_played_by_the_fallback(client, monkeypatch):
+    from abstracta.server.botjobs import make_job
+
+    service = service_of(client)
+    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
+                                             "seats": ["human", "level:1"]}).json()
+    held = []
+    monkeypatch.setattr(service.jobs, "submit", held.append)  # the computer's search never answers
+    view = client.post(f"/api/matches/{view['id']}/actions", json={"action": "1", "ply": 0}).json()
+    assert view["thinking"] and [job.revision for job in held] == [1]
+    service._apply_bot(held[0], "9", None)  # as if the search answered a move the real state refuses
+    view = client.get(f"/api/matches/{view['id']}").json()
+    assert (view["ply"], view["movers"], view["human_to_move"]) == (2, [0, 1], True)
+    assert view["bot_error"].startswith("level:1 answered a move the real state refuses")
+    # a person's move keeps it: it is about the computer's last move, still on the board
+    view = client.post(f"/api/matches/{view['id']}/actions", json={"action": "1", "ply": 2}).json()
+    assert view["bot_error"].startswith("level:1 answered") and view["thinking"]
+    view = client.post(f"/api/matches/{view['id']}/undo").json()
+    assert view["ply"] == 2 and view["bot_error"].startswith("level:1 answered")  # its move is still there
+    view = client.post(f"/api/matches/{view['id']}/undo").json()
+    assert (view["ply"], view["bot_error"]) == (0, None)

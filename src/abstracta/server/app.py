@@ -561,7 +561,9 @@ class MatchView(BaseModel):
         "a pending takeback request {'by': seat, 'to_ply': ply it goes back to, 'at_ply': ply asked "
         "at, 'accepted': seats that agreed}, or null"))
     bot_error: str | None = Field(description="why the last computer move was played by a quick search (level 2) "
-                                              "instead of its own, if it was")
+                                              "instead of its own, if it was, or why the computer cannot move; "
+                                              "null again once an undo or takeback takes that move (or "
+                                              "position) back")
 
 
 class LineTurnInfo(BaseModel):

@@ -569,6 +569,10 @@ class MatchService:
         # match id -> (revision, actions) of the match whose computer's search could not start
         self._unsearchable: dict[str, tuple[int, tuple[int, ...]]] = {}
         self.bot_errors: dict[str, str] = {}
+        #: match id -> the actions its ``bot_errors`` entry is about (a computer move played from
+        #: a fallback: up to that move; a search that could not start or an answer that could not
+        #: be played: up to the position it was for); an undo that removes them drops the error
+        self._bot_error_at: dict[str, tuple[int, ...]] = {}
         self._reveals: dict[tuple[str, int, int], bool] = {}  # (match, ply index, history hash) -> reveals
         self.pages = PageCache(REPLAY_CACHE_BYTES)  # GET …/positions answers
         self.bot_workers = bot_workers  # --bot-workers: N processes, 0 (a thread), ray[:ADDRESS]
@@ -1341,6 +1345,8 @@ class MatchService:
         self._start_clock(trial, now)
         match = self._replace(match, trial)
         self._cancel_bot(match.id)
+        if self._bot_error(match) is None:  # the computer's move it was about is taken back
+            self._forget_bot_error(match.id)
         self._schedule_bot(match)
         return match
 
@@ -1529,7 +1535,7 @@ class MatchService:
             job = make_job(match, spec)
         except InfoStateError as exc:  # a game bug: the seat cannot know its legal actions
             log.error("match %s: %s", match.id, exc)
-            self.bot_errors[match.id] = str(exc)
+            self._tell_bot_error(match, str(exc))
             self._unsearchable[match.id] = (match.revision, tuple(match.actions))
             self.hub.publish(match.id)  # in the middle of its turn, the change was not pushed
             return
@@ -1542,6 +1548,25 @@ class MatchService:
             return
         if not self._mid_computer_turn(match):
             self.hub.publish(match.id)
+
+    def _tell_bot_error(self, match: Match, text: str) -> None:
+        """Show ``text`` as the view's ``bot_error`` of ``match`` (lock held), about its actions
+        as they are now."""
+        self.bot_errors[match.id] = text
+        self._bot_error_at[match.id] = tuple(match.actions)
+
+    def _forget_bot_error(self, match_id: str) -> None:
+        self.bot_errors.pop(match_id, None)
+        self._bot_error_at.pop(match_id, None)
+
+    def _bot_error(self, match: Match) -> str | None:
+        """The ``bot_error`` of ``match`` as it is: none once the actions it was about are no
+        longer all played (an undo or takeback removed them, here or in another process)."""
+        text = self.bot_errors.get(match.id)
+        at = self._bot_error_at.get(match.id)
+        if text is None or (at is not None and (len(at) > match.ply or tuple(match.actions[:len(at)]) != at)):
+            return None
+        return text
 
     def _shows_thinking(self, match: Match) -> bool:
         """What a view says of the computer: thinking while its search runs here, and also
@@ -1617,7 +1642,7 @@ class MatchService:
             if self._thinking_on(match) or match.over:
                 return
             self._unsearchable[match_id] = (match.revision, tuple(match.actions))
-            self.bot_errors[match_id] = f"{job.spec}: its move could not be played ({type(exc).__name__})"
+            self._tell_bot_error(match, f"{job.spec}: its move could not be played ({type(exc).__name__})")
         self.hub.publish(match_id)
 
     def _play_answer(self, job: BotJob, text: str | None, note: str | None) -> None:
@@ -1651,10 +1676,6 @@ class MatchService:
                 note = f"{job.spec}: {note}"
             if action is None:
                 action = self._quick_action(match, job, note or "")
-            if note is not None:
-                self.bot_errors[match_id] = note
-            else:
-                self.bot_errors.pop(match_id, None)
             trial.play(action)
             self._canonical_turn(trial)
             self._finish_if_over(trial)
@@ -1671,6 +1692,10 @@ class MatchService:
                 retry.daemon = True
                 retry.start()
                 return
+            if note is not None:  # about the move just played, from where it was played
+                self._tell_bot_error(match, note)
+            else:
+                self._forget_bot_error(match_id)
             self._schedule_bot(match)
 
     def _canonical_turn(self, match: Match) -> None:
@@ -2012,7 +2037,7 @@ class MatchService:
             self.store.delete(match_id)
             self.evict(match_id)
             self._cancel_bot(match_id)
-            self.bot_errors.pop(match_id, None)
+            self._forget_bot_error(match_id)
             self.hub.set_timer(match_id, None, self._flag_due)
         self.hub.publish(match_id)
 
@@ -2052,7 +2077,7 @@ class MatchService:
     def _cached_view(self, match: Match, held: set[int], seat: Any) -> list[Any]:
         """``[view, its JSON or None]`` from the match's cache of views (per revision: a new
         revision is a new Match object), the clock fresh."""
-        key = (frozenset(held), seat, self._shows_thinking(match), self.bot_errors.get(match.id))
+        key = (frozenset(held), seat, self._shows_thinking(match), self._bot_error(match))
         views = match.__dict__.setdefault("_views", {})
         entry = views.get(key)
         if entry is None:
@@ -2173,9 +2198,9 @@ class MatchService:
             "clock": self.clock_view(match),
             "takeback": dict(pending) if pending is not None else None,
             # the refused move of a computer seat may name a card of its hidden hand
-            "bot_error": (None if match.id not in self.bot_errors else
+            "bot_error": (None if self._bot_error(match) is None else
                           "the computer could not use its own search for its last move (details once the game is over)"
-                          if match.hides_cards else self.bot_errors[match.id]),
+                          if match.hides_cards else self._bot_error(match)),
         }
 
     def _move_list(self, match: Match) -> list[dict[str, Any]]:
