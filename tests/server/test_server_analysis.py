@@ -143,6 +143,37 @@ def test_the_counts_of_a_hint_not_given_are_read_under_the_matchs_lock(client, m
     assert unlocked == []
 
 
+def test_a_hint_for_a_position_changed_meanwhile_is_not_counted(client, monkeypatch) -> None:
+    # a move from another tab while the hint was searched: the hint answered a position that is
+    # gone, and was counted all the same (and given as if current)
+    from abstracta.server.matches import MatchService
+
+    real = MatchService._run_analysis
+    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
+                                             "seats": ["human", "level:1"]}).json()
+    mid, token = view["id"], view["tokens"][0]["token"]
+
+    def another_tab_moves(self, *args, **kwargs):
+        answers = real(self, *args, **kwargs)
+        client.raw.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0}, headers=bearer(token))
+        wait_for(client, mid, lambda v: v["human_to_move"])  # and the computer's reply
+        return answers
+
+    monkeypatch.setattr(MatchService, "_run_analysis", another_tab_moves)
+    r = client.raw.post("/api/analysis", json={"match_id": mid, "hint": True}, headers=bearer(token))
+    assert r.status_code == 409, r.text
+    assert r.json() == {"error": "the position changed while the hint was searched (now at ply 2): "
+                                 "it was not counted; ask again",
+                        "i18n": {"key": "error.hint_stale", "params": {"ply": 2}}, "ply": 2}
+    view = client.get(f"/api/matches/{mid}").json()
+    assert (view["ply"], view["hints"], view["revision"]) == (2, None, 2)
+    assert "Hints" not in Record.from_json(client.app.state.service.store.get(mid).record).tags
+    # a hint on the position as it stays is counted
+    monkeypatch.setattr(MatchService, "_run_analysis", real)
+    r = client.raw.post("/api/analysis", json={"match_id": mid, "hint": True}, headers=bearer(token))
+    assert r.status_code == 200 and (r.json()["ply"], r.json()["hints"]) == (2, [1, 0]), r.text
+
+
 def test_a_hint_counted_is_stored(client) -> None:
     # the Hints tag changed only the match in memory: the record row is rewritten when the result,
     # termination or players change, not the tags, so a restart (or another process, or the

@@ -1782,6 +1782,7 @@ class MatchService:
             with self.locked(match_id):
                 match = self.tick(self.load(match_id, fresh=True))
                 record_json, points = self._match_points(match, ply, seat, hint, graph, tokens)
+                asked_on = tuple(match.actions)
         share = GRAPH_SHARE if graph else 1.0
         answers = self._run_analysis(record_json, points, self.analysis_scale * scale * share, client, gone)
         if graph:
@@ -1798,11 +1799,7 @@ class MatchService:
             line = answer.get("line") or []
             # an answer without a turn for the seat is no hint given, and is not counted (as in the terminal)
             given = bool(line) and line[0]["player"] == seat
-            if given:
-                answer["hints"] = self._count_hint(match_id, seat)
-            else:
-                with self.locked(match_id):
-                    answer["hints"] = hint_counts(self.load(match_id, fresh=True))
+            answer["hints"] = self._count_hint(match_id, seat, asked_on, given)
         return answer
 
     def _pasted(self, game_name: Any, options: Any, position: Any, seat: Any) -> tuple[str, list, dict]:
@@ -1963,11 +1960,23 @@ class MatchService:
             answer.append((text, note))
             done.set()
 
-    def _count_hint(self, match_id: str, seat: int) -> list[int]:
-        """Add one hint for ``seat`` to the match's ``Hints`` tag (stored); the counts per seat."""
+    def _count_hint(self, match_id: str, seat: int, asked_on: tuple[int, ...], given: bool) -> list[int]:
+        """Add one hint for ``seat`` to the match's ``Hints`` tag (stored) if ``given``; the counts
+        per seat. Conflict when the match is no longer at the actions ``asked_on`` the hint was
+        searched for (a move from another tab, an undo) or is over: that hint answers a position
+        that is gone, and is neither counted nor given (the browser would draw it on the board
+        of a later position that happens to have the same ply)."""
         def attempt() -> list[int]:
-            match = self.load(match_id, fresh=True)
+            match = self.tick(self.load(match_id, fresh=True))
+            if match.over:
+                raise Conflict("the game is over", i18n=message("error.game_over"))
+            if tuple(match.actions) != asked_on:
+                raise Conflict(f"the position changed while the hint was searched (now at ply {match.ply}): "
+                               "it was not counted; ask again",
+                               i18n=message("error.hint_stale", ply=match.ply), ply=match.ply)
             counts = hint_counts(match)
+            if not given:
+                return counts
             counts[seat] += 1
             trial = self._copy(match)
             trial.tags[HINTS_TAG] = ",".join(map(str, counts))
