@@ -58,6 +58,46 @@ def test_pass_and_play_takes_every_person_seat(raw):
     assert r.status_code == 422 and "seat 1 is not a person seat" in r.json()["error"]
 
 
+TAKE_REFUSED = "field 'take' must be \"all\" or a list of person seat numbers ([0], [0, 1])"
+
+
+@pytest.mark.parametrize("path", ["/api/matches", "/api/matches/import"])
+@pytest.mark.parametrize("take, error", [
+    ("al", TAKE_REFUSED), (3, TAKE_REFUSED), (["x"], TAKE_REFUSED), ([True], TAKE_REFUSED), ({}, TAKE_REFUSED),
+    ([-1], "take: seat -1 is not a person seat of this match (person seats: [0])"),
+    ([0, 0], "take: a seat is listed twice"),
+    (list(range(20)), "take: seat 1 is not a person seat of this match (person seats: [0])"),
+])
+def test_a_bad_take_is_refused_in_the_servers_words(raw, path, take, error):
+    # it was the validation library's, one message per branch of the field's type:
+    # "take.list[constrained-int]: Input should be a valid list; take.literal['all']: Input should be 'all'"
+    body = {"game": "toy-nim", "seats": ["human", "level:1"]}
+    if path.endswith("import"):
+        body = {"record": {"game": "toy-nim", "moves": []}, "seats": ["human", "level:1"]}
+    r = raw.post(path, json={**body, "take": take})
+    assert (r.status_code, r.json()) == (422, {"error": error})
+
+
+def test_no_refusal_of_a_request_body_names_the_validation_librarys_types():
+    # a field whose type has several forms (a list or "all") was refused once per form, each
+    # named by the library's name for it ("list[constrained-int]", "literal['all']")
+    from pydantic import ValidationError
+
+    import abstracta.server.app as app
+
+    bodies = [m for m in vars(app).values() if isinstance(m, type) and issubclass(m, app.Body) and m is not app.Body]
+    assert len(bodies) >= 8
+    seen = []
+    for body in bodies:
+        for name in body.model_fields:
+            for value in (5, "x", [], {}, True, ["x"], [-1], 1.5, [True], None):
+                try:
+                    body.model_validate({name: value})
+                except ValidationError as exc:
+                    seen += [(body.__name__, err["loc"]) for err in exc.errors() if err["loc"][:1] == (name,)]
+    assert seen and not [(b, loc) for b, loc in seen if any(isinstance(p, str) and not p.isidentifier() for p in loc)]
+
+
 def test_tokens_are_stored_as_sha256_only(client, raw):
     view = new_match(raw)
     token, code = view["tokens"][0]["token"], view["invites"][0]["code"]

@@ -453,7 +453,7 @@ def _check_take(take: Any, players: list[str]) -> list[int]:
     if take == "all":  # pass and play: one device holds every person seat
         return persons or [0]
     if not isinstance(take, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in take):
-        raise InvalidRequest("field 'take' must be a list of seat numbers")
+        raise InvalidRequest("field 'take' must be \"all\" or a list of person seat numbers ([0], [0, 1])")
     for t in take:
         if t not in persons:
             raise InvalidRequest(f"take: seat {clip(t)} is not a person seat of this match (person seats: "
