@@ -47,6 +47,40 @@ def test_restart_resumes_a_thinking_bot(db_url):
             time.sleep(0.02)
 
 
+def test_a_match_not_read_at_start_resumes_its_bot_when_asked_for(db_url, monkeypatch):
+    # a read that failed at start-up (the database busy, a connection dropped) skipped the
+    # match: its computer's search never started again, and its view said thinking for ever
+    from abstracta.server.errors import StorageFailed
+    from abstracta.server.storage import Store
+
+    with TestClient(make_app(db_url, bot_workers=0)) as raw:
+        c = Creator(raw)
+        mid = c.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
+                                           "seats": ["human", "human"], "take": "all"}).json()["id"]
+    store = Store(db_url)
+    row = store.get(mid)
+    record = abstracta.Record.from_json(row.record)
+    record.players = ["level:1", "human"]  # as if the server stopped while the computer thought
+    store.commit(mid, row.revision, status="playing", plies=0, turns=0, keep=0, record_json=record.to_json())
+    store.dispose()
+    real, failed = Store.load, []
+
+    def first_read_fails(self, match_id):
+        if match_id == mid and not failed:
+            failed.append(match_id)
+            raise StorageFailed("the games database could not be read (database is locked): try again later")
+        return real(self, match_id)
+
+    monkeypatch.setattr(Store, "load", first_read_fails)
+    with TestClient(make_app(db_url, bot_workers=0)) as raw:
+        assert failed == [mid]  # read at start-up, and refused
+        deadline = time.time() + 10
+        while (view := raw.get(f"/api/matches/{mid}").json())["ply"] == 0:  # a spectator asks for it
+            assert time.time() < deadline, view["thinking"]
+            time.sleep(0.02)
+        assert (view["ply"], view["movers"], view["to_move"], view["thinking"]) == (1, [0], 1, False)
+
+
 def test_bot_in_worker_process_and_restart(db_url):
     """A real game with the bot in a worker process; the game is reloaded by replaying its record."""
     with TestClient(make_app(db_url, bot_workers=1)) as raw:

@@ -569,6 +569,8 @@ class MatchService:
         # match id -> (revision, actions) of the match whose computer's search could not start
         self._unsearchable: dict[str, tuple[int, tuple[int, ...]]] = {}
         self.bot_errors: dict[str, str] = {}
+        #: matches the start-up could not read (:meth:`resume_bots`): resumed when next read
+        self._unresumed: set[str] = set()
         #: match id -> the actions its ``bot_errors`` entry is about (a computer move played from
         #: a fallback: up to that move; a search that could not start or an answer that could not
         #: be played: up to the position it was for); an undo that removes them drops the error
@@ -663,10 +665,23 @@ class MatchService:
             try:
                 with self.locked(mid):
                     match = self.load(mid)
-                    self._schedule_bot(match)
-                    self._arm_clock(match)
-            except (MatchError, CorruptMatch):
+                    self._resume(match)
+            except NotFound:  # deleted meanwhile
                 continue
+            except (MatchError, CorruptMatch) as exc:
+                # most often passing (the database busy, a connection dropped): the match resumes
+                # when it is next read, which is when a player or a spectator asks for it; its
+                # view says the computer thinks, and it will
+                log.warning("match %s could not be read at start-up (%s); it resumes when it is next read",
+                            mid, type(exc).__name__)
+                with self._guard:
+                    self._unresumed.add(mid)
+
+    def _resume(self, match: Match) -> None:
+        """Start what runs by itself in ``match`` as it is stored (lock held): its computer's
+        search, its clock's timer."""
+        self._schedule_bot(match)
+        self._arm_clock(match)
 
     def close(self) -> None:
         """Stop everything this service started: queued bot moves are dropped, worker processes
@@ -723,6 +738,10 @@ class MatchService:
                       row.revision, strings, dict(stored.tokens), Live.from_json(stored.live), base=base)
         match.note_ending()  # a match stored before the tags: written with its next record
         self._keep(match)
+        if match_id in self._unresumed:
+            with self._guard:
+                self._unresumed.discard(match_id)
+            self._resume(match)
         return match
 
     def _commit(self, old: Match, trial: Match) -> None:
