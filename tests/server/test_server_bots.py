@@ -197,3 +197,37 @@ def test_an_undo_clears_the_note_of_a_computer_move_played_by_the_fallback(clien
     assert view["ply"] == 2 and view["bot_error"].startswith("level:1 answered")  # its move is still there
     view = client.post(f"/api/matches/{view['id']}/undo").json()
     assert (view["ply"], view["bot_error"]) == (0, None)
+
+
+def test_an_undo_while_a_failed_computer_move_is_reported_leaves_no_error(client, monkeypatch):
+    # the applier let go of the match's lock between the failure and its report: an undo in
+    # between took the match back to the person's turn, and the report then told a bot_error
+    # (and a seat that cannot move) about that position, where nobody had failed
+    service = service_of(client)
+    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "level:1"]}).json()
+    mid = view["id"]
+    held = []
+    monkeypatch.setattr(service.jobs, "submit", held.append)  # the computer's search never answers
+    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+    assert [job.ply for job in held] == [1]
+    undone = threading.Event()
+    undo = threading.Thread(target=lambda: (service.undo(mid, list(client.tokens[mid].values())), undone.set()))
+
+    def broken(match):
+        undo.start()  # a person's undo arrives while the answer is played
+        raise RuntimeError("a game bug")
+
+    report = service._answer_failed
+
+    def report_late(job, exc):
+        undone.wait(1)  # the undo has the lock as soon as nobody holds it
+        report(job, exc)
+
+    monkeypatch.setattr(service, "_canonical_turn", broken)
+    monkeypatch.setattr(service, "_answer_failed", report_late)
+    service._apply_bot(held[0], "1", None)
+    undo.join(5)
+    assert undone.is_set()
+    view = client.get(f"/api/matches/{mid}").json()
+    assert (view["ply"], view["to_move"], view["thinking"], view["bot_error"]) == (0, 0, False, None)
+    assert mid not in service._unsearchable

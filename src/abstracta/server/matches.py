@@ -1635,10 +1635,14 @@ class MatchService:
         (an engine bug) is a random legal action played, counted in ``random_fallbacks``. Any
         other failure (a bug) plays nothing, is logged and told in the view's ``bot_error``: the
         computer no longer thinks there, until a change (an undo) starts its search again."""
-        try:
-            self._play_answer(job, text, note)
-        except Exception as exc:  # noqa: BLE001 - the applier thread would drop it without a word
-            self._answer_failed(job, exc)
+        # one hold of the lock for the answer and the report of its failure: let go in between,
+        # an undo there took the match back to a person's turn, and the report told a bot_error
+        # about that position
+        with self.locked(job.match_id):
+            try:
+                self._play_answer(job, text, note)
+            except Exception as exc:  # noqa: BLE001 - the applier thread would drop it without a word
+                self._answer_failed(job, exc)
 
     def _answer_failed(self, job: BotJob, exc: Exception) -> None:
         """A bug while ``job``'s answer was played: logged as a 500 is (its type and place, not
