@@ -81,25 +81,3 @@ def test_fibonacci_card_variant_level2_judges_each_action_alone():
     assert bot._plan == []
     # the setting is part of the level's fingerprint (the Go variant's level 2 plans its turns)
     assert level_fingerprint(cards, 2) != level_fingerprint(abstracta.load_game("fibonacci", variant="go"), 2)
-
-
-def test_fibonacci_standard_level_6_reads_the_second_tuning_and_the_others_the_first():
-    # level 6 of the standard rules reads weights tuned again from the variant's default ones
-    # (abstracta tune fibonacci --games 150 --seed 1000: +135 Elo at turns:d1 over 150 games);
-    # levels 3-5, measured and separated on the ladder, keep the first tuning
-    from abstracta.games.fibonacci.evaluate import RETUNED, TUNED
-
-    game = abstracta.load_game("fibonacci", variant="standard")
-    levels = game.description.levels
-    assert RETUNED["standard"] != TUNED["standard"]
-    assert tuple(levels[6].evaluator.weights) == RETUNED["standard"]
-    for n in (3, 4, 5):
-        assert tuple(levels[n].evaluator.weights) == TUNED["standard"], n
-    assert tuple(game.description.evaluator.weights) == TUNED["standard"]
-    # the bot level 6 builds reads them
-    bot = make_bot("level:6", game, seed=0)
-    assert bot.evaluate is levels[6].evaluator
-    # Go and the card variant have no second tuning: level 6 reads what level 5 reads
-    for variant in ("go", "cards"):
-        other = abstracta.load_game("fibonacci", variant=variant).description.levels
-        assert other[6].evaluator is other[5].evaluator, variant

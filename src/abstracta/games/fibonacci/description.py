@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  standard_levels, texts, web_dir, package_files)
 from .finish import winning_action
-from .evaluate import (CARD_TERMS, CARD_WEIGHTS, RETUNED, TERMS, TUNED, WEIGHTS, evaluate, make_evaluator, squash,
-                       terms)
+from .evaluate import CARD_TERMS, CARD_WEIGHTS, TERMS, TUNED, WEIGHTS, evaluate, make_evaluator, squash, terms
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import FibonacciGame
@@ -97,13 +96,6 @@ def describe(game: "FibonacciGame") -> GameDescription:
             # (24 games, benchmarks/ab_levels.py seeds 12000-12023: 6 of 12 as Red, 12 of 12
             # as Green). README "The level ladder".
             levels[6] = replace(levels[5], turn_beam=16)
-            # Level 6 also reads weights tuned a second time (evaluate.RETUNED: +135 Elo over the
-            # first tuning at turns:d1, 150 games), where the beam alone stood at 58.9 % over 112
-            # ladder games against level 5. Levels 3-5 keep the first tuning, under which their
-            # pairs were measured and separated. README "The level ladder".
-            retuned = RETUNED.get(game.variant)
-            if retuned:
-                levels[6] = replace(levels[6], evaluator=tuning.make(retuned))
             # Tried and not kept: level 5 at 8 and 6 candidates (between level 4's 6 and 4 and
             # level 6's 16 and 12), meant to split 4-5's +220 Elo with 5-6's +62: 4-5 fell to
             # 50.0 % over 14 ladder games (level 5 won 1 of 7 as Red, level 4 1 of 7; six of its

@@ -61,14 +61,6 @@ TUNED: dict[str, tuple[float, ...]] = {
     # abstracta tune fibonacci --games 150 --seed 1000 (turns:d1): +109 Elo (+51 … +167), 150 games
     "standard": (0.3144, -0.08423, 0.6927, -0.9323, -0.09674, -0.1144, -0.1842),
 }
-#: Weights tuned again from :data:`TUNED` (the same terms), read by the standard rules' level 6
-#: only: levels 3-5 were measured on the ladder with the first tuning and stay with it (README
-#: "The level ladder").
-RETUNED: dict[str, tuple[float, ...]] = {
-    # abstracta tune fibonacci --games 150 --seed 1000 --executor process --workers 2 (turns:d1,
-    # from TUNED): +135 Elo (+76 … +195), 150 games
-    "standard": (0.383, 0.3463, 2.539, -0.6646, -0.3145, -0.183, 0.2464),
-}
 #: Scale of the weighted sum inside ``tanh``.
 SQUASH = 0.35
 
