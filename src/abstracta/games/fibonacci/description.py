@@ -96,6 +96,11 @@ def describe(game: "FibonacciGame") -> GameDescription:
             # (24 games, benchmarks/ab_levels.py seeds 12000-12023: 6 of 12 as Red, 12 of 12
             # as Green). README "The level ladder".
             levels[6] = replace(levels[5], turn_beam=16)
+            # Tried and not kept: level 6 on weights tuned a second time from the first tuning
+            # (abstracta tune fibonacci --games 150 --seed 1000: +135 Elo over it at turns:d1) scored
+            # 38.9 % over 18 ladder games against level 5 (5 of 9 won as Red, 2 of 9 as Green,
+            # where the first tuning's level 6 won 47.3 % as Red and 70.5 % as Green of 56 each).
+            # README "The level ladder".
             # Tried and not kept: level 5 at 8 and 6 candidates (between level 4's 6 and 4 and
             # level 6's 16 and 12), meant to split 4-5's +220 Elo with 5-6's +62: 4-5 fell to
             # 50.0 % over 14 ladder games (level 5 won 1 of 7 as Red, level 4 1 of 7; six of its
