@@ -231,3 +231,36 @@ def test_an_undo_while_a_failed_computer_move_is_reported_leaves_no_error(client
     view = client.get(f"/api/matches/{mid}").json()
     assert (view["ply"], view["to_move"], view["thinking"], view["bot_error"]) == (0, 0, False, None)
     assert mid not in service._unsearchable
+
+
+def test_a_computers_answer_survives_a_store_that_cannot_be_read_for_a_moment(client, monkeypatch):
+    # the store busy when the answer arrived (the match re-read): the answer was dropped and the
+    # search forgotten, while the view said thinking: true for ever and nothing moved
+    import abstracta.server.matches as matches
+    from abstracta.server.errors import StorageFailed
+
+    monkeypatch.setattr(matches, "STORE_RETRY_SECONDS", 0.2)
+    service = service_of(client)
+    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
+                                             "seats": ["human", "level:1"]}).json()
+    mid = view["id"]
+    held = []
+    monkeypatch.setattr(service.jobs, "submit", held.append)  # the computer's search answers when told
+    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+    assert [job.ply for job in held] == [1]
+    load, busy = service.store.load, [True]
+
+    def unreadable(match_id):
+        if busy[0]:
+            raise StorageFailed("the games database could not be read (database is locked): try again later")
+        return load(match_id)
+
+    monkeypatch.setattr(service.store, "load", unreadable)
+    service.evict(mid)  # not in memory: the answer reads the match back from the store
+    service._apply_bot(held[0], "2", None)
+    assert mid in service.thinking  # still wanted
+    busy[0] = False
+    view = wait_for(client, mid, lambda v: v["ply"] == 2)
+    assert (view["moves"], view["thinking"], view["human_to_move"], view["bot_error"]) == (["1", "2"], False, True, None)
+    assert mid not in service.thinking
+

@@ -1676,6 +1676,9 @@ class MatchService:
                 return
             try:
                 match = self.load(match_id, fresh=True)
+            except StorageFailed:  # the store busy for a moment: the answer is played once it reads
+                self._answer_again(job, text, note)
+                return
             except (MatchError, CorruptMatch):
                 self.thinking.pop(match_id, None)
                 return
@@ -1708,18 +1711,25 @@ class MatchService:
             except StaleRevision:  # another process moved first: its move stands
                 self.evict(match_id)
                 return
-            except StorageFailed:  # the answer stays wanted (the view says the computer thinks)
+            except StorageFailed:
                 self.thinking[match_id] = wanted
-                log.warning("match %s: the computer's move is stored again in %g s", match_id, STORE_RETRY_SECONDS)
-                retry = threading.Timer(STORE_RETRY_SECONDS, self._bot_answered, (job, text, note))
-                retry.daemon = True
-                retry.start()
+                self._answer_again(job, text, note)
                 return
             if note is not None:  # about the move just played, from where it was played
                 self._tell_bot_error(match, note)
             else:
                 self._forget_bot_error(match_id)
             self._schedule_bot(match)
+
+    def _answer_again(self, job: BotJob, text: str | None, note: str | None) -> None:
+        """The store refused to read or write while ``job``'s answer was played (lock held):
+        the answer stays wanted (the view says the computer thinks, and it does) and is played
+        again in ``STORE_RETRY_SECONDS``, as the worker gave it, on the match as it is then."""
+        log.warning("match %s: the games database did not take the computer's move; it is tried again in %g s",
+                    job.match_id, STORE_RETRY_SECONDS)
+        retry = threading.Timer(STORE_RETRY_SECONDS, self._bot_answered, (job, text, note))
+        retry.daemon = True
+        retry.start()
 
     def _canonical_turn(self, match: Match) -> None:
         """Once the computer's last action ends its turn, that turn in the game's canonical
