@@ -264,3 +264,30 @@ def test_a_computers_answer_survives_a_store_that_cannot_be_read_for_a_moment(cl
     assert (view["moves"], view["thinking"], view["human_to_move"], view["bot_error"]) == (["1", "2"], False, True, None)
     assert mid not in service.thinking
 
+def test_a_computers_answer_stored_again_keeps_its_note_as_it_was(client, monkeypatch):
+    # the retry after a refused write passed on the note already prefixed: "level:1: level:1: …"
+    import abstracta.server.matches as matches
+    from abstracta.server.errors import StorageFailed
+
+    monkeypatch.setattr(matches, "STORE_RETRY_SECONDS", 0.2)
+    service = service_of(client)
+    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
+                                             "seats": ["human", "level:1"]}).json()
+    mid = view["id"]
+    held = []
+    monkeypatch.setattr(service.jobs, "submit", held.append)
+    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+    commit, refusals = service.store.commit, [1]
+
+    def refuse_once(*args, **kwargs):
+        if refusals[0]:
+            refusals[0] -= 1
+            raise StorageFailed("the games database refused to store this (disk full): nothing was changed; "
+                                "try again later")
+        return commit(*args, **kwargs)
+
+    monkeypatch.setattr(service.store, "commit", refuse_once)
+    service._apply_bot(held[0], None, "its search failed")  # no answer: a quick search plays
+    view = wait_for(client, mid, lambda v: v["ply"] == 2)
+    assert (view["human_to_move"], view["bot_error"]) == (True, "level:1: its search failed")
+

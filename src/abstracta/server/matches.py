@@ -1690,7 +1690,7 @@ class MatchService:
                 return
             trial = self._copy(match)
             state = trial.state
-            action = None
+            action, given_note = None, note  # a retry gets the note as the worker gave it
             if text is not None:
                 try:
                     action = state.string_to_action(text)
@@ -1713,7 +1713,7 @@ class MatchService:
                 return
             except StorageFailed:
                 self.thinking[match_id] = wanted
-                self._answer_again(job, text, note)
+                self._answer_again(job, text, given_note)
                 return
             if note is not None:  # about the move just played, from where it was played
                 self._tell_bot_error(match, note)
