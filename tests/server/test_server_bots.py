@@ -264,6 +264,7 @@ def test_a_computers_answer_survives_a_store_that_cannot_be_read_for_a_moment(cl
     assert (view["moves"], view["thinking"], view["human_to_move"], view["bot_error"]) == (["1", "2"], False, True, None)
     assert mid not in service.thinking
 
+
 def test_a_computers_answer_stored_again_keeps_its_note_as_it_was(client, monkeypatch):
     # the retry after a refused write passed on the note already prefixed: "level:1: level:1: …"
     import abstracta.server.matches as matches
@@ -291,3 +292,78 @@ def test_a_computers_answer_stored_again_keeps_its_note_as_it_was(client, monkey
     view = wait_for(client, mid, lambda v: v["ply"] == 2)
     assert (view["human_to_move"], view["bot_error"]) == (True, "level:1: its search failed")
 
+
+def test_a_failure_after_the_computers_move_is_stored_puts_no_error_on_the_persons_turn(client, monkeypatch, caplog):
+    # the push failed after the move was stored: the report said "its move could not be played"
+    # (it had been), on the person's turn, and marked the computer as unable to move
+    service = service_of(client)
+    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
+                                             "seats": ["human", "level:1"]}).json()
+    mid = view["id"]
+    held = []
+    monkeypatch.setattr(service.jobs, "submit", held.append)
+    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+    publish, broken = service.hub.publish, [1]
+
+    def publish_once_broken(match_id):
+        if broken[0]:
+            broken[0] -= 1
+            raise RuntimeError("a push bug")
+        return publish(match_id)
+
+    monkeypatch.setattr(service.hub, "publish", publish_once_broken)
+    service._apply_bot(held[0], "2", None)
+    view = client.get(f"/api/matches/{mid}").json()
+    assert (view["moves"], view["human_to_move"], view["thinking"], view["bot_error"]) == (["1", "2"], True, False, None)
+    assert mid not in service._unsearchable
+    assert "RuntimeError" in caplog.text and "after the computer's move was stored" in caplog.text
+    assert "could not be played" not in caplog.text
+    view = client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 2}).json()
+    assert (view["ply"], view["thinking"]) == (3, True)  # the game goes on
+
+
+def test_a_computers_next_search_that_cannot_be_queued_is_told_not_thought_about(client, monkeypatch):
+    # computer against computer: the move was stored, then queuing the other seat's search
+    # failed after it was marked as thinking; the report then found it "thinking" and said
+    # nothing, and the view said thinking: true with no search anywhere
+    service = service_of(client)
+    held = []
+    monkeypatch.setattr(service.jobs, "submit", held.append)
+    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
+                                             "seats": ["level:1", "level:1"]}).json()
+    mid = view["id"]
+    assert [job.ply for job in held] == [0]
+
+    def no_worker(job):
+        raise OSError("no worker could be started")
+
+    monkeypatch.setattr(service.jobs, "submit", no_worker)
+    service._apply_bot(held[0], "2", None)
+    view = client.get(f"/api/matches/{mid}").json()
+    assert (view["moves"], view["to_move"], view["thinking"]) == (["2"], 1, False)
+    assert view["bot_error"] == "level:1: its search could not start (OSError)"
+    assert mid not in service.thinking
+
+
+def test_a_persons_move_stands_when_the_computers_reply_cannot_be_queued(client, monkeypatch):
+    # the person's move was stored, then queuing the computer's search failed: a 500 for a move
+    # that was played, and a view saying the computer thought, for ever
+    service = service_of(client)
+    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
+                                             "seats": ["human", "level:1"]}).json()
+    mid = view["id"]
+
+    def no_worker(job):
+        raise OSError("no worker could be started")
+
+    monkeypatch.setattr(service.jobs, "submit", no_worker)
+    r = client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+    assert r.status_code == 200, r.text
+    assert (r.json()["ply"], r.json()["thinking"]) == (1, False)
+    assert r.json()["bot_error"] == "level:1: its search could not start (OSError)"
+    monkeypatch.undo()  # an undo lets it try again
+    view = client.post(f"/api/matches/{mid}/undo").json()
+    assert (view["ply"], view["bot_error"]) == (0, None)
+    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+    view = wait_for(client, mid, lambda v: v["ply"] == 2)
+    assert (view["human_to_move"], view["bot_error"]) == (True, None)

@@ -780,13 +780,23 @@ class MatchService:
     def _replace(self, old: Match, trial: Match) -> Match:
         """Persist ``trial`` (revision bumped) and make it the current match; its subscribers
         are told, its clock timer re-armed. StaleRevision: nothing changed."""
+        self._store(old, trial)
+        self._announce(trial)
+        return trial
+
+    def _store(self, old: Match, trial: Match) -> Match:
+        """Persist ``trial`` (revision bumped) and make it the current match, untold.
+        StaleRevision, StorageFailed: nothing changed."""
         trial.revision = old.revision + 1
         self._commit(old, trial)
         self._keep(trial)
-        if not self._mid_computer_turn(trial):
-            self.hub.publish(trial.id)
-        self._arm_clock(trial)
         return trial
+
+    def _announce(self, match: Match) -> None:
+        """Tell the subscribers of ``match`` just stored, and re-arm its clock timer."""
+        if not self._mid_computer_turn(match):
+            self.hub.publish(match.id)
+        self._arm_clock(match)
 
     def _mid_computer_turn(self, match: Match) -> bool:
         """A computer seat played the last action and is to move again (a capture chain, a
@@ -1558,15 +1568,31 @@ class MatchService:
             self._unsearchable[match.id] = (match.revision, tuple(match.actions))
             self.hub.publish(match.id)  # in the middle of its turn, the change was not pushed
             return
+        except Exception as exc:  # noqa: BLE001 - a bug: told as a search that cannot start
+            self._search_failed(match, spec, exc)
+            return
         self._unsearchable.pop(match.id, None)
         self.thinking[match.id] = (match.revision, tuple(match.actions))
         try:
             self.jobs.submit(job)
-        except RuntimeError:  # closed
+        except Exception as exc:  # noqa: BLE001 - thinking with no job would be said for ever
             self.thinking.pop(match.id, None)
+            if not self.closed:
+                self._search_failed(match, spec, exc)
             return
         if not self._mid_computer_turn(match):
             self.hub.publish(match.id)
+
+    def _search_failed(self, match: Match, spec: str, exc: Exception) -> None:
+        """A bug kept the computer's search for ``match`` from being queued (lock held): no job
+        runs, so the view must not say it thinks; ``bot_error`` says why, and an undo or a
+        takeback lets it try again."""
+        self._log_bug(match.id, exc, "while the computer's search was queued")
+        if self._jobs is not None:
+            self._jobs.cancel(match.id)  # half queued: its answer would come for nobody
+        self._unsearchable[match.id] = (match.revision, tuple(match.actions))
+        self._tell_bot_error(match, f"{spec}: its search could not start ({type(exc).__name__})")
+        self.hub.publish(match.id)
 
     def _tell_bot_error(self, match: Match, text: str) -> None:
         """Show ``text`` as the view's ``bot_error`` of ``match`` (lock held), about its actions
@@ -1634,7 +1660,9 @@ class MatchService:
         replaced by a quick search of the seat's information state; only if that fails too
         (an engine bug) is a random legal action played, counted in ``random_fallbacks``. Any
         other failure (a bug) plays nothing, is logged and told in the view's ``bot_error``: the
-        computer no longer thinks there, until a change (an undo) starts its search again."""
+        computer no longer thinks there, until a change (an undo) starts its search again; one
+        after the move was stored (pushing it) is logged only: the move stands. A store that
+        cannot read or write for a moment plays the answer again later."""
         # one hold of the lock for the answer and the report of its failure: let go in between,
         # an undo there took the match back to a person's turn, and the report told a bot_error
         # about that position
@@ -1647,12 +1675,7 @@ class MatchService:
     def _answer_failed(self, job: BotJob, exc: Exception) -> None:
         """A bug while ``job``'s answer was played: logged as a 500 is (its type and place, not
         its message, which may quote hidden cards), nothing played, the search given up."""
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_next is not None:
-            tb = tb.tb_next
-        where = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}" if tb is not None else ""
-        log.error("match %s: internal error %s%s while the computer's move was played", job.match_id,
-                  type(exc).__name__, where)
+        self._log_bug(job.match_id, exc, "while the computer's move was played")
         match_id = job.match_id
         with self.locked(match_id):
             wanted = self.thinking.get(match_id)
@@ -1662,11 +1685,23 @@ class MatchService:
                 match = self.load(match_id)
             except Exception:  # noqa: BLE001 - gone or unreadable: nothing to show
                 return
-            if self._thinking_on(match) or match.over:
-                return
+            mover = match.to_move()
+            if (self._thinking_on(match) or match.over or mover is None
+                    or not bots.is_bot(match.players[mover]) or match.ply != job.ply):
+                return  # not the position the answer was for: nothing failed there
             self._unsearchable[match_id] = (match.revision, tuple(match.actions))
             self._tell_bot_error(match, f"{job.spec}: its move could not be played ({type(exc).__name__})")
         self.hub.publish(match_id)
+
+    @staticmethod
+    def _log_bug(match_id: str, exc: Exception, when: str) -> None:
+        """Log ``exc`` (a bug) as a 500 is: its type and place, not its message, which may
+        quote hidden cards."""
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        where = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}" if tb is not None else ""
+        log.error("match %s: internal error %s%s %s", match_id, type(exc).__name__, where, when)
 
     def _play_answer(self, job: BotJob, text: str | None, note: str | None) -> None:
         match_id, revision = job.match_id, job.revision
@@ -1707,7 +1742,7 @@ class MatchService:
             self._finish_if_over(trial)
             self._after_actions(trial, time.time())
             try:
-                match = self._replace(match, trial)
+                match = self._store(match, trial)
             except StaleRevision:  # another process moved first: its move stands
                 self.evict(match_id)
                 return
@@ -1715,11 +1750,16 @@ class MatchService:
                 self.thinking[match_id] = wanted
                 self._answer_again(job, text, given_note)
                 return
+            # the move stands from here: what fails after this is not a move that was not played
             if note is not None:  # about the move just played, from where it was played
                 self._tell_bot_error(match, note)
             else:
                 self._forget_bot_error(match_id)
-            self._schedule_bot(match)
+            for step in (self._announce, self._schedule_bot):
+                try:
+                    step(match)
+                except Exception as exc:  # noqa: BLE001 - a bug: logged; the next step still runs
+                    self._log_bug(match_id, exc, "after the computer's move was stored (the move stands)")
 
     def _answer_again(self, job: BotJob, text: str | None, note: str | None) -> None:
         """The store refused to read or write while ``job``'s answer was played (lock held):
