@@ -292,3 +292,18 @@ def test_the_gym_extra_alone_is_enough_without_pettingzoo():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.splitlines()[-1] == "False" and out.stdout.strip()
+
+
+def test_reset_takes_a_numpy_seed_as_the_int_it_is():
+    # a sweep over np.arange hands NumPy seeds: PettingZoo's reset took them, this one raised
+    # Gymnasium's "Seed must be a python integer, actual type: <class 'numpy.int64'>"
+    env = make("nibble", opponent="level:1", variant="square9")
+    same = make("nibble", opponent="level:1", variant="square9")
+    obs, info = env.reset(seed=np.int64(3))
+    assert np.array_equal(obs, same.reset(seed=3)[0]) and np.array_equal(info["action_mask"], same.action_masks())
+    assert env.state.to_text() == same.state.to_text()
+    assert env.reset(seed=np.array(3))[0].tobytes() == obs.tobytes()  # a 0-d array too
+    for bad in (True, np.bool_(True), 3.0, np.float64(3), "3", -1, np.int64(-1)):
+        with pytest.raises(ValueError, match="reset seed"):
+            env.reset(seed=bad)
+    assert env.state.to_text() == same.state.to_text()  # a refused seed changed nothing

@@ -101,6 +101,21 @@ def test_illegal_action_raises_and_changes_nothing():
     assert e.state.history() == before
 
 
+def test_terminate_illegal_wrapper_ends_the_game_as_a_loss_for_the_offender():
+    # README: PettingZoo's own wrapper turns the raise into a lost game, reading the action mask
+    from pettingzoo.utils.wrappers import TerminateIllegalWrapper
+
+    e = TerminateIllegalWrapper(env("fibonacci-cards"), illegal_reward=-1)
+    e.reset(seed=3)
+    dealt = e.unwrapped.state.history()
+    offender = e.agent_selection
+    other = next(a for a in e.possible_agents if a != offender)
+    illegal = int(np.flatnonzero(e.observe(offender)["action_mask"] == 0)[0])
+    e.step(illegal)
+    assert e.rewards == {offender: -1, other: 0}
+    assert all(e.terminations.values()) and e.unwrapped.state.history() == dealt  # nothing played
+
+
 def test_reset_seed_reproduces_chance():
     e = env("fibonacci-cards")
     e.reset(seed=42)

@@ -35,7 +35,9 @@ generator (``layout_seeds`` defaults to 2**63 here).
   ``info["illegal_action"]`` true, the game unchanged, ``step`` refused until ``reset()``
   (an action is an ``int`` or a NumPy integer: a float, a string or ``None`` is illegal) (so ``gymnasium.utils.env_checker.check_env``,
   which steps random actions, passes);
-* ``reset(seed=…)`` takes no ``options`` (a non-empty dict is refused: ``ValueError``);
+* ``reset(seed=…)``: ``seed`` is ``None`` or an integer ≥ 0 (a NumPy one too; a negative,
+  ``bool``, float or string seed raises ``ValueError``); it takes no ``options`` (a non-empty
+  dict is refused: ``ValueError``);
 * ``render()``: the board as text, as the agent's seat sees it (an opponent's hand stays
   hidden until the game is over).
 """
@@ -116,6 +118,13 @@ class AbstractaGymEnv(gymnasium.Env):
             # would otherwise go unused without a word
             raise ValueError(f"reset options {sorted(options)}: this environment takes none (give the game's "
                              "options, opponent and seat when making it)")
+        if seed is not None:
+            index = as_integer(seed)
+            if index is None or index < 0:
+                # as PettingZoo's reset: Gymnasium would take True as 1 and raise its own error
+                # type for the rest, before anything changes
+                raise ValueError(f"reset seed {seed!r}: expected None or an integer >= 0")
+            seed = index  # a NumPy seed (np.arange) is the int it is; Gymnasium takes only ints
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
