@@ -296,7 +296,8 @@ def test_bot_error_names_no_card_while_hidden(client):
     # the computer moves first: once it has, nothing clears the error set below
     wait_for(client, view["id"], lambda v: v["human_to_move"])
     service = client.app.state.service
-    service.bot_errors[view["id"]] = "'Qh>2' is not a legal move"  # as if the bot's move was refused
+    # as if the bot's move was refused
+    service._tell_bot_error(service.load(view["id"]), "'Qh>2' is not a legal move")
     view = client.get(f"/api/matches/{view['id']}").json()
     assert view["bot_error"] and "Qh" not in view["bot_error"]
 

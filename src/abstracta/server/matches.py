@@ -568,13 +568,12 @@ class MatchService:
         self.thinking: dict[str, tuple[int, tuple[int, ...]]] = {}
         # match id -> (revision, actions) of the match whose computer's search could not start
         self._unsearchable: dict[str, tuple[int, tuple[int, ...]]] = {}
-        self.bot_errors: dict[str, str] = {}
+        #: match id -> (the view's ``bot_error``, the actions it is about: a computer move played
+        #: from a fallback, up to that move; a search that could not start or an answer that could
+        #: not be played, up to the position it was for); an undo that removes them drops the error
+        self.bot_errors: dict[str, tuple[str, tuple[int, ...]]] = {}
         #: matches the start-up could not read (:meth:`resume_bots`): resumed when next read
         self._unresumed: set[str] = set()
-        #: match id -> the actions its ``bot_errors`` entry is about (a computer move played from
-        #: a fallback: up to that move; a search that could not start or an answer that could not
-        #: be played: up to the position it was for); an undo that removes them drops the error
-        self._bot_error_at: dict[str, tuple[int, ...]] = {}
         self._reveals: dict[tuple[str, int, int], bool] = {}  # (match, ply index, history hash) -> reveals
         self.pages = PageCache(REPLAY_CACHE_BYTES)  # GET …/positions answers
         self.bot_workers = bot_workers  # --bot-workers: N processes, 0 (a thread), ray[:ADDRESS]
@@ -999,8 +998,7 @@ class MatchService:
                               live=match.live.to_json(), tokens=list(match.tokens.items()),
                               invites=[(digest(c), seat) for seat, c in codes.items()])
             self._keep(match)
-            self._schedule_bot(match)
-            self._arm_clock(match)
+            self._resume(match)
         grant = {"tokens": [{"seat": seat, "token": t} for seat, t in sorted(tokens.items())],
                  "invites": [{"seat": seat, "code": c} for seat, c in sorted(codes.items())]}
         return match, grant
@@ -1597,21 +1595,19 @@ class MatchService:
     def _tell_bot_error(self, match: Match, text: str) -> None:
         """Show ``text`` as the view's ``bot_error`` of ``match`` (lock held), about its actions
         as they are now."""
-        self.bot_errors[match.id] = text
-        self._bot_error_at[match.id] = tuple(match.actions)
+        self.bot_errors[match.id] = (text, tuple(match.actions))
 
     def _forget_bot_error(self, match_id: str) -> None:
         self.bot_errors.pop(match_id, None)
-        self._bot_error_at.pop(match_id, None)
 
     def _bot_error(self, match: Match) -> str | None:
         """The ``bot_error`` of ``match`` as it is: none once the actions it was about are no
         longer all played (an undo or takeback removed them, here or in another process)."""
-        text = self.bot_errors.get(match.id)
-        at = self._bot_error_at.get(match.id)
-        if text is None or (at is not None and (len(at) > match.ply or tuple(match.actions[:len(at)]) != at)):
+        entry = self.bot_errors.get(match.id)
+        if entry is None:
             return None
-        return text
+        text, at = entry
+        return text if len(at) <= match.ply and tuple(match.actions[:len(at)]) == at else None
 
     def _shows_thinking(self, match: Match) -> bool:
         """What a view says of the computer: thinking while its search runs here, and also
@@ -2234,6 +2230,7 @@ class MatchService:
         legal = match.state.legal_action_strings() if show_legal else []
         game = match.game
         pending = match.live.takeback
+        bot_error = self._bot_error(match)
         return {
             "id": match.id,
             "game": game.name,
@@ -2280,9 +2277,9 @@ class MatchService:
             "clock": self.clock_view(match),
             "takeback": dict(pending) if pending is not None else None,
             # the refused move of a computer seat may name a card of its hidden hand
-            "bot_error": (None if self._bot_error(match) is None else
+            "bot_error": (None if bot_error is None else
                           "the computer could not use its own search for its last move (details once the game is over)"
-                          if match.hides_cards else self._bot_error(match)),
+                          if match.hides_cards else bot_error),
         }
 
     def _move_list(self, match: Match) -> list[dict[str, Any]]:
