@@ -36,6 +36,35 @@ def start_against_level6(client) -> dict:
     return view
 
 
+def held_answer(client, monkeypatch, options: dict | None = None) -> tuple:
+    """``(service, match id, held jobs)`` of toy Nim against level 1 after the person's first
+    move: the computer's search is queued but never runs (``held[0]`` answers when told)."""
+    service = service_of(client)
+    body = {"game": "toy-nim", "seats": ["human", "level:1"]}
+    if options is not None:
+        body["options"] = options
+    mid = client.post("/api/matches", json=body).json()["id"]
+    held: list = []
+    monkeypatch.setattr(service.jobs, "submit", held.append)
+    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+    assert [job.ply for job in held] == [1]
+    return service, mid, held
+
+
+def computer_move_fails(client, monkeypatch) -> dict:
+    """The view of toy Nim against level 1 once the computer's answer to the person's first move
+    failed to be played (a bug while its turn was put in order)."""
+    service = service_of(client)
+
+    def broken(match):
+        raise RuntimeError("a game bug")
+
+    monkeypatch.setattr(service, "_canonical_turn", broken)
+    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "level:1"]}).json()
+    client.post(f"/api/matches/{view['id']}/actions", json={"action": "1", "ply": 0})
+    return wait_for(client, view["id"], lambda v: not v["thinking"])
+
+
 def test_deleting_a_match_cancels_its_search(client):
     service = service_of(client)
     view = client.post("/api/matches", json={"game": "fanorona", "seats": ["level:6", "level:6"]}).json()
@@ -139,15 +168,7 @@ def test_a_computer_whose_search_cannot_start_is_not_shown_thinking_after_a_clai
 def test_a_computer_move_that_cannot_be_played_is_told_not_thought_about_for_ever(client, monkeypatch, caplog):
     # a bug while the computer's answer was played (here: putting its turn in order) was lost in
     # the applier thread: nothing logged, no move, and the view said thinking: true for ever
-    service = service_of(client)
-
-    def broken(match):
-        raise RuntimeError("a game bug")
-
-    monkeypatch.setattr(service, "_canonical_turn", broken)
-    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "level:1"]}).json()
-    client.post(f"/api/matches/{view['id']}/actions", json={"action": "1", "ply": 0})
-    view = wait_for(client, view["id"], lambda v: not v["thinking"])
+    view = computer_move_fails(client, monkeypatch)
     assert (view["ply"], view["to_move"], view["status"]) == (1, 1, "playing")  # nothing played
     assert view["bot_error"] == "level:1: its move could not be played (RuntimeError)"
     assert "RuntimeError" in caplog.text and "a game bug" not in view["bot_error"]
@@ -160,15 +181,7 @@ def test_a_computer_move_that_cannot_be_played_is_told_not_thought_about_for_eve
 def test_an_undo_clears_the_error_of_a_computer_move_it_took_back(client, monkeypatch):
     # the error stayed in the view after the undo, about a move no longer on the board, until
     # the computer's next clean move
-    service = service_of(client)
-
-    def broken(match):
-        raise RuntimeError("a game bug")
-
-    monkeypatch.setattr(service, "_canonical_turn", broken)
-    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "level:1"]}).json()
-    client.post(f"/api/matches/{view['id']}/actions", json={"action": "1", "ply": 0})
-    view = wait_for(client, view["id"], lambda v: not v["thinking"])
+    view = computer_move_fails(client, monkeypatch)
     assert view["bot_error"] == "level:1: its move could not be played (RuntimeError)"
     monkeypatch.undo()
     view = client.post(f"/api/matches/{view['id']}/undo").json()
@@ -203,13 +216,7 @@ def test_an_undo_while_a_failed_computer_move_is_reported_leaves_no_error(client
     # the applier let go of the match's lock between the failure and its report: an undo in
     # between took the match back to the person's turn, and the report then told a bot_error
     # (and a seat that cannot move) about that position, where nobody had failed
-    service = service_of(client)
-    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "level:1"]}).json()
-    mid = view["id"]
-    held = []
-    monkeypatch.setattr(service.jobs, "submit", held.append)  # the computer's search never answers
-    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
-    assert [job.ply for job in held] == [1]
+    service, mid, held = held_answer(client, monkeypatch)
     undone = threading.Event()
     undo = threading.Thread(target=lambda: (service.undo(mid, list(client.tokens[mid].values())), undone.set()))
 
@@ -240,14 +247,7 @@ def test_a_computers_answer_survives_a_store_that_cannot_be_read_for_a_moment(cl
     from abstracta.server.errors import StorageFailed
 
     monkeypatch.setattr(matches, "STORE_RETRY_SECONDS", 0.2)
-    service = service_of(client)
-    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
-                                             "seats": ["human", "level:1"]}).json()
-    mid = view["id"]
-    held = []
-    monkeypatch.setattr(service.jobs, "submit", held.append)  # the computer's search answers when told
-    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
-    assert [job.ply for job in held] == [1]
+    service, mid, held = held_answer(client, monkeypatch, {"stones": 12})
     load, busy = service.store.load, [True]
 
     def unreadable(match_id):
@@ -271,13 +271,7 @@ def test_a_computers_answer_stored_again_keeps_its_note_as_it_was(client, monkey
     from abstracta.server.errors import StorageFailed
 
     monkeypatch.setattr(matches, "STORE_RETRY_SECONDS", 0.2)
-    service = service_of(client)
-    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
-                                             "seats": ["human", "level:1"]}).json()
-    mid = view["id"]
-    held = []
-    monkeypatch.setattr(service.jobs, "submit", held.append)
-    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+    service, mid, held = held_answer(client, monkeypatch, {"stones": 12})
     commit, refusals = service.store.commit, [1]
 
     def refuse_once(*args, **kwargs):
@@ -296,13 +290,7 @@ def test_a_computers_answer_stored_again_keeps_its_note_as_it_was(client, monkey
 def test_a_failure_after_the_computers_move_is_stored_puts_no_error_on_the_persons_turn(client, monkeypatch, caplog):
     # the push failed after the move was stored: the report said "its move could not be played"
     # (it had been), on the person's turn, and marked the computer as unable to move
-    service = service_of(client)
-    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
-                                             "seats": ["human", "level:1"]}).json()
-    mid = view["id"]
-    held = []
-    monkeypatch.setattr(service.jobs, "submit", held.append)
-    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+    service, mid, held = held_answer(client, monkeypatch, {"stones": 12})
     publish, broken = service.hub.publish, [1]
 
     def publish_once_broken(match_id):
