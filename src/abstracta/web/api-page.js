@@ -1,5 +1,5 @@
 // The built-in API page: the endpoints of /openapi.json as a table (no CDN needed).
-import { preferred, setLanguage, t } from "/i18n.js";
+import { preferred, setLanguage, t, translateMarked } from "/i18n.js";
 
 const main = document.getElementById("api");
 const loading = document.getElementById("api-loading");
@@ -10,7 +10,7 @@ async function localise() {
   const code = preferred();
   if (code === "en") return;
   await setLanguage(code);
-  for (const node of document.querySelectorAll("header [data-i18n]")) node.textContent = t(node.dataset.i18n);
+  translateMarked(document.querySelector("header"));
   const note = cell("p", t("api.in_english"), "muted");
   note.id = "api-lang-note";
   note.lang = code;

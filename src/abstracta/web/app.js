@@ -4,7 +4,7 @@
 import { api, allTokens, forgetTokens, forgetWatched, invitesOf, keepInvites, keepWatched, myMatches, tokensOf, watchedGames } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
-import { fmt, lang, onLanguage, preferred, refusal, setLanguage, t } from "./i18n.js";
+import { fmt, lang, onLanguage, preferred, refusal, setLanguage, t, translateMarked } from "./i18n.js";
 
 // the <main> element; each page draws into its own box in it (see route)
 const root = document.getElementById("app");
@@ -180,7 +180,7 @@ function backToGames() {
 // The header's switch (EN / FI): the choice is remembered; every page is drawn again in it.
 const header = document.querySelector("header.top");
 function drawHeader() {
-  for (const node of header.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  translateMarked(header);
   const group = header.querySelector("#lang");
   group.setAttribute("aria-label", t("nav.language"));
   for (const b of group.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));

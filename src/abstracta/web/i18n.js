@@ -94,6 +94,12 @@ export function t(key, params = {}, fallback) {
   return String(message).replace(/\{(\w+)\}/g, (all, name) => (name in params ? param(params[name]) : all));
 }
 
+// Every element under `root` marked data-i18n="key" gets that message as its text (the page's
+// fixed words: the header's links).
+export function translateMarked(root) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+}
+
 // A message from the server ({key, params}: a structured view, an error); `fallback`: its
 // English text, for a server message the catalogs do not know.
 export function fmt(message, fallback) {
