@@ -290,13 +290,17 @@ def test_a_computers_answer_stored_again_keeps_its_note_as_it_was(client, monkey
 def test_a_failure_after_the_computers_move_is_stored_puts_no_error_on_the_persons_turn(client, monkeypatch, caplog):
     # the push failed after the move was stored: the report said "its move could not be played"
     # (it had been), on the person's turn, and marked the computer as unable to move
+    import abstracta.server.matches as matches
+
+    monkeypatch.setattr(matches, "STORE_RETRY_SECONDS", 0.05)
     service, mid, held = held_answer(client, monkeypatch, {"stones": 12})
-    publish, broken = service.hub.publish, [1]
+    publish, broken, pushed = service.hub.publish, [1], threading.Event()
 
     def publish_once_broken(match_id):
         if broken[0]:
             broken[0] -= 1
             raise RuntimeError("a push bug")
+        pushed.set()
         return publish(match_id)
 
     monkeypatch.setattr(service.hub, "publish", publish_once_broken)
@@ -306,6 +310,7 @@ def test_a_failure_after_the_computers_move_is_stored_puts_no_error_on_the_perso
     assert mid not in service._unsearchable
     assert "RuntimeError" in caplog.text and "after the computer's move was stored" in caplog.text
     assert "could not be played" not in caplog.text
+    assert pushed.wait(5)  # pushed again a moment later: a watcher sees the move without a change
     view = client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 2}).json()
     assert (view["ply"], view["thinking"]) == (3, True)  # the game goes on
 

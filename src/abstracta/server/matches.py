@@ -776,11 +776,12 @@ class MatchService:
         return Record.from_play(match.game, match.initial, match.actions[: match.base], players=match.players,
                                 tags=match.tags, start=match.start)
 
-    def _replace(self, old: Match, trial: Match) -> Match:
+    def _replace(self, old: Match, trial: Match, then: Sequence[Callable[[Match], Any]] = ()) -> Match:
         """Persist ``trial`` (revision bumped) and make it the current match; its subscribers
-        are told, its clock timer re-armed. StaleRevision: nothing changed."""
+        are told, its clock timer re-armed, then ``then`` run on it (:meth:`_follow`: the change
+        stands whatever they do). StaleRevision, StorageFailed: nothing changed."""
         self._store(old, trial)
-        self._announce(trial)
+        self._follow(trial, (self._announce, *then), "after the change was stored (it stands)")
         return trial
 
     def _store(self, old: Match, trial: Match) -> Match:
@@ -796,6 +797,38 @@ class MatchService:
         if not self._mid_computer_turn(match):
             self.hub.publish(match.id)
         self._arm_clock(match)
+
+    def _follow(self, match: Match, steps: Sequence[Callable[[Match], Any]], when: str) -> None:
+        """Run ``steps`` on ``match`` just stored (lock held). The change stands whatever they do:
+        a failing step (a bug) is logged as a 500 is and the next still runs, and the match is
+        announced again :data:`STORE_RETRY_SECONDS` later (:meth:`_announce_again`), since its
+        watchers hear of a change only when it is pushed. Raising here would answer a 500 for a
+        change that was made, and a client sending it again would be refused."""
+        failed = False
+        for step in steps:
+            try:
+                step(match)
+            except Exception as exc:  # noqa: BLE001 - a bug: logged; the change stands
+                self._log_bug(match.id, exc, when)
+                failed = True
+        if failed and not self.closed:
+            retry = threading.Timer(STORE_RETRY_SECONDS, self._announce_again, (match.id,))
+            retry.daemon = True
+            retry.start()
+
+    def _announce_again(self, match_id: str) -> None:
+        """Push ``match_id`` as it is now and arm its clock timer, once more after that failed.
+        A second failure is logged only (a bug would fail for ever): the match's next change,
+        or a look at it (a page polling or reloaded, a flag claimed), brings watchers up to date."""
+        if self.closed:
+            return
+        try:
+            with self.locked(match_id):
+                self._announce(self.load(match_id))
+        except (MatchError, CorruptMatch):  # deleted meanwhile, or the store busy: read when next asked
+            return
+        except Exception as exc:  # noqa: BLE001 - a timer thread has nobody to answer
+            self._log_bug(match_id, exc, "when the change was pushed again")
 
     def _mid_computer_turn(self, match: Match) -> bool:
         """A computer seat played the last action and is to move again (a capture chain, a
@@ -1137,10 +1170,7 @@ class MatchService:
                 trial.termination = "time"
             else:
                 self._start_clock(trial, now)
-        match = self._replace(match, trial)
-        self._cancel_bot(match.id)
-        self._schedule_bot(match)
-        return match
+        return self._replace(match, trial, then=(self._cancel_bot_of, self._schedule_bot))
 
     def _start_clock(self, match: Match, now: float) -> None:
         """Let the clock of the person to move run, once every person seat is claimed (a
@@ -1229,9 +1259,7 @@ class MatchService:
                     trial.play(action)
             self._finish_if_over(trial)
             self._after_actions(trial, time.time())
-            match = self._replace(match, trial)
-            self._schedule_bot(match)
-            return match
+            return self._replace(match, trial, then=(self._schedule_bot,))
 
         return self._change(match_id, attempt)
 
@@ -1370,12 +1398,12 @@ class MatchService:
         trial.live.takeback = None
         self._finish_if_over(trial)
         self._start_clock(trial, now)
-        match = self._replace(match, trial)
-        self._cancel_bot(match.id)
+        return self._replace(match, trial, then=(self._cancel_bot_of, self._drop_bot_error_taken_back,
+                                                 self._schedule_bot))
+
+    def _drop_bot_error_taken_back(self, match: Match) -> None:
         if self._bot_error(match) is None:  # the computer's move it was about is taken back
             self._forget_bot_error(match.id)
-        self._schedule_bot(match)
-        return match
 
     def _check_undoable(self, match: Match) -> None:
         if match.termination in ("resignation", "time"):
@@ -1533,9 +1561,7 @@ class MatchService:
             # the result does not tell: the seats already out lost as well
             trial.tags[RESIGNED_TAG] = str(seat)
             trial.live.takeback = None
-            match = self._replace(match, trial)
-            self._cancel_bot(match_id)
-            return match
+            return self._replace(match, trial, then=(self._cancel_bot_of,))
 
         return self._change(match_id, attempt)
 
@@ -1546,6 +1572,9 @@ class MatchService:
         self._unsearchable.pop(match_id, None)
         if self._jobs is not None:
             self._jobs.cancel(match_id)
+
+    def _cancel_bot_of(self, match: Match) -> None:
+        self._cancel_bot(match.id)
 
     def _schedule_bot(self, match: Match) -> None:
         """If a bot is to move, queue its job (lock held). The job carries the acting seat's
@@ -1751,11 +1780,8 @@ class MatchService:
                 self._tell_bot_error(match, note)
             else:
                 self._forget_bot_error(match_id)
-            for step in (self._announce, self._schedule_bot):
-                try:
-                    step(match)
-                except Exception as exc:  # noqa: BLE001 - a bug: logged; the next step still runs
-                    self._log_bug(match_id, exc, "after the computer's move was stored (the move stands)")
+            self._follow(match, (self._announce, self._schedule_bot),
+                         "after the computer's move was stored (the move stands)")
 
     def _answer_again(self, job: BotJob, text: str | None, note: str | None) -> None:
         """The store refused to read or write while ``job``'s answer was played (lock held):
