@@ -58,7 +58,7 @@ from . import bots
 from .errors import (Conflict, CorruptMatch, Forbidden, Gone, Hidden, IllegalMove, InvalidRequest, MatchError,
                      NotFound, NotYourTurn, StalePly, StaleRevision, StorageFailed, TooBusy, Unauthorized, Unavailable)
 from .push import Hub
-from .botjobs import BotJob, BotJobs, InfoStateError, make_job
+from .botjobs import FALLBACK_SPEC, BotJob, BotJobs, InfoStateError, make_job
 from .storage import TURNS_VERSION, Store
 
 log = logging.getLogger("abstracta.server.bots")
@@ -568,10 +568,11 @@ class MatchService:
         self.thinking: dict[str, tuple[int, tuple[int, ...]]] = {}
         # match id -> (revision, actions) of the match whose computer's search could not start
         self._unsearchable: dict[str, tuple[int, tuple[int, ...]]] = {}
-        #: match id -> (the view's ``bot_error``, the actions it is about: a computer move played
-        #: from a fallback, up to that move; a search that could not start or an answer that could
-        #: not be played, up to the position it was for); an undo that removes them drops the error
-        self.bot_errors: dict[str, tuple[str, tuple[int, ...]]] = {}
+        #: match id -> (the view's ``bot_error``, the same as a message of the catalogs, the
+        #: actions it is about: a computer move played from a fallback, up to that move; a search
+        #: that could not start or an answer that could not be played, up to the position it was
+        #: for); an undo that removes them drops the error
+        self.bot_errors: dict[str, tuple[str, dict[str, Any], tuple[int, ...]]] = {}
         #: matches the start-up could not read (:meth:`resume_bots`): resumed when next read
         self._unresumed: set[str] = set()
         self._reveals: dict[tuple[str, int, int], bool] = {}  # (match, ply index, history hash) -> reveals
@@ -1591,7 +1592,7 @@ class MatchService:
             job = make_job(match, spec)
         except InfoStateError as exc:  # a game bug: the seat cannot know its legal actions
             log.error("match %s: %s", match.id, exc)
-            self._tell_bot_error(match, str(exc))
+            self._tell_bot_error(match, str(exc), message("error.bot_no_state", spec=spec))
             self._unsearchable[match.id] = (match.revision, tuple(match.actions))
             self.hub.publish(match.id)  # in the middle of its turn, the change was not pushed
             return
@@ -1618,25 +1619,29 @@ class MatchService:
         if self._jobs is not None:
             self._jobs.cancel(match.id)  # half queued: its answer would come for nobody
         self._unsearchable[match.id] = (match.revision, tuple(match.actions))
-        self._tell_bot_error(match, f"{spec}: its search could not start ({type(exc).__name__})")
+        self._tell_bot_error(match, f"{spec}: its search could not start ({type(exc).__name__})",
+                             message("error.bot_search_failed", spec=spec, error=type(exc).__name__))
         self.hub.publish(match.id)
 
-    def _tell_bot_error(self, match: Match, text: str) -> None:
+    def _tell_bot_error(self, match: Match, text: str, said: dict[str, Any]) -> None:
         """Show ``text`` as the view's ``bot_error`` of ``match`` (lock held), about its actions
-        as they are now."""
-        self.bot_errors[match.id] = (text, tuple(match.actions))
+        as they are now, and ``said`` (:func:`message`) as its ``bot_error_i18n``: the same in
+        words the browser translates, ``text`` being the English that may say more (an
+        exception's text, the engine's reason), as a refusal's ``error`` and ``i18n``."""
+        self.bot_errors[match.id] = (text, said, tuple(match.actions))
 
     def _forget_bot_error(self, match_id: str) -> None:
         self.bot_errors.pop(match_id, None)
 
-    def _bot_error(self, match: Match) -> str | None:
-        """The ``bot_error`` of ``match`` as it is: none once the actions it was about are no
-        longer all played (an undo or takeback removed them, here or in another process)."""
+    def _bot_error(self, match: Match) -> tuple[str, dict[str, Any]] | None:
+        """The ``bot_error`` of ``match`` as it is, with its message: none once the actions it was
+        about are no longer all played (an undo or takeback removed them, here or in another
+        process)."""
         entry = self.bot_errors.get(match.id)
         if entry is None:
             return None
-        text, at = entry
-        return text if len(at) <= match.ply and tuple(match.actions[:len(at)]) == at else None
+        text, said, at = entry
+        return (text, said) if len(at) <= match.ply and tuple(match.actions[:len(at)]) == at else None
 
     def _shows_thinking(self, match: Match) -> bool:
         """What a view says of the computer: thinking while its search runs here, and also
@@ -1715,7 +1720,8 @@ class MatchService:
                     or not bots.is_bot(match.players[mover]) or match.ply != job.ply):
                 return  # not the position the answer was for: nothing failed there
             self._unsearchable[match_id] = (match.revision, tuple(match.actions))
-            self._tell_bot_error(match, f"{job.spec}: its move could not be played ({type(exc).__name__})")
+            self._tell_bot_error(match, f"{job.spec}: its move could not be played ({type(exc).__name__})",
+                                 message("error.bot_move_failed", spec=job.spec, error=type(exc).__name__))
         self.hub.publish(match_id)
 
     @staticmethod
@@ -1751,6 +1757,9 @@ class MatchService:
             trial = self._copy(match)
             state = trial.state
             action, given_note = None, note  # a retry gets the note as the worker gave it
+            # a note comes with a fallback's answer, whose job.spec is the fallback's: the seat's
+            # own spec is the one whose search did not answer
+            said = message("error.bot_fallback", spec=match.players[job.seat], fallback=FALLBACK_SPEC)
             if text is not None:
                 try:
                     action = state.string_to_action(text)
@@ -1758,6 +1767,7 @@ class MatchService:
                         raise AbstractaError(f"{text!r} is not legal here")
                 except Exception as exc:  # noqa: BLE001 - the answer is refused, see below
                     action, note = None, f"{job.spec} answered a move the real state refuses ({exc})"
+                    said = message("error.bot_refused", spec=job.spec, fallback=FALLBACK_SPEC)
             else:
                 note = f"{job.spec}: {note}"
             if action is None:
@@ -1777,7 +1787,7 @@ class MatchService:
                 return
             # the move stands from here: what fails after this is not a move that was not played
             if note is not None:  # about the move just played, from where it was played
-                self._tell_bot_error(match, note)
+                self._tell_bot_error(match, note, said)
             else:
                 self._forget_bot_error(match_id)
             self._follow(match, (self._announce, self._schedule_bot),
@@ -2181,7 +2191,8 @@ class MatchService:
     def _cached_view(self, match: Match, held: set[int], seat: Any) -> list[Any]:
         """``[view, its JSON or None]`` from the match's cache of views (per revision: a new
         revision is a new Match object), the clock fresh."""
-        key = (frozenset(held), seat, self._shows_thinking(match), self._bot_error(match))
+        bot_error = self._bot_error(match)
+        key = (frozenset(held), seat, self._shows_thinking(match), bot_error and bot_error[0])
         views = match.__dict__.setdefault("_views", {})
         entry = views.get(key)
         if entry is None:
@@ -2305,7 +2316,9 @@ class MatchService:
             # the refused move of a computer seat may name a card of its hidden hand
             "bot_error": (None if bot_error is None else
                           "the computer could not use its own search for its last move (details once the game is over)"
-                          if match.hides_cards else bot_error),
+                          if match.hides_cards else bot_error[0]),
+            "bot_error_i18n": (None if bot_error is None else message("error.bot_hidden")
+                               if match.hides_cards else bot_error[1]),
         }
 
     def _move_list(self, match: Match) -> list[dict[str, Any]]:
