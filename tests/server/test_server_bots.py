@@ -290,13 +290,17 @@ def test_a_computers_answer_stored_again_keeps_its_note_as_it_was(client, monkey
 def test_a_failure_after_the_computers_move_is_stored_puts_no_error_on_the_persons_turn(client, monkeypatch, caplog):
     # the push failed after the move was stored: the report said "its move could not be played"
     # (it had been), on the person's turn, and marked the computer as unable to move
+    import abstracta.server.matches as matches
+
+    monkeypatch.setattr(matches, "STORE_RETRY_SECONDS", 0.05)
     service, mid, held = held_answer(client, monkeypatch, {"stones": 12})
-    publish, broken = service.hub.publish, [1]
+    publish, broken, pushed = service.hub.publish, [1], threading.Event()
 
     def publish_once_broken(match_id):
         if broken[0]:
             broken[0] -= 1
             raise RuntimeError("a push bug")
+        pushed.set()
         return publish(match_id)
 
     monkeypatch.setattr(service.hub, "publish", publish_once_broken)
@@ -306,6 +310,7 @@ def test_a_failure_after_the_computers_move_is_stored_puts_no_error_on_the_perso
     assert mid not in service._unsearchable
     assert "RuntimeError" in caplog.text and "after the computer's move was stored" in caplog.text
     assert "could not be played" not in caplog.text
+    assert pushed.wait(5)  # pushed again a moment later: a watcher sees the move without a change
     view = client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 2}).json()
     assert (view["ply"], view["thinking"]) == (3, True)  # the game goes on
 
@@ -355,3 +360,64 @@ def test_a_persons_move_stands_when_the_computers_reply_cannot_be_queued(client,
     client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
     view = wait_for(client, mid, lambda v: v["ply"] == 2)
     assert (view["human_to_move"], view["bot_error"]) == (True, None)
+
+
+def _said(view, lang):
+    from abstracta.server import i18n
+
+    return i18n.format_message(view["bot_error_i18n"], i18n.catalog(lang), lang)
+
+
+def test_a_computer_move_that_cannot_be_played_is_told_in_finnish(client, monkeypatch):
+    # bot_error was English only, where every refusal of a request reaches a Finnish page in Finnish
+    view = computer_move_fails(client, monkeypatch)
+    assert view["bot_error"] == "level:1: its move could not be played (RuntimeError)"
+    assert view["bot_error_i18n"] == {"key": "error.bot_move_failed",
+                                      "params": {"spec": "level:1", "error": "RuntimeError"}}
+    assert _said(view, "en") == view["bot_error"]
+    assert _said(view, "fi") == "level:1: sen siirtoa ei voitu pelata (RuntimeError)"
+
+
+def test_a_computer_move_played_by_the_quick_search_is_told_in_finnish(client, monkeypatch):
+    service, mid, held = held_answer(client, monkeypatch, {"stones": 12})
+    service._apply_bot(held[0], None, "did not answer in time")  # its search gave nothing
+    view = client.get(f"/api/matches/{mid}").json()
+    assert (view["ply"], view["bot_error"]) == (2, "level:1: did not answer in time")
+    assert view["bot_error_i18n"] == {"key": "error.bot_fallback", "params": {"spec": "level:1", "fallback": "level:2"}}
+    assert _said(view, "fi") == "level:1: oma haku ei vastannut; siirron pelasi nopea haku (level:2)"
+    # an answer the real state refuses
+    view = client.post(f"/api/matches/{mid}/undo").json()
+    assert (view["ply"], view["bot_error"], view["bot_error_i18n"]) == (0, None, None)
+    held.clear()
+    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+    service._apply_bot(held[0], "9", None)
+    view = client.get(f"/api/matches/{mid}").json()
+    assert view["bot_error"].startswith("level:1 answered a move the real state refuses")
+    assert view["bot_error_i18n"] == {"key": "error.bot_refused", "params": {"spec": "level:1", "fallback": "level:2"}}
+    assert _said(view, "fi") == ("level:1: haku ehdotti siirtoa, jota todellinen asema ei salli; "
+                                 "sen sijaan pelasi nopea haku (level:2)")
+
+
+def test_a_computers_search_that_cannot_start_is_told_in_finnish(client, monkeypatch):
+    import abstracta.server.matches as matches
+    from abstracta.server.botjobs import InfoStateError
+
+    service = service_of(client)
+
+    def no_worker(job):
+        raise OSError("no worker could be started")
+
+    monkeypatch.setattr(service.jobs, "submit", no_worker)
+    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["level:1", "human"], "take": []}).json()
+    assert view["bot_error_i18n"] == {"key": "error.bot_search_failed", "params": {"spec": "level:1", "error": "OSError"}}
+    assert _said(view, "fi") == "level:1: haku ei käynnistynyt (OSError)"
+
+    def no_draw(match, spec, rng=None):
+        raise InfoStateError("toy-nim: no state drawn")
+
+    monkeypatch.setattr(matches, "make_job", no_draw)
+    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["level:1", "human"], "take": []}).json()
+    assert view["bot_error"] == "toy-nim: no state drawn"
+    assert view["bot_error_i18n"] == {"key": "error.bot_no_state", "params": {"spec": "level:1"}}
+    assert _said(view, "fi") == ("level:1: haku ei käynnistynyt (pelistä ei saatu arvottua asemaa "
+                                 "sen perusteella, mitä tämä paikka tietää)")

@@ -571,6 +571,9 @@ class MatchView(BaseModel):
                                               "instead of its own, if it was, or why the computer cannot move; "
                                               "null again once an undo or takeback takes that move (or "
                                               "position) back")
+    bot_error_i18n: dict[str, Any] | None = Field(description="'bot_error' as {key, params} of the client's "
+                                                              "catalogs (as an error's 'i18n'), for a reader of "
+                                                              "another language; null with it")
 
 
 class LineTurnInfo(BaseModel):

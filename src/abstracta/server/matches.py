@@ -58,7 +58,7 @@ from . import bots
 from .errors import (Conflict, CorruptMatch, Forbidden, Gone, Hidden, IllegalMove, InvalidRequest, MatchError,
                      NotFound, NotYourTurn, StalePly, StaleRevision, StorageFailed, TooBusy, Unauthorized, Unavailable)
 from .push import Hub
-from .botjobs import BotJob, BotJobs, InfoStateError, make_job
+from .botjobs import FALLBACK_SPEC, BotJob, BotJobs, InfoStateError, make_job
 from .storage import TURNS_VERSION, Store
 
 log = logging.getLogger("abstracta.server.bots")
@@ -568,10 +568,11 @@ class MatchService:
         self.thinking: dict[str, tuple[int, tuple[int, ...]]] = {}
         # match id -> (revision, actions) of the match whose computer's search could not start
         self._unsearchable: dict[str, tuple[int, tuple[int, ...]]] = {}
-        #: match id -> (the view's ``bot_error``, the actions it is about: a computer move played
-        #: from a fallback, up to that move; a search that could not start or an answer that could
-        #: not be played, up to the position it was for); an undo that removes them drops the error
-        self.bot_errors: dict[str, tuple[str, tuple[int, ...]]] = {}
+        #: match id -> (the view's ``bot_error``, the same as a message of the catalogs, the
+        #: actions it is about: a computer move played from a fallback, up to that move; a search
+        #: that could not start or an answer that could not be played, up to the position it was
+        #: for); an undo that removes them drops the error
+        self.bot_errors: dict[str, tuple[str, dict[str, Any], tuple[int, ...]]] = {}
         #: matches the start-up could not read (:meth:`resume_bots`): resumed when next read
         self._unresumed: set[str] = set()
         self._reveals: dict[tuple[str, int, int], bool] = {}  # (match, ply index, history hash) -> reveals
@@ -776,11 +777,12 @@ class MatchService:
         return Record.from_play(match.game, match.initial, match.actions[: match.base], players=match.players,
                                 tags=match.tags, start=match.start)
 
-    def _replace(self, old: Match, trial: Match) -> Match:
+    def _replace(self, old: Match, trial: Match, then: Sequence[Callable[[Match], Any]] = ()) -> Match:
         """Persist ``trial`` (revision bumped) and make it the current match; its subscribers
-        are told, its clock timer re-armed. StaleRevision: nothing changed."""
+        are told, its clock timer re-armed, then ``then`` run on it (:meth:`_follow`: the change
+        stands whatever they do). StaleRevision, StorageFailed: nothing changed."""
         self._store(old, trial)
-        self._announce(trial)
+        self._follow(trial, (self._announce, *then), "after the change was stored (it stands)")
         return trial
 
     def _store(self, old: Match, trial: Match) -> Match:
@@ -796,6 +798,38 @@ class MatchService:
         if not self._mid_computer_turn(match):
             self.hub.publish(match.id)
         self._arm_clock(match)
+
+    def _follow(self, match: Match, steps: Sequence[Callable[[Match], Any]], when: str) -> None:
+        """Run ``steps`` on ``match`` just stored (lock held). The change stands whatever they do:
+        a failing step (a bug) is logged as a 500 is and the next still runs, and the match is
+        announced again :data:`STORE_RETRY_SECONDS` later (:meth:`_announce_again`), since its
+        watchers hear of a change only when it is pushed. Raising here would answer a 500 for a
+        change that was made, and a client sending it again would be refused."""
+        failed = False
+        for step in steps:
+            try:
+                step(match)
+            except Exception as exc:  # noqa: BLE001 - a bug: logged; the change stands
+                self._log_bug(match.id, exc, when)
+                failed = True
+        if failed and not self.closed:
+            retry = threading.Timer(STORE_RETRY_SECONDS, self._announce_again, (match.id,))
+            retry.daemon = True
+            retry.start()
+
+    def _announce_again(self, match_id: str) -> None:
+        """Push ``match_id`` as it is now and arm its clock timer, once more after that failed.
+        A second failure is logged only (a bug would fail for ever): the match's next change,
+        or a look at it (a page polling or reloaded, a flag claimed), brings watchers up to date."""
+        if self.closed:
+            return
+        try:
+            with self.locked(match_id):
+                self._announce(self.load(match_id))
+        except (MatchError, CorruptMatch):  # deleted meanwhile, or the store busy: read when next asked
+            return
+        except Exception as exc:  # noqa: BLE001 - a timer thread has nobody to answer
+            self._log_bug(match_id, exc, "when the change was pushed again")
 
     def _mid_computer_turn(self, match: Match) -> bool:
         """A computer seat played the last action and is to move again (a capture chain, a
@@ -1137,10 +1171,7 @@ class MatchService:
                 trial.termination = "time"
             else:
                 self._start_clock(trial, now)
-        match = self._replace(match, trial)
-        self._cancel_bot(match.id)
-        self._schedule_bot(match)
-        return match
+        return self._replace(match, trial, then=(self._cancel_bot_of, self._schedule_bot))
 
     def _start_clock(self, match: Match, now: float) -> None:
         """Let the clock of the person to move run, once every person seat is claimed (a
@@ -1229,9 +1260,7 @@ class MatchService:
                     trial.play(action)
             self._finish_if_over(trial)
             self._after_actions(trial, time.time())
-            match = self._replace(match, trial)
-            self._schedule_bot(match)
-            return match
+            return self._replace(match, trial, then=(self._schedule_bot,))
 
         return self._change(match_id, attempt)
 
@@ -1370,12 +1399,12 @@ class MatchService:
         trial.live.takeback = None
         self._finish_if_over(trial)
         self._start_clock(trial, now)
-        match = self._replace(match, trial)
-        self._cancel_bot(match.id)
+        return self._replace(match, trial, then=(self._cancel_bot_of, self._drop_bot_error_taken_back,
+                                                 self._schedule_bot))
+
+    def _drop_bot_error_taken_back(self, match: Match) -> None:
         if self._bot_error(match) is None:  # the computer's move it was about is taken back
             self._forget_bot_error(match.id)
-        self._schedule_bot(match)
-        return match
 
     def _check_undoable(self, match: Match) -> None:
         if match.termination in ("resignation", "time"):
@@ -1533,9 +1562,7 @@ class MatchService:
             # the result does not tell: the seats already out lost as well
             trial.tags[RESIGNED_TAG] = str(seat)
             trial.live.takeback = None
-            match = self._replace(match, trial)
-            self._cancel_bot(match_id)
-            return match
+            return self._replace(match, trial, then=(self._cancel_bot_of,))
 
         return self._change(match_id, attempt)
 
@@ -1546,6 +1573,9 @@ class MatchService:
         self._unsearchable.pop(match_id, None)
         if self._jobs is not None:
             self._jobs.cancel(match_id)
+
+    def _cancel_bot_of(self, match: Match) -> None:
+        self._cancel_bot(match.id)
 
     def _schedule_bot(self, match: Match) -> None:
         """If a bot is to move, queue its job (lock held). The job carries the acting seat's
@@ -1562,7 +1592,7 @@ class MatchService:
             job = make_job(match, spec)
         except InfoStateError as exc:  # a game bug: the seat cannot know its legal actions
             log.error("match %s: %s", match.id, exc)
-            self._tell_bot_error(match, str(exc))
+            self._tell_bot_error(match, str(exc), message("error.bot_no_state", spec=spec))
             self._unsearchable[match.id] = (match.revision, tuple(match.actions))
             self.hub.publish(match.id)  # in the middle of its turn, the change was not pushed
             return
@@ -1589,25 +1619,29 @@ class MatchService:
         if self._jobs is not None:
             self._jobs.cancel(match.id)  # half queued: its answer would come for nobody
         self._unsearchable[match.id] = (match.revision, tuple(match.actions))
-        self._tell_bot_error(match, f"{spec}: its search could not start ({type(exc).__name__})")
+        self._tell_bot_error(match, f"{spec}: its search could not start ({type(exc).__name__})",
+                             message("error.bot_search_failed", spec=spec, error=type(exc).__name__))
         self.hub.publish(match.id)
 
-    def _tell_bot_error(self, match: Match, text: str) -> None:
+    def _tell_bot_error(self, match: Match, text: str, said: dict[str, Any]) -> None:
         """Show ``text`` as the view's ``bot_error`` of ``match`` (lock held), about its actions
-        as they are now."""
-        self.bot_errors[match.id] = (text, tuple(match.actions))
+        as they are now, and ``said`` (:func:`message`) as its ``bot_error_i18n``: the same in
+        words the browser translates, ``text`` being the English that may say more (an
+        exception's text, the engine's reason), as a refusal's ``error`` and ``i18n``."""
+        self.bot_errors[match.id] = (text, said, tuple(match.actions))
 
     def _forget_bot_error(self, match_id: str) -> None:
         self.bot_errors.pop(match_id, None)
 
-    def _bot_error(self, match: Match) -> str | None:
-        """The ``bot_error`` of ``match`` as it is: none once the actions it was about are no
-        longer all played (an undo or takeback removed them, here or in another process)."""
+    def _bot_error(self, match: Match) -> tuple[str, dict[str, Any]] | None:
+        """The ``bot_error`` of ``match`` as it is, with its message: none once the actions it was
+        about are no longer all played (an undo or takeback removed them, here or in another
+        process)."""
         entry = self.bot_errors.get(match.id)
         if entry is None:
             return None
-        text, at = entry
-        return text if len(at) <= match.ply and tuple(match.actions[:len(at)]) == at else None
+        text, said, at = entry
+        return (text, said) if len(at) <= match.ply and tuple(match.actions[:len(at)]) == at else None
 
     def _shows_thinking(self, match: Match) -> bool:
         """What a view says of the computer: thinking while its search runs here, and also
@@ -1686,7 +1720,8 @@ class MatchService:
                     or not bots.is_bot(match.players[mover]) or match.ply != job.ply):
                 return  # not the position the answer was for: nothing failed there
             self._unsearchable[match_id] = (match.revision, tuple(match.actions))
-            self._tell_bot_error(match, f"{job.spec}: its move could not be played ({type(exc).__name__})")
+            self._tell_bot_error(match, f"{job.spec}: its move could not be played ({type(exc).__name__})",
+                                 message("error.bot_move_failed", spec=job.spec, error=type(exc).__name__))
         self.hub.publish(match_id)
 
     @staticmethod
@@ -1722,6 +1757,9 @@ class MatchService:
             trial = self._copy(match)
             state = trial.state
             action, given_note = None, note  # a retry gets the note as the worker gave it
+            # a note comes with a fallback's answer, whose job.spec is the fallback's: the seat's
+            # own spec is the one whose search did not answer
+            said = message("error.bot_fallback", spec=match.players[job.seat], fallback=FALLBACK_SPEC)
             if text is not None:
                 try:
                     action = state.string_to_action(text)
@@ -1729,6 +1767,7 @@ class MatchService:
                         raise AbstractaError(f"{text!r} is not legal here")
                 except Exception as exc:  # noqa: BLE001 - the answer is refused, see below
                     action, note = None, f"{job.spec} answered a move the real state refuses ({exc})"
+                    said = message("error.bot_refused", spec=job.spec, fallback=FALLBACK_SPEC)
             else:
                 note = f"{job.spec}: {note}"
             if action is None:
@@ -1748,14 +1787,11 @@ class MatchService:
                 return
             # the move stands from here: what fails after this is not a move that was not played
             if note is not None:  # about the move just played, from where it was played
-                self._tell_bot_error(match, note)
+                self._tell_bot_error(match, note, said)
             else:
                 self._forget_bot_error(match_id)
-            for step in (self._announce, self._schedule_bot):
-                try:
-                    step(match)
-                except Exception as exc:  # noqa: BLE001 - a bug: logged; the next step still runs
-                    self._log_bug(match_id, exc, "after the computer's move was stored (the move stands)")
+            self._follow(match, (self._announce, self._schedule_bot),
+                         "after the computer's move was stored (the move stands)")
 
     def _answer_again(self, job: BotJob, text: str | None, note: str | None) -> None:
         """The store refused to read or write while ``job``'s answer was played (lock held):
@@ -2155,7 +2191,8 @@ class MatchService:
     def _cached_view(self, match: Match, held: set[int], seat: Any) -> list[Any]:
         """``[view, its JSON or None]`` from the match's cache of views (per revision: a new
         revision is a new Match object), the clock fresh."""
-        key = (frozenset(held), seat, self._shows_thinking(match), self._bot_error(match))
+        bot_error = self._bot_error(match)
+        key = (frozenset(held), seat, self._shows_thinking(match), bot_error and bot_error[0])
         views = match.__dict__.setdefault("_views", {})
         entry = views.get(key)
         if entry is None:
@@ -2279,7 +2316,9 @@ class MatchService:
             # the refused move of a computer seat may name a card of its hidden hand
             "bot_error": (None if bot_error is None else
                           "the computer could not use its own search for its last move (details once the game is over)"
-                          if match.hides_cards else bot_error),
+                          if match.hides_cards else bot_error[0]),
+            "bot_error_i18n": (None if bot_error is None else message("error.bot_hidden")
+                               if match.hides_cards else bot_error[1]),
         }
 
     def _move_list(self, match: Match) -> list[dict[str, Any]]:

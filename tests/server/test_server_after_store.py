@@ -1,0 +1,179 @@
+"""What fails after a person's act was stored (pushing it to the watchers, arming the clock's
+timer) leaves the act standing: the request answers with the stored view, not a 500 that makes
+the client believe its move failed and send it again; the failure is logged by type and place,
+and the push (with the timer) is tried once more a moment later."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import pytest
+from apiutil import bearer
+
+from abstracta.server import matches
+
+
+class FakeTime:
+    """``time.time`` for the match service, moved by hand (the flags fall when told)."""
+
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def time(self):
+        return self.now
+
+
+def people(raw, clock=None, stones=20):
+    """A toy-nim match between two people on two devices: (id, token of seat 0, of seat 1)."""
+    body = {"game": "toy-nim", "options": {"stones": stones}, "seats": ["human", "human"]}
+    if clock is not None:
+        body["clock"] = clock
+    view = raw.post("/api/matches", json=body).json()
+    t1 = raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()["tokens"][0]["token"]
+    return view["id"], view["tokens"][0]["token"], t1
+
+
+def act(raw, mid, path, token, body=None):
+    return raw.post(f"/api/matches/{mid}/{path}", json=body, headers=bearer(token))
+
+
+class BrokenOnce:
+    """The hub's ``publish`` or ``set_timer`` raising a bug on its first call for the match, then
+    working (each later call for the match is noted in ``calls``)."""
+
+    def __init__(self, hub, name, match_id):
+        self.real = getattr(hub, name)
+        self.match_id = match_id
+        self.broken = False
+        self.calls: list[tuple] = []
+        self.called = threading.Event()
+
+    def __call__(self, match_id, *args):
+        if match_id == self.match_id and not self.broken:
+            self.broken = True
+            raise RuntimeError("a push bug")
+        if match_id == self.match_id:
+            self.calls.append(args)
+            self.called.set()
+        return self.real(match_id, *args)
+
+
+def break_once(client, monkeypatch, piece, mid) -> BrokenOnce:
+    hub = client.app.state.service.hub
+    broken = BrokenOnce(hub, piece, mid)
+    monkeypatch.setattr(hub, piece, broken)
+    return broken
+
+
+# each act: (prepare the match and return what the act needs, the act, what the stored view shows)
+def _play(raw, mid, t0, t1):
+    return act(raw, mid, "actions", t0, {"action": "2", "ply": 0})
+
+
+def _request_takeback(raw, mid, t0, t1):
+    return act(raw, mid, "takeback", t0)
+
+
+def _answer_takeback(raw, mid, t0, t1):
+    return act(raw, mid, "takeback/answer", t1, {"accept": True})
+
+
+def _resign(raw, mid, t0, t1):
+    return act(raw, mid, "resign", t1, {"seat": 1})
+
+
+def _claim_flag(raw, mid, t0, t1):
+    return act(raw, mid, "flag", t0)
+
+
+def _look(raw, mid, t0, t1):  # a look applies a fallen flag: stored, then pushed
+    return raw.get(f"/api/matches/{mid}", headers=bearer(t0))
+
+
+ACTS = {
+    "play": (_play, lambda v: v["ply"] == 1 and v["moves"] == ["2"] and v["clock"]["running"] == 1),
+    "request a takeback": (_request_takeback,
+                           lambda v: v["takeback"] == {"by": 0, "to_ply": 0, "at_ply": 1, "accepted": []}),
+    "accept a takeback": (_answer_takeback, lambda v: v["ply"] == 0 and v["takeback"] is None),
+    "resign": (_resign, lambda v: v["termination"] == "resignation" and v["result"] == [1.0, -1.0]),
+    "claim a flag": (_claim_flag, lambda v: v["termination"] == "time" and v["result"] == [-1.0, 1.0]),
+    "look at a fallen flag": (_look, lambda v: v["termination"] == "time" and v["out_of_time"] == [1]),
+}
+
+
+@pytest.mark.parametrize("piece", ["publish", "set_timer"])
+@pytest.mark.parametrize("name", list(ACTS))
+def test_an_act_stands_when_pushing_it_fails(client, monkeypatch, caplog, name, piece):
+    fake = FakeTime()
+    monkeypatch.setattr(matches, "time", fake)
+    monkeypatch.setattr(matches, "STORE_RETRY_SECONDS", 0.05)
+    raw, service = client.raw, client.app.state.service
+    mid, t0, t1 = people(raw, clock={"initial": 300})
+    if name in ("request a takeback", "accept a takeback", "look at a fallen flag"):
+        assert act(raw, mid, "actions", t0, {"action": "2", "ply": 0}).status_code == 200
+    if name == "accept a takeback":
+        assert act(raw, mid, "takeback", t0).status_code == 200
+    if name == "claim a flag":
+        fake.now += 301  # seat 0's flag falls
+    if name == "look at a fallen flag":
+        fake.now += 301  # seat 1's
+    perform, stored = ACTS[name]
+    broken = break_once(client, monkeypatch, piece, mid)
+    caplog.set_level(logging.ERROR, logger="abstracta.server.bots")
+    r = perform(raw, mid, t0, t1)
+    assert broken.broken  # the push (or the timer) did fail
+    assert r.status_code == 200, r.text
+    assert stored(r.json()), r.json()
+    service.evict(mid)  # what the store holds
+    assert stored(raw.get(f"/api/matches/{mid}").json())
+    assert "RuntimeError at test_server_after_store.py:" in caplog.text  # its type and place
+    assert "after the change was stored (it stands)" in caplog.text
+    # tried once more a moment later: the watchers woken, the clock's timer armed as it is now
+    assert broken.called.wait(5)
+    if piece == "set_timer":
+        delay = broken.calls[0][0]
+        running = name in ("play", "request a takeback", "accept a takeback")
+        assert (delay is not None) == running
+
+
+def test_a_person_move_stands_when_the_computers_search_cannot_be_announced(client, monkeypatch, caplog):
+    # against the computer the push after the move comes from queuing its search: that failing
+    # after the move was stored answered a 500 as well
+    monkeypatch.setattr(matches, "STORE_RETRY_SECONDS", 0.05)
+    service = client.app.state.service
+    held: list = []
+    monkeypatch.setattr(service.jobs, "submit", held.append)
+    mid = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
+                                            "seats": ["human", "level:1"]}).json()["id"]
+    broken = break_once(client, monkeypatch, "publish", mid)
+    r = client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
+    assert broken.broken and r.status_code == 200, r.text
+    view = r.json()
+    assert (view["ply"], view["thinking"], view["bot_error"]) == (1, True, None)
+    assert [job.ply for job in held] == [1]  # its search was queued all the same
+    assert "after the change was stored (it stands)" in caplog.text
+    assert broken.called.wait(5)
+
+
+def test_a_second_failure_of_the_push_is_logged_and_given_up(client, monkeypatch, caplog):
+    # one try more, not a retry for ever: the next change, or the next look, brings watchers up to date
+    monkeypatch.setattr(matches, "STORE_RETRY_SECONDS", 0.05)
+    raw, service = client.raw, client.app.state.service
+    mid, t0, t1 = people(raw)
+    calls = []
+
+    def always_broken(match_id):
+        calls.append(match_id)
+        raise RuntimeError("a push bug")
+
+    monkeypatch.setattr(service.hub, "publish", always_broken)
+    r = act(raw, mid, "actions", t0, {"action": "2", "ply": 0})
+    assert r.status_code == 200 and r.json()["ply"] == 1
+    deadline = time.time() + 5
+    while "when the change was pushed again" not in caplog.text:
+        assert time.time() < deadline, caplog.text
+        time.sleep(0.02)
+    time.sleep(0.3)
+    assert calls == [mid, mid]
