@@ -23,6 +23,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .ai.levels import seat_spec_grammar
+from .ai.match import DEFAULT_MAX_ACTIONS
 from .core.description import seat_name
 from .core.errors import AbstractaError, IllegalActionError, RecordError
 from .core.game import Game, State, resignation_returns, seats_out, turn_texts, views_differ
@@ -1443,6 +1444,17 @@ class PlaySession:
 
 
 # --------------------------------------------------------------------------- match
+MAX_ACTIONS_HELP = (f"Cut a game still running after N actions: unfinished, scored as a draw (default: the "
+                    f"game's own bound on its length where its rules set one, else {DEFAULT_MAX_ACTIONS:,}).")
+
+
+def say_cut(shown: Console, unfinished: int, games: int, cap: int) -> None:
+    """How many games were cut at the cap (nothing when every game ended by the rules)."""
+    if unfinished:
+        shown.print(f"{unfinished} of {games} game{'s' if games != 1 else ''} cut at {cap:,} actions "
+                    "(unfinished, scored as draws; --max-actions)")
+
+
 @app.command("match")
 @guarded
 def match_cmd(
@@ -1452,6 +1464,7 @@ def match_cmd(
     games: int = typer.Option(10, "--games", "-n", min=1, help="Number of games."),
     seed: int = typer.Option(0, "--seed", help="Base seed (game i uses seed+i)."),
     records: Optional[Path] = typer.Option(None, "--records", help="Save each game's record in this directory."),
+    max_actions: Optional[int] = typer.Option(None, "--max-actions", metavar="N", min=1, help=MAX_ACTIONS_HELP),
     as_json: bool = JsonArg,
 ) -> None:
     """Bots play each other; they rotate through the seats from game to game."""
@@ -1484,28 +1497,33 @@ def match_cmd(
     with Progress(console=err_console, transient=True) as progress:
         task = progress.add_task(f"{game.name}: {' vs '.join(specs)}", total=games)
         try:
-            result = run_match(game, specs, games=games, seed=seed, on_game_done=done)
+            result = run_match(game, specs, games=games, seed=seed, on_game_done=done, max_actions=max_actions)
         except KeyboardInterrupt:
             interrupted(len(played), games, records)
     if as_json:
         print(json.dumps({"game": game.name, "options": game.option_values(), "games": games, "seed": seed,
+                          "max_actions": result.max_actions, "unfinished": result.unfinished,
                           "mean_plies": result.mean_plies,
                           "seats": [{"spec": st.spec, "wins": st.wins, "draws": st.draws,
-                                     "losses": st.losses + st.unfinished, "score": st.score,
+                                     "losses": st.losses, "unfinished": st.unfinished, "score": st.score,
                                      "seconds_per_move": st.seconds_per_move} for st in result.stats]}))
         return
     # a row is the bot of one --seat option over all its games: seats rotate from game to game,
     # so a row named by its seat ("#0") read as the results of that seat
     table = Table(title=f"{game.title}: {games} games, seed {seed}",
                   caption="a row: one --seat's bot in all its games (seats rotate from game to game)")
-    for col in ("bot", "wins", "draws", "losses", "score %", "mean plies", "mean s/move"):
+    # the unfinished column only where a game was cut: it would be zeros in every other match
+    cut = ("unfinished",) if result.unfinished else ()
+    for col in ("bot", "wins", "draws", "losses", *cut, "score %", "mean plies", "mean s/move"):
         table.add_column(col, justify="right" if col != "bot" else "left", no_wrap=col == "bot")
     repeated = {spec for spec in specs if specs.count(spec) > 1}
     for index, stats in enumerate(result.stats):
         label = f"{stats.spec} (--seat {index})" if stats.spec in repeated else stats.spec
-        table.add_row(label, str(stats.wins), str(stats.draws), str(stats.losses + stats.unfinished),
+        table.add_row(label, str(stats.wins), str(stats.draws), str(stats.losses),
+                      *([str(stats.unfinished)] if cut else []),
                       f"{stats.score * 100:.1f}", f"{result.mean_plies:.1f}", f"{stats.seconds_per_move:.4f}")
     print_table(console, table)
+    say_cut(console, result.unfinished, games, result.max_actions)
     if records is not None:
         console.print(f"records saved in {records}")
 
@@ -1531,7 +1549,7 @@ def tournament_cmd(
                                           help="Processes (process) or CPUs of a local Ray (ray); serial ignores it."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Join this Ray cluster (default: start a local one)."),
     out: Optional[Path] = typer.Option(None, "--out", metavar="DIR", help="Write every game's record, results.json and elo.png here."),
-    max_actions: int = typer.Option(100_000, "--max-actions", min=1, help="A game still running after this many actions is unfinished (scores a draw)."),
+    max_actions: Optional[int] = typer.Option(None, "--max-actions", metavar="N", min=1, help=MAX_ACTIONS_HELP),
     opening: int = typer.Option(0, "--opening", min=0, help="Random actions before the bots play (shared by the games of one round of seat orders)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON object (the last line; tables go to stderr)."),
 ) -> None:
@@ -1604,6 +1622,7 @@ def tournament_cmd(
     for i, row in enumerate(result.crosstable()):
         cross.add_row(labels[i], *["-" if v is None else f"{100 * v:.0f}" for v in row])
     print_table(shown, cross)
+    say_cut(shown, result.unfinished, len(result.outcomes), result.max_actions)
     if out is not None:
         from .ai.tournament import plot_ratings
 
@@ -1634,7 +1653,7 @@ def tune_cmd(
     workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
                                           help="Processes (process) or CPUs of a local Ray (ray); serial ignores it."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Join this Ray cluster (default: start a local one)."),
-    max_actions: int = typer.Option(100_000, "--max-actions", min=1, help="A game still running after this many actions is unfinished."),
+    max_actions: Optional[int] = typer.Option(None, "--max-actions", metavar="N", min=1, help=MAX_ACTIONS_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON object (the last line; tables go to stderr)."),
 ) -> None:
     """Tune the evaluator's weights from self-play (Texel-style fit) and verify them by a tournament against the defaults."""

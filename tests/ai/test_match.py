@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from abstracta import load_game
 from abstracta.ai import make_bot, play_game, run_match
-from abstracta.ai.match import BotError, seating
+from abstracta.ai.match import DEFAULT_MAX_ACTIONS, BotError, max_actions_for, seating
 
 from .helpers import takes_listed_one_by_one
-from .toygames import MNKGame, TricksGame
+from .toygames import EndlessGame, MNKGame, TricksGame
 
 
 def test_seating_rotates() -> None:
@@ -118,3 +119,31 @@ def test_a_match_record_writes_a_bots_nibble_turn_whole_and_plays_the_same_games
         replayed, recorded = record.replay()
         assert replayed.to_text() == final.to_text() and len(recorded) == len(actions) == result.plies[i]
         assert sorted(recorded) == sorted(actions)
+
+
+def test_a_game_that_never_ends_is_cut_at_the_default_cap_unfinished_and_drawn() -> None:
+    # Slide Checkers has no bound on its length (an exchange converts a piece, every jump resets
+    # the 100-turn counter): greedy against greedy can exchange back and forth for ever, and a
+    # match ran each such game to 100,000 actions (~140 s). It stops at the default cap instead.
+    result = run_match(EndlessGame(), ["random", "level:1"], games=2, seed=0)
+    assert DEFAULT_MAX_ACTIONS == 2_000
+    assert result.plies == [2_000, 2_000] and result.max_actions == 2_000
+    assert result.unfinished == 2 and [s.unfinished for s in result.stats] == [2, 2]
+    assert [(s.wins, s.draws, s.losses) for s in result.stats] == [(0, 0, 0), (0, 0, 0)]
+    # scored as draws, as a tournament scores them (not as a loss for every seat)
+    assert [s.score for s in result.stats] == [0.5, 0.5]
+    assert [r.termination for r in result.records] == ["abandoned", "abandoned"]
+    assert run_match(EndlessGame(), ["random", "random"], games=1, max_actions=7).plies == [7]
+
+
+def test_the_cap_is_the_games_own_bound_where_its_rules_set_one() -> None:
+    assert max_actions_for(EndlessGame()) == DEFAULT_MAX_ACTIONS
+    assert max_actions_for(EndlessGame(bound=12)) == 12
+    result = run_match(EndlessGame(bound=12), ["random", "random"], games=1)
+    assert result.plies == [12] and result.max_actions == 12 and result.unfinished == 1
+    assert len(play_game(EndlessGame(bound=12), [make_bot("random", EndlessGame(), seed=s) for s in (1, 2)])[1]) == 12
+    # the real games: their rules' bound (and their chance draws), Slide Checkers the default
+    assert max_actions_for(load_game("fanorona", size="telo")) == 916
+    assert max_actions_for(load_game("nibble", variant="square9")) == 162
+    assert max_actions_for(load_game("fibonacci-cards")) == 132 + 33
+    assert max_actions_for(load_game("slide-checkers", players=3)) == DEFAULT_MAX_ACTIONS

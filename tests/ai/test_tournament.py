@@ -12,8 +12,10 @@ from abstracta import load_game
 from abstracta.ai.tournament import (elo_ratings, lone_score, run_tasks, run_tournament, schedule,
                                      seat_orders)
 from abstracta.cli import app
+from abstracta.core.registry import register_game
 
 from .helpers import takes_listed_one_by_one
+from .toygames import EndlessGame
 
 runner = CliRunner()
 # Small boards and fixed budgets: the same games on every executor, in seconds.
@@ -220,3 +222,44 @@ def test_ordinals() -> None:
 
     assert [ordinal(n) for n in (1, 2, 3, 4, 10, 11, 12, 13, 21, 22, 23, 101, 111, 112)] == [
         "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th"]
+
+
+def test_a_tournament_cuts_a_game_that_never_ends_at_the_cap_and_says_how_many() -> None:
+    # the default cap is the game's bound where its rules set one, else DEFAULT_MAX_ACTIONS
+    # (it was 100,000 actions whatever the game: minutes for one Slide Checkers exchange loop)
+    register_game("toy-endless", EndlessGame)
+    result = runner.invoke(app, ["tournament", "toy-endless", "--bots", "random,level:1", "--games", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    assert data["max_actions"] == 2_000 and data["unfinished"] == 2
+    assert [r["plies"] for r in data["results"]] == [2_000, 2_000]
+    assert [r["returns"] for r in data["results"]] == [None, None]
+    assert data["pairings"][0]["unfinished"] == 2 and data["pairings"][0]["score"] == 0.5
+    assert "2 of 2 games cut at 2,000 actions" in result.stderr
+    bounded = runner.invoke(app, ["tournament", "toy-endless", "--option", "bound=12", "--bots", "random,random",
+                                  "--games", "1", "--json"])
+    data = json.loads(bounded.stdout.strip().splitlines()[-1])
+    assert data["max_actions"] == 12 and data["results"][0]["plies"] == 12
+    given = runner.invoke(app, ["tournament", "toy-endless", "--bots", "random,random", "--games", "1",
+                                "--max-actions", "9", "--opening", "3", "--json"])
+    data = json.loads(given.stdout.strip().splitlines()[-1])
+    assert data["max_actions"] == 9 and data["results"][0]["plies"] == 9
+    # a tournament whose games all end says nothing of a cap
+    ended = runner.invoke(app, ["tournament", "nibble", "--bots", "random,greedy", "--games", "1", "--json"])
+    assert ended.exit_code == 0 and " cut at " not in ended.stderr
+    assert json.loads(ended.stdout.strip().splitlines()[-1])["unfinished"] == 0
+
+
+def test_a_match_cuts_a_game_that_never_ends_at_the_cap_and_says_how_many() -> None:
+    register_game("toy-endless", EndlessGame)
+    result = runner.invoke(app, ["match", "toy-endless", "-s", "0=random", "-s", "1=random", "-n", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    assert data["max_actions"] == 2_000 and data["unfinished"] == 2 and data["mean_plies"] == 2_000
+    assert [(s["wins"], s["draws"], s["losses"], s["unfinished"], s["score"]) for s in data["seats"]] == \
+        [(0, 0, 0, 2, 0.5), (0, 0, 0, 2, 0.5)]
+    table = runner.invoke(app, ["match", "toy-endless", "-s", "0=random", "-s", "1=random", "-n", "1",
+                                "--max-actions", "5"])
+    assert table.exit_code == 0, table.output
+    assert "1 of 1 game cut at 5 actions" in table.output
+    assert "unfinished" in table.output

@@ -5,6 +5,8 @@
   stone, ``end`` finishes the turn; the player taking the last stone wins. No undo (clone paths).
 * :class:`TricksGame` — a hidden-hand trick game: cards 1..13, 5 each, the higher card takes the
   trick, the winner leads; most tricks wins. Hidden information with ``resample_from_infostate``.
+* :class:`EndlessGame` — two players wait, or step to and fro, for ever: a game that never ends,
+  with no bound on its length unless it declares one (option ``bound``).
 """
 
 from __future__ import annotations
@@ -420,3 +422,61 @@ class DrawOfferState(State):
 
     def hash_key(self) -> int:
         return hash((self.ply, self.ended))
+
+
+# --------------------------------------------------------------------------------------------
+class EndlessGame(Game):
+    """Never ends (bots and the rules cannot finish it): what the match runners must cut."""
+
+    name = "toy-endless"
+    option_specs = (Option("bound", 0, "declared bound on its length (0: none)", parser=parse_int),)
+
+    def describe(self) -> GameDescription:
+        return describe_basic(self, title="Endless", summary="Two players step to and fro for ever.")
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return 2
+
+    def max_game_length(self) -> int | None:
+        return self.options["bound"] or None
+
+    def new_initial_state(self, seed: int | None = None) -> "EndlessState":
+        return EndlessState(self, [])
+
+    def state_from_text(self, text: str) -> "EndlessState":
+        raise PositionError("no position texts")
+
+
+class EndlessState(State):
+    def __init__(self, game: EndlessGame, history: list[int]):
+        self.game = game
+        self._history = history
+
+    def current_player(self) -> int:
+        return len(self._history) % 2
+
+    def legal_actions(self) -> list[int]:
+        return [0, 1]
+
+    def apply_action(self, action: int) -> None:
+        check_action_in(action, self.legal_actions(), self)
+        self._history.append(action)
+
+    def action_to_string(self, action: int) -> str:
+        return ("fro", "to")[action]
+
+    def returns(self) -> list[float]:
+        return [0.0, 0.0]
+
+    def clone(self) -> "EndlessState":
+        return EndlessState(self.game, self._history[:])
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def to_text(self) -> str:
+        return f"{sum(self._history)} {len(self._history) % 2}"
+
+    def hash_key(self) -> int:
+        return hash((sum(self._history), len(self._history) % 2))

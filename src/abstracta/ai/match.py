@@ -5,6 +5,10 @@
 Every game builds its bots afresh, seeded from the game's seed and the seat (:func:`bot_seed`),
 so a game depends on nothing but (game, options, seed, specs in seat order): it replays alone,
 and a tournament can play its games in any order, in any process.
+
+A game still running after its cap (:func:`max_actions_for`) is cut: it is unfinished, recorded
+as abandoned and scored as a draw, as OpenSpiel truncates a game at its ``max_game_length`` and
+a chess server adjudicates an endless one.
 """
 
 from __future__ import annotations
@@ -20,7 +24,21 @@ from ..core.rng import SplitMix64
 from .base import Bot, sample_chance
 from .levels import make_bot, parse_seat_spec
 
-DEFAULT_MAX_ACTIONS = 100_000
+#: Where a game is cut whose rules set no bound on its length (``Game.max_game_length()`` is
+#: ``None``). The longest game measured that ended by the rules was 1,083 actions (the level
+#: ladder, between searches, four players; random agents: 388), and the ladder itself cuts at
+#: 2,000; a game that loops for ever (jumps that exchange a piece back and forth reset a
+#: no-progress counter) then costs seconds, not the minutes of 100,000 actions.
+DEFAULT_MAX_ACTIONS = 2_000
+
+
+def max_actions_for(game: Game) -> int:
+    """Actions after which ``match``, ``tournament`` and ``tune`` cut a game of ``game`` (the one
+    place that says so): the rules' own bound where they set one (``Game.max_game_length()``,
+    plus ``Game.max_chance_nodes()`` for chance outcomes, which count as actions here), which a
+    game then never reaches; else :data:`DEFAULT_MAX_ACTIONS`."""
+    bound = game.max_game_length()
+    return DEFAULT_MAX_ACTIONS if bound is None else bound + game.max_chance_nodes()
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -51,7 +69,7 @@ class BotError(RuntimeError):
 
 
 def play_game(game: Game, bots: Sequence[Bot], seed: int | None = None,
-              max_actions: int = DEFAULT_MAX_ACTIONS,
+              max_actions: int | None = None,
               initial: State | None = None) -> tuple[State, list[int], State, list[float]]:
     """Play one game between ``bots`` (``bots[p]`` plays seat ``p``).
 
@@ -59,14 +77,16 @@ def play_game(game: Game, bots: Sequence[Bot], seed: int | None = None,
         game: the game.
         bots: one bot per seat (``game.num_players`` of them); each is ``restart()``-ed first.
         seed: the game's seed (games with chance; ignored otherwise).
-        max_actions: stop an endless game after this many actions (it is then unfinished).
+        max_actions: stop a game still running after this many actions (it is then unfinished);
+            default :func:`max_actions_for`.
         initial: start from this state instead of a new game (it is cloned, not mutated).
     Returns:
         (initial state, actions played, final state, mean seconds per action for each seat).
     Raises:
         ValueError: wrong number of bots. BotError: a bot answered an illegal action.
     """
-    initial, actions, state, spent, moves = _play(game, bots, seed, max_actions, initial)
+    cap = max_actions_for(game) if max_actions is None else max_actions
+    initial, actions, state, spent, moves = _play(game, bots, seed, cap, initial)
     per_move = [spent[p] / moves[p] if moves[p] else 0.0 for p in range(len(bots))]
     return initial, actions, state, per_move
 
@@ -122,8 +142,9 @@ class SpecStats:
 
     @property
     def score(self) -> float:
-        """(wins + draws / 2) / games, 0 without games."""
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+        """(wins + (draws + unfinished) / 2) / games, 0 without games: a game cut at the cap
+        scores a draw, as in a tournament."""
+        return (self.wins + 0.5 * (self.draws + self.unfinished)) / self.games if self.games else 0.0
 
     @property
     def seconds_per_move(self) -> float:
@@ -141,6 +162,7 @@ class MatchResult:
         plies: actions played in each game.
         records: one :class:`Record` per game (``players`` in seat order).
         seats: for each game, the spec index at each seat.
+        max_actions: the cap at which a game was cut (:func:`max_actions_for` unless given).
     """
 
     game: str
@@ -149,10 +171,16 @@ class MatchResult:
     plies: list[int] = field(default_factory=list)
     records: list[Record] = field(default_factory=list)
     seats: list[list[int]] = field(default_factory=list)
+    max_actions: int = DEFAULT_MAX_ACTIONS
 
     @property
     def games(self) -> int:
         return len(self.records)
+
+    @property
+    def unfinished(self) -> int:
+        """Games cut at :attr:`max_actions` (unfinished)."""
+        return sum(1 for record in self.records if record.termination == "abandoned")
 
     @property
     def mean_plies(self) -> float:
@@ -169,7 +197,7 @@ def seating(num_specs: int, game_index: int) -> list[int]:
 
 def run_match(game: Game, specs: Sequence[str], games: int, seed: int = 0,
               on_game_done: Callable[[int, Record, MatchResult], None] | None = None,
-              max_actions: int = DEFAULT_MAX_ACTIONS) -> MatchResult:
+              max_actions: int | None = None) -> MatchResult:
     """Play ``games`` games between the bots of ``specs`` (one spec per seat).
 
     Game ``i`` uses seed ``seed + i`` (the deal of games with chance, and the bots' seeds:
@@ -178,6 +206,8 @@ def run_match(game: Game, specs: Sequence[str], games: int, seed: int = 0,
 
     Args:
         on_game_done: called after each game with (game index, its record, results so far).
+        max_actions: cut a game still running after this many actions (unfinished); default
+            :func:`max_actions_for`.
     Raises:
         ValueError: a bad spec, ``human`` in a spec, or the wrong number of specs.
     """
@@ -188,11 +218,12 @@ def run_match(game: Game, specs: Sequence[str], games: int, seed: int = 0,
     if games < 0:
         raise ValueError(f"number of games must be >= 0, got {games}")
     seat_bots(game, canonical, seed)  # reject bad specs before the first game
-    result = MatchResult(game.name, canonical, [SpecStats(s) for s in canonical])
+    cap = max_actions_for(game) if max_actions is None else max_actions
+    result = MatchResult(game.name, canonical, [SpecStats(s) for s in canonical], max_actions=cap)
     for i in range(games):
         seats = seating(n, i)
         bots = seat_bots(game, [canonical[j] for j in seats], seed + i)
-        initial, actions, final, spent, moves = _play(game, bots, seed + i, max_actions, None)
+        initial, actions, final, spent, moves = _play(game, bots, seed + i, cap, None)
         returns = final.returns() if final.is_terminal() else None
         for seat, j in enumerate(seats):
             stats = result.stats[j]

@@ -35,7 +35,7 @@ from ..core.registry import load_game
 from ..executors import EXECUTORS, map_unordered  # noqa: F401 - EXECUTORS: re-exported for callers of this module
 from .levels import parse_seat_spec
 from .base import sample_chance
-from .match import DEFAULT_MAX_ACTIONS, _play, seat_bots
+from .match import DEFAULT_MAX_ACTIONS, _play, max_actions_for, seat_bots
 
 #: Virtual draws added to every pairing played (the prior that keeps 20–0 finite).
 PRIOR_DRAWS = 1.0
@@ -56,7 +56,8 @@ class GameTask:
         lone: the seat of the bot scored for the pairing (its first bot at seat ``lone``…
             see :attr:`first_is_lone`).
         first_is_lone: the lone bot is the pairing's first bot (else its second).
-        max_actions: stop an endless game after this many actions (unfinished).
+        max_actions: cut a game still running after this many actions, the opening's included
+            (unfinished; :func:`~abstracta.ai.match.max_actions_for` unless the caller gave one).
         opening: random legal actions played before the bots take over (chance by its
             probabilities), so that deterministic searches meet in different positions;
             they count as the game's first actions (records replay from the start).
@@ -151,14 +152,15 @@ def seat_orders(num_players: int) -> list[tuple[bool, int]]:
 
 
 def schedule(game: Game, specs: Sequence[str], games: int, seed: int,
-             max_actions: int = DEFAULT_MAX_ACTIONS,
+             max_actions: int | None = None,
              opening: int = 0) -> tuple[list[str], list[tuple[int, int]], list[GameTask]]:
     """The canonical specs, the pairings (index pairs ``(a, b)``, ``a < b``) and every game's
     task, in order.
 
     Game ``k`` of pairing ``p`` is task ``p * games + k`` with seed ``seed + p * games + k`` and
     seat order ``seat_orders(n)[k % len]``. With ``opening`` random actions first, the games of
-    one round of seat orders share their opening (the seed of the round's first game).
+    one round of seat orders share their opening (the seed of the round's first game). A game
+    is cut after ``max_actions`` actions, by default :func:`~abstracta.ai.match.max_actions_for`.
 
     Raises:
         ValueError: fewer than two specs, a bad spec, ``games`` < 1, ``opening`` < 0.
@@ -172,6 +174,8 @@ def schedule(game: Game, specs: Sequence[str], games: int, seed: int,
     canonical = [parse_seat_spec(s, game) for s in specs]
     if "human" in canonical:
         raise ValueError("a tournament is for bots: 'human' is not a bot spec")
+    if max_actions is None:
+        max_actions = max_actions_for(game)
     n = game.num_players
     for spec in dict.fromkeys(canonical):
         seat_bots(game, [spec] * n, 0)  # reject specs that do not fit the game before playing
@@ -259,6 +263,12 @@ class Tournament:
     outcomes: list[GameOutcome]
     ratings: list[Rating]
     opening: int = 0
+    max_actions: int = DEFAULT_MAX_ACTIONS
+
+    @property
+    def unfinished(self) -> int:
+        """Games cut at :attr:`max_actions` (unfinished, scored as draws)."""
+        return sum(1 for o in self.outcomes if o.returns is None)
 
     def labels(self) -> list[str]:
         """Each bot's name in the tables and the plot: its spec, and for a spec given twice its
@@ -273,6 +283,7 @@ class Tournament:
         return {
             "game": self.game, "options": self.options, "bots": self.specs,
             "games_per_pairing": self.games, "seed": self.seed,
+            "max_actions": self.max_actions, "unfinished": self.unfinished,
             "pairings": [{"bots": [self.specs[p.a], self.specs[p.b]], "index": [p.a, p.b],
                           "games": p.games, "wins": p.wins, "draws": p.draws, "losses": p.losses,
                           "unfinished": p.unfinished, "score": round(p.rate, 6),
@@ -415,9 +426,9 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
 def run_tournament(game: Game, specs: Sequence[str], games: int, seed: int = 0,
                    executor: str = "serial", workers: int | None = None, ray_address: str | None = None,
                    on_done: Callable[[GameOutcome], None] | None = None,
-                   max_actions: int = DEFAULT_MAX_ACTIONS, opening: int = 0) -> Tournament:
+                   max_actions: int | None = None, opening: int = 0) -> Tournament:
     """Play a round robin of ``games`` games per pairing of ``specs`` and rate the bots
-    (``opening``: random actions first, see :func:`schedule`).
+    (``opening``: random actions first; ``max_actions``: the cap; see :func:`schedule`).
 
     Raises:
         ValueError: see :func:`schedule` and :func:`run_tasks`.
@@ -427,7 +438,8 @@ def run_tournament(game: Game, specs: Sequence[str], games: int, seed: int = 0,
     results = tally(tasks, outcomes, pairings)
     ratings = elo_ratings(len(specs), [(p.a, p.b, p.games, p.score) for p in results])
     options = {k: v for k, v in game.option_values().items() if k != "seed"}
-    return Tournament(game.name, options, canonical, games, seed, results, outcomes, ratings, opening)
+    return Tournament(game.name, options, canonical, games, seed, results, outcomes, ratings, opening,
+                      tasks[0].max_actions)
 
 
 def plot_ratings(tournament: Tournament, path: Any, title: str | None = None) -> None:

@@ -30,7 +30,6 @@ from typing import Any, Callable, Sequence
 from ..core.game import CHANCE, Game
 from ..core.records import Record
 from .levels import SEARCHES, WEIGHTED, format_weights, parse_seat_spec, spec_weights
-from .match import DEFAULT_MAX_ACTIONS
 from .tournament import (GameOutcome, GameTask, elo_ratings, lone_score, run_tasks, schedule, tally)
 
 #: Random actions that open every game (self-play and verification): a deterministic search
@@ -213,7 +212,7 @@ class TuneResult:
 
 def tune(game: Game, games: int, seed: int = 0, *, verify_games: int | None = None, search: str | None = None,
          opening: int = DEFAULT_OPENING, skip: int = DEFAULT_SKIP, ridge: float = DEFAULT_RIDGE, executor: str = "serial",
-         workers: int | None = None, ray_address: str | None = None, max_actions: int = DEFAULT_MAX_ACTIONS,
+         workers: int | None = None, ray_address: str | None = None, max_actions: int | None = None,
          on_done: Callable[[str, GameOutcome], None] | None = None) -> TuneResult:
     """Self-play ``games`` games, fit the weights, verify them over ``verify_games`` games
     (default: ``games``) against the default weights. Self-play game ``k`` uses seed
@@ -222,6 +221,8 @@ def tune(game: Game, games: int, seed: int = 0, *, verify_games: int | None = No
 
     Args:
         search: the seat spec that plays (default: the game's ``Tuning.search``), without weights.
+        max_actions: cut a game still running after this many actions (unfinished: not fitted,
+            a draw in the verification); default :func:`~abstracta.ai.match.max_actions_for`.
         on_done: called with ``("selfplay" | "verify", outcome)`` as each game ends.
     Raises:
         ValueError: a game without ``GameDescription.tuning``, a spec with weights, one that
