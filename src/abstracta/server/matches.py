@@ -1032,7 +1032,8 @@ class MatchService:
                               live=match.live.to_json(), tokens=list(match.tokens.items()),
                               invites=[(digest(c), seat) for seat, c in codes.items()])
             self._keep(match)
-            self._resume(match)
+            # the match exists from here: a 500 would have its creator create it again
+            self._follow(match, (self._resume,), "after the new match was stored (it stands)")
         grant = {"tokens": [{"seat": seat, "token": t} for seat, t in sorted(tokens.items())],
                  "invites": [{"seat": seat, "code": c} for seat, c in sorted(codes.items())]}
         return match, grant
