@@ -177,3 +177,72 @@ def test_a_second_failure_of_the_push_is_logged_and_given_up(client, monkeypatch
         time.sleep(0.02)
     time.sleep(0.3)
     assert calls == [mid, mid]
+
+
+def _create(client):
+    return client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
+                                             "seats": ["level:1", "human"]})
+
+
+def _import(client):
+    record = {"format": "abstracta-record", "version": 1, "game": "toy-nim", "options": {"stones": 12},
+              "players": ["level:1", "human"], "moves": ["1", "2"]}
+    return client.post("/api/matches/import", json={"record": record})
+
+
+NEW_MATCHES = {"create": (_create, []), "import": (_import, ["1", "2"])}
+
+
+@pytest.mark.parametrize("how", list(NEW_MATCHES))
+def test_a_new_match_stands_when_starting_it_fails(client, monkeypatch, caplog, how):
+    # what runs after a new match was saved (its computer's search, its clock) raising answered
+    # a 500 for a match that was made: a client sending the request again made a second one
+    monkeypatch.setattr(matches, "STORE_RETRY_SECONDS", 0.05)
+    service = client.app.state.service
+    pushed = threading.Event()
+    publish = service.hub.publish
+    monkeypatch.setattr(service.hub, "publish", lambda mid: (pushed.set(), publish(mid)))
+
+    def broken(match):
+        raise RuntimeError("a bug while the match started")
+
+    monkeypatch.setattr(service, "_resume", broken)
+    perform, moves = NEW_MATCHES[how]
+    r = perform(client)
+    assert r.status_code == 201, r.text
+    view = r.json()
+    assert (view["moves"], view["players"], view["status"]) == (moves, ["level:1", "human"], "playing")
+    assert [t["seat"] for t in view["tokens"]] == [1]
+    assert [row.id for row in service.store.list()] == [view["id"]]  # exactly one match
+    service.evict(view["id"])
+    assert client.get(f"/api/matches/{view['id']}").json()["moves"] == moves  # as stored
+    assert "RuntimeError at test_server_after_store.py:" in caplog.text  # its type and place
+    assert "after the new match was stored (it stands)" in caplog.text
+    assert pushed.wait(5)  # the push tried once more a moment later
+
+
+def test_a_new_match_stands_when_pushing_its_computers_search_fails(client, monkeypatch, caplog):
+    # the computer moves first: queuing its search pushes the match, and that push failing
+    # answered a 500 for a match that was made (and whose search was queued)
+    monkeypatch.setattr(matches, "STORE_RETRY_SECONDS", 0.05)
+    service = client.app.state.service
+    held: list = []
+    monkeypatch.setattr(service.jobs, "submit", held.append)
+    publish, calls, again = service.hub.publish, [], threading.Event()
+
+    def first_push_broken(match_id):  # the match's id is not known before the answer
+        calls.append(match_id)
+        if len(calls) == 1:
+            raise RuntimeError("a push bug")
+        again.set()
+        return publish(match_id)
+
+    monkeypatch.setattr(service.hub, "publish", first_push_broken)
+    r = _create(client)
+    assert calls and r.status_code == 201, r.text
+    view = r.json()
+    assert (view["ply"], view["thinking"], view["bot_error"]) == (0, True, None)
+    assert [job.ply for job in held] == [0]  # its search was queued all the same
+    assert [row.id for row in service.store.list()] == [view["id"]]
+    assert "after the new match was stored (it stands)" in caplog.text
+    assert again.wait(5) and set(calls) == {view["id"]}  # pushed again a moment later

@@ -11,6 +11,7 @@ from apiutil import wait_for
 from starlette.websockets import WebSocketDisconnect
 
 import abstracta
+from abstracta.core.description import shell_english
 
 CARD = re.compile(r"\b(?:[2-9TJQKA][cdhs])\b")
 
@@ -302,6 +303,9 @@ def test_bot_error_names_no_card_while_hidden(client):
     view = client.get(f"/api/matches/{view['id']}").json()
     assert view["bot_error"] and "Qh" not in view["bot_error"]
     assert view["bot_error_i18n"] == {"key": "error.bot_hidden", "params": {}}
+    # the English is the catalog's, its one source
+    assert view["bot_error"] == shell_english()["error.bot_hidden"] == (
+        "the computer could not use its own search for its last move (details once the game is over)")
 
 
 def test_import_with_a_hints_tag_of_unicode_digits(client):

@@ -46,6 +46,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 import orjson
 
+from ..core.description import shell_english
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
 from ..core.game import (Game, State, TurnText, action_strings, played_turns, resignation_returns, seats_out,
                          turn_numbers, turn_spans, turn_texts, turns_played, views_differ)
@@ -57,6 +58,7 @@ from ..core.registry import game_class, load_game
 from . import bots
 from .errors import (Conflict, CorruptMatch, Forbidden, Gone, Hidden, IllegalMove, InvalidRequest, MatchError,
                      NotFound, NotYourTurn, StalePly, StaleRevision, StorageFailed, TooBusy, Unauthorized, Unavailable)
+from .i18n import format_message
 from .push import Hub
 from .botjobs import FALLBACK_SPEC, BotJob, BotJobs, InfoStateError, make_job
 from .storage import TURNS_VERSION, Store
@@ -120,6 +122,12 @@ def message(key: str, **params: Any) -> dict[str, Any]:
     """A refusal in words the browser translates (a domain error's ``i18n=``, the body's ``i18n``): a key of the
     shell's catalog (``web/i18n``) and its parameters; ``error`` stays the English text."""
     return {"key": key, "params": params}
+
+
+def english(said: dict[str, Any]) -> str:
+    """A :func:`message` in the English of the shell's catalog, its one source where the server
+    has no words of its own to say more."""
+    return format_message(said, shell_english())
 
 
 def refusal(exc: Exception, text: str) -> dict[str, Any]:
@@ -1032,7 +1040,8 @@ class MatchService:
                               live=match.live.to_json(), tokens=list(match.tokens.items()),
                               invites=[(digest(c), seat) for seat, c in codes.items()])
             self._keep(match)
-            self._resume(match)
+            # the match exists from here: a 500 would have its creator create it again
+            self._follow(match, (self._resume,), "after the new match was stored (it stands)")
         grant = {"tokens": [{"seat": seat, "token": t} for seat, t in sorted(tokens.items())],
                  "invites": [{"seat": seat, "code": c} for seat, c in sorted(codes.items())]}
         return match, grant
@@ -2314,8 +2323,7 @@ class MatchService:
             "clock": self.clock_view(match),
             "takeback": dict(pending) if pending is not None else None,
             # the refused move of a computer seat may name a card of its hidden hand
-            "bot_error": (None if bot_error is None else
-                          "the computer could not use its own search for its last move (details once the game is over)"
+            "bot_error": (None if bot_error is None else english(message("error.bot_hidden"))
                           if match.hides_cards else bot_error[0]),
             "bot_error_i18n": (None if bot_error is None else message("error.bot_hidden")
                                if match.hides_cards else bot_error[1]),

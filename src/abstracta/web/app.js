@@ -711,6 +711,8 @@ async function matchPage(app, id, was = null) {
   document.title = `${title} — abstracta`;
   const status = h("div", { class: "status", id: "status", "aria-live": "polite" });
   const banner = h("div", { class: "result", id: "result", hidden: true });
+  // the computer's move that failed on the server, under the status line (drawBotError)
+  const botError = h("div", { class: "bot-error", id: "bot-error", role: "status", hidden: true });
   // the board takes the keyboard focus itself: the module's key handler gets the keys there
   const boardBox = h("div", { class: "boardbox", id: "board", tabindex: "0", role: "application",
     "aria-label": t("match.board"), "aria-describedby": "board-text" });
@@ -754,7 +756,7 @@ async function matchPage(app, id, was = null) {
     shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
-    watching, status, banner, handover, takebackBox, invitesBox,
+    watching, status, botError, banner, handover, takebackBox, invitesBox,
     h("div", { class: "play" },
       h("div", { class: "left" }, boardBox, boardNote, boardText, boardSay, controls, err, textBox),
       h("aside", { class: "right" },
@@ -936,6 +938,43 @@ async function matchPage(app, id, was = null) {
     } else {
       takebackBox.append(h("span", { id: "takeback-text" }, t("takeback.asks_waiting", { who: seatName(tb.by) })));
     }
+  }
+
+  // ---- a computer that could not move (view.bot_error, README "Computer players"), or whose
+  // move a quick search played: said as a refused move is, in the reader's language where the
+  // server sent it as a message too. While it cannot move, what this page can do about it: an
+  // undo (between people, a takeback) starts its search again once the person plays on; with no
+  // move of this page's to take back, a new game
+  let botErrorKey = null;
+  function drawBotError(stuck, humansOut, hide) {
+    const said = view.bot_error;
+    let next = null;
+    if (said && stuck && !spectator) {
+      const played = (view.movers || []).some((seat) => myPeople.includes(seat));
+      next = !played || humansOut ? "new_game" : distance ? "takeback" : "undo";
+    }
+    const key = JSON.stringify([said, view.bot_error_i18n, next, !!view.takeback, hide]);
+    if (key === botErrorKey) return;
+    botErrorKey = key;
+    const focus = keepFocus(botError);
+    botError.replaceChildren();
+    botError.hidden = !said;
+    botError.classList.toggle("moved", !!said && !stuck); // it did move: a note, not a stop
+    if (!said) return;
+    botError.append(h("p", { class: stuck ? "error" : null, id: "bot-error-text" },
+      refusal({ message: said, data: { i18n: view.bot_error_i18n } })));
+    if (next === "undo") {
+      botError.append(h("p", { id: "bot-error-next" }, t("bot_error.undo"), " ",
+        h("button", { type: "button", id: "bot-error-undo", onclick: () => post("undo"), disabled: hide }, t("match.undo"))));
+    } else if (next === "takeback") {
+      botError.append(h("p", { id: "bot-error-next" }, t("bot_error.takeback"), " ",
+        h("button", { type: "button", id: "bot-error-takeback", onclick: () => post("takeback"), disabled: hide || !!view.takeback,
+          title: view.takeback ? t("takeback.pending") : null }, t("takeback.ask"))));
+    } else if (next === "new_game") {
+      botError.append(h("p", { id: "bot-error-next" }, t("bot_error.new_game"), " ",
+        h("a", { class: "button", href: `#/new/${view.game}`, id: "bot-error-new" }, t("home.new_game"))));
+    }
+    focus();
   }
 
   async function refresh() {
@@ -1148,11 +1187,14 @@ async function matchPage(app, id, was = null) {
         view.clock && p === "human" ? [" ", h("span", { class: "clock", "data-clock": i })] : null)]));
     tickClock();
     const myTurn = view.human_to_move && mySeats.includes(view.to_move);
+    // a computer seat to move that does not think: its search or its move failed (bot_error)
+    const stuck = !over && !!view.bot_error && view.to_move !== null && !view.human_to_move && !view.thinking;
     // status line
     let s;
     if (over) s = t("status.over");
     else if (connLost) s = t("status.lost");
     else if (view.thinking) s = t("status.thinking", { who: `${seatName(view.to_move)}${compTag}` });
+    else if (stuck) s = t("status.stuck", { who: `${seatName(view.to_move)}${compTag}` });
     // (a match stored before seats had tokens has none claimed, and nobody to wait for)
     else if (view.to_move !== null && view.human_to_move && !view.claimed[view.to_move] && view.claimed.some(Boolean)) s = t("status.waiting_seat", { who: seatName(view.to_move) });
     else if (view.to_move !== null && myTurn && (distance || myPeople.length === 1)) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.your_move_as", { who: seatName(view.to_move) });
@@ -1187,7 +1229,7 @@ async function matchPage(app, id, was = null) {
     // the screen stands between the seats: nothing behind it acts for either of them (the
     // board, a takeback's answer, a hint…; Resign and Undo are disabled below), by pointer or
     // keyboard; the rules, a new game, the position text's disclosure stay
-    for (const box of [boardBox, controls, legalWrap, entryForm, analysis.node, moveList, stepper, takebackBox, invitesBox]) {
+    for (const box of [boardBox, controls, legalWrap, entryForm, analysis.node, moveList, stepper, takebackBox, invitesBox, botError]) {
       box.inert = needHandover;
     }
     if (needHandover) {
@@ -1315,6 +1357,7 @@ async function matchPage(app, id, was = null) {
 
     drawInvites();
     drawTakeback();
+    drawBotError(stuck, humansOut, hide);
     // actions: between people an undo is a request the others answer; against the computer or
     // on one device it is immediate
     const resignSeat = myTurn ? view.to_move : myPeople.length === 1 ? myPeople[0] : null;
