@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from abstracta import Record
+from abstracta.core.errors import RecordError
 from abstracta.core.records import OUT_OF_TIME_TAG, RESIGNED_TAG, out_of_time_seats, resigned_seat, tag_seats
 
 #: three players, Blue (1) resigned and Red (2) won; Green (0) lost earlier (on time: the position
@@ -40,3 +43,22 @@ def test_an_unreadable_tag_is_no_answer():
         [[1], [0, 2], None, None, None, None, None, None]
     # it names a winner: not the resigner; the losers are asked instead
     assert resigned_seat({RESIGNED_TAG: "2"}, [-1.0, -1.0, 1.0], "resignation", out=[0]) == 1
+
+
+def test_a_draw_by_agreement_is_kept_with_who_offered_it():
+    from abstracta.core.game import agreed_draw_returns
+    from abstracta.core.records import DRAW_OFFERED_TAG
+
+    # Slide Checkers §5: in a draw the survivors score 0 and the seats already out -1
+    assert agreed_draw_returns(2) == [0.0, 0.0]
+    assert agreed_draw_returns(4, out=[1, 3]) == [0.0, -1.0, 0.0, -1.0]
+    record = Record(game="slide-checkers", options={"players": 3}, start="Ga1,Bl12 M G",
+                    players=["human", "human", "human"], result=[0.0, 0.0, -1.0], termination="agreement",
+                    tags={DRAW_OFFERED_TAG: "1"})
+    again = Record.from_json(record.to_json())
+    assert again.termination == "agreement" and again.tags == {"DrawOffered": "1"}
+    again.replay()  # the rules did not end it, and the record says who did
+    unended = Record(game="slide-checkers", options={"players": 3}, start="Ga1,Bl12 M G",
+                     result=[0.0, 0.0, -1.0], termination="normal")
+    with pytest.raises(RecordError, match="not over"):
+        unended.replay()

@@ -29,7 +29,8 @@ from .core.errors import AbstractaError, IllegalActionError, RecordError
 from .core.game import Game, State, resignation_returns, seats_out, turn_texts, views_differ
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
-from .core.records import HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
+from .core.records import (DECIDED, DRAW_OFFERED_TAG, HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts,
+                           out_of_time_seats, resigned_seat, tag_seats)
 from .core.registry import game_class, game_key, load_game, registered_games
 
 # What the value of an option is, by its long name, where neither the name nor the type says
@@ -682,12 +683,15 @@ def outcome_words(state: State, result: list[float]) -> str:
 def ending_words(state: State, record: Record | None) -> str | None:
     """How a record the rules did not decide ended, as the browser's result line says it
     ("Green (seat 0) ran out of time; Blue (seat 1), Red (seat 2) draw", "White (seat 0)
-    resigned; Black (seat 1) wins"), or None: ended by the rules, or not over. ``state``: the
-    record's final position."""
-    if record is None or not record.result or record.termination not in ("resignation", "time"):
+    resigned; Black (seat 1) wins", "drawn by agreement, offered by White (seat 0); draw"), or
+    None: ended by the rules, or not over. ``state``: the record's final position."""
+    if record is None or not record.result or record.termination not in DECIDED:
         return None
     named = functools.partial(named_seat, state)
-    if record.termination == "resignation":
+    if record.termination == "agreement":
+        offered = tag_seats(record.tags.get(DRAW_OFFERED_TAG), state.num_players)
+        who = "drawn by agreement" + (f", offered by {named(offered[0])}" if offered and len(offered) == 1 else "")
+    elif record.termination == "resignation":
         # the record's Resigned tag; an older record's resigner is the loser the rules had not put
         # out (a 3-4 player game's earlier losers), none when that leaves more than one
         resigned = resigned_seat(record.tags, record.result, record.termination, seats_out(state))
@@ -1007,7 +1011,7 @@ def resumed_game(path: Path, game_name: str | None, option: list[str] | None, va
     record = Record.load(path)
     check_record_game(path, record, game_name)
     final, played = replayed(path, record)
-    if final.is_terminal() or record.termination in ("resignation", "time"):
+    if final.is_terminal() or record.termination in DECIDED:
         raise CliError(f"{path}: the game is already over ({describe_result(final, record).removeprefix('result: ')}); "
                        f"replay it with: abstracta replay {path}")
     game = record.make_game()

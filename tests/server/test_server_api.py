@@ -35,13 +35,14 @@ def test_openapi_documents_the_api(client):
               "/api/matches/{match_id}/resign", "/api/matches/{match_id}/record",
               "/api/matches/{match_id}/positions", "/api/matches/{match_id}/takeback",
               "/api/matches/{match_id}/takeback/answer", "/api/matches/{match_id}/flag",
+              "/api/matches/{match_id}/draw", "/api/matches/{match_id}/draw/answer",
               "/api/matches/{match_id}/invites", "/api/invites/claim", "/api/invites/lookup"):
         assert p in paths
     schema = client.get("/openapi.json").json()
     assert schema["components"]["securitySchemes"]["seat token"]["scheme"] == "bearer"
     assert "Authorization: Bearer" in schema["info"]["description"]
     created = schema["components"]["schemas"]["MatchCreated"]["properties"]
-    assert {"tokens", "invites", "clock", "takeback", "my_seats", "claimed"} <= set(created)
+    assert {"tokens", "invites", "clock", "takeback", "draw_offer", "draw_offerable", "my_seats", "claimed"} <= set(created)
 
 
 def test_index_is_served(client):

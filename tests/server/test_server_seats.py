@@ -121,6 +121,8 @@ def test_every_act_needs_the_right_token(raw):
             ("POST", f"/api/matches/{mid}/undo", None),
             ("POST", f"/api/matches/{mid}/takeback", None),
             ("POST", f"/api/matches/{mid}/takeback/answer", {"accept": True}),
+            ("POST", f"/api/matches/{mid}/draw", None),
+            ("POST", f"/api/matches/{mid}/draw/answer", {"accept": True}),
             ("POST", f"/api/matches/{mid}/flag", None),
             ("POST", f"/api/matches/{mid}/invites", None),
             ("DELETE", f"/api/matches/{mid}", None)]

@@ -217,6 +217,7 @@ NOT_JSON = [
 def acts(mid):
     return [("POST", f"/api/matches/{mid}/actions"), ("POST", f"/api/matches/{mid}/undo"),
             ("POST", f"/api/matches/{mid}/takeback"), ("POST", f"/api/matches/{mid}/takeback/answer"),
+            ("POST", f"/api/matches/{mid}/draw"), ("POST", f"/api/matches/{mid}/draw/answer"),
             ("POST", f"/api/matches/{mid}/flag"), ("POST", f"/api/matches/{mid}/resign"),
             ("POST", f"/api/matches/{mid}/invites"), ("DELETE", f"/api/matches/{mid}"),
             ("POST", "/api/matches"), ("POST", "/api/matches/import"), ("POST", "/api/invites/lookup"),
@@ -304,7 +305,7 @@ def test_the_schema_states_every_status(client):
                     assert answer["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorBody"}
     # 503: a write the database refused (read-only, full) or a read (gone): test_server_storage_faults.py
     act = {"200", "400", "401", "403", "404", "409", "413", "415", "422", "429", "503"}
-    for name in ("actions", "undo", "takeback", "takeback/answer", "flag", "resign", "invites"):
+    for name in ("actions", "undo", "takeback", "takeback/answer", "draw", "draw/answer", "flag", "resign", "invites"):
         assert codes(f"/api/matches/{{match_id}}/{name}", "post") == act, name
     assert codes("/api/matches", "post") == {"201", "400", "404", "413", "415", "422", "429", "503"}
     assert codes("/api/invites/claim", "post") == {"200", "400", "404", "410", "413", "415", "422", "429", "503"}

@@ -673,6 +673,14 @@ def resignation_returns(num_players: int, seat: int, out: Iterable[int] = ()) ->
     return [-1.0 if i in lost else 1.0 if len(left) == 1 else 0.0 for i in range(num_players)]
 
 
+def agreed_draw_returns(num_players: int, out: Iterable[int] = ()) -> list[float]:
+    """Returns of a draw the players agreed: 0 for every seat still in; the seats already
+    ``out`` of a 3–4 player game (eliminated by the rules, or out of time) keep their loss (−1),
+    as in a draw the rules declare (slide-checkers.md §5)."""
+    out = set(out)
+    return [-1.0 if i in out else 0.0 for i in range(num_players)]
+
+
 def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
     """Raise :class:`IllegalActionError` unless ``action`` is one of ``legal``."""
     if isinstance(action, bool) or not isinstance(action, int):
@@ -684,5 +692,5 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
 
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "GameDescription", "State", "action_strings", "check_action_in",
-           "resignation_returns", "as_integer", "check_player", "seats_out", "views_differ", "NotationError",
+           "resignation_returns", "agreed_draw_returns", "as_integer", "check_player", "seats_out", "views_differ", "NotationError",
            "SplitMix64", "TurnText", "played_turns", "turn_numbers", "turn_spans", "turn_texts", "turns_played"]

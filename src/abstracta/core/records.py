@@ -12,7 +12,7 @@ Shape (``format`` = ``"abstracta-record"``, ``version`` = 1)::
      "tags": {"date": "2026-11-29T17:00:00Z", ...},
      "moves": ["b2-c3A", ...],           # the spec's notation; one entry per action (or turn)
      "result": [1.0, -1.0],              # null while unfinished
-     "termination": "normal"}            # normal | resignation | time | abandoned | null
+     "termination": "normal"}            # normal | resignation | time | agreement | abandoned | null
 """
 
 from __future__ import annotations
@@ -41,8 +41,14 @@ RESIGNED_TAG = "Resigned"
 #: fell), written by the server's clocks; a 3-4 player game goes on after a flag, so it may be
 #: there while the game runs or ends otherwise.
 OUT_OF_TIME_TAG = "OutOfTime"
+#: The tag naming the seat that offered the draw the others accepted (``"0"``), written with
+#: ``termination`` ``agreement``: the result (0 for every seat still in) does not tell.
+DRAW_OFFERED_TAG = "DrawOffered"
 #: ``time``: a seat's clock ran out (the server's clocks); its result is the server's, like a resignation.
-TERMINATIONS = ("normal", "resignation", "time", "abandoned", None)
+#: ``agreement``: the players agreed a draw (the server's draw offers); the rules had not ended it.
+TERMINATIONS = ("normal", "resignation", "time", "agreement", "abandoned", None)
+#: The terminations whose result the players or the clock decided, not the rules.
+DECIDED = ("resignation", "time", "agreement")
 
 
 @dataclass
@@ -167,7 +173,7 @@ class Record:
             result = [float(r) for r in result]
         termination = data.get("termination")
         if termination not in TERMINATIONS:
-            raise RecordError(f"field 'termination' is {termination!r}, expected one of normal, resignation, time, abandoned")
+            raise RecordError(f"field 'termination' is {termination!r}, expected one of normal, resignation, time, agreement, abandoned")
         return cls(game, dict(options), seed, start, list(players), {k: str(v) for k, v in tags.items()},
                    list(moves), result, termination)
 
@@ -256,7 +262,7 @@ class Record:
             if self.result is not None and self.result != actual and self.termination not in ("resignation", "time"):
                 raise RecordError(f"stored result {self.result} disagrees with the rules' result {actual}")
         elif self.termination in (None, "normal") and self.result is not None:
-            raise RecordError("a result is stored but the game is not over (and nobody resigned)")
+            raise RecordError("a result is stored but the game is not over (and nobody resigned, ran out of time or agreed a draw)")
 
 
 def hint_counts(tags: dict[str, str], num_players: int) -> list[int]:

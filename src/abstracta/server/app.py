@@ -10,7 +10,7 @@ Decisions (the API's rules, also stated in the OpenAPI description):
   with a secret token for each seat the creator takes (``take``, default the first person
   seat) and an invitation code for every other person seat; ``POST /api/invites/claim``
   (``{"code": ...}``) claims that seat once and answers with its token. Every act (move,
-  resign, undo, takeback request and answer, flag, delete, new invitations) carries
+  resign, undo, takeback request and answer, draw offer and answer, flag, delete, new invitations) carries
   ``Authorization: Bearer <token>``
   (several tokens of one browser: comma-separated): none is 401, none of this match or not
   the acting seat's is 403; one longer than 64 characters (no seat token is) is 401 on any
@@ -22,6 +22,9 @@ Decisions (the API's rules, also stated in the OpenAPI description):
 * Undo is immediate when the tokens hold every person seat (against the computer, pass and
   play); otherwise a takeback is asked for and happens once every other person accepts. No
   undo goes back past an action that revealed hidden information or a chance outcome (409).
+* A draw is offered (``POST …/draw``) and happens once every other seat still in accepts
+  (``POST …/draw/answer``); a move by a seat that has still to answer declines it. The
+  computer never agrees to a draw: none is offered where it would have to (409).
 * Clocks (``clock`` at creation): none, ``{"initial": s, "increment": s}`` or
   ``{"per_turn": s}``; the server keeps time and applies a fallen flag by itself.
 * Request bodies are limited to 1 MB (record imports: 2 MB); a larger one gets 413. A POST or
@@ -346,10 +349,10 @@ class InviteCode(Body):
                                                  "or the '/#/join/<code>' link)")
 
 
-class TakebackAnswer(Body):
+class Answer(Body):
     # strict: pydantic's lax mode reads "no" as false and 1 as true
-    accept: StrictBool = Field(description="true: agree to the pending takeback; false: decline it (the "
-                                           "asking seat: withdraw it)")
+    accept: StrictBool = Field(description="true: agree to the pending takeback or draw offer; false: decline "
+                                           "it (the seat that asked or offered: withdraw it)")
 
 
 class PlayAction(Body):
@@ -551,7 +554,8 @@ class MatchView(BaseModel):
                                           "where 'moves' has 'a1', 'end'), each with the plies its entries "
                                           "step to: the web app's move list")
     result: list[float] | None = Field(description="per seat +1 win, -1 loss, 0 draw; null while running")
-    termination: str | None = Field(description="normal | resignation | time | null")
+    termination: str | None = Field(description="normal | resignation | time | agreement (a draw the players "
+                                                "agreed; the record's 'DrawOffered' tag names who offered it) | null")
     resigned: int | None = Field(default=None, description="the seat that resigned (the record's 'Resigned' tag); "
                                  "null unless the game ended by resignation")
     out_of_time: list[int] = Field(default_factory=list, description="the seats that ran out of time, in the order "
@@ -567,6 +571,12 @@ class MatchView(BaseModel):
     takeback: dict[str, Any] | None = Field(default=None, description=(
         "a pending takeback request {'by': seat, 'to_ply': ply it goes back to, 'at_ply': ply asked "
         "at, 'accepted': seats that agreed}, or null"))
+    draw_offer: dict[str, Any] | None = Field(default=None, description=(
+        "a pending draw offer {'by': seat, 'at_ply': ply offered at, 'accepted': seats that agreed, "
+        "'waiting': seats still to answer}, or null"))
+    draw_offerable: bool = Field(default=False, description=(
+        "whether the tokens given may offer a draw now (POST …/draw): a person's seat still in, the game "
+        "running, no offer pending and no computer seat still in (the computer never agrees to a draw)"))
     bot_error: str | None = Field(description="why the last computer move was played by a quick search (level 2) "
                                               "instead of its own, if it was, or why the computer cannot move; "
                                               "null again once an undo or takeback takes that move (or "
@@ -1152,8 +1162,24 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
 
     @app.post("/api/matches/{match_id}/takeback/answer", summary="Accept or decline the pending takeback",
               response_model=MatchView, responses=ACT)
-    def post_takeback_answer(match_id: str, body: TakebackAnswer, tokens: Tokens) -> Response:
+    def post_takeback_answer(match_id: str, body: Answer, tokens: Tokens) -> Response:
         match = service.answer_takeback(match_id, body.accept, tokens)
+        return act_view(match, tokens)
+
+    @app.post("/api/matches/{match_id}/draw", summary="Offer the other players a draw",
+              response_model=MatchView, responses=ACT)
+    def post_draw(match_id: str, tokens: Tokens, _body: None = NoBody) -> Response:
+        """The view's 'draw_offer' shows the pending offer to everyone; a move by a seat that has
+        still to answer declines it. Drawn at once when nobody else needs to agree; an offer
+        while another seat's offer waits for yours accepts it. 409 against the computer (it
+        never agrees to a draw), while an offer is pending, and once the game is over."""
+        match = service.offer_draw(match_id, tokens)
+        return act_view(match, tokens)
+
+    @app.post("/api/matches/{match_id}/draw/answer", summary="Accept or decline the pending draw offer",
+              response_model=MatchView, responses=ACT)
+    def post_draw_answer(match_id: str, body: Answer, tokens: Tokens) -> Response:
+        match = service.answer_draw(match_id, body.accept, tokens)
         return act_view(match, tokens)
 
     @app.post("/api/matches/{match_id}/flag", summary="Claim a fallen flag (the server also applies it by itself)",

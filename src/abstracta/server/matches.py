@@ -48,11 +48,12 @@ import orjson
 
 from ..core.description import shell_english
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
-from ..core.game import (Game, State, TurnText, action_strings, played_turns, resignation_returns, seats_out,
+from ..core.game import (Game, State, TurnText, action_strings, agreed_draw_returns, played_turns,
+                         resignation_returns, seats_out,
                          turn_numbers, turn_spans, turn_texts, turns_played, views_differ)
 from ..core.options import seed_problem
-from ..core.records import (HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, out_of_time_seats, resigned_seat,
-                             tag_seats)
+from ..core.records import (DRAW_OFFERED_TAG, HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, out_of_time_seats,
+                             resigned_seat, tag_seats)
 from ..core.records import hint_counts as record_hint_counts
 from ..core.registry import game_class, load_game
 from . import bots
@@ -209,6 +210,7 @@ class Live:
         takeback: a pending takeback request, ``{"by": seat, "to_ply": ply, "at_ply": ply,
             "accepted": [seats]}``, or None.
         out: seats out of a 3–4 player game on time (their moves are the computer's since).
+        draw: a pending draw offer, ``{"by": seat, "at_ply": ply, "accepted": [seats]}``, or None.
     """
 
     clock: dict[str, float] | None = None
@@ -217,10 +219,11 @@ class Live:
     since: float | None = None
     takeback: dict[str, Any] | None = None
     out: list[int] = field(default_factory=list)
+    draw: dict[str, Any] | None = None
 
     def to_json(self) -> str:
         return json.dumps({"clock": self.clock, "remaining": self.remaining, "running": self.running,
-                           "since": self.since, "takeback": self.takeback, "out": self.out})
+                           "since": self.since, "takeback": self.takeback, "out": self.out, "draw": self.draw})
 
     @classmethod
     def from_json(cls, text: str | None) -> "Live":
@@ -228,7 +231,7 @@ class Live:
             return cls()
         d = json.loads(text)
         return cls(d.get("clock"), d.get("remaining"), d.get("running"), d.get("since"),
-                   d.get("takeback"), list(d.get("out") or []))
+                   d.get("takeback"), list(d.get("out") or []), d.get("draw"))
 
     def copy(self) -> "Live":
         return Live.from_json(self.to_json())
@@ -416,7 +419,8 @@ def ending(record: dict[str, Any]) -> dict[str, Any]:
 def _check_ending_tags(tags: dict[str, str], num_players: int, result: list[float] | None,
                        termination: str | None, out: Iterable[int] = ()) -> list[int]:
     """Raise InvalidRequest unless an imported record's :data:`RESIGNED_TAG` names one seat that
-    lost a game ended by resignation and its :data:`OUT_OF_TIME_TAG` lists seats that lost.
+    lost a game ended by resignation, its :data:`DRAW_OFFERED_TAG` one seat that drew a game
+    drawn by agreement, and its :data:`OUT_OF_TIME_TAG` lists seats that lost.
 
     Returns the seats out on time of a game that goes on (``result`` None): in a 3–4 player game
     they stay out (README "Clocks"), so at least two seats must still be in (neither out on time
@@ -430,6 +434,14 @@ def _check_ending_tags(tags: dict[str, str], num_players: int, result: list[floa
         if seats is None or len(seats) != 1 or result[seats[0]] >= 0:
             raise InvalidRequest(f"record.tags: {RESIGNED_TAG!r} is {clip(tags[RESIGNED_TAG])}; it must be the "
                                  "number of the seat that resigned, a seat the result has at -1")
+    if DRAW_OFFERED_TAG in tags:
+        seats = tag_seats(tags[DRAW_OFFERED_TAG], num_players)
+        if termination != "agreement" or result is None:
+            raise InvalidRequest(f"record.tags: {DRAW_OFFERED_TAG!r} names a seat that offered a draw, but the game "
+                                 "was not drawn by agreement")
+        if seats is None or len(seats) != 1 or result[seats[0]] != 0:
+            raise InvalidRequest(f"record.tags: {DRAW_OFFERED_TAG!r} is {clip(tags[DRAW_OFFERED_TAG])}; it must be "
+                                 "the number of the seat that offered the draw, a seat the result has at 0")
     if OUT_OF_TIME_TAG not in tags:
         return []
     seats = tag_seats(tags[OUT_OF_TIME_TAG], num_players)
@@ -992,13 +1004,20 @@ class MatchService:
                     raise InvalidRequest(f"record.result: {result}, but the game ended by the rules after ply "
                                          f"{len(record.moves)}, and with the seats out of time ({OUT_OF_TIME_TAG} "
                                          f"{clip(record.tags[OUT_OF_TIME_TAG])}) at -1 its result is {forced}")
-            elif termination in ("resignation", "time"):
+            elif termination in ("resignation", "time", "agreement"):
                 raise InvalidRequest(f"record.termination: {termination!r}, but the game ended by the rules "
                                     f"after ply {len(record.moves)}; use 'normal'")
             else:
                 result, termination = rules, "normal"
         elif termination == "normal":
             raise InvalidRequest("record.termination: 'normal', but the game is not over by the rules")
+        elif termination == "agreement":
+            # a draw agreed: the seats still in at 0, those out (by the rules, on time) at -1
+            flagged = tag_seats(record.tags.get(OUT_OF_TIME_TAG), game.num_players) if game.num_players > 2 else None
+            agreed = agreed_draw_returns(game.num_players, set(seats_out(state)) | set(flagged or ()))
+            if result != agreed:
+                raise InvalidRequest(f"record.result: {result}, but a draw agreed at this position is {agreed} "
+                                     "(0 for each seat still in, -1 for the seats out)")
         elif termination in ("resignation", "time") and (result is None or -1.0 not in result) and not (
                 # a flag whose opponent could not win any more is a draw (_flag): the tag names the seat
                 termination == "time" and result is not None and not any(result)
@@ -1006,7 +1025,7 @@ class MatchService:
             raise InvalidRequest(f"record.result: a game ended by {termination} needs a result with the loser at -1"
                                  + (f" (or, a draw on time, the {OUT_OF_TIME_TAG} tag naming the seat whose time ran out)"
                                     if termination == "time" else ""))
-        elif termination not in ("resignation", "time"):  # abandoned or none: the game continues here
+        elif termination not in ("resignation", "time", "agreement"):  # abandoned or none: the game continues here
             result, termination = None, None
         if len(record.tags) > TAG_COUNT_LIMIT:
             raise InvalidRequest(f"record.tags: {len(record.tags)} tags, at most {TAG_COUNT_LIMIT}")
@@ -1161,7 +1180,8 @@ class MatchService:
         live = trial.live
         if live.remaining is not None:
             live.remaining[seat] = 0.0
-        live.running, live.since, live.takeback = None, None, None
+        # a seat going out changes who would have to agree: a pending offer lapses
+        live.running, live.since, live.takeback, live.draw = None, None, None, None
         n = len(trial.players)
         if n == 2:
             other = 1 - seat
@@ -1204,11 +1224,20 @@ class MatchService:
             live.remaining[seat] = left + (live.clock.get("increment", 0.0) if increment else 0.0)
         live.running, live.since = None, None
 
-    def _after_actions(self, trial: Match, now: float) -> None:
-        """Clock and takeback bookkeeping after actions were added to ``trial``: a turn that
-        passed to another seat (or ended the game) stops its clock with the increment and
-        starts the next one; any move cancels a pending takeback request."""
+    def _after_actions(self, old: Match, trial: Match, now: float) -> None:
+        """Clock, takeback and draw bookkeeping after actions were added to ``old``, giving
+        ``trial``: a turn that passed to another seat (or ended the game) stops its clock with
+        the increment and starts the next one; any move cancels a pending takeback request; a
+        move by a seat that had still to answer a draw offer declines it (as on lichess: the
+        offerer's own moves, and those of seats that accepted, leave it standing), as does a
+        move that put a seat out (who must agree changed) or ended the game."""
         trial.live.takeback = None
+        offer = trial.live.draw
+        if offer is not None:
+            mover = old.to_move()
+            if (trial.over or trial.out_seats != old.out_seats
+                    or mover in self._draw_waiting(old, offer)):
+                trial.live.draw = None
         if trial.live.running is not None and (trial.over or trial.to_move() != trial.live.running):
             self._stop_clock(trial, now, increment=True)
         self._start_clock(trial, now)
@@ -1268,7 +1297,7 @@ class MatchService:
                 for action in self._parse(trial, item.strip()):
                     trial.play(action)
             self._finish_if_over(trial)
-            self._after_actions(trial, time.time())
+            self._after_actions(match, trial, time.time())
             return self._replace(match, trial, then=(self._schedule_bot,))
 
         return self._change(match_id, attempt)
@@ -1406,6 +1435,7 @@ class MatchService:
         trial.result = None
         trial.termination = None
         trial.live.takeback = None
+        trial.live.draw = None  # offered for a position that is gone
         self._finish_if_over(trial)
         self._start_clock(trial, now)
         return self._replace(match, trial, then=(self._cancel_bot_of, self._drop_bot_error_taken_back,
@@ -1416,8 +1446,8 @@ class MatchService:
             self._forget_bot_error(match.id)
 
     def _check_undoable(self, match: Match) -> None:
-        if match.termination in ("resignation", "time"):
-            how = "resigned" if match.termination == "resignation" else "lost on time"
+        if match.termination in ("resignation", "time", "agreement"):
+            how = {"resignation": "resigned", "time": "lost on time", "agreement": "drawn by agreement"}[match.termination]
             raise Conflict(f"the game was {how}; it cannot be taken back")
         if not match.persons:
             raise Conflict("no seat is played by a person here")
@@ -1476,20 +1506,140 @@ class MatchService:
             pending = match.live.takeback
             if pending is None or match.over:
                 raise Conflict("no takeback request is pending")
-            answering = {p for p in held if p in match.persons and p != pending["by"]}
-            if not answering and not (pending["by"] in held and not accept):
-                raise Forbidden("the other players answer a takeback request, not the seat that asked")
+            needed = [p for p in match.persons if p != pending["by"]]
+            accepted = self._answer(pending, held, accept, needed, Forbidden(
+                "the other players answer a takeback request, not the seat that asked"))
             trial = self._copy(match)
-            if not accept:
+            if accepted is None:
                 trial.live.takeback = None
                 return self._replace(match, trial)
-            accepted = sorted(set(pending["accepted"]) | answering)
-            if all(p in accepted for p in match.persons if p != pending["by"]):
+            if all(p in accepted for p in needed):
                 return self._take_back(match, self._undo_target(match, {pending["by"]}))
             trial.live.takeback = {**pending, "accepted": accepted}
             return self._replace(match, trial)
 
         return self._change(match_id, attempt)
+
+    @staticmethod
+    def _answer(pending: dict[str, Any], held: set[int], accept: bool, needed: Iterable[int],
+                refused: MatchError) -> list[int] | None:
+        """The seats that have accepted the request ``pending`` (a takeback or a draw offer,
+        ``{"by", "accepted", …}``) once the seats ``held`` answered ``accept``: each of them
+        whose answer is ``needed`` agrees; None when the request is dropped (declined, or
+        withdrawn by the seat that made it). Raises ``refused`` for tokens with nothing to
+        answer (the asker accepting its own request, a seat whose answer is not asked)."""
+        answering = {p for p in held if p in set(needed)}
+        if not answering and not (pending["by"] in held and not accept):
+            raise refused
+        if not accept:
+            return None
+        return sorted(set(pending["accepted"]) | answering)
+
+    # --- draw offers (README "Draw offers") ---------------------------------------------------
+    @staticmethod
+    def _draw_seats(match: Match) -> list[int]:
+        """The seats whose agreement a draw needs: those still in (a seat out of a 3–4 player
+        game, by the rules or on time, has lost whatever the others agree)."""
+        out = match.out_seats
+        return [i for i in range(len(match.players)) if i not in out]
+
+    def _draw_waiting(self, match: Match, offer: dict[str, Any]) -> list[int]:
+        """The seats still to accept the draw ``offer``."""
+        return [i for i in self._draw_seats(match) if i != offer["by"] and i not in offer["accepted"]]
+
+    def _draw_refusal(self, match: Match, held: set[int]) -> tuple[set[int], MatchError | None]:
+        """``(seats, why not)``: the seats still in that ``held`` would offer a draw for, and the
+        refusal of an offer by them now (None: they may offer). The computer never agrees to a
+        draw (as lichess's computer opponents do not), so no draw is offered where one still in
+        would have to."""
+        if match.over:
+            return set(), Conflict("the game is over", i18n=message("error.game_over"))
+        seats = self._draw_seats(match)
+        mine = {i for i in held if i in seats and match.players[i] == "human"}
+        if not mine:
+            return mine, Forbidden("only a person's seat still in the game offers or answers a draw",
+                                   i18n=message("error.draw_out"))
+        computer = [i for i in seats if i not in mine and match.players[i] != "human"]
+        if computer:
+            return mine, Conflict(f"seat {computer[0]} is played by the computer, which does not agree to draws",
+                                  i18n=message("error.draw_computer", seat=computer[0]))
+        return mine, None
+
+    def offer_draw(self, match_id: str, tokens: list[str] = ()) -> Match:
+        """Offer the other seats still in a draw, for the seats ``tokens`` hold; drawn at once when
+        nobody else must agree (they hold every such seat), and an offer made while another
+        seat's offer waits for these seats' answer accepts it. 409 when the game is over, an
+        offer is pending or the computer would have to agree; 403 for a seat out of the game."""
+
+        def attempt() -> Match:
+            match = self.tick(self.load(match_id, fresh=True))
+            held = self.authorize(match, tokens)
+            pending = match.live.draw
+            if pending is not None and not match.over and set(self._draw_waiting(match, pending)) & held:
+                return self._answer_draw(match, held, True)
+            mine, refused = self._draw_refusal(match, held)
+            if refused is not None:
+                raise refused
+            if pending is not None:
+                raise Conflict(f"seat {pending['by']} offered a draw already",
+                               i18n=message("error.draw_pending", seat=pending["by"]))
+            by = min(mine)
+            offer = {"by": by, "at_ply": match.ply, "accepted": sorted(mine - {by})}
+            if not self._draw_waiting(match, offer):
+                return self._draw(match, by)
+            trial = self._copy(match)
+            trial.live.draw = offer
+            return self._replace(match, trial)
+
+        return self._change(match_id, attempt)
+
+    def answer_draw(self, match_id: str, accept: Any, tokens: list[str] = ()) -> Match:
+        """Accept or decline the pending draw offer for the seats ``tokens`` hold; drawn once
+        every other seat still in accepted, any decline drops it, and the offering seat may
+        withdraw it (decline). 409 when none is pending or the game is over, 403 for the offerer
+        accepting or a seat whose answer is not asked."""
+        if not isinstance(accept, bool):
+            raise InvalidRequest("field 'accept' must be true or false")
+
+        def attempt() -> Match:
+            match = self.tick(self.load(match_id, fresh=True))
+            held = self.authorize(match, tokens)
+            if match.over:
+                raise Conflict("the game is over", i18n=message("error.game_over"))
+            if match.live.draw is None:
+                raise Conflict("no draw offer is pending", i18n=message("error.no_draw_offer"))
+            return self._answer_draw(match, held, accept)
+
+        return self._change(match_id, attempt)
+
+    def _answer_draw(self, match: Match, held: set[int], accept: bool) -> Match:
+        offer = match.live.draw
+        assert offer is not None
+        needed = [i for i in self._draw_seats(match) if i != offer["by"]]
+        accepted = self._answer(offer, held, accept, needed, Forbidden(
+            "the other players answer a draw offer, not the seat that offered it or a seat out of the game",
+            i18n=message("error.draw_not_yours")))
+        trial = self._copy(match)
+        if accepted is None:
+            trial.live.draw = None
+            return self._replace(match, trial)
+        if all(i in accepted for i in needed):
+            return self._draw(match, offer["by"])
+        trial.live.draw = {**offer, "accepted": accepted}
+        return self._replace(match, trial)
+
+    def _draw(self, match: Match, by: int) -> Match:
+        """End ``match`` drawn by agreement (lock held): 0 for each seat still in, the seats out
+        keep their loss; the record's termination ``agreement`` and :data:`DRAW_OFFERED_TAG`
+        naming the seat that offered it."""
+        trial = self._copy(match)
+        self._stop_clock(trial, time.time(), increment=False)
+        trial.result = agreed_draw_returns(len(match.players), match.out_seats)
+        trial.termination = "agreement"
+        trial.tags[DRAW_OFFERED_TAG] = str(by)
+        trial.live.draw = None
+        trial.live.takeback = None
+        return self._replace(match, trial, then=(self._cancel_bot_of,))
 
     def claim_flag(self, match_id: str, tokens: list[str] = ()) -> Match:
         """Any seat's token: apply a fallen flag now (the server also does it by itself when
@@ -1571,6 +1721,7 @@ class MatchService:
             # the result does not tell: the seats already out lost as well
             trial.tags[RESIGNED_TAG] = str(seat)
             trial.live.takeback = None
+            trial.live.draw = None
             return self._replace(match, trial, then=(self._cancel_bot_of,))
 
         return self._change(match_id, attempt)
@@ -1784,7 +1935,7 @@ class MatchService:
             trial.play(action)
             self._canonical_turn(trial)
             self._finish_if_over(trial)
-            self._after_actions(trial, time.time())
+            self._after_actions(match, trial, time.time())
             try:
                 match = self._store(match, trial)
             except StaleRevision:  # another process moved first: its move stands
@@ -2276,6 +2427,7 @@ class MatchService:
         legal = match.state.legal_action_strings() if show_legal else []
         game = match.game
         pending = match.live.takeback
+        offer = match.live.draw
         bot_error = self._bot_error(match)
         return {
             "id": match.id,
@@ -2322,6 +2474,10 @@ class MatchService:
             "created": match.tags.get("date"),
             "clock": self.clock_view(match),
             "takeback": dict(pending) if pending is not None else None,
+            "draw_offer": ({**offer, "waiting": self._draw_waiting(match, offer)}
+                           if offer is not None and not match.over else None),
+            # whether these tokens may offer a draw now (README "Draw offers")
+            "draw_offerable": offer is None and self._draw_refusal(match, held)[1] is None,
             # the refused move of a computer seat may name a card of its hidden hand
             "bot_error": (None if bot_error is None else english(message("error.bot_hidden"))
                           if match.hides_cards else bot_error[0]),

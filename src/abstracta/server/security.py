@@ -12,7 +12,7 @@ From the outside in (:func:`install`):
   host header``), so a DNS-rebinding page cannot drive a server on localhost; a WebSocket whose
   ``Origin`` is another site is refused before it is accepted (close 1008: no view is sent).
 * :class:`RateLimit` — per client IP and per seat token, on creating and importing matches, on
-  invitations and on acts (moves, undo, takeback, flag, resign, delete): 429 with ``Retry-After``
+  invitations and on acts (moves, undo, takeback, draw offers, flag, resign, delete): 429 with ``Retry-After``
   and the app's JSON error body. Counted in this process's memory (``limits``' moving window).
 * :class:`SocketBound` — at most :attr:`Security.ws_per_match` open WebSockets per match and
   :attr:`Security.ws_per_ip` per client IP; one more is accepted only to be told why and closed
@@ -67,7 +67,7 @@ LIMITED: list[tuple[str, re.Pattern[str], str]] = [
     ("POST", re.compile(r"/api/matches/import/?"), "create"),
     ("POST", re.compile(r"/api/invites/(lookup|claim)/?"), "invite"),
     ("POST", re.compile(r"/api/matches/[^/]+/invites/?"), "invite"),
-    ("POST", re.compile(r"/api/matches/[^/]+/(actions|undo|takeback|takeback/answer|flag|resign)/?"), "act"),
+    ("POST", re.compile(r"/api/matches/[^/]+/(actions|undo|takeback|takeback/answer|draw|draw/answer|flag|resign)/?"), "act"),
     ("DELETE", re.compile(r"/api/matches/[^/]+/?"), "act"),
     ("GET", re.compile(r"/api/matches/[^/]+/positions/?"), "replay"),
 ]
@@ -75,7 +75,7 @@ LIMITED: list[tuple[str, re.Pattern[str], str]] = [
 #: Acts that need a seat token: without one they are 401 before anything else is looked at
 #: (the body is not validated for a stranger).
 NEEDS_TOKEN: list[tuple[str, re.Pattern[str]]] = [
-    ("POST", re.compile(r"/api/matches/[^/]+/(invites|actions|undo|takeback|takeback/answer|flag|resign)/?")),
+    ("POST", re.compile(r"/api/matches/[^/]+/(invites|actions|undo|takeback|takeback/answer|draw|draw/answer|flag|resign)/?")),
     ("DELETE", re.compile(r"/api/matches/[^/]+/?")),
 ]
 

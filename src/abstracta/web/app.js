@@ -75,6 +75,11 @@ function resultLine(m, name) {
     if (result.length === 2 || !drawn.length) return `${ran} — ${t("result.draw_time")}`;
     return `${ran} — ${draw()}`;
   }
+  if (termination === "agreement") {
+    // three or four players: the seats out before lost all the same (named as the rules' draw names them)
+    const agreed = t("result.agreement");
+    return result.length > 2 && losers.length ? `${agreed} — ${draw()}` : agreed;
+  }
   if (termination === "resignation") {
     // the server names the seat, inferring it for a match stored before it kept it (null when
     // the record does not tell)
@@ -704,7 +709,6 @@ async function matchPage(app, id, was = null) {
   let clockBase = null; // {left, running, at (performance.now() ms), revision}
   let flagKey = null; // the (revision, seat) whose fallen flag this page claimed already
   let clockTimer = null;
-  let withdrawn = false, declinedNote = ""; // takeback: did this page withdraw its own request
   stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close(); };
 
   const title = matchTitle(t(view.title_key, {}, view.title), view.variant);
@@ -746,17 +750,31 @@ async function matchPage(app, id, was = null) {
   const watching = h("p", { class: "watching", id: "watching", hidden: !spectator },
     t("match.watching"));
   const invitesBox = h("section", { class: "invites", id: "invites", hidden: true });
-  const takebackBox = h("div", { class: "takeback", id: "takeback", hidden: true, "aria-live": "polite" });
+  // requests the other people answer: a takeback (README "Undo and takebacks") and a draw offer
+  // (README "Draw offers") share one shape ({by, accepted}) and one kind of box
+  // (each word a literal key, which tests/test_i18n.py finds in the catalogs)
+  const takeback = requestBox({ id: "takeback", field: "takeback",
+    words: { asked: (who) => t("takeback.asked", { who }), asks: (who) => t("takeback.asks", { who }),
+      waiting: (who) => t("takeback.asks_waiting", { who }), declined: (who) => t("takeback.declined", { who }),
+      accept: () => t("takeback.accept"), decline: () => t("takeback.decline"), withdraw: () => t("takeback.withdraw") },
+    answering: (tb) => myPeople.some((i) => i !== tb.by && !tb.accepted.includes(i)), others: (tb) => othersWord(tb.by) });
+  const drawOffer = requestBox({ id: "drawoffer", field: "draw_offer", path: "draw/answer",
+    words: { asked: (who) => t("draw.asked", { who }), asks: (who) => t("draw.asks", { who }),
+      waiting: (who) => t("draw.asks_waiting", { who }), declined: (who) => t("draw.declined", { who }),
+      accept: () => t("draw.accept"), decline: () => t("draw.decline"), withdraw: () => t("draw.withdraw") },
+    answering: (offer) => offer.waiting.some((i) => mySeats.includes(i)),
+    others: (offer) => seatsWord(offer.waiting.filter((i) => !mySeats.includes(i))) });
+  const takebackBox = takeback.box, drawBox = drawOffer.box;
   // the analysis board (analysis.js): finished games, and hints against the computer
   // the answers it has (a hint, a position's evaluation, the graph) are the same position's
   const analysis = analysisPanel({ id, getView: () => view, open: !!(kept && kept.analysisOpen), kept: same ? kept.analysis : null, boardBox, seatName, stepTo: (ply) => stepTo(ply),
     say: (text) => { boardSay.textContent = text; },
-    // the server's termination: a resignation or a flag ended it, not the rules
-    ended: () => (view.status === "over" && (view.termination === "resignation" || view.termination === "time") ? resultLine(view, seatName) : null),
+    // the server's termination: a resignation, a flag or a draw agreed ended it, not the rules
+    ended: () => (view.status === "over" && ["resignation", "time", "agreement"].includes(view.termination) ? resultLine(view, seatName) : null),
     shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
-    watching, status, botError, banner, handover, takebackBox, invitesBox,
+    watching, status, botError, banner, handover, takebackBox, drawBox, invitesBox,
     h("div", { class: "play" },
       h("div", { class: "left" }, boardBox, boardNote, boardText, boardSay, controls, err, textBox),
       h("aside", { class: "right" },
@@ -781,13 +799,8 @@ async function matchPage(app, id, was = null) {
       (fresh.revision === view.revision && (fresh.thinking !== view.thinking || fresh.viewer !== view.viewer));
     if (!newer) return false;
     if (fresh.revision > view.revision) showError(err, null); // a new position: an old refusal is stale
-    // my own takeback request gone while the position stayed: the other side declined it
-    const asked = view.takeback;
-    if (asked && mySeats.includes(asked.by) && !fresh.takeback && fresh.ply === asked.at_ply &&
-        fresh.status === "playing" && !withdrawn) {
-      declinedNote = t("takeback.declined", { who: othersWord(asked.by) });
-    } else if (fresh.takeback || fresh.ply !== view.ply) declinedNote = "";
-    if (!fresh.takeback) withdrawn = false;
+    takeback.heard(view, fresh);
+    drawOffer.heard(view, fresh);
     const eyes = view.viewer;
     // a new revision may show earlier plies otherwise (a takeback, cards revealed at the end),
     // other eyes other hands; a computer starting or stopping to think (the same revision)
@@ -866,8 +879,7 @@ async function matchPage(app, id, was = null) {
 
   // the other people at the match, in words ("Black", "Player 2", "the others")
   function othersWord(except) {
-    const names = humans.filter((i) => i !== except && !mySeats.includes(i)).map(seatName);
-    return names.length ? t("takeback.names", { names }) : t("takeback.others");
+    return seatsWord(humans.filter((i) => i !== except && !mySeats.includes(i)));
   }
 
   // ---- invitations: the links of the open person seats, for a browser that plays here
@@ -915,29 +927,58 @@ async function matchPage(app, id, was = null) {
     } }, t("invite.new_links")), note));
   }
 
-  // ---- takebacks between people (README "Undo and takebacks")
-  let takebackKey = null;
-  function drawTakeback() {
-    const tb = view.status === "playing" ? view.takeback : null;
-    const asker = tb && mySeats.includes(tb.by);
-    const answering = tb && !asker && myPeople.some((i) => i !== tb.by && !tb.accepted.includes(i));
-    const key = JSON.stringify([tb, asker, answering, declinedNote]);
-    if (key === takebackKey) return;
-    takebackKey = key;
-    takebackBox.replaceChildren();
-    takebackBox.hidden = !tb && !declinedNote;
-    if (!tb) { if (declinedNote) takebackBox.append(h("span", { id: "takeback-text" }, declinedNote)); return; }
-    const answer = (accept) => post("takeback/answer", { accept });
-    if (asker) {
-      takebackBox.append(h("span", { id: "takeback-text" }, t("takeback.asked", { who: othersWord(tb.by) })),
-        h("button", { type: "button", id: "takeback-withdraw", onclick: () => { withdrawn = true; answer(false); } }, t("takeback.withdraw")));
-    } else if (answering) {
-      takebackBox.append(h("span", { id: "takeback-text" }, t("takeback.asks", { who: seatName(tb.by) })),
-        h("button", { type: "button", class: "primary", id: "takeback-accept", onclick: () => answer(true) }, t("takeback.accept")),
-        h("button", { type: "button", id: "takeback-decline", onclick: () => answer(false) }, t("takeback.decline")));
-    } else {
-      takebackBox.append(h("span", { id: "takeback-text" }, t("takeback.asks_waiting", { who: seatName(tb.by) })));
-    }
+  // some seats in words ("Black", "Blue, Red"), else "the others"
+  function seatsWord(seats) {
+    const names = seats.map(seatName);
+    return names.length ? t("takeback.names", { names }) : t("takeback.others");
+  }
+
+  // A request the other people answer, pending in the view's `field` ({by, accepted, …}), said
+  // in `words`; the answer is POSTed to `path` ({accept}); `answering(pending)`: whether this
+  // page must answer it, `others(pending)`: who the page's own request waits for.
+  function requestBox({ id: boxId, field, words, path = `${field}/answer`, answering, others }) {
+    const box = h("div", { class: "takeback", id: boxId, hidden: true, "aria-live": "polite" });
+    let key = null, withdrawn = false, declinedNote = "";
+    return {
+      box,
+      // my own request gone while the position stayed and the game goes on: the others declined it
+      heard(old, fresh) {
+        const asked = old[field];
+        if (asked && mySeats.includes(asked.by) && !fresh[field] && fresh.ply === old.ply &&
+            fresh.status === "playing" && !withdrawn) {
+          declinedNote = words.declined(others(asked));
+        } else if (fresh[field] || fresh.ply !== old.ply) declinedNote = "";
+        if (!fresh[field]) withdrawn = false;
+      },
+      draw() {
+        const req = view.status === "playing" ? view[field] : null;
+        const asker = req && mySeats.includes(req.by);
+        const answers = req && !asker && answering(req);
+        const now = JSON.stringify([req, asker, answers, declinedNote]);
+        if (now === key) return;
+        key = now;
+        box.replaceChildren();
+        box.hidden = !req && !declinedNote;
+        if (!req) { if (declinedNote) box.append(h("span", { id: `${boxId}-text` }, declinedNote)); return; }
+        const answer = (accept) => post(path, { accept });
+        if (asker) {
+          box.append(h("span", { id: `${boxId}-text` }, words.asked(others(req))),
+            h("button", { type: "button", id: `${boxId}-withdraw`, onclick: () => { withdrawn = true; answer(false); } }, words.withdraw()));
+        } else if (answers) {
+          box.append(h("span", { id: `${boxId}-text` }, words.asks(seatName(req.by))),
+            h("button", { type: "button", class: "primary", id: `${boxId}-accept`, onclick: () => answer(true) }, words.accept()),
+            h("button", { type: "button", id: `${boxId}-decline`, onclick: () => answer(false) }, words.decline()));
+        } else {
+          box.append(h("span", { id: `${boxId}-text` }, words.waiting(seatName(req.by))));
+        }
+      },
+    };
+  }
+
+  // A draw offer is confirmed first, as a resignation is (a tap near Resign must not offer one)
+  function offerDraw() {
+    if (!confirm(t("draw.offer_confirm"))) return;
+    post("draw");
   }
 
   // ---- a computer that could not move (view.bot_error, README "Computer players"), or whose
@@ -1229,7 +1270,7 @@ async function matchPage(app, id, was = null) {
     // the screen stands between the seats: nothing behind it acts for either of them (the
     // board, a takeback's answer, a hint…; Resign and Undo are disabled below), by pointer or
     // keyboard; the rules, a new game, the position text's disclosure stay
-    for (const box of [boardBox, controls, legalWrap, entryForm, analysis.node, moveList, stepper, takebackBox, invitesBox, botError]) {
+    for (const box of [boardBox, controls, legalWrap, entryForm, analysis.node, moveList, stepper, takebackBox, drawBox, invitesBox, botError]) {
       box.inert = needHandover;
     }
     if (needHandover) {
@@ -1356,7 +1397,8 @@ async function matchPage(app, id, was = null) {
     drawStepper();
 
     drawInvites();
-    drawTakeback();
+    takeback.draw();
+    drawOffer.draw();
     drawBotError(stuck, humansOut, hide);
     // actions: between people an undo is a request the others answer; against the computer or
     // on one device it is immediate
@@ -1370,6 +1412,11 @@ async function matchPage(app, id, was = null) {
         : h("button", { type: "button", id: "undo", onclick: () => post("undo"), disabled: !myPeople.length || over || view.ply === 0 || hide || humansOut,
           title: over ? t("match.over_title") : null }, t("match.undo")),
       spectator ? null : h("button", { type: "button", id: "resign", onclick: () => resign(resignSeat), disabled: over || !myPeople.length || humansOut || hide }, t("match.resign")),
+      // against the computer there is no draw to offer (it never agrees; the server says when one can be)
+      !over && (view.draw_offerable || view.draw_offer)
+        ? h("button", { type: "button", id: "offer-draw", onclick: offerDraw, disabled: !view.draw_offerable || hide,
+          title: view.draw_offer ? t("draw.pending") : null }, t("draw.offer"))
+        : null,
       h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, t("home.new_game")),
       view.hidden_information && !over
         ? h("button", { type: "button", id: "download", disabled: true, "aria-describedby": "download-note" }, t("match.download"))

@@ -1,0 +1,97 @@
+"""A draw offered in one browser and answered in another (README "Draw offers"), in English and
+Finnish, at 1280 and 390 px; none is offered against the computer."""
+
+from __future__ import annotations
+
+import json
+
+from httputil import get_json, post_json
+
+
+def give(context, mid: str, tokens: dict[int, str]) -> None:
+    """The context's browser holds exactly these tokens of match ``mid``."""
+    context.add_init_script(
+        f"localStorage.setItem('abstracta.tokens', JSON.stringify({{{json.dumps(mid)}: {json.dumps(tokens)}}}))")
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+def text_is(page, node_id: str, text: str) -> None:
+    page.wait_for_function("([id, text]) => { const n = document.getElementById(id); return n && n.textContent === text; }",
+                           arg=[node_id, text])
+
+
+def test_a_draw_offered_in_one_browser_is_answered_in_the_other(browser, live_server, shots):
+    view = post_json(f"{live_server.url}/api/matches",
+                     {"game": "fanorona", "options": {"size": "telo"}, "seats": ["human", "human"], "take": [0]})
+    mid = view["id"]
+    joined = post_json(f"{live_server.url}/api/invites/claim", {"code": view["invites"][0]["code"]})
+    contexts, pages = [], []
+    try:
+        # White reads English, Black Finnish
+        for seat, token, locale in ((0, view["tokens"][0]["token"], "en-GB"), (1, joined["tokens"][0]["token"], "fi-FI")):
+            context = browser.new_context_without_tokens(viewport={"width": 1280, "height": 900}, locale=locale)
+            give(context, mid, {seat: token})
+            page = context.new_page()
+            page.set_default_timeout(15000)
+            page.goto(f"{live_server.url}/#/match/{mid}")
+            page.wait_for_function("() => window.abstractaView && window.abstractaView.viewer !== undefined")
+            contexts.append(context)
+            pages.append(page)
+        a, b = pages
+        offer = a.locator("#offer-draw")
+        assert offer.inner_text() == "Offer draw" and b.locator("#offer-draw").inner_text() == "Tarjoa tasapeliä"
+        # it asks first, as Resign does: dismissed, nothing is offered
+        asked = []
+        a.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+        offer.click()
+        a.wait_for_timeout(300)
+        assert asked == ["Offer a draw?"] and get_json(f"{live_server.url}/api/matches/{mid}")["draw_offer"] is None
+
+        a.once("dialog", lambda d: d.accept())
+        offer.click()
+        b.wait_for_selector("#drawoffer-accept")
+        assert b.locator("#drawoffer-text").inner_text().endswith("tarjoaa tasapeliä")
+        assert b.locator("#drawoffer-accept").inner_text() == "Hyväksy tasapeli"
+        text_is(a, "drawoffer-text", "You offered a draw — waiting for Black…")
+        assert a.locator("#offer-draw").is_disabled() and a.locator("#drawoffer-withdraw").is_visible()
+        # declined: the offerer is told, and may offer again
+        b.click("#drawoffer-decline")
+        text_is(a, "drawoffer-text", "Black declined your draw offer.")
+        a.wait_for_function("() => !document.getElementById('offer-draw').disabled")
+        assert get_json(f"{live_server.url}/api/matches/{mid}")["status"] == "playing"
+
+        # Black offers; White answers on a phone
+        b.once("dialog", lambda d: d.accept())
+        b.click("#offer-draw")
+        a.set_viewport_size({"width": 390, "height": 844})
+        a.wait_for_selector("#drawoffer-accept")
+        assert a.locator("#drawoffer-text").inner_text() == "Black offers a draw"
+        assert no_sideways_scroll(a)
+        box = a.locator("#drawoffer-accept").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+        a.screenshot(path=str(shots / "distance-draw-offer-390.png"), full_page=True)
+        b.screenshot(path=str(shots / "distance-draw-offer-fi-1280.png"), full_page=True)
+        a.click("#drawoffer-accept")
+        for page in pages:
+            page.wait_for_function("() => window.abstractaView.status === 'over'")
+            assert page.locator("#drawoffer").is_hidden() and page.locator("#offer-draw").count() == 0
+        text_is(a, "result", "Drawn by agreement")
+        text_is(b, "result", "Tasapeli sopimuksesta")
+        a.screenshot(path=str(shots / "distance-draw-agreed-390.png"), full_page=True)
+        stored = get_json(f"{live_server.url}/api/matches/{mid}")
+        assert stored["result"] == [0.0, 0.0] and stored["termination"] == "agreement"
+        assert get_json(f"{live_server.url}/api/matches/{mid}/record")["tags"]["DrawOffered"] == "1"
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_no_draw_is_offered_to_the_computer(page, live_server):
+    view = post_json(f"{live_server.url}/api/matches",
+                     {"game": "fanorona", "options": {"size": "telo"}, "seats": ["human", "level:1"]})
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.wait_for_selector("#resign")
+    assert page.locator("#offer-draw").count() == 0

@@ -1,0 +1,211 @@
+"""Draw offers between people (README "Draw offers"): offered, accepted or declined by every
+other seat still in, lapsing when one of them moves; the computer never agrees to one."""
+
+from __future__ import annotations
+
+import json
+
+from apiutil import bearer
+
+from abstracta.server.matches import Live
+
+
+def people(raw, game="toy-nim", options=None, seats=("human", "human"), record=None):
+    """A match between people on separate devices: (id, {seat: token})."""
+    if record is not None:
+        view = raw.post("/api/matches/import", json={"record": record}).json()
+    else:
+        view = raw.post("/api/matches", json={"game": game, "options": options or {"stones": 9},
+                                              "seats": list(seats)}).json()
+    tokens = {t["seat"]: t["token"] for t in view["tokens"]}
+    for invite in view["invites"]:
+        tokens[invite["seat"]] = raw.post("/api/invites/claim", json={"code": invite["code"]}).json()["tokens"][0]["token"]
+    return view["id"], tokens
+
+
+def act(raw, mid, path, token=None, body=None):
+    return raw.post(f"/api/matches/{mid}/{path}", json=body, headers=bearer(token) if token else {})
+
+
+def test_a_draw_offer_accepted_draws_the_game_and_the_record_says_so(client):
+    raw = client.raw
+    mid, t = people(raw)
+    view = act(raw, mid, "draw", t[0]).json()
+    assert view["draw_offer"] == {"by": 0, "at_ply": 0, "accepted": [], "waiting": [1]}
+    assert view["status"] == "playing" and view["draw_offerable"] is False  # one at a time
+    # every seat and a spectator see it; the seat to answer may not offer over it either
+    assert raw.get(f"/api/matches/{mid}").json()["draw_offer"]["by"] == 0
+    other = raw.get(f"/api/matches/{mid}", headers=bearer(t[1])).json()
+    assert other["draw_offer"]["waiting"] == [1]
+    r = act(raw, mid, "draw", t[0])
+    assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.draw_pending"
+    r = act(raw, mid, "draw/answer", t[0], {"accept": True})
+    assert r.status_code == 403 and r.json()["i18n"]["key"] == "error.draw_not_yours"
+    view = act(raw, mid, "draw/answer", t[1], {"accept": True}).json()
+    assert view["status"] == "over" and view["result"] == [0.0, 0.0] and view["termination"] == "agreement"
+    assert view["draw_offer"] is None and view["draw_offerable"] is False
+    record = raw.get(f"/api/matches/{mid}/record").json()
+    assert record["termination"] == "agreement" and record["result"] == [0.0, 0.0]
+    assert record["tags"]["DrawOffered"] == "0" and record["moves"] == []
+    # a finished game refuses offers and answers, with words the browser translates
+    r = act(raw, mid, "draw", t[1])
+    assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.game_over"
+    r = act(raw, mid, "draw/answer", t[0], {"accept": True})
+    assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.game_over"
+    # an undo cannot bring back a game drawn by agreement
+    assert act(raw, mid, "takeback", t[0]).status_code == 409
+    # the downloaded record imports as it ended
+    again = raw.post("/api/matches/import", json={"record": record})
+    assert again.status_code == 201, again.json()
+    assert again.json()["termination"] == "agreement" and again.json()["result"] == [0.0, 0.0]
+
+
+def test_only_a_seat_of_the_match_offers_or_answers(client):
+    raw = client.raw
+    mid, t = people(raw)
+    other, t_other = people(raw)
+    assert act(raw, mid, "draw").status_code == 401  # a spectator
+    assert act(raw, mid, "draw", "forged-token-forged-token").status_code == 403
+    assert act(raw, mid, "draw", t_other[0]).status_code == 403  # another match's seat
+    act(raw, mid, "draw", t[0])
+    assert act(raw, mid, "draw/answer", None, {"accept": True}).status_code == 401
+    assert act(raw, mid, "draw/answer", t_other[1], {"accept": True}).status_code == 403
+    assert act(raw, mid, "draw/answer", t[1], {"accept": "yes"}).status_code == 422
+    view = raw.get(f"/api/matches/{mid}").json()
+    assert view["status"] == "playing" and view["draw_offer"]["accepted"] == []
+    r = act(raw, mid, "draw/answer", t[1], {"accept": True})
+    assert r.status_code == 200 and r.json()["result"] == [0.0, 0.0]
+    assert raw.get(f"/api/matches/{other}").json()["status"] == "playing"
+
+
+def test_declined_withdrawn_and_offered_back(client):
+    raw = client.raw
+    mid, t = people(raw)
+    act(raw, mid, "draw", t[0])
+    view = act(raw, mid, "draw/answer", t[1], {"accept": False}).json()
+    assert view["draw_offer"] is None and view["status"] == "playing" and view["result"] is None
+    # the offerer may withdraw its own offer
+    act(raw, mid, "draw", t[1])
+    view = act(raw, mid, "draw/answer", t[1], {"accept": False}).json()
+    assert view["draw_offer"] is None and view["draw_offerable"] is True
+    r = act(raw, mid, "draw/answer", t[0], {"accept": True})
+    assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.no_draw_offer"
+    # offering while the other side's offer stands accepts it (as on lichess)
+    act(raw, mid, "draw", t[0])
+    view = act(raw, mid, "draw", t[1]).json()
+    assert view["termination"] == "agreement" and view["result"] == [0.0, 0.0]
+    assert raw.get(f"/api/matches/{mid}/record").json()["tags"]["DrawOffered"] == "0"
+
+
+def test_the_offer_lapses_when_the_other_side_moves_not_when_the_offerer_does(client):
+    raw = client.raw
+    mid, t = people(raw)
+    act(raw, mid, "draw", t[0])
+    view = act(raw, mid, "actions", t[0], {"action": "1", "ply": 0}).json()
+    assert view["draw_offer"] == {"by": 0, "at_ply": 0, "accepted": [], "waiting": [1]} and view["ply"] == 1
+    view = act(raw, mid, "actions", t[1], {"action": "2", "ply": 1}).json()
+    assert view["draw_offer"] is None and view["ply"] == 2 and view["status"] == "playing"
+    assert act(raw, mid, "draw/answer", t[1], {"accept": True}).status_code == 409
+
+
+def test_a_takeback_or_a_resignation_ends_the_offer(client):
+    raw = client.raw
+    mid, t = people(raw)
+    act(raw, mid, "actions", t[0], {"action": "1", "ply": 0})
+    act(raw, mid, "draw", t[1])
+    act(raw, mid, "takeback", t[0])
+    view = act(raw, mid, "takeback/answer", t[1], {"accept": True}).json()
+    assert view["ply"] == 0 and view["draw_offer"] is None
+    act(raw, mid, "draw", t[1])
+    view = act(raw, mid, "resign", t[1]).json()
+    assert view["termination"] == "resignation" and view["result"] == [1.0, -1.0] and view["draw_offer"] is None
+
+
+def test_the_computer_never_agrees_so_no_draw_is_offered_to_it(client):
+    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9},
+                                             "seats": ["human", "level:1"]}).json()
+    assert view["draw_offerable"] is False and view["draw_offer"] is None
+    r = client.post(f"/api/matches/{view['id']}/draw")
+    assert r.status_code == 409 and r.json()["i18n"] == {"key": "error.draw_computer", "params": {"seat": 1}}
+    assert "computer" in r.json()["error"]
+    assert client.get(f"/api/matches/{view['id']}").json()["draw_offer"] is None
+
+
+def test_pass_and_play_agrees_at_once(client):
+    # one device holds every seat: nobody else must agree
+    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9},
+                                             "seats": ["human", "human"]}).json()
+    assert view["draw_offerable"] is True
+    view = client.post(f"/api/matches/{view['id']}/draw").json()
+    assert view["termination"] == "agreement" and view["result"] == [0.0, 0.0]
+
+
+def three_players(start):
+    return {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": {"players": 3},
+            "players": ["human", "human", "human"], "start": start, "moves": []}
+
+
+def test_three_players_every_other_seat_still_in_must_accept(client):
+    raw = client.raw
+    mid, t = people(raw, record=three_players("Ga1,Bl12,Rf6 M G"))
+    view = act(raw, mid, "draw", t[0]).json()
+    assert view["draw_offer"]["waiting"] == [1, 2]
+    view = act(raw, mid, "draw/answer", t[1], {"accept": True}).json()
+    assert view["draw_offer"] == {"by": 0, "at_ply": 0, "accepted": [1], "waiting": [2]} and view["status"] == "playing"
+    # a seat that agreed may move: the offer stands
+    view = act(raw, mid, "actions", t[0], {"action": "a1-a2", "ply": 0}).json()
+    view = act(raw, mid, "actions", t[1], {"action": "l12-k12", "ply": 1}).json()
+    assert view["draw_offer"]["waiting"] == [2] and view["ply"] == 2
+    view = act(raw, mid, "draw/answer", t[2], {"accept": True}).json()
+    assert view["result"] == [0.0, 0.0, 0.0] and view["termination"] == "agreement"
+
+
+def test_three_players_a_seat_the_rules_put_out_keeps_its_loss(client, tmp_path):
+    # Slide Checkers §5: in a draw the survivors score 0, the eliminated -1; Red has no pieces
+    from typer.testing import CliRunner
+
+    from abstracta.cli import app as cli
+
+    raw = client.raw
+    mid, t = people(raw, record=three_players("Ga1,Bl12 M G"))
+    view = act(raw, mid, "draw", t[0]).json()
+    assert view["draw_offer"]["waiting"] == [1]  # Red is out: its answer is not asked
+    r = act(raw, mid, "draw/answer", t[2], {"accept": True})
+    assert r.status_code == 403
+    r = act(raw, mid, "draw", t[2])
+    assert r.status_code == 403 and r.json()["i18n"]["key"] == "error.draw_out"
+    view = act(raw, mid, "draw/answer", t[1], {"accept": True}).json()
+    assert view["result"] == [0.0, 0.0, -1.0] and view["termination"] == "agreement"
+    record = raw.get(f"/api/matches/{mid}/record").json()
+    path = tmp_path / "drawn.json"
+    path.write_text(json.dumps(record))
+    replay = CliRunner().invoke(cli, ["replay", str(path)])
+    assert replay.exit_code == 0, replay.output
+    said = " ".join(replay.output.split())
+    assert "result: [0.0, 0.0, -1.0] (drawn by agreement, offered by Green (seat 0); " \
+           "Green (seat 0), Blue (seat 1) draw)" in said, said
+    # an imported record must give that result
+    bad = {**record, "result": [0.0, 0.0, 0.0]}
+    r = raw.post("/api/matches/import", json={"record": bad})
+    assert r.status_code == 422 and "[0.0, 0.0, -1.0]" in r.json()["error"]
+
+
+def test_the_offer_is_pushed_to_every_websocket(client):
+    raw = client.raw
+    mid, t = people(raw)
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.send_json({"tokens": [t[1]]})
+        first = ws.receive_json()
+        assert first["draw_offer"] is None
+        act(raw, mid, "draw", t[0])
+        pushed = ws.receive_json()
+        assert pushed["draw_offer"] == {"by": 0, "at_ply": 0, "accepted": [], "waiting": [1]}
+        act(raw, mid, "draw/answer", t[1], {"accept": True})
+        pushed = ws.receive_json()
+        assert pushed["termination"] == "agreement" and pushed["draw_offer"] is None
+
+
+def test_the_offer_is_kept_with_the_match():
+    live = Live(draw={"by": 1, "at_ply": 4, "accepted": [2]})
+    assert Live.from_json(live.to_json()).draw == {"by": 1, "at_ply": 4, "accepted": [2]}
+    assert Live.from_json(json.dumps({"clock": None})).draw is None  # stored before draw offers
