@@ -54,7 +54,10 @@ def test_a_computer_that_cannot_move_is_told_with_the_undo_that_retries_it(page,
     assert (view["thinking"], view["human_to_move"], view["bot_error"]) == (
         False, False, "level:1: its move could not be played (RuntimeError)")
     assert page.locator("#status").inner_text() == "Black (computer) cannot move"
-    assert page.locator("#bot-error-text").inner_text() == "level:1: its move could not be played (RuntimeError)"
+    # the player's words; the server's technical English (seat spec, exception) is the tooltip
+    assert page.locator("#bot-error-text").inner_text() == (
+        "The computer's move could not be played: an error on the server (it is logged).")
+    assert page.locator("#bot-error-text").get_attribute("title") == "level:1: its move could not be played (RuntimeError)"
     assert page.locator("#bot-error-next").inner_text().startswith(
         "Undo your last move, then play again: the computer tries again.")
     # said where the status is, above the board (in sight on a phone too)
@@ -79,7 +82,7 @@ def test_a_finnish_phone_reader_is_told_in_finnish(browser, server, monkeypatch,
         page = context.new_page()
         page.set_default_timeout(15000)
         stuck_page(page, server)
-        assert page.locator("#bot-error-text").inner_text() == "level:1: sen siirtoa ei voitu pelata (RuntimeError)"
+        assert page.locator("#bot-error-text").inner_text() == fi["error.bot_move_failed"]
         assert page.locator("#bot-error-next").inner_text().startswith(fi["bot_error.undo"])
         assert page.locator("#bot-error-undo").inner_text() == fi["match.undo"]
         assert page.locator("#status").inner_text() == "Musta (tietokone) ei pysty siirtämään"
@@ -103,7 +106,8 @@ def test_with_nothing_to_take_back_a_new_game_is_the_way_forward(page, server, m
     assert (view["ply"], view["bot_error"]) == (0, "level:1: its search could not start (OSError)")
     page.goto(f"{server.url}/#/match/{view['id']}")
     page.locator("#bot-error").wait_for(state="visible")
-    assert page.locator("#bot-error-text").inner_text() == "level:1: its search could not start (OSError)"
+    assert page.locator("#bot-error-text").inner_text() == (
+        "The computer's search could not start: an error on the server (it is logged).")
     assert page.locator("#bot-error-next").inner_text().startswith("Nothing can be taken back")
     assert page.locator("#bot-error-undo").count() == 0
     page.click("#bot-error-new")
@@ -126,7 +130,8 @@ def test_a_move_a_quick_search_played_is_a_note_with_nothing_to_do(page, server,
             break
     page.locator("#bot-error").wait_for(state="visible")
     assert page.evaluate("window.abstractaView.human_to_move")
-    assert page.locator("#bot-error-text").inner_text().startswith("level:1 answered a move the real state refuses")
+    assert page.locator("#bot-error-text").inner_text() == (
+        "The computer's search chose a move the real position does not allow; a quick search played instead.")
     assert page.locator("#bot-error").get_attribute("class") == "bot-error moved"
     assert page.locator("#bot-error-next").count() == 0
     assert page.locator("#status").inner_text() == "Your move (White)"

@@ -374,8 +374,9 @@ def test_a_computer_move_that_cannot_be_played_is_told_in_finnish(client, monkey
     assert view["bot_error"] == "level:1: its move could not be played (RuntimeError)"
     assert view["bot_error_i18n"] == {"key": "error.bot_move_failed",
                                       "params": {"spec": "level:1", "error": "RuntimeError"}}
-    assert _said(view, "en") == view["bot_error"]
-    assert _said(view, "fi") == "level:1: sen siirtoa ei voitu pelata (RuntimeError)"
+    # a player reads the catalogue's words (no seat spec, no exception type); the API keeps them
+    assert _said(view, "en") == "The computer's move could not be played: an error on the server (it is logged)."
+    assert _said(view, "fi") == "Tietokoneen siirtoa ei voitu pelata: palvelimella tapahtui virhe (se on kirjattu lokiin)."
 
 
 def test_a_computer_move_played_by_the_quick_search_is_told_in_finnish(client, monkeypatch):
@@ -384,7 +385,7 @@ def test_a_computer_move_played_by_the_quick_search_is_told_in_finnish(client, m
     view = client.get(f"/api/matches/{mid}").json()
     assert (view["ply"], view["bot_error"]) == (2, "level:1: did not answer in time")
     assert view["bot_error_i18n"] == {"key": "error.bot_fallback", "params": {"spec": "level:1", "fallback": "level:2"}}
-    assert _said(view, "fi") == "level:1: oma haku ei vastannut; siirron pelasi nopea haku (level:2)"
+    assert _said(view, "fi") == "Tietokoneen oma haku ei vastannut; sen siirron pelasi nopea haku."
     # an answer the real state refuses
     view = client.post(f"/api/matches/{mid}/undo").json()
     assert (view["ply"], view["bot_error"], view["bot_error_i18n"]) == (0, None, None)
@@ -394,8 +395,8 @@ def test_a_computer_move_played_by_the_quick_search_is_told_in_finnish(client, m
     view = client.get(f"/api/matches/{mid}").json()
     assert view["bot_error"].startswith("level:1 answered a move the real state refuses")
     assert view["bot_error_i18n"] == {"key": "error.bot_refused", "params": {"spec": "level:1", "fallback": "level:2"}}
-    assert _said(view, "fi") == ("level:1: haku ehdotti siirtoa, jota todellinen asema ei salli; "
-                                 "sen sijaan pelasi nopea haku (level:2)")
+    assert _said(view, "fi") == ("Tietokoneen haku valitsi siirron, jota todellinen asema ei salli; "
+                                 "sen sijaan pelasi nopea haku.")
 
 
 def test_a_computers_search_that_cannot_start_is_told_in_finnish(client, monkeypatch):
@@ -410,7 +411,7 @@ def test_a_computers_search_that_cannot_start_is_told_in_finnish(client, monkeyp
     monkeypatch.setattr(service.jobs, "submit", no_worker)
     view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["level:1", "human"], "take": []}).json()
     assert view["bot_error_i18n"] == {"key": "error.bot_search_failed", "params": {"spec": "level:1", "error": "OSError"}}
-    assert _said(view, "fi") == "level:1: haku ei käynnistynyt (OSError)"
+    assert _said(view, "fi") == "Tietokoneen haku ei käynnistynyt: palvelimella tapahtui virhe (se on kirjattu lokiin)."
 
     def no_draw(match, spec, rng=None):
         raise InfoStateError("toy-nim: no state drawn")
@@ -419,5 +420,4 @@ def test_a_computers_search_that_cannot_start_is_told_in_finnish(client, monkeyp
     view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["level:1", "human"], "take": []}).json()
     assert view["bot_error"] == "toy-nim: no state drawn"
     assert view["bot_error_i18n"] == {"key": "error.bot_no_state", "params": {"spec": "level:1"}}
-    assert _said(view, "fi") == ("level:1: haku ei käynnistynyt (pelistä ei saatu arvottua asemaa "
-                                 "sen perusteella, mitä tämä paikka tietää)")
+    assert _said(view, "fi") == "Tietokoneen haku ei käynnistynyt: mikään asema ei sovi siihen, mitä sen paikka tietää."

@@ -1002,8 +1002,10 @@ async function matchPage(app, id, was = null) {
     botError.hidden = !said;
     botError.classList.toggle("moved", !!said && !stuck); // it did move: a note, not a stop
     if (!said) return;
-    botError.append(h("p", { class: stuck ? "error" : null, id: "bot-error-text" },
-      refusal({ message: said, data: { i18n: view.bot_error_i18n } })));
+    // the catalogue's words for a player in every language; the server's own English (which
+    // seat spec, which exception) stays in the API and in the text's tooltip
+    botError.append(h("p", { class: stuck ? "error" : null, id: "bot-error-text", title: said },
+      fmt(view.bot_error_i18n, said)));
     if (next === "undo") {
       botError.append(h("p", { id: "bot-error-next" }, t("bot_error.undo"), " ",
         h("button", { type: "button", id: "bot-error-undo", onclick: () => post("undo"), disabled: hide }, t("match.undo"))));
