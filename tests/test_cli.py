@@ -502,3 +502,13 @@ def test_the_help_names_what_an_option_takes_as_git_and_pip_do():
     assert "--port PORT [0<=x<=65535]" in serve and "--allowed-host HOST A name" in serve
     assert "--bot-workers N|ray|ray:ADDRESS Where" in serve
     assert "[default: --rate-limits]" in serve and "[default: rate-limits]" not in serve
+
+
+def test_one_game_is_one_game_in_the_match_and_tournament_titles():
+    out = run("match", "nibble", "-s", "0=random", "-s", "1=random", "--games", "1")
+    assert out.exit_code == 0, out.output
+    assert ": 1 game, seed 0" in out.output
+    out = run("tournament", "nibble", "--bots", "random,greedy", "--games", "1")
+    assert out.exit_code == 0, out.output
+    assert ": 1 game per pairing, seed 0" in out.output
+    assert ": 2 games, seed 0" in run("match", "nibble", "-s", "0=random", "-s", "1=random", "--games", "2").output

@@ -1514,7 +1514,7 @@ def match_cmd(
         return
     # a row is the bot of one --seat option over all its games: seats rotate from game to game,
     # so a row named by its seat ("#0") read as the results of that seat
-    table = Table(title=f"{game.title}: {games} games, seed {seed}",
+    table = Table(title=f"{game.title}: {games} game{'' if games == 1 else 's'}, seed {seed}",
                   caption="a row: one --seat's bot in all its games (seats rotate from game to game)")
     # the unfinished column only where a game was cut: it would be zeros in every other match
     cut = ("unfinished",) if result.unfinished else ()
@@ -1601,7 +1601,7 @@ def tournament_cmd(
     data = result.to_json()
     labels = result.labels()  # a bot given twice by its place in --bots, as in elo.png
     title = f"{game.title}{' (' + ', '.join(option) + ')' if option else ''}"
-    table = Table(title=f"{title}: {games} games per pairing, seed {seed}")
+    table = Table(title=f"{title}: {games} game{'' if games == 1 else 's'} per pairing, seed {seed}")
     for col in ("bot", "games", "score %", "Elo", "95% interval"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     order = sorted(range(len(labels)), key=lambda i: -result.ratings[i].elo)
