@@ -120,3 +120,17 @@ def test_help_lists_the_draw_offer(tmp_path):
     cards = play(["fibonacci-cards", "--seed", "1", "--seat", "1=random", "--records", str(tmp_path)],
                  "help\nquit\n").output
     assert "  offer draw  offer the other players a draw" in cards
+
+
+def test_a_declined_offer_with_hidden_cards_is_told_once_the_offerer_has_the_terminal_back(tmp_path):
+    # the answer is given behind the offerer's back: the terminal is passed back, then told
+    stdin = "\noffer draw\n\nn\n\nquit\n"
+    result = play(["fibonacci-cards", "--seed", "1", "--option", "first_player=0", "--seat", "1=human",
+                   "--records", str(tmp_path)], stdin)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    back = out.index("Player 2, accept a draw? [y/N] ")
+    back = out.index("pass the terminal to Player 1 (seat 0), then press Enter", back)
+    assert out.index("Player 2 declines the draw; play on", back) < out.index("Player 1 move> ", back)
+    record = saved_record(out)
+    assert record.termination == "abandoned" and "DrawOffered" not in record.tags

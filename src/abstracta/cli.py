@@ -25,8 +25,9 @@ from rich.table import Table
 from .ai.levels import seat_spec_grammar
 from .ai.match import DEFAULT_MAX_ACTIONS
 from .core.description import seat_name
-from .core.errors import AbstractaError, IllegalActionError, RecordError
-from .core.game import Game, State, resignation_returns, seats_out, turn_texts, views_differ
+from .core.errors import AbstractaError, IllegalActionError, NotationError, RecordError
+from .core.game import (Game, State, agreed_draw_returns, resignation_returns, seats_out, turn_texts,
+                        views_differ)
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
 from .core.records import (DECIDED, DRAW_OFFERED_TAG, HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts,
@@ -763,8 +764,16 @@ PLAY_HELP = """Type a move in the game's notation, or:
   undo     take back your last turn (against the computer)
   board    draw the board again
   resign   give up
+{draw}
   quit     stop (the record is saved as abandoned)
   help     this text"""
+
+#: The help's line for the draw offer: ``draw``, or ``offer draw`` in a game with a move written
+#: ``draw`` (it stays the move there).
+DRAW_HELP = """  draw     offer the other players a draw (people at one terminal; the
+           computer never agrees to one)"""
+OFFER_DRAW_HELP = """  offer draw  offer the other players a draw (draw is a move here; people
+           at one terminal; the computer never agrees to one)"""
 
 
 @app.command("play")
@@ -956,8 +965,7 @@ def save_played(session: "PlaySession", game: Game, initial: State, seats: list[
     is never lost)."""
     if any(session.hints):
         tags = {**tags, HINTS_TAG: ",".join(map(str, session.hints))}
-    if termination == "resignation" and session.resigned is not None:
-        tags = {**tags, RESIGNED_TAG: str(session.resigned)}
+    tags = {**tags, **session.ending_tags(termination)}
     saved = Record.from_play(game, initial, session.actions, players=seats, tags=tags,
                              start=resumed.start if resumed is not None else None,
                              termination=termination, result=session.forced_result)
@@ -1110,6 +1118,7 @@ class PlaySession:
         self.state = initial.clone()
         self.forced_result: list[float] | None = None
         self.resigned: int | None = None  # the seat that resigned (the record's tag)
+        self.draw_offered: int | None = None  # the seat whose draw offer all accepted (the record's tag)
         self.hints = [0] * initial.num_players
         self.read = read or line_reader()
         #: whether the game stopped on Ctrl-C (the command then exits 130, as match does)
@@ -1280,6 +1289,63 @@ class PlaySession:
             return None
         return actions
 
+    def ending_tags(self, termination: str | None) -> dict[str, str]:
+        """The record's tags of an ending the players decided, as the server writes them: the
+        seat that resigned, the seat whose draw offer the others accepted."""
+        if termination == "resignation" and self.resigned is not None:
+            return {RESIGNED_TAG: str(self.resigned)}
+        if termination == "agreement" and self.draw_offered is not None:
+            return {DRAW_OFFERED_TAG: str(self.draw_offered)}
+        return {}
+
+    def draw_is_a_move(self) -> bool:
+        """Whether the game writes a move ``draw`` (a card drawn from the stock), legal here or
+        not: typed, it is that move, and ``offer draw`` offers a draw."""
+        try:
+            self.game.parse_turn(self.state, "draw")
+        except NotationError:
+            return False
+        except AbstractaError:  # the game's notation, not legal now
+            return True
+        return True
+
+    def draw_refusal(self) -> str | None:
+        """Why no draw can be offered now, by the server's rule (README "Draw offers"): a seat
+        still in is the computer's, which never agrees to one. None: it can."""
+        out = seats_out(self.state)
+        computer = [i for i in range(self.state.num_players) if i not in out and self.bots[i] is not None]
+        if not computer:
+            return None
+        return (f"no draw: {self.who(computer[0])} (seat {computer[0]}) is played by the computer, "
+                "which does not agree to draws")
+
+    def offer_draw(self, player: int, humans: list[int]) -> str | None:
+        """``player`` offers a draw (no :meth:`draw_refusal`): each other seat still in is asked
+        in turn, and all must accept — a seat out has lost whatever the others agree (the
+        server's rule). Returns None when drawn (:attr:`forced_result`, :attr:`draw_offered`),
+        else what to tell the offerer. People who see different cards pass the terminal before
+        each answer."""
+        out = seats_out(self.state)
+        still_in = [i for i in range(self.state.num_players) if i not in out]
+        console.print(f"{self.who(player)} offers a draw")
+        hidden = views_differ(self.state, humans)
+        for seat in still_in:
+            if seat == player:
+                continue
+            answer = ""
+            if not hidden or self._hand_over(seat):  # end of input at the hand-over: not accepted
+                try:
+                    answer = self.read(f"{self.who(seat)}, accept a draw? [y/N] ").strip().lower()
+                except HungUp:  # the game stops: saved as abandoned
+                    raise
+                except (EOFError, KeyboardInterrupt):
+                    answer = ""
+            if answer not in ("y", "yes"):
+                return f"{self.who(seat)} declines the draw; play on"
+        self.forced_result = agreed_draw_returns(self.state.num_players, out)
+        self.draw_offered = player
+        return None
+
     def run(self, humans: list[int]) -> str | None:
         """Play until the game ends; returns the record's termination."""
         try:
@@ -1289,6 +1355,8 @@ class PlaySession:
             # stopped while the end was being told (the last board, a resignation): it ended
             if self.resigned is not None:
                 return "resignation"
+            if self.draw_offered is not None:
+                return "agreement"
             if self.state.is_terminal():
                 return "normal"
             console.print("\ngame abandoned")
@@ -1323,6 +1391,8 @@ class PlaySession:
         last_human: int | None = None
         bot_turns_in_a_row = 0
         told_out = set(seats_out(self.state))
+        #: what to tell the next person after a hand-over (a draw offer declined behind their back)
+        tell: str | None = None
         while not self.state.is_terminal():
             for gone in self.state.eliminated_struct():  # a 3-4 player game goes on without them
                 if gone["seat"] not in told_out:
@@ -1370,6 +1440,9 @@ class PlaySession:
                 self.show()
                 self.hand_shown = True
                 shown_ply = len(self.actions)
+                if tell:
+                    console.print(tell)
+                    tell = None
             last_human = player
             if len(self.actions) != shown_ply:
                 self.show()
@@ -1384,7 +1457,7 @@ class PlaySession:
                 continue
             word = line.lower()
             if word in ("help", "h"):
-                console.print(PLAY_HELP)
+                console.print(PLAY_HELP.format(draw=OFFER_DRAW_HELP if self.draw_is_a_move() else DRAW_HELP))
                 console.print(f"\n{self.game.title}: {self.game.description.notation_help}")
             elif word in ("?", "moves"):
                 console.print("  ".join(self.legal_moves_for_humans()))
@@ -1420,6 +1493,23 @@ class PlaySession:
                 name = self.who(player)
                 console.print(f"{name} {'resign' if name == 'You' else 'resigns'} — {self.winners_text(result)}")
                 return "resignation"
+            elif " ".join(word.split()) == "offer draw" or (word == "draw" and not self.draw_is_a_move()):
+                refused = self.draw_refusal()
+                if refused:
+                    console.print(refused, soft_wrap=True)
+                    continue
+                declined = self.offer_draw(player, humans)
+                if declined is None:
+                    assert self.forced_result is not None
+                    ended = Record(game=self.game.name, result=self.forced_result, termination="agreement",
+                                   tags=self.ending_tags("agreement"))
+                    console.print("[bold]Drawn by agreement.[/]")
+                    console.print(describe_result(self.state, ended), soft_wrap=True)
+                    return "agreement"
+                if not views_differ(self.state, humans):
+                    console.print(declined, soft_wrap=True)
+                else:  # the terminal goes back to the offerer, who is told then
+                    tell, last_human = declined, None
             elif word in ("quit", "exit"):
                 console.print("game abandoned")
                 return "abandoned"
