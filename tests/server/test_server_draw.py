@@ -209,3 +209,27 @@ def test_the_offer_is_kept_with_the_match():
     live = Live(draw={"by": 1, "at_ply": 4, "accepted": [2]})
     assert Live.from_json(live.to_json()).draw == {"by": 1, "at_ply": 4, "accepted": [2]}
     assert Live.from_json(json.dumps({"clock": None})).draw is None  # stored before draw offers
+
+
+def test_an_imported_draw_needs_two_seats_still_in_to_have_agreed_it(client):
+    # a seat left alone (the others out of time or out of pieces) has won: the server ends the
+    # game on time then (nobody is left to agree a draw with), so a record saying otherwise is refused
+    raw = client.raw
+    for start, tags in [("Ga1,Bl12,Rf6 M G", {"OutOfTime": "1,2"}),  # two seats out of time
+                        ("Ga1,Bl12 M G", {"OutOfTime": "1"})]:       # Red out of pieces, Blue of time
+        record = {**three_players(start), "tags": {**tags, "DrawOffered": "0"},
+                  "result": [0.0, -1.0, -1.0], "termination": "agreement"}
+        r = raw.post("/api/matches/import", json={"record": record})
+        assert r.status_code == 422, r.json()
+        assert "only seat 0 is still in" in r.json()["error"]
+    # two players: a flag ends the game, so a draw agreed with a seat out of time never happened
+    record = {"format": "abstracta-record", "version": 1, "game": "toy-nim", "options": {"stones": 9},
+              "players": ["human", "human"], "moves": ["1"], "tags": {"OutOfTime": "1"},
+              "result": [0.0, 0.0], "termination": "agreement"}
+    r = raw.post("/api/matches/import", json={"record": record})
+    assert r.status_code == 422 and "only seat 0 is still in" in r.json()["error"]
+    # with one seat out of time two are still in: that draw stands
+    record = {**three_players("Ga1,Bl12,Rf6 M G"), "tags": {"OutOfTime": "2", "DrawOffered": "1"},
+              "result": [0.0, 0.0, -1.0], "termination": "agreement"}
+    r = raw.post("/api/matches/import", json={"record": record})
+    assert r.status_code == 201 and r.json()["result"] == [0.0, 0.0, -1.0] and r.json()["out_of_time"] == [2]
