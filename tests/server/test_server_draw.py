@@ -362,3 +362,40 @@ def test_a_decline_and_a_lapse_are_pushed_to_the_seats_and_the_spectators(client
         for ws in (seat0, watcher):
             pushed = ws.receive_json()
             assert (pushed["draw_offer"], pushed["ply"]) == (None, 1)
+
+
+def test_a_flag_ends_the_offer_and_the_draw_then_agreed_keeps_the_flagged_seat_lost(client, monkeypatch):
+    from abstracta.server import matches
+
+    class Clock:
+        now = 1_000_000.0
+
+        def time(self):
+            return self.now
+
+    clock = Clock()
+    monkeypatch.setattr(matches, "time", clock)
+    raw = client.raw
+    view = raw.post("/api/matches/import", json={"record": three_players("Ga1,Bl12,Rf6 M G"),
+                                                 "clock": {"initial": 60}}).json()
+    mid, t = view["id"], {x["seat"]: x["token"] for x in view["tokens"]}
+    for invite in view["invites"]:
+        t[invite["seat"]] = raw.post("/api/invites/claim", json={"code": invite["code"]}).json()["tokens"][0]["token"]
+    assert raw.get(f"/api/matches/{mid}").json()["clock"]["running"] == 0
+    act(raw, mid, "draw", t[1])
+    view = act(raw, mid, "draw/answer", t[2], {"accept": True}).json()
+    assert view["draw_offer"] == {"by": 1, "at_ply": 0, "accepted": [2], "waiting": [0]}
+    clock.now += 61  # Green's flag falls: Green is out, and who must agree changed
+    view = raw.get(f"/api/matches/{mid}").json()
+    assert view["out_of_time"] == [0] and view["status"] == "playing" and view["draw_offer"] is None
+    r = act(raw, mid, "draw/answer", t[2], {"accept": True})
+    assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.no_draw_offer"
+    r = act(raw, mid, "draw", t[0])
+    assert r.status_code == 403 and r.json()["i18n"]["key"] == "error.draw_out"
+    assert act(raw, mid, "draw", t[1]).json()["draw_offer"]["waiting"] == [2]
+    view = act(raw, mid, "draw/answer", t[2], {"accept": True}).json()
+    assert (view["result"], view["termination"], view["out_of_time"]) == ([-1.0, 0.0, 0.0], "agreement", [0])
+    record = raw.get(f"/api/matches/{mid}/record").json()
+    assert record["tags"]["OutOfTime"] == "0" and record["tags"]["DrawOffered"] == "1"
+    again = raw.post("/api/matches/import", json={"record": record}).json()
+    assert (again["result"], again["termination"], again["out_of_time"]) == ([-1.0, 0.0, 0.0], "agreement", [0])
