@@ -209,3 +209,193 @@ def test_the_offer_is_kept_with_the_match():
     live = Live(draw={"by": 1, "at_ply": 4, "accepted": [2]})
     assert Live.from_json(live.to_json()).draw == {"by": 1, "at_ply": 4, "accepted": [2]}
     assert Live.from_json(json.dumps({"clock": None})).draw is None  # stored before draw offers
+
+
+def test_an_imported_draw_needs_two_seats_still_in_to_have_agreed_it(client):
+    # a seat left alone (the others out of time or out of pieces) has won: the server ends the
+    # game on time then (nobody is left to agree a draw with), so a record saying otherwise is refused
+    raw = client.raw
+    for start, tags in [("Ga1,Bl12,Rf6 M G", {"OutOfTime": "1,2"}),  # two seats out of time
+                        ("Ga1,Bl12 M G", {"OutOfTime": "1"})]:       # Red out of pieces, Blue of time
+        record = {**three_players(start), "tags": {**tags, "DrawOffered": "0"},
+                  "result": [0.0, -1.0, -1.0], "termination": "agreement"}
+        r = raw.post("/api/matches/import", json={"record": record})
+        assert r.status_code == 422, r.json()
+        assert "only seat 0 is still in" in r.json()["error"]
+    # two players: a flag ends the game, so a draw agreed with a seat out of time never happened
+    record = {"format": "abstracta-record", "version": 1, "game": "toy-nim", "options": {"stones": 9},
+              "players": ["human", "human"], "moves": ["1"], "tags": {"OutOfTime": "1"},
+              "result": [0.0, 0.0], "termination": "agreement"}
+    r = raw.post("/api/matches/import", json={"record": record})
+    assert r.status_code == 422 and "only seat 0 is still in" in r.json()["error"]
+    # with one seat out of time two are still in: that draw stands
+    record = {**three_players("Ga1,Bl12,Rf6 M G"), "tags": {"OutOfTime": "2", "DrawOffered": "1"},
+              "result": [0.0, 0.0, -1.0], "termination": "agreement"}
+    r = raw.post("/api/matches/import", json={"record": record})
+    assert r.status_code == 201 and r.json()["result"] == [0.0, 0.0, -1.0] and r.json()["out_of_time"] == [2]
+
+
+def test_a_pending_offer_and_an_agreed_draw_survive_a_restart(db_url):
+    from apiutil import make_app
+    from fastapi.testclient import TestClient
+
+    with TestClient(make_app(db_url, bot_workers=0, rate_limits=False)) as raw:
+        mid, t = people(raw)
+        act(raw, mid, "actions", t[0], {"action": "1", "ply": 0})
+        act(raw, mid, "draw", t[0])
+    with TestClient(make_app(db_url, bot_workers=0, rate_limits=False)) as raw:  # rebuilt from the database
+        view = raw.get(f"/api/matches/{mid}", headers=bearer(t[1])).json()
+        assert view["draw_offer"] == {"by": 0, "at_ply": 1, "accepted": [], "waiting": [1]}
+        assert view["draw_offerable"] is False
+        assert act(raw, mid, "draw/answer", t[1], {"accept": True}).json()["termination"] == "agreement"
+    with TestClient(make_app(db_url, bot_workers=0, rate_limits=False)) as raw:
+        view = raw.get(f"/api/matches/{mid}").json()
+        assert (view["status"], view["result"], view["termination"], view["draw_offer"]) == \
+            ("over", [0.0, 0.0], "agreement", None)
+        record = raw.get(f"/api/matches/{mid}/record").json()
+        assert record["tags"]["DrawOffered"] == "0" and record["moves"] == ["1"]
+        assert act(raw, mid, "draw", t[1]).status_code == 409
+
+
+def test_bad_bodies_are_refused_and_change_nothing(client):
+    raw = client.raw
+    mid, t = people(raw)
+    json_type = {"content-type": "application/json"}
+    for body in ({"x": 1}, [], "x", 1):
+        r = act(raw, mid, "draw", t[0], body)
+        assert r.status_code == 422 and "no body" in r.json()["error"]
+    r = raw.post(f"/api/matches/{mid}/draw", content=b"[" * 1_100_000, headers={**bearer(t[0]), **json_type})
+    assert r.status_code == 413
+    assert raw.get(f"/api/matches/{mid}").json()["draw_offer"] is None
+    act(raw, mid, "draw", t[0])
+    for body, said in [(None, "Field required"), ({}, "accept: Field required"),
+                       ({"accept": True, "seat": 1}, "seat: Extra inputs"), ({"accept": 1}, "valid boolean"),
+                       ({"accept": "true"}, "valid boolean"), ({"accept": None}, "valid boolean"),
+                       ([True], "valid dictionary"), (True, "valid dictionary")]:
+        r = act(raw, mid, "draw/answer", t[1], body)
+        assert r.status_code == 422 and said in r.json()["error"], (body, r.json())
+    r = raw.post(f"/api/matches/{mid}/draw/answer", content=b'{"accept": true, "pad": "' + b"x" * 1_100_000 + b'"}',
+                 headers={**bearer(t[1]), **json_type})
+    assert r.status_code == 413
+    view = raw.get(f"/api/matches/{mid}").json()
+    assert view["status"] == "playing" and view["draw_offer"] == {"by": 0, "at_ply": 0, "accepted": [], "waiting": [1]}
+
+
+def test_an_offer_shows_no_hidden_card(client):
+    # the card game's hands are hidden: an offer changes the offer and nothing else a view shows
+    raw = client.raw
+    mid, t = people(raw, game="fibonacci-cards", options={"seed": "1", "first_player": "0"})
+    eyes = {0: bearer(t[0]), 1: bearer(t[1]), None: {}}
+    before = {seat: raw.get(f"/api/matches/{mid}", headers=h).json() for seat, h in eyes.items()}
+    act(raw, mid, "draw", t[1])
+    for seat, h in eyes.items():
+        after = raw.get(f"/api/matches/{mid}", headers=h).json()
+        changed = {k for k in after if after[k] != before[seat].get(k)}
+        assert changed <= {"draw_offer", "draw_offerable", "revision"}, (seat, changed)
+        assert after["draw_offer"] == {"by": 1, "at_ply": 0, "accepted": [], "waiting": [0]}
+
+
+def test_an_accept_and_a_move_of_the_seat_to_answer_at_once_one_of_them_happens(client):
+    import threading
+
+    raw = client.raw
+    for _ in range(4):
+        mid, t = people(raw)
+        act(raw, mid, "actions", t[0], {"action": "1", "ply": 0})
+        act(raw, mid, "draw", t[0])
+        answers = {}
+        sends = {"accept": lambda: act(raw, mid, "draw/answer", t[1], {"accept": True}),
+                 "move": lambda: act(raw, mid, "actions", t[1], {"action": "1", "ply": 1})}
+        threads = [threading.Thread(target=lambda k=k, f=f: answers.__setitem__(k, f())) for k, f in sends.items()]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        codes = {k: r.status_code for k, r in answers.items()}
+        view = raw.get(f"/api/matches/{mid}").json()
+        if codes["accept"] == 200:  # the draw first: the game is over, the move refused
+            assert codes["move"] == 409 and (view["termination"], view["ply"]) == ("agreement", 1)
+        else:  # the move first declined the offer
+            assert codes == {"accept": 409, "move": 200}, codes
+            assert (view["status"], view["ply"], view["draw_offer"]) == ("playing", 2, None)
+
+
+def test_two_accepts_at_once_draw_the_game_once(client):
+    import threading
+
+    raw = client.raw
+    mid, t = people(raw, record=three_players("Ga1,Bl12,Rf6 M G"))
+    act(raw, mid, "draw", t[0])
+    answers = []
+    threads = [threading.Thread(target=lambda s=s: answers.append(act(raw, mid, "draw/answer", t[s], {"accept": True})))
+               for s in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(r.status_code for r in answers) == [200, 200]
+    view = raw.get(f"/api/matches/{mid}").json()
+    assert (view["result"], view["termination"], view["draw_offer"]) == ([0.0, 0.0, 0.0], "agreement", None)
+    assert raw.get(f"/api/matches/{mid}/record").json()["tags"]["DrawOffered"] == "0"
+
+
+def test_a_decline_and_a_lapse_are_pushed_to_the_seats_and_the_spectators(client):
+    raw = client.raw
+    mid, t = people(raw)
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as seat0, \
+            raw.websocket_connect(f"/api/matches/{mid}/ws") as watcher:
+        seat0.send_json({"tokens": [t[0]]})
+        watcher.send_json({"tokens": []})
+        for ws in (seat0, watcher):
+            assert ws.receive_json()["draw_offer"] is None
+        act(raw, mid, "draw", t[1])
+        for ws in (seat0, watcher):
+            assert ws.receive_json()["draw_offer"] == {"by": 1, "at_ply": 0, "accepted": [], "waiting": [0]}
+        act(raw, mid, "draw/answer", t[0], {"accept": False})
+        for ws in (seat0, watcher):
+            pushed = ws.receive_json()
+            assert (pushed["draw_offer"], pushed["ply"], pushed["status"]) == (None, 0, "playing")
+        act(raw, mid, "draw", t[1])
+        for ws in (seat0, watcher):
+            assert ws.receive_json()["draw_offer"]["by"] == 1
+        act(raw, mid, "actions", t[0], {"action": "1", "ply": 0})  # seat 0 plays on: declined
+        for ws in (seat0, watcher):
+            pushed = ws.receive_json()
+            assert (pushed["draw_offer"], pushed["ply"]) == (None, 1)
+
+
+def test_a_flag_ends_the_offer_and_the_draw_then_agreed_keeps_the_flagged_seat_lost(client, monkeypatch):
+    from abstracta.server import matches
+
+    class Clock:
+        now = 1_000_000.0
+
+        def time(self):
+            return self.now
+
+    clock = Clock()
+    monkeypatch.setattr(matches, "time", clock)
+    raw = client.raw
+    view = raw.post("/api/matches/import", json={"record": three_players("Ga1,Bl12,Rf6 M G"),
+                                                 "clock": {"initial": 60}}).json()
+    mid, t = view["id"], {x["seat"]: x["token"] for x in view["tokens"]}
+    for invite in view["invites"]:
+        t[invite["seat"]] = raw.post("/api/invites/claim", json={"code": invite["code"]}).json()["tokens"][0]["token"]
+    assert raw.get(f"/api/matches/{mid}").json()["clock"]["running"] == 0
+    act(raw, mid, "draw", t[1])
+    view = act(raw, mid, "draw/answer", t[2], {"accept": True}).json()
+    assert view["draw_offer"] == {"by": 1, "at_ply": 0, "accepted": [2], "waiting": [0]}
+    clock.now += 61  # Green's flag falls: Green is out, and who must agree changed
+    view = raw.get(f"/api/matches/{mid}").json()
+    assert view["out_of_time"] == [0] and view["status"] == "playing" and view["draw_offer"] is None
+    r = act(raw, mid, "draw/answer", t[2], {"accept": True})
+    assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.no_draw_offer"
+    r = act(raw, mid, "draw", t[0])
+    assert r.status_code == 403 and r.json()["i18n"]["key"] == "error.draw_out"
+    assert act(raw, mid, "draw", t[1]).json()["draw_offer"]["waiting"] == [2]
+    view = act(raw, mid, "draw/answer", t[2], {"accept": True}).json()
+    assert (view["result"], view["termination"], view["out_of_time"]) == ([-1.0, 0.0, 0.0], "agreement", [0])
+    record = raw.get(f"/api/matches/{mid}/record").json()
+    assert record["tags"]["OutOfTime"] == "0" and record["tags"]["DrawOffered"] == "1"
+    again = raw.post("/api/matches/import", json={"record": record}).json()
+    assert (again["result"], again["termination"], again["out_of_time"]) == ([-1.0, 0.0, 0.0], "agreement", [0])

@@ -709,10 +709,12 @@ ERROR_TEXT: dict[int, str] = {
     400: "Invalid host header (not a name this server serves; see abstracta serve --allowed-host), "
          "or a Content-Length that is not a number",
     401: "no seat token given (Authorization: Bearer <token>)",
-    403: "no token given holds the seat this needs (another seat's or another match's token)",
+    403: "no token given holds the seat this needs (another seat's or another match's token; for a draw "
+         "offer, a seat out of the game, or the offering seat accepting its own offer)",
     404: "no such match, game or invitation",
     409: "conflict: stale ply, game over, not a person's turn, a takeback past a revealed card, a whole "
-         "'turn' sent in the middle of a turn",
+         "'turn' sent in the middle of a turn, a draw offer already pending or none to answer, a draw the "
+         "computer would have to agree",
     410: "the invitation was used already",
     413: "request body too large (1 MB; imports 2 MB)",
     415: "a body that is not JSON (Content-Type: application/json), or one where the request takes none",
@@ -740,7 +742,7 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     return out
 
 
-#: every status an act answers (a move, undo, takeback, flag, resign)
+#: every status an act answers (a move, undo, takeback, draw offer, flag, resign)
 ACT = errors(401, 403, 404, 409, 413, 415, 422, 429, 503)
 #: the security of a route that also answers without a token (a spectator, an empty list)
 TOKEN_OPTIONAL = {"security": [{}]}

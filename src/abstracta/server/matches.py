@@ -1013,8 +1013,16 @@ class MatchService:
             raise InvalidRequest("record.termination: 'normal', but the game is not over by the rules")
         elif termination == "agreement":
             # a draw agreed: the seats still in at 0, those out (by the rules, on time) at -1
-            flagged = tag_seats(record.tags.get(OUT_OF_TIME_TAG), game.num_players) if game.num_players > 2 else None
-            agreed = agreed_draw_returns(game.num_players, set(seats_out(state)) | set(flagged or ()))
+            out = set(seats_out(state)) | set(tag_seats(record.tags.get(OUT_OF_TIME_TAG), game.num_players) or ())
+            still = [i for i in range(game.num_players) if i not in out]
+            if len(still) < 2:
+                # a seat left alone has won (the server ends the game on time then, _finish_if_over;
+                # with two players a flag ends it): nobody was left to agree a draw with
+                who = f"only seat {still[0]} is" if still else "no seat is"
+                raise InvalidRequest(f"record.termination: 'agreement', but {who} still in (the others out of "
+                                     f"time or put out by the rules): a draw is agreed by at least two seats "
+                                     f"still in")
+            agreed = agreed_draw_returns(game.num_players, out)
             if result != agreed:
                 raise InvalidRequest(f"record.result: {result}, but a draw agreed at this position is {agreed} "
                                      "(0 for each seat still in, -1 for the seats out)")
