@@ -3,6 +3,7 @@ job is cancelled and never plays; bot moves start no thread each."""
 
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 
@@ -297,6 +298,9 @@ def test_a_failure_after_the_computers_move_is_stored_puts_no_error_on_the_perso
     publish, broken, pushed = service.hub.publish, [1], threading.Event()
 
     def publish_once_broken(match_id):
+        # on PostgreSQL a NOTIFY coming back through LISTEN is pushed too; not the push under test
+        if any(frame.function in ("changed_elsewhere", "forget_all") for frame in inspect.stack(0)):
+            return publish(match_id)
         if broken[0]:
             broken[0] -= 1
             raise RuntimeError("a push bug")
