@@ -419,8 +419,8 @@ def ending(record: dict[str, Any]) -> dict[str, Any]:
 def _check_ending_tags(tags: dict[str, str], num_players: int, result: list[float] | None,
                        termination: str | None, out: Iterable[int] = ()) -> list[int]:
     """Raise InvalidRequest unless an imported record's :data:`RESIGNED_TAG` names one seat that
-    lost a game ended by resignation, its :data:`DRAW_OFFERED_TAG` one seat that drew a game
-    drawn by agreement, and its :data:`OUT_OF_TIME_TAG` lists seats that lost.
+    lost a game ended by resignation and its :data:`OUT_OF_TIME_TAG` lists seats that lost (a
+    draw by agreement and its :data:`DRAW_OFFERED_TAG`: :meth:`Record.replay`, the domain's rule).
 
     Returns the seats out on time of a game that goes on (``result`` None): in a 3–4 player game
     they stay out (README "Clocks"), so at least two seats must still be in (neither out on time
@@ -434,14 +434,6 @@ def _check_ending_tags(tags: dict[str, str], num_players: int, result: list[floa
         if seats is None or len(seats) != 1 or result[seats[0]] >= 0:
             raise InvalidRequest(f"record.tags: {RESIGNED_TAG!r} is {clip(tags[RESIGNED_TAG])}; it must be the "
                                  "number of the seat that resigned, a seat the result has at -1")
-    if DRAW_OFFERED_TAG in tags:
-        seats = tag_seats(tags[DRAW_OFFERED_TAG], num_players)
-        if termination != "agreement" or result is None:
-            raise InvalidRequest(f"record.tags: {DRAW_OFFERED_TAG!r} names a seat that offered a draw, but the game "
-                                 "was not drawn by agreement")
-        if seats is None or len(seats) != 1 or result[seats[0]] != 0:
-            raise InvalidRequest(f"record.tags: {DRAW_OFFERED_TAG!r} is {clip(tags[DRAW_OFFERED_TAG])}; it must be "
-                                 "the number of the seat that offered the draw, a seat the result has at 0")
     if OUT_OF_TIME_TAG not in tags:
         return []
     seats = tag_seats(tags[OUT_OF_TIME_TAG], num_players)
@@ -1004,28 +996,13 @@ class MatchService:
                     raise InvalidRequest(f"record.result: {result}, but the game ended by the rules after ply "
                                          f"{len(record.moves)}, and with the seats out of time ({OUT_OF_TIME_TAG} "
                                          f"{clip(record.tags[OUT_OF_TIME_TAG])}) at -1 its result is {forced}")
-            elif termination in ("resignation", "time", "agreement"):
+            elif termination in ("resignation", "time"):  # 'agreement': refused by replay()
                 raise InvalidRequest(f"record.termination: {termination!r}, but the game ended by the rules "
                                     f"after ply {len(record.moves)}; use 'normal'")
             else:
                 result, termination = rules, "normal"
         elif termination == "normal":
             raise InvalidRequest("record.termination: 'normal', but the game is not over by the rules")
-        elif termination == "agreement":
-            # a draw agreed: the seats still in at 0, those out (by the rules, on time) at -1
-            out = set(seats_out(state)) | set(tag_seats(record.tags.get(OUT_OF_TIME_TAG), game.num_players) or ())
-            still = [i for i in range(game.num_players) if i not in out]
-            if len(still) < 2:
-                # a seat left alone has won (the server ends the game on time then, _finish_if_over;
-                # with two players a flag ends it): nobody was left to agree a draw with
-                who = f"only seat {still[0]} is" if still else "no seat is"
-                raise InvalidRequest(f"record.termination: 'agreement', but {who} still in (the others out of "
-                                     f"time or put out by the rules): a draw is agreed by at least two seats "
-                                     f"still in")
-            agreed = agreed_draw_returns(game.num_players, out)
-            if result != agreed:
-                raise InvalidRequest(f"record.result: {result}, but a draw agreed at this position is {agreed} "
-                                     "(0 for each seat still in, -1 for the seats out)")
         elif termination in ("resignation", "time") and (result is None or -1.0 not in result) and not (
                 # a flag whose opponent could not win any more is a draw (_flag): the tag names the seat
                 termination == "time" and result is not None and not any(result)
