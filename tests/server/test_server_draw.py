@@ -170,8 +170,10 @@ def test_three_players_a_seat_the_rules_put_out_keeps_its_loss(client, tmp_path)
     mid, t = people(raw, record=three_players("Ga1,Bl12 M G"))
     view = act(raw, mid, "draw", t[0]).json()
     assert view["draw_offer"]["waiting"] == [1]  # Red is out: its answer is not asked
-    r = act(raw, mid, "draw/answer", t[2], {"accept": True})
-    assert r.status_code == 403
+    for accept in (True, False):  # Red is told it is out, not that it made the offer
+        r = act(raw, mid, "draw/answer", t[2], {"accept": accept})
+        assert r.status_code == 403 and r.json()["i18n"]["key"] == "error.draw_out", r.json()
+        assert "offered" not in r.json()["error"] and "still in the game" in r.json()["error"]
     r = act(raw, mid, "draw", t[2])
     assert r.status_code == 403 and r.json()["i18n"]["key"] == "error.draw_out"
     view = act(raw, mid, "draw/answer", t[1], {"accept": True}).json()

@@ -710,7 +710,8 @@ ERROR_TEXT: dict[int, str] = {
          "or a Content-Length that is not a number",
     401: "no seat token given (Authorization: Bearer <token>)",
     403: "no token given holds the seat this needs (another seat's or another match's token; for a draw "
-         "offer, a seat out of the game, or the offering seat accepting its own offer)",
+         "offer, a seat out of the game, or the offering seat accepting its own offer; for a takeback, "
+         "the asking seat accepting its own request)",
     404: "no such match, game or invitation",
     409: "conflict: stale ply, game over, not a person's turn, a takeback past a revealed card, a whole "
          "'turn' sent in the middle of a turn, a draw offer already pending or none to answer, a draw the "

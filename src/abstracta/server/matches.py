@@ -1493,7 +1493,8 @@ class MatchService:
                 raise Conflict("no takeback request is pending")
             needed = [p for p in match.persons if p != pending["by"]]
             accepted = self._answer(pending, held, accept, needed, Forbidden(
-                "the other players answer a takeback request, not the seat that asked"))
+                "the other players answer a takeback request, not the seat that asked",
+                i18n=message("error.takeback_not_yours")))
             trial = self._copy(match)
             if accepted is None:
                 trial.live.takeback = None
@@ -1601,9 +1602,13 @@ class MatchService:
         offer = match.live.draw
         assert offer is not None
         needed = [i for i in self._draw_seats(match) if i != offer["by"]]
-        accepted = self._answer(offer, held, accept, needed, Forbidden(
-            "the other players answer a draw offer, not the seat that offered it or a seat out of the game",
-            i18n=message("error.draw_not_yours")))
+        # 403 as for a takeback's asker accepting its own request: no later state of the game
+        # lets these seats answer (409 says "not now"); the words say which seat is refused
+        refused = (Forbidden("the other players answer a draw offer, not the seat that offered it",
+                             i18n=message("error.draw_not_yours")) if offer["by"] in held
+                   else Forbidden("only a person's seat still in the game offers or answers a draw",
+                                  i18n=message("error.draw_out")))
+        accepted = self._answer(offer, held, accept, needed, refused)
         trial = self._copy(match)
         if accepted is None:
             trial.live.draw = None
