@@ -577,6 +577,16 @@ class MatchView(BaseModel):
     draw_offerable: bool = Field(default=False, description=(
         "whether the tokens given may offer a draw now (POST …/draw): a person's seat still in, the game "
         "running, no offer pending and no computer seat still in (the computer never agrees to a draw)"))
+    draw_again_in: int = Field(default=0, description=(
+        "the turns of its own the seat these tokens would offer for still plays before it may offer a draw "
+        "again, after its last offer was declined, withdrawn or lapsed (0: no wait); 409 error.draw_again until then"))
+    draw_offer_ended: dict[str, Any] | None = Field(default=None, description=(
+        "how the last draw offer that did not end the game ended, while the position is the one it ended "
+        "at: {'by': seat that offered, 'how': 'declined' (by 'seat') | 'withdrawn' (by 'seat', the "
+        "offerer) | 'lapsed' ('seat', still to answer, moved instead) | 'void' (who must agree changed: a "
+        "flag, a seat put out), 'seat', 'at_ply'}, or null"))
+    takeback_ended: dict[str, Any] | None = Field(default=None, description=(
+        "how the last takeback request that did not happen ended, as 'draw_offer_ended'"))
     bot_error: str | None = Field(description="why the last computer move was played by a quick search (level 2) "
                                               "instead of its own, if it was, or why the computer cannot move; "
                                               "null again once an undo or takeback takes that move (or "
