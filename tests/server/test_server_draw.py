@@ -145,6 +145,12 @@ def test_a_takeback_ended_says_how_as_a_draw_offer_does(client):
     act(raw, mid, "takeback", t[0])
     view = act(raw, mid, "actions", t[1], {"action": "1", "ply": 1}).json()
     assert view["takeback_ended"] == {"by": 0, "how": "lapsed", "seat": 1, "at_ply": 2}
+    act(raw, mid, "takeback", t[1])
+    view = act(raw, mid, "actions", t[0], {"action": "1", "ply": 2}).json()
+    assert view["takeback_ended"] == {"by": 1, "how": "lapsed", "seat": 0, "at_ply": 3}
+    act(raw, mid, "takeback", t[1])
+    view = act(raw, mid, "actions", t[1], {"action": "1", "ply": 3}).json()  # the asker played on
+    assert view["takeback_ended"] == {"by": 1, "how": "withdrawn", "seat": 1, "at_ply": 4}
 
 
 def test_the_offer_lapses_when_the_other_side_moves_not_when_the_offerer_does(client):
@@ -445,6 +451,8 @@ def test_a_flag_ends_the_offer_and_the_draw_then_agreed_keeps_the_flagged_seat_l
     clock.now += 61  # Green's flag falls: Green is out, and who must agree changed
     view = raw.get(f"/api/matches/{mid}").json()
     assert view["out_of_time"] == [0] and view["status"] == "playing" and view["draw_offer"] is None
+    # nobody declined it: no "declined" note, and no wait before Blue offers again
+    assert view["draw_offer_ended"] == {"by": 1, "how": "void", "seat": None, "at_ply": 0}
     r = act(raw, mid, "draw/answer", t[2], {"accept": True})
     assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.no_draw_offer"
     r = act(raw, mid, "draw", t[0])

@@ -586,7 +586,8 @@ class MatchView(BaseModel):
         "offerer) | 'lapsed' ('seat', still to answer, moved instead) | 'void' (who must agree changed: a "
         "flag, a seat put out), 'seat', 'at_ply'}, or null"))
     takeback_ended: dict[str, Any] | None = Field(default=None, description=(
-        "how the last takeback request that did not happen ended, as 'draw_offer_ended'"))
+        "how the last takeback request that did not happen ended, as 'draw_offer_ended' ('lapsed': another "
+        "seat moved, which cancels it; the asker playing on withdraws it)"))
     bot_error: str | None = Field(description="why the last computer move was played by a quick search (level 2) "
                                               "instead of its own, if it was, or why the computer cannot move; "
                                               "null again once an undo or takeback takes that move (or "

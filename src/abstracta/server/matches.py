@@ -237,8 +237,9 @@ class Live:
             happen ended, kept until the position changes or another is made (the browser's
             note): ``{"by": the seat that made it, "how", "seat", "at_ply": the ply it ended
             at}``, ``how`` ``declined`` (``seat`` answered no), ``withdrawn`` (by ``seat``, the
-            one that made it), ``lapsed`` (``seat``, still to answer, moved instead) or ``void``
-            (who must agree changed: a flag, a seat put out; ``seat`` None); or None.
+            one that made it; a takeback's asker playing on withdraws it too), ``lapsed``
+            (``seat`` moved instead: for a draw a seat still to answer, for a takeback any
+            other) or ``void`` (who must agree changed: a flag, a seat put out; ``seat`` None); or None.
         draw_again: per seat (``"0"``), the ply at which its last offer was declined, withdrawn or
             lapsed: it offers again after :data:`DRAW_AGAIN_TURNS` turns of its own since.
     """
@@ -1260,8 +1261,9 @@ class MatchService:
         mover = old.to_move()
         # the notes of requests ended at the old position are said no more
         live.draw_ended = live.takeback_ended = None
-        if live.takeback is not None:
-            live.takeback_ended = ended(live.takeback, "lapsed", mover, trial.ply)
+        if live.takeback is not None:  # any move cancels it: the asker's own is a withdrawal
+            how = "withdrawn" if mover == live.takeback["by"] else "lapsed"
+            live.takeback_ended = ended(live.takeback, how, mover, trial.ply)
         live.takeback = None
         offer = live.draw
         if offer is not None:
