@@ -9,7 +9,6 @@ from typer.testing import CliRunner
 from abstracta import Record
 from abstracta.cli import app
 from abstracta.core.game import agreed_draw_returns
-from abstracta.server.matches import _check_ending_tags
 
 runner = CliRunner()
 
@@ -37,11 +36,19 @@ def test_two_people_agree_a_draw_and_the_record_is_the_servers(tmp_path):
     assert record.result == [0.0, 0.0] == agreed_draw_returns(2) and record.moves == ["b2-c3A"]
     final, _ = record.replay()
     assert not final.is_terminal()
-    # the server imports it as it ended: its own check of an agreed draw's tags
-    _check_ending_tags(record.tags, 2, record.result, record.termination)
-    replay = runner.invoke(app, ["replay", str(next(tmp_path.iterdir()))])
+    # replay() checked the draw by the one rule the server's import uses too (Record._check_agreement)
+    path = next(tmp_path.iterdir())
+    replay = runner.invoke(app, ["replay", str(path)])
     assert replay.exit_code == 0, replay.output
     assert "result: [0.0, 0.0] (drawn by agreement, offered by Black (seat 1); draw)" in replay.output
+    # hand-edited to a win, it no longer reads "drawn by agreement; White wins": refused, also to resume
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps({**record.to_dict(), "result": [1.0, -1.0]}))
+    replay = runner.invoke(app, ["replay", str(edited)])
+    assert replay.exit_code != 0 and "White wins" not in replay.output
+    assert "a draw agreed at this position is [0.0, 0.0]" in " ".join(replay.output.split()), replay.output
+    resumed = play(["--resume", str(edited), "--records", str(tmp_path / "again")], "quit\n")
+    assert resumed.exit_code != 0 and "a draw agreed at this position is" in " ".join(resumed.output.split())
 
 
 def test_the_computer_never_agrees_to_a_draw(tmp_path):
@@ -95,7 +102,7 @@ def test_a_seat_out_is_not_asked_and_keeps_its_loss(tmp_path):
            "Green (seat 0), Blue (seat 1) draw)" in said, said
     record = saved_record(out)
     assert record.result == [0.0, 0.0, -1.0] and record.tags["DrawOffered"] == "0"
-    _check_ending_tags(record.tags, 3, record.result, record.termination, [2])
+    record.replay()  # the rule the server's import applies: Red out keeps -1, Green offered
 
 
 def test_the_card_games_draw_stays_a_move_and_offer_draw_offers(tmp_path):

@@ -62,3 +62,41 @@ def test_a_draw_by_agreement_is_kept_with_who_offered_it():
                      result=[0.0, 0.0, -1.0], termination="normal")
     with pytest.raises(RecordError, match="not over"):
         unended.replay()
+
+
+def _agreed(start, result, tags, termination="agreement", moves=()):
+    return Record(game="slide-checkers", options={"players": 3}, start=start, players=["human"] * 3,
+                  moves=list(moves), result=result, termination=termination, tags=tags)
+
+
+@pytest.mark.parametrize("start, result, tags, match", [
+    # a hand-edited result: replay said "drawn by agreement; Green (seat 0) wins"
+    ("Ga1,Bl12,Rf6 M G", [1.0, -1.0, -1.0], {"DrawOffered": "0"}, r"\[0.0, 0.0, 0.0\]"),
+    # Red is out of pieces: it keeps its loss whatever the others agree
+    ("Ga1,Bl12 M G", [0.0, 0.0, 0.0], {"DrawOffered": "0"}, r"\[0.0, 0.0, -1.0\]"),
+    # Blue out of time, Red out of pieces: Green was left alone and won, nobody agreed anything
+    ("Ga1,Bl12 M G", [0.0, -1.0, -1.0], {"DrawOffered": "0", "OutOfTime": "1"}, "only seat 0 is still in"),
+    # the tag must name the one seat, still in, that offered it
+    ("Ga1,Bl12 M G", [0.0, 0.0, -1.0], {"DrawOffered": "2"}, "DrawOffered"),
+    ("Ga1,Bl12 M G", [0.0, 0.0, -1.0], {"DrawOffered": "0,1"}, "DrawOffered"),
+    ("Ga1,Bl12 M G", [0.0, 0.0, -1.0], {}, "DrawOffered"),
+    ("Ga1,Bl12 M G", None, {"DrawOffered": "0"}, "result"),
+])
+def test_an_agreed_draw_that_could_not_have_been_agreed_does_not_replay(start, result, tags, match):
+    with pytest.raises(RecordError, match=match):
+        _agreed(start, result, tags).replay()
+
+
+def test_an_agreed_draw_keeps_the_rules_and_the_tag_keeps_its_termination():
+    # a game the rules ended was not drawn by agreement, even with the rules' own result
+    over = Record(game="slide-checkers", options={"players": 2}, start="Ga1 M G", players=["human"] * 2,
+                  result=[1.0, -1.0], termination="agreement", tags={"DrawOffered": "0"})
+    assert over.make_game().num_players == 2 and over.initial_state().is_terminal()
+    with pytest.raises(RecordError, match="ended by the rules"):
+        over.replay()
+    # a DrawOffered tag on a game that ended otherwise tells a story the record does not
+    with pytest.raises(RecordError, match="DrawOffered"):
+        _agreed("Ga1,Bl12,Rf6 M G", [-1.0, 0.0, 0.0], {"DrawOffered": "0", "Resigned": "0"},
+                termination="resignation").replay()
+    # one seat out of time, two still in: that draw stands
+    _agreed("Ga1,Bl12,Rf6 M G", [0.0, 0.0, -1.0], {"OutOfTime": "2", "DrawOffered": "1"}).replay()

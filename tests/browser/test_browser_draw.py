@@ -4,6 +4,7 @@ Finnish, at 1280 and 390 px; none is offered against the computer."""
 from __future__ import annotations
 
 import json
+import urllib.request
 
 from httputil import get_json, post_json
 
@@ -57,10 +58,11 @@ def test_a_draw_offered_in_one_browser_is_answered_in_the_other(browser, live_se
         assert b.locator("#drawoffer-accept").inner_text() == "Hyväksy tasapeli"
         text_is(a, "drawoffer-text", "You offered a draw — waiting for Black…")
         assert a.locator("#offer-draw").is_disabled() and a.locator("#drawoffer-withdraw").is_visible()
-        # declined: the offerer is told, and may offer again
+        # declined: the offerer is told, and waits three turns of its own to offer again
         b.click("#drawoffer-decline")
-        text_is(a, "drawoffer-text", "Black declined your draw offer.")
-        a.wait_for_function("() => !document.getElementById('offer-draw').disabled")
+        text_is(a, "drawoffer-text", "Black declined your draw offer. You may offer a draw again after 3 more turns of yours.")
+        assert a.locator("#offer-draw").is_disabled()
+        assert a.locator("#offer-draw").get_attribute("title") == "You may offer a draw again after 3 more turns of yours."
         assert get_json(f"{live_server.url}/api/matches/{mid}")["status"] == "playing"
 
         # Black offers; White answers on a phone
@@ -95,3 +97,54 @@ def test_no_draw_is_offered_to_the_computer(page, live_server):
     page.goto(f"{live_server.url}/#/match/{view['id']}")
     page.wait_for_selector("#resign")
     assert page.locator("#offer-draw").count() == 0
+
+
+def test_the_declined_note_names_who_declined_and_a_withdrawal_elsewhere_is_no_decline(browser, live_server):
+    # three players: Blue declines Green's offer while Red had not answered — Blue declined it,
+    # not "Blue and Red"; Red's offer withdrawn from Red's other tab was declined by nobody
+    record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": {"players": 3},
+              "players": ["human", "human", "human"], "start": "Ga1,Bl12,Rf6 M G", "moves": []}
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": record})
+    mid, url = view["id"], live_server.url
+    tokens = {t["seat"]: t["token"] for t in view["tokens"]}  # the helper takes every seat
+    contexts, pages = [], []
+    try:
+        for seat in (0, 2, 2):  # Green; Red in two tabs
+            context = browser.new_context_without_tokens(viewport={"width": 1100, "height": 900}, locale="en-GB")
+            give(context, mid, {seat: tokens[seat]})
+            page = context.new_page()
+            page.set_default_timeout(15000)
+            page.goto(f"{url}/#/match/{mid}")
+            page.wait_for_function("() => window.abstractaView && window.abstractaView.viewer !== undefined")
+            page.on("dialog", lambda d: d.accept())
+            contexts.append(context)
+            pages.append(page)
+        green, red, red2 = pages
+        green.click("#offer-draw")
+        text_is(green, "drawoffer-text", "You offered a draw — waiting for Blue and Red…")
+        # Blue alone answers (the helpers would send every seat's token)
+        req = urllib.request.Request(f"{url}/api/matches/{mid}/draw/answer", data=b'{"accept": false}', method="POST",
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {tokens[1]}"})
+        urllib.request.urlopen(req).close()
+        text_is(green, "drawoffer-text",
+                "Blue declined your draw offer. You may offer a draw again after 3 more turns of yours.")
+        assert green.locator("#offer-draw").is_disabled()
+        # Red's tabs were not asked about their own offer: no note for them
+        red.wait_for_function("() => window.abstractaView.draw_offer === null")
+        assert red.locator("#drawoffer").is_hidden() and not red.locator("#offer-draw").is_disabled()
+
+        red.click("#offer-draw")
+        red2.wait_for_selector("#drawoffer-withdraw")
+        text_is(green, "drawoffer-text", "Red offers a draw")
+        red2.click("#drawoffer-withdraw")
+        for page in (red, red2, green):
+            page.wait_for_function("() => window.abstractaView.draw_offer === null")
+        red.wait_for_timeout(300)
+        assert red.locator("#drawoffer").is_hidden() and red2.locator("#drawoffer").is_hidden()
+        assert red.locator("#offer-draw").get_attribute("title") == \
+            "You may offer a draw again after 3 more turns of yours."
+        assert get_json(f"{url}/api/matches/{mid}")["draw_offer_ended"] == \
+            {"by": 2, "how": "withdrawn", "seat": 2, "at_ply": 0}
+    finally:
+        for context in contexts:
+            context.close()

@@ -84,17 +84,73 @@ def test_declined_withdrawn_and_offered_back(client):
     act(raw, mid, "draw", t[0])
     view = act(raw, mid, "draw/answer", t[1], {"accept": False}).json()
     assert view["draw_offer"] is None and view["status"] == "playing" and view["result"] is None
+    assert view["draw_offer_ended"] == {"by": 0, "how": "declined", "seat": 1, "at_ply": 0}
     # the offerer may withdraw its own offer
     act(raw, mid, "draw", t[1])
     view = act(raw, mid, "draw/answer", t[1], {"accept": False}).json()
-    assert view["draw_offer"] is None and view["draw_offerable"] is True
+    assert view["draw_offer"] is None and view["draw_offerable"] is False and view["draw_again_in"] == 3
+    assert view["draw_offer_ended"] == {"by": 1, "how": "withdrawn", "seat": 1, "at_ply": 0}
     r = act(raw, mid, "draw/answer", t[0], {"accept": True})
     assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.no_draw_offer"
-    # offering while the other side's offer stands accepts it (as on lichess)
+    # offering while the other side's offer stands accepts it (as on lichess), a wait or not
+    for ply, seat in enumerate([0, 1, 0, 1, 0, 1]):  # three turns each: both may offer again
+        act(raw, mid, "actions", t[seat], {"action": "1", "ply": ply})
     act(raw, mid, "draw", t[0])
     view = act(raw, mid, "draw", t[1]).json()
     assert view["termination"] == "agreement" and view["result"] == [0.0, 0.0]
     assert raw.get(f"/api/matches/{mid}/record").json()["tags"]["DrawOffered"] == "0"
+
+
+def test_an_offer_declined_is_not_made_again_before_three_turns_of_ones_own(client):
+    # as lichess waits 20 plies between one player's offers: the other side's Accept box must not
+    # come and go at every click
+    raw = client.raw
+    mid, t = people(raw, options={"stones": 30})
+    act(raw, mid, "draw", t[0])
+    act(raw, mid, "draw/answer", t[1], {"accept": False})
+    mine = raw.get(f"/api/matches/{mid}", headers=bearer(t[0])).json()
+    assert (mine["draw_offerable"], mine["draw_again_in"]) == (False, 3)
+    r = act(raw, mid, "draw", t[0])
+    assert r.status_code == 409 and r.json()["i18n"] == {"key": "error.draw_again", "params": {"n": 3}}
+    assert "3 more turns of yours" in r.json()["error"]
+    # the seat that declined may offer: its own offers were never refused
+    theirs = raw.get(f"/api/matches/{mid}", headers=bearer(t[1])).json()
+    assert (theirs["draw_offerable"], theirs["draw_again_in"]) == (True, 0)
+    waits = []
+    for ply, seat in enumerate([0, 1, 0, 1, 0]):
+        view = act(raw, mid, "actions", t[seat], {"action": "1", "ply": ply}).json()
+        waits.append(raw.get(f"/api/matches/{mid}", headers=bearer(t[0])).json()["draw_again_in"])
+        assert view["draw_offer_ended"] is None  # said for the position it ended at only
+    assert waits == [2, 2, 1, 1, 0]
+    r = act(raw, mid, "draw", t[0])
+    assert r.status_code == 200 and r.json()["draw_offer"]["by"] == 0
+    # a move of the seat asked declines it (README): the same wait, and the view says who moved
+    view = act(raw, mid, "actions", t[1], {"action": "1", "ply": 5}).json()
+    assert view["draw_offer_ended"] == {"by": 0, "how": "lapsed", "seat": 1, "at_ply": 6}
+    assert raw.get(f"/api/matches/{mid}", headers=bearer(t[0])).json()["draw_again_in"] == 3
+    # kept with the match (a restart does not lift it)
+    assert Live.from_json(Live(draw_again={"0": 6}).to_json()).draw_again == {"0": 6}
+
+
+def test_a_takeback_ended_says_how_as_a_draw_offer_does(client):
+    raw = client.raw
+    mid, t = people(raw)
+    act(raw, mid, "actions", t[0], {"action": "1", "ply": 0})
+    act(raw, mid, "takeback", t[0])
+    view = act(raw, mid, "takeback/answer", t[1], {"accept": False}).json()
+    assert view["takeback_ended"] == {"by": 0, "how": "declined", "seat": 1, "at_ply": 1}
+    act(raw, mid, "takeback", t[0])
+    view = act(raw, mid, "takeback/answer", t[0], {"accept": False}).json()
+    assert view["takeback_ended"] == {"by": 0, "how": "withdrawn", "seat": 0, "at_ply": 1}
+    act(raw, mid, "takeback", t[0])
+    view = act(raw, mid, "actions", t[1], {"action": "1", "ply": 1}).json()
+    assert view["takeback_ended"] == {"by": 0, "how": "lapsed", "seat": 1, "at_ply": 2}
+    act(raw, mid, "takeback", t[1])
+    view = act(raw, mid, "actions", t[0], {"action": "1", "ply": 2}).json()
+    assert view["takeback_ended"] == {"by": 1, "how": "lapsed", "seat": 0, "at_ply": 3}
+    act(raw, mid, "takeback", t[1])
+    view = act(raw, mid, "actions", t[1], {"action": "1", "ply": 3}).json()  # the asker played on
+    assert view["takeback_ended"] == {"by": 1, "how": "withdrawn", "seat": 1, "at_ply": 4}
 
 
 def test_the_offer_lapses_when_the_other_side_moves_not_when_the_offerer_does(client):
@@ -170,8 +226,10 @@ def test_three_players_a_seat_the_rules_put_out_keeps_its_loss(client, tmp_path)
     mid, t = people(raw, record=three_players("Ga1,Bl12 M G"))
     view = act(raw, mid, "draw", t[0]).json()
     assert view["draw_offer"]["waiting"] == [1]  # Red is out: its answer is not asked
-    r = act(raw, mid, "draw/answer", t[2], {"accept": True})
-    assert r.status_code == 403
+    for accept in (True, False):  # Red is told it is out, not that it made the offer
+        r = act(raw, mid, "draw/answer", t[2], {"accept": accept})
+        assert r.status_code == 403 and r.json()["i18n"]["key"] == "error.draw_out", r.json()
+        assert "offered" not in r.json()["error"] and "still in the game" in r.json()["error"]
     r = act(raw, mid, "draw", t[2])
     assert r.status_code == 403 and r.json()["i18n"]["key"] == "error.draw_out"
     view = act(raw, mid, "draw/answer", t[1], {"accept": True}).json()
@@ -355,13 +413,18 @@ def test_a_decline_and_a_lapse_are_pushed_to_the_seats_and_the_spectators(client
         for ws in (seat0, watcher):
             pushed = ws.receive_json()
             assert (pushed["draw_offer"], pushed["ply"], pushed["status"]) == (None, 0, "playing")
-        act(raw, mid, "draw", t[1])
+            assert pushed["draw_offer_ended"] == {"by": 1, "how": "declined", "seat": 0, "at_ply": 0}
+        act(raw, mid, "draw", t[0])  # seat 1 waits three turns of its own to offer again
         for ws in (seat0, watcher):
-            assert ws.receive_json()["draw_offer"]["by"] == 1
-        act(raw, mid, "actions", t[0], {"action": "1", "ply": 0})  # seat 0 plays on: declined
+            assert ws.receive_json()["draw_offer"]["by"] == 0
+        act(raw, mid, "actions", t[0], {"action": "1", "ply": 0})  # the offerer plays on: it stands
+        for ws in (seat0, watcher):
+            assert ws.receive_json()["draw_offer"]["by"] == 0
+        act(raw, mid, "actions", t[1], {"action": "1", "ply": 1})  # seat 1 plays on: declined
         for ws in (seat0, watcher):
             pushed = ws.receive_json()
-            assert (pushed["draw_offer"], pushed["ply"]) == (None, 1)
+            assert (pushed["draw_offer"], pushed["ply"]) == (None, 2)
+            assert pushed["draw_offer_ended"] == {"by": 0, "how": "lapsed", "seat": 1, "at_ply": 2}
 
 
 def test_a_flag_ends_the_offer_and_the_draw_then_agreed_keeps_the_flagged_seat_lost(client, monkeypatch):
@@ -388,6 +451,8 @@ def test_a_flag_ends_the_offer_and_the_draw_then_agreed_keeps_the_flagged_seat_l
     clock.now += 61  # Green's flag falls: Green is out, and who must agree changed
     view = raw.get(f"/api/matches/{mid}").json()
     assert view["out_of_time"] == [0] and view["status"] == "playing" and view["draw_offer"] is None
+    # nobody declined it: no "declined" note, and no wait before Blue offers again
+    assert view["draw_offer_ended"] == {"by": 1, "how": "void", "seat": None, "at_ply": 0}
     r = act(raw, mid, "draw/answer", t[2], {"accept": True})
     assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.no_draw_offer"
     r = act(raw, mid, "draw", t[0])

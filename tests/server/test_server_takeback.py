@@ -83,6 +83,8 @@ def test_takeback_between_people_needs_consent(client):
     assert act(raw, mid, "takeback", t1).status_code == 409  # one at a time
     r = act(raw, mid, "takeback/answer", t1, {"accept": True})
     assert r.status_code == 403 and "not the seat that asked" in r.json()["error"]
+    # as the draw offer's offerer accepting its own offer: the same status, words the browser translates
+    assert r.json()["i18n"]["key"] == "error.takeback_not_yours"
     view = act(raw, mid, "takeback/answer", t0, {"accept": True}).json()
     assert view["ply"] == 1 and view["position"] == "8 1" and view["takeback"] is None
     # declined: nothing happens

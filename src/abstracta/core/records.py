@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from .errors import AbstractaError, RecordError
-from .game import Game, State
+from .game import Game, State, agreed_draw_returns, seats_out
 from .options import ascii_digits, seed_problem
 from .registry import load_game
 
@@ -257,12 +257,45 @@ class Record:
         n = state.num_players
         if self.result is not None and len(self.result) != n:
             raise RecordError(f"result has {len(self.result)} entries for {n} players")
+        if self.termination == "agreement" or DRAW_OFFERED_TAG in self.tags:
+            self._check_agreement(state)
         if state.is_terminal():
             actual = [float(r) for r in state.returns()]
             if self.result is not None and self.result != actual and self.termination not in ("resignation", "time"):
                 raise RecordError(f"stored result {self.result} disagrees with the rules' result {actual}")
         elif self.termination in (None, "normal") and self.result is not None:
             raise RecordError("a result is stored but the game is not over (and nobody resigned, ran out of time or agreed a draw)")
+
+    def _check_agreement(self, state: State) -> None:
+        """The one rule of a draw the players agreed (termination ``agreement``), for ``replay``,
+        ``play --resume`` and the server's import and restart alike: the rules had not ended the
+        game, at least two seats were still in to agree it, the result is
+        :func:`agreed_draw_returns` (the seats out, by the rules or on time, keep their loss) and
+        the :data:`DRAW_OFFERED_TAG` names the one seat still in that offered it."""
+        n = state.num_players
+        if self.termination != "agreement":
+            raise RecordError(f"tag {DRAW_OFFERED_TAG!r} names a seat that offered a draw, but the game was not "
+                              f"drawn by agreement (termination {self.termination!r})")
+        if state.is_terminal():
+            raise RecordError(f"termination 'agreement', but the game ended by the rules after ply "
+                              f"{len(self.moves)}; use 'normal'")
+        out = set(seats_out(state)) | set(tag_seats(self.tags.get(OUT_OF_TIME_TAG), n) or ())
+        still = [i for i in range(n) if i not in out]
+        if len(still) < 2:
+            # a seat left alone has won (the server ends the game then; with two players a flag
+            # ends it): nobody was left to agree a draw with
+            who = f"only seat {still[0]} is" if still else "no seat is"
+            raise RecordError(f"termination 'agreement', but {who} still in (the others out of time or "
+                              f"put out by the rules): a draw is agreed by at least two seats still in")
+        agreed = agreed_draw_returns(n, out)
+        if self.result != agreed:
+            raise RecordError(f"result {self.result}, but a draw agreed at this position is {agreed} "
+                              "(0 for each seat still in, -1 for the seats out)")
+        seats = tag_seats(self.tags.get(DRAW_OFFERED_TAG), n)
+        if seats is None or len(seats) != 1 or seats[0] not in still:
+            given = self.tags.get(DRAW_OFFERED_TAG)
+            raise RecordError(f"tag {DRAW_OFFERED_TAG!r} is {'missing' if given is None else repr(given[:40])}; "
+                              "a draw by agreement names the seat that offered it, a seat still in")
 
 
 def hint_counts(tags: dict[str, str], num_players: int) -> list[int]:

@@ -577,6 +577,17 @@ class MatchView(BaseModel):
     draw_offerable: bool = Field(default=False, description=(
         "whether the tokens given may offer a draw now (POST …/draw): a person's seat still in, the game "
         "running, no offer pending and no computer seat still in (the computer never agrees to a draw)"))
+    draw_again_in: int = Field(default=0, description=(
+        "the turns of its own the seat these tokens would offer for still plays before it may offer a draw "
+        "again, after its last offer was declined, withdrawn or lapsed (0: no wait); 409 error.draw_again until then"))
+    draw_offer_ended: dict[str, Any] | None = Field(default=None, description=(
+        "how the last draw offer that did not end the game ended, while the position is the one it ended "
+        "at: {'by': seat that offered, 'how': 'declined' (by 'seat') | 'withdrawn' (by 'seat', the "
+        "offerer) | 'lapsed' ('seat', still to answer, moved instead) | 'void' (who must agree changed: a "
+        "flag, a seat put out), 'seat', 'at_ply'}, or null"))
+    takeback_ended: dict[str, Any] | None = Field(default=None, description=(
+        "how the last takeback request that did not happen ended, as 'draw_offer_ended' ('lapsed': another "
+        "seat moved, which cancels it; the asker playing on withdraws it)"))
     bot_error: str | None = Field(description="why the last computer move was played by a quick search (level 2) "
                                               "instead of its own, if it was, or why the computer cannot move; "
                                               "null again once an undo or takeback takes that move (or "
@@ -710,7 +721,8 @@ ERROR_TEXT: dict[int, str] = {
          "or a Content-Length that is not a number",
     401: "no seat token given (Authorization: Bearer <token>)",
     403: "no token given holds the seat this needs (another seat's or another match's token; for a draw "
-         "offer, a seat out of the game, or the offering seat accepting its own offer)",
+         "offer, a seat out of the game, or the offering seat accepting its own offer; for a takeback, "
+         "the asking seat accepting its own request)",
     404: "no such match, game or invitation",
     409: "conflict: stale ply, game over, not a person's turn, a takeback past a revealed card, a whole "
          "'turn' sent in the middle of a turn, a draw offer already pending or none to answer, a draw the "

@@ -195,6 +195,28 @@ def replay_range(last_ply: int, start: Any, stop: Any) -> tuple[int, int]:
     return first, last
 
 
+#: The turns of its own a seat plays, after its draw offer was declined, withdrawn or lapsed,
+#: before it may offer one again (README "Draw offers"). lichess waits 20 plies, ten of one's own
+#: chess moves, about a quarter of a game; the games here are shorter and their turns weigh more
+#: (a capture chain, a Nibble take), and three turns are enough for the position to have changed
+#: while leaving an honest second offer within reach.
+DRAW_AGAIN_TURNS = 3
+
+
+def ended(request: dict[str, Any], how: str, seat: int | None, ply: int) -> dict[str, Any]:
+    """How a takeback request or draw offer ``request`` ended without happening (``Live.draw_ended``)."""
+    return {"by": request["by"], "how": how, "seat": seat, "at_ply": ply}
+
+
+def ended_by_answer(request: dict[str, Any], held: set[int], needed: Iterable[int], ply: int) -> dict[str, Any]:
+    """A no to ``request`` by the seats ``held``: declined by one whose answer was ``needed``,
+    else withdrawn by the seat that made it."""
+    answering = sorted(set(held) & set(needed))
+    if answering:
+        return ended(request, "declined", answering[0], ply)
+    return ended(request, "withdrawn", request["by"], ply)
+
+
 @dataclass
 class Live:
     """What a match has besides its record, stored as JSON beside it (``match_live``).
@@ -211,6 +233,15 @@ class Live:
             "accepted": [seats]}``, or None.
         out: seats out of a 3–4 player game on time (their moves are the computer's since).
         draw: a pending draw offer, ``{"by": seat, "at_ply": ply, "accepted": [seats]}``, or None.
+        draw_ended, takeback_ended: how the last draw offer or takeback request that did not
+            happen ended, kept until the position changes or another is made (the browser's
+            note): ``{"by": the seat that made it, "how", "seat", "at_ply": the ply it ended
+            at}``, ``how`` ``declined`` (``seat`` answered no), ``withdrawn`` (by ``seat``, the
+            one that made it; a takeback's asker playing on withdraws it too), ``lapsed``
+            (``seat`` moved instead: for a draw a seat still to answer, for a takeback any
+            other) or ``void`` (who must agree changed: a flag, a seat put out; ``seat`` None); or None.
+        draw_again: per seat (``"0"``), the ply at which its last offer was declined, withdrawn or
+            lapsed: it offers again after :data:`DRAW_AGAIN_TURNS` turns of its own since.
     """
 
     clock: dict[str, float] | None = None
@@ -220,10 +251,15 @@ class Live:
     takeback: dict[str, Any] | None = None
     out: list[int] = field(default_factory=list)
     draw: dict[str, Any] | None = None
+    draw_ended: dict[str, Any] | None = None
+    takeback_ended: dict[str, Any] | None = None
+    draw_again: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return json.dumps({"clock": self.clock, "remaining": self.remaining, "running": self.running,
-                           "since": self.since, "takeback": self.takeback, "out": self.out, "draw": self.draw})
+                           "since": self.since, "takeback": self.takeback, "out": self.out, "draw": self.draw,
+                           "draw_ended": self.draw_ended, "takeback_ended": self.takeback_ended,
+                           "draw_again": self.draw_again})
 
     @classmethod
     def from_json(cls, text: str | None) -> "Live":
@@ -231,7 +267,8 @@ class Live:
             return cls()
         d = json.loads(text)
         return cls(d.get("clock"), d.get("remaining"), d.get("running"), d.get("since"),
-                   d.get("takeback"), list(d.get("out") or []), d.get("draw"))
+                   d.get("takeback"), list(d.get("out") or []), d.get("draw"), d.get("draw_ended"),
+                   d.get("takeback_ended"), dict(d.get("draw_again") or {}))
 
     def copy(self) -> "Live":
         return Live.from_json(self.to_json())
@@ -419,8 +456,8 @@ def ending(record: dict[str, Any]) -> dict[str, Any]:
 def _check_ending_tags(tags: dict[str, str], num_players: int, result: list[float] | None,
                        termination: str | None, out: Iterable[int] = ()) -> list[int]:
     """Raise InvalidRequest unless an imported record's :data:`RESIGNED_TAG` names one seat that
-    lost a game ended by resignation, its :data:`DRAW_OFFERED_TAG` one seat that drew a game
-    drawn by agreement, and its :data:`OUT_OF_TIME_TAG` lists seats that lost.
+    lost a game ended by resignation and its :data:`OUT_OF_TIME_TAG` lists seats that lost (a
+    draw by agreement and its :data:`DRAW_OFFERED_TAG`: :meth:`Record.replay`, the domain's rule).
 
     Returns the seats out on time of a game that goes on (``result`` None): in a 3–4 player game
     they stay out (README "Clocks"), so at least two seats must still be in (neither out on time
@@ -434,14 +471,6 @@ def _check_ending_tags(tags: dict[str, str], num_players: int, result: list[floa
         if seats is None or len(seats) != 1 or result[seats[0]] >= 0:
             raise InvalidRequest(f"record.tags: {RESIGNED_TAG!r} is {clip(tags[RESIGNED_TAG])}; it must be the "
                                  "number of the seat that resigned, a seat the result has at -1")
-    if DRAW_OFFERED_TAG in tags:
-        seats = tag_seats(tags[DRAW_OFFERED_TAG], num_players)
-        if termination != "agreement" or result is None:
-            raise InvalidRequest(f"record.tags: {DRAW_OFFERED_TAG!r} names a seat that offered a draw, but the game "
-                                 "was not drawn by agreement")
-        if seats is None or len(seats) != 1 or result[seats[0]] != 0:
-            raise InvalidRequest(f"record.tags: {DRAW_OFFERED_TAG!r} is {clip(tags[DRAW_OFFERED_TAG])}; it must be "
-                                 "the number of the seat that offered the draw, a seat the result has at 0")
     if OUT_OF_TIME_TAG not in tags:
         return []
     seats = tag_seats(tags[OUT_OF_TIME_TAG], num_players)
@@ -1004,28 +1033,13 @@ class MatchService:
                     raise InvalidRequest(f"record.result: {result}, but the game ended by the rules after ply "
                                          f"{len(record.moves)}, and with the seats out of time ({OUT_OF_TIME_TAG} "
                                          f"{clip(record.tags[OUT_OF_TIME_TAG])}) at -1 its result is {forced}")
-            elif termination in ("resignation", "time", "agreement"):
+            elif termination in ("resignation", "time"):  # 'agreement': refused by replay()
                 raise InvalidRequest(f"record.termination: {termination!r}, but the game ended by the rules "
                                     f"after ply {len(record.moves)}; use 'normal'")
             else:
                 result, termination = rules, "normal"
         elif termination == "normal":
             raise InvalidRequest("record.termination: 'normal', but the game is not over by the rules")
-        elif termination == "agreement":
-            # a draw agreed: the seats still in at 0, those out (by the rules, on time) at -1
-            out = set(seats_out(state)) | set(tag_seats(record.tags.get(OUT_OF_TIME_TAG), game.num_players) or ())
-            still = [i for i in range(game.num_players) if i not in out]
-            if len(still) < 2:
-                # a seat left alone has won (the server ends the game on time then, _finish_if_over;
-                # with two players a flag ends it): nobody was left to agree a draw with
-                who = f"only seat {still[0]} is" if still else "no seat is"
-                raise InvalidRequest(f"record.termination: 'agreement', but {who} still in (the others out of "
-                                     f"time or put out by the rules): a draw is agreed by at least two seats "
-                                     f"still in")
-            agreed = agreed_draw_returns(game.num_players, out)
-            if result != agreed:
-                raise InvalidRequest(f"record.result: {result}, but a draw agreed at this position is {agreed} "
-                                     "(0 for each seat still in, -1 for the seats out)")
         elif termination in ("resignation", "time") and (result is None or -1.0 not in result) and not (
                 # a flag whose opponent could not win any more is a draw (_flag): the tag names the seat
                 termination == "time" and result is not None and not any(result)
@@ -1189,6 +1203,10 @@ class MatchService:
         if live.remaining is not None:
             live.remaining[seat] = 0.0
         # a seat going out changes who would have to agree: a pending offer lapses
+        if live.draw is not None:
+            live.draw_ended = ended(live.draw, "void", None, trial.ply)
+        if live.takeback is not None:
+            live.takeback_ended = ended(live.takeback, "void", None, trial.ply)
         live.running, live.since, live.takeback, live.draw = None, None, None, None
         n = len(trial.players)
         if n == 2:
@@ -1239,13 +1257,23 @@ class MatchService:
         move by a seat that had still to answer a draw offer declines it (as on lichess: the
         offerer's own moves, and those of seats that accepted, leave it standing), as does a
         move that put a seat out (who must agree changed) or ended the game."""
-        trial.live.takeback = None
-        offer = trial.live.draw
+        live = trial.live
+        mover = old.to_move()
+        # the notes of requests ended at the old position are said no more
+        live.draw_ended = live.takeback_ended = None
+        if live.takeback is not None:  # any move cancels it: the asker's own is a withdrawal
+            how = "withdrawn" if mover == live.takeback["by"] else "lapsed"
+            live.takeback_ended = ended(live.takeback, how, mover, trial.ply)
+        live.takeback = None
+        offer = live.draw
         if offer is not None:
-            mover = old.to_move()
-            if (trial.over or trial.out_seats != old.out_seats
-                    or mover in self._draw_waiting(old, offer)):
-                trial.live.draw = None
+            if mover in self._draw_waiting(old, offer):
+                live.draw_ended = ended(offer, "lapsed", mover, trial.ply)
+                live.draw_again[str(offer["by"])] = trial.ply
+                live.draw = None
+            elif trial.over or trial.out_seats != old.out_seats:
+                live.draw_ended = ended(offer, "void", None, trial.ply)
+                live.draw = None
         if trial.live.running is not None and (trial.over or trial.to_move() != trial.live.running):
             self._stop_clock(trial, now, increment=True)
         self._start_clock(trial, now)
@@ -1444,6 +1472,9 @@ class MatchService:
         trial.termination = None
         trial.live.takeback = None
         trial.live.draw = None  # offered for a position that is gone
+        trial.live.draw_ended = trial.live.takeback_ended = None
+        # a wait counts from a ply that is gone: from the position gone back to
+        trial.live.draw_again = {k: min(v, target) for k, v in trial.live.draw_again.items()}
         self._finish_if_over(trial)
         self._start_clock(trial, now)
         return self._replace(match, trial, then=(self._cancel_bot_of, self._drop_bot_error_taken_back,
@@ -1497,6 +1528,7 @@ class MatchService:
                 raise Conflict(f"seat {match.live.takeback['by']} already asked for a takeback")
             trial = self._copy(match)
             trial.live.takeback = {"by": min(mine), "to_ply": target, "at_ply": match.ply, "accepted": []}
+            trial.live.takeback_ended = None
             return self._replace(match, trial)
 
         return self._change(match_id, attempt)
@@ -1516,10 +1548,12 @@ class MatchService:
                 raise Conflict("no takeback request is pending")
             needed = [p for p in match.persons if p != pending["by"]]
             accepted = self._answer(pending, held, accept, needed, Forbidden(
-                "the other players answer a takeback request, not the seat that asked"))
+                "the other players answer a takeback request, not the seat that asked",
+                i18n=message("error.takeback_not_yours")))
             trial = self._copy(match)
             if accepted is None:
                 trial.live.takeback = None
+                trial.live.takeback_ended = ended_by_answer(pending, held, needed, match.ply)
                 return self._replace(match, trial)
             if all(p in accepted for p in needed):
                 return self._take_back(match, self._undo_target(match, {pending["by"]}))
@@ -1571,7 +1605,25 @@ class MatchService:
         if computer:
             return mine, Conflict(f"seat {computer[0]} is played by the computer, which does not agree to draws",
                                   i18n=message("error.draw_computer", seat=computer[0]))
+        wait = self._draw_again_in(match, min(mine))
+        if wait:
+            said = message("error.draw_again", n=wait)
+            return mine, Conflict(english(said), i18n=said)
         return mine, None
+
+    def _draw_again_in(self, match: Match, seat: int) -> int:
+        """The turns of its own ``seat`` still plays before it may offer a draw again, after its
+        last offer was declined, withdrawn or lapsed (0: none). Counted in its own turns, not in
+        plies: with 3–4 players or turns of many actions (a capture chain, a Nibble take) plies
+        say nothing of how much the position has changed for it."""
+        since = match.live.draw_again.get(str(seat))
+        if since is None or match.over:
+            return 0
+        movers = self._movers_cached(match)
+        now = match.to_move()
+        done = sum(1 for q in range(since, match.ply)
+                   if movers[q] == seat and (movers[q + 1] != seat if q + 1 < match.ply else now != seat))
+        return max(0, DRAW_AGAIN_TURNS - done)
 
     def offer_draw(self, match_id: str, tokens: list[str] = ()) -> Match:
         """Offer the other seats still in a draw, for the seats ``tokens`` hold; drawn at once when
@@ -1597,6 +1649,7 @@ class MatchService:
                 return self._draw(match, by)
             trial = self._copy(match)
             trial.live.draw = offer
+            trial.live.draw_ended = None
             return self._replace(match, trial)
 
         return self._change(match_id, attempt)
@@ -1624,12 +1677,18 @@ class MatchService:
         offer = match.live.draw
         assert offer is not None
         needed = [i for i in self._draw_seats(match) if i != offer["by"]]
-        accepted = self._answer(offer, held, accept, needed, Forbidden(
-            "the other players answer a draw offer, not the seat that offered it or a seat out of the game",
-            i18n=message("error.draw_not_yours")))
+        # 403 as for a takeback's asker accepting its own request: no later state of the game
+        # lets these seats answer (409 says "not now"); the words say which seat is refused
+        refused = (Forbidden("the other players answer a draw offer, not the seat that offered it",
+                             i18n=message("error.draw_not_yours")) if offer["by"] in held
+                   else Forbidden("only a person's seat still in the game offers or answers a draw",
+                                  i18n=message("error.draw_out")))
+        accepted = self._answer(offer, held, accept, needed, refused)
         trial = self._copy(match)
         if accepted is None:
             trial.live.draw = None
+            trial.live.draw_ended = ended_by_answer(offer, held, needed, match.ply)
+            trial.live.draw_again[str(offer["by"])] = match.ply
             return self._replace(match, trial)
         if all(i in accepted for i in needed):
             return self._draw(match, offer["by"])
@@ -2436,6 +2495,8 @@ class MatchService:
         game = match.game
         pending = match.live.takeback
         offer = match.live.draw
+        out = match.out_seats if match.live.draw_again and not match.over else set()
+        mine_draw = [i for i in held if i not in out and match.players[i] == "human"] if match.live.draw_again else []
         bot_error = self._bot_error(match)
         return {
             "id": match.id,
@@ -2486,6 +2547,11 @@ class MatchService:
                            if offer is not None and not match.over else None),
             # whether these tokens may offer a draw now (README "Draw offers")
             "draw_offerable": offer is None and self._draw_refusal(match, held)[1] is None,
+            # how the last offer and takeback request that did not happen ended, at this position
+            "draw_offer_ended": match.live.draw_ended if not match.over else None,
+            "takeback_ended": match.live.takeback_ended if not match.over else None,
+            # the turns of its own the seat these tokens offer for still plays before offering again
+            "draw_again_in": self._draw_again_in(match, min(mine_draw)) if mine_draw else 0,
             # the refused move of a computer seat may name a card of its hidden hand
             "bot_error": (None if bot_error is None else english(message("error.bot_hidden"))
                           if match.hides_cards else bot_error[0]),

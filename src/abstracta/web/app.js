@@ -753,14 +753,16 @@ async function matchPage(app, id, was = null) {
   // requests the other people answer: a takeback (README "Undo and takebacks") and a draw offer
   // (README "Draw offers") share one shape ({by, accepted}) and one kind of box
   // (each word a literal key, which tests/test_i18n.py finds in the catalogs)
-  const takeback = requestBox({ id: "takeback", field: "takeback",
+  const takeback = requestBox({ id: "takeback", field: "takeback", ended: "takeback_ended",
     words: { asked: (who) => t("takeback.asked", { who }), asks: (who) => t("takeback.asks", { who }),
       waiting: (who) => t("takeback.asks_waiting", { who }), declined: (who) => t("takeback.declined", { who }),
       accept: () => t("takeback.accept"), decline: () => t("takeback.decline"), withdraw: () => t("takeback.withdraw") },
     answering: (tb) => myPeople.some((i) => i !== tb.by && !tb.accepted.includes(i)), others: (tb) => othersWord(tb.by) });
-  const drawOffer = requestBox({ id: "drawoffer", field: "draw_offer", path: "draw/answer",
+  const drawOffer = requestBox({ id: "drawoffer", field: "draw_offer", ended: "draw_offer_ended", path: "draw/answer",
     words: { asked: (who) => t("draw.asked", { who }), asks: (who) => t("draw.asks", { who }),
-      waiting: (who) => t("draw.asks_waiting", { who }), declined: (who) => t("draw.declined", { who }),
+      waiting: (who) => t("draw.asks_waiting", { who }),
+      // said under a finger too (a disabled button's title is not): how long before offering again
+      declined: (who) => [t("draw.declined", { who }), view.draw_again_in > 0 ? t("draw.again_in", { n: view.draw_again_in }) : ""].join(" ").trim(),
       accept: () => t("draw.accept"), decline: () => t("draw.decline"), withdraw: () => t("draw.withdraw") },
     answering: (offer) => offer.waiting.some((i) => mySeats.includes(i)),
     others: (offer) => seatsWord(offer.waiting.filter((i) => !mySeats.includes(i))) });
@@ -799,8 +801,6 @@ async function matchPage(app, id, was = null) {
       (fresh.revision === view.revision && (fresh.thinking !== view.thinking || fresh.viewer !== view.viewer));
     if (!newer) return false;
     if (fresh.revision > view.revision) showError(err, null); // a new position: an old refusal is stale
-    takeback.heard(view, fresh);
-    drawOffer.heard(view, fresh);
     const eyes = view.viewer;
     // a new revision may show earlier plies otherwise (a takeback, cards revealed at the end),
     // other eyes other hands; a computer starting or stopping to think (the same revision)
@@ -935,25 +935,22 @@ async function matchPage(app, id, was = null) {
 
   // A request the other people answer, pending in the view's `field` ({by, accepted, …}), said
   // in `words`; the answer is POSTed to `path` ({accept}); `answering(pending)`: whether this
-  // page must answer it, `others(pending)`: who the page's own request waits for.
-  function requestBox({ id: boxId, field, words, path = `${field}/answer`, answering, others }) {
+  // page must answer it, `others(pending)`: who the page's own request waits for. The view's
+  // `ended` field says how the last one that did not happen ended, at this position: the page
+  // that made it is told who declined it — not when it was withdrawn (from another tab of the
+  // same seat too), lapsed or made void by a flag, which no other player declined.
+  function requestBox({ id: boxId, field, ended, words, path = `${field}/answer`, answering, others }) {
     const box = h("div", { class: "takeback", id: boxId, hidden: true, "aria-live": "polite" });
-    let key = null, withdrawn = false, declinedNote = "";
+    let key = null;
     return {
       box,
-      // my own request gone while the position stayed and the game goes on: the others declined it
-      heard(old, fresh) {
-        const asked = old[field];
-        if (asked && mySeats.includes(asked.by) && !fresh[field] && fresh.ply === old.ply &&
-            fresh.status === "playing" && !withdrawn) {
-          declinedNote = words.declined(others(asked));
-        } else if (fresh[field] || fresh.ply !== old.ply) declinedNote = "";
-        if (!fresh[field]) withdrawn = false;
-      },
       draw() {
         const req = view.status === "playing" ? view[field] : null;
         const asker = req && mySeats.includes(req.by);
         const answers = req && !asker && answering(req);
+        const gone = view.status === "playing" && !req ? view[ended] : null;
+        const declinedNote = gone && gone.how === "declined" && mySeats.includes(gone.by) && !mySeats.includes(gone.seat)
+          ? words.declined(seatName(gone.seat)) : "";
         const now = JSON.stringify([req, asker, answers, declinedNote]);
         if (now === key) return;
         key = now;
@@ -963,7 +960,7 @@ async function matchPage(app, id, was = null) {
         const answer = (accept) => post(path, { accept });
         if (asker) {
           box.append(h("span", { id: `${boxId}-text` }, words.asked(others(req))),
-            h("button", { type: "button", id: `${boxId}-withdraw`, onclick: () => { withdrawn = true; answer(false); } }, words.withdraw()));
+            h("button", { type: "button", id: `${boxId}-withdraw`, onclick: () => answer(false) }, words.withdraw()));
         } else if (answers) {
           box.append(h("span", { id: `${boxId}-text` }, words.asks(seatName(req.by))),
             h("button", { type: "button", class: "primary", id: `${boxId}-accept`, onclick: () => answer(true) }, words.accept()),
@@ -1415,9 +1412,11 @@ async function matchPage(app, id, was = null) {
           title: over ? t("match.over_title") : null }, t("match.undo")),
       spectator ? null : h("button", { type: "button", id: "resign", onclick: () => resign(resignSeat), disabled: over || !myPeople.length || humansOut || hide }, t("match.resign")),
       // against the computer there is no draw to offer (it never agrees; the server says when one can be)
-      !over && (view.draw_offerable || view.draw_offer)
+      // shown disabled while an offer is pending, or this seat waits after one declined (the server's count)
+      !over && (view.draw_offerable || view.draw_offer || view.draw_again_in > 0)
         ? h("button", { type: "button", id: "offer-draw", onclick: offerDraw, disabled: !view.draw_offerable || hide,
-          title: view.draw_offer ? t("draw.pending") : null }, t("draw.offer"))
+          title: view.draw_offer ? t("draw.pending") : view.draw_again_in > 0 ? t("draw.again_in", { n: view.draw_again_in }) : null },
+        t("draw.offer"))
         : null,
       h("a", { class: "button", href: `#/new/${view.game}`, id: "new-game-link" }, t("home.new_game")),
       view.hidden_information && !over
