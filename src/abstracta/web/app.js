@@ -312,7 +312,9 @@ async function matchesPage(app) {
       h("td", { class: "yours", ...label("you_play") }, yours || t("matches.watching")), h("td", label("result"), result), h("td", label("moves"), moves),
       h("td", { class: "muted", ...label("last") }, new Date(r.updated).toLocaleString(lang)),
       h("td", { class: "del" }, h("button", { type: "button", class: "delete", title: t("matches.delete_title"), onclick: async () => {
-        if (!confirm(t("matches.delete_confirm", { game: titles[r.game] || r.game }))) return;
+        // the server deletes it for every seat: a friend's list loses it too, so say so
+        const ask = apart ? "matches.delete_confirm_shared" : "matches.delete_confirm";
+        if (!confirm(t(ask, { game: titles[r.game] || r.game }))) return;
         try {
           await api(`/api/matches/${r.id}`, { method: "DELETE" });
           forgetTokens(r.id);

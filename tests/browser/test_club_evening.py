@@ -1,0 +1,66 @@
+"""Papercuts a club evening found: what Your games says of a game friends play at a distance and
+of a game watched."""
+
+from __future__ import annotations
+
+import json
+
+from httputil import TOKENS, post_json
+
+
+def _context_holding(browser, seats: dict[str, list[int]], locale: str = "en-US"):
+    """A browser context whose localStorage holds the tokens of these seats of these matches only
+    (the seats one person took), as the shell keeps them."""
+    context = browser.new_context_without_tokens(viewport={"width": 390, "height": 844}, locale=locale,
+                                                 is_mobile=True, has_touch=True)
+    tokens = {mid: {str(s): TOKENS[mid][s] for s in held} for mid, held in seats.items()}
+    context.add_init_script(f"localStorage.setItem('abstracta.tokens', {json.dumps(json.dumps(tokens))})")
+    return context
+
+
+def _delete_asks(page, mid: str) -> str:
+    """The question Delete asks of the row of ``mid`` (answered No: nothing is deleted)."""
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", answer)
+    page.locator(f"#match-list tr[data-id='{mid}'] button.delete").click()
+    page.wait_for_function("() => true")
+    assert len(asked) == 1
+    return asked[0]
+
+
+def test_deleting_a_game_a_friend_plays_warns_it_is_gone_for_them_too(browser, live_server):
+    # Delete removes the game from the server: the friend's Your games lost it without a word, and
+    # the question ("Delete this game of Fanorona?") read as if it tidied this browser's list only
+    url = live_server.url
+    apart = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
+                                             "seats": ["human", "human"], "take": [0]})
+    alone = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
+                                             "seats": ["human", "level:1"]})
+    together = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
+                                                "seats": ["human", "human"]})
+    # the friend took seat 1 (their token is not in this browser)
+    TOKENS[apart["id"]][1] = post_json(f"{url}/api/invites/claim", {"code": apart["invites"][0]["code"]})["tokens"][0]["token"]
+    seats = {apart["id"]: [0], alone["id"]: [0], together["id"]: [0, 1]}
+    for locale, shared, plain in (
+            ("en-US", "Delete this game of Fanorona? It is deleted for the other players and for anyone watching too.",
+             "Delete this game of Fanorona?"),
+            ("fi-FI", "Poistetaanko tämä peli (Fanorona)? Se poistuu myös muilta pelaajilta ja katsojilta.",
+             "Poistetaanko tämä peli (Fanorona)?")):
+        context = _context_holding(browser, seats, locale)
+        try:
+            page = context.new_page()
+            page.goto(f"{url}/#/matches")
+            page.locator(f"#match-list tr[data-id='{apart['id']}']").wait_for()
+            assert _delete_asks(page, apart["id"]) == shared
+            # against the computer and pass and play nobody else holds a seat
+            assert _delete_asks(page, alone["id"]) == plain
+            assert _delete_asks(page, together["id"]) == plain
+            assert page.locator("#match-list tbody tr").count() == 3  # answered No: all kept
+        finally:
+            context.close()
+
