@@ -64,3 +64,35 @@ def test_deleting_a_game_a_friend_plays_warns_it_is_gone_for_them_too(browser, l
         finally:
             context.close()
 
+
+def test_a_watched_game_counts_its_moves_as_the_players_list_does(browser, live_server):
+    # the same game read "2 turns (3 actions)" in its players' list and "3" under Watched games
+    url = live_server.url
+    view = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"},
+                                            "seats": ["human", "human"]})
+    mid = view["id"]
+    post_json(f"{url}/api/matches/{mid}/actions", {"action": "d2-c3A", "ply": 0})
+    # Black's capture chain, one turn of two actions
+    after = post_json(f"{url}/api/matches/{mid}/actions", {"actions": ["a4-a5W", "a5-b4A"], "ply": 1})
+    assert (after["ply"], after["turns_played"]) == (3, 2)
+    for locale, words in (("en-US", "2 turns (3 actions)"), ("fi-FI", "2 vuoroa (3 siirtoa)")):
+        context = browser.new_context_without_tokens(viewport={"width": 1280, "height": 800}, locale=locale)
+        try:
+            page = context.new_page()
+            page.goto(f"{url}/#/match/{mid}")
+            page.wait_for_function(f"() => window.abstractaView && window.abstractaView.id === '{mid}'")
+            page.goto(f"{url}/#/matches")
+            row = page.locator(f"#watched-list tr[data-id='{mid}']")
+            row.wait_for()
+            assert row.locator("td").nth(4).inner_text() == words
+        finally:
+            context.close()
+    players = _context_holding(browser, {mid: [0, 1]})
+    try:
+        page = players.new_page()
+        page.goto(f"{url}/#/matches")
+        row = page.locator(f"#match-list tr[data-id='{mid}']")
+        row.wait_for()
+        assert row.locator("td").nth(5).inner_text() == "2 turns (3 actions)"
+    finally:
+        players.close()

@@ -303,7 +303,7 @@ async function matchesPage(app) {
     const who = r.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
     const result = r.status === "over" ? resultLine(r, name) || t("matches.finished") : t("matches.in_play");
-    const moves = r.turns === r.ply ? `${r.ply}` : t("matches.turns_actions", { n: r.turns, actions: r.ply });
+    const moves = movesWords(r.turns, r.ply);
     // data-label: a phone shows each row as a card, each cell under its column's name (style.css)
     const label = (k) => ({ "data-label": t(`matches.col.${k}`) });
     const row = h("tr", { "data-id": r.id },
@@ -367,7 +367,7 @@ async function watchedSection(app, titles, list) {
     const row = h("tr", { "data-id": w.id },
       h("td", { class: "game" }, h("a", { href: `#/match/${w.id}` }, matchTitle(titles[v.game] || v.game, v.variant))),
       h("td", label("players"), who), h("td", { class: "muted", ...label("options") }, optionWords(list.find((x) => x.name === v.game), v.options) || "—"),
-      h("td", label("result"), result), h("td", label("moves"), `${v.ply}`),
+      h("td", label("result"), result), h("td", label("moves"), movesWords(v.turns_played, v.ply)),
       h("td", { class: "muted", ...label("watched") }, new Date(w.at).toLocaleString(lang)),
       h("td", { class: "del" }, h("button", { type: "button", class: "delete", title: t("matches.forget_title"), onclick: () => {
         forgetWatched(w.id);
@@ -378,6 +378,10 @@ async function watchedSection(app, titles, list) {
   });
   if (body.children.length) app.append(section);
 }
+
+// A game's length in Your games, for a game played and one watched alike: the turns, and the
+// actions where a turn may hold several ("2 turns (3 actions)").
+const movesWords = (turns, ply) => (turns === ply ? `${ply}` : t("matches.turns_actions", { n: turns, actions: ply }));
 
 // The options that differ from the game's defaults, in the game's words ("Board: Dimy (5×5)").
 function optionWords(game, options) {
