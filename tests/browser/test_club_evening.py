@@ -96,3 +96,33 @@ def test_a_watched_game_counts_its_moves_as_the_players_list_does(browser, live_
         assert row.locator("td").nth(5).inner_text() == "2 turns (3 actions)"
     finally:
         players.close()
+
+
+#: the width the move box's placeholder needs and the width it has (its content box)
+PLACEHOLDER_FITS = """() => {
+  const box = document.getElementById('move-input'), css = getComputedStyle(box);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = css.font;
+  const room = box.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+  return [box.placeholder, Math.ceil(ctx.measureText(box.placeholder).width), Math.floor(room)];
+}"""
+
+
+def test_the_move_boxs_example_move_is_not_cut_off(browser, live_server):
+    # at 1280 px the Finnish "kirjoita siirto, esim. d2-c3A" showed "…esim. d2": the example, the
+    # part that teaches the notation, was the part cut off
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"},
+                                                        "seats": ["human", "human"]})
+    for locale in ("en-US", "fi-FI"):
+        for width in (1280, 390):
+            context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale,
+                                          is_mobile=width < 500, has_touch=width < 500)
+            try:
+                page = context.new_page()
+                page.goto(f"{live_server.url}/#/match/{view['id']}")
+                page.wait_for_selector("#board svg")
+                text, needs, has = page.evaluate(PLACEHOLDER_FITS)
+                assert text.endswith(view["legal"][0])
+                assert needs <= has, f"{locale} at {width} px: {text!r} needs {needs} px, has {has}"
+            finally:
+                context.close()
