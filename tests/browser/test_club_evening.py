@@ -126,3 +126,46 @@ def test_the_move_boxs_example_move_is_not_cut_off(browser, live_server):
                 assert needs <= has, f"{locale} at {width} px: {text!r} needs {needs} px, has {has}"
             finally:
                 context.close()
+
+
+def test_the_friend_who_took_a_seat_reopens_the_invitation_and_is_sent_to_the_game(browser, live_server):
+    # a friend back from the chat where the link was sent read "This invitation to play Black was
+    # used already. Ask the player who sent it for a new link." about the seat they hold here
+    url = live_server.url
+    view = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "dimy"},
+                                            "seats": ["human", "human"], "take": [0]})
+    link = f"{url}/{view['invites'][0]['path'].lstrip('/')}"
+    for locale, said, button in (("en-US", "You took this seat (Black) with this link: play on.", "Play on"),
+                                 ("fi-FI", "Otit tämän paikan (Musta) tällä linkillä: jatka peliä.", "Jatka peliä")):
+        friend = browser.new_context_without_tokens(viewport={"width": 390, "height": 844}, locale=locale,
+                                                    is_mobile=True, has_touch=True)
+        stranger = browser.new_context_without_tokens(viewport={"width": 390, "height": 844}, locale=locale,
+                                                      is_mobile=True, has_touch=True)
+        try:
+            page = friend.new_page()
+            if locale == "en-US":  # the seat is taken once, in English; the Finnish friend holds its token
+                page.goto(link)
+                page.click("#take-seat")
+                page.wait_for_url(f"**/#/match/{view['id']}")
+                token = page.evaluate("localStorage.getItem('abstracta.tokens')")
+            else:
+                friend.add_init_script(f"localStorage.setItem('abstracta.tokens', {json.dumps(token)})")
+            page.goto(link)
+            page.locator("#join-seats").wait_for()
+            assert page.locator("#join-mine").inner_text() == said
+            assert page.locator("#join-error").count() == 0
+            go = page.locator("#play-on")
+            assert go.inner_text() == button and go.get_attribute("href") == f"#/match/{view['id']}"
+            assert page.locator("#join-seats li.invited").inner_text().endswith(
+                "you (this browser)" if locale == "en-US" else "sinä (tämä selain)")
+            # anyone else who opens it is still told it was used
+            other = stranger.new_page()
+            other.goto(link)
+            other.locator("#join-error").wait_for()
+            assert other.locator("#play-on").count() == 0
+            assert other.locator("#join-error").inner_text() == (
+                "This invitation to play Black was used already. Ask the player who sent it for a new link."
+                if locale == "en-US" else "Tämä kutsu (paikka: Musta) on jo käytetty. Pyydä lähettäjältä uusi linkki.")
+        finally:
+            friend.close()
+            stranger.close()

@@ -554,7 +554,7 @@ async function joinPage(app, code) {
   const people = h("ul", { class: "whois", id: "join-seats" }, ...info.players.map((p, i) => h("li", { class: i === info.seat ? "invited" : null },
     h("b", {}, name(i)), " — ",
     p !== "human" ? t("join.who.computer", { level: p.slice(6) })
-      : i === info.seat ? (info.claimed ? t("join.who.taken") : t("join.who.this"))
+      : i === info.seat ? (info.claimed ? (mine.includes(i) ? t("join.who.you") : t("join.who.taken")) : t("join.who.this"))
       : mine.includes(i) ? t("join.who.you")
       : view && !view.claimed[i] ? t("join.who.invited") : t("join.who.person"))));
   const facts = [];
@@ -565,6 +565,12 @@ async function joinPage(app, code) {
     if (view.clock) facts.push(["join-clock", t("join.clock", { control: controlWords(view.clock.control) })]);
   }
   const err = h("p", { class: "error", id: "join-error", hidden: true });
+  if (info.claimed && mine.includes(info.seat)) {
+    // the friend who took the seat, back from the message the link came in: not "used already"
+    app.append(h("p", { class: "lead", id: "join-mine" }, t("join.mine", { seat: name(info.seat) })),
+      people, h("p", { class: "row" }, h("a", { href: `#/match/${info.match}`, class: "button primary", id: "play-on" }, t("join.play_on"))));
+    return;
+  }
   if (info.claimed) {
     app.append(h("p", { class: "error", id: "join-error" }, t("join.used", { seat: name(info.seat) })),
       people, h("p", { class: "row" }, h("a", { href: `#/match/${info.match}`, class: "button", id: "watch" }, t("join.watch"))));
