@@ -303,7 +303,7 @@ async function matchesPage(app) {
     const who = r.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
     const result = r.status === "over" ? resultLine(r, name) || t("matches.finished") : t("matches.in_play");
-    const moves = r.turns === r.ply ? `${r.ply}` : t("matches.turns_actions", { n: r.turns, actions: r.ply });
+    const moves = movesWords(r.turns, r.ply);
     // data-label: a phone shows each row as a card, each cell under its column's name (style.css)
     const label = (k) => ({ "data-label": t(`matches.col.${k}`) });
     const row = h("tr", { "data-id": r.id },
@@ -312,7 +312,9 @@ async function matchesPage(app) {
       h("td", { class: "yours", ...label("you_play") }, yours || t("matches.watching")), h("td", label("result"), result), h("td", label("moves"), moves),
       h("td", { class: "muted", ...label("last") }, new Date(r.updated).toLocaleString(lang)),
       h("td", { class: "del" }, h("button", { type: "button", class: "delete", title: t("matches.delete_title"), onclick: async () => {
-        if (!confirm(t("matches.delete_confirm", { game: titles[r.game] || r.game }))) return;
+        // the server deletes it for every seat: a friend's list loses it too, so say so
+        const ask = apart ? "matches.delete_confirm_shared" : "matches.delete_confirm";
+        if (!confirm(t(ask, { game: titles[r.game] || r.game }))) return;
         try {
           await api(`/api/matches/${r.id}`, { method: "DELETE" });
           forgetTokens(r.id);
@@ -365,7 +367,7 @@ async function watchedSection(app, titles, list) {
     const row = h("tr", { "data-id": w.id },
       h("td", { class: "game" }, h("a", { href: `#/match/${w.id}` }, matchTitle(titles[v.game] || v.game, v.variant))),
       h("td", label("players"), who), h("td", { class: "muted", ...label("options") }, optionWords(list.find((x) => x.name === v.game), v.options) || "—"),
-      h("td", label("result"), result), h("td", label("moves"), `${v.ply}`),
+      h("td", label("result"), result), h("td", label("moves"), movesWords(v.turns_played, v.ply)),
       h("td", { class: "muted", ...label("watched") }, new Date(w.at).toLocaleString(lang)),
       h("td", { class: "del" }, h("button", { type: "button", class: "delete", title: t("matches.forget_title"), onclick: () => {
         forgetWatched(w.id);
@@ -376,6 +378,10 @@ async function watchedSection(app, titles, list) {
   });
   if (body.children.length) app.append(section);
 }
+
+// A game's length in Your games, for a game played and one watched alike: the turns, and the
+// actions where a turn may hold several ("2 turns (3 actions)").
+const movesWords = (turns, ply) => (turns === ply ? `${ply}` : t("matches.turns_actions", { n: turns, actions: ply }));
 
 // The options that differ from the game's defaults, in the game's words ("Board: Dimy (5×5)").
 function optionWords(game, options) {
@@ -548,7 +554,7 @@ async function joinPage(app, code) {
   const people = h("ul", { class: "whois", id: "join-seats" }, ...info.players.map((p, i) => h("li", { class: i === info.seat ? "invited" : null },
     h("b", {}, name(i)), " — ",
     p !== "human" ? t("join.who.computer", { level: p.slice(6) })
-      : i === info.seat ? (info.claimed ? t("join.who.taken") : t("join.who.this"))
+      : i === info.seat ? (info.claimed ? (mine.includes(i) ? t("join.who.you") : t("join.who.taken")) : t("join.who.this"))
       : mine.includes(i) ? t("join.who.you")
       : view && !view.claimed[i] ? t("join.who.invited") : t("join.who.person"))));
   const facts = [];
@@ -559,6 +565,12 @@ async function joinPage(app, code) {
     if (view.clock) facts.push(["join-clock", t("join.clock", { control: controlWords(view.clock.control) })]);
   }
   const err = h("p", { class: "error", id: "join-error", hidden: true });
+  if (info.claimed && mine.includes(info.seat)) {
+    // the friend who took the seat, back from the message the link came in: not "used already"
+    app.append(h("p", { class: "lead", id: "join-mine" }, t("join.mine", { seat: name(info.seat) })),
+      people, h("p", { class: "row" }, h("a", { href: `#/match/${info.match}`, class: "button primary", id: "play-on" }, t("join.play_on"))));
+    return;
+  }
   if (info.claimed) {
     app.append(h("p", { class: "error", id: "join-error" }, t("join.used", { seat: name(info.seat) })),
       people, h("p", { class: "row" }, h("a", { href: `#/match/${info.match}`, class: "button", id: "watch" }, t("join.watch"))));
