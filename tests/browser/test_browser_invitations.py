@@ -174,9 +174,13 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
         assert no_sideways_scroll(c)
         c.screenshot(path=str(shots / "distance-spectator-end-390.png"), full_page=True)
 
-        # the used link says so; "Your games" names the seat played in this browser
+        # the used link says so to anyone else; the friend who took the seat is told it is theirs;
+        # "Your games" names the seat played in this browser
+        c.goto(link)
+        assert "was used already" in c.locator("#join-error").inner_text()
         b.goto(link)
-        assert "was used already" in b.locator("#join-error").inner_text()
+        assert b.locator("#join-mine").inner_text() == "You took this seat (Black) with this link: play on."
+        assert b.locator("#join-error").count() == 0
         b.goto(f"{live_server.url}/#/matches")
         row = b.locator(f"tr[data-id='{mid}']")
         row.wait_for()
