@@ -52,8 +52,8 @@ from ..core.game import (Game, State, TurnText, action_strings, agreed_draw_retu
                          resignation_returns, seats_out,
                          turn_numbers, turn_spans, turn_texts, turns_played, views_differ)
 from ..core.options import seed_problem
-from ..core.records import (DRAW_OFFERED_TAG, HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, out_of_time_seats,
-                             resigned_seat, tag_seats)
+from ..core.records import (DECIDED, DRAW_OFFERED_TAG, HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record,
+                             out_of_time_seats, resigned_seat, tag_seats)
 from ..core.records import hint_counts as record_hint_counts
 from ..core.registry import game_class, load_game
 from . import bots
@@ -1047,7 +1047,7 @@ class MatchService:
             raise InvalidRequest(f"record.result: a game ended by {termination} needs a result with the loser at -1"
                                  + (f" (or, a draw on time, the {OUT_OF_TIME_TAG} tag naming the seat whose time ran out)"
                                     if termination == "time" else ""))
-        elif termination not in ("resignation", "time", "agreement"):  # abandoned or none: the game continues here
+        elif termination not in DECIDED:  # abandoned or none: the game continues here
             result, termination = None, None
         if len(record.tags) > TAG_COUNT_LIMIT:
             raise InvalidRequest(f"record.tags: {len(record.tags)} tags, at most {TAG_COUNT_LIMIT}")
@@ -1485,7 +1485,7 @@ class MatchService:
             self._forget_bot_error(match.id)
 
     def _check_undoable(self, match: Match) -> None:
-        if match.termination in ("resignation", "time", "agreement"):
+        if match.termination in DECIDED:
             how = {"resignation": "resigned", "time": "lost on time", "agreement": "drawn by agreement"}[match.termination]
             raise Conflict(f"the game was {how}; it cannot be taken back")
         if not match.persons:
