@@ -2495,8 +2495,8 @@ class MatchService:
         game = match.game
         pending = match.live.takeback
         offer = match.live.draw
-        out = match.out_seats if match.live.draw_again and not match.over else set()
-        mine_draw = [i for i in held if i not in out and match.players[i] == "human"] if match.live.draw_again else []
+        # the one rule an offer meets: the seats these tokens would offer a draw for, and why not now
+        mine_draw, draw_refused = self._draw_refusal(match, held)
         bot_error = self._bot_error(match)
         return {
             "id": match.id,
@@ -2546,7 +2546,7 @@ class MatchService:
             "draw_offer": ({**offer, "waiting": self._draw_waiting(match, offer)}
                            if offer is not None and not match.over else None),
             # whether these tokens may offer a draw now (README "Draw offers")
-            "draw_offerable": offer is None and self._draw_refusal(match, held)[1] is None,
+            "draw_offerable": offer is None and draw_refused is None,
             # how the last offer and takeback request that did not happen ended, at this position
             "draw_offer_ended": match.live.draw_ended if not match.over else None,
             "takeback_ended": match.live.takeback_ended if not match.over else None,
