@@ -48,7 +48,7 @@ import orjson
 
 from ..core.description import shell_english
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
-from ..core.game import (Game, State, TurnText, action_strings, agreed_draw_returns, played_turns,
+from ..core.game import (Game, State, TurnText, action_strings, agreed_draw_returns, draw_seats, played_turns,
                          resignation_returns, seats_out,
                          turn_numbers, turn_spans, turn_texts, turns_played, views_differ)
 from ..core.options import seed_problem
@@ -1580,10 +1580,9 @@ class MatchService:
     # --- draw offers (README "Draw offers") ---------------------------------------------------
     @staticmethod
     def _draw_seats(match: Match) -> list[int]:
-        """The seats whose agreement a draw needs: those still in (a seat out of a 3–4 player
-        game, by the rules or on time, has lost whatever the others agree)."""
-        out = match.out_seats
-        return [i for i in range(len(match.players)) if i not in out]
+        """The seats whose agreement a draw needs (:func:`~abstracta.core.game.draw_seats`): not
+        those out by the rules or on time."""
+        return draw_seats(len(match.players), match.out_seats)
 
     def _draw_waiting(self, match: Match, offer: dict[str, Any]) -> list[int]:
         """The seats still to accept the draw ``offer``."""
