@@ -1202,7 +1202,8 @@ class MatchService:
         live = trial.live
         if live.remaining is not None:
             live.remaining[seat] = 0.0
-        # a seat going out changes who would have to agree: a pending offer lapses
+        # a seat going out changes who would have to agree, and who answers a takeback (its
+        # moves are the computer's): a pending request of either kind is void, no seat's doing
         if live.draw is not None:
             live.draw_ended = ended(live.draw, "void", None, trial.ply)
         if live.takeback is not None:
