@@ -44,12 +44,14 @@ class Handicapped:
 
 
 def bot(spec: str, game: Any, seed: int) -> Any:
+    """The bot of ``spec``: a seat spec or ``eps:P@SPEC`` (SPEC itself a bot, handicapped or not).
+    Raises ValueError: a bad P, no SPEC, or a person (``human``) where a bot must play."""
     if spec.startswith("eps:"):
         head, _, inner = spec[4:].partition("@")
         p = float(head)
         if not 0.0 <= p <= 1.0 or not inner:
             raise ValueError(f"{spec!r}: expected eps:P@SPEC with 0 <= P <= 1")
-        return Handicapped(make_bot(inner, game, seed), p, seed, spec)
+        return Handicapped(bot(inner, game, seed), p, seed, spec)
     made = make_bot(spec, game, seed)
     if made is None:
         raise ValueError(f"{spec!r}: a bot, not a person")

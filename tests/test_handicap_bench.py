@@ -51,7 +51,8 @@ def test_full_handicap_never_asks_the_inner_bot(bench) -> None:
     assert len(_moves(player, game, 3, 200)) > 20
 
 
-@pytest.mark.parametrize("spec", ["eps:1.5@greedy", "eps:0.5@", "eps:x@greedy"])
+# a person is no inner bot: refused as a plain ``human`` is, not a crash at its first decision
+@pytest.mark.parametrize("spec", ["eps:1.5@greedy", "eps:0.5@", "eps:x@greedy", "eps:0.5@human", "human"])
 def test_a_bad_handicap_is_refused(bench, spec) -> None:
     with pytest.raises(ValueError):
         bench.bot(spec, load_game("fibonacci-cards"), 1)
