@@ -24,6 +24,8 @@ from typing import Any
 from abstracta import load_game
 from abstracta.ai.levels import make_bot
 from abstracta.ai.match import bot_seed, play_game
+from abstracta.core.errors import OptionError
+from abstracta.core.options import parse_option_pairs
 
 
 class Handicapped:
@@ -80,7 +82,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    options = dict(item.split("=", 1) for item in args.option)
+    try:
+        options = parse_option_pairs(args.option)
+    except OptionError as exc:
+        parser.error(str(exc))
     game = load_game(args.game, **options)
     if game.num_players != 2:
         parser.error("two-player games only")

@@ -65,3 +65,10 @@ def test_the_command_prints_a_json_line(bench) -> None:
     assert [(p["a"], p["b"]) for p in data["pairs"]] == [("greedy", "random"), ("random", "random")]
     assert all(0.0 <= p["score"] <= 1.0 for p in data["pairs"])
     assert data["games"] == 4 and data["seed"] == 3
+
+
+def test_an_option_without_a_value_is_a_usage_error(bench, capsys) -> None:
+    # as every command reads --option (core.options.parse_option_pairs): not a traceback
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["nibble", "--option", "variant", "--pairs", "random/random", "--games", "1"])
+    assert exc.value.code == 2 and "option 'variant' is not of the form KEY=VALUE" in capsys.readouterr().err
