@@ -1628,8 +1628,11 @@ class MatchService:
     def offer_draw(self, match_id: str, tokens: list[str] = ()) -> Match:
         """Offer the other seats still in a draw, for the seats ``tokens`` hold; drawn at once when
         nobody else must agree (they hold every such seat), and an offer made while another
-        seat's offer waits for these seats' answer accepts it. 409 when the game is over, an
-        offer is pending or the computer would have to agree; 403 for a seat out of the game."""
+        seat's offer waits for these seats' answer accepts it. Returns the match as stored, the
+        offer in ``live.draw``. 409 (Conflict) when the game is over, an offer is pending, the
+        computer would have to agree, or these seats' last offer ended fewer than
+        :data:`DRAW_AGAIN_TURNS` turns of their own ago (``error.draw_again``); 403 (Forbidden)
+        for tokens that hold no person's seat still in."""
 
         def attempt() -> Match:
             match = self.tick(self.load(match_id, fresh=True))
@@ -1657,8 +1660,9 @@ class MatchService:
     def answer_draw(self, match_id: str, accept: Any, tokens: list[str] = ()) -> Match:
         """Accept or decline the pending draw offer for the seats ``tokens`` hold; drawn once
         every other seat still in accepted, any decline drops it, and the offering seat may
-        withdraw it (decline). 409 when none is pending or the game is over, 403 for the offerer
-        accepting or a seat whose answer is not asked."""
+        withdraw it (decline). Returns the match as stored. InvalidRequest (422) for an ``accept``
+        that is not a bool; 409 (Conflict) when none is pending or the game is over; 403
+        (Forbidden) for the offerer accepting or a seat whose answer is not asked."""
         if not isinstance(accept, bool):
             raise InvalidRequest("field 'accept' must be true or false")
 
