@@ -24,6 +24,8 @@ from typing import Any
 from abstracta import load_game
 from abstracta.ai.levels import make_bot
 from abstracta.ai.match import bot_seed, play_game
+from abstracta.core.errors import OptionError
+from abstracta.core.options import parse_option_pairs
 
 
 class Handicapped:
@@ -44,12 +46,14 @@ class Handicapped:
 
 
 def bot(spec: str, game: Any, seed: int) -> Any:
+    """The bot of ``spec``: a seat spec or ``eps:P@SPEC`` (SPEC itself a bot, handicapped or not).
+    Raises ValueError: a bad P, no SPEC, or a person (``human``) where a bot must play."""
     if spec.startswith("eps:"):
         head, _, inner = spec[4:].partition("@")
         p = float(head)
         if not 0.0 <= p <= 1.0 or not inner:
             raise ValueError(f"{spec!r}: expected eps:P@SPEC with 0 <= P <= 1")
-        return Handicapped(make_bot(inner, game, seed), p, seed, spec)
+        return Handicapped(bot(inner, game, seed), p, seed, spec)
     made = make_bot(spec, game, seed)
     if made is None:
         raise ValueError(f"{spec!r}: a bot, not a person")
@@ -78,7 +82,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    options = dict(item.split("=", 1) for item in args.option)
+    try:
+        options = parse_option_pairs(args.option)
+    except OptionError as exc:
+        parser.error(str(exc))
     game = load_game(args.game, **options)
     if game.num_players != 2:
         parser.error("two-player games only")

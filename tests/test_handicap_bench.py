@@ -51,7 +51,8 @@ def test_full_handicap_never_asks_the_inner_bot(bench) -> None:
     assert len(_moves(player, game, 3, 200)) > 20
 
 
-@pytest.mark.parametrize("spec", ["eps:1.5@greedy", "eps:0.5@", "eps:x@greedy"])
+# a person is no inner bot: refused as a plain ``human`` is, not a crash at its first decision
+@pytest.mark.parametrize("spec", ["eps:1.5@greedy", "eps:0.5@", "eps:x@greedy", "eps:0.5@human", "human"])
 def test_a_bad_handicap_is_refused(bench, spec) -> None:
     with pytest.raises(ValueError):
         bench.bot(spec, load_game("fibonacci-cards"), 1)
@@ -64,3 +65,10 @@ def test_the_command_prints_a_json_line(bench) -> None:
     assert [(p["a"], p["b"]) for p in data["pairs"]] == [("greedy", "random"), ("random", "random")]
     assert all(0.0 <= p["score"] <= 1.0 for p in data["pairs"])
     assert data["games"] == 4 and data["seed"] == 3
+
+
+def test_an_option_without_a_value_is_a_usage_error(bench, capsys) -> None:
+    # as every command reads --option (core.options.parse_option_pairs): not a traceback
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["nibble", "--option", "variant", "--pairs", "random/random", "--games", "1"])
+    assert exc.value.code == 2 and "option 'variant' is not of the form KEY=VALUE" in capsys.readouterr().err

@@ -46,12 +46,13 @@ def test_an_unreadable_tag_is_no_answer():
 
 
 def test_a_draw_by_agreement_is_kept_with_who_offered_it():
-    from abstracta.core.game import agreed_draw_returns
+    from abstracta.core.game import agreed_draw_returns, draw_seats
     from abstracta.core.records import DRAW_OFFERED_TAG
 
     # Slide Checkers §5: in a draw the survivors score 0 and the seats already out -1
     assert agreed_draw_returns(2) == [0.0, 0.0]
     assert agreed_draw_returns(4, out=[1, 3]) == [0.0, -1.0, 0.0, -1.0]
+    assert draw_seats(2) == [0, 1] and draw_seats(4, out=[1, 3]) == [0, 2]  # who must agree it
     record = Record(game="slide-checkers", options={"players": 3}, start="Ga1,Bl12 M G",
                     players=["human", "human", "human"], result=[0.0, 0.0, -1.0], termination="agreement",
                     tags={DRAW_OFFERED_TAG: "1"})

@@ -26,8 +26,8 @@ from .ai.levels import seat_spec_grammar
 from .ai.match import DEFAULT_MAX_ACTIONS
 from .core.description import seat_name
 from .core.errors import AbstractaError, IllegalActionError, NotationError, RecordError
-from .core.game import (Game, State, agreed_draw_returns, resignation_returns, seats_out, turn_texts,
-                        views_differ)
+from .core.game import (Game, State, agreed_draw_returns, draw_seats, resignation_returns, seats_out,
+                        turn_texts, views_differ)
 from .core.options import ascii_digits, check_seed, parse_option_pairs
 from .core.perft import perft
 from .core.records import (DECIDED, DRAW_OFFERED_TAG, HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts,
@@ -1312,12 +1312,10 @@ class PlaySession:
     def draw_refusal(self) -> str | None:
         """Why no draw can be offered now, by the server's rule (README "Draw offers"): a seat
         still in is the computer's, which never agrees to one. None: it can."""
-        out = seats_out(self.state)
-        computer = [i for i in range(self.state.num_players) if i not in out and self.bots[i] is not None]
+        computer = [i for i in draw_seats(self.state.num_players, seats_out(self.state)) if self.bots[i] is not None]
         if not computer:
             return None
-        return (f"no draw: {self.who(computer[0])} (seat {computer[0]}) is played by the computer, "
-                "which does not agree to draws")
+        return f"no draw: {named_seat(self.state, computer[0])} is played by the computer, which does not agree to draws"
 
     def offer_draw(self, player: int, humans: list[int]) -> str | None:
         """``player`` offers a draw (no :meth:`draw_refusal`): each other seat still in is asked
@@ -1326,10 +1324,9 @@ class PlaySession:
         else what to tell the offerer. People who see different cards pass the terminal before
         each answer."""
         out = seats_out(self.state)
-        still_in = [i for i in range(self.state.num_players) if i not in out]
         console.print(f"{self.who(player)} offers a draw")
         hidden = views_differ(self.state, humans)
-        for seat in still_in:
+        for seat in draw_seats(self.state.num_players, out):
             if seat == player:
                 continue
             answer = ""

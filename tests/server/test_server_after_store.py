@@ -5,13 +5,12 @@ and the push (with the timer) is tried once more a moment later."""
 
 from __future__ import annotations
 
-import inspect
 import logging
 import threading
 import time
 
 import pytest
-from apiutil import bearer
+from apiutil import bearer, pushed_elsewhere
 
 from abstracta.server import matches
 
@@ -40,13 +39,6 @@ def act(raw, mid, path, token, body=None):
     return raw.post(f"/api/matches/{mid}/{path}", json=body, headers=bearer(token))
 
 
-def elsewhere() -> bool:
-    """Whether this push passes on another process's change (on PostgreSQL the store's own
-    NOTIFY comes back through LISTEN: ``changed_elsewhere``), not the service's own push under
-    test."""
-    return any(frame.function in ("changed_elsewhere", "forget_all") for frame in inspect.stack(0))
-
-
 class BrokenOnce:
     """The hub's ``publish`` or ``set_timer`` raising a bug on its first call for the match, then
     working (each later call for the match is noted in ``calls``)."""
@@ -59,7 +51,7 @@ class BrokenOnce:
         self.called = threading.Event()
 
     def __call__(self, match_id, *args):
-        if elsewhere():
+        if pushed_elsewhere():
             return self.real(match_id, *args)
         if match_id == self.match_id and not self.broken:
             self.broken = True
@@ -175,7 +167,7 @@ def test_a_second_failure_of_the_push_is_logged_and_given_up(client, monkeypatch
     calls = []
 
     def always_broken(match_id):
-        if elsewhere():
+        if pushed_elsewhere():
             return
         calls.append(match_id)
         raise RuntimeError("a push bug")
@@ -243,7 +235,7 @@ def test_a_new_match_stands_when_pushing_its_computers_search_fails(client, monk
     publish, calls, again = service.hub.publish, [], threading.Event()
 
     def first_push_broken(match_id):  # the match's id is not known before the answer
-        if elsewhere():
+        if pushed_elsewhere():
             return publish(match_id)
         calls.append(match_id)
         if len(calls) == 1:

@@ -3,11 +3,10 @@ job is cancelled and never plays; bot moves start no thread each."""
 
 from __future__ import annotations
 
-import inspect
 import threading
 import time
 
-from apiutil import wait_for
+from apiutil import pushed_elsewhere, wait_for
 
 
 def service_of(client):
@@ -299,7 +298,7 @@ def test_a_failure_after_the_computers_move_is_stored_puts_no_error_on_the_perso
 
     def publish_once_broken(match_id):
         # on PostgreSQL a NOTIFY coming back through LISTEN is pushed too; not the push under test
-        if any(frame.function in ("changed_elsewhere", "forget_all") for frame in inspect.stack(0)):
+        if pushed_elsewhere():
             return publish(match_id)
         if broken[0]:
             broken[0] -= 1

@@ -464,3 +464,21 @@ def test_a_flag_ends_the_offer_and_the_draw_then_agreed_keeps_the_flagged_seat_l
     assert record["tags"]["OutOfTime"] == "0" and record["tags"]["DrawOffered"] == "1"
     again = raw.post("/api/matches/import", json={"record": record}).json()
     assert (again["result"], again["termination"], again["out_of_time"]) == ([-1.0, 0.0, 0.0], "agreement", [0])
+
+
+def test_a_draw_agreed_here_or_imported_is_not_taken_back(client):
+    # the players ended it, not the rules (records.DECIDED): an undo or a takeback would bring back
+    # a game both had agreed to stop, as after a resignation
+    raw = client.raw
+    mid, t = people(raw)
+    act(raw, mid, "actions", t[0], {"action": "1", "ply": 0})
+    act(raw, mid, "draw", t[1])
+    assert act(raw, mid, "draw/answer", t[0], {"accept": True}).json()["termination"] == "agreement"
+    for path in ("undo", "takeback"):
+        r = act(raw, mid, path, t[0])
+        assert r.status_code == 409 and "the game was drawn by agreement; it cannot be taken back" in r.json()["error"]
+    record = raw.get(f"/api/matches/{mid}/record").json()
+    imported = raw.post("/api/matches/import", json={"record": record}).json()
+    assert (imported["termination"], imported["result"]) == ("agreement", [0.0, 0.0])
+    r = act(raw, imported["id"], "undo", imported["tokens"][0]["token"])
+    assert r.status_code == 409 and "drawn by agreement" in r.json()["error"]

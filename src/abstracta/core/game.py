@@ -673,6 +673,16 @@ def resignation_returns(num_players: int, seat: int, out: Iterable[int] = ()) ->
     return [-1.0 if i in lost else 1.0 if len(left) == 1 else 0.0 for i in range(num_players)]
 
 
+def draw_seats(num_players: int, out: Iterable[int] = ()) -> list[int]:
+    """The seats whose agreement a draw needs, in seat order: every seat still in. The seats
+    already ``out`` of a 3–4 player game (eliminated by the rules, or out of time) have lost
+    whatever the others agree (:func:`agreed_draw_returns`) and are not asked. The server's draw
+    offers and ``play``'s ``draw`` ask these seats, and refuse an offer while one of them is the
+    computer's (it never agrees to a draw)."""
+    out = set(out)
+    return [i for i in range(num_players) if i not in out]
+
+
 def agreed_draw_returns(num_players: int, out: Iterable[int] = ()) -> list[float]:
     """Returns of a draw the players agreed: 0 for every seat still in; the seats already
     ``out`` of a 3–4 player game (eliminated by the rules, or out of time) keep their loss (−1),
@@ -692,5 +702,5 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
 
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "GameDescription", "State", "action_strings", "check_action_in",
-           "resignation_returns", "agreed_draw_returns", "as_integer", "check_player", "seats_out", "views_differ", "NotationError",
+           "resignation_returns", "agreed_draw_returns", "draw_seats", "as_integer", "check_player", "seats_out", "views_differ", "NotationError",
            "SplitMix64", "TurnText", "played_turns", "turn_numbers", "turn_spans", "turn_texts", "turns_played"]

@@ -48,12 +48,12 @@ import orjson
 
 from ..core.description import shell_english
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
-from ..core.game import (Game, State, TurnText, action_strings, agreed_draw_returns, played_turns,
+from ..core.game import (Game, State, TurnText, action_strings, agreed_draw_returns, draw_seats, played_turns,
                          resignation_returns, seats_out,
                          turn_numbers, turn_spans, turn_texts, turns_played, views_differ)
 from ..core.options import seed_problem
-from ..core.records import (DRAW_OFFERED_TAG, HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, out_of_time_seats,
-                             resigned_seat, tag_seats)
+from ..core.records import (DECIDED, DRAW_OFFERED_TAG, HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record,
+                             out_of_time_seats, resigned_seat, tag_seats)
 from ..core.records import hint_counts as record_hint_counts
 from ..core.registry import game_class, load_game
 from . import bots
@@ -1047,7 +1047,7 @@ class MatchService:
             raise InvalidRequest(f"record.result: a game ended by {termination} needs a result with the loser at -1"
                                  + (f" (or, a draw on time, the {OUT_OF_TIME_TAG} tag naming the seat whose time ran out)"
                                     if termination == "time" else ""))
-        elif termination not in ("resignation", "time", "agreement"):  # abandoned or none: the game continues here
+        elif termination not in DECIDED:  # abandoned or none: the game continues here
             result, termination = None, None
         if len(record.tags) > TAG_COUNT_LIMIT:
             raise InvalidRequest(f"record.tags: {len(record.tags)} tags, at most {TAG_COUNT_LIMIT}")
@@ -1202,7 +1202,8 @@ class MatchService:
         live = trial.live
         if live.remaining is not None:
             live.remaining[seat] = 0.0
-        # a seat going out changes who would have to agree: a pending offer lapses
+        # a seat going out changes who would have to agree, and who answers a takeback (its
+        # moves are the computer's): a pending request of either kind is void, no seat's doing
         if live.draw is not None:
             live.draw_ended = ended(live.draw, "void", None, trial.ply)
         if live.takeback is not None:
@@ -1485,7 +1486,7 @@ class MatchService:
             self._forget_bot_error(match.id)
 
     def _check_undoable(self, match: Match) -> None:
-        if match.termination in ("resignation", "time", "agreement"):
+        if match.termination in DECIDED:
             how = {"resignation": "resigned", "time": "lost on time", "agreement": "drawn by agreement"}[match.termination]
             raise Conflict(f"the game was {how}; it cannot be taken back")
         if not match.persons:
@@ -1580,10 +1581,9 @@ class MatchService:
     # --- draw offers (README "Draw offers") ---------------------------------------------------
     @staticmethod
     def _draw_seats(match: Match) -> list[int]:
-        """The seats whose agreement a draw needs: those still in (a seat out of a 3–4 player
-        game, by the rules or on time, has lost whatever the others agree)."""
-        out = match.out_seats
-        return [i for i in range(len(match.players)) if i not in out]
+        """The seats whose agreement a draw needs (:func:`~abstracta.core.game.draw_seats`): not
+        those out by the rules or on time."""
+        return draw_seats(len(match.players), match.out_seats)
 
     def _draw_waiting(self, match: Match, offer: dict[str, Any]) -> list[int]:
         """The seats still to accept the draw ``offer``."""
@@ -1628,8 +1628,11 @@ class MatchService:
     def offer_draw(self, match_id: str, tokens: list[str] = ()) -> Match:
         """Offer the other seats still in a draw, for the seats ``tokens`` hold; drawn at once when
         nobody else must agree (they hold every such seat), and an offer made while another
-        seat's offer waits for these seats' answer accepts it. 409 when the game is over, an
-        offer is pending or the computer would have to agree; 403 for a seat out of the game."""
+        seat's offer waits for these seats' answer accepts it. Returns the match as stored, the
+        offer in ``live.draw``. 409 (Conflict) when the game is over, an offer is pending, the
+        computer would have to agree, or these seats' last offer ended fewer than
+        :data:`DRAW_AGAIN_TURNS` turns of their own ago (``error.draw_again``); 403 (Forbidden)
+        for tokens that hold no person's seat still in."""
 
         def attempt() -> Match:
             match = self.tick(self.load(match_id, fresh=True))
@@ -1657,8 +1660,9 @@ class MatchService:
     def answer_draw(self, match_id: str, accept: Any, tokens: list[str] = ()) -> Match:
         """Accept or decline the pending draw offer for the seats ``tokens`` hold; drawn once
         every other seat still in accepted, any decline drops it, and the offering seat may
-        withdraw it (decline). 409 when none is pending or the game is over, 403 for the offerer
-        accepting or a seat whose answer is not asked."""
+        withdraw it (decline). Returns the match as stored. InvalidRequest (422) for an ``accept``
+        that is not a bool; 409 (Conflict) when none is pending or the game is over; 403
+        (Forbidden) for the offerer accepting or a seat whose answer is not asked."""
         if not isinstance(accept, bool):
             raise InvalidRequest("field 'accept' must be true or false")
 
@@ -2495,8 +2499,8 @@ class MatchService:
         game = match.game
         pending = match.live.takeback
         offer = match.live.draw
-        out = match.out_seats if match.live.draw_again and not match.over else set()
-        mine_draw = [i for i in held if i not in out and match.players[i] == "human"] if match.live.draw_again else []
+        # the one rule an offer meets: the seats these tokens would offer a draw for, and why not now
+        mine_draw, draw_refused = self._draw_refusal(match, held)
         bot_error = self._bot_error(match)
         return {
             "id": match.id,
@@ -2546,7 +2550,7 @@ class MatchService:
             "draw_offer": ({**offer, "waiting": self._draw_waiting(match, offer)}
                            if offer is not None and not match.over else None),
             # whether these tokens may offer a draw now (README "Draw offers")
-            "draw_offerable": offer is None and self._draw_refusal(match, held)[1] is None,
+            "draw_offerable": offer is None and draw_refused is None,
             # how the last offer and takeback request that did not happen ended, at this position
             "draw_offer_ended": match.live.draw_ended if not match.over else None,
             "takeback_ended": match.live.takeback_ended if not match.over else None,
