@@ -54,7 +54,6 @@ ALPHA = BETA = 0.05
 UPPER = math.log((1 - BETA) / ALPHA)
 LOWER = math.log(BETA / (1 - ALPHA))
 MAX_GAMES = 400      # a pairing still undecided after this many games is reported as such
-MAX_ACTIONS = 2_000  # a game longer than this is unfinished (scores ½)
 
 
 def llr(score: float, games: int) -> float:
@@ -115,8 +114,9 @@ def play_batch(game_name: str, options: dict[str, Any], upper: int, start: int, 
     """Games ``start`` … ``start + size − 1`` of the pairing (level N−1 first, level N second):
     one dict per game with the seed, seats, upper level's score and plies."""
     game = load_game(game_name, **options)
-    _, _, tasks = schedule(game, [f"level:{upper - 1}", f"level:{upper}"], start + size,
-                           seed=0, max_actions=MAX_ACTIONS)
+    # a game still running at the cap match and tournament use (ai.match.max_actions_for: the
+    # rules' own bound, else 2,000 actions) is unfinished and scores ½
+    _, _, tasks = schedule(game, [f"level:{upper - 1}", f"level:{upper}"], start + size, seed=0)
     tasks = tasks[start:]
     games = []
     prints = fingerprints(game_name, options, upper)

@@ -126,3 +126,17 @@ def test_a_batch_scores_the_upper_level_whichever_seat_is_alone(ladder, monkeypa
     assert [g["seats"] for g in games] == [["level:4", "level:4", "level:3"], ["level:4", "level:3", "level:3"],
                                            ["level:3", "level:4", "level:3"], ["level:3", "level:3", "level:4"]]
     assert [g["score"] for g in games] == [0.5, 1.0, 0.0, 0.5]
+
+
+@pytest.mark.parametrize("name, options", [("fanorona", {"size": "dimy"}), ("slide-checkers", {"players": 2})])
+def test_the_ladder_cuts_a_game_where_match_and_tournament_do(ladder, monkeypatch, name, options) -> None:
+    # one cap for every bot runner (ai.match.max_actions_for): the rules' bound, else 2,000
+    from abstracta import load_game
+    from abstracta.ai.match import max_actions_for
+
+    seen = []
+    monkeypatch.setattr(ladder, "run_tasks", lambda tasks, *rest: seen.extend(tasks) or [])
+    ladder.play_batch(name, options, 2, 0, 2, "serial", None, None)
+    game = load_game(name, **options)
+    assert [task.max_actions for task in seen] == [max_actions_for(game)] * 2
+    assert max_actions_for(game) == (2_000 if game.max_game_length() is None else game.max_game_length())
