@@ -1735,6 +1735,11 @@ class MatchService:
             if match.players[seat] != "human":
                 raise Conflict(f"seat {seat} is played by the computer and cannot resign")
             self.authorize(match, tokens, seat)
+            if seat in match.out_seats:
+                # it lost already; its 'resignation' would end the game for the seats still in
+                # (Record.replay refuses such a record: the resigner is a seat still in)
+                raise Conflict(f"seat {seat} is already out of the game: it has lost and cannot resign",
+                               i18n=message("error.resign_out"))
             trial = self._copy(match)
             self._stop_clock(trial, time.time(), increment=False)
             trial.result = resignation_returns(len(match.players), seat, match.out_seats)
