@@ -1501,9 +1501,12 @@ class MatchService:
             if pending is None or match.over:
                 raise Conflict("no takeback request is pending")
             needed = [p for p in match.persons if p != pending["by"]]
-            accepted = self._answer(pending, held, accept, needed, Forbidden(
-                "the other players answer a takeback request, not the seat that asked",
-                i18n=message("error.takeback_not_yours")))
+            # a seat out of time (the computer's) is told so, not that it asked
+            refused = (Forbidden("the other players answer a takeback request, not the seat that asked",
+                                 i18n=message("error.takeback_not_yours")) if pending["by"] in held
+                       else Forbidden("a seat the computer plays (one out of time) does not answer a takeback request",
+                                      i18n=message("error.takeback_out")))
+            accepted = self._answer(pending, held, accept, needed, refused)
             trial = self._copy(match)
             if accepted is None:
                 trial.live.takeback = None
