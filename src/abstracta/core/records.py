@@ -233,7 +233,9 @@ class Record:
             (final state, the actions applied in order).
         Raises:
             RecordError: with the 1-based ply and the reason, for the first move that does not
-                parse or is illegal, or when the stored result disagrees with the rules.
+                parse or is illegal, or when the stored result disagrees with the rules, or the
+                ending (a resignation, a loss on time, a draw agreed, their tags) could not
+                have happened at the final position.
         """
         game = self.make_game()
         state = self.initial_state(game)
