@@ -1155,9 +1155,10 @@ def test_a_sigterm_taken_by_another_thread_still_ends_the_wait_for_a_line():
 
 def test_replay_of_a_three_player_draw_after_a_flag_names_who_drew(tmp_path):
     # "(Green (seat 0) ran out of time; draw)": in a 3-4 player game the flagged seat lost and
-    # the others drew, which "draw" alone does not say
-    record = Record(game="slide-checkers", options={"players": 3}, start="Ga1,Bl12,Rf6 M G",
-                    result=[-1.0, 0.0, 0.0], termination="time", tags={"OutOfTime": "0"})
+    # the others drew, which "draw" alone does not say. A 3-player game goes on after one flag:
+    # the rules drew it after Green's (100 turns without a jump), as the server stores it
+    record = Record(game="slide-checkers", options={"players": 3}, start="Bb2,Gl12,Rf6 M G nj=99",
+                    moves=["l12-k12"], result=[-1.0, 0.0, 0.0], termination="time", tags={"OutOfTime": "0"})
     path = tmp_path / "time3.json"
     path.write_text(record.to_json())
     replay = runner.invoke(app, ["replay", str(path)])

@@ -101,3 +101,103 @@ def test_an_agreed_draw_keeps_the_rules_and_the_tag_keeps_its_termination():
                 termination="resignation").replay()
     # one seat out of time, two still in: that draw stands
     _agreed("Ga1,Bl12,Rf6 M G", [0.0, 0.0, -1.0], {"OutOfTime": "2", "DrawOffered": "1"}).replay()
+
+
+#: three players, everyone with pieces; Green to move
+ALL_IN = "Ga1,Gb2,Bk11,Bl12,Rf6 M G"
+#: three players, Red (2) put out by the rules (no pieces); Green to move
+RED_OUT = "Ga1,Gb2,Bk11,Bl12 M G"
+
+
+def _ended(start, result, termination, tags, players=3, moves=()):
+    return Record(game="slide-checkers", options={"players": players}, start=start, players=["human"] * players,
+                  moves=list(moves), result=result, termination=termination, tags=tags)
+
+
+@pytest.mark.parametrize("record, match", [
+    # the rules had ended it (White won): nobody resigned afterwards, whichever result it claims
+    (_ended("Ga1 M G", [1.0, -1.0], "resignation", {"Resigned": "1"}, players=2), "ended by the rules"),
+    (_ended("Ga1 M G", [-1.0, 1.0], "resignation", {"Resigned": "0"}, players=2), "ended by the rules"),
+    # Blue resigned with Green and Red still in: they draw; replay showed "Red (seat 2) wins"
+    (_ended(ALL_IN, [-1.0, -1.0, 1.0], "resignation", {"Resigned": "1"}), r"\[0.0, -1.0, 0.0\]"),
+    (_ended("Ga1,Bl12 M G", [1.0, -1.0], "resignation", {"Resigned": "0"}, players=2), "Resigned"),
+    # Red was out by the rules: it had lost already, its 'resignation' did not end the game
+    (_ended(RED_OUT, [0.0, 0.0, -1.0], "resignation", {"Resigned": "2"}), "already out"),
+    # Blue was out of time: its moves were the computer's, which does not resign
+    (_ended(ALL_IN, [0.0, -1.0, 0.0], "resignation", {"Resigned": "1", "OutOfTime": "1"}), "already out"),
+    # a resignation without a loser (no tag, an older record's form): nobody resigned
+    (_ended(ALL_IN, [0.0, 0.0, 0.0], "resignation", {}), "the loser at -1"),
+    (_ended(ALL_IN, [-1.0, 1.0, 0.0], "resignation", {}), "resign"),
+    (_ended(ALL_IN, None, "resignation", {}), "result"),
+])
+def test_a_resignation_that_could_not_have_happened_does_not_replay(record, match):
+    with pytest.raises(RecordError, match=match):
+        record.replay()
+
+
+@pytest.mark.parametrize("record, match", [
+    # the rules had ended it: nobody's time ran out afterwards
+    (_ended("Ga1 M G", [-1.0, 1.0], "time", {"OutOfTime": "0"}, players=2), "use 'normal'"),
+    (_ended("Ga1 M G", [1.0, -1.0], "time", {"OutOfTime": "1"}, players=2), "use 'normal'"),
+    # three players: the rules drew it after Green's flag, Green keeps its loss
+    (_ended("Bb2,Gl12,Rf6 M G nj=99", [0.0, 0.0, 0.0], "time", {"OutOfTime": "0"}, moves=["l12-k12"]),
+     r"\[-1.0, 0.0, 0.0\]"),
+    # Red was out by the rules before any flag: a flag 'naming' it put nobody out, two seats are still in
+    (_ended(RED_OUT, [1.0, -1.0, -1.0], "time", {"OutOfTime": "2"}), "already out by the rules"),
+    # one flag of three players: the game goes on (README "Clocks"), it did not end on time
+    (_ended(ALL_IN, [-1.0, 0.0, 0.0], "time", {"OutOfTime": "0"}), "still in"),
+    # the result does not follow from who ran out of time
+    (_ended(ALL_IN, [-1.0, 1.0, -1.0], "time", {"OutOfTime": "0,1"}), r"\[-1.0, -1.0, 1.0\]"),
+    (_ended(ALL_IN, [0.0, -1.0, -1.0], "time", {"OutOfTime": "1,2"}), r"\[1.0, -1.0, -1.0\]"),
+    (_ended("Ga1,Bl12 M G", [1.0, -1.0], "time", {"OutOfTime": "0"}, players=2), r"\[-1.0, 1.0\]"),
+    (_ended("Ga1,Bl12 M G", [-1.0, 0.0], "time", {"OutOfTime": "0"}, players=2), r"\[-1.0, 1.0\]"),
+    # a draw on time without the tag: nothing says whose time ran out
+    (_ended("Ga1,Bl12 M G", [0.0, 0.0], "time", {}, players=2), "the loser at -1"),
+    (_ended("Ga1,Bl12 M G", None, "time", {"OutOfTime": "0"}, players=2), "result"),
+])
+def test_a_loss_on_time_that_could_not_have_happened_does_not_replay(record, match):
+    with pytest.raises(RecordError, match=match):
+        record.replay()
+
+
+@pytest.mark.parametrize("record, match", [
+    # a Resigned tag without its termination
+    (_ended(ALL_IN, [-1.0, -1.0, 1.0], "time", {"OutOfTime": "0,1", "Resigned": "1"}), "did not end by resignation"),
+    (_ended(ALL_IN, None, None, {"Resigned": "0"}), "did not end by resignation"),
+    (_ended(ALL_IN, None, "abandoned", {"Resigned": "0"}), "did not end by resignation"),
+    # an OutOfTime tag on a game that goes on, which its flag had ended
+    (_ended("Ga1,Bl12 M G", None, None, {"OutOfTime": "1"}, players=2), "a two-player game lost on time is over"),
+    (_ended(ALL_IN, None, "abandoned", {"OutOfTime": "0,1"}), "only seat 2 is still in"),
+    (_ended(RED_OUT, None, None, {"OutOfTime": "1"}), "only seat 0 is still in"),
+    (_ended(ALL_IN, None, None, {"OutOfTime": "x"}), "seats that ran out of time"),
+    # a seat out of time lost, however the game ended afterwards
+    (_ended("Bb2,Gl12,Rf6 M G nj=99", [0.0, 0.0, 0.0], "normal", {"OutOfTime": "0"}, moves=["l12-k12"]),
+     "none of them a winner"),
+])
+def test_an_ending_tag_needs_its_ending(record, match):
+    with pytest.raises(RecordError, match=match):
+        record.replay()
+
+
+@pytest.mark.parametrize("record", [
+    # as the server writes them: a resignation after a seat put out by the rules, or out of time
+    _ended(RED_OUT, [-1.0, 1.0, -1.0], "resignation", {"Resigned": "0"}),
+    _ended(ALL_IN, [1.0, -1.0, -1.0], "resignation", {"Resigned": "1", "OutOfTime": "2"}),
+    _ended(ALL_IN, [0.0, -1.0, 0.0], "resignation", {"Resigned": "1"}),
+    _ended("Ga1,Bl12 M G", [-1.0, 1.0], "resignation", {"Resigned": "0"}, players=2),
+    # an older record without the tag; its result may count seats out on time the record does not name
+    _ended(ALL_IN, [-1.0, -1.0, 1.0], "resignation", {}),
+    # a flag: two players (a loss, or a draw where the other could not win), three (the last seat in wins)
+    _ended("Ga1,Bl12 M G", [-1.0, 1.0], "time", {"OutOfTime": "0"}, players=2),
+    _ended("Ga1,Bl12 M G", [0.0, 0.0], "time", {"OutOfTime": "0"}, players=2),
+    _ended("Ga1,Bl12 M G", [1.0, -1.0], "time", {}, players=2),
+    _ended(ALL_IN, [1.0, -1.0, -1.0], "time", {"OutOfTime": "1,2"}),
+    _ended(RED_OUT, [-1.0, 1.0, -1.0], "time", {"OutOfTime": "0"}),
+    _ended("Bb2,Gl12,Rf6 M G nj=99", [-1.0, 0.0, 0.0], "time", {"OutOfTime": "0"}, moves=["l12-k12"]),
+    # a game going on after a flag, and one the rules ended after it, Green (out of time) last of all
+    _ended(ALL_IN, None, None, {"OutOfTime": "0"}),
+    _ended("Gc3,Bb2,Bk11 M B", [-1.0, 1.0, -1.0], "normal", {"OutOfTime": "0"}, moves=["b2*d4r"]),
+])
+def test_the_endings_the_project_writes_replay(record):
+    again = Record.from_json(record.to_json())
+    again.replay()

@@ -216,7 +216,9 @@ BASE = {"format": "abstracta-record", "version": 1, "game": "toy-nim", "options"
     ({"players": ["human", "level:9"]}, "record.players: seat 1"),
     ({"players": ["human"]}, "record.players lists 1"),
     ({"players": ["human", "human", "human"]}, "record.players lists 3"),
-    ({"moves": ["3", "3", "3"], "result": [1.0, -1.0], "termination": "resignation"}, "record.termination"),
+    # the domain's rule (Record.replay), in its words, as abstracta replay says it
+    ({"moves": ["3", "3", "3"], "result": [1.0, -1.0], "termination": "resignation"},
+     "termination 'resignation', but the game ended by the rules after ply 3; use 'normal'"),
     ({"termination": "normal"}, "record.termination"),
     ({"seed": -5}, "seed"),
     ({"seed": 2**64}, "seed"),

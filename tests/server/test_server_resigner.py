@@ -182,3 +182,17 @@ def test_an_unfinished_record_that_a_flag_would_have_ended_is_refused_saying_why
     r = client.post("/api/matches/import", json={"record": record, "take": "all"})
     assert r.status_code == 422 and words in r.json()["error"], r.json()
     assert client.get("/api/matches").json() == []
+
+
+def test_a_seat_the_rules_put_out_cannot_resign(client):
+    # Red had no pieces: it lost already. Its 'resignation' ended the game as a draw between Green
+    # and Blue ([0, 0, -1]), a record Record.replay refuses (the resigner must be a seat still in)
+    view = client.post("/api/matches/import", json={"record": three(RED_OUT), "take": "all"}).json()
+    r = client.post(f"/api/matches/{view['id']}/resign", json={"seat": 2})
+    assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.resign_out", r.json()
+    assert "already out" in r.json()["error"]
+    again = client.get(f"/api/matches/{view['id']}").json()
+    assert again["status"] == "playing" and again["result"] is None
+    # a seat still in resigns as before: Blue wins
+    over = client.post(f"/api/matches/{view['id']}/resign", json={"seat": 0}).json()
+    assert over["result"] == [-1.0, 1.0, -1.0] and over["resigned"] == 0

@@ -100,3 +100,42 @@ def test_takeback_between_people_needs_consent(client):
     assert act(raw, mid, "takeback/answer", t0, {"accept": False}).json()["takeback"] is None
     assert act(raw, mid, "takeback/answer", t1, {"accept": True}).status_code == 409
     assert raw.get(f"/api/matches/{mid}").json()["ply"] == 3
+
+
+def test_a_seat_out_of_time_answering_a_takeback_is_told_it_is_out(client, monkeypatch):
+    # three players, Green's flag falls: its seat is the computer's, its answer not asked; it was
+    # told 'the other players answer a takeback request, not the player who asked', as if it had asked
+    from abstracta.server import matches
+
+    class Clock:
+        now = 1_000_000.0
+
+        def time(self):
+            return self.now
+
+    clock = Clock()
+    monkeypatch.setattr(matches, "time", clock)
+    raw = client.raw
+    record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": {"players": 3},
+              "players": ["human"] * 3, "start": "Ga1,Bl12,Rf6 M G", "moves": []}
+    view = raw.post("/api/matches/import", json={"record": record, "clock": {"initial": 60}}).json()
+    mid, t = view["id"], {x["seat"]: x["token"] for x in view["tokens"]}
+    for invite in view["invites"]:
+        t[invite["seat"]] = raw.post("/api/invites/claim", json={"code": invite["code"]}).json()["tokens"][0]["token"]
+    assert raw.get(f"/api/matches/{mid}").json()["clock"]["running"] == 0
+    clock.now += 61
+    view = wait_for(client, mid, lambda v: v["out_of_time"] == [0] and v["to_move"] == 1)  # the computer moved
+    legal = raw.get(f"/api/matches/{mid}", headers=bearer(t[1])).json()["legal"]
+    view = act(raw, mid, "actions", t[1], {"action": legal[0], "ply": view["ply"]}).json()
+    view = act(raw, mid, "takeback", t[1]).json()
+    assert view["takeback"]["by"] == 1 and view["takeback"]["accepted"] == []
+    for accept in (True, False):
+        r = act(raw, mid, "takeback/answer", t[0], {"accept": accept})
+        assert r.status_code == 403 and r.json()["i18n"]["key"] == "error.takeback_out", r.json()
+        assert "asked" not in r.json()["error"] and "out of time" in r.json()["error"]
+    assert raw.get(f"/api/matches/{mid}").json()["takeback"]["by"] == 1  # still pending
+    # the asker accepting its own request keeps its own words
+    r = act(raw, mid, "takeback/answer", t[1], {"accept": True})
+    assert r.status_code == 403 and r.json()["i18n"]["key"] == "error.takeback_not_yours"
+    view = act(raw, mid, "takeback/answer", t[2], {"accept": True}).json()
+    assert view["takeback"] is None and view["to_move"] == 1

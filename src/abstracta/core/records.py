@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from .errors import AbstractaError, RecordError
-from .game import Game, State, agreed_draw_returns, seats_out
+from .game import Game, State, agreed_draw_returns, resignation_returns, seats_out
 from .options import ascii_digits, seed_problem
 from .registry import load_game
 
@@ -233,7 +233,9 @@ class Record:
             (final state, the actions applied in order).
         Raises:
             RecordError: with the 1-based ply and the reason, for the first move that does not
-                parse or is illegal, or when the stored result disagrees with the rules.
+                parse or is illegal, or when the stored result disagrees with the rules, or the
+                ending (a resignation, a loss on time, a draw agreed, their tags) could not
+                have happened at the final position.
         """
         game = self.make_game()
         state = self.initial_state(game)
@@ -257,14 +259,155 @@ class Record:
         n = state.num_players
         if self.result is not None and len(self.result) != n:
             raise RecordError(f"result has {len(self.result)} entries for {n} players")
+        if OUT_OF_TIME_TAG in self.tags and tag_seats(self.tags[OUT_OF_TIME_TAG], n) is None:
+            raise RecordError(f"tag {OUT_OF_TIME_TAG!r} is {self.tags[OUT_OF_TIME_TAG][:40]!r}; it must list the "
+                              "seats that ran out of time (seat numbers, comma-separated)")
         if self.termination == "agreement" or DRAW_OFFERED_TAG in self.tags:
             self._check_agreement(state)
+        self._check_out_of_time(state)
+        if self.termination == "resignation" or RESIGNED_TAG in self.tags:
+            self._check_resignation(state)
+        if self.termination == "time":
+            self._check_time(state)
         if state.is_terminal():
             actual = [float(r) for r in state.returns()]
-            if self.result is not None and self.result != actual and self.termination not in ("resignation", "time"):
+            if self.result is not None and self.result != actual and self.termination != "time":
                 raise RecordError(f"stored result {self.result} disagrees with the rules' result {actual}")
         elif self.termination in (None, "normal") and self.result is not None:
             raise RecordError("a result is stored but the game is not over (and nobody resigned, ran out of time or agreed a draw)")
+
+    def _check_decided(self, state: State) -> None:
+        """A resignation or a flag ended a game the rules had not, with a result."""
+        if state.is_terminal():
+            raise RecordError(f"termination {self.termination!r}, but the game ended by the rules after ply "
+                              f"{len(self.moves)}; use 'normal'")
+        if self.result is None:
+            raise RecordError(f"termination {self.termination!r}, but no result: a game ended by "
+                              f"{self.termination} has one")
+
+    def _timed_out(self, n: int) -> list[int]:
+        """The seats the :data:`OUT_OF_TIME_TAG` names (none without it; :meth:`_check_result`
+        refuses an unreadable one first)."""
+        return tag_seats(self.tags.get(OUT_OF_TIME_TAG), n) or []
+
+    def _check_out_of_time(self, state: State) -> None:
+        """The :data:`OUT_OF_TIME_TAG`, whatever the termination: each seat it names lost
+        (a flag's loss stands however the game ends afterwards; only a two-player flag whose
+        opponent could not win any more is a draw); and a game that goes on after flags (3-4
+        players) has two seats still in — a flag leaving one ended it (README "Clocks")."""
+        if OUT_OF_TIME_TAG not in self.tags:
+            return
+        n = state.num_players
+        text = self.tags[OUT_OF_TIME_TAG]
+        seats = self._timed_out(n)
+        if state.is_terminal() and self.termination != "time":
+            result = [float(r) for r in state.returns()]  # the rules' result, which the record must keep
+        elif state.is_terminal() or self.termination in DECIDED:
+            result = self.result
+        else:
+            result = None  # unfinished or abandoned: the game goes on
+        if result is not None:
+            # a game ended on time: _check_time says which result the flags give
+            if self.termination != "time" and any(result[i] != -1.0 for i in seats):
+                raise RecordError(f"tag {OUT_OF_TIME_TAG!r} is {text[:40]!r}, but the result is {result}: it must "
+                                  "list the seats that ran out of time, none of them a winner — each lost (-1)")
+            return
+        if n == 2:
+            raise RecordError(f"tag {OUT_OF_TIME_TAG!r} names seat {seats[0]}, but the game has no result: a "
+                              "two-player game lost on time is over (give its result, the seat out of time at -1, "
+                              "and termination 'time')")
+        left = [i for i in range(n) if i not in seats and i not in set(seats_out(state))]
+        if len(left) < 2:
+            still = f"only seat {left[0]} is still in" if left else "no seat is still in"
+            raise RecordError(f"tag {OUT_OF_TIME_TAG!r} is {text[:40]!r} and {still}, but the game has no "
+                              "result: it ended on time (give its result and termination 'time')")
+
+    def _check_resignation(self, state: State) -> None:
+        """The one rule of a resignation (termination ``resignation``): the rules had not ended
+        the game, and the result is :func:`resignation_returns` of the seat that resigned, a seat
+        still in (neither put out by the rules nor out of time: those lost already, and a seat
+        out of time is the computer's), with the seats out at -1. The :data:`RESIGNED_TAG` names
+        it; a record written before the tag is held to what its result can tell: one loser at
+        least not out by the rules, and the others' results as a resignation leaves them."""
+        n = state.num_players
+        if self.termination != "resignation":
+            raise RecordError(f"tag {RESIGNED_TAG!r} names a seat that resigned, but the game did not end by "
+                              f"resignation (termination {self.termination!r})")
+        self._check_decided(state)
+        assert self.result is not None
+        out = set(seats_out(state)) | set(self._timed_out(n))
+        if RESIGNED_TAG in self.tags:
+            text = self.tags[RESIGNED_TAG]
+            seats = tag_seats(text, n)
+            if seats is None or len(seats) != 1 or self.result[seats[0]] >= 0:
+                raise RecordError(f"tag {RESIGNED_TAG!r} is {text[:40]!r}; it must be the number of the seat that "
+                                  "resigned, a seat the result has at -1")
+            seat = seats[0]
+            if seat in out:
+                how = "out of time" if seat in self._timed_out(n) else "put out by the rules"
+                raise RecordError(f"tag {RESIGNED_TAG!r} names seat {seat}, but it was already out ({how}): it had "
+                                  "lost, and could not resign")
+            expected = resignation_returns(n, seat, out)
+            if self.result != expected:
+                raise RecordError(f"result {self.result}, but seat {seat} resigning at this position gives "
+                                  f"{expected} (-1 for it and the seats out; +1 for the one seat left, or 0 for "
+                                  "each of several)")
+            return
+        losers = {i for i, r in enumerate(self.result) if r < 0}
+        resigners = sorted(losers - set(seats_out(state)))
+        if not resigners:
+            raise RecordError(f"result {self.result}: a game ended by resignation needs a result with the loser at "
+                              "-1 (a seat still in)")
+        expected = resignation_returns(n, resigners[0], losers | out)
+        if self.result != expected:
+            raise RecordError(f"result {self.result} is not one a resignation leaves: {expected} (-1 for the seats "
+                              "that resigned or were out; +1 for the one seat left, or 0 for each of several)")
+
+    def _check_time(self, state: State) -> None:
+        """The one rule of a game lost on time (termination ``time``; README "Clocks"). A game the
+        rules ended: only after a 3-4 player game's flags, its result the rules' with the seats
+        out of time at -1. Otherwise two players: the seat out of time loses (or both draw when
+        the other could not win, the :data:`OUT_OF_TIME_TAG` naming it); three or four: the
+        flags (and the rules) left one seat in, or none, which wins."""
+        n = state.num_players
+        timed_out = self._timed_out(n)
+        if state.is_terminal():
+            if n > 2 and timed_out:
+                rules = [float(r) for r in state.returns()]
+                forced = [-1.0 if i in timed_out else r for i, r in enumerate(rules)]
+                if self.result != forced:
+                    raise RecordError(f"result {self.result}, but the game ended by the rules after ply "
+                                      f"{len(self.moves)}, and with the seats out of time ({OUT_OF_TIME_TAG} "
+                                      f"{self.tags[OUT_OF_TIME_TAG][:40]!r}) at -1 its result is {forced}")
+                return
+        self._check_decided(state)
+        assert self.result is not None
+        if OUT_OF_TIME_TAG not in self.tags:  # a record written before the tag: its losers
+            timed_out = [i for i, r in enumerate(self.result) if r < 0 and i not in set(seats_out(state))]
+            if not timed_out:
+                raise RecordError(f"result {self.result}: a game ended by time needs a result with the loser at -1 "
+                                  f"(or, a draw on time, the {OUT_OF_TIME_TAG} tag naming the seat whose time ran out)")
+        if n == 2:
+            if len(timed_out) != 1:
+                raise RecordError(f"termination 'time', but {len(timed_out)} seats ran out of time: a two-player "
+                                  "game ends at the first flag")
+            expected = [-1.0 if i == timed_out[0] else 1.0 for i in range(2)]
+            if self.result not in (expected, [0.0, 0.0]):
+                raise RecordError(f"result {self.result}, but seat {timed_out[0]} running out of time gives "
+                                  f"{expected} (or [0.0, 0.0], where the other could not win any more)")
+            return
+        rules_out = set(seats_out(state))
+        if not set(timed_out) - rules_out:
+            raise RecordError(f"termination 'time', but {OUT_OF_TIME_TAG} names only seats already out by the rules "
+                              f"({', '.join(map(str, timed_out))}): no flag put a seat out")
+        alive = [i for i in range(n) if i not in rules_out and i not in timed_out]
+        if len(alive) > 1:
+            raise RecordError(f"termination 'time', but seats {', '.join(map(str, alive))} are still in: a 3-4 "
+                              "player game goes on after a flag until one seat is left")
+        expected = [1.0 if i in alive else -1.0 for i in range(n)]
+        if self.result != expected:
+            raise RecordError(f"result {self.result}, but with the seats out of time and out by the rules at -1 "
+                              f"the game ended on time at {expected}")
 
     def _check_agreement(self, state: State) -> None:
         """The one rule of a draw the players agreed (termination ``agreement``), for ``replay``,

@@ -43,7 +43,10 @@ Decisions (the API's rules, also stated in the OpenAPI description):
 * Imports: the record's ``players`` must be valid seat specs, one per player (or empty: people
   everywhere); a termination that contradicts the rules (``resignation`` on a game the rules
   ended, ``normal`` on one they did not, ``time`` on one they ended but for a 3-4 player game
-  whose result is the rules' with its ``OutOfTime`` seats at -1) is refused with 422; a seed on a game without chance
+  whose result is the rules' with its ``OutOfTime`` seats at -1) or an ending that could not
+  have happened (a result other than the resigning seat's or the flags' give, a ``Resigned``
+  seat already out, ``Resigned`` without termination ``resignation``) does not replay and is
+  refused with 422, as ``abstracta replay`` refuses it; a seed on a game without chance
   is dropped (normalised to null), as it is for matches created with one.
 * Finished games cannot be taken back (undo is 409 once the game is over).
 * A spectator never sees a hidden card while the game runs, computer against computer
@@ -722,11 +725,11 @@ ERROR_TEXT: dict[int, str] = {
     401: "no seat token given (Authorization: Bearer <token>)",
     403: "no token given holds the seat this needs (another seat's or another match's token; for a draw "
          "offer, a seat out of the game, or the offering seat accepting its own offer; for a takeback, "
-         "the asking seat accepting its own request)",
+         "the asking seat accepting its own request, or a seat out of time answering)",
     404: "no such match, game or invitation",
     409: "conflict: stale ply, game over, not a person's turn, a takeback past a revealed card, a whole "
          "'turn' sent in the middle of a turn, a draw offer already pending or none to answer, a draw the "
-         "computer would have to agree",
+         "computer would have to agree, a resignation by a seat already out",
     410: "the invitation was used already",
     413: "request body too large (1 MB; imports 2 MB)",
     415: "a body that is not JSON (Content-Type: application/json), or one where the request takes none",

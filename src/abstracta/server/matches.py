@@ -52,8 +52,8 @@ from ..core.game import (Game, State, TurnText, action_strings, agreed_draw_retu
                          resignation_returns, seats_out,
                          turn_numbers, turn_spans, turn_texts, turns_played, views_differ)
 from ..core.options import seed_problem
-from ..core.records import (DECIDED, DRAW_OFFERED_TAG, HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record,
-                             out_of_time_seats, resigned_seat, tag_seats)
+from ..core.records import (DECIDED, DRAW_OFFERED_TAG, HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, out_of_time_seats,
+                             resigned_seat, tag_seats)
 from ..core.records import hint_counts as record_hint_counts
 from ..core.registry import game_class, load_game
 from . import bots
@@ -453,42 +453,14 @@ def ending(record: dict[str, Any]) -> dict[str, Any]:
             "out_of_time": out_of_time_seats(tags, n, result, termination)}
 
 
-def _check_ending_tags(tags: dict[str, str], num_players: int, result: list[float] | None,
-                       termination: str | None, out: Iterable[int] = ()) -> list[int]:
-    """Raise InvalidRequest unless an imported record's :data:`RESIGNED_TAG` names one seat that
-    lost a game ended by resignation and its :data:`OUT_OF_TIME_TAG` lists seats that lost (a
-    draw by agreement and its :data:`DRAW_OFFERED_TAG`: :meth:`Record.replay`, the domain's rule).
-
-    Returns the seats out on time of a game that goes on (``result`` None): in a 3–4 player game
-    they stay out (README "Clocks"), so at least two seats must still be in (neither out on time
-    nor put out by the rules, ``out``); a two-player game lost on time is over, with a result.
-    """
-    if RESIGNED_TAG in tags:
-        seats = tag_seats(tags[RESIGNED_TAG], num_players)
-        if termination != "resignation" or result is None:
-            raise InvalidRequest(f"record.tags: {RESIGNED_TAG!r} names a seat that resigned, but the game did not "
-                                 "end by resignation")
-        if seats is None or len(seats) != 1 or result[seats[0]] >= 0:
-            raise InvalidRequest(f"record.tags: {RESIGNED_TAG!r} is {clip(tags[RESIGNED_TAG])}; it must be the "
-                                 "number of the seat that resigned, a seat the result has at -1")
-    if OUT_OF_TIME_TAG not in tags:
-        return []
-    seats = tag_seats(tags[OUT_OF_TIME_TAG], num_players)
-    if seats is None or (result is not None and any(result[i] > 0 for i in seats)):
-        raise InvalidRequest(f"record.tags: {OUT_OF_TIME_TAG!r} is {clip(tags[OUT_OF_TIME_TAG])}; it must list "
-                             "the seats that ran out of time (seat numbers, comma-separated), none of them a winner")
+def _flagged(tags: dict[str, str], num_players: int, result: list[float] | None) -> list[int]:
+    """The seats out on time of an imported game that goes on (``result`` None): in a 3–4 player
+    game they stay out (README "Clocks"). The :data:`OUT_OF_TIME_TAG` and the other ending tags
+    follow the domain's rules, which :meth:`Record.replay` checked (two seats still in, a
+    two-player game lost on time over, each seat out of time at -1)."""
     if result is not None:
         return []
-    if num_players == 2:
-        raise InvalidRequest(f"record.tags: {OUT_OF_TIME_TAG!r} names seat {seats[0]}, but the game has no result: "
-                             "a two-player game lost on time is over (give its result, the seat out of time at -1, "
-                             "and termination 'time')")
-    left = [i for i in range(num_players) if i not in seats and i not in set(out)]
-    if len(left) < 2:
-        still = f"only seat {left[0]} is still in" if left else "no seat is still in"
-        raise InvalidRequest(f"record.tags: {OUT_OF_TIME_TAG!r} is {clip(tags[OUT_OF_TIME_TAG])} and {still}, "
-                             "but the game has no result: it ended on time (give its result and termination 'time')")
-    return seats
+    return tag_seats(tags.get(OUT_OF_TIME_TAG), num_players) or []
 
 
 def _check_take(take: Any, players: list[str]) -> list[int]:
@@ -1022,31 +994,13 @@ class MatchService:
         else:
             players = _check_seats(seats, game.num_players)
         result, termination = record.result, record.termination
+        # what an ending may be (resignation, time, agreement; their tags) is the domain's rule,
+        # Record.replay's, checked above; here only what the import makes of it
         if state.is_terminal():
-            rules = [float(r) for r in state.returns()]
-            timed_out = tag_seats(record.tags.get(OUT_OF_TIME_TAG), game.num_players) if game.num_players > 2 else None
-            if termination == "time" and timed_out:
-                # a 3-4 player game the rules ended after a flag: the seats out of time lost
-                # whatever the rules say, as the server stores it (_finish_if_over)
-                forced = [-1.0 if i in timed_out else r for i, r in enumerate(rules)]
-                if result != forced:
-                    raise InvalidRequest(f"record.result: {result}, but the game ended by the rules after ply "
-                                         f"{len(record.moves)}, and with the seats out of time ({OUT_OF_TIME_TAG} "
-                                         f"{clip(record.tags[OUT_OF_TIME_TAG])}) at -1 its result is {forced}")
-            elif termination in ("resignation", "time"):  # 'agreement': refused by replay()
-                raise InvalidRequest(f"record.termination: {termination!r}, but the game ended by the rules "
-                                    f"after ply {len(record.moves)}; use 'normal'")
-            else:
-                result, termination = rules, "normal"
+            if termination != "time":
+                result, termination = [float(r) for r in state.returns()], "normal"
         elif termination == "normal":
             raise InvalidRequest("record.termination: 'normal', but the game is not over by the rules")
-        elif termination in ("resignation", "time") and (result is None or -1.0 not in result) and not (
-                # a flag whose opponent could not win any more is a draw (_flag): the tag names the seat
-                termination == "time" and result is not None and not any(result)
-                and tag_seats(record.tags.get(OUT_OF_TIME_TAG), game.num_players)):
-            raise InvalidRequest(f"record.result: a game ended by {termination} needs a result with the loser at -1"
-                                 + (f" (or, a draw on time, the {OUT_OF_TIME_TAG} tag naming the seat whose time ran out)"
-                                    if termination == "time" else ""))
         elif termination not in DECIDED:  # abandoned or none: the game continues here
             result, termination = None, None
         if len(record.tags) > TAG_COUNT_LIMIT:
@@ -1057,7 +1011,7 @@ class MatchService:
                                     f"values ≤ {TAG_VALUE_LIMIT} characters)")
         tags = dict(record.tags)
         tags.setdefault("date", _stamp())
-        flagged = _check_ending_tags(tags, game.num_players, result, termination, seats_out(state))
+        flagged = _flagged(tags, game.num_players, result)
         for seat in flagged:  # out on time: the computer's moves from now on, as after a flag here
             players[seat] = "level:1"
         match = Match(secrets.token_hex(8), game, initial, state, actions, players, record.start,
@@ -1548,9 +1502,12 @@ class MatchService:
             if pending is None or match.over:
                 raise Conflict("no takeback request is pending")
             needed = [p for p in match.persons if p != pending["by"]]
-            accepted = self._answer(pending, held, accept, needed, Forbidden(
-                "the other players answer a takeback request, not the seat that asked",
-                i18n=message("error.takeback_not_yours")))
+            # a seat out of time (the computer's) is told so, not that it asked
+            refused = (Forbidden("the other players answer a takeback request, not the seat that asked",
+                                 i18n=message("error.takeback_not_yours")) if pending["by"] in held
+                       else Forbidden("a seat the computer plays (one out of time) does not answer a takeback request",
+                                      i18n=message("error.takeback_out")))
+            accepted = self._answer(pending, held, accept, needed, refused)
             trial = self._copy(match)
             if accepted is None:
                 trial.live.takeback = None
@@ -1785,6 +1742,11 @@ class MatchService:
             if match.players[seat] != "human":
                 raise Conflict(f"seat {seat} is played by the computer and cannot resign")
             self.authorize(match, tokens, seat)
+            if seat in match.out_seats:
+                # it lost already; its 'resignation' would end the game for the seats still in
+                # (Record.replay refuses such a record: the resigner is a seat still in)
+                raise Conflict(f"seat {seat} is already out of the game: it has lost and cannot resign",
+                               i18n=message("error.resign_out"))
             trial = self._copy(match)
             self._stop_clock(trial, time.time(), increment=False)
             trial.result = resignation_returns(len(match.players), seat, match.out_seats)
