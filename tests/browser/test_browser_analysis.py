@@ -294,3 +294,32 @@ def test_a_finished_position_names_no_search(live_server, page) -> None:
     page.goto(f"{live_server.url}/#/analysis/fibonacci-cards?" + urllib.parse.urlencode({"position": end}))
     page.wait_for_selector("#an-number")
     assert page.locator(".an-result").count() == 1 and page.locator("#an-search").count() == 0
+
+
+def test_a_refused_analysis_is_told_once_not_asked_again_in_a_loop(live_server, page, monkeypatch) -> None:
+    # a refusal redrew the panel, and the redraw asked again: hundreds of requests a second
+    from abstracta.server.errors import InvalidRequest
+
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": resigned_record("nibble", {})})
+    service = live_server.app.state.service
+    real = service.analyse
+
+    def refused(**kwargs):
+        if not kwargs.get("graph"):
+            raise InvalidRequest("this position cannot be analysed")
+        return real(**kwargs)
+
+    monkeypatch.setattr(service, "analyse", refused)
+    asked = []
+    page.on("request", lambda r: asked.append(r.post_data) if r.url.endswith("/api/analysis") else None)
+    page.add_init_script(SCALE)
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
+    page.click("#analyse")
+    page.wait_for_selector("#analysis .error")
+    assert "this position cannot be analysed" in page.inner_text("#analysis .error")
+    page.wait_for_timeout(1500)
+    assert len(asked) == 1, asked
+    page.click("#analyse")  # hide, and Analyse again: the reader asks again
+    page.click("#analyse")
+    page.wait_for_timeout(500)
+    assert len(asked) == 2, asked

@@ -277,6 +277,9 @@ export function analysisPanel(opts) {
   const was = opts.kept || null;
   const node = h("section", { class: "analysis", id: "analysis", hidden: true });
   const cache = new Map(was ? was.cache : []); // ply -> answer (the same position always gets the same answer)
+  // plies whose analysis was refused: asked again only when the reader presses Analyse again,
+  // not by the redraw the refusal itself causes (that asked the server in a loop)
+  const failed = new Set();
   let open = !!opts.open, graph = was ? was.graph : null, graphAsked = !!graph, pending = null,
     hintAnswer = was ? was.hintAnswer : null, error = null;
   const hintKey = `abstracta.hints.${id}`;
@@ -293,12 +296,12 @@ export function analysisPanel(opts) {
   async function fetchPly(ply) {
     // one position at a time: stepping quickly asks only for where the replay stops
     // (update() asks again for the shown ply when this answer arrives)
-    if (cache.has(ply) || pending !== null) return;
+    if (cache.has(ply) || failed.has(ply) || pending !== null) return;
     pending = ply;
     error = null;
     try {
       cache.set(ply, await post("/api/analysis", { match_id: id, ply, scale: scale() }, id));
-    } catch (e) { error = e; }
+    } catch (e) { error = e; failed.add(ply); }
     pending = null;
     update();
   }
@@ -365,7 +368,7 @@ export function analysisPanel(opts) {
       node.replaceChildren(h("h2", {}, T.analyseTitle));
       if (over) {
         node.append(h("div", { class: "an-row" }, h("button", { type: "button", id: "analyse", "aria-expanded": String(open),
-          class: open ? null : "primary", onclick: () => { open = !open; update(); } }, open ? T.hideAnalysis : T.analyse)));
+          class: open ? null : "primary", onclick: () => { open = !open; failed.clear(); update(); } }, open ? T.hideAnalysis : T.analyse)));
         const used = (view.hints || []).map((n, i) => (n ? `${seatName(i)} ${n}` : null)).filter(Boolean);
         if (used.length) node.append(h("p", { class: "muted", id: "hints-used" }, T.hintsBySeat(used.join(", "))));
       } else {
