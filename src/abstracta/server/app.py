@@ -584,10 +584,11 @@ class MatchView(BaseModel):
         "how the last draw offer that did not end the game ended, while the position is the one it ended "
         "at: {'by': seat that offered, 'how': 'declined' (by 'seat') | 'withdrawn' (by 'seat', the "
         "offerer) | 'lapsed' ('seat', still to answer, moved instead) | 'void' (who must agree changed: a "
-        "flag, a seat put out), 'seat', 'at_ply'}, or null"))
+        "flag, a seat put out), 'seat', 'at_ply', 'accepted': the seats that had accepted it}, or null"))
     takeback_ended: dict[str, Any] | None = Field(default=None, description=(
-        "how the last takeback request that did not happen ended, as 'draw_offer_ended' ('lapsed': another "
-        "seat moved, which cancels it; the asker playing on withdraws it)"))
+        "how the last takeback request ended, as 'draw_offer_ended' ('lapsed': another seat moved, which "
+        "cancels it; the asker playing on withdraws it), or 'how': 'accepted' when it happened ('seat': the "
+        "last to accept, 'at_ply': the ply gone back to), kept until the next move"))
     bot_error: str | None = Field(description="why the last computer move was played by a quick search (level 2) "
                                               "instead of its own, if it was, or why the computer cannot move; "
                                               "null again once an undo or takeback takes that move (or "
