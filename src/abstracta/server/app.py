@@ -685,6 +685,12 @@ class MatchSummary(BaseModel):
                                    "first turn (number 0, a placement phase) each seat's entry (the record's "
                                    "entries in a database of an earlier version)")
     players: list[str]
+    to_move: int | None = Field(default=None, description=(
+        "the seat to move, as the match view's 'to_move' (null: the game is over, or no seat is to move "
+        "now: a chance outcome comes next); Your games says 'your move' when it is one of my_seats"))
+    claimed: list[bool] = Field(default_factory=list, description=(
+        "per seat: someone holds its token, as the match view's 'claimed' (a person seat not claimed waits "
+        "for the friend invited to it)"))
     seats: list[SeatInfo] | None = Field(description="per seat: name and colours (null if the game is not installed)")
     variant: VariantName | None = Field(default=None, description="as the match view's")
     options: dict[str, Any]
@@ -1046,7 +1052,9 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         """Only the matches a token of the request holds a seat of (send every token the browser
         keeps, comma-separated); without tokens the list is empty. Never every match on the server."""
         out = []
-        for row, seats_held in service.mine(tokens, limit):
+        listed = service.mine(tokens, limit)
+        claimed = service.store.claimed_of([row.id for row, _ in listed])
+        for row, seats_held in listed:
             try:
                 record = json.loads(row.record)
             except ValueError:
@@ -1060,6 +1068,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                         # NULL in databases of an earlier version, whose records hold every move
                         "turns": row.turns if row.turns is not None else len(record.get("moves") or []),
                         "players": record.get("players") or [],
+                        "to_move": row.to_move if row.status == "playing" else None,
+                        "claimed": [i in claimed[row.id] for i in range(len(record.get("players") or []))],
                         "seats": seats, "variant": variant,
                         "options": record.get("options") or {},
                         "result": record.get("result"), "termination": record.get("termination"),

@@ -817,7 +817,7 @@ class MatchService:
             trial.base = old.base
         live = trial.live.to_json()
         self.store.commit(trial.id, old.revision, status="over" if trial.over else "playing",
-                          plies=trial.ply, turns=self._turns_played(trial), keep=keep,
+                          plies=trial.ply, turns=self._turns_played(trial), keep=keep, to_move=trial.to_move(),
                           add=[(p + 1, trial.strings[p]) for p in range(keep, trial.ply)] if record_json is None else [],
                           record_json=record_json, live=live if live != old.live.to_json() else None,
                           before=old.ply)
@@ -1082,7 +1082,7 @@ class MatchService:
             record = match.record()
             self.store.create(match.id, match.game.name, record.to_json(indent=None),
                               "over" if match.over else "playing", match.ply, self._turns_played(match),
-                              live=match.live.to_json(), tokens=list(match.tokens.items()),
+                              live=match.live.to_json(), to_move=match.to_move(), tokens=list(match.tokens.items()),
                               invites=[(digest(c), seat) for seat, c in codes.items()])
             self._keep(match)
             # the match exists from here: a 500 would have its creator create it again
@@ -1176,9 +1176,9 @@ class MatchService:
                 cached = row.id in self.cache
                 match = self.load(row.id)
                 if match.revision == row.revision:
-                    turns = self._turns_played(match)
-                    if self.store.recount(row.id, row.revision, turns):
-                        row.turns, row.turns_version = turns, TURNS_VERSION
+                    turns, mover = self._turns_played(match), match.to_move()
+                    if self.store.recount(row.id, row.revision, turns, mover):
+                        row.turns, row.turns_version, row.to_move = turns, TURNS_VERSION, mover
                 if not cached:  # listed, not played: no need to keep it in memory
                     self.evict(row.id)
         except (MatchError, CorruptMatch, StorageFailed):
