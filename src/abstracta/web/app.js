@@ -302,7 +302,7 @@ async function matchesPage(app) {
     const alone = mine.filter((i) => r.players[i] === "human").length === 1;
     const who = r.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
-    const result = r.status === "over" ? resultLine(r, name) || t("matches.finished") : t("matches.in_play");
+    const result = r.status === "over" ? resultLine(r, name) || t("matches.finished") : playingWords(r, mine, name);
     const moves = movesWords(r.turns, r.ply);
     // data-label: a phone shows each row as a card, each cell under its column's name (style.css)
     const label = (k) => ({ "data-label": t(`matches.col.${k}`) });
@@ -362,7 +362,7 @@ async function watchedSection(app, titles, list) {
     const name = seatNamer(v.seats, v.players, []);
     const named = coloured(v.seats);
     const who = v.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
-    const result = v.status === "over" ? resultLine(v, name) || t("matches.finished") : t("matches.in_play");
+    const result = v.status === "over" ? resultLine(v, name) || t("matches.finished") : playingWords(v, [], name);
     const label = (c) => ({ "data-label": t(`matches.col.${c}`) });
     const row = h("tr", { "data-id": w.id },
       h("td", { class: "game" }, h("a", { href: `#/match/${w.id}` }, matchTitle(titles[v.game] || v.game, v.variant))),
@@ -381,6 +381,17 @@ async function watchedSection(app, titles, list) {
 
 // A game's length in Your games, for a game played and one watched alike: the turns, and the
 // actions where a turn may hold several ("2 turns (3 actions)").
+// A game in play in a list (a row of Your games, or a watched game's view): whom it waits for —
+// a friend invited who has not come, this browser ("your move", marked), else the side to move;
+// "in play" when no seat is to move (a chance outcome next) or the server did not say.
+function playingWords(m, mine, name) {
+  const invited = (m.players || []).map((p, i) => (p === "human" && m.claimed && m.claimed[i] === false ? i : -1)).filter((i) => i >= 0);
+  if (invited.length) return t("matches.waiting_join", { who: invited.map(name), n: invited.length });
+  const mover = m.to_move;
+  if (mover === null || mover === undefined) return t("matches.in_play");
+  if (mine.includes(mover) && m.players[mover] === "human") return h("span", { class: "yourmove" }, t("matches.your_move"));
+  return t("status.to_move", { who: name(mover) });
+}
 const movesWords = (turns, ply) => (turns === ply ? `${ply}` : t("matches.turns_actions", { n: turns, actions: ply }));
 
 // The options that differ from the game's defaults, in the game's words ("Board: Dimy (5×5)").
