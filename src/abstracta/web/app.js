@@ -880,17 +880,26 @@ async function matchPage(app, id, was = null) {
     const used = clockBase.running === i ? (performance.now() - clockBase.at) / 1000 : 0;
     return Math.max(0, clockBase.left[i] - used);
   };
+  // Low on time: under 20 s, or 10 % of the initial time where that is less (a 1-minute game is
+  // not red for a third of it), but never later than 10 s (the rule before, and a person's time
+  // to see it and move); 20 s at most, or a 15-minute game would be red for a minute and a half
+  // and red would stop meaning hurry. A day per move counts from its day: 20 s too.
+  const lowBelow = (control) => Math.min(20, Math.max(10, 0.1 * ((control && (control.initial ?? control.per_turn)) || 0)));
   function tickClock() {
     if (stopped || !clockBase) return;
     const long = view.clock && view.clock.control && view.clock.control.per_turn !== undefined;
+    const below = lowBelow(view.clock && view.clock.control);
     const out = (view.clock && view.clock.out) || [];
     for (const span of players.querySelectorAll(".clock")) {
       const i = Number(span.dataset.clock);
       const left = secondsLeft(i);
       const text = out.includes(i) ? t("clock.out") : clockText(left, long);
       if (span.textContent !== text) span.textContent = text;
-      span.classList.toggle("running", clockBase.running === i && view.status === "playing");
-      span.classList.toggle("low", left < 10 && view.status === "playing" && !out.includes(i));
+      const running = clockBase.running === i && view.status === "playing";
+      const low = left < below && view.status === "playing" && !out.includes(i);
+      span.classList.toggle("running", running);
+      span.classList.toggle("low", low);
+      span.classList.toggle("urgent", low && running); // the time running out now: bold, pulsing
     }
     const r = clockBase.running;
     if (r === null || view.status !== "playing" || secondsLeft(r) > 0) return;
