@@ -144,7 +144,7 @@ def test_the_declined_note_names_who_declined_and_a_withdrawal_elsewhere_is_no_d
         assert red.locator("#offer-draw").get_attribute("title") == \
             "You may offer a draw again after 3 more turns of yours."
         assert get_json(f"{url}/api/matches/{mid}")["draw_offer_ended"] == \
-            {"by": 2, "how": "withdrawn", "seat": 2, "at_ply": 0}
+            {"by": 2, "how": "withdrawn", "seat": 2, "at_ply": 0, "accepted": []}
     finally:
         for context in contexts:
             context.close()

@@ -322,7 +322,7 @@ def test_your_games_fits_a_phone(browser, live_server):
         delete = row.locator("button.delete")
         assert delete.is_visible() and delete.bounding_box()["x"] + delete.bounding_box()["width"] <= 390
         result = row.locator("td[data-label='Result']")
-        assert result.inner_text() == "in play"
+        assert result.inner_text() == "your move"  # White, this browser's seat
         assert result.evaluate("td => getComputedStyle(td, '::before').content") == '"Result: "'
         # a returning player finds a game by when it was played (the card had dropped the date),
         # and taps into it or deletes it with a finger (the link was 18 px high, Delete 26)
@@ -403,8 +403,8 @@ def test_a_watched_game_is_found_again_under_your_games(browser, live_server):
         assert page.locator("#watched h2").inner_text() == "Watched games"
         # the latest watched first, each as the server shows it to a spectator now
         assert rows.evaluate_all("rs => rs.map(r => r.dataset.id)") == [views[1]["id"], views[0]["id"]]
-        assert rows.nth(0).locator("td[data-label='Result']").inner_text() == "in play"
-        assert rows.nth(1).locator("td[data-label='Result']").inner_text() != "in play"
+        assert rows.nth(0).locator("td[data-label='Result']").inner_text() == "White to move"
+        assert rows.nth(1).locator("td[data-label='Result']").inner_text() != "White to move"
         assert rows.nth(1).locator("td.game a").get_attribute("href") == f"#/match/{views[0]['id']}"
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         forget = rows.nth(0).locator("button.delete")

@@ -84,12 +84,12 @@ def test_declined_withdrawn_and_offered_back(client):
     act(raw, mid, "draw", t[0])
     view = act(raw, mid, "draw/answer", t[1], {"accept": False}).json()
     assert view["draw_offer"] is None and view["status"] == "playing" and view["result"] is None
-    assert view["draw_offer_ended"] == {"by": 0, "how": "declined", "seat": 1, "at_ply": 0}
+    assert view["draw_offer_ended"] == {"by": 0, "how": "declined", "seat": 1, "at_ply": 0, "accepted": []}
     # the offerer may withdraw its own offer
     act(raw, mid, "draw", t[1])
     view = act(raw, mid, "draw/answer", t[1], {"accept": False}).json()
     assert view["draw_offer"] is None and view["draw_offerable"] is False and view["draw_again_in"] == 3
-    assert view["draw_offer_ended"] == {"by": 1, "how": "withdrawn", "seat": 1, "at_ply": 0}
+    assert view["draw_offer_ended"] == {"by": 1, "how": "withdrawn", "seat": 1, "at_ply": 0, "accepted": []}
     r = act(raw, mid, "draw/answer", t[0], {"accept": True})
     assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.no_draw_offer"
     # offering while the other side's offer stands accepts it (as on lichess), a wait or not
@@ -126,7 +126,7 @@ def test_an_offer_declined_is_not_made_again_before_three_turns_of_ones_own(clie
     assert r.status_code == 200 and r.json()["draw_offer"]["by"] == 0
     # a move of the seat asked declines it (README): the same wait, and the view says who moved
     view = act(raw, mid, "actions", t[1], {"action": "1", "ply": 5}).json()
-    assert view["draw_offer_ended"] == {"by": 0, "how": "lapsed", "seat": 1, "at_ply": 6}
+    assert view["draw_offer_ended"] == {"by": 0, "how": "lapsed", "seat": 1, "at_ply": 6, "accepted": []}
     assert raw.get(f"/api/matches/{mid}", headers=bearer(t[0])).json()["draw_again_in"] == 3
     # kept with the match (a restart does not lift it)
     assert Live.from_json(Live(draw_again={"0": 6}).to_json()).draw_again == {"0": 6}
@@ -138,19 +138,19 @@ def test_a_takeback_ended_says_how_as_a_draw_offer_does(client):
     act(raw, mid, "actions", t[0], {"action": "1", "ply": 0})
     act(raw, mid, "takeback", t[0])
     view = act(raw, mid, "takeback/answer", t[1], {"accept": False}).json()
-    assert view["takeback_ended"] == {"by": 0, "how": "declined", "seat": 1, "at_ply": 1}
+    assert view["takeback_ended"] == {"by": 0, "how": "declined", "seat": 1, "at_ply": 1, "accepted": []}
     act(raw, mid, "takeback", t[0])
     view = act(raw, mid, "takeback/answer", t[0], {"accept": False}).json()
-    assert view["takeback_ended"] == {"by": 0, "how": "withdrawn", "seat": 0, "at_ply": 1}
+    assert view["takeback_ended"] == {"by": 0, "how": "withdrawn", "seat": 0, "at_ply": 1, "accepted": []}
     act(raw, mid, "takeback", t[0])
     view = act(raw, mid, "actions", t[1], {"action": "1", "ply": 1}).json()
-    assert view["takeback_ended"] == {"by": 0, "how": "lapsed", "seat": 1, "at_ply": 2}
+    assert view["takeback_ended"] == {"by": 0, "how": "lapsed", "seat": 1, "at_ply": 2, "accepted": []}
     act(raw, mid, "takeback", t[1])
     view = act(raw, mid, "actions", t[0], {"action": "1", "ply": 2}).json()
-    assert view["takeback_ended"] == {"by": 1, "how": "lapsed", "seat": 0, "at_ply": 3}
+    assert view["takeback_ended"] == {"by": 1, "how": "lapsed", "seat": 0, "at_ply": 3, "accepted": []}
     act(raw, mid, "takeback", t[1])
     view = act(raw, mid, "actions", t[1], {"action": "1", "ply": 3}).json()  # the asker played on
-    assert view["takeback_ended"] == {"by": 1, "how": "withdrawn", "seat": 1, "at_ply": 4}
+    assert view["takeback_ended"] == {"by": 1, "how": "withdrawn", "seat": 1, "at_ply": 4, "accepted": []}
 
 
 def test_the_offer_lapses_when_the_other_side_moves_not_when_the_offerer_does(client):
@@ -214,6 +214,29 @@ def test_three_players_every_other_seat_still_in_must_accept(client):
     assert view["draw_offer"]["waiting"] == [2] and view["ply"] == 2
     view = act(raw, mid, "draw/answer", t[2], {"accept": True}).json()
     assert view["result"] == [0.0, 0.0, 0.0] and view["termination"] == "agreement"
+
+
+def test_a_decline_says_who_had_accepted_and_an_accepted_takeback_is_said(client):
+    # three players: the seats that had accepted are told of a decline too (README "Draw
+    # offers"); a takeback that happened is said until the next move, to everyone
+    raw = client.raw
+    mid, t = people(raw, record=three_players("Ga1,Bl12,Rf6 M G"))
+    act(raw, mid, "draw", t[0])
+    act(raw, mid, "draw/answer", t[1], {"accept": True})
+    view = act(raw, mid, "draw/answer", t[2], {"accept": False}).json()
+    assert view["draw_offer_ended"] == {"by": 0, "how": "declined", "seat": 2, "at_ply": 0, "accepted": [1]}
+    for ply, (seat, move) in enumerate([(0, "a1-a2"), (1, "l12-k12"), (2, "f6-f7")]):
+        act(raw, mid, "actions", t[seat], {"action": move, "ply": ply})
+    view = act(raw, mid, "takeback", t[2]).json()
+    assert view["takeback"]["to_ply"] == 2
+    view = act(raw, mid, "takeback/answer", t[0], {"accept": True}).json()
+    assert view["takeback"]["accepted"] == [0] and view["takeback_ended"] is None
+    view = act(raw, mid, "takeback/answer", t[1], {"accept": True}).json()
+    accepted = {"by": 2, "how": "accepted", "seat": 1, "at_ply": 2, "accepted": [0, 1]}
+    assert view["ply"] == 2 and view["takeback"] is None and view["takeback_ended"] == accepted
+    assert raw.get(f"/api/matches/{mid}").json()["takeback_ended"] == accepted  # a spectator too
+    view = act(raw, mid, "actions", t[2], {"action": "f6-f7", "ply": 2}).json()
+    assert view["takeback_ended"] is None  # said until the next move
 
 
 def test_three_players_a_seat_the_rules_put_out_keeps_its_loss(client, tmp_path):
@@ -413,7 +436,7 @@ def test_a_decline_and_a_lapse_are_pushed_to_the_seats_and_the_spectators(client
         for ws in (seat0, watcher):
             pushed = ws.receive_json()
             assert (pushed["draw_offer"], pushed["ply"], pushed["status"]) == (None, 0, "playing")
-            assert pushed["draw_offer_ended"] == {"by": 1, "how": "declined", "seat": 0, "at_ply": 0}
+            assert pushed["draw_offer_ended"] == {"by": 1, "how": "declined", "seat": 0, "at_ply": 0, "accepted": []}
         act(raw, mid, "draw", t[0])  # seat 1 waits three turns of its own to offer again
         for ws in (seat0, watcher):
             assert ws.receive_json()["draw_offer"]["by"] == 0
@@ -424,7 +447,7 @@ def test_a_decline_and_a_lapse_are_pushed_to_the_seats_and_the_spectators(client
         for ws in (seat0, watcher):
             pushed = ws.receive_json()
             assert (pushed["draw_offer"], pushed["ply"]) == (None, 2)
-            assert pushed["draw_offer_ended"] == {"by": 0, "how": "lapsed", "seat": 1, "at_ply": 2}
+            assert pushed["draw_offer_ended"] == {"by": 0, "how": "lapsed", "seat": 1, "at_ply": 2, "accepted": []}
 
 
 def test_a_flag_ends_the_offer_and_the_draw_then_agreed_keeps_the_flagged_seat_lost(client, monkeypatch):
@@ -452,7 +475,7 @@ def test_a_flag_ends_the_offer_and_the_draw_then_agreed_keeps_the_flagged_seat_l
     view = raw.get(f"/api/matches/{mid}").json()
     assert view["out_of_time"] == [0] and view["status"] == "playing" and view["draw_offer"] is None
     # nobody declined it: no "declined" note, and no wait before Blue offers again
-    assert view["draw_offer_ended"] == {"by": 1, "how": "void", "seat": None, "at_ply": 0}
+    assert view["draw_offer_ended"] == {"by": 1, "how": "void", "seat": None, "at_ply": 0, "accepted": [2]}
     r = act(raw, mid, "draw/answer", t[2], {"accept": True})
     assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.no_draw_offer"
     r = act(raw, mid, "draw", t[0])

@@ -587,10 +587,11 @@ class MatchView(BaseModel):
         "how the last draw offer that did not end the game ended, while the position is the one it ended "
         "at: {'by': seat that offered, 'how': 'declined' (by 'seat') | 'withdrawn' (by 'seat', the "
         "offerer) | 'lapsed' ('seat', still to answer, moved instead) | 'void' (who must agree changed: a "
-        "flag, a seat put out), 'seat', 'at_ply'}, or null"))
+        "flag, a seat put out), 'seat', 'at_ply', 'accepted': the seats that had accepted it}, or null"))
     takeback_ended: dict[str, Any] | None = Field(default=None, description=(
-        "how the last takeback request that did not happen ended, as 'draw_offer_ended' ('lapsed': another "
-        "seat moved, which cancels it; the asker playing on withdraws it)"))
+        "how the last takeback request ended, as 'draw_offer_ended' ('lapsed': another seat moved, which "
+        "cancels it; the asker playing on withdraws it), or 'how': 'accepted' when it happened ('seat': the "
+        "last to accept, 'at_ply': the ply gone back to), kept until the next move"))
     bot_error: str | None = Field(description="why the last computer move was played by a quick search (level 2) "
                                               "instead of its own, if it was, or why the computer cannot move; "
                                               "null again once an undo or takeback takes that move (or "
@@ -687,6 +688,12 @@ class MatchSummary(BaseModel):
                                    "first turn (number 0, a placement phase) each seat's entry (the record's "
                                    "entries in a database of an earlier version)")
     players: list[str]
+    to_move: int | None = Field(default=None, description=(
+        "the seat to move, as the match view's 'to_move' (null: the game is over, or no seat is to move "
+        "now: a chance outcome comes next); Your games says 'your move' when it is one of my_seats"))
+    claimed: list[bool] = Field(default_factory=list, description=(
+        "per seat: someone holds its token, as the match view's 'claimed' (a person seat not claimed waits "
+        "for the friend invited to it)"))
     seats: list[SeatInfo] | None = Field(description="per seat: name and colours (null if the game is not installed)")
     variant: VariantName | None = Field(default=None, description="as the match view's")
     options: dict[str, Any]
@@ -1048,7 +1055,9 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         """Only the matches a token of the request holds a seat of (send every token the browser
         keeps, comma-separated); without tokens the list is empty. Never every match on the server."""
         out = []
-        for row, seats_held in service.mine(tokens, limit):
+        listed = service.mine(tokens, limit)
+        claimed = service.store.claimed_of([row.id for row, _ in listed])
+        for row, seats_held in listed:
             try:
                 record = json.loads(row.record)
             except ValueError:
@@ -1062,6 +1071,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                         # NULL in databases of an earlier version, whose records hold every move
                         "turns": row.turns if row.turns is not None else len(record.get("moves") or []),
                         "players": record.get("players") or [],
+                        "to_move": row.to_move if row.status == "playing" else None,
+                        "claimed": [i in claimed[row.id] for i in range(len(record.get("players") or []))],
                         "seats": seats, "variant": variant,
                         "options": record.get("options") or {},
                         "result": record.get("result"), "termination": record.get("termination"),

@@ -204,8 +204,9 @@ DRAW_AGAIN_TURNS = 3
 
 
 def ended(request: dict[str, Any], how: str, seat: int | None, ply: int) -> dict[str, Any]:
-    """How a takeback request or draw offer ``request`` ended without happening (``Live.draw_ended``)."""
-    return {"by": request["by"], "how": how, "seat": seat, "at_ply": ply}
+    """How a takeback request or draw offer ``request`` ended (``Live.draw_ended``), with the
+    seats that had accepted it: a decline is told to them as well as to the seat that made it."""
+    return {"by": request["by"], "how": how, "seat": seat, "at_ply": ply, "accepted": list(request["accepted"])}
 
 
 def ended_by_answer(request: dict[str, Any], held: set[int], needed: Iterable[int], ply: int) -> dict[str, Any]:
@@ -234,12 +235,15 @@ class Live:
         out: seats out of a 3–4 player game on time (their moves are the computer's since).
         draw: a pending draw offer, ``{"by": seat, "at_ply": ply, "accepted": [seats]}``, or None.
         draw_ended, takeback_ended: how the last draw offer or takeback request that did not
-            happen ended, kept until the position changes or another is made (the browser's
+            end the game ended, kept until the position changes or another is made (the browser's
             note): ``{"by": the seat that made it, "how", "seat", "at_ply": the ply it ended
-            at}``, ``how`` ``declined`` (``seat`` answered no), ``withdrawn`` (by ``seat``, the
-            one that made it; a takeback's asker playing on withdraws it too), ``lapsed``
-            (``seat`` moved instead: for a draw a seat still to answer, for a takeback any
-            other) or ``void`` (who must agree changed: a flag, a seat put out; ``seat`` None); or None.
+            at, "accepted": the seats that had accepted it}``, ``how`` ``declined`` (``seat``
+            answered no), ``withdrawn`` (by ``seat``, the one that made it; a takeback's asker
+            playing on withdraws it too), ``lapsed`` (``seat`` moved instead: for a draw a seat
+            still to answer, for a takeback any other), ``void`` (who must agree changed: a
+            flag, a seat put out; ``seat`` None) or, for a takeback only, ``accepted`` (it
+            happened, ``seat`` the last to accept, ``at_ply`` the ply gone back to: a move that
+            vanishes from the list is said); or None.
         draw_again: per seat (``"0"``), the ply at which its last offer was declined, withdrawn or
             lapsed: it offers again after :data:`DRAW_AGAIN_TURNS` turns of its own since.
     """
@@ -785,7 +789,7 @@ class MatchService:
             trial.base = old.base
         live = trial.live.to_json()
         self.store.commit(trial.id, old.revision, status="over" if trial.over else "playing",
-                          plies=trial.ply, turns=self._turns_played(trial), keep=keep,
+                          plies=trial.ply, turns=self._turns_played(trial), keep=keep, to_move=trial.to_move(),
                           add=[(p + 1, trial.strings[p]) for p in range(keep, trial.ply)] if record_json is None else [],
                           record_json=record_json, live=live if live != old.live.to_json() else None,
                           before=old.ply)
@@ -1032,7 +1036,7 @@ class MatchService:
             record = match.record()
             self.store.create(match.id, match.game.name, record.to_json(indent=None),
                               "over" if match.over else "playing", match.ply, self._turns_played(match),
-                              live=match.live.to_json(), tokens=list(match.tokens.items()),
+                              live=match.live.to_json(), to_move=match.to_move(), tokens=list(match.tokens.items()),
                               invites=[(digest(c), seat) for seat, c in codes.items()])
             self._keep(match)
             # the match exists from here: a 500 would have its creator create it again
@@ -1126,9 +1130,9 @@ class MatchService:
                 cached = row.id in self.cache
                 match = self.load(row.id)
                 if match.revision == row.revision:
-                    turns = self._turns_played(match)
-                    if self.store.recount(row.id, row.revision, turns):
-                        row.turns, row.turns_version = turns, TURNS_VERSION
+                    turns, mover = self._turns_played(match), match.to_move()
+                    if self.store.recount(row.id, row.revision, turns, mover):
+                        row.turns, row.turns_version, row.to_move = turns, TURNS_VERSION, mover
                 if not cached:  # listed, not played: no need to keep it in memory
                     self.evict(row.id)
         except (MatchError, CorruptMatch, StorageFailed):
@@ -1412,9 +1416,10 @@ class MatchService:
                                 "no undo goes back past it")
         return target
 
-    def _take_back(self, match: Match, target: int) -> Match:
+    def _take_back(self, match: Match, target: int, note: dict[str, Any] | None = None) -> Match:
         """Go back to ply ``target`` (lock held): stored, the clock restarted for the seat to
-        move (time used stays used), a pending takeback request cleared, bots scheduled."""
+        move (time used stays used), a pending takeback request cleared (``note``: the
+        ``takeback_ended`` of one the others accepted), bots scheduled."""
         trial = self._copy(match)
         now = time.time()
         self._stop_clock(trial, now, increment=False)
@@ -1427,7 +1432,7 @@ class MatchService:
         trial.termination = None
         trial.live.takeback = None
         trial.live.draw = None  # offered for a position that is gone
-        trial.live.draw_ended = trial.live.takeback_ended = None
+        trial.live.draw_ended, trial.live.takeback_ended = None, note
         # a wait counts from a ply that is gone: from the position gone back to
         trial.live.draw_again = {k: min(v, target) for k, v in trial.live.draw_again.items()}
         self._finish_if_over(trial)
@@ -1514,7 +1519,10 @@ class MatchService:
                 trial.live.takeback_ended = ended_by_answer(pending, held, needed, match.ply)
                 return self._replace(match, trial)
             if all(p in accepted for p in needed):
-                return self._take_back(match, self._undo_target(match, {pending["by"]}))
+                target = self._undo_target(match, {pending["by"]})
+                last = min(p for p in held if p in needed)
+                note = ended({**pending, "accepted": accepted}, "accepted", last, target)
+                return self._take_back(match, target, note)
             trial.live.takeback = {**pending, "accepted": accepted}
             return self._replace(match, trial)
 

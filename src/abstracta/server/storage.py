@@ -41,9 +41,10 @@ log = logging.getLogger("abstracta.server")
 
 #: the rule ``matches.turns`` is counted by: 1 for the move list's entries made by players
 #: (core.game.turns_played); earlier versions counted the record's entries, a seat's actions
-#: in a row, then the numbered turns alone (leaving out a placement phase). Raise it when the
-#: count changes: rows of a lower one are counted again (:meth:`Store.recount`).
-TURNS_VERSION = 1
+#: in a row, then the numbered turns alone (leaving out a placement phase); 2: the row keeps
+#: the seat to move too (``matches.to_move``, Your games says whose move it is). Raise it when
+#: the count changes: rows of a lower one are counted again (:meth:`Store.recount`).
+TURNS_VERSION = 2
 
 
 class Base(DeclarativeBase):
@@ -67,6 +68,9 @@ class MatchRow(Base):
     # how ``turns`` was counted (TURNS_VERSION); NULL or lower: by an earlier version, whose
     # count a player would not read in the move list, so it is counted again when listed
     turns_version: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    # the seat to move (Match.to_move), NULL when none is (over, a chance outcome next) or in a
+    # row counted by an earlier version (turns_version < 2), counted again when listed
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -118,12 +122,13 @@ class LiveRow(Base):
 _matches, _moves, _lives = MatchRow.__table__, MoveRow.__table__, LiveRow.__table__
 _BUMP = (update(_matches).where(_matches.c.id == bindparam("mid"), _matches.c.revision == bindparam("expected"))
          .values(revision=bindparam("revision"), status=bindparam("status"), plies=bindparam("plies"),
-                 turns=bindparam("turns"), turns_version=TURNS_VERSION, updated_at=bindparam("updated_at")))
+                 turns=bindparam("turns"), turns_version=TURNS_VERSION, to_move=bindparam("to_move"),
+                 updated_at=bindparam("updated_at")))
 _BUMP_WITH_RECORD = _BUMP.values(record=bindparam("record"))
 _DROP_MOVES = delete(_moves).where(_moves.c.match_id == bindparam("mid"), _moves.c.ply > bindparam("keep"))
 _ADD_MOVE = insert(_moves)
 _RECOUNT = (update(_matches).where(_matches.c.id == bindparam("mid"), _matches.c.revision == bindparam("expected"))
-            .values(turns=bindparam("turns"), turns_version=TURNS_VERSION))
+            .values(turns=bindparam("turns"), turns_version=TURNS_VERSION, to_move=bindparam("to_move")))
 _SET_LIVE = update(_lives).where(_lives.c.match_id == bindparam("mid")).values(data=bindparam("data"))
 
 
@@ -195,7 +200,7 @@ def _make_engine(url: str | None) -> Engine:
 def _add_missing_columns(engine: Engine) -> None:
     """Columns newer versions added to existing tables (``create_all`` only creates tables)."""
     present = {c["name"] for c in inspect(engine).get_columns("matches")}
-    for column in ("turns", "turns_version"):
+    for column in ("turns", "turns_version", "to_move"):
         if column in present:
             continue
         try:
@@ -318,13 +323,13 @@ class Store:
             return s.scalar(select(MatchRow.revision).where(MatchRow.id == match_id))
 
     def create(self, match_id: str, game: str, record_json: str, status: str, plies: int, turns: int,
-               *, live: str, tokens: list[tuple[str, int]] = (), invites: list[tuple[str, int]] = ()) -> None:
+               *, live: str, to_move: int | None = None, tokens: list[tuple[str, int]] = (), invites: list[tuple[str, int]] = ()) -> None:
         """Insert a new match at revision 0 with its live state, seat tokens and invitations
         (``(sha256 hex, seat)`` pairs), in one transaction."""
         with self.writing() as s:
             stamp = now()
             s.add(MatchRow(id=match_id, game=game, record=record_json, status=status, revision=0,
-                           plies=plies, turns=turns, turns_version=TURNS_VERSION, created_at=stamp,
+                           plies=plies, turns=turns, turns_version=TURNS_VERSION, to_move=to_move, created_at=stamp,
                            updated_at=stamp))
             s.add(LiveRow(match_id=match_id, data=live))
             for digest, seat in tokens:
@@ -334,7 +339,7 @@ class Store:
             self._notify(s, match_id, 0)
 
     def commit(self, match_id: str, expected_revision: int, *, status: str, plies: int, turns: int,
-               keep: int, add: list[tuple[int, str]] = (), record_json: str | None = None,
+               keep: int, to_move: int | None = None, add: list[tuple[int, str]] = (), record_json: str | None = None,
                live: str | None = None, before: int | None = None) -> None:
         """Store one change of a match in one transaction: the row moves from
         ``expected_revision`` to the next, move rows after ply ``keep`` are dropped (a takeback;
@@ -353,7 +358,8 @@ class Store:
         # three short statements, without the ORM's bookkeeping
         with _refused(), self._writing, self.engine.begin() as conn:
             values: dict[str, Any] = {"mid": match_id, "expected": expected_revision, "revision": expected_revision + 1,
-                                      "status": status, "plies": plies, "turns": turns, "updated_at": now()}
+                                      "status": status, "plies": plies, "turns": turns, "to_move": to_move,
+                                      "updated_at": now()}
             if record_json is not None:
                 values["record"] = record_json
             done = conn.execute(_BUMP_WITH_RECORD if record_json is not None else _BUMP, values)
@@ -376,12 +382,13 @@ class Store:
                     conn.execute(insert(LiveRow.__table__).values(match_id=match_id, data=live))
             self._notify(conn, match_id, expected_revision + 1)
 
-    def recount(self, match_id: str, revision: int, turns: int) -> bool:
-        """Store ``turns`` counted as :data:`TURNS_VERSION` counts for the match at ``revision``
-        (False: it has moved on, and its next commit counts). Not a change of the match: its
-        revision and time stay, nobody is told."""
+    def recount(self, match_id: str, revision: int, turns: int, to_move: int | None = None) -> bool:
+        """Store ``turns`` counted as :data:`TURNS_VERSION` counts for the match at ``revision``,
+        and the seat to move then (False: it has moved on, and its next commit counts). Not a
+        change of the match: its revision and time stay, nobody is told."""
         with _refused(), self._writing, self.engine.begin() as conn:
-            return conn.execute(_RECOUNT, {"mid": match_id, "expected": revision, "turns": turns}).rowcount == 1
+            return conn.execute(_RECOUNT, {"mid": match_id, "expected": revision, "turns": turns,
+                                           "to_move": to_move}).rowcount == 1
 
     def _notify(self, s: Session | Connection, match_id: str, revision: int) -> None:
         """Tell the other processes on this database (delivered at commit, not before)."""
@@ -416,6 +423,17 @@ class Store:
         with self.reading() as s:
             for r in s.scalars(select(SeatTokenRow).where(SeatTokenRow.token_hash.in_(digests))):
                 out.setdefault(r.match_id, set()).add(r.seat)
+        return out
+
+    def claimed_of(self, ids: list[str]) -> dict[str, set[int]]:
+        """Match id -> the seats someone holds a token of (``Match.claimed``), for ``ids``."""
+        out: dict[str, set[int]] = {i: set() for i in ids}
+        if not ids:
+            return out
+        with self.reading() as s:
+            for mid, seat in s.execute(select(SeatTokenRow.match_id, SeatTokenRow.seat)
+                                       .where(SeatTokenRow.match_id.in_(ids))):
+                out[mid].add(seat)
         return out
 
     def rows(self, ids: list[str], limit: int) -> list[MatchRow]:

@@ -302,7 +302,7 @@ async function matchesPage(app) {
     const alone = mine.filter((i) => r.players[i] === "human").length === 1;
     const who = r.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
-    const result = r.status === "over" ? resultLine(r, name) || t("matches.finished") : t("matches.in_play");
+    const result = r.status === "over" ? resultLine(r, name) || t("matches.finished") : playingWords(r, mine, name);
     const moves = movesWords(r.turns, r.ply);
     // data-label: a phone shows each row as a card, each cell under its column's name (style.css)
     const label = (k) => ({ "data-label": t(`matches.col.${k}`) });
@@ -362,7 +362,7 @@ async function watchedSection(app, titles, list) {
     const name = seatNamer(v.seats, v.players, []);
     const named = coloured(v.seats);
     const who = v.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
-    const result = v.status === "over" ? resultLine(v, name) || t("matches.finished") : t("matches.in_play");
+    const result = v.status === "over" ? resultLine(v, name) || t("matches.finished") : playingWords(v, [], name);
     const label = (c) => ({ "data-label": t(`matches.col.${c}`) });
     const row = h("tr", { "data-id": w.id },
       h("td", { class: "game" }, h("a", { href: `#/match/${w.id}` }, matchTitle(titles[v.game] || v.game, v.variant))),
@@ -381,6 +381,17 @@ async function watchedSection(app, titles, list) {
 
 // A game's length in Your games, for a game played and one watched alike: the turns, and the
 // actions where a turn may hold several ("2 turns (3 actions)").
+// A game in play in a list (a row of Your games, or a watched game's view): whom it waits for —
+// a friend invited who has not come, this browser ("your move", marked), else the side to move;
+// "in play" when no seat is to move (a chance outcome next) or the server did not say.
+function playingWords(m, mine, name) {
+  const invited = (m.players || []).map((p, i) => (p === "human" && m.claimed && m.claimed[i] === false ? i : -1)).filter((i) => i >= 0);
+  if (invited.length) return t("matches.waiting_join", { who: invited.map(name), n: invited.length });
+  const mover = m.to_move;
+  if (mover === null || mover === undefined) return t("matches.in_play");
+  if (mine.includes(mover) && m.players[mover] === "human") return h("span", { class: "yourmove" }, t("matches.your_move"));
+  return t("status.to_move", { who: name(mover) });
+}
 const movesWords = (turns, ply) => (turns === ply ? `${ply}` : t("matches.turns_actions", { n: turns, actions: ply }));
 
 // The options that differ from the game's defaults, in the game's words ("Board: Dimy (5×5)").
@@ -767,17 +778,27 @@ async function matchPage(app, id, was = null) {
   // (each word a literal key, which tests/test_i18n.py finds in the catalogs)
   const takeback = requestBox({ id: "takeback", field: "takeback", ended: "takeback_ended",
     words: { asked: (who) => t("takeback.asked", { who }), asks: (who) => t("takeback.asks", { who }),
-      waiting: (who) => t("takeback.asks_waiting", { who }), declined: (who) => t("takeback.declined", { who }),
+      asks_accepted: (who, accepted) => t("takeback.asks_accepted", { who, accepted }),
+      you_accepted: (who, waiting) => t("takeback.you_accepted", { who, waiting }),
+      waiting: (who) => t("takeback.asks_waiting", { who }),
+      waiting_for: (who, accepted, waiting) => t("takeback.asks_waiting_for", { who, accepted, waiting }),
+      declined: (who) => t("takeback.declined", { who }), declined_other: (who, by) => t("takeback.declined_other", { who, by }),
       accept: () => t("takeback.accept"), decline: () => t("takeback.decline"), withdraw: () => t("takeback.withdraw") },
-    answering: (tb) => myPeople.some((i) => i !== tb.by && !tb.accepted.includes(i)), others: (tb) => othersWord(tb.by) });
+    answering: (tb) => myPeople.some((i) => i !== tb.by && !tb.accepted.includes(i)), others: (tb) => othersWord(tb.by),
+    // a takeback waits for every other person seat (the view's request names those that accepted)
+    waiting: (tb) => humans.filter((i) => i !== tb.by && !tb.accepted.includes(i)) });
   const drawOffer = requestBox({ id: "drawoffer", field: "draw_offer", ended: "draw_offer_ended", path: "draw/answer",
     words: { asked: (who) => t("draw.asked", { who }), asks: (who) => t("draw.asks", { who }),
+      asks_accepted: (who, accepted) => t("draw.asks_accepted", { who, accepted }),
+      you_accepted: (who, waiting) => t("draw.you_accepted", { who, waiting }),
       waiting: (who) => t("draw.asks_waiting", { who }),
+      waiting_for: (who, accepted, waiting) => t("draw.asks_waiting_for", { who, accepted, waiting }),
       // said under a finger too (a disabled button's title is not): how long before offering again
       declined: (who) => [t("draw.declined", { who }), view.draw_again_in > 0 ? t("draw.again_in", { n: view.draw_again_in }) : ""].join(" ").trim(),
+      declined_other: (who, by) => t("draw.declined_other", { who, by }),
       accept: () => t("draw.accept"), decline: () => t("draw.decline"), withdraw: () => t("draw.withdraw") },
     answering: (offer) => offer.waiting.some((i) => mySeats.includes(i)),
-    others: (offer) => seatsWord(offer.waiting.filter((i) => !mySeats.includes(i))) });
+    others: (offer) => seatsWord(offer.waiting.filter((i) => !mySeats.includes(i))), waiting: (offer) => offer.waiting });
   const takebackBox = takeback.box, drawBox = drawOffer.box;
   // the analysis board (analysis.js): finished games, and hints against the computer
   // the answers it has (a hint, a position's evaluation, the graph) are the same position's
@@ -859,17 +880,26 @@ async function matchPage(app, id, was = null) {
     const used = clockBase.running === i ? (performance.now() - clockBase.at) / 1000 : 0;
     return Math.max(0, clockBase.left[i] - used);
   };
+  // Low on time: under 20 s, or 10 % of the initial time where that is less (a 1-minute game is
+  // not red for a third of it), but never later than 10 s (the rule before, and a person's time
+  // to see it and move); 20 s at most, or a 15-minute game would be red for a minute and a half
+  // and red would stop meaning hurry. A day per move counts from its day: 20 s too.
+  const lowBelow = (control) => Math.min(20, Math.max(10, 0.1 * ((control && (control.initial ?? control.per_turn)) || 0)));
   function tickClock() {
     if (stopped || !clockBase) return;
     const long = view.clock && view.clock.control && view.clock.control.per_turn !== undefined;
+    const below = lowBelow(view.clock && view.clock.control);
     const out = (view.clock && view.clock.out) || [];
     for (const span of players.querySelectorAll(".clock")) {
       const i = Number(span.dataset.clock);
       const left = secondsLeft(i);
       const text = out.includes(i) ? t("clock.out") : clockText(left, long);
       if (span.textContent !== text) span.textContent = text;
-      span.classList.toggle("running", clockBase.running === i && view.status === "playing");
-      span.classList.toggle("low", left < 10 && view.status === "playing" && !out.includes(i));
+      const running = clockBase.running === i && view.status === "playing";
+      const low = left < below && view.status === "playing" && !out.includes(i);
+      span.classList.toggle("running", running);
+      span.classList.toggle("low", low);
+      span.classList.toggle("urgent", low && running); // the time running out now: bold, pulsing
     }
     const r = clockBase.running;
     if (r === null || view.status !== "playing" || secondsLeft(r) > 0) return;
@@ -947,11 +977,14 @@ async function matchPage(app, id, was = null) {
 
   // A request the other people answer, pending in the view's `field` ({by, accepted, …}), said
   // in `words`; the answer is POSTed to `path` ({accept}); `answering(pending)`: whether this
-  // page must answer it, `others(pending)`: who the page's own request waits for. The view's
-  // `ended` field says how the last one that did not happen ended, at this position: the page
-  // that made it is told who declined it — not when it was withdrawn (from another tab of the
-  // same seat too), lapsed or made void by a flag, which no other player declined.
-  function requestBox({ id: boxId, field, ended, words, path = `${field}/answer`, answering, others }) {
+  // page must answer it, `others(pending)`: who the page's own request waits for, `waiting(pending)`:
+  // the seats still to answer. With 3–4 players a page that accepted is told whom it still
+  // waits for, and one still to answer who accepted. The view's `ended` field says how the last
+  // one ended, at this position: the page that made it, and every page that had accepted it,
+  // is told who declined it — not when it was withdrawn (from another tab of the same seat too),
+  // lapsed or made void by a flag, which no other player declined; a takeback that happened is
+  // said to every page, spectators too (a move just vanishing from the list tells nothing).
+  function requestBox({ id: boxId, field, ended, words, path = `${field}/answer`, answering, others, waiting }) {
     const box = h("div", { class: "takeback", id: boxId, hidden: true, "aria-live": "polite" });
     let key = null;
     return {
@@ -961,22 +994,36 @@ async function matchPage(app, id, was = null) {
         const asker = req && mySeats.includes(req.by);
         const answers = req && !asker && answering(req);
         const gone = view.status === "playing" && !req ? view[ended] : null;
-        const declinedNote = gone && gone.how === "declined" && mySeats.includes(gone.by) && !mySeats.includes(gone.seat)
-          ? words.declined(seatName(gone.seat)) : "";
-        const now = JSON.stringify([req, asker, answers, declinedNote]);
+        const told = gone && (mySeats.includes(gone.by) || (gone.accepted || []).some((i) => mySeats.includes(i)));
+        let note = "";
+        if (gone && gone.how === "declined" && told && !mySeats.includes(gone.seat)) {
+          note = mySeats.includes(gone.by) ? words.declined(seatName(gone.seat)) : words.declined_other(seatName(gone.seat), seatName(gone.by));
+        } else if (gone && gone.how === "accepted") {
+          note = mySeats.includes(gone.by) ? t("takeback.accepted_mine") : t("takeback.accepted_note", { by: seatName(gone.by) });
+        }
+        const now = JSON.stringify([req, asker, answers, note]);
         if (now === key) return;
         key = now;
         box.replaceChildren();
-        box.hidden = !req && !declinedNote;
-        if (!req) { if (declinedNote) box.append(h("span", { id: `${boxId}-text` }, declinedNote)); return; }
+        box.hidden = !req && !note;
+        if (!req) { if (note) box.append(h("span", { id: `${boxId}-text` }, note)); return; }
         const answer = (accept) => post(path, { accept });
+        const accepted = req.accepted.filter((i) => i !== req.by);
         if (asker) {
           box.append(h("span", { id: `${boxId}-text` }, words.asked(others(req))),
             h("button", { type: "button", id: `${boxId}-withdraw`, onclick: () => answer(false) }, words.withdraw()));
         } else if (answers) {
-          box.append(h("span", { id: `${boxId}-text` }, words.asks(seatName(req.by))),
-            h("button", { type: "button", class: "primary", id: `${boxId}-accept`, onclick: () => answer(true) }, words.accept()),
-            h("button", { type: "button", id: `${boxId}-decline`, onclick: () => answer(false) }, words.decline()));
+          const said = accepted.some((i) => !mySeats.includes(i))
+            ? words.asks_accepted(seatName(req.by), seatsWord(accepted.filter((i) => !mySeats.includes(i))))
+            : words.asks(seatName(req.by));
+          box.append(h("span", { id: `${boxId}-text` }, said),
+            h("span", { class: "request-answer" },
+              h("button", { type: "button", class: "primary", id: `${boxId}-accept`, onclick: () => answer(true) }, words.accept()),
+              h("button", { type: "button", id: `${boxId}-decline`, onclick: () => answer(false) }, words.decline())));
+        } else if (accepted.some((i) => mySeats.includes(i))) {
+          box.append(h("span", { id: `${boxId}-text` }, words.you_accepted(seatName(req.by), seatsWord(waiting(req)))));
+        } else if (accepted.length) {
+          box.append(h("span", { id: `${boxId}-text` }, words.waiting_for(seatName(req.by), seatsWord(accepted), seatsWord(waiting(req)))));
         } else {
           box.append(h("span", { id: `${boxId}-text` }, words.waiting(seatName(req.by))));
         }
