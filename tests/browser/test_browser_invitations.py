@@ -264,9 +264,13 @@ def test_a_takeback_asked_in_one_browser_is_answered_in_the_other(browser, live_
         assert no_sideways_scroll(b)
         b.screenshot(path=str(shots / "distance-takeback-390.png"), full_page=True)
         b.click("#takeback-accept")
-        for page in pages:
+        # the takeback is gone and said so, to the asker in its own words, until the next move
+        said = {0: "Your takeback was accepted: your last turn is taken back.",
+                1: "White's takeback was accepted: their last turn is taken back."}
+        for seat, page in enumerate(pages):
             page.wait_for_function("() => window.abstractaView.ply === 0 && !window.abstractaView.takeback")
-            assert page.locator("#takeback").is_hidden()
+            page.wait_for_selector("#takeback-text")
+            assert page.locator("#takeback-text").inner_text() == said[seat]
         assert get_json(f"{live_server.url}/api/matches/{mid}")["moves"] == []
 
         # asked again and declined: the asker is told
