@@ -108,3 +108,34 @@ def pushed_elsewhere() -> bool:
     own NOTIFY comes back through LISTEN: ``changed_elsewhere``), not the service's own push a
     test breaks."""
     return any(frame.function in ("changed_elsewhere", "forget_all") for frame in inspect.stack(0))
+
+
+class FakeTime:
+    """``time.time`` for the match service, moved by hand (the flags fall when told)."""
+
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def time(self):
+        return self.now
+
+
+def hand_clock(monkeypatch) -> FakeTime:
+    """The match service's clock, moved by hand (``clock.now += 61``)."""
+    from abstracta.server import matches
+
+    fake = FakeTime()
+    monkeypatch.setattr(matches, "time", fake)
+    return fake
+
+
+def three_on_a_clock(raw, start: str = "Ga1,Bl12,Rf6 M G", initial: int = 60) -> tuple[str, dict[int, str]]:
+    """A 3-player Slide Checkers match from ``start`` on a clock of ``initial`` seconds, every
+    seat claimed by its own person: (match id, {seat: token})."""
+    record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": {"players": 3},
+              "players": ["human"] * 3, "start": start, "moves": []}
+    view = raw.post("/api/matches/import", json={"record": record, "clock": {"initial": initial}}).json()
+    tokens = {x["seat"]: x["token"] for x in view["tokens"]}
+    for invite in view["invites"]:
+        tokens[invite["seat"]] = raw.post("/api/invites/claim", json={"code": invite["code"]}).json()["tokens"][0]["token"]
+    return view["id"], tokens

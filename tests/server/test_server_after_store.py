@@ -10,19 +10,9 @@ import threading
 import time
 
 import pytest
-from apiutil import bearer, pushed_elsewhere
+from apiutil import bearer, hand_clock, pushed_elsewhere
 
 from abstracta.server import matches
-
-
-class FakeTime:
-    """``time.time`` for the match service, moved by hand (the flags fall when told)."""
-
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def time(self):
-        return self.now
 
 
 def people(raw, clock=None, stones=20):
@@ -108,8 +98,7 @@ ACTS = {
 @pytest.mark.parametrize("piece", ["publish", "set_timer"])
 @pytest.mark.parametrize("name", list(ACTS))
 def test_an_act_stands_when_pushing_it_fails(client, monkeypatch, caplog, name, piece):
-    fake = FakeTime()
-    monkeypatch.setattr(matches, "time", fake)
+    fake = hand_clock(monkeypatch)
     monkeypatch.setattr(matches, "STORE_RETRY_SECONDS", 0.05)
     raw, service = client.raw, client.app.state.service
     mid, t0, t1 = people(raw, clock={"initial": 300})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from apiutil import bearer
+from apiutil import bearer, hand_clock, three_on_a_clock
 
 from abstracta.server.matches import Live
 
@@ -451,22 +451,9 @@ def test_a_decline_and_a_lapse_are_pushed_to_the_seats_and_the_spectators(client
 
 
 def test_a_flag_ends_the_offer_and_the_draw_then_agreed_keeps_the_flagged_seat_lost(client, monkeypatch):
-    from abstracta.server import matches
-
-    class Clock:
-        now = 1_000_000.0
-
-        def time(self):
-            return self.now
-
-    clock = Clock()
-    monkeypatch.setattr(matches, "time", clock)
+    clock = hand_clock(monkeypatch)
     raw = client.raw
-    view = raw.post("/api/matches/import", json={"record": three_players("Ga1,Bl12,Rf6 M G"),
-                                                 "clock": {"initial": 60}}).json()
-    mid, t = view["id"], {x["seat"]: x["token"] for x in view["tokens"]}
-    for invite in view["invites"]:
-        t[invite["seat"]] = raw.post("/api/invites/claim", json={"code": invite["code"]}).json()["tokens"][0]["token"]
+    mid, t = three_on_a_clock(raw)
     assert raw.get(f"/api/matches/{mid}").json()["clock"]["running"] == 0
     act(raw, mid, "draw", t[1])
     view = act(raw, mid, "draw/answer", t[2], {"accept": True}).json()

@@ -3,7 +3,7 @@ between people, never back past a revealed card."""
 
 from __future__ import annotations
 
-from apiutil import bearer, wait_for
+from apiutil import bearer, hand_clock, three_on_a_clock, wait_for
 
 from abstracta.core.registry import load_game
 
@@ -105,23 +105,9 @@ def test_takeback_between_people_needs_consent(client):
 def test_a_seat_out_of_time_answering_a_takeback_is_told_it_is_out(client, monkeypatch):
     # three players, Green's flag falls: its seat is the computer's, its answer not asked; it was
     # told 'the other players answer a takeback request, not the player who asked', as if it had asked
-    from abstracta.server import matches
-
-    class Clock:
-        now = 1_000_000.0
-
-        def time(self):
-            return self.now
-
-    clock = Clock()
-    monkeypatch.setattr(matches, "time", clock)
+    clock = hand_clock(monkeypatch)
     raw = client.raw
-    record = {"format": "abstracta-record", "version": 1, "game": "slide-checkers", "options": {"players": 3},
-              "players": ["human"] * 3, "start": "Ga1,Bl12,Rf6 M G", "moves": []}
-    view = raw.post("/api/matches/import", json={"record": record, "clock": {"initial": 60}}).json()
-    mid, t = view["id"], {x["seat"]: x["token"] for x in view["tokens"]}
-    for invite in view["invites"]:
-        t[invite["seat"]] = raw.post("/api/invites/claim", json={"code": invite["code"]}).json()["tokens"][0]["token"]
+    mid, t = three_on_a_clock(raw)
     assert raw.get(f"/api/matches/{mid}").json()["clock"]["running"] == 0
     clock.now += 61
     view = wait_for(client, mid, lambda v: v["out_of_time"] == [0] and v["to_move"] == 1)  # the computer moved
