@@ -1,4 +1,5 @@
-"""JSON over HTTP for the browser tests (the server runs in a thread, the tests talk to it directly).
+"""JSON over HTTP for the browser tests (the server runs in a thread, the tests talk to it directly),
+and the pages of seats at a distance (a browser of its own per seat, holding its tokens).
 
 Like the shell, these helpers create matches for pass and play (``take: "all"``), keep the seat
 tokens of every answer and send a match's tokens with each request about it; :func:`remember`
@@ -68,3 +69,43 @@ def _give(page, tokens: dict[str, dict[int, str]]) -> None:
     page.add_init_script(script)
     if page.url.startswith("http"):  # a page already open there: a hash change does not reload it
         page.evaluate(script)
+
+
+def give(context, mid: str, tokens: dict[int, str]) -> None:
+    """The context's browser holds exactly these tokens of match ``mid``."""
+    context.add_init_script(
+        f"localStorage.setItem('abstracta.tokens', JSON.stringify({{{json.dumps(mid)}: {json.dumps(tokens)}}}))")
+
+
+def seat_page(browser, url: str, mid: str, tokens: dict[int, str], width: int = 1280, locale: str | None = None,
+              accept_dialogs: bool = False):
+    """A browser of its own holding ``tokens`` of match ``mid``, its match page open and drawn:
+    (context, page). ``accept_dialogs``: every confirm (Offer draw, Resign) is answered yes."""
+    options = {"viewport": {"width": width, "height": 900}}
+    if locale:
+        options["locale"] = locale
+    context = browser.new_context_without_tokens(**options)
+    give(context, mid, tokens)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(f"{url}/#/match/{mid}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.viewer !== undefined")
+    if accept_dialogs:
+        page.on("dialog", lambda d: d.accept())
+    return context, page
+
+
+def text_is(page, node_id: str, text: str) -> None:
+    """Wait until the element ``node_id``, in sight (not inside a hidden box), reads exactly
+    ``text``; an AssertionError naming what it read otherwise."""
+    try:
+        page.wait_for_function("([id, text]) => { const n = document.getElementById(id); return n && !n.closest('[hidden]') && n.textContent === text; }",
+                               arg=[node_id, text], timeout=8000)
+    except Exception:
+        node = page.locator(f"#{node_id}")
+        raise AssertionError(f"#{node_id}: {node.text_content() if node.count() else None!r} != {text!r}") from None
+
+
+def no_sideways_scroll(page) -> bool:
+    """Whether the page fits its width (nothing to scroll sideways, as on a phone)."""
+    return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")

@@ -5,16 +5,9 @@ display are the next session's; here the shell's legal-move buttons play and the
 
 from __future__ import annotations
 
-import json
 import random
 
-from httputil import get_json, post_json
-
-
-def give(context, mid: str, tokens: dict[int, str]) -> None:
-    """The context's browser holds exactly these tokens of match ``mid``."""
-    context.add_init_script(
-        f"localStorage.setItem('abstracta.tokens', JSON.stringify({{{json.dumps(mid)}: {json.dumps(tokens)}}}))")
+from httputil import get_json, give, post_json
 
 
 def test_two_browsers_play_through_an_invitation_while_a_third_watches(browser, live_server, shots):

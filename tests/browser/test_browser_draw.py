@@ -3,25 +3,9 @@ Finnish, at 1280 and 390 px; none is offered against the computer."""
 
 from __future__ import annotations
 
-import json
 import urllib.request
 
-from httputil import get_json, post_json
-
-
-def give(context, mid: str, tokens: dict[int, str]) -> None:
-    """The context's browser holds exactly these tokens of match ``mid``."""
-    context.add_init_script(
-        f"localStorage.setItem('abstracta.tokens', JSON.stringify({{{json.dumps(mid)}: {json.dumps(tokens)}}}))")
-
-
-def no_sideways_scroll(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
-
-
-def text_is(page, node_id: str, text: str) -> None:
-    page.wait_for_function("([id, text]) => { const n = document.getElementById(id); return n && n.textContent === text; }",
-                           arg=[node_id, text])
+from httputil import get_json, no_sideways_scroll, post_json, seat_page, text_is
 
 
 def test_a_draw_offered_in_one_browser_is_answered_in_the_other(browser, live_server, shots):
@@ -33,12 +17,7 @@ def test_a_draw_offered_in_one_browser_is_answered_in_the_other(browser, live_se
     try:
         # White reads English, Black Finnish
         for seat, token, locale in ((0, view["tokens"][0]["token"], "en-GB"), (1, joined["tokens"][0]["token"], "fi-FI")):
-            context = browser.new_context_without_tokens(viewport={"width": 1280, "height": 900}, locale=locale)
-            give(context, mid, {seat: token})
-            page = context.new_page()
-            page.set_default_timeout(15000)
-            page.goto(f"{live_server.url}/#/match/{mid}")
-            page.wait_for_function("() => window.abstractaView && window.abstractaView.viewer !== undefined")
+            context, page = seat_page(browser, live_server.url, mid, {seat: token}, locale=locale)
             contexts.append(context)
             pages.append(page)
         a, b = pages
@@ -110,13 +89,7 @@ def test_the_declined_note_names_who_declined_and_a_withdrawal_elsewhere_is_no_d
     contexts, pages = [], []
     try:
         for seat in (0, 2, 2):  # Green; Red in two tabs
-            context = browser.new_context_without_tokens(viewport={"width": 1100, "height": 900}, locale="en-GB")
-            give(context, mid, {seat: tokens[seat]})
-            page = context.new_page()
-            page.set_default_timeout(15000)
-            page.goto(f"{url}/#/match/{mid}")
-            page.wait_for_function("() => window.abstractaView && window.abstractaView.viewer !== undefined")
-            page.on("dialog", lambda d: d.accept())
+            context, page = seat_page(browser, url, mid, {seat: tokens[seat]}, 1100, "en-GB", accept_dialogs=True)
             contexts.append(context)
             pages.append(page)
         green, red, red2 = pages

@@ -15,15 +15,9 @@ import urllib.error
 import urllib.request
 
 import abstracta
-from httputil import get_json, post_json
+from httputil import get_json, give, no_sideways_scroll, post_json, seat_page
 
 CLOCK = re.compile(r"^\d+:\d\d(\.\d)?$")  # m:ss, or 0:0s.t under 10 s
-
-
-def give(context, mid: str, tokens: dict[int, str]) -> None:
-    """The context's browser holds exactly these tokens of match ``mid``."""
-    context.add_init_script(
-        f"localStorage.setItem('abstracta.tokens', JSON.stringify({{{json.dumps(mid)}: {json.dumps(tokens)}}}))")
 
 
 def status_of(url: str, body) -> int:
@@ -50,10 +44,6 @@ def clock_texts(page) -> list[str]:
 def seconds(text: str) -> float:
     m, s = text.split(":")
     return int(m) * 60 + float(s)
-
-
-def no_sideways_scroll(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
 def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_clocks(browser, live_server, shots):
@@ -233,12 +223,7 @@ def test_a_takeback_asked_in_one_browser_is_answered_in_the_other(browser, live_
     contexts, pages = [], []
     try:
         for seat, token in ((0, view["tokens"][0]["token"]), (1, joined["tokens"][0]["token"])):
-            context = browser.new_context_without_tokens(viewport={"width": 1280, "height": 900})
-            give(context, mid, {seat: token})
-            page = context.new_page()
-            page.set_default_timeout(15000)
-            page.goto(f"{live_server.url}/#/match/{mid}")
-            page.wait_for_function("() => window.abstractaView && window.abstractaView.viewer !== undefined")
+            context, page = seat_page(browser, live_server.url, mid, {seat: token})
             contexts.append(context)
             pages.append(page)
         a, b = pages

@@ -8,22 +8,7 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from httputil import get_json
-
-
-def give(context, mid: str, tokens: dict[int, str]) -> None:
-    """The context's browser holds exactly these tokens of match ``mid``."""
-    context.add_init_script(
-        f"localStorage.setItem('abstracta.tokens', JSON.stringify({{{json.dumps(mid)}: {json.dumps(tokens)}}}))")
-
-
-def text_is(page, node_id: str, text: str) -> None:
-    try:
-        page.wait_for_function("([id, text]) => { const n = document.getElementById(id); return n && !n.closest('[hidden]') && n.textContent === text; }",
-                               arg=[node_id, text], timeout=8000)
-    except Exception:
-        node = page.locator(f"#{node_id}")
-        raise AssertionError(f"#{node_id}: {node.text_content() if node.count() else None!r} != {text!r}")
+from httputil import get_json, seat_page, text_is
 
 
 def send(url: str, token: str, body) -> None:
@@ -46,13 +31,8 @@ def test_three_players_are_told_who_accepted_who_declined_and_a_takeback_done(br
     try:
         # Green and Blue read English, Red Finnish on a phone, a spectator English
         for seat, locale, width in ((0, "en-GB", 1100), (1, "en-GB", 1100), (2, "fi-FI", 390), (None, "en-GB", 1100)):
-            context = browser.new_context_without_tokens(viewport={"width": width, "height": 900}, locale=locale)
-            give(context, mid, {} if seat is None else {seat: tokens[seat]})
-            page = context.new_page()
-            page.set_default_timeout(15000)
-            page.goto(f"{url}/#/match/{mid}")
-            page.wait_for_function("() => window.abstractaView && window.abstractaView.viewer !== undefined")
-            page.on("dialog", lambda d: d.accept())
+            context, page = seat_page(browser, url, mid, {} if seat is None else {seat: tokens[seat]}, width, locale,
+                                      accept_dialogs=True)
             contexts.append(context)
             pages.append(page)
         green, blue, red, watcher = pages
