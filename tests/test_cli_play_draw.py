@@ -4,22 +4,10 @@ agrees to one."""
 
 import json
 
-from typer.testing import CliRunner
+from test_cli_play import play, runner, saved_record
 
-from abstracta import Record
 from abstracta.cli import app
 from abstracta.core.game import agreed_draw_returns
-
-runner = CliRunner()
-
-
-def play(args, stdin=""):
-    return runner.invoke(app, ["play", *args], input=stdin)
-
-
-def saved_record(output: str) -> Record:
-    line = next(l for l in output.splitlines() if l.startswith("record saved: "))
-    return Record.load(line.removeprefix("record saved: ").strip())
 
 
 def test_two_people_agree_a_draw_and_the_record_is_the_servers(tmp_path):
