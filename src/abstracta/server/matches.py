@@ -2196,11 +2196,10 @@ class MatchService:
     def _record_for_analysis(match: Match) -> str:
         """The full record (seed included) for the worker: it replays the real game and
         searches from the viewer's information state; its hidden cards never leave the worker.
-        With the match's ending: its tags (``Resigned``, ``OutOfTime``, ``DrawOffered``) are
-        read with its termination and result by ``Record.replay``, which refuses them apart."""
-        return Record.from_play(match.game, match.initial, match.actions, players=match.players,
-                                tags=match.tags, start=match.start, termination=match.termination,
-                                result=match.result).to_json(indent=None)
+        The match's own record (``Match.record``, cached per revision), its ending with it: its
+        tags (``Resigned``, ``OutOfTime``, ``DrawOffered``) are read with its termination and
+        result by ``Record.replay``, which refuses them apart."""
+        return match.record().to_json(indent=None)
 
     def _run_analysis(self, record_json: str, points: list, scale: float, client: str,
                       gone: threading.Event | None = None) -> list[dict]:
