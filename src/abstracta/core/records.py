@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from .errors import AbstractaError, RecordError
-from .game import Game, State, agreed_draw_returns, resignation_returns, seats_out
+from .game import Game, State, agreed_draw_returns, draw_seats, resignation_returns, seats_out
 from .options import ascii_digits, seed_problem
 from .registry import load_game
 
@@ -290,6 +290,10 @@ class Record:
         refuses an unreadable one first)."""
         return tag_seats(self.tags.get(OUT_OF_TIME_TAG), n) or []
 
+    def _out(self, state: State) -> set[int]:
+        """The seats out at ``state``: put out by the rules or out of time."""
+        return set(seats_out(state)) | set(self._timed_out(state.num_players))
+
     def _check_out_of_time(self, state: State) -> None:
         """The :data:`OUT_OF_TIME_TAG`, whatever the termination: each seat it names lost
         (a flag's loss stands however the game ends afterwards; only a two-player flag whose
@@ -335,7 +339,7 @@ class Record:
                               f"resignation (termination {self.termination!r})")
         self._check_decided(state)
         assert self.result is not None
-        out = set(seats_out(state)) | set(self._timed_out(n))
+        out = self._out(state)
         if RESIGNED_TAG in self.tags:
             text = self.tags[RESIGNED_TAG]
             seats = tag_seats(text, n)
@@ -422,8 +426,8 @@ class Record:
         if state.is_terminal():
             raise RecordError(f"termination 'agreement', but the game ended by the rules after ply "
                               f"{len(self.moves)}; use 'normal'")
-        out = set(seats_out(state)) | set(tag_seats(self.tags.get(OUT_OF_TIME_TAG), n) or ())
-        still = [i for i in range(n) if i not in out]
+        out = self._out(state)
+        still = draw_seats(n, out)
         if len(still) < 2:
             # a seat left alone has won (the server ends the game then; with two players a flag
             # ends it): nobody was left to agree a draw with
