@@ -783,6 +783,8 @@ async function matchPage(app, id, was = null) {
       waiting: (who) => t("takeback.asks_waiting", { who }),
       waiting_for: (who, accepted, waiting) => t("takeback.asks_waiting_for", { who, accepted, waiting }),
       declined: (who) => t("takeback.declined", { who }), declined_other: (who, by) => t("takeback.declined_other", { who, by }),
+      // a takeback that happened (a draw accepted ends the game instead)
+      accepted: (by) => t("takeback.accepted_note", { by }), accepted_mine: () => t("takeback.accepted_mine"),
       accept: () => t("takeback.accept"), decline: () => t("takeback.decline"), withdraw: () => t("takeback.withdraw") },
     answering: (tb) => myPeople.some((i) => i !== tb.by && !tb.accepted.includes(i)), others: (tb) => othersWord(tb.by),
     // a takeback waits for every other person seat (the view's request names those that accepted)
@@ -999,7 +1001,7 @@ async function matchPage(app, id, was = null) {
         if (gone && gone.how === "declined" && told && !mySeats.includes(gone.seat)) {
           note = mySeats.includes(gone.by) ? words.declined(seatName(gone.seat)) : words.declined_other(seatName(gone.seat), seatName(gone.by));
         } else if (gone && gone.how === "accepted") {
-          note = mySeats.includes(gone.by) ? t("takeback.accepted_mine") : t("takeback.accepted_note", { by: seatName(gone.by) });
+          note = mySeats.includes(gone.by) ? words.accepted_mine() : words.accepted(seatName(gone.by));
         }
         const now = JSON.stringify([req, asker, answers, note]);
         if (now === key) return;
