@@ -22,7 +22,9 @@ import json
 import math
 from dataclasses import dataclass, field, fields
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
+
+from .view import format_message
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
@@ -539,6 +541,13 @@ def shell_english() -> dict[str, Any]:
     """The browser shell's English catalog (``web/i18n/en.json``, ``{key: message}``): the one
     source of the words the terminal shares with the browser (a seat's name, a search's)."""
     return json.loads((files("abstracta") / "web" / "i18n" / "en.json").read_text(encoding="utf-8"))
+
+
+def english(said: dict[str, Any], texts: Iterable[Text] = ()) -> str:
+    """A message (:func:`~abstracta.core.view.message`) of the shell's catalog in its English:
+    its one source, for words the terminal and the browser both say (a refusal of the play
+    session); ``texts``: a game's words it names (its seats' names)."""
+    return format_message(said, {**shell_english(), **{t.key: t.en for t in texts}})
 
 
 def player_name(seat: int) -> str:
