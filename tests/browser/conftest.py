@@ -64,7 +64,7 @@ class LiveServer:
         every test browser is one client (127.0.0.1): an analysis an earlier test left running
         refused the next test's. A closed page's searches stop once the server reads the
         disconnect (a few milliseconds later); answers a test holds back still count."""
-        from abstracta.server.matches import ANALYSIS_TIMEOUT
+        from abstracta.server.analysis import ANALYSIS_TIMEOUT
 
         service = self.app.state.service
         # the server gives up on an analysis after ANALYSIS_TIMEOUT; the margin is its way back

@@ -300,7 +300,7 @@ def test_bot_error_names_no_card_while_hidden(client):
     wait_for(client, view["id"], lambda v: v["human_to_move"])
     service = client.app.state.service
     # as if the bot's move was refused
-    service._tell_bot_error(service.load(view["id"]), "'Qh>2' is not a legal move",
+    service.computer.tell_error(service.load(view["id"]), "'Qh>2' is not a legal move",
                             {"key": "error.illegal", "params": {"move": "'Qh>2'"}})
     view = client.get(f"/api/matches/{view['id']}").json()
     assert view["bot_error"] and "Qh" not in view["bot_error"]

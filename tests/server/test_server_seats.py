@@ -190,6 +190,7 @@ def test_spectators_see_public_information_only(raw):
 def test_websocket_authenticates_in_its_first_message(raw):
     view = new_match(raw)
     mid, t0 = view["id"], view["tokens"][0]["token"]
+    raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]})  # the game starts
     with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
         ws.send_json({"tokens": [t0]})
         first = ws.receive_json()
@@ -237,7 +238,7 @@ def test_websocket_without_a_first_message_is_closed(raw, monkeypatch):
 
 
 def test_a_computer_seats_cards_stay_hidden_from_the_matchs_creator(client, raw, monkeypatch):
-    monkeypatch.setattr(client.app.state.service, "_schedule_bot", lambda match: None)  # bots wait
+    monkeypatch.setattr(client.app.state.service.computer, "schedule", lambda match: None)  # bots wait
     view = new_match(raw, seats=("level:1", "level:1"), game="fibonacci-cards", options={"seed": "1"})
     token = view["tokens"][0]["token"]  # seat 0's token: to find, watch and delete the match
     assert view["viewer"] is None and "?8 | ?8" in view["position"]
@@ -254,6 +255,9 @@ def test_import_hands_out_tokens_invitations_and_a_clock(raw):
     assert r.status_code == 201 and [t["seat"] for t in view["tokens"]] == [1]
     assert [i["seat"] for i in view["invites"]] == [0] and view["clock"]["control"] == {"per_turn": 60.0}
     assert view["viewer"] == 1 and view["legal"] == [] and view["to_move"] == 0
+    r = move(raw, view["id"], "1", 2, view["tokens"][0]["token"])
+    assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.waiting_seats"  # seat 0 is not taken yet
+    raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]})
     r = move(raw, view["id"], "1", 2, view["tokens"][0]["token"])
     assert r.status_code == 403 and "seat 0" in r.json()["error"]
 

@@ -20,8 +20,8 @@ Decisions (the API's rules, also stated in the OpenAPI description):
   is 403 for any other. A WebSocket sends ``{"tokens": [...]}`` (or ``[]``) as its first
   message, never in its URL.
 * Undo is immediate when the tokens hold every person seat (against the computer, pass and
-  play); otherwise a takeback is asked for and happens once every other person accepts. No
-  undo goes back past an action that revealed hidden information or a chance outcome (409).
+  play); otherwise a takeback is asked for and happens once every other person accepts. An
+  action that revealed hidden information or a chance outcome is never taken back (409).
 * A draw is offered (``POST …/draw``) and happens once every other seat still in accepts
   (``POST …/draw/answer``); a move by a seat that has still to answer declines it. The
   computer never agrees to a draw: none is offered where it would have to (409).
@@ -83,7 +83,10 @@ from ..core.registry import game_class, load_game, registered_games
 from . import i18n, push, security
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
-from .matches import CLOCK_LIMIT, REPLAY_PAGE, TOKEN_LIMIT, MatchService, clip, cut, ending, seat_styles, variant_named
+from .matches import TOKEN_LIMIT, clip, cut
+from .seats import CLOCK_LIMIT, ending
+from .service import MatchService
+from .views import REPLAY_PAGE, seat_styles, variant_named
 from .storage import Store
 
 T = TypeVar("T")
@@ -125,7 +128,7 @@ SeatSpec = Annotated[str, Field(max_length=32), WithJsonSchema(
     {"type": "string", "maxLength": 32, "pattern": r"^\s*(human|level:[1-6])\s*$"})]
 SeatNumber = Annotated[StrictInt, Field(ge=0, le=15)]
 
-#: What the match service accepts as a time control (matches._check_clock), for the schema.
+#: What the match service accepts as a time control (seats.check_clock), for the schema.
 CLOCK_SCHEMA = {"anyOf": [
     {"type": "null"},
     {"type": "object", "additionalProperties": False, "required": ["initial"],
@@ -135,7 +138,7 @@ CLOCK_SCHEMA = {"anyOf": [
      "properties": {"per_turn": {"type": "number", "minimum": 1, "maximum": CLOCK_LIMIT}}},
 ]}
 Clock = Annotated[dict[str, Any] | None, WithJsonSchema(CLOCK_SCHEMA)]
-#: The person seats a creator takes, as the match service checks them (matches._check_take),
+#: The person seats a creator takes, as the match service checks them (seats.check_take),
 #: which says what is wrong in a sentence where the schema's two forms were refused one by one
 #: in the validation library's words ("take.list[constrained-int]: …; take.literal['all']: …").
 Take = Annotated[Any, WithJsonSchema({"anyOf": [
@@ -527,6 +530,8 @@ class MatchView(BaseModel):
     my_seats: list[int] = Field(description="the seats the request's tokens hold (empty: a spectator)")
     claimed: list[bool] = Field(description="per seat: someone holds its token (false: an invitation is open, "
                                             "or a computer seat)")
+    waiting_for: list[int] = Field(description="the person seats not taken yet: no move is played, by a person "
+                                               "or the computer, before every seat is taken (409 until then)")
     ply: int = Field(description="actions played so far; send it back with the next action")
     revision: int = Field(description="increases with every stored change (moves, undo, resignation)")
     to_move: int | None = Field(description="seat to move, null when the game is over")
