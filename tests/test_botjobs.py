@@ -18,8 +18,9 @@ from abstracta.ai.base import Budget, most_visited, stoppable
 from abstracta.ai.mcts import MCTSBot
 from abstracta.core.records import Record
 from abstracta.core.registry import load_game
-from abstracta.server.botjobs import (BotJob, BotJobs, InfoStateError, ProcessExecutor, ThreadExecutor,
-                                      job_state, make_job, parse_workers, run_job)
+from abstracta.server.botjobs import (BotJob, InfoStateError, ProcessExecutor, ThreadExecutor, job_state, make_job,
+                                      parse_workers, run_job)
+from abstracta.server.lanes import BotJobs
 from abstracta.server.matches import Match
 
 

@@ -11,10 +11,7 @@ values; seats are numbers, plies count actions from the start (0: before the fir
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:  # the session imports this module
-    from .session import Session
+from typing import Any
 
 
 class Event:
@@ -120,10 +117,11 @@ class GameEnded(Event):
 
 @dataclass(frozen=True)
 class Progress:
-    """An act's outcome: ``before`` (never changed) became ``after`` through ``events``."""
+    """An act's outcome: the session ``before`` (never changed) became the session ``after``
+    (:class:`~abstracta.play.session.Session`, of the class ``before`` is) through ``events``."""
 
-    before: "Session"
-    after: "Session"
+    before: Any
+    after: Any
     events: tuple[Event, ...]
 
     def has(self, *kinds: type[Event]) -> bool:

@@ -26,7 +26,8 @@ from typing import Any, Callable, Sequence
 from ..core.errors import AbstractaError
 from ..play import Event, TakenBack
 from . import bots
-from .botjobs import FALLBACK_SPEC, BotJob, BotJobs, InfoStateError, make_job, run_job
+from .botjobs import FALLBACK_SPEC, BotJob, InfoStateError, make_job, run_job
+from .lanes import BotJobs
 from .errors import CorruptMatch, MatchError, StaleRevision, StorageFailed
 from .matches import Kernel, Match, MatchDeleted, message
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from .acts import Acts
 from .analysis import Analysis
-from .botjobs import BotJobs
+from .lanes import BotJobs
 from .clocks import Clocks
 from .computer import Computer
 from .errors import CorruptMatch, MatchError, NotFound
