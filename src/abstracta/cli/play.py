@@ -22,17 +22,17 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .ai.levels import seat_spec_grammar
-from .ai.match import DEFAULT_MAX_ACTIONS
-from .core.description import seat_name
-from .core.errors import AbstractaError, IllegalActionError, NotationError, RecordError
-from .core.game import (Game, State, agreed_draw_returns, draw_seats, resignation_returns, seats_out,
+from ..ai.levels import seat_spec_grammar
+from ..ai.match import DEFAULT_MAX_ACTIONS
+from ..core.description import seat_name
+from ..core.errors import AbstractaError, IllegalActionError, NotationError, RecordError
+from ..core.game import (Game, State, agreed_draw_returns, draw_seats, resignation_returns, seats_out,
                         turn_texts, views_differ)
-from .core.options import ascii_digits, check_seed, parse_option_pairs
-from .core.perft import perft
-from .core.records import (DECIDED, DRAW_OFFERED_TAG, HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts,
+from ..core.options import ascii_digits, check_seed, parse_option_pairs
+from ..core.perft import perft
+from ..core.records import (DECIDED, DRAW_OFFERED_TAG, HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts,
                            out_of_time_seats, resigned_seat, tag_seats)
-from .core.registry import game_class, game_key, load_game, registered_games
+from ..core.registry import game_class, game_key, load_game, registered_games
 
 # What the value of an option is, by its long name, where neither the name nor the type says
 # it (the rest: _value_name); an option that takes a value shows it as git's and pip's help do
@@ -182,7 +182,7 @@ err_console = Console(stderr=True, highlight=False)
 
 def _print_version(value: bool) -> None:
     if value:
-        from . import __version__
+        from .. import __version__
 
         console.print(f"abstracta {__version__}")
         raise typer.Exit()
@@ -299,7 +299,7 @@ def guarded(fn):
 def _variant_details(game: Game) -> list[dict[str, Any]]:
     """Each variant's evaluator (its terms and default weights, where the game declares them for
     ``abstracta tune``) and what each level plays (:func:`~abstracta.ai.levels.describe_level`)."""
-    from .ai.levels import LEVELS, describe_level
+    from ..ai.levels import LEVELS, describe_level
 
     out = []
     for variant in game.description.variants:
@@ -452,7 +452,7 @@ def analyse_cmd(
     as_json: bool = JsonArg,
 ) -> None:
     """The analysis board: the evaluation of a position and the best line (README "Analysis board")."""
-    from .ai.analysis import analyse
+    from ..ai.analysis import analyse
 
     at: tuple[int, int] | None = None  # (ply, plies in the record)
     ended = None  # how the record ended beside the rules (a flag, a resignation), at its last ply
@@ -705,7 +705,7 @@ def ending_words(state: State, record: Record | None) -> str | None:
 
 # --------------------------------------------------------------------------- play
 def parse_seats(specs: list[str] | None, game: Game, default: dict[int, str]) -> list[str]:
-    from .ai.levels import parse_seat_spec
+    from ..ai.levels import parse_seat_spec
 
     n = game.num_players
     seats = dict(default)
@@ -734,7 +734,7 @@ def recorded_seats(seats: list[str], game: Game, path: Path) -> list[str]:
     Raises:
         CliError: naming the seat, what the record calls it and the ``--seat`` that replaces it.
     """
-    from .ai.levels import parse_seat_spec
+    from ..ai.levels import parse_seat_spec
 
     out = []
     for i, spec in enumerate(seats):
@@ -793,7 +793,7 @@ def play_cmd(
              "(--seat may change seats). Saved as a new record; the old one is kept."),
 ) -> None:
     """Play a game in the terminal against the computer or another person."""
-    from .ai.levels import make_bot
+    from ..ai.levels import make_bot
 
     if resume is not None:
         game, initial, played, record = resumed_game(resume, game_name, option, variant, seed)
@@ -1237,8 +1237,8 @@ class PlaySession:
         """The analysis board's best turn for ``player`` (to move) from what that seat knows, in
         the notation typed at the prompt, and its evaluation; counted in :attr:`hints` (an
         answer that names no turn is not a hint given, and is not counted)."""
-        from .ai.analysis import analyse
-        from .server.i18n import search_words
+        from ..ai.analysis import analyse
+        from ..server.i18n import search_words
 
         result = analyse(self.state, player)
         if not result.line or result.line[0].player != player:
@@ -1561,7 +1561,7 @@ def match_cmd(
     """Bots play each other; they rotate through the seats from game to game."""
     from rich.progress import Progress
 
-    from .ai.match import run_match
+    from ..ai.match import run_match
 
     check_seed(seed, "--seed")
     check_seed(seed + games - 1, f"--seed {seed} with --games {games}: the last game's seed")
@@ -1647,8 +1647,8 @@ def tournament_cmd(
     """Round robin between bots: every pairing plays --games games with seats rotated; Elo ratings with 95% intervals."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from .ai.tournament import run_tournament, schedule
-    from .executors import EXECUTORS, RayAddressError
+    from ..ai.tournament import run_tournament, schedule
+    from ..executors import EXECUTORS, RayAddressError
 
     if executor not in EXECUTORS:
         raise CliError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
@@ -1715,7 +1715,7 @@ def tournament_cmd(
     print_table(shown, cross)
     say_cut(shown, result.unfinished, len(result.outcomes), result.max_actions)
     if out is not None:
-        from .ai.tournament import plot_ratings
+        from ..ai.tournament import plot_ratings
 
         (out / "results.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         try:
@@ -1750,8 +1750,8 @@ def tune_cmd(
     """Tune the evaluator's weights from self-play (Texel-style fit) and verify them by a tournament against the defaults."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from .ai.tournament import EXECUTORS
-    from .ai.tune import tune
+    from ..ai.tournament import EXECUTORS
+    from ..ai.tune import tune
 
     if executor not in EXECUTORS:
         raise CliError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
@@ -1824,7 +1824,7 @@ def bench_cmd(
     as_json: bool = JsonArg,
 ) -> None:
     """Engine speed of every game and variant, with ratios to python-chess measured in the same run."""
-    from . import bench
+    from .. import bench
 
     for name in games or []:
         game_class(name)  # unknown names fail early with the list of games
@@ -1953,7 +1953,7 @@ def egtb_build_cmd(
     as_json: bool = JsonArg,
 ) -> None:
     """Build endgame tables by retrograde analysis (one file per material)."""
-    from .executors import EXECUTORS
+    from ..executors import EXECUTORS
 
     if executor not in EXECUTORS:
         raise CliError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
@@ -2037,10 +2037,10 @@ def serve_cmd(
              "env ABSTRACTA_RATE_LIMITS=off)."),
 ) -> None:
     """Start the web app: open http://HOST:PORT/ in a browser."""
-    from .executors import check_ray_address
-    from .server import run
-    from .server.botjobs import parse_workers
-    from .server.storage import DatabaseError
+    from ..executors import check_ray_address
+    from ..server import run
+    from ..server.botjobs import parse_workers
+    from ..server.storage import DatabaseError
 
     try:
         kind, address = parse_workers(bot_workers)
