@@ -222,7 +222,7 @@ def test_the_move_list_reads_each_turn_as_the_terminals_replay(client):
     # the browser drew one entry per action ("i9, end"; "a1, a9") where the terminal's replay
     # writes the turn as the spec does (nibble.md §4: i9, a1+a9); the view's move_list is the
     # replay's text, with the ply each entry steps to: a whole-turn entry goes to its turn's end
-    from abstracta.cli import turn_entries
+    from abstracta.cli.records import turn_entries
 
     view = client.post("/api/matches", json={"game": "nibble", "options": SEED1, "seats": ["human", "human"]}).json()
     assert view["move_list"] == []

@@ -1,0 +1,76 @@
+"""``abstracta serve``: the web app.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+import typer.core
+
+from .base import app, CliError, guarded
+
+
+# --------------------------------------------------------------------------- serve
+@app.command("serve")
+@guarded
+def serve_cmd(
+    host: str = typer.Option("127.0.0.1", "--host", help="Bind address (0.0.0.0: every interface, reachable by others)."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="0: a free port (printed)."),
+    db: Optional[str] = typer.Option(None, "--db", help="SQLAlchemy URL or an SQLite file's path (default: SQLite in the user data directory); "
+                                     "several processes may serve one PostgreSQL database (postgresql+psycopg://…)."),
+    bot_workers: str = typer.Option("2", "--bot-workers", help="Where computer players search: N local worker "
+                                    "processes, ray (a local Ray started here) or ray:ADDRESS (a Ray cluster). "
+                                    "Levels 1-2 are always answered in the web process."),
+    allowed_host: Optional[list[str]] = typer.Option(
+        None, "--allowed-host", help="A name the server answers in the Host header (repeatable; any port; "
+        "'*.example.org' for subdomains, '*' for any). Default: the bind address, localhost, 127.0.0.1, [::1]; "
+        "bound to 0.0.0.0 also any IP address and this machine's name."),
+    rate_limits: bool = typer.Option(
+        True, "--rate-limits/--no-rate-limits", envvar="ABSTRACTA_RATE_LIMITS",
+        help="Per-IP and per-token rate limits and the per-IP WebSocket bound (off: loopback benchmarks; "
+             "env ABSTRACTA_RATE_LIMITS=off)."),
+) -> None:
+    """Start the web app: open http://HOST:PORT/ in a browser."""
+    from ..executors import check_ray_address
+    from ..server import run
+    from ..server.botjobs import parse_workers
+    from ..server.storage import DatabaseError
+
+    try:
+        kind, address = parse_workers(bot_workers)
+        if kind == "ray" and address:  # checked here: the workers start in the app's lifespan,
+            check_ray_address(address)  # where a refusal would be uvicorn's traceback
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        run(host, port, database_url(db), bot_workers, allowed_hosts=allowed_host or [], rate_limits=rate_limits)
+    except DatabaseError as exc:
+        raise CliError(f"cannot use the database (--db): {exc}") from None
+    except OSError as exc:
+        raise CliError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def database_url(value: str | None) -> str | None:
+    """``--db`` as an SQLAlchemy URL: a URL as given; a file path (it names a directory or ends
+    in ``.db``, ``.sqlite`` or ``.sqlite3``) as the SQLite database in that file, since a path is
+    what a user types for a file; anything else as given, for SQLAlchemy to refuse. A scheme
+    without its ``//`` (``sqlite:x.db``, as JDBC spells it) is refused (:class:`CliError`): it
+    is no URL SQLAlchemy reads, and read as a path it made a file named ``sqlite:x.db``."""
+    if value is None or "://" in value:
+        return value
+    import re
+
+    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]+):(.*)", value)  # two letters or more: not C:\…
+    if scheme:
+        name, rest = scheme[1], scheme[2] or "FILE"
+        example = (f"--db {name}:///{rest} or the file's path, --db {rest} (a file named with the colon: --db ./{value})"
+                   if name.lower().startswith("sqlite") else f"--db {name}://{rest.lstrip('/')}")
+        raise CliError(f"--db {value!r} is neither a URL (scheme://…) nor a file path; did you mean {example}?")
+    if "/" in value or "\\" in value or value.lower().endswith((".db", ".sqlite", ".sqlite3")):
+        from sqlalchemy.engine import URL
+
+        # URL.create escapes a path's ? and # (a query and a fragment in a URL)
+        return URL.create("sqlite", database=str(Path(value).expanduser().resolve())).render_as_string()
+    return value

@@ -1,0 +1,599 @@
+"""The terminal's side of a game in play: a prompt for the people, the computer's turns, and
+the words for what happened (issue 37). Every rule of play is the play session's
+(:class:`abstracta.play.Session`): :class:`PlaySession` reads what people type, asks the session,
+and prints the events it returns or why it refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Any
+
+from rich.markup import escape
+
+from ..core.description import seat_name
+from ..core.errors import AbstractaError, NotationError
+from ..core.game import Game, State, agreed_draw_returns, draw_seats, resignation_returns, seats_out, views_differ
+from ..core.records import DRAW_OFFERED_TAG, RESIGNED_TAG, Record
+from .base import console, err_console
+from .records import describe_result, named_seat, seat_role, seats_line
+
+
+MAX_HINT_SEARCHES = 6
+
+
+PLAY_HELP = """Type a move in the game's notation, or:
+  ?        list the legal moves
+  hint     the analysis board's best turn for you (against the computer;
+           counted in the record)
+  undo     take back your last turn (against the computer)
+  board    draw the board again
+  resign   give up
+{draw}
+  quit     stop (the record is saved as abandoned)
+  help     this text"""
+
+#: The help's line for the draw offer: ``draw``, or ``offer draw`` in a game with a move written
+#: ``draw`` (it stays the move there).
+DRAW_HELP = """  draw     offer the other players a draw (people at one terminal; the
+           computer never agrees to one)"""
+OFFER_DRAW_HELP = """  offer draw  offer the other players a draw (draw is a move here; people
+           at one terminal; the computer never agrees to one)"""
+
+
+class HungUp(KeyboardInterrupt):
+    """The terminal closed (SIGHUP), the process was asked to stop (SIGTERM, ``kill``) or its
+    output pipe was closed (EPIPE: ``play … | head``) during ``play``: handled as Ctrl-C is, the
+    game saved as abandoned."""
+
+
+@contextlib.contextmanager
+def stopped_from_outside() -> Any:
+    """Turn SIGHUP and SIGTERM into :class:`HungUp` while a game is played: by default they end
+    the process at once, and closing the terminal window or ``kill`` lost the whole game. Yields
+    an object whose ``signum`` is the signal received (else 0), for the exit code (128 + signum),
+    and ``armed``: whether a signal stops the game now (after it, the record is being saved: a
+    signal then is only noted; the terminal closing gives end of input and SIGHUP in either order).
+
+    The handler runs on the main thread, but only between two steps of its Python code: a
+    SIGTERM delivered to another thread (any that does not block it may take it, a native
+    library's) or just before the prompt's read of the next line began leaves it waiting for that
+    read to end, which ``kill`` does not do (a closed terminal does). A watcher thread hears every
+    signal through the wakeup file descriptor and sends SIGTERM to the main thread itself until
+    the handler has run: a delivery there interrupts the read.
+
+    A closed output pipe (EPIPE on a write: the reader of ``play … | head -3`` is gone) stops the
+    game as SIGPIPE would (``signum`` SIGPIPE, and ``output_closed``): rich's own handling ended
+    the process (exit 1) before the record was saved. Python ignores SIGPIPE itself, so the
+    write fails instead of the process being killed."""
+    import os
+    import signal
+    import threading
+    import types
+
+    stop = types.SimpleNamespace(signum=0, armed=True, output_closed=False)
+    wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+    if threading.current_thread() is not threading.main_thread():  # only the main thread takes signals
+        yield stop
+        return
+
+    def stopped(signum: int, _frame: Any) -> None:
+        if stop.signum:  # once: a second raise could land in the first one's handling
+            return
+        stop.signum = signum
+        if signum == getattr(signal, "SIGHUP", None):
+            # no terminal any more: a print would fail (EIO) before the record is saved
+            for out in (console, err_console):
+                out.file = open(os.devnull, "w")  # noqa: SIM115 - for the rest of the process
+        if stop.armed:
+            raise HungUp
+
+    def output_closed() -> None:  # rich calls it on EPIPE; its own exits
+        console.quiet = True  # nothing more is written to the pipe
+        # nor by Python's own flush at exit ("Exception ignored … BrokenPipeError")
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        stop.output_closed = True
+        if stop.signum:
+            return
+        stop.signum = getattr(signal, "SIGPIPE", 13)
+        if stop.armed:
+            raise HungUp
+
+    before = {signum: signal.signal(signum, stopped) for signum in wanted}
+    quiet = console.quiet
+    console.on_broken_pipe = output_closed  # type: ignore[method-assign]
+    watcher = _watch_for_sigterm(stop) if hasattr(signal, "pthread_kill") else contextlib.nullcontext()
+    try:
+        with watcher:
+            yield stop
+    finally:
+        del console.on_broken_pipe  # rich's again
+        console.quiet = quiet
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+
+
+@contextlib.contextmanager
+def _watch_for_sigterm(stop: Any) -> Any:
+    """While it lasts, a SIGTERM whose handler has not run is sent to the main thread again until
+    it has (see :func:`stopped_from_outside`); ends before the handlers are restored, so no
+    SIGTERM it sends meets the default handler."""
+    import os
+    import signal
+    import threading
+    import time
+
+    main = threading.main_thread().ident
+    r, w = os.pipe()
+    os.set_blocking(w, False)  # the C handler must never wait on a full pipe
+    old = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+
+    def watch() -> None:
+        while data := os.read(r, 64):
+            # each delivery writes here, the ones sent below too: sent again until the handler ran
+            if signal.SIGTERM in data:
+                time.sleep(0.05)  # time for the main thread to run it, as it does when its read ends
+                if not stop.signum:
+                    signal.pthread_kill(main, signal.SIGTERM)
+
+    thread = threading.Thread(target=watch, name="sigterm-watcher", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(old)
+        os.close(w)  # the watcher reads the end of the pipe and returns
+        thread.join()
+        os.close(r)
+
+
+def line_reader(interactive: bool | None = None) -> Any:
+    """A function ``read(prompt) -> str`` for the terminal: prompt_toolkit's line editing and
+    history (Up arrow) when both ends are a terminal that moves its cursor (or ``interactive``),
+    else plain input (pipes, tests, ``TERM=dumb``: prompt_toolkit's escapes would show as text).
+    Raises ``EOFError`` at the end of input, ``KeyboardInterrupt`` on Ctrl-C."""
+    if interactive is None:
+        from prompt_toolkit.utils import is_dumb_terminal
+
+        interactive = sys.stdin.isatty() and sys.stdout.isatty() and not is_dumb_terminal()
+    if interactive:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import InMemoryHistory
+
+        session: PromptSession = PromptSession(history=InMemoryHistory())
+        return lambda prompt: session.prompt(prompt)
+    return lambda prompt: console.input(prompt, markup=False)
+
+
+class PlaySession:
+    """A terminal game: bots move by themselves, humans type moves at a prompt."""
+
+    def __init__(self, game: Game, initial: State, seats: list[str], bots: list[Any],
+                 read: Any = None):
+        self.game = game
+        self.initial = initial
+        self.seats = seats
+        self.bots = bots
+        self.actions: list[int] = []
+        self.movers: list[int] = []
+        self.state = initial.clone()
+        self.forced_result: list[float] | None = None
+        self.resigned: int | None = None  # the seat that resigned (the record's tag)
+        self.draw_offered: int | None = None  # the seat whose draw offer all accepted (the record's tag)
+        self.hints = [0] * initial.num_players
+        self.read = read or line_reader()
+        #: whether the game stopped on Ctrl-C (the command then exits 130, as match does)
+        self.interrupted = False
+        #: whether a person's hidden cards were shown (two people at one terminal: a hand-over hides them)
+        self.hand_shown = False
+
+    def who(self, player: int) -> str:
+        """The seat's name in the game (White, Red), else "You" for the only person, else
+        Player N (numbered from 1, as the browser names it; --seat N-1)."""
+        seats = self.game.description.seats
+        if seats[player].name is None and self.only_person(player):
+            return "You"
+        return seat_name(seats, player)
+
+    def only_person(self, player: int) -> bool:
+        """Whether ``player`` is the one seat a person plays (the others are bots): "you"."""
+        return [i for i, b in enumerate(self.bots) if b is None] == [player]
+
+    def role(self, player: int) -> str:
+        """Who plays the seat: "you" when you are the only person, else :func:`seat_role`."""
+        return "you" if self.only_person(player) else seat_role(self.seats[player])
+
+    def seats_line(self) -> str:
+        """Every seat by its name, its number for ``--seat`` and who plays it."""
+        return seats_line(self.game, [self.role(i) for i in range(len(self.seats))])
+
+    def prompt(self, player: int) -> str:
+        """The move prompt: whose turn, and that it is yours when you are the only person
+        ("Your move (White)> ", as the browser's status says); else the seat's name."""
+        name = self.who(player)
+        if self.role(player) == "you":
+            return f"Your move ({seat_name(self.game.description.seats, player)})> "
+        return f"{name} move> "
+
+    def winners_text(self, returns: list[float]) -> str:
+        winners = [self.who(i) for i, r in enumerate(returns) if r > 0]
+        drawn = [self.who(i) for i, r in enumerate(returns) if r == 0]
+        if not winners and len(returns) > 2 and drawn and any(r < 0 for r in returns):
+            # three or four players: the seats still in share a draw (a resignation), the others lost
+            return ", ".join(drawn) + (" draw" if len(drawn) > 1 or drawn[0] == "You" else " draws")
+        if not winners:
+            return "nobody wins"
+        return ", ".join(winners) + (" win" if len(winners) > 1 or winners[0] == "You" else " wins")
+
+    def view_for(self) -> int | None:
+        humans = [i for i, b in enumerate(self.bots) if b is None]
+        if not self.game.has_hidden_information or self.state.is_terminal():
+            return None  # a finished game shows the whole deal, as replay shows it
+        player = self.state.current_player()
+        if player in humans:
+            return player
+        return humans[0] if humans else None
+
+    def show(self) -> None:
+        from rich.cells import cell_len
+
+        board = self.game.render(self.state, self.view_for())
+        console.print(board)
+        lines = (board.plain if hasattr(board, "plain") else str(board)).splitlines()
+        # rows of a board wrapped look like a broken board: say why (a line or two of a legend
+        # wraps as any text does)
+        if sum(cell_len(line.rstrip()) > console.width for line in lines) > 4:
+            console.print(f"[dim](the board is wider than this terminal's {console.width} columns: "
+                          "widen it to see the board whole)[/]")
+
+    def apply(self, action: int) -> None:
+        player = self.state.current_player()
+        self.state.apply_action(action)
+        self.actions.append(action)
+        self.movers.append(player)
+
+    def legal_moves_for_humans(self) -> list[str]:
+        """Whole turns where the game has a whole-turn notation (at a turn start), else actions."""
+        if self.game.description.whole_turn_notation:
+            try:
+                return self.game.turn_strings(self.state)
+            except AbstractaError:  # mid-turn: the single actions that continue it
+                pass
+        return self.state.legal_action_strings()
+
+    def undo(self) -> str | None:
+        """Take back the bots' replies and the human's last turn. Returns None when done, else
+        why not (nothing to undo; an action since then showed a card or a chance outcome, which
+        replaying would show again, as the web app's undo refuses too: ``State.reveals``)."""
+        humans = {i for i, b in enumerate(self.bots) if b is None}
+        acts, movers = list(self.actions), list(self.movers)
+        while movers and movers[-1] not in humans:
+            acts.pop(); movers.pop()
+        if not movers:
+            return "nothing to undo"
+        who = movers[-1]
+        while movers and movers[-1] == who:
+            acts.pop(); movers.pop()
+        state = self.initial.clone()
+        for a in acts:
+            state.apply_action(a)
+        probe = state.clone()
+        for ply, action in enumerate(self.actions[len(acts):], len(acts) + 1):
+            try:
+                shown = probe.reveals(action)
+            except (AbstractaError, NotImplementedError):  # a game that cannot tell: never cross it
+                shown = True
+            if shown:
+                text = probe.action_to_string(action)
+                return (f"ply {ply} ({text}) showed hidden information or a chance outcome; "
+                        "no undo goes back past it")
+            probe.apply_action(action)
+        self.state, self.actions, self.movers = state, acts, movers
+        for bot in self.bots:
+            if bot is not None:
+                bot.restart()
+        return None
+
+    def hint(self, player: int) -> str:
+        """The analysis board's best turn for ``player`` (to move) from what that seat knows, in
+        the notation typed at the prompt, and its evaluation; counted in :attr:`hints` (an
+        answer that names no turn is not a hint given, and is not counted)."""
+        from ..ai.analysis import analyse
+        from ..server.i18n import search_words
+
+        result = analyse(self.state, player)
+        if not result.line or result.line[0].player != player:
+            return "no hint here"
+        self.hints[player] += 1
+        probe, actions = self.state.clone(), []
+
+        def take(line: Any) -> None:
+            for text in line[0].actions:
+                actions.append(probe.string_to_action(text))
+                probe.apply_action(actions[-1])
+
+        def open_turn() -> bool:
+            return not probe.is_terminal() and probe.current_player() == player
+
+        take(result.line)
+        # a turn the prompt reads whole cannot be typed in part (a typed entry that plays other
+        # actions than the search's, e.g. one that ends the turn too): search on from inside it
+        # until it ends, so the hint names a turn that can be typed
+        for _ in range(MAX_HINT_SEARCHES):
+            if not open_turn() or self.typed_as(self.game.format_turn(self.state, actions)) == actions:
+                break
+            more = analyse(probe, player)
+            if not more.line or more.line[0].player != player:
+                break
+            take(more.line)
+        first, *rest = self.game.format_turn(self.state, actions)  # each entry typed at its own prompt
+        then = f", then {', '.join(rest)}" if rest else ""
+        # a search that stops inside a long turn (Fibonacci's six moves, a capture chain) names
+        # only its start: say so, or the hint reads as a whole turn that leaves moves over
+        if open_turn():
+            then += ", then the rest of the turn is yours to choose (the search stopped there)"
+        whom = self.who(player)
+        whom = "you" if whom == "You" else whom  # mid-sentence
+        return (f"hint: {first}{then}   (evaluation {result.display} for {whom}; "
+                f"{search_words(result.search, result.iterations)})")
+
+    def typed_as(self, entries: list[str]) -> list[int] | None:
+        """The actions ``entries`` play when typed one at a prompt each from this position
+        (``Game.parse_turn``), or None where one is refused."""
+        trial, actions = self.state.clone(), []
+        try:
+            for entry in entries:
+                for action in self.game.parse_turn(trial, entry):
+                    trial.apply_action(action)
+                    actions.append(action)
+        except AbstractaError:
+            return None
+        return actions
+
+    def ending_tags(self, termination: str | None) -> dict[str, str]:
+        """The record's tags of an ending the players decided, as the server writes them: the
+        seat that resigned, the seat whose draw offer the others accepted."""
+        if termination == "resignation" and self.resigned is not None:
+            return {RESIGNED_TAG: str(self.resigned)}
+        if termination == "agreement" and self.draw_offered is not None:
+            return {DRAW_OFFERED_TAG: str(self.draw_offered)}
+        return {}
+
+    def draw_is_a_move(self) -> bool:
+        """Whether the game writes a move ``draw`` (a card drawn from the stock), legal here or
+        not: typed, it is that move, and ``offer draw`` offers a draw."""
+        try:
+            self.game.parse_turn(self.state, "draw")
+        except NotationError:
+            return False
+        except AbstractaError:  # the game's notation, not legal now
+            return True
+        return True
+
+    def draw_refusal(self) -> str | None:
+        """Why no draw can be offered now, by the server's rule (README "Draw offers"): a seat
+        still in is the computer's, which never agrees to one. None: it can."""
+        computer = [i for i in draw_seats(self.state.num_players, seats_out(self.state)) if self.bots[i] is not None]
+        if not computer:
+            return None
+        return f"no draw: {named_seat(self.state, computer[0])} is played by the computer, which does not agree to draws"
+
+    def offer_draw(self, player: int, humans: list[int]) -> str | None:
+        """``player`` offers a draw (no :meth:`draw_refusal`): each other seat still in is asked
+        in turn, and all must accept — a seat out has lost whatever the others agree (the
+        server's rule). Returns None when drawn (:attr:`forced_result`, :attr:`draw_offered`),
+        else what to tell the offerer. People who see different cards pass the terminal before
+        each answer."""
+        out = seats_out(self.state)
+        console.print(f"{self.who(player)} offers a draw")
+        hidden = views_differ(self.state, humans)
+        for seat in draw_seats(self.state.num_players, out):
+            if seat == player:
+                continue
+            answer = ""
+            if not hidden or self._hand_over(seat):  # end of input at the hand-over: not accepted
+                try:
+                    answer = self.read(f"{self.who(seat)}, accept a draw? [y/N] ").strip().lower()
+                except HungUp:  # the game stops: saved as abandoned
+                    raise
+                except (EOFError, KeyboardInterrupt):
+                    answer = ""
+            if answer not in ("y", "yes"):
+                return f"{self.who(seat)} declines the draw; play on"
+        self.forced_result = agreed_draw_returns(self.state.num_players, out)
+        self.draw_offered = player
+        return None
+
+    def run(self, humans: list[int]) -> str | None:
+        """Play until the game ends; returns the record's termination."""
+        try:
+            return self._run(humans)
+        except KeyboardInterrupt:  # Ctrl-C while a bot thinks: keep what was played
+            self.interrupted = True
+            # stopped while the end was being told (the last board, a resignation): it ended
+            if self.resigned is not None:
+                return "resignation"
+            if self.draw_offered is not None:
+                return "agreement"
+            if self.state.is_terminal():
+                return "normal"
+            console.print("\ngame abandoned")
+            return "abandoned"
+
+    def _hand_over(self, player: int) -> bool:
+        """Between two people at one terminal with hidden cards: hide the screen until the next
+        person is there. Returns False at end of input."""
+        if console.is_terminal and not console.is_dumb_terminal:
+            if self.hand_shown:  # before the first hand, the title and "type help" stay
+                # the screen, then the scrollback (3J, after 2J for xterm): scrolling alone
+                # leaves the last hand one scroll away
+                console.file.write("\x1b[2J\x1b[H\x1b[3J")
+                console.file.flush()
+        else:  # a dumb terminal or a pipe understands no escape
+            console.print("\n" * console.size.height)
+        try:
+            name = self.who(player)
+            seat = f" (seat {player})"  # the number --seat gives it
+            self.read(f"pass the terminal to {name}{seat}, then press Enter ")
+        except EOFError:
+            return False
+        return True
+
+    def _run(self, humans: list[int]) -> str | None:
+        if humans:
+            console.print(f"[bold]{self.game.title}[/] — type [bold]help[/] for the commands and how to write a move")
+            console.print(escape(self.seats_line()), soft_wrap=True)
+            if not views_differ(self.state, humans):
+                self.show()
+        shown_ply = len(self.actions)
+        last_human: int | None = None
+        bot_turns_in_a_row = 0
+        told_out = set(seats_out(self.state))
+        #: what to tell the next person after a hand-over (a draw offer declined behind their back)
+        tell: str | None = None
+        while not self.state.is_terminal():
+            for gone in self.state.eliminated_struct():  # a 3-4 player game goes on without them
+                if gone["seat"] not in told_out:
+                    told_out.add(gone["seat"])
+                    console.print(f"[bold]{self.who(gone['seat'])} is out[/] — {gone['text']}")
+            player = self.state.current_player()
+            bot = self.bots[player] if 0 <= player < len(self.bots) else None
+            if bot is not None:
+                # the bot's whole turn, printed as a person types it (e.g. Nibble's a1+a9, a1)
+                before, turn = self.state.clone(), []
+                if self.game.description.whole_turn_notation:
+                    # a turn that is one set (Nibble's takes) is planned whole and played in the
+                    # game's canonical order, as the server plays it: a bot's tie-break order
+                    # would be written take by take, not as the spec writes the turn
+                    trial = self.state.clone()
+                    while trial.current_player() == player:
+                        action = bot.step(trial.clone())
+                        trial.apply_action(action)
+                        turn.append(action)
+                    turn = self.game.canonical_turn(before, turn)
+                    for action in turn:
+                        self.apply(action)
+                else:
+                    while self.state.current_player() == player:
+                        action = bot.step(self.state.clone())
+                        self.apply(action)
+                        turn.append(action)
+                text = ", ".join(self.game.format_turn(before, turn))
+                console.print(f"{self.who(player)} ({escape(self.role(player))}) plays [bold]{text}[/]")
+                bot_turns_in_a_row += 1
+                if humans and bot_turns_in_a_row == 3 * self.state.num_players:
+                    # e.g. every human seat eliminated in a 3-4 player game: say so, keep showing play
+                    console.print("[yellow]no person has a turn any more; the computer plays on "
+                                  "(Ctrl-C stops and saves)[/]")
+                if humans and bot_turns_in_a_row >= 3 * self.state.num_players \
+                        and bot_turns_in_a_row % self.state.num_players == 0:
+                    self.show()
+                continue
+            bot_turns_in_a_row = 0
+            # people who see different things (their own hands) pass the terminal on, as in the web app
+            if player != last_human and views_differ(self.state, humans):
+                if not self._hand_over(player):
+                    console.print("\ngame abandoned")
+                    return "abandoned"
+                self.show()
+                self.hand_shown = True
+                shown_ply = len(self.actions)
+                if tell:
+                    console.print(tell)
+                    tell = None
+            last_human = player
+            if len(self.actions) != shown_ply:
+                self.show()
+                shown_ply = len(self.actions)
+            try:
+                line = self.read(self.prompt(player)).strip()
+            except (EOFError, KeyboardInterrupt) as exc:
+                console.print("\ngame abandoned")
+                self.interrupted = isinstance(exc, KeyboardInterrupt)
+                return "abandoned"
+            if not line:
+                continue
+            word = line.lower()
+            if word in ("help", "h"):
+                console.print(PLAY_HELP.format(draw=OFFER_DRAW_HELP if self.draw_is_a_move() else DRAW_HELP))
+                console.print(f"\n{self.game.title}: {self.game.description.notation_help}")
+            elif word in ("?", "moves"):
+                console.print("  ".join(self.legal_moves_for_humans()))
+            elif word == "board":
+                self.show()
+            elif word == "hint":
+                if len(humans) == len(self.bots):  # as the web app: one person's hint is not another's
+                    console.print("hints are for games against the computer")
+                else:
+                    console.print("thinking…")
+                    console.print(self.hint(player), soft_wrap=True)
+            elif word == "undo":
+                refused = "undo is for games against the computer" if len(humans) == len(self.bots) else self.undo()
+                if refused:
+                    console.print(refused)
+                else:
+                    console.print("taken back")
+                    self.show()
+                    shown_ply = len(self.actions)
+                    told_out = set(seats_out(self.state))  # a seat back in is told again when put out again
+            elif word == "resign":
+                result = resignation_returns(self.state.num_players, player, seats_out(self.state))
+                try:
+                    answer = self.read(f"Resign? Then {self.winners_text(result)}. [y/N] ").strip().lower()
+                except HungUp:  # the game stops: saved as abandoned, not resigned
+                    raise
+                except (EOFError, KeyboardInterrupt):
+                    answer = ""
+                if answer not in ("y", "yes"):
+                    console.print("not resigned; play on")
+                    continue
+                self.forced_result, self.resigned = result, player
+                name = self.who(player)
+                console.print(f"{name} {'resign' if name == 'You' else 'resigns'} — {self.winners_text(result)}")
+                return "resignation"
+            elif " ".join(word.split()) == "offer draw" or (word == "draw" and not self.draw_is_a_move()):
+                refused = self.draw_refusal()
+                if refused:
+                    console.print(refused, soft_wrap=True)
+                    continue
+                declined = self.offer_draw(player, humans)
+                if declined is None:
+                    assert self.forced_result is not None
+                    ended = Record(game=self.game.name, result=self.forced_result, termination="agreement",
+                                   tags=self.ending_tags("agreement"))
+                    console.print("[bold]Drawn by agreement.[/]")
+                    console.print(describe_result(self.state, ended), soft_wrap=True)
+                    return "agreement"
+                if not views_differ(self.state, humans):
+                    console.print(declined, soft_wrap=True)
+                else:  # the terminal goes back to the offerer, who is told then
+                    tell, last_human = declined, None
+            elif word in ("quit", "exit"):
+                console.print("game abandoned")
+                return "abandoned"
+            else:
+                try:
+                    parsed = self.game.parse_turn(self.state, line)
+                    trial = self.state.clone()
+                    for action in parsed:
+                        trial.apply_action(action)
+                except AbstractaError as exc:
+                    legal = self.legal_moves_for_humans()
+                    hint = ("legal here: " + "  ".join(legal)) if len(legal) <= 24 else "type ? for the legal moves"
+                    console.print(f"[red]{escape(str(exc))}[/]\n{hint}  (help: the notation)", soft_wrap=True)
+                    continue
+                for action in parsed:
+                    self.apply(action)
+        self.show()
+        end = self.state.to_struct(None)["end"]
+        line = self.winners_text(self.state.returns())
+        # the reason is a sentence of its own (its words start one, as in the browser's board
+        # descriptions): "Green wins. Only Green pieces are left on the board."
+        why = f" {end['text']}." if end and end.get("text") else ""
+        console.print(f"[bold]{line[0].upper() + line[1:]}{'.' if why else ''}[/]{escape(why)}")
+        console.print(describe_result(self.state))
+        return "normal"
