@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 
 import pytest
 from apiutil import bearer
@@ -270,3 +271,39 @@ def test_websocket_first_message_nested_too_deep_is_refused(raw):
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 1008
+
+
+def test_no_move_is_played_before_every_seat_is_taken(raw):
+    # issue 38 §1: with seat 1's invitation open, the creator's move at ply 0 was accepted (ply 1)
+    # and no clock ran
+    from abstracta.server import i18n
+
+    view = new_match(raw, game="fanorona", options={"size": "dimy"}, clock={"initial": 300})
+    mid, t0 = view["id"], view["tokens"][0]["token"]
+    assert view["waiting_for"] == [1] and view["legal"] == [] and view["clock"]["running"] is None
+    r = move(raw, mid, "b2-c3A", 0, t0)
+    assert r.status_code == 409
+    said = r.json()
+    assert said["error"] == "waiting for Black to join: no move is played before every seat is taken"
+    assert said["i18n"] == {"key": "error.waiting_seats", "params": {"who": [{"key": "fanorona.seat.1", "params": {}}],
+                                                                    "n": 1}}
+    assert i18n.format_message(said["i18n"], i18n.catalog("fi"), "fi") == (
+        "odotetaan, että Musta liittyy peliin: siirtoja ei pelata ennen kuin jokainen paikka on otettu")
+    assert raw.get(f"/api/matches/{mid}").json()["ply"] == 0  # nothing was played
+    joined = raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()
+    assert joined["waiting_for"] == [] and joined["clock"]["running"] == 0
+    r = move(raw, mid, "b2-c3A", 0, t0)
+    assert r.status_code == 200 and r.json()["ply"] == 1
+
+
+def test_the_computer_waits_for_the_invited_person_too(raw):
+    # the computer moving first while the friend's seat is open would play a game nobody joined
+    view = new_match(raw, seats=("level:1", "human", "human"), game="slide-checkers", options={"players": 3},
+                     take=[1])
+    assert (view["waiting_for"], view["thinking"], view["ply"]) == ([2], False, 0)
+    raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]})
+    deadline = time.time() + 10
+    while (seen := raw.get(f"/api/matches/{view['id']}").json())["ply"] == 0:
+        assert time.time() < deadline, seen
+        time.sleep(0.02)
+    assert seen["movers"] == [0]

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-import typer.core
 from rich.console import Console
 from rich.table import Table
 

@@ -11,14 +11,13 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-import typer.core
 
 from ..ai.levels import seat_spec_grammar
 from ..core.game import Game, State
 from ..core.options import check_seed, parse_option_pairs
-from ..core.records import DECIDED, HINTS_TAG, OUT_OF_TIME_TAG, Record, hint_counts
-from ..core.registry import game_class, load_game
-from .base import app, CliError, console, err_console, guarded, OptionArg, output_directory, parse_seats
+from ..core.records import DECIDED, OUT_OF_TIME_TAG, Record
+from ..core.registry import game_class, load_game, registered_games
+from .base import CliError, OptionArg, app, console, err_console, guarded, output_directory, parse_seats
 from .records import check_record_game, describe_result, replayed
 from .terminal import PlaySession, stopped_from_outside
 
@@ -49,15 +48,23 @@ def default_records_dir() -> Path:
     return Path(platformdirs.user_data_dir("abstracta")) / "records"
 
 
-#: The most searches a hint makes for one turn: the first, then more from inside a turn the
-#: prompt reads whole (each search gives at least one more action of the turn).
+def play_help() -> str:
+    """``play --help``'s text: what it does, the games it plays, an example (issue 38 §8)."""
+    return ("Play a game in the terminal against the computer or another person.\n\n"
+            f"Games: {', '.join(registered_games())} (abstracta games describes them).\n\n"
+            "Example: abstracta play fanorona --level 2 — you play seat 0 (White) against the computer at "
+            "level 2.\n\n"
+            "Two people at one terminal: abstracta play nibble --seat 1=human")
 
 
-@app.command("play")
+@app.command("play", help=play_help())
 @guarded
 def play_cmd(
     game_name: Optional[str] = typer.Argument(None, metavar="GAME", help="The game (not needed with --resume)."),
     option: Optional[list[str]] = OptionArg,
+    level: Optional[int] = typer.Option(
+        None, "--level", "-l", metavar="N",
+        help="The computer's level at every seat but seat 0, which you play (default: 3); --seat changes one seat."),
     seat: Optional[list[str]] = typer.Option(
         None, "--seat", "-s",
         help=f"INDEX=SPEC (repeatable). SPEC: {seat_spec_grammar()}. Default: seat 0 human, others level:3."),
@@ -69,10 +76,11 @@ def play_cmd(
         help="Play on an unfinished game (e.g. one you quit) from its record: its game, options, seed and seats "
              "(--seat may change seats). Saved as a new record; the old one is kept."),
 ) -> None:
-    """Play a game in the terminal against the computer or another person."""
     from ..ai.levels import make_bot
 
     if resume is not None:
+        if level is not None:
+            raise CliError("--resume plays on with the record's seats: give --seat INDEX=level:N to change one")
         game, initial, played, record = resumed_game(resume, game_name, option, variant, seed)
         defaults = dict(enumerate(record.players)) if len(record.players) == game.num_players else {0: "human"}
         seats = recorded_seats(parse_seats(seat, game, defaults), game, resume)
@@ -81,7 +89,7 @@ def play_cmd(
         if game_name is None:
             raise CliError("missing argument GAME (abstracta games lists them), or --resume RECORD")
         game = load_game(game_name, **play_options(game_name, option, variant, seed))
-        seats = parse_seats(seat, game, {0: "human"})
+        seats = parse_seats(seat, game, level_seats(game, level))
         initial, played, record, bot_seed = game.new_initial_state(), [], None, seed or 0
     try:
         bots = [make_bot(spec, game, seed=bot_seed + i) for i, spec in enumerate(seats)]
@@ -90,15 +98,15 @@ def play_cmd(
     directory = records or default_records_dir()
     output_directory(directory, "--records")  # before the game: a bad --records loses no game
     humans = [i for i, b in enumerate(bots) if b is None]
-    session = PlaySession(game, initial, seats, bots)
-    for action in played:
-        session.apply(action)
     tags: dict[str, str] = {}
     if record is not None:
         # the seats out on the server's clock are not out here (no clock: each plays as --seat
-        # says), as the server's import of a game that goes on drops them too
+        # says), as the server's import of a game that goes on drops them too; the hints given
+        # stay counted
         tags = {k: v for k, v in record.tags.items() if k not in ("date", OUT_OF_TIME_TAG)}
-        session.hints = hint_counts(record.tags, game.num_players)
+    session = PlaySession(game, initial, seats, bots, actions=played, tags=tags,
+                          start=record.start if record is not None else None)
+    if record is not None:
         console.print(f"resumed {resume} at ply {len(played)}", soft_wrap=True)
     with stopped_from_outside() as stop:
         try:
@@ -106,13 +114,13 @@ def play_cmd(
         except Exception:
             # a bug of a bot or an engine, or a terminal gone (EIO): what was played is saved first
             stop.armed = False
-            save_played(session, game, initial, seats, tags, record, directory, "abandoned")
+            save_played(session, game, directory, "abandoned")
             with contextlib.suppress(OSError):
                 console.print("[bold red]the game stopped on an error[/]; what was played is kept")
             raise
         # a signal from now on waits for the record: the game is over or abandoned already
         stop.armed = False
-        path = save_played(session, game, initial, seats, tags, record, directory, termination)
+        path = save_played(session, game, directory, termination)
         if stop.output_closed:
             # nothing reads the output any more: only where the game is, on the error output
             with contextlib.suppress(OSError):
@@ -126,17 +134,11 @@ def play_cmd(
         raise typer.Exit(128 + stop.signum if stop.signum else 130)
 
 
-def save_played(session: "PlaySession", game: Game, initial: State, seats: list[str], tags: dict[str, str],
-                resumed: Record | None, directory: Path, termination: str | None) -> Path:
-    """Save a ``play`` game's record in ``directory``, print its path and what to do with it and
-    return the path; when it cannot be saved, print the record on stdout and exit 1 (the game
-    is never lost)."""
-    if any(session.hints):
-        tags = {**tags, HINTS_TAG: ",".join(map(str, session.hints))}
-    tags = {**tags, **session.ending_tags(termination)}
-    saved = Record.from_play(game, initial, session.actions, players=seats, tags=tags,
-                             start=resumed.start if resumed is not None else None,
-                             termination=termination, result=session.forced_result)
+def save_played(session: PlaySession, game: Game, directory: Path, termination: str | None) -> Path:
+    """Save a ``play`` game's record (the session's: its ending, its tags, ``termination`` for
+    one not over) in ``directory``, print its path and what to do with it and return the path;
+    when it cannot be saved, print the record on stdout and exit 1 (the game is never lost)."""
+    saved = session.record(termination)
     try:
         path = saved.save(unique_record_path(directory, game.name))
     except (OSError, CliError) as exc:  # e.g. the directory removed or the disk full during the game
@@ -151,6 +153,20 @@ def save_played(session: "PlaySession", game: Game, initial: State, seats: list[
     if termination == "abandoned":
         console.print(f"play on with: abstracta play --resume {path}", soft_wrap=True)
     return path
+
+
+def level_seats(game: Game, level: int | None) -> dict[int, str]:
+    """The seats of a new game before ``--seat``: seat 0 a person, the others the computer at
+    ``--level`` (None: the default level). CliError for a level the game does not have."""
+    if level is None:
+        return {0: "human"}
+    from ..ai.levels import parse_seat_spec
+
+    try:
+        spec = parse_seat_spec(f"level:{level}", game)
+    except ValueError as exc:
+        raise CliError(f"--level {level}: {exc}") from None
+    return {0: "human", **{i: spec for i in range(1, game.num_players)}}
 
 
 def play_options(game_name: str, option: list[str] | None, variant: str | None, seed: int | None) -> dict[str, str]:

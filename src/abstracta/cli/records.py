@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import typer
-import typer.core
 from rich.markup import escape
 
 from ..core.description import seat_name

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-import typer.core
 from rich.markup import escape
 from rich.table import Table
 

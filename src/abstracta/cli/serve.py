@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-import typer.core
 
 from .base import app, CliError, guarded
 

@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Any
+import time
+from typing import Any, Sequence
 
 from rich.markup import escape
 
 from ..core.description import seat_name
 from ..core.errors import AbstractaError, NotationError
-from ..core.game import Game, State, agreed_draw_returns, draw_seats, resignation_returns, seats_out, views_differ
-from ..core.records import DRAW_OFFERED_TAG, RESIGNED_TAG, Record
+from ..core.game import Game, State, resignation_returns, seats_out, views_differ
+from ..core.records import Record
+from ..play import PlayError, Progress, RequestEnded, Session, read_typed
 from .base import console, err_console
 from .records import describe_result, named_seat, seat_role, seats_line
 
 
+#: The most searches a hint makes for one turn: the first, then more from inside a turn the
+#: prompt reads whole (each search gives at least one more action of the turn).
 MAX_HINT_SEARCHES = 6
 
 
@@ -27,7 +31,7 @@ PLAY_HELP = """Type a move in the game's notation, or:
   ?        list the legal moves
   hint     the analysis board's best turn for you (against the computer;
            counted in the record)
-  undo     take back your last turn (against the computer)
+  undo     take back the last turn (the computer's replies with it)
   board    draw the board again
   resign   give up
 {draw}
@@ -170,26 +174,61 @@ def line_reader(interactive: bool | None = None) -> Any:
 
 
 class PlaySession:
-    """A terminal game: bots move by themselves, humans type moves at a prompt."""
+    """A game at the terminal: the computer's seats move by themselves, people type at a prompt.
+
+    The game is a play session (:attr:`session`, :class:`abstracta.play.Session`), whose rules
+    decide every act; this class reads what people type, asks the session and says what
+    happened. All the people at one terminal hold every person seat between them, as one
+    browser holding them all does (pass and play): an undo is theirs at once, and a draw
+    offer is answered by each of the others in turn."""
 
     def __init__(self, game: Game, initial: State, seats: list[str], bots: list[Any],
-                 read: Any = None):
+                 read: Any = None, actions: Sequence[int] = (), tags: dict[str, str] | None = None,
+                 start: str | None = None):
         self.game = game
         self.initial = initial
         self.seats = seats
         self.bots = bots
-        self.actions: list[int] = []
-        self.movers: list[int] = []
-        self.state = initial.clone()
-        self.forced_result: list[float] | None = None
-        self.resigned: int | None = None  # the seat that resigned (the record's tag)
-        self.draw_offered: int | None = None  # the seat whose draw offer all accepted (the record's tag)
-        self.hints = [0] * initial.num_players
+        #: the game in play: replaced by each act's new session
+        self.session = Session.begin(game, initial, seats, actions, tags=dict(tags or {}), start=start)
         self.read = read or line_reader()
         #: whether the game stopped on Ctrl-C (the command then exits 130, as match does)
         self.interrupted = False
         #: whether a person's hidden cards were shown (two people at one terminal: a hand-over hides them)
         self.hand_shown = False
+
+    @property
+    def state(self) -> State:
+        return self.session.state
+
+    @property
+    def actions(self) -> list[int]:
+        return self.session.actions
+
+    @property
+    def hints(self) -> list[int]:
+        """Hints given per seat (the record's ``Hints``)."""
+        return self.session.hint_counts()
+
+    @property
+    def resigned(self) -> int | None:
+        """The seat that resigned (None: nobody did)."""
+        return self.session.resigned
+
+    @property
+    def humans(self) -> set[int]:
+        """The seats people play: all of them are at this terminal."""
+        return {i for i, b in enumerate(self.bots) if b is None}
+
+    def act(self, progress: Progress) -> Progress:
+        """Make ``progress`` (an act of :attr:`session`) the game as it is now."""
+        self.session = progress.after
+        return progress
+
+    def record(self, termination: str | None) -> Record:
+        """The record of the game as it stands: ``termination`` (``abandoned``) for one that is
+        not over; the session's tags (the ending's, the hints) and its result."""
+        return self.session.record(termination)
 
     def who(self, player: int) -> str:
         """The seat's name in the game (White, Red), else "You" for the only person, else
@@ -250,12 +289,6 @@ class PlaySession:
             console.print(f"[dim](the board is wider than this terminal's {console.width} columns: "
                           "widen it to see the board whole)[/]")
 
-    def apply(self, action: int) -> None:
-        player = self.state.current_player()
-        self.state.apply_action(action)
-        self.actions.append(action)
-        self.movers.append(player)
-
     def legal_moves_for_humans(self) -> list[str]:
         """Whole turns where the game has a whole-turn notation (at a turn start), else actions."""
         if self.game.description.whole_turn_notation:
@@ -266,33 +299,14 @@ class PlaySession:
         return self.state.legal_action_strings()
 
     def undo(self) -> str | None:
-        """Take back the bots' replies and the human's last turn. Returns None when done, else
-        why not (nothing to undo; an action since then showed a card or a chance outcome, which
-        replaying would show again, as the web app's undo refuses too: ``State.reveals``)."""
-        humans = {i for i, b in enumerate(self.bots) if b is None}
-        acts, movers = list(self.actions), list(self.movers)
-        while movers and movers[-1] not in humans:
-            acts.pop(); movers.pop()
-        if not movers:
-            return "nothing to undo"
-        who = movers[-1]
-        while movers and movers[-1] == who:
-            acts.pop(); movers.pop()
-        state = self.initial.clone()
-        for a in acts:
-            state.apply_action(a)
-        probe = state.clone()
-        for ply, action in enumerate(self.actions[len(acts):], len(acts) + 1):
-            try:
-                shown = probe.reveals(action)
-            except (AbstractaError, NotImplementedError):  # a game that cannot tell: never cross it
-                shown = True
-            if shown:
-                text = probe.action_to_string(action)
-                return (f"ply {ply} ({text}) showed hidden information or a chance outcome; "
-                        "no undo goes back past it")
-            probe.apply_action(action)
-        self.state, self.actions, self.movers = state, acts, movers
+        """Take back to the start of the latest turn of a person (the computer's replies
+        after it with it): ``Session.undo`` for every person seat. Returns None when done, else
+        the session's reason why not (nothing to take back; an action since then showed a card
+        or a chance outcome, which replaying would show again)."""
+        try:
+            self.act(self.session.undo(self.humans, now()))
+        except PlayError as exc:
+            return str(exc)
         for bot in self.bots:
             if bot is not None:
                 bot.restart()
@@ -300,15 +314,16 @@ class PlaySession:
 
     def hint(self, player: int) -> str:
         """The analysis board's best turn for ``player`` (to move) from what that seat knows, in
-        the notation typed at the prompt, and its evaluation; counted in :attr:`hints` (an
-        answer that names no turn is not a hint given, and is not counted)."""
+        the notation typed at the prompt, and its evaluation; counted in the record's ``Hints``
+        (``Session.count_hint``: an answer that names no turn is not a hint given, and is not
+        counted)."""
         from ..ai.analysis import analyse
         from ..server.i18n import search_words
 
         result = analyse(self.state, player)
         if not result.line or result.line[0].player != player:
             return "no hint here"
-        self.hints[player] += 1
+        self.act(self.session.count_hint(player, self.session.actions, True))
         probe, actions = self.state.clone(), []
 
         def take(line: Any) -> None:
@@ -354,15 +369,6 @@ class PlaySession:
             return None
         return actions
 
-    def ending_tags(self, termination: str | None) -> dict[str, str]:
-        """The record's tags of an ending the players decided, as the server writes them: the
-        seat that resigned, the seat whose draw offer the others accepted."""
-        if termination == "resignation" and self.resigned is not None:
-            return {RESIGNED_TAG: str(self.resigned)}
-        if termination == "agreement" and self.draw_offered is not None:
-            return {DRAW_OFFERED_TAG: str(self.draw_offered)}
-        return {}
-
     def draw_is_a_move(self) -> bool:
         """Whether the game writes a move ``draw`` (a card drawn from the stock), legal here or
         not: typed, it is that move, and ``offer draw`` offers a draw."""
@@ -374,26 +380,30 @@ class PlaySession:
             return True
         return True
 
-    def draw_refusal(self) -> str | None:
-        """Why no draw can be offered now, by the server's rule (README "Draw offers"): a seat
-        still in is the computer's, which never agrees to one. None: it can."""
-        computer = [i for i in draw_seats(self.state.num_players, seats_out(self.state)) if self.bots[i] is not None]
-        if not computer:
+    def draw_refusal(self, player: int) -> str | None:
+        """Why ``player`` may offer no draw now, by the session's rule (README "Draw offers"; a
+        seat still in is the computer's, which never agrees to one). None: it may."""
+        _, refused = self.session.draw_refusal({player})
+        if refused is None:
             return None
-        return f"no draw: {named_seat(self.state, computer[0])} is played by the computer, which does not agree to draws"
+        said = refused.i18n or {}
+        if said.get("key") == "error.draw_computer":  # the seat by its name here
+            seat = said["params"]["seat"]
+            return f"no draw: {named_seat(self.state, seat)} is played by the computer, which does not agree to draws"
+        return f"no draw: {refused}"
 
     def offer_draw(self, player: int, humans: list[int]) -> str | None:
-        """``player`` offers a draw (no :meth:`draw_refusal`): each other seat still in is asked
-        in turn, and all must accept — a seat out has lost whatever the others agree (the
-        server's rule). Returns None when drawn (:attr:`forced_result`, :attr:`draw_offered`),
-        else what to tell the offerer. People who see different cards pass the terminal before
-        each answer."""
-        out = seats_out(self.state)
+        """``player`` offers a draw (no :meth:`draw_refusal`); each other seat still in is asked
+        in turn (``Session.answer_draw``), and all must accept — a seat out has lost whatever
+        the others agree. Returns None when drawn, else what to tell the offerer. People who see
+        different cards pass the terminal before each answer."""
         console.print(f"{self.who(player)} offers a draw")
         hidden = views_differ(self.state, humans)
-        for seat in draw_seats(self.state.num_players, out):
-            if seat == player:
-                continue
+        progress = self.act(self.session.offer_draw({player}, now()))
+        while not self.session.over:
+            offer = self.session.live.draw
+            assert offer is not None
+            seat = self.session.draw_waiting(offer)[0]
             answer = ""
             if not hidden or self._hand_over(seat):  # end of input at the hand-over: not accepted
                 try:
@@ -402,10 +412,9 @@ class PlaySession:
                     raise
                 except (EOFError, KeyboardInterrupt):
                     answer = ""
-            if answer not in ("y", "yes"):
+            progress = self.act(self.session.answer_draw({seat}, answer in ("y", "yes"), now()))
+            if progress.has(RequestEnded):
                 return f"{self.who(seat)} declines the draw; play on"
-        self.forced_result = agreed_draw_returns(self.state.num_players, out)
-        self.draw_offered = player
         return None
 
     def run(self, humans: list[int]) -> str | None:
@@ -415,12 +424,8 @@ class PlaySession:
         except KeyboardInterrupt:  # Ctrl-C while a bot thinks: keep what was played
             self.interrupted = True
             # stopped while the end was being told (the last board, a resignation): it ended
-            if self.resigned is not None:
-                return "resignation"
-            if self.draw_offered is not None:
-                return "agreement"
-            if self.state.is_terminal():
-                return "normal"
+            if self.session.over:
+                return self.session.termination
             console.print("\ngame abandoned")
             return "abandoned"
 
@@ -443,6 +448,15 @@ class PlaySession:
             return False
         return True
 
+    def _computer_turn(self, player: int, bot: Any) -> str:
+        """The computer's whole turn at seat ``player``, each action through the session (which
+        writes the turn in the game's canonical order when it ends, as the server does); the
+        turn as a person types it (e.g. Nibble's a1+a9, a1)."""
+        before, first = self.state.clone(), self.session.ply
+        while not self.session.over and self.session.to_move() == player:
+            self.act(self.session.play_computer(bot.step(self.state.clone()), now()))
+        return ", ".join(self.game.format_turn(before, self.session.actions[first:]))
+
     def _run(self, humans: list[int]) -> str | None:
         if humans:
             console.print(f"[bold]{self.game.title}[/] — type [bold]help[/] for the commands and how to write a move")
@@ -455,7 +469,7 @@ class PlaySession:
         told_out = set(seats_out(self.state))
         #: what to tell the next person after a hand-over (a draw offer declined behind their back)
         tell: str | None = None
-        while not self.state.is_terminal():
+        while not self.session.over:
             for gone in self.state.eliminated_struct():  # a 3-4 player game goes on without them
                 if gone["seat"] not in told_out:
                     told_out.add(gone["seat"])
@@ -463,26 +477,7 @@ class PlaySession:
             player = self.state.current_player()
             bot = self.bots[player] if 0 <= player < len(self.bots) else None
             if bot is not None:
-                # the bot's whole turn, printed as a person types it (e.g. Nibble's a1+a9, a1)
-                before, turn = self.state.clone(), []
-                if self.game.description.whole_turn_notation:
-                    # a turn that is one set (Nibble's takes) is planned whole and played in the
-                    # game's canonical order, as the server plays it: a bot's tie-break order
-                    # would be written take by take, not as the spec writes the turn
-                    trial = self.state.clone()
-                    while trial.current_player() == player:
-                        action = bot.step(trial.clone())
-                        trial.apply_action(action)
-                        turn.append(action)
-                    turn = self.game.canonical_turn(before, turn)
-                    for action in turn:
-                        self.apply(action)
-                else:
-                    while self.state.current_player() == player:
-                        action = bot.step(self.state.clone())
-                        self.apply(action)
-                        turn.append(action)
-                text = ", ".join(self.game.format_turn(before, turn))
+                text = self._computer_turn(player, bot)
                 console.print(f"{self.who(player)} ({escape(self.role(player))}) plays [bold]{text}[/]")
                 bot_turns_in_a_row += 1
                 if humans and bot_turns_in_a_row == 3 * self.state.num_players:
@@ -526,15 +521,17 @@ class PlaySession:
             elif word == "board":
                 self.show()
             elif word == "hint":
-                if len(humans) == len(self.bots):  # as the web app: one person's hint is not another's
-                    console.print("hints are for games against the computer")
-                else:
-                    console.print("thinking…")
-                    console.print(self.hint(player), soft_wrap=True)
+                try:
+                    self.session.check_assistance(self.humans)  # as the web app: against the computer
+                except PlayError as exc:
+                    console.print(str(exc), soft_wrap=True)
+                    continue
+                console.print("thinking…")
+                console.print(self.hint(player), soft_wrap=True)
             elif word == "undo":
-                refused = "undo is for games against the computer" if len(humans) == len(self.bots) else self.undo()
+                refused = self.undo()
                 if refused:
-                    console.print(refused)
+                    console.print(refused, soft_wrap=True)
                 else:
                     console.print("taken back")
                     self.show()
@@ -551,22 +548,19 @@ class PlaySession:
                 if answer not in ("y", "yes"):
                     console.print("not resigned; play on")
                     continue
-                self.forced_result, self.resigned = result, player
+                self.act(self.session.resign(player, now()))
                 name = self.who(player)
                 console.print(f"{name} {'resign' if name == 'You' else 'resigns'} — {self.winners_text(result)}")
                 return "resignation"
             elif " ".join(word.split()) == "offer draw" or (word == "draw" and not self.draw_is_a_move()):
-                refused = self.draw_refusal()
+                refused = self.draw_refusal(player)
                 if refused:
                     console.print(refused, soft_wrap=True)
                     continue
                 declined = self.offer_draw(player, humans)
                 if declined is None:
-                    assert self.forced_result is not None
-                    ended = Record(game=self.game.name, result=self.forced_result, termination="agreement",
-                                   tags=self.ending_tags("agreement"))
                     console.print("[bold]Drawn by agreement.[/]")
-                    console.print(describe_result(self.state, ended), soft_wrap=True)
+                    console.print(describe_result(self.state, self.record(None)), soft_wrap=True)
                     return "agreement"
                 if not views_differ(self.state, humans):
                     console.print(declined, soft_wrap=True)
@@ -577,17 +571,12 @@ class PlaySession:
                 return "abandoned"
             else:
                 try:
-                    parsed = self.game.parse_turn(self.state, line)
-                    trial = self.state.clone()
-                    for action in parsed:
-                        trial.apply_action(action)
-                except AbstractaError as exc:
+                    self.act(self.session.play({player}, [line], self.session.ply, now(), read=read_typed))
+                except PlayError as exc:
                     legal = self.legal_moves_for_humans()
                     hint = ("legal here: " + "  ".join(legal)) if len(legal) <= 24 else "type ? for the legal moves"
                     console.print(f"[red]{escape(str(exc))}[/]\n{hint}  (help: the notation)", soft_wrap=True)
                     continue
-                for action in parsed:
-                    self.apply(action)
         self.show()
         end = self.state.to_struct(None)["end"]
         line = self.winners_text(self.state.returns())
@@ -597,3 +586,9 @@ class PlaySession:
         console.print(f"[bold]{line[0].upper() + line[1:]}{'.' if why else ''}[/]{escape(why)}")
         console.print(describe_result(self.state))
         return "normal"
+
+
+def now() -> float:
+    """The time the session's acts are given (Unix seconds): a terminal game has no clock, so
+    nothing depends on it."""
+    return time.time()
