@@ -65,7 +65,10 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
         assert view["my_seats"] == [0] and view["claimed"] == [True, False] and view["players"] == ["human", "human"]
         assert view["clock"]["control"] == {"initial": 600, "increment": 5}
         assert view["clock"]["running"] is None  # waiting for the friend
-        assert a.locator("#status").inner_text() == "Your move (White)"
+        # no move before the friend has taken the seat (issue 38 §1): the page says so and offers none
+        assert view["waiting_for"] == [1]
+        assert a.locator("#status").inner_text() == "Waiting for Black to take their seat"
+        assert a.locator("#legal .move").count() == 0 and a.locator("#move-input").get_attribute("aria-disabled") == "true"
         assert a.locator("#players").inner_text() == "White (you) 10:00 vs Black (invited) 10:00"
         assert clock_texts(a) == ["10:00", "10:00"]
         first = a.input_value("#invite-link-1")
@@ -104,9 +107,10 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
         assert json.loads(b.evaluate("localStorage.getItem('abstracta.tokens')"))[mid].keys() == {"1"}
         assert b.locator("#watching").is_hidden()
 
-        # the creator's page follows: the invitation is gone and White's clock runs
+        # the creator's page follows: the invitation is gone, White's clock runs, White moves
         a.wait_for_function("() => window.abstractaView.claimed[1] && document.getElementById('invites').hidden")
         a.wait_for_selector("#players .clock.running[data-clock='0']")
+        assert a.locator("#status").inner_text() == "Your move (White)"
 
         # a third browser, without tokens, watches
         ctx_c, c = fresh_page(browser)

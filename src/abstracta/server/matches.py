@@ -249,7 +249,8 @@ class Kernel:
             match = Match(game=game, initial=initial, state=state, actions=actions, players=list(record.players),
                           start=record.start, tags=dict(record.tags), result=record.result,
                           termination=record.termination, strings=action_strings(initial, actions),
-                          live=Live.from_json(stored.live), seated=set(tokens.values()),
+                          # a match stored before seats had tokens has none: nobody to wait for
+                          live=Live.from_json(stored.live), seated=set(tokens.values()) or None,
                           id=match_id, revision=row.revision, tokens=tokens, base=len(actions))
             for ply, text in stored.moves:
                 if ply <= match.base:  # rows the record holds already (a crash between two writes

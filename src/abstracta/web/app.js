@@ -1287,7 +1287,9 @@ async function matchPage(app, id, was = null) {
         !named && p === "human" && !view.claimed[i] ? ` (${t("seat.tag.invited")})` : null,
         view.clock && p === "human" ? [" ", h("span", { class: "clock", "data-clock": i })] : null)]));
     tickClock();
-    const myTurn = view.human_to_move && mySeats.includes(view.to_move);
+    // no move is played before every seat is taken (the server refuses it): none offered either
+    const waiting = view.waiting_for || [];
+    const myTurn = view.human_to_move && mySeats.includes(view.to_move) && !waiting.length;
     // a computer seat to move that does not think: its search or its move failed (bot_error)
     const stuck = !over && !!view.bot_error && view.to_move !== null && !view.human_to_move && !view.thinking;
     // status line
@@ -1296,8 +1298,7 @@ async function matchPage(app, id, was = null) {
     else if (connLost) s = t("status.lost");
     else if (view.thinking) s = t("status.thinking", { who: `${seatName(view.to_move)}${compTag}` });
     else if (stuck) s = t("status.stuck", { who: `${seatName(view.to_move)}${compTag}` });
-    // (a match stored before seats had tokens has none claimed, and nobody to wait for)
-    else if (view.to_move !== null && view.human_to_move && !view.claimed[view.to_move] && view.claimed.some(Boolean)) s = t("status.waiting_seat", { who: seatName(view.to_move) });
+    else if (waiting.length) s = t("status.waiting_seat", { who: seatsWord(waiting) });
     else if (view.to_move !== null && myTurn && (distance || myPeople.length === 1)) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.your_move_as", { who: seatName(view.to_move) });
     else if (view.to_move !== null) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.to_move", { who: seatName(view.to_move) + (view.human_to_move ? "" : compTag) });
     else s = "";
