@@ -24,7 +24,9 @@ def broken_answers(monkeypatch, server) -> None:
     def broken(match):
         raise RuntimeError("a game bug")
 
-    monkeypatch.setattr(server.app.state.service, "_canonical_turn", broken)
+    from abstracta.server.matches import Match
+
+    monkeypatch.setattr(Match, "_canonical_turn", broken)  # the session putting the computer's turn in order
 
 
 def person_plays(server, mid: str) -> dict:
