@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from rich.markup import escape
 
-from ..core.description import seat_name
+from ..core.description import search_words, seat_name
 from ..core.errors import AbstractaError, NotationError
 from ..core.game import Game, State, resignation_returns, seats_out, views_differ
 from ..core.records import Record
@@ -318,7 +318,6 @@ class PlaySession:
         (``Session.count_hint``: an answer that names no turn is not a hint given, and is not
         counted)."""
         from ..ai.analysis import analyse
-        from ..server.i18n import search_words
 
         result = analyse(self.state, player)
         if not result.line or result.line[0].player != player:

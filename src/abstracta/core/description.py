@@ -550,6 +550,18 @@ def english(said: dict[str, Any], texts: Iterable[Text] = ()) -> str:
     return format_message(said, {**shell_english(), **{t.key: t.en for t in texts}})
 
 
+def search_words(search: str, n: int) -> str:
+    """The analysis board's search in a player's English words, from the browser's catalog
+    (``analysis.search_words.<kind>``, as web/analysis.js says it): ``"alphabeta:n60000"``
+    having searched 60160 positions is "alpha-beta search, 60,160 positions"; a kind the
+    catalog has no words for stays as it is ("turns:d3, 812 searched")."""
+    messages = shell_english()
+    key = f"analysis.search_words.{search.split(':')[0]}"
+    if key not in messages:
+        key = "analysis.search"
+    return format_message({"key": key, "params": {"s": search, "n": n, "num": f"{n:,}"}}, messages)
+
+
 def player_name(seat: int) -> str:
     """How people are told a seat without a name of its own: ``Player 1`` for seat 0, the
     browser's words (``seat.player`` of its English catalog)."""

@@ -27,11 +27,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..core.description import shell_english
 from ..core.errors import AbstractaError
 from ..core.game import Game
 from ..core.registry import game_class, registered_games
-from ..core.view import format_message
+from ..core.view import format_message  # noqa: F401 - a message said in a catalog's words, beside catalog()
 
 log = logging.getLogger(__name__)
 
@@ -100,15 +99,3 @@ def rules_html(game: Game, lang: str) -> tuple[str, str]:
         if page.is_file():
             return page.read_text(encoding="utf-8"), lang
     return str(game.description.rules), BASE
-
-
-def search_words(search: str, n: int) -> str:
-    """The analysis board's search in a player's English words, from the browser's catalog
-    (``analysis.search_words.<kind>``, as web/analysis.js says it): ``"alphabeta:n60000"``
-    having searched 60160 positions is "alpha-beta search, 60,160 positions"; a kind the
-    catalog has no words for stays as it is ("turns:d3, 812 searched")."""
-    messages = shell_english()
-    key = f"analysis.search_words.{search.split(':')[0]}"
-    if key not in messages:
-        key = "analysis.search"
-    return format_message({"key": key, "params": {"s": search, "n": n, "num": f"{n:,}"}}, messages)
