@@ -38,7 +38,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from ..core.description import english as _english
 from ..core.errors import AbstractaError, RecordError
 from ..core.game import action_strings
 from ..core.records import Record
@@ -63,12 +62,6 @@ STORE_RETRY_SECONDS = 5.0
 CACHE_MATCHES = 1000
 
 T = TypeVar("T")
-
-
-def english(said: dict[str, Any]) -> str:
-    """A :func:`message` in the English of the shell's catalog, its one source where the server
-    has no words of its own to say more."""
-    return _english(said)
 
 
 def digest(secret: str) -> str:
@@ -436,4 +429,4 @@ class Kernel:
 
 
 __all__ = ["CACHE_MATCHES", "Kernel", "Match", "MatchCreated", "MatchDeleted", "MatchResumed", "STORE_RETRY_SECONDS",
-           "TOKEN_LIMIT", "clip", "cut", "digest", "english", "message", "new_secret", "refused", "stamp"]
+           "TOKEN_LIMIT", "clip", "cut", "digest", "message", "new_secret", "refused", "stamp"]

@@ -64,22 +64,20 @@ class MatchService:
         self.kernel.react("pushes", lambda match, events: self.pushes.react(match, events))
         self.kernel.react("clocks", lambda match, events: self.clocks.react(match, events))
         self.kernel.react("computer", lambda match, events: self.computer.react(match, events))
-        # the routes' calls, each answered by its concern
-        self.create, self.import_record, self.invitation = self.seats.create, self.seats.import_record, self.seats.invitation
-        self.claim, self.reinvite, self.mine, self.delete = (self.seats.claim, self.seats.reinvite, self.seats.mine,
-                                                             self.seats.delete)
-        self.play, self.undo, self.resign, self.claim_flag = self.acts.play, self.acts.undo, self.acts.resign, self.acts.claim_flag
-        self.request_takeback, self.answer_takeback = self.acts.request_takeback, self.acts.answer_takeback
-        self.offer_draw, self.answer_draw = self.acts.offer_draw, self.acts.answer_draw
+        # what the routes call, each answered by its concern
+        seats, acts, views, kernel = self.seats, self.acts, self.views, self.kernel
+        self.create, self.import_record, self.delete = seats.create, seats.import_record, seats.delete
+        self.invitation, self.claim, self.reinvite, self.mine = seats.invitation, seats.claim, seats.reinvite, seats.mine
+        self.play, self.undo, self.resign, self.claim_flag = acts.play, acts.undo, acts.resign, acts.claim_flag
+        self.request_takeback, self.answer_takeback = acts.request_takeback, acts.answer_takeback
+        self.offer_draw, self.answer_draw = acts.offer_draw, acts.answer_draw
         self.analyse, self.analyses_running = self.analysis.analyse, self.analysis.analyses_running
-        self.view, self.view_json, self.act_view, self.snapshot = (self.views.view, self.views.view_json,
-                                                                    self.views.act_view, self.views.snapshot)
-        self.positions_page, self.record_of, self.seats_of = (self.views.positions_page, self.views.record_of,
-                                                              self.views.seats_of)
+        self.view, self.view_json, self.act_view, self.snapshot = views.view, views.view_json, views.act_view, views.snapshot
+        self.positions_page, self.record_of, self.seats_of = views.positions_page, views.record_of, views.seats_of
         self.push_view = self.pushes.view
-        self.load, self.current, self.evict, self.locked, self.lock_for = (
-            self.kernel.load, self.kernel.current, self.kernel.evict, self.kernel.locked, self.kernel.lock_for)
-        self.changed_elsewhere, self.forget_all = self.kernel.changed_elsewhere, self.kernel.forget_all
+        self.load, self.current, self.evict = kernel.load, kernel.current, kernel.evict
+        self.locked, self.lock_for = kernel.locked, kernel.lock_for
+        self.changed_elsewhere, self.forget_all = kernel.changed_elsewhere, kernel.forget_all
 
     @property
     def store(self) -> Store:

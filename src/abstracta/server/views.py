@@ -17,13 +17,14 @@ from typing import Any
 
 import orjson
 
+from ..core.description import english
 from ..core.errors import AbstractaError
 from ..core.game import Game, State, views_differ
 from ..core.records import HINTS_TAG
 from .clocks import Clocks
 from .computer import Computer
 from .errors import Forbidden, Hidden, InvalidRequest
-from .matches import Kernel, Match, clip, english, message
+from .matches import Kernel, Match, clip, message
 
 #: Most plies one answer of GET …/positions replays (a page): a whole long game was one answer
 #: (1,666 plies of Fibonacci: 26 MB, 1.1-1.3 s of CPU each time).
