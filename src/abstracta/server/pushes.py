@@ -9,7 +9,7 @@ from typing import Sequence
 
 from ..play import Event
 from .computer import Computer
-from .matches import Kernel, Match
+from .matches import Kernel, Match, MatchDeleted
 from .views import JsonView
 
 
@@ -21,8 +21,8 @@ class Pushes:
 
     def react(self, match: Match, events: Sequence[Event]) -> None:
         """Tell the subscribers of ``match`` just stored (lock held), unless a computer is in
-        the middle of its turn."""
-        if not self.computer.mid_turn(match):
+        the middle of its turn (a deleted match is told whatever it was in)."""
+        if any(isinstance(e, MatchDeleted) for e in events) or not self.computer.mid_turn(match):
             self.kernel.hub.publish(match.id)
 
     def view(self, match_id: str, held: set[int]) -> tuple[tuple[int, bool] | None, bytes]:
