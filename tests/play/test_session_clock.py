@@ -15,7 +15,7 @@ LIVE = {"initial": 300.0, "increment": 3.0}
 
 def clocked(players=("human", "human"), seated=None, clock=LIVE, **fields):
     session = nim(20, players=players, live=Live.with_clock(clock, 2), seated=seated, **fields)
-    session._start_clock(T0)  # as a new match starts it
+    session.start_clock(T0)  # as a new match starts it
     return session
 
 
@@ -79,7 +79,7 @@ def test_a_deadline_per_turn():
 def three_on_a_clock(start="Ga1,Bl12,Rf6 M G"):
     session = session_of("slide-checkers", ["human"] * 3, start, {"players": 3},
                          live=Live.with_clock({"initial": 60.0}, 3))
-    session._start_clock(T0)
+    session.start_clock(T0)
     return session
 
 

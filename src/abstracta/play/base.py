@@ -330,9 +330,10 @@ class SessionBase:
             assert self.result is not None and self.termination is not None
             events.append(GameEnded(tuple(self.result), self.termination))
 
-    def _start_clock(self, now: float) -> None:
+    def start_clock(self, now: float) -> None:
         """Let the clock of the person to move run, once every person seat is taken (a clock
-        waits for the invited players; computer seats have no clock)."""
+        waits for the invited players; computer seats have no clock). Changes this session:
+        for one being made (a new match), and for the acts' new sessions."""
         live = self.live
         if live.clock is None or live.running is not None or self.over:
             return

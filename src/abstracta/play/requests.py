@@ -106,7 +106,7 @@ def take_back(session: S, target: int, now: float, note: dict[str, Any] | None =
     if note is not None:
         events.append(RequestEnded("takeback", note))
     trial._finish_if_over(events)
-    trial._start_clock(now)
+    trial.start_clock(now)
     return Progress(session, trial, tuple(events))
 
 

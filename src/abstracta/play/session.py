@@ -128,14 +128,14 @@ class Session(SessionBase):
                 events.append(RequestEnded("draw", live.draw_ended))
         if live.running is not None and (self.over or self.to_move() != live.running):
             live.stop(now, increment=True)
-        self._start_clock(now)
+        self.start_clock(now)
 
     # --- the clock -----------------------------------------------------------------------------
     def take_seat(self, seat: int, now: float) -> Progress:
         """Someone took ``seat`` (an invitation claimed): a clock waiting for everyone starts."""
         trial = self.copy()
         trial.seated = trial.claimed | {seat}
-        trial._start_clock(now)
+        trial.start_clock(now)
         return Progress(self, trial, (SeatTaken(seat),))
 
     def flag(self, now: float) -> Progress | None:
@@ -183,7 +183,7 @@ class Session(SessionBase):
                 trial.result = [1.0 if i == alive[0] else -1.0 for i in range(n)]
                 trial.termination = "time"
             else:
-                trial._start_clock(now)
+                trial.start_clock(now)
         if trial.over:
             assert trial.result is not None
             events.append(GameEnded(tuple(trial.result), "time"))

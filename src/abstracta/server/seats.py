@@ -252,7 +252,7 @@ class Seats:
         codes = {seat: new_secret() for seat in match.persons if seat not in tokens}
         match.tokens = {digest(t): seat for seat, t in tokens.items()}
         match.seated = set(match.tokens.values())
-        match._start_clock(self.kernel.now())
+        match.start_clock(self.kernel.now())
         with self.kernel.locked(match.id):
             self.kernel.store_new(match, [(digest(c), seat) for seat, c in codes.items()])
         grant = {"tokens": [{"seat": seat, "token": t} for seat, t in sorted(tokens.items())],
