@@ -296,6 +296,12 @@ def guarded(fn):
 
 
 def parse_seats(specs: list[str] | None, game: Game, default: dict[int, str]) -> list[str]:
+    """The seat spec of every seat of ``game``: ``--seat INDEX=SPEC`` (``specs``, each checked)
+    over ``default`` (seat -> spec), ``level:3`` for a seat named by neither (``play``, ``match``).
+
+    Raises:
+        CliError: naming the malformed, repeated or missing seat, or the spec refused.
+    """
     from ..ai.levels import parse_seat_spec
 
     n = game.num_players
