@@ -9,7 +9,7 @@ import contextlib
 import functools
 import os
 from pathlib import Path
-from typing import Any, Optional, get_args
+from typing import Any, Callable, Optional, get_args
 
 import typer
 import typer.core
@@ -114,6 +114,22 @@ def _named_for_the_help(params: list[Any]) -> list[Any]:
 class _Command(typer.core.TyperCommand):
     def get_params(self, ctx: Any) -> list[Any]:  # the help option too, made here on first use
         return _named_for_the_help(super().get_params(ctx))
+
+
+def help_made_when_shown(text: Callable[[], str]) -> type:
+    """A command class whose help is ``text()``, made when the help is shown rather than when the
+    command is defined (it may name what is registered by then: the games of plug-ins)."""
+
+    class _MadeWhenShown(_Command):
+        @property
+        def help(self) -> str:  # type: ignore[override]
+            return text()
+
+        @help.setter
+        def help(self, value: Any) -> None:  # click sets it from the docstring: the text() stands
+            pass
+
+    return _MadeWhenShown
 
 
 class _Group(typer.core.TyperGroup):

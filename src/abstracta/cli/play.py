@@ -17,7 +17,8 @@ from ..core.game import Game, State
 from ..core.options import check_seed, parse_option_pairs
 from ..core.records import DECIDED, OUT_OF_TIME_TAG, Record
 from ..core.registry import game_class, load_game, registered_games
-from .base import CliError, OptionArg, app, console, err_console, guarded, output_directory, parse_seats
+from .base import (CliError, OptionArg, app, console, err_console, guarded, help_made_when_shown, output_directory,
+                   parse_seats)
 from .records import check_record_game, describe_result, replayed
 from .terminal import PlaySession, stopped_from_outside
 
@@ -49,15 +50,17 @@ def default_records_dir() -> Path:
 
 
 def play_help() -> str:
-    """``play --help``'s text: what it does, the games it plays, an example (issue 38 §8)."""
+    """``play --help``'s text: what it does, the games it plays (those registered now), an example
+    (issue 38 §8)."""
+    games = registered_games()
+    first = games[0] if games else "GAME"
     return ("Play a game in the terminal against the computer or another person.\n\n"
-            f"Games: {', '.join(registered_games())} (abstracta games describes them).\n\n"
-            "Example: abstracta play fanorona --level 2 — you play seat 0 (White) against the computer at "
-            "level 2.\n\n"
-            "Two people at one terminal: abstracta play nibble --seat 1=human")
+            f"Games: {', '.join(games)} (abstracta games describes them).\n\n"
+            f"Example: abstracta play {first} --level 2 — you play seat 0 against the computer at level 2.\n\n"
+            f"Two people at one terminal: abstracta play {first} --seat 1=human")
 
 
-@app.command("play", help=play_help())
+@app.command("play", cls=help_made_when_shown(play_help))
 @guarded
 def play_cmd(
     game_name: Optional[str] = typer.Argument(None, metavar="GAME", help="The game (not needed with --resume)."),
