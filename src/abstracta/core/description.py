@@ -28,6 +28,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
     from importlib.resources.abc import Traversable
 
+    from .diagrams import Diagram, Draw
+    from .lessons import Lesson
+
     from .game import Game, State
 
 #: ``evaluator(state, player) -> float`` in [-1, 1]: heuristic value of a running position.
@@ -398,6 +401,12 @@ class GameDescription:
             ``i18n/<lang>.json`` (the Finnish of every :class:`Text` key, and the board module's
             and structured view's messages) and rules pages ``rules.<lang>.html``; ``None``:
             English only (the :class:`Text` values).
+        draw: the game's diagram of a position (its ``svg.py``;
+            :data:`abstracta.core.diagrams.Draw`); ``None``: no diagrams.
+        examples: worked examples of the rules (:class:`abstracta.core.diagrams.Diagram`), which
+            its rules pages place by id (``<figure data-diagram="ID"></figure>``).
+        lessons: first lessons (:class:`abstracta.core.lessons.Lesson`), offered to a newcomer on
+            the game's page.
     """
 
     name: str
@@ -425,6 +434,9 @@ class GameDescription:
     tuning: Tuning | None = None
     analysis_budget: int | None = None
     resources: "Traversable | None" = None
+    draw: "Draw | None" = None
+    examples: "tuple[Diagram, ...]" = ()
+    lessons: "tuple[Lesson, ...]" = ()
 
     def __post_init__(self) -> None:
         missing = [n for n in LEVEL_NUMBERS if n not in self.levels]
@@ -437,6 +449,11 @@ class GameDescription:
                 raise ValueError(f"{self.name}: bot name {name!r} is taken or not a plain word")
         for number, search in self.levels.items():
             check_search(search, f"{self.name}: level {number}")
+        ids = [d.id for d in self.examples]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"{self.name}: example ids repeat ({', '.join(ids)})")
+        if self.examples and self.draw is None:
+            raise ValueError(f"{self.name}: examples need a drawing (GameDescription.draw)")
 
     def texts(self) -> dict[str, str]:
         """Every human-readable string of the description: ``{key: English text}``."""

@@ -1,0 +1,2 @@
+"""First lesson (issue 39)."""
+LESSONS = ()
