@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 from ..core.description import shell_english
-from ..core.diagrams import fill_rules
 from ..core.errors import AbstractaError
 from ..core.game import Game
 from ..core.registry import game_class, registered_games
@@ -94,14 +93,13 @@ def catalog(lang: str) -> dict[str, Any]:
 
 def rules_html(game: Game, lang: str) -> tuple[str, str]:
     """``(html, language)``: the rules page of ``game`` in ``lang`` (``rules.<lang>.html`` in
-    its package), or the English page of its description when it has none; the game's diagrams
-    drawn where the page places them (:func:`abstracta.core.diagrams.fill_rules`)."""
+    its package), or the English page of its description when it has none."""
     resources = game.description.resources
     if lang != BASE and resources is not None:
         page = resources / f"rules.{lang}.html"
         if page.is_file():
-            return fill_rules(page.read_text(encoding="utf-8"), game, lang), lang
-    return fill_rules(str(game.description.rules), game, BASE), BASE
+            return page.read_text(encoding="utf-8"), lang
+    return str(game.description.rules), BASE
 
 
 def format_message(message: Any, messages: dict[str, Any], lang: str = BASE) -> str:
