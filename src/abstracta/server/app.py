@@ -80,7 +80,7 @@ from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
-from . import i18n, push, security
+from . import i18n, push, security, teaching
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
 from .matches import CLOCK_LIMIT, REPLAY_PAGE, TOKEN_LIMIT, MatchService, clip, cut, ending, seat_styles, variant_named
@@ -972,6 +972,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
             return i18n.catalog(lang)
         except KeyError:
             raise NotFound(f"no catalog for language {clip(lang)}") from None
+
+    app.include_router(teaching.router(errors))  # rules pages with diagrams, first lessons
 
     @app.get("/games/{name}/{path:path}", include_in_schema=False)
     def game_asset(name: str, path: str) -> Response:

@@ -417,9 +417,11 @@ async function rulesPage(app, name) {
   if (!g) { notFound(app, t("rules.no_game"), t("rules.no_game_named", { name })); return; }
   document.title = `${t("rules.doc_title", { game: gameTitle(g) })} — abstracta`;
   app.append(h("h1", {}, t("rules.heading", { game: gameTitle(g) })));
-  const detail = await api(`/api/games/${encodeURIComponent(name)}?lang=${lang}`);
-  const body = h("div", { class: "rules", lang: detail.rules_lang || null });
-  body.innerHTML = detail.rules || `<p>${t("rules.none")}</p>`; // the game's own page, shipped in its package
+  const [detail, page] = await Promise.all([api(`/api/games/${encodeURIComponent(name)}?lang=${lang}`),
+    api(`/api/games/${encodeURIComponent(name)}/rules?lang=${lang}`)]);
+  const body = h("div", { class: "rules", lang: page.lang || null });
+  // the game's own page, shipped in its package, with its diagrams drawn by the game's svg.py
+  body.innerHTML = page.html || `<p>${t("rules.none")}</p>`;
   const notation = h("p", { class: "notation" }, h("b", {}, t("rules.notation")), " ", t(detail.notation_help_key, {}, detail.notation_help));
   app.append(body, notation, h("p", {}, h("a", { href: `#/new/${name}`, class: "button primary" }, t("rules.play"))));
 }
