@@ -24,9 +24,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .description import Text
     from .game import Game, State
 
-#: ``goal(before, after) -> bool``: the turn the learner played from ``before`` (the step's
-#: position) to ``after`` did what the task asked.
-Goal = Callable[["State", "State"], bool]
+#: ``goal(before, after, turn) -> bool``: the turn the learner played from ``before`` (the step's
+#: position) to ``after``, written ``turn`` (``Game.format_turn``), did what the task asked.
+Goal = Callable[["State", "State", "list[str]"], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +41,8 @@ class LessonStep:
         wrong: said of any other turn (why it is not it, how to look for the right one).
         accept: the turns that do it, each as the game writes a turn for people
             (``Game.format_turn``: ``("c3-d3A", "d3-d4A")``, Nibble's ``("a1+a9",)``).
-        goal: instead of (or beside) ``accept``: ``goal(before, after)`` is true when the turn
-            did it.
+        goal: instead of (or beside) ``accept``: ``goal(before, after, turn)`` is true when the
+            turn did it.
         explain: words for particular wrong turns, keyed by the turn's entries joined by
             ``", "`` (``"d3-c3W"``), said instead of ``wrong``.
         options: the game options of the position (``{"size": "dimy"}``).
@@ -143,7 +143,7 @@ def judge(game_type: "type[Game]", step: LessonStep, moves: list[str]) -> Verdic
     turn = game.format_turn(before, actions) if actions else []
     if not over:
         return Verdict("continue", state, seat, turn, effects, None)
-    done = (tuple(turn) in {tuple(a) for a in step.accept}) or (step.goal is not None and step.goal(before, state))
+    done = (tuple(turn) in {tuple(a) for a in step.accept}) or (step.goal is not None and step.goal(before, state, turn))
     if done:
         return Verdict("right", state, seat, turn, effects, step.right)
     return Verdict("wrong", state, seat, turn, effects, step.explain.get(", ".join(turn), step.wrong))
