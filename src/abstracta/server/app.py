@@ -468,6 +468,8 @@ class GameInfo(BaseModel):
     board_module: str | None = Field(description="URL of the game's browser board module, null if it has none")
     options: list[OptionInfo]
     variants: list[VariantInfo]
+    lessons: list[dict[str, Any]] = Field(default_factory=list, description="the game's first lessons: "
+                                          "{id, steps} each (GET /api/games/{name}/lessons has them)")
 
 
 class GameDetail(GameInfo):
@@ -809,7 +811,8 @@ def game_info(game: Game) -> dict[str, Any]:
             "hidden_information": d.hidden_information, "chance": d.chance,
             "whole_turn_notation": d.whole_turn_notation, "printable_board": d.printable_board,
             "board_module": f"/games/{d.name}/board.js" if d.web is not None else None,
-            "options": [option_json(o, d.options.get(o.name)) for o in game.option_specs], "variants": variants}
+            "options": [option_json(o, d.options.get(o.name)) for o in game.option_specs], "variants": variants,
+            "lessons": [{"id": lesson.id, "steps": len(lesson.steps)} for lesson in d.lessons]}
 
 
 def game_detail(game: Game, lang: str = i18n.BASE) -> dict[str, Any]:
