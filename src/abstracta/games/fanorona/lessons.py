@@ -36,14 +36,14 @@ LESSONS = (
     Lesson("first", T("lesson.first", "Fanorona: your first captures"), (
         LessonStep("approach", T("lesson.approach.task", "Capture by approach: step towards the black stone."),
                    "........./........./..W.B..../........./........B W",
-                   right=T("lesson.approach.right", "Right: you stepped to d3 towards e3, and the stone beyond "
+                   right=T("lesson.approach.right", "You stepped to d3 towards e3, and the stone beyond "
                                                     "your step was captured."),
                    wrong=T("lesson.approach.wrong", "Step your stone one point towards the black stone on e3."),
                    accept=(("c3-d3A",),)),
         LessonStep("withdrawal", T("lesson.withdrawal.task", "Capture by withdrawal: step away from the stone on "
                                                              "c3."),
                    "........./........./..BW.B.../........./........B W",
-                   right=T("lesson.withdrawal.right", "Right: stepping away from c3 took it. The same step could "
+                   right=T("lesson.withdrawal.right", "Stepping away from c3 took it. The same step could "
                                                       "have approached f3 instead — you choose."),
                    wrong=T("lesson.withdrawal.wrong", "Withdrawal takes the stone you step away from: move d3 "
                                                       "to e3 and choose withdrawal."),
@@ -53,14 +53,14 @@ LESSONS = (
                                                                       "behind you.")}),
         LessonStep("line", T("lesson.line.task", "Capture three stones with one step."),
                    "..B...B../..B....../..B...B../........./..W...W.. W",
-                   right=T("lesson.line.right", "Right: a capture takes the whole unbroken line of enemy stones."),
+                   right=T("lesson.line.right", "A capture takes the whole unbroken line of enemy stones."),
                    wrong=T("lesson.line.wrong", "A capture takes the first stone and every enemy stone right "
                                                 "behind it in a line. Which step meets a line of three?"),
                    accept=(("c1-c2A",),)),
         LessonStep("chain", T("lesson.chain.task", "Capture twice in one turn: after a capture, the same stone may "
                                                    "capture again."),
                    "...B...../........./..W.BB.../...B...../........B W",
-                   right=T("lesson.chain.right", "Right: a chain. It may never step twice in the same direction or "
+                   right=T("lesson.chain.right", "A chain. It may never step twice in the same direction or "
                                                  "come back to a point it visited."),
                    wrong=T("lesson.chain.wrong", "That was one capture. Start with the capture that lets your "
                                                  "stone capture again, and do not end the turn early."),
@@ -68,7 +68,7 @@ LESSONS = (
         LessonStep("paika", T("lesson.paika.task", "Nothing can be captured: make a plain step that gives Black "
                                                    "no capture."),
                    "....B..../........./........./..W....../......... W",
-                   right=T("lesson.paika.right", "Right: with no capture anywhere you make a plain step (a paika), "
+                   right=T("lesson.paika.right", "With no capture anywhere you make a plain step (a paika), "
                                                  "and this one leaves Black nothing to capture."),
                    wrong=T("lesson.paika.wrong", "After that step Black can capture your stone. Look at the "
                                                  "lines from e5."),

@@ -6,10 +6,30 @@ them as its position format (§7) writes them.
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from ...core.description import texts
 from ...core.diagrams import Diagram
+from .geometry import COL_OF, NAME, ROW_CELLS
 
 T = texts("fibonacci")
+
+def position(pieces: Mapping[str, str], side: str = "R", left: int = 1, turn: int = 11) -> str:
+    """A position text (§7) with ``pieces`` (cell name → letter, Red upper case) and every other
+    cell empty: rows k … a, each from its lowest column, runs of empty cells as numbers."""
+    rows = []
+    for r in range(11, 0, -1):
+        text, empty = "", 0
+        for b in sorted(ROW_CELLS[r], key=lambda b: COL_OF[b]):
+            letter = pieces.get(NAME[b])
+            if letter is None:
+                empty += 1
+                continue
+            text += (str(empty) if empty else "") + letter
+            empty = 0
+        rows.append(text + (str(empty) if empty else ""))
+    return f"{'/'.join(rows)} {side} {left} {turn}"
+
 
 START = "caaaaa/1a5/8/8S/2s3SSS1/3s3S3/1sss3S2/s8/8/5A1/AAAAAC R 1 1"
 
@@ -38,6 +58,10 @@ EXAMPLES = (
                                       "neighbours, all Red attackers — no win, but Green's next turn has 6 − 3 = 3 "
                                       "moves."), "cA3s/AA5/8/9/10/11/10/9/aaa5/aaa4/AAAS1C R 1 11", before=("pass",), legal=False,
             spec="fibonacci.md §8, V5"),
+    Diagram("skipped", T("example.skipped", "A skipped turn: four Green attackers touch Red's core when Red's turn "
+                                            "3 begins, so Red has max(0, 3 − 4) = 0 moves and Green's turn 4 begins."),
+            position({"f6": "C", "f7": "a", "g7": "a", "g6": "a", "f5": "a", "k11": "c", "a1": "A"}, "G", 1, 2),
+            before=("pass",), legal=False, spec="fibonacci.md §8, V8"),
     Diagram("cards-win", T("example.cards_win", "Card variant: Red's attackers are one group and three of them touch "
                                                 "Green's core — Red has won (not in the standard game)."),
             "cA3s/AAA4/1AA5/9/10/11/10/9/aaa5/aaa4/3S1C G 0 12 - - rng=0000000000000000",

@@ -3,34 +3,16 @@ the edge, and the move that rings a core wins. Spec: fibonacci.md §4, §5."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING
 
 from ...core.description import texts
 from ...core.lessons import Lesson, LessonStep
-from .geometry import COL_OF, NAME, ROW_CELLS, ROWS
+from .examples import position
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...core.game import State
 
 T = texts("fibonacci")
-
-
-def position(pieces: Mapping[str, str], side: str = "R", left: int = 1, turn: int = 11) -> str:
-    """A position text (§7) with ``pieces`` (cell name → letter, Red upper case) and every other
-    cell empty: rows k … a, each from its lowest column, runs of empty cells as numbers."""
-    rows = []
-    for r in range(11, 0, -1):
-        text, empty = "", 0
-        for b in sorted(ROW_CELLS[r], key=lambda b: COL_OF[b]):
-            letter = pieces.get(NAME[b])
-            if letter is None:
-                empty += 1
-                continue
-            text += (str(empty) if empty else "") + letter
-            empty = 0
-        rows.append(text + (str(empty) if empty else ""))
-    assert all(name[0] in ROWS for name in pieces)
-    return f"{'/'.join(rows)} {side} {left} {turn}"
 
 
 def _core(state: "State", seat: int) -> dict:
@@ -56,7 +38,7 @@ LESSONS = (
     Lesson("first", T("lesson.first", "Fibonacci: snakes, swaps and the ring"), (
         LessonStep("group", T("lesson.group.task", "Bring an attacker next to Green's core in one move."),
                    position({"d1": "A", "e2": "A", "f3": "A", "g4": "A", "a6": "C", "i6": "c", "k11": "a"}),
-                   right=T("lesson.group.right", "Right: your attackers are one group, so any of them may go to any "
+                   right=T("lesson.group.right", "Your attackers are one group, so any of them may go to any "
                                                  "cell next to the group — even from the far end of the snake."),
                    wrong=T("lesson.group.wrong", "A piece may go to any cell next to its whole group. Which cells "
                                                  "next to your snake touch Green's core on i6?"),
@@ -64,7 +46,7 @@ LESSONS = (
         LessonStep("swap", T("lesson.swap.task", "Green's core sits in the corner and cannot be surrounded: swap with "
                                                  "it to drag it inward."),
                    position({"j5": "A", "j6": "A", "i5": "A", "k6": "c", "a6": "C", "a1": "a"}),
-                   right=T("lesson.swap.right", "Right: moving onto the core swapped the two, and now the core has six "
+                   right=T("lesson.swap.right", "Moving onto the core swapped the two, and now the core has six "
                                                 "neighbours you can fill."),
                    wrong=T("lesson.swap.wrong", "Move one of your attackers onto the core's cell k6: the two swap "
                                                 "places and the core leaves the edge."),
@@ -73,7 +55,7 @@ LESSONS = (
                                                            "piece that stands further in.")}),
         LessonStep("win", T("lesson.win.task", "Win: fill the last cell around Green's core."),
                    "saaaaa/1a5/8/9/4AA4/4AcA4/4A5/4A4/8/7/S4C R 1 11",
-                   right=T("lesson.win.right", "Right: six attackers around the core win the game."),
+                   right=T("lesson.win.right", "Six attackers around the core win the game."),
                    wrong=T("lesson.win.wrong", "The empty cell next to Green's core on f6 is e6: move there an "
                                                "attacker that is not itself next to the core."),
                    goal=_won,
