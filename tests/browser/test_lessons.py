@@ -82,7 +82,7 @@ def test_fanorona_lesson(page, live_server, shots):
     click(page, "[data-point='c3']", "[data-point='d3']")  # a capture; the chain may go on
     page.wait_for_selector("#end-turn")
     click(page, "[data-point='d4']", "[data-choice=W]")
-    assert "a chain" in verdict(page, "right")
+    assert "A chain." in verdict(page, "right")
     next_step(page, 5, 5)
     click(page, "[data-point='c2']", "[data-point='c3']")
     assert "e5-d4 would capture it" in verdict(page, "wrong")
@@ -104,7 +104,7 @@ def test_nibble_lesson(page, live_server, shots):
     verdict(page, "right")
     next_step(page, 3, 4)
     page.click("[data-cell='a1']")
-    assert "all nine discs" in verdict(page, "right")
+    assert "All nine discs" in verdict(page, "right")
     next_step(page, 4, 4)
     page.click("[data-cell='a1']")
     verdict(page, "right")
@@ -123,7 +123,7 @@ def test_fibonacci_lesson(page, live_server, shots):
     verdict(page, "right")
     next_step(page, 3, 3)
     click(page, "[data-cell='d5']", "[data-cell='e6']")
-    assert "six attackers" in verdict(page, "right")
+    assert "Six attackers around the core" in verdict(page, "right")
     finish(page, live_server, "fibonacci", shots, "fibonacci")
 
 
@@ -178,3 +178,25 @@ def test_a_lesson_reads_in_finnish(page, live_server, lang):
     page.wait_for_selector("#lesson-feedback.wrong")
     said = page.locator("#lesson-feedback").inner_text()
     assert said.startswith("Ei aivan.") and "lähestymällä" in said and "Pelasit d3-e3A" in said
+
+
+def test_a_lesson_step_by_keyboard_only(page, live_server):
+    """Tab from the top of the page to the board, the board's own keys to play the step, Enter on the
+    verdict's button to go on: the lesson needs no pointer."""
+    from test_keyboard_game import ACTIVE, TABS_TO_BOARD, steer
+
+    page.goto(f"{live_server.url}/#/lesson/fanorona/2")
+    page.reload()  # a fresh document: Tab from the top
+    page.wait_for_selector("svg.fan-board")
+    for _ in range(TABS_TO_BOARD):
+        page.keyboard.press("Tab")
+    assert page.evaluate(ACTIVE) == "board"
+    steer(page, "d3")
+    page.keyboard.press("Enter")
+    steer(page, "e3")
+    page.keyboard.press("Enter")
+    page.keyboard.press("w")  # withdrawal, the board module's key for the choice
+    assert "stepping away from c3" in verdict(page, "right").lower()
+    assert page.evaluate(ACTIVE) == "lesson-next"
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#lesson-step')?.textContent === 'Step 3 of 5'")
