@@ -9,10 +9,11 @@ instead of checking a game's name or comparing its methods with the base class.
 Human-readable strings are :class:`Text` values: an English text with a key
 (``"<game>.<field>"``) under which a translation can be looked up.
 
->>> from abstracta import load_game
->>> d = load_game("fibonacci", variant="cards").description
->>> d.chance, d.hidden_information, str(d.title)
-(True, True, 'Fibonacci')
+Examples:
+    >>> from abstracta import load_game
+    >>> d = load_game("fibonacci", variant="cards").description
+    >>> d.chance, d.hidden_information, str(d.title)
+    (True, True, 'Fibonacci')
 """
 
 from __future__ import annotations
