@@ -18,7 +18,6 @@ Everything here runs at build time, in the build's own process.
 from __future__ import annotations
 
 import functools
-import html
 import importlib.util
 import io
 import json
