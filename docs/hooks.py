@@ -324,6 +324,46 @@ def _generic(value: Any) -> str:
     return f"`{json.dumps(value, ensure_ascii=False)}`"
 
 
+def _load_runs() -> str:
+    """Both load runs in one table, a row each (moves/s, round trips, the computer's wait, CPU per
+    move, errors, moves lost or duplicated)."""
+    entries = [(name, _load(name)) for name in ("load", "load-think250")]
+    out = [_provenance(e) if e else _missing(n, MEASURED[n][0]) for n, e in entries]
+    rows = [e for _, e in entries if e]
+    if rows:
+        out.append(_table([
+            ("run", lambda e: f"`{e['command'].replace(' --json', '')}`"),
+            ("moves/s", lambda e: e["result"]["moves_per_s"]),
+            ("p50 / p99 ms", lambda e: f"{e['result']['p50_ms']:,.0f} / {e['result']['p99_ms']:,.0f}"),
+            ("max ms", lambda e: e["result"]["max_ms"]),
+            ("computer p99 ms", lambda e: e["result"]["bot_p99_ms"]),
+            ("server CPU ms / move", lambda e: e["result"]["server_cpu_ms_per_move"]),
+            ("5xx", lambda e: e["result"]["server_errors"]),
+            ("acknowledged", lambda e: e["result"]["acknowledged"]),
+            ("lost", lambda e: e["result"]["lost"]),
+            ("duplicated", lambda e: e["result"]["duplicated"]),
+            ("load average", lambda e: e["result"].get("load_average")),
+        ], rows))
+    return "\n\n".join(out)
+
+
+def _random_agents(entry: dict[str, Any]) -> str:
+    """The table, and each variant's longest game beside the bound its adapter truncates at."""
+    rows = entry["result"]["rows"]
+
+    def draw(ax: Any) -> None:
+        labels = [_variant_name(r) for r in rows]
+        ys = range(len(rows))
+        ax.barh(list(ys), [r["bound"] for r in rows], color="#ddd3bf", label="bound (Game.max_game_length / max_turns)")
+        ax.barh(list(ys), [r["longest"] for r in rows], color="#2f6f4f", height=0.5, label="longest game played")
+        ax.set_yticks(list(ys), labels)
+        ax.invert_yaxis()
+        ax.set_xlabel("player actions")
+        ax.legend(loc="lower right")
+
+    return _generic(entry["result"]) + "\n\n" + _plot(draw, height=0.3 * len(rows) + 1.2)
+
+
 #: every measurement a page quotes: the command that measures it at its documented size, and how
 #: its JSON is shown (None: as tables, field by field)
 MEASURED: dict[str, tuple[str, Callable[[dict[str, Any]], str] | None]] = {
@@ -343,7 +383,7 @@ MEASURED: dict[str, tuple[str, Callable[[dict[str, Any]], str] | None]] = {
                     "--workers 2", None),
     "egtb-build": ("python benchmarks/egtb_build.py --stones 4 --executors serial,process,ray --workers 2", None),
     "hold-draw": ("python benchmarks/hold_draw.py fanorona --games 10 --executor process --workers 2", None),
-    "interop-random-agents": ("python benchmarks/interop_random_agents.py --games 1000", None),
+    "interop-random-agents": ("python benchmarks/interop_random_agents.py --games 1000", _random_agents),
     "openspiel-strength": ("python benchmarks/openspiel_strength.py --games 4 --time-scale 0.1", None),
 }
 
@@ -356,7 +396,7 @@ def _measured(name: str) -> str:
     return said + "\n\n" + (show(entry) if show else _generic(entry["result"]))
 
 
-MEASURES: dict[str, Callable[[], str]] = {"engine": _engine, "levels": lambda: _levels(),
+MEASURES: dict[str, Callable[[], str]] = {"engine": _engine, "levels": lambda: _levels(), "load-runs": _load_runs,
                                           **{name: functools.partial(_measured, name) for name in MEASURED}}
 
 
