@@ -347,6 +347,19 @@ def _load_runs() -> str:
     return "\n\n".join(out)
 
 
+def _solved(entry: dict[str, Any]) -> str:
+    """A solve's verdict in a sentence, then its figures."""
+    r = entry["result"]
+    size = r.get("options", {}).get("size", "")
+    if r.get("solved"):
+        word = {1: "a win", 0: "a draw", -1: "a loss"}[r["value"]]
+        said = (f"**The {size} start is {word} for the side to move"
+                + (f", in {r['distance']} turns" if r.get("distance") is not None else "") + ".**")
+    else:
+        said = f"**The {size} start is not solved** (every position up to the tables built is proved)."
+    return said + "\n\n" + _generic(r)
+
+
 def _random_agents(entry: dict[str, Any]) -> str:
     """The table, and each variant's longest game beside the bound its adapter truncates at."""
     rows = entry["result"]["rows"]
@@ -375,8 +388,8 @@ MEASURED: dict[str, tuple[str, Callable[[dict[str, Any]], str] | None]] = {
     "bot-fairness": ("python benchmarks/bot_fairness.py", None),
     "replay": ("python benchmarks/replay.py", None),
     "fuzz": ("python benchmarks/fuzz.py", None),
-    "solve-telo": ("python -m abstracta solve fanorona --option size=telo", None),
-    "solve-dimy": ("python -m abstracta solve fanorona --option size=dimy", None),
+    "solve-telo": ("python -m abstracta solve fanorona --option size=telo", _solved),
+    "solve-dimy": ("python -m abstracta solve fanorona --option size=dimy", _solved),
     "egtb-tsivy-4": ("python -m abstracta egtb build fanorona --stones 4 --executor process --workers 2", None),
     "egtb-tsivy-5": ("python -m abstracta egtb build fanorona --stones 5 --executor process --workers 2", None),
     "egtb-dimy-5": ("python -m abstracta egtb build fanorona --option size=dimy --stones 5 --executor process "
