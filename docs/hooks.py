@@ -360,6 +360,20 @@ def _solved(entry: dict[str, Any]) -> str:
     return said + "\n\n" + _generic(r)
 
 
+def _tables(entry: dict[str, Any]) -> str:
+    """An endgame-table build (``abstracta egtb build --json``): a row per table file."""
+    out = []
+    for game, built in entry["result"].items():
+        rows = [{"table": name, **figures} for name, figures in built["tables"].items()]
+        out.append(_table([("table", lambda r: r["table"]), ("positions", lambda r: r["positions"]),
+                           ("mover wins", lambda r: r["wins"]), ("draws", lambda r: r["draws"]),
+                           ("mover loses", lambda r: r["losses"]), ("longest (turns)", lambda r: r["longest"]),
+                           ("file bytes", lambda r: r["bytes"])], rows))
+        out.append(f"{len(rows)} tables, {sum(r['positions'] for r in rows):,} positions, "
+                   f"{sum(r['bytes'] for r in rows):,} bytes, built in {built['seconds']:,.1f} s.")
+    return "\n\n".join(out)
+
+
 def _random_agents(entry: dict[str, Any]) -> str:
     """The table, and each variant's longest game beside the bound its adapter truncates at."""
     rows = entry["result"]["rows"]
@@ -390,10 +404,10 @@ MEASURED: dict[str, tuple[str, Callable[[dict[str, Any]], str] | None]] = {
     "fuzz": ("python benchmarks/fuzz.py", None),
     "solve-telo": ("python -m abstracta solve fanorona --option size=telo", _solved),
     "solve-dimy": ("python -m abstracta solve fanorona --option size=dimy", _solved),
-    "egtb-tsivy-4": ("python -m abstracta egtb build fanorona --stones 4 --executor process --workers 2", None),
-    "egtb-tsivy-5": ("python -m abstracta egtb build fanorona --stones 5 --executor process --workers 2", None),
+    "egtb-tsivy-4": ("python -m abstracta egtb build fanorona --stones 4 --executor process --workers 2", _tables),
+    "egtb-tsivy-5": ("python -m abstracta egtb build fanorona --stones 5 --executor process --workers 2", _tables),
     "egtb-dimy-5": ("python -m abstracta egtb build fanorona --option size=dimy --stones 5 --executor process "
-                    "--workers 2", None),
+                    "--workers 2", _tables),
     "egtb-build": ("python benchmarks/egtb_build.py --stones 4 --executors serial,process,ray --workers 2", None),
     "hold-draw": ("python benchmarks/hold_draw.py fanorona --games 10 --executor process --workers 2", None),
     "interop-random-agents": ("python benchmarks/interop_random_agents.py --games 1000", _random_agents),
