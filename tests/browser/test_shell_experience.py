@@ -471,9 +471,10 @@ def test_seats_read_apart_and_you_are_you_against_the_computer(page, live_server
             break
     names = ["Computer 1 (level 1)", "Computer 2 (level 1)"]
     assert page.locator(".players").inner_text() == " vs ".join(names)
-    # the README names them as the page does (it said "Computer 1" and "Computer 2")
-    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
-    assert 'two computers of one level are "{}" and "{}"'.format(*names) in readme
+    # the documentation names them as the page does (it said "Computer 1" and "Computer 2")
+    page_doc = Path(__file__).resolve().parents[2] / "docs" / "playing" / "browser.md"
+    said = " ".join(page_doc.read_text().split())
+    assert 'two computers of one level are "{}" and "{}"'.format(*names) in said
     result = page.evaluate("window.abstractaView.result")
     winner = result.index(max(result)) + 1
     assert page.locator("#result").inner_text().startswith(f"Computer {winner} (level 1) wins")

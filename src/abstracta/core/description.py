@@ -9,10 +9,11 @@ instead of checking a game's name or comparing its methods with the base class.
 Human-readable strings are :class:`Text` values: an English text with a key
 (``"<game>.<field>"``) under which a translation can be looked up.
 
->>> from abstracta import load_game
->>> d = load_game("fibonacci", variant="cards").description
->>> d.chance, d.hidden_information, str(d.title)
-(True, True, 'Fibonacci')
+Examples:
+    >>> from abstracta import load_game
+    >>> d = load_game("fibonacci", variant="cards").description
+    >>> d.chance, d.hidden_information, str(d.title)
+    (True, True, 'Fibonacci')
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from .view import format_message
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
     from importlib.resources.abc import Traversable
+
+    from .diagrams import Diagram, Draw
+    from .lessons import Lesson
 
     from .game import Game, State
 
@@ -400,6 +404,12 @@ class GameDescription:
             ``i18n/<lang>.json`` (the Finnish of every :class:`Text` key, and the board module's
             and structured view's messages) and rules pages ``rules.<lang>.html``; ``None``:
             English only (the :class:`Text` values).
+        draw: the game's diagram of a position (its ``svg.py``;
+            :data:`abstracta.core.diagrams.Draw`); ``None``: no diagrams.
+        examples: worked examples of the rules (:class:`abstracta.core.diagrams.Diagram`), which
+            its rules pages place by id (``<figure data-diagram="ID"></figure>``).
+        lessons: first lessons (:class:`abstracta.core.lessons.Lesson`), offered to a newcomer on
+            the game's page.
     """
 
     name: str
@@ -427,6 +437,9 @@ class GameDescription:
     tuning: Tuning | None = None
     analysis_budget: int | None = None
     resources: "Traversable | None" = None
+    draw: "Draw | None" = None
+    examples: "tuple[Diagram, ...]" = ()
+    lessons: "tuple[Lesson, ...]" = ()
 
     def __post_init__(self) -> None:
         missing = [n for n in LEVEL_NUMBERS if n not in self.levels]
@@ -439,6 +452,11 @@ class GameDescription:
                 raise ValueError(f"{self.name}: bot name {name!r} is taken or not a plain word")
         for number, search in self.levels.items():
             check_search(search, f"{self.name}: level {number}")
+        ids = [d.id for d in self.examples]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"{self.name}: example ids repeat ({', '.join(ids)})")
+        if self.examples and self.draw is None:
+            raise ValueError(f"{self.name}: examples need a drawing (GameDescription.draw)")
 
     def texts(self) -> dict[str, str]:
         """Every human-readable string of the description: ``{key: English text}``."""

@@ -80,7 +80,7 @@ from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
-from . import i18n, push, security
+from . import i18n, push, security, teaching
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
 from .matches import TOKEN_LIMIT, clip, cut
@@ -471,6 +471,8 @@ class GameInfo(BaseModel):
     board_module: str | None = Field(description="URL of the game's browser board module, null if it has none")
     options: list[OptionInfo]
     variants: list[VariantInfo]
+    lessons: list[dict[str, Any]] = Field(default_factory=list, description="the game's first lessons: "
+                                          "{id, steps} each (GET /api/games/{name}/lessons has them)")
 
 
 class GameDetail(GameInfo):
@@ -814,7 +816,8 @@ def game_info(game: Game) -> dict[str, Any]:
             "hidden_information": d.hidden_information, "chance": d.chance,
             "whole_turn_notation": d.whole_turn_notation, "printable_board": d.printable_board,
             "board_module": f"/games/{d.name}/board.js" if d.web is not None else None,
-            "options": [option_json(o, d.options.get(o.name)) for o in game.option_specs], "variants": variants}
+            "options": [option_json(o, d.options.get(o.name)) for o in game.option_specs], "variants": variants,
+            "lessons": [{"id": lesson.id, "steps": len(lesson.steps)} for lesson in d.lessons]}
 
 
 def game_detail(game: Game, lang: str = i18n.BASE) -> dict[str, Any]:
@@ -977,6 +980,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
             return i18n.catalog(lang)
         except KeyError:
             raise NotFound(f"no catalog for language {clip(lang)}") from None
+
+    app.include_router(teaching.router(errors))  # rules pages with diagrams, first lessons
 
     @app.get("/games/{name}/{path:path}", include_in_schema=False)
     def game_asset(name: str, path: str) -> Response:

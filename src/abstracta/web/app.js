@@ -4,6 +4,7 @@
 import { api, allTokens, forgetTokens, forgetWatched, invitesOf, keepInvites, keepWatched, myMatches, tokensOf, watchedGames } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
+import { lessonOffer, lessonPage, markKnown } from "./lesson.js";
 import { fmt, lang, onLanguage, preferred, refusal, setLanguage, t, translateMarked } from "./i18n.js";
 
 // the <main> element; each page draws into its own box in it (see route)
@@ -150,6 +151,7 @@ async function route(ev) {
     else if (parts[0] === "matches") await matchesPage(app);
     else if (parts[0] === "join" && parts[1]) await joinPage(app, parts[1]);
     else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
+    else if (parts[0] === "lesson" && parts[1]) await lessonPage(app, parts[1], parts[2], { games, boardModule });
     else await homePage(app);
   } catch (err) {
     // never a dead end: the reason, and the way back to the games
@@ -417,11 +419,16 @@ async function rulesPage(app, name) {
   if (!g) { notFound(app, t("rules.no_game"), t("rules.no_game_named", { name })); return; }
   document.title = `${t("rules.doc_title", { game: gameTitle(g) })} — abstracta`;
   app.append(h("h1", {}, t("rules.heading", { game: gameTitle(g) })));
-  const detail = await api(`/api/games/${encodeURIComponent(name)}?lang=${lang}`);
-  const body = h("div", { class: "rules", lang: detail.rules_lang || null });
-  body.innerHTML = detail.rules || `<p>${t("rules.none")}</p>`; // the game's own page, shipped in its package
+  const [detail, page] = await Promise.all([api(`/api/games/${encodeURIComponent(name)}?lang=${lang}`),
+    api(`/api/games/${encodeURIComponent(name)}/rules?lang=${lang}`)]);
+  const body = h("div", { class: "rules", lang: page.lang || null });
+  // the game's own page, shipped in its package, with its diagrams drawn by the game's svg.py
+  body.innerHTML = page.html || `<p>${t("rules.none")}</p>`;
   const notation = h("p", { class: "notation" }, h("b", {}, t("rules.notation")), " ", t(detail.notation_help_key, {}, detail.notation_help));
-  app.append(body, notation, h("p", {}, h("a", { href: `#/new/${name}`, class: "button primary" }, t("rules.play"))));
+  const offer = lessonOffer(g); // a newcomer to this game: its first lesson (lesson.js)
+  if (offer) app.insertBefore(offer, app.querySelector("h1").nextSibling);
+  app.append(body, notation, h("p", { class: "row" }, h("a", { href: `#/new/${name}`, class: "button primary" }, t("rules.play")),
+    g.lessons && g.lessons.length ? h("a", { href: `#/lesson/${name}/1`, class: "button", id: "lesson-link" }, t("lesson.link")) : null));
 }
 
 // ------------------------------------------------------------------------------ new game
@@ -430,7 +437,7 @@ async function newGamePage(app, name) {
   const g = list.find((x) => x.name === name);
   if (!g) { notFound(app, t("rules.no_game"), t("rules.no_game_named", { name })); return; }
   document.title = `${t("new.doc_title", { game: gameTitle(g) })} — abstracta`;
-  app.append(h("h1", {}, t("new.heading", { game: gameTitle(g) })));
+  app.append(h("h1", {}, t("new.heading", { game: gameTitle(g) })), lessonOffer(g) || "");
   const form = h("form", { class: "newgame", id: "new-game" });
   const values = {};
   // labels, help and choice labels are the game's own words (its description)
@@ -533,6 +540,7 @@ async function newGamePage(app, name) {
     if (take.length) body.take = take; // none: a computer-only match (the server gives seat 0's token)
     try {
       const m = await api("/api/matches", { method: "POST", body });
+      markKnown(name); // no lesson offered for a game this browser has played
       location.hash = `#/match/${m.id}`;
     } catch (e) { refuse(e); }
   });
