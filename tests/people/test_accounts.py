@@ -317,3 +317,22 @@ def test_the_person_rows_are_rows_of_people(people, engine):
         assert kinds == ["account", "guest"]
         assert s.scalar(select(RecoveryCodeRow.used_at)) is None
         assert len(s.scalars(select(SessionRow)).all()) == 2
+
+
+def test_every_refusal_of_the_domain_has_words_in_english_and_finnish():
+    import json
+    import re
+    from pathlib import Path
+
+    import abstracta.people as package
+    import abstracta.server.people_routes as routes
+
+    web = Path(package.__file__).resolve().parent.parent / "web" / "i18n"
+    en = json.loads((web / "en.json").read_text("utf-8"))
+    fi = json.loads((web / "fi.json").read_text("utf-8"))
+    sources = list(Path(package.__file__).resolve().parent.glob("*.py")) + [Path(routes.__file__)]
+    keys = set()
+    for src in sources:
+        keys |= set(re.findall(r"""\bkey=["']([a-z0-9_.\-]+)["']""", src.read_text("utf-8")))
+    assert len(keys) > 20
+    assert not sorted(k for k in keys if k not in en or k not in fi)

@@ -34,6 +34,7 @@ from .tables import (ApiTokenRow, GameResultRow, LevelResultRow, PersonRow, Rati
 from .values import Person, Principal, Started
 
 if TYPE_CHECKING:
+    from .credentials import Passwords
     from .service import People
 
 #: the one answer to a wrong name, password or code
@@ -67,7 +68,10 @@ class Accounts:
     def __init__(self, people: "People"):
         self.people = people
         self.db = people.db
-        self.passwords = people.passwords
+
+    @property
+    def passwords(self) -> "Passwords":
+        return self.people.passwords
 
     # --- signing up and in -----------------------------------------------------------------------
     def sign_up(self, username: str, password: str, ip: str = "", user_agent: str = "",
