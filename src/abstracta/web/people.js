@@ -55,7 +55,7 @@ function showError(box, err) {
 // A form that posts its fields' values: `send(values)` resolves, or its refusal is shown under it.
 function form(id, children, submitLabel, send) {
   const error = errorBox(`${id}-error`);
-  const submit = h("button", { type: "submit", class: "primary", id: `${id}-submit` }, submitLabel);
+  const submit = h("button", { type: "submit", class: id === "delete-form" ? "danger" : "primary", id: `${id}-submit` }, submitLabel);
   const node = h("form", { class: "people-form", id, novalidate: true }, children, h("p", { class: "row" }, submit), error);
   node.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -398,13 +398,14 @@ async function profilePage(app, name, games) {
       for (const b of ratings.querySelectorAll("button[data-pool]")) b.setAttribute("aria-pressed", String(b.dataset.pool === key));
     };
     ratings.append(h("table", { class: "people-table", id: "ratings-table" },
-      h("thead", {}, h("tr", {}, [t("people.game"), t("people.speed"), t("people.rating"), t("people.games"), t("people.wdl")].map((x) => h("th", { scope: "col" }, x)))),
+      h("thead", {}, h("tr", {}, [t("people.game"), t("people.speed"), t("people.rating"), t("people.games"), t("people.wdl")]
+        .map((x, i) => h("th", { scope: "col", class: i === 4 ? "wide" : null }, x)))),
       h("tbody", {}, pools.map(([key, r]) => h("tr", { "data-pool": key },
         h("td", {}, poolGame(games, r)), h("td", {}, speedName(r.speed)),
         h("td", {}, h("button", { type: "button", class: "link", "data-pool": key, "aria-pressed": "false",
           "aria-label": t("people.show_graph", { rating: ratingText(r), pool: `${poolGame(games, r)} · ${speedName(r.speed)}` }),
           onclick: () => pick(key) }, ratingCell(r))),
-        h("td", {}, String(r.games)), h("td", {}, `${r.wins} / ${r.draws} / ${r.losses}`))))), graph);
+        h("td", {}, String(r.games)), h("td", { class: "wide" }, `${r.wins} / ${r.draws} / ${r.losses}`))))), graph);
     pick(pools[0][0]);
   }
   app.append(ratings);
@@ -419,7 +420,7 @@ async function profilePage(app, name, games) {
     ? h("ul", { class: "plain", id: "current-games" }, p.current_games.map((id) => h("li", {}, h("a", { href: `#/match/${encodeURIComponent(id)}` }, t("people.game_link", { id })))))
     : h("p", { class: "muted" }, t("people.no_current"))));
   app.append(section("recent", t("people.recent_games"), p.recent_games.length
-    ? h("ul", { class: "plain", id: "recent-games" }, p.recent_games.map((g) => h("li", { class: "item" },
+    ? h("ul", { class: "plain lines", id: "recent-games" }, p.recent_games.map((g) => h("li", {},
       h("a", { href: `#/match/${encodeURIComponent(g.id)}` }, gameTitle(games, g.game)), " ",
       h("span", { class: `outcome ${g.outcome}` }, t(`people.outcome.${g.outcome}`)),
       g.rating_change !== null ? h("span", { class: "muted" }, ` ${g.rating_change >= 0 ? "+" : "−"}${Math.abs(g.rating_change)}`) : null,
@@ -427,17 +428,16 @@ async function profilePage(app, name, games) {
     : h("p", { class: "muted" }, t("people.no_games"))));
 }
 
-// The rating history of one pool as an SVG line (no chart library): x by date, y by rating,
-// the deviation as a band; labelled for screen readers with its first and last figures.
+// The rating history of one pool as an SVG line (no chart library): one step per rated game
+// (games a minute apart and a month apart take the same room), y by rating, the deviation as a
+// band, the first and last dates under its ends; labelled for screen readers with its figures.
 function drawGraph(figure, points, title) {
   figure.replaceChildren();
   const W = 640, H = 220, L = 46, R = 12, T = 12, B = 28;
   if (!points.length) return;
-  const times = points.map((x) => Date.parse(x.at));
   const lo = Math.min(...points.map((x) => x.rating - x.rd)), hi = Math.max(...points.map((x) => x.rating + x.rd));
   const span = Math.max(hi - lo, 50);
-  const t0 = times[0], t1 = times[times.length - 1];
-  const x = (i) => (points.length === 1 ? (L + W - R) / 2 : L + (times[i] - t0) / Math.max(t1 - t0, 1) * (W - L - R));
+  const x = (i) => (points.length === 1 ? (L + W - R) / 2 : L + i / (points.length - 1) * (W - L - R));
   const y = (v) => T + (1 - (v - lo) / span) * (H - T - B);
   const first = points[0], last = points[points.length - 1];
   const label = t("people.graph_label", { pool: title, n: points.length, from: first.rating, to: last.rating });
@@ -470,8 +470,8 @@ async function leaderboardsPage(app, games) {
   for (const [game, variants] of byGame) {
     app.append(h("h2", {}, gameTitle(games, game)), h("ul", { class: "plain pools" }, [...variants.values()].map((list) => h("li", {},
       h("span", { class: "variant" }, t(list[0].label_key, {}, list[0].label)), " ",
-      SPEEDS.map((s) => list.find((p) => p.speed === s)).filter(Boolean).map((p) => h("a", { href: `#/leaderboards/${p.pool}`, class: "pool" },
-        speedName(p.speed), p.players ? h("span", { class: "muted" }, ` (${p.players})`) : null))))));
+      h("span", { class: "speeds" }, SPEEDS.map((s) => list.find((p) => p.speed === s)).filter(Boolean).map((p) => h("a", { href: `#/leaderboards/${p.pool}`, class: "pool" },
+        speedName(p.speed), p.players ? h("span", { class: "muted" }, ` (${p.players})`) : null)))))));
   }
 }
 
