@@ -253,3 +253,33 @@ def _principal(people, row):
     from abstracta.people.values import Principal
 
     return Principal(person_of(row), session_id="-")
+
+
+def test_the_people_pages_have_no_serious_accessibility_violation(browser, live_server):
+    from test_accessibility import report, severe_violations
+
+    people = live_server.app.state.people
+    a, b = fresh("axe"), fresh("axb")
+    ids = [people.accounts.add(n, PW)[0].id for n in (a, b)]
+    people.standings.record_game(f"{a}-0", load_game("fanorona", size="dimy"), None, [1, -1], {0: ids[0], 1: ids[1]},
+                                 rated=True)
+    context = browser.new_context_without_tokens(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    found = {}
+    for hash_, ready in (("#/signup", "#signup"), ("#/signin", "#signin"), ("#/recover", "#recover"),
+                         (f"#/players/{a}", "#ratings-table"), ("#/leaderboards", "ul.pools"),
+                         ("#/leaderboards/fanorona.dimy.correspondence", "#level-ratings")):
+        page.goto(live_server.url + "/" + hash_)
+        page.wait_for_selector(ready)
+        found[hash_] = severe_violations(page)
+    sign_up_in_page(page, live_server.url, fresh("axc"))
+    found["codes"] = severe_violations(page)
+    page.click("#codes-done")
+    page.wait_for_selector("#session-list li")
+    page.wait_for_selector("#token-list li")
+    found["#/account"] = severe_violations(page)
+    page.click("#me-button")
+    found["menu"] = severe_violations(page)
+    context.close()
+    assert not any(found.values()), "\n".join(f"{k}:\n{report(v)}" for k, v in found.items() if v)
