@@ -336,3 +336,40 @@ def test_every_refusal_of_the_domain_has_words_in_english_and_finnish():
         keys |= set(re.findall(r"""\bkey=["']([a-z0-9_.\-]+)["']""", src.read_text("utf-8")))
     assert len(keys) > 20
     assert not sorted(k for k in keys if k not in en or k not in fi)
+
+
+def test_a_hash_of_older_parameters_is_made_again_at_sign_in(people, engine):
+    from pwdlib import PasswordHash
+    from pwdlib.hashers.argon2 import Argon2Hasher
+
+    from abstracta.people.credentials import Passwords
+
+    people.passwords = Passwords(PasswordHash((Argon2Hasher(time_cost=2, memory_cost=8192, parallelism=1),)))
+    people.accounts.sign_up("anna", "correct horse")
+    people.passwords = Passwords.light()
+    people.accounts.sign_in("anna", "correct horse")
+    with engine.connect() as c:
+        stored = c.execute(text("SELECT password_hash FROM people WHERE name_key = 'anna'")).scalar()
+    assert stored.startswith("$argon2id$v=19$m=8192,t=1,p=1$")
+    people.accounts.sign_in("anna", "correct horse")
+
+
+def test_a_wrong_and_an_unknown_name_take_about_the_same_time(engine, clock):
+    """With the server's own Argon2id parameters: the unknown name costs one hash check too."""
+    import time
+
+    from abstracta.people import People
+
+    people = People(engine, now=clock)
+    people.accounts.sign_up("anna", "correct horse")
+    people.passwords.dummy()  # (made once, on first need)
+
+    def timed(name):
+        start = time.perf_counter()
+        with pytest.raises(errors.SignInFailed):
+            people.accounts.sign_in(name, "wrong horse!")
+        return time.perf_counter() - start
+
+    wrong = min(timed("anna") for _ in range(3))
+    unknown = min(timed("nobody-here") for _ in range(3))
+    assert 0.5 < unknown / wrong < 2.0, (wrong, unknown)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 from dataclasses import dataclass, field
 
 from pwdlib import PasswordHash
@@ -73,16 +74,29 @@ def normal_code(text: str) -> str:
     return "-".join(chars[i:i + 4] for i in range(0, len(chars), 4))
 
 
+#: Argon2id computations at once (each takes 64 MiB with the defaults): more sign-ins wait their
+#: turn rather than take a server's memory
+CONCURRENT_HASHES = 4
+
+
 @dataclass
 class Passwords:
     """Hashes and checks passwords with Argon2id. ``hasher``: pwdlib's, with parameters
-    (tests use light ones; the server the defaults)."""
+    (tests use light ones; the server the defaults). At most :data:`CONCURRENT_HASHES` run at
+    once."""
 
     hasher: PasswordHash = field(default_factory=lambda: PasswordHash((Argon2Hasher(),)))
 
     def __post_init__(self) -> None:
-        # a hash of a password nobody has, checked for a name nobody has (same parameters, same time)
-        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        self._slots = threading.BoundedSemaphore(CONCURRENT_HASHES)
+        self._dummy: str | None = None
+
+    def dummy(self) -> str:
+        """A hash of a password nobody has, checked for a name nobody has (same parameters,
+        same time); made on first need."""
+        if self._dummy is None:
+            self._dummy = self.hash(secrets.token_urlsafe(16))
+        return self._dummy
 
     @classmethod
     def light(cls) -> "Passwords":
@@ -90,16 +104,20 @@ class Passwords:
         return cls(PasswordHash((Argon2Hasher(time_cost=1, memory_cost=8192, parallelism=1),)))
 
     def hash(self, password: str) -> str:
-        return self.hasher.hash(password)
+        with self._slots:
+            return self.hasher.hash(password)
 
     def verify(self, password: str, stored: str | None) -> bool:
         """Whether ``password`` is the one ``stored`` was made from; with ``stored`` None (no
         such account) the dummy hash is checked all the same, and the answer is False."""
         if stored is None:
-            self.hasher.verify(password, self._dummy)
+            dummy = self.dummy()
+            with self._slots:
+                self.hasher.verify(password, dummy)
             return False
         try:
-            return self.hasher.verify(password, stored)
+            with self._slots:
+                return self.hasher.verify(password, stored)
         except Exception:  # noqa: BLE001 - a damaged stored hash signs nobody in
             return False
 
