@@ -3,6 +3,7 @@ tests move."""
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -27,9 +28,16 @@ def clock() -> Clock:
 
 @pytest.fixture
 def engine(tmp_path: Path):
+    """SQLite in a temporary file, or ``ABSTRACTA_TEST_DB_URL`` (PostgreSQL) with the people
+    tables emptied first."""
     from sqlalchemy import create_engine
 
-    engine = create_engine(f"sqlite:///{tmp_path / 'people.db'}")
+    url = os.environ.get("ABSTRACTA_TEST_DB_URL")
+    engine = create_engine(url or f"sqlite:///{tmp_path / 'people.db'}")
+    if url:
+        from abstracta.people.tables import metadata
+
+        metadata.drop_all(engine)
     yield engine
     engine.dispose()
 
