@@ -117,31 +117,38 @@ class Standings:
         owners: dict[int, list[int]] = {}
         for seat, person in seats.items():
             owners.setdefault(person, []).append(seat)
-        with self.db.writing() as s:
-            people = {p.id: p for p in s.scalars(select(PersonRow).where(PersonRow.id.in_(list(owners))))}
-            rated = (rated and pool is not None and not levels and len(seats) == len(returns) >= 2
-                     and len(owners) == len(seats) and all(p.kind == "account" for p in people.values())
-                     and len(people) == len(owners))
-            scores = pairwise_scores(returns)
-            changes = self._rate(s, pool.key, seats, scores, at, match_id) if rated else {}
-            try:
-                for person, held in owners.items():
-                    if len(held) != 1 or person not in people:
-                        continue  # a person in several seats plays themself: nothing to record
-                    seat = held[0]
-                    others = [x for x in scores[seat] if x is not None]
-                    change = changes.get(person)
-                    s.add(GameResultRow(match_id=match_id, person_id=person, seat=seat, game=game.description.name,
-                                        pool=pool.key if pool else None, rated=rated, outcome=outcome_of(returns[seat]),
-                                        score=sum(others) / len(others) if others else 0.5,
-                                        rating_before=change.before if change else None,
-                                        rating_after=change.after if change else None, finished_at=at))
-                    s.flush()
-                    if pool is not None and len(returns) == 2 and levels:
-                        self._level_result(s, match_id, person, pool, seat, levels, scores, at)
-            except IntegrityError:
-                s.rollback()
-                return self.changes_of(match_id)
+        try:
+            with self.db.writing() as s:
+                if s.scalar(select(GameResultRow.match_id).where(GameResultRow.match_id == match_id).limit(1)):
+                    changes = None  # recorded already (another process, a second report of the end)
+                else:
+                    changes = self._record(s, match_id, game, pool, returns, seats, owners, rated, levels, at)
+        except IntegrityError:  # recorded by another process at the same moment
+            changes = None
+        return self.changes_of(match_id) if changes is None else changes
+
+    def _record(self, s: Any, match_id: str, game: Any, pool: Pool | None, returns: Sequence[float],
+                seats: Mapping[int, int], owners: dict[int, list[int]], rated: bool, levels: dict[int, int],
+                at: datetime) -> dict[int, RatingChange]:
+        people = {p.id: p for p in s.scalars(select(PersonRow).where(PersonRow.id.in_(list(owners))))}
+        rated = (rated and pool is not None and not levels and len(seats) == len(returns) >= 2
+                 and len(owners) == len(seats) and all(p.kind == "account" for p in people.values())
+                 and len(people) == len(owners))
+        scores = pairwise_scores(returns)
+        changes = self._rate(s, pool.key, seats, scores, at, match_id) if rated else {}
+        for person, held in owners.items():
+            if len(held) != 1 or person not in people:
+                continue  # a person in several seats plays themself: nothing to record
+            seat = held[0]
+            others = [x for x in scores[seat] if x is not None]
+            change = changes.get(person)
+            s.add(GameResultRow(match_id=match_id, person_id=person, seat=seat, game=game.description.name,
+                                pool=pool.key if pool else None, rated=rated, outcome=outcome_of(returns[seat]),
+                                score=sum(others) / len(others) if others else 0.5,
+                                rating_before=change.before if change else None,
+                                rating_after=change.after if change else None, finished_at=at))
+            if pool is not None and len(returns) == 2 and levels:
+                self._level_result(s, match_id, person, pool, seat, levels, scores, at)
         return changes
 
     def _rate(self, s: Any, pool: str, seats: Mapping[int, int], scores: list[list[float | None]], at: datetime,

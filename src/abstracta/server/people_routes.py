@@ -19,6 +19,7 @@ cookie off other sites' requests in the first place.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Annotated, Any, Callable, Coroutine
 
@@ -394,8 +395,13 @@ def delete_account(body: Password, request: Request, current: Session) -> Respon
 # --- players, leaderboards, levels ------------------------------------------------------------
 def all_pools() -> dict[str, Pool]:
     """Every pool of every registered game (its declared variants × speeds)."""
+    return _pools(tuple(registered_games()))
+
+
+@functools.lru_cache(maxsize=4)
+def _pools(names: tuple[str, ...]) -> dict[str, Pool]:
     pools: dict[str, Pool] = {}
-    for name in registered_games():
+    for name in names:
         try:
             pools.update(pools_by_key(pools_of(load_game(name))))
         except Exception:  # noqa: BLE001 - a plug-in that does not load has no pools
