@@ -283,3 +283,42 @@ def test_the_people_pages_have_no_serious_accessibility_violation(browser, live_
     found["menu"] = severe_violations(page)
     context.close()
     assert not any(found.values()), "\n".join(f"{k}:\n{report(v)}" for k, v in found.items() if v)
+
+
+def test_a_guest_names_itself_and_keeps_its_person_when_signing_up(browser, live_server):
+    context = browser.new_context_without_tokens(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(live_server.url + "/#/account")
+    page.click("#play-as-guest")
+    page.wait_for_selector("#rename")
+    generated = page.text_content("#me-button").replace("▾", "").strip()
+    assert generated.startswith("Guest")
+    assert page.get_attribute("#me-button", "aria-label") == f"{generated} (guest): menu"
+    name = fresh("Kalle")
+    page.fill("#rename-name", "x")
+    page.click("#rename-submit")
+    page.wait_for_selector("#rename-error:not([hidden])")
+    page.fill("#rename-name", name)
+    page.click("#rename-submit")
+    page.wait_for_function("(n) => document.querySelector('#me-button').textContent.startsWith(n)", arg=name)
+    people = live_server.app.state.people
+    from sqlalchemy import text
+
+    with people.db.engine.connect() as c:
+        guest_id = c.execute(text("SELECT id FROM people WHERE name = :n"), {"n": name}).scalar()
+    people.standings.take_seat(f"{name}-seat", 0, guest_id)
+    page.click("#me-button")
+    page.click("#me-menu a[href='#/signup']")
+    page.wait_for_selector("#signup")
+    assert name in page.text_content("main p.lead")
+    page.fill("#signup-username", name)
+    page.fill("#signup-password", PW)
+    page.click("#signup-submit")
+    page.wait_for_selector("#recovery-codes li")
+    with people.db.engine.connect() as c:
+        kind, pid = c.execute(text("SELECT kind, id FROM people WHERE name = :n"), {"n": name}).one()
+    assert (kind, pid) == ("account", guest_id)
+    assert people.standings.seats_of(guest_id) == {f"{name}-seat": {0}}
+    assert no_sideways_scroll(page)
+    context.close()

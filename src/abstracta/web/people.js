@@ -234,8 +234,16 @@ async function accountPage(app) {
   const who = await whoAmI(true);
   if (!who.kind) {
     heading(app, t("people.account"));
+    const error = errorBox("guest-error");
     app.append(h("p", {}, t("people.not_signed_in")), h("p", { class: "row" }, h("a", { class: "button primary", href: "#/signin" }, t("people.sign_in")),
-      h("a", { class: "button", href: "#/signup" }, t("people.make_account"))));
+      h("a", { class: "button", href: "#/signup" }, t("people.make_account")),
+      h("button", { type: "button", id: "play-as-guest", onclick: async () => {
+        try {
+          await api("/api/guests", { method: "POST" });
+          await whoAmI(true);
+          if (app.isConnected) accountPageAgain(app);
+        } catch (err) { showError(error, err); }
+      } }, t("people.play_as_guest"))), error);
     return;
   }
   heading(app, who.name);
@@ -246,7 +254,7 @@ async function accountPage(app) {
           autocapitalize: "none", spellcheck: "false" }, t("people.username_rule"))], t("people.save"), async (values) => {
           await api("/api/me/name", { method: "PUT", body: values });
           await whoAmI(true);
-          app.isConnected && accountPageAgain(app);
+          if (app.isConnected) accountPageAgain(app);
         })),
       h("p", { class: "row" }, h("a", { class: "button primary", href: "#/signup" }, t("people.make_account")),
         h("a", { class: "button", href: "#/signin" }, t("people.sign_in"))));
