@@ -13,10 +13,11 @@ the algorithm works on the Glicko-2 scale (μ, φ), converted with :data:`SCALE`
     >>> player = Glicko(1500, 200, 0.06)
     >>> after = rate(player, [Result(Glicko(1400, 30, 0.06), 1.0), Result(Glicko(1550, 100, 0.06), 0.0),
     ...                       Result(Glicko(1700, 300, 0.06), 0.0)], tau=0.5, periods=1.0, bounds=None)
-    >>> round(after.rating, 2), round(after.deviation, 2), round(after.volatility, 5)
-    (1464.05, 151.52, 0.05999)
+    >>> round(after.rating, 2), round(after.deviation, 2), round(after.volatility, 6)
+    (1464.05, 151.52, 0.059996)
 
-(The paper prints 1464.06: it rounds μ' to −0.2069 before converting back.)
+(The paper prints 1464.06 and 0.05999: it rounds μ' to −0.2069 before converting back, and
+cuts σ' to five places.)
 """
 
 from __future__ import annotations
