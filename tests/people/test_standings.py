@@ -134,6 +134,8 @@ def test_a_seat_is_one_persons(people):
     with pytest.raises(errors.NotRatable):
         people.standings.take_seat("m", 0, ben)
     assert people.standings.people_of("m") == {0: {"name": "anna", "kind": "account"}}
+    people.standings.forget_match("m")
+    assert people.standings.people_of("m") == {} and people.standings.seats_of(anna) == {}
 
 
 # --- the computer levels ------------------------------------------------------------------------

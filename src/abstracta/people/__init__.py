@@ -17,7 +17,8 @@ What the match service calls (the seats-and-matches side of issue 41, §2–4):
   :class:`~abstracta.people.errors.NotRatable`);
 * a game's end: ``standings.record_game(match_id, game, clock, returns, {seat: person_id},
   rated=…, levels={seat: level})`` → ``{person_id: RatingChange}`` (recorded once);
-  ``standings.changes_of(match_id)`` for the rating change shown at the end.
+  ``standings.changes_of(match_id)`` for the rating change shown at the end;
+* a deleted match: ``standings.forget_match(match_id)``.
 """
 
 from __future__ import annotations

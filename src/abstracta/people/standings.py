@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
 from .database import aware
@@ -215,6 +215,12 @@ class Standings:
                 s.add(SeatPersonRow(match_id=match_id, seat=seat, person_id=person_id, created_at=self.db.now()))
             elif row.person_id != person_id:
                 raise NotRatable("this seat is someone else's", key="people.error.seat_taken")
+
+    def forget_match(self, match_id: str) -> None:
+        """A deleted match: its seats belong to nobody any more. Its results stay (the ratings
+        it moved stay moved, as a deleted account's games stay)."""
+        with self.db.writing() as s:
+            s.execute(delete(SeatPersonRow).where(SeatPersonRow.match_id == match_id))
 
     def seats_of(self, person_id: int) -> dict[str, set[int]]:
         """{match id: seats} the person holds (the match list of a signed-in person)."""
