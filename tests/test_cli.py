@@ -189,7 +189,7 @@ def test_serve_with_a_ray_address_where_nothing_answers_is_a_one_line_error(tmp_
 
 
 def test_serve_reads_a_file_path_as_an_sqlite_database(tmp_path, monkeypatch):
-    from abstracta.cli.serve import database_url
+    from abstracta.cli.base import database_url
 
     monkeypatch.chdir(tmp_path)
     assert database_url(None) is None
@@ -235,7 +235,7 @@ def test_serve_refuses_a_url_without_its_slashes_and_creates_no_file(tmp_path, m
 
 
 def database_url_of(value):
-    from abstracta.cli.serve import database_url
+    from abstracta.cli.base import database_url
 
     return database_url(value)
 

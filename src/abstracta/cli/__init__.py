@@ -14,6 +14,7 @@ rules      ``games``, ``perft``, ``moves``, ``apply``, ``analyse``
 records    ``replay``
 bots       ``match``, ``tournament``, ``tune``
 bench      ``board``, ``bench``, ``solve``, ``egtb``
+users      ``users`` (accounts of the web app)
 base       the app, the consoles, what the groups share
 =========  =======================================================================
 """
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import sys
 
-from . import rules, records, play, bots, bench, serve  # noqa: F401,E401 - each registers its commands
+from . import rules, records, play, bots, bench, serve, users  # noqa: F401,E401 - each registers its commands
 from .base import app
 
 

@@ -147,7 +147,7 @@ class _Typer(typer.Typer):
 #: The order ``abstracta --help`` lists the commands in: what a newcomer starts with first
 #: (issue 38 §8), then studying a game, records, bots, benchmarks (a command not named here last).
 COMMAND_ORDER = ("play", "serve", "games", "perft", "moves", "apply", "analyse", "replay", "match", "tournament",
-                 "tune", "board", "bench", "solve", "egtb")
+                 "tune", "board", "bench", "solve", "egtb", "users")
 
 
 class _OneLineUsageErrors(_Group):
@@ -367,3 +367,27 @@ def fresh_output_directory(directory: Path, names: list[str], flag: str, hint: s
     if taken is not None:
         raise CliError(f"{flag} {directory} already holds {taken} (an earlier run?); nothing is "
                        f"overwritten: {hint}")
+
+
+def database_url(value: str | None) -> str | None:
+    """``--db`` as an SQLAlchemy URL: a URL as given; a file path (it names a directory or ends
+    in ``.db``, ``.sqlite`` or ``.sqlite3``) as the SQLite database in that file, since a path is
+    what a user types for a file; anything else as given, for SQLAlchemy to refuse. A scheme
+    without its ``//`` (``sqlite:x.db``, as JDBC spells it) is refused (:class:`CliError`): it
+    is no URL SQLAlchemy reads, and read as a path it made a file named ``sqlite:x.db``."""
+    if value is None or "://" in value:
+        return value
+    import re
+
+    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]+):(.*)", value)  # two letters or more: not C:\…
+    if scheme:
+        name, rest = scheme[1], scheme[2] or "FILE"
+        example = (f"--db {name}:///{rest} or the file's path, --db {rest} (a file named with the colon: --db ./{value})"
+                   if name.lower().startswith("sqlite") else f"--db {name}://{rest.lstrip('/')}")
+        raise CliError(f"--db {value!r} is neither a URL (scheme://…) nor a file path; did you mean {example}?")
+    if "/" in value or "\\" in value or value.lower().endswith((".db", ".sqlite", ".sqlite3")):
+        from sqlalchemy.engine import URL
+
+        # URL.create escapes a path's ? and # (a query and a fragment in a URL)
+        return URL.create("sqlite", database=str(Path(value).expanduser().resolve())).render_as_string()
+    return value

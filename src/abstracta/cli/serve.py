@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from .base import app, CliError, guarded
+from .base import app, CliError, database_url, guarded
 
 
 # --------------------------------------------------------------------------- serve
@@ -49,27 +49,3 @@ def serve_cmd(
         raise CliError(f"cannot use the database (--db): {exc}") from None
     except OSError as exc:
         raise CliError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
-
-
-def database_url(value: str | None) -> str | None:
-    """``--db`` as an SQLAlchemy URL: a URL as given; a file path (it names a directory or ends
-    in ``.db``, ``.sqlite`` or ``.sqlite3``) as the SQLite database in that file, since a path is
-    what a user types for a file; anything else as given, for SQLAlchemy to refuse. A scheme
-    without its ``//`` (``sqlite:x.db``, as JDBC spells it) is refused (:class:`CliError`): it
-    is no URL SQLAlchemy reads, and read as a path it made a file named ``sqlite:x.db``."""
-    if value is None or "://" in value:
-        return value
-    import re
-
-    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]+):(.*)", value)  # two letters or more: not C:\…
-    if scheme:
-        name, rest = scheme[1], scheme[2] or "FILE"
-        example = (f"--db {name}:///{rest} or the file's path, --db {rest} (a file named with the colon: --db ./{value})"
-                   if name.lower().startswith("sqlite") else f"--db {name}://{rest.lstrip('/')}")
-        raise CliError(f"--db {value!r} is neither a URL (scheme://…) nor a file path; did you mean {example}?")
-    if "/" in value or "\\" in value or value.lower().endswith((".db", ".sqlite", ".sqlite3")):
-        from sqlalchemy.engine import URL
-
-        # URL.create escapes a path's ? and # (a query and a fragment in a URL)
-        return URL.create("sqlite", database=str(Path(value).expanduser().resolve())).render_as_string()
-    return value

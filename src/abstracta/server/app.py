@@ -80,7 +80,9 @@ from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
-from . import i18n, push, security, teaching
+from ..people import People
+from ..people.throttle import Throttle
+from . import i18n, people_routes, push, security, teaching
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
 from .matches import TOKEN_LIMIT, clip, cut
@@ -912,9 +914,13 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                               + __doc__.split("Decisions (the API's rules, also stated in the OpenAPI description):", 1)[-1].strip()
                               .replace("``", "`"))
     app.state.service = service
+    # people (issue 41): accounts, sessions, ratings on the match store's database
+    settings = security_settings or security.Security(rate_limits=security.rate_limits_from_env())
+    app.state.people = People(service.store.engine, throttle=Throttle(enabled=settings.rate_limits))
+    app.include_router(people_routes.router)
     app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
     app.add_middleware(BodyLimit)
-    security.install(app, security_settings or security.Security(rate_limits=security.rate_limits_from_env()))
+    security.install(app, settings)
 
     @app.exception_handler(MatchError)
     async def _refused(_request: Request, exc: MatchError) -> JSONResponse:

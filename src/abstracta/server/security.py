@@ -11,6 +11,8 @@ From the outside in (:func:`install`):
 * :class:`HostCheck` — the ``Host`` header must name a host the server serves (400 ``Invalid
   host header``), so a DNS-rebinding page cannot drive a server on localhost; a WebSocket whose
   ``Origin`` is another site is refused before it is accepted (close 1008: no view is sent).
+* :class:`OriginCheck` — a state-changing API request from another origin's page (its
+  ``Origin`` header) is 403: a signed-in person's cookie cannot be used by another page.
 * :class:`RateLimit` — per client IP and per seat token, on creating and importing matches, on
   invitations and on acts (moves, undo, takeback, draw offers, flag, resign, delete): 429 with ``Retry-After``
   and the app's JSON error body. Counted in this process's memory (``limits``' moving window).
@@ -300,6 +302,28 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
+class OriginCheck:
+    """Refuses (403) a state-changing ``/api/`` request a browser sent from another origin:
+    its ``Origin`` header names neither this server (the ``Host``) nor a host the
+    administrator allowed (:meth:`HostPolicy.origin_allows`). With session cookies (issue 41)
+    this is what keeps another page from acting as a signed-in person — also a page on
+    another port of the same host, which ``SameSite=Lax`` counts as the same site. A request
+    without ``Origin`` (a script, curl) is not a browser's cross-site request and passes."""
+
+    def __init__(self, app: Any, policy: HostPolicy):
+        self.app = app
+        self.policy = policy
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if (scope["type"] == "http" and scope["method"] in STATE_CHANGING and scope["path"].startswith("/api/")):
+            origin = header(scope, b"origin")
+            if origin is not None and not self.policy.origin_allows(origin, header(scope, b"host")):
+                await reply(send, 403, "cross-origin request refused: Origin is not this server",
+                            i18n={"key": "error.cross_origin", "params": {}})
+                return
+        await self.app(scope, receive, send)
+
+
 class RateLimiter:
     """Moving-window counters per (category, client IP) and (category, seat token), in this
     process's memory."""
@@ -532,7 +556,7 @@ def docs_policy(html: str) -> str:
 
 def install(app: Any, security: Security) -> None:
     """Wrap ``app`` (a FastAPI app whose :class:`BodyLimit` is added already) in the
-    middleware of this module, outermost first: headers, host, rate limits (unless off),
+    middleware of this module, outermost first: headers, host, origin, rate limits (unless off),
     socket bound, method check, token presence, (body limit), JSON only."""
     from fastapi.openapi.docs import get_swagger_ui_html
 
@@ -555,5 +579,6 @@ def install(app: Any, security: Security) -> None:
                        per_ip=security.ws_per_ip if security.rate_limits else None)
     if security.rate_limits:
         app.add_middleware(RateLimit, limiter=RateLimiter(security.limits))
+    app.add_middleware(OriginCheck, policy=security.hosts)
     app.add_middleware(HostCheck, policy=security.hosts)
     app.add_middleware(SecurityHeaders, docs_csp=docs)

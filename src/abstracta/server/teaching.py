@@ -24,7 +24,8 @@ from ..core.lessons import Lesson, LessonStep, TurnOver, judge, start
 from ..core.registry import game_class
 from . import i18n
 from .errors import IllegalMove, InvalidRequest, NotFound
-from .matches import clip, cut, refusal
+from ..play.errors import clip, cut
+from ..play.notation import refusal
 
 
 class RulesPage(BaseModel):

@@ -1,11 +1,12 @@
 // The abstracta browser client: home page, rules pages, new-game form and the game page.
 // Plain ES modules, hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>, #/matches,
-// #/join/<code>: an invitation to a seat).
+// #/join/<code>: an invitation to a seat; people's pages: see people.js).
 import { api, allTokens, forgetTokens, forgetWatched, invitesOf, keepInvites, keepWatched, myMatches, tokensOf, watchedGames } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
 import { lessonOffer, lessonPage, markKnown } from "./lesson.js";
 import { fmt, lang, onLanguage, preferred, refusal, setLanguage, t, translateMarked } from "./i18n.js";
+import { PAGES as PEOPLE_PAGES, drawMe, peoplePage, whoAmI } from "./people.js";
 
 // the <main> element; each page draws into its own box in it (see route)
 const root = document.getElementById("app");
@@ -152,6 +153,7 @@ async function route(ev) {
     else if (parts[0] === "join" && parts[1]) await joinPage(app, parts[1]);
     else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
     else if (parts[0] === "lesson" && parts[1]) await lessonPage(app, parts[1], parts[2], { games, boardModule });
+    else if (PEOPLE_PAGES.has(parts[0])) await peoplePage(app, parts, { games });
     else await homePage(app);
   } catch (err) {
     // never a dead end: the reason, and the way back to the games
@@ -191,6 +193,7 @@ function drawHeader() {
   const group = header.querySelector("#lang");
   group.setAttribute("aria-label", t("nav.language"));
   for (const b of group.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+  drawMe(header.querySelector("#me"));
 }
 header.querySelector("#lang").addEventListener("click", async (ev) => {
   const b = ev.target.closest("button[data-lang]");
@@ -199,6 +202,7 @@ header.querySelector("#lang").addEventListener("click", async (ev) => {
 });
 onLanguage(() => { drawHeader(); route({ type: "language", kept: keepPage(), scrollY: window.scrollY }); });
 setLanguage(preferred()).catch(() => { drawHeader(); route(); }); // no catalog: the English of the API
+whoAmI(); // the header's name (people.js)
 
 // ------------------------------------------------------------------------------ home
 async function homePage(app) {
