@@ -82,7 +82,9 @@ from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
 from ..people import People
 from ..people.throttle import Throttle
-from . import i18n, people_routes, push, security, teaching
+from . import i18n, lobby_routes, people_routes, push, security, teaching
+from .pairing import person_seats
+from .round_routes import cookie_seats
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
 from .matches import TOKEN_LIMIT, clip, cut
@@ -567,7 +569,9 @@ class MatchView(BaseModel):
                                           "step to: the web app's move list")
     result: list[float] | None = Field(description="per seat +1 win, -1 loss, 0 draw; null while running")
     termination: str | None = Field(description="normal | resignation | time | agreement (a draw the players "
-                                                "agreed; the record's 'DrawOffered' tag names who offered it) | null")
+                                                "agreed; the record's 'DrawOffered' tag names who offered it) | "
+                                                "left (a player gone on their turn; 'left' names them) | aborted "
+                                                "(ended before it began: no result, never rated) | null")
     resigned: int | None = Field(default=None, description="the seat that resigned (the record's 'Resigned' tag); "
                                  "null unless the game ended by resignation")
     out_of_time: list[int] = Field(default_factory=list, description="the seats that ran out of time, in the order "
@@ -608,6 +612,20 @@ class MatchView(BaseModel):
     bot_error_i18n: dict[str, Any] | None = Field(description="'bot_error' as {key, params} of the client's "
                                                               "catalogs (as an error's 'i18n'), for a reader of "
                                                               "another language; null with it")
+    start_deadline: dict[str, Any] | None = Field(default=None, description=(
+        "{'seat', 'at'}: the seat that must make its first move by 'at' (server Unix time), or the game is "
+        "aborted (people at a distance: 30 s, a day in correspondence); null when no such wait runs"))
+    abortable: bool = Field(default=False, description=(
+        "whether the tokens given may abort the game now (POST …/abort): a seat of theirs has not made its "
+        "first move"))
+    aborted: dict[str, Any] | None = Field(default=None, description=(
+        "an aborted game (termination 'aborted', no result): {'seat', 'why': 'abort' (the seat aborted it) | "
+        "'no_start' (the seat did not make its first move in time)}, else null"))
+    left: int | None = Field(default=None, description=(
+        "termination 'left': the seat that was gone on its turn, whose game (or a draw) the other claimed"))
+    rematch: dict[str, Any] | None = Field(default=None, description=(
+        "once the game is over: a rematch offer {'by', 'accepted', 'next': the new match's id once agreed, "
+        "else null}, or how the last one ended {'by', 'how': 'declined' | 'withdrawn', 'seat'}; null"))
 
 
 class LineTurnInfo(BaseModel):
@@ -918,6 +936,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     settings = security_settings or security.Security(rate_limits=security.rate_limits_from_env())
     app.state.people = People(service.store.engine, throttle=Throttle(enabled=settings.rate_limits))
     app.include_router(people_routes.router)
+    lobby_routes.install(app)  # seeks, quick pairing, challenges, blocks; abort, claim, rematch (issue 42)
     app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
     app.add_middleware(BodyLimit)
     security.install(app, settings)
@@ -1067,11 +1086,13 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
 
     @app.get("/api/matches", summary="Your matches: those of the tokens sent, most recently played first",
              response_model=list[MatchSummary], responses=errors(422, 503), openapi_extra=TOKEN_OPTIONAL)
-    def list_matches(tokens: Tokens, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
+    def list_matches(request: Request, tokens: Tokens, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
         """Only the matches a token of the request holds a seat of (send every token the browser
-        keeps, comma-separated); without tokens the list is empty. Never every match on the server."""
+        keeps, comma-separated), and those whose seats the person of the session cookie holds;
+        without either the list is empty. Never every match on the server."""
         out = []
-        listed = service.mine(tokens, limit)
+        principal = people_routes.who(request)
+        listed = service.mine(tokens, limit, person_seats(app.state.people, principal.person.id if principal else None))
         claimed = service.store.claimed_of([row.id for row, _ in listed])
         for row, seats_held in listed:
             try:
@@ -1137,11 +1158,13 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
 
     @app.get("/api/matches/{match_id}", summary="A match as the request's tokens may see it",
              response_model=MatchView, responses=errors(403, 404, 422, 503), openapi_extra=TOKEN_OPTIONAL)
-    async def get_match(match_id: str, tokens: Tokens,
+    async def get_match(match_id: str, request: Request, tokens: Tokens,
                         seat: int | None = Query(None, ge=0, le=15, description="which held seat's eyes (403 for a seat not held)")
                         ) -> Response:
-        """Without a token of this match: the spectator's view (public information only)."""
-        return Response(await promptly(match_id, service.snapshot, match_id, tokens, seat),
+        """Without a token of this match (nor a session of a person seated in it): the
+        spectator's view (public information only)."""
+        also = await asyncio.to_thread(cookie_seats, request, match_id) if request.cookies else set()
+        return Response(await promptly(match_id, service.snapshot, match_id, tokens, seat, also),
                         media_type="application/json")
 
     @app.get("/api/matches/{match_id}/positions",
@@ -1322,6 +1345,12 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         if tokens and not held:
             await _refuse(ws, "no token given is a token of this match", 4403)
             return
+        # a person seated by the lobby holds their seats by their session; the socket says who
+        # is there (issue 42: presence, a gone opponent)
+        principal = await asyncio.to_thread(people_routes.who, ws) if ws.cookies else None
+        if principal is not None:
+            held = held | await asyncio.to_thread(cookie_seats, ws, match_id)
+        rounds = app.state.rounds
         closed = asyncio.Event()
 
         async def receiver() -> None:
@@ -1340,9 +1369,10 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                 closed.set()
 
         reader = asyncio.create_task(receiver())
-        last = None
+        last = last_presence = None
         try:
-            with service.hub.subscribe(match_id) as changed:
+            with service.hub.subscribe(match_id) as changed, app.state.presence.connected(
+                    match_id, held, principal.person.id if principal else None):
                 while not closed.is_set() and not service.closed:
                     # woken by a change of this match (set at once for the first view)
                     waiter = asyncio.create_task(changed.wait())
@@ -1360,6 +1390,11 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                     if key != last and (key is not None or last is None):
                         await ws.send_text(payload.decode())
                         last = key if key is not None else (-1, False)  # a first view mid-turn
+                    seen = await promptly(match_id, rounds.presence_view, match_id, held)
+                    same = json.dumps({**seen["presence"], "now": None})
+                    if same != last_presence:  # who is connected, when a claim opens
+                        await ws.send_text(json.dumps(seen))
+                        last_presence = same
         except (WebSocketDisconnect, OSError):  # the client went away
             pass
         except Exception as exc:  # noqa: BLE001 - a bug: logged (its type, not its message), socket closed

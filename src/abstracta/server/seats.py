@@ -19,6 +19,7 @@ from ..core.options import seed_problem
 from ..core.records import DECIDED, OUT_OF_TIME_TAG, Record, out_of_time_seats, resigned_seat, tag_seats
 from ..core.registry import game_class, load_game
 from ..play import Live
+from ..play.opening import first_move_seconds
 from . import bots
 from .errors import CorruptMatch, Gone, InvalidRequest, MatchError, NotFound, StorageFailed
 from .matches import TOKEN_LIMIT, Kernel, Match, MatchDeleted, clip, cut, digest, new_secret, stamp
@@ -127,12 +128,16 @@ class Seats:
         self.kernel = kernel
 
     def create(self, game_name: Any, options: Any, seats: Any, take: Any = None,
-               clock: Any = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+               clock: Any = None, apart: bool | None = None,
+               match_id: str | None = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
         """A new match, stored: ``(match, grant)`` where ``grant`` holds the secrets only the
         creator receives: ``{"tokens": [{"seat", "token"}], "invites": [{"seat", "code"}]}``
         (a token for each seat of ``take``, default the first person seat; an invitation for
-        every other person seat). ``clock``: see :class:`Live`. 404 unknown game, 422 bad
-        options, seats, take or clock."""
+        every other person seat). ``clock``: see :class:`Live`. ``apart``: people at a distance
+        play it, so a first move not made in time aborts it (issue 42 §4; default: when some
+        person seat is invited). ``match_id``: the new match's id, given beforehand (a rematch
+        the old game names; default: a fresh one). 404 unknown game, 422 bad options, seats,
+        take or clock."""
         if not isinstance(game_name, str):
             raise InvalidRequest("field 'game' must be a game name")
         if options is None:
@@ -176,8 +181,8 @@ class Seats:
         check_seed(game.options.get("seed"), "option seed")
         players = check_seats(seats, game.num_players)
         match = Match(game=game, initial=initial, state=initial.clone(), actions=[], players=players,
-                      tags={"date": stamp(), "site": "abstracta web"}, id=secrets.token_hex(8))
-        return self._store_new(match, check_take(take, players), check_clock(clock))
+                      tags={"date": stamp(), "site": "abstracta web"}, id=match_id or secrets.token_hex(8))
+        return self._store_new(match, check_take(take, players), check_clock(clock), apart=apart)
 
     def import_record(self, data: Any, seats: Any = None, take: Any = None,
                       clock: Any = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
@@ -246,10 +251,12 @@ class Seats:
         return self._store_new(match, check_take(take, players), check_clock(clock), out=flagged)
 
     def _store_new(self, match: Match, take: list[int], clock: dict[str, float] | None,
-                   out: Sequence[int] = ()) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
-        match.live = Live.with_clock(clock, len(match.players), out)
+                   out: Sequence[int] = (), apart: bool | None = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
         tokens = {seat: new_secret() for seat in take}
         codes = {seat: new_secret() for seat in match.persons if seat not in tokens}
+        apart = bool(codes) if apart is None else apart
+        match.live = Live.with_clock(clock, len(match.players), out,
+                                     start_within=first_move_seconds(clock) if apart else None)
         match.tokens = {digest(t): seat for seat, t in tokens.items()}
         match.seated = set(match.tokens.values())
         match.start_clock(self.kernel.now())
@@ -303,10 +310,14 @@ class Seats:
             self.kernel.store.replace_invites(match.id, [(digest(c), seat) for seat, c in codes.items()])
         return {"tokens": [], "invites": [{"seat": seat, "code": c} for seat, c in sorted(codes.items())]}
 
-    def mine(self, tokens: list[str], limit: int) -> list[tuple[Any, list[int]]]:
-        """The stored rows of the matches ``tokens`` hold a seat of, most recently played
-        first, each with the seats held."""
+    def mine(self, tokens: list[str], limit: int,
+             also: dict[str, set[int]] | None = None) -> list[tuple[Any, list[int]]]:
+        """The stored rows of the matches ``tokens`` hold a seat of, or ``also`` names ({match id:
+        seats}: a person's, by their session), most recently played first, each with the seats
+        held."""
         held = self.kernel.store.matches_of([digest(t) for t in tokens[:TOKEN_LIMIT]])
+        for match_id, seats in (also or {}).items():
+            held.setdefault(match_id, set()).update(seats)
         rows = self.kernel.store.rows(list(held), limit)
         for row in rows:
             if row.turns_version is None or row.turns_version < TURNS_VERSION:

@@ -1,0 +1,199 @@
+"""The lobby's API contract (issue 42): seeks made with a session cookie, listed, taken by
+another person (both seated, each seeing the match in GET /api/matches with their cookie), one's
+own refused; a rematch offered by one seat and accepted by the other, seats swapped; abort;
+challenges accepted and declined; blocks."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from apiutil import bearer, hand_clock, make_app
+
+from abstracta.people.credentials import Passwords
+
+PW = "correct horse"
+LIVE = {"initial": 300, "increment": 3}
+
+
+@pytest.fixture
+def app(db_url):
+    app = make_app(db_url, rate_limits=False)
+    app.state.people.passwords = Passwords.light()
+    return app
+
+
+@pytest.fixture
+def anna(app):
+    with TestClient(app) as c:  # the first client runs the app's lifespan
+        assert c.post("/api/accounts", json={"username": "anna", "password": PW}).status_code == 201
+        yield c
+
+
+def person(app, name: str | None = None) -> TestClient:
+    """Another browser: an account named ``name``, or a guest."""
+    c = TestClient(app)
+    r = c.post("/api/accounts", json={"username": name, "password": PW}) if name else c.post("/api/guests")
+    assert r.status_code == 201, r.text
+    return c
+
+
+def seek(c: TestClient, **body) -> str:
+    r = c.post("/api/seeks", json={"game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False, **body})
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def test_a_seek_is_listed_taken_by_another_and_both_are_seated(app, anna):
+    ben = person(app, "ben")
+    sid = seek(anna)
+    listed = ben.get("/api/seeks").json()
+    assert [(s["id"], s["player"], s["game"], s["clock"], s["acceptable"]) for s in listed] == \
+        [(sid, "anna", "toy-nim", {"initial": 300.0, "increment": 3.0}, True)]
+    assert anna.get("/api/seeks").json()[0]["refusal"] == "own"
+    r = ben.post(f"/api/seeks/{sid}/accept")
+    assert r.status_code == 201, r.text
+    mid = r.json()["id"]
+    assert ben.get("/api/seeks").json() == []  # taken: no longer listed
+    mine = {}
+    for who in (anna, ben):
+        rows = who.get("/api/matches").json()
+        assert [row["id"] for row in rows] == [mid]
+        mine[who] = rows[0]["my_seats"]
+    assert sorted(mine[anna] + mine[ben]) == [0, 1]
+    view = anna.get(f"/api/matches/{mid}").json()
+    assert view["waiting_for"] == [] and view["my_seats"] == mine[anna]
+    assert view["clock"]["control"] == {"initial": 300.0, "increment": 3.0}
+    assert app.state.lobby.game(mid) == {"source": "seek", "rated": False, "recorded": False}
+    # the taker's answer carries its seat's token: its browser acts with it
+    token = r.json()["tokens"][0]
+    assert token["seat"] == mine[ben][0]
+
+
+def test_ones_own_seek_is_409_and_a_taken_one_410(app, anna):
+    sid = seek(anna)
+    r = anna.post(f"/api/seeks/{sid}/accept")
+    assert r.status_code == 409 and r.json()["i18n"]["key"] == "lobby.error.own_seek"
+    assert person(app, "ben").post(f"/api/seeks/{sid}/accept").status_code == 201
+    assert person(app, "cara").post(f"/api/seeks/{sid}/accept").status_code == 410
+    assert person(app).post("/api/seeks/nosuchseek/accept").status_code == 404
+
+
+def test_seeks_need_a_person_and_a_clock_people_choose(app, anna):
+    stranger = TestClient(app)
+    assert stranger.post("/api/seeks", json={"game": "toy-nim"}).status_code == 401
+    assert stranger.get("/api/seeks").status_code == 200  # reading needs nobody
+    for clock, key in (({"initial": 10}, "lobby.error.clock_initial"), ({"initial": 60, "increment": 181},
+                       "lobby.error.clock_increment"), ({"per_turn": 3600}, "lobby.error.clock_days"),
+                       ({"per_turn": 15 * 86400}, "lobby.error.clock_days")):
+        r = anna.post("/api/seeks", json={"game": "toy-nim", "clock": clock})
+        assert r.status_code == 422 and r.json()["i18n"]["key"] == key, (clock, r.text)
+    for clock in ({"initial": 15}, {"initial": 10800, "increment": 180}, {"per_turn": 86400},
+                  {"per_turn": 14 * 86400}, None):
+        assert anna.post("/api/seeks", json={"game": "toy-nim", "clock": clock}).status_code == 201, clock
+
+
+def test_a_guest_seeks_casual_games_only(app):
+    guest = person(app)
+    r = guest.post("/api/seeks", json={"game": "fanorona", "clock": LIVE, "rated": True})
+    assert r.status_code == 403 and r.json()["i18n"]["key"] == "lobby.error.rated_guest"
+
+
+def test_a_rating_range_keeps_others_out(app, anna):
+    sid = seek(anna, rating_range=[1600, 2000])
+    ben = person(app, "ben")
+    assert ben.get("/api/seeks").json()[0]["refusal"] == "range"  # a new player is 1500
+    assert ben.post(f"/api/seeks/{sid}/accept").status_code == 409
+
+
+def test_a_rematch_swaps_the_seats(app, anna):
+    ben = person(app, "ben")
+    sid = seek(anna, seat=0)
+    mid = ben.post(f"/api/seeks/{sid}/accept").json()["id"]
+    assert anna.post(f"/api/matches/{mid}/rematch").status_code == 409  # the game runs
+    # anna (seat 0) resigns with her cookie's seat token
+    tokens = anna.post(f"/api/matches/{mid}/tokens").json()["tokens"]
+    assert [t["seat"] for t in tokens] == [0]
+    assert anna.post(f"/api/matches/{mid}/resign", headers=bearer(tokens[0]["token"])).status_code == 200
+    offered = anna.post(f"/api/matches/{mid}/rematch")
+    assert offered.status_code == 202 and offered.json()["rematch"]["by"] == 0
+    agreed = ben.post(f"/api/matches/{mid}/rematch")
+    assert agreed.status_code == 201, agreed.text
+    new = agreed.json()["id"]
+    assert new != mid and agreed.json()["my_seats"] == [0]  # ben was seat 1
+    again = anna.post(f"/api/matches/{mid}/rematch")  # anna follows it: the same game, her seat
+    assert again.status_code == 200 and again.json()["id"] == new and again.json()["my_seats"] == [1]
+    seats = {who: next(r["my_seats"] for r in who.get("/api/matches").json() if r["id"] == new) for who in (anna, ben)}
+    assert seats == {anna: [1], ben: [0]}
+    old, fresh = anna.get(f"/api/matches/{mid}").json(), anna.get(f"/api/matches/{new}").json()
+    assert old["rematch"]["next"] == new  # spectators follow it from the old game
+    assert fresh["clock"]["control"] == old["clock"]["control"] and fresh["options"] == old["options"]
+    assert TestClient(app).get(f"/api/matches/{mid}").json()["rematch"]["next"] == new
+
+
+def test_either_side_aborts_before_its_first_move_and_nothing_is_rated(app, anna):
+    ben = person(app, "ben")
+    sid = seek(anna, seat=0, rated=False)
+    mid = ben.post(f"/api/seeks/{sid}/accept").json()["id"]
+    view = ben.get(f"/api/matches/{mid}").json()
+    assert view["abortable"] and view["start_deadline"]["seat"] == 0
+    r = ben.post(f"/api/matches/{mid}/abort")
+    assert r.status_code == 200, r.text
+    done = r.json()
+    assert (done["status"], done["termination"], done["result"], done["aborted"]) == \
+        ("over", "aborted", None, {"seat": 1, "why": "abort"})
+    assert anna.post(f"/api/matches/{mid}/abort").status_code == 409
+
+
+def test_a_first_move_not_made_in_time_aborts_the_game(app, anna, monkeypatch):
+    clock = hand_clock(monkeypatch)
+    ben = person(app, "ben")
+    mid = ben.post(f"/api/seeks/{seek(anna, seat=0)}/accept").json()["id"]
+    assert anna.get(f"/api/matches/{mid}").json()["start_deadline"] == {"seat": 0, "at": clock.now + 30}
+    clock.now += 31
+    view = anna.get(f"/api/matches/{mid}").json()
+    assert view["termination"] == "aborted" and view["aborted"] == {"seat": 0, "why": "no_start"}
+
+
+def test_a_challenge_accepted_and_one_declined(app, anna):
+    ben = person(app, "ben")
+    body = {"to": "Ben", "game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False, "seat": 1}
+    r = anna.post("/api/challenges", json=body)
+    assert r.status_code == 201, r.text
+    cid = r.json()["id"]
+    assert anna.post("/api/challenges", json=body).status_code == 409  # one open to him already
+    incoming = ben.get("/api/challenges").json()["in"]
+    assert [(c["id"], c["from"], c["clock"], c["seat"]) for c in incoming] == \
+        [(cid, "anna", {"initial": 300.0, "increment": 3.0}, 1)]
+    accepted = ben.post(f"/api/challenges/{cid}/accept")
+    assert accepted.status_code == 201 and accepted.json()["my_seats"] == [0]
+    mid = accepted.json()["id"]
+    assert [r["my_seats"] for r in anna.get("/api/matches").json() if r["id"] == mid] == [[1]]
+    cid2 = anna.post("/api/challenges", json=body).json()["id"]
+    assert ben.post(f"/api/challenges/{cid2}/decline").json() == {"status": "declined", "match": None}
+    out = {c["id"]: c["status"] for c in anna.get("/api/challenges").json()["out"]}
+    assert out[cid2] == "declined"
+    assert ben.post(f"/api/challenges/{cid2}/accept").status_code == 410
+    assert anna.post("/api/challenges", json={**body, "to": "nobody"}).status_code == 404
+
+
+def test_a_block_stops_challenges_and_seeks_between_them(app, anna):
+    ben = person(app, "ben")
+    assert ben.post("/api/blocks", json={"name": "anna"}).status_code == 201
+    assert [b["name"] for b in ben.get("/api/blocks").json()] == ["anna"]
+    r = anna.post("/api/challenges", json={"to": "ben", "game": "toy-nim"})
+    assert r.status_code == 403 and r.json()["i18n"]["key"] == "lobby.error.challenge_blocked"
+    sid = seek(anna)
+    assert ben.get("/api/seeks").json() == []  # not shown to him
+    assert ben.post(f"/api/seeks/{sid}/accept").status_code == 403
+    assert app.state.lobby.blocks.blocks(ben_id(app), anna_id(app))  # what the chat reads
+    assert ben.delete("/api/blocks/anna").status_code == 204
+    assert anna.post("/api/challenges", json={"to": "ben", "game": "toy-nim"}).status_code == 201
+
+
+def ben_id(app) -> int:
+    return app.state.people.accounts._account("ben").id
+
+
+def anna_id(app) -> int:
+    return app.state.people.accounts._account("anna").id
