@@ -1308,7 +1308,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     async def match_socket(ws: WebSocket, match_id: str) -> None:
         """Live updates: the match view (as GET /api/matches/{id} with the same tokens) each time
         it changes. The client's first message authenticates: ``{"tokens": ["<token>", ...]}``
-        (``[]``: a spectator); tokens never go in the URL. A first message that is not such an
+        (``[]``: a spectator); tokens never go in the URL. With ``"presence": true`` in it, who is
+        connected is sent too (``{"presence": …}`` as GET …/presence) whenever it changes. A first message that is not such an
         object, or none within 10 s, closes the socket (1008); a token of another match, 4403; one
         longer than 64 characters, 4401; more than 200 tokens, 4422 (as 422 on a request).
         Later frames: short text (ignored); anything else closes the socket (1003)."""
@@ -1322,11 +1323,13 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
             return
         text = first.get("text")
         tokens = None
+        present = False  # the client asks for who is connected too ({"presence": true}; issue 42)
         if text is not None and len(text) <= WS_AUTH_LIMIT:
             try:
                 data = json.loads(text)
             except (ValueError, RecursionError):  # not JSON, or nested too deep for the parser
                 data = None
+            present = isinstance(data, dict) and data.get("presence") is True
             if isinstance(data, dict) and isinstance(data.get("tokens"), list) and all(
                     isinstance(t, str) for t in data["tokens"]):
                 try:
@@ -1390,6 +1393,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                     if key != last and (key is not None or last is None):
                         await ws.send_text(payload.decode())
                         last = key if key is not None else (-1, False)  # a first view mid-turn
+                    if not present:
+                        continue
                     seen = await promptly(match_id, rounds.presence_view, match_id, held)
                     same = json.dumps({**seen["presence"], "now": None})
                     if same != last_presence:  # who is connected, when a claim opens

@@ -76,16 +76,28 @@ class LobbyRoute(APIRoute):
 router = APIRouter(route_class=LobbyRoute, tags=["lobby"])
 
 ANSWERS = {code: {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
-           for code, text in {401: "not signed in (no session cookie or API token)",
+           for code, text in {400: "Invalid host header (not a name this server serves)",
+                              401: "not signed in (no session cookie or API token)",
                               403: "not allowed between these players (one blocks the other), a guest asking for "
-                                   "a rated game, or an API token without the 'lobby' scope",
+                                   "a rated game, another origin's page, or an API token without the 'lobby' scope",
                               404: "no such seek, challenge or player", 409: "not possible now (the message says why)",
                               410: "the seek or challenge was taken, withdrawn, answered or has expired",
-                              422: "a game, options, clock, rating range or name that breaks its rule"}.items()}
+                              413: "request body too large", 415: "a body that is not JSON",
+                              422: "a game, options, clock, rating range or name that breaks its rule, or a "
+                                   "malformed body",
+                              429: "too many requests: wait Retry-After seconds",
+                              503: "the database refused: nothing was changed; try again later"}.items()}
 
 
 def answers(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: ANSWERS[code] for code in codes}
+    """``responses=`` of a route answering ``codes`` besides its success; every route may also
+    answer 400 (a foreign Host), 422 and 503."""
+    out: dict[int | str, dict[str, Any]] = {code: ANSWERS[code] for code in sorted({400, 422, 503, *codes})}
+    for code in (429, 503):
+        if code in out:
+            out[code] = {**out[code], "headers": {"Retry-After": {"description": "seconds to wait",
+                                                                  "schema": {"type": "integer"}}}}
+    return out
 
 
 def lobby_of(request: Request | WebSocket) -> Lobby:
@@ -152,7 +164,7 @@ def list_seeks(request: Request) -> list[dict[str, Any]]:
 
 
 @router.post("/api/seeks", status_code=201, summary="Seek a game: listed in the lobby until someone takes it",
-             responses=answers(401, 403, 409, 422))
+             responses=answers(401, 403, 409, 413, 415, 429))
 def create_seek(body: SeekBody, request: Request, principal: Person) -> dict[str, Any]:
     """Listed until taken, withdrawn (DELETE), 60 s after your last connection closed (the lobby
     page, a game page), or 10 minutes. Answers the seek (``id``)."""
@@ -168,7 +180,7 @@ def delete_seek(seek_id: str, request: Request, principal: Person) -> Response:
 
 
 @router.post("/api/seeks/{seek_id}/accept", status_code=201, summary="Take a seek: the game starts, both seated",
-             responses=answers(401, 403, 404, 409, 410))
+             responses=answers(401, 403, 404, 409, 410, 413, 415, 429))
 def accept_seek(seek_id: str, request: Request, principal: Person) -> dict[str, Any]:
     """``{"id": the new match, "tokens", "my_seats"}``; the seeker is taken there by the lobby's
     WebSocket (or finds it in ``GET /api/matches`` with their cookie). Your own seek: 409."""
@@ -178,7 +190,7 @@ def accept_seek(seek_id: str, request: Request, principal: Person) -> dict[str, 
 
 
 # --- quick pairing -----------------------------------------------------------------------------
-@router.post("/api/quick", summary="Play now: wait to be paired for this game and clock", responses=answers(401, 403, 422))
+@router.post("/api/quick", summary="Play now: wait to be paired for this game and clock", responses=answers(401, 403, 413, 415, 429))
 def quick_wait(body: GameBody, request: Request, principal: Person) -> dict[str, Any]:
     """Your wait: ``{game, options, clock, rated, since, computer_at, computer, match}`` —
     ``match`` once paired (the lobby's WebSocket takes you there), ``computer: {level}`` once
@@ -202,7 +214,7 @@ def quick_leave(request: Request, principal: Person) -> Response:
 
 
 @router.post("/api/quick/computer", status_code=201, summary="Play the computer offered after 30 s alone",
-             responses=answers(401, 404, 409))
+             responses=answers(401, 404, 409, 413, 415, 429))
 def quick_computer(request: Request, principal: Person) -> dict[str, Any]:
     match_id = lobby_of(request).quick.play_computer(principal.person)
     return started_answer(request, principal, match_id)
@@ -217,7 +229,7 @@ def list_challenges(request: Request, principal: Person) -> dict[str, list[dict[
 
 
 @router.post("/api/challenges", status_code=201, summary="Challenge a player by name",
-             responses=answers(401, 403, 404, 409, 422))
+             responses=answers(401, 403, 404, 409, 413, 415, 429))
 def create_challenge(body: ChallengeBody, request: Request, principal: Person) -> dict[str, Any]:
     seen(request, principal)
     return lobby_of(request).challenges.send(principal.person, body.to, body.game, body.options, body.clock,
@@ -225,13 +237,14 @@ def create_challenge(body: ChallengeBody, request: Request, principal: Person) -
 
 
 @router.post("/api/challenges/{challenge_id}/accept", status_code=201, summary="Accept a challenge: the game starts",
-             responses=answers(401, 403, 404, 410))
+             responses=answers(401, 403, 404, 410, 413, 415, 429))
 def accept_challenge(challenge_id: str, request: Request, principal: Person) -> dict[str, Any]:
     answer = lobby_of(request).challenges.answer(principal.person, challenge_id, True)
     return started_answer(request, principal, answer["match"])
 
 
-@router.post("/api/challenges/{challenge_id}/decline", summary="Decline a challenge", responses=answers(401, 404, 410))
+@router.post("/api/challenges/{challenge_id}/decline", summary="Decline a challenge",
+             responses=answers(401, 404, 410, 413, 415, 429))
 def decline_challenge(challenge_id: str, request: Request, principal: Person) -> dict[str, Any]:
     return lobby_of(request).challenges.answer(principal.person, challenge_id, False)
 
@@ -250,7 +263,7 @@ def list_blocks(request: Request, principal: Person) -> list[dict[str, Any]]:
 
 
 @router.post("/api/blocks", status_code=201, summary="Block a player: no challenges, chat or pairing between you",
-             responses=answers(401, 404, 409, 422))
+             responses=answers(401, 404, 409, 413, 415))
 def block(body: NameBody, request: Request, principal: Person) -> dict[str, Any]:
     return lobby_of(request).blocks.block(principal.person, body.name)
 

@@ -23,11 +23,18 @@ router = APIRouter(tags=["matches"])
 #: what these routes answer besides success (the app's error body; statuses as every act's)
 ACT_ANSWERS: dict[int | str, dict[str, Any]] = {
     code: {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
-    for code, text in {401: "no seat token and no session of a person seated here",
+    for code, text in {400: "Invalid host header (not a name this server serves)",
+                       401: "no seat token and no session of a person seated here",
                        403: "no token given holds a seat of this match", 404: "no such match",
                        409: "not now (the message says why: moved already, the opponent is here, not gone long "
                             "enough — 'at' says until when —, the game runs or was aborted)",
-                       422: "a malformed body"}.items()}
+                       413: "request body too large", 415: "a body that is not JSON",
+                       422: "a malformed body", 429: "too many requests: wait Retry-After seconds",
+                       503: "the database refused: nothing was changed; try again later"}.items()}
+for _code in (429, 503):
+    ACT_ANSWERS[_code] = {**ACT_ANSWERS[_code], "headers": {"Retry-After": {"description": "seconds to wait",
+                                                                            "schema": {"type": "integer"}}}}
+READ_ANSWERS = {code: ACT_ANSWERS[code] for code in (400, 404, 422, 503)}
 
 
 async def seat_tokens(request: Request) -> list[str]:
@@ -107,7 +114,7 @@ def post_rematch(match_id: str, request: Request, tokens: Tokens, body: RematchA
 
 
 @router.get("/api/matches/{match_id}/presence", summary="Who is connected to the match, and when you may claim",
-            responses={404: ACT_ANSWERS[404]})
+            responses=READ_ANSWERS)
 def get_presence(match_id: str, request: Request, tokens: Tokens) -> dict[str, Any]:
     """``{"presence": {"online": per seat, "gone_since": per seat (null while connected),
     "claim_at": when you may claim against the player to move, "spectators", "now"}}``; the

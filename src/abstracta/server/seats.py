@@ -248,15 +248,18 @@ class Seats:
                       tags=tags, result=result, termination=termination, strings=action_strings(initial, actions),
                       id=secrets.token_hex(8), base=len(actions))
         match.note_ending()  # a record written before the tags: as far as it tells
-        return self._store_new(match, check_take(take, players), check_clock(clock), out=flagged)
+        # a game continued: its first moves were made before, so its clock runs from its first
+        # turn here (a new game's waits for each side's first move: issue 42 §4)
+        return self._store_new(match, check_take(take, players), check_clock(clock), out=flagged, started=True)
 
     def _store_new(self, match: Match, take: list[int], clock: dict[str, float] | None,
-                   out: Sequence[int] = (), apart: bool | None = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+                   out: Sequence[int] = (), apart: bool | None = None,
+                   started: bool = False) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
         tokens = {seat: new_secret() for seat in take}
         codes = {seat: new_secret() for seat in match.persons if seat not in tokens}
         apart = bool(codes) if apart is None else apart
-        match.live = Live.with_clock(clock, len(match.players), out,
-                                     start_within=first_move_seconds(clock) if apart else None)
+        match.live = Live.with_clock(clock, len(match.players), out, started=started,
+                                     start_within=first_move_seconds(clock) if apart and not started else None)
         match.tokens = {digest(t): seat for seat, t in tokens.items()}
         match.seated = set(match.tokens.values())
         match.start_clock(self.kernel.now())

@@ -7,6 +7,8 @@ import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
 import { lessonOffer, lessonPage, markKnown } from "./lesson.js";
 import { fmt, lang, onLanguage, preferred, refusal, setLanguage, t, translateMarked } from "./i18n.js";
 import { PAGES as PEOPLE_PAGES, drawMe, peoplePage, whoAmI } from "./people.js";
+import { clockPicker, lobbyPage } from "./lobby.js";
+import { endText, ensureTokens, matchExtras } from "./match-extras.js";
 
 // the <main> element; each page draws into its own box in it (see route)
 const root = document.getElementById("app");
@@ -151,6 +153,7 @@ async function route(ev) {
     else if (parts[0] === "match" && parts[1]) await matchPage(app, parts[1], kept);
     else if (parts[0] === "matches") await matchesPage(app);
     else if (parts[0] === "join" && parts[1]) await joinPage(app, parts[1]);
+    else if (parts[0] === "lobby") stopPage = (await lobbyPage(app, { games })) || stopPage;
     else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
     else if (parts[0] === "lesson" && parts[1]) await lessonPage(app, parts[1], parts[2], { games, boardModule });
     else if (PEOPLE_PAGES.has(parts[0])) await peoplePage(app, parts, { games });
@@ -210,6 +213,7 @@ async function homePage(app) {
   const list = await games();
   app.append(h("h1", {}, t("home.title")));
   app.append(h("p", { class: "lead" }, t("home.lead")));
+  app.append(h("p", { class: "row" }, h("a", { href: "#/lobby", class: "button primary", id: "home-lobby" }, t("home.lobby"))));
   const grid = h("div", { class: "cards" });
   for (const g of list) {
     const blurb = t(g.summary_key, {}, g.summary);
@@ -517,10 +521,16 @@ async function newGamePage(app, name) {
       ...[[5, 3], [10, 5], [15, 10]].map(([m, inc]) => h("option", { value: `live:${m * 60}:${inc}` }, `${m} + ${inc}`))),
     h("optgroup", { label: t("clock.correspondence") },
       h("option", { value: `turn:${86400}` }, t("clock.days_per_move", { n: 1 })),
-      h("option", { value: `turn:${3 * 86400}` }, t("clock.days_per_move", { n: 3 }))));
+      h("option", { value: `turn:${3 * 86400}` }, t("clock.days_per_move", { n: 3 }))),
+    h("option", { value: "custom" }, t("clock.custom")));
+  // a clock as the player chooses it: ¼–180 minutes + 0–180 s, or 1–14 days per move (lobby.js)
+  const custom = clockPicker("clock-custom");
+  custom.node.hidden = true;
+  clockSel.addEventListener("change", () => { custom.node.hidden = clockSel.value !== "custom"; });
   form.append(h("label", { for: "clock" }, h("span", {}, t("clock.label")), clockSel,
-    h("small", {}, t("clock.help"))));
+    h("small", {}, t("clock.help"))), custom.node);
   const readClock = () => {
+    if (clockSel.value === "custom") return custom.read();
     const [kind, a, b] = clockSel.value.split(":");
     if (kind === "live") return { initial: Number(a), increment: Number(b) };
     if (kind === "turn") return { per_turn: Number(a) };
@@ -540,7 +550,9 @@ async function newGamePage(app, name) {
       refuse(new Error(t("new.need_me")));
       return;
     }
-    const body = { game: name, options: readOptions(), seats, clock: readClock() };
+    let clock;
+    try { clock = readClock(); } catch (e) { refuse(e); return; } // a custom clock out of range
+    const body = { game: name, options: readOptions(), seats, clock };
     if (take.length) body.take = take; // none: a computer-only match (the server gives seat 0's token)
     try {
       const m = await api("/api/matches", { method: "POST", body });
@@ -660,6 +672,8 @@ async function boardModule(url) {
 // The result and, when the rules ended the game, why (the engine's words from the view): a
 // sentence of its own, as its words start one ("Red wins. Only Red pieces are left on the board.").
 function resultText(view, seatName) {
+  const ended = endText(view, seatName); // aborted, or a player left (match-extras.js)
+  if (ended) return ended;
   const line = resultLine(view, seatName);
   const end = view.struct && view.struct.end;
   return end && end.text && view.termination !== "resignation" ? t("result.why", { result: line, why: fmt(end.message, end.text) }) : line;
@@ -670,6 +684,7 @@ async function matchPage(app, id, was = null) {
   let view;
   try {
     view = await api(`/api/matches/${id}`);
+    if (await ensureTokens(id, view)) view = await api(`/api/matches/${id}`); // seated by the lobby
   } catch (e) {
     if (e.status !== 404) throw e;
     notFound(app, t("match.none"), t("match.none_why"));
@@ -744,7 +759,10 @@ async function matchPage(app, id, was = null) {
   let clockBase = null; // {left, running, at (performance.now() ms), revision}
   let flagKey = null; // the (revision, seat) whose fallen flag this page claimed already
   let clockTimer = null;
-  stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close(); };
+  stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close(); extras.stop(); };
+  // abort, a gone opponent, the rematch (match-extras.js)
+  const extras = matchExtras({ id, getView: () => view, seatName,
+    post: (path, body) => post(path, body), refresh: () => refresh() });
 
   const title = matchTitle(t(view.title_key, {}, view.title), view.variant);
   document.title = `${title} — abstracta`;
@@ -823,7 +841,7 @@ async function matchPage(app, id, was = null) {
     shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
-    watching, status, botError, banner, handover, takebackBox, drawBox, invitesBox,
+    watching, status, botError, banner, extras.node, handover, takebackBox, drawBox, invitesBox,
     h("div", { class: "play" },
       h("div", { class: "left" }, boardBox, boardNote, boardText, boardSay, controls, err, textBox),
       h("aside", { class: "right" },
@@ -1106,12 +1124,13 @@ async function matchPage(app, id, was = null) {
       socket = new WebSocket(`${proto}://${location.host}/api/matches/${id}/ws`);
     } catch { socket = null; return; }
     socket.onopen = () => {
-      socket.send(JSON.stringify({ tokens: tokensOf(id) })); // the first message authenticates
+      socket.send(JSON.stringify({ tokens: tokensOf(id), presence: true })); // the first message authenticates
       root.dataset.live = "socket"; // read by the browser tests
     };
     socket.onmessage = (ev) => {
       let fresh;
       try { fresh = JSON.parse(ev.data); } catch { return; }
+      if (fresh && fresh.presence) { extras.presence(fresh.presence); return; } // who is connected
       if (fresh && !fresh.error) { setConnection(true); accept(fresh); }
     };
     socket.onclose = () => {
@@ -1472,6 +1491,7 @@ async function matchPage(app, id, was = null) {
     drawInvites();
     takeback.draw();
     drawOffer.draw();
+    extras.update();
     drawBotError(stuck, humansOut, hide);
     // actions: between people an undo is a request the others answer; against the computer or
     // on one device it is immediate
