@@ -197,3 +197,69 @@ def ben_id(app) -> int:
 
 def anna_id(app) -> int:
     return app.state.people.accounts._account("anna").id
+
+
+def rated_game(app, first, second, clock):
+    """A rated Fanorona Telo game from a seek of ``first`` (seat 0) taken by ``second``: (match
+    id, {client: its seat token})."""
+    sid = seek(first, game="fanorona", options={"size": "telo"}, rated=True, seat=0)
+    mid = second.post(f"/api/seeks/{sid}/accept").json()["id"]
+    tokens = {who: who.post(f"/api/matches/{mid}/tokens").json()["tokens"][0]["token"] for who in (first, second)}
+    return mid, tokens
+
+
+def move(c, mid, token):
+    view = c.get(f"/api/matches/{mid}", headers=bearer(token)).json()
+    r = c.post(f"/api/matches/{mid}/actions", json={"action": view["legal"][0], "ply": view["ply"]},
+               headers=bearer(token))
+    assert r.status_code == 200, r.text
+
+
+def ratings(c, name):
+    return c.get(f"/api/players/{name}").json()["ratings"]
+
+
+def test_aborts_leave_ratings_unchanged_and_a_claimed_game_changes_them(app, anna, monkeypatch):
+    clock = hand_clock(monkeypatch)
+    ben = person(app, "ben")
+    # a rated game aborted: nobody's rating moves, no result is recorded
+    mid, tokens = rated_game(app, anna, ben, clock)
+    move(anna, mid, tokens[anna])
+    assert ben.post(f"/api/matches/{mid}/abort").json()["termination"] == "aborted"
+    assert ratings(anna, "anna") == {} and ratings(anna, "ben") == {}
+    assert anna.get("/api/players/anna").json()["recent_games"] == []
+    # the same two finish a rated game: ben is gone 60 s on his turn and anna claims it
+    mid, tokens = rated_game(app, anna, ben, clock)
+    move(anna, mid, tokens[anna])
+    move(ben, mid, tokens[ben])
+    move(anna, mid, tokens[anna])
+    clock.now += 59
+    early = anna.post(f"/api/matches/{mid}/claim")
+    assert early.status_code == 409 and early.json()["at"] == pytest.approx(clock.now + 1)
+    clock.now += 1
+    won = anna.post(f"/api/matches/{mid}/claim", json={"draw": False}).json()
+    assert (won["termination"], won["result"], won["left"]) == ("left", [1.0, -1.0], 1)
+    pool = "fanorona.telo.blitz"
+    assert ratings(anna, "anna")[pool]["rating"] > 1500 > ratings(anna, "ben")[pool]["rating"]
+    assert ratings(anna, "anna")[pool]["games"] == 1 and app.state.lobby.game(mid)["recorded"]
+
+
+def test_presence_says_who_is_connected_and_when_a_claim_opens(app, anna, monkeypatch):
+    clock = hand_clock(monkeypatch)
+    ben = person(app, "ben")
+    mid, tokens = rated_game(app, anna, ben, clock)
+    with anna.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.send_json({"tokens": [tokens[anna]], "presence": True})
+        assert "revision" in ws.receive_json()  # the view first
+        said = ws.receive_json()["presence"]
+        assert said["online"] == [True, False] and said["gone_since"][0] is None
+        seen = ben.get(f"/api/matches/{mid}/presence").json()["presence"]
+        assert seen["online"] == [True, False] and seen["claim_at"] is None  # before the first moves
+    move(anna, mid, tokens[anna])
+    move(ben, mid, tokens[ben])
+    at = clock.now
+    later = anna.get(f"/api/matches/{mid}/presence").json()["presence"]
+    assert later["online"] == [False, False]
+    # anna is to move: ben may claim 60 s after she was last seen (her move)
+    assert ben.get(f"/api/matches/{mid}/presence").json()["presence"]["claim_at"] == pytest.approx(at + 60)
+    assert later["claim_at"] is None  # not against herself
