@@ -12,7 +12,6 @@ the lobby that ends is recorded for the ratings, a move is a sign of life.
 
 from __future__ import annotations
 
-import logging
 import secrets
 from typing import Any, Sequence
 
@@ -27,7 +26,6 @@ from .pairing import grant, seated_people, start_game
 from .presence import Presence
 from .service import MatchService
 
-log = logging.getLogger("abstracta.server")
 
 
 class Rounds:

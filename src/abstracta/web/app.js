@@ -312,7 +312,7 @@ async function matchesPage(app) {
     const alone = mine.filter((i) => r.players[i] === "human").length === 1;
     const who = r.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
-    const result = r.status === "over" ? resultLine(r, name) || t("matches.finished") : playingWords(r, mine, name);
+    const result = r.status === "over" ? endText(r, name) || resultLine(r, name) || t("matches.finished") : playingWords(r, mine, name);
     const moves = movesWords(r.turns, r.ply);
     // data-label: a phone shows each row as a card, each cell under its column's name (style.css)
     const label = (k) => ({ "data-label": t(`matches.col.${k}`) });
@@ -837,7 +837,7 @@ async function matchPage(app, id, was = null) {
   const analysis = analysisPanel({ id, getView: () => view, open: !!(kept && kept.analysisOpen), kept: same ? kept.analysis : null, boardBox, seatName, stepTo: (ply) => stepTo(ply),
     say: (text) => { boardSay.textContent = text; },
     // the server's termination: a resignation, a flag or a draw agreed ended it, not the rules
-    ended: () => (view.status === "over" && ["resignation", "time", "agreement"].includes(view.termination) ? resultLine(view, seatName) : null),
+    ended: () => (view.status === "over" && ["resignation", "time", "agreement", "left"].includes(view.termination) ? resultText(view, seatName) : null),
     shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
