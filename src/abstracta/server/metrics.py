@@ -24,9 +24,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector, generate_latest
+from prometheus_client import (CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector, disable_created_metrics,
+                               generate_latest)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
+
+# no ``*_created`` series beside each counter: Prometheus has no use for them and they double the text
+disable_created_metrics()
 
 #: The process-wide metrics (one web process, one registry; a test process that builds several
 #: apps adds up their counts, and tests compare differences).
