@@ -876,12 +876,12 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     ``"ray"`` or ``"ray:ADDRESS"``: Ray tasks; see :mod:`abstracta.server.botjobs`), with the
     abuse limits and safe defaults of ``security_settings`` (default: a server on localhost,
     rate limits on unless ``ABSTRACTA_RATE_LIMITS=off``); ``analysis_scale`` multiplies every
-    game's analysis budget (tests: small); ``redis_url`` (default ``ABSTRACTA_REDIS_URL``, else
-    none) is the Redis of a deployment of several processes: the rate limits count there and the
+    game's analysis budget (tests: small); ``redis_url`` (default: the settings', else
+    ``ABSTRACTA_REDIS_URL``, else none) is the Redis of a deployment of several processes: the rate limits count there and the
     fan-out (:mod:`.fanout`) goes through it (docs/club.md)."""
     service = MatchService(Store(db_url), bot_workers=bot_workers, analysis_scale=analysis_scale)
-    redis_url = redis_url or security.redis_url_from_env()
     settings = security_settings or security.Security(rate_limits=security.rate_limits_from_env())
+    redis_url = redis_url or settings.redis_url or security.redis_url_from_env()
     if redis_url and settings.redis_url is None:
         settings = dataclasses.replace(settings, redis_url=redis_url)
     fanout = make_fanout(redis_url, service.store.listen_url())

@@ -46,6 +46,9 @@ PG_CHANNEL = "abstracta_events"
 REDIS_PREFIX = "abstracta:"
 #: Seconds before a dropped connection is tried again.
 RECONNECT_SECONDS = 1.0
+#: Seconds a process starting waits for its shared connection before it serves without it (and
+#: connects in the background; /readyz says not ready meanwhile).
+CONNECT_SECONDS = 5.0
 
 Subscriber = Callable[[dict[str, Any]], None]
 
@@ -75,7 +78,7 @@ class Fanout:
     # --- the interface ------------------------------------------------------------------------
     async def start(self) -> None:
         """Begin delivering on the running loop (shared kinds: connect and wait until they
-        listen, at most 10 s; later connections are retried in the background)."""
+        listen, at most :data:`CONNECT_SECONDS`; then retried in the background)."""
         self.loop = asyncio.get_running_loop()
         self.connected.set()
 
@@ -202,7 +205,7 @@ class RedisFanout(Fanout):
         self._task = asyncio.create_task(self._listen())
         self._sender = asyncio.create_task(self._send_loop())
         try:
-            await asyncio.wait_for(self.connected.wait(), 10)
+            await asyncio.wait_for(self.connected.wait(), CONNECT_SECONDS)
         except asyncio.TimeoutError:
             log.warning("fan-out: Redis at %s does not answer yet; messages reach other processes once it does",
                         _shown(self.url))
@@ -282,7 +285,7 @@ class PostgresFanout(Fanout):
         self._task = asyncio.create_task(self._listen())
         self._sender = asyncio.create_task(self._send_loop())
         try:
-            await asyncio.wait_for(self.connected.wait(), 10)
+            await asyncio.wait_for(self.connected.wait(), CONNECT_SECONDS)
         except asyncio.TimeoutError:
             log.warning("fan-out: LISTEN %s is not ready yet", PG_CHANNEL)
 

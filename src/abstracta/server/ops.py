@@ -4,7 +4,8 @@
 * ``GET /healthz`` — 200 ``{"status": "ok"}`` while the process answers at all (a liveness
   probe: restart the process when it stops answering).
 * ``GET /readyz`` — 200 ``{"status": "ready", "checks": {...}}`` when the database answers a
-  query, the shared counters and fan-out (Redis, when configured) answer a ``PING`` and the
+  query (``database``), the shared counters and fan-out answer (``redis``: a ``PING``, when
+  configured; else on PostgreSQL ``listen``: the fan-out's ``LISTEN`` connection is up) and the
   match service is open; else 503 with the failing check's reason (a readiness probe: send
   players elsewhere meanwhile). Each check has :data:`CHECK_SECONDS`.
 * :class:`Observe` — an ASGI middleware, the outermost: gives every request an id (the
@@ -194,8 +195,8 @@ def install(app: Any, service: Any, fanout: Any = None) -> None:
     own = CollectorRegistry(auto_describe=True)
     own.register(metrics.ServiceCollector(service))
     checks: dict[str, Check] = {"database": database_check(service)}
-    if fanout is not None and fanout.shared:
-        checks[fanout.kind] = fanout.ping
+    if fanout is not None and fanout.shared:  # redis, or listen (PostgreSQL's LISTEN for the fan-out)
+        checks["redis" if fanout.kind == "redis" else "listen"] = fanout.ping
 
     @app.get("/metrics", include_in_schema=False)
     def get_metrics() -> Response:
