@@ -49,6 +49,11 @@ PACKAGES = {"postgresql": "pg_ctlcluster", "redis-server": "redis-server", "ngin
 READY_SECONDS = 180.0
 
 
+def program(name: str) -> str | None:
+    """The path of ``name`` on PATH, or in /usr/sbin (nginx is there; a user's PATH may not be)."""
+    return shutil.which(name) or shutil.which(name, path="/usr/sbin:/sbin")
+
+
 class ClubError(RuntimeError):
     """Something the deployment cannot do; the message says what to do about it."""
 
@@ -322,7 +327,7 @@ class Club:
         return found
 
     def check_tools(self, install: bool) -> None:
-        missing = [pkg for pkg, cmd in PACKAGES.items() if shutil.which(cmd) is None]
+        missing = [pkg for pkg, cmd in PACKAGES.items() if program(cmd) is None]
         if missing:
             if not install or not self.as_root:
                 raise ClubError(f"missing Debian packages: {' '.join(missing)} "
@@ -431,7 +436,7 @@ class Club:
             self.say("Redis is running")
         else:
             self.say(f"Redis on 127.0.0.1:{s.redis_port}")
-            subprocess.run(["redis-server", str(conf)], check=True, stdout=subprocess.DEVNULL)
+            subprocess.run([program("redis-server") or "redis-server", str(conf)], check=True, stdout=subprocess.DEVNULL)
         _wait("Redis", self._redis_ping, log=folder / "redis.log")
 
     def _redis_ping(self) -> bool:
@@ -543,7 +548,7 @@ class Club:
     # --- nginx ---------------------------------------------------------------------------------------
     def _nginx(self, *args: str) -> subprocess.CompletedProcess:
         folder = self.state / "nginx"
-        return subprocess.run(["nginx", "-p", str(folder), "-e", str(folder / "error.log"),
+        return subprocess.run([program("nginx") or "nginx", "-p", str(folder), "-e", str(folder / "error.log"),
                                "-c", str(folder / "nginx.conf"), *args], capture_output=True, text=True)
 
     def nginx_up(self) -> None:
