@@ -46,6 +46,8 @@ PG_CHANNEL = "abstracta_events"
 REDIS_PREFIX = "abstracta:"
 #: Seconds before a dropped connection is tried again.
 RECONNECT_SECONDS = 1.0
+#: Most messages sent in one round trip (those queued while the previous trip was out).
+BATCH = 500
 #: Seconds a process starting waits for its shared connection before it serves without it (and
 #: connects in the background; /readyz says not ready meanwhile).
 CONNECT_SECONDS = 5.0
@@ -231,15 +233,20 @@ class RedisFanout(Fanout):
         self._outbox.put_nowait((REDIS_PREFIX + topic, data))
 
     async def _send_loop(self) -> None:
-        """Publish in the order given, one at a time: a lost connection drops what it held."""
+        """Publish in the order given: what queued while a round trip was out goes in the next
+        one (a pipeline); a lost connection drops what it held (at most once)."""
         while True:
-            channel, data = await self._outbox.get()
+            batch = await _batch(self._outbox)
             try:
-                await self._client.publish(channel, data)
+                async with self._client.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - Redis away: the message is lost (at most once)
-                log.warning("fan-out: publishing to Redis failed (%s); message dropped", type(exc).__name__)
+            except Exception as exc:  # noqa: BLE001 - Redis away: the messages are lost
+                log.warning("fan-out: publishing to Redis failed (%s); %d message(s) dropped",
+                            type(exc).__name__, len(batch))
 
     async def _listen(self) -> None:
         before = False
@@ -312,19 +319,23 @@ class PostgresFanout(Fanout):
         conn = None
         try:
             while True:
-                payload = await self._outbox.get()
+                # what queued while a round trip was out goes in the next, one statement (one
+                # transaction: PostgreSQL folds identical payloads of a transaction into one)
+                payloads = await _batch(self._outbox)
                 for attempt in (1, 2):
                     try:
                         if conn is None or conn.closed:
                             conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-                        await conn.execute("SELECT pg_notify(%s, %s)", (PG_CHANNEL, payload))
+                        await conn.execute("SELECT pg_notify(%s, p) FROM unnest(%s::text[]) WITH ORDINALITY AS u(p, n) "
+                                           "ORDER BY n", (PG_CHANNEL, payloads))
                         break
                     except asyncio.CancelledError:
                         raise
-                    except Exception as exc:  # noqa: BLE001 - reconnect once, else drop it
+                    except Exception as exc:  # noqa: BLE001 - reconnect once, else drop them
                         conn = None
                         if attempt == 2:
-                            log.warning("fan-out: NOTIFY failed (%s); message dropped", type(exc).__name__)
+                            log.warning("fan-out: NOTIFY failed (%s); %d message(s) dropped", type(exc).__name__,
+                                        len(payloads))
         finally:
             if conn is not None:
                 await conn.close()
@@ -354,6 +365,17 @@ class PostgresFanout(Fanout):
                 self.connected.clear()
                 log.warning("fan-out: LISTEN %s lost (%s); reconnecting", PG_CHANNEL, type(exc).__name__)
                 await asyncio.sleep(RECONNECT_SECONDS)
+
+
+async def _batch(outbox: asyncio.Queue) -> list[Any]:
+    """The next message of ``outbox`` (waiting for one) and those queued behind it."""
+    batch = [await outbox.get()]
+    while len(batch) < BATCH:
+        try:
+            batch.append(outbox.get_nowait())
+        except asyncio.QueueEmpty:
+            break
+    return batch
 
 
 def make_fanout(redis_url: str | None = None, listen_url: str | None = None) -> Fanout:
