@@ -77,6 +77,10 @@ class Settings:
     ray_cpus: int = 2
     rate_limits: bool = True
     venv: str = str(ROOT / ".venv")
+    #: another games database than the club's own PostgreSQL (benchmarks/load.py --workers)
+    db_url: str | None = None
+    #: the workers share Redis (rate limits, fan-out); off: each counts alone (benchmarks)
+    redis: bool = True
 
     def worker_ports(self) -> list[int]:
         return [self.worker_port + i for i in range(self.workers)]
@@ -127,13 +131,31 @@ def _nginx_user() -> str:
     return "nobody"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def free_ports(n: int = 1) -> int:
+    """The first of ``n`` consecutive free loopback ports (for a deployment beside others:
+    tests, benchmarks)."""
+    import random
+
+    rng = random.Random()
+    for _ in range(200):
+        base = rng.randrange(20000, 40000)
+        taken = []
+        try:
+            for port in range(base, base + n):
+                s = socket.socket()
+                taken.append(s)
+                s.bind(("127.0.0.1", port))
+            return base
+        except OSError:
+            continue
+        finally:
+            for s in taken:
+                s.close()
+    raise ClubError("no free ports")
 
 
 def _alive(pid: int | None) -> bool:
+    """Whether process ``pid`` runs (a zombie, exited but not yet reaped, does not)."""
     if not pid:
         return False
     try:
@@ -142,7 +164,7 @@ def _alive(pid: int | None) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    return not _zombie(pid)
 
 
 def _read_pid(path: Path) -> int | None:
@@ -255,7 +277,10 @@ class Club:
         return values
 
     def db_url(self) -> str:
-        """The workers' database URL (its password is in ``STATE/pgpass``, PGPASSFILE)."""
+        """The workers' database URL (the club's own: its password is in ``STATE/pgpass``,
+        PGPASSFILE)."""
+        if self.settings.db_url:
+            return self.settings.db_url
         return f"postgresql+psycopg://abstracta@127.0.0.1:{self.settings.pg_port}/abstracta"
 
     def redis_url(self) -> str:
@@ -281,8 +306,12 @@ class Club:
 
     def worker_env(self) -> dict[str, str]:
         """The environment of a worker (and of anything else that talks to the database)."""
-        env = {**os.environ, "PGPASSFILE": str(self.state / "pgpass"), "ABSTRACTA_REDIS_URL": self.redis_url(),
-               "PYTHONUNBUFFERED": "1", "ABSTRACTA_RATE_LIMITS": "on" if self.settings.rate_limits else "off"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1",
+               "ABSTRACTA_RATE_LIMITS": "on" if self.settings.rate_limits else "off"}
+        if not self.settings.db_url:
+            env["PGPASSFILE"] = str(self.state / "pgpass")
+        if self.settings.redis:
+            env["ABSTRACTA_REDIS_URL"] = self.redis_url()
         if self.settings.bot_workers == "ray":
             env.update(self.ray_env())
         return env
@@ -298,8 +327,10 @@ class Club:
         (self.state / "club.json").write_text(json.dumps(asdict(self.settings), indent=2) + "\n")
         self.secrets()
         started = time.monotonic()
-        self.postgres_up()
-        self.redis_up()
+        if not self.settings.db_url:
+            self.postgres_up()
+        if self.settings.redis:
+            self.redis_up()
         if self.settings.bot_workers == "ray":
             self.ray_up()
         self.workers_up()
@@ -512,6 +543,9 @@ class Club:
 
     # --- the workers -------------------------------------------------------------------------------
     def workers_up(self) -> None:
+        """Start the workers not running and wait until each is ready. The first one alone
+        first: on an empty database it creates the tables, which two processes at once would
+        both try (PostgreSQL refuses the second: duplicate key in pg_type)."""
         s = self.settings
         bots = f"ray:127.0.0.1:{s.ray_port}" if s.bot_workers == "ray" else s.bot_workers
         for i, port in enumerate(s.worker_ports(), 1):
@@ -519,6 +553,8 @@ class Club:
             if _alive(_read_pid(pid_file)):
                 self.say(f"worker {i} is running")
                 continue
+            if i == 2:
+                self._worker_ready(1)
             args = [str(self.bin / "abstracta"), "serve", "--host", "127.0.0.1", "--port", str(port),
                     "--db", self.db_url(), "--bot-workers", bots, "--log-format", "json"]
             for name in s.host:
@@ -527,15 +563,21 @@ class Club:
                 args.append("--no-rate-limits")
             self.say(f"worker {i} on 127.0.0.1:{port}")
             self._spawn(args, self.state / "logs" / f"worker-{i}.log", pid_file, env=self.worker_env())
-        for i, url in enumerate(self.worker_urls(), 1):
-            pid = _read_pid(self.state / "run" / f"worker-{i}.pid")
+        for i in range(1, s.workers + 1):
+            self._worker_ready(i)
 
-            def ready(url: str = url, pid: int | None = pid) -> bool:
-                if not _alive(pid):
-                    raise ClubError(f"worker {i} exited:\n" + _tail(self.state / "logs" / f"worker-{i}.log"))
-                return _http_ok(url + "/readyz")
+    def _worker_ready(self, i: int) -> None:
+        """Wait until worker ``i`` answers /readyz (ClubError: it exited, or took too long)."""
+        url = self.worker_urls()[i - 1]
+        pid = _read_pid(self.state / "run" / f"worker-{i}.pid")
+        log = self.state / "logs" / f"worker-{i}.log"
 
-            _wait(f"worker {i}", ready, log=self.state / "logs" / f"worker-{i}.log")
+        def ready() -> bool:
+            if not _alive(pid):
+                raise ClubError(f"worker {i} exited:\n" + _tail(log))
+            return _http_ok(url + "/readyz")
+
+        _wait(f"worker {i}", ready, log=log)
 
     def workers_down(self) -> None:
         for pid_file in sorted((self.state / "run").glob("worker-*.pid")) if (self.state / "run").exists() else []:

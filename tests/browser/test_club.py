@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,31 +26,12 @@ from httputil import give
 from services import club_module, need
 
 
-def free_ports(n: int) -> int:
-    """The first of ``n`` consecutive free loopback ports."""
-    rng = random.Random()
-    for _ in range(200):
-        base = rng.randrange(20000, 40000)
-        sockets = []
-        try:
-            for port in range(base, base + n):
-                s = socket.socket()
-                sockets.append(s)
-                s.bind(("127.0.0.1", port))
-            return base
-        except OSError:
-            continue
-        finally:
-            for s in sockets:
-                s.close()
-    raise RuntimeError("no free ports")
-
-
 @pytest.fixture(scope="module")
 def club():
     for program, package in (("nginx", "nginx"), ("redis-server", "redis-server"), ("pg_ctlcluster", "postgresql")):
         need(program, package)
     module = club_module()
+    free_ports = module.free_ports
     state = Path(tempfile.mkdtemp(prefix="abstracta-club-", dir="/tmp"))
     state.chmod(0o755)  # PostgreSQL's own user reaches its folder in there
     settings = module.Settings(port=free_ports(1), worker_port=free_ports(2), pg_port=free_ports(1),
@@ -189,7 +169,7 @@ def test_up_again_changes_nothing_and_tls_is_served_when_given_a_certificate(clu
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
                     "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
-    club.settings.tls_cert, club.settings.tls_key, club.settings.tls_port = str(cert), str(key), free_ports(1)
+    club.settings.tls_cert, club.settings.tls_key, club.settings.tls_port = str(cert), str(key), club_module().free_ports(1)
     club.nginx_up()  # the configuration rendered again and reloaded
     context = ssl.create_default_context(cafile=str(cert))
     context.check_hostname = False
