@@ -4,6 +4,7 @@
     python deploy/club.py up [--state .club] [--port 8080] [--workers 2] [--host NAME]
                              [--tls-cert FILE --tls-key FILE] [--bot-workers ray|N] [--install]
     python deploy/club.py status | down [--purge]
+    python deploy/club.py backup FILE | restore FILE
 
 ``up`` starts, from Debian's packages and the project's virtual environment, each piece that is
 not running yet, and waits until every one answers:
@@ -20,7 +21,9 @@ not running yet, and waits until every one answers:
 Every setting given is kept in ``STATE/club.json``, so a later ``up`` (or ``down``) without
 options uses the same. ``down`` stops what runs, in the reverse order, and keeps the data;
 ``down --purge`` deletes ``STATE`` too. Both are idempotent. ``--install`` (``make club``) runs
-``apt-get install`` for the Debian packages that are missing, as root.
+``apt-get install`` for the Debian packages that are missing, as root. ``backup FILE`` is
+``abstracta db backup`` of the club's database (while it plays on); ``restore FILE`` stops the
+workers, restores (replacing the club's games) and starts them again.
 
 Only the standard library: ``down`` and ``status`` run with any Python 3.
 """
@@ -348,6 +351,24 @@ class Club:
             shutil.rmtree(self.state)
             self.say(f"deleted {self.state}")
 
+    def db(self, *args: str) -> None:
+        """``abstracta db ARGS --db <the club's database>`` (ClubError if it fails)."""
+        done = subprocess.run([str(self.bin / "abstracta"), "db", *args, "--db", self.db_url()],
+                              env=self.worker_env(), text=True, capture_output=True)
+        if done.returncode != 0:
+            raise ClubError((done.stderr or done.stdout).strip())
+        self.say(done.stdout.strip())
+
+    def restore(self, path: str) -> None:
+        """Stop the workers, restore ``path`` over the club's games, start the workers again."""
+        if not self._pg_running() and not self.settings.db_url:
+            raise ClubError("the club's PostgreSQL is not running (make club)")
+        self.nginx_down()  # nobody reaches a half-restored club meanwhile
+        self.workers_down()
+        self.db("restore", str(Path(path).resolve()), "--replace")
+        self.workers_up()
+        self.nginx_up()
+
     def status(self) -> dict[str, bool]:
         s = self.settings
         found = {"postgresql": self._pg_running(), "redis": _alive(_read_pid(self.state / "redis" / "redis.pid")),
@@ -661,7 +682,8 @@ def _tail(path: Path, lines: int = 20) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=["up", "down", "status"])
+    parser.add_argument("command", choices=["up", "down", "status", "backup", "restore"])
+    parser.add_argument("file", nargs="?", help="backup, restore: the backup file")
     parser.add_argument("--state", default=str(ROOT / ".club"), help="the deployment's folder (default .club)")
     parser.add_argument("--port", type=int, help="nginx's HTTP port (default 8080)")
     parser.add_argument("--listen", help="nginx's address (default 127.0.0.1; 0.0.0.0: the network)")
@@ -698,6 +720,13 @@ def main(argv: list[str] | None = None) -> int:
                 raise
         elif args.command == "down":
             club.down(purge=args.purge)
+        elif args.command in ("backup", "restore"):
+            if not args.file:
+                parser.error(f"{args.command} needs a FILE")
+            if args.command == "backup":
+                club.db("backup", str(Path(args.file).resolve()))
+            else:
+                club.restore(args.file)
         else:
             for name, running in club.status().items():
                 if running is not None:
