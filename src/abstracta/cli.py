@@ -41,6 +41,7 @@ _VALUE_NAMES = {
     "--records": "DIR", "--dir": "DIR", "--baseline": "FILE", "--write-baseline": "FILE",
     "--seconds": "SECONDS", "--host": "ADDRESS", "--ray-address": "ADDRESS", "--port": "PORT",
     "--db": "URL", "--bot-workers": "N|ray|ray:ADDRESS", "--allowed-host": "HOST",
+    "--redis": "URL", "--log-format": "text|json",
 }
 
 
