@@ -425,6 +425,9 @@ class Club:
             shutil.chown(pg, "postgres", "postgres")
             shutil.chown(run, "postgres", "postgres")
             pg.chmod(0o700)
+        if self.as_root and self._as_pg(["test", "-w", str(pg)]).returncode != 0:
+            raise ClubError(f"PostgreSQL's user (postgres) cannot reach {pg}: a folder above it is private; "
+                            "give the club a state folder it can reach (make club CLUB=/srv/abstracta-club)")
         if not (data / "PG_VERSION").exists():
             self.say("initdb (the games database's cluster)")
             # local socket connections (a folder only postgres reaches) as the user's own role;
