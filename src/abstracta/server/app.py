@@ -82,9 +82,9 @@ from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
 from . import i18n, metrics, ops, push, security
-from .fanout import make_fanout
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
+from .fanout import make_fanout
 from .matches import CLOCK_LIMIT, REPLAY_PAGE, TOKEN_LIMIT, MatchService, clip, cut, ending, seat_styles, variant_named
 from .storage import Store
 
@@ -877,8 +877,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     abuse limits and safe defaults of ``security_settings`` (default: a server on localhost,
     rate limits on unless ``ABSTRACTA_RATE_LIMITS=off``); ``analysis_scale`` multiplies every
     game's analysis budget (tests: small); ``redis_url`` (default: the settings', else
-    ``ABSTRACTA_REDIS_URL``, else none) is the Redis of a deployment of several processes: the rate limits count there and the
-    fan-out (:mod:`.fanout`) goes through it (docs/club.md)."""
+    ``ABSTRACTA_REDIS_URL``, else none) is the Redis of a deployment of several processes: the
+    rate limits count there and the fan-out (:mod:`.fanout`) goes through it (docs/club.md)."""
     service = MatchService(Store(db_url), bot_workers=bot_workers, analysis_scale=analysis_scale)
     settings = security_settings or security.Security(rate_limits=security.rate_limits_from_env())
     redis_url = redis_url or settings.redis_url or security.redis_url_from_env()
