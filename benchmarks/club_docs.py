@@ -72,11 +72,26 @@ def soak() -> str:
         f"| open file descriptors | {n(s['fds_after_warmup'], 1)} | {n(s['fds_end'], 1)} | "
         f"{n(s['fds_growth_pct'], 1)} % | 10 % |",
         "",
+        cache_words(s),
+        "",
         f"Acknowledged moves {n(s['acknowledged'])}: lost {n(s['lost'])}, duplicated {n(s['duplicated'])}; "
         f"server errors {n(s['server_errors'])}. Move round trip p50 {n(s['p50_ms'], 1)} ms, p99 "
         f"{n(s['p99_ms'], 1)} ms; web process CPU {n(s['server_cpu_ms_per_move'], 2)} ms a move; the bot "
         f"workers' RSS at the end {n(s['bot_rss_mb_end'], 1)} MB.",
     ])
+
+
+def cache_words(s: dict[str, Any]) -> str:
+    """What the web process's cache of matches did meanwhile (its memory grows until it is full)."""
+    if s.get("cached_end") is None:
+        return "The matches held in memory were not sampled in this run."
+    if s["cache_full"]:
+        return (f"The web process's cache of matches was full after the warm-up ({n(s['cached_after_warmup'])} "
+                "matches held throughout): the growth above is the server's, not the cache filling.")
+    per = s.get("kb_per_cached_match")
+    return (f"The web process's cache of matches was still filling ({n(s['cached_after_warmup'])} matches held "
+            f"after the warm-up, {n(s['cached_end'])} at the end; it holds up to 1,000): the memory growth "
+            f"includes that, {n(per, 1)} kB a match added, which a full cache stops.")
 
 
 def load_table() -> str:

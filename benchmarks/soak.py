@@ -7,10 +7,13 @@ when the pushed view says so after ``--think-ms``; finished matches replaced by 
 server of its own (a fresh database, rate limits off), one process or ``--workers N`` behind
 nginx (a PostgreSQL ``--db``).
 
-After ``--warmup-minutes`` (the server's match cache, 1,000 matches, is full by then) the
-figures that count: ``rss_growth_pct`` and ``fds_growth_pct``, the mean of the last three
-samples against the mean of the first three after the warm-up (≤ 10 % each to pass: a leak
-grows with the moves, a full cache does not); the bot workers' memory is reported beside.
+After ``--warmup-minutes`` the figures that count: ``rss_growth_pct`` and ``fds_growth_pct``,
+the mean of the last three samples against the mean of the first three after the warm-up
+(≤ 10 % each to pass); the bot workers' memory is reported beside. The web process keeps the
+1,000 matches last used in memory (``abstracta_matches_cached`` of its /metrics, sampled too):
+until that cache is full its memory grows with the matches played, which is no leak, so the
+result says whether the cache was full (``cache_full``) and how much memory each match added to
+it took (``kb_per_cached_match``): a leak grows with the moves once the cache is full.
 
     python benchmarks/soak.py --minutes 30 --games 100 [--db URL] [--workers N] [--json]
 """
@@ -69,10 +72,26 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def cached_matches(server: Any) -> int:
+    """The matches the web processes hold in memory (their /metrics), 0 if they do not say."""
+    urls = server.club.worker_urls() if hasattr(server, "club") else [server.base]
+    total = 0
+    for url in urls:
+        try:
+            text = httpx.get(url + "/metrics", timeout=10).text
+        except httpx.HTTPError:
+            continue
+        for line in text.splitlines():
+            if line.startswith("abstracta_matches_cached "):
+                total += int(float(line.split()[1]))
+    return total
+
+
 def sample(server: Any, run: Any, started: float) -> dict[str, Any]:
     pids = server.pids()
     bots = [c for pid in pids for c in children(pid)]
     return {"t": round(time.monotonic() - started, 1), "rss_mb": round(sum(rss_mb(p) for p in pids), 1),
+            "cached": cached_matches(server),
             "fds": sum(open_fds(p) for p in pids), "bot_rss_mb": round(sum(rss_mb(p) for p in bots), 1),
             "moves": run.stats.moves, "matches": run.stats.games, "sockets": len(run.sockets),
             "cpu_s": round(server.cpu_seconds(), 1)}
@@ -105,9 +124,10 @@ def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: st
                 slots = [asyncio.create_task(run.slot(i)) for i in range(games)]
                 while time.monotonic() - started < minutes * 60:
                     await asyncio.sleep(min(every, max(0.0, minutes * 60 - (time.monotonic() - started))))
-                    samples.append(sample(server, run, started))
+                    samples.append(await asyncio.to_thread(sample, server, run, started))
                     s = samples[-1]
-                    print(f"{s['t']:>7.0f} s  RSS {s['rss_mb']:>7.1f} MB  fds {s['fds']:>5}  bots {s['bot_rss_mb']:>7.1f} MB"
+                    print(f"{s['t']:>7.0f} s  RSS {s['rss_mb']:>7.1f} MB  fds {s['fds']:>5}  cached {s['cached']:>5}"
+                          f"  bots {s['bot_rss_mb']:>7.1f} MB"
                           f"  moves {s['moves']:>8}  matches {s['matches']:>6}", file=out, flush=True)
                 elapsed = time.monotonic() - started
                 run.measuring = False
@@ -125,6 +145,7 @@ def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: st
     steady = [s for s in samples if s["t"] >= warmup_minutes * 60] or samples
     rss_start, rss_end, rss_growth = growth(steady, "rss_mb")
     fds_start, fds_end, fds_growth = growth(steady, "fds")
+    cached_start, cached_end, _ = growth(steady, "cached")
     s = run.stats
     return {"minutes": minutes, "games": games, "warmup_minutes": warmup_minutes, "think_ms": think_ms,
             "workers": workers, "db": "postgresql" if db and db.startswith("postgresql") else "sqlite",
@@ -135,6 +156,11 @@ def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: st
             "rss_mb_max": max(x["rss_mb"] for x in steady),
             "fds_after_warmup": fds_start, "fds_end": fds_end, "fds_growth_pct": fds_growth,
             "fds_max": max(x["fds"] for x in steady), "bot_rss_mb_end": steady[-1]["bot_rss_mb"],
+            # full: the matches held stopped growing after the warm-up (the server's own bound)
+            "cached_after_warmup": cached_start, "cached_end": cached_end,
+            "cache_full": cached_end - cached_start <= 0.01 * max(1.0, cached_end),
+            "kb_per_cached_match": round(1024 * (rss_end - rss_start) / (cached_end - cached_start), 1)
+            if cached_end > cached_start else None,
             "server_cpu_ms_per_move": round(1000 * samples[-1]["cpu_s"] / max(1, s.moves + s.bot_moves), 2)
             if samples else None,
             "acknowledged": sum(len(v) for v in s.acked.values()), "lost": lost, "duplicated": duplicated,
@@ -163,7 +189,8 @@ def main() -> None:
                   args.seed)
     for key in ("minutes", "games", "moves", "moves_per_s", "matches_played", "p50_ms", "p99_ms",
                 "rss_mb_after_warmup", "rss_mb_end", "rss_growth_pct", "rss_mb_max", "fds_after_warmup", "fds_end",
-                "fds_growth_pct", "bot_rss_mb_end", "server_cpu_ms_per_move", "acknowledged", "lost", "duplicated",
+                "fds_growth_pct", "cached_after_warmup", "cached_end", "cache_full", "kb_per_cached_match",
+                "bot_rss_mb_end", "server_cpu_ms_per_move", "acknowledged", "lost", "duplicated",
                 "server_errors", "passed", "load_average"):
         print(f"{key:<24}{result[key]}")
     text = json.dumps(result)
