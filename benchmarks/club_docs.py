@@ -7,6 +7,7 @@ docs/club.md from benchmarks/results/:
 * ``load`` — load-1-worker.json and load-2-workers.json (benchmarks/load.py --json …)
 * ``fanout`` — fanout.json (benchmarks/fanout.py --json)
 * ``sockets`` — sockets.json (benchmarks/sockets.py --json)
+* ``ratelimits`` — ratelimits.json (benchmarks/ratelimits.py --json)
 * ``capacity`` — the capacity note's arithmetic from all of them and :data:`CLUB_GAME`
 
     python benchmarks/club_docs.py          # rewrite docs/club.md
@@ -148,15 +149,29 @@ def sockets() -> str:
     ])
 
 
+def ratelimits() -> str:
+    r = load_json("ratelimits.json")
+    if r is None:
+        return missing("ratelimits.json")
+    return "\n".join([
+        "| counted in | CPU per act | wall time per act |", "|---|---:|---:|",
+        f"| this process's memory | {n(r['memory']['cpu_us_per_act'], 1)} µs | {n(r['memory']['wall_us_per_act'], 1)} µs |",
+        f"| Redis | {n(r['redis']['cpu_us_per_act'], 1)} µs | {n(r['redis']['wall_us_per_act'], 1)} µs |",
+        "", f"{n(r['acts'])} acts, {n(r['windows'])} windows each; load average {n(r['load_average'], 1)}.",
+    ])
+
+
 def capacity() -> str:
     one, two = load_json("load-1-worker.json"), load_json("load-2-workers.json")
-    s, f = load_json("sockets.json"), load_json("fanout.json")
-    if one is None or s is None or f is None:
-        return missing("load-1-worker.json, sockets.json, fanout.json")
+    s, f, r = load_json("sockets.json"), load_json("fanout.json"), load_json("ratelimits.json")
+    if one is None or s is None or f is None or r is None:
+        return missing("load-1-worker.json, sockets.json, fanout.json, ratelimits.json")
     g = CLUB_GAME
     moves_per_game = g["plies"] / (g["minutes"] * 60)  # moves a second of one game
-    # load.py's CPU per move includes the pushes to the two players; spectators add theirs
-    cpu_ms = one["server_cpu_ms_per_move"] + (g["sockets"] - 2) * s["cpu_us_per_push"] / 1000
+    # load.py's CPU per move (rate limits off) includes the pushes to the two players;
+    # spectators add theirs, and the rate limits counted in Redis theirs
+    limits_ms = r["redis"]["cpu_us_per_act"] / 1000
+    cpu_ms = one["server_cpu_ms_per_move"] + (g["sockets"] - 2) * s["cpu_us_per_push"] / 1000 + limits_ms
     worker_moves = g["core_share"] * 1000 / cpu_ms
     worker_games = worker_moves / moves_per_game
     socket_mb = worker_games * g["sockets"] * s["rss_kb_per_socket"] / 1024
@@ -165,8 +180,9 @@ def capacity() -> str:
     lines = [
         "| | figure | from |", "|---|---:|---|",
         f"| moves a second of one game | {moves_per_game:.3f} | {g['plies']} plies in {g['minutes']} minutes |",
-        f"| CPU per move, {g['sockets']} sockets watching | {cpu_ms:.2f} ms | load-1-worker: "
-        f"{one['server_cpu_ms_per_move']:.2f} ms, + {g['sockets'] - 2} × {s['cpu_us_per_push']:.0f} µs (sockets) |",
+        f"| CPU per move, {g['sockets']} sockets watching, rate limits in Redis | {cpu_ms:.2f} ms | load-1-worker: "
+        f"{one['server_cpu_ms_per_move']:.2f} ms, + {g['sockets'] - 2} × {s['cpu_us_per_push']:.0f} µs (sockets), "
+        f"+ {limits_ms:.2f} ms (rate limits) |",
         f"| moves a second one worker carries | {worker_moves:,.0f} | {g['core_share']:.0%} of a core ÷ CPU per move |",
         f"| **games at once per worker** | **{worker_games:,.0f}** | ÷ moves a second of one game |",
         f"| their live views' memory | {socket_mb:,.0f} MB | × {g['sockets']} sockets × "
@@ -184,7 +200,7 @@ def capacity() -> str:
 
 
 BLOCKS: dict[str, Callable[[], str]] = {"soak": soak, "load": load_table, "fanout": fanout, "sockets": sockets,
-                                        "capacity": capacity}
+                                        "ratelimits": ratelimits, "capacity": capacity}
 
 
 def generate(text: str) -> str:

@@ -31,6 +31,7 @@ From the outside in (:func:`install`):
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import ipaddress
@@ -371,15 +372,36 @@ class RateLimiter:
             # the key is a digest: the limiter never holds a usable token
             digest = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:32]
             keys += [(item, ("token", digest)) for item in per_token]
-        try:
+        if not self.shared:
             return await self._hit(self.strategy, category, keys)
+        try:
+            return await self._hit_shared(category, keys)
         except StorageError as exc:
             self._unshared(exc)
             return await self._hit(self._local, category, keys)
 
+    async def _hit_shared(self, category: str, keys: list[tuple[RateLimitItem, tuple[str, str]]]) -> float | None:
+        """In Redis every call is a round trip that costs the worker's CPU too: each window is
+        hit at once (its hit is atomic: one script that takes a place only if one is free), all
+        windows together, with no test before. A refused request may so count in the windows it
+        fitted in — a client over one limit waits a little longer — where one test and one hit
+        per window would cost twice the calls and their round trips in turn."""
+        strategy = self.strategy
+        taken = await asyncio.gather(*(strategy.hit(item, category, *ident) for item, ident in keys))
+        if all(taken):
+            return None
+        longest = 1.0
+        for (item, ident), ok in zip(keys, taken):
+            if not ok:
+                stats = await strategy.get_window_stats(item, category, *ident)
+                longest = max(longest, stats.reset_time - time.time())
+        return longest
+
     @staticmethod
     async def _hit(strategy: MovingWindowRateLimiter, category: str,
                    keys: list[tuple[RateLimitItem, tuple[str, str]]]) -> float | None:
+        """Each window tested, then each hit only if every one has room: a refused request is
+        not counted (in memory a call costs microseconds)."""
         async def wait() -> float:
             longest = 0.0
             for item, ident in keys:
@@ -391,9 +413,8 @@ class RateLimiter:
         longest = await wait()
         if longest > 0:
             return longest
-        # each hit is atomic in the storage (Redis: one script), so two processes that both
-        # passed the test above cannot both take a window's last place: the one that finds
-        # it taken refuses (its earlier keys stay counted, the only over-count, in a race)
+        # each hit is atomic in the storage, so two tasks that both passed the test above
+        # cannot both take a window's last place: the one that finds it taken refuses
         for item, ident in keys:
             if not await strategy.hit(item, category, *ident):
                 return max(await wait(), 1.0)
