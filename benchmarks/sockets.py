@@ -2,7 +2,8 @@
 view pushed, for the capacity note of docs/club.md.
 
 Starts its own ``abstracta serve`` (benchmarks/load.py's Server: a fresh database, rate limits
-off), creates ``--matches`` matches between two people, then:
+off), creates ``--matches`` matches of Fibonacci between two people (random legal moves: long games),
+then:
 
 1. plays ``--moves`` moves round the matches with nobody watching: CPU per move alone;
 2. opens ``--watchers`` spectator WebSockets per match (at most 64, the server's bound per
@@ -19,6 +20,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import sys
 import tempfile
 import time
@@ -33,8 +35,18 @@ import load  # noqa: E402
 from soak import rss_mb  # noqa: E402
 
 
+#: the game played: Fibonacci's games last hundreds of plies, so the watched matches do not end
+#: during the run (a finished match is replaced by one nobody watches)
+GAME = "fibonacci"
+RNG = random.Random(44)
+#: pause after each move, so that each is pushed on its own (a burst of moves to one match is
+#: coalesced into one push of the last view)
+GAP = 0.02
+
+
 async def play(api: load.Api, matches: list[dict[str, Any]], moves: int) -> int:
-    """``moves`` moves, round the matches; a finished match is replaced. Returns moves made."""
+    """``moves`` moves, round the matches; a finished match is replaced (the replacement has no
+    watchers). Returns moves made."""
     made = 0
     i = 0
     while made < moves:
@@ -45,31 +57,40 @@ async def play(api: load.Api, matches: list[dict[str, Any]], moves: int) -> int:
             matches[matches.index(m)] = await new_match(api)
             continue
         status, _ = await api.call("POST", f"/api/matches/{m['id']}/actions",
-                                   {"action": view["legal"][0], "ply": view["ply"]}, m["tokens"])
+                                   {"action": RNG.choice(view["legal"]), "ply": view["ply"]}, m["tokens"])
         made += status == 200
+        await asyncio.sleep(GAP)
     return made
 
 
 async def new_match(api: load.Api) -> dict[str, Any]:
-    status, created = await api.call("POST", "/api/matches", {"game": "fanorona", "seats": ["human", "human"],
+    status, created = await api.call("POST", "/api/matches", {"game": GAME, "seats": ["human", "human"],
                                                               "take": "all"})
     assert status == 201, created
     return {"id": created["id"], "tokens": ",".join(t["token"] for t in created["tokens"])}
 
 
-async def watch(base: str, mid: str, opened: asyncio.Event, counter: list[int], stop: asyncio.Event) -> None:
+async def watch(base: str, mid: str, counter: list[int], stop: asyncio.Event) -> None:
+    """A spectator of ``mid``: counts itself open (``counter[0]``) and each view pushed to it
+    (``counter[1]``) until ``stop``."""
     async with websockets.connect(base.replace("http", "ws") + f"/api/matches/{mid}/ws", open_timeout=60,
                                   ping_interval=None, max_size=2 ** 24) as ws:
         await ws.send(json.dumps({"tokens": []}))
         await ws.recv()
         counter[0] += 1
-        opened.set()
-        while not stop.is_set():
-            try:
-                await asyncio.wait_for(ws.recv(), 0.5)
+
+        async def close_on_stop() -> None:
+            await stop.wait()
+            await ws.close()
+
+        closer = asyncio.create_task(close_on_stop())
+        try:
+            async for _ in ws:
                 counter[1] += 1
-            except asyncio.TimeoutError:
-                continue
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            closer.cancel()
 
 
 async def measure(server: load.Server, n_matches: int, watchers: int, moves: int) -> dict[str, Any]:
@@ -83,7 +104,7 @@ async def measure(server: load.Server, n_matches: int, watchers: int, moves: int
         rss_before = rss_mb(server.proc.pid)
         counter = [0, 0]  # sockets open, views received
         stop = asyncio.Event()
-        tasks = [asyncio.create_task(watch(server.base, m["id"], asyncio.Event(), counter, stop))
+        tasks = [asyncio.create_task(watch(server.base, m["id"], counter, stop))
                  for m in matches for _ in range(watchers)]
         deadline = time.monotonic() + 120
         while counter[0] < len(tasks) and time.monotonic() < deadline:
