@@ -76,11 +76,13 @@ class Server:
         self.db, self.port, self.log_path = db, free_port(), log_path
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
+        #: how Python starts ``abstracta serve`` (soak.py bounds the match cache through it)
+        self.python_args = ["-m", "abstracta"]
 
     def start(self, timeout: float = 90.0) -> None:
         env = {**os.environ, "ABSTRACTA_RATE_LIMITS": "off", "PYTHONUNBUFFERED": "1"}
         self.log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", "abstracta", "serve", "--port", str(self.port),
+        self.proc = subprocess.Popen([sys.executable, *self.python_args, "serve", "--port", str(self.port),
                                       "--db", self.db, "--no-rate-limits"], stdout=self.log, stderr=self.log,
                                      env=env, cwd=ROOT, start_new_session=True)
         deadline = time.time() + timeout
