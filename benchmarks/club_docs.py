@@ -57,29 +57,31 @@ def missing(name: str) -> str:
 
 
 def soak() -> str:
-    s = load_json("soak.json")
-    if s is None:
+    runs = [(name, load_json(name)) for name in ("soak.json", "soak-default-cache.json")]
+    runs = [(name, r) for name, r in runs if r is not None]
+    if not runs:
         return missing("soak.json")
-    verdict = "passed" if s["passed"] else "did not pass"
-    return "\n".join([
-        f"{n(s['minutes'])} minutes, {n(s['games'])} games at once ({s['db']}, {n(s['workers'])} web process), "
-        f"{n(s['moves'])} moves ({n(s['moves_per_s'], 1)} a second), {n(s['matches_played'])} matches; load average "
-        f"{n(s['load_average'], 1)} at the end (the machine shared with other work). The soak {verdict}.",
-        "",
-        "| after the warm-up | start | end | growth | limit |",
-        "|---|---:|---:|---:|---:|",
-        f"| web process RSS (MB) | {n(s['rss_mb_after_warmup'], 1)} | {n(s['rss_mb_end'], 1)} | "
-        f"{n(s['rss_growth_pct'], 1)} % | 10 % |",
-        f"| open file descriptors | {n(s['fds_after_warmup'], 1)} | {n(s['fds_end'], 1)} | "
-        f"{n(s['fds_growth_pct'], 1)} % | 10 % |",
-        "",
-        cache_words(s),
-        "",
-        f"Acknowledged moves {n(s['acknowledged'])}: lost {n(s['lost'])}, duplicated {n(s['duplicated'])}; "
-        f"server errors {n(s['server_errors'])}. Move round trip p50 {n(s['p50_ms'], 1)} ms, p99 "
-        f"{n(s['p99_ms'], 1)} ms; web process CPU {n(s['server_cpu_ms_per_move'], 2)} ms a move; the bot "
-        f"workers' RSS at the end {n(s['bot_rss_mb_end'], 1)} MB.",
-    ])
+    out = ["| run | moves (a second) | matches | RSS after warm-up → end (MB) | growth | open fds after warm-up → end "
+           "| growth | matches held | lost | duplicated | 5xx | verdict |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for name, r in runs:
+        cache = f"cache of {n(r['cache_matches'])}" if r.get("cache_matches") else "the server's cache of 1,000"
+        label = (f"{n(r['minutes'])} min, {n(r['games'])} games, {cache}, warm-up {n(r['warmup_minutes'])} min "
+                 f"(`{name}`)")
+        held = f"{n(r['cached_after_warmup'])} → {n(r['cached_end'])}" + ("" if r["cache_full"] else " (filling)")
+        verdict = "**passed**" if r["passed"] else ("cache still filling: no verdict" if not r["cache_full"]
+                                                    else "**did not pass**")
+        out.append(f"| {label} | {n(r['moves'])} ({n(r['moves_per_s'], 1)}) | {n(r['matches_played'])} | "
+                   f"{n(r['rss_mb_after_warmup'], 1)} → {n(r['rss_mb_end'], 1)} | {n(r['rss_growth_pct'], 1)} % | "
+                   f"{n(r['fds_after_warmup'], 1)} → {n(r['fds_end'], 1)} | {n(r['fds_growth_pct'], 1)} % | {held} | "
+                   f"{n(r['lost'])} | {n(r['duplicated'])} | {n(r['server_errors'])} | {verdict} |")
+    out.append("")
+    for name, r in runs:
+        out.append(f"`{name}`: {cache_words(r)} Move round trip p50 {n(r['p50_ms'], 1)} ms, p99 {n(r['p99_ms'], 1)} ms; "
+                   f"web process CPU {n(r['server_cpu_ms_per_move'], 2)} ms a move; load average "
+                   f"{n(r['load_average'], 1)} at the end.")
+        out.append("")
+    return "\n".join(out).rstrip()
 
 
 def cache_words(s: dict[str, Any]) -> str:
@@ -87,12 +89,12 @@ def cache_words(s: dict[str, Any]) -> str:
     if s.get("cached_end") is None:
         return "The matches held in memory were not sampled in this run."
     if s["cache_full"]:
-        return (f"The web process's cache of matches was full after the warm-up ({n(s['cached_after_warmup'])} "
-                "matches held throughout): the growth above is the server's, not the cache filling.")
+        return (f"the match cache was full after the warm-up ({n(s['cached_after_warmup'])} matches held "
+                "throughout): the growth is the server's, not the cache filling.")
     per = s.get("kb_per_cached_match")
-    return (f"The web process's cache of matches was still filling ({n(s['cached_after_warmup'])} matches held "
-            f"after the warm-up, {n(s['cached_end'])} at the end; it holds up to 1,000): the memory growth "
-            f"includes that, {n(per, 1)} kB a match added, which a full cache stops.")
+    return (f"the match cache was still filling ({n(s['cached_after_warmup'])} matches held after the warm-up, "
+            f"{n(s['cached_end'])} at the end): the memory grew with it, {n(per)} kB for each match added, which "
+            "a full cache stops.")
 
 
 def load_table() -> str:
@@ -175,6 +177,8 @@ def capacity() -> str:
     worker_moves = g["core_share"] * 1000 / cpu_ms
     worker_games = worker_moves / moves_per_game
     socket_mb = worker_games * g["sockets"] * s["rss_kb_per_socket"] / 1024
+    full = load_json("soak-default-cache.json")
+    per_match = full.get("kb_per_cached_match") if full else None
     pg_moves = f["commits"]["with_notify"]
     pg_games = pg_moves / moves_per_game
     lines = [
@@ -187,6 +191,8 @@ def capacity() -> str:
         f"| **games at once per worker** | **{worker_games:,.0f}** | ÷ moves a second of one game |",
         f"| their live views' memory | {socket_mb:,.0f} MB | × {g['sockets']} sockets × "
         f"{s['rss_kb_per_socket']:.0f} kB |",
+        *([f"| its cache of 1,000 matches | {1000 * per_match / 1024:,.0f} MB | × {per_match:,.0f} kB a match "
+           "(soak-default-cache) |"] if per_match else []),
         f"| notifying commits a second, one PostgreSQL | {pg_moves:,.0f} | fanout: commits with NOTIFY |",
         f"| **games at once per PostgreSQL** | **{pg_games:,.0f}** | ÷ moves a second of one game |",
         f"| workers before PostgreSQL's commits are the limit | {pg_games / worker_games:,.1f} | |",
