@@ -62,7 +62,7 @@ def soak() -> str:
     if not runs:
         return missing("soak.json")
     out = ["| run | moves (a second) | matches | RSS after warm-up → end (MB) | growth | open fds after warm-up → end "
-           "| growth | matches held | lost | duplicated | 5xx | verdict |",
+           "| growth | matches held | lost | duplicated | errors | verdict |",
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for name, r in runs:
         cache = f"cache of {n(r['cache_matches'])}" if r.get("cache_matches") else "the server's cache of 1,000"
