@@ -67,7 +67,8 @@ def test_metrics_count_moves_latency_sockets_and_bot_waits(ops_client):
     before = ops_client.get("/metrics").text
     assert ops_client.get("/metrics").headers["content-type"].startswith("text/plain")
     mid = ops_client.post("/api/matches", json={"game": "nibble", "seats": ["human", "level:1"]}).json()["id"]
-    view = ops_client.get(f"/api/matches/{mid}").json()
+    # the computer may open (a Nibble board's first player is drawn): the person's turn first
+    view = wait_for(ops_client, mid, lambda v: v["human_to_move"])
     with ops_client.websocket_connect(f"/api/matches/{mid}/ws") as ws:
         assert ws.receive_json()["id"] == mid
         during = ops_client.get("/metrics").text

@@ -117,6 +117,15 @@ def test_serve_refuses_a_redis_url_of_another_scheme():
 
 
 # --- the fan-out --------------------------------------------------------------------------------
+def run(coroutine) -> None:
+    """``asyncio.run(coroutine)`` in a thread of its own: a browser test of the same pytest process
+    may have left Playwright's event loop running in this one."""
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coroutine).result()
+
+
 async def _two_processes(make) -> None:
     """Two fan-outs as two workers' would be: a message published by one reaches the
     subscribers of its topic in both, and nobody else's."""
@@ -162,7 +171,7 @@ def test_fanout_through_redis():
     from abstracta.server.fanout import RedisFanout
 
     with redis_server() as url:
-        asyncio.run(_two_processes(lambda: RedisFanout(url)))
+        run(_two_processes(lambda: RedisFanout(url)))
 
 
 def test_fanout_through_postgresql_notify(db_url):
@@ -174,7 +183,7 @@ def test_fanout_through_postgresql_notify(db_url):
     store = Store(db_url)
     url = store.listen_url()
     store.dispose()
-    asyncio.run(_two_processes(lambda: PostgresFanout(url)))
+    run(_two_processes(lambda: PostgresFanout(url)))
 
 
 def test_fanout_in_one_process():
@@ -193,7 +202,7 @@ def test_fanout_in_one_process():
         assert got == [{"id": 1}]
         await fanout.close()
 
-    asyncio.run(one())
+    run(one())
 
 
 def test_fanout_refuses_what_it_cannot_carry():
