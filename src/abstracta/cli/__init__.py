@@ -15,6 +15,7 @@ records    ``replay``
 bots       ``match``, ``tournament``, ``tune``
 bench      ``board``, ``bench``, ``solve``, ``egtb``
 users      ``users`` (accounts of the web app)
+db         ``db backup``, ``db restore``
 base       the app, the consoles, what the groups share
 =========  =======================================================================
 """
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import sys
 
-from . import rules, records, play, bots, bench, serve, users  # noqa: F401,E401 - each registers its commands
+from . import rules, records, play, bots, bench, serve, users, db  # noqa: F401,E401 - each registers its commands
 from .base import app
 
 
