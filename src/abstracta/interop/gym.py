@@ -109,7 +109,7 @@ class AbstractaGymEnv(gymnasium.Env):
             mover = state.current_player()
             if mover < 0 or mover == self.seat:
                 return
-            state.apply_action(self._bots[mover].step(state.bot_view()))
+            state.apply_engine_action(self._bots[mover].step(state.bot_view()))
 
     # --- gymnasium ---------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
