@@ -1,0 +1,230 @@
+"""Random play through OpenSpiel, PettingZoo and Gymnasium, as a ratio to the engine (issue 45).
+
+Each adapter loop plays uniformly random games and, at every decision, asks for what a learner
+needs — the observation tensor and the legal actions:
+
+* ``engine``: the loop of ``abstracta bench``'s random play (:func:`abstracta.bench.random_play`:
+  legal actions, a uniform choice, apply, until the end) — the reference of every ratio;
+* ``openspiel``: ``pyspiel.load_game("python_abstracta_<name>")``; per player decision
+  ``state.observation_tensor()``, ``state.legal_actions()``, a uniform choice, ``apply_action``
+  (chance outcomes sampled by their probabilities);
+* ``openspiel_observer`` (shown, not a target): the same with OpenSpiel's observer API
+  (``make_observation(game).set_from(state, player)``, the tensor read in place);
+* ``pettingzoo``: the AEC loop of PettingZoo's documentation (``agent_iter``, ``last``, a uniform
+  choice among ``np.flatnonzero(observation["action_mask"])``, ``step``);
+* ``gymnasium``: ``reset``/``step`` against a random opponent, the action drawn from
+  ``info["action_mask"]``.
+
+Speeds are the game's engine actions per second (the opponent's in Gymnasium too: every action
+of the game is played through the environment; Slide Checkers' compact actions take two parts per
+move, counted as one action). The loops run in turns — ``--rounds`` rounds of ``--seconds`` each
+— so that a busy machine slows every loop alike; a ratio is the median over the rounds of
+(adapter / engine in that round), a speed the median over the rounds.
+
+    python benchmarks/interop_speed.py                # the table
+    python benchmarks/interop_speed.py --json         # …then the rows, then the ratios (last line)
+
+The last line of ``--json`` is exactly ``{"ratios": {"fanorona": {"openspiel": r, "pettingzoo": r,
+"gymnasium": r}, "nibble": {…}, "slide-checkers": {"pettingzoo": r}}}``; the line before it holds
+every row with its speed. Targets (issue 45): OpenSpiel ≥ 0.3, PettingZoo ≥ 0.5, Gymnasium ≥ 0.5 on
+Fanorona and Nibble; PettingZoo ≥ 0.3 on Slide Checkers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from typing import Callable
+
+import numpy as np
+
+from abstracta.bench import random_play
+from abstracta.core.registry import load_game
+
+#: game -> the adapters whose ratios are targets (issue 45), with the target
+TARGETS: dict[str, dict[str, float]] = {
+    "fanorona": {"openspiel": 0.3, "pettingzoo": 0.5, "gymnasium": 0.5},
+    "nibble": {"openspiel": 0.3, "pettingzoo": 0.5, "gymnasium": 0.5},
+    "slide-checkers": {"pettingzoo": 0.3},
+}
+#: the loops shown beside the targets
+SHOWN: dict[str, tuple[str, ...]] = {"fanorona": ("openspiel_observer",), "nibble": ("openspiel_observer",),
+                                     "slide-checkers": ()}
+
+
+def _timed(play_one: Callable[[], int], seconds: float) -> float:
+    """Engine actions per second of ``play_one()`` (one game, returns its actions) run for ``seconds``."""
+    actions = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while True:
+        actions += play_one()
+        now = time.perf_counter()
+        if now >= deadline:
+            return actions / (now - t0)
+
+
+def engine_loop(name: str) -> Callable[[float], float]:
+    game = load_game(name)
+    return lambda seconds: random_play(game, seconds)["actions_per_s"]
+
+
+def openspiel_loop(name: str, observer: bool = False) -> Callable[[float], float]:
+    from open_spiel.python.observation import make_observation
+
+    from abstracta.interop.openspiel import load
+
+    game = load(name)
+    rng = random.Random(1)
+    seen = make_observation(game) if observer else None
+
+    def play_one() -> int:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                r, acc = rng.random(), 0.0
+                for action, p in outcomes:
+                    acc += p
+                    if r < acc:
+                        break
+                state.apply_action(action)
+                continue
+            player = state.current_player()
+            if seen is not None:
+                seen.set_from(state, player)
+            else:
+                state.observation_tensor(player)
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+        return state.abstracta_state.move_number
+
+    return lambda seconds: _timed(play_one, seconds)
+
+
+def pettingzoo_loop(name: str) -> Callable[[float], float]:
+    from abstracta.interop.pettingzoo import env as make_env
+
+    env = make_env(name)
+    rng = random.Random(1)
+    games = [0]
+
+    def play_one() -> int:
+        env.reset(seed=games[0])
+        games[0] += 1
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+        return env.state.move_number
+
+    return lambda seconds: _timed(play_one, seconds)
+
+
+def gymnasium_loop(name: str) -> Callable[[float], float]:
+    from abstracta.interop.gym import make
+
+    env = make(name, opponent="random")
+    rng = random.Random(1)
+    games = [0]
+
+    def play_one() -> int:
+        observation, info = env.reset(seed=games[0])
+        games[0] += 1
+        done = False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            observation, reward, terminated, truncated, info = env.step(int(legal[int(rng.random() * len(legal))]))
+            done = terminated or truncated
+        return env.state.move_number
+
+    return lambda seconds: _timed(play_one, seconds)
+
+
+LOOPS: dict[str, Callable[[str], Callable[[float], float]]] = {
+    "engine": engine_loop,
+    "openspiel": openspiel_loop,
+    "openspiel_observer": lambda name: openspiel_loop(name, observer=True),
+    "pettingzoo": pettingzoo_loop,
+    "gymnasium": gymnasium_loop,
+}
+
+
+def measure(games: list[str], seconds: float, rounds: int, progress: Callable[[str], None] | None = None) -> list[dict]:
+    """One row per (game, loop): median speed and median ratio to the engine over ``rounds``."""
+    plan = {g: ("engine", *TARGETS[g], *SHOWN.get(g, ())) for g in games}
+    loops = {(g, k): LOOPS[k](g) for g, ks in plan.items() for k in ks}
+    for run in loops.values():  # warm up (imports, tables, first games)
+        run(min(0.2, seconds))
+    speeds: dict[tuple[str, str], list[float]] = {key: [] for key in loops}
+    ratios: dict[tuple[str, str], list[float]] = {key: [] for key in loops}
+    for r in range(rounds):
+        for g, ks in plan.items():
+            engine = loops[(g, "engine")](seconds)
+            speeds[(g, "engine")].append(engine)
+            ratios[(g, "engine")].append(1.0)
+            for k in ks[1:]:
+                speed = loops[(g, k)](seconds)
+                speeds[(g, k)].append(speed)
+                ratios[(g, k)].append(speed / engine)
+        if progress:
+            progress(f"round {r + 1}/{rounds} done")
+    rows = []
+    for (g, k), values in speeds.items():
+        target = TARGETS[g].get(k)
+        ratio = statistics.median(ratios[(g, k)])
+        rows.append({"game": g, "loop": k, "actions_per_s": round(statistics.median(values)),
+                     "ratio": round(ratio, 3), "target": target,
+                     "met": None if target is None else ratio >= target,
+                     "ratios": [round(x, 3) for x in ratios[(g, k)]]})
+    return rows
+
+
+def ratios_line(rows: list[dict]) -> dict:
+    out: dict[str, dict[str, float]] = {}
+    for row in rows:
+        if row["target"] is not None:
+            out.setdefault(row["game"], {})[row["loop"]] = row["ratio"]
+    return {"ratios": out}
+
+
+def table(rows: list[dict]) -> str:
+    lines = [f"{'game':16} {'loop':20} {'actions/s':>10} {'ratio':>6} {'target':>7}  met",
+             "-" * 66]
+    for row in rows:
+        target = "" if row["target"] is None else f"{row['target']:.2f}"
+        met = "" if row["met"] is None else ("yes" if row["met"] else "NO")
+        lines.append(f"{row['game']:16} {row['loop']:20} {row['actions_per_s']:10,} {row['ratio']:6.2f} {target:>7}  {met}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("games", nargs="*", metavar="GAME", help=f"games (default: {', '.join(TARGETS)})")
+    ap.add_argument("--seconds", type=float, default=2.0, help="seconds of each loop per round (default 2)")
+    ap.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
+    ap.add_argument("--json", action="store_true", help="after the table, the rows and the ratios as JSON (last line)")
+    args = ap.parse_args(argv)
+    games = args.games or list(TARGETS)
+    unknown = [g for g in games if g not in TARGETS]
+    if unknown:
+        ap.error(f"no targets for {', '.join(unknown)} (games: {', '.join(TARGETS)})")
+    t0 = time.perf_counter()
+    rows = measure(games, args.seconds, args.rounds, progress=lambda text: print(text, file=sys.stderr, flush=True))
+    print(table(rows))
+    print(f"({args.rounds} rounds of {args.seconds:g} s per loop; {time.perf_counter() - t0:.0f} s in all)")
+    if args.json:
+        print(json.dumps({"seconds": args.seconds, "rounds": args.rounds, "rows": rows}))
+        print(json.dumps(ratios_line(rows)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
