@@ -15,6 +15,8 @@ needs — the observation tensor and the legal actions:
 * ``gymnasium``: ``reset``/``step`` against a random opponent, the action drawn from
   ``info["action_mask"]``.
 
+Like the engine's loop, which clones one start (seed 0), the adapters play one layout
+(``layout_seeds=1``: Nibble's layout is seed 0's every game): drawing a layout is not timed.
 Speeds are the game's engine actions per second (the opponent's in Gymnasium too: every action
 of the game is played through the environment; Slide Checkers' compact actions take two parts per
 move, counted as one action). The loops run in turns — ``--rounds`` rounds of ``--seconds`` each
@@ -78,7 +80,7 @@ def openspiel_loop(name: str, observer: bool = False) -> Callable[[float], float
 
     from abstracta.interop.openspiel import load
 
-    game = load(name)
+    game = load(name, layout_seeds=1)
     rng = random.Random(1)
     seen = make_observation(game) if observer else None
 
@@ -109,7 +111,7 @@ def openspiel_loop(name: str, observer: bool = False) -> Callable[[float], float
 def pettingzoo_loop(name: str) -> Callable[[float], float]:
     from abstracta.interop.pettingzoo import env as make_env
 
-    env = make_env(name)
+    env = make_env(name, layout_seeds=1)
     rng = random.Random(1)
     games = [0]
 
@@ -131,7 +133,7 @@ def pettingzoo_loop(name: str) -> Callable[[float], float]:
 def gymnasium_loop(name: str) -> Callable[[float], float]:
     from abstracta.interop.gym import make
 
-    env = make(name, opponent="random")
+    env = make(name, opponent="random", layout_seeds=1)
     rng = random.Random(1)
     games = [0]
 

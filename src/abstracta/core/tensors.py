@@ -6,20 +6,20 @@ A game's observation (or information-state) tensor is the concatenation of named
 NumPy array of that layout.
 
 How a game writes them: its :class:`TensorSpec` (one per game instance, registered for the
-game's class by the package that composes the game: :func:`register_tensors`) describes a
-tensor as
+game's class by the package that composes the game: :func:`register_tensors`) gives a state's
+tensor as :data:`Features`:
 
-* **bits**: the 0/1 entries, as one Python ``int`` whose bit ``i`` is entry ``table[i]`` of the
-  flat tensor (a game packs its bitboards side by side with shifts: ``own | opp << 45``), and
-* **scalars**: the few real-valued entries, as raw numbers (a counter), each written divided by its
-  fixed divisor (100) at its fixed flat index.
+* **blocks** of 0/1 entries, each a Python ``int`` whose bit ``i`` is the entry ``table[i]`` of
+  that block's table — the game's own bitboards as they are (its pieces of one colour, a
+  one-hot seat as ``1 << seat``), and
+* **scalars**: the few real-valued entries, as raw numbers (a counter), each written divided
+  by its fixed divisor (100) at its fixed flat index.
 
 That form makes writing cheap where it matters: a :class:`TensorBuffer` keeps one tensor in a
-preallocated array and, for the next state, XORs the new bits with the ones it holds and
-rewrites only the entries that changed (an action changes a handful of cells); the OpenSpiel
-observer, the PettingZoo and Gymnasium environments and the engine's own
-``State.observation_tensor`` all go through it or :func:`write_tensor`. No Python list of
-floats is built anywhere.
+preallocated array and, for the next state, compares block by block and rewrites only the
+entries whose bit changed (an action changes a handful of cells); the OpenSpiel observer, the
+PettingZoo and Gymnasium environments and the engine's own ``State.observation_tensor`` all go
+through it or :func:`write_tensor`. No Python list of floats is built anywhere.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from .options import check_player
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game, State
 
-#: A state's tensor as (bits, scalars): see the module docstring.
-Features = tuple[int, tuple[float, ...]]
+#: A state's tensor as (blocks, scalars): see the module docstring.
+Features = tuple[tuple[int, ...], tuple[float, ...]]
 
 
 class Plane(NamedTuple):
@@ -76,68 +76,67 @@ class Layout:
 
     Attributes:
         planes: the named planes, in order; ``size`` their total length.
-        table: bit ``i`` of the features' ``bits`` -> flat index (every 0/1 entry once).
+        tables: per block, bit ``i`` -> flat index (``-1``: a bit never set, such as padding).
         scalars: scalar ``j`` of the features -> flat index.
         divisors: scalar ``j`` is written as ``value / divisors[j]``.
         offsets: ``{plane name: flat offset}``.
 
-    Build one with :meth:`bits_of` / :meth:`scalar_of` from a plane list, concatenating the
-    bit tables in the order the game packs its ``int``::
+    Build one from a plane list with :meth:`cells` and :meth:`scalar_of`::
 
         layout = Layout(planes)
-        table = layout.bits_of("own", cells) + layout.bits_of("opp", cells)
-        layout = layout.with_bits(table, scalars=(layout.scalar_of("no_progress"),), divisors=(100,))
+        layout = layout.with_blocks([layout.cells("own", order), layout.cells("opp", order)],
+                                    scalars=[layout.scalar_of("no_progress")], divisors=[100])
     """
 
-    __slots__ = ("planes", "size", "table", "scalars", "divisors", "offsets")
+    __slots__ = ("planes", "size", "tables", "scalars", "divisors", "offsets", "_sizes")
 
-    def __init__(self, planes: Sequence[Plane], table: Sequence[int] = (), scalars: Sequence[int] = (),
+    def __init__(self, planes: Sequence[Plane], tables: Sequence[Sequence[int]] = (), scalars: Sequence[int] = (),
                  divisors: Sequence[float] | None = None):
         self.planes = tuple(planes)
         self.size = tensor_size(self.planes)
         self.offsets = {name: off for name, (off, _) in plane_offsets(self.planes).items()}
-        self.table = tuple(table)
+        self._sizes = {p.name: p.size for p in self.planes}
+        self.tables = tuple(tuple(t) for t in tables)
         self.scalars = tuple(scalars)
         self.divisors = tuple(float(x) for x in divisors) if divisors is not None else (1.0,) * len(self.scalars)
         if len(self.divisors) != len(self.scalars) or 0.0 in self.divisors:
             raise ValueError("one divisor (not 0) per scalar")
 
-    def bits_of(self, plane: str, cells: Sequence[int] | None = None) -> tuple[int, ...]:
-        """Flat indices of ``plane``'s entries ``cells`` (default: all of them, in order): the
-        table part of a group of bits that fills that plane."""
-        off = self.offsets[plane]
-        if cells is None:
-            cells = range(dict((p.name, p.size) for p in self.planes)[plane])
-        return tuple(off + c for c in cells)
+    def cells(self, plane: str, order: Sequence[int] | None = None, start: int = 0) -> tuple[int, ...]:
+        """Flat indices of ``plane``'s entries ``start + order[i]`` (default: all of them, in
+        order): the table of a block whose bit ``i`` is that entry."""
+        off = self.offsets[plane] + start
+        if order is None:
+            order = range(self._sizes[plane] - start)
+        return tuple(-1 if c < 0 else off + c for c in order)
 
     def scalar_of(self, plane: str, index: int = 0) -> int:
         """Flat index of entry ``index`` of ``plane`` (a real-valued scalar)."""
         return self.offsets[plane] + index
 
-    def with_bits(self, table: Sequence[int], scalars: Sequence[int] = (),
-                  divisors: Sequence[float] | None = None) -> "Layout":
-        """This layout with its bit table and scalar indices (checked: inside the tensor, no
-        entry both a bit and a scalar, no bit given twice except a padding bit's -1)."""
-        table = tuple(table)
-        used = [i for i in table if i >= 0]
-        if len(set(used)) != len(used) or set(used) & set(scalars):
+    def with_blocks(self, tables: Sequence[Sequence[int]], scalars: Sequence[int] = (),
+                    divisors: Sequence[float] | None = None) -> "Layout":
+        """This layout with its block tables and scalar indices (checked: inside the tensor, no
+        entry given twice, nor both a bit and a scalar)."""
+        used = [i for t in tables for i in t if i >= 0]
+        if len(set(used)) != len(used) or set(used) & set(scalars) or len(set(scalars)) != len(scalars):
             raise ValueError("a tensor entry is given twice in the layout")
         if any(not 0 <= i < self.size for i in (*used, *scalars)):
             raise ValueError("a layout index is outside the tensor")
-        return Layout(self.planes, table, scalars, divisors)
+        return Layout(self.planes, tables, scalars, divisors)
 
 
 def write_tensor(layout: Layout, features: Features, out: np.ndarray) -> np.ndarray:
     """Write ``features`` into ``out`` (a float32 array of ``layout.size``; every entry is
     written, so it need not be zeroed) and return it."""
-    bits, scalars = features
+    blocks, scalars = features
     out.fill(0.0)
     mv = memoryview(out)
-    table = layout.table
-    while bits:
-        low = bits & -bits
-        mv[table[low.bit_length() - 1]] = 1.0
-        bits ^= low
+    for table, bits in zip(layout.tables, blocks):
+        while bits:
+            low = bits & -bits
+            mv[table[low.bit_length() - 1]] = 1.0
+            bits ^= low
     for i, v, k in zip(layout.scalars, scalars, layout.divisors):
         mv[i] = v / k
     return out
@@ -146,18 +145,19 @@ def write_tensor(layout: Layout, features: Features, out: np.ndarray) -> np.ndar
 class TensorBuffer:
     """One preallocated tensor kept up to date by differences.
 
-    ``update(features)`` rewrites only the entries whose bit changed since the last update (and
-    every scalar), then returns :attr:`array` — the same array each time: copy it to keep it.
-    Nothing else may write into :attr:`array` (its contents are what the next update diffs
-    against).
+    ``update(features)`` rewrites only the entries whose bit changed since the last update, and
+    the scalars that changed, then returns :attr:`array` — the same array each time: copy it to
+    keep it. Nothing else may write into :attr:`array` (its contents are what the next update
+    compares against).
 
     Attributes:
         array: ``float32`` of shape ``(layout.size,)``.
         views: ``{plane name: view of array in the plane's shape}``.
     """
 
-    __slots__ = ("layout", "array", "views", "_mv", "_bits", "_scalars", "_table", "_scalar_at")
+    __slots__ = ("layout", "array", "views", "_mv", "_blocks", "_scalars", "_tables", "_scalar_at")
 
+    _blocks: tuple[int, ...]
     _scalars: tuple[float, ...]
 
     def __init__(self, layout: Layout):
@@ -166,22 +166,28 @@ class TensorBuffer:
         self.views = {p.name: self.array[off:off + p.size].reshape(p.shape)
                       for p, off in zip(layout.planes, (layout.offsets[p.name] for p in layout.planes))}
         self._mv = memoryview(self.array)
-        self._bits = 0
-        self._scalars = (0,) * len(layout.scalars)
-        self._table = layout.table
+        self._tables = layout.tables
         self._scalar_at = tuple(zip(layout.scalars, layout.divisors))
+        self._blocks = (0,) * len(layout.tables)
+        self._scalars = (0,) * len(layout.scalars)
 
     def update(self, features: Features) -> np.ndarray:
-        bits, scalars = features
-        diff = bits ^ self._bits
-        if diff:
+        blocks, scalars = features
+        if blocks != self._blocks:
             mv = self._mv
-            table = self._table
-            while diff:
-                low = diff & -diff
-                mv[table[low.bit_length() - 1]] = 1.0 if bits & low else 0.0
-                diff ^= low
-            self._bits = bits
+            for table, new, old in zip(self._tables, blocks, self._blocks):
+                if new != old:
+                    on = new & ~old
+                    while on:
+                        low = on & -on
+                        mv[table[low.bit_length() - 1]] = 1.0
+                        on ^= low
+                    off = old & ~new
+                    while off:
+                        low = off & -off
+                        mv[table[low.bit_length() - 1]] = 0.0
+                        off ^= low
+            self._blocks = blocks
         if scalars != self._scalars:
             mv = self._mv
             for (i, k), new, old in zip(self._scalar_at, scalars, self._scalars):
@@ -193,7 +199,7 @@ class TensorBuffer:
     def clear(self) -> None:
         """All zeros again (as new)."""
         self.array.fill(0.0)
-        self._bits = 0
+        self._blocks = (0,) * len(self._tables)
         self._scalars = (0,) * len(self._scalar_at)
 
 
@@ -217,14 +223,14 @@ class TensorSpec:
         n = game.num_players
         layout = Layout((Plane("current_player", (n,), "1 at the seat to move (all 0 at chance or the end)"),
                          Plane("observer", (n,), "1 at the observing seat")))
-        self.observation = layout.with_bits(layout.bits_of("current_player") + layout.bits_of("observer"))
+        self.observation = layout.with_blocks([layout.cells("current_player"), layout.cells("observer")])
         self.information_state = self.observation
 
     def observation_features(self, state: "State", player: int) -> Features:
         n = self.game.num_players
         player = check_player(player, n)
         mover = state.current_player()
-        return ((1 << mover if mover >= 0 else 0) | 1 << (n + player), ())
+        return (1 << mover if mover >= 0 else 0, 1 << player), ()
 
     def information_state_features(self, state: "State", player: int) -> Features:
         """Default: the observation's (perfect information: the position decides play)."""
@@ -256,14 +262,6 @@ def default_planes(num_players: int) -> tuple[Plane, ...]:
             Plane("observer", (num_players,), "1 at the observing seat"))
 
 
-def pack(bitboards: Sequence[int], width: int) -> int:
-    """``bitboards[0] | bitboards[1] << width | …``: bitboards side by side in one int."""
-    out = 0
-    for i, b in enumerate(bitboards):
-        out |= b << (i * width)
-    return out
-
-
-__all__ = ["Features", "Layout", "Plane", "TensorBuffer", "TensorSpec", "default_planes", "pack", "plane_offsets",
+__all__ = ["Features", "Layout", "Plane", "TensorBuffer", "TensorSpec", "default_planes", "plane_offsets",
            "register_tensors", "spec_class_of", "tensor_size", "write_tensor"]
 

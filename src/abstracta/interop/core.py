@@ -30,6 +30,8 @@ CHANCE_MODES = ("explicit", "seeded")
 #: The action spaces: the game's compact one where it has one (its codec), or the engine's ids.
 ACTION_SPACES = ("compact", "engine")
 _SEED_LIMIT = 2**64
+#: starts kept per game for their layout seeds (:meth:`InteropGame.start`)
+START_CACHE = 256
 
 
 def as_action(action: Any) -> int:
@@ -58,8 +60,8 @@ def _with_codec(layout: Layout, codec: ActionCodec | None) -> Layout:
     if codec is None or not codec.planes:
         return layout
     extended = Layout(layout.planes + codec.planes)
-    table = layout.table + tuple(range(layout.size, extended.size))
-    return extended.with_bits(table, layout.scalars, layout.divisors)
+    return extended.with_blocks(layout.tables + (tuple(range(layout.size, extended.size)),), layout.scalars,
+                                layout.divisors)
 
 
 class InteropGame:
@@ -125,6 +127,9 @@ class InteropGame:
         #: a game without chance
         self.seed: int | None = 0 if seed is None and chance == "seeded" else seed
         self._template: State | None = None  # the start of a game without chance, cloned
+        #: the starts of the last layout seeds dealt, cloned (a Nibble layout takes milliseconds
+        #: to draw; OpenSpiel's K seeds come up again and again)
+        self._starts: dict[int, State] = {}
         #: player actions (parts, with a codec) of the longest possible game (truncation included)
         self.max_game_length: int = parts * min(b for b in (bound, max_turns or None) if b is not None)
         explicit = chance == "explicit" and self.game.has_chance
@@ -146,9 +151,7 @@ class InteropGame:
         self.information_state_planes: tuple[Plane, ...] = self.information_state_layout.planes
         self.observation_size = self.observation_layout.size
         self.information_state_size = self.information_state_layout.size
-        #: where the codec's pending bits start in the features' bits
-        self.pending_shift = len(spec.observation.table)
-        self.info_pending_shift = len(spec.information_state.table)
+
 
     def params(self) -> dict[str, Any]:
         """Everything that rebuilds this object: ``InteropGame(name, **params())``."""
@@ -165,7 +168,17 @@ class InteropGame:
             if template is None:
                 template = self._template = self.game.new_initial_state()
             return InteropState(self, template.clone(), [], 0, None)
-        return InteropState(self, self.game.new_initial_state(self.seed), [], 0, self.seed)
+        return InteropState(self, self.start(self.seed), [], 0, self.seed)  # type: ignore[arg-type]
+
+    def start(self, seed: int) -> State:
+        """A new game of the engine laid out or dealt with ``seed`` (a clone of a kept one)."""
+        starts = self._starts
+        template = starts.get(seed)
+        if template is None:
+            if len(starts) >= START_CACHE:
+                del starts[next(iter(starts))]  # the oldest
+            template = starts[seed] = self.game.new_initial_state(seed=seed)
+        return template.clone()
 
     def __repr__(self) -> str:
         return f"InteropGame({self.name!r}, {self.params()!r})"
@@ -355,7 +368,7 @@ class InteropState:
         if self.inner is None:
             if not 0 <= action < self.game.layout_seeds:
                 raise IllegalActionError(f"layout {action!r} is not in 0..{self.game.layout_seeds - 1}")
-            self.inner = self.game.game.new_initial_state(seed=action)
+            self.inner = self.game.start(action)
             if self.game.explicit_chance:
                 self.inner.set_explicit_chance(True)
             self._history.append(action)
@@ -378,6 +391,28 @@ class InteropState:
         self._choices = None
         if mover >= 0:
             self._moves += 1
+
+    def apply_legal(self, action: int) -> int:
+        """The environments' path: apply ``action``, an ``int`` from the mover's mask (so legal,
+        at a player's turn: unchecked), and return the new :meth:`current_player`."""
+        inner = self.inner
+        if self.game.codec is not None:
+            nxt = self.choices()[action]
+            self._history.append(action)
+            if type(nxt) is dict:
+                self._parts += (action,)
+                return inner.current_player()  # type: ignore[union-attr]
+            action = nxt
+            self._parts = ()
+            self._choices = None
+        else:
+            self._history.append(action)
+        inner.apply_action(action)  # type: ignore[union-attr]
+        moves = self._moves = self._moves + 1
+        max_turns = self.game.max_turns
+        if max_turns and moves >= max_turns:
+            return TERMINAL
+        return inner.current_player()  # type: ignore[union-attr]
 
     def apply_engine_action(self, action: int) -> None:
         """Apply the engine's ``action`` (a bot's) at a player's turn with no part pending: as
@@ -467,22 +502,26 @@ class InteropState:
         inner = self.inner
         game = self.game
         if inner is None:
-            return 0, (0,) * len(game.observation_layout.scalars)
-        bits, scalars = game.tensors.observation_features(inner, player)
-        if self._parts:
-            bits |= game.codec.pending_bits(self._parts) << game.pending_shift  # type: ignore[union-attr]
-        return bits, scalars
+            layout = game.observation_layout
+            return (0,) * len(layout.tables), (0,) * len(layout.scalars)
+        features = game.tensors.observation_features(inner, player)
+        codec = game.codec
+        if codec is not None and codec.planes:
+            return (*features[0], codec.pending_bits(self._parts)), features[1]
+        return features
 
     def information_state_features(self, player: int) -> Features:
         """As :meth:`observation_features`, for the information state."""
         inner = self.inner
         game = self.game
         if inner is None:
-            return 0, (0,) * len(game.information_state_layout.scalars)
-        bits, scalars = game.tensors.information_state_features(inner, player)
-        if self._parts:
-            bits |= game.codec.pending_bits(self._parts) << game.info_pending_shift  # type: ignore[union-attr]
-        return bits, scalars
+            layout = game.information_state_layout
+            return (0,) * len(layout.tables), (0,) * len(layout.scalars)
+        features = game.tensors.information_state_features(inner, player)
+        codec = game.codec
+        if codec is not None and codec.planes:
+            return (*features[0], codec.pending_bits(self._parts)), features[1]
+        return features
 
     def observation_tensor(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """``float32`` of shape ``(observation_size,)`` (zeros before the layout), written into

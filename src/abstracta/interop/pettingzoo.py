@@ -79,6 +79,7 @@ class AbstractaAECEnv(AECEnv):
         self._zero_mask = np.zeros(num_actions, np.int8)
         self._zero_mask.flags.writeable = False
         self._mover_mask = self._zero_mask
+        self._marks = bytearray(num_actions)  # the mover's mask, as bytes (step's legality check)
         self._mover = -1
         self.state: InteropState = self.interop.new_initial_state()
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -105,15 +106,15 @@ class AbstractaAECEnv(AECEnv):
         obs = self._buffers[seat].update(self.state.observation_features(seat)).copy()
         return {"observation": obs, "action_mask": self._mover_mask if seat == self._mover else self._zero_mask}
 
-    def _sync(self) -> None:
-        """After a change: who moves, the mover's mask (built once) in ``infos``, the end."""
+    def _sync(self, mover: int) -> None:
+        """After a change (``mover``: the state's current player, chance resolved): who moves,
+        the mover's mask (built once) in ``infos``, the end."""
         state = self.state
-        mover = state.current_player()
         infos = self.infos
         old = self._mover
         if old >= 0:
             infos[self.possible_agents[old]]["action_mask"] = self._zero_mask
-        if mover < 0:  # the end (chance is resolved before this)
+        if mover < 0:  # the end
             truncated = state.is_truncated()
             returns = state.returns()
             for i, agent in enumerate(self.agents):
@@ -122,12 +123,14 @@ class AbstractaAECEnv(AECEnv):
                 self.truncations[agent] = truncated
             self._mover = -1
             self._mover_mask = self._zero_mask
+            self._marks = bytearray(len(self._zero_mask))
             return
         marks = bytearray(self.interop.num_distinct_actions)
         for a in state.legal_ids():
             marks[a] = 1
         mask = np.frombuffer(marks, np.int8)
         mask.flags.writeable = False
+        self._marks = marks
         self._mover = mover
         self._mover_mask = mask
         agent = self.possible_agents[mover]
@@ -152,26 +155,27 @@ class AbstractaAECEnv(AECEnv):
         self.infos = {a: {"action_mask": self._zero_mask} for a in self.agents}
         self.agent_selection = self.agents[0]
         self._mover = -1
-        self._sync()
+        self._sync(self.state.current_player())
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        mask = self._mover_mask
         if type(action) is not int:
             try:
                 action = as_action(action)  # a NumPy integer; None, a float or a string is refused
             except IllegalActionError:
                 raise IllegalActionError(f"{agent}: action {action!r} is not legal here") from None
-        if self._seat_of[agent] != self._mover or not 0 <= action < len(mask) or not mask[action]:
+        marks = self._marks
+        if self._seat_of[agent] != self._mover or not 0 <= action < len(marks) or not marks[action]:
             raise IllegalActionError(f"{agent}: action {action!r} is not legal here")
         state = self.state
-        state.apply_action(action)
-        if state.current_player() == CHANCE:
+        mover = state.apply_legal(action)
+        if mover == CHANCE:
             resolve_chance(state, self._rng)
-        self._sync()
+            mover = state.current_player()
+        self._sync(mover)
         if self._mover < 0:  # rewards come only at the end: the rest of the time they stay 0
             self._cumulative_rewards[agent] = 0.0
             self._accumulate_rewards()

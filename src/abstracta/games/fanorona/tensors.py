@@ -16,8 +16,8 @@ no_progress         (1,)       turns since the last capture / 100 (§4 draw rule
 Tsivy: 4 × 45 + 2 = 182 floats; dimy 102; telo 38. Perfect information: the information-state
 tensor is the same.
 
-The bits are the state's own bitboards side by side (point index ``p = file * H + rank``), so
-writing a tensor is a few shifts and ORs (:mod:`abstracta.core.tensors`).
+The blocks are the state's own bitboards (point index ``p = file * H + rank``), as they are
+(:mod:`abstracta.core.tensors`).
 """
 
 from __future__ import annotations
@@ -45,15 +45,13 @@ def planes_for(width: int, height: int) -> tuple[Plane, ...]:
 
 @lru_cache(maxsize=None)
 def layout_for(width: int, height: int) -> Layout:
-    """Bits: own | opponent << n | chain stone << 2n | visited << 3n | to move << 4n."""
+    """Blocks: own stones, opponent's, chain stone, visited (point bitboards), to move."""
     layout = Layout(planes_for(width, height))
-    n = width * height
     # point p = x * H + y -> plane cell y * W + x
-    cells = [(p % height) * width + p // height for p in range(n)]
-    table = (layout.bits_of("own_stones", cells) + layout.bits_of("opponent_stones", cells)
-             + layout.bits_of("chain_stone", cells) + layout.bits_of("chain_visited", cells)
-             + layout.bits_of("to_move"))
-    return layout.with_bits(table, scalars=(layout.scalar_of("no_progress"),), divisors=(100,))
+    order = [(p % height) * width + p // height for p in range(width * height)]
+    tables = [layout.cells(name, order) for name in ("own_stones", "opponent_stones", "chain_stone", "chain_visited")]
+    return layout.with_blocks(tables + [layout.cells("to_move")], scalars=[layout.scalar_of("no_progress")],
+                              divisors=[100])
 
 
 class FanoronaTensors(TensorSpec):
@@ -63,24 +61,23 @@ class FanoronaTensors(TensorSpec):
         self.game = game
         g = game.geometry
         self.observation = self.information_state = layout_for(g.width, g.height)
-        self._n = g.n
 
     def observation_features(self, state: "FanoronaState", player: int) -> Features:
         """Raises ``ValueError`` for a player that is not 0 or 1."""
         if type(player) is not int or player >> 1:  # a plain int 0 or 1 passes at once
             player = check_player(player, 2)
-        n = self._n
         side = state._side
-        bits = (state._own | state._opp << n) if side == player else (state._opp | state._own << n)
         chain = state._ch
+        stone = visited = 0
         if chain is not None:
-            bits |= 1 << (2 * n + chain[0])
+            stone = 1 << chain[0]
             for p in chain[3]:
-                bits |= 1 << (3 * n + p)
-        if side == player and state._result is None:
-            bits |= 1 << (4 * n)
+                visited |= 1 << p
         nc = state._nc
-        return bits, (nc if nc < 100 else 100,)
+        scalars = (nc if nc < 100 else 100,)
+        if side == player:
+            return (state._own, state._opp, stone, visited, 1 if state._result is None else 0), scalars
+        return (state._opp, state._own, stone, visited, 0), scalars
 
 
 def planes(game: "FanoronaGame") -> tuple[Plane, ...]:

@@ -81,18 +81,14 @@ def information_state_planes(game: "FibonacciGame") -> tuple[Plane, ...]:
 
 @lru_cache(maxsize=None)
 def layout_for(cards: bool, info: bool) -> Layout:
-    """Bits: the six piece planes and the cells at ``j * W`` (W = padded bit width), to move at
-    ``7W``, the card one-hot after it. Scalars: moves left, turn, placements, then (cards) the
-    pile sizes and (information state) the cards of each value left in each pile."""
+    """Blocks: the six piece planes and the cells (padded bitboards), to move, the card
+    (``1 << value - 1``). Scalars: moves left, turn, placements, then (cards) the pile sizes
+    and (information state) the cards of each value left in each pile."""
     layout = Layout(_BASE + (_CARDS if cards else ()) + (_CARDS_INFO if info else ()))
-    table = [-1] * (7 * _WIDTH + 7)
-    for j, plane in enumerate(p.name for p in _BASE[:7]):
-        for b in BIT:
-            table[j * _WIDTH + b] = layout.offsets[plane] + _INDEX[b]
-    table[7 * _WIDTH] = layout.offsets["to_move"]
+    order = [_INDEX.get(b, -1) for b in range(_WIDTH)]
+    tables = [layout.cells(plane.name, order) for plane in _BASE[:7]] + [layout.cells("to_move")]
     if cards:
-        for v in range(6):
-            table[7 * _WIDTH + 1 + v] = layout.offsets["card"] + v
+        tables.append(layout.cells("card"))
     scalars = [layout.scalar_of("moves_left"), layout.scalar_of("turn"), layout.scalar_of("placement")]
     divisors = [6, 300, 26]
     if cards:
@@ -102,7 +98,7 @@ def layout_for(cards: bool, info: bool) -> Layout:
         scalars += [layout.scalar_of("own_pile_left", v) for v in range(6)]
         scalars += [layout.scalar_of("opponent_pile_left", v) for v in range(6)]
         divisors += [2] * 12
-    return layout.with_bits(table, scalars=scalars, divisors=divisors)
+    return layout.with_blocks(tables, scalars=scalars, divisors=divisors)
 
 
 class FibonacciTensors(TensorSpec):
@@ -119,26 +115,20 @@ class FibonacciTensors(TensorSpec):
         if type(player) is not int or player >> 1:  # a plain int 0 or 1 passes at once
             player = check_player(player, 2)
         bb = state.bitboards
-        bits = _CELLS << (6 * _WIDTH)
-        shift = 0
-        for code in _CODES[player]:
-            bits |= bb[code] << shift
-            shift += _WIDTH
-        if state.current_player() == player:
-            bits |= 1 << (7 * _WIDTH)
+        blocks = (*(bb[code] for code in _CODES[player]), _CELLS, 1 if state.current_player() == player else 0)
         left = state.left
         scalars: tuple[int, ...] = (0 if left < 0 else 6 if left > 6 else left,
                                     state.turn if state.turn < 300 else 300, state.placed)
         if self._cards:
-            if state.card is not None and not state._pending:
-                bits |= 1 << (7 * _WIDTH + state.card)
+            card = state.card
+            blocks += (1 << (card - 1) if card is not None and not state._pending else 0,)
             piles = state.piles
             scalars += (len(piles[player]), len(piles[1 - player]))
-        return bits, scalars
+        return blocks, scalars
 
     def information_state_features(self, state: "FibonacciState", player: int) -> Features:
-        bits, scalars = self.observation_features(state, player)
+        blocks, scalars = self.observation_features(state, player)
         if self._cards:
             mine, theirs = state.piles[player], state.piles[1 - player]
             scalars += tuple(mine.count(v) for v in range(1, 7)) + tuple(theirs.count(v) for v in range(1, 7))
-        return bits, scalars
+        return blocks, scalars

@@ -46,22 +46,21 @@ INFO_PLANES = PLANES + (
 
 
 def _layout(planes: tuple[Plane, ...]) -> Layout:
-    """Bits: hand (52), pile tops (42), pile cards (52), to move, must play drawn. Scalars:
-    the other hand's size, the stock's, then (information state) the draws of each seat."""
+    """Blocks: hand (card bitmask), pile tops (bit ``pile * 14 + code``), pile cards, to move,
+    must play drawn. Scalars: the other hand's size, the stock's, then (information state) the
+    draws of each seat."""
     layout = Layout(planes)
-    table = (layout.bits_of("own_hand") + layout.bits_of("pile_tops") + layout.bits_of("pile_cards")
-             + layout.bits_of("to_move") + layout.bits_of("must_play_drawn"))
+    tables = [layout.cells(name) for name in ("own_hand", "pile_tops", "pile_cards", "to_move", "must_play_drawn")]
     scalars = [layout.scalar_of("opponent_hand_size"), layout.scalar_of("stock_size")]
     divisors = [52, 33]
     if "own_draws" in layout.offsets:
         scalars += [layout.scalar_of("own_draws"), layout.scalar_of("opponent_draws")]
         divisors += [33, 33]
-    return layout.with_bits(table, scalars=scalars, divisors=divisors)
+    return layout.with_blocks(tables, scalars=scalars, divisors=divisors)
 
 
 OBSERVATION = _layout(PLANES)
 INFORMATION_STATE = _layout(INFO_PLANES)
-_TOPS, _PILE, _TO_MOVE, _DRAWN = 52, 52 + 42, 52 + 42 + 52, 52 + 42 + 52 + 1
 
 
 class FibonacciCardsTensors(TensorSpec):
@@ -76,24 +75,21 @@ class FibonacciCardsTensors(TensorSpec):
         """Raises ``ValueError`` for a player that is not 0 or 1."""
         if type(player) is not int or player >> 1:  # a plain int 0 or 1 passes at once
             player = check_player(player, 2)
-        bits = state._hmask[player]
+        tops = cards = 0
         for i, pile in enumerate(state._piles):
-            bits |= 1 << (_TOPS + i * 14 + pile_code(pile[-1]))
+            tops |= 1 << (i * 14 + pile_code(pile[-1]))
             for card in pile:
-                bits |= 1 << (_PILE + (card & ~CUT))
-        if state.current_player() == player:
-            bits |= 1 << _TO_MOVE
-        if state._drawn:
-            bits |= 1 << _DRAWN
-        return bits, (len(state._hands[1 - player]), len(state._stock))
+                cards |= 1 << (card & ~CUT)
+        return ((state._hmask[player], tops, cards, 1 if state.current_player() == player else 0,
+                 1 if state._drawn else 0), (len(state._hands[1 - player]), len(state._stock)))
 
     def information_state_features(self, state: "FibonacciCardsState", player: int) -> Features:
-        bits, scalars = self.observation_features(state, player)
+        blocks, scalars = self.observation_features(state, player)
         draws = [0, 0]
         for action, who, *_ in state._log:
             if action == DRAW:
                 draws[who] += 1
-        return bits, (*scalars, draws[player], draws[1 - player])
+        return blocks, (*scalars, draws[player], draws[1 - player])
 
 
 def info_planes(game: object) -> tuple[Plane, ...]:

@@ -18,8 +18,8 @@ square9 (9 × 9): 9·81 + 81 + 3·9 + 1 = 838 floats; square13 (13 × 13): 2,406
 of 169 cells): 13·225 + 225 + 3·13 + 1 = 3,190.
 Perfect information: the information-state tensor is the same.
 
-The bits are the state's colour bitboards side by side (``cmask[k] << k * B``, ``B`` the padded
-bit width of the board), so a take changes one bit (:mod:`abstracta.core.tensors`).
+The blocks are the state's colour bitboards as they are (``cmask[k]``), so a take changes one
+bit (:mod:`abstracta.core.tensors`).
 """
 
 from __future__ import annotations
@@ -60,30 +60,20 @@ def planes_for(variant: str) -> tuple[Plane, ...]:
 
 @lru_cache(maxsize=None)
 def layout_for(variant: str) -> Layout:
-    """Bits: colour k's discs at ``k * B`` (B = padded bit width), the board's cells at ``K * B``,
-    the open take's colour at ``(K + 1) * B``, to move after it. Scalars: the collected counts
-    (own, then the opponent's), each divided by the discs per colour."""
+    """Blocks: colour k's discs (bitboard ``cmask[k]``) for each k, the board's cells, the open
+    take's colour (``1 << k``), to move. Scalars: the collected counts (own, then the
+    opponent's), each divided by the discs per colour."""
     g = geometry(variant)
     index, rows, cols = _grid(variant)
     area = rows * cols
     k = g.colours
     layout = Layout(planes_for(variant))
-    width = len(g.cell_of_bit)
-    discs = layout.offsets["discs"]
-    cells = layout.offsets["cells"]
-    table = [-1] * ((k + 1) * width + k + 1)
-    for b, i in enumerate(g.cell_of_bit):
-        if i < 0:
-            continue  # a padding bit: never set
-        for c in range(k):
-            table[c * width + b] = discs + c * area + index[i]
-        table[k * width + b] = cells + index[i]
-    for c in range(k):
-        table[(k + 1) * width + c] = layout.offsets["open_take"] + c
-    table[(k + 1) * width + k] = layout.offsets["to_move"]
+    grid = [index[i] if i >= 0 else -1 for i in g.cell_of_bit]  # padding bits: never set
+    tables = [layout.cells("discs", [c * area + x if x >= 0 else -1 for x in grid]) for c in range(k)]
+    tables += [layout.cells("cells", grid), layout.cells("open_take"), layout.cells("to_move")]
     scalars = [layout.scalar_of("own_collected", c) for c in range(k)] + \
               [layout.scalar_of("opponent_collected", c) for c in range(k)]
-    return layout.with_bits(table, scalars=scalars, divisors=[g.per_colour] * (2 * k))
+    return layout.with_blocks(tables, scalars=scalars, divisors=[g.per_colour] * (2 * k))
 
 
 class NibbleTensors(TensorSpec):
@@ -93,28 +83,17 @@ class NibbleTensors(TensorSpec):
         self.game = game
         g = game.geometry
         self.observation = self.information_state = layout_for(g.variant)
-        self._width = width = len(g.cell_of_bit)
-        self._colours = k = g.colours
-        self._cells = g.all_mask << (k * width)
-        self._take = (k + 1) * width
-        self._to_move = 1 << ((k + 1) * width + k)
+        self._cells = g.all_mask
 
     def observation_features(self, state: "NibbleState", player: int) -> Features:
         """Raises ``ValueError`` for a player that is not 0 or 1."""
         if type(player) is not int or player >> 1:  # a plain int 0 or 1 passes at once
             player = check_player(player, 2)
-        width = self._width
-        bits = self._cells
-        shift = 0
-        for m in state.cmask:
-            bits |= m << shift
-            shift += width
-        if state.take >= 0:
-            bits |= 1 << (self._take + state.take)
-        if state.to_move == player and state.winner < 0:
-            bits |= self._to_move
+        take = state.take
         coll = state.coll
-        return bits, (*coll[player], *coll[1 - player])
+        return ((*state.cmask, self._cells, 1 << take if take >= 0 else 0,
+                 1 if state.to_move == player and state.winner < 0 else 0),
+                (*coll[player], *coll[1 - player]))
 
 
 def planes(game: "NibbleGame") -> tuple[Plane, ...]:

@@ -19,8 +19,8 @@ no_jump             (1,)          turns since the last jump / 100 (the §5 draw 
 2 players: 4·144 + 144 + 2 + 1 + 2 + 1 = 726 floats; 3: 1,016; 4: 1,306. Perfect
 information: the information-state tensor is the same.
 
-The bits are the seats' bitboards side by side (square ``sq = x * 12 + y`` is the plane's flat
-cell), so writing a tensor is a few shifts (:mod:`abstracta.core.tensors`).
+The blocks are the seats' bitboards as they are (square ``sq = x * 12 + y`` is the plane's
+flat cell; :mod:`abstracta.core.tensors`).
 """
 
 from __future__ import annotations
@@ -49,14 +49,15 @@ def planes_for(n: int) -> tuple[Plane, ...]:
 
 @lru_cache(maxsize=None)
 def layout_for(n: int, pieces_per_player: int) -> Layout:
-    """Bits: pieces, colour squares and the jumping piece (the first ``2n + 1`` planes, in
-    order, one bit per entry), then to move and placement. Scalars: pieces to place per seat
-    index, turns without a jump."""
+    """Blocks: the pieces of each seat index, the colour squares of each, the jumping piece
+    (square bitboards), to move (``1 << seat index``), placement. Scalars: pieces to place per
+    seat index, turns without a jump."""
     layout = Layout(planes_for(n))
-    first = layout.offsets["to_place"]  # every entry before it is a bit, in order
-    table = tuple(range(first))
+    tables = [layout.cells("pieces", start=i * NUM_SQUARES)[:NUM_SQUARES] for i in range(n)]
+    tables += [layout.cells("colour_squares", start=i * NUM_SQUARES)[:NUM_SQUARES] for i in range(n)]
+    tables += [layout.cells("jumping"), layout.cells("to_move"), layout.cells("placement")]
     scalars = [layout.scalar_of("to_place", i) for i in range(n)] + [layout.scalar_of("no_jump")]
-    return layout.with_bits(table, scalars=scalars, divisors=[pieces_per_player] * n + [100])
+    return layout.with_blocks(tables, scalars=scalars, divisors=[pieces_per_player] * n + [100])
 
 
 class SlideCheckersTensors(TensorSpec):
@@ -67,13 +68,8 @@ class SlideCheckersTensors(TensorSpec):
         n = game.num_players
         self.observation = self.information_state = layout_for(n, game.pieces_per_player)
         self._n = n
-        board = NUM_SQUARES
-        #: per observer: the colour-square planes (they never change)
-        self._colours = tuple(sum(game.friend[(player + i) % n] << ((n + i) * board) for i in range(n))
-                              for player in range(n))
-        self._jumping = 2 * n * board
-        self._to_move = self._jumping + board
-        self._placement = 1 << (self._to_move + n)
+        #: per observer: the colour-square blocks (they never change)
+        self._colours = tuple(tuple(game.friend[(player + i) % n] for i in range(n)) for player in range(n))
 
     def observation_features(self, state: "SlideCheckersState", player: int) -> Features:
         """Raises ``ValueError`` for a player that is not a seat."""
@@ -81,21 +77,13 @@ class SlideCheckersTensors(TensorSpec):
         if type(player) is not int or not 0 <= player < n:
             player = check_player(player, n)
         bb = state._bb
-        bits = self._colours[player]
-        shift = 0
-        for i in range(n):
-            bits |= bb[(player + i) % n] << shift
-            shift += NUM_SQUARES
-        if state._jsq >= 0:
-            bits |= 1 << (self._jumping + state._jsq)
+        jsq = state._jsq
         mover = state.current_player()
-        if mover >= 0:
-            bits |= 1 << (self._to_move + (mover - player) % n)
-        if state._phase == 0:  # placement (Spec §3)
-            bits |= self._placement
         remain = state._remain
         nj = state._nj
-        return bits, (*(remain[player:] + remain[:player]), nj if nj < 100 else 100)
+        return ((*bb[player:], *bb[:player], *self._colours[player], 1 << jsq if jsq >= 0 else 0,
+                 1 << (mover - player) % n if mover >= 0 else 0, 1 if state._phase == 0 else 0),  # 0: placement
+                (*remain[player:], *remain[:player], nj if nj < 100 else 100))
 
 
 def planes(game: "SlideCheckersGame") -> tuple[Plane, ...]:
