@@ -171,6 +171,10 @@ class TensorBuffer:
         self._blocks = (0,) * len(layout.tables)
         self._scalars = (0,) * len(layout.scalars)
 
+    def __reduce__(self) -> tuple:
+        # a memoryview does not pickle: rebuilt from the array (copied, as pickling copies)
+        return _rebuild_buffer, (self.layout, self.array, self._blocks, self._scalars)
+
     def update(self, features: Features) -> np.ndarray:
         blocks, scalars = features
         if blocks != self._blocks:
@@ -201,6 +205,15 @@ class TensorBuffer:
         self.array.fill(0.0)
         self._blocks = (0,) * len(self._tables)
         self._scalars = (0,) * len(self._scalar_at)
+
+
+def _rebuild_buffer(layout: Layout, array: np.ndarray, blocks: tuple[int, ...],
+                    scalars: tuple[float, ...]) -> TensorBuffer:
+    buffer = TensorBuffer(layout)
+    buffer.array[:] = array
+    buffer._blocks = blocks
+    buffer._scalars = scalars
+    return buffer
 
 
 class TensorSpec:
