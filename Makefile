@@ -10,7 +10,7 @@ PORT ?= 8000
 $(BIN)/abstracta: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,postgres,bench,openspiel,pettingzoo,gym,plot,ray]'
+	$(BIN)/pip install --quiet -e '.[test,postgres,bench,openspiel,pettingzoo,gym,dataset,plot,ray]'
 	touch $(BIN)/abstracta
 
 venv: $(BIN)/abstracta
