@@ -25,6 +25,7 @@ move, counted as one action). The loops run in turns — ``--rounds`` rounds of 
 
     python benchmarks/interop_speed.py                # the table
     python benchmarks/interop_speed.py --json         # …then the rows, then the ratios (last line)
+    python benchmarks/interop_speed.py --out benchmarks/results/interop_speed.json   # for the docs
 
 The last line of ``--json`` is exactly ``{"ratios": {"fanorona": {"openspiel": r, "pettingzoo": r,
 "gymnasium": r}, "nibble": {…}, "slide-checkers": {"pettingzoo": r}}}``; the line before it holds
@@ -213,6 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=2.0, help="seconds of each loop per round (default 2)")
     ap.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
     ap.add_argument("--json", action="store_true", help="after the table, the rows and the ratios as JSON (last line)")
+    ap.add_argument("--out", metavar="FILE", help="also write the rows and ratios there as one JSON object "
+                    "(benchmarks/results/interop_speed.json feeds docs/research.md: benchmarks/research_docs.py)")
     args = ap.parse_args(argv)
     games = args.games or list(TARGETS)
     unknown = [g for g in games if g not in TARGETS]
@@ -222,8 +225,13 @@ def main(argv: list[str] | None = None) -> int:
     rows = measure(games, args.seconds, args.rounds, progress=lambda text: print(text, file=sys.stderr, flush=True))
     print(table(rows))
     print(f"({args.rounds} rounds of {args.seconds:g} s per loop; {time.perf_counter() - t0:.0f} s in all)")
+    detail = {"seconds": args.seconds, "rounds": args.rounds, "rows": rows}
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({**detail, **ratios_line(rows)}, f, indent=1)
+            f.write("\n")
     if args.json:
-        print(json.dumps({"seconds": args.seconds, "rounds": args.rounds, "rows": rows}))
+        print(json.dumps(detail))
         print(json.dumps(ratios_line(rows)))
     return 0
 
