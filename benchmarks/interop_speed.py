@@ -13,7 +13,10 @@ needs — the observation tensor and the legal actions:
 * ``pettingzoo``: the AEC loop of PettingZoo's documentation (``agent_iter``, ``last``, a uniform
   choice among ``np.flatnonzero(observation["action_mask"])``, ``step``);
 * ``gymnasium``: ``reset``/``step`` against a random opponent, the action drawn from
-  ``info["action_mask"]``.
+  ``info["action_mask"]``;
+* ``pettingzoo_noop`` (shown, not a target): the PettingZoo loop on an environment that does
+  nothing — PettingZoo's API and the agent alone. Its ratio column is the **ceiling** it sets
+  on any PettingZoo adapter of that game: ``F / (F + E)`` (``F`` its speed, ``E`` the engine's).
 
 Like the engine's loop, which clones one start (seed 0), the adapters play one layout
 (``layout_seeds=1``: Nibble's layout is seed 0's every game): drawing a layout is not timed.
@@ -55,8 +58,9 @@ TARGETS: dict[str, dict[str, float]] = {
     "slide-checkers": {"pettingzoo": 0.3},
 }
 #: the loops shown beside the targets
-SHOWN: dict[str, tuple[str, ...]] = {"fanorona": ("openspiel_observer",), "nibble": ("openspiel_observer",),
-                                     "slide-checkers": ()}
+SHOWN: dict[str, tuple[str, ...]] = {"fanorona": ("openspiel_observer", "pettingzoo_noop"),
+                                     "nibble": ("openspiel_observer", "pettingzoo_noop"),
+                                     "slide-checkers": ("pettingzoo_noop",)}
 
 
 def _timed(play_one: Callable[[], int], seconds: float) -> float:
@@ -131,6 +135,73 @@ def pettingzoo_loop(name: str) -> Callable[[float], float]:
     return lambda seconds: _timed(play_one, seconds)
 
 
+def pettingzoo_noop_loop(name: str) -> Callable[[float], float]:
+    """The same AEC loop on an environment that does nothing (no game, no tensor, no mask to
+    build: it hands out copies of fixed arrays): what PettingZoo's API and the agent cost alone.
+    Its speed ``F`` bounds any adapter's ratio to the engine (speed ``E``) at ``F / (F + E)``."""
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+
+    from abstracta.interop.pettingzoo import env as make_env
+
+    real = make_env(name, layout_seeds=1)
+    length = max(1, round(random_play(load_game(name), 0.3)["mean_actions"]))
+    size, actions = real.interop.observation_size, real.interop.num_distinct_actions
+
+    class Noop(AECEnv):
+        metadata = {"name": "noop", "render_modes": []}
+
+        def __init__(self) -> None:
+            self.possible_agents = ["player_0", "player_1"]
+            self.obs = np.zeros(size, np.float32)
+            self.mask = np.zeros(actions, np.int8)
+            self.mask[:5] = 1
+            self.observation_spaces = {a: spaces.Dict({"observation": spaces.Box(0, 1, (size,), np.float32),
+                                                       "action_mask": spaces.Box(0, 1, (actions,), np.int8)})
+                                       for a in self.possible_agents}
+            self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
+
+        def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+            self.agents = self.possible_agents[:]
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos = {a: {} for a in self.agents}
+            self.agent_selection = "player_0"
+            self.moves = 0
+
+        def observe(self, agent: str) -> dict:
+            return {"observation": self.obs.copy(), "action_mask": self.mask.copy()}
+
+        def step(self, action: int | None) -> None:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            self.moves += 1
+            if self.moves >= length:
+                for a in self.agents:
+                    self.terminations[a] = True
+            self.agent_selection = "player_1" if agent == "player_0" else "player_0"
+
+    env = Noop()
+    rng = random.Random(1)
+
+    def play_one() -> int:
+        env.reset()
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+        return env.moves
+
+    return lambda seconds: _timed(play_one, seconds)
+
+
 def gymnasium_loop(name: str) -> Callable[[float], float]:
     from abstracta.interop.gym import make
 
@@ -157,6 +228,7 @@ LOOPS: dict[str, Callable[[str], Callable[[float], float]]] = {
     "openspiel_observer": lambda name: openspiel_loop(name, observer=True),
     "pettingzoo": pettingzoo_loop,
     "gymnasium": gymnasium_loop,
+    "pettingzoo_noop": pettingzoo_noop_loop,
 }
 
 
@@ -176,7 +248,8 @@ def measure(games: list[str], seconds: float, rounds: int, progress: Callable[[s
             for k in ks[1:]:
                 speed = loops[(g, k)](seconds)
                 speeds[(g, k)].append(speed)
-                ratios[(g, k)].append(speed / engine)
+                # the no-op loop's "ratio" is the ceiling it sets: F / (F + E)
+                ratios[(g, k)].append(speed / (speed + engine) if k == "pettingzoo_noop" else speed / engine)
         if progress:
             progress(f"round {r + 1}/{rounds} done")
     rows = []

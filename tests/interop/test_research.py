@@ -220,3 +220,29 @@ def test_the_launcher_runs_openspiels_example_scripts(capsys):
                      "--player1=random", "--player2=random", "--num_games=1", "--quiet"])
     assert status == 0
     assert "Number of games played: 1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name, options", VARIANTS)
+def test_openspiels_python_fast_path_answers_as_its_cpp_path(name, options):
+    pyspiel = pytest.importorskip("pyspiel")
+    from abstracta.interop.openspiel import load
+
+    game = load(name, **options)
+    state = game.new_initial_state()
+    rng = random.Random(8)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        base = pyspiel.State  # OpenSpiel's own methods, through C++ and the observers
+        assert state.legal_actions() == base.legal_actions(state)
+        assert state.is_chance_node() == base.is_chance_node(state)
+        if not state.is_chance_node():
+            p = state.current_player()
+            assert state.legal_actions(p) == base.legal_actions(state, p)
+            for seat in range(game.num_players()):
+                assert np.array_equal(state.observation_tensor(seat), np.array(base.observation_tensor(state, seat)))
+                assert np.array_equal(state.information_state_tensor(seat),
+                                      np.array(base.information_state_tensor(state, seat)))
+                assert state.observation_string(seat) == base.observation_string(state, seat)
+                assert state.information_state_string(seat) == base.information_state_string(state, seat)
+        state.apply_action(rng.choice(state.legal_actions()))

@@ -398,16 +398,16 @@ class InteropState:
         inner = self.inner
         if self.game.codec is not None:
             nxt = self.choices()[action]
-            self._history.append(action)
             if type(nxt) is dict:
+                self._history.append(action)
                 self._parts += (action,)
                 return inner.current_player()  # type: ignore[union-attr]
-            action = nxt
+            inner.apply_action(nxt)  # type: ignore[union-attr]
             self._parts = ()
             self._choices = None
         else:
-            self._history.append(action)
-        inner.apply_action(action)  # type: ignore[union-attr]
+            inner.apply_action(action)  # type: ignore[union-attr]  (the engine refuses an illegal one, unchanged)
+        self._history.append(action)
         moves = self._moves = self._moves + 1
         max_turns = self.game.max_turns
         if max_turns and moves >= max_turns:
@@ -419,8 +419,11 @@ class InteropState:
         its parts, with a codec, so that the history stays in this state's action space.
         Raises :class:`IllegalActionError`."""
         codec = self.game.codec
-        if codec is None or self.current_player() < 0:
-            self.apply_action(action)
+        if self.current_player() < 0:
+            self.apply_action(action)  # refused: no player is to move
+            return
+        if codec is None:
+            self.apply_legal(action)  # the engine refuses an illegal action, unchanged
             return
         if self._parts:
             raise IllegalActionError(f"engine action {action!r}: a move is half chosen ({self._parts})")

@@ -55,7 +55,7 @@ import numpy as np
 import pyspiel
 
 from ..core.errors import OptionError, UnknownGameError
-from ..core.game import Game, as_integer
+from ..core.game import CHANCE, Game, as_integer
 from ..core.options import Option
 from ..core.registry import game_class, load_game, registered_games
 from ..core.tensors import TensorBuffer, plane_offsets
@@ -226,6 +226,40 @@ class AbstractaSpielState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         return self._s.legal_actions(player)
+
+    # --- Python callers' fast path ---------------------------------------------------------------
+    # OpenSpiel answers these through C++, which calls back into Python several times per
+    # question (current_player, is_terminal, the observer and a new game to learn the tensor's
+    # shape). Called from Python they go straight to the wrapped state, with the same answers;
+    # C++ algorithms still take OpenSpiel's way.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """As OpenSpiel's: the legal actions of ``player`` (default: the mover), ascending; the
+        chance outcomes at a chance node."""
+        s = self._s
+        if s.current_player() == CHANCE:
+            return [a for a, _ in s.chance_outcomes()]
+        return s.legal_actions(player)
+
+    def is_chance_node(self) -> bool:
+        return self._s.current_player() == CHANCE
+
+    def observation_tensor(self, player: int | None = None) -> np.ndarray:
+        """As OpenSpiel's (default: the mover's), as a new ``float32`` array rather than a list."""
+        s = self._s
+        return s.observation_tensor(s.current_player() if player is None else player)
+
+    def information_state_tensor(self, player: int | None = None) -> np.ndarray:
+        """As OpenSpiel's (default: the mover's), as a new ``float32`` array rather than a list."""
+        s = self._s
+        return s.information_state_tensor(s.current_player() if player is None else player)
+
+    def observation_string(self, player: int | None = None) -> str:
+        s = self._s
+        return s.observation_string(s.current_player() if player is None else player)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        s = self._s
+        return s.information_state_string(s.current_player() if player is None else player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self._s.chance_outcomes()
