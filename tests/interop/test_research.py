@@ -246,3 +246,21 @@ def test_openspiels_python_fast_path_answers_as_its_cpp_path(name, options):
                 assert state.observation_string(seat) == base.observation_string(state, seat)
                 assert state.information_state_string(seat) == base.information_state_string(state, seat)
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_slide_checkers_tree_of_runs_equals_the_tree_of_every_actions_parts():
+    from abstracta.core.actions import ActionCodec
+
+    for players in (2, 4):
+        game = abstracta.load_game("slide-checkers", players=players)
+        codec = game.action_codec()
+        rng = random.Random(players)
+        state = game.new_initial_state()
+        for _ in range(300):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            fast = codec.tree(state, legal)
+            full = {part: sub if isinstance(sub, int) else codec.expand(state, sub) for part, sub in fast.items()}
+            assert full == ActionCodec.tree(codec, state, legal)  # the generic tree, from encode
+            state.apply_action(rng.choice(legal))

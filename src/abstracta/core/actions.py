@@ -18,7 +18,7 @@ registers its tensors, so that the rules never import it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .tensors import Plane
 
@@ -50,6 +50,23 @@ class ActionCodec:
     def encode_all(self, state: "State", actions: Sequence[int]) -> list[tuple[int, ...]]:
         """:meth:`encode` of each legal action (a game may do it faster in bulk)."""
         return [self.encode(state, a) for a in actions]
+
+    def tree(self, state: "State", legal: Sequence[int]) -> dict:
+        """The parts of ``state``'s legal engine actions ``legal`` as a tree: ``{part: the engine
+        action it completes, or what may follow it}`` — a ``dict`` like this one, or a token of
+        the codec's own that :meth:`expand` turns into one when that part is chosen (a game with
+        many actions builds only the branch played). Default: the whole tree, from :meth:`encode_all`."""
+        root: dict = {}
+        for action, parts in zip(legal, self.encode_all(state, legal)):
+            node = root
+            for part in parts[:-1]:
+                node = node.setdefault(part, {})
+            node[parts[-1]] = action
+        return root
+
+    def expand(self, state: "State", token: Any) -> dict:
+        """The branch a token of :meth:`tree` stands for (default: tokens are branches already)."""
+        return token
 
     def part_string(self, part: int) -> str:
         """A label of ``part`` on its own (the adapters name a whole action in the engine's

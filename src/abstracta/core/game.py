@@ -483,10 +483,9 @@ class State(StructHooks, ABC):
         Games write it through their :class:`.tensors.TensorSpec`. Raises ``ValueError`` for a
         ``player`` that is not a seat."""
         spec = self.game.tensors()
-        layout = spec.observation
-        if out is None:
-            out = np.empty(layout.size, np.float32)
-        return write_tensor(layout, spec.observation_features(self, player), out)
+        if out is None:  # a new array, through this thread's kept tensor of that player
+            return spec.pool().array(player, spec.observation_features(self, player))
+        return write_tensor(spec.observation, spec.observation_features(self, player), out)
 
     def information_state_tensor(self, player: int, out: "np.ndarray | None" = None) -> "np.ndarray":
         """What ``player`` knows, as :meth:`observation_tensor` does, laid out by
@@ -495,10 +494,9 @@ class State(StructHooks, ABC):
         :meth:`information_state_string` is the exact information state. Default: the
         observation (perfect information: the position decides play)."""
         spec = self.game.tensors()
-        layout = spec.information_state
         if out is None:
-            out = np.empty(layout.size, np.float32)
-        return write_tensor(layout, spec.information_state_features(self, player), out)
+            return spec.pool(info=True).array(player, spec.information_state_features(self, player))
+        return write_tensor(spec.information_state, spec.information_state_features(self, player), out)
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
         """``num_distinct_actions`` ints, 1 at each legal action of ``player`` (default: the

@@ -24,6 +24,7 @@ through it or :func:`write_tensor`. No Python list of floats is built anywhere.
 
 from __future__ import annotations
 
+import threading
 from math import prod
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
@@ -207,6 +208,22 @@ class TensorBuffer:
         self._scalars = (0,) * len(self._scalar_at)
 
 
+class BufferPool(threading.local):
+    """Per thread, one :class:`TensorBuffer` per player of one layout: a new array for each
+    question (``array``) that costs only the entries changed since that player's last one."""
+
+    def __init__(self, layout: Layout):
+        self.layout = layout
+        self.buffers: dict[int, TensorBuffer] = {}
+
+    def array(self, player: int, features: Features) -> np.ndarray:
+        """``features`` (of ``player``, already validated) as a new float32 array."""
+        buffer = self.buffers.get(player)
+        if buffer is None:
+            buffer = self.buffers[player] = TensorBuffer(self.layout)
+        return buffer.update(features).copy()
+
+
 def _rebuild_buffer(layout: Layout, array: np.ndarray, blocks: tuple[int, ...],
                     scalars: tuple[float, ...]) -> TensorBuffer:
     buffer = TensorBuffer(layout)
@@ -249,6 +266,16 @@ class TensorSpec:
         """Default: the observation's (perfect information: the position decides play)."""
         return self.observation_features(state, player)
 
+    def pool(self, info: bool = False) -> BufferPool:
+        """This spec's buffers (per thread and player) of the observation or information state."""
+        pools = self.__dict__.get("_pools")
+        if pools is None:
+            pools = self.__dict__["_pools"] = (BufferPool(self.observation), BufferPool(self.information_state))
+        return pools[info]
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_pools"}  # buffers are per process
+
 
 #: game class -> its TensorSpec class (:func:`register_tensors`).
 _SPECS: dict[type, type[TensorSpec]] = {}
@@ -275,6 +302,6 @@ def default_planes(num_players: int) -> tuple[Plane, ...]:
             Plane("observer", (num_players,), "1 at the observing seat"))
 
 
-__all__ = ["Features", "Layout", "Plane", "TensorBuffer", "TensorSpec", "default_planes", "plane_offsets",
+__all__ = ["BufferPool", "Features", "Layout", "Plane", "TensorBuffer", "TensorSpec", "default_planes", "plane_offsets",
            "register_tensors", "spec_class_of", "tensor_size", "write_tensor"]
 

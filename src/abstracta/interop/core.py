@@ -16,7 +16,7 @@ from ..core.actions import ActionCodec
 from ..core.errors import IllegalActionError, OptionError
 from ..core.game import CHANCE, TERMINAL, Game, State, as_integer
 from ..core.registry import load_game
-from ..core.tensors import Features, Layout, Plane, write_tensor
+from ..core.tensors import BufferPool, Features, Layout, Plane, write_tensor
 
 #: Truncation (player actions) of a game whose rules set no bound on its length.
 DEFAULT_MAX_TURNS = 1000
@@ -151,6 +151,8 @@ class InteropGame:
         self.information_state_planes: tuple[Plane, ...] = self.information_state_layout.planes
         self.observation_size = self.observation_layout.size
         self.information_state_size = self.information_state_layout.size
+        #: kept tensors (per thread and player) behind ``observation_tensor()`` without ``out``
+        self.pools = (BufferPool(self.observation_layout), BufferPool(self.information_state_layout))
 
 
     def params(self) -> dict[str, Any]:
@@ -169,6 +171,10 @@ class InteropGame:
                 template = self._template = self.game.new_initial_state()
             return InteropState(self, template.clone(), [], 0, None)
         return InteropState(self, self.start(self.seed), [], 0, self.seed)  # type: ignore[arg-type]
+
+    def __reduce__(self) -> tuple:
+        # rebuilt from its parameters: kept tensors and starts are this process's
+        return (_rebuild_game, (self.name, self.params()))
 
     def start(self, seed: int) -> State:
         """A new game of the engine laid out or dealt with ``seed`` (a clone of a kept one)."""
@@ -217,6 +223,10 @@ def resolve_chance(state: "InteropState", rng: random.Random) -> None:
                 pick = outcome
                 break
         state.apply_action(pick)
+
+
+def _rebuild_game(name: str, params: Mapping[str, Any]) -> InteropGame:
+    return InteropGame(name, **params)
 
 
 def _rebuild_sample(name: str, params: Mapping[str, Any], inner: State, history: list[int], moves: int,
@@ -313,22 +323,15 @@ class InteropState:
     def choices(self) -> Choices:
         """The parts tree below the parts chosen so far (codec only; the mover's turn)."""
         node = self._choices
+        codec = self.game.codec
+        inner = self.inner
         if node is None:
-            inner = self.inner
-            node = {}
-            codec = self.game.codec
-            legal = inner.legal_actions()  # type: ignore[union-attr]
-            for action, parts in zip(legal, codec.encode_all(inner, legal)):  # type: ignore[union-attr]
-                if len(parts) == 1:
-                    node[parts[0]] = action
-                else:
-                    sub = node
-                    for part in parts[:-1]:
-                        sub = sub.setdefault(part, {})
-                    sub[parts[-1]] = action
-            self._choices = node
+            node = self._choices = codec.tree(inner, inner.legal_actions())  # type: ignore[union-attr]
         for part in self._parts:
-            node = node[part]
+            sub = node[part]
+            if type(sub) is not dict:  # a branch the codec builds when its part is chosen
+                sub = node[part] = codec.expand(inner, sub)  # type: ignore[union-attr]
+            node = sub
         return node
 
     def legal_ids(self) -> "Iterable[int]":
@@ -378,7 +381,7 @@ class InteropState:
             if nxt is None:
                 raise IllegalActionError(f"action {action!r} is not legal here (legal: {self.legal_actions()})")
             self._history.append(action)
-            if type(nxt) is dict:
+            if type(nxt) is not int:  # more parts follow
                 self._parts += (action,)
                 return
             self.inner.apply_action(nxt)
@@ -398,7 +401,7 @@ class InteropState:
         inner = self.inner
         if self.game.codec is not None:
             nxt = self.choices()[action]
-            if type(nxt) is dict:
+            if type(nxt) is not int:  # more parts follow
                 self._history.append(action)
                 self._parts += (action,)
                 return inner.current_player()  # type: ignore[union-attr]
@@ -528,15 +531,15 @@ class InteropState:
 
     def observation_tensor(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """``float32`` of shape ``(observation_size,)`` (zeros before the layout), written into
-        ``out`` when given."""
+        ``out`` when given, else a new array (through the game's kept tensor of ``player``)."""
         if out is None:
-            out = np.empty(self.game.observation_size, np.float32)
+            return self.game.pools[0].array(player, self.observation_features(player))
         return write_tensor(self.game.observation_layout, self.observation_features(player), out)
 
     def information_state_tensor(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """``float32`` of shape ``(information_state_size,)``, as :meth:`observation_tensor`."""
         if out is None:
-            out = np.empty(self.game.information_state_size, np.float32)
+            return self.game.pools[1].array(player, self.information_state_features(player))
         return write_tensor(self.game.information_state_layout, self.information_state_features(player), out)
 
     # --- hidden information -------------------------------------------------------------------

@@ -121,6 +121,8 @@ def _part_policy(state: InteropState, targets: dict[int, float]) -> dict[int, fl
     def leaves(sub: Any) -> float:
         if isinstance(sub, int):
             return targets.get(sub, 0.0)
+        if not isinstance(sub, dict):  # a branch not built yet
+            sub = codec.expand(state.inner, sub)
         return sum(leaves(s) for s in sub.values())
 
     for part, sub in node.items():

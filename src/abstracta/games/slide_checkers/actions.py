@@ -26,6 +26,7 @@ While a piece is picked, the observation's extra plane ``picked`` (12 × 12) sho
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING, Sequence
 
 from ...core.actions import ActionCodec
@@ -82,6 +83,35 @@ class SlideCheckersCodec(ActionCodec):
     def encode_all(self, state: "SlideCheckersState", actions: Sequence[int]) -> list[tuple[int, ...]]:
         encode = self.encode
         return [encode(state, a) for a in actions]
+
+    def tree(self, state: "SlideCheckersState", legal: Sequence[int]) -> dict:
+        """The legal list is in ascending id order (the canonical order, §4.3: ids sort as their
+        strings), so one piece's moves (or first jumps) are a run of it: each pick stands for
+        its run, ``(legal, start, end)``, expanded only when that piece is picked."""
+        first = legal[0]
+        if first < MOVE_BASE:
+            return {PLACE + SQ_OF_RANK[a]: a for a in legal}
+        if first >= CONT_BASE:  # continuations, or pass: one part each
+            return {self.encode(state, a)[0]: a for a in legal}
+        base, width = (MOVE_BASE, NUM_SQUARES) if first < JUMP_BASE else (JUMP_BASE, NUM_SQUARES * 16)
+        root: dict = {}
+        i, n = 0, len(legal)
+        while i < n:
+            rank = (legal[i] - base) // width
+            end = bisect_left(legal, base + (rank + 1) * width, i)
+            root[PICK + SQ_OF_RANK[rank]] = (legal, i, end)
+            i = end
+        return root
+
+    def expand(self, state: "SlideCheckersState", token: tuple) -> dict:
+        legal, start, end = token
+        if legal[start] < JUMP_BASE:
+            return {TO + SQ_OF_RANK[(a - MOVE_BASE) % NUM_SQUARES]: a for a in legal[start:end]}
+        out = {}
+        for a in legal[start:end]:
+            r = a - JUMP_BASE
+            out[JUMP + (SQ_OF_RANK[(r >> 4) % NUM_SQUARES] * 8 + ((r >> 1) & 7)) * 2 + (r & 1)] = a
+        return out
 
     def part_string(self, part: int) -> str:
         """``@e4`` (place), ``e4`` (pick), ``-f5`` (to), ``>d8*f8r`` (jump from d8 to f8,
