@@ -74,7 +74,9 @@ def build(args: argparse.Namespace) -> Any:
         PPOConfig()
         # RLlib's check steps an unmasked random action, which the environment refuses (illegal)
         .environment("abstracta_nibble", env_config={}, disable_env_checking=True)
-        .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=1)
+        # short fragments and no sampling deadline: a busy two-core machine samples slowly
+        .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=1, rollout_fragment_length=200,
+                     sample_timeout_s=None)
         .multi_agent(policies=set(modules),
                      policy_mapping_fn=(lambda agent_id, episode, **kw: "shared") if args.shared
                      else (lambda agent_id, episode, **kw: agent_id))

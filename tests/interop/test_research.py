@@ -264,3 +264,22 @@ def test_slide_checkers_tree_of_runs_equals_the_tree_of_every_actions_parts():
             full = {part: sub if isinstance(sub, int) else codec.expand(state, sub) for part, sub in fast.items()}
             assert full == ActionCodec.tree(codec, state, legal)  # the generic tree, from encode
             state.apply_action(rng.choice(legal))
+
+
+@pytest.mark.parametrize("name, config", [("nibble", {"variant": "hex", "layout_seeds": 5}),
+                                          ("slide-checkers", {"players": 3, "max_turns": 60}),
+                                          ("fibonacci-cards", {})])
+def test_shimmy_keeps_the_parameters_given_by_game_name_and_config(name, config):
+    # docs/research.md: Shimmy's OpenSpiel wrapper takes game_name= and config=; given a loaded
+    # game (env=) it rebuilds it on reset() from its short name and drops the parameters
+    pytest.importorskip("pyspiel")
+    shimmy = pytest.importorskip("shimmy")
+    from pettingzoo.test import api_test
+
+    from abstracta.interop.openspiel import short_name
+
+    env = shimmy.OpenSpielCompatibilityV0(game_name=short_name(name), config=config)
+    env.reset(seed=1)
+    params = env._env.get_parameters()  # the game Shimmy rebuilt on reset()
+    assert all(params[k] == v for k, v in config.items()), params
+    api_test(env, num_cycles=20)

@@ -243,15 +243,17 @@ class AbstractaSpielState(pyspiel.State):
     def is_chance_node(self) -> bool:
         return self._s.current_player() == CHANCE
 
-    def observation_tensor(self, player: int | None = None) -> np.ndarray:
-        """As OpenSpiel's (default: the mover's), as a new ``float32`` array rather than a list."""
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """As OpenSpiel's (default: the mover's): a list of floats, as OpenSpiel's API gives it
+        (Shimmy and others build float64 arrays from it). In place, as float32: the observer
+        (``make_observation(game)``)."""
         s = self._s
-        return s.observation_tensor(s.current_player() if player is None else player)
+        return s.observation_tensor(s.current_player() if player is None else player).tolist()
 
-    def information_state_tensor(self, player: int | None = None) -> np.ndarray:
-        """As OpenSpiel's (default: the mover's), as a new ``float32`` array rather than a list."""
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """As OpenSpiel's (default: the mover's): a list of floats."""
         s = self._s
-        return s.information_state_tensor(s.current_player() if player is None else player)
+        return s.information_state_tensor(s.current_player() if player is None else player).tolist()
 
     def observation_string(self, player: int | None = None) -> str:
         s = self._s
