@@ -283,3 +283,17 @@ def test_shimmy_keeps_the_parameters_given_by_game_name_and_config(name, config)
     params = env._env.get_parameters()  # the game Shimmy rebuilt on reset()
     assert all(params[k] == v for k, v in config.items()), params
     api_test(env, num_cycles=20)
+
+
+def test_slide_checkers_with_the_engines_ids_still_passes_the_conformance_tests():
+    pyspiel = pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from abstracta.interop.openspiel import load
+    from abstracta.interop.pettingzoo import env
+
+    game = load("slide-checkers", actions="engine", max_turns=80)
+    assert game.num_distinct_actions() == 352945
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    api_test(env("slide-checkers", actions="engine", max_turns=80), num_cycles=60)
