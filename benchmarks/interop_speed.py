@@ -22,9 +22,11 @@ Like the engine's loop, which clones one start (seed 0), the adapters play one l
 (``layout_seeds=1``: Nibble's layout is seed 0's every game): drawing a layout is not timed.
 Speeds are the game's engine actions per second (the opponent's in Gymnasium too: every action
 of the game is played through the environment; Slide Checkers' compact actions take two parts per
-move, counted as one action). The loops run in turns — ``--rounds`` rounds of ``--seconds`` each
-— so that a busy machine slows every loop alike; a ratio is the median over the rounds of
-(adapter / engine in that round), a speed the median over the rounds.
+move, counted as one action). Every loop is timed by this process's CPU time
+(``time.process_time``; the engine's too: ``random_play(..., clock=time.process_time)``), so that
+other work on the machine does not count; the loops run in turns — ``--rounds`` rounds of
+``--seconds`` each — and a ratio is the median over the rounds of (adapter / engine in that
+round), a speed (actions per CPU second) the median over the rounds.
 
     python benchmarks/interop_speed.py                # the table
     python benchmarks/interop_speed.py --json         # …then the rows, then the ratios (last line)
@@ -63,21 +65,26 @@ SHOWN: dict[str, tuple[str, ...]] = {"fanorona": ("openspiel_observer", "petting
                                      "slide-checkers": ("pettingzoo_noop",)}
 
 
+#: Every loop is timed by this process's CPU time: on a machine shared with other work the
+#: wall clock counts their time too (a run once saw a tenth of a core), the CPU clock only ours.
+CLOCK = time.process_time
+
+
 def _timed(play_one: Callable[[], int], seconds: float) -> float:
-    """Engine actions per second of ``play_one()`` (one game, returns its actions) run for ``seconds``."""
+    """Engine actions per CPU second of ``play_one()`` (one game, returns its actions) run for ``seconds``."""
     actions = 0
-    t0 = time.perf_counter()
+    t0 = CLOCK()
     deadline = t0 + seconds
     while True:
         actions += play_one()
-        now = time.perf_counter()
+        now = CLOCK()
         if now >= deadline:
             return actions / (now - t0)
 
 
 def engine_loop(name: str) -> Callable[[float], float]:
     game = load_game(name)
-    return lambda seconds: random_play(game, seconds)["actions_per_s"]
+    return lambda seconds: random_play(game, seconds, clock=CLOCK)["actions_per_s"]
 
 
 def openspiel_loop(name: str, observer: bool = False) -> Callable[[float], float]:

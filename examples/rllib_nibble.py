@@ -147,11 +147,25 @@ def main(argv: list[str] | None = None) -> int:
     ray.init(num_cpus=max(2, args.env_runners + 1), include_dashboard=False, log_to_driver=False,
              ignore_reinit_error=True)
     t0 = time.perf_counter()
-    curve = []
+    curve: list[dict] = []
+
+    def save() -> None:  # after every evaluation: a long run stopped early keeps its curve
+        if not args.out:
+            return
+        data = {"game": "nibble", "algorithm": "PPO (RLlib, new API stack)", "iterations": curve[-1]["iteration"],
+                "steps_per_iteration": args.steps, "epochs": args.epochs, "shared": args.shared,
+                "eval_every": args.eval_every, "eval_games": args.eval_games, "seed": args.seed,
+                "seconds": round(time.perf_counter() - t0), "machine": f"{os.cpu_count()} CPUs, {platform.machine()}",
+                "curve": curve}
+        with open(args.out, "w") as f:
+            json.dump(data, f, indent=1)
+            f.write("\n")
+
     try:
         algo = build(args)
         start = evaluate(algo, args.eval_games, args.seed, args.shared)
         curve.append({"iteration": 0, "env_steps": 0, **start, "episode_len_mean": start["mean_length"]})
+        save()
         print(f"iteration 0: win rate vs random {start['win_rate']:.2f}", flush=True)
         for it in range(1, args.iterations + 1):
             result = algo.train()
@@ -162,21 +176,12 @@ def main(argv: list[str] | None = None) -> int:
             if it % args.eval_every == 0 or it == args.iterations:
                 score = evaluate(algo, args.eval_games, args.seed + it, args.shared)
                 curve.append({"iteration": it, "env_steps": steps, **score, "episode_len_mean": length})
+                save()
                 line += f", win rate vs random {score['win_rate']:.2f} {score['win_rate_seat']}"
             print(line, flush=True)
         algo.stop()
     finally:
         ray.shutdown()
-    seconds = time.perf_counter() - t0
-    if args.out:
-        data = {"game": "nibble", "algorithm": "PPO (RLlib, new API stack)", "iterations": args.iterations,
-                "steps_per_iteration": args.steps, "epochs": args.epochs, "shared": args.shared,
-                "eval_every": args.eval_every, "eval_games": args.eval_games, "seed": args.seed,
-                "seconds": round(seconds), "machine": f"{os.cpu_count()} CPUs, {platform.machine()}",
-                "curve": curve}
-        with open(args.out, "w") as f:
-            json.dump(data, f, indent=1)
-            f.write("\n")
     return 0
 
 
