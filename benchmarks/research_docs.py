@@ -41,8 +41,9 @@ def speed_section(data: dict) -> str:
 def rllib_section(data: dict) -> str:
     last = data["curve"][-1]
     lines = [f"![Win rate of multi-agent PPO against random legal moves on Nibble](img/{FIGURE.name})", "",
-             f"{data['iterations']} iterations of {data['steps_per_iteration']:,} environment steps "
-             f"({data['seconds'] / 60:.0f} min on {data['machine']}); every {data['eval_every']} iterations "
+             f"{data['iterations']} iterations, each trained on a batch of {data['steps_per_iteration']:,} "
+             f"environment steps ({data['seconds'] / 60:.0f} min on {data['machine']}, shared with other work); "
+             f"every {data['eval_every']} iterations "
              f"{data['eval_games']} games per seat against random legal moves. After the last: win rate "
              f"{last['win_rate']:.2f} (seat 0 {last['win_rate_seat'][0]:.2f}, seat 1 {last['win_rate_seat'][1]:.2f}).",
              "", "| iteration | env steps | win rate vs random | mean episode length |",
