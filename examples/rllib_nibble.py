@@ -1,7 +1,7 @@
 """Multi-agent PPO on Nibble with RLlib, through the PettingZoo environment (issue 45).
 
 RLlib's new API stack: the AEC environment wrapped in ``ray.rllib.env.wrappers.pettingzoo_env.
-PettingZooEnv``, one ``RLModule`` per seat (``player_0``, ``player_1``; ``--shared`` gives both
+PettingZooEnv`` (:func:`abstracta.interop.rllib.make_env`), one ``RLModule`` per seat (``player_0``, ``player_1``; ``--shared`` gives both
 seats one), each masking the illegal actions (RLlib's ``ActionMaskingTorchRLModule``, which reads
 the observation ``{"observations", "action_mask"}``). Every ``--eval-every`` iterations the
 learned modules play ``--eval-games`` games per seat against uniformly random legal moves; the
@@ -24,39 +24,11 @@ import time
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo.utils import BaseWrapper
 
 from abstracta.interop.pettingzoo import env as abstracta_env
+from abstracta.interop.rllib import make_env
 
 SEATS = ("player_0", "player_1")
-
-
-class MaskedObservations(BaseWrapper):
-    """The PettingZoo environment with RLlib's key names: ``{"observations", "action_mask"}``
-    (the mask as float32, as the module multiplies it into the logits)."""
-
-    def __init__(self, env: Any):
-        super().__init__(env)
-        inner = env.observation_space(env.possible_agents[0])
-        self._space = spaces.Dict({
-            "observations": inner["observation"],
-            "action_mask": spaces.Box(0.0, 1.0, inner["action_mask"].shape, np.float32),
-        })
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self._space
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        obs = self.env.observe(agent)
-        return {"observations": obs["observation"], "action_mask": obs["action_mask"].astype(np.float32)}
-
-
-def make_env(config: dict | None = None) -> Any:
-    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-
-    config = dict(config or {})
-    return PettingZooEnv(MaskedObservations(abstracta_env("nibble", **config)))
 
 
 def build(args: argparse.Namespace) -> Any:
@@ -73,7 +45,7 @@ def build(args: argparse.Namespace) -> Any:
     config = (
         PPOConfig()
         # RLlib's check steps an unmasked random action, which the environment refuses (illegal)
-        .environment("abstracta_nibble", env_config={}, disable_env_checking=True)
+        .environment("abstracta_nibble", env_config={"game": "nibble"}, disable_env_checking=True)
         # short fragments and no sampling deadline: a busy two-core machine samples slowly
         .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=1, rollout_fragment_length=200,
                      sample_timeout_s=None)

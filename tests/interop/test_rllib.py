@@ -28,8 +28,9 @@ def _example():
 
 
 def test_the_masked_multi_agent_environment_steps_legal_actions_only():
-    example = _example()
-    env = example.make_env({})
+    from abstracta.interop.rllib import make_env
+
+    env = make_env({"game": "nibble"})
     obs, info = env.reset(seed=1)
     (agent, first), = obs.items()
     assert set(first) == {"observations", "action_mask"} and first["observations"].shape == (838,)
