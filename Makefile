@@ -25,7 +25,7 @@ $(VENV)/.test: pyproject.toml | $(BIN)/python
 	$(PIP) -e '.[test]'
 	touch $(VENV)/.run $@
 
-# OpenSpiel, PettingZoo, Gymnasium, Ray and matplotlib (tournament plots)
+# OpenSpiel, PettingZoo, Gymnasium, Ray, pyarrow (abstracta dataset) and matplotlib (tournament plots)
 $(VENV)/.research: pyproject.toml | $(BIN)/python
 	$(PIP) -e '.[research]'
 	touch $(VENV)/.run $@

@@ -12,7 +12,7 @@ play       ``play`` (the game itself runs in ``terminal``: the play session's fr
 serve      ``serve``
 rules      ``games``, ``perft``, ``moves``, ``apply``, ``analyse``
 records    ``replay``
-bots       ``match``, ``tournament``, ``tune``
+bots       ``match``, ``tournament``, ``tune``, ``dataset``
 bench      ``board``, ``bench``, ``solve``, ``egtb``
 users      ``users`` (accounts of the web app)
 db         ``db backup``, ``db restore``
