@@ -71,7 +71,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -123,7 +123,20 @@ class ApiError(MatchError):
 # the pattern is the match service's (which words the refusal better than a pattern would)
 SeatSpec = Annotated[str, Field(max_length=32), WithJsonSchema(
     {"type": "string", "maxLength": 32, "pattern": r"^\s*(human|level:[1-6])\s*$"})]
-SeatNumber = Annotated[StrictInt, Field(ge=0, le=15)]
+
+
+def integral(value: Any) -> Any:
+    """A JSON number without a fraction (``13.0``) as the integer it is; anything else as it
+    came, for the strict check after it (``"13"``, ``true`` and ``13.5`` stay refused). JSON
+    Schema's ``integer``, which /openapi.json declares for these fields, counts ``13.0`` among
+    the integers (a client following the schema, schemathesis among them, may send it), and the
+    schema cannot declare a stricter rule: the two are one number in JSON's data model."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+#: An integer field of a request body: a JSON integer, ``13.0`` read as 13 (:func:`integral`).
+Integer = Annotated[StrictInt, BeforeValidator(integral)]
+SeatNumber = Annotated[Integer, Field(ge=0, le=15)]
 
 #: What the match service accepts as a time control (matches._check_clock), for the schema.
 CLOCK_SCHEMA = {"anyOf": [
@@ -138,7 +151,8 @@ Clock = Annotated[dict[str, Any] | None, WithJsonSchema(CLOCK_SCHEMA)]
 #: The person seats a creator takes, as the match service checks them (matches._check_take),
 #: which says what is wrong in a sentence where the schema's two forms were refused one by one
 #: in the validation library's words ("take.list[constrained-int]: …; take.literal['all']: …").
-Take = Annotated[Any, WithJsonSchema({"anyOf": [
+Take = Annotated[Any, BeforeValidator(lambda v: [integral(x) for x in v] if isinstance(v, list) else v),
+                 WithJsonSchema({"anyOf": [
     {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 15}, "maxItems": 16, "uniqueItems": True},
     {"const": "all"},
     {"type": "null"},
@@ -377,7 +391,7 @@ class PlayAction(Body):
                                   "takes both); only in games with a whole-turn notation (else 422) "
                                   "and at the start of a turn (else 409); a string that is not a whole legal "
                                   "turn is 422; nothing is played then")
-    ply: StrictInt = Field(ge=0, description="the ply the move was chosen at (the state's 'ply', a JSON integer); "
+    ply: Integer = Field(ge=0, description="the ply the move was chosen at (the state's 'ply', a JSON integer); "
                                        "a stale ply is refused with 409")
     seat: SeatNumber | None = Field(default=None, description="the seat playing it (checked when given; "
                                                              "or ?seat=, not both with different values)")
@@ -399,13 +413,13 @@ class AnalysisRequest(Body):
 
     match_id: str | None = Field(default=None, max_length=32, description="a match (with 'ply'), or leave out "
                                                                           "for a pasted position")
-    ply: StrictInt | None = Field(default=None, description="the position after this many actions "
+    ply: Integer | None = Field(default=None, description="the position after this many actions "
                                                             "(default: the last)")
     game: str | None = Field(default=None, max_length=64, description="a pasted position's game")
     options: dict[str, Any] | None = Field(default=None, description="a pasted position's game options")
     position: str | None = Field(default=None, description="a pasted position text (the game's own format, "
                                                            "as `abstracta apply --json` prints it)")
-    seat: StrictInt | None = Field(default=None, description="whose information the search starts from "
+    seat: Integer | None = Field(default=None, description="whose information the search starts from "
                                                              "(a seat the tokens hold; pasted: any seat)")
     hint: StrictBool = Field(default=False, description="a hint on your turn against the computer; counted in "
                                                         "the record's 'Hints' tag")
