@@ -203,8 +203,27 @@ def test_the_computers_take_of_two_discs_is_marked_and_fades_out(page, live_serv
     text = board_text(page)
     assert f"Computer (level 4) took {first} (red A), took {second} (red A) and won." in text
     assert "Computer (level 4) wins. All 9 red discs (A) collected." in text
-    assert text.endswith("You hold 36 discs, majorities 4 of 5; Computer (level 4) holds 44 discs, majorities 4 of 5.")
+    assert text.endswith("You hold 36 discs, 4 majorities (5 needed); Computer (level 4) holds 44 discs, "
+                         "4 majorities (5 needed).")
     assert not errors, errors
+
+
+@pytest.mark.parametrize("locale, words", [
+    ("en-US", ("You: 35 discs · 3 majorities (5 needed)", "You hold 35 discs, 3 majorities (5 needed); ")),
+    ("fi-FI", ("Sinä: 35 kiekkoa · 3 enemmistöä (tarvitaan 5)", "Sinä: 35 kiekkoa, 3 enemmistöä (tarvitaan 5); ")),
+])
+def test_the_majorities_are_a_count_and_a_target_in_words(browser, live_server, locale, words):
+    # "majorities 4/5" (a screen reader: "majorities 4 of 5", and 8/5 "8 of 5"): the count
+    # and how many win, in words, in the collection's line and in the board's words
+    context = browser.new_context(locale=locale, viewport={"width": 1100, "height": 900})
+    try:
+        page = context.new_page()
+        import_start(page, live_server, TWO_FOR_THE_COMPUTER, seats=("human", "level:4"))
+        head = page.locator(".ctable[data-seat='0'] .chead").inner_text()
+        assert head.startswith(words[0]), head
+        assert words[1] in board_text(page), board_text(page)
+    finally:
+        context.close()
 
 
 def test_no_animation_with_reduced_motion(page, live_server):
