@@ -31,13 +31,14 @@ def test_a_seat_that_is_out_is_told_and_loses_its_controls(page, live_server, sh
 
 
 def test_a_three_player_loss_is_not_called_a_draw(page, live_server):
-    # 99 turns without a jump: Blue's step makes it 100, a draw for the two left; Green, out, loses
+    # 99 turns without a jump: Blue's step makes it 100, a draw for the two left; Green, out from
+    # the start of the record (no turn to name), lost
     view = open_record(page, live_server, "slide-checkers", "Bd4,Bd6,Re8 M B nj=99", {"players": 3},
                        ["human", "human", "human"])
     page.wait_for_function("() => window.abstractaView.human_to_move")
     post_json(f"{live_server.url}/api/matches/{view['id']}/actions", {"action": "d4-d3", "ply": 0})
     page.wait_for_function("() => window.abstractaView.status === 'over'")
-    assert page.locator("#result").inner_text() == "Green loses. 100 turns without a jump: a draw."
+    assert page.locator("#result").inner_text() == "Green was knocked out — Blue and Red draw. 100 turns without a jump: a draw."
     assert page.locator("#status").inner_text() == "Game over"
 
 
@@ -51,7 +52,8 @@ def test_the_result_gives_the_reason_in_the_viewers_words(page, live_server):
     post_json(f"{live_server.url}/api/matches/{view['id']}/actions", {"action": capture, "ply": 0})
     page.wait_for_function("() => window.abstractaView.status === 'over'")
     text = page.locator("#result").inner_text()
-    assert text.startswith("White wins. ") and "Black" in text, text
+    # the page plays White: its own outcome first, then the colours and why (issue 38 item 5)
+    assert text.startswith("You win. White wins. ") and "Black" in text, text
 
 
 def test_an_error_goes_away_with_the_next_action(page, live_server):

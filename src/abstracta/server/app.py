@@ -513,6 +513,11 @@ class MoveListTurn(BaseModel):
                                          "whole turn goes to its end")
 
 
+class SeatOut(BaseModel):
+    seat: int
+    ply: int = Field(description="the actions played when the seat was out (its turn: 'turn_numbers'[ply - 1])")
+
+
 class VariantName(BaseModel):
     label: str = Field(description="the variant's name ('Card variant')")
     label_key: str = Field(description="translation key of the label")
@@ -577,6 +582,8 @@ class MatchView(BaseModel):
                                  "null unless the game ended by resignation")
     out_of_time: list[int] = Field(default_factory=list, description="the seats that ran out of time, in the order "
                                    "their flags fell (the record's 'OutOfTime' tag)")
+    out_at: list[SeatOut] = Field(default_factory=list, description="the seats the rules have put out of a 3–4 "
+                                  "player game, each with the ply that put it out, in that order")
     hints: list[int] | None = Field(default=None, description="hints asked per seat (the record's 'Hints' "
                                                               "tag), null when none was asked")
     status: str = Field(description="playing | over")

@@ -49,7 +49,7 @@ import orjson
 from ..core.description import shell_english
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
 from ..core.game import (Game, State, TurnText, action_strings, agreed_draw_returns, draw_seats, played_turns,
-                         resignation_returns, seats_out,
+                         resignation_returns, seats_out, seats_out_since,
                          turn_numbers, turn_spans, turn_texts, turns_played, views_differ)
 from ..core.options import seed_problem
 from ..core.records import (DECIDED, DRAW_OFFERED_TAG, HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG, Record, out_of_time_seats,
@@ -416,6 +416,18 @@ class Match:
         self._record_cache = (key, record)
         return record
 
+    def out_at(self) -> list[dict[str, int]]:
+        """The seats the rules put out, each with the ply that did (:func:`seats_out_since`),
+        in that order: ``[{"seat": 0, "ply": 81}]``. Cached per revision and ply; no replay
+        while nobody is out."""
+        key = (self.revision, len(self.actions))
+        cached = getattr(self, "_out_cache", None)
+        if cached is None or cached[0] != key:
+            since = seats_out_since(self.initial, self.actions, self.state)
+            cached = (key, [{"seat": seat, "ply": ply} for seat, ply in sorted(since.items(), key=lambda x: (x[1], x[0]))])
+            self._out_cache = cached
+        return cached[1]
+
     def reorder_turn(self, first: int, before: State, turn: list[int]) -> None:
         """Play ``turn`` from ``before`` (the state after ``first`` actions, not changed) in place
         of the actions from ``first`` on: the same turn in another order that ends in the same
@@ -432,6 +444,7 @@ class Match:
             self.own_turns[first:] = own
         self.state = state
         self.__dict__.pop("_record_cache", None)
+        self.__dict__.pop("_out_cache", None)
 
     def state_at(self, ply: int) -> State:
         state = self.initial.clone()
@@ -2514,6 +2527,7 @@ class MatchService:
             "termination": match.termination,
             "resigned": match.resigned,
             "out_of_time": match.out_of_time,
+            "out_at": match.out_at(),
             "hints": hint_counts(match) if HINTS_TAG in match.tags else None,
             "status": "over" if match.over else "playing",
             "created": match.tags.get("date"),

@@ -54,44 +54,90 @@ const coloured = (seats) => !!(seats && seats.some((s) => s && s.name));
 
 // The result line of a match (a view, or a row of the list): `resigned` and `out_of_time` name the
 // seats the server recorded; in a 3–4 player game the seats the rules put out lost as well, so the
-// losers alone do not tell who resigned.
-function resultLine(m, name) {
+// losers alone do not tell who resigned. `outTurn` (seat -> turn, the match page's: outTurns): when
+// the rules put each seat of a 3–4 player game out, said first in the order they went ("Green was
+// knocked out on turn 41 — Blue and Red draw"); a row of the list does not know it and says such a
+// seat lost. `said`: the seat whose own outcome the page said before the line (ownOutcome), whose
+// fate the line leaves out; the end's winners or drawers are named in full all the same.
+function resultLine(m, name, outTurn = new Map(), said = null) {
   const { result, termination } = m;
   if (!result) return "";
   const you = t("seat.you");
+  const many = result.length > 2;
+  const seats = (test) => result.map((v, i) => (test(v) ? i : null)).filter((i) => i !== null);
   const wins = (n) => (n === you ? t("result.you_win") : t("result.wins", { name: n }));
   const winMany = (names) => (names.length === 1 ? wins(names[0]) : t("result.win_many", { names }));
-  const winners = result.map((v, i) => (v > 0 ? name(i) : null)).filter((x) => x !== null);
-  const losers = result.map((v, i) => (v < 0 ? name(i) : null)).filter((x) => x !== null);
+  const winners = seats((v) => v > 0).map(name);
+  const losers = seats((v) => v < 0);
   // three or four players, nobody won: the seats still in share a draw
-  const drawn = result.map((v, i) => (v === 0 ? name(i) : null)).filter((x) => x !== null);
+  const drawn = seats((v) => v === 0).map(name);
   const draw = () => (drawn.length > 1 ? t("result.draw_many", { names: drawn })
     : drawn[0] === you ? t("result.you_draw") : t("result.draws", { name: drawn[0] }));
+  const mine = (i) => many && i === said; // said before the line, in the reader's own words
+  // the seats the rules put out before the end, in the order they went
+  const knocked = many ? losers.filter((i) => outTurn.has(i)).sort((a, b) => outTurn.get(a) - outTurn.get(b) || a - b) : [];
+  const line = (...parts) => [...knocked.filter((i) => !mine(i)).map((i) => knockedOut(name(i), outTurn.get(i))), ...parts]
+    .filter(Boolean).join(" — ");
   if (termination === "time") {
-    const flagged = (m.out_of_time && m.out_of_time.length ? m.out_of_time.map(name) : losers);
-    const ran = flagged.length === 1 && flagged[0] === you ? t("result.you_out_of_time") : t("result.out_of_time", { who: flagged });
-    if (winners.length) return `${ran} — ${winMany(winners)}`;
+    const flagged = (m.out_of_time && m.out_of_time.length ? m.out_of_time : losers.filter((i) => !knocked.includes(i)))
+      .filter((i) => !mine(i)).map(name);
+    const ran = !flagged.length ? null : flagged.length === 1 && flagged[0] === you ? t("result.you_out_of_time") : t("result.out_of_time", { who: flagged });
+    if (winners.length) return line(ran, winMany(winners));
     // two players: the other could not have won; three or four: the seats the rules drew share it
-    if (result.length === 2 || !drawn.length) return `${ran} — ${t("result.draw_time")}`;
-    return `${ran} — ${draw()}`;
+    if (!many || !drawn.length) return line(ran, t("result.draw_time"));
+    return line(ran, draw());
   }
   if (termination === "agreement") {
     // three or four players: the seats out before lost all the same (named as the rules' draw names them)
     const agreed = t("result.agreement");
-    return result.length > 2 && losers.length ? `${agreed} — ${draw()}` : agreed;
+    return many && losers.length ? line(agreed, draw()) : agreed;
   }
   if (termination === "resignation") {
     // the server names the seat, inferring it for a match stored before it kept it (null when
     // the record does not tell)
     const seat = m.resigned;
-    const said = seat == null ? t("result.resignation") : name(seat) === you ? t("result.you_resigned") : t("result.resigned", { name: name(seat) });
-    if (winners.length) return `${said} — ${winMany(winners)}`;
-    return said + (result.length > 2 && drawn.length ? ` — ${draw()}` : "");
+    const resigned = seat == null ? t("result.resignation") : mine(seat) ? null
+      : name(seat) === you ? t("result.you_resigned") : t("result.resigned", { name: name(seat) });
+    if (winners.length) return line(resigned, winMany(winners));
+    return line(resigned, many && drawn.length ? draw() : null);
   }
-  if (winners.length) return winMany(winners);
+  if (winners.length) return line(winMany(winners));
   // nobody won: a draw for all, or some seats lost and the others share the game (3–4 players)
   if (!losers.length) return t("result.draw");
-  return losers.map((n) => (n === you ? t("result.you_lose") : t("result.loses", { name: n }))).join(", ");
+  const lost = losers.filter((i) => !knocked.includes(i) && !mine(i))
+    .map((i) => (name(i) === you ? t("result.you_lose") : t("result.loses", { name: name(i) })));
+  return line(...lost, drawn.length ? draw() : null);
+}
+
+// "Green was knocked out on turn 41" (turn 0: before the rules' first turn, not said).
+function knockedOut(who, turn) {
+  if (who === t("seat.you")) return turn ? t("result.you_knocked_out", { turn }) : t("result.you_knocked_out_plain");
+  return turn ? t("result.knocked_out", { name: who, turn }) : t("result.knocked_out_plain", { name: who });
+}
+
+// When the rules put each seat out (view.out_at: the ply that did), as seat -> the turn the move
+// list numbers (turnOfPly).
+function outTurns(view) {
+  return new Map((view.out_at || []).map((o) => [o.seat, turnOfPly(view.turn_numbers || [], o.ply).turn]));
+}
+
+// The reader's own outcome, said before the line of colours (a colour seat read "White wins" for
+// its own win): for `own`, the one person seat the page plays (null: a spectator, or people
+// sharing a device), where the line names seats by colour and the seats did not all end alike (a
+// draw for all says itself). In a 3–4 player game, how and when the game ended for it.
+function ownOutcome(view, seatName, own, outTurn) {
+  const result = view.result;
+  if (own === null || own === undefined || !result || result.every((v) => v === result[own])) return null;
+  const you = t("seat.you");
+  if (seatName(own) === you) return null; // the line says "You win" itself
+  if (result[own] > 0) return t("result.you_win");
+  if (result[own] === 0) return t("result.you_draw");
+  if (result.length > 2) {
+    if (outTurn.has(own)) return knockedOut(you, outTurn.get(own));
+    if ((view.out_of_time || []).includes(own)) return t("result.you_out_of_time");
+    if (view.termination === "resignation" && view.resigned === own) return t("result.you_resigned");
+  }
+  return t("result.you_lose");
 }
 
 // The turn holding action `ply` (1-based) and the number of the last turn, as the server numbers
@@ -647,10 +693,14 @@ async function boardModule(url) {
 // ------------------------------------------------------------------------------ match page
 // The result and, when the rules ended the game, why (the engine's words from the view): a
 // sentence of its own, as its words start one ("Red wins. Only Red pieces are left on the board.").
-function resultText(view, seatName) {
-  const line = resultLine(view, seatName);
+// `own`: the one person seat the page plays (ownOutcome), whose outcome comes first.
+function resultText(view, seatName, own = null) {
+  const outTurn = outTurns(view);
+  const mine = ownOutcome(view, seatName, own, outTurn);
+  const line = resultLine(view, seatName, outTurn, mine ? own : null);
+  const both = mine && line ? t("result.yours", { yours: mine, line }) : mine || line;
   const end = view.struct && view.struct.end;
-  return end && end.text && view.termination !== "resignation" ? t("result.why", { result: line, why: fmt(end.message, end.text) }) : line;
+  return end && end.text && view.termination !== "resignation" ? t("result.why", { result: both, why: fmt(end.message, end.text) }) : both;
 }
 
 // `was`: what the same match page kept over a language switch (see keepPage)
@@ -673,6 +723,8 @@ async function matchPage(app, id, was = null) {
   const seatName = seatNamer(view.seats, view.players, mySeats);
   const humans = view.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
   const myPeople = humans.filter((i) => mySeats.includes(i)); // the person seats played here
+  // the one person seat played here, whose outcome the end says first (null: none, or several sharing the device)
+  const own = myPeople.length === 1 ? myPeople[0] : null;
   // people at a distance: this browser plays some person seats, someone elsewhere the others;
   // then undo needs their consent (a takeback request)
   const distance = myPeople.length > 0 && humans.some((i) => !mySeats.includes(i));
@@ -807,7 +859,7 @@ async function matchPage(app, id, was = null) {
   const analysis = analysisPanel({ id, getView: () => view, open: !!(kept && kept.analysisOpen), kept: same ? kept.analysis : null, boardBox, seatName, stepTo: (ply) => stepTo(ply),
     say: (text) => { boardSay.textContent = text; },
     // the server's termination: a resignation, a flag or a draw agreed ended it, not the rules
-    ended: () => (view.status === "over" && ["resignation", "time", "agreement"].includes(view.termination) ? resultLine(view, seatName) : null),
+    ended: () => (view.status === "over" && ["resignation", "time", "agreement"].includes(view.termination) ? resultLine(view, seatName, outTurns(view)) : null),
     shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
@@ -1321,7 +1373,7 @@ async function matchPage(app, id, was = null) {
     const humansOut = myPeople.length > 0 && myPeople.every((i) => out.has(i));
     banner.hidden = !over && !myPeople.some((i) => out.has(i));
     banner.classList.toggle("out", !over && !banner.hidden);
-    banner.textContent = over ? resultText(view, seatName)
+    banner.textContent = over ? resultText(view, seatName, own)
       : myPeople.filter((i) => out.has(i)).map((i) => (seatName(i) === you ? t("out.you", { why: out.get(i) }) : t("out.seat", { who: seatName(i), why: out.get(i) }))).join(" ");
 
     const handingOver = needHandover && handover.hidden;
@@ -1347,7 +1399,7 @@ async function matchPage(app, id, was = null) {
     const struct = live ? view.struct : page.structs[replayPly - page.from];
     const interactive = live && !over && myTurn && !view.thinking && !hide && !connLost;
     // the same picture is not drawn twice (a redraw would restart a module's animation)
-    const ended = over ? { result: view.result, termination: view.termination, text: resultText(view, seatName) } : null;
+    const ended = over ? { result: view.result, termination: view.termination, text: resultText(view, seatName, own) } : null;
     const renderKey = JSON.stringify([hide, struct, interactive, live, ended, connLost]);
     // what the last click said ("e4 selected. 3 moves: …") is no longer true once the game has
     // ended; a board module may still say something of the end as it draws it (below)
