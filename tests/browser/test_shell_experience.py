@@ -140,15 +140,16 @@ def test_moves_and_links_are_big_enough_to_tap(browser, live_server):
             .map(([text, r]) => `${text}: ${Math.round(r.height)} px`)""")
         assert small == []
         page.locator("ol.moves a[data-ply='3']").tap()
-        # the status names the turn as the list numbers it (Fibonacci's turns: 1, 2, 3, 4, 2 of 5
-        # moves), and the move as the stepper counts it; "after move 3" beside a list reading "2."
-        # was two countings of one thing
-        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: turn 2 of 5, after ')")
+        # the status names the round as the list numbers it (two players: a round a row, as chess
+        # lists moves; Fibonacci's turns 1, 2 | 3, 4 | 5: ply 3 is in turn 2, round 1), and the move
+        # as the stepper counts it; "after move 3" beside a list reading "2." was two countings of
+        # one thing
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: round 1 of 3, after ')")
         assert page.locator("#status").inner_text().endswith("(move 3 of 12)")
-        assert page.locator("ol.moves li:has(a[data-ply='3']) .n").inner_text() == "2."
+        assert page.locator("ol.moves li:has(a[data-ply='3']) .n").inner_text() == "1."
         page.locator("ol.moves a[data-ply='3']").tap()
         page.click("button[aria-label='start']")
-        page.wait_for_function("() => document.querySelector('#status').textContent === 'Replay: the start, before turn 1 of 5'")
+        page.wait_for_function("() => document.querySelector('#status').textContent === 'Replay: the start, before round 1 of 3'")
     finally:
         context.close()
 

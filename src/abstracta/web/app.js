@@ -147,6 +147,41 @@ function turnOfPly(numbers, ply) {
   return { turn: ply > 0 ? numbers[ply - 1] : 0, turns: numbers.length ? numbers[numbers.length - 1] : 0 };
 }
 
+// The move list's rows. Two players: a row per round, as chess lists moves ("1. b4-c5W, end
+// e3-d3A"): a row opens with a turn of the seat that played the first numbered turn and takes the
+// other seat's next turn; a turn out of that order (the other seat first, or after a seat moved
+// twice) opens a row of its own with its first half empty. Rows are numbered 1, 2, 3… (the
+// round; the replay's status says the same number); entries before the rules' first turn
+// (placements, number 0) are paired alike, unnumbered. Three or four players: a row per turn,
+// numbered as the rules number turns, since a round there is no line's worth and a seat out of
+// the game leaves holes in it. Chance entries keep a line each, unnumbered.
+// Returns [{number (0: none), turns: [turn | null, …], paired}].
+function moveRows(moveList, players) {
+  if (players !== 2) return moveList.map((x) => ({ number: x.number, turns: [x], paired: false }));
+  const phase = (x) => (x.number > 0 ? 1 : 0);
+  const opener = [0, 1].map((p) => (moveList.find((x) => x.seat >= 0 && phase(x) === p) || {}).seat);
+  const rows = [];
+  let round = 0, open = null; // the row whose second half may still come
+  for (const x of moveList) {
+    if (x.seat === null || x.seat < 0) { rows.push({ number: 0, turns: [x], paired: false }); open = null; continue; }
+    const p = phase(x);
+    if (open && open.phase === p && x.seat !== opener[p]) { open.turns[1] = x; open = null; continue; }
+    const first = x.seat === opener[p];
+    const row = { number: p ? ++round : 0, turns: first ? [x, null] : [null, x], paired: true, phase: p };
+    rows.push(row);
+    open = first ? row : null;
+  }
+  return rows;
+}
+
+// The round of ply `ply` (1-based) among `rows` (moveRows) and how many there are: {round, rounds}
+// (round 0: a ply outside the numbered rows).
+function roundOfPly(rows, ply) {
+  const paired = rows.filter((r) => r.number > 0);
+  const row = ply > 0 ? paired.find((r) => r.turns.some((x) => x && ply > x.from && ply <= x.to)) : null;
+  return { round: row ? row.number : 0, rounds: paired.length ? paired[paired.length - 1].number : 0 };
+}
+
 // What a replay's status says was played up to `ply`, as the move list writes it: the list's
 // entries that end there (a turn written whole as "b2+i8", whose last action is "end"), else the action (a step
 // inside a turn the list writes whole).
@@ -1353,12 +1388,18 @@ async function matchPage(app, id, was = null) {
     else if (view.to_move !== null && myTurn && (distance || myPeople.length === 1)) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.your_move_as", { who: seatName(view.to_move) });
     else if (view.to_move !== null) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.to_move", { who: seatName(view.to_move) + (view.human_to_move ? "" : compTag) });
     else s = "";
-    // turns numbered as the move list numbers them, so that "turn 21" is the list's "21."
+    // turns numbered as the move list numbers them, so that "turn 21" is the list's "21." (two
+    // players: "round 11" is the list's row "11.")
     if (!live) {
       const { turn, turns } = turnOfPly(view.turn_numbers, replayPly);
       const move = movedAt(view, replayPly);
-      if (replayPly === 0) s = turns ? t("status.replay_start", { turns, of: view.ply }) : t("status.replay_start_unnumbered");
-      else if (!turn) s = t("status.replay_before_turns", { move, ply: replayPly, of: view.ply });
+      const rows = view.num_players === 2 ? moveRows(view.move_list, 2) : null;
+      const { round, rounds } = rows ? roundOfPly(rows, replayPly) : { round: 0, rounds: 0 };
+      if (replayPly === 0) {
+        s = rounds ? t("status.replay_start_round", { rounds }) : turns ? t("status.replay_start", { turns, of: view.ply })
+          : t("status.replay_start_unnumbered");
+      } else if (!turn) s = t("status.replay_before_turns", { move, ply: replayPly, of: view.ply });
+      else if (round) s = t("status.replay_round", { round, rounds, move, ply: replayPly, of: view.ply });
       else s = t("status.replay", { turn, turns, move, ply: replayPly, of: view.ply });
     }
     status.textContent = s;
@@ -1469,39 +1510,61 @@ async function matchPage(app, id, was = null) {
     entry.setAttribute("aria-disabled", String(!interactive));
     entry.placeholder = interactive && view.legal.length ? t("match.type_eg", { move: view.legal[0] }) : t("match.type");
 
-    // move list: one entry per turn, written by the server as the terminal's replay writes it
+    // move list: each turn written by the server as the terminal's replay writes it
     // (view.move_list: Game.format_turn, a turn written whole as "b2+i8" or "a1"); each entry a step of the
     // replay to the ply the server gives (an entry that writes the whole turn: its end), and
-    // marked while the shown ply is one it covers. Numbered as the board numbers turns (none
+    // marked while the shown ply is one it covers. In rows (moveRows): two players a round a
+    // row, chess-like; three or four a turn a row, numbered as the board numbers turns (none
     // before the first: placements)
     const listFocus = keepFocus(moveList);
     moveList.replaceChildren();
     const shownPly = live ? view.ply : replayPly;
-    for (const turn of view.move_list) {
+    const shows = (turn) => !!turn && shownPly > turn.from && shownPly <= turn.to;
+    const colourOf = (seat) => {
+      const style = seat !== null && seat >= 0 && view.seats ? view.seats[seat] : null;
+      return style && style.colour ? { background: style.colour, color: style.ink || "#fff" } : null; // the seat's own colour
+    };
+    // one turn's entries after its seat's badge: a row of its own, or a half of a round's row
+    const turnBox = (turn, half) => {
       const seat = turn.seat;
-      const turnNo = turn.number;
       const known = seat !== null && seat >= 0;
-      const style = known && view.seats ? view.seats[seat] : null;
-      const colour = style && style.colour ? { background: style.colour, color: style.ink || "#fff" } : null; // the seat's own colour
-      const li = h("li", { class: `seat${seat} ` + (shownPly > turn.from && shownPly <= turn.to ? "current" : ""), title: known ? seatName(seat) : null,
-        style: colour ? `border-left-color: ${colour.background}` : null },
-        turnNo ? h("span", { class: "n" }, `${turnNo}.`) : null, turnNo ? " " : null, known ? h("span", { class: `who seat${seat}`, "aria-label": seatName(seat),
+      const colour = colourOf(seat);
+      // its own number where the row's is the round's ("Green, turn 12")
+      const title = !known ? null : half && turn.number > 0 ? t("moves.turn_title", { who: seatName(seat), n: turn.number }) : seatName(seat);
+      const box = h("span", { class: `turn seat${seat}` + (shows(turn) ? " current" : ""), title },
+        known ? h("span", { class: `who seat${seat}`, "aria-label": seatName(seat),
           style: colour ? `background: ${colour.background}; color: ${colour.color}; border: 0` : null }, abbrev(seat)) : null);
       turn.moves.forEach((text, k) => {
         const ply = turn.plies[k];
         const before = k ? turn.plies[k - 1] : turn.from;
-        li.append(k ? ", " : " ");
+        box.append(k ? ", " : known ? " " : "");
         // a link to this match (a new tab opens the game), a step here: the policy refuses the
         // javascript: URL such a link used to have, logging a violation at every click
-        li.append(h("a", { href: `#/match/${encodeURIComponent(id)}`, "data-ply": ply, class: shownPly > before && shownPly <= ply ? "at" : null,
+        box.append(h("a", { href: `#/match/${encodeURIComponent(id)}`, "data-ply": ply, class: shownPly > before && shownPly <= ply ? "at" : null,
           onclick: (ev) => { ev.preventDefault(); if (!hide) stepTo(ply); } }, text));
+      });
+      return box;
+    };
+    for (const row of moveRows(view.move_list, view.num_players)) {
+      // a turn's row: the seat's colour at its edge (a round's row: at each half's badge)
+      const only = row.paired ? null : row.turns[0];
+      const colour = only ? colourOf(only.seat) : null;
+      const li = h("li", { class: (row.paired ? "pair" : `seat${only.seat}`) + (row.turns.some(shows) ? " current" : ""),
+        style: colour ? `border-left-color: ${colour.background}` : null },
+        row.number ? h("span", { class: "n" }, `${row.number}.`) : row.paired ? h("span", { class: "n" }) : null, row.number ? " " : null);
+      row.turns.forEach((turn, k) => {
+        if (!turn && k) return; // the round's second turn is still to come
+        if (k) li.append(" ");
+        // a round opened by the second seat: "3. …  B e3-d3A", as chess writes "3... e5"
+        li.append(turn ? turnBox(turn, row.paired) : h("span", { class: "turn empty", "aria-hidden": "true" }, "…"));
       });
       moveList.append(li);
     }
+    moveList.classList.toggle("paired", view.num_players === 2);
     moveList.hidden = !view.moves.length;
     listFocus();
     stepper.hidden = !view.moves.length;
-    const cur = moveList.querySelector(".current");
+    const cur = moveList.querySelector("li.current");
     if (cur) scrollWithin(moveList, cur);
     // on a phone the stepper is under the board and its notes, out of sight of the board: while
     // a game is studied (over, or a move back) it floats at the foot of the screen (style.css)
