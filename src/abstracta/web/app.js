@@ -819,7 +819,10 @@ async function matchPage(app, id, was = null) {
   let clockBase = null; // {left, running, at (performance.now() ms), revision}
   let flagKey = null; // the (revision, seat) whose fallen flag this page claimed already
   let clockTimer = null;
-  stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close(); };
+  const refit = () => fitBoard(); // (the screen turned or the window changed size)
+  window.addEventListener("resize", refit);
+  stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close();
+    window.removeEventListener("resize", refit); };
 
   const title = matchTitle(t(view.title_key, {}, view.title), view.variant);
   document.title = `${title} — abstracta`;
@@ -1604,6 +1607,26 @@ async function matchPage(app, id, was = null) {
       view.hidden_information && !over ? h("small", { class: "muted note", id: "download-note" }, t("match.download_hidden")) : null].filter(Boolean));
     actionFocus();
     analysis.update();
+    fitBoard();
+  }
+
+  // At the end of a game the whole board is in sight, under the result: on a phone the replay's
+  // steps float at the foot of the screen (style.css) and the result stands above the board, and
+  // a tall board (Fanorona's, upright) went on under the steps, its last row and labels hidden.
+  // Then the board is only as tall as the room between its top and the foot of the screen or
+  // the steps (never under 200 px: a very low screen scrolls instead), and no wider than the
+  // screen (a phone's boards that pan sideways for a finger's targets show all of it: nothing is
+  // played any more). In the middle of a game a step back keeps the board's size: it would
+  // shrink and grow back under the finger.
+  function fitBoard() {
+    const svg = boardBox.querySelector("svg.board");
+    const fit = !!svg && view.status === "over";
+    boardBox.classList.toggle("fit", fit);
+    if (!fit) return;
+    const floating = !stepper.hidden && getComputedStyle(stepper).position === "fixed";
+    const top = svg.getBoundingClientRect().top + window.scrollY;
+    const room = window.innerHeight - (floating ? stepper.getBoundingClientRect().height : 0) - top - 8;
+    boardBox.style.setProperty("--board-fit", `${Math.round(Math.max(room, 200))}px`);
   }
 
   // The match's address, to watch it (a spectator sees what the server shows anyone): a
