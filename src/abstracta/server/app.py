@@ -59,14 +59,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
 import json
+import re
 from typing import Annotated, Any, AsyncIterator, Callable, TypeVar
 
-from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -195,6 +197,25 @@ async def request_tokens(credentials: HTTPAuthorizationCredentials | None = Depe
 
 
 Tokens = Annotated[list[str], Depends(request_tokens)]
+
+#: The header a browser names its session with (a random id it keeps), so that the analyses of
+#: people behind one address are counted per person (matches.ANALYSIS_PER_CLIENT)
+SESSION_HEADER = "X-Abstracta-Session"
+SESSION_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+Session = Annotated[str | None, Header(alias=SESSION_HEADER, description=(
+    "optional: a browser's own random id (8-64 letters, digits, - or _), kept for its session: "
+    "the analyses of people behind one address are counted per person, not per address"))]
+
+
+def asker_of(tokens: list[str], session: str | None) -> str:
+    """Who asks for an analysis from the request's address: its seat tokens (a digest: the
+    count never holds a usable token), else the browser session it names, else "" (the
+    address alone). A client may invent sessions; its address still has a bound of its own."""
+    if tokens:
+        return "token:" + hashlib.sha256(",".join(sorted(tokens)).encode()).hexdigest()[:32]
+    return "session:" + session if session and SESSION_ID.fullmatch(session) else ""
 
 
 async def no_body(request: Request) -> None:
@@ -1263,7 +1284,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     @app.post("/api/analysis", summary="Analysis board: a position's evaluation and best line",
               response_model=AnalysisAnswer, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503),
               openapi_extra=TOKEN_OPTIONAL)
-    async def post_analysis(body: AnalysisRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
+    async def post_analysis(body: AnalysisRequest, request: Request, tokens: Tokens, session: Session = None) -> dict[str, Any]:
         """Either a match (`match_id`, `ply`) or a pasted position (`game`, `options`,
         `position`). Any ply of a finished match (for anyone who may view it); in a running
         match against the computer, the current position or an earlier one for the seat of the
@@ -1272,19 +1293,21 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         budget: the same position always gets the same answer. A request whose client has gone
         (the connection closed) has its search stopped."""
         client = request.client.host if request.client else ""
+        asker = asker_of(tokens, session)
         return await unless_gone(request, lambda gone: service.analyse(
             match_id=body.match_id, ply=body.ply, game=body.game, options=body.options, position=body.position,
-            seat=body.seat, hint=body.hint, scale=body.scale, tokens=tokens, client=client, gone=gone))
+            seat=body.seat, hint=body.hint, scale=body.scale, tokens=tokens, client=client, asker=asker, gone=gone))
 
     @app.post("/api/analysis/graph", summary="Analysis board: a finished match's evaluation at each turn",
               response_model=Graph, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503),
               openapi_extra=TOKEN_OPTIONAL)
-    async def post_analysis_graph(body: GraphRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
+    async def post_analysis_graph(body: GraphRequest, request: Request, tokens: Tokens, session: Session = None) -> dict[str, Any]:
         """One point per turn start (at most 120, evenly spread) on a small budget; 409 while
         the game runs. Stopped as an analysis is when its client has gone."""
         client = request.client.host if request.client else ""
+        asker = asker_of(tokens, session)
         return await unless_gone(request, lambda gone: service.analyse(
-            match_id=body.match_id, graph=True, scale=body.scale, tokens=tokens, client=client, gone=gone))
+            match_id=body.match_id, graph=True, scale=body.scale, tokens=tokens, client=client, asker=asker, gone=gone))
 
     @app.websocket("/api/matches/{match_id}/ws")
     async def match_socket(ws: WebSocket, match_id: str) -> None:
