@@ -907,6 +907,23 @@ class BotStats(BaseModel):
     random_fallbacks: int = Field(description="random moves played because even the quick search failed (should be 0)")
 
 
+class StoppedService:
+    """What the routes of an app whose lifespan has ended hold in place of its match service.
+
+    FastAPI keeps the endpoints it has served in module-level caches (its classification of
+    callables: ``lru_cache`` of 4096 entries each), and an endpoint's closure holds the service:
+    each app's service, with its store, engine, matches and page caches, stayed alive as long
+    as the process. A test run makes hundreds of apps; its workers' heaps grew to 650,000
+    objects, and their last garbage collections outlasted the 5 s pytest-xdist gives a worker
+    to end, which then interrupts it (a ``KeyboardInterrupt`` traceback after a passing run).
+    A request to a stopped app is 503."""
+
+    closed = True  # (the WebSocket loop's look at whether to stop)
+
+    def __getattr__(self, name: str) -> Any:
+        raise Unavailable("the server has stopped")
+
+
 def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                security_settings: security.Security | None = None, analysis_scale: float = 1.0) -> FastAPI:
     """The ASGI app storing matches at ``db_url`` (default: SQLite in the user data dir),
@@ -919,6 +936,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        nonlocal service
         service.hub.attach(asyncio.get_running_loop())
         listener = None
         url = service.store.listen_url()
@@ -939,6 +957,9 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                 with contextlib.suppress(BaseException):
                     await listener
             service.close()
+            # the routes let go of the service (see StoppedService); app.state keeps it for
+            # whoever holds the app
+            service = StoppedService()  # type: ignore[assignment]
 
     app = FastAPI(title="abstracta", version="0.1.0", lifespan=lifespan,
                   description="Play abstract games (GET /api/games lists them). "
