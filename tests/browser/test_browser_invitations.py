@@ -162,7 +162,9 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
             banners.append(page.locator("#result").inner_text())
             assert page.locator("#players .clock.running").count() == 0  # stopped at the end
         winner = "White" if final["result"][0] > 0 else "Black"
-        assert banners == [f"{winner} wins. {final['struct']['end']['text']}."] * 3
+        colours = f"{winner} wins. {final['struct']['end']['text']}."
+        # each player reads its own outcome first, the spectator the colours (issue 38 item 5)
+        assert banners == [("You win. " if final["result"][i] > 0 else "You lose. ") + colours for i in (0, 1)] + [colours]
         c.screenshot(path=str(shots / "distance-spectator-end-1280.png"), full_page=True)
         c.set_viewport_size({"width": 390, "height": 844})
         assert no_sideways_scroll(c)
@@ -337,8 +339,8 @@ def test_a_flag_falls_and_the_page_claims_it(browser, live_server, shots):
         give(ctx_b, mid, {1: joined["tokens"][0]["token"]})
         b.goto(f"{live_server.url}/#/match/{mid}")
         b.locator("#result").wait_for(state="visible")
-        assert a.locator("#result").inner_text() == "White ran out of time — Black wins"
-        assert b.locator("#result").inner_text() == "White ran out of time — Black wins"
+        assert a.locator("#result").inner_text() == "You lose. White ran out of time — Black wins"
+        assert b.locator("#result").inner_text() == "You win. White ran out of time — Black wins"
         assert flags == ["POST"]  # claimed once
         final = get_json(f"{live_server.url}/api/matches/{mid}")
         assert final["termination"] == "time" and final["result"] == [-1.0, 1.0]

@@ -38,6 +38,8 @@ STATUS: dict[type[le.LobbyError], int] = {
 }
 #: the hub's key of everyone's list of seeks, and of one person's lobby
 LOBBY_KEY, PERSON_KEY = "lobby", "person:{}"
+#: the fan-out's topic of the lobby's changes (to every process of a deployment)
+LOBBY_TOPIC = "lobby"
 #: the hub's timer key of the lobby's sweep (expiries, quick pairing)
 SWEEP_KEY = "lobby:sweep"
 #: seconds between sweeps while someone waits in quick pairing (its range widens with time)
@@ -396,7 +398,12 @@ def install(app: FastAPI) -> None:
             armed["due"] = due
             hub.set_timer(SWEEP_KEY, delay + 0.05, sweep)
 
-    def changed(people_ids: Any) -> None:
+    # a change of the lobby goes to every process of a deployment (the fan-out, fanout.py): each
+    # wakes its own lobby sockets, which read the lobby afresh from the database
+    fanout = getattr(app.state, "fanout", None)
+
+    def wake(message: dict[str, Any]) -> None:
+        people_ids = message.get("people")
         if people_ids is None:
             hub.publish(LOBBY_KEY)
             arm(1.0)
@@ -404,6 +411,20 @@ def install(app: FastAPI) -> None:
             for pid in people_ids:
                 hub.publish(PERSON_KEY.format(pid))
 
+    def gap() -> None:  # messages may have been missed: every lobby socket reads afresh
+        for key in hub.subscribed():
+            if key == LOBBY_KEY or key.startswith("person:"):
+                hub.publish(key)
+
+    def changed(people_ids: Any) -> None:
+        message = {"people": None if people_ids is None else [int(p) for p in people_ids][:200]}
+        if fanout is None:
+            wake(message)
+        else:
+            fanout.publish(LOBBY_TOPIC, message)
+
+    if fanout is not None:
+        fanout.subscribe(LOBBY_TOPIC, wake, gap)
     lobby.listeners.append(changed)
     app.state.arm_sweep = lambda: arm(QUICK_TICK)
     app.include_router(router)
