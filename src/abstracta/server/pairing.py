@@ -28,17 +28,19 @@ from .service import MatchService
 
 
 def start_game(service: MatchService, people: People, spec: GameSpec, players: Sequence[str],
-               seated: Mapping[int, int], *, match_id: str | None = None) -> Match:
+               seated: Mapping[int, int], *, match_id: str | None = None, apart: bool | None = None) -> Match:
     """A new match of ``spec`` (game, options, clock) with ``players`` per seat (``"human"`` or
-    a computer's spec) and the person ``seated[seat]`` holding each person seat; people at a
-    distance when two or more people play (a first move not made in time aborts it).
-    ``match_id``: its id, given beforehand (a rematch). Whether it is rated is the lobby's
-    record (``lobby_games``); the seats branch's create function takes ``rated`` instead.
+    a computer's spec) and the person ``seated[seat]`` holding each person seat. ``apart``:
+    people at a distance play it, so a first move not made in time aborts it (default: when
+    two or more people are seated). ``match_id``: its id, given beforehand (a rematch).
+    Whether it is rated is the lobby's record (``lobby_games``); the seats branch's create
+    function takes ``rated`` instead.
 
     Raises the match service's refusals (unknown game, bad options or clock)."""
-    people_count = sum(1 for p in players if p == "human")
+    if apart is None:
+        apart = len(set(seated.values())) > 1 and sum(1 for p in players if p == "human") > 1
     match, _grant = service.create(spec.game, dict(spec.options), list(players), take="all", clock=spec.clock,
-                                   apart=len(set(seated.values())) > 1 and people_count > 1, match_id=match_id)
+                                   apart=apart, match_id=match_id)
     # the creator's tokens are nobody's: each person asks for their own (grant)
     for seat, person in seated.items():
         people.standings.take_seat(match.id, seat, person)

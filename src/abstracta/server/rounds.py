@@ -108,7 +108,9 @@ class Rounds:
         spec = GameSpec(match.game.name, options, match.live.clock, rated)
         before = seated_people(self.people, match.id)
         seated = {j: before[old] for j, old in enumerate(agreed.seats) if old in before}
-        new = start_game(self.service, self.people, spec, list(agreed.players), seated, match_id=agreed.next)
+        # people at a distance before are still: a first move not made in time aborts it too
+        new = start_game(self.service, self.people, spec, list(agreed.players), seated, match_id=agreed.next,
+                         apart=match.live.start_within is not None or None)
         self.lobby.note_game(new.id, "rematch", rated)
         return new
 
