@@ -15,6 +15,7 @@ the record's ``Rated`` tag and seats accounts only.
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Any, Sequence
 
@@ -378,6 +379,19 @@ class Seats:
             if row.turns_version is None or row.turns_version < TURNS_VERSION:
                 self._recount(row)
         return [(row, sorted(held[row.id])) for row in rows]
+
+    def about(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """What a list says of the stored matches ``ids`` without replaying them: ``{id: {game,
+        players, status, options}}`` (a profile's games: who the computer opponents were)."""
+        out = {}
+        for row in self.kernel.store.rows(list(dict.fromkeys(ids)), max(1, len(ids))):
+            try:
+                record = json.loads(row.record)
+            except ValueError:
+                record = {}
+            out[row.id] = {"game": row.game, "players": record.get("players") or [], "status": row.status,
+                           "options": record.get("options") or {}}
+        return out
 
     def _recount(self, row: Any) -> None:
         """Count the turns of the stored ``row`` as this version counts them (an earlier one

@@ -99,12 +99,15 @@ const TOKEN_LIMIT = 200;
 // (a token is one seat of one match), so each request's answer is whole and no paging is needed.
 const LIST_LIMIT = 500;
 
-// Every match this browser holds a seat of, most recently played first (the rows of
-// GET /api/matches): all of them, however many, or the newest `limit`.
+// Every match this browser holds a seat of (its tokens', and the person's signed in here: the
+// cookie goes with every request), most recently played first (the rows of GET /api/matches):
+// all of them, however many, or the newest `limit`.
 export async function myMatches(limit = Infinity) {
   const tokens = Object.values(allTokens()).flatMap((seats) => Object.values(seats));
   const chunks = [];
   for (let i = 0; i < tokens.length; i += TOKEN_LIMIT) chunks.push(tokens.slice(i, i + TOKEN_LIMIT));
+  // no token here: the person signed in (the session cookie) may hold seats all the same
+  if (!chunks.length) chunks.push([]);
   const answers = await Promise.all(chunks.map((c) => api(`/api/matches?limit=${Math.min(limit, LIST_LIMIT)}`, { tokens: c })));
   const byId = new Map();
   for (const row of answers.flat()) {
