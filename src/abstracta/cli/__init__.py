@@ -12,9 +12,10 @@ play       ``play`` (the game itself runs in ``terminal``: the play session's fr
 serve      ``serve``
 rules      ``games``, ``perft``, ``moves``, ``apply``, ``analyse``
 records    ``replay``
-bots       ``match``, ``tournament``, ``tune``
+bots       ``match``, ``tournament``, ``tune``, ``dataset``
 bench      ``board``, ``bench``, ``solve``, ``egtb``
 users      ``users`` (accounts of the web app)
+db         ``db backup``, ``db restore``
 base       the app, the consoles, what the groups share
 =========  =======================================================================
 """
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import sys
 
-from . import rules, records, play, bots, bench, serve, users  # noqa: F401,E401 - each registers its commands
+from . import rules, records, play, bots, bench, serve, users, db  # noqa: F401,E401 - each registers its commands
 from .base import app
 
 

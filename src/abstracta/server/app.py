@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import threading
 from contextlib import asynccontextmanager
@@ -89,9 +90,10 @@ from ..core.registry import game_class, load_game, registered_games
 from ..people import People, PeopleError, Person
 from ..people.credentials import is_api_token
 from ..people.throttle import Throttle
-from . import i18n, people_routes, push, security, teaching
+from . import i18n, metrics, ops, people_routes, push, security, teaching
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
+from .fanout import make_fanout
 from .matches import TOKEN_LIMIT, Holder, clip, cut
 from .owners import RATED_TAG, is_rated
 from .seats import CLOCK_LIMIT, ending
@@ -313,6 +315,7 @@ def internal_error(method: str, path: str, exc: BaseException) -> JSONResponse:
     if tb is not None:
         where = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"
     log.error("internal error %s%s on %s %s", type(exc).__name__, where, method, path)
+    metrics.error(type(exc).__name__)
     return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
 
 
@@ -933,19 +936,28 @@ class BotStats(BaseModel):
 
 
 def create_app(db_url: str | None = None, bot_workers: int | str = 2,
-               security_settings: security.Security | None = None, analysis_scale: float = 1.0) -> FastAPI:
+               security_settings: security.Security | None = None, analysis_scale: float = 1.0,
+               redis_url: str | None = None) -> FastAPI:
     """The ASGI app storing matches at ``db_url`` (default: SQLite in the user data dir),
     running searching bots in ``bot_workers`` worker processes (0: one thread, for tests;
     ``"ray"`` or ``"ray:ADDRESS"``: Ray tasks; see :mod:`abstracta.server.botjobs`), with the
     abuse limits and safe defaults of ``security_settings`` (default: a server on localhost,
     rate limits on unless ``ABSTRACTA_RATE_LIMITS=off``); ``analysis_scale`` multiplies every
-    game's analysis budget (tests: small)."""
+    game's analysis budget (tests: small); ``redis_url`` (default: the settings', else
+    ``ABSTRACTA_REDIS_URL``, else none) is the Redis of a deployment of several processes: the
+    rate limits count there and the fan-out (:mod:`.fanout`) goes through it (docs/club.md)."""
     settings = security_settings or security.Security(rate_limits=security.rate_limits_from_env())
+    redis_url = redis_url or settings.redis_url or security.redis_url_from_env()
+    if redis_url and settings.redis_url is None:
+        settings = dataclasses.replace(settings, redis_url=redis_url)
     store = Store(db_url)
-    # people (issue 41): accounts, sessions, ratings on the match store's database; the match
-    # service seats them and records their games
-    people = People(store.engine, throttle=Throttle(enabled=settings.rate_limits))
+    # people (issue 41): accounts, sessions, ratings on the match store's database, sign-in
+    # limits counted where the request limits are (one Redis for every worker, when given);
+    # the match service seats them and records their games
+    people = People(store.engine, throttle=Throttle(storage=security.sync_limits_uri(settings.redis_url),
+                                                    enabled=settings.rate_limits))
     service = MatchService(store, bot_workers=bot_workers, analysis_scale=analysis_scale, people=people)
+    fanout = make_fanout(redis_url, service.store.listen_url())
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -960,10 +972,12 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
             except asyncio.TimeoutError:
                 log.warning("LISTEN on the database is not ready yet; changes by other processes "
                             "reach this one once it is")
+        await fanout.start()
         await asyncio.to_thread(service.resume_bots)
         try:
             yield
         finally:
+            await fanout.close()
             if listener is not None:
                 listener.cancel()
                 with contextlib.suppress(BaseException):
@@ -976,11 +990,13 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                               + __doc__.split("Decisions (the API's rules, also stated in the OpenAPI description):", 1)[-1].strip()
                               .replace("``", "`"))
     app.state.service = service
+    app.state.fanout = fanout  # presence, seeks, lobby: one channel to every process (fanout.py)
     app.state.people = people
     app.include_router(people_routes.router)
     app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
     app.add_middleware(BodyLimit)
     security.install(app, settings)
+    ops.install(app, service, fanout)  # /metrics, /healthz, /readyz; request ids (outermost)
 
     @app.exception_handler(MatchError)
     async def _refused(_request: Request, exc: MatchError) -> JSONResponse:
@@ -1442,6 +1458,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         except Exception as exc:  # noqa: BLE001 - a bug: logged (its type, not its message), socket closed
             if ws.client_state.name == "CONNECTED" and ws.application_state.name == "CONNECTED":
                 log.error("internal error %s in the live updates of match %s", type(exc).__name__, clip(match_id))
+                metrics.error(type(exc).__name__)
         finally:
             reader.cancel()
             await _close(ws, 1001)

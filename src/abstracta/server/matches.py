@@ -52,6 +52,7 @@ from ..play import errors as play_errors
 from ..play.errors import clip, cut
 from .errors import (Conflict, CorruptMatch, Forbidden, IllegalMove, InvalidRequest, MatchError, NotFound, NotYourTurn,
                      StalePly, StaleRevision, Unauthorized)
+from . import metrics
 from .push import Hub
 from .storage import Store
 
@@ -199,7 +200,10 @@ class Kernel:
         if not isinstance(match_id, str) or len(match_id) > 32:
             yield
             return
-        with self.lock_for(match_id):
+        lock = self.lock_for(match_id)
+        asked = time.perf_counter()
+        with lock:
+            metrics.stage("lock_wait", time.perf_counter() - asked)
             yield
 
     def change(self, match_id: Any, attempt: Callable[[], T]) -> T:
@@ -402,14 +406,18 @@ class Kernel:
         old, trial = progress.before, progress.after
         assert isinstance(old, Match) and isinstance(trial, Match)
         trial.revision = old.revision + 1
+        started = time.perf_counter()
         self._write(old, trial)
+        metrics.stage("commit", time.perf_counter() - started)
         self.keep(trial)
         return trial
 
     def apply(self, progress: Progress) -> Match:
         """Persist ``progress`` and announce its events (lock held): the new match."""
         match = self.commit(progress)
+        started = time.perf_counter()
         self.announce(match, progress.events)
+        metrics.stage("announce", time.perf_counter() - started)
         return match
 
     # --- announcements -------------------------------------------------------------------------

@@ -31,7 +31,7 @@ const gameTitle = (games, name) => {
   const g = (games || []).find((x) => x.name === name);
   return g ? t(g.title_key, {}, g.title) : name;
 };
-// "Fanorona — Tsivy 9×5": a pool's game and variant in the reader's words
+// "Game — Variant": a pool's game and variant in the reader's words (both from the game's description)
 const poolGame = (games, p) => t("game.with_variant", { game: gameTitle(games, p.game), variant: t(p.label_key, {}, p.label || p.variant) });
 const speedName = (s) => t(`people.speed.${s}`);
 // a rating as lichess shows it: "1523", or "1523?" while provisional (RD > 110)
