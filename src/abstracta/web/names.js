@@ -26,15 +26,14 @@ function ownSeat(m, mine) {
 }
 
 // Seat names with the people's: `base(i)` is the shell's name (the game's colour, or You /
-// Computer / Player N). Where the match has people, the seat played here reads "You" (so its
-// result reads "You win"), another person's seat their name ("anna wins"), a computer's
-// "Computer (level 4)"; a seat held here among several (one device) keeps its colour. A match
-// without people (a guest without a session, a game from before accounts) reads as it did.
+// Computer / Player N). Where the match has people, another person's seat reads their name
+// ("anna wins", "ben to move"), a computer's "Computer (level 4)"; the seats played here keep
+// the shell's name (the end says "You win" first for the one played here: the view's seat of
+// the viewer). A match without people (a guest without a session, a game from before
+// accounts) reads as it did.
 export function namedSeats(m, base, mine) {
   if (!hasPeople(m)) return base;
-  const own = ownSeat(m, mine);
   return (i) => {
-    if (i === own) return t("seat.you");
     if ((mine || []).includes(i)) return base(i);
     const person = personName(m, i);
     if (person) return person;
@@ -116,25 +115,23 @@ export async function levelRatings(game, options) {
 // the way to sign in). `value()` says whether it is ticked; `fits(choice)`: a rated game is one
 // seat "me" and every other "friend" (people at a distance), so the box is off otherwise.
 export function ratedChoice() {
-  const box = h("input", { type: "checkbox", id: "rated", name: "rated", "aria-describedby": "rated-help" });
+  const box = h("input", { type: "checkbox", id: "rated", name: "rated", disabled: true, "aria-describedby": "rated-help" });
   const help = h("small", { id: "rated-help" }, t("new.rated_help"));
   const node = h("label", { for: "rated", class: "rated-choice" }, h("span", {}, t("new.rated")), box, help);
-  let account = false;
-  whoAmI().then((me) => {
-    account = !!me && me.kind === "account";
-    if (!account) {
-      box.disabled = true;
-      help.replaceChildren(t("new.rated_account"), " ", h("a", { href: "#/signin" }, t("people.sign_in")));
-    }
-  });
+  let account = false, known = false, choice = [];
+  const fits = () => choice.filter((v) => v === "human").length === 1 && choice.every((v) => v === "human" || v === "friend");
+  const draw = () => {
+    box.disabled = !account || !fits();
+    if (!known) return; // who this is comes first
+    if (box.disabled) box.checked = false;
+    if (!account) help.replaceChildren(t("new.rated_account"), " ", h("a", { href: "#/signin" }, t("people.sign_in")));
+    else help.textContent = fits() ? t("new.rated_help") : t("new.rated_fits");
+  };
+  whoAmI().then((me) => { account = !!me && me.kind === "account"; known = true; draw(); });
   return {
     node,
     value: () => account && box.checked && !box.disabled,
-    fits(choice) {
-      const fits = choice.filter((v) => v === "human").length === 1 && choice.every((v) => v === "human" || v === "friend");
-      box.disabled = !account || !fits;
-      if (!fits) box.checked = false;
-      if (account) help.textContent = fits ? t("new.rated_help") : t("new.rated_fits");
-    },
+    // the seats chosen ("human", "friend", "level:N" each)
+    fits(seats) { choice = seats; draw(); },
   };
 }
