@@ -19,9 +19,9 @@ analysis       the analysis board and hints
 Every rule of play is the play session's (:mod:`abstracta.play`); the modules above only load,
 authorize, store and react. None of them calls another's helpers: the acts return the
 session's events, the kernel stores the change and announces the events, and the results, the
-seats' owners, the pushes, the clocks and the computer react to them (in that order: a game's
-end recorded, so that the view pushed holds its rating change; a deleted match's seats given
-up; a push, the timer, then the computer's reply). :class:`MatchService` wires them and is what the routes (``app.py``) call; every method
+pushes, the clocks, the computer and the seats' owners react to them (in that order: a game's
+end recorded, so that the view pushed holds its rating change; a push, the timer, the
+computer's reply; a deleted match's seats given up). :class:`MatchService` wires them and is what the routes (``app.py``) call; every method
 raises a :class:`~abstracta.server.errors.MatchError` for a refused request.
 """
 
@@ -70,13 +70,13 @@ class MatchService:
         self.analysis = Analysis(self.kernel, self.computer, analysis_scale)
         self.computer.on_analysis_answer(lambda job, text, note: self.analysis.answered(job, text, note))
         # what follows every stored change, in order: a game's end recorded (its rating change
-        # in the view the watchers are sent), a deleted match's seats given up, the watchers
-        # told, the clock's timer armed, then the computer's search brought in line
+        # in the view the watchers are sent), the watchers told, the clock's timer armed, the
+        # computer's search brought in line, then a deleted match's seats given up
         self.kernel.react("results", lambda match, events: self.results.react(match, events))
-        self.kernel.react("owners", lambda match, events: self.owners.react(match, events))
         self.kernel.react("pushes", lambda match, events: self.pushes.react(match, events))
         self.kernel.react("clocks", lambda match, events: self.clocks.react(match, events))
         self.kernel.react("computer", lambda match, events: self.computer.react(match, events))
+        self.kernel.react("owners", lambda match, events: self.owners.react(match, events))
         # what the routes call, each answered by its concern
         seats, acts, views, kernel = self.seats, self.acts, self.views, self.kernel
         self.create, self.import_record, self.delete = seats.create, seats.import_record, seats.delete
