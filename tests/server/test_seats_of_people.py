@@ -172,8 +172,12 @@ def test_rated_games_are_between_accounts(app, anna):
     assert against.status_code == 422 and against.json()["i18n"]["key"] == "people.error.rated_computer"
     both = anna.post("/api/matches", json={**body, "take": [0, 1]})
     assert both.status_code == 422 and both.json()["i18n"]["key"] == "error.rated_one_seat"
+    handicap = anna.post("/api/matches", json={**body, "options": {"vela": True}})  # the variant's rules changed
+    assert handicap.status_code == 422 and handicap.json()["i18n"] == {"key": "error.rated_options",
+                                                                       "params": {"options": "vela"}}
+    assert anna.post("/api/matches", json={**body, "options": {"size": "dimy"}}).status_code == 201  # a variant
     assert anna.post("/api/matches", json={**body, "rated": "yes"}).status_code == 422
-    assert anna.get("/api/matches").json() == []  # nothing was made
+    assert len(anna.get("/api/matches").json()) == 1  # nothing else was made
 
     code = anna.post("/api/matches", json=body).json()["invites"][0]["code"]
     for stranger in (guest, browser(app)):  # a guest, and someone with no session: only accounts

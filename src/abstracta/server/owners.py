@@ -56,6 +56,18 @@ def named(person: Mapping[str, Any]) -> dict[str, Any]:
     return {"name": person["name"] if person["kind"] != "deleted" else None, "kind": person["kind"]}
 
 
+def changed_options(game: Any) -> list[str]:
+    """The options of ``game`` that its declared variant does not set and that differ from
+    their defaults (a handicap, a first player chosen): a rated game's pool is its variant's,
+    and a game whose rules these change is not that variant's game. The seed is dealt, not
+    chosen: never counted."""
+    variant = game.description.variant_of(game.options)
+    fixed = variant.options if variant is not None else {}
+    defaults = {spec.name: spec.default for spec in game.option_specs}
+    return sorted(name for name, value in game.options.items()
+                  if name != "seed" and name not in fixed and value != defaults.get(name))
+
+
 def is_rated(match: Match) -> bool:
     return match.tags.get(RATED_TAG) == "true"
 
@@ -89,6 +101,10 @@ class Owners:
             self.standings.ratable(game, clock, players)
         except NotRatable as exc:
             raise refusal(InvalidRequest, exc) from None
+        changed = changed_options(game)
+        if changed:
+            raise InvalidRequest(f"a rated game is played by its variant's own rules: leave out {', '.join(changed)}",
+                                 i18n={"key": "error.rated_options", "params": {"options": ", ".join(changed)}})
         try:
             kinds = self.standings.kinds(list(people.values()))
         except PeopleError as exc:

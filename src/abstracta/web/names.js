@@ -67,7 +67,9 @@ const rating = (n, provisional) => `${n}${provisional ? "?" : ""}`;
 export function drawRatingChanges(box, view, seatName, mine) {
   const changes = view.status === "over" ? view.rating_changes : null;
   const own = ownSeat(view, mine);
-  const lines = (changes || []).map((c, i) => (c ? (i === own
+  // the reader's own first, then the others' in seat order
+  const order = (changes || []).map((_, i) => i).sort((x, y) => (y === own) - (x === own) || x - y);
+  const lines = order.map((i) => [changes[i], i]).map(([c, i]) => (c ? (i === own
     ? t("rating.yours", { before: c.before, after: rating(c.after, c.provisional), change: signed(c.change) })
     : t("rating.theirs", { name: seatName(i), before: c.before, after: rating(c.after, c.provisional), change: signed(c.change) })) : null))
     .filter(Boolean);
