@@ -216,6 +216,15 @@ async def request_tokens(request: Request,
 Tokens = Annotated[Holder, Depends(request_tokens)]
 
 
+async def request_person(request: Request) -> Person | None:
+    """Who creates a match or claims a seat: the person signed in (:func:`acting_person`); the
+    seat tokens a request carries hold no seat of what is not made yet, and are not read."""
+    return await acting_person(request)
+
+
+Creator = Annotated[Person | None, Depends(request_person)]
+
+
 async def no_body(request: Request) -> None:
     """For acts that take no body: an empty body or JSON ``{}``/``null``; anything else is
     refused (415 for another content type, 422 for other JSON), so a garbled request acts on
@@ -1184,18 +1193,18 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
 
     @app.post("/api/matches", status_code=201, summary="Create a match: its tokens and invitations",
               response_model=MatchCreated, responses=errors(404, 413, 415, 422, 429, 503))
-    def create_match(body: CreateMatch, tokens: Tokens) -> dict[str, Any]:
+    def create_match(body: CreateMatch, creator: Creator) -> dict[str, Any]:
         """The answer is the only place the tokens of the seats taken and the invitation codes
         appear: a client keeps them (the server stores only their SHA-256). The seats taken by
         a person signed in (the session cookie) are theirs too, wherever they sign in."""
         return created(*service.create(body.game, body.options, body.seats, body.take, body.clock,
-                                       creator=tokens.person, rated=body.rated))
+                                       creator=creator, rated=body.rated))
 
     @app.post("/api/matches/import", status_code=201,
               summary="Import a record (validated by replay: errors name the ply and the reason)",
               response_model=MatchCreated, responses=errors(404, 413, 415, 422, 429, 503))
-    def import_match(body: ImportMatch, tokens: Tokens) -> dict[str, Any]:
-        return created(*service.import_record(body.record, body.seats, body.take, body.clock, creator=tokens.person))
+    def import_match(body: ImportMatch, creator: Creator) -> dict[str, Any]:
+        return created(*service.import_record(body.record, body.seats, body.take, body.clock, creator=creator))
 
     @app.post("/api/invites/lookup", summary="What an invitation is for (without claiming it)",
               response_model=InvitationInfo, responses=errors(404, 413, 415, 422, 429, 503))
@@ -1210,11 +1219,11 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
 
     @app.post("/api/invites/claim", summary="Claim an invitation: the seat's token (once)",
               response_model=MatchCreated, responses=errors(404, 410, 413, 415, 422, 429, 503))
-    def claim_invite(body: InviteCode, tokens: Tokens) -> dict[str, Any]:
+    def claim_invite(body: InviteCode, claimer: Creator) -> dict[str, Any]:
         """Answers with the match as that seat sees it and the seat's token in 'tokens'; a second
         claim of the same code is 410, an unknown code 404. Claimed by a person signed in, the
         seat is theirs too; a rated game's seat only an account claims (403)."""
-        return created(*service.claim(body.code, tokens))
+        return created(*service.claim(body.code, Holder((), claimer)))
 
     @app.post("/api/matches/{match_id}/invites", summary="New invitation codes for the unclaimed person seats",
               response_model=Invites, responses=ACT)

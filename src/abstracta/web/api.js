@@ -60,9 +60,10 @@ export function keepInvites(id, invites, replace = false) {
   try { localStorage.setItem(INVITES_KEY, JSON.stringify(all)); } catch { /* private mode: this page only */ }
 }
 
-function tokensFor(path) {
+function tokensFor(path, method = "GET") {
   const p = path.split("?")[0];
-  if (p === "/api/matches") return Object.values(allTokens()).flatMap((seats) => Object.values(seats));
+  // the list: every token; a new match (POST): none, it holds no seat yet
+  if (p === "/api/matches") return method === "GET" ? Object.values(allTokens()).flatMap((seats) => Object.values(seats)) : [];
   const m = /^\/api\/matches\/([^/]+)/.exec(p);
   return m && m[1] !== "import" ? tokensOf(decodeURIComponent(m[1])) : [];
 }
@@ -75,7 +76,7 @@ export async function api(path, { method = "GET", body, raw, tokens: given } = {
     init.headers["Content-Type"] = "application/json";
     init.body = raw !== undefined ? raw : JSON.stringify(body);
   }
-  const tokens = given || tokensFor(path);
+  const tokens = given || tokensFor(path, method);
   if (tokens.length) init.headers["Authorization"] = `Bearer ${tokens.join(",")}`;
   const res = await fetch(path, init);
   let data = null;

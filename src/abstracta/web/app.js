@@ -613,7 +613,7 @@ async function joinPage(app, code) {
     return;
   }
   // a rated game: its seat is an account's (the server refuses anyone else); say so first
-  const me = info.rated ? await whoAmI() : null;
+  const me = await whoAmI();
   const ratedNote = info.rated ? h("p", { class: "rated-note", id: "join-rated" }, t("join.rated"),
     me && me.kind === "account" ? null : [" ", t("join.rated_account"), " ",
       h("a", { href: "#/signin", id: "join-signin" }, t("people.sign_in")), " · ",
@@ -632,7 +632,7 @@ async function joinPage(app, code) {
   app.append(h("p", { class: "lead", id: "join-what" }, t("join.what", { game: title, seat: name(info.seat) })),
     ratedNote, people, ...facts.map(([id, f]) => h("p", { class: "muted", id }, f)),
     h("p", { class: "row" }, take, h("a", { href: `#/match/${info.match}`, class: "button" }, t("join.just_watch"))), err,
-    h("p", { class: "muted" }, t("join.keeps")));
+    h("p", { class: "muted" }, t(me && me.kind === "account" ? "join.keeps_account" : "join.keeps")));
 }
 
 // A time control in words: "5 + 3" (minutes + seconds per turn), "1 day per move".
@@ -774,7 +774,7 @@ async function matchPage(app, id, was = null) {
   const status = h("div", { class: "status", id: "status", "aria-live": "polite" });
   const banner = h("div", { class: "result", id: "result", hidden: true });
   // what a rated game's end did to the ratings, under the result (names.js)
-  const ratingBox = h("p", { class: "rating-change", id: "rating-change", hidden: true });
+  const ratingBox = h("p", { class: "rating-change", id: "rating-change", hidden: true, "aria-live": "polite" });
   // the computer's move that failed on the server, under the status line (drawBotError)
   const botError = h("div", { class: "bot-error", id: "bot-error", role: "status", hidden: true });
   // the board takes the keyboard focus itself: the module's key handler gets the keys there
