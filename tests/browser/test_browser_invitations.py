@@ -164,14 +164,16 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
             page.locator("#result").wait_for(state="visible")
             banners.append(page.locator("#result").inner_text())
             assert page.locator("#players .clock.running").count() == 0  # stopped at the end
-        # a seat played here keeps its colour; the others are named (the friend is a guest too)
+        # each player reads its own outcome first (issue 38 item 5), then the line where a seat
+        # played here keeps its colour and the others are named (the friend is a guest too, issue 41)
         names = [p["name"] for p in final["people"]]
         assert names[1].startswith("Guest") and names[1] != names[0]
         won = 0 if final["result"][0] > 0 else 1
         colour = ("White", "Black")[won]
         end = final['struct']['end']['text']
-        assert banners == [f"{colour if won == 0 else names[1]} wins. {end}.",
-                           f"{colour if won == 1 else names[0]} wins. {end}.", f"{names[won]} wins. {end}."]
+        own = ["You win. " if won == i else "You lose. " for i in (0, 1)]
+        assert banners == [f"{own[0]}{colour if won == 0 else names[1]} wins. {end}.",
+                           f"{own[1]}{colour if won == 1 else names[0]} wins. {end}.", f"{names[won]} wins. {end}."]
         c.screenshot(path=str(shots / "distance-spectator-end-1280.png"), full_page=True)
         c.set_viewport_size({"width": 390, "height": 844})
         assert no_sideways_scroll(c)
@@ -346,8 +348,8 @@ def test_a_flag_falls_and_the_page_claims_it(browser, live_server, shots):
         give(ctx_b, mid, {1: joined["tokens"][0]["token"]})
         b.goto(f"{live_server.url}/#/match/{mid}")
         b.locator("#result").wait_for(state="visible")
-        assert a.locator("#result").inner_text() == "White ran out of time — Black wins"
-        assert b.locator("#result").inner_text() == "White ran out of time — Black wins"
+        assert a.locator("#result").inner_text() == "You lose. White ran out of time — Black wins"
+        assert b.locator("#result").inner_text() == "You win. White ran out of time — Black wins"
         assert flags == ["POST"]  # claimed once
         final = get_json(f"{live_server.url}/api/matches/{mid}")
         assert final["termination"] == "time" and final["result"] == [-1.0, 1.0]

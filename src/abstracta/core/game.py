@@ -538,6 +538,29 @@ def seats_out(state: State) -> list[int]:
     return [e["seat"] for e in state.eliminated_struct()]
 
 
+def seats_out_since(initial: State, actions: Sequence[int], final: State | None = None) -> dict[int, int]:
+    """The seats the rules have put out (:func:`seats_out`) once ``actions`` are played from
+    ``initial`` (not changed), each with the ply that put it out for good: the count of actions
+    played when it was out and stayed out to the end (0: out from the start). A 3–4 player game's
+    end then says when each seat went ("You were knocked out on turn 41"). ``final``: the state
+    after ``actions`` when known. ``{}`` when nobody is out there (then nothing is replayed)."""
+    if final is None:
+        final = initial.clone()
+        for action in actions:
+            final.apply_action(action)
+    if not seats_out(final):
+        return {}
+    state = initial.clone()
+    since = {seat: 0 for seat in seats_out(state)}
+    for ply, action in enumerate(actions, 1):
+        state.apply_action(action)
+        out = set(seats_out(state))
+        since = {seat: at for seat, at in since.items() if seat in out}
+        for seat in out:
+            since.setdefault(seat, ply)
+    return since
+
+
 def views_differ(state: State, seats: Iterable[int]) -> bool:
     """Whether ``seats`` see different things in ``state`` (their observations differ): people
     sharing one screen then hand it over between turns. ``False`` without hidden information or
@@ -710,5 +733,5 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
 
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "GameDescription", "State", "action_strings", "check_action_in",
-           "resignation_returns", "agreed_draw_returns", "draw_seats", "as_integer", "check_player", "seats_out", "views_differ", "NotationError",
+           "resignation_returns", "agreed_draw_returns", "draw_seats", "as_integer", "check_player", "seats_out", "seats_out_since", "views_differ", "NotationError",
            "SplitMix64", "TurnText", "played_turns", "turn_numbers", "turn_spans", "turn_texts", "turns_played"]

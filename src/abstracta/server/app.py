@@ -65,19 +65,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import hashlib
 import logging
 import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
 import json
+import re
 from typing import Annotated, Any, AsyncIterator, Callable, TypeVar
 
-from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
@@ -138,7 +140,20 @@ class ApiError(MatchError):
 # the pattern is the match service's (which words the refusal better than a pattern would)
 SeatSpec = Annotated[str, Field(max_length=32), WithJsonSchema(
     {"type": "string", "maxLength": 32, "pattern": r"^\s*(human|level:[1-6])\s*$"})]
-SeatNumber = Annotated[StrictInt, Field(ge=0, le=15)]
+
+
+def integral(value: Any) -> Any:
+    """A JSON number without a fraction (``13.0``) as the integer it is; anything else as it
+    came, for the strict check after it (``"13"``, ``true`` and ``13.5`` stay refused). JSON
+    Schema's ``integer``, which /openapi.json declares for these fields, counts ``13.0`` among
+    the integers (a client following the schema, schemathesis among them, may send it), and the
+    schema cannot declare a stricter rule: the two are one number in JSON's data model."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+#: An integer field of a request body: a JSON integer, ``13.0`` read as 13 (:func:`integral`).
+Integer = Annotated[StrictInt, BeforeValidator(integral)]
+SeatNumber = Annotated[Integer, Field(ge=0, le=15)]
 
 #: What the match service accepts as a time control (seats.check_clock), for the schema.
 CLOCK_SCHEMA = {"anyOf": [
@@ -153,7 +168,8 @@ Clock = Annotated[dict[str, Any] | None, WithJsonSchema(CLOCK_SCHEMA)]
 #: The person seats a creator takes, as the match service checks them (seats.check_take),
 #: which says what is wrong in a sentence where the schema's two forms were refused one by one
 #: in the validation library's words ("take.list[constrained-int]: …; take.literal['all']: …").
-Take = Annotated[Any, WithJsonSchema({"anyOf": [
+Take = Annotated[Any, BeforeValidator(lambda v: [integral(x) for x in v] if isinstance(v, list) else v),
+                 WithJsonSchema({"anyOf": [
     {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 15}, "maxItems": 16, "uniqueItems": True},
     {"const": "all"},
     {"type": "null"},
@@ -223,6 +239,25 @@ async def request_person(request: Request) -> Person | None:
 
 
 Creator = Annotated[Person | None, Depends(request_person)]
+
+#: The header a browser names its session with (a random id it keeps), so that the analyses of
+#: people behind one address are counted per person (analysis.ANALYSIS_PER_CLIENT)
+SESSION_HEADER = "X-Abstracta-Session"
+SESSION_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+Session = Annotated[str | None, Header(alias=SESSION_HEADER, description=(
+    "optional: a browser's own random id (8-64 letters, digits, - or _), kept for its session: "
+    "the analyses of people behind one address are counted per person, not per address"))]
+
+
+def asker_of(tokens: list[str], session: str | None) -> str:
+    """Who asks for an analysis from the request's address: its seat tokens (a digest: the
+    count never holds a usable token), else the browser session it names, else "" (the
+    address alone). A client may invent sessions; its address still has a bound of its own."""
+    if tokens:
+        return "token:" + hashlib.sha256(",".join(sorted(tokens)).encode()).hexdigest()[:32]
+    return "session:" + session if session and SESSION_ID.fullmatch(session) else ""
 
 
 async def no_body(request: Request) -> None:
@@ -425,7 +460,7 @@ class PlayAction(Body):
                                   "takes both); only in games with a whole-turn notation (else 422) "
                                   "and at the start of a turn (else 409); a string that is not a whole legal "
                                   "turn is 422; nothing is played then")
-    ply: StrictInt = Field(ge=0, description="the ply the move was chosen at (the state's 'ply', a JSON integer); "
+    ply: Integer = Field(ge=0, description="the ply the move was chosen at (the state's 'ply', a JSON integer); "
                                        "a stale ply is refused with 409")
     seat: SeatNumber | None = Field(default=None, description="the seat playing it (checked when given; "
                                                              "or ?seat=, not both with different values)")
@@ -447,13 +482,13 @@ class AnalysisRequest(Body):
 
     match_id: str | None = Field(default=None, max_length=32, description="a match (with 'ply'), or leave out "
                                                                           "for a pasted position")
-    ply: StrictInt | None = Field(default=None, description="the position after this many actions "
+    ply: Integer | None = Field(default=None, description="the position after this many actions "
                                                             "(default: the last)")
     game: str | None = Field(default=None, max_length=64, description="a pasted position's game")
     options: dict[str, Any] | None = Field(default=None, description="a pasted position's game options")
     position: str | None = Field(default=None, description="a pasted position text (the game's own format, "
                                                            "as `abstracta apply --json` prints it)")
-    seat: StrictInt | None = Field(default=None, description="whose information the search starts from "
+    seat: Integer | None = Field(default=None, description="whose information the search starts from "
                                                              "(a seat the tokens hold; pasted: any seat)")
     hint: StrictBool = Field(default=False, description="a hint on your turn against the computer; counted in "
                                                         "the record's 'Hints' tag")
@@ -549,6 +584,11 @@ class MoveListTurn(BaseModel):
                                          "whole turn goes to its end")
 
 
+class SeatOut(BaseModel):
+    seat: int
+    ply: int = Field(description="the actions played when the seat was out (its turn: 'turn_numbers'[ply - 1])")
+
+
 class VariantName(BaseModel):
     label: str = Field(description="the variant's name ('Card variant')")
     label_key: str = Field(description="translation key of the label")
@@ -629,6 +669,8 @@ class MatchView(BaseModel):
                                  "null unless the game ended by resignation")
     out_of_time: list[int] = Field(default_factory=list, description="the seats that ran out of time, in the order "
                                    "their flags fell (the record's 'OutOfTime' tag)")
+    out_at: list[SeatOut] = Field(default_factory=list, description="the seats the rules have put out of a 3–4 "
+                                  "player game, each with the ply that put it out, in that order")
     hints: list[int] | None = Field(default=None, description="hints asked per seat (the record's 'Hints' "
                                                               "tag), null when none was asked")
     status: str = Field(description="playing | over")
@@ -944,6 +986,23 @@ class BotStats(BaseModel):
     random_fallbacks: int = Field(description="random moves played because even the quick search failed (should be 0)")
 
 
+class StoppedService:
+    """What the routes of an app whose lifespan has ended hold in place of its match service.
+
+    FastAPI keeps the endpoints it has served in module-level caches (its classification of
+    callables: ``lru_cache`` of 4096 entries each), and an endpoint's closure holds the service:
+    each app's service, with its store, engine, matches and page caches, stayed alive as long
+    as the process. A test run makes hundreds of apps; its workers' heaps grew to 650,000
+    objects, and their last garbage collections outlasted the 5 s pytest-xdist gives a worker
+    to end, which then interrupts it (a ``KeyboardInterrupt`` traceback after a passing run).
+    A request to a stopped app is 503."""
+
+    closed = True  # (the WebSocket loop's look at whether to stop)
+
+    def __getattr__(self, name: str) -> Any:
+        raise Unavailable("the server has stopped")
+
+
 def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                security_settings: security.Security | None = None, analysis_scale: float = 1.0,
                redis_url: str | None = None) -> FastAPI:
@@ -970,6 +1029,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        nonlocal service
         service.hub.attach(asyncio.get_running_loop())
         listener = None
         url = service.store.listen_url()
@@ -992,6 +1052,9 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                 with contextlib.suppress(BaseException):
                     await listener
             service.close()
+            # the routes let go of the service (see StoppedService); app.state keeps it for
+            # whoever holds the app
+            service = StoppedService()  # type: ignore[assignment]
 
     app = FastAPI(title="abstracta", version="0.1.0", lifespan=lifespan,
                   description="Play abstract games (GET /api/games lists them). "
@@ -1005,7 +1068,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
     app.add_middleware(BodyLimit)
     security.install(app, settings)
-    ops.install(app, service, fanout)  # /metrics, /healthz, /readyz; request ids (outermost)
+    ops.install(app, fanout)  # /metrics, /healthz, /readyz; request ids (outermost)
 
     @app.exception_handler(MatchError)
     async def _refused(_request: Request, exc: MatchError) -> JSONResponse:
@@ -1355,7 +1418,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     @app.post("/api/analysis", summary="Analysis board: a position's evaluation and best line",
               response_model=AnalysisAnswer, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503),
               openapi_extra=TOKEN_OPTIONAL)
-    async def post_analysis(body: AnalysisRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
+    async def post_analysis(body: AnalysisRequest, request: Request, tokens: Tokens, session: Session = None) -> dict[str, Any]:
         """Either a match (`match_id`, `ply`) or a pasted position (`game`, `options`,
         `position`). Any ply of a finished match (for anyone who may view it); in a running
         match against the computer, the current position or an earlier one for the seat of the
@@ -1364,19 +1427,21 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         budget: the same position always gets the same answer. A request whose client has gone
         (the connection closed) has its search stopped."""
         client = request.client.host if request.client else ""
+        asker = asker_of(tokens, session)
         return await unless_gone(request, lambda gone: service.analyse(
             match_id=body.match_id, ply=body.ply, game=body.game, options=body.options, position=body.position,
-            seat=body.seat, hint=body.hint, scale=body.scale, tokens=tokens, client=client, gone=gone))
+            seat=body.seat, hint=body.hint, scale=body.scale, tokens=tokens, client=client, asker=asker, gone=gone))
 
     @app.post("/api/analysis/graph", summary="Analysis board: a finished match's evaluation at each turn",
               response_model=Graph, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503),
               openapi_extra=TOKEN_OPTIONAL)
-    async def post_analysis_graph(body: GraphRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
+    async def post_analysis_graph(body: GraphRequest, request: Request, tokens: Tokens, session: Session = None) -> dict[str, Any]:
         """One point per turn start (at most 120, evenly spread) on a small budget; 409 while
         the game runs. Stopped as an analysis is when its client has gone."""
         client = request.client.host if request.client else ""
+        asker = asker_of(tokens, session)
         return await unless_gone(request, lambda gone: service.analyse(
-            match_id=body.match_id, graph=True, scale=body.scale, tokens=tokens, client=client, gone=gone))
+            match_id=body.match_id, graph=True, scale=body.scale, tokens=tokens, client=client, asker=asker, gone=gone))
 
     @app.websocket("/api/matches/{match_id}/ws")
     async def match_socket(ws: WebSocket, match_id: str) -> None:

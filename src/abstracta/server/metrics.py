@@ -82,11 +82,13 @@ def stage(name: str, seconds: float) -> None:
 class ServiceCollector(Collector):
     """Gauges and counters read from a match service when scraped: nothing to keep in step."""
 
-    def __init__(self, service: Any):
-        self.service = service
+    def __init__(self, service_now: Any):
+        self.service_now = service_now  # () -> the match service (None once its app is gone)
 
     def collect(self) -> Iterable[Any]:
-        service = self.service
+        service = self.service_now()
+        if service is None:
+            return
         jobs = getattr(service, "jobs", None)
         if jobs is not None:
             summary = jobs.summary()

@@ -31,6 +31,7 @@ import re
 import secrets
 import sys
 import time
+import weakref
 from datetime import datetime, timezone
 from typing import Any, Awaitable, Callable
 
@@ -168,23 +169,26 @@ async def _timed(check: Check) -> str:
     return "ok"
 
 
-def database_check(service: Any) -> Check:
-    """The database answers ``SELECT 1`` (in a worker thread: the driver blocks)."""
+def database_check(service_now: Callable[[], Any]) -> Check:
+    """The database of the service ``service_now()`` gives answers ``SELECT 1`` (in a worker
+    thread: the driver blocks)."""
     from sqlalchemy import text
 
-    def query() -> None:
-        with service.store.engine.connect() as conn:
-            conn.execute(text("SELECT 1"))
-
     async def check() -> None:
-        if service.closed:
+        service = service_now()
+        if service is None or service.closed:
             raise RuntimeError("the match service is closed")
+
+        def query() -> None:
+            with service.store.engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+
         await asyncio.to_thread(query)
 
     return check
 
 
-def install(app: Any, service: Any, fanout: Any = None) -> None:
+def install(app: Any, fanout: Any = None) -> None:
     """Add ``/metrics``, ``/healthz`` and ``/readyz`` to ``app`` (before its static files'
     mount) and :class:`Observe` outside every other middleware (call it after
     ``security.install``). ``fanout``: the deployment's :class:`~abstracta.server.fanout.Fanout`,
@@ -192,9 +196,18 @@ def install(app: Any, service: Any, fanout: Any = None) -> None:
     from fastapi.responses import JSONResponse, Response
     from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry
 
+    # the routes reach the service through a weak reference to the app: FastAPI keeps the
+    # endpoints it served in module-level caches, and a closure holding the service kept every
+    # app's service alive for good (server/app.py's StoppedService)
+    app_ref = weakref.ref(app)
+
+    def service_now() -> Any:
+        held = app_ref()
+        return None if held is None else held.state.service
+
     own = CollectorRegistry(auto_describe=True)
-    own.register(metrics.ServiceCollector(service))
-    checks: dict[str, Check] = {"database": database_check(service)}
+    own.register(metrics.ServiceCollector(service_now))
+    checks: dict[str, Check] = {"database": database_check(service_now)}
     if fanout is not None and fanout.shared:  # redis, or listen (PostgreSQL's LISTEN for the fan-out)
         checks["redis" if fanout.kind == "redis" else "listen"] = fanout.ping
 

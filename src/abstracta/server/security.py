@@ -8,8 +8,9 @@ From the outside in (:func:`install`):
   its CDN and its one inline script by hash), ``X-Content-Type-Options: nosniff``,
   ``Referrer-Policy: no-referrer``, ``X-Frame-Options: DENY`` and ``frame-ancestors 'none'``.
   No CORS header at all: only the app's own pages call the API from a browser.
-* :class:`HostCheck` — the ``Host`` header must name a host the server serves (400 ``Invalid
-  host header``), so a DNS-rebinding page cannot drive a server on localhost; a WebSocket whose
+* :class:`HostCheck` — the ``Host`` header (exactly one) must name a host the server serves (400
+  ``Invalid host header``; a WebSocket: close 1008), so a DNS-rebinding page cannot drive a
+  server on localhost; a WebSocket whose
   ``Origin`` is another site is refused before it is accepted (close 1008: no view is sent).
 * :class:`OriginCheck` — a state-changing API request from another origin's page (its
   ``Origin`` header) is 403: a signed-in person's cookie cannot be used by another page.
@@ -293,6 +294,15 @@ def header(scope: Any, name: bytes) -> str | None:
     return None
 
 
+def the_host(scope: Any) -> str | None:
+    """The request's one ``Host`` header, or None when it has none or several. Several are
+    refused as RFC 9112 §3.2 asks: a client that adds a ``Host`` beside its own (Python's
+    ``websockets`` does with ``additional_headers``) sent the served name first and another
+    after it, and a WebSocket so sent was accepted although HTTP refused that other name."""
+    hosts = [value for key, value in scope.get("headers") or [] if key.lower() == b"host"]
+    return hosts[0].decode("latin-1") if len(hosts) == 1 else None
+
+
 def client_ip(scope: Any) -> str:
     client = scope.get("client")
     return client[0] if client else "unknown"
@@ -351,7 +361,7 @@ class HostCheck:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        host = header(scope, b"host")
+        host = the_host(scope)  # one rule for HTTP and WebSocket: exactly one Host, a served one
         if not self.policy.allows(host):
             if scope["type"] == "http":
                 await reply(send, 400, "Invalid host header")

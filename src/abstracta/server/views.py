@@ -310,6 +310,7 @@ class JsonView:
             "termination": match.termination,
             "resigned": match.resigned,
             "out_of_time": match.out_of_time,
+            "out_at": match.out_at(),
             "hints": match.hint_counts() if HINTS_TAG in match.tags else None,
             "status": "over" if match.over else "playing",
             "created": match.tags.get("date"),
