@@ -134,14 +134,16 @@ def test_two_accounts_play_a_rated_game_from_the_invitation_to_the_result(browse
             page.locator("#rating-change").wait_for(state="visible")
         changes = view_of(a)["rating_changes"]
         assert changes[0]["after"] > 1500 > changes[1]["after"]
-        assert a.locator("#result").inner_text().startswith(f"{ben} resigned")
+        # each reads its own outcome first (issue 38), then the line with the other's name
+        assert a.locator("#result").inner_text() == f"You win. {ben} resigned — White wins"
+        assert c.locator("#result").inner_text() == f"You win. {ben} resigned — White wins"
         assert a.locator("#rating-change").inner_text() == (
             f"Your rating: 1500 → {changes[0]['after']}? (+{changes[0]['change']}) · "
             f"{ben}: 1500 → {changes[1]['after']}? (−{-changes[1]['change']})")
         assert b.locator("#rating-change").inner_text() == (
             f"Vahvuuslukusi: 1500 → {changes[1]['after']}? (−{-changes[1]['change']}) · "
             f"{anna}: 1500 → {changes[0]['after']}? (+{changes[0]['change']})")
-        assert f"{anna}" in b.locator("#result").inner_text()
+        assert b.locator("#result").inner_text() == f"Hävisit. Musta luovutti — {anna} voittaa"
         # the second browser shows the finished game as anna's, not "You are watching a finished game"
         assert c.locator("#watching").is_hidden() and c.locator("#rating-change").inner_text().startswith("Your rating")
         assert no_sideways_scroll(b)

@@ -293,3 +293,24 @@ def test_no_secret_in_any_answer_log_or_the_database(app, anna, caplog):
     for bad in secrets:
         assert bad not in dump
     assert dump.count("$argon2id$v=19$") == 2  # anna's and ben's passwords, hashed
+
+
+def test_a_deleted_account_reads_as_deleted_player_and_its_seat_holds_nothing(app, anna):
+    ben = account(app, "ben")
+    mid = rated_game(anna, ben)["id"]
+    assert anna.request("DELETE", "/api/me", json={"password": PW}).status_code == 204
+    view = ben.get(f"/api/matches/{mid}").json()
+    assert view["people"] == [{"name": None, "kind": "deleted"}, {"name": "ben", "kind": "account"}]
+    assert ben.get("/api/matches").json()[0]["people"][0] == {"name": None, "kind": "deleted"}
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "http://127.0.0.1:9999"])
+def test_an_act_with_the_cookie_from_another_origins_page_is_refused(app, anna, origin):
+    ben = account(app, "ben")
+    mid = rated_game(anna, ben)["id"]
+    r = ben.post(f"/api/matches/{mid}/resign", headers={"Origin": origin})
+    assert r.status_code == 403 and r.json()["i18n"]["key"] == "error.cross_origin"
+    form = ben.post(f"/api/matches/{mid}/resign", content=b"seat=1",
+                    headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert form.status_code == 415  # a form of another site cannot send JSON
+    assert ben.get(f"/api/matches/{mid}").json()["status"] == "playing"

@@ -849,7 +849,8 @@ class ErrorBody(BaseModel):
 ERROR_TEXT: dict[int, str] = {
     400: "Invalid host header (not a name this server serves; see abstracta serve --allowed-host), "
          "or a Content-Length that is not a number",
-    401: "no seat token given (Authorization: Bearer <token>)",
+    401: "no seat token given (Authorization: Bearer <token>), and nobody signed in (session cookie, or an "
+         "API token of scope play)",
     403: "no token given holds the seat this needs (another seat's or another match's token; for a draw "
          "offer, a seat out of the game, or the offering seat accepting its own offer; for a takeback, "
          "the asking seat accepting its own request, or a seat out of time answering)",
@@ -1447,7 +1448,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     async def match_socket(ws: WebSocket, match_id: str) -> None:
         """Live updates: the match view (as GET /api/matches/{id} with the same tokens) each time
         it changes. The client's first message authenticates: ``{"tokens": ["<token>", ...]}``
-        (``[]``: a spectator); tokens never go in the URL. A first message that is not such an
+        (``[]``: a spectator, unless the session cookie of the handshake names a person who holds
+        a seat); tokens never go in the URL. A first message that is not such an
         object, or none within 10 s, closes the socket (1008); a token of another match, 4403; one
         longer than 64 characters, 4401; more than 200 tokens, 4422 (as 422 on a request).
         Later frames: short text (ignored); anything else closes the socket (1003)."""
