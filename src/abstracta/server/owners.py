@@ -164,6 +164,12 @@ class Owners:
         with self._guard:
             self._names.pop(match_id, None)
 
+    def forget_names(self) -> None:
+        """A person's name changed here (a rename, a deleted account): this process reads every
+        match's names anew at once (other processes within :data:`NAMES_SECONDS`)."""
+        with self._guard:
+            self._names.clear()
+
     def react(self, match: Match, events: Sequence[Event]) -> None:
         """A deleted match's seats are given up."""
         if any(isinstance(e, MatchDeleted) for e in events):

@@ -305,6 +305,7 @@ def me(current: Anyone) -> dict[str, Any]:
             responses=answers(401, 403, 409, 415, 422, 503))
 def rename(body: NewName, request: Request, current: Session) -> dict[str, Any]:
     person = people_of(request).sessions.rename_guest(current, body.name)
+    request.app.state.service.owners.forget_names()
     return person_json(Principal(person, session_id=current.session_id))
 
 
@@ -387,6 +388,8 @@ def export(request: Request, current: Reader) -> Response:
                responses=answers(401, 403, 409, 415, 422, 429, 503))
 def delete_account(body: Password, request: Request, current: Session) -> Response:
     people_of(request).accounts.delete(current, body.password)
+    # "deleted player" at once on this process's boards, not NAMES_SECONDS later
+    request.app.state.service.owners.forget_names()
     response = Response(status_code=204)
     clear_session(response, request)
     return response
