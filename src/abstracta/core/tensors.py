@@ -25,10 +25,11 @@ through it or :func:`write_tensor`. No Python list of floats is built anywhere.
 from __future__ import annotations
 
 import threading
+from array import array as c_array
 from itertools import compress
 from math import prod
 from operator import ne
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -158,7 +159,8 @@ class TensorBuffer:
         views: ``{plane name: view of array in the plane's shape}``.
     """
 
-    __slots__ = ("layout", "array", "views", "_mv", "_blocks", "_scalars", "_tables", "_scalar_at", "_bidx", "_sidx")
+    __slots__ = ("layout", "array", "views", "_mv", "_blocks", "_scalars", "_tables", "_scalar_at", "_bidx", "_sidx",
+                 "_f32")
 
     _blocks: tuple[int, ...]
     _scalars: tuple[float, ...]
@@ -168,7 +170,8 @@ class TensorBuffer:
         self.array = np.zeros(layout.size, np.float32)
         self.views = {p.name: self.array[off:off + p.size].reshape(p.shape)
                       for p, off in zip(layout.planes, (layout.offsets[p.name] for p in layout.planes))}
-        self._mv = memoryview(self.array)
+        self._mv = memoryview(self.array)  # the writes' target: one entry costs a store, no NumPy call
+        self._f32 = None  # a float32 scratch where the target itself does not round (ListBuffer)
         self._tables = layout.tables
         self._scalar_at = tuple(zip(layout.scalars, layout.divisors))
         self._blocks = (0,) * len(layout.tables)
@@ -178,7 +181,7 @@ class TensorBuffer:
 
     def __reduce__(self) -> tuple:
         # a memoryview does not pickle: rebuilt from the array (copied, as pickling copies)
-        return _rebuild_buffer, (self.layout, self.array, self._blocks, self._scalars)
+        return _rebuild_buffer, (self.layout, self.array, self._blocks, self._scalars, type(self))
 
     def update(self, features: Features) -> np.ndarray:
         blocks, scalars = features
@@ -205,38 +208,66 @@ class TensorBuffer:
         if scalars != old_scalars:
             mv = self._mv
             at = self._scalar_at
+            f32 = self._f32
             for j in compress(self._sidx, map(ne, scalars, old_scalars)):
                 i, k = at[j]
-                mv[i] = scalars[j] / k
+                if f32 is None:
+                    mv[i] = scalars[j] / k
+                else:  # rounded to float32 as the array would hold it
+                    f32[0] = scalars[j] / k
+                    mv[i] = f32[0]
             self._scalars = scalars
         return self.array
 
     def clear(self) -> None:
         """All zeros again (as new)."""
-        self.array.fill(0.0)
+        if self._f32 is None:
+            self.array.fill(0.0)
+        else:
+            self.array[:] = [0.0] * self.layout.size
         self._blocks = (0,) * len(self._tables)
         self._scalars = (0,) * len(self._scalar_at)
 
 
-class BufferPool(threading.local):
-    """Per thread, one :class:`TensorBuffer` per player of one layout: a new array for each
-    question (``array``) that costs only the entries changed since that player's last one."""
+class ListBuffer(TensorBuffer):
+    """The same tensor kept as a Python ``list`` of floats — OpenSpiel's form of a tensor
+    (``state.observation_tensor()``) — by the same differences: ``update`` returns
+    :attr:`array`, here that list (the values a float32 array would hold: scalars are rounded
+    to float32). Its ``copy()`` (a list copy, no float made) is what makes it pay: NumPy's
+    ``tolist()`` makes a new float for every entry."""
+
+    __slots__ = ()
 
     def __init__(self, layout: Layout):
+        super().__init__(layout)
+        self.array = [0.0] * layout.size  # type: ignore[assignment]
+        self.views = {}
+        self._mv = self.array  # type: ignore[assignment]
+        self._f32 = c_array("f", [0.0])
+
+
+class BufferPool(threading.local):
+    """Per thread, one :class:`TensorBuffer` per player of one layout: a new array for each
+    question (``array``) that costs only the entries changed since that player's last one.
+    With ``kind=ListBuffer``, a new list each time."""
+
+    def __init__(self, layout: Layout, kind: type[TensorBuffer] = TensorBuffer):
         self.layout = layout
+        self.kind = kind
         self.buffers: dict[int, TensorBuffer] = {}
 
     def array(self, player: int, features: Features) -> np.ndarray:
-        """``features`` (of ``player``, already validated) as a new float32 array."""
+        """``features`` (of ``player``, already validated) as a new float32 array (a new list
+        with ``kind=ListBuffer``)."""
         buffer = self.buffers.get(player)
         if buffer is None:
-            buffer = self.buffers[player] = TensorBuffer(self.layout)
+            buffer = self.buffers[player] = self.kind(self.layout)
         return buffer.update(features).copy()
 
 
-def _rebuild_buffer(layout: Layout, array: np.ndarray, blocks: tuple[int, ...],
-                    scalars: tuple[float, ...]) -> TensorBuffer:
-    buffer = TensorBuffer(layout)
+def _rebuild_buffer(layout: Layout, array: Any, blocks: tuple[int, ...], scalars: tuple[float, ...],
+                    kind: type[TensorBuffer] = TensorBuffer) -> TensorBuffer:
+    buffer = kind(layout)
     buffer.array[:] = array
     buffer._blocks = blocks
     buffer._scalars = scalars
@@ -312,6 +343,6 @@ def default_planes(num_players: int) -> tuple[Plane, ...]:
             Plane("observer", (num_players,), "1 at the observing seat"))
 
 
-__all__ = ["BufferPool", "Features", "Layout", "Plane", "TensorBuffer", "TensorSpec", "default_planes", "plane_offsets",
+__all__ = ["BufferPool", "Features", "Layout", "ListBuffer", "Plane", "TensorBuffer", "TensorSpec", "default_planes", "plane_offsets",
            "register_tensors", "spec_class_of", "tensor_size", "write_tensor"]
 

@@ -16,7 +16,7 @@ from ..core.actions import ActionCodec
 from ..core.errors import IllegalActionError, OptionError
 from ..core.game import CHANCE, TERMINAL, Game, State, as_integer
 from ..core.registry import load_game
-from ..core.tensors import BufferPool, Features, Layout, Plane, write_tensor
+from ..core.tensors import BufferPool, Features, Layout, ListBuffer, Plane, write_tensor
 
 #: Truncation (player actions) of a game whose rules set no bound on its length.
 DEFAULT_MAX_TURNS = 1000
@@ -153,6 +153,9 @@ class InteropGame:
         self.information_state_size = self.information_state_layout.size
         #: kept tensors (per thread and player) behind ``observation_tensor()`` without ``out``
         self.pools = (BufferPool(self.observation_layout), BufferPool(self.information_state_layout))
+        #: the same as lists of floats (OpenSpiel's form: a list copy costs no new float)
+        self.list_pools = (BufferPool(self.observation_layout, ListBuffer),
+                           BufferPool(self.information_state_layout, ListBuffer))
 
 
     def params(self) -> dict[str, Any]:

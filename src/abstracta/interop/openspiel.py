@@ -245,15 +245,20 @@ class AbstractaSpielState(pyspiel.State):
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """As OpenSpiel's (default: the mover's): a list of floats, as OpenSpiel's API gives it
-        (Shimmy and others build float64 arrays from it). In place, as float32: the observer
-        (``make_observation(game)``)."""
+        (Shimmy and others build float64 arrays from it), the values of the float32 tensor. A
+        copy of a list kept by differences per player (:class:`~abstracta.core.tensors.ListBuffer`):
+        no float is made per entry. In place, as float32: the observer (``make_observation(game)``)."""
         s = self._s
-        return s.observation_tensor(s.current_player() if player is None else player).tolist()
+        if player is None:
+            player = s.current_player()
+        return s.game.list_pools[0].array(player, s.observation_features(player))
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """As OpenSpiel's (default: the mover's): a list of floats."""
+        """As OpenSpiel's (default: the mover's): a list of floats, as :meth:`observation_tensor`."""
         s = self._s
-        return s.information_state_tensor(s.current_player() if player is None else player).tolist()
+        if player is None:
+            player = s.current_player()
+        return s.game.list_pools[1].array(player, s.information_state_features(player))
 
     def observation_string(self, player: int | None = None) -> str:
         s = self._s
