@@ -19,7 +19,8 @@ That form makes writing cheap where it matters: a :class:`TensorBuffer` keeps on
 preallocated array and, for the next state, compares block by block and rewrites only the
 entries whose bit changed (an action changes a handful of cells); the OpenSpiel observer, the
 PettingZoo and Gymnasium environments and the engine's own ``State.observation_tensor`` all go
-through it or :func:`write_tensor`. No Python list of floats is built anywhere.
+through it or :func:`write_tensor`. Where a list of floats is the API's form (OpenSpiel's
+``state.observation_tensor()``), a :class:`ListBuffer` keeps that list by the same differences.
 """
 
 from __future__ import annotations
