@@ -55,7 +55,7 @@ import numpy as np
 import pyspiel
 
 from ..core.errors import OptionError, UnknownGameError
-from ..core.game import CHANCE, Game, as_integer
+from ..core.game import CHANCE, TERMINAL, Game, as_integer
 from ..core.options import Option
 from ..core.registry import game_class, load_game, registered_games
 from ..core.tensors import TensorBuffer, plane_offsets
@@ -236,9 +236,12 @@ class AbstractaSpielState(pyspiel.State):
         """As OpenSpiel's: the legal actions of ``player`` (default: the mover), ascending; the
         chance outcomes at a chance node."""
         s = self._s
-        if s.current_player() == CHANCE:
+        mover = s.current_player()
+        if mover >= 0:
+            return sorted(s.legal_ids()) if player is None or player == mover else []
+        if mover == CHANCE:
             return [a for a, _ in s.chance_outcomes()]
-        return s.legal_actions(player)
+        return []
 
     def is_chance_node(self) -> bool:
         return self._s.current_player() == CHANCE
@@ -278,7 +281,7 @@ class AbstractaSpielState(pyspiel.State):
         return self._s.action_to_string(action)
 
     def is_terminal(self) -> bool:
-        return self._s.is_terminal()
+        return self._s.current_player() == TERMINAL
 
     def returns(self) -> list[float]:
         return self._s.returns()
