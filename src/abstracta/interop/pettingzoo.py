@@ -112,6 +112,18 @@ class AbstractaAECEnv(AECEnv):
             rng = self._rng = random.Random(self._seed)
         return rng
 
+    def __getstate__(self) -> dict[str, Any]:
+        # the bound features and legal list name this episode's game: a copy's state is rebuilt
+        # on its own (InteropState pickles as its history), so the copy binds its own
+        fields = self.__dict__.copy()
+        fields.pop("_features", None)
+        fields.pop("_legal_ids", None)
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
+        self._bind()
+
     def _bind(self) -> None:
         """The episode's features and legal actions, bound once (the hot path calls them every
         step): straight to the game's tensors and the engine's legal list where no compact
