@@ -32,6 +32,7 @@ import logging
 import secrets
 import threading
 import time
+from time import perf_counter
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -164,9 +165,9 @@ class Kernel:
             yield
             return
         lock = self.lock_for(match_id)
-        asked = time.perf_counter()
+        asked = perf_counter()
         with lock:
-            metrics.stage("lock_wait", time.perf_counter() - asked)
+            metrics.stage("lock_wait", perf_counter() - asked)
             yield
 
     def change(self, match_id: Any, attempt: Callable[[], T]) -> T:
@@ -360,18 +361,18 @@ class Kernel:
         old, trial = progress.before, progress.after
         assert isinstance(old, Match) and isinstance(trial, Match)
         trial.revision = old.revision + 1
-        started = time.perf_counter()
+        started = perf_counter()
         self._write(old, trial)
-        metrics.stage("commit", time.perf_counter() - started)
+        metrics.stage("commit", perf_counter() - started)
         self.keep(trial)
         return trial
 
     def apply(self, progress: Progress) -> Match:
         """Persist ``progress`` and announce its events (lock held): the new match."""
         match = self.commit(progress)
-        started = time.perf_counter()
+        started = perf_counter()
         self.announce(match, progress.events)
-        metrics.stage("announce", time.perf_counter() - started)
+        metrics.stage("announce", perf_counter() - started)
         return match
 
     # --- announcements -------------------------------------------------------------------------

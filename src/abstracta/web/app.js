@@ -551,7 +551,7 @@ async function newGamePage(app, name) {
   }
   const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, t("new.seats")));
   form.append(seatBox);
-  // seat names follow the options (Slide Checkers' colours): asked of the server's description
+  // seat names follow the options (a game whose colours depend on its player count): asked of the server's description
   let seatStyles = null, seatKey = null;
   const seatNames = (i, opts) => (seatStyles && seatStyles[i] && seatStyles[i].name ? seatWord(seatStyles[i]) : t("seat.player", { n: i + 1 }));
   async function loadSeats() {
@@ -1625,7 +1625,7 @@ async function matchPage(app, id, was = null) {
 
   // At the end of a game the whole board is in sight, under the result: on a phone the replay's
   // steps float at the foot of the screen (style.css) and the result stands above the board, and
-  // a tall board (Fanorona's, upright) went on under the steps, its last row and labels hidden.
+  // a tall board (one drawn upright) went on under the steps, its last row and labels hidden.
   // Then the board is only as tall as the room between its top and the foot of the screen or
   // the steps (never under 200 px: a very low screen scrolls instead), and no wider than the
   // screen (a phone's boards that pan sideways for a finger's targets show all of it: nothing is
