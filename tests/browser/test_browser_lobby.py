@@ -67,7 +67,7 @@ def test_two_strangers_meet_play_a_custom_clock_claim_and_rematch(browser, live_
     (ca, a), (cb, b) = person(browser, url), person(browser, url)
     cs = browser.new_context_without_tokens(viewport={"width": 1100, "height": 900})
     with closing(ca, cb, cs):
-        anna = name_of(a)
+        anna, ben = name_of(a), name_of(b)
         # Anna posts a seek with her own clock: 2½ minutes + 2 s a turn, and the first move
         a.select_option("#new-game-choice", label=TELO)
         a.select_option("#new-clock-kind", "live")
@@ -87,6 +87,11 @@ def test_two_strangers_meet_play_a_custom_clock_claim_and_rematch(browser, live_
         view = a.evaluate("window.abstractaView")
         assert view["clock"]["control"] == {"initial": 150.0, "increment": 2.0}
         assert view["my_seats"] == [0] and b.evaluate("window.abstractaView.my_seats") == [1]
+        # the seats are the people's (their sessions hold them: no token kept), named on the board
+        assert [p["name"] for p in view["people"]] == [anna, ben]
+        assert b.evaluate("(mid) => (JSON.parse(localStorage.getItem('abstracta.tokens')) || {})[mid]", mid) is None
+        assert f"Black ({ben})" in a.locator("#players").inner_text()
+        assert f"White ({anna})" in b.locator("#players").inner_text()
         a.wait_for_selector("#start-note:not([hidden])")
         assert a.locator("#abort").is_visible() and b.locator("#abort").is_visible()
         spectator = cs.new_page()
@@ -100,7 +105,7 @@ def test_two_strangers_meet_play_a_custom_clock_claim_and_rematch(browser, live_
         # Anna's page goes away on her own turn: Ben is told, then may claim the game
         a.close()
         b.wait_for_selector("#gone [data-gone='0']")
-        assert "White has left the game" in b.locator("#gone").inner_text()  # seats are named by colour
+        assert f"{anna} has left the game" in b.locator("#gone").inner_text()  # the seats' people are named
         b.wait_for_selector("#claim-victory")
         b.screenshot(path=str(shots / "lobby-claim-1100.png"), full_page=True)
         b.click("#claim-victory")
@@ -108,7 +113,7 @@ def test_two_strangers_meet_play_a_custom_clock_claim_and_rematch(browser, live_
         over = b.evaluate("window.abstractaView")
         assert (over["termination"], over["result"], over["left"]) == ("left", [-1.0, 1.0], 0)
         result = b.locator("#result").inner_text()
-        assert result == "White left the game — Black wins"  # the result says why
+        assert result == f"{anna} left the game — You win"  # the result says why, named
         # Anna comes back (her browser still holds her session) and offers a rematch; Ben
         # accepts; both, and the spectator, are taken to the new game, the seats swapped
         a = ca.new_page()
@@ -126,7 +131,7 @@ def test_two_strangers_meet_play_a_custom_clock_claim_and_rematch(browser, live_
         assert a.evaluate("window.abstractaView.my_seats") == [1] and b.evaluate("window.abstractaView.my_seats") == [0]
         assert spectator.evaluate("window.abstractaView.my_seats") == []
         assert a.evaluate("window.abstractaView.clock.control") == {"initial": 150.0, "increment": 2.0}
-        play_one(b, 0)  # Ben moves first now, with the token his browser was given
+        play_one(b, 0)  # Ben moves first now, his session holding his new seat
 
 
 def test_quick_pairing_pairs_two_waiting_browsers(browser, live_server, shots):

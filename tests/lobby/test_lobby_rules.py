@@ -61,7 +61,7 @@ def test_a_seek_is_taken_once_and_never_by_its_seeker(lobby):
         lobby.seeks.take(cara, seek["id"])
     assert lobby.seeks.listed(None) == []
     assert [g["id"] for g in lobby.started(anna.id)] == ["m1"] == [g["id"] for g in lobby.started(ben.id)]
-    assert lobby.game("m1") == {"source": "seek", "rated": False, "recorded": False}
+    assert lobby.game("m1") == {"source": "seek", "rated": False}
 
 
 def test_a_seek_expires_60_s_after_its_seekers_last_connection_or_after_10_minutes(lobby, clock):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from apiutil import bearer, hand_clock, make_app
+from apiutil import hand_clock, make_app
 
 from abstracta.people.credentials import Passwords
 
@@ -64,10 +64,12 @@ def test_a_seek_is_listed_taken_by_another_and_both_are_seated(app, anna):
     view = anna.get(f"/api/matches/{mid}").json()
     assert view["waiting_for"] == [] and view["my_seats"] == mine[anna]
     assert view["clock"]["control"] == {"initial": 300.0, "increment": 3.0}
-    assert app.state.lobby.game(mid) == {"source": "seek", "rated": False, "recorded": False}
-    # the taker's answer carries its seat's token: its browser acts with it
-    token = r.json()["tokens"][0]
-    assert token["seat"] == mine[ben][0]
+    assert app.state.lobby.game(mid) == {"source": "seek", "rated": False}
+    # the seats are the people's (issue 41's way): named on the view, held by the session, no token
+    assert [p and p["name"] for p in view["people"]] == ["anna" if i in mine[anna] else "ben" for i in range(2)]
+    assert r.json()["my_seats"] == mine[ben] and "tokens" not in r.json()
+    assert ben.get(f"/api/matches/{mid}").json()["my_seats"] == mine[ben]
+    assert TestClient(app).get(f"/api/matches/{mid}").json()["my_seats"] == []  # nobody signed in: a spectator
 
 
 def test_ones_own_seek_is_409_and_a_taken_one_410(app, anna):
@@ -99,6 +101,17 @@ def test_a_guest_seeks_casual_games_only(app):
     assert r.status_code == 403 and r.json()["i18n"]["key"] == "lobby.error.rated_guest"
 
 
+def test_rated_seeks_challenges_and_waits_follow_the_seats_rated_game_rules(app, anna):
+    person(app, "ben")
+    rated = {"game": "fanorona", "options": {"vela": True}, "clock": LIVE, "rated": True}  # a variant's rules changed
+    for path, body in (("/api/seeks", rated), ("/api/challenges", {**rated, "to": "ben"}), ("/api/quick", rated)):
+        r = anna.post(path, json=body)
+        assert r.status_code == 422 and r.json()["i18n"] == {"key": "error.rated_options",
+                                                             "params": {"options": "vela"}}, (path, r.text)
+    assert anna.get("/api/seeks").json() == [] and anna.get("/api/quick").json() is None  # nothing was made
+    assert anna.post("/api/seeks", json={**rated, "options": {"vela": True}, "rated": False}).status_code == 201
+
+
 def test_a_rating_range_keeps_others_out(app, anna):
     sid = seek(anna, rating_range=[1600, 2000])
     ben = person(app, "ben")
@@ -111,10 +124,8 @@ def test_a_rematch_swaps_the_seats(app, anna):
     sid = seek(anna, seat=0)
     mid = ben.post(f"/api/seeks/{sid}/accept").json()["id"]
     assert anna.post(f"/api/matches/{mid}/rematch").status_code == 409  # the game runs
-    # anna (seat 0) resigns with her cookie's seat token
-    tokens = anna.post(f"/api/matches/{mid}/tokens").json()["tokens"]
-    assert [t["seat"] for t in tokens] == [0]
-    assert anna.post(f"/api/matches/{mid}/resign", headers=bearer(tokens[0]["token"])).status_code == 200
+    # anna (seat 0) resigns: her session holds her seat
+    assert anna.post(f"/api/matches/{mid}/resign").status_code == 200
     offered = anna.post(f"/api/matches/{mid}/rematch")
     assert offered.status_code == 202 and offered.json()["rematch"]["by"] == 0
     agreed = ben.post(f"/api/matches/{mid}/rematch")
@@ -200,18 +211,17 @@ def anna_id(app) -> int:
 
 
 def rated_game(app, first, second, clock):
-    """A rated Fanorona Telo game from a seek of ``first`` (seat 0) taken by ``second``: (match
-    id, {client: its seat token})."""
+    """A rated Fanorona Telo game from a seek of ``first`` (seat 0) taken by ``second``: its
+    match id (each holds their seat by their session)."""
     sid = seek(first, game="fanorona", options={"size": "telo"}, rated=True, seat=0)
     mid = second.post(f"/api/seeks/{sid}/accept").json()["id"]
-    tokens = {who: who.post(f"/api/matches/{mid}/tokens").json()["tokens"][0]["token"] for who in (first, second)}
-    return mid, tokens
+    assert first.get(f"/api/matches/{mid}").json()["rated"] is True
+    return mid
 
 
-def move(c, mid, token):
-    view = c.get(f"/api/matches/{mid}", headers=bearer(token)).json()
-    r = c.post(f"/api/matches/{mid}/actions", json={"action": view["legal"][0], "ply": view["ply"]},
-               headers=bearer(token))
+def move(c, mid):
+    view = c.get(f"/api/matches/{mid}").json()
+    r = c.post(f"/api/matches/{mid}/actions", json={"action": view["legal"][0], "ply": view["ply"]})
     assert r.status_code == 200, r.text
 
 
@@ -223,16 +233,16 @@ def test_aborts_leave_ratings_unchanged_and_a_claimed_game_changes_them(app, ann
     clock = hand_clock(monkeypatch)
     ben = person(app, "ben")
     # a rated game aborted: nobody's rating moves, no result is recorded
-    mid, tokens = rated_game(app, anna, ben, clock)
-    move(anna, mid, tokens[anna])
+    mid = rated_game(app, anna, ben, clock)
+    move(anna, mid)
     assert ben.post(f"/api/matches/{mid}/abort").json()["termination"] == "aborted"
     assert ratings(anna, "anna") == {} and ratings(anna, "ben") == {}
     assert anna.get("/api/players/anna").json()["recent_games"] == []
     # the same two finish a rated game: ben is gone 60 s on his turn and anna claims it
-    mid, tokens = rated_game(app, anna, ben, clock)
-    move(anna, mid, tokens[anna])
-    move(ben, mid, tokens[ben])
-    move(anna, mid, tokens[anna])
+    mid = rated_game(app, anna, ben, clock)
+    move(anna, mid)
+    move(ben, mid)
+    move(anna, mid)
     clock.now += 59
     early = anna.post(f"/api/matches/{mid}/claim")
     assert early.status_code == 409 and early.json()["at"] == pytest.approx(clock.now + 1)
@@ -241,22 +251,23 @@ def test_aborts_leave_ratings_unchanged_and_a_claimed_game_changes_them(app, ann
     assert (won["termination"], won["result"], won["left"]) == ("left", [1.0, -1.0], 1)
     pool = "fanorona.telo.blitz"
     assert ratings(anna, "anna")[pool]["rating"] > 1500 > ratings(anna, "ben")[pool]["rating"]
-    assert ratings(anna, "anna")[pool]["games"] == 1 and app.state.lobby.game(mid)["recorded"]
+    assert ratings(anna, "anna")[pool]["games"] == 1
+    assert [c["change"] > 0 for c in won["rating_changes"]] == [True, False]  # the seats' rated-game end
 
 
 def test_presence_says_who_is_connected_and_when_a_claim_opens(app, anna, monkeypatch):
     clock = hand_clock(monkeypatch)
     ben = person(app, "ben")
-    mid, tokens = rated_game(app, anna, ben, clock)
+    mid = rated_game(app, anna, ben, clock)
     with anna.websocket_connect(f"/api/matches/{mid}/ws") as ws:
-        ws.send_json({"tokens": [tokens[anna]], "presence": True})
+        ws.send_json({"tokens": [], "presence": True})  # the cookie says who it is
         assert "revision" in ws.receive_json()  # the view first
         said = ws.receive_json()["presence"]
         assert said["online"] == [True, False] and said["gone_since"][0] is None
         seen = ben.get(f"/api/matches/{mid}/presence").json()["presence"]
         assert seen["online"] == [True, False] and seen["claim_at"] is None  # before the first moves
-    move(anna, mid, tokens[anna])
-    move(ben, mid, tokens[ben])
+    move(anna, mid)
+    move(ben, mid)
     at = clock.now
     later = anna.get(f"/api/matches/{mid}/presence").json()["presence"]
     assert later["online"] == [False, False]

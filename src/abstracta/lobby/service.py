@@ -1,7 +1,7 @@
 """The lobby (issue 42): seeks, quick pairing, challenges and blocks over the people's database,
 with no HTTP. One object the web app holds::
 
-    lobby = Lobby(people, start=start_game, gone_since=presence.person_gone_since)
+    lobby = Lobby(people, start=start_game, gone_since=presence.person_gone_since, changed_options=owners.changed_options)
     seek = lobby.seeks.open(person, spec)            # a seek, listed until taken or expired
     match_id = lobby.seeks.take(other, seek.id)      # both seated in a new match
 
@@ -27,7 +27,7 @@ from ..people.glicko2 import Glicko
 from ..people.pools import pool_of
 from ..people.tables import PersonRow, RatingRow
 from .controls import GameSpec
-from .errors import Refused
+from .errors import InvalidInput, Refused
 from .tables import LobbyGameRow, create_tables
 
 #: the server's function that makes a match: (spec, players per seat, {seat: person id}, source)
@@ -50,7 +50,8 @@ def spec_text(spec: GameSpec) -> str:
 class Lobby:
     """Seeks, quick pairing, challenges and blocks (see the module's docstring)."""
 
-    def __init__(self, people: People, start: Start, gone_since: GoneSince | None = None):
+    def __init__(self, people: People, start: Start, gone_since: GoneSince | None = None,
+                 changed_options: Callable[[Any], list[str]] | None = None):
         from .challenges import Blocks, Challenges
         from .quick import Quick
         from .seeks import Seeks
@@ -60,6 +61,9 @@ class Lobby:
         self.db = people.db
         self.start = start
         self.gone_since: GoneSince = gone_since or (lambda person, default: default)
+        #: the options of a game that its declared variant does not set (a handicap, a first
+        #: player chosen): a rated game has none (the seats' rule, ``server.owners``)
+        self.changed_options: Callable[[Any], list[str]] = changed_options or (lambda game: [])
         self.blocks = Blocks(self)
         self.seeks = Seeks(self)
         self.quick = Quick(self)
@@ -92,13 +96,18 @@ class Lobby:
         return row.rating, Glicko(row.rating, row.deviation, row.volatility).provisional
 
     def check_rated(self, spec: GameSpec, instance: Any, *people: Person) -> None:
-        """A rated game needs a declared variant (a pool) and accounts: Refused otherwise."""
+        """A rated game needs a declared variant (a pool) played by its own rules (no option it
+        does not set: ``changed_options``) and accounts: Refused otherwise."""
         if not spec.rated:
             return
         try:
             pool_of(instance, spec.clock)
         except NotRatable as exc:
             raise Refused(exc.message, key="lobby.error.not_ratable") from None
+        changed = self.changed_options(instance)
+        if changed:
+            raise InvalidInput(f"a rated game is played by its variant's own rules: leave out {', '.join(changed)}",
+                               key="error.rated_options", options=", ".join(changed))
         if any(not p.is_account for p in people):
             raise Refused("rated games are for accounts: guests play casual games (sign up to play rated)",
                           key="lobby.error.rated_guest")
@@ -118,25 +127,17 @@ class Lobby:
             return person_of(row)
 
     def note_game(self, match_id: str, source: str, rated: bool) -> None:
-        """A match the lobby (or a rematch) started: kept with whether it is rated."""
+        """A match the lobby (or a rematch) started, kept with where it came from."""
         with self.db.writing() as s:
             if s.get(LobbyGameRow, match_id) is None:
                 s.add(LobbyGameRow(match_id=match_id, source=source, rated=rated, created_at=self.now()))
 
     def game(self, match_id: str) -> dict[str, Any] | None:
-        """``{"source", "rated", "recorded"}`` of a match the lobby started, or None."""
+        """``{"source", "rated"}`` of a match the lobby started, or None. (Its end is recorded,
+        and rated, as every game's: ``server.results``.)"""
         with self.db.reading() as s:
             row = s.get(LobbyGameRow, match_id)
-            return None if row is None else {"source": row.source, "rated": row.rated, "recorded": row.recorded}
-
-    def mark_recorded(self, match_id: str) -> bool:
-        """Note that the end of ``match_id`` was recorded; False if it was already (once only)."""
-        with self.db.writing() as s:
-            row = s.get(LobbyGameRow, match_id)
-            if row is None or row.recorded:
-                return False
-            row.recorded = True
-            return True
+            return None if row is None else {"source": row.source, "rated": row.rated}
 
     def started(self, person: int, within: float = 120.0) -> list[dict[str, Any]]:
         """The games the lobby started for ``person`` in the last ``within`` seconds, newest

@@ -99,7 +99,6 @@ class LobbyGameRow(Base):
     source: Mapped[str] = mapped_column(String(12))  # seek | quick | challenge | rematch | computer
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    recorded: Mapped[bool] = mapped_column(Boolean, default=False)  # its end recorded for the ratings
 
 
 def create_tables(engine: Engine) -> None:

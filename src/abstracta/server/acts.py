@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from ..play import Progress, read_action, read_turn
 from .errors import InvalidRequest
-from .matches import Kernel, Match, clip
+from .matches import Kernel, Match, Who, clip
 from .seats import MOVE_TEXT_LIMIT
 
 
@@ -27,17 +27,14 @@ class Acts:
     def __init__(self, kernel: Kernel):
         self.kernel = kernel
 
-    def _act(self, match_id: Any, tokens: list[str], act: Callable[[Match, set[int]], Progress],
-             also: set[int] = frozenset()) -> Match:
+    def _act(self, match_id: Any, tokens: Who, act: Callable[[Match, set[int]], Progress]) -> Match:
         """Under the match's lock: the match as it is (loaded fresh, a fallen flag applied), the
-        seats ``tokens`` hold (401/403) with ``also`` (seats the person asking holds, known
-        otherwise: a session cookie), then ``act(match, held)``; its progress stored and
-        announced. Returns the match as stored."""
+        seats ``tokens`` hold (its seat tokens' and its person's; 401/403), then ``act(match,
+        held)``; its progress stored and announced. Returns the match as stored."""
 
         def attempt() -> Match:
             match = self.kernel.fresh(match_id)
-            held = set(also) | (self.kernel.authorize(match, tokens) if tokens or not also else set())
-            return self.kernel.apply(act(match, held))
+            return self.kernel.apply(act(match, self.kernel.authorize(match, tokens)))
 
         return self.kernel.change(match_id, attempt)
 
@@ -119,14 +116,14 @@ class Acts:
 
         return self.kernel.change(match_id, attempt)
 
-    def abort(self, match_id: str, tokens: list[str] = (), also: set[int] = frozenset()) -> Match:
-        """A seat ``tokens`` hold (or ``also``: the seats of the person asking) that has not made
+    def abort(self, match_id: str, tokens: Who = ()) -> Match:
+        """A seat ``tokens`` hold (its seat tokens', its person's) that has not made
         its first move aborts the game: no result, never rated (``Session.abort``; issue 42 §4).
         409 once each of them has moved or the game is over."""
-        return self._act(match_id, tokens, lambda match, held: match.abort(held, self.kernel.now()), also)
+        return self._act(match_id, tokens, lambda match, held: match.abort(held, self.kernel.now()))
 
     def claim_left(self, match_id: str, draw: Any, gone_since: Callable[[Match, int], float | None],
-                   tokens: list[str] = (), also: set[int] = frozenset()) -> Match:
+                   tokens: Who = ()) -> Match:
         """The seats ``tokens`` hold claim the game (``draw``: a draw) against the player to move,
         gone since ``gone_since(match, seat)`` (Unix seconds; None: there) — the server's
         presence says it (``Session.claim_left``; issue 42 §5). 409 while the other is here or
@@ -140,7 +137,7 @@ class Acts:
             since = gone_since(match, mover) if mover is not None else None
             return match.claim_left(held, since, self.kernel.now(), draw)
 
-        return self._act(match_id, tokens, act, also)
+        return self._act(match_id, tokens, act)
 
     def resign(self, match_id: str, seat: Any, tokens: list[str] = ()) -> Match:
         """``seat`` (default: the person to move if ``tokens`` hold it, else the one seat they

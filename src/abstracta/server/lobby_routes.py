@@ -26,7 +26,8 @@ from ..lobby.controls import GameSpec
 from ..people import Principal
 from ..people import errors as pe
 from . import people_routes, round_routes
-from .pairing import grant, person_seats, start_game
+from .owners import changed_options
+from .pairing import start_game
 from .presence import Presence
 from .rounds import Rounds
 
@@ -147,11 +148,11 @@ class NameBody(Body):
 
 
 def started_answer(request: Request, principal: Principal, match_id: str) -> dict[str, Any]:
-    """``{"id": the match, "tokens": this person's seat tokens, "my_seats"}`` (the browser keeps
-    the tokens, as after creating a match)."""
-    seats = sorted(person_seats(request.app.state.people, principal.person.id, match_id).get(match_id, ()))
-    return {"id": match_id, "tokens": grant(request.app.state.service, match_id, seats), "my_seats": seats,
-            "path": f"/#/match/{match_id}"}
+    """``{"id": the match, "my_seats", "path"}``: the seats are the person's (seated as the
+    seats module seats people), held by their session wherever they sign in: no token."""
+    match = request.app.state.service.current(match_id)
+    seats = sorted(seat for seat, person in match.people.items() if person == principal.person.id)
+    return {"id": match_id, "my_seats": seats, "path": f"/#/match/{match_id}"}
 
 
 # --- seeks -------------------------------------------------------------------------------------
@@ -184,7 +185,7 @@ def delete_seek(seek_id: str, request: Request, principal: Person) -> Response:
 @router.post("/api/seeks/{seek_id}/accept", status_code=201, summary="Take a seek: the game starts, both seated",
              responses=answers(401, 403, 404, 409, 410, 413, 415, 429))
 def accept_seek(seek_id: str, request: Request, principal: Person) -> dict[str, Any]:
-    """``{"id": the new match, "tokens", "my_seats"}``; the seeker is taken there by the lobby's
+    """``{"id": the new match, "my_seats", "path"}``; the seeker is taken there by the lobby's
     WebSocket (or finds it in ``GET /api/matches`` with their cookie). Your own seek: 409."""
     seen(request, principal)
     match_id = lobby_of(request).seeks.take(principal.person, seek_id)
@@ -363,10 +364,12 @@ def install(app: FastAPI) -> None:
     hub = service.hub
 
     def start(spec: GameSpec, players: list[str], seated: dict[int, int], source: str) -> str:
-        return start_game(service, people, spec, players, seated).id
+        return start_game(service, spec, players, seated).id
 
-    lobby = Lobby(people, start, gone_since=presence.person_gone_since)
-    rounds = Rounds(service, people, presence, lobby)
+    # a rated game's rules are the seats' (owners.py): checked when a seek, a wait or a
+    # challenge is made, and again when its match is created
+    lobby = Lobby(people, start, gone_since=presence.person_gone_since, changed_options=changed_options)
+    rounds = Rounds(service, presence, lobby)
     app.state.presence, app.state.lobby, app.state.rounds = presence, lobby, rounds
     service.kernel.react("rounds", rounds.react)
     # a seat's connection opened or closed: its match's sockets send who is there

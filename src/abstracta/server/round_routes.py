@@ -1,9 +1,10 @@
 """The HTTP routes issue 42 adds to a match: abort, the game of a gone opponent claimed, the
-rematch, who is connected, and seat tokens for a person seated by the lobby. Only HTTP: the
-rules are the play session's, the acts ``rounds.py``'s. Included by ``lobby_routes.install``.
+rematch, who is connected. Only HTTP: the rules are the play session's, the acts ``rounds.py``'s.
+Included by ``lobby_routes.install``.
 
-Each act names its seats as every act does — seat tokens (``Authorization: Bearer``) — or by
-the session cookie of a person the lobby seated there.
+Each act names its seats as every match route does (the app's ``Holder`` dependency): the seat
+tokens of ``Authorization: Bearer`` and the person signed in (session cookie or API token), who
+holds the seats that are theirs — the lobby seats people so.
 """
 
 from __future__ import annotations
@@ -14,9 +15,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from ..people.credentials import is_api_token
-from . import people_routes
-from .pairing import grant, person_seats
+from .matches import Holder
 
 router = APIRouter(tags=["matches"])
 
@@ -24,8 +23,9 @@ router = APIRouter(tags=["matches"])
 ACT_ANSWERS: dict[int | str, dict[str, Any]] = {
     code: {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
     for code, text in {400: "Invalid host header (not a name this server serves)",
-                       401: "no seat token and no session of a person seated here",
-                       403: "no token given holds a seat of this match", 404: "no such match",
+                       401: "no seat token and no person signed in",
+                       403: "neither a token given nor the person signed in holds a seat of this match",
+                       404: "no such match",
                        409: "not now (the message says why: moved already, the opponent is here, not gone long "
                             "enough — 'at' says until when —, the game runs or was aborted)",
                        413: "request body too large", 415: "a body that is not JSON",
@@ -37,35 +37,24 @@ for _code in (429, 503):
 READ_ANSWERS = {code: ACT_ANSWERS[code] for code in (400, 404, 422, 503)}
 
 
-async def seat_tokens(request: Request) -> list[str]:
-    """The seat tokens of ``Authorization: Bearer`` (a personal API token beside them is the
-    people routes' business), read as every match route reads them."""
-    from .app import split_tokens  # the app imports this module: read at call time
+async def holder(request: Request) -> Holder:
+    """Who the request acts as: the app's one reading of it (``app.request_tokens``: the seat
+    tokens of ``Authorization: Bearer`` and the person signed in)."""
+    from fastapi.security.utils import get_authorization_scheme_param
 
-    scheme, _, value = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer":
-        return []
-    return [t for t in split_tokens(value) if not is_api_token(t)]
+    from .app import acting_person, split_tokens  # the app imports this module: read at call time
 
-
-Tokens = Annotated[list[str], Depends(seat_tokens)]
+    scheme, value = get_authorization_scheme_param(request.headers.get("authorization"))
+    tokens = split_tokens(value) if scheme.lower() == "bearer" else []
+    return Holder(tuple(tokens), await acting_person(request))
 
 
-def cookie_seats(request: Request, match_id: str) -> set[int]:
-    """The seats of ``match_id`` the person of the request's session holds (the lobby seated
-    them; see ``pairing.person_seats``)."""
-    principal = people_routes.who(request)
-    if principal is None or not principal.may("play"):
-        return set()
-    return person_seats(request.app.state.people, principal.person.id, match_id).get(match_id, set())
+Tokens = Annotated[Holder, Depends(holder)]
 
 
-def view(request: Request, match: Any, tokens: list[str], also: set[int]) -> Response:
+def view(request: Request, match: Any, who: Holder) -> Response:
     """The match as the seats held see it (the acts' answer)."""
-    service = request.app.state.service
-    with service.locked(match.id):
-        held = service.kernel.held(match, tokens) | also
-        return Response(service.views.view_json(match, held), media_type="application/json")
+    return Response(request.app.state.service.act_view(match, who), media_type="application/json")
 
 
 class Claim(BaseModel):
@@ -83,9 +72,8 @@ class RematchAnswer(BaseModel):
 def post_abort(match_id: str, request: Request, tokens: Tokens) -> Response:
     """Either side, before its own first move. The game ends with termination ``aborted``, no
     result; it is never rated. 409 once you have moved."""
-    also = cookie_seats(request, match_id)
-    match = request.app.state.rounds.abort(match_id, tokens, also)
-    return view(request, match, tokens, also)
+    match = request.app.state.rounds.abort(match_id, tokens)
+    return view(request, match, tokens)
 
 
 @router.post("/api/matches/{match_id}/claim", summary="Claim the game (or a draw): your opponent is gone on their turn",
@@ -94,9 +82,8 @@ def post_claim(match_id: str, request: Request, tokens: Tokens, body: Claim | No
     """When the player to move has had no connection for 60 s on their own turn (a day in
     correspondence; ``GET …/presence`` says when: ``claim_at``): the game ends with termination
     ``left``, the result your win (or a draw). 409 before, with ``at``."""
-    also = cookie_seats(request, match_id)
-    match = request.app.state.rounds.claim(match_id, tokens, also, body.draw if body else False)
-    return view(request, match, tokens, also)
+    match = request.app.state.rounds.claim(match_id, tokens, body.draw if body else False)
+    return view(request, match, tokens)
 
 
 @router.post("/api/matches/{match_id}/rematch", summary="Offer (or accept) a rematch of a finished game",
@@ -108,8 +95,7 @@ def post_rematch(match_id: str, request: Request, tokens: Tokens, body: RematchA
     ``{"status": "started", "id": the new match, "tokens", "my_seats"}`` when this agreed it (the
     seats gone round by one: two players swap; the same game, options, clock and rating); 200
     with the same once it had started. ``{"accept": false}`` declines (or withdraws): 200."""
-    also = cookie_seats(request, match_id)
-    status, answer = request.app.state.rounds.rematch(match_id, tokens, also, body.accept if body else True)
+    status, answer = request.app.state.rounds.rematch(match_id, tokens, body.accept if body else True)
     return JSONResponse(answer, status_code=status, headers={"Cache-Control": "no-store"})
 
 
@@ -122,26 +108,8 @@ def get_presence(match_id: str, request: Request, tokens: Tokens) -> dict[str, A
     service = request.app.state.service
     match = service.current(match_id)
     with service.locked(match_id):
-        held = service.kernel.held(match, tokens) | cookie_seats(request, match_id)
+        held = service.kernel.held(match, tokens)
     return request.app.state.rounds.presence_view(match_id, held)
 
 
-@router.post("/api/matches/{match_id}/tokens", status_code=201, summary="Seat tokens for the seats you hold here",
-             responses=ACT_ANSWERS)
-def post_tokens(match_id: str, request: Request) -> dict[str, Any]:
-    """For a person the lobby seated (their session cookie): new tokens of their seats, which the
-    browser keeps and sends with its acts as after creating a match. 403 for a person with no
-    seat here, 401 for nobody signed in."""
-    from .errors import Forbidden, Unauthorized
-
-    if people_routes.who(request) is None:
-        raise Unauthorized("sign in first: the seats of a person are given to their session")
-    service = request.app.state.service
-    service.current(match_id)  # 404 for no such match
-    seats = sorted(cookie_seats(request, match_id))
-    if not seats:
-        raise Forbidden("you hold no seat of this match")
-    return {"id": match_id, "tokens": grant(service, match_id, seats), "my_seats": seats}
-
-
-__all__ = ["router", "seat_tokens"]
+__all__ = ["router"]

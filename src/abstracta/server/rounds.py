@@ -1,13 +1,14 @@
 """What issue 42 adds to a game in play, as concerns of the match service (lila's round
-module): abort, the game of a gone opponent claimed, the rematch, who is connected, and the
-ratings of the games the lobby started.
+module): abort, the game of a gone opponent claimed, the rematch, and who is connected.
 
 The rules are the play session's (``play.opening``, ``play.leaving``, ``play.rematch``); here
 they are fed what only the server knows — since when a seat's connections are gone
 (:class:`~abstracta.server.presence.Presence`), the new match's id — and followed by what the
 server does: a rematch agreed makes its match (:func:`~abstracta.server.pairing.start_game`,
-under the id the old game names, so that its players and spectators follow it there), a game of
-the lobby that ends is recorded for the ratings, a move is a sign of life.
+under the id the old game names, so that its players and spectators follow it there), a move
+is a sign of life. Who holds a seat is the seats' rule (a :class:`~abstracta.server.matches.Holder`:
+its tokens and the person signed in); a game's end is recorded by ``results.py`` (an aborted
+game announces no end: never recorded, never rated).
 """
 
 from __future__ import annotations
@@ -17,69 +18,52 @@ from typing import Any, Sequence
 
 from ..lobby import Lobby
 from ..lobby.controls import GameSpec
-from ..people import People
-from ..play import ActionsPlayed, Event, GameEnded, Progress, RematchAgreed
+from ..play import ActionsPlayed, Event, Progress, RematchAgreed
 from ..play.leaving import claimable_at
 from ..play.rematch import rematch_seats, rematch_started
-from .matches import Match, MatchDeleted
-from .pairing import grant, seated_people, start_game
+from .matches import Match, Who
+from .owners import is_rated
+from .pairing import grant, start_game
 from .presence import Presence
 from .service import MatchService
-
 
 
 class Rounds:
     """Abort, claim, rematch and presence of the matches of one process."""
 
-    def __init__(self, service: MatchService, people: People, presence: Presence, lobby: Lobby):
-        self.service, self.people, self.presence, self.lobby = service, people, presence, lobby
+    def __init__(self, service: MatchService, presence: Presence, lobby: Lobby):
+        self.service, self.presence, self.lobby = service, presence, lobby
         self.kernel = service.kernel
 
     # --- reactions to every stored change ----------------------------------------------------------
     def react(self, match: Match, events: Sequence[Event]) -> None:
-        """A move is a sign of life of its seat; a game the lobby started that ends is recorded
-        for the ratings (once; an aborted game never is: it announces no GameEnded)."""
+        """A move is a sign of life of its seat."""
         movers = {e.seat for e in events if isinstance(e, ActionsPlayed) and not e.computer}
         if movers:
             self.presence.seen(match.id, movers)
-        if any(isinstance(e, MatchDeleted) for e in events):
-            return
-        ended = next((e for e in events if isinstance(e, GameEnded)), None)
-        if ended is not None:
-            self._record(match, ended)
-
-    def _record(self, match: Match, ended: GameEnded) -> None:
-        game = self.lobby.game(match.id)
-        if game is None or game["recorded"]:
-            return
-        seated = seated_people(self.people, match.id)
-        levels = {i: int(p.split(":", 1)[1]) for i, p in enumerate(match.players)
-                  if p.startswith("level:") and i not in match.live.out}
-        self.people.standings.record_game(match.id, match.game, match.live.clock, list(ended.result), seated,
-                                          rated=game["rated"], levels=levels)
-        self.lobby.mark_recorded(match.id)
 
     # --- acts -------------------------------------------------------------------------------------
-    def abort(self, match_id: str, tokens: list[str], also: set[int]) -> Match:
-        return self.service.acts.abort(match_id, tokens, also)
+    def abort(self, match_id: str, who: Who) -> Match:
+        return self.service.acts.abort(match_id, who)
 
-    def claim(self, match_id: str, tokens: list[str], also: set[int], draw: Any) -> Match:
+    def claim(self, match_id: str, who: Who, draw: Any) -> Match:
         return self.service.acts.claim_left(match_id, draw, lambda match, seat: self.presence.seat_gone_since(
-            match.id, seat), tokens, also)
+            match.id, seat), who)
 
-    def rematch(self, match_id: str, tokens: list[str], also: set[int], accept: bool = True) -> tuple[int, dict[str, Any]]:
-        """Offer, accept or decline the rematch of a finished match for the seats ``tokens``
-        (and ``also``) hold: ``(status, answer)`` — 202 ``{"status": "offered", "rematch"}``,
-        201 ``{"status": "started", "id": the new match, "tokens", "my_seats"}`` when this
-        agreed it (200 when it had started already: asked again, the same answer with new
-        tokens), 200 ``{"status": "declined"}``. The seats held in the new match are those of
-        the seats held here gone round by one; their tokens come in the answer."""
+    def rematch(self, match_id: str, who: Who, accept: bool = True) -> tuple[int, dict[str, Any]]:
+        """Offer, accept or decline the rematch of a finished match for the seats ``who`` holds
+        (its tokens', its person's): ``(status, answer)`` — 202 ``{"status": "offered",
+        "rematch"}``, 201 ``{"status": "started", "id": the new match, "tokens", "my_seats"}``
+        when this agreed it (200 when it had started already: asked again, the same answer),
+        200 ``{"status": "declined"}``. The seats held in the new match are those of the seats
+        held here gone round by one: a person's are theirs there too (no token needed); a seat
+        held by a token alone gets a new token in ``tokens``."""
         next_id = secrets.token_hex(8)
         made: dict[str, Match] = {}
 
         def attempt() -> tuple[Match, set[int], str | None, bool]:
             match = self.kernel.fresh(match_id)
-            held = set(also) | (self.kernel.authorize(match, tokens) if tokens or not also else set())
+            held = self.kernel.authorize(match, who)
             started = rematch_started(match)
             if started is not None and accept:
                 return match, held, started, False
@@ -96,20 +80,19 @@ class Rounds:
             return 202, {"status": "offered", "rematch": match.live.rematch}
         seats = rematch_seats(len(match.players))
         mine = [j for j, old in enumerate(seats) if old in held]
+        by_token = [j for j in mine if seats[j] not in match.people]  # no person holds it: a token does
         return (201 if now else 200), {"status": "started", "id": started, "from": match.id,
-                                       "tokens": grant(self.service, started, mine), "my_seats": mine}
+                                       "tokens": grant(self.service, started, by_token), "my_seats": mine}
 
     def _start_rematch(self, match: Match, agreed: RematchAgreed) -> Match:
         """The rematch's match: the same game, options and clock, the seats gone round, the same
-        people in their new seats, rated as the game was."""
-        game = self.lobby.game(match.id)
-        rated = bool(game and game["rated"])
+        people in their new seats, rated as the game was (the seats' rules checked again)."""
+        rated = is_rated(match)
         options = dict(match.record().options)  # as the record keeps them: no seed (a new deal)
         spec = GameSpec(match.game.name, options, match.live.clock, rated)
-        before = seated_people(self.people, match.id)
-        seated = {j: before[old] for j, old in enumerate(agreed.seats) if old in before}
+        seated = {j: match.people[old] for j, old in enumerate(agreed.seats) if old in match.people}
         # people at a distance before are still: a first move not made in time aborts it too
-        new = start_game(self.service, self.people, spec, list(agreed.players), seated, match_id=agreed.next,
+        new = start_game(self.service, spec, list(agreed.players), seated, match_id=agreed.next,
                          apart=match.live.start_within is not None or None)
         self.lobby.note_game(new.id, "rematch", rated)
         return new

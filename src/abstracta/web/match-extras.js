@@ -2,40 +2,31 @@
 // the first moves' deadline and Abort; a gone opponent — their connection dropped or back, then
 // "Claim victory" or "Call it a draw" once they have been gone long enough on their own turn;
 // the rematch (offer, accept, decline; both players are taken to the new game, spectators follow);
-// the end words of an aborted game and of one a player left; and the seat tokens of a person
-// the lobby seated (their session holds the seats, the page acts with tokens).
-import { api, tokensOf } from "./api.js";
+// and the end words of an aborted game and of one a player left. A person the lobby seated
+// holds their seats by their session (the server reads it with every request): no token.
+import { api } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
 
-// A person seated by the lobby opens their game with their session only: the page asks for
-// tokens of their seats (kept by api.js). True when it did (the view should be fetched again).
-export async function ensureTokens(id, view) {
-  if (!view.my_seats || !view.my_seats.length || tokensOf(id).length) return false;
-  try {
-    await api(`/api/matches/${id}/tokens`, { method: "POST" });
-    return true;
-  } catch { return false; }
-}
-
-// The result line of an aborted game, or of one a player left (null: another ending).
-export function endText(view, seatName) {
+// The result line of an aborted game, or of one a player left (null: another ending). `own`:
+// the one person seat the page plays (its words say "you", as its name does without people).
+export function endText(view, seatName, own = null) {
   const you = t("seat.you");
+  const isYou = (i) => i === own || seatName(i) === you;
   if (view.termination === "aborted") {
     const a = view.aborted;
     if (!a) return t("end.aborted");
     const name = seatName(a.seat);
-    if (a.why === "no_start") return name === you ? t("end.no_start_you") : t("end.no_start", { who: name });
-    return name === you ? t("end.aborted_you") : t("end.aborted_by", { who: name });
+    if (a.why === "no_start") return isYou(a.seat) ? t("end.no_start_you") : t("end.no_start", { who: name });
+    return isYou(a.seat) ? t("end.aborted_you") : t("end.aborted_by", { who: name });
   }
   if (view.termination === "left" && view.result && view.left !== null && view.left !== undefined) {
     const gone = seatName(view.left);
     const drawn = view.result.every((r) => r === 0);
-    const left = gone === you ? t("end.you_left") : t("end.left", { who: gone });
+    const left = isYou(view.left) ? t("end.you_left") : t("end.left", { who: gone });
     if (drawn) return `${left} — ${t("result.draw")}`;
     const winner = view.result.findIndex((r) => r > 0);
-    const w = seatName(winner);
-    return `${left} — ${w === you ? t("result.you_win") : t("result.wins", { name: w })}`;
+    return `${left} — ${isYou(winner) ? t("result.you_win") : t("result.wins", { name: seatName(winner) })}`;
   }
   return null;
 }
@@ -152,7 +143,7 @@ export function matchExtras({ id, getView, seatName, post, refresh }) {
     rematchBox.replaceChildren();
     const r = v.rematch;
     if (over && r && r.next) {
-      // agreed: both players go to the new game (the answer brings their seats' tokens), and so
+      // agreed: both players go to the new game (their session, or the answer's tokens, holds their seats there), and so
       // do the spectators
       if (!following) { following = true; if (me.length) rematch(true); else follow(r.next); }
       rematchBox.append(h("p", {}, t("rematch.started")));
