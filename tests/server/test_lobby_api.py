@@ -5,6 +5,8 @@ challenges accepted and declined; blocks."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -110,6 +112,26 @@ def test_rated_seeks_challenges_and_waits_follow_the_seats_rated_game_rules(app,
                                                              "params": {"options": "vela"}}, (path, r.text)
     assert anna.get("/api/seeks").json() == [] and anna.get("/api/quick").json() is None  # nothing was made
     assert anna.post("/api/seeks", json={**rated, "options": {"vela": True}, "rated": False}).status_code == 201
+
+
+def test_play_now_alone_offers_the_computer_after_30_s_and_seats_the_person(app, anna, monkeypatch):
+    body = {"game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False}
+    r = anna.post("/api/quick", json=body)
+    assert r.status_code == 200 and r.json()["computer"] is None and r.json()["match"] is None
+    assert anna.post("/api/quick/computer").status_code == 409  # not before 30 s alone
+    db = app.state.people.db
+    later = db.now() + timedelta(seconds=31)
+    monkeypatch.setattr(db, "now", lambda: later)
+    offer = anna.get("/api/quick").json()["computer"]
+    assert 1 <= offer["level"] <= 6
+    r = anna.post("/api/quick/computer")
+    assert r.status_code == 201, r.text
+    mid, (seat,) = r.json()["id"], r.json()["my_seats"]
+    view = anna.get(f"/api/matches/{mid}").json()
+    assert view["my_seats"] == [seat] and view["players"][1 - seat] == f"level:{offer['level']}"
+    assert view["people"][seat]["name"] == "anna" and view["people"][1 - seat] is None  # the computer: no person
+    assert view["rated"] is False and view["waiting_for"] == [] and view["start_deadline"] is None
+    assert anna.get("/api/quick").json() is None  # the wait is over
 
 
 def test_a_rating_range_keeps_others_out(app, anna):
