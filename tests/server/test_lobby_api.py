@@ -141,6 +141,15 @@ def test_a_rating_range_keeps_others_out(app, anna):
     assert ben.post(f"/api/seeks/{sid}/accept").status_code == 409
 
 
+def test_integer_fields_read_13_0_as_13_and_refuse_what_is_no_integer(app, anna):
+    sid = seek(anna, seat=1.0, rating_range=[1400.0, None])
+    listed = anna.get("/api/seeks").json()[0]
+    assert (listed["id"], listed["seat"], listed["rating_range"]) == (sid, 1, [1400, None])
+    for bad in ({"seat": "1"}, {"seat": True}, {"seat": 0.5}, {"rating_range": ["1400", None]}):
+        r = anna.post("/api/seeks", json={"game": "toy-nim", "clock": LIVE, **bad})
+        assert r.status_code == 422, (bad, r.text)
+
+
 def test_a_rematch_swaps_the_seats(app, anna):
     ben = person(app, "ben")
     sid = seek(anna, seat=0)

@@ -79,7 +79,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, WithJsonSchema
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
@@ -96,6 +96,7 @@ from . import i18n, lobby_routes, metrics, ops, people_routes, push, security, t
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
 from .fanout import make_fanout
+from .fields import Integer, integral
 from .matches import TOKEN_LIMIT, Holder, clip, cut
 from .owners import RATED_TAG, is_rated
 from .seats import CLOCK_LIMIT, ending
@@ -141,18 +142,6 @@ class ApiError(MatchError):
 SeatSpec = Annotated[str, Field(max_length=32), WithJsonSchema(
     {"type": "string", "maxLength": 32, "pattern": r"^\s*(human|level:[1-6])\s*$"})]
 
-
-def integral(value: Any) -> Any:
-    """A JSON number without a fraction (``13.0``) as the integer it is; anything else as it
-    came, for the strict check after it (``"13"``, ``true`` and ``13.5`` stay refused). JSON
-    Schema's ``integer``, which /openapi.json declares for these fields, counts ``13.0`` among
-    the integers (a client following the schema, schemathesis among them, may send it), and the
-    schema cannot declare a stricter rule: the two are one number in JSON's data model."""
-    return int(value) if isinstance(value, float) and value.is_integer() else value
-
-
-#: An integer field of a request body: a JSON integer, ``13.0`` read as 13 (:func:`integral`).
-Integer = Annotated[StrictInt, BeforeValidator(integral)]
 SeatNumber = Annotated[Integer, Field(ge=0, le=15)]
 
 #: What the match service accepts as a time control (seats.check_clock), for the schema.

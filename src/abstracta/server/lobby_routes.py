@@ -26,6 +26,7 @@ from ..lobby.controls import GameSpec
 from ..people import Principal
 from ..people import errors as pe
 from . import people_routes, round_routes
+from .fields import Integer
 from .owners import changed_options
 from .pairing import start_game
 from .presence import Presence
@@ -133,14 +134,14 @@ class GameBody(Body):
 
 
 class SeekBody(GameBody):
-    rating_range: list[int | None] | None = Field(default=None, min_length=2, max_length=2, description=(
+    rating_range: list[Integer | None] | None = Field(default=None, min_length=2, max_length=2, description=(
         "[low, high]: only players rated within it (in this game's pool) may take it; null bounds: open"))
-    seat: int | None = Field(default=None, description="the seat you want: 0 (the first to move), 1, or null (either)")
+    seat: Integer | None = Field(default=None, description="the seat you want: 0 (the first to move), 1, or null (either)")
 
 
 class ChallengeBody(GameBody):
     to: str = Field(max_length=64, description="the challenged player's name")
-    seat: int | None = Field(default=None, description="your seat: 0, 1, or null (either)")
+    seat: Integer | None = Field(default=None, description="your seat: 0, 1, or null (either)")
 
 
 class NameBody(Body):
