@@ -94,6 +94,9 @@ def test_two_strangers_meet_play_a_custom_clock_claim_and_rematch(browser, live_
         assert f"White ({anna})" in b.locator("#players").inner_text()
         a.wait_for_selector("#start-note:not([hidden])")
         assert a.locator("#abort").is_visible() and b.locator("#abort").is_visible()
+        # while the first moves' wait runs nobody reads as gone or back (a page still opening)
+        b.wait_for_selector("#start-note:not([hidden])")
+        assert b.locator("#gone [data-gone], #gone [data-back]").count() == 0
         spectator = cs.new_page()
         spectator.goto(f"{url}/#/match/{mid}")
         in_match(spectator, mid)

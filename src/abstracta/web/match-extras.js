@@ -117,7 +117,9 @@ export function matchExtras({ id, getView, seatName, post, refresh }) {
     goneBox.replaceChildren();
     const others = people().filter((i) => !me.includes(i));
     const lines = [];
-    if (presence && !over && me.length) {
+    // while the first moves' wait runs, its note says what matters (a first move by then, or
+    // the game is aborted): an opponent whose page is still opening is not "gone", nor "back"
+    if (presence && !over && me.length && !v.start_deadline) {
       for (const i of others) {
         if (!presence.online[i] && presence.gone_since[i] !== null) lines.push(h("p", { "data-gone": i }, t("gone.left", { who: seatName(i) })));
         else if (backUntil[i] && Date.now() < backUntil[i]) lines.push(h("p", { "data-back": i }, t("gone.back", { who: seatName(i) })));
