@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from fastapi.testclient import TestClient
 
-from apiutil import hand_clock, make_app
+from apiutil import bearer, hand_clock, make_app
 
 from abstracta.people.credentials import Passwords
 
@@ -173,6 +173,26 @@ def test_a_rematch_swaps_the_seats(app, anna):
     assert TestClient(app).get(f"/api/matches/{mid}").json()["rematch"]["next"] == new
 
 
+def test_a_rematch_of_players_without_a_session_gives_each_a_token_of_the_new_seat(app, anna):
+    first, second = TestClient(app), TestClient(app)  # nobody signed in: seats held by tokens alone
+    made = first.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9},
+                                            "seats": ["human", "human"], "take": [0]}).json()
+    mid, t0 = made["id"], made["tokens"][0]["token"]
+    t1 = second.post("/api/invites/claim", json={"code": made["invites"][0]["code"]}).json()["tokens"][0]["token"]
+    assert first.post(f"/api/matches/{mid}/resign", headers=bearer(t0)).status_code == 200
+    assert first.post(f"/api/matches/{mid}/rematch").status_code == 401  # no token, nobody signed in
+    assert first.post(f"/api/matches/{mid}/rematch", headers=bearer(t0)).status_code == 202
+    agreed = second.post(f"/api/matches/{mid}/rematch", headers=bearer(t1))
+    assert agreed.status_code == 201, agreed.text
+    new, (token,) = agreed.json()["id"], agreed.json()["tokens"]
+    assert token["seat"] == 0 and agreed.json()["my_seats"] == [0]  # seat 1 went round to seat 0
+    again = first.post(f"/api/matches/{mid}/rematch", headers=bearer(t0)).json()
+    assert (again["id"], again["my_seats"], [t["seat"] for t in again["tokens"]]) == (new, [1], [1])
+    view = second.get(f"/api/matches/{new}", headers=bearer(token["token"])).json()
+    assert view["my_seats"] == [0] and view["waiting_for"] == [] and view["people"] == [None, None]
+    assert first.get(f"/api/matches/{new}", headers=bearer(again["tokens"][0]["token"])).json()["my_seats"] == [1]
+
+
 def test_either_side_aborts_before_its_first_move_and_nothing_is_rated(app, anna):
     ben = person(app, "ben")
     sid = seek(anna, seat=0, rated=False)
@@ -284,6 +304,12 @@ def test_aborts_leave_ratings_unchanged_and_a_claimed_game_changes_them(app, ann
     assert ratings(anna, "anna")[pool]["rating"] > 1500 > ratings(anna, "ben")[pool]["rating"]
     assert ratings(anna, "anna")[pool]["games"] == 1
     assert [c["change"] > 0 for c in won["rating_changes"]] == [True, False]  # the seats' rated-game end
+    # their rematch is rated too, its seats the same two accounts' (swapped)
+    assert anna.post(f"/api/matches/{mid}/rematch").status_code == 202
+    new = ben.post(f"/api/matches/{mid}/rematch").json()["id"]
+    fresh = anna.get(f"/api/matches/{new}").json()
+    assert fresh["rated"] is True and [p["name"] for p in fresh["people"]] == ["ben", "anna"]
+    assert fresh["my_seats"] == [1]
 
 
 def test_presence_says_who_is_connected_and_when_a_claim_opens(app, anna, monkeypatch):
