@@ -87,7 +87,9 @@ from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotF
                      Unavailable)
 from .matches import TOKEN_LIMIT, clip, cut
 from .seats import CLOCK_LIMIT, ending
+from .routes import chat as chat_routes, live as live_routes, notices as notices_routes
 from .service import MatchService
+from .social import Social
 from .views import REPLAY_PAGE, seat_styles, variant_named
 from .storage import Store
 
@@ -906,6 +908,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                 listener.cancel()
                 with contextlib.suppress(BaseException):
                     await listener
+            _app.state.social.close()
             service.close()
 
     app = FastAPI(title="abstracta", version="0.1.0", lifespan=lifespan,
@@ -918,6 +921,10 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     settings = security_settings or security.Security(rate_limits=security.rate_limits_from_env())
     app.state.people = People(service.store.engine, throttle=Throttle(enabled=settings.rate_limits))
     app.include_router(people_routes.router)
+    # a match's company (issue 43): its chat, Web Push notices of correspondence games, live games
+    app.state.social = Social(service, app.state.people, rate_limits=settings.rate_limits)
+    for module in (chat_routes, live_routes, notices_routes):
+        app.include_router(module.router)
     app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
     app.add_middleware(BodyLimit)
     security.install(app, settings)
@@ -1342,7 +1349,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         reader = asyncio.create_task(receiver())
         last = None
         try:
-            with service.hub.subscribe(match_id) as changed:
+            with service.hub.subscribe(match_id, spectator=not held) as changed:  # spectators counted (issue 43)
                 while not closed.is_set() and not service.closed:
                     # woken by a change of this match (set at once for the first view)
                     waiter = asyncio.create_task(changed.wait())

@@ -28,6 +28,8 @@ class Hub:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._subscribers: dict[str, set[asyncio.Event]] = {}
+        # spectators' subscriptions per match (issue 43: "a game shows how many watch it")
+        self._watching: dict[str, int] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._lock = threading.Lock()  # the timers' dict is touched from the loop and from threads
 
@@ -61,12 +63,15 @@ class Hub:
             event.set()
 
     @contextlib.contextmanager
-    def subscribe(self, match_id: str) -> Iterator[asyncio.Event]:
+    def subscribe(self, match_id: str, spectator: bool = False) -> Iterator[asyncio.Event]:
         """An event set on each change of ``match_id`` (set at once: send the first view).
-        Call on the loop."""
+        ``spectator``: a subscriber holding no seat, counted by :meth:`watchers` (whose change
+        wakes the subscribers of :func:`room_key`). Call on the loop."""
         event = asyncio.Event()
         event.set()
         self._subscribers.setdefault(match_id, set()).add(event)
+        if spectator:
+            self._count_watcher(match_id, +1)
         try:
             yield event
         finally:
@@ -75,6 +80,26 @@ class Hub:
                 subs.discard(event)
                 if not subs:
                     del self._subscribers[match_id]
+            if spectator:
+                self._count_watcher(match_id, -1)
+
+    def _count_watcher(self, match_id: str, step: int) -> None:
+        count = self._watching.get(match_id, 0) + step
+        if count > 0:
+            self._watching[match_id] = count
+        else:
+            self._watching.pop(match_id, None)
+        self._wake(room_key(match_id))
+
+    def watchers(self, match_id: str) -> int:
+        """How many watch ``match_id`` now: its live updates' subscribers that hold no seat, in
+        this process. (The lobby's presence, issue 42, and the club's fan-out, issue 44, count
+        every process's; this is the one place that answers until they are merged.)"""
+        return self._watching.get(match_id, 0)
+
+    def watched(self) -> dict[str, int]:
+        """Match id -> :meth:`watchers`, for the matches someone watches now."""
+        return dict(self._watching)
 
     def subscribers(self, match_id: str) -> int:
         return len(self._subscribers.get(match_id, ()))
@@ -114,6 +139,12 @@ class Hub:
 
     def timers(self) -> int:
         return len(self._timers)
+
+
+def room_key(match_id: str) -> str:
+    """The subscription key of a match's room (its chat lines, how many watch it): woken when
+    a line is written or a spectator comes or goes, apart from the match's own changes."""
+    return f"room:{match_id}"
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
@@ -162,4 +193,4 @@ async def listen(url: str, on_change: Callable[[str, int], None], ready: asyncio
             await asyncio.sleep(1.0)
 
 
-__all__ = ["Hub", "listen"]
+__all__ = ["Hub", "listen", "room_key"]
