@@ -17,13 +17,15 @@ bench      ``board``, ``bench``, ``solve``, ``egtb``
 users      ``users`` (accounts of the web app)
 base       the app, the consoles, what the groups share
 =========  =======================================================================
+
+and ``moderation`` (``moderation``: the chat reports and bans of the web app).
 """
 
 from __future__ import annotations
 
 import sys
 
-from . import rules, records, play, bots, bench, serve, users  # noqa: F401,E401 - each registers its commands
+from . import rules, records, play, bots, bench, serve, users, moderation  # noqa: F401,E401 - each registers its commands
 from .base import app
 
 

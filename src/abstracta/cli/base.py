@@ -147,7 +147,7 @@ class _Typer(typer.Typer):
 #: The order ``abstracta --help`` lists the commands in: what a newcomer starts with first
 #: (issue 38 §8), then studying a game, records, bots, benchmarks (a command not named here last).
 COMMAND_ORDER = ("play", "serve", "games", "perft", "moves", "apply", "analyse", "replay", "match", "tournament",
-                 "tune", "board", "bench", "solve", "egtb", "users")
+                 "tune", "board", "bench", "solve", "egtb", "users", "moderation")
 
 
 class _OneLineUsageErrors(_Group):
