@@ -42,6 +42,7 @@ from ..people.names import name_key
 from ..people.tables import PersonRow
 from ..people.throttle import Throttle
 from ..people.values import Person
+from ..core.view import message
 from ..play import Event
 from .company import Company
 from .errors import Conflict, Forbidden, InvalidRequest, NotFound, TooBusy, Unauthorized
@@ -67,24 +68,20 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def i18n(key: str, **params: Any) -> dict[str, Any]:
-    return {"key": key, "params": params}
-
-
 def check_text(text: Any) -> str:
     """The line ``text`` as kept: NFC, white space runs as one space, stripped. InvalidRequest
     (422) for a text that is not a string, is empty, is longer than :data:`TEXT_LIMIT`
     characters or holds a control or bidirectional-override character."""
     if not isinstance(text, str):
-        raise InvalidRequest("field 'text' must be a string", i18n=i18n("chat.error.text"))
+        raise InvalidRequest("field 'text' must be a string", i18n=message("chat.error.text"))
     line = _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
     if not line:
-        raise InvalidRequest("a chat line needs some text", i18n=i18n("chat.error.empty"))
+        raise InvalidRequest("a chat line needs some text", i18n=message("chat.error.empty"))
     if len(line) > TEXT_LIMIT:
         raise InvalidRequest(f"a chat line is at most {TEXT_LIMIT} characters (this one has {len(line)})",
-                             i18n=i18n("chat.error.too_long", limit=TEXT_LIMIT, n=len(line)))
+                             i18n=message("chat.error.too_long", limit=TEXT_LIMIT, n=len(line)))
     if _BIDI.search(line) or any(unicodedata.category(c) == "Cc" for c in line):
-        raise InvalidRequest("a chat line cannot hold control characters", i18n=i18n("chat.error.control"))
+        raise InvalidRequest("a chat line cannot hold control characters", i18n=message("chat.error.control"))
     return line
 
 
@@ -245,17 +242,17 @@ class Chat:
         if room == PLAYERS and not speaker.plays(match):
             if not speaker.credentials:
                 raise Unauthorized("the players' chat is for the players: send a seat's token or its person's "
-                                   "session", i18n=i18n("chat.error.players_only"))
-            raise Forbidden("the players' chat is for the players of this game", i18n=i18n("chat.error.players_only"))
+                                   "session", i18n=message("chat.error.players_only"))
+            raise Forbidden("the players' chat is for the players of this game", i18n=message("chat.error.players_only"))
         if room == SPECTATORS:
             if speaker.plays(match):
-                raise Forbidden("players write in the players' chat", i18n=i18n("chat.error.spectators_only"))
+                raise Forbidden("players write in the players' chat", i18n=message("chat.error.spectators_only"))
             if speaker.person is None:
                 raise Unauthorized("sign in, or play as a guest, to chat with the other spectators",
-                                   i18n=i18n("chat.error.sign_in"))
+                                   i18n=message("chat.error.sign_in"))
         if speaker.person is not None and self.log.banned(speaker.person.id):
             raise Forbidden("you may not chat: the operator of this server has banned you from chat",
-                            i18n=i18n("chat.error.banned"))
+                            i18n=message("chat.error.banned"))
 
     def _limit(self, match: Match, speaker: Speaker) -> None:
         writer = f"p{speaker.person.id}" if speaker.person is not None and not speaker.plays(match) \
@@ -264,7 +261,7 @@ class Chat:
             self.throttle.check("chat_writer", writer)
             self.throttle.check("chat_ip", speaker.ip)
         except TooManyAttempts as exc:
-            refusal = TooBusy(f"too many chat lines: wait {exc.retry_after} s", i18n=i18n("chat.error.too_fast",
+            refusal = TooBusy(f"too many chat lines: wait {exc.retry_after} s", i18n=message("chat.error.too_fast",
                                                                                         seconds=exc.retry_after))
             refusal.retry_after = exc.retry_after or 1
             raise refusal from None
@@ -285,7 +282,7 @@ class Chat:
         match = self._match(match_id)
         if not self.is_open(match):
             raise Conflict("this game has no chat: it is played against the computer or on one device",
-                           i18n=i18n("chat.error.closed"))
+                           i18n=message("chat.error.closed"))
         self._may_write(match, speaker, room)
         self._limit(match, speaker)
         if room == PLAYERS:
@@ -314,7 +311,7 @@ class Chat:
                 raise InvalidRequest(f"room must be {' or '.join(ROOMS)}")
             if room not in rooms:
                 raise Forbidden("the players' chat is read by the players of this game only",
-                                i18n=i18n("chat.error.players_only"))
+                                i18n=message("chat.error.players_only"))
             rooms = [room]
         open_ = self.is_open(match)
         return {"open": open_, "rooms": rooms, "write": self._writable(match, speaker) if open_ else None,
@@ -338,7 +335,7 @@ class Chat:
         if row is None or row.room not in self.readable(match, speaker):
             raise NotFound(f"no chat line {line_id} in this game")
         if not speaker.credentials:
-            raise Unauthorized("sign in, or play as a guest, to report a line", i18n=i18n("chat.error.sign_in"))
+            raise Unauthorized("sign in, or play as a guest, to report a line", i18n=message("chat.error.sign_in"))
         if speaker.person is not None:
             reporter, name = f"p{speaker.person.id}", speaker.person.name or ""
         else:

@@ -37,6 +37,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
+from ..core.view import message
 from ..people.pools import CORRESPONDENCE_TURN
 from ..play import ActionsPlayed, Event, SeatTaken
 from . import i18n
@@ -183,7 +184,7 @@ class WebPush:
             raise Forbidden("push notices are for the players of this game")
         if not correspondence(match):
             raise Conflict("push notices are sent in correspondence games (a day or more per move)",
-                           i18n={"key": "notice.push_correspondence_only", "params": {}})
+                           i18n=message("notice.push_correspondence_only"))
         if not isinstance(subscription, dict):
             raise InvalidRequest("'subscription' must be a PushSubscription's JSON")
         endpoint = check_endpoint(subscription.get("endpoint"), self.schemes, self.allow_local)
