@@ -48,7 +48,7 @@ export function chatPanel({ id, room, seatName }) {
     h("a", { href: "#/signin" }, t("people.sign_in")));
   const mutedLine = h("p", { class: "muted", id: "chat-muted", hidden: true });
   const node = h("section", { class: "chat", id: "chat", "aria-labelledby": "chat-title", hidden: true },
-    title, players, spectatorsBox, form, error, signIn, mutedLine);
+    title, players, form, error, signIn, spectatorsBox, mutedLine);
 
   function counted() {
     const n = [...input.value.trim()].length;
@@ -151,6 +151,10 @@ export function chatPanel({ id, room, seatName }) {
     spectatorsBox.open = plays ? spectatorsBox.open : true;
     spectatorsBox.querySelector("summary").hidden = !plays;
     spectatorsBox.classList.toggle("plain", !plays);
+    // the box to write in under the room it writes to: the players' list for a player (the
+    // spectators' chat below), the spectators' list for a spectator
+    if (plays) form.parentNode.insertBefore(spectatorsBox, mutedLine);
+    else form.parentNode.insertBefore(spectatorsBox, form);
     title.textContent = plays ? t("chat.title") : t("chat.spectators");
     form.hidden = !r.write;
     signIn.hidden = !!r.write;
