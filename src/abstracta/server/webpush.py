@@ -250,7 +250,7 @@ class WebPush:
         for event in events:
             if isinstance(event, ActionsPlayed) and event.seat != seat:
                 return seat
-            if isinstance(event, SeatTaken):  # the last seat taken: the game, and its clock, start
+            if isinstance(event, SeatTaken) and event.seat != seat:  # the last seat taken: the game starts
                 return seat
         return None
 

@@ -58,7 +58,8 @@ async function subscribePush(id) {
   await api(`/api/matches/${encodeURIComponent(id)}/push`, { method: "POST", body: { subscription: sub.toJSON(), lang } });
 }
 
-// The match page's notices: `title` the match's name; `mySeats` the seats this browser holds.
+// The match page's notices: `title` the match's name; `mySeats` the seats this browser holds
+// (against the computer, or at a distance; several people on one device get none).
 // `update(view)` after every view drawn; `node` the settings (sound, "Notify me"); `stop()`
 // when the page is left (the tab's title and icon are the next page's).
 export function yourMove({ id, title, mySeats }) {
@@ -117,7 +118,11 @@ export function yourMove({ id, title, mySeats }) {
     node,
     update(fresh) {
       view = fresh;
-      const my = view.status === "playing" && view.human_to_move && mySeats.includes(view.to_move) &&
+      // several people on one device (pass and play): it is always somebody's move here, said
+      // by the status line; the tab's title and the rest are for a person waiting for others
+      const shared = view.players.filter((p, i) => p === "human" && mySeats.includes(i)).length > 1;
+      node.hidden = !mySeats.length || shared;
+      const my = !shared && view.status === "playing" && view.human_to_move && mySeats.includes(view.to_move) &&
         !(view.waiting_for || []).length;
       document.title = my ? `● ${t("notice.your_move")} — ${title}` : `${title} — abstracta`;
       setIcon(my ? DOT : NO_ICON);

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from ..chat import ROOMS, TEXT_LIMIT, check_text
 from ..errors import MatchError
 from ..push import room_key
-from .deps import split_tokens, tokens_of, who_acts
+from .deps import answers, split_tokens, tokens_of, who_acts
 
 router = APIRouter(tags=["chat"])
 
@@ -84,6 +84,7 @@ def social(request: Any) -> Any:
 
 
 @router.post("/api/matches/{match_id}/chat", status_code=201, response_model=ChatLine,
+             responses=answers(401, 403, 404, 409, 413, 415, 422, 429, 503),
              summary="Write a line in a match's chat (a seat: the players'; anyone signed in: the spectators')")
 def post_chat(match_id: str, body: ChatBody, request: Request) -> dict[str, Any]:
     check_text(body.text)  # first: a line too long is 422 whoever sends it and whatever the limits say
@@ -92,7 +93,7 @@ def post_chat(match_id: str, body: ChatBody, request: Request) -> dict[str, Any]
                                      ("players" if speaker.seats else "spectators"), body.text)
 
 
-@router.get("/api/matches/{match_id}/chat", response_model=ChatLines,
+@router.get("/api/matches/{match_id}/chat", response_model=ChatLines, responses=answers(403, 404, 422, 503),
             summary="The lines of a match's chat this request may read")
 def get_chat(match_id: str, request: Request,
              room: str | None = Query(None, description="only this room (403 for the players' chat unless a seat)"),
@@ -103,7 +104,8 @@ def get_chat(match_id: str, request: Request,
 
 
 @router.post("/api/matches/{match_id}/chat/{line_id}/report", response_model=Reported, status_code=201,
-             responses={200: {"model": Reported, "description": "reported already"}},
+             responses={200: {"model": Reported, "description": "reported already"},
+                        **answers(401, 403, 404, 413, 415, 422, 503)},
              summary="Report a line to the server's operator")
 def report_line(match_id: str, line_id: int, request: Request, response: Response) -> dict[str, Any]:
     speaker = who_acts(request, match_id, tokens_of(request))

@@ -40,6 +40,35 @@ def split_tokens(value: str) -> list[str]:
     return tokens
 
 
+#: what each refusal of these routes means (the body is the app's ErrorBody: {error, i18n})
+ANSWERS: dict[int, str] = {
+    400: "Invalid host header (not a name this server serves)",
+    401: "nobody: no seat token of this match and no session (sign in, or play as a guest)",
+    403: "not allowed: another origin's page, a room or a seat that is not yours, a chat ban",
+    404: "no such match or chat line",
+    409: "not possible in this game: no chat (against the computer, on one device), or push notices in a game "
+         "that is not correspondence",
+    413: "request body too large (1 MB)",
+    415: "a body that is not JSON (Content-Type: application/json)",
+    422: "a line that is no text, empty or longer than 140 characters; a room, a subscription or a field that "
+         "is not valid (the message says which)",
+    429: "too many chat lines: wait Retry-After seconds",
+    503: "the database could not be used just now: nothing was changed; try again later",
+}
+
+
+def answers(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` of a route answering ``codes`` besides its success (and 400 always), each
+    with the app's error body."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for code in sorted({400, *codes}):
+        out[code] = {"description": ANSWERS[code],
+                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+        if code in (429, 503):
+            out[code]["headers"] = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
+    return out
+
+
 def who_acts(conn: HTTPConnection, match_id: Any, tokens: list[str], scope: str = "chat") -> Speaker:
     """Who ``conn`` (a request or a WebSocket) is at match ``match_id``: the seats its
     ``tokens`` hold (403 when none is a token of this match; 404 for no such match) and those
@@ -66,4 +95,4 @@ def who_acts(conn: HTTPConnection, match_id: Any, tokens: list[str], scope: str 
     return Speaker(frozenset(held), person, bool(tokens) or principal is not None, client)
 
 
-__all__ = ["split_tokens", "tokens_of", "who_acts"]
+__all__ = ["ANSWERS", "answers", "split_tokens", "tokens_of", "who_acts"]

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from ..live import LIVE_LIMIT
+from .deps import answers
 
 router = APIRouter(tags=["live"])
 
@@ -41,7 +42,7 @@ class Watchers(BaseModel):
     watchers: int
 
 
-@router.get("/api/live", response_model=list[LiveGame],
+@router.get("/api/live", response_model=list[LiveGame], responses=answers(422, 503),
             summary="The games people play at a distance now, most watched first")
 def live_games(request: Request, limit: int = Query(LIVE_LIMIT, ge=1, le=LIVE_LIMIT)) -> list[dict[str, Any]]:
     """Games in play (every seat taken) between people at a distance — never one against the
@@ -49,7 +50,7 @@ def live_games(request: Request, limit: int = Query(LIVE_LIMIT, ge=1, le=LIVE_LI
     return request.app.state.social.live.list(limit)
 
 
-@router.get("/api/matches/{match_id}/watchers", response_model=Watchers,
+@router.get("/api/matches/{match_id}/watchers", response_model=Watchers, responses=answers(404, 422, 503),
             summary="How many watch a match now (its spectators' live connections)")
 def watchers(match_id: str, request: Request) -> dict[str, int]:
     service = request.app.state.service

@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from .deps import tokens_of, who_acts
+from .deps import answers, tokens_of, who_acts
 
 router = APIRouter(tags=["notices"])
 
@@ -42,12 +42,13 @@ class Subscribed(BaseModel):
     seats: list[int] = Field(description="the seats whose turns this browser is told of")
 
 
-@router.get("/api/push/key", response_model=Key, summary="The server's Web Push (VAPID) public key")
+@router.get("/api/push/key", response_model=Key, responses=answers(), summary="The server's Web Push (VAPID) public key")
 def push_key(request: Request) -> dict[str, str]:
     return {"key": request.app.state.social.webpush.keys.public}
 
 
 @router.post("/api/matches/{match_id}/push", status_code=201, response_model=Subscribed,
+             responses=answers(401, 403, 404, 409, 413, 415, 422, 503),
              summary="Tell this browser by Web Push when it is your move (correspondence games)")
 def subscribe(match_id: str, body: Subscribe, request: Request) -> dict[str, Any]:
     """403 without a seat of the match, 409 in a game that is not correspondence (a day or more
@@ -59,7 +60,7 @@ def subscribe(match_id: str, body: Subscribe, request: Request) -> dict[str, Any
                                                                 body.lang or "en")}
 
 
-@router.delete("/api/matches/{match_id}/push", status_code=204, summary="No more Web Push notices to this browser")
+@router.delete("/api/matches/{match_id}/push", status_code=204, responses=answers(401, 403, 404, 413, 415, 422, 503), summary="No more Web Push notices to this browser")
 def unsubscribe(match_id: str, body: Unsubscribe, request: Request) -> Response:
     speaker = who_acts(request, match_id, tokens_of(request), scope="play")
     match = request.app.state.service.current(match_id)
