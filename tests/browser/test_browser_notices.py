@@ -124,23 +124,32 @@ def test_your_move_title_and_a_notification_while_the_tab_is_hidden(browser, liv
             context.close()
 
 
-def test_the_move_sound_is_a_setting_off_unless_chosen(page, live_server):
+def test_the_move_sound_is_a_setting_off_unless_chosen(browser, live_server):
     mid, tokens = apart(live_server.url)
-    page.context.add_init_script(SPY)
-    give(page.context, mid, {"0": tokens[0]})
-    page.goto(f"{live_server.url}/#/match/{mid}")
+    context, page, _ = open_page(browser, live_server.url, mid, {0: tokens[0]})
+    try:
+        page.click("#notices > summary")
+        assert not page.is_checked("#move-sound")
+        page.check("#move-sound")
+        assert page.evaluate("localStorage.getItem('abstracta.notices.sound')") == "on"
+        page.reload()
+        page.wait_for_function("() => window.abstractaView")
+        page.click("#notices > summary")
+        assert page.is_checked("#move-sound")
+        # labelled for a screen reader
+        assert page.evaluate("document.querySelector('label[for=move-sound]').textContent.trim()") == \
+            "Play a sound when it is my move"
+    finally:
+        context.close()
+
+
+def test_pass_and_play_has_no_your_move_title(page, live_server):
+    # one device, both seats: it is always somebody's move here (the status line says whose)
+    view = post_json(f"{live_server.url}/api/matches", {"game": "nibble", "seats": ["human", "human"]})
+    page.goto(f"{live_server.url}/#/match/{view['id']}")
     page.wait_for_function("() => window.abstractaView")
-    page.click("#notices > summary")
-    assert not page.is_checked("#move-sound")
-    page.check("#move-sound")
-    assert page.evaluate("localStorage.getItem('abstracta.notices.sound')") == "on"
-    page.reload()
-    page.wait_for_function("() => window.abstractaView")
-    page.click("#notices > summary")
-    assert page.is_checked("#move-sound")
-    # labelled for a screen reader
-    assert page.evaluate("document.querySelector('label[for=move-sound]').textContent.trim()") == \
-        "Play a sound when it is my move"
+    title_is(page, "Nibble — abstracta")
+    assert page.is_hidden("#notices") and page.is_hidden("#chat")
 
 
 def test_chat_between_players_and_among_spectators_keeps_markup_as_text(browser, live_server, shots):
@@ -223,8 +232,9 @@ def test_a_third_browser_finds_the_game_in_the_live_list_and_watches_it(browser,
         early_ctx, early, _ = open_page(browser, live_server.url, mid, {})  # one spectator already
         contexts += [a_ctx, early_ctx]
         a.wait_for_function("() => document.getElementById('watchers').textContent === '1 watching'")
-        c_ctx, c, console = open_page(browser, live_server.url, None, {}, path="#/live")
+        c_ctx, c, console = open_page(browser, live_server.url, None, {}, path="#/")
         contexts.append(c_ctx)
+        c.click("#live-link")  # from the home page
         card = c.locator(f"#live-games li[data-id='{mid}']")
         card.wait_for()
         # the most watched game first, with its count and a small board drawn by the game's module
@@ -270,5 +280,23 @@ def test_the_home_page_and_your_games_count_the_games_waiting(browser, live_serv
         page.click("#waiting-count a")
         page.wait_for_selector("#match-list")
         assert page.text_content("#waiting-count") == "1 game waits for your move"
+    finally:
+        context.close()
+
+
+def test_a_correspondence_game_offers_push_and_says_when_the_browser_cannot(browser, live_server):
+    """The tap subscribes through the service worker (sw.js); a browser with no push service (this
+    headless one: Chromium has none in a private context) says it tells you while the page is open."""
+    mid, tokens = apart(live_server.url, clock={"per_turn": 86400})
+    context, page, console = open_page(browser, live_server.url, mid, {0: tokens[0]})
+    try:
+        page.click("#notices > summary")
+        assert page.text_content("#notify-me") == "Notify this device when it is my move, even with the page closed"
+        context.grant_permissions(["notifications"], origin=live_server.url)
+        page.click("#notify-me")
+        page.wait_for_function("() => document.getElementById('notice-state').textContent.startsWith('This browser cannot receive')",
+                               timeout=15000)
+        assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => !!r && r.active !== undefined)")
+        assert page.evaluate("window.__csp") == [] and console == []
     finally:
         context.close()

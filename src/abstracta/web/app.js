@@ -8,7 +8,7 @@ import { lessonOffer, lessonPage, markKnown } from "./lesson.js";
 import { fmt, lang, onLanguage, preferred, refusal, setLanguage, t, translateMarked } from "./i18n.js";
 import { PAGES as PEOPLE_PAGES, drawMe, peoplePage, whoAmI } from "./people.js";
 import { chatPanel } from "./chat.js";
-import { livePage, watcherCount } from "./live.js";
+import { liveLink, livePage, watcherCount } from "./live.js";
 import { waitingLine, yourMove } from "./notify.js";
 import { openRoom } from "./room.js";
 
@@ -214,7 +214,7 @@ async function homePage(app) {
   document.title = "abstracta";
   const list = await games();
   app.append(h("h1", {}, t("home.title")));
-  app.append(h("p", { class: "lead" }, t("home.lead")), waitingLine()); // games waiting for your move (notify.js)
+  app.append(h("p", { class: "lead" }, t("home.lead")), waitingLine(), liveLink()); // issue 43: notify.js, live.js
   const grid = h("div", { class: "cards" });
   for (const g of list) {
     const blurb = t(g.summary_key, {}, g.summary);

@@ -8,6 +8,11 @@ import { t } from "./i18n.js";
 
 const REFRESH_MS = 5000;
 
+// The way to the live games from the home page (the header's links fill a phone's line).
+export function liveLink() {
+  return h("p", { class: "live-link-home" }, h("a", { href: "#/live", id: "live-link" }, t("live.go")));
+}
+
 // "3 watching" on a match page, from its room (room.js); hidden while nobody watches.
 export function watcherCount(room) {
   const node = h("p", { class: "watchers muted", id: "watchers", hidden: true, "aria-live": "polite" });
