@@ -84,11 +84,12 @@ class Hub:
                 self._count_watcher(match_id, -1)
 
     def _count_watcher(self, match_id: str, step: int) -> None:
-        count = self._watching.get(match_id, 0) + step
-        if count > 0:
-            self._watching[match_id] = count
-        else:
-            self._watching.pop(match_id, None)
+        with self._lock:  # read from worker threads (the live list)
+            count = self._watching.get(match_id, 0) + step
+            if count > 0:
+                self._watching[match_id] = count
+            else:
+                self._watching.pop(match_id, None)
         self._wake(room_key(match_id))
 
     def watchers(self, match_id: str) -> int:
@@ -99,7 +100,8 @@ class Hub:
 
     def watched(self) -> dict[str, int]:
         """Match id -> :meth:`watchers`, for the matches someone watches now."""
-        return dict(self._watching)
+        with self._lock:
+            return dict(self._watching)
 
     def subscribers(self, match_id: str) -> int:
         return len(self._subscribers.get(match_id, ()))
