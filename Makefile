@@ -9,7 +9,7 @@ DOCS_PORT ?= 8001
 # pip prints nothing but errors; the stamps below remember what each target installed
 PIP := $(BIN)/pip install --quiet --disable-pip-version-check
 
-.PHONY: run test venv play research docs docs-build bench wheel clean
+.PHONY: run test venv play research docs docs-build bench wheel clean club club-down club-status
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -25,7 +25,7 @@ $(VENV)/.test: pyproject.toml | $(BIN)/python
 	$(PIP) -e '.[test]'
 	touch $(VENV)/.run $@
 
-# OpenSpiel, PettingZoo, Gymnasium, Ray and matplotlib (tournament plots)
+# OpenSpiel, PettingZoo, Gymnasium, Ray, pyarrow (abstracta dataset) and matplotlib (tournament plots)
 $(VENV)/.research: pyproject.toml | $(BIN)/python
 	$(PIP) -e '.[research]'
 	touch $(VENV)/.run $@
@@ -33,6 +33,11 @@ $(VENV)/.research: pyproject.toml | $(BIN)/python
 # MkDocs, Material, mkdocstrings and the plots of the measurement pages
 $(VENV)/.docs: pyproject.toml | $(BIN)/python
 	$(PIP) -e '.[docs]'
+	touch $(VENV)/.run $@
+
+# a club deployment's workers: PostgreSQL's driver, Redis, Ray (make club)
+$(VENV)/.club: pyproject.toml | $(BIN)/python
+	$(PIP) -e '.[postgres,redis,ray]'
 	touch $(VENV)/.run $@
 
 # everything a developer runs: the tests, the benchmarks, the research extras
@@ -68,6 +73,20 @@ bench: $(VENV)/.test
 ## wheel: build the wheel and source distribution into dist/
 wheel: $(VENV)/.test
 	$(BIN)/python -m build
+
+## club: a club deployment on this machine (docs/club.md): PostgreSQL, Redis, a Ray head, two
+## abstracta serve workers and nginx on http://127.0.0.1:8080/, state in .club/ (CLUB_ARGS:
+## e.g. --workers 3 --host games.club.example --tls-cert cert.pem --tls-key key.pem)
+CLUB ?= .club
+club: $(VENV)/.club
+	$(BIN)/python deploy/club.py up --install --state $(CLUB) $(CLUB_ARGS)
+
+## club-down: stop it (the data stays in .club/; `python3 deploy/club.py down --purge` deletes it)
+club-down:
+	$(PY) deploy/club.py down --state $(CLUB)
+
+club-status:
+	$(PY) deploy/club.py status --state $(CLUB)
 
 clean:
 	rm -rf $(VENV) build dist site *.egg-info src/*.egg-info

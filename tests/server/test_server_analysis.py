@@ -293,15 +293,15 @@ def test_a_client_runs_a_bounded_number_of_analyses(client) -> None:
     from abstracta.server.analysis import ANALYSIS_PER_CLIENT
 
     service = client.raw.app.state.service
-    service.analysis.analysing["testclient"] = ANALYSIS_PER_CLIENT  # as if that many were running
+    service.analysis._asking[("testclient", "")] = ANALYSIS_PER_CLIENT  # as if that many were running
     r = client.raw.post("/api/analysis", json={"game": "fanorona", "options": DIMY,
                                                "position": load_game("fanorona", **DIMY).new_initial_state().to_text()})
-    assert r.status_code == 429 and "wait" in r.json()["error"]
+    assert r.status_code == 429 and "wait" in r.json()["error"] and r.headers["retry-after"] == "2"
     assert r.json()["i18n"] == {"key": "error.analyses_busy", "params": {"n": ANALYSIS_PER_CLIENT}}
-    service.analysis.analysing.pop("testclient")
+    service.analysis._asking.pop(("testclient", ""))
     r = client.raw.post("/api/analysis", json={"game": "fanorona", "options": DIMY,
                                                "position": load_game("fanorona", **DIMY).new_initial_state().to_text()})
-    assert r.status_code == 200 and service.analysis.analysing == {}
+    assert r.status_code == 200 and service.analysis.analysing == {} and service.analysis._asking == {}
 
 
 def test_the_schema_states_who_may_ask_and_what_a_request_holds(client) -> None:
@@ -410,3 +410,49 @@ def test_an_analysis_whose_asker_has_gone_is_stopped_and_no_longer_counted(db_ur
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_analyses_are_counted_per_browser_and_bounded_per_address(client) -> None:
+    """A club behind one router is one address: two running analyses per address made its
+    people wait for each other (issue 38 item 2). Each browser (the session it names, or the
+    seat tokens it sends) runs ANALYSIS_PER_CLIENT; the address, all of them together,
+    ANALYSIS_PER_ADDRESS, so that inventing sessions gains nothing past it."""
+    from abstracta.server.analysis import ANALYSIS_PER_ADDRESS, ANALYSIS_PER_CLIENT
+
+    service = client.raw.app.state.service
+    body = {"game": "fanorona", "options": DIMY, "position": load_game("fanorona", **DIMY).new_initial_state().to_text(),
+            "scale": 0.05}
+
+    def ask(session: str | None = None, **headers):
+        if session is not None:
+            headers["X-Abstracta-Session"] = session
+        return client.raw.post("/api/analysis", json=body, headers=headers)
+
+    assert ANALYSIS_PER_ADDRESS > ANALYSIS_PER_CLIENT
+    service.analysis._asking[("testclient", "session:alice-browser")] = ANALYSIS_PER_CLIENT
+    service.analysis.analysing["testclient"] = ANALYSIS_PER_CLIENT
+    refused = ask("alice-browser")
+    assert refused.status_code == 429 and refused.json()["i18n"]["key"] == "error.analyses_busy"
+    assert refused.headers["retry-after"] == "2"
+    assert ask("bob-browser").status_code == 200  # another person behind the same address
+    assert ask().status_code == 200  # a client naming no session counts as the address's own asker
+    assert ask("no").status_code == 200  # a malformed session is no session: the address's own
+    # the address's bound: every asker there together
+    service.analysis.analysing["testclient"] = ANALYSIS_PER_ADDRESS
+    refused = ask("carol-browser")
+    assert refused.status_code == 429
+    assert refused.json()["i18n"] == {"key": "error.analyses_busy_address", "params": {"n": ANALYSIS_PER_ADDRESS}}
+    service.analysis.analysing["testclient"] = ANALYSIS_PER_CLIENT
+    service.analysis._asking.clear()
+    assert ask("alice-browser").status_code == 200
+    assert service.analysis._asking == {} and service.analysis.analysing == {"testclient": ANALYSIS_PER_CLIENT}
+    service.analysis.analysing.clear()
+
+
+def test_the_asker_is_the_seat_tokens_else_the_session():
+    from abstracta.server.app import asker_of
+
+    assert asker_of(["t2", "t1"], "alice-browser") == asker_of(["t1", "t2"], None)
+    assert asker_of(["t1"], None).startswith("token:") and "t1" not in asker_of(["t1"], None)
+    assert asker_of([], "alice-browser") == "session:alice-browser"
+    assert asker_of([], "x" * 65) == asker_of([], "a b c d e") == asker_of([], None) == ""

@@ -156,20 +156,22 @@ def test_a_reported_line_is_kept_for_the_operator_and_a_ban_hides_its_author(cli
 
 
 def test_a_seat_of_a_signed_in_person_chats_without_its_token(client):
-    mid, _, _ = apart(client)
+    """The API contract's "session cookie": a guest claims the invitation signed in, and the
+    seat is hers on that session; her lines carry her name, and the other seat reads them."""
+    view = client.raw.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"], "take": [0]}).json()
+    mid, t0 = view["id"], view["tokens"][0]["token"]
     anna = guest(client)
     me = anna.get("/api/me").json()["name"]
-    people = client.raw.app.state.people
-    # the seat given to the person, as the seats branch of issue 41 gives it
-    from sqlalchemy import select
-
-    from abstracta.people.tables import PersonRow
-    with people.db.reading() as s:
-        anna_id = s.scalar(select(PersonRow.id).where(PersonRow.name == me))
-    people.standings.take_seat(mid, 1, anna_id)
-    posted = say(anna, mid, "my cookie is my seat")
-    assert posted.status_code == 201 and posted.json()["room"] == "players" and posted.json()["seat"] == 1
-    assert posted.json()["name"] == me and posted.json()["person"]
+    assert anna.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).status_code == 200
+    posted = say(anna, mid, "my cookie is my seat")  # no token: the session cookie only
+    assert posted.status_code == 201, posted.text
+    assert (posted.json()["room"], posted.json()["seat"], posted.json()["name"], posted.json()["person"]) == (
+        "players", 1, me, True)
+    read = client.raw.get(f"/api/matches/{mid}/chat?room=players", headers=bearer(t0)).json()
+    assert [(x["name"], x["text"]) for x in read["lines"]] == [(me, "my cookie is my seat")]
+    # the session reads the players' room too, and another guest's session does not
+    assert anna.get(f"/api/matches/{mid}/chat?room=players").status_code == 200
+    assert guest(client).get(f"/api/matches/{mid}/chat?room=players").status_code == 403
 
 
 def test_the_chat_stays_with_the_game_and_goes_with_it(client):
@@ -233,3 +235,59 @@ def test_a_page_of_another_site_cannot_chat(client, path):
     answer = client.raw.post(path.format(mid=mid), json={"text": "hi"},
                              headers={**bearer(t0), "Origin": "http://evil.example"})
     assert answer.status_code == 403
+
+
+def test_chat_lines_and_watchers_reach_every_worker(db_url):
+    """A club's workers (issue 44) on one database and one Redis: a line written through one
+    worker wakes the rooms of the other, and the number watching counts both workers'
+    spectators (the fan-out's topics ``chat`` and ``watchers``)."""
+    import time
+
+    from apiutil import make_app
+    from services import redis_server
+
+    def until(check, seconds=10.0):
+        deadline = time.time() + seconds
+        while not check() and time.time() < deadline:
+            time.sleep(0.05)
+        return check()
+
+    with redis_server() as redis_url:
+        a, b = (make_app(db_url, redis_url=redis_url, rate_limits=False) for _ in range(2))
+        with TestClient(a) as ca, TestClient(b) as cb:
+            view = ca.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"], "take": [0]}).json()
+            mid, t0 = view["id"], view["tokens"][0]["token"]
+            t1 = cb.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()["tokens"][0]["token"]
+            woken: list[str] = []
+            heard = a.state.social.line_written
+            a.state.social.line_written = lambda match_id: (woken.append(match_id), heard(match_id))
+            assert say(cb, mid, "through the other worker", t1).status_code == 201
+            assert until(lambda: woken == [mid]), woken
+            # ... and worker a's room reads it from the database
+            assert [x["text"] for x in ca.get(f"/api/matches/{mid}/chat", headers=bearer(t0)).json()["lines"]] == [
+                "through the other worker"]
+            with cb.websocket_connect(f"/api/matches/{mid}/ws") as spectator:
+                spectator.send_json({"tokens": []})
+                spectator.receive_json()
+                assert until(lambda: ca.get(f"/api/matches/{mid}/watchers").json() == {"watchers": 1})
+                with ca.websocket_connect(f"/api/matches/{mid}/ws") as another:
+                    another.send_json({"tokens": []})
+                    another.receive_json()
+                    assert until(lambda: cb.get(f"/api/matches/{mid}/watchers").json() == {"watchers": 2})
+                    assert ca.get(f"/api/matches/{mid}/watchers").json() == {"watchers": 2}
+            assert until(lambda: ca.get(f"/api/matches/{mid}/watchers").json() == {"watchers": 0})
+            assert until(lambda: cb.get(f"/api/matches/{mid}/watchers").json() == {"watchers": 0})
+
+
+def test_a_worker_that_stops_announcing_stops_counting():
+    from abstracta.server.push import Hub
+
+    hub = Hub()
+    hub.watchers_elsewhere("m1", "worker-b", 3, seconds=0.2)
+    hub.watchers_elsewhere("m1", "worker-c", 2, seconds=60)
+    assert hub.watchers("m1") == 5 and hub.watched() == {"m1": 5}
+    import time
+    time.sleep(0.3)
+    assert hub.watchers("m1") == 2  # worker b said nothing more: gone
+    hub.watchers_elsewhere("m1", "worker-c", 0, seconds=60)
+    assert hub.watchers("m1") == 0 and hub.watched() == {}

@@ -32,6 +32,7 @@ _VALUE_NAMES = {
     "--records": "DIR", "--dir": "DIR", "--baseline": "FILE", "--write-baseline": "FILE",
     "--seconds": "SECONDS", "--host": "ADDRESS", "--ray-address": "ADDRESS", "--port": "PORT",
     "--db": "URL", "--bot-workers": "N|ray|ray:ADDRESS", "--allowed-host": "HOST",
+    "--redis": "URL", "--log-format": "text|json",
 }
 
 
@@ -146,8 +147,8 @@ class _Typer(typer.Typer):
 
 #: The order ``abstracta --help`` lists the commands in: what a newcomer starts with first
 #: (issue 38 §8), then studying a game, records, bots, benchmarks (a command not named here last).
-COMMAND_ORDER = ("play", "serve", "games", "perft", "moves", "apply", "analyse", "replay", "match", "tournament",
-                 "tune", "board", "bench", "solve", "egtb", "users", "moderation")
+COMMAND_ORDER = ("play", "serve", "games", "perft", "moves", "apply", "analyse", "replay", "match", "tournament", "dataset",
+                 "tune", "board", "bench", "solve", "egtb", "users", "db", "moderation")
 
 
 class _OneLineUsageErrors(_Group):

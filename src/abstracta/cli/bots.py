@@ -271,3 +271,31 @@ def tune_cmd(
     shown.print(f"tuned seat spec: {result.tuned_spec}")
     if as_json:
         print(json.dumps(result.to_json()))
+
+
+# --------------------------------------------------------------------------- dataset
+@app.command("dataset")
+@guarded
+def dataset_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    option: Optional[list[str]] = OptionArg,
+    games: int = typer.Option(..., "--games", "-n", min=1, help="Games to play."),
+    bots: str = typer.Option(..., "--bots", "-b", help="One bot SPEC per seat, separated by commas, e.g. level:3,level:3."),
+    seed: int = typer.Option(0, "--seed", help="The dataset's seed: the same seed writes the same rows."),
+    out: Path = typer.Option(..., "--out", metavar="DIR", help="Write the Parquet files and _dataset.json here."),
+    executor: str = typer.Option("serial", "--executor", "-x", help="serial, process or ray."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="Processes or Ray CPUs."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Join this Ray cluster."),
+) -> None:
+    """Self-play games as training data: one Parquet row per decision (observation, legal_mask, policy, returns …)."""
+    from ..executors import RayAddressError
+    from ..interop.dataset import write_dataset  # pyarrow: the dataset extra, only when asked for
+
+    check_seed(seed, "--seed")
+    game = make_game(game_name, option)
+    try:
+        meta = write_dataset(game.name, games, [s.strip() for s in bots.split(",")], seed, out, executor=executor,
+                             workers=workers, ray_address=ray_address, **game.non_default_options())
+    except (ImportError, ValueError, RayAddressError, ConnectionError) as exc:
+        raise CliError(str(exc)) from None
+    console.print(f"{meta['rows']} rows of {games} games in {len(meta['files'])} Parquet file(s) under {out}")

@@ -30,6 +30,12 @@ def serve_cmd(
         True, "--rate-limits/--no-rate-limits", envvar="ABSTRACTA_RATE_LIMITS",
         help="Per-IP and per-token rate limits and the per-IP WebSocket bound (off: loopback benchmarks; "
              "env ABSTRACTA_RATE_LIMITS=off)."),
+    redis: Optional[str] = typer.Option(
+        None, "--redis", envvar="ABSTRACTA_REDIS_URL",
+        help="Redis shared by several processes (redis://host:port/db): rate limits count there and "
+             "presence and seeks fan out through it (docs/club.md)."),
+    log_format: str = typer.Option("text", "--log-format", help="text, or json: one JSON object per line "
+                                   "with the request's id (a log collector's format)."),
 ) -> None:
     """Start the web app: open http://HOST:PORT/ in a browser."""
     from ..executors import check_ray_address
@@ -44,8 +50,11 @@ def serve_cmd(
     except ValueError as exc:
         raise CliError(str(exc)) from None
     try:
-        run(host, port, database_url(db), bot_workers, allowed_hosts=allowed_host or [], rate_limits=rate_limits)
+        run(host, port, database_url(db), bot_workers, allowed_hosts=allowed_host or [], rate_limits=rate_limits,
+            redis_url=redis, log_format=log_format)
     except DatabaseError as exc:
         raise CliError(f"cannot use the database (--db): {exc}") from None
     except OSError as exc:
         raise CliError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # --redis of another scheme, --log-format of another name
+        raise CliError(str(exc)) from None

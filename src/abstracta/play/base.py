@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Sequence, TypeVar
 
 from ..core.description import english
-from ..core.game import (Game, State, TurnText, action_strings, draw_seats, played_turns, seats_out, turn_numbers,
-                         turn_spans, turn_texts, turns_played)
+from ..core.game import (Game, State, TurnText, action_strings, draw_seats, played_turns, seats_out, seats_out_since,
+                         turn_numbers, turn_spans, turn_texts, turns_played)
 from ..core.records import OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
 from ..core.view import message
 from .errors import NotNow
@@ -226,6 +226,18 @@ class SessionBase:
     def turns_played(self) -> int:
         """The turns played as the move list lists them (:func:`turns_played`)."""
         return turns_played(self.played_by(), self.turn_numbers())
+
+    def out_at(self) -> list[dict[str, int]]:
+        """The seats the rules put out, each with the ply that did (:func:`seats_out_since`),
+        in that order: ``[{"seat": 0, "ply": 81}]`` — a 3–4 player game's end says when each
+        seat went. Cached per actions played; no replay while nobody is out."""
+        key = tuple(self.actions)
+        cached = self.__dict__.get("_out_at")
+        if cached is None or cached[0] != key:
+            since = seats_out_since(self.initial, self.actions, self.state)
+            cached = (key, [{"seat": seat, "ply": ply} for seat, ply in sorted(since.items(), key=lambda x: (x[1], x[0]))])
+            self.__dict__["_out_at"] = cached
+        return cached[1]
 
     def turn_texts(self, movers: Sequence[int], numbers: Sequence[int]) -> list[TurnText]:
         """The turns played as the terminal's replay writes them (:func:`turn_texts`), given

@@ -24,8 +24,13 @@ from .computer import Computer
 from .errors import Conflict, Forbidden, InvalidRequest, NotFound, TooBusy, Unavailable
 from .matches import Kernel, Match, clip, cut, message
 
-#: Analyses one client may run at once (the analysis board; rate limits in general are elsewhere).
+#: Analyses one asker may run at once (the analysis board; rate limits in general are elsewhere):
+#: a browser, by the seat tokens or the session it sends, else an address that sends neither.
 ANALYSIS_PER_CLIENT = 2
+#: Analyses one client address may run at once, all its askers together: a club plays from
+#: behind one router, so one address is a whole room (two for all of it made its people wait
+#: for each other); a client inventing sessions gets no more than this.
+ANALYSIS_PER_ADDRESS = 8
 #: Longest wait for one analysis answer, in seconds.
 ANALYSIS_TIMEOUT = 120.0
 #: Seconds between two looks of a waiting analysis at whether its asker has gone.
@@ -51,13 +56,14 @@ class Analysis:
     def __init__(self, kernel: Kernel, computer: Computer, scale: float = 1.0):
         self.kernel, self.computer = kernel, computer
         self.scale = scale  # × each game's analysis budget (tests: smaller)
-        self.analysing: dict[str, int] = {}  # client -> analyses running
+        self.analysing: dict[str, int] = {}  # client address -> analyses running
+        self._asking: dict[tuple[str, str], int] = {}  # (address, asker) -> analyses running
         self._analyses: dict[int, tuple[threading.Event, list]] = {}  # job id -> (done, answer)
         self._guard = threading.Lock()
 
     def analyse(self, *, match_id: Any = None, ply: Any = None, game: Any = None, options: Any = None,
                 position: Any = None, seat: Any = None, hint: bool = False, graph: bool = False,
-                scale: Any = None, tokens: list[str] = (), client: str = "",
+                scale: Any = None, tokens: list[str] = (), client: str = "", asker: str = "",
                 gone: threading.Event | None = None) -> dict[str, Any]:
         """The analysis board: a position's evaluation and best line, or a finished match's
         evaluation graph, computed as one bot job (:func:`~abstracta.server.botjobs.make_analysis_job`).
@@ -72,13 +78,16 @@ class Analysis:
         ``graph``: per turn start of a finished match, the values per seat on a small budget.
         ``scale`` in (0, 1]: a share of the fixed budget (quick looks, tests). ``gone``: set
         once nobody waits for the answer any more (the asker has gone): the search is cancelled
-        and no longer counts among the client's analyses.
+        and no longer counts among the client's analyses. ``client``: the address asking;
+        ``asker``: who asks from there (a browser's session or seat tokens, "" for nobody
+        known): each may run ANALYSIS_PER_CLIENT at once, an address ANALYSIS_PER_ADDRESS.
 
         Returns ``Analysis.to_dict()`` plus ``ply`` (and ``hints``), or for ``graph``
         ``{"points": [{"ply", "values", "display"}], "search"}``.
         Raises (domain errors): 401/403 tokens, 404 no match or game, 409 a running game between
         people (or a hint/graph where none is offered), 422 bad ply, seat, options or position
-        text, 429 too many analyses of this client at once, 503 no answer in time (or ``gone``)."""
+        text, 429 too many analyses of this asker or address at once (ask again after
+        ``retry_after`` seconds), 503 no answer in time (or ``gone``)."""
         if scale is None:
             scale = 1.0
         if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale <= 1:
@@ -101,7 +110,7 @@ class Analysis:
             match, record_json, points = self.kernel.change(match_id, points_of)
             asked_on = tuple(match.actions)
         share = GRAPH_SHARE if graph else 1.0
-        answers = self._run_analysis(record_json, points, self.scale * scale * share, client, gone)
+        answers = self._run_analysis(record_json, points, self.scale * scale * share, client, gone, asker)
         if graph:
             n = len(match.players)
             return {"points": [{"ply": p, "values": a["values"], "terminal": a["terminal"],
@@ -211,18 +220,23 @@ class Analysis:
         return match.record().to_json(indent=None)
 
     def _run_analysis(self, record_json: str, points: list, scale: float, client: str,
-                      gone: threading.Event | None = None) -> list[dict]:
+                      gone: threading.Event | None = None, asker: str = "") -> list[dict]:
         """Run one analysis job in the bot jobs' deep lane (fair with the computer players'
         searches; :func:`~abstracta.server.botjobs.analysis_payload` sends each point as what its
         viewer may know) and wait for its answer, or until ``gone`` is set: then the job is
         cancelled, as a search nobody waits for would hold a worker and count against its client
         (a page reloaded mid-analysis had its next analysis refused) until ANALYSIS_TIMEOUT."""
+        who = (client, asker)
         with self._guard:
-            running = self.analysing.get(client, 0)
-            if running >= ANALYSIS_PER_CLIENT:
-                raise TooBusy(f"{running} analyses of yours are running; wait for one to finish",
-                              i18n=message("error.analyses_busy", n=running))
-            self.analysing[client] = running + 1
+            mine, here = self._asking.get(who, 0), self.analysing.get(client, 0)
+            if mine >= ANALYSIS_PER_CLIENT:
+                raise TooBusy(f"{mine} analyses of yours are running; wait for one to finish",
+                              i18n=message("error.analyses_busy", n=mine))
+            if here >= ANALYSIS_PER_ADDRESS:
+                raise TooBusy(f"{here} analyses from your network address are running; wait for one to finish",
+                              i18n=message("error.analyses_busy_address", n=here))
+            self._asking[who] = mine + 1
+            self.analysing[client] = here + 1
         try:
             try:
                 job = make_analysis_job(record_json, points, scale, ANALYSIS_TIMEOUT)
@@ -254,16 +268,18 @@ class Analysis:
             return json.loads(text)
         finally:
             with self._guard:
-                left = self.analysing.get(client, 1) - 1
-                if left > 0:
-                    self.analysing[client] = left
-                else:
-                    self.analysing.pop(client, None)
+                for table, key in ((self.analysing, client), (self._asking, who)):
+                    left = table.get(key, 1) - 1
+                    if left > 0:
+                        table[key] = left
+                    else:
+                        table.pop(key, None)
 
     def analyses_running(self, client: str | None = None) -> int:
         """Analyses asked by ``client`` (None: by anyone) and not yet answered nor given up (their
-        asker gone, their time over): queued, searched, or found and on their way back to the request. A client may have
-        ``ANALYSIS_PER_CLIENT`` at once; tests sharing one server wait for none before the next."""
+        asker gone, their time over): queued, searched, or found and on their way back to the request. An address may have
+        ``ANALYSIS_PER_ADDRESS`` at once (each asker there ``ANALYSIS_PER_CLIENT``); tests
+        sharing one server wait for none before the next."""
         with self._guard:
             return sum(self.analysing.values()) if client is None else self.analysing.get(client, 0)
 
@@ -291,4 +307,4 @@ class Analysis:
         return self.kernel.change(match_id, attempt)
 
 
-__all__ = ["ANALYSIS_PER_CLIENT", "ANALYSIS_TIMEOUT", "Analysis", "display_value_for"]
+__all__ = ["ANALYSIS_PER_ADDRESS", "ANALYSIS_PER_CLIENT", "ANALYSIS_TIMEOUT", "Analysis", "display_value_for"]

@@ -4,8 +4,9 @@ a distance" means is written once.
 
 A match is played **at a distance** when it has two person seats or more and they are not all
 held on one device: it was created with invitations (a seat for a friend elsewhere), or its
-seats belong to two different people (``people.standings.people_of``: the seats branch of issue
-41 and the lobby's pairings seat people without invitations). A game against the computer alone
+seats belong to two different people (:attr:`Match.people <.matches.Match.people>`: a seat
+taken by someone signed in is theirs, issue 41; the lobby's pairings seat people without
+invitations). A game against the computer alone
 and a game of pass and play (every person seat taken by its creator, ``take: "all"``) are not:
 there is nobody else to talk to.
 """
@@ -16,24 +17,26 @@ from typing import Any, Iterable
 
 from sqlalchemy import distinct, func, select
 
-from ..people import People
 from ..people.tables import SeatPersonRow
 from .matches import Match
+from .owners import Owners
 from .storage import InviteRow, Store
 from .views import seat_styles
 
 
 class Company:
-    """The at-a-distance rule and the seats' names of the matches in ``store``; ``people``:
-    the people domain on the same database (names on seats)."""
+    """The at-a-distance rule and the seats' names of the matches in ``store``; ``owners``:
+    the people the seats belong to and their names (the match service's)."""
 
-    def __init__(self, store: Store, people: People):
-        self.store, self.people = store, people
+    def __init__(self, store: Store, owners: Owners):
+        self.store, self.owners = store, owners
 
     def apart(self, match: Match) -> bool:
         """Whether ``match`` is played by people at a distance (see the module's docstring)."""
         if len(match.persons) < 2:
             return False
+        if len(set(match.people.values())) >= 2:  # read with the match: no query
+            return True
         return bool(self.apart_ids([match.id]))
 
     def apart_ids(self, ids: Iterable[str]) -> set[str]:
@@ -51,13 +54,14 @@ class Company:
 
     def names(self, match: Match) -> list[dict[str, Any]]:
         """Per seat: ``{"name", "person"}`` — the person's name where a person holds the seat
-        (``person`` true), else the seat's name in the game ("White"; ``name_key`` its catalog
-        key) or "Player N" (``name_key`` None), for a line of chat or a row of the live list."""
-        seated = self.people.standings.people_of(match.id)
+        (``person`` true; as the match's view names it, :meth:`Owners.names`), else the seat's
+        name in the game ("White"; ``name_key`` its catalog key) or "Player N" (``name_key``
+        None; a deleted account's seat too), for a line of chat or a row of the live list."""
+        seated = self.owners.names(match)
         styles = seat_styles(match.game)
         out = []
         for seat in range(len(match.players)):
-            info = seated.get(seat)
+            info = seated[seat] if seat < len(seated) else None
             if info is not None and info["name"]:
                 out.append({"name": info["name"], "person": True, "name_key": None})
             elif seat < len(styles) and styles[seat]["name"]:

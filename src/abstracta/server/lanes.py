@@ -30,6 +30,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from . import metrics
 from .botjobs import BotJob, make_executor, overrun, run_job
 
 log = logging.getLogger("abstracta.server.bots")
@@ -88,6 +89,7 @@ class BotJobs:
         self._fast: OrderedDict[str, BotJob] = OrderedDict()  # match id -> job, oldest first
         self._deep: OrderedDict[str, BotJob] = OrderedDict()
         self._running: dict[int, _Running] = {}
+        self._queued_at: dict[int, float] = {}  # job id -> when it was queued (metrics.bot_waited)
         self._fast_job: BotJob | None = None
         self._fast_stop = threading.Event()
         self._fast_cancelled = False
@@ -106,6 +108,7 @@ class BotJobs:
                 raise RuntimeError("the bot jobs are closed")
             self._cancel(job.match_id)
             (self._fast if job.fast else self._deep)[job.match_id] = job
+            self._queued_at[job.id] = time.monotonic()
             self.stats.submitted += 1
             self._cond.notify_all()
         if not job.fast:
@@ -121,7 +124,9 @@ class BotJobs:
     def _cancel(self, match_id: str) -> int:
         n = 0
         for q in (self._fast, self._deep):
-            if q.pop(match_id, None) is not None:
+            dropped = q.pop(match_id, None)
+            if dropped is not None:
+                self._queued_at.pop(dropped.id, None)
                 n += 1
         for jid, run in self._running.items():
             if run.job.match_id == match_id and not run.cancelled:
@@ -166,6 +171,7 @@ class BotJobs:
             self.closed = True
             self._fast.clear()
             self._deep.clear()
+            self._queued_at.clear()
             self._fast_stop.set()
             self._cond.notify_all()
         self.executor.wake()
@@ -189,6 +195,7 @@ class BotJobs:
                 if self.closed:
                     return
                 _, job = self._fast.popitem(last=False)
+                self._waited("fast", job)
                 self._fast_job, self._fast_cancelled = job, False
                 self._fast_stop = stop = threading.Event()
             try:
@@ -214,6 +221,7 @@ class BotJobs:
                 free = self.executor.capacity - len(self._running)
                 while free > 0 and self._deep:
                     _, job = self._deep.popitem(last=False)
+                    self._waited("deep", job)
                     self._running[job.id] = _Running(job, time.monotonic())
                     self.executor.start(job)
                     free -= 1
@@ -228,6 +236,13 @@ class BotJobs:
             for job_id, text, error in outcomes:
                 self._finished(job_id, text, error)
             self._check_overruns()
+
+    def _waited(self, lane: str, job: BotJob) -> None:
+        """(under the lock) ``job`` leaves its queue: how long it waited (a fallback: not
+        timed, it is the tail of its first try's wait)."""
+        queued = self._queued_at.pop(job.id, None)
+        if queued is not None:
+            metrics.bot_waited(lane, time.monotonic() - queued)
 
     def _finished(self, job_id: int, text: str | None, error: str | None) -> None:
         with self._cond:

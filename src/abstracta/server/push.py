@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from typing import Any, Callable, Iterator
 
 log = logging.getLogger("abstracta.server")
@@ -28,8 +29,13 @@ class Hub:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._subscribers: dict[str, set[asyncio.Event]] = {}
-        # spectators' subscriptions per match (issue 43: "a game shows how many watch it")
+        # spectators' subscriptions per match (issue 43: "a game shows how many watch it"): this
+        # process's, and the other processes' as they announced them (process -> (count, until))
         self._watching: dict[str, int] = {}
+        self._elsewhere: dict[str, dict[str, tuple[int, float]]] = {}
+        #: called on the loop with (match id, this process's count) when that count changes: the
+        #: seam through which the other processes hear of it (social.py, over fanout.py)
+        self.on_watchers: Callable[[str, int], None] | None = None
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._lock = threading.Lock()  # the timers' dict is touched from the loop and from threads
 
@@ -91,15 +97,43 @@ class Hub:
             else:
                 self._watching.pop(match_id, None)
         self._wake(room_key(match_id))
+        if self.on_watchers is not None:
+            try:
+                self.on_watchers(match_id, max(count, 0))
+            except Exception:  # noqa: BLE001 - the count here stands; the others hear it at the next announcement
+                log.exception("announcing the watchers of %s failed", match_id)
+
+    def watchers_elsewhere(self, match_id: str, process: str, count: int, seconds: float) -> None:
+        """Another process of the deployment says ``count`` of its subscribers watch
+        ``match_id`` (kept ``seconds``, unless said again: a process that went away without a
+        word stops counting). Call on the loop: the match's room is woken."""
+        with self._lock:
+            there = self._elsewhere.setdefault(match_id, {})
+            if count > 0:
+                there[process] = (count, time.monotonic() + seconds)
+            else:
+                there.pop(process, None)
+            if not there:
+                del self._elsewhere[match_id]
+        self._wake(room_key(match_id))
 
     def watchers(self, match_id: str) -> int:
         """How many watch ``match_id`` now: its live updates' subscribers that hold no seat, in
-        this process. (The lobby's presence, issue 42, and the club's fan-out, issue 44, count
-        every process's; this is the one place that answers until they are merged.)"""
-        return self._watching.get(match_id, 0)
+        this process and, as they last announced them, in the deployment's others."""
+        now = time.monotonic()
+        with self._lock:
+            return self._watching.get(match_id, 0) + sum(
+                n for n, until in self._elsewhere.get(match_id, {}).values() if until > now)
 
     def watched(self) -> dict[str, int]:
         """Match id -> :meth:`watchers`, for the matches someone watches now."""
+        with self._lock:
+            ids = set(self._watching) | set(self._elsewhere)
+        counts = {mid: self.watchers(mid) for mid in ids}
+        return {mid: n for mid, n in counts.items() if n > 0}
+
+    def watched_here(self) -> dict[str, int]:
+        """Match id -> this process's own spectators (what it announces to the others)."""
         with self._lock:
             return dict(self._watching)
 

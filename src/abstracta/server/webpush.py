@@ -234,9 +234,13 @@ class WebPush:
         seat = self.turn_passed(match, events)
         if seat is None or self.closed:
             return
-        last = match.strings[-1] if match.strings else ""
-        self._pool.submit(self._notify, match.id, seat, match.game.description.title.key,
-                          str(match.game.description.title), last)
+        # the subscribers as the turn passes (read here, not when the pool gets to it: a browser
+        # subscribing meanwhile is told of the next turn, not of this one late)
+        rows = self.subscribed(match.id, seat)
+        if rows:
+            last = match.strings[-1] if match.strings else ""
+            self._pool.submit(self._notify, match.id, rows, match.game.description.title.key,
+                              str(match.game.description.title), last)
 
     @staticmethod
     def turn_passed(match: Match, events: Sequence[Event]) -> int | None:
@@ -265,8 +269,9 @@ class WebPush:
         return json.dumps({"title": head, "body": body, "url": f"/#/match/{match_id}", "tag": f"abstracta-{match_id}"},
                           ensure_ascii=False).encode()
 
-    def _notify(self, match_id: str, seat: int, title_key: str, title: str, last: str) -> None:
-        for row in self.subscribed(match_id, seat):
+    def _notify(self, match_id: str, rows: Sequence[PushSubscriptionRow], title_key: str, title: str,
+                last: str) -> None:
+        for row in rows:
             self.send(row, self.payload(match_id, row.lang, title_key, title, last))
 
     def send(self, row: PushSubscriptionRow, data: bytes) -> bool:

@@ -1,5 +1,5 @@
-// "Your move", wherever you are (issue 43 §1): the tab's title and icon say it ("● Your move —
-// Nibble"); a short sound if the player chose one (off unless chosen: kept in localStorage); a
+// "Your move", wherever you are (issue 43 §1): the tab's title and icon say it ("● Your move —"
+// and the game's title); a short sound if the player chose one (off unless chosen: kept in localStorage); a
 // browser notification when the turn comes while the tab is hidden (permission asked only
 // after a tap on "Notify me"); in a correspondence game (a day or more per move) the same tap
 // also subscribes this device to the server's Web Push notices (sw.js shows them with the page

@@ -27,7 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from ..chat import ROOMS, TEXT_LIMIT, check_text
 from ..errors import MatchError
 from ..push import room_key
-from .deps import answers, split_tokens, tokens_of, who_acts
+from ..matches import Holder
+from .deps import ChatTokens, acting_person, answers, split_tokens, who_acts
 
 router = APIRouter(tags=["chat"])
 
@@ -86,19 +87,19 @@ def social(request: Any) -> Any:
 @router.post("/api/matches/{match_id}/chat", status_code=201, response_model=ChatLine,
              responses=answers(401, 403, 404, 409, 413, 415, 422, 429, 503),
              summary="Write a line in a match's chat (a seat: the players'; anyone signed in: the spectators')")
-def post_chat(match_id: str, body: ChatBody, request: Request) -> dict[str, Any]:
+def post_chat(match_id: str, body: ChatBody, request: Request, holder: ChatTokens) -> dict[str, Any]:
     check_text(body.text)  # first: a line too long is 422 whoever sends it and whatever the limits say
-    speaker = who_acts(request, match_id, tokens_of(request))
+    speaker = who_acts(request, match_id, holder)
     return social(request).chat.post(match_id, speaker, body.room or
                                      ("players" if speaker.seats else "spectators"), body.text)
 
 
 @router.get("/api/matches/{match_id}/chat", response_model=ChatLines, responses=answers(403, 404, 422, 503),
             summary="The lines of a match's chat this request may read")
-def get_chat(match_id: str, request: Request,
+def get_chat(match_id: str, request: Request, holder: ChatTokens,
              room: str | None = Query(None, description="only this room (403 for the players' chat unless a seat)"),
              after: int = Query(0, ge=0, description="only lines after this line id")) -> Response:
-    speaker = who_acts(request, match_id, tokens_of(request))
+    speaker = who_acts(request, match_id, holder)
     answer = social(request).chat.read(match_id, speaker, room, after)
     return Response(json.dumps(answer), media_type="application/json", headers={"Cache-Control": "no-store"})
 
@@ -107,8 +108,9 @@ def get_chat(match_id: str, request: Request,
              responses={200: {"model": Reported, "description": "reported already"},
                         **answers(401, 403, 404, 413, 415, 422, 503)},
              summary="Report a line to the server's operator")
-def report_line(match_id: str, line_id: int, request: Request, response: Response) -> dict[str, Any]:
-    speaker = who_acts(request, match_id, tokens_of(request))
+def report_line(match_id: str, line_id: int, request: Request, response: Response,
+                holder: ChatTokens) -> dict[str, Any]:
+    speaker = who_acts(request, match_id, holder)
     fresh = social(request).chat.report(match_id, line_id, speaker)
     if not fresh:
         response.status_code = 200
@@ -141,7 +143,8 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
         return
     chat, hub = social(ws).chat, ws.app.state.service.hub
     try:
-        speaker = await asyncio.to_thread(who_acts, ws, match_id, split_tokens(",".join(tokens)))
+        holder = Holder(tuple(split_tokens(",".join(tokens))), await acting_person(ws, "chat"))
+        speaker = await asyncio.to_thread(who_acts, ws, match_id, holder)
         room = await asyncio.to_thread(chat.read, match_id, speaker)
     except MatchError as exc:
         await _refuse(ws, exc.message, close_code(exc))

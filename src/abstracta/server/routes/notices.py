@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from .deps import answers, tokens_of, who_acts
+from .deps import Tokens, answers, who_acts
 
 router = APIRouter(tags=["notices"])
 
@@ -50,19 +50,19 @@ def push_key(request: Request) -> dict[str, str]:
 @router.post("/api/matches/{match_id}/push", status_code=201, response_model=Subscribed,
              responses=answers(401, 403, 404, 409, 413, 415, 422, 503),
              summary="Tell this browser by Web Push when it is your move (correspondence games)")
-def subscribe(match_id: str, body: Subscribe, request: Request) -> dict[str, Any]:
+def subscribe(match_id: str, body: Subscribe, request: Request, holder: Tokens) -> dict[str, Any]:
     """403 without a seat of the match, 409 in a game that is not correspondence (a day or more
     per move), 422 for a subscription the server will not post to (not https, a local address,
     keys that are no P-256 key and 16-byte secret)."""
-    speaker = who_acts(request, match_id, tokens_of(request), scope="play")
+    speaker = who_acts(request, match_id, holder)
     match = request.app.state.service.current(match_id)
     return {"seats": request.app.state.social.webpush.subscribe(match, set(speaker.seats), body.subscription,
                                                                 body.lang or "en")}
 
 
 @router.delete("/api/matches/{match_id}/push", status_code=204, responses=answers(401, 403, 404, 413, 415, 422, 503), summary="No more Web Push notices to this browser")
-def unsubscribe(match_id: str, body: Unsubscribe, request: Request) -> Response:
-    speaker = who_acts(request, match_id, tokens_of(request), scope="play")
+def unsubscribe(match_id: str, body: Unsubscribe, request: Request, holder: Tokens) -> Response:
+    speaker = who_acts(request, match_id, holder)
     match = request.app.state.service.current(match_id)
     request.app.state.social.webpush.unsubscribe(match, set(speaker.seats), body.endpoint)
     return Response(status_code=204)
