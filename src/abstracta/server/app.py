@@ -72,7 +72,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 import json
 import re
-from typing import Annotated, Any, AsyncIterator, Callable, TypeVar
+from typing import Annotated, Any, AsyncIterator, Callable, Sequence, TypeVar
 
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -196,12 +196,16 @@ Session = Annotated[str | None, Header(alias=SESSION_HEADER, description=(
     "the analyses of people behind one address are counted per person, not per address"))]
 
 
-def asker_of(tokens: list[str], session: str | None) -> str:
-    """Who asks for an analysis from the request's address: its seat tokens (a digest: the
-    count never holds a usable token), else the browser session it names, else "" (the
-    address alone). A client may invent sessions; its address still has a bound of its own."""
-    if tokens:
-        return "token:" + hashlib.sha256(",".join(sorted(tokens)).encode()).hexdigest()[:32]
+def asker_of(who: Holder | Sequence[str], session: str | None) -> str:
+    """Who asks for an analysis from the request's address: the person signed in, else its
+    seat tokens (a digest: the count never holds a usable token), else the browser session it
+    names, else "" (the address alone). A client may invent sessions; its address still has a
+    bound of its own."""
+    holder = Holder.of(who)
+    if holder.person is not None:
+        return f"person:{holder.person.id}"
+    if holder.tokens:
+        return "token:" + hashlib.sha256(",".join(sorted(holder.tokens)).encode()).hexdigest()[:32]
     return "session:" + session if session and SESSION_ID.fullmatch(session) else ""
 
 
