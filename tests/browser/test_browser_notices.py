@@ -300,3 +300,36 @@ def test_a_correspondence_game_offers_push_and_says_when_the_browser_cannot(brow
         assert page.evaluate("window.__csp") == [] and console == []
     finally:
         context.close()
+
+
+def test_a_player_who_joined_by_the_link_chats_under_their_name(browser, live_server):
+    """Seats belong to people (issue 41): taking the invited seat makes a guest of the browser,
+    and its lines carry that guest's name; the seat is the guest's on its session, so the chat
+    takes the session cookie without the seat's token (issue 43's API contract)."""
+    view = post_json(f"{live_server.url}/api/matches", {"game": "nibble", "seats": ["human", "human"], "take": [0]})
+    mid = view["id"]
+    contexts = []
+    try:
+        a_ctx, a, _ = open_page(browser, live_server.url, mid, {0: view["tokens"][0]["token"]})
+        b_ctx = browser.new_context_without_tokens(viewport={"width": 1100, "height": 900})
+        contexts += [a_ctx, b_ctx]
+        b = b_ctx.new_page()
+        b.set_default_timeout(15000)
+        b.goto(f"{live_server.url}/#/join/{view['invites'][0]['code']}")
+        b.click("#take-seat")
+        b.wait_for_function("() => window.abstractaView && window.abstractaView.my_seats.length === 1")
+        name = b.evaluate("fetch('/api/me').then(r => r.json()).then(j => j.name)")
+        assert name
+        # the seat's token forgotten: the session alone holds the seat, and writes in the players' chat
+        b.evaluate("localStorage.removeItem('abstracta.tokens')")
+        b.reload()
+        b.wait_for_function("() => window.abstractaView && window.abstractaView.my_seats.length === 1")
+        b.wait_for_selector("#chat-form:not([hidden])")
+        assert b.get_attribute("#chat-input", "placeholder") != "Write to the other spectators"
+        say(b, "hello from the link")
+        a.wait_for_function("() => document.querySelectorAll('#chat-players li').length === 1")
+        assert chat_lines(a, "players") == ["hello from the link"]
+        assert a.text_content("#chat-players li .who") == name
+    finally:
+        for context in contexts:
+            context.close()
