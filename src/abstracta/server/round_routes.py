@@ -2,20 +2,21 @@
 rematch, who is connected. Only HTTP: the rules are the play session's, the acts ``rounds.py``'s.
 Included by ``lobby_routes.install``.
 
-Each act names its seats as every match route does (the app's ``Holder`` dependency): the seat
+Each act names its seats as every match route does (``routes.deps.Tokens``, a ``Holder``): the seat
 tokens of ``Authorization: Bearer`` and the person signed in (session cookie or API token), who
 holds the seats that are theirs — the lobby seats people so.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from .matches import Holder
+from .routes.deps import Tokens
 
 router = APIRouter(tags=["matches"])
 
@@ -37,19 +38,6 @@ for _code in (429, 503):
 READ_ANSWERS = {code: ACT_ANSWERS[code] for code in (400, 404, 422, 503)}
 
 
-async def holder(request: Request) -> Holder:
-    """Who the request acts as: the app's one reading of it (``app.request_tokens``: the seat
-    tokens of ``Authorization: Bearer`` and the person signed in)."""
-    from fastapi.security.utils import get_authorization_scheme_param
-
-    from .app import acting_person, split_tokens  # the app imports this module: read at call time
-
-    scheme, value = get_authorization_scheme_param(request.headers.get("authorization"))
-    tokens = split_tokens(value) if scheme.lower() == "bearer" else []
-    return Holder(tuple(tokens), await acting_person(request))
-
-
-Tokens = Annotated[Holder, Depends(holder)]
 
 
 def view(request: Request, match: Any, who: Holder) -> Response:

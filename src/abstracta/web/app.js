@@ -7,6 +7,10 @@ import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
 import { lessonOffer, lessonPage, markKnown } from "./lesson.js";
 import { fmt, lang, onLanguage, preferred, refusal, setLanguage, t, translateMarked } from "./i18n.js";
 import { PAGES as PEOPLE_PAGES, drawMe, peoplePage, whoAmI } from "./people.js";
+import { chatPanel } from "./chat.js";
+import { liveLink, livePage, watcherCount } from "./live.js";
+import { waitingLine, yourMove } from "./notify.js";
+import { openRoom } from "./room.js";
 import { clockPicker, lobbyPage } from "./lobby.js";
 import { endText, matchExtras } from "./match-extras.js";
 import { drawRatingChanges, ensurePerson, hasPeople, levelRatings, namedSeats, personName, ratedChoice, ratedMark, seatLabel } from "./names.js";
@@ -234,6 +238,7 @@ async function route(ev) {
     else if (parts[0] === "new" && parts[1]) await newGamePage(app, parts[1]);
     else if (parts[0] === "match" && parts[1]) await matchPage(app, parts[1], kept);
     else if (parts[0] === "matches") await matchesPage(app);
+    else if (parts[0] === "live") await livePage(app, { games, boardModule });
     else if (parts[0] === "join" && parts[1]) await joinPage(app, parts[1]);
     else if (parts[0] === "lobby") stopPage = (await lobbyPage(app, { games })) || stopPage;
     else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
@@ -294,7 +299,7 @@ async function homePage(app) {
   document.title = "abstracta";
   const list = await games();
   app.append(h("h1", {}, t("home.title")));
-  app.append(h("p", { class: "lead" }, t("home.lead")));
+  app.append(h("p", { class: "lead" }, t("home.lead")), waitingLine(), liveLink()); // issue 43: notify.js, live.js
   app.append(h("p", { class: "row" }, h("a", { href: "#/lobby", class: "button primary", id: "home-lobby" }, t("home.lobby"))));
   const grid = h("div", { class: "cards" });
   for (const g of list) {
@@ -353,7 +358,7 @@ async function matchesPage(app) {
   document.title = `${t("nav.matches")} — abstracta`;
   const [rows, list] = await Promise.all([myMatches(), games()]);
   const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
-  app.append(h("h1", {}, t("nav.matches")));
+  app.append(h("h1", {}, t("nav.matches")), waitingLine(rows));
   const empty = h("p", { id: "no-games", hidden: rows.length > 0 }, t("matches.none"));
   // nothing listed (none yet, or the last one deleted): the way to a game, not a dead end
   const emptyGo = h("p", { id: "no-games-go", hidden: rows.length > 0 }, h("a", { href: "#/", class: "button primary" }, t("rules.see_games")));
@@ -965,6 +970,13 @@ async function matchPage(app, id, was = null) {
         analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions, shareNote)));
   // what a language switch keeps (see keepPage): the hand-over confirmed, the ply on screen,
   // the board's pick (its struct), the analysis answers, the boxes open and a move half typed
+  // a match's company (issue 43): its room (chat lines, watchers), the chat, "your move" notices
+  const room = openRoom(id, () => tokensOf(id));
+  const notices = yourMove({ id, title, mySeats });
+  watching.after(watcherCount(room));
+  shareNote.after(chatPanel({ id, room, seatName }).node, notices.node);
+  const stopPlay = stopPage;
+  stopPage = () => { stopPlay(); room.close(); notices.stop(); };
   keepPage = () => ({ id, shownSeat, replayPly, positions, revision: view.revision, viewer: view.viewer, struct: view.struct,
     analysisOpen: analysis.isOpen(), analysis: analysis.kept(), legalOpen: legalWrap.open, textOpen: textBox.open, typed: entry.value });
 
@@ -1420,6 +1432,7 @@ async function matchPage(app, id, was = null) {
 
   function draw() {
     window.abstractaView = view; // read by the browser tests
+    notices.update(view); // the tab's title and icon, a sound, a notification (notify.js)
     const over = view.status === "over";
     const needHandover = needsHandover();
     const hide = needHandover;
