@@ -248,9 +248,28 @@ def test_a_block_stops_challenges_and_seeks_between_them(app, anna):
     sid = seek(anna)
     assert ben.get("/api/seeks").json() == []  # not shown to him
     assert ben.post(f"/api/seeks/{sid}/accept").status_code == 403
-    assert app.state.lobby.blocks.blocks(ben_id(app), anna_id(app))  # what the chat reads
+    assert app.state.lobby.blocks.blocks(ben_id(app), anna_id(app))
+    assert app.state.lobby.blocks.blocked_by(ben_id(app)) == {anna_id(app)}  # what the chat reads
     assert ben.delete("/api/blocks/anna").status_code == 204
     assert anna.post("/api/challenges", json={"to": "ben", "game": "toy-nim"}).status_code == 201
+
+
+def test_a_block_hides_the_blocked_persons_chat_lines_from_the_blocker(app, anna):
+    ben = person(app, "ben")
+    mid = ben.post(f"/api/seeks/{seek(anna)}/accept").json()["id"]  # people apart: the game has a chat
+
+    def texts(c):
+        return [line["text"] for line in c.get(f"/api/matches/{mid}/chat").json()["lines"]]
+
+    assert anna.post(f"/api/matches/{mid}/chat", json={"text": "good luck"}).status_code == 201
+    assert ben.post(f"/api/matches/{mid}/chat", json={"text": "thanks"}).status_code == 201
+    assert texts(ben) == ["good luck", "thanks"]
+    assert ben.post("/api/blocks", json={"name": "anna"}).status_code == 201
+    assert anna.post(f"/api/matches/{mid}/chat", json={"text": "are you there?"}).status_code == 201
+    assert texts(ben) == ["thanks"]  # no chat from the person he blocks, before the block or since
+    assert texts(anna) == ["good luck", "thanks", "are you there?"]  # hers are hidden from him only
+    assert ben.delete("/api/blocks/anna").status_code == 204
+    assert texts(ben) == ["good luck", "thanks", "are you there?"]
 
 
 def ben_id(app) -> int:

@@ -94,6 +94,11 @@ class Blocks:
         with self.db.reading() as s:
             return s.get(BlockRow, (person, other)) is not None
 
+    def blocked_by(self, person: int) -> set[int]:
+        """The ids of the people ``person`` blocks (whose chat lines ``person`` does not read)."""
+        with self.db.reading() as s:
+            return set(s.scalars(select(BlockRow.blocked_id).where(BlockRow.person_id == person)))
+
     def between(self, a: int, b: int) -> bool:
         """Whether either of ``a`` and ``b`` blocks the other."""
         with self.db.reading() as s:

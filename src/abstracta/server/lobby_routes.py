@@ -372,6 +372,9 @@ def install(app: FastAPI) -> None:
     lobby = Lobby(people, start, gone_since=presence.person_gone_since, changed_options=changed_options)
     rounds = Rounds(service, presence, lobby)
     app.state.presence, app.state.lobby, app.state.rounds = presence, lobby, rounds
+    social = getattr(app.state, "social", None)
+    if social is not None:  # a block: no chat from the person blocked (issue 42 §2)
+        social.chat.hidden = lobby.blocks.blocked_by
     service.kernel.react("rounds", rounds.react)
     # a seat's connection opened or closed: its match's sockets send who is there
     def connection(match: str | None, person: int | None) -> None:
