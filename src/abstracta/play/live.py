@@ -1,5 +1,5 @@
 """What a session has besides its record: the clock and the pending requests (issue 13 §3,
-README "Clocks", "Draw offers"). Stored by the server as JSON beside the record (``match_live``);
+docs: playing/distance.md). Stored by the server as JSON beside the record (``match_live``);
 the format is unchanged since e426a3e, so a database of that version reads as it is.
 """
 

@@ -1,5 +1,5 @@
 """What the people at a match do: a move, an undo, a takeback asked or answered, a draw offered
-or answered, a resignation, a fallen flag claimed (issues 7, 13, 14; README "Playing at a
+or answered, a resignation, a fallen flag claimed (issues 7, 13, 14; docs: playing/distance.md,
 distance").
 
 lila writes these as ``MovePlayer``, ``Takebacker``, ``Drawer`` and ``Finisher``, each holding its
