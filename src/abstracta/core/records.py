@@ -312,7 +312,7 @@ class Record:
         """The :data:`OUT_OF_TIME_TAG`, whatever the termination: each seat it names lost
         (a flag's loss stands however the game ends afterwards; only a two-player flag whose
         opponent could not win any more is a draw); and a game that goes on after flags (3-4
-        players) has two seats still in — a flag leaving one ended it (README "Clocks")."""
+        players) has two seats still in — a flag leaving one ended it (docs: playing/distance.md "Clocks")."""
         if OUT_OF_TIME_TAG not in self.tags:
             return
         n = state.num_players
@@ -382,7 +382,7 @@ class Record:
                               "that resigned or were out; +1 for the one seat left, or 0 for each of several)")
 
     def _check_time(self, state: State) -> None:
-        """The one rule of a game lost on time (termination ``time``; README "Clocks"). A game the
+        """The one rule of a game lost on time (termination ``time``; docs: playing/distance.md "Clocks"). A game the
         rules ended: only after a 3-4 player game's flags, its result the rules' with the seats
         out of time at -1. Otherwise two players: the seat out of time loses (or both draw when
         the other could not win, the :data:`OUT_OF_TIME_TAG` naming it); three or four: the

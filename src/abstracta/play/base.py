@@ -26,7 +26,7 @@ from .live import Live
 S = TypeVar("S", bound="SessionBase")
 
 #: The turns of its own a seat plays, after its draw offer was declined, withdrawn or lapsed,
-#: before it may offer one again (README "Draw offers"). lichess waits 20 plies, ten of one's own
+#: before it may offer one again (docs: playing/distance.md "Draw offers"). lichess waits 20 plies, ten of one's own
 #: chess moves, about a quarter of a game; the games here are shorter and their turns weigh more
 #: (a capture chain, a Nibble take), and three turns are enough for the position to have changed
 #: while leaving an honest second offer within reach.
@@ -387,7 +387,7 @@ class SessionBase:
         if mover in self.persons:
             live.running, live.since = mover, now
 
-    # --- draw offers: who must agree (README "Draw offers") --------------------------------------
+    # --- draw offers: who must agree (docs: playing/distance.md "Draw offers") --------------------------------------
     def draw_seats(self) -> list[int]:
         """The seats whose agreement a draw needs (:func:`~abstracta.core.game.draw_seats`): not
         those out by the rules or on time."""

@@ -1,5 +1,5 @@
 """What a session has besides its record: the clock and the pending requests (issue 13 §3,
-README "Clocks", "Draw offers"). Stored by the server as JSON beside the record (``match_live``);
+docs: playing/distance.md). Stored by the server as JSON beside the record (``match_live``);
 the format only grows (issue 42 added the start's deadline, the turn's start and the rematch):
 a database of e426a3e reads as it is, each missing field at its default.
 """

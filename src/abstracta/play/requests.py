@@ -1,4 +1,4 @@
-"""Takebacks and draw offers: what one seat asks of the others (README "Takebacks", "Draw
+"""Takebacks and draw offers: what one seat asks of the others (docs: playing/distance.md, takebacks and draw
 offers"; issue 37).
 
 Each act takes a session and the seats ``held`` by whoever acts, and returns a

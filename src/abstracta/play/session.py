@@ -1,5 +1,5 @@
 """The play session: one game being played by its seats, every rule of play written once
-(issue 37; README "Clocks", "Draw offers", "Takebacks").
+(issue 37; docs: playing/distance.md).
 
 A :class:`Session` is a game in play (its data and what can be read from it:
 :class:`~abstracta.play.base.SessionBase`). Its acts — :meth:`Session.play`, the computer's
@@ -142,7 +142,7 @@ class Session(SessionBase):
         return Progress(self, trial, (SeatTaken(seat),))
 
     def flag(self, now: float) -> Progress | None:
-        """The running clock's flag, if it has fallen at ``now`` (None: it has not; README
+        """The running clock's flag, if it has fallen at ``now`` (None: it has not; docs: playing/distance.md
         "Clocks"). Two players: the seat loses and the other wins, or a draw where the other
         could not still win (``State.could_still_win``). Three or four: it is out (result −1
         whatever happens, its moves the computer's at level 1 from now on) and the game goes

@@ -1,6 +1,6 @@
 """What the people at a match do: a move, an undo, a takeback asked or answered, a draw offered
 or answered, a resignation, a fallen flag claimed, an abort, the game of a gone opponent claimed
-(issues 7, 13, 14, 42; README "Playing at a distance").
+(issues 7, 13, 14, 42; docs: playing/distance.md, playing/lobby.md).
 
 lila writes these as ``MovePlayer``, ``Takebacker``, ``Drawer`` and ``Finisher``, each holding its
 rules. Here the rules are the play session's (:class:`abstracta.play.Session`), so each act of

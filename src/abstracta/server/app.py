@@ -6,7 +6,7 @@ problem (echoed input cut at 100 characters); the match it was aimed at is uncha
 
 Decisions (the API's rules, also stated in the OpenAPI description):
 
-* Seats belong to people (README "Playing at a distance (API)"). Creating a match answers
+* Seats belong to people (docs: api/guide.md). Creating a match answers
   with a secret token for each seat the creator takes (``take``, default the first person
   seat) and an invitation code for every other person seat; ``POST /api/invites/claim``
   (``{"code": ...}``) claims that seat once and answers with its token. Every act (move,
@@ -679,7 +679,7 @@ class LineTurnInfo(BaseModel):
 
 
 class AnalysisAnswer(BaseModel):
-    """A position's evaluation and best line (README "Analysis board")."""
+    """A position's evaluation and best line (docs: playing/analysis.md)."""
 
     ply: int
     values: list[float] = Field(description="per seat, the expected result in [-1, 1] (+1 win, -1 loss)")

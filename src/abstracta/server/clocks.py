@@ -1,5 +1,5 @@
-"""The clocks' timers and their figures (issue 13 §3, README "Clocks"; a first move's deadline,
-issue 42 §4).
+"""The clocks' timers and their figures (issue 13 §3, docs: playing/distance.md "Clocks"; a first
+move's deadline, issue 42 §4).
 
 The rule of a clock — when it runs, what a turn adds, what a fallen flag does — is the play
 session's (:meth:`abstracta.play.Session.flag`), fed the time. This concern only makes the time

@@ -1,5 +1,5 @@
 """The people of a match: creating and importing matches, seat tokens and invitations, the
-list of a browser's games, deleting (issues 7, 13; README "Playing at a distance").
+list of a browser's games, deleting (issues 7, 13; docs: playing/distance.md).
 
 Seats belong to people: every person seat is held by whoever knows its secret token (128 bits,
 ``secrets.token_urlsafe(16)``; only its SHA-256 is stored). The creator receives the tokens of
@@ -63,7 +63,7 @@ def ending(record: dict[str, Any]) -> dict[str, Any]:
 
 def flagged_seats(tags: dict[str, str], num_players: int, result: list[float] | None) -> list[int]:
     """The seats out on time of an imported game that goes on (``result`` None): in a 3–4 player
-    game they stay out (README "Clocks"). The :data:`OUT_OF_TIME_TAG` and the other ending tags
+    game they stay out (docs: playing/distance.md "Clocks"). The :data:`OUT_OF_TIME_TAG` and the other ending tags
     follow the domain's rules, which :meth:`Record.replay` checked (two seats still in, a
     two-player game lost on time over, each seat out of time at -1)."""
     if result is not None:

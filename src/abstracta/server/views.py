@@ -319,7 +319,7 @@ class JsonView:
             "takeback": dict(pending) if pending is not None else None,
             "draw_offer": ({**offer, "waiting": match.draw_waiting(offer)}
                            if offer is not None and not match.over else None),
-            # whether these tokens may offer a draw now (README "Draw offers")
+            # whether these tokens may offer a draw now (docs: playing/distance.md "Draw offers")
             "draw_offerable": offer is None and draw_refused is None,
             # how the last offer and takeback request that did not happen ended, at this position
             "draw_offer_ended": match.live.draw_ended if not match.over else None,
