@@ -26,7 +26,7 @@ def test_an_unset_max_iterations_leaves_fingerprints_as_they_were(monkeypatch) -
     old_fields = {"bot": search.bot, "rollout_cap": search.rollout_cap,
                   "evaluator": levels_module._callable_name(search.evaluator), "oracle": None,
                   "turn_extension": search.turn_extension}
-    text = json.dumps([old_fields, 1.5, levels_module.BOT_REVISIONS["alphabeta"]], sort_keys=True, default=str)
+    text = json.dumps([old_fields, 1.5, levels_module.bot_revision(game, "alphabeta")], sort_keys=True, default=str)
     assert level_fingerprint(game, 5) == hashlib.sha256(text.encode()).hexdigest()[:12]
     capped = Search(search.bot, search.rollout_cap, search.evaluator, max_iterations=200)
     monkeypatch.setattr(levels_module, "level_search", lambda g, level: capped)

@@ -90,10 +90,22 @@ _WORD = re.compile(r"^[a-z][a-z0-9_]*$")
 #: (wall-clock levels measured on a loaded machine were weakened players).
 #: Revision 2 of the turn search: chance between turns became explicit chance nodes
 #: (abstracta.ai.turns), a change of play only in games with in-game chance, so only there.
-BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 2, "ismcts": 2, "alphabeta": 2, "turns": 2,
+#: Revision 3 of alpha-beta: a position that occurred before is a draw where it recurs, and
+#: values resting on one stay out of its table (issue 46), a change of play only in games with a
+#: repetition rule (``State.repetition_count``), so only there.
+BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 2, "ismcts": 2, "alphabeta": 3, "turns": 2,
                                  "paranoid": 2}
+
+
+def _repeats(game: Game) -> bool:
+    """Whether ``game``'s states count repetitions (its rules have a repetition draw)."""
+    from ..core.game import State
+
+    return type(game.new_initial_state()).repetition_count is not State.repetition_count
+
+
 #: Revisions that changed a bot's play only in some games: (bot, the games, revision before).
-_REVISION_SCOPE = {"turns": (lambda game: game.max_chance_outcomes() > 0, 1)}
+_REVISION_SCOPE = {"turns": (lambda game: game.max_chance_outcomes() > 0, 1), "alphabeta": (_repeats, 2)}
 
 
 def bot_revision(game: Game, bot: str) -> int:

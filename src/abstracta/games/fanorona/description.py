@@ -42,6 +42,14 @@ OPTIONS = {
 }
 
 
+def _proof_search():
+    """The proof-number search Dimy's solver runs (:mod:`abstracta.ai.proof`): the game's
+    composing module hands the shared search to its solver."""
+    from ...ai import proof
+
+    return proof
+
+
 def describe(game: "FanoronaGame") -> GameDescription:
     from .egtb import FanoronaTables
     from .solve import make_probe, make_table_bot, solve
@@ -107,7 +115,7 @@ def describe(game: "FanoronaGame") -> GameDescription:
         levels=levels,
         tuning=tuning,
         bots={"table": make_table_bot} if standard else {},
-        solver=(lambda progress=None: solve(game, progress)) if standard and size != "tsivy" else None,
+        solver=(lambda progress=None: solve(game, progress, _proof_search())) if standard and size != "tsivy" else None,
         endgame_tables=FanoronaTables(game) if standard and size != "telo" else None,
         notation_help=T("notation", (
             "A move is <from>-<to>: d2-e3 is a plain step (paika); add A for a capture by approach "

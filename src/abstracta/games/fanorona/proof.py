@@ -228,7 +228,16 @@ def prove(game: "FanoronaGame", pns: "ModuleType", progress: Callable[[str], Non
             firsts.append({"turn": label, "node": node, "value": -v.value, "turns": v.turns})
     seconds = time.perf_counter() - t1
     book = ProofBook.from_verdicts(fast, verdicts.values())
-    return {"value": verdicts["start"].value, "first_turns": firsts,
+    colour = ("White", "Black")
+    strategies = []
+    for where, v in verdicts.items():
+        side = 0 if where == "start" else 1  # the root's mover
+        label = "start" if where == "start" else next(f["turn"] for f in firsts if str(f["node"]) == where)
+        for cert, checked in zip(v.certificates, v.checked):
+            chooser = side if cert.chooser_moves_first else 1 - side
+            strategies.append({"from": label, "side": colour[chooser], "kind": "win" if cert.wins else "hold",
+                               "positions": len(checked.positions), "turns": checked.turns})
+    return {"value": verdicts["start"].value, "first_turns": firsts, "strategies": strategies,
             "positions": len(book), "searched": sum(v.nodes for v in verdicts.values()),
             "tables": figures, "seconds": {"tables": round(t_tables, 2), "proof": round(seconds, 2)},
             "book": book}
