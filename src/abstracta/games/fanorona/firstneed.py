@@ -82,10 +82,11 @@ def start(size: str, directory: Path) -> bool:
         log = open(directory / f"fanorona-{size}.build.log", "a")  # noqa: SIM115 - the child keeps it
     except OSError:
         return False  # a read-only data directory: the levels search as before
-    code = "import sys; from abstracta.games.fanorona.firstneed import build; build(sys.argv[1], sys.argv[2])"
+    code = ("import sys; from abstracta.games.fanorona.firstneed import build; "
+            "build(sys.argv[1], sys.argv[2], int(sys.argv[3]))")
     env = {**os.environ, "ABSTRACTA_EGTB_DIR": str(directory), ENV: "0"}
     try:
-        subprocess.Popen([sys.executable, "-c", code, size, str(directory)], stdin=subprocess.DEVNULL,
+        subprocess.Popen([sys.executable, "-c", code, size, str(directory), str(STONES)], stdin=subprocess.DEVNULL,
                          stdout=log, stderr=log, env=env, start_new_session=True)
     except OSError:
         lock.unlink(missing_ok=True)
@@ -95,9 +96,9 @@ def start(size: str, directory: Path) -> bool:
     return True
 
 
-def build(size: str, directory: str | Path) -> None:
-    """The background build itself (see :func:`start`): the tables, then Dimy's proof; the
-    lock goes when it ends, built or not."""
+def build(size: str, directory: str | Path, stones: int = STONES) -> None:
+    """The background build itself (see :func:`start`): the tables of 2-``stones`` stones, then
+    Dimy's proof; the lock goes when it ends, built or not."""
     from .rules import FanoronaGame
 
     directory = Path(directory)
@@ -108,8 +109,8 @@ def build(size: str, directory: str | Path) -> None:
             os.nice(10)  # below the searches and servers that asked for it
         say = lambda text: print(time.strftime("%Y-%m-%d %H:%M:%S"), text, flush=True)  # noqa: E731
         game = FanoronaGame(size=size)
-        say(f"building the {size} tables of 2-{STONES} stones in {directory}")
-        game.description.endgame_tables.build(STONES, directory, progress=say)  # type: ignore[union-attr]
+        say(f"building the {size} tables of 2-{stones} stones in {directory}")
+        game.description.endgame_tables.build(stones, directory, progress=say)  # type: ignore[union-attr]
         if size == "dimy":
             say("proving Dimy (the proof book)")
             solution = game.description.solver(say)  # type: ignore[misc]
