@@ -299,7 +299,7 @@ def guarded(fn):
 def _variant_details(game: Game) -> list[dict[str, Any]]:
     """Each variant's evaluator (its terms and default weights, where the game declares them for
     ``abstracta tune``) and what each level plays (:func:`~abstracta.ai.levels.describe_level`)."""
-    from .ai.levels import LEVELS, describe_level
+    from .ai.levels import describe_level
 
     out = []
     for variant in game.description.variants:
@@ -308,7 +308,7 @@ def _variant_details(game: Game) -> list[dict[str, Any]]:
         out.append({
             "options": dict(variant.options),
             "evaluator_terms": None if tuning is None else dict(zip(tuning.names, tuning.weights)),
-            "levels": {str(level): describe_level(played, level) for level in LEVELS},
+            "levels": {str(level): describe_level(played, level) for level in played.description.level_numbers},
         })
     return out
 
@@ -333,6 +333,7 @@ def games_cmd(as_json: bool = JsonArg) -> None:
             "options": {o.name: {"default": o.default, "choices": o.choices, "help": o.help}
                         for o in game.option_specs},
             "variants": [dict(v.options) for v in d.variants],
+            "levels": list(d.level_numbers),  # the strengths it declares (default options)
             "game": game,
         })
     if as_json:
@@ -345,6 +346,7 @@ def games_cmd(as_json: bool = JsonArg) -> None:
         # the summary is prose: held to a readable measure, also where the table may be as wide as it needs
         table.add_column("title", max_width=60)
         table.add_column("players")
+        table.add_column("levels")
         # folded, never cut with "…": the values are what a reader comes for; " | " lets a long
         # list wrap between values
         table.add_column("options (default first)", overflow="fold")
@@ -355,7 +357,7 @@ def games_cmd(as_json: bool = JsonArg) -> None:
                 opts.append(f"{o.name}={' | '.join('(unset)' if v is None else o.text_of(v) for v in values)}")
             lo, hi = row["players"]
             table.add_row(row["name"], f"{row['title']}\n[dim]{row['summary']}[/]", str(lo) if lo == hi else f"{lo}–{hi}",
-                          "\n".join(opts))
+                          f"1–{row['levels'][-1]}", "\n".join(opts))
         print_table(console, table)
     for problem in broken:
         err_console.print(f"[yellow]warning:[/] {escape(problem)}", soft_wrap=True)

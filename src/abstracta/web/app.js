@@ -460,7 +460,8 @@ async function newGamePage(app, name) {
   const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, t("new.seats")));
   form.append(seatBox);
   // seat names follow the options (Slide Checkers' colours): asked of the server's description
-  let seatStyles = null, seatKey = null;
+  // the computer's levels are the ones the game declares for these options (the card game has four)
+  let seatStyles = null, seatKey = null, levels = g.levels || [1, 2, 3, 4, 5, 6];
   const seatNames = (i, opts) => (seatStyles && seatStyles[i] && seatStyles[i].name ? seatWord(seatStyles[i]) : t("seat.player", { n: i + 1 }));
   async function loadSeats() {
     const opts = readOptions();
@@ -469,7 +470,9 @@ async function newGamePage(app, name) {
     seatKey = key;
     try {
       const q = new URLSearchParams(opts).toString();
-      seatStyles = (await api(`/api/games/${encodeURIComponent(name)}${q ? "?" + q : ""}`)).seats;
+      const detail = await api(`/api/games/${encodeURIComponent(name)}${q ? "?" + q : ""}`);
+      seatStyles = detail.seats;
+      levels = detail.levels || levels;
     } catch { seatStyles = null; } // options not (yet) valid: plain names until they are
   }
   const drawSeats = () => {
@@ -482,8 +485,8 @@ async function newGamePage(app, name) {
       const sel = h("select", { id: `seat-${i}`, name: `seat-${i}` },
         h("option", { value: "human" }, t("new.seat.me")),
         h("option", { value: "friend" }, t("new.seat.friend")),
-        ...[1, 2, 3, 4, 5, 6].map((l) => h("option", { value: `level:${l}` }, t("new.seat.computer", { level: l }))));
-      sel.value = old[i] || (i === 0 ? "human" : "level:3");
+        ...levels.map((l) => h("option", { value: `level:${l}` }, t("new.seat.computer", { level: l }))));
+      sel.value = old[i] && [...sel.options].some((o) => o.value === old[i]) ? old[i] : (i === 0 ? "human" : "level:3");
       seatBox.append(h("label", { for: `seat-${i}` }, h("span", {}, seatNames(i, readOptions())), sel));
     }
     const hint = seatBox.querySelector(".hint");
