@@ -146,3 +146,18 @@ def test_levels_five_and_six_on_dimy_read_the_book(solved, monkeypatch):
     assert game.description.levels[5].evaluator.__self__.reads == "tables of 2-4 stones and the proof book"
     # the analysis board reports the proved value
     assert game.description.endgame_tables.probe(game.new_initial_state(), directory)["value"] == 0
+
+
+def test_the_analysis_board_says_dimy_is_drawn(solved, monkeypatch):
+    from abstracta.ai.analysis import analyse
+
+    directory, _ = solved
+    monkeypatch.setenv("ABSTRACTA_EGTB_DIR", str(directory))
+    game = load_game("fanorona", size="dimy")
+    answer = analyse(game.new_initial_state())
+    assert answer.search == "tables" and answer.value == 0.0 and answer.mate is None
+    assert answer.line[0].actions == ["d2-c3A"]
+    after = game.new_initial_state()
+    after.apply_action(after.string_to_action("b2-c3A"))  # a losing first turn: Black wins
+    lost = analyse(after)
+    assert lost.value == 1.0 and lost.mate is not None and lost.mate > 0

@@ -88,3 +88,18 @@ def test_won_endgames_are_won_without_a_repeated_position(tables, seed):
         won, repeated, turns = play_out(state, side, level6(seed=played).step, table.choose)
         assert won and not repeated, (state.to_text(), turns)
         played += 1
+
+
+def test_the_analysis_board_gives_the_tables_answer(tables, monkeypatch):
+    from abstracta.ai.analysis import analyse, check_line
+
+    monkeypatch.setenv("ABSTRACTA_EGTB_DIR", str(tables.directory))
+    game = load_game("fanorona")
+    state = game.state_from_text(TWO_V_ONE)
+    answer = analyse(state)
+    assert answer.search == "tables" and answer.value == 1.0 and answer.values == [-1.0, 1.0]
+    assert answer.mate is not None and answer.mate > 0 and answer.display == f"#{answer.mate}"
+    assert answer.line[0].player == 1 and answer.line[0].actions[0] in ("b4-c3", "f3-e3")
+    check_line(state, answer)
+    # a position the tables do not cover is searched as before
+    assert analyse(game.new_initial_state(), budget=2000).search.startswith("alphabeta")
