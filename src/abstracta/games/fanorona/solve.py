@@ -1,14 +1,16 @@
-"""Perfect play where it can be had (issue 18): the solver of Fanoron-Telo, Dimy's progress,
-the table player and the oracle that levels 5–6 consult (Spec: fanorona.md §3–§4).
+"""Perfect play where it can be had (issues 18 and 46): the solvers of Fanoron-Telo and Dimy,
+the table players and the oracle that levels 5–6 consult (Spec: fanorona.md §3–§4).
 
 * :func:`solve` — ``abstracta solve fanorona --option size=…``: Telo is solved whole by the
-  retrograde analysis of :mod:`.egtb` (every position with at most four stones a side);
-  Dimy reports how far the same analysis gets (its small tables) and what is missing.
+  retrograde analysis of :mod:`.egtb` (every position with at most four stones a side); Dimy
+  is proved a draw by proof-number search over its 4-stone tables (:mod:`.proof`), its checked
+  strategies kept as the proof book.
 * :class:`TablePlayer` — picks, at any point of a turn (also inside a capture chain), the
   action that starts the best complete turn by the tables: the fastest win, else a draw,
-  else the slowest loss; ties go to the first action in canonical order.
-* :func:`oracle` — the :class:`~abstracta.core.description.Search` oracle of levels 5–6: the
-  table player's action when the tables cover the position, else ``None`` (search on).
+  else the slowest loss; ties go to the first action in canonical order. :class:`BookPlayer`
+  adds Dimy's proof book above the tables and answers only where they vouch for a turn.
+* :class:`Probe` — what levels 5–6 read: the table player's action as their oracle, exact
+  values at their search's leaves, the tables built on first need (:mod:`.firstneed`).
 """
 
 from __future__ import annotations
