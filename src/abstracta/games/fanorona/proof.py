@@ -224,7 +224,9 @@ def prove(game: "FanoronaGame", pns: "ModuleType", progress: Callable[[str], Non
         for own, opp in sorted(set(ends)):
             node = fast.encode(own, opp)
             label = start.action_to_string(action)
-            v = verdicts.setdefault(str(node), judge(fast, exact, node, pns, progress, f"after {label}"))
+            if str(node) not in verdicts:  # two first actions may end in one position
+                verdicts[str(node)] = judge(fast, exact, node, pns, progress, f"after {label}")
+            v = verdicts[str(node)]
             firsts.append({"turn": label, "node": node, "value": -v.value, "turns": v.turns})
     seconds = time.perf_counter() - t1
     book = ProofBook.from_verdicts(fast, verdicts.values())
