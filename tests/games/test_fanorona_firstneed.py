@@ -14,6 +14,7 @@ def test_the_first_need_builds_the_tables_once_in_the_background(tmp_path, monke
     monkeypatch.setenv("ABSTRACTA_EGTB_DIR", str(tmp_path))
     monkeypatch.setenv(firstneed.ENV, "1")
     monkeypatch.setattr(firstneed, "STONES", 3)  # the child builds what it is told: 3 stones, a second
+    monkeypatch.setattr(firstneed, "_STARTED", set())
     monkeypatch.setattr(solve, "RECHECK_SECONDS", 0.0)
     game = load_game("fanorona")
     probe = game.description.levels[6].evaluator.__self__
@@ -38,7 +39,8 @@ def test_turned_off_or_taken_it_does_not_start(tmp_path, monkeypatch):
     lock.write_text(f"{os.getpid()}\n")  # a live builder holds it
     assert not firstneed.start("tsivy", tmp_path)
     assert not firstneed.start("telo", tmp_path)  # Telo is solved in memory: nothing to build
-    lock.write_text("999999999\n")  # a builder that is gone: taken over (then refused: busy)
+    monkeypatch.setattr(firstneed, "_STARTED", set())
+    lock.write_text("999999999\n")  # a builder that is gone: taken over
     os.utime(lock, (time.time() - firstneed.STALE_SECONDS - 10,) * 2)
     monkeypatch.setattr(firstneed, "STONES", 2)
     assert firstneed.start("tsivy", tmp_path)
@@ -46,3 +48,4 @@ def test_turned_off_or_taken_it_does_not_start(tmp_path, monkeypatch):
     while lock.exists() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert (tmp_path / "fanorona-tsivy-1v1.u8").exists()
+    assert not firstneed.start("tsivy", tmp_path)  # once per process: a failed build does not loop

@@ -69,10 +69,16 @@ def _take_lock(path: Path) -> bool:
     return False
 
 
+#: (size, directory) this process started a build for: once per process, so that a build that
+#: fails does not start again every time a level looks
+_STARTED: set[tuple[str, str]] = set()
+
+
 def start(size: str, directory: Path) -> bool:
     """Start building ``size``'s tables (and Dimy's book) into ``directory`` in the background,
-    unless turned off or already under way. Returns whether a build was started."""
-    if not enabled() or size not in ("tsivy", "dimy"):
+    unless turned off, already under way, or started by this process before. Returns whether a
+    build was started."""
+    if not enabled() or size not in ("tsivy", "dimy") or (size, str(directory)) in _STARTED:
         return False
     lock = directory / f"fanorona-{size}.building"
     try:
@@ -93,6 +99,7 @@ def start(size: str, directory: Path) -> bool:
         return False
     finally:
         log.close()
+    _STARTED.add((size, str(directory)))
     return True
 
 
