@@ -344,7 +344,7 @@ def games_cmd(as_json: bool = JsonArg) -> None:
         table = Table(title="abstracta games")
         table.add_column("game")
         # the summary is prose: held to a readable measure, also where the table may be as wide as it needs
-        table.add_column("title", max_width=60)
+        table.add_column("title", max_width=56)
         table.add_column("players")
         table.add_column("levels")
         # folded, never cut with "…": the values are what a reader comes for; " | " lets a long
