@@ -18,8 +18,9 @@ def test_the_first_need_builds_the_tables_once_in_the_background(tmp_path, monke
     monkeypatch.setattr(solve, "RECHECK_SECONDS", 0.0)
     game = load_game("fanorona")
     probe = game.description.levels[6].evaluator.__self__
-    assert probe.reads is None  # nothing yet: the level searches, and the build has started
     lock = tmp_path / "fanorona-tsivy.building"
+    assert probe.reads is None and not lock.exists()  # describing a level only looks
+    assert probe.oracle(game.new_initial_state()) is None  # the first need: it searches, and the build starts
     assert lock.exists() or (tmp_path / "fanorona-tsivy-1v2.u8").exists()
     assert not firstneed.start("tsivy", tmp_path) or not lock.exists()  # a second build waits for the first
     deadline = time.monotonic() + 120

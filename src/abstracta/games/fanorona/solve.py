@@ -318,9 +318,14 @@ class Probe:
         self._stones = 0
         self._complete = False
         self._looked = 0.0
+        self._asked = False  # the build was asked for (once: firstneed keeps it to one a process)
 
     @property
     def player(self) -> TablePlayer:
+        """The table player, for play: the first need starts the build of what is missing."""
+        return self._look(build=True)
+
+    def _look(self, build: bool) -> TablePlayer:
         if self._player is None or (not self._complete and time.monotonic() - self._looked > RECHECK_SECONDS):
             from . import firstneed
 
@@ -331,12 +336,15 @@ class Probe:
                 self._stones = max((s for s in range(2, 9) if lookup.covers(s)), default=0)
                 book = getattr(player, "book", True)
                 self._complete = self._stones >= firstneed.STONES and book is not None
-                if not self._complete:
-                    firstneed.start(self.game.geometry.size, lookup.directory)
             else:
                 self._stones = 2 * START_STONES[self.game.geometry.size]
                 self._complete = True
             self._player = player
+        if build and not self._complete and not self._asked:
+            from . import firstneed
+
+            self._asked = True
+            firstneed.start(self.game.geometry.size, self._player.lookup.directory)  # type: ignore[attr-defined]
         return self._player
 
     @property
@@ -344,8 +352,8 @@ class Probe:
         """The tables this probe finds (``"tables of 2-4 stones"``, on Dimy ``"… and the proof
         book"``), ``None`` without any: part of the levels' fingerprints
         (``abstracta.ai.levels.level_fingerprint``), as a level with tables is another player
-        than the same level without them."""
-        player = self.player
+        than the same level without them. Only looks: describing a level builds nothing."""
+        player = self._look(build=False)
         if self._stones < 2 or self.game.geometry.size == "telo":
             return None
         book = " and the proof book" if getattr(player, "book", None) is not None else ""
