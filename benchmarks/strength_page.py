@@ -91,7 +91,8 @@ def dimy() -> str:
         return missing("dimy_solve")
     r = data["result"]
     word = {1: "a win", 0: "a draw", -1: "a loss"}
-    lines = [f"**The start is {word[r['value']]} (value {r['value']:+d}).** {r['positions']:,} positions in the "
+    value = f"{r['value']:+d}" if r["value"] else "0"
+    lines = [f"**The start is {word[r['value']]} (value {value}).** {r['positions']:,} positions in the "
              f"checked strategies, {r['searched']:,} positions expanded by df-pn, leaves in the "
              f"{r['leaf_tables']['positions']:,} positions of the 2–{r['leaf_tables']['stones']}-stone tables; "
              f"{r['seconds']['tables']:.1f} s for the tables and {r['seconds']['proof']:.1f} s for the proof "
