@@ -76,7 +76,7 @@ FREE = 1 << 30
 
 
 @dataclass
-class Search:
+class ProofSearch:
     """One df-pn run: the graph, the question, and the transposition table it fills.
 
     A position settled in the hold side's favour (win disproved, hold proved) may rest on a
@@ -236,11 +236,11 @@ class Search:
 
 
 def dfpn(graph: ProofGraph, root: int, goal: str, max_nodes: int | None = None,
-         table: dict[int, tuple[int, int]] | None = None) -> Search:
+         table: dict[int, tuple[int, int]] | None = None) -> "ProofSearch":
     """Run df-pn for ``goal`` (:data:`WIN` or :data:`HOLD`) from ``root``; the returned
-    :class:`Search` holds the answer (``.answer``), its table and its node count. ``table``
+    :class:`ProofSearch` holds the answer (``.answer``), its table and its node count. ``table``
     continues an earlier run's table for the same goal."""
-    search = Search(graph, goal, max_nodes, table if table is not None else {})
+    search = ProofSearch(graph, goal, max_nodes, table if table is not None else {})
     search.answer = search.run(root)
     return search
 
@@ -269,7 +269,7 @@ class Certificate:
     choice: dict[int, int]
 
 
-def certificate(search: Search, root: int, answer: bool) -> Certificate:
+def certificate(search: ProofSearch, root: int, answer: bool) -> Certificate:
     """The strategy behind ``search``'s ``answer`` for ``root`` (True: the goal proved, the
     attacker chooses; False: disproved, the defender chooses), read from its table: at each of
     the chooser's positions a turn that keeps the result (into the strategy already, else one
@@ -277,7 +277,7 @@ def certificate(search: Search, root: int, answer: bool) -> Certificate:
 
     The strategy's current line is the search's line, so a hold entry resting on a position of
     it counts (play that cycles back stays in the strategy); where the table offers no turn the
-    position is searched again from there (:meth:`Search.settle`). A win strategy, which must
+    position is searched again from there (:meth:`ProofSearch.settle`). A win strategy, which must
     not cycle, tries the next turn where one would close a cycle. A position that fails is taken
     out with every position finished below it.
 
@@ -448,5 +448,5 @@ def timed(fn: Callable[[], object]) -> tuple[object, float]:
     return out, time.perf_counter() - t0
 
 
-__all__ = ["Certificate", "CertificateError", "Checked", "HOLD", "INF", "ProofGraph", "Search", "WIN",
+__all__ = ["Certificate", "CertificateError", "Checked", "HOLD", "INF", "ProofGraph", "ProofSearch", "WIN",
            "certificate", "check", "dfpn", "timed"]
