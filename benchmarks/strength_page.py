@@ -104,7 +104,10 @@ def dimy() -> str:
     for s in r["strategies"]:
         lines.append(f"| {s['from']} | {s['side']} | {s['kind']} | {s['positions']:,} | "
                      f"{'' if s['turns'] is None else s['turns']} |")
-    lines += ["", how(data)]
+    holding = [f["turn"] for f in r["first_turns"] if f["value"] >= 0]
+    lines += ["", f"White's first turns that do not lose: {', '.join(holding)} ({len(holding)} of "
+                  f"{len(r['first_turns'])}). The whole `abstracta solve` took {r['seconds']['total'] / 60:.1f} min "
+                  f"here (the issue allows 20).", "", how(data)]
     return "\n".join(lines)
 
 
