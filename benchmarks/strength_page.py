@@ -115,7 +115,16 @@ def ladder() -> str:
     sys.path.insert(0, str(HERE))
     import levels  # benchmarks/levels.py
 
-    return levels.table(levels.load()) + "\n\n" + "Made by `python benchmarks/levels.py --table` from `benchmarks/levels.json`."
+    data = levels.load()
+    unmeasured = []
+    for name, options, upper in levels.pairings():
+        entry = data["pairings"].get(levels.key(name, options, upper))
+        if not entry or not levels.summary(entry)[0]:
+            unmeasured.append(levels.key(name, options, upper))
+    note = ("Pairs the games declare with no game of today's levels yet (earlier games of changed levels stop "
+            "counting): " + ", ".join(unmeasured) + ".") if unmeasured else "Every declared pair has games of today's levels."
+    return (levels.table(data) + "\n\n" + note + "\n\n"
+            + "Made by `python benchmarks/levels.py --table` from `benchmarks/levels.json`.")
 
 
 def bounds() -> str:
