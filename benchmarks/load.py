@@ -19,6 +19,10 @@ until the computer's answer is pushed), ``server_errors`` (5xx answers, internal
 server's log, WebSockets closed with an error).
 
     python benchmarks/load.py --games 100 --seconds 30 [--db URL] [--json]
+
+``--workers N`` (N ≥ 2, a PostgreSQL ``--db``) starts N ``abstracta serve`` processes on that
+database behind nginx, configured as ``make club`` configures it (deploy/club.py), and plays
+through nginx: the server's CPU is then the workers' together.
 """
 
 from __future__ import annotations
@@ -72,11 +76,13 @@ class Server:
         self.db, self.port, self.log_path = db, free_port(), log_path
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
+        #: how Python starts ``abstracta serve`` (soak.py bounds the match cache through it)
+        self.python_args = ["-m", "abstracta"]
 
     def start(self, timeout: float = 90.0) -> None:
         env = {**os.environ, "ABSTRACTA_RATE_LIMITS": "off", "PYTHONUNBUFFERED": "1"}
         self.log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", "abstracta", "serve", "--port", str(self.port),
+        self.proc = subprocess.Popen([sys.executable, *self.python_args, "serve", "--port", str(self.port),
                                       "--db", self.db, "--no-rate-limits"], stdout=self.log, stderr=self.log,
                                      env=env, cwd=ROOT, start_new_session=True)
         deadline = time.time() + timeout
@@ -107,15 +113,82 @@ class Server:
 
     def cpu_seconds(self) -> float:
         """CPU time the web process used so far (user + system; its bot workers not counted)."""
-        try:
-            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, AttributeError):
-            return float("nan")
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return sum(cpu_seconds(pid) for pid in self.pids())
+
+    def pids(self) -> list[int]:
+        """The web processes (here one)."""
+        return [self.proc.pid] if self.proc is not None else []
 
     def internal_errors(self) -> int:
         self.log.flush()
         return self.log_path.read_text(errors="replace").count("internal error")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time process ``pid`` used so far (user + system), in seconds."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def club_module():
+    """``deploy/club.py`` as a module (its nginx and workers, as ``make club`` starts them)."""
+    import importlib.util
+
+    if "abstracta_club" in sys.modules:
+        return sys.modules["abstracta_club"]
+    spec = importlib.util.spec_from_file_location("abstracta_club", ROOT / "deploy" / "club.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class Workers:
+    """N ``abstracta serve`` processes on one PostgreSQL database behind nginx, started by
+    deploy/club.py in a folder of its own (rate limits off, no Redis: the moves do not need it);
+    the same interface as :class:`Server`, its address nginx's."""
+
+    def __init__(self, db: str, folder: str, workers: int):
+        club = club_module()
+        state = Path(folder) / "club"
+        state.mkdir()
+        state.chmod(0o755)
+        self.club = club.Club(state, club.Settings(
+            port=club.free_ports(1), worker_port=club.free_ports(workers), workers=workers, db_url=db,
+            redis=False, rate_limits=False, bot_workers=str(max(1, 2 // workers)), venv=sys.prefix),
+            out=open(os.devnull, "w"))
+        self.base = self.club.base_url()
+        self.log_paths = [state / "logs" / f"worker-{i}.log" for i in range(1, workers + 1)]
+
+    def start(self) -> None:
+        (self.club.state / "logs").mkdir(exist_ok=True)
+        (self.club.state / "run").mkdir(exist_ok=True)
+        self.club.workers_up()
+        self.club.nginx_up()
+
+    def pids(self) -> list[int]:
+        return [pid for pid in (club_module()._read_pid(self.club.state / "run" / f"worker-{i}.pid")
+                                for i in range(1, len(self.log_paths) + 1)) if pid]
+
+    def cpu_seconds(self) -> float:
+        return sum(cpu_seconds(pid) for pid in self.pids())
+
+    def kill(self) -> None:
+        for pid in self.pids():
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.club.nginx_down()
+
+    def stop(self) -> None:
+        self.club.down()
+
+    def internal_errors(self) -> int:
+        return sum(path.read_text(errors="replace").count("internal error") for path in self.log_paths if path.exists())
 
 
 class Api:
@@ -351,12 +424,24 @@ def ms(value: float | None) -> float | None:
     return None if value is None else round(value * 1000, 1)
 
 
-def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int, warmup: float) -> dict[str, Any]:
+def make_server(db: str | None, folder: str, workers: int = 1) -> "Server | Workers":
+    """One ``abstracta serve`` on ``db`` (a fresh database), or ``workers`` of them behind nginx
+    (a PostgreSQL ``db``: SystemExit otherwise)."""
+    if workers <= 1:
+        return Server(fresh_db(db, folder), Path(folder) / "server.log")
+    if not db or not db.startswith("postgresql"):
+        raise SystemExit("--workers N needs a PostgreSQL --db (SQLite serves one process)")
+    return Workers(fresh_db(db, folder), folder, workers)
+
+
+def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int, warmup: float,
+         workers: int = 1) -> dict[str, Any]:
     random.seed(seed)
     with tempfile.TemporaryDirectory(prefix="abstracta-load-") as folder:
-        server = Server(fresh_db(db, folder), Path(folder) / "server.log")
-        server.start()
+        os.chmod(folder, 0o755)
+        server = make_server(db, folder, workers)
         try:
+            server.start()
             catalogue = httpx.get(server.base + "/api/games", timeout=30).json()
             run = Run(server, catalogue, think_ms / 1000, seed)
 
@@ -383,7 +468,7 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
             "bot_p99_ms": ms(percentile(s.bot_waits, 0.99)), "bot_answers": len(s.bot_waits),
             "server_errors": errors, "errors": run.stats.errors, "refused": {str(k): v for k, v in sorted(s.refused.items())},
             "acknowledged": sum(len(v) for v in s.acked.values()), "lost": lost, "duplicated": duplicated,
-            "db": "postgresql" if db and db.startswith("postgresql") else "sqlite",
+            "db": "postgresql" if db and db.startswith("postgresql") else "sqlite", "workers": workers,
             "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None}
 
 
@@ -399,14 +484,16 @@ def main() -> None:
                              "blitz player; 0: as fast as the server answers)")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before measuring (default 3)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="web processes behind nginx (default 1: one "
+                                                               "process, no proxy; 2 or more need a PostgreSQL --db)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object")
     args = parser.parse_args()
-    result = load(args.games, args.seconds, args.db, args.think_ms, args.seed, args.warmup)
+    result = load(args.games, args.seconds, args.db, args.think_ms, args.seed, args.warmup, args.workers)
     print(f"{'matches at once':<28}{args.games}")
     for key in ("seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
                 "client_cpu_ms_per_move", "p50_ms", "p99_ms", "max_ms",
                 "bot_p99_ms", "bot_answers", "server_errors", "errors", "refused", "acknowledged", "lost", "duplicated",
-                "db", "load_average"):
+                "db", "workers", "load_average"):
         print(f"{key:<28}{result[key]}")
     if args.json:
         print(json.dumps(result))

@@ -18,8 +18,9 @@ from abstracta.ai.base import Budget, most_visited, stoppable
 from abstracta.ai.mcts import MCTSBot
 from abstracta.core.records import Record
 from abstracta.core.registry import load_game
-from abstracta.server.botjobs import (BotJob, BotJobs, InfoStateError, ProcessExecutor, ThreadExecutor,
-                                      job_state, make_job, parse_workers, run_job)
+from abstracta.server.botjobs import (BotJob, InfoStateError, ProcessExecutor, ThreadExecutor, job_state, make_job,
+                                      parse_workers, run_job)
+from abstracta.server.lanes import BotJobs
 from abstracta.server.matches import Match
 
 
@@ -28,7 +29,8 @@ def new_match(game_name: str, seed: int | None = None, **options) -> Match:
     initial = game.new_initial_state(seed=seed)
     while initial.is_chance_node():
         initial.apply_action(initial.chance_outcomes()[0][0])
-    return Match("m-" + game_name, game, initial, initial.clone(), [], ["level:1"] * game.num_players)
+    return Match(game=game, initial=initial, state=initial.clone(), actions=[], players=["level:1"] * game.num_players,
+                 id="m-" + game_name)
 
 
 def job_for(spec: str, match_id: str = "m1", game: str = "fanorona") -> BotJob:

@@ -192,7 +192,7 @@ def test_serve_with_a_ray_address_where_nothing_answers_is_a_one_line_error(tmp_
 
 
 def test_serve_reads_a_file_path_as_an_sqlite_database(tmp_path, monkeypatch):
-    from abstracta.cli import database_url
+    from abstracta.cli.base import database_url
 
     monkeypatch.chdir(tmp_path)
     assert database_url(None) is None
@@ -238,7 +238,7 @@ def test_serve_refuses_a_url_without_its_slashes_and_creates_no_file(tmp_path, m
 
 
 def database_url_of(value):
-    from abstracta.cli import database_url
+    from abstracta.cli.base import database_url
 
     return database_url(value)
 
@@ -439,7 +439,7 @@ def test_a_bot_given_twice_to_a_tournament_is_named_by_its_place_in_bots(monkeyp
     # given twice by its option ("random (--seat 0)"), the tournament by its place in --bots
     from rich.console import Console
 
-    import abstracta.cli as cli
+    import abstracta.cli.bots as cli
 
     monkeypatch.setattr(cli, "console", Console(highlight=False, width=200))  # no label wraps
     result = run("tournament", "toy-nim", "--bots", "random,greedy,random", "--games", "1", "--seed", "3")

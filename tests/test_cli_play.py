@@ -102,7 +102,7 @@ def test_match_needs_a_bot_in_every_seat():
 
 
 def test_records_of_games_in_the_same_second_do_not_collide(tmp_path):
-    from abstracta.cli import unique_record_path
+    from abstracta.cli.play import unique_record_path
 
     paths = {unique_record_path(tmp_path, "fanorona") for _ in range(3)}
     assert len(paths) == 3 and all(p.exists() for p in paths)
@@ -154,7 +154,7 @@ def test_terminal_prompt_has_line_editing_and_history():
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from abstracta import cli
+    from abstracta.cli import terminal as cli
 
     import threading
 
@@ -260,7 +260,7 @@ def test_a_seat_put_out_of_a_three_player_game_is_told(capsys):
     # (the browser says it); once, when it happens
     from abstracta import load_game
     from abstracta.ai.levels import make_bot
-    from abstracta.cli import PlaySession
+    from abstracta.cli.terminal import PlaySession
 
     game = load_game("slide-checkers", players="3")
     initial = game.state_from_text("Bc10,Gc8,Gi5,Rb4,Rb5,Rd5,Rh1,Rj11,Rl2,Rl7 M G nj=6")
@@ -281,7 +281,7 @@ def test_a_nibble_hint_of_one_disc_is_the_turn_typed_at_the_prompt(monkeypatch):
 
     from abstracta import load_game
     from abstracta.ai import analysis
-    from abstracta.cli import PlaySession
+    from abstracta.cli.terminal import PlaySession
 
     game = load_game("nibble", seed="1", first_player="0")
     best = SimpleNamespace(line=[SimpleNamespace(player=0, actions=["a1", "end"])], display="+0.10",
@@ -361,7 +361,7 @@ def test_an_abandoned_game_is_resumed_from_its_record(tmp_path):
 def test_a_record_that_cannot_be_saved_is_printed_not_lost(tmp_path, monkeypatch):
     # the --records directory replaced by a file while the game was played: the game was lost
     # behind a one-line error
-    from abstracta import cli
+    from abstracta.cli import terminal as cli
 
     records = tmp_path / "records"
     original = cli.PlaySession.run
@@ -402,7 +402,7 @@ def test_a_terminal_that_cannot_encode_the_board_gets_replacements_not_a_traceba
 def test_an_error_in_the_middle_of_a_game_still_saves_what_was_played(tmp_path, monkeypatch):
     # anything but Ctrl-C, Ctrl-D or quit (a bot's or an engine's bug, a full memory) ended the
     # command without a record: the game was lost with the traceback
-    from abstracta import cli
+    from abstracta.cli import terminal as cli
 
     def broken(self, player):
         raise RuntimeError("a bug")
@@ -422,7 +422,7 @@ def test_a_board_wider_than_the_terminal_says_so(tmp_path, monkeypatch):
     # to 80 in its workers), so the test gives the command consoles of the widths it needs.
     from rich.console import Console
 
-    import abstracta.cli as cli
+    import abstracta.cli.terminal as cli
 
     args = ["fibonacci", "--seed", "1", "--seat", "1=random", "--records", str(tmp_path)]
     monkeypatch.setattr(cli, "console", Console(highlight=False, width=40))
@@ -455,7 +455,7 @@ def test_a_move_typed_in_the_other_case_is_played(tmp_path):
 
 
 def test_ctrl_c_saves_the_game_and_exits_130_as_match_does(tmp_path, monkeypatch):
-    from abstracta import cli
+    from abstracta.cli import terminal as cli
 
     # end of input (Ctrl-D) and quit stay a normal exit
     result = play(["fanorona", "--option", "size=telo", "--seat", "1=random", "--records", str(tmp_path)], "quit\n")
@@ -738,7 +738,7 @@ def test_the_hand_over_clears_the_screen_and_the_scrollback_of_a_real_terminal(m
     from rich.console import Console
 
     import abstracta
-    from abstracta import cli
+    from abstracta.cli import terminal as cli
 
     monkeypatch.setenv("TERM", "xterm-256color")
     screen = io.StringIO()
@@ -785,7 +785,7 @@ def test_two_people_see_the_same_in_fibonaccis_card_variant_so_nothing_is_handed
 def test_analyse_names_the_seats_as_play_does():
     # analyse said "for seat 1" where play says "Black move>" and "evaluation … for Black"
     from abstracta.ai.analysis import analyse
-    from abstracta.cli import make_game, played_state
+    from abstracta.cli.base import make_game, played_state
 
     out = runner.invoke(app, ["analyse", "fanorona", "--option", "size=telo", "--budget", "50"])
     assert out.exit_code == 0, out.output
@@ -820,7 +820,7 @@ def test_replay_wraps_the_move_list_between_entries(tmp_path):
     # 80-column terminal showed "7." at a line's end and "a3-b2A" on the next
     import re
 
-    from abstracta.cli import console
+    from abstracta.cli.base import console
 
     result = play(["slide-checkers", "--seat", "0=random", "--seat", "1=random", "--seed", "5",
                    "--records", str(tmp_path)])
@@ -963,7 +963,7 @@ def test_the_end_of_a_card_game_shows_every_hand(capsys):
     # replay of the same record shows the whole deal
     from abstracta import load_game
     from abstracta.ai.levels import make_bot
-    from abstracta.cli import PlaySession
+    from abstracta.cli.terminal import PlaySession
 
     game = load_game("fibonacci-cards")
     initial = game.state_from_text("2c 5d Jh | 7s | Kc,Qd | - | 0")  # 7s>1 empties seat 0's hand
@@ -996,7 +996,7 @@ def test_the_last_line_gives_why_the_game_ended_as_a_sentence_of_its_own(capsys)
     # sentence (as the browser's board descriptions use it), followed a dash with its capital
     from abstracta import load_game
     from abstracta.ai.levels import make_bot
-    from abstracta.cli import PlaySession
+    from abstracta.cli.terminal import PlaySession
 
     game = load_game("slide-checkers")
     initial = game.state_from_text("Ge4,Bf5 M G")
@@ -1091,9 +1091,10 @@ def test_a_closed_output_pipe_saves_the_game_as_abandoned_and_exits_141(tmp_path
 def test_output_cut_after_the_game_ended_keeps_how_it_ended(monkeypatch):
     # a closed pipe (or Ctrl-C) while the last board or the resignation is printed stops play
     # as an abandoned game: the record said "abandoned" of a game the rules or a resignation ended
-    from abstracta import cli, load_game
+    from abstracta import load_game
+    from abstracta.cli import terminal as cli
     from abstracta.ai.levels import make_bot
-    from abstracta.cli import HungUp, PlaySession
+    from abstracta.cli.terminal import HungUp, PlaySession
 
     game = load_game("nibble", seed="1")
     bots = [make_bot("random", game, seed=1), make_bot("random", game, seed=2)]
@@ -1129,7 +1130,7 @@ def test_a_sigterm_taken_by_another_thread_still_ends_the_wait_for_a_line():
 
     import pytest
 
-    from abstracta.cli import HungUp, stopped_from_outside
+    from abstracta.cli.terminal import HungUp, stopped_from_outside
 
     r, w = os.pipe()
     outer = signal.signal(signal.SIGTERM, lambda *_: None)  # before the fix: noted, not the end of pytest
@@ -1345,7 +1346,7 @@ def test_a_nibble_hint_cut_inside_the_turn_names_a_turn_that_can_be_typed(monkey
 
     from abstracta import load_game
     from abstracta.ai import analysis
-    from abstracta.cli import PlaySession
+    from abstracta.cli.terminal import PlaySession
 
     game = load_game("nibble", seed="1", first_player="0")
     asked = []

@@ -11,24 +11,28 @@ from abstracta.core.game import agreed_draw_returns
 
 
 def test_two_people_agree_a_draw_and_the_record_is_the_servers(tmp_path):
-    # White plays, Black offers, White declines (play goes on), Black offers again, White accepts
-    stdin = "b2-c3A\ndraw\nn\ndraw\ny\n"
+    # White plays, Black offers, White declines (play goes on); Black offering again at once is
+    # refused, as the server refuses it (the wait after a decline: the one rule of the play
+    # session); Black plays, White offers, Black accepts
+    stdin = "b2-c3A\ndraw\nn\ndraw\nb3-b2A\ndraw\ny\n"
     result = play(["fanorona", "--option", "size=dimy", "--seat", "1=human", "--records", str(tmp_path)], stdin)
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Black offers a draw" in out and "White, accept a draw? [y/N] " in out
     assert "White declines the draw; play on" in out
-    assert "result: [0.0, 0.0] (drawn by agreement, offered by Black (seat 1); draw)" in out
+    assert "no draw: you may offer a draw again after 3 more turns of yours" in out
+    assert "White offers a draw" in out and "Black, accept a draw? [y/N] " in out
+    assert "result: [0.0, 0.0] (drawn by agreement, offered by White (seat 0); draw)" in out
     record = saved_record(out)
-    assert record.termination == "agreement" and record.tags["DrawOffered"] == "1"
-    assert record.result == [0.0, 0.0] == agreed_draw_returns(2) and record.moves == ["b2-c3A"]
+    assert record.termination == "agreement" and record.tags["DrawOffered"] == "0"
+    assert record.result == [0.0, 0.0] == agreed_draw_returns(2) and record.moves[:2] == ["b2-c3A", "b3-b2A"]
     final, _ = record.replay()
     assert not final.is_terminal()
     # replay() checked the draw by the one rule the server's import uses too (Record._check_agreement)
     path = next(tmp_path.iterdir())
     replay = runner.invoke(app, ["replay", str(path)])
     assert replay.exit_code == 0, replay.output
-    assert "result: [0.0, 0.0] (drawn by agreement, offered by Black (seat 1); draw)" in replay.output
+    assert "result: [0.0, 0.0] (drawn by agreement, offered by White (seat 0); draw)" in replay.output
     # hand-edited to a win, it no longer reads "drawn by agreement; White wins": refused, also to resume
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps({**record.to_dict(), "result": [1.0, -1.0]}))
@@ -61,16 +65,20 @@ def test_a_computer_still_in_refuses_a_draw_between_the_people_too(tmp_path):
 
 
 def test_three_people_every_other_seat_is_asked_in_turn_and_one_no_plays_on(tmp_path):
-    stdin = "draw\ny\nn\ndraw\ny\ny\n"
+    # Green offers: Blue accepts, Red declines; Green waits before offering again (refused),
+    # plays; Blue offers, Green and Red accept
+    stdin = "draw\ny\nn\ndraw\n@b4\ndraw\ny\ny\n"
     result = play(["slide-checkers", "--option", "players=3", "--seat", "1=human", "--seat", "2=human",
                    "--records", str(tmp_path)], stdin)
     assert result.exit_code == 0, result.output
     out = result.output
-    assert out.count("Blue, accept a draw? [y/N] ") == 2 and out.count("Red, accept a draw? [y/N] ") == 2
+    assert out.count("Blue, accept a draw? [y/N] ") == 1 and out.count("Red, accept a draw? [y/N] ") == 2
+    assert out.count("Green, accept a draw? [y/N] ") == 1
     assert "Red declines the draw; play on" in out
+    assert "no draw: you may offer a draw again after 3 more turns of yours" in out
     record = saved_record(out)
-    assert record.termination == "agreement" and record.tags["DrawOffered"] == "0"
-    assert record.result == [0.0, 0.0, 0.0] and record.moves == []
+    assert record.termination == "agreement" and record.tags["DrawOffered"] == "1"
+    assert record.result == [0.0, 0.0, 0.0] and record.moves == ["@b4"]
 
 
 def test_a_seat_out_is_not_asked_and_keeps_its_loss(tmp_path):

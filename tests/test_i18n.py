@@ -171,12 +171,12 @@ def test_every_key_the_pages_and_boards_name_is_in_the_english_catalog():
 
 
 def test_every_key_the_server_names_is_in_the_english_catalog():
-    # the refusals the server words as messages (matches.message("error.…"), a middleware's
-    # {"key": "error.…"}): a key missing from the catalogs shows the English to every reader
+    # the refusals the server and the play session word as messages (message("error.…"), a
+    # middleware's {"key": "error.…"}): a key missing from the catalogs shows the English to every reader
     en = i18n.catalog("en")
     server = Path(i18n.__file__).resolve().parent
     named = set()
-    for src in sorted(server.glob("*.py")):
+    for src in sorted([*server.glob("*.py"), *(server.parent / "play").glob("*.py")]):
         text = src.read_text("utf-8")
         keys = set(re.findall(r"""\bmessage\(\s*"([a-z0-9_.\-]+)\"""", text))
         keys |= set(re.findall(r"""["']key["']\s*:\s*"([a-z0-9_.\-]+)\"""", text))
@@ -184,7 +184,7 @@ def test_every_key_the_server_names_is_in_the_english_catalog():
         assert not missing, f"{src.name}: {missing}"
         named |= keys
     assert {"error.illegal", "error.rate_limited", "error.analyses_busy", "error.storage_refused",
-            "error.storage_unreadable"} <= named
+            "error.storage_unreadable", "error.undo_barrier", "error.waiting_seats"} <= named
 
 
 def _messages(struct):

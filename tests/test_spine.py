@@ -174,3 +174,21 @@ def test_views_differ_where_seats_see_different_things():
     piles = load_game("fibonacci", variant="cards", seed=3).new_initial_state()
     assert piles.game.has_hidden_information and not views_differ(piles, [0, 1])  # face-down piles: alike
     assert not views_differ(load_game("fanorona").new_initial_state(), [0, 1])
+
+
+def test_seats_out_since_names_the_ply_that_put_each_seat_out_for_good():
+    from abstracta.core.game import seats_out_since
+
+    game = abstracta.load_game("slide-checkers", players=3)
+    # slide-checkers.md §5: Blue's slide-and-jump on the 8th action turns Green's last piece Blue
+    start = game.state_from_text("Gd9,Bd4,Rl12 M G")
+    state = start.clone()
+    actions = []
+    for text in ["d9-d7", "d4-e5", "l12-k12", "d7-f8", "e5-e6", "k12-l12", "f8-f9", "e6>g8*e10e", "l12-k12"]:
+        actions.append(state.string_to_action(text))
+        state.apply_action(actions[-1])
+    assert seats_out_since(start, actions) == {0: 8} == seats_out_since(start, actions, state)
+    assert seats_out_since(start, actions[:7]) == {}  # Green still has its piece
+    # out from the start of a record: ply 0
+    out = game.state_from_text("Bk11,Bl12,Ra1,Rb2 M B")
+    assert seats_out_since(out, []) == {0: 0}

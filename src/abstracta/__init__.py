@@ -1,10 +1,11 @@
 """abstracta — five abstract games played exactly and well.
 
->>> import abstracta
->>> game = abstracta.load_game("fanorona", size="dimy")
->>> state = game.new_initial_state()
->>> state.legal_action_strings()
-['b2-c3A', 'c2-c3A', 'd2-c3A', 'd3-c3A', 'd3-c3W']
+Examples:
+    >>> import abstracta
+    >>> game = abstracta.load_game("fanorona", size="dimy")
+    >>> state = game.new_initial_state()
+    >>> state.legal_action_strings()
+    ['b2-c3A', 'c2-c3A', 'd2-c3A', 'd3-c3A', 'd3-c3W']
 """
 
 from .core.errors import (

@@ -60,11 +60,11 @@ class LiveServer:
         self.thread.join(timeout=10)
 
     def wait_for_no_analysis(self) -> None:
-        """Until no analysis runs here. The server runs at most two analyses per client, and
-        every test browser is one client (127.0.0.1): an analysis an earlier test left running
-        refused the next test's. A closed page's searches stop once the server reads the
+        """Until no analysis runs here. The server runs at most two analyses per browser and
+        eight per address, and every test browser is at one address (127.0.0.1): analyses
+        earlier tests left running refused the next test's. A closed page's searches stop once the server reads the
         disconnect (a few milliseconds later); answers a test holds back still count."""
-        from abstracta.server.matches import ANALYSIS_TIMEOUT
+        from abstracta.server.analysis import ANALYSIS_TIMEOUT
 
         service = self.app.state.service
         # the server gives up on an analysis after ANALYSIS_TIMEOUT; the margin is its way back

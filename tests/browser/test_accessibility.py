@@ -87,12 +87,14 @@ def watch(page) -> list[str]:
     return errors
 
 
-@pytest.mark.parametrize("where", params(["home", "rules", "new-game"]))
+@pytest.mark.parametrize("where", params(["home", "rules", "new-game", "lesson"]))
 def test_shell_pages(page, live_server, where):
     errors = watch(page)
-    route = {"home": "#/", "rules": "#/rules/fanorona", "new-game": "#/new/fanorona"}[where]
+    route = {"home": "#/", "rules": "#/rules/fanorona", "new-game": "#/new/fanorona",
+             "lesson": "#/lesson/slide-checkers/2"}[where]
     page.goto(f"{live_server.url}/{route}")
-    selector = {"home": "[data-game=fanorona]", "rules": ".rules", "new-game": "#start"}[where]
+    selector = {"home": "[data-game=fanorona]", "rules": ".rules figure.diagram svg", "new-game": "#start",
+                "lesson": "#lesson-task"}[where]
     page.wait_for_selector(selector)
     page.wait_for_load_state("networkidle")
     check(page, where, errors)

@@ -270,7 +270,7 @@ def test_no_animation_with_reduced_motion_and_the_result_in_words(page, live_ser
     text = board_text(page)
     assert "Game over: Black wins. White has no stones left." in text, text
     assert "Black d3→d4, takes d5 by approach" in text
-    assert page.locator("#result").inner_text() == "Black wins. White has no stones left."
+    assert page.locator("#result").inner_text() == "You lose. Black wins. White has no stones left."
 
 
 def keys(page, *names: str) -> None:

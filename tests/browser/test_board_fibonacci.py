@@ -435,7 +435,9 @@ def test_fibonacci_drawn_at_the_turn_limit_says_it_ended_in_turn_300(page, live_
 def test_fibonacci_go_move_list_numbers_the_turns_as_the_board_does(page, live_server):
     # the 26 placements are no turns (fibonacci.md §9.3: movement starts at turn 1): the list
     # numbered them and said "38." beside a board saying "Turn 13"; now the placements go
-    # unnumbered, the turns are 1-12, and the replay says which turn a step is in
+    # unnumbered, and the turns 1-12 are rounds 1-6 of two turns each, as chess numbers its
+    # moves (the 12th turn, Green's, ends round 6; each turn's own number in its tooltip), and
+    # the replay says which round a step is in
     import random
 
     import abstracta
@@ -448,14 +450,16 @@ def test_fibonacci_go_move_list_numbers_the_turns_as_the_board_does(page, live_s
         state.apply_action(action)
     import_start(page, live_server, options={"variant": "go"}, moves=moves)
     assert "Turn 13: Red" in page.locator(".fib-info").inner_text()
-    numbers = page.locator("ol.moves li .n").all_inner_texts()
-    assert numbers == [f"{n}." for n in range(1, 13)]
-    assert page.locator("ol.moves li").count() == 26 + 12
+    numbers = [n for n in page.locator("ol.moves li .n").all_inner_texts() if n]
+    assert numbers == [f"{n}." for n in range(1, 7)]
+    assert page.locator("ol.moves li").count() == 26 // 2 + 12 // 2  # the placements paired too, unnumbered
+    assert page.locator("ol.moves li.pair:last-child .turn").evaluate_all("ts => ts.map(t => t.title)") == \
+        ["Red, turn 11", "Green, turn 12"]
     page.locator("ol.moves a[data-ply='5']").click()
     page.wait_for_function("() => document.getElementById('step-at').textContent.startsWith('5 /')")
     assert page.locator("#status").inner_text() == f"Replay: after {moves[4]}, before the first turn (move 5 of {len(moves)})"
     page.locator("ol.moves a[data-ply='27']").click()
     page.wait_for_function("() => document.getElementById('step-at').textContent.startsWith('27 /')")
-    assert page.locator("#status").inner_text() == f"Replay: turn 1 of 12, after {moves[26]} (move 27 of {len(moves)})"
+    assert page.locator("#status").inner_text() == f"Replay: round 1 of 6, after {moves[26]} (move 27 of {len(moves)})"
     page.locator("button[aria-label='start']").click()
-    page.wait_for_function("() => document.querySelector('#status').textContent === 'Replay: the start, before turn 1 of 12'")
+    page.wait_for_function("() => document.querySelector('#status').textContent === 'Replay: the start, before round 1 of 6'")

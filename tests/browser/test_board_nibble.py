@@ -203,8 +203,27 @@ def test_the_computers_take_of_two_discs_is_marked_and_fades_out(page, live_serv
     text = board_text(page)
     assert f"Computer (level 4) took {first} (red A), took {second} (red A) and won." in text
     assert "Computer (level 4) wins. All 9 red discs (A) collected." in text
-    assert text.endswith("You hold 36 discs, majorities 4 of 5; Computer (level 4) holds 44 discs, majorities 4 of 5.")
+    assert text.endswith("You hold 36 discs, 4 majorities (5 needed); Computer (level 4) holds 44 discs, "
+                         "4 majorities (5 needed).")
     assert not errors, errors
+
+
+@pytest.mark.parametrize("locale, words", [
+    ("en-US", ("You: 35 discs · 3 majorities (5 needed)", "You hold 35 discs, 3 majorities (5 needed); ")),
+    ("fi-FI", ("Sinä: 35 kiekkoa · 3 enemmistöä (tarvitaan 5)", "Sinä: 35 kiekkoa, 3 enemmistöä (tarvitaan 5); ")),
+])
+def test_the_majorities_are_a_count_and_a_target_in_words(browser, live_server, locale, words):
+    # "majorities 4/5" (a screen reader: "majorities 4 of 5", and 8/5 "8 of 5"): the count
+    # and how many win, in words, in the collection's line and in the board's words
+    context = browser.new_context(locale=locale, viewport={"width": 1100, "height": 900})
+    try:
+        page = context.new_page()
+        import_start(page, live_server, TWO_FOR_THE_COMPUTER, seats=("human", "level:4"))
+        head = page.locator(".ctable[data-seat='0'] .chead").inner_text()
+        assert head.startswith(words[0]), head
+        assert words[1] in board_text(page), board_text(page)
+    finally:
+        context.close()
 
 
 def test_no_animation_with_reduced_motion(page, live_server):
@@ -408,23 +427,23 @@ def test_the_move_list_reads_each_turn_as_the_terminals_replay(page, live_server
     last = view["ply"]
     page.goto(f"{live_server.url}/#/match/{view['id']}")
     page.wait_for_function(WAIT_HUMAN)
-    assert list_entries(page) == [("1. P1 i9", "2"), ("2. P2 a1+a9", "4"), ("3. P1 b1", "6"),
-                                  ("4. P2 i8+h9", str(last))]
+    # two players: a round a row, as chess lists moves; the status names the round
+    assert list_entries(page) == [("1. P1 i9 P2 a1+a9", "2 4"), ("2. P1 b1 P2 i8+h9", f"6 {last}")]
     # a turn written whole: its end, "after a1+a9", not "after a9"
     page.click("#moves a[data-ply='4']")
-    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: turn 2 of 4')")
-    assert page.locator("#status").inner_text() == f"Replay: turn 2 of 4, after a1+a9 (move 4 of {last})"
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: round 1 of 2')")
+    assert page.locator("#status").inner_text() == f"Replay: round 1 of 2, after a1+a9 (move 4 of {last})"
     assert page.locator("#moves a.at").inner_text() == "a1+a9"
     assert page.locator("[data-cell='a1']").get_attribute("data-disc") is None
     # one action back: a1 taken, a9 not yet; still inside the turn the list writes as a1+a9
     page.click("#step-back")
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('(move 3 of')")
-    assert page.locator("#status").inner_text() == f"Replay: turn 2 of 4, after a1 (move 3 of {last})"
+    assert page.locator("#status").inner_text() == f"Replay: round 1 of 2, after a1 (move 3 of {last})"
     assert page.locator("[data-cell='a9']").get_attribute("data-disc") == "G"
     assert page.locator("#moves a.at").inner_text() == "a1+a9"
     # a one-disc turn ended by `end`: one entry, b1, at the end
     page.click("#moves a[data-ply='6']")
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('(move 6 of')")
-    assert page.locator("#status").inner_text() == f"Replay: turn 3 of 4, after b1 (move 6 of {last})"
+    assert page.locator("#status").inner_text() == f"Replay: round 2 of 2, after b1 (move 6 of {last})"
     assert "end" not in page.locator("#moves").inner_text()
     assert not errors

@@ -24,7 +24,7 @@ HOLD = 6.0
 def hold_answers(service, seconds: float) -> None:
     """Every analysis answer found in the next ``seconds`` is handed to its request only then,
     as if its search had taken that long; after that the service is as it was."""
-    original = service._analysis_answered
+    original = service.analysis.answered
     held: list[tuple] = []
     lock = threading.Lock()
     holding = True
@@ -40,11 +40,11 @@ def hold_answers(service, seconds: float) -> None:
         nonlocal holding
         with lock:
             holding = False
-            del service._analysis_answered  # the class's method again
+            del service.analysis.answered  # the class's method again
         for answer in held:
             original(*answer)
 
-    service._analysis_answered = hold
+    service.analysis.answered = hold
     timer = threading.Timer(seconds, release)
     timer.daemon = True
     timer.start()

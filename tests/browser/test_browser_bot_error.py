@@ -24,7 +24,9 @@ def broken_answers(monkeypatch, server) -> None:
     def broken(match):
         raise RuntimeError("a game bug")
 
-    monkeypatch.setattr(server.app.state.service, "_canonical_turn", broken)
+    from abstracta.server.matches import Match
+
+    monkeypatch.setattr(Match, "_canonical_turn", broken)  # the session putting the computer's turn in order
 
 
 def person_plays(server, mid: str) -> dict:
@@ -125,7 +127,7 @@ def test_a_move_a_quick_search_played_is_a_note_with_nothing_to_do(page, server,
     page.wait_for_selector("#board svg")
     person_plays(server, view["id"])
     for _ in range(20):  # each action of its turn (a capture goes on)
-        service._apply_bot(held[-1], "z9-z8", None)  # as if its search answered nonsense
+        service.computer.apply_answer(held[-1], "z9-z8", None)  # as if its search answered nonsense
         if get_json(f"{server.url}/api/matches/{view['id']}")["human_to_move"]:
             break
     page.locator("#bot-error").wait_for(state="visible")

@@ -65,7 +65,10 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
         assert view["my_seats"] == [0] and view["claimed"] == [True, False] and view["players"] == ["human", "human"]
         assert view["clock"]["control"] == {"initial": 600, "increment": 5}
         assert view["clock"]["running"] is None  # waiting for the friend
-        assert a.locator("#status").inner_text() == "Your move (White)"
+        # no move before the friend has taken the seat (issue 38 §1): the page says so and offers none
+        assert view["waiting_for"] == [1]
+        assert a.locator("#status").inner_text() == "Waiting for Black to take their seat"
+        assert a.locator("#legal .move").count() == 0 and a.locator("#move-input").get_attribute("aria-disabled") == "true"
         assert a.locator("#players").inner_text() == "White (you) 10:00 vs Black (invited) 10:00"
         assert clock_texts(a) == ["10:00", "10:00"]
         first = a.input_value("#invite-link-1")
@@ -104,9 +107,10 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
         assert json.loads(b.evaluate("localStorage.getItem('abstracta.tokens')"))[mid].keys() == {"1"}
         assert b.locator("#watching").is_hidden()
 
-        # the creator's page follows: the invitation is gone and White's clock runs
+        # the creator's page follows: the invitation is gone, White's clock runs, White moves
         a.wait_for_function("() => window.abstractaView.claimed[1] && document.getElementById('invites').hidden")
         a.wait_for_selector("#players .clock.running[data-clock='0']")
+        assert a.locator("#status").inner_text() == "Your move (White)"
 
         # a third browser, without tokens, watches
         ctx_c, c = fresh_page(browser)
@@ -158,7 +162,9 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
             banners.append(page.locator("#result").inner_text())
             assert page.locator("#players .clock.running").count() == 0  # stopped at the end
         winner = "White" if final["result"][0] > 0 else "Black"
-        assert banners == [f"{winner} wins. {final['struct']['end']['text']}."] * 3
+        colours = f"{winner} wins. {final['struct']['end']['text']}."
+        # each player reads its own outcome first, the spectator the colours (issue 38 item 5)
+        assert banners == [("You win. " if final["result"][i] > 0 else "You lose. ") + colours for i in (0, 1)] + [colours]
         c.screenshot(path=str(shots / "distance-spectator-end-1280.png"), full_page=True)
         c.set_viewport_size({"width": 390, "height": 844})
         assert no_sideways_scroll(c)
@@ -333,8 +339,8 @@ def test_a_flag_falls_and_the_page_claims_it(browser, live_server, shots):
         give(ctx_b, mid, {1: joined["tokens"][0]["token"]})
         b.goto(f"{live_server.url}/#/match/{mid}")
         b.locator("#result").wait_for(state="visible")
-        assert a.locator("#result").inner_text() == "White ran out of time — Black wins"
-        assert b.locator("#result").inner_text() == "White ran out of time — Black wins"
+        assert a.locator("#result").inner_text() == "You lose. White ran out of time — Black wins"
+        assert b.locator("#result").inner_text() == "You win. White ran out of time — Black wins"
         assert flags == ["POST"]  # claimed once
         final = get_json(f"{live_server.url}/api/matches/{mid}")
         assert final["termination"] == "time" and final["result"] == [-1.0, 1.0]

@@ -255,7 +255,8 @@ def test_a_turns_moves_read_with_their_commas_and_stay_easy_to_hit(browser, live
     page = context.new_page()
     page.goto(f"{live_server.url}/#/match/{view['id']}")
     page.wait_for_function("() => document.querySelectorAll('ol.moves a[data-ply]').length === 3")
-    assert page.locator("ol.moves li").first.inner_text() == "1. W c3-d3A, end"
+    # a round a row (two players): White's turn, then Black's
+    assert page.locator("ol.moves li").first.inner_text() == "1. W c3-d3A, end B d5-d4A"
     gaps = _comma_gaps(page)
     assert len(gaps) == 1 and abs(gaps[0]) < 0.5
     # the move's target reaches past its text on both sides (over the comma), as its padding

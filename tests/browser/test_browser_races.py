@@ -120,8 +120,8 @@ def test_thinking_spinner_is_not_an_emoji(page, live_server, shots):
 ])
 def test_move_list_badges_use_the_seat_colour(page, live_server, shots, game, colours):
     view = open_match(page, live_server, game, ["human", "human"], moves=2)
-    for i, seat in enumerate(view["movers"][:2]):
-        badge = page.locator(f"#moves li:nth-child({i + 1}) .who")
+    for i, seat in enumerate(view["movers"][:2]):  # the first round: its two turns, in one row
+        badge = page.locator("#moves li:nth-child(1) .turn").nth(i).locator(".who")
         assert badge.evaluate("b => getComputedStyle(b).backgroundColor") == colours[seat]
     page.locator("aside.right").screenshot(path=str(shots / f"badges-{game}.png"))
 

@@ -8,7 +8,7 @@ import random
 
 import abstracta
 from abstracta.core.records import Record
-from abstracta.server.matches import REPLAY_PAGE
+from abstracta.server.views import REPLAY_PAGE
 from httputil import post_json
 
 

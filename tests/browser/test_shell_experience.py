@@ -31,13 +31,14 @@ def test_a_seat_that_is_out_is_told_and_loses_its_controls(page, live_server, sh
 
 
 def test_a_three_player_loss_is_not_called_a_draw(page, live_server):
-    # 99 turns without a jump: Blue's step makes it 100, a draw for the two left; Green, out, loses
+    # 99 turns without a jump: Blue's step makes it 100, a draw for the two left; Green, out from
+    # the start of the record (no turn to name), lost
     view = open_record(page, live_server, "slide-checkers", "Bd4,Bd6,Re8 M B nj=99", {"players": 3},
                        ["human", "human", "human"])
     page.wait_for_function("() => window.abstractaView.human_to_move")
     post_json(f"{live_server.url}/api/matches/{view['id']}/actions", {"action": "d4-d3", "ply": 0})
     page.wait_for_function("() => window.abstractaView.status === 'over'")
-    assert page.locator("#result").inner_text() == "Green loses. 100 turns without a jump: a draw."
+    assert page.locator("#result").inner_text() == "Green was knocked out — Blue and Red draw. 100 turns without a jump: a draw."
     assert page.locator("#status").inner_text() == "Game over"
 
 
@@ -51,7 +52,8 @@ def test_the_result_gives_the_reason_in_the_viewers_words(page, live_server):
     post_json(f"{live_server.url}/api/matches/{view['id']}/actions", {"action": capture, "ply": 0})
     page.wait_for_function("() => window.abstractaView.status === 'over'")
     text = page.locator("#result").inner_text()
-    assert text.startswith("White wins. ") and "Black" in text, text
+    # the page plays White: its own outcome first, then the colours and why (issue 38 item 5)
+    assert text.startswith("You win. White wins. ") and "Black" in text, text
 
 
 def test_an_error_goes_away_with_the_next_action(page, live_server):
@@ -138,15 +140,16 @@ def test_moves_and_links_are_big_enough_to_tap(browser, live_server):
             .map(([text, r]) => `${text}: ${Math.round(r.height)} px`)""")
         assert small == []
         page.locator("ol.moves a[data-ply='3']").tap()
-        # the status names the turn as the list numbers it (Fibonacci's turns: 1, 2, 3, 4, 2 of 5
-        # moves), and the move as the stepper counts it; "after move 3" beside a list reading "2."
-        # was two countings of one thing
-        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: turn 2 of 5, after ')")
+        # the status names the round as the list numbers it (two players: a round a row, as chess
+        # lists moves; Fibonacci's turns 1, 2 | 3, 4 | 5: ply 3 is in turn 2, round 1), and the move
+        # as the stepper counts it; "after move 3" beside a list reading "2." was two countings of
+        # one thing
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: round 1 of 3, after ')")
         assert page.locator("#status").inner_text().endswith("(move 3 of 12)")
-        assert page.locator("ol.moves li:has(a[data-ply='3']) .n").inner_text() == "2."
+        assert page.locator("ol.moves li:has(a[data-ply='3']) .n").inner_text() == "1."
         page.locator("ol.moves a[data-ply='3']").tap()
         page.click("button[aria-label='start']")
-        page.wait_for_function("() => document.querySelector('#status').textContent === 'Replay: the start, before turn 1 of 5'")
+        page.wait_for_function("() => document.querySelector('#status').textContent === 'Replay: the start, before round 1 of 3'")
     finally:
         context.close()
 
@@ -471,9 +474,10 @@ def test_seats_read_apart_and_you_are_you_against_the_computer(page, live_server
             break
     names = ["Computer 1 (level 1)", "Computer 2 (level 1)"]
     assert page.locator(".players").inner_text() == " vs ".join(names)
-    # the README names them as the page does (it said "Computer 1" and "Computer 2")
-    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
-    assert 'two computers of one level are "{}" and "{}"'.format(*names) in readme
+    # the documentation names them as the page does (it said "Computer 1" and "Computer 2")
+    page_doc = Path(__file__).resolve().parents[2] / "docs" / "playing" / "browser.md"
+    said = " ".join(page_doc.read_text().split())
+    assert 'two computers of one level are "{}" and "{}"'.format(*names) in said
     result = page.evaluate("window.abstractaView.result")
     winner = result.index(max(result)) + 1
     assert page.locator("#result").inner_text().startswith(f"Computer {winner} (level 1) wins")

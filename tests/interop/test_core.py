@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 import random
 
+import numpy as np
 import pytest
 
 import abstracta
@@ -45,7 +46,9 @@ def test_declared_bounds():
 
 
 def test_truncation_at_max_turns():
-    assert InteropGame("slide-checkers").max_game_length == DEFAULT_MAX_TURNS
+    assert InteropGame("slide-checkers", actions="engine").max_game_length == DEFAULT_MAX_TURNS
+    # compact actions: a move is two parts (pick, then where to), so a game is at most twice as long
+    assert InteropGame("slide-checkers").max_game_length == 2 * DEFAULT_MAX_TURNS
     with pytest.raises(OptionError, match="no bound"):
         InteropGame("slide-checkers", max_turns=0)
     game = InteropGame("slide-checkers", players=3, max_turns=5)
@@ -154,7 +157,8 @@ def test_state_pickles_as_its_history():
 @pytest.mark.parametrize("name, options", VARIANTS)
 def test_tensors_have_the_declared_planes_and_masks_the_legal_actions(name, options):
     game = InteropGame(name, **options)
-    planes = game.game.observation_planes()
+    planes = game.observation_planes  # the game's, then the compact actions' (Slide Checkers: picked)
+    assert planes[:len(game.game.observation_planes())] == game.game.observation_planes()
     assert len({p.name for p in planes}) == len(planes)
     state, rng = game.new_initial_state(), random.Random(2)
     for _ in range(40):
@@ -169,15 +173,16 @@ def test_tensors_have_the_declared_planes_and_masks_the_legal_actions(name, opti
             info = state.information_state_tensor(p)
             assert len(obs) == game.observation_size == tensor_size(planes)
             assert len(info) == game.information_state_size
-            assert all(0.0 <= x <= 1.0 for x in obs + info)
-            mask = state.inner.legal_actions_mask(p)
+            assert obs.dtype == info.dtype == np.float32
+            assert ((0.0 <= obs) & (obs <= 1.0)).all() and ((0.0 <= info) & (info <= 1.0)).all()
+            mask = state.legal_actions_mask(p)
             assert sum(mask) == (len(state.legal_actions()) if p == mover else 0)
         state.apply_action(rng.choice(state.legal_actions()))
 
 
 def _plane(game, state, player, name):
     off, plane = plane_offsets(game.observation_planes())[name]
-    return state.observation_tensor(player)[off:off + plane.size]
+    return state.observation_tensor(player)[off:off + plane.size].tolist()
 
 
 def test_tensor_values():
@@ -210,7 +215,7 @@ def test_resample_keeps_what_the_player_knows(name, options):
     p = state.current_player()
     other = state.resample_from_infostate(p, random.Random(9))
     assert other.information_state_string(p) == state.information_state_string(p)
-    assert other.information_state_tensor(p) == state.information_state_tensor(p)
+    assert np.array_equal(other.information_state_tensor(p), state.information_state_tensor(p))
     assert other.legal_actions() == state.legal_actions()
 
 

@@ -42,3 +42,22 @@ def test_openspiel_strength_json_is_one_object_on_the_last_line(capsys) -> None:
     (row,) = answer["rows"]
     assert row["level"] == 4 and row["games"] == 1
     assert row["wins"] + row["draws"] + row["losses"] == 1
+
+
+def test_interop_speed_json_ends_with_the_ratios_line(capsys, tmp_path):
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    bench = load_benchmark("interop_speed")
+    out = tmp_path / "speed.json"
+    assert bench.main(["--seconds", "0.05", "--rounds", "1", "--json", "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    answer = json.loads(lines[-1])
+    assert list(answer) == ["ratios"]
+    assert {g: sorted(r) for g, r in answer["ratios"].items()} == {
+        "fanorona": ["gymnasium", "openspiel", "pettingzoo"], "nibble": ["gymnasium", "openspiel", "pettingzoo"],
+        "slide-checkers": ["pettingzoo"]}
+    assert all(0 < r for ratios in answer["ratios"].values() for r in ratios.values())
+    rows = json.loads(lines[-2])["rows"]
+    assert all(row["actions_per_s"] > 0 for row in rows)
+    assert any(row["loop"] == "engine" and row["ratio"] == 1.0 for row in rows)
+    assert json.loads(out.read_text())["ratios"] == answer["ratios"]

@@ -56,7 +56,11 @@ def test_game_type_and_info():
     assert (g.get_type().chance_mode, g.get_type().information) == (CM.EXPLICIT_STOCHASTIC, Info.PERFECT_INFORMATION)
     assert g.max_chance_outcomes() == 10
     g = pyspiel.load_game("python_abstracta_slide_checkers", {"players": 4, "board": "5:1", "max_turns": 300})
-    assert g.get_type().utility == U.GENERAL_SUM and g.num_players() == 4 and g.max_game_length() == 300
+    # compact actions (the default): a move is two parts, so 300 turns are at most 600 actions
+    assert g.get_type().utility == U.GENERAL_SUM and g.num_players() == 4 and g.max_game_length() == 600
+    assert g.num_distinct_actions() == 2737
+    engine = pyspiel.load_game("python_abstracta_slide_checkers", {"max_turns": 300, "actions": "engine"})
+    assert (engine.max_game_length(), engine.num_distinct_actions()) == (300, 352945)
     assert g.interop.game.options["board"] == (5, 1)
     assert (g.min_utility(), g.max_utility()) == (-1.0, 1.0)
     with pytest.raises(Exception, match="unknown|Unknown"):

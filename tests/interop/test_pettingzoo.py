@@ -75,7 +75,9 @@ def test_rewards_terminations_truncations_and_render():
     e = env("slide-checkers", render_mode="ansi", players=4, max_turns=12)
     e.reset(seed=3)
     assert e.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
-    assert e.observation_space("player_2")["observation"].shape == (1306,)
+    # the game's 1,306 floats and the compact actions' "picked" plane (12 x 12)
+    assert e.observation_space("player_2")["observation"].shape == (1306 + 144,)
+    assert env("slide-checkers", players=4, actions="engine").observation_space("player_2")["observation"].shape == (1306,)
     assert isinstance(e.render(), str) and len(e.render()) > 100
     rng = random.Random(0)
     for agent in e.agent_iter():

@@ -1,4 +1,5 @@
-"""The README's research-interop examples run as written (issue 19)."""
+"""The research-interop examples of the documentation (docs/interop.md) and the README's "From
+Python" run as written (issues 19, 39)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,11 @@ pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 
 README = Path(__file__).resolve().parents[2] / "README.md"
+INTEROP = Path(__file__).resolve().parents[2] / "docs" / "interop.md"
 
 
 def _interop_examples() -> list[str]:
-    text = README.read_text(encoding="utf-8")
-    start = text.index("## Research interop")
-    end = text.index("\n## ", start + 1)
-    return re.findall(r"```python\n(.*?)```", text[start:end], re.S)
+    return re.findall(r"```python\n(.*?)```", INTEROP.read_text(encoding="utf-8"), re.S)
 
 
 def test_the_section_has_one_example_per_interface():
@@ -28,7 +27,7 @@ def test_the_section_has_one_example_per_interface():
 
 @pytest.mark.parametrize("index", [0, 1, 2], ids=["openspiel", "pettingzoo", "gym"])
 def test_example_runs(index, capsys):
-    exec(compile(_interop_examples()[index], f"README.md example {index + 1}", "exec"), {"__name__": "readme"})
+    exec(compile(_interop_examples()[index], f"docs/interop.md example {index + 1}", "exec"), {"__name__": "readme"})
     printed = capsys.readouterr().out
     assert printed.strip()  # every example prints its result
     if index == 0:
@@ -75,7 +74,7 @@ def test_the_gymnasium_section_names_every_registered_id():
 
     shipped = {ep.name for ep in distribution("abstracta").entry_points if ep.group == GROUP}
     assert len(shipped) == 5 and all(REGISTERED[name] == env_id(name) for name in shipped)
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("### Gymnasium"):text.index("### Measurements")]
+    text = INTEROP.read_text(encoding="utf-8")
+    section = text[text.index("## Gymnasium"):text.index("## Measurements")]
     named = set(re.findall(r"`(abstracta/[\w-]+-v\d+)`", section))
     assert named == {env_id(name) for name in shipped}

@@ -24,10 +24,12 @@ register_game("toy-nim", "toy_nim:NimGame")
 def db_url(tmp_path: Path) -> str:
     url = os.environ.get("ABSTRACTA_TEST_DB_URL")
     if url:
+        from abstracta.people.tables import metadata as people_tables
         from abstracta.server.storage import Base, make_engine
 
         engine = make_engine(url)
         Base.metadata.drop_all(engine)
+        people_tables.drop_all(engine)  # accounts, sessions, ratings (issue 41)
         engine.dispose()
         return url
     return f"sqlite:///{tmp_path / 'test.db'}"

@@ -196,10 +196,10 @@ def test_a_new_match_stands_when_starting_it_fails(client, monkeypatch, caplog, 
     publish = service.hub.publish
     monkeypatch.setattr(service.hub, "publish", lambda mid: (pushed.set(), publish(mid)))
 
-    def broken(match):
+    def broken(match, events):
         raise RuntimeError("a bug while the match started")
 
-    monkeypatch.setattr(service, "_resume", broken)
+    monkeypatch.setattr(service.computer, "react", broken)  # what reacts to a new match
     perform, moves = NEW_MATCHES[how]
     r = perform(client)
     assert r.status_code == 201, r.text

@@ -97,9 +97,9 @@ def test_graph_of_a_finished_match(client) -> None:
 
 def test_a_hint_that_names_no_turn_is_not_counted(client, monkeypatch) -> None:
     # the analysis answers without a line (e.g. nothing found in time): no hint was given
-    from abstracta.server.matches import MatchService
+    from abstracta.server.analysis import Analysis
 
-    real = MatchService._run_analysis
+    real = Analysis._run_analysis
 
     def no_line(self, *args, **kwargs):
         return [{**a, "line": []} for a in real(self, *args, **kwargs)]
@@ -107,12 +107,12 @@ def test_a_hint_that_names_no_turn_is_not_counted(client, monkeypatch) -> None:
     view = client.post("/api/matches", json={"game": "fanorona", "options": DIMY,
                                              "seats": ["human", "level:1"]}).json()
     mid, token = view["id"], view["tokens"][0]["token"]
-    monkeypatch.setattr(MatchService, "_run_analysis", no_line)
+    monkeypatch.setattr(Analysis, "_run_analysis", no_line)
     r = client.raw.post("/api/analysis", json={"match_id": mid, "hint": True}, headers=bearer(token))
     assert r.status_code == 200, r.text
     assert r.json()["hints"] == [0, 0] and r.json()["line"] == []
     assert client.get(f"/api/matches/{mid}").json()["hints"] is None
-    monkeypatch.setattr(MatchService, "_run_analysis", real)
+    monkeypatch.setattr(Analysis, "_run_analysis", real)
     r = client.raw.post("/api/analysis", json={"match_id": mid, "hint": True}, headers=bearer(token))
     assert r.json()["hints"] == [1, 0]
 
@@ -120,9 +120,10 @@ def test_a_hint_that_names_no_turn_is_not_counted(client, monkeypatch) -> None:
 def test_the_counts_of_a_hint_not_given_are_read_under_the_matchs_lock(client, monkeypatch) -> None:
     # load() may rebuild the match from the store and cache it: without the lock a move stored
     # meanwhile could be replaced in the cache by the older copy (PostgreSQL, several processes)
-    from abstracta.server.matches import MatchService
+    from abstracta.server.analysis import Analysis
+    from abstracta.server.matches import Kernel
 
-    real_run, real_load = MatchService._run_analysis, MatchService.load
+    real_run, real_load = Analysis._run_analysis, Kernel.load
     unlocked = []
 
     def no_line(self, *args, **kwargs):
@@ -136,8 +137,8 @@ def test_the_counts_of_a_hint_not_given_are_read_under_the_matchs_lock(client, m
     view = client.post("/api/matches", json={"game": "fanorona", "options": DIMY,
                                              "seats": ["human", "level:1"]}).json()
     mid, token = view["id"], view["tokens"][0]["token"]
-    monkeypatch.setattr(MatchService, "_run_analysis", no_line)
-    monkeypatch.setattr(MatchService, "load", watched_load)
+    monkeypatch.setattr(Analysis, "_run_analysis", no_line)
+    monkeypatch.setattr(Kernel, "load", watched_load)
     r = client.raw.post("/api/analysis", json={"match_id": mid, "hint": True}, headers=bearer(token))
     assert r.status_code == 200 and r.json()["hints"] == [0, 0], r.text
     assert unlocked == []
@@ -146,9 +147,9 @@ def test_the_counts_of_a_hint_not_given_are_read_under_the_matchs_lock(client, m
 def test_a_hint_for_a_position_changed_meanwhile_is_not_counted(client, monkeypatch) -> None:
     # a move from another tab while the hint was searched: the hint answered a position that is
     # gone, and was counted all the same (and given as if current)
-    from abstracta.server.matches import MatchService
+    from abstracta.server.analysis import Analysis
 
-    real = MatchService._run_analysis
+    real = Analysis._run_analysis
     view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12},
                                              "seats": ["human", "level:1"]}).json()
     mid, token = view["id"], view["tokens"][0]["token"]
@@ -159,7 +160,7 @@ def test_a_hint_for_a_position_changed_meanwhile_is_not_counted(client, monkeypa
         wait_for(client, mid, lambda v: v["human_to_move"])  # and the computer's reply
         return answers
 
-    monkeypatch.setattr(MatchService, "_run_analysis", another_tab_moves)
+    monkeypatch.setattr(Analysis, "_run_analysis", another_tab_moves)
     r = client.raw.post("/api/analysis", json={"match_id": mid, "hint": True}, headers=bearer(token))
     assert r.status_code == 409, r.text
     assert r.json() == {"error": "the position changed while the hint was searched (now at ply 2): "
@@ -169,7 +170,7 @@ def test_a_hint_for_a_position_changed_meanwhile_is_not_counted(client, monkeypa
     assert (view["ply"], view["hints"], view["revision"]) == (2, None, 2)
     assert "Hints" not in Record.from_json(client.app.state.service.store.get(mid).record).tags
     # a hint on the position as it stays is counted
-    monkeypatch.setattr(MatchService, "_run_analysis", real)
+    monkeypatch.setattr(Analysis, "_run_analysis", real)
     r = client.raw.post("/api/analysis", json={"match_id": mid, "hint": True}, headers=bearer(token))
     assert r.status_code == 200 and (r.json()["ply"], r.json()["hints"]) == (2, [1, 0]), r.text
 
@@ -289,18 +290,18 @@ def test_hidden_cards_of_the_computer_never_in_the_answer(client) -> None:
 
 
 def test_a_client_runs_a_bounded_number_of_analyses(client) -> None:
-    from abstracta.server.matches import ANALYSIS_PER_CLIENT
+    from abstracta.server.analysis import ANALYSIS_PER_CLIENT
 
     service = client.raw.app.state.service
-    service._analysing["testclient"] = ANALYSIS_PER_CLIENT  # as if that many were running
+    service.analysis._asking[("testclient", "")] = ANALYSIS_PER_CLIENT  # as if that many were running
     r = client.raw.post("/api/analysis", json={"game": "fanorona", "options": DIMY,
                                                "position": load_game("fanorona", **DIMY).new_initial_state().to_text()})
-    assert r.status_code == 429 and "wait" in r.json()["error"]
+    assert r.status_code == 429 and "wait" in r.json()["error"] and r.headers["retry-after"] == "2"
     assert r.json()["i18n"] == {"key": "error.analyses_busy", "params": {"n": ANALYSIS_PER_CLIENT}}
-    service._analysing.pop("testclient")
+    service.analysis._asking.pop(("testclient", ""))
     r = client.raw.post("/api/analysis", json={"game": "fanorona", "options": DIMY,
                                                "position": load_game("fanorona", **DIMY).new_initial_state().to_text()})
-    assert r.status_code == 200 and service._analysing == {}
+    assert r.status_code == 200 and service.analysis.analysing == {} and service.analysis._asking == {}
 
 
 def test_the_schema_states_who_may_ask_and_what_a_request_holds(client) -> None:
@@ -345,7 +346,7 @@ def test_an_analysis_whose_asker_has_gone_is_stopped_and_no_longer_counted(db_ur
     import uvicorn
 
     from abstracta.server import bind
-    from abstracta.server.matches import ANALYSIS_PER_CLIENT
+    from abstracta.server.analysis import ANALYSIS_PER_CLIENT
 
     app = make_app(db_url, rate_limits=False, analysis_scale=0.02)
     service = app.state.service
@@ -409,3 +410,49 @@ def test_an_analysis_whose_asker_has_gone_is_stopped_and_no_longer_counted(db_ur
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_analyses_are_counted_per_browser_and_bounded_per_address(client) -> None:
+    """A club behind one router is one address: two running analyses per address made its
+    people wait for each other (issue 38 item 2). Each browser (the session it names, or the
+    seat tokens it sends) runs ANALYSIS_PER_CLIENT; the address, all of them together,
+    ANALYSIS_PER_ADDRESS, so that inventing sessions gains nothing past it."""
+    from abstracta.server.analysis import ANALYSIS_PER_ADDRESS, ANALYSIS_PER_CLIENT
+
+    service = client.raw.app.state.service
+    body = {"game": "fanorona", "options": DIMY, "position": load_game("fanorona", **DIMY).new_initial_state().to_text(),
+            "scale": 0.05}
+
+    def ask(session: str | None = None, **headers):
+        if session is not None:
+            headers["X-Abstracta-Session"] = session
+        return client.raw.post("/api/analysis", json=body, headers=headers)
+
+    assert ANALYSIS_PER_ADDRESS > ANALYSIS_PER_CLIENT
+    service.analysis._asking[("testclient", "session:alice-browser")] = ANALYSIS_PER_CLIENT
+    service.analysis.analysing["testclient"] = ANALYSIS_PER_CLIENT
+    refused = ask("alice-browser")
+    assert refused.status_code == 429 and refused.json()["i18n"]["key"] == "error.analyses_busy"
+    assert refused.headers["retry-after"] == "2"
+    assert ask("bob-browser").status_code == 200  # another person behind the same address
+    assert ask().status_code == 200  # a client naming no session counts as the address's own asker
+    assert ask("no").status_code == 200  # a malformed session is no session: the address's own
+    # the address's bound: every asker there together
+    service.analysis.analysing["testclient"] = ANALYSIS_PER_ADDRESS
+    refused = ask("carol-browser")
+    assert refused.status_code == 429
+    assert refused.json()["i18n"] == {"key": "error.analyses_busy_address", "params": {"n": ANALYSIS_PER_ADDRESS}}
+    service.analysis.analysing["testclient"] = ANALYSIS_PER_CLIENT
+    service.analysis._asking.clear()
+    assert ask("alice-browser").status_code == 200
+    assert service.analysis._asking == {} and service.analysis.analysing == {"testclient": ANALYSIS_PER_CLIENT}
+    service.analysis.analysing.clear()
+
+
+def test_the_asker_is_the_seat_tokens_else_the_session():
+    from abstracta.server.app import asker_of
+
+    assert asker_of(["t2", "t1"], "alice-browser") == asker_of(["t1", "t2"], None)
+    assert asker_of(["t1"], None).startswith("token:") and "t1" not in asker_of(["t1"], None)
+    assert asker_of([], "alice-browser") == "session:alice-browser"
+    assert asker_of([], "x" * 65) == asker_of([], "a b c d e") == asker_of([], None) == ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
+from abstracta.server.matches import Match
 from apiutil import pushed_elsewhere, wait_for
 
 
@@ -59,7 +60,7 @@ def computer_move_fails(client, monkeypatch) -> dict:
     def broken(match):
         raise RuntimeError("a game bug")
 
-    monkeypatch.setattr(service, "_canonical_turn", broken)
+    monkeypatch.setattr(Match, "_canonical_turn", broken)  # the session putting its turn in order
     view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "level:1"]}).json()
     client.post(f"/api/matches/{view['id']}/actions", json={"action": "1", "ply": 0})
     return wait_for(client, view["id"], lambda v: not v["thinking"])
@@ -137,7 +138,7 @@ def test_an_answer_the_real_state_refuses_is_replaced_by_a_quick_search(client):
     view = start_against_level6(client)
     with service.locked(view["id"]):
         job = make_job(service.load(view["id"]), "level:6")
-    service._apply_bot(job, "z9-z8", None)  # as if a worker answered nonsense
+    service.computer.apply_answer(job, "z9-z8", None)  # as if a worker answered nonsense
     view = client.get(f"/api/matches/{view['id']}").json()
     assert view["ply"] >= 2 and view["movers"][1] == 1
     assert "refuses" in view["bot_error"]
@@ -148,21 +149,23 @@ def test_an_answer_the_real_state_refuses_is_replaced_by_a_quick_search(client):
 def test_a_computer_whose_search_cannot_start_is_not_shown_thinking_after_a_claim(client, monkeypatch):
     # a seat claimed is a new revision with the same moves: no search starts again, so the
     # view must not say thinking: true for ever (it did: the failure was kept by revision)
-    import abstracta.server.matches as matches
+    import abstracta.server.computer as computer
     from abstracta.server.botjobs import InfoStateError
 
     def no_draw(match, spec, rng=None):
         raise InfoStateError("toy-nim: no state drawn")
 
-    monkeypatch.setattr(matches, "make_job", no_draw)
+    monkeypatch.setattr(computer, "make_job", no_draw)
     service = service_of(client)
     view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["level:1", "human"], "take": []}).json()
-    assert (view["thinking"], view["bot_error"], view["revision"]) == (False, "toy-nim: no state drawn", 0)
+    # the computer waits for the invited person to take the seat (issue 38 §1): no search yet
+    assert (view["thinking"], view["bot_error"], view["revision"], view["waiting_for"]) == (False, None, 0, [1])
     claimed = client.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()
     assert (claimed["revision"], claimed["ply"], claimed["thinking"]) == (1, 0, False)
+    assert claimed["bot_error"] == "toy-nim: no state drawn"
     assert client.get(f"/api/matches/{view['id']}").json()["thinking"] is False
     assert client.delete(f"/api/matches/{view['id']}").status_code == 204
-    assert view["id"] not in service._unsearchable  # nothing kept of a deleted match
+    assert view["id"] not in service.computer.unsearchable  # nothing kept of a deleted match
 
 
 def test_a_computer_move_that_cannot_be_played_is_told_not_thought_about_for_ever(client, monkeypatch, caplog):
@@ -199,7 +202,7 @@ def test_an_undo_clears_the_note_of_a_computer_move_played_by_the_fallback(clien
     monkeypatch.setattr(service.jobs, "submit", held.append)  # the computer's search never answers
     view = client.post(f"/api/matches/{view['id']}/actions", json={"action": "1", "ply": 0}).json()
     assert view["thinking"] and [job.revision for job in held] == [1]
-    service._apply_bot(held[0], "9", None)  # as if the search answered a move the real state refuses
+    service.computer.apply_answer(held[0], "9", None)  # as if the search answered a move the real state refuses
     view = client.get(f"/api/matches/{view['id']}").json()
     assert (view["ply"], view["movers"], view["human_to_move"]) == (2, [0, 1], True)
     assert view["bot_error"].startswith("level:1 answered a move the real state refuses")
@@ -224,20 +227,20 @@ def test_an_undo_while_a_failed_computer_move_is_reported_leaves_no_error(client
         undo.start()  # a person's undo arrives while the answer is played
         raise RuntimeError("a game bug")
 
-    report = service._answer_failed
+    report = service.computer.answer_failed
 
     def report_late(job, exc):
         undone.wait(1)  # the undo has the lock as soon as nobody holds it
         report(job, exc)
 
-    monkeypatch.setattr(service, "_canonical_turn", broken)
-    monkeypatch.setattr(service, "_answer_failed", report_late)
-    service._apply_bot(held[0], "1", None)
+    monkeypatch.setattr(Match, "_canonical_turn", broken)  # the session putting its turn in order
+    monkeypatch.setattr(service.computer, "answer_failed", report_late)
+    service.computer.apply_answer(held[0], "1", None)
     undo.join(5)
     assert undone.is_set()
     view = client.get(f"/api/matches/{mid}").json()
     assert (view["ply"], view["to_move"], view["thinking"], view["bot_error"]) == (0, 0, False, None)
-    assert mid not in service._unsearchable
+    assert mid not in service.computer.unsearchable
 
 
 def test_a_computers_answer_survives_a_store_that_cannot_be_read_for_a_moment(client, monkeypatch):
@@ -257,7 +260,7 @@ def test_a_computers_answer_survives_a_store_that_cannot_be_read_for_a_moment(cl
 
     monkeypatch.setattr(service.store, "load", unreadable)
     service.evict(mid)  # not in memory: the answer reads the match back from the store
-    service._apply_bot(held[0], "2", None)
+    service.computer.apply_answer(held[0], "2", None)
     assert mid in service.thinking  # still wanted
     busy[0] = False
     view = wait_for(client, mid, lambda v: v["ply"] == 2)
@@ -282,7 +285,7 @@ def test_a_computers_answer_stored_again_keeps_its_note_as_it_was(client, monkey
         return commit(*args, **kwargs)
 
     monkeypatch.setattr(service.store, "commit", refuse_once)
-    service._apply_bot(held[0], None, "its search failed")  # no answer: a quick search plays
+    service.computer.apply_answer(held[0], None, "its search failed")  # no answer: a quick search plays
     view = wait_for(client, mid, lambda v: v["ply"] == 2)
     assert (view["human_to_move"], view["bot_error"]) == (True, "level:1: its search failed")
 
@@ -307,10 +310,10 @@ def test_a_failure_after_the_computers_move_is_stored_puts_no_error_on_the_perso
         return publish(match_id)
 
     monkeypatch.setattr(service.hub, "publish", publish_once_broken)
-    service._apply_bot(held[0], "2", None)
+    service.computer.apply_answer(held[0], "2", None)
     view = client.get(f"/api/matches/{mid}").json()
     assert (view["moves"], view["human_to_move"], view["thinking"], view["bot_error"]) == (["1", "2"], True, False, None)
-    assert mid not in service._unsearchable
+    assert mid not in service.computer.unsearchable
     assert "RuntimeError" in caplog.text and "after the computer's move was stored" in caplog.text
     assert "could not be played" not in caplog.text
     assert pushed.wait(5)  # pushed again a moment later: a watcher sees the move without a change
@@ -334,7 +337,7 @@ def test_a_computers_next_search_that_cannot_be_queued_is_told_not_thought_about
         raise OSError("no worker could be started")
 
     monkeypatch.setattr(service.jobs, "submit", no_worker)
-    service._apply_bot(held[0], "2", None)
+    service.computer.apply_answer(held[0], "2", None)
     view = client.get(f"/api/matches/{mid}").json()
     assert (view["moves"], view["to_move"], view["thinking"]) == (["2"], 1, False)
     assert view["bot_error"] == "level:1: its search could not start (OSError)"
@@ -384,7 +387,7 @@ def test_a_computer_move_that_cannot_be_played_is_told_in_finnish(client, monkey
 
 def test_a_computer_move_played_by_the_quick_search_is_told_in_finnish(client, monkeypatch):
     service, mid, held = held_answer(client, monkeypatch, {"stones": 12})
-    service._apply_bot(held[0], None, "did not answer in time")  # its search gave nothing
+    service.computer.apply_answer(held[0], None, "did not answer in time")  # its search gave nothing
     view = client.get(f"/api/matches/{mid}").json()
     assert (view["ply"], view["bot_error"]) == (2, "level:1: did not answer in time")
     assert view["bot_error_i18n"] == {"key": "error.bot_fallback", "params": {"spec": "level:1", "fallback": "level:2"}}
@@ -394,7 +397,7 @@ def test_a_computer_move_played_by_the_quick_search_is_told_in_finnish(client, m
     assert (view["ply"], view["bot_error"], view["bot_error_i18n"]) == (0, None, None)
     held.clear()
     client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
-    service._apply_bot(held[0], "9", None)
+    service.computer.apply_answer(held[0], "9", None)
     view = client.get(f"/api/matches/{mid}").json()
     assert view["bot_error"].startswith("level:1 answered a move the real state refuses")
     assert view["bot_error_i18n"] == {"key": "error.bot_refused", "params": {"spec": "level:1", "fallback": "level:2"}}
@@ -403,7 +406,7 @@ def test_a_computer_move_played_by_the_quick_search_is_told_in_finnish(client, m
 
 
 def test_a_computers_search_that_cannot_start_is_told_in_finnish(client, monkeypatch):
-    import abstracta.server.matches as matches
+    import abstracta.server.computer as computer
     from abstracta.server.botjobs import InfoStateError
 
     service = service_of(client)
@@ -412,15 +415,15 @@ def test_a_computers_search_that_cannot_start_is_told_in_finnish(client, monkeyp
         raise OSError("no worker could be started")
 
     monkeypatch.setattr(service.jobs, "submit", no_worker)
-    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["level:1", "human"], "take": []}).json()
+    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["level:1", "human"], "take": "all"}).json()
     assert view["bot_error_i18n"] == {"key": "error.bot_search_failed", "params": {"spec": "level:1", "error": "OSError"}}
     assert _said(view, "fi") == "Tietokoneen haku ei käynnistynyt: palvelimella tapahtui virhe (se on kirjattu lokiin)."
 
     def no_draw(match, spec, rng=None):
         raise InfoStateError("toy-nim: no state drawn")
 
-    monkeypatch.setattr(matches, "make_job", no_draw)
-    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["level:1", "human"], "take": []}).json()
+    monkeypatch.setattr(computer, "make_job", no_draw)
+    view = client.post("/api/matches", json={"game": "toy-nim", "seats": ["level:1", "human"], "take": "all"}).json()
     assert view["bot_error"] == "toy-nim: no state drawn"
     assert view["bot_error_i18n"] == {"key": "error.bot_no_state", "params": {"spec": "level:1"}}
     assert _said(view, "fi") == "Tietokoneen haku ei käynnistynyt: mikään asema ei sovi siihen, mitä sen paikka tietää."

@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 
 from abstracta.core.registry import load_game
 from abstracta.server import matches as served_matches
+from abstracta.server import views
 
 STONES = 250
 
@@ -20,6 +21,8 @@ def long_game(raw, moves: int, stones: int = STONES) -> tuple[str, str]:
               "players": ["human", "human"], "moves": ["1"] * moves}
     r = raw.post("/api/matches/import", json={"record": record})
     assert r.status_code == 201, r.text
+    for invite in r.json()["invites"]:  # the friend joins: the game goes on
+        raw.post("/api/invites/claim", json={"code": invite["code"]})
     return r.json()["id"], r.json()["tokens"][0]["token"]
 
 
@@ -37,7 +40,7 @@ def test_a_long_replay_is_answered_in_pages(client):
     time. It now comes in pages of at most REPLAY_PAGE plies."""
     raw = client.raw
     mid, _ = long_game(raw, STONES)
-    page = served_matches.REPLAY_PAGE
+    page = views.REPLAY_PAGE
     first = raw.get(f"/api/matches/{mid}/positions").json()
     assert (first["ply"], first["from"], first["to"]) == (STONES, 0, page - 1)
     assert first["positions"] == [nim_text(p) for p in range(page)] and len(first["structs"]) == page
@@ -70,13 +73,13 @@ def test_a_replay_page_is_computed_once_per_revision_and_viewer(client, monkeypa
     raw, service = client.raw, client.app.state.service
     mid, t0 = long_game(raw, 150)
     calls = []
-    original = type(service).struct
+    original = type(service.views).struct
 
     def counted(match, state, viewer):
         calls.append(viewer)
         return original(match, state, viewer)
 
-    monkeypatch.setattr(type(service), "struct", staticmethod(counted))
+    monkeypatch.setattr(type(service.views), "struct", staticmethod(counted))
     url = f"/api/matches/{mid}/positions?from=100"
     spectator = raw.get(url).content
     assert len(calls) == 51
@@ -92,7 +95,7 @@ def test_a_replay_page_is_computed_once_per_revision_and_viewer(client, monkeypa
 
 
 def test_the_page_cache_keeps_at_most_its_byte_budget():
-    cache = served_matches.PageCache(100)
+    cache = views.PageCache(100)
     cache.put("a", b"x" * 40)
     cache.put("b", b"y" * 40)
     assert cache.get("a") == b"x" * 40  # now the most recently used
@@ -294,14 +297,14 @@ def test_asking_for_matches_that_do_not_exist_keeps_nothing(client):
     # so a client asking for random ids in a loop grew the web process without bound
     service = client.app.state.service
     mid = client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"]}).json()["id"]
-    before = len(service._locks)
+    before = len(service.kernel._locks)
     for i in range(200):
         ghost = f"{i:032x}"
         assert client.raw.get(f"/api/matches/{ghost}").status_code == 404
         assert client.raw.get(f"/api/matches/{ghost}/positions").status_code == 404
         assert client.raw.post(f"/api/matches/{ghost}/actions", json={"action": "1", "ply": 0},
                                headers=bearer("x" * 22)).status_code == 404
-    assert len(service._locks) <= before
+    assert len(service.kernel._locks) <= before
     # the locks still do their work: one match, one lock, as long as someone holds it
     with service.locked(mid):
         assert service.lock_for(mid) is service.lock_for(mid)

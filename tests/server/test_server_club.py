@@ -69,20 +69,20 @@ def test_a_spectators_replay_does_not_hold_up_the_players_move(client, monkeypat
     raw, service = client.raw, client.app.state.service
     mid, t0, _t1 = people(raw)
     inside, release = threading.Event(), threading.Event()
-    original = type(service).position
+    original = type(service.views).position
 
     def slow_position(match, state, viewer):  # the replay of a very long game
         inside.set()
         release.wait(10)
         return original(match, state, viewer)
 
-    monkeypatch.setattr(type(service), "position", staticmethod(slow_position))
+    monkeypatch.setattr(type(service.views), "position", staticmethod(slow_position))
     answers = {}
     reader = threading.Thread(target=lambda: answers.setdefault("positions", raw.get(f"/api/matches/{mid}/positions")))
     reader.start()
     try:
         assert inside.wait(5)
-        monkeypatch.setattr(type(service), "position", staticmethod(original))
+        monkeypatch.setattr(type(service.views), "position", staticmethod(original))
         started = time.perf_counter()
         r = raw.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0}, headers=bearer(t0))
         assert r.status_code == 200 and r.json()["ply"] == 1

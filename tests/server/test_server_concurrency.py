@@ -237,13 +237,13 @@ def test_spectators_share_one_view_per_revision(raw, app, monkeypatch):
     mid = view["id"]
     service = app.state.service
     built = []
-    original = service._view
+    original = service.views._view
 
     def counting(match, held, seat):
         built.append((match.revision, frozenset(held)))
         return original(match, held, seat)
 
-    monkeypatch.setattr(service, "_view", counting)
+    monkeypatch.setattr(service.views, "_view", counting)
     with raw.websocket_connect(f"/api/matches/{mid}/ws") as a, raw.websocket_connect(f"/api/matches/{mid}/ws") as b:
         a.send_json({"tokens": []})
         b.send_json({"tokens": []})
@@ -358,7 +358,7 @@ def test_a_bug_while_pushing_is_logged_and_closes_the_socket(raw, app, monkeypat
         def broken(match, held, seat):
             raise RuntimeError("a view bug quoting a hidden card")
 
-        monkeypatch.setattr(app.state.service, "_view", broken)
+        monkeypatch.setattr(app.state.service.views, "_view", broken)
         with caplog.at_level(logging.ERROR, logger="abstracta.server"):
             assert raw.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0},
                             headers=auth).status_code == 500  # the answer's view fails too: after the move

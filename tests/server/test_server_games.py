@@ -195,7 +195,7 @@ def test_the_view_says_the_computer_thinks_between_the_actions_of_its_turn(clien
     monkeypatch.setattr(botjobs, "make_bot", lambda spec, game, seed=None: LastTakeFirst())
     service = client.app.state.service
     seen: list[tuple[list[str], bool]] = []
-    schedule = service._schedule_bot
+    schedule = service.computer.schedule
 
     def looking(match):
         # the applier has stored the action and not yet queued the next search: what a
@@ -204,7 +204,7 @@ def test_the_view_says_the_computer_thinks_between_the_actions_of_its_turn(clien
         seen.append((list(shown["moves"]), shown["thinking"]))
         return schedule(match)
 
-    monkeypatch.setattr(service, "_schedule_bot", looking)
+    monkeypatch.setattr(service.computer, "schedule", looking)
     record = {"game": "nibble", "start": TWO_FOR_THE_COMPUTER, "moves": []}
     view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "level:1"]}).json()
     client.post(f"/api/matches/{view['id']}/actions", json={"turn": "b2", "ply": 0})
@@ -401,7 +401,7 @@ def test_a_computer_turn_that_stops_half_way_is_pushed(client, monkeypatch):
     from apiutil import wait_for
 
     import abstracta.server.botjobs as botjobs
-    import abstracta.server.matches as matches
+    import abstracta.server.computer as computer
 
     monkeypatch.setattr(botjobs, "make_bot", lambda spec, game, seed=None: LastTakeFirst())
     made = []
@@ -412,7 +412,7 @@ def test_a_computer_turn_that_stops_half_way_is_pushed(client, monkeypatch):
             raise botjobs.InfoStateError("nibble: no state drawn")
         return botjobs.make_job(match, spec, rng)
 
-    monkeypatch.setattr(matches, "make_job", second_fails)
+    monkeypatch.setattr(computer, "make_job", second_fails)
     record = {"game": "nibble", "start": TWO_FOR_THE_COMPUTER, "moves": []}
     view = client.post("/api/matches/import", json={"record": record, "seats": ["human", "level:1"]}).json()
     with client.websocket_connect(f"/api/matches/{view['id']}/ws") as ws:

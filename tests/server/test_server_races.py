@@ -4,7 +4,7 @@ worker; the answer is applied when it arrives). Whatever the interleaving, the s
 played twice; an answer found for a position that is gone is never played; a computer still to
 move is never left without a search.
 
-An answer is held deterministically by wrapping the service's ``_apply_bot`` (the one applier
+An answer is held deterministically by wrapping the computer's ``apply_answer`` (the one applier
 thread runs it): the bot has answered, its move is not applied yet."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from apiutil import Creator, make_app, wait_for
 
-from abstracta.server.matches import MatchService
+from abstracta.server.service import MatchService
 from abstracta.server.storage import Store
 
 
@@ -30,7 +30,7 @@ class Held:
         self.arrived = threading.Event()
         self._release = threading.Event()
         self.jobs: list = []
-        original = service._apply_bot
+        original = service.computer.apply_answer
 
         def held(job, text, note):
             self.jobs.append((job, text))
@@ -38,7 +38,7 @@ class Held:
             self._release.wait(20)
             original(job, text, note)
 
-        monkeypatch.setattr(service, "_apply_bot", held)
+        monkeypatch.setattr(service.computer, "apply_answer", held)
 
     def wait(self) -> None:
         assert self.arrived.wait(10), "the computer never answered"
@@ -46,7 +46,7 @@ class Held:
     def release(self) -> None:
         """Let the held answers through and wait until the applier has dealt with them."""
         self._release.set()
-        self.service._applier.submit(lambda: None).result(20)
+        self.service.computer.applier.submit(lambda: None).result(20)
 
 
 @pytest.fixture
@@ -321,19 +321,20 @@ def test_undo_while_a_slow_level_searches(client, db_url):
 
 
 # --- changes that leave the position as it was ---------------------------------------------------
-def test_a_seat_claimed_while_the_computer_thinks_does_not_lose_its_move(client, db_url, hold):
-    """Claiming an invitation is a new revision with the same position: the computer's answer,
-    found for that position, is still played (it was dropped, and the match waited on a
-    computer that no longer searched: "thinking" for ever)."""
+def test_the_computer_waits_for_every_seat_and_moves_once_the_last_is_claimed(client, db_url, hold):
+    """No move before every seat is taken (issue 38 §1), the computer's neither: it thought
+    while an invited seat was open, and a claim then raced its answer. It starts searching
+    when the claim is stored, and its move is played."""
     service = service_of(client)
     held = hold(service)
     view = client.post("/api/matches", json={"game": "slide-checkers", "options": {"players": 3},
                                              "seats": ["level:1", "human", "human"], "take": [1]}).json()
     mid = view["id"]
-    assert view["thinking"] and view["ply"] == 0
-    held.wait()
+    assert (view["thinking"], view["ply"], view["waiting_for"]) == (False, 0, [2])
+    assert mid not in service.thinking and not held.jobs
     claimed = client.raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()
-    assert (claimed["ply"], claimed["revision"], claimed["thinking"]) == (0, 1, True)
+    assert (claimed["ply"], claimed["revision"], claimed["thinking"], claimed["waiting_for"]) == (0, 1, True, [])
+    held.wait()
     held.release()
     view = wait_for(client, mid, lambda v: v["ply"] == 1, timeout=5)
     assert view["revision"] == 2 and view["to_move"] == 1 and not view["thinking"]
@@ -352,6 +353,7 @@ def test_a_takeback_request_while_the_computer_thinks_does_not_lose_its_move(cli
     client.tokens[mid] = {0: t0}
     t2 = raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()["tokens"][0]["token"]
     auth0 = {"Authorization": f"Bearer {t0}"}
+    view = raw.get(f"/api/matches/{mid}", headers=auth0).json()  # every seat taken: the moves offered
     held = hold(service)
     view = raw.post(f"/api/matches/{mid}/actions", json={"action": view["legal"][0], "ply": 0}, headers=auth0).json()
     assert view["thinking"] and view["to_move"] == 1
@@ -400,15 +402,21 @@ def test_an_undo_in_another_process_drops_the_answer_and_the_thinking(db_url, ho
             assert (view["ply"], view["revision"], view["thinking"]) == (0, 2, False)
 
 
-def test_a_claim_in_another_process_does_not_lose_the_computers_move(db_url, hold):
+def test_a_claim_in_another_process_starts_the_computer_there(db_url, hold):
+    """The last seat claimed in process B: B's computer searches (A's waited, as the seat was
+    open), plays, and A reads its move."""
     with two_servers(db_url) as (a, b):
-        held = hold(service_of(a))
+        held = hold(service_of(b))
         view = a.post("/api/matches", json={"game": "slide-checkers", "options": {"players": 3},
                                             "seats": ["level:1", "human", "human"], "take": [1]}).json()
         mid = view["id"]
-        held.wait()
+        assert not view["thinking"] and mid not in service_of(a).thinking
         assert b.raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()["revision"] == 1
+        held.wait()
         held.release()
-        view = wait_for(a, mid, lambda v: v["ply"] == 1, timeout=5)
+        view = wait_for(b, mid, lambda v: v["ply"] == 1, timeout=5)
         assert view["revision"] == 2 and not view["thinking"]
-        agreed(a, db_url, mid)
+        with service_of(a).locked(mid):
+            assert service_of(a).load(mid, fresh=True).ply == 1  # A reads it from the store
+        b.tokens = a.tokens
+        agreed(b, db_url, mid)

@@ -30,7 +30,8 @@ def test_restart_continues_where_it_stopped(db_url):
 
 def test_restart_resumes_a_thinking_bot(db_url):
     with TestClient(make_app(db_url, bot_workers=0)) as c:
-        mid = c.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12}, "seats": ["human", "human"]}).json()["id"]
+        mid = c.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 12}, "seats": ["human", "human"],
+                                           "take": "all"}).json()["id"]
     # the stored record now says a bot sits at seat 0 (as if the server stopped while it thought)
     from abstracta.server.storage import Store
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 
 import pytest
 from apiutil import bearer
@@ -190,6 +191,7 @@ def test_spectators_see_public_information_only(raw):
 def test_websocket_authenticates_in_its_first_message(raw):
     view = new_match(raw)
     mid, t0 = view["id"], view["tokens"][0]["token"]
+    raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]})  # the game starts
     with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
         ws.send_json({"tokens": [t0]})
         first = ws.receive_json()
@@ -237,7 +239,7 @@ def test_websocket_without_a_first_message_is_closed(raw, monkeypatch):
 
 
 def test_a_computer_seats_cards_stay_hidden_from_the_matchs_creator(client, raw, monkeypatch):
-    monkeypatch.setattr(client.app.state.service, "_schedule_bot", lambda match: None)  # bots wait
+    monkeypatch.setattr(client.app.state.service.computer, "schedule", lambda match: None)  # bots wait
     view = new_match(raw, seats=("level:1", "level:1"), game="fibonacci-cards", options={"seed": "1"})
     token = view["tokens"][0]["token"]  # seat 0's token: to find, watch and delete the match
     assert view["viewer"] is None and "?8 | ?8" in view["position"]
@@ -255,6 +257,9 @@ def test_import_hands_out_tokens_invitations_and_a_clock(raw):
     assert [i["seat"] for i in view["invites"]] == [0] and view["clock"]["control"] == {"per_turn": 60.0}
     assert view["viewer"] == 1 and view["legal"] == [] and view["to_move"] == 0
     r = move(raw, view["id"], "1", 2, view["tokens"][0]["token"])
+    assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.waiting_seats"  # seat 0 is not taken yet
+    raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]})
+    r = move(raw, view["id"], "1", 2, view["tokens"][0]["token"])
     assert r.status_code == 403 and "seat 0" in r.json()["error"]
 
 
@@ -266,3 +271,39 @@ def test_websocket_first_message_nested_too_deep_is_refused(raw):
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 1008
+
+
+def test_no_move_is_played_before_every_seat_is_taken(raw):
+    # issue 38 §1: with seat 1's invitation open, the creator's move at ply 0 was accepted (ply 1)
+    # and no clock ran
+    from abstracta.server import i18n
+
+    view = new_match(raw, game="fanorona", options={"size": "dimy"}, clock={"initial": 300})
+    mid, t0 = view["id"], view["tokens"][0]["token"]
+    assert view["waiting_for"] == [1] and view["legal"] == [] and view["clock"]["running"] is None
+    r = move(raw, mid, "b2-c3A", 0, t0)
+    assert r.status_code == 409
+    said = r.json()
+    assert said["error"] == "waiting for Black to join: no move is played before every seat is taken"
+    assert said["i18n"] == {"key": "error.waiting_seats", "params": {"who": [{"key": "fanorona.seat.1", "params": {}}],
+                                                                    "n": 1}}
+    assert i18n.format_message(said["i18n"], i18n.catalog("fi"), "fi") == (
+        "odotetaan, että Musta liittyy peliin: siirtoja ei pelata ennen kuin jokainen paikka on otettu")
+    assert raw.get(f"/api/matches/{mid}").json()["ply"] == 0  # nothing was played
+    joined = raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()
+    assert joined["waiting_for"] == [] and joined["clock"]["running"] == 0
+    r = move(raw, mid, "b2-c3A", 0, t0)
+    assert r.status_code == 200 and r.json()["ply"] == 1
+
+
+def test_the_computer_waits_for_the_invited_person_too(raw):
+    # the computer moving first while the friend's seat is open would play a game nobody joined
+    view = new_match(raw, seats=("level:1", "human", "human"), game="slide-checkers", options={"players": 3},
+                     take=[1])
+    assert (view["waiting_for"], view["thinking"], view["ply"]) == ([2], False, 0)
+    raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]})
+    deadline = time.time() + 10
+    while (seen := raw.get(f"/api/matches/{view['id']}").json())["ply"] == 0:
+        assert time.time() < deadline, seen
+        time.sleep(0.02)
+    assert seen["movers"] == [0]

@@ -366,8 +366,14 @@ def test_the_serve_command_passes_its_options(monkeypatch):
     monkeypatch.setattr(abstracta.server, "run", lambda *a, **kw: calls.append((a, kw)))
     runner = CliRunner()
     assert runner.invoke(app, ["serve", "--allowed-host", "a.example", "--allowed-host", "b.example"]).exit_code == 0
-    assert calls[-1][1] == {"allowed_hosts": ["a.example", "b.example"], "rate_limits": True}
+    assert calls[-1][1] == {"allowed_hosts": ["a.example", "b.example"], "rate_limits": True, "redis_url": None,
+                            "log_format": "text"}
     assert runner.invoke(app, ["serve", "--no-rate-limits"]).exit_code == 0
     assert calls[-1][1]["rate_limits"] is False
     assert runner.invoke(app, ["serve"], env={"ABSTRACTA_RATE_LIMITS": "off"}).exit_code == 0
     assert calls[-1][1]["rate_limits"] is False
+    # a deployment's Redis and JSON log lines (docs/club.md)
+    assert runner.invoke(app, ["serve", "--redis", "redis://127.0.0.1:6390/0", "--log-format", "json"]).exit_code == 0
+    assert (calls[-1][1]["redis_url"], calls[-1][1]["log_format"]) == ("redis://127.0.0.1:6390/0", "json")
+    assert runner.invoke(app, ["serve"], env={"ABSTRACTA_REDIS_URL": "redis://r.example/1"}).exit_code == 0
+    assert calls[-1][1]["redis_url"] == "redis://r.example/1"

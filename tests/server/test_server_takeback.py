@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from apiutil import bearer, hand_clock, three_on_a_clock, wait_for
 
-from abstracta.core.registry import load_game
 
 
 def people(raw, stones=9):
@@ -18,17 +17,6 @@ def people(raw, stones=9):
 
 def act(raw, mid, path, token, body=None):
     return raw.post(f"/api/matches/{mid}/{path}", json=body, headers=bearer(token))
-
-
-def test_reveals_marks_a_draw_and_not_a_play():
-    state = load_game("fibonacci-cards", seed=3, first_player=0).new_initial_state()
-    assert state.legal_action_strings() == ["draw"]
-    assert state.reveals(state.legal_actions()[0]) is True  # the drawer sees the 4s
-    state.apply_action(state.legal_actions()[0])
-    play = state.string_to_action("Jc/3")
-    assert state.reveals(play) is False  # the card played is named by its notation
-    nim = load_game("toy-nim").new_initial_state()
-    assert nim.reveals(0) is False  # perfect information, no chance
 
 
 def test_undo_against_the_computer_is_immediate(client):

@@ -222,7 +222,7 @@ def test_the_move_list_reads_each_turn_as_the_terminals_replay(client):
     # the browser drew one entry per action ("i9, end"; "a1, a9") where the terminal's replay
     # writes the turn as the spec does (nibble.md §4: i9, a1+a9); the view's move_list is the
     # replay's text, with the ply each entry steps to: a whole-turn entry goes to its turn's end
-    from abstracta.cli import turn_entries
+    from abstracta.cli.records import turn_entries
 
     view = client.post("/api/matches", json={"game": "nibble", "options": SEED1, "seats": ["human", "human"]}).json()
     assert view["move_list"] == []
@@ -277,75 +277,3 @@ def test_the_move_list_stays_the_replays_through_a_game_and_its_takebacks(client
                                       "moves": t.moves, "plies": t.plies} for t in fresh], checked
         checked += 1
     assert any("+" in m for t in view["move_list"] for m in t["moves"])
-
-
-def test_a_move_list_written_before_a_takeback_is_not_reused_for_other_moves():
-    # a copy of a match carries the turns written so far; once its earlier actions are others
-    # (a takeback, then other turns as many actions long), the list is written from the start
-    from abstracta.core.game import played_turns, turn_numbers, turn_texts
-    from abstracta.server.matches import Match
-
-    game = abstracta.load_game("nibble", seed=2)
-    initial = game.new_initial_state()
-
-    def random_game(seed: int) -> list[int]:
-        state, rng, actions = initial.clone(), random.Random(seed), []
-        while not state.is_terminal() and len(actions) < 30:
-            actions.append(rng.choice(state.legal_actions()))
-            state.apply_action(actions[-1])
-        return actions
-
-    def listed(match: Match) -> list:
-        movers, own = played_turns(initial, match.actions)
-        return match.turn_texts(movers, turn_numbers(movers, own))
-
-    one, other = random_game(1), random_game(7)
-    assert one[:3] != other[:3] and len(other) >= len(one) // 2
-    match = Match("m", game, initial, initial.clone(), [], ["human", "human"])
-    for action in one:
-        match.play(action)
-    assert listed(match) == turn_texts(initial, one) and match.written[1] > len(other) // 2
-    again = Match("m", game, initial, initial.clone(), [], ["human", "human"], written=match.written)
-    for action in other:
-        again.play(action)
-    assert listed(again) == turn_texts(initial, other)
-
-
-def test_a_record_is_written_by_the_games_hook_where_its_description_declares_whole_turns():
-    # the service read the record's moves from the notation as played unless the game's class
-    # overrode Game.format_moves (a comparison with the base class, which DESIGN rules out): an
-    # instance that declares no whole-turn notation was replayed through the hook at every
-    # revision; one that declares it is written by the hook (Nibble's a1+a9)
-    from toy_nim import NimGame
-
-    from abstracta.core.description import describe_basic
-    from abstracta.server.matches import Match
-
-    class OwnRecords(NimGame):
-        """Toy Nim that writes a whole-turn record only where an option declares it."""
-
-        written = 0
-
-        def describe(self):
-            return describe_basic(self, title="Toy Nim", whole_turn_notation=self.options["stones"] == 5)
-
-        def format_moves(self, initial, actions):
-            OwnRecords.written += 1
-            if not self.description.whole_turn_notation:
-                return super().format_moves(initial, actions)
-            return ["+".join(initial.action_to_string(a) for a in actions)]
-
-    for stones, moves, written in ((7, ["3", "1", "2"], 0), (5, ["1+2"], 1)):
-        OwnRecords.written = 0
-        game = OwnRecords(stones=stones)
-        initial = game.new_initial_state()
-        match = Match("m", game, initial, initial.clone(), [], ["human", "human"])
-        for text in moves[0].split("+") if "+" in moves[0] else moves:
-            match.play(match.state.string_to_action(text))
-        assert match.record().moves == moves and OwnRecords.written == written, stones
-    nibble = abstracta.load_game("nibble", **SEED1)
-    initial = nibble.new_initial_state()
-    match = Match("n", nibble, initial, initial.clone(), [], ["human", "human"])
-    for text in ("i9", "end", "a1", "a9"):
-        match.play(match.state.string_to_action(text))
-    assert match.strings == ["i9", "end", "a1", "a9"] and match.record().moves == ["i9", "end", "a1+a9"]

@@ -74,6 +74,12 @@ LEVELS: dict[int, Level] = {
 }
 DEFAULT_ROLLOUT_CAP = 400
 
+#: Fixed budgets standing in for the seconds of levels 3–6 where an episode must replay from its
+#: seed (the research environments, issue 45): (iterations of MCTS and IS-MCTS, depth in actions
+#: of alpha-beta and paranoid, depth in turns of the turn search). Deterministic, so the same
+#: seed gives the same moves on any machine; their strength is near, not equal to, the level's.
+FIXED_BUDGETS: dict[int, tuple[int, int, int]] = {3: (200, 2, 1), 4: (500, 3, 1), 5: (1500, 4, 2), 6: (4000, 5, 2)}
+
 SEARCHES = ("mcts", "ismcts", "alphabeta", "turns", "paranoid")
 #: the searches whose budget is seconds or a depth (the others take seconds or iterations)
 DEPTH_SEARCHES = ("alphabeta", "turns", "paranoid")
@@ -537,6 +543,33 @@ def level_bot(game: Game, level: int, seed: int | None = None, *, search: Search
     if search.oracle is not None:
         return OracleBot(bot, search.oracle, name)
     return bot
+
+
+def fixed_budget(game: Game, level: int) -> Budget | None:
+    """The fixed budget of level ``level`` (:data:`FIXED_BUDGETS`) for the search the game
+    declares for it, or ``None`` where the level needs none (random, greedy, a game's own bot)."""
+    search = level_search(game, level)
+    if search.bot not in SEARCHES or level not in FIXED_BUDGETS:
+        return None
+    iterations, depth, turns = FIXED_BUDGETS[level]
+    if search.bot == "turns":
+        return Budget(depth=turns)
+    return Budget(depth=depth) if search.bot in DEPTH_SEARCHES else Budget(iterations=iterations)
+
+
+def fixed_level_bot(game: Game, level: int, seed: int | None = None) -> Bot:
+    """Level ``level`` held to its fixed budget (:func:`fixed_budget`) instead of its seconds:
+    the same seed plays the same moves (named ``level:N:fixed``)."""
+    return level_bot(game, level, seed, budget=fixed_budget(game, level), name=f"level:{level}:fixed")
+
+
+def is_reproducible(bot: Any) -> bool:
+    """Whether ``bot`` (of :func:`make_bot`) plays the same moves for the same seed and
+    positions: no time budget (a search's budget, an oracle's inner search)."""
+    budget = getattr(bot, "budget", None)
+    if budget is None and hasattr(bot, "inner"):
+        budget = getattr(bot.inner, "budget", None)
+    return budget is None or budget.deterministic
 
 
 def _weighted_bot(canonical: str, weights: tuple[float, ...], game: Game, seed: int | None) -> Bot:

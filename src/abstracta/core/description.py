@@ -9,10 +9,11 @@ instead of checking a game's name or comparing its methods with the base class.
 Human-readable strings are :class:`Text` values: an English text with a key
 (``"<game>.<field>"``) under which a translation can be looked up.
 
->>> from abstracta import load_game
->>> d = load_game("fibonacci", variant="cards").description
->>> d.chance, d.hidden_information, str(d.title)
-(True, True, 'Fibonacci')
+Examples:
+    >>> from abstracta import load_game
+    >>> d = load_game("fibonacci", variant="cards").description
+    >>> d.chance, d.hidden_information, str(d.title)
+    (True, True, 'Fibonacci')
 """
 
 from __future__ import annotations
@@ -22,11 +23,16 @@ import json
 import math
 from dataclasses import dataclass, field, fields
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
+
+from .view import format_message
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
     from importlib.resources.abc import Traversable
+
+    from .diagrams import Diagram, Draw
+    from .lessons import Lesson
 
     from .game import Game, State
 
@@ -403,6 +409,12 @@ class GameDescription:
             ``i18n/<lang>.json`` (the Finnish of every :class:`Text` key, and the board module's
             and structured view's messages) and rules pages ``rules.<lang>.html``; ``None``:
             English only (the :class:`Text` values).
+        draw: the game's diagram of a position (its ``svg.py``;
+            :data:`abstracta.core.diagrams.Draw`); ``None``: no diagrams.
+        examples: worked examples of the rules (:class:`abstracta.core.diagrams.Diagram`), which
+            its rules pages place by id (``<figure data-diagram="ID"></figure>``).
+        lessons: first lessons (:class:`abstracta.core.lessons.Lesson`), offered to a newcomer on
+            the game's page.
     """
 
     name: str
@@ -430,6 +442,9 @@ class GameDescription:
     tuning: Tuning | None = None
     analysis_budget: int | None = None
     resources: "Traversable | None" = None
+    draw: "Draw | None" = None
+    examples: "tuple[Diagram, ...]" = ()
+    lessons: "tuple[Lesson, ...]" = ()
 
     def __post_init__(self) -> None:
         numbers = sorted(self.levels)
@@ -443,6 +458,11 @@ class GameDescription:
                 raise ValueError(f"{self.name}: bot name {name!r} is taken or not a plain word")
         for number, search in self.levels.items():
             check_search(search, f"{self.name}: level {number}")
+        ids = [d.id for d in self.examples]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"{self.name}: example ids repeat ({', '.join(ids)})")
+        if self.examples and self.draw is None:
+            raise ValueError(f"{self.name}: examples need a drawing (GameDescription.draw)")
 
     @property
     def level_numbers(self) -> tuple[int, ...]:
@@ -555,6 +575,25 @@ def shell_english() -> dict[str, Any]:
     """The browser shell's English catalog (``web/i18n/en.json``, ``{key: message}``): the one
     source of the words the terminal shares with the browser (a seat's name, a search's)."""
     return json.loads((files("abstracta") / "web" / "i18n" / "en.json").read_text(encoding="utf-8"))
+
+
+def english(said: dict[str, Any], texts: Iterable[Text] = ()) -> str:
+    """A message (:func:`~abstracta.core.view.message`) of the shell's catalog in its English:
+    its one source, for words the terminal and the browser both say (a refusal of the play
+    session); ``texts``: a game's words it names (its seats' names)."""
+    return format_message(said, {**shell_english(), **{t.key: t.en for t in texts}})
+
+
+def search_words(search: str, n: int) -> str:
+    """The analysis board's search in a player's English words, from the browser's catalog
+    (``analysis.search_words.<kind>``, as web/analysis.js says it): ``"alphabeta:n60000"``
+    having searched 60160 positions is "alpha-beta search, 60,160 positions"; a kind the
+    catalog has no words for stays as it is ("turns:d3, 812 searched")."""
+    messages = shell_english()
+    key = f"analysis.search_words.{search.split(':')[0]}"
+    if key not in messages:
+        key = "analysis.search"
+    return format_message({"key": key, "params": {"s": search, "n": n, "num": f"{n:,}"}}, messages)
 
 
 def player_name(seat: int) -> str:

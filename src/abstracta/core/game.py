@@ -16,11 +16,16 @@ import secrets
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, NamedTuple, Sequence
 
+import numpy as np
+
 from .description import GameDescription
 from .errors import AbstractaError, IllegalActionError, NotationError, game_over, not_legal
-from .options import Option, as_integer, check_seed, resolve_options
+from .options import Option, as_integer, check_player, check_seed, resolve_options
 from .rng import SplitMix64
 from .view import StructHooks
+
+from .actions import ActionCodec, codec_class_of
+from .tensors import TensorSpec, spec_class_of, write_tensor
 
 if TYPE_CHECKING:  # pragma: no cover
     from .tensors import Plane
@@ -219,18 +224,33 @@ class Game(ABC):
         """An upper bound on the in-game chance nodes of one game in explicit mode (default 0)."""
         return 0
 
+    def tensors(self) -> TensorSpec:
+        """This instance's tensors (:mod:`.tensors`): the spec its package registered for its
+        class (:func:`.tensors.register_tensors`), else the spine's default; built once."""
+        spec = self.__dict__.get("_tensor_spec")
+        if spec is None:
+            spec = self.__dict__["_tensor_spec"] = spec_class_of(type(self))(self)
+        return spec
+
+    def action_codec(self) -> ActionCodec | None:
+        """This instance's compact action space for the research adapters (:mod:`.actions`):
+        the codec its package registered for its class, else ``None`` (the engine's ids are
+        compact enough); built once."""
+        if "_action_codec" not in self.__dict__:
+            cls = codec_class_of(type(self))
+            self.__dict__["_action_codec"] = cls(self) if cls is not None else None
+        return self.__dict__["_action_codec"]
+
     def observation_planes(self) -> "tuple[Plane, ...]":
         """The named parts of :meth:`State.observation_tensor`, in order (:mod:`.tensors`).
 
-        Default: two one-hot planes of ``num_players`` floats, ``current_player`` and
-        ``observer`` (a game without its own tensors still gets a fixed shape)."""
-        from .tensors import default_planes
-
-        return default_planes(self.num_players)
+        Default (a game without its own tensors): two one-hot planes of ``num_players`` floats,
+        ``current_player`` and ``observer``, so that every game has a fixed shape."""
+        return self.tensors().observation.planes
 
     def information_state_planes(self) -> "tuple[Plane, ...]":
         """The named parts of :meth:`State.information_state_tensor` (default: the observation's)."""
-        return self.observation_planes()
+        return self.tensors().information_state.planes
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.non_default_options().items())
@@ -462,29 +482,28 @@ class State(StructHooks, ABC):
         return None
 
     # --- research interop (abstracta.interop; issue 19) ---------------------------------------
-    def observation_tensor(self, player: int) -> list[float]:
-        """What ``player`` sees now as a flat list of floats laid out by
-        ``game.observation_planes()`` (each plane flattened in C order).
+    def observation_tensor(self, player: int, out: "np.ndarray | None" = None) -> "np.ndarray":
+        """What ``player`` sees now: ``float32`` of shape ``(size,)`` laid out by
+        ``game.observation_planes()`` (each plane flattened in C order), written into ``out``
+        (a float32 array of that shape, every entry written) or a new array; returns it.
 
-        Default: the :func:`.tensors.default_planes` (seat to move, observer). Raises
-        ``ValueError`` for a ``player`` that is not a seat."""
-        from .tensors import TensorBuilder
+        Games write it through their :class:`.tensors.TensorSpec`. Raises ``ValueError`` for a
+        ``player`` that is not a seat."""
+        spec = self.game.tensors()
+        if out is None:  # a new array, through this thread's kept tensor of that player
+            return spec.pool().array(player, spec.observation_features(self, player))
+        return write_tensor(spec.observation, spec.observation_features(self, player), out)
 
-        player = check_player(player, self.game.num_players)
-        t = TensorBuilder(self.game.observation_planes())
-        mover = self.current_player()
-        if mover >= 0:
-            t.set("current_player", mover)
-        t.set("observer", player)
-        return t.data
-
-    def information_state_tensor(self, player: int) -> list[float]:
-        """What ``player`` knows as floats laid out by ``game.information_state_planes()``: a
-        game with hidden information may give a fixed-size summary rather than its whole
-        history (two histories can share a tensor); :meth:`information_state_string` is the
-        exact information state. Default: :meth:`observation_tensor` (perfect information:
-        the position decides play)."""
-        return self.observation_tensor(player)
+    def information_state_tensor(self, player: int, out: "np.ndarray | None" = None) -> "np.ndarray":
+        """What ``player`` knows, as :meth:`observation_tensor` does, laid out by
+        ``game.information_state_planes()``: a game with hidden information may give a
+        fixed-size summary rather than its whole history (two histories can share a tensor);
+        :meth:`information_state_string` is the exact information state. Default: the
+        observation (perfect information: the position decides play)."""
+        spec = self.game.tensors()
+        if out is None:
+            return spec.pool(info=True).array(player, spec.information_state_features(self, player))
+        return write_tensor(spec.information_state, spec.information_state_features(self, player), out)
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
         """``num_distinct_actions`` ints, 1 at each legal action of ``player`` (default: the
@@ -521,20 +540,32 @@ def _rebuild_game(cls: type[Game], options: dict[str, Any]) -> Game:
     return cls(**options)
 
 
-def check_player(player: Any, num_players: int) -> int:
-    """``player`` as a seat index: an ``int`` (or NumPy integer) with 0 ≤ player < num_players.
-
-    Raises ``ValueError`` for anything else — ``True`` and ``1.0`` too, which would otherwise
-    pass ``player in (0, 1)`` and name seat 1 or fail deep inside a view."""
-    index = as_integer(player)
-    if index is None or not 0 <= index < num_players:
-        raise ValueError(f"player {player!r} is not a seat (0..{num_players - 1})")
-    return index
-
-
 def seats_out(state: State) -> list[int]:
     """The seats a 3–4 player game has put out by its rules (:meth:`State.eliminated_struct`)."""
     return [e["seat"] for e in state.eliminated_struct()]
+
+
+def seats_out_since(initial: State, actions: Sequence[int], final: State | None = None) -> dict[int, int]:
+    """The seats the rules have put out (:func:`seats_out`) once ``actions`` are played from
+    ``initial`` (not changed), each with the ply that put it out for good: the count of actions
+    played when it was out and stayed out to the end (0: out from the start). A 3–4 player game's
+    end then says when each seat went ("You were knocked out on turn 41"). ``final``: the state
+    after ``actions`` when known. ``{}`` when nobody is out there (then nothing is replayed)."""
+    if final is None:
+        final = initial.clone()
+        for action in actions:
+            final.apply_action(action)
+    if not seats_out(final):
+        return {}
+    state = initial.clone()
+    since = {seat: 0 for seat in seats_out(state)}
+    for ply, action in enumerate(actions, 1):
+        state.apply_action(action)
+        out = set(seats_out(state))
+        since = {seat: at for seat, at in since.items() if seat in out}
+        for seat in out:
+            since.setdefault(seat, ply)
+    return since
 
 
 def views_differ(state: State, seats: Iterable[int]) -> bool:
@@ -709,5 +740,5 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
 
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "GameDescription", "State", "action_strings", "check_action_in",
-           "resignation_returns", "agreed_draw_returns", "draw_seats", "as_integer", "check_player", "seats_out", "views_differ", "NotationError",
+           "resignation_returns", "agreed_draw_returns", "draw_seats", "as_integer", "check_player", "seats_out", "seats_out_since", "views_differ", "NotationError",
            "SplitMix64", "TurnText", "played_turns", "turn_numbers", "turn_spans", "turn_texts", "turns_played"]

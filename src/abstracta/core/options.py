@@ -186,3 +186,14 @@ def parse_option_pairs(pairs: list[str] | None) -> dict[str, str]:
             raise OptionError(f"option {pair!r} is not of the form KEY=VALUE")
         out[key.strip()] = value.strip()
     return out
+
+
+def check_player(player: Any, num_players: int) -> int:
+    """``player`` as a seat index: an ``int`` (or NumPy integer) with 0 ≤ player < num_players.
+
+    Raises ``ValueError`` for anything else — ``True`` and ``1.0`` too, which would otherwise
+    pass ``player in (0, 1)`` and name seat 1 or fail deep inside a view."""
+    index = as_integer(player)
+    if index is None or not 0 <= index < num_players:
+        raise ValueError(f"player {player!r} is not a seat (0..{num_players - 1})")
+    return index

@@ -17,7 +17,14 @@ description and the spine only, so third-party games work too) that adds
   (``Game.max_game_length()``); for a game without one (Slide Checkers: an exchange converts a
   piece and every jump resets its 100-turn counter) the default is
   :data:`~abstracta.interop.core.DEFAULT_MAX_TURNS` = 1,000. A truncated game ends with
-  returns 0 for every seat.
+  returns 0 for every seat;
+* **compact actions** (``actions="compact"``, the default): a game that registers an
+  :class:`~abstracta.core.actions.ActionCodec` (Slide Checkers) is played in its parts — a
+  move is "pick the piece", then "where to" — so its action space is small (2,737 ids instead
+  of 352,945); ``actions="engine"`` keeps the engine's ids. Other games are the same either way;
+* **tensors written in place**: observations are ``float32`` arrays written through the game's
+  :class:`~abstracta.core.tensors.TensorSpec` (and the codec's planes, which show a pending
+  pick); the environments keep one :class:`~abstracta.core.tensors.TensorBuffer` per seat.
 
 Import :mod:`abstracta.interop.openspiel` (extra ``[openspiel]``),
 :mod:`abstracta.interop.pettingzoo` (``[pettingzoo]``) or :mod:`abstracta.interop.gym`

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import io
 import random
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
+import numpy as np
+
+from ..core.actions import ActionCodec
 from ..core.errors import IllegalActionError, OptionError
 from ..core.game import CHANCE, TERMINAL, Game, State, as_integer
 from ..core.registry import load_game
-from ..core.tensors import Plane, tensor_size
+from ..core.tensors import BufferPool, Features, Layout, Plane, write_tensor
 
 #: Truncation (player actions) of a game whose rules set no bound on its length.
 DEFAULT_MAX_TURNS = 1000
@@ -24,7 +27,11 @@ DEFAULT_LAYOUT_SEEDS = 100
 ENV_LAYOUT_SEEDS = 2**63
 #: The chance modes: explicit chance nodes, or one seeded engine resolving chance itself.
 CHANCE_MODES = ("explicit", "seeded")
+#: The action spaces: the game's compact one where it has one (its codec), or the engine's ids.
+ACTION_SPACES = ("compact", "engine")
 _SEED_LIMIT = 2**64
+#: starts kept per game for their layout seeds (:meth:`InteropGame.start`)
+START_CACHE = 256
 
 
 def as_action(action: Any) -> int:
@@ -48,6 +55,15 @@ def variant_options(game_name: str) -> list[dict[str, Any]]:
     return [dict(v.options) for v in load_game(game_name).description.variants]
 
 
+def _with_codec(layout: Layout, codec: ActionCodec | None) -> Layout:
+    """``layout`` with the codec's planes after the game's (their bits after the game's bits)."""
+    if codec is None or not codec.planes:
+        return layout
+    extended = Layout(layout.planes + codec.planes)
+    return extended.with_blocks(layout.tables + (tuple(range(layout.size, extended.size)),), layout.scalars,
+                                layout.divisors)
+
+
 class InteropGame:
     """An abstracta game as the adapters see it.
 
@@ -62,6 +78,8 @@ class InteropGame:
             a deterministic game, hidden information and all); ``None`` (the default) there
             means seed 0. Any seed, 0 included, is refused with explicit chance on a game with
             chance, where it would go unused.
+        actions: ``"compact"`` (default: the game's codec, where it registers one) or
+            ``"engine"`` (the engine's own action ids).
         **options: the game's options (values or their text form, as on the command line).
 
     Raises:
@@ -69,11 +87,14 @@ class InteropGame:
     """
 
     def __init__(self, name: str, *, max_turns: int | None = None, chance: str = "explicit",
-                 layout_seeds: int = DEFAULT_LAYOUT_SEEDS, seed: int | None = None, **options: Any):
+                 layout_seeds: int = DEFAULT_LAYOUT_SEEDS, seed: int | None = None, actions: str = "compact",
+                 **options: Any):
         self.game: Game = load_game(name, **{k: v for k, v in options.items() if v is not None})
         self.name = self.game.name
         if chance not in CHANCE_MODES:
             raise OptionError(f"chance: {chance!r} is not one of {', '.join(CHANCE_MODES)}")
+        if actions not in ACTION_SPACES:
+            raise OptionError(f"actions: {actions!r} is not one of {', '.join(ACTION_SPACES)}")
         # NumPy integers (a sweep over np.arange) are integers: taken as the ints they are
         layout_seeds = _integer_or(layout_seeds)
         seed = _integer_or(seed)
@@ -97,13 +118,20 @@ class InteropGame:
             raise OptionError(f"max_turns: {self.name} has no bound on its length; give max_turns >= 1")
         self.max_turns = max_turns
         self.chance = chance
+        self.actions = actions
+        #: the compact action space, or ``None`` (the engine's ids)
+        self.codec: ActionCodec | None = self.game.action_codec() if actions == "compact" else None
+        parts = self.codec.max_parts if self.codec is not None else 1
         self.layout_seeds = layout_seeds
         #: the seed of every game (seeded mode: 0 unless given), else ``None`` or the unused seed of
         #: a game without chance
         self.seed: int | None = 0 if seed is None and chance == "seeded" else seed
         self._template: State | None = None  # the start of a game without chance, cloned
-        #: player actions of the longest possible game (truncation included)
-        self.max_game_length: int = min(b for b in (bound, max_turns or None) if b is not None)
+        #: the starts of the last layout seeds dealt, cloned (a Nibble layout takes milliseconds
+        #: to draw; OpenSpiel's K seeds come up again and again)
+        self._starts: dict[int, State] = {}
+        #: player actions (parts, with a codec) of the longest possible game (truncation included)
+        self.max_game_length: int = parts * min(b for b in (bound, max_turns or None) if b is not None)
         explicit = chance == "explicit" and self.game.has_chance
         #: a chance node over ``layout_seeds`` seeds starts each game
         self.layout_chance: bool = explicit
@@ -112,27 +140,51 @@ class InteropGame:
                                             self.game.max_chance_outcomes() if explicit else 0)
         self.max_chance_nodes: int = (1 + self.game.max_chance_nodes()) if explicit else 0
         self.num_players: int = self.game.num_players
-        self.num_distinct_actions: int = self.game.num_distinct_actions
-        self.observation_planes: tuple[Plane, ...] = tuple(self.game.observation_planes())
-        self.information_state_planes: tuple[Plane, ...] = tuple(self.game.information_state_planes())
-        self.observation_size = tensor_size(self.observation_planes)
-        self.information_state_size = tensor_size(self.information_state_planes)
+        self.num_distinct_actions: int = (self.codec.num_actions if self.codec is not None
+                                          else self.game.num_distinct_actions)
+        spec = self.tensors = self.game.tensors()
+        #: where the observation and information-state features go (the game's, and the codec's
+        #: planes after them)
+        self.observation_layout: Layout = _with_codec(spec.observation, self.codec)
+        self.information_state_layout: Layout = _with_codec(spec.information_state, self.codec)
+        self.observation_planes: tuple[Plane, ...] = self.observation_layout.planes
+        self.information_state_planes: tuple[Plane, ...] = self.information_state_layout.planes
+        self.observation_size = self.observation_layout.size
+        self.information_state_size = self.information_state_layout.size
+        #: kept tensors (per thread and player) behind ``observation_tensor()`` without ``out``
+        self.pools = (BufferPool(self.observation_layout), BufferPool(self.information_state_layout))
+
 
     def params(self) -> dict[str, Any]:
         """Everything that rebuilds this object: ``InteropGame(name, **params())``."""
         opts = {s.name: self.game.options[s.name] for s in self.game.option_specs}
         return {**opts, "max_turns": self.max_turns, "chance": self.chance,
-                "layout_seeds": self.layout_seeds, "seed": self.seed}
+                "layout_seeds": self.layout_seeds, "seed": self.seed, "actions": self.actions}
 
     def new_initial_state(self) -> "InteropState":
         """A new game: at the layout chance node (explicit chance), else at its first action."""
         if self.layout_chance:
             return InteropState(self, None, [], 0, None)
         if not self.game.has_chance:
-            if self._template is None:
-                self._template = self.game.new_initial_state()
-            return InteropState(self, self._template.clone(), [], 0, None)
-        return InteropState(self, self.game.new_initial_state(self.seed), [], 0, self.seed)
+            template = self._template
+            if template is None:
+                template = self._template = self.game.new_initial_state()
+            return InteropState(self, template.clone(), [], 0, None)
+        return InteropState(self, self.start(self.seed), [], 0, self.seed)  # type: ignore[arg-type]
+
+    def __reduce__(self) -> tuple:
+        # rebuilt from its parameters: kept tensors and starts are this process's
+        return (_rebuild_game, (self.name, self.params()))
+
+    def start(self, seed: int) -> State:
+        """A new game of the engine laid out or dealt with ``seed`` (a clone of a kept one)."""
+        starts = self._starts
+        template = starts.get(seed)
+        if template is None:
+            if len(starts) >= START_CACHE:
+                del starts[next(iter(starts))]  # the oldest
+            template = starts[seed] = self.game.new_initial_state(seed=seed)
+        return template.clone()
 
     def __repr__(self) -> str:
         return f"InteropGame({self.name!r}, {self.params()!r})"
@@ -173,9 +225,15 @@ def resolve_chance(state: "InteropState", rng: random.Random) -> None:
         state.apply_action(pick)
 
 
+def _rebuild_game(name: str, params: Mapping[str, Any]) -> InteropGame:
+    return InteropGame(name, **params)
+
+
 def _rebuild_sample(name: str, params: Mapping[str, Any], inner: State, history: list[int], moves: int,
-                    seed: int | None) -> "InteropState":
-    return InteropState(InteropGame(name, **params), inner, history, moves, seed, sampled=True)
+                    seed: int | None, parts: tuple[int, ...] = ()) -> "InteropState":
+    state = InteropState(InteropGame(name, **params), inner, history, moves, seed, sampled=True)
+    state._parts = parts
+    return state
 
 
 def _rebuild(name: str, params: Mapping[str, Any], seed: int | None, history: list[int]) -> "InteropState":
@@ -189,25 +247,33 @@ def _rebuild(name: str, params: Mapping[str, Any], seed: int | None, history: li
     return state
 
 
+#: A node of the parts tree of one state: part -> the engine action it completes, or the node
+#: of the parts that may follow it.
+Choices = dict
+
+
 class InteropState:
     """One game in progress: the layout node, then the abstracta state (``inner``).
 
-    Actions are the game's integers; at chance nodes they are the outcomes (layout ``k`` is
-    seed ``k``). Pickles as (game, parameters, seed, history) and replays — except a
+    Actions are the game's integers — with a codec (compact actions), the parts of the engine's
+    actions (:mod:`abstracta.core.actions`); at chance nodes they are the outcomes (layout ``k``
+    is seed ``k``). Pickles as (game, parameters, seed, history) and replays — except a
     determinization (:meth:`resample_from_infostate`), whose history would replay the real
     hidden cards: it pickles its own abstracta state.
     """
 
-    __slots__ = ("game", "inner", "_history", "_moves", "_seed", "_sampled")
+    __slots__ = ("game", "inner", "_history", "_moves", "_seed", "_sampled", "_parts", "_choices")
 
     def __init__(self, game: InteropGame, inner: State | None, history: list[int], moves: int,
                  seed: int | None, sampled: bool = False):
         self.game = game
         self.inner = inner
         self._history = history
-        self._moves = moves
+        self._moves = moves  # engine actions by players (what max_turns counts)
         self._seed = seed
         self._sampled = sampled  # a determinization: its history replays the real cards
+        self._parts: tuple[int, ...] = ()  # parts chosen so far of the engine action in progress
+        self._choices: Choices | None = None  # the parts tree of this position (codec), built once
         if inner is not None and game.explicit_chance and not history:
             inner.set_explicit_chance(True)
 
@@ -217,7 +283,8 @@ class InteropState:
     def __reduce__(self) -> tuple:
         g = self.game
         if self._sampled:
-            return (_rebuild_sample, (g.name, g.params(), self.inner, list(self._history), self._moves, self._seed))
+            return (_rebuild_sample, (g.name, g.params(), self.inner, list(self._history), self._moves, self._seed,
+                                      self._parts))
         seed = self._seed if g.chance == "seeded" else None
         return (_rebuild, (g.name, g.params(), seed, list(self._history)))
 
@@ -233,7 +300,8 @@ class InteropState:
         inner = self.inner
         if inner is None:
             return CHANCE
-        if self.game.max_turns and self._moves >= self.game.max_turns:
+        max_turns = self.game.max_turns
+        if max_turns and self._moves >= max_turns:
             return TERMINAL
         return inner.current_player()
 
@@ -252,6 +320,27 @@ class InteropState:
             return []
         return sorted(self.inner.chance_outcomes())
 
+    def choices(self) -> Choices:
+        """The parts tree below the parts chosen so far (codec only; the mover's turn)."""
+        node = self._choices
+        codec = self.game.codec
+        inner = self.inner
+        if node is None:
+            node = self._choices = codec.tree(inner, inner.legal_actions())  # type: ignore[union-attr]
+        for part in self._parts:
+            sub = node[part]
+            if type(sub) is not dict:  # a branch the codec builds when its part is chosen
+                sub = node[part] = codec.expand(inner, sub)  # type: ignore[union-attr]
+            node = sub
+        return node
+
+    def legal_ids(self) -> "Iterable[int]":
+        """The mover's legal actions in no particular order (the environments' masks); only at
+        a player's turn."""
+        if self.game.codec is None:
+            return self.inner.legal_actions()  # type: ignore[union-attr]
+        return self.choices().keys()
+
     def legal_actions(self, player: int | None = None) -> list[int]:
         """Legal actions (or chance outcomes) in ascending order; ``[]`` if ``player`` is given
         and not to move, or at the end."""
@@ -260,14 +349,14 @@ class InteropState:
             return []
         if mover == CHANCE:
             return [a for a, _ in self.chance_outcomes()]
-        return sorted(self.inner.legal_actions())  # type: ignore[union-attr]
+        return sorted(self.legal_ids())
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
         """``num_distinct_actions`` ints, 1 at the legal actions of ``player`` (default: mover)."""
         mask = [0] * self.game.num_distinct_actions
         mover = self.current_player()
         if mover >= 0 and (player is None or player == mover):
-            for a in self.inner.legal_actions():  # type: ignore[union-attr]
+            for a in self.legal_ids():
                 mask[a] = 1
         return mask
 
@@ -277,19 +366,74 @@ class InteropState:
         mover = self.current_player()
         if mover == TERMINAL:
             raise IllegalActionError(f"action {action!r}: the game is over")
-        action = as_action(action)
+        if type(action) is not int:
+            action = as_action(action)
         if self.inner is None:
             if not 0 <= action < self.game.layout_seeds:
                 raise IllegalActionError(f"layout {action!r} is not in 0..{self.game.layout_seeds - 1}")
-            self.inner = self.game.game.new_initial_state(seed=action)
+            self.inner = self.game.start(action)
             if self.game.explicit_chance:
                 self.inner.set_explicit_chance(True)
             self._history.append(action)
             return
+        if mover >= 0 and self.game.codec is not None:
+            nxt = self.choices().get(action)
+            if nxt is None:
+                raise IllegalActionError(f"action {action!r} is not legal here (legal: {self.legal_actions()})")
+            self._history.append(action)
+            if type(nxt) is not int:  # more parts follow
+                self._parts += (action,)
+                return
+            self.inner.apply_action(nxt)
+            self._parts = ()
+            self._choices = None
+            self._moves += 1
+            return
         self.inner.apply_action(action)
         self._history.append(action)
+        self._choices = None
         if mover >= 0:
             self._moves += 1
+
+    def apply_legal(self, action: int) -> int:
+        """The environments' path: apply ``action``, an ``int`` from the mover's mask (so legal,
+        at a player's turn: unchecked), and return the new :meth:`current_player`."""
+        inner = self.inner
+        if self.game.codec is not None:
+            nxt = self.choices()[action]
+            if type(nxt) is not int:  # more parts follow
+                self._history.append(action)
+                self._parts += (action,)
+                return inner.current_player()  # type: ignore[union-attr]
+            inner.apply_action(nxt)  # type: ignore[union-attr]
+            self._parts = ()
+            self._choices = None
+        else:
+            inner.apply_action(action)  # type: ignore[union-attr]  (the engine refuses an illegal one, unchanged)
+        self._history.append(action)
+        moves = self._moves = self._moves + 1
+        max_turns = self.game.max_turns
+        if max_turns and moves >= max_turns:
+            return TERMINAL
+        return inner.current_player()  # type: ignore[union-attr]
+
+    def apply_engine_action(self, action: int) -> None:
+        """Apply the engine's ``action`` (a bot's) at a player's turn with no part pending: as
+        its parts, with a codec, so that the history stays in this state's action space.
+        Raises :class:`IllegalActionError`."""
+        codec = self.game.codec
+        if self.current_player() < 0:
+            self.apply_action(action)  # refused: no player is to move
+            return
+        if codec is None:
+            self.apply_legal(action)  # the engine refuses an illegal action, unchanged
+            return
+        if self._parts:
+            raise IllegalActionError(f"engine action {action!r}: a move is half chosen ({self._parts})")
+        if action not in self.inner.legal_actions():  # type: ignore[union-attr]
+            raise IllegalActionError(f"engine action {action!r} is not legal here")
+        for part in codec.encode(self.inner, action):
+            self.apply_action(part)
 
     # --- results --------------------------------------------------------------------------
     def returns(self) -> list[float]:
@@ -299,22 +443,41 @@ class InteropState:
         return [float(r) for r in self.inner.returns()]
 
     def history(self) -> list[int]:
-        """Every action and chance outcome since the start (the layout first)."""
+        """Every action (or part) and chance outcome since the start (the layout first)."""
         return list(self._history)
 
     @property
     def move_number(self) -> int:
-        """Player actions so far."""
+        """Player actions of the engine so far (a codec's parts not counted)."""
         return self._moves
+
+    @property
+    def pending_parts(self) -> tuple[int, ...]:
+        """The parts chosen so far of an engine action not yet complete (codec only)."""
+        return self._parts
 
     def clone(self) -> "InteropState":
         inner = self.inner.clone() if self.inner is not None else None
-        return InteropState(self.game, inner, self._history[:], self._moves, self._seed, self._sampled)
+        other = InteropState(self.game, inner, self._history[:], self._moves, self._seed, self._sampled)
+        other._parts = self._parts
+        other._choices = self._choices  # built once per position, never changed
+        return other
 
     # --- strings and tensors ---------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
+        """The engine's notation of the action ``action`` completes here; a part that does not
+        complete one here gets the codec's label."""
         if self.inner is None:
             return f"layout {action}"
+        codec = self.game.codec
+        if codec is not None and self.current_player() >= 0:
+            nxt = self.choices().get(action)
+            if type(nxt) is int:
+                return self.inner.action_to_string(nxt)
+            try:
+                return codec.part_string(int(action))
+            except Exception:  # noqa: BLE001 - an id that names nothing here still gets a label
+                return f"action {action}"
         try:
             return self.inner.action_to_string(int(action))
         except Exception:  # noqa: BLE001 - an id that names nothing here still gets a label
@@ -324,34 +487,71 @@ class InteropState:
         """The position text (``layout ?`` before the layout chance node)."""
         return "layout ?" if self.inner is None else self.inner.to_text()
 
+    def _pending_text(self) -> str:
+        codec = self.game.codec
+        return " | picked " + " ".join(codec.part_string(p) for p in self._parts) if self._parts else ""  # type: ignore[union-attr]
+
     def observation_string(self, player: int) -> str:
         if self.inner is None:
             return "layout ?"
-        return self.inner.observation(player)
+        return self.inner.observation(player) + self._pending_text()
 
     def information_state_string(self, player: int) -> str:
         """What ``player`` knows (the layout seed itself is not part of it: a hidden deal)."""
         if self.inner is None:
             return "layout ?"
-        return self.inner.information_state_string(player)
+        return self.inner.information_state_string(player) + self._pending_text()
 
-    def observation_tensor(self, player: int) -> list[float]:
-        if self.inner is None:
-            return [0.0] * self.game.observation_size
-        return self.inner.observation_tensor(player)
+    def observation_features(self, player: int) -> Features:
+        """The observation of ``player`` as tensor features (:mod:`abstracta.core.tensors`),
+        laid out by ``game.observation_layout``. ``ValueError`` for a player that is no seat."""
+        inner = self.inner
+        game = self.game
+        if inner is None:
+            layout = game.observation_layout
+            return (0,) * len(layout.tables), (0,) * len(layout.scalars)
+        features = game.tensors.observation_features(inner, player)
+        codec = game.codec
+        if codec is not None and codec.planes:
+            return (*features[0], codec.pending_bits(self._parts)), features[1]
+        return features
 
-    def information_state_tensor(self, player: int) -> list[float]:
-        if self.inner is None:
-            return [0.0] * self.game.information_state_size
-        return self.inner.information_state_tensor(player)
+    def information_state_features(self, player: int) -> Features:
+        """As :meth:`observation_features`, for the information state."""
+        inner = self.inner
+        game = self.game
+        if inner is None:
+            layout = game.information_state_layout
+            return (0,) * len(layout.tables), (0,) * len(layout.scalars)
+        features = game.tensors.information_state_features(inner, player)
+        codec = game.codec
+        if codec is not None and codec.planes:
+            return (*features[0], codec.pending_bits(self._parts)), features[1]
+        return features
+
+    def observation_tensor(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """``float32`` of shape ``(observation_size,)`` (zeros before the layout), written into
+        ``out`` when given, else a new array (through the game's kept tensor of ``player``)."""
+        if out is None:
+            return self.game.pools[0].array(player, self.observation_features(player))
+        return write_tensor(self.game.observation_layout, self.observation_features(player), out)
+
+    def information_state_tensor(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """``float32`` of shape ``(information_state_size,)``, as :meth:`observation_tensor`."""
+        if out is None:
+            return self.game.pools[1].array(player, self.information_state_features(player))
+        return write_tensor(self.game.information_state_layout, self.information_state_features(player), out)
 
     # --- hidden information -------------------------------------------------------------------
     def resample_from_infostate(self, player: int, rng: random.Random | None = None) -> "InteropState":
-        """A state ``player`` cannot tell from this one (the game's determinization)."""
+        """A state ``player`` cannot tell from this one (the game's determinization), with this
+        one's history, move number and pending parts."""
         if self.inner is None:
             return self.clone()
         inner = self.inner.resample_from_infostate(player, rng or random.Random())
-        return InteropState(self.game, inner, self._history[:], self._moves, self._seed, sampled=True)
+        other = InteropState(self.game, inner, self._history[:], self._moves, self._seed, sampled=True)
+        other._parts = self._parts
+        return other
 
     def bot_view(self) -> State:
         """A copy of the abstracta state for abstracta's bots (seeded chance: their searches
@@ -361,11 +561,11 @@ class InteropState:
         return view
 
     def __str__(self) -> str:
-        return self.to_text()
+        return self.to_text() + (self._pending_text() if self.inner is not None else "")
 
     def __repr__(self) -> str:
-        return f"<InteropState {self.game.name} {self.to_text()!r}>"
+        return f"<InteropState {self.game.name} {str(self)!r}>"
 
 
-__all__ = ["CHANCE_MODES", "DEFAULT_LAYOUT_SEEDS", "DEFAULT_MAX_TURNS", "ENV_LAYOUT_SEEDS", "as_action", "render_text", "resolve_chance", "InteropGame", "InteropState",
+__all__ = ["ACTION_SPACES", "CHANCE_MODES", "DEFAULT_LAYOUT_SEEDS", "DEFAULT_MAX_TURNS", "ENV_LAYOUT_SEEDS", "as_action", "render_text", "resolve_chance", "InteropGame", "InteropState",
            "variant_options"]

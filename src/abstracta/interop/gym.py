@@ -16,17 +16,37 @@ its keyword arguments on (the options and the parameters below)::
 >>> obs.shape == env.observation_space.shape, int(info["action_mask"].sum())
 (True, 4)
 
-``make(game_name, opponent="level:2", seat=0, render_mode=None, **params)``: the agent plays
-seat ``seat``; every other seat is an abstracta bot built from the seat spec ``opponent``
-(``abstracta.ai.make_bot``: ``level:1`` … ``level:6``, ``random``, ``mcts:0.5`` …), seeded
-from ``reset(seed=…)``. ``params`` are the game's options and the
-:class:`~abstracta.interop.core.InteropGame` parameters; chance is sampled from the reset's
-generator (``layout_seeds`` defaults to 2**63 here).
+``make(game_name, opponent="level:2", seat=0, render_mode=None, budgets="fixed", **params)``:
+the agent plays seat ``seat``; every other seat is played by ``opponent``, one of
+
+* a **seat spec** (``abstracta.ai.make_bot``: ``level:1`` … ``level:6``, ``random``,
+  ``mcts:i500`` …), an abstracta bot seeded from ``reset(seed=…)``. With ``budgets="fixed"``
+  (the default) the levels 3–6 search a fixed number of iterations or a fixed depth
+  (:data:`abstracta.ai.levels.FIXED_BUDGETS`), so an episode replays from its seed on any
+  machine; ``budgets="time"`` gives them their seconds, as in play — not reproducible, and the
+  environment says so (``reproducible`` is false and a warning is given when it is made). A spec
+  with seconds (``mcts:0.5``) is not reproducible either;
+* a **policy**: a callable ``policy(observation, action_mask) -> action``, or an object with
+  ``predict(observation, action_masks=mask)`` (Stable-Baselines3's ``MaskablePPO``; its first
+  return value is the action) or ``act(observation, action_mask)``. It sees the observation from
+  its own seat and acts in the environment's action space, as the agent does (an illegal action
+  raises ``ValueError``);
+* a ``dict`` ``{seat: opponent}`` with one of those for each other seat.
+
+``set_opponent(opponent)`` changes them between episodes. :class:`SelfPlayEnv`
+(``self_play(game_name, policy=None, **params)``) is the same game where one policy plays
+every seat: the agent plays a seat drawn per episode from the reset's generator, and the others
+are played by ``policy`` — give it the agent's own policy (``set_policy``) and it plays itself.
+``params`` are the game's options and the :class:`~abstracta.interop.core.InteropGame`
+parameters; chance is sampled from the reset's generator (``layout_seeds`` defaults to 2**63
+here).
 
 * ``observation_space``: float32 ``Box`` in [0, 1] of shape (observation size,), laid out by
-  ``Game.observation_planes()``, from the agent's seat;
-* ``action_space``: ``Discrete(num_distinct_actions)``; the legal ones are
-  ``info["action_mask"]`` and ``action_masks()`` (int8, for MaskablePPO and the like);
+  ``Game.observation_planes()`` (and the compact actions' planes), from the agent's seat; each
+  observation is a new array, copied from the seat's tensor kept up to date by differences;
+* ``action_space``: ``Discrete(num_distinct_actions)`` (Slide Checkers: its compact parts,
+  :mod:`abstracta.core.actions`); the legal ones are ``info["action_mask"]`` and
+  ``action_masks()`` (int8, built once per step, for MaskablePPO and the like);
 * ``step(action)`` returns ``(obs, reward, terminated, truncated, info)``: the reward is the
   agent's return when the game ends (+1 win, −1 loss, 0 draw), else 0; ``truncated`` when
   ``max_turns`` player actions were played first (reward 0; ``reset()`` raises ``ValueError``
@@ -52,64 +72,167 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.envs.registration import parse_env_id
 
-from ..ai import make_bot
+from ..ai.levels import FIXED_BUDGETS, fixed_level_bot, is_reproducible, make_bot, parse_seat_spec
+from ..ai.random_bot import RandomBot
 from ..core.errors import IllegalActionError
+from ..core.game import CHANCE, TERMINAL, as_integer
 from ..core.registry import registered_games
-from ..core.game import as_integer
+from ..core.tensors import TensorBuffer
 from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, as_action, render_text, resolve_chance
 
 
+#: What may play the other seats: a seat spec, a policy (see the module docstring), or one per seat.
+Opponent = Any
+#: The budgets of the levels 3–6 given as seat specs: fixed (reproducible) or their seconds.
+BUDGETS = ("fixed", "time")
+
+
+def policy_action(policy: Any, observation: np.ndarray, mask: np.ndarray) -> Any:
+    """Ask ``policy`` for an action: ``predict(observation, action_masks=mask)`` (its first
+    value), ``act(observation, mask)``, or ``policy(observation, mask)``."""
+    if hasattr(policy, "predict"):
+        return policy.predict(observation, action_masks=mask)[0]
+    if hasattr(policy, "act"):
+        return policy.act(observation, mask)
+    return policy(observation, mask)
+
+
+def _is_policy(opponent: Any) -> bool:
+    return callable(opponent) or hasattr(opponent, "predict") or hasattr(opponent, "act")
+
+
 class AbstractaGymEnv(gymnasium.Env):
-    """A game against abstracta bots, from one seat (see the module docstring)."""
+    """A game against abstracta bots or policies, from one seat (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
-    def __init__(self, game_name: str, opponent: str = "level:2", seat: int = 0,
-                 render_mode: str | None = None, **params: Any):
+    def __init__(self, game_name: str, opponent: Opponent = "level:2", seat: int = 0,
+                 render_mode: str | None = None, budgets: str = "fixed", **params: Any):
         params.setdefault("layout_seeds", ENV_LAYOUT_SEEDS)
         self.interop = InteropGame(game_name, **params)
         n = self.interop.num_players
         index = as_integer(seat)  # a NumPy integer too
         if index is None or not 0 <= index < n:
             raise ValueError(f"seat {seat!r} is not a seat of {game_name} (0..{n - 1})")
-        seat = index
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        if make_bot(opponent, self.interop.game, 0) is None:  # a bad spec fails here, not at reset
-            raise ValueError(f"opponent {opponent!r} is not a bot: every other seat is played by one")
-        self.opponent = opponent
-        self.seat = seat
+        if budgets not in BUDGETS:
+            raise ValueError(f"budgets {budgets!r} is not one of {', '.join(BUDGETS)}")
+        self.seat = index
+        self.budgets = budgets
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, (self.interop.observation_size,), np.float32)
         self.action_space = spaces.Discrete(self.interop.num_distinct_actions)
         self._rng = random.Random()
         self._bots: dict[int, Any] = {}
+        self._buffers = [TensorBuffer(self.interop.observation_layout) for _ in range(n)]
+        self._marks = bytearray(self.interop.num_distinct_actions)
+        self._mask = np.zeros(self.interop.num_distinct_actions, np.int8)
         self.state: InteropState = self.interop.new_initial_state()
         self._over = True  # no episode before the first reset()
+        self.set_opponent(opponent)
+
+    # --- opponents -------------------------------------------------------------------------
+    def set_opponent(self, opponent: Opponent) -> None:
+        """Who plays the other seats from the next ``reset()`` on (see the module docstring).
+        Raises ``ValueError`` for a seat spec that is no bot, or a ``dict`` missing a seat."""
+        n = self.interop.num_players
+        others = [i for i in range(n) if i != self.seat]
+        if isinstance(opponent, dict):
+            seats = {as_integer(k): v for k, v in opponent.items()}
+            if sorted(k for k in seats if k is not None) != others:
+                raise ValueError(f"opponent: a dict gives one opponent to each other seat {others}, "
+                                 f"got seats {sorted(opponent)}")
+        else:
+            seats = dict.fromkeys(others, opponent)
+        reproducible = True
+        for who in seats.values():
+            if isinstance(who, str):
+                bot = self._make_bot(who, 0)  # a bad spec fails here, not at reset
+                if bot is None:
+                    raise ValueError(f"opponent {who!r} is not a bot: every other seat is played by one")
+                reproducible = reproducible and is_reproducible(bot)
+            elif not _is_policy(who):
+                raise ValueError(f"opponent {who!r}: expected a seat spec, a callable (observation, action_mask) "
+                                 "-> action, or an object with predict or act")
+        self._opponents: dict[int, Any] = seats
+        self.opponent = opponent
+        #: whether an episode replays from its reset seed (no time-budgeted bot; a policy
+        #: opponent is taken to be deterministic — that is its own affair)
+        self.reproducible = reproducible
+        if not reproducible:
+            gymnasium.logger.warn(f"{self.interop.name}: an opponent searches for a time, not a fixed budget: "
+                                  "an episode does not replay from its seed (budgets='fixed' makes levels 3-6 "
+                                  "reproducible; mcts:i500, alphabeta:d3 are)")
+
+    def _make_bot(self, spec: str, seed: int | None) -> Any:
+        game = self.interop.game
+        if self.budgets == "fixed":
+            canonical = parse_seat_spec(spec, game)
+            if canonical.startswith("level:") and int(canonical[6:]) in FIXED_BUDGETS:
+                return fixed_level_bot(game, int(canonical[6:]), seed)
+        return make_bot(spec, game, seed)
 
     # --- helpers ---------------------------------------------------------------------------
     def action_masks(self) -> np.ndarray:
-        """int8 of shape (num_distinct_actions,): 1 at the agent's legal actions (all 0 at the end)."""
-        mask = np.zeros(self.interop.num_distinct_actions, np.int8)
-        if self.state.current_player() == self.seat:
-            mask[self.state.legal_actions()] = 1
-        return mask
+        """int8 of shape (num_distinct_actions,): 1 at the agent's legal actions (all 0 at the
+        end); the same array as ``info["action_mask"]`` of this step (a copy: yours to keep)."""
+        return self._mask.copy()
 
     def _obs(self) -> np.ndarray:
-        return np.asarray(self.state.observation_tensor(self.seat), np.float32)
+        seat = self.seat
+        return self._buffers[seat].update(self.state.observation_features(seat)).copy()
+
+    def _build_mask(self, seat: int) -> None:
+        """The mask of ``seat``, if it is to move (else all 0), built once for this step."""
+        marks = bytearray(self.interop.num_distinct_actions)
+        if self.state.current_player() == seat:
+            for a in self.state.legal_ids():
+                marks[a] = 1
+        self._marks = marks
+        self._mask = np.frombuffer(marks, np.int8)
 
     def _info(self, **more: Any) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), **more}
+        return {"action_mask": self._mask, **more}
+
+    def _opponent_action(self, mover: int) -> None:
+        """One action (or part) of the opponent of seat ``mover``."""
+        state = self.state
+        bot = self._bots.get(mover)
+        if bot is not None:
+            # a random bot only reads the state: it may read the game itself (no copy) unless
+            # chance is explicit, which bots never see
+            view = state.inner if isinstance(bot, RandomBot) and not self.interop.explicit_chance else state.bot_view()
+            state.apply_engine_action(bot.step(view))
+            return
+        policy = self._opponents[mover]
+        observation = self._buffers[mover].update(state.observation_features(mover)).copy()
+        marks = bytearray(self.interop.num_distinct_actions)
+        for a in state.legal_ids():
+            marks[a] = 1
+        action = policy_action(policy, observation, np.frombuffer(marks, np.int8))
+        try:
+            a = as_action(action)
+        except IllegalActionError:
+            a = -1
+        if not 0 <= a < len(marks) or not marks[a]:
+            raise ValueError(f"opponent of seat {mover}: action {action!r} is not legal here")
+        state.apply_legal(a)
 
     def _advance(self) -> None:
-        """Resolve chance and let the bots play until the agent is to move or the game is over."""
+        """Resolve chance and let the opponents play until the agent is to move or the game is over."""
         state = self.state
+        seat = self.seat
+        rng = self._rng
         while True:
-            resolve_chance(state, self._rng)
             mover = state.current_player()
-            if mover < 0 or mover == self.seat:
-                return
-            state.apply_action(self._bots[mover].step(state.bot_view()))
+            if mover == seat or mover == TERMINAL:
+                break
+            if mover == CHANCE:
+                resolve_chance(state, rng)
+                continue
+            self._opponent_action(mover)
+        self._build_mask(seat)
 
     # --- gymnasium ---------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
@@ -128,9 +251,9 @@ class AbstractaGymEnv(gymnasium.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
-        game = self.interop.game
-        self._bots = {i: make_bot(self.opponent, game, self._rng.getrandbits(32))
-                      for i in range(self.interop.num_players) if i != self.seat}
+        self._start_episode()
+        self._bots = {i: self._make_bot(who, self._rng.getrandbits(32))
+                      for i, who in self._opponents.items() if isinstance(who, str)}
         self.state = self.interop.new_initial_state()
         self._advance()
         if self.state.is_terminal() and self.state.is_truncated():
@@ -140,23 +263,28 @@ class AbstractaGymEnv(gymnasium.Env):
         self._over = False
         return self._obs(), self._info()
 
+    def _start_episode(self) -> None:
+        """Before an episode's first action (self-play draws the agent's seat here)."""
+
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         state = self.state
-        if self._over or state.is_terminal():  # an illegal action ends the episode too
+        if self._over:  # an illegal action ends the episode too
             raise RuntimeError("step() with no episode running (it ended, or reset() was never called): call reset()")
-        legal = state.legal_actions(self.seat)
-        try:
-            a = as_action(action)
-        except IllegalActionError:
-            a = -1
-        if a not in legal:
+        marks = self._marks
+        if type(action) is not int:
+            try:
+                action = as_action(action)
+            except IllegalActionError:
+                action = -1
+        if not 0 <= action < len(marks) or not marks[action]:
             self._over = True
+            self._mask = self._mask.copy()  # every step hands out its own mask (Gymnasium's rule)
             return self._obs(), -1.0, True, False, self._info(illegal_action=True)
-        state.apply_action(a)
+        state.apply_legal(action)
         self._advance()
         if self.render_mode == "human":
             self.render()
-        if state.is_terminal():
+        if state.current_player() == TERMINAL:
             self._over = True
             truncated = state.is_truncated()
             reward = 0.0 if truncated else float(state.returns()[self.seat])
@@ -172,9 +300,57 @@ class AbstractaGymEnv(gymnasium.Env):
         return text
 
 
-def make(game_name: str, opponent: str = "level:2", **kwargs: Any) -> AbstractaGymEnv:
+class SelfPlayEnv(AbstractaGymEnv):
+    """One policy plays every seat (see the module docstring): the agent plays the seat drawn
+    for the episode (``seat`` attribute, after ``reset``), ``policy`` the others — until
+    :meth:`set_policy` gives one, a uniformly random legal action from the reset's generator.
+
+    Args:
+        game_name, render_mode, params: as :class:`AbstractaGymEnv`.
+        policy: a callable ``(observation, action_mask) -> action`` or an object with
+            ``predict``/``act`` (see the module docstring), or ``None``.
+        seats: the seats the agent may be dealt (default: all); one seat fixes it.
+    """
+
+    def __init__(self, game_name: str, policy: Any = None, seats: Any = None, render_mode: str | None = None,
+                 **params: Any):
+        self._policy = policy if policy is not None else self._random_policy
+        super().__init__(game_name, opponent=self._policy_of_the_others, seat=0, render_mode=render_mode, **params)
+        n = self.interop.num_players
+        seats = list(range(n)) if seats is None else [seats] if as_integer(seats) is not None else list(seats)
+        checked = [as_integer(s) for s in seats]
+        if not checked or any(s is None or not 0 <= s < n for s in checked):
+            raise ValueError(f"seats {seats!r}: expected seats of {game_name} (0..{n - 1})")
+        self.seats = checked
+
+    def _random_policy(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        return int(legal[self._rng.randrange(len(legal))])
+
+    def _policy_of_the_others(self, observation: np.ndarray, mask: np.ndarray) -> Any:
+        return policy_action(self._policy, observation, mask)
+
+    def set_policy(self, policy: Any) -> None:
+        """The policy of the other seats from now on (``None``: random legal actions)."""
+        if policy is not None and not _is_policy(policy):
+            raise ValueError(f"policy {policy!r}: expected a callable (observation, action_mask) -> action, "
+                             "or an object with predict or act")
+        self._policy = policy if policy is not None else self._random_policy
+
+    def _start_episode(self) -> None:
+        self.seat = self.seats[self._rng.randrange(len(self.seats))] if len(self.seats) > 1 else self.seats[0]
+        others = [i for i in range(self.interop.num_players) if i != self.seat]
+        self._opponents = dict.fromkeys(others, self._policy_of_the_others)
+
+
+def make(game_name: str, opponent: Opponent = "level:2", **kwargs: Any) -> AbstractaGymEnv:
     """The environment of ``game_name`` against ``opponent`` (see the module docstring)."""
     return AbstractaGymEnv(game_name, opponent=opponent, **kwargs)
+
+
+def self_play(game_name: str, policy: Any = None, **kwargs: Any) -> SelfPlayEnv:
+    """The environment of ``game_name`` where ``policy`` plays the seats the agent does not."""
+    return SelfPlayEnv(game_name, policy=policy, **kwargs)
 
 
 #: Namespace and version of the registered ids (``abstracta/<name>-v0``).
@@ -218,4 +394,5 @@ def register_all() -> dict[str, str]:
 
 register_all()
 
-__all__ = ["AbstractaGymEnv", "NAMESPACE", "REGISTERED", "env_id", "make", "register_all"]
+__all__ = ["AbstractaGymEnv", "BUDGETS", "NAMESPACE", "REGISTERED", "SelfPlayEnv", "env_id", "make", "policy_action",
+           "register_all", "self_play"]

@@ -19,7 +19,9 @@ actions; 0 = the rules' own bound), ``chance`` (``"explicit"``, the default, or 
 ``layout_seeds`` (int K of the layout chance node) and ``seed`` (int, the seed of every
 game in seeded mode; −1, the default, means none: seed 0 in seeded mode, and the only value
 explicit chance accepts on a game with chance): see :mod:`abstracta.interop`; OpenSpiel's ints are 32-bit, so both stop
-at 2**31 - 1 here. All configuration is in the parameters, so a pickled game rebuilds from
+at 2**31 - 1 here; ``actions`` (``"compact"``, the default, or ``"engine"``: a game with a
+compact action space — Slide Checkers — is played in its parts, :mod:`abstracta.core.actions`).
+All configuration is in the parameters, so a pickled game rebuilds from
 them; a state serializes as its history and replays. ``"5,1"`` is read as ``"5:1"``, and
 :func:`load` also takes the options as abstracta does (``board=(5, 1)``).
 
@@ -27,24 +29,36 @@ them; a state serializes as its history and replays. ``"5,1"`` is read as ``"5:1
 randomness) or ``DETERMINISTIC`` (no randomness, or ``chance="seeded"``: one fixed seed); information
 from the description; utility ``ZERO_SUM`` for two players (results +1/−1 or 0/0), else
 ``GENERAL_SUM`` (Slide Checkers' draws give −1 to eliminated seats); terminal rewards.
-``GameInfo``: utilities in [−1, 1], ``max_game_length`` = the rules' bound or ``max_turns``.
-Observers (``make_py_observer``) give one seat's view; a game with hidden information refuses
-(``ValueError``) a public-only or all-players observation type rather than pass a hand off as one.
+``GameInfo``: utilities in [−1, 1], ``max_game_length`` = the rules' bound or ``max_turns``
+(times the parts of one action, with compact actions).
+Observers (``make_py_observer``) give one seat's view, a ``float32`` ``tensor`` written in place
+(kept by differences, :class:`~abstracta.core.tensors.TensorBuffer`) with a view per plane in
+``dict``; a game with hidden information refuses (``ValueError``) a public-only or all-players
+observation type rather than pass a hand off as one.
+
+OpenSpiel's own example scripts find these games through the launcher, which registers them
+first and then runs the script as ``python -m`` would::
+
+    python -m abstracta.interop.openspiel run open_spiel.python.examples.mcts \
+        --game=python_abstracta_fanorona --player1=mcts --player2=random
 """
 
 from __future__ import annotations
 
+import argparse
 import random
+import runpy
+import sys
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from ..core.errors import OptionError, UnknownGameError
-from ..core.game import Game, as_integer
+from ..core.game import CHANCE, Game, as_integer
 from ..core.options import Option
 from ..core.registry import game_class, load_game, registered_games
-from ..core.tensors import Plane, plane_offsets
+from ..core.tensors import TensorBuffer, plane_offsets
 from .core import DEFAULT_LAYOUT_SEEDS, DEFAULT_MAX_TURNS, InteropGame, InteropState
 
 PREFIX = "python_abstracta_"
@@ -131,7 +145,7 @@ def _game_class(name: str) -> type:
     absent_ints = {s.name for s in default.option_specs if _absent_int(s)}
     defaults: dict[str, Any] = {**_option_params(default), "max_turns": 0 if default.max_game_length() is not None
                                 else DEFAULT_MAX_TURNS, "chance": "explicit",
-                                "layout_seeds": DEFAULT_LAYOUT_SEEDS, "seed": ABSENT}
+                                "layout_seeds": DEFAULT_LAYOUT_SEEDS, "seed": ABSENT, "actions": "compact"}
 
     class AbstractaSpielGame(pyspiel.Game):
         __doc__ = f"abstracta's {name} as an OpenSpiel game (see abstracta.interop.openspiel)."
@@ -147,12 +161,13 @@ def _game_class(name: str) -> type:
             # which pickling and serialization rebuild from, splits on commas
             given = {k: _to_param(v) if isinstance(v, str) else v for k, v in given.items()}
             options = {k: None if k in absent_ints and v == ABSENT else _from_param(v) for k, v in given.items()
-                       if k not in ("max_turns", "chance", "layout_seeds", "seed")}
+                       if k not in ("max_turns", "chance", "layout_seeds", "seed", "actions")}
             # OpenSpiel fills in every default before this runs, so "no seed" needs a value of its
             # own (-1): a seed of 0 given with explicit chance is refused like any other
             seed = None if given["seed"] == ABSENT and not isinstance(given["seed"], bool) else given["seed"]
             self.interop = InteropGame(name, max_turns=given["max_turns"], chance=given["chance"],
-                                       layout_seeds=given["layout_seeds"], seed=seed, **options)
+                                       layout_seeds=given["layout_seeds"], seed=seed, actions=given["actions"],
+                                       **options)
             g = self.interop
             game_type = _game_type(name, g.game, g.chance, defaults)
             game_info = pyspiel.GameInfo(
@@ -205,21 +220,54 @@ class AbstractaSpielState(pyspiel.State):
         return self._s
 
     def current_player(self) -> int:
-        p = self._s.current_player()
-        if p == -4:
-            return pyspiel.PlayerId.TERMINAL
-        if p == -1:
-            return pyspiel.PlayerId.CHANCE
-        return p
+        # OpenSpiel asks several times per action: the ids are the same numbers (CHANCE = -1,
+        # TERMINAL = -4), so the wrapped state's answer is passed on as it is
+        return self._s.current_player()
 
     def _legal_actions(self, player: int) -> list[int]:
         return self._s.legal_actions(player)
+
+    # --- Python callers' fast path ---------------------------------------------------------------
+    # OpenSpiel answers these through C++, which calls back into Python several times per
+    # question (current_player, is_terminal, the observer and a new game to learn the tensor's
+    # shape). Called from Python they go straight to the wrapped state, with the same answers;
+    # C++ algorithms still take OpenSpiel's way.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """As OpenSpiel's: the legal actions of ``player`` (default: the mover), ascending; the
+        chance outcomes at a chance node."""
+        s = self._s
+        if s.current_player() == CHANCE:
+            return [a for a, _ in s.chance_outcomes()]
+        return s.legal_actions(player)
+
+    def is_chance_node(self) -> bool:
+        return self._s.current_player() == CHANCE
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """As OpenSpiel's (default: the mover's): a list of floats, as OpenSpiel's API gives it
+        (Shimmy and others build float64 arrays from it). In place, as float32: the observer
+        (``make_observation(game)``)."""
+        s = self._s
+        return s.observation_tensor(s.current_player() if player is None else player).tolist()
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """As OpenSpiel's (default: the mover's): a list of floats."""
+        s = self._s
+        return s.information_state_tensor(s.current_player() if player is None else player).tolist()
+
+    def observation_string(self, player: int | None = None) -> str:
+        s = self._s
+        return s.observation_string(s.current_player() if player is None else player)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        s = self._s
+        return s.information_state_string(s.current_player() if player is None else player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self._s.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        self._s.apply_action(int(action))
+        self._s.apply_action(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._s.action_to_string(action)
@@ -231,12 +279,17 @@ class AbstractaSpielState(pyspiel.State):
         return self._s.returns()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> "AbstractaSpielState":
-        """A state ``player_id`` cannot tell from this one (the game's own determinization)."""
+        """A state ``player_id`` cannot tell from this one (the game's own determinization),
+        with this state's history and move number (OpenSpiel's clone carries them; its hidden
+        part is then replaced)."""
         rng = random.Random(_RESAMPLE.getrandbits(64))
-        return AbstractaSpielState(self.get_game(), self._s.resample_from_infostate(player_id, rng))
+        sample = self._s.resample_from_infostate(player_id, rng)
+        other = self.clone()
+        other._s = sample
+        return other
 
     def __str__(self) -> str:
-        return self._s.to_text()
+        return str(self._s)
 
 
 #: Determinizations draw from here (OpenSpiel passes a sampler abstracta cannot use).
@@ -244,23 +297,29 @@ _RESAMPLE = random.Random(0x5EED)
 
 
 class AbstractaObserver:
-    """OpenSpiel's Python observer: ``tensor`` (flat float32) with named views in ``dict``,
-    filled by ``set_from(state, player)``; ``string_from`` gives the observation (or, with
-    perfect recall, the information-state) string. Planes: ``Game.observation_planes()`` or
-    ``Game.information_state_planes()``."""
+    """OpenSpiel's Python observer: ``tensor`` (flat float32, written in place) with named views
+    in ``dict``, filled by ``set_from(state, player)``; ``string_from`` gives the observation
+    (or, with perfect recall, the information-state) string. Planes: ``Game.observation_planes()``
+    or ``Game.information_state_planes()`` (and the compact actions' planes).
+
+    The tensor is kept by differences from the last state written (:class:`TensorBuffer`), in
+    two buffers: one for start positions, one for the rest — OpenSpiel's
+    ``state.observation_tensor()`` first writes a new game's start to learn the shape, and
+    alternating with it would rewrite the whole board each time."""
 
     def __init__(self, game: InteropGame, infostate: bool):
         self._infostate = infostate
-        planes: tuple[Plane, ...] = game.information_state_planes if infostate else game.observation_planes
-        size = sum(p.size for p in planes)
-        self.tensor = np.zeros(size, np.float32)
+        layout = game.information_state_layout if infostate else game.observation_layout
+        self._buffers = (TensorBuffer(layout), TensorBuffer(layout))
+        self.tensor = np.zeros(layout.size, np.float32)
         self.dict = {name: self.tensor[off:off + p.size].reshape(p.shape)
-                     for name, (off, p) in plane_offsets(planes).items()}
+                     for name, (off, p) in plane_offsets(layout.planes).items()}
 
     def set_from(self, state: AbstractaSpielState, player: int) -> None:
         s = state._s
-        values = s.information_state_tensor(player) if self._infostate else s.observation_tensor(player)
-        self.tensor[:] = values
+        features = s.information_state_features(player) if self._infostate else s.observation_features(player)
+        buffer = self._buffers[0 if s._history else 1]
+        np.copyto(self.tensor, buffer.update(features))
 
     def string_from(self, state: AbstractaSpielState, player: int) -> str:
         s = state._s
@@ -355,7 +414,42 @@ def load(game_name: str, **params: Any) -> pyspiel.Game:
     return pyspiel.load_game(short_name(cls.name), params)
 
 
+def launch(argv: list[str] | None = None) -> int:
+    """``python -m abstracta.interop.openspiel run MODULE [ARG ...]``: run OpenSpiel's example
+    script ``MODULE`` (``open_spiel.python.examples.mcts``) as ``python -m MODULE ARG ...``
+    would, with every abstracta game registered first (``--game=python_abstracta_fanorona``);
+    ``python -m abstracta.interop.openspiel list`` prints the registered names. Returns the
+    exit status."""
+    parser = argparse.ArgumentParser(prog="python -m abstracta.interop.openspiel",
+                                     description="OpenSpiel's example scripts with the abstracta games registered.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run MODULE as python -m MODULE would, the games registered")
+    run.add_argument("module", help="e.g. open_spiel.python.examples.mcts")
+    run.add_argument("args", nargs=argparse.REMAINDER, help="the script's own flags (--game=python_abstracta_<name> …)")
+    sub.add_parser("list", help="print the OpenSpiel names of the registered games")
+    args = parser.parse_args(argv)
+    register_all()
+    if args.command == "list":
+        for game, short in sorted(REGISTERED.items()):
+            print(f"{short}\t{game}")
+        for game, why in sorted(SKIPPED.items()):
+            print(f"# {game} not registered: {why}", file=sys.stderr)
+        return 0
+    sys.argv = [args.module, *args.args]
+    try:
+        runpy.run_module(args.module, run_name="__main__", alter_sys=True)
+    except SystemExit as exc:  # absl's app.run ends with sys.exit
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return 0
+
+
+if __name__ == "__main__":
+    # ``python -m`` runs this file as __main__, a second copy of the module: the games register
+    # through the real one (abstracta.interop.openspiel), once
+    from abstracta.interop.openspiel import launch as _launch
+
+    raise SystemExit(_launch())
 register_all()
 
 __all__ = ["AbstractaObserver", "AbstractaSpielState", "PREFIX", "REGISTERED", "SKIPPED", "load",
-           "register_all", "short_name"]
+           "launch", "register_all", "short_name"]

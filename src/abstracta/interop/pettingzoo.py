@@ -8,15 +8,18 @@
 
 ``env(game_name, render_mode=None, **params)``: ``params`` are the game's options and the
 :class:`~abstracta.interop.core.InteropGame` parameters (``max_turns``, ``chance``,
-``layout_seeds``, ``seed``). Chance (the layout seed, card draws, pile reveals) is sampled
+``layout_seeds``, ``seed``, ``actions``: Slide Checkers' compact action space by default). Chance (the layout seed, card draws, pile reveals) is sampled
 from the generator of ``reset(seed=…)``; ``layout_seeds`` defaults to 2**63 here.
 
 * agents ``player_0`` … ``player_{n-1}`` (2–4);
-* ``action_space(agent)``: ``Discrete(num_distinct_actions)`` (the game's integer actions);
+* ``action_space(agent)``: ``Discrete(num_distinct_actions)`` (the game's integer actions, or
+  the parts of its compact action space: :mod:`abstracta.core.actions`);
 * ``observe(agent)`` / ``observation_space(agent)``: ``{"observation": float32 Box in [0, 1]
   of shape (observation size,), laid out by ``Game.observation_planes()``; "action_mask":
   int8 of shape (num_distinct_actions,)}`` — 1 at the legal actions of the agent to move, all
-  0 for the others; the mask is also ``infos[agent]["action_mask"]``;
+  0 for the others; the mask is also ``infos[agent]["action_mask"]``. The observation is a new
+  array each time (copied from the seat's tensor, which is kept up to date by differences);
+  the mask is built once per step, shared by ``observe`` and ``infos`` and read-only;
 * rewards: the rules' returns (+1 win, −1 loss, 0 draw; Slide Checkers' eliminated seats −1)
   when the game ends, else 0; ``terminations`` all true at the end, ``truncations`` all true
   (rewards 0) when ``max_turns`` player actions were played first;
@@ -41,8 +44,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..core.errors import IllegalActionError
-from ..core.game import as_integer
-from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, render_text, resolve_chance
+from ..core.game import CHANCE, as_integer
+from ..core.tensors import TensorBuffer
+from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, as_action, render_text, resolve_chance
 
 
 class AbstractaAECEnv(AECEnv):
@@ -69,6 +73,14 @@ class AbstractaAECEnv(AECEnv):
         self.observation_spaces = {a: obs for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self._rng = random.Random()
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        #: one tensor per seat, kept by differences (:class:`TensorBuffer`)
+        self._buffers = [TensorBuffer(self.interop.observation_layout) for _ in range(n)]
+        self._zero_mask = np.zeros(num_actions, np.int8)
+        self._zero_mask.flags.writeable = False
+        self._mover_mask = self._zero_mask
+        self._marks = bytearray(num_actions)  # the mover's mask, as bytes (step's legality check)
+        self._mover = -1
         self.state: InteropState = self.interop.new_initial_state()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -85,30 +97,45 @@ class AbstractaAECEnv(AECEnv):
 
     # --- the game -------------------------------------------------------------------------
     def _mask(self, agent: str) -> np.ndarray:
-        mask = np.zeros(self.interop.num_distinct_actions, np.int8)
-        seat = self.possible_agents.index(agent)
-        if self.state.current_player() == seat:
-            mask[self.state.legal_actions()] = 1
-        return mask
+        """The agent's action mask now (read-only; all 0 unless it is to move)."""
+        seat = self._seat_of[agent]
+        return self._mover_mask if seat == self._mover else self._zero_mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
-        return {"observation": np.asarray(self.state.observation_tensor(seat), np.float32),
-                "action_mask": self._mask(agent)}
+        seat = self._seat_of[agent]
+        obs = self._buffers[seat].update(self.state.observation_features(seat)).copy()
+        return {"observation": obs, "action_mask": self._mover_mask if seat == self._mover else self._zero_mask}
 
-    def _sync(self) -> None:
-        """After a change: who moves, masks in ``infos``, and the end of the game."""
+    def _sync(self, mover: int) -> None:
+        """After a change (``mover``: the state's current player, chance resolved): who moves,
+        the mover's mask (built once) in ``infos``, the end."""
         state = self.state
-        if state.is_terminal():
+        infos = self.infos
+        old = self._mover
+        if old >= 0:
+            infos[self.possible_agents[old]]["action_mask"] = self._zero_mask
+        if mover < 0:  # the end
             truncated = state.is_truncated()
+            returns = state.returns()
             for i, agent in enumerate(self.agents):
-                self.rewards[agent] = 0.0 if truncated else float(state.returns()[i])
+                self.rewards[agent] = 0.0 if truncated else returns[i]
                 self.terminations[agent] = not truncated
                 self.truncations[agent] = truncated
-        else:
-            self.agent_selection = self.possible_agents[state.current_player()]
-        for agent in self.agents:
-            self.infos[agent] = {"action_mask": self._mask(agent)}
+            self._mover = -1
+            self._mover_mask = self._zero_mask
+            self._marks = bytearray(len(self._zero_mask))
+            return
+        marks = bytearray(self.interop.num_distinct_actions)
+        for a in state.legal_ids():
+            marks[a] = 1
+        mask = np.frombuffer(marks, np.int8)
+        mask.flags.writeable = False
+        self._marks = marks
+        self._mover = mover
+        self._mover_mask = mask
+        agent = self.possible_agents[mover]
+        self.agent_selection = agent
+        infos[agent]["action_mask"] = mask
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
@@ -125,24 +152,33 @@ class AbstractaAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: {"action_mask": self._zero_mask} for a in self.agents}
         self.agent_selection = self.agents[0]
-        self._sync()
+        self._mover = -1
+        self._sync(self.state.current_player())
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or self.state.current_player() != self.possible_agents.index(agent):
+        if type(action) is not int:
+            try:
+                action = as_action(action)  # a NumPy integer; None, a float or a string is refused
+            except IllegalActionError:
+                raise IllegalActionError(f"{agent}: action {action!r} is not legal here") from None
+        marks = self._marks
+        if self._seat_of[agent] != self._mover or not 0 <= action < len(marks) or not marks[action]:
             raise IllegalActionError(f"{agent}: action {action!r} is not legal here")
-        self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
-        self.state.apply_action(action)
-        resolve_chance(self.state, self._rng)
-        self._sync()
-        self._accumulate_rewards()
+        state = self.state
+        mover = state.apply_legal(action)
+        if mover == CHANCE:
+            resolve_chance(state, self._rng)
+            mover = state.current_player()
+        self._sync(mover)
+        if self._mover < 0:  # rewards come only at the end: the rest of the time they stay 0
+            self._cumulative_rewards[agent] = 0.0
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -7,27 +7,37 @@ from __future__ import annotations
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_workers: int | str = 2,
-        allowed_hosts: list[str] | None = None, rate_limits: bool = True) -> None:
+        allowed_hosts: list[str] | None = None, rate_limits: bool = True, redis_url: str | None = None,
+        log_format: str = "text") -> None:
     """Serve the app at ``http://host:port/`` with matches stored at ``db`` (SQLAlchemy URL;
     default: SQLite in the user data directory); searches run in ``bot_workers`` processes,
     or on Ray (``"ray"``, ``"ray:ADDRESS"``); answering the Host names of
     :meth:`security.HostPolicy.for_bind` plus ``allowed_hosts``, with or without the rate limits
     (``rate_limits=False``: the benchmarks' switch, also ``ABSTRACTA_RATE_LIMITS=off``).
+    ``redis_url``: the Redis several processes share (rate limits, fan-out; default
+    ``ABSTRACTA_REDIS_URL``); ``log_format``: ``text`` or ``json`` (one JSON object per line, with
+    the request's id: :mod:`.ops`).
     ``port`` 0: a free port the system picks; the first line printed names the port bound (a
     caller that picked a "free" port itself could lose it to another process before binding).
     Raises ``OSError`` if the address is taken, :class:`~abstracta.server.storage.DatabaseError`
     if the database cannot be used (another process serves its SQLite file)."""
     import uvicorn
 
-    from . import security
+    from . import ops, security
     from .app import WS_MESSAGE_BYTES, create_app
     from .storage import default_db_url, serve_alone
 
+    if log_format != "text":  # text: Python's and uvicorn's own lines, as before
+        ops.configure_logging(log_format)
+    redis_url = redis_url or security.redis_url_from_env()
+    if redis_url:
+        security.limits_storage(redis_url)  # a URL of another scheme is refused now, not at the first request
     sock = bind(host, port)
     port = sock.getsockname()[1]
     url = db or default_db_url()
     policy = security.HostPolicy.for_bind(host, allowed_hosts or [])
-    app = create_app(url, bot_workers, security_settings=security.Security(hosts=policy, rate_limits=rate_limits))
+    app = create_app(url, bot_workers, security_settings=security.Security(hosts=policy, rate_limits=rate_limits),
+                     redis_url=redis_url)
     alone = serve_alone(url)  # noqa: F841 - held while this process serves
     shown = f"[{host}]" if ":" in host else host
     print(f"abstracta: open http://{'localhost' if host in security.WILDCARD_BINDS else shown}:{port}/ "
@@ -40,6 +50,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
     if "*" in policy.names:
         print("abstracta: warning: --allowed-host '*' answers any Host header: a DNS-rebinding page can "
               "reach this server through a visitor's browser.", flush=True)
+    if redis_url:
+        print("abstracta: rate limits and the fan-out are shared through Redis", flush=True)
     if not rate_limits:
         print("abstracta: rate limits are OFF (--no-rate-limits / ABSTRACTA_RATE_LIMITS=off).", flush=True)
     # views are a few kB, sent on every change to every subscriber: compressing them costs more
@@ -47,7 +59,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
     # an idle connection between requests is closed after 5 s; a body must arrive within
     # app.BODY_SECONDS (BodyLimit). uvicorn has no timeout for a request's headers: a server open
     # to the Internet belongs behind a reverse proxy (README "Opening the server to a club")
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5,
+    # JSON lines: uvicorn gets no log config of its own, its loggers propagate to the handler
+    # ops.configure_logging installed
+    logging = {} if log_format == "text" else {"log_config": None}
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5, **logging,
                             timeout_keep_alive=5, ws_per_message_deflate=False, ws_max_size=WS_MESSAGE_BYTES)
     uvicorn.Server(config).run(sockets=[sock])
 

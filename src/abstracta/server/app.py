@@ -20,8 +20,8 @@ Decisions (the API's rules, also stated in the OpenAPI description):
   is 403 for any other. A WebSocket sends ``{"tokens": [...]}`` (or ``[]``) as its first
   message, never in its URL.
 * Undo is immediate when the tokens hold every person seat (against the computer, pass and
-  play); otherwise a takeback is asked for and happens once every other person accepts. No
-  undo goes back past an action that revealed hidden information or a chance outcome (409).
+  play); otherwise a takeback is asked for and happens once every other person accepts. An
+  action that revealed hidden information or a chance outcome is never taken back (409).
 * A draw is offered (``POST …/draw``) and happens once every other seat still in accepts
   (``POST …/draw/answer``); a move by a seat that has still to answer declines it. The
   computer never agrees to a draw: none is offered where it would have to (409).
@@ -59,19 +59,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import hashlib
 import logging
 import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
 import json
+import re
 from typing import Annotated, Any, AsyncIterator, Callable, TypeVar
 
-from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -80,10 +83,16 @@ from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
-from . import i18n, push, security
+from ..people import People
+from ..people.throttle import Throttle
+from . import i18n, metrics, ops, people_routes, push, security, teaching
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
-from .matches import CLOCK_LIMIT, REPLAY_PAGE, TOKEN_LIMIT, MatchService, clip, cut, ending, seat_styles, variant_named
+from .fanout import make_fanout
+from .matches import TOKEN_LIMIT, clip, cut
+from .seats import CLOCK_LIMIT, ending
+from .service import MatchService
+from .views import REPLAY_PAGE, seat_styles, variant_named
 from .storage import Store
 
 T = TypeVar("T")
@@ -123,9 +132,22 @@ class ApiError(MatchError):
 # the pattern is the match service's (which words the refusal better than a pattern would)
 SeatSpec = Annotated[str, Field(max_length=32), WithJsonSchema(
     {"type": "string", "maxLength": 32, "pattern": r"^\s*(human|level:[1-6])\s*$"})]
-SeatNumber = Annotated[StrictInt, Field(ge=0, le=15)]
 
-#: What the match service accepts as a time control (matches._check_clock), for the schema.
+
+def integral(value: Any) -> Any:
+    """A JSON number without a fraction (``13.0``) as the integer it is; anything else as it
+    came, for the strict check after it (``"13"``, ``true`` and ``13.5`` stay refused). JSON
+    Schema's ``integer``, which /openapi.json declares for these fields, counts ``13.0`` among
+    the integers (a client following the schema, schemathesis among them, may send it), and the
+    schema cannot declare a stricter rule: the two are one number in JSON's data model."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+#: An integer field of a request body: a JSON integer, ``13.0`` read as 13 (:func:`integral`).
+Integer = Annotated[StrictInt, BeforeValidator(integral)]
+SeatNumber = Annotated[Integer, Field(ge=0, le=15)]
+
+#: What the match service accepts as a time control (seats.check_clock), for the schema.
 CLOCK_SCHEMA = {"anyOf": [
     {"type": "null"},
     {"type": "object", "additionalProperties": False, "required": ["initial"],
@@ -135,10 +157,11 @@ CLOCK_SCHEMA = {"anyOf": [
      "properties": {"per_turn": {"type": "number", "minimum": 1, "maximum": CLOCK_LIMIT}}},
 ]}
 Clock = Annotated[dict[str, Any] | None, WithJsonSchema(CLOCK_SCHEMA)]
-#: The person seats a creator takes, as the match service checks them (matches._check_take),
+#: The person seats a creator takes, as the match service checks them (seats.check_take),
 #: which says what is wrong in a sentence where the schema's two forms were refused one by one
 #: in the validation library's words ("take.list[constrained-int]: …; take.literal['all']: …").
-Take = Annotated[Any, WithJsonSchema({"anyOf": [
+Take = Annotated[Any, BeforeValidator(lambda v: [integral(x) for x in v] if isinstance(v, list) else v),
+                 WithJsonSchema({"anyOf": [
     {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 15}, "maxItems": 16, "uniqueItems": True},
     {"const": "all"},
     {"type": "null"},
@@ -181,6 +204,25 @@ async def request_tokens(credentials: HTTPAuthorizationCredentials | None = Depe
 
 
 Tokens = Annotated[list[str], Depends(request_tokens)]
+
+#: The header a browser names its session with (a random id it keeps), so that the analyses of
+#: people behind one address are counted per person (analysis.ANALYSIS_PER_CLIENT)
+SESSION_HEADER = "X-Abstracta-Session"
+SESSION_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+Session = Annotated[str | None, Header(alias=SESSION_HEADER, description=(
+    "optional: a browser's own random id (8-64 letters, digits, - or _), kept for its session: "
+    "the analyses of people behind one address are counted per person, not per address"))]
+
+
+def asker_of(tokens: list[str], session: str | None) -> str:
+    """Who asks for an analysis from the request's address: its seat tokens (a digest: the
+    count never holds a usable token), else the browser session it names, else "" (the
+    address alone). A client may invent sessions; its address still has a bound of its own."""
+    if tokens:
+        return "token:" + hashlib.sha256(",".join(sorted(tokens)).encode()).hexdigest()[:32]
+    return "session:" + session if session and SESSION_ID.fullmatch(session) else ""
 
 
 async def no_body(request: Request) -> None:
@@ -282,6 +324,7 @@ def internal_error(method: str, path: str, exc: BaseException) -> JSONResponse:
     if tb is not None:
         where = f" at {tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"
     log.error("internal error %s%s on %s %s", type(exc).__name__, where, method, path)
+    metrics.error(type(exc).__name__)
     return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
 
 
@@ -377,7 +420,7 @@ class PlayAction(Body):
                                   "takes both); only in games with a whole-turn notation (else 422) "
                                   "and at the start of a turn (else 409); a string that is not a whole legal "
                                   "turn is 422; nothing is played then")
-    ply: StrictInt = Field(ge=0, description="the ply the move was chosen at (the state's 'ply', a JSON integer); "
+    ply: Integer = Field(ge=0, description="the ply the move was chosen at (the state's 'ply', a JSON integer); "
                                        "a stale ply is refused with 409")
     seat: SeatNumber | None = Field(default=None, description="the seat playing it (checked when given; "
                                                              "or ?seat=, not both with different values)")
@@ -399,13 +442,13 @@ class AnalysisRequest(Body):
 
     match_id: str | None = Field(default=None, max_length=32, description="a match (with 'ply'), or leave out "
                                                                           "for a pasted position")
-    ply: StrictInt | None = Field(default=None, description="the position after this many actions "
+    ply: Integer | None = Field(default=None, description="the position after this many actions "
                                                             "(default: the last)")
     game: str | None = Field(default=None, max_length=64, description="a pasted position's game")
     options: dict[str, Any] | None = Field(default=None, description="a pasted position's game options")
     position: str | None = Field(default=None, description="a pasted position text (the game's own format, "
                                                            "as `abstracta apply --json` prints it)")
-    seat: StrictInt | None = Field(default=None, description="whose information the search starts from "
+    seat: Integer | None = Field(default=None, description="whose information the search starts from "
                                                              "(a seat the tokens hold; pasted: any seat)")
     hint: StrictBool = Field(default=False, description="a hint on your turn against the computer; counted in "
                                                         "the record's 'Hints' tag")
@@ -472,6 +515,8 @@ class GameInfo(BaseModel):
                                           "top level, six for most games; a seat naming a level above plays the top one)")
     options: list[OptionInfo]
     variants: list[VariantInfo]
+    lessons: list[dict[str, Any]] = Field(default_factory=list, description="the game's first lessons: "
+                                          "{id, steps} each (GET /api/games/{name}/lessons has them)")
 
 
 class GameDetail(GameInfo):
@@ -503,6 +548,11 @@ class MoveListTurn(BaseModel):
                                          "whole turn goes to its end")
 
 
+class SeatOut(BaseModel):
+    seat: int
+    ply: int = Field(description="the actions played when the seat was out (its turn: 'turn_numbers'[ply - 1])")
+
+
 class VariantName(BaseModel):
     label: str = Field(description="the variant's name ('Card variant')")
     label_key: str = Field(description="translation key of the label")
@@ -531,6 +581,8 @@ class MatchView(BaseModel):
     my_seats: list[int] = Field(description="the seats the request's tokens hold (empty: a spectator)")
     claimed: list[bool] = Field(description="per seat: someone holds its token (false: an invitation is open, "
                                             "or a computer seat)")
+    waiting_for: list[int] = Field(description="the person seats not taken yet: no move is played, by a person "
+                                               "or the computer, before every seat is taken (409 until then)")
     ply: int = Field(description="actions played so far; send it back with the next action")
     revision: int = Field(description="increases with every stored change (moves, undo, resignation)")
     to_move: int | None = Field(description="seat to move, null when the game is over")
@@ -567,6 +619,8 @@ class MatchView(BaseModel):
                                  "null unless the game ended by resignation")
     out_of_time: list[int] = Field(default_factory=list, description="the seats that ran out of time, in the order "
                                    "their flags fell (the record's 'OutOfTime' tag)")
+    out_at: list[SeatOut] = Field(default_factory=list, description="the seats the rules have put out of a 3–4 "
+                                  "player game, each with the ply that put it out, in that order")
     hints: list[int] | None = Field(default=None, description="hints asked per seat (the record's 'Hints' "
                                                               "tag), null when none was asked")
     status: str = Field(description="playing | over")
@@ -815,7 +869,8 @@ def game_info(game: Game) -> dict[str, Any]:
             "whole_turn_notation": d.whole_turn_notation, "printable_board": d.printable_board,
             "board_module": f"/games/{d.name}/board.js" if d.web is not None else None,
             "levels": list(d.level_numbers),
-            "options": [option_json(o, d.options.get(o.name)) for o in game.option_specs], "variants": variants}
+            "options": [option_json(o, d.options.get(o.name)) for o in game.option_specs], "variants": variants,
+            "lessons": [{"id": lesson.id, "steps": len(lesson.steps)} for lesson in d.lessons]}
 
 
 def game_detail(game: Game, lang: str = i18n.BASE) -> dict[str, Any]:
@@ -871,18 +926,44 @@ class BotStats(BaseModel):
     random_fallbacks: int = Field(description="random moves played because even the quick search failed (should be 0)")
 
 
+class StoppedService:
+    """What the routes of an app whose lifespan has ended hold in place of its match service.
+
+    FastAPI keeps the endpoints it has served in module-level caches (its classification of
+    callables: ``lru_cache`` of 4096 entries each), and an endpoint's closure holds the service:
+    each app's service, with its store, engine, matches and page caches, stayed alive as long
+    as the process. A test run makes hundreds of apps; its workers' heaps grew to 650,000
+    objects, and their last garbage collections outlasted the 5 s pytest-xdist gives a worker
+    to end, which then interrupts it (a ``KeyboardInterrupt`` traceback after a passing run).
+    A request to a stopped app is 503."""
+
+    closed = True  # (the WebSocket loop's look at whether to stop)
+
+    def __getattr__(self, name: str) -> Any:
+        raise Unavailable("the server has stopped")
+
+
 def create_app(db_url: str | None = None, bot_workers: int | str = 2,
-               security_settings: security.Security | None = None, analysis_scale: float = 1.0) -> FastAPI:
+               security_settings: security.Security | None = None, analysis_scale: float = 1.0,
+               redis_url: str | None = None) -> FastAPI:
     """The ASGI app storing matches at ``db_url`` (default: SQLite in the user data dir),
     running searching bots in ``bot_workers`` worker processes (0: one thread, for tests;
     ``"ray"`` or ``"ray:ADDRESS"``: Ray tasks; see :mod:`abstracta.server.botjobs`), with the
     abuse limits and safe defaults of ``security_settings`` (default: a server on localhost,
     rate limits on unless ``ABSTRACTA_RATE_LIMITS=off``); ``analysis_scale`` multiplies every
-    game's analysis budget (tests: small)."""
+    game's analysis budget (tests: small); ``redis_url`` (default: the settings', else
+    ``ABSTRACTA_REDIS_URL``, else none) is the Redis of a deployment of several processes: the
+    rate limits count there and the fan-out (:mod:`.fanout`) goes through it (docs/club.md)."""
     service = MatchService(Store(db_url), bot_workers=bot_workers, analysis_scale=analysis_scale)
+    settings = security_settings or security.Security(rate_limits=security.rate_limits_from_env())
+    redis_url = redis_url or settings.redis_url or security.redis_url_from_env()
+    if redis_url and settings.redis_url is None:
+        settings = dataclasses.replace(settings, redis_url=redis_url)
+    fanout = make_fanout(redis_url, service.store.listen_url())
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        nonlocal service
         service.hub.attach(asyncio.get_running_loop())
         listener = None
         url = service.store.listen_url()
@@ -894,15 +975,20 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
             except asyncio.TimeoutError:
                 log.warning("LISTEN on the database is not ready yet; changes by other processes "
                             "reach this one once it is")
+        await fanout.start()
         await asyncio.to_thread(service.resume_bots)
         try:
             yield
         finally:
+            await fanout.close()
             if listener is not None:
                 listener.cancel()
                 with contextlib.suppress(BaseException):
                     await listener
             service.close()
+            # the routes let go of the service (see StoppedService); app.state keeps it for
+            # whoever holds the app
+            service = StoppedService()  # type: ignore[assignment]
 
     app = FastAPI(title="abstracta", version="0.1.0", lifespan=lifespan,
                   description="Play abstract games (GET /api/games lists them). "
@@ -910,9 +996,16 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                               + __doc__.split("Decisions (the API's rules, also stated in the OpenAPI description):", 1)[-1].strip()
                               .replace("``", "`"))
     app.state.service = service
+    app.state.fanout = fanout  # presence, seeks, lobby: one channel to every process (fanout.py)
+    # people (issue 41): accounts, sessions, ratings on the match store's database; sign-in
+    # limits counted where the request limits are (one Redis for every worker, when given)
+    app.state.people = People(service.store.engine, throttle=Throttle(
+        storage=security.sync_limits_uri(settings.redis_url), enabled=settings.rate_limits))
+    app.include_router(people_routes.router)
     app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
     app.add_middleware(BodyLimit)
-    security.install(app, security_settings or security.Security(rate_limits=security.rate_limits_from_env()))
+    security.install(app, settings)
+    ops.install(app, fanout)  # /metrics, /healthz, /readyz; request ids (outermost)
 
     @app.exception_handler(MatchError)
     async def _refused(_request: Request, exc: MatchError) -> JSONResponse:
@@ -978,6 +1071,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
             return i18n.catalog(lang)
         except KeyError:
             raise NotFound(f"no catalog for language {clip(lang)}") from None
+
+    app.include_router(teaching.router(errors))  # rules pages with diagrams, first lessons
 
     @app.get("/games/{name}/{path:path}", include_in_schema=False)
     def game_asset(name: str, path: str) -> Response:
@@ -1248,7 +1343,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     @app.post("/api/analysis", summary="Analysis board: a position's evaluation and best line",
               response_model=AnalysisAnswer, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503),
               openapi_extra=TOKEN_OPTIONAL)
-    async def post_analysis(body: AnalysisRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
+    async def post_analysis(body: AnalysisRequest, request: Request, tokens: Tokens, session: Session = None) -> dict[str, Any]:
         """Either a match (`match_id`, `ply`) or a pasted position (`game`, `options`,
         `position`). Any ply of a finished match (for anyone who may view it); in a running
         match against the computer, the current position or an earlier one for the seat of the
@@ -1257,19 +1352,21 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         budget: the same position always gets the same answer. A request whose client has gone
         (the connection closed) has its search stopped."""
         client = request.client.host if request.client else ""
+        asker = asker_of(tokens, session)
         return await unless_gone(request, lambda gone: service.analyse(
             match_id=body.match_id, ply=body.ply, game=body.game, options=body.options, position=body.position,
-            seat=body.seat, hint=body.hint, scale=body.scale, tokens=tokens, client=client, gone=gone))
+            seat=body.seat, hint=body.hint, scale=body.scale, tokens=tokens, client=client, asker=asker, gone=gone))
 
     @app.post("/api/analysis/graph", summary="Analysis board: a finished match's evaluation at each turn",
               response_model=Graph, responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503),
               openapi_extra=TOKEN_OPTIONAL)
-    async def post_analysis_graph(body: GraphRequest, request: Request, tokens: Tokens) -> dict[str, Any]:
+    async def post_analysis_graph(body: GraphRequest, request: Request, tokens: Tokens, session: Session = None) -> dict[str, Any]:
         """One point per turn start (at most 120, evenly spread) on a small budget; 409 while
         the game runs. Stopped as an analysis is when its client has gone."""
         client = request.client.host if request.client else ""
+        asker = asker_of(tokens, session)
         return await unless_gone(request, lambda gone: service.analyse(
-            match_id=body.match_id, graph=True, scale=body.scale, tokens=tokens, client=client, gone=gone))
+            match_id=body.match_id, graph=True, scale=body.scale, tokens=tokens, client=client, asker=asker, gone=gone))
 
     @app.websocket("/api/matches/{match_id}/ws")
     async def match_socket(ws: WebSocket, match_id: str) -> None:
@@ -1355,6 +1452,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         except Exception as exc:  # noqa: BLE001 - a bug: logged (its type, not its message), socket closed
             if ws.client_state.name == "CONNECTED" and ws.application_state.name == "CONNECTED":
                 log.error("internal error %s in the live updates of match %s", type(exc).__name__, clip(match_id))
+                metrics.error(type(exc).__name__)
         finally:
             reader.cancel()
             await _close(ws, 1001)

@@ -68,6 +68,9 @@ class Gone(MatchError):
 class TooBusy(MatchError):
     """Too many requests of this kind from one client at once (analyses running)."""
 
+    #: an analysis takes seconds: asked again this much later, one of them may have ended
+    retry_after = 2
+
 
 class Unavailable(MatchError):
     """The server cannot answer this now (stopping, or a job that did not finish in time)."""

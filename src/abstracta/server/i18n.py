@@ -22,16 +22,15 @@ parameter that is itself ``{"key", "params"}`` is translated first, a list is jo
 from __future__ import annotations
 
 import json
-import re
 import logging
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..core.description import shell_english
 from ..core.errors import AbstractaError
 from ..core.game import Game
 from ..core.registry import game_class, registered_games
+from ..core.view import format_message  # noqa: F401 - a message said in a catalog's words, beside catalog()
 
 log = logging.getLogger(__name__)
 
@@ -100,44 +99,3 @@ def rules_html(game: Game, lang: str) -> tuple[str, str]:
         if page.is_file():
             return page.read_text(encoding="utf-8"), lang
     return str(game.description.rules), BASE
-
-
-def format_message(message: Any, messages: dict[str, Any], lang: str = BASE) -> str:
-    """A view's message in words, as the browser's ``fmt`` (web/i18n.js) formats it: ``{name}``
-    parameters filled in, a nested message translated, a list joined "a, b and c" (Finnish
-    "a, b ja c"), a plural form chosen by ``{n}`` (English and Finnish: ``one`` for 1, else
-    ``other``), a list of messages said one after the other. Raises KeyError for a key the
-    catalog lacks (the tests' check that every message a view sends is in the catalogs)."""
-    if isinstance(message, list):
-        return "".join(format_message(m, messages, lang) for m in message)
-    text = messages[message["key"]]
-    params = message.get("params") or {}
-    if isinstance(text, dict):
-        n = params.get("n", params.get("count", 0))
-        text = text["one"] if n == 1 and "one" in text else text["other"]
-
-    def value(v: Any) -> str:
-        if isinstance(v, list):
-            items = [value(x) for x in v]
-            joiner = {"fi": " ja "}.get(lang, " and ")
-            return items[0] if len(items) == 1 else ", ".join(items[:-1]) + joiner + items[-1] if items else ""
-        if isinstance(v, dict):
-            return format_message(v, messages, lang)
-        return str(v)
-
-    return _PARAM.sub(lambda m: value(params[m.group(1)]) if m.group(1) in params else m.group(0), text)
-
-
-_PARAM = re.compile(r"\{(\w+)\}")
-
-
-def search_words(search: str, n: int) -> str:
-    """The analysis board's search in a player's English words, from the browser's catalog
-    (``analysis.search_words.<kind>``, as web/analysis.js says it): ``"alphabeta:n60000"``
-    having searched 60160 positions is "alpha-beta search, 60,160 positions"; a kind the
-    catalog has no words for stays as it is ("turns:d3, 812 searched")."""
-    messages = shell_english()
-    key = f"analysis.search_words.{search.split(':')[0]}"
-    if key not in messages:
-        key = "analysis.search"
-    return format_message({"key": key, "params": {"s": search, "n": n, "num": f"{n:,}"}}, messages)

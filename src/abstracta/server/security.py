@@ -8,12 +8,17 @@ From the outside in (:func:`install`):
   its CDN and its one inline script by hash), ``X-Content-Type-Options: nosniff``,
   ``Referrer-Policy: no-referrer``, ``X-Frame-Options: DENY`` and ``frame-ancestors 'none'``.
   No CORS header at all: only the app's own pages call the API from a browser.
-* :class:`HostCheck` — the ``Host`` header must name a host the server serves (400 ``Invalid
-  host header``), so a DNS-rebinding page cannot drive a server on localhost; a WebSocket whose
+* :class:`HostCheck` — the ``Host`` header (exactly one) must name a host the server serves (400
+  ``Invalid host header``; a WebSocket: close 1008), so a DNS-rebinding page cannot drive a
+  server on localhost; a WebSocket whose
   ``Origin`` is another site is refused before it is accepted (close 1008: no view is sent).
+* :class:`OriginCheck` — a state-changing API request from another origin's page (its
+  ``Origin`` header) is 403: a signed-in person's cookie cannot be used by another page.
 * :class:`RateLimit` — per client IP and per seat token, on creating and importing matches, on
   invitations and on acts (moves, undo, takeback, draw offers, flag, resign, delete): 429 with ``Retry-After``
-  and the app's JSON error body. Counted in this process's memory (``limits``' moving window).
+  and the app's JSON error body. Counted by ``limits``' moving window in the storage
+  :func:`limits_storage` picks: this process's memory, or Redis shared by every process of a
+  deployment (``--redis URL``), so that N processes still give a client one budget, not N.
 * :class:`SocketBound` — at most :attr:`Security.ws_per_match` open WebSockets per match and
   :attr:`Security.ws_per_ip` per client IP; one more is accepted only to be told why and closed
   with 1013 (try again later).
@@ -29,10 +34,12 @@ From the outside in (:func:`install`):
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import ipaddress
 import json
+import logging
 import math
 import os
 import re
@@ -43,8 +50,11 @@ from typing import Any, Iterable
 from urllib.parse import urlsplit
 
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from limits.aio.storage import MemoryStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.errors import ConfigurationError, StorageError
+
+log = logging.getLogger("abstracta.server")
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 WILDCARD_BINDS = ("0.0.0.0", "::", "")
@@ -101,6 +111,54 @@ def rate_limits_from_env(default: bool = True) -> bool:
     if value is None:
         return default
     return value.strip().lower() not in ("off", "0", "false", "no")
+
+
+#: The environment variable that names the Redis of a deployment when ``--redis`` is not given.
+REDIS_ENV = "ABSTRACTA_REDIS_URL"
+#: Seconds a rate-limit lookup in Redis may take before the process counts in its own memory.
+REDIS_SECONDS = 0.5
+
+
+def redis_url_from_env() -> str | None:
+    """``ABSTRACTA_REDIS_URL``, or None when unset or empty."""
+    return os.environ.get(REDIS_ENV, "").strip() or None
+
+
+def sync_limits_uri(redis_url: str | None) -> str:
+    """The URI of :func:`limits.storage.storage_from_string` for the synchronous counters (the
+    people's sign-in limits) in the same place as :func:`limits_storage`'s: this process's
+    memory, or the Redis of ``redis_url`` (``unix://`` as ``redis+unix://``)."""
+    if not redis_url:
+        return "memory://"
+    scheme, rest = redis_url.split("://", 1)
+    return {"unix": "redis+unix", "valkey": "redis", "valkeys": "rediss"}.get(scheme.lower(), scheme) + "://" + rest
+
+
+def limits_storage(redis_url: str | None = None) -> Storage:
+    """Where ``limits``' counters live: a ``limits.aio`` storage for
+    :class:`limits.aio.strategies.MovingWindowRateLimiter` (or any other ``limits.aio``
+    strategy). ``redis_url`` None: this process's memory (one process: SQLite's default
+    deployment, no Redis needed); ``redis://[:password@]host:port/db``, ``rediss://…``,
+    ``unix:///path/to/redis.sock`` (or ``valkey://…``): that Redis, shared by every process
+    pointed at it, so a client alternating between two workers meets its budget once. The
+    connection is opened on first use, on the event loop that uses it; a Redis that does not
+    answer raises ``limits.errors.StorageError`` from the strategy's calls (timeouts of
+    :data:`REDIS_SECONDS`). Raises ``ValueError`` without the ``redis``
+    package (``pip install 'abstracta[redis]'``) or for another scheme."""
+    if not redis_url:
+        return MemoryStorage()
+    from limits.aio.storage import RedisStorage
+
+    scheme = redis_url.split("://", 1)[0].lower()
+    if scheme not in ("redis", "rediss", "unix", "valkey", "valkeys"):
+        raise ValueError(f"--redis {redis_url[:100]!r}: expected redis://host:port/db, rediss://… or "
+                         "unix:///path/to/redis.sock")
+    uri = "async+redis+unix://" + redis_url.split("://", 1)[1] if scheme == "unix" else "async+" + redis_url
+    try:
+        return RedisStorage(uri, wrap_exceptions=True, implementation="redispy", key_prefix="abstracta",
+                            socket_timeout=REDIS_SECONDS, socket_connect_timeout=REDIS_SECONDS)
+    except ConfigurationError as exc:  # the redis package is missing (or too old)
+        raise ValueError(f"--redis needs the redis package: pip install 'abstracta[redis]' ({exc})") from None
 
 
 def normalise_host(host: str) -> str:
@@ -205,6 +263,8 @@ class Security:
 
     hosts: HostPolicy = field(default_factory=HostPolicy.for_bind)
     rate_limits: bool = True
+    #: the Redis the rate limits count in (None: this process's memory); see :func:`limits_storage`
+    redis_url: str | None = None
     limits: dict[str, tuple[str, str]] = field(default_factory=lambda: dict(DEFAULT_LIMITS))
     ws_per_match: int = 64
     ws_per_ip: int = 32
@@ -227,6 +287,15 @@ def header(scope: Any, name: bytes) -> str | None:
         if key.lower() == name:
             return value.decode("latin-1")
     return None
+
+
+def the_host(scope: Any) -> str | None:
+    """The request's one ``Host`` header, or None when it has none or several. Several are
+    refused as RFC 9112 §3.2 asks: a client that adds a ``Host`` beside its own (Python's
+    ``websockets`` does with ``additional_headers``) sent the served name first and another
+    after it, and a WebSocket so sent was accepted although HTTP refused that other name."""
+    hosts = [value for key, value in scope.get("headers") or [] if key.lower() == b"host"]
+    return hosts[0].decode("latin-1") if len(hosts) == 1 else None
 
 
 def client_ip(scope: Any) -> str:
@@ -287,7 +356,7 @@ class HostCheck:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        host = header(scope, b"host")
+        host = the_host(scope)  # one rule for HTTP and WebSocket: exactly one Host, a served one
         if not self.policy.allows(host):
             if scope["type"] == "http":
                 await reply(send, 400, "Invalid host header")
@@ -300,34 +369,110 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
-class RateLimiter:
-    """Moving-window counters per (category, client IP) and (category, seat token), in this
-    process's memory."""
+class OriginCheck:
+    """Refuses (403) a state-changing ``/api/`` request a browser sent from another origin:
+    its ``Origin`` header names neither this server (the ``Host``) nor a host the
+    administrator allowed (:meth:`HostPolicy.origin_allows`). With session cookies (issue 41)
+    this is what keeps another page from acting as a signed-in person — also a page on
+    another port of the same host, which ``SameSite=Lax`` counts as the same site. A request
+    without ``Origin`` (a script, curl) is not a browser's cross-site request and passes."""
 
-    def __init__(self, limits: dict[str, tuple[str, str]]):
-        self.strategy = MovingWindowRateLimiter(MemoryStorage())
+    def __init__(self, app: Any, policy: HostPolicy):
+        self.app = app
+        self.policy = policy
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if (scope["type"] == "http" and scope["method"] in STATE_CHANGING and scope["path"].startswith("/api/")):
+            origin = header(scope, b"origin")
+            if origin is not None and not self.policy.origin_allows(origin, header(scope, b"host")):
+                await reply(send, 403, "cross-origin request refused: Origin is not this server",
+                            i18n={"key": "error.cross_origin", "params": {}})
+                return
+        await self.app(scope, receive, send)
+
+
+class RateLimiter:
+    """Moving-window counters per (category, client IP) and (category, seat token), in the
+    storage :func:`limits_storage` gives: this process's memory, or a Redis every process of a
+    deployment shares. While that Redis does not answer, the process counts in its own memory
+    (each process then limits on its own, as without Redis) and says so in its log; it never
+    refuses play because the counters are away."""
+
+    def __init__(self, limits: dict[str, tuple[str, str]], storage: Storage | None = None):
+        self.storage = storage if storage is not None else MemoryStorage()
+        self.strategy = MovingWindowRateLimiter(self.storage)
+        self.shared = not isinstance(self.storage, MemoryStorage)
+        self._local = MovingWindowRateLimiter(MemoryStorage()) if self.shared else self.strategy
+        self._warned = 0.0  # when the log last said that the shared counters were away
         self.items: dict[str, tuple[list[RateLimitItem], list[RateLimitItem]]] = {
             category: (parse_many(per_ip), parse_many(per_token)) for category, (per_ip, per_token) in limits.items()}
 
-    def hit(self, category: str, ip: str, tokens: Iterable[str]) -> float | None:
+    async def hit(self, category: str, ip: str, tokens: Iterable[str]) -> float | None:
         """Count one request; ``None`` if it is within every limit, else the seconds until it
-        would be (the request is then not counted)."""
+        would be (the request is then not counted, but for a race: see below)."""
         per_ip, per_token = self.items[category]
         keys = [(item, ("ip", ip)) for item in per_ip]
         for token in tokens:
             # the key is a digest: the limiter never holds a usable token
             digest = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:32]
             keys += [(item, ("token", digest)) for item in per_token]
-        wait = 0.0
+        if not self.shared:
+            return await self._hit(self.strategy, category, keys)
+        try:
+            return await self._hit_shared(category, keys)
+        except StorageError as exc:
+            self._unshared(exc)
+            return await self._hit(self._local, category, keys)
+
+    async def _hit_shared(self, category: str, keys: list[tuple[RateLimitItem, tuple[str, str]]]) -> float | None:
+        """In Redis every call is a round trip that costs the worker's CPU too: each window is
+        hit at once (its hit is atomic: one script that takes a place only if one is free), all
+        windows together, with no test before. A refused request may so count in the windows it
+        fitted in — a client over one limit waits a little longer — where one test and one hit
+        per window would cost twice the calls and their round trips in turn."""
+        strategy = self.strategy
+        taken = await asyncio.gather(*(strategy.hit(item, category, *ident) for item, ident in keys))
+        if all(taken):
+            return None
+        longest = 1.0
+        for (item, ident), ok in zip(keys, taken):
+            if not ok:
+                stats = await strategy.get_window_stats(item, category, *ident)
+                longest = max(longest, stats.reset_time - time.time())
+        return longest
+
+    @staticmethod
+    async def _hit(strategy: MovingWindowRateLimiter, category: str,
+                   keys: list[tuple[RateLimitItem, tuple[str, str]]]) -> float | None:
+        """Each window tested, then each hit only if every one has room: a refused request is
+        not counted (in memory a call costs microseconds)."""
+        async def wait() -> float:
+            longest = 0.0
+            for item, ident in keys:
+                if not await strategy.test(item, category, *ident):
+                    stats = await strategy.get_window_stats(item, category, *ident)
+                    longest = max(longest, stats.reset_time - time.time(), 1.0)
+            return longest
+
+        longest = await wait()
+        if longest > 0:
+            return longest
+        # each hit is atomic in the storage, so two tasks that both passed the test above
+        # cannot both take a window's last place: the one that finds it taken refuses
         for item, ident in keys:
-            if not self.strategy.test(item, category, *ident):
-                stats = self.strategy.get_window_stats(item, category, *ident)
-                wait = max(wait, stats.reset_time - time.time())
-        if wait > 0:
-            return wait
-        for item, ident in keys:
-            self.strategy.hit(item, category, *ident)
+            if not await strategy.hit(item, category, *ident):
+                return max(await wait(), 1.0)
         return None
+
+    def _unshared(self, exc: BaseException) -> None:
+        from . import metrics
+
+        metrics.error("RateLimitStorageUnavailable")
+        now = time.monotonic()
+        if now - self._warned > 60:
+            self._warned = now
+            log.warning("the shared rate-limit counters (Redis) do not answer (%s): counting in this "
+                        "process's memory until they do", type(exc.__cause__ or exc).__name__)
 
 
 def bearer_parts(scope: Any) -> list[str]:
@@ -364,7 +509,7 @@ class RateLimit:
         if scope["type"] == "http":
             category = next((c for m, p, c in LIMITED if m == scope["method"] and p.fullmatch(scope["path"])), None)
             if category in self.limiter.items:  # (a category without limits: unlimited)
-                wait = self.limiter.hit(category, client_ip(scope), request_tokens(scope))
+                wait = await self.limiter.hit(category, client_ip(scope), request_tokens(scope))
                 if wait is not None:
                     seconds = max(1, math.ceil(wait))
                     await reply(send, 429, f"too many requests: try again in {seconds} s",
@@ -532,8 +677,9 @@ def docs_policy(html: str) -> str:
 
 def install(app: Any, security: Security) -> None:
     """Wrap ``app`` (a FastAPI app whose :class:`BodyLimit` is added already) in the
-    middleware of this module, outermost first: headers, host, rate limits (unless off),
-    socket bound, method check, token presence, (body limit), JSON only."""
+    middleware of this module, outermost first: headers, host, origin, rate limits (unless off;
+    counted where :func:`limits_storage` of ``security.redis_url`` says), socket bound, method
+    check, token presence, (body limit), JSON only."""
     from fastapi.openapi.docs import get_swagger_ui_html
 
     docs = None
@@ -554,6 +700,7 @@ def install(app: Any, security: Security) -> None:
     app.add_middleware(SocketBound, per_match=security.ws_per_match,
                        per_ip=security.ws_per_ip if security.rate_limits else None)
     if security.rate_limits:
-        app.add_middleware(RateLimit, limiter=RateLimiter(security.limits))
+        app.add_middleware(RateLimit, limiter=RateLimiter(security.limits, limits_storage(security.redis_url)))
+    app.add_middleware(OriginCheck, policy=security.hosts)
     app.add_middleware(HostCheck, policy=security.hosts)
     app.add_middleware(SecurityHeaders, docs_csp=docs)

@@ -111,7 +111,7 @@ class InviteRow(Base):
 
 class LiveRow(Base):
     """What a match has besides its record: clock settings and times, a pending takeback
-    request, seats out on time (JSON, see :class:`abstracta.server.matches.Live`)."""
+    request, seats out on time (JSON, see :class:`abstracta.play.live.Live`)."""
 
     __tablename__ = "match_live"
 

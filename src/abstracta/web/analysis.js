@@ -29,6 +29,8 @@ export const T = {
   get pasteBox() { return t("analysis.paste_box"); },
   get pasteLead() { return t("analysis.paste_lead"); },
   get valueWords() { return t("analysis.value_words"); },
+  get busyRetry() { return t("analysis.busy_retry"); },
+  get tryNow() { return t("analysis.try_now"); },
   gameOver: (result) => t("analysis.game_over", { result }),
   graphEnd: (result) => t("analysis.graph_end", { result }),
   hintsUsed: (n) => t("analysis.hints_used", { n }),
@@ -69,6 +71,7 @@ const css = `
 .an-page { display: grid; grid-template-columns: minmax(0, 1fr) 320px; gap: 1rem; align-items: start; }
 .an-page textarea, .an-empty textarea { width: 100%; font: 13px ui-monospace, monospace; }
 .an-empty { max-width: 720px; }
+.an-busy p { margin: 0 0 .4rem; }
 @media (max-width: 760px) { .an-page { grid-template-columns: 1fr; } }
 `;
 
@@ -80,9 +83,25 @@ function addCss() { // a constructed style sheet: the CSP allows no inline <styl
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
 
-// POST with the seat tokens of `matchId` (none: a spectator, or a pasted position).
+// This browser's own random id, sent with every analysis (X-Abstracta-Session): the server
+// counts the analyses running per browser, and a whole club behind one router no longer shares
+// two. Kept in localStorage (one browser, every tab: one person), else for this page only.
+const SESSION_KEY = "abstracta.session";
+let pageSession = null;
+function sessionId() {
+  const fresh = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  try {
+    let id = localStorage.getItem(SESSION_KEY);
+    if (!/^[A-Za-z0-9_-]{8,64}$/.test(id || "")) { id = fresh(); localStorage.setItem(SESSION_KEY, id); }
+    return id;
+  } catch { return pageSession || (pageSession = fresh()); } // private mode
+}
+
+// POST with the seat tokens of `matchId` (none: a spectator, or a pasted position). A refusal
+// throws an Error with the server's words, its `status` and, for "too busy now" (429), the
+// seconds to wait before asking again (`retryAfter`).
 async function post(path, body, matchId) {
-  const headers = { "Content-Type": "application/json" };
+  const headers = { "Content-Type": "application/json", "X-Abstracta-Session": sessionId() };
   const tokens = matchId ? tokensOf(matchId) : [];
   if (tokens.length) headers.Authorization = `Bearer ${tokens.join(",")}`;
   const res = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
@@ -93,10 +112,21 @@ async function post(path, body, matchId) {
     const err = new Error((data && data.error) || `HTTP ${res.status}`);
     err.status = res.status;
     err.data = data;
+    err.retryAfter = Number(res.headers.get("Retry-After")) || null;
     throw err;
   }
   return data;
 }
+
+// Too many analyses of this browser (or its network) run now: the server's words, that this one
+// starts by itself once one of them ends, and a button to try at once. `again()`: asks again.
+function busyNote(err, again) {
+  return h("div", { class: "an-busy", id: "an-busy", role: "status" },
+    h("p", {}, `${refusal(err)}. ${T.busyRetry}`),
+    h("button", { type: "button", id: "an-try-now", onclick: again }, T.tryNow));
+}
+// Milliseconds to wait after a "too busy" refusal before asking again.
+const busyWait = (err) => 1000 * Math.min(Math.max(err.retryAfter || 2, 1), 30);
 
 // Tests ask for small budgets (window.abstractaAnalysisScale, a share of the server's budget).
 const scale = () => (typeof window.abstractaAnalysisScale === "number" ? window.abstractaAnalysisScale : undefined);
@@ -278,10 +308,22 @@ export function analysisPanel(opts) {
   const node = h("section", { class: "analysis", id: "analysis", hidden: true });
   const cache = new Map(was ? was.cache : []); // ply -> answer (the same position always gets the same answer)
   // plies whose analysis was refused: asked again only when the reader presses Analyse again,
-  // not by the redraw the refusal itself causes (that asked the server in a loop)
+  // not by the redraw the refusal itself causes (that asked the server in a loop); a refusal
+  // for now (429: too many analyses running) is `busy` instead, and asked again after its wait
   const failed = new Set();
   let open = !!opts.open, graph = was ? was.graph : null, graphAsked = !!graph, pending = null,
-    hintAnswer = was ? was.hintAnswer : null, error = null;
+    hintAnswer = was ? was.hintAnswer : null, error = null, busy = null, busyTimer = null;
+  // after a "too busy" refusal: wait, then ask again (a press of "Try now": at once)
+  const waitAndRetry = (err) => {
+    busy = err;
+    clearTimeout(busyTimer);
+    busyTimer = setTimeout(retryNow, busyWait(err));
+  };
+  function retryNow() {
+    clearTimeout(busyTimer);
+    busy = null;
+    if (node.isConnected) update(); // (a page left meanwhile asks nothing)
+  }
   const hintKey = `abstracta.hints.${id}`;
   const hintsOn = () => { try { return localStorage.getItem(hintKey) === "1"; } catch { return false; } };
 
@@ -301,14 +343,19 @@ export function analysisPanel(opts) {
     error = null;
     try {
       cache.set(ply, await post("/api/analysis", { match_id: id, ply, scale: scale() }, id));
-    } catch (e) { error = e; failed.add(ply); }
+    } catch (e) {
+      if (e.status === 429) waitAndRetry(e);
+      else { error = e; failed.add(ply); }
+    }
     pending = null;
     update();
   }
   async function fetchGraph() {
     if (graphAsked) return;
     graphAsked = true;
-    try { graph = await post("/api/analysis/graph", { match_id: id, scale: scale() }, id); } catch (e) { error = e; }
+    try { graph = await post("/api/analysis/graph", { match_id: id, scale: scale() }, id); } catch (e) {
+      if (e.status === 429) { graphAsked = false; waitAndRetry(e); } else error = e;
+    }
     update();
   }
   async function askHint(view) {
@@ -355,20 +402,22 @@ export function analysisPanel(opts) {
     let answer = null;
     if (over && open) {
       answer = cache.get(shown) || null;
-      if (!answer) fetchPly(shown);
-      fetchGraph();
+      if (!busy) {
+        if (!answer) fetchPly(shown);
+        fetchGraph();
+      }
     } else if (hints && hintAnswer && hintAnswer.ply === view.ply && shown === view.ply) {
       answer = hintAnswer;
     }
     const key = JSON.stringify([over, open, shown, answer && answer.ply, !!answer, graph && graph.points.length, pending,
-      error && error.message, hints && hintsOn(), view.ply, view.hints, view.human_to_move, view.thinking]);
+      error && error.message, busy && busy.message, hints && hintsOn(), view.ply, view.hints, view.human_to_move, view.thinking]);
     if (key !== lastKey) {
       lastKey = key;
       const focus = keepFocus(node); // the checkbox, Hint or Analyse pressed with a key
       node.replaceChildren(h("h2", {}, T.analyseTitle));
       if (over) {
         node.append(h("div", { class: "an-row" }, h("button", { type: "button", id: "analyse", "aria-expanded": String(open),
-          class: open ? null : "primary", onclick: () => { open = !open; failed.clear(); update(); } }, open ? T.hideAnalysis : T.analyse)));
+          class: open ? null : "primary", onclick: () => { open = !open; failed.clear(); error = null; update(); } }, open ? T.hideAnalysis : T.analyse)));
         const used = (view.hints || []).map((n, i) => (n ? `${seatName(i)} ${n}` : null)).filter(Boolean);
         if (used.length) node.append(h("p", { class: "muted", id: "hints-used" }, T.hintsBySeat(used.join(", "))));
       } else {
@@ -386,6 +435,7 @@ export function analysisPanel(opts) {
       }
       if (pending !== null && (open || pending === "hint")) node.append(h("p", { class: "muted", id: "an-wait" }, T.thinking));
       if (error) node.append(h("p", { class: "error" }, refusal(error)));
+      if (busy && open) node.append(busyNote(busy, retryNow));
       // the last position of a game resigned or lost on time: the game is over, whatever the
       // position's value (as `abstracta analyse --record` says first); it is still analysed,
       // since the rules had not ended it
@@ -463,19 +513,35 @@ export async function analysisPage(app, hash, helpers) {
     return;
   }
   app.append(h("div", { class: "an-page" }, h("div", {}, boardBox, err), h("aside", {}, side, area, goRow)));
-  side.append(h("p", { class: "muted" }, T.thinking));
+  // the board comes with the answer (its structured view): no empty framed box before it
+  boardBox.hidden = true;
   let answer, detail;
-  try {
-    const q = new URLSearchParams(options).toString();
-    [answer, detail] = await Promise.all([
-      post("/api/analysis", { game: name, options, position, scale: scale() }),
-      fetch(`/api/games/${encodeURIComponent(name)}${q ? "?" + q : ""}`).then((r) => r.json())]);
-  } catch (e) {
-    side.replaceChildren();
-    err.textContent = refusal(e);
-    err.hidden = false;
-    return;
+  const q = new URLSearchParams(options).toString();
+  for (;;) {
+    side.replaceChildren(h("p", { class: "muted", id: "an-wait" }, T.thinking));
+    try {
+      [answer, detail] = await Promise.all([
+        post("/api/analysis", { game: name, options, position, scale: scale() }),
+        fetch(`/api/games/${encodeURIComponent(name)}${q ? "?" + q : ""}`).then((r) => r.json())]);
+      break;
+    } catch (e) {
+      if (!app.isConnected) return; // left meanwhile
+      if (e.status !== 429) {
+        side.hidden = true; // the refusal says it all, under the box to paste into
+        err.textContent = refusal(e);
+        err.hidden = false;
+        return;
+      }
+      // too many analyses running now (this browser's in other tabs, or its network's): said,
+      // and asked again once the server's wait is over, or at once on "Try now"
+      await new Promise((resume) => {
+        const timer = setTimeout(resume, busyWait(e));
+        side.replaceChildren(busyNote(e, () => { clearTimeout(timer); resume(); }));
+      });
+      if (!app.isConnected) return;
+    }
   }
+  boardBox.hidden = false;
   const seats = detail.seats || [];
   const seatName = (i) => (seats[i] && seats[i].name) || T.seat(i);
   const seat = answer.viewer !== null ? answer.viewer : 0;

@@ -1,10 +1,12 @@
 // The abstracta browser client: home page, rules pages, new-game form and the game page.
 // Plain ES modules, hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>, #/matches,
-// #/join/<code>: an invitation to a seat).
+// #/join/<code>: an invitation to a seat; people's pages: see people.js).
 import { api, allTokens, forgetTokens, forgetWatched, invitesOf, keepInvites, keepWatched, myMatches, tokensOf, watchedGames } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
+import { lessonOffer, lessonPage, markKnown } from "./lesson.js";
 import { fmt, lang, onLanguage, preferred, refusal, setLanguage, t, translateMarked } from "./i18n.js";
+import { PAGES as PEOPLE_PAGES, drawMe, peoplePage, whoAmI } from "./people.js";
 
 // the <main> element; each page draws into its own box in it (see route)
 const root = document.getElementById("app");
@@ -54,44 +56,90 @@ const coloured = (seats) => !!(seats && seats.some((s) => s && s.name));
 
 // The result line of a match (a view, or a row of the list): `resigned` and `out_of_time` name the
 // seats the server recorded; in a 3–4 player game the seats the rules put out lost as well, so the
-// losers alone do not tell who resigned.
-function resultLine(m, name) {
+// losers alone do not tell who resigned. `outTurn` (seat -> turn, the match page's: outTurns): when
+// the rules put each seat of a 3–4 player game out, said first in the order they went ("Green was
+// knocked out on turn 41 — Blue and Red draw"); a row of the list does not know it and says such a
+// seat lost. `said`: the seat whose own outcome the page said before the line (ownOutcome), whose
+// fate the line leaves out; the end's winners or drawers are named in full all the same.
+function resultLine(m, name, outTurn = new Map(), said = null) {
   const { result, termination } = m;
   if (!result) return "";
   const you = t("seat.you");
+  const many = result.length > 2;
+  const seats = (test) => result.map((v, i) => (test(v) ? i : null)).filter((i) => i !== null);
   const wins = (n) => (n === you ? t("result.you_win") : t("result.wins", { name: n }));
   const winMany = (names) => (names.length === 1 ? wins(names[0]) : t("result.win_many", { names }));
-  const winners = result.map((v, i) => (v > 0 ? name(i) : null)).filter((x) => x !== null);
-  const losers = result.map((v, i) => (v < 0 ? name(i) : null)).filter((x) => x !== null);
+  const winners = seats((v) => v > 0).map(name);
+  const losers = seats((v) => v < 0);
   // three or four players, nobody won: the seats still in share a draw
-  const drawn = result.map((v, i) => (v === 0 ? name(i) : null)).filter((x) => x !== null);
+  const drawn = seats((v) => v === 0).map(name);
   const draw = () => (drawn.length > 1 ? t("result.draw_many", { names: drawn })
     : drawn[0] === you ? t("result.you_draw") : t("result.draws", { name: drawn[0] }));
+  const mine = (i) => many && i === said; // said before the line, in the reader's own words
+  // the seats the rules put out before the end, in the order they went
+  const knocked = many ? losers.filter((i) => outTurn.has(i)).sort((a, b) => outTurn.get(a) - outTurn.get(b) || a - b) : [];
+  const line = (...parts) => [...knocked.filter((i) => !mine(i)).map((i) => knockedOut(name(i), outTurn.get(i))), ...parts]
+    .filter(Boolean).join(" — ");
   if (termination === "time") {
-    const flagged = (m.out_of_time && m.out_of_time.length ? m.out_of_time.map(name) : losers);
-    const ran = flagged.length === 1 && flagged[0] === you ? t("result.you_out_of_time") : t("result.out_of_time", { who: flagged });
-    if (winners.length) return `${ran} — ${winMany(winners)}`;
+    const flagged = (m.out_of_time && m.out_of_time.length ? m.out_of_time : losers.filter((i) => !knocked.includes(i)))
+      .filter((i) => !mine(i)).map(name);
+    const ran = !flagged.length ? null : flagged.length === 1 && flagged[0] === you ? t("result.you_out_of_time") : t("result.out_of_time", { who: flagged });
+    if (winners.length) return line(ran, winMany(winners));
     // two players: the other could not have won; three or four: the seats the rules drew share it
-    if (result.length === 2 || !drawn.length) return `${ran} — ${t("result.draw_time")}`;
-    return `${ran} — ${draw()}`;
+    if (!many || !drawn.length) return line(ran, t("result.draw_time"));
+    return line(ran, draw());
   }
   if (termination === "agreement") {
     // three or four players: the seats out before lost all the same (named as the rules' draw names them)
     const agreed = t("result.agreement");
-    return result.length > 2 && losers.length ? `${agreed} — ${draw()}` : agreed;
+    return many && losers.length ? line(agreed, draw()) : agreed;
   }
   if (termination === "resignation") {
     // the server names the seat, inferring it for a match stored before it kept it (null when
     // the record does not tell)
     const seat = m.resigned;
-    const said = seat == null ? t("result.resignation") : name(seat) === you ? t("result.you_resigned") : t("result.resigned", { name: name(seat) });
-    if (winners.length) return `${said} — ${winMany(winners)}`;
-    return said + (result.length > 2 && drawn.length ? ` — ${draw()}` : "");
+    const resigned = seat == null ? t("result.resignation") : mine(seat) ? null
+      : name(seat) === you ? t("result.you_resigned") : t("result.resigned", { name: name(seat) });
+    if (winners.length) return line(resigned, winMany(winners));
+    return line(resigned, many && drawn.length ? draw() : null);
   }
-  if (winners.length) return winMany(winners);
+  if (winners.length) return line(winMany(winners));
   // nobody won: a draw for all, or some seats lost and the others share the game (3–4 players)
   if (!losers.length) return t("result.draw");
-  return losers.map((n) => (n === you ? t("result.you_lose") : t("result.loses", { name: n }))).join(", ");
+  const lost = losers.filter((i) => !knocked.includes(i) && !mine(i))
+    .map((i) => (name(i) === you ? t("result.you_lose") : t("result.loses", { name: name(i) })));
+  return line(...lost, drawn.length ? draw() : null);
+}
+
+// "Green was knocked out on turn 41" (turn 0: before the rules' first turn, not said).
+function knockedOut(who, turn) {
+  if (who === t("seat.you")) return turn ? t("result.you_knocked_out", { turn }) : t("result.you_knocked_out_plain");
+  return turn ? t("result.knocked_out", { name: who, turn }) : t("result.knocked_out_plain", { name: who });
+}
+
+// When the rules put each seat out (view.out_at: the ply that did), as seat -> the turn the move
+// list numbers (turnOfPly).
+function outTurns(view) {
+  return new Map((view.out_at || []).map((o) => [o.seat, turnOfPly(view.turn_numbers || [], o.ply).turn]));
+}
+
+// The reader's own outcome, said before the line of colours (a colour seat read "White wins" for
+// its own win): for `own`, the one person seat the page plays (null: a spectator, or people
+// sharing a device), where the line names seats by colour and the seats did not all end alike (a
+// draw for all says itself). In a 3–4 player game, how and when the game ended for it.
+function ownOutcome(view, seatName, own, outTurn) {
+  const result = view.result;
+  if (own === null || own === undefined || !result || result.every((v) => v === result[own])) return null;
+  const you = t("seat.you");
+  if (seatName(own) === you) return null; // the line says "You win" itself
+  if (result[own] > 0) return t("result.you_win");
+  if (result[own] === 0) return t("result.you_draw");
+  if (result.length > 2) {
+    if (outTurn.has(own)) return knockedOut(you, outTurn.get(own));
+    if ((view.out_of_time || []).includes(own)) return t("result.you_out_of_time");
+    if (view.termination === "resignation" && view.resigned === own) return t("result.you_resigned");
+  }
+  return t("result.you_lose");
 }
 
 // The turn holding action `ply` (1-based) and the number of the last turn, as the server numbers
@@ -99,6 +147,41 @@ function resultLine(m, name) {
 // phase), so that the list, the replay and the board say one number for one turn.
 function turnOfPly(numbers, ply) {
   return { turn: ply > 0 ? numbers[ply - 1] : 0, turns: numbers.length ? numbers[numbers.length - 1] : 0 };
+}
+
+// The move list's rows. Two players: a row per round, as chess lists moves ("1. b4-c5W, end
+// e3-d3A"): a row opens with a turn of the seat that played the first numbered turn and takes the
+// other seat's next turn; a turn out of that order (the other seat first, or after a seat moved
+// twice) opens a row of its own with its first half empty. Rows are numbered 1, 2, 3… (the
+// round; the replay's status says the same number); entries before the rules' first turn
+// (placements, number 0) are paired alike, unnumbered. Three or four players: a row per turn,
+// numbered as the rules number turns, since a round there is no line's worth and a seat out of
+// the game leaves holes in it. Chance entries keep a line each, unnumbered.
+// Returns [{number (0: none), turns: [turn | null, …], paired}].
+function moveRows(moveList, players) {
+  if (players !== 2) return moveList.map((x) => ({ number: x.number, turns: [x], paired: false }));
+  const phase = (x) => (x.number > 0 ? 1 : 0);
+  const opener = [0, 1].map((p) => (moveList.find((x) => x.seat >= 0 && phase(x) === p) || {}).seat);
+  const rows = [];
+  let round = 0, open = null; // the row whose second half may still come
+  for (const x of moveList) {
+    if (x.seat === null || x.seat < 0) { rows.push({ number: 0, turns: [x], paired: false }); open = null; continue; }
+    const p = phase(x);
+    if (open && open.phase === p && x.seat !== opener[p]) { open.turns[1] = x; open = null; continue; }
+    const first = x.seat === opener[p];
+    const row = { number: p ? ++round : 0, turns: first ? [x, null] : [null, x], paired: true, phase: p };
+    rows.push(row);
+    open = first ? row : null;
+  }
+  return rows;
+}
+
+// The round of ply `ply` (1-based) among `rows` (moveRows) and how many there are: {round, rounds}
+// (round 0: a ply outside the numbered rows).
+function roundOfPly(rows, ply) {
+  const paired = rows.filter((r) => r.number > 0);
+  const row = ply > 0 ? paired.find((r) => r.turns.some((x) => x && ply > x.from && ply <= x.to)) : null;
+  return { round: row ? row.number : 0, rounds: paired.length ? paired[paired.length - 1].number : 0 };
 }
 
 // What a replay's status says was played up to `ply`, as the move list writes it: the list's
@@ -150,6 +233,8 @@ async function route(ev) {
     else if (parts[0] === "matches") await matchesPage(app);
     else if (parts[0] === "join" && parts[1]) await joinPage(app, parts[1]);
     else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
+    else if (parts[0] === "lesson" && parts[1]) await lessonPage(app, parts[1], parts[2], { games, boardModule });
+    else if (PEOPLE_PAGES.has(parts[0])) await peoplePage(app, parts, { games });
     else await homePage(app);
   } catch (err) {
     // never a dead end: the reason, and the way back to the games
@@ -189,6 +274,7 @@ function drawHeader() {
   const group = header.querySelector("#lang");
   group.setAttribute("aria-label", t("nav.language"));
   for (const b of group.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+  drawMe(header.querySelector("#me"));
 }
 header.querySelector("#lang").addEventListener("click", async (ev) => {
   const b = ev.target.closest("button[data-lang]");
@@ -197,6 +283,7 @@ header.querySelector("#lang").addEventListener("click", async (ev) => {
 });
 onLanguage(() => { drawHeader(); route({ type: "language", kept: keepPage(), scrollY: window.scrollY }); });
 setLanguage(preferred()).catch(() => { drawHeader(); route(); }); // no catalog: the English of the API
+whoAmI(); // the header's name (people.js)
 
 // ------------------------------------------------------------------------------ home
 async function homePage(app) {
@@ -417,11 +504,16 @@ async function rulesPage(app, name) {
   if (!g) { notFound(app, t("rules.no_game"), t("rules.no_game_named", { name })); return; }
   document.title = `${t("rules.doc_title", { game: gameTitle(g) })} — abstracta`;
   app.append(h("h1", {}, t("rules.heading", { game: gameTitle(g) })));
-  const detail = await api(`/api/games/${encodeURIComponent(name)}?lang=${lang}`);
-  const body = h("div", { class: "rules", lang: detail.rules_lang || null });
-  body.innerHTML = detail.rules || `<p>${t("rules.none")}</p>`; // the game's own page, shipped in its package
+  const [detail, page] = await Promise.all([api(`/api/games/${encodeURIComponent(name)}?lang=${lang}`),
+    api(`/api/games/${encodeURIComponent(name)}/rules?lang=${lang}`)]);
+  const body = h("div", { class: "rules", lang: page.lang || null });
+  // the game's own page, shipped in its package, with its diagrams drawn by the game's svg.py
+  body.innerHTML = page.html || `<p>${t("rules.none")}</p>`;
   const notation = h("p", { class: "notation" }, h("b", {}, t("rules.notation")), " ", t(detail.notation_help_key, {}, detail.notation_help));
-  app.append(body, notation, h("p", {}, h("a", { href: `#/new/${name}`, class: "button primary" }, t("rules.play"))));
+  const offer = lessonOffer(g); // a newcomer to this game: its first lesson (lesson.js)
+  if (offer) app.insertBefore(offer, app.querySelector("h1").nextSibling);
+  app.append(body, notation, h("p", { class: "row" }, h("a", { href: `#/new/${name}`, class: "button primary" }, t("rules.play")),
+    g.lessons && g.lessons.length ? h("a", { href: `#/lesson/${name}/1`, class: "button", id: "lesson-link" }, t("lesson.link")) : null));
 }
 
 // ------------------------------------------------------------------------------ new game
@@ -430,7 +522,7 @@ async function newGamePage(app, name) {
   const g = list.find((x) => x.name === name);
   if (!g) { notFound(app, t("rules.no_game"), t("rules.no_game_named", { name })); return; }
   document.title = `${t("new.doc_title", { game: gameTitle(g) })} — abstracta`;
-  app.append(h("h1", {}, t("new.heading", { game: gameTitle(g) })));
+  app.append(h("h1", {}, t("new.heading", { game: gameTitle(g) })), lessonOffer(g) || "");
   const form = h("form", { class: "newgame", id: "new-game" });
   const values = {};
   // labels, help and choice labels are the game's own words (its description)
@@ -459,8 +551,8 @@ async function newGamePage(app, name) {
   }
   const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, t("new.seats")));
   form.append(seatBox);
-  // seat names follow the options (Slide Checkers' colours): asked of the server's description
-  // the computer's levels are the ones the game declares for these options (the card game has four)
+  // seat names follow the options (a game whose colours depend on its player count): asked of the server's description;
+  // the computer's levels are the ones the game declares for these options (some games declare fewer than six)
   let seatStyles = null, seatKey = null, levels = g.levels || [1, 2, 3, 4, 5, 6];
   const seatNames = (i, opts) => (seatStyles && seatStyles[i] && seatStyles[i].name ? seatWord(seatStyles[i]) : t("seat.player", { n: i + 1 }));
   async function loadSeats() {
@@ -536,6 +628,7 @@ async function newGamePage(app, name) {
     if (take.length) body.take = take; // none: a computer-only match (the server gives seat 0's token)
     try {
       const m = await api("/api/matches", { method: "POST", body });
+      markKnown(name); // no lesson offered for a game this browser has played
       location.hash = `#/match/${m.id}`;
     } catch (e) { refuse(e); }
   });
@@ -650,10 +743,14 @@ async function boardModule(url) {
 // ------------------------------------------------------------------------------ match page
 // The result and, when the rules ended the game, why (the engine's words from the view): a
 // sentence of its own, as its words start one ("Red wins. Only Red pieces are left on the board.").
-function resultText(view, seatName) {
-  const line = resultLine(view, seatName);
+// `own`: the one person seat the page plays (ownOutcome), whose outcome comes first.
+function resultText(view, seatName, own = null) {
+  const outTurn = outTurns(view);
+  const mine = ownOutcome(view, seatName, own, outTurn);
+  const line = resultLine(view, seatName, outTurn, mine ? own : null);
+  const both = mine && line ? t("result.yours", { yours: mine, line }) : mine || line;
   const end = view.struct && view.struct.end;
-  return end && end.text && view.termination !== "resignation" ? t("result.why", { result: line, why: fmt(end.message, end.text) }) : line;
+  return end && end.text && view.termination !== "resignation" ? t("result.why", { result: both, why: fmt(end.message, end.text) }) : both;
 }
 
 // `was`: what the same match page kept over a language switch (see keepPage)
@@ -676,6 +773,8 @@ async function matchPage(app, id, was = null) {
   const seatName = seatNamer(view.seats, view.players, mySeats);
   const humans = view.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
   const myPeople = humans.filter((i) => mySeats.includes(i)); // the person seats played here
+  // the one person seat played here, whose outcome the end says first (null: none, or several sharing the device)
+  const own = myPeople.length === 1 ? myPeople[0] : null;
   // people at a distance: this browser plays some person seats, someone elsewhere the others;
   // then undo needs their consent (a takeback request)
   const distance = myPeople.length > 0 && humans.some((i) => !mySeats.includes(i));
@@ -735,7 +834,10 @@ async function matchPage(app, id, was = null) {
   let clockBase = null; // {left, running, at (performance.now() ms), revision}
   let flagKey = null; // the (revision, seat) whose fallen flag this page claimed already
   let clockTimer = null;
-  stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close(); };
+  const refit = () => fitBoard(); // (the screen turned or the window changed size)
+  window.addEventListener("resize", refit);
+  stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close();
+    window.removeEventListener("resize", refit); };
 
   const title = matchTitle(t(view.title_key, {}, view.title), view.variant);
   document.title = `${title} — abstracta`;
@@ -810,7 +912,7 @@ async function matchPage(app, id, was = null) {
   const analysis = analysisPanel({ id, getView: () => view, open: !!(kept && kept.analysisOpen), kept: same ? kept.analysis : null, boardBox, seatName, stepTo: (ply) => stepTo(ply),
     say: (text) => { boardSay.textContent = text; },
     // the server's termination: a resignation, a flag or a draw agreed ended it, not the rules
-    ended: () => (view.status === "over" && ["resignation", "time", "agreement"].includes(view.termination) ? resultLine(view, seatName) : null),
+    ended: () => (view.status === "over" && ["resignation", "time", "agreement"].includes(view.termination) ? resultLine(view, seatName, outTurns(view)) : null),
     shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
@@ -1290,7 +1392,9 @@ async function matchPage(app, id, was = null) {
         !named && p === "human" && !view.claimed[i] ? ` (${t("seat.tag.invited")})` : null,
         view.clock && p === "human" ? [" ", h("span", { class: "clock", "data-clock": i })] : null)]));
     tickClock();
-    const myTurn = view.human_to_move && mySeats.includes(view.to_move);
+    // no move is played before every seat is taken (the server refuses it): none offered either
+    const waiting = view.waiting_for || [];
+    const myTurn = view.human_to_move && mySeats.includes(view.to_move) && !waiting.length;
     // a computer seat to move that does not think: its search or its move failed (bot_error)
     const stuck = !over && !!view.bot_error && view.to_move !== null && !view.human_to_move && !view.thinking;
     // status line
@@ -1299,17 +1403,22 @@ async function matchPage(app, id, was = null) {
     else if (connLost) s = t("status.lost");
     else if (view.thinking) s = t("status.thinking", { who: `${seatName(view.to_move)}${compTag}` });
     else if (stuck) s = t("status.stuck", { who: `${seatName(view.to_move)}${compTag}` });
-    // (a match stored before seats had tokens has none claimed, and nobody to wait for)
-    else if (view.to_move !== null && view.human_to_move && !view.claimed[view.to_move] && view.claimed.some(Boolean)) s = t("status.waiting_seat", { who: seatName(view.to_move) });
+    else if (waiting.length) s = t("status.waiting_seat", { who: seatsWord(waiting) });
     else if (view.to_move !== null && myTurn && (distance || myPeople.length === 1)) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.your_move_as", { who: seatName(view.to_move) });
     else if (view.to_move !== null) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.to_move", { who: seatName(view.to_move) + (view.human_to_move ? "" : compTag) });
     else s = "";
-    // turns numbered as the move list numbers them, so that "turn 21" is the list's "21."
+    // turns numbered as the move list numbers them, so that "turn 21" is the list's "21." (two
+    // players: "round 11" is the list's row "11.")
     if (!live) {
       const { turn, turns } = turnOfPly(view.turn_numbers, replayPly);
       const move = movedAt(view, replayPly);
-      if (replayPly === 0) s = turns ? t("status.replay_start", { turns, of: view.ply }) : t("status.replay_start_unnumbered");
-      else if (!turn) s = t("status.replay_before_turns", { move, ply: replayPly, of: view.ply });
+      const rows = view.num_players === 2 ? moveRows(view.move_list, 2) : null;
+      const { round, rounds } = rows ? roundOfPly(rows, replayPly) : { round: 0, rounds: 0 };
+      if (replayPly === 0) {
+        s = rounds ? t("status.replay_start_round", { rounds }) : turns ? t("status.replay_start", { turns, of: view.ply })
+          : t("status.replay_start_unnumbered");
+      } else if (!turn) s = t("status.replay_before_turns", { move, ply: replayPly, of: view.ply });
+      else if (round) s = t("status.replay_round", { round, rounds, move, ply: replayPly, of: view.ply });
       else s = t("status.replay", { turn, turns, move, ply: replayPly, of: view.ply });
     }
     status.textContent = s;
@@ -1324,7 +1433,7 @@ async function matchPage(app, id, was = null) {
     const humansOut = myPeople.length > 0 && myPeople.every((i) => out.has(i));
     banner.hidden = !over && !myPeople.some((i) => out.has(i));
     banner.classList.toggle("out", !over && !banner.hidden);
-    banner.textContent = over ? resultText(view, seatName)
+    banner.textContent = over ? resultText(view, seatName, own)
       : myPeople.filter((i) => out.has(i)).map((i) => (seatName(i) === you ? t("out.you", { why: out.get(i) }) : t("out.seat", { who: seatName(i), why: out.get(i) }))).join(" ");
 
     const handingOver = needHandover && handover.hidden;
@@ -1350,7 +1459,7 @@ async function matchPage(app, id, was = null) {
     const struct = live ? view.struct : page.structs[replayPly - page.from];
     const interactive = live && !over && myTurn && !view.thinking && !hide && !connLost;
     // the same picture is not drawn twice (a redraw would restart a module's animation)
-    const ended = over ? { result: view.result, termination: view.termination, text: resultText(view, seatName) } : null;
+    const ended = over ? { result: view.result, termination: view.termination, text: resultText(view, seatName, own) } : null;
     const renderKey = JSON.stringify([hide, struct, interactive, live, ended, connLost]);
     // what the last click said ("e4 selected. 3 moves: …") is no longer true once the game has
     // ended; a board module may still say something of the end as it draws it (below)
@@ -1420,39 +1529,61 @@ async function matchPage(app, id, was = null) {
     entry.setAttribute("aria-disabled", String(!interactive));
     entry.placeholder = interactive && view.legal.length ? t("match.type_eg", { move: view.legal[0] }) : t("match.type");
 
-    // move list: one entry per turn, written by the server as the terminal's replay writes it
+    // move list: each turn written by the server as the terminal's replay writes it
     // (view.move_list: Game.format_turn, a turn written whole as "b2+i8" or "a1"); each entry a step of the
     // replay to the ply the server gives (an entry that writes the whole turn: its end), and
-    // marked while the shown ply is one it covers. Numbered as the board numbers turns (none
+    // marked while the shown ply is one it covers. In rows (moveRows): two players a round a
+    // row, chess-like; three or four a turn a row, numbered as the board numbers turns (none
     // before the first: placements)
     const listFocus = keepFocus(moveList);
     moveList.replaceChildren();
     const shownPly = live ? view.ply : replayPly;
-    for (const turn of view.move_list) {
+    const shows = (turn) => !!turn && shownPly > turn.from && shownPly <= turn.to;
+    const colourOf = (seat) => {
+      const style = seat !== null && seat >= 0 && view.seats ? view.seats[seat] : null;
+      return style && style.colour ? { background: style.colour, color: style.ink || "#fff" } : null; // the seat's own colour
+    };
+    // one turn's entries after its seat's badge: a row of its own, or a half of a round's row
+    const turnBox = (turn, half) => {
       const seat = turn.seat;
-      const turnNo = turn.number;
       const known = seat !== null && seat >= 0;
-      const style = known && view.seats ? view.seats[seat] : null;
-      const colour = style && style.colour ? { background: style.colour, color: style.ink || "#fff" } : null; // the seat's own colour
-      const li = h("li", { class: `seat${seat} ` + (shownPly > turn.from && shownPly <= turn.to ? "current" : ""), title: known ? seatName(seat) : null,
-        style: colour ? `border-left-color: ${colour.background}` : null },
-        turnNo ? h("span", { class: "n" }, `${turnNo}.`) : null, turnNo ? " " : null, known ? h("span", { class: `who seat${seat}`, "aria-label": seatName(seat),
+      const colour = colourOf(seat);
+      // its own number where the row's is the round's ("Green, turn 12")
+      const title = !known ? null : half && turn.number > 0 ? t("moves.turn_title", { who: seatName(seat), n: turn.number }) : seatName(seat);
+      const box = h("span", { class: `turn seat${seat}` + (shows(turn) ? " current" : ""), title },
+        known ? h("span", { class: `who seat${seat}`, "aria-label": seatName(seat),
           style: colour ? `background: ${colour.background}; color: ${colour.color}; border: 0` : null }, abbrev(seat)) : null);
       turn.moves.forEach((text, k) => {
         const ply = turn.plies[k];
         const before = k ? turn.plies[k - 1] : turn.from;
-        li.append(k ? ", " : " ");
+        box.append(k ? ", " : known ? " " : "");
         // a link to this match (a new tab opens the game), a step here: the policy refuses the
         // javascript: URL such a link used to have, logging a violation at every click
-        li.append(h("a", { href: `#/match/${encodeURIComponent(id)}`, "data-ply": ply, class: shownPly > before && shownPly <= ply ? "at" : null,
+        box.append(h("a", { href: `#/match/${encodeURIComponent(id)}`, "data-ply": ply, class: shownPly > before && shownPly <= ply ? "at" : null,
           onclick: (ev) => { ev.preventDefault(); if (!hide) stepTo(ply); } }, text));
+      });
+      return box;
+    };
+    for (const row of moveRows(view.move_list, view.num_players)) {
+      // a turn's row: the seat's colour at its edge (a round's row: at each half's badge)
+      const only = row.paired ? null : row.turns[0];
+      const colour = only ? colourOf(only.seat) : null;
+      const li = h("li", { class: (row.paired ? "pair" : `seat${only.seat}`) + (row.turns.some(shows) ? " current" : ""),
+        style: colour ? `border-left-color: ${colour.background}` : null },
+        row.number ? h("span", { class: "n" }, `${row.number}.`) : row.paired ? h("span", { class: "n" }) : null, row.number ? " " : null);
+      row.turns.forEach((turn, k) => {
+        if (!turn && k) return; // the round's second turn is still to come
+        if (k) li.append(" ");
+        // a round opened by the second seat: "3. …  B e3-d3A", as chess writes "3... e5"
+        li.append(turn ? turnBox(turn, row.paired) : h("span", { class: "turn empty", "aria-hidden": "true" }, "…"));
       });
       moveList.append(li);
     }
+    moveList.classList.toggle("paired", view.num_players === 2);
     moveList.hidden = !view.moves.length;
     listFocus();
     stepper.hidden = !view.moves.length;
-    const cur = moveList.querySelector(".current");
+    const cur = moveList.querySelector("li.current");
     if (cur) scrollWithin(moveList, cur);
     // on a phone the stepper is under the board and its notes, out of sight of the board: while
     // a game is studied (over, or a move back) it floats at the foot of the screen (style.css)
@@ -1492,6 +1623,26 @@ async function matchPage(app, id, was = null) {
       view.hidden_information && !over ? h("small", { class: "muted note", id: "download-note" }, t("match.download_hidden")) : null].filter(Boolean));
     actionFocus();
     analysis.update();
+    fitBoard();
+  }
+
+  // At the end of a game the whole board is in sight, under the result: on a phone the replay's
+  // steps float at the foot of the screen (style.css) and the result stands above the board, and
+  // a tall board (one drawn upright) went on under the steps, its last row and labels hidden.
+  // Then the board is only as tall as the room between its top and the foot of the screen or
+  // the steps (never under 200 px: a very low screen scrolls instead), and no wider than the
+  // screen (a phone's boards that pan sideways for a finger's targets show all of it: nothing is
+  // played any more). In the middle of a game a step back keeps the board's size: it would
+  // shrink and grow back under the finger.
+  function fitBoard() {
+    const svg = boardBox.querySelector("svg.board");
+    const fit = !!svg && view.status === "over";
+    boardBox.classList.toggle("fit", fit);
+    if (!fit) return;
+    const floating = !stepper.hidden && getComputedStyle(stepper).position === "fixed";
+    const top = svg.getBoundingClientRect().top + window.scrollY;
+    const room = window.innerHeight - (floating ? stepper.getBoundingClientRect().height : 0) - top - 8;
+    boardBox.style.setProperty("--board-fit", `${Math.round(Math.max(room, 200))}px`);
   }
 
   // The match's address, to watch it (a spectator sees what the server shows anyone): a

@@ -5,6 +5,10 @@
 ['d2-e3A', 'd3-e3A', 'd3-e3W', 'e2-e3A', 'f2-e3A']
 """
 
+from ...core.tensors import register_tensors
 from .rules import FanoronaGame, FanoronaState
+from .tensors import FanoronaTensors
+
+register_tensors(FanoronaGame, FanoronaTensors)
 
 __all__ = ["FanoronaGame", "FanoronaState"]

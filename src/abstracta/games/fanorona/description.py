@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  standard_levels, texts, web_dir, package_files)
 from .evaluate import TERMS, TUNED, WEIGHTS, clamp, evaluate, make_evaluator, terms
+from .examples import EXAMPLES
+from .lessons import LESSONS
+from .svg import diagram
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import FanoronaGame
@@ -137,4 +140,7 @@ def describe(game: "FanoronaGame") -> GameDescription:
         web=web_dir(__package__),
         resources=package_files(__package__),
         options=OPTIONS,
+        draw=diagram,
+        examples=EXAMPLES,
+        lessons=LESSONS,
     )

@@ -152,12 +152,6 @@ class FanoronaGame(Game):
         self.vela: bool = bool(self.options["vela"])
         self.first_turn_single_capture: bool = bool(self.options["first_turn_single_capture"])
 
-    def observation_planes(self) -> tuple:
-        """Named planes of the observation tensor (:mod:`.tensors`)."""
-        from .tensors import planes
-
-        return planes(self)
-
     def describe(self) -> GameDescription:
         """See :mod:`.description`."""
         from .description import describe
@@ -492,12 +486,6 @@ class FanoronaState(FanoronaView, State):
                 message("fanorona.refusal.illegal", move=move, legal=shown))
 
     # --- copies, text, hashing ------------------------------------------------------------------
-    def observation_tensor(self, player: int) -> list[float]:
-        """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
-        from .tensors import observation_tensor
-
-        return observation_tensor(self, player)
-
     def clone(self) -> "FanoronaState":
         """An independent copy (repetition counts and undo stack included)."""
         other = object.__new__(FanoronaState)

@@ -10,6 +10,9 @@ from ...core.description import (GameDescription, OptionText, Search, SeatStyle,
                                  standard_levels, texts, web_dir, package_files)
 from .finish import winning_action
 from .evaluate import CARD_TERMS, CARD_WEIGHTS, TERMS, TUNED, WEIGHTS, evaluate, make_evaluator, squash, terms
+from .examples import EXAMPLES
+from .lessons import LESSONS
+from .svg import diagram
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import FibonacciGame
@@ -152,4 +155,7 @@ def describe(game: "FibonacciGame") -> GameDescription:
         web=web_dir(__package__),
         resources=package_files(__package__),
         options=OPTIONS,
+        draw=diagram,
+        examples=EXAMPLES,
+        lessons=LESSONS,
     )

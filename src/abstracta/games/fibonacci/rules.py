@@ -217,18 +217,6 @@ class FibonacciState(FibonacciView, State):
         """``t`` (§3); 0 during the Go placement, whose 26 actions are no turns (§9.3)."""
         return self.turn
 
-    def observation_tensor(self, player: int) -> list[float]:
-        """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
-        from .tensors import observation_tensor
-
-        return observation_tensor(self, player)
-
-    def information_state_tensor(self, player: int) -> list[float]:
-        """Flat floats laid out by ``game.information_state_planes()`` (:mod:`.tensors`)."""
-        from .tensors import information_state_tensor
-
-        return information_state_tensor(self, player)
-
     def clone(self) -> "FibonacciState":
         new = object.__new__(type(self))
         d = self.__dict__.copy()
@@ -978,18 +966,6 @@ class FibonacciGame(Game):
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.variant: str = self.options["variant"]
-
-    def observation_planes(self) -> tuple:
-        """Named planes of the observation tensor (:mod:`.tensors`)."""
-        from .tensors import planes
-
-        return planes(self)
-
-    def information_state_planes(self) -> tuple:
-        """Named planes of the information-state tensor (:mod:`.tensors`)."""
-        from .tensors import information_state_planes
-
-        return information_state_planes(self)
 
     def describe(self) -> GameDescription:
         """Only the cards variant has chance and hidden information; see :mod:`.description`."""

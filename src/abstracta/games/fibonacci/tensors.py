@@ -1,4 +1,4 @@
-"""Fibonacci's observation and information-state tensors for the research adapters (issue 19).
+"""Fibonacci's observation and information-state tensors for the research adapters (issues 19, 45).
 
 The hexagon sits on an 11 × 11 grid: row = the cell's row letter (a = 0), column = its number
 − 1. "own" is the observer's side.
@@ -32,9 +32,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ...core.game import check_player
-from ...core.tensors import Plane, TensorBuilder
-from .geometry import BIT, COL_OF, ROW_OF
+from ...core.options import check_player
+from ...core.tensors import Features, Layout, Plane, TensorSpec
+from .geometry import BIT, COL_OF, ROW_OF, STRIDE
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import FibonacciGame, FibonacciState
@@ -62,10 +62,13 @@ _CARDS_INFO = (
     Plane("own_pile_left", (6,), "cards of each value left in the observer's pile / 2"),
     Plane("opponent_pile_left", (6,), "cards of each value left in the other pile / 2"),
 )
-_NAMES = ("own_core", "own_attackers", "own_supports", "opponent_core", "opponent_attackers",
-          "opponent_supports")
+#: bit width of a padded bitboard (rows 0..12 of STRIDE bits)
+_WIDTH = STRIDE * 13
 #: padded bit -> flat grid index
 _INDEX = {b: (ROW_OF[b] - 1) * 11 + (COL_OF[b] - 1) for b in BIT}
+_CELLS = sum(1 << b for b in BIT)
+#: the piece codes (1..3 Red core/attack/support, 4..6 Green) in plane order, per observer
+_CODES = ((1, 2, 3, 4, 5, 6), (4, 5, 6, 1, 2, 3))
 
 
 def planes(game: "FibonacciGame") -> tuple[Plane, ...]:
@@ -77,48 +80,55 @@ def information_state_planes(game: "FibonacciGame") -> tuple[Plane, ...]:
 
 
 @lru_cache(maxsize=None)
-def _cells() -> tuple[int, ...]:
-    return tuple(_INDEX[b] for b in BIT)
+def layout_for(cards: bool, info: bool) -> Layout:
+    """Blocks: the six piece planes and the cells (padded bitboards), to move, the card
+    (``1 << value - 1``). Scalars: moves left, turn, placements, then (cards) the pile sizes
+    and (information state) the cards of each value left in each pile."""
+    layout = Layout(_BASE + (_CARDS if cards else ()) + (_CARDS_INFO if info else ()))
+    order = [_INDEX.get(b, -1) for b in range(_WIDTH)]
+    tables = [layout.cells(plane.name, order) for plane in _BASE[:7]] + [layout.cells("to_move")]
+    if cards:
+        tables.append(layout.cells("card"))
+    scalars = [layout.scalar_of("moves_left"), layout.scalar_of("turn"), layout.scalar_of("placement")]
+    divisors = [6, 300, 26]
+    if cards:
+        scalars += [layout.scalar_of("own_pile_size"), layout.scalar_of("opponent_pile_size")]
+        divisors += [12, 12]
+    if info:
+        scalars += [layout.scalar_of("own_pile_left", v) for v in range(6)]
+        scalars += [layout.scalar_of("opponent_pile_left", v) for v in range(6)]
+        divisors += [2] * 12
+    return layout.with_blocks(tables, scalars=scalars, divisors=divisors)
 
 
-def _fill(state: "FibonacciState", player: int, t: TensorBuilder) -> None:
-    player = check_player(player, 2)
-    bb = state.bitboards
-    for code in range(1, 7):
-        side, kind = divmod(code - 1, 3)  # codes 1..3 Red core/attack/support, 4..6 Green
-        name = _NAMES[kind + (0 if side == player else 3)]
-        m = bb[code]
-        while m:
-            low = m & -m
-            t.set(name, _INDEX[low.bit_length() - 1])
-            m ^= low
-    for i in _cells():
-        t.set("cells", i)
-    if state.current_player() == player:
-        t.set("to_move", 0)
-    t.set("moves_left", 0, max(0, min(state.left, 6)) / 6.0)
-    t.set("turn", 0, min(state.turn, 300) / 300.0)
-    t.set("placement", 0, state.placed / 26.0)
-    if state._cards:
-        if state.card is not None and not state._pending:
-            t.set("card", state.card - 1)
-        t.set("own_pile_size", 0, len(state.piles[player]) / 12.0)
-        t.set("opponent_pile_size", 0, len(state.piles[1 - player]) / 12.0)
+class FibonacciTensors(TensorSpec):
+    """Spec: fibonacci.md §2–§5, §9."""
 
+    def __init__(self, game: "FibonacciGame"):
+        self.game = game
+        self._cards = cards = game.variant == "cards"
+        self.observation = layout_for(cards, False)
+        self.information_state = layout_for(cards, cards)  # the piles are what the standard game lacks
 
-def observation_tensor(state: "FibonacciState", player: int) -> list[float]:
-    """Spec: fibonacci.md §2–§5, §9. Raises ``ValueError`` for a player that is not 0 or 1."""
-    t = TensorBuilder(planes(state.game))
-    _fill(state, player, t)
-    return t.data
+    def observation_features(self, state: "FibonacciState", player: int) -> Features:
+        """Raises ``ValueError`` for a player that is not 0 or 1."""
+        if type(player) is not int or player >> 1:  # a plain int 0 or 1 passes at once
+            player = check_player(player, 2)
+        bb = state.bitboards
+        blocks = (*(bb[code] for code in _CODES[player]), _CELLS, 1 if state.current_player() == player else 0)
+        left = state.left
+        scalars: tuple[int, ...] = (0 if left < 0 else 6 if left > 6 else left,
+                                    state.turn if state.turn < 300 else 300, state.placed)
+        if self._cards:
+            card = state.card
+            blocks += (1 << (card - 1) if card is not None and not state._pending else 0,)
+            piles = state.piles
+            scalars += (len(piles[player]), len(piles[1 - player]))
+        return blocks, scalars
 
-
-def information_state_tensor(state: "FibonacciState", player: int) -> list[float]:
-    t = TensorBuilder(information_state_planes(state.game))
-    _fill(state, player, t)
-    if state._cards:
-        for who, name in ((player, "own_pile_left"), (1 - player, "opponent_pile_left")):
-            pile = state.piles[who]
-            for v in range(1, 7):
-                t.set(name, v - 1, pile.count(v) / 2.0)
-    return t.data
+    def information_state_features(self, state: "FibonacciState", player: int) -> Features:
+        blocks, scalars = self.observation_features(state, player)
+        if self._cards:
+            mine, theirs = state.piles[player], state.piles[1 - player]
+            scalars += tuple(mine.count(v) for v in range(1, 7)) + tuple(theirs.count(v) for v in range(1, 7))
+        return blocks, scalars

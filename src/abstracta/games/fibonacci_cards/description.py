@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING, Any
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  texts, web_dir, package_files)
 from .evaluate import TERMS, WEIGHTS, evaluate, make_evaluator, squash, terms
+from .examples import EXAMPLES
+from .lessons import LESSONS
+from .svg import diagram
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import FibonacciCardsGame
@@ -76,4 +79,7 @@ def describe(game: "FibonacciCardsGame") -> GameDescription:
         web=web_dir(__package__),
         resources=package_files(__package__),
         options=OPTIONS,
+        draw=diagram,
+        examples=EXAMPLES,
+        lessons=LESSONS,
     )

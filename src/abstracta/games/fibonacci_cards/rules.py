@@ -348,18 +348,6 @@ class FibonacciCardsState(FibonacciCardsView, State):
         """+1 win, −1 loss, 0/0 draw (Spec §5); ``[0, 0]`` while running."""
         return list(self._returns)
 
-    def observation_tensor(self, player: int) -> list[float]:
-        """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
-        from .tensors import observation_tensor
-
-        return observation_tensor(self, player)
-
-    def information_state_tensor(self, player: int) -> list[float]:
-        """Flat floats laid out by ``game.information_state_planes()`` (:mod:`.tensors`)."""
-        from .tensors import information_state_tensor
-
-        return information_state_tensor(self, player)
-
     def clone(self) -> "FibonacciCardsState":
         other = FibonacciCardsState.__new__(FibonacciCardsState)
         other.game = self.game
@@ -593,18 +581,6 @@ class FibonacciCardsGame(Game):
     )
     min_players = 2
     max_players = 2
-
-    def observation_planes(self) -> tuple:
-        """Named planes of the observation tensor (:mod:`.tensors`)."""
-        from .tensors import planes
-
-        return planes(self)
-
-    def information_state_planes(self) -> tuple:
-        """Named planes of the information-state tensor (:mod:`.tensors`)."""
-        from .tensors import info_planes
-
-        return info_planes(self)
 
     def describe(self) -> GameDescription:
         """Chance (the deal, the stock) and hidden hands; see :mod:`.description`."""

@@ -1,4 +1,4 @@
-"""The Fibonacci card game's tensors for the research adapters (issue 19; Spec §1–§8).
+"""The Fibonacci card game's tensors for the research adapters (issues 19, 45; Spec §1–§8).
 
 Cards are indexed as in ``cards.py`` (``suit * 13 + rank``: 0 = Ac … 51 = Ks).
 
@@ -23,12 +23,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.game import check_player
-from ...core.tensors import Plane, TensorBuilder
+from ...core.options import check_player
+from ...core.tensors import Features, Layout, Plane, TensorSpec
 from .cards import CUT, DRAW, pile_code
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .rules import FibonacciCardsState
+    from .rules import FibonacciCardsGame, FibonacciCardsState
 
 PLANES = (
     Plane("own_hand", (52,), "1 at each card in the observer's hand"),
@@ -45,38 +45,51 @@ INFO_PLANES = PLANES + (
 )
 
 
-def _fill(state: "FibonacciCardsState", player: int, t: TensorBuilder) -> None:
-    player = check_player(player, 2)
-    for card in state._hands[player]:
-        t.set("own_hand", card)
-    for i, pile in enumerate(state._piles):
-        t.set("pile_tops", i * 14 + pile_code(pile[-1]))
-        for card in pile:
-            t.set("pile_cards", card & ~CUT)
-    t.set("opponent_hand_size", 0, len(state._hands[1 - player]) / 52.0)
-    t.set("stock_size", 0, len(state._stock) / 33.0)
-    if state.current_player() == player:
-        t.set("to_move", 0)
-    if state._drawn:
-        t.set("must_play_drawn", 0)
+def _layout(planes: tuple[Plane, ...]) -> Layout:
+    """Blocks: hand (card bitmask), pile tops (bit ``pile * 14 + code``), pile cards, to move,
+    must play drawn. Scalars: the other hand's size, the stock's, then (information state) the
+    draws of each seat."""
+    layout = Layout(planes)
+    tables = [layout.cells(name) for name in ("own_hand", "pile_tops", "pile_cards", "to_move", "must_play_drawn")]
+    scalars = [layout.scalar_of("opponent_hand_size"), layout.scalar_of("stock_size")]
+    divisors = [52, 33]
+    if "own_draws" in layout.offsets:
+        scalars += [layout.scalar_of("own_draws"), layout.scalar_of("opponent_draws")]
+        divisors += [33, 33]
+    return layout.with_blocks(tables, scalars=scalars, divisors=divisors)
 
 
-def observation_tensor(state: "FibonacciCardsState", player: int) -> list[float]:
-    t = TensorBuilder(PLANES)
-    _fill(state, player, t)
-    return t.data
+OBSERVATION = _layout(PLANES)
+INFORMATION_STATE = _layout(INFO_PLANES)
 
 
-def information_state_tensor(state: "FibonacciCardsState", player: int) -> list[float]:
-    t = TensorBuilder(INFO_PLANES)
-    _fill(state, player, t)
-    draws = [0, 0]
-    for action, who, *_ in state._log:
-        if action == DRAW:
-            draws[who] += 1
-    t.set("own_draws", 0, draws[player] / 33.0)
-    t.set("opponent_draws", 0, draws[1 - player] / 33.0)
-    return t.data
+class FibonacciCardsTensors(TensorSpec):
+    """Spec: fibonacci-cards.md §1–§8."""
+
+    def __init__(self, game: "FibonacciCardsGame"):
+        self.game = game
+        self.observation = OBSERVATION
+        self.information_state = INFORMATION_STATE
+
+    def observation_features(self, state: "FibonacciCardsState", player: int) -> Features:
+        """Raises ``ValueError`` for a player that is not 0 or 1."""
+        if type(player) is not int or player >> 1:  # a plain int 0 or 1 passes at once
+            player = check_player(player, 2)
+        tops = cards = 0
+        for i, pile in enumerate(state._piles):
+            tops |= 1 << (i * 14 + pile_code(pile[-1]))
+            for card in pile:
+                cards |= 1 << (card & ~CUT)
+        return ((state._hmask[player], tops, cards, 1 if state.current_player() == player else 0,
+                 1 if state._drawn else 0), (len(state._hands[1 - player]), len(state._stock)))
+
+    def information_state_features(self, state: "FibonacciCardsState", player: int) -> Features:
+        blocks, scalars = self.observation_features(state, player)
+        draws = [0, 0]
+        for action, who, *_ in state._log:
+            if action == DRAW:
+                draws[who] += 1
+        return blocks, (*scalars, draws[player], draws[1 - player])
 
 
 def info_planes(game: object) -> tuple[Plane, ...]:

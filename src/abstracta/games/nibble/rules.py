@@ -167,12 +167,6 @@ class NibbleGame(Game):
         self.geometry: Geometry = geometry(self.options["variant"])
         self.end_action: int = self.geometry.cells
 
-    def observation_planes(self) -> tuple:
-        """Named planes of the observation tensor (:mod:`.tensors`)."""
-        from .tensors import planes
-
-        return planes(self)
-
     def describe(self) -> GameDescription:
         """Chance (the seeded layout and first player), whole-turn notation; see :mod:`.description`."""
         from .description import describe
@@ -488,12 +482,6 @@ class NibbleState(NibbleView, State):
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
     # --- copies, history, text ------------------------------------------------------------------
-    def observation_tensor(self, player: int) -> list[float]:
-        """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
-        from .tensors import observation_tensor
-
-        return observation_tensor(self, player)
-
     def clone(self) -> "NibbleState":
         other = NibbleState.__new__(NibbleState)
         other.game = self.game

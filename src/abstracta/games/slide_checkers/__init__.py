@@ -8,7 +8,14 @@ Spec: /work/shared/rules/slide-checkers.md.
 '- P:7/7 G'
 """
 
+from ...core.actions import register_action_codec
+from ...core.tensors import register_tensors
+from .actions import SlideCheckersCodec
 from .geometry import board_svg, board_text
 from .rules import SlideCheckersGame, SlideCheckersState
+from .tensors import SlideCheckersTensors
+
+register_tensors(SlideCheckersGame, SlideCheckersTensors)
+register_action_codec(SlideCheckersGame, SlideCheckersCodec)
 
 __all__ = ["SlideCheckersGame", "SlideCheckersState", "board_svg", "board_text"]

@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  standard_levels, texts, web_dir, package_files)
 from .evaluate import TERMS, WEIGHTS, evaluate, evaluate_multiplayer, make_evaluator, squash, terms
+from .examples import EXAMPLES
+from .lessons import LESSONS
+from .svg import diagram
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import SlideCheckersGame
@@ -93,4 +96,7 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
         web=web_dir(__package__),
         resources=package_files(__package__),
         options=OPTIONS,
+        draw=diagram,
+        examples=EXAMPLES,
+        lessons=LESSONS,
     )

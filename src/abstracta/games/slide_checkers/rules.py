@@ -97,12 +97,6 @@ class SlideCheckersGame(Game):
         self.friend: tuple[int, ...] = tuple(masks[c] for c in colours)
         self.pieces_per_player = PIECES[n]
 
-    def observation_planes(self) -> tuple:
-        """Named planes of the observation tensor (:mod:`.tensors`)."""
-        from .tensors import planes
-
-        return planes(self)
-
     def describe(self) -> GameDescription:
         """Seat names and colours follow the ``colours`` option; see :mod:`.description`."""
         from .description import describe
@@ -231,12 +225,6 @@ class SlideCheckersState(SlideCheckersView, State):
         return self._over
 
     # --- copies -------------------------------------------------------------------------------
-    def observation_tensor(self, player: int) -> list[float]:
-        """Flat floats laid out by ``game.observation_planes()`` (:mod:`.tensors`)."""
-        from .tensors import observation_tensor
-
-        return observation_tensor(self, player)
-
     def clone(self) -> "SlideCheckersState":
         st = SlideCheckersState.__new__(SlideCheckersState)
         st.game = self.game

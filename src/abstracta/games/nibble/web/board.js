@@ -501,9 +501,12 @@ function pickedWords(choices, picked) {
     t("nibble.board.t_takes");
 }
 
+// "8 majorities (5 needed)": a count and the target in words; "8/5" read aloud as "8 of 5"
+const majorityWords = (coll, T) => t("nibble.board.majorities", { n: coll.majorities, of: T.majorities });
+
 function collectionWords(coll, T, name) {
   const run = coll.best_run ? t("nibble.board.best_run", { least: coll.best_run.least, triple: T.triple, colours: coll.best_run.colours }) : "";
-  return t("nibble.board.collection", { who: name, n: coll.total, majorities: coll.majorities, of: T.majorities, run, most: coll.most.count, all: T.all });
+  return t("nibble.board.collection", { who: name, n: coll.total, majorities: majorityWords(coll, T), run, most: coll.most.count, all: T.all });
 }
 
 // A match that ended off the board (a resignation, a lost clock): its last position has a player
@@ -550,6 +553,6 @@ export function describe(struct, ctx) {
   }
   const T = board.targets;
   parts.push(board.collections.map((c) => t(isYou(name(c.seat)) ? "nibble.board.you_hold" : "nibble.board.holds",
-    { who: name(c.seat), n: c.total, majorities: c.majorities, of: T.majorities })).join("; ") + ".");
+    { who: name(c.seat), n: c.total, majorities: majorityWords(c, T) })).join("; ") + ".");
   return parts.join(" ");
 }

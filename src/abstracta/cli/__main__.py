@@ -1,0 +1,5 @@
+"""``python -m abstracta.cli`` is the ``abstracta`` command, as ``python -m abstracta`` is."""
+
+from . import main
+
+main()

@@ -1,0 +1,79 @@
+"""The people tables' connection: sessions on a shared engine (the match store's), with
+SQLite's writers queued on one lock as ``abstracta.server.storage`` queues its own."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from datetime import datetime, timezone
+from typing import Callable, Iterator
+
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from .errors import PeopleError
+from .tables import PersonRow, create_tables
+from .values import Person
+
+log = logging.getLogger("abstracta.people")
+
+
+class StorageUnavailable(PeopleError):
+    """The database refused a read or a write (nothing was changed)."""
+
+    retry_after = 10
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def aware(moment: datetime | None) -> datetime | None:
+    """A stored time with its zone (SQLite gives back naive datetimes, stored as UTC)."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=timezone.utc)
+
+
+class Database:
+    """Sessions on ``engine`` (tables created); ``now``: the clock (tests move it)."""
+
+    def __init__(self, engine: Engine, now: Callable[[], datetime] = utcnow):
+        create_tables(engine)
+        self.engine = engine
+        self.now = now
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._lock = threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[Session]:
+        """A write transaction (committed at the end, rolled back on an error)."""
+        with self._refused(True), self._lock, self._sessions() as s, s.begin():
+            yield s
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[Session]:
+        with self._refused(False), self._sessions() as s:
+            yield s
+
+    @staticmethod
+    @contextlib.contextmanager
+    def _refused(writing: bool) -> Iterator[None]:
+        try:
+            yield
+        except OperationalError as exc:
+            # the driver's reason in the operator's log, never the statement's values
+            reason = str(getattr(exc, "orig", exc)).splitlines()[0][:200] if str(getattr(exc, "orig", exc)) else type(exc).__name__
+            log.warning("the people database %s: %s", "refused a change" if writing else "could not be read", reason)
+            raise StorageUnavailable("the database could not be used just now: nothing was changed; try again later",
+                                     key="people.error.storage") from None
+
+
+def person_of(row: PersonRow) -> Person:
+    return Person(id=row.id, kind=row.kind, name=row.name, created_at=aware(row.created_at),
+                  account_at=aware(row.account_at), disabled=row.disabled_at is not None)
+
+
+__all__ = ["Database", "StorageUnavailable", "aware", "person_of", "utcnow"]

@@ -1,0 +1,381 @@
+"""The data of a play session and what can be read from it (issue 37).
+
+:class:`SessionBase` holds a game in play and answers questions about it (who is to move, who is
+out, whose seats are taken, the turns played, the record); it changes only through
+:meth:`SessionBase.push` and the helpers the acts share (the clock's start, the ending by the
+rules, a takeback). The acts themselves, each a rule of play, are
+:class:`~abstracta.play.session.Session`'s (moves, the clock, resignation, hints) and
+:mod:`abstracta.play.requests`' (takebacks, draw offers).
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from dataclasses import dataclass, field, fields
+from typing import Any, Iterable, Sequence, TypeVar
+
+from ..core.description import english
+from ..core.game import (Game, State, TurnText, action_strings, draw_seats, played_turns, seats_out, seats_out_since,
+                         turn_numbers, turn_spans, turn_texts, turns_played)
+from ..core.records import OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
+from ..core.view import message
+from .errors import NotNow
+from .events import Event, GameEnded
+from .live import Live
+
+S = TypeVar("S", bound="SessionBase")
+
+#: The turns of its own a seat plays, after its draw offer was declined, withdrawn or lapsed,
+#: before it may offer one again (README "Draw offers"). lichess waits 20 plies, ten of one's own
+#: chess moves, about a quarter of a game; the games here are shorter and their turns weigh more
+#: (a capture chain, a Nibble take), and three turns are enough for the position to have changed
+#: while leaving an honest second offer within reach.
+DRAW_AGAIN_TURNS = 3
+
+#: Fields a copy shares with its original: never changed once made (the initial state, the
+#: rules' game, the turns written so far).
+_SHARED = ("game", "initial", "written")
+
+
+def seat_messages(game: Game, seats: Iterable[int]) -> list[dict[str, Any]]:
+    """``seats`` by their names as messages (the game's seat name, else ``seat.player``: "Player 2")."""
+    styles = game.description.seats
+    return [message(styles[i].name.key) if styles[i].name is not None else message("seat.player", n=i + 1)
+            for i in seats]
+
+
+@dataclass(eq=False)
+class SessionBase:
+    """A game being played: its data and what it is (the acts are :class:`~abstracta.play.session.Session`'s).
+
+    Attributes:
+        game, initial, state: the rules' game, its initial state (never changed) and the state now.
+        actions, strings: the actions played and their notation as played.
+        players: per seat, ``"human"`` or the computer's seat spec.
+        start: the position text it started from (None: the game's initial position).
+        tags: the record's tags (the ending's: ``Resigned``, ``OutOfTime``, ``DrawOffered``; ``Hints``).
+        result, termination: the ending, None while it goes on.
+        live: the clock and the pending requests.
+        seated: the seats someone has taken; None: every seat (people at one terminal).
+        movers, own_turns: per action, the seat that played it and the rules' turn number
+            before it (None until first asked; then kept up by :meth:`push`).
+        written: ``(turns, ply, state, actions)``: the turns written already (:meth:`turn_texts`)
+            up to the start of the last one, the state there and the actions up to it (shared by
+            the copies of later sessions, never changed: a long game is not written out again at
+            every move).
+    """
+
+    game: Game
+    initial: State
+    state: State
+    actions: list[int]
+    players: list[str]
+    start: str | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+    result: list[float] | None = None
+    termination: str | None = None
+    strings: list[str] = field(default_factory=list)
+    live: Live = field(default_factory=Live)
+    seated: set[int] | None = None
+    movers: list[int] | None = None
+    own_turns: list[int | None] | None = None
+    written: tuple[list[TurnText], int, State, list[int]] | None = None
+
+    @classmethod
+    def begin(cls: type[S], game: Game, initial: State, players: Sequence[str], actions: Sequence[int] = (),
+              **fields_: Any) -> S:
+        """A session of ``game`` from ``initial`` with ``actions`` played already (replayed for
+        their notation), other fields as given."""
+        state = initial.clone()
+        for action in actions:
+            state.apply_action(action)
+        return cls(game=game, initial=initial, state=state, actions=list(actions), players=list(players),
+                   strings=action_strings(initial, actions), **fields_)
+
+    def copy(self: S) -> S:
+        """A copy to change: the state cloned, lists and dicts copied, the caches of the
+        original (its record, its views) left behind."""
+        new = _copy.copy(self)
+        for key in [k for k in new.__dict__ if k.startswith("_")]:
+            del new.__dict__[key]
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in _SHARED:
+                continue
+            if isinstance(value, State):
+                value = value.clone()
+            elif isinstance(value, Live):
+                value = value.copy()
+            elif isinstance(value, (list, dict, set)):
+                value = type(value)(value)
+            setattr(new, f.name, value)
+        return new
+
+    # --- what it is ----------------------------------------------------------------------------
+    @property
+    def ply(self) -> int:
+        return len(self.actions)
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def to_move(self) -> int | None:
+        """The seat to move (None: over, or a chance outcome next)."""
+        if self.over:
+            return None
+        player = self.state.current_player()
+        return player if player >= 0 else None
+
+    @property
+    def persons(self) -> list[int]:
+        """The seats played by people (not out on time)."""
+        return [i for i, p in enumerate(self.players) if p == "human" and i not in self.live.out]
+
+    @property
+    def out_seats(self) -> set[int]:
+        """Seats out of a 3–4 player game: out of time, or put out by the rules."""
+        return set(self.live.out) | set(seats_out(self.state))
+
+    @property
+    def claimed(self) -> set[int]:
+        """Seats someone has taken (every seat at one terminal)."""
+        return set(range(len(self.players))) if self.seated is None else set(self.seated)
+
+    @property
+    def waiting_for(self) -> list[int]:
+        """The person seats not taken yet: no move is played until there are none (issue 38 §1)."""
+        if self.over:
+            return []
+        claimed = self.claimed
+        return [i for i in self.persons if i not in claimed]
+
+    @property
+    def hides_cards(self) -> bool:
+        """Hidden information is still hidden: the game has it and is not over."""
+        return bool(self.game.has_hidden_information) and not self.over
+
+    @property
+    def resigned(self) -> int | None:
+        """The seat that resigned (None: the game did not end by resignation, or an old record
+        does not tell)."""
+        if self.termination != "resignation":  # every view asks: no look at the state then
+            return None
+        return resigned_seat(self.tags, self.result, self.termination, self.out_seats)
+
+    @property
+    def out_of_time(self) -> list[int]:
+        """The seats that ran out of time, in the order their flags fell."""
+        told = OUT_OF_TIME_TAG in self.tags or self.termination != "time"  # the state is not needed then
+        return out_of_time_seats(self.tags, len(self.players), self.result, self.termination,
+                                 () if told else seats_out(self.state))
+
+    def hint_counts(self) -> list[int]:
+        """Hints given per seat, from the record's ``Hints`` tag (``"2,0"``; absent: none)."""
+        return hint_counts(self.tags, len(self.players))
+
+    def note_ending(self) -> None:
+        """Write the resigning seat and the seats out of time into the tags (the record keeps
+        them), for a session stored or recorded before the tags existed: from the live state's
+        seats out of time, else as :func:`resigned_seat` and :func:`out_of_time_seats` infer."""
+        if self.termination == "resignation" and RESIGNED_TAG not in self.tags and self.resigned is not None:
+            self.tags[RESIGNED_TAG] = str(self.resigned)
+        if OUT_OF_TIME_TAG not in self.tags:
+            seats = list(self.live.out) or self.out_of_time
+            if seats:
+                self.tags[OUT_OF_TIME_TAG] = ",".join(map(str, seats))
+
+    def state_at(self, ply: int) -> State:
+        """The state after the first ``ply`` actions (a new one)."""
+        state = self.initial.clone()
+        for action in self.actions[:ply]:
+            state.apply_action(action)
+        return state
+
+    def record(self, termination: str | None = None) -> Record:
+        """The session's record (cached); ``termination`` for one that is not over (the
+        terminal's ``abandoned``). The move list is the notation as played unless the game
+        declares that it writes whole turns (``Game.format_moves`` then)."""
+        termination = self.termination if self.over or termination is None else termination
+        key = (self.ply, tuple(self.result) if self.result else None, termination, len(self.tags))
+        cached = self.__dict__.get("_record")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        whole = self.game.description.whole_turn_notation
+        record = Record.from_play(self.game, self.initial, self.actions, players=self.players, tags=self.tags,
+                                  start=self.start, termination=termination, result=self.result,
+                                  final=self.state, moves=None if whole else self.strings)
+        self.__dict__["_record"] = (key, record)
+        return record
+
+    # --- turns ---------------------------------------------------------------------------------
+    def played_by(self) -> list[int]:
+        """The seat that played each action (and :attr:`own_turns`), replayed once if not
+        known, then kept up by :meth:`push`."""
+        if self.movers is None or self.own_turns is None or len(self.movers) != self.ply \
+                or len(self.own_turns) != self.ply:
+            self.movers, self.own_turns = played_turns(self.initial, self.actions)
+        return self.movers
+
+    def turn_numbers(self) -> list[int]:
+        """The number of the turn each action belongs to (:func:`turn_numbers`)."""
+        movers = self.played_by()
+        assert self.own_turns is not None
+        return turn_numbers(movers, self.own_turns)
+
+    def turns_played(self) -> int:
+        """The turns played as the move list lists them (:func:`turns_played`)."""
+        return turns_played(self.played_by(), self.turn_numbers())
+
+    def out_at(self) -> list[dict[str, int]]:
+        """The seats the rules put out, each with the ply that did (:func:`seats_out_since`),
+        in that order: ``[{"seat": 0, "ply": 81}]`` — a 3–4 player game's end says when each
+        seat went. Cached per actions played; no replay while nobody is out."""
+        key = tuple(self.actions)
+        cached = self.__dict__.get("_out_at")
+        if cached is None or cached[0] != key:
+            since = seats_out_since(self.initial, self.actions, self.state)
+            cached = (key, [{"seat": seat, "ply": ply} for seat, ply in sorted(since.items(), key=lambda x: (x[1], x[0]))])
+            self.__dict__["_out_at"] = cached
+        return cached[1]
+
+    def turn_texts(self, movers: Sequence[int], numbers: Sequence[int]) -> list[TurnText]:
+        """The turns played as the terminal's replay writes them (:func:`turn_texts`), given
+        ``movers`` and their turn ``numbers``; from :attr:`written` on when the actions up to
+        there are unchanged (a takeback: from the start)."""
+        turns, ply, state, prefix = self.written or ([], 0, self.initial, [])
+        if ply > self.ply or self.actions[:ply] != prefix:
+            turns, ply, state, prefix = [], 0, self.initial, []
+        rest = turn_texts(state, self.actions[ply:], movers[ply:], numbers[ply:], ply=ply)
+        if len(rest) > 1:  # the turns before the last are over: written once
+            end = rest[-1].first
+            state = state.clone()
+            for action in self.actions[ply:end]:
+                state.apply_action(action)
+            self.written = (turns + rest[:-1], end, state, self.actions[:end])
+        return turns + rest
+
+    def push(self, action: int) -> None:
+        """Apply ``action`` to the state, noting its notation and who played it. No rule of play
+        is checked (the acts below check them): it is how they play, and how a stored game is
+        read back."""
+        if self.movers is not None and self.own_turns is not None:
+            self.movers.append(self.state.current_player())
+            self.own_turns.append(self.state.turn_number())
+        self.strings.append(self.state.action_to_string(action))
+        self.state.apply_action(action)
+        self.actions.append(action)
+
+    def reorder_turn(self, first: int, before: State, turn: list[int]) -> None:
+        """Play ``turn`` from ``before`` (the state after ``first`` actions, not changed) in place
+        of the actions from ``first`` on: the same turn in another order that ends in the same
+        position (:meth:`Game.canonical_turn`), played by the same seat."""
+        state = before.clone()
+        strings, own = [], []
+        for action in turn:
+            strings.append(state.action_to_string(action))
+            own.append(state.turn_number())
+            state.apply_action(action)
+        self.actions[first:] = turn
+        self.strings[first:] = strings
+        if self.own_turns is not None:
+            self.own_turns[first:] = own
+        self.state = state
+        self.__dict__.pop("_record", None)
+
+    def _canonical_turn(self) -> int | None:
+        """Once the computer's last action ends its turn, that turn in the game's canonical
+        order (:meth:`Game.canonical_turn`), in a game that declares a whole-turn notation: a
+        bot takes a turn's discs in its own order (c1, then a1), which the move list and the
+        record would write take by take, where people write the turn as the spec does
+        (Nibble's ``a1+c1``). Only the order stored changes; the turn ends in the same position.
+        Returns the turn's first ply when it was rewritten."""
+        if not self.game.description.whole_turn_notation or not self.actions:
+            return None
+        number, seat, first, stop = turn_spans(self.played_by(), self.turn_numbers())[-1]
+        state = self.state
+        if not state.is_terminal() and state.current_player() == seat and state.turn_number() in (None, number):
+            return None  # the turn goes on
+        if stop - first < 2:
+            return None
+        before = self.state_at(first)
+        turn = self.actions[first:]
+        ordered = self.game.canonical_turn(before, turn)
+        if ordered == turn:
+            return None
+        self.reorder_turn(first, before, ordered)
+        return first
+
+    # --- shared by the acts ----------------------------------------------------------------------
+    def _check_open(self) -> None:
+        """NotNow when the game is over."""
+        if self.over:
+            raise NotNow("the game is over", message("error.game_over"))
+
+    def _check_seated(self) -> None:
+        """NotNow while a person seat is not taken (issue 38 §1): no move, a person's or the
+        computer's, before everyone is there."""
+        waiting = self.waiting_for
+        if waiting:
+            said = message("error.waiting_seats", who=seat_messages(self.game, waiting), n=len(waiting))
+            raise NotNow(english(said, (st.name for st in self.game.description.seats if st.name is not None)), said)
+
+    def _finish_if_over(self, events: list[Event]) -> None:
+        """Set the result when the rules ended the game; seats out on time lose whatever the
+        rules say (termination ``time`` when that changes the rules' result). A 3-4 player game
+        with seats out on time also ends when a move leaves one seat neither out of time nor
+        without pieces (it wins, as when a flag leaves it alone: ``Session.flag``), or none: the
+        rules know nothing of the clock and would have it play on against the computer moves of
+        the seats out."""
+        was_over = self.over
+        if self.state.is_terminal():
+            result = [float(r) for r in self.state.returns()]
+            forced = [-1.0 if i in self.live.out else r for i, r in enumerate(result)]
+            self.result = forced
+            self.termination = "time" if forced != result else "normal"
+        elif self.live.out and len(self.players) > 2:
+            alive = [i for i in range(len(self.players)) if i not in self.out_seats]
+            if len(alive) <= 1:
+                self.result = [1.0 if i in alive else -1.0 for i in range(len(self.players))]
+                self.termination = "time"
+        if self.over and not was_over:
+            assert self.result is not None and self.termination is not None
+            events.append(GameEnded(tuple(self.result), self.termination))
+
+    def start_clock(self, now: float) -> None:
+        """Let the clock of the person to move run, once every person seat is taken (a clock
+        waits for the invited players; computer seats have no clock). Changes this session:
+        for one being made (a new match), and for the acts' new sessions."""
+        live = self.live
+        if live.clock is None or live.running is not None or self.over:
+            return
+        mover = self.to_move()
+        if mover in self.persons and not self.waiting_for:
+            live.running, live.since = mover, now
+
+    # --- draw offers: who must agree (README "Draw offers") --------------------------------------
+    def draw_seats(self) -> list[int]:
+        """The seats whose agreement a draw needs (:func:`~abstracta.core.game.draw_seats`): not
+        those out by the rules or on time."""
+        return draw_seats(len(self.players), self.out_seats)
+
+    def draw_waiting(self, offer: dict[str, Any]) -> list[int]:
+        """The seats still to accept the draw ``offer``."""
+        return [i for i in self.draw_seats() if i != offer["by"] and i not in offer["accepted"]]
+
+    def draw_again_in(self, seat: int) -> int:
+        """The turns of its own ``seat`` still plays before it may offer a draw again, after its
+        last offer was declined, withdrawn or lapsed (0: none). Counted in its own turns, not in
+        plies: with 3–4 players or turns of many actions (a capture chain, a Nibble take) plies
+        say nothing of how much the position has changed for it."""
+        since = self.live.draw_again.get(str(seat))
+        if since is None or self.over:
+            return 0
+        movers = self.played_by()
+        now = self.to_move()
+        done = sum(1 for q in range(since, self.ply)
+                   if movers[q] == seat and (movers[q + 1] != seat if q + 1 < self.ply else now != seat))
+        return max(0, DRAW_AGAIN_TURNS - done)
+
+
+__all__ = ["DRAW_AGAIN_TURNS", "SessionBase", "seat_messages"]

@@ -1,0 +1,345 @@
+"""The people of a match: creating and importing matches, seat tokens and invitations, the
+list of a browser's games, deleting (issues 7, 13; README "Playing at a distance").
+
+Seats belong to people: every person seat is held by whoever knows its secret token (128 bits,
+``secrets.token_urlsafe(16)``; only its SHA-256 is stored). The creator receives the tokens of
+the seats it takes and one invitation code per other person seat; claiming an invitation gives
+its seat's token, once, and takes the seat in the play session (no move is played before
+every seat is taken). Every act names its tokens (:meth:`~abstracta.server.matches.Kernel.authorize`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, Sequence
+
+from ..core.errors import AbstractaError, RecordError, UnknownGameError
+from ..core.game import action_strings
+from ..core.options import seed_problem
+from ..core.records import DECIDED, OUT_OF_TIME_TAG, Record, out_of_time_seats, resigned_seat, tag_seats
+from ..core.registry import game_class, load_game
+from ..play import Live
+from . import bots
+from .errors import CorruptMatch, Gone, InvalidRequest, MatchError, NotFound, StorageFailed
+from .matches import TOKEN_LIMIT, Kernel, Match, MatchDeleted, clip, cut, digest, new_secret, stamp
+from .storage import TURNS_VERSION
+
+#: Longest time control accepted, in seconds (a live clock's start, a turn's deadline).
+CLOCK_LIMIT = 30 * 86400
+#: Limits on the strings of an imported record.
+TAG_KEY_LIMIT, TAG_VALUE_LIMIT, TAG_COUNT_LIMIT = 64, 1000, 100
+#: Longest move text accepted (a record's, a request's).
+MOVE_TEXT_LIMIT = 1000
+
+
+def check_seed(seed: Any, field_name: str = "seed") -> None:
+    """Raise InvalidRequest unless ``seed`` is None or a seed (:func:`abstracta.core.options.seed_problem`)."""
+    problem = None if seed is None else seed_problem(seed)
+    if problem:
+        raise InvalidRequest(f"{field_name}: {problem}")
+
+
+def ending(record: dict[str, Any]) -> dict[str, Any]:
+    """``resigned`` and ``out_of_time`` of a stored record's JSON (the list of matches, which
+    replays nothing: a record stored before the tags names a resigner only when one seat lost)."""
+    tags = record.get("tags")
+    tags = {k: v for k, v in tags.items() if isinstance(v, str)} if isinstance(tags, dict) else {}
+    result, termination = record.get("result"), record.get("termination")
+    if not isinstance(result, list) or not all(isinstance(r, (int, float)) for r in result):
+        result = None
+    n = len(result) if result else len(record.get("players") or [])
+    return {"resigned": resigned_seat(tags, result, termination),
+            "out_of_time": out_of_time_seats(tags, n, result, termination)}
+
+
+def flagged_seats(tags: dict[str, str], num_players: int, result: list[float] | None) -> list[int]:
+    """The seats out on time of an imported game that goes on (``result`` None): in a 3–4 player
+    game they stay out (README "Clocks"). The :data:`OUT_OF_TIME_TAG` and the other ending tags
+    follow the domain's rules, which :meth:`Record.replay` checked (two seats still in, a
+    two-player game lost on time over, each seat out of time at -1)."""
+    if result is not None:
+        return []
+    return tag_seats(tags.get(OUT_OF_TIME_TAG), num_players) or []
+
+
+def check_take(take: Any, players: list[str]) -> list[int]:
+    """The person seats the creator takes: ``take`` (a list, or ``"all"``: every person seat),
+    or the first person seat by default. A
+    match without a person seat gives its creator seat 0's token (to watch it as that seat,
+    find it in the list and delete it; a computer seat takes no moves from anyone)."""
+    persons = [i for i, p in enumerate(players) if p == "human"]
+    if take is None:
+        return persons[:1] or [0]
+    if take == "all":  # pass and play: one device holds every person seat
+        return persons or [0]
+    if not isinstance(take, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in take):
+        raise InvalidRequest("field 'take' must be \"all\" or a list of person seat numbers ([0], [0, 1])")
+    for t in take:
+        if t not in persons:
+            raise InvalidRequest(f"take: seat {clip(t)} is not a person seat of this match (person seats: "
+                                f"{persons})")
+    if len(set(take)) != len(take):
+        raise InvalidRequest("take: a seat is listed twice")
+    return sorted(take)
+
+
+def check_clock(clock: Any) -> dict[str, float] | None:
+    """A time control (:class:`Live` ``clock``) from a request, or None."""
+    if clock is None:
+        return None
+    if not isinstance(clock, dict):
+        raise InvalidRequest("field 'clock' must be an object: {'initial': s, 'increment': s} or {'per_turn': s}")
+
+    def seconds(key: str, low: float) -> float:
+        value = clock[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= CLOCK_LIMIT:
+            raise InvalidRequest(f"clock.{key}: {clip(value)} is not a number of seconds in {low:g}…{CLOCK_LIMIT}")
+        return float(value)
+
+    keys = set(clock)
+    if keys == {"per_turn"}:
+        return {"per_turn": seconds("per_turn", 1)}
+    if keys in ({"initial"}, {"initial", "increment"}):
+        return {"initial": seconds("initial", 1),
+                "increment": seconds("increment", 0) if "increment" in clock else 0.0}
+    raise InvalidRequest(f"clock: {clip(sorted(keys))} is not a time control; give {{'initial': s, "
+                        "'increment': s} (a live clock) or {'per_turn': s} (a deadline per turn)")
+
+
+def check_seats(seats: Any, n: int, field_name: str = "seats") -> list[str]:
+    if seats is None:
+        return ["human"] + ["level:1"] * (n - 1)
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise InvalidRequest(f"{field_name} must be a list of strings ('human' or 'level:1' … 'level:6')")
+    if len(seats) != n:
+        entries = "entry" if len(seats) == 1 else "entries"
+        raise InvalidRequest(f"{field_name} lists {len(seats)} {entries}, the game has {n} players")
+    for i, spec in enumerate(seats):
+        if not bots.SEAT_SPEC.match(spec.strip()):
+            raise InvalidRequest(f"{field_name}: seat {i}: {clip(spec)} is not 'human' or 'level:1' … 'level:6'")
+    return [s.strip() for s in seats]
+
+
+class Seats:
+    """Creating, importing, inviting, listing and deleting the matches of one process."""
+
+    def __init__(self, kernel: Kernel):
+        self.kernel = kernel
+
+    def create(self, game_name: Any, options: Any, seats: Any, take: Any = None,
+               clock: Any = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+        """A new match, stored: ``(match, grant)`` where ``grant`` holds the secrets only the
+        creator receives: ``{"tokens": [{"seat", "token"}], "invites": [{"seat", "code"}]}``
+        (a token for each seat of ``take``, default the first person seat; an invitation for
+        every other person seat). ``clock``: see :class:`Live`. 404 unknown game, 422 bad
+        options, seats, take or clock."""
+        if not isinstance(game_name, str):
+            raise InvalidRequest("field 'game' must be a game name")
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise InvalidRequest("field 'options' must be an object")
+        try:
+            specs = {spec.name: spec for spec in game_class(game_name).option_specs}
+        except UnknownGameError as exc:
+            raise NotFound(cut(str(exc))) from None
+        except AbstractaError as exc:  # a plug-in that does not load
+            raise InvalidRequest(cut(str(exc))) from None
+
+        def refused(key: str, problem: str) -> InvalidRequest:
+            # a known option's message names it and the values it allows, as the rules' own do
+            spec = specs.get(key)
+            return InvalidRequest(str(spec.refused(problem)) if spec is not None else f"option {clip(key)}: {problem}")
+
+        clean = {}
+        for key, value in options.items():
+            if len(key) > 64:
+                raise InvalidRequest(f"options: {clip(key)} is not an option name")
+            if value is None or value == "":
+                raise refused(key, "no value given (leave the option out for its default)")
+            if isinstance(value, str) and len(value) > 200:
+                raise refused(key, f"value too long ({len(value)} characters, at most 200)")
+            if isinstance(value, list) and (len(value) > 64 or not all(
+                    isinstance(v, (int, str)) and not isinstance(v, bool) for v in value)):
+                raise refused(key, f"unsupported value {clip(value)}")
+            if isinstance(value, (bool, int, str, list)):
+                clean[key] = value
+            else:
+                raise refused(key, f"unsupported value {clip(value)}")
+        try:
+            game = load_game(game_name, **clean)
+            initial = game.new_initial_state()
+        except UnknownGameError as exc:
+            raise NotFound(cut(str(exc))) from None
+        except AbstractaError as exc:
+            raise InvalidRequest(cut(str(exc))) from None
+        check_seed(game.options.get("seed"), "option seed")
+        players = check_seats(seats, game.num_players)
+        match = Match(game=game, initial=initial, state=initial.clone(), actions=[], players=players,
+                      tags={"date": stamp(), "site": "abstracta web"}, id=secrets.token_hex(8))
+        return self._store_new(match, check_take(take, players), check_clock(clock))
+
+    def import_record(self, data: Any, seats: Any = None, take: Any = None,
+                      clock: Any = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+        """A match continuing the record ``data`` (validated by replay), as :meth:`create`."""
+        if isinstance(data, dict):  # sizes first: error messages below echo these strings
+            if isinstance(data.get("game"), str) and len(data["game"]) > 64:
+                raise InvalidRequest(f"record.game: {clip(data['game'])} is not a game name")
+            if isinstance(data.get("start"), str) and len(data["start"]) > 10_000:
+                raise InvalidRequest("record.start: a position text of more than 10000 characters")
+            moves = data.get("moves")
+            if isinstance(moves, list):
+                for i, move in enumerate(moves, 1):
+                    if isinstance(move, str) and len(move) > MOVE_TEXT_LIMIT:
+                        raise InvalidRequest(f"record.moves: ply {i} is longer than {MOVE_TEXT_LIMIT} characters",
+                                       ply=i)
+        try:
+            record = Record.from_dict(data)
+            game_class(record.game)  # an unknown game is 404 here as everywhere, not a bad record
+        except UnknownGameError as exc:
+            raise NotFound(cut(str(exc))) from None
+        except RecordError as exc:
+            raise InvalidRequest(cut(str(exc)), ply=exc.ply,
+                           reason=cut(exc.reason) if exc.reason else exc.reason) from None
+        try:
+            state, actions = record.replay()
+            game = record.make_game()
+            initial = record.initial_state(game)
+        except RecordError as exc:
+            raise InvalidRequest(cut(str(exc)), ply=exc.ply,
+                           reason=cut(exc.reason) if exc.reason else exc.reason) from None
+        except AbstractaError as exc:
+            raise InvalidRequest(cut(str(exc))) from None
+        check_seed(record.seed, "record.seed")
+        if seats is None:
+            # the record's players: empty means people at every seat, otherwise one valid seat
+            # spec per player
+            players = (["human"] * game.num_players if not record.players
+                       else check_seats(record.players, game.num_players, "record.players"))
+        else:
+            players = check_seats(seats, game.num_players)
+        result, termination = record.result, record.termination
+        # what an ending may be (resignation, time, agreement; their tags) is the domain's rule,
+        # Record.replay's, checked above; here only what the import makes of it
+        if state.is_terminal():
+            if termination != "time":
+                result, termination = [float(r) for r in state.returns()], "normal"
+        elif termination == "normal":
+            raise InvalidRequest("record.termination: 'normal', but the game is not over by the rules")
+        elif termination not in DECIDED:  # abandoned or none: the game continues here
+            result, termination = None, None
+        if len(record.tags) > TAG_COUNT_LIMIT:
+            raise InvalidRequest(f"record.tags: {len(record.tags)} tags, at most {TAG_COUNT_LIMIT}")
+        for key, value in record.tags.items():
+            if len(key) > TAG_KEY_LIMIT or len(value) > TAG_VALUE_LIMIT:
+                raise InvalidRequest(f"record.tags: tag {clip(key)} is too long (names ≤ {TAG_KEY_LIMIT}, "
+                                    f"values ≤ {TAG_VALUE_LIMIT} characters)")
+        tags = dict(record.tags)
+        tags.setdefault("date", stamp())
+        flagged = flagged_seats(tags, game.num_players, result)
+        for seat in flagged:  # out on time: the computer's moves from now on, as after a flag here
+            players[seat] = "level:1"
+        match = Match(game=game, initial=initial, state=state, actions=actions, players=players, start=record.start,
+                      tags=tags, result=result, termination=termination, strings=action_strings(initial, actions),
+                      id=secrets.token_hex(8), base=len(actions))
+        match.note_ending()  # a record written before the tags: as far as it tells
+        return self._store_new(match, check_take(take, players), check_clock(clock), out=flagged)
+
+    def _store_new(self, match: Match, take: list[int], clock: dict[str, float] | None,
+                   out: Sequence[int] = ()) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+        match.live = Live.with_clock(clock, len(match.players), out)
+        tokens = {seat: new_secret() for seat in take}
+        codes = {seat: new_secret() for seat in match.persons if seat not in tokens}
+        match.tokens = {digest(t): seat for seat, t in tokens.items()}
+        match.seated = set(match.tokens.values())
+        match.start_clock(self.kernel.now())
+        with self.kernel.locked(match.id):
+            self.kernel.store_new(match, [(digest(c), seat) for seat, c in codes.items()])
+        grant = {"tokens": [{"seat": seat, "token": t} for seat, t in sorted(tokens.items())],
+                 "invites": [{"seat": seat, "code": c} for seat, c in sorted(codes.items())]}
+        return match, grant
+
+    def invitation(self, code: Any) -> tuple[Match, int, bool]:
+        """The invitation ``code``: ``(match, seat, claimed)``; 404 if unknown."""
+        row = self.kernel.store.invite(digest(code)) if isinstance(code, str) and len(code) <= 64 else None
+        if row is None:
+            raise NotFound("no such invitation")
+        with self.kernel.locked(row.match_id):
+            return self.kernel.load(row.match_id), row.seat, row.claimed_at is not None
+
+    def claim(self, code: Any) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+        """Claim the invitation ``code`` (once): ``(match, grant)`` with the seat's token.
+        404 unknown, 410 claimed already."""
+        match, seat, claimed = self.invitation(code)
+        if claimed:
+            raise Gone(f"this invitation to seat {seat} was used already")
+        token = new_secret()
+        with self.kernel.locked(match.id):
+            got = self.kernel.store.claim(digest(code), digest(token))
+            if got is None:
+                raise Gone(f"this invitation to seat {seat} was used already")
+        match = self._seat_taken(match.id, digest(token), seat)
+        return match, {"tokens": [{"seat": seat, "token": token}], "invites": []}
+
+    def _seat_taken(self, match_id: str, token_hash: str, seat: int) -> Match:
+        """A new revision after a claimed invitation (the token is stored already): the
+        others see the seat taken, and a clock waiting for it starts (``Session.take_seat``)."""
+
+        def attempt() -> Match:
+            match = self.kernel.load(match_id, fresh=True)
+            progress = match.take_seat(seat, self.kernel.now())
+            progress.after.tokens[token_hash] = seat
+            return self.kernel.apply(progress)
+
+        return self.kernel.change(match_id, attempt)
+
+    def reinvite(self, match_id: str, tokens: list[str]) -> dict[str, list[dict[str, Any]]]:
+        """New invitation codes for the unclaimed person seats (the old ones stop working);
+        any seat's token. ``{"tokens": [], "invites": [{"seat", "code"}]}``."""
+        with self.kernel.locked(match_id):
+            match = self.kernel.load(match_id, fresh=True)
+            self.kernel.authorize(match, tokens)
+            codes = {seat: new_secret() for seat in match.persons if seat not in match.claimed}
+            self.kernel.store.replace_invites(match.id, [(digest(c), seat) for seat, c in codes.items()])
+        return {"tokens": [], "invites": [{"seat": seat, "code": c} for seat, c in sorted(codes.items())]}
+
+    def mine(self, tokens: list[str], limit: int) -> list[tuple[Any, list[int]]]:
+        """The stored rows of the matches ``tokens`` hold a seat of, most recently played
+        first, each with the seats held."""
+        held = self.kernel.store.matches_of([digest(t) for t in tokens[:TOKEN_LIMIT]])
+        rows = self.kernel.store.rows(list(held), limit)
+        for row in rows:
+            if row.turns_version is None or row.turns_version < TURNS_VERSION:
+                self._recount(row)
+        return [(row, sorted(held[row.id])) for row in rows]
+
+    def _recount(self, row: Any) -> None:
+        """Count the turns of the stored ``row`` as this version counts them (an earlier one
+        counted otherwise: a finished game has no next move to count them again) and store
+        them, once. A match that does not load keeps the count it has."""
+        try:
+            with self.kernel.locked(row.id):
+                cached = row.id in self.kernel.cache
+                match = self.kernel.load(row.id)
+                if match.revision == row.revision:
+                    turns, mover = match.turns_played(), match.to_move()
+                    if self.kernel.store.recount(row.id, row.revision, turns, mover):
+                        row.turns, row.turns_version, row.to_move = turns, TURNS_VERSION, mover
+                if not cached:  # listed, not played: no need to keep it in memory
+                    self.kernel.evict(row.id)
+        except (MatchError, CorruptMatch, StorageFailed):
+            return
+
+    def delete(self, match_id: str, tokens: list[str] = ()) -> None:
+        """Forget the match ``match_id`` (404 if absent); ``tokens`` must hold one of its
+        seats (401/403). A computer thinking there is stopped, its timer dropped, its watchers
+        told (:class:`~abstracta.server.matches.MatchDeleted`)."""
+        with self.kernel.locked(match_id):
+            match = self.kernel.load(match_id, fresh=True)
+            self.kernel.authorize(match, tokens)
+            self.kernel.store.delete(match_id)
+            self.kernel.evict(match_id)
+            self.kernel.announce(match, (MatchDeleted(),), "after the match was deleted")
+
+
+__all__ = ["CLOCK_LIMIT", "MOVE_TEXT_LIMIT", "Seats", "check_clock", "check_seats", "check_seed", "check_take", "ending"]

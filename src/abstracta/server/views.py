@@ -1,0 +1,368 @@
+"""The views of a match: what each seat, or a spectator, may see of it (lila's JsonView; issue
+7 §2, issue 13, issue 14 §2).
+
+A view is computed once per revision and viewer (``to_struct`` is the costly part) and shared by
+every request and subscriber asking for it; only the clock is fresh each time. It reads the
+match (a play session: whose move, the requests pending, who may offer a draw), the computer's
+concern (whether it thinks, its last error) and the clock's figures; it changes nothing. A
+replay (``GET …/positions``) is computed page by page outside the match's lock and kept in a
+cache of encoded pages.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import orjson
+
+from ..core.description import english
+from ..core.errors import AbstractaError
+from ..core.game import Game, State, views_differ
+from ..core.records import HINTS_TAG
+from .clocks import Clocks
+from .computer import Computer
+from .errors import Forbidden, Hidden, InvalidRequest
+from .matches import Kernel, Match, clip, message
+
+#: Most plies one answer of GET …/positions replays (a page): a whole long game was one answer
+#: (1,666 plies of Fibonacci: 26 MB, 1.1-1.3 s of CPU each time).
+REPLAY_PAGE = 100
+#: Bytes of encoded replay pages kept, all matches and viewers together (least recently used
+#: dropped first).
+REPLAY_CACHE_BYTES = 64_000_000
+
+
+class PageCache:
+    """Encoded answers (bytes) kept up to ``budget`` bytes in all, the least recently used
+    dropped first; one larger than the whole budget is not kept. Thread-safe (routes run in
+    worker threads)."""
+
+    def __init__(self, budget: int):
+        self.budget, self.size = budget, 0
+        self._items: OrderedDict[Any, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> bytes | None:
+        with self._lock:
+            data = self._items.get(key)
+            if data is not None:
+                self._items.move_to_end(key)
+            return data
+
+    def put(self, key: Any, data: bytes) -> None:
+        if len(data) > self.budget:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            self.size += len(data) - (len(old) if old is not None else 0)
+            self._items[key] = data
+            while self.size > self.budget:
+                _, dropped = self._items.popitem(last=False)
+                self.size -= len(dropped)
+
+
+def replay_range(last_ply: int, start: Any, stop: Any) -> tuple[int, int]:
+    """The plies ``start``…``stop`` (both included) of a game at ``last_ply``, at most
+    :data:`REPLAY_PAGE` of them: ``start`` defaults to 0, ``stop`` to the end of the page
+    (or the last ply). InvalidRequest for a range outside the game or longer than a page."""
+    first = 0 if start is None else start
+    for name, value in (("from", start), ("to", stop)):
+        if value is not None and value > last_ply:
+            raise InvalidRequest(f"{name}: {value} is past the last ply ({last_ply})")
+    last = min(first + REPLAY_PAGE - 1, last_ply) if stop is None else stop
+    if last < first:
+        raise InvalidRequest(f"to: {last} is before from ({first})")
+    if last - first + 1 > REPLAY_PAGE:
+        raise InvalidRequest(f"at most {REPLAY_PAGE} plies per answer ({first}…{last} is {last - first + 1}); "
+                             "ask for the others with from and to")
+    return first, last
+
+
+def seat_styles(game: Game) -> list[dict[str, Any]]:
+    """Per seat of ``game``: its name in the game (or None) and colours, from the description."""
+    return [{"name": str(st.name) if st.name is not None else None, "colour": st.colour, "ink": st.ink,
+             "name_key": st.name.key if st.name is not None else None}
+            for st in game.description.seats]
+
+
+def variant_named(game: Game) -> dict[str, str] | None:
+    """The declared variant ``game``'s options make, as its heading and its row in a list name it
+    ("Fibonacci — Card variant", as lichess says "Chess960"): ``{label, label_key}``; None for the
+    variant of the game's defaults (the game itself) and for options no declared variant matches."""
+    variant = game.description.variant_of(game.options)
+    if variant is None:
+        return None
+    defaults = {spec.name: spec.default for spec in game.option_specs}
+    if all(defaults.get(name) == value for name, value in variant.options.items()):
+        return None
+    return {"label": str(variant.label), "label_key": variant.label.key}
+
+class JsonView:
+    """The views of every match of one process."""
+
+    def __init__(self, kernel: Kernel, computer: Computer, clocks: Clocks):
+        self.kernel, self.computer, self.clocks = kernel, computer, clocks
+        self.pages = PageCache(REPLAY_CACHE_BYTES)  # GET …/positions answers
+
+    def viewer(self, match: Match, held: set[int], seat: Any = None) -> int | None:
+        """Whose eyes a view uses: ``seat`` (``?seat=``; the tokens must hold it, else 403),
+        else the held seat to move, else the one held seat; holding several seats and none to
+        move (pass and play while the computer moves, or over): the lowest of them while a
+        hidden-information game runs, else ``None``, which shows every seat's last turn.
+        ``None`` too (a spectator: public information only) when the tokens hold no seat of
+        this match. While a game hides cards only person seats count."""
+        n = len(match.players)
+        if match.hides_cards:  # a computer seat's cards stay hidden, even from its match's creator
+            held = {s for s in held if match.players[s] == "human"}
+        if seat is not None:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+                raise InvalidRequest(f"seat {clip(seat)} does not exist in this game (0…{n - 1})")
+            if seat not in held:
+                raise Forbidden(f"no token given holds seat {seat}: a spectator sees public "
+                                    "information only (leave out ?seat=)")
+            return seat
+        if not held:
+            return None
+        mover = match.to_move()
+        if mover in held:
+            return mover
+        if len(held) == 1 or (match.hides_cards and match.persons):
+            return min(held)
+        return None
+
+    @staticmethod
+    def position(match: Match, state: State, viewer: int | None) -> str:
+        """The position text ``viewer`` may see: everything once the game is over or without
+        hidden information; a seat's observation; a spectator's public observation (``""``
+        when the game has no public text)."""
+        if not match.game.has_hidden_information or match.over:
+            return state.to_text()
+        if viewer is None:
+            return state.public_observation() or ""
+        return state.observation(viewer)
+
+    @staticmethod
+    def struct(match: Match, state: State, viewer: int | None) -> dict[str, Any]:
+        """``state.to_struct`` for ``viewer``. Once the match is over every hidden card is shown
+        at every ply, to everyone who may view it (its record, whose seed rebuilds the deal, is
+        public then too); the struct is still the viewer's (its legal moves, its recent turns)."""
+        return state.to_struct(viewer, reveal=match.over)
+
+    def record_json(self, match: Match) -> str:
+        """The record for a client: refused (409) while hidden cards are still hidden, because
+        its seed rebuilds every hand and the stock (the stored record keeps the seed)."""
+        if match.hides_cards:
+            raise Hidden("the record of a game with hidden cards is available when it is over")
+        return match.record().to_json()
+
+    def view(self, match: Match, held: set[int] = frozenset(), seat: Any = None) -> dict[str, Any]:
+        """The match as the seats ``held`` may see it (``seat``: which of them; none held: a
+        spectator). Legal moves only for a held seat to move.
+
+        Computed once per revision and viewer (``to_struct`` is the costly part) and shared by
+        every request and subscriber asking for it; only the clock is fresh each time. The
+        answer is shared: callers must not change it."""
+        return self._cached_view(match, held, seat)[0]
+
+    def view_json(self, match: Match, held: set[int] = frozenset(), seat: Any = None) -> bytes:
+        """:meth:`view` as JSON (UTF-8), encoded once per revision and viewer (a match with a
+        clock: each time, since the clock's figures are of the moment)."""
+        entry = self._cached_view(match, held, seat)
+        if entry[1] is None:
+            encoded = orjson.dumps(entry[0], option=orjson.OPT_NON_STR_KEYS)
+            if match.live.clock is None:
+                entry[1] = encoded
+            return encoded
+        return entry[1]
+
+    def _cached_view(self, match: Match, held: set[int], seat: Any) -> list[Any]:
+        """``[view, its JSON or None]`` from the match's cache of views (per revision: a new
+        revision is a new Match object), the clock fresh."""
+        bot_error = self.computer.bot_error(match)
+        key = (frozenset(held), seat, self.computer.shows_thinking(match), bot_error and bot_error[0])
+        views = match.__dict__.setdefault("_views", {})
+        entry = views.get(key)
+        if entry is None:
+            entry = views[key] = [self._view(match, held, seat), None]
+        if match.live.clock is None:
+            return entry
+        return [{**entry[0], "clock": self.clocks.view(match)}, None]
+
+    # --- what the routes ask for (each under the match's lock) -----------------------------------
+    def snapshot(self, match_id: str, tokens: list[str], seat: Any = None) -> bytes:
+        """The view of ``match_id`` for ``tokens`` (a fallen flag applied first), as JSON."""
+        match = self.kernel.current(match_id)
+        with self.kernel.locked(match_id):
+            return self.view_json(match, self.kernel.held(match, tokens), seat)
+
+    def act_view(self, match: Match, tokens: list[str], seat: Any = None) -> bytes:
+        """The view of ``match`` (just changed) for ``tokens``, as JSON."""
+        with self.kernel.locked(match.id):
+            return self.view_json(match, self.kernel.held(match, tokens), seat)
+
+    def positions_page(self, match_id: str, tokens: list[str], seat: Any = None,
+                       start: int | None = None, stop: int | None = None) -> bytes:
+        """The plies ``start``…``stop`` of the replay (see :func:`replay_range`) as JSON:
+        ``{"ply", "revision", "viewer", "from", "to", "moves", "positions", "structs"}``, the
+        position text and the structured view after each of those plies as :meth:`viewer` may
+        see them (``revision`` and ``viewer``: which state and whose eyes, so a client can tell
+        an answer for a view it no longer shows). Computed
+        once per revision, viewer and range and kept in :attr:`pages`. The replay runs outside
+        the match's lock, on the match as it was asked for (a change makes a new
+        :class:`Match`, never alters the one stored), so a spectator asking for it again and
+        again never holds up the players."""
+        match = self.kernel.current(match_id)
+        with self.kernel.locked(match_id):
+            viewer = self.viewer(match, self.kernel.held(match, tokens), seat)
+        first, last = replay_range(match.ply, start, stop)
+        key = (match.id, match.revision, match.ply, match.over, viewer, first, last)
+        page = self.pages.get(key)
+        if page is None:
+            texts, structs = self._replay(match, viewer, first, last)
+            page = orjson.dumps({"ply": match.ply, "revision": match.revision, "viewer": viewer,
+                                 "from": first, "to": last, "moves": match.strings,
+                                 "positions": texts, "structs": structs}, option=orjson.OPT_NON_STR_KEYS)
+            self.pages.put(key, page)
+        return page
+
+    def record_of(self, match_id: str) -> tuple[Match, str]:
+        """``(match, record JSON)``: see :meth:`record_json`."""
+        with self.kernel.locked(match_id):
+            match = self.kernel.load(match_id)
+            return match, self.record_json(match)
+
+    def seats_of(self, match_id: str, tokens: list[str]) -> set[int]:
+        """The seats ``tokens`` hold in ``match_id`` (NotFound if absent)."""
+        with self.kernel.locked(match_id):
+            return self.kernel.held(self.kernel.load(match_id), tokens)
+
+    def _view(self, match: Match, held: set[int], seat: Any) -> dict[str, Any]:
+        viewer = self.viewer(match, held, seat)
+        mover = match.to_move()
+        human_to_move = mover is not None and match.players[mover] == "human"
+        # no move is played before every seat is taken (issue 38 §1): none offered either
+        show_legal = human_to_move and mover in held and not match.waiting_for
+        legal = match.state.legal_action_strings() if show_legal else []
+        game = match.game
+        pending = match.live.takeback
+        offer = match.live.draw
+        # the one rule an offer meets: the seats these tokens would offer a draw for, and why not now
+        mine_draw, draw_refused = match.draw_refusal(held)
+        bot_error = self.computer.bot_error(match)
+        return {
+            "id": match.id,
+            "game": game.name,
+            "title": game.title,
+            "title_key": game.description.title.key,
+            "variant": variant_named(game),
+            "options": match.record().options,
+            # the seed fixes every hidden card: only shown once a hidden-information game is over
+            "seed": (match.initial.seed if game.has_chance and not match.hides_cards else None),
+            "players": match.players,
+            "num_players": len(match.players),
+            "seats": seat_styles(game),
+            "board": dict(game.description.board),
+            "board_module": f"/games/{game.name}/board.js" if game.description.web is not None else None,
+            "hidden_information": game.has_hidden_information,
+            "private_views": self._private_views(match, held),
+            "viewer": viewer,
+            "my_seats": sorted(held),
+            "claimed": [i in match.claimed for i in range(len(match.players))],
+            # the person seats not taken yet: the game waits for them (issue 38 §1)
+            "waiting_for": match.waiting_for,
+            "ply": match.ply,
+            "revision": match.revision,
+            "to_move": mover,
+            "human_to_move": human_to_move,
+            "thinking": self.computer.shows_thinking(match),
+            "position": self.position(match, match.state, viewer),
+            "struct": self.struct(match, match.state, viewer),
+            "legal": legal,
+            "turns": self._turns(match) if show_legal else None,
+            "last_action": match.strings[-1] if match.strings else None,
+            "moves": match.strings,
+            "movers": match.played_by(),
+            "turn_numbers": match.turn_numbers(),
+            # the count Your games stores and lists, so that a page says it rather than counts it
+            "turns_played": match.turns_played(),
+            "record_moves": match.record().moves,
+            "move_list": self._move_list(match),
+            "result": match.result,
+            "termination": match.termination,
+            "resigned": match.resigned,
+            "out_of_time": match.out_of_time,
+            "out_at": match.out_at(),
+            "hints": match.hint_counts() if HINTS_TAG in match.tags else None,
+            "status": "over" if match.over else "playing",
+            "created": match.tags.get("date"),
+            "clock": self.clocks.view(match),
+            "takeback": dict(pending) if pending is not None else None,
+            "draw_offer": ({**offer, "waiting": match.draw_waiting(offer)}
+                           if offer is not None and not match.over else None),
+            # whether these tokens may offer a draw now (README "Draw offers")
+            "draw_offerable": offer is None and draw_refused is None,
+            # how the last offer and takeback request that did not happen ended, at this position
+            "draw_offer_ended": match.live.draw_ended if not match.over else None,
+            "takeback_ended": match.live.takeback_ended if not match.over else None,
+            # the turns of its own the seat these tokens offer for still plays before offering again
+            "draw_again_in": match.draw_again_in(min(mine_draw)) if mine_draw else 0,
+            # the refused move of a computer seat may name a card of its hidden hand
+            "bot_error": (None if bot_error is None else english(message("error.bot_hidden"))
+                          if match.hides_cards else bot_error[0]),
+            "bot_error_i18n": (None if bot_error is None else message("error.bot_hidden")
+                               if match.hides_cards else bot_error[1]),
+        }
+
+    def _move_list(self, match: Match) -> list[dict[str, Any]]:
+        """The turns played as the terminal's replay writes them (``Game.format_turn``: Nibble's
+        ``b2+i8`` and ``a1``), each with the ply after each of its entries, where a click on it
+        goes (an entry that writes the turn whole goes to its end)."""
+        turns = match.turn_texts(match.played_by(), match.turn_numbers())
+        return [{"number": t.number, "seat": t.seat, "from": t.first, "to": t.stop, "moves": t.moves,
+                 "plies": t.plies} for t in turns]
+
+    @staticmethod
+    def _turns(match: Match) -> list[str] | None:
+        """The legal whole turns in the game's whole-turn notation (``Game.turn_strings``), or
+        None for games without one and in the middle of a turn."""
+        if not match.game.description.whole_turn_notation:
+            return None
+        try:
+            return list(match.game.turn_strings(match.state)) or None
+        except AbstractaError:  # in the middle of a turn there are no whole turns to list
+            return None
+
+    @staticmethod
+    def _private_views(match: Match, held: set[int]) -> bool:
+        """Whether the persons whose seats ``held`` holds see different things (then people
+        sharing a device need a hand-over screen)."""
+        return views_differ(match.state, [i for i in match.persons if i in held])
+
+    def positions(self, match: Match, held: set[int] = frozenset(),
+                  seat: Any = None) -> tuple[list[str], list[dict[str, Any]]]:
+        """The position text and the structured view after each ply (index 0 = start), as the
+        viewer of :meth:`viewer` may see them."""
+        return self._replay(match, self.viewer(match, held, seat))
+
+    def _replay(self, match: Match, viewer: int | None, first: int = 0,
+                last: int | None = None) -> tuple[list[str], list[dict[str, Any]]]:
+        """The texts and structs of plies ``first``…``last`` (default: every ply). Playing an
+        action costs little beside describing a position (``to_struct``), so only the plies
+        asked for are described."""
+        last = match.ply if last is None else last
+        state = match.initial.clone()
+        texts: list[str] = []
+        structs: list[dict[str, Any]] = []
+        for ply in range(last + 1):
+            if ply:
+                state.apply_action(match.actions[ply - 1])
+            if ply >= first:
+                texts.append(self.position(match, state, viewer))
+                structs.append(self.struct(match, state, viewer))
+        return texts, structs
+
+
+
+__all__ = ["JsonView", "PageCache", "REPLAY_PAGE", "replay_range", "seat_styles", "variant_named"]

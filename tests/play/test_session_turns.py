@@ -1,0 +1,86 @@
+"""The turns a play session writes: its move list (``Session.turn_texts``) and its record's
+moves (``Session.record``), moved here from the server's tests (issue 37)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import abstracta
+from abstracta.play import Session
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ (toy_nim)
+
+# nibble.md §7 example 1 (seed 1): a1, a9 (G) and i1, i9 are free
+SEED1 = {"seed": "1", "first_player": "0"}
+
+
+def test_a_move_list_written_before_a_takeback_is_not_reused_for_other_moves():
+    # a copy of a session carries the turns written so far; once its earlier actions are others
+    # (a takeback, then other turns as many actions long), the list is written from the start
+    from abstracta.core.game import played_turns, turn_numbers, turn_texts
+
+    game = abstracta.load_game("nibble", seed=2)
+    initial = game.new_initial_state()
+
+    def random_game(seed: int) -> list[int]:
+        state, rng, actions = initial.clone(), random.Random(seed), []
+        while not state.is_terminal() and len(actions) < 30:
+            actions.append(rng.choice(state.legal_actions()))
+            state.apply_action(actions[-1])
+        return actions
+
+    def listed(match: Session) -> list:
+        movers, own = played_turns(initial, match.actions)
+        return match.turn_texts(movers, turn_numbers(movers, own))
+
+    one, other = random_game(1), random_game(7)
+    assert one[:3] != other[:3] and len(other) >= len(one) // 2
+    match = Session.begin(game, initial, ["human", "human"])
+    for action in one:
+        match.push(action)
+    assert listed(match) == turn_texts(initial, one) and match.written[1] > len(other) // 2
+    again = Session.begin(game, initial, ["human", "human"], written=match.written)
+    for action in other:
+        again.push(action)
+    assert listed(again) == turn_texts(initial, other)
+
+
+def test_a_record_is_written_by_the_games_hook_where_its_description_declares_whole_turns():
+    # the server read the record's moves from the notation as played unless the game's class
+    # overrode Game.format_moves (a comparison with the base class, which DESIGN rules out): an
+    # instance that declares no whole-turn notation was replayed through the hook at every
+    # revision; one that declares it is written by the hook (Nibble's a1+a9)
+    from toy_nim import NimGame
+
+    from abstracta.core.description import describe_basic
+
+    class OwnRecords(NimGame):
+        """Toy Nim that writes a whole-turn record only where an option declares it."""
+
+        written = 0
+
+        def describe(self):
+            return describe_basic(self, title="Toy Nim", whole_turn_notation=self.options["stones"] == 5)
+
+        def format_moves(self, initial, actions):
+            OwnRecords.written += 1
+            if not self.description.whole_turn_notation:
+                return super().format_moves(initial, actions)
+            return ["+".join(initial.action_to_string(a) for a in actions)]
+
+    for stones, moves, written in ((7, ["3", "1", "2"], 0), (5, ["1+2"], 1)):
+        OwnRecords.written = 0
+        game = OwnRecords(stones=stones)
+        initial = game.new_initial_state()
+        match = Session.begin(game, initial, ["human", "human"])
+        for text in moves[0].split("+") if "+" in moves[0] else moves:
+            match.push(match.state.string_to_action(text))
+        assert match.record().moves == moves and OwnRecords.written == written, stones
+    nibble = abstracta.load_game("nibble", **SEED1)
+    initial = nibble.new_initial_state()
+    match = Session.begin(nibble, initial, ["human", "human"])
+    for text in ("i9", "end", "a1", "a9"):
+        match.push(match.state.string_to_action(text))
+    assert match.strings == ["i9", "end", "a1", "a9"] and match.record().moves == ["i9", "end", "a1+a9"]

@@ -1,0 +1,135 @@
+"""A database written by the server of e426a3e (before the play session of issue 37) opens with
+its games unchanged, and they play on: two people's Fanorona with a draw offer pending and a
+declined takeback told, Nibble against the computer with a hint counted, two finished games
+(resigned, drawn by agreement), the card game against the computer, and three-player Slide
+Checkers on a live clock with a seat out on time (``legacy/make_legacy_db.py`` made them)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from apiutil import bearer, hand_clock, make_app, wait_for
+from fastapi.testclient import TestClient
+
+LEGACY = Path(__file__).parent / "legacy"
+
+
+def digest(struct: dict) -> str:
+    return hashlib.sha256(json.dumps(struct, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+@pytest.fixture
+def legacy(tmp_path, monkeypatch):
+    """``(client, saved, clock)``: the app on a copy of the database, its clock where the old
+    server stopped, and what that server had shown (``e426a3e.json``)."""
+    saved = json.loads((LEGACY / "e426a3e.json").read_text())
+    db = tmp_path / "legacy.sqlite"
+    shutil.copy(LEGACY / "e426a3e.sqlite", db)
+    clock = hand_clock(monkeypatch)
+    clock.now = saved["now"]
+    with TestClient(make_app(f"sqlite:///{db}", bot_workers=0, rate_limits=False)) as raw:
+        yield raw, saved["games"], clock
+
+
+def seen(raw, mid: str, token: str | None) -> dict:
+    view = raw.get(f"/api/matches/{mid}", headers=bearer(token) if token else {}).json()
+    view["struct"] = digest(view["struct"])
+    return view
+
+
+def test_every_game_opens_as_the_old_server_showed_it(legacy):
+    raw, games, _ = legacy
+    assert len(games) == 6
+    for name, game in games.items():
+        for who, old in game["views"].items():
+            token = None if who == "spectator" else game["tokens"][who]
+            new = seen(raw, game["id"], token)
+            # every field the old view had says the same (the view may have gained fields since)
+            changed = {key: (value, new.get(key)) for key, value in old.items() if new.get(key) != value}
+            assert not changed, (name, who, changed)
+        if game["record"] is not None:
+            assert raw.get(f"/api/matches/{game['id']}/record").json() == game["record"], name
+    listed = raw.get("/api/matches", headers=bearer(*[t for g in games.values() for t in g["tokens"].values()]))
+    assert sorted(m["id"] for m in listed.json()) == sorted(g["id"] for g in games.values())
+
+
+def first_legal(raw, mid, token):
+    view = raw.get(f"/api/matches/{mid}", headers=bearer(token)).json()
+    r = raw.post(f"/api/matches/{mid}/actions", json={"action": view["legal"][0], "ply": view["ply"]},
+                 headers=bearer(token))
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def play_turn(raw, mid, token, seat):
+    """``seat`` plays a whole turn (its first legal action until another seat is to move)."""
+    view = first_legal(raw, mid, token)
+    while view["to_move"] == seat:
+        view = first_legal(raw, mid, token)
+    return view
+
+
+def computer_answered(raw, mid, seat):
+    """The view once the computer's seats have played and ``seat`` is to move again."""
+    view = wait_for(raw, mid, lambda v: (v["to_move"] == seat and not v["thinking"]) or v["status"] == "over")
+    assert view["movers"][-1] != seat
+    return view
+
+
+def test_the_games_in_play_play_on(legacy):
+    raw, games, clock = legacy
+    # Fanorona between people: the offerer (seat 1) moves and its offer stands; seat 0, which had
+    # to answer it, moves instead and it lapses
+    game = games["fanorona_people"]
+    mid, tok = game["id"], game["tokens"]
+    assert game["views"]["spectator"]["draw_offer"]["by"] == 1
+    view = first_legal(raw, mid, tok["1"])
+    assert view["draw_offer"]["by"] == 1 and view["takeback_ended"] is None
+    view = first_legal(raw, mid, tok["0"])
+    assert view["draw_offer"] is None and view["draw_offer_ended"]["how"] == "lapsed"
+    assert view["ply"] >= game["views"]["spectator"]["ply"] + 2
+    # Nibble against the computer: a move, the computer's answer, the hint still counted
+    game = games["nibble_computer"]
+    mid, tok = game["id"], game["tokens"]
+    before = game["views"]["0"]["ply"]
+    play_turn(raw, mid, tok["0"], 0)
+    view = computer_answered(raw, mid, 0)
+    assert view["ply"] > before + 1 and view["hints"] == [1, 0]
+    # the card game against the computer: the same
+    game = games["cards_computer"]
+    mid, tok = game["id"], game["tokens"]
+    before = game["views"]["0"]["ply"]
+    play_turn(raw, mid, tok["0"], 0)
+    view = computer_answered(raw, mid, 0)
+    assert view["ply"] > before + 1
+    # three-player Slide Checkers on the clock: Green's time ran since the old server stopped,
+    # each move adds the increment, and Red (out on time) is the computer's
+    game = games["slide_three_clock"]
+    mid, tok = game["id"], game["tokens"]
+    old = game["views"]["spectator"]
+    assert old["clock"]["out"] == [2] and old["players"][2] == "level:1" and old["to_move"] == 0
+    left = old["clock"]["left"]
+    clock.now += 2
+    view = first_legal(raw, mid, tok["0"])
+    assert view["clock"]["left"][0] == left[0] - 2 + 3 and view["to_move"] == 1
+    view = first_legal(raw, mid, tok["1"])
+    assert view["to_move"] == 2
+    view = computer_answered(raw, mid, 0)
+    assert view["movers"][-3:] == [0, 1, 2] and view["ply"] == old["ply"] + 3 and view["clock"]["out"] == [2]
+
+
+def test_the_finished_games_stay_finished(legacy):
+    raw, games, _ = legacy
+    for name in ("fanorona_resigned", "fanorona_agreed"):
+        game = games[name]
+        old = game["views"]["0"]
+        r = raw.post(f"/api/matches/{game['id']}/actions", json={"action": "x", "ply": old["ply"]},
+                     headers=bearer(game["tokens"]["0"]))
+        assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.game_over"
+        r = raw.post(f"/api/matches/{game['id']}/undo", headers=bearer(*game["tokens"].values()))
+        assert r.status_code == 409
+        assert seen(raw, game["id"], game["tokens"]["0"])["result"] == old["result"]
