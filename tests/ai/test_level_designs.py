@@ -49,7 +49,7 @@ def test_max_iterations_caps_a_timed_tree_search(kind) -> None:
         cls(game, Budget(seconds=1), max_iterations=0)
 
 
-def test_telo_levels_2_and_3_are_mcts_held_to_10_and_120_playouts() -> None:
+def test_telo_levels_2_and_3_are_mcts_held_to_10_and_240_playouts() -> None:
     from abstracta.ai.mcts import MCTSBot
 
     game = load_game("fanorona", size="telo")
@@ -58,9 +58,9 @@ def test_telo_levels_2_and_3_are_mcts_held_to_10_and_120_playouts() -> None:
     two.step(game.new_initial_state())
     assert two.iterations == 10
     three = make_bot("level:3", game, seed=0)
-    assert isinstance(three, MCTSBot) and three.max_iterations == 120 and three.budget.seconds == 0.2
+    assert isinstance(three, MCTSBot) and three.max_iterations == 240 and three.budget.seconds == 0.2
     three.step(game.new_initial_state())
-    assert three.iterations == 120  # not the thousands its 0.2 s would allow
+    assert three.iterations == 240  # not the thousands its 0.2 s would allow
     assert [game.description.levels[level].bot for level in (4, 5, 6)] == ["alphabeta", "table", "table"]
     # the other sizes keep MCTS as long as the time allows
     assert make_bot("level:3", load_game("fanorona"), seed=0).max_iterations is None
