@@ -151,3 +151,9 @@ def test_the_card_game_declares_four_levels_and_reads_five_and_six_as_four(caplo
     assert describe_level(cards, 5) == describe_level(cards, 4)
     with pytest.raises(KeyError):
         describe_level(cards, 7)
+    # the research environments' fixed budgets (levels.FIXED_BUDGETS) read levels 5-6 as 4 too
+    from abstracta.ai.base import Budget
+
+    four = Budget(iterations=levels.FIXED_BUDGETS[4][0])
+    assert levels.fixed_budget(cards, 5) == levels.fixed_budget(cards, 6) == levels.fixed_budget(cards, 4) == four
+    assert levels.fixed_level_bot(cards, 6, seed=1).budget == four

@@ -547,7 +547,9 @@ def level_bot(game: Game, level: int, seed: int | None = None, *, search: Search
 
 def fixed_budget(game: Game, level: int) -> Budget | None:
     """The fixed budget of level ``level`` (:data:`FIXED_BUDGETS`) for the search the game
-    declares for it, or ``None`` where the level needs none (random, greedy, a game's own bot)."""
+    declares for it, or ``None`` where the level needs none (random, greedy, a game's own bot).
+    A level above the game's top plays the top one (:func:`read_level`), at its budget."""
+    level = read_level(game, level)
     search = level_search(game, level)
     if search.bot not in SEARCHES or level not in FIXED_BUDGETS:
         return None
