@@ -490,19 +490,11 @@ class FanoronaTables:
 
     def probe(self, state: "FanoronaState", directory: Path | None = None) -> dict[str, Any] | None:
         """Value, distance (turns, counted from the start of the current turn) and the best
-        action of ``state`` for its mover, or ``None`` if a table it needs is missing."""
-        from .solve import TablePlayer
+        action of ``state`` for its mover, or ``None`` if a table it needs is missing (on Dimy
+        also the proof book's positions: :class:`.solve.BookPlayer`)."""
+        from .solve import table_player
 
-        if state.is_terminal():
-            return None
-        ranked = TablePlayer(TableSet(self.game, directory)).ranked(state)
-        if not ranked:
-            return None
-        best = max(r for r, _ in ranked)
-        action = next(a for r, a in ranked if r == best)
-        # after_turn ranks: 1000 - d (the opponent loses in d), -1000 + d (it wins in d), 0 draw
-        value, distance = (0, None) if best == 0 else ((1, 1001 - best) if best > 0 else (-1, best + 1001))
-        return {"value": value, "distance": distance, "best": state.action_to_string(action)}
+        return table_player(self.game, directory).judge(state)
 
     def build(self, stones: int, directory: Path | None = None, *, executor: str = "serial",
               workers: int | None = None, ray_address: str | None = None,
