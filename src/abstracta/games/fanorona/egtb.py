@@ -20,7 +20,7 @@ One byte per position (:data:`numpy.uint8`):
   as fast as possible, the loser holds out as long as possible); ``d`` even: the side to move
   loses (``d = 0``: it has no stone or no legal action now), ``d`` odd: it wins.
 
-How the draw rules enter (Spec §4; a decision of issue 18, see the README "Perfect play"):
+How the draw rules enter (Spec §4; a decision of issue 18, see docs: measurements/perfect-play.md):
 values are those of a position with a fresh history (as read from text: no earlier
 occurrence, no-progress counter 0). A position from which neither side can force a win is a
 draw — play can cycle, and the repetition and 100-turn rules end such games drawn. A won

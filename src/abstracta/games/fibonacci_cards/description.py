@@ -42,8 +42,8 @@ OPTIONS = {
 
 
 def describe(game: "FibonacciCardsGame") -> GameDescription:
-    # Measured with iteration budgets on duplicate deals (benchmarks/cards_search.py, README
-    # "Strength"): IS-MCTS beats greedy (i200: 64.8 % over 200 games) but more iterations gain
+    # Measured with iteration budgets on duplicate deals (benchmarks/cards_search.py, docs:
+    # strength.md): IS-MCTS beats greedy (i200: 64.8 % over 200 games) but more iterations gain
     # next to nothing (i800 vs i200: 54 %); what gains is information: IS-MCTS that knows the
     # opponent's hand scores 68.8 % against it, one that deals him only the cards his draws and
     # passes allow (``infer``) 54.0 % at equal iterations and 62.9 % with 1000 against 200.
