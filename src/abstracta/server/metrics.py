@@ -14,7 +14,7 @@ What is counted where:
   by exception type; shared rate-limit counters away), :func:`bot_waited` (a computer move's
   wait in its lane's queue, from ``botjobs``);
 * read when scraped (:class:`ServiceCollector`): the bot queue's depth and counters, the matches
-  held in memory, the matches with live subscribers.
+  held in memory and their actions summed, the matches with live subscribers.
 
 :func:`stage` times the parts of an act in the match service's kernel (:mod:`.matches`): the
 wait for the match's lock, the commit, and the announcement to the concerns that react (pushes,
@@ -137,8 +137,13 @@ class ServiceCollector(Collector):
             yield jobs_total
         cache = getattr(service, "cache", None)
         if cache is not None:
+            held = list(cache.values())  # one pass in C: the cache changes in other threads
             yield GaugeMetricFamily("abstracta_matches_cached", "Matches held in this process's memory",
-                                    value=len(cache))
+                                    value=len(held))
+            # a held match's memory grows with its actions (its state's history, its move list,
+            # its views): with the cache full, memory follows this sum (benchmarks/soak.py)
+            yield GaugeMetricFamily("abstracta_plies_cached", "Actions played in the matches held in this "
+                                    "process's memory, summed", value=sum(len(m.actions) for m in held))
         hub = getattr(service, "hub", None)
         if hub is not None:
             yield GaugeMetricFamily("abstracta_matches_watched", "Matches with a live WebSocket in this process",
