@@ -133,7 +133,7 @@ export function boardPanel(ctx) {
 
 // At the end of a game the whole board is in sight, under the result: on a phone the replay's
 // steps float at the foot of the screen (style.css) and the result stands above the board, and
-// a tall board (Fanorona's, upright) went on under the steps, its last row and labels hidden.
+// a tall board (one standing upright) went on under the steps, its last row and labels hidden.
 // Then the board is only as tall as the room between its top and the foot of the screen or
 // the steps (never under 200 px: a very low screen scrolls instead), and no wider than the
 // screen (a phone's boards that pan sideways for a finger's targets show all of it: nothing is
