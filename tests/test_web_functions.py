@@ -1,10 +1,12 @@
 """The browser's code stays in functions a reader can hold (issue 40 §4): none of the shell's
-modules (``web/*.js``) has a function over 200 lines. Measured by tests/js_functions.py, a scanner
-that knows JavaScript's strings, templates, regexes and comments (checked here on the cases that
-would fool a plain brace count)."""
+modules (``web/*.js``) has a function over 200 lines, and they import one another without a
+cycle. Lines are measured by tests/js_functions.py, a scanner that knows JavaScript's strings,
+templates, regexes and comments (checked here on the cases that would fool a plain brace count)."""
 
 from __future__ import annotations
 
+import re
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import pytest
@@ -79,3 +81,20 @@ def test_an_unbalanced_source_is_an_error_not_a_guess():
         functions("const s = 'no end;\n")
     with pytest.raises(ScanError):
         functions("function a() { return (1; }")
+
+
+# a module's static imports: `import … from "./x.js"` (or "/x.js", as the board modules and the API
+# page say it), at the start of a line, as every module of the shell writes them
+IMPORT = re.compile(r'^(?:import|export)\b[^;]*?\bfrom\s+"\.?/([\w.-]+\.js)"', re.M | re.S)
+
+
+def test_the_shells_modules_import_one_another_without_a_cycle():
+    graph = {src.name: set(IMPORT.findall(src.read_text("utf-8"))) for src in WEB.glob("*.js")}
+    assert {"match-context.js", "match-seats.js"} <= graph["match.js"]  # the pattern reads them
+    order = TopologicalSorter(graph)
+    try:
+        order.prepare()  # raises CycleError with the modules of a cycle
+    except CycleError as e:
+        pytest.fail(f"import cycle among web/*.js: {' -> '.join(e.args[1])}")
+    unknown = {m for deps in graph.values() for m in deps} - set(graph)
+    assert not unknown, f"imports of modules that are not there: {unknown}"

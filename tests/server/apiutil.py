@@ -119,6 +119,11 @@ class FakeTime:
     def time(self):
         return self.now
 
+    @staticmethod
+    def perf_counter():
+        # the kernel times its lock waits and commits (metrics): real durations, not the game's clock
+        return time.perf_counter()
+
 
 def hand_clock(monkeypatch) -> FakeTime:
     """The match service's clock, moved by hand (``clock.now += 61``)."""

@@ -20,6 +20,11 @@ class FakeTime:
     def time(self):
         return self.now
 
+    @staticmethod
+    def perf_counter():
+        # the kernel times its lock waits and commits (metrics): real durations, not the game's clock
+        return real_time.perf_counter()
+
 
 @pytest.fixture
 def clock(monkeypatch):

@@ -10,9 +10,11 @@ What the match service calls (the seats-and-matches side of issue 41, §2–4):
 
 * who acts: ``people_routes.who(request)`` → a :class:`Principal` (cookie or ``abst_`` token;
   ``principal.may("play")`` for a token's scope) or None;
-* a seat taken by a signed-in person: ``people.standings.take_seat(match_id, seat, person_id)``;
-  the seats a person holds: ``standings.seats_of(person_id)``; names on a match's seats:
-  ``standings.people_of(match_id)``;
+* a seat taken by a signed-in person: ``people.standings.take_seat(match_id, seat, person_id)``
+  (``release_seat`` when the claim then lost its race); the seats a person holds:
+  ``standings.seats_of(person_id)``; a match's: ``standings.owners_of(match_id)``; names on a
+  match's seats: ``standings.people_of(match_id)`` (several: ``people_of_matches``); kinds of
+  people: ``standings.kinds(ids)``;
 * a rated game's creation: ``standings.ratable(game, clock, seat_specs)`` (the pool, or
   :class:`~abstracta.people.errors.NotRatable`);
 * a game's end: ``standings.record_game(match_id, game, clock, returns, {seat: person_id},

@@ -15,6 +15,11 @@ Decisions (the API's rules, also stated in the OpenAPI description):
   (several tokens of one browser: comma-separated): none is 401, none of this match or not
   the acting seat's is 403; one longer than 64 characters (no seat token is) is 401 on any
   request, never read as no token. ``GET /api/matches`` lists only the matches of the tokens sent.
+* People (issue 41): a request from a browser signed in (its session cookie) or with a personal
+  API token of scope ``play`` (``Bearer abst_…``) acts as that person too: the seats they took
+  signed in (creating the match, claiming its invitation) are theirs on every device, beside
+  the tokens. Every act, view and list accepts the cookie instead of a seat token. A rated
+  game (``rated`` at creation) is between accounts only; its end changes their ratings.
 * Each response is the view of the seats the request's tokens hold; no token of the match:
   a spectator, who sees public information only. ``?seat=`` picks one of the held seats and
   is 403 for any other. A WebSocket sends ``{"tokens": [...]}`` (or ``[]``) as its first
@@ -67,7 +72,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 import json
 import re
-from typing import Annotated, Any, AsyncIterator, Callable, TypeVar
+from typing import Annotated, Any, AsyncIterator, Callable, Sequence, TypeVar
 
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -77,19 +82,22 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 
 from ..core.description import OptionText
 from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
-from ..people import People
+from ..people import People, PeopleError, Person
+from ..people.credentials import is_api_token
 from ..people.throttle import Throttle
 from . import i18n, metrics, ops, people_routes, push, security, teaching
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
 from .fanout import make_fanout
-from .matches import TOKEN_LIMIT, clip, cut
+from .matches import TOKEN_LIMIT, Holder, clip, cut
+from .owners import RATED_TAG, is_rated
 from .seats import CLOCK_LIMIT, ending
 from .service import MatchService
 from .views import REPLAY_PAGE, seat_styles, variant_named
@@ -181,14 +189,15 @@ bearer = HTTPBearer(auto_error=False, scheme_name="seat token", description=(
 
 
 def split_tokens(text: str | None) -> list[str]:
-    """The tokens of an ``Authorization: Bearer`` value (comma-separated). Unauthorized for one
+    """The seat tokens of an ``Authorization: Bearer`` value (comma-separated; a personal API
+    token, ``abst_…``, is set aside: it names a person, :func:`acting_person`). Unauthorized for one
     longer than any seat token: it is no token, and reading the request as a spectator's would
     hide the client's mistake. InvalidRequest for more than :data:`TOKEN_LIMIT`: answering from
     the first ones would leave out what the others hold with no sign (a client holding more
     asks in several requests, as the browser's "Your games" does)."""
     if not text:
         return []
-    tokens = [t for t in (part.strip() for part in text.split(",")) if t]
+    tokens = [t for t in (part.strip() for part in text.split(",")) if t and not is_api_token(t)]
     if len(tokens) > TOKEN_LIMIT:
         raise InvalidRequest(f"at most {TOKEN_LIMIT} seat tokens are read from one request (this one has {len(tokens)})")
     problem = security.too_long(tokens)
@@ -197,13 +206,39 @@ def split_tokens(text: str | None) -> list[str]:
     return tokens
 
 
-async def request_tokens(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> list[str]:
-    """The tokens a request carries (empty: none). A coroutine: FastAPI runs a plain function
-    dependency in a worker thread, a hop every request would pay for nothing."""
-    return split_tokens(credentials.credentials if credentials is not None else None)
+async def acting_person(connection: HTTPConnection) -> Person | None:
+    """The person a request or WebSocket acts as (issue 41): signed in by the session cookie,
+    or by a personal API token with the scope ``play``; None for nobody (no database work
+    when the request carries neither). 503 when the people's database cannot be read."""
+    if people_routes.cookie_secret(connection) is None and people_routes.bearer_token(connection) is None:
+        return None
+    try:
+        principal = await run_in_threadpool(people_routes.who, connection)
+    except PeopleError as exc:
+        raise Unavailable(exc.message) from None
+    return principal.person if principal is not None and principal.may("play") else None
 
 
-Tokens = Annotated[list[str], Depends(request_tokens)]
+async def request_tokens(request: Request,
+                         credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Holder:
+    """Who a request acts as, the one place every match route reads it: the seat tokens it
+    carries (empty: none) and the person signed in (:func:`acting_person`), whose seats it
+    holds too. A coroutine: FastAPI runs a plain function dependency in a worker thread, a hop
+    every request would pay for nothing."""
+    tokens = split_tokens(credentials.credentials if credentials is not None else None)
+    return Holder(tuple(tokens), await acting_person(request))
+
+
+Tokens = Annotated[Holder, Depends(request_tokens)]
+
+
+async def request_person(request: Request) -> Person | None:
+    """Who creates a match or claims a seat: the person signed in (:func:`acting_person`); the
+    seat tokens a request carries hold no seat of what is not made yet, and are not read."""
+    return await acting_person(request)
+
+
+Creator = Annotated[Person | None, Depends(request_person)]
 
 #: The header a browser names its session with (a random id it keeps), so that the analyses of
 #: people behind one address are counted per person (analysis.ANALYSIS_PER_CLIENT)
@@ -216,12 +251,16 @@ Session = Annotated[str | None, Header(alias=SESSION_HEADER, description=(
     "the analyses of people behind one address are counted per person, not per address"))]
 
 
-def asker_of(tokens: list[str], session: str | None) -> str:
-    """Who asks for an analysis from the request's address: its seat tokens (a digest: the
-    count never holds a usable token), else the browser session it names, else "" (the
-    address alone). A client may invent sessions; its address still has a bound of its own."""
-    if tokens:
-        return "token:" + hashlib.sha256(",".join(sorted(tokens)).encode()).hexdigest()[:32]
+def asker_of(who: Holder | Sequence[str], session: str | None) -> str:
+    """Who asks for an analysis from the request's address: the person signed in, else its
+    seat tokens (a digest: the count never holds a usable token), else the browser session it
+    names, else "" (the address alone). A client may invent sessions; its address still has a
+    bound of its own."""
+    holder = Holder.of(who)
+    if holder.person is not None:
+        return f"person:{holder.person.id}"
+    if holder.tokens:
+        return "token:" + hashlib.sha256(",".join(sorted(holder.tokens)).encode()).hexdigest()[:32]
     return "session:" + session if session and SESSION_ID.fullmatch(session) else ""
 
 
@@ -381,6 +420,11 @@ class CreateMatch(Body):
         "time control: null (none), {'initial': seconds, 'increment': seconds} (a live clock, "
         "e.g. 5+3 is {'initial': 300, 'increment': 3}) or {'per_turn': seconds} (a deadline per "
         "turn, e.g. 86400). It starts once every person seat is claimed; computer seats have none."))
+    rated: StrictBool = Field(default=False, description=(
+        "a rated game (issue 41): the creator is signed in with an account (403 otherwise) and takes one "
+        "seat, every other seat is a person's, invited, and only an account may claim it; the options make "
+        "a declared variant (422 otherwise). When it ends, each account's Glicko-2 rating in the game's pool "
+        "(variant and speed from the clock) changes at once: the view's 'rating_changes'."))
 
 
 class ImportMatch(Body):
@@ -554,6 +598,20 @@ class VariantName(BaseModel):
     label_key: str = Field(description="translation key of the label")
 
 
+class SeatPerson(BaseModel):
+    name: str | None = Field(description="the person's name (null: a deleted account)")
+    kind: str = Field(description="guest | account | deleted")
+
+
+class RatingChangeInfo(BaseModel):
+    pool: str = Field(description="<game>.<variant>.<speed>")
+    before: int
+    after: int
+    change: int = Field(description="after − before, as the two are rounded")
+    rd: int = Field(description="the rating deviation after the game")
+    provisional: bool = Field(description="RD above 110: shown with a question mark ('1623?')")
+
+
 class MatchView(BaseModel):
     """A match as one seat may see it."""
 
@@ -653,6 +711,14 @@ class MatchView(BaseModel):
     bot_error_i18n: dict[str, Any] | None = Field(description="'bot_error' as {key, params} of the client's "
                                                               "catalogs (as an error's 'i18n'), for a reader of "
                                                               "another language; null with it")
+    people: list[SeatPerson | None] = Field(default_factory=list, description=(
+        "per seat: the person it belongs to ({name, kind}: a guest, an account, or a deleted account, whose "
+        "name is null and reads 'deleted player'), or null (a computer, an open seat, a seat held by its "
+        "token alone)"))
+    rated: bool = Field(default=False, description="a rated game (POST /api/matches 'rated')")
+    rating_changes: list[RatingChangeInfo | None] | None = Field(default=None, description=(
+        "at the end of a rated game, per seat, what it did to the person's rating in the game's pool; null "
+        "while the game runs, for an unrated game, and while its record waits"))
 
 
 class LineTurnInfo(BaseModel):
@@ -730,6 +796,8 @@ class InvitationInfo(BaseModel):
     players: list[str]
     seats: list[SeatInfo]
     variant: VariantName | None = Field(default=None, description="as the match view's")
+    rated: bool = Field(default=False, description="a rated game: only an account may claim the seat")
+    people: list[SeatPerson | None] = Field(default_factory=list, description="as the match view's")
 
 
 class MatchSummary(BaseModel):
@@ -757,7 +825,9 @@ class MatchSummary(BaseModel):
     out_of_time: list[int] = Field(default_factory=list, description="as the match view's")
     created: str | None
     updated: str | None
-    my_seats: list[int] = Field(description="the seats the request's tokens hold")
+    my_seats: list[int] = Field(description="the seats the request's tokens (or the person signed in) hold")
+    people: list[SeatPerson | None] = Field(default_factory=list, description="as the match view's")
+    rated: bool = Field(default=False, description="as the match view's")
 
 
 class Positions(BaseModel):
@@ -783,7 +853,8 @@ class ErrorBody(BaseModel):
 ERROR_TEXT: dict[int, str] = {
     400: "Invalid host header (not a name this server serves; see abstracta serve --allowed-host), "
          "or a Content-Length that is not a number",
-    401: "no seat token given (Authorization: Bearer <token>)",
+    401: "no seat token given (Authorization: Bearer <token>), and nobody signed in (session cookie, or an "
+         "API token of scope play)",
     403: "no token given holds the seat this needs (another seat's or another match's token; for a draw "
          "offer, a seat out of the game, or the offering seat accepting its own offer; for a takeback, "
          "the asking seat accepting its own request, or a seat out of time answering)",
@@ -948,11 +1019,17 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     game's analysis budget (tests: small); ``redis_url`` (default: the settings', else
     ``ABSTRACTA_REDIS_URL``, else none) is the Redis of a deployment of several processes: the
     rate limits count there and the fan-out (:mod:`.fanout`) goes through it (docs/club.md)."""
-    service = MatchService(Store(db_url), bot_workers=bot_workers, analysis_scale=analysis_scale)
     settings = security_settings or security.Security(rate_limits=security.rate_limits_from_env())
     redis_url = redis_url or settings.redis_url or security.redis_url_from_env()
     if redis_url and settings.redis_url is None:
         settings = dataclasses.replace(settings, redis_url=redis_url)
+    store = Store(db_url)
+    # people (issue 41): accounts, sessions, ratings on the match store's database, sign-in
+    # limits counted where the request limits are (one Redis for every worker, when given);
+    # the match service seats them and records their games
+    people = People(store.engine, throttle=Throttle(storage=security.sync_limits_uri(settings.redis_url),
+                                                    enabled=settings.rate_limits))
+    service = MatchService(store, bot_workers=bot_workers, analysis_scale=analysis_scale, people=people)
     fanout = make_fanout(redis_url, service.store.listen_url())
 
     @asynccontextmanager
@@ -991,10 +1068,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                               .replace("``", "`"))
     app.state.service = service
     app.state.fanout = fanout  # presence, seeks, lobby: one channel to every process (fanout.py)
-    # people (issue 41): accounts, sessions, ratings on the match store's database; sign-in
-    # limits counted where the request limits are (one Redis for every worker, when given)
-    app.state.people = People(service.store.engine, throttle=Throttle(
-        storage=security.sync_limits_uri(settings.redis_url), enabled=settings.rate_limits))
+    app.state.people = people
     app.include_router(people_routes.router)
     app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
     app.add_middleware(BodyLimit)
@@ -1144,14 +1218,17 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         # pushes; it has exactly the fields of MatchView (the documented response model)
         return Response(service.act_view(match, tokens, seat), media_type="application/json")
 
-    @app.get("/api/matches", summary="Your matches: those of the tokens sent, most recently played first",
+    @app.get("/api/matches", summary="Your matches: those of the tokens sent or the person signed in, most recently played first",
              response_model=list[MatchSummary], responses=errors(422, 503), openapi_extra=TOKEN_OPTIONAL)
     def list_matches(tokens: Tokens, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
         """Only the matches a token of the request holds a seat of (send every token the browser
-        keeps, comma-separated); without tokens the list is empty. Never every match on the server."""
+        keeps, comma-separated), and those of the person signed in (the session cookie); with
+        neither the list is empty. Never every match on the server."""
         out = []
         listed = service.mine(tokens, limit)
-        claimed = service.store.claimed_of([row.id for row, _ in listed])
+        ids = [row.id for row, _ in listed]
+        claimed = service.store.claimed_of(ids)
+        seated = service.owners.people_of_matches(ids)
         for row, seats_held in listed:
             try:
                 record = json.loads(row.record)
@@ -1162,33 +1239,40 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                 seats, variant = seat_styles(game), variant_named(game)
             except (AbstractaError, TypeError):
                 seats, variant = None, None
+            players = record.get("players") or []
+            people = seated.get(row.id, {})
+            tags = record.get("tags") if isinstance(record.get("tags"), dict) else {}
             out.append({"id": row.id, "game": row.game, "status": row.status, "ply": row.plies,
                         # NULL in databases of an earlier version, whose records hold every move
                         "turns": row.turns if row.turns is not None else len(record.get("moves") or []),
-                        "players": record.get("players") or [],
+                        "players": players,
                         "to_move": row.to_move if row.status == "playing" else None,
-                        "claimed": [i in claimed[row.id] for i in range(len(record.get("players") or []))],
+                        "claimed": [i in claimed[row.id] or i in people for i in range(len(players))],
                         "seats": seats, "variant": variant,
                         "options": record.get("options") or {},
                         "result": record.get("result"), "termination": record.get("termination"),
                         **ending(record),
                         "created": row.created_at.isoformat() if row.created_at else None,
                         "updated": row.updated_at.isoformat() if row.updated_at else None,
-                        "my_seats": seats_held})
+                        "my_seats": seats_held,
+                        "people": [people.get(i) for i in range(len(players))],
+                        "rated": tags.get(RATED_TAG) == "true"})
         return out
 
     @app.post("/api/matches", status_code=201, summary="Create a match: its tokens and invitations",
               response_model=MatchCreated, responses=errors(404, 413, 415, 422, 429, 503))
-    def create_match(body: CreateMatch) -> dict[str, Any]:
+    def create_match(body: CreateMatch, creator: Creator) -> dict[str, Any]:
         """The answer is the only place the tokens of the seats taken and the invitation codes
-        appear: a client keeps them (the server stores only their SHA-256)."""
-        return created(*service.create(body.game, body.options, body.seats, body.take, body.clock))
+        appear: a client keeps them (the server stores only their SHA-256). The seats taken by
+        a person signed in (the session cookie) are theirs too, wherever they sign in."""
+        return created(*service.create(body.game, body.options, body.seats, body.take, body.clock,
+                                       creator=creator, rated=body.rated))
 
     @app.post("/api/matches/import", status_code=201,
               summary="Import a record (validated by replay: errors name the ply and the reason)",
               response_model=MatchCreated, responses=errors(404, 413, 415, 422, 429, 503))
-    def import_match(body: ImportMatch) -> dict[str, Any]:
-        return created(*service.import_record(body.record, body.seats, body.take, body.clock))
+    def import_match(body: ImportMatch, creator: Creator) -> dict[str, Any]:
+        return created(*service.import_record(body.record, body.seats, body.take, body.clock, creator=creator))
 
     @app.post("/api/invites/lookup", summary="What an invitation is for (without claiming it)",
               response_model=InvitationInfo, responses=errors(404, 413, 415, 422, 429, 503))
@@ -1198,14 +1282,16 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         return {"match": match.id, "game": match.game.name, "title": match.game.title,
                 "title_key": match.game.description.title.key, "seat": seat,
                 "claimed": claimed, "players": match.players, "seats": seat_styles(match.game),
-                "variant": variant_named(match.game)}
+                "variant": variant_named(match.game), "rated": is_rated(match),
+                "people": list(service.owners.names(match))}
 
     @app.post("/api/invites/claim", summary="Claim an invitation: the seat's token (once)",
               response_model=MatchCreated, responses=errors(404, 410, 413, 415, 422, 429, 503))
-    def claim_invite(body: InviteCode) -> dict[str, Any]:
+    def claim_invite(body: InviteCode, claimer: Creator) -> dict[str, Any]:
         """Answers with the match as that seat sees it and the seat's token in 'tokens'; a second
-        claim of the same code is 410, an unknown code 404."""
-        return created(*service.claim(body.code))
+        claim of the same code is 410, an unknown code 404. Claimed by a person signed in, the
+        seat is theirs too; a rated game's seat only an account claims (403)."""
+        return created(*service.claim(body.code, Holder((), claimer)))
 
     @app.post("/api/matches/{match_id}/invites", summary="New invitation codes for the unclaimed person seats",
               response_model=Invites, responses=ACT)
@@ -1366,7 +1452,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     async def match_socket(ws: WebSocket, match_id: str) -> None:
         """Live updates: the match view (as GET /api/matches/{id} with the same tokens) each time
         it changes. The client's first message authenticates: ``{"tokens": ["<token>", ...]}``
-        (``[]``: a spectator); tokens never go in the URL. A first message that is not such an
+        (``[]``: a spectator, unless the session cookie of the handshake names a person who holds
+        a seat); tokens never go in the URL. A first message that is not such an
         object, or none within 10 s, closes the socket (1008); a token of another match, 4403; one
         longer than 64 characters, 4401; more than 200 tokens, 4422 (as 422 on a request).
         Later frames: short text (ignored); anything else closes the socket (1003)."""
@@ -1377,6 +1464,11 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
             await _close(ws, 1008)
             return
         if first.get("type") == "websocket.disconnect":
+            return
+        try:  # the person signed in: the session cookie of the handshake
+            person = await acting_person(ws)
+        except MatchError as exc:
+            await _refuse(ws, exc.message, 4000 + status_of(exc))
             return
         text = first.get("text")
         tokens = None
@@ -1396,7 +1488,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
             await _refuse(ws, 'the first message must be {"tokens": [...]} (empty: a spectator)', 1008)
             return
         try:
-            held = await asyncio.to_thread(service.seats_of, match_id, tokens)
+            held = await asyncio.to_thread(service.seats_of, match_id, Holder(tuple(tokens), person))
         except MatchError as exc:
             await _refuse(ws, exc.message, 4000 + status_of(exc))
             return

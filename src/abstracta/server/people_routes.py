@@ -305,6 +305,7 @@ def me(current: Anyone) -> dict[str, Any]:
             responses=answers(401, 403, 409, 415, 422, 503))
 def rename(body: NewName, request: Request, current: Session) -> dict[str, Any]:
     person = people_of(request).sessions.rename_guest(current, body.name)
+    request.app.state.service.owners.forget_names()
     return person_json(Principal(person, session_id=current.session_id))
 
 
@@ -387,6 +388,8 @@ def export(request: Request, current: Reader) -> Response:
                responses=answers(401, 403, 409, 415, 422, 429, 503))
 def delete_account(body: Password, request: Request, current: Session) -> Response:
     people_of(request).accounts.delete(current, body.password)
+    # "deleted player" at once on this process's boards, not NAMES_SECONDS later
+    request.app.state.service.owners.forget_names()
     response = Response(status_code=204)
     clear_session(response, request)
     return response
@@ -414,9 +417,23 @@ def _pools(names: tuple[str, ...]) -> dict[str, Pool]:
 def player(username: str, request: Request) -> dict[str, Any]:
     """``ratings``: ``{pool: {rating, rd, games, provisional, wins, draws, losses, game,
     variant, speed, label_key}}`` with pools ``<game>.<variant>.<speed>``; ``history``: per
-    pool ``[{at, rating, rd}]``; ``results``: per game; ``recent_games`` (finished) and
-    ``current_games`` (match ids)."""
-    return people_of(request).standings.profile(username, all_pools())
+    pool ``[{at, rating, rd}]``; ``results``: per game; ``recent_games`` (finished: ``{id,
+    game, outcome, rated, rating_change, opponents, players, …}``) and ``current_games`` (in
+    play: ``{id, seats, opponents, game, players, status}``); ``opponents``: the other people
+    seated (``{seat, name, kind}``), ``players``: each seat's ``human`` or ``level:N`` (the
+    computer), each game a link to its replay (``#/match/<id>``)."""
+    profile = people_of(request).standings.profile(username, all_pools())
+    games = profile["recent_games"] + profile["current_games"]
+    about = request.app.state.service.seats.about([g["id"] for g in games]) if games else {}
+    for entry in games:
+        known = about.get(entry["id"], {})
+        entry.setdefault("game", known.get("game"))
+        entry["players"] = known.get("players", [])
+        entry["status"] = known.get("status", "over" if "outcome" in entry else None)
+        entry["options"] = known.get("options", {})
+    # a game deleted since is no current game (its seats were given up; a row may lag)
+    profile["current_games"] = [g for g in profile["current_games"] if g["id"] in about and g["status"] == "playing"]
+    return profile
 
 
 @router.get("/api/leaderboards", summary="The pools: every game variant × speed, with how many are rated in each",
@@ -464,6 +481,33 @@ def level_ratings(request: Request) -> dict[str, list[dict[str, Any]]]:
                                      "ladder": round(f.ladder) if f.ladder is not None else None, "games": f.games}
                                     for f in figures]
     return out
+
+
+@router.get("/api/levels/{game}", summary="The computer levels' approximate ratings for one game's options",
+            responses=answers(404, 422, 503))
+def game_level_ratings(game: str, request: Request) -> dict[str, Any]:
+    """Query parameters are the game's options (as ``GET /api/games/{name}``): the declared
+    variant they make (``family``: ``<game>.<variant>``, null when they make none, which a
+    rated game needs) and its levels' figures, as ``GET /api/levels`` gives them (the new-game
+    form's "Level 4 ≈ 1650")."""
+    from ..ai.levels import level_fingerprint
+    from ..core.errors import AbstractaError, UnknownGameError
+
+    options = {k: v for k, v in request.query_params.items() if k != "lang"}
+    try:
+        instance = load_game(game, **options)
+    except UnknownGameError:
+        raise pe.UnknownPerson(f"no game {game[:64]!r}", key="people.error.no_game") from None
+    except AbstractaError as exc:
+        raise pe.InvalidInput(str(exc)[:200]) from None
+    variant = instance.description.variant_of(instance.options)
+    if variant is None:
+        return {"family": None, "levels": []}
+    family = f"{game}.{variant_id(game, variant)}"
+    figures = people_of(request).standings.level_ratings(family, fingerprint=lambda n: level_fingerprint(instance, n))
+    return {"family": family, "levels": [{"level": f.level, "rating": round(f.rating), "rd": round(f.deviation),
+                                          "ladder": round(f.ladder) if f.ladder is not None else None,
+                                          "games": f.games} for f in figures]}
 
 
 __all__ = ["COOKIE", "SECURE_COOKIE", "router", "who"]

@@ -3,6 +3,8 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { refusal, t } from "./i18n.js";
+import { ensurePerson, personName } from "./names.js";
+import { whoAmI } from "./people.js";
 import { showError } from "./shell.js";
 import { controlWords, matchTitle, seatWord } from "./words.js";
 
@@ -28,9 +30,9 @@ export async function joinPage(app, code) {
   const people = h("ul", { class: "whois", id: "join-seats" }, ...info.players.map((p, i) => h("li", { class: i === info.seat ? "invited" : null },
     h("b", {}, name(i)), " — ",
     p !== "human" ? t("join.who.computer", { level: p.slice(6) })
-      : i === info.seat ? (info.claimed ? (mine.includes(i) ? t("join.who.you") : t("join.who.taken")) : t("join.who.this"))
+      : i === info.seat ? (info.claimed ? (mine.includes(i) ? t("join.who.you") : personName(info, i) || t("join.who.taken")) : t("join.who.this"))
       : mine.includes(i) ? t("join.who.you")
-      : view && !view.claimed[i] ? t("join.who.invited") : t("join.who.person"))));
+      : personName(info, i) || (view && !view.claimed[i] ? t("join.who.invited") : t("join.who.person")))));
   const facts = [];
   if (view) {
     // the server counts it, as "Your games" lists it: a count of the page's own could drift from it
@@ -50,10 +52,17 @@ export async function joinPage(app, code) {
       people, h("p", { class: "row" }, h("a", { href: `#/match/${info.match}`, class: "button", id: "watch" }, t("join.watch"))));
     return;
   }
-  const take = h("button", { type: "button", class: "primary", id: "take-seat", onclick: async () => {
+  // a rated game: its seat is an account's (the server refuses anyone else); say so first
+  const me = await whoAmI();
+  const ratedNote = info.rated ? h("p", { class: "rated-note", id: "join-rated" }, t("join.rated"),
+    me && me.kind === "account" ? null : [" ", t("join.rated_account"), " ",
+      h("a", { href: "#/signin", id: "join-signin" }, t("people.sign_in")), " · ",
+      h("a", { href: "#/signup", id: "join-signup" }, t("people.make_account"))]) : null;
+  const take = h("button", { type: "button", class: "primary", id: "take-seat", disabled: !!info.rated && !(me && me.kind === "account"), onclick: async () => {
     take.disabled = true;
     showError(err, null);
     try {
+      if (!info.rated) await ensurePerson(); // the others read a name (a guest's), not "person"
       const m = await api("/api/invites/claim", { method: "POST", body: { code } }); // api.js keeps the token
       location.replace(`#/match/${m.id}`); // Back should not return to a used invitation
     } catch (e) {
@@ -61,7 +70,7 @@ export async function joinPage(app, code) {
     }
   } }, t("join.take"));
   app.append(h("p", { class: "lead", id: "join-what" }, t("join.what", { game: title, seat: name(info.seat) })),
-    people, ...facts.map(([id, f]) => h("p", { class: "muted", id }, f)),
+    ratedNote, people, ...facts.map(([id, f]) => h("p", { class: "muted", id }, f)),
     h("p", { class: "row" }, take, h("a", { href: `#/match/${info.match}`, class: "button" }, t("join.just_watch"))), err,
-    h("p", { class: "muted" }, t("join.keeps")));
+    h("p", { class: "muted" }, t(me && me.kind === "account" ? "join.keeps_account" : "join.keeps")));
 }

@@ -4,6 +4,7 @@
 import { api, invitesOf, keepInvites } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { hasPeople, namedSeats, seatLabel } from "./names.js";
 import { coloured, seatNamer } from "./words.js";
 
 // Who's who at the match, from the page's first view (`view()`: the view on screen; the seats,
@@ -14,7 +15,10 @@ export function seatsOf(view) {
   const mySeats = first.my_seats || []; // the seats this browser's tokens hold (none: a spectator)
   // a spectator has nothing to take back, resign or type (the server would refuse it)
   const spectator = !mySeats.length;
-  const seatName = seatNamer(first.seats, first.players, mySeats);
+  // the seat's name in the game (its colour, or You / Computer / Player N)
+  const baseName = seatNamer(first.seats, first.players, mySeats);
+  // with the people's names where the server knows them, as the view on screen says them (names.js)
+  const seatName = (i) => namedSeats(view(), baseName, mySeats)(i);
   const humans = first.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
   const myPeople = humans.filter((i) => mySeats.includes(i)); // the person seats played here
   // the one person seat played here, whose outcome the end says first (null: none, or several sharing the device)
@@ -24,14 +28,17 @@ export function seatsOf(view) {
   const distance = myPeople.length > 0 && humans.some((i) => !mySeats.includes(i));
   const who = (i) => {
     const v = view();
-    return named ? `${seatName(i)} (${v.players[i] !== "human" ? t("seat.tag.computer_level", { level: v.players[i].slice(6) })
+    const person = seatLabel(v, i, mySeats, (j) => (named ? baseName(j) : null)); // "White (anna)"
+    if (person) return person;
+    return named ? `${baseName(i)} (${v.players[i] !== "human" ? t("seat.tag.computer_level", { level: v.players[i].slice(6) })
       : (distance || myPeople.length === 1) && mySeats.includes(i) ? t("seat.tag.you") : v.claimed && !v.claimed[i] ? t("seat.tag.invited") : t("seat.tag.person")})` : seatName(i);
   };
-  const compTag = named ? ` (${t("seat.tag.computer")})` : "";
+  // "Black (computer) is thinking"; with people's names the seat says "Computer (level 3)" itself
+  const compTag = () => (named && !hasPeople(view()) ? ` (${t("seat.tag.computer")})` : "");
   // the move list's badge: the name's first letter, or P1, P2 where seats share one (two computers)
   const abbrev = (i) => {
-    const n = seatName(i);
-    const clash = !named && first.players.some((_, j) => j !== i && seatName(j)[0] === n[0]);
+    const n = baseName(i); // the seat's colour, never a person's initial
+    const clash = !named && first.players.some((_, j) => j !== i && baseName(j)[0] === n[0]);
     return clash || n === t("seat.player", { n: i + 1 }) ? t("seat.player_short", { n: i + 1 }) : n[0];
   };
   // some seats in words ("Black", "Blue, Red"), else "the others"

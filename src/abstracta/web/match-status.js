@@ -34,11 +34,11 @@ function liveWords(ctx, { over, stuck, waiting, myTurn }) {
   const view = ctx.view, { seatName, compTag, seatsWord, distance, myPeople, you } = ctx.seats;
   if (over) return t("status.over");
   if (ctx.connLost) return t("status.lost");
-  if (view.thinking) return t("status.thinking", { who: `${seatName(view.to_move)}${compTag}` });
-  if (stuck) return t("status.stuck", { who: `${seatName(view.to_move)}${compTag}` });
+  if (view.thinking) return t("status.thinking", { who: `${seatName(view.to_move)}${compTag()}` });
+  if (stuck) return t("status.stuck", { who: `${seatName(view.to_move)}${compTag()}` });
   if (waiting.length) return t("status.waiting_seat", { who: seatsWord(waiting) });
   if (view.to_move !== null && myTurn && (distance || myPeople.length === 1)) return seatName(view.to_move) === you ? t("status.your_move") : t("status.your_move_as", { who: seatName(view.to_move) });
-  if (view.to_move !== null) return seatName(view.to_move) === you ? t("status.your_move") : t("status.to_move", { who: seatName(view.to_move) + (view.human_to_move ? "" : compTag) });
+  if (view.to_move !== null) return seatName(view.to_move) === you ? t("status.your_move") : t("status.to_move", { who: seatName(view.to_move) + (view.human_to_move ? "" : compTag()) });
   return "";
 }
 

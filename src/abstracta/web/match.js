@@ -1,7 +1,8 @@
 // The match page (#/match/<id>): a game in play, finished or watched. Composed here of its
 // concerns, each a module that draws its part on the context's "draw" event (match-context.js):
 // the seats, clocks, hand-over screen and invitations (match-seats.js, match-clocks.js), the
-// status line and result (match-status.js), the board and the moves played on it
+// status line and result (match-status.js), a rated game's mark and rating changes
+// (match-rating.js), the board and the moves played on it
 // (match-board.js), the move list and replay (match-moves.js, match-replay.js), the requests
 // (match-requests.js), the actions (match-actions.js), the analysis panel (analysis.js) and the
 // live connection (match-live.js).
@@ -18,6 +19,7 @@ import { clocks } from "./match-clocks.js";
 import { matchContext } from "./match-context.js";
 import { liveConnection } from "./match-live.js";
 import { movesPanel } from "./match-moves.js";
+import { ratingLines } from "./match-rating.js";
 import { requestBoxes } from "./match-requests.js";
 import { handoverScreen, invitations, seatLine } from "./match-seats.js";
 import { botErrorBox, statusLines } from "./match-status.js";
@@ -46,6 +48,7 @@ export async function matchPage(app, id, was, page) {
   const clock = clocks(ctx);
   const players = seatLine(ctx, clock.span);
   const { watching, status, banner } = statusLines(ctx);
+  const rating = ratingLines(ctx);
   const handover = handoverScreen(ctx, () => board.box); // (made next, before the screen is up)
   const board = boardPanel(ctx);
   const moves = movesPanel(ctx);
@@ -70,8 +73,8 @@ export async function matchPage(app, id, was, page) {
   window.addEventListener("resize", fit);
   ctx.on("stop", () => window.removeEventListener("resize", fit));
 
-  app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
-    watching, status, botError, banner, handover, requests.takeback, requests.draw, invitesBox,
+  app.append(h("div", { class: "matchhead" }, h("h1", {}, title, rating.mark), players),
+    watching, status, botError, banner, rating.box, handover, requests.takeback, requests.draw, invitesBox,
     h("div", { class: "play" },
       h("div", { class: "left" }, ...board.board),
       h("aside", { class: "right" },

@@ -3,6 +3,7 @@
 import { api, allTokens, forgetTokens, forgetWatched, myMatches, watchedGames } from "./api.js";
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { namedSeats, seatLabel } from "./names.js";
 import { resultLine } from "./outcome.js";
 import { games, showError } from "./shell.js";
 import { coloured, gameTitle, matchTitle, movesWords, optionWords, playingWords, seatNamer, seatWord } from "./words.js";
@@ -45,7 +46,8 @@ export async function matchesPage(app) {
 
   function rowOf(r) {
     const mine = r.my_seats || [];
-    const name = seatNamer(r.seats, r.players, mine);
+    const base = seatNamer(r.seats, r.players, mine);
+    const name = namedSeats(r, base, mine); // the people's names where the server knows them (names.js)
     const named = coloured(r.seats);
     // the seats held here, by their game name (White) or number: "You" would say nothing
     const yours = mine.filter((i) => r.players[i] === "human")
@@ -53,7 +55,7 @@ export async function matchesPage(app) {
     const apart = mine.length > 0 && r.players.some((p, i) => p === "human" && !mine.includes(i)); // people at a distance
     // "you" where this browser plays one person seat (against the computer too), "person" in pass and play
     const alone = mine.filter((i) => r.players[i] === "human").length === 1;
-    const who = r.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
+    const who = r.players.map((p, i) => seatLabel(r, i, mine, (j) => (named ? base(j) : null)) || base(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
     const result = r.status === "over" ? resultLine(r, name) || t("matches.finished") : playingWords(r, mine, name);
     const moves = movesWords(r.turns, r.ply);
@@ -112,9 +114,10 @@ async function watchedSection(app, titles, list) {
     const v = views[k];
     if (v === null) { forgetWatched(w.id); return; } // deleted on the server
     if (!v) return; // not reachable now: kept for later
-    const name = seatNamer(v.seats, v.players, []);
+    const base = seatNamer(v.seats, v.players, []);
+    const name = namedSeats(v, base, []);
     const named = coloured(v.seats);
-    const who = v.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
+    const who = v.players.map((p, i) => seatLabel(v, i, [], (j) => (named ? base(j) : null)) || base(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const result = v.status === "over" ? resultLine(v, name) || t("matches.finished") : playingWords(v, [], name);
     const label = (c) => ({ "data-label": t(`matches.col.${c}`) });
     const row = h("tr", { "data-id": w.id },

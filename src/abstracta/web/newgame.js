@@ -4,6 +4,7 @@ import { analysisLink } from "./analysis.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { lessonOffer, markKnown } from "./lesson.js";
+import { ensurePerson, levelRatings, ratedChoice } from "./names.js";
 import { games, inSight, notFound, showError } from "./shell.js";
 import { gameTitle, seatWord } from "./words.js";
 
@@ -41,8 +42,9 @@ export async function newGamePage(app, name) {
   }
   const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, t("new.seats")));
   form.append(seatBox);
-  // seat names follow the options (Slide Checkers' colours): asked of the server's description
+  // seat names follow the options (a game whose colours depend on its player count): asked of the server's description
   let seatStyles = null, seatKey = null;
+  let levels = {}; // each computer level's approximate rating for these options ("Level 4 ≈ 1650", names.js)
   const seatNames = (i, opts) => (seatStyles && seatStyles[i] && seatStyles[i].name ? seatWord(seatStyles[i]) : t("seat.player", { n: i + 1 }));
   async function loadSeats() {
     const opts = readOptions();
@@ -53,6 +55,7 @@ export async function newGamePage(app, name) {
       const q = new URLSearchParams(opts).toString();
       seatStyles = (await api(`/api/games/${encodeURIComponent(name)}${q ? "?" + q : ""}`)).seats;
     } catch { seatStyles = null; } // options not (yet) valid: plain names until they are
+    levels = await levelRatings(name, opts);
   }
   const drawSeats = () => {
     const pOpt = values.players;
@@ -64,13 +67,19 @@ export async function newGamePage(app, name) {
       const sel = h("select", { id: `seat-${i}`, name: `seat-${i}` },
         h("option", { value: "human" }, t("new.seat.me")),
         h("option", { value: "friend" }, t("new.seat.friend")),
-        ...[1, 2, 3, 4, 5, 6].map((l) => h("option", { value: `level:${l}` }, t("new.seat.computer", { level: l }))));
+        ...[1, 2, 3, 4, 5, 6].map((l) => h("option", { value: `level:${l}` },
+          levels[l] ? t("new.seat.computer_about", { level: l, rating: levels[l] }) : t("new.seat.computer", { level: l }))));
       sel.value = old[i] || (i === 0 ? "human" : "level:3");
+      sel.addEventListener("change", () => rated.fits(seatChoice()));
       seatBox.append(h("label", { for: `seat-${i}` }, h("span", {}, seatNames(i, readOptions())), sel));
     }
+    rated.fits(seatChoice());
     const hint = seatBox.querySelector(".hint");
     if (hint) seatBox.append(hint); // the hint stays under the seats
   };
+  const seatChoice = () => [...seatBox.querySelectorAll("select")].map((s) => s.value);
+  // a rated game: an account at one seat here, friends invited to the others (names.js)
+  const rated = ratedChoice();
   const readOptions = () => {
     const out = {};
     for (const [k, input] of Object.entries(values)) if (input.value !== "") out[k] = input.value;
@@ -90,7 +99,7 @@ export async function newGamePage(app, name) {
       h("option", { value: `turn:${86400}` }, t("clock.days_per_move", { n: 1 })),
       h("option", { value: `turn:${3 * 86400}` }, t("clock.days_per_move", { n: 3 }))));
   form.append(h("label", { for: "clock" }, h("span", {}, t("clock.label")), clockSel,
-    h("small", {}, t("clock.help"))));
+    h("small", {}, t("clock.help"))), rated.node);
   const readClock = () => {
     const [kind, a, b] = clockSel.value.split(":");
     if (kind === "live") return { initial: Number(a), increment: Number(b) };
@@ -113,7 +122,9 @@ export async function newGamePage(app, name) {
     }
     const body = { game: name, options: readOptions(), seats, clock: readClock() };
     if (take.length) body.take = take; // none: a computer-only match (the server gives seat 0's token)
+    if (rated.value()) body.rated = true;
     try {
+      if (choice.includes("friend")) await ensurePerson(); // the friend reads a name, not "person"
       const m = await api("/api/matches", { method: "POST", body });
       markKnown(name); // no lesson offered for a game this browser has played
       location.hash = `#/match/${m.id}`;
