@@ -25,11 +25,13 @@ def db_url(tmp_path: Path) -> str:
     url = os.environ.get("ABSTRACTA_TEST_DB_URL")
     if url:
         from abstracta.people.tables import metadata as people_tables
+        from abstracta.server.social_tables import metadata as social_tables
         from abstracta.server.storage import Base, make_engine
 
         engine = make_engine(url)
         Base.metadata.drop_all(engine)
         people_tables.drop_all(engine)  # accounts, sessions, ratings (issue 41)
+        social_tables.drop_all(engine)  # chat, push subscriptions, the server's keys (issue 43)
         engine.dispose()
         return url
     return f"sqlite:///{tmp_path / 'test.db'}"

@@ -77,29 +77,29 @@ from typing import Annotated, Any, AsyncIterator, Callable, Sequence, TypeVar
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import HTTPConnection
 
 from ..core.description import OptionText
 from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import Game
 from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
-from ..people import People, PeopleError, Person
-from ..people.credentials import is_api_token
+from ..people import People
 from ..people.throttle import Throttle
 from . import i18n, metrics, ops, people_routes, push, security, teaching
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
 from .fanout import make_fanout
-from .matches import TOKEN_LIMIT, Holder, clip, cut
+from .matches import Holder, clip, cut
 from .owners import RATED_TAG, is_rated
 from .seats import CLOCK_LIMIT, ending
+from .routes import chat as chat_routes, live as live_routes, notices as notices_routes
+from .routes.deps import Creator, Tokens, acting_person, split_tokens
 from .service import MatchService
+from .social import Social
 from .views import REPLAY_PAGE, seat_styles, variant_named
 from .storage import Store
 
@@ -182,63 +182,8 @@ WS_AUTH_LIMIT, WS_AUTH_SECONDS = 16_000, 10.0
 #: message in UTF-8's widest characters; a longer one is closed with 1009 before the app sees it.
 WS_MESSAGE_BYTES = 4 * WS_AUTH_LIMIT
 
-bearer = HTTPBearer(auto_error=False, scheme_name="seat token", description=(
-    "A seat's token, from the answer that created the match or claimed an invitation: "
-    "`Authorization: Bearer <token>`. A browser holding several seats' tokens may send them "
-    "comma-separated (`Bearer <t1>,<t2>`), at most 200 in one request (more: 422)."))
-
-
-def split_tokens(text: str | None) -> list[str]:
-    """The seat tokens of an ``Authorization: Bearer`` value (comma-separated; a personal API
-    token, ``abst_…``, is set aside: it names a person, :func:`acting_person`). Unauthorized for one
-    longer than any seat token: it is no token, and reading the request as a spectator's would
-    hide the client's mistake. InvalidRequest for more than :data:`TOKEN_LIMIT`: answering from
-    the first ones would leave out what the others hold with no sign (a client holding more
-    asks in several requests, as the browser's "Your games" does)."""
-    if not text:
-        return []
-    tokens = [t for t in (part.strip() for part in text.split(",")) if t and not is_api_token(t)]
-    if len(tokens) > TOKEN_LIMIT:
-        raise InvalidRequest(f"at most {TOKEN_LIMIT} seat tokens are read from one request (this one has {len(tokens)})")
-    problem = security.too_long(tokens)
-    if problem is not None:
-        raise Unauthorized(problem)
-    return tokens
-
-
-async def acting_person(connection: HTTPConnection) -> Person | None:
-    """The person a request or WebSocket acts as (issue 41): signed in by the session cookie,
-    or by a personal API token with the scope ``play``; None for nobody (no database work
-    when the request carries neither). 503 when the people's database cannot be read."""
-    if people_routes.cookie_secret(connection) is None and people_routes.bearer_token(connection) is None:
-        return None
-    try:
-        principal = await run_in_threadpool(people_routes.who, connection)
-    except PeopleError as exc:
-        raise Unavailable(exc.message) from None
-    return principal.person if principal is not None and principal.may("play") else None
-
-
-async def request_tokens(request: Request,
-                         credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Holder:
-    """Who a request acts as, the one place every match route reads it: the seat tokens it
-    carries (empty: none) and the person signed in (:func:`acting_person`), whose seats it
-    holds too. A coroutine: FastAPI runs a plain function dependency in a worker thread, a hop
-    every request would pay for nothing."""
-    tokens = split_tokens(credentials.credentials if credentials is not None else None)
-    return Holder(tuple(tokens), await acting_person(request))
-
-
-Tokens = Annotated[Holder, Depends(request_tokens)]
-
-
-async def request_person(request: Request) -> Person | None:
-    """Who creates a match or claims a seat: the person signed in (:func:`acting_person`); the
-    seat tokens a request carries hold no seat of what is not made yet, and are not read."""
-    return await acting_person(request)
-
-
-Creator = Annotated[Person | None, Depends(request_person)]
+# who a request acts as (its seat tokens and the person signed in): routes/deps.py, shared with
+# the routes by resource
 
 #: The header a browser names its session with (a random id it keeps), so that the analyses of
 #: people behind one address are counted per person (analysis.ANALYSIS_PER_CLIENT)
@@ -1047,10 +992,12 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                 log.warning("LISTEN on the database is not ready yet; changes by other processes "
                             "reach this one once it is")
         await fanout.start()
+        await _app.state.social.start()
         await asyncio.to_thread(service.resume_bots)
         try:
             yield
         finally:
+            _app.state.social.close()
             await fanout.close()
             if listener is not None:
                 listener.cancel()
@@ -1070,6 +1017,13 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     app.state.fanout = fanout  # presence, seeks, lobby: one channel to every process (fanout.py)
     app.state.people = people
     app.include_router(people_routes.router)
+    # a match's company (issue 43): its chat, Web Push notices of correspondence games, live games;
+    # its lines and watchers reach every process through the fan-out, its limits count where the
+    # request limits do
+    app.state.social = Social(service, fanout, rate_limits=settings.rate_limits,
+                              limits_storage=security.sync_limits_uri(settings.redis_url))
+    for module in (chat_routes, live_routes, notices_routes):
+        app.include_router(module.router)
     app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
     app.add_middleware(BodyLimit)
     security.install(app, settings)
@@ -1515,7 +1469,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         reader = asyncio.create_task(receiver())
         last = None
         try:
-            with service.hub.subscribe(match_id) as changed:
+            with service.hub.subscribe(match_id, spectator=not held) as changed:  # spectators counted (issue 43)
                 while not closed.is_set() and not service.closed:
                     # woken by a change of this match (set at once for the first view)
                     waiter = asyncio.create_task(changed.wait())

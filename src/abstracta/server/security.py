@@ -97,7 +97,7 @@ NEEDS_TOKEN: list[tuple[str, re.Pattern[str]]] = [
 #: Longest seat token (the server's are 22 characters).
 TOKEN_CHARS = 64
 
-SOCKET_PATH = re.compile(r"/api/matches/([^/]+)/ws/?")
+SOCKET_PATH = re.compile(r"/api/matches/([^/]+)/(?:ws|room)/?")  # a match's live updates, its room (issue 43)
 STATE_CHANGING = ("POST", "PUT", "PATCH", "DELETE")
 
 #: The policy of every page but ``/docs``. ``connect-src`` adds ws/wss of the request's host,

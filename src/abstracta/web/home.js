@@ -3,6 +3,8 @@ import { api, myMatches } from "./api.js";
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { lessonOffer } from "./lesson.js";
+import { liveLink } from "./live.js";
+import { waitingLine } from "./notify.js";
 import { games, inSight, notFound, showError } from "./shell.js";
 import { gameTitle, matchTitle } from "./words.js";
 
@@ -10,7 +12,7 @@ export async function homePage(app) {
   document.title = "abstracta";
   const list = await games();
   app.append(h("h1", {}, t("home.title")));
-  app.append(h("p", { class: "lead" }, t("home.lead")));
+  app.append(h("p", { class: "lead" }, t("home.lead")), waitingLine(), liveLink()); // issue 43: notify.js, live.js
   const grid = h("div", { class: "cards" });
   for (const g of list) {
     const blurb = t(g.summary_key, {}, g.summary);

@@ -4,8 +4,9 @@
 // status line and result (match-status.js), a rated game's mark and rating changes
 // (match-rating.js), the board and the moves played on it
 // (match-board.js), the move list and replay (match-moves.js, match-replay.js), the requests
-// (match-requests.js), the actions (match-actions.js), the analysis panel (analysis.js) and the
-// live connection (match-live.js).
+// (match-requests.js), the actions (match-actions.js), the analysis panel (analysis.js), the
+// live connection (match-live.js) and the match's company: watchers, chat, your-move notices
+// (match-company.js).
 import { api, keepWatched } from "./api.js";
 import { analysisPanel } from "./analysis.js";
 import { h } from "./dom.js";
@@ -16,6 +17,7 @@ import { matchTitle } from "./words.js";
 import { actionRow } from "./match-actions.js";
 import { boardPanel, fitBoard } from "./match-board.js";
 import { clocks } from "./match-clocks.js";
+import { company } from "./match-company.js";
 import { matchContext } from "./match-context.js";
 import { liveConnection } from "./match-live.js";
 import { movesPanel } from "./match-moves.js";
@@ -56,6 +58,7 @@ export async function matchPage(app, id, was, page) {
   const requests = requestBoxes(ctx);
   const botError = botErrorBox(ctx);
   const { actions, shareNote } = actionRow(ctx);
+  const others = company(ctx, title);
   // the analysis board (analysis.js): finished games, and hints against the computer
   // the answers it has (a hint, a position's evaluation, the graph) are the same position's
   const analysis = analysisPanel({ id, getView: () => ctx.view, open: !!(kept && kept.analysisOpen), kept: ctx.same ? kept.analysis : null,
@@ -74,12 +77,13 @@ export async function matchPage(app, id, was, page) {
   ctx.on("stop", () => window.removeEventListener("resize", fit));
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title, rating.mark), players),
-    watching, status, botError, banner, rating.box, handover, requests.takeback, requests.draw, invitesBox,
+    watching, others.watchers, status, botError, banner, rating.box, handover, requests.takeback, requests.draw, invitesBox,
     h("div", { class: "play" },
       h("div", { class: "left" }, ...board.board),
       h("aside", { class: "right" },
         ...board.aside,
-        analysis.node, h("h2", {}, t("match.moves")), moves.stepper, moves.list, actions, shareNote)));
+        analysis.node, h("h2", {}, t("match.moves")), moves.stepper, moves.list, actions, shareNote,
+        others.chat, others.notices)));
   // what a language switch keeps: the hand-over confirmed, the ply on screen, the board's pick
   // (its struct), the analysis answers, the boxes open and a move half typed
   page.keep(() => ({ id, shownSeat: ctx.shownSeat, ...ctx.replay.kept(), revision: ctx.view.revision, viewer: ctx.view.viewer,

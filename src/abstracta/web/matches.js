@@ -4,6 +4,7 @@ import { api, allTokens, forgetTokens, forgetWatched, myMatches, watchedGames } 
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { namedSeats, seatLabel } from "./names.js";
+import { waitingLine } from "./notify.js";
 import { resultLine } from "./outcome.js";
 import { games, showError } from "./shell.js";
 import { coloured, gameTitle, matchTitle, movesWords, optionWords, playingWords, seatNamer, seatWord } from "./words.js";
@@ -15,7 +16,7 @@ export async function matchesPage(app) {
   document.title = `${t("nav.matches")} — abstracta`;
   const [rows, list] = await Promise.all([myMatches(), games()]);
   const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
-  app.append(h("h1", {}, t("nav.matches")));
+  app.append(h("h1", {}, t("nav.matches")), waitingLine(rows));
   const empty = h("p", { id: "no-games", hidden: rows.length > 0 }, t("matches.none"));
   // nothing listed (none yet, or the last one deleted): the way to a game, not a dead end
   const emptyGo = h("p", { id: "no-games-go", hidden: rows.length > 0 }, h("a", { href: "#/", class: "button primary" }, t("rules.see_games")));
