@@ -6,7 +6,7 @@ problem (echoed input cut at 100 characters); the match it was aimed at is uncha
 
 Decisions (the API's rules, also stated in the OpenAPI description):
 
-* Seats belong to people (README "Playing at a distance (API)"). Creating a match answers
+* Seats belong to people (docs: api/guide.md). Creating a match answers
   with a secret token for each seat the creator takes (``take``, default the first person
   seat) and an invitation code for every other person seat; ``POST /api/invites/claim``
   (``{"code": ...}``) claims that seat once and answers with its token. Every act (move,
@@ -78,7 +78,7 @@ from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSock
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, WithJsonSchema
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -89,10 +89,11 @@ from ..core.options import Option, parse_bool, parse_int
 from ..core.registry import game_class, load_game, registered_games
 from ..people import People
 from ..people.throttle import Throttle
-from . import i18n, metrics, ops, people_routes, push, security, teaching
+from . import i18n, lobby_routes, metrics, ops, people_routes, push, security, teaching
 from .errors import (Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized,
                      Unavailable)
 from .fanout import make_fanout
+from .fields import Integer, integral
 from .matches import Holder, clip, cut
 from .owners import RATED_TAG, is_rated
 from .seats import CLOCK_LIMIT, ending
@@ -141,18 +142,6 @@ class ApiError(MatchError):
 SeatSpec = Annotated[str, Field(max_length=32), WithJsonSchema(
     {"type": "string", "maxLength": 32, "pattern": r"^\s*(human|level:[1-6])\s*$"})]
 
-
-def integral(value: Any) -> Any:
-    """A JSON number without a fraction (``13.0``) as the integer it is; anything else as it
-    came, for the strict check after it (``"13"``, ``true`` and ``13.5`` stay refused). JSON
-    Schema's ``integer``, which /openapi.json declares for these fields, counts ``13.0`` among
-    the integers (a client following the schema, schemathesis among them, may send it), and the
-    schema cannot declare a stricter rule: the two are one number in JSON's data model."""
-    return int(value) if isinstance(value, float) and value.is_integer() else value
-
-
-#: An integer field of a request body: a JSON integer, ``13.0`` read as 13 (:func:`integral`).
-Integer = Annotated[StrictInt, BeforeValidator(integral)]
 SeatNumber = Annotated[Integer, Field(ge=0, le=15)]
 
 #: What the match service accepts as a time control (seats.check_clock), for the schema.
@@ -613,7 +602,9 @@ class MatchView(BaseModel):
                                           "step to: the web app's move list")
     result: list[float] | None = Field(description="per seat +1 win, -1 loss, 0 draw; null while running")
     termination: str | None = Field(description="normal | resignation | time | agreement (a draw the players "
-                                                "agreed; the record's 'DrawOffered' tag names who offered it) | null")
+                                                "agreed; the record's 'DrawOffered' tag names who offered it) | "
+                                                "left (a player gone on their turn; 'left' names them) | aborted "
+                                                "(ended before it began: no result, never rated) | null")
     resigned: int | None = Field(default=None, description="the seat that resigned (the record's 'Resigned' tag); "
                                  "null unless the game ended by resignation")
     out_of_time: list[int] = Field(default_factory=list, description="the seats that ran out of time, in the order "
@@ -656,6 +647,20 @@ class MatchView(BaseModel):
     bot_error_i18n: dict[str, Any] | None = Field(description="'bot_error' as {key, params} of the client's "
                                                               "catalogs (as an error's 'i18n'), for a reader of "
                                                               "another language; null with it")
+    start_deadline: dict[str, Any] | None = Field(default=None, description=(
+        "{'seat', 'at'}: the seat that must make its first move by 'at' (server Unix time), or the game is "
+        "aborted (people at a distance: 30 s, a day in correspondence); null when no such wait runs"))
+    abortable: bool = Field(default=False, description=(
+        "whether the tokens given may abort the game now (POST …/abort): a seat of theirs has not made its "
+        "first move"))
+    aborted: dict[str, Any] | None = Field(default=None, description=(
+        "an aborted game (termination 'aborted', no result): {'seat', 'why': 'abort' (the seat aborted it) | "
+        "'no_start' (the seat did not make its first move in time)}, else null"))
+    left: int | None = Field(default=None, description=(
+        "termination 'left': the seat that was gone on its turn, whose game (or a draw) the other claimed"))
+    rematch: dict[str, Any] | None = Field(default=None, description=(
+        "once the game is over: a rematch offer {'by', 'accepted', 'next': the new match's id once agreed, "
+        "else null}, or how the last one ended {'by', 'how': 'declined' | 'withdrawn', 'seat'}; null"))
     people: list[SeatPerson | None] = Field(default_factory=list, description=(
         "per seat: the person it belongs to ({name, kind}: a guest, an account, or a deleted account, whose "
         "name is null and reads 'deleted player'), or null (a computer, an open seat, a seat held by its "
@@ -674,7 +679,7 @@ class LineTurnInfo(BaseModel):
 
 
 class AnalysisAnswer(BaseModel):
-    """A position's evaluation and best line (README "Analysis board")."""
+    """A position's evaluation and best line (docs: playing/analysis.md)."""
 
     ply: int
     values: list[float] = Field(description="per seat, the expected result in [-1, 1] (+1 win, -1 loss)")
@@ -1024,6 +1029,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                               limits_storage=security.sync_limits_uri(settings.redis_url))
     for module in (chat_routes, live_routes, notices_routes):
         app.include_router(module.router)
+    lobby_routes.install(app)  # seeks, quick pairing, challenges, blocks; abort, claim, rematch (issue 42)
     app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
     app.add_middleware(BodyLimit)
     security.install(app, settings)
@@ -1174,7 +1180,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
 
     @app.get("/api/matches", summary="Your matches: those of the tokens sent or the person signed in, most recently played first",
              response_model=list[MatchSummary], responses=errors(422, 503), openapi_extra=TOKEN_OPTIONAL)
-    def list_matches(tokens: Tokens, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
+    def list_matches(request: Request, tokens: Tokens, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
         """Only the matches a token of the request holds a seat of (send every token the browser
         keeps, comma-separated), and those of the person signed in (the session cookie); with
         neither the list is empty. Never every match on the server."""
@@ -1256,10 +1262,11 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
 
     @app.get("/api/matches/{match_id}", summary="A match as the request's tokens may see it",
              response_model=MatchView, responses=errors(403, 404, 422, 503), openapi_extra=TOKEN_OPTIONAL)
-    async def get_match(match_id: str, tokens: Tokens,
+    async def get_match(match_id: str, request: Request, tokens: Tokens,
                         seat: int | None = Query(None, ge=0, le=15, description="which held seat's eyes (403 for a seat not held)")
                         ) -> Response:
-        """Without a token of this match: the spectator's view (public information only)."""
+        """Without a token of this match (nor a session of a person seated in it): the
+        spectator's view (public information only)."""
         return Response(await promptly(match_id, service.snapshot, match_id, tokens, seat),
                         media_type="application/json")
 
@@ -1407,7 +1414,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         """Live updates: the match view (as GET /api/matches/{id} with the same tokens) each time
         it changes. The client's first message authenticates: ``{"tokens": ["<token>", ...]}``
         (``[]``: a spectator, unless the session cookie of the handshake names a person who holds
-        a seat); tokens never go in the URL. A first message that is not such an
+        a seat); tokens never go in the URL. With ``"presence": true`` in it, who is connected is
+        sent too (``{"presence": …}`` as GET …/presence) whenever it changes. A first message that is not such an
         object, or none within 10 s, closes the socket (1008); a token of another match, 4403; one
         longer than 64 characters, 4401; more than 200 tokens, 4422 (as 422 on a request).
         Later frames: short text (ignored); anything else closes the socket (1003)."""
@@ -1426,11 +1434,13 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
             return
         text = first.get("text")
         tokens = None
+        present = False  # the client asks for who is connected too ({"presence": true}; issue 42)
         if text is not None and len(text) <= WS_AUTH_LIMIT:
             try:
                 data = json.loads(text)
             except (ValueError, RecursionError):  # not JSON, or nested too deep for the parser
                 data = None
+            present = isinstance(data, dict) and data.get("presence") is True
             if isinstance(data, dict) and isinstance(data.get("tokens"), list) and all(
                     isinstance(t, str) for t in data["tokens"]):
                 try:
@@ -1449,6 +1459,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
         if tokens and not held:
             await _refuse(ws, "no token given is a token of this match", 4403)
             return
+        rounds = app.state.rounds
         closed = asyncio.Event()
 
         async def receiver() -> None:
@@ -1467,9 +1478,10 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                 closed.set()
 
         reader = asyncio.create_task(receiver())
-        last = None
+        last = last_presence = None
         try:
-            with service.hub.subscribe(match_id, spectator=not held) as changed:  # spectators counted (issue 43)
+            with service.hub.subscribe(match_id, spectator=not held) as changed, app.state.presence.connected(
+                    match_id, held, person.id if person is not None else None):  # spectators counted (issue 43)
                 while not closed.is_set() and not service.closed:
                     # woken by a change of this match (set at once for the first view)
                     waiter = asyncio.create_task(changed.wait())
@@ -1487,6 +1499,13 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                     if key != last and (key is not None or last is None):
                         await ws.send_text(payload.decode())
                         last = key if key is not None else (-1, False)  # a first view mid-turn
+                    if not present:
+                        continue
+                    seen = await promptly(match_id, rounds.presence_view, match_id, held)
+                    same = json.dumps({**seen["presence"], "now": None})
+                    if same != last_presence:  # who is connected, when a claim opens
+                        await ws.send_text(json.dumps(seen))
+                        last_presence = same
         except (WebSocketDisconnect, OSError):  # the client went away
             pass
         except Exception as exc:  # noqa: BLE001 - a bug: logged (its type, not its message), socket closed

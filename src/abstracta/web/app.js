@@ -1,8 +1,8 @@
 // The abstracta browser client: hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>,
-// #/matches, #/live, #/join/<code>: an invitation to a seat; people's pages: see people.js) and
+// #/matches, #/live, #/lobby, #/join/<code>: an invitation to a seat; people's pages: see people.js) and
 // the header's language switch. Each page is a module of its own: home.js (the games, a rules
 // page), newgame.js, matches.js (Your games), join.js, match.js (a match, composed of its
-// concerns' match-*.js), live.js (live games), analysis.js, lesson.js, people.js; the words they
+// concerns' match-*.js), live.js (live games), lobby.js, analysis.js, lesson.js, people.js; the words they
 // share are in words.js and outcome.js.
 import { h } from "./dom.js";
 import { analysisPage } from "./analysis.js";
@@ -10,6 +10,7 @@ import { homePage, rulesPage } from "./home.js";
 import { joinPage } from "./join.js";
 import { lessonPage } from "./lesson.js";
 import { livePage } from "./live.js";
+import { lobbyPage } from "./lobby.js";
 import { matchPage } from "./match.js";
 import { matchesPage } from "./matches.js";
 import { newGamePage } from "./newgame.js";
@@ -46,6 +47,7 @@ async function route(ev) {
     else if (parts[0] === "matches") await matchesPage(app);
     else if (parts[0] === "live") await livePage(app, { games, boardModule });
     else if (parts[0] === "join" && parts[1]) await joinPage(app, parts[1]);
+    else if (parts[0] === "lobby") stopPage = (await lobbyPage(app, { games })) || stopPage;
     else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
     else if (parts[0] === "lesson" && parts[1]) await lessonPage(app, parts[1], parts[2], { games, boardModule });
     else if (PEOPLE_PAGES.has(parts[0])) await peoplePage(app, parts, { games });

@@ -13,6 +13,7 @@ export async function homePage(app) {
   const list = await games();
   app.append(h("h1", {}, t("home.title")));
   app.append(h("p", { class: "lead" }, t("home.lead")), waitingLine(), liveLink()); // issue 43: notify.js, live.js
+  app.append(h("p", { class: "row" }, h("a", { href: "#/lobby", class: "button primary", id: "home-lobby" }, t("home.lobby"))));
   const grid = h("div", { class: "cards" });
   for (const g of list) {
     const blurb = t(g.summary_key, {}, g.summary);

@@ -10,6 +10,7 @@
 //   "step"            the replay's step waits for its page: redraw the stepper alone
 //   "played"          a move of this page's was taken (the typed move is cleared)
 //   "settled"         a request of this page's was answered (the polling goes on)
+//   "presence" (p)    who is connected, from the match's socket (match-presence.js)
 //   "stop"            the page is left: timers, sockets and listeners go
 import { api } from "./api.js";
 import { h } from "./dom.js";

@@ -18,12 +18,14 @@ export function liveConnection(ctx) {
       socket = new WebSocket(`${proto}://${location.host}/api/matches/${id}/ws`);
     } catch { socket = null; return; }
     socket.onopen = () => {
-      socket.send(JSON.stringify({ tokens: tokensOf(id) })); // the first message authenticates
+      // the first message authenticates, and asks for who is connected (match-presence.js)
+      socket.send(JSON.stringify({ tokens: tokensOf(id), presence: true }));
       root.dataset.live = "socket";
     };
     socket.onmessage = (ev) => {
       let fresh;
       try { fresh = JSON.parse(ev.data); } catch { return; }
+      if (fresh && fresh.presence) { ctx.emit("presence", fresh.presence); return; } // who is connected
       if (fresh && !fresh.error) { ctx.connected(true); ctx.accept(fresh); }
     };
     socket.onclose = () => {

@@ -2,16 +2,16 @@
 // concerns, each a module that draws its part on the context's "draw" event (match-context.js):
 // the seats, clocks, hand-over screen and invitations (match-seats.js, match-clocks.js), the
 // status line and result (match-status.js), a rated game's mark and rating changes
-// (match-rating.js), the board and the moves played on it
-// (match-board.js), the move list and replay (match-moves.js, match-replay.js), the requests
-// (match-requests.js), the actions (match-actions.js), the analysis panel (analysis.js), the
-// live connection (match-live.js) and the match's company: watchers, chat, your-move notices
-// (match-company.js).
+// (match-rating.js), the first moves' deadline, Abort and a gone opponent (match-presence.js),
+// the rematch (match-rematch.js), the board and the moves played on it (match-board.js), the
+// move list and replay (match-moves.js, match-replay.js), the requests (match-requests.js), the
+// actions (match-actions.js), the analysis panel (analysis.js), the live connection
+// (match-live.js) and the match's company: watchers, chat, your-move notices (match-company.js).
 import { api, keepWatched } from "./api.js";
 import { analysisPanel } from "./analysis.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { outTurns, resultLine } from "./outcome.js";
+import { endText, outTurns, resultLine } from "./outcome.js";
 import { boardModule, notFound } from "./shell.js";
 import { matchTitle } from "./words.js";
 import { actionRow } from "./match-actions.js";
@@ -21,7 +21,9 @@ import { company } from "./match-company.js";
 import { matchContext } from "./match-context.js";
 import { liveConnection } from "./match-live.js";
 import { movesPanel } from "./match-moves.js";
+import { presenceBoxes } from "./match-presence.js";
 import { ratingLines } from "./match-rating.js";
+import { rematchBox } from "./match-rematch.js";
 import { requestBoxes } from "./match-requests.js";
 import { handoverScreen, invitations, seatLine } from "./match-seats.js";
 import { botErrorBox, statusLines } from "./match-status.js";
@@ -51,6 +53,8 @@ export async function matchPage(app, id, was, page) {
   const players = seatLine(ctx, clock.span);
   const { watching, status, banner } = statusLines(ctx);
   const rating = ratingLines(ctx);
+  // the first moves' deadline, Abort, a gone opponent, the rematch (issue 42)
+  const extras = h("div", { class: "extras", id: "extras" }, ...presenceBoxes(ctx), ...rematchBox(ctx));
   const handover = handoverScreen(ctx, () => board.box); // (made next, before the screen is up)
   const board = boardPanel(ctx);
   const moves = movesPanel(ctx);
@@ -63,9 +67,9 @@ export async function matchPage(app, id, was, page) {
   // the answers it has (a hint, a position's evaluation, the graph) are the same position's
   const analysis = analysisPanel({ id, getView: () => ctx.view, open: !!(kept && kept.analysisOpen), kept: ctx.same ? kept.analysis : null,
     boardBox: board.box, seatName: seats.seatName, stepTo: (ply) => ctx.replay.stepTo(ply), say: board.say,
-    // the server's termination: a resignation, a flag or a draw agreed ended it, not the rules
-    ended: () => (ctx.view.status === "over" && ["resignation", "time", "agreement"].includes(ctx.view.termination)
-      ? resultLine(ctx.view, seats.seatName, outTurns(ctx.view)) : null),
+    // the server's termination: a resignation, a flag, a draw agreed or a player gone ended it, not the rules
+    ended: () => (ctx.view.status === "over" && ["resignation", "time", "agreement", "left"].includes(ctx.view.termination)
+      ? endText(ctx.view, seats.seatName, seats.own) || resultLine(ctx.view, seats.seatName, outTurns(ctx.view)) : null),
     shownPly: () => ctx.replay.at() });
   ctx.on("draw", () => analysis.update());
   ctx.screen(analysis.node);
@@ -77,7 +81,7 @@ export async function matchPage(app, id, was, page) {
   ctx.on("stop", () => window.removeEventListener("resize", fit));
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title, rating.mark), players),
-    watching, others.watchers, status, botError, banner, rating.box, handover, requests.takeback, requests.draw, invitesBox,
+    watching, others.watchers, status, botError, banner, rating.box, extras, handover, requests.takeback, requests.draw, invitesBox,
     h("div", { class: "play" },
       h("div", { class: "left" }, ...board.board),
       h("aside", { class: "right" },

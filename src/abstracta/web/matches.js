@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { namedSeats, seatLabel } from "./names.js";
 import { waitingLine } from "./notify.js";
-import { resultLine } from "./outcome.js";
+import { endText, resultLine } from "./outcome.js";
 import { games, showError } from "./shell.js";
 import { coloured, gameTitle, matchTitle, movesWords, optionWords, playingWords, seatNamer, seatWord } from "./words.js";
 
@@ -58,7 +58,8 @@ export async function matchesPage(app) {
     const alone = mine.filter((i) => r.players[i] === "human").length === 1;
     const who = r.players.map((p, i) => seatLabel(r, i, mine, (j) => (named ? base(j) : null)) || base(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
-    const result = r.status === "over" ? resultLine(r, name) || t("matches.finished") : playingWords(r, mine, name);
+    const own = alone ? mine.find((i) => r.players[i] === "human") : null;
+    const result = r.status === "over" ? endText(r, name, own) || resultLine(r, name) || t("matches.finished") : playingWords(r, mine, name);
     const moves = movesWords(r.turns, r.ply);
     // data-label: a phone shows each row as a card, each cell under its column's name (style.css)
     const label = (k) => ({ "data-label": t(`matches.col.${k}`) });

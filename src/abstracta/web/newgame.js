@@ -4,6 +4,7 @@ import { analysisLink } from "./analysis.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { lessonOffer, markKnown } from "./lesson.js";
+import { clockPicker } from "./lobby.js";
 import { ensurePerson, levelRatings, ratedChoice } from "./names.js";
 import { games, inSight, notFound, showError } from "./shell.js";
 import { gameTitle, seatWord } from "./words.js";
@@ -97,10 +98,16 @@ export async function newGamePage(app, name) {
       ...[[5, 3], [10, 5], [15, 10]].map(([m, inc]) => h("option", { value: `live:${m * 60}:${inc}` }, `${m} + ${inc}`))),
     h("optgroup", { label: t("clock.correspondence") },
       h("option", { value: `turn:${86400}` }, t("clock.days_per_move", { n: 1 })),
-      h("option", { value: `turn:${3 * 86400}` }, t("clock.days_per_move", { n: 3 }))));
+      h("option", { value: `turn:${3 * 86400}` }, t("clock.days_per_move", { n: 3 }))),
+    h("option", { value: "custom" }, t("clock.custom")));
+  // a clock as the player chooses it: ¼–180 minutes + 0–180 s, or 1–14 days per move (lobby.js)
+  const custom = clockPicker("clock-custom");
+  custom.node.hidden = true;
+  clockSel.addEventListener("change", () => { custom.node.hidden = clockSel.value !== "custom"; });
   form.append(h("label", { for: "clock" }, h("span", {}, t("clock.label")), clockSel,
-    h("small", {}, t("clock.help"))), rated.node);
+    h("small", {}, t("clock.help"))), custom.node, rated.node);
   const readClock = () => {
+    if (clockSel.value === "custom") return custom.read();
     const [kind, a, b] = clockSel.value.split(":");
     if (kind === "live") return { initial: Number(a), increment: Number(b) };
     if (kind === "turn") return { per_turn: Number(a) };
@@ -120,7 +127,9 @@ export async function newGamePage(app, name) {
       refuse(new Error(t("new.need_me")));
       return;
     }
-    const body = { game: name, options: readOptions(), seats, clock: readClock() };
+    let clock;
+    try { clock = readClock(); } catch (e) { refuse(e); return; } // a custom clock out of range
+    const body = { game: name, options: readOptions(), seats, clock };
     if (take.length) body.take = take; // none: a computer-only match (the server gives seat 0's token)
     if (rated.value()) body.rated = true;
     try {

@@ -1,6 +1,30 @@
 // A match's end in words: who won, drew, lost, resigned, ran out of time or was knocked out
-// ("Green was knocked out on turn 41 — Blue and Red draw"), for the match page and the lists.
+// ("Green was knocked out on turn 41 — Blue and Red draw"), aborted or left (issue 42), for the
+// match page and the lists.
 import { fmt, t } from "./i18n.js";
+
+// The result line of an aborted game, or of one a player left (null: another ending). `own`:
+// the one person seat the page plays (its words say "you", as its name does without people).
+export function endText(view, seatName, own = null) {
+  const you = t("seat.you");
+  const isYou = (i) => i === own || seatName(i) === you;
+  if (view.termination === "aborted") {
+    const a = view.aborted;
+    if (!a) return t("end.aborted");
+    const name = seatName(a.seat);
+    if (a.why === "no_start") return isYou(a.seat) ? t("end.no_start_you") : t("end.no_start", { who: name });
+    return isYou(a.seat) ? t("end.aborted_you") : t("end.aborted_by", { who: name });
+  }
+  if (view.termination === "left" && view.result && view.left !== null && view.left !== undefined) {
+    const gone = seatName(view.left);
+    const drawn = view.result.every((r) => r === 0);
+    const left = isYou(view.left) ? t("end.you_left") : t("end.left", { who: gone });
+    if (drawn) return `${left} — ${t("result.draw")}`;
+    const winner = view.result.findIndex((r) => r > 0);
+    return `${left} — ${isYou(winner) ? t("result.you_win") : t("result.wins", { name: seatName(winner) })}`;
+  }
+  return null;
+}
 
 // The result line of a match (a view, or a row of the list): `resigned` and `out_of_time` name the
 // seats the server recorded; in a 3–4 player game the seats the rules put out lost as well, so the
@@ -102,6 +126,8 @@ export function turnOfPly(numbers, ply) {
 // sentence of its own, as its words start one ("Red wins. Only Red pieces are left on the board.").
 // `own`: the one person seat the page plays (ownOutcome), whose outcome comes first.
 export function resultText(view, seatName, own = null) {
+  const ended = endText(view, seatName, own); // aborted, or a player left
+  if (ended) return ended;
   const outTurn = outTurns(view);
   const mine = ownOutcome(view, seatName, own, outTurn);
   const line = resultLine(view, seatName, outTurn, mine ? own : null);
