@@ -8,7 +8,8 @@ import { api } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
 
-// Returns the nodes to lay out under the result: the deadline, Abort, the gone opponent.
+// Returns {notes, abort}: the nodes to lay out under the result (the deadline, the gone
+// opponent and the claim), and Abort's box, laid out with the page's actions.
 export function presenceBoxes(ctx) {
   const startBox = h("p", { class: "start-note", id: "start-note", "aria-live": "polite", hidden: true });
   const goneBox = h("div", { class: "gone", id: "gone", "aria-live": "polite", hidden: true });
@@ -95,5 +96,5 @@ export function presenceBoxes(ctx) {
     focus();
   }
 
-  return [startBox, abortBox, goneBox];
+  return { notes: [startBox, goneBox], abort: abortBox };
 }

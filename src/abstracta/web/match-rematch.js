@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
 
-// Returns the nodes to lay out under the result: the rematch box and its refusal line.
+// Returns the nodes to lay out with the page's actions: the rematch box and its refusal line.
 export function rematchBox(ctx) {
   const box = h("div", { class: "rematch", id: "rematch", "aria-live": "polite", hidden: true });
   const err = h("p", { class: "error", id: "extras-error", role: "alert", hidden: true });

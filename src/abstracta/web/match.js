@@ -53,8 +53,11 @@ export async function matchPage(app, id, was, page) {
   const players = seatLine(ctx, clock.span);
   const { watching, status, banner } = statusLines(ctx);
   const rating = ratingLines(ctx);
-  // the first moves' deadline, Abort, a gone opponent, the rematch (issue 42)
-  const extras = h("div", { class: "extras", id: "extras" }, ...presenceBoxes(ctx), ...rematchBox(ctx));
+  // the first moves' deadline and a gone opponent over the board; Abort and the rematch with the
+  // actions (issue 42): the keyboard reaches the board first, and the board is not pushed down
+  const presence = presenceBoxes(ctx);
+  const extras = h("div", { class: "extras", id: "extras" }, ...presence.notes);
+  const extraActions = h("div", { class: "extras", id: "extra-actions" }, presence.abort, ...rematchBox(ctx));
   const handover = handoverScreen(ctx, () => board.box); // (made next, before the screen is up)
   const board = boardPanel(ctx);
   const moves = movesPanel(ctx);
@@ -86,7 +89,7 @@ export async function matchPage(app, id, was, page) {
       h("div", { class: "left" }, ...board.board),
       h("aside", { class: "right" },
         ...board.aside,
-        analysis.node, h("h2", {}, t("match.moves")), moves.stepper, moves.list, actions, shareNote,
+        analysis.node, h("h2", {}, t("match.moves")), moves.stepper, moves.list, extraActions, actions, shareNote,
         others.chat, others.notices)));
   // what a language switch keeps: the hand-over confirmed, the ply on screen, the board's pick
   // (its struct), the analysis answers, the boxes open and a move half typed
