@@ -72,7 +72,7 @@ def test_metrics_count_moves_latency_sockets_and_bot_waits(ops_client):
     with ops_client.websocket_connect(f"/api/matches/{mid}/ws") as ws:
         assert ws.receive_json()["id"] == mid
         during = ops_client.get("/metrics").text
-        assert sample(during, "abstracta_websockets_open") == sample(before, "abstracta_websockets_open") + 1
+        assert sample(during, "abstracta_websockets_open", kind="match") == sample(before, "abstracta_websockets_open", kind="match") + 1
         assert sample(during, "abstracta_matches_watched") == 1
         moved = ops_client.post(f"/api/matches/{mid}/actions", json={"turn": view["turns"][0], "ply": view["ply"]})
         assert moved.status_code == 200
@@ -89,7 +89,7 @@ def test_metrics_count_moves_latency_sockets_and_bot_waits(ops_client):
     assert grew("abstracta_act_seconds_count", act="create") == 1
     assert grew("abstracta_http_responses_total", route="/api/matches/{match_id}/actions", method="POST",
                 status="409") == 1
-    assert sample(after, "abstracta_websockets_open") == sample(before, "abstracta_websockets_open")
+    assert sample(after, "abstracta_websockets_open", kind="match") == sample(before, "abstracta_websockets_open", kind="match")
     # the computer's answer (level 1: the fast lane) waited in its queue, and was answered
     assert grew("abstracta_bot_wait_seconds_count", lane="fast") >= 1
     assert sample(after, "abstracta_bot_jobs_total", outcome="answered") >= 1

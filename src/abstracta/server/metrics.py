@@ -50,7 +50,16 @@ ACT_SECONDS = Histogram("abstracta_act_seconds", "Time from a state-changing req
                         registry=REGISTRY)
 HTTP = Counter("abstracta_http_responses", "HTTP answers by route template, method and status",
                ["route", "method", "status"], registry=REGISTRY)
-SOCKETS = Gauge("abstracta_websockets_open", "WebSockets open now (live match views)", registry=REGISTRY)
+SOCKETS = Gauge("abstracta_websockets_open", "WebSockets open now, by kind: match (a live match view), room "
+                "(a match's chat and watchers), lobby, other", ["kind"], registry=REGISTRY)
+
+
+def socket_kind(path: str) -> str:
+    """The ``kind`` label of a WebSocket at ``path``: a match page opens two (its view and its
+    room), so the views alone say where its live view is served."""
+    if path.startswith("/api/matches/"):
+        return "match" if path.endswith("/ws") else "room" if path.endswith("/room") else "other"
+    return "lobby" if path == "/api/lobby/ws" else "other"
 ERRORS = Counter("abstracta_errors", "Errors by type: bugs (the exception's type: answered 500 or ending "
                  "a WebSocket) and RateLimitStorageUnavailable (the shared counters did not answer)",
                  ["type"], registry=REGISTRY)
@@ -158,5 +167,5 @@ def exposition(service_registry: CollectorRegistry | None = None) -> bytes:
     return text
 
 
-__all__ = ["ACT_SECONDS", "ACT_SERIES", "BOT_WAIT", "ERRORS", "HTTP", "HTTP_SERIES", "MOVES", "REGISTRY", "SOCKETS",
+__all__ = ["socket_kind", "ACT_SECONDS", "ACT_SERIES", "BOT_WAIT", "ERRORS", "HTTP", "HTTP_SERIES", "MOVES", "REGISTRY", "SOCKETS",
            "Series", "ServiceCollector", "bot_waited", "error", "exposition", "stage"]

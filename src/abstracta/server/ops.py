@@ -138,19 +138,20 @@ class Observe:
 
     async def _socket(self, scope: Any, receive: Any, send: Any) -> None:
         opened = False
+        gauge = metrics.SOCKETS.labels(metrics.socket_kind(scope.get("path", "")))
 
         async def sending(message: Any) -> None:
             nonlocal opened
             if message["type"] == "websocket.accept" and not opened:
                 opened = True
-                metrics.SOCKETS.inc()
+                gauge.inc()
             await send(message)
 
         try:
             await self.app(scope, receive, sending)
         finally:
             if opened:
-                metrics.SOCKETS.dec()
+                gauge.dec()
 
 
 # --- readiness --------------------------------------------------------------------------------
