@@ -11,7 +11,7 @@ every seat is taken). Every act names its tokens (:meth:`~abstracta.server.match
 from __future__ import annotations
 
 import secrets
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
 from ..core.game import action_strings
@@ -62,61 +62,35 @@ def flagged_seats(tags: dict[str, str], num_players: int, result: list[float] | 
     return tag_seats(tags.get(OUT_OF_TIME_TAG), num_players) or []
 
 
-def check_take(take: Any, players: list[str]) -> list[int]:
-    """The person seats the creator takes: ``take`` (a list, or ``"all"``: every person seat),
-    or the first person seat by default. A
-    match without a person seat gives its creator seat 0's token (to watch it as that seat,
-    find it in the list and delete it; a computer seat takes no moves from anyone)."""
+def check_take(take: list[int] | Literal["all"] | None, players: list[str]) -> list[int]:
+    """The person seats the creator takes: ``take`` (distinct seats, or ``"all"``: every person
+    seat), or the first person seat by default. A match without a person seat gives its creator
+    seat 0's token (to watch it as that seat, find it in the list and delete it; a computer seat
+    takes no moves from anyone). InvalidRequest for a seat that is not a person seat here."""
     persons = [i for i, p in enumerate(players) if p == "human"]
     if take is None:
         return persons[:1] or [0]
     if take == "all":  # pass and play: one device holds every person seat
         return persons or [0]
-    if not isinstance(take, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in take):
-        raise InvalidRequest("field 'take' must be \"all\" or a list of person seat numbers ([0], [0, 1])")
     for t in take:
         if t not in persons:
-            raise InvalidRequest(f"take: seat {clip(t)} is not a person seat of this match (person seats: "
-                                f"{persons})")
-    if len(set(take)) != len(take):
-        raise InvalidRequest("take: a seat is listed twice")
-    return sorted(take)
+            raise InvalidRequest(f"seat {clip(t)} is not a person seat of this match, so it cannot be taken "
+                                 f"(person seats: {persons})")
+    return sorted(set(take))
 
 
-def check_clock(clock: Any) -> dict[str, float] | None:
-    """A time control (:class:`Live` ``clock``) from a request, or None."""
-    if clock is None:
-        return None
-    if not isinstance(clock, dict):
-        raise InvalidRequest("field 'clock' must be an object: {'initial': s, 'increment': s} or {'per_turn': s}")
-
-    def seconds(key: str, low: float) -> float:
-        value = clock[key]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= CLOCK_LIMIT:
-            raise InvalidRequest(f"clock.{key}: {clip(value)} is not a number of seconds in {low:g}…{CLOCK_LIMIT}")
-        return float(value)
-
-    keys = set(clock)
-    if keys == {"per_turn"}:
-        return {"per_turn": seconds("per_turn", 1)}
-    if keys in ({"initial"}, {"initial", "increment"}):
-        return {"initial": seconds("initial", 1),
-                "increment": seconds("increment", 0) if "increment" in clock else 0.0}
-    raise InvalidRequest(f"clock: {clip(sorted(keys))} is not a time control; give {{'initial': s, "
-                        "'increment': s} (a live clock) or {'per_turn': s} (a deadline per turn)")
-
-
-def check_seats(seats: Any, n: int, field_name: str = "seats") -> list[str]:
+def check_seats(seats: list[str] | None, n: int, whose: str = "") -> list[str]:
+    """The players of ``n`` seats: ``seats`` (each ``human`` or ``level:1`` … ``level:6``;
+    ``whose``: where they come from, for the refusal), by default seat 0 a person and the others
+    the computer at level 1."""
     if seats is None:
         return ["human"] + ["level:1"] * (n - 1)
-    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise InvalidRequest(f"{field_name} must be a list of strings ('human' or 'level:1' … 'level:6')")
     if len(seats) != n:
-        entries = "entry" if len(seats) == 1 else "entries"
-        raise InvalidRequest(f"{field_name} lists {len(seats)} {entries}, the game has {n} players")
+        given = "1 seat is" if len(seats) == 1 else f"{len(seats)} seats are"
+        raise InvalidRequest(f"{given} given{whose}, the game has {n} players")
     for i, spec in enumerate(seats):
-        if not bots.SEAT_SPEC.match(spec.strip()):
-            raise InvalidRequest(f"{field_name}: seat {i}: {clip(spec)} is not 'human' or 'level:1' … 'level:6'")
+        if not isinstance(spec, str) or not bots.SEAT_SPEC.match(spec.strip()):
+            raise InvalidRequest(f"seat {i}{whose}: {clip(spec)} is not 'human' or 'level:1' … 'level:6'")
     return [s.strip() for s in seats]
 
 
@@ -126,19 +100,16 @@ class Seats:
     def __init__(self, kernel: Kernel):
         self.kernel = kernel
 
-    def create(self, game_name: Any, options: Any, seats: Any, take: Any = None,
-               clock: Any = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+    def create(self, game_name: str, options: dict[str, Any] | None, seats: list[str] | None,
+               take: list[int] | Literal["all"] | None = None,
+               clock: dict[str, float] | None = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
         """A new match, stored: ``(match, grant)`` where ``grant`` holds the secrets only the
         creator receives: ``{"tokens": [{"seat", "token"}], "invites": [{"seat", "code"}]}``
         (a token for each seat of ``take``, default the first person seat; an invitation for
-        every other person seat). ``clock``: see :class:`Live`. 404 unknown game, 422 bad
-        options, seats, take or clock."""
-        if not isinstance(game_name, str):
-            raise InvalidRequest("field 'game' must be a game name")
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise InvalidRequest("field 'options' must be an object")
+        every other person seat). ``clock``: the time control as :class:`Live` keeps it
+        (checked at the HTTP edge). 404 unknown game, 422 options the game refuses, seats that
+        do not fit it, a seat to take that is not a person's."""
+        options = options or {}
         try:
             specs = {spec.name: spec for spec in game_class(game_name).option_specs}
         except UnknownGameError as exc:
@@ -154,7 +125,7 @@ class Seats:
         clean = {}
         for key, value in options.items():
             if len(key) > 64:
-                raise InvalidRequest(f"options: {clip(key)} is not an option name")
+                raise InvalidRequest(f"{clip(key)} is not an option name")
             if value is None or value == "":
                 raise refused(key, "no value given (leave the option out for its default)")
             if isinstance(value, str) and len(value) > 200:
@@ -177,21 +148,21 @@ class Seats:
         players = check_seats(seats, game.num_players)
         match = Match(game=game, initial=initial, state=initial.clone(), actions=[], players=players,
                       tags={"date": stamp(), "site": "abstracta web"}, id=secrets.token_hex(8))
-        return self._store_new(match, check_take(take, players), check_clock(clock))
+        return self._store_new(match, check_take(take, players), clock)
 
-    def import_record(self, data: Any, seats: Any = None, take: Any = None,
-                      clock: Any = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+    def import_record(self, data: Any, seats: list[str] | None = None, take: list[int] | Literal["all"] | None = None,
+                      clock: dict[str, float] | None = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
         """A match continuing the record ``data`` (validated by replay), as :meth:`create`."""
         if isinstance(data, dict):  # sizes first: error messages below echo these strings
             if isinstance(data.get("game"), str) and len(data["game"]) > 64:
-                raise InvalidRequest(f"record.game: {clip(data['game'])} is not a game name")
+                raise InvalidRequest(f"the record's game: {clip(data['game'])} is not a game name")
             if isinstance(data.get("start"), str) and len(data["start"]) > 10_000:
-                raise InvalidRequest("record.start: a position text of more than 10000 characters")
+                raise InvalidRequest("the record's start: a position text of more than 10000 characters")
             moves = data.get("moves")
             if isinstance(moves, list):
                 for i, move in enumerate(moves, 1):
                     if isinstance(move, str) and len(move) > MOVE_TEXT_LIMIT:
-                        raise InvalidRequest(f"record.moves: ply {i} is longer than {MOVE_TEXT_LIMIT} characters",
+                        raise InvalidRequest(f"the record's moves: ply {i} is longer than {MOVE_TEXT_LIMIT} characters",
                                        ply=i)
         try:
             record = Record.from_dict(data)
@@ -210,12 +181,12 @@ class Seats:
                            reason=cut(exc.reason) if exc.reason else exc.reason) from None
         except AbstractaError as exc:
             raise InvalidRequest(cut(str(exc))) from None
-        check_seed(record.seed, "record.seed")
+        check_seed(record.seed, "the record's seed")
         if seats is None:
             # the record's players: empty means people at every seat, otherwise one valid seat
             # spec per player
             players = (["human"] * game.num_players if not record.players
-                       else check_seats(record.players, game.num_players, "record.players"))
+                       else check_seats(record.players, game.num_players, " in the record's players"))
         else:
             players = check_seats(seats, game.num_players)
         result, termination = record.result, record.termination
@@ -225,14 +196,14 @@ class Seats:
             if termination != "time":
                 result, termination = [float(r) for r in state.returns()], "normal"
         elif termination == "normal":
-            raise InvalidRequest("record.termination: 'normal', but the game is not over by the rules")
+            raise InvalidRequest("the record's termination is 'normal', but the game is not over by the rules")
         elif termination not in DECIDED:  # abandoned or none: the game continues here
             result, termination = None, None
         if len(record.tags) > TAG_COUNT_LIMIT:
-            raise InvalidRequest(f"record.tags: {len(record.tags)} tags, at most {TAG_COUNT_LIMIT}")
+            raise InvalidRequest(f"the record's tags: {len(record.tags)} tags, at most {TAG_COUNT_LIMIT}")
         for key, value in record.tags.items():
             if len(key) > TAG_KEY_LIMIT or len(value) > TAG_VALUE_LIMIT:
-                raise InvalidRequest(f"record.tags: tag {clip(key)} is too long (names ≤ {TAG_KEY_LIMIT}, "
+                raise InvalidRequest(f"the record's tags: tag {clip(key)} is too long (names ≤ {TAG_KEY_LIMIT}, "
                                     f"values ≤ {TAG_VALUE_LIMIT} characters)")
         tags = dict(record.tags)
         tags.setdefault("date", stamp())
@@ -243,7 +214,7 @@ class Seats:
                       tags=tags, result=result, termination=termination, strings=action_strings(initial, actions),
                       id=secrets.token_hex(8), base=len(actions))
         match.note_ending()  # a record written before the tags: as far as it tells
-        return self._store_new(match, check_take(take, players), check_clock(clock), out=flagged)
+        return self._store_new(match, check_take(take, players), clock, out=flagged)
 
     def _store_new(self, match: Match, take: list[int], clock: dict[str, float] | None,
                    out: Sequence[int] = ()) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
@@ -342,4 +313,4 @@ class Seats:
             self.kernel.announce(match, (MatchDeleted(),), "after the match was deleted")
 
 
-__all__ = ["CLOCK_LIMIT", "MOVE_TEXT_LIMIT", "Seats", "check_clock", "check_seats", "check_seed", "check_take", "ending"]
+__all__ = ["CLOCK_LIMIT", "MOVE_TEXT_LIMIT", "Seats", "check_seats", "check_seed", "check_take", "ending"]

@@ -628,7 +628,7 @@ class MethodCheck:
 class JsonOnly:
     """415 for a body of another type than ``application/json`` on a state-changing request,
     422 for one that is not JSON (not UTF-8 either) — placed inside
-    :class:`~abstracta.server.app.BodyLimit`, which has read the body already."""
+    :class:`~abstracta.server.api.middleware.BodyLimit`, which has read the body already."""
 
     def __init__(self, app: Any):
         self.app = app

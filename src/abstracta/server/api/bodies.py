@@ -1,0 +1,262 @@
+"""The request bodies: strict pydantic models, each validating its body once, at the edge
+(issue 40 §1). A field a body does not have is refused (422), and so is a value of the wrong
+JSON type (``"13"`` for a number, ``1`` for a boolean); the bounds of a field (a move's length,
+the number of actions in a row, a clock's seconds) are checked here and nowhere else. The match
+service takes the typed values these give (a time control as :class:`abstracta.play.Live` keeps
+it, the seats to take as a list or ``"all"``) and never names a request field: the refusals that
+name one are worded here, by :func:`~.errors.validation_message` from each error's place
+(``clock.initial: …``).
+
+A JSON number without a fraction (``13.0``) for an integer field is the integer (:data:`Integer`):
+JSON Schema's ``integer``, which /openapi.json declares for these fields, counts it among the
+integers, and a client following the schema may send it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, PlainValidator, StrictBool,
+                      StrictFloat, StrictInt, StrictStr, Tag, WithJsonSchema, model_validator)
+from pydantic_core import PydanticCustomError
+
+from ..bots import SEAT_SPEC
+from ..seats import CLOCK_LIMIT, MOVE_TEXT_LIMIT
+
+
+def integral(value: Any) -> Any:
+    """A JSON number without a fraction (``13.0``) as the integer it is; anything else as it
+    came, for the strict check after it (``"13"``, ``true`` and ``13.5`` stay refused). JSON
+    Schema's ``integer``, which /openapi.json declares for these fields, counts ``13.0`` among
+    the integers (a client following the schema, schemathesis among them, may send it), and the
+    schema cannot declare a stricter rule: the two are one number in JSON's data model."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+#: An integer field of a request body: a JSON integer, ``13.0`` read as 13 (:func:`integral`).
+Integer = Annotated[StrictInt, BeforeValidator(integral)]
+#: A seat of a match (a game has at most 16; the match service checks it is one of this game's).
+SeatNumber = Annotated[Integer, Field(ge=0, le=15)]
+#: A number of seconds (a JSON integer or fraction; not a string, not a boolean).
+Seconds = StrictFloat
+#: One move in a game's notation.
+MoveText = Annotated[StrictStr, Field(min_length=1, max_length=MOVE_TEXT_LIMIT)]
+#: The most actions one request plays in a row.
+ACTIONS_LIMIT = 64
+
+
+class Body(BaseModel):
+    """A request body: a field it does not have is refused (422), so a mistyped one ('seat'
+    for 'seats') is not dropped and the request done without it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+def _seat_spec(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > 32 or not SEAT_SPEC.match(value.strip()):
+        raise PydanticCustomError("seat_spec", "{value} is not 'human' or 'level:1' … 'level:6'",
+                                  {"value": repr(value)[:100]})
+    return value.strip()
+
+
+#: A seat's player: ``human`` or ``level:1`` … ``level:6`` (spaces around are dropped).
+SeatSpec = Annotated[str, PlainValidator(_seat_spec), WithJsonSchema(
+    {"type": "string", "maxLength": 32, "pattern": r"^\s*(human|level:[1-6])\s*$"})]
+
+
+class LiveClock(Body):
+    """A live clock: each seat's time, with an increment after each of its turns (5+3 is
+    ``{"initial": 300, "increment": 3}``)."""
+
+    initial: Seconds = Field(ge=1, le=CLOCK_LIMIT, description="each seat's time at the start, in seconds")
+    increment: Seconds = Field(default=0.0, ge=0, le=CLOCK_LIMIT, description="seconds added after each turn")
+
+
+class TurnClock(Body):
+    """A deadline per turn (a correspondence game: ``{"per_turn": 86400}``)."""
+
+    per_turn: Seconds = Field(ge=1, le=CLOCK_LIMIT, description="seconds for each turn")
+
+
+def _clock_kind(value: Any) -> str | None:
+    keys = set(value) if isinstance(value, dict) else set(type(value).model_fields) if isinstance(value, Body) else set()
+    return "live" if "initial" in keys else "per_turn" if "per_turn" in keys else None
+
+
+#: A time control: a live clock or a deadline per turn (null: none).
+Clock = Annotated[Union[Annotated[LiveClock, Tag("live")], Annotated[TurnClock, Tag("per_turn")]], Discriminator(
+    _clock_kind, custom_error_type="clock",
+    custom_error_message="not a time control: give {'initial': s, 'increment': s} (a live clock) or "
+                         "{'per_turn': s} (a deadline per turn)")]
+
+
+def time_control(clock: LiveClock | TurnClock | None) -> dict[str, float] | None:
+    """The time control as the play session keeps it (:meth:`abstracta.play.Live.with_clock`)."""
+    return None if clock is None else clock.model_dump()
+
+
+def _take(value: Any) -> list[int] | Literal["all"] | None:
+    if value is None or value == "all":
+        return value
+    if isinstance(value, list) and len(value) <= 16:
+        seats = [integral(v) for v in value]
+        if all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= 15 for s in seats):
+            if len(set(seats)) != len(seats):
+                raise PydanticCustomError("take", "a seat is listed twice")
+            return sorted(seats)
+    raise PydanticCustomError("take", 'must be "all" or a list of person seat numbers ([0], [0, 1])')
+
+
+#: The person seats a creator takes: a list of seats, ``"all"`` (pass and play) or null (the
+#: first person seat). One validator, so that a refusal is one sentence rather than one per
+#: form in the validation library's words ("take.list[constrained-int]: …; take.literal['all']: …").
+Take = Annotated[list[int] | Literal["all"] | None, PlainValidator(_take), WithJsonSchema({"anyOf": [
+    {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 15}, "maxItems": 16, "uniqueItems": True},
+    {"const": "all"},
+    {"type": "null"},
+]})]
+
+#: A rules option's value: as the game reads it, or its text form ('dimy', 'true', '5,1').
+OptionValue = Union[StrictBool, Integer, Annotated[StrictStr, Field(max_length=200)],
+                    Annotated[list[Union[Integer, Annotated[StrictStr, Field(max_length=200)]]], Field(max_length=64)]]
+Options = dict[Annotated[str, Field(max_length=64)], OptionValue]
+
+
+class CreateMatch(Body):
+    game: StrictStr = Field(max_length=64, description="registry name (GET /api/games lists them)")
+    options: Options = Field(default_factory=dict,
+                             description="rules options, as values or their text form ('dimy', 'true', '5,1')")
+    seats: list[SeatSpec] | None = Field(default=None, max_length=16,
+                                         description="one entry per seat: 'human' or 'level:1' … 'level:6' "
+                                                     "(default: seat 0 human, the others level:1)")
+    take: Take = Field(default=None, description=(
+        "the person seats the creator takes (their tokens come back in 'tokens'); default: the "
+        "first person seat. Every other person seat gets an invitation ('invites'). Pass and play "
+        "on one device: \"all\" (every person seat). A match without person seats gives seat 0's "
+        "token (to find, watch and delete it)."))
+    clock: Clock | None = Field(default=None, description=(
+        "time control: null (none), {'initial': seconds, 'increment': seconds} (a live clock, "
+        "e.g. 5+3 is {'initial': 300, 'increment': 3}) or {'per_turn': seconds} (a deadline per "
+        "turn, e.g. 86400). It starts once every person seat is claimed; computer seats have none."))
+
+
+class ImportMatch(Body):
+    # the record is a document of its own format, read (and refused with the ply and the
+    # reason) by abstracta.core.records.Record, as `abstracta replay` reads a file
+    record: dict[str, Any] = Field(description="an abstracta record (format 'abstracta-record')")
+    seats: list[SeatSpec] | None = Field(default=None, max_length=16, description="override the record's players")
+    take: Take = Field(default=None, description="as for POST /api/matches")
+    clock: Clock | None = Field(default=None, description="as for POST /api/matches")
+
+
+class InviteCode(Body):
+    code: StrictStr = Field(max_length=64, description="the invitation's code (from 'invites' of the creator's "
+                                                       "answer, or the '/#/join/<code>' link)")
+
+
+class Answer(Body):
+    # strict: pydantic's lax mode reads "no" as false and 1 as true
+    accept: StrictBool = Field(description="true: agree to the pending takeback or draw offer; false: decline "
+                                           "it (the seat that asked or offered: withdraw it)")
+
+
+class PlayAction(Body):
+    # exactly one of action, actions and turn (none may be null): the schema says so too
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "oneOf": [{"required": ["action"]}, {"required": ["actions"]}, {"required": ["turn"]}]})
+
+    action: MoveText = Field(default=None,
+                             description="the move in the game's notation: one engine action (one of the view's "
+                                         "'legal', e.g. a take 'i9' that leaves the turn open while more could "
+                                         "follow), or a whole-turn string of several actions ('a1+a9')")
+    actions: list[MoveText] = Field(
+        default=None, min_length=1, max_length=ACTIONS_LIMIT,
+        description="instead of 'action': several moves the same seat plays in a row within its turn "
+                    "(e.g. a take and 'end'), applied all or none")
+    turn: MoveText = Field(default=None,
+                           description="instead of 'action': one whole turn as the view's 'turns' lists it, read as "
+                                       "the terminal reads a typed move ('i9' takes i9 and ends the turn, 'a1+a9' "
+                                       "takes both); only in games with a whole-turn notation (else 422) "
+                                       "and at the start of a turn (else 409); a string that is not a whole legal "
+                                       "turn is 422; nothing is played then")
+    ply: Integer = Field(ge=0, description="the ply the move was chosen at (the state's 'ply', a JSON integer); "
+                                           "a stale ply is refused with 409")
+    seat: SeatNumber | None = Field(default=None, description="the seat playing it (checked when given; "
+                                                             "or ?seat=, not both with different values)")
+
+    @model_validator(mode="after")
+    def _one_move(self) -> "PlayAction":
+        given = [name for name in ("action", "actions", "turn") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise PydanticCustomError("one_move", "give exactly one of 'action' (one move), 'actions' (a list) or "
+                                      "'turn' (a whole turn); {given} given", {"given": " and ".join(given) or "none"})
+        return self
+
+    @property
+    def moves(self) -> list[str]:
+        """The moves to play in a row (one, unless ``actions``)."""
+        return self.actions if self.actions is not None else [self.action if self.action is not None else self.turn]
+
+    @property
+    def whole(self) -> bool:
+        """Whether the move is one whole turn (``turn``)."""
+        return self.turn is not None
+
+
+#: a share of a fixed analysis budget (a JSON number, not "0.5")
+Scale = Annotated[float, Field(gt=0, le=1, strict=True)]
+#: the longest pasted position text
+POSITION_LIMIT = 10_000
+
+
+class AnalysisRequest(Body):
+    # a match or a pasted position (with its game), not both, and no hint for a pasted one;
+    # the schema says so (null counts as left out)
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"oneOf": [
+        {"required": ["match_id"], "properties": {"match_id": {"type": "string"}, "position": {"type": "null"}}},
+        {"required": ["game", "position"],
+         "properties": {"game": {"type": "string"}, "position": {"type": "string"}, "match_id": {"type": "null"},
+                        "hint": {"const": False}}},
+    ]})
+
+    match_id: StrictStr | None = Field(default=None, max_length=32, description="a match (with 'ply'), or leave "
+                                                                                "out for a pasted position")
+    ply: Annotated[Integer, Field(ge=0)] | None = Field(default=None, description="the position after this many "
+                                                                                  "actions (default: the last)")
+    game: StrictStr | None = Field(default=None, max_length=64, description="a pasted position's game")
+    options: Options | None = Field(default=None, description="a pasted position's game options")
+    position: StrictStr | None = Field(default=None, max_length=POSITION_LIMIT, description=(
+        "a pasted position text (the game's own format, as `abstracta apply --json` prints it)"))
+    seat: SeatNumber | None = Field(default=None, description="whose information the search starts from "
+                                                              "(a seat the tokens hold; pasted: any seat)")
+    hint: StrictBool = Field(default=False, description="a hint on your turn against the computer; counted in "
+                                                        "the record's 'Hints' tag")
+    scale: Scale | None = Field(default=None, description="a share in (0, 1] of the game's fixed budget")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> "AnalysisRequest":
+        if self.match_id is not None:
+            if self.position is not None:
+                raise PydanticCustomError("source", "give either 'match_id' (a match and its 'ply') or 'game' and "
+                                          "'position' (a pasted position text), not both")
+            return self
+        if self.game is None or self.position is None or not self.position.strip():
+            raise PydanticCustomError("source", "give either 'match_id' (a match and its 'ply') or 'game' and "
+                                      "'position' (a pasted position text)")
+        if self.hint:
+            raise PydanticCustomError("source", "'hint' is for matches: a pasted position gets its analysis")
+        return self
+
+
+class GraphRequest(Body):
+    match_id: StrictStr = Field(max_length=32, description="a finished match")
+    scale: Scale | None = Field(default=None, description="a share in (0, 1] of the graph's budget")
+
+
+class Resign(Body):
+    seat: SeatNumber | None = Field(default=None, description="the resigning seat (default: the person to move)")
+
+
+__all__ = ["ACTIONS_LIMIT", "AnalysisRequest", "Answer", "Body", "Clock", "CreateMatch", "GraphRequest", "ImportMatch",
+           "Integer", "InviteCode", "LiveClock", "PlayAction", "Resign", "SeatNumber", "SeatSpec", "Take", "TurnClock",
+           "integral", "time_control"]
