@@ -607,7 +607,7 @@ class MethodCheck:
         # the routes whose template fits the path with the fewest parameters decide: a POST-only
         # /api/matches/import is not also GET /api/matches/{match_id} with id "import"
         fitting: list[tuple[int, bool, set[str]]] = []
-        for route in self.routes():
+        for route in flat_routes(self.routes()):
             if isinstance(route, Mount):
                 continue
             found, _ = route.matches(scope)
@@ -623,6 +623,18 @@ class MethodCheck:
             return
         allowed = ", ".join(sorted(set().union(*(m for p, _, m in fitting if p == fewest))))
         await reply(send, 405, f"method {method[:10]} not allowed here; allowed: {allowed}", {"Allow": allowed})
+
+
+def flat_routes(routes: Any) -> Any:
+    """Every route of ``routes``, those of included routers too (FastAPI keeps an included
+    ``APIRouter`` as one entry holding its routes; the app includes its routers without a
+    prefix, so their templates are the paths)."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from flat_routes(inner.routes)
+        else:
+            yield route
 
 
 class JsonOnly:

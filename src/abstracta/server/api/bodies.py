@@ -14,10 +14,10 @@ integers, and a client following the schema may send it.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
-from pydantic import (BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, PlainValidator, StrictBool,
-                      StrictFloat, StrictInt, StrictStr, Tag, WithJsonSchema, model_validator)
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, StrictBool, StrictFloat, StrictInt,
+                      StrictStr, WithJsonSchema, model_validator)
 from pydantic_core import PydanticCustomError
 
 from ..bots import SEAT_SPEC
@@ -39,8 +39,14 @@ Integer = Annotated[StrictInt, BeforeValidator(integral)]
 SeatNumber = Annotated[Integer, Field(ge=0, le=15)]
 #: A number of seconds (a JSON integer or fraction; not a string, not a boolean).
 Seconds = StrictFloat
+def _a_move(text: str) -> str:
+    if not text.strip():
+        raise PydanticCustomError("move", "a move in the game's notation, not blanks")
+    return text
+
+
 #: One move in a game's notation.
-MoveText = Annotated[StrictStr, Field(min_length=1, max_length=MOVE_TEXT_LIMIT)]
+MoveText = Annotated[StrictStr, Field(min_length=1, max_length=MOVE_TEXT_LIMIT), AfterValidator(_a_move)]
 #: The most actions one request plays in a row.
 ACTIONS_LIMIT = 64
 
@@ -64,35 +70,43 @@ SeatSpec = Annotated[str, PlainValidator(_seat_spec), WithJsonSchema(
     {"type": "string", "maxLength": 32, "pattern": r"^\s*(human|level:[1-6])\s*$"})]
 
 
-class LiveClock(Body):
-    """A live clock: each seat's time, with an increment after each of its turns (5+3 is
-    ``{"initial": 300, "increment": 3}``)."""
-
-    initial: Seconds = Field(ge=1, le=CLOCK_LIMIT, description="each seat's time at the start, in seconds")
-    increment: Seconds = Field(default=0.0, ge=0, le=CLOCK_LIMIT, description="seconds added after each turn")
+#: the two forms of a time control, by the keys each has
+CLOCK_FORMS = ({"initial"}, {"initial", "increment"}, {"per_turn"})
 
 
-class TurnClock(Body):
-    """A deadline per turn (a correspondence game: ``{"per_turn": 86400}``)."""
+class Clock(Body):
+    """A time control: a live clock (each seat's time, with an increment after each of its
+    turns: 5+3 is ``{"initial": 300, "increment": 3}``) or a deadline per turn (a
+    correspondence game: ``{"per_turn": 86400}``)."""
 
-    per_turn: Seconds = Field(ge=1, le=CLOCK_LIMIT, description="seconds for each turn")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "oneOf": [{"required": ["initial"], "not": {"required": ["per_turn"]}},
+                  {"required": ["per_turn"], "not": {"anyOf": [{"required": ["initial"]}, {"required": ["increment"]}]}}]})
+
+    initial: Seconds | None = Field(default=None, ge=1, le=CLOCK_LIMIT,
+                                    description="a live clock: each seat's time at the start, in seconds")
+    increment: Seconds | None = Field(default=None, ge=0, le=CLOCK_LIMIT,
+                                      description="a live clock: seconds added after each turn (default 0)")
+    per_turn: Seconds | None = Field(default=None, ge=1, le=CLOCK_LIMIT, description="a deadline: seconds for each turn")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_form(cls, data: Any) -> Any:
+        if isinstance(data, dict) and set(data) not in CLOCK_FORMS:
+            raise PydanticCustomError("clock", "{keys} is not a time control; give {'initial': s, 'increment': s} "
+                                      "(a live clock) or {'per_turn': s} (a deadline per turn)",
+                                      {"keys": repr(sorted(str(k)[:20] for k in data)[:5])})
+        return data
 
 
-def _clock_kind(value: Any) -> str | None:
-    keys = set(value) if isinstance(value, dict) else set(type(value).model_fields) if isinstance(value, Body) else set()
-    return "live" if "initial" in keys else "per_turn" if "per_turn" in keys else None
-
-
-#: A time control: a live clock or a deadline per turn (null: none).
-Clock = Annotated[Union[Annotated[LiveClock, Tag("live")], Annotated[TurnClock, Tag("per_turn")]], Discriminator(
-    _clock_kind, custom_error_type="clock",
-    custom_error_message="not a time control: give {'initial': s, 'increment': s} (a live clock) or "
-                         "{'per_turn': s} (a deadline per turn)")]
-
-
-def time_control(clock: LiveClock | TurnClock | None) -> dict[str, float] | None:
-    """The time control as the play session keeps it (:meth:`abstracta.play.Live.with_clock`)."""
-    return None if clock is None else clock.model_dump()
+def time_control(clock: Clock | None) -> dict[str, float] | None:
+    """The time control as the play session keeps it (:meth:`abstracta.play.Live.with_clock`):
+    ``{"initial", "increment"}`` or ``{"per_turn"}``, in seconds."""
+    if clock is None:
+        return None
+    if clock.per_turn is not None:
+        return {"per_turn": clock.per_turn}
+    return {"initial": clock.initial, "increment": clock.increment or 0.0}
 
 
 def _take(value: Any) -> list[int] | Literal["all"] | None:
@@ -116,10 +130,24 @@ Take = Annotated[list[int] | Literal["all"] | None, PlainValidator(_take), WithJ
     {"type": "null"},
 ]})]
 
+def _option_value(value: Any) -> bool | int | float | str | list[int | str] | None:
+    # which values an option takes is the game's rule (the match service refuses the others,
+    # null included, naming the values allowed); here only what JSON could carry to an option
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return integral(value)
+    if isinstance(value, list) and all(isinstance(v, (int, str)) and not isinstance(v, bool) for v in value):
+        return value
+    raise PydanticCustomError("option_value", "{value} is not an option's value (a boolean, a number, a text, or a "
+                              "list of numbers and texts)", {"value": repr(value)[:100]})
+
+
 #: A rules option's value: as the game reads it, or its text form ('dimy', 'true', '5,1').
-OptionValue = Union[StrictBool, Integer, Annotated[StrictStr, Field(max_length=200)],
-                    Annotated[list[Union[Integer, Annotated[StrictStr, Field(max_length=200)]]], Field(max_length=64)]]
-Options = dict[Annotated[str, Field(max_length=64)], OptionValue]
+OptionValue = Annotated[bool | int | float | str | list[int | str] | None, PlainValidator(_option_value), WithJsonSchema(
+    {"anyOf": [{"type": "boolean"}, {"type": "number"}, {"type": "string"},
+               {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}]})]
+#: Rules options by name (a name the game does not have is refused by the match service, which
+#: names the game's options).
+Options = dict[str, OptionValue]
 
 
 class CreateMatch(Body):
@@ -240,11 +268,13 @@ class AnalysisRequest(Body):
                 raise PydanticCustomError("source", "give either 'match_id' (a match and its 'ply') or 'game' and "
                                           "'position' (a pasted position text), not both")
             return self
-        if self.game is None or self.position is None or not self.position.strip():
+        if self.game is None or self.position is None:
             raise PydanticCustomError("source", "give either 'match_id' (a match and its 'ply') or 'game' and "
                                       "'position' (a pasted position text)")
+        if not self.position.strip():
+            raise PydanticCustomError("source", "'position': the position text is empty")
         if self.hint:
-            raise PydanticCustomError("source", "'hint' is for matches: a pasted position gets its analysis")
+            raise PydanticCustomError("source", "hints are for matches: a pasted position gets its analysis")
         return self
 
 
@@ -258,5 +288,4 @@ class Resign(Body):
 
 
 __all__ = ["ACTIONS_LIMIT", "AnalysisRequest", "Answer", "Body", "Clock", "CreateMatch", "GraphRequest", "ImportMatch",
-           "Integer", "InviteCode", "LiveClock", "PlayAction", "Resign", "SeatNumber", "SeatSpec", "Take", "TurnClock",
-           "integral", "time_control"]
+           "Integer", "InviteCode", "PlayAction", "Resign", "SeatNumber", "SeatSpec", "Take", "integral", "time_control"]
