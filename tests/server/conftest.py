@@ -27,9 +27,13 @@ def db_url(tmp_path: Path) -> str:
         from abstracta.people.tables import metadata as people_tables
         from abstracta.server.storage import Base, make_engine
 
+        from sqlalchemy import text
+
         engine = make_engine(url)
         Base.metadata.drop_all(engine)
         people_tables.drop_all(engine)  # accounts, sessions, ratings (issue 41)
+        with engine.begin() as conn:  # the schema's revision: the next app migrates from nothing
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
         engine.dispose()
         return url
     return f"sqlite:///{tmp_path / 'test.db'}"
