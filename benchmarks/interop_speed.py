@@ -14,9 +14,11 @@ needs — the observation tensor and the legal actions:
   choice among ``np.flatnonzero(observation["action_mask"])``, ``step``);
 * ``gymnasium``: ``reset``/``step`` against a random opponent, the action drawn from
   ``info["action_mask"]``;
-* ``pettingzoo_noop`` (shown, not a target): the PettingZoo loop on an environment that does
-  nothing — PettingZoo's API and the agent alone. Its ratio column is the **ceiling** it sets
-  on any PettingZoo adapter of that game: ``F / (F + E)`` (``F`` its speed, ``E`` the engine's).
+* ``openspiel_floor``, ``pettingzoo_floor``, ``gymnasium_floor`` (not targets): each target's
+  loop over a game or environment that does nothing (fixed lists and arrays, games as long as the
+  real ones) — the API and the agent alone. A floor's ratio column is the **ceiling** it sets on
+  any adapter of that API for that game, ``F / (F + E)`` (``F`` its speed, ``E`` the engine's),
+  also shown as ``ceiling`` beside the target it bounds (``NO (floor)``: not reachable).
 
 Like the engine's loop, which clones one start (seed 0), the adapters play one layout
 (``layout_seeds=1``: Nibble's layout is seed 0's every game): drawing a layout is not timed.
@@ -60,9 +62,7 @@ TARGETS: dict[str, dict[str, float]] = {
     "slide-checkers": {"pettingzoo": 0.3},
 }
 #: the loops shown beside the targets
-SHOWN: dict[str, tuple[str, ...]] = {"fanorona": ("openspiel_observer", "pettingzoo_noop"),
-                                     "nibble": ("openspiel_observer", "pettingzoo_noop"),
-                                     "slide-checkers": ("pettingzoo_noop",)}
+SHOWN: dict[str, tuple[str, ...]] = {"fanorona": ("openspiel_observer",), "nibble": ("openspiel_observer",)}
 
 
 #: Every loop is timed by this process's CPU time: on a machine shared with other work the
@@ -142,73 +142,6 @@ def pettingzoo_loop(name: str) -> Callable[[float], float]:
     return lambda seconds: _timed(play_one, seconds)
 
 
-def pettingzoo_noop_loop(name: str) -> Callable[[float], float]:
-    """The same AEC loop on an environment that does nothing (no game, no tensor, no mask to
-    build: it hands out copies of fixed arrays): what PettingZoo's API and the agent cost alone.
-    Its speed ``F`` bounds any adapter's ratio to the engine (speed ``E``) at ``F / (F + E)``."""
-    from gymnasium import spaces
-    from pettingzoo import AECEnv
-
-    from abstracta.interop.pettingzoo import env as make_env
-
-    real = make_env(name, layout_seeds=1)
-    length = max(1, round(random_play(load_game(name), 0.3)["mean_actions"]))
-    size, actions = real.interop.observation_size, real.interop.num_distinct_actions
-
-    class Noop(AECEnv):
-        metadata = {"name": "noop", "render_modes": []}
-
-        def __init__(self) -> None:
-            self.possible_agents = ["player_0", "player_1"]
-            self.obs = np.zeros(size, np.float32)
-            self.mask = np.zeros(actions, np.int8)
-            self.mask[:5] = 1
-            self.observation_spaces = {a: spaces.Dict({"observation": spaces.Box(0, 1, (size,), np.float32),
-                                                       "action_mask": spaces.Box(0, 1, (actions,), np.int8)})
-                                       for a in self.possible_agents}
-            self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
-
-        def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-            self.agents = self.possible_agents[:]
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-            self.terminations = dict.fromkeys(self.agents, False)
-            self.truncations = dict.fromkeys(self.agents, False)
-            self.infos = {a: {} for a in self.agents}
-            self.agent_selection = "player_0"
-            self.moves = 0
-
-        def observe(self, agent: str) -> dict:
-            return {"observation": self.obs.copy(), "action_mask": self.mask.copy()}
-
-        def step(self, action: int | None) -> None:
-            agent = self.agent_selection
-            if self.terminations[agent] or self.truncations[agent]:
-                self._was_dead_step(action)
-                return
-            self.moves += 1
-            if self.moves >= length:
-                for a in self.agents:
-                    self.terminations[a] = True
-            self.agent_selection = "player_1" if agent == "player_0" else "player_0"
-
-    env = Noop()
-    rng = random.Random(1)
-
-    def play_one() -> int:
-        env.reset()
-        for agent in env.agent_iter():
-            observation, reward, termination, truncation, info = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            env.step(int(legal[int(rng.random() * len(legal))]))
-        return env.moves
-
-    return lambda seconds: _timed(play_one, seconds)
-
-
 def gymnasium_loop(name: str) -> Callable[[float], float]:
     from abstracta.interop.gym import make
 
@@ -229,44 +162,306 @@ def gymnasium_loop(name: str) -> Callable[[float], float]:
     return lambda seconds: _timed(play_one, seconds)
 
 
+# --- floors: each adapter's loop over an environment that does nothing ----------------------------
+#
+# The same loop, the same calls, the same API surface — an OpenSpiel game whose states answer from
+# fixed lists, an AEC environment and a Gymnasium environment that hand out copies of fixed arrays
+# (a new observation each time, one read-only mask, as the real ones do) — with games as long as
+# the real ones (engine actions, and the decisions each takes: Slide Checkers' compact parts, a
+# Gymnasium step's opponent actions). What the API and the agent cost alone: with ``F`` the floor's
+# speed and ``E`` the engine's, no adapter of that API can beat the ratio ``F / (F + E)`` (it
+# runs the floor's loop and at least the engine's own work), the ceiling shown beside each target.
+
+
+class Shape:
+    """What a floor copies from the real adapters of one game (measured on random games, not timed):
+    ``actions`` engine actions per game, ``parts`` decisions per engine action (compact actions),
+    ``steps`` Gymnasium steps per game; the sizes of the observation and of the action space."""
+
+    def __init__(self, name: str, games: int = 40):
+        from abstracta.interop.core import InteropGame
+
+        interop = InteropGame(name, layout_seeds=1)
+        self.observation_size = interop.observation_size
+        self.num_actions = interop.num_distinct_actions
+        self.num_players = interop.num_players
+        rng = random.Random(2)
+        actions = parts = 0
+        for _ in range(games):
+            state = interop.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(state.chance_outcomes()[0][0])
+                    continue
+                state.apply_action(rng.choice(state.legal_actions()))
+                parts += 1
+            actions += state.move_number
+        self.actions = actions / games
+        self.parts = parts / actions
+        self.steps = self._gym_steps(name, games)
+
+    @staticmethod
+    def _gym_steps(name: str, games: int) -> float:
+        from abstracta.interop.gym import make
+
+        env = make(name, opponent="random", layout_seeds=1)
+        rng = random.Random(3)
+        steps = 0
+        for g in range(games):
+            observation, info = env.reset(seed=g)
+            done = False
+            while not done:
+                legal = np.flatnonzero(info["action_mask"])
+                observation, reward, terminated, truncated, info = env.step(int(legal[rng.randrange(len(legal))]))
+                done = terminated or truncated
+                steps += 1
+        return steps / games
+
+
+_SHAPES: dict[str, Shape] = {}
+
+
+def shape(name: str) -> Shape:
+    if name not in _SHAPES:
+        _SHAPES[name] = Shape(name)
+    return _SHAPES[name]
+
+
+def openspiel_floor_loop(name: str) -> Callable[[float], float]:
+    """The ``openspiel`` loop over an OpenSpiel Python game whose states do nothing: a fixed
+    list of legal actions, a copy of a fixed list as the observation tensor, every decision
+    through OpenSpiel's C++ ``apply_action`` as the real game's."""
+    import pyspiel
+
+    sh = shape(name)
+    decisions = max(1, round(sh.actions * sh.parts))
+    legal = list(range(0, sh.num_actions, max(1, sh.num_actions // 10)))
+    tensor = [0.0] * sh.observation_size
+    game_type = pyspiel.GameType(
+        short_name="python_abstracta_floor", long_name="abstracta floor",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL, chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION, utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL, max_num_players=2, min_num_players=2,
+        provides_information_state_string=False, provides_information_state_tensor=False,
+        provides_observation_string=False, provides_observation_tensor=True, parameter_specification={})
+    game_info = pyspiel.GameInfo(num_distinct_actions=sh.num_actions, max_chance_outcomes=0, num_players=2,
+                                 min_utility=-1.0, max_utility=1.0, utility_sum=0.0, max_game_length=decisions)
+
+    class FloorGame(pyspiel.Game):
+        def __init__(self) -> None:
+            super().__init__(game_type, game_info, {})
+
+        def new_initial_state(self) -> "FloorState":
+            return FloorState(self)
+
+    class FloorState(pyspiel.State):
+        def __init__(self, game: pyspiel.Game) -> None:
+            super().__init__(game)
+            self.n = 0
+
+        def current_player(self) -> int:
+            return pyspiel.PlayerId.TERMINAL if self.n >= decisions else self.n & 1
+
+        def is_terminal(self) -> bool:
+            return self.n >= decisions
+
+        def is_chance_node(self) -> bool:
+            return False
+
+        def legal_actions(self, player: int | None = None) -> list[int]:
+            return legal
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return legal
+
+        def observation_tensor(self, player: int | None = None) -> list[float]:
+            return tensor.copy()
+
+        def _apply_action(self, action: int) -> None:
+            self.n += 1
+
+        def returns(self) -> list[float]:
+            return [0.0, 0.0]
+
+    game = FloorGame()
+    rng = random.Random(1)
+    per_game = decisions / sh.parts  # engine actions
+
+    def play_one() -> float:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                continue
+            player = state.current_player()
+            state.observation_tensor(player)
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+        return per_game
+
+    return lambda seconds: _timed(play_one, seconds)
+
+
+def pettingzoo_floor_loop(name: str) -> Callable[[float], float]:
+    """The ``pettingzoo`` loop over an AEC environment that does nothing: ``observe`` hands out
+    a copy of a fixed observation and one read-only int8 mask (as the real one: a new
+    observation each time, the mask shared), ``step`` passes the turn."""
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+
+    sh = shape(name)
+    decisions = max(1, round(sh.actions * sh.parts))
+    per_game = decisions / sh.parts
+
+    class Floor(AECEnv):
+        metadata = {"name": "floor", "render_modes": []}
+
+        def __init__(self) -> None:
+            self.possible_agents = ["player_0", "player_1"]
+            self.obs = np.zeros(sh.observation_size, np.float32)
+            self.mask = np.zeros(sh.num_actions, np.int8)
+            self.mask[::max(1, sh.num_actions // 10)] = 1
+            self.mask.flags.writeable = False
+            space = spaces.Dict({"observation": spaces.Box(0, 1, (sh.observation_size,), np.float32),
+                                 "action_mask": spaces.Box(0, 1, (sh.num_actions,), np.int8)})
+            self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+            self.action_spaces = {a: spaces.Discrete(sh.num_actions) for a in self.possible_agents}
+
+        def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+            self.agents = self.possible_agents[:]
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos = {a: {"action_mask": self.mask} for a in self.agents}
+            self.agent_selection = "player_0"
+            self.moves = 0
+
+        def observe(self, agent: str) -> dict:
+            return {"observation": self.obs.copy(), "action_mask": self.mask}
+
+        def step(self, action: int | None) -> None:
+            if self.moves >= decisions:
+                self._was_dead_step(action)
+                return
+            self.moves += 1
+            if self.moves >= decisions:
+                for a in self.agents:
+                    self.terminations[a] = True
+            self.agent_selection = "player_1" if self.agent_selection == "player_0" else "player_0"
+
+    env = Floor()
+    rng = random.Random(1)
+
+    def play_one() -> float:
+        env.reset()
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+        return per_game
+
+    return lambda seconds: _timed(play_one, seconds)
+
+
+def gymnasium_floor_loop(name: str) -> Callable[[float], float]:
+    """The ``gymnasium`` loop over an environment that does nothing: ``reset`` and ``step``
+    hand out a copy of a fixed observation and a fixed mask in ``info``; an episode has as many
+    steps as the real one's (each step a decision of the agent and its opponents' replies)."""
+    import gymnasium
+    from gymnasium import spaces
+
+    sh = shape(name)
+    steps = max(1, round(sh.steps))
+
+    class Floor(gymnasium.Env):
+        def __init__(self) -> None:
+            self.observation_space = spaces.Box(0.0, 1.0, (sh.observation_size,), np.float32)
+            self.action_space = spaces.Discrete(sh.num_actions)
+            self.obs = np.zeros(sh.observation_size, np.float32)
+            self.mask = np.zeros(sh.num_actions, np.int8)
+            self.mask[::max(1, sh.num_actions // 10)] = 1
+
+        def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple:
+            super().reset(seed=seed)
+            self.n = 0
+            return self.obs.copy(), {"action_mask": self.mask}
+
+        def step(self, action: int) -> tuple:
+            self.n += 1
+            return self.obs.copy(), 0.0, self.n >= steps, False, {"action_mask": self.mask}
+
+    env = Floor()
+    rng = random.Random(1)
+    games = [0]
+
+    def play_one() -> float:
+        observation, info = env.reset(seed=games[0])
+        games[0] += 1
+        done = False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            observation, reward, terminated, truncated, info = env.step(int(legal[int(rng.random() * len(legal))]))
+            done = terminated or truncated
+        return sh.actions
+
+    return lambda seconds: _timed(play_one, seconds)
+
+
 LOOPS: dict[str, Callable[[str], Callable[[float], float]]] = {
     "engine": engine_loop,
     "openspiel": openspiel_loop,
     "openspiel_observer": lambda name: openspiel_loop(name, observer=True),
     "pettingzoo": pettingzoo_loop,
     "gymnasium": gymnasium_loop,
-    "pettingzoo_noop": pettingzoo_noop_loop,
+    "openspiel_floor": openspiel_floor_loop,
+    "pettingzoo_floor": pettingzoo_floor_loop,
+    "gymnasium_floor": gymnasium_floor_loop,
 }
+#: adapter -> its floor loop
+FLOORS = {"openspiel": "openspiel_floor", "pettingzoo": "pettingzoo_floor", "gymnasium": "gymnasium_floor"}
+
+
+def plan(game: str) -> tuple[str, ...]:
+    """The loops of ``game``: the engine, the targets, the loops shown, the targets' floors."""
+    return ("engine", *TARGETS[game], *SHOWN.get(game, ()), *(FLOORS[k] for k in TARGETS[game]))
 
 
 def measure(games: list[str], seconds: float, rounds: int, progress: Callable[[str], None] | None = None) -> list[dict]:
-    """One row per (game, loop): median speed and median ratio to the engine over ``rounds``."""
-    plan = {g: ("engine", *TARGETS[g], *SHOWN.get(g, ())) for g in games}
-    loops = {(g, k): LOOPS[k](g) for g, ks in plan.items() for k in ks}
+    """One row per (game, loop): median speed and median ratio to the engine over ``rounds``; a
+    floor's ratio is the ceiling it sets, ``F / (F + E)``, and each target's row carries its
+    floor's as ``ceiling``."""
+    plans = {g: plan(g) for g in games}
+    loops = {(g, k): LOOPS[k](g) for g, ks in plans.items() for k in ks}
     for run in loops.values():  # warm up (imports, tables, first games)
         run(min(0.2, seconds))
     speeds: dict[tuple[str, str], list[float]] = {key: [] for key in loops}
     ratios: dict[tuple[str, str], list[float]] = {key: [] for key in loops}
+    floors = set(FLOORS.values())
     for r in range(rounds):
-        for g, ks in plan.items():
+        for g, ks in plans.items():
             engine = loops[(g, "engine")](seconds)
             speeds[(g, "engine")].append(engine)
             ratios[(g, "engine")].append(1.0)
             for k in ks[1:]:
                 speed = loops[(g, k)](seconds)
                 speeds[(g, k)].append(speed)
-                # the no-op loop's "ratio" is the ceiling it sets: F / (F + E)
-                ratios[(g, k)].append(speed / (speed + engine) if k == "pettingzoo_noop" else speed / engine)
+                ratios[(g, k)].append(speed / (speed + engine) if k in floors else speed / engine)
         if progress:
             progress(f"round {r + 1}/{rounds} done")
     rows = []
     for (g, k), values in speeds.items():
         target = TARGETS[g].get(k)
         ratio = statistics.median(ratios[(g, k)])
-        rows.append({"game": g, "loop": k, "actions_per_s": round(statistics.median(values)),
-                     "ratio": round(ratio, 3), "target": target,
-                     "met": None if target is None else ratio >= target,
-                     "ratios": [round(x, 3) for x in ratios[(g, k)]]})
+        row = {"game": g, "loop": k, "actions_per_s": round(statistics.median(values)),
+               "ratio": round(ratio, 3), "target": target, "met": None if target is None else ratio >= target,
+               "ratios": [round(x, 3) for x in ratios[(g, k)]]}
+        if target is not None:
+            ceiling = statistics.median(ratios[(g, FLOORS[k])])
+            row.update(ceiling=round(ceiling, 3), within_reach=ceiling >= target)
+        rows.append(row)
     return rows
 
 
@@ -279,12 +474,16 @@ def ratios_line(rows: list[dict]) -> dict:
 
 
 def table(rows: list[dict]) -> str:
-    lines = [f"{'game':16} {'loop':20} {'actions/s':>10} {'ratio':>6} {'target':>7}  met",
-             "-" * 66]
+    lines = [f"{'game':16} {'loop':20} {'actions/s':>10} {'ratio':>6} {'target':>7} {'ceiling':>8}  met",
+             "-" * 76]
     for row in rows:
         target = "" if row["target"] is None else f"{row['target']:.2f}"
+        ceiling = f"{row['ceiling']:.2f}" if "ceiling" in row else ""
         met = "" if row["met"] is None else ("yes" if row["met"] else "NO")
-        lines.append(f"{row['game']:16} {row['loop']:20} {row['actions_per_s']:10,} {row['ratio']:6.2f} {target:>7}  {met}")
+        if met == "NO" and not row["within_reach"]:
+            met += " (floor)"
+        lines.append(f"{row['game']:16} {row['loop']:20} {row['actions_per_s']:10,} {row['ratio']:6.2f} {target:>7} "
+                     f"{ceiling:>8}  {met}")
     return "\n".join(lines)
 
 

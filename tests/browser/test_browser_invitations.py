@@ -93,8 +93,11 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
         b.goto(link)
         b.locator("#take-seat").wait_for()
         assert b.locator("#join-what").inner_text() == "You are invited to play Fanorona — Telo 3×3 as Black."
+        # the creator became a guest when it invited a friend (issue 41): the seat says its name
+        creator = get_json(f"{live_server.url}/api/matches/{mid}")["people"][0]
+        assert creator["kind"] == "guest" and creator["name"].startswith("Guest")
         assert b.locator("#join-seats").inner_text().splitlines() == [
-            "White — a person, here already", "Black — this invitation"]
+            f"White — {creator['name']}", "Black — this invitation"]
         b.screenshot(path=str(shots / "distance-join-1280.png"), full_page=True)
         b.set_viewport_size({"width": 360, "height": 740})
         assert no_sideways_scroll(b)
@@ -161,10 +164,16 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
             page.locator("#result").wait_for(state="visible")
             banners.append(page.locator("#result").inner_text())
             assert page.locator("#players .clock.running").count() == 0  # stopped at the end
-        winner = "White" if final["result"][0] > 0 else "Black"
-        colours = f"{winner} wins. {final['struct']['end']['text']}."
-        # each player reads its own outcome first, the spectator the colours (issue 38 item 5)
-        assert banners == [("You win. " if final["result"][i] > 0 else "You lose. ") + colours for i in (0, 1)] + [colours]
+        # each player reads its own outcome first (issue 38 item 5), then the line where a seat
+        # played here keeps its colour and the others are named (the friend is a guest too, issue 41)
+        names = [p["name"] for p in final["people"]]
+        assert names[1].startswith("Guest") and names[1] != names[0]
+        won = 0 if final["result"][0] > 0 else 1
+        colour = ("White", "Black")[won]
+        end = final['struct']['end']['text']
+        own = ["You win. " if won == i else "You lose. " for i in (0, 1)]
+        assert banners == [f"{own[0]}{colour if won == 0 else names[1]} wins. {end}.",
+                           f"{own[1]}{colour if won == 1 else names[0]} wins. {end}.", f"{names[won]} wins. {end}."]
         c.screenshot(path=str(shots / "distance-spectator-end-1280.png"), full_page=True)
         c.set_viewport_size({"width": 390, "height": 844})
         assert no_sideways_scroll(c)
@@ -181,7 +190,7 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
         row = b.locator(f"tr[data-id='{mid}']")
         row.wait_for()
         assert row.locator("td.yours").inner_text() == "Black"
-        assert "White (person) vs Black (you)" in row.inner_text()
+        assert f"White ({names[0]}) vs Black (you)" in row.inner_text()
         b.set_viewport_size({"width": 390, "height": 844})
         assert no_sideways_scroll(b)  # the table scrolls inside its box
         b.screenshot(path=str(shots / "distance-your-games-390.png"), full_page=True)

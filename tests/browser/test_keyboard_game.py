@@ -11,9 +11,10 @@ import re
 
 from httputil import post_json
 
-#: Tab presses from the start of the page to the board: the four links of the header
-#: (abstracta, Games, Your games, API), its language switch (EN, FI), then the board box
-TABS_TO_BOARD = 7
+#: Tab presses from the start of the page to the board: the header's brand link, the
+#: person's name (a guest's menu button, or "Sign in"), its four links (Games, Your games,
+#: Leaderboards, API), its language switch (EN, FI), then the board box
+TABS_TO_BOARD = 9
 
 WAIT_TURN = """() => { const v = window.abstractaView;
   return v && (v.status === 'over' || (v.human_to_move && !v.thinking)); }"""

@@ -171,3 +171,29 @@ def abstracta_start(name, **options):
 
     return abstracta.load_game(name, **options).new_initial_state(0).to_text()
 
+
+@pytest.mark.parametrize("name, options", [("fanorona", {}), ("nibble", {}), ("slide-checkers", {})])
+def test_an_environment_pickles_and_deep_copies_mid_game_and_plays_on_identically(name, options):
+    import copy
+    import pickle
+
+    def play(e, seed, steps):
+        rng = random.Random(seed)
+        seen = []
+        for _ in range(steps):
+            obs, reward, term, trunc, info = e.last()
+            if term or trunc:
+                break
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            seen.append((e.agent_selection, action, obs["observation"].tolist()))
+            e.step(action)
+        return seen
+
+    e = env(name, **options)
+    e.reset(seed=5)
+    play(e, 1, 9)
+    copies = [pickle.loads(pickle.dumps(e)), copy.deepcopy(e)]
+    expected = play(e, 2, 12)
+    assert len(expected) == 12
+    for again in copies:
+        assert play(again, 2, 12) == expected

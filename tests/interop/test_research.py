@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import abstracta
-from abstracta.core.tensors import TensorBuffer
+from abstracta.core.tensors import ListBuffer, TensorBuffer
 from abstracta.interop import InteropGame
 
 from .helpers import VARIANTS
@@ -21,6 +21,7 @@ def test_a_tensor_kept_by_differences_equals_one_written_whole(name, options):
     game = InteropGame(name, **options)
     buffers = [TensorBuffer(game.observation_layout) for _ in range(game.num_players)]
     infos = [TensorBuffer(game.information_state_layout) for _ in range(game.num_players)]
+    lists = [ListBuffer(game.observation_layout) for _ in range(game.num_players)]
     rng = random.Random(4)
     for episode in range(2):  # the second game's start is written over the first one's end
         state = game.new_initial_state()
@@ -31,6 +32,8 @@ def test_a_tensor_kept_by_differences_equals_one_written_whole(name, options):
                 whole = state.observation_tensor(p)
                 assert whole.dtype == np.float32 and whole.shape == (game.observation_size,)
                 assert np.array_equal(buffers[p].update(state.observation_features(p)), whole)
+                kept = lists[p].update(state.observation_features(p))
+                assert type(kept) is list and kept == whole.tolist()  # the float32 values, as floats
                 assert np.array_equal(infos[p].update(state.information_state_features(p)),
                                       state.information_state_tensor(p))
             state.apply_action(rng.choice(state.legal_actions()))
@@ -240,9 +243,9 @@ def test_openspiels_python_fast_path_answers_as_its_cpp_path(name, options):
             p = state.current_player()
             assert state.legal_actions(p) == base.legal_actions(state, p)
             for seat in range(game.num_players()):
-                assert np.array_equal(state.observation_tensor(seat), np.array(base.observation_tensor(state, seat)))
-                assert np.array_equal(state.information_state_tensor(seat),
-                                      np.array(base.information_state_tensor(state, seat)))
+                # lists of the same floats (the float32 tensor's values), as OpenSpiel gives them
+                assert state.observation_tensor(seat) == base.observation_tensor(state, seat)
+                assert state.information_state_tensor(seat) == base.information_state_tensor(state, seat)
                 assert state.observation_string(seat) == base.observation_string(state, seat)
                 assert state.information_state_string(seat) == base.information_state_string(state, seat)
         state.apply_action(rng.choice(state.legal_actions()))

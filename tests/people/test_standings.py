@@ -119,7 +119,8 @@ def test_profile_names_its_pools_and_current_games(people):
     entry = profile["ratings"]["fibonacci.go.correspondence"]
     assert (entry["game"], entry["variant"], entry["speed"], entry["label_key"]) == (
         "fibonacci", "go", "correspondence", "fibonacci.variant.go")
-    assert profile["current_games"] == ["live"]
+    assert profile["current_games"] == [{"id": "live", "seats": [1], "opponents": []}]
+    assert profile["recent_games"][0]["opponents"] == [{"seat": 1, "name": "ben", "kind": "account"}]
     assert profile["username"] == "anna" and profile["member_since"].startswith("2026-03-01")
     with pytest.raises(errors.UnknownPerson):
         people.standings.profile("nobody")

@@ -16,6 +16,7 @@ def test_the_revisions_make_the_tables_the_code_declares(db_url):
     from alembic.runtime.migration import MigrationContext
 
     from abstracta.server import migrations
+    from abstracta.server.schema import METADATA
     from abstracta.server.storage import make_engine
 
     engine = make_engine(db_url)
@@ -23,9 +24,9 @@ def test_the_revisions_make_the_tables_the_code_declares(db_url):
         with engine.connect() as conn:
             assert migrations.current(conn) == migrations.head()
             context = MigrationContext.configure(conn, opts={"compare_type": True})
-            differences = [compare_metadata(context, metadata) for metadata in migrations.target_metadata()]
+            differences = [compare_metadata(context, metadata) for metadata in METADATA]
         # each metadata's comparison also lists the other's tables as "remove_table"
-        declared = {t for m in migrations.target_metadata() for t in m.tables}
+        declared = {t for m in METADATA for t in m.tables}
         left = [d for diffs in differences for d in diffs
                 if not (d[0] == "remove_table" and d[1].name in declared | {"alembic_version"})
                 and not (d[0] == "remove_index" and d[1].table.name in declared)]
@@ -43,13 +44,17 @@ def test_the_revisions_go_down_and_up_again(db_url):
     engine = make_engine(db_url)
     try:
         with engine.begin() as conn:
+            command.downgrade(migrations.config(conn), "0002")
+            assert migrations.current(conn) == "0002"
+            assert "chat_lines" not in inspect(conn).get_table_names()
+            assert "people" in inspect(conn).get_table_names()
             command.downgrade(migrations.config(conn), "0001")
             assert migrations.current(conn) == "0001"
             assert "people" not in inspect(conn).get_table_names()
             assert "matches" in inspect(conn).get_table_names()
             command.downgrade(migrations.config(conn), "base")
             assert migrations.current(conn) is None
-            assert not {"matches", "people"} & set(inspect(conn).get_table_names())
+            assert not {"matches", "people", "chat_lines"} & set(inspect(conn).get_table_names())
         assert migrations.upgrade(engine) == (None, migrations.head())
         assert migrations.upgrade(engine) == (migrations.head(), migrations.head())
     finally:
@@ -75,7 +80,7 @@ def test_a_database_of_the_oldest_kind_gets_what_it_lacks(tmp_path):
     try:
         columns = {c["name"] for c in inspect(engine).get_columns("matches")}
         assert {"turns", "turns_version", "to_move"} <= columns
-        assert {"moves", "seat_tokens", "invites", "match_live", "people"} <= set(inspect(engine).get_table_names())
+        assert {"moves", "seat_tokens", "invites", "match_live", "people", "chat_lines"} <= set(inspect(engine).get_table_names())
         with engine.connect() as conn:
             assert conn.execute(text("SELECT id, revision, turns FROM matches")).all() == [("m1", 3, None)]
             assert migrations.current(conn) == migrations.head()
@@ -105,10 +110,12 @@ def test_processes_starting_at_once_upgrade_one_after_the_other(db_url):
     from abstracta.server.storage import Base, make_engine
 
     from abstracta.people.tables import metadata as people
+    from abstracta.server.social_tables import metadata as social
 
     engine = make_engine(db_url)  # empty it: nothing upgraded yet
     Base.metadata.drop_all(engine)
     people.drop_all(engine)
+    social.drop_all(engine)
     with engine.begin() as conn:
         conn.execute(text("DROP TABLE alembic_version"))
     engine.dispose()

@@ -2,8 +2,9 @@
 
 One walk over the whole API, as a client would use it: games, lessons, matches created,
 imported, played (a move, several in a row, a whole turn), taken back, drawn, resigned, flagged,
-invited and claimed, replayed, analysed, deleted; a person signing up, in and out, with sessions
-and API tokens; and refusals of each kind. Each answer is checked against the schema of its
+invited and claimed, replayed, analysed, deleted; a match's chat, the live games and Web Push
+subscriptions; a person signing up, in and out, with sessions and API tokens, profiles and
+leaderboards; and refusals of each kind. Each answer is checked against the schema of its
 route and status in /openapi.json, with every object closed (a field the schema does not name
 is a failure: an answer may not carry what its model does not document). The match views, which
 the routes send as the bytes the service encoded once per revision and viewer, are checked the
@@ -219,6 +220,27 @@ def test_every_route_answers_as_its_schema_says(walk):
     flagged = ok(w.post(f"/api/matches/{cid}/flag", headers=bearer(*tokens)))
     assert flagged["status"] == "over" and flagged["termination"] == "time"
 
+    # --- a match's company: its chat, the live games, Web Push notices of a correspondence game
+    from test_server_webpush import Browser
+
+    talk = ok(w.post("/api/matches", json={"game": "fanorona", "seats": ["human", "human"],
+                                           "clock": {"per_turn": 86400}}), 201)
+    tid, ta = talk["id"], talk["tokens"][0]["token"]
+    tb = ok(w.post("/api/invites/claim", json={"code": talk["invites"][0]["code"]}))["tokens"][0]["token"]
+    line = ok(w.post(f"/api/matches/{tid}/chat", json={"text": "good luck"}, headers=bearer(ta)), 201)
+    assert ok(w.get(f"/api/matches/{tid}/chat", headers=bearer(tb)))["lines"][0]["text"] == "good luck"
+    ok(w.post(f"/api/matches/{tid}/chat", json={"text": ""}, headers=bearer(ta)), 422)
+    ok(w.post(f"/api/matches/{tid}/chat/{line['id']}/report", headers=bearer(tb)), 201)
+    ok(w.get("/api/live"))
+    ok(w.get(f"/api/matches/{tid}/watchers"))
+    ok(w.get("/api/matches/nope/watchers"), 404)
+    ok(w.get("/api/push/key"))
+    subscription = Browser("https://push.example.net/send/walk").subscription
+    ok(w.post(f"/api/matches/{tid}/push", json={"subscription": subscription}, headers=bearer(ta)), 201)
+    ok(w.post(f"/api/matches/{tid}/push", json={"subscription": subscription}), 403)  # no seat of it
+    ok(w.request("DELETE", f"/api/matches/{tid}/push", json={"endpoint": subscription["endpoint"]},
+                 headers=bearer(ta)), 204)
+
     # --- people: a guest, an account, sessions, API tokens, profiles, leaderboards
     ok(w.get("/api/me"))
     ok(w.post("/api/guests"), 201)
@@ -254,6 +276,7 @@ def test_every_route_answers_as_its_schema_says(walk):
     ok(w.get(f"/api/leaderboards/{pools[0]['pool']}"))
     ok(w.get("/api/leaderboards/nope"), 404)
     ok(w.get("/api/levels"))
+    ok(w.get("/api/levels/nibble"))
     ok(w.delete("/api/session"), 204)
     ok(w.post("/api/accounts/recover", json={"username": "walker", "code": codes[0], "password": "a third horse"}),
        401)  # the codes were replaced

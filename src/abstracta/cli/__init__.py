@@ -5,26 +5,27 @@ so a newly registered game gets all of them for free. ``abstracta --help`` lists
 playing first (``play``, ``serve``), then studying a game, records, bots against bots and
 benchmarks (``base.COMMAND_ORDER``).
 
-=========  =======================================================================
-module     commands
-=========  =======================================================================
-play       ``play`` (the game itself runs in ``terminal``: the play session's front)
-serve      ``serve``
-rules      ``games``, ``perft``, ``moves``, ``apply``, ``analyse``
-records    ``replay``
-bots       ``match``, ``tournament``, ``tune``, ``dataset``
-bench      ``board``, ``bench``, ``solve``, ``egtb``
-users      ``users`` (accounts of the web app)
-db         ``db backup``, ``db restore``
-base       the app, the consoles, what the groups share
-=========  =======================================================================
+==========  =======================================================================
+module      commands
+==========  =======================================================================
+play        ``play`` (the game itself runs in ``terminal``: the play session's front)
+serve       ``serve``
+rules       ``games``, ``perft``, ``moves``, ``apply``, ``analyse``
+records     ``replay``
+bots        ``match``, ``tournament``, ``tune``, ``dataset``
+bench       ``board``, ``bench``, ``solve``, ``egtb``
+users       ``users`` (accounts of the web app)
+db          ``db backup``, ``db restore``
+moderation  ``moderation list``, ``ban``, ``unban`` (the chat reports and bans of the web app)
+base        the app, the consoles, what the groups share
+==========  =======================================================================
 """
 
 from __future__ import annotations
 
 import sys
 
-from . import rules, records, play, bots, bench, serve, users, db  # noqa: F401,E401 - each registers its commands
+from . import rules, records, play, bots, bench, serve, users, db, moderation  # noqa: F401,E401 - each registers its commands
 from .base import app
 
 

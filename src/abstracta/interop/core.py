@@ -16,7 +16,7 @@ from ..core.actions import ActionCodec
 from ..core.errors import IllegalActionError, OptionError
 from ..core.game import CHANCE, TERMINAL, Game, State, as_integer
 from ..core.registry import load_game
-from ..core.tensors import BufferPool, Features, Layout, Plane, write_tensor
+from ..core.tensors import BufferPool, Features, Layout, ListBuffer, Plane, write_tensor
 
 #: Truncation (player actions) of a game whose rules set no bound on its length.
 DEFAULT_MAX_TURNS = 1000
@@ -153,6 +153,9 @@ class InteropGame:
         self.information_state_size = self.information_state_layout.size
         #: kept tensors (per thread and player) behind ``observation_tensor()`` without ``out``
         self.pools = (BufferPool(self.observation_layout), BufferPool(self.information_state_layout))
+        #: the same as lists of floats (OpenSpiel's form: a list copy costs no new float)
+        self.list_pools = (BufferPool(self.observation_layout, ListBuffer),
+                           BufferPool(self.information_state_layout, ListBuffer))
 
 
     def params(self) -> dict[str, Any]:
@@ -262,7 +265,7 @@ class InteropState:
     hidden cards: it pickles its own abstracta state.
     """
 
-    __slots__ = ("game", "inner", "_history", "_moves", "_seed", "_sampled", "_parts", "_choices")
+    __slots__ = ("game", "inner", "_history", "_moves", "_seed", "_sampled", "_parts", "_choices", "_player")
 
     def __init__(self, game: InteropGame, inner: State | None, history: list[int], moves: int,
                  seed: int | None, sampled: bool = False):
@@ -274,6 +277,10 @@ class InteropState:
         self._sampled = sampled  # a determinization: its history replays the real cards
         self._parts: tuple[int, ...] = ()  # parts chosen so far of the engine action in progress
         self._choices: Choices | None = None  # the parts tree of this position (codec), built once
+        #: :meth:`current_player`, kept until the next action (``None``: not yet known) — the
+        #: adapters ask for it several times per action (OpenSpiel's is_terminal, is_chance_node,
+        #: current_player, legal_actions, apply_action), and only this object changes ``inner``
+        self._player: int | None = None
         if inner is not None and game.explicit_chance and not history:
             inner.set_explicit_chance(True)
 
@@ -297,13 +304,16 @@ class InteropState:
 
     def current_player(self) -> int:
         """0..n-1, :data:`CHANCE` (-1) or :data:`TERMINAL` (-4)."""
-        inner = self.inner
-        if inner is None:
-            return CHANCE
-        max_turns = self.game.max_turns
-        if max_turns and self._moves >= max_turns:
-            return TERMINAL
-        return inner.current_player()
+        player = self._player
+        if player is None:
+            inner = self.inner
+            if inner is None:
+                player = CHANCE
+            else:
+                max_turns = self.game.max_turns
+                player = TERMINAL if max_turns and self._moves >= max_turns else inner.current_player()
+            self._player = player
+        return player
 
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
@@ -368,32 +378,36 @@ class InteropState:
             raise IllegalActionError(f"action {action!r}: the game is over")
         if type(action) is not int:
             action = as_action(action)
-        if self.inner is None:
+        inner = self.inner
+        if inner is None:
             if not 0 <= action < self.game.layout_seeds:
                 raise IllegalActionError(f"layout {action!r} is not in 0..{self.game.layout_seeds - 1}")
-            self.inner = self.game.start(action)
+            inner = self.inner = self.game.start(action)
             if self.game.explicit_chance:
-                self.inner.set_explicit_chance(True)
+                inner.set_explicit_chance(True)
             self._history.append(action)
+            self._player = None
             return
         if mover >= 0 and self.game.codec is not None:
             nxt = self.choices().get(action)
             if nxt is None:
                 raise IllegalActionError(f"action {action!r} is not legal here (legal: {self.legal_actions()})")
             self._history.append(action)
-            if type(nxt) is not int:  # more parts follow
+            if type(nxt) is not int:  # more parts follow: the same player acts again
                 self._parts += (action,)
                 return
-            self.inner.apply_action(nxt)
+            inner.apply_action(nxt)
             self._parts = ()
             self._choices = None
             self._moves += 1
+            self._player = None
             return
-        self.inner.apply_action(action)
+        inner.apply_action(action)
         self._history.append(action)
         self._choices = None
         if mover >= 0:
             self._moves += 1
+        self._player = None
 
     def apply_legal(self, action: int) -> int:
         """The environments' path: apply ``action``, an ``int`` from the mover's mask (so legal,
@@ -401,10 +415,10 @@ class InteropState:
         inner = self.inner
         if self.game.codec is not None:
             nxt = self.choices()[action]
-            if type(nxt) is not int:  # more parts follow
+            if type(nxt) is not int:  # more parts follow: the same player acts again
                 self._history.append(action)
                 self._parts += (action,)
-                return inner.current_player()  # type: ignore[union-attr]
+                return self.current_player()
             inner.apply_action(nxt)  # type: ignore[union-attr]
             self._parts = ()
             self._choices = None
@@ -414,8 +428,10 @@ class InteropState:
         moves = self._moves = self._moves + 1
         max_turns = self.game.max_turns
         if max_turns and moves >= max_turns:
-            return TERMINAL
-        return inner.current_player()  # type: ignore[union-attr]
+            player = self._player = TERMINAL
+        else:
+            player = self._player = inner.current_player()  # type: ignore[union-attr]
+        return player
 
     def apply_engine_action(self, action: int) -> None:
         """Apply the engine's ``action`` (a bot's) at a player's turn with no part pending: as
@@ -460,6 +476,7 @@ class InteropState:
         inner = self.inner.clone() if self.inner is not None else None
         other = InteropState(self.game, inner, self._history[:], self._moves, self._seed, self._sampled)
         other._parts = self._parts
+        other._player = self._player
         other._choices = self._choices  # built once per position, never changed
         return other
 

@@ -65,6 +65,7 @@ here).
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 import gymnasium
@@ -126,10 +127,14 @@ class AbstractaGymEnv(gymnasium.Env):
         self._rng = random.Random()
         self._bots: dict[int, Any] = {}
         self._buffers = [TensorBuffer(self.interop.observation_layout) for _ in range(n)]
-        self._marks = bytearray(self.interop.num_distinct_actions)
-        self._mask = np.zeros(self.interop.num_distinct_actions, np.int8)
+        self._num_actions = self.interop.num_distinct_actions
+        self._marks = bytes(self._num_actions)
+        self._mask = np.frombuffer(self._marks, np.int8)
         self.state: InteropState = self.interop.new_initial_state()
+        self._bind()
         self._over = True  # no episode before the first reset()
+        #: a random bot may read the game itself (see _opponent_action)
+        self._direct = not self.interop.explicit_chance
         self.set_opponent(opponent)
 
     # --- opponents -------------------------------------------------------------------------
@@ -179,60 +184,92 @@ class AbstractaGymEnv(gymnasium.Env):
         end); the same array as ``info["action_mask"]`` of this step (a copy: yours to keep)."""
         return self._mask.copy()
 
+    def __getstate__(self) -> dict[str, Any]:
+        # the bound features and legal list name this episode's game: a copy's state is rebuilt
+        # on its own (InteropState pickles as its history), so the copy binds its own
+        fields = self.__dict__.copy()
+        fields.pop("_features", None)
+        fields.pop("_legal_ids", None)
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
+        self._bind()
+
+    def _bind(self) -> None:
+        """The episode's features and legal actions, bound once (the hot path calls them every
+        step): straight to the game's tensors and the engine's legal list where no compact
+        action space stands between (the engine state is fixed once the layout is dealt)."""
+        state = self.state
+        inner = state.inner
+        if inner is None or self.interop.codec is not None:
+            self._features = state.observation_features
+            self._legal_ids = state.legal_ids
+        else:
+            self._features = partial(self.interop.tensors.observation_features, inner)
+            self._legal_ids = inner.legal_actions
+
     def _obs(self) -> np.ndarray:
         seat = self.seat
-        return self._buffers[seat].update(self.state.observation_features(seat)).copy()
+        return self._buffers[seat].update(self._features(seat)).copy()
 
-    def _build_mask(self, seat: int) -> None:
-        """The mask of ``seat``, if it is to move (else all 0), built once for this step."""
-        marks = bytearray(self.interop.num_distinct_actions)
-        if self.state.current_player() == seat:
-            for a in self.state.legal_ids():
+    def _build_mask(self, mover: int) -> None:
+        """The agent's mask (all 0 unless ``mover``, the player to move, is the agent's seat),
+        built once for this step: over immutable bytes, so it is read-only and nothing changes
+        the legality check that :meth:`step` reads from the same bytes."""
+        marks = bytearray(self._num_actions)
+        if mover == self.seat:
+            for a in self._legal_ids():
                 marks[a] = 1
-        self._marks = marks
+        marks = self._marks = bytes(marks)
         self._mask = np.frombuffer(marks, np.int8)
 
     def _info(self, **more: Any) -> dict[str, Any]:
         return {"action_mask": self._mask, **more}
 
-    def _opponent_action(self, mover: int) -> None:
-        """One action (or part) of the opponent of seat ``mover``."""
+    def _opponent_action(self, mover: int) -> int:
+        """One action (or part) of the opponent of seat ``mover``; returns the player to move next."""
         state = self.state
         bot = self._bots.get(mover)
         if bot is not None:
-            # a random bot only reads the state: it may read the game itself (no copy) unless
-            # chance is explicit, which bots never see
-            view = state.inner if isinstance(bot, RandomBot) and not self.interop.explicit_chance else state.bot_view()
-            state.apply_engine_action(bot.step(view))
-            return
+            if self._direct and isinstance(bot, RandomBot):
+                # a random bot only reads the state: it may read the game itself (no copy),
+                # unless chance is explicit, which bots never see
+                if type(bot) is RandomBot and self.interop.codec is None:
+                    # RandomBot.step's own draw, from the same generator, without the calls around it
+                    legal = self._legal_ids()
+                    return state.apply_legal(legal[bot.rng.randrange(len(legal))])
+                state.apply_engine_action(bot.step(state.inner))
+            else:
+                state.apply_engine_action(bot.step(state.bot_view()))
+            return state.current_player()
         policy = self._opponents[mover]
         observation = self._buffers[mover].update(state.observation_features(mover)).copy()
-        marks = bytearray(self.interop.num_distinct_actions)
+        marks = bytearray(self._num_actions)
         for a in state.legal_ids():
             marks[a] = 1
-        action = policy_action(policy, observation, np.frombuffer(marks, np.int8))
+        action = policy_action(policy, observation, np.frombuffer(bytes(marks), np.int8))
         try:
             a = as_action(action)
         except IllegalActionError:
             a = -1
         if not 0 <= a < len(marks) or not marks[a]:
             raise ValueError(f"opponent of seat {mover}: action {action!r} is not legal here")
-        state.apply_legal(a)
+        return state.apply_legal(a)
 
-    def _advance(self) -> None:
-        """Resolve chance and let the opponents play until the agent is to move or the game is over."""
+    def _advance(self, mover: int) -> int:
+        """From ``mover``, the player to move: resolve chance and let the opponents play until
+        the agent is to move or the game is over; build the agent's mask; return the player to move."""
         state = self.state
         seat = self.seat
-        rng = self._rng
-        while True:
-            mover = state.current_player()
-            if mover == seat or mover == TERMINAL:
-                break
+        while mover != seat and mover != TERMINAL:
             if mover == CHANCE:
-                resolve_chance(state, rng)
-                continue
-            self._opponent_action(mover)
-        self._build_mask(seat)
+                resolve_chance(state, self._rng)
+                mover = state.current_player()
+            else:
+                mover = self._opponent_action(mover)
+        self._build_mask(mover)
+        return mover
 
     # --- gymnasium ---------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
@@ -254,8 +291,11 @@ class AbstractaGymEnv(gymnasium.Env):
         self._start_episode()
         self._bots = {i: self._make_bot(who, self._rng.getrandbits(32))
                       for i, who in self._opponents.items() if isinstance(who, str)}
-        self.state = self.interop.new_initial_state()
-        self._advance()
+        state = self.state = self.interop.new_initial_state()
+        if state.is_chance_node():
+            resolve_chance(state, self._rng)
+        self._bind()
+        self._advance(state.current_player())
         if self.state.is_terminal() and self.state.is_truncated():
             # an episode must start with the agent's move: refuse rather than hand back one over
             raise ValueError(f"max_turns={self.interop.max_turns} ends the game before seat {self.seat} moves "
@@ -267,29 +307,31 @@ class AbstractaGymEnv(gymnasium.Env):
         """Before an episode's first action (self-play draws the agent's seat here)."""
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
-        state = self.state
         if self._over:  # an illegal action ends the episode too
             raise RuntimeError("step() with no episode running (it ended, or reset() was never called): call reset()")
-        marks = self._marks
         if type(action) is not int:
             try:
                 action = as_action(action)
             except IllegalActionError:
                 action = -1
-        if not 0 <= action < len(marks) or not marks[action]:
+        if not 0 <= action < self._num_actions or not self._marks[action]:
             self._over = True
             self._mask = self._mask.copy()  # every step hands out its own mask (Gymnasium's rule)
             return self._obs(), -1.0, True, False, self._info(illegal_action=True)
-        state.apply_legal(action)
-        self._advance()
+        state = self.state
+        mover = state.apply_legal(action)
+        if mover != self.seat:
+            mover = self._advance(mover)
+        else:  # the agent again (a capture chain, a multi-disc take)
+            self._build_mask(mover)
         if self.render_mode == "human":
             self.render()
-        if state.current_player() == TERMINAL:
+        if mover == TERMINAL:
             self._over = True
             truncated = state.is_truncated()
             reward = 0.0 if truncated else float(state.returns()[self.seat])
-            return self._obs(), reward, not truncated, truncated, self._info()
-        return self._obs(), 0.0, False, False, self._info()
+            return self._obs(), reward, not truncated, truncated, {"action_mask": self._mask}
+        return self._obs(), 0.0, False, False, {"action_mask": self._mask}
 
     def render(self) -> str | None:
         state = self.state

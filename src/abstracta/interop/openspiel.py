@@ -55,7 +55,7 @@ import numpy as np
 import pyspiel
 
 from ..core.errors import OptionError, UnknownGameError
-from ..core.game import CHANCE, Game, as_integer
+from ..core.game import CHANCE, TERMINAL, Game, as_integer
 from ..core.options import Option
 from ..core.registry import game_class, load_game, registered_games
 from ..core.tensors import TensorBuffer, plane_offsets
@@ -236,24 +236,32 @@ class AbstractaSpielState(pyspiel.State):
         """As OpenSpiel's: the legal actions of ``player`` (default: the mover), ascending; the
         chance outcomes at a chance node."""
         s = self._s
-        if s.current_player() == CHANCE:
+        mover = s.current_player()
+        if mover >= 0:
+            return sorted(s.legal_ids()) if player is None or player == mover else []
+        if mover == CHANCE:
             return [a for a, _ in s.chance_outcomes()]
-        return s.legal_actions(player)
+        return []
 
     def is_chance_node(self) -> bool:
         return self._s.current_player() == CHANCE
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """As OpenSpiel's (default: the mover's): a list of floats, as OpenSpiel's API gives it
-        (Shimmy and others build float64 arrays from it). In place, as float32: the observer
-        (``make_observation(game)``)."""
+        (Shimmy and others build float64 arrays from it), the values of the float32 tensor. A
+        copy of a list kept by differences per player (:class:`~abstracta.core.tensors.ListBuffer`):
+        no float is made per entry. In place, as float32: the observer (``make_observation(game)``)."""
         s = self._s
-        return s.observation_tensor(s.current_player() if player is None else player).tolist()
+        if player is None:
+            player = s.current_player()
+        return s.game.list_pools[0].array(player, s.observation_features(player))
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """As OpenSpiel's (default: the mover's): a list of floats."""
+        """As OpenSpiel's (default: the mover's): a list of floats, as :meth:`observation_tensor`."""
         s = self._s
-        return s.information_state_tensor(s.current_player() if player is None else player).tolist()
+        if player is None:
+            player = s.current_player()
+        return s.game.list_pools[1].array(player, s.information_state_features(player))
 
     def observation_string(self, player: int | None = None) -> str:
         s = self._s
@@ -273,7 +281,7 @@ class AbstractaSpielState(pyspiel.State):
         return self._s.action_to_string(action)
 
     def is_terminal(self) -> bool:
-        return self._s.is_terminal()
+        return self._s.current_player() == TERMINAL
 
     def returns(self) -> list[float]:
         return self._s.returns()

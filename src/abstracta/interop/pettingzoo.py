@@ -37,6 +37,7 @@ the game unchanged.
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -72,16 +73,19 @@ class AbstractaAECEnv(AECEnv):
         })
         self.observation_spaces = {a: obs for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
-        self._rng = random.Random()
+        self._rng: random.Random | None = random.Random()
+        self._seed: int | None = None
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        self._num_actions = num_actions
         #: one tensor per seat, kept by differences (:class:`TensorBuffer`)
         self._buffers = [TensorBuffer(self.interop.observation_layout) for _ in range(n)]
         self._zero_mask = np.zeros(num_actions, np.int8)
         self._zero_mask.flags.writeable = False
         self._mover_mask = self._zero_mask
-        self._marks = bytearray(num_actions)  # the mover's mask, as bytes (step's legality check)
+        self._marks = bytes(num_actions)  # the mover's mask, as bytes (step's legality check)
         self._mover = -1
         self.state: InteropState = self.interop.new_initial_state()
+        self._bind()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -101,20 +105,52 @@ class AbstractaAECEnv(AECEnv):
         seat = self._seat_of[agent]
         return self._mover_mask if seat == self._mover else self._zero_mask
 
+    def _random(self) -> random.Random:
+        """The generator of chance, seeded by the last ``reset(seed=…)`` (when first needed)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return rng
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the bound features and legal list name this episode's game: a copy's state is rebuilt
+        # on its own (InteropState pickles as its history), so the copy binds its own
+        fields = self.__dict__.copy()
+        fields.pop("_features", None)
+        fields.pop("_legal_ids", None)
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
+        self._bind()
+
+    def _bind(self) -> None:
+        """The episode's features and legal actions, bound once (the hot path calls them every
+        step): straight to the game's tensors and the engine's legal list where no compact
+        action space stands between (the engine state is fixed once the layout is dealt)."""
+        state = self.state
+        inner = state.inner
+        if inner is None or self.interop.codec is not None:
+            self._features = state.observation_features
+            self._legal_ids = state.legal_ids
+        else:
+            self._features = partial(self.interop.tensors.observation_features, inner)
+            self._legal_ids = inner.legal_actions
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
-        obs = self._buffers[seat].update(self.state.observation_features(seat)).copy()
-        return {"observation": obs, "action_mask": self._mover_mask if seat == self._mover else self._zero_mask}
+        return {"observation": self._buffers[seat].update(self._features(seat)).copy(),
+                "action_mask": self._mover_mask if seat == self._mover else self._zero_mask}
 
     def _sync(self, mover: int) -> None:
         """After a change (``mover``: the state's current player, chance resolved): who moves,
         the mover's mask (built once) in ``infos``, the end."""
-        state = self.state
         infos = self.infos
         old = self._mover
         if old >= 0:
             infos[self.possible_agents[old]]["action_mask"] = self._zero_mask
         if mover < 0:  # the end
+            state = self.state
             truncated = state.is_truncated()
             returns = state.returns()
             for i, agent in enumerate(self.agents):
@@ -123,18 +159,17 @@ class AbstractaAECEnv(AECEnv):
                 self.truncations[agent] = truncated
             self._mover = -1
             self._mover_mask = self._zero_mask
-            self._marks = bytearray(len(self._zero_mask))
+            self._marks = bytes(self._num_actions)
             return
-        marks = bytearray(self.interop.num_distinct_actions)
-        for a in state.legal_ids():
+        marks = bytearray(self._num_actions)
+        for a in self._legal_ids():
             marks[a] = 1
-        mask = np.frombuffer(marks, np.int8)
-        mask.flags.writeable = False
-        self._marks = marks
+        # bytes are immutable: the array over them is read-only, and nothing can change the
+        # legality check that step reads from them
+        marks = self._marks = bytes(marks)
+        mask = self._mover_mask = np.frombuffer(marks, np.int8)
         self._mover = mover
-        self._mover_mask = mask
-        agent = self.possible_agents[mover]
-        self.agent_selection = agent
+        agent = self.agent_selection = self.possible_agents[mover]
         infos[agent]["action_mask"] = mask
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -144,9 +179,13 @@ class AbstractaAECEnv(AECEnv):
                 # random.Random would take -5 as 5, and a float or a string as some other seed:
                 # refuse as Gymnasium's reset does, before anything changes
                 raise ValueError(f"reset seed {seed!r}: expected None or an integer >= 0")
-            self._rng = random.Random(index)
+            # seeded when chance first draws from it (seeding costs 5 µs; Fanorona never draws)
+            self._rng = None
+            self._seed = index
         self.state = self.interop.new_initial_state()
-        resolve_chance(self.state, self._rng)
+        if self.state.is_chance_node():
+            resolve_chance(self.state, self._random())
+        self._bind()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -158,25 +197,24 @@ class AbstractaAECEnv(AECEnv):
         self._sync(self.state.current_player())
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._mover < 0:  # the game is over (every agent is terminated or truncated)
             self._was_dead_step(action)
             return
         if type(action) is not int:
             try:
                 action = as_action(action)  # a NumPy integer; None, a float or a string is refused
             except IllegalActionError:
-                raise IllegalActionError(f"{agent}: action {action!r} is not legal here") from None
-        marks = self._marks
-        if self._seat_of[agent] != self._mover or not 0 <= action < len(marks) or not marks[action]:
-            raise IllegalActionError(f"{agent}: action {action!r} is not legal here")
+                raise IllegalActionError(f"{self.agent_selection}: action {action!r} is not legal here") from None
+        if not 0 <= action < self._num_actions or not self._marks[action]:
+            raise IllegalActionError(f"{self.agent_selection}: action {action!r} is not legal here")
         state = self.state
         mover = state.apply_legal(action)
         if mover == CHANCE:
-            resolve_chance(state, self._rng)
+            resolve_chance(state, self._random())
             mover = state.current_player()
+        agent = self.agent_selection
         self._sync(mover)
-        if self._mover < 0:  # rewards come only at the end: the rest of the time they stay 0
+        if mover < 0:  # rewards come only at the end: the rest of the time they stay 0
             self._cumulative_rewards[agent] = 0.0
             self._accumulate_rewards()
         if self.render_mode == "human":

@@ -216,6 +216,28 @@ class Standings:
             elif row.person_id != person_id:
                 raise NotRatable("this seat is someone else's", key="people.error.seat_taken")
 
+    def release_seat(self, match_id: str, seat: int, person_id: int) -> None:
+        """Seat ``seat`` of ``match_id`` is ``person_id``'s no more (a claim that lost its
+        race: the seat went to someone else meanwhile). Nothing if it is not theirs."""
+        with self.db.writing() as s:
+            s.execute(delete(SeatPersonRow).where(SeatPersonRow.match_id == match_id, SeatPersonRow.seat == seat,
+                                                  SeatPersonRow.person_id == person_id))
+
+    def owners_of(self, match_id: str) -> dict[int, int]:
+        """{seat: person id} of the seats of ``match_id`` that belong to someone."""
+        with self.db.reading() as s:
+            return dict(s.execute(select(SeatPersonRow.seat, SeatPersonRow.person_id)
+                                  .where(SeatPersonRow.match_id == match_id)).all())
+
+    def kinds(self, person_ids: Sequence[int]) -> dict[int, str]:
+        """{person id: kind} (``guest``, ``account``, ``deleted``) of the people of
+        ``person_ids`` that exist."""
+        ids = sorted({int(i) for i in person_ids})
+        if not ids:
+            return {}
+        with self.db.reading() as s:
+            return dict(s.execute(select(PersonRow.id, PersonRow.kind).where(PersonRow.id.in_(ids))).all())
+
     def forget_match(self, match_id: str) -> None:
         """A deleted match: its seats belong to nobody any more. Its results stay (the ratings
         it moved stay moved, as a deleted account's games stay)."""
@@ -234,11 +256,23 @@ class Standings:
     def people_of(self, match_id: str) -> dict[int, dict[str, Any]]:
         """{seat: {"name", "kind"}} of the people seated in a match (the names on its seats;
         a deleted account: name None, kind "deleted")."""
+        return self.people_of_matches([match_id]).get(match_id, {})
+
+    def people_of_matches(self, match_ids: Sequence[str]) -> dict[str, dict[int, dict[str, Any]]]:
+        """:meth:`people_of` of several matches at once: {match id: {seat: {"name", "kind"}}}
+        (a match nobody is seated in is left out)."""
+        ids = list(dict.fromkeys(match_ids))
+        out: dict[str, dict[int, dict[str, Any]]] = {}
+        if not ids:
+            return out
         with self.db.reading() as s:
-            rows = s.execute(select(SeatPersonRow.seat, PersonRow.name, PersonRow.kind)
-                             .join(PersonRow, PersonRow.id == SeatPersonRow.person_id)
-                             .where(SeatPersonRow.match_id == match_id))
-            return {seat: {"name": name, "kind": kind} for seat, name, kind in rows}
+            for start in range(0, len(ids), 500):  # bound the IN list
+                rows = s.execute(select(SeatPersonRow.match_id, SeatPersonRow.seat, PersonRow.name, PersonRow.kind)
+                                 .join(PersonRow, PersonRow.id == SeatPersonRow.person_id)
+                                 .where(SeatPersonRow.match_id.in_(ids[start:start + 500])))
+                for mid, seat, name, kind in rows:
+                    out.setdefault(mid, {})[seat] = {"name": name, "kind": kind}
+        return out
 
     # --- profiles and leaderboards ---------------------------------------------------------------
     def profile(self, name: str, pools: Mapping[str, Pool] | None = None) -> dict[str, Any]:
@@ -272,8 +306,26 @@ class Standings:
                       for r in s.scalars(select(GameResultRow).where(GameResultRow.person_id == person.id)
                                          .order_by(GameResultRow.finished_at.desc()).limit(RECENT_GAMES))]
             finished = select(GameResultRow.match_id).where(GameResultRow.person_id == person.id)
-            current = sorted({mid for mid, in s.execute(select(SeatPersonRow.match_id).where(
-                SeatPersonRow.person_id == person.id, SeatPersonRow.match_id.not_in(finished)))})
+            held: dict[str, list[int]] = {}
+            for mid, seat in s.execute(select(SeatPersonRow.match_id, SeatPersonRow.seat).where(
+                    SeatPersonRow.person_id == person.id, SeatPersonRow.match_id.not_in(finished))):
+                held.setdefault(mid, []).append(seat)
+            current = [{"id": mid, "seats": sorted(seats)} for mid, seats in sorted(held.items())]
+            # the other people of each game, by seat ({seat, name, kind}; a deleted account's
+            # name is None): the profile names the opponents, not only the games. A finished
+            # game's are those its results name; a game in play's, those seated in it
+            others: dict[str, list[dict[str, Any]]] = {}
+            for table, ids in ((GameResultRow, [g["id"] for g in recent]), (SeatPersonRow, [g["id"] for g in current])):
+                if not ids:
+                    continue
+                for mid, seat, pname, pkind in s.execute(
+                        select(table.match_id, table.seat, PersonRow.name, PersonRow.kind)
+                        .join(PersonRow, PersonRow.id == table.person_id)
+                        .where(table.match_id.in_(ids), table.person_id != person.id).order_by(table.seat)):
+                    others.setdefault(mid, []).append({"seat": seat, "name": pname if pkind != "deleted" else None,
+                                                       "kind": pkind})
+            for entry in recent + current:
+                entry["opponents"] = others.get(entry["id"], [])
         for key, data in ratings.items():
             pool = (pools or {}).get(key)
             if pool is not None:

@@ -1,7 +1,8 @@
 """The web app (issue 7): a JSON API documented by its OpenAPI schema (``/docs``,
 ``/openapi.json``) and the static browser client at ``/``. :func:`create_app` wires the HTTP edge
 (:mod:`abstracta.server.api`: routes by resource, their dependencies, request and response
-models) to a match service and the people's service; the routes only translate HTTP.
+models) to a match service, the people's service and a match's company (chat, push notices, live
+games); the routes only translate HTTP.
 
 Every refused request gets a 4xx status and a JSON body ``{"error": "..."}`` naming the
 problem (echoed input cut at 100 characters); the match it was aimed at is unchanged.
@@ -17,6 +18,11 @@ Decisions (the API's rules, also stated in the OpenAPI description):
   (several tokens of one browser: comma-separated): none is 401, none of this match or not
   the acting seat's is 403; one longer than 64 characters (no seat token is) is 401 on any
   request, never read as no token. ``GET /api/matches`` lists only the matches of the tokens sent.
+* People (issue 41): a request from a browser signed in (its session cookie) or with a personal
+  API token of scope ``play`` (``Bearer abst_…``) acts as that person too: the seats they took
+  signed in (creating the match, claiming its invitation) are theirs on every device, beside
+  the tokens. Every act, view and list accepts the cookie instead of a seat token. A rated
+  game (``rated`` at creation) is between accounts only; its end changes their ratings.
 * Each response is the view of the seats the request's tokens hold; no token of the match:
   a spectator, who sees public information only. ``?seat=`` picks one of the held seats and
   is 403 for any other. A WebSocket sends ``{"tokens": [...]}`` (or ``[]``) as its first
@@ -73,12 +79,13 @@ from fastapi.staticfiles import StaticFiles
 
 from ..people import People
 from ..people.throttle import Throttle
-from . import ops, people_routes, push, security
+from . import ops, push, security
 from .api import errors
 from .api.middleware import BodyLimit, CatchAll
 from .api.routes import ROUTERS
 from .fanout import make_fanout
 from .service import MatchService
+from .social import Social
 from .storage import Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -96,11 +103,17 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     game's analysis budget (tests: small); ``redis_url`` (default: the settings', else
     ``ABSTRACTA_REDIS_URL``, else none) is the Redis of a deployment of several processes: the
     rate limits count there and the fan-out (:mod:`.fanout`) goes through it (docs/club.md)."""
-    service = MatchService(Store(db_url), bot_workers=bot_workers, analysis_scale=analysis_scale)
     settings = security_settings or security.Security(rate_limits=security.rate_limits_from_env())
     redis_url = redis_url or settings.redis_url or security.redis_url_from_env()
     if redis_url and settings.redis_url is None:
         settings = dataclasses.replace(settings, redis_url=redis_url)
+    store = Store(db_url)
+    # people (issue 41): accounts, sessions, ratings on the match store's database, sign-in
+    # limits counted where the request limits are (one Redis for every worker, when given);
+    # the match service seats them and records their games
+    people = People(store.engine, throttle=Throttle(storage=security.sync_limits_uri(settings.redis_url),
+                                                    enabled=settings.rate_limits))
+    service = MatchService(store, bot_workers=bot_workers, analysis_scale=analysis_scale, people=people)
     fanout = make_fanout(redis_url, service.store.listen_url())
 
     @asynccontextmanager
@@ -117,10 +130,12 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                 log.warning("LISTEN on the database is not ready yet; changes by other processes "
                             "reach this one once it is")
         await fanout.start()
+        await _app.state.social.start()
         await asyncio.to_thread(service.resume_bots)
         try:
             yield
         finally:
+            _app.state.social.close()
             await fanout.close()
             if listener is not None:
                 listener.cancel()
@@ -135,11 +150,12 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                               .replace("``", "`"))
     app.state.service = service
     app.state.fanout = fanout  # presence, seeks, lobby: one channel to every process (fanout.py)
-    # people (issue 41): accounts, sessions, ratings on the match store's database; sign-in
-    # limits counted where the request limits are (one Redis for every worker, when given)
-    app.state.people = People(service.store.engine, throttle=Throttle(
-        storage=security.sync_limits_uri(settings.redis_url), enabled=settings.rate_limits))
-    app.include_router(people_routes.router)
+    app.state.people = people
+    # a match's company (issue 43): its chat, Web Push notices of correspondence games, live games;
+    # its lines and watchers reach every process through the fan-out, its limits count where the
+    # request limits do
+    app.state.social = Social(service, fanout, rate_limits=settings.rate_limits,
+                              limits_storage=security.sync_limits_uri(settings.redis_url))
     app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
     app.add_middleware(BodyLimit)
     security.install(app, settings)

@@ -17,6 +17,10 @@ transaction, guarded by the revision it started from; a conflict (another proces
 PostgreSQL database moved first) reloads the match and runs the request again on the fresh
 match (:meth:`Kernel.change`).
 
+Who holds a seat (issue 41): whoever knows its token, and the person it belongs to
+(:attr:`Match.people`, the people's standings read with the match): a request acts as a
+:class:`Holder` — its seat tokens and the person signed in — and holds the union of both.
+
 Refusals: the session's :class:`~abstracta.play.PlayError` become the
 :class:`~abstracta.server.errors.MatchError` the routes map to HTTP statuses (:func:`refused`);
 the match a refused request was aimed at is unchanged. Any other exception is a bug, and the
@@ -32,6 +36,7 @@ import logging
 import secrets
 import threading
 import time
+from time import perf_counter
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -42,6 +47,7 @@ from ..core.errors import AbstractaError, RecordError
 from ..core.game import action_strings
 from ..core.records import Record
 from ..core.view import message
+from ..people.values import Person
 from ..play import Event, Live, Progress, Session
 from ..play import errors as play_errors
 from ..play.errors import clip, cut
@@ -83,14 +89,42 @@ def stamp() -> str:
 @dataclass(eq=False)
 class Match(Session):
     """A play session stored under ``id`` at ``revision``: ``tokens`` maps the SHA-256 of each
-    seat token to its seat; ``base`` is the number of actions the stored record holds (the
-    others are move rows). A change makes a new Match (:meth:`Session.copy`), never alters a
-    stored one, so a view or a replay may read one outside its lock."""
+    seat token to its seat; ``people`` maps a seat to the id of the person it belongs to (issue
+    41: a seat taken by someone signed in); ``base`` is the number of actions the stored
+    record holds (the others are move rows). A change makes a new Match
+    (:meth:`Session.copy`), never alters a stored one, so a view or a replay may read one
+    outside its lock."""
 
     id: str = ""
     revision: int = 0
     tokens: dict[str, int] = field(default_factory=dict)
     base: int = 0
+    people: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who a request acts as: the seat ``tokens`` it carries and the ``person`` signed in (by
+    the session cookie, or an API token allowed to play; None: nobody). It holds the seats of
+    its tokens and the seats that belong to its person (:meth:`Kernel.held`). A plain list of
+    tokens reads as a holder of those tokens (:meth:`of`)."""
+
+    tokens: tuple[str, ...] = ()
+    person: Person | None = None
+
+    @classmethod
+    def of(cls, who: "Holder | Sequence[str] | None") -> "Holder":
+        if isinstance(who, Holder):
+            return who
+        return cls(tuple(who or ()))
+
+    @property
+    def person_id(self) -> int | None:
+        return self.person.id if self.person is not None else None
+
+
+#: what an act or a view is asked for: a holder, or (tests, scripts) a list of seat tokens
+Who = Holder | Sequence[str]
 
 
 class MatchCreated(Event):
@@ -129,9 +163,13 @@ class Kernel:
     """The matches of one server process: cache, locks, loading, commits and announcements.
     Thread-safe: one lock per match; the dictionaries take a short lock of their own."""
 
-    def __init__(self, store: Store, hub: Hub | None = None):
+    def __init__(self, store: Store, hub: Hub | None = None,
+                 owners: Callable[[str], dict[int, int]] | None = None):
         self.store = store
         self.hub = hub or Hub()
+        #: ``owners(match_id)`` -> {seat: person id}: the people the seats of a stored match
+        #: belong to, read with the match (none: every seat is held by its token alone)
+        self.owners = owners or (lambda _match_id: {})
         self._guard = threading.Lock()  # cache, locks: held for dictionary operations only
         # a lock lives while it is in use: kept for every id ever named, they grew without bound
         # with requests naming ids of no match (reads are not rate-limited)
@@ -164,9 +202,9 @@ class Kernel:
             yield
             return
         lock = self.lock_for(match_id)
-        asked = time.perf_counter()
+        asked = perf_counter()
         with lock:
-            metrics.stage("lock_wait", time.perf_counter() - asked)
+            metrics.stage("lock_wait", perf_counter() - asked)
             yield
 
     def change(self, match_id: Any, attempt: Callable[[], T]) -> T:
@@ -243,12 +281,13 @@ class Kernel:
             game = record.make_game()
             initial = record.initial_state(game)
             tokens = dict(stored.tokens)
+            people = self.owners(match_id)
             match = Match(game=game, initial=initial, state=state, actions=actions, players=list(record.players),
                           start=record.start, tags=dict(record.tags), result=record.result,
                           termination=record.termination, strings=action_strings(initial, actions),
                           # a match stored before seats had tokens has none: nobody to wait for
-                          live=Live.from_json(stored.live), seated=set(tokens.values()) or None,
-                          id=match_id, revision=row.revision, tokens=tokens, base=len(actions))
+                          live=Live.from_json(stored.live), seated=(set(tokens.values()) | set(people)) or None,
+                          id=match_id, revision=row.revision, tokens=tokens, base=len(actions), people=people)
             for ply, text in stored.moves:
                 if ply <= match.base:  # rows the record holds already (a crash between two writes
                     continue           # cannot leave them: both are one transaction; kept for robustness)
@@ -283,28 +322,36 @@ class Kernel:
         """The match ``match_id`` with a fallen flag applied (NotFound if absent)."""
         return self.change(match_id, lambda: self.tick(self.load(match_id)))
 
-    # --- seats of tokens ---------------------------------------------------------------------------
+    # --- seats of tokens and people ------------------------------------------------------------------
     @staticmethod
-    def held(match: Match, tokens: Sequence[str]) -> set[int]:
-        """The seats of ``match`` that ``tokens`` hold (constant-time comparison of digests)."""
+    def held(match: Match, who: Who) -> set[int]:
+        """The seats of ``match`` that ``who`` holds: its tokens' (constant-time comparison of
+        digests) and its person's."""
+        holder = Holder.of(who)
         seats = set()
-        for token in tokens:
+        for token in holder.tokens:
             d = digest(token)
             for stored, seat in match.tokens.items():
                 if hmac.compare_digest(stored, d):
                     seats.add(seat)
+        if holder.person is not None:
+            seats |= {seat for seat, person in match.people.items() if person == holder.person.id}
         return seats
 
-    def authorize(self, match: Match, tokens: Sequence[str], seat: int | None = None) -> set[int]:
-        """The seats ``tokens`` hold in ``match``, for an act: 401 without any token, 403 when
-        none of them is a token of this match, or (``seat`` given) none holds ``seat``."""
-        if not tokens:
-            raise Unauthorized("this needs the token of a seat of this match (Authorization: Bearer <token>)")
-        held = self.held(match, tokens)
+    def authorize(self, match: Match, who: Who, seat: int | None = None) -> set[int]:
+        """The seats ``who`` holds in ``match``, for an act: 401 without any token or person
+        signed in, 403 when it holds no seat of this match, or (``seat`` given) not ``seat``."""
+        holder = Holder.of(who)
+        if not holder.tokens and holder.person is None:
+            raise Unauthorized("this needs the token of a seat of this match (Authorization: Bearer <token>), "
+                               "or a person signed in who holds one")
+        held = self.held(match, holder)
+        whose = "no token given" if holder.person is None else "neither a token given nor the person signed in"
         if not held:
-            raise Forbidden("no token given is a token of this match")
+            raise Forbidden(f"{whose} holds a seat of this match" if holder.person is not None
+                            else "no token given is a token of this match")
         if seat is not None and seat not in held:
-            raise Forbidden(f"no token given holds seat {seat}")
+            raise Forbidden(f"{whose} holds seat {seat}")
         return held
 
     # --- commits -------------------------------------------------------------------------------
@@ -360,18 +407,18 @@ class Kernel:
         old, trial = progress.before, progress.after
         assert isinstance(old, Match) and isinstance(trial, Match)
         trial.revision = old.revision + 1
-        started = time.perf_counter()
+        started = perf_counter()
         self._write(old, trial)
-        metrics.stage("commit", time.perf_counter() - started)
+        metrics.stage("commit", perf_counter() - started)
         self.keep(trial)
         return trial
 
     def apply(self, progress: Progress) -> Match:
         """Persist ``progress`` and announce its events (lock held): the new match."""
         match = self.commit(progress)
-        started = time.perf_counter()
+        started = perf_counter()
         self.announce(match, progress.events)
-        metrics.stage("announce", time.perf_counter() - started)
+        metrics.stage("announce", perf_counter() - started)
         return match
 
     # --- announcements -------------------------------------------------------------------------
@@ -436,5 +483,5 @@ class Kernel:
         log.error("match %s: internal error %s%s %s", match_id, type(exc).__name__, where, when)
 
 
-__all__ = ["CACHE_MATCHES", "Kernel", "Match", "MatchCreated", "MatchDeleted", "MatchResumed", "STORE_RETRY_SECONDS",
-           "TOKEN_LIMIT", "clip", "cut", "digest", "message", "new_secret", "refused", "stamp"]
+__all__ = ["CACHE_MATCHES", "Holder", "Kernel", "Match", "MatchCreated", "MatchDeleted", "MatchResumed", "STORE_RETRY_SECONDS",
+           "TOKEN_LIMIT", "Who", "clip", "cut", "digest", "message", "new_secret", "refused", "stamp"]

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from typing import Any, Callable, Iterator
 
 log = logging.getLogger("abstracta.server")
@@ -28,6 +29,13 @@ class Hub:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._subscribers: dict[str, set[asyncio.Event]] = {}
+        # spectators' subscriptions per match (issue 43: "a game shows how many watch it"): this
+        # process's, and the other processes' as they announced them (process -> (count, until))
+        self._watching: dict[str, int] = {}
+        self._elsewhere: dict[str, dict[str, tuple[int, float]]] = {}
+        #: called on the loop with (match id, this process's count) when that count changes: the
+        #: seam through which the other processes hear of it (social.py, over fanout.py)
+        self.on_watchers: Callable[[str, int], None] | None = None
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._lock = threading.Lock()  # the timers' dict is touched from the loop and from threads
 
@@ -61,12 +69,15 @@ class Hub:
             event.set()
 
     @contextlib.contextmanager
-    def subscribe(self, match_id: str) -> Iterator[asyncio.Event]:
+    def subscribe(self, match_id: str, spectator: bool = False) -> Iterator[asyncio.Event]:
         """An event set on each change of ``match_id`` (set at once: send the first view).
-        Call on the loop."""
+        ``spectator``: a subscriber holding no seat, counted by :meth:`watchers` (whose change
+        wakes the subscribers of :func:`room_key`). Call on the loop."""
         event = asyncio.Event()
         event.set()
         self._subscribers.setdefault(match_id, set()).add(event)
+        if spectator:
+            self._count_watcher(match_id, +1)
         try:
             yield event
         finally:
@@ -75,6 +86,56 @@ class Hub:
                 subs.discard(event)
                 if not subs:
                     del self._subscribers[match_id]
+            if spectator:
+                self._count_watcher(match_id, -1)
+
+    def _count_watcher(self, match_id: str, step: int) -> None:
+        with self._lock:  # read from worker threads (the live list)
+            count = self._watching.get(match_id, 0) + step
+            if count > 0:
+                self._watching[match_id] = count
+            else:
+                self._watching.pop(match_id, None)
+        self._wake(room_key(match_id))
+        if self.on_watchers is not None:
+            try:
+                self.on_watchers(match_id, max(count, 0))
+            except Exception:  # noqa: BLE001 - the count here stands; the others hear it at the next announcement
+                log.exception("announcing the watchers of %s failed", match_id)
+
+    def watchers_elsewhere(self, match_id: str, process: str, count: int, seconds: float) -> None:
+        """Another process of the deployment says ``count`` of its subscribers watch
+        ``match_id`` (kept ``seconds``, unless said again: a process that went away without a
+        word stops counting). Call on the loop: the match's room is woken."""
+        with self._lock:
+            there = self._elsewhere.setdefault(match_id, {})
+            if count > 0:
+                there[process] = (count, time.monotonic() + seconds)
+            else:
+                there.pop(process, None)
+            if not there:
+                del self._elsewhere[match_id]
+        self._wake(room_key(match_id))
+
+    def watchers(self, match_id: str) -> int:
+        """How many watch ``match_id`` now: its live updates' subscribers that hold no seat, in
+        this process and, as they last announced them, in the deployment's others."""
+        now = time.monotonic()
+        with self._lock:
+            return self._watching.get(match_id, 0) + sum(
+                n for n, until in self._elsewhere.get(match_id, {}).values() if until > now)
+
+    def watched(self) -> dict[str, int]:
+        """Match id -> :meth:`watchers`, for the matches someone watches now."""
+        with self._lock:
+            ids = set(self._watching) | set(self._elsewhere)
+        counts = {mid: self.watchers(mid) for mid in ids}
+        return {mid: n for mid, n in counts.items() if n > 0}
+
+    def watched_here(self) -> dict[str, int]:
+        """Match id -> this process's own spectators (what it announces to the others)."""
+        with self._lock:
+            return dict(self._watching)
 
     def subscribers(self, match_id: str) -> int:
         return len(self._subscribers.get(match_id, ()))
@@ -114,6 +175,12 @@ class Hub:
 
     def timers(self) -> int:
         return len(self._timers)
+
+
+def room_key(match_id: str) -> str:
+    """The subscription key of a match's room (its chat lines, how many watch it): woken when
+    a line is written or a spectator comes or goes, apart from the match's own changes."""
+    return f"room:{match_id}"
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
@@ -162,4 +229,4 @@ async def listen(url: str, on_change: Callable[[str, int], None], ready: asyncio
             await asyncio.sleep(1.0)
 
 
-__all__ = ["Hub", "listen"]
+__all__ = ["Hub", "listen", "room_key"]

@@ -6,10 +6,16 @@ Seats belong to people: every person seat is held by whoever knows its secret to
 the seats it takes and one invitation code per other person seat; claiming an invitation gives
 its seat's token, once, and takes the seat in the play session (no move is played before
 every seat is taken). Every act names its tokens (:meth:`~abstracta.server.matches.Kernel.authorize`).
+
+A seat taken by someone signed in — the creator's, an invitation claimed, or people seated at
+once by the lobby (``people``) — is also that person's (issue 41 §2; :mod:`~abstracta.server.owners`):
+it opens with its controls wherever they are signed in. A rated game (``rated``) is stored with
+the record's ``Rated`` tag and seats accounts only.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Any, Literal, Sequence
 
@@ -18,10 +24,12 @@ from ..core.game import action_strings
 from ..core.options import seed_problem
 from ..core.records import DECIDED, OUT_OF_TIME_TAG, Record, out_of_time_seats, resigned_seat, tag_seats
 from ..core.registry import game_class, load_game
+from ..people import Person
 from ..play import Live
 from . import bots
 from .errors import CorruptMatch, Gone, InvalidRequest, MatchError, NotFound, StorageFailed
-from .matches import TOKEN_LIMIT, Kernel, Match, MatchDeleted, clip, cut, digest, new_secret, stamp
+from .matches import TOKEN_LIMIT, Holder, Kernel, Match, MatchDeleted, Who, clip, cut, digest, new_secret, stamp
+from .owners import RATED_TAG, Owners
 from .storage import TURNS_VERSION
 
 #: Longest time control accepted, in seconds (a live clock's start, a turn's deadline).
@@ -94,21 +102,46 @@ def check_seats(seats: list[str] | None, n: int, whose: str = "") -> list[str]:
     return [s.strip() for s in seats]
 
 
-class Seats:
-    """Creating, importing, inviting, listing and deleting the matches of one process."""
+def check_people(people: Any, players: list[str]) -> dict[int, int]:
+    """``{seat: person id}`` of people seated at once: person seats of the match, each once."""
+    if people is None:
+        return {}
+    if not isinstance(people, dict) or not all(isinstance(k, int) and isinstance(v, int) for k, v in people.items()):
+        raise InvalidRequest("people must map seat numbers to person ids")
+    for seat in people:
+        if not 0 <= seat < len(players) or players[seat] != "human":
+            raise InvalidRequest(f"people: seat {seat} is not a person seat of this match")
+    return dict(people)
 
-    def __init__(self, kernel: Kernel):
+
+class Seats:
+    """Creating, importing, inviting, listing and deleting the matches of one process;
+    ``owners``: the people the seats belong to (None: seats held by their tokens alone)."""
+
+    def __init__(self, kernel: Kernel, owners: Owners | None = None):
         self.kernel = kernel
+        self.owners = owners
 
     def create(self, game_name: str, options: dict[str, Any] | None, seats: list[str] | None,
-               take: list[int] | Literal["all"] | None = None,
-               clock: dict[str, float] | None = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+               take: list[int] | Literal["all"] | None = None, clock: dict[str, float] | None = None, *,
+               creator: Person | None = None, people: dict[int, int] | None = None,
+               rated: bool = False) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
         """A new match, stored: ``(match, grant)`` where ``grant`` holds the secrets only the
         creator receives: ``{"tokens": [{"seat", "token"}], "invites": [{"seat", "code"}]}``
         (a token for each seat of ``take``, default the first person seat; an invitation for
-        every other person seat). ``clock``: the time control as :class:`Live` keeps it
-        (checked at the HTTP edge). 404 unknown game, 422 options the game refuses, seats that
-        do not fit it, a seat to take that is not a person's."""
+        every other person seat not seated by ``people``). ``clock``: the time control as
+        :class:`Live` keeps it (checked at the HTTP edge).
+
+        People (issue 41): ``creator``, the person signed in who creates it (None: nobody),
+        is seated at the person seats of ``take``; ``people`` ({seat: person id}) seats others
+        at once (the lobby: a seek or challenge accepted seats both players; pass ``take=[]``
+        for no tokens). Those seats are the people's wherever they are signed in, and wait for
+        no invitation. ``rated``: a rated game (accounts at every seat, a declared variant, no
+        computer; ``Owners.check_rated``).
+
+        404 unknown game, 422 options the game refuses, seats that do not fit it, a seat to
+        take that is not a person's, people not at person seats, or a game that cannot be
+        rated; 403 a rated game of someone who is not an account."""
         options = options or {}
         try:
             specs = {spec.name: spec for spec in game_class(game_name).option_specs}
@@ -148,11 +181,14 @@ class Seats:
         players = check_seats(seats, game.num_players)
         match = Match(game=game, initial=initial, state=initial.clone(), actions=[], players=players,
                       tags={"date": stamp(), "site": "abstracta web"}, id=secrets.token_hex(8))
-        return self._store_new(match, check_take(take, players), clock)
+        return self._store_new(match, check_take(take, players), clock, creator=creator,
+                               people=check_people(people, players), rated=rated)
 
     def import_record(self, data: Any, seats: list[str] | None = None, take: list[int] | Literal["all"] | None = None,
-                      clock: dict[str, float] | None = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
-        """A match continuing the record ``data`` (validated by replay), as :meth:`create`."""
+                      clock: dict[str, float] | None = None, *,
+                      creator: Person | None = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+        """A match continuing the record ``data`` (validated by replay), as :meth:`create`;
+        never rated (a ``Rated`` tag of the record is dropped)."""
         if isinstance(data, dict):  # sizes first: error messages below echo these strings
             if isinstance(data.get("game"), str) and len(data["game"]) > 64:
                 raise InvalidRequest(f"the record's game: {clip(data['game'])} is not a game name")
@@ -206,6 +242,7 @@ class Seats:
                 raise InvalidRequest(f"the record's tags: tag {clip(key)} is too long (names ≤ {TAG_KEY_LIMIT}, "
                                     f"values ≤ {TAG_VALUE_LIMIT} characters)")
         tags = dict(record.tags)
+        tags.pop(RATED_TAG, None)  # a rated game is one made rated here, between accounts
         tags.setdefault("date", stamp())
         flagged = flagged_seats(tags, game.num_players, result)
         for seat in flagged:  # out on time: the computer's moves from now on, as after a flag here
@@ -214,18 +251,37 @@ class Seats:
                       tags=tags, result=result, termination=termination, strings=action_strings(initial, actions),
                       id=secrets.token_hex(8), base=len(actions))
         match.note_ending()  # a record written before the tags: as far as it tells
-        return self._store_new(match, check_take(take, players), clock, out=flagged)
+        return self._store_new(match, check_take(take, players), clock, out=flagged, creator=creator)
 
-    def _store_new(self, match: Match, take: list[int], clock: dict[str, float] | None,
-                   out: Sequence[int] = ()) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+    def _store_new(self, match: Match, take: list[int], clock: dict[str, float] | None, out: Sequence[int] = (),
+                   creator: Person | None = None, people: dict[int, int] | None = None,
+                   rated: bool = False) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
         match.live = Live.with_clock(clock, len(match.players), out)
+        people = dict(people or {})
+        if creator is not None:  # the creator's person seats are theirs (not a computer's it watches)
+            people.update({seat: creator.id for seat in take if match.players[seat] == "human"})
+        if self.owners is None:
+            people = {}
+        if rated:
+            if self.owners is None:
+                raise InvalidRequest("rated games need the people's standings, which this server has not")
+            self.owners.check_rated(match.game, clock, match.players, take, people)
+            match.tags[RATED_TAG] = "true"
         tokens = {seat: new_secret() for seat in take}
-        codes = {seat: new_secret() for seat in match.persons if seat not in tokens}
+        codes = {seat: new_secret() for seat in match.persons if seat not in tokens and seat not in people}
         match.tokens = {digest(t): seat for seat, t in tokens.items()}
-        match.seated = set(match.tokens.values())
+        match.people = people
+        match.seated = set(match.tokens.values()) | set(people)
         match.start_clock(self.kernel.now())
-        with self.kernel.locked(match.id):
-            self.kernel.store_new(match, [(digest(c), seat) for seat, c in codes.items()])
+        if people:  # before the match is stored: a stored match never lacks its people
+            self.owners.seat(match.id, people)
+        try:
+            with self.kernel.locked(match.id):
+                self.kernel.store_new(match, [(digest(c), seat) for seat, c in codes.items()])
+        except BaseException:
+            if people:
+                self.owners.forget(match.id)
+            raise
         grant = {"tokens": [{"seat": seat, "token": t} for seat, t in sorted(tokens.items())],
                  "invites": [{"seat": seat, "code": c} for seat, c in sorted(codes.items())]}
         return match, grant
@@ -238,33 +294,42 @@ class Seats:
         with self.kernel.locked(row.match_id):
             return self.kernel.load(row.match_id), row.seat, row.claimed_at is not None
 
-    def claim(self, code: Any) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+    def claim(self, code: Any, who: Who = ()) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
         """Claim the invitation ``code`` (once): ``(match, grant)`` with the seat's token.
-        404 unknown, 410 claimed already."""
+        The person signed in (``who``'s) is seated too: the seat is theirs wherever they sign
+        in. 404 unknown, 410 claimed already, 403 a rated game's seat claimed by anyone but an
+        account (or by a person seated in it already)."""
+        person = Holder.of(who).person
         match, seat, claimed = self.invitation(code)
         if claimed:
             raise Gone(f"this invitation to seat {seat} was used already")
+        seated = self.owners.claim(match, seat, person) if self.owners is not None else False
         token = new_secret()
         with self.kernel.locked(match.id):
             got = self.kernel.store.claim(digest(code), digest(token))
             if got is None:
+                if seated:
+                    self.owners.unclaim(match.id, seat, person)
                 raise Gone(f"this invitation to seat {seat} was used already")
-        match = self._seat_taken(match.id, digest(token), seat)
+        match = self._seat_taken(match.id, digest(token), seat, person.id if seated else None)
         return match, {"tokens": [{"seat": seat, "token": token}], "invites": []}
 
-    def _seat_taken(self, match_id: str, token_hash: str, seat: int) -> Match:
-        """A new revision after a claimed invitation (the token is stored already): the
-        others see the seat taken, and a clock waiting for it starts (``Session.take_seat``)."""
+    def _seat_taken(self, match_id: str, token_hash: str, seat: int, person: int | None = None) -> Match:
+        """A new revision after a claimed invitation (the token is stored already, and the
+        seat given to ``person``): the others see the seat taken, and a clock waiting for it
+        starts (``Session.take_seat``)."""
 
         def attempt() -> Match:
             match = self.kernel.load(match_id, fresh=True)
             progress = match.take_seat(seat, self.kernel.now())
             progress.after.tokens[token_hash] = seat
+            if person is not None:
+                progress.after.people[seat] = person
             return self.kernel.apply(progress)
 
         return self.kernel.change(match_id, attempt)
 
-    def reinvite(self, match_id: str, tokens: list[str]) -> dict[str, list[dict[str, Any]]]:
+    def reinvite(self, match_id: str, tokens: Who) -> dict[str, list[dict[str, Any]]]:
         """New invitation codes for the unclaimed person seats (the old ones stop working);
         any seat's token. ``{"tokens": [], "invites": [{"seat", "code"}]}``."""
         with self.kernel.locked(match_id):
@@ -274,15 +339,32 @@ class Seats:
             self.kernel.store.replace_invites(match.id, [(digest(c), seat) for seat, c in codes.items()])
         return {"tokens": [], "invites": [{"seat": seat, "code": c} for seat, c in sorted(codes.items())]}
 
-    def mine(self, tokens: list[str], limit: int) -> list[tuple[Any, list[int]]]:
-        """The stored rows of the matches ``tokens`` hold a seat of, most recently played
-        first, each with the seats held."""
-        held = self.kernel.store.matches_of([digest(t) for t in tokens[:TOKEN_LIMIT]])
+    def mine(self, who: Who, limit: int) -> list[tuple[Any, list[int]]]:
+        """The stored rows of the matches ``who`` holds a seat of (its tokens', its person's),
+        most recently played first, each with the seats held."""
+        holder = Holder.of(who)
+        held = self.kernel.store.matches_of([digest(t) for t in holder.tokens[:TOKEN_LIMIT]])
+        if self.owners is not None:
+            for mid, seats in self.owners.matches_of(holder.person).items():
+                held.setdefault(mid, set()).update(seats)
         rows = self.kernel.store.rows(list(held), limit)
         for row in rows:
             if row.turns_version is None or row.turns_version < TURNS_VERSION:
                 self._recount(row)
         return [(row, sorted(held[row.id])) for row in rows]
+
+    def about(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """What a list says of the stored matches ``ids`` without replaying them: ``{id: {game,
+        players, status, options}}`` (a profile's games: who the computer opponents were)."""
+        out = {}
+        for row in self.kernel.store.rows(list(dict.fromkeys(ids)), max(1, len(ids))):
+            try:
+                record = json.loads(row.record)
+            except ValueError:
+                record = {}
+            out[row.id] = {"game": row.game, "players": record.get("players") or [], "status": row.status,
+                           "options": record.get("options") or {}}
+        return out
 
     def _recount(self, row: Any) -> None:
         """Count the turns of the stored ``row`` as this version counts them (an earlier one
@@ -301,7 +383,7 @@ class Seats:
         except (MatchError, CorruptMatch, StorageFailed):
             return
 
-    def delete(self, match_id: str, tokens: list[str] = ()) -> None:
+    def delete(self, match_id: str, tokens: Who = ()) -> None:
         """Forget the match ``match_id`` (404 if absent); ``tokens`` must hold one of its
         seats (401/403). A computer thinking there is stopped, its timer dropped, its watchers
         told (:class:`~abstracta.server.matches.MatchDeleted`)."""
@@ -313,4 +395,5 @@ class Seats:
             self.kernel.announce(match, (MatchDeleted(),), "after the match was deleted")
 
 
-__all__ = ["CLOCK_LIMIT", "MOVE_TEXT_LIMIT", "Seats", "check_seats", "check_seed", "check_take", "ending"]
+__all__ = ["CLOCK_LIMIT", "MOVE_TEXT_LIMIT", "Seats", "check_people", "check_seats", "check_seed", "check_take",
+           "ending"]

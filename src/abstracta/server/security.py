@@ -14,16 +14,18 @@ From the outside in (:func:`install`):
   ``Origin`` is another site is refused before it is accepted (close 1008: no view is sent).
 * :class:`OriginCheck` — a state-changing API request from another origin's page (its
   ``Origin`` header) is 403: a signed-in person's cookie cannot be used by another page.
-* :class:`RateLimit` — per client IP and per seat token, on creating and importing matches, on
-  invitations and on acts (moves, undo, takeback, draw offers, flag, resign, delete): 429 with ``Retry-After``
-  and the app's JSON error body. Counted by ``limits``' moving window in the storage
-  :func:`limits_storage` picks: this process's memory, or Redis shared by every process of a
-  deployment (``--redis URL``), so that N processes still give a client one budget, not N.
+* :class:`RateLimit` — per client IP and per seat token (and per session cookie), on creating
+  and importing matches, on invitations and on acts (moves, undo, takeback, draw offers, flag,
+  resign, delete): 429 with ``Retry-After`` and the app's JSON error body. Counted by
+  ``limits``' moving window in the storage :func:`limits_storage` picks: this process's memory,
+  or Redis shared by every process of a deployment (``--redis URL``), so that N processes still
+  give a client one budget, not N.
 * :class:`SocketBound` — at most :attr:`Security.ws_per_match` open WebSockets per match and
   :attr:`Security.ws_per_ip` per client IP; one more is accepted only to be told why and closed
   with 1013 (try again later).
-* :class:`RequireToken` — an act sent without any seat token is 401 before its body is read;
-  so is any API request carrying a token longer than any seat token (never read as none).
+* :class:`RequireToken` — an act sent without any seat token, personal API token or session
+  cookie is 401 before its body is read; so is any API request carrying a token longer than
+  any seat token (never read as none).
 * :class:`MethodCheck` — a method a path does not answer is 405 with ``Allow`` (pages and static
   files: GET and HEAD); an ``/api/`` path no route has is 404 (the static files mounted at ``/``
   would otherwise answer 405 for it).
@@ -46,6 +48,7 @@ import re
 import socket
 import time
 from dataclasses import dataclass, field
+from http.cookies import CookieError, SimpleCookie
 from typing import Any, Iterable
 from urllib.parse import urlsplit
 
@@ -53,6 +56,8 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import ConfigurationError, StorageError
+
+from .api.people import COOKIE, SECURE_COOKIE
 
 log = logging.getLogger("abstracta.server")
 
@@ -92,7 +97,7 @@ NEEDS_TOKEN: list[tuple[str, re.Pattern[str]]] = [
 #: Longest seat token (the server's are 22 characters).
 TOKEN_CHARS = 64
 
-SOCKET_PATH = re.compile(r"/api/matches/([^/]+)/ws/?")
+SOCKET_PATH = re.compile(r"/api/matches/([^/]+)/(?:ws|room)/?")  # a match's live updates, its room (issue 43)
 STATE_CHANGING = ("POST", "PUT", "PATCH", "DELETE")
 
 #: The policy of every page but ``/docs``. ``connect-src`` adds ws/wss of the request's host,
@@ -498,6 +503,30 @@ def request_tokens(scope: Any) -> list[str]:
     return [t for t in bearer_parts(scope)[:16] if len(t) <= TOKEN_CHARS]
 
 
+def session_cookie(scope: Any) -> str | None:
+    """The session cookie a request carries (issue 41; ``api.people``' names), or None. Its
+    presence only: whether it names a session the routes find out."""
+    raw = header(scope, b"cookie")
+    if not raw:
+        return None
+    cookies = SimpleCookie()
+    try:
+        cookies.load(raw)
+    except CookieError:
+        return None
+    for name in (SECURE_COOKIE, COOKIE):
+        if name in cookies and cookies[name].value:
+            return cookies[name].value
+    return None
+
+
+def credentials(scope: Any) -> list[str]:
+    """What a request may act by: its bearer tokens, and its session cookie (counted by the
+    rate limits as a token is)."""
+    cookie = session_cookie(scope)
+    return request_tokens(scope) + ([cookie] if cookie is not None else [])
+
+
 class RateLimit:
     """429 with ``Retry-After`` once a client IP or a seat token exceeds its category's limit."""
 
@@ -509,7 +538,7 @@ class RateLimit:
         if scope["type"] == "http":
             category = next((c for m, p, c in LIMITED if m == scope["method"] and p.fullmatch(scope["path"])), None)
             if category in self.limiter.items:  # (a category without limits: unlimited)
-                wait = await self.limiter.hit(category, client_ip(scope), request_tokens(scope))
+                wait = await self.limiter.hit(category, client_ip(scope), credentials(scope))
                 if wait is not None:
                     seconds = max(1, math.ceil(wait))
                     await reply(send, 429, f"too many requests: try again in {seconds} s",
@@ -521,9 +550,9 @@ class RateLimit:
 
 class RequireToken:
     """401 (``WWW-Authenticate: Bearer``) for an act (:data:`NEEDS_TOKEN`) sent without a
-    seat token, before its body is read or validated; and for any API request carrying a
-    token too long to be one (it was dropped: a read answered as a spectator's, an act told
-    it carried no token)."""
+    seat token, a personal API token or a session cookie, before its body is read or
+    validated; and for any API request carrying a token too long to be one (it was dropped: a
+    read answered as a spectator's, an act told it carried no token)."""
 
     def __init__(self, app: Any):
         self.app = app
@@ -534,9 +563,9 @@ class RequireToken:
             if problem is not None:
                 await reply(send, 401, problem, {"WWW-Authenticate": "Bearer"})
                 return
-        if (scope["type"] == "http" and not request_tokens(scope)
+        if (scope["type"] == "http" and not credentials(scope)
                 and any(m == scope["method"] and p.fullmatch(scope["path"]) for m, p in NEEDS_TOKEN)):
-            await reply(send, 401, "this needs a seat token: Authorization: Bearer <token>",
+            await reply(send, 401, "this needs a seat token (Authorization: Bearer <token>) or to be signed in",
                         {"WWW-Authenticate": "Bearer"})
             return
         await self.app(scope, receive, send)

@@ -6,7 +6,9 @@ module         concern
 ============  ==========================================================================
 matches        the kernel: load, lock, commit, announce (:class:`~.matches.Kernel`)
 seats          creating and importing matches, tokens, invitations, listing, deleting
+owners         the people the seats belong to, their names, rated games (issue 41)
 acts           what people do: a move, an undo, takebacks, draw offers, resignation, a flag
+results        a game's end in the people's standings: results, ratings (reacts to every change)
 computer       the computer's turn (reacts to every change; its job queue)
 clocks         the clocks' timers (reacts to every change) and figures
 pushes         the pushes to a match's watchers (reacts to every change)
@@ -16,9 +18,10 @@ analysis       the analysis board and hints
 
 Every rule of play is the play session's (:mod:`abstracta.play`); the modules above only load,
 authorize, store and react. None of them calls another's helpers: the acts return the
-session's events, the kernel stores the change and announces the events, and the computer, the
-clocks and the pushes react to them (in that order: a push, the timer, then the computer's
-reply). :class:`MatchService` wires them and is what the routes (``app.py``) call; every method
+session's events, the kernel stores the change and announces the events, and the results, the
+pushes, the clocks, the computer and the seats' owners react to them (in that order: a game's
+end recorded, so that the view pushed holds its rating change; a push, the timer, the
+computer's reply; a deleted match's seats given up). :class:`MatchService` wires them and is what the routes (``app.py``) call; every method
 raises a :class:`~abstracta.server.errors.MatchError` for a refused request.
 """
 
@@ -28,6 +31,7 @@ import logging
 from collections import OrderedDict
 from typing import Any
 
+from ..people import People
 from .acts import Acts
 from .analysis import Analysis
 from .lanes import BotJobs
@@ -35,8 +39,10 @@ from .clocks import Clocks
 from .computer import Computer
 from .errors import CorruptMatch, MatchError, NotFound
 from .matches import Kernel, Match, MatchResumed
+from .owners import Owners
 from .push import Hub
 from .pushes import Pushes
+from .results import Results
 from .seats import Seats
 from .storage import Store
 from .views import JsonView
@@ -46,24 +52,31 @@ log = logging.getLogger("abstracta.server.bots")
 
 class MatchService:
     """All matches of one server process (see the module's docstring). Thread-safe: one lock
-    per match."""
+    per match. ``people``: the people's service on the same database (made on the store's
+    engine when not given)."""
 
     def __init__(self, store: Store, bot_workers: int | str = 2, hub: Hub | None = None,
-                 analysis_scale: float = 1.0):
-        self.kernel = Kernel(store, hub)
+                 analysis_scale: float = 1.0, people: People | None = None):
+        self.people = people if people is not None else People(store.engine)
+        self.owners = Owners(self.people)
+        self.kernel = Kernel(store, hub, owners=self.owners.seats_of_match)
+        self.results = Results(self.kernel, self.people.standings)
         self.computer = Computer(self.kernel, bot_workers)
         self.clocks = Clocks(self.kernel)
-        self.views = JsonView(self.kernel, self.computer, self.clocks)
+        self.views = JsonView(self.kernel, self.computer, self.clocks, self.owners, self.results)
         self.pushes = Pushes(self.kernel, self.computer, self.views)
-        self.seats = Seats(self.kernel)
+        self.seats = Seats(self.kernel, self.owners)
         self.acts = Acts(self.kernel)
         self.analysis = Analysis(self.kernel, self.computer, analysis_scale)
         self.computer.on_analysis_answer(lambda job, text, note: self.analysis.answered(job, text, note))
-        # what follows every stored change, in order: the watchers told, the clock's timer
-        # armed, then the computer's search brought in line
+        # what follows every stored change, in order: a game's end recorded (its rating change
+        # in the view the watchers are sent), the watchers told, the clock's timer armed, the
+        # computer's search brought in line, then a deleted match's seats given up
+        self.kernel.react("results", lambda match, events: self.results.react(match, events))
         self.kernel.react("pushes", lambda match, events: self.pushes.react(match, events))
         self.kernel.react("clocks", lambda match, events: self.clocks.react(match, events))
         self.kernel.react("computer", lambda match, events: self.computer.react(match, events))
+        self.kernel.react("owners", lambda match, events: self.owners.react(match, events))
         # what the routes call, each answered by its concern
         seats, acts, views, kernel = self.seats, self.acts, self.views, self.kernel
         self.create, self.import_record, self.delete = seats.create, seats.import_record, seats.delete

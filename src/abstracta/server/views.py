@@ -24,7 +24,9 @@ from ..core.records import HINTS_TAG
 from .clocks import Clocks
 from .computer import Computer
 from .errors import Forbidden, Hidden, InvalidRequest
-from .matches import Kernel, Match, clip, message
+from .matches import Kernel, Match, Who, clip, message
+from .owners import Owners, is_rated
+from .results import Results
 
 #: Most plies one answer of GET …/positions replays (a page): a whole long game was one answer
 #: (1,666 plies of Fibonacci: 26 MB, 1.1-1.3 s of CPU each time).
@@ -102,8 +104,10 @@ def variant_named(game: Game) -> dict[str, str] | None:
 class JsonView:
     """The views of every match of one process."""
 
-    def __init__(self, kernel: Kernel, computer: Computer, clocks: Clocks):
+    def __init__(self, kernel: Kernel, computer: Computer, clocks: Clocks, owners: Owners | None = None,
+                 results: Results | None = None):
         self.kernel, self.computer, self.clocks = kernel, computer, clocks
+        self.owners, self.results = owners, results  # the people at the seats, their ratings (issue 41)
         self.pages = PageCache(REPLAY_CACHE_BYTES)  # GET …/positions answers
 
     def viewer(self, match: Match, held: set[int], seat: Any = None) -> int | None:
@@ -181,28 +185,41 @@ class JsonView:
         """``[view, its JSON or None]`` from the match's cache of views (per revision: a new
         revision is a new Match object), the clock fresh."""
         bot_error = self.computer.bot_error(match)
-        key = (frozenset(held), seat, self.computer.shows_thinking(match), bot_error and bot_error[0])
+        # the people's names and rating changes are read apart from the revision (a guest
+        # renames itself; the game's record reaches the standings): a view per what they are
+        people = self._people(match)
+        key = (frozenset(held), seat, self.computer.shows_thinking(match), bot_error and bot_error[0],
+               orjson.dumps(people))
         views = match.__dict__.setdefault("_views", {})
         entry = views.get(key)
         if entry is None:
-            entry = views[key] = [self._view(match, held, seat), None]
+            entry = views[key] = [{**self._view(match, held, seat), **people}, None]
         if match.live.clock is None:
             return entry
         return [{**entry[0], "clock": self.clocks.view(match)}, None]
 
+    def _people(self, match: Match) -> dict[str, Any]:
+        """The view's fields of people (issue 41): ``people`` (per seat ``{name, kind}`` or
+        None), ``rated``, ``rating_changes`` (per seat, at the end of a rated game)."""
+        n = len(match.players)
+        return {"people": list(self.owners.names(match)) if self.owners is not None else [None] * n,
+                "rated": is_rated(match),
+                "rating_changes": (list(changes) if self.results is not None
+                                   and (changes := self.results.changes(match)) is not None else None)}
+
     # --- what the routes ask for (each under the match's lock) -----------------------------------
-    def snapshot(self, match_id: str, tokens: list[str], seat: Any = None) -> bytes:
+    def snapshot(self, match_id: str, tokens: Who, seat: Any = None) -> bytes:
         """The view of ``match_id`` for ``tokens`` (a fallen flag applied first), as JSON."""
         match = self.kernel.current(match_id)
         with self.kernel.locked(match_id):
             return self.view_json(match, self.kernel.held(match, tokens), seat)
 
-    def act_view(self, match: Match, tokens: list[str], seat: Any = None) -> bytes:
+    def act_view(self, match: Match, tokens: Who, seat: Any = None) -> bytes:
         """The view of ``match`` (just changed) for ``tokens``, as JSON."""
         with self.kernel.locked(match.id):
             return self.view_json(match, self.kernel.held(match, tokens), seat)
 
-    def positions_page(self, match_id: str, tokens: list[str], seat: Any = None,
+    def positions_page(self, match_id: str, tokens: Who, seat: Any = None,
                        start: int | None = None, stop: int | None = None) -> bytes:
         """The plies ``start``…``stop`` of the replay (see :func:`replay_range`) as JSON:
         ``{"ply", "revision", "viewer", "from", "to", "moves", "positions", "structs"}``, the
@@ -233,8 +250,8 @@ class JsonView:
             match = self.kernel.load(match_id)
             return match, self.record_json(match)
 
-    def seats_of(self, match_id: str, tokens: list[str]) -> set[int]:
-        """The seats ``tokens`` hold in ``match_id`` (NotFound if absent)."""
+    def seats_of(self, match_id: str, tokens: Who) -> set[int]:
+        """The seats ``tokens`` (a holder: its person's too) hold in ``match_id`` (NotFound if absent)."""
         with self.kernel.locked(match_id):
             return self.kernel.held(self.kernel.load(match_id), tokens)
 

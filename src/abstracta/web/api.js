@@ -60,9 +60,10 @@ export function keepInvites(id, invites, replace = false) {
   try { localStorage.setItem(INVITES_KEY, JSON.stringify(all)); } catch { /* private mode: this page only */ }
 }
 
-function tokensFor(path) {
+function tokensFor(path, method = "GET") {
   const p = path.split("?")[0];
-  if (p === "/api/matches") return Object.values(allTokens()).flatMap((seats) => Object.values(seats));
+  // the list: every token; a new match (POST): none, it holds no seat yet
+  if (p === "/api/matches") return method === "GET" ? Object.values(allTokens()).flatMap((seats) => Object.values(seats)) : [];
   const m = /^\/api\/matches\/([^/]+)/.exec(p);
   return m && m[1] !== "import" ? tokensOf(decodeURIComponent(m[1])) : [];
 }
@@ -75,7 +76,7 @@ export async function api(path, { method = "GET", body, raw, tokens: given } = {
     init.headers["Content-Type"] = "application/json";
     init.body = raw !== undefined ? raw : JSON.stringify(body);
   }
-  const tokens = given || tokensFor(path);
+  const tokens = given || tokensFor(path, method);
   if (tokens.length) init.headers["Authorization"] = `Bearer ${tokens.join(",")}`;
   const res = await fetch(path, init);
   let data = null;
@@ -99,12 +100,15 @@ const TOKEN_LIMIT = 200;
 // (a token is one seat of one match), so each request's answer is whole and no paging is needed.
 const LIST_LIMIT = 500;
 
-// Every match this browser holds a seat of, most recently played first (the rows of
-// GET /api/matches): all of them, however many, or the newest `limit`.
+// Every match this browser holds a seat of (its tokens', and the person's signed in here: the
+// cookie goes with every request), most recently played first (the rows of GET /api/matches):
+// all of them, however many, or the newest `limit`.
 export async function myMatches(limit = Infinity) {
   const tokens = Object.values(allTokens()).flatMap((seats) => Object.values(seats));
   const chunks = [];
   for (let i = 0; i < tokens.length; i += TOKEN_LIMIT) chunks.push(tokens.slice(i, i + TOKEN_LIMIT));
+  // no token here: the person signed in (the session cookie) may hold seats all the same
+  if (!chunks.length) chunks.push([]);
   const answers = await Promise.all(chunks.map((c) => api(`/api/matches?limit=${Math.min(limit, LIST_LIMIT)}`, { tokens: c })));
   const byId = new Map();
   for (const row of answers.flat()) {

@@ -7,6 +7,11 @@ import { analysisLink, analysisPage, analysisPanel } from "./analysis.js";
 import { lessonOffer, lessonPage, markKnown } from "./lesson.js";
 import { fmt, lang, onLanguage, preferred, refusal, setLanguage, t, translateMarked } from "./i18n.js";
 import { PAGES as PEOPLE_PAGES, drawMe, peoplePage, whoAmI } from "./people.js";
+import { chatPanel } from "./chat.js";
+import { liveLink, livePage, watcherCount } from "./live.js";
+import { waitingLine, yourMove } from "./notify.js";
+import { openRoom } from "./room.js";
+import { drawRatingChanges, ensurePerson, hasPeople, levelRatings, namedSeats, personName, ratedChoice, ratedMark, seatLabel } from "./names.js";
 
 // the <main> element; each page draws into its own box in it (see route)
 const root = document.getElementById("app");
@@ -231,6 +236,7 @@ async function route(ev) {
     else if (parts[0] === "new" && parts[1]) await newGamePage(app, parts[1]);
     else if (parts[0] === "match" && parts[1]) await matchPage(app, parts[1], kept);
     else if (parts[0] === "matches") await matchesPage(app);
+    else if (parts[0] === "live") await livePage(app, { games, boardModule });
     else if (parts[0] === "join" && parts[1]) await joinPage(app, parts[1]);
     else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
     else if (parts[0] === "lesson" && parts[1]) await lessonPage(app, parts[1], parts[2], { games, boardModule });
@@ -290,7 +296,7 @@ async function homePage(app) {
   document.title = "abstracta";
   const list = await games();
   app.append(h("h1", {}, t("home.title")));
-  app.append(h("p", { class: "lead" }, t("home.lead")));
+  app.append(h("p", { class: "lead" }, t("home.lead")), waitingLine(), liveLink()); // issue 43: notify.js, live.js
   const grid = h("div", { class: "cards" });
   for (const g of list) {
     const blurb = t(g.summary_key, {}, g.summary);
@@ -348,7 +354,7 @@ async function matchesPage(app) {
   document.title = `${t("nav.matches")} — abstracta`;
   const [rows, list] = await Promise.all([myMatches(), games()]);
   const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
-  app.append(h("h1", {}, t("nav.matches")));
+  app.append(h("h1", {}, t("nav.matches")), waitingLine(rows));
   const empty = h("p", { id: "no-games", hidden: rows.length > 0 }, t("matches.none"));
   // nothing listed (none yet, or the last one deleted): the way to a game, not a dead end
   const emptyGo = h("p", { id: "no-games-go", hidden: rows.length > 0 }, h("a", { href: "#/", class: "button primary" }, t("rules.see_games")));
@@ -379,7 +385,8 @@ async function matchesPage(app) {
 
   function rowOf(r) {
     const mine = r.my_seats || [];
-    const name = seatNamer(r.seats, r.players, mine);
+    const base = seatNamer(r.seats, r.players, mine);
+    const name = namedSeats(r, base, mine); // the people's names where the server knows them (names.js)
     const named = coloured(r.seats);
     // the seats held here, by their game name (White) or number: "You" would say nothing
     const yours = mine.filter((i) => r.players[i] === "human")
@@ -387,7 +394,7 @@ async function matchesPage(app) {
     const apart = mine.length > 0 && r.players.some((p, i) => p === "human" && !mine.includes(i)); // people at a distance
     // "you" where this browser plays one person seat (against the computer too), "person" in pass and play
     const alone = mine.filter((i) => r.players[i] === "human").length === 1;
-    const who = r.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
+    const who = r.players.map((p, i) => seatLabel(r, i, mine, (j) => (named ? base(j) : null)) || base(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
     const result = r.status === "over" ? resultLine(r, name) || t("matches.finished") : playingWords(r, mine, name);
     const moves = movesWords(r.turns, r.ply);
@@ -446,9 +453,10 @@ async function watchedSection(app, titles, list) {
     const v = views[k];
     if (v === null) { forgetWatched(w.id); return; } // deleted on the server
     if (!v) return; // not reachable now: kept for later
-    const name = seatNamer(v.seats, v.players, []);
+    const base = seatNamer(v.seats, v.players, []);
+    const name = namedSeats(v, base, []);
     const named = coloured(v.seats);
-    const who = v.players.map((p, i) => name(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
+    const who = v.players.map((p, i) => seatLabel(v, i, [], (j) => (named ? base(j) : null)) || base(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const result = v.status === "over" ? resultLine(v, name) || t("matches.finished") : playingWords(v, [], name);
     const label = (c) => ({ "data-label": t(`matches.col.${c}`) });
     const row = h("tr", { "data-id": w.id },
@@ -551,8 +559,9 @@ async function newGamePage(app, name) {
   }
   const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, t("new.seats")));
   form.append(seatBox);
-  // seat names follow the options (Slide Checkers' colours): asked of the server's description
+  // seat names follow the options (a game whose colours depend on its player count): asked of the server's description
   let seatStyles = null, seatKey = null;
+  let levels = {}; // each computer level's approximate rating for these options ("Level 4 ≈ 1650", names.js)
   const seatNames = (i, opts) => (seatStyles && seatStyles[i] && seatStyles[i].name ? seatWord(seatStyles[i]) : t("seat.player", { n: i + 1 }));
   async function loadSeats() {
     const opts = readOptions();
@@ -563,6 +572,7 @@ async function newGamePage(app, name) {
       const q = new URLSearchParams(opts).toString();
       seatStyles = (await api(`/api/games/${encodeURIComponent(name)}${q ? "?" + q : ""}`)).seats;
     } catch { seatStyles = null; } // options not (yet) valid: plain names until they are
+    levels = await levelRatings(name, opts);
   }
   const drawSeats = () => {
     const pOpt = values.players;
@@ -574,13 +584,19 @@ async function newGamePage(app, name) {
       const sel = h("select", { id: `seat-${i}`, name: `seat-${i}` },
         h("option", { value: "human" }, t("new.seat.me")),
         h("option", { value: "friend" }, t("new.seat.friend")),
-        ...[1, 2, 3, 4, 5, 6].map((l) => h("option", { value: `level:${l}` }, t("new.seat.computer", { level: l }))));
+        ...[1, 2, 3, 4, 5, 6].map((l) => h("option", { value: `level:${l}` },
+          levels[l] ? t("new.seat.computer_about", { level: l, rating: levels[l] }) : t("new.seat.computer", { level: l }))));
       sel.value = old[i] || (i === 0 ? "human" : "level:3");
+      sel.addEventListener("change", () => rated.fits(seatChoice()));
       seatBox.append(h("label", { for: `seat-${i}` }, h("span", {}, seatNames(i, readOptions())), sel));
     }
+    rated.fits(seatChoice());
     const hint = seatBox.querySelector(".hint");
     if (hint) seatBox.append(hint); // the hint stays under the seats
   };
+  const seatChoice = () => [...seatBox.querySelectorAll("select")].map((s) => s.value);
+  // a rated game: an account at one seat here, friends invited to the others (names.js)
+  const rated = ratedChoice();
   const readOptions = () => {
     const out = {};
     for (const [k, input] of Object.entries(values)) if (input.value !== "") out[k] = input.value;
@@ -600,7 +616,7 @@ async function newGamePage(app, name) {
       h("option", { value: `turn:${86400}` }, t("clock.days_per_move", { n: 1 })),
       h("option", { value: `turn:${3 * 86400}` }, t("clock.days_per_move", { n: 3 }))));
   form.append(h("label", { for: "clock" }, h("span", {}, t("clock.label")), clockSel,
-    h("small", {}, t("clock.help"))));
+    h("small", {}, t("clock.help"))), rated.node);
   const readClock = () => {
     const [kind, a, b] = clockSel.value.split(":");
     if (kind === "live") return { initial: Number(a), increment: Number(b) };
@@ -623,7 +639,9 @@ async function newGamePage(app, name) {
     }
     const body = { game: name, options: readOptions(), seats, clock: readClock() };
     if (take.length) body.take = take; // none: a computer-only match (the server gives seat 0's token)
+    if (rated.value()) body.rated = true;
     try {
+      if (choice.includes("friend")) await ensurePerson(); // the friend reads a name, not "person"
       const m = await api("/api/matches", { method: "POST", body });
       markKnown(name); // no lesson offered for a game this browser has played
       location.hash = `#/match/${m.id}`;
@@ -658,9 +676,9 @@ async function joinPage(app, code) {
   const people = h("ul", { class: "whois", id: "join-seats" }, ...info.players.map((p, i) => h("li", { class: i === info.seat ? "invited" : null },
     h("b", {}, name(i)), " — ",
     p !== "human" ? t("join.who.computer", { level: p.slice(6) })
-      : i === info.seat ? (info.claimed ? (mine.includes(i) ? t("join.who.you") : t("join.who.taken")) : t("join.who.this"))
+      : i === info.seat ? (info.claimed ? (mine.includes(i) ? t("join.who.you") : personName(info, i) || t("join.who.taken")) : t("join.who.this"))
       : mine.includes(i) ? t("join.who.you")
-      : view && !view.claimed[i] ? t("join.who.invited") : t("join.who.person"))));
+      : personName(info, i) || (view && !view.claimed[i] ? t("join.who.invited") : t("join.who.person")))));
   const facts = [];
   if (view) {
     // the server counts it, as "Your games" lists it: a count of the page's own could drift from it
@@ -680,10 +698,17 @@ async function joinPage(app, code) {
       people, h("p", { class: "row" }, h("a", { href: `#/match/${info.match}`, class: "button", id: "watch" }, t("join.watch"))));
     return;
   }
-  const take = h("button", { type: "button", class: "primary", id: "take-seat", onclick: async () => {
+  // a rated game: its seat is an account's (the server refuses anyone else); say so first
+  const me = await whoAmI();
+  const ratedNote = info.rated ? h("p", { class: "rated-note", id: "join-rated" }, t("join.rated"),
+    me && me.kind === "account" ? null : [" ", t("join.rated_account"), " ",
+      h("a", { href: "#/signin", id: "join-signin" }, t("people.sign_in")), " · ",
+      h("a", { href: "#/signup", id: "join-signup" }, t("people.make_account"))]) : null;
+  const take = h("button", { type: "button", class: "primary", id: "take-seat", disabled: !!info.rated && !(me && me.kind === "account"), onclick: async () => {
     take.disabled = true;
     showError(err, null);
     try {
+      if (!info.rated) await ensurePerson(); // the others read a name (a guest's), not "person"
       const m = await api("/api/invites/claim", { method: "POST", body: { code } }); // api.js keeps the token
       location.replace(`#/match/${m.id}`); // Back should not return to a used invitation
     } catch (e) {
@@ -691,9 +716,9 @@ async function joinPage(app, code) {
     }
   } }, t("join.take"));
   app.append(h("p", { class: "lead", id: "join-what" }, t("join.what", { game: title, seat: name(info.seat) })),
-    people, ...facts.map(([id, f]) => h("p", { class: "muted", id }, f)),
+    ratedNote, people, ...facts.map(([id, f]) => h("p", { class: "muted", id }, f)),
     h("p", { class: "row" }, take, h("a", { href: `#/match/${info.match}`, class: "button" }, t("join.just_watch"))), err,
-    h("p", { class: "muted" }, t("join.keeps")));
+    h("p", { class: "muted" }, t(me && me.kind === "account" ? "join.keeps_account" : "join.keeps")));
 }
 
 // A time control in words: "5 + 3" (minutes + seconds per turn), "1 day per move".
@@ -767,7 +792,9 @@ async function matchPage(app, id, was = null) {
   // a spectator has nothing to take back, resign or type (the server would refuse it)
   const spectator = !mySeats.length;
   if (spectator) keepWatched(id, view.game); // "Your games" lists it under Watched games
-  const seatName = seatNamer(view.seats, view.players, mySeats);
+  const baseName = seatNamer(view.seats, view.players, mySeats);
+  // the people's names where the server knows them, as the view says them now (names.js)
+  const seatName = (i) => namedSeats(view, baseName, mySeats)(i);
   const humans = view.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
   const myPeople = humans.filter((i) => mySeats.includes(i)); // the person seats played here
   // the one person seat played here, whose outcome the end says first (null: none, or several sharing the device)
@@ -775,14 +802,15 @@ async function matchPage(app, id, was = null) {
   // people at a distance: this browser plays some person seats, someone elsewhere the others;
   // then undo needs their consent (a takeback request)
   const distance = myPeople.length > 0 && humans.some((i) => !mySeats.includes(i));
-  const who = (i) => named ? `${seatName(i)} (${view.players[i] !== "human" ? t("seat.tag.computer_level", { level: view.players[i].slice(6) })
-    : (distance || myPeople.length === 1) && mySeats.includes(i) ? t("seat.tag.you") : view.claimed && !view.claimed[i] ? t("seat.tag.invited") : t("seat.tag.person")})` : seatName(i);
-  const compTag = named ? ` (${t("seat.tag.computer")})` : "";
+  const who = (i) => seatLabel(view, i, mySeats, (j) => (named ? baseName(j) : null)) || (named ? `${baseName(i)} (${view.players[i] !== "human" ? t("seat.tag.computer_level", { level: view.players[i].slice(6) })
+    : (distance || myPeople.length === 1) && mySeats.includes(i) ? t("seat.tag.you") : view.claimed && !view.claimed[i] ? t("seat.tag.invited") : t("seat.tag.person")})` : seatName(i));
+  // "Black (computer) is thinking"; with people's names the seat says "Computer (level 3)" itself
+  const compTag = () => (named && !hasPeople(view) ? ` (${t("seat.tag.computer")})` : "");
   const you = t("seat.you");
   // the move list's badge: the name's first letter, or P1, P2 where seats share one (two computers)
   const abbrev = (i) => {
-    const n = seatName(i);
-    const clash = !named && view.players.some((_, j) => j !== i && seatName(j)[0] === n[0]);
+    const n = baseName(i); // the seat's colour, never a person's initial
+    const clash = !named && view.players.some((_, j) => j !== i && baseName(j)[0] === n[0]);
     return clash || n === t("seat.player", { n: i + 1 }) ? t("seat.player_short", { n: i + 1 }) : n[0];
   };
   const hotSeatHidden = view.hidden_information && myPeople.length > 1; // hands may differ: ask for no seat
@@ -840,6 +868,8 @@ async function matchPage(app, id, was = null) {
   document.title = `${title} — abstracta`;
   const status = h("div", { class: "status", id: "status", "aria-live": "polite" });
   const banner = h("div", { class: "result", id: "result", hidden: true });
+  // what a rated game's end did to the ratings, under the result (names.js)
+  const ratingBox = h("p", { class: "rating-change", id: "rating-change", hidden: true, "aria-live": "polite" });
   // the computer's move that failed on the server, under the status line (drawBotError)
   const botError = h("div", { class: "bot-error", id: "bot-error", role: "status", hidden: true });
   // the board takes the keyboard focus itself: the module's key handler gets the keys there
@@ -912,8 +942,8 @@ async function matchPage(app, id, was = null) {
     ended: () => (view.status === "over" && ["resignation", "time", "agreement"].includes(view.termination) ? resultLine(view, seatName, outTurns(view)) : null),
     shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
-  app.append(h("div", { class: "matchhead" }, h("h1", {}, title), players),
-    watching, status, botError, banner, handover, takebackBox, drawBox, invitesBox,
+  app.append(h("div", { class: "matchhead" }, h("h1", {}, title, ratedMark(view)), players),
+    watching, status, botError, banner, ratingBox, handover, takebackBox, drawBox, invitesBox,
     h("div", { class: "play" },
       h("div", { class: "left" }, boardBox, boardNote, boardText, boardSay, controls, err, textBox),
       h("aside", { class: "right" },
@@ -921,6 +951,13 @@ async function matchPage(app, id, was = null) {
         analysis.node, h("h2", {}, t("match.moves")), stepper, moveList, actions, shareNote)));
   // what a language switch keeps (see keepPage): the hand-over confirmed, the ply on screen,
   // the board's pick (its struct), the analysis answers, the boxes open and a move half typed
+  // a match's company (issue 43): its room (chat lines, watchers), the chat, "your move" notices
+  const room = openRoom(id, () => tokensOf(id));
+  const notices = yourMove({ id, title, mySeats });
+  watching.after(watcherCount(room));
+  shareNote.after(chatPanel({ id, room, seatName }).node, notices.node);
+  const stopPlay = stopPage;
+  stopPage = () => { stopPlay(); room.close(); notices.stop(); };
   keepPage = () => ({ id, shownSeat, replayPly, positions, revision: view.revision, viewer: view.viewer, struct: view.struct,
     analysisOpen: analysis.isOpen(), analysis: analysis.kept(), legalOpen: legalWrap.open, textOpen: textBox.open, typed: entry.value });
 
@@ -1375,6 +1412,7 @@ async function matchPage(app, id, was = null) {
 
   function draw() {
     window.abstractaView = view; // read by the browser tests
+    notices.update(view); // the tab's title and icon, a sound, a notification (notify.js)
     const over = view.status === "over";
     const needHandover = needsHandover();
     const hide = needHandover;
@@ -1398,11 +1436,11 @@ async function matchPage(app, id, was = null) {
     let s;
     if (over) s = t("status.over");
     else if (connLost) s = t("status.lost");
-    else if (view.thinking) s = t("status.thinking", { who: `${seatName(view.to_move)}${compTag}` });
-    else if (stuck) s = t("status.stuck", { who: `${seatName(view.to_move)}${compTag}` });
+    else if (view.thinking) s = t("status.thinking", { who: `${seatName(view.to_move)}${compTag()}` });
+    else if (stuck) s = t("status.stuck", { who: `${seatName(view.to_move)}${compTag()}` });
     else if (waiting.length) s = t("status.waiting_seat", { who: seatsWord(waiting) });
     else if (view.to_move !== null && myTurn && (distance || myPeople.length === 1)) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.your_move_as", { who: seatName(view.to_move) });
-    else if (view.to_move !== null) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.to_move", { who: seatName(view.to_move) + (view.human_to_move ? "" : compTag) });
+    else if (view.to_move !== null) s = seatName(view.to_move) === you ? t("status.your_move") : t("status.to_move", { who: seatName(view.to_move) + (view.human_to_move ? "" : compTag()) });
     else s = "";
     // turns numbered as the move list numbers them, so that "turn 21" is the list's "21." (two
     // players: "round 11" is the list's row "11.")
@@ -1432,6 +1470,7 @@ async function matchPage(app, id, was = null) {
     banner.classList.toggle("out", !over && !banner.hidden);
     banner.textContent = over ? resultText(view, seatName, own)
       : myPeople.filter((i) => out.has(i)).map((i) => (seatName(i) === you ? t("out.you", { why: out.get(i) }) : t("out.seat", { who: seatName(i), why: out.get(i) }))).join(" ");
+    drawRatingChanges(ratingBox, view, seatName, mySeats);
 
     const handingOver = needHandover && handover.hidden;
     handover.hidden = !needHandover;
@@ -1625,7 +1664,7 @@ async function matchPage(app, id, was = null) {
 
   // At the end of a game the whole board is in sight, under the result: on a phone the replay's
   // steps float at the foot of the screen (style.css) and the result stands above the board, and
-  // a tall board (Fanorona's, upright) went on under the steps, its last row and labels hidden.
+  // a tall board (one drawn upright) went on under the steps, its last row and labels hidden.
   // Then the board is only as tall as the room between its top and the foot of the screen or
   // the steps (never under 200 px: a very low screen scrolls instead), and no wider than the
   // screen (a phone's boards that pan sideways for a finger's targets show all of it: nothing is

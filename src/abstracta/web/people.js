@@ -425,15 +425,39 @@ async function profilePage(app, name, games) {
         h("td", {}, String(r.wins)), h("td", {}, String(r.draws)), h("td", {}, String(r.losses))))))
     : h("p", { class: "muted" }, t("people.no_games"))));
   app.append(section("current", t("people.current_games"), p.current_games.length
-    ? h("ul", { class: "plain", id: "current-games" }, p.current_games.map((id) => h("li", {}, h("a", { href: `#/match/${encodeURIComponent(id)}` }, t("people.game_link", { id })))))
+    ? h("ul", { class: "plain", id: "current-games" }, p.current_games.map((g) => h("li", {},
+      h("a", { href: `#/match/${encodeURIComponent(g.id)}` }, gameTitle(games, g.game)), " ", opponentsWords(g, g.seats))))
     : h("p", { class: "muted" }, t("people.no_current"))));
   app.append(section("recent", t("people.recent_games"), p.recent_games.length
     ? h("ul", { class: "plain lines", id: "recent-games" }, p.recent_games.map((g) => h("li", {},
-      h("a", { href: `#/match/${encodeURIComponent(g.id)}` }, gameTitle(games, g.game)), " ",
+      h("a", { href: `#/match/${encodeURIComponent(g.id)}`, title: t("people.replay") }, gameTitle(games, g.game)), " ",
+      opponentsWords(g, [g.seat]), " ",
       h("span", { class: `outcome ${g.outcome}` }, t(`people.outcome.${g.outcome}`)),
       g.rating_change !== null ? h("span", { class: "muted" }, ` ${g.rating_change >= 0 ? "+" : "−"}${Math.abs(g.rating_change)}`) : null,
       h("span", { class: "muted" }, ` · ${g.rated ? t("people.rated") : t("people.casual")} · ${date(g.finished)}`))))
     : h("p", { class: "muted" }, t("people.no_games"))));
+}
+
+// "against ben" / "against Computer (level 3)": the other seats of a profile's game (`own`: the
+// player's seats), each person a link to their profile; a deleted account reads "deleted player".
+function opponentsWords(g, own) {
+  const people = new Map((g.opponents || []).map((o) => [o.seat, o]));
+  // a game deleted since has no seats to list: the people its result names
+  const seats = g.players && g.players.length ? g.players : (g.opponents || []).map(() => "human");
+  const order = g.players && g.players.length ? null : (g.opponents || []).map((o) => o.seat);
+  const parts = seats.map((spec, k) => {
+    const i = order ? order[k] : k;
+    if (own.includes(i)) return null;
+    const o = people.get(i);
+    if (o) return o.kind === "deleted" || !o.name ? t("seat.deleted_player")
+      : h("a", { href: `#/players/${encodeURIComponent(o.name)}`, class: "opponent" }, o.name);
+    if (spec.startsWith("level:")) return t("seat.computer_level", { level: spec.slice(6) });
+    return t("people.someone"); // a seat held by its token alone (a guest without a session)
+  }).filter((x) => x !== null);
+  if (!parts.length) return "";
+  const out = [t("match.vs"), " "];
+  parts.forEach((part, k) => out.push(k ? ", " : "", part));
+  return h("span", { class: "opponents" }, ...out);
 }
 
 // The rating history of one pool as an SVG line (no chart library): one step per rated game

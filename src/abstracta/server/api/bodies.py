@@ -20,6 +20,7 @@ from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fi
                       StrictStr, WithJsonSchema, model_validator)
 from pydantic_core import PydanticCustomError
 
+from ...people.values import SCOPES
 from ..bots import SEAT_SPEC
 from ..seats import CLOCK_LIMIT, MOVE_TEXT_LIMIT
 
@@ -166,6 +167,11 @@ class CreateMatch(Body):
         "time control: null (none), {'initial': seconds, 'increment': seconds} (a live clock, "
         "e.g. 5+3 is {'initial': 300, 'increment': 3}) or {'per_turn': seconds} (a deadline per "
         "turn, e.g. 86400). It starts once every person seat is claimed; computer seats have none."))
+    rated: StrictBool = Field(default=False, description=(
+        "a rated game (issue 41): the creator is signed in with an account (403 otherwise) and takes one "
+        "seat, every other seat is a person's, invited, and only an account may claim it; the options make "
+        "a declared variant (422 otherwise). When it ends, each account's Glicko-2 rating in the game's pool "
+        "(variant and speed from the clock) changes at once: the view's 'rating_changes'."))
 
 
 class ImportMatch(Body):
@@ -287,5 +293,37 @@ class Resign(Body):
     seat: SeatNumber | None = Field(default=None, description="the resigning seat (default: the person to move)")
 
 
-__all__ = ["ACTIONS_LIMIT", "AnalysisRequest", "Answer", "Body", "Clock", "CreateMatch", "GraphRequest", "ImportMatch",
-           "Integer", "InviteCode", "PlayAction", "Resign", "SeatNumber", "SeatSpec", "Take", "integral", "time_control"]
+# --- the people's (issue 41) ------------------------------------------------------------------
+class Credentials(Body):
+    username: StrictStr = Field(max_length=64, description="2–20 letters (a–z), digits, _ or -; any case")
+    password: StrictStr = Field(max_length=1024, description="at least 8 characters")
+
+
+class Recovery(Body):
+    username: StrictStr = Field(max_length=64)
+    code: StrictStr = Field(max_length=64, description="one of the recovery codes shown at sign-up")
+    password: StrictStr = Field(max_length=1024, description="the new password (at least 8 characters)")
+
+
+class NewName(Body):
+    name: StrictStr = Field(max_length=64, description="2–20 letters (a–z), digits, _ or -")
+
+
+class Password(Body):
+    password: StrictStr = Field(max_length=1024, description="the account's password, typed again")
+
+
+class PasswordChange(Body):
+    current: StrictStr = Field(max_length=1024)
+    new: StrictStr = Field(max_length=1024, description="at least 8 characters")
+
+
+class TokenRequest(Body):
+    description: StrictStr = Field(max_length=60, description="what the token is for (1–60 characters)")
+    scopes: list[StrictStr] = Field(max_length=len(SCOPES), description="some of: " + ", ".join(
+        f"{k} ({v})" for k, v in SCOPES.items()))
+
+
+__all__ = ["ACTIONS_LIMIT", "AnalysisRequest", "Answer", "Body", "Clock", "CreateMatch", "Credentials", "GraphRequest",
+           "ImportMatch", "Integer", "InviteCode", "NewName", "Password", "PasswordChange", "PlayAction", "Recovery",
+           "Resign", "SeatNumber", "SeatSpec", "Take", "TokenRequest", "integral", "time_control"]

@@ -1,7 +1,11 @@
 """The dependencies of the routes (FastAPI's template calls this module ``deps.py``): the match
-service a request reaches (:data:`Service`), the seat tokens it carries (:data:`Tokens`), the
-browser session it names (:data:`Session`), a body that must be empty (:data:`NoBody`), and how a
-route runs an act on a match (:func:`promptly`) or a long search (:func:`unless_gone`).
+service a request reaches (:data:`Service`); who it acts as, the one place the routes read it
+(:data:`Tokens`: the :class:`~abstracta.server.matches.Holder` of its seat tokens and the person
+signed in; :data:`ChatTokens`, the same with an API token's ``chat`` scope; :data:`Creator`, the
+person creating a match or claiming a seat; :func:`who_acts`, the
+:class:`~abstracta.server.chat.Speaker` of a match's company); the browser session it names
+(:data:`Session`); a body that must be empty (:data:`NoBody`); and how a route runs an act on a
+match (:func:`promptly`) or a long search (:func:`unless_gone`).
 
 The routes are module-level functions: they reach the service through ``request.app.state``,
 never through a closure (a closure kept every app's service alive as long as FastAPI's caches of
@@ -15,17 +19,21 @@ import hashlib
 import json
 import re
 import threading
-from typing import Annotated, Any, Callable, TypeVar
+from typing import Annotated, Any, Callable, Sequence, TypeVar
 
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
+from ...people import PeopleError, Person
+from ...people.credentials import is_api_token
 from .. import security
-from ..errors import InvalidRequest, Unauthorized, Unavailable
-from ..matches import TOKEN_LIMIT, clip
+from ..chat import Speaker
+from ..errors import Forbidden, InvalidRequest, Unauthorized, Unavailable
+from ..matches import TOKEN_LIMIT, Holder, clip
 from ..service import MatchService
+from . import people
 from .errors import ApiError
 
 T = TypeVar("T")
@@ -56,14 +64,15 @@ bearer = HTTPBearer(auto_error=False, scheme_name="seat token", description=(
 
 
 def split_tokens(text: str | None) -> list[str]:
-    """The tokens of an ``Authorization: Bearer`` value (comma-separated). Unauthorized for one
+    """The seat tokens of an ``Authorization: Bearer`` value (comma-separated; a personal API
+    token, ``abst_…``, is set aside: it names a person, :func:`acting_person`). Unauthorized for one
     longer than any seat token: it is no token, and reading the request as a spectator's would
     hide the client's mistake. InvalidRequest for more than :data:`TOKEN_LIMIT`: answering from
     the first ones would leave out what the others hold with no sign (a client holding more
     asks in several requests, as the browser's "Your games" does)."""
     if not text:
         return []
-    tokens = [t for t in (part.strip() for part in text.split(",")) if t]
+    tokens = [t for t in (part.strip() for part in text.split(",")) if t and not is_api_token(t)]
     if len(tokens) > TOKEN_LIMIT:
         raise InvalidRequest(f"at most {TOKEN_LIMIT} seat tokens are read from one request (this one has {len(tokens)})")
     problem = security.too_long(tokens)
@@ -72,13 +81,55 @@ def split_tokens(text: str | None) -> list[str]:
     return tokens
 
 
-async def request_tokens(credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> list[str]:
-    """The tokens a request carries (empty: none). A coroutine: FastAPI runs a plain function
-    dependency in a worker thread, a hop every request would pay for nothing."""
-    return split_tokens(credentials.credentials if credentials is not None else None)
+def presents_person(connection: HTTPConnection) -> bool:
+    """Whether ``connection`` carries a session cookie or a personal API token (valid or not)."""
+    return people.cookie_secret(connection) is not None or people.bearer_token(connection) is not None
 
 
-Tokens = Annotated[list[str], Depends(request_tokens)]
+async def acting_person(connection: HTTPConnection, scope: str = "play") -> Person | None:
+    """The person a request or WebSocket acts as (issue 41): signed in by the session cookie,
+    or by a personal API token with ``scope`` (``play``; the chat's routes: ``chat``); None
+    for nobody (no database work when the request carries neither). 503 when the people's
+    database cannot be read."""
+    if not presents_person(connection):
+        return None
+    try:
+        principal = await run_in_threadpool(people.who, connection)
+    except PeopleError as exc:
+        raise Unavailable(exc.message) from None
+    return principal.person if principal is not None and principal.may(scope) else None
+
+
+async def request_tokens(request: Request,
+                         credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Holder:
+    """Who a request acts as, the one place every match route reads it: the seat tokens it
+    carries (empty: none) and the person signed in (:func:`acting_person`), whose seats it
+    holds too. A coroutine: FastAPI runs a plain function dependency in a worker thread, a hop
+    every request would pay for nothing."""
+    tokens = split_tokens(credentials.credentials if credentials is not None else None)
+    return Holder(tuple(tokens), await acting_person(request))
+
+
+Tokens = Annotated[Holder, Depends(request_tokens)]
+
+
+async def chat_tokens(request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> Holder:
+    """:func:`request_tokens` for the chat (issue 43): an API token acts for its person there
+    with the scope ``chat`` (a browser session always)."""
+    tokens = split_tokens(credentials.credentials if credentials is not None else None)
+    return Holder(tuple(tokens), await acting_person(request, "chat"))
+
+
+ChatTokens = Annotated[Holder, Depends(chat_tokens)]
+
+
+async def request_person(request: Request) -> Person | None:
+    """Who creates a match or claims a seat: the person signed in (:func:`acting_person`); the
+    seat tokens a request carries hold no seat of what is not made yet, and are not read."""
+    return await acting_person(request)
+
+
+Creator = Annotated[Person | None, Depends(request_person)]
 
 #: The header a browser names its session with (a random id it keeps), so that the analyses of
 #: people behind one address are counted per person (analysis.ANALYSIS_PER_CLIENT)
@@ -91,13 +142,29 @@ Session = Annotated[str | None, Header(alias=SESSION_HEADER, description=(
     "the analyses of people behind one address are counted per person, not per address"))]
 
 
-def asker_of(tokens: list[str], session: str | None) -> str:
-    """Who asks for an analysis from the request's address: its seat tokens (a digest: the
-    count never holds a usable token), else the browser session it names, else "" (the
-    address alone). A client may invent sessions; its address still has a bound of its own."""
-    if tokens:
-        return "token:" + hashlib.sha256(",".join(sorted(tokens)).encode()).hexdigest()[:32]
+def asker_of(who: Holder | Sequence[str], session: str | None) -> str:
+    """Who asks for an analysis from the request's address: the person signed in, else its
+    seat tokens (a digest: the count never holds a usable token), else the browser session it
+    names, else "" (the address alone). A client may invent sessions; its address still has a
+    bound of its own."""
+    holder = Holder.of(who)
+    if holder.person is not None:
+        return f"person:{holder.person.id}"
+    if holder.tokens:
+        return "token:" + hashlib.sha256(",".join(sorted(holder.tokens)).encode()).hexdigest()[:32]
     return "session:" + session if session and SESSION_ID.fullmatch(session) else ""
+
+
+def who_acts(conn: HTTPConnection, match_id: Any, holder: Holder) -> Speaker:
+    """Who ``conn`` (a request or a WebSocket) acting as ``holder`` is at match ``match_id``:
+    the seats it holds there (its tokens' and its person's, ``Kernel.held``: 403 when it gives
+    tokens and holds no seat; 404 for no such match) and its person. Blocking (it reads the
+    match): call it in a thread."""
+    held = conn.app.state.service.seats_of(match_id, holder)
+    if holder.tokens and not held:
+        raise Forbidden("no token given is a token of this match")
+    client = conn.client.host if conn.client else ""
+    return Speaker(frozenset(held), holder.person, bool(holder.tokens) or presents_person(conn), client)
 
 
 async def no_body(request: Request) -> None:
@@ -165,5 +232,6 @@ async def unless_gone(request: Request, fn: Callable[[threading.Event], T]) -> T
             work.add_done_callback(lambda done: done.cancelled() or done.exception())
 
 
-__all__ = ["NoBody", "SESSION_HEADER", "Service", "Session", "Tokens", "asker_of", "bearer", "no_body", "promptly",
-           "service_of", "split_tokens", "unless_gone"]
+__all__ = ["ChatTokens", "Creator", "NoBody", "SESSION_HEADER", "Service", "Session", "Tokens", "acting_person",
+           "asker_of", "bearer", "chat_tokens", "no_body", "presents_person", "promptly", "request_person",
+           "request_tokens", "service_of", "split_tokens", "unless_gone", "who_acts"]

@@ -57,7 +57,8 @@ class ErrorBody(BaseModel):
 ERROR_TEXT: dict[int, str] = {
     400: "Invalid host header (not a name this server serves; see abstracta serve --allowed-host), "
          "or a Content-Length that is not a number",
-    401: "no seat token given (Authorization: Bearer <token>)",
+    401: "no seat token given (Authorization: Bearer <token>), and nobody signed in (session cookie, or an "
+         "API token of scope play)",
     403: "no token given holds the seat this needs (another seat's or another match's token; for a draw "
          "offer, a seat out of the game, or the offering seat accepting its own offer; for a takeback, "
          "the asking seat accepting its own request, or a seat out of time answering)",
@@ -89,6 +90,35 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
                                                     "schema": {"type": "integer"}}}
         if code == 401:
             out[code]["headers"] = {"WWW-Authenticate": {"description": "Bearer", "schema": {"type": "string"}}}
+    return out
+
+
+#: what each refusal of a match's company's routes means (chat, live games, push notices: issue 43) (the body is the app's ErrorBody: {error, i18n})
+COMPANY_TEXT: dict[int, str] = {
+    400: "Invalid host header (not a name this server serves)",
+    401: "nobody: no seat token of this match and no session (sign in, or play as a guest)",
+    403: "not allowed: another origin's page, a room or a seat that is not yours, a chat ban",
+    404: "no such match or chat line",
+    409: "not possible in this game: no chat (against the computer, on one device), or push notices in a game "
+         "that is not correspondence",
+    413: "request body too large (1 MB)",
+    415: "a body that is not JSON (Content-Type: application/json)",
+    422: "a line that is no text, empty or longer than 140 characters; a room, a subscription or a field that "
+         "is not valid (the message says which)",
+    429: "too many chat lines: wait Retry-After seconds",
+    503: "the database could not be used just now: nothing was changed; try again later",
+}
+
+
+def company_errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` of a route answering ``codes`` besides its success (and 400 always), each
+    with the app's error body."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for code in sorted({400, *codes}):
+        out[code] = {"description": COMPANY_TEXT[code],
+                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+        if code in (429, 503):
+            out[code]["headers"] = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
     return out
 
 
@@ -147,5 +177,6 @@ def install(app: FastAPI) -> None:
         return internal_error(request.method, request.url.path, exc)
 
 
-__all__ = ["ACT", "ApiError", "ERROR_TEXT", "ErrorBody", "STATUS", "TOKEN_OPTIONAL", "errors", "install", "refusal",
+__all__ = ["ACT", "ApiError", "COMPANY_TEXT", "ERROR_TEXT", "ErrorBody", "STATUS", "TOKEN_OPTIONAL", "company_errors", "errors",
+           "install", "refusal",
            "status_of"]

@@ -99,6 +99,20 @@ class VariantName(BaseModel):
     label_key: str = Field(description="translation key of the label")
 
 
+class SeatPerson(BaseModel):
+    name: str | None = Field(description="the person's name (null: a deleted account)")
+    kind: str = Field(description="guest | account | deleted")
+
+
+class RatingChangeInfo(BaseModel):
+    pool: str = Field(description="<game>.<variant>.<speed>")
+    before: int
+    after: int
+    change: int = Field(description="after − before, as the two are rounded")
+    rd: int = Field(description="the rating deviation after the game")
+    provisional: bool = Field(description="RD above 110: shown with a question mark ('1623?')")
+
+
 class MatchView(BaseModel):
     """A match as one seat may see it."""
 
@@ -198,6 +212,14 @@ class MatchView(BaseModel):
     bot_error_i18n: dict[str, Any] | None = Field(description="'bot_error' as {key, params} of the client's "
                                                               "catalogs (as an error's 'i18n'), for a reader of "
                                                               "another language; null with it")
+    people: list[SeatPerson | None] = Field(default_factory=list, description=(
+        "per seat: the person it belongs to ({name, kind}: a guest, an account, or a deleted account, whose "
+        "name is null and reads 'deleted player'), or null (a computer, an open seat, a seat held by its "
+        "token alone)"))
+    rated: bool = Field(default=False, description="a rated game (POST /api/matches 'rated')")
+    rating_changes: list[RatingChangeInfo | None] | None = Field(default=None, description=(
+        "at the end of a rated game, per seat, what it did to the person's rating in the game's pool; null "
+        "while the game runs, for an unrated game, and while its record waits"))
 
 
 class LineTurnInfo(BaseModel):
@@ -275,6 +297,8 @@ class InvitationInfo(BaseModel):
     players: list[str]
     seats: list[SeatInfo]
     variant: VariantName | None = Field(default=None, description="as the match view's")
+    rated: bool = Field(default=False, description="a rated game: only an account may claim the seat")
+    people: list[SeatPerson | None] = Field(default_factory=list, description="as the match view's")
 
 
 class MatchSummary(BaseModel):
@@ -302,7 +326,9 @@ class MatchSummary(BaseModel):
     out_of_time: list[int] = Field(default_factory=list, description="as the match view's")
     created: str | None
     updated: str | None
-    my_seats: list[int] = Field(description="the seats the request's tokens hold")
+    my_seats: list[int] = Field(description="the seats the request's tokens (or the person signed in) hold")
+    people: list[SeatPerson | None] = Field(default_factory=list, description="as the match view's")
+    rated: bool = Field(default=False, description="as the match view's")
 
 
 class Positions(BaseModel):

@@ -13,9 +13,11 @@ Revisions:
 0002       the people's tables (issue 41: people, sessions, API tokens, recovery codes, ratings,
            rating history, game results, seats of people, level results); created only where
            missing, since main's server created them before Alembic
+0003       the tables of a match's company (issue 43: chat lines, reports, bans, Web Push
+           subscriptions, the server's keys); created only where missing, as 0002
 =========  =====================================================================================
 
-Both adopt a database written before Alembic (it has no ``alembic_version`` row): they create
+All adopt a database written before Alembic (it has no ``alembic_version`` row): they create
 only what it lacks, and every change made after them is an ordinary revision (docs/development.md
 says how to add one). Several processes starting at once on one PostgreSQL database take turns:
 each upgrades inside a transaction holding an advisory lock (:data:`LOCK_KEY`), so the second
@@ -36,16 +38,6 @@ HERE = Path(__file__).resolve().parent
 #: PostgreSQL's advisory lock held while the schema is upgraded (any fixed 64-bit number that
 #: no other lock of the database uses: "abstract" in ASCII)
 LOCK_KEY = 0x6162737472616374 & 0x7FFFFFFFFFFFFFFF
-
-
-def target_metadata() -> list[Any]:
-    """Every table the schema holds, for Alembic's comparisons (``--autogenerate``, the test that
-    the revisions make the tables the code declares). A part that adds tables adds its metadata
-    here and a revision that creates them."""
-    from ...people.tables import metadata as people
-    from ..storage import Base
-
-    return [Base.metadata, people]
 
 
 def config(connection: Connection | None = None) -> Any:
@@ -94,4 +86,4 @@ def upgrade(engine: Engine, to: str = "head") -> tuple[str | None, str]:
     return before, target
 
 
-__all__ = ["LOCK_KEY", "config", "current", "head", "target_metadata", "upgrade"]
+__all__ = ["LOCK_KEY", "config", "current", "head", "upgrade"]

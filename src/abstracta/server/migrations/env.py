@@ -1,5 +1,5 @@
 """Alembic's environment for the games database (issue 40 §2): the schema is the match store's
-tables (:data:`abstracta.server.storage.Base`) and the people's (:data:`abstracta.people.tables.metadata`).
+tables, the people's and a match's company's (:data:`abstracta.server.schema.METADATA`).
 
 Run by :func:`abstracta.server.migrations.upgrade` with a connection it holds (``config.attributes
 ["connection"]``, inside the transaction that holds PostgreSQL's advisory lock), or by Alembic's own
@@ -12,13 +12,13 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from abstracta.server.migrations import target_metadata
+from abstracta.server.schema import METADATA
 
 config = context.config
 
 
 def run(connection) -> None:
-    context.configure(connection=connection, target_metadata=target_metadata(),
+    context.configure(connection=connection, target_metadata=list(METADATA),
                       # SQLite alters a table by copying it (ALTER TABLE cannot drop or change a column)
                       render_as_batch=connection.dialect.name == "sqlite", compare_type=True)
     with context.begin_transaction():
@@ -27,7 +27,7 @@ def run(connection) -> None:
 
 def run_offline() -> None:
     context.configure(url=context.get_x_argument(as_dictionary=True).get("db") or config.get_main_option("sqlalchemy.url"),
-                      target_metadata=target_metadata(), literal_binds=True)
+                      target_metadata=list(METADATA), literal_binds=True)
     with context.begin_transaction():
         context.run_migrations()
 

@@ -8,9 +8,11 @@ from typing import Any
 from fastapi import APIRouter
 
 from ..bodies import InviteCode
-from ..deps import Service, Tokens
+from ..deps import Creator, Service, Tokens
 from ..errors import ACT, errors
 from ..models import InvitationInfo, Invites, MatchCreated
+from ...matches import Holder
+from ...owners import is_rated
 from ...views import seat_styles, variant_named
 from .matches import created, invite_links
 
@@ -25,15 +27,17 @@ def lookup_invite(body: InviteCode, service: Service) -> dict[str, Any]:
     return {"match": match.id, "game": match.game.name, "title": match.game.title,
             "title_key": match.game.description.title.key, "seat": seat,
             "claimed": claimed, "players": match.players, "seats": seat_styles(match.game),
-            "variant": variant_named(match.game)}
+            "variant": variant_named(match.game), "rated": is_rated(match),
+            "people": list(service.owners.names(match))}
 
 
 @router.post("/api/invites/claim", summary="Claim an invitation: the seat's token (once)",
-             response_model=MatchCreated, responses=errors(404, 410, 413, 415, 422, 429, 503))
-def claim_invite(body: InviteCode, service: Service) -> dict[str, Any]:
+             response_model=MatchCreated, responses=errors(403, 404, 410, 413, 415, 422, 429, 503))
+def claim_invite(body: InviteCode, service: Service, claimer: Creator) -> dict[str, Any]:
     """Answers with the match as that seat sees it and the seat's token in 'tokens'; a second
-    claim of the same code is 410, an unknown code 404."""
-    return created(service, *service.claim(body.code))
+    claim of the same code is 410, an unknown code 404. Claimed by a person signed in, the
+    seat is theirs too; a rated game's seat only an account claims (403)."""
+    return created(service, *service.claim(body.code, Holder((), claimer)))
 
 
 @router.post("/api/matches/{match_id}/invites", summary="New invitation codes for the unclaimed person seats",

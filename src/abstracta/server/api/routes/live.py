@@ -11,8 +11,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ... import metrics
 from ...errors import MatchError
-from ...matches import clip
-from ..deps import promptly, service_of, split_tokens
+from ...matches import Holder, clip
+from ..deps import acting_person, promptly, service_of, split_tokens
 from ..errors import status_of
 
 log = logging.getLogger("abstracta.server")
@@ -47,7 +47,8 @@ async def _close(ws: WebSocket, code: int) -> None:
 async def match_socket(ws: WebSocket, match_id: str) -> None:
     """Live updates: the match view (as GET /api/matches/{id} with the same tokens) each time
     it changes. The client's first message authenticates: ``{"tokens": ["<token>", ...]}``
-    (``[]``: a spectator); tokens never go in the URL. A first message that is not such an
+    (``[]``: a spectator, unless the session cookie of the handshake names a person who holds
+    a seat); tokens never go in the URL. A first message that is not such an
     object, or none within 10 s, closes the socket (1008); a token of another match, 4403; one
     longer than 64 characters, 4401; more than 200 tokens, 4422 (as 422 on a request).
     Later frames: short text (ignored); anything else closes the socket (1003)."""
@@ -58,6 +59,11 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
         await _close(ws, 1008)
         return
     if first.get("type") == "websocket.disconnect":
+        return
+    try:  # the person signed in: the session cookie of the handshake
+        person = await acting_person(ws)
+    except MatchError as exc:
+        await _refuse(ws, exc.message, 4000 + status_of(exc))
         return
     text = first.get("text")
     tokens = None
@@ -78,7 +84,7 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
         return
     try:
         service = service_of(ws)
-        held = await asyncio.to_thread(service.seats_of, match_id, tokens)
+        held = await asyncio.to_thread(service.seats_of, match_id, Holder(tuple(tokens), person))
     except MatchError as exc:
         await _refuse(ws, exc.message, 4000 + status_of(exc))
         return
@@ -105,7 +111,7 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
     reader = asyncio.create_task(receiver())
     last = None
     try:
-        with service.hub.subscribe(match_id) as changed:
+        with service.hub.subscribe(match_id, spectator=not held) as changed:  # spectators counted (issue 43)
             while not closed.is_set() and not service.closed:
                 # woken by a change of this match (set at once for the first view)
                 waiter = asyncio.create_task(changed.wait())

@@ -17,11 +17,12 @@ from fastapi.responses import Response
 
 from ....core.errors import AbstractaError
 from ....core.registry import load_game
+from ...owners import RATED_TAG
 from ...seats import ending
 from ...service import MatchService
 from ...views import REPLAY_PAGE, seat_styles, variant_named
 from ..bodies import CreateMatch, ImportMatch, time_control
-from ..deps import NoBody, Service, Tokens, promptly
+from ..deps import Creator, NoBody, Service, Tokens, promptly
 from ..errors import TOKEN_OPTIONAL, errors
 from ..models import MatchCreated, MatchSummary, MatchView, Positions, RecordDocument
 
@@ -47,14 +48,17 @@ def view_response(data: bytes) -> Response:
     return Response(data, media_type="application/json")
 
 
-@router.get("/api/matches", summary="Your matches: those of the tokens sent, most recently played first",
+@router.get("/api/matches", summary="Your matches: those of the tokens sent or the person signed in, most recently played first",
             response_model=list[MatchSummary], responses=errors(422, 503), openapi_extra=TOKEN_OPTIONAL)
 def list_matches(service: Service, tokens: Tokens, limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
     """Only the matches a token of the request holds a seat of (send every token the browser
-    keeps, comma-separated); without tokens the list is empty. Never every match on the server."""
+    keeps, comma-separated), and those of the person signed in (the session cookie); with
+    neither the list is empty. Never every match on the server."""
     out = []
     listed = service.mine(tokens, limit)
-    claimed = service.store.claimed_of([row.id for row, _ in listed])
+    ids = [row.id for row, _ in listed]
+    claimed = service.store.claimed_of(ids)
+    seated = service.owners.people_of_matches(ids)
     for row, seats_held in listed:
         try:
             record = json.loads(row.record)
@@ -65,36 +69,43 @@ def list_matches(service: Service, tokens: Tokens, limit: int = Query(50, ge=1, 
             seats, variant = seat_styles(game), variant_named(game)
         except (AbstractaError, TypeError):
             seats, variant = None, None
+        players = record.get("players") or []
+        people = seated.get(row.id, {})
+        tags = record.get("tags") if isinstance(record.get("tags"), dict) else {}
         out.append({"id": row.id, "game": row.game, "status": row.status, "ply": row.plies,
                     # NULL in databases of an earlier version, whose records hold every move
                     "turns": row.turns if row.turns is not None else len(record.get("moves") or []),
-                    "players": record.get("players") or [],
+                    "players": players,
                     "to_move": row.to_move if row.status == "playing" else None,
-                    "claimed": [i in claimed[row.id] for i in range(len(record.get("players") or []))],
+                    "claimed": [i in claimed[row.id] or i in people for i in range(len(players))],
                     "seats": seats, "variant": variant,
                     "options": record.get("options") or {},
                     "result": record.get("result"), "termination": record.get("termination"),
                     **ending(record),
                     "created": row.created_at.isoformat() if row.created_at else None,
                     "updated": row.updated_at.isoformat() if row.updated_at else None,
-                    "my_seats": seats_held})
+                    "my_seats": seats_held,
+                    "people": [people.get(i) for i in range(len(players))],
+                    "rated": tags.get(RATED_TAG) == "true"})
     return out
 
 
 @router.post("/api/matches", status_code=201, summary="Create a match: its tokens and invitations",
-             response_model=MatchCreated, responses=errors(404, 413, 415, 422, 429, 503))
-def create_match(body: CreateMatch, service: Service) -> dict[str, Any]:
+             response_model=MatchCreated, responses=errors(403, 404, 413, 415, 422, 429, 503))
+def create_match(body: CreateMatch, service: Service, creator: Creator) -> dict[str, Any]:
     """The answer is the only place the tokens of the seats taken and the invitation codes
-    appear: a client keeps them (the server stores only their SHA-256)."""
+    appear: a client keeps them (the server stores only their SHA-256). The seats taken by
+    a person signed in (the session cookie) are theirs too, wherever they sign in."""
     return created(service, *service.create(body.game, body.options, body.seats, body.take,
-                                            time_control(body.clock)))
+                                            time_control(body.clock), creator=creator, rated=body.rated))
 
 
 @router.post("/api/matches/import", status_code=201,
              summary="Import a record (validated by replay: errors name the ply and the reason)",
              response_model=MatchCreated, responses=errors(404, 413, 415, 422, 429, 503))
-def import_match(body: ImportMatch, service: Service) -> dict[str, Any]:
-    return created(service, *service.import_record(body.record, body.seats, body.take, time_control(body.clock)))
+def import_match(body: ImportMatch, service: Service, creator: Creator) -> dict[str, Any]:
+    return created(service, *service.import_record(body.record, body.seats, body.take, time_control(body.clock),
+                                                   creator=creator))
 
 
 @router.get("/api/matches/{match_id}", summary="A match as the request's tokens may see it",
