@@ -109,3 +109,14 @@ def text_is(page, node_id: str, text: str) -> None:
 def no_sideways_scroll(page) -> bool:
     """Whether the page fits its width (nothing to scroll sideways, as on a phone)."""
     return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+def first_moves(url: str, mid: str, seats: int = 2) -> dict:
+    """Each of ``seats`` people makes a first move (the first legal action, until each has
+    played and seat 0 is to move again), with the tokens these helpers hold: a clock starts
+    only after them (issue 42 §4). The view after them."""
+    while True:
+        state = get_json(f"{url}/api/matches/{mid}")
+        if set(range(seats)) <= set(state["movers"]) and state["to_move"] == 0:
+            return state
+        post_json(f"{url}/api/matches/{mid}/actions", {"action": state["legal"][0], "ply": state["ply"]})

@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 
 import abstracta
-from httputil import get_json, give, no_sideways_scroll, post_json, seat_page
+from httputil import first_moves, get_json, give, no_sideways_scroll, post_json, seat_page
 
 CLOCK = re.compile(r"^\d+:\d\d(\.\d)?$")  # m:ss, or 0:0s.t under 10 s
 
@@ -110,8 +110,18 @@ def test_invited_friend_joins_by_the_link_and_plays_a_whole_game_watched_with_cl
         assert json.loads(b.evaluate("localStorage.getItem('abstracta.tokens')"))[mid].keys() == {"1"}
         assert b.locator("#watching").is_hidden()
 
-        # the creator's page follows: the invitation is gone, White's clock runs, White moves
+        # the creator's page follows: the invitation is gone; each side makes its first move
+        # (no time counted), then White's clock runs, White moves
         a.wait_for_function("() => window.abstractaView.claimed[1] && document.getElementById('invites').hidden")
+        while True:
+            state = get_json(f"{live_server.url}/api/matches/{mid}")
+            if {0, 1} <= set(state["movers"]) and state["to_move"] == 0:
+                break
+            page = (a, b)[state["to_move"]]
+            page.wait_for_function(f"() => window.abstractaView.ply === {state['ply']} && "
+                                   "window.abstractaView.legal.length > 0")
+            page.evaluate("document.querySelector('#legal [data-move]').click()")
+            page.wait_for_function(f"() => window.abstractaView.ply > {state['ply']}")
         a.wait_for_selector("#players .clock.running[data-clock='0']")
         assert a.locator("#status").inner_text() == "Your move (White)"
 
@@ -315,6 +325,7 @@ def test_a_flag_falls_and_the_page_claims_it(browser, live_server, shots):
                       "clock": {"initial": 4, "increment": 0}})
     mid = view["id"]
     joined = post_json(f"{live_server.url}/api/invites/claim", {"code": view["invites"][0]["code"]})
+    first_moves(live_server.url, mid)  # White's clock runs after each side's first move
     contexts = []
     try:
         # White's page learns nothing from the server by itself (no WebSocket, its polls fail as

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from httputil import post_json
+from httputil import first_moves, post_json
 
 
 def urgent_at(browser, live_server, initial: int, left: float, reduced: bool = False) -> dict:
@@ -18,6 +18,7 @@ def urgent_at(browser, live_server, initial: int, left: float, reduced: bool = F
                       "clock": {"initial": initial, "increment": 0}})
     mid = view["id"]
     post_json(f"{live_server.url}/api/invites/claim", {"code": view["invites"][0]["code"]})
+    first_moves(live_server.url, mid)  # the clock runs after each side's first move
     context = browser.new_context_without_tokens(viewport={"width": 1280, "height": 900},
                                                  reduced_motion="reduce" if reduced else "no-preference")
     try:

@@ -98,7 +98,9 @@ def test_two_accounts_play_a_rated_game_from_the_invitation_to_the_result(browse
         # each sees the other's name at their seat
         a.wait_for_function("() => window.abstractaView.people[1] !== null")
         assert players(a) == f"White (you) vs Black ({ben})"
-        b.wait_for_selector("#players .clock.running")
+        b.wait_for_selector("#players .clock")
+        # no clock runs before each side's first move (issue 42 §4)
+        assert b.locator("#players .clock.running").count() == 0
         assert players(b) == f"Valkoinen ({anna}) vs. Musta (sinä)"
         assert f"{anna}" in b.locator("#status").inner_text()  # "anna… siirtää" or the like: her turn, by name
 

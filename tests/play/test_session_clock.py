@@ -1,5 +1,6 @@
 """The clock of a play session (README "Clocks"): fed the time, never reading it. It waits for
-every person seat, runs for the person to move only, adds the increment after a turn; a fallen
+every person seat (and for each seat's first move: test_session_opening.py; these sessions have
+made theirs, ``started``), runs for the person to move only, adds the increment after a turn; a fallen
 flag loses a two-player game (a draw where the other could not still win) and puts a seat of
 a 3–4 player game out, its moves the computer's since."""
 
@@ -14,7 +15,7 @@ LIVE = {"initial": 300.0, "increment": 3.0}
 
 
 def clocked(players=("human", "human"), seated=None, clock=LIVE, **fields):
-    session = nim(20, players=players, live=Live.with_clock(clock, 2), seated=seated, **fields)
+    session = nim(20, players=players, live=Live.with_clock(clock, 2, started=True), seated=seated, **fields)
     session.start_clock(T0)  # as a new match starts it
     return session
 
@@ -78,7 +79,7 @@ def test_a_deadline_per_turn():
 
 def three_on_a_clock(start="Ga1,Bl12,Rf6 M G"):
     session = session_of("slide-checkers", ["human"] * 3, start, {"players": 3},
-                         live=Live.with_clock({"initial": 60.0}, 3))
+                         live=Live.with_clock({"initial": 60.0}, 3, started=True))
     session.start_clock(T0)
     return session
 

@@ -101,7 +101,7 @@ def test_three_people_every_other_must_accept_and_a_seat_out_of_time_does_not_an
     from abstracta.play import Live
 
     session = session_of("slide-checkers", ["human"] * 3, "Ga1,Bl12,Rf6 M G", {"players": 3},
-                         live=Live.with_clock({"initial": 60.0}, 3))
+                         live=Live.with_clock({"initial": 60.0}, 3, started=True))
     session.start_clock(T0)
     session = session.play({0}, [session.state.legal_action_strings()[0]], 0, T0).after
     asked = session.ask_takeback({0}, T0).after

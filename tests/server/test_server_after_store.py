@@ -15,14 +15,19 @@ from apiutil import bearer, hand_clock, pushed_elsewhere
 from abstracta.server import matches
 
 
-def people(raw, clock=None, stones=20):
-    """A toy-nim match between two people on two devices: (id, token of seat 0, of seat 1)."""
+def people(raw, clock=None, stones=20, opened=False):
+    """A toy-nim match between two people on two devices: (id, token of seat 0, of seat 1).
+    ``opened``: each has made a first move (one stone each), so a clock runs (issue 42 §4)."""
     body = {"game": "toy-nim", "options": {"stones": stones}, "seats": ["human", "human"]}
     if clock is not None:
         body["clock"] = clock
     view = raw.post("/api/matches", json=body).json()
+    t0 = view["tokens"][0]["token"]
     t1 = raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()["tokens"][0]["token"]
-    return view["id"], view["tokens"][0]["token"], t1
+    if opened:
+        for ply, token in enumerate((t0, t1)):
+            assert act(raw, view["id"], "actions", token, {"action": "1", "ply": ply}).status_code == 200
+    return view["id"], t0, t1
 
 
 def act(raw, mid, path, token, body=None):
@@ -61,7 +66,7 @@ def break_once(client, monkeypatch, piece, mid) -> BrokenOnce:
 
 # each act: (prepare the match and return what the act needs, the act, what the stored view shows)
 def _play(raw, mid, t0, t1):
-    return act(raw, mid, "actions", t0, {"action": "2", "ply": 0})
+    return act(raw, mid, "actions", t0, {"action": "2", "ply": 2})
 
 
 def _request_takeback(raw, mid, t0, t1):
@@ -85,10 +90,10 @@ def _look(raw, mid, t0, t1):  # a look applies a fallen flag: stored, then pushe
 
 
 ACTS = {
-    "play": (_play, lambda v: v["ply"] == 1 and v["moves"] == ["2"] and v["clock"]["running"] == 1),
+    "play": (_play, lambda v: v["ply"] == 3 and v["moves"] == ["1", "1", "2"] and v["clock"]["running"] == 1),
     "request a takeback": (_request_takeback,
-                           lambda v: v["takeback"] == {"by": 0, "to_ply": 0, "at_ply": 1, "accepted": []}),
-    "accept a takeback": (_answer_takeback, lambda v: v["ply"] == 0 and v["takeback"] is None),
+                           lambda v: v["takeback"] == {"by": 0, "to_ply": 2, "at_ply": 3, "accepted": []}),
+    "accept a takeback": (_answer_takeback, lambda v: v["ply"] == 2 and v["takeback"] is None),
     "resign": (_resign, lambda v: v["termination"] == "resignation" and v["result"] == [1.0, -1.0]),
     "claim a flag": (_claim_flag, lambda v: v["termination"] == "time" and v["result"] == [-1.0, 1.0]),
     "look at a fallen flag": (_look, lambda v: v["termination"] == "time" and v["out_of_time"] == [1]),
@@ -101,9 +106,9 @@ def test_an_act_stands_when_pushing_it_fails(client, monkeypatch, caplog, name, 
     fake = hand_clock(monkeypatch)
     monkeypatch.setattr(matches, "STORE_RETRY_SECONDS", 0.05)
     raw, service = client.raw, client.app.state.service
-    mid, t0, t1 = people(raw, clock={"initial": 300})
+    mid, t0, t1 = people(raw, clock={"initial": 300}, opened=True)
     if name in ("request a takeback", "accept a takeback", "look at a fallen flag"):
-        assert act(raw, mid, "actions", t0, {"action": "2", "ply": 0}).status_code == 200
+        assert act(raw, mid, "actions", t0, {"action": "2", "ply": 2}).status_code == 200
     if name == "accept a takeback":
         assert act(raw, mid, "takeback", t0).status_code == 200
     if name == "claim a flag":

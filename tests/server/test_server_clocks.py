@@ -29,17 +29,33 @@ def play(raw, mid, action, ply, token):
     return r
 
 
+def opened(raw, mid, tokens):
+    """Each seat makes its first move, now: the clock starts after them (issue 42 §4). The view."""
+    for _ in range(len(tokens)):
+        view = raw.get(f"/api/matches/{mid}").json()
+        mover = view["to_move"]
+        legal = raw.get(f"/api/matches/{mid}", headers=bearer(tokens[mover])).json()["legal"]
+        assert play(raw, mid, legal[0], view["ply"], tokens[mover]).status_code == 200
+    return raw.get(f"/api/matches/{mid}").json()
+
+
 def test_live_clock_runs_for_the_mover_and_adds_the_increment(client, clock):
     raw = client.raw
     view, tokens = people(raw, {"initial": 300, "increment": 3})
     mid = view["id"]
-    # it waits for the invited player
+    # it waits for the invited player, then for each side's first move (which cost no time)
     assert view["clock"]["running"] is None and view["clock"]["left"] == [300.0, 300.0]
     view = raw.get(f"/api/matches/{mid}").json()
-    assert view["clock"]["running"] == 0 and view["clock"]["control"] == {"initial": 300.0, "increment": 3.0}
+    assert view["clock"]["running"] is None and view["clock"]["control"] == {"initial": 300.0, "increment": 3.0}
+    clock.now += 10
+    view = play(raw, mid, "1", 0, tokens[0]).json()
+    assert view["clock"]["left"] == [300.0, 300.0] and view["clock"]["running"] is None
+    clock.now += 10
+    view = play(raw, mid, "1", 1, tokens[1]).json()
+    assert view["clock"]["left"] == [300.0, 300.0] and view["clock"]["running"] == 0
     clock.now += 10
     assert raw.get(f"/api/matches/{mid}").json()["clock"]["left"] == [290.0, 300.0]
-    view = play(raw, mid, "1", 0, tokens[0]).json()
+    view = play(raw, mid, "1", 2, tokens[0]).json()
     assert view["clock"]["left"] == [293.0, 300.0] and view["clock"]["running"] == 1
     clock.now += 299.5
     assert raw.get(f"/api/matches/{mid}").json()["clock"]["left"] == [293.0, 0.5]
@@ -49,7 +65,7 @@ def test_live_clock_runs_for_the_mover_and_adds_the_increment(client, clock):
     assert view["out_of_time"] == [1] and view["resigned"] is None
     assert raw.get(f"/api/matches/{mid}/record").json()["tags"]["OutOfTime"] == "1"
     assert view["clock"]["left"] == [293.0, 0.0] and view["clock"]["running"] is None
-    r = play(raw, mid, "1", 1, tokens[1])
+    r = play(raw, mid, "1", 3, tokens[1])
     assert r.status_code == 409 and "over" in r.json()["error"]
     record = raw.get(f"/api/matches/{mid}/record").json()
     assert record["termination"] == "time" and record["result"] == [1.0, -1.0]
@@ -59,10 +75,11 @@ def test_flag_claim_and_correspondence_deadline(client, clock):
     raw = client.raw
     view, tokens = people(raw, {"per_turn": 86400})
     mid = view["id"]
+    opened(raw, mid, tokens)
     clock.now += 86000
     r = raw.post(f"/api/matches/{mid}/flag", headers=bearer(tokens[1]))
     assert r.status_code == 409 and "seat 0 has 400.0 s left" in r.json()["error"]
-    view = play(raw, mid, "2", 0, tokens[0]).json()
+    view = play(raw, mid, "2", 2, tokens[0]).json()
     assert view["clock"]["running"] == 1 and view["clock"]["left"] == [86400.0, 86400.0]
     clock.now += 86401
     view = raw.post(f"/api/matches/{mid}/flag", headers=bearer(tokens[0])).json()
@@ -74,6 +91,7 @@ def test_flag_is_a_draw_where_the_opponent_could_not_win(client, clock, monkeypa
     raw = client.raw
     view, tokens = people(raw, {"initial": 60})
     mid = view["id"]
+    opened(raw, mid, tokens)
     state_class = type(client.app.state.service.load(mid).state)
     monkeypatch.setattr(state_class, "could_still_win", lambda self, seat: False, raising=False)
     clock.now += 61
@@ -88,6 +106,7 @@ def test_a_draw_on_time_imports_as_it_was_stored(client, clock, monkeypatch):
     raw = client.raw
     view, tokens = people(raw, {"initial": 60})
     mid = view["id"]
+    opened(raw, mid, tokens)
     state_class = type(client.app.state.service.load(mid).state)
     monkeypatch.setattr(state_class, "could_still_win", lambda self, seat: False, raising=False)
     clock.now += 61
@@ -108,11 +127,15 @@ def test_a_draw_on_time_imports_as_it_was_stored(client, clock, monkeypatch):
 def test_no_clock_for_computer_seats(client, clock):
     view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 20},
                                              "seats": ["human", "level:1"], "clock": {"initial": 60}}).json()
-    assert view["clock"]["running"] == 0
+    assert view["clock"]["running"] is None  # until each side's first move, the computer's too
     mid = view["id"]
     clock.now += 5
     client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0})
     view = wait_for(client, mid, lambda v: v["ply"] == 2)
+    assert view["clock"]["left"] == [60.0, 60.0] and view["clock"]["running"] == 0
+    clock.now += 5
+    client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 2})
+    view = wait_for(client, mid, lambda v: v["ply"] == 4)
     assert view["clock"]["left"] == [55.0, 60.0] and view["clock"]["running"] == 0
 
 
@@ -121,7 +144,7 @@ def test_three_players_the_flagged_seat_is_out_and_the_game_goes_on(client, cloc
     view, tokens = people(raw, {"initial": 60}, game="slide-checkers", options={"players": 3},
                           seats=("human", "human", "human"))
     mid = view["id"]
-    assert raw.get(f"/api/matches/{mid}").json()["clock"]["running"] == 0
+    assert opened(raw, mid, tokens)["clock"]["running"] == 0
     clock.now += 61
     view = raw.get(f"/api/matches/{mid}").json()
     assert view["status"] == "playing" and view["clock"]["out"] == [0] and view["out_of_time"] == [0]
@@ -131,7 +154,7 @@ def test_three_players_the_flagged_seat_is_out_and_the_game_goes_on(client, cloc
     while view["to_move"] == 0 and real_time.time() < deadline:
         real_time.sleep(0.02)
         view = raw.get(f"/api/matches/{mid}").json()
-    assert view["to_move"] == 1 and view["clock"]["running"] == 1 and view["ply"] >= 1
+    assert view["to_move"] == 1 and view["clock"]["running"] == 1 and view["ply"] >= 4
     legal = raw.get(f"/api/matches/{mid}", headers=bearer(tokens[1])).json()["legal"]
     assert play(raw, mid, legal[0], view["ply"], tokens[0]).status_code == 403
     clock.now += 61
@@ -208,7 +231,7 @@ def test_a_resignation_after_a_flag_names_the_resigner_in_the_view_and_the_recor
     view, tokens = people(raw, {"initial": 60}, game="slide-checkers", options={"players": 3},
                           seats=("human", "human", "human"))
     mid = view["id"]
-    assert raw.get(f"/api/matches/{mid}").json()["clock"]["running"] == 0
+    assert opened(raw, mid, tokens)["clock"]["running"] == 0
     clock.now += 61
     assert raw.get(f"/api/matches/{mid}").json()["clock"]["out"] == [0]
     view = raw.post(f"/api/matches/{mid}/resign", json={"seat": 1}, headers=bearer(tokens[1])).json()

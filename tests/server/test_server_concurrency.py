@@ -259,6 +259,8 @@ def test_a_flag_falls_and_is_pushed_without_any_request(raw):
     # pass before the socket's first view, which then showed the game already over
     view, auth = nim(raw, clock={"per_turn": 3})
     mid = view["id"]
+    for ply in (0, 1):  # each side's first move: then the clock runs (issue 42 §4)
+        assert raw.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": ply}, headers=auth).status_code == 200
     with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
         ws.send_json({"tokens": []})
         first = ws.receive_json()

@@ -137,7 +137,8 @@ def test_every_integer_field_of_a_request_reads_an_integral_number_as_the_intege
     # (JSON Schema counts 13.0 among them) allows it; now 13.0 is 13 wherever an integer is taken
     schema = client.raw.get("/openapi.json").json()
     assert integer_fields(schema) == {"CreateMatch.take", "ImportMatch.take", "PlayAction.ply", "PlayAction.seat",
-                                      "AnalysisRequest.ply", "AnalysisRequest.seat", "Resign.seat"}
+                                      "AnalysisRequest.ply", "AnalysisRequest.seat", "Resign.seat",
+                                      "SeekBody.rating_range", "SeekBody.seat", "ChallengeBody.seat"}
     jsonschema = pytest.importorskip("jsonschema")
     assert jsonschema.Draft202012Validator({"type": "integer"}).is_valid(13.0)
 

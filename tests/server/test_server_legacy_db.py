@@ -56,14 +56,14 @@ def onto_postgresql(db: Path, url: str, writer: str) -> None:
     from sqlalchemy import create_engine, func, select, text
 
     from abstracta.people.tables import metadata as people
-    from abstracta.server.social_tables import metadata as social
+    from abstracta.server.schema import METADATA
     from abstracta.server.storage import Base
 
     old = [Base.metadata] + ([people] if writer != "e426a3e" else [])
     source, target = create_engine(f"sqlite:///{db}"), create_engine(url)
     try:
         with target.begin() as conn:
-            for metadata in (social, people, Base.metadata):
+            for metadata in reversed(METADATA):
                 metadata.drop_all(conn)
             conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
             for metadata in old:

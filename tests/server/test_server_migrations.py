@@ -107,15 +107,12 @@ def test_processes_starting_at_once_upgrade_one_after_the_other(db_url):
     if not db_url.startswith("postgresql"):
         pytest.skip("SQLite serves one process (storage.serve_alone)")
     from abstracta.server import migrations
-    from abstracta.server.storage import Base, make_engine
-
-    from abstracta.people.tables import metadata as people
-    from abstracta.server.social_tables import metadata as social
+    from abstracta.server.schema import METADATA
+    from abstracta.server.storage import make_engine
 
     engine = make_engine(db_url)  # empty it: nothing upgraded yet
-    Base.metadata.drop_all(engine)
-    people.drop_all(engine)
-    social.drop_all(engine)
+    for metadata in reversed(METADATA):
+        metadata.drop_all(engine)
     with engine.begin() as conn:
         conn.execute(text("DROP TABLE alembic_version"))
     engine.dispose()

@@ -126,9 +126,9 @@ def agreed(client, db_url: str, mid: str) -> dict:
     return view
 
 
-def settled(client, mid: str) -> dict:
+def settled(client, mid: str, timeout: float = 10.0) -> dict:
     """The view once no computer is thinking (a person to move, or the game over)."""
-    return wait_for(client, mid, lambda v: not v["thinking"])
+    return wait_for(client, mid, lambda v: not v["thinking"], timeout=timeout)
 
 
 # --- undo against the computer ----------------------------------------------------------------
@@ -314,7 +314,8 @@ def test_undo_while_a_slow_level_searches(client, db_url):
     view = agreed(client, db_url, mid)
     assert (view["ply"], view["revision"]) == (0, 2)
     mine = take(client, mid, single(view, -1))["moves"]
-    view = settled(client, mid)
+    # level 5's turn is several actions of 1.5 s each: on a loaded machine more than 10 s
+    view = settled(client, mid, timeout=90.0)
     assert view["moves"][: len(mine)] == mine and view["ply"] > len(mine)
     assert view["revision"] == 3 + view["ply"] - len(mine)  # the computer's actions, each once
     agreed(client, db_url, mid)

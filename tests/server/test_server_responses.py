@@ -4,7 +4,8 @@ One walk over the whole API, as a client would use it: games, lessons, matches c
 imported, played (a move, several in a row, a whole turn), taken back, drawn, resigned, flagged,
 invited and claimed, replayed, analysed, deleted; a match's chat, the live games and Web Push
 subscriptions; a person signing up, in and out, with sessions and API tokens, profiles and
-leaderboards; and refusals of each kind. Each answer is checked against the schema of its
+leaderboards; the lobby's seeks, quick pairing, challenges and blocks, and a game aborted,
+claimed and played again; and refusals of each kind. Each answer is checked against the schema of its
 route and status in /openapi.json, with every object closed (a field the schema does not name
 is a failure: an answer may not carry what its model does not document). The match views, which
 the routes send as the bytes the service encoded once per revision and viewer, are checked the
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -113,7 +115,7 @@ def ok(response: Any, status: int = 200) -> Any:
     return response.json() if response.content else None
 
 
-def test_every_route_answers_as_its_schema_says(walk):
+def test_every_route_answers_as_its_schema_says(walk, monkeypatch):
     w = walk
     # --- games, lessons, catalogs
     games = ok(w.get("/api/games"))
@@ -210,10 +212,14 @@ def test_every_route_answers_as_its_schema_says(walk):
     ok(w.post("/api/analysis", json={"game": "nibble"}), 422)
 
     # --- a live clock whose flag falls: claimed
-    clocked = ok(w.post("/api/matches", json={"game": "fanorona", "seats": ["human", "human"], "take": "all",
+    clocked = ok(w.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"], "take": "all",
                                               "clock": {"per_turn": 60}}), 201)
     cid = clocked["id"]
     tokens = [t["token"] for t in clocked["tokens"]]
+    for _ in range(2):  # the clock starts once each side has made its first move (issue 42)
+        view = ok(w.get(f"/api/matches/{cid}", headers=bearer(*tokens)))
+        ok(w.post(f"/api/matches/{cid}/actions", json={"action": view["legal"][0], "ply": view["ply"]},
+                  headers=bearer(*tokens)))
     import abstracta.server.matches as served
 
     served.time.now += 61
@@ -281,6 +287,53 @@ def test_every_route_answers_as_its_schema_says(walk):
     ok(w.post("/api/accounts/recover", json={"username": "walker", "code": codes[0], "password": "a third horse"}),
        401)  # the codes were replaced
     ok(w.post("/api/accounts/recover", json={"username": "walker", "code": codes_now[0], "password": "a third horse"}))
+
+    # --- the lobby: seeks, quick pairing, challenges, blocks; a game's abort, claim, rematch, presence
+    other = Walk(TestClient(w.app))  # another browser, its answers checked and counted with these
+    other.answered = w.answered
+    ok(other.post("/api/accounts", json={"username": "other", "password": "correct horse battery"}), 201)
+    game = {"game": "toy-nim", "options": {"stones": 9}, "clock": {"initial": 300, "increment": 3}}
+    ok(w.get("/api/lobby"))
+    sid = ok(w.post("/api/seeks", json={**game, "seat": 0}), 201)["id"]
+    assert [s["id"] for s in ok(other.get("/api/seeks"))] == [sid]
+    ok(w.post(f"/api/seeks/{sid}/accept"), 409)  # one's own
+    ok(w.delete(f"/api/seeks/{sid}"), 204)
+    sid = ok(w.post("/api/seeks", json={**game, "seat": 0}), 201)["id"]
+    lid = ok(other.post(f"/api/seeks/{sid}/accept"), 201)["id"]
+    assert ok(w.get(f"/api/matches/{lid}/presence"))["presence"]["claim_at"] is None
+    assert ok(w.post(f"/api/matches/{lid}/abort"))["termination"] == "aborted"
+    sid = ok(w.post("/api/seeks", json={**game, "seat": 0}), 201)["id"]
+    lid = ok(other.post(f"/api/seeks/{sid}/accept"), 201)["id"]
+    for player in (w, other, w):
+        view = ok(player.get(f"/api/matches/{lid}"))
+        ok(player.post(f"/api/matches/{lid}/actions", json={"action": view["legal"][0], "ply": view["ply"]}))
+    ok(other.post(f"/api/matches/{lid}/claim"), 403)  # against itself: it is to move
+    ok(w.post(f"/api/matches/{lid}/claim"), 409)  # the other was seen just now
+    served.time.now += 60  # the other, to move, gone for 60 s: the game is claimed
+    assert ok(w.post(f"/api/matches/{lid}/claim", json={"draw": False}))["termination"] == "left"
+    ok(w.post(f"/api/matches/{lid}/rematch"), 202)
+    again = ok(other.post(f"/api/matches/{lid}/rematch"), 201)
+    assert ok(w.post(f"/api/matches/{lid}/rematch"))["id"] == again["id"]
+    ok(w.post("/api/quick", json=game))
+    ok(w.post("/api/quick/computer"), 409)  # not before 30 s alone
+    db = w.app.state.people.db
+    later = db.now() + timedelta(seconds=31)
+    monkeypatch.setattr(db, "now", lambda: later)
+    assert ok(w.get("/api/quick"))["computer"]
+    ok(w.post("/api/quick/computer"), 201)
+    ok(w.post("/api/quick", json=game))
+    ok(w.delete("/api/quick"), 204)
+    cid = ok(w.post("/api/challenges", json={**game, "to": "other"}), 201)["id"]
+    assert [c["id"] for c in ok(other.get("/api/challenges"))["in"]] == [cid]
+    ok(other.post(f"/api/challenges/{cid}/decline"))
+    cid = ok(w.post("/api/challenges", json={**game, "to": "other"}), 201)["id"]
+    ok(w.delete(f"/api/challenges/{cid}"), 204)
+    cid = ok(w.post("/api/challenges", json={**game, "to": "other"}), 201)["id"]
+    ok(other.post(f"/api/challenges/{cid}/accept"), 201)
+    ok(w.post("/api/challenges", json={**game, "to": "nobody"}), 404)
+    ok(w.post("/api/blocks", json={"name": "other"}), 201)
+    assert [b["name"] for b in ok(w.get("/api/blocks"))] == ["other"]
+    ok(w.delete("/api/blocks/other"), 204)
     ok(w.request("DELETE", "/api/me", json={"password": "a third horse"}), 204)
 
     # every route of the app has answered with success at least once

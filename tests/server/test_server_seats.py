@@ -292,7 +292,10 @@ def test_no_move_is_played_before_every_seat_is_taken(raw):
         "odotetaan, että Musta liittyy peliin: siirtoja ei pelata ennen kuin jokainen paikka on otettu")
     assert raw.get(f"/api/matches/{mid}").json()["ply"] == 0  # nothing was played
     joined = raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()
-    assert joined["waiting_for"] == [] and joined["clock"]["running"] == 0
+    # every seat taken: the first move is awaited (30 s, then the game is aborted), the clock
+    # starts after each side's (issue 42 §4)
+    assert joined["waiting_for"] == [] and joined["clock"]["running"] is None
+    assert joined["start_deadline"]["seat"] == 0
     r = move(raw, mid, "b2-c3A", 0, t0)
     assert r.status_code == 200 and r.json()["ply"] == 1
 

@@ -80,7 +80,7 @@ class TurnSearchBot:
         depth_step: turns each iteration of the deepening adds after depth 2; 2: even depths
             only (2, 4, 6 …), every leaf read at the start of the searching side's own turn —
             an odd depth ends on the opponent's greedy reply unanswered, and a depth-3
-            result measured no better than depth 2 where depth 4 was (README "Strength").
+            result measured no better than depth 2 where depth 4 was (docs: strength.md).
         beam: 0: the root's candidate turns are its best first actions, each completed
             greedily (they differ only in their first action); N > 0: a beam search through
             the turn also keeps, after every action, the N best partial turns (by the

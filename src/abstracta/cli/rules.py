@@ -178,7 +178,7 @@ def analyse_cmd(
                                                                        "(MCTS); default: the game's fixed budget."),
     as_json: bool = JsonArg,
 ) -> None:
-    """The analysis board: the evaluation of a position and the best line (README "Analysis board")."""
+    """The analysis board: the evaluation of a position and the best line (docs: playing/analysis.md)."""
     from ..ai.analysis import analyse
 
     at: tuple[int, int] | None = None  # (ply, plies in the record)

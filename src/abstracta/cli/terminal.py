@@ -380,7 +380,7 @@ class PlaySession:
         return True
 
     def draw_refusal(self, player: int) -> str | None:
-        """Why ``player`` may offer no draw now, by the session's rule (README "Draw offers"; a
+        """Why ``player`` may offer no draw now, by the session's rule (docs: playing/distance.md "Draw offers"; a
         seat still in is the computer's, which never agrees to one). None: it may."""
         _, refused = self.session.draw_refusal({player})
         if refused is None:

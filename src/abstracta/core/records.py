@@ -12,7 +12,7 @@ Shape (``format`` = ``"abstracta-record"``, ``version`` = 1)::
      "tags": {"date": "2026-11-29T17:00:00Z", ...},
      "moves": ["b2-c3A", ...],           # the spec's notation; one entry per action (or turn)
      "result": [1.0, -1.0],              # null while unfinished
-     "termination": "normal"}            # normal | resignation | time | agreement | abandoned | null
+     "termination": "normal"}            # normal | resignation | time | agreement | left | aborted | abandoned | null
 """
 
 from __future__ import annotations
@@ -44,11 +44,19 @@ OUT_OF_TIME_TAG = "OutOfTime"
 #: The tag naming the seat that offered the draw the others accepted (``"0"``), written with
 #: ``termination`` ``agreement``: the result (0 for every seat still in) does not tell.
 DRAW_OFFERED_TAG = "DrawOffered"
+#: The tag naming the seat that left a two-player game on its own turn (``"1"``), written with
+#: ``termination`` ``left``: the other claimed the game (the result says so) or a draw (issue 42 §5).
+LEFT_TAG = "Left"
+#: The tags of an aborted game (termination ``aborted``, no result): the seat that aborted it
+#: (``Aborted``), or the seat that did not make its first move in time (``NoStart``).
+ABORTED_TAG, NO_START_TAG = "Aborted", "NoStart"
 #: ``time``: a seat's clock ran out (the server's clocks); its result is the server's, like a resignation.
 #: ``agreement``: the players agreed a draw (the server's draw offers); the rules had not ended it.
-TERMINATIONS = ("normal", "resignation", "time", "agreement", "abandoned", None)
+#: ``left``: a player was gone on their own turn and the other claimed the game or a draw.
+#: ``aborted``: the game ended before it began (no result: not lost, not drawn, never rated).
+TERMINATIONS = ("normal", "resignation", "time", "agreement", "left", "aborted", "abandoned", None)
 #: The terminations whose result the players or the clock decided, not the rules.
-DECIDED = ("resignation", "time", "agreement")
+DECIDED = ("resignation", "time", "agreement", "left")
 
 
 @dataclass
@@ -173,7 +181,8 @@ class Record:
             result = [float(r) for r in result]
         termination = data.get("termination")
         if termination not in TERMINATIONS:
-            raise RecordError(f"field 'termination' is {termination!r}, expected one of normal, resignation, time, agreement, abandoned")
+            raise RecordError(f"field 'termination' is {termination!r}, expected one of normal, resignation, time, "
+                              "agreement, left, aborted, abandoned")
         return cls(game, dict(options), seed, start, list(players), {k: str(v) for k, v in tags.items()},
                    list(moves), result, termination)
 
@@ -269,6 +278,11 @@ class Record:
             self._check_resignation(state)
         if self.termination == "time":
             self._check_time(state)
+        if self.termination == "left" or LEFT_TAG in self.tags:
+            self._check_left(state)
+        if self.termination == "aborted" and (self.result is not None or state.is_terminal()):
+            raise RecordError("termination 'aborted', but the game has a result: an aborted game has none "
+                              "(it ended before it began)")
         if state.is_terminal():
             actual = [float(r) for r in state.returns()]
             if self.result is not None and self.result != actual and self.termination != "time":
@@ -298,7 +312,7 @@ class Record:
         """The :data:`OUT_OF_TIME_TAG`, whatever the termination: each seat it names lost
         (a flag's loss stands however the game ends afterwards; only a two-player flag whose
         opponent could not win any more is a draw); and a game that goes on after flags (3-4
-        players) has two seats still in — a flag leaving one ended it (README "Clocks")."""
+        players) has two seats still in — a flag leaving one ended it (docs: playing/distance.md "Clocks")."""
         if OUT_OF_TIME_TAG not in self.tags:
             return
         n = state.num_players
@@ -309,7 +323,7 @@ class Record:
         elif state.is_terminal() or self.termination in DECIDED:
             result = self.result
         else:
-            result = None  # unfinished or abandoned: the game goes on
+            result = None  # unfinished, abandoned or aborted: no result
         if result is not None:
             # a game ended on time: _check_time says which result the flags give
             if self.termination != "time" and any(result[i] != -1.0 for i in seats):
@@ -368,7 +382,7 @@ class Record:
                               "that resigned or were out; +1 for the one seat left, or 0 for each of several)")
 
     def _check_time(self, state: State) -> None:
-        """The one rule of a game lost on time (termination ``time``; README "Clocks"). A game the
+        """The one rule of a game lost on time (termination ``time``; docs: playing/distance.md "Clocks"). A game the
         rules ended: only after a 3-4 player game's flags, its result the rules' with the seats
         out of time at -1. Otherwise two players: the seat out of time loses (or both draw when
         the other could not win, the :data:`OUT_OF_TIME_TAG` naming it); three or four: the
@@ -412,6 +426,27 @@ class Record:
         if self.result != expected:
             raise RecordError(f"result {self.result}, but with the seats out of time and out by the rules at -1 "
                               f"the game ended on time at {expected}")
+
+    def _check_left(self, state: State) -> None:
+        """The one rule of a game a player left (termination ``left``; issue 42 §5): two
+        players, the rules had not ended it, the :data:`LEFT_TAG` names the seat that left,
+        and the result is its loss (the other claimed the game) or a draw."""
+        n = state.num_players
+        if self.termination != "left":
+            raise RecordError(f"tag {LEFT_TAG!r} names a seat that left, but the game did not end so "
+                              f"(termination {self.termination!r})")
+        if n != 2:
+            raise RecordError(f"termination 'left' is for a game of two players, not {n}")
+        self._check_decided(state)
+        seats = tag_seats(self.tags.get(LEFT_TAG), n)
+        if seats is None or len(seats) != 1:
+            given = self.tags.get(LEFT_TAG)
+            raise RecordError(f"tag {LEFT_TAG!r} is {'missing' if given is None else repr(given[:40])}; a game a "
+                              "player left names that seat")
+        lost = [-1.0 if i == seats[0] else 1.0 for i in range(2)]
+        if self.result not in (lost, [0.0, 0.0]):
+            raise RecordError(f"result {self.result}, but seat {seats[0]} leaving gives {lost} (the game claimed) "
+                              "or [0.0, 0.0] (a draw)")
 
     def _check_agreement(self, state: State) -> None:
         """The one rule of a draw the players agreed (termination ``agreement``), for ``replay``,

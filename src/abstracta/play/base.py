@@ -26,7 +26,7 @@ from .live import Live
 S = TypeVar("S", bound="SessionBase")
 
 #: The turns of its own a seat plays, after its draw offer was declined, withdrawn or lapsed,
-#: before it may offer one again (README "Draw offers"). lichess waits 20 plies, ten of one's own
+#: before it may offer one again (docs: playing/distance.md "Draw offers"). lichess waits 20 plies, ten of one's own
 #: chess moves, about a quarter of a game; the games here are shorter and their turns weigh more
 #: (a capture chain, a Nibble take), and three turns are enough for the position to have changed
 #: while leaving an honest second offer within reach.
@@ -118,7 +118,12 @@ class SessionBase:
 
     @property
     def over(self) -> bool:
-        return self.result is not None
+        """The game has ended: with a result, or aborted (termination ``aborted``, no result)."""
+        return self.result is not None or self.termination == "aborted"
+
+    @property
+    def aborted(self) -> bool:
+        return self.termination == "aborted"
 
     def to_move(self) -> int | None:
         """The seat to move (None: over, or a chance outcome next)."""
@@ -149,6 +154,18 @@ class SessionBase:
             return []
         claimed = self.claimed
         return [i for i in self.persons if i not in claimed]
+
+    @property
+    def unmoved(self) -> list[int]:
+        """The seats still in that have not made their first move (issue 42 §4): the clock
+        starts once there are none, and until then a seat may abort the game before its own
+        first move. Empty once the game has started (:attr:`Live.started`: a takeback to the
+        start does not take back the start)."""
+        if self.live.started:
+            return []
+        moved = set(self.played_by())
+        out = self.out_seats if self.live.out else ()
+        return [i for i in range(len(self.players)) if i not in moved and i not in out]
 
     @property
     def hides_cards(self) -> bool:
@@ -344,16 +361,33 @@ class SessionBase:
 
     def start_clock(self, now: float) -> None:
         """Let the clock of the person to move run, once every person seat is taken (a clock
-        waits for the invited players; computer seats have no clock). Changes this session:
-        for one being made (a new match), and for the acts' new sessions."""
+        waits for the invited players) and every seat has made its first move (lichess's rule,
+        issue 42 §4: a first move costs no time); computer seats have no clock. Until then, in
+        a game with a deadline for first moves (:attr:`Live.start_within`), the person to make
+        their first move waits from ``now`` (:attr:`Live.start_since`). Notes when the turn of
+        the seat to move began (:attr:`Live.turn_since`), if not yet. Changes this session: for
+        one being made (a new match), and for the acts' new sessions."""
         live = self.live
-        if live.clock is None or live.running is not None or self.over:
+        if self.over or self.waiting_for:
             return
         mover = self.to_move()
-        if mover in self.persons and not self.waiting_for:
+        if live.turn_since is None:
+            live.turn_since = now
+        if not live.started:
+            unmoved = self.unmoved
+            if unmoved:
+                if live.start_within is not None and live.start_since is None and mover in unmoved \
+                        and mover in self.persons:
+                    live.start_since = now
+                return
+            live.started = True
+        live.start_since = None
+        if live.clock is None or live.running is not None:
+            return
+        if mover in self.persons:
             live.running, live.since = mover, now
 
-    # --- draw offers: who must agree (README "Draw offers") --------------------------------------
+    # --- draw offers: who must agree (docs: playing/distance.md "Draw offers") --------------------------------------
     def draw_seats(self) -> list[int]:
         """The seats whose agreement a draw needs (:func:`~abstracta.core.game.draw_seats`): not
         those out by the rules or on time."""

@@ -79,9 +79,9 @@ class DrawAccepted(Event):
 
 @dataclass(frozen=True)
 class RequestEnded(Event):
-    """A takeback request or draw offer ended without ending the game: ``kind`` ``"takeback"``
-    or ``"draw"``, ``note`` the session's note of it (:attr:`Live.draw_ended` /
-    ``takeback_ended``: ``by``, ``how``, ``seat``, ``at_ply``, ``accepted``)."""
+    """A takeback request, draw offer or rematch offer ended without its end: ``kind``
+    ``"takeback"``, ``"draw"`` or ``"rematch"``, ``note`` the session's note of it
+    (:attr:`Live.draw_ended` / ``takeback_ended`` / ``rematch``: ``by``, ``how``, ``seat``, …)."""
 
     kind: str
     note: dict[str, Any]
@@ -109,10 +109,41 @@ class HintCounted(Event):
 @dataclass(frozen=True)
 class GameEnded(Event):
     """The game is over: ``result`` per seat, ``termination`` ``normal`` (the rules),
-    ``resignation``, ``time`` or ``agreement``."""
+    ``resignation``, ``time``, ``agreement`` or ``left`` (a player gone on their own turn, the
+    other claimed the game or a draw). An aborted game is not one (:class:`GameAborted`)."""
 
     result: tuple[float, ...]
     termination: str
+
+
+@dataclass(frozen=True)
+class GameAborted(Event):
+    """The game ended before it began (issue 42 §4): not lost, not drawn, never rated; no
+    :class:`GameEnded` is announced for it. ``seat`` aborted it (``why`` ``"abort"``), or did
+    not make its first move in time (``why`` ``"no_start"``)."""
+
+    seat: int
+    why: str
+
+
+@dataclass(frozen=True)
+class RematchOffered(Event):
+    """``by`` offers the others a rematch of the game just over (``accepted``: the seats that
+    agree already)."""
+
+    by: int
+    accepted: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RematchAgreed(Event):
+    """Every person seat agreed to a rematch: the new match is ``next``, its seats
+    ``seats[i]`` the seat of this game whose player sits there (the seats go round by one: two
+    players swap), its players ``players``."""
+
+    next: str
+    seats: tuple[int, ...]
+    players: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -129,5 +160,6 @@ class Progress:
         return any(isinstance(e, kinds) for e in self.events)
 
 
-__all__ = ["ActionsPlayed", "DrawAccepted", "DrawOffered", "Event", "GameEnded", "HintCounted", "Progress",
-           "RequestEnded", "SeatOut", "SeatTaken", "TakebackAccepted", "TakebackAsked", "TakenBack"]
+__all__ = ["ActionsPlayed", "DrawAccepted", "DrawOffered", "Event", "GameAborted", "GameEnded", "HintCounted",
+           "Progress", "RematchAgreed", "RematchOffered", "RequestEnded", "SeatOut", "SeatTaken", "TakebackAccepted",
+           "TakebackAsked", "TakenBack"]

@@ -1,6 +1,7 @@
 """What a session has besides its record: the clock and the pending requests (issue 13 §3,
-README "Clocks", "Draw offers"). Stored by the server as JSON beside the record (``match_live``);
-the format is unchanged since e426a3e, so a database of that version reads as it is.
+docs: playing/distance.md). Stored by the server as JSON beside the record (``match_live``);
+the format only grows (issue 42 added the start's deadline, the turn's start and the rematch):
+a database of e426a3e reads as it is, each missing field at its default.
 """
 
 from __future__ import annotations
@@ -39,6 +40,19 @@ class Live:
         draw_again: per seat (``"0"``), the ply at which its last offer was declined, withdrawn or
             lapsed: it offers again after :data:`~abstracta.play.session.DRAW_AGAIN_TURNS` turns
             of its own since.
+        start_within: seconds a seat has to make its first move once every seat is taken (people
+            at a distance; issue 42 §4), past which the game is aborted; None: no deadline (one
+            device, or against the computer alone).
+        start_since: when the seat to move began to wait for its own first move (Unix seconds),
+            while the game has a deadline for it; else None.
+        turn_since: when the seat to move began its turn (the rule of a gone opponent counts the
+            time gone on its own turn from there); None before every seat is taken.
+        started: every seat has made its first move, so the clock runs (issue 42 §4; it stays so,
+            a takeback to the start included, as on lichess); read as true for a stored match
+            whose clock ran before the field existed.
+        rematch: a rematch offered once the game is over, ``{"by": seat, "accepted": [seats],
+            "next": the new match's id or None}``, or how the last one ended, ``{"by", "how":
+            "declined" | "withdrawn", "seat"}``; None.
     """
 
     clock: dict[str, float] | None = None
@@ -51,12 +65,19 @@ class Live:
     draw_ended: dict[str, Any] | None = None
     takeback_ended: dict[str, Any] | None = None
     draw_again: dict[str, int] = field(default_factory=dict)
+    start_within: float | None = None
+    start_since: float | None = None
+    turn_since: float | None = None
+    started: bool = False
+    rematch: dict[str, Any] | None = None
 
     def to_json(self) -> str:
         return json.dumps({"clock": self.clock, "remaining": self.remaining, "running": self.running,
                            "since": self.since, "takeback": self.takeback, "out": self.out, "draw": self.draw,
                            "draw_ended": self.draw_ended, "takeback_ended": self.takeback_ended,
-                           "draw_again": self.draw_again})
+                           "draw_again": self.draw_again, "start_within": self.start_within,
+                           "start_since": self.start_since, "turn_since": self.turn_since,
+                           "started": self.started, "rematch": self.rematch})
 
     @classmethod
     def from_json(cls, text: str | None) -> "Live":
@@ -65,14 +86,20 @@ class Live:
         d = json.loads(text)
         return cls(d.get("clock"), d.get("remaining"), d.get("running"), d.get("since"),
                    d.get("takeback"), list(d.get("out") or []), d.get("draw"), d.get("draw_ended"),
-                   d.get("takeback_ended"), dict(d.get("draw_again") or {}))
+                   d.get("takeback_ended"), dict(d.get("draw_again") or {}), d.get("start_within"),
+                   d.get("start_since"), d.get("turn_since"),
+                   bool(d.get("started", d.get("running") is not None)), d.get("rematch"))
 
     @classmethod
-    def with_clock(cls, clock: dict[str, float] | None, num_players: int, out: Iterable[int] = ()) -> "Live":
+    def with_clock(cls, clock: dict[str, float] | None, num_players: int, out: Iterable[int] = (),
+                   start_within: float | None = None, started: bool = False) -> "Live":
         """A fresh live state for a new session: the time control ``clock`` (full time for each
-        of ``num_players`` seats; not running yet) and the seats ``out`` on time already."""
+        of ``num_players`` seats; not running yet), the seats ``out`` on time already,
+        ``start_within``: the seconds for a first move (None: no deadline; see
+        :func:`abstracta.play.opening.first_move_seconds`), and ``started``: the first moves are
+        behind it already (a game continued), so the clock runs from the first turn."""
         return cls(clock=clock, remaining=[clock["initial"]] * num_players if clock and "initial" in clock else None,
-                   out=list(out))
+                   out=list(out), start_within=start_within, started=started)
 
     def copy(self) -> "Live":
         return Live.from_json(self.to_json())

@@ -1,4 +1,4 @@
-"""Takebacks and draw offers: what one seat asks of the others (README "Takebacks", "Draw
+"""Takebacks and draw offers: what one seat asks of the others (docs: playing/distance.md, takebacks and draw
 offers"; issue 37).
 
 Each act takes a session and the seats ``held`` by whoever acts, and returns a
@@ -102,6 +102,8 @@ def take_back(session: S, target: int, now: float, note: dict[str, Any] | None =
     trial.live.draw_ended, trial.live.takeback_ended = None, note
     # a wait counts from a ply that is gone: from the position gone back to
     trial.live.draw_again = {k: min(v, target) for k, v in trial.live.draw_again.items()}
+    # the seat to move now begins its turn again; one back before its first move waits for it afresh
+    trial.live.turn_since, trial.live.start_since = now, None
     events: list[Event] = [TakenBack(target, session.ply)]
     if note is not None:
         events.append(RequestEnded("takeback", note))

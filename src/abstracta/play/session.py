@@ -1,5 +1,5 @@
 """The play session: one game being played by its seats, every rule of play written once
-(issue 37; README "Clocks", "Draw offers", "Takebacks").
+(issue 37; docs: playing/distance.md).
 
 A :class:`Session` is a game in play (its data and what can be read from it:
 :class:`~abstracta.play.base.SessionBase`). Its acts — :meth:`Session.play`, the computer's
@@ -24,7 +24,7 @@ from typing import Sequence, TypeVar
 from ..core.game import resignation_returns
 from ..core.records import HINTS_TAG, OUT_OF_TIME_TAG, RESIGNED_TAG
 from ..core.view import message
-from . import requests
+from . import leaving, opening, rematch, requests
 from .base import DRAW_AGAIN_TURNS, SessionBase
 from .errors import IllegalMove, Invalid, NotNow, NotYourTurn, NotYours, PlayError, StaleMove, clip
 from .events import ActionsPlayed, Event, GameEnded, HintCounted, Progress, RequestEnded, SeatOut, SeatTaken
@@ -128,6 +128,9 @@ class Session(SessionBase):
                 events.append(RequestEnded("draw", live.draw_ended))
         if live.running is not None and (self.over or self.to_move() != live.running):
             live.stop(now, increment=True)
+        if self.over or self.to_move() != mover:
+            live.turn_since = now  # the next seat's turn begins (the gone rule counts from here)
+        live.start_since = None  # the seat that waited has moved: the next to move waits afresh
         self.start_clock(now)
 
     # --- the clock -----------------------------------------------------------------------------
@@ -139,7 +142,7 @@ class Session(SessionBase):
         return Progress(self, trial, (SeatTaken(seat),))
 
     def flag(self, now: float) -> Progress | None:
-        """The running clock's flag, if it has fallen at ``now`` (None: it has not; README
+        """The running clock's flag, if it has fallen at ``now`` (None: it has not; docs: playing/distance.md
         "Clocks"). Two players: the seat loses and the other wins, or a draw where the other
         could not still win (``State.could_still_win``). Three or four: it is out (result −1
         whatever happens, its moves the computer's at level 1 from now on) and the game goes
@@ -202,6 +205,33 @@ class Session(SessionBase):
             raise NotNow("no clock is running")
         raise NotNow(f"seat {live.running} has {live.left(live.running, now):.1f} s left")
 
+    def due(self, now: float) -> Progress | None:
+        """What time alone has done by ``now``: the running clock's flag fallen (:meth:`flag`),
+        or the game aborted because a first move was not made in time
+        (:func:`~abstracta.play.opening.expire`); None: nothing."""
+        return self.flag(now) or opening.expire(self, now)
+
+    # --- the start: abort (opening.py) -------------------------------------------------------
+    def abort(self: S, held: set[int], now: float) -> Progress:
+        """:func:`~abstracta.play.opening.abort`: a seat ``held`` that has not made its first
+        move ends the game unplayed (no result, never rated)."""
+        return opening.abort(self, held, now)
+
+    # --- a gone opponent (leaving.py) -----------------------------------------------------------
+    def claim_left(self: S, held: set[int], gone_since: float | None, now: float, draw: bool = False) -> Progress:
+        """:func:`~abstracta.play.leaving.claim_left`: the game (or a draw) claimed against the
+        player to move, gone since ``gone_since``."""
+        return leaving.claim_left(self, held, gone_since, now, draw)
+
+    # --- a rematch (rematch.py) -----------------------------------------------------------------
+    def offer_rematch(self: S, held: set[int], next_id: str) -> Progress:
+        """:func:`~abstracta.play.rematch.offer_rematch`."""
+        return rematch.offer_rematch(self, held, next_id)
+
+    def answer_rematch(self: S, held: set[int], accept: bool, next_id: str) -> Progress:
+        """:func:`~abstracta.play.rematch.answer_rematch`."""
+        return rematch.answer_rematch(self, held, accept, next_id)
+
     # --- resignation ---------------------------------------------------------------------------
     def resigner(self, held: set[int], seat: int | None) -> int:
         """The seat that resigns when the seats ``held`` resign ``seat`` (None: the held person
@@ -237,6 +267,7 @@ class Session(SessionBase):
         trial.tags[RESIGNED_TAG] = str(seat)
         trial.live.takeback = None
         trial.live.draw = None
+        trial.live.start_since = None
         return Progress(self, trial, (GameEnded(tuple(trial.result), "resignation"),))
 
     # --- hints ---------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """What the people at a match do: a move, an undo, a takeback asked or answered, a draw offered
-or answered, a resignation, a fallen flag claimed (issues 7, 13, 14; README "Playing at a
-distance").
+or answered, a resignation, a fallen flag claimed, an abort, the game of a gone opponent claimed
+(issues 7, 13, 14, 42; docs: playing/distance.md, playing/lobby.md).
 
 lila writes these as ``MovePlayer``, ``Takebacker``, ``Drawer`` and ``Finisher``, each holding its
 rules. Here the rules are the play session's (:class:`abstracta.play.Session`), so each act of
@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from ..play import Progress, read_action, read_turn
 from .errors import InvalidRequest
-from .matches import Kernel, Match
+from .matches import Kernel, Match, Who
 
 
 class Acts:
@@ -27,10 +27,10 @@ class Acts:
     def __init__(self, kernel: Kernel):
         self.kernel = kernel
 
-    def _act(self, match_id: Any, tokens: list[str], act: Callable[[Match, set[int]], Progress]) -> Match:
+    def _act(self, match_id: Any, tokens: Who, act: Callable[[Match, set[int]], Progress]) -> Match:
         """Under the match's lock: the match as it is (loaded fresh, a fallen flag applied), the
-        seats ``tokens`` hold (401/403), then ``act(match, held)``; its progress stored and
-        announced. Returns the match as stored."""
+        seats ``tokens`` hold (its seat tokens' and its person's; 401/403), then ``act(match,
+        held)``; its progress stored and announced. Returns the match as stored."""
 
         def attempt() -> Match:
             match = self.kernel.fresh(match_id)
@@ -101,6 +101,26 @@ class Acts:
             return match if progress is None else self.kernel.apply(progress)
 
         return self.kernel.change(match_id, attempt)
+
+    def abort(self, match_id: str, tokens: Who = ()) -> Match:
+        """A seat ``tokens`` hold (its seat tokens', its person's) that has not made
+        its first move aborts the game: no result, never rated (``Session.abort``; issue 42 §4).
+        409 once each of them has moved or the game is over."""
+        return self._act(match_id, tokens, lambda match, held: match.abort(held, self.kernel.now()))
+
+    def claim_left(self, match_id: str, draw: bool, gone_since: Callable[[Match, int], float | None],
+                   tokens: Who = ()) -> Match:
+        """The seats ``tokens`` hold claim the game (``draw``: a draw) against the player to move,
+        gone since ``gone_since(match, seat)`` (Unix seconds; None: there) — the server's
+        presence says it (``Session.claim_left``; issue 42 §5). 409 while the other is here or
+        not gone long enough (``at``: when they will have been)."""
+
+        def act(match: Match, held: set[int]) -> Progress:
+            mover = match.to_move()
+            since = gone_since(match, mover) if mover is not None else None
+            return match.claim_left(held, since, self.kernel.now(), draw)
+
+        return self._act(match_id, tokens, act)
 
     def resign(self, match_id: str, seat: int | None, tokens: list[str] = ()) -> Match:
         """``seat`` (default: the person to move if ``tokens`` hold it, else the one seat they

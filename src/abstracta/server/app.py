@@ -9,7 +9,7 @@ problem (echoed input cut at 100 characters); the match it was aimed at is uncha
 
 Decisions (the API's rules, also stated in the OpenAPI description):
 
-* Seats belong to people (README "Playing at a distance (API)"). Creating a match answers
+* Seats belong to people (docs: api/guide.md). Creating a match answers
   with a secret token for each seat the creator takes (``take``, default the first person
   seat) and an invitation code for every other person seat; ``POST /api/invites/claim``
   (``{"code": ...}``) claims that seat once and answers with its token. Every act (move,
@@ -79,7 +79,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..people import People
 from ..people.throttle import Throttle
-from . import ops, push, security
+from . import lobby_service, ops, push, security
 from .api import errors
 from .api.middleware import BodyLimit, CatchAll
 from .api.routes import ROUTERS
@@ -156,6 +156,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     # request limits do
     app.state.social = Social(service, fanout, rate_limits=settings.rate_limits,
                               limits_storage=security.sync_limits_uri(settings.redis_url))
+    lobby_service.install(app)  # seeks, quick pairing, challenges, blocks; abort, claim, rematch (issue 42)
     app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
     app.add_middleware(BodyLimit)
     security.install(app, settings)

@@ -15,6 +15,7 @@ Threads: nothing per move (a process executor uses pipes and
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import itertools
 import json
@@ -26,6 +27,7 @@ import random
 import secrets
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from multiprocessing.connection import wait as wait_connections
 from typing import Any, Callable
@@ -405,6 +407,23 @@ class _Worker:
             conn.close()
 
 
+#: the process executors alive in this process, closed when the interpreter exits
+_LIVE: "weakref.WeakSet[ProcessExecutor]" = weakref.WeakSet()
+_exiting = False
+
+
+@atexit.register
+def _close_at_exit() -> None:
+    """Close every process executor before multiprocessing's own exit handler (registered
+    earlier, so run later) terminates the daemonic workers and joins the rest: a lane thread
+    that saw a worker terminated would start another, which that join then waits on forever
+    (a test run on PostgreSQL hung after its summary so)."""
+    global _exiting
+    _exiting = True
+    for executor in list(_LIVE):
+        executor.close()
+
+
 class ProcessExecutor:
     """Deep jobs in ``n`` worker processes (spawned), one job each at a time."""
 
@@ -415,6 +434,7 @@ class ProcessExecutor:
         self._ctx = multiprocessing.get_context("spawn")
         self._workers = [_Worker(self._ctx) for _ in range(n)]
         self._wake_r, self._wake_w = self._ctx.Pipe(duplex=False)
+        _LIVE.add(self)
 
     def _of(self, job_id: int) -> _Worker | None:
         return next((w for w in self._workers if w.job == job_id), None)
@@ -444,6 +464,8 @@ class ProcessExecutor:
     def _replace(self, worker: _Worker) -> None:
         worker.end(kill=True)
         worker.process.join(timeout=1.0)
+        if _exiting or worker not in self._workers:  # closing: no new worker to outlive us
+            return
         self._workers[self._workers.index(worker)] = _Worker(self._ctx)
 
     def began(self, job_id: int) -> float | None:
@@ -459,7 +481,10 @@ class ProcessExecutor:
     def poll(self, timeout: float) -> list[Outcome]:
         by_conn = {w.results: w for w in self._workers}
         by_sentinel = {w.process.sentinel: w for w in self._workers}
-        ready = wait_connections([*by_conn, *by_sentinel, self._wake_r], timeout)
+        try:
+            ready = wait_connections([*by_conn, *by_sentinel, self._wake_r], timeout)
+        except (OSError, ValueError):  # closed under us (the executor, or the interpreter exiting)
+            return []
         out: list[Outcome] = []
         lost: list[_Worker] = []
         for item in ready:
@@ -493,6 +518,7 @@ class ProcessExecutor:
         return out
 
     def close(self) -> None:
+        _LIVE.discard(self)
         workers, self._workers = self._workers, []
         for worker in workers:
             worker.end()

@@ -224,6 +224,9 @@ class Chat:
         self.throttle = throttle or Throttle(limits=dict(CHAT_LIMITS))
         #: tells the match's readers that a line was written: the seam of the cross-process fan-out
         self.announce: Callable[[str], None] = lambda match_id: None
+        #: the ids of the people whose lines a person does not read (the lobby's blocks, issue 42:
+        #: "no chat from them"); handed in by the lobby, so that this module imports nothing of it
+        self.hidden: Callable[[int], set[int]] = lambda person_id: set()
 
     # --- who may ---------------------------------------------------------------------------------
     def is_open(self, match: Match) -> bool:
@@ -298,7 +301,7 @@ class Chat:
         """The lines ``speaker`` may read: ``{"open", "rooms", "you", "lines"}`` — whether the
         game has a chat, the rooms it may read (and write: ``"write"``), its own author keys,
         and the newest lines after line id ``after`` (of ``room`` only, when given: 403 for a
-        room it may not read)."""
+        room it may not read), but for those of the people its person blocks (:attr:`hidden`)."""
         if isinstance(after, bool) or not isinstance(after, int) or after < 0:
             raise InvalidRequest("'after' must be a line id (0 or more)")
         match = self._match(match_id)
@@ -311,9 +314,11 @@ class Chat:
                                 i18n=message("chat.error.players_only"))
             rooms = [room]
         open_ = self.is_open(match)
+        hidden = self.hidden(speaker.person.id) if open_ and speaker.person is not None else set()
         return {"open": open_, "rooms": rooms, "write": self._writable(match, speaker) if open_ else None,
                 "you": speaker.keys(match),
-                "lines": [self.line_json(r) for r in self.log.lines(match.id, rooms, after)] if open_ else []}
+                "lines": [self.line_json(r) for r in self.log.lines(match.id, rooms, after)
+                          if r.person_id is None or r.person_id not in hidden] if open_ else []}
 
     @staticmethod
     def _writable(match: Match, speaker: Speaker) -> str | None:

@@ -1,4 +1,5 @@
-"""The clocks' timers and their figures (issue 13 §3, README "Clocks").
+"""The clocks' timers and their figures (issue 13 §3, docs: playing/distance.md "Clocks"; a first
+move's deadline, issue 42 §4).
 
 The rule of a clock — when it runs, what a turn adds, what a fallen flag does — is the play
 session's (:meth:`abstracta.play.Session.flag`), fed the time. This concern only makes the time
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..play import Event
+from ..play.opening import next_due
 from .errors import Conflict, NotFound, StorageFailed
 from .matches import Kernel, Match, MatchDeleted
 
@@ -23,22 +25,21 @@ class Clocks:
         self.kernel = kernel
 
     def react(self, match: Match, events: Sequence[Event]) -> None:
-        """A timer that applies the running clock's flag when it falls (none: no clock runs,
-        or the match was deleted)."""
+        """A timer for the moment time alone changes the match (``play.opening.next_due``): the
+        running clock's flag falls, or a first move's deadline passes (issue 42 §4). None: no
+        clock runs and no first move is awaited, or the match was deleted."""
         live = match.live
         if any(isinstance(e, MatchDeleted) for e in events):
             self.kernel.hub.set_timer(match.id, None, self.flag_due)
             return
-        if live.clock is None:
-            return
-        if live.running is None or match.over:
-            self.kernel.hub.set_timer(match.id, None, self.flag_due)
-            return
-        left = live.left(live.running, self.kernel.now()) or 0.0
-        self.kernel.hub.set_timer(match.id, left + 0.02, self.flag_due)
+        if live.clock is None and live.start_within is None:
+            return  # a match that never has a timer
+        wait = next_due(match, self.kernel.now())
+        self.kernel.hub.set_timer(match.id, None if wait is None else wait + 0.02, self.flag_due)
 
     def flag_due(self, match_id: str) -> None:
-        """A clock timer fired: apply the fallen flag (if the match still has it)."""
+        """A timer fired: apply the fallen flag or the expired first move (if the match still
+        has it)."""
         if self.kernel.closed:
             return
         try:

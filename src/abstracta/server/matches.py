@@ -310,12 +310,14 @@ class Kernel:
             self.unresumed.add(match_id)
 
     def fresh(self, match_id: Any) -> Match:
-        """The match as an act judges it: loaded ``fresh``, a fallen flag applied first."""
+        """The match as an act judges it: loaded ``fresh``, what time did applied first (a
+        fallen flag, a first move not made in time)."""
         return self.tick(self.load(match_id, fresh=True))
 
     def tick(self, match: Match) -> Match:
-        """``match`` after its clock's flag, if one has fallen (lock held; ``Session.flag``)."""
-        progress = match.flag(self.now())
+        """``match`` after what time alone did to it, if anything (lock held; ``Session.due``:
+        its clock's flag fallen, or the game aborted for a first move not made in time)."""
+        progress = match.due(self.now())
         return match if progress is None else self.apply(progress)
 
     def current(self, match_id: str) -> Match:

@@ -39,7 +39,7 @@ REGISTRY = CollectorRegistry(auto_describe=True)
 ProcessCollector(registry=REGISTRY)  # process_resident_memory_bytes, process_open_fds, CPU seconds
 
 #: Latency buckets in seconds: a move is a few milliseconds on an idle machine, a busy one
-#: queues it for hundreds (README "The server under load").
+#: queues it for hundreds (docs: measurements/server.md).
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 MOVES = Counter("abstracta_moves_acknowledged", "Moves by people the server stored and answered 200",

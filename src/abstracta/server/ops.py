@@ -236,7 +236,7 @@ class JsonLines(logging.Formatter):
     """One JSON object per log line: ``time`` (UTC, ISO 8601 with milliseconds), ``level``,
     ``logger``, ``message``, ``request_id`` (when the line belongs to a request) and, for a
     logged exception, ``exception`` (its type) and ``where`` (file:line) — not its text, which
-    may quote a position with hidden cards (README "The server under load")."""
+    may quote a position with hidden cards (docs: measurements/server.md)."""
 
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {

@@ -1,5 +1,5 @@
 """The people of a match: creating and importing matches, seat tokens and invitations, the
-list of a browser's games, deleting (issues 7, 13; README "Playing at a distance").
+list of a browser's games, deleting (issues 7, 13; docs: playing/distance.md).
 
 Seats belong to people: every person seat is held by whoever knows its secret token (128 bits,
 ``secrets.token_urlsafe(16)``; only its SHA-256 is stored). The creator receives the tokens of
@@ -26,6 +26,7 @@ from ..core.records import DECIDED, OUT_OF_TIME_TAG, Record, out_of_time_seats, 
 from ..core.registry import game_class, load_game
 from ..people import Person
 from ..play import Live
+from ..play.opening import first_move_seconds
 from . import bots
 from .errors import CorruptMatch, Gone, InvalidRequest, MatchError, NotFound, StorageFailed
 from .matches import TOKEN_LIMIT, Holder, Kernel, Match, MatchDeleted, Who, clip, cut, digest, new_secret, stamp
@@ -62,7 +63,7 @@ def ending(record: dict[str, Any]) -> dict[str, Any]:
 
 def flagged_seats(tags: dict[str, str], num_players: int, result: list[float] | None) -> list[int]:
     """The seats out on time of an imported game that goes on (``result`` None): in a 3–4 player
-    game they stay out (README "Clocks"). The :data:`OUT_OF_TIME_TAG` and the other ending tags
+    game they stay out (docs: playing/distance.md "Clocks"). The :data:`OUT_OF_TIME_TAG` and the other ending tags
     follow the domain's rules, which :meth:`Record.replay` checked (two seats still in, a
     two-player game lost on time over, each seat out of time at -1)."""
     if result is not None:
@@ -124,8 +125,8 @@ class Seats:
 
     def create(self, game_name: str, options: dict[str, Any] | None, seats: list[str] | None,
                take: list[int] | Literal["all"] | None = None, clock: dict[str, float] | None = None, *,
-               creator: Person | None = None, people: dict[int, int] | None = None,
-               rated: bool = False) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
+               creator: Person | None = None, people: dict[int, int] | None = None, rated: bool = False,
+               apart: bool | None = None, match_id: str | None = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
         """A new match, stored: ``(match, grant)`` where ``grant`` holds the secrets only the
         creator receives: ``{"tokens": [{"seat", "token"}], "invites": [{"seat", "code"}]}``
         (a token for each seat of ``take``, default the first person seat; an invitation for
@@ -138,6 +139,10 @@ class Seats:
         for no tokens). Those seats are the people's wherever they are signed in, and wait for
         no invitation. ``rated``: a rated game (accounts at every seat, a declared variant, no
         computer; ``Owners.check_rated``).
+
+        ``apart``: people at a distance play it, so a first move not made in time aborts it
+        (issue 42 §4; default: when some person seat is invited). ``match_id``: the new match's
+        id, given beforehand (a rematch the old game names; default: a fresh one).
 
         404 unknown game, 422 options the game refuses, seats that do not fit it, a seat to
         take that is not a person's, people not at person seats, or a game that cannot be
@@ -180,9 +185,9 @@ class Seats:
         check_seed(game.options.get("seed"), "option seed")
         players = check_seats(seats, game.num_players)
         match = Match(game=game, initial=initial, state=initial.clone(), actions=[], players=players,
-                      tags={"date": stamp(), "site": "abstracta web"}, id=secrets.token_hex(8))
+                      tags={"date": stamp(), "site": "abstracta web"}, id=match_id or secrets.token_hex(8))
         return self._store_new(match, check_take(take, players), clock, creator=creator,
-                               people=check_people(people, players), rated=rated)
+                               people=check_people(people, players), rated=rated, apart=apart)
 
     def import_record(self, data: Any, seats: list[str] | None = None, take: list[int] | Literal["all"] | None = None,
                       clock: dict[str, float] | None = None, *,
@@ -251,12 +256,14 @@ class Seats:
                       tags=tags, result=result, termination=termination, strings=action_strings(initial, actions),
                       id=secrets.token_hex(8), base=len(actions))
         match.note_ending()  # a record written before the tags: as far as it tells
-        return self._store_new(match, check_take(take, players), clock, out=flagged, creator=creator)
+        # a game continued: its first moves were made before, so its clock runs from its first
+        # turn here (a new game's waits for each side's first move: issue 42 §4)
+        return self._store_new(match, check_take(take, players), clock, out=flagged, creator=creator,
+                               started=True)
 
     def _store_new(self, match: Match, take: list[int], clock: dict[str, float] | None, out: Sequence[int] = (),
-                   creator: Person | None = None, people: dict[int, int] | None = None,
-                   rated: bool = False) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
-        match.live = Live.with_clock(clock, len(match.players), out)
+                   creator: Person | None = None, people: dict[int, int] | None = None, rated: bool = False,
+                   apart: bool | None = None, started: bool = False) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
         people = dict(people or {})
         if creator is not None:  # the creator's person seats are theirs (not a computer's it watches)
             people.update({seat: creator.id for seat in take if match.players[seat] == "human"})
@@ -269,6 +276,9 @@ class Seats:
             match.tags[RATED_TAG] = "true"
         tokens = {seat: new_secret() for seat in take}
         codes = {seat: new_secret() for seat in match.persons if seat not in tokens and seat not in people}
+        apart = bool(codes) if apart is None else apart
+        match.live = Live.with_clock(clock, len(match.players), out, started=started,
+                                     start_within=first_move_seconds(clock) if apart and not started else None)
         match.tokens = {digest(t): seat for seat, t in tokens.items()}
         match.people = people
         match.seated = set(match.tokens.values()) | set(people)

@@ -83,6 +83,8 @@ LIMITED: list[tuple[str, re.Pattern[str], str]] = [
     ("POST", re.compile(r"/api/invites/(lookup|claim)/?"), "invite"),
     ("POST", re.compile(r"/api/matches/[^/]+/invites/?"), "invite"),
     ("POST", re.compile(r"/api/matches/[^/]+/(actions|undo|takeback|takeback/answer|draw|draw/answer|flag|resign)/?"), "act"),
+    ("POST", re.compile(r"/api/matches/[^/]+/(abort|claim|rematch|tokens)/?"), "act"),
+    ("POST", re.compile(r"/api/(seeks|challenges|quick)(/[^/]+)*/?"), "create"),
     ("DELETE", re.compile(r"/api/matches/[^/]+/?"), "act"),
     ("GET", re.compile(r"/api/matches/[^/]+/positions/?"), "replay"),
 ]

@@ -328,7 +328,8 @@ class Store:
                            updated_at=stamp))
             s.add(LiveRow(match_id=match_id, data=live))
             for digest, seat in tokens:
-                s.add(SeatTokenRow(token_hash=digest, match_id=match_id, seat=seat, created_at=stamp))
+                if s.get(SeatTokenRow, digest) is None:  # a retried change stores it once
+                    s.add(SeatTokenRow(token_hash=digest, match_id=match_id, seat=seat, created_at=stamp))
             for digest, seat in invites:
                 s.add(InviteRow(code_hash=digest, match_id=match_id, seat=seat, created_at=stamp))
             self._notify(s, match_id, 0)
@@ -409,6 +410,15 @@ class Store:
         with self.reading() as s:
             return [(r.token_hash, r.seat) for r in
                     s.scalars(select(SeatTokenRow).where(SeatTokenRow.match_id == match_id))]
+
+    def add_tokens(self, match_id: str, tokens: list[tuple[str, int]]) -> None:
+        """Store more tokens of seats of the match (``(sha256 hex, seat)``): a person holding a
+        seat by their session is given one for their browser (issue 42)."""
+        with self.writing() as s:
+            stamp = now()
+            for digest, seat in tokens:
+                if s.get(SeatTokenRow, digest) is None:  # a retried change stores it once
+                    s.add(SeatTokenRow(token_hash=digest, match_id=match_id, seat=seat, created_at=stamp))
 
     def matches_of(self, digests: list[str]) -> dict[str, set[int]]:
         """Match id -> seats held, for the tokens whose SHA-256 (hex) are ``digests``."""

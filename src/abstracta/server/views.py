@@ -20,7 +20,8 @@ import orjson
 from ..core.description import english
 from ..core.errors import AbstractaError
 from ..core.game import Game, State, views_differ
-from ..core.records import HINTS_TAG
+from ..core.records import ABORTED_TAG, HINTS_TAG, LEFT_TAG, NO_START_TAG, tag_seats
+from ..play.opening import start_deadline
 from .clocks import Clocks
 from .computer import Computer
 from .errors import Forbidden, Hidden, InvalidRequest
@@ -318,7 +319,7 @@ class JsonView:
             "takeback": dict(pending) if pending is not None else None,
             "draw_offer": ({**offer, "waiting": match.draw_waiting(offer)}
                            if offer is not None and not match.over else None),
-            # whether these tokens may offer a draw now (README "Draw offers")
+            # whether these tokens may offer a draw now (docs: playing/distance.md "Draw offers")
             "draw_offerable": offer is None and draw_refused is None,
             # how the last offer and takeback request that did not happen ended, at this position
             "draw_offer_ended": match.live.draw_ended if not match.over else None,
@@ -330,6 +331,29 @@ class JsonView:
                           if match.hides_cards else bot_error[0]),
             "bot_error_i18n": (None if bot_error is None else message("error.bot_hidden")
                                if match.hides_cards else bot_error[1]),
+            **self._start_and_end(match, held),
+        }
+
+    @staticmethod
+    def _start_and_end(match: Match, held: set[int]) -> dict[str, Any]:
+        """The view's fields of a game's start and end between people (issue 42): who must make
+        a first move by when, whether these tokens may abort, how an aborted game or one a
+        player left ended, and the rematch."""
+        tags = match.tags
+        aborted = None
+        if match.aborted:
+            for tag, why in ((ABORTED_TAG, "abort"), (NO_START_TAG, "no_start")):
+                seats = tag_seats(tags.get(tag), len(match.players))
+                if seats:
+                    aborted = {"seat": seats[0], "why": why}
+        left = tag_seats(tags.get(LEFT_TAG), len(match.players)) if match.termination == "left" else None
+        unmoved = match.unmoved if not match.over else []
+        return {
+            "start_deadline": start_deadline(match),
+            "abortable": not match.over and any(i in unmoved and i in match.persons for i in held),
+            "aborted": aborted,
+            "left": left[0] if left else None,
+            "rematch": dict(match.live.rematch) if match.live.rematch is not None and match.over else None,
         }
 
     def _move_list(self, match: Match) -> list[dict[str, Any]]:

@@ -11,6 +11,8 @@ import { chatPanel } from "./chat.js";
 import { liveLink, livePage, watcherCount } from "./live.js";
 import { waitingLine, yourMove } from "./notify.js";
 import { openRoom } from "./room.js";
+import { clockPicker, lobbyPage } from "./lobby.js";
+import { endText, matchExtras } from "./match-extras.js";
 import { drawRatingChanges, ensurePerson, hasPeople, levelRatings, namedSeats, personName, ratedChoice, ratedMark, seatLabel } from "./names.js";
 
 // the <main> element; each page draws into its own box in it (see route)
@@ -238,6 +240,7 @@ async function route(ev) {
     else if (parts[0] === "matches") await matchesPage(app);
     else if (parts[0] === "live") await livePage(app, { games, boardModule });
     else if (parts[0] === "join" && parts[1]) await joinPage(app, parts[1]);
+    else if (parts[0] === "lobby") stopPage = (await lobbyPage(app, { games })) || stopPage;
     else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
     else if (parts[0] === "lesson" && parts[1]) await lessonPage(app, parts[1], parts[2], { games, boardModule });
     else if (PEOPLE_PAGES.has(parts[0])) await peoplePage(app, parts, { games });
@@ -297,6 +300,7 @@ async function homePage(app) {
   const list = await games();
   app.append(h("h1", {}, t("home.title")));
   app.append(h("p", { class: "lead" }, t("home.lead")), waitingLine(), liveLink()); // issue 43: notify.js, live.js
+  app.append(h("p", { class: "row" }, h("a", { href: "#/lobby", class: "button primary", id: "home-lobby" }, t("home.lobby"))));
   const grid = h("div", { class: "cards" });
   for (const g of list) {
     const blurb = t(g.summary_key, {}, g.summary);
@@ -396,7 +400,8 @@ async function matchesPage(app) {
     const alone = mine.filter((i) => r.players[i] === "human").length === 1;
     const who = r.players.map((p, i) => seatLabel(r, i, mine, (j) => (named ? base(j) : null)) || base(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
-    const result = r.status === "over" ? resultLine(r, name) || t("matches.finished") : playingWords(r, mine, name);
+    const own = alone ? mine.find((i) => r.players[i] === "human") : null;
+    const result = r.status === "over" ? endText(r, name, own) || resultLine(r, name) || t("matches.finished") : playingWords(r, mine, name);
     const moves = movesWords(r.turns, r.ply);
     // data-label: a phone shows each row as a card, each cell under its column's name (style.css)
     const label = (k) => ({ "data-label": t(`matches.col.${k}`) });
@@ -614,10 +619,16 @@ async function newGamePage(app, name) {
       ...[[5, 3], [10, 5], [15, 10]].map(([m, inc]) => h("option", { value: `live:${m * 60}:${inc}` }, `${m} + ${inc}`))),
     h("optgroup", { label: t("clock.correspondence") },
       h("option", { value: `turn:${86400}` }, t("clock.days_per_move", { n: 1 })),
-      h("option", { value: `turn:${3 * 86400}` }, t("clock.days_per_move", { n: 3 }))));
+      h("option", { value: `turn:${3 * 86400}` }, t("clock.days_per_move", { n: 3 }))),
+    h("option", { value: "custom" }, t("clock.custom")));
+  // a clock as the player chooses it: ¼–180 minutes + 0–180 s, or 1–14 days per move (lobby.js)
+  const custom = clockPicker("clock-custom");
+  custom.node.hidden = true;
+  clockSel.addEventListener("change", () => { custom.node.hidden = clockSel.value !== "custom"; });
   form.append(h("label", { for: "clock" }, h("span", {}, t("clock.label")), clockSel,
-    h("small", {}, t("clock.help"))), rated.node);
+    h("small", {}, t("clock.help"))), custom.node, rated.node);
   const readClock = () => {
+    if (clockSel.value === "custom") return custom.read();
     const [kind, a, b] = clockSel.value.split(":");
     if (kind === "live") return { initial: Number(a), increment: Number(b) };
     if (kind === "turn") return { per_turn: Number(a) };
@@ -637,7 +648,9 @@ async function newGamePage(app, name) {
       refuse(new Error(t("new.need_me")));
       return;
     }
-    const body = { game: name, options: readOptions(), seats, clock: readClock() };
+    let clock;
+    try { clock = readClock(); } catch (e) { refuse(e); return; } // a custom clock out of range
+    const body = { game: name, options: readOptions(), seats, clock };
     if (take.length) body.take = take; // none: a computer-only match (the server gives seat 0's token)
     if (rated.value()) body.rated = true;
     try {
@@ -767,6 +780,8 @@ async function boardModule(url) {
 // sentence of its own, as its words start one ("Red wins. Only Red pieces are left on the board.").
 // `own`: the one person seat the page plays (ownOutcome), whose outcome comes first.
 function resultText(view, seatName, own = null) {
+  const ended = endText(view, seatName, own); // aborted, or a player left (match-extras.js)
+  if (ended) return ended;
   const outTurn = outTurns(view);
   const mine = ownOutcome(view, seatName, own, outTurn);
   const line = resultLine(view, seatName, outTurn, mine ? own : null);
@@ -862,7 +877,10 @@ async function matchPage(app, id, was = null) {
   const refit = () => fitBoard(); // (the screen turned or the window changed size)
   window.addEventListener("resize", refit);
   stopPage = () => { stopped = true; clearTimeout(timer); clearTimeout(reopenTimer); clearInterval(clockTimer); if (socket) socket.close();
-    window.removeEventListener("resize", refit); };
+    window.removeEventListener("resize", refit); extras.stop(); };
+  // abort, a gone opponent, the rematch (match-extras.js)
+  const extras = matchExtras({ id, getView: () => view, seatName,
+    post: (path, body) => post(path, body), refresh: () => refresh() });
 
   const title = matchTitle(t(view.title_key, {}, view.title), view.variant);
   document.title = `${title} — abstracta`;
@@ -939,11 +957,12 @@ async function matchPage(app, id, was = null) {
   const analysis = analysisPanel({ id, getView: () => view, open: !!(kept && kept.analysisOpen), kept: same ? kept.analysis : null, boardBox, seatName, stepTo: (ply) => stepTo(ply),
     say: (text) => { boardSay.textContent = text; },
     // the server's termination: a resignation, a flag or a draw agreed ended it, not the rules
-    ended: () => (view.status === "over" && ["resignation", "time", "agreement"].includes(view.termination) ? resultLine(view, seatName, outTurns(view)) : null),
+    ended: () => (view.status === "over" && ["resignation", "time", "agreement", "left"].includes(view.termination)
+      ? endText(view, seatName, own) || resultLine(view, seatName, outTurns(view)) : null),
     shownPly: () => (replayPly === null ? view.ply : replayPly) });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title, ratedMark(view)), players),
-    watching, status, botError, banner, ratingBox, handover, takebackBox, drawBox, invitesBox,
+    watching, status, botError, banner, ratingBox, extras.node, handover, takebackBox, drawBox, invitesBox,
     h("div", { class: "play" },
       h("div", { class: "left" }, boardBox, boardNote, boardText, boardSay, controls, err, textBox),
       h("aside", { class: "right" },
@@ -1233,12 +1252,13 @@ async function matchPage(app, id, was = null) {
       socket = new WebSocket(`${proto}://${location.host}/api/matches/${id}/ws`);
     } catch { socket = null; return; }
     socket.onopen = () => {
-      socket.send(JSON.stringify({ tokens: tokensOf(id) })); // the first message authenticates
+      socket.send(JSON.stringify({ tokens: tokensOf(id), presence: true })); // the first message authenticates
       root.dataset.live = "socket"; // read by the browser tests
     };
     socket.onmessage = (ev) => {
       let fresh;
       try { fresh = JSON.parse(ev.data); } catch { return; }
+      if (fresh && fresh.presence) { extras.presence(fresh.presence); return; } // who is connected
       if (fresh && !fresh.error) { setConnection(true); accept(fresh); }
     };
     socket.onclose = () => {
@@ -1629,6 +1649,7 @@ async function matchPage(app, id, was = null) {
     drawInvites();
     takeback.draw();
     drawOffer.draw();
+    extras.update();
     drawBotError(stuck, humansOut, hide);
     // actions: between people an undo is a request the others answer; against the computer or
     // on one device it is immediate

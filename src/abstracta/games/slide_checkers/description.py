@@ -54,7 +54,7 @@ OPTIONS = {
 
 #: Level 3's playouts an action with three or four players (within its 0.2 s): MCTS held below
 #: what its time allows so that level 4 (the same search, 0.5 s) stands clear of it, while it
-#: stays well above greedy (README "Strength", Slide Checkers 3–4 players).
+#: stays well above greedy (docs: strength.md, Slide Checkers 3–4 players).
 LEVEL3_PLAYOUTS = 250
 
 

@@ -324,6 +324,44 @@ class TokenRequest(Body):
         f"{k} ({v})" for k, v in SCOPES.items()))
 
 
-__all__ = ["ACTIONS_LIMIT", "AnalysisRequest", "Answer", "Body", "Clock", "CreateMatch", "Credentials", "GraphRequest",
+# --- the lobby's (issue 42): the game, options and clock are checked by the lobby's rules, with its own
+# bounds (a clock of ¼ to 180 minutes, or whole days) and catalog keys ----------------------------------
+CLOCK_TEXT = ("the time control: {'initial': seconds, 'increment': seconds} (¼–180 minutes, 0–180 s), "
+              "{'per_turn': seconds} (1–14 whole days), or null (none)")
+
+
+class GameBody(Body):
+    game: StrictStr = Field(max_length=64, description="registry name (GET /api/games); a game of two players")
+    options: dict[str, Any] = Field(default_factory=dict, description="rules options, as for POST /api/matches")
+    clock: dict[str, Any] | None = Field(default=None, description=CLOCK_TEXT)
+    rated: StrictBool = Field(default=False, description="rated (accounts only; options that make a declared "
+                                                         "variant) or casual")
+
+
+class SeekBody(GameBody):
+    rating_range: list[Integer | None] | None = Field(default=None, min_length=2, max_length=2, description=(
+        "[low, high]: only players rated within it (in this game's pool) may take it; null bounds: open"))
+    seat: Integer | None = Field(default=None, description="the seat you want: 0 (the first to move), 1, or null (either)")
+
+
+class ChallengeBody(GameBody):
+    to: StrictStr = Field(max_length=64, description="the challenged player's name")
+    seat: Integer | None = Field(default=None, description="your seat: 0, 1, or null (either)")
+
+
+class NameBody(Body):
+    name: StrictStr = Field(max_length=64, description="a player's name")
+
+
+class Claim(Body):
+    draw: StrictBool = Field(default=False, description="false: claim the game; true: call it a draw")
+
+
+class RematchAnswer(Body):
+    accept: StrictBool = Field(default=True, description="true: offer or accept; false: decline (or withdraw)")
+
+
+__all__ = ["ACTIONS_LIMIT", "AnalysisRequest", "Answer", "Body", "ChallengeBody", "Clock", "CreateMatch", "Credentials",
+           "Claim", "GameBody", "GraphRequest", "NameBody", "RematchAnswer", "SeekBody",
            "ImportMatch", "Integer", "InviteCode", "NewName", "Password", "PasswordChange", "PlayAction", "Recovery",
            "Resign", "SeatNumber", "SeatSpec", "Take", "TokenRequest", "integral", "time_control"]

@@ -52,6 +52,8 @@ class ErrorBody(BaseModel):
                                                       "does not replay: the ply it fails at")
     reason: str | None = Field(default=None, description="a record that does not replay: why, in the "
                                                          "engine's words")
+    at: float | None = Field(default=None, description="a claim against a gone opponent made too early: when it "
+                                                       "opens (server Unix time)")
 
 
 ERROR_TEXT: dict[int, str] = {

@@ -169,7 +169,9 @@ class MatchView(BaseModel):
                                           "step to: the web app's move list")
     result: list[float] | None = Field(description="per seat +1 win, -1 loss, 0 draw; null while running")
     termination: str | None = Field(description="normal | resignation | time | agreement (a draw the players "
-                                                "agreed; the record's 'DrawOffered' tag names who offered it) | null")
+                                                "agreed; the record's 'DrawOffered' tag names who offered it) | "
+                                                "left (a player gone on their turn; 'left' names them) | aborted "
+                                                "(ended before it began: no result, never rated) | null")
     resigned: int | None = Field(default=None, description="the seat that resigned (the record's 'Resigned' tag); "
                                  "null unless the game ended by resignation")
     out_of_time: list[int] = Field(default_factory=list, description="the seats that ran out of time, in the order "
@@ -212,6 +214,20 @@ class MatchView(BaseModel):
     bot_error_i18n: dict[str, Any] | None = Field(description="'bot_error' as {key, params} of the client's "
                                                               "catalogs (as an error's 'i18n'), for a reader of "
                                                               "another language; null with it")
+    start_deadline: dict[str, Any] | None = Field(default=None, description=(
+        "{'seat', 'at'}: the seat that must make its first move by 'at' (server Unix time), or the game is "
+        "aborted (people at a distance: 30 s, a day in correspondence); null when no such wait runs"))
+    abortable: bool = Field(default=False, description=(
+        "whether the tokens given may abort the game now (POST …/abort): a seat of theirs has not made its "
+        "first move"))
+    aborted: dict[str, Any] | None = Field(default=None, description=(
+        "an aborted game (termination 'aborted', no result): {'seat', 'why': 'abort' (the seat aborted it) | "
+        "'no_start' (the seat did not make its first move in time)}, else null"))
+    left: int | None = Field(default=None, description=(
+        "termination 'left': the seat that was gone on its turn, whose game (or a draw) the other claimed"))
+    rematch: dict[str, Any] | None = Field(default=None, description=(
+        "once the game is over: a rematch offer {'by', 'accepted', 'next': the new match's id once agreed, "
+        "else null}, or how the last one ended {'by', 'how': 'declined' | 'withdrawn', 'seat'}; null"))
     people: list[SeatPerson | None] = Field(default_factory=list, description=(
         "per seat: the person it belongs to ({name, kind}: a guest, an account, or a deleted account, whose "
         "name is null and reads 'deleted player'), or null (a computer, an open seat, a seat held by its "

@@ -15,6 +15,8 @@ Revisions:
            missing, since main's server created them before Alembic
 0003       the tables of a match's company (issue 43: chat lines, reports, bans, Web Push
            subscriptions, the server's keys); created only where missing, as 0002
+0004       the lobby's tables (issue 42: seeks, quick pairing's waits, challenges, blocks, the
+           games the lobby started); created only where missing, as 0002
 =========  =====================================================================================
 
 All adopt a database written before Alembic (it has no ``alembic_version`` row): they create

@@ -48,7 +48,8 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
     """Live updates: the match view (as GET /api/matches/{id} with the same tokens) each time
     it changes. The client's first message authenticates: ``{"tokens": ["<token>", ...]}``
     (``[]``: a spectator, unless the session cookie of the handshake names a person who holds
-    a seat); tokens never go in the URL. A first message that is not such an
+    a seat); tokens never go in the URL. With ``"presence": true`` in it, who is connected is
+    sent too (``{"presence": …}`` as GET …/presence) whenever it changes. A first message that is not such an
     object, or none within 10 s, closes the socket (1008); a token of another match, 4403; one
     longer than 64 characters, 4401; more than 200 tokens, 4422 (as 422 on a request).
     Later frames: short text (ignored); anything else closes the socket (1003)."""
@@ -67,11 +68,13 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
         return
     text = first.get("text")
     tokens = None
+    present = False  # the client asks for who is connected too ({"presence": true}; issue 42)
     if text is not None and len(text) <= WS_AUTH_LIMIT:
         try:
             data = json.loads(text)
         except (ValueError, RecursionError):  # not JSON, or nested too deep for the parser
             data = None
+        present = isinstance(data, dict) and data.get("presence") is True
         if isinstance(data, dict) and isinstance(data.get("tokens"), list) and all(
                 isinstance(t, str) for t in data["tokens"]):
             try:
@@ -108,10 +111,12 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
         finally:
             closed.set()
 
+    rounds = ws.app.state.rounds
     reader = asyncio.create_task(receiver())
-    last = None
+    last = last_presence = None
     try:
-        with service.hub.subscribe(match_id, spectator=not held) as changed:  # spectators counted (issue 43)
+        with service.hub.subscribe(match_id, spectator=not held) as changed, ws.app.state.presence.connected(
+                match_id, held, person.id if person is not None else None):  # spectators counted (issue 43)
             while not closed.is_set() and not service.closed:
                 # woken by a change of this match (set at once for the first view)
                 waiter = asyncio.create_task(changed.wait())
@@ -129,6 +134,13 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
                 if key != last and (key is not None or last is None):
                     await ws.send_text(payload.decode())
                     last = key if key is not None else (-1, False)  # a first view mid-turn
+                if not present:
+                    continue
+                seen = await promptly(service, match_id, rounds.presence_view, match_id, held)
+                same = json.dumps({**seen["presence"], "now": None})
+                if same != last_presence:  # who is connected, when a claim opens
+                    await ws.send_text(json.dumps(seen))
+                    last_presence = same
     except (WebSocketDisconnect, OSError):  # the client went away
         pass
     except Exception as exc:  # noqa: BLE001 - a bug: logged (its type, not its message), socket closed

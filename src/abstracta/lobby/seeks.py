@@ -1,0 +1,225 @@
+"""Seeks (issue 42 §1): a person asks for a game — a game and its options, a clock, rated or
+casual, optionally a rating range and a seat — and it is listed in the lobby until someone takes
+it (never its seeker), its seeker cancels it, or it expires: :data:`SEEK_GONE` seconds after its
+seeker's last connection closed (or their last request, for a seek made without a connection),
+or :data:`SEEK_LIFETIME` seconds after it was made. Taking it starts the game at once, both
+people seated.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import or_, select, update
+
+from ..people import Person
+from ..people.database import aware
+from .controls import GameSpec, check_spec
+from .errors import Conflict, Gone, InvalidInput, Refused, Unknown
+from .pairing import in_range
+from .tables import SeekRow
+
+if TYPE_CHECKING:
+    from .service import Lobby
+
+#: seconds a seek stays listed at most
+SEEK_LIFETIME = 600.0
+#: seconds a seek stays listed after its seeker's last connection closed
+SEEK_GONE = 60.0
+#: open seeks one person may have at once
+SEEKS_PER_PERSON = 5
+#: the widest rating range a seek names (rating points, each bound within it)
+RATING_BOUNDS = (0, 4000)
+
+
+def check_range(value: Any) -> tuple[int | None, int | None]:
+    """A seek's rating range ``[low, high]`` (either may be null; absent: any rating)."""
+    if value is None:
+        return None, None
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(
+            v is None or (isinstance(v, int) and not isinstance(v, bool) and RATING_BOUNDS[0] <= v <= RATING_BOUNDS[1])
+            for v in value):
+        raise InvalidInput("rating_range must be [low, high]: two ratings from 0 to 4000 (or null for no bound)",
+                           key="lobby.error.range")
+    low, high = value
+    if low is not None and high is not None and low > high:
+        raise InvalidInput(f"rating_range: {low} is above {high}", key="lobby.error.range")
+    return low, high
+
+
+def check_seat(value: Any) -> int | None:
+    if value is None:
+        return None
+    if value not in (0, 1) or isinstance(value, bool):
+        raise InvalidInput("seat must be 0 (the first to move), 1, or null (either, drawn at random)",
+                           key="lobby.error.seat")
+    return int(value)
+
+
+def _ts(moment: datetime) -> float:
+    """A stored time as Unix seconds (SQLite gives back naive datetimes, stored as UTC)."""
+    return aware(moment).timestamp()
+
+
+class Seeks:
+    """The seeks of the lobby."""
+
+    def __init__(self, lobby: "Lobby"):
+        self.lobby = lobby
+        self.db = lobby.db
+
+    def open(self, person: Person, game: Any, options: Any, clock: Any, rated: Any,
+             rating_range: Any = None, seat: Any = None) -> dict[str, Any]:
+        """A new seek by ``person`` (:func:`~abstracta.lobby.controls.check_spec`): its view.
+        InvalidInput for a bad game, clock, range or seat; Refused for a rated seek of a guest
+        or of options no pool has; Conflict past :data:`SEEKS_PER_PERSON` open seeks."""
+        spec, instance = check_spec(game, options, clock, rated)
+        low, high = check_range(rating_range)
+        seat = check_seat(seat)
+        self.lobby.check_rated(spec, instance, person)
+        rating, provisional = self.lobby.rating(person.id, spec, instance)
+        self.sweep()
+        from .service import spec_text
+
+        now = self.lobby.now()
+        with self.db.writing() as s:
+            mine = s.scalars(select(SeekRow.id).where(SeekRow.person_id == person.id, SeekRow.closed_at.is_(None))).all()
+            if len(mine) >= SEEKS_PER_PERSON:
+                raise Conflict(f"at most {SEEKS_PER_PERSON} open seeks at once", key="lobby.error.seeks_limit",
+                               n=SEEKS_PER_PERSON)
+            row = SeekRow(id=secrets.token_hex(6), person_id=person.id, spec=spec_text(spec), seat=seat,
+                          rating=rating, provisional=provisional, rating_min=low, rating_max=high, created_at=now)
+            s.add(row)
+        self.lobby.changed()
+        return self.view(row, person.id, {person.id: person.name})
+
+    def cancel(self, person: Person, seek_id: Any) -> None:
+        """``person`` withdraws their seek (Unknown if it is not theirs or not open)."""
+        with self.db.writing() as s:
+            row = s.get(SeekRow, seek_id) if isinstance(seek_id, str) and len(seek_id) <= 16 else None
+            if row is None or row.person_id != person.id or row.closed_at is not None:
+                raise Unknown("no open seek of yours with this id", key="lobby.error.no_seek")
+            row.closed_at, row.how = self.lobby.now(), "cancelled"
+        self.lobby.changed()
+
+    def listed(self, viewer: Person | None) -> list[dict[str, Any]]:
+        """The open seeks (expired ones closed first), oldest first, as ``viewer`` sees them:
+        without those of people either blocks; each says whether ``viewer`` may take it."""
+        self.sweep()
+        with self.db.reading() as s:
+            rows = s.scalars(select(SeekRow).where(SeekRow.closed_at.is_(None)).order_by(SeekRow.created_at)).all()
+        blocked = self.lobby.blocks.either_of(viewer.id) if viewer is not None else set()
+        rows = [r for r in rows if r.person_id not in blocked]
+        names = self.lobby.names(r.person_id for r in rows)
+        return [self.view(r, viewer.id if viewer else None, names, viewer) for r in rows]
+
+    def view(self, row: SeekRow, viewer: int | None, names: dict[int, str | None],
+             person: Person | None = None) -> dict[str, Any]:
+        from .service import spec_of
+
+        spec = spec_of(row.spec)
+        why = None
+        if viewer is None:
+            why = "signed_out"
+        elif row.person_id == viewer:
+            why = "own"
+        elif person is not None:
+            why = self._refusal(row, spec, person)
+        return {"id": row.id, "player": names.get(row.person_id), "rating": round(row.rating),
+                "provisional": row.provisional, **spec.to_json(), "seat": row.seat,
+                "rating_range": [row.rating_min, row.rating_max] if (row.rating_min, row.rating_max) != (None, None)
+                else None, "created": aware(row.created_at).isoformat(), "mine": row.person_id == viewer,
+                "acceptable": why is None, "refusal": why}
+
+    def _refusal(self, row: SeekRow, spec: GameSpec, person: Person) -> str | None:
+        """Why ``person`` may not take the seek ``row`` (a catalog word), or None."""
+        if spec.rated and not person.is_account:
+            return "rated_guest"
+        rating, _ = self.lobby.rating(person.id, spec)
+        if not in_range(rating, row.rating_min, row.rating_max):
+            return "range"
+        return None
+
+    def take(self, person: Person, seek_id: Any) -> str:
+        """``person`` takes the seek: the new match's id, both seated (the seeker in the seat
+        they asked for, else one drawn at random). Conflict for one's own seek or a rating
+        outside its range; Refused between people who block each other or for a guest taking
+        a rated seek; Gone once it is taken, cancelled or expired; Unknown for no such seek."""
+        self.sweep()
+        from .service import spec_of
+
+        with self.db.writing() as s:
+            row = s.get(SeekRow, seek_id) if isinstance(seek_id, str) and len(seek_id) <= 16 else None
+            if row is None:
+                raise Unknown("no such seek", key="lobby.error.no_seek")
+            if row.closed_at is not None:
+                raise Gone("this seek was taken, withdrawn or has expired", key="lobby.error.seek_gone")
+            if row.person_id == person.id:
+                raise Conflict("this is your own seek", key="lobby.error.own_seek")
+            spec = spec_of(row.spec)
+            if self.lobby.blocks.between(row.person_id, person.id):
+                raise Refused("you cannot play this player", key="lobby.error.blocked")
+            why = self._refusal(row, spec, person)
+            if why == "rated_guest":
+                self.lobby.check_rated(spec, spec.instance(), person)
+            if why == "range":
+                raise Conflict("your rating is outside this seek's range", key="lobby.error.out_of_range")
+            # claimed before the match is made (another process, a double click): one taker only
+            done = s.execute(update(SeekRow).where(SeekRow.id == row.id, SeekRow.closed_at.is_(None))
+                             .values(closed_at=self.lobby.now(), how="taking", accepted_by=person.id))
+            if done.rowcount != 1:
+                raise Gone("this seek was taken, withdrawn or has expired", key="lobby.error.seek_gone")
+            seeker, seat = row.person_id, row.seat
+        seat = secrets.randbelow(2) if seat is None else seat
+        seated = {seat: seeker, 1 - seat: person.id}
+        try:
+            match_id = self.lobby.start(spec, ["human", "human"], seated, "seek")
+        except Exception:
+            with self.db.writing() as s:  # the match was not made: the seek is open again
+                s.execute(update(SeekRow).where(SeekRow.id == seek_id).values(closed_at=None, how=None,
+                                                                                   accepted_by=None))
+            raise
+        with self.db.writing() as s:
+            s.execute(update(SeekRow).where(SeekRow.id == seek_id).values(how="taken", match_id=match_id,
+                                                                               closed_at=self.lobby.now()))
+        self.lobby.note_game(match_id, "seek", spec.rated)
+        self.lobby.changed()
+        self.lobby.changed([seeker, person.id])
+        return match_id
+
+    def sweep(self) -> float | None:
+        """Close the seeks that have expired (see the module's docstring); seconds until the next
+        one would expire as things stand (None: no open seek)."""
+        now = self.lobby.now()
+        stamp = _ts(now)
+        closing, soonest = [], None
+        with self.db.reading() as s:
+            rows = s.execute(select(SeekRow.id, SeekRow.person_id, SeekRow.created_at)
+                             .where(SeekRow.closed_at.is_(None))).all()
+        for seek_id, person, created in rows:
+            made = _ts(created)
+            gone = self.lobby.gone_since(person, made)
+            ends = min(made + SEEK_LIFETIME, gone + SEEK_GONE if gone is not None else made + SEEK_LIFETIME)
+            if ends <= stamp:
+                closing.append(seek_id)
+            else:
+                soonest = ends - stamp if soonest is None else min(soonest, ends - stamp)
+        if closing:
+            with self.db.writing() as s:
+                s.execute(update(SeekRow).where(SeekRow.id.in_(closing), SeekRow.closed_at.is_(None))
+                          .values(closed_at=now, how="expired"))
+            self.lobby.changed()
+        return soonest
+
+    def started(self, person: int, within: float) -> list[dict[str, Any]]:
+        since = self.lobby.now() - timedelta(seconds=within)
+        with self.db.reading() as s:
+            rows = s.execute(select(SeekRow.match_id, SeekRow.closed_at).where(
+                or_(SeekRow.person_id == person, SeekRow.accepted_by == person), SeekRow.how == "taken",
+                SeekRow.closed_at >= since)).all()
+        return [{"id": mid, "at": aware(at).isoformat(), "source": "seek"} for mid, at in rows]
+
+
+__all__ = ["RATING_BOUNDS", "SEEKS_PER_PERSON", "SEEK_GONE", "SEEK_LIFETIME", "Seeks", "check_range", "check_seat"]

@@ -1,0 +1,151 @@
+"""The lobby (issue 42): seeks, quick pairing, challenges and blocks over the people's database,
+with no HTTP. One object the web app holds::
+
+    lobby = Lobby(people, start=start_game, gone_since=presence.person_gone_since, changed_options=owners.changed_options)
+    seek = lobby.seeks.open(person, spec)            # a seek, listed until taken or expired
+    match_id = lobby.seeks.take(other, seek.id)      # both seated in a new match
+
+Its parts: :class:`~abstracta.lobby.seeks.Seeks`, :class:`~abstracta.lobby.quick.Quick`,
+:class:`~abstracta.lobby.challenges.Challenges` and :class:`~abstracta.lobby.challenges.Blocks`.
+None of them makes a match: ``start`` does (the server's one function that creates a match with
+given people seated, ``server.pairing.start_game``), and ``gone_since`` says since when a person
+has had no connection open (the server's presence): both are handed in, so that this package
+imports nothing of the server.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Callable, Iterable, Mapping
+
+from sqlalchemy import select
+
+from ..people import People, Person
+from ..people.errors import NotRatable
+from ..people.glicko2 import Glicko
+from ..people.pools import pool_of
+from ..people.tables import PersonRow, RatingRow
+from .controls import GameSpec
+from .errors import InvalidInput, Refused
+from .tables import LobbyGameRow, create_tables
+
+#: the server's function that makes a match: (spec, players per seat, {seat: person id}, source)
+#: -> the new match's id
+Start = Callable[[GameSpec, list[str], Mapping[int, int], str], str]
+#: since when (Unix seconds) a person has had no connection (None: one is open); the second
+#: argument is the moment to count from if they were never seen (a seek's making)
+GoneSince = Callable[[int, float], float | None]
+
+
+def spec_of(text: str) -> GameSpec:
+    data = json.loads(text)
+    return GameSpec(data["game"], dict(data.get("options") or {}), data.get("clock"), bool(data.get("rated")))
+
+
+def spec_text(spec: GameSpec) -> str:
+    return json.dumps(spec.to_json(), sort_keys=True)
+
+
+class Lobby:
+    """Seeks, quick pairing, challenges and blocks (see the module's docstring)."""
+
+    def __init__(self, people: People, start: Start, gone_since: GoneSince | None = None,
+                 changed_options: Callable[[Any], list[str]] | None = None):
+        from .challenges import Blocks, Challenges
+        from .quick import Quick
+        from .seeks import Seeks
+
+        create_tables(people.db.engine)
+        self.people = people
+        self.db = people.db
+        self.start = start
+        self.gone_since: GoneSince = gone_since or (lambda person, default: default)
+        #: the options of a game that its declared variant does not set (a handicap, a first
+        #: player chosen): a rated game has none (the seats' rule, ``server.owners``)
+        self.changed_options: Callable[[Any], list[str]] = changed_options or (lambda game: [])
+        self.blocks = Blocks(self)
+        self.seeks = Seeks(self)
+        self.quick = Quick(self)
+        self.challenges = Challenges(self)
+        #: called with the person ids whose lobby changed (None: everyone's list of seeks)
+        self.listeners: list[Callable[[Iterable[int] | None], None]] = []
+
+    # --- shared by the parts ------------------------------------------------------------------
+    def now(self) -> datetime:
+        return self.db.now()
+
+    def changed(self, people: Iterable[int] | None = None) -> None:
+        """Tell the listeners (the server's pushes) that the lobby of ``people`` changed (None:
+        the seeks everyone sees)."""
+        who = None if people is None else list(people)
+        for listener in list(self.listeners):
+            listener(who)
+
+    def rating(self, person: int, spec: GameSpec, instance: Any = None) -> tuple[float, bool]:
+        """``(rating, provisional)`` of ``person`` in the pool of ``spec`` (Glicko-2's start,
+        1500?, with none yet, or where the options make no declared variant)."""
+        try:
+            pool = pool_of(instance or spec.instance(), spec.clock)
+        except NotRatable:
+            return Glicko().rating, True
+        with self.db.reading() as s:
+            row = s.get(RatingRow, (person, pool.key))
+        if row is None:
+            return Glicko().rating, True
+        return row.rating, Glicko(row.rating, row.deviation, row.volatility).provisional
+
+    def check_rated(self, spec: GameSpec, instance: Any, *people: Person) -> None:
+        """A rated game needs a declared variant (a pool) played by its own rules (no option it
+        does not set: ``changed_options``) and accounts: Refused otherwise."""
+        if not spec.rated:
+            return
+        try:
+            pool_of(instance, spec.clock)
+        except NotRatable as exc:
+            raise Refused(exc.message, key="lobby.error.not_ratable") from None
+        changed = self.changed_options(instance)
+        if changed:
+            raise InvalidInput(f"a rated game is played by its variant's own rules: leave out {', '.join(changed)}",
+                               key="error.rated_options", options=", ".join(changed))
+        if any(not p.is_account for p in people):
+            raise Refused("rated games are for accounts: guests play casual games (sign up to play rated)",
+                          key="lobby.error.rated_guest")
+
+    def names(self, ids: Iterable[int]) -> dict[int, str | None]:
+        ids = list(set(ids))
+        if not ids:
+            return {}
+        with self.db.reading() as s:
+            return dict(s.execute(select(PersonRow.id, PersonRow.name).where(PersonRow.id.in_(ids))).all())
+
+    def person(self, person_id: int) -> Person:
+        from ..people.database import person_of
+
+        with self.db.reading() as s:
+            row = s.get(PersonRow, person_id)
+            return person_of(row)
+
+    def note_game(self, match_id: str, source: str, rated: bool) -> None:
+        """A match the lobby (or a rematch) started, kept with where it came from."""
+        with self.db.writing() as s:
+            if s.get(LobbyGameRow, match_id) is None:
+                s.add(LobbyGameRow(match_id=match_id, source=source, rated=rated, created_at=self.now()))
+
+    def game(self, match_id: str) -> dict[str, Any] | None:
+        """``{"source", "rated"}`` of a match the lobby started, or None. (Its end is recorded,
+        and rated, as every game's: ``server.results``.)"""
+        with self.db.reading() as s:
+            row = s.get(LobbyGameRow, match_id)
+            return None if row is None else {"source": row.source, "rated": row.rated}
+
+    def started(self, person: int, within: float = 120.0) -> list[dict[str, Any]]:
+        """The games the lobby started for ``person`` in the last ``within`` seconds, newest
+        first: ``[{"id", "at", "source"}]`` (a browser waiting in the lobby goes to the newest it
+        has not been to)."""
+        out = self.seeks.started(person, within) + self.challenges.started(person, within) \
+            + self.quick.started(person, within)
+        return sorted(out, key=lambda g: g["at"], reverse=True)
+
+
+__all__ = ["GoneSince", "Lobby", "Start", "spec_of", "spec_text"]

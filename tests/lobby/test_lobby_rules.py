@@ -1,0 +1,175 @@
+"""The lobby's rules over its database (issue 42): time controls as players choose them; a seek
+listed until taken (never by its seeker), withdrawn, or expired 60 s after its seeker's last
+connection closed or 10 minutes after it was made; a rating range; quick pairing pairs two of
+one pool and offers the computer after 30 s; challenges and their expiry; blocks."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import account
+
+from abstracta.lobby import Conflict, Gone, InvalidInput, Refused, Unknown, check_control
+from abstracta.lobby.controls import check_spec
+
+LIVE = {"initial": 300, "increment": 3}
+
+
+@pytest.mark.parametrize("clock, normal", [
+    (None, None), ({"initial": 15}, {"initial": 15.0, "increment": 0.0}),
+    ({"initial": 10800, "increment": 180}, {"initial": 10800.0, "increment": 180.0}),
+    ({"per_turn": 86400}, {"per_turn": 86400.0}), ({"per_turn": 14 * 86400}, {"per_turn": 1209600.0}),
+])
+def test_the_clocks_people_choose(clock, normal):
+    assert check_control(clock) == normal
+
+
+@pytest.mark.parametrize("clock, key", [
+    ({"initial": 14}, "clock_initial"), ({"initial": 10801}, "clock_initial"), ({"initial": 60, "increment": -1},
+    "clock_increment"), ({"initial": 60, "increment": 181}, "clock_increment"), ({"per_turn": 86399}, "clock_days"),
+    ({"per_turn": 1.5 * 86400}, "clock_days"), ({"per_turn": 15 * 86400}, "clock_days"), ({"minutes": 5}, "clock_shape"),
+    ({"initial": "300"}, "clock_number"), ({"initial": True}, "clock_number"), ([300, 3], "clock_shape"),
+])
+def test_other_clocks_are_refused_naming_the_range(clock, key):
+    with pytest.raises(InvalidInput) as refused:
+        check_control(clock)
+    assert refused.value.key == f"lobby.error.{key}"
+
+
+def test_a_game_of_two_players_with_its_options_as_a_record_keeps_them():
+    spec, game = check_spec("fanorona", {"size": "telo"}, LIVE, False)
+    assert (spec.game, spec.options, spec.clock) == ("fanorona", {"size": "telo"}, {"initial": 300.0, "increment": 3.0})
+    with pytest.raises(InvalidInput) as refused:
+        check_spec("slide-checkers", {"players": 3}, None, False)
+    assert refused.value.key == "lobby.error.two_players"
+    with pytest.raises(InvalidInput):
+        check_spec("fanorona", {"size": "huge"}, None, False)
+    with pytest.raises(InvalidInput):
+        check_spec("no-such-game", {}, None, False)
+
+
+def test_a_seek_is_taken_once_and_never_by_its_seeker(lobby):
+    anna, ben, cara = account(lobby, "anna"), account(lobby, "ben"), account(lobby, "cara")
+    seek = lobby.seeks.open(anna, "toy-nim", {"stones": 9}, LIVE, False, seat=1)
+    assert [s["id"] for s in lobby.seeks.listed(None)] == [seek["id"]]
+    with pytest.raises(Conflict):
+        lobby.seeks.take(anna, seek["id"])
+    match = lobby.seeks.take(ben, seek["id"])
+    spec, players, seated, source = lobby.start.games[-1]
+    assert (match, players, seated, source) == ("m1", ["human", "human"], {1: anna.id, 0: ben.id}, "seek")
+    assert spec.clock == {"initial": 300.0, "increment": 3.0}
+    with pytest.raises(Gone):
+        lobby.seeks.take(cara, seek["id"])
+    assert lobby.seeks.listed(None) == []
+    assert [g["id"] for g in lobby.started(anna.id)] == ["m1"] == [g["id"] for g in lobby.started(ben.id)]
+    assert lobby.game("m1") == {"source": "seek", "rated": False}
+
+
+def test_a_seek_expires_60_s_after_its_seekers_last_connection_or_after_10_minutes(lobby, clock):
+    anna, ben = account(lobby, "anna"), account(lobby, "ben")
+    gone = lobby.gone_since
+    gone.online.add(anna.id)
+    kept = lobby.seeks.open(anna, "toy-nim", {}, LIVE, False)
+    lone = lobby.seeks.open(ben, "toy-nim", {}, LIVE, False)  # ben has no connection: 60 s from now
+    clock.advance(seconds=59)
+    assert {s["id"] for s in lobby.seeks.listed(None)} == {kept["id"], lone["id"]}
+    clock.advance(seconds=1)
+    assert [s["id"] for s in lobby.seeks.listed(None)] == [kept["id"]]
+    clock.advance(seconds=300)
+    gone.online.discard(anna.id)  # her page closes: 60 s more
+    gone.since[anna.id] = clock.stamp()
+    assert lobby.seeks.sweep() == pytest.approx(60.0)
+    clock.advance(seconds=30)
+    gone.online.add(anna.id)  # back within the minute: the seek stays, up to its 10 minutes
+    assert lobby.seeks.sweep() == pytest.approx(600 - 390)
+    clock.advance(seconds=210)
+    assert lobby.seeks.listed(None) == []
+    with pytest.raises(Gone):
+        lobby.seeks.take(ben, kept["id"])
+
+
+def test_a_rating_range_and_a_rated_seek(lobby):
+    anna, ben, guest = account(lobby, "anna"), account(lobby, "ben"), lobby.people.sessions.start_guest("ip").principal.person
+    seek = lobby.seeks.open(anna, "fanorona", {"size": "telo"}, LIVE, True, rating_range=[1600, None])
+    assert lobby.seeks.listed(ben)[0]["refusal"] == "range"
+    with pytest.raises(Conflict):
+        lobby.seeks.take(ben, seek["id"])
+    with pytest.raises(Refused):
+        lobby.seeks.open(guest, "fanorona", {"size": "telo"}, LIVE, True)  # guests play casual games
+    for bad in ([1700, 1600], [0, 5000], [1, 2, 3], "1500"):
+        with pytest.raises(InvalidInput):
+            lobby.seeks.open(anna, "fanorona", {}, LIVE, False, rating_range=bad)
+
+
+def test_quick_pairing_pairs_two_of_one_pool_and_offers_the_computer_after_30_s(lobby, clock):
+    anna, ben, cara = account(lobby, "anna"), account(lobby, "ben"), account(lobby, "cara")
+    for p in (anna, ben, cara):
+        lobby.gone_since.online.add(p.id)
+    state = lobby.quick.wait(anna, "toy-nim", {"stones": 9}, LIVE, False)
+    assert state["match"] is None and state["computer"] is None
+    lobby.quick.wait(cara, "toy-nim", {"stones": 12}, LIVE, False)  # another pool
+    assert lobby.quick.wait(ben, "toy-nim", {"stones": 9}, LIVE, False)["match"] == "m1"
+    assert lobby.quick.state(anna)["match"] == "m1" and sorted(lobby.start.games[0][2].values()) == [anna.id, ben.id]
+    assert lobby.quick.state(cara)["match"] is None
+    clock.advance(seconds=30)
+    offer = lobby.quick.state(cara)["computer"]
+    assert offer is not None and 1 <= offer["level"] <= 6
+    match = lobby.quick.play_computer(cara)
+    spec, players, seated, source = lobby.start.games[-1]
+    assert match == "m2" and source == "computer" and players.count("human") == 1
+    assert players[1 - list(seated)[0]] == f"level:{offer['level']}" and not spec.rated
+    assert lobby.quick.state(cara) is None
+
+
+def test_a_wait_ends_when_its_person_has_been_gone_10_s(lobby, clock):
+    anna = account(lobby, "anna")
+    lobby.quick.wait(anna, "toy-nim", {}, LIVE, False)  # no connection: seen by the request only
+    clock.advance(seconds=11)
+    lobby.quick.pair()
+    assert lobby.quick.state(anna) is None
+
+
+def test_challenges_accepted_declined_and_expired(lobby, clock):
+    anna, ben = account(lobby, "anna"), account(lobby, "ben")
+    sent = lobby.challenges.send(anna, "BEN", "toy-nim", {}, LIVE, False, seat=0)
+    assert lobby.challenges.listed(ben)["in"][0]["id"] == sent["id"]
+    with pytest.raises(Unknown):
+        lobby.challenges.answer(anna, sent["id"], True)  # not a challenge to her
+    assert lobby.challenges.answer(ben, sent["id"], True) == {"status": "accepted", "match": "m1"}
+    assert lobby.start.games[-1][2] == {0: anna.id, 1: ben.id}
+    again = lobby.challenges.send(anna, "ben", "toy-nim", {}, LIVE, False)
+    assert lobby.challenges.answer(ben, again["id"], False)["status"] == "declined"
+    with pytest.raises(Gone):
+        lobby.challenges.answer(ben, again["id"], True)
+    late = lobby.challenges.send(anna, "ben", "toy-nim", {}, LIVE, False)
+    clock.advance(minutes=10)
+    assert lobby.challenges.listed(ben)["in"] == []
+    assert {c["id"]: c["status"] for c in lobby.challenges.listed(anna)["out"]}[late["id"]] == "expired"
+    slow = lobby.challenges.send(anna, "ben", "toy-nim", {}, {"per_turn": 86400}, False)
+    clock.advance(days=2)
+    assert [c["id"] for c in lobby.challenges.listed(ben)["in"]] == [slow["id"]]  # correspondence waits longer
+    with pytest.raises(Conflict):
+        lobby.challenges.send(anna, "anna", "toy-nim", {}, None, False)
+    with pytest.raises(Unknown):
+        lobby.challenges.send(anna, "nobody", "toy-nim", {}, None, False)
+
+
+def test_a_block_ends_challenges_and_pairing_between_two_and_is_undone(lobby):
+    anna, ben = account(lobby, "anna"), account(lobby, "ben")
+    open_one = lobby.challenges.send(anna, "ben", "toy-nim", {}, None, False)
+    lobby.blocks.block(ben, "Anna")
+    assert lobby.blocks.blocks(ben.id, anna.id) and not lobby.blocks.blocks(anna.id, ben.id)
+    assert lobby.blocks.between(anna.id, ben.id) and lobby.blocks.either_of(anna.id) == {ben.id}
+    assert lobby.challenges.listed(ben)["in"] == []
+    assert {c["id"]: c["status"] for c in lobby.challenges.listed(anna)["out"]}[open_one["id"]] == "cancelled"
+    with pytest.raises(Refused):
+        lobby.challenges.send(anna, "ben", "toy-nim", {}, None, False)
+    with pytest.raises(Refused):
+        lobby.challenges.send(ben, "anna", "toy-nim", {}, None, False)  # the blocker cannot either
+    seek = lobby.seeks.open(anna, "toy-nim", {}, None, False)
+    assert lobby.seeks.listed(ben) == []
+    with pytest.raises(Refused):
+        lobby.seeks.take(ben, seek["id"])
+    with pytest.raises(InvalidInput):
+        lobby.blocks.block(ben, "ben")
+    lobby.blocks.unblock(ben, "anna")
+    assert lobby.blocks.listed(ben) == [] and lobby.seeks.take(ben, seek["id"]) == "m1"

@@ -1,0 +1,352 @@
+"""The lobby's API contract (issue 42): seeks made with a session cookie, listed, taken by
+another person (both seated, each seeing the match in GET /api/matches with their cookie), one's
+own refused; a rematch offered by one seat and accepted by the other, seats swapped; abort;
+challenges accepted and declined; blocks."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+
+from apiutil import bearer, hand_clock, make_app
+
+from abstracta.people.credentials import Passwords
+
+PW = "correct horse"
+LIVE = {"initial": 300, "increment": 3}
+
+
+@pytest.fixture
+def app(db_url):
+    app = make_app(db_url, rate_limits=False)
+    app.state.people.passwords = Passwords.light()
+    return app
+
+
+@pytest.fixture
+def anna(app):
+    with TestClient(app) as c:  # the first client runs the app's lifespan
+        assert c.post("/api/accounts", json={"username": "anna", "password": PW}).status_code == 201
+        yield c
+
+
+def person(app, name: str | None = None) -> TestClient:
+    """Another browser: an account named ``name``, or a guest."""
+    c = TestClient(app)
+    r = c.post("/api/accounts", json={"username": name, "password": PW}) if name else c.post("/api/guests")
+    assert r.status_code == 201, r.text
+    return c
+
+
+def seek(c: TestClient, **body) -> str:
+    r = c.post("/api/seeks", json={"game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False, **body})
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def test_a_seek_is_listed_taken_by_another_and_both_are_seated(app, anna):
+    ben = person(app, "ben")
+    sid = seek(anna)
+    listed = ben.get("/api/seeks").json()
+    assert [(s["id"], s["player"], s["game"], s["clock"], s["acceptable"]) for s in listed] == \
+        [(sid, "anna", "toy-nim", {"initial": 300.0, "increment": 3.0}, True)]
+    assert anna.get("/api/seeks").json()[0]["refusal"] == "own"
+    r = ben.post(f"/api/seeks/{sid}/accept")
+    assert r.status_code == 201, r.text
+    mid = r.json()["id"]
+    assert ben.get("/api/seeks").json() == []  # taken: no longer listed
+    mine = {}
+    for who in (anna, ben):
+        rows = who.get("/api/matches").json()
+        assert [row["id"] for row in rows] == [mid]
+        mine[who] = rows[0]["my_seats"]
+    assert sorted(mine[anna] + mine[ben]) == [0, 1]
+    view = anna.get(f"/api/matches/{mid}").json()
+    assert view["waiting_for"] == [] and view["my_seats"] == mine[anna]
+    assert view["clock"]["control"] == {"initial": 300.0, "increment": 3.0}
+    assert app.state.lobby.game(mid) == {"source": "seek", "rated": False}
+    # the seats are the people's (issue 41's way): named on the view, held by the session, no token
+    assert [p and p["name"] for p in view["people"]] == ["anna" if i in mine[anna] else "ben" for i in range(2)]
+    assert r.json()["my_seats"] == mine[ben] and "tokens" not in r.json()
+    assert ben.get(f"/api/matches/{mid}").json()["my_seats"] == mine[ben]
+    assert TestClient(app).get(f"/api/matches/{mid}").json()["my_seats"] == []  # nobody signed in: a spectator
+
+
+def test_ones_own_seek_is_409_and_a_taken_one_410(app, anna):
+    sid = seek(anna)
+    r = anna.post(f"/api/seeks/{sid}/accept")
+    assert r.status_code == 409 and r.json()["i18n"]["key"] == "lobby.error.own_seek"
+    assert person(app, "ben").post(f"/api/seeks/{sid}/accept").status_code == 201
+    assert person(app, "cara").post(f"/api/seeks/{sid}/accept").status_code == 410
+    assert person(app).post("/api/seeks/nosuchseek/accept").status_code == 404
+
+
+def test_seeks_need_a_person_and_a_clock_people_choose(app, anna):
+    stranger = TestClient(app)
+    assert stranger.post("/api/seeks", json={"game": "toy-nim"}).status_code == 401
+    assert stranger.get("/api/seeks").status_code == 200  # reading needs nobody
+    for clock, key in (({"initial": 10}, "lobby.error.clock_initial"), ({"initial": 60, "increment": 181},
+                       "lobby.error.clock_increment"), ({"per_turn": 3600}, "lobby.error.clock_days"),
+                       ({"per_turn": 15 * 86400}, "lobby.error.clock_days")):
+        r = anna.post("/api/seeks", json={"game": "toy-nim", "clock": clock})
+        assert r.status_code == 422 and r.json()["i18n"]["key"] == key, (clock, r.text)
+    for clock in ({"initial": 15}, {"initial": 10800, "increment": 180}, {"per_turn": 86400},
+                  {"per_turn": 14 * 86400}, None):
+        assert anna.post("/api/seeks", json={"game": "toy-nim", "clock": clock}).status_code == 201, clock
+
+
+def test_a_guest_seeks_casual_games_only(app):
+    guest = person(app)
+    r = guest.post("/api/seeks", json={"game": "fanorona", "clock": LIVE, "rated": True})
+    assert r.status_code == 403 and r.json()["i18n"]["key"] == "lobby.error.rated_guest"
+
+
+def test_rated_seeks_challenges_and_waits_follow_the_seats_rated_game_rules(app, anna):
+    person(app, "ben")
+    rated = {"game": "fanorona", "options": {"vela": True}, "clock": LIVE, "rated": True}  # a variant's rules changed
+    for path, body in (("/api/seeks", rated), ("/api/challenges", {**rated, "to": "ben"}), ("/api/quick", rated)):
+        r = anna.post(path, json=body)
+        assert r.status_code == 422 and r.json()["i18n"] == {"key": "error.rated_options",
+                                                             "params": {"options": "vela"}}, (path, r.text)
+    assert anna.get("/api/seeks").json() == [] and anna.get("/api/quick").json() is None  # nothing was made
+    assert anna.post("/api/seeks", json={**rated, "options": {"vela": True}, "rated": False}).status_code == 201
+
+
+def test_play_now_alone_offers_the_computer_after_30_s_and_seats_the_person(app, anna, monkeypatch):
+    body = {"game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False}
+    r = anna.post("/api/quick", json=body)
+    assert r.status_code == 200 and r.json()["computer"] is None and r.json()["match"] is None
+    assert anna.post("/api/quick/computer").status_code == 409  # not before 30 s alone
+    db = app.state.people.db
+    later = db.now() + timedelta(seconds=31)
+    monkeypatch.setattr(db, "now", lambda: later)
+    offer = anna.get("/api/quick").json()["computer"]
+    assert 1 <= offer["level"] <= 6
+    r = anna.post("/api/quick/computer")
+    assert r.status_code == 201, r.text
+    mid, (seat,) = r.json()["id"], r.json()["my_seats"]
+    view = anna.get(f"/api/matches/{mid}").json()
+    assert view["my_seats"] == [seat] and view["players"][1 - seat] == f"level:{offer['level']}"
+    assert view["people"][seat]["name"] == "anna" and view["people"][1 - seat] is None  # the computer: no person
+    assert view["rated"] is False and view["waiting_for"] == [] and view["start_deadline"] is None
+    assert anna.get("/api/quick").json() is None  # the wait is over
+
+
+def test_a_rating_range_keeps_others_out(app, anna):
+    sid = seek(anna, rating_range=[1600, 2000])
+    ben = person(app, "ben")
+    assert ben.get("/api/seeks").json()[0]["refusal"] == "range"  # a new player is 1500
+    assert ben.post(f"/api/seeks/{sid}/accept").status_code == 409
+
+
+def test_integer_fields_read_13_0_as_13_and_refuse_what_is_no_integer(app, anna):
+    sid = seek(anna, seat=1.0, rating_range=[1400.0, None])
+    listed = anna.get("/api/seeks").json()[0]
+    assert (listed["id"], listed["seat"], listed["rating_range"]) == (sid, 1, [1400, None])
+    for bad in ({"seat": "1"}, {"seat": True}, {"seat": 0.5}, {"rating_range": ["1400", None]}):
+        r = anna.post("/api/seeks", json={"game": "toy-nim", "clock": LIVE, **bad})
+        assert r.status_code == 422, (bad, r.text)
+
+
+def test_a_rematch_swaps_the_seats(app, anna):
+    ben = person(app, "ben")
+    sid = seek(anna, seat=0)
+    mid = ben.post(f"/api/seeks/{sid}/accept").json()["id"]
+    assert anna.post(f"/api/matches/{mid}/rematch").status_code == 409  # the game runs
+    # anna (seat 0) resigns: her session holds her seat
+    assert anna.post(f"/api/matches/{mid}/resign").status_code == 200
+    offered = anna.post(f"/api/matches/{mid}/rematch")
+    assert offered.status_code == 202 and offered.json()["rematch"]["by"] == 0
+    agreed = ben.post(f"/api/matches/{mid}/rematch")
+    assert agreed.status_code == 201, agreed.text
+    new = agreed.json()["id"]
+    assert new != mid and agreed.json()["my_seats"] == [0]  # ben was seat 1
+    again = anna.post(f"/api/matches/{mid}/rematch")  # anna follows it: the same game, her seat
+    assert again.status_code == 200 and again.json()["id"] == new and again.json()["my_seats"] == [1]
+    seats = {who: next(r["my_seats"] for r in who.get("/api/matches").json() if r["id"] == new) for who in (anna, ben)}
+    assert seats == {anna: [1], ben: [0]}
+    old, fresh = anna.get(f"/api/matches/{mid}").json(), anna.get(f"/api/matches/{new}").json()
+    assert old["rematch"]["next"] == new  # spectators follow it from the old game
+    assert fresh["clock"]["control"] == old["clock"]["control"] and fresh["options"] == old["options"]
+    assert TestClient(app).get(f"/api/matches/{mid}").json()["rematch"]["next"] == new
+
+
+def test_a_rematch_of_players_without_a_session_gives_each_a_token_of_the_new_seat(app, anna):
+    first, second = TestClient(app), TestClient(app)  # nobody signed in: seats held by tokens alone
+    made = first.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9},
+                                            "seats": ["human", "human"], "take": [0]}).json()
+    mid, t0 = made["id"], made["tokens"][0]["token"]
+    t1 = second.post("/api/invites/claim", json={"code": made["invites"][0]["code"]}).json()["tokens"][0]["token"]
+    assert first.post(f"/api/matches/{mid}/resign", headers=bearer(t0)).status_code == 200
+    assert first.post(f"/api/matches/{mid}/rematch").status_code == 401  # no token, nobody signed in
+    assert first.post(f"/api/matches/{mid}/rematch", headers=bearer(t0)).status_code == 202
+    agreed = second.post(f"/api/matches/{mid}/rematch", headers=bearer(t1))
+    assert agreed.status_code == 201, agreed.text
+    new, (token,) = agreed.json()["id"], agreed.json()["tokens"]
+    assert token["seat"] == 0 and agreed.json()["my_seats"] == [0]  # seat 1 went round to seat 0
+    again = first.post(f"/api/matches/{mid}/rematch", headers=bearer(t0)).json()
+    assert (again["id"], again["my_seats"], [t["seat"] for t in again["tokens"]]) == (new, [1], [1])
+    view = second.get(f"/api/matches/{new}", headers=bearer(token["token"])).json()
+    assert view["my_seats"] == [0] and view["waiting_for"] == [] and view["people"] == [None, None]
+    assert first.get(f"/api/matches/{new}", headers=bearer(again["tokens"][0]["token"])).json()["my_seats"] == [1]
+
+
+def test_either_side_aborts_before_its_first_move_and_nothing_is_rated(app, anna):
+    ben = person(app, "ben")
+    sid = seek(anna, seat=0, rated=False)
+    mid = ben.post(f"/api/seeks/{sid}/accept").json()["id"]
+    view = ben.get(f"/api/matches/{mid}").json()
+    assert view["abortable"] and view["start_deadline"]["seat"] == 0
+    r = ben.post(f"/api/matches/{mid}/abort")
+    assert r.status_code == 200, r.text
+    done = r.json()
+    assert (done["status"], done["termination"], done["result"], done["aborted"]) == \
+        ("over", "aborted", None, {"seat": 1, "why": "abort"})
+    assert anna.post(f"/api/matches/{mid}/abort").status_code == 409
+
+
+def test_a_first_move_not_made_in_time_aborts_the_game(app, anna, monkeypatch):
+    clock = hand_clock(monkeypatch)
+    ben = person(app, "ben")
+    mid = ben.post(f"/api/seeks/{seek(anna, seat=0)}/accept").json()["id"]
+    assert anna.get(f"/api/matches/{mid}").json()["start_deadline"] == {"seat": 0, "at": clock.now + 30}
+    clock.now += 31
+    view = anna.get(f"/api/matches/{mid}").json()
+    assert view["termination"] == "aborted" and view["aborted"] == {"seat": 0, "why": "no_start"}
+
+
+def test_a_challenge_accepted_and_one_declined(app, anna):
+    ben = person(app, "ben")
+    body = {"to": "Ben", "game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False, "seat": 1}
+    r = anna.post("/api/challenges", json=body)
+    assert r.status_code == 201, r.text
+    cid = r.json()["id"]
+    assert anna.post("/api/challenges", json=body).status_code == 409  # one open to him already
+    incoming = ben.get("/api/challenges").json()["in"]
+    assert [(c["id"], c["from"], c["clock"], c["seat"]) for c in incoming] == \
+        [(cid, "anna", {"initial": 300.0, "increment": 3.0}, 1)]
+    accepted = ben.post(f"/api/challenges/{cid}/accept")
+    assert accepted.status_code == 201 and accepted.json()["my_seats"] == [0]
+    mid = accepted.json()["id"]
+    assert [r["my_seats"] for r in anna.get("/api/matches").json() if r["id"] == mid] == [[1]]
+    cid2 = anna.post("/api/challenges", json=body).json()["id"]
+    assert ben.post(f"/api/challenges/{cid2}/decline").json() == {"status": "declined", "match": None}
+    out = {c["id"]: c["status"] for c in anna.get("/api/challenges").json()["out"]}
+    assert out[cid2] == "declined"
+    assert ben.post(f"/api/challenges/{cid2}/accept").status_code == 410
+    assert anna.post("/api/challenges", json={**body, "to": "nobody"}).status_code == 404
+
+
+def test_a_block_stops_challenges_and_seeks_between_them(app, anna):
+    ben = person(app, "ben")
+    assert ben.post("/api/blocks", json={"name": "anna"}).status_code == 201
+    assert [b["name"] for b in ben.get("/api/blocks").json()] == ["anna"]
+    r = anna.post("/api/challenges", json={"to": "ben", "game": "toy-nim"})
+    assert r.status_code == 403 and r.json()["i18n"]["key"] == "lobby.error.challenge_blocked"
+    sid = seek(anna)
+    assert ben.get("/api/seeks").json() == []  # not shown to him
+    assert ben.post(f"/api/seeks/{sid}/accept").status_code == 403
+    assert app.state.lobby.blocks.blocks(ben_id(app), anna_id(app))
+    assert app.state.lobby.blocks.blocked_by(ben_id(app)) == {anna_id(app)}  # what the chat reads
+    assert ben.delete("/api/blocks/anna").status_code == 204
+    assert anna.post("/api/challenges", json={"to": "ben", "game": "toy-nim"}).status_code == 201
+
+
+def test_a_block_hides_the_blocked_persons_chat_lines_from_the_blocker(app, anna):
+    ben = person(app, "ben")
+    mid = ben.post(f"/api/seeks/{seek(anna)}/accept").json()["id"]  # people apart: the game has a chat
+
+    def texts(c):
+        return [line["text"] for line in c.get(f"/api/matches/{mid}/chat").json()["lines"]]
+
+    assert anna.post(f"/api/matches/{mid}/chat", json={"text": "good luck"}).status_code == 201
+    assert ben.post(f"/api/matches/{mid}/chat", json={"text": "thanks"}).status_code == 201
+    assert texts(ben) == ["good luck", "thanks"]
+    assert ben.post("/api/blocks", json={"name": "anna"}).status_code == 201
+    assert anna.post(f"/api/matches/{mid}/chat", json={"text": "are you there?"}).status_code == 201
+    assert texts(ben) == ["thanks"]  # no chat from the person he blocks, before the block or since
+    assert texts(anna) == ["good luck", "thanks", "are you there?"]  # hers are hidden from him only
+    assert ben.delete("/api/blocks/anna").status_code == 204
+    assert texts(ben) == ["good luck", "thanks", "are you there?"]
+
+
+def ben_id(app) -> int:
+    return app.state.people.accounts._account("ben").id
+
+
+def anna_id(app) -> int:
+    return app.state.people.accounts._account("anna").id
+
+
+def rated_game(app, first, second, clock):
+    """A rated Fanorona Telo game from a seek of ``first`` (seat 0) taken by ``second``: its
+    match id (each holds their seat by their session)."""
+    sid = seek(first, game="fanorona", options={"size": "telo"}, rated=True, seat=0)
+    mid = second.post(f"/api/seeks/{sid}/accept").json()["id"]
+    assert first.get(f"/api/matches/{mid}").json()["rated"] is True
+    return mid
+
+
+def move(c, mid):
+    view = c.get(f"/api/matches/{mid}").json()
+    r = c.post(f"/api/matches/{mid}/actions", json={"action": view["legal"][0], "ply": view["ply"]})
+    assert r.status_code == 200, r.text
+
+
+def ratings(c, name):
+    return c.get(f"/api/players/{name}").json()["ratings"]
+
+
+def test_aborts_leave_ratings_unchanged_and_a_claimed_game_changes_them(app, anna, monkeypatch):
+    clock = hand_clock(monkeypatch)
+    ben = person(app, "ben")
+    # a rated game aborted: nobody's rating moves, no result is recorded
+    mid = rated_game(app, anna, ben, clock)
+    move(anna, mid)
+    assert ben.post(f"/api/matches/{mid}/abort").json()["termination"] == "aborted"
+    assert ratings(anna, "anna") == {} and ratings(anna, "ben") == {}
+    assert anna.get("/api/players/anna").json()["recent_games"] == []
+    # the same two finish a rated game: ben is gone 60 s on his turn and anna claims it
+    mid = rated_game(app, anna, ben, clock)
+    move(anna, mid)
+    move(ben, mid)
+    move(anna, mid)
+    clock.now += 59
+    early = anna.post(f"/api/matches/{mid}/claim")
+    assert early.status_code == 409 and early.json()["at"] == pytest.approx(clock.now + 1)
+    clock.now += 1
+    won = anna.post(f"/api/matches/{mid}/claim", json={"draw": False}).json()
+    assert (won["termination"], won["result"], won["left"]) == ("left", [1.0, -1.0], 1)
+    pool = "fanorona.telo.blitz"
+    assert ratings(anna, "anna")[pool]["rating"] > 1500 > ratings(anna, "ben")[pool]["rating"]
+    assert ratings(anna, "anna")[pool]["games"] == 1
+    assert [c["change"] > 0 for c in won["rating_changes"]] == [True, False]  # the seats' rated-game end
+    # their rematch is rated too, its seats the same two accounts' (swapped)
+    assert anna.post(f"/api/matches/{mid}/rematch").status_code == 202
+    new = ben.post(f"/api/matches/{mid}/rematch").json()["id"]
+    fresh = anna.get(f"/api/matches/{new}").json()
+    assert fresh["rated"] is True and [p["name"] for p in fresh["people"]] == ["ben", "anna"]
+    assert fresh["my_seats"] == [1]
+
+
+def test_presence_says_who_is_connected_and_when_a_claim_opens(app, anna, monkeypatch):
+    clock = hand_clock(monkeypatch)
+    ben = person(app, "ben")
+    mid = rated_game(app, anna, ben, clock)
+    with anna.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.send_json({"tokens": [], "presence": True})  # the cookie says who it is
+        assert "revision" in ws.receive_json()  # the view first
+        said = ws.receive_json()["presence"]
+        assert said["online"] == [True, False] and said["gone_since"][0] is None
+        seen = ben.get(f"/api/matches/{mid}/presence").json()["presence"]
+        assert seen["online"] == [True, False] and seen["claim_at"] is None  # before the first moves
+    move(anna, mid)
+    move(ben, mid)
+    at = clock.now
+    later = anna.get(f"/api/matches/{mid}/presence").json()["presence"]
+    assert later["online"] == [False, False]
+    # anna is to move: ben may claim 60 s after she was last seen (her move)
+    assert ben.get(f"/api/matches/{mid}/presence").json()["presence"]["claim_at"] == pytest.approx(at + 60)
+    assert later["claim_at"] is None  # not against herself
