@@ -1,7 +1,9 @@
-"""The level ladder (issue 17 §2): is every level ≥ 65 % against the one below?
+"""The level ladder (issue 17 §2, issue 46 §4): does every level a game declares beat the one
+below it, by a step of about 65 % (an SPRT of 50 % against 65 %)?
 
 For every game and variant (``GameDescription.variants``) it plays level N against level N−1 —
-1–2, 2–3 and 3–4 everywhere, 4–5 and 5–6 on each game's default variant; with 3–4 players one
+1–2, 2–3 and 3–4 everywhere, the pairs above up to each game's top level on its default
+variant (5–6 where it declares six; the Fibonacci card game declares four); with 3–4 players one
 level alone against copies of the other, each level alone at every seat in turn (scored as in
 ``abstracta.ai.tournament``: the lone seat against each other seat, higher return 1, equal ½,
 lower 0, averaged; level N's score is that, or 1 minus it when level N−1 sits alone) — in
@@ -20,7 +22,10 @@ tested after every batch; a pairing undecided after MAX_GAMES games has ``gave u
 Bernoulli likelihood read with fractional scores: a draw (or a ¼, ⅓ … of a 3–4 player game)
 moves it less than a win or a loss would, so draws make the test slower, never looser (its
 error bounds hold for any score in [0, 1]). A "separated" pair always has its 95 % interval
-above 50 % too (``tests/test_levels_ladder.py``).
+above 50 % too (``tests/test_levels_ladder.py``). The test weighs 65 % against 50 %: accepting
+65 % says the games fit 65 % better than 50 %, not that the score is 65 % or more (a pair a
+little under 65 % passes after many games), so the table gives each pair's score with its 95 %
+interval and says which hypothesis the SPRT accepted, with its log-likelihood ratio.
 
     python benchmarks/levels.py --list                       # the pairings and their state
     python benchmarks/levels.py --only fanorona:size=dimy --pairs 1-2,2-3 --minutes 5
@@ -89,7 +94,8 @@ def pairings() -> list[tuple[str, dict[str, Any], int]]:
         if not type(game).__module__.startswith("abstracta.games."):
             continue  # games installed beside abstracta (examples) are not part of the committed ladder
         for k, variant in enumerate(game.description.variants):
-            for upper in (2, 3, 4, 5, 6) if k == 0 else (2, 3, 4):
+            top = load_game(name, **dict(variant.options)).description.top_level
+            for upper in range(2, top + 1 if k == 0 else min(top, 4) + 1):
                 out.append((name, dict(variant.options), upper))
     return out
 
@@ -145,10 +151,18 @@ def summary(entry: dict[str, Any]) -> tuple[int, float]:
     return len(games), sum(g["score"] for g in games)
 
 
+#: What the SPRT accepted, in the table's words (its verdict: see :func:`verdict`).
+ACCEPTED = {"separated": "65 % (over 50 %)", "not separated": "50 % (over 65 %)", "undecided": "neither yet",
+            "gave up": f"neither in {MAX_GAMES} games"}
+
+
 def table(data: dict[str, Any]) -> str:
-    """The README's Markdown table: every measured pairing, and each game's Elo chain."""
-    lines = ["| game | levels | games | upper level's score | 95% interval | SPRT (≥ 65 %?) | Elo of the upper level |",
-             "| --- | --- | ---: | ---: | --- | --- | ---: |"]
+    """The Markdown table of the ladder: every measured pairing of the levels the games declare
+    today, its upper level's score with the 95 % interval, what the SPRT (50 % against 65 %)
+    accepted with its log-likelihood ratio, and the Elo of the step."""
+    lines = [f"| game | levels | games | upper level's score (95 % interval) | SPRT, 50 % against 65 %: accepted "
+             f"(LLR; ±{UPPER:.2f} decides) | Elo of the upper level |",
+             "| --- | --- | ---: | ---: | --- | ---: |"]
     for name, options, upper in pairings():
         entry = data["pairings"].get(key(name, options, upper))
         if not entry or not entry["games"]:
@@ -160,9 +174,9 @@ def table(data: dict[str, Any]) -> str:
         # Elo of the upper level over the lower one (lower anchored at 0, virtual-draw prior)
         elo = elo_ratings(2, [(0, 1, n, n - score)])[1]
         game = key(name, options, upper).split(" ")[0]
-        lines.append(f"| {game} | {upper - 1}–{upper} | {n} | {100 * score / n:.1f} % | "
-                     f"{100 * low:.0f}–{100 * high:.0f} % | {verdict(score, n)} | "
-                     f"{elo.elo:+.0f} ({elo.low:+.0f} … {elo.high:+.0f}) |")
+        lines.append(f"| {game} | {upper - 1}–{upper} | {n} | {100 * score / n:.1f} % "
+                     f"({100 * low:.0f}–{100 * high:.0f} %) | {ACCEPTED[verdict(score, n)]} "
+                     f"(LLR {llr(score, n):+.2f}) | {elo.elo:+.0f} ({elo.low:+.0f} … {elo.high:+.0f}) |")
     return "\n".join(lines)
 
 

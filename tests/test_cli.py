@@ -119,6 +119,7 @@ def test_games_json_gives_each_variants_evaluator_terms_and_levels() -> None:
     assert result.exit_code == 0, result.output
     listing = json.loads(result.stdout)
     assert listing
+    assert {e["name"]: e["levels"][-1] for e in listing}["fibonacci-cards"] == 4
     for entry in listing:
         assert [d["options"] for d in entry["variant_details"]] == entry["variants"]
         for details in entry["variant_details"]:
@@ -129,7 +130,9 @@ def test_games_json_gives_each_variants_evaluator_terms_and_levels() -> None:
             else:
                 assert list(details["evaluator_terms"]) == list(tuning.names)
                 assert list(details["evaluator_terms"].values()) == list(tuning.weights)
-            assert sorted(details["levels"]) == [str(level) for level in sorted(LEVELS)]
+            # the levels the game declares: six, four for the card game (issue 46)
+            assert sorted(details["levels"]) == [str(level) for level in game.description.level_numbers]
+            assert set(game.description.level_numbers) <= set(LEVELS)
             for level, described in details["levels"].items():
                 search = game.description.levels[int(level)]
                 assert described["search"] == search.bot

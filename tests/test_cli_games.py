@@ -40,7 +40,8 @@ def test_games_table_shows_every_option_value_at_80_columns():
     result = runner.invoke(app, ["games"], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     assert "…" not in result.output
-    cells = "".join(line.split("│")[4] for line in result.output.splitlines() if line.count("│") == 5)
+    # the options are the last of the five columns (game, title, players, levels, options)
+    cells = "".join(line.split("│")[5] for line in result.output.splitlines() if line.count("│") == 6)
     flat = cells.replace(" ", "")
     for text in ("first_turn_single_capture=false", "variant=standard|cards|go",
                  "variant=square9|square13|hex", "board=1,1|5,1|7,1|11,1"):

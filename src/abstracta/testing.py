@@ -119,7 +119,7 @@ def check_description(game: Game) -> None:
     assert d.num_players == game.num_players, "num_players disagrees with the instance"
     assert d.min_players <= d.num_players <= d.max_players
     assert len(d.seats) == game.num_players
-    assert sorted(d.levels) == [1, 2, 3, 4, 5, 6]
+    assert sorted(d.levels) == list(d.level_numbers) and 2 <= d.top_level <= 6, "levels 1 … N, N at most 6"
     assert str(d.title) and str(d.rules).strip(), "a title and a rules page are required"
     for key in d.texts():
         assert key.startswith(game.name + "."), f"string key {key!r} is not under {game.name!r}"

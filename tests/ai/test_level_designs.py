@@ -26,7 +26,7 @@ def test_an_unset_max_iterations_leaves_fingerprints_as_they_were(monkeypatch) -
     old_fields = {"bot": search.bot, "rollout_cap": search.rollout_cap,
                   "evaluator": levels_module._callable_name(search.evaluator), "oracle": None,
                   "turn_extension": search.turn_extension}
-    text = json.dumps([old_fields, 1.5, levels_module.BOT_REVISIONS["alphabeta"]], sort_keys=True, default=str)
+    text = json.dumps([old_fields, 1.5, levels_module.bot_revision(game, "alphabeta")], sort_keys=True, default=str)
     assert level_fingerprint(game, 5) == hashlib.sha256(text.encode()).hexdigest()[:12]
     capped = Search(search.bot, search.rollout_cap, search.evaluator, max_iterations=200)
     monkeypatch.setattr(levels_module, "level_search", lambda g, level: capped)
@@ -49,7 +49,7 @@ def test_max_iterations_caps_a_timed_tree_search(kind) -> None:
         cls(game, Budget(seconds=1), max_iterations=0)
 
 
-def test_telo_levels_2_and_3_are_mcts_held_to_10_and_120_playouts() -> None:
+def test_telo_levels_2_and_3_are_mcts_held_to_10_and_240_playouts() -> None:
     from abstracta.ai.mcts import MCTSBot
 
     game = load_game("fanorona", size="telo")
@@ -58,9 +58,9 @@ def test_telo_levels_2_and_3_are_mcts_held_to_10_and_120_playouts() -> None:
     two.step(game.new_initial_state())
     assert two.iterations == 10
     three = make_bot("level:3", game, seed=0)
-    assert isinstance(three, MCTSBot) and three.max_iterations == 120 and three.budget.seconds == 0.2
+    assert isinstance(three, MCTSBot) and three.max_iterations == 240 and three.budget.seconds == 0.2
     three.step(game.new_initial_state())
-    assert three.iterations == 120  # not the thousands its 0.2 s would allow
+    assert three.iterations == 240  # not the thousands its 0.2 s would allow
     assert [game.description.levels[level].bot for level in (4, 5, 6)] == ["alphabeta", "table", "table"]
     # the other sizes keep MCTS as long as the time allows
     assert make_bot("level:3", load_game("fanorona"), seed=0).max_iterations is None

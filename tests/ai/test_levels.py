@@ -128,3 +128,32 @@ def test_a_refused_spec_names_the_whole_grammar() -> None:
     for form in ("mcts[:SECONDS|:iN]", "alphabeta[:SECONDS|:dN]", "turns[:SECONDS|:dN]", "+w=W1/W2/",
                  "a bot the game brings", "level:N (1-6)"):
         assert form in str(info.value)
+
+
+def test_the_card_game_declares_four_levels_and_reads_five_and_six_as_four(caplog) -> None:
+    import logging
+
+    from abstracta import load_game
+    from abstracta.ai import levels
+    from abstracta.ai.levels import describe_level, level_fingerprint, read_level
+
+    cards = load_game("fibonacci-cards")
+    assert cards.description.level_numbers == (1, 2, 3, 4) and cards.description.top_level == 4
+    assert all(load_game(n).description.top_level == 6 for n in ("fanorona", "fibonacci", "nibble", "slide-checkers"))
+    levels._SAID.discard(("fibonacci-cards", 6))
+    with caplog.at_level(logging.WARNING, logger="abstracta.ai.levels"):
+        assert read_level(cards, 6) == 4 and read_level(cards, 6) == 4 and read_level(cards, 3) == 3
+    said = [r.getMessage() for r in caplog.records if "plays as level 4" in r.getMessage()]
+    assert said == ["fibonacci-cards has 4 levels: level 6 plays as level 4"]  # once
+    bot = make_bot("level:6", cards, seed=1)
+    assert isinstance(bot, ISMCTSBot) and bot.budget.seconds == LEVELS[4].seconds and bot.name == "level:6"
+    assert level_fingerprint(cards, 6) == level_fingerprint(cards, 4)
+    assert describe_level(cards, 5) == describe_level(cards, 4)
+    with pytest.raises(KeyError):
+        describe_level(cards, 7)
+    # the research environments' fixed budgets (levels.FIXED_BUDGETS) read levels 5-6 as 4 too
+    from abstracta.ai.base import Budget
+
+    four = Budget(iterations=levels.FIXED_BUDGETS[4][0])
+    assert levels.fixed_budget(cards, 5) == levels.fixed_budget(cards, 6) == levels.fixed_budget(cards, 4) == four
+    assert levels.fixed_level_bot(cards, 6, seed=1).budget == four

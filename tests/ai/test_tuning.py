@@ -285,7 +285,7 @@ FINGERPRINTS = {
 TUNED_LEVELS = {("fibonacci", ()): (3, 4, 5, 6), ("fanorona", ()): (2, 3, 4, 5, 6)}
 #: levels declared anew since (README "The level ladder"): Telo's levels 2 and 3 are MCTS held
 #: to 10 and 120 playouts
-REDESIGNED = {("fanorona", (("size", "telo"),)): (2, 3),
+REDESIGNED = {("fanorona", (("size", "telo"),)): (2, 3, 4),  # 4: alpha-beta's revision 3 (repetitions, issue 46)
               # the card game: level 3 capped at 200 playouts, levels 4-6 on inferred deals (README "Strength")
               ("fibonacci-cards", ()): (3, 4, 5, 6),
               # Fibonacci's level 3 compares fewer candidate turns, level 4 of the standard rules
@@ -370,7 +370,8 @@ def test_fit_stays_finite_where_the_terms_separate_the_results():
 #: level_fingerprint of levels 1-6 where tuned weights are played, as they were before tuned
 #: evaluators became picklable (TunedEvaluator): the same players, the same fingerprints
 TUNED_FINGERPRINTS = {
-    ("fanorona", ()): ["317cad923124", "3de80e64abe7", "0de9ed1e8745", "be71a89eea1d", "6d896f45a135", "16988b2a019c"],
+    # levels 4-6: alpha-beta's revision 3 (a recurring position is a draw, issue 46)
+    ("fanorona", ()): ["317cad923124", "3de80e64abe7", "0de9ed1e8745", "f8a62aac9870", "46f0ba3b4202", "15db0ff402ba"],
     ("fibonacci", ()): ["317cad923124", "69335bdf3541", "42fce512136b", "f9de7b3630a9", "fcd06aaa077c", "fb24423930de"],
 }
 

@@ -52,3 +52,18 @@ def test_match_view_names_the_seats(client):
     assert view["board_module"] == "/games/fanorona/board.js"
     listed = {m["id"]: m for m in client.get("/api/matches").json()}
     assert [s["name"] for s in listed[view["id"]]["seats"]] == ["White", "Black"]
+
+
+def test_every_game_lists_the_levels_it_declares(client):
+    # a game declares its distinct strengths (issue 46): the card game four, every other six
+    catalogue = games(client)
+    assert catalogue["fibonacci-cards"]["levels"] == [1, 2, 3, 4]
+    assert [v["levels"] for v in catalogue["fibonacci-cards"]["variants"]] == [[1, 2, 3, 4]]
+    for name in ("fanorona", "fibonacci", "nibble", "slide-checkers"):
+        assert catalogue[name]["levels"] == [1, 2, 3, 4, 5, 6], name
+        assert all(v["levels"] == [1, 2, 3, 4, 5, 6] for v in catalogue[name]["variants"]), name
+    assert client.get("/api/games/fibonacci-cards").json()["levels"] == [1, 2, 3, 4]
+    # a seat naming a level above the top still plays (the top level): stored games keep working
+    r = client.post("/api/matches", json={"game": "fibonacci-cards", "seats": ["human", "level:6"],
+                                          "options": {"seed": "3"}})
+    assert r.status_code in (200, 201), r.text

@@ -20,8 +20,16 @@ move may be the same at consecutive plies (multi-action turns), so the sign flip
   below a difference that matters, so equal and near-equal moves are chosen by the seed and
   the games of a match differ (a deterministic search would replay one game per seat order).
 
+* Repetitions (games with a repetition draw, ``State.repetition_count``): a position that
+  already occurred in the game or on the searched line is a draw where it recurs, as chess
+  engines score it: a side that is ahead never steps back into a position it has seen, so it
+  cannot shuffle into a threefold repetition from a won endgame (issue 46: level 6 on 9×5
+  drew two stones against one so). Such a value belongs to the line, not the position (the
+  table is keyed without history), so a node whose value rests on one is not stored in the
+  transposition table — stored, it turned the next move's search of a won position into a
+  draw (the graph-history interaction).
+
 Hidden information (not what this bot is for) is handled by searching one determinization.
-Repetition draws are not seen by the transposition table (positions are keyed without history).
 """
 
 from __future__ import annotations
@@ -135,6 +143,8 @@ class AlphaBetaBot:
         self.depth = 0
         self.nodes = 0
         self.value = 0.0
+        #: draws by repetition the search has scored (values that belong to their line)
+        self.history_draws = 0
         self._end = float("inf")
         self._stop = stop_signal()
 
@@ -254,6 +264,7 @@ class AlphaBetaBot:
         best_raw = best     # without it: what is stored and reported
         bonus = self._bonus
         undo = state.supports_undo
+        draws_before = self.history_draws
         try:
             for action in ordered:
                 child = state if undo else state.clone()
@@ -273,17 +284,30 @@ class AlphaBetaBot:
             if best_action is not None and best_action != ordered[0]:
                 return best_raw, best_action, False
             return best_raw, None, False
-        self.table[state.hash_key()] = (depth, best_raw, EXACT, best_action if best_action is not None else -1)
+        self.table[state.hash_key()] = (depth if self.history_draws == draws_before else -1, best_raw, EXACT,
+                                        best_action if best_action is not None else -1)
         return best_raw, best_action, True
+
+    def _draw(self, me: int) -> float:
+        """A draw's value for ``me``: 0, or the contempt (a cost to the player searched for)."""
+        if not self.contempt:
+            return 0.0
+        return -self.contempt if me == self._for else self.contempt
 
     def _child_value(self, child: State, me: int, depth: int, alpha: float, beta: float, ply: int) -> float:
         """Value for ``me`` of ``child`` (reached by ``me``'s action at ``ply``), searched to depth−1."""
         p = child.current_player()
         if p == TERMINAL:
             result = child.returns()[me]
-            if result == 0 and self.contempt:
-                return -self.contempt if me == self._for else self.contempt
+            if result == 0:
+                if child.repetition_count() > 1:
+                    self.history_draws += 1  # drawn by its history: a value of this line only
+                return self._draw(me)
             return result * (WIN - (ply + 1))
+        if p != me and p >= 0 and child.repetition_count() > 1:
+            # the position occurred before: a draw here (see the module docstring)
+            self.history_draws += 1
+            return self._draw(me)
         if p == me:
             return self._negamax(child, depth - 1, alpha, beta, ply + 1, True)
         if p == CHANCE:
@@ -327,6 +351,7 @@ class AlphaBetaBot:
                 if alpha >= beta:
                     return v
         alpha0 = alpha  # the window searched (after the table's bounds narrowed it)
+        draws_before = self.history_draws
         best = -2 * WIN
         best_action = -1
         undo = state.supports_undo
@@ -366,5 +391,9 @@ class AlphaBetaBot:
             stored += ply
         elif stored <= -WIN_THRESHOLD:
             stored -= ply
-        self.table[key] = (depth, stored, flag, best_action)
+        if self.history_draws != draws_before:
+            # rests on a repetition of this line: keep only the move, for the ordering
+            self.table[key] = (-1, stored, flag, best_action)
+        else:
+            self.table[key] = (depth, stored, flag, best_action)
         return best

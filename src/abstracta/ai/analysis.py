@@ -13,6 +13,12 @@ alpha-beta evaluators are heuristics, not calibrated probabilities, and one form
 search. A result alpha-beta proved is shown as ``#N`` (the seat wins in N actions) or ``#-N``
 (loses in N), as engines write mates.
 
+Where the game knows the answer — its endgame tables, or a proof, cover the position
+(``GameDescription.endgame_tables.probe``: Fanorona's 9×5 and 5×5 tables and Dimy's proof
+book) — the board gives that instead of a search: the proved value, the tables' line (the
+winner's fastest way, the loser's slowest) and, for a win or a loss, ``#N`` counted along it to
+the end (``search`` ``"tables"``, ``iterations`` the positions looked up).
+
 Hidden information: the search starts from the viewer's information state (a resampled
 determinization, or IS-MCTS observing from the viewer), never from the real hidden cards. The
 line holds the viewer's own actions and other seats' actions that name nothing hidden (legal in
@@ -192,6 +198,14 @@ def analyse(state: State, viewer: int | None = None, budget: int | None = None, 
     if budget < 1:
         raise ValueError(f"the analysis budget must be at least 1, got {budget}")
     rng = random.Random(seed)
+    known = None if game.has_hidden_information else _tables(state)
+    if known is not None:
+        actions, mover_value, mate, looked = known
+        values = [float(mover_value) if p == mover else -float(mover_value) for p in range(n)]
+        line, cut = _line(state.clone(), actions, viewer, max_turns, rng)
+        persp_mate = None if mate is None else (mate if perspective == mover else -mate)
+        return Analysis(values, mover, values[mover], viewer, display_value(values[mover], mate),
+                        display_value(values[perspective], persp_mate), line, cut, mate, "tables", looked, None)
     # the position the search may know: the real one, or one consistent with the viewer's view
     root = state.resample_from_infostate(viewer, rng) if game.has_hidden_information else state.clone()
     if search.bot == "alphabeta":
@@ -208,6 +222,40 @@ def analyse(state: State, viewer: int | None = None, budget: int | None = None, 
     return Analysis(values, mover, values[mover], viewer, display_value(values[mover], mate),
                     display_value(values[perspective], persp_mate), line, cut, mate, kind,
                     iterations, depth)
+
+
+#: The longest line the tables are followed along to count a win or loss (#N), in actions.
+TABLE_LINE_ACTIONS = 600
+
+
+def _tables(state: State) -> tuple[list[int], int, int | None, int] | None:
+    """The position by the game's endgame tables (or proof), when they decide it: (the tables'
+    line, value for the mover, #N actions to the end along it or None, positions looked up)."""
+    tables = state.game.description.endgame_tables
+    if tables is None:
+        return None
+    found = tables.probe(state)
+    if found is None:
+        return None
+    value = int(found["value"])
+    walk = state.clone()
+    actions: list[int] = []
+    looked = 1
+    limit = TABLE_LINE_ACTIONS if value else MAX_LINE_ACTIONS  # a draw's line never ends
+    while True:
+        action = walk.string_to_action(found["best"])
+        actions.append(action)
+        walk.apply_action(action)
+        if walk.is_terminal() or len(actions) >= limit:
+            break
+        found = tables.probe(walk)
+        looked += 1
+        if found is None:
+            break
+    mate = None
+    if value and walk.is_terminal() and walk.returns()[state.current_player()] == value:
+        mate = len(actions) if value > 0 else -len(actions)
+    return actions[:MAX_LINE_ACTIONS], value, mate, looked
 
 
 def _alphabeta(game: Game, root: State, search: Search, budget: int,

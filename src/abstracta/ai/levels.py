@@ -11,7 +11,7 @@ SPEC grammar (case-insensitive, surrounding spaces ignored)::
     turns[:BUDGET]              alpha-beta over whole turns (two players, multi-action turns)
     paranoid[:BUDGET]           paranoid alpha-beta: the others as one coalition (any number of players)
     NAME                        a bot the game brings (its description's ``bots``, e.g. ``rule``)
-    level:N                     N = 1…6, see LEVELS
+    level:N                     N = 1…6, see LEVELS (above a game's top level: its top level)
     SPEC+w=W1/W2/…              greedy or a search (above) reading the game's evaluator with these
                                 weights, one per term of its ``GameDescription.tuning``, e.g.
                                 ``alphabeta:d3+w=0.8/0.15/0.02/-0.01`` (``abstracta tune``)
@@ -26,11 +26,15 @@ Without a budget the searches think ``DEFAULT_SECONDS`` per action. Iteration an
 budgets give the same moves for the same seed; time budgets depend on the machine.
 
 What each level *is* for a game (which bot, playout cap, evaluator) is declared by the game
-(``GameDescription.levels``); this module keeps only the seconds per level (:data:`LEVELS`).
+(``GameDescription.levels``), and how many distinct levels it has (six, or fewer: the
+Fibonacci card game has four); this module keeps only the seconds per level (:data:`LEVELS`).
+A level above a game's top reads as its top level (a stored game or seat that names level 6
+of a four-level game plays level 4), said once per process (:func:`read_level`).
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from dataclasses import dataclass, replace
@@ -43,6 +47,7 @@ from .base import Bot, Budget
 
 DEFAULT_SECONDS = 1.0
 MAX_SECONDS = 3600.0
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -96,10 +101,22 @@ _WORD = re.compile(r"^[a-z][a-z0-9_]*$")
 #: (wall-clock levels measured on a loaded machine were weakened players).
 #: Revision 2 of the turn search: chance between turns became explicit chance nodes
 #: (abstracta.ai.turns), a change of play only in games with in-game chance, so only there.
-BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 2, "ismcts": 2, "alphabeta": 2, "turns": 2,
+#: Revision 3 of alpha-beta: a position that occurred before is a draw where it recurs, and
+#: values resting on one stay out of its table (issue 46), a change of play only in games with a
+#: repetition rule (``State.repetition_count``), so only there.
+BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 2, "ismcts": 2, "alphabeta": 3, "turns": 2,
                                  "paranoid": 2}
+
+
+def _repeats(game: Game) -> bool:
+    """Whether ``game``'s states count repetitions (its rules have a repetition draw)."""
+    from ..core.game import State
+
+    return type(game.new_initial_state()).repetition_count is not State.repetition_count
+
+
 #: Revisions that changed a bot's play only in some games: (bot, the games, revision before).
-_REVISION_SCOPE = {"turns": (lambda game: game.max_chance_outcomes() > 0, 1)}
+_REVISION_SCOPE = {"turns": (lambda game: game.max_chance_outcomes() > 0, 1), "alphabeta": (_repeats, 2)}
 
 
 def bot_revision(game: Game, bot: str) -> int:
@@ -140,6 +157,7 @@ def level_fingerprint(game: Game, level: int) -> str:
     import hashlib
     import json
 
+    level = read_level(game, level)
     search = level_search(game, level)
     declared = search.__dataclass_fields__
     fields = {name: _callable_name(getattr(search, name)) for name in declared
@@ -150,9 +168,25 @@ def level_fingerprint(game: Game, level: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
+_SAID: set[tuple[str, int]] = set()
+
+
+def read_level(game: Game, level: int) -> int:
+    """The level ``level`` plays as in ``game``: itself, or the game's top level where the game
+    declares fewer (the first time in a process a game's level is read so, a warning says it)."""
+    top = game.description.top_level
+    if level <= top:
+        return level
+    if (game.name, level) not in _SAID:
+        _SAID.add((game.name, level))
+        log.warning("%s has %d levels: level %d plays as level %d", game.name, top, level, top)
+    return top
+
+
 def level_search(game: Game, level: int) -> Search:
-    """The search level ``level`` runs for ``game`` (from its description)."""
-    return game.description.levels[level]
+    """The search level ``level`` runs for ``game`` (from its description; a level above its
+    top: the top level's, :func:`read_level`)."""
+    return game.description.levels[read_level(game, level)]
 
 
 def describe_level(game: Game, level: int) -> dict[str, Any]:
@@ -173,8 +207,10 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
         ``"turn_extension"`` (alpha-beta), ``"oracle"`` (the qualified name of the function it
         asks first) and ``"evaluator"`` (the qualified name, with its weights if tuned).
     Raises:
-        KeyError: ``level`` is not 1–6.
+        KeyError: ``level`` is not 1–6 (above the game's top level: the top level's answer).
     """
+    LEVELS[level]  # noqa: B018  # KeyError outside 1-6
+    level = read_level(game, level)
     search = level_search(game, level)
     out: dict[str, Any] = {"search": search.bot, "seconds": LEVELS[level].seconds,
                            "fingerprint": level_fingerprint(game, level)}
@@ -211,17 +247,23 @@ def describe_level(game: Game, level: int) -> dict[str, Any]:
     return out
 
 
+def top_search(game: Game) -> Search:
+    """The search of ``game``'s top level (6, or fewer where the game declares fewer)."""
+    d = game.description
+    return d.levels[d.top_level]
+
+
 def strongest_search(game: Game) -> str:
-    """The bot of ``game``'s top level, 6 (``"alphabeta"``, ``"mcts"``, ``"ismcts"`` …): the one
+    """The bot of ``game``'s top level (``"alphabeta"``, ``"mcts"``, ``"ismcts"`` …): the one
     levels 4–6 share, except where a game's own bot plays the top levels (a solved board's
     table at 5–6)."""
-    return game.description.levels[6].bot
+    return top_search(game).bot
 
 
 def rollout_cap(game: Game, search: Search | None = None) -> int:
     """Playout length cap (actions) of an MCTS bot for ``game``: the given search's, else the one
     of the game's strongest level, else :data:`DEFAULT_ROLLOUT_CAP`."""
-    for candidate in (search, game.description.levels[6], game.description.levels[3]):
+    for candidate in (search, top_search(game), game.description.levels[3]):
         if candidate is not None and candidate.rollout_cap is not None:
             return candidate.rollout_cap
     return DEFAULT_ROLLOUT_CAP
@@ -270,7 +312,8 @@ def seat_spec_grammar(game: Game | None = None) -> str:
     else:
         own = "".join(f", {name}" for name in game.description.bots)
     return ("human, random, greedy, mcts[:SECONDS|:iN], ismcts[:SECONDS|:iN], alphabeta[:SECONDS|:dN], "
-            f"turns[:SECONDS|:dN], paranoid[:SECONDS|:dN]{own} or level:N (1-{max(LEVELS)}); "
+            f"turns[:SECONDS|:dN], paranoid[:SECONDS|:dN]{own} or level:N "
+            f"(1-{max(LEVELS) if game is None else game.description.top_level}); "
             "SECONDS are CPU seconds (e.g. 0.5), iN N iterations, dN depth N; greedy and the searches "
             "may end in +w=W1/W2/... (one weight per term of the game's evaluator)")
 
@@ -383,9 +426,9 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
                          determinize=search.determinize if search is not None else None)
     if kind == "alphabeta":
         from .alphabeta import AlphaBetaBot
-        if search is None and game.description.levels[6].bot == "alphabeta":
+        if search is None and top_search(game).bot == "alphabeta":
             # a plain alphabeta spec searches like the levels (their leaves, their evaluator)
-            search = _as_spec(game.description.levels[6])
+            search = _as_spec(top_search(game))
         return AlphaBetaBot(game, budget, seed=seed, name=name, evaluator=evaluator,
                             turn_extension=search.turn_extension if search is not None else 0,
                             max_depth=search.max_depth if search is not None else None,
@@ -402,8 +445,8 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
         return TurnSearchBot(game, budget, seed=seed, name=name, evaluator=evaluator, **more)
     if kind == "paranoid":
         from .paranoid import ParanoidBot
-        if search is None and game.description.levels[6].bot == "paranoid":
-            search = game.description.levels[6]
+        if search is None and top_search(game).bot == "paranoid":
+            search = top_search(game)
         return ParanoidBot(game, budget, seed=seed, name=name,
                            evaluator=search.evaluator if search is not None else None,
                            turn_extension=search.turn_extension if search is not None else 0,
@@ -471,6 +514,7 @@ def level_bot(game: Game, level: int, seed: int | None = None, *, search: Search
         ValueError: the search needs a budget the level does not give, or plays two players only,
             or a replaced search sets a field its bot never reads (as a description refuses it).
     """
+    level = read_level(game, level)
     if search is not None:
         check_search(search, f"{game.name}: level {level}")
     search = search or level_search(game, level)
@@ -503,7 +547,9 @@ def level_bot(game: Game, level: int, seed: int | None = None, *, search: Search
 
 def fixed_budget(game: Game, level: int) -> Budget | None:
     """The fixed budget of level ``level`` (:data:`FIXED_BUDGETS`) for the search the game
-    declares for it, or ``None`` where the level needs none (random, greedy, a game's own bot)."""
+    declares for it, or ``None`` where the level needs none (random, greedy, a game's own bot).
+    A level above the game's top plays the top one (:func:`read_level`), at its budget."""
+    level = read_level(game, level)
     search = level_search(game, level)
     if search.bot not in SEARCHES or level not in FIXED_BUDGETS:
         return None
@@ -542,7 +588,7 @@ def _weighted_bot(canonical: str, weights: tuple[float, ...], game: Game, seed: 
     if kind in TWO_PLAYER_SEARCHES and game.num_players != 2:
         raise ValueError(f"seat spec {canonical!r}: {kind} plays two-player games only; "
                          f"{game.name} has {game.num_players} players")
-    declared = next((s for s in (game.description.levels[6], game.description.levels[3]) if s.bot == kind), None)
+    declared = next((s for s in (top_search(game), game.description.levels[3]) if s.bot == kind), None)
     # the level-6 widths of the turn search stay out: a weighted spec differs from the plain
     # one (``turns:d1``, what tune verifies against) in its weights only
     search = (replace(_as_spec(declared), evaluator=evaluator, oracle=None, turn_widths=None)

@@ -26,7 +26,7 @@ from .records import ending_words, recorded_position
 def _variant_details(game: Game) -> list[dict[str, Any]]:
     """Each variant's evaluator (its terms and default weights, where the game declares them for
     ``abstracta tune``) and what each level plays (:func:`~abstracta.ai.levels.describe_level`)."""
-    from ..ai.levels import LEVELS, describe_level
+    from ..ai.levels import describe_level
 
     out = []
     for variant in game.description.variants:
@@ -35,7 +35,7 @@ def _variant_details(game: Game) -> list[dict[str, Any]]:
         out.append({
             "options": dict(variant.options),
             "evaluator_terms": None if tuning is None else dict(zip(tuning.names, tuning.weights)),
-            "levels": {str(level): describe_level(played, level) for level in LEVELS},
+            "levels": {str(level): describe_level(played, level) for level in played.description.level_numbers},
         })
     return out
 
@@ -60,6 +60,7 @@ def games_cmd(as_json: bool = JsonArg) -> None:
             "options": {o.name: {"default": o.default, "choices": o.choices, "help": o.help}
                         for o in game.option_specs},
             "variants": [dict(v.options) for v in d.variants],
+            "levels": list(d.level_numbers),  # the strengths it declares (default options)
             "game": game,
         })
     if as_json:
@@ -70,8 +71,9 @@ def games_cmd(as_json: bool = JsonArg) -> None:
         table = Table(title="abstracta games")
         table.add_column("game")
         # the summary is prose: held to a readable measure, also where the table may be as wide as it needs
-        table.add_column("title", max_width=60)
+        table.add_column("title", max_width=56)
         table.add_column("players")
+        table.add_column("levels")
         # folded, never cut with "…": the values are what a reader comes for; " | " lets a long
         # list wrap between values
         table.add_column("options (default first)", overflow="fold")
@@ -82,7 +84,7 @@ def games_cmd(as_json: bool = JsonArg) -> None:
                 opts.append(f"{o.name}={' | '.join('(unset)' if v is None else o.text_of(v) for v in values)}")
             lo, hi = row["players"]
             table.add_row(row["name"], f"{row['title']}\n[dim]{row['summary']}[/]", str(lo) if lo == hi else f"{lo}–{hi}",
-                          "\n".join(opts))
+                          f"1–{row['levels'][-1]}", "\n".join(opts))
         print_table(console, table)
     for problem in broken:
         err_console.print(f"[yellow]warning:[/] {escape(problem)}", soft_wrap=True)

@@ -175,7 +175,8 @@ class TunedEvaluator(functools.partial):
 
 #: The bots every game can use; a game may add its own (:attr:`GameDescription.bots`).
 SHARED_BOTS = ("random", "greedy", "mcts", "ismcts", "alphabeta", "paranoid")
-#: Strength levels 1..6 (their seconds per action are in :data:`abstracta.ai.levels.LEVEL_SECONDS`).
+#: Strength levels 1..6 (their seconds per action are in :data:`abstracta.ai.levels.LEVELS`); a
+#: game declares how many of them are distinct (:attr:`GameDescription.levels`: 1 … its top).
 LEVEL_NUMBERS = (1, 2, 3, 4, 5, 6)
 
 
@@ -379,7 +380,11 @@ class GameDescription:
             server writes the others' records from the action strings as played.
         evaluator: heuristic value of a running position for a player, in [-1, 1]; ``None``
             when the game has none (searches then play on results alone).
-        levels: the search of each strength level 1..6 for this instance.
+        levels: the search of each strength level of this instance, 1 … its top level: as many
+            distinct strengths as the game has, at most six (every built-in game but the
+            Fibonacci card game declares six; that one four, where a stronger legal player does
+            not exist: README "Strength"). A seat naming a level above the top plays the top
+            level (:func:`abstracta.ai.levels.read_level`).
         bots: bots this game brings beside the shared ones, by seat-spec name.
         printable_board: ``Game.render_board()`` and ``Game.board_svg()`` draw the empty
             board (``abstracta board``).
@@ -442,9 +447,10 @@ class GameDescription:
     lessons: "tuple[Lesson, ...]" = ()
 
     def __post_init__(self) -> None:
-        missing = [n for n in LEVEL_NUMBERS if n not in self.levels]
-        if missing:
-            raise ValueError(f"{self.name}: the description gives no search for level(s) {missing}")
+        numbers = sorted(self.levels)
+        if numbers != list(range(1, len(numbers) + 1)) or not 2 <= len(numbers) <= len(LEVEL_NUMBERS):
+            raise ValueError(f"{self.name}: levels must be 1 … N with N from 2 to {len(LEVEL_NUMBERS)}, "
+                             f"got {numbers}")
         if len(self.seats) != self.num_players:
             raise ValueError(f"{self.name}: {len(self.seats)} seat styles for {self.num_players} players")
         for name in self.bots:
@@ -457,6 +463,16 @@ class GameDescription:
             raise ValueError(f"{self.name}: example ids repeat ({', '.join(ids)})")
         if self.examples and self.draw is None:
             raise ValueError(f"{self.name}: examples need a drawing (GameDescription.draw)")
+
+    @property
+    def level_numbers(self) -> tuple[int, ...]:
+        """The strength levels this instance declares: ``(1, 2, …, top)``."""
+        return tuple(range(1, len(self.levels) + 1))
+
+    @property
+    def top_level(self) -> int:
+        """The strongest level this instance declares (6 for every built-in game but one)."""
+        return len(self.levels)
 
     def texts(self) -> dict[str, str]:
         """Every human-readable string of the description: ``{key: English text}``."""

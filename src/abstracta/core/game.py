@@ -464,6 +464,13 @@ class State(StructHooks, ABC):
         Default: hash of the position text; games override with incremental Zobrist keys."""
         return hash(self.to_text())
 
+    def repetition_count(self) -> int:
+        """How often the current position has occurred at a turn boundary in this game, this
+        time included (1 the first time); 0 inside a turn and in games whose rules have no
+        repetition draw (the default). A search reads a position that occurred before as a
+        draw where it recurs (:mod:`abstracta.ai.alphabeta`), as chess engines do."""
+        return 0
+
     def turn_player(self) -> int:
         """The player the current turn belongs to (equals ``current_player()`` except at chance)."""
         return self.current_player()

@@ -27,9 +27,6 @@ if TYPE_CHECKING:
 QUICK_GONE = 10.0
 #: seconds a paired wait is kept (the browser is taken to the game from it)
 PAIRED_KEPT = 120.0
-#: the levels the computer is offered at
-LEVELS = (1, 2, 3, 4, 5, 6)
-
 
 class _Taken(Exception):
     """A wait was paired by another process between the read and the write."""
@@ -55,7 +52,8 @@ class Quick:
             return {}
         from ..ai.levels import level_fingerprint
 
-        figures = self.lobby.people.standings.level_ratings(family, LEVELS,
+        # the computer is offered at the levels the game declares (some declare fewer than six)
+        figures = self.lobby.people.standings.level_ratings(family, instance.description.level_numbers,
                                                             fingerprint=lambda n: level_fingerprint(instance, n))
         return {f.level: f.rating for f in figures}
 
@@ -189,4 +187,4 @@ class Quick:
         return [{"id": row.match_id, "at": aware(row.paired_at).isoformat(), "source": "quick"}]
 
 
-__all__ = ["LEVELS", "PAIRED_KEPT", "QUICK_GONE", "Quick"]
+__all__ = ["PAIRED_KEPT", "QUICK_GONE", "Quick"]

@@ -479,6 +479,9 @@ class ProcessExecutor:
             pass
 
     def poll(self, timeout: float) -> list[Outcome]:
+        if _exiting or not self._workers:  # closed (at exit: under the lane's thread)
+            time.sleep(timeout)
+            return []
         by_conn = {w.results: w for w in self._workers}
         by_sentinel = {w.process.sentinel: w for w in self._workers}
         try:

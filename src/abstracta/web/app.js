@@ -564,8 +564,9 @@ async function newGamePage(app, name) {
   }
   const seatBox = h("fieldset", { class: "seats" }, h("legend", {}, t("new.seats")));
   form.append(seatBox);
-  // seat names follow the options (a game whose colours depend on its player count): asked of the server's description
-  let seatStyles = null, seatKey = null;
+  // seat names follow the options (a game whose colours depend on its player count): asked of the server's description;
+  // the computer's levels are the ones the game declares for these options (some games declare fewer than six)
+  let seatStyles = null, seatKey = null, declared = g.levels || [1, 2, 3, 4, 5, 6];
   let levels = {}; // each computer level's approximate rating for these options ("Level 4 ≈ 1650", names.js)
   const seatNames = (i, opts) => (seatStyles && seatStyles[i] && seatStyles[i].name ? seatWord(seatStyles[i]) : t("seat.player", { n: i + 1 }));
   async function loadSeats() {
@@ -575,7 +576,9 @@ async function newGamePage(app, name) {
     seatKey = key;
     try {
       const q = new URLSearchParams(opts).toString();
-      seatStyles = (await api(`/api/games/${encodeURIComponent(name)}${q ? "?" + q : ""}`)).seats;
+      const detail = await api(`/api/games/${encodeURIComponent(name)}${q ? "?" + q : ""}`);
+      seatStyles = detail.seats;
+      declared = detail.levels || declared;
     } catch { seatStyles = null; } // options not (yet) valid: plain names until they are
     levels = await levelRatings(name, opts);
   }
@@ -589,9 +592,9 @@ async function newGamePage(app, name) {
       const sel = h("select", { id: `seat-${i}`, name: `seat-${i}` },
         h("option", { value: "human" }, t("new.seat.me")),
         h("option", { value: "friend" }, t("new.seat.friend")),
-        ...[1, 2, 3, 4, 5, 6].map((l) => h("option", { value: `level:${l}` },
+        ...declared.map((l) => h("option", { value: `level:${l}` },
           levels[l] ? t("new.seat.computer_about", { level: l, rating: levels[l] }) : t("new.seat.computer", { level: l }))));
-      sel.value = old[i] || (i === 0 ? "human" : "level:3");
+      sel.value = old[i] && [...sel.options].some((o) => o.value === old[i]) ? old[i] : (i === 0 ? "human" : "level:3");
       sel.addEventListener("change", () => rated.fits(seatChoice()));
       seatBox.append(h("label", { for: `seat-${i}` }, h("span", {}, seatNames(i, readOptions())), sel));
     }

@@ -20,7 +20,7 @@ One byte per position (:data:`numpy.uint8`):
   as fast as possible, the loser holds out as long as possible); ``d`` even: the side to move
   loses (``d = 0``: it has no stone or no legal action now), ``d`` odd: it wins.
 
-How the draw rules enter (Spec §4; a decision of issue 18, see the README "Perfect play"):
+How the draw rules enter (Spec §4; a decision of issue 18, see docs: measurements/perfect-play.md):
 values are those of a position with a fresh history (as read from text: no earlier
 occurrence, no-progress counter 0). A position from which neither side can force a win is a
 draw — play can cycle, and the repetition and 100-turn rules end such games drawn. A won
@@ -490,19 +490,11 @@ class FanoronaTables:
 
     def probe(self, state: "FanoronaState", directory: Path | None = None) -> dict[str, Any] | None:
         """Value, distance (turns, counted from the start of the current turn) and the best
-        action of ``state`` for its mover, or ``None`` if a table it needs is missing."""
-        from .solve import TablePlayer
+        action of ``state`` for its mover, or ``None`` if a table it needs is missing (on Dimy
+        also the proof book's positions: :class:`.solve.BookPlayer`)."""
+        from .solve import table_player
 
-        if state.is_terminal():
-            return None
-        ranked = TablePlayer(TableSet(self.game, directory)).ranked(state)
-        if not ranked:
-            return None
-        best = max(r for r, _ in ranked)
-        action = next(a for r, a in ranked if r == best)
-        # after_turn ranks: 1000 - d (the opponent loses in d), -1000 + d (it wins in d), 0 draw
-        value, distance = (0, None) if best == 0 else ((1, 1001 - best) if best > 0 else (-1, best + 1001))
-        return {"value": value, "distance": distance, "best": state.action_to_string(action)}
+        return table_player(self.game, directory).judge(state)
 
     def build(self, stones: int, directory: Path | None = None, *, executor: str = "serial",
               workers: int | None = None, ray_address: str | None = None,

@@ -96,8 +96,8 @@ TERMS = ("material", "mobility", "captures", "threats")
 #: The hand-set weights (of :func:`evaluate`): the side-aware terms at 0 (then they are not
 #: even computed).
 WEIGHTS = (MATERIAL_WEIGHT, MOBILITY_WEIGHT, 0.0, 0.0)
-#: Weights tuned by self-play that won their verification tournament (README "Tuned
-#: evaluators"), by board size, standard rules only: there they are the default weights.
+#: Weights tuned by self-play that won their verification tournament (docs: strength.md, tuned
+#: evaluators), by board size, standard rules only: there they are the default weights.
 TUNED: dict[str, tuple[float, ...]] = {
     # abstracta tune fanorona --games 200 --seed 1000 (alphabeta:d3): +120 Elo (+69 … +171), 200 games
     "tsivy": (0.7511, 0.2296, 0.2601, 0.1513),

@@ -55,8 +55,8 @@ TERMS = ("ring", "inner_core", "surround", "distance", "groups", "threat", "edge
 CARD_TERMS = ("ring", "ring3", "distance", "groups", "threat")
 WEIGHTS = (0.45, 0.3, 0.6, -0.12, -0.12, -0.25, 0.2)
 CARD_WEIGHTS = (0.45, 0.25, -0.12, -0.35, -0.25)
-#: Weights tuned by self-play that won their verification tournament (README "Tuned
-#: evaluators"), by variant: there they are the default weights.
+#: Weights tuned by self-play that won their verification tournament (docs: strength.md, tuned
+#: evaluators), by variant: there they are the default weights.
 TUNED: dict[str, tuple[float, ...]] = {
     # abstracta tune fibonacci --games 150 --seed 1000 (turns:d1): +109 Elo (+51 … +167), 150 games
     "standard": (0.3144, -0.08423, 0.6927, -0.9323, -0.09674, -0.1144, -0.1842),

@@ -901,7 +901,7 @@ class FibonacciState(FibonacciView, State):
         return st
 
     def _finish_parse(self) -> None:
-        """README "Positions read from text": end check as if the side not to move had just moved,
+        """rules/README.md "Positions read from text": end check as if the side not to move had just moved,
         then the turn-start bookkeeping (repetition key, cap, 0-move turn)."""
         mover = self.side ^ 1
         if self._check_win(mover):

@@ -22,7 +22,7 @@ T = texts("nibble")
 #: level 4 on the 9×9 and hexagonal boards (ladder 3-4: 54 % of 24 and 45 % of 20 for level 4).
 #: The same players by benchmarks/ab_levels.py, 20 games a pairing: 9×9, held to 500
 #: playouts, level 4 scored 90 % against it and it 70 % against greedy; held to 700, 85 %
-#: (13 games) and 80 %; hexagon, held to 500, 83 % (6 games) and 80 %. README "The level ladder".
+#: (13 games) and 80 %; hexagon, held to 500, 83 % (6 games) and 80 %. docs: measurements/levels.md.
 LEVEL3_PLAYOUTS = 700
 
 #: Level 4's deepest iteration on the 9×9 board (actions; alpha-beta held below what its 0.5 s
@@ -31,7 +31,7 @@ LEVEL3_PLAYOUTS = 700
 #: fell to level 3's strength (3-4: 52.1 % over 96 ladder games; 4-5: 100 % of 12). Screening
 #: with benchmarks/ab_levels.py (12 games a pairing, seeds 9400-9411 against level 3,
 #: 9450-9461 against level 5): to 10 actions 75 % against level 3, level 5 4 of 7 against it.
-#: README "The level ladder".
+#: docs: measurements/levels.md.
 LEVEL4_DEPTH_9X9 = 10
 
 VARIANTS = (
@@ -84,7 +84,7 @@ def describe(game: "NibbleGame") -> GameDescription:
     # 40 ladder games (9×9); reducing, it reaches one or two actions deeper still.
     # benchmarks/ab_levels.py against level 5, 9×9, 12 games (seeds 14000-14011): 75 % (9 of 12;
     # 5 of 6 as the first player).
-    # README "The level ladder".
+    # docs: measurements/levels.md.
     levels[6] = replace(strongest, reductions=1)
     return GameDescription(
         name=game.name,

@@ -63,7 +63,7 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
     # by the evaluator at every level from 3 (full random playouts lost to greedy 1.5-2.5 at
     # 0.2 s; capped at 12 actions MCTS won 3.5-0.5). Paranoid alpha-beta, which treats the
     # others as one coalition, lost to MCTS: depth 3 scored 44 % against 900 playouts with four
-    # players and 29 % against 250 with three (README). Level 3 is held to LEVEL3_PLAYOUTS.
+    # players and 29 % against 250 with three (docs: measurements/levels.md). Level 3 is held to LEVEL3_PLAYOUTS.
     if game.num_players == 2:
         heuristic = evaluate
         strongest = Search("alphabeta", rollout_cap=12, evaluator=evaluate)

@@ -30,6 +30,8 @@ class VariantInfo(BaseModel):
     chance: bool = Field(description="randomness in the rules of this variant")
     hidden_information: bool = Field(description="players see different things in this variant")
     label_key: str = Field(description="translation key of the label")
+    levels: list[int] = Field(description="the computer's strengths this variant declares (1 … its top level; "
+                                          "a seat naming a level above plays the top one)")
 
 
 class SeatInfo(BaseModel):
@@ -54,6 +56,8 @@ class GameInfo(BaseModel):
     whole_turn_notation: bool
     printable_board: bool
     board_module: str | None = Field(description="URL of the game's browser board module, null if it has none")
+    levels: list[int] = Field(description="the computer's strengths the game declares with these options (1 … its "
+                                          "top level, six for most games; a seat naming a level above plays the top one)")
     options: list[OptionInfo]
     variants: list[VariantInfo]
     lessons: list[dict[str, Any]] = Field(default_factory=list, description="the game's first lessons: "

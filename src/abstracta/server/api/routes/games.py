@@ -57,13 +57,15 @@ def game_info(game: Game) -> dict[str, Any]:
             raise RuntimeError(f"{d.name}: declared variant {dict(variant.options)} is refused: {exc}") from exc
         variants.append({"options": {k: option_text(specs[k], val) for k, val in variant.options.items()},
                          "label": str(variant.label), "label_key": variant.label.key, "num_players": v.num_players,
-                         "chance": v.chance, "hidden_information": v.hidden_information})
+                         "chance": v.chance, "hidden_information": v.hidden_information,
+                         "levels": list(v.level_numbers)})
     return {"name": d.name, "title": str(d.title), "summary": str(d.summary),
             "title_key": d.title.key, "summary_key": d.summary.key,
             "min_players": d.min_players, "max_players": d.max_players, "num_players": d.num_players,
             "hidden_information": d.hidden_information, "chance": d.chance,
             "whole_turn_notation": d.whole_turn_notation, "printable_board": d.printable_board,
             "board_module": f"/games/{d.name}/board.js" if d.web is not None else None,
+            "levels": list(d.level_numbers),
             "options": [option_json(o, d.options.get(o.name)) for o in game.option_specs], "variants": variants,
             "lessons": [{"id": lesson.id, "steps": len(lesson.steps)} for lesson in d.lessons]}
 

@@ -100,7 +100,8 @@ def level_ratings(request: Request) -> dict[str, list[dict[str, Any]]]:
             continue
         for vid, instance in variants:
             figures = people_of(request).standings.level_ratings(
-                f"{name}.{vid}", fingerprint=lambda n, g=instance: level_fingerprint(g, n))
+                f"{name}.{vid}", instance.description.level_numbers,  # the levels it declares
+                fingerprint=lambda n, g=instance: level_fingerprint(g, n))
             out[f"{name}.{vid}"] = [{"level": f.level, "rating": round(f.rating), "rd": round(f.deviation),
                                      "ladder": round(f.ladder) if f.ladder is not None else None, "games": f.games}
                                     for f in figures]
@@ -126,7 +127,8 @@ def game_level_ratings(game: str, request: Request) -> dict[str, Any]:
     if variant is None:
         return {"family": None, "levels": []}
     family = f"{game}.{variant_id(game, variant)}"
-    figures = people_of(request).standings.level_ratings(family, fingerprint=lambda n: level_fingerprint(instance, n))
+    figures = people_of(request).standings.level_ratings(family, instance.description.level_numbers,
+                                                         fingerprint=lambda n: level_fingerprint(instance, n))
     return {"family": family, "levels": [{"level": f.level, "rating": round(f.rating), "rd": round(f.deviation),
                                           "ladder": round(f.ladder) if f.ladder is not None else None,
                                           "games": f.games} for f in figures]}

@@ -1,0 +1,220 @@
+"""Write the figures of ``docs/strength.md`` from the benchmarks' JSON (issue 46).
+
+Every table and figure on that page sits between ``<!-- generated:NAME -->`` and
+``<!-- /generated:NAME -->`` and is made here from ``benchmarks/results/*.json`` (each file the
+last ``--json`` line of a benchmark, with the command that made it) and
+``benchmarks/levels.json`` (the ladder) — never copied by hand.
+
+    python benchmarks/strength_page.py            # rewrite the generated parts
+    python benchmarks/strength_page.py --check    # exit 1 if the page is not what the JSON gives
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+PAGE = HERE.parent / "docs" / "strength.md"
+
+
+def load(name: str) -> dict[str, Any] | None:
+    path = RESULTS / f"{name}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+def missing(name: str) -> str:
+    return f"*Not measured yet (`benchmarks/results/{name}.json`).*"
+
+
+def how(data: dict[str, Any]) -> str:
+    """The command and circumstances of a measurement, as a line under its table."""
+    parts = [f"`{data['command']}`"]
+    if data.get("date"):
+        parts.append(data["date"])
+    if data.get("commit"):
+        parts.append(f"at commit {data['commit']}")
+    if data.get("machine"):
+        parts.append(data["machine"])
+    return "Measured with " + "; ".join(parts) + "."
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.0f} %"
+
+
+# --- blocks ------------------------------------------------------------------------------------
+
+def convert() -> str:
+    data = load("convert")
+    if data is None:
+        return missing("convert")
+    r = data["result"]
+    lines = [f"**{r['converted']} of {r['positions']} positions converted** by both levels (the winner won within "
+             f"the tables' distance + {r['slack']} turns, {r['games']} games), "
+             f"{r['seconds']:.0f} s of play after {r['build_seconds']:.0f} s building the tables from nothing "
+             f"({data['wall_seconds'] / 60:.1f} min in all).", "",
+             "| stones | level | positions | converted | mean distance (turns) | mean turns taken | most turns over the distance |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for row in r["by"]:
+        lines.append(f"| {row['stones']} | {row['level']} | {row['positions']} | {row['converted']} | "
+                     f"{row['mean_distance']} | {row['mean_turns']} | {row['most_over']} |")
+    lines += ["", how(data)]
+    return "\n".join(lines)
+
+
+def no_repeat() -> str:
+    data = load("no_repeat")
+    if data is None:
+        return missing("no_repeat")
+    lines = ["| alpha-beta | positions | won | repeated a position | … while its search judged it ahead | not won |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for label, key in (("before (commit e426a3e)", "before"), ("now (revision 3)", "after")):
+        r = data[key]
+        lines.append(f"| {label} | {r['positions']} | {r['won']} | {r['repeated']} | {r['repeated_ahead']} | "
+                     f"{r['not_won']} |")
+    r = data["after"]
+    lines += ["", f"Level 6's search held to {r['nodes']:,} positions an action, without tables or oracle, as the "
+                  "winner; the tables defending (the slowest loss, a repetition draw taken when offered). "
+                  + how(data)]
+    return "\n".join(lines)
+
+
+def dimy() -> str:
+    data = load("dimy_solve")
+    if data is None:
+        return missing("dimy_solve")
+    r = data["result"]
+    word = {1: "a win", 0: "a draw", -1: "a loss"}
+    value = f"{r['value']:+d}" if r["value"] else "0"
+    lines = [f"**The start is {word[r['value']]} (value {value}).** {r['positions']:,} positions in the "
+             f"checked strategies, {r['searched']:,} positions expanded by df-pn, leaves in the "
+             f"{r['leaf_tables']['positions']:,} positions of the 2–{r['leaf_tables']['stones']}-stone tables; "
+             f"{r['seconds']['tables']:.1f} s for the tables and {r['seconds']['proof']:.1f} s for the proof "
+             f"(wall, {data['cpu_seconds']:.0f} CPU s in all, {data['peak_mb']:.0f} MB peak).", "",
+             "| White's first turn | value for White | turns at most (the checked strategy) |", "| --- | --- | ---: |"]
+    for f in r["first_turns"]:
+        lines.append(f"| {f['turn']} | {word[f['value']]} | {'' if f['turns'] is None else f['turns']} |")
+    lines += ["", "| strategy from | side | kind | positions | turns at most |", "| --- | --- | --- | ---: | ---: |"]
+    for s in r["strategies"]:
+        lines.append(f"| {s['from']} | {s['side']} | {s['kind']} | {s['positions']:,} | "
+                     f"{'' if s['turns'] is None else s['turns']} |")
+    holding = [f["turn"] for f in r["first_turns"] if f["value"] >= 0]
+    lines += ["", f"White's first turns that do not lose: {', '.join(holding)} ({len(holding)} of "
+                  f"{len(r['first_turns'])}). The whole `abstracta solve` took {r['seconds']['total'] / 60:.1f} min "
+                  f"here (the issue allows 20).", "", how(data)]
+    return "\n".join(lines)
+
+
+def ladder() -> str:
+    sys.path.insert(0, str(HERE))
+    import levels  # benchmarks/levels.py
+
+    data = levels.load()
+    unmeasured = []
+    for name, options, upper in levels.pairings():
+        entry = data["pairings"].get(levels.key(name, options, upper))
+        if not entry or not levels.summary(entry)[0]:
+            unmeasured.append(levels.key(name, options, upper))
+    note = ("Pairs the games declare with no game of today's levels yet (earlier games of changed levels stop "
+            "counting): " + ", ".join(unmeasured) + ".") if unmeasured else "Every declared pair has games of today's levels."
+    return (levels.table(data) + "\n\n" + note + "\n\n"
+            + "Made by `python benchmarks/levels.py --table` from `benchmarks/levels.json`.")
+
+
+def bounds() -> str:
+    data = load("level_bounds")
+    if data is None:
+        return missing("level_bounds")
+    lines = ["| game | level | search | declared | CPU s an action (median) | searched (median) | stopped by |",
+             "| --- | ---: | --- | --- | ---: | ---: | --- |"]
+    for row in data["result"]["rows"]:
+        opts = ",".join(f"{k}={v}" for k, v in row["options"].items())
+        caps = ", ".join(f"{k.replace('max_', '')} {v:,}" for k, v in row["declared"].items() if k != "seconds")
+        said = f"{row['declared']['seconds']} s" + (f", {caps}" if caps else "")
+        amount = "" if row["searched"] is None else f"{row['searched']:,} {row['unit']}"
+        stopped = ", ".join(f"{r} {n}/{row['positions']}" for r, n in
+                            sorted(row["stopped_by"].items(), key=lambda x: -x[1]))
+        lines.append(f"| {row['game']}{':' + opts if opts else ''} | {row['level']} | {row['search']} | {said} | "
+                     f"{row['seconds']:.2f} | {amount} | {stopped} |")
+    lines += ["", how(data)]
+    return "\n".join(lines)
+
+
+def telo() -> str:
+    data = load("telo_opening")
+    if data is None:
+        return missing("telo_opening")
+    r = data["result"]
+    lines = ["| player | colour | turns judged | kept the value | random would keep | first turn kept | random would keep |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for row in r["rows"]:
+        lines.append(f"| {row['player']} | {row['colour']} | {row['turns']} | {pct(row['kept'])} | "
+                     f"{pct(row['random_kept'])} | {pct(row['first_turn_kept'])} | {pct(row['first_turn_random'])} |")
+    lines += ["", f"{r['rows'][0]['games']} games a colour against {r['opponent']}, the first {r['turns_per_game']} "
+                  f"turns of each. {data.get('note', '')} " + how(data)]
+    return "\n".join(lines)
+
+
+def slide() -> str:
+    data = load("slide_checkers_34")
+    if data is None:
+        return missing("slide_checkers_34")
+    lines = ["| players | games | level 4's score | 95 % interval | level 4 alone: mean score | level 3 alone: mean score | seed |",
+             "| ---: | ---: | ---: | --- | ---: | ---: | ---: |"]
+    for row in data["rows"]:
+        lines.append(f"| {row['players']} | {row['games']} | {pct(row['score'])} | {pct(row['low'])}–{pct(row['high'])} | "
+                     f"{pct(row['upper_alone_score'])} | {pct(row['lower_alone_score'])} | {row['seed']} |")
+    lines += ["", how(data)]
+    return "\n".join(lines)
+
+
+def egtb() -> str:
+    data = load("egtb_ray")
+    if data is None:
+        return missing("egtb_ray")
+    lines = ["| stones | tables | positions | file bytes | wall s | executor | peak memory (MB) |",
+             "| ---: | ---: | ---: | ---: | ---: | --- | ---: |"]
+    for row in data["rows"]:
+        lines.append(f"| {row['stones']} | {row['tables']} | {row['positions']:,} | {row['bytes']:,} | "
+                     f"{row['seconds']:.0f} | {row['executor']} | {row['peak_mb']:,.0f} |")
+    lines += ["", data["verdict"], "", how(data)]
+    return "\n".join(lines)
+
+
+BLOCKS: dict[str, Callable[[], str]] = {"convert": convert, "no_repeat": no_repeat, "dimy": dimy, "ladder": ladder,
+                                        "bounds": bounds, "telo": telo, "slide": slide, "egtb": egtb}
+
+
+def render(page: str) -> str:
+    def fill(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in BLOCKS:
+            raise SystemExit(f"docs/strength.md: no generator for block {name!r}")
+        return f"<!-- generated:{name} -->\n{BLOCKS[name]()}\n<!-- /generated:{name} -->"
+
+    return re.sub(r"<!-- generated:(\w+) -->.*?<!-- /generated:\1 -->", fill, page, flags=re.S)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if the page differs from what the JSON gives")
+    args = parser.parse_args(argv)
+    page = PAGE.read_text(encoding="utf-8")
+    new = render(page)
+    if args.check:
+        if new != page:
+            print("docs/strength.md is not what benchmarks/results gives: run python benchmarks/strength_page.py")
+            return 1
+        return 0
+    PAGE.write_text(new, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
