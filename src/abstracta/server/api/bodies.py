@@ -22,6 +22,7 @@ from pydantic_core import PydanticCustomError
 
 from ...people.values import SCOPES
 from ..bots import SEAT_SPEC
+from ..chat import ROOMS, TEXT_LIMIT
 from ..seats import CLOCK_LIMIT, MOVE_TEXT_LIMIT
 
 
@@ -332,7 +333,7 @@ CLOCK_TEXT = ("the time control: {'initial': seconds, 'increment': seconds} (¼�
 
 class GameBody(Body):
     game: StrictStr = Field(max_length=64, description="registry name (GET /api/games); a game of two players")
-    options: dict[str, Any] = Field(default_factory=dict, description="rules options, as for POST /api/matches")
+    options: Options = Field(default_factory=dict, description="rules options, as for POST /api/matches")
     clock: dict[str, Any] | None = Field(default=None, description=CLOCK_TEXT)
     rated: StrictBool = Field(default=False, description="rated (accounts only; options that make a declared "
                                                          "variant) or casual")
@@ -361,7 +362,25 @@ class RematchAnswer(Body):
     accept: StrictBool = Field(default=True, description="true: offer or accept; false: decline (or withdraw)")
 
 
-__all__ = ["ACTIONS_LIMIT", "AnalysisRequest", "Answer", "Body", "ChallengeBody", "Clock", "CreateMatch", "Credentials",
+# --- a match's company's (issue 43) ----------------------------------------------------------------
+class ChatBody(Body):
+    text: StrictStr = Field(description=f"the line: 1–{TEXT_LIMIT} characters of text (white space runs read as "
+                                        "one space; no control characters)")
+    room: StrictStr | None = Field(default=None, description=f"{' or '.join(ROOMS)}; default: the players' chat "
+                                                            "for a seat, the spectators' for anyone else")
+
+
+class Subscribe(Body):
+    subscription: dict[str, Any] = Field(description="the browser's PushSubscription.toJSON(): "
+                                                     "{endpoint, keys: {p256dh, auth}} (an https endpoint)")
+    lang: str | None = Field(default=None, max_length=8, description="the language of the notices (en, fi)")
+
+
+class Unsubscribe(Body):
+    endpoint: str = Field(max_length=2048)
+
+
+__all__ = ["ACTIONS_LIMIT", "AnalysisRequest", "Answer", "Body", "ChallengeBody", "ChatBody", "Subscribe", "Unsubscribe", "Clock", "CreateMatch", "Credentials",
            "Claim", "GameBody", "GraphRequest", "NameBody", "RematchAnswer", "SeekBody",
            "ImportMatch", "Integer", "InviteCode", "NewName", "Password", "PasswordChange", "PlayAction", "Recovery",
            "Resign", "SeatNumber", "SeatSpec", "Take", "TokenRequest", "integral", "time_control"]

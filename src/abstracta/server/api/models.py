@@ -9,6 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from ..chat import ROOMS
+
 
 class OptionInfo(BaseModel):
     name: str
@@ -392,3 +394,66 @@ class RecordDocument(BaseModel):
     moves: list[str] = Field(description="the moves in the spec's notation (whole turns for some games)")
     result: list[float] | None = Field(description="per seat +1 win, -1 loss, 0 draw; null while running")
     termination: str | None = Field(description="normal | resignation | time | agreement | null")
+
+
+# --- a match's company (issue 43): its chat, push notices, the live games -------------------------------
+class ChatLine(BaseModel):
+    id: int
+    room: str = Field(description=" or ".join(ROOMS))
+    seat: int | None = Field(description="the seat of a player's line; null for a spectator's")
+    author: str = Field(description="whom the line is by, to mute them: 's<seat>' a player, 'p<id>' a spectator")
+    name: str = Field(description="the name written then: a person's, or the seat's in the game")
+    name_key: str | None = Field(description="the catalog key of a seat's name ('White'), when the name is one")
+    person: bool = Field(description="false: the name is the seat's (no person holds it); a client may name "
+                                     "the seat its own way")
+    text: str = Field(description="plain text: a client inserts it as text, never as markup")
+    ply: int = Field(description="the game's ply when it was written (its place in the replay)")
+    at: str
+
+
+class ChatLines(BaseModel):
+    open: bool = Field(description="the game has a chat (people at a distance; none against the computer "
+                                   "alone or on one device)")
+    rooms: list[str] = Field(description="the rooms this request may read")
+    write: str | None = Field(description="the room this request writes in (null: sign in or play as a guest first)")
+    you: list[str] = Field(description="the author keys of this request's own lines")
+    lines: list[ChatLine]
+
+
+class Reported(BaseModel):
+    reported: bool = Field(description="true: kept for the operator now; false: you had reported it already")
+
+
+class Key(BaseModel):
+    key: str = Field(description="the server's VAPID public key: base64url of the P-256 point (65 bytes)")
+
+
+class Subscribed(BaseModel):
+    seats: list[int] = Field(description="the seats whose turns this browser is told of")
+
+
+class LiveGame(BaseModel):
+    id: str
+    game: str
+    title: str
+    title_key: str
+    variant: dict[str, str] | None
+    options: dict[str, Any]
+    players: list[str]
+    num_players: int
+    names: list[dict[str, Any]] = Field(description="per seat {name, person, name_key}: the person's name, or "
+                                                    "the seat's in the game (person false)")
+    seats: list[dict[str, Any]]
+    board: dict[str, str]
+    board_module: str | None
+    struct: dict[str, Any] = Field(description="the spectator's structured view (to draw a small board)")
+    ply: int
+    revision: int
+    to_move: int | None
+    turns_played: int
+    clock: dict[str, Any] | None
+    watchers: int = Field(description="how many watch it now (spectators' live connections)")
+
+
+class Watchers(BaseModel):
+    watchers: int

@@ -7,39 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, Field
 
 from ...live import LIVE_LIMIT
 from ..errors import company_errors
+from ..models import LiveGame, Watchers
 
 router = APIRouter(tags=["live"])
-
-
-class LiveGame(BaseModel):
-    id: str
-    game: str
-    title: str
-    title_key: str
-    variant: dict[str, str] | None
-    options: dict[str, Any]
-    players: list[str]
-    num_players: int
-    names: list[dict[str, Any]] = Field(description="per seat {name, person, name_key}: the person's name, or "
-                                                    "the seat's in the game (person false)")
-    seats: list[dict[str, Any]]
-    board: dict[str, str]
-    board_module: str | None
-    struct: dict[str, Any] = Field(description="the spectator's structured view (to draw a small board)")
-    ply: int
-    revision: int
-    to_move: int | None
-    turns_played: int
-    clock: dict[str, Any] | None
-    watchers: int = Field(description="how many watch it now (spectators' live connections)")
-
-
-class Watchers(BaseModel):
-    watchers: int
 
 
 @router.get("/api/live", response_model=list[LiveGame], responses=company_errors(422, 503),

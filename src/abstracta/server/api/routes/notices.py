@@ -13,34 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
 
+from ..bodies import Subscribe, Unsubscribe
 from ..deps import Tokens, who_acts
 from ..errors import company_errors
+from ..models import Key, Subscribed
 
 router = APIRouter(tags=["notices"])
-
-
-class Key(BaseModel):
-    key: str = Field(description="the server's VAPID public key: base64url of the P-256 point (65 bytes)")
-
-
-class Subscribe(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    subscription: dict[str, Any] = Field(description="the browser's PushSubscription.toJSON(): "
-                                                     "{endpoint, keys: {p256dh, auth}} (an https endpoint)")
-    lang: str | None = Field(default=None, max_length=8, description="the language of the notices (en, fi)")
-
-
-class Unsubscribe(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    endpoint: str = Field(max_length=2048)
-
-
-class Subscribed(BaseModel):
-    seats: list[int] = Field(description="the seats whose turns this browser is told of")
 
 
 @router.get("/api/push/key", response_model=Key, responses=company_errors(), summary="The server's Web Push (VAPID) public key")
