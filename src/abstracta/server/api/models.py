@@ -457,3 +457,102 @@ class LiveGame(BaseModel):
 
 class Watchers(BaseModel):
     watchers: int
+
+
+# --- the people's (issue 41): who is signed in, sessions, API tokens, profiles, standings ---------------
+class TokenScopes(BaseModel):
+    id: str
+    scopes: list[str]
+
+
+class PersonInfo(BaseModel):
+    """Who a request is: ``{"kind": null, "name": null}`` for nobody (the other fields absent)."""
+
+    kind: str | None = Field(description="guest | account; null: nobody signed in")
+    name: str | None
+    member_since: str | None = Field(default=None, description="when the person (or the account) began, ISO 8601")
+    token: TokenScopes | None = Field(default=None, description="present when an API token is the request's key")
+
+
+class SignedUp(PersonInfo):
+    recovery_codes: list[str] = Field(description="shown this once; each signs in once with a new password")
+
+
+class SessionInfo(BaseModel):
+    id: str
+    created: str
+    last_seen: str
+    user_agent: str
+    ip: str
+    current: bool = Field(description="the session of this request")
+
+
+class Ended(BaseModel):
+    ended: int = Field(description="how many sessions ended")
+
+
+class TokenInfo(BaseModel):
+    id: str
+    description: str
+    scopes: list[str]
+    hint: str = Field(description="the token's first characters, to tell it apart")
+    created: str
+    last_used: str | None
+
+
+class NewToken(TokenInfo):
+    token: str = Field(description="the token itself (shown this once): Authorization: Bearer <token>")
+
+
+class RecoveryCodes(BaseModel):
+    recovery_codes: list[str]
+
+
+class CodesLeft(BaseModel):
+    left: int
+
+
+class PlayerProfile(BaseModel):
+    username: str
+    member_since: str
+    disabled: bool
+    ratings: dict[str, dict[str, Any]] = Field(description="per pool <game>.<variant>.<speed>: {rating, rd, games, "
+                                                           "provisional, wins, draws, losses, game, variant, speed, "
+                                                           "label_key}")
+    history: dict[str, list[dict[str, Any]]] = Field(description="per pool: [{at, rating, rd}]")
+    results: dict[str, dict[str, Any]] = Field(description="per game: the person's results")
+    recent_games: list[dict[str, Any]] = Field(description="finished games, the most recent first")
+    current_games: list[dict[str, Any]] = Field(description="games in play")
+
+
+class PoolInfo(BaseModel):
+    pool: str = Field(description="<game>.<variant>.<speed>")
+    game: str
+    variant: str
+    speed: str
+    label_key: str
+    label: str
+    players: int = Field(description="how many are rated in it")
+
+
+class Leaderboard(BaseModel):
+    pool: str
+    game: str
+    variant: str
+    speed: str
+    label_key: str
+    label: str
+    players: list[dict[str, Any]] = Field(description="the top 50, best first")
+
+
+class LevelRating(BaseModel):
+    level: int
+    rating: int
+    rd: int
+    ladder: int | None = Field(description="the level's rating on the ladder of levels (null: not measured)")
+    games: int = Field(description="games of people against this level counted")
+
+
+class GameLevels(BaseModel):
+    family: str | None = Field(description="<game>.<variant> (null: the options make no declared variant)")
+    levels: list[LevelRating]

@@ -11,6 +11,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 
 from ....people import Principal
+from ..models import (CodesLeft, Ended, NewToken, PersonInfo, RecoveryCodes, SessionInfo, SignedUp,
+                      TokenInfo)
 from ..bodies import Credentials, NewName, Password, PasswordChange, Recovery, TokenRequest
 from ..people import (Anyone, PeopleRoute, Reader, Session, answers, clear_session, client, people_of, person_json,
                       set_session, signed_in)
@@ -20,7 +22,7 @@ router = APIRouter(route_class=PeopleRoute, tags=["people"])
 
 # --- signing up, in and out -------------------------------------------------------------------
 @router.post("/api/accounts", status_code=201, summary="Sign up: an account, its session cookie and recovery codes",
-             responses=answers(403, 409, 415, 422, 429, 503))
+             response_model=SignedUp, response_model_exclude_unset=True, responses=answers(403, 409, 415, 422, 429, 503))
 def sign_up(body: Credentials, request: Request, response: Response, current: Anyone) -> dict[str, Any]:
     """A guest signing up keeps its games and seats: the guest becomes the account. The
     recovery codes are shown this once (each signs in once with a new password)."""
@@ -31,7 +33,7 @@ def sign_up(body: Credentials, request: Request, response: Response, current: An
     return {**person_json(started.principal), "recovery_codes": list(started.recovery_codes)}
 
 
-@router.post("/api/session", summary="Sign in: a session cookie", responses=answers(401, 403, 415, 422, 429, 503))
+@router.post("/api/session", summary="Sign in: a session cookie", response_model=PersonInfo, response_model_exclude_unset=True, responses=answers(401, 403, 415, 422, 429, 503))
 def sign_in(body: Credentials, request: Request, response: Response, current: Anyone) -> dict[str, Any]:
     """A wrong name and a wrong password get the same 401; more than 10 wrong attempts for one
     account within a minute are 429 (and so is the next, right or wrong, until the minute
@@ -44,7 +46,7 @@ def sign_in(body: Credentials, request: Request, response: Response, current: An
 
 
 @router.post("/api/accounts/recover", summary="Sign in with a recovery code, setting a new password",
-             responses=answers(401, 403, 415, 422, 429, 503))
+             response_model=PersonInfo, response_model_exclude_unset=True, responses=answers(401, 403, 415, 422, 429, 503))
 def recover(body: Recovery, request: Request, response: Response, current: Anyone) -> dict[str, Any]:
     ip, agent = client(request)
     started = people_of(request).accounts.recover(body.username, body.code, body.password, ip, agent,
@@ -63,7 +65,7 @@ def sign_out(request: Request, current: Anyone) -> Response:
 
 
 @router.post("/api/guests", status_code=201, summary="Play as a guest: a generated name and its session cookie",
-             responses=answers(403, 415, 429, 503))
+             response_model=PersonInfo, response_model_exclude_unset=True, responses=answers(403, 415, 429, 503))
 def start_guest(request: Request, response: Response, current: Anyone) -> dict[str, Any]:
     """A browser already signed in (guest or account) gets its own person back (200)."""
     if current is not None and current.by_session:
@@ -77,13 +79,13 @@ def start_guest(request: Request, response: Response, current: Anyone) -> dict[s
 
 # --- me -------------------------------------------------------------------------------------
 @router.get("/api/me", summary="Who this browser (or API token) is: kind and name, or nobody",
-            responses=answers(503))
+            response_model=PersonInfo, response_model_exclude_unset=True, responses=answers(503))
 def me(current: Anyone) -> dict[str, Any]:
     return person_json(current)
 
 
 @router.put("/api/me/name", summary="Change a guest's name (an account keeps its username)",
-            responses=answers(401, 403, 409, 415, 422, 503))
+            response_model=PersonInfo, response_model_exclude_unset=True, responses=answers(401, 403, 409, 415, 422, 503))
 def rename(body: NewName, request: Request, current: Session) -> dict[str, Any]:
     person = people_of(request).sessions.rename_guest(current, body.name)
     request.app.state.service.owners.forget_names()
@@ -91,7 +93,7 @@ def rename(body: NewName, request: Request, current: Session) -> dict[str, Any]:
 
 
 @router.get("/api/me/sessions", summary="Your sessions (browsers signed in), the most recently used first",
-            responses=answers(401, 403, 503))
+            response_model=list[SessionInfo], responses=answers(401, 403, 503))
 def list_sessions(request: Request, current: Session) -> list[dict[str, Any]]:
     return [{"id": s.id, "created": s.created_at.isoformat(), "last_seen": s.last_seen_at.isoformat(),
              "user_agent": s.user_agent, "ip": s.ip, "current": s.current}
@@ -108,13 +110,13 @@ def end_session(session_id: str, request: Request, current: Session) -> Response
     return response
 
 
-@router.delete("/api/me/sessions", summary="End every session but this one", responses=answers(401, 403, 415, 503))
+@router.delete("/api/me/sessions", summary="End every session but this one", response_model=Ended, responses=answers(401, 403, 415, 503))
 def end_other_sessions(request: Request, current: Session) -> dict[str, int]:
     return {"ended": people_of(request).sessions.end_all(current, keep_current=True)}
 
 
 @router.get("/api/me/tokens", summary="Your personal API tokens (never the tokens themselves)",
-            responses=answers(401, 403, 503))
+            response_model=list[TokenInfo], responses=answers(401, 403, 503))
 def list_tokens(request: Request, current: Session) -> list[dict[str, Any]]:
     return [token_json(t) for t in people_of(request).sessions.tokens_of(current)]
 
@@ -125,7 +127,7 @@ def token_json(t: Any) -> dict[str, Any]:
 
 
 @router.post("/api/me/tokens", status_code=201, summary="A new personal API token (shown this once)",
-             responses=answers(401, 403, 409, 415, 422, 503))
+             response_model=NewToken, responses=answers(401, 403, 409, 415, 422, 503))
 def create_token(body: TokenRequest, request: Request, current: Session) -> dict[str, Any]:
     """Send it as ``Authorization: Bearer abst_…``; it acts for you within its scopes."""
     made = people_of(request).sessions.create_token(current, body.description, body.scopes)
@@ -147,12 +149,12 @@ def change_password(body: PasswordChange, request: Request, current: Session) ->
 
 
 @router.post("/api/me/recovery-codes", status_code=201, summary="New recovery codes (shown this once; the old ones stop)",
-             responses=answers(401, 403, 409, 415, 422, 429, 503))
+             response_model=RecoveryCodes, responses=answers(401, 403, 409, 415, 422, 429, 503))
 def new_codes(body: Password, request: Request, current: Session) -> dict[str, Any]:
     return {"recovery_codes": list(people_of(request).accounts.new_recovery_codes(current, body.password))}
 
 
-@router.get("/api/me/recovery-codes", summary="How many recovery codes are left", responses=answers(401, 403, 503))
+@router.get("/api/me/recovery-codes", summary="How many recovery codes are left", response_model=CodesLeft, responses=answers(401, 403, 503))
 def codes_left(request: Request, current: Session) -> dict[str, int]:
     return {"left": people_of(request).accounts.recovery_codes_left(current)}
 

@@ -15,6 +15,7 @@ from ....core.registry import load_game, registered_games
 from ....people import errors as pe
 from ....people.pools import Pool, parse_key, pools_of, variant_id
 from ....people.standings import pools_by_key
+from ..models import GameLevels, Leaderboard, LevelRating, PlayerProfile, PoolInfo
 from ..people import PeopleRoute, answers, people_of
 
 router = APIRouter(route_class=PeopleRoute, tags=["people"])
@@ -38,7 +39,7 @@ def _pools(names: tuple[str, ...]) -> dict[str, Pool]:
 
 
 @router.get("/api/players/{username}", summary="A player's profile: ratings per pool, history, results, games",
-            responses=answers(404, 422, 503))
+            response_model=PlayerProfile, responses=answers(404, 422, 503))
 def player(username: str, request: Request) -> dict[str, Any]:
     """``ratings``: ``{pool: {rating, rd, games, provisional, wins, draws, losses, game,
     variant, speed, label_key}}`` with pools ``<game>.<variant>.<speed>``; ``history``: per
@@ -62,7 +63,7 @@ def player(username: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/leaderboards", summary="The pools: every game variant × speed, with how many are rated in each",
-            responses=answers(503))
+            response_model=list[PoolInfo], responses=answers(503))
 def leaderboards(request: Request) -> list[dict[str, Any]]:
     rated = people_of(request).standings.rated_pools()
     return [{"pool": key, "game": p.game, "variant": p.variant, "speed": p.speed, "label_key": p.label_key,
@@ -70,7 +71,7 @@ def leaderboards(request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/api/leaderboards/{pool}", summary="A pool's top 50 (at least 10 rated games in the last 90 days)",
-            responses=answers(404, 422, 503))
+            response_model=Leaderboard, responses=answers(404, 422, 503))
 def leaderboard(pool: str, request: Request) -> dict[str, Any]:
     try:
         parse_key(pool)
@@ -85,7 +86,7 @@ def leaderboard(pool: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/levels", summary="Each computer level's approximate rating, per game variant",
-            responses=answers(503))
+            response_model=dict[str, list[LevelRating]], responses=answers(503))
 def level_ratings(request: Request) -> dict[str, list[dict[str, Any]]]:
     """``{<game>.<variant>: [{level, rating, rd, ladder, games}]}``: from the level ladder
     (levels whose bot changed since it was measured have no ladder figure) and people's
@@ -109,7 +110,7 @@ def level_ratings(request: Request) -> dict[str, list[dict[str, Any]]]:
 
 
 @router.get("/api/levels/{game}", summary="The computer levels' approximate ratings for one game's options",
-            responses=answers(404, 422, 503))
+            response_model=GameLevels, responses=answers(404, 422, 503))
 def game_level_ratings(game: str, request: Request) -> dict[str, Any]:
     """Query parameters are the game's options (as ``GET /api/games/{name}``): the declared
     variant they make (``family``: ``<game>.<variant>``, null when they make none, which a
