@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..chat import ROOMS
 
@@ -556,3 +556,99 @@ class LevelRating(BaseModel):
 class GameLevels(BaseModel):
     family: str | None = Field(description="<game>.<variant> (null: the options make no declared variant)")
     levels: list[LevelRating]
+
+
+# --- the lobby's (issue 42): seeks, quick pairing, challenges, blocks --------------------------------------
+Number = int | float  # a rating as the lobby gives it (a whole number stays one)
+
+
+class SeekInfo(BaseModel):
+    id: str
+    player: str
+    rating: Number = Field(description="the seeker's rating in the game's pool when made")
+    provisional: bool
+    game: str
+    options: dict[str, Any]
+    clock: dict[str, float] | None = Field(description="as the match view's 'clock' control: {initial, increment} "
+                                                      "or {per_turn}; null: none")
+    rated: bool
+    seat: int | None = Field(description="the seat the seeker wants (null: either)")
+    rating_range: list[int | None] | None
+    created: str
+    mine: bool
+    acceptable: bool = Field(description="whether this request's person may take it")
+    refusal: str | None = Field(description="why not: own, range, rated_guest, signed_out; null: it may")
+
+
+class QuickWait(BaseModel):
+    game: str
+    options: dict[str, Any]
+    clock: dict[str, float] | None
+    rated: bool
+    since: str
+    computer_at: str | None = Field(description="when the computer is offered to someone waiting alone")
+    computer: dict[str, Any] | None = Field(description="{level}: the computer offered (POST /api/quick/computer)")
+    match: Any = Field(description="the match once paired (the lobby's WebSocket takes the browser there); null")
+
+
+class ChallengeInfo(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    id: str
+    from_: str = Field(alias="from")
+    to: str
+    game: str
+    options: dict[str, Any]
+    clock: dict[str, float] | None
+    rated: bool
+    seat: int | None = Field(description="the challenger's seat (null: either)")
+    status: str = Field(description="open | accepted | declined | cancelled | expired")
+    match: str | None
+    mine: bool
+    rating: Number
+    provisional: bool
+    created: str
+    expires: str
+
+
+class Challenges(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    in_: list[ChallengeInfo] = Field(alias="in", description="challenges to you")
+    out: list[ChallengeInfo] = Field(description="yours")
+
+
+class ChallengeAnswered(BaseModel):
+    status: str
+    match: str | None
+
+
+class GameStarted(BaseModel):
+    id: str = Field(description="the new match")
+    my_seats: list[int] = Field(description="the seats that are yours (held by your session: no token)")
+    path: str = Field(description="the page of the match in the browser")
+
+
+class Blocked(BaseModel):
+    name: str
+
+
+class BlockInfo(BaseModel):
+    name: str
+    since: str
+
+
+class LobbyStart(BaseModel):
+    id: str
+    at: str
+    source: str = Field(description="seek | quick | challenge | rematch | computer")
+
+
+class LobbyView(BaseModel):
+    me: PersonInfo
+    seeks: list[SeekInfo]
+    challenges: Challenges
+    quick: QuickWait | None
+    started: list[LobbyStart] = Field(description="the games the lobby started for you in the last two minutes, "
+                                                  "newest first")
+    waiting: int = Field(description="how many wait in quick pairing")

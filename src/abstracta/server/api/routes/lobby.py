@@ -26,6 +26,8 @@ from ....people import errors as pe
 from ...lobby_service import LOBBY_KEY, PERSON_KEY
 from .. import people
 from ..bodies import ChallengeBody, GameBody, NameBody, SeekBody
+from ..models import (BlockInfo, Blocked, ChallengeAnswered, ChallengeInfo, Challenges, GameStarted, LobbyView, QuickWait,
+                      SeekInfo)
 
 log = logging.getLogger("abstracta.server")
 
@@ -113,7 +115,7 @@ def started_answer(request: Request, principal: Principal, match_id: str) -> dic
 
 # --- seeks -------------------------------------------------------------------------------------
 @router.get("/api/seeks", summary="The open seeks (those of players you block, or who block you, left out)",
-            responses=answers())
+            response_model=list[SeekInfo], responses=answers())
 def list_seeks(request: Request) -> list[dict[str, Any]]:
     """Each: ``{id, player, rating, provisional, game, options, clock, rated, rating_range, seat,
     created, mine, acceptable, refusal}`` (``refusal``: why you may not take it: ``own``,
@@ -123,7 +125,7 @@ def list_seeks(request: Request) -> list[dict[str, Any]]:
 
 
 @router.post("/api/seeks", status_code=201, summary="Seek a game: listed in the lobby until someone takes it",
-             responses=answers(401, 403, 409, 413, 415, 429))
+             response_model=SeekInfo, responses=answers(401, 403, 409, 413, 415, 429))
 def create_seek(body: SeekBody, request: Request, principal: Person) -> dict[str, Any]:
     """Listed until taken, withdrawn (DELETE), 60 s after your last connection closed (the lobby
     page, a game page), or 10 minutes. Answers the seek (``id``)."""
@@ -139,7 +141,7 @@ def delete_seek(seek_id: str, request: Request, principal: Person) -> Response:
 
 
 @router.post("/api/seeks/{seek_id}/accept", status_code=201, summary="Take a seek: the game starts, both seated",
-             responses=answers(401, 403, 404, 409, 410, 413, 415, 429))
+             response_model=GameStarted, responses=answers(401, 403, 404, 409, 410, 413, 415, 429))
 def accept_seek(seek_id: str, request: Request, principal: Person) -> dict[str, Any]:
     """``{"id": the new match, "my_seats", "path"}``; the seeker is taken there by the lobby's
     WebSocket (or finds it in ``GET /api/matches`` with their cookie). Your own seek: 409."""
@@ -149,7 +151,7 @@ def accept_seek(seek_id: str, request: Request, principal: Person) -> dict[str, 
 
 
 # --- quick pairing -----------------------------------------------------------------------------
-@router.post("/api/quick", summary="Play now: wait to be paired for this game and clock", responses=answers(401, 403, 413, 415, 429))
+@router.post("/api/quick", summary="Play now: wait to be paired for this game and clock", response_model=QuickWait, responses=answers(401, 403, 413, 415, 429))
 def quick_wait(body: GameBody, request: Request, principal: Person) -> dict[str, Any]:
     """Your wait: ``{game, options, clock, rated, since, computer_at, computer, match}`` —
     ``match`` once paired (the lobby's WebSocket takes you there), ``computer: {level}`` once
@@ -161,7 +163,7 @@ def quick_wait(body: GameBody, request: Request, principal: Person) -> dict[str,
     return state
 
 
-@router.get("/api/quick", summary="Your wait in quick pairing (null: none)", responses=answers(401))
+@router.get("/api/quick", summary="Your wait in quick pairing (null: none)", response_model=QuickWait | None, responses=answers(401))
 def quick_state(request: Request, principal: Person) -> dict[str, Any] | None:
     return lobby_of(request).quick.state(principal.person)
 
@@ -173,14 +175,14 @@ def quick_leave(request: Request, principal: Person) -> Response:
 
 
 @router.post("/api/quick/computer", status_code=201, summary="Play the computer offered after 30 s alone",
-             responses=answers(401, 404, 409, 413, 415, 429))
+             response_model=GameStarted, responses=answers(401, 404, 409, 413, 415, 429))
 def quick_computer(request: Request, principal: Person) -> dict[str, Any]:
     match_id = lobby_of(request).quick.play_computer(principal.person)
     return started_answer(request, principal, match_id)
 
 
 # --- challenges --------------------------------------------------------------------------------
-@router.get("/api/challenges", summary="Challenges to you (in) and yours (out)", responses=answers(401))
+@router.get("/api/challenges", summary="Challenges to you (in) and yours (out)", response_model=Challenges, responses=answers(401))
 def list_challenges(request: Request, principal: Person) -> dict[str, list[dict[str, Any]]]:
     """Each: ``{id, from, to, game, options, clock, rated, seat, status, match, mine, rating,
     provisional, created, expires}`` (``status``: open, accepted, declined, cancelled, expired)."""
@@ -188,7 +190,7 @@ def list_challenges(request: Request, principal: Person) -> dict[str, list[dict[
 
 
 @router.post("/api/challenges", status_code=201, summary="Challenge a player by name",
-             responses=answers(401, 403, 404, 409, 413, 415, 429))
+             response_model=ChallengeInfo, responses=answers(401, 403, 404, 409, 413, 415, 429))
 def create_challenge(body: ChallengeBody, request: Request, principal: Person) -> dict[str, Any]:
     seen(request, principal)
     return lobby_of(request).challenges.send(principal.person, body.to, body.game, body.options, body.clock,
@@ -196,14 +198,14 @@ def create_challenge(body: ChallengeBody, request: Request, principal: Person) -
 
 
 @router.post("/api/challenges/{challenge_id}/accept", status_code=201, summary="Accept a challenge: the game starts",
-             responses=answers(401, 403, 404, 410, 413, 415, 429))
+             response_model=GameStarted, responses=answers(401, 403, 404, 410, 413, 415, 429))
 def accept_challenge(challenge_id: str, request: Request, principal: Person) -> dict[str, Any]:
     answer = lobby_of(request).challenges.answer(principal.person, challenge_id, True)
     return started_answer(request, principal, answer["match"])
 
 
 @router.post("/api/challenges/{challenge_id}/decline", summary="Decline a challenge",
-             responses=answers(401, 404, 410, 413, 415, 429))
+             response_model=ChallengeAnswered, responses=answers(401, 404, 410, 413, 415, 429))
 def decline_challenge(challenge_id: str, request: Request, principal: Person) -> dict[str, Any]:
     return lobby_of(request).challenges.answer(principal.person, challenge_id, False)
 
@@ -216,13 +218,13 @@ def cancel_challenge(challenge_id: str, request: Request, principal: Person) -> 
 
 
 # --- blocks ------------------------------------------------------------------------------------
-@router.get("/api/blocks", summary="The players you block", responses=answers(401))
+@router.get("/api/blocks", summary="The players you block", response_model=list[BlockInfo], responses=answers(401))
 def list_blocks(request: Request, principal: Person) -> list[dict[str, Any]]:
     return lobby_of(request).blocks.listed(principal.person)
 
 
 @router.post("/api/blocks", status_code=201, summary="Block a player: no challenges, chat or pairing between you",
-             responses=answers(401, 404, 409, 413, 415))
+             response_model=Blocked, responses=answers(401, 404, 409, 413, 415))
 def block(body: NameBody, request: Request, principal: Person) -> dict[str, Any]:
     return lobby_of(request).blocks.block(principal.person, body.name)
 
@@ -248,7 +250,7 @@ def snapshot(app: FastAPI, principal: Principal | None) -> dict[str, Any]:
             "waiting": lobby.quick.waiting()}
 
 
-@router.get("/api/lobby", summary="The lobby as one person sees it (what its WebSocket pushes)", responses=answers())
+@router.get("/api/lobby", summary="The lobby as one person sees it (what its WebSocket pushes)", response_model=LobbyView, response_model_exclude_unset=True, responses=answers())
 def get_lobby(request: Request) -> dict[str, Any]:
     return snapshot(request.app, people.who(request))
 
