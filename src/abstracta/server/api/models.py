@@ -652,3 +652,32 @@ class LobbyView(BaseModel):
     started: list[LobbyStart] = Field(description="the games the lobby started for you in the last two minutes, "
                                                   "newest first")
     waiting: int = Field(description="how many wait in quick pairing")
+
+
+# --- the rounds' (issue 42): who is connected, the rematch --------------------------------------------
+class PresenceInfo(BaseModel):
+    online: list[bool] = Field(description="per seat: connected now")
+    gone_since: list[float | None] = Field(description="per seat: since when it has had no connection (server Unix "
+                                                       "time; null while connected)")
+    claim_at: float | None = Field(description="when the seats held may claim against the player to move (null: "
+                                               "they may not come to)")
+    spectators: int
+    now: float = Field(description="the server's time (Unix seconds)")
+
+
+class Presence(BaseModel):
+    presence: PresenceInfo
+
+
+class RematchState(BaseModel):
+    """What a rematch request answers: offered (202), declined (200), or started (201 when this
+    request agreed it, 200 once it had started)."""
+
+    status: str = Field(description="offered | declined | started")
+    rematch: dict[str, Any] | None = Field(default=None, description="offered, declined: the offer as the match "
+                                                                     "view's 'rematch'")
+    id: str | None = Field(default=None, description="started: the new match")
+    from_: str | None = Field(default=None, alias="from", description="started: the game it follows")
+    tokens: list[SeatToken] | None = Field(default=None, description="started: tokens of the new seats held by "
+                                                                    "a token alone (a session holds its own)")
+    my_seats: list[int] | None = Field(default=None, description="started: your seats in the new match")

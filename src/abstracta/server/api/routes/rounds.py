@@ -16,12 +16,10 @@ from fastapi.responses import JSONResponse
 from ..bodies import Claim, RematchAnswer
 from ..deps import Service, Tokens
 from ..errors import ACT, errors
-from ..models import MatchView
+from ..models import MatchView, Presence, RematchState
 
 router = APIRouter(tags=["matches"])
 
-#: an answer of these routes that is a plain JSON object (its fields in the route's description)
-OBJECT = {"application/json": {"schema": {"type": "object"}}}
 
 
 def view(service: Any, match: Any, who: Any) -> Response:
@@ -52,10 +50,10 @@ def post_claim(match_id: str, request: Request, service: Service, tokens: Tokens
 @router.post("/api/matches/{match_id}/rematch", summary="Offer (or accept) a rematch of a finished game",
              status_code=201, responses={
                  **ACT,
-                 201: {"description": "agreed by this request: the new match", "content": OBJECT},
+                 201: {"description": "agreed by this request: the new match", "model": RematchState},
                  200: {"description": "the rematch had started: its id, with tokens of your seats in it; or "
-                                      "declined (withdrawn)", "content": OBJECT},
-                 202: {"description": "offered: the others have to accept", "content": OBJECT}})
+                                      "declined (withdrawn)", "model": RematchState},
+                 202: {"description": "offered: the others have to accept", "model": RematchState}})
 def post_rematch(match_id: str, request: Request, tokens: Tokens, body: RematchAnswer | None = None) -> JSONResponse:
     """202 ``{"status": "offered", "rematch"}`` while the others have still to accept; 201
     ``{"status": "started", "id": the new match, "tokens", "my_seats"}`` when this agreed it (the
@@ -66,7 +64,7 @@ def post_rematch(match_id: str, request: Request, tokens: Tokens, body: RematchA
 
 
 @router.get("/api/matches/{match_id}/presence", summary="Who is connected to the match, and when you may claim",
-            responses=errors(404, 422, 503))
+            response_model=Presence, responses=errors(404, 422, 503))
 def get_presence(match_id: str, request: Request, service: Service, tokens: Tokens) -> dict[str, Any]:
     """``{"presence": {"online": per seat, "gone_since": per seat (null while connected),
     "claim_at": when you may claim against the player to move, "spectators", "now"}}``; the
