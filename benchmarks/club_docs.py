@@ -88,6 +88,14 @@ def cache_words(s: dict[str, Any]) -> str:
     """What the web process's cache of matches did meanwhile (its memory grows until it is full)."""
     if s.get("cached_end") is None:
         return "The matches held in memory were not sampled in this run."
+    if s["cache_full"] and s.get("plies_cached_end") is not None:
+        per = s.get("kb_per_cached_ply")
+        return (f"the match cache was full after the warm-up ({n(s['cached_after_warmup'])} matches held "
+                f"throughout), but the games it held went on: the actions played in them grew "
+                f"{n(s['plies_cached_after_warmup'])} → {n(s['plies_cached_end'])} "
+                f"({n(s['plies_cached_growth_pct'], 1)} %)"
+                + (f", and the memory grew {n(per, 2)} kB for each action added to them." if per is not None
+                   else "."))
     if s["cache_full"]:
         return (f"the match cache was full after the warm-up ({n(s['cached_after_warmup'])} matches held "
                 "throughout): the growth is the server's, not the cache filling.")

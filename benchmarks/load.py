@@ -20,6 +20,15 @@ server's log, WebSockets closed with an error).
 
     python benchmarks/load.py --games 100 --seconds 30 [--db URL] [--json]
 
+``--floor``: the same client against an empty route of the same server stack (every middleware:
+request ids and metrics, security headers, Host and Origin checks, the body limit, rate limits
+as the measured run has them — off), to measure first what a request costs before any match is
+touched. Each match's seats still take turns, think the same and send the same token header,
+but a "move" is ``GET /healthz`` and the next seat is told by the client itself (no WebSocket,
+no push): ``server_cpu_ms_per_move`` is then the server's CPU per request, the floor under the
+CPU per move of a real run (which adds the body's validation, the match's lock, commit and
+views, and one pushed frame per seat).
+
 ``--workers N`` (N ≥ 2, a PostgreSQL ``--db``) starts N ``abstracta serve`` processes on that
 database behind nginx, configured as ``make club`` configures it (deploy/club.py), and plays
 through nginx: the server's CPU is then the workers' together.
@@ -322,6 +331,37 @@ class Person:
             self.acked_at = time.perf_counter()
 
 
+class Floor:
+    """One match's seats taking turns against the empty route (``--floor``): no match, no
+    WebSocket; the same think time and token header as :class:`Person`."""
+
+    def __init__(self, run: "Run", seats: int):
+        self.run, self.seats = run, seats
+        self.token = "floor-" + "x" * 16
+
+    async def play(self) -> None:
+        run, stats = self.run, self.run.stats
+        while not run.stopping:
+            for _seat in range(self.seats):
+                if run.think:
+                    await asyncio.sleep(run.think * random.uniform(0.5, 1.5))
+                if run.stopping:
+                    return
+                started = time.perf_counter()
+                try:
+                    status, _ = await run.http.call("GET", "/healthz", tokens=self.token)
+                except Api.ERRORS as exc:
+                    stats.error(f"GET floor: {type(exc).__name__}")
+                    continue
+                if status >= 500:
+                    stats.error(f"GET floor: {status}")
+                elif status != 200:
+                    stats.refused[status] = stats.refused.get(status, 0) + 1
+                elif run.measuring:
+                    stats.moves += 1
+                    stats.latencies.append(time.perf_counter() - started)
+
+
 class Run:
     def __init__(self, server: Server, games: list[dict[str, Any]], think: float, seed: int):
         self.server, self.catalogue, self.think = server, games, think
@@ -375,8 +415,12 @@ class Run:
                 if isinstance(result, Exception) and not self.stopping:
                     self.stats.error(f"client: {type(result).__name__}: {result}")
 
-    async def main(self, games: int, seconds: float, warmup: float) -> float:
-        slots = [asyncio.create_task(self.slot(i)) for i in range(games)]
+    async def main(self, games: int, seconds: float, warmup: float, floor: bool = False) -> float:
+        if floor:  # as many seats as the matches would have (the catalogue in turn)
+            slots = [asyncio.create_task(Floor(self, self.catalogue[i % len(self.catalogue)]["num_players"]).play())
+                     for i in range(games)]
+        else:
+            slots = [asyncio.create_task(self.slot(i)) for i in range(games)]
         await asyncio.sleep(warmup)
         self.stats.moves, self.stats.latencies, self.stats.bot_waits = 0, [], []
         self.measuring = True
@@ -435,7 +479,7 @@ def make_server(db: str | None, folder: str, workers: int = 1) -> "Server | Work
 
 
 def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int, warmup: float,
-         workers: int = 1) -> dict[str, Any]:
+         workers: int = 1, floor: bool = False) -> dict[str, Any]:
     random.seed(seed)
     with tempfile.TemporaryDirectory(prefix="abstracta-load-") as folder:
         os.chmod(folder, 0o755)
@@ -447,8 +491,8 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
 
             async def go() -> tuple[float, int, int]:
                 await run.http.open()
-                elapsed = await run.main(games, seconds, warmup)
-                lost, duplicated = await run.verify()
+                elapsed = await run.main(games, seconds, warmup, floor)
+                lost, duplicated = (0, 0) if floor else await run.verify()
                 await run.http.close()
                 return elapsed, lost, duplicated
 
@@ -457,7 +501,8 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
         finally:
             server.stop()
     s = run.stats
-    return {"games": games, "seconds": round(elapsed, 1), "think_ms": think_ms, "matches_played": s.games,
+    return {"mode": "floor" if floor else "moves", "games": games, "seconds": round(elapsed, 1),
+            "think_ms": think_ms, "matches_played": s.games,
             "moves": s.moves, "moves_per_s": round(s.moves / elapsed, 1),
             # CPU of the web process per move by anyone (people and computer): a figure that a
             # busy machine does not distort as much as the rates
@@ -486,11 +531,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="web processes behind nginx (default 1: one "
                                                                "process, no proxy; 2 or more need a PostgreSQL --db)")
+    parser.add_argument("--floor", action="store_true", help="the same client against an empty route of the "
+                                                               "same server stack (GET /healthz; no match, no push)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object")
     args = parser.parse_args()
-    result = load(args.games, args.seconds, args.db, args.think_ms, args.seed, args.warmup, args.workers)
+    result = load(args.games, args.seconds, args.db, args.think_ms, args.seed, args.warmup, args.workers, args.floor)
     print(f"{'matches at once':<28}{args.games}")
-    for key in ("seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
+    for key in ("mode", "seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
                 "client_cpu_ms_per_move", "p50_ms", "p99_ms", "max_ms",
                 "bot_p99_ms", "bot_answers", "server_errors", "errors", "refused", "acknowledged", "lost", "duplicated",
                 "db", "workers", "load_average"):

@@ -13,7 +13,14 @@ the mean of the last three samples against the mean of the first three after the
 1,000 matches last used in memory (``abstracta_matches_cached`` of its /metrics, sampled too):
 until that cache is full its memory grows with the matches played, which is no leak, so the
 result says whether the cache was full (``cache_full``) and how much memory each match added to
-it took (``kb_per_cached_match``): a leak grows with the moves once the cache is full.
+it took (``kb_per_cached_match``): a leak grows with the moves once the cache is full. A full
+cache still grows as the games it holds go on (a held match keeps its state's history, its
+move list and its views: memory in proportion to its actions), so the actions held are sampled
+too (``abstracta_plies_cached``): ``kb_per_cached_ply`` is the memory the growth took for each
+action added to the matches held — a few kB, what one action of a held match costs, says the
+growth is the cache's matches getting longer (bounded by the cache's size times the longest
+games, reached once the long games in play end); memory growing while the actions held do not
+is a leak.
 On a machine too slow to fill the cache within the run, ``--cache-matches N`` starts the server
 with a smaller cache (its constant ``CACHE_MATCHES`` set before it serves: a benchmark's device,
 not an option of the server), so that the leak test is made with a full cache.
@@ -83,24 +90,36 @@ SMALL_CACHE = ("import sys; import abstracta.server.matches as m; m.CACHE_MATCHE
 def cached_matches(server: Any) -> int | None:
     """The matches the web processes hold in memory (their /metrics); None when one does not
     answer in time (a busy machine)."""
+    return held(server)[0]
+
+
+def held(server: Any) -> tuple[int | None, int | None]:
+    """``(matches, plies)``: the matches the web processes hold in memory and the actions played
+    in them (their /metrics: ``abstracta_matches_cached``, ``abstracta_plies_cached``); None
+    when a process does not answer in time (a busy machine) or does not say."""
     urls = server.club.worker_urls() if hasattr(server, "club") else [server.base]
-    total = 0
+    matches = plies = 0
+    said = False
     for url in urls:
         try:
             text = httpx.get(url + "/metrics", timeout=30).text
         except httpx.HTTPError:
-            return None
+            return None, None
         for line in text.splitlines():
             if line.startswith("abstracta_matches_cached "):
-                total += int(float(line.split()[1]))
-    return total
+                matches += int(float(line.split()[1]))
+            elif line.startswith("abstracta_plies_cached "):
+                plies += int(float(line.split()[1]))
+                said = True
+    return matches, plies if said else None
 
 
 def sample(server: Any, run: Any, started: float) -> dict[str, Any]:
     pids = server.pids()
     bots = [c for pid in pids for c in children(pid)]
+    matches, plies = held(server)
     return {"t": round(time.monotonic() - started, 1), "rss_mb": round(sum(rss_mb(p) for p in pids), 1),
-            "cached": cached_matches(server),
+            "cached": matches, "plies_cached": plies,
             "fds": sum(open_fds(p) for p in pids), "bot_rss_mb": round(sum(rss_mb(p) for p in bots), 1),
             "moves": run.stats.moves, "matches": run.stats.games, "sockets": len(run.sockets),
             "cpu_s": round(server.cpu_seconds(), 1)}
@@ -124,6 +143,7 @@ def summary(samples: list[dict[str, Any]], warmup_minutes: float) -> dict[str, A
     fds_start, fds_end, fds_growth = growth(steady, "fds")
     cached_start, cached_end, _ = growth(steady, "cached")
     full = cached_start is not None and cached_end - cached_start <= 0.01 * max(1.0, cached_end)
+    plies_start, plies_end, plies_growth = growth(steady, "plies_cached")
     return {"rss_mb_after_warmup": rss_start, "rss_mb_end": rss_end, "rss_growth_pct": rss_growth,
             "rss_mb_max": max(x["rss_mb"] for x in steady),
             "fds_after_warmup": fds_start, "fds_end": fds_end, "fds_growth_pct": fds_growth,
@@ -131,7 +151,13 @@ def summary(samples: list[dict[str, Any]], warmup_minutes: float) -> dict[str, A
             # full: the matches held stopped growing after the warm-up (the server's own bound)
             "cached_after_warmup": cached_start, "cached_end": cached_end, "cache_full": full,
             "kb_per_cached_match": round(1024 * (rss_end - rss_start) / (cached_end - cached_start), 1)
-            if cached_start is not None and cached_end - cached_start >= 10 else None}
+            if cached_start is not None and cached_end - cached_start >= 10 else None,
+            # a full cache's matches still grow as their games go on: the actions they hold, and
+            # the memory the growth took for each action added to them (None: they did not grow)
+            "plies_cached_after_warmup": plies_start, "plies_cached_end": plies_end,
+            "plies_cached_growth_pct": plies_growth,
+            "kb_per_cached_ply": round(1024 * (rss_end - rss_start) / (plies_end - plies_start), 2)
+            if plies_start is not None and plies_end - plies_start >= 100 else None}
 
 
 def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: str | None, workers: int,
@@ -160,6 +186,7 @@ def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: st
                     samples.append(await asyncio.to_thread(sample, server, run, started))
                     s = samples[-1]
                     print(f"{s['t']:>7.0f} s  RSS {s['rss_mb']:>7.1f} MB  fds {s['fds']:>5}  cached {s['cached']!s:>5}"
+                          f"  plies {s['plies_cached']!s:>7}"
                           f"  bots {s['bot_rss_mb']:>7.1f} MB"
                           f"  moves {s['moves']:>8}  matches {s['matches']:>6}", file=out, flush=True)
                 elapsed = time.monotonic() - started
@@ -237,9 +264,10 @@ def main() -> None:
     for key in ("minutes", "games", "moves", "moves_per_s", "matches_played", "p50_ms", "p99_ms",
                 "rss_mb_after_warmup", "rss_mb_end", "rss_growth_pct", "rss_mb_max", "fds_after_warmup", "fds_end",
                 "fds_growth_pct", "cached_after_warmup", "cached_end", "cache_full", "kb_per_cached_match",
+                "plies_cached_after_warmup", "plies_cached_end", "plies_cached_growth_pct", "kb_per_cached_ply",
                 "bot_rss_mb_end", "server_cpu_ms_per_move", "acknowledged", "lost", "duplicated",
                 "server_errors", "passed", "load_average"):
-        print(f"{key:<24}{result[key]}")
+        print(f"{key:<26}{result.get(key)}")
     text = json.dumps(result)
     if args.out:
         Path(args.out).write_text(json.dumps(result, indent=1) + "\n")

@@ -325,9 +325,10 @@ def _generic(value: Any) -> str:
 
 
 def _load_runs() -> str:
-    """Both load runs in one table, a row each (moves/s, round trips, the computer's wait, CPU per
-    move, errors, moves lost or duplicated)."""
-    entries = [(name, _load(name)) for name in ("load", "load-think250")]
+    """The load runs in one table, a row each (moves/s, round trips, the computer's wait, CPU per
+    move, errors, moves lost or duplicated), the floor's last (``--floor``: the same client against
+    an empty route, its "moves" requests)."""
+    entries = [(name, _load(name)) for name in ("load", "load-think250", "load-floor")]
     out = [_provenance(e) if e else _missing(n, MEASURED[n][0]) for n, e in entries]
     rows = [e for _, e in entries if e]
     if rows:
@@ -398,6 +399,7 @@ MEASURED: dict[str, tuple[str, Callable[[dict[str, Any]], str] | None]] = {
     "mcts-memory": ("python benchmarks/mcts_memory.py 10 fanorona size=tsivy", None),
     "load": ("python benchmarks/load.py --games 100 --seconds 30", None),
     "load-think250": ("python benchmarks/load.py --games 100 --seconds 30 --think-ms 250", None),
+    "load-floor": ("python benchmarks/load.py --games 100 --seconds 30 --floor", None),
     "crash": ("python benchmarks/crash.py", None),
     "bot-fairness": ("python benchmarks/bot_fairness.py", None),
     "replay": ("python benchmarks/replay.py", None),

@@ -342,6 +342,10 @@ def test_serve_on_every_interface_says_so_and_wires_the_options(db_url, monkeypa
             sock.close()
 
     monkeypatch.setattr(uvicorn.Server, "run", serve)
+    # uvicorn's own logging set-up (dictConfig) closes every logging handler of the process,
+    # pytest's among them: later tests of the same worker then failed with "I/O operation on
+    # closed file". What is under test here is the app and the words printed, not the logging.
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     run("0.0.0.0", 0, db_url, allowed_hosts=["games.club.example"], rate_limits=False)
     out = capsys.readouterr().out
     assert "REACHABLE BY OTHERS" in out and "--allowed-host" in out and "rate limits are OFF" in out

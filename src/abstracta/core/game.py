@@ -350,7 +350,8 @@ class State(StructHooks, ABC):
         return getattr(self, "_seed", None)
 
     # --- structured view (see :mod:`abstracta.core.view`) ---------------------------------------
-    def to_struct(self, player: int | None = None, reveal: bool = False) -> dict[str, Any]:
+    def to_struct(self, player: int | None = None, reveal: bool = False,
+                  shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """This state as plain JSON-ready data for ``player``'s eyes (``None``: a spectator, who
         sees what is public): board, whose turn and what is left of it, the legal actions
         grouped as a person picks them, the turns since ``player`` last moved, the end reason.
@@ -360,10 +361,13 @@ class State(StructHooks, ABC):
         the end; only for a game that is over, which the caller knows and the state may not, as
         after a resignation).
 
+        ``shared``: a dict kept with this unchanged state for all the viewers it is described
+        to, so that what they see alike is computed once (:func:`~abstracta.core.view.build_struct`).
+
         Raises ``ValueError`` for a ``player`` that is not a seat."""
         from .view import build_struct
 
-        return build_struct(self, player, reveal)
+        return build_struct(self, player, reveal, shared)
 
     # --- hidden information -----------------------------------------------------------------
     def information_state_string(self, player: int) -> str:

@@ -144,9 +144,16 @@ def _walk_back(state: "State") -> Iterator[tuple[int, int, "State"]]:
         yield work.current_player(), action, work
 
 
-def build_struct(state: "State", player: int | None, reveal: bool = False) -> dict[str, Any]:
+def build_struct(state: "State", player: int | None, reveal: bool = False,
+                 shared: dict[str, Any] | None = None) -> dict[str, Any]:
     """The envelope of the module docstring for ``state`` seen by ``player``; ``reveal``: the
-    board with every hidden card (:meth:`StructHooks.revealed_board_struct`)."""
+    board with every hidden card (:meth:`StructHooks.revealed_board_struct`).
+
+    ``shared``: a dict the caller keeps with this very state (unchanged) for every viewer it
+    describes it to. In a game without hidden information every viewer sees the same board,
+    legal actions and choices: they are computed for the first viewer, kept in ``shared`` and
+    handed to the others (a server describing one position to each seat and spectator computes
+    the board once). The parts are shared between the structs returned: do not change them."""
     game = state.game
     n = state.num_players
     if player is not None:
@@ -161,8 +168,16 @@ def build_struct(state: "State", player: int | None, reveal: bool = False) -> di
     if to_move is not None and to_move < 0:
         to_move = None
     hidden = game.has_hidden_information
-    may_see_legal = to_move is not None and (not hidden or player == to_move)
-    legal = state.legal_action_strings() if may_see_legal else []
+    alike = shared if shared is not None and not hidden else None  # what every viewer sees alike
+    if alike is not None and "board" in alike:
+        legal, board, choices = alike["legal"], alike["board"], alike["choices"]
+    else:
+        may_see_legal = to_move is not None and (not hidden or player == to_move)
+        legal = state.legal_action_strings() if may_see_legal else []
+        board = state.revealed_board_struct(player) if reveal and hidden else state.board_struct(player)
+        choices = state.choices_struct(legal) if legal else {}
+        if alike is not None:
+            alike.update(legal=legal, board=board, choices=choices)
 
     # walk back through history: the current turn's actions, then whole turns since the viewer moved
     walk = _walk_back(state)
@@ -196,9 +211,9 @@ def build_struct(state: "State", player: int | None, reveal: bool = False) -> di
         "num_players": n,
         "to_move": to_move,
         "turn": {"seat": to_move, "actions": current, "left": state.turn_left_struct() if not over else None},
-        "board": (state.revealed_board_struct(player) if reveal and hidden else state.board_struct(player)),
+        "board": board,
         "legal": legal,
-        "choices": state.choices_struct(legal) if legal else {},
+        "choices": choices,
         "recent": turns,
         "over": over,
         "returns": returns,

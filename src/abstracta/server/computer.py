@@ -191,9 +191,9 @@ class Computer:
         if self.thinking_on(match):
             return True
         mover = match.to_move()
-        return (not self.closed and not match.over and mover is not None and not match.waiting_for
-                and bots.is_bot(match.players[mover])
-                and not same_moves(self.unsearchable.get(match.id), match))
+        # every view and push asks: the seat's kind first, then the seats not taken yet
+        return (not self.closed and not match.over and mover is not None and bots.is_bot(match.players[mover])
+                and not match.waiting_for and not same_moves(self.unsearchable.get(match.id), match))
 
     def thinking_on(self, match: Match) -> bool:
         """Whether the computer is finding a move for ``match`` as it is: a search started at

@@ -14,7 +14,7 @@ What is counted where:
   by exception type; shared rate-limit counters away), :func:`bot_waited` (a computer move's
   wait in its lane's queue, from ``botjobs``);
 * read when scraped (:class:`ServiceCollector`): the bot queue's depth and counters, the matches
-  held in memory, the matches with live subscribers.
+  held in memory and their actions summed, the matches with live subscribers.
 
 :func:`stage` times the parts of an act in the match service's kernel (:mod:`.matches`): the
 wait for the match's lock, the commit, and the announcement to the concerns that react (pushes,
@@ -73,9 +73,37 @@ def bot_waited(lane: str, seconds: float) -> None:
     BOT_WAIT.labels(lane).observe(max(0.0, seconds))
 
 
+#: each stage's series, looked up once: ``labels()`` builds a tuple and takes a lock each call,
+#: and every act observes three stages, every view its lock wait
+_STAGES = {name: STAGE_SECONDS.labels(name) for name in ("lock_wait", "commit", "announce")}
+
+
 def stage(name: str, seconds: float) -> None:
     """One part of an act took ``seconds`` (``name``: lock_wait | commit | announce)."""
-    STAGE_SECONDS.labels(name).observe(max(0.0, seconds))
+    series = _STAGES.get(name)
+    (series if series is not None else STAGE_SECONDS.labels(name)).observe(max(0.0, seconds))
+
+
+class Series:
+    """The children of a labelled metric by their label values, each looked up once (the labels
+    of a request's answer: its route template, method and status — a bounded set)."""
+
+    def __init__(self, metric: Any, limit: int = 2000):
+        self.metric, self.limit = metric, limit
+        self._children: dict[tuple[str, ...], Any] = {}
+
+    def __call__(self, *values: str) -> Any:
+        child = self._children.get(values)
+        if child is None:
+            child = self.metric.labels(*values)
+            if len(self._children) < self.limit:
+                self._children[values] = child
+        return child
+
+
+#: :data:`HTTP` and :data:`ACT_SECONDS` by their labels (:class:`abstracta.server.ops.Observe`)
+HTTP_SERIES = Series(HTTP)
+ACT_SERIES = Series(ACT_SECONDS)
 
 
 # --- read at scrape time ----------------------------------------------------------------------
@@ -109,8 +137,13 @@ class ServiceCollector(Collector):
             yield jobs_total
         cache = getattr(service, "cache", None)
         if cache is not None:
+            held = list(cache.values())  # one pass in C: the cache changes in other threads
             yield GaugeMetricFamily("abstracta_matches_cached", "Matches held in this process's memory",
-                                    value=len(cache))
+                                    value=len(held))
+            # a held match's memory grows with its actions (its state's history, its move list,
+            # its views): with the cache full, memory follows this sum (benchmarks/soak.py)
+            yield GaugeMetricFamily("abstracta_plies_cached", "Actions played in the matches held in this "
+                                    "process's memory, summed", value=sum(len(m.actions) for m in held))
         hub = getattr(service, "hub", None)
         if hub is not None:
             yield GaugeMetricFamily("abstracta_matches_watched", "Matches with a live WebSocket in this process",
@@ -125,5 +158,5 @@ def exposition(service_registry: CollectorRegistry | None = None) -> bytes:
     return text
 
 
-__all__ = ["ACT_SECONDS", "BOT_WAIT", "ERRORS", "HTTP", "MOVES", "REGISTRY", "SOCKETS", "ServiceCollector",
-           "bot_waited", "error", "exposition", "stage"]
+__all__ = ["ACT_SECONDS", "ACT_SERIES", "BOT_WAIT", "ERRORS", "HTTP", "HTTP_SERIES", "MOVES", "REGISTRY", "SOCKETS",
+           "Series", "ServiceCollector", "bot_waited", "error", "exposition", "stage"]

@@ -129,10 +129,10 @@ class Observe:
             await self.app(scope, receive, sending)
         finally:
             method, path = scope.get("method", ""), scope.get("path", "")
-            metrics.HTTP.labels(_route_of(scope), method, str(status)).inc()
+            metrics.HTTP_SERIES(_route_of(scope), method, str(status)).inc()
             act = act_of(method, path)
             if act is not None:
-                metrics.ACT_SECONDS.labels(act).observe(time.perf_counter() - started)
+                metrics.ACT_SERIES(act).observe(time.perf_counter() - started)
                 if act == "move" and status == 200:
                     metrics.MOVES.inc()
 

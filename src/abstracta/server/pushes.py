@@ -30,10 +30,13 @@ class Pushes:
         does (revision, a computer thinking); key None in the middle of a computer's turn (a
         subscriber that has a view already waits for the whole turn). NotFound once the match
         is deleted."""
-        match = self.kernel.current(match_id)
-        with self.kernel.locked(match_id):
+        def look() -> tuple[tuple[int, bool] | None, bytes]:
+            # one hold of the lock: the match as it is (a fallen flag applied), then its view
+            match = self.kernel.tick(self.kernel.load(match_id))
             key = None if self.computer.mid_turn(match) else (match.revision, self.computer.shows_thinking(match))
             return key, self.views.view_json(match, held)
+
+        return self.kernel.change(match_id, look)
 
 
 __all__ = ["Pushes"]

@@ -19,7 +19,7 @@ import orjson
 
 from ..core.description import english
 from ..core.errors import AbstractaError
-from ..core.game import Game, State, views_differ
+from ..core.game import Game, State, turns_played, views_differ
 from ..core.records import ABORTED_TAG, HINTS_TAG, LEFT_TAG, NO_START_TAG, tag_seats
 from ..play.opening import start_deadline
 from .clocks import Clocks
@@ -149,11 +149,12 @@ class JsonView:
         return state.observation(viewer)
 
     @staticmethod
-    def struct(match: Match, state: State, viewer: int | None) -> dict[str, Any]:
+    def struct(match: Match, state: State, viewer: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """``state.to_struct`` for ``viewer``. Once the match is over every hidden card is shown
         at every ply, to everyone who may view it (its record, whose seed rebuilds the deal, is
-        public then too); the struct is still the viewer's (its legal moves, its recent turns)."""
-        return state.to_struct(viewer, reveal=match.over)
+        public then too); the struct is still the viewer's (its legal moves, its recent turns).
+        ``shared``: kept with ``state`` for all its viewers (``State.to_struct``)."""
+        return state.to_struct(viewer, reveal=match.over, shared=shared)
 
     def record_json(self, match: Match) -> str:
         """The record for a client: refused (409) while hidden cards are still hidden, because
@@ -211,9 +212,11 @@ class JsonView:
     # --- what the routes ask for (each under the match's lock) -----------------------------------
     def snapshot(self, match_id: str, tokens: Who, seat: Any = None) -> bytes:
         """The view of ``match_id`` for ``tokens`` (a fallen flag applied first), as JSON."""
-        match = self.kernel.current(match_id)
-        with self.kernel.locked(match_id):
+        def look() -> bytes:  # one hold of the lock: the match as it is, then its view
+            match = self.kernel.tick(self.kernel.load(match_id))
             return self.view_json(match, self.kernel.held(match, tokens), seat)
+
+        return self.kernel.change(match_id, look)
 
     def act_view(self, match: Match, tokens: Who, seat: Any = None) -> bytes:
         """The view of ``match`` (just changed) for ``tokens``, as JSON."""
@@ -257,25 +260,78 @@ class JsonView:
             return self.kernel.held(self.kernel.load(match_id), tokens)
 
     def _view(self, match: Match, held: set[int], seat: Any) -> dict[str, Any]:
+        """The view for ``held`` and ``seat``: the match's fields every viewer sees alike
+        (:meth:`_common`, computed once per revision and computer state), with the viewer's own
+        filled in (their places kept: the view's fields stay in the documented order)."""
         viewer = self.viewer(match, held, seat)
-        mover = match.to_move()
-        human_to_move = mover is not None and match.players[mover] == "human"
+        view = dict(self._common(match))
+        mover = view["to_move"]
         # no move is played before every seat is taken (issue 38 §1): none offered either
-        show_legal = human_to_move and mover in held and not match.waiting_for
-        legal = match.state.legal_action_strings() if show_legal else []
-        game = match.game
-        pending = match.live.takeback
-        offer = match.live.draw
+        show_legal = view["human_to_move"] and mover in held and not match.waiting_for
         # the one rule an offer meets: the seats these tokens would offer a draw for, and why not now
         mine_draw, draw_refused = match.draw_refusal(held)
+        view.update({
+            "private_views": self._private_views(match, held),
+            "viewer": viewer,
+            "my_seats": sorted(held),
+            "position": self._position(match, viewer),
+            "struct": self.struct(match, match.state, viewer, self._shared(match, "_struct")),
+            "legal": self._legal(match) if show_legal else [],
+            "turns": self._turns(match) if show_legal else None,
+            # whether these tokens may offer a draw now (docs: playing/distance.md "Draw offers")
+            "draw_offerable": match.live.draw is None and draw_refused is None,
+            # the turns of its own the seat these tokens offer for still plays before offering again
+            "draw_again_in": match.draw_again_in(min(mine_draw)) if mine_draw else 0,
+            # the start and end between people: per viewer (whether these tokens may abort)
+            **self._start_and_end(match, held),
+        })
+        return view
+
+    @staticmethod
+    def _shared(match: Match, name: str) -> dict[str, Any]:
+        """A dict kept with ``match`` (one revision: a change makes a new Match) under ``name``."""
+        return match.__dict__.setdefault(name, {})
+
+    def _position(self, match: Match, viewer: int | None) -> str:
+        """:meth:`position` of the match now, computed once for every viewer when they all see
+        the same text (no hidden information, or the game is over)."""
+        if match.game.has_hidden_information and not match.over:
+            return self.position(match, match.state, viewer)
+        kept = self._shared(match, "_legal")
+        if "position" not in kept:
+            kept["position"] = self.position(match, match.state, viewer)
+        return kept["position"]
+
+    def _legal(self, match: Match) -> list[str]:
+        kept = self._shared(match, "_legal")
+        if "legal" not in kept:
+            kept["legal"] = match.state.legal_action_strings()
+        return kept["legal"]
+
+    def _common(self, match: Match) -> dict[str, Any]:
+        """The fields of the view that do not depend on whose eyes (per revision and computer
+        state: whether it thinks, its last error), in the view's order; the viewer's fields are
+        placeholders :meth:`_view` fills in. Shared: do not change it."""
         bot_error = self.computer.bot_error(match)
-        return {
+        thinking = self.computer.shows_thinking(match)
+        kept = self._shared(match, "_common")
+        key = (thinking, bot_error and bot_error[0])
+        if key in kept:
+            return kept[key]
+        game = match.game
+        mover = match.to_move()
+        pending = match.live.takeback
+        offer = match.live.draw
+        record = match.record()
+        # each of these walks the whole game: once per revision, not once per field
+        movers, numbers = match.played_by(), match.turn_numbers()
+        kept[key] = common = {
             "id": match.id,
             "game": game.name,
             "title": game.title,
             "title_key": game.description.title.key,
             "variant": variant_named(game),
-            "options": match.record().options,
+            "options": record.options,
             # the seed fixes every hidden card: only shown once a hidden-information game is over
             "seed": (match.initial.seed if game.has_chance and not match.hides_cards else None),
             "players": match.players,
@@ -284,29 +340,29 @@ class JsonView:
             "board": dict(game.description.board),
             "board_module": f"/games/{game.name}/board.js" if game.description.web is not None else None,
             "hidden_information": game.has_hidden_information,
-            "private_views": self._private_views(match, held),
-            "viewer": viewer,
-            "my_seats": sorted(held),
+            "private_views": None,
+            "viewer": None,
+            "my_seats": None,
             "claimed": [i in match.claimed for i in range(len(match.players))],
             # the person seats not taken yet: the game waits for them (issue 38 §1)
             "waiting_for": match.waiting_for,
             "ply": match.ply,
             "revision": match.revision,
             "to_move": mover,
-            "human_to_move": human_to_move,
-            "thinking": self.computer.shows_thinking(match),
-            "position": self.position(match, match.state, viewer),
-            "struct": self.struct(match, match.state, viewer),
-            "legal": legal,
-            "turns": self._turns(match) if show_legal else None,
+            "human_to_move": mover is not None and match.players[mover] == "human",
+            "thinking": thinking,
+            "position": None,
+            "struct": None,
+            "legal": None,
+            "turns": None,
             "last_action": match.strings[-1] if match.strings else None,
             "moves": match.strings,
-            "movers": match.played_by(),
-            "turn_numbers": match.turn_numbers(),
+            "movers": movers,
+            "turn_numbers": numbers,
             # the count Your games stores and lists, so that a page says it rather than counts it
-            "turns_played": match.turns_played(),
-            "record_moves": match.record().moves,
-            "move_list": self._move_list(match),
+            "turns_played": turns_played(movers, numbers),
+            "record_moves": record.moves,
+            "move_list": self._move_list(match, movers, numbers),
             "result": match.result,
             "termination": match.termination,
             "resigned": match.resigned,
@@ -319,20 +375,18 @@ class JsonView:
             "takeback": dict(pending) if pending is not None else None,
             "draw_offer": ({**offer, "waiting": match.draw_waiting(offer)}
                            if offer is not None and not match.over else None),
-            # whether these tokens may offer a draw now (docs: playing/distance.md "Draw offers")
-            "draw_offerable": offer is None and draw_refused is None,
+            "draw_offerable": None,  # per viewer: filled in by the caller
             # how the last offer and takeback request that did not happen ended, at this position
             "draw_offer_ended": match.live.draw_ended if not match.over else None,
             "takeback_ended": match.live.takeback_ended if not match.over else None,
-            # the turns of its own the seat these tokens offer for still plays before offering again
-            "draw_again_in": match.draw_again_in(min(mine_draw)) if mine_draw else 0,
+            "draw_again_in": None,
             # the refused move of a computer seat may name a card of its hidden hand
             "bot_error": (None if bot_error is None else english(message("error.bot_hidden"))
                           if match.hides_cards else bot_error[0]),
             "bot_error_i18n": (None if bot_error is None else message("error.bot_hidden")
                                if match.hides_cards else bot_error[1]),
-            **self._start_and_end(match, held),
         }
+        return common
 
     @staticmethod
     def _start_and_end(match: Match, held: set[int]) -> dict[str, Any]:
@@ -356,11 +410,15 @@ class JsonView:
             "rematch": dict(match.live.rematch) if match.live.rematch is not None and match.over else None,
         }
 
-    def _move_list(self, match: Match) -> list[dict[str, Any]]:
+    def _move_list(self, match: Match, movers: list[int] | None = None,
+                   numbers: list[int] | None = None) -> list[dict[str, Any]]:
         """The turns played as the terminal's replay writes them (``Game.format_turn``: Nibble's
         ``b2+i8`` and ``a1``), each with the ply after each of its entries, where a click on it
-        goes (an entry that writes the turn whole goes to its end)."""
-        turns = match.turn_texts(match.played_by(), match.turn_numbers())
+        goes (an entry that writes the turn whole goes to its end). ``movers`` and ``numbers``:
+        the match's :meth:`played_by` and :meth:`turn_numbers`, when the caller has them."""
+        if movers is None or numbers is None:
+            movers, numbers = match.played_by(), match.turn_numbers()
+        turns = match.turn_texts(movers, numbers)
         return [{"number": t.number, "seat": t.seat, "from": t.first, "to": t.stop, "moves": t.moves,
                  "plies": t.plies} for t in turns]
 
