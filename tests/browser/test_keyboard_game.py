@@ -11,10 +11,14 @@ import re
 
 from httputil import post_json
 
-#: Tab presses from the start of the page to the board: the header's brand link, the
-#: person's name (a guest's menu button, or "Sign in"), its four links (Games, Your games,
-#: Leaderboards, API), its language switch (EN, FI), then the board box
-TABS_TO_BOARD = 9
+
+def tabs_to_board(page) -> int:
+    """Tab presses from the start of the page to the board: one past the header's links and
+    buttons (abstracta, the person's name or Sign in, the pages, the language switch), which grow
+    with the site: the board box is the first thing of the page that the keyboard reaches."""
+    page.wait_for_selector("header.top #me a")  # drawn once the server said who this is
+    return page.evaluate("document.querySelectorAll('header.top a[href], header.top button').length") + 1
+
 
 WAIT_TURN = """() => { const v = window.abstractaView;
   return v && (v.status === 'over' || (v.human_to_move && !v.thinking)); }"""
@@ -63,7 +67,7 @@ def play_game(page, server) -> tuple[dict, dict[str, bool], int]:
     page.reload()  # a fresh document (a second game's goto only changes the hash): Tab from the top
     page.wait_for_function(WAIT_TURN)
     page.wait_for_selector("svg.fan-board")
-    for i in range(TABS_TO_BOARD):
+    for i in range(tabs_to_board(page)):
         assert page.evaluate(ACTIVE) != "board", f"the board had the focus after {i} Tabs"
         page.keyboard.press("Tab")
     assert page.evaluate(ACTIVE) == "board"

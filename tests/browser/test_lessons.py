@@ -183,12 +183,12 @@ def test_a_lesson_reads_in_finnish(page, live_server, lang):
 def test_a_lesson_step_by_keyboard_only(page, live_server):
     """Tab from the top of the page to the board, the board's own keys to play the step, Enter on the
     verdict's button to go on: the lesson needs no pointer."""
-    from test_keyboard_game import ACTIVE, TABS_TO_BOARD, steer
+    from test_keyboard_game import ACTIVE, steer, tabs_to_board
 
     page.goto(f"{live_server.url}/#/lesson/fanorona/2")
     page.reload()  # a fresh document: Tab from the top
     page.wait_for_selector("svg.fan-board")
-    for _ in range(TABS_TO_BOARD):
+    for _ in range(tabs_to_board(page)):
         page.keyboard.press("Tab")
     assert page.evaluate(ACTIVE) == "board"
     steer(page, "d3")

@@ -327,14 +327,6 @@ export function analysisPanel(opts) {
   const hintKey = `abstracta.hints.${id}`;
   const hintsOn = () => { try { return localStorage.getItem(hintKey) === "1"; } catch { return false; } };
 
-  const mySeat = (view) => {
-    const mine = (view.my_seats || []).filter((i) => view.players[i] === "human");
-    return mine.length === 1 ? mine[0] : view.viewer !== null && view.viewer !== undefined ? view.viewer : 0;
-  };
-  const vsComputer = (view) => view.players.some((p) => p !== "human") &&
-    view.players.every((p, i) => p !== "human" || (view.my_seats || []).includes(i)) &&
-    view.players.some((p, i) => p === "human" && (view.my_seats || []).includes(i));
-
   async function fetchPly(ply) {
     // one position at a time: stepping quickly asks only for where the replay stops
     // (update() asks again for the shown ply when this answer arrives)
@@ -375,20 +367,10 @@ export function analysisPanel(opts) {
       if (again && !again.disabled) again.focus();
     }
     if (hintAnswer && !error) {
-      boardInSight();
+      boardInSight(boardBox);
       if (opts.say) opts.say(hintWords(hintAnswer, mySeat(opts.getView()), seatName));
     }
   }
-  // a hint's marks are drawn on the board: on a phone the Hint button is below it, the board
-  // scrolled out of sight, so bring it back (a board already in sight stays where it is)
-  function boardInSight() {
-    const r = boardBox.getBoundingClientRect();
-    const seen = Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0);
-    if (seen >= Math.min(r.height, window.innerHeight) - 2) return; // all of it (or a screenful) in sight
-    const calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    boardBox.scrollIntoView({ block: "start", behavior: calm ? "auto" : "smooth" });
-  }
-
   let lastKey = null;
   function update() {
     const view = opts.getView();
@@ -416,22 +398,11 @@ export function analysisPanel(opts) {
       const focus = keepFocus(node); // the checkbox, Hint or Analyse pressed with a key
       node.replaceChildren(h("h2", {}, T.analyseTitle));
       if (over) {
-        node.append(h("div", { class: "an-row" }, h("button", { type: "button", id: "analyse", "aria-expanded": String(open),
-          class: open ? null : "primary", onclick: () => { open = !open; failed.clear(); error = null; update(); } }, open ? T.hideAnalysis : T.analyse)));
-        const used = (view.hints || []).map((n, i) => (n ? `${seatName(i)} ${n}` : null)).filter(Boolean);
-        if (used.length) node.append(h("p", { class: "muted", id: "hints-used" }, T.hintsBySeat(used.join(", "))));
+        node.append(...analyseRow(view, open, seatName, () => { open = !open; failed.clear(); error = null; update(); }));
       } else {
-        const box = h("input", { type: "checkbox", id: "hints-toggle", checked: hintsOn() || null,
-          onchange: (ev) => { try { localStorage.setItem(hintKey, ev.target.checked ? "1" : "0"); } catch { /* private mode */ } update(); } });
-        const row = h("div", { class: "an-row" }, h("label", { for: "hints-toggle" }, box, T.hintsToggle));
-        if (hintsOn()) {
-          const myTurn = view.human_to_move && (view.my_seats || []).includes(view.to_move) && !view.thinking;
-          row.append(h("button", { type: "button", id: "hint", class: "primary", disabled: !myTurn || pending === "hint" || shown !== view.ply,
-            onclick: () => askHint(view) }, T.hint));
-        }
-        node.append(row, h("p", { class: "muted", style: "font-size: .85rem; margin: .2rem 0" }, T.hintsNote));
-        const used = view.hints ? (view.my_seats || []).reduce((a, i) => a + (view.hints[i] || 0), 0) : 0;
-        if (used) node.append(h("p", { class: "muted", id: "hints-used" }, T.hintsUsed(used)));
+        node.append(...hintsRow(view, hintsOn(), {
+          setHints: (on) => { try { localStorage.setItem(hintKey, on ? "1" : "0"); } catch { /* private mode */ } update(); },
+          canAsk: pending !== "hint" && shown === view.ply, ask: () => askHint(view) }));
       }
       if (pending !== null && (open || pending === "hint")) node.append(h("p", { class: "muted", id: "an-wait" }, T.thinking));
       if (error) node.append(h("p", { class: "error" }, refusal(error)));
@@ -458,6 +429,55 @@ export function analysisPanel(opts) {
     }
   }
   return { node, update, isOpen: () => open, kept: () => ({ cache, graph, hintAnswer }) };
+}
+
+// The seat whose side an evaluation takes: the one person seat played here, else the viewer's.
+function mySeat(view) {
+  const mine = (view.my_seats || []).filter((i) => view.players[i] === "human");
+  return mine.length === 1 ? mine[0] : view.viewer !== null && view.viewer !== undefined ? view.viewer : 0;
+}
+
+// A game of this browser's people against the computer (hints are offered in no other).
+function vsComputer(view) {
+  return view.players.some((p) => p !== "human") &&
+    view.players.every((p, i) => p !== "human" || (view.my_seats || []).includes(i)) &&
+    view.players.some((p, i) => p === "human" && (view.my_seats || []).includes(i));
+}
+
+// A hint's marks are drawn on the board: on a phone the Hint button is below it, the board
+// scrolled out of sight, so bring it back (a board already in sight stays where it is).
+function boardInSight(boardBox) {
+  const r = boardBox.getBoundingClientRect();
+  const seen = Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0);
+  if (seen >= Math.min(r.height, window.innerHeight) - 2) return; // all of it (or a screenful) in sight
+  const calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  boardBox.scrollIntoView({ block: "start", behavior: calm ? "auto" : "smooth" });
+}
+
+// A finished game's panel head: Analyse (or Hide analysis; `toggle()` on a press) and the hints
+// each seat asked for during the game. Returns the nodes.
+function analyseRow(view, open, seatName, toggle) {
+  const nodes = [h("div", { class: "an-row" }, h("button", { type: "button", id: "analyse", "aria-expanded": String(open),
+    class: open ? null : "primary", onclick: toggle }, open ? T.hideAnalysis : T.analyse))];
+  const used = (view.hints || []).map((n, i) => (n ? `${seatName(i)} ${n}` : null)).filter(Boolean);
+  if (used.length) nodes.push(h("p", { class: "muted", id: "hints-used" }, T.hintsBySeat(used.join(", "))));
+  return nodes;
+}
+
+// A game in play against the computer: the hints checkbox (`on`; `setHints(on)` on a change),
+// the Hint button where hints are on (pressable on this page's turn when `canAsk`; `ask()`),
+// the note on what a hint costs and the hints used so far. Returns the nodes.
+function hintsRow(view, on, { setHints, canAsk, ask }) {
+  const box = h("input", { type: "checkbox", id: "hints-toggle", checked: on || null, onchange: (ev) => setHints(ev.target.checked) });
+  const row = h("div", { class: "an-row" }, h("label", { for: "hints-toggle" }, box, T.hintsToggle));
+  if (on) {
+    const myTurn = view.human_to_move && (view.my_seats || []).includes(view.to_move) && !view.thinking;
+    row.append(h("button", { type: "button", id: "hint", class: "primary", disabled: !myTurn || !canAsk, onclick: ask }, T.hint));
+  }
+  const nodes = [row, h("p", { class: "muted", style: "font-size: .85rem; margin: .2rem 0" }, T.hintsNote)];
+  const used = view.hints ? (view.my_seats || []).reduce((a, i) => a + (view.hints[i] || 0), 0) : 0;
+  if (used) nodes.push(h("p", { class: "muted", id: "hints-used" }, T.hintsUsed(used)));
+  return nodes;
 }
 
 // ---------------------------------------------------------------------------- new-game page

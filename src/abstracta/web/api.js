@@ -68,7 +68,7 @@ function tokensFor(path, method = "GET") {
   return m && m[1] !== "import" ? tokensOf(decodeURIComponent(m[1])) : [];
 }
 
-// `raw`: a body already in JSON text, sent as it is (see the record import in app.js)
+// `raw`: a body already in JSON text, sent as it is (see the record import in home.js)
 // `tokens`: the tokens to send instead of those kept for `path` (see myMatches)
 export async function api(path, { method = "GET", body, raw, tokens: given } = {}) {
   const init = { method, headers: {} };

@@ -1,4 +1,4 @@
-// DOM helpers shared by the client's modules (app.js, analysis.js).
+// DOM helpers shared by the client's modules (every page and match-*.js).
 
 // An element: h("a", { href: "#/", class: "x", onclick: f }, "text", child, [more]).
 // Attributes false/null/undefined are left out, true gives an empty attribute; "on…" attributes

@@ -90,25 +90,65 @@ export async function lobbyPage(app, { games }) {
     const found = list.find((x) => JSON.stringify([x.game, x.options]) === key);
     return found ? found.label : game;
   };
-  const settings = (x) => [gameName(x.game, x.options), clockWords(x.clock), x.rated ? t("lobby.rated") : t("lobby.casual")].join(", ");
   app.append(h("h1", {}, t("lobby.title")), h("p", { class: "lead" }, t("lobby.lead")));
-  if (!me.kind) {
-    const err = h("p", { class: "error", id: "lobby-guest-error", role: "alert", hidden: true });
-    app.append(h("p", { class: "row", id: "lobby-signed-out" },
-      h("button", { type: "button", class: "primary", id: "lobby-guest", onclick: async () => {
-        try { await api("/api/guests", { method: "POST" }); await whoAmI(true); window.dispatchEvent(new HashChangeEvent("hashchange")); } catch (e) { err.textContent = refusal(e); err.hidden = false; }
-      } }, t("lobby.play_as_guest")), h("a", { href: "#/signin", class: "button" }, t("people.sign_in"))), err);
-  }
-  const account = me.kind === "account";
+  if (!me.kind) app.append(...guestOffer());
   const say = h("p", { class: "sr-only", id: "lobby-say", "aria-live": "polite" });
   const error = h("p", { class: "error", id: "lobby-error", role: "alert", hidden: true });
   const fail = (e) => { error.textContent = e ? refusal(e) : ""; error.hidden = !e; if (e) error.scrollIntoView({ block: "nearest" }); };
-  const act = async (fn) => { fail(null); try { await fn(); await refresh(); } catch (e) { fail(e); } };
-  const gameSelect = (id) => h("select", { id }, ...list.map((x) => h("option", { value: x.value }, x.label)));
+  // what the lobby's parts share: the games, who this is, the settings in words, an act (its
+  // refusal said under Play now, the lobby asked again after it), the way to a game started here
+  const lobby = {
+    list, me, account: me.kind === "account", known: null, // known: the games started before this page was opened: not gone to again
+    settings: (x) => [gameName(x.game, x.options), clockWords(x.clock), x.rated ? t("lobby.rated") : t("lobby.casual")].join(", "),
+    act: async (fn) => { fail(null); try { await fn(); await refresh(); } catch (e) { fail(e); } },
+    go: (m) => { lobby.known.add(m.id); location.hash = `#/match/${m.id}`; },
+    gameSelect: (id) => h("select", { id }, ...list.map((x) => h("option", { value: x.value }, x.label))),
+    refresh: () => refresh(),
+  };
+  const quick = quickPart(lobby);
+  app.append(quick.node, error, say);
+  const seeksBox = h("ul", { class: "seeks", id: "seeks", "aria-label": t("lobby.seeks.heading") });
+  app.append(h("section", { class: "lobby-part", id: "seeks-part" }, h("h2", {}, t("lobby.seeks.heading")), seeksBox));
+  const challengesBox = h("div", { id: "challenges" });
+  app.append(h("section", { class: "lobby-part", id: "challenges-part", hidden: !me.kind }, h("h2", {}, t("lobby.challenges.heading")), challengesBox));
+  const blocks = blocksPart(lobby);
+  if (me.kind) app.append(newSeekPart(lobby), blocks.node);
 
-  // ---- Play now
-  const quickGame = gameSelect("quick-game");
-  const quickRated = h("input", { type: "checkbox", id: "quick-rated", disabled: !account });
+  function draw(snapshot) {
+    if (lobby.known === null) lobby.known = new Set((snapshot.started || []).map((g) => g.id));
+    const fresh = (snapshot.started || []).find((g) => !lobby.known.has(g.id));
+    if (fresh) { lobby.known.add(fresh.id); say.textContent = t("lobby.started"); location.hash = `#/match/${fresh.id}`; return; }
+    quick.draw(snapshot);
+    drawSeeks(seeksBox, snapshot.seeks, lobby);
+    drawChallenges(challengesBox, snapshot.challenges, lobby);
+  }
+  async function refresh() {
+    const snapshot = await api("/api/lobby");
+    if (app.isConnected) draw(snapshot);
+  }
+  await refresh();
+  await blocks.draw().catch(() => {});
+  const live = lobbySocket(app, draw, refresh);
+  return () => { quick.stop(); live.stop(); };
+}
+
+// Nobody signed in: play as a guest (a session with a generated name) or sign in. Returns the nodes.
+function guestOffer() {
+  const err = h("p", { class: "error", id: "lobby-guest-error", role: "alert", hidden: true });
+  return [h("p", { class: "row", id: "lobby-signed-out" },
+    h("button", { type: "button", class: "primary", id: "lobby-guest", onclick: async () => {
+      try { await api("/api/guests", { method: "POST" }); await whoAmI(true); window.dispatchEvent(new HashChangeEvent("hashchange")); } catch (e) { err.textContent = refusal(e); err.hidden = false; }
+    } }, t("lobby.play_as_guest")), h("a", { href: "#/signin", class: "button" }, t("people.sign_in"))), err];
+}
+
+const rating = (x) => `${x.rating}${x.provisional ? "?" : ""}`;
+
+// "Play now": a game and a clock pressed, then the wait for a partner (the computer offered after
+// 30 s alone). Returns {node, draw(snapshot), stop()}.
+function quickPart(lobby) {
+  const { list, me, act, settings } = lobby;
+  const quickGame = lobby.gameSelect("quick-game");
+  const quickRated = h("input", { type: "checkbox", id: "quick-rated", disabled: !lobby.account });
   const quickState = h("div", { class: "quick-state", id: "quick-state", "aria-live": "polite" });
   const quickButtons = h("div", { class: "row quick-clocks", id: "quick-clocks", role: "group", "aria-label": t("lobby.quick.clocks") },
     ...QUICK_CLOCKS.map(([a, b]) => {
@@ -121,117 +161,13 @@ export async function lobbyPage(app, { games }) {
           return api("/api/quick", { method: "POST", body: { game: pick.game, options: pick.options, clock, rated: quickRated.checked } });
         }) }, words);
     }));
-  app.append(h("section", { class: "lobby-part", id: "quick" }, h("h2", {}, t("lobby.quick.heading")),
+  const node = h("section", { class: "lobby-part", id: "quick" }, h("h2", {}, t("lobby.quick.heading")),
     h("p", { class: "muted" }, t("lobby.quick.help")),
     h("div", { class: "row" }, h("label", { for: "quick-game" }, h("span", {}, t("lobby.game")), quickGame),
       h("label", { for: "quick-rated", class: "check" }, quickRated, h("span", {}, t("lobby.rated")))),
-    quickButtons, quickState), error, say);
-
-  // ---- open seeks
-  const seeksBox = h("ul", { class: "seeks", id: "seeks", "aria-label": t("lobby.seeks.heading") });
-  app.append(h("section", { class: "lobby-part", id: "seeks-part" }, h("h2", {}, t("lobby.seeks.heading")), seeksBox));
-
-  // ---- challenges
-  const challengesBox = h("div", { id: "challenges" });
-  app.append(h("section", { class: "lobby-part", id: "challenges-part", hidden: !me.kind }, h("h2", {}, t("lobby.challenges.heading")), challengesBox));
-
-  // ---- a new seek or challenge: the game's settings, then who
-  const formGame = gameSelect("new-game-choice");
-  const picker = clockPicker("new-clock");
-  const rated = h("input", { type: "checkbox", id: "new-rated", disabled: !account });
-  const seat = h("select", { id: "new-seat" }, h("option", { value: "" }, t("lobby.seat.either")),
-    h("option", { value: "0" }, t("lobby.seat.first")), h("option", { value: "1" }, t("lobby.seat.second")));
-  const low = h("input", { id: "new-low", type: "number", min: "0", max: "4000", step: "50", inputmode: "numeric" });
-  const high = h("input", { id: "new-high", type: "number", min: "0", max: "4000", step: "50", inputmode: "numeric" });
-  const opponent = h("input", { id: "new-opponent", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
-  const formError = h("p", { class: "error", id: "new-seek-error", role: "alert", hidden: true });
-  const body = () => {
-    const pick = list[Number(formGame.value)];
-    return { game: pick.game, options: pick.options, clock: picker.read(), rated: rated.checked, seat: seat.value === "" ? null : Number(seat.value) };
-  };
-  const send = async (fn) => {
-    formError.hidden = true;
-    try { await fn(); await refresh(); } catch (e) { formError.textContent = refusal(e); formError.hidden = false; }
-  };
-  const range = () => {
-    const [a, b] = [low.value, high.value].map((v) => (v === "" ? null : Number(v)));
-    return a === null && b === null ? null : [a, b];
-  };
-  const form = h("form", { class: "lobby-form", id: "new-seek", novalidate: true },
-    h("label", { for: formGame.id }, h("span", {}, t("lobby.game")), formGame), picker.node,
-    h("label", { for: rated.id, class: "check" }, rated, h("span", {}, t("lobby.rated"))),
-    !account ? h("small", { class: "muted" }, t("lobby.rated_accounts")) : null,
-    h("label", { for: seat.id }, h("span", {}, t("lobby.seat.label")), seat),
-    h("fieldset", { class: "range" }, h("legend", {}, t("lobby.range.label")),
-      h("label", { for: low.id }, h("span", {}, t("lobby.range.low")), low), h("label", { for: high.id }, h("span", {}, t("lobby.range.high")), high)),
-    h("p", { class: "row" }, h("button", { type: "submit", class: "primary", id: "post-seek" }, t("lobby.seek.post"))),
-    h("label", { for: opponent.id }, h("span", {}, t("lobby.challenge.name")), opponent),
-    h("p", { class: "row" }, h("button", { type: "button", id: "send-challenge", onclick: () => send(() => {
-      if (!opponent.value.trim()) throw new Error(t("lobby.challenge.need_name"));
-      return api("/api/challenges", { method: "POST", body: { ...body(), to: opponent.value.trim() } });
-    }) }, t("lobby.challenge.send"))),
-    formError);
-  form.addEventListener("submit", (ev) => { ev.preventDefault(); send(() => api("/api/seeks", { method: "POST", body: { ...body(), rating_range: range() } })); });
-  if (me.kind) app.append(h("section", { class: "lobby-part", id: "new-part" }, h("h2", {}, t("lobby.new.heading")), form));
-
-  // ---- blocked players
-  const blocksBox = h("ul", { class: "blocks", id: "blocks" });
-  const blockName = h("input", { id: "block-name", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
-  const blockForm = h("form", { class: "row", id: "block-form" }, h("label", { for: blockName.id }, h("span", {}, t("lobby.block.name")), blockName),
-    h("button", { type: "submit", id: "block" }, t("lobby.block.do")));
-  blockForm.addEventListener("submit", (ev) => { ev.preventDefault(); act(() => api("/api/blocks", { method: "POST", body: { name: blockName.value.trim() } }).then(() => { blockName.value = ""; drawBlocks(); })); });
-  if (me.kind) app.append(h("section", { class: "lobby-part", id: "blocks-part" }, h("h2", {}, t("lobby.block.heading")), h("p", { class: "muted" }, t("lobby.block.help")), blocksBox, blockForm));
-
-  async function drawBlocks() {
-    if (!me.kind) return;
-    const rows = await api("/api/blocks");
-    const focus = keepFocus(blocksBox);
-    blocksBox.replaceChildren(...rows.map((b) => h("li", {}, h("a", { href: `#/players/${encodeURIComponent(b.name)}` }, b.name), " ",
-      h("button", { type: "button", "aria-label": t("lobby.block.undo_named", { name: b.name }), onclick: () => act(() => api(`/api/blocks/${encodeURIComponent(b.name)}`, { method: "DELETE" }).then(drawBlocks)) }, t("lobby.block.undo")))));
-    if (!rows.length) blocksBox.append(h("li", { class: "muted" }, t("lobby.block.none")));
-    focus();
-  }
-
-  // ---- drawing a snapshot
-  let known = null; // the games started before this page was opened: not gone to again
-  let data = null;
+    quickButtons, quickState);
   let quickTimer = null;
-  const rating = (x) => `${x.rating}${x.provisional ? "?" : ""}`;
-  function draw(snapshot) {
-    data = snapshot;
-    if (known === null) known = new Set((snapshot.started || []).map((g) => g.id));
-    const fresh = (snapshot.started || []).find((g) => !known.has(g.id));
-    if (fresh) { known.add(fresh.id); say.textContent = t("lobby.started"); location.hash = `#/match/${fresh.id}`; return; }
-    drawQuick();
-    const focus = keepFocus(seeksBox);
-    seeksBox.replaceChildren(...snapshot.seeks.map((s) => h("li", { "data-seek": s.id, class: s.mine ? "mine" : null },
-      h("span", { class: "who" }, s.player || t("lobby.deleted_player")), " ", h("span", { class: "rating" }, rating(s)), " — ",
-      h("span", { class: "what" }, settings(s)),
-      s.seat !== null ? h("span", { class: "muted" }, ` (${t(s.seat === 0 ? "lobby.seat.plays_first" : "lobby.seat.plays_second", { who: s.player || "" })})`) : null,
-      s.rating_range ? h("span", { class: "muted" }, ` ${t("lobby.range.shown", { low: s.rating_range[0] ?? "–", high: s.rating_range[1] ?? "–" })}`) : null,
-      " ",
-      s.mine ? h("button", { type: "button", class: "withdraw", "aria-label": t("lobby.seek.withdraw_named", { what: settings(s) }), onclick: () => act(() => api(`/api/seeks/${s.id}`, { method: "DELETE" })) }, t("lobby.seek.withdraw"))
-        : h("button", { type: "button", class: "primary accept", disabled: !s.acceptable, title: s.refusal && s.refusal !== "own" ? t(`lobby.refusal.${s.refusal}`) : null,
-          "aria-label": t("lobby.seek.accept_named", { who: s.player || "", what: settings(s) }),
-          onclick: () => act(async () => { const m = await api(`/api/seeks/${s.id}/accept`, { method: "POST" }); known.add(m.id); location.hash = `#/match/${m.id}`; }) }, t("lobby.seek.accept")))));
-    if (!snapshot.seeks.length) seeksBox.append(h("li", { class: "muted", id: "no-seeks" }, t("lobby.seeks.none")));
-    focus();
-    const cfocus = keepFocus(challengesBox);
-    const cin = snapshot.challenges.in, cout = snapshot.challenges.out;
-    challengesBox.replaceChildren(
-      h("ul", { class: "challenges", id: "challenges-in", "aria-label": t("lobby.challenges.in") }, ...cin.map((c) => h("li", { "data-challenge": c.id },
-        h("span", {}, t("lobby.challenge.from", { who: c.from || "", rating: rating(c), what: settings(c) })),
-        c.seat !== null ? h("span", { class: "muted" }, ` ${t(c.seat === 0 ? "lobby.challenge.you_second" : "lobby.challenge.you_first")}`) : null, " ",
-        h("button", { type: "button", class: "primary", "aria-label": t("lobby.challenge.accept_named", { who: c.from || "" }),
-          onclick: () => act(async () => { const m = await api(`/api/challenges/${c.id}/accept`, { method: "POST" }); known.add(m.id); location.hash = `#/match/${m.id}`; }) }, t("lobby.challenge.accept")), " ",
-        h("button", { type: "button", "aria-label": t("lobby.challenge.decline_named", { who: c.from || "" }), onclick: () => act(() => api(`/api/challenges/${c.id}/decline`, { method: "POST" })) }, t("lobby.challenge.decline"))))),
-      h("ul", { class: "challenges", id: "challenges-out", "aria-label": t("lobby.challenges.out") }, ...cout.map((c) => h("li", { "data-challenge": c.id, "data-status": c.status },
-        h("span", {}, t(`lobby.challenge.out_${c.status}`, { who: c.to || "", what: settings(c) })), " ",
-        c.status === "open" ? h("button", { type: "button", "aria-label": t("lobby.challenge.withdraw_named", { who: c.to || "" }), onclick: () => act(() => api(`/api/challenges/${c.id}`, { method: "DELETE" })) }, t("lobby.challenge.withdraw")) : null))));
-    if (!cin.length && !cout.length) challengesBox.append(h("p", { class: "muted", id: "no-challenges" }, t("lobby.challenges.none")));
-    cfocus();
-  }
-  function drawQuick() {
+  function draw(data) {
     const q = data && data.quick && !data.quick.match ? data.quick : null;
     clearInterval(quickTimer);
     const focus = keepFocus(quickState);
@@ -253,17 +189,117 @@ export async function lobbyPage(app, { games }) {
     if (q.computer) {
       quickState.append(h("p", { id: "quick-computer" }, t("lobby.quick.computer", { level: q.computer.level }), " ",
         h("button", { type: "button", class: "primary", id: "quick-computer-play", onclick: () => act(async () => {
-          const m = await api("/api/quick/computer", { method: "POST" }); known.add(m.id); location.hash = `#/match/${m.id}`;
+          lobby.go(await api("/api/quick/computer", { method: "POST" }));
         }) }, t("lobby.quick.play_computer", { level: q.computer.level }))));
     }
     focus();
   }
-  async function refresh() {
-    const snapshot = await api("/api/lobby");
-    if (app.isConnected) draw(snapshot);
-  }
+  return { node, draw, stop: () => clearInterval(quickTimer) };
+}
 
-  // ---- live: the lobby's WebSocket, polling while it is closed
+// A new seek or challenge: the game's settings, then who (anyone in a rating range, or a named
+// player). Returns its section.
+function newSeekPart(lobby) {
+  const { list } = lobby;
+  const formGame = lobby.gameSelect("new-game-choice");
+  const picker = clockPicker("new-clock");
+  const rated = h("input", { type: "checkbox", id: "new-rated", disabled: !lobby.account });
+  const seat = h("select", { id: "new-seat" }, h("option", { value: "" }, t("lobby.seat.either")),
+    h("option", { value: "0" }, t("lobby.seat.first")), h("option", { value: "1" }, t("lobby.seat.second")));
+  const low = h("input", { id: "new-low", type: "number", min: "0", max: "4000", step: "50", inputmode: "numeric" });
+  const high = h("input", { id: "new-high", type: "number", min: "0", max: "4000", step: "50", inputmode: "numeric" });
+  const opponent = h("input", { id: "new-opponent", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
+  const formError = h("p", { class: "error", id: "new-seek-error", role: "alert", hidden: true });
+  const body = () => {
+    const pick = list[Number(formGame.value)];
+    return { game: pick.game, options: pick.options, clock: picker.read(), rated: rated.checked, seat: seat.value === "" ? null : Number(seat.value) };
+  };
+  const send = async (fn) => {
+    formError.hidden = true;
+    try { await fn(); await lobby.refresh(); } catch (e) { formError.textContent = refusal(e); formError.hidden = false; }
+  };
+  const range = () => {
+    const [a, b] = [low.value, high.value].map((v) => (v === "" ? null : Number(v)));
+    return a === null && b === null ? null : [a, b];
+  };
+  const form = h("form", { class: "lobby-form", id: "new-seek", novalidate: true },
+    h("label", { for: formGame.id }, h("span", {}, t("lobby.game")), formGame), picker.node,
+    h("label", { for: rated.id, class: "check" }, rated, h("span", {}, t("lobby.rated"))),
+    !lobby.account ? h("small", { class: "muted" }, t("lobby.rated_accounts")) : null,
+    h("label", { for: seat.id }, h("span", {}, t("lobby.seat.label")), seat),
+    h("fieldset", { class: "range" }, h("legend", {}, t("lobby.range.label")),
+      h("label", { for: low.id }, h("span", {}, t("lobby.range.low")), low), h("label", { for: high.id }, h("span", {}, t("lobby.range.high")), high)),
+    h("p", { class: "row" }, h("button", { type: "submit", class: "primary", id: "post-seek" }, t("lobby.seek.post"))),
+    h("label", { for: opponent.id }, h("span", {}, t("lobby.challenge.name")), opponent),
+    h("p", { class: "row" }, h("button", { type: "button", id: "send-challenge", onclick: () => send(() => {
+      if (!opponent.value.trim()) throw new Error(t("lobby.challenge.need_name"));
+      return api("/api/challenges", { method: "POST", body: { ...body(), to: opponent.value.trim() } });
+    }) }, t("lobby.challenge.send"))),
+    formError);
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); send(() => api("/api/seeks", { method: "POST", body: { ...body(), rating_range: range() } })); });
+  return h("section", { class: "lobby-part", id: "new-part" }, h("h2", {}, t("lobby.new.heading")), form);
+}
+
+// The players this person blocks, and a name to block. Returns {node, draw()}.
+function blocksPart(lobby) {
+  const { act } = lobby;
+  const blocksBox = h("ul", { class: "blocks", id: "blocks" });
+  const blockName = h("input", { id: "block-name", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
+  const blockForm = h("form", { class: "row", id: "block-form" }, h("label", { for: blockName.id }, h("span", {}, t("lobby.block.name")), blockName),
+    h("button", { type: "submit", id: "block" }, t("lobby.block.do")));
+  blockForm.addEventListener("submit", (ev) => { ev.preventDefault(); act(() => api("/api/blocks", { method: "POST", body: { name: blockName.value.trim() } }).then(() => { blockName.value = ""; draw(); })); });
+  async function draw() {
+    if (!lobby.me.kind) return;
+    const rows = await api("/api/blocks");
+    const focus = keepFocus(blocksBox);
+    blocksBox.replaceChildren(...rows.map((b) => h("li", {}, h("a", { href: `#/players/${encodeURIComponent(b.name)}` }, b.name), " ",
+      h("button", { type: "button", "aria-label": t("lobby.block.undo_named", { name: b.name }), onclick: () => act(() => api(`/api/blocks/${encodeURIComponent(b.name)}`, { method: "DELETE" }).then(draw)) }, t("lobby.block.undo")))));
+    if (!rows.length) blocksBox.append(h("li", { class: "muted" }, t("lobby.block.none")));
+    focus();
+  }
+  const node = h("section", { class: "lobby-part", id: "blocks-part" }, h("h2", {}, t("lobby.block.heading")), h("p", { class: "muted" }, t("lobby.block.help")), blocksBox, blockForm);
+  return { node, draw };
+}
+
+// The open seeks of a snapshot: each to take (or why not), this person's own to withdraw.
+function drawSeeks(seeksBox, seeks, lobby) {
+  const { act, settings } = lobby;
+  const focus = keepFocus(seeksBox);
+  seeksBox.replaceChildren(...seeks.map((s) => h("li", { "data-seek": s.id, class: s.mine ? "mine" : null },
+    h("span", { class: "who" }, s.player || t("lobby.deleted_player")), " ", h("span", { class: "rating" }, rating(s)), " — ",
+    h("span", { class: "what" }, settings(s)),
+    s.seat !== null ? h("span", { class: "muted" }, ` (${t(s.seat === 0 ? "lobby.seat.plays_first" : "lobby.seat.plays_second", { who: s.player || "" })})`) : null,
+    s.rating_range ? h("span", { class: "muted" }, ` ${t("lobby.range.shown", { low: s.rating_range[0] ?? "–", high: s.rating_range[1] ?? "–" })}`) : null,
+    " ",
+    s.mine ? h("button", { type: "button", class: "withdraw", "aria-label": t("lobby.seek.withdraw_named", { what: settings(s) }), onclick: () => act(() => api(`/api/seeks/${s.id}`, { method: "DELETE" })) }, t("lobby.seek.withdraw"))
+      : h("button", { type: "button", class: "primary accept", disabled: !s.acceptable, title: s.refusal && s.refusal !== "own" ? t(`lobby.refusal.${s.refusal}`) : null,
+        "aria-label": t("lobby.seek.accept_named", { who: s.player || "", what: settings(s) }),
+        onclick: () => act(async () => lobby.go(await api(`/api/seeks/${s.id}/accept`, { method: "POST" }))) }, t("lobby.seek.accept")))));
+  if (!seeks.length) seeksBox.append(h("li", { class: "muted", id: "no-seeks" }, t("lobby.seeks.none")));
+  focus();
+}
+
+// The challenges of a snapshot: those to this person (accept, decline), and theirs (withdraw).
+function drawChallenges(challengesBox, { in: cin, out: cout }, lobby) {
+  const { act, settings } = lobby;
+  const cfocus = keepFocus(challengesBox);
+  challengesBox.replaceChildren(
+    h("ul", { class: "challenges", id: "challenges-in", "aria-label": t("lobby.challenges.in") }, ...cin.map((c) => h("li", { "data-challenge": c.id },
+      h("span", {}, t("lobby.challenge.from", { who: c.from || "", rating: rating(c), what: settings(c) })),
+      c.seat !== null ? h("span", { class: "muted" }, ` ${t(c.seat === 0 ? "lobby.challenge.you_second" : "lobby.challenge.you_first")}`) : null, " ",
+      h("button", { type: "button", class: "primary", "aria-label": t("lobby.challenge.accept_named", { who: c.from || "" }),
+        onclick: () => act(async () => lobby.go(await api(`/api/challenges/${c.id}/accept`, { method: "POST" }))) }, t("lobby.challenge.accept")), " ",
+      h("button", { type: "button", "aria-label": t("lobby.challenge.decline_named", { who: c.from || "" }), onclick: () => act(() => api(`/api/challenges/${c.id}/decline`, { method: "POST" })) }, t("lobby.challenge.decline"))))),
+    h("ul", { class: "challenges", id: "challenges-out", "aria-label": t("lobby.challenges.out") }, ...cout.map((c) => h("li", { "data-challenge": c.id, "data-status": c.status },
+      h("span", {}, t(`lobby.challenge.out_${c.status}`, { who: c.to || "", what: settings(c) })), " ",
+      c.status === "open" ? h("button", { type: "button", "aria-label": t("lobby.challenge.withdraw_named", { who: c.to || "" }), onclick: () => act(() => api(`/api/challenges/${c.id}`, { method: "DELETE" })) }, t("lobby.challenge.withdraw")) : null))));
+  if (!cin.length && !cout.length) challengesBox.append(h("p", { class: "muted", id: "no-challenges" }, t("lobby.challenges.none")));
+  cfocus();
+}
+
+// Live: the lobby's WebSocket (`draw(snapshot)` at each push), polling (`refresh()`) while it is
+// closed, reopened after 2 s. Returns {stop()}.
+function lobbySocket(app, draw, refresh) {
   let socket = null, stopped = false, poll = null, reopen = null;
   function open() {
     try {
@@ -282,8 +318,6 @@ export async function lobbyPage(app, { games }) {
       reopen = setTimeout(() => { if (!stopped) open(); }, 2000);
     };
   }
-  await refresh();
-  await drawBlocks().catch(() => {});
   open();
-  return () => { stopped = true; clearInterval(quickTimer); clearInterval(poll); clearTimeout(reopen); if (socket) socket.close(); };
+  return { stop() { stopped = true; clearInterval(poll); clearTimeout(reopen); if (socket) socket.close(); } };
 }

@@ -1,8 +1,9 @@
 // The people at a match's seats (issue 41): their names where the match page, "Your games" and
 // the invitation page said a colour or "person"; the rating change at the end of a rated game;
 // a guest's session made when a seat is taken at a distance; the computer levels' approximate
-// ratings on the new-game form. app.js calls these from small hooks; the server sends the names
-// (a view's or a list row's `people`: per seat {name, kind} or null).
+// ratings on the new-game form. The pages call these from small hooks (match-seats.js,
+// match-rating.js, matches.js, join.js, newgame.js); the server sends the names (a view's or a
+// list row's `people`: per seat {name, kind} or null).
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
