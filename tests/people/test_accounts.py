@@ -325,12 +325,14 @@ def test_every_refusal_of_the_domain_has_words_in_english_and_finnish():
     from pathlib import Path
 
     import abstracta.people as package
-    import abstracta.server.people_routes as routes
+    import abstracta.server.api.people as edge
+    from abstracta.server.api.routes import accounts, players
 
     web = Path(package.__file__).resolve().parent.parent / "web" / "i18n"
     en = json.loads((web / "en.json").read_text("utf-8"))
     fi = json.loads((web / "fi.json").read_text("utf-8"))
-    sources = list(Path(package.__file__).resolve().parent.glob("*.py")) + [Path(routes.__file__)]
+    sources = list(Path(package.__file__).resolve().parent.glob("*.py")) + [
+        Path(module.__file__) for module in (edge, accounts, players)]
     keys = set()
     for src in sources:
         keys |= set(re.findall(r"""\bkey=["']([a-z0-9_.\-]+)["']""", src.read_text("utf-8")))

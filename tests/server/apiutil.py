@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time as time_module
+
 import contextlib
 import inspect
 import time
@@ -119,10 +121,9 @@ class FakeTime:
     def time(self):
         return self.now
 
-    @staticmethod
-    def perf_counter():
-        # the kernel times its lock waits and commits (metrics): real durations, not the game's clock
-        return time.perf_counter()
+    # the kernel times its lock waits and commits (metrics): those run on the real clock
+    perf_counter = staticmethod(time_module.perf_counter)
+    monotonic = staticmethod(time_module.monotonic)
 
 
 def hand_clock(monkeypatch) -> FakeTime:

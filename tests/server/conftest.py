@@ -24,14 +24,16 @@ register_game("toy-nim", "toy_nim:NimGame")
 def db_url(tmp_path: Path) -> str:
     url = os.environ.get("ABSTRACTA_TEST_DB_URL")
     if url:
-        from abstracta.people.tables import metadata as people_tables
-        from abstracta.server.social_tables import metadata as social_tables
-        from abstracta.server.storage import Base, make_engine
+        from sqlalchemy import text
+
+        from abstracta.server.schema import METADATA
+        from abstracta.server.storage import make_engine
 
         engine = make_engine(url)
-        Base.metadata.drop_all(engine)
-        people_tables.drop_all(engine)  # accounts, sessions, ratings (issue 41)
-        social_tables.drop_all(engine)  # chat, push subscriptions, the server's keys (issue 43)
+        for metadata in reversed(METADATA):  # games, people, a match's company, the lobby (issues 41-43)
+            metadata.drop_all(engine)
+        with engine.begin() as conn:  # the schema's revision: the next app migrates from nothing
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
         engine.dispose()
         return url
     return f"sqlite:///{tmp_path / 'test.db'}"

@@ -450,7 +450,7 @@ def test_analyses_are_counted_per_browser_and_bounded_per_address(client) -> Non
 
 
 def test_the_asker_is_the_seat_tokens_else_the_session():
-    from abstracta.server.app import asker_of
+    from abstracta.server.api.deps import asker_of
 
     assert asker_of(["t2", "t1"], "alice-browser") == asker_of(["t1", "t2"], None)
     assert asker_of(["t1"], None).startswith("token:") and "t1" not in asker_of(["t1"], None)

@@ -38,4 +38,4 @@ def test_garbage_json_is_said_in_words(client):
 
 def test_one_entry_is_an_entry(client):
     r = client.post("/api/matches", json={"game": "fanorona", "seats": ["human"]})
-    assert r.status_code == 422 and r.json()["error"] == "seats lists 1 entry, the game has 2 players"
+    assert r.status_code == 422 and r.json()["error"] == "1 seat is given, the game has 2 players"

@@ -67,8 +67,8 @@ def test_create_and_get(client):
     ({"game": "toy-nim", "options": {"size": "3"}}, 422, "unknown option"),
     ({"game": "toy-nim", "options": {"stones": "0"}}, 422, "at least 1"),
     ({"game": "toy-nim", "seats": ["human"]}, 422, "2 players"),
-    ({"game": "toy-nim", "seats": ["human", "god"]}, 422, "seat 1"),
-    ({"game": "toy-nim", "seats": ["human", "level:9"]}, 422, "seat 1"),
+    ({"game": "toy-nim", "seats": ["human", "god"]}, 422, "seats.1: 'god' is not 'human'"),
+    ({"game": "toy-nim", "seats": ["human", "level:9"]}, 422, "seats.1: 'level:9' is not"),
     ({"game": "toy-nim", "options": [1]}, 422, "options"),
     ({"options": {}}, 422, "game"),
 ])

@@ -54,10 +54,10 @@ def test_a_long_replay_is_answered_in_pages(client):
 
 
 @pytest.mark.parametrize("query, words", [
-    ("from=10&to=5", "to: 5 is before from (10)"),
-    ("from=0&to=100", "at most 100 plies per answer (0…100 is 101)"),
-    ("from=251", "from: 251 is past the last ply (250)"),
-    ("to=251", "to: 251 is past the last ply (250)"),
+    ("from=10&to=5", "the page ends at ply 5, before it starts (10)"),
+    ("from=0&to=100", "at most 100 plies per page (0…100 is 101)"),
+    ("from=251", "ply 251 is past the game's last ply (250)"),
+    ("to=251", "ply 251 is past the game's last ply (250)"),
     ("from=-1", "from:"),
     ("from=x", "from:"),
 ])
@@ -238,7 +238,7 @@ def test_a_body_that_never_arrives_is_answered_408(db_url, monkeypatch):
 
     import uvicorn
 
-    from abstracta.server import app as web
+    from abstracta.server.api import middleware as web
     from abstracta.server import bind
 
     monkeypatch.setattr(web, "BODY_SECONDS", 1.0)

@@ -6,31 +6,13 @@ import json
 import time as real_time
 
 import pytest
-from apiutil import bearer, wait_for
-
-from abstracta.server import matches
-
-
-class FakeTime:
-    """``time.time`` for the match service, moved by hand."""
-
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def time(self):
-        return self.now
-
-    @staticmethod
-    def perf_counter():
-        # the kernel times its lock waits and commits (metrics): real durations, not the game's clock
-        return real_time.perf_counter()
+from apiutil import bearer, hand_clock, wait_for
 
 
 @pytest.fixture
 def clock(monkeypatch):
-    fake = FakeTime()
-    monkeypatch.setattr(matches, "time", fake)
-    return fake
+    """The match service's clock, moved by hand (apiutil.FakeTime)."""
+    return hand_clock(monkeypatch)
 
 
 def people(raw, clock_spec, game="toy-nim", options=None, seats=("human", "human")):

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from apiutil import bearer
 
-from abstracta.server import app as web
+from abstracta.server.api.routes import live as web
 
 
 def people(raw, stones=9):

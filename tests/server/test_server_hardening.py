@@ -215,16 +215,16 @@ BASE = {"format": "abstracta-record", "version": 1, "game": "toy-nim", "options"
 
 
 @pytest.mark.parametrize("change, words", [
-    ({"players": ["human", "level:9"]}, "record.players: seat 1"),
-    ({"players": ["human"]}, "record.players lists 1"),
-    ({"players": ["human", "human", "human"]}, "record.players lists 3"),
+    ({"players": ["human", "level:9"]}, "seat 1 in the record's players: 'level:9'"),
+    ({"players": ["human"]}, "1 seat is given in the record's players"),
+    ({"players": ["human", "human", "human"]}, "3 seats are given in the record's players"),
     # the domain's rule (Record.replay), in its words, as abstracta replay says it
     ({"moves": ["3", "3", "3"], "result": [1.0, -1.0], "termination": "resignation"},
      "termination 'resignation', but the game ended by the rules after ply 3; use 'normal'"),
-    ({"termination": "normal"}, "record.termination"),
+    ({"termination": "normal"}, "the record's termination"),
     ({"seed": -5}, "seed"),
     ({"seed": 2**64}, "seed"),
-    ({"tags": {"t" * 100: "x"}}, "record.tags"),
+    ({"tags": {"t" * 100: "x"}}, "the record's tags"),
 ])
 def test_import_refusals(client, change, words):
     r = client.post("/api/matches/import", json={"record": dict(BASE, **change)})
@@ -287,7 +287,7 @@ def test_list_shows_players_options_result_and_delete(client):
 
 def test_import_string_limits(client):
     r = client.post("/api/matches/import", json={"record": dict(BASE, game="g" * 5000)})
-    assert r.status_code == 422 and "record.game" in r.json()["error"] and len(r.json()["error"]) < 200
+    assert r.status_code == 422 and "the record's game" in r.json()["error"] and len(r.json()["error"]) < 200
     r = client.post("/api/matches/import", json={"record": dict(BASE, moves=["1", "x" * 5000])})
     assert r.status_code == 422 and "ply 2" in r.json()["error"] and len(r.json()["error"]) < 200
     r = client.post("/api/matches/import", json={"record": dict(BASE, moves=["1", "x" * 900])})

@@ -9,7 +9,6 @@ from typing import Any, Optional
 import typer
 from rich.markup import escape
 
-from ..people.tables import create_tables as create_people_tables
 from ..server.chat import ChatLog
 from ..server.errors import MatchError
 from ..server.storage import DatabaseError, Store, default_db_url
@@ -24,11 +23,10 @@ ModerationDb = typer.Option(None, "--db", help="The web app's database: SQLAlche
 
 def _chat_do(db: str | None, act: Any) -> Any:
     try:
-        store = Store(database_url(db) or default_db_url())
+        store = Store(database_url(db) or default_db_url())  # its schema upgraded: every table there
     except DatabaseError as exc:
         raise CliError(f"the database cannot be used: {exc}") from None
     try:
-        create_people_tables(store.engine)  # a database no person has used yet: names are looked up there
         return act(ChatLog(store))
     except MatchError as exc:
         raise CliError(exc.message) from None

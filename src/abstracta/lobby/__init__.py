@@ -1,6 +1,6 @@
 """The lobby (issue 42): seeks, quick pairing, challenges to named players and blocks — how
 people who never exchanged a link find each other. A domain without HTTP, beside
-``abstracta.people``: the web routes (``abstracta.server.lobby_routes``) drive it, and the
+``abstracta.people``: the web routes (``abstracta.server.api.routes.lobby``) drive it, and the
 server hands it the one function that makes a match with people seated
 (``abstracta.server.pairing.start_game``). See ``docs/playing/lobby.md``."""
 

@@ -1,5 +1,5 @@
 """Why the lobby refuses something (issue 42). Domain errors only, as the people domain's: the
-web routes (``abstracta.server.lobby_routes``) turn them into HTTP statuses in one table. Each
+web routes (``abstracta.server.api.routes.lobby``) turn them into HTTP statuses in one table. Each
 carries an English ``message`` and the same words as a catalog message (``key``, ``params``:
 ``web/i18n/<lang>.json``)."""
 

@@ -1,7 +1,7 @@
 """The lobby's tables (issue 42), SQLAlchemy 2 declarative in the style of
-``abstracta.people.tables``: their own :data:`metadata`, created beside the others on the match
-store's engine (the first Alembic revision lists it: ``target_metadata = [storage.Base.metadata,
-people.tables.metadata, lobby.tables.metadata]``). People and matches are linked by plain id
+``abstracta.people.tables``: their own :data:`metadata`. In the web app's database Alembic's
+revision 0004 creates them (``abstracta.server.migrations``; a change here is a new revision
+there); :func:`create_tables` makes them on a database of their own. People and matches are linked by plain id
 columns, as the people tables link matches.
 
 The state of the lobby lives here, not in a process's memory, so that several server processes

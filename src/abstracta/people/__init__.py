@@ -1,6 +1,6 @@
 """People: guests and accounts, sessions and API tokens, Glicko-2 ratings, profiles and
 leaderboards (issue 41). A domain without HTTP: the web routes
-(``abstracta.server.people_routes``) and the CLI (``abstracta users``) drive it.
+(``abstracta.server.api.routes.accounts`` and ``players``) and the CLI (``abstracta users``) drive it.
 
 Outside the server package because both the server and the CLI use it and neither should
 import the other's machinery; it imports nothing of ``abstracta.server`` (a test checks), only
@@ -8,7 +8,7 @@ SQLAlchemy, ``pwdlib`` (Argon2id) and ``limits``.
 
 What the match service calls (the seats-and-matches side of issue 41, §2–4):
 
-* who acts: ``people_routes.who(request)`` → a :class:`Principal` (cookie or ``abst_`` token;
+* who acts: ``abstracta.server.api.people.who(request)`` → a :class:`Principal` (cookie or ``abst_`` token;
   ``principal.may("play")`` for a token's scope) or None;
 * a seat taken by a signed-in person: ``people.standings.take_seat(match_id, seat, person_id)``
   (``release_seat`` when the claim then lost its race); the seats a person holds:

@@ -1,5 +1,5 @@
 """Why the people domain refuses something (issue 41). Domain errors only: the web routes
-(``abstracta.server.people_routes``) turn them into HTTP statuses in one table, the CLI into
+(``abstracta.server.api.people``) turn them into HTTP statuses in one table, the CLI into
 messages. Each carries an English ``message`` and the same words as a catalog message
 (``key``, ``params``: ``web/i18n/<lang>.json``), so the browser says it in its reader's
 language. No message ever holds a password, a hash or a secret token.

@@ -1,10 +1,9 @@
 """The people tables (issue 41), SQLAlchemy 2 declarative, in the style of
 ``abstracta.server.storage``: SQLite by default, PostgreSQL by URL, timestamps with time zone.
 
-New tables only: a database written before people existed opens as it was, and
-:func:`create_tables` adds these beside its own. They have their own :data:`metadata` (this
-package does not import the server); the first Alembic revision lists both
-(``target_metadata = [storage.Base.metadata, people.tables.metadata]``). Links to matches are
+They have their own :data:`metadata` (this package does not import the server). In the web
+app's database Alembic's revision 0002 creates them (``abstracta.server.migrations``; a change
+here is a new revision there); :func:`create_tables` makes them on a database of their own. Links to matches are
 plain ``match_id`` columns, as the server's own tables link theirs (no foreign keys across the
 two).
 

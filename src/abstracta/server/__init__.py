@@ -24,7 +24,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
     import uvicorn
 
     from . import ops, security
-    from .app import WS_MESSAGE_BYTES, create_app
+    from .api.routes.live import WS_MESSAGE_BYTES
+    from .app import create_app
     from .storage import default_db_url, serve_alone
 
     if log_format != "text":  # text: Python's and uvicorn's own lines, as before

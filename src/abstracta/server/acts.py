@@ -4,9 +4,10 @@ or answered, a resignation, a fallen flag claimed, an abort, the game of a gone 
 
 lila writes these as ``MovePlayer``, ``Takebacker``, ``Drawer`` and ``Finisher``, each holding its
 rules. Here the rules are the play session's (:class:`abstracta.play.Session`), so each act of
-the server is the same three steps, written once in :meth:`Acts._act`: check the request's
-fields, load the match as it is now (a fallen flag applied) and find the seats its tokens hold,
-then have the session act and let the kernel store the change and announce its events. What
+the server is the same steps, written once in :meth:`Acts._act`: load the match as it is now (a
+fallen flag applied) and find the seats its tokens hold, then have the session act and let the
+kernel store the change and announce its events. The request's fields were checked at the HTTP
+edge (:mod:`abstracta.server.api.bodies`): the acts take typed values. What
 follows a change — the computer's reply, the clock's timer, the pushes — reacts to those events
 elsewhere.
 """
@@ -17,8 +18,7 @@ from typing import Any, Callable
 
 from ..play import Progress, read_action, read_turn
 from .errors import InvalidRequest
-from .matches import Kernel, Match, Who, clip
-from .seats import MOVE_TEXT_LIMIT
+from .matches import Kernel, Match, Who
 
 
 class Acts:
@@ -38,29 +38,19 @@ class Acts:
 
         return self.kernel.change(match_id, attempt)
 
-    def play(self, match_id: str, text: Any, ply: Any, seat: Any = None, tokens: list[str] = (),
+    def play(self, match_id: str, moves: list[str], ply: int, seat: int | None = None, tokens: list[str] = (),
              whole: bool = False) -> Match:
-        """Apply the person's move ``text`` chosen at ``ply``, for the seat to move, which
+        """Apply the person's ``moves`` chosen at ``ply``, for the seat to move, which
         ``tokens`` must hold (401/403). 409 if ``ply`` is not current, the game is over (a
         fallen flag included), a seat is not taken yet or a computer seat is to move
         (:meth:`Session.play`).
 
-        ``text`` is one action (or whole-turn string), or a list of them that the same seat
-        plays in a row within one turn (e.g. a take and ``end``): all are applied, or none.
-        With ``whole``, ``text`` is one whole turn in the game's whole-turn notation, as the
-        view's ``turns`` lists it (:func:`~abstracta.play.read_turn`)."""
-        field = "turn" if whole else "action"
-        texts = text if isinstance(text, list) and not whole else [text]
-        if not texts or len(texts) > 64:
-            raise InvalidRequest("field 'actions' must list 1 to 64 moves")
-        for item in texts:
-            if not isinstance(item, str) or not item.strip() or len(item) > MOVE_TEXT_LIMIT:
-                raise InvalidRequest(f"field '{field}' must be a non-empty move in the game's notation "
-                                     f"(at most {MOVE_TEXT_LIMIT} characters)")
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-            raise InvalidRequest(f"field 'seat' must be an integer seat, got {clip(seat)}")
-        if isinstance(ply, bool) or not isinstance(ply, int):
-            raise InvalidRequest("field 'ply' must be the integer ply the move was chosen at")
+        ``moves`` is one action (or whole-turn string), or several that the same seat plays
+        in a row within one turn (e.g. a take and ``end``): all are applied, or none. With
+        ``whole``, it is one whole turn in the game's whole-turn notation, as the view's
+        ``turns`` lists it (:func:`~abstracta.play.read_turn`). How many moves one request
+        may carry and how long each may be are the HTTP edge's bounds (``api.bodies``)."""
+        texts = list(moves)
 
         def attempt() -> Match:
             match = self.kernel.fresh(match_id)
@@ -84,11 +74,9 @@ class Acts:
         latest turn (done at once when nobody else needs to agree; ``Session.ask_takeback``)."""
         return self._act(match_id, tokens, lambda match, held: match.ask_takeback(held, self.kernel.now()))
 
-    def answer_takeback(self, match_id: str, accept: Any, tokens: list[str] = ()) -> Match:
+    def answer_takeback(self, match_id: str, accept: bool, tokens: list[str] = ()) -> Match:
         """Accept or decline the pending takeback for the seats ``tokens`` hold
-        (``Session.answer_takeback``). 422 for an ``accept`` that is not a bool."""
-        if not isinstance(accept, bool):
-            raise InvalidRequest("field 'accept' must be true or false")
+        (``Session.answer_takeback``)."""
         return self._act(match_id, tokens, lambda match, held: match.answer_takeback(held, accept, self.kernel.now()))
 
     def offer_draw(self, match_id: str, tokens: list[str] = ()) -> Match:
@@ -96,11 +84,9 @@ class Acts:
         (``Session.offer_draw``). Returns the match as stored, the offer in ``live.draw``."""
         return self._act(match_id, tokens, lambda match, held: match.offer_draw(held, self.kernel.now()))
 
-    def answer_draw(self, match_id: str, accept: Any, tokens: list[str] = ()) -> Match:
+    def answer_draw(self, match_id: str, accept: bool, tokens: list[str] = ()) -> Match:
         """Accept or decline the pending draw offer for the seats ``tokens`` hold
-        (``Session.answer_draw``). 422 for an ``accept`` that is not a bool."""
-        if not isinstance(accept, bool):
-            raise InvalidRequest("field 'accept' must be true or false")
+        (``Session.answer_draw``)."""
         return self._act(match_id, tokens, lambda match, held: match.answer_draw(held, accept, self.kernel.now()))
 
     def claim_flag(self, match_id: str, tokens: list[str] = ()) -> Match:
@@ -122,15 +108,12 @@ class Acts:
         409 once each of them has moved or the game is over."""
         return self._act(match_id, tokens, lambda match, held: match.abort(held, self.kernel.now()))
 
-    def claim_left(self, match_id: str, draw: Any, gone_since: Callable[[Match, int], float | None],
+    def claim_left(self, match_id: str, draw: bool, gone_since: Callable[[Match, int], float | None],
                    tokens: Who = ()) -> Match:
         """The seats ``tokens`` hold claim the game (``draw``: a draw) against the player to move,
         gone since ``gone_since(match, seat)`` (Unix seconds; None: there) — the server's
         presence says it (``Session.claim_left``; issue 42 §5). 409 while the other is here or
-        not gone long enough (``at``: when they will have been), 422 for a ``draw`` that is not
-        a bool."""
-        if not isinstance(draw, bool):
-            raise InvalidRequest("field 'draw' must be true or false")
+        not gone long enough (``at``: when they will have been)."""
 
         def act(match: Match, held: set[int]) -> Progress:
             mover = match.to_move()
@@ -139,11 +122,9 @@ class Acts:
 
         return self._act(match_id, tokens, act)
 
-    def resign(self, match_id: str, seat: Any, tokens: list[str] = ()) -> Match:
+    def resign(self, match_id: str, seat: int | None, tokens: list[str] = ()) -> Match:
         """``seat`` (default: the person to move if ``tokens`` hold it, else the one seat they
         hold) resigns; ``tokens`` must hold it (401/403; ``Session.resign``)."""
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-            raise InvalidRequest(f"seat {clip(seat)} does not exist in this game")
 
         def attempt() -> Match:
             match = self.kernel.fresh(match_id)

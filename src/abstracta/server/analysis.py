@@ -61,9 +61,9 @@ class Analysis:
         self._analyses: dict[int, tuple[threading.Event, list]] = {}  # job id -> (done, answer)
         self._guard = threading.Lock()
 
-    def analyse(self, *, match_id: Any = None, ply: Any = None, game: Any = None, options: Any = None,
-                position: Any = None, seat: Any = None, hint: bool = False, graph: bool = False,
-                scale: Any = None, tokens: list[str] = (), client: str = "", asker: str = "",
+    def analyse(self, *, match_id: str | None = None, ply: int | None = None, game: str | None = None,
+                options: dict[str, Any] | None = None, position: str | None = None, seat: int | None = None,
+                hint: bool = False, graph: bool = False, scale: float | None = None, tokens: list[str] = (), client: str = "", asker: str = "",
                 gone: threading.Event | None = None) -> dict[str, Any]:
         """The analysis board: a position's evaluation and best line, or a finished match's
         evaluation graph, computed as one bot job (:func:`~abstracta.server.botjobs.make_analysis_job`).
@@ -90,13 +90,10 @@ class Analysis:
         ``retry_after`` seconds), 503 no answer in time (or ``gone``)."""
         if scale is None:
             scale = 1.0
-        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale <= 1:
-            raise InvalidRequest(f"scale {clip(scale)} is not a share of the budget in (0, 1]")
         if hint and graph:
             raise InvalidRequest("ask for a hint or for a graph, not both")
         if (match_id is None) == (position is None):
-            raise InvalidRequest("give either 'match_id' (a match and its 'ply') or 'game' and 'position' "
-                                "(a pasted position text)")
+            raise InvalidRequest("an analysis is of a match or of a pasted position (with its game), not both")
         if position is not None:
             if hint or graph:
                 raise InvalidRequest("hints and graphs are for matches; a pasted position gets its analysis")
@@ -128,17 +125,15 @@ class Analysis:
             answer["hints"] = self._count_hint(match_id, seat, asked_on, given)
         return answer
 
-    def _pasted(self, game_name: Any, options: Any, position: Any, seat: Any) -> tuple[str, list, dict]:
-        if not isinstance(game_name, str) or len(game_name) > 64:
-            raise InvalidRequest("field 'game' must be a game name")
-        if not isinstance(position, str) or not position.strip():
-            raise InvalidRequest("field 'position' must be a position text")
-        if len(position) > 10_000:
-            raise InvalidRequest(f"the position text is {len(position)} characters long, at most 10000")
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise InvalidRequest("field 'options' must be an object")
+    def _pasted(self, game_name: str | None, options: dict[str, Any] | None, position: str,
+                seat: int | None) -> tuple[str, list, dict]:
+        """A pasted position (its length bounded at the HTTP edge): the record and the point
+        to analyse, and its structured view."""
+        if game_name is None:
+            raise InvalidRequest("a pasted position needs its game")
+        if not position.strip():
+            raise InvalidRequest("the position text is empty")
+        options = options or {}
         try:
             game = load_game(game_name, **options)
         except UnknownGameError as exc:
@@ -150,8 +145,8 @@ class Analysis:
         except (AbstractaError, ValueError) as exc:
             raise InvalidRequest(f"the position text is not a {game.name} position: {cut(str(exc), 200)}") from None
         n = game.num_players
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-            raise InvalidRequest(f"seat {clip(seat)} does not exist in this game (0…{n - 1})")
+        if seat is not None and not 0 <= seat < n:
+            raise InvalidRequest(f"seat {seat} does not exist in this game (0…{n - 1})")
         mover = state.current_player()
         if not state.is_terminal() and mover < 0:
             raise InvalidRequest("the position is a chance node: nothing to choose there")
@@ -159,16 +154,16 @@ class Analysis:
         record = Record.from_play(game, state, [], start=state.to_text())
         return record.to_json(indent=None), [(0, viewer)], state.to_struct(viewer)
 
-    def _match_points(self, match: Match, ply: Any, seat: Any, hint: bool, graph: bool,
+    def _match_points(self, match: Match, ply: int | None, seat: int | None, hint: bool, graph: bool,
                       tokens: list[str]) -> tuple[str, list]:
         """The record and the ``(ply, viewer)`` points to analyse in ``match`` (lock held)."""
         if ply is None:
             ply = match.ply
-        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= match.ply:
-            raise InvalidRequest(f"ply {clip(ply)} is not a ply of this match (0…{match.ply})")
+        if not 0 <= ply <= match.ply:
+            raise InvalidRequest(f"ply {ply} is not a ply of this match (0…{match.ply})")
         n = len(match.players)
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-            raise InvalidRequest(f"seat {clip(seat)} does not exist in this game (0…{n - 1})")
+        if seat is not None and not 0 <= seat < n:
+            raise InvalidRequest(f"seat {seat} does not exist in this game (0…{n - 1})")
         hidden = match.game.has_hidden_information
         movers = match.played_by()
         mover_at = lambda p: (movers[p] if p < len(movers) else match.state.current_player())  # noqa: E731

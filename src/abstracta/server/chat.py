@@ -47,7 +47,7 @@ from ..play import Event
 from .company import Company
 from .errors import Conflict, Forbidden, InvalidRequest, NotFound, TooBusy, Unauthorized
 from .matches import Kernel, Match, MatchDeleted
-from .social_tables import ChatBanRow, ChatLineRow, ChatReportRow, create_tables
+from .social_tables import ChatBanRow, ChatLineRow, ChatReportRow
 from .storage import Store
 
 #: the two rooms of a match's chat
@@ -120,10 +120,7 @@ class ChatLog:
     bans directly."""
 
     store: Store
-    clock: Callable[[], datetime] = field(default=now)
-
-    def __post_init__(self) -> None:
-        create_tables(self.store.engine)
+    clock: Callable[[], datetime] = field(default=now)  # the tables: Alembic's (storage.make_engine)
 
     # --- lines ---------------------------------------------------------------------------------
     def add(self, match_id: str, room: str, seat: int | None, person_id: int | None, name: str,

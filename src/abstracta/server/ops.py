@@ -199,7 +199,7 @@ def install(app: Any, fanout: Any = None) -> None:
 
     # the routes reach the service through a weak reference to the app: FastAPI keeps the
     # endpoints it served in module-level caches, and a closure holding the service kept every
-    # app's service alive for good (server/app.py's StoppedService)
+    # app's service alive for good (see abstracta.server.api.deps)
     app_ref = weakref.ref(app)
 
     def service_now() -> Any:

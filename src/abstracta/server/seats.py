@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
 from ..core.game import action_strings
@@ -71,61 +71,35 @@ def flagged_seats(tags: dict[str, str], num_players: int, result: list[float] | 
     return tag_seats(tags.get(OUT_OF_TIME_TAG), num_players) or []
 
 
-def check_take(take: Any, players: list[str]) -> list[int]:
-    """The person seats the creator takes: ``take`` (a list, or ``"all"``: every person seat),
-    or the first person seat by default. A
-    match without a person seat gives its creator seat 0's token (to watch it as that seat,
-    find it in the list and delete it; a computer seat takes no moves from anyone)."""
+def check_take(take: list[int] | Literal["all"] | None, players: list[str]) -> list[int]:
+    """The person seats the creator takes: ``take`` (distinct seats, or ``"all"``: every person
+    seat), or the first person seat by default. A match without a person seat gives its creator
+    seat 0's token (to watch it as that seat, find it in the list and delete it; a computer seat
+    takes no moves from anyone). InvalidRequest for a seat that is not a person seat here."""
     persons = [i for i, p in enumerate(players) if p == "human"]
     if take is None:
         return persons[:1] or [0]
     if take == "all":  # pass and play: one device holds every person seat
         return persons or [0]
-    if not isinstance(take, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in take):
-        raise InvalidRequest("field 'take' must be \"all\" or a list of person seat numbers ([0], [0, 1])")
     for t in take:
         if t not in persons:
-            raise InvalidRequest(f"take: seat {clip(t)} is not a person seat of this match (person seats: "
-                                f"{persons})")
-    if len(set(take)) != len(take):
-        raise InvalidRequest("take: a seat is listed twice")
-    return sorted(take)
+            raise InvalidRequest(f"seat {clip(t)} is not a person seat of this match, so it cannot be taken "
+                                 f"(person seats: {persons})")
+    return sorted(set(take))
 
 
-def check_clock(clock: Any) -> dict[str, float] | None:
-    """A time control (:class:`Live` ``clock``) from a request, or None."""
-    if clock is None:
-        return None
-    if not isinstance(clock, dict):
-        raise InvalidRequest("field 'clock' must be an object: {'initial': s, 'increment': s} or {'per_turn': s}")
-
-    def seconds(key: str, low: float) -> float:
-        value = clock[key]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= CLOCK_LIMIT:
-            raise InvalidRequest(f"clock.{key}: {clip(value)} is not a number of seconds in {low:g}…{CLOCK_LIMIT}")
-        return float(value)
-
-    keys = set(clock)
-    if keys == {"per_turn"}:
-        return {"per_turn": seconds("per_turn", 1)}
-    if keys in ({"initial"}, {"initial", "increment"}):
-        return {"initial": seconds("initial", 1),
-                "increment": seconds("increment", 0) if "increment" in clock else 0.0}
-    raise InvalidRequest(f"clock: {clip(sorted(keys))} is not a time control; give {{'initial': s, "
-                        "'increment': s} (a live clock) or {'per_turn': s} (a deadline per turn)")
-
-
-def check_seats(seats: Any, n: int, field_name: str = "seats") -> list[str]:
+def check_seats(seats: list[str] | None, n: int, whose: str = "") -> list[str]:
+    """The players of ``n`` seats: ``seats`` (each ``human`` or ``level:1`` … ``level:6``;
+    ``whose``: where they come from, for the refusal), by default seat 0 a person and the others
+    the computer at level 1."""
     if seats is None:
         return ["human"] + ["level:1"] * (n - 1)
-    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise InvalidRequest(f"{field_name} must be a list of strings ('human' or 'level:1' … 'level:6')")
     if len(seats) != n:
-        entries = "entry" if len(seats) == 1 else "entries"
-        raise InvalidRequest(f"{field_name} lists {len(seats)} {entries}, the game has {n} players")
+        given = "1 seat is" if len(seats) == 1 else f"{len(seats)} seats are"
+        raise InvalidRequest(f"{given} given{whose}, the game has {n} players")
     for i, spec in enumerate(seats):
-        if not bots.SEAT_SPEC.match(spec.strip()):
-            raise InvalidRequest(f"{field_name}: seat {i}: {clip(spec)} is not 'human' or 'level:1' … 'level:6'")
+        if not isinstance(spec, str) or not bots.SEAT_SPEC.match(spec.strip()):
+            raise InvalidRequest(f"seat {i}{whose}: {clip(spec)} is not 'human' or 'level:1' … 'level:6'")
     return [s.strip() for s in seats]
 
 
@@ -149,13 +123,15 @@ class Seats:
         self.kernel = kernel
         self.owners = owners
 
-    def create(self, game_name: Any, options: Any, seats: Any, take: Any = None, clock: Any = None, *,
+    def create(self, game_name: str, options: dict[str, Any] | None, seats: list[str] | None,
+               take: list[int] | Literal["all"] | None = None, clock: dict[str, float] | None = None, *,
                creator: Person | None = None, people: dict[int, int] | None = None, rated: bool = False,
                apart: bool | None = None, match_id: str | None = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
         """A new match, stored: ``(match, grant)`` where ``grant`` holds the secrets only the
         creator receives: ``{"tokens": [{"seat", "token"}], "invites": [{"seat", "code"}]}``
         (a token for each seat of ``take``, default the first person seat; an invitation for
-        every other person seat not seated by ``people``). ``clock``: see :class:`Live`.
+        every other person seat not seated by ``people``). ``clock``: the time control as
+        :class:`Live` keeps it (checked at the HTTP edge).
 
         People (issue 41): ``creator``, the person signed in who creates it (None: nobody),
         is seated at the person seats of ``take``; ``people`` ({seat: person id}) seats others
@@ -168,14 +144,10 @@ class Seats:
         (issue 42 §4; default: when some person seat is invited). ``match_id``: the new match's
         id, given beforehand (a rematch the old game names; default: a fresh one).
 
-        404 unknown game, 422 bad options, seats, take, clock or people, or a game that cannot
-        be rated; 403 a rated game of someone who is not an account."""
-        if not isinstance(game_name, str):
-            raise InvalidRequest("field 'game' must be a game name")
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise InvalidRequest("field 'options' must be an object")
+        404 unknown game, 422 options the game refuses, seats that do not fit it, a seat to
+        take that is not a person's, people not at person seats, or a game that cannot be
+        rated; 403 a rated game of someone who is not an account."""
+        options = options or {}
         try:
             specs = {spec.name: spec for spec in game_class(game_name).option_specs}
         except UnknownGameError as exc:
@@ -191,7 +163,7 @@ class Seats:
         clean = {}
         for key, value in options.items():
             if len(key) > 64:
-                raise InvalidRequest(f"options: {clip(key)} is not an option name")
+                raise InvalidRequest(f"{clip(key)} is not an option name")
             if value is None or value == "":
                 raise refused(key, "no value given (leave the option out for its default)")
             if isinstance(value, str) and len(value) > 200:
@@ -214,23 +186,24 @@ class Seats:
         players = check_seats(seats, game.num_players)
         match = Match(game=game, initial=initial, state=initial.clone(), actions=[], players=players,
                       tags={"date": stamp(), "site": "abstracta web"}, id=match_id or secrets.token_hex(8))
-        return self._store_new(match, check_take(take, players), check_clock(clock), creator=creator,
+        return self._store_new(match, check_take(take, players), clock, creator=creator,
                                people=check_people(people, players), rated=rated, apart=apart)
 
-    def import_record(self, data: Any, seats: Any = None, take: Any = None, clock: Any = None, *,
+    def import_record(self, data: Any, seats: list[str] | None = None, take: list[int] | Literal["all"] | None = None,
+                      clock: dict[str, float] | None = None, *,
                       creator: Person | None = None) -> tuple[Match, dict[str, list[dict[str, Any]]]]:
         """A match continuing the record ``data`` (validated by replay), as :meth:`create`;
         never rated (a ``Rated`` tag of the record is dropped)."""
         if isinstance(data, dict):  # sizes first: error messages below echo these strings
             if isinstance(data.get("game"), str) and len(data["game"]) > 64:
-                raise InvalidRequest(f"record.game: {clip(data['game'])} is not a game name")
+                raise InvalidRequest(f"the record's game: {clip(data['game'])} is not a game name")
             if isinstance(data.get("start"), str) and len(data["start"]) > 10_000:
-                raise InvalidRequest("record.start: a position text of more than 10000 characters")
+                raise InvalidRequest("the record's start: a position text of more than 10000 characters")
             moves = data.get("moves")
             if isinstance(moves, list):
                 for i, move in enumerate(moves, 1):
                     if isinstance(move, str) and len(move) > MOVE_TEXT_LIMIT:
-                        raise InvalidRequest(f"record.moves: ply {i} is longer than {MOVE_TEXT_LIMIT} characters",
+                        raise InvalidRequest(f"the record's moves: ply {i} is longer than {MOVE_TEXT_LIMIT} characters",
                                        ply=i)
         try:
             record = Record.from_dict(data)
@@ -249,12 +222,12 @@ class Seats:
                            reason=cut(exc.reason) if exc.reason else exc.reason) from None
         except AbstractaError as exc:
             raise InvalidRequest(cut(str(exc))) from None
-        check_seed(record.seed, "record.seed")
+        check_seed(record.seed, "the record's seed")
         if seats is None:
             # the record's players: empty means people at every seat, otherwise one valid seat
             # spec per player
             players = (["human"] * game.num_players if not record.players
-                       else check_seats(record.players, game.num_players, "record.players"))
+                       else check_seats(record.players, game.num_players, " in the record's players"))
         else:
             players = check_seats(seats, game.num_players)
         result, termination = record.result, record.termination
@@ -264,14 +237,14 @@ class Seats:
             if termination != "time":
                 result, termination = [float(r) for r in state.returns()], "normal"
         elif termination == "normal":
-            raise InvalidRequest("record.termination: 'normal', but the game is not over by the rules")
+            raise InvalidRequest("the record's termination is 'normal', but the game is not over by the rules")
         elif termination not in DECIDED:  # abandoned or none: the game continues here
             result, termination = None, None
         if len(record.tags) > TAG_COUNT_LIMIT:
-            raise InvalidRequest(f"record.tags: {len(record.tags)} tags, at most {TAG_COUNT_LIMIT}")
+            raise InvalidRequest(f"the record's tags: {len(record.tags)} tags, at most {TAG_COUNT_LIMIT}")
         for key, value in record.tags.items():
             if len(key) > TAG_KEY_LIMIT or len(value) > TAG_VALUE_LIMIT:
-                raise InvalidRequest(f"record.tags: tag {clip(key)} is too long (names ≤ {TAG_KEY_LIMIT}, "
+                raise InvalidRequest(f"the record's tags: tag {clip(key)} is too long (names ≤ {TAG_KEY_LIMIT}, "
                                     f"values ≤ {TAG_VALUE_LIMIT} characters)")
         tags = dict(record.tags)
         tags.pop(RATED_TAG, None)  # a rated game is one made rated here, between accounts
@@ -285,7 +258,7 @@ class Seats:
         match.note_ending()  # a record written before the tags: as far as it tells
         # a game continued: its first moves were made before, so its clock runs from its first
         # turn here (a new game's waits for each side's first move: issue 42 §4)
-        return self._store_new(match, check_take(take, players), check_clock(clock), out=flagged, creator=creator,
+        return self._store_new(match, check_take(take, players), clock, out=flagged, creator=creator,
                                started=True)
 
     def _store_new(self, match: Match, take: list[int], clock: dict[str, float] | None, out: Sequence[int] = (),
@@ -432,5 +405,5 @@ class Seats:
             self.kernel.announce(match, (MatchDeleted(),), "after the match was deleted")
 
 
-__all__ = ["CLOCK_LIMIT", "MOVE_TEXT_LIMIT", "Seats", "check_clock", "check_people", "check_seats", "check_seed",
-           "check_take", "ending"]
+__all__ = ["CLOCK_LIMIT", "MOVE_TEXT_LIMIT", "Seats", "check_people", "check_seats", "check_seed", "check_take",
+           "ending"]

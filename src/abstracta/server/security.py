@@ -57,7 +57,7 @@ from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import ConfigurationError, StorageError
 
-from .people_routes import COOKIE, SECURE_COOKIE
+from .api.people import COOKIE, SECURE_COOKIE
 
 log = logging.getLogger("abstracta.server")
 
@@ -506,7 +506,7 @@ def request_tokens(scope: Any) -> list[str]:
 
 
 def session_cookie(scope: Any) -> str | None:
-    """The session cookie a request carries (issue 41; ``people_routes``' names), or None. Its
+    """The session cookie a request carries (issue 41; ``api.people``' names), or None. Its
     presence only: whether it names a session the routes find out."""
     raw = header(scope, b"cookie")
     if not raw:
@@ -638,7 +638,7 @@ class MethodCheck:
         # the routes whose template fits the path with the fewest parameters decide: a POST-only
         # /api/matches/import is not also GET /api/matches/{match_id} with id "import"
         fitting: list[tuple[int, bool, set[str]]] = []
-        for route in self.routes():
+        for route in flat_routes(self.routes()):
             if isinstance(route, Mount):
                 continue
             found, _ = route.matches(scope)
@@ -656,10 +656,22 @@ class MethodCheck:
         await reply(send, 405, f"method {method[:10]} not allowed here; allowed: {allowed}", {"Allow": allowed})
 
 
+def flat_routes(routes: Any) -> Any:
+    """Every route of ``routes``, those of included routers too (FastAPI keeps an included
+    ``APIRouter`` as one entry holding its routes; the app includes its routers without a
+    prefix, so their templates are the paths)."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from flat_routes(inner.routes)
+        else:
+            yield route
+
+
 class JsonOnly:
     """415 for a body of another type than ``application/json`` on a state-changing request,
     422 for one that is not JSON (not UTF-8 either) — placed inside
-    :class:`~abstracta.server.app.BodyLimit`, which has read the body already."""
+    :class:`~abstracta.server.api.middleware.BodyLimit`, which has read the body already."""
 
     def __init__(self, app: Any):
         self.app = app

@@ -2,10 +2,10 @@
 chat bans the operator keeps, the Web Push subscriptions of its seats, and the server's own
 keys (the VAPID key pair of Web Push, made on first start).
 
-SQLAlchemy 2 declarative, with a metadata of their own as :mod:`abstracta.people.tables` has:
-:func:`create_tables` adds them beside the games' tables of a database of an earlier version,
-and the first Alembic revision lists this metadata with the others (``target_metadata =
-[storage.Base.metadata, people.tables.metadata, social_tables.metadata]``). Links to matches and
+SQLAlchemy 2 declarative, with a metadata of their own as :mod:`abstracta.people.tables` has.
+Alembic's revision 0003 creates them (:mod:`abstracta.server.migrations`;
+:data:`abstracta.server.schema.METADATA` lists this metadata with the others: a change here is a
+new revision). Links to matches and
 people are plain ``match_id`` / ``person_id`` columns, as the other tables link theirs.
 """
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import Boolean, DateTime, Index, Integer, String, Text, UniqueConstraint
-from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -112,10 +111,4 @@ class ServerKeyRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-def create_tables(engine: Engine) -> None:
-    """Create the tables above where missing (a database of an earlier version gains them)."""
-    metadata.create_all(engine)
-
-
-__all__ = ["ChatBanRow", "ChatLineRow", "ChatReportRow", "PushSubscriptionRow", "ServerKeyRow", "create_tables",
-           "metadata"]
+__all__ = ["ChatBanRow", "ChatLineRow", "ChatReportRow", "PushSubscriptionRow", "ServerKeyRow", "metadata"]

@@ -11,10 +11,11 @@ up to some ply) followed by its move rows (the actions after the base, one row p
 notation). A move appends rows and bumps the row's revision in one transaction, guarded by
 the revision it was computed from (optimistic concurrency); the record is rewritten only when
 what it holds besides moves changes (result, termination, players) or a takeback reaches
-into the base. A database of an earlier version (records only, no ``moves`` table, no
-``turns`` column) is read as it is: ``create_all`` adds the table, :func:`make_engine` the
-columns, and its records are the base of their matches; a count of turns an earlier version
-stored (``turns_version``) is counted again when the match is listed.
+into the base. The schema is Alembic's (:mod:`abstracta.server.migrations`): :func:`make_engine`
+upgrades a database of an earlier version to it. One of an earlier version still (records only,
+no ``moves`` table, no ``turns`` column) has its records read as the base of their matches, and
+a count of turns an earlier version stored (``turns_version``) is counted again when the match
+is listed.
 """
 
 from __future__ import annotations
@@ -27,13 +28,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from sqlalchemy import (DateTime, Integer, String, Text, bindparam, create_engine, delete, event, false, inspect,
-                        insert, select, text, update)
+from sqlalchemy import (DateTime, Integer, String, Text, bindparam, create_engine, delete, event, false, insert,
+                        select, text, update)
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from . import migrations
 from .errors import StaleRevision, StorageFailed
 
 log = logging.getLogger("abstracta.server")
@@ -151,12 +153,18 @@ class DatabaseError(Exception):
 
 
 def make_engine(url: str | None) -> Engine:
-    """An engine for ``url`` (default: :func:`default_db_url`), tables created. Raises
-    :class:`DatabaseError` if the database cannot be used."""
+    """An engine for ``url`` (default: :func:`default_db_url`), its schema upgraded to the
+    newest revision (:func:`abstracta.server.migrations.upgrade`: tables created in a new
+    database, an older one brought up to date). Raises :class:`DatabaseError` if the database
+    cannot be used."""
+    from alembic.util import CommandError
+
     try:
         return _make_engine(url)
     except (SQLAlchemyError, ImportError, OSError) as exc:
         raise DatabaseError(_why(exc)) from exc
+    except CommandError as exc:  # a revision this version does not know: a newer one wrote the database
+        raise DatabaseError(f"its schema cannot be upgraded by this version of abstracta ({exc})") from exc
 
 
 def _why(exc: BaseException) -> str:
@@ -188,27 +196,14 @@ def _make_engine(url: str | None) -> Engine:
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.close()
 
-    Base.metadata.create_all(engine)
-    _add_missing_columns(engine)
+    before, after = migrations.upgrade(engine)
+    if before is not None and before != after:
+        log.warning("the games database was upgraded from revision %s to %s", before, after)
     # a database that only reads (a read-only file, a standby server) would take no game nor
     # move: said now, not as the first player's refusal. A write that touches no row asks.
     with engine.begin() as conn:
         conn.execute(delete(_matches).where(false()))
     return engine
-
-
-def _add_missing_columns(engine: Engine) -> None:
-    """Columns newer versions added to existing tables (``create_all`` only creates tables)."""
-    present = {c["name"] for c in inspect(engine).get_columns("matches")}
-    for column in ("turns", "turns_version", "to_move"):
-        if column in present:
-            continue
-        try:
-            with engine.begin() as conn:
-                conn.execute(text(f"ALTER TABLE matches ADD COLUMN {column} INTEGER"))
-        except DBAPIError:  # another process starting at the same moment added it
-            if column not in {c["name"] for c in inspect(engine).get_columns("matches")}:
-                raise
 
 
 def serve_alone(url: str) -> Any:

@@ -71,15 +71,15 @@ def replay_range(last_ply: int, start: Any, stop: Any) -> tuple[int, int]:
     :data:`REPLAY_PAGE` of them: ``start`` defaults to 0, ``stop`` to the end of the page
     (or the last ply). InvalidRequest for a range outside the game or longer than a page."""
     first = 0 if start is None else start
-    for name, value in (("from", start), ("to", stop)):
+    for value in (start, stop):
         if value is not None and value > last_ply:
-            raise InvalidRequest(f"{name}: {value} is past the last ply ({last_ply})")
+            raise InvalidRequest(f"ply {value} is past the game's last ply ({last_ply})")
     last = min(first + REPLAY_PAGE - 1, last_ply) if stop is None else stop
     if last < first:
-        raise InvalidRequest(f"to: {last} is before from ({first})")
+        raise InvalidRequest(f"the page ends at ply {last}, before it starts ({first})")
     if last - first + 1 > REPLAY_PAGE:
-        raise InvalidRequest(f"at most {REPLAY_PAGE} plies per answer ({first}…{last} is {last - first + 1}); "
-                             "ask for the others with from and to")
+        raise InvalidRequest(f"at most {REPLAY_PAGE} plies per page ({first}…{last} is {last - first + 1}); "
+                             "ask for the others in further pages")
     return first, last
 
 

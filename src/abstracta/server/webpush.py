@@ -43,7 +43,7 @@ from ..play import ActionsPlayed, Event, SeatTaken
 from . import i18n
 from .errors import Conflict, Forbidden, InvalidRequest
 from .matches import Kernel, Match, MatchDeleted
-from .social_tables import PushSubscriptionRow, ServerKeyRow, create_tables
+from .social_tables import PushSubscriptionRow, ServerKeyRow
 from .storage import Store
 
 log = logging.getLogger("abstracta.server.webpush")
@@ -163,8 +163,7 @@ class WebPush:
 
     def __init__(self, kernel: Kernel, *, schemes: Sequence[str] = ("https",), allow_local: bool = False,
                  contact: str = "mailto:operator@abstracta.invalid", workers: int = 2):
-        self.kernel, self.store = kernel, kernel.store
-        create_tables(self.store.engine)
+        self.kernel, self.store = kernel, kernel.store  # its tables: Alembic's (storage.make_engine)
         self.keys = VapidKeys(self.store)
         self.schemes, self.allow_local, self.contact = tuple(schemes), allow_local, contact
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="webpush")

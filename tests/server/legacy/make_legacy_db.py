@@ -1,11 +1,13 @@
-"""Write the database of tests/server/legacy/: games stored by the server of e426a3e (before the
-play session, issue 37), which the server of today must open unchanged and play on.
+"""Write a database of tests/server/legacy/: games stored by the server of an earlier version,
+which the server of today must upgrade (Alembic, issue 40 §2), open unchanged and play on.
 
-Run with THAT version (a checkout of e426a3e, ``python tests/server/legacy/make_legacy_db.py
-OUT_DIR``); the files it writes are committed beside this script: ``e426a3e.sqlite`` (the
-database) and ``e426a3e.json`` (the tokens of each game's seats, and the view each seat had when
-the server stopped, for the test to compare). Time is the fixed ``NOW`` below (the clocks'
-``since``): the test sets its hand clock there.
+Run with THAT version (a checkout of it, ``python tests/server/legacy/make_legacy_db.py OUT_DIR
+NAME``): ``e426a3e`` (before the play session, issue 37; no people yet) and ``main-a0b5ecc``
+(main before migrations: the people's tables too, made by ``create_all``, and an account signed
+up). The files it writes are committed beside this script: ``NAME.sqlite`` (the database) and
+``NAME.json`` (the tokens of each game's seats, and the view each seat had when the server
+stopped, for the test to compare; the account's name and password). Time is the fixed ``NOW``
+below (the clocks' ``since``): the test sets its hand clock there.
 """
 
 from __future__ import annotations
@@ -34,17 +36,24 @@ class Hand:
         return self.now
 
     monotonic = staticmethod(real_time.monotonic)  # the analysis's deadline
+    perf_counter = staticmethod(real_time.perf_counter)  # the kernel's timings (main after e426a3e)
 
 
-def main(out: Path) -> None:
+def main(out: Path, label: str = "e426a3e") -> None:
     from abstracta.server import matches
 
     hand = Hand()
     matches.time = hand  # the service's clock, moved by hand
-    db = out / "e426a3e.sqlite"
+    db = out / f"{label}.sqlite"
     db.unlink(missing_ok=True)
     games: dict[str, dict] = {}
+    account = None
     with TestClient(make_app(f"sqlite:///{db}", bot_workers=0, rate_limits=False)) as raw:
+        if raw.post("/api/accounts", json={}).status_code != 404:  # a version with people (issue 41)
+            account = {"username": "Legacy_anna", "password": "correct horse battery"}
+            r = raw.post("/api/accounts", json=account)
+            assert r.status_code == 201, r.text
+            raw.cookies.clear()  # the games below are played by their seat tokens
 
         def new(name, body, claim=True):
             view = raw.post("/api/matches", json=body).json()
@@ -154,7 +163,8 @@ def main(out: Path) -> None:
     con.execute("PRAGMA journal_mode=DELETE")
     con.execute("VACUUM")
     con.close()
-    (out / "e426a3e.json").write_text(json.dumps({"now": hand.now, "games": games}, sort_keys=True) + "\n")
+    (out / f"{label}.json").write_text(json.dumps({"now": hand.now, "games": games, "account": account},
+                                                 sort_keys=True) + "\n")
 
 
 def digest(struct: dict) -> str:
@@ -163,4 +173,4 @@ def digest(struct: dict) -> str:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), *sys.argv[2:3])

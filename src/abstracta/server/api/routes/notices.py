@@ -13,42 +13,22 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
 
-from .deps import Tokens, answers, who_acts
+from ..bodies import Subscribe, Unsubscribe
+from ..deps import Tokens, who_acts
+from ..errors import company_errors
+from ..models import Key, Subscribed
 
 router = APIRouter(tags=["notices"])
 
 
-class Key(BaseModel):
-    key: str = Field(description="the server's VAPID public key: base64url of the P-256 point (65 bytes)")
-
-
-class Subscribe(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    subscription: dict[str, Any] = Field(description="the browser's PushSubscription.toJSON(): "
-                                                     "{endpoint, keys: {p256dh, auth}} (an https endpoint)")
-    lang: str | None = Field(default=None, max_length=8, description="the language of the notices (en, fi)")
-
-
-class Unsubscribe(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    endpoint: str = Field(max_length=2048)
-
-
-class Subscribed(BaseModel):
-    seats: list[int] = Field(description="the seats whose turns this browser is told of")
-
-
-@router.get("/api/push/key", response_model=Key, responses=answers(), summary="The server's Web Push (VAPID) public key")
+@router.get("/api/push/key", response_model=Key, responses=company_errors(), summary="The server's Web Push (VAPID) public key")
 def push_key(request: Request) -> dict[str, str]:
     return {"key": request.app.state.social.webpush.keys.public}
 
 
 @router.post("/api/matches/{match_id}/push", status_code=201, response_model=Subscribed,
-             responses=answers(401, 403, 404, 409, 413, 415, 422, 503),
+             responses=company_errors(401, 403, 404, 409, 413, 415, 422, 503),
              summary="Tell this browser by Web Push when it is your move (correspondence games)")
 def subscribe(match_id: str, body: Subscribe, request: Request, holder: Tokens) -> dict[str, Any]:
     """403 without a seat of the match, 409 in a game that is not correspondence (a day or more
@@ -60,7 +40,7 @@ def subscribe(match_id: str, body: Subscribe, request: Request, holder: Tokens) 
                                                                 body.lang or "en")}
 
 
-@router.delete("/api/matches/{match_id}/push", status_code=204, responses=answers(401, 403, 404, 413, 415, 422, 503), summary="No more Web Push notices to this browser")
+@router.delete("/api/matches/{match_id}/push", status_code=204, responses=company_errors(401, 403, 404, 413, 415, 422, 503), summary="No more Web Push notices to this browser")
 def unsubscribe(match_id: str, body: Unsubscribe, request: Request, holder: Tokens) -> Response:
     speaker = who_acts(request, match_id, holder)
     match = request.app.state.service.current(match_id)

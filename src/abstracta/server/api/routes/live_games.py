@@ -7,42 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, Field
 
-from ..live import LIVE_LIMIT
-from .deps import answers
+from ...live import LIVE_LIMIT
+from ..errors import company_errors
+from ..models import LiveGame, Watchers
 
 router = APIRouter(tags=["live"])
 
 
-class LiveGame(BaseModel):
-    id: str
-    game: str
-    title: str
-    title_key: str
-    variant: dict[str, str] | None
-    options: dict[str, Any]
-    players: list[str]
-    num_players: int
-    names: list[dict[str, Any]] = Field(description="per seat {name, person, name_key}: the person's name, or "
-                                                    "the seat's in the game (person false)")
-    seats: list[dict[str, Any]]
-    board: dict[str, str]
-    board_module: str | None
-    struct: dict[str, Any] = Field(description="the spectator's structured view (to draw a small board)")
-    ply: int
-    revision: int
-    to_move: int | None
-    turns_played: int
-    clock: dict[str, Any] | None
-    watchers: int = Field(description="how many watch it now (spectators' live connections)")
-
-
-class Watchers(BaseModel):
-    watchers: int
-
-
-@router.get("/api/live", response_model=list[LiveGame], responses=answers(422, 503),
+@router.get("/api/live", response_model=list[LiveGame], responses=company_errors(422, 503),
             summary="The games people play at a distance now, most watched first")
 def live_games(request: Request, limit: int = Query(LIVE_LIMIT, ge=1, le=LIVE_LIMIT)) -> list[dict[str, Any]]:
     """Games in play (every seat taken) between people at a distance — never one against the
@@ -50,7 +23,7 @@ def live_games(request: Request, limit: int = Query(LIVE_LIMIT, ge=1, le=LIVE_LI
     return request.app.state.social.live.list(limit)
 
 
-@router.get("/api/matches/{match_id}/watchers", response_model=Watchers, responses=answers(404, 422, 503),
+@router.get("/api/matches/{match_id}/watchers", response_model=Watchers, responses=company_errors(404, 422, 503),
             summary="How many watch a match now (its spectators' live connections)")
 def watchers(match_id: str, request: Request) -> dict[str, int]:
     service = request.app.state.service

@@ -22,62 +22,25 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, Query, Request, Response, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from ..chat import ROOMS, TEXT_LIMIT, check_text
-from ..errors import MatchError
-from ..push import room_key
-from ..matches import Holder
-from .deps import ChatTokens, acting_person, answers, split_tokens, who_acts
+from ...chat import check_text
+from ...errors import MatchError
+from ...push import room_key
+from ...matches import Holder
+from ..bodies import ChatBody
+from ..deps import ChatTokens, acting_person, split_tokens, who_acts
+from ..errors import company_errors, status_of
+from ..models import ChatLine, ChatLines, Reported
 
 router = APIRouter(tags=["chat"])
 
 #: as the match's socket: the first message's longest text and how long it is waited for
 WS_AUTH_LIMIT, WS_AUTH_SECONDS = 16_000, 10.0
 
-#: a refusal's close code is 4000 + its HTTP status (as the match's socket closes)
-STATUS = {"Unauthorized": 401, "Forbidden": 403, "NotFound": 404, "Conflict": 409, "Gone": 410,
-          "InvalidRequest": 422, "TooBusy": 429, "Unavailable": 503}
-
 
 def close_code(exc: MatchError) -> int:
-    return 4000 + next((STATUS[k.__name__] for k in type(exc).__mro__ if k.__name__ in STATUS), 400)
-
-
-class ChatBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    text: StrictStr = Field(description=f"the line: 1–{TEXT_LIMIT} characters of text (white space runs read as "
-                                        "one space; no control characters)")
-    room: StrictStr | None = Field(default=None, description=f"{' or '.join(ROOMS)}; default: the players' chat "
-                                                            "for a seat, the spectators' for anyone else")
-
-
-class ChatLine(BaseModel):
-    id: int
-    room: str = Field(description=" or ".join(ROOMS))
-    seat: int | None = Field(description="the seat of a player's line; null for a spectator's")
-    author: str = Field(description="whom the line is by, to mute them: 's<seat>' a player, 'p<id>' a spectator")
-    name: str = Field(description="the name written then: a person's, or the seat's in the game")
-    name_key: str | None = Field(description="the catalog key of a seat's name ('White'), when the name is one")
-    person: bool = Field(description="false: the name is the seat's (no person holds it); a client may name "
-                                     "the seat its own way")
-    text: str = Field(description="plain text: a client inserts it as text, never as markup")
-    ply: int = Field(description="the game's ply when it was written (its place in the replay)")
-    at: str
-
-
-class ChatLines(BaseModel):
-    open: bool = Field(description="the game has a chat (people at a distance; none against the computer "
-                                   "alone or on one device)")
-    rooms: list[str] = Field(description="the rooms this request may read")
-    write: str | None = Field(description="the room this request writes in (null: sign in or play as a guest first)")
-    you: list[str] = Field(description="the author keys of this request's own lines")
-    lines: list[ChatLine]
-
-
-class Reported(BaseModel):
-    reported: bool = Field(description="true: kept for the operator now; false: you had reported it already")
+    """A refusal's close code: 4000 + its HTTP status (as the match's socket closes)."""
+    return 4000 + status_of(exc)
 
 
 def social(request: Any) -> Any:
@@ -85,7 +48,7 @@ def social(request: Any) -> Any:
 
 
 @router.post("/api/matches/{match_id}/chat", status_code=201, response_model=ChatLine,
-             responses=answers(401, 403, 404, 409, 413, 415, 422, 429, 503),
+             responses=company_errors(401, 403, 404, 409, 413, 415, 422, 429, 503),
              summary="Write a line in a match's chat (a seat: the players'; anyone signed in: the spectators')")
 def post_chat(match_id: str, body: ChatBody, request: Request, holder: ChatTokens) -> dict[str, Any]:
     check_text(body.text)  # first: a line too long is 422 whoever sends it and whatever the limits say
@@ -94,7 +57,7 @@ def post_chat(match_id: str, body: ChatBody, request: Request, holder: ChatToken
                                      ("players" if speaker.seats else "spectators"), body.text)
 
 
-@router.get("/api/matches/{match_id}/chat", response_model=ChatLines, responses=answers(403, 404, 422, 503),
+@router.get("/api/matches/{match_id}/chat", response_model=ChatLines, responses=company_errors(403, 404, 422, 503),
             summary="The lines of a match's chat this request may read")
 def get_chat(match_id: str, request: Request, holder: ChatTokens,
              room: str | None = Query(None, description="only this room (403 for the players' chat unless a seat)"),
@@ -106,7 +69,7 @@ def get_chat(match_id: str, request: Request, holder: ChatTokens,
 
 @router.post("/api/matches/{match_id}/chat/{line_id}/report", response_model=Reported, status_code=201,
              responses={200: {"model": Reported, "description": "reported already"},
-                        **answers(401, 403, 404, 413, 415, 422, 503)},
+                        **company_errors(401, 403, 404, 413, 415, 422, 503)},
              summary="Report a line to the server's operator")
 def report_line(match_id: str, line_id: int, request: Request, response: Response,
                 holder: ChatTokens) -> dict[str, Any]:

@@ -1,0 +1,386 @@
+"""The request bodies: strict pydantic models, each validating its body once, at the edge
+(issue 40 §1). A field a body does not have is refused (422), and so is a value of the wrong
+JSON type (``"13"`` for a number, ``1`` for a boolean); the bounds of a field (a move's length,
+the number of actions in a row, a clock's seconds) are checked here and nowhere else. The match
+service takes the typed values these give (a time control as :class:`abstracta.play.Live` keeps
+it, the seats to take as a list or ``"all"``) and never names a request field: the refusals that
+name one are worded here, by :func:`~.errors.validation_message` from each error's place
+(``clock.initial: …``).
+
+A JSON number without a fraction (``13.0``) for an integer field is the integer (:data:`Integer`):
+JSON Schema's ``integer``, which /openapi.json declares for these fields, counts it among the
+integers, and a client following the schema may send it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, StrictBool, StrictFloat, StrictInt,
+                      StrictStr, WithJsonSchema, model_validator)
+from pydantic_core import PydanticCustomError
+
+from ...people.values import SCOPES
+from ..bots import SEAT_SPEC
+from ..chat import ROOMS, TEXT_LIMIT
+from ..seats import CLOCK_LIMIT, MOVE_TEXT_LIMIT
+
+
+def integral(value: Any) -> Any:
+    """A JSON number without a fraction (``13.0``) as the integer it is; anything else as it
+    came, for the strict check after it (``"13"``, ``true`` and ``13.5`` stay refused). JSON
+    Schema's ``integer``, which /openapi.json declares for these fields, counts ``13.0`` among
+    the integers (a client following the schema, schemathesis among them, may send it), and the
+    schema cannot declare a stricter rule: the two are one number in JSON's data model."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+#: An integer field of a request body: a JSON integer, ``13.0`` read as 13 (:func:`integral`).
+Integer = Annotated[StrictInt, BeforeValidator(integral)]
+#: A seat of a match (a game has at most 16; the match service checks it is one of this game's).
+SeatNumber = Annotated[Integer, Field(ge=0, le=15)]
+#: A number of seconds (a JSON integer or fraction; not a string, not a boolean).
+Seconds = StrictFloat
+def _a_move(text: str) -> str:
+    if not text.strip():
+        raise PydanticCustomError("move", "a move in the game's notation, not blanks")
+    return text
+
+
+#: One move in a game's notation.
+MoveText = Annotated[StrictStr, Field(min_length=1, max_length=MOVE_TEXT_LIMIT), AfterValidator(_a_move)]
+#: The most actions one request plays in a row.
+ACTIONS_LIMIT = 64
+
+
+class Body(BaseModel):
+    """A request body: a field it does not have is refused (422), so a mistyped one ('seat'
+    for 'seats') is not dropped and the request done without it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+def _seat_spec(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > 32 or not SEAT_SPEC.match(value.strip()):
+        raise PydanticCustomError("seat_spec", "{value} is not 'human' or 'level:1' … 'level:6'",
+                                  {"value": repr(value)[:100]})
+    return value.strip()
+
+
+#: A seat's player: ``human`` or ``level:1`` … ``level:6`` (spaces around are dropped).
+SeatSpec = Annotated[str, PlainValidator(_seat_spec), WithJsonSchema(
+    {"type": "string", "maxLength": 32, "pattern": r"^\s*(human|level:[1-6])\s*$"})]
+
+
+#: the two forms of a time control, by the keys each has
+CLOCK_FORMS = ({"initial"}, {"initial", "increment"}, {"per_turn"})
+
+
+class Clock(Body):
+    """A time control: a live clock (each seat's time, with an increment after each of its
+    turns: 5+3 is ``{"initial": 300, "increment": 3}``) or a deadline per turn (a
+    correspondence game: ``{"per_turn": 86400}``)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "oneOf": [{"required": ["initial"], "not": {"required": ["per_turn"]}},
+                  {"required": ["per_turn"], "not": {"anyOf": [{"required": ["initial"]}, {"required": ["increment"]}]}}]})
+
+    initial: Seconds | None = Field(default=None, ge=1, le=CLOCK_LIMIT,
+                                    description="a live clock: each seat's time at the start, in seconds")
+    increment: Seconds | None = Field(default=None, ge=0, le=CLOCK_LIMIT,
+                                      description="a live clock: seconds added after each turn (default 0)")
+    per_turn: Seconds | None = Field(default=None, ge=1, le=CLOCK_LIMIT, description="a deadline: seconds for each turn")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_form(cls, data: Any) -> Any:
+        if isinstance(data, dict) and set(data) not in CLOCK_FORMS:
+            raise PydanticCustomError("clock", "{keys} is not a time control; give {'initial': s, 'increment': s} "
+                                      "(a live clock) or {'per_turn': s} (a deadline per turn)",
+                                      {"keys": repr(sorted(str(k)[:20] for k in data)[:5])})
+        return data
+
+
+def time_control(clock: Clock | None) -> dict[str, float] | None:
+    """The time control as the play session keeps it (:meth:`abstracta.play.Live.with_clock`):
+    ``{"initial", "increment"}`` or ``{"per_turn"}``, in seconds."""
+    if clock is None:
+        return None
+    if clock.per_turn is not None:
+        return {"per_turn": clock.per_turn}
+    return {"initial": clock.initial, "increment": clock.increment or 0.0}
+
+
+def _take(value: Any) -> list[int] | Literal["all"] | None:
+    if value is None or value == "all":
+        return value
+    if isinstance(value, list) and len(value) <= 16:
+        seats = [integral(v) for v in value]
+        if all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= 15 for s in seats):
+            if len(set(seats)) != len(seats):
+                raise PydanticCustomError("take", "a seat is listed twice")
+            return sorted(seats)
+    raise PydanticCustomError("take", 'must be "all" or a list of person seat numbers ([0], [0, 1])')
+
+
+#: The person seats a creator takes: a list of seats, ``"all"`` (pass and play) or null (the
+#: first person seat). One validator, so that a refusal is one sentence rather than one per
+#: form in the validation library's words ("take.list[constrained-int]: …; take.literal['all']: …").
+Take = Annotated[list[int] | Literal["all"] | None, PlainValidator(_take), WithJsonSchema({"anyOf": [
+    {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 15}, "maxItems": 16, "uniqueItems": True},
+    {"const": "all"},
+    {"type": "null"},
+]})]
+
+def _option_value(value: Any) -> bool | int | float | str | list[int | str] | None:
+    # which values an option takes is the game's rule (the match service refuses the others,
+    # null included, naming the values allowed); here only what JSON could carry to an option
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return integral(value)
+    if isinstance(value, list) and all(isinstance(v, (int, str)) and not isinstance(v, bool) for v in value):
+        return value
+    raise PydanticCustomError("option_value", "{value} is not an option's value (a boolean, a number, a text, or a "
+                              "list of numbers and texts)", {"value": repr(value)[:100]})
+
+
+#: A rules option's value: as the game reads it, or its text form ('dimy', 'true', '5,1').
+OptionValue = Annotated[bool | int | float | str | list[int | str] | None, PlainValidator(_option_value), WithJsonSchema(
+    {"anyOf": [{"type": "boolean"}, {"type": "number"}, {"type": "string"},
+               {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}]})]
+#: Rules options by name (a name the game does not have is refused by the match service, which
+#: names the game's options).
+Options = dict[str, OptionValue]
+
+
+class CreateMatch(Body):
+    game: StrictStr = Field(max_length=64, description="registry name (GET /api/games lists them)")
+    options: Options = Field(default_factory=dict,
+                             description="rules options, as values or their text form ('dimy', 'true', '5,1')")
+    seats: list[SeatSpec] | None = Field(default=None, max_length=16,
+                                         description="one entry per seat: 'human' or 'level:1' … 'level:6' "
+                                                     "(default: seat 0 human, the others level:1)")
+    take: Take = Field(default=None, description=(
+        "the person seats the creator takes (their tokens come back in 'tokens'); default: the "
+        "first person seat. Every other person seat gets an invitation ('invites'). Pass and play "
+        "on one device: \"all\" (every person seat). A match without person seats gives seat 0's "
+        "token (to find, watch and delete it)."))
+    clock: Clock | None = Field(default=None, description=(
+        "time control: null (none), {'initial': seconds, 'increment': seconds} (a live clock, "
+        "e.g. 5+3 is {'initial': 300, 'increment': 3}) or {'per_turn': seconds} (a deadline per "
+        "turn, e.g. 86400). It starts once every person seat is claimed; computer seats have none."))
+    rated: StrictBool = Field(default=False, description=(
+        "a rated game (issue 41): the creator is signed in with an account (403 otherwise) and takes one "
+        "seat, every other seat is a person's, invited, and only an account may claim it; the options make "
+        "a declared variant (422 otherwise). When it ends, each account's Glicko-2 rating in the game's pool "
+        "(variant and speed from the clock) changes at once: the view's 'rating_changes'."))
+
+
+class ImportMatch(Body):
+    # the record is a document of its own format, read (and refused with the ply and the
+    # reason) by abstracta.core.records.Record, as `abstracta replay` reads a file
+    record: dict[str, Any] = Field(description="an abstracta record (format 'abstracta-record')")
+    seats: list[SeatSpec] | None = Field(default=None, max_length=16, description="override the record's players")
+    take: Take = Field(default=None, description="as for POST /api/matches")
+    clock: Clock | None = Field(default=None, description="as for POST /api/matches")
+
+
+class InviteCode(Body):
+    code: StrictStr = Field(max_length=64, description="the invitation's code (from 'invites' of the creator's "
+                                                       "answer, or the '/#/join/<code>' link)")
+
+
+class Answer(Body):
+    # strict: pydantic's lax mode reads "no" as false and 1 as true
+    accept: StrictBool = Field(description="true: agree to the pending takeback or draw offer; false: decline "
+                                           "it (the seat that asked or offered: withdraw it)")
+
+
+class PlayAction(Body):
+    # exactly one of action, actions and turn (none may be null): the schema says so too
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "oneOf": [{"required": ["action"]}, {"required": ["actions"]}, {"required": ["turn"]}]})
+
+    action: MoveText = Field(default=None,
+                             description="the move in the game's notation: one engine action (one of the view's "
+                                         "'legal', e.g. a take 'i9' that leaves the turn open while more could "
+                                         "follow), or a whole-turn string of several actions ('a1+a9')")
+    actions: list[MoveText] = Field(
+        default=None, min_length=1, max_length=ACTIONS_LIMIT,
+        description="instead of 'action': several moves the same seat plays in a row within its turn "
+                    "(e.g. a take and 'end'), applied all or none")
+    turn: MoveText = Field(default=None,
+                           description="instead of 'action': one whole turn as the view's 'turns' lists it, read as "
+                                       "the terminal reads a typed move ('i9' takes i9 and ends the turn, 'a1+a9' "
+                                       "takes both); only in games with a whole-turn notation (else 422) "
+                                       "and at the start of a turn (else 409); a string that is not a whole legal "
+                                       "turn is 422; nothing is played then")
+    ply: Integer = Field(ge=0, description="the ply the move was chosen at (the state's 'ply', a JSON integer); "
+                                           "a stale ply is refused with 409")
+    seat: SeatNumber | None = Field(default=None, description="the seat playing it (checked when given; "
+                                                             "or ?seat=, not both with different values)")
+
+    @model_validator(mode="after")
+    def _one_move(self) -> "PlayAction":
+        given = [name for name in ("action", "actions", "turn") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise PydanticCustomError("one_move", "give exactly one of 'action' (one move), 'actions' (a list) or "
+                                      "'turn' (a whole turn); {given} given", {"given": " and ".join(given) or "none"})
+        return self
+
+    @property
+    def moves(self) -> list[str]:
+        """The moves to play in a row (one, unless ``actions``)."""
+        return self.actions if self.actions is not None else [self.action if self.action is not None else self.turn]
+
+    @property
+    def whole(self) -> bool:
+        """Whether the move is one whole turn (``turn``)."""
+        return self.turn is not None
+
+
+#: a share of a fixed analysis budget (a JSON number, not "0.5")
+Scale = Annotated[float, Field(gt=0, le=1, strict=True)]
+#: the longest pasted position text
+POSITION_LIMIT = 10_000
+
+
+class AnalysisRequest(Body):
+    # a match or a pasted position (with its game), not both, and no hint for a pasted one;
+    # the schema says so (null counts as left out)
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"oneOf": [
+        {"required": ["match_id"], "properties": {"match_id": {"type": "string"}, "position": {"type": "null"}}},
+        {"required": ["game", "position"],
+         "properties": {"game": {"type": "string"}, "position": {"type": "string"}, "match_id": {"type": "null"},
+                        "hint": {"const": False}}},
+    ]})
+
+    match_id: StrictStr | None = Field(default=None, max_length=32, description="a match (with 'ply'), or leave "
+                                                                                "out for a pasted position")
+    ply: Annotated[Integer, Field(ge=0)] | None = Field(default=None, description="the position after this many "
+                                                                                  "actions (default: the last)")
+    game: StrictStr | None = Field(default=None, max_length=64, description="a pasted position's game")
+    options: Options | None = Field(default=None, description="a pasted position's game options")
+    position: StrictStr | None = Field(default=None, max_length=POSITION_LIMIT, description=(
+        "a pasted position text (the game's own format, as `abstracta apply --json` prints it)"))
+    seat: SeatNumber | None = Field(default=None, description="whose information the search starts from "
+                                                              "(a seat the tokens hold; pasted: any seat)")
+    hint: StrictBool = Field(default=False, description="a hint on your turn against the computer; counted in "
+                                                        "the record's 'Hints' tag")
+    scale: Scale | None = Field(default=None, description="a share in (0, 1] of the game's fixed budget")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> "AnalysisRequest":
+        if self.match_id is not None:
+            if self.position is not None:
+                raise PydanticCustomError("source", "give either 'match_id' (a match and its 'ply') or 'game' and "
+                                          "'position' (a pasted position text), not both")
+            return self
+        if self.game is None or self.position is None:
+            raise PydanticCustomError("source", "give either 'match_id' (a match and its 'ply') or 'game' and "
+                                      "'position' (a pasted position text)")
+        if not self.position.strip():
+            raise PydanticCustomError("source", "'position': the position text is empty")
+        if self.hint:
+            raise PydanticCustomError("source", "hints are for matches: a pasted position gets its analysis")
+        return self
+
+
+class GraphRequest(Body):
+    match_id: StrictStr = Field(max_length=32, description="a finished match")
+    scale: Scale | None = Field(default=None, description="a share in (0, 1] of the graph's budget")
+
+
+class Resign(Body):
+    seat: SeatNumber | None = Field(default=None, description="the resigning seat (default: the person to move)")
+
+
+# --- the people's (issue 41) ------------------------------------------------------------------
+class Credentials(Body):
+    username: StrictStr = Field(max_length=64, description="2–20 letters (a–z), digits, _ or -; any case")
+    password: StrictStr = Field(max_length=1024, description="at least 8 characters")
+
+
+class Recovery(Body):
+    username: StrictStr = Field(max_length=64)
+    code: StrictStr = Field(max_length=64, description="one of the recovery codes shown at sign-up")
+    password: StrictStr = Field(max_length=1024, description="the new password (at least 8 characters)")
+
+
+class NewName(Body):
+    name: StrictStr = Field(max_length=64, description="2–20 letters (a–z), digits, _ or -")
+
+
+class Password(Body):
+    password: StrictStr = Field(max_length=1024, description="the account's password, typed again")
+
+
+class PasswordChange(Body):
+    current: StrictStr = Field(max_length=1024)
+    new: StrictStr = Field(max_length=1024, description="at least 8 characters")
+
+
+class TokenRequest(Body):
+    description: StrictStr = Field(max_length=60, description="what the token is for (1–60 characters)")
+    scopes: list[StrictStr] = Field(max_length=len(SCOPES), description="some of: " + ", ".join(
+        f"{k} ({v})" for k, v in SCOPES.items()))
+
+
+# --- the lobby's (issue 42): the game, options and clock are checked by the lobby's rules, with its own
+# bounds (a clock of ¼ to 180 minutes, or whole days) and catalog keys ----------------------------------
+CLOCK_TEXT = ("the time control: {'initial': seconds, 'increment': seconds} (¼–180 minutes, 0–180 s), "
+              "{'per_turn': seconds} (1–14 whole days), or null (none)")
+
+
+class GameBody(Body):
+    game: StrictStr = Field(max_length=64, description="registry name (GET /api/games); a game of two players")
+    options: Options = Field(default_factory=dict, description="rules options, as for POST /api/matches")
+    clock: dict[str, Any] | None = Field(default=None, description=CLOCK_TEXT)
+    rated: StrictBool = Field(default=False, description="rated (accounts only; options that make a declared "
+                                                         "variant) or casual")
+
+
+class SeekBody(GameBody):
+    rating_range: list[Integer | None] | None = Field(default=None, min_length=2, max_length=2, description=(
+        "[low, high]: only players rated within it (in this game's pool) may take it; null bounds: open"))
+    seat: Integer | None = Field(default=None, description="the seat you want: 0 (the first to move), 1, or null (either)")
+
+
+class ChallengeBody(GameBody):
+    to: StrictStr = Field(max_length=64, description="the challenged player's name")
+    seat: Integer | None = Field(default=None, description="your seat: 0, 1, or null (either)")
+
+
+class NameBody(Body):
+    name: StrictStr = Field(max_length=64, description="a player's name")
+
+
+class Claim(Body):
+    draw: StrictBool = Field(default=False, description="false: claim the game; true: call it a draw")
+
+
+class RematchAnswer(Body):
+    accept: StrictBool = Field(default=True, description="true: offer or accept; false: decline (or withdraw)")
+
+
+# --- a match's company's (issue 43) ----------------------------------------------------------------
+class ChatBody(Body):
+    text: StrictStr = Field(description=f"the line: 1–{TEXT_LIMIT} characters of text (white space runs read as "
+                                        "one space; no control characters)")
+    room: StrictStr | None = Field(default=None, description=f"{' or '.join(ROOMS)}; default: the players' chat "
+                                                            "for a seat, the spectators' for anyone else")
+
+
+class Subscribe(Body):
+    subscription: dict[str, Any] = Field(description="the browser's PushSubscription.toJSON(): "
+                                                     "{endpoint, keys: {p256dh, auth}} (an https endpoint)")
+    lang: str | None = Field(default=None, max_length=8, description="the language of the notices (en, fi)")
+
+
+class Unsubscribe(Body):
+    endpoint: str = Field(max_length=2048)
+
+
+__all__ = ["ACTIONS_LIMIT", "AnalysisRequest", "Answer", "Body", "ChallengeBody", "ChatBody", "Subscribe", "Unsubscribe", "Clock", "CreateMatch", "Credentials",
+           "Claim", "GameBody", "GraphRequest", "NameBody", "RematchAnswer", "SeekBody",
+           "ImportMatch", "Integer", "InviteCode", "NewName", "Password", "PasswordChange", "PlayAction", "Recovery",
+           "Resign", "SeatNumber", "SeatSpec", "Take", "TokenRequest", "integral", "time_control"]

@@ -1,0 +1,20 @@
+"""One ``APIRouter`` per resource (:mod:`abstracta.server.api`); :data:`ROUTERS` in the order the
+app includes them (the order /openapi.json and the docs' HTTP reference list them): the people's
+(accounts and sessions, players and standings), a match's company (chat, live games, push
+notices), the lobby and the rounds (abort, claim, rematch, presence: issue 42), then the games, the computer's seats, matches, invitations, acts, analysis and the
+match's WebSocket."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from ... import teaching
+from ..errors import errors
+from . import (accounts, acts, analysis, bots, chat, games, invitations, live, live_games, lobby, matches, notices,
+               players, rounds)
+
+ROUTERS: list[APIRouter] = [accounts.router, players.router, chat.router, live_games.router, notices.router,
+                            lobby.router, rounds.router, games.router, teaching.router(errors), bots.router, matches.router, invitations.router,
+                            acts.router, analysis.router, live.router]
+
+__all__ = ["ROUTERS"]

@@ -1,0 +1,155 @@
+"""Live updates of a match over a WebSocket (``/api/matches/{id}/ws``): its view each time it
+changes, as GET /api/matches/{id} with the same tokens would answer it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from ... import metrics
+from ...errors import MatchError
+from ...matches import Holder, clip
+from ..deps import acting_person, promptly, service_of, split_tokens
+from ..errors import status_of
+
+log = logging.getLogger("abstracta.server")
+router = APIRouter()
+
+#: Longest first WebSocket message (the tokens), and how long the server waits for it.
+WS_AUTH_LIMIT, WS_AUTH_SECONDS = 16_000, 10.0
+#: Largest WebSocket message the transport reads (``abstracta serve`` gives it to uvicorn, whose
+#: default, 16 MiB, let one address hold half a gigabyte in 32 sockets): the longest first
+#: message in UTF-8's widest characters; a longer one is closed with 1009 before the app sees it.
+WS_MESSAGE_BYTES = 4 * WS_AUTH_LIMIT
+
+
+async def _refuse(ws: WebSocket, message: str, code: int) -> None:
+    """Tell a WebSocket client why, then close with ``code`` (a client already gone is fine)."""
+    try:
+        await ws.send_json({"error": message})
+    except Exception:  # noqa: BLE001
+        pass
+    await _close(ws, code)
+
+
+async def _close(ws: WebSocket, code: int) -> None:
+    if ws.client_state.name == "CONNECTED":
+        try:
+            await ws.close(code=code)
+        except Exception:  # noqa: BLE001
+            pass
+
+
+@router.websocket("/api/matches/{match_id}/ws")
+async def match_socket(ws: WebSocket, match_id: str) -> None:
+    """Live updates: the match view (as GET /api/matches/{id} with the same tokens) each time
+    it changes. The client's first message authenticates: ``{"tokens": ["<token>", ...]}``
+    (``[]``: a spectator, unless the session cookie of the handshake names a person who holds
+    a seat); tokens never go in the URL. With ``"presence": true`` in it, who is connected is
+    sent too (``{"presence": …}`` as GET …/presence) whenever it changes. A first message that is not such an
+    object, or none within 10 s, closes the socket (1008); a token of another match, 4403; one
+    longer than 64 characters, 4401; more than 200 tokens, 4422 (as 422 on a request).
+    Later frames: short text (ignored); anything else closes the socket (1003)."""
+    await ws.accept()
+    try:
+        first = await asyncio.wait_for(ws.receive(), timeout=WS_AUTH_SECONDS)
+    except (asyncio.TimeoutError, Exception):  # noqa: BLE001
+        await _close(ws, 1008)
+        return
+    if first.get("type") == "websocket.disconnect":
+        return
+    try:  # the person signed in: the session cookie of the handshake
+        person = await acting_person(ws)
+    except MatchError as exc:
+        await _refuse(ws, exc.message, 4000 + status_of(exc))
+        return
+    text = first.get("text")
+    tokens = None
+    present = False  # the client asks for who is connected too ({"presence": true}; issue 42)
+    if text is not None and len(text) <= WS_AUTH_LIMIT:
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):  # not JSON, or nested too deep for the parser
+            data = None
+        present = isinstance(data, dict) and data.get("presence") is True
+        if isinstance(data, dict) and isinstance(data.get("tokens"), list) and all(
+                isinstance(t, str) for t in data["tokens"]):
+            try:
+                tokens = split_tokens(",".join(data["tokens"]))
+            except MatchError as exc:
+                await _refuse(ws, exc.message, 4000 + status_of(exc))
+                return
+    if tokens is None:
+        await _refuse(ws, 'the first message must be {"tokens": [...]} (empty: a spectator)', 1008)
+        return
+    try:
+        service = service_of(ws)
+        held = await asyncio.to_thread(service.seats_of, match_id, Holder(tuple(tokens), person))
+    except MatchError as exc:
+        await _refuse(ws, exc.message, 4000 + status_of(exc))
+        return
+    if tokens and not held:
+        await _refuse(ws, "no token given is a token of this match", 4403)
+        return
+    closed = asyncio.Event()
+
+    async def receiver() -> None:
+        """Clients have nothing more to say; any frame but short text closes the socket (1003)."""
+        try:
+            while True:
+                message = await ws.receive()
+                if message.get("type") == "websocket.disconnect":
+                    break
+                if message.get("bytes") is not None or len(message.get("text") or "") > 100:
+                    await ws.close(code=1003, reason="only short text frames are accepted")
+                    break
+        except Exception:  # noqa: BLE001 - any failure ends the connection
+            pass
+        finally:
+            closed.set()
+
+    rounds = ws.app.state.rounds
+    reader = asyncio.create_task(receiver())
+    last = last_presence = None
+    try:
+        with service.hub.subscribe(match_id, spectator=not held) as changed, ws.app.state.presence.connected(
+                match_id, held, person.id if person is not None else None):  # spectators counted (issue 43)
+            while not closed.is_set() and not service.closed:
+                # woken by a change of this match (set at once for the first view)
+                waiter = asyncio.create_task(changed.wait())
+                done, _ = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                if waiter not in done:
+                    waiter.cancel()
+                    break
+                changed.clear()
+                try:
+                    key, payload = await promptly(service, match_id, service.push_view, match_id, held)
+                except MatchError as exc:
+                    await ws.send_json({"error": exc.message})
+                    await ws.close(code=4000 + status_of(exc))
+                    return
+                if key != last and (key is not None or last is None):
+                    await ws.send_text(payload.decode())
+                    last = key if key is not None else (-1, False)  # a first view mid-turn
+                if not present:
+                    continue
+                seen = await promptly(service, match_id, rounds.presence_view, match_id, held)
+                same = json.dumps({**seen["presence"], "now": None})
+                if same != last_presence:  # who is connected, when a claim opens
+                    await ws.send_text(json.dumps(seen))
+                    last_presence = same
+    except (WebSocketDisconnect, OSError):  # the client went away
+        pass
+    except Exception as exc:  # noqa: BLE001 - a bug: logged (its type, not its message), socket closed
+        if ws.client_state.name == "CONNECTED" and ws.application_state.name == "CONNECTED":
+            log.error("internal error %s in the live updates of match %s", type(exc).__name__, clip(match_id))
+            metrics.error(type(exc).__name__)
+    finally:
+        reader.cancel()
+        await _close(ws, 1001)
+
+
+__all__ = ["WS_AUTH_LIMIT", "WS_AUTH_SECONDS", "WS_MESSAGE_BYTES", "router"]
