@@ -140,8 +140,10 @@ def test_the_db_commands(tmp_path: Path):
 
 @pytest.mark.skipif(not PG.startswith("postgresql"), reason="needs ABSTRACTA_TEST_DB_URL=postgresql…")
 def test_postgresql_dump_and_restore(db_url: str, tmp_path: Path):
+    from sqlalchemy import create_engine, text
+
     from abstracta.server.backup import BackupError, backup, restore
-    from abstracta.server.storage import Base, make_engine
+    from abstracta.server.schema import METADATA
 
     with TestClient(make_app(db_url, rate_limits=False)) as raw:
         client = Creator(raw)
@@ -152,8 +154,11 @@ def test_postgresql_dump_and_restore(db_url: str, tmp_path: Path):
         # the server listening on it: no restore under its feet
         with pytest.raises(BackupError, match="1 abstracta serve process is connected"):
             restore(db_url, tmp_path / "club.dump", replace=True)
-    engine = make_engine(db_url)
-    Base.metadata.drop_all(engine)  # the database lost
+    engine = create_engine(db_url)
+    for metadata in reversed(METADATA):  # the database lost: every table, its schema's revision too
+        metadata.drop_all(engine)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
     engine.dispose()
     assert restore(db_url, tmp_path / "club.dump").matches == 2
     opens_and_plays_on(db_url, tokens, views)

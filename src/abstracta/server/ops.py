@@ -210,7 +210,16 @@ def install(app: Any, fanout: Any = None) -> None:
     own.register(metrics.ServiceCollector(service_now))
     checks: dict[str, Check] = {"database": database_check(service_now)}
     if fanout is not None and fanout.shared:  # redis, or listen (PostgreSQL's LISTEN for the fan-out)
-        checks["redis" if fanout.kind == "redis" else "listen"] = fanout.ping
+        # weakly too: the fan-out's subscribers hold the service (the chat's, the lobby's)
+        ping = weakref.WeakMethod(fanout.ping)
+
+        async def fanout_check() -> None:
+            method = ping()
+            if method is None:
+                raise ConnectionError("the server has stopped")
+            await method()
+
+        checks["redis" if fanout.kind == "redis" else "listen"] = fanout_check
 
     @app.get("/metrics", include_in_schema=False)
     def get_metrics() -> Response:
