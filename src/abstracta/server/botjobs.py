@@ -436,6 +436,11 @@ class ProcessExecutor:
         self._wake_r, self._wake_w = self._ctx.Pipe(duplex=False)
         _LIVE.add(self)
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` has run (or the interpreter is exiting)."""
+        return _exiting or not self._workers
+
     def _of(self, job_id: int) -> _Worker | None:
         return next((w for w in self._workers if w.job == job_id), None)
 
@@ -492,8 +497,11 @@ class ProcessExecutor:
         lost: list[_Worker] = []
         for item in ready:
             if item is self._wake_r:
-                while self._wake_r.poll():
-                    self._wake_r.recv_bytes()
+                try:
+                    while self._wake_r.poll():
+                        self._wake_r.recv_bytes()
+                except (OSError, ValueError, EOFError):  # closed meanwhile (close() from another thread)
+                    return []
             elif item in by_conn:
                 worker = by_conn[item]
                 try:

@@ -228,7 +228,7 @@ class BotJobs:
             try:
                 outcomes = self.executor.poll(0.1)
             except Exception:  # noqa: BLE001 - e.g. the executor closed under us
-                if self.closed:
+                if self.closed or getattr(self.executor, "closed", False):
                     return
                 log.exception("polling the bot executor failed")
                 time.sleep(0.1)
