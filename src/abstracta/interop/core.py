@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import random
+from functools import partial
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -584,5 +585,39 @@ class InteropState:
         return f"<InteropState {self.game.name} {str(self)!r}>"
 
 
-__all__ = ["ACTION_SPACES", "CHANCE_MODES", "DEFAULT_LAYOUT_SEEDS", "DEFAULT_MAX_TURNS", "ENV_LAYOUT_SEEDS", "as_action", "render_text", "resolve_chance", "InteropGame", "InteropState",
+class EpisodeBinding:
+    """What the Gymnasium and PettingZoo environments share: the episode's features and legal
+    list bound once (:meth:`_bind`, from ``self.state`` and ``self.interop``), and a pickle or
+    copy that binds its own."""
+
+    state: InteropState
+    interop: InteropGame
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the bound features and legal list name this episode's game: a copy's state is rebuilt
+        # on its own (InteropState pickles as its history), so the copy binds its own
+        fields = self.__dict__.copy()
+        fields.pop("_features", None)
+        fields.pop("_legal_ids", None)
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
+        self._bind()
+
+    def _bind(self) -> None:
+        """The episode's features and legal actions, bound once (the hot path calls them every
+        step): straight to the game's tensors and the engine's legal list where no compact
+        action space stands between (the engine state is fixed once the layout is dealt)."""
+        state = self.state
+        inner = state.inner
+        if inner is None or self.interop.codec is not None:
+            self._features = state.observation_features
+            self._legal_ids = state.legal_ids
+        else:
+            self._features = partial(self.interop.tensors.observation_features, inner)
+            self._legal_ids = inner.legal_actions
+
+
+__all__ = ["EpisodeBinding", "ACTION_SPACES", "CHANCE_MODES", "DEFAULT_LAYOUT_SEEDS", "DEFAULT_MAX_TURNS", "ENV_LAYOUT_SEEDS", "as_action", "render_text", "resolve_chance", "InteropGame", "InteropState",
            "variant_options"]

@@ -65,7 +65,6 @@ here).
 from __future__ import annotations
 
 import random
-from functools import partial
 from typing import Any
 
 import gymnasium
@@ -79,7 +78,7 @@ from ..core.errors import IllegalActionError
 from ..core.game import CHANCE, TERMINAL, as_integer
 from ..core.registry import registered_games
 from ..core.tensors import TensorBuffer
-from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, as_action, render_text, resolve_chance
+from .core import ENV_LAYOUT_SEEDS, EpisodeBinding, InteropGame, InteropState, as_action, render_text, resolve_chance
 
 
 #: What may play the other seats: a seat spec, a policy (see the module docstring), or one per seat.
@@ -102,7 +101,7 @@ def _is_policy(opponent: Any) -> bool:
     return callable(opponent) or hasattr(opponent, "predict") or hasattr(opponent, "act")
 
 
-class AbstractaGymEnv(gymnasium.Env):
+class AbstractaGymEnv(EpisodeBinding, gymnasium.Env):
     """A game against abstracta bots or policies, from one seat (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
@@ -183,31 +182,6 @@ class AbstractaGymEnv(gymnasium.Env):
         """int8 of shape (num_distinct_actions,): 1 at the agent's legal actions (all 0 at the
         end); the same array as ``info["action_mask"]`` of this step (a copy: yours to keep)."""
         return self._mask.copy()
-
-    def __getstate__(self) -> dict[str, Any]:
-        # the bound features and legal list name this episode's game: a copy's state is rebuilt
-        # on its own (InteropState pickles as its history), so the copy binds its own
-        fields = self.__dict__.copy()
-        fields.pop("_features", None)
-        fields.pop("_legal_ids", None)
-        return fields
-
-    def __setstate__(self, fields: dict[str, Any]) -> None:
-        self.__dict__.update(fields)
-        self._bind()
-
-    def _bind(self) -> None:
-        """The episode's features and legal actions, bound once (the hot path calls them every
-        step): straight to the game's tensors and the engine's legal list where no compact
-        action space stands between (the engine state is fixed once the layout is dealt)."""
-        state = self.state
-        inner = state.inner
-        if inner is None or self.interop.codec is not None:
-            self._features = state.observation_features
-            self._legal_ids = state.legal_ids
-        else:
-            self._features = partial(self.interop.tensors.observation_features, inner)
-            self._legal_ids = inner.legal_actions
 
     def _obs(self) -> np.ndarray:
         seat = self.seat

@@ -37,7 +37,6 @@ the game unchanged.
 from __future__ import annotations
 
 import random
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -47,10 +46,10 @@ from pettingzoo import AECEnv
 from ..core.errors import IllegalActionError
 from ..core.game import CHANCE, as_integer
 from ..core.tensors import TensorBuffer
-from .core import ENV_LAYOUT_SEEDS, InteropGame, InteropState, as_action, render_text, resolve_chance
+from .core import ENV_LAYOUT_SEEDS, EpisodeBinding, InteropGame, InteropState, as_action, render_text, resolve_chance
 
 
-class AbstractaAECEnv(AECEnv):
+class AbstractaAECEnv(EpisodeBinding, AECEnv):
     """An abstracta game as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
@@ -111,31 +110,6 @@ class AbstractaAECEnv(AECEnv):
         if rng is None:
             rng = self._rng = random.Random(self._seed)
         return rng
-
-    def __getstate__(self) -> dict[str, Any]:
-        # the bound features and legal list name this episode's game: a copy's state is rebuilt
-        # on its own (InteropState pickles as its history), so the copy binds its own
-        fields = self.__dict__.copy()
-        fields.pop("_features", None)
-        fields.pop("_legal_ids", None)
-        return fields
-
-    def __setstate__(self, fields: dict[str, Any]) -> None:
-        self.__dict__.update(fields)
-        self._bind()
-
-    def _bind(self) -> None:
-        """The episode's features and legal actions, bound once (the hot path calls them every
-        step): straight to the game's tensors and the engine's legal list where no compact
-        action space stands between (the engine state is fixed once the layout is dealt)."""
-        state = self.state
-        inner = state.inner
-        if inner is None or self.interop.codec is not None:
-            self._features = state.observation_features
-            self._legal_ids = state.legal_ids
-        else:
-            self._features = partial(self.interop.tensors.observation_features, inner)
-            self._legal_ids = inner.legal_actions
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
