@@ -31,6 +31,7 @@ from ..bodies import ChatBody
 from ..deps import ChatTokens, acting_person, split_tokens, who_acts
 from ..errors import company_errors, status_of
 from ..models import ChatLine, ChatLines, Reported
+from ..sockets import close, drain, refuse
 
 router = APIRouter(tags=["chat"])
 
@@ -88,7 +89,7 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
     try:
         first = await asyncio.wait_for(ws.receive(), timeout=WS_AUTH_SECONDS)
     except Exception:  # noqa: BLE001 - no first message in time, or the client went away
-        await _close(ws, 1008)
+        await close(ws, 1008)
         return
     if first.get("type") == "websocket.disconnect":
         return
@@ -102,7 +103,7 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
         if isinstance(data, dict) and isinstance(data.get("tokens"), list) and all(isinstance(t, str) for t in data["tokens"]):
             tokens = data["tokens"]
     if tokens is None:
-        await _refuse(ws, 'the first message must be {"tokens": [...]} (empty: a spectator)', 1008)
+        await refuse(ws, 'the first message must be {"tokens": [...]} (empty: a spectator)', 1008)
         return
     chat, hub = social(ws).chat, ws.app.state.service.hub
     try:
@@ -110,25 +111,12 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
         speaker = await asyncio.to_thread(who_acts, ws, match_id, holder)
         room = await asyncio.to_thread(chat.read, match_id, speaker)
     except MatchError as exc:
-        await _refuse(ws, exc.message, close_code(exc))
+        await refuse(ws, exc.message, close_code(exc))
         return
     closed = asyncio.Event()
 
-    async def receiver() -> None:
-        try:
-            while True:
-                message = await ws.receive()
-                if message.get("type") == "websocket.disconnect":
-                    break
-                if message.get("bytes") is not None or len(message.get("text") or "") > 100:
-                    await ws.close(code=1003, reason="only short text frames are accepted")
-                    break
-        except Exception:  # noqa: BLE001 - any failure ends the connection
-            pass
-        finally:
-            closed.set()
 
-    reader = asyncio.create_task(receiver())
+    reader = asyncio.create_task(drain(ws, closed))
     last = room["lines"][-1]["id"] if room["lines"] else 0
     watchers = hub.watchers(match_id)
     try:
@@ -146,7 +134,7 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
                     try:
                         fresh = await asyncio.to_thread(chat.read, match_id, speaker, None, last)
                     except MatchError as exc:
-                        await _refuse(ws, exc.message, close_code(exc))
+                        await refuse(ws, exc.message, close_code(exc))
                         return
                     if fresh["lines"]:
                         last = fresh["lines"][-1]["id"]
@@ -159,23 +147,7 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
         pass
     finally:
         reader.cancel()
-        await _close(ws, 1001)
-
-
-async def _refuse(ws: WebSocket, message: str, code: int) -> None:
-    try:
-        await ws.send_json({"error": message})
-    except Exception:  # noqa: BLE001 - gone already
-        pass
-    await _close(ws, code)
-
-
-async def _close(ws: WebSocket, code: int) -> None:
-    if ws.client_state.name == "CONNECTED":
-        try:
-            await ws.close(code=code)
-        except Exception:  # noqa: BLE001
-            pass
+        await close(ws, 1001)
 
 
 __all__ = ["router"]

@@ -14,6 +14,7 @@ from ...errors import MatchError
 from ...matches import Holder, clip
 from ..deps import acting_person, promptly, service_of, split_tokens
 from ..errors import status_of
+from ..sockets import close, drain, refuse
 
 log = logging.getLogger("abstracta.server")
 router = APIRouter()
@@ -24,23 +25,6 @@ WS_AUTH_LIMIT, WS_AUTH_SECONDS = 16_000, 10.0
 #: default, 16 MiB, let one address hold half a gigabyte in 32 sockets): the longest first
 #: message in UTF-8's widest characters; a longer one is closed with 1009 before the app sees it.
 WS_MESSAGE_BYTES = 4 * WS_AUTH_LIMIT
-
-
-async def _refuse(ws: WebSocket, message: str, code: int) -> None:
-    """Tell a WebSocket client why, then close with ``code`` (a client already gone is fine)."""
-    try:
-        await ws.send_json({"error": message})
-    except Exception:  # noqa: BLE001
-        pass
-    await _close(ws, code)
-
-
-async def _close(ws: WebSocket, code: int) -> None:
-    if ws.client_state.name == "CONNECTED":
-        try:
-            await ws.close(code=code)
-        except Exception:  # noqa: BLE001
-            pass
 
 
 @router.websocket("/api/matches/{match_id}/ws")
@@ -57,14 +41,14 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
     try:
         first = await asyncio.wait_for(ws.receive(), timeout=WS_AUTH_SECONDS)
     except (asyncio.TimeoutError, Exception):  # noqa: BLE001
-        await _close(ws, 1008)
+        await close(ws, 1008)
         return
     if first.get("type") == "websocket.disconnect":
         return
     try:  # the person signed in: the session cookie of the handshake
         person = await acting_person(ws)
     except MatchError as exc:
-        await _refuse(ws, exc.message, 4000 + status_of(exc))
+        await refuse(ws, exc.message, 4000 + status_of(exc))
         return
     text = first.get("text")
     tokens = None
@@ -80,39 +64,25 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
             try:
                 tokens = split_tokens(",".join(data["tokens"]))
             except MatchError as exc:
-                await _refuse(ws, exc.message, 4000 + status_of(exc))
+                await refuse(ws, exc.message, 4000 + status_of(exc))
                 return
     if tokens is None:
-        await _refuse(ws, 'the first message must be {"tokens": [...]} (empty: a spectator)', 1008)
+        await refuse(ws, 'the first message must be {"tokens": [...]} (empty: a spectator)', 1008)
         return
     try:
         service = service_of(ws)
         held = await asyncio.to_thread(service.seats_of, match_id, Holder(tuple(tokens), person))
     except MatchError as exc:
-        await _refuse(ws, exc.message, 4000 + status_of(exc))
+        await refuse(ws, exc.message, 4000 + status_of(exc))
         return
     if tokens and not held:
-        await _refuse(ws, "no token given is a token of this match", 4403)
+        await refuse(ws, "no token given is a token of this match", 4403)
         return
     closed = asyncio.Event()
 
-    async def receiver() -> None:
-        """Clients have nothing more to say; any frame but short text closes the socket (1003)."""
-        try:
-            while True:
-                message = await ws.receive()
-                if message.get("type") == "websocket.disconnect":
-                    break
-                if message.get("bytes") is not None or len(message.get("text") or "") > 100:
-                    await ws.close(code=1003, reason="only short text frames are accepted")
-                    break
-        except Exception:  # noqa: BLE001 - any failure ends the connection
-            pass
-        finally:
-            closed.set()
 
     rounds = ws.app.state.rounds
-    reader = asyncio.create_task(receiver())
+    reader = asyncio.create_task(drain(ws, closed))
     last = last_presence = None
     try:
         with service.hub.subscribe(match_id, spectator=not held) as changed, ws.app.state.presence.connected(
@@ -149,7 +119,7 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
             metrics.error(type(exc).__name__)
     finally:
         reader.cancel()
-        await _close(ws, 1001)
+        await close(ws, 1001)
 
 
 __all__ = ["WS_AUTH_LIMIT", "WS_AUTH_SECONDS", "WS_MESSAGE_BYTES", "router"]
