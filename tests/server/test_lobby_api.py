@@ -13,6 +13,8 @@ from fastapi.testclient import TestClient
 from apiutil import bearer, hand_clock, make_app
 
 from abstracta.people.credentials import Passwords
+from abstracta.server import i18n
+from abstracta.server.api.bodies import SeekBody
 
 PW = "correct horse"
 LIVE = {"initial": 300, "increment": 3}
@@ -95,6 +97,56 @@ def test_seeks_need_a_person_and_a_clock_people_choose(app, anna):
     for clock in ({"initial": 15}, {"initial": 10800, "increment": 180}, {"per_turn": 86400},
                   {"per_turn": 14 * 86400}, None):
         assert anna.post("/api/seeks", json={"game": "toy-nim", "clock": clock}).status_code == 201, clock
+
+
+@pytest.mark.parametrize("clock, normal", [
+    (None, None), ({"initial": 15}, {"initial": 15.0, "increment": 0.0}),
+    ({"initial": 10800, "increment": 180}, {"initial": 10800.0, "increment": 180.0}),
+    ({"initial": 300.0, "increment": 3}, {"initial": 300.0, "increment": 3.0}),
+    ({"per_turn": 86400}, {"per_turn": 86400.0}), ({"per_turn": 14 * 86400}, {"per_turn": 1209600.0}),
+])
+def test_the_clocks_people_choose_are_read_once_at_the_edge(clock, normal):
+    body = SeekBody.model_validate({"game": "toy-nim", "clock": clock})
+    assert (body.control.clock if body.control else None) == normal
+
+
+@pytest.mark.parametrize("body, key, where", [
+    ({"clock": {"initial": 14}}, "clock_initial", "clock.initial"), ({"clock": {"initial": 10801}}, "clock_initial",
+                                                                     "clock.initial"),
+    ({"clock": {"initial": 60, "increment": -1}}, "clock_increment", "clock.increment"),
+    ({"clock": {"initial": 60, "increment": 181}}, "clock_increment", "clock.increment"),
+    ({"clock": {"per_turn": 86399}}, "clock_days", "clock.per_turn"),
+    ({"clock": {"per_turn": 1.5 * 86400}}, "clock_days", "clock.per_turn"),
+    ({"clock": {"per_turn": 15 * 86400}}, "clock_days", "clock.per_turn"),
+    ({"clock": {"minutes": 5}}, "clock_shape", "clock"), ({"clock": [300, 3]}, "clock_shape", "clock"),
+    ({"clock": {"initial": 60, "per_turn": 86400}}, "clock_shape", "clock"),
+    ({"clock": {"initial": "300"}}, "clock_number", "clock.initial"),
+    ({"clock": {"initial": True}}, "clock_number", "clock.initial"),
+    ({"clock": {"initial": None}}, "clock_number", "clock.initial"),
+    ({"rating_range": [1700, 1600]}, "range", "rating_range"), ({"rating_range": [0, 5000]}, "range", "rating_range"),
+    ({"rating_range": [1, 2, 3]}, "range", "rating_range"), ({"rating_range": "1500"}, "range", "rating_range"),
+    ({"seat": 2}, "seat", "seat"), ({"seat": True}, "seat", "seat"), ({"seat": "0"}, "seat", "seat"),
+    ({"options": {"stones": [9]}}, "options", "options.stones"), ({"options": {"stones": 9.5}}, "options",
+                                                                  "options.stones"),
+])
+def test_a_seek_the_lobby_refuses_is_422_at_the_edge_naming_the_field_and_its_words(app, anna, body, key, where):
+    r = anna.post("/api/seeks", json={"game": "toy-nim", **body})
+    assert r.status_code == 422, r.text
+    answer = r.json()
+    assert answer["error"].startswith(f"{where}: "), answer
+    assert answer["i18n"]["key"] == f"lobby.error.{key}"
+    # the same refusal in Finnish, every parameter of the catalog's words given
+    finnish = i18n.format_message(answer["i18n"], i18n.catalog("fi"), "fi")
+    assert "{" not in finnish and finnish != i18n.format_message(answer["i18n"], i18n.catalog("en")), finnish
+    assert anna.get("/api/seeks").json() == []  # nothing was made
+
+
+def test_json_numbers_without_a_fraction_are_the_lobbys_integers(app, anna):
+    sid = seek(anna, seat=1.0, rating_range=[1000.0, None], clock={"initial": 300.0, "increment": 3.0},
+               options={"stones": 9.0})
+    listed = anna.get("/api/seeks").json()[0]
+    assert (listed["id"], listed["seat"], listed["rating_range"], listed["options"], listed["clock"]) == \
+        (sid, 1, [1000, None], {"stones": "9"}, {"initial": 300.0, "increment": 3.0})
 
 
 def test_a_guest_seeks_casual_games_only(app):

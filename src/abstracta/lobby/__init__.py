@@ -6,9 +6,9 @@ server hands it the one function that makes a match with people seated
 
 from __future__ import annotations
 
-from .controls import GameSpec, check_control, check_spec
+from .controls import GameSpec, TimeControl, check_spec
 from .errors import Conflict, Gone, InvalidInput, LobbyError, NotSignedIn, Refused, Unknown
 from .service import Lobby
 
-__all__ = ["Conflict", "GameSpec", "Gone", "InvalidInput", "Lobby", "LobbyError", "NotSignedIn", "Refused", "Unknown",
-           "check_control", "check_spec"]
+__all__ = ["Conflict", "GameSpec", "Gone", "InvalidInput", "Lobby", "LobbyError", "NotSignedIn", "Refused", "TimeControl",
+           "Unknown", "check_spec"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from sqlalchemy import delete, or_, select, update
 
@@ -23,9 +23,8 @@ from ..people.database import aware, person_of
 from ..people.names import name_key
 from ..people.tables import PersonRow
 from ..play.opening import correspondence
-from .controls import check_spec
+from .controls import TimeControl, check_spec
 from .errors import Conflict, Gone, InvalidInput, Refused, Unknown
-from .seeks import check_seat
 from .tables import BlockRow, ChallengeRow
 
 if TYPE_CHECKING:
@@ -47,8 +46,8 @@ class Blocks:
         self.lobby = lobby
         self.db = lobby.db
 
-    def _named(self, name: Any) -> PersonRow:
-        if not isinstance(name, str) or not 0 < len(name) <= 64:
+    def _named(self, name: str) -> PersonRow:
+        if not 0 < len(name) <= 64:
             raise InvalidInput("give a player's name", key="lobby.error.name")
         with self.db.reading() as s:
             row = s.scalar(select(PersonRow).where(PersonRow.name_key == name_key(name)))
@@ -56,7 +55,7 @@ class Blocks:
             raise Unknown(f"no player named {name[:40]!r}", key="lobby.error.no_player", name=name[:40])
         return row
 
-    def block(self, person: Person, name: Any) -> dict[str, Any]:
+    def block(self, person: Person, name: str) -> dict[str, Any]:
         """``person`` blocks the player ``name``: their open challenges between them end."""
         other = self._named(name)
         if other.id == person.id:
@@ -75,7 +74,7 @@ class Blocks:
         self.lobby.changed()
         return {"name": other.name}
 
-    def unblock(self, person: Person, name: Any) -> None:
+    def unblock(self, person: Person, name: str) -> None:
         other = self._named(name)
         with self.db.writing() as s:
             s.execute(delete(BlockRow).where(BlockRow.person_id == person.id, BlockRow.blocked_id == other.id))
@@ -121,14 +120,14 @@ class Challenges:
         self.lobby = lobby
         self.db = lobby.db
 
-    def send(self, person: Person, to: Any, game: Any, options: Any, clock: Any, rated: Any,
-             seat: Any = None) -> dict[str, Any]:
-        """``person`` challenges the player named ``to``. Unknown for no such player; Refused
+    def send(self, person: Person, to: str, game: str, options: Mapping[str, bool | int | str],
+             clock: TimeControl | None, rated: bool, seat: int | None = None) -> dict[str, Any]:
+        """``person`` challenges the player named ``to`` to ``game`` (as a seek names it), taking
+        ``seat`` 0 or 1 (None: either, drawn at random). Unknown for no such player; Refused
         between people either of whom blocks the other (the challenged is told as little as
         lichess tells: "does not accept your challenges"), or for a rated game with a guest;
         Conflict for a challenge to oneself, one open to them already, or too many open."""
         spec, instance = check_spec(game, options, clock, rated)
-        seat = check_seat(seat)
         target = person_of(self.lobby.blocks._named(to))
         if target.id == person.id:
             raise Conflict("you cannot challenge yourself", key="lobby.error.challenge_self")
@@ -157,13 +156,11 @@ class Challenges:
         self.lobby.changed([person.id, target.id])
         return self.view(row, person.id, {person.id: person.name, target.id: target.name})
 
-    def answer(self, person: Person, challenge_id: Any, accept: Any) -> dict[str, Any]:
+    def answer(self, person: Person, challenge_id: Any, accept: bool) -> dict[str, Any]:
         """The challenged ``person`` accepts (``{"match": id}``: the game started, both seated:
         the challenger in the seat they asked for, else one drawn at random) or declines.
         Unknown when it is not a challenge to them; Gone once it was answered, cancelled or
         expired."""
-        if not isinstance(accept, bool):
-            raise InvalidInput("field 'accept' must be true or false", key="lobby.error.accept")
         from .service import spec_of
 
         self.expire()

@@ -1,21 +1,22 @@
 """Time controls as players choose them, and the game a seek or challenge is for (issue 42 §4).
 
-The clock object is the server's (``play.live.Live.clock``): ``{"initial": s, "increment": s}``
-or ``{"per_turn": s}`` (or none). People choose within lichess's ranges:
+People choose within lichess's ranges:
 
 * a live clock: initial time **¼ to 180 minutes** (15 s to 3 hours), increment **0 to 180 s**;
 * correspondence: **1 to 14 days** per move, whole days;
 * or no clock.
 
-``POST /api/matches`` keeps its wider technical bounds (imports of older games, scripts); seeks,
-challenges, quick pairing and the browser's form take these.
+The bounds are this module's (:data:`INITIAL_MIN` …); a request's clock is checked against them
+once, at the HTTP edge (``server.api.bodies.LobbyClock``), which hands the lobby a
+:class:`TimeControl`. ``POST /api/matches`` keeps its wider technical bounds (imports of older
+games, scripts); seeks, challenges, quick pairing and the browser's form take these.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 from ..core.errors import AbstractaError
 from ..core.registry import load_game
@@ -29,41 +30,32 @@ DAYS_MIN, DAYS_MAX = 1, 14
 DAY = 86_400
 
 
-def _number(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise InvalidInput(f"clock.{what}: {str(value)[:40]!r} is not a number of seconds",
-                           key="lobby.error.clock_number", field=what)
-    return float(value)
+@dataclass(frozen=True)
+class TimeControl:
+    """A time control people chose: a live clock (``initial`` seconds each, ``increment``
+    seconds added after each turn) or correspondence (``per_turn`` seconds, whole days). The
+    ranges above are checked where it is read from a request; this is the checked value."""
 
+    initial: float | None = None
+    increment: float = 0.0
+    per_turn: float | None = None
 
-def check_control(clock: Any) -> dict[str, float] | None:
-    """The clock object ``clock`` as people choose it, normalised to floats (None: no clock).
-    :class:`InvalidInput` naming the range for anything else."""
-    if clock is None:
-        return None
-    if not isinstance(clock, dict):
-        raise InvalidInput("clock must be {'initial': s, 'increment': s}, {'per_turn': s} or null",
-                           key="lobby.error.clock_shape")
-    keys = set(clock)
-    if keys == {"per_turn"}:
-        seconds = _number(clock["per_turn"], "per_turn")
-        days = seconds / DAY
-        if days != int(days) or not DAYS_MIN <= days <= DAYS_MAX:
-            raise InvalidInput(f"clock.per_turn: {seconds:g} s is not {DAYS_MIN} to {DAYS_MAX} whole days per move",
-                               key="lobby.error.clock_days", min=DAYS_MIN, max=DAYS_MAX)
-        return {"per_turn": seconds}
-    if keys in ({"initial"}, {"initial", "increment"}):
-        initial = _number(clock["initial"], "initial")
-        increment = _number(clock.get("increment", 0), "increment")
-        if not INITIAL_MIN <= initial <= INITIAL_MAX:
-            raise InvalidInput(f"clock.initial: {initial:g} s is not ¼ to 180 minutes ({INITIAL_MIN} to "
-                               f"{INITIAL_MAX} s)", key="lobby.error.clock_initial")
-        if not 0 <= increment <= INCREMENT_MAX:
-            raise InvalidInput(f"clock.increment: {increment:g} s is not 0 to {INCREMENT_MAX} s",
-                               key="lobby.error.clock_increment", max=INCREMENT_MAX)
-        return {"initial": initial, "increment": increment}
-    raise InvalidInput(f"clock: {sorted(keys)!r} is not a time control; give {{'initial': s, 'increment': s}} "
-                       "or {'per_turn': s}", key="lobby.error.clock_shape")
+    @classmethod
+    def live(cls, initial: float, increment: float = 0.0) -> "TimeControl":
+        return cls(initial=float(initial), increment=float(increment))
+
+    @classmethod
+    def days(cls, days: int) -> "TimeControl":
+        """Correspondence: ``days`` per move."""
+        return cls(per_turn=float(days * DAY))
+
+    @property
+    def clock(self) -> dict[str, float]:
+        """The clock object as the server keeps it (``play.live.Live.clock``), in seconds:
+        ``{"initial", "increment"}`` or ``{"per_turn"}``."""
+        if self.per_turn is not None:
+            return {"per_turn": float(self.per_turn)}
+        return {"initial": float(self.initial or 0.0), "increment": float(self.increment)}
 
 
 @dataclass(frozen=True)
@@ -88,21 +80,11 @@ class GameSpec:
         return load_game(self.game, **self.options)
 
 
-def check_spec(game: Any, options: Any, clock: Any, rated: Any) -> tuple[GameSpec, Any]:
+def check_spec(game: str, options: Mapping[str, bool | int | str], control: TimeControl | None,
+               rated: bool) -> tuple[GameSpec, Any]:
     """``(spec, game instance)`` for a seek or challenge: a registered game of two players with
-    options it accepts, a time control people choose (:func:`check_control`). InvalidInput for
-    anything else (the rules' own words for an option they refuse)."""
-    if not isinstance(game, str) or not 0 < len(game) <= 64:
-        raise InvalidInput("field 'game' must be a game name", key="lobby.error.game")
-    if options is None:
-        options = {}
-    if not isinstance(options, dict) or len(options) > 32 or not all(
-            isinstance(k, str) and len(k) <= 64 and isinstance(v, (bool, int, str)) and len(str(v)) <= 200
-            for k, v in options.items()):
-        raise InvalidInput("field 'options' must be an object of option values", key="lobby.error.options")
-    if not isinstance(rated, bool):
-        raise InvalidInput("field 'rated' must be true or false", key="lobby.error.rated")
-    control = check_control(clock)
+    options it accepts, and ``control`` (None: no clock). InvalidInput for a game the registry
+    does not have or options it refuses (the rules' own words), and for a game of more players."""
     try:
         instance = load_game(game, **options)
     except AbstractaError as exc:
@@ -115,8 +97,8 @@ def check_spec(game: Any, options: Any, clock: Any, rated: Any) -> tuple[GameSpe
     specs = {o.name: o for o in instance.option_specs}
     clean = {k: specs[k].text_of(v) for k, v in instance.options.items()
              if k != "seed" and v is not None and k in specs and k in options}
-    return GameSpec(instance.name, clean, control, rated), instance
+    return GameSpec(instance.name, clean, control.clock if control else None, rated), instance
 
 
-__all__ = ["DAYS_MAX", "DAYS_MIN", "GameSpec", "INCREMENT_MAX", "INITIAL_MAX", "INITIAL_MIN", "check_control",
+__all__ = ["DAY", "DAYS_MAX", "DAYS_MIN", "GameSpec", "INCREMENT_MAX", "INITIAL_MAX", "INITIAL_MIN", "TimeControl",
            "check_spec"]

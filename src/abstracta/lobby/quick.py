@@ -15,7 +15,7 @@ from sqlalchemy import delete, select, update
 
 from ..people import Person
 from ..people.database import aware
-from .controls import GameSpec, check_spec
+from .controls import GameSpec, TimeControl, check_spec
 from .errors import Conflict, Unknown
 from .pairing import COMPUTER_AFTER, Wait, computer_due, nearest_level, pairs
 from .tables import QuickWaitRow
@@ -57,7 +57,8 @@ class Quick:
                                                             fingerprint=lambda n: level_fingerprint(instance, n))
         return {f.level: f.rating for f in figures}
 
-    def wait(self, person: Person, game: Any, options: Any, clock: Any, rated: Any) -> dict[str, Any]:
+    def wait(self, person: Person, game: str, options: Mapping[str, bool | int | str], clock: TimeControl | None,
+             rated: bool) -> dict[str, Any]:
         """``person`` waits for ``game`` with ``clock`` (a wait for another game ends): their
         state after trying to pair at once."""
         spec, instance = check_spec(game, options, clock, rated)

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from sqlalchemy import or_, select, update
 
 from ..people import Person
 from ..people.database import aware
-from .controls import GameSpec, check_spec
-from .errors import Conflict, Gone, InvalidInput, Refused, Unknown
+from .controls import GameSpec, TimeControl, check_spec
+from .errors import Conflict, Gone, Refused, Unknown
 from .pairing import in_range
 from .tables import SeekRow
 
@@ -34,28 +34,9 @@ SEEKS_PER_PERSON = 5
 RATING_BOUNDS = (0, 4000)
 
 
-def check_range(value: Any) -> tuple[int | None, int | None]:
-    """A seek's rating range ``[low, high]`` (either may be null; absent: any rating)."""
-    if value is None:
-        return None, None
-    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(
-            v is None or (isinstance(v, int) and not isinstance(v, bool) and RATING_BOUNDS[0] <= v <= RATING_BOUNDS[1])
-            for v in value):
-        raise InvalidInput("rating_range must be [low, high]: two ratings from 0 to 4000 (or null for no bound)",
-                           key="lobby.error.range")
-    low, high = value
-    if low is not None and high is not None and low > high:
-        raise InvalidInput(f"rating_range: {low} is above {high}", key="lobby.error.range")
-    return low, high
-
-
-def check_seat(value: Any) -> int | None:
-    if value is None:
-        return None
-    if value not in (0, 1) or isinstance(value, bool):
-        raise InvalidInput("seat must be 0 (the first to move), 1, or null (either, drawn at random)",
-                           key="lobby.error.seat")
-    return int(value)
+#: A seek's rating range: ``(low, high)`` rating points within :data:`RATING_BOUNDS`, low
+#: first; None for an open bound (``(None, None)``: any rating).
+RatingRange = tuple[int | None, int | None]
 
 
 def _ts(moment: datetime) -> float:
@@ -70,14 +51,14 @@ class Seeks:
         self.lobby = lobby
         self.db = lobby.db
 
-    def open(self, person: Person, game: Any, options: Any, clock: Any, rated: Any,
-             rating_range: Any = None, seat: Any = None) -> dict[str, Any]:
-        """A new seek by ``person`` (:func:`~abstracta.lobby.controls.check_spec`): its view.
-        InvalidInput for a bad game, clock, range or seat; Refused for a rated seek of a guest
+    def open(self, person: Person, game: str, options: Mapping[str, bool | int | str], clock: TimeControl | None,
+             rated: bool, rating_range: RatingRange = (None, None), seat: int | None = None) -> dict[str, Any]:
+        """A new seek by ``person`` for ``game`` (:func:`~abstracta.lobby.controls.check_spec`),
+        only for players rated within ``rating_range``, ``seat`` 0 or 1 (None: either): its view.
+        InvalidInput for a game or options the rules refuse; Refused for a rated seek of a guest
         or of options no pool has; Conflict past :data:`SEEKS_PER_PERSON` open seeks."""
         spec, instance = check_spec(game, options, clock, rated)
-        low, high = check_range(rating_range)
-        seat = check_seat(seat)
+        low, high = rating_range
         self.lobby.check_rated(spec, instance, person)
         rating, provisional = self.lobby.rating(person.id, spec, instance)
         self.sweep()
@@ -222,4 +203,4 @@ class Seeks:
         return [{"id": mid, "at": aware(at).isoformat(), "source": "seek"} for mid, at in rows]
 
 
-__all__ = ["RATING_BOUNDS", "SEEKS_PER_PERSON", "SEEK_GONE", "SEEK_LIFETIME", "Seeks", "check_range", "check_seat"]
+__all__ = ["RATING_BOUNDS", "RatingRange", "SEEKS_PER_PERSON", "SEEK_GONE", "SEEK_LIFETIME", "Seeks"]

@@ -30,6 +30,7 @@ import json
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Sequence
 from urllib.parse import urlsplit
@@ -112,19 +113,25 @@ class VapidKeys:
         return Vapid.from_pem(self.pem.encode())
 
 
-def check_endpoint(url: Any, schemes: Sequence[str], allow_local: bool) -> str:
-    """A push endpoint URL the server may post to (see the module's docstring); InvalidRequest
-    otherwise."""
-    if not isinstance(url, str) or not url or len(url) > ENDPOINT_LIMIT:
-        raise InvalidRequest(f"subscription.endpoint must be a URL of at most {ENDPOINT_LIMIT} characters")
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        parts.port  # noqa: B018 - a port that is no number raises here
-    except ValueError:
-        raise InvalidRequest("subscription.endpoint is not a URL") from None
+@dataclass(frozen=True)
+class Subscription:
+    """A browser's push subscription: its ``endpoint`` URL, its P-256 public key ``p256dh``
+    (the 65-byte uncompressed point) and its 16-byte secret ``auth``, both base64url without
+    padding. Read from a request (``server.api.bodies.PushSubscription``), which checks those
+    shapes; whether the server posts to the endpoint is :func:`check_endpoint`'s rule."""
+
+    endpoint: str
+    p256dh: str
+    auth: str
+
+
+def check_endpoint(url: str, schemes: Sequence[str], allow_local: bool) -> str:
+    """``url`` if the server may post to it (see the module's docstring): its scheme one of
+    ``schemes``, and no local address unless ``allow_local``; InvalidRequest otherwise."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
     if parts.scheme not in schemes or not host:
-        raise InvalidRequest(f"subscription.endpoint must be an {' or '.join(schemes)} URL")
+        raise InvalidRequest(f"a push endpoint must be an {' or '.join(schemes)} URL")
     if not allow_local:
         local = host == "localhost" or host.endswith(".localhost")
         try:
@@ -133,25 +140,8 @@ def check_endpoint(url: Any, schemes: Sequence[str], allow_local: bool) -> str:
         except ValueError:
             pass
         if local:
-            raise InvalidRequest("subscription.endpoint names a local address: not a push service")
+            raise InvalidRequest("the push endpoint names a local address: not a push service")
     return url
-
-
-def check_keys(keys: Any) -> tuple[str, str]:
-    """``(p256dh, auth)`` of a subscription: a P-256 public key (the 65-byte uncompressed
-    point) and a 16-byte secret, base64url; InvalidRequest otherwise."""
-    from cryptography.hazmat.primitives.asymmetric import ec
-
-    if not isinstance(keys, dict) or not isinstance(keys.get("p256dh"), str) or not isinstance(keys.get("auth"), str):
-        raise InvalidRequest("subscription.keys must hold 'p256dh' and 'auth' (base64url)")
-    try:
-        point, secret = unb64url(keys["p256dh"][:200]), unb64url(keys["auth"][:100])
-        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
-    except ValueError:
-        raise InvalidRequest("subscription.keys.p256dh is not a P-256 public key") from None
-    if len(secret) != 16:
-        raise InvalidRequest("subscription.keys.auth must be 16 bytes")
-    return b64url(point), b64url(secret)
 
 
 class WebPush:
@@ -173,22 +163,20 @@ class WebPush:
         self.closed = False
 
     # --- subscriptions ---------------------------------------------------------------------------
-    def subscribe(self, match: Match, seats: set[int], subscription: Any, lang: Any = i18n.BASE) -> list[int]:
-        """Keep ``subscription`` (``{"endpoint", "keys": {"p256dh", "auth"}}``, a browser's
-        ``PushSubscription.toJSON()``) for the person seats of ``match`` in ``seats``: the seats
-        it is kept for. 403 without a person seat, 409 for a game that is not correspondence,
-        422 for a subscription the server will not post to."""
+    def subscribe(self, match: Match, seats: set[int], subscription: Subscription, lang: str = i18n.BASE) -> list[int]:
+        """Keep ``subscription`` for the person seats of ``match`` in ``seats``, its notices in
+        ``lang`` (a language without catalogs: English): the seats it is kept for. Forbidden
+        without a person seat, Conflict for a game that is not correspondence, InvalidRequest
+        for an endpoint the server will not post to (:func:`check_endpoint`)."""
         mine = sorted(s for s in seats if s in match.persons)
         if not mine:
             raise Forbidden("push notices are for the players of this game")
         if not correspondence(match):
             raise Conflict("push notices are sent in correspondence games (a day or more per move)",
                            i18n=message("notice.push_correspondence_only"))
-        if not isinstance(subscription, dict):
-            raise InvalidRequest("'subscription' must be a PushSubscription's JSON")
-        endpoint = check_endpoint(subscription.get("endpoint"), self.schemes, self.allow_local)
-        p256dh, auth = check_keys(subscription.get("keys"))
-        lang = lang if isinstance(lang, str) and lang in i18n.languages() else i18n.BASE
+        endpoint = check_endpoint(subscription.endpoint, self.schemes, self.allow_local)
+        p256dh, auth = subscription.p256dh, subscription.auth
+        lang = lang if lang in i18n.languages() else i18n.BASE
         hashed = hashlib.sha256(endpoint.encode()).hexdigest()
         with self.store.writing() as s:
             for seat in mine:
@@ -205,10 +193,8 @@ class WebPush:
                     s.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.id.in_(kept[SUBSCRIPTIONS_PER_SEAT:])))
         return mine
 
-    def unsubscribe(self, match: Match, seats: set[int], endpoint: Any) -> int:
+    def unsubscribe(self, match: Match, seats: set[int], endpoint: str) -> int:
         """Drop the subscriptions of ``endpoint`` for the seats held: how many went."""
-        if not isinstance(endpoint, str):
-            raise InvalidRequest("'endpoint' must be the subscription's endpoint URL")
         hashed = hashlib.sha256(endpoint.encode()).hexdigest()
         with self.store.writing() as s:
             done = s.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.match_id == match.id,
@@ -311,4 +297,5 @@ class WebPush:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["TTL", "VapidKeys", "WebPush", "check_endpoint", "check_keys", "correspondence"]
+__all__ = ["ENDPOINT_LIMIT", "Subscription", "TTL", "VapidKeys", "WebPush", "b64url", "check_endpoint", "correspondence",
+           "unb64url"]

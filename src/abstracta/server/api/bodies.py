@@ -14,16 +14,21 @@ integers, and a client following the schema may send it.
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, StrictBool, StrictFloat, StrictInt,
-                      StrictStr, WithJsonSchema, model_validator)
+                      StrictStr, ValidationInfo, WithJsonSchema, model_validator)
 from pydantic_core import PydanticCustomError
 
+from ...lobby.controls import DAY, DAYS_MAX, DAYS_MIN, INCREMENT_MAX, INITIAL_MAX, INITIAL_MIN, TimeControl
+from ...lobby.seeks import RATING_BOUNDS, RatingRange
 from ...people.values import SCOPES
 from ..bots import SEAT_SPEC
 from ..chat import ROOMS, TEXT_LIMIT
 from ..seats import CLOCK_LIMIT, MOVE_TEXT_LIMIT
+from ..webpush import ENDPOINT_LIMIT, Subscription, b64url, unb64url
 
 
 def integral(value: Any) -> Any:
@@ -325,33 +330,161 @@ class TokenRequest(Body):
         f"{k} ({v})" for k, v in SCOPES.items()))
 
 
-# --- the lobby's (issue 42): the game, options and clock are checked by the lobby's rules, with its own
-# bounds (a clock of ¼ to 180 minutes, or whole days) and catalog keys ----------------------------------
+# --- the lobby's (issue 42): its own bounds (a clock of ¼ to 180 minutes, or whole days; a rating
+# range; seat 0 or 1), checked here once; each refusal's type is a key of the client's catalogs
+# (``lobby.error.…``), which the 422 carries as its ``i18n`` (errors.validation_i18n) ------------------
 CLOCK_TEXT = ("the time control: {'initial': seconds, 'increment': seconds} (¼–180 minutes, 0–180 s), "
               "{'per_turn': seconds} (1–14 whole days), or null (none)")
 
 
+def _lobby_seconds(value: Any, info: ValidationInfo) -> float:
+    # one sentence (and one catalog key) for any value that is no number of seconds
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise PydanticCustomError("lobby.error.clock_number", "{value} is not a number of seconds",
+                                  {"value": repr(value)[:40], "field": info.field_name or "clock"})
+    return float(value)
+
+
+def _initial(seconds: float) -> float:
+    if not INITIAL_MIN <= seconds <= INITIAL_MAX:
+        raise PydanticCustomError("lobby.error.clock_initial", "{seconds} s is not ¼ to 180 minutes ({low} to {high} s)",
+                                  {"seconds": f"{seconds:g}", "low": INITIAL_MIN, "high": INITIAL_MAX})
+    return seconds
+
+
+def _increment(seconds: float) -> float:
+    if not 0 <= seconds <= INCREMENT_MAX:
+        raise PydanticCustomError("lobby.error.clock_increment", "{seconds} s is not 0 to {max} s",
+                                  {"seconds": f"{seconds:g}", "max": INCREMENT_MAX})
+    return seconds
+
+
+def _per_turn(seconds: float) -> float:
+    days = seconds / DAY
+    if days != int(days) or not DAYS_MIN <= days <= DAYS_MAX:
+        raise PydanticCustomError("lobby.error.clock_days", "{seconds} s is not {min} to {max} whole days per move",
+                                  {"seconds": f"{seconds:g}", "min": DAYS_MIN, "max": DAYS_MAX})
+    return seconds
+
+
+#: a live clock's time, an increment, and correspondence's seconds per move, each in the lobby's range
+InitialSeconds = Annotated[float, PlainValidator(_lobby_seconds), AfterValidator(_initial),
+                           WithJsonSchema({"type": "number", "minimum": INITIAL_MIN, "maximum": INITIAL_MAX})]
+IncrementSeconds = Annotated[float, PlainValidator(_lobby_seconds), AfterValidator(_increment),
+                             WithJsonSchema({"type": "number", "minimum": 0, "maximum": INCREMENT_MAX})]
+DaysSeconds = Annotated[float, PlainValidator(_lobby_seconds), AfterValidator(_per_turn), WithJsonSchema(
+    {"type": "number", "minimum": DAYS_MIN * DAY, "maximum": DAYS_MAX * DAY, "multipleOf": DAY})]
+
+
+class LobbyClock(Body):
+    """A time control people choose (:mod:`abstracta.lobby.controls`): a live clock of ¼ to 180
+    minutes with an increment of 0 to 180 s, or correspondence of 1 to 14 whole days per move."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=Clock.model_config["json_schema_extra"])
+
+    # absent, never null (the default only marks a field of the other form)
+    initial: InitialSeconds = Field(default=None, description="a live clock: each seat's time at the start, in "
+                                                              "seconds (15 to 10800)")
+    increment: IncrementSeconds = Field(default=0.0, description="a live clock: seconds added after each turn "
+                                                                 "(0 to 180)")
+    per_turn: DaysSeconds = Field(default=None, description="correspondence: seconds per move, whole days "
+                                                            "(86400 to 1209600)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_form(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or set(data) not in CLOCK_FORMS:
+            shown = sorted(str(k)[:20] for k in data)[:5] if isinstance(data, dict) else type(data).__name__
+            raise PydanticCustomError("lobby.error.clock_shape", "{keys} is not a time control; give {'initial': s, "
+                                      "'increment': s} (a live clock) or {'per_turn': s} (days per move)",
+                                      {"keys": repr(shown)})
+        return data
+
+    def control(self) -> TimeControl:
+        """The lobby's value of it."""
+        if self.per_turn is not None:
+            return TimeControl(per_turn=self.per_turn)
+        return TimeControl.live(self.initial, self.increment)
+
+
+def _lobby_option(value: Any) -> bool | int | str:
+    # a seek's options are kept in their text form: a scalar each (the game refuses, in its own
+    # words, a value it does not take)
+    value = integral(value)
+    if isinstance(value, (bool, int)) or (isinstance(value, str) and len(value) <= 200):
+        return value
+    raise PydanticCustomError("lobby.error.options", "{value} is not an option's value (true or false, a whole "
+                              "number, or a text of at most 200 characters)", {"value": repr(value)[:60]})
+
+
+#: The rules options of a seek, a challenge or a wait, by name (at most 32).
+LobbyOptions = Annotated[dict[Annotated[StrictStr, Field(max_length=64)], Annotated[
+    bool | int | str, PlainValidator(_lobby_option), WithJsonSchema(
+        {"anyOf": [{"type": "boolean"}, {"type": "integer"}, {"type": "string", "maxLength": 200}]})]],
+    Field(max_length=32)]
+
+
+def _lobby_seat(value: Any) -> int | None:
+    value = integral(value)
+    if value is None or (type(value) is int and value in (0, 1)):
+        return value
+    raise PydanticCustomError("lobby.error.seat", "{value} is not 0 (the first to move), 1, or null (either, drawn "
+                              "at random)", {"value": repr(value)[:40]})
+
+
+#: The seat one asks for in a seek or challenge: 0 (the first to move), 1, or None (either).
+LobbySeat = Annotated[int | None, PlainValidator(_lobby_seat), WithJsonSchema({"enum": [0, 1, None]})]
+
+
+def _rating_range(value: Any) -> RatingRange:
+    if value is None:
+        return None, None
+    bounds = [integral(v) for v in value] if isinstance(value, list) else None
+    if bounds is None or len(bounds) != 2 or not all(
+            v is None or (type(v) is int and RATING_BOUNDS[0] <= v <= RATING_BOUNDS[1]) for v in bounds):
+        raise PydanticCustomError("lobby.error.range", "[low, high]: two ratings from {low} to {high} (or null for no "
+                                  "bound)", {"low": RATING_BOUNDS[0], "high": RATING_BOUNDS[1]})
+    low, high = bounds
+    if low is not None and high is not None and low > high:
+        raise PydanticCustomError("lobby.error.range", "{low} is above {high}", {"low": low, "high": high})
+    return low, high
+
+
+#: A seek's rating range ``[low, high]`` (either null: open), the lobby's ``(low, high)``.
+RatingRangeBody = Annotated[RatingRange, PlainValidator(_rating_range), WithJsonSchema({"anyOf": [
+    {"type": "array", "minItems": 2, "maxItems": 2, "items": {"anyOf": [
+        {"type": "integer", "minimum": RATING_BOUNDS[0], "maximum": RATING_BOUNDS[1]}, {"type": "null"}]}},
+    {"type": "null"}]})]
+
+
 class GameBody(Body):
-    game: StrictStr = Field(max_length=64, description="registry name (GET /api/games); a game of two players")
-    options: Options = Field(default_factory=dict, description="rules options, as for POST /api/matches")
-    clock: dict[str, Any] | None = Field(default=None, description=CLOCK_TEXT)
+    game: StrictStr = Field(min_length=1, max_length=64, description="registry name (GET /api/games); a game of "
+                                                                      "two players")
+    options: LobbyOptions = Field(default_factory=dict, description="rules options, as for POST /api/matches "
+                                                                    "(true or false, a whole number or a text each)")
+    clock: LobbyClock | None = Field(default=None, description=CLOCK_TEXT)
     rated: StrictBool = Field(default=False, description="rated (accounts only; options that make a declared "
                                                          "variant) or casual")
 
+    @property
+    def control(self) -> TimeControl | None:
+        """The time control, as the lobby takes it (None: no clock)."""
+        return self.clock.control() if self.clock is not None else None
+
 
 class SeekBody(GameBody):
-    rating_range: list[Integer | None] | None = Field(default=None, min_length=2, max_length=2, description=(
+    rating_range: RatingRangeBody = Field(default=(None, None), description=(
         "[low, high]: only players rated within it (in this game's pool) may take it; null bounds: open"))
-    seat: Integer | None = Field(default=None, description="the seat you want: 0 (the first to move), 1, or null (either)")
+    seat: LobbySeat = Field(default=None, description="the seat you want: 0 (the first to move), 1, or null (either)")
 
 
 class ChallengeBody(GameBody):
-    to: StrictStr = Field(max_length=64, description="the challenged player's name")
-    seat: Integer | None = Field(default=None, description="your seat: 0, 1, or null (either)")
+    to: StrictStr = Field(min_length=1, max_length=64, description="the challenged player's name")
+    seat: LobbySeat = Field(default=None, description="your seat: 0, 1, or null (either)")
 
 
 class NameBody(Body):
-    name: StrictStr = Field(max_length=64, description="a player's name")
+    name: StrictStr = Field(min_length=1, max_length=64, description="a player's name")
 
 
 class Claim(Body):
@@ -370,17 +503,78 @@ class ChatBody(Body):
                                                             "for a seat, the spectators' for anyone else")
 
 
+def _endpoint(url: str) -> str:
+    # a URL with a host (and a port that is a number): whether the server posts there (https,
+    # no local address) is the push concern's rule, webpush.check_endpoint
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - a port that is no number raises here
+    except ValueError:
+        raise PydanticCustomError("endpoint", "not a URL") from None
+    if not parts.scheme or not parts.hostname:
+        raise PydanticCustomError("endpoint", "not a URL with a host")
+    return url
+
+
+def _base64url(text: str) -> bytes:
+    try:
+        return unb64url(text)
+    except ValueError:
+        raise PydanticCustomError("base64url", "not base64url") from None
+
+
+def _p256dh(text: str) -> str:
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    point = _base64url(text)
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except ValueError:
+        raise PydanticCustomError("p256dh", "not a P-256 public key") from None
+    return b64url(point)
+
+
+def _auth(text: str) -> str:
+    secret = _base64url(text)
+    if len(secret) != 16:
+        raise PydanticCustomError("auth", "{n} bytes, not 16", {"n": len(secret)})
+    return b64url(secret)
+
+
+class PushKeys(Body):
+    p256dh: Annotated[StrictStr, Field(max_length=200), AfterValidator(_p256dh)] = Field(
+        description="the browser's P-256 public key: the 65-byte uncompressed point, base64url")
+    auth: Annotated[StrictStr, Field(max_length=100), AfterValidator(_auth)] = Field(
+        description="the browser's 16-byte secret, base64url")
+
+
+class PushSubscription(Body):
+    """A browser's ``PushSubscription.toJSON()``."""
+
+    endpoint: Annotated[StrictStr, Field(min_length=1, max_length=ENDPOINT_LIMIT), AfterValidator(_endpoint)] = Field(
+        description="the push service's URL for this browser (https; not a local address)")
+    expirationTime: Annotated[StrictFloat, BeforeValidator(integral)] | None = Field(  # noqa: N815 - the browser's name
+        default=None, description="when the push service ends it (Unix milliseconds), if it says; not kept")
+    keys: PushKeys
+
+    def subscription(self) -> Subscription:
+        """The push concern's value of it."""
+        return Subscription(self.endpoint, self.keys.p256dh, self.keys.auth)
+
+
 class Subscribe(Body):
-    subscription: dict[str, Any] = Field(description="the browser's PushSubscription.toJSON(): "
-                                                     "{endpoint, keys: {p256dh, auth}} (an https endpoint)")
-    lang: str | None = Field(default=None, max_length=8, description="the language of the notices (en, fi)")
+    subscription: PushSubscription = Field(description="the browser's PushSubscription.toJSON(): "
+                                                       "{endpoint, keys: {p256dh, auth}} (an https endpoint)")
+    lang: StrictStr | None = Field(default=None, max_length=8, description="the language of the notices (en, fi; "
+                                                                          "another: English)")
 
 
 class Unsubscribe(Body):
-    endpoint: str = Field(max_length=2048)
+    endpoint: StrictStr = Field(max_length=ENDPOINT_LIMIT, description="the subscription's endpoint URL")
 
 
 __all__ = ["ACTIONS_LIMIT", "AnalysisRequest", "Answer", "Body", "ChallengeBody", "ChatBody", "Subscribe", "Unsubscribe", "Clock", "CreateMatch", "Credentials",
-           "Claim", "GameBody", "GraphRequest", "NameBody", "RematchAnswer", "SeekBody",
+           "Claim", "GameBody", "GraphRequest", "LobbyClock", "LobbyOptions", "LobbySeat", "NameBody", "PushKeys",
+           "PushSubscription", "RatingRangeBody", "RematchAnswer", "SeekBody",
            "ImportMatch", "Integer", "InviteCode", "NewName", "Password", "PasswordChange", "PlayAction", "Recovery",
            "Resign", "SeatNumber", "SeatSpec", "Take", "TokenRequest", "integral", "time_control"]

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from .. import i18n
 from ..errors import Conflict, Forbidden, Gone, InvalidRequest, MatchError, NotFound, TooBusy, Unauthorized, Unavailable
 from .middleware import internal_error
 
@@ -45,7 +46,8 @@ class ApiError(MatchError):
 class ErrorBody(BaseModel):
     error: str
     i18n: dict[str, Any] | None = Field(default=None, description="common refusals (illegal move, not your "
-                                           "turn, game over, too many requests) also as {key, params} of the "
+                                           "turn, game over, too many requests, a lobby clock out of its range) "
+                                           "also as {key, params} of the "
                                            "client's catalogs; a refused move as the engine words it, its "
                                            "reason included (a parameter may itself be {key, params})")
     ply: int | None = Field(default=None, description="a stale move: the match's current ply; a record that "
@@ -156,6 +158,18 @@ def validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+def validation_i18n(exc: RequestValidationError) -> dict[str, Any] | None:
+    """A refused body's one problem as ``{key, params}`` of the client's catalogs, when the
+    body models word it so: a custom error whose type is a catalog key (the lobby's clock,
+    options, seat and rating range: ``lobby.error.…``), its context the message's parameters.
+    None for anything else (the English ``error`` is then the only words)."""
+    problems = exc.errors()
+    if len(problems) != 1 or problems[0].get("type") not in i18n.catalog(i18n.BASE):
+        return None
+    params = {k: v for k, v in (problems[0].get("ctx") or {}).items() if isinstance(v, (str, int, float))}
+    return {"key": problems[0]["type"], "params": params}
+
+
 def install(app: FastAPI) -> None:
     """The exception handlers: a domain refusal as its status, a body the models refuse as 422,
     Starlette's own (404, 405) in the same body, and a bug as :func:`internal_error`."""
@@ -166,7 +180,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": validation_message(exc)}, status_code=422)
+        keyed = validation_i18n(exc)
+        return JSONResponse({"error": validation_message(exc), **({"i18n": keyed} if keyed else {})}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -181,4 +196,4 @@ def install(app: FastAPI) -> None:
 
 __all__ = ["ACT", "ApiError", "COMPANY_TEXT", "ERROR_TEXT", "ErrorBody", "STATUS", "TOKEN_OPTIONAL", "company_errors", "errors",
            "install", "refusal",
-           "status_of"]
+           "status_of", "validation_i18n", "validation_message"]

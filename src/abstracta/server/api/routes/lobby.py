@@ -130,7 +130,7 @@ def create_seek(body: SeekBody, request: Request, principal: Person) -> dict[str
     """Listed until taken, withdrawn (DELETE), 60 s after your last connection closed (the lobby
     page, a game page), or 10 minutes. Answers the seek (``id``)."""
     seen(request, principal)
-    return lobby_of(request).seeks.open(principal.person, body.game, body.options, body.clock, body.rated,
+    return lobby_of(request).seeks.open(principal.person, body.game, body.options, body.control, body.rated,
                                         body.rating_range, body.seat)
 
 
@@ -158,7 +158,7 @@ def quick_wait(body: GameBody, request: Request, principal: Person) -> dict[str,
     you have waited 30 s alone (``POST /api/quick/computer`` plays it)."""
     seen(request, principal)
     lobby = lobby_of(request)
-    state = lobby.quick.wait(principal.person, body.game, body.options, body.clock, body.rated)
+    state = lobby.quick.wait(principal.person, body.game, body.options, body.control, body.rated)
     request.app.state.arm_sweep()
     return state
 
@@ -193,7 +193,7 @@ def list_challenges(request: Request, principal: Person) -> dict[str, list[dict[
              response_model=ChallengeInfo, responses=answers(401, 403, 404, 409, 413, 415, 429))
 def create_challenge(body: ChallengeBody, request: Request, principal: Person) -> dict[str, Any]:
     seen(request, principal)
-    return lobby_of(request).challenges.send(principal.person, body.to, body.game, body.options, body.clock,
+    return lobby_of(request).challenges.send(principal.person, body.to, body.game, body.options, body.control,
                                              body.rated, body.seat)
 
 

@@ -36,8 +36,8 @@ def subscribe(match_id: str, body: Subscribe, request: Request, holder: Tokens) 
     keys that are no P-256 key and 16-byte secret)."""
     speaker = who_acts(request, match_id, holder)
     match = request.app.state.service.current(match_id)
-    return {"seats": request.app.state.social.webpush.subscribe(match, set(speaker.seats), body.subscription,
-                                                                body.lang or "en")}
+    return {"seats": request.app.state.social.webpush.subscribe(match, set(speaker.seats),
+                                                                body.subscription.subscription(), body.lang or "en")}
 
 
 @router.delete("/api/matches/{match_id}/push", status_code=204, responses=company_errors(401, 403, 404, 413, 415, 422, 503), summary="No more Web Push notices to this browser")
