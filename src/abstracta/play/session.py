@@ -243,7 +243,7 @@ class Session(SessionBase):
             mover = self.to_move()
             seat = mover if mover in mine else (mine[0] if len(mine) == 1 else None)
             if seat is None:
-                raise Invalid("field 'seat' is required: which seat resigns")
+                raise Invalid("which seat resigns? several person seats are held and none is to move")
         if not 0 <= seat < len(self.players):
             raise Invalid(f"seat {clip(seat)} does not exist in this game")
         if self.players[seat] != "human":

@@ -68,12 +68,10 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def check_text(text: Any) -> str:
+def check_text(text: str) -> str:
     """The line ``text`` as kept: NFC, white space runs as one space, stripped. InvalidRequest
-    (422) for a text that is not a string, is empty, is longer than :data:`TEXT_LIMIT`
-    characters or holds a control or bidirectional-override character."""
-    if not isinstance(text, str):
-        raise InvalidRequest("field 'text' must be a string", i18n=message("chat.error.text"))
+    (422) for a text that is empty, is longer than :data:`TEXT_LIMIT` characters (once kept) or
+    holds a control or bidirectional-override character."""
     line = _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
     if not line:
         raise InvalidRequest("a chat line needs some text", i18n=message("chat.error.empty"))
@@ -272,13 +270,13 @@ class Chat:
         return self.kernel.current(match_id)  # NotFound (404) for no such match
 
     # --- what the routes call ------------------------------------------------------------------
-    def post(self, match_id: str, speaker: Speaker, room: Any, text: Any) -> dict[str, Any]:
+    def post(self, match_id: str, speaker: Speaker, room: str, text: str) -> dict[str, Any]:
         """Write ``text`` in ``room`` of ``match_id`` as ``speaker``: the line as :meth:`line_json`
         gives it. In this order: the text and the room (422), the match (404), its chat (409
         where there is none), who may write there (401/403), then the rate limit (429)."""
         line = check_text(text)
-        if room not in ROOMS:
-            raise InvalidRequest(f"field 'room' must be {' or '.join(ROOMS)}")
+        if room not in ROOMS:  # (the routes read only these)
+            raise InvalidRequest(f"no chat room {room[:20]!r}: {' or '.join(ROOMS)}")
         match = self._match(match_id)
         if not self.is_open(match):
             raise Conflict("this game has no chat: it is played against the computer or on one device",
@@ -297,18 +295,16 @@ class Chat:
         self.announce(match.id)
         return self.line_json(row)
 
-    def read(self, match_id: str, speaker: Speaker, room: Any = None, after: Any = 0) -> dict[str, Any]:
+    def read(self, match_id: str, speaker: Speaker, room: str | None = None, after: int = 0) -> dict[str, Any]:
         """The lines ``speaker`` may read: ``{"open", "rooms", "you", "lines"}`` — whether the
         game has a chat, the rooms it may read (and write: ``"write"``), its own author keys,
         and the newest lines after line id ``after`` (of ``room`` only, when given: 403 for a
         room it may not read), but for those of the people its person blocks (:attr:`hidden`)."""
-        if isinstance(after, bool) or not isinstance(after, int) or after < 0:
-            raise InvalidRequest("'after' must be a line id (0 or more)")
         match = self._match(match_id)
         rooms = self.readable(match, speaker)
         if room is not None:
-            if room not in ROOMS:
-                raise InvalidRequest(f"room must be {' or '.join(ROOMS)}")
+            if room not in ROOMS:  # (the routes read only these)
+                raise InvalidRequest(f"no chat room {room[:20]!r}: {' or '.join(ROOMS)}")
             if room not in rooms:
                 raise Forbidden("the players' chat is read by the players of this game only",
                                 i18n=message("chat.error.players_only"))

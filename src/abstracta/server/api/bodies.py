@@ -15,7 +15,7 @@ integers, and a client following the schema may send it.
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 from urllib.parse import urlsplit
 
 from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, StrictBool, StrictFloat, StrictInt,
@@ -496,11 +496,16 @@ class RematchAnswer(Body):
 
 
 # --- a match's company's (issue 43) ----------------------------------------------------------------
+#: A chat room of a match (:data:`abstracta.server.chat.ROOMS`).
+Room = Literal["players", "spectators"]
+assert get_args(Room) == ROOMS
+
+
 class ChatBody(Body):
     text: StrictStr = Field(description=f"the line: 1–{TEXT_LIMIT} characters of text (white space runs read as "
                                         "one space; no control characters)")
-    room: StrictStr | None = Field(default=None, description=f"{' or '.join(ROOMS)}; default: the players' chat "
-                                                            "for a seat, the spectators' for anyone else")
+    room: Room | None = Field(default=None, description=f"{' or '.join(ROOMS)}; default: the players' chat for a "
+                                                        "seat, the spectators' for anyone else")
 
 
 def _endpoint(url: str) -> str:
@@ -575,6 +580,6 @@ class Unsubscribe(Body):
 
 __all__ = ["ACTIONS_LIMIT", "AnalysisRequest", "Answer", "Body", "ChallengeBody", "ChatBody", "Subscribe", "Unsubscribe", "Clock", "CreateMatch", "Credentials",
            "Claim", "GameBody", "GraphRequest", "LobbyClock", "LobbyOptions", "LobbySeat", "NameBody", "PushKeys",
-           "PushSubscription", "RatingRangeBody", "RematchAnswer", "SeekBody",
+           "PushSubscription", "RatingRangeBody", "RematchAnswer", "Room", "SeekBody",
            "ImportMatch", "Integer", "InviteCode", "NewName", "Password", "PasswordChange", "PlayAction", "Recovery",
            "Resign", "SeatNumber", "SeatSpec", "Take", "TokenRequest", "integral", "time_control"]

@@ -27,7 +27,7 @@ from ...chat import check_text
 from ...errors import MatchError
 from ...push import room_key
 from ...matches import Holder
-from ..bodies import ChatBody
+from ..bodies import ChatBody, Room
 from ..deps import ChatTokens, acting_person, split_tokens, who_acts
 from ..errors import company_errors, status_of
 from ..models import ChatLine, ChatLines, Reported
@@ -61,7 +61,7 @@ def post_chat(match_id: str, body: ChatBody, request: Request, holder: ChatToken
 @router.get("/api/matches/{match_id}/chat", response_model=ChatLines, responses=company_errors(403, 404, 422, 503),
             summary="The lines of a match's chat this request may read")
 def get_chat(match_id: str, request: Request, holder: ChatTokens,
-             room: str | None = Query(None, description="only this room (403 for the players' chat unless a seat)"),
+             room: Room | None = Query(None, description="only this room (403 for the players' chat unless a seat)"),
              after: int = Query(0, ge=0, description="only lines after this line id")) -> Response:
     speaker = who_acts(request, match_id, holder)
     answer = social(request).chat.read(match_id, speaker, room, after)
