@@ -119,6 +119,22 @@ class RatingChangeInfo(BaseModel):
     provisional: bool = Field(description="RD above 110: shown with a question mark ('1623?')")
 
 
+class PluralMessage(BaseModel):
+    """A message said by a count ``{n}``: one text per CLDR plural category the language has
+    (English and Finnish: ``one`` and ``other``)."""
+
+    zero: str | None = None
+    one: str | None = None
+    two: str | None = None
+    few: str | None = None
+    many: str | None = None
+    other: str = Field(description="every count no other category takes")
+
+
+#: A client catalog: every message by key, a text with ``{name}`` parameters or a plural message.
+Catalog = dict[str, str | PluralMessage]
+
+
 class MatchView(BaseModel):
     """A match as one seat may see it."""
 

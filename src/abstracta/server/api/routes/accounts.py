@@ -5,7 +5,6 @@ recovery codes, the export of everything kept, deleting the account). Only HTTP:
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -14,6 +13,7 @@ from ....people import Principal
 from ..models import (CodesLeft, Ended, NewToken, PersonInfo, RecoveryCodes, SessionInfo, SignedUp,
                       TokenInfo)
 from ..bodies import Credentials, NewName, Password, PasswordChange, Recovery, TokenRequest
+from ..person_export import PersonExport
 from ..people import (Anyone, PeopleRoute, Reader, Session, answers, clear_session, client, people_of, person_json,
                       set_session, signed_in)
 
@@ -159,12 +159,11 @@ def codes_left(request: Request, current: Session) -> dict[str, int]:
     return {"left": people_of(request).accounts.recovery_codes_left(current)}
 
 
-@router.get("/api/me/export", summary="Everything kept of you, as JSON", responses=answers(401, 403, 503))
-def export(request: Request, current: Reader) -> Response:
-    data = people_of(request).accounts.export(current)
-    name = current.person.name or "person"
-    return Response(json.dumps(data, indent=1), media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="abstracta-{name}.json"'})
+@router.get("/api/me/export", summary="Everything kept of you, as JSON (a file to download)",
+            response_model=PersonExport, responses=answers(401, 403, 503))
+def export(request: Request, response: Response, current: Reader) -> dict[str, Any]:
+    response.headers["Content-Disposition"] = f'attachment; filename="abstracta-{current.person.name or "person"}.json"'
+    return people_of(request).accounts.export(current)
 
 
 @router.delete("/api/me", status_code=204, summary="Delete your account (your games stay, under \"deleted player\")",

@@ -19,7 +19,7 @@ from ...errors import InvalidRequest, NotFound
 from ...matches import clip, cut
 from ...views import seat_styles
 from ..errors import errors
-from ..models import GameDetail, GameInfo
+from ..models import Catalog, GameDetail, GameInfo
 
 log = logging.getLogger("abstracta.server")
 router = APIRouter(tags=["games"])
@@ -115,7 +115,7 @@ def get_languages() -> list[str]:
     return i18n.languages()
 
 @router.get("/api/i18n/{lang}", summary="Every message of the client in one language, by key",
-         responses=errors(404, 422))
+            response_model=Catalog, response_model_exclude_unset=True, responses=errors(404, 422))
 def get_catalog(lang: str) -> dict[str, Any]:
     """``{key: message}``: the shell's and every game's (description, board module, view).
     A message has ``{name}`` parameters, or is ``{"one": …, "other": …}`` by the count ``{n}``."""
