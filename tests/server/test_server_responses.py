@@ -23,6 +23,7 @@ schema: the models stay permissive at runtime, and this test is where a forgotte
 from __future__ import annotations
 
 import copy
+import re
 import json
 from datetime import timedelta
 from typing import Any
@@ -402,3 +403,31 @@ def test_the_walk_sees_a_field_a_route_returns_and_its_model_lacks(record_payloa
         w.get("/thing")
     # ... which the answer alone hides: FastAPI's filter drops it
     assert TestClient(app).get("/thing").json() == {"kept": 1}
+
+
+def test_every_status_the_edge_answers_is_one_the_operation_documents(db_url, record_payloads):
+    # the middleware answers before any route runs, whichever route the request was for: each of
+    # its refusals, provoked on every operation of the schema, is a status that operation documents
+    # (with the error body), as Walk.request checks
+    with TestClient(make_app(db_url, bot_workers=0, rate_limits=False)) as raw:
+        w = Walk(raw)
+        seen: dict[int, int] = {}
+
+        def expect(status: int, method: str, path: str, **kw: Any) -> None:
+            r = w.request(method, path, **kw)
+            assert r.status_code == status, (method, path, status, r.text[:200])
+            seen[status] = seen.get(status, 0) + 1
+
+        for method, template in w.routes:
+            path = re.sub(r"\{[^}/]+\}", "x1", template)
+            expect(400, method, path, headers={"Host": "elsewhere.example"})
+            expect(401, method, path, headers={"Authorization": "Bearer " + "t" * 65})
+            if method in ("POST", "PUT", "PATCH", "DELETE"):
+                token = {"Authorization": "Bearer unknown"}  # past the acts' check that a token is there
+                expect(403, method, path, headers={"Origin": "https://elsewhere.example"}, json={})
+                expect(413, method, path, content=b"{" + b" " * 2_100_000 + b"}",
+                       headers={"Content-Type": "application/json", **token})
+                expect(415, method, path, content=b"a=1",
+                       headers={"Content-Type": "application/x-www-form-urlencoded", **token})
+                expect(422, method, path, content=b"{not json", headers={"Content-Type": "application/json", **token})
+        assert seen[400] == seen[401] == len(w.routes) and seen[415] == seen[413] >= 30, seen

@@ -80,7 +80,7 @@ from fastapi.staticfiles import StaticFiles
 from ..people import People
 from ..people.throttle import Throttle
 from . import lobby_service, ops, push, security
-from .api import errors
+from .api import errors, openapi
 from .api.middleware import BodyLimit, CatchAll
 from .api.routes import ROUTERS
 from .fanout import make_fanout
@@ -165,6 +165,7 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     errors.install(app)
     for router in ROUTERS:
         app.include_router(router)
+    openapi.install(app)  # the statuses the middleware answers, on every operation they reach
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -18,7 +18,7 @@ import math
 from typing import Annotated, Any, Literal, get_args
 from urllib.parse import urlsplit
 
-from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, StrictBool, StrictFloat, StrictInt,
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, PlainValidator, StrictBool, StrictFloat, StrictInt,
                       StrictStr, ValidationInfo, WithJsonSchema, model_validator)
 from pydantic_core import PydanticCustomError
 
@@ -181,9 +181,11 @@ class CreateMatch(Body):
 
 
 class ImportMatch(Body):
-    # the record is a document of its own format, read (and refused with the ply and the
-    # reason) by abstracta.core.records.Record, as `abstracta replay` reads a file
-    record: dict[str, Any] = Field(description="an abstracta record (format 'abstracta-record')")
+    # the record is a document of its own format, read once (and refused with the ply and the
+    # reason) by abstracta.core.records.Record, as `abstracta replay` reads a file: here only
+    # a JSON object (its fields are the format's, GET /api/matches/{id}/record's RecordDocument)
+    record: dict[str, JsonValue] = Field(description="an abstracta record (format 'abstracta-record', as GET "
+                                                     "/api/matches/{id}/record answers it)")
     seats: list[SeatSpec] | None = Field(default=None, max_length=16, description="override the record's players")
     take: Take = Field(default=None, description="as for POST /api/matches")
     clock: Clock | None = Field(default=None, description="as for POST /api/matches")
@@ -433,7 +435,8 @@ def _lobby_seat(value: Any) -> int | None:
 
 
 #: The seat one asks for in a seek or challenge: 0 (the first to move), 1, or None (either).
-LobbySeat = Annotated[int | None, PlainValidator(_lobby_seat), WithJsonSchema({"enum": [0, 1, None]})]
+LobbySeat = Annotated[int | None, PlainValidator(_lobby_seat), WithJsonSchema(
+    {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 1}, {"type": "null"}]})]
 
 
 def _rating_range(value: Any) -> RatingRange:
