@@ -1,11 +1,14 @@
 """The request bodies: strict pydantic models, each validating its body once, at the edge
 (issue 40 §1). A field a body does not have is refused (422), and so is a value of the wrong
 JSON type (``"13"`` for a number, ``1`` for a boolean); the bounds of a field (a move's length,
-the number of actions in a row, a clock's seconds) are checked here and nowhere else. The match
-service takes the typed values these give (a time control as :class:`abstracta.play.Live` keeps
-it, the seats to take as a list or ``"all"``) and never names a request field: the refusals that
-name one are worded here, by :func:`~.errors.validation_message` from each error's place
-(``clock.initial: …``).
+the number of actions in a row, a clock's seconds, the lobby's clock, rating range and seat, a
+push subscription's URL and keys) are checked here and nowhere else. The domain takes the typed
+values these give (a time control as :class:`abstracta.play.Live` keeps it, the seats to take as
+a list or ``"all"``, the lobby's :class:`~abstracta.lobby.TimeControl`, the push concern's
+:class:`~abstracta.server.webpush.Subscription`) and never names a request field: the refusals
+that name one are worded here, by :func:`~.errors.validation_message` from each error's place
+(``clock.initial: …``); a refusal whose type is a key of the client's catalogs (the lobby's,
+``lobby.error.…``) also carries it as the 422's ``i18n`` (:func:`~.errors.validation_i18n`).
 
 A JSON number without a fraction (``13.0``) for an integer field is the integer (:data:`Integer`):
 JSON Schema's ``integer``, which /openapi.json declares for these fields, counts it among the
