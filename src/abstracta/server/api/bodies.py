@@ -93,11 +93,12 @@ class Clock(Body):
         "oneOf": [{"required": ["initial"], "not": {"required": ["per_turn"]}},
                   {"required": ["per_turn"], "not": {"anyOf": [{"required": ["initial"]}, {"required": ["increment"]}]}}]})
 
-    initial: Seconds | None = Field(default=None, ge=1, le=CLOCK_LIMIT,
-                                    description="a live clock: each seat's time at the start, in seconds")
-    increment: Seconds | None = Field(default=None, ge=0, le=CLOCK_LIMIT,
-                                      description="a live clock: seconds added after each turn (default 0)")
-    per_turn: Seconds | None = Field(default=None, ge=1, le=CLOCK_LIMIT, description="a deadline: seconds for each turn")
+    # absent, never null ({"initial": null} was a 500): the default only marks a field of the other form
+    initial: Seconds = Field(default=None, ge=1, le=CLOCK_LIMIT,
+                             description="a live clock: each seat's time at the start, in seconds")
+    increment: Seconds = Field(default=0.0, ge=0, le=CLOCK_LIMIT,
+                               description="a live clock: seconds added after each turn (default 0)")
+    per_turn: Seconds = Field(default=None, ge=1, le=CLOCK_LIMIT, description="a deadline: seconds for each turn")
 
     @model_validator(mode="before")
     @classmethod
@@ -116,7 +117,7 @@ def time_control(clock: Clock | None) -> dict[str, float] | None:
         return None
     if clock.per_turn is not None:
         return {"per_turn": clock.per_turn}
-    return {"initial": clock.initial, "increment": clock.increment or 0.0}
+    return {"initial": clock.initial, "increment": clock.increment}
 
 
 def _take(value: Any) -> list[int] | Literal["all"] | None:
