@@ -6,7 +6,6 @@ one pool and offers the computer after 30 s; challenges and their expiry; blocks
 from __future__ import annotations
 
 import pytest
-from conftest import account
 
 from abstracta.lobby import Conflict, Gone, InvalidInput, Refused, TimeControl, Unknown
 from abstracta.lobby.controls import check_spec
@@ -14,6 +13,12 @@ from abstracta.lobby.controls import check_spec
 # (the ranges people choose a clock in, and a seek's rating range and seat, are checked where a
 # request is read: tests/server/test_lobby_api.py; the lobby takes the checked values)
 LIVE = TimeControl.live(300, 3)
+
+
+def account(lobby, name):
+    # here rather than imported from conftest: run beside tests/people, "conftest" is theirs
+    person, _codes = lobby.people.accounts.add(name, "correct horse")
+    return person
 
 
 def test_a_time_control_is_the_clock_the_server_keeps():
