@@ -80,8 +80,3 @@ def lobby(tmp_path, clock):
     made = Lobby(people, Starts(), gone_since=Gone())
     yield made
     engine.dispose()
-
-
-def account(lobby, name):
-    person, _codes = lobby.people.accounts.add(name, "correct horse")
-    return person

@@ -6,12 +6,16 @@ one pool and offers the computer after 30 s; challenges and their expiry; blocks
 from __future__ import annotations
 
 import pytest
-from conftest import account
 
 from abstracta.lobby import Conflict, Gone, InvalidInput, Refused, Unknown, check_control
 from abstracta.lobby.controls import check_spec
 
 LIVE = {"initial": 300, "increment": 3}
+
+
+def account(lobby, name):
+    person, _codes = lobby.people.accounts.add(name, "correct horse")
+    return person
 
 
 @pytest.mark.parametrize("clock, normal", [
