@@ -350,3 +350,17 @@ def test_presence_says_who_is_connected_and_when_a_claim_opens(app, anna, monkey
     # anna is to move: ben may claim 60 s after she was last seen (her move)
     assert ben.get(f"/api/matches/{mid}/presence").json()["presence"]["claim_at"] == pytest.approx(at + 60)
     assert later["claim_at"] is None  # not against herself
+
+
+def test_a_block_hides_the_lines_the_blocked_person_writes_with_a_seat_token_alone(app, anna):
+    """A seat of anna's is hers in the chat however she holds it: what she writes with its
+    token and no cookie is hidden from ben, who blocks her, as what she writes signed in."""
+    made = anna.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"], "take": [0]}).json()
+    mid, t0 = made["id"], made["tokens"][0]["token"]
+    ben = person(app, "ben")
+    assert ben.post("/api/invites/claim", json={"code": made["invites"][0]["code"]}).status_code == 200
+    assert ben.post("/api/blocks", json={"name": "anna"}).status_code == 201
+    tokenless = TestClient(app)  # anna's script: her seat's token, no cookie
+    assert tokenless.post(f"/api/matches/{mid}/chat", json={"text": "you cannot hide"}, headers=bearer(t0)).status_code == 201
+    assert [line["text"] for line in ben.get(f"/api/matches/{mid}/chat").json()["lines"]] == []
+    assert [line["text"] for line in anna.get(f"/api/matches/{mid}/chat").json()["lines"]] == ["you cannot hide"]

@@ -291,3 +291,23 @@ def test_a_worker_that_stops_announcing_stops_counting():
     assert hub.watchers("m1") == 2  # worker b said nothing more: gone
     hub.watchers_elsewhere("m1", "worker-c", 0, seconds=60)
     assert hub.watchers("m1") == 0 and hub.watched() == {}
+
+
+def test_a_banned_or_blocked_person_gains_nothing_by_sending_the_seats_token_alone(client):
+    """A seat that is a person's is that person's in the chat however it is held: the line a
+    banned person writes with the seat's token and no cookie is refused, and one written so by
+    a person the reader blocks is hidden from the reader, as their lines with the cookie are."""
+    from abstracta.server.chat import ChatLog
+
+    view = client.raw.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"], "take": [0]}).json()
+    mid, t0 = view["id"], view["tokens"][0]["token"]
+    troll = guest(client)
+    name = troll.get("/api/me").json()["name"]
+    claimed = troll.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()
+    t1 = claimed["tokens"][0]["token"]  # the seat is the troll's person's, and this token holds it too
+    tokenless = TestClient(client.raw.app)  # no cookie: the seat's token alone
+    assert say(tokenless, mid, "before the ban", t1).status_code == 201
+    ChatLog(client.raw.app.state.service.store).ban(name)
+    refused = say(tokenless, mid, "the token gets me in", t1)
+    assert refused.status_code == 403 and refused.json()["i18n"]["key"] == "chat.error.banned"
+    assert [x["text"] for x in client.raw.get(f"/api/matches/{mid}/chat", headers=bearer(t0)).json()["lines"]] == []

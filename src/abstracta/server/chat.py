@@ -284,11 +284,19 @@ class Chat:
             raise Conflict("this game has no chat: it is played against the computer or on one device",
                            i18n=message("chat.error.closed"))
         self._may_write(match, speaker, room)
+        seat = min(s for s in speaker.seats if s in match.persons) if room == PLAYERS else None
+        # a person's seat is theirs in the chat however it is held (its token alone, no cookie):
+        # their ban refuses the line, and the readers who block them do not read it
+        author = match.people.get(seat) if seat is not None else None
+        if author is None and speaker.person is not None:
+            author = speaker.person.id
+        if author is not None and (speaker.person is None or author != speaker.person.id) and self.log.banned(author):
+            raise Forbidden("you may not chat: the operator of this server has banned you from chat",
+                            i18n=message("chat.error.banned"))
         self._limit(match, speaker)
-        if room == PLAYERS:
-            seat = min(s for s in speaker.seats if s in match.persons)
+        if seat is not None:
             named = self.company.names(match)[seat]
-            row = self.log.add(match.id, room, seat, speaker.person.id if speaker.person else None,
+            row = self.log.add(match.id, room, seat, author,
                                named["name"], not named["person"], named["name_key"], line, match.ply)
         else:
             assert speaker.person is not None
