@@ -364,3 +364,25 @@ def test_a_block_hides_the_lines_the_blocked_person_writes_with_a_seat_token_alo
     assert tokenless.post(f"/api/matches/{mid}/chat", json={"text": "you cannot hide"}, headers=bearer(t0)).status_code == 201
     assert [line["text"] for line in ben.get(f"/api/matches/{mid}/chat").json()["lines"]] == []
     assert [line["text"] for line in anna.get(f"/api/matches/{mid}/chat").json()["lines"]] == ["you cannot hide"]
+
+
+def test_a_deleted_account_leaves_the_lobby_with_nothing_of_it_open(app, anna):
+    """Anna's seek, quick pairing wait, challenge and block end with her account: the lobby is
+    read by everyone as before (no row without a name), and nobody is seated against a
+    deleted player by taking her seek or waiting for the same game."""
+    ben, cleo = person(app, "ben"), person(app, "cleo")
+    sid = seek(anna)
+    game = {"game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False}
+    assert anna.post("/api/quick", json=game).status_code == 200
+    assert anna.post("/api/challenges", json={"to": "ben", **game}).status_code == 201
+    assert cleo.post("/api/blocks", json={"name": "anna"}).status_code == 201
+    assert anna.request("DELETE", "/api/me", json={"password": PW}).status_code == 204
+    for c in (ben, cleo, TestClient(app)):
+        assert c.get("/api/lobby").status_code == 200
+        assert c.get("/api/seeks").json() == []
+    assert ben.get("/api/challenges").json() == {"in": [], "out": []}
+    assert cleo.get("/api/blocks").json() == []
+    assert ben.post(f"/api/seeks/{sid}/accept").status_code == 410
+    assert ben.post("/api/quick", json=game).json()["match"] is None
+    app.state.lobby.quick.pair()
+    assert ben.get("/api/quick").json()["match"] is None
