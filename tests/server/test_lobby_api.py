@@ -386,3 +386,21 @@ def test_a_deleted_account_leaves_the_lobby_with_nothing_of_it_open(app, anna):
     assert ben.post("/api/quick", json=game).json()["match"] is None
     app.state.lobby.quick.pair()
     assert ben.get("/api/quick").json()["match"] is None
+
+
+def test_no_rematch_is_offered_or_accepted_between_a_blocker_and_the_blocked(app, anna):
+    """A rematch is a challenge: after ben blocks anna she cannot offer him one (nor with her
+    seat's token alone), and he cannot accept one she offered before; both may still decline."""
+    ben = person(app, "ben")
+    mid = ben.post(f"/api/seeks/{seek(anna, seat=0)}/accept").json()["id"]
+    assert anna.post(f"/api/matches/{mid}/resign").status_code == 200
+    assert ben.post("/api/blocks", json={"name": "anna"}).status_code == 201
+    refused = anna.post(f"/api/matches/{mid}/rematch")
+    assert refused.status_code == 403 and refused.json()["i18n"]["key"] == "lobby.error.blocked"
+    assert ben.post(f"/api/matches/{mid}/rematch").status_code == 403
+    assert ben.delete("/api/blocks/anna").status_code == 204
+    assert anna.post(f"/api/matches/{mid}/rematch").status_code == 202  # offered before the block
+    assert ben.post("/api/blocks", json={"name": "anna"}).status_code == 201
+    assert ben.post(f"/api/matches/{mid}/rematch").status_code == 403
+    assert anna.get(f"/api/matches/{mid}").json()["rematch"]["next"] is None
+    assert ben.post(f"/api/matches/{mid}/rematch", json={"accept": False}).status_code == 200
