@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Sequence
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..people.errors import TooManyAttempts
@@ -59,6 +59,8 @@ TEXT_LIMIT = 140
 LINES_LIMIT = 200
 #: per writer (a person, or a seat token's seat) and per address
 CHAT_LIMITS: dict[str, str] = {"chat_writer": "5/10second;30/minute", "chat_ip": "60/minute"}
+#: the catalog key of a deleted account's name (its lines' ``name_key``; their ``name`` is empty)
+DELETED_KEY = "seat.deleted_player"
 #: bidirectional overrides and isolates: they turn the rest of a page's line around
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _SPACE = re.compile(r"\s+")
@@ -154,6 +156,13 @@ class ChatLog:
         """A deleted match's lines go (its reports stay, with their copies of the lines)."""
         with self.store.writing() as s:
             s.execute(delete(ChatLineRow).where(ChatLineRow.match_id == match_id))
+
+    def forget_author(self, person_id: int) -> None:
+        """A deleted account's name goes from its lines (they stay, under "deleted player": the
+        name is free for someone new, who did not write them)."""
+        with self.store.writing() as s:
+            s.execute(update(ChatLineRow).where(ChatLineRow.person_id == person_id)
+                      .values(name="", name_key=DELETED_KEY))
 
     # --- reports and bans ------------------------------------------------------------------------
     def report(self, row: ChatLineRow, reporter: str, reporter_name: str) -> bool:
