@@ -59,6 +59,8 @@ TEXT_LIMIT = 140
 LINES_LIMIT = 200
 #: per writer (a person, or a seat token's seat) and per address
 CHAT_LIMITS: dict[str, str] = {"chat_writer": "5/10second;30/minute", "chat_ip": "60/minute"}
+#: the largest line id (the database's 64-bit integers: a larger number is no line, not an overflow)
+LINE_ID_MAX = 2**63 - 1
 #: the catalog key of a deleted account's name (its lines' ``name_key``; their ``name`` is empty)
 DELETED_KEY = "seat.deleted_player"
 #: bidirectional overrides and isolates: they turn the rest of a page's line around
@@ -77,7 +79,7 @@ def check_text(text: Any) -> str:
     if not isinstance(text, str):
         raise InvalidRequest("field 'text' must be a string", i18n=message("chat.error.text"))
     line = _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
-    if not line:
+    if all(c == " " or unicodedata.category(c) == "Cf" for c in line):  # none, or only invisible ones (U+200B)
         raise InvalidRequest("a chat line needs some text", i18n=message("chat.error.empty"))
     if len(line) > TEXT_LIMIT:
         raise InvalidRequest(f"a chat line is at most {TEXT_LIMIT} characters (this one has {len(line)})",
@@ -319,7 +321,7 @@ class Chat:
         game has a chat, the rooms it may read (and write: ``"write"``), its own author keys,
         and the newest lines after line id ``after`` (of ``room`` only, when given: 403 for a
         room it may not read), but for those of the people its person blocks (:attr:`hidden`)."""
-        if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+        if isinstance(after, bool) or not isinstance(after, int) or not 0 <= after <= LINE_ID_MAX:
             raise InvalidRequest("'after' must be a line id (0 or more)")
         match = self._match(match_id)
         rooms = self.readable(match, speaker)
@@ -350,7 +352,7 @@ class Chat:
         if isinstance(line_id, bool) or not isinstance(line_id, int):
             raise InvalidRequest("a line id is a number")
         match = self._match(match_id)
-        row = self.log.line(match.id, line_id)
+        row = self.log.line(match.id, line_id) if 0 < line_id <= LINE_ID_MAX else None  # no such id in the database
         if row is None or row.room not in self.readable(match, speaker):
             raise NotFound(f"no chat line {line_id} in this game")
         if not speaker.credentials:
