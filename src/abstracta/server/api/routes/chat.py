@@ -131,7 +131,8 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
                     waiter.cancel()
                     break
                 woken.clear()
-                if holder.person is not None and not await asyncio.to_thread(still_signed_in, ws, holder.person.id):
+                if speaker.seats and holder.person is not None and not await asyncio.to_thread(
+                        still_signed_in, ws, holder.person.id):
                     await refuse(ws, "your session has ended: sign in again", 4401)  # no more of its rooms
                     return
                 if room["open"]:

@@ -96,9 +96,10 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
                     waiter.cancel()
                     break
                 changed.clear()
-                if person is not None and not await asyncio.to_thread(still_signed_in, ws, person.id):
-                    # the session (or token) it was opened with has ended: no more of that
-                    # person's view (a hand of cards); a browser reopens as it is now
+                if held and person is not None and not await asyncio.to_thread(still_signed_in, ws, person.id):
+                    # a player's session (or token) it was opened with has ended: no more of that
+                    # person's view (a hand of cards); a browser reopens as it is now. (A
+                    # spectator's view is anyone's: no database read for it on every push.)
                     await refuse(ws, "your session has ended: sign in again", 4401)
                     return
                 try:
