@@ -404,3 +404,23 @@ def test_no_rematch_is_offered_or_accepted_between_a_blocker_and_the_blocked(app
     assert ben.post(f"/api/matches/{mid}/rematch").status_code == 403
     assert anna.get(f"/api/matches/{mid}").json()["rematch"]["next"] is None
     assert ben.post(f"/api/matches/{mid}/rematch", json={"accept": False}).status_code == 200
+
+
+def test_a_rated_game_in_play_cannot_be_deleted_to_escape_its_result(app, anna):
+    """Deleting a game leaves no result: a rated game in play is refused (409), so a player
+    about to lose cannot make the game and the rating change vanish for both; once it is over
+    it may go (its ratings stay moved)."""
+    ben = person(app, "ben")
+    mid = rated_game(app, anna, ben, LIVE)
+    move(anna, mid)
+    move(ben, mid)
+    refused = anna.delete(f"/api/matches/{mid}")
+    assert refused.status_code == 409 and refused.json()["i18n"]["key"] == "error.rated_delete_playing"
+    assert ben.get(f"/api/matches/{mid}").json()["status"] == "playing"
+    assert anna.post(f"/api/matches/{mid}/resign").status_code == 200
+    before = ratings(ben, "ben")
+    assert before and anna.delete(f"/api/matches/{mid}").status_code == 204
+    assert ratings(ben, "ben") == before
+    # a casual game is the players' to delete as before
+    casual = ben.post(f"/api/seeks/{seek(anna)}/accept").json()["id"]
+    assert anna.delete(f"/api/matches/{casual}").status_code == 204
