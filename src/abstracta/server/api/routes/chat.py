@@ -31,6 +31,7 @@ from ..bodies import ChatBody
 from ..deps import ChatTokens, acting_person, split_tokens, who_acts
 from ..errors import company_errors, status_of
 from ..models import ChatLine, ChatLines, Reported
+from ..people import still_signed_in
 from ..sockets import close, drain, refuse
 
 router = APIRouter(tags=["chat"])
@@ -130,6 +131,10 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
                     waiter.cancel()
                     break
                 woken.clear()
+                if speaker.seats and holder.person is not None and not await asyncio.to_thread(
+                        still_signed_in, ws, holder.person.id):
+                    await refuse(ws, "your session has ended: sign in again", 4401)  # no more of its rooms
+                    return
                 if room["open"]:
                     try:
                         fresh = await asyncio.to_thread(chat.read, match_id, speaker, None, last)
