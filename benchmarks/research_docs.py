@@ -26,7 +26,8 @@ FIGURE = ROOT / "docs" / "img" / "rllib-nibble.png"
 
 
 def speed_section(data: dict) -> str:
-    lines = ["| game | loop | actions/s | ratio to the engine | target | ceiling (floor) | bound (floor + tensors) | met |",
+    lines = ["| game | loop | actions/s | ratio to the engine | target | ceiling (floor) "
+             "| bound (floor + tensors) | met |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
     for row in data["rows"]:
         target = "" if row["target"] is None else f"≥ {row['target']:.1f}"
@@ -51,8 +52,8 @@ def speed_section(data: dict) -> str:
 def budget_table(rows: list[dict]) -> list[str]:
     """Where the time of each environment target goes, in µs per engine action (from the rows'
     median speeds): the engine's own loop, what the target allows (engine / target), the API's
-    floor, what writing the observation and the mask adds to the engine's loop (tensors −
-    engine), the least an environment can cost (floor + tensors loop) and what it costs."""
+    floor, what the environments' game state, observation and mask add to the engine's loop
+    (tensors − engine), the least an environment can cost (floor + tensors loop) and what it costs."""
     speed = {(row["game"], row["loop"]): row["actions_per_s"] for row in rows}
     us = {key: 1e6 / value for key, value in speed.items() if value > 0}
     out = []
@@ -66,12 +67,13 @@ def budget_table(rows: list[dict]) -> list[str]:
                    f"{tensors - engine:.1f} | {floor + tensors:.1f} | {us[(game, loop)]:.1f} |")
     if not out:
         return []
-    return ["| game | environment | engine's loop | allowed by the target | API floor | observation + mask "
-            "| least (floor + tensors loop) | measured |",
+    return ["| game | environment | engine's loop | allowed by the target | API floor | tensors loop − engine's "
+            "(observation, mask, game state) | least (floor + tensors loop) | measured |",
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |", *out, "",
             "µs per engine action, from the median speeds above: the target allows the engine's time divided by "
             "the target; an environment costs at least its API's floor plus the tensors loop (the engine's work "
-            "with the observation and the mask written as the environments write them)."]
+            "through the environments' game state — Slide Checkers' compact actions included — with the "
+            "observation and the mask written as the environments write them)."]
 
 
 def rllib_section(data: dict) -> str:
