@@ -53,7 +53,7 @@ play: $(VENV)/.run
 
 ## test: set up and run every test (Chromium is needed for the browser tests: see .ci/run)
 test: $(VENV)/.test
-	$(BIN)/python -m pytest -n 2 --dist loadfile -q
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -q
 
 ## research: install the research extras (OpenSpiel, PettingZoo, Gymnasium, Ray, matplotlib)
 research: $(VENV)/.research

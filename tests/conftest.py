@@ -13,7 +13,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # tests build what they read themselves (tests/games/test_fanorona_firstneed.py turns it on)
 os.environ["ABSTRACTA_EGTB_AUTOBUILD"] = "0"
 
+import durations  # noqa: E402
 from plugin_util import pip_install_target  # noqa: E402
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    durations.configure(config)
+
+
+def pytest_collection_modifyitems(session, config, items) -> None:
+    durations.modify(items)
 
 
 @pytest.fixture(scope="session")

@@ -335,3 +335,26 @@ def test_numpy_integers_are_integers_for_options_seeds_and_parameters():
             InteropGame("nibble", chance="seeded", seed=bad)
     with pytest.raises(OptionError, match="players: expected an integer, got np.float64"):
         abstracta.load_game("slide-checkers", players=np.float64(3))
+
+
+@pytest.mark.parametrize("name", ["fanorona", "nibble", "slide-checkers"])
+def test_a_tensor_restarted_from_an_earlier_start_is_the_tensor_written_anew(name):
+    # TensorBuffer.restart starts from the last episode's first tensor: whatever came between,
+    # the result is what a new buffer writes from zeros
+    from abstracta.core.tensors import TensorBuffer
+
+    game = InteropGame(name, layout_seeds=3)
+    buffer = TensorBuffer(game.observation_layout)
+    rng = random.Random(4)
+    for k in (0, 1, 1, 2, 0):
+        state = game.new_initial_state()
+        if state.is_chance_node():  # the layout: seeds 0..2, some twice in a row
+            state.apply_action(k)
+        start = buffer.restart(state.observation_features(0)).copy()
+        assert np.array_equal(start, TensorBuffer(game.observation_layout).update(state.observation_features(0)))
+        for _ in range(rng.randrange(5, 40)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+            later = buffer.update(state.observation_features(0))
+            assert np.array_equal(later, TensorBuffer(game.observation_layout).update(state.observation_features(0)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -307,3 +309,31 @@ def test_reset_takes_a_numpy_seed_as_the_int_it_is():
         with pytest.raises(ValueError, match="reset seed"):
             env.reset(seed=bad)
     assert env.state.to_text() == same.state.to_text()  # a refused seed changed nothing
+
+
+def _episode(env, seed: int, picks: random.Random) -> list:
+    """One episode's observations, rewards and the final position (the agent's actions drawn
+    from ``picks``)."""
+    obs, info = env.reset(seed=seed)
+    seen = [obs.tobytes()]
+    done = False
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(int(legal[picks.randrange(len(legal))]))
+        seen += [obs.tobytes(), reward]
+        done = terminated or truncated
+    return [*seen, env.state.to_text()]
+
+
+@pytest.mark.parametrize("name", ["fanorona", "nibble"])
+@pytest.mark.parametrize("opponent", ["random", "level:1"])
+def test_an_environment_that_played_before_plays_a_seed_as_a_new_one(name, opponent):
+    # reset reseeds the last episode's random bot and starts the agent's tensor from the last
+    # episode's first: neither may make a seed's episode differ from a new environment's
+    used = make(name, opponent=opponent)
+    _episode(used, 5, random.Random(5))
+    bot = used._bots[1]
+    _episode(used, 6, random.Random(6))
+    again = _episode(used, 7, random.Random(0))
+    assert used._bots[1] is bot  # the reseeded bot, not a new one (the path under test)
+    assert again == _episode(make(name, opponent=opponent), 7, random.Random(0))

@@ -60,4 +60,7 @@ def test_interop_speed_json_ends_with_the_ratios_line(capsys, tmp_path):
     rows = json.loads(lines[-2])["rows"]
     assert all(row["actions_per_s"] > 0 for row in rows)
     assert any(row["loop"] == "engine" and row["ratio"] == 1.0 for row in rows)
+    # every environment target carries its bound (floor + tensors loop), OpenSpiel's none
+    bounded = {(row["game"], row["loop"]) for row in rows if row["target"] is not None and row.get("bound", 0) > 0}
+    assert bounded == {(g, k) for g, r in answer["ratios"].items() for k in r if k != "openspiel"}
     assert json.loads(out.read_text())["ratios"] == answer["ratios"]

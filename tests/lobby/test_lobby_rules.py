@@ -16,7 +16,6 @@ LIVE = TimeControl.live(300, 3)
 
 
 def account(lobby, name):
-    # here rather than imported from conftest: run beside tests/people, "conftest" is theirs
     person, _codes = lobby.people.accounts.add(name, "correct horse")
     return person
 

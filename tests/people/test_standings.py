@@ -177,6 +177,29 @@ def test_level_results_are_recorded_for_rated_people(people):
     assert people.standings.profile("anna")["ratings"]["fanorona.dimy.correspondence"]["games"] == 1
 
 
+def test_one_person_losing_to_a_level_again_and_again_moves_its_figure_as_once(people):
+    """A level's figure is everyone's (the new-game form, quick pairing's offer): one account
+    resigning to level 1 twenty times counts as one result of that person (their mean score),
+    not twenty; another person's result counts beside it."""
+    anna, ben, cleo = accounts(people, "anna", "ben", "cleo")
+    game = load_game("fanorona", size="dimy")
+    people.standings.record_game("r0", game, None, [1, -1], {0: anna, 1: ben}, rated=True)
+    people.standings.record_game("r1", game, None, [1, -1], {0: cleo, 1: ben}, rated=True)
+
+    def level_one():
+        figure, = [x for x in people.standings.level_ratings("fanorona.dimy", levels=[1]) if x.level == 1]
+        return figure
+
+    people.standings.record_game("v0", game, None, [-1, 1], {0: anna}, rated=False, levels={1: 1})
+    once = level_one()
+    for i in range(19):
+        people.standings.record_game(f"v{i + 1}", game, None, [-1, 1], {0: anna}, rated=False, levels={1: 1})
+    again = level_one()
+    assert again.games == 20 and again.rating == pytest.approx(once.rating)
+    people.standings.record_game("w0", game, None, [-1, 1], {0: cleo}, rated=False, levels={1: 1})
+    assert level_one().rating > again.rating and level_one().games == 21
+
+
 def test_the_packaged_ladder_covers_the_shipped_games():
     from abstracta.ai.levels import level_fingerprint
     from abstracta.core.registry import registered_games

@@ -402,3 +402,77 @@ def test_presence_says_who_is_connected_and_when_a_claim_opens(app, anna, monkey
     # anna is to move: ben may claim 60 s after she was last seen (her move)
     assert ben.get(f"/api/matches/{mid}/presence").json()["presence"]["claim_at"] == pytest.approx(at + 60)
     assert later["claim_at"] is None  # not against herself
+
+
+def test_a_block_hides_the_lines_the_blocked_person_writes_with_a_seat_token_alone(app, anna):
+    """A seat of anna's is hers in the chat however she holds it: what she writes with its
+    token and no cookie is hidden from ben, who blocks her, as what she writes signed in."""
+    made = anna.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"], "take": [0]}).json()
+    mid, t0 = made["id"], made["tokens"][0]["token"]
+    ben = person(app, "ben")
+    assert ben.post("/api/invites/claim", json={"code": made["invites"][0]["code"]}).status_code == 200
+    assert ben.post("/api/blocks", json={"name": "anna"}).status_code == 201
+    tokenless = TestClient(app)  # anna's script: her seat's token, no cookie
+    assert tokenless.post(f"/api/matches/{mid}/chat", json={"text": "you cannot hide"}, headers=bearer(t0)).status_code == 201
+    assert [line["text"] for line in ben.get(f"/api/matches/{mid}/chat").json()["lines"]] == []
+    assert [line["text"] for line in anna.get(f"/api/matches/{mid}/chat").json()["lines"]] == ["you cannot hide"]
+
+
+def test_a_deleted_account_leaves_the_lobby_with_nothing_of_it_open(app, anna):
+    """Anna's seek, quick pairing wait, challenge and block end with her account: the lobby is
+    read by everyone as before (no row without a name), and nobody is seated against a
+    deleted player by taking her seek or waiting for the same game."""
+    ben, cleo = person(app, "ben"), person(app, "cleo")
+    sid = seek(anna)
+    game = {"game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False}
+    assert anna.post("/api/quick", json=game).status_code == 200
+    assert anna.post("/api/challenges", json={"to": "ben", **game}).status_code == 201
+    assert cleo.post("/api/blocks", json={"name": "anna"}).status_code == 201
+    assert anna.request("DELETE", "/api/me", json={"password": PW}).status_code == 204
+    for c in (ben, cleo, TestClient(app)):
+        assert c.get("/api/lobby").status_code == 200
+        assert c.get("/api/seeks").json() == []
+    assert ben.get("/api/challenges").json() == {"in": [], "out": []}
+    assert cleo.get("/api/blocks").json() == []
+    assert ben.post(f"/api/seeks/{sid}/accept").status_code == 410
+    assert ben.post("/api/quick", json=game).json()["match"] is None
+    app.state.lobby.quick.pair()
+    assert ben.get("/api/quick").json()["match"] is None
+
+
+def test_no_rematch_is_offered_or_accepted_between_a_blocker_and_the_blocked(app, anna):
+    """A rematch is a challenge: after ben blocks anna she cannot offer him one (nor with her
+    seat's token alone), and he cannot accept one she offered before; both may still decline."""
+    ben = person(app, "ben")
+    mid = ben.post(f"/api/seeks/{seek(anna, seat=0)}/accept").json()["id"]
+    assert anna.post(f"/api/matches/{mid}/resign").status_code == 200
+    assert ben.post("/api/blocks", json={"name": "anna"}).status_code == 201
+    refused = anna.post(f"/api/matches/{mid}/rematch")
+    assert refused.status_code == 403 and refused.json()["i18n"]["key"] == "lobby.error.blocked"
+    assert ben.post(f"/api/matches/{mid}/rematch").status_code == 403
+    assert ben.delete("/api/blocks/anna").status_code == 204
+    assert anna.post(f"/api/matches/{mid}/rematch").status_code == 202  # offered before the block
+    assert ben.post("/api/blocks", json={"name": "anna"}).status_code == 201
+    assert ben.post(f"/api/matches/{mid}/rematch").status_code == 403
+    assert anna.get(f"/api/matches/{mid}").json()["rematch"]["next"] is None
+    assert ben.post(f"/api/matches/{mid}/rematch", json={"accept": False}).status_code == 200
+
+
+def test_a_rated_game_in_play_cannot_be_deleted_to_escape_its_result(app, anna):
+    """Deleting a game leaves no result: a rated game in play is refused (409), so a player
+    about to lose cannot make the game and the rating change vanish for both; once it is over
+    it may go (its ratings stay moved)."""
+    ben = person(app, "ben")
+    mid = rated_game(app, anna, ben, LIVE)
+    move(anna, mid)
+    move(ben, mid)
+    refused = anna.delete(f"/api/matches/{mid}")
+    assert refused.status_code == 409 and refused.json()["i18n"]["key"] == "error.rated_delete_playing"
+    assert ben.get(f"/api/matches/{mid}").json()["status"] == "playing"
+    assert anna.post(f"/api/matches/{mid}/resign").status_code == 200
+    before = ratings(ben, "ben")
+    assert before and anna.delete(f"/api/matches/{mid}").status_code == 204
+    assert ratings(ben, "ben") == before
+    # a casual game is the players' to delete as before
+    casual = ben.post(f"/api/seeks/{seek(anna)}/accept").json()["id"]
+    assert anna.delete(f"/api/matches/{casual}").status_code == 204

@@ -322,3 +322,20 @@ def test_a_form_body_is_refused_before_it_acts(app, web):
 def test_a_foreign_host_is_400(web):
     assert web.post("/api/accounts", json={"username": "anna", "password": PW},
                     headers={"Host": "evil.example"}).status_code == 400
+
+
+def test_a_deleted_accounts_chat_lines_lose_its_name(app, web):
+    """The name goes with the account, from its chat lines too (they stay, as "deleted
+    player"): someone new who takes the name is not shown as their author."""
+    sign_up(web, "anna")
+    ben = browser(app)
+    sign_up(ben, "ben")
+    made = web.post("/api/matches", json={"game": "nibble", "seats": ["human", "human"], "take": [0]}).json()
+    mid = made["id"]
+    assert ben.post("/api/invites/claim", json={"code": made["invites"][0]["code"]}).status_code == 200
+    assert web.post(f"/api/matches/{mid}/chat", json={"text": "hello ben"}).status_code == 201
+    assert web.request("DELETE", "/api/me", json={"password": PW}).status_code == 204
+    sign_up(browser(app), "anna")  # the name is free: someone new takes it
+    lines = ben.get(f"/api/matches/{mid}/chat").json()["lines"]
+    assert [(x["name"], x["name_key"], x["person"], x["text"]) for x in lines] == [
+        ("", "seat.deleted_player", True, "hello ben")]

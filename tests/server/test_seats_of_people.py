@@ -161,6 +161,39 @@ def test_a_websocket_reads_the_person_from_the_cookie_of_its_handshake(app, anna
         assert ws.receive_json()["my_seats"] == []  # nobody signed in: a spectator
 
 
+def test_a_websocket_stops_when_the_session_it_was_opened_with_ends(app, anna):
+    """A copy of anna's session (a stolen cookie, a forgotten browser) watching her game, her
+    room and her lobby is cut off once she ends it from her own browser: the next change sends
+    it nothing more of hers (her view of the game, her players' chat, her challenges)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    ben = account(app, "ben")
+    made = rated_game(anna, ben)
+    mid = made["id"]
+    other = browser(app)
+    assert other.post("/api/session", json={"username": "anna", "password": PW}).status_code == 200
+    with other.websocket_connect(f"/api/matches/{mid}/ws") as game, \
+            other.websocket_connect(f"/api/matches/{mid}/room") as room, \
+            other.websocket_connect("/api/lobby/ws") as lobby:
+        game.send_json({"tokens": []})
+        assert game.receive_json()["my_seats"] == [0]
+        room.send_json({"tokens": []})
+        assert room.receive_json()["rooms"] == ["players", "spectators"]
+        assert lobby.receive_json()["lobby"]["me"]["name"] == "anna"
+        assert anna.delete("/api/me/sessions").json() == {"ended": 1}  # every session but hers
+        play_some(mid, {0: anna, 1: ben}, 1)
+        assert ben.post(f"/api/matches/{mid}/chat", json={"text": "for anna only"}).status_code == 201
+        assert ben.post("/api/challenges", json={"to": "anna", "game": "nibble"}).status_code == 201
+        ended = game.receive_json()
+        assert "error" in ended and "struct" not in ended
+        with pytest.raises(WebSocketDisconnect) as closed:
+            game.receive_json()
+        assert closed.value.code == 4401
+        assert "error" in room.receive_json()
+        with pytest.raises(WebSocketDisconnect):
+            lobby.receive_json()
+
+
 def test_rated_games_are_between_accounts(app, anna):
     body = {"game": "fanorona", "seats": ["human", "human"], "take": [0], "clock": BLITZ, "rated": True}
     guest = browser(app)

@@ -291,3 +291,38 @@ def test_a_worker_that_stops_announcing_stops_counting():
     assert hub.watchers("m1") == 2  # worker b said nothing more: gone
     hub.watchers_elsewhere("m1", "worker-c", 0, seconds=60)
     assert hub.watchers("m1") == 0 and hub.watched() == {}
+
+
+def test_a_banned_or_blocked_person_gains_nothing_by_sending_the_seats_token_alone(client):
+    """A seat that is a person's is that person's in the chat however it is held: the line a
+    banned person writes with the seat's token and no cookie is refused, and one written so by
+    a person the reader blocks is hidden from the reader, as their lines with the cookie are."""
+    from abstracta.server.chat import ChatLog
+
+    view = client.raw.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"], "take": [0]}).json()
+    mid, t0 = view["id"], view["tokens"][0]["token"]
+    troll = guest(client)
+    name = troll.get("/api/me").json()["name"]
+    claimed = troll.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()
+    t1 = claimed["tokens"][0]["token"]  # the seat is the troll's person's, and this token holds it too
+    tokenless = TestClient(client.raw.app)  # no cookie: the seat's token alone
+    assert say(tokenless, mid, "before the ban", t1).status_code == 201
+    ChatLog(client.raw.app.state.service.store).ban(name)
+    refused = say(tokenless, mid, "the token gets me in", t1)
+    assert refused.status_code == 403 and refused.json()["i18n"]["key"] == "chat.error.banned"
+    assert [x["text"] for x in client.raw.get(f"/api/matches/{mid}/chat", headers=bearer(t0)).json()["lines"]] == []
+
+
+def test_a_line_id_past_the_databases_integers_and_an_invisible_line_are_refused(client):
+    """A line id no 64-bit integer holds is no line (404 to report, 422 as 'after'), not a
+    database overflow answered 500; a line of invisible characters alone has no text (422)."""
+    mid, t0, _ = apart(client)
+    raw = client.raw
+    assert say(raw, mid, "hello", t0).status_code == 201
+    assert raw.post(f"/api/matches/{mid}/chat/{2**64}/report", headers=bearer(t0)).status_code == 404
+    assert raw.get(f"/api/matches/{mid}/chat?after={2**64}", headers=bearer(t0)).status_code == 422
+    assert raw.get(f"/api/matches/{mid}/chat?after={2**63 - 1}", headers=bearer(t0)).json()["lines"] == []
+    for invisible in ("\u200b", "\ufeff \u2060", "\u200d\u200c"):
+        answer = say(raw, mid, invisible, t0)
+        assert answer.status_code == 422 and answer.json()["i18n"]["key"] == "chat.error.empty", invisible
+    assert say(raw, mid, "zero\u200bwidth", t0).status_code == 201  # beside visible text it is kept

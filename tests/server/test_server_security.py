@@ -205,6 +205,26 @@ def test_websockets_per_address_are_bounded(limited):
             cm.__exit__(None, None, None)
 
 
+def test_lobby_websockets_count_against_the_address_too(limited):
+    """The lobby's socket reads the lobby afresh on every change: an address holds no more of
+    them than of a match's sockets (the bound is the address's, across both)."""
+    opened = [limited.raw.websocket_connect("/api/lobby/ws") for _ in range(3)]
+    sockets = [cm.__enter__() for cm in opened]
+    try:
+        for ws in sockets:
+            assert "lobby" in ws.receive_json()
+        with limited.raw.websocket_connect("/api/lobby/ws") as extra:
+            assert "too many connections from your address" in extra.receive_json()["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                extra.receive_json()
+            assert closed.value.code == 1013
+    finally:
+        for cm in opened:
+            cm.__exit__(None, None, None)
+    with limited.raw.websocket_connect("/api/lobby/ws") as again:  # the others closed: room again
+        assert "lobby" in again.receive_json()
+
+
 # --- bodies ------------------------------------------------------------------------------------
 NOT_JSON = [
     ({"content-type": "application/x-www-form-urlencoded"}, b"seat=0&accept=true"),

@@ -36,9 +36,9 @@ def unb64(text: str) -> bytes:
 class PushEndpoint:
     """A push service of the test on 127.0.0.1: keeps what is posted to it; answers ``status``."""
 
-    def __init__(self, status: int = 201):
+    def __init__(self, status: int = 201, location: str | None = None):
         self.received: list[tuple[str, dict[str, str], bytes]] = []
-        self.status = status
+        self.status, self.location = status, location
         self.arrived = threading.Condition()
         owner = self
 
@@ -49,6 +49,8 @@ class PushEndpoint:
                     owner.received.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                     owner.arrived.notify_all()
                 self.send_response(owner.status)
+                if owner.location:
+                    self.send_header("Location", owner.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -211,6 +213,10 @@ def test_a_subscription_is_checked_before_the_server_posts_to_it(client):
              sub(endpoint="https://127.0.0.1:6379/x"),          # not a local address
              sub(endpoint="https://10.1.2.3/x"), sub(endpoint="https://localhost/x"),
              sub(endpoint="https://[::1]/x"), sub(endpoint="ftp://push.example.net/x"), sub(endpoint=None),
+             # the forms of 127.0.0.1 and 10.0.0.1 the resolver reads and ipaddress does not
+             sub(endpoint="https://127.1/x"), sub(endpoint="https://2130706433/x"),
+             sub(endpoint="https://0x7f000001/x"), sub(endpoint="https://10.1/x"),
+             sub(endpoint="https://[::ffff:127.0.0.1]/x"), sub(endpoint="https://0.0.0.0/x"),
              sub(keys={"p256dh": b64(b"\x04" + b"\x01" * 64), "auth": good["keys"]["auth"]}),  # not on the curve
              sub(keys={"p256dh": good["keys"]["p256dh"], "auth": b64(b"short")}), sub(keys=None)]
     for case in cases:
@@ -241,3 +247,52 @@ def test_a_subscription_the_push_service_forgot_is_dropped(local_client):
         assert push.subscribed(mid, 1) == [] and push.counts["gone"] == 1
     finally:
         gone.close()
+
+
+def test_a_push_service_that_redirects_is_not_followed(local_client, endpoint):
+    """A push service answers; its redirect (to an address inside the server's network, say) is
+    not followed: the notice fails there, and nothing reaches where it pointed."""
+    mover = PushEndpoint(status=307, location=f"{endpoint.url}/inside")
+    try:
+        raw = local_client.raw
+        mid, t0, t1 = apart(raw, clock={"per_turn": DAY})
+        assert raw.post(f"/api/matches/{mid}/push", json={"subscription": Browser(f"{mover.url}/push").subscription},
+                        headers=bearer(t1)).status_code == 201
+        push = raw.app.state.social.webpush
+        play(raw, mid, t0)
+        mover.wait(1)
+        deadline = time.time() + 5
+        while push.counts["failed"] == 0 and time.time() < deadline:
+            time.sleep(0.02)
+        assert push.counts == {"sent": 0, "failed": 1, "gone": 0}
+        assert endpoint.received == []
+    finally:
+        mover.close()
+
+
+def test_a_name_that_resolves_to_a_local_address_is_not_posted_to(client, monkeypatch):
+    """The name of an endpoint is resolved before each post: one that leads to a loopback or
+    private address (a DNS record of the subscriber's) is not posted to."""
+    import socket
+
+    from abstracta.server import webpush
+
+    raw = client.raw
+    mid, t0, t1 = apart(raw, clock={"per_turn": DAY})
+    assert raw.post(f"/api/matches/{mid}/push", json={"subscription": Browser("https://push.example.net/x").subscription},
+                    headers=bearer(t1)).status_code == 201
+    asked: list[str] = []
+
+    def resolve(host, port, *args, **kwargs):
+        asked.append(host)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.7", port))]
+
+    def post(*args, **kwargs):  # pragma: no cover - the defect this test is about
+        raise AssertionError("posted to a local address")
+
+    monkeypatch.setattr(webpush.socket, "getaddrinfo", resolve)
+    monkeypatch.setattr("requests.Session.post", post)
+    push = raw.app.state.social.webpush
+    row = push.subscribed(mid, 1)[0]
+    assert push.send(row, b"{}") is False
+    assert asked == ["push.example.net"] and push.counts["failed"] == 1

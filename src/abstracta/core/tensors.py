@@ -166,7 +166,7 @@ class TensorBuffer:
     """
 
     __slots__ = ("layout", "array", "views", "_mv", "_blocks", "_scalars", "_tables", "_pow", "_scalar_at", "_bidx",
-                 "_sidx")
+                 "_sidx", "_start")
 
     _blocks: tuple[int, ...]
     _scalars: tuple[float, ...]
@@ -186,6 +186,8 @@ class TensorBuffer:
         self._scalars = (0,) * len(layout.scalars)
         self._bidx = tuple(range(len(layout.tables)))
         self._sidx = tuple(range(len(layout.scalars)))
+        #: the last episode's first tensor and its features (:meth:`restart`), or ``None``
+        self._start: tuple[Any, tuple[int, ...], tuple[float, ...]] | None = None
 
     def __reduce__(self) -> tuple:
         # a memoryview does not pickle: rebuilt from the array (copied, as pickling copies)
@@ -224,6 +226,21 @@ class TensorBuffer:
                 mv[i] = scalars[j] / k
             self._scalars = scalars
         return self.array
+
+    def restart(self, features: Features) -> np.ndarray:
+        """:meth:`update` at the start of an episode: from the last episode's first tensor, not
+        from wherever the last episode ended — an episode starts where the last one did (one
+        board, or a layout whose blocks differ little), far from its end (a start has every
+        stone on the board: Fanorona's 44 bits written one by one cost 4 µs)."""
+        start = self._start
+        if start is not None:
+            self.array[:] = start[0]
+            self._blocks = start[1]
+            self._scalars = start[2]
+        out = self.update(features)
+        if start is None or start[1] != self._blocks or start[2] != self._scalars:
+            self._start = (out.copy(), self._blocks, self._scalars)
+        return out
 
     def clear(self) -> None:
         """All zeros again (as new)."""

@@ -86,6 +86,9 @@ Opponent = Any
 #: The budgets of the levels 3–6 given as seat specs: fixed (reproducible) or their seconds.
 BUDGETS = ("fixed", "time")
 
+_frombuffer = np.frombuffer  # the hot path's calls, looked up once
+_INT8 = np.int8
+
 
 def policy_action(policy: Any, observation: np.ndarray, mask: np.ndarray) -> Any:
     """Ask ``policy`` for an action: ``predict(observation, action_masks=mask)`` (its first
@@ -125,6 +128,10 @@ class AbstractaGymEnv(EpisodeBinding, gymnasium.Env):
         self.action_space = spaces.Discrete(self.interop.num_distinct_actions)
         self._rng = random.Random()
         self._bots: dict[int, Any] = {}
+        self._bot_specs: dict[int, str] = {}  # the seat spec each of _bots was made from
+        #: seat -> the generator of its random bot, where the environment draws the bot's own
+        #: draw itself (see _opponent_action); set by reset()
+        self._quick: dict[int, random.Random] = {}
         self._buffers = [TensorBuffer(self.interop.observation_layout) for _ in range(n)]
         self._num_actions = self.interop.num_distinct_actions
         self._marks = bytes(self._num_actions)
@@ -196,7 +203,7 @@ class AbstractaGymEnv(EpisodeBinding, gymnasium.Env):
             for a in self._legal_ids():
                 marks[a] = 1
         marks = self._marks = bytes(marks)
-        self._mask = np.frombuffer(marks, np.int8)
+        self._mask = _frombuffer(marks, _INT8)
 
     def _info(self, **more: Any) -> dict[str, Any]:
         return {"action_mask": self._mask, **more}
@@ -208,11 +215,8 @@ class AbstractaGymEnv(EpisodeBinding, gymnasium.Env):
         if bot is not None:
             if self._direct and isinstance(bot, RandomBot):
                 # a random bot only reads the state: it may read the game itself (no copy),
-                # unless chance is explicit, which bots never see
-                if type(bot) is RandomBot and self.interop.codec is None:
-                    # RandomBot.step's own draw, from the same generator, without the calls around it
-                    legal = self._legal_ids()
-                    return state.apply_legal(legal[bot.rng.randrange(len(legal))])
+                # unless chance is explicit, which bots never see (a plain RandomBot without
+                # compact actions does not come here: _advance draws its action, _quick)
                 state.apply_engine_action(bot.step(state.inner))
             else:
                 state.apply_engine_action(bot.step(state.bot_view()))
@@ -236,8 +240,13 @@ class AbstractaGymEnv(EpisodeBinding, gymnasium.Env):
         the agent is to move or the game is over; build the agent's mask; return the player to move."""
         state = self.state
         seat = self.seat
+        quick = self._quick
         while mover != seat and mover != TERMINAL:
-            if mover == CHANCE:
+            rng = quick.get(mover)
+            if rng is not None:  # RandomBot.step's own draw, from the same generator
+                legal = self._legal_ids()
+                mover = state.apply_legal(legal[rng.randrange(len(legal))])
+            elif mover == CHANCE:
                 resolve_chance(state, self._rng)
                 mover = state.current_player()
             else:
@@ -263,8 +272,7 @@ class AbstractaGymEnv(EpisodeBinding, gymnasium.Env):
         if seed is not None:
             self._rng = random.Random(seed)
         self._start_episode()
-        self._bots = {i: self._make_bot(who, self._rng.getrandbits(32))
-                      for i, who in self._opponents.items() if isinstance(who, str)}
+        self._bots = self._new_bots()
         state = self.state = self.interop.new_initial_state()
         if state.is_chance_node():
             resolve_chance(state, self._rng)
@@ -275,7 +283,35 @@ class AbstractaGymEnv(EpisodeBinding, gymnasium.Env):
             raise ValueError(f"max_turns={self.interop.max_turns} ends the game before seat {self.seat} moves "
                              f"(the opponents' actions come first): give max_turns more")
         self._over = False
-        return self._obs(), self._info()
+        seat = self.seat
+        return self._buffers[seat].restart(self._features(seat)).copy(), self._info()
+
+    def _new_bots(self) -> dict[int, Any]:
+        """The seat specs' bots for a new episode, each seeded from the reset's generator. A
+        random bot of the last episode with the same spec is reseeded instead of made again —
+        the same bot as a new one (``Random(s)`` is ``seed(s)``), without parsing its spec and
+        building it (7 µs, an eighth of a random Fanorona game's time in the environment)."""
+        old = self._bots
+        specs = self._bot_specs
+        bots: dict[int, Any] = {}
+        for i, who in self._opponents.items():
+            if not isinstance(who, str):
+                continue
+            seed = self._rng.getrandbits(32)
+            bot = old.get(i)
+            if type(bot) is RandomBot and specs.get(i) == who:
+                bot.rng.seed(seed)
+                bot.seed = seed
+            else:
+                bot = self._make_bot(who, seed)
+                specs[i] = who
+            bots[i] = bot
+        # a random bot only reads the state: the environment may draw its action on the game
+        # itself (no copy, no call), unless chance is explicit (bots never see it) or compact
+        # actions stand between (the bot picks an engine action, played as its parts)
+        direct = self._direct and self.interop.codec is None
+        self._quick = {i: bot.rng for i, bot in bots.items() if direct and type(bot) is RandomBot}
+        return bots
 
     def _start_episode(self) -> None:
         """Before an episode's first action (self-play draws the agent's seat here)."""
@@ -300,12 +336,14 @@ class AbstractaGymEnv(EpisodeBinding, gymnasium.Env):
             self._build_mask(mover)
         if self.render_mode == "human":
             self.render()
+        seat = self.seat
+        observation = self._buffers[seat].update(self._features(seat)).copy()
         if mover == TERMINAL:
             self._over = True
             truncated = state.is_truncated()
-            reward = 0.0 if truncated else float(state.returns()[self.seat])
-            return self._obs(), reward, not truncated, truncated, {"action_mask": self._mask}
-        return self._obs(), 0.0, False, False, {"action_mask": self._mask}
+            reward = 0.0 if truncated else float(state.returns()[seat])
+            return observation, reward, not truncated, truncated, {"action_mask": self._mask}
+        return observation, 0.0, False, False, {"action_mask": self._mask}
 
     def render(self) -> str | None:
         state = self.state

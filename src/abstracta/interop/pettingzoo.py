@@ -160,6 +160,11 @@ class AbstractaAECEnv(EpisodeBinding, AECEnv):
         if self.state.is_chance_node():
             resolve_chance(self.state, self._random())
         self._bind()
+        # each seat's tensor from the last episode's first one (a few bits away), not from
+        # where that episode ended
+        features = self._features
+        for seat, buffer in enumerate(self._buffers):
+            buffer.restart(features(seat))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

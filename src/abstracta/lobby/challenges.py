@@ -218,7 +218,8 @@ class Challenges:
                                                           ChallengeRow.answered_at >= since)))
                 .order_by(ChallengeRow.created_at)).all()
         names = self.lobby.names([r.from_id for r in rows] + [r.to_id for r in rows])
-        views = [self.view(r, person.id, names) for r in rows]
+        # a deleted person has no name: their challenges (answered a moment ago) are not shown
+        views = [self.view(r, person.id, names) for r in rows if names.get(r.from_id) and names.get(r.to_id)]
         return {"in": [v for v in views if not v["mine"]], "out": [v for v in views if v["mine"]]}
 
     def view(self, row: ChallengeRow, viewer: int, names: dict[int, str | None]) -> dict[str, Any]:

@@ -126,6 +126,28 @@ class Lobby:
             row = s.get(PersonRow, person_id)
             return person_of(row)
 
+    def forget(self, person_id: int) -> None:
+        """A person gone for good (their account deleted): their open seeks close, their quick
+        pairing wait ends, the open challenges from and to them are cancelled and the blocks of
+        and on them go — nobody is paired with, or reads a nameless row of, a deleted person."""
+        from sqlalchemy import delete, or_, update
+
+        from .tables import BlockRow, ChallengeRow, QuickWaitRow, SeekRow
+
+        now = self.now()
+        with self.db.writing() as s:
+            s.execute(update(SeekRow).where(SeekRow.person_id == person_id, SeekRow.closed_at.is_(None))
+                      .values(closed_at=now, how="cancelled"))
+            s.execute(delete(QuickWaitRow).where(QuickWaitRow.person_id == person_id, QuickWaitRow.match_id.is_(None)))
+            others = set(s.scalars(select(ChallengeRow.to_id).where(ChallengeRow.from_id == person_id))) | set(
+                s.scalars(select(ChallengeRow.from_id).where(ChallengeRow.to_id == person_id)))
+            s.execute(update(ChallengeRow).where(ChallengeRow.status == "open", or_(
+                ChallengeRow.from_id == person_id, ChallengeRow.to_id == person_id))
+                .values(status="cancelled", answered_at=now))
+            s.execute(delete(BlockRow).where(or_(BlockRow.person_id == person_id, BlockRow.blocked_id == person_id)))
+        self.changed(others)
+        self.changed()
+
     def note_game(self, match_id: str, source: str, rated: bool) -> None:
         """A match the lobby (or a rematch) started, kept with where it came from."""
         with self.db.writing() as s:

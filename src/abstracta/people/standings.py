@@ -17,7 +17,7 @@ as three games would — is the same for everyone in that pool.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
@@ -365,17 +365,23 @@ class Standings:
         ladder and people's results (:mod:`abstracta.people.levels`); levels with neither are
         left out."""
         ladder = ladder_of(family, fingerprint)
+        # each person is one result per level, their mean score at their latest rating: one
+        # account resigning to level 1 again and again moved its figure (shown to everyone, and
+        # the level quick pairing offers) by hundreds of points a game
         with self.db.reading() as s:
-            found: dict[int, list[tuple[float, float, float]]] = {}
-            for level, rating, dev, score in s.execute(select(LevelResultRow.level, LevelResultRow.rating,
-                                                              LevelResultRow.deviation, LevelResultRow.score)
-                                                       .where(LevelResultRow.family == family)):
-                found.setdefault(level, []).append((rating, dev, score))
+            found: dict[int, dict[int, tuple[float, float, list[float]]]] = {}
+            for level, person, rating, dev, score in s.execute(
+                    select(LevelResultRow.level, LevelResultRow.person_id, LevelResultRow.rating,
+                           LevelResultRow.deviation, LevelResultRow.score)
+                    .where(LevelResultRow.family == family).order_by(LevelResultRow.at)):
+                scores = found.setdefault(level, {}).get(person, (0.0, 0.0, []))[2]
+                found[level][person] = (rating, dev, scores + [score])
         out = []
         for level in levels:
-            figure = estimate(level, ladder.get(level), found.get(level, ()))
+            people = found.get(level, {}).values()
+            figure = estimate(level, ladder.get(level), [(r, d, sum(x) / len(x)) for r, d, x in people])
             if figure is not None:
-                out.append(figure)
+                out.append(replace(figure, games=sum(len(x) for _, _, x in people)))
         return out
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Sequence
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..people.errors import TooManyAttempts
@@ -59,6 +59,10 @@ TEXT_LIMIT = 140
 LINES_LIMIT = 200
 #: per writer (a person, or a seat token's seat) and per address
 CHAT_LIMITS: dict[str, str] = {"chat_writer": "5/10second;30/minute", "chat_ip": "60/minute"}
+#: the largest line id (the database's 64-bit integers: a larger number is no line, not an overflow)
+LINE_ID_MAX = 2**63 - 1
+#: the catalog key of a deleted account's name (its lines' ``name_key``; their ``name`` is empty)
+DELETED_KEY = "seat.deleted_player"
 #: bidirectional overrides and isolates: they turn the rest of a page's line around
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _SPACE = re.compile(r"\s+")
@@ -73,7 +77,7 @@ def check_text(text: str) -> str:
     (422) for a text that is empty, is longer than :data:`TEXT_LIMIT` characters (once kept) or
     holds a control or bidirectional-override character."""
     line = _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
-    if not line:
+    if all(c == " " or unicodedata.category(c) == "Cf" for c in line):  # none, or only invisible ones (U+200B)
         raise InvalidRequest("a chat line needs some text", i18n=message("chat.error.empty"))
     if len(line) > TEXT_LIMIT:
         raise InvalidRequest(f"a chat line is at most {TEXT_LIMIT} characters (this one has {len(line)})",
@@ -152,6 +156,13 @@ class ChatLog:
         """A deleted match's lines go (its reports stay, with their copies of the lines)."""
         with self.store.writing() as s:
             s.execute(delete(ChatLineRow).where(ChatLineRow.match_id == match_id))
+
+    def forget_author(self, person_id: int) -> None:
+        """A deleted account's name goes from its lines (they stay, under "deleted player": the
+        name is free for someone new, who did not write them)."""
+        with self.store.writing() as s:
+            s.execute(update(ChatLineRow).where(ChatLineRow.person_id == person_id)
+                      .values(name="", name_key=DELETED_KEY))
 
     # --- reports and bans ------------------------------------------------------------------------
     def report(self, row: ChatLineRow, reporter: str, reporter_name: str) -> bool:
@@ -282,11 +293,19 @@ class Chat:
             raise Conflict("this game has no chat: it is played against the computer or on one device",
                            i18n=message("chat.error.closed"))
         self._may_write(match, speaker, room)
+        seat = min(s for s in speaker.seats if s in match.persons) if room == PLAYERS else None
+        # a person's seat is theirs in the chat however it is held (its token alone, no cookie):
+        # their ban refuses the line, and the readers who block them do not read it
+        author = match.people.get(seat) if seat is not None else None
+        if author is None and speaker.person is not None:
+            author = speaker.person.id
+        if author is not None and (speaker.person is None or author != speaker.person.id) and self.log.banned(author):
+            raise Forbidden("you may not chat: the operator of this server has banned you from chat",
+                            i18n=message("chat.error.banned"))
         self._limit(match, speaker)
-        if room == PLAYERS:
-            seat = min(s for s in speaker.seats if s in match.persons)
+        if seat is not None:
             named = self.company.names(match)[seat]
-            row = self.log.add(match.id, room, seat, speaker.person.id if speaker.person else None,
+            row = self.log.add(match.id, room, seat, author,
                                named["name"], not named["person"], named["name_key"], line, match.ply)
         else:
             assert speaker.person is not None
@@ -329,7 +348,7 @@ class Chat:
         if isinstance(line_id, bool) or not isinstance(line_id, int):
             raise InvalidRequest("a line id is a number")
         match = self._match(match_id)
-        row = self.log.line(match.id, line_id)
+        row = self.log.line(match.id, line_id) if 0 < line_id <= LINE_ID_MAX else None  # no such id in the database
         if row is None or row.room not in self.readable(match, speaker):
             raise NotFound(f"no chat line {line_id} in this game")
         if not speaker.credentials:

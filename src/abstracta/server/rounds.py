@@ -16,11 +16,13 @@ from __future__ import annotations
 import secrets
 from typing import Any, Sequence
 
+from ..core.view import message
 from ..lobby import Lobby
 from ..lobby.controls import GameSpec
 from ..play import ActionsPlayed, Event, Progress, RematchAgreed
 from ..play.leaving import claimable_at
 from ..play.rematch import rematch_seats, rematch_started
+from .errors import Forbidden
 from .matches import Match, Who
 from .owners import is_rated
 from .pairing import grant, start_game
@@ -67,6 +69,8 @@ class Rounds:
             started = rematch_started(match)
             if started is not None and accept:
                 return match, held, started, False
+            if accept:
+                self._check_blocks(match, held)
             progress: Progress = match.answer_rematch(held, accept, next_id)
             agreed = next((e for e in progress.events if isinstance(e, RematchAgreed)), None)
             if agreed is not None and "match" not in made:
@@ -83,6 +87,15 @@ class Rounds:
         by_token = [j for j in mine if seats[j] not in match.people]  # no person holds it: a token does
         return (201 if now else 200), {"status": "started", "id": started, "from": match.id,
                                        "tokens": grant(self.service, started, by_token), "my_seats": mine}
+
+    def _check_blocks(self, match: Match, held: set[int]) -> None:
+        """A rematch is a challenge: none is offered or accepted between people either of whom
+        blocks the other (the lobby's rule, issue 42; a person's seat held by its token alone is
+        still theirs). Forbidden (403) otherwise; declining stays open to both."""
+        mine = {match.people[s] for s in held if s in match.people}
+        theirs = {p for s, p in match.people.items() if s not in held and p not in mine}
+        if any(self.lobby.blocks.between(a, b) for a in mine for b in theirs):
+            raise Forbidden("you cannot play this player", i18n=message("lobby.error.blocked"))
 
     def _start_rematch(self, match: Match, agreed: RematchAgreed) -> Match:
         """The rematch's match: the same game, options and clock, the seats gone round, the same

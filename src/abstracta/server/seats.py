@@ -24,11 +24,12 @@ from ..core.game import action_strings
 from ..core.options import seed_problem
 from ..core.records import DECIDED, OUT_OF_TIME_TAG, Record, out_of_time_seats, resigned_seat, tag_seats
 from ..core.registry import game_class, load_game
+from ..core.view import message
 from ..people import Person
 from ..play import Live
 from ..play.opening import first_move_seconds
 from . import bots
-from .errors import CorruptMatch, Gone, InvalidRequest, MatchError, NotFound, StorageFailed
+from .errors import Conflict, CorruptMatch, Gone, InvalidRequest, MatchError, NotFound, StorageFailed
 from .matches import TOKEN_LIMIT, Holder, Kernel, Match, MatchDeleted, Who, clip, cut, digest, new_secret, stamp
 from .owners import RATED_TAG, Owners
 from .storage import TURNS_VERSION
@@ -395,11 +396,16 @@ class Seats:
 
     def delete(self, match_id: str, tokens: Who = ()) -> None:
         """Forget the match ``match_id`` (404 if absent); ``tokens`` must hold one of its
-        seats (401/403). A computer thinking there is stopped, its timer dropped, its watchers
+        seats (401/403); a rated game in play is not deleted (409: it ends by the rules, a
+        resignation, the clock or an abort). A computer thinking there is stopped, its timer dropped, its watchers
         told (:class:`~abstracta.server.matches.MatchDeleted`)."""
         with self.kernel.locked(match_id):
             match = self.kernel.load(match_id, fresh=True)
             self.kernel.authorize(match, tokens)
+            if match.tags.get(RATED_TAG) == "true" and not match.over and not match.waiting_for:
+                # deleting it would leave no result: a way out of a rated game being lost
+                raise Conflict("a rated game in play cannot be deleted: resign, or abort it before your first move",
+                               i18n=message("error.rated_delete_playing"))
             self.kernel.store.delete(match_id)
             self.kernel.evict(match_id)
             self.kernel.announce(match, (MatchDeleted(),), "after the match was deleted")

@@ -21,7 +21,7 @@ From the outside in (:func:`install`):
   or Redis shared by every process of a deployment (``--redis URL``), so that N processes still
   give a client one budget, not N.
 * :class:`SocketBound` — at most :attr:`Security.ws_per_match` open WebSockets per match and
-  :attr:`Security.ws_per_ip` per client IP; one more is accepted only to be told why and closed
+  :attr:`Security.ws_per_ip` per client IP (the lobby's socket counted too); one more is accepted only to be told why and closed
   with 1013 (try again later).
 * :class:`RequireToken` — an act sent without any seat token, personal API token or session
   cookie is 401 before its body is read; so is any API request carrying a token longer than
@@ -100,6 +100,7 @@ NEEDS_TOKEN: list[tuple[str, re.Pattern[str]]] = [
 TOKEN_CHARS = 64
 
 SOCKET_PATH = re.compile(r"/api/matches/([^/]+)/(?:ws|room)/?")  # a match's live updates, its room (issue 43)
+LOBBY_SOCKET_PATH = re.compile(r"/api/lobby/ws/?")  # the lobby's (issue 42): counted per address only
 STATE_CHANGING = ("POST", "PUT", "PATCH", "DELETE")
 
 #: The policy of every page but ``/docs``. ``connect-src`` adds ws/wss of the request's host,
@@ -584,13 +585,14 @@ class SocketBound:
         self.by_ip: dict[str, int] = {}
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        found = SOCKET_PATH.fullmatch(scope.get("path", "")) if scope["type"] == "websocket" else None
-        if found is None:
+        path = scope.get("path", "")
+        found = SOCKET_PATH.fullmatch(path) if scope["type"] == "websocket" else None
+        if found is None and not (scope["type"] == "websocket" and LOBBY_SOCKET_PATH.fullmatch(path)):
             await self.app(scope, receive, send)
             return
-        match_id, ip = found.group(1), client_ip(scope)
+        match_id, ip = found.group(1) if found else None, client_ip(scope)
         reason = None
-        if self.per_match is not None and self.by_match.get(match_id, 0) >= self.per_match:
+        if match_id is not None and self.per_match is not None and self.by_match.get(match_id, 0) >= self.per_match:
             reason = f"too many connections to this match (at most {self.per_match})"
         elif self.per_ip is not None and self.by_ip.get(ip, 0) >= self.per_ip:
             reason = f"too many connections from your address (at most {self.per_ip})"
@@ -601,12 +603,14 @@ class SocketBound:
                 await send({"type": "websocket.send", "text": json.dumps({"error": reason})})
                 await send({"type": "websocket.close", "code": 1013, "reason": reason})
             return
-        self.by_match[match_id] = self.by_match.get(match_id, 0) + 1
+        if match_id is not None:
+            self.by_match[match_id] = self.by_match.get(match_id, 0) + 1
         self.by_ip[ip] = self.by_ip.get(ip, 0) + 1
         try:
             await self.app(scope, receive, send)
         finally:
-            for table, key in ((self.by_match, match_id), (self.by_ip, ip)):
+            counted = ((self.by_match, match_id), (self.by_ip, ip)) if match_id is not None else ((self.by_ip, ip),)
+            for table, key in counted:
                 table[key] -= 1
                 if not table[key]:
                     del table[key]

@@ -17,7 +17,9 @@ Whoever holds a copy of the database can send notices to its subscribers as this
 Subscriptions: a browser holding a seat sends its ``PushSubscription`` (endpoint URL, its P-256
 key ``p256dh`` and secret ``auth``) for the seats it holds; the server posts to that URL, so the
 URL is checked first — ``https`` only, and no loopback, private or link-local address named
-by its IP or as ``localhost`` (:attr:`WebPush.allow_local` lets the tests' local endpoint in).
+by its IP (in any form the resolver reads: ``127.1`` too) or as ``localhost`` — and again before
+each post, where a name that resolves to such an address is not posted to and a redirect is
+not followed (:attr:`WebPush.allow_local` lets the tests' local endpoint in).
 A push service that answers 404 or 410 (the subscription is gone) has the subscription dropped.
 """
 
@@ -28,6 +30,8 @@ import hashlib
 import ipaddress
 import json
 import logging
+import re
+import socket
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -132,16 +136,45 @@ def check_endpoint(url: str, schemes: Sequence[str], allow_local: bool) -> str:
     host = parts.hostname or ""
     if parts.scheme not in schemes or not host:
         raise InvalidRequest(f"a push endpoint must be an {' or '.join(schemes)} URL")
-    if not allow_local:
-        local = host == "localhost" or host.endswith(".localhost")
-        try:
-            ip = ipaddress.ip_address(host)
-            local = local or ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_reserved or ip.is_multicast
-        except ValueError:
-            pass
-        if local:
-            raise InvalidRequest("the push endpoint names a local address: not a push service")
+    if not allow_local and (host == "localhost" or host.endswith(".localhost") or is_local(literal_ip(host))):
+        raise InvalidRequest("the push endpoint names a local address: not a push service")
     return url
+
+
+def literal_ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address ``host`` names by itself, without DNS — also in the forms the resolver
+    reads as IPv4 and :mod:`ipaddress` does not (``127.1``, ``2130706433``, ``0x7f000001``) —
+    or None for a name."""
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    if re.fullmatch(r"[0-9a-fA-FxX.]+", host):
+        try:
+            return ipaddress.IPv4Address(socket.inet_aton(host))
+        except OSError:
+            return None
+    return None
+
+
+def is_local(ip: ipaddress.IPv4Address | ipaddress.IPv6Address | None) -> bool:
+    """Whether ``ip`` is an address of this machine or its networks (not a push service's)."""
+    if ip is None:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_reserved or ip.is_multicast or ip.is_unspecified
+
+
+def resolves_locally(url: str) -> bool:
+    """Whether the host of ``url`` resolves (now) to a local address, or not at all: a name
+    that passed :func:`check_endpoint` may still lead into the server's own network."""
+    parts = urlsplit(url)
+    try:
+        found = socket.getaddrinfo(parts.hostname or "", parts.port or 443, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return True
+    return not found or any(is_local(ipaddress.ip_address(info[4][0].split("%", 1)[0])) for info in found)
 
 
 class WebPush:
@@ -263,13 +296,20 @@ class WebPush:
         """Post ``data`` to one subscription, encrypted to its keys and signed with the server's
         VAPID key (``pywebpush``); a subscription the push service no longer knows is dropped.
         True when the push service took it."""
+        import requests
         from pywebpush import WebPushException, webpush
 
         info = {"endpoint": row.endpoint, "keys": {"p256dh": row.p256dh, "auth": row.auth}}
+        if not self.allow_local and resolves_locally(row.endpoint):
+            log.warning("a push endpoint resolves to a local address: not posted to")
+            self._count("failed")
+            return False
+        session = requests.Session()
+        session.max_redirects = 0  # a push service answers; a redirect (to anywhere) is not followed
         try:
             webpush(info, data, vapid_private_key=self.keys.signer(), vapid_claims={"sub": self.contact},
                     content_encoding="aes128gcm", ttl=TTL, timeout=SEND_TIMEOUT,
-                    headers={"Urgency": "normal", "Topic": f"m{row.match_id}"[:32]})
+                    headers={"Urgency": "normal", "Topic": f"m{row.match_id}"[:32]}, requests_session=session)
         except WebPushException as exc:
             status = exc.response.status_code if exc.response is not None else None
             if status in (404, 410):
@@ -284,6 +324,8 @@ class WebPush:
             log.warning("a push service could not be reached (%s)", type(exc).__name__)
             self._count("failed")
             return False
+        finally:
+            session.close()
         self._count("sent")
         return True
 
@@ -298,4 +340,4 @@ class WebPush:
 
 
 __all__ = ["ENDPOINT_LIMIT", "Subscription", "TTL", "VapidKeys", "WebPush", "b64url", "check_endpoint", "correspondence",
-           "unb64url"]
+           "is_local", "literal_ip", "resolves_locally", "unb64url"]

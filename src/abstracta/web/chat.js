@@ -28,7 +28,8 @@ export function chatPanel({ id, room, seatName }) {
   // a seat's lines are muted in this game; a spectator's (a person) in every game
   const muteKey = (line) => (line.author.startsWith("p") ? line.author : `${id}:${line.author}`);
   let muted = new Map(stored(MUTED_KEY, [])); // key -> name
-  const nameOf = (line) => (line.person ? line.name : seatName(line.seat));
+  // a deleted account's lines have no name (name_key: "deleted player")
+  const nameOf = (line) => (line.person ? line.name || t(line.name_key || "seat.deleted_player") : seatName(line.seat));
 
   const title = h("h2", { id: "chat-title" }, t("chat.title"));
   const players = h("ol", { class: "chat-lines", id: "chat-players", role: "log", "aria-label": t("chat.players") });

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Callable, Coroutine
 
 from fastapi import Depends, Request, Response
+from starlette.requests import HTTPConnection
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
@@ -136,6 +137,19 @@ def who(request: Request) -> Principal | None:
     return request.state.principal
 
 
+def still_signed_in(connection: HTTPConnection, person_id: int) -> bool:
+    """Whether the credentials a WebSocket was opened with (its handshake's session cookie or
+    API token) still name the person ``person_id`` — read now, not as at the handshake: a
+    session ended since (signed out, ended from another browser, the password changed, the
+    account deleted or disabled) or a token revoked no longer does, and the socket must stop
+    sending that person's views. False too when the database cannot say. Blocking."""
+    try:
+        principal = people_of(connection).sessions.authenticate(cookie_secret(connection), bearer_token(connection))
+    except pe.PeopleError:
+        return False
+    return principal is not None and principal.person.id == person_id
+
+
 def signed_in(request: Request) -> Principal:
     principal = who(request)
     if principal is None:
@@ -194,4 +208,4 @@ def person_json(principal: Principal | None) -> dict[str, Any]:
 
 __all__ = ["ANSWERS", "Anyone", "COOKIE", "COOKIE_SECONDS", "PeopleRoute", "Reader", "SECURE_COOKIE", "STATUS",
            "Session", "answers", "bearer_token", "clear_session", "client", "cookie_secret", "people_of",
-           "person_json", "refusal", "secure", "set_session", "signed_in", "status_of", "who"]
+           "person_json", "refusal", "secure", "set_session", "signed_in", "status_of", "still_signed_in", "who"]

@@ -170,6 +170,10 @@ def export(request: Request, response: Response, current: Reader) -> dict[str, A
                responses=answers(401, 403, 409, 415, 422, 429, 503))
 def delete_account(body: Password, request: Request, current: Session) -> Response:
     people_of(request).accounts.delete(current, body.password)
+    request.app.state.lobby.forget(current.person.id)  # their seeks, wait, challenges and blocks go
+    social = getattr(request.app.state, "social", None)
+    if social is not None:  # their chat lines stay, without their name
+        social.chat.log.forget_author(current.person.id)
     # "deleted player" at once on this process's boards, not NAMES_SECONDS later
     request.app.state.service.owners.forget_names()
     response = Response(status_code=204)

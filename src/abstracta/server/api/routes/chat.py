@@ -23,7 +23,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request, Response, WebSocket, WebSocketDisconnect
 
-from ...chat import check_text
+from ...chat import LINE_ID_MAX, check_text
 from ...errors import MatchError
 from ...push import room_key
 from ...matches import Holder
@@ -31,6 +31,7 @@ from ..bodies import ChatBody, Room
 from ..deps import ChatTokens, acting_person, split_tokens, who_acts
 from ..errors import company_errors, status_of
 from ..models import ChatLine, ChatLines, Reported
+from ..people import still_signed_in
 from ..sockets import close, drain, refuse
 
 router = APIRouter(tags=["chat"])
@@ -62,7 +63,7 @@ def post_chat(match_id: str, body: ChatBody, request: Request, holder: ChatToken
             summary="The lines of a match's chat this request may read")
 def get_chat(match_id: str, request: Request, holder: ChatTokens,
              room: Room | None = Query(None, description="only this room (403 for the players' chat unless a seat)"),
-             after: int = Query(0, ge=0, description="only lines after this line id")) -> Response:
+             after: int = Query(0, ge=0, le=LINE_ID_MAX, description="only lines after this line id")) -> Response:
     speaker = who_acts(request, match_id, holder)
     answer = social(request).chat.read(match_id, speaker, room, after)
     return Response(json.dumps(answer), media_type="application/json", headers={"Cache-Control": "no-store"})
@@ -130,6 +131,10 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
                     waiter.cancel()
                     break
                 woken.clear()
+                if speaker.seats and holder.person is not None and not await asyncio.to_thread(
+                        still_signed_in, ws, holder.person.id):
+                    await refuse(ws, "your session has ended: sign in again", 4401)  # no more of its rooms
+                    return
                 if room["open"]:
                     try:
                         fresh = await asyncio.to_thread(chat.read, match_id, speaker, None, last)

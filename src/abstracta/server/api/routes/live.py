@@ -13,6 +13,7 @@ from ... import metrics
 from ...errors import MatchError
 from ...matches import Holder, clip
 from ..deps import acting_person, promptly, service_of, split_tokens
+from ..people import still_signed_in
 from ..errors import status_of
 from ..sockets import close, drain, refuse
 
@@ -95,6 +96,12 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
                     waiter.cancel()
                     break
                 changed.clear()
+                if held and person is not None and not await asyncio.to_thread(still_signed_in, ws, person.id):
+                    # a player's session (or token) it was opened with has ended: no more of that
+                    # person's view (a hand of cards); a browser reopens as it is now. (A
+                    # spectator's view is anyone's: no database read for it on every push.)
+                    await refuse(ws, "your session has ended: sign in again", 4401)
+                    return
                 try:
                     key, payload = await promptly(service, match_id, service.push_view, match_id, held)
                 except MatchError as exc:

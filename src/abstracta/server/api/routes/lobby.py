@@ -297,6 +297,8 @@ async def lobby_socket(ws: WebSocket) -> None:
                     break
                 for e in events:
                     e.clear()
+                if principal is not None and not await asyncio.to_thread(people.still_signed_in, ws, principal.person.id):
+                    break  # the session ended since: this person's lobby no more (a browser reopens as it is now)
                 data = await asyncio.to_thread(snapshot, app, principal)
                 text = json.dumps({"lobby": data})
                 if text != last:
