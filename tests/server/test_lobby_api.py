@@ -167,23 +167,26 @@ def test_rated_seeks_challenges_and_waits_follow_the_seats_rated_game_rules(app,
 
 
 def test_play_now_alone_offers_the_computer_after_30_s_and_seats_the_person(app, anna, monkeypatch):
-    body = {"game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False}
-    r = anna.post("/api/quick", json=body)
-    assert r.status_code == 200 and r.json()["computer"] is None and r.json()["match"] is None
-    assert anna.post("/api/quick/computer").status_code == 409  # not before 30 s alone
-    db = app.state.people.db
-    later = db.now() + timedelta(seconds=31)
-    monkeypatch.setattr(db, "now", lambda: later)
-    offer = anna.get("/api/quick").json()["computer"]
-    assert 1 <= offer["level"] <= 6
-    r = anna.post("/api/quick/computer")
-    assert r.status_code == 201, r.text
-    mid, (seat,) = r.json()["id"], r.json()["my_seats"]
-    view = anna.get(f"/api/matches/{mid}").json()
-    assert view["my_seats"] == [seat] and view["players"][1 - seat] == f"level:{offer['level']}"
-    assert view["people"][seat]["name"] == "anna" and view["people"][1 - seat] is None  # the computer: no person
-    assert view["rated"] is False and view["waiting_for"] == [] and view["start_deadline"] is None
-    assert anna.get("/api/quick").json() is None  # the wait is over
+    # anna keeps the lobby open (its socket): a wait whose person has no connection ends after
+    # 10 s, and the lobby's own sweep, reading the clock moved on below, may run at any moment
+    with anna.websocket_connect("/api/lobby/ws"):
+        body = {"game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False}
+        r = anna.post("/api/quick", json=body)
+        assert r.status_code == 200 and r.json()["computer"] is None and r.json()["match"] is None
+        assert anna.post("/api/quick/computer").status_code == 409  # not before 30 s alone
+        db = app.state.people.db
+        later = db.now() + timedelta(seconds=31)
+        monkeypatch.setattr(db, "now", lambda: later)
+        offer = anna.get("/api/quick").json()["computer"]
+        assert 1 <= offer["level"] <= 6
+        r = anna.post("/api/quick/computer")
+        assert r.status_code == 201, r.text
+        mid, (seat,) = r.json()["id"], r.json()["my_seats"]
+        view = anna.get(f"/api/matches/{mid}").json()
+        assert view["my_seats"] == [seat] and view["players"][1 - seat] == f"level:{offer['level']}"
+        assert view["people"][seat]["name"] == "anna" and view["people"][1 - seat] is None  # the computer: no person
+        assert view["rated"] is False and view["waiting_for"] == [] and view["start_deadline"] is None
+        assert anna.get("/api/quick").json() is None  # the wait is over
 
 
 def test_a_rating_range_keeps_others_out(app, anna):
