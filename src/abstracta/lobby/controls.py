@@ -118,5 +118,16 @@ def check_spec(game: Any, options: Any, clock: Any, rated: Any) -> tuple[GameSpe
     return GameSpec(instance.name, clean, control, rated), instance
 
 
+def spec_of(text: str) -> GameSpec:
+    """The game spec a lobby row keeps as :func:`spec_text`."""
+    data = json.loads(text)
+    return GameSpec(data["game"], dict(data.get("options") or {}), data.get("clock"), bool(data.get("rated")))
+
+
+def spec_text(spec: GameSpec) -> str:
+    """``spec`` as the JSON text a lobby row keeps (keys sorted: equal specs, equal texts)."""
+    return json.dumps(spec.to_json(), sort_keys=True)
+
+
 __all__ = ["DAYS_MAX", "DAYS_MIN", "GameSpec", "INCREMENT_MAX", "INITIAL_MAX", "INITIAL_MIN", "check_control",
-           "check_spec"]
+           "check_spec", "spec_of", "spec_text"]

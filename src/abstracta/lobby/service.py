@@ -15,7 +15,6 @@ imports nothing of the server.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any, Callable, Iterable, Mapping
 
@@ -25,9 +24,13 @@ from ..people import People, Person
 from ..people.errors import NotRatable
 from ..people.glicko2 import Glicko
 from ..people.pools import pool_of
+from ..people.database import person_of
 from ..people.tables import PersonRow, RatingRow
-from .controls import GameSpec
+from .challenges import Blocks, Challenges
+from .controls import GameSpec, spec_of, spec_text
 from .errors import InvalidInput, Refused
+from .quick import Quick
+from .seeks import Seeks
 from .tables import LobbyGameRow, create_tables
 
 #: the server's function that makes a match: (spec, players per seat, {seat: person id}, source)
@@ -38,24 +41,11 @@ Start = Callable[[GameSpec, list[str], Mapping[int, int], str], str]
 GoneSince = Callable[[int, float], float | None]
 
 
-def spec_of(text: str) -> GameSpec:
-    data = json.loads(text)
-    return GameSpec(data["game"], dict(data.get("options") or {}), data.get("clock"), bool(data.get("rated")))
-
-
-def spec_text(spec: GameSpec) -> str:
-    return json.dumps(spec.to_json(), sort_keys=True)
-
-
 class Lobby:
     """Seeks, quick pairing, challenges and blocks (see the module's docstring)."""
 
     def __init__(self, people: People, start: Start, gone_since: GoneSince | None = None,
                  changed_options: Callable[[Any], list[str]] | None = None):
-        from .challenges import Blocks, Challenges
-        from .quick import Quick
-        from .seeks import Seeks
-
         create_tables(people.db.engine)
         self.people = people
         self.db = people.db
@@ -120,8 +110,6 @@ class Lobby:
             return dict(s.execute(select(PersonRow.id, PersonRow.name).where(PersonRow.id.in_(ids))).all())
 
     def person(self, person_id: int) -> Person:
-        from ..people.database import person_of
-
         with self.db.reading() as s:
             row = s.get(PersonRow, person_id)
             return person_of(row)
