@@ -23,6 +23,7 @@ import tracemalloc
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from .ai.levels import make_bot
 from .core.game import Game, State
 from .core.perft import perft
 from .core.registry import load_game, registered_games
@@ -125,8 +126,6 @@ def perft_speed(game: Game, state: State, min_leaves: int, max_seconds: float,
 def mcts_speed(game: Game, seconds: float) -> float | None:
     """MCTS iterations per second from the start (the seat spec ``mcts:SECONDS``: the game's
     playout cap applies)."""
-    from .ai.levels import make_bot
-
     bot = make_bot(f"mcts:{seconds}", game, seed=0)
     bot.step(_initial(game, 0))
     return bot.iterations / seconds if bot.iterations else None
@@ -135,8 +134,6 @@ def mcts_speed(game: Game, seconds: float) -> float | None:
 def peak_memory(game: Game, seconds: float) -> float:
     """Peak traced Python memory (MiB) of an MCTS search of ``seconds`` from the start: what a
     search tree of that length costs."""
-    from .ai.levels import make_bot
-
     tracemalloc.start()
     try:
         make_bot(f"mcts:{seconds}", game, seed=0).step(_initial(game, 0))

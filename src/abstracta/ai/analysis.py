@@ -36,7 +36,11 @@ from typing import Any
 from ..core.description import Search
 from ..core.game import CHANCE, Game, State
 from ..core.options import seed_problem
+from .alphabeta import AlphaBetaBot
+from .base import Budget, most_visited
+from .ismcts import ISMCTSBot
 from .levels import SEARCHES, rollout_cap
+from .mcts import MCTSBot
 
 #: Default budgets per search: iterations (MCTS, IS-MCTS) or positions (alpha-beta), chosen for
 #: a second or two on one idle core (benchmarks/analysis.py); a game may declare its own (``analysis_budget``).
@@ -261,9 +265,6 @@ def _tables(state: State) -> tuple[list[int], int, int | None, int] | None:
 def _alphabeta(game: Game, root: State, search: Search, budget: int,
                seed: int) -> tuple[list[int], float, int | None, int, int]:
     """(best line, value for the mover, proved result in actions or None, positions, depth)."""
-    from .alphabeta import AlphaBetaBot
-    from .base import Budget
-
     bot = AlphaBetaBot(game, Budget(depth=64), seed=seed, noise=0.0, evaluator=search.evaluator,
                        turn_extension=search.turn_extension, max_nodes=budget, track_pv=True)
     # one legal action still gets a search: the value and the rest of the line matter
@@ -282,19 +283,13 @@ def _alphabeta(game: Game, root: State, search: Search, budget: int,
 def _tree(game: Game, root: State, search: Search, budget: int, seed: int,
           viewer: int | None) -> tuple[list[int], list[float], int]:
     """MCTS / IS-MCTS: (most-visited line, value per seat through the chosen action, iterations)."""
-    from .base import Budget, most_visited
-
     cap = rollout_cap(game, search)
     if search.bot == "ismcts":
-        from .ismcts import ISMCTSBot
-
         bot = ISMCTSBot(game, Budget(iterations=budget), seed=seed, max_rollout_actions=cap,
                         evaluator=search.evaluator)
         tree = bot.search(root, observer=viewer)
         children = lambda node: node.children.values()  # noqa: E731
     else:
-        from .mcts import MCTSBot
-
         bot = MCTSBot(game, Budget(iterations=budget), seed=seed, max_rollout_actions=cap,
                       evaluator=search.evaluator)
         tree = bot.search(root)

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..core.description import Evaluator
 from ..core.game import CHANCE, TERMINAL, Game, State
-from .base import Budget, Deadline, as_budget, check_playable, most_visited, sample_chance
-from .mcts import DEFAULT_MAX_NODES, DEFAULT_MAX_TREE_BYTES, add_root_returns, check_iteration_cap, rollout
+from .base import Budget, sample_chance
+from .tree import DEFAULT_MAX_NODES, DEFAULT_MAX_TREE_BYTES, TreeSearchBot, back_up, rollout
 
 #: ``policy(state, legal, rnd) -> action``: a playout's choice among ``legal`` (``rnd``: the
 #: search's ``random.random``); it may read the whole determinized state.
@@ -52,75 +52,47 @@ class ISNode:
         return f"ISNode(action={self.action}, visits={self.visits}, avail={self.avail}, mean={mean:.3f})"
 
 
-class ISMCTSBot:
+class ISMCTSBot(TreeSearchBot):
     """SO-ISMCTS with determinization.
 
-    Args:
-        game: any game (perfect information works too: every determinization is the state).
-        budget: ``Budget(seconds=…)``, ``Budget(iterations=…)`` or seconds as a float.
-        seed: seed of the generator (determinizations, expansion, playouts).
-        c: exploration constant (returns in [-1, 1]).
-        max_rollout_actions: playout length cap.
-        max_nodes: tree size cap (memory).
-        max_tree_bytes: estimated tree memory cap (≈ 300 bytes a node).
-        max_iterations: at most this many playouts even with a time budget (whichever ends
-            first; a weaker level, ``Search.max_iterations``); ``None``: no cap beyond the budget.
+    Args: those of :class:`~.tree.TreeSearchBot` (``game``: any game — with perfect
+    information every determinization is the state; ``max_tree_bytes`` at ≈ 300 bytes a node),
+    and
+
         playout: ``policy(state, legal, rnd) -> action`` choosing each playout action where
             there is a choice (it may read the determinized state); ``None``: uniformly random.
         determinize: ``determinize(state, observer, rng) -> state`` drawing each iteration's
             full state (``Search.determinize``); ``None``: ``state.resample_from_infostate``.
 
-    Attributes:
-        iterations: determinized playouts done in the last search.
-        root: the tree of the last search.
-        root_returns: per root action, every seat's summed returns (``search``).
+    Attributes: those of :class:`~.tree.TreeSearchBot` (``iterations``: determinized playouts).
     """
+
+    kind = "ismcts"
 
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
                  c: float = 1.4, max_rollout_actions: int = 400, max_nodes: int = DEFAULT_MAX_NODES,
                  max_tree_bytes: int = DEFAULT_MAX_TREE_BYTES, name: str | None = None,
                  evaluator: Evaluator | None = None, max_iterations: int | None = None,
                  playout: "PlayoutPolicy | None" = None, determinize: "Determinizer | None" = None):
-        self.game = game
-        self.evaluate: Evaluator = evaluator or game.evaluate
-        self.budget = as_budget(budget)
-        self.max_iterations = check_iteration_cap(max_iterations)
-        self.playout = playout
-        self.determinize = determinize
+        super().__init__(game, budget, seed, c, max_rollout_actions, max_nodes, max_tree_bytes, name, evaluator,
+                         max_iterations)
         if self.budget.depth is not None:
             raise ValueError("ismcts takes a time (SECONDS) or iterations (iN) budget, not a depth")
-        self.rng = random.Random(seed)
-        self.c = c
-        self.max_rollout_actions = max_rollout_actions
+        self.playout = playout
+        self.determinize = determinize
         self.max_nodes = min(max_nodes, max_tree_bytes // IS_NODE_BYTES)
-        self.name = name or f"ismcts:{self.budget.text()}"
-        self.iterations = 0
-        self.nodes = 0
-        self.root: ISNode | None = None
-        self.root_returns: dict[int, list[float]] = {}
 
-    def restart(self) -> None:
-        self.root = None
+    def _search_for_step(self, state: State) -> ISNode:
+        return self.search(state)
 
-    def step(self, state: State) -> int:
-        check_playable(state)
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            self.iterations = 0
-            return legal[0]
-        root = self.search(state)
-        best = most_visited(root.children[a] for a in legal if a in root.children)
-        return best.action if best is not None else legal[0]
+    def _legal_children(self, root: ISNode, legal: list[int]) -> Iterable[ISNode]:
+        return (root.children[a] for a in legal if a in root.children)
 
     def search(self, state: State, observer: int | None = None) -> ISNode:
         """Run the budgeted search from what ``observer`` (default: ``state.current_player()``)
         knows; ``state`` is never mutated. ``root_returns`` then holds, per root action, the sum
         of every seat's returns over the iterations through it."""
-        budget = self.budget
-        deadline = Deadline(budget.seconds, every=1)
-        limit = budget.iterations if budget.iterations is not None else 1 << 62
-        if self.max_iterations is not None:
-            limit = min(limit, self.max_iterations)
+        deadline, limit = self._frame()
         game = self.game
         if observer is None:
             observer = state.current_player()
@@ -196,14 +168,7 @@ class ISMCTSBot:
                 s.apply_action(node.action)
                 path.append(node)
             result, _ = rollout(s, rnd, max_rollout, self.evaluate, n, rng, self.playout)
-            add_root_returns(totals, path, result)
-            for visited in path:
-                visited.visits += 1
-                if visited.mover >= 0:
-                    visited.value += result[visited.mover]
-        self.iterations = iterations
-        self.nodes = nodes
-        self.root = root
-        self.root_returns = totals
+            back_up(totals, path, result)
+        self._keep(root, totals, iterations, nodes)
         return root
 

@@ -41,9 +41,16 @@ from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from ..core.description import Search, check_search
-from ..core.game import Game
+from ..core.game import Game, State
 from ..core.options import ascii_digits
+from .alphabeta import AlphaBetaBot
 from .base import Bot, Budget
+from .greedy import GreedyBot
+from .ismcts import ISMCTSBot
+from .mcts import MCTSBot
+from .paranoid import ParanoidBot
+from .random_bot import RandomBot
+from .turns import TurnSearchBot
 
 DEFAULT_SECONDS = 1.0
 MAX_SECONDS = 3600.0
@@ -110,8 +117,6 @@ BOT_REVISIONS: dict[str, int] = {"random": 1, "greedy": 1, "mcts": 2, "ismcts": 
 
 def _repeats(game: Game) -> bool:
     """Whether ``game``'s states count repetitions (its rules have a repetition draw)."""
-    from ..core.game import State
-
     return type(game.new_initial_state()).repetition_count is not State.repetition_count
 
 
@@ -416,16 +421,13 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
                 search: Search | None = None) -> Bot:
     evaluator = search.evaluator if search is not None else None
     if kind == "mcts":
-        from .mcts import MCTSBot
         return MCTSBot(game, budget, seed=seed, max_rollout_actions=rollout_cap(game, search), name=name,
                        evaluator=evaluator, max_iterations=search.max_iterations if search is not None else None)
     if kind == "ismcts":
-        from .ismcts import ISMCTSBot
         return ISMCTSBot(game, budget, seed=seed, max_rollout_actions=rollout_cap(game, search), name=name,
                          evaluator=evaluator, max_iterations=search.max_iterations if search is not None else None,
                          determinize=search.determinize if search is not None else None)
     if kind == "alphabeta":
-        from .alphabeta import AlphaBetaBot
         if search is None and top_search(game).bot == "alphabeta":
             # a plain alphabeta spec searches like the levels (their leaves, their evaluator)
             search = _as_spec(top_search(game))
@@ -436,7 +438,6 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
                             contempt=search.contempt if search is not None else 0.0,
                             max_nodes=search.max_nodes if search is not None else None)
     if kind == "turns":
-        from .turns import TurnSearchBot
         widths = search.turn_widths if search is not None else None
         more: dict[str, int] = {} if widths is None else {"width": widths[0], "reply_width": widths[1]}
         if search is not None:
@@ -444,7 +445,6 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
             more["beam"] = search.turn_beam
         return TurnSearchBot(game, budget, seed=seed, name=name, evaluator=evaluator, **more)
     if kind == "paranoid":
-        from .paranoid import ParanoidBot
         if search is None and top_search(game).bot == "paranoid":
             search = top_search(game)
         return ParanoidBot(game, budget, seed=seed, name=name,
@@ -456,10 +456,8 @@ def _search_bot(kind: str, game: Game, budget: Budget, seed: int | None, name: s
 
 def _simple_bot(kind: str, game: Game, seed: int | None, name: str, search: Search | None = None) -> Bot:
     if kind == "random":
-        from .random_bot import RandomBot
         return RandomBot(game, seed=seed, name=name)
     if kind == "greedy":
-        from .greedy import GreedyBot
         extend = {"extend": search.extend} if search is not None and search.extend is not None else {}
         return GreedyBot(game, seed=seed, name=name, evaluator=search.evaluator if search else None, **extend)
     factory = game.description.bots.get(kind)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
-from .view import format_message
+from .messages import format_message
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path

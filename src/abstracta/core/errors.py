@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .view import message
+from .messages import message
 
 
 class AbstractaError(ValueError):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import operator
 import secrets
 from abc import ABC, abstractmethod
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, NamedTuple, Sequence
 
 import numpy as np
@@ -22,7 +23,7 @@ from .description import GameDescription
 from .errors import AbstractaError, IllegalActionError, NotationError, game_over, not_legal
 from .options import Option, as_integer, check_player, check_seed, resolve_options
 from .rng import SplitMix64
-from .view import StructHooks
+from .view import StructHooks, build_struct
 
 from .actions import ActionCodec, codec_class_of
 from .tensors import TensorSpec, spec_class_of, write_tensor
@@ -51,6 +52,12 @@ class Game(ABC):
     """
 
     name: ClassVar[str] = ""
+    #: The parts of the game's package above its rules (they import ``rules.py``): its
+    #: ``description``, ``notation`` and ``render`` modules and what else the game names in its
+    #: docstring, bound by the package's entry module with :func:`compose`. The rules reach them
+    #: only through this, so that they import nothing above them and a package has no import
+    #: cycle; importing ``rules.py`` runs the package's ``__init__.py`` first, which binds them.
+    _parts: ClassVar[SimpleNamespace]
     option_specs: ClassVar[tuple[Option, ...]] = ()
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
@@ -365,8 +372,6 @@ class State(StructHooks, ABC):
         to, so that what they see alike is computed once (:func:`~abstracta.core.view.build_struct`).
 
         Raises ``ValueError`` for a ``player`` that is not a seat."""
-        from .view import build_struct
-
         return build_struct(self, player, reveal, shared)
 
     # --- hidden information -----------------------------------------------------------------
@@ -538,6 +543,14 @@ class State(StructHooks, ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.to_text()!r}>"
+
+
+def compose(game_class: type[Game], **parts: Any) -> None:
+    """Bind a game package's parts above its rules to its game class as ``game_class._parts``
+    (:attr:`Game._parts`): the package's entry module (``__init__.py``) calls this once, as an
+    OpenSpiel game module registers its game. ``compose(NibbleGame, description=description,
+    notation=notation, render=render)``; then ``game._parts.notation.parse_move(…)``."""
+    game_class._parts = SimpleNamespace(**parts)
 
 
 def _rebuild_game(cls: type[Game], options: dict[str, Any]) -> Game:
@@ -743,6 +756,6 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
         raise IllegalActionError(f"action {action} is not legal here")
 
 
-__all__ = ["CHANCE", "TERMINAL", "Game", "GameDescription", "State", "action_strings", "check_action_in",
+__all__ = ["CHANCE", "TERMINAL", "Game", "compose", "GameDescription", "State", "action_strings", "check_action_in",
            "resignation_returns", "agreed_draw_returns", "draw_seats", "as_integer", "check_player", "seats_out", "seats_out_since", "views_differ", "NotationError",
            "SplitMix64", "TurnText", "played_turns", "turn_numbers", "turn_spans", "turn_texts", "turns_played"]

@@ -23,11 +23,11 @@ from ..people.database import aware, person_of
 from ..people.names import name_key
 from ..people.tables import PersonRow
 from ..play.opening import correspondence
-from .controls import TimeControl, check_spec
+from .controls import TimeControl, check_spec, spec_of, spec_text
 from .errors import Conflict, Gone, InvalidInput, Refused, Unknown
 from .tables import BlockRow, ChallengeRow
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the lobby's facade, which imports this module (an annotation only)
     from .service import Lobby
 
 #: seconds a challenge waits for its answer (live clocks), and in correspondence
@@ -137,8 +137,6 @@ class Challenges:
             raise Refused(f"{target.name} does not accept your challenges", key="lobby.error.challenge_blocked",
                           name=target.name)
         self.lobby.check_rated(spec, instance, person, target)
-        from .service import spec_text
-
         self.expire()
         now = self.lobby.now()
         with self.db.writing() as s:
@@ -161,8 +159,6 @@ class Challenges:
         the challenger in the seat they asked for, else one drawn at random) or declines.
         Unknown when it is not a challenge to them; Gone once it was answered, cancelled or
         expired."""
-        from .service import spec_of
-
         self.expire()
         with self.db.writing() as s:
             row = self._get(s, challenge_id)
@@ -223,8 +219,6 @@ class Challenges:
         return {"in": [v for v in views if not v["mine"]], "out": [v for v in views if v["mine"]]}
 
     def view(self, row: ChallengeRow, viewer: int, names: dict[int, str | None]) -> dict[str, Any]:
-        from .service import spec_of
-
         spec = spec_of(row.spec)
         rating, provisional = self.lobby.rating(row.from_id, spec)
         return {"id": row.id, "from": names.get(row.from_id), "to": names.get(row.to_id), **spec.to_json(),
@@ -242,8 +236,6 @@ class Challenges:
 
     def expire(self) -> None:
         """End the open challenges past their time."""
-        from .service import spec_of
-
         now = self.lobby.now()
         with self.db.reading() as s:
             rows = s.execute(select(ChallengeRow.id, ChallengeRow.spec, ChallengeRow.created_at, ChallengeRow.from_id,

@@ -100,5 +100,16 @@ def check_spec(game: str, options: Mapping[str, bool | int | str], control: Time
     return GameSpec(instance.name, clean, control.clock if control else None, rated), instance
 
 
+def spec_of(text: str) -> GameSpec:
+    """The game spec a lobby row keeps as :func:`spec_text`."""
+    data = json.loads(text)
+    return GameSpec(data["game"], dict(data.get("options") or {}), data.get("clock"), bool(data.get("rated")))
+
+
+def spec_text(spec: GameSpec) -> str:
+    """``spec`` as the JSON text a lobby row keeps (keys sorted: equal specs, equal texts)."""
+    return json.dumps(spec.to_json(), sort_keys=True)
+
+
 __all__ = ["DAY", "DAYS_MAX", "DAYS_MIN", "GameSpec", "INCREMENT_MAX", "INITIAL_MAX", "INITIAL_MIN", "TimeControl",
-           "check_spec"]
+           "check_spec", "spec_of", "spec_text"]

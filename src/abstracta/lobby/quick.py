@@ -13,14 +13,17 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from sqlalchemy import delete, select, update
 
+from ..ai.levels import level_fingerprint
 from ..people import Person
 from ..people.database import aware
-from .controls import GameSpec, TimeControl, check_spec
+from ..people.errors import NotRatable
+from ..people.pools import pool_of
+from .controls import GameSpec, TimeControl, check_spec, spec_of, spec_text
 from .errors import Conflict, Unknown
 from .pairing import COMPUTER_AFTER, Wait, computer_due, nearest_level, pairs
 from .tables import QuickWaitRow
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the lobby's facade, which imports this module (an annotation only)
     from .service import Lobby
 
 #: seconds a waiting person may be without a connection before their wait ends
@@ -42,16 +45,11 @@ class Quick:
 
     def _figures(self, spec: GameSpec) -> dict[int, float]:
         """{level: approximate rating} in the variant of ``spec`` (``GET /api/levels``'s figures)."""
-        from ..people.errors import NotRatable
-        from ..people.pools import pool_of
-
         instance = spec.instance()
         try:
             family = pool_of(instance, spec.clock).family
         except NotRatable:
             return {}
-        from ..ai.levels import level_fingerprint
-
         # the computer is offered at the levels the game declares (some declare fewer than six)
         figures = self.lobby.people.standings.level_ratings(family, instance.description.level_numbers,
                                                             fingerprint=lambda n: level_fingerprint(instance, n))
@@ -64,8 +62,6 @@ class Quick:
         spec, instance = check_spec(game, options, clock, rated)
         self.lobby.check_rated(spec, instance, person)
         rating, _ = self.lobby.rating(person.id, spec, instance)
-        from .service import spec_text
-
         with self.db.writing() as s:
             s.execute(delete(QuickWaitRow).where(QuickWaitRow.person_id == person.id))
             s.add(QuickWaitRow(person_id=person.id, key=spec.key(), spec=spec_text(spec), rating=rating,
@@ -82,8 +78,6 @@ class Quick:
     def state(self, person: Person) -> dict[str, Any] | None:
         """``person``'s wait: ``{"game", "options", "clock", "rated", "since", "computer_at",
         "computer": {"level"} once offered, "match": the game it was paired into}``, or None."""
-        from .service import spec_of
-
         with self.db.reading() as s:
             row = s.get(QuickWaitRow, person.id)
         if row is None:
@@ -105,8 +99,6 @@ class Quick:
             raise Unknown("you are not waiting for a game", key="lobby.error.not_waiting")
         if state["computer"] is None:
             raise Conflict("the computer is offered after 30 s alone", key="lobby.error.computer_early")
-        from .service import spec_of
-
         with self.db.writing() as s:
             row = s.get(QuickWaitRow, person.id)
             spec = spec_of(row.spec)
@@ -122,8 +114,6 @@ class Quick:
     def pair(self) -> list[str]:
         """Pair whoever can be paired now (the waits of people gone too long end first): the new
         matches' ids."""
-        from .service import spec_of
-
         now = self.lobby.now()
         stamp = now.timestamp()
         with self.db.reading() as s:

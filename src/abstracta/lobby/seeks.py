@@ -16,12 +16,12 @@ from sqlalchemy import or_, select, update
 
 from ..people import Person
 from ..people.database import aware
-from .controls import GameSpec, TimeControl, check_spec
+from .controls import GameSpec, TimeControl, check_spec, spec_of, spec_text
 from .errors import Conflict, Gone, Refused, Unknown
 from .pairing import in_range
 from .tables import SeekRow
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the lobby's facade, which imports this module (an annotation only)
     from .service import Lobby
 
 #: seconds a seek stays listed at most
@@ -62,8 +62,6 @@ class Seeks:
         self.lobby.check_rated(spec, instance, person)
         rating, provisional = self.lobby.rating(person.id, spec, instance)
         self.sweep()
-        from .service import spec_text
-
         now = self.lobby.now()
         with self.db.writing() as s:
             mine = s.scalars(select(SeekRow.id).where(SeekRow.person_id == person.id, SeekRow.closed_at.is_(None))).all()
@@ -98,8 +96,6 @@ class Seeks:
 
     def view(self, row: SeekRow, viewer: int | None, names: dict[int, str | None],
              person: Person | None = None) -> dict[str, Any]:
-        from .service import spec_of
-
         spec = spec_of(row.spec)
         why = None
         if viewer is None:
@@ -129,8 +125,6 @@ class Seeks:
         outside its range; Refused between people who block each other or for a guest taking
         a rated seek; Gone once it is taken, cancelled or expired; Unknown for no such seek."""
         self.sweep()
-        from .service import spec_of
-
         with self.db.writing() as s:
             row = s.get(SeekRow, seek_id) if isinstance(seek_id, str) and len(seek_id) <= 16 else None
             if row is None:

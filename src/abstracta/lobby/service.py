@@ -15,20 +15,23 @@ imports nothing of the server.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any, Callable, Iterable, Mapping
 
-from sqlalchemy import select
+from sqlalchemy import delete, or_, select, update
 
 from ..people import People, Person
 from ..people.errors import NotRatable
 from ..people.glicko2 import Glicko
 from ..people.pools import pool_of
+from ..people.database import person_of
 from ..people.tables import PersonRow, RatingRow
-from .controls import GameSpec
+from .challenges import Blocks, Challenges
+from .controls import GameSpec, spec_of, spec_text
 from .errors import InvalidInput, Refused
-from .tables import LobbyGameRow, create_tables
+from .quick import Quick
+from .seeks import Seeks
+from .tables import BlockRow, ChallengeRow, LobbyGameRow, QuickWaitRow, SeekRow, create_tables
 
 #: the server's function that makes a match: (spec, players per seat, {seat: person id}, source)
 #: -> the new match's id
@@ -38,24 +41,11 @@ Start = Callable[[GameSpec, list[str], Mapping[int, int], str], str]
 GoneSince = Callable[[int, float], float | None]
 
 
-def spec_of(text: str) -> GameSpec:
-    data = json.loads(text)
-    return GameSpec(data["game"], dict(data.get("options") or {}), data.get("clock"), bool(data.get("rated")))
-
-
-def spec_text(spec: GameSpec) -> str:
-    return json.dumps(spec.to_json(), sort_keys=True)
-
-
 class Lobby:
     """Seeks, quick pairing, challenges and blocks (see the module's docstring)."""
 
     def __init__(self, people: People, start: Start, gone_since: GoneSince | None = None,
                  changed_options: Callable[[Any], list[str]] | None = None):
-        from .challenges import Blocks, Challenges
-        from .quick import Quick
-        from .seeks import Seeks
-
         create_tables(people.db.engine)
         self.people = people
         self.db = people.db
@@ -120,8 +110,6 @@ class Lobby:
             return dict(s.execute(select(PersonRow.id, PersonRow.name).where(PersonRow.id.in_(ids))).all())
 
     def person(self, person_id: int) -> Person:
-        from ..people.database import person_of
-
         with self.db.reading() as s:
             row = s.get(PersonRow, person_id)
             return person_of(row)
@@ -130,10 +118,6 @@ class Lobby:
         """A person gone for good (their account deleted): their open seeks close, their quick
         pairing wait ends, the open challenges from and to them are cancelled and the blocks of
         and on them go — nobody is paired with, or reads a nameless row of, a deleted person."""
-        from sqlalchemy import delete, or_, update
-
-        from .tables import BlockRow, ChallengeRow, QuickWaitRow, SeekRow
-
         now = self.now()
         with self.db.writing() as s:
             s.execute(update(SeekRow).where(SeekRow.person_id == person_id, SeekRow.closed_at.is_(None))

@@ -25,6 +25,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, Iterable, Mapping
 
+from ..ai.tournament import elo_ratings
 from .glicko2 import Bounds, Glicko, Result, rate
 
 #: where the ladder's chain is placed: level 1 (random moves) ≈ 800 (a convention, see above)
@@ -53,7 +54,7 @@ def chain(levels: int, pairings: Iterable[tuple[int, int, int, float]],
     """Elo of each level over level 1 from the ladder's pairings ``(lower, upper, games, upper's
     points)``: ``{level: (elo, low, high)}`` (95 % interval), only levels joined to level 1."""
     if elo is None:
-        from ..ai.tournament import elo_ratings as elo
+        elo = elo_ratings
     results = [(upper - 1, lower - 1, games, points) for lower, upper, games, points in pairings if games > 0]
     ratings = elo(levels, results)
     return {i + 1: (r.elo, r.low, r.high) for i, r in enumerate(ratings)

@@ -23,6 +23,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
     if the database cannot be used (another process serves its SQLite file)."""
     import uvicorn
 
+    # the web app (FastAPI, SQLAlchemy, uvicorn) loads when a server starts, not with this
+    # package (the CLI and the tests import it for bind() alone): start-up time
     from . import ops, security
     from .api.routes.live import WS_MESSAGE_BYTES
     from .app import create_app

@@ -15,6 +15,7 @@ import threading
 import time
 from typing import Any
 
+from ..ai.analysis import display_value
 from ..core.errors import AbstractaError, UnknownGameError
 from ..core.game import turn_spans
 from ..core.records import Record
@@ -42,8 +43,6 @@ GRAPH_POINTS, GRAPH_SHARE = 120, 0.02
 
 def display_value_for(answer: dict[str, Any], seat: int) -> str:
     """An analysis answer's value for ``seat`` in words (``+0.42``, ``#5``)."""
-    from ..ai.analysis import display_value
-
     mate = answer.get("mate")
     if mate is not None and answer.get("to_move") is not None:
         return display_value(answer["values"][seat], mate if answer["to_move"] == seat else -mate)

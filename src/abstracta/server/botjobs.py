@@ -32,12 +32,14 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait as wait_connections
 from typing import Any, Callable
 
+from ..ai.analysis import analyse, analysis_budget
 from ..ai.base import stoppable
 from ..ai.levels import LEVELS, make_bot
 from ..core.options import ascii_digits
 from ..core.records import Record
 from ..core.registry import load_game
 from ..executors import start_ray
+from . import bots
 
 log = logging.getLogger("abstracta.server.bots")
 
@@ -201,8 +203,6 @@ def make_analysis_job(record_json: str, points: list[tuple[int, int | None]], sc
 def run_analysis(job: BotJob, stop: threading.Event | None = None) -> str:
     """The analyses of an analysis job (what a worker runs), as JSON: one
     ``Analysis.to_dict()`` per point (``abstracta.ai.analysis.analyse``)."""
-    from ..ai.analysis import analyse, analysis_budget
-
     payload = json.loads(job.analysis)
     game = load_game(job.game, **job.options)
     budget = max(1, int(round(analysis_budget(game) * payload["scale"])))
@@ -336,8 +336,6 @@ class ThreadExecutor:
 def _worker_main(jobs, results, parent_pid: int) -> None:
     """A bot worker process: run the jobs it is sent, one at a time; ``("stop", id)`` makes the
     running search answer its best so far."""
-    from . import bots
-
     bots.worker_init(parent_pid)
     try:
         os.nice(5)  # the web process answers people first

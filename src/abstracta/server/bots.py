@@ -14,6 +14,7 @@ import re
 
 from ..ai.levels import LEVELS, make_bot
 from ..core.records import Record
+from ..core.registry import game_class, registered_games
 
 SEAT_SPEC = re.compile(r"^(human|level:[1-6])$")
 
@@ -45,8 +46,6 @@ def worker_init(parent_pid: int) -> None:
 
 def warm_up() -> int:
     """Import the games and bots in a fresh worker so that the first real move is quick."""
-    from ..core.registry import game_class, registered_games
-
     names = registered_games()
     for name in names:
         game_class(name)

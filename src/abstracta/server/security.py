@@ -57,6 +57,7 @@ from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import ConfigurationError, StorageError
 
+from . import metrics
 from .api.people import COOKIE, SECURE_COOKIE
 
 log = logging.getLogger("abstracta.server")
@@ -473,8 +474,6 @@ class RateLimiter:
         return None
 
     def _unshared(self, exc: BaseException) -> None:
-        from . import metrics
-
         metrics.error("RateLimitStorageUnavailable")
         now = time.monotonic()
         if now - self._warned > 60:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
@@ -10,6 +11,7 @@ from ...core.description import (GameDescription, OptionText, Search, SeatStyle,
 from .evaluate import TERMS, TUNED, WEIGHTS, clamp, evaluate, make_evaluator, terms
 from .examples import EXAMPLES
 from .lessons import LESSONS
+from .solve import FanoronaTables, make_probe, make_table_bot, solve
 from .svg import diagram
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,18 +49,7 @@ OPTIONS = {
 }
 
 
-def _proof_search():
-    """The proof-number search Dimy's solver runs (:mod:`abstracta.ai.proof`): the game's
-    composing module hands the shared search to its solver."""
-    from ...ai import proof
-
-    return proof
-
-
 def describe(game: "FanoronaGame") -> GameDescription:
-    from .egtb import FanoronaTables
-    from .solve import make_probe, make_table_bot, solve
-
     # Capture chains are finished at the search horizon (turn_extension): cut mid-chain, the
     # evaluation depended on the parity of the depth and a deeper search lost to a shallower one
     # (9×5, depth 5 vs 4: 31 % without, 91 % with, 16 and 32 games; issue 17).
@@ -124,8 +115,11 @@ def describe(game: "FanoronaGame") -> GameDescription:
         evaluator=evaluator,
         levels=levels,
         tuning=tuning,
-        bots={"table": make_table_bot} if standard else {},
-        solver=(lambda progress=None: solve(game, progress, _proof_search())) if standard and size != "tsivy" else None,
+        # the searches of abstracta.ai, which is above the games, reach the solver and the table
+        # seat through the game class, where the package's entry module binds them (compose)
+        bots={"table": partial(make_table_bot, fallback=game._parts.fallback_bot)} if standard else {},
+        solver=((lambda progress=None: solve(game, progress, game._parts.proof_search))
+                if standard and size != "tsivy" else None),
         endgame_tables=FanoronaTables(game) if standard and size != "telo" else None,
         notation_help=T("notation", (
             "A move is <from>-<to>: d2-e3 is a plain step (paika); add A for a capture by approach "

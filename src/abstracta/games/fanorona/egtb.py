@@ -46,15 +46,14 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
+from ...executors import check_executor, map_unordered, session
 from .geometry import Geometry
 from .movegen import generators
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import FanoronaGame, FanoronaState
+from .rules import FanoronaGame, FanoronaState
 
 #: Distances must stay below the no-progress limit for the table values to be the real results.
 DISTANCE_BOUND = 100
@@ -219,8 +218,6 @@ def build_pair(game: "FanoronaGame", pair: tuple[Material, ...], lower: Lookup,
     depend on colour or history) and ``RuntimeError`` if a distance reaches
     :data:`DISTANCE_BOUND`.
     """
-    from .rules import FanoronaState
-
     if game.vela or game.first_turn_single_capture:
         raise ValueError("endgame tables cover the standard rules only (no vela, no first_turn_single_capture)")
     t0 = time.perf_counter()
@@ -379,8 +376,6 @@ def _build_job(lower: Mapping[Material, np.ndarray], job: tuple[str, tuple[Mater
     """One table pair, on any worker (maybe another machine): solve it from the smaller tables
     ``lower`` (handed over by value) and return its tables' bytes and figures — the caller
     writes the files, so nothing here touches the worker's disk."""
-    from .rules import FanoronaGame
-
     size, pair = job
     game = FanoronaGame(size=size)
     tables, figures = build_pair(game, pair, Lookup(game.geometry.n, lower))
@@ -417,8 +412,6 @@ def build_tables(game: "FanoronaGame", stones: int, directory: Path | None = Non
     Raises ``ValueError`` for an unknown executor, ``workers`` < 1 or rules the tables do not
     cover (``vela``, ``first_turn_single_capture``); ``ImportError`` for ``ray`` without Ray.
     """
-    from ...executors import check_executor, map_unordered, session
-
     check_executor(executor, workers)
     if game.vela or game.first_turn_single_capture:
         raise ValueError("endgame tables cover the standard rules only (no vela, no first_turn_single_capture)")
@@ -476,33 +469,3 @@ def solve_in_memory(game: "FanoronaGame", stones: int, per_side: int | None = No
 __all__ = ["DISTANCE_BOUND", "Lookup", "Material", "TableSet", "after_turn", "best_code", "build_pair",
            "build_tables", "decode", "default_directory", "encode", "materials_with", "rank", "solve_in_memory",
            "table_path", "turn_ends"]
-
-
-class FanoronaTables:
-    """The :class:`~abstracta.core.description.EndgameTables` of one board size (the
-    description's ``endgame_tables``)."""
-
-    def __init__(self, game: "FanoronaGame"):
-        self.game = game
-
-    def directory(self) -> Path:
-        return default_directory()
-
-    def probe(self, state: "FanoronaState", directory: Path | None = None) -> dict[str, Any] | None:
-        """Value, distance (turns, counted from the start of the current turn) and the best
-        action of ``state`` for its mover, or ``None`` if a table it needs is missing (on Dimy
-        also the proof book's positions: :class:`.solve.BookPlayer`)."""
-        from .solve import table_player
-
-        return table_player(self.game, directory).judge(state)
-
-    def build(self, stones: int, directory: Path | None = None, *, executor: str = "serial",
-              workers: int | None = None, ray_address: str | None = None,
-              progress: Progress | None = None) -> dict[str, Any]:
-        if stones < 2:
-            raise ValueError(f"--stones {stones}: the smallest tables have 2 stones")
-        manifest = build_tables(self.game, stones, directory, executor=executor, workers=workers,
-                                ray_address=ray_address, progress=progress)
-        size = self.game.geometry.size
-        wanted = {m.name(size) for s in range(2, stones + 1) for pair in materials_with(s) for m in pair}
-        return {k: v for k, v in manifest.items() if k in wanted}

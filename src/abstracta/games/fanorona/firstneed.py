@@ -24,6 +24,8 @@ import sys
 import time
 from pathlib import Path
 
+from .rules import FanoronaGame
+
 #: Stones of the tables built on first need.
 STONES = 4
 #: A lock older than this (seconds) belongs to a build that died without removing it.
@@ -106,8 +108,6 @@ def start(size: str, directory: Path) -> bool:
 def build(size: str, directory: str | Path, stones: int = STONES) -> None:
     """The background build itself (see :func:`start`): the tables of 2-``stones`` stones, then
     Dimy's proof; the lock goes when it ends, built or not."""
-    from .rules import FanoronaGame
-
     directory = Path(directory)
     lock = directory / f"fanorona-{size}.building"
     lock.write_text(f"{os.getpid()}\n")

@@ -39,6 +39,13 @@ VECTOR_TO_DIR: dict[tuple[int, int], int] = {v: i for i, v in enumerate(DIR_VECT
 PAIKA, APPROACH, WITHDRAWAL = 0, 1, 2
 KIND_SUFFIX = ("", "A", "W")
 
+# The sides and the limits of the rules (the rules, the notation and the view read them here).
+WHITE, BLACK = 0, 1
+#: No-progress limit (Spec: fanorona.md §4 (b)): turns without a capture that draw the game.
+NO_PROGRESS_LIMIT = 100
+#: Vela phase lasts while Black has more than this many stones (Spec: fanorona.md §7).
+VELA_STONES = 5
+
 #: Board sizes by option value (Spec: fanorona.md §1): (files W, ranks H).
 SIZES: dict[str, tuple[int, int]] = {"tsivy": (9, 5), "dimy": (5, 5), "telo": (3, 3)}
 #: Start positions (Spec: fanorona.md §2), as position-text rows.

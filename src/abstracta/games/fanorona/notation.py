@@ -3,6 +3,9 @@
 Position text: ``<rows> <side>[ chain=<point>:<dir>:<visited>][ first=<sides>][ nc=<n>]``,
 rows from the top rank down, joined by ``/``. Suffixes are written in that order — §5 says
 the no-progress counter "is appended last" — and accepted in any order when reading.
+
+Below the rules, which import it: the position text as a whole is read by
+:func:`.rules.parse_position`, which makes the state.
 """
 
 from __future__ import annotations
@@ -11,12 +14,11 @@ import re
 from typing import TYPE_CHECKING
 
 from ...core.errors import IllegalActionError, NotationError, PositionError
-from ...core.options import ascii_digits
 from ...core.view import message
 from .geometry import DIR_BY_NAME, DIR_NAMES, Geometry
 
 if TYPE_CHECKING:
-    from .rules import FanoronaGame, FanoronaState
+    from ...core.game import State
 
 _ACTION_SHAPE = re.compile(r"^[a-z][0-9]+-[a-z][0-9]+[AW]?$")
 
@@ -52,7 +54,7 @@ def _point(g: Geometry, name: str, what: str) -> int:
     return p
 
 
-def _parse_chain(g: Geometry, value: str, white: int, black: int, side: int
+def parse_chain(g: Geometry, value: str, white: int, black: int, side: int
                  ) -> tuple[int, int, int, tuple[int, ...]]:
     what = f"chain={value}"
     parts = value.split(":")
@@ -93,57 +95,7 @@ def _parse_chain(g: Geometry, value: str, white: int, black: int, side: int
     return point, d, mask, visited
 
 
-def parse_position(game: "FanoronaGame", text: str) -> "FanoronaState":
-    """The state described by a position text (Spec: fanorona.md §5). Raises PositionError."""
-    from .rules import BLACK, VELA_STONES, WHITE, FanoronaState
-    if not isinstance(text, str):
-        raise PositionError(f"position {text!r} is not text")
-    g = game.geometry
-    tokens = text.split()
-    if len(tokens) < 2:
-        raise PositionError(f"position {text!r}: expected '<rows> <side>' (side W or B)")
-    white, black = parse_rows(g, tokens[0])
-    if tokens[1] not in ("W", "B"):
-        raise PositionError(f"position {text!r}: side to move {tokens[1]!r} is not W or B")
-    side = WHITE if tokens[1] == "W" else BLACK
-    seen: dict[str, str] = {}
-    for token in tokens[2:]:
-        key, sep, value = token.partition("=")
-        if not sep or key not in ("chain", "nc", "first"):
-            raise PositionError(f"position {text!r}: unknown part {token!r} (expected chain=, nc= or first=)")
-        if key in seen:
-            raise PositionError(f"position {text!r}: {key}= given twice")
-        seen[key] = value
-    nc = 0
-    if "nc" in seen:
-        value = seen["nc"]
-        if not ascii_digits(value):
-            raise PositionError(f"position {text!r}: nc={value} is not a non-negative integer")
-        nc = int(value)
-    first = 0
-    if "first" in seen:
-        value = seen["first"]
-        if not game.first_turn_single_capture:
-            raise PositionError(f"position {text!r}: first={value} needs the option first_turn_single_capture")
-        if value not in ("W", "B", "WB"):
-            raise PositionError(f"position {text!r}: first={value} must be W, B or WB")
-        first = (1 if "W" in value else 0) | (2 if "B" in value else 0)
-    chain = None
-    if "chain" in seen:
-        chain = _parse_chain(g, seen["chain"], white, black, side)
-        if first >> side & 1:
-            raise PositionError(f"position {text!r}: a chain in {tokens[1]}'s first turn, which ends after "
-                                f"one capture step (first_turn_single_capture)")
-        if game.vela and black.bit_count() > VELA_STONES:
-            raise PositionError(f"position {text!r}: a chain during the vela phase (Black has more than "
-                                f"{VELA_STONES} stones)")
-    try:
-        return FanoronaState(game, white, black, side, chain=chain, nc=nc, first=first)
-    except PositionError as exc:
-        raise PositionError(f"position {text!r}: {exc}") from None
-
-
-def format_position(state: "FanoronaState") -> str:
+def format_position(state: "State") -> str:
     """Position text of ``state`` (Spec: fanorona.md §5)."""
     g = state._g
     white, black = (state._own, state._opp) if state._side == 0 else (state._opp, state._own)

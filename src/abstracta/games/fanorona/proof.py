@@ -30,13 +30,12 @@ import numpy as np
 from . import egtb
 from .egtb import Lookup
 from .movegen import generators
+from .rules import FanoronaGame, FanoronaState
 
 if TYPE_CHECKING:  # pragma: no cover
     from types import ModuleType
 
     from .geometry import Geometry
-    from .rules import FanoronaGame, FanoronaState
-
 #: Stones of the tables at the search's leaves (built in memory from the rules: 191,500
 #: positions on 5×5 in about 6 s).
 LEAF_STONES = 4
@@ -142,8 +141,6 @@ class Graph:
         n = self.n
         if not self.engine:
             return sorted(o | p << n for o, p in self._fast(own, opp))
-        from .rules import FanoronaState
-
         state = FanoronaState(self.game, own, opp, 0)  # the mover as White: colours are alike
         if state.is_terminal():
             return []

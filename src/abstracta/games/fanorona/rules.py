@@ -17,18 +17,15 @@ from typing import Any, ClassVar, NamedTuple
 from ...core.errors import IllegalActionError, PositionError
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
-from ...core.options import Option, parse_bool
+from ...core.options import Option, ascii_digits, parse_bool
 from ...core.view import message
-from .geometry import APPROACH, DIR_NAMES, PAIKA, WITHDRAWAL, Geometry, geometry
+from .geometry import (APPROACH, BLACK, DIR_NAMES, NO_PROGRESS_LIMIT, PAIKA, START_ROWS, VELA_STONES, WHITE,
+                       WITHDRAWAL, Geometry, geometry)
 from .movegen import generators
+from .notation import format_position, parse_action, parse_chain, parse_rows
 from .view import FanoronaView
 
-WHITE, BLACK = 0, 1
 SIDE_CHARS = "WB"
-#: No-progress limit (Spec: fanorona.md §4 (b)): turns without a capture that draw the game.
-NO_PROGRESS_LIMIT = 100
-#: Vela phase lasts while Black has more than this many stones (Spec: fanorona.md §7).
-VELA_STONES = 5
 
 _LOSS = ([-1.0, 1.0], [1.0, -1.0])  # indexed by the side that loses
 
@@ -135,6 +132,12 @@ class FanoronaGame(Game):
 
     Options: ``size`` (``tsivy`` 9×5, ``dimy`` 5×5, ``telo`` 3×3), ``vela`` (§7),
     ``first_turn_single_capture`` (§4).
+
+    Its parts (``_parts``, bound by the package's entry module): ``description``, ``render``,
+    and the two searches of :mod:`abstracta.ai` the solver and the table seat use, which a game
+    module does not import (``ai`` is above the games): ``proof_search`` (Dimy's proof-number
+    search, :mod:`abstracta.ai.proof`) and ``fallback_bot`` (the bot a table seat falls back on
+    where no table reaches: alpha-beta).
     """
 
     name: ClassVar[str] = "fanorona"
@@ -145,7 +148,6 @@ class FanoronaGame(Game):
         Option("first_turn_single_capture", False, "each player's first turn ends after one capture step",
                parser=parse_bool),
     )
-
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.geometry: Geometry = geometry(self.options["size"])
@@ -154,9 +156,7 @@ class FanoronaGame(Game):
 
     def describe(self) -> GameDescription:
         """See :mod:`.description`."""
-        from .description import describe
-
-        return describe(self)
+        return self._parts.description.describe(self)
 
     @property
     def num_distinct_actions(self) -> int:
@@ -168,15 +168,12 @@ class FanoronaGame(Game):
         steps (each takes a stone), N ``end`` actions (one per capturing turn) and, around the
         at most N capturing turns, N + 1 stretches of at most 100 paika turns (the no-progress
         draw). Tsivy: 4,588; dimy: 2,548; telo: 916."""
-        from .geometry import START_ROWS
-
         rows = START_ROWS[self.options["size"]]
         n = rows.count("W") + rows.count("B")
         return 2 * n + NO_PROGRESS_LIMIT * (n + 1)
 
     def new_initial_state(self, seed: int | None = None) -> "FanoronaState":
         """The setup of §2, White to move."""
-        from .notation import parse_rows
         g = self.geometry
         white, black = parse_rows(g, g.start_rows)
         first = 3 if self.first_turn_single_capture else 0
@@ -184,12 +181,10 @@ class FanoronaGame(Game):
 
     def state_from_text(self, text: str) -> "FanoronaState":
         """Parse a position text (Spec: fanorona.md §5). Raises :class:`PositionError`."""
-        from .notation import parse_position
         return parse_position(self, text)
 
     def render(self, state: State, player: int | None = None) -> Any:
-        from .render import render
-        return render(state, player)  # type: ignore[arg-type]
+        return self._parts.render.render(state, player)  # type: ignore[arg-type]
 
 
 class FanoronaState(FanoronaView, State):
@@ -436,7 +431,6 @@ class FanoronaState(FanoronaView, State):
 
         Raises :class:`NotationError` for text that is not Fanorona notation and
         :class:`IllegalActionError` for a step that is not legal here."""
-        from .notation import parse_action
         action = parse_action(self._g, text)
         legal = self.legal_actions()
         if action not in legal:
@@ -535,7 +529,6 @@ class FanoronaState(FanoronaView, State):
         """Position text (§5), e.g. ``BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW W``."""
         if self._pending:
             self._resolve()
-        from .notation import format_position
         return format_position(self)
 
     def hash_key(self) -> int:
@@ -590,3 +583,52 @@ class FanoronaState(FanoronaView, State):
 
 
 __all__ = ["FanoronaGame", "FanoronaState", "capture_steps", "paika_steps", "continuations", "DIR_NAMES"]
+
+
+def parse_position(game: FanoronaGame, text: str) -> FanoronaState:
+    """The state described by a position text (Spec: fanorona.md §5). Raises PositionError."""
+    if not isinstance(text, str):
+        raise PositionError(f"position {text!r} is not text")
+    g = game.geometry
+    tokens = text.split()
+    if len(tokens) < 2:
+        raise PositionError(f"position {text!r}: expected '<rows> <side>' (side W or B)")
+    white, black = parse_rows(g, tokens[0])
+    if tokens[1] not in ("W", "B"):
+        raise PositionError(f"position {text!r}: side to move {tokens[1]!r} is not W or B")
+    side = WHITE if tokens[1] == "W" else BLACK
+    seen: dict[str, str] = {}
+    for token in tokens[2:]:
+        key, sep, value = token.partition("=")
+        if not sep or key not in ("chain", "nc", "first"):
+            raise PositionError(f"position {text!r}: unknown part {token!r} (expected chain=, nc= or first=)")
+        if key in seen:
+            raise PositionError(f"position {text!r}: {key}= given twice")
+        seen[key] = value
+    nc = 0
+    if "nc" in seen:
+        value = seen["nc"]
+        if not ascii_digits(value):
+            raise PositionError(f"position {text!r}: nc={value} is not a non-negative integer")
+        nc = int(value)
+    first = 0
+    if "first" in seen:
+        value = seen["first"]
+        if not game.first_turn_single_capture:
+            raise PositionError(f"position {text!r}: first={value} needs the option first_turn_single_capture")
+        if value not in ("W", "B", "WB"):
+            raise PositionError(f"position {text!r}: first={value} must be W, B or WB")
+        first = (1 if "W" in value else 0) | (2 if "B" in value else 0)
+    chain = None
+    if "chain" in seen:
+        chain = parse_chain(g, seen["chain"], white, black, side)
+        if first >> side & 1:
+            raise PositionError(f"position {text!r}: a chain in {tokens[1]}'s first turn, which ends after "
+                                f"one capture step (first_turn_single_capture)")
+        if game.vela and black.bit_count() > VELA_STONES:
+            raise PositionError(f"position {text!r}: a chain during the vela phase (Black has more than "
+                                f"{VELA_STONES} stones)")
+    try:
+        return FanoronaState(game, white, black, side, chain=chain, nc=nc, first=first)
+    except PositionError as exc:
+        raise PositionError(f"position {text!r}: {exc}") from None

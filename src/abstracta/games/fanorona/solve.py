@@ -18,14 +18,13 @@ from __future__ import annotations
 import time
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from ...core.description import Solution
-from . import egtb
-from .egtb import Lookup, TableSet, after_turn, decode
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import FanoronaGame, FanoronaState
+from . import egtb, firstneed
+from .egtb import Lookup, Progress, TableSet, after_turn, build_tables, decode, default_directory, materials_with
+from .proof import BOOK_FILE, LEAF_STONES, ProofBook, prove
+from .rules import FanoronaGame, FanoronaState
 
 #: Stones a side at the start (Spec §2): Telo 4, Dimy 12, Tsivy 22.
 START_STONES = {"telo": 4, "dimy": 12, "tsivy": 22}
@@ -41,8 +40,6 @@ def reachable(game: "FanoronaGame") -> dict[str, int]:
     states inside a capture chain (board, side, chain point, last direction, visited points).
     A turn-start position is counted once whatever its history (repetition count,
     no-progress counter)."""
-    from .rules import FanoronaState
-
     start = game.new_initial_state()
     white, black = start.bitboards()
     seen = {(white, black, 0)}
@@ -82,8 +79,6 @@ def reachable(game: "FanoronaGame") -> dict[str, int]:
 @lru_cache(maxsize=4)
 def _solved_tables(size: str) -> tuple[Lookup, dict[str, Any]]:
     """Every table of a board solved whole in memory (Telo), cached per process."""
-    from .rules import FanoronaGame
-
     game = FanoronaGame(size=size)
     per_side = START_STONES[size]
     return egtb.solve_in_memory(game, 2 * per_side, per_side)
@@ -281,20 +276,17 @@ def table_player(game: "FanoronaGame", directory: Path | None = None) -> TablePl
         return TablePlayer(_solved_tables(size)[0])
     tables = TableSet(game, directory)
     if size == "dimy":
-        from .proof import BOOK_FILE, ProofBook
-
         book = ProofBook.load(tables.directory / BOOK_FILE.format(size=size))
         return BookPlayer(tables, book, game.geometry.n)
     return TablePlayer(tables)
 
 
-def make_table_bot(game: "FanoronaGame", seed: int | None = None) -> TableBot:
-    """Factory of the ``table`` seat (``GameDescription.bots``): falls back on 1-second
-    alpha-beta where no table reaches."""
-    from ...ai.alphabeta import AlphaBetaBot
-
+def make_table_bot(game: "FanoronaGame", seed: int | None = None, *, fallback: Callable[..., Any]) -> TableBot:
+    """Factory of the ``table`` seat (``GameDescription.bots``, with ``fallback`` bound): falls
+    back on ``fallback(game, 1.0, seed=seed)`` (1-second alpha-beta, which the package's entry
+    module hands in: a game imports nothing of :mod:`abstracta.ai`) where no table reaches."""
     # a partial, not a lambda: the bot pickles (a Gymnasium environment, a Ray worker)
-    return TableBot(table_player(game), partial(AlphaBetaBot, game, 1.0, seed=seed))
+    return TableBot(table_player(game), partial(fallback, game, 1.0, seed=seed))
 
 
 class Probe:
@@ -327,8 +319,6 @@ class Probe:
 
     def _look(self, build: bool) -> TablePlayer:
         if self._player is None or (not self._complete and time.monotonic() - self._looked > RECHECK_SECONDS):
-            from . import firstneed
-
             player = table_player(self.game)
             self._looked = time.monotonic()
             lookup = player.lookup
@@ -341,8 +331,6 @@ class Probe:
                 self._complete = True
             self._player = player
         if build and not self._complete and not self._asked:
-            from . import firstneed
-
             self._asked = True
             firstneed.start(self.game.geometry.size, self._player.lookup.directory)  # type: ignore[attr-defined]
         return self._player
@@ -417,8 +405,6 @@ def solve(game: "FanoronaGame", progress: Callable[[str], None] | None = None, s
     if size == "dimy":
         if search is None:
             raise ValueError("Dimy is proved by proof-number search, which the game's description hands in")
-        from .proof import BOOK_FILE, LEAF_STONES, prove
-
         found = prove(game, search, progress)
         book = found["book"]
         path: Path | None = egtb.default_directory() / BOOK_FILE.format(size=size)
@@ -447,8 +433,6 @@ def solve(game: "FanoronaGame", progress: Callable[[str], None] | None = None, s
 def _reachable_values(game: "FanoronaGame", lookup: Lookup) -> dict[str, int]:
     """Wins, draws and losses (for the side to move) among the turn-start positions reachable
     from the start."""
-    from .rules import FanoronaState
-
     start = game.new_initial_state()
     w0, b0 = start.bitboards()
     seen = {(w0, b0, 0)}
@@ -475,3 +459,31 @@ def _reachable_values(game: "FanoronaGame", lookup: Lookup) -> dict[str, int]:
 
 
 __all__ = ["Probe", "TableBot", "TablePlayer", "make_probe", "make_table_bot", "reachable", "solve", "table_player"]
+
+
+class FanoronaTables:
+    """The :class:`~abstracta.core.description.EndgameTables` of one board size (the
+    description's ``endgame_tables``)."""
+
+    def __init__(self, game: "FanoronaGame"):
+        self.game = game
+
+    def directory(self) -> Path:
+        return default_directory()
+
+    def probe(self, state: "FanoronaState", directory: Path | None = None) -> dict[str, Any] | None:
+        """Value, distance (turns, counted from the start of the current turn) and the best
+        action of ``state`` for its mover, or ``None`` if a table it needs is missing (on Dimy
+        also the proof book's positions: :class:`.solve.BookPlayer`)."""
+        return table_player(self.game, directory).judge(state)
+
+    def build(self, stones: int, directory: Path | None = None, *, executor: str = "serial",
+              workers: int | None = None, ray_address: str | None = None,
+              progress: Progress | None = None) -> dict[str, Any]:
+        if stones < 2:
+            raise ValueError(f"--stones {stones}: the smallest tables have 2 stones")
+        manifest = build_tables(self.game, stones, directory, executor=executor, workers=workers,
+                                ray_address=ray_address, progress=progress)
+        size = self.game.geometry.size
+        wanted = {m.name(size) for s in range(2, stones + 1) for pair in materials_with(s) for m in pair}
+        return {k: v for k, v in manifest.items() if k in wanted}

@@ -53,7 +53,7 @@ from itertools import pairwise
 from typing import Any, NamedTuple
 
 from ...core.view import message
-from .geometry import APPROACH, DIR_NAMES, PAIKA, WITHDRAWAL, Geometry
+from .geometry import APPROACH, DIR_NAMES, NO_PROGRESS_LIMIT, PAIKA, VELA_STONES, WHITE, WITHDRAWAL, Geometry
 
 SEAT_NAMES = ("White", "Black")
 _KIND_NAMES = {PAIKA: "paika", APPROACH: "approach", WITHDRAWAL: "withdrawal"}
@@ -93,8 +93,6 @@ class FanoronaView:
     # --- board ----------------------------------------------------------------------------------
     def board_struct(self, player: int | None) -> dict[str, Any]:
         """The position (perfect information: the same for every viewer). Spec: fanorona.md §1."""
-        from .rules import NO_PROGRESS_LIMIT
-
         game = self.game  # type: ignore[attr-defined]
         g: Geometry = game.geometry
         t = _tables(g)
@@ -150,8 +148,6 @@ class FanoronaView:
 
     def _vela_phase(self, black: int) -> bool:
         """Spec: fanorona.md §7 — the vela phase lasts while Black has more than 5 stones."""
-        from .rules import VELA_STONES
-
         return bool(self.game.vela) and black.bit_count() > VELA_STONES  # type: ignore[attr-defined]
 
     # --- choices --------------------------------------------------------------------------------
@@ -185,8 +181,6 @@ class FanoronaView:
     def _removed(self, action: int) -> list[str]:
         """Points of the stones ``action`` captures in this state, nearest first: the enemy line
         beyond the target (Spec: fanorona.md §3.1), only the first stone in the vela phase (§7)."""
-        from .rules import WHITE
-
         g: Geometry = self.game.geometry  # type: ignore[attr-defined]
         entry = g.act[action] if 0 <= action < g.end_action else None
         if entry is None or entry[4] == PAIKA:
@@ -239,8 +233,6 @@ class FanoronaView:
 
     def end_struct(self) -> dict[str, Any] | None:
         """Why the game ended (Spec: fanorona.md §3.3, §4)."""
-        from .rules import NO_PROGRESS_LIMIT
-
         if not self.is_terminal():  # type: ignore[attr-defined]
             return None
         returns = self.returns()  # type: ignore[attr-defined]

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .geometry import BIT, DIST, NBM, dilate
+from .rules import FROM_BIT, PASS, TO_BIT
 
 if TYPE_CHECKING:
     from .rules import FibonacciState
@@ -123,8 +124,6 @@ def find_winning_turn(state: "FibonacciState", moves: int, max_nodes: int = ORAC
     """Actions of the side to move in ``state`` (cards variant, a move due: never mutated) that
     win within ``moves`` moves, or ``None`` when the search finds none within ``max_nodes``
     nodes (see the module docstring for what it tries)."""
-    from .rules import FROM_BIT, PASS, TO_BIT
-
     player = state.side
     s = state.clone()
     bb = s.bitboards  # the list is updated in place by apply/undo

@@ -2,6 +2,8 @@
 
 Position text: ``<rows> <side> <left> <t>``; Go placement ``<rows> <side> P<k>``; cards variant
 appends `` <redpile> <greenpile> rng=<16 hex>``. Moves ``e8-f9``, ``pass``, placements ``S@e5``.
+
+Below the rules (which import their action ids and piece kinds from here) and the view.
 """
 
 from __future__ import annotations
@@ -10,7 +12,30 @@ import re
 
 from abstracta.core.errors import PositionError
 
-from .geometry import BIT_OF_NAME, NAME, ROW_CELLS, ROWS
+from .geometry import BIT_OF_NAME, NAME, NUM_CELLS, ROW_CELLS, ROWS
+
+# --- action ids (the rules import them from here) -------------------------------------------
+#: Piece codes: 1 + 3·owner + kind, kind 0 core, 1 attack, 2 support.
+CORE, ATTACK, SUPPORT = 0, 1, 2
+NMOVE = NUM_CELLS * NUM_CELLS
+PASS = NMOVE
+PLACE0 = NMOVE + 1
+NUM_ACTIONS = PLACE0 + NUM_CELLS
+#: Placements in the Go start (§9.3).
+NUM_PLACEMENTS = 26
+#: Turn cap (§5).
+MAX_TURNS = 300
+
+
+def placement_kind(k: int) -> int:
+    """Kind of the ``k``-th placement (0-based) of the Go start: 12 supports, 12 attackers, 2 cores."""
+    return SUPPORT if k < 12 else ATTACK if k < 24 else CORE
+
+
+def base_moves(t: int) -> int:
+    """``base(t) = min(t, 6)`` (§3)."""
+    return t if t < 6 else 6
+
 
 #: Piece letters indexed by code: 0 empty, 1..3 Red C A S, 4..6 Green c a s.
 LETTERS = ".CAScas"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from .geometry import NAME, ROW_CELLS, ROWS
+from .geometry import BIT, COL_OF, NAME, ROW_CELLS, ROW_OF, ROWS
 from .notation import LETTERS
 
 if TYPE_CHECKING:
@@ -78,8 +78,6 @@ def board_svg(cell: float = 36.0, position: "FibonacciState | None" = None) -> s
     """An SVG drawing of the board (cell centre x = c − r/2, y = r·√3/2, §1), with the pieces of
     ``position`` if given."""
     import math
-
-    from .geometry import BIT, COL_OF, ROW_OF
 
     rad = cell / math.sqrt(3)
     pts = []

@@ -28,22 +28,13 @@ from .geometry import (
     BIT, DEG6, DENSE, NAME, NBM, NUM_CELLS, STRIDE, VALID, Z_BASE, Z_LEFT, Z_PLACED, Z_SIDE,
     ZOBRIST, bits, dense_list, group_of,
 )
-from .notation import _CELL, LETTERS, board_to_rows, cell_bit, rows_to_cells
+from .notation import (_CELL, ATTACK, CORE, LETTERS, MAX_TURNS, NMOVE, NUM_ACTIONS, NUM_PLACEMENTS, PASS, PLACE0,
+                       SUPPORT, base_moves, board_to_rows, cell_bit, placement_kind, rows_to_cells)
 from .view import KINDS, FibonacciView
 
 
 RED, GREEN = 0, 1
 EMPTY = 0
-#: Piece codes: 1 + 3·owner + kind, kind 0 core, 1 attack, 2 support.
-CORE, ATTACK, SUPPORT = 0, 1, 2
-NMOVE = NUM_CELLS * NUM_CELLS
-PASS = NMOVE
-PLACE0 = NMOVE + 1
-NUM_ACTIONS = PLACE0 + NUM_CELLS
-#: Placements in the Go start (§9.3).
-NUM_PLACEMENTS = 26
-#: Turn cap (§5).
-MAX_TURNS = 300
 #: A full card pile, sorted (§9.2).
 FULL_PILE = (1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6)
 
@@ -115,16 +106,6 @@ def type_moves(mask: int) -> tuple[dict[int, int], list[int]]:
         _TYPE_MEMO.clear()
     _TYPE_MEMO[mask] = entry
     return entry
-
-
-def placement_kind(k: int) -> int:
-    """Kind of the ``k``-th placement (0-based) of the Go start: 12 supports, 12 attackers, 2 cores."""
-    return SUPPORT if k < 12 else ATTACK if k < 24 else CORE
-
-
-def base_moves(t: int) -> int:
-    """``base(t) = min(t, 6)`` (§3)."""
-    return t if t < 6 else 6
 
 
 class UndoRecord(NamedTuple):
@@ -969,9 +950,7 @@ class FibonacciGame(Game):
 
     def describe(self) -> GameDescription:
         """Only the cards variant has chance and hidden information; see :mod:`.description`."""
-        from .description import describe
-
-        return describe(self)
+        return self._parts.description.describe(self)
 
     @property
     def num_distinct_actions(self) -> int:
@@ -1035,18 +1014,12 @@ class FibonacciGame(Game):
 
     def render(self, state: Any, player: int | None = None) -> Any:
         """A ``rich.text.Text`` hex board (see :mod:`.render`)."""
-        from .render import render
-
-        return render(state, player)
+        return self._parts.render.render(state, player)
 
     def render_board(self) -> Any:
         """The empty board with cell names (``abstracta board fibonacci``)."""
-        from .render import render_board
-
-        return render_board()
+        return self._parts.render.render_board()
 
     def board_svg(self) -> str:
         """The board as SVG, cell names in the cells."""
-        from .render import board_svg
-
-        return board_svg()
+        return self._parts.render.board_svg()

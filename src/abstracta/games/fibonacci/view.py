@@ -73,15 +73,15 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ...core.view import message
-from .geometry import BIT, BIT_OF_NAME, COL_OF, DEG6, NAME, NBM, NEIGHBOURS, ROW_OF, group_of
-from .notation import LETTERS
+from .geometry import BIT, BIT_OF_NAME, COL_OF, DEG6, NAME, NBM, NEIGHBOURS, NUM_CELLS, ROW_OF, group_of
+from .notation import LETTERS, MAX_TURNS, NMOVE, NUM_PLACEMENTS, PASS, PLACE0, base_moves, placement_kind
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .rules import FibonacciState
+    # the state this view is mixed into (rules.FibonacciState), named without importing the
+    # rules, which import this module
+    from ...core.game import State as FibonacciState
 
 SEAT_NAMES = ("Red", "Green")
-#: Placements of the Go start (§9.3; rules.NUM_PLACEMENTS, which imports this module).
-NUM_PLACEMENTS = 26
 KINDS = ("core", "attack", "support")
 #: A piece kind in players' words.
 KIND_WORD = {"core": "core", "attack": "attacker", "support": "support"}
@@ -224,8 +224,6 @@ class FibonacciView:
         That card is the real top of a hidden pile: it is public once the action is played
         (``build_struct`` asks only about played steps), so do not call this to preview a move.
         """
-        from .rules import NMOVE, NUM_CELLS, PASS, PLACE0
-
         touched: list[str] = []
         if 0 <= action < NMOVE:
             touched = [NAME[BIT[action // NUM_CELLS]], NAME[BIT[action % NUM_CELLS]]]
@@ -248,8 +246,6 @@ class FibonacciView:
         Green's core (now on e7)", "Red places a support on e5", "Green passes"; a card the turn
         end turns up is added ("; Green's next card is 4"). With the words as messages, one
         per part (:func:`abstracta.core.view.message`)."""
-        from .rules import PASS
-
         side = self.side
         seat = message(f"fibonacci.seat.{side}")
         if action == PASS:
@@ -259,8 +255,6 @@ class FibonacciView:
                 text += f" ({plural(self.left, 'move')} unused)"
                 said.append(message("fibonacci.step.unused", n=self.left))
         elif len(touched) == 1:
-            from .rules import placement_kind
-
             kind = KINDS[placement_kind(self.placed)]
             word = KIND_WORD[kind]
             text = f"{SEAT_NAMES[side]} places {'an' if word[0] in 'aeiou' else 'a'} {word} on {touched[0]}"
@@ -283,8 +277,6 @@ class FibonacciView:
 
     # ------------------------------------------------------------------ end, turn
     def end_struct(self: "FibonacciState") -> dict[str, Any] | None:
-        from .rules import MAX_TURNS
-
         if self.result is None:
             return None
         end = self._end_reason()
@@ -293,8 +285,6 @@ class FibonacciView:
         return end
 
     def _end_reason(self: "FibonacciState") -> dict[str, Any]:
-        from .rules import MAX_TURNS
-
         winner = self.winner()
         if winner is None:
             if self.turn > MAX_TURNS:
@@ -318,8 +308,6 @@ class FibonacciView:
                 "message": message(f"fibonacci.end.surrounded.{loser}", core=core)}
 
     def turn_left_struct(self: "FibonacciState") -> dict[str, Any] | None:
-        from .rules import base_moves, placement_kind
-
         if self.result is not None:
             return None
         if self.placed < NUM_PLACEMENTS:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  texts, web_dir, package_files)
+from .bot import FibonacciCardsRuleBot
 from .evaluate import TERMS, WEIGHTS, evaluate, make_evaluator, squash, terms
 from .examples import EXAMPLES
 from .lessons import LESSONS
@@ -26,8 +27,6 @@ def inferred_deal(state: Any, observer: int, rng: Any) -> Any:
 
 
 def _rule_bot(game: Any, seed: int | None) -> Any:
-    from .bot import FibonacciCardsRuleBot
-
     return FibonacciCardsRuleBot(game, seed)
 
 

@@ -584,9 +584,7 @@ class FibonacciCardsGame(Game):
 
     def describe(self) -> GameDescription:
         """Chance (the deal, the stock) and hidden hands; see :mod:`.description`."""
-        from .description import describe
-
-        return describe(self)
+        return self._parts.description.describe(self)
 
     @property
     def num_distinct_actions(self) -> int:
@@ -639,5 +637,4 @@ class FibonacciCardsGame(Game):
         return state
 
     def render(self, state: Any, player: int | None = None) -> Any:
-        from .render import render
-        return render(state, player)
+        return self._parts.render.render(state, player)

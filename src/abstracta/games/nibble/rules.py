@@ -169,9 +169,7 @@ class NibbleGame(Game):
 
     def describe(self) -> GameDescription:
         """Chance (the seeded layout and first player), whole-turn notation; see :mod:`.description`."""
-        from .description import describe
-
-        return describe(self)
+        return self._parts.description.describe(self)
 
     @property
     def num_distinct_actions(self) -> int:
@@ -199,64 +197,48 @@ class NibbleGame(Game):
 
     def state_from_text(self, text: str) -> "NibbleState":
         """Parse a position text (§6). Raises :class:`PositionError` naming the problem."""
-        from .notation import parse_position
-
-        return parse_position(self, text)
+        return self._parts.notation.parse_position(self, text)
 
     # --- whole-turn notation ------------------------------------------------------------------
     def parse_move(self, state: State, text: str) -> list[int]:
         """Engine actions of one record entry: a whole-turn string ``a1+a9`` or one engine action.
 
         See :func:`abstracta.games.nibble.notation.parse_move`."""
-        from .notation import parse_move
-
-        return parse_move(state, text)  # type: ignore[arg-type]
+        return self._parts.notation.parse_move(state, text)  # type: ignore[arg-type]
 
     def parse_turn(self, state: State, text: str) -> list[int]:
         """A turn as a person types it: at a turn boundary a single cell takes that disc and
         ends the turn (``a1``), like ``a1+a9`` takes both; mid-turn, one action."""
-        from .notation import parse_move
-
-        return parse_move(state, text, whole=True)  # type: ignore[arg-type]
+        return self._parts.notation.parse_move(state, text, whole=True)  # type: ignore[arg-type]
 
     def format_moves(self, initial: State, actions: Sequence[int]) -> list[str]:
         """Record entries for ``actions``: whole-turn strings where they replay exactly.
 
         See :func:`abstracta.games.nibble.notation.format_moves`."""
-        from .notation import format_moves
-
-        return format_moves(initial, actions)  # type: ignore[arg-type]
+        return self._parts.notation.format_moves(initial, actions)  # type: ignore[arg-type]
 
     def format_turn(self, state: State, actions: Sequence[int]) -> list[str]:
         """One turn as a person types it: the whole-turn string alone (``a1`` for a1 then
         ``end``) where typing it plays exactly ``actions``. See
         :func:`abstracta.games.nibble.notation.format_turn`."""
-        from .notation import format_turn
-
-        return format_turn(state, actions)  # type: ignore[arg-type]
+        return self._parts.notation.format_turn(state, actions)  # type: ignore[arg-type]
 
     def canonical_turn(self, state: State, actions: Sequence[int]) -> list[int]:
         """The turn ``actions`` with its discs in canonical order (§4: "its discs in canonical
         order, then ``end``"); unchanged if that order does not reach the same position (an
         instant win that the canonical order would reach earlier). See
         :func:`abstracta.games.nibble.notation.canonical_turn`."""
-        from .notation import canonical_turn
-
-        return canonical_turn(state, actions)  # type: ignore[arg-type]
+        return self._parts.notation.canonical_turn(state, actions)  # type: ignore[arg-type]
 
     def turn_strings(self, state: State) -> list[str]:
         """The legal whole turns at a turn boundary, canonical turn order (§4).
 
         Raises :class:`AbstractaError` mid-turn (``take=`` open)."""
-        from .notation import turn_strings
-
-        return turn_strings(state)  # type: ignore[arg-type]
+        return self._parts.notation.turn_strings(state)  # type: ignore[arg-type]
 
     # --- presentation and search ----------------------------------------------------------------
     def render(self, state: State, player: int | None = None) -> Any:
-        from .render import render
-
-        return render(state, player)  # type: ignore[arg-type]
+        return self._parts.render.render(state, player)  # type: ignore[arg-type]
 
 
 class NibbleState(NibbleView, State):
@@ -446,8 +428,7 @@ class NibbleState(NibbleView, State):
         else:
             action = g.index.get(t.lower(), -1) if isinstance(t, str) else -1
             if action < 0:
-                from .description import board_name
-                raise NotationError(f"{text!r} is not a cell of {board_name(g.variant)} or 'end'",
+                raise NotationError(f"{text!r} is not a cell of {self.game._parts.description.board_name(g.variant)} or 'end'",
                                     i18n=message("nibble.refusal.not_cell_or_end", move=repr(text),
                                                  board=message(f"nibble.refusal.board.{g.variant}")))
         if action in self.legal_actions():

@@ -179,9 +179,7 @@ class NibbleView:
                 group = groups[c] = {"colour": letters[c], "name": COLOUR_NAMES[c], "discs": [], "together": []}
             group["discs"].append({"cell": s, "action": s, "ends": self._take_ends_turn(g.index[s])})
         if self.take < 0 and groups:
-            from .notation import turn_strings
-
-            for turn in turn_strings(self):
+            for turn in self.game.turn_strings(self):
                 if "+" in turn:
                     cells = turn.split("+")
                     groups[self.board[g.bit[g.index[cells[0]]]]]["together"].append({"cells": cells, "turn": turn})

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
                                  standard_levels, texts, web_dir, package_files)
+from .geometry import SEAT_NAMES
 from .evaluate import TERMS, WEIGHTS, evaluate, evaluate_multiplayer, make_evaluator, squash, terms
 from .examples import EXAMPLES
 from .lessons import LESSONS
@@ -29,8 +30,6 @@ PIECE = {"R": ("#c8322b", "#fff"), "O": ("#e07b12", "#fff"), "Y": ("#d9b80f", "#
 #: Squares of each colour class (pale, so that pieces stand out).
 SQUARE = {"R": "#f3b0a8", "O": "#f8cc95", "Y": "#f6e79a", "G": "#b5dfa6", "B": "#a9c8ef",
           "z": "#dddddd", "p": "#e4dcd0", "q": "#d9d2e6", "s": "#d4e4e2", "t": "#e8d7e2"}
-SEAT_NAMES = {"R": T("colour.R", "Red"), "O": T("colour.O", "Orange"), "Y": T("colour.Y", "Yellow"),
-              "G": T("colour.G", "Green"), "B": T("colour.B", "Blue")}
 
 
 OPTIONS = {

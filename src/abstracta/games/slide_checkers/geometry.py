@@ -13,6 +13,10 @@ from __future__ import annotations
 from functools import lru_cache
 from xml.sax.saxutils import escape
 
+from ...core.description import texts
+
+T = texts("slide-checkers")
+
 SIZE = 12
 NUM_SQUARES = SIZE * SIZE
 FILES = "abcdefghijkl"
@@ -21,6 +25,9 @@ BOARDS: tuple[tuple[int, int], ...] = ((1, 1), (5, 1), (7, 1), (11, 1), (1, 7), 
 MAJORS = "ROYGB"
 MINORS = "zpqst"
 #: Display colours (CSS names / hex) of the ten classes, for SVG and terminal rendering.
+#: The seats' colours in words (the view's effects and the description's seat names).
+SEAT_NAMES = {"R": T("colour.R", "Red"), "O": T("colour.O", "Orange"), "Y": T("colour.Y", "Yellow"),
+              "G": T("colour.G", "Green"), "B": T("colour.B", "Blue")}
 PALETTE: dict[str, str] = {
     "R": "#d7263d", "O": "#f49d37", "Y": "#f5e663", "G": "#3fa34d", "B": "#2e86de",
     "z": "#222222", "p": "#b07cc6", "q": "#9a9a9a", "s": "#7b4a2e", "t": "#f4b6c2",

@@ -1,5 +1,6 @@
-"""Slide Checkers notation: action ids and their strings, and the position text (Spec:
-slide-checkers.md §3, §4, §6).
+"""Slide Checkers notation: action ids and their strings, and the position text written out
+(Spec: slide-checkers.md §3, §4, §6). Below the rules, which import it (the position text is
+parsed by :meth:`.rules.SlideCheckersGame.state_from_text`).
 
 Action ids (``num_distinct_actions`` = :data:`NUM_ACTIONS`), built from the ASCII *rank* of
 squares (:data:`.tables.RANK`) so that placements and moves sort like their strings:
@@ -17,13 +18,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.errors import IllegalActionError, NotationError, PositionError
-from ...core.options import ascii_digits
 from ...core.view import message
 from .geometry import NUM_SQUARES, SIZE, SQUARE_INDEX, SQUARE_NAMES
-from .tables import DIRECTIONS, RANK, SQ_OF_RANK, ZOBRIST
+from .tables import DIRECTIONS, RANK, SQ_OF_RANK
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .rules import SlideCheckersGame, SlideCheckersState
+    from ...core.game import State
 
 MOVE_BASE = NUM_SQUARES
 JUMP_BASE = MOVE_BASE + NUM_SQUARES * NUM_SQUARES
@@ -32,6 +32,8 @@ PASS = CONT_BASE + NUM_SQUARES * 2
 NUM_ACTIONS = PASS + 1
 #: ``state._phase`` of the movement phase (placement is 0)
 MOVE_PHASE = 1
+#: turns without a jump that draw the game (Spec §5; the position text's ``nj=``)
+NO_JUMP_LIMIT = 100
 #: suffix of a jump: ``e`` exchange (kind 0), ``r`` remove (kind 1)
 KIND = "er"
 
@@ -129,15 +131,9 @@ def parse_action(text: str) -> int:
                         i18n=message("slide-checkers.refusal.notation", move=repr(text)))
 
 
-def parse_count(token: str, key: str, text: str) -> int:
-    value = token[len(key):]
-    if not ascii_digits(value):
-        raise PositionError(f"{text!r}: {token!r} needs a non-negative integer")
-    return int(value)
-
-
-def format_position(state: "SlideCheckersState") -> str:
-    """The position text of Spec §6."""
+def format_position(state: "State") -> str:
+    """The position text of Spec §6 (a :class:`~.rules.SlideCheckersState`; its parser is
+    :meth:`~.rules.SlideCheckersGame.state_from_text`)."""
     colours = state.game.colours
     tokens = []
     for seat in sorted(range(state._n), key=lambda i: colours[i]):
@@ -157,109 +153,3 @@ def format_position(state: "SlideCheckersState") -> str:
     if state._passes:
         parts.append(f"passes={state._passes}")
     return " ".join(parts)
-
-
-def parse_position(game: "SlideCheckersGame", text: str) -> "SlideCheckersState":
-    """Parse ``<pieces> <phase> <to-move> [J:<sq>] [nj=<n>] [passes=<n>]`` (Spec §6).
-
-    Raises :class:`PositionError` naming the offending part."""
-    from .rules import _MOVE, _PLACE, NO_JUMP_LIMIT, SlideCheckersState
-
-    if not isinstance(text, str):
-        raise PositionError(f"{text!r} is not a position text")
-    parts = text.split()
-    if len(parts) < 3:
-        raise PositionError(f"{text!r}: expected '<pieces> <phase> <to-move>' (e.g. '- P:7/7 G')")
-    colours = game.colours
-    n = game.num_players
-    st = SlideCheckersState(game)
-    # pieces
-    if parts[0] != "-":
-        for token in parts[0].split(","):
-            if len(token) < 3:
-                raise PositionError(f"{text!r}: piece {token!r} is not <colour><square> (e.g. Ge4)")
-            letter, name = token[0], token[1:]
-            seat = colours.find(letter)
-            if seat < 0:
-                raise PositionError(f"{text!r}: piece {token!r} has colour {letter!r}, "
-                                    f"not one of the seats' colours {colours}")
-            sq = SQUARE_INDEX.get(name)
-            if sq is None:
-                raise PositionError(f"{text!r}: piece {token!r}: {name!r} is not a square (a1…l12)")
-            bit = 1 << sq
-            if st._occ & bit:
-                raise PositionError(f"{text!r}: square {name} holds two pieces")
-            st._bb[seat] |= bit
-            st._occ |= bit
-            st._z ^= ZOBRIST[seat][sq]
-    # phase
-    phase = parts[1]
-    if phase == "M":
-        st._phase = _MOVE
-    elif phase.startswith("P:"):
-        counts = phase[2:].split("/")
-        if len(counts) != n or not all(ascii_digits(c) for c in counts):
-            raise PositionError(f"{text!r}: phase {phase!r} must give {n} counts, e.g. P:"
-                                + "/".join([str(game.pieces_per_player)] * n))
-        st._remain = [int(c) for c in counts]
-        for seat, r in enumerate(st._remain):
-            on_board = st._bb[seat].bit_count()
-            if r + on_board > game.pieces_per_player:
-                raise PositionError(f"{text!r}: seat {colours[seat]} has {on_board} pieces placed and {r} "
-                                    f"to place, more than {game.pieces_per_player}")
-    else:
-        raise PositionError(f"{text!r}: phase {phase!r} is neither M nor P:<counts>")
-    # to move
-    letter = parts[2]
-    if len(letter) != 1 or letter not in colours:
-        raise PositionError(f"{text!r}: to-move {letter!r} is not one of the seats' colours {colours}")
-    turn = colours.index(letter)
-    st._turn = turn
-    jsq = -1
-    seen: set[str] = set()
-    for token in parts[3:]:
-        key = token.split(":")[0] + ":" if token.startswith("J:") else token.split("=")[0] + "="
-        if key in seen:
-            raise PositionError(f"{text!r}: {key!r} given twice")
-        seen.add(key)
-        if token.startswith("J:"):
-            jsq = SQUARE_INDEX.get(token[2:], -1)
-            if jsq < 0:
-                raise PositionError(f"{text!r}: {token!r}: {token[2:]!r} is not a square")
-        elif token.startswith("nj="):
-            st._nj = parse_count(token, "nj=", text)
-        elif token.startswith("passes="):
-            st._passes = parse_count(token, "passes=", text)
-        else:
-            raise PositionError(f"{text!r}: unexpected {token!r} (expected J:<square>, nj=<n>, passes=<n>)")
-    if st._phase == _PLACE:
-        if jsq >= 0 or st._nj or st._passes:
-            raise PositionError(f"{text!r}: J:, nj= and passes= belong to the movement phase")
-        if st._remain[turn] == 0:
-            raise PositionError(f"{text!r}: {letter} is to place but has no pieces left to place")
-        st._advance_placement(turn)
-        return st
-    if not st._occ:
-        raise PositionError(f"{text!r}: the movement phase needs pieces on the board")
-    if st._check_win():
-        if jsq >= 0:
-            raise PositionError(f"{text!r}: J: given but the game is already won")
-        st._turn = turn
-        return st
-    if not st._bb[turn]:
-        raise PositionError(f"{text!r}: {letter} is to move but has no pieces (eliminated)")
-    if jsq >= 0:
-        if not st._bb[turn] >> jsq & 1:
-            raise PositionError(f"{text!r}: J:{SQUARE_NAMES[jsq]} does not hold a piece of {letter}")
-        if st._nj or st._passes:
-            raise PositionError(f"{text!r}: a jump is in progress, so nj and passes must be 0")
-        st._jsq = jsq
-        if not st._generate():
-            raise PositionError(f"{text!r}: the piece on {SQUARE_NAMES[jsq]} has no jump to continue")
-    if st._nj >= NO_JUMP_LIMIT:
-        st._over = True
-        st._winner = -1
-    elif st._passes and st._passes >= sum(1 for b in st._bb if b):
-        st._over = True
-        st._winner = -1
-    return st

@@ -3,21 +3,22 @@
 Spec: slide-checkers.md. Positions are per-seat bitboards (``sq = x * 12 + y``, see
 :mod:`.tables`); make/unmake through :meth:`SlideCheckersState.undo_action`.
 
-Action ids and their notation, and the position text, are in :mod:`.notation`.
+Action ids and their notation, and the position text written out, are in :mod:`.notation`; the
+position text is read here (:func:`parse_position`), since it makes a state.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from ...core.errors import IllegalActionError, NotationError, OptionError, game_over, not_legal
+from ...core.errors import IllegalActionError, NotationError, OptionError, PositionError, game_over, not_legal
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
-from ...core.options import Option, parse_int
+from ...core.options import Option, ascii_digits, parse_int
 from ...core.view import message
-from .geometry import BOARDS, MAJORS, NUM_SQUARES, SIZE, SQUARE_NAMES, colour_masks
-from .notation import (CONT_BASE, JUMP_BASE, KIND, MOVE_BASE, MOVE_PHASE, NUM_ACTIONS, PASS, action_string,
-                       format_position, jump_string, parse_action, parse_position)
+from .geometry import BOARDS, MAJORS, NUM_SQUARES, SIZE, SQUARE_INDEX, SQUARE_NAMES, board_svg, colour_masks
+from .notation import (CONT_BASE, JUMP_BASE, KIND, MOVE_BASE, MOVE_PHASE, NO_JUMP_LIMIT, NUM_ACTIONS, PASS, action_string,
+                       format_position, jump_string, parse_action)
 from .tables import COLK, COLY, DIR_STEP, FULL, JUMPS, NB, NOT_Y0, NOT_Y11, RANK, SQ_OF_RANK, ZOBRIST
 from .view import SlideCheckersView
 
@@ -26,8 +27,6 @@ from .view import SlideCheckersView
 PIECES: dict[int, int] = {2: 7, 3: 5, 4: 4}
 #: default seat colours by number of players (Spec §2.3)
 DEFAULT_COLOURS: dict[int, str] = {2: "GB", 3: "GBR", 4: "GBRY"}
-#: turns without a jump that draw the game (Spec §5)
-NO_JUMP_LIMIT = 100
 
 _PLACE, _MOVE = 0, MOVE_PHASE
 
@@ -99,9 +98,7 @@ class SlideCheckersGame(Game):
 
     def describe(self) -> GameDescription:
         """Seat names and colours follow the ``colours`` option; see :mod:`.description`."""
-        from .description import describe
-
-        return describe(self)
+        return self._parts.description.describe(self)
 
     @property
     def num_players(self) -> int:
@@ -125,17 +122,14 @@ class SlideCheckersGame(Game):
         return parse_position(self, text)
 
     def render(self, state: State, player: int | None = None) -> Any:
-        from .render import render_state
-        return render_state(self, state, player)  # type: ignore[arg-type]
+        return self._parts.render.render_state(self, state, player)  # type: ignore[arg-type]
 
     def render_board(self) -> Any:
         """The coloured board of this game's ``board`` option as ``rich.text.Text``."""
-        from .render import render_board
-        return render_board(*self.board)
+        return self._parts.render.render_board(*self.board)
 
     def board_svg(self) -> str:
         """A printable SVG of this game's board (Spec §2; see :func:`.geometry.board_svg`)."""
-        from .geometry import board_svg
         return board_svg(*self.board)
 
 
@@ -626,3 +620,117 @@ def _ids(mask: int, base: int) -> list[int]:
 
 __all__ = ["SlideCheckersGame", "SlideCheckersState", "NUM_ACTIONS", "PASS", "PIECES", "DEFAULT_COLOURS",
            "NO_JUMP_LIMIT", "parse_board", "parse_colours"]
+
+
+# --------------------------------------------------------------------------------------------
+# The position text (Spec §6)
+# --------------------------------------------------------------------------------------------
+def parse_count(token: str, key: str, text: str) -> int:
+    value = token[len(key):]
+    if not ascii_digits(value):
+        raise PositionError(f"{text!r}: {token!r} needs a non-negative integer")
+    return int(value)
+
+
+def parse_position(game: SlideCheckersGame, text: str) -> SlideCheckersState:
+    """Parse ``<pieces> <phase> <to-move> [J:<sq>] [nj=<n>] [passes=<n>]`` (Spec §6).
+
+    Raises :class:`PositionError` naming the offending part."""
+    if not isinstance(text, str):
+        raise PositionError(f"{text!r} is not a position text")
+    parts = text.split()
+    if len(parts) < 3:
+        raise PositionError(f"{text!r}: expected '<pieces> <phase> <to-move>' (e.g. '- P:7/7 G')")
+    colours = game.colours
+    n = game.num_players
+    st = SlideCheckersState(game)
+    # pieces
+    if parts[0] != "-":
+        for token in parts[0].split(","):
+            if len(token) < 3:
+                raise PositionError(f"{text!r}: piece {token!r} is not <colour><square> (e.g. Ge4)")
+            letter, name = token[0], token[1:]
+            seat = colours.find(letter)
+            if seat < 0:
+                raise PositionError(f"{text!r}: piece {token!r} has colour {letter!r}, "
+                                    f"not one of the seats' colours {colours}")
+            sq = SQUARE_INDEX.get(name)
+            if sq is None:
+                raise PositionError(f"{text!r}: piece {token!r}: {name!r} is not a square (a1…l12)")
+            bit = 1 << sq
+            if st._occ & bit:
+                raise PositionError(f"{text!r}: square {name} holds two pieces")
+            st._bb[seat] |= bit
+            st._occ |= bit
+            st._z ^= ZOBRIST[seat][sq]
+    # phase
+    phase = parts[1]
+    if phase == "M":
+        st._phase = _MOVE
+    elif phase.startswith("P:"):
+        counts = phase[2:].split("/")
+        if len(counts) != n or not all(ascii_digits(c) for c in counts):
+            raise PositionError(f"{text!r}: phase {phase!r} must give {n} counts, e.g. P:"
+                                + "/".join([str(game.pieces_per_player)] * n))
+        st._remain = [int(c) for c in counts]
+        for seat, r in enumerate(st._remain):
+            on_board = st._bb[seat].bit_count()
+            if r + on_board > game.pieces_per_player:
+                raise PositionError(f"{text!r}: seat {colours[seat]} has {on_board} pieces placed and {r} "
+                                    f"to place, more than {game.pieces_per_player}")
+    else:
+        raise PositionError(f"{text!r}: phase {phase!r} is neither M nor P:<counts>")
+    # to move
+    letter = parts[2]
+    if len(letter) != 1 or letter not in colours:
+        raise PositionError(f"{text!r}: to-move {letter!r} is not one of the seats' colours {colours}")
+    turn = colours.index(letter)
+    st._turn = turn
+    jsq = -1
+    seen: set[str] = set()
+    for token in parts[3:]:
+        key = token.split(":")[0] + ":" if token.startswith("J:") else token.split("=")[0] + "="
+        if key in seen:
+            raise PositionError(f"{text!r}: {key!r} given twice")
+        seen.add(key)
+        if token.startswith("J:"):
+            jsq = SQUARE_INDEX.get(token[2:], -1)
+            if jsq < 0:
+                raise PositionError(f"{text!r}: {token!r}: {token[2:]!r} is not a square")
+        elif token.startswith("nj="):
+            st._nj = parse_count(token, "nj=", text)
+        elif token.startswith("passes="):
+            st._passes = parse_count(token, "passes=", text)
+        else:
+            raise PositionError(f"{text!r}: unexpected {token!r} (expected J:<square>, nj=<n>, passes=<n>)")
+    if st._phase == _PLACE:
+        if jsq >= 0 or st._nj or st._passes:
+            raise PositionError(f"{text!r}: J:, nj= and passes= belong to the movement phase")
+        if st._remain[turn] == 0:
+            raise PositionError(f"{text!r}: {letter} is to place but has no pieces left to place")
+        st._advance_placement(turn)
+        return st
+    if not st._occ:
+        raise PositionError(f"{text!r}: the movement phase needs pieces on the board")
+    if st._check_win():
+        if jsq >= 0:
+            raise PositionError(f"{text!r}: J: given but the game is already won")
+        st._turn = turn
+        return st
+    if not st._bb[turn]:
+        raise PositionError(f"{text!r}: {letter} is to move but has no pieces (eliminated)")
+    if jsq >= 0:
+        if not st._bb[turn] >> jsq & 1:
+            raise PositionError(f"{text!r}: J:{SQUARE_NAMES[jsq]} does not hold a piece of {letter}")
+        if st._nj or st._passes:
+            raise PositionError(f"{text!r}: a jump is in progress, so nj and passes must be 0")
+        st._jsq = jsq
+        if not st._generate():
+            raise PositionError(f"{text!r}: the piece on {SQUARE_NAMES[jsq]} has no jump to continue")
+    if st._nj >= NO_JUMP_LIMIT:
+        st._over = True
+        st._winner = -1
+    elif st._passes and st._passes >= sum(1 for b in st._bb if b):
+        st._over = True
+        st._winner = -1
+    return st

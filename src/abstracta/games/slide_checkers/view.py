@@ -68,13 +68,12 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...core.view import message
-from .description import SEAT_NAMES
-from .geometry import FILES, MAJORS, MINORS, NUM_SQUARES, SIZE, SQUARE_NAMES, colour_classes, square_colours
-from .notation import CONT_BASE, JUMP_BASE, MOVE_BASE, MOVE_PHASE, PASS, parse_action
+from .geometry import SEAT_NAMES, FILES, MAJORS, MINORS, NUM_SQUARES, SIZE, SQUARE_NAMES, colour_classes, square_colours
+from .notation import CONT_BASE, JUMP_BASE, MOVE_BASE, MOVE_PHASE, NO_JUMP_LIMIT, PASS, parse_action
 from .tables import DIR_STEP, FULL, NB, NOT_Y0, NOT_Y11, SQ_OF_RANK
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .rules import SlideCheckersGame
+    from ...core.game import Game
 
 #: English seat names by colour letter, as the description names the seats ("Green")
 COLOUR_WORDS: dict[str, str] = {letter: str(text) for letter, text in SEAT_NAMES.items()}
@@ -127,7 +126,7 @@ class SlideCheckersView:
 
     __slots__ = ()
 
-    game: "SlideCheckersGame"
+    game: "Game"  # a SlideCheckersGame (rules.py mixes this view into its state)
     _n: int
     _bb: list[int]
     _occ: int
@@ -141,8 +140,6 @@ class SlideCheckersView:
 
     def board_struct(self, player: int | None) -> dict[str, Any]:
         """The position (module docstring ``board``); the same for every viewer."""
-        from .rules import NO_JUMP_LIMIT
-
         game = self.game
         cells, classes = _static(game.board, game.colours)
         owner: dict[int, int] = {}
@@ -267,8 +264,6 @@ class SlideCheckersView:
 
     def end_struct(self) -> dict[str, Any] | None:
         """Why the game ended (§5), ``None`` while it runs."""
-        from .rules import NO_JUMP_LIMIT
-
         if not self.is_terminal():  # type: ignore[attr-defined]
             return None
         if self._winner >= 0:
