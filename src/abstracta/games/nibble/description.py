@@ -9,6 +9,7 @@ from ...core.description import (GameDescription, OptionText, Search, SeatStyle,
                                  standard_levels, texts, web_dir, package_files)
 from .evaluate import TERMS, WEIGHTS, evaluate, make_evaluator, squash, terms
 from .examples import EXAMPLES
+from .learned import LEARNED
 from .lessons import LESSONS
 from .svg import diagram
 
@@ -112,4 +113,5 @@ def describe(game: "NibbleGame") -> GameDescription:
         draw=diagram,
         examples=EXAMPLES,
         lessons=LESSONS,
+        learned=LEARNED,
     )
