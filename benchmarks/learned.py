@@ -111,8 +111,8 @@ def measure(name: str, options: dict[str, str], args: argparse.Namespace) -> dic
             "elo0": args.elo0, "elo1": args.elo1, "seconds": round(time.monotonic() - started, 1),
             "training": {k: v for k, v in learned.meta.items()
                          if k in ("games", "seed", "bots", "opening", "rows", "hidden", "mix", "epochs",
-                                  "held_out_loss", "baseline_loss", "self_play_seconds", "training_seconds",
-                                  "executor", "command")}}
+                                  "held_out_loss", "baseline_loss", "self_play_seconds", "self_play_executor",
+                                  "training_seconds", "command")}}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,7 +4,8 @@ One command, three steps:
 
 1. **Self-play data** through the dataset format (:func:`abstracta.interop.dataset.write_dataset`):
    games between levels at their fixed budgets (reproducible by seed; ``--executor ray``
-   plays them as Ray tasks), each opened by a few seeded random actions. Every row carries
+   plays them as Ray tasks), each opened by a few seeded random actions. A folder that already
+   holds the dataset these arguments write is read, not played again. Every row carries
    the game's value features of the position (``features``), the search's own value of it
    (``search_value``: alpha-beta's root value at its fixed depth) and the game's result for
    the mover (``value``).
@@ -107,6 +108,29 @@ def targets(value: np.ndarray, search_value: np.ndarray, mix: float) -> np.ndarr
     value is NaN (the bot did not search there)."""
     searched = np.where(np.isnan(search_value), value, search_value)
     return mix * searched + (1.0 - mix) * value
+
+
+def _same_dataset(game: Game, folder: str | Path, games: int, bots: Sequence[str], seed: int, opening: int,
+                  names: Sequence[str]) -> dict[str, Any] | None:
+    """What ``_dataset.json`` in ``folder`` says where it holds the very dataset these arguments
+    would write (the same game and options, bots, seed, games, opening, schema and features:
+    the rows are reproducible by seed), else ``None``."""
+    import json
+
+    from ..interop.core import InteropGame
+    from ..interop.dataset import SCHEMA_VERSION
+
+    path = Path(folder) / "_dataset.json"
+    if not path.is_file():
+        return None
+    meta = json.loads(path.read_text())
+    params = InteropGame(game.name, layout_seeds=2**63, **game.non_default_options()).params()
+    same = (meta.get("schema_version") == SCHEMA_VERSION and meta.get("game") == game.name
+            and meta.get("params") == json.loads(json.dumps(params)) and meta.get("bots") == list(bots)
+            and meta.get("seed") == seed and meta.get("games") == games and meta.get("opening", 0) == opening
+            and meta.get("features") == list(names)
+            and all((Path(folder) / f).is_file() for f in meta.get("files", ())))
+    return meta if same else None
 
 
 # --------------------------------------------------------------------------- training
@@ -242,11 +266,15 @@ def learn(game: Game, games: int, seed: int = 0, *, bots: Sequence[str] = DEFAUL
     if hidden < 0 or epochs < 1:
         raise OptionError(f"hidden must be >= 0 and epochs >= 1, got {hidden} and {epochs}")
     say = progress or (lambda text: None)
-    started = time.perf_counter()
-    meta = write_dataset(game.name, games, list(bots), seed, data, executor=executor, workers=workers,
-                         ray_address=ray_address, opening=opening, **game.non_default_options())
-    played = time.perf_counter() - started
-    say(f"self-play: {meta['rows']} rows of {games} games in {played:.0f} s")
+    meta = _same_dataset(game, data, games, bots, seed, opening, learned.names)
+    if meta is None:
+        meta = write_dataset(game.name, games, list(bots), seed, data, executor=executor, workers=workers,
+                             ray_address=ray_address, opening=opening, **game.non_default_options())
+        say(f"self-play: {meta['rows']} rows of {games} games in {meta['seconds']:.0f} s")
+    else:
+        say(f"self-play: {meta['rows']} rows of {games} games already in {data} (the same arguments write "
+            "the same rows), not played again")
+    played = meta.get("seconds")
     rows = read_rows([data, *extra], learned.names)
     y = targets(rows["value"], rows["search_value"], mix)
     fit_started = time.perf_counter()
@@ -259,8 +287,8 @@ def learn(game: Game, games: int, seed: int = 0, *, bots: Sequence[str] = DEFAUL
               "rows": result.rows + result.held_out, "hidden": hidden, "mix": mix, "epochs": epochs, "l2": l2,
               "epoch": result.epoch, "train_loss": round(result.train_loss, 5),
               "held_out_loss": round(result.held_out_loss, 5), "baseline_loss": round(result.baseline_loss, 5),
-              "self_play_seconds": round(played, 1), "training_seconds": round(fitted, 1),
-              "executor": executor, "command": command}
+              "self_play_seconds": played, "self_play_executor": meta.get("executor"),
+              "training_seconds": round(fitted, 1), "command": command}
     target = Path(out) if out is not None else Path(str(learned.path()))
     save_weights(target, result.params, learned.names, report)
     report["weights"] = str(target)

@@ -341,7 +341,8 @@ def learn_cmd(
                        command=shlex.join(["abstracta", *sys.argv[1:]]))
     except (ImportError, ValueError, RayAddressError, ConnectionError) as exc:
         raise CliError(str(exc)) from None
-    shown.print(f"weights written to {report['weights']} ({report['self_play_seconds'] + report['training_seconds']:.0f} s "
-                "in all)")
+    played = report["self_play_seconds"]
+    shown.print(f"weights written to {report['weights']} (self-play {'reused' if played is None else f'{played:.0f} s'}, "
+                f"training {report['training_seconds']:.0f} s)")
     if as_json:
         print(json.dumps(report))

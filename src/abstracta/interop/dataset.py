@@ -54,6 +54,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -354,9 +355,11 @@ def write_dataset(name: str, games: int, bots: Sequence[str], seed: int, out: st
         if progress is not None:
             progress(written[0])
 
+    started = time.perf_counter()
     map_unordered(_job, list(range(games)), executor=executor, workers=workers, ray_address=ray_address,
                   on_done=done, shared=(game.name, params, tuple(bots), seed, opening))
-    meta.update({"files": files, "rows": rows[0]})
+    meta.update({"files": files, "rows": rows[0], "seconds": round(time.perf_counter() - started, 1),
+                 "executor": executor})
     (folder / "_dataset.json").write_text(json.dumps(meta, indent=2) + "\n")
     return meta
 

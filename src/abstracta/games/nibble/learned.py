@@ -33,6 +33,11 @@ FEATURES = (
     "takeable",       # discs the mover may take now / 10
     "open_take",      # signed: a take is in progress (the mover may take more of its colour)
     "to_move",        # +1 when ``player`` moves, −1 otherwise
+    "reachable_own", "reachable_opp",  # open colours each seat may still win (taken + left ≥ a
+                      # majority) / majorities needed
+    "locks_now",      # signed: open colours the mover can win this turn with the discs free now
+    "best_take",      # signed: the most majority progress one take of free discs gives the mover / majority
+    "decided",        # colours already won by either seat / colours (how far the game is)
 )
 
 
@@ -58,11 +63,35 @@ def features(state: "NibbleState", player: int) -> tuple[float, ...]:
     legal = state.legal_actions()
     takeable = len(legal) - (1 if state.take >= 0 else 0)
     majorities = g.majorities
+    free = [0] * k
+    end = g.cells
+    board = state.board
+    for a in legal:
+        if a != end:
+            free[board[g.bit[a]]] += 1
+    mover_coll = state.coll[mover]
+    reach_me = reach_opp = locks = 0
+    best = 0
+    for c in range(k):
+        m, o = me[c], opp[c]
+        if m >= maj or o >= maj:
+            continue
+        left = n - m - o
+        reach_me += m + left >= maj
+        reach_opp += o + left >= maj
+        mine = mover_coll[c]
+        if state.take >= 0 and c != state.take:
+            continue  # an open take continues in its own colour only
+        gain = min(free[c], maj - mine)
+        locks += mine + free[c] >= maj
+        best = max(best, gain)
     return ((locked_me - locked_opp + 0.5 * lean) / majorities,
             a_me * a_me * a_me - a_opp * a_opp * a_opp, b_me * b_me * b_me - b_opp * b_opp * b_opp,
             sign if _can_win_now(state, state.coll[mover]) else 0.0, sign if takeable & 1 else 0.0,
             a_me, a_opp, b_me, b_opp, locked_me / majorities, locked_opp / majorities, lean / k,
-            sum(me) / g.cells, sum(opp) / g.cells, takeable / 10.0, sign if state.take >= 0 else 0.0, sign)
+            sum(me) / g.cells, sum(opp) / g.cells, takeable / 10.0, sign if state.take >= 0 else 0.0, sign,
+            reach_me / majorities, reach_opp / majorities, sign * locks, sign * best / maj,
+            (locked_me + locked_opp) / k)
 
 
 #: The learned value (weights read at its first evaluation).
