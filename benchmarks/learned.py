@@ -1,7 +1,7 @@
 """Does a game's learned value beat its hand-tuned evaluator at equal positions searched (issue 47)?
 
-For every game that declares a learned value (``GameDescription.learned``; the variants named
-by ``--only``, default Nibble's 9×9 board and Fanorona's 9×5) the game's level-4 alpha-beta
+For every game whose default variant declares a learned value (``GameDescription.learned``;
+or the variants named by ``--only``) the game's level-4 alpha-beta
 plays itself, one side reading the learned value and the other the game's own evaluator
 (``GameDescription.evaluator``: the hand-set or ``abstracta tune``-tuned one), both held to the
 same ``--nodes`` positions an action and no time limit (``abstracta.ai.learn.play_pair``).
@@ -50,8 +50,13 @@ from abstracta.ai.tournament import elo_ratings  # noqa: E402
 ALPHA = BETA = 0.05
 UPPER = math.log((1 - BETA) / ALPHA)
 LOWER = math.log(BETA / (1 - ALPHA))
-#: The variants measured by default: each game's default variant that declares a learned value.
-DEFAULT_ONLY = ("nibble", "fanorona")
+
+
+def default_games() -> list[str]:
+    """The games whose default variant declares a learned value (measured without ``--only``)."""
+    from abstracta.core.registry import registered_games
+
+    return [name for name in registered_games() if load_game(name).description.learned is not None]
 
 
 def expected_score(elo: float) -> float:
@@ -118,7 +123,7 @@ def measure(name: str, options: dict[str, str], args: argparse.Namespace) -> dic
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", action="append", default=[],
-                        help="GAME or GAME:K=V[,K=V] (repeatable); default: " + ", ".join(DEFAULT_ONLY))
+                        help="GAME or GAME:K=V[,K=V] (repeatable); default: every game that declares a learned value")
     parser.add_argument("--nodes", type=int, default=2000, help="positions each side searches an action")
     parser.add_argument("--opening", type=int, default=6, help="random actions that open every pair of games")
     parser.add_argument("--batch", type=int, default=8, help="games per batch (even: both seats)")
@@ -138,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from abstracta.executors import session
 
     with session(args.executor, args.workers, args.ray_address):  # one Ray for every batch
-        for text in args.only or DEFAULT_ONLY:
+        for text in args.only or default_games():
             name, options = parse_only(text)
             out[name] = measure(name, options, args)
     print()

@@ -326,7 +326,6 @@ def learn_cmd(
 ) -> None:
     """Learn the game's value from its levels' self-play and write its weights (a small NumPy model)."""
     import shlex
-    import sys
 
     from ..ai.learn import learn
     from ..executors import RayAddressError
@@ -334,11 +333,17 @@ def learn_cmd(
     check_seed(seed, "--seed")
     game = make_game(game_name, option)
     shown = err_console if as_json else console
+    # the command as asked (kept in the weights file): defaults written out, paths as given
+    words = ["abstracta", "learn", game_name, *[w for o in option or () for w in ("--option", o)],
+             "--games", str(games), "--seed", str(seed), "--bots", bots, "--opening", str(opening), "--data", str(data),
+             *[w for e in extra or () for w in ("--extra", str(e))], *(["--out", str(out)] if out else []),
+             "--hidden", str(hidden), "--mix", f"{mix:g}", "--epochs", str(epochs), "--executor", executor,
+             *(["--workers", str(workers)] if workers else [])]
     try:
         report = learn(game, games, seed, bots=[s.strip() for s in bots.split(",")], opening=opening, data=data,
                        extra=list(extra or ()), out=out, hidden=hidden, mix=mix, epochs=epochs, executor=executor,
                        workers=workers, ray_address=ray_address, progress=shown.print,
-                       command=shlex.join(["abstracta", *sys.argv[1:]]))
+                       command=shlex.join(words))
     except (ImportError, ValueError, RayAddressError, ConnectionError) as exc:
         raise CliError(str(exc)) from None
     played = report["self_play_seconds"]
