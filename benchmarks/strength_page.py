@@ -204,7 +204,7 @@ def learned() -> str:
         lines.append(f"| {name}{':' + opts if opts else ''} | {g['games']} ({g['wins']} W {g['draws']} D {g['losses']} L) | "
                      f"{100 * g['score']:.1f} % | {g['elo']:+.0f} ({g['interval'][0]:+.0f} … {g['interval'][1]:+.0f}) | "
                      f"{g['sprt']} (LLR {g['llr']:+.2f}) | {trained} | "
-                     f"{'?' if played is None else f'{played / 60:.1f} min'} self-play"
+                     f"{'untimed' if played is None else f'{played / 60:.1f} min'} self-play"
                      f"{'' if played is None else ' (' + str(t.get('self_play_executor')) + ')'}, "
                      f"{t['training_seconds'] / 60:.1f} min fit |")
     lines += ["", f"Both sides search as the game's level 4 (alpha-beta, its turn extension) held to "

@@ -3,6 +3,7 @@ equal-nodes games and the benchmark's SPRT."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from pathlib import Path
@@ -116,6 +117,26 @@ def test_the_shipped_weights_fit_their_games_and_are_small():
         params, meta = load_weights(path, names)
         assert meta["games"] >= 1 and "command" in meta
     assert load_game("fanorona", size="dimy").description.learned is None  # trained on 9×5 only
+    assert load_game("nibble", variant="hex").description.learned is None  # and on 9×9
+
+
+def test_levels_4_to_6_read_a_kept_learned_value_and_the_others_their_evaluator():
+    from abstracta.ai.levels import describe_level
+
+    nibble = load_game("nibble")
+    learned = nibble.description.learned
+    assert learned.kept
+    for level in (4, 5, 6):
+        assert nibble.description.levels[level].evaluator == learned.evaluate
+    assert describe_level(nibble, 4)["evaluator"].startswith("abstracta.core.learned.LearnedValue.evaluate+learned.npz:")
+    assert describe_level(nibble, 4)["max_depth"] == 10  # its bound kept
+    assert nibble.description.levels[3].evaluator is nibble.description.evaluator
+    fanorona = load_game("fanorona")
+    assert not fanorona.description.learned.kept  # rejected: the levels read the tuned evaluator
+    assert all(fanorona.description.levels[n].evaluator is not fanorona.description.learned.evaluate
+               for n in range(1, 7))
+    hex_board = load_game("nibble", variant="hex")
+    assert hex_board.description.levels[4].evaluator is hex_board.description.evaluator
 
 
 def test_weights_for_other_features_are_refused(tmp_path, monkeypatch):
@@ -255,3 +276,44 @@ def test_elo_is_the_ladder_s_with_its_interval(bench):
     elo, low, high = bench.elo_of(30, 40)
     assert low < elo < high and elo == pytest.approx(188, abs=10)
     assert bench.elo_of(20, 40) == pytest.approx((0.0, pytest.approx(-107, abs=10), pytest.approx(107, abs=10)), abs=1)
+
+
+def test_the_analysis_board_gives_the_learned_value_where_the_game_has_one():
+    from abstracta.ai.analysis import analyse
+
+    state = _positions(1, seed=21)[0]
+    learned = state.game.description.learned
+    answer = analyse(state, budget=200, seed=1)
+    assert answer.learned == [round(learned.evaluate(state, p), 4) for p in (0, 1)]
+    assert answer.to_dict()["learned"] == answer.learned
+    small = load_game("fanorona", size="dimy").new_initial_state()
+    assert analyse(small, budget=200, seed=1).learned is None  # no learned value on 5×5
+    board = load_game("fanorona").new_initial_state()
+    assert analyse(board, budget=200, seed=1).learned is None  # 9×5 has one, not kept
+
+
+def test_the_learn_command_trains_reproducibly_and_refuses_a_game_without_features(tmp_path):
+    from typer.testing import CliRunner
+
+    from abstracta.cli import app
+
+    def learn(out: str, seed: str = "3") -> dict:
+        result = CliRunner().invoke(app, ["learn", "nibble", "--games", "3", "--bots", "alphabeta:d1,alphabeta:d1",
+                                          "--opening", "2", "--seed", seed, "--data", str(tmp_path / f"data{seed}"),
+                                          "--out", str(tmp_path / out), "--hidden", "3", "--epochs", "15", "--json"])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout.strip().splitlines()[-1])
+
+    report = learn("a.npz")
+    assert report["games"] == 3 and report["rows"] > 50 and report["hidden"] == 3 and report["self_play_seconds"] >= 0
+    first, meta = load_weights(tmp_path / "a.npz", FEATURES)
+    assert meta["command"].startswith("abstracta learn nibble") and first["w1"].shape == (3, len(FEATURES))
+    again = learn("b.npz")  # the same seed: the dataset is read again, the same weights
+    assert again["self_play_seconds"] == report["self_play_seconds"]
+    second, _ = load_weights(tmp_path / "b.npz", FEATURES)
+    assert all(np.array_equal(first[k], second[k]) for k in first)
+    other, _ = load_weights(tmp_path / "c.npz", FEATURES) if learn("c.npz", seed="4") else (None, None)
+    assert not np.array_equal(other["w1"], first["w1"])
+    result = CliRunner().invoke(app, ["learn", "fanorona", "--option", "size=dimy", "--games", "2",
+                                      "--data", str(tmp_path / "d")])
+    assert result.exit_code != 0 and "no learned value" in result.output

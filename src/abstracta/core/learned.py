@@ -95,23 +95,27 @@ class LearnedValue:
         names: one short name per feature (the weights file must name the same).
         package: the game's package (``__package__``), where :data:`WEIGHTS_FILE` lies.
         filename: the weights file's name in it.
+        kept: the game's levels play it, because ``benchmarks/learned.py`` accepted it over the
+            game's own evaluator (the analysis board shows only a kept value); ``False``: it is
+            declared for training and measuring only.
 
     Attributes:
         loaded: whether the weights have been read (the first evaluation reads them).
     """
 
     def __init__(self, features: Callable[["State", int], Sequence[float]], names: Sequence[str], package: str,
-                 filename: str = WEIGHTS_FILE):
+                 filename: str = WEIGHTS_FILE, kept: bool = False):
         self.features = features
         self.names = tuple(names)
         self.package = package
         self.filename = filename
+        self.kept = kept
         self._model: tuple[np.ndarray, np.ndarray, np.ndarray, float] | None = None
         self._meta: dict[str, Any] | None = None
 
     def __reduce__(self) -> tuple:
         # a bot that holds the value travels to other processes (Ray) without its weights
-        return LearnedValue, (self.features, self.names, self.package, self.filename)
+        return LearnedValue, (self.features, self.names, self.package, self.filename, self.kept)
 
     def __repr__(self) -> str:
         return f"LearnedValue({self.package}/{self.filename}, {len(self.names)} features)"

@@ -71,5 +71,7 @@ def features(state: "FanoronaState", player: int) -> tuple[float, ...]:
             sign if state._ch is not None else 0.0, min(state._nc, 100) / 100.0, sign)
 
 
-#: The learned value (weights read at its first evaluation).
-LEARNED = LearnedValue(features, FEATURES, __package__)
+#: The learned value (weights read at its first evaluation). Not kept: at equal positions
+#: searched it lost to the tuned evaluator, SPRT of 0 against +50 Elo rejected
+#: (benchmarks/learned.py; docs: strength.md, learned values), so the levels do not play it.
+LEARNED = LearnedValue(features, FEATURES, __package__, kept=False)
