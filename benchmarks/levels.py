@@ -61,9 +61,10 @@ LOWER = math.log(BETA / (1 - ALPHA))
 MAX_GAMES = 400      # a pairing still undecided after this many games is reported as such
 
 
-def llr(score: float, games: int) -> float:
-    """SPRT log-likelihood ratio of ``score`` points in ``games`` games (H1 p=0.65 vs H0 p=0.5)."""
-    return score * math.log(P1 / P0) + (games - score) * math.log((1 - P1) / (1 - P0))
+def llr(score: float, games: int, p0: float = P0, p1: float = P1) -> float:
+    """SPRT log-likelihood ratio of ``score`` points in ``games`` games (H1 mean score ``p1``,
+    0.65 for the ladder, against H0 ``p0``, 0.5)."""
+    return score * math.log(p1 / p0) + (games - score) * math.log((1 - p1) / (1 - p0))
 
 
 def verdict(score: float, games: int) -> str:

@@ -187,8 +187,43 @@ def egtb() -> str:
     return "\n".join(lines)
 
 
+def learned() -> str:
+    data = load("learned")
+    if data is None:
+        return missing("learned")
+    r = data["result"]["games"]
+    first = next(iter(r.values()))
+    lines = [f"| game | games | learned value's score | Elo gained (95 % interval) | SPRT, 0 against +{first['elo1']:g} Elo "
+             "(LLR; ±2.94 decides) | trained on | training |",
+             "| --- | ---: | ---: | ---: | --- | --- | ---: |"]
+    for name, g in r.items():
+        opts = ",".join(f"{k}={v}" for k, v in g["options"].items())
+        t = g["training"]
+        trained = f"{t['games']} games of {'/'.join(t['bots'])}, {t['rows']:,} positions"
+        played = t["self_play_seconds"]
+        lines.append(f"| {name}{':' + opts if opts else ''} | {g['games']} ({g['wins']} W {g['draws']} D {g['losses']} L) | "
+                     f"{100 * g['score']:.1f} % | {g['elo']:+.0f} ({g['interval'][0]:+.0f} … {g['interval'][1]:+.0f}) | "
+                     f"{g['sprt']} (LLR {g['llr']:+.2f}) | {trained} | "
+                     f"{'untimed' if played is None else f'{played / 60:.1f} min'} self-play"
+                     f"{'' if played is None else ' (' + str(t.get('self_play_executor')) + ')'}, "
+                     f"{t['training_seconds'] / 60:.1f} min fit |")
+    lines += ["", f"Both sides search as the game's level 4 (alpha-beta, its turn extension) held to "
+                  f"{first['nodes']:,} positions an action with no time limit, each opening of {first['opening']} "
+                  "random actions played from both seats.", ""]
+    for name, g in r.items():
+        if g["training"].get("command"):
+            lines.append(f"Trained ({name}) with `{g['training']['command']}`.")
+    machine = data.get("machine")
+    if isinstance(machine, dict):  # benchmarks/record.py's form
+        data = dict(data, machine=f"{machine['cores']} cores shared with other agents, load average "
+                                  f"{machine['load_before'][0]:.0f} before and {machine['load_after'][0]:.0f} after")
+    lines += ["", how(data)]
+    return "\n".join(lines)
+
+
 BLOCKS: dict[str, Callable[[], str]] = {"convert": convert, "no_repeat": no_repeat, "dimy": dimy, "ladder": ladder,
-                                        "bounds": bounds, "telo": telo, "slide": slide, "egtb": egtb}
+                                        "bounds": bounds, "telo": telo, "slide": slide, "egtb": egtb,
+                                        "learned": learned}
 
 
 def render(page: str) -> str:

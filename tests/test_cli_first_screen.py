@@ -23,7 +23,8 @@ def test_the_help_lists_play_and_serve_first():
     assert listed[:2] == ["play", "serve"]
     # every command is still there, once
     assert sorted(listed) == sorted(["play", "serve", "games", "perft", "moves", "apply", "analyse", "replay",
-                                     "match", "tournament", "dataset", "tune", "board", "bench", "solve", "egtb", "users", "db",
+                                     "match", "tournament", "dataset", "tune", "learn", "board", "bench", "solve", "egtb", "users",
+                                     "db",
                                      "moderation"])
 
 

@@ -292,8 +292,9 @@ REDESIGNED = {("fanorona", (("size", "telo"),)): (2, 3, 4),  # 4: alpha-beta's r
               # fewer than the defaults, levels 5-6 more (turn_widths; 4 is tuned anyway)
               ("fibonacci", ()): (3, 5, 6),
               # Nibble's level 3 is MCTS held to 700 playouts an action, on 9×9 (the default)
-              # level 4 alpha-beta held to 10 actions, and level 6 reduces late actions
-              ("nibble", ()): (3, 4, 6)}
+              # level 4 alpha-beta held to 10 actions, and level 6 reduces late actions; levels
+              # 4-6 read the learned value there (issue 47, docs: strength.md)
+              ("nibble", ()): (3, 4, 5, 6)}
 
 
 @pytest.mark.parametrize("key", list(FINGERPRINTS), ids=[f"{n}{dict(o)}" for n, o in FINGERPRINTS])

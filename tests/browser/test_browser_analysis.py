@@ -93,6 +93,13 @@ def test_finished_match_analysis_on_each_game(live_server, page, shots, config) 
     assert number and (number[0] in "+-#0"), number
     value = float(page.get_attribute(".an-result", "data-value"))
     assert -1 <= value <= 1
+    # a learned value the levels play (issue 47) is shown beside the search's; none elsewhere
+    learned = abstracta.load_game(name, **options).description.learned
+    if learned is not None and learned.kept:
+        assert "Learned value for" in page.text_content("#an-learned")
+        assert -1 <= float(page.get_attribute("#an-learned", "data-value")) <= 1
+    else:
+        assert page.locator("#an-learned").count() == 0
     # the last position: the game ended by resignation, so there is still a best line there
     check_line_legal(record_state(live_server, mid, view["ply"]), line_on_page(page))
     # the graph: one point per turn start, and a click on it goes to that position

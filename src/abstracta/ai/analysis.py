@@ -95,6 +95,10 @@ class Analysis:
         iterations: playouts (MCTS) or positions (alpha-beta) searched.
         depth: alpha-beta's deepest completed depth in actions (``None`` for tree searches).
         terminal: the game is over (then ``line`` is empty).
+        learned: per seat, the game's learned value of the position in [-1, 1]
+            (``GameDescription.learned``, issue 47: no search, the model alone), where the game
+            has one that its levels play (``kept``) and its weights are installed; ``None``
+            otherwise and with hidden information (the model reads the whole position).
     """
 
     values: list[float]
@@ -110,6 +114,7 @@ class Analysis:
     iterations: int = 0
     depth: int | None = None
     terminal: bool = False
+    learned: list[float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (the API's answer)."""
@@ -177,6 +182,7 @@ def analyse(state: State, viewer: int | None = None, budget: int | None = None, 
     """
     game = state.game
     n = state.num_players
+    learned = learned_values(state)
     if viewer is not None and not (_is_int(viewer) and 0 <= viewer < n):
         raise ValueError(f"viewer {viewer!r} is not a seat (0…{n - 1})")
     if budget is not None and not _is_int(budget):
@@ -191,7 +197,7 @@ def analyse(state: State, viewer: int | None = None, budget: int | None = None, 
     if state.is_terminal():
         values = [float(r) for r in state.returns()]
         return Analysis(values, None, values[perspective], viewer, display_value(values[perspective]),
-                        display_value(values[perspective]), terminal=True)
+                        display_value(values[perspective]), terminal=True, learned=learned)
     mover = state.current_player()
     if mover == CHANCE or mover < 0:
         raise ValueError("a chance node cannot be analysed: its outcome is not a choice")
@@ -209,7 +215,8 @@ def analyse(state: State, viewer: int | None = None, budget: int | None = None, 
         line, cut = _line(state.clone(), actions, viewer, max_turns, rng)
         persp_mate = None if mate is None else (mate if perspective == mover else -mate)
         return Analysis(values, mover, values[mover], viewer, display_value(values[mover], mate),
-                        display_value(values[perspective], persp_mate), line, cut, mate, "tables", looked, None)
+                        display_value(values[perspective], persp_mate), line, cut, mate, "tables", looked, None,
+                        learned=learned)
     # the position the search may know: the real one, or one consistent with the viewer's view
     root = state.resample_from_infostate(viewer, rng) if game.has_hidden_information else state.clone()
     if search.bot == "alphabeta":
@@ -225,7 +232,18 @@ def analyse(state: State, viewer: int | None = None, budget: int | None = None, 
     persp_mate = None if mate is None else (mate if perspective == mover else -mate)
     return Analysis(values, mover, values[mover], viewer, display_value(values[mover], mate),
                     display_value(values[perspective], persp_mate), line, cut, mate, kind,
-                    iterations, depth)
+                    iterations, depth, learned=learned)
+
+
+def learned_values(state: State) -> list[float] | None:
+    """Per seat, the game's learned value of ``state`` (:attr:`Analysis.learned`), or ``None``
+    where the game has none its levels play, its weights are not installed or players see
+    different things."""
+    game = state.game
+    learned = game.description.learned
+    if learned is None or not learned.kept or game.has_hidden_information or state.current_player() == CHANCE or not learned.available():
+        return None
+    return [round(float(learned.evaluate(state, p)), 4) for p in range(state.num_players)]
 
 
 #: The longest line the tables are followed along to count a win or loss (#N), in actions.

@@ -148,7 +148,7 @@ class _Typer(typer.Typer):
 #: The order ``abstracta --help`` lists the commands in: what a newcomer starts with first
 #: (issue 38 §8), then studying a game, records, bots, benchmarks (a command not named here last).
 COMMAND_ORDER = ("play", "serve", "games", "perft", "moves", "apply", "analyse", "replay", "match", "tournament", "dataset",
-                 "tune", "board", "bench", "solve", "egtb", "users", "db", "moderation")
+                 "tune", "learn", "board", "bench", "solve", "egtb", "users", "db", "moderation")
 
 
 class _OneLineUsageErrors(_Group):

@@ -1,4 +1,4 @@
-"""Bots against bots: ``match``, ``tournament``, ``tune``.
+"""Bots against bots: ``match``, ``tournament``, ``tune``, ``dataset``, ``learn``.
 """
 
 from __future__ import annotations
@@ -286,6 +286,7 @@ def dataset_cmd(
     executor: str = typer.Option("serial", "--executor", "-x", help="serial, process or ray."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="Processes or Ray CPUs."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Join this Ray cluster."),
+    opening: int = typer.Option(0, "--opening", min=0, help="Random actions that open every game (no rows)."),
 ) -> None:
     """Self-play games as training data: one Parquet row per decision (observation, legal_mask, policy, returns …)."""
     from ..executors import RayAddressError
@@ -295,7 +296,58 @@ def dataset_cmd(
     game = make_game(game_name, option)
     try:
         meta = write_dataset(game.name, games, [s.strip() for s in bots.split(",")], seed, out, executor=executor,
-                             workers=workers, ray_address=ray_address, **game.non_default_options())
+                             workers=workers, ray_address=ray_address, opening=opening,
+                             **game.non_default_options())
     except (ImportError, ValueError, RayAddressError, ConnectionError) as exc:
         raise CliError(str(exc)) from None
     console.print(f"{meta['rows']} rows of {games} games in {len(meta['files'])} Parquet file(s) under {out}")
+
+
+# --------------------------------------------------------------------------- learn
+@app.command("learn")
+@guarded
+def learn_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME"),
+    option: Optional[list[str]] = OptionArg,
+    games: int = typer.Option(..., "--games", "-n", min=2, help="Self-play games to learn from."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the self-play and of the training: the same seed, the same weights."),
+    bots: str = typer.Option("level:4,level:4", "--bots", "-b", help="One bot SPEC per seat for the self-play (levels play at their fixed budgets)."),
+    opening: int = typer.Option(6, "--opening", min=0, help="Random actions that open every self-play game."),
+    data: Path = typer.Option(..., "--data", metavar="DIR", help="Write the self-play dataset here (Parquet; files of an earlier dataset there are replaced)."),
+    extra: Optional[list[Path]] = typer.Option(None, "--extra", metavar="DIR", help="Also train on this earlier dataset (repeatable)."),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="FILE", help="Write the weights here (default: the game's own learned.npz)."),
+    hidden: int = typer.Option(16, "--hidden", min=0, help="Hidden tanh units (0: a linear model)."),
+    mix: float = typer.Option(0.5, "--mix", help="Target: MIX × the search's value + (1 − MIX) × the game's result."),
+    epochs: int = typer.Option(600, "--epochs", min=1, help="Full-batch Adam steps."),
+    executor: str = typer.Option("serial", "--executor", "-x", help="serial, process or ray (the self-play)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="Processes or Ray CPUs."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Join this Ray cluster."),
+    as_json: bool = JsonArg,
+) -> None:
+    """Learn the game's value from its levels' self-play and write its weights (a small NumPy model)."""
+    import shlex
+
+    from ..ai.learn import learn
+    from ..executors import RayAddressError
+
+    check_seed(seed, "--seed")
+    game = make_game(game_name, option)
+    shown = err_console if as_json else console
+    # the command as asked (kept in the weights file): defaults written out, paths as given
+    words = ["abstracta", "learn", game_name, *[w for o in option or () for w in ("--option", o)],
+             "--games", str(games), "--seed", str(seed), "--bots", bots, "--opening", str(opening), "--data", str(data),
+             *[w for e in extra or () for w in ("--extra", str(e))], *(["--out", str(out)] if out else []),
+             "--hidden", str(hidden), "--mix", f"{mix:g}", "--epochs", str(epochs), "--executor", executor,
+             *(["--workers", str(workers)] if workers else [])]
+    try:
+        report = learn(game, games, seed, bots=[s.strip() for s in bots.split(",")], opening=opening, data=data,
+                       extra=list(extra or ()), out=out, hidden=hidden, mix=mix, epochs=epochs, executor=executor,
+                       workers=workers, ray_address=ray_address, progress=shown.print,
+                       command=shlex.join(words))
+    except (ImportError, ValueError, RayAddressError, ConnectionError) as exc:
+        raise CliError(str(exc)) from None
+    played = report["self_play_seconds"]
+    shown.print(f"weights written to {report['weights']} (self-play {'reused' if played is None else f'{played:.0f} s'}, "
+                f"training {report['training_seconds']:.0f} s)")
+    if as_json:
+        print(json.dumps(report))

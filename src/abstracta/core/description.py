@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from importlib.resources.abc import Traversable
 
     from .diagrams import Diagram, Draw
+    from .learned import LearnedValue
     from .lessons import Lesson
 
     from .game import Game, State
@@ -415,6 +416,10 @@ class GameDescription:
             its rules pages place by id (``<figure data-diagram="ID"></figure>``).
         lessons: first lessons (:class:`abstracta.core.lessons.Lesson`), offered to a newcomer on
             the game's page.
+        learned: a value learned by self-play (:class:`abstracta.core.learned.LearnedValue`:
+            the game's features and its weights file, read lazily), which ``abstracta learn``
+            trains, ``abstracta dataset`` writes the features of, and ``benchmarks/learned.py``
+            measures against :attr:`evaluator`; ``None``: the game has none.
     """
 
     name: str
@@ -445,6 +450,7 @@ class GameDescription:
     draw: "Draw | None" = None
     examples: "tuple[Diagram, ...]" = ()
     lessons: "tuple[Lesson, ...]" = ()
+    learned: "LearnedValue | None" = None
 
     def __post_init__(self) -> None:
         numbers = sorted(self.levels)

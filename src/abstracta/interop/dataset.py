@@ -33,6 +33,16 @@ action          int32                            the action (part) played
 returns         fixed_size_list<float32>[N]      every seat's return at the end (+1, −1, 0; all 0
                                                  when the game was cut at ``max_turns``)
 value           float32                          ``returns[player]``: the mover's final return
+search_value    float32                          the search's own value of the position for the
+                                                 mover, in [−1, 1]: alpha-beta's root value (a
+                                                 proved result as ±1), MCTS's mean return of its
+                                                 most visited action; null (NaN in pandas) where
+                                                 the bot did not search (random, greedy, one
+                                                 legal action, an oracle's answer)
+features        fixed_size_list<float32>[F]      only for a game that declares a learned value
+                                                 (``GameDescription.learned``): its features of
+                                                 the position from the mover's view, named in
+                                                 ``_dataset.json``'s ``features``
 ==============  ===============================  ================================================
 
 ``O`` = observation size, ``A`` = actions, ``N`` = players. Read it with ``pandas.read_parquet(DIR)``
@@ -42,7 +52,9 @@ or ``datasets.load_dataset("parquet", data_dir=DIR)``.
 from __future__ import annotations
 
 import json
+import math
 import random
+import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -55,7 +67,7 @@ from ..executors import map_unordered
 from .core import InteropGame, InteropState, resolve_chance
 
 #: Version of the row layout above (``_dataset.json``'s ``schema_version``).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: The seeds of the games: game ``i`` of seed ``s`` is played from ``game_seed(s, i)``.
 _SEED_MASK = 2**64 - 1
 
@@ -94,6 +106,30 @@ def _forget_root(bot: Any) -> None:
     for holder in (bot, getattr(bot, "inner", None)):
         if holder is not None and hasattr(holder, "root"):
             holder.root = None  # an oracle's answer leaves the last search's root behind otherwise
+        if holder is not None and hasattr(holder, "nodes"):
+            holder.nodes = 0  # and alpha-beta's last value (it sets nodes again when it searches)
+
+
+def search_value(bot: Any) -> float:
+    """The value of the position the bot just searched for the mover, in [−1, 1], or NaN where
+    it did not search (``search_value`` in the module docstring)."""
+    from ..ai.alphabeta import WIN_THRESHOLD
+
+    for holder in (bot, getattr(bot, "inner", None)):
+        if holder is None:
+            continue
+        root = getattr(holder, "root", None)
+        if root is not None:
+            children = list(root.children.values() if isinstance(root.children, dict) else root.children)
+            best = max(children, key=lambda c: c.visits, default=None)
+            if best is not None and best.visits:
+                return max(-1.0, min(1.0, best.value / best.visits))  # sums of the root mover's returns
+        if getattr(holder, "nodes", 0) and hasattr(holder, "depth") and isinstance(getattr(holder, "value", None), float):
+            value = holder.value  # alpha-beta: the mover's, WIN-scaled where proved
+            if abs(value) >= WIN_THRESHOLD:
+                return 1.0 if value > 0 else -1.0
+            return max(-1.0, min(1.0, value))
+    return math.nan
 
 
 def _targets(state: InteropState, bot: Any, action: int) -> dict[int, float]:
@@ -133,16 +169,26 @@ def _part_policy(state: InteropState, targets: dict[int, float]) -> dict[int, fl
     return {p: v / total for p, v in out.items()}
 
 
-def play_game(name: str, params: dict[str, Any], specs: Sequence[str], seed: int, index: int) -> dict[str, Any]:
-    """Play game ``index`` of the dataset; returns its rows as columns (lists)."""
+def play_game(name: str, params: dict[str, Any], specs: Sequence[str], seed: int, index: int,
+              opening: int = 0) -> dict[str, Any]:
+    """Play game ``index`` of the dataset; returns its rows as columns (lists). The first
+    ``opening`` decisions are random legal actions (seeded by the game's seed) and write no
+    rows: searches at a fixed depth would otherwise replay nearly one game."""
     game = InteropGame(name, **params)
     gseed = game_seed(seed, index)
     rng = random.Random(gseed)
     bots = [make_dataset_bot(spec, game.game, rng.getrandbits(32)) for spec in specs]
     state = game.new_initial_state()
+    opener = random.Random(f"opening:{gseed}")
+    for _ in range(opening):
+        resolve_chance(state, rng)
+        if state.current_player() < 0:
+            break
+        state.apply_action(opener.choice(sorted(state.legal_ids())))
     size = game.num_distinct_actions
+    learned = game.game.description.learned
     cols: dict[str, list] = {k: [] for k in ("ply", "move_number", "player", "observation", "legal_mask", "policy",
-                                            "action")}
+                                            "action", "search_value", "features")}
     ply = 0
     while True:
         resolve_chance(state, rng)
@@ -154,6 +200,7 @@ def play_game(name: str, params: dict[str, Any], specs: Sequence[str], seed: int
         view = state.inner if isinstance(bot, RandomBot) and not game.explicit_chance else state.bot_view()
         engine_action = bot.step(view)
         targets = _targets(state, bot, engine_action)
+        searched = search_value(bot)
         parts = game.codec.encode(state.inner, engine_action) if game.codec is not None else (engine_action,)
         for part in parts:
             mask = np.zeros(size, np.bool_)
@@ -168,9 +215,15 @@ def play_game(name: str, params: dict[str, Any], specs: Sequence[str], seed: int
             cols["legal_mask"].append(mask)
             cols["policy"].append(policy)
             cols["action"].append(part)
+            cols["search_value"].append(None if math.isnan(searched) else searched)
+            if learned is not None:
+                cols["features"].append(np.asarray(learned.features(state.inner, mover), np.float32))
+            searched = math.nan  # the next part of the same turn: no search of its own
             state.apply_action(part)  # the next part's targets: the engine actions below this one
             ply += 1
     returns = [float(r) for r in state.returns()]
+    if learned is None:
+        del cols["features"]
     rows = len(cols["ply"])
     cols["game_id"] = [index] * rows
     cols["game_seed"] = [gseed] * rows
@@ -180,13 +233,15 @@ def play_game(name: str, params: dict[str, Any], specs: Sequence[str], seed: int
 
 
 def _job(shared: tuple, index: int) -> dict[str, Any]:
-    name, params, specs, seed = shared
-    return play_game(name, params, specs, seed, index)
+    name, params, specs, seed, opening = shared
+    return play_game(name, params, specs, seed, index, opening)
 
 
 def _schema(game: InteropGame) -> Any:
     import pyarrow as pa
 
+    learned = game.game.description.learned
+    more = [("features", pa.list_(pa.float32(), len(learned.names)))] if learned is not None else []
     return pa.schema([
         ("game_id", pa.int64()), ("game_seed", pa.uint64()), ("ply", pa.int32()), ("move_number", pa.int32()),
         ("player", pa.int8()),
@@ -196,6 +251,8 @@ def _schema(game: InteropGame) -> Any:
         ("action", pa.int32()),
         ("returns", pa.list_(pa.float32(), game.num_players)),
         ("value", pa.float32()),
+        ("search_value", pa.float32()),
+        *more,
     ])
 
 
@@ -218,7 +275,7 @@ def _table(cols: dict[str, list], schema: Any) -> Any:
 def write_dataset(name: str, games: int, bots: Sequence[str], seed: int, out: str | Path, *,
                   executor: str = "serial", workers: int | None = None, ray_address: str | None = None,
                   games_per_file: int = 1000, progress: Callable[[int], None] | None = None,
-                  **params: Any) -> dict[str, Any]:
+                  opening: int = 0, **params: Any) -> dict[str, Any]:
     """Play and write the dataset (see the module docstring); returns what ``_dataset.json`` says.
 
     Args:
@@ -228,6 +285,7 @@ def write_dataset(name: str, games: int, bots: Sequence[str], seed: int, out: st
         out: the directory (made if missing; files of an earlier dataset there are replaced).
         executor, workers, ray_address: as :func:`abstracta.executors.map_unordered`.
         progress: called with the number of games done after each one.
+        opening: random actions that open every game, without rows (:func:`play_game`).
     Raises:
         OptionError: a bad game option, bot spec or count. ImportError: without ``pyarrow``
         (``pip install 'abstracta[dataset]'``).
@@ -240,6 +298,8 @@ def write_dataset(name: str, games: int, bots: Sequence[str], seed: int, out: st
         raise OptionError(f"games: expected an integer >= 1, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise OptionError(f"seed: expected an integer from 0 to 2**64 - 1, got {seed!r}")
+    if isinstance(opening, bool) or not isinstance(opening, int) or opening < 0:
+        raise OptionError(f"opening: expected an integer >= 0 (random actions), got {opening!r}")
     params = dict(params)
     params.setdefault("layout_seeds", 2**63)
     game = InteropGame(name, **params)
@@ -274,10 +334,12 @@ def write_dataset(name: str, games: int, bots: Sequence[str], seed: int, out: st
         rows[0] += table.num_rows
 
     meta = {"schema_version": SCHEMA_VERSION, "game": game.name, "params": params, "bots": list(bots), "seed": seed,
+            "opening": opening,
             "games": games, "num_players": game.num_players, "num_actions": game.num_distinct_actions,
             "observation_size": game.observation_size,
             "planes": [{"name": p.name, "shape": list(p.shape), "doc": p.doc} for p in game.observation_planes],
             "action_space": "compact" if game.codec is not None else "engine",
+            "features": list(game.game.description.learned.names) if game.game.description.learned else None,
             "reproducible": all(is_reproducible(b) for b in made)}
 
     def done(index: int, cols: dict[str, list]) -> None:
@@ -293,11 +355,13 @@ def write_dataset(name: str, games: int, bots: Sequence[str], seed: int, out: st
         if progress is not None:
             progress(written[0])
 
+    started = time.perf_counter()
     map_unordered(_job, list(range(games)), executor=executor, workers=workers, ray_address=ray_address,
-                  on_done=done, shared=(game.name, params, tuple(bots), seed))
-    meta.update({"files": files, "rows": rows[0]})
+                  on_done=done, shared=(game.name, params, tuple(bots), seed, opening))
+    meta.update({"files": files, "rows": rows[0], "seconds": round(time.perf_counter() - started, 1),
+                 "executor": executor})
     (folder / "_dataset.json").write_text(json.dumps(meta, indent=2) + "\n")
     return meta
 
 
-__all__ = ["SCHEMA_VERSION", "game_seed", "play_game", "write_dataset"]
+__all__ = ["SCHEMA_VERSION", "game_seed", "play_game", "search_value", "write_dataset"]

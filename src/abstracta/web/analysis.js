@@ -29,6 +29,8 @@ export const T = {
   get pasteBox() { return t("analysis.paste_box"); },
   get pasteLead() { return t("analysis.paste_lead"); },
   get valueWords() { return t("analysis.value_words"); },
+  get learnedWords() { return t("analysis.learned_words"); },
+  learned: (name, v) => t("analysis.learned", { name, v }),
   get busyRetry() { return t("analysis.busy_retry"); },
   get tryNow() { return t("analysis.try_now"); },
   gameOver: (result) => t("analysis.game_over", { result }),
@@ -171,6 +173,12 @@ function evalBlock(answer, seat, seats, seatName) {
     }
     if (answer.line_cut) list.append(h("li", { class: "muted" }, answer.line_cut === "hidden" ? T.cutHidden : T.cutRevealed));
     block.append(h("h3", { class: "muted", style: "font-size: .9rem; margin: .4rem 0 0" }, T.bestLine), list);
+  }
+  // the game's learned value (a model, no search) where it declares one: the same seat's view
+  if (answer.learned && !answer.terminal) {
+    const lv = answer.learned[seat];
+    block.append(h("p", { class: "muted an-learned", id: "an-learned", "data-value": lv, title: T.learnedWords,
+      style: "font-size: .85rem; margin: .2rem 0 0" }, T.learned(seatName(seat), `${lv >= 0 ? "+" : ""}${lv.toFixed(2)}`)));
   }
   // in words on the page; the exact search and budget (for researchers) in the tooltip; a
   // finished position is not searched (it said ", 0 searched")

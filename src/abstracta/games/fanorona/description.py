@@ -10,6 +10,7 @@ from ...core.description import (GameDescription, OptionText, Search, SeatStyle,
                                  standard_levels, texts, web_dir, package_files)
 from .evaluate import TERMS, TUNED, WEIGHTS, clamp, evaluate, make_evaluator, terms
 from .examples import EXAMPLES
+from .learned import LEARNED
 from .lessons import LESSONS
 from .solve import FanoronaTables, make_probe, make_table_bot, solve
 from .svg import diagram
@@ -137,4 +138,6 @@ def describe(game: "FanoronaGame") -> GameDescription:
         draw=diagram,
         examples=EXAMPLES,
         lessons=LESSONS,
+        # trained on 9×5 with the standard rules (abstracta learn fanorona; issue 47)
+        learned=LEARNED if standard and size == "tsivy" else None,
     )

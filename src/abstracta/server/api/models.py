@@ -285,6 +285,9 @@ class AnalysisAnswer(BaseModel):
     iterations: int = Field(description="playouts (MCTS) or positions (alpha-beta) searched")
     depth: int | None = Field(description="alpha-beta's deepest completed depth in actions")
     terminal: bool
+    learned: list[float] | None = Field(default=None, description=(
+        "per seat, the game's learned value of the position in [-1, 1] (the model alone, no search), where "
+        "the game declares one; null otherwise"))
     hints: list[int] | None = Field(default=None, description="after a hint: hints asked per seat")
     struct: dict[str, Any] | None = Field(default=None, description="a pasted position: its structured view "
                                                                     "for the viewer (to draw it)")
