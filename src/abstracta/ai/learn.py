@@ -24,10 +24,11 @@ with a sequential probability ratio test.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -37,6 +38,14 @@ from ..core.errors import OptionError
 from ..core.game import Game
 from ..core.learned import ARRAYS, LearnedValue, forward, save_weights
 from ..core.registry import load_game
+from ..executors import map_unordered
+from ..interop.core import InteropGame
+from ..interop.dataset import SCHEMA_VERSION, write_dataset
+from .alphabeta import MAX_DEPTH, AlphaBetaBot
+from .base import Budget
+from .levels import level_search
+from .match import bot_seed, max_actions_for, play_game
+from .tournament import lone_score, random_opening
 
 #: Defaults of ``abstracta learn``.
 DEFAULT_BOTS = ("level:4", "level:4")
@@ -115,11 +124,6 @@ def _same_dataset(game: Game, folder: str | Path, games: int, bots: Sequence[str
     """What ``_dataset.json`` in ``folder`` says where it holds the very dataset these arguments
     would write (the same game and options, bots, seed, games, opening, schema and features:
     the rows are reproducible by seed), else ``None``."""
-    import json
-
-    from ..interop.core import InteropGame
-    from ..interop.dataset import SCHEMA_VERSION
-
     path = Path(folder) / "_dataset.json"
     if not path.is_file():
         return None
@@ -258,8 +262,6 @@ def learn(game: Game, games: int, seed: int = 0, *, bots: Sequence[str] = DEFAUL
         OptionError: the game declares no learned value, bad counts or bots, ``mix`` outside
             [0, 1]. ImportError: without pyarrow (the dataset extra).
     """
-    from ..interop.dataset import write_dataset
-
     learned = learned_value(game)
     if not 0.0 <= mix <= 1.0 or not math.isfinite(mix):
         raise OptionError(f"mix: expected a number from 0 to 1, got {mix!r}")
@@ -321,13 +323,6 @@ def pair_bots(game: Game, nodes: int, seed: int, learned_seat: int) -> list[Any]
     """The two alpha-beta bots of a :class:`PairTask`: level 4's search (its turn extension …)
     with no time budget, held to ``nodes`` positions an action, the learned value at
     ``learned_seat`` and the game's own evaluator (``GameDescription.evaluator``) at the other."""
-    from dataclasses import replace
-
-    from .alphabeta import MAX_DEPTH, AlphaBetaBot
-    from .base import Budget
-    from .levels import level_search
-    from .match import bot_seed
-
     learned = learned_value(game)
     search = level_search(game, 4)
     if search.bot != "alphabeta":
@@ -345,9 +340,6 @@ def pair_bots(game: Game, nodes: int, seed: int, learned_seat: int) -> list[Any]
 def play_pair(task: PairTask) -> dict[str, Any]:
     """Play one :class:`PairTask`; returns ``{"index", "seed", "learned_seat", "score", "plies",
     "returns"}`` with the learned side's score (1 win, ½ draw or cut, 0 loss)."""
-    from .match import max_actions_for, play_game
-    from .tournament import lone_score, random_opening
-
     game = load_game(task.game, **dict(task.options))
     bots = pair_bots(game, task.nodes, task.seed, task.learned_seat)
     start = game.new_initial_state(seed=task.seed if game.has_chance else None)
@@ -370,8 +362,6 @@ def pair_tasks(game: Game, start: int, count: int, nodes: int, opening: int, see
 def run_pairs(tasks: Sequence[PairTask], executor: str = "serial", workers: int | None = None,
               ray_address: str | None = None) -> list[dict[str, Any]]:
     """Play ``tasks`` on an executor (:func:`abstracta.executors.map_unordered`), in task order."""
-    from ..executors import map_unordered
-
     return map_unordered(play_pair, list(tasks), executor, workers, ray_address)
 
 

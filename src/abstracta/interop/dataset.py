@@ -60,6 +60,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..ai.alphabeta import WIN_THRESHOLD
 from ..ai.levels import FIXED_BUDGETS, fixed_level_bot, is_reproducible, make_bot, parse_seat_spec
 from ..ai.random_bot import RandomBot
 from ..core.errors import OptionError
@@ -113,8 +114,6 @@ def _forget_root(bot: Any) -> None:
 def search_value(bot: Any) -> float:
     """The value of the position the bot just searched for the mover, in [−1, 1], or NaN where
     it did not search (``search_value`` in the module docstring)."""
-    from ..ai.alphabeta import WIN_THRESHOLD
-
     for holder in (bot, getattr(bot, "inner", None)):
         if holder is None:
             continue
