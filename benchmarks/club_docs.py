@@ -66,6 +66,8 @@ def soak() -> str:
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for name, r in runs:
         cache = f"cache of {n(r['cache_matches'])}" if r.get("cache_matches") else "the server's cache of 1,000"
+        if r.get("cache_plies"):
+            cache += f" matches and {n(r['cache_plies'])} actions"
         label = (f"{n(r['minutes'])} min, {n(r['games'])} games, {cache}, warm-up {n(r['warmup_minutes'])} min "
                  f"(`{name}`)")
         held = f"{n(r['cached_after_warmup'])} → {n(r['cached_end'])}" + ("" if r["cache_full"] else " (filling)")
@@ -88,6 +90,11 @@ def cache_words(s: dict[str, Any]) -> str:
     """What the web process's cache of matches did meanwhile (its memory grows until it is full)."""
     if s.get("cached_end") is None:
         return "The matches held in memory were not sampled in this run."
+    if s["cache_full"] and s.get("cache_plies") and s.get("plies_cached_end") is not None:
+        return (f"the match cache was full after the warm-up, by size: the actions its matches held stayed at "
+                f"its bound of {n(s['cache_plies'])} ({n(s['plies_cached_after_warmup'])} → "
+                f"{n(s['plies_cached_end'])}, {n(s['plies_cached_growth_pct'], 1)} %), its matches "
+                f"{n(s['cached_after_warmup'])} → {n(s['cached_end'])} as the games held got longer.")
     if s["cache_full"] and s.get("plies_cached_end") is not None:
         per = s.get("kb_per_cached_ply")
         return (f"the match cache was full after the warm-up ({n(s['cached_after_warmup'])} matches held "
