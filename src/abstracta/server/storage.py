@@ -32,7 +32,7 @@ from sqlalchemy import (DateTime, Integer, String, Text, bindparam, create_engin
                         select, text, update)
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.sql.dml import Insert
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -140,8 +140,8 @@ class _Statements:
     straight on the connection's DBAPI cursor, without SQLAlchemy's per-execution work (its
     execution context, parameter processing and result wrapping were two thirds of a commit's
     CPU); elsewhere through SQLAlchemy. Same transaction, same SQL, the same text for a time
-    (the dialect's own DateTime processing); a refusal of the database is SQLAlchemy's
-    :class:`OperationalError`, as :func:`_refused` expects."""
+    (the dialect's own DateTime processing); an error of the database is SQLAlchemy's, as it
+    raises it (a refusal: :class:`OperationalError`, which :func:`_refused` answers)."""
 
     def __init__(self, engine: Engine):
         dialect = engine.dialect
@@ -179,8 +179,8 @@ class _Statements:
             else:
                 cursor.execute(sql, self._row(order, fixed, values))
             return cursor.rowcount
-        except self._dialect.loaded_dbapi.OperationalError as exc:
-            raise OperationalError(sql, None, exc) from exc
+        except self._dialect.loaded_dbapi.Error as exc:  # as SQLAlchemy raises it (OperationalError: _refused)
+            raise DBAPIError.instance(sql, None, exc, self._dialect.loaded_dbapi.Error, dialect=self._dialect) from exc
         finally:
             cursor.close()
 
