@@ -3,7 +3,7 @@
 Fills each block between ``<!-- generated:NAME -->`` and ``<!-- /generated:NAME -->`` in
 docs/club.md from benchmarks/results/:
 
-* ``soak`` — soak.json (benchmarks/soak.py --json --out …)
+* ``soak`` — soak.json, soak-30min.json, soak-default-cache.json (benchmarks/soak.py --json --out …)
 * ``load`` — load-1-worker.json and load-2-workers.json (benchmarks/load.py --json …)
 * ``fanout`` — fanout.json (benchmarks/fanout.py --json)
 * ``sockets`` — sockets.json (benchmarks/sockets.py --json)
@@ -57,7 +57,7 @@ def missing(name: str) -> str:
 
 
 def soak() -> str:
-    runs = [(name, load_json(name)) for name in ("soak.json", "soak-default-cache.json")]
+    runs = [(name, load_json(name)) for name in ("soak.json", "soak-30min.json", "soak-default-cache.json")]
     runs = [(name, r) for name, r in runs if r is not None]
     if not runs:
         return missing("soak.json")
@@ -66,6 +66,8 @@ def soak() -> str:
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for name, r in runs:
         cache = f"cache of {n(r['cache_matches'])}" if r.get("cache_matches") else "the server's cache of 1,000"
+        if r.get("cache_plies"):
+            cache += f" matches and {n(r['cache_plies'])} actions"
         label = (f"{n(r['minutes'])} min, {n(r['games'])} games, {cache}, warm-up {n(r['warmup_minutes'])} min "
                  f"(`{name}`)")
         held = f"{n(r['cached_after_warmup'])} → {n(r['cached_end'])}" + ("" if r["cache_full"] else " (filling)")
@@ -77,7 +79,11 @@ def soak() -> str:
                    f"{n(r['lost'])} | {n(r['duplicated'])} | {n(r['server_errors'])} | {verdict} |")
     out.append("")
     for name, r in runs:
-        out.append(f"`{name}`: {cache_words(r)} Move round trip p50 {n(r['p50_ms'], 1)} ms, p99 {n(r['p99_ms'], 1)} ms; "
+        rate = ((r["rss_mb_end"] - r["rss_mb_after_warmup"]) / (r["minutes"] - r["warmup_minutes"])
+                if r.get("rss_mb_end") is not None and r["minutes"] > r["warmup_minutes"] else None)
+        out.append(f"`{name}`: {cache_words(r)} "
+                   + (f"After the warm-up the memory grew {n(rate, 2)} MB a minute. " if rate is not None else "")
+                   + f"Move round trip p50 {n(r['p50_ms'], 1)} ms, p99 {n(r['p99_ms'], 1)} ms; "
                    f"web process CPU {n(r['server_cpu_ms_per_move'], 2)} ms a move; load average "
                    f"{n(r['load_average'], 1)} at the end.")
         out.append("")
@@ -88,6 +94,11 @@ def cache_words(s: dict[str, Any]) -> str:
     """What the web process's cache of matches did meanwhile (its memory grows until it is full)."""
     if s.get("cached_end") is None:
         return "The matches held in memory were not sampled in this run."
+    if s["cache_full"] and s.get("cache_plies") and s.get("plies_cached_end") is not None:
+        return (f"the match cache was full after the warm-up, by size: the actions its matches held stayed at "
+                f"its bound of {n(s['cache_plies'])} ({n(s['plies_cached_after_warmup'])} → "
+                f"{n(s['plies_cached_end'])}, {n(s['plies_cached_growth_pct'], 1)} %), its matches "
+                f"{n(s['cached_after_warmup'])} → {n(s['cached_end'])} as the games held got longer.")
     if s["cache_full"] and s.get("plies_cached_end") is not None:
         per = s.get("kb_per_cached_ply")
         return (f"the match cache was full after the warm-up ({n(s['cached_after_warmup'])} matches held "

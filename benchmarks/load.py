@@ -16,7 +16,10 @@ match's move list exactly once, at the ply it was played at (``lost``: missing o
 Measured: ``moves_per_s`` (acknowledged moves by people per second), ``p50_ms``/``p99_ms``
 (a move's POST round trip between people), ``bot_p99_ms`` (from a person's acknowledged move
 until the computer's answer is pushed), ``server_errors`` (5xx answers, internal errors in the
-server's log, WebSockets closed with an error).
+server's log, WebSockets closed with an error), ``server_cpu_ms_per_move`` (the web process's CPU
+per move by anyone, people and computer), and of it ``bot_search_cpu_ms_per_move`` (the searches
+of levels 1-2, which run in a thread of the web process: the computer thinking, not the server
+serving) and ``serving_cpu_ms_per_move`` (the rest: HTTP, the act, the commit, the pushes).
 
     python benchmarks/load.py --games 100 --seconds 30 [--db URL] [--json]
 
@@ -140,6 +143,23 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return float("nan")
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bot_search_cpu(server: "Server | Workers") -> float:
+    """CPU seconds the web processes' fast lane (levels 1-2: a thread of each web process) spent
+    searching so far (their /metrics' ``abstracta_bot_search_cpu_seconds_total``): inside
+    :meth:`Server.cpu_seconds`, reported apart so that a search is not taken for the cost of
+    serving a move. NaN when a process does not answer."""
+    urls = server.club.worker_urls() if hasattr(server, "club") else [server.base]
+    total = 0.0
+    for url in urls:
+        try:
+            text = httpx.get(url + "/metrics", timeout=90).text
+        except httpx.HTTPError:
+            return float("nan")
+        total += sum(float(line.split()[1]) for line in text.splitlines()
+                     if line.startswith("abstracta_bot_search_cpu_seconds_total "))
+    return total
 
 
 def club_module():
@@ -422,12 +442,20 @@ class Run:
         else:
             slots = [asyncio.create_task(self.slot(i)) for i in range(games)]
         await asyncio.sleep(warmup)
+        # and until every slot has its first match: on a busy machine creating the first hundred
+        # matches (and their invitations, sockets and first views) outlasted the warm-up, and
+        # that burst was counted against the moves measured
+        deadline = time.monotonic() + 120
+        while not floor and self.stats.games < games and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
         self.stats.moves, self.stats.latencies, self.stats.bot_waits = 0, [], []
         self.measuring = True
+        searched = await asyncio.to_thread(bot_search_cpu, self.server)
         started, cpu, mine = time.perf_counter(), self.server.cpu_seconds(), time.process_time()
         await asyncio.sleep(seconds)
         elapsed = time.perf_counter() - started
         self.server_cpu = self.server.cpu_seconds() - cpu
+        self.search_cpu = await asyncio.to_thread(bot_search_cpu, self.server) - searched
         self.client_cpu = time.process_time() - mine
         self.measuring = False
         self.stopping = True
@@ -507,6 +535,11 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
             # CPU of the web process per move by anyone (people and computer): a figure that a
             # busy machine does not distort as much as the rates
             "server_cpu_ms_per_move": round(1000 * run.server_cpu / max(1, s.moves + s.bot_moves), 2),
+            # of which the computer's fast-lane searches (levels 1-2 search in a thread of the web
+            # process), and the rest: serving the moves (HTTP, the act, the commit, the pushes)
+            "bot_search_cpu_ms_per_move": round(1000 * run.search_cpu / max(1, s.moves + s.bot_moves), 2),
+            "serving_cpu_ms_per_move": round(1000 * (run.server_cpu - run.search_cpu) / max(1, s.moves + s.bot_moves),
+                                             2),
             "client_cpu_ms_per_move": round(1000 * run.client_cpu / max(1, s.moves + s.bot_moves), 2),
             "p50_ms": ms(percentile(s.latencies, 0.5)), "p99_ms": ms(percentile(s.latencies, 0.99)),
             "max_ms": ms(max(s.latencies) if s.latencies else None),
@@ -527,7 +560,8 @@ def main() -> None:
                         help="a person's mean thinking time before each move, uniform within ±50 %% "
                              "(default 150: with 100 matches about 300 moves/s are offered; 250: a fast "
                              "blitz player; 0: as fast as the server answers)")
-    parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before measuring (default 3)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before measuring, and until "
+                                                                   "every match has started (default 3)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="web processes behind nginx (default 1: one "
                                                                "process, no proxy; 2 or more need a PostgreSQL --db)")
@@ -538,6 +572,7 @@ def main() -> None:
     result = load(args.games, args.seconds, args.db, args.think_ms, args.seed, args.warmup, args.workers, args.floor)
     print(f"{'matches at once':<28}{args.games}")
     for key in ("mode", "seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
+                "bot_search_cpu_ms_per_move", "serving_cpu_ms_per_move",
                 "client_cpu_ms_per_move", "p50_ms", "p99_ms", "max_ms",
                 "bot_p99_ms", "bot_answers", "server_errors", "errors", "refused", "acknowledged", "lost", "duplicated",
                 "db", "workers", "load_average"):

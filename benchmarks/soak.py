@@ -21,9 +21,13 @@ action added to the matches held — a few kB, what one action of a held match c
 growth is the cache's matches getting longer (bounded by the cache's size times the longest
 games, reached once the long games in play end); memory growing while the actions held do not
 is a leak.
-On a machine too slow to fill the cache within the run, ``--cache-matches N`` starts the server
-with a smaller cache (its constant ``CACHE_MATCHES`` set before it serves: a benchmark's device,
-not an option of the server), so that the leak test is made with a full cache.
+The cache is bounded by size too: the actions of the matches it holds, summed, stay within
+``CACHE_PLIES`` (the least recently used match dropped first), so a full cache stops growing with
+its games; ``cache_full`` says whether either bound held it after the warm-up.
+On a machine too slow to fill the cache within the run, ``--cache-matches N`` and
+``--cache-plies N`` start the server with a smaller cache (its constants ``CACHE_MATCHES`` and
+``CACHE_PLIES`` set before it serves: a benchmark's device, not an option of the server), so that
+the leak test is made with a full cache.
 
     python benchmarks/soak.py --minutes 30 --games 100 [--db URL] [--workers N] [--json]
 """
@@ -82,8 +86,9 @@ def children(pid: int) -> list[int]:
     return found
 
 
-#: ``python -c`` starting ``abstracta serve`` with the match cache bounded to {n} matches
-SMALL_CACHE = ("import sys; import abstracta.server.matches as m; m.CACHE_MATCHES = {n}; "
+#: ``python -c`` starting ``abstracta serve`` with the match cache bounded to {n} matches and
+#: {plies} actions
+SMALL_CACHE = ("import sys; import abstracta.server.matches as m; m.CACHE_MATCHES = {n}; m.CACHE_PLIES = {plies}; "
                "from abstracta.cli import main; sys.argv[0] = 'abstracta'; main()")
 
 
@@ -142,8 +147,11 @@ def summary(samples: list[dict[str, Any]], warmup_minutes: float) -> dict[str, A
     rss_start, rss_end, rss_growth = growth(steady, "rss_mb")
     fds_start, fds_end, fds_growth = growth(steady, "fds")
     cached_start, cached_end, _ = growth(steady, "cached")
-    full = cached_start is not None and cached_end - cached_start <= 0.01 * max(1.0, cached_end)
     plies_start, plies_end, plies_growth = growth(steady, "plies_cached")
+    # full: the matches held stopped growing, or the actions they hold did (the bound by size)
+    full = cached_start is not None and (cached_end - cached_start <= 0.01 * max(1.0, cached_end)
+                                         or (plies_start is not None and plies_growth is not None
+                                             and plies_growth <= GROWTH_LIMIT_PCT))
     return {"rss_mb_after_warmup": rss_start, "rss_mb_end": rss_end, "rss_growth_pct": rss_growth,
             "rss_mb_max": max(x["rss_mb"] for x in steady),
             "fds_after_warmup": fds_start, "fds_end": fds_end, "fds_growth_pct": fds_growth,
@@ -161,15 +169,19 @@ def summary(samples: list[dict[str, Any]], warmup_minutes: float) -> dict[str, A
 
 
 def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: str | None, workers: int,
-         think_ms: float, seed: int, cache_matches: int | None = None, out=sys.stdout) -> dict[str, Any]:
+         think_ms: float, seed: int, cache_matches: int | None = None, cache_plies: int | None = None,
+         out=sys.stdout) -> dict[str, Any]:
     random.seed(seed)
     with tempfile.TemporaryDirectory(prefix="abstracta-soak-") as folder:
         os.chmod(folder, 0o755)
         server = load.make_server(db, folder, workers)
-        if cache_matches is not None:
+        if cache_matches is not None or cache_plies is not None:
             if workers > 1:
-                raise SystemExit("--cache-matches is for one web process")
-            server.python_args = ["-c", SMALL_CACHE.format(n=int(cache_matches))]
+                raise SystemExit("--cache-matches and --cache-plies are for one web process")
+            from abstracta.server.matches import CACHE_MATCHES, CACHE_PLIES
+
+            server.python_args = ["-c", SMALL_CACHE.format(n=int(cache_matches or CACHE_MATCHES),
+                                                           plies=int(cache_plies or CACHE_PLIES))]
         try:
             server.start()
             catalogue = httpx.get(server.base + "/api/games", timeout=30).json()
@@ -206,7 +218,7 @@ def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: st
     s = run.stats
     return {"minutes": minutes, "games": games, "warmup_minutes": warmup_minutes, "think_ms": think_ms,
             "workers": workers, "db": "postgresql" if db and db.startswith("postgresql") else "sqlite",
-            "cache_matches": cache_matches,
+            "cache_matches": cache_matches, "cache_plies": cache_plies,
             "seconds": round(elapsed, 1), "moves": s.moves, "moves_per_s": round(s.moves / elapsed, 1),
             "matches_played": s.games, "p50_ms": load.ms(load.percentile(s.latencies, 0.5)),
             "p99_ms": load.ms(load.percentile(s.latencies, 0.99)), **figures,
@@ -253,6 +265,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="end with one JSON object")
     parser.add_argument("--cache-matches", type=int, help="bound the server's match cache to N matches (a slow "
                                                           "machine that cannot fill the 1,000 within the run)")
+    parser.add_argument("--cache-plies", type=int, help="bound the actions the server's match cache holds to N "
+                                                        "(default: the server's CACHE_PLIES)")
     parser.add_argument("--out", help="also write the JSON object to this file")
     parser.add_argument("--recompute", metavar="FILE", help="recompute the figures of a stored result (to --out)")
     args = parser.parse_args()
@@ -260,7 +274,7 @@ def main() -> None:
         result = recompute(args.recompute, None)
     else:
         result = soak(args.minutes, args.games, args.warmup_minutes, args.every, args.db, args.workers,
-                      args.think_ms, args.seed, args.cache_matches)
+                      args.think_ms, args.seed, args.cache_matches, args.cache_plies)
     for key in ("minutes", "games", "moves", "moves_per_s", "matches_played", "p50_ms", "p99_ms",
                 "rss_mb_after_warmup", "rss_mb_end", "rss_growth_pct", "rss_mb_max", "fds_after_warmup", "fds_end",
                 "fds_growth_pct", "cached_after_warmup", "cached_end", "cache_full", "kb_per_cached_match",

@@ -339,6 +339,8 @@ def _load_runs() -> str:
             ("max ms", lambda e: e["result"]["max_ms"]),
             ("computer p99 ms", lambda e: e["result"]["bot_p99_ms"]),
             ("server CPU ms / move", lambda e: e["result"]["server_cpu_ms_per_move"]),
+            # levels 1-2 search in a thread of the web process: their CPU is inside the figure above
+            ("of it, searches", lambda e: e["result"].get("bot_search_cpu_ms_per_move", "—")),
             ("5xx", lambda e: e["result"]["server_errors"]),
             ("acknowledged", lambda e: e["result"]["acknowledged"]),
             ("lost", lambda e: e["result"]["lost"]),
@@ -400,6 +402,7 @@ MEASURED: dict[str, tuple[str, Callable[[dict[str, Any]], str] | None]] = {
     "load": ("python benchmarks/load.py --games 100 --seconds 30", None),
     "load-think250": ("python benchmarks/load.py --games 100 --seconds 30 --think-ms 250", None),
     "load-floor": ("python benchmarks/load.py --games 100 --seconds 30 --floor", None),
+    "move-cpu": ("python benchmarks/move_cpu.py --moves 1500", None),
     "crash": ("python benchmarks/crash.py", None),
     "bot-fairness": ("python benchmarks/bot_fairness.py", None),
     "replay": ("python benchmarks/replay.py", None),

@@ -325,3 +325,28 @@ def test_the_matches_kept_in_memory_are_bounded(client, monkeypatch):
     assert client.get(f"/api/matches/{ids[3]}").status_code == 200  # used: the most recent but one
     assert list(service.cache) == [ids[4], ids[0], ids[3]]
     assert client.get(f"/api/matches/{ids[0]}").json()["moves"] == ["2"]
+
+
+def test_the_matches_kept_in_memory_are_bounded_by_their_actions_too(client, monkeypatch):
+    # a cache full by count still grew as the games it held went on (a kept match grows with its
+    # actions): the actions held are bounded as well, the least recently used match dropped first
+    monkeypatch.setattr(served_matches, "CACHE_PLIES", 2)
+    service = client.app.state.service
+    ids = [client.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"]}).json()["id"]
+           for _ in range(3)]
+    assert list(service.cache) == ids and service.kernel.cached_plies == 0
+    for mid in ids[:2]:
+        assert client.post(f"/api/matches/{mid}/actions", json={"action": "1", "ply": 0}).status_code == 200
+    assert list(service.cache) == [ids[2], ids[0], ids[1]] and service.kernel.cached_plies == 2
+    # ids[1] moves on: 3 actions held, over the bound: the least recently used go until it holds
+    assert client.post(f"/api/matches/{ids[1]}/actions", json={"action": "1", "ply": 1}).status_code == 200
+    assert list(service.cache) == [ids[1]] and service.kernel.cached_plies == 2
+    # a dropped match is read back whole when next used, and plays on
+    view = client.post(f"/api/matches/{ids[0]}/actions", json={"action": "2", "ply": 1}).json()
+    assert (view["ply"], view["moves"], view["revision"]) == (2, ["1", "2"], 2)
+    assert list(service.cache) == [ids[0]] and service.kernel.cached_plies == 2
+    # a match longer than the whole bound is still kept (alone)
+    assert client.post(f"/api/matches/{ids[0]}/actions", json={"action": "1", "ply": 2}).status_code == 200
+    assert list(service.cache) == [ids[0]] and service.kernel.cached_plies == 3
+    assert client.get(f"/api/matches/{ids[2]}").json()["ply"] == 0
+    assert list(service.cache) == [ids[2]] and service.kernel.cached_plies == 0

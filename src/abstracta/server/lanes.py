@@ -198,10 +198,12 @@ class BotJobs:
                 self._waited("fast", job)
                 self._fast_job, self._fast_cancelled = job, False
                 self._fast_stop = stop = threading.Event()
+            searched = time.thread_time()
             try:
                 text, error = self.run(job, stop), None
             except Exception as exc:  # noqa: BLE001 - reported below
                 text, error = None, f"{type(exc).__name__}: {exc}"
+            metrics.BOT_CPU.inc(time.thread_time() - searched)
             with self._cond:
                 cancelled = self._fast_cancelled or self.closed
                 self._fast_job = None

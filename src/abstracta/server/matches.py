@@ -67,6 +67,12 @@ STORE_RETRY_SECONDS = 5.0
 #: used): a match is 20-110 kB at its start, and creating matches at the rate a club may (300
 #: an hour per address) grew the web process by up to 33 MB an hour for ever
 CACHE_MATCHES = 1000
+#: actions played in the matches kept in memory, all together: the cache is bounded by size too,
+#: the least recently used dropped first. A kept match grows with its game (its state's history,
+#: its move lists, its views: 4.4 kB an action in benchmarks/soak.py), so a cache full by count
+#: still grew as the games it held went on (RSS +25 % in a 10-minute soak); 50,000 actions are
+#: about 220 MB, 1,000 matches of 50 (a match longer than the whole budget is still kept, alone)
+CACHE_PLIES = 50_000
 
 T = TypeVar("T")
 
@@ -175,6 +181,7 @@ class Kernel:
         # with requests naming ids of no match (reads are not rate-limited)
         self._locks: weakref.WeakValueDictionary[str, threading.RLock] = weakref.WeakValueDictionary()
         self.cache: OrderedDict[str, Match] = OrderedDict()  # most recently used last
+        self.cached_plies = 0  # the actions of the matches in the cache, summed (CACHE_PLIES)
         self._reactions: list[tuple[str, Reaction]] = []
         #: matches the start-up could not read: resumed when next read
         self.unresumed: set[str] = set()
@@ -226,15 +233,21 @@ class Kernel:
     def keep(self, match: Match) -> None:
         """Make ``match`` the cached copy of its id, and the most recently used."""
         with self._guard:
+            old = self.cache.pop(match.id, None)
+            if old is not None:
+                self.cached_plies -= old.ply
             self.cache[match.id] = match
-            self.cache.move_to_end(match.id)
-            while len(self.cache) > CACHE_MATCHES:
-                self.cache.popitem(last=False)
+            self.cached_plies += match.ply
+            while len(self.cache) > 1 and (len(self.cache) > CACHE_MATCHES or self.cached_plies > CACHE_PLIES):
+                _, dropped = self.cache.popitem(last=False)
+                self.cached_plies -= dropped.ply
 
     def evict(self, match_id: str) -> None:
         """Forget the cached copy of a match (it is reloaded from the store when next used)."""
         with self._guard:
-            self.cache.pop(match_id, None)
+            dropped = self.cache.pop(match_id, None)
+            if dropped is not None:
+                self.cached_plies -= dropped.ply
 
     def changed_elsewhere(self, match_id: str, revision: int) -> None:
         """Another process stored ``revision`` of ``match_id`` (-1: deleted it): drop a cached
@@ -245,6 +258,7 @@ class Kernel:
                 if 0 <= revision <= cached.revision:  # this process's own commit, or older news
                     return
                 del self.cache[match_id]
+                self.cached_plies -= cached.ply
         self.hub.publish(match_id)
 
     def forget_all(self) -> None:
@@ -252,6 +266,7 @@ class Kernel:
         have been missed (the LISTEN connection was lost for a while). Called on the event loop."""
         with self._guard:
             self.cache.clear()
+            self.cached_plies = 0
         for match_id in self.hub.subscribed():
             self.hub.publish(match_id)
 
@@ -485,5 +500,5 @@ class Kernel:
         log.error("match %s: internal error %s%s %s", match_id, type(exc).__name__, where, when)
 
 
-__all__ = ["CACHE_MATCHES", "Holder", "Kernel", "Match", "MatchCreated", "MatchDeleted", "MatchResumed", "STORE_RETRY_SECONDS",
+__all__ = ["CACHE_MATCHES", "CACHE_PLIES", "Holder", "Kernel", "Match", "MatchCreated", "MatchDeleted", "MatchResumed", "STORE_RETRY_SECONDS",
            "TOKEN_LIMIT", "Who", "clip", "cut", "digest", "message", "new_secret", "refused", "stamp"]

@@ -66,6 +66,10 @@ ERRORS = Counter("abstracta_errors", "Errors by type: bugs (the exception's type
 BOT_WAIT = Histogram("abstracta_bot_wait_seconds", "Time a computer move waited in its lane's queue before "
                      "its search started (fast: levels 1-2 in the web process; deep: searches)", ["lane"],
                      buckets=LATENCY_BUCKETS, registry=REGISTRY)
+#: the fast lane searches in a thread of the web process: its CPU is the web process's, and a
+#: benchmark that divides that CPU by the moves tells the searches apart with this (load.py)
+BOT_CPU = Counter("abstracta_bot_search_cpu_seconds", "CPU time the computer's searches of the fast lane "
+                  "(levels 1-2, a thread of this web process) took", registry=REGISTRY)
 STAGE_SECONDS = Histogram("abstracta_act_stage_seconds", "Parts of an act inside the match service "
                           "(lock_wait, commit, announce)", ["stage"], buckets=LATENCY_BUCKETS,
                           registry=REGISTRY)

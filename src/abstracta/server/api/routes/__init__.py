@@ -17,4 +17,8 @@ ROUTERS: list[APIRouter] = [accounts.router, players.router, chat.router, live_g
                             lobby.router, rounds.router, games.router, teaching.router(errors), bots.router, matches.router, invitations.router,
                             acts.router, analysis.router, live.router]
 
-__all__ = ["ROUTERS"]
+#: the routers of a move (an act, the match's live view), matched before the others (the app
+#: includes them a second time ahead of ROUTERS, outside the schema): see app.py
+FIRST_MATCHED: list[APIRouter] = [acts.router, live.router]
+
+__all__ = ["FIRST_MATCHED", "ROUTERS"]

@@ -88,12 +88,13 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
     try:
         with service.hub.subscribe(match_id, spectator=not held) as changed, ws.app.state.presence.connected(
                 match_id, held, person.id if person is not None else None):  # spectators counted (issue 43)
-            while not closed.is_set() and not service.closed:
+            # the client going wakes the loop as a change does: one event to wait for, not a
+            # task and a wait on two per change (the costly part of a push for the event loop)
+            reader.add_done_callback(lambda _done: changed.set())
+            while not service.closed:
                 # woken by a change of this match (set at once for the first view)
-                waiter = asyncio.create_task(changed.wait())
-                done, _ = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
-                if waiter not in done:
-                    waiter.cancel()
+                await changed.wait()
+                if reader.done():
                     break
                 changed.clear()
                 if held and person is not None and not await asyncio.to_thread(still_signed_in, ws, person.id):
