@@ -12,8 +12,9 @@ or 1 minus it when level N−1 sits alone.
 
 ``--minutes M`` bounds a run on a shared machine: the games that finish within M minutes of wall
 time are scored and the rest are not played (the executor is stopped; Ray or serial only, as a
-process pool would wait for its running games). The schedule seats each level alone at every
-seat in turn, so a stopped run scores its first games in that order.
+process pool would wait for its running games). An interrupt (Ctrl-C, SIGINT) likewise scores
+the games finished. The schedule seats each level alone at every seat in turn, so a stopped run
+scores its first games in that order.
 
 With ``--json`` the last line is one object: ``{"players", "games", "scheduled", "score", "low",
 "high", "upper_alone_score", "lower_alone_score", "unfinished", "seed", "minutes", "per_game":
@@ -74,10 +75,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.minutes is not None and time.perf_counter() - t0 >= 60 * args.minutes:
             raise _OutOfTime
 
+    stopped = None
     try:
         run_tasks(tasks, args.executor, args.workers, on_done=done)
     except _OutOfTime:
-        print(f"stopped after {args.minutes} minutes: {len(per_game)} of {len(tasks)} games scored", flush=True)
+        stopped = f"after {args.minutes} minutes"
+    except KeyboardInterrupt:  # Ctrl-C or SIGINT: score what has finished (the game being played is lost)
+        stopped = "interrupted"
+    if stopped:
+        print(f"stopped {stopped}: {len(per_game)} of {len(tasks)} games scored", flush=True)
     per_game.sort(key=lambda g: g["seed"])
     n = len(per_game)
     score = sum(g["score"] for g in per_game)
@@ -85,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     alone = [g["score"] for g in per_game if g["upper_alone"]]
     others = [g["score"] for g in per_game if not g["upper_alone"]]
     row = {"game": args.game, "options": options, "players": game.num_players, "games": n, "scheduled": len(tasks),
+           "stopped": stopped,
            "score": round(score / n, 4), "low": round(low, 4), "high": round(high, 4),
            "upper_alone_score": round(sum(alone) / len(alone), 4) if alone else None,
            "lower_alone_score": round(sum(others) / len(others), 4) if others else None,
