@@ -13,8 +13,8 @@ or 1 minus it when level N−1 sits alone.
 ``--minutes M`` bounds a run on a shared machine: the games that finish within M minutes of wall
 time are scored and the rest are not played (the executor is stopped; Ray or serial only, as a
 process pool would wait for its running games). An interrupt (Ctrl-C, SIGINT) likewise scores
-the games finished. The schedule seats each level alone at every seat in turn, so a stopped run
-scores its first games in that order.
+the games finished. The games are played with each level alone in turn (level N
+alone, then level N−1 alone, …), so a stopped run has played both sides about equally.
 
 With ``--json`` the last line is one object: ``{"players", "games", "scheduled", "score", "low",
 "high", "upper_alone_score", "lower_alone_score", "unfinished", "seed", "minutes", "per_game":
@@ -34,11 +34,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from levels import interval  # noqa: E402
 
 from abstracta import load_game  # noqa: E402
-from abstracta.ai.tournament import GameOutcome, lone_score, run_tasks, schedule  # noqa: E402
+from abstracta.ai.tournament import GameOutcome, GameTask, lone_score, run_tasks, schedule  # noqa: E402
 
 
 class _OutOfTime(Exception):
     """Raised from a finished game's callback once ``--minutes`` have passed: stops the executor."""
+
+
+def interleaved(tasks: list[GameTask]) -> list[GameTask]:
+    """The schedule in playing order: the upper level alone, then the lower, in turn (the
+    schedule seats one level alone at every seat before the other), so that a run stopped early
+    has played both sides about equally. Each task keeps its own ``index``."""
+    upper = [t for t in tasks if not t.first_is_lone]
+    lower = [t for t in tasks if t.first_is_lone]
+    out = [t for pair in zip(upper, lower) for t in pair]
+    return out + upper[len(lower):] + lower[len(upper):]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
 
     stopped = None
     try:
-        run_tasks(tasks, args.executor, args.workers, on_done=done)
+        run_tasks(interleaved(tasks), args.executor, args.workers, on_done=done)
     except _OutOfTime:
         stopped = f"after {args.minutes} minutes"
     except KeyboardInterrupt:  # Ctrl-C or SIGINT: score what has finished (the game being played is lost)
@@ -86,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"stopped {stopped}: {len(per_game)} of {len(tasks)} games scored", flush=True)
     per_game.sort(key=lambda g: g["seed"])
     n = len(per_game)
+    if n == 0:
+        print("no game finished: nothing to score")
+        return 1
     score = sum(g["score"] for g in per_game)
     low, high = interval(score, n)
     alone = [g["score"] for g in per_game if g["upper_alone"]]
