@@ -167,9 +167,20 @@ def slide() -> str:
         return missing("slide_checkers_34")
     lines = ["| players | games | level 4's score | 95 % interval | level 4 alone: mean score | level 3 alone: mean score | seed |",
              "| ---: | ---: | ---: | --- | ---: | ---: | ---: |"]
+    def alone(x: float | None) -> str:
+        return "no game" if x is None else pct(x)
+
+    stopped = []
     for row in data["rows"]:
         lines.append(f"| {row['players']} | {row['games']} | {pct(row['score'])} | {pct(row['low'])}–{pct(row['high'])} | "
-                     f"{pct(row['upper_alone_score'])} | {pct(row['lower_alone_score'])} | {row['seed']} |")
+                     f"{alone(row['upper_alone_score'])} | {alone(row['lower_alone_score'])} | {row['seed']} |")
+        if row.get("stopped"):
+            stopped.append(f"{row['players']} players: {row['games']} of {row['scheduled']} scheduled games "
+                           f"({row['stopped']}, {row['minutes']} min)")
+    if stopped:
+        lines += ["", "Stopped early on the shared machine — " + "; ".join(stopped) + "."]
+    if data.get("note"):
+        lines += ["", data["note"]]
     lines += ["", how(data)]
     return "\n".join(lines)
 
