@@ -2,16 +2,21 @@
 
 1. ``--build N``: runs ``abstracta egtb build fanorona --stones N`` (``--executor``, ``--workers``)
    into ``--dir`` (the smaller tables there already) as a user would, and samples the resident
-   memory of it and every process it starts (Ray's included) every second from ``/proc``: wall
-   seconds, files, bytes and the peak.
+   memory of it and every process it starts (Ray's included) four times a second from ``/proc``: wall
+   seconds, CPU seconds (of the command and every process it waited for), files, bytes and the
+   peak; then runs the same command again, which finds every table built and stops, for the
+   baseline (the interpreter and its imports).
 2. ``--estimate N``: what the tables of N stones would take, without building them: for each
    material pair, its slots (bytes on disk), and — from ``--samples`` random positions of it —
    the share of positions without a capture and their plain steps, which are what the builder
    holds in memory (its successor lists: ``egtb.build_pair``); memory and time are then scaled
-   from the measured build of ``--from-run`` (a JSON line of step 1).
+   from the measured build of ``--from-run`` (a JSON line of step 1). Fit it on a ``serial``
+   build: one pair at a time in one process, so its peak less the baseline is the largest
+   pair's working set (a Ray build's peak adds Ray's own processes and pairs built side by side).
 
     python benchmarks/egtb_scale.py --build 5 --executor ray --workers 2 --dir DIR --json
-    python benchmarks/egtb_scale.py --estimate 6 --from-run results.json --json
+    python benchmarks/egtb_scale.py --build 4 --executor serial --dir DIR --json > run.json
+    python benchmarks/egtb_scale.py --estimate 6 --from-run run.json --json
 
 With ``--json`` the last line is one object.
 """
@@ -22,6 +27,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import threading
@@ -66,10 +72,15 @@ def tree_rss(root: int) -> int:
     return total
 
 
-def build(stones: int, executor: str, workers: int, directory: Path) -> dict[str, Any]:
-    cmd = [sys.executable, "-m", "abstracta", "egtb", "build", "fanorona", "--stones", str(stones),
-           "--executor", executor, "--workers", str(workers), "--dir", str(directory), "--json"]
-    t0 = time.perf_counter()
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_watched(cmd: list[str]) -> tuple[subprocess.CompletedProcess, float, float, int]:
+    """Run ``cmd``, sampling its process tree's resident memory four times a second: (the finished
+    process, wall seconds, CPU seconds of it and every process it waited for, peak bytes)."""
+    t0, cpu0 = time.perf_counter(), _children_cpu()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak = [0]
     done = threading.Event()
@@ -77,21 +88,32 @@ def build(stones: int, executor: str, workers: int, directory: Path) -> dict[str
     def watch() -> None:
         while not done.is_set():
             peak[0] = max(peak[0], tree_rss(proc.pid))
-            done.wait(1.0)
+            done.wait(0.25)
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     out, err = proc.communicate()
     done.set()
     watcher.join()
-    seconds = time.perf_counter() - t0
+    finished = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+    return finished, time.perf_counter() - t0, _children_cpu() - cpu0, peak[0]
+
+
+def build(stones: int, executor: str, workers: int, directory: Path) -> dict[str, Any]:
+    cmd = [sys.executable, "-m", "abstracta", "egtb", "build", "fanorona", "--stones", str(stones),
+           "--executor", executor, "--workers", str(workers), "--dir", str(directory), "--json"]
+    proc, seconds, cpu, peak = run_watched(cmd)
     if proc.returncode:
-        raise SystemExit(f"the build failed ({proc.returncode}):\n{err[-3000:]}")
-    figures = json.loads(out.strip().splitlines()[-1])["fanorona"]["tables"]
+        raise SystemExit(f"the build failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+    again, _, _, baseline = run_watched(cmd)  # every table there: the command's own footprint
+    if again.returncode:
+        raise SystemExit(f"the second run failed ({again.returncode}):\n{again.stderr[-3000:]}")
+    figures = json.loads(proc.stdout.strip().splitlines()[-1])["fanorona"]["tables"]
     new = {k: v for k, v in figures.items() if sum(int(x) for x in k.split("-")[1].split("v")) == stones}
     return {"stones": stones, "executor": executor, "workers": workers, "seconds": round(seconds, 1),
-            "tables": len(new), "positions": sum(f["positions"] for f in new.values()),
-            "bytes": sum(f["bytes"] for f in new.values()), "peak_mb": round(peak[0] / 2**20, 1),
+            "cpu_seconds": round(cpu, 1), "tables": len(new), "positions": sum(f["positions"] for f in new.values()),
+            "bytes": sum(f["bytes"] for f in new.values()), "peak_mb": round(peak / 2**20, 1),
+            "baseline_mb": round(baseline / 2**20, 1),
             "pairs": {k: {x: v[x] for x in ("positions", "bytes", "seconds", "longest")} for k, v in new.items()},
             "load": [round(x, 1) for x in os.getloadavg()]}
 
@@ -135,22 +157,28 @@ def estimate(stones: int, run: dict[str, Any], samples: int) -> dict[str, Any]:
 
     measured = [pair_model(p) for p in materials_with(run["stones"])]
     biggest = max(measured, key=model_bytes)
-    scale = run["peak_mb"] * 2**20 / model_bytes(biggest)  # fitted to the measured peak
-    # one core's rate: positions a second of the pairs' own build times (a pair is one job)
-    seconds: dict[frozenset, float] = {}
-    for name, f in run["pairs"].items():
-        a, b = (int(x) for x in name.split("-")[1].split("v"))
-        seconds[frozenset({(a, b), (b, a)})] = f["seconds"]
-    rate = sum(f["positions"] for f in run["pairs"].values()) / sum(seconds.values())
+    # fitted to the measured peak less the command's own footprint (a run without a baseline:
+    # the whole peak, which overstates the tables' share)
+    scale = (run["peak_mb"] - run.get("baseline_mb", 0.0)) * 2**20 / model_bytes(biggest)
+    if "cpu_seconds" in run:  # one core's rate: positions a CPU second (the machine's load aside)
+        rate = run["positions"] / run["cpu_seconds"]
+    else:  # positions a second of the pairs' own (wall) build times (a pair is one job)
+        seconds: dict[frozenset, float] = {}
+        for name, f in run["pairs"].items():
+            a, b = (int(x) for x in name.split("-")[1].split("v"))
+            seconds[frozenset({(a, b), (b, a)})] = f["seconds"]
+        rate = sum(f["positions"] for f in run["pairs"].values()) / sum(seconds.values())
     rows = []
     for pair in materials_with(stones):
         m = pair_model(pair)
-        m["memory_gb"] = round(model_bytes(m) * scale / 2**30, 1)
+        m["memory_gb"] = round((model_bytes(m) * scale + run.get("baseline_mb", 0.0) * 2**20) / 2**30, 1)
         m["cpu_hours"] = round(m["positions"] / rate / 3600, 1)
         rows.append(m)
     return {"stones": stones, "pairs": rows, "bytes": sum(r["slots"] for r in rows),
-            "fitted_on": {"stones": run["stones"], "pair": biggest["pair"], "peak_mb": run["peak_mb"],
-                          "scale": round(scale, 2), "positions_per_s": round(rate)}}
+            "fitted_on": {"stones": run["stones"], "executor": run["executor"], "pair": biggest["pair"],
+                          "peak_mb": run["peak_mb"], "baseline_mb": run.get("baseline_mb"),
+                          "scale": round(scale, 2), "positions_per_s": round(rate),
+                          "rate_of": "CPU seconds" if "cpu_seconds" in run else "wall seconds of the pairs"}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -170,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit("--build needs --dir (the smaller tables there already)")
         out["build"] = row = build(args.build, args.executor, args.workers, args.dir)
         print(f"{row['stones']} stones, {row['executor']} × {row['workers']}: {row['tables']} tables, "
-              f"{row['positions']:,} positions, {row['bytes']:,} bytes, {row['seconds']:.0f} s wall, "
+              f"{row['positions']:,} positions, {row['bytes']:,} bytes, {row['seconds']:.0f} s wall, {row['cpu_seconds']:.0f} CPU s, "
               f"peak {row['peak_mb']:,.0f} MB", flush=True)
     if args.estimate is not None:
         run = out.get("build") or json.loads(args.from_run.read_text().strip().splitlines()[-1])["build"]

@@ -167,9 +167,20 @@ def slide() -> str:
         return missing("slide_checkers_34")
     lines = ["| players | games | level 4's score | 95 % interval | level 4 alone: mean score | level 3 alone: mean score | seed |",
              "| ---: | ---: | ---: | --- | ---: | ---: | ---: |"]
+    def alone(x: float | None) -> str:
+        return "no game" if x is None else pct(x)
+
+    stopped = []
     for row in data["rows"]:
         lines.append(f"| {row['players']} | {row['games']} | {pct(row['score'])} | {pct(row['low'])}–{pct(row['high'])} | "
-                     f"{pct(row['upper_alone_score'])} | {pct(row['lower_alone_score'])} | {row['seed']} |")
+                     f"{alone(row['upper_alone_score'])} | {alone(row['lower_alone_score'])} | {row['seed']} |")
+        if row.get("stopped"):
+            stopped.append(f"{row['players']} players: {row['games']} of {row['scheduled']} scheduled games "
+                           f"({row['stopped']}, {row['minutes']} min)")
+    if stopped:
+        lines += ["", "Stopped early on the shared machine — " + "; ".join(stopped) + "."]
+    if data.get("note"):
+        lines += ["", data["note"]]
     lines += ["", how(data)]
     return "\n".join(lines)
 
@@ -178,12 +189,43 @@ def egtb() -> str:
     data = load("egtb_ray")
     if data is None:
         return missing("egtb_ray")
-    lines = ["| stones | tables | positions | file bytes | wall s | executor | peak memory (MB) |",
-             "| ---: | ---: | ---: | ---: | ---: | --- | ---: |"]
-    for row in data["rows"]:
+    memory = data["memory_gb"]
+    lines = ["| stones | tables | positions | file bytes | executor | wall s | CPU s | peak memory (MB) |",
+             "| ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |"]
+    for row in data["built"]:
+        cpu = "" if row.get("cpu_seconds") is None else f"{row['cpu_seconds']:.0f}"
+        workers = "" if row["executor"] == "serial" else f" × {row['workers']}"
         lines.append(f"| {row['stones']} | {row['tables']} | {row['positions']:,} | {row['bytes']:,} | "
-                     f"{row['seconds']:.0f} | {row['executor']} | {row['peak_mb']:,.0f} |")
-    lines += ["", data["verdict"], "", how(data)]
+                     f"{row['executor']}{workers} | {row['seconds']:.0f} | {cpu} | {row['peak_mb']:,.0f} |")
+    for row in data["built"]:
+        if row.get("ray_workers_cpu_seconds"):
+            lines += ["", f"The {row['stones']}-stone Ray build: its workers' CPU seconds "
+                          f"{' and '.join(str(c) for c in row['ray_workers_cpu_seconds'])} (one pair each), the "
+                          f"command's {row['cpu_seconds_command']:.0f}; its largest worker peaked at "
+                          f"{row['largest_worker_peak_mb']:,.0f} MB, the command alone takes {row['baseline_mb']:.0f} MB."]
+    for note in data.get("notes", []):
+        lines += ["", note]
+    est = data["estimates"]
+    fit = est[0]["fitted_on"]
+    lines += ["", f"Estimated (`benchmarks/egtb_scale.py --estimate`, fitted on the {fit['executor']} build of "
+                  f"{fit['stones']} stones: its largest pair {fit['pair']}, {fit['peak_mb']:,.0f} MB at the peak less "
+                  f"{fit['baseline_mb']:,.0f} MB of the command itself; {fit['positions_per_s']:,} positions a CPU "
+                  f"second):", "",
+              "| stones | material pair | positions | file bytes | successor edges | memory to build (GiB) | CPU hours |",
+              "| ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for e in est:
+        for r in e["pairs"]:
+            lines.append(f"| {e['stones']} | {r['pair']} | {r['positions']:,} | {r['slots']:,} | {r['edges']:,.0f} | "
+                         f"{r['memory_gb']:.1f} | {r['cpu_hours']:.1f} |")
+    verdict = []
+    for e in est:
+        gb = sorted((r["memory_gb"] for r in e["pairs"]), reverse=True)
+        hours = sum(r["cpu_hours"] for r in e["pairs"])
+        verdict.append(f"{e['stones']} stones: about {gb[0]:.1f} GiB for the largest pair in one worker "
+                       f"({'within' if gb[0] <= memory else 'over'} this machine's {memory} GiB), "
+                       f"{sum(gb[:2]):.1f} GiB for the two largest side by side (two workers), "
+                       f"{hours:.1f} CPU hours in all and {e['bytes'] / 2**20:,.0f} MB of files")
+    lines += ["", "**" + "; ".join(verdict) + ".** " + data["verdict"], "", how(data)]
     return "\n".join(lines)
 
 

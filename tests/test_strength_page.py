@@ -8,8 +8,6 @@ import re
 import sys
 from pathlib import Path
 
-import pytest
-
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
@@ -25,7 +23,5 @@ def test_every_generated_figure_is_the_json_s():
             assert text == strength_page.BLOCKS[name](), name
 
 
-@pytest.mark.xfail(reason="issue 46: benchmarks/results/egtb_ray.json, level_bounds.json and slide_checkers_34.json "
-                          "are not measured yet (runs of minutes to hours)", strict=False)
 def test_every_block_is_measured():
     assert "Not measured yet" not in strength_page.PAGE.read_text(encoding="utf-8")
