@@ -314,14 +314,17 @@ def test_a_banned_or_blocked_person_gains_nothing_by_sending_the_seats_token_alo
 
 
 def test_a_line_id_past_the_databases_integers_and_an_invisible_line_are_refused(client):
-    """A line id no 64-bit integer holds is no line (404 to report, 422 as 'after'), not a
-    database overflow answered 500; a line of invisible characters alone has no text (422)."""
+    """A line id the id column cannot hold (32 bits on PostgreSQL) is no line (404 to report, 422
+    as 'after'), not a database overflow answered 500; a line of invisible characters alone has
+    no text (422)."""
     mid, t0, _ = apart(client)
     raw = client.raw
     assert say(raw, mid, "hello", t0).status_code == 201
-    assert raw.post(f"/api/matches/{mid}/chat/{2**64}/report", headers=bearer(t0)).status_code == 404
-    assert raw.get(f"/api/matches/{mid}/chat?after={2**64}", headers=bearer(t0)).status_code == 422
-    assert raw.get(f"/api/matches/{mid}/chat?after={2**63 - 1}", headers=bearer(t0)).json()["lines"] == []
+    for past in (2**31, 2**64):
+        assert raw.post(f"/api/matches/{mid}/chat/{past}/report", headers=bearer(t0)).status_code == 404
+        assert raw.get(f"/api/matches/{mid}/chat?after={past}", headers=bearer(t0)).status_code == 422
+    assert raw.post(f"/api/matches/{mid}/chat/{2**31 - 1}/report", headers=bearer(t0)).status_code == 404
+    assert raw.get(f"/api/matches/{mid}/chat?after={2**31 - 1}", headers=bearer(t0)).json()["lines"] == []
     for invisible in ("\u200b", "\ufeff \u2060", "\u200d\u200c"):
         answer = say(raw, mid, invisible, t0)
         assert answer.status_code == 422 and answer.json()["i18n"]["key"] == "chat.error.empty", invisible

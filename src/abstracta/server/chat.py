@@ -59,8 +59,9 @@ TEXT_LIMIT = 140
 LINES_LIMIT = 200
 #: per writer (a person, or a seat token's seat) and per address
 CHAT_LIMITS: dict[str, str] = {"chat_writer": "5/10second;30/minute", "chat_ip": "60/minute"}
-#: the largest line id (the database's 64-bit integers: a larger number is no line, not an overflow)
-LINE_ID_MAX = 2**63 - 1
+#: the largest line id: the id column is an ``Integer``, 32 bits on PostgreSQL (64 on SQLite), and
+#: a larger number is no line there, not an overflow answered 500
+LINE_ID_MAX = 2**31 - 1
 #: the catalog key of a deleted account's name (its lines' ``name_key``; their ``name`` is empty)
 DELETED_KEY = "seat.deleted_player"
 #: bidirectional overrides and isolates: they turn the rest of a page's line around
