@@ -12,7 +12,7 @@ from abstracta import load_game
 from abstracta.ai import proof as pns
 from abstracta.ai.levels import make_bot
 from abstracta.games.fanorona import egtb
-from abstracta.games.fanorona import proof as proof_module
+from abstracta.games.fanorona import solve as solve_module
 from abstracta.games.fanorona.proof import BOOK_FILE, Graph, ProofBook, turn_ends_fast
 from abstracta.games.fanorona.rules import FanoronaState
 from abstracta.games.fanorona.solve import BookPlayer, table_player
@@ -54,14 +54,14 @@ def solved(tmp_path_factory):
     # the proof (about a minute) is searched once for the module: the CLI test's `abstracta
     # solve` gets this search's answer again, and checks what the command makes of it
     found: dict = {}
-    search = proof_module.prove
+    search = solve_module.prove
 
     def prove_once(game, *args, **kwargs):
         if "answer" not in found:
             found["answer"] = search(game, *args, **kwargs)
         return found["answer"]
 
-    mp.setattr(proof_module, "prove", prove_once)
+    mp.setattr(solve_module, "prove", prove_once)
     DIMY.description.endgame_tables.build(4, directory)
     solution = load_game("fanorona", size="dimy").description.solver(None)
     yield directory, solution
