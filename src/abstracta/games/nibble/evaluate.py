@@ -16,7 +16,7 @@ combines, for both seats:
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 if TYPE_CHECKING:
     from .rules import NibbleState
@@ -87,21 +87,27 @@ def squash(x: float) -> float:
     return max(-0.95, min(0.95, math.tanh(x)))
 
 
-def _majorities(state: "NibbleState", player: int) -> tuple[float, tuple[float, float], tuple[float, float]]:
-    g = state.geometry
-    me = state.coll[player]
-    opp = state.coll[1 - player]
-    n, t, maj = g.per_colour, g.triple, g.majority
+def _holdings(me: Sequence[int], opp: Sequence[int], maj: int) -> tuple[int, int, float]:
+    """``(locked_me, locked_opp, lean)``: the colours each seat already holds a majority of, and
+    the contested colours' leads summed, each over the majority ``maj`` (spec nibble.md §5)."""
     locked_me = locked_opp = 0
     lean = 0.0
-    for c in range(g.colours):
-        m, o = me[c], opp[c]
+    for m, o in zip(me, opp):
         if m >= maj:
             locked_me += 1
         elif o >= maj:
             locked_opp += 1
         else:
             lean += (m - o) / maj
+    return locked_me, locked_opp, lean
+
+
+def _majorities(state: "NibbleState", player: int) -> tuple[float, tuple[float, float], tuple[float, float]]:
+    g = state.geometry
+    me = state.coll[player]
+    opp = state.coll[1 - player]
+    n, t = g.per_colour, g.triple
+    locked_me, locked_opp, lean = _holdings(me, opp, g.majority)
     return (locked_me - locked_opp + 0.5 * lean), _progress(me, opp, n, t), _progress(opp, me, n, t)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.learned import LearnedValue
-from .evaluate import _can_win_now, _progress
+from .evaluate import _can_win_now, _holdings, _progress
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import NibbleState
@@ -46,16 +46,7 @@ def features(state: "NibbleState", player: int) -> tuple[float, ...]:
     g = state.geometry
     me, opp = state.coll[player], state.coll[1 - player]
     n, t, maj, k = g.per_colour, g.triple, g.majority, g.colours
-    locked_me = locked_opp = 0
-    lean = 0.0
-    for c in range(k):
-        m, o = me[c], opp[c]
-        if m >= maj:
-            locked_me += 1
-        elif o >= maj:
-            locked_opp += 1
-        else:
-            lean += (m - o) / maj
+    locked_me, locked_opp, lean = _holdings(me, opp, maj)
     a_me, b_me = _progress(me, opp, n, t)
     a_opp, b_opp = _progress(opp, me, n, t)
     mover = state.to_move
