@@ -8,6 +8,11 @@ positions (``benchmarks/turn_depth.py``: seeds 1–2, plies 6, 20 and 35 of a se
 game) and records the CPU seconds it took, the positions or playouts it searched and what
 stopped it:
 
+The turn search (``turns``) decides a whole turn at its first action and is given the declared
+seconds for each action of that turn (the greedy turn's length), so its row shows the CPU seconds
+of the decision divided by that length (``seconds``; the decision's own in ``decision_seconds``,
+the median length in ``turn_actions``).
+
 * ``time`` — its seconds: it used them, or (alpha-beta, the turn search) at least 60 % of them,
   after which iterative deepening starts no deeper iteration that could not finish;
 * ``positions cap`` / ``playouts cap`` / ``depth cap`` — its cap, well inside its seconds;
@@ -19,8 +24,8 @@ stopped it:
 
 Prints a table per level (the median of its positions); with ``--json`` the last line is one
 object: ``{"rows": [{"game", "options", "level", "search", "declared": {...}, "seconds",
-"searched", "unit", "stopped_by": {reason: count}}]}``. CPU seconds of the searching thread,
-so the machine's load slows the run, not the levels.
+"decision_seconds", "turn_actions", "searched", "unit", "stopped_by": {reason: count}}]}``.
+CPU seconds of the searching thread, so the machine's load slows the run, not the levels.
 """
 
 from __future__ import annotations
@@ -63,7 +68,10 @@ def measure(game: Any, level: int, state: Any) -> dict[str, Any]:
     nodes = getattr(inner, "nodes", None) if search.bot in ("alphabeta", "paranoid") else None
     iterations = getattr(inner, "iterations", None) if search.bot in ("mcts", "ismcts") else None
     expansions = getattr(inner, "expansions", None) if search.bot == "turns" else None
-    limit = LEVELS[level].seconds or 0.0
+    # The turn search decides a whole turn at its first action, with the declared seconds for
+    # each action of the turn (the greedy turn's length): its time is judged, and shown, per action.
+    actions = getattr(inner, "turn_actions", 1) if search.bot == "turns" else 1
+    limit = (LEVELS[level].seconds or 0.0) * actions
     if getattr(bot, "answered", 0) > answered_before or len(state.legal_actions()) == 1:
         reason = "done early"
     elif search.max_nodes is not None and nodes is not None and nodes >= 0.95 * search.max_nodes:
@@ -78,7 +86,7 @@ def measure(game: Any, level: int, state: Any) -> dict[str, Any]:
         reason = "done early"
     searched, unit = ((nodes, "positions") if nodes is not None else (iterations, "playouts")
                       if iterations is not None else (expansions, "turns expanded"))
-    return {"seconds": seconds, "searched": searched, "unit": unit, "reason": reason}
+    return {"seconds": seconds, "actions": actions, "searched": searched, "unit": unit, "reason": reason}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,7 +121,9 @@ def main(argv: list[str] | None = None) -> int:
                 searched = [f["searched"] for f in found if f["searched"] is not None]
                 row = {"game": name, "options": dict(variant.options), "level": level, "search": search.bot,
                        "declared": declared(search, level),
-                       "seconds": round(statistics.median(f["seconds"] for f in found), 3),
+                       "seconds": round(statistics.median(f["seconds"] / f["actions"] for f in found), 3),
+                       "decision_seconds": round(statistics.median(f["seconds"] for f in found), 3),
+                       "turn_actions": statistics.median(f["actions"] for f in found),
                        "searched": int(statistics.median(searched)) if searched else None,
                        "unit": found[0]["unit"], "stopped_by": reasons, "positions": len(found)}
                 rows.append(row)

@@ -87,14 +87,17 @@ def test_turn_search_budgets() -> None:
         parse_seat_spec("turns:i100")
     with pytest.raises(ValueError, match="two-player"):
         make_bot("turns:d2", load_game("slide-checkers", players=3))
-    # a time budget is spent once a turn, for the whole turn, in CPU seconds
+    # a time budget is spent once a turn, for the whole turn, in CPU seconds: the seconds of
+    # each of the turn's actions (as many as the greedy turn has: level_bounds reports per action)
     import time
 
     bot = make_bot("turns:0.05", game, seed=0)
     state = game.state_from_text(FIBONACCI_MIDGAME)
+    greedy = bot._candidates(state, state.current_player(), bot.width)[0].plan
     start = time.thread_time()
     bot.step(state)
-    assert time.thread_time() - start < 0.05 * 3 + 0.3
+    assert 1 <= bot.turn_actions == len(greedy) <= 6
+    assert time.thread_time() - start < 0.05 * bot.turn_actions + 0.3
     assert bot.depth >= 1
 
 

@@ -94,6 +94,8 @@ class TurnSearchBot:
         depth: deepest finished iteration of the last search.
         value: value of the chosen turn for the mover.
         expansions: candidate-turn lists computed in the last search (not taken from the cache).
+        turn_actions: the actions the last search's time budget was given for (the greedy
+            turn's length: a time budget is per action, and the whole turn is decided at once).
     """
 
     def __init__(self, game: Game, budget: Budget | float | None = None, seed: int | None = None,
@@ -129,6 +131,7 @@ class TurnSearchBot:
         self.depth = 0
         self.value = 0.0
         self.expansions = 0
+        self.turn_actions = 1
         #: search the chance nodes between turns as chance nodes (games with in-game chance)
         self.explicit_chance = game.max_chance_outcomes() > 0
 
@@ -306,9 +309,10 @@ class TurnSearchBot:
         self._best.clear()
         self._end = float("inf")
         roots = self._candidates(state, player, self.width)  # depth 1 always finishes
+        self.turn_actions = max(1, len(roots[0].plan))
         if budget.seconds is not None:
             # the whole turn is decided now: its actions' time (the greedy turn's length)
-            self._end = start + budget.seconds * max(1, len(roots[0].plan))
+            self._end = start + budget.seconds * self.turn_actions
         if self.beam:
             try:
                 roots = self._beam_candidates(state, player, self.width)
