@@ -39,8 +39,12 @@ def how(data: dict[str, Any]) -> str:
         parts.append(data["date"])
     if data.get("commit"):
         parts.append(f"at commit {data['commit']}")
-    if data.get("machine"):
-        parts.append(data["machine"])
+    machine = data.get("machine")
+    if isinstance(machine, dict):  # benchmarks/record.py's form
+        machine = (f"{machine['cores']} cores shared with other agents, load average "
+                   f"{machine['load_before'][0]:.0f} before and {machine['load_after'][0]:.0f} after")
+    if machine:
+        parts.append(machine)
     return "Measured with " + "; ".join(parts) + "."
 
 
@@ -142,7 +146,8 @@ def bounds() -> str:
                             sorted(row["stopped_by"].items(), key=lambda x: -x[1]))
         lines.append(f"| {row['game']}{':' + opts if opts else ''} | {row['level']} | {row['search']} | {said} | "
                      f"{row['seconds']:.2f} | {amount} | {stopped} |")
-    lines += ["", how(data)]
+    lines += ["", how(data) + " CPU seconds of the searching thread, so the machine's load lengthens the run, "
+                              "not the levels."]
     return "\n".join(lines)
 
 
@@ -255,10 +260,6 @@ def learned() -> str:
     for name, g in r.items():
         if g["training"].get("command"):
             lines.append(f"Trained ({name}) with `{g['training']['command']}`.")
-    machine = data.get("machine")
-    if isinstance(machine, dict):  # benchmarks/record.py's form
-        data = dict(data, machine=f"{machine['cores']} cores shared with other agents, load average "
-                                  f"{machine['load_before'][0]:.0f} before and {machine['load_after'][0]:.0f} after")
     lines += ["", how(data)]
     return "\n".join(lines)
 
