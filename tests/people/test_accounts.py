@@ -199,12 +199,20 @@ def test_recovery_code_signs_in_once_and_sets_a_new_password(people):
 def test_change_password_ends_the_other_sessions(people):
     anna = people.accounts.sign_up("anna", "correct horse")
     other = people.accounts.sign_in("anna", "correct horse")
+    made = people.sessions.create_token(anna.principal, "my bot", ["read"])
     with pytest.raises(errors.SignInFailed):
         people.accounts.change_password(anna.principal, "wrong horse!", "battery staple")
     people.accounts.change_password(anna.principal, "correct horse", "battery staple")
     assert people.sessions.authenticate(secret=other.secret) is None
     assert people.sessions.authenticate(secret=anna.secret) is not None
     people.accounts.sign_in("anna", "battery staple")
+    # API tokens outlive a new password, as docs/accounts.md says (a script keeps running); an
+    # administrator's disable stops them
+    assert people.sessions.authenticate(token=made.token).person.name == "anna"
+    people.accounts.reset_password("anna")
+    assert people.sessions.authenticate(token=made.token).person.name == "anna"
+    people.accounts.set_disabled("anna", True)
+    assert people.sessions.authenticate(token=made.token) is None
 
 
 def test_deletion_keeps_the_games_under_deleted_player_and_drops_the_rest(people, engine):
