@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .geometry import BIT, DIST, NBM, dilate
-from .rules import FROM_BIT, PASS, TO_BIT
+from .movegen import FROM_BIT, TO_BIT
+from .rules import PASS
 
 if TYPE_CHECKING:
     from .rules import FibonacciState

@@ -30,6 +30,7 @@ from .geometry import (
 )
 from .notation import (_CELL, ATTACK, CORE, LETTERS, MAX_TURNS, NMOVE, NUM_ACTIONS, NUM_PLACEMENTS, PASS, PLACE0,
                        SUPPORT, base_moves, board_to_rows, cell_bit, placement_kind, rows_to_cells)
+from .movegen import FROM_BIT, TO_BIT, type_moves
 from .view import KINDS, FibonacciView
 
 
@@ -38,74 +39,8 @@ EMPTY = 0
 #: A full card pile, sorted (§9.2).
 FULL_PILE = (1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6)
 
-FROM_BIT: list[int] = [BIT[a // NUM_CELLS] for a in range(NMOVE)]
-TO_BIT: list[int] = [BIT[a % NUM_CELLS] for a in range(NMOVE)]
 #: Codes whose movement can change a surround (attack pieces and cores).
 _CHECK = (False, True, True, False, True, True, False)
-
-
-_TYPE_MEMO: dict[int, tuple[dict[int, int], list[int]]] = {}
-_GROUP_MEMO: dict[int, tuple[dict[int, int], list[int]]] = {}
-#: Memo sizes (entries); a full memo is simply cleared.
-_TYPE_LIMIT = 20_000
-_GROUP_LIMIT = 50_000
-
-
-def _group_moves(g: int, d: int) -> tuple[dict[int, int], list[int]]:
-    """Moves of one group ``g`` whose neighbourhood (dilation) is ``d``: every piece shares ``D = d − g``."""
-    dest = d & ~g
-    dl = dense_list(dest)
-    dm: dict[int, int] = {}
-    acts: list[int] = []
-    while g:
-        low = g & -g
-        fb = low.bit_length() - 1
-        dm[fb] = dest
-        base = DENSE[fb] * NUM_CELLS
-        acts += [base + x for x in dl]
-        g ^= low
-    return dm, acts
-
-
-def type_moves(mask: int) -> tuple[dict[int, int], list[int]]:
-    """Moves of the pieces of one owner and type occupying ``mask`` (§4): ``({from bit: destination
-    mask}, sorted actions)``. Groups are flooded once and share their destinations; results are
-    memoised per mask and per group (they depend on nothing else: any destination may be occupied)."""
-    entry = _TYPE_MEMO.get(mask)
-    if entry is not None:
-        return entry
-    gmemo = _GROUP_MEMO
-    rem = mask
-    dm: dict[int, int] | None = None
-    acts: list[int] = []
-    while rem:
-        g = rem & -rem
-        while True:
-            d = ((g << 1) | (g >> 1) | (g << 12) | (g >> 12) | (g << 13) | (g >> 13)) & VALID
-            ng = g | (d & mask)
-            if ng == g:
-                break
-            g = ng
-        rem ^= g
-        part = gmemo.get(g)
-        if part is None:
-            if len(gmemo) >= _GROUP_LIMIT:
-                gmemo.clear()
-            part = gmemo[g] = _group_moves(g, d)
-        if dm is None and not rem:
-            entry = part
-            break
-        if dm is None:
-            dm = {}
-        dm.update(part[0])
-        acts += part[1]
-    else:
-        acts.sort()
-        entry = (dm or {}, acts)
-    if len(_TYPE_MEMO) >= _TYPE_LIMIT:
-        _TYPE_MEMO.clear()
-    _TYPE_MEMO[mask] = entry
-    return entry
 
 
 class UndoRecord(NamedTuple):
