@@ -18,9 +18,9 @@ import random
 from typing import Any, NamedTuple
 
 from abstracta.core.description import GameDescription
-from abstracta.core.errors import IllegalActionError, NotationError, PositionError, game_over, not_legal
+from abstracta.core.errors import IllegalActionError, NotationError, game_over, not_legal
 from abstracta.core.game import CHANCE, TERMINAL, Game, State, check_player
-from abstracta.core.options import Option, ascii_digits, seed_option
+from abstracta.core.options import Option, seed_option
 from abstracta.core.rng import SplitMix64
 from abstracta.core.view import message
 
@@ -28,9 +28,10 @@ from .geometry import (
     BIT, DEG6, DENSE, NAME, NBM, NUM_CELLS, STRIDE, VALID, Z_BASE, Z_LEFT, Z_PLACED, Z_SIDE,
     ZOBRIST, bits, dense_list, group_of,
 )
-from .notation import (_CELL, ATTACK, CORE, LETTERS, MAX_TURNS, NMOVE, NUM_ACTIONS, NUM_PLACEMENTS, PASS, PLACE0,
-                       SUPPORT, base_moves, board_to_rows, cell_bit, placement_kind, rows_to_cells)
+from .notation import (_CELL, MAX_TURNS, NMOVE, NUM_ACTIONS, NUM_PLACEMENTS, PASS, PLACE0, SUPPORT, base_moves,
+                       cell_bit, placement_kind)
 from .movegen import FROM_BIT, TO_BIT, type_moves
+from .position import EMPTY_TEXT, START_TEXT, observation_text, parse_position, position_text
 from .view import KINDS, FibonacciView
 
 
@@ -656,26 +657,16 @@ class FibonacciState(FibonacciView, State):
 
     # ------------------------------------------------------------------ text
     def to_text(self) -> str:
-        """Position text (§7, §9.2, §9.3); round-trips through ``state_from_text``."""
-        rows = board_to_rows(self.board)
-        side = "RG"[self.side]
-        if self.placed < NUM_PLACEMENTS:
-            return f"{rows} {side} P{self.placed}"
-        text = f"{rows} {side} {self.left} {self.turn}"
-        if self._cards:
-            p0, p1 = self.piles
-            text += f" {_pile_text(p0)} {_pile_text(p1)} rng={self.rng_state:016x}"
-        return text
+        """Position text (§7, §9.2, §9.3; see :mod:`.position`); round-trips through ``state_from_text``."""
+        return position_text(self.board, self.side, self.left, self.turn, self.placed,
+                             self.piles if self._cards else None, self.rng_state)
 
     def observation(self, player: int) -> str:
         """What ``player`` sees: the position text with hidden piles as ``?`` and no ``rng=`` (§9.2)."""
         check_player(player, 2)
         if not self._cards:
             return self.to_text()
-        rows = board_to_rows(self.board)
-        p0, p1 = self.piles
-        return (f"{rows} {'RG'[self.side]} {self.left} {self.turn} "
-                f"{'?' if p0 else '-'} {'?' if p1 else '-'}")
+        return observation_text(self.board, self.side, self.left, self.turn, self.piles)
 
     def information_state_string(self, player: int) -> str:
         """Everything ``player`` knows: start (public part), actions, revealed cards, now (§10)."""
@@ -742,77 +733,22 @@ class FibonacciState(FibonacciView, State):
     # ------------------------------------------------------------------ parsing
     @classmethod
     def from_text(cls, game: "FibonacciGame", text: str) -> "FibonacciState":
-        """Parse position text (§7). Raises :class:`PositionError` naming the problem."""
-        if not isinstance(text, str):
-            raise PositionError(f"position {text!r} is not a string")
-        fields = text.split()
-        if not fields:
-            raise PositionError("empty position text")
+        """Parse position text (§7, §9.2, §9.3; syntax in :func:`.position.parse_position`), then
+        the rules' part of a position read from text (:meth:`_finish_parse`).
+
+        Raises:
+            PositionError: naming the problem.
+        """
+        pos = parse_position(text, game.variant, game.options.get("seed"))
         st = cls(game)
-        cells = rows_to_cells(fields[0])
-        for b, code in cells:
+        for b, code in pos.cells:
             st._put(b, code)
-        if len(fields) < 2 or fields[1] not in ("R", "G"):
-            raise PositionError(f"position {text!r}: side to move must be R or G")
-        st.side = RED if fields[1] == "R" else GREEN
-        counts = [0] * 7
-        for _, code in cells:
-            counts[code] += 1
-        if len(fields) == 3 and fields[2].startswith("P"):
-            if not st._go:
-                raise PositionError(f"position {text!r}: placement phase 'P<k>' exists only in variant=go")
-            k = _int_field(fields[2][1:], "placement count", text)
-            if not 0 <= k < NUM_PLACEMENTS:
-                raise PositionError(f"position {text!r}: placement count {k} is not in 0..25")
-            if st.side != k % 2:
-                raise PositionError(f"position {text!r}: placement {k + 1} belongs to {'RG'[k % 2]}")
-            for player in (RED, GREEN):
-                for kind, limit in ((CORE, 1), (ATTACK, 6), (SUPPORT, 6)):
-                    todo = sum(1 for j in range(k, NUM_PLACEMENTS) if j % 2 == player and placement_kind(j) == kind)
-                    n = counts[1 + 3 * player + kind]
-                    if n + todo > limit:
-                        raise PositionError(
-                            f"position {text!r}: {n} {LETTERS[1 + 3 * player + kind]!r} on the board and "
-                            f"{todo} still to place exceed {limit}")
-            st.placed = k
-            st.turn = 0
-            st._finish_parse()
-            return st
-        # cards: rng= may be left out; the generator then starts from the seed option (0 when
-        # absent), like any counter absent from a text (rules/README.md "Positions read from text")
-        want = (6, 7) if st._cards else (4,)
-        if len(fields) not in want:
-            form = "<rows> <side> <left> <t>" + (" <redpile> <greenpile> [rng=<hex>]" if st._cards else "")
-            raise PositionError(f"position {text!r}: expected {' or '.join(map(str, want))} fields ({form})")
-        st.left = _int_field(fields[2], "moves left", text)
-        st.turn = _int_field(fields[3], "turn number", text)
-        if not 0 <= st.left <= 6:
-            raise PositionError(f"position {text!r}: moves left {st.left} is not in 0..6")
-        if st.turn < 1:
-            raise PositionError(f"position {text!r}: turn number {st.turn} must be at least 1")
-        if not st._cards and st.left > base_moves(st.turn):
-            # no turn ever holds more than base(t) moves (§3); only the card variant's cards differ
-            raise PositionError(f"position {text!r}: moves left {st.left} exceeds base(t) = "
-                                f"{base_moves(st.turn)} of turn {st.turn}")
-        for player in (RED, GREEN):
-            if counts[1 + 3 * player] != 1:
-                raise PositionError(f"position {text!r}: {'Red' if player == RED else 'Green'} needs exactly "
-                                    f"one core, found {counts[1 + 3 * player]}")
-            for kind in (ATTACK, SUPPORT):
-                code = 1 + 3 * player + kind
-                if counts[code] > 6:
-                    raise PositionError(f"position {text!r}: {counts[code]} pieces {LETTERS[code]!r}, at most 6")
-        if st._cards:
-            st.piles = (_parse_pile(fields[4], text), _parse_pile(fields[5], text))
-            if len(fields) == 6:
-                st.rng_state = SplitMix64(st.game.options.get("seed") or 0).state
-            elif not fields[6].startswith("rng=") or len(fields[6]) != 20:
-                raise PositionError(f"position {text!r}: expected rng=<16 hex digits>, got {fields[6]!r}")
-            else:
-                try:
-                    st.rng_state = int(fields[6][4:], 16)
-                except ValueError:
-                    raise PositionError(f"position {text!r}: {fields[6]!r} is not 16 hex digits") from None
+        st.side = pos.side
+        st.left = pos.left
+        st.turn = pos.turn
+        st.placed = pos.placed
+        st.piles = pos.piles
+        st.rng_state = pos.rng_state
         st._finish_parse()
         return st
 
@@ -834,32 +770,6 @@ class FibonacciState(FibonacciView, State):
         self._init_public = self.observation(0)
 
 
-def _pile_text(pile: tuple[int, ...]) -> str:
-    return "".join(map(str, pile)) if pile else "-"
-
-
-def _parse_pile(field: str, text: str) -> tuple[int, ...]:
-    if field == "-":
-        return ()
-    if not field.isdigit() or any(ch not in "123456" for ch in field):
-        raise PositionError(f"position {text!r}: pile {field!r} must be digits 1-6 or '-'")
-    pile = tuple(int(ch) for ch in field)
-    for v in range(1, 7):
-        if pile.count(v) > 2:
-            raise PositionError(f"position {text!r}: pile {field!r} holds {pile.count(v)} cards of value {v}, at most 2")
-    return pile
-
-
-def _int_field(field: str, what: str, text: str) -> int:
-    if not ascii_digits(field):
-        raise PositionError(f"position {text!r}: {what} {field!r} is not a decimal number")
-    return int(field)
-
-
-#: §2 standard start.
-START_TEXT = "caaaaa/1a5/8/8S/2s3SSS1/3s3S3/1sss3S2/s8/8/5A1/AAAAAC R 1 1"
-#: §9.3 empty board of the Go start.
-EMPTY_TEXT = "6/7/8/9/10/11/10/9/8/7/6 R P0"
 VARIANTS = ("standard", "cards", "go")
 
 
