@@ -3,6 +3,9 @@
 Position text: ``<rows> <side> <left> <t>``; Go placement ``<rows> <side> P<k>``; cards variant
 appends `` <redpile> <greenpile> rng=<16 hex>``. Moves ``e8-f9``, ``pass``, placements ``S@e5``.
 
+The whole position text is written and read in :mod:`.position`, a state's moves in
+:mod:`.action_notation`; this module holds what they share with the rules and the view.
+
 Below the rules (which import their action ids and piece kinds from here) and the view.
 """
 

@@ -18,21 +18,21 @@ import random
 from typing import Any, NamedTuple
 
 from abstracta.core.description import GameDescription
-from abstracta.core.errors import IllegalActionError, NotationError, game_over, not_legal
+from abstracta.core.errors import IllegalActionError
 from abstracta.core.game import CHANCE, TERMINAL, Game, State, check_player
 from abstracta.core.options import Option, seed_option
 from abstracta.core.rng import SplitMix64
-from abstracta.core.view import message
 
+from .action_notation import FibonacciNotation
 from .geometry import (
-    BIT, DEG6, DENSE, NAME, NBM, NUM_CELLS, STRIDE, VALID, Z_BASE, Z_LEFT, Z_PLACED, Z_SIDE,
+    BIT, DEG6, NAME, NBM, NUM_CELLS, STRIDE, VALID, Z_BASE, Z_LEFT, Z_PLACED, Z_SIDE,
     ZOBRIST, bits, dense_list, group_of,
 )
-from .notation import (_CELL, MAX_TURNS, NMOVE, NUM_ACTIONS, NUM_PLACEMENTS, PASS, PLACE0, SUPPORT, base_moves,
-                       cell_bit, placement_kind)
 from .movegen import FROM_BIT, TO_BIT, type_moves
+from .notation import (MAX_TURNS, NMOVE, NUM_ACTIONS, NUM_PLACEMENTS, PASS, PLACE0, SUPPORT, base_moves, cell_bit,
+                       placement_kind)
 from .position import EMPTY_TEXT, START_TEXT, observation_text, parse_position, position_text
-from .view import KINDS, FibonacciView
+from .view import FibonacciView
 
 
 RED, GREEN = 0, 1
@@ -63,7 +63,7 @@ class UndoRecord(NamedTuple):
     turn_end: tuple | None  # what ending the turn changed (None: the turn went on)
 
 
-class FibonacciState(FibonacciView, State):
+class FibonacciState(FibonacciView, FibonacciNotation, State):
     """A Fibonacci position (any variant). Player 0 = Red, 1 = Green.
 
     Attributes (read-only for callers):
@@ -540,105 +540,6 @@ class FibonacciState(FibonacciView, State):
         if self.result is None or self.result[0] == 0:
             return None
         return RED if self.result[0] > 0 else GREEN
-
-    # ------------------------------------------------------------------ notation
-    def action_to_string(self, action: int) -> str:
-        """``e8-f9``, ``pass`` or ``S@e5`` (§4, §9.3)."""
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(f"action {action!r} is not an integer")
-        if self._pending:
-            return f"card {action + 1}"
-        if 0 <= action < NMOVE:
-            return f"{NAME[FROM_BIT[action]]}-{NAME[TO_BIT[action]]}"
-        if action == PASS:
-            return "pass"
-        if PLACE0 <= action < NUM_ACTIONS:
-            kind = placement_kind(self.placed) if self.placed < NUM_PLACEMENTS else SUPPORT
-            return f"{'CAS'[kind]}@{NAME[BIT[action - PLACE0]]}"
-        raise IllegalActionError(f"action {action} is outside the action space 0..{NUM_ACTIONS - 1}")
-
-    def string_to_action(self, text: str) -> int:
-        """Parse ``e8-f9`` / ``pass`` / ``S@e5``, in either case (``E8-F9``, ``s@E5``: cells and
-        ``pass`` are lower case, the placed piece upper case, so case tells no two actions
-        apart). Raises :class:`NotationError` for text that is not notation,
-        :class:`IllegalActionError` for notation that is not legal here."""
-        if not isinstance(text, str):
-            raise NotationError(f"{text!r} is not a move string")
-        s = text.strip()
-        if s.lower() == "pass":
-            action = PASS
-        elif "@" in s:
-            letter, _, cell = s.partition("@")
-            b = self._cell(cell, s)
-            letter = letter.upper()
-            if letter not in ("C", "A", "S"):
-                raise NotationError(f"{s!r}: placement piece must be C, A or S",
-                                    i18n=message("fibonacci.refusal.piece_letter", move=repr(s)))
-            if self.placed >= NUM_PLACEMENTS or self.result is not None:
-                raise IllegalActionError(f"{s!r}: no placement is possible here",
-                                         i18n=message("fibonacci.refusal.no_placement", move=repr(s)))
-            want = "CAS"[placement_kind(self.placed)]
-            if letter != want:
-                raise IllegalActionError(f"{s!r}: placement {self.placed + 1} must place {want}",
-                                         i18n=message("fibonacci.refusal.must_place", move=repr(s),
-                                                      n=self.placed + 1, want=want))
-            action = PLACE0 + DENSE[b]
-        elif "-" in s:
-            a, _, c = s.partition("-")
-            fb = self._cell(a, s)
-            tb = self._cell(c, s)
-            action = DENSE[fb] * NUM_CELLS + DENSE[tb]
-        else:
-            raise NotationError(f"{s!r} is not Fibonacci notation (e8-f9, pass, S@e5)",
-                                i18n=message("fibonacci.refusal.notation", move=repr(s)))
-        if not self._is_legal(action):
-            if self.result is not None:
-                raise game_over(repr(s))
-            raise not_legal(repr(s), self._why_illegal(action))
-        return action
-
-    def _why_illegal(self, action: int) -> tuple[str, dict[str, Any]] | None:
-        """A player's reason why the move ``action`` is refused (§4), in English and as a message
-        of the catalogs; ``None`` when there is none to tell (a placement, a card to reveal)."""
-        if self._pending or not 0 <= action < NMOVE:
-            return None
-        fb, tb = FROM_BIT[action], TO_BIT[action]
-        frm, to = NAME[fb], NAME[tb]
-        if self.placed < NUM_PLACEMENTS:
-            want = "CAS"[placement_kind(self.placed)]
-            return (f"the pieces are still being placed ({want}@e5 places one on e5)",
-                    message("fibonacci.refusal.placing", want=want))
-        names = ("core", "attacker", "support")
-        p, q = self.board[fb], self.board[tb]
-        if not p:
-            return f"{frm} is empty", message("fibonacci.refusal.empty", cell=frm)
-        owner, kind = divmod(p - 1, 3)
-        if owner != self.side:
-            return (f"{frm} holds a {'Red' if owner == 0 else 'Green'} {names[kind]}: "
-                    "you move your own attackers and supports",
-                    message(f"fibonacci.refusal.not_yours.{owner}", cell=frm,
-                            kind=message(f"fibonacci.refusal.kind.{KINDS[kind]}")))
-        if kind == 0:
-            return (f"{frm} holds your core, which moves only by being swapped",
-                    message("fibonacci.refusal.core", cell=frm))
-        if q == p:
-            return (f"{to} holds another of your {names[kind]}s: swapping identical pieces changes nothing",
-                    message(f"fibonacci.refusal.same.{KINDS[kind]}", cell=to))
-        reach = ", ".join(self.destinations(frm))
-        return (f"{to} is not next to the group of {names[kind]}s {frm} belongs to ({frm} may go to {reach})",
-                message(f"fibonacci.refusal.not_next.{KINDS[kind]}", to=to, frm=frm, reach=reach))
-
-    @staticmethod
-    def _cell(name: str, whole: str) -> int:
-        """The bit of cell ``name`` read in either case; the refusal quotes it as typed."""
-        if not _CELL.match(name.lower()):
-            raise NotationError(f"{whole!r}: {name!r} is not a cell name",
-                                i18n=message("fibonacci.refusal.not_cell_name", move=repr(whole), cell=repr(name)))
-        b = cell_bit(name.lower())
-        if b is None:
-            raise NotationError(f"{whole!r}: {name!r} is not a cell of the board",
-                                i18n=message("fibonacci.refusal.not_cell", move=repr(whole), cell=repr(name)))
-        return b
 
     def _is_legal(self, action: int) -> bool:
         if self.result is not None:
