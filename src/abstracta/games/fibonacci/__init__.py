@@ -1,9 +1,10 @@
 """Fibonacci (Thomas Naylor's hex game) with its Card and Go variants (Spec: fibonacci.md):
 registry name ``fibonacci``.
 
-This module composes the game: ``rules.py`` (the state and its moves, with the notation and the
-view it mixes in below it) imports nothing of the package above it; the description, text board
-and tensors import the rules and are bound to the game class here.
+This module composes the game: ``rules.py`` (the state and its moves, with the move tables,
+position text, action notation, information states and view below it) imports nothing of the
+package above it; the description, text board and tensors import the rules and are bound to
+the game class here.
 """
 
 from ...core.game import compose

@@ -10,16 +10,20 @@ Actions (integers, ``num_distinct_actions`` = 8373):
 
 The board is a padded bitboard (see :mod:`.geometry`); the legal list, destination masks and
 Zobrist key are maintained incrementally and restored by :meth:`FibonacciState.undo_action`.
+
+Beside the rules, below them: the move generation tables (:mod:`.movegen`), the position text
+(:mod:`.position`), and three mixins of :class:`FibonacciState` — the action notation
+(:mod:`.action_notation`), what a player knows (:mod:`.information`) and the structured view
+(:mod:`.view`).
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any, NamedTuple
 
 from abstracta.core.description import GameDescription
 from abstracta.core.errors import IllegalActionError
-from abstracta.core.game import CHANCE, TERMINAL, Game, State, check_player
+from abstracta.core.game import CHANCE, TERMINAL, Game, State
 from abstracta.core.options import Option, seed_option
 from abstracta.core.rng import SplitMix64
 
@@ -28,10 +32,11 @@ from .geometry import (
     BIT, DEG6, NAME, NBM, NUM_CELLS, STRIDE, VALID, Z_BASE, Z_LEFT, Z_PLACED, Z_SIDE,
     ZOBRIST, bits, dense_list, group_of,
 )
+from .information import FibonacciInformation
 from .movegen import FROM_BIT, TO_BIT, type_moves
 from .notation import (MAX_TURNS, NMOVE, NUM_ACTIONS, NUM_PLACEMENTS, PASS, PLACE0, SUPPORT, base_moves, cell_bit,
                        placement_kind)
-from .position import EMPTY_TEXT, START_TEXT, observation_text, parse_position, position_text
+from .position import EMPTY_TEXT, START_TEXT, parse_position, position_text
 from .view import FibonacciView
 
 
@@ -63,7 +68,7 @@ class UndoRecord(NamedTuple):
     turn_end: tuple | None  # what ending the turn changed (None: the turn went on)
 
 
-class FibonacciState(FibonacciView, FibonacciNotation, State):
+class FibonacciState(FibonacciView, FibonacciNotation, FibonacciInformation, State):
     """A Fibonacci position (any variant). Player 0 = Red, 1 = Green.
 
     Attributes (read-only for callers):
@@ -556,70 +561,11 @@ class FibonacciState(FibonacciView, FibonacciNotation, State):
             return 0 <= k <= 1 and bool((dm[k][fb] >> TO_BIT[action]) & 1)
         return False
 
-    # ------------------------------------------------------------------ text
+    # ------------------------------------------------------------------ text and key
     def to_text(self) -> str:
         """Position text (§7, §9.2, §9.3; see :mod:`.position`); round-trips through ``state_from_text``."""
         return position_text(self.board, self.side, self.left, self.turn, self.placed,
                              self.piles if self._cards else None, self.rng_state)
-
-    def observation(self, player: int) -> str:
-        """What ``player`` sees: the position text with hidden piles as ``?`` and no ``rng=`` (§9.2)."""
-        check_player(player, 2)
-        if not self._cards:
-            return self.to_text()
-        return observation_text(self.board, self.side, self.left, self.turn, self.piles)
-
-    def information_state_string(self, player: int) -> str:
-        """Everything ``player`` knows: start (public part), actions, revealed cards, now (§10)."""
-        if not self._cards:
-            return super().information_state_string(player)
-        acts = " ".join(str(a) for a in self.history())
-        cards = " ".join(f"{'RG'[s]}{t}:{v}" for s, t, v in self.revealed)
-        return f"{self._init_public} | {acts} | {cards} | {self.observation(player)}"
-
-    def resample_from_infostate(self, player: int, rng: Any) -> "FibonacciState":
-        """A state with the same public facts and freshly shuffled pile orders and generator state
-        (drawn from ``rng``, a :class:`random.Random`). Perfect-information variants: a clone."""
-        check_player(player, 2)
-        new = self.clone()
-        if self._cards:
-            r = rng if rng is not None else random.Random()
-            piles = []
-            for pile in self.piles:
-                # shuffled from a sorted copy: the sample then depends on what the player knows
-                # (which cards are left), never on the hidden order itself
-                cards = sorted(pile)
-                r.shuffle(cards)
-                piles.append(tuple(cards))
-            new.piles = (piles[0], piles[1])
-            new.rng_state = r.getrandbits(64)
-            new._seed = None  # the real seed deals the real piles
-            # the undo records up to here hold the real piles: undo_action rewrites them
-            new._sampled_past = len(self._stack)
-        return new
-
-    def _past_info(self, info: tuple, index: int) -> tuple:
-        """Undo record ``index``'s (piles, generator state, reveals, card) as a determinization
-        undoes it (``self``: the position just after it, piles consistent with the sample), so
-        that undoing never returns to the real hidden orders. A pile then was the cards its side
-        revealed since, in order, then the pile now — or only those cards if it ran out in
-        between (its length is public). The generator is the present one unless a pile was
-        reshuffled since; then a value drawn from the sample's own."""
-        piles_then, _, nrev, card = info
-        later = self.revealed[nrev:]
-        piles = []
-        reshuffled = False
-        for side, pile in enumerate(piles_then):
-            shown = tuple(v for s, _, v in later if s == side)
-            if len(shown) >= len(pile):
-                piles.append(shown[:len(pile)])
-                reshuffled = reshuffled or len(shown) > len(pile)
-            else:
-                piles.append(shown + self.piles[side])
-        rng = self.rng_state
-        if reshuffled:
-            rng = random.Random(self.rng_state ^ index).getrandbits(64)
-        return ((piles[0], piles[1]), rng, nrev, card)
 
     def hash_key(self) -> int:
         """Zobrist key of board, side, moves left, base(t) and placement count (plus piles, cards)."""
