@@ -599,8 +599,6 @@ class EpisodeBinding:
         fields = self.__dict__.copy()
         fields.pop("_features", None)
         fields.pop("_legal_ids", None)
-        fields.pop("_agent_update", None)  # Gymnasium's bound update of the agent's tensor
-        fields.pop("_updates", None)  # PettingZoo's, per seat
         return fields
 
     def __setstate__(self, fields: dict[str, Any]) -> None:

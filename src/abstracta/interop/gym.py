@@ -190,11 +190,6 @@ class AbstractaGymEnv(EpisodeBinding, gymnasium.Env):
         end); the same array as ``info["action_mask"]`` of this step (a copy: yours to keep)."""
         return self._mask.copy()
 
-    def _bind(self) -> None:
-        super()._bind()
-        #: the agent's seat's tensor update (the seat is fixed for the episode)
-        self._agent_update = self._buffers[self.seat].update
-
     def _obs(self) -> np.ndarray:
         seat = self.seat
         return self._buffers[seat].update(self._features(seat)).copy()
@@ -334,32 +329,15 @@ class AbstractaGymEnv(EpisodeBinding, gymnasium.Env):
             self._mask = self._mask.copy()  # every step hands out its own mask (Gymnasium's rule)
             return self._obs(), -1.0, True, False, self._info(illegal_action=True)
         state = self.state
-        apply_legal = state.apply_legal
-        mover = apply_legal(action)
-        seat = self.seat
-        if mover != seat:
-            # _advance inlined for the common case, the random opponents whose draw is made here
-            # (a call less per step and per reply: a few tenths of a µs against an engine action's
-            # few µs); anything else goes through _advance
-            quick = self._quick
-            legal_ids = self._legal_ids
-            while mover != seat and mover != TERMINAL:
-                rng = quick.get(mover)
-                if rng is None:
-                    mover = self._advance(mover)  # builds the mask
-                    break
-                mover = apply_legal(rng.choice(legal_ids()))  # RandomBot.step's draw: one _randbelow(len)
-            else:
-                self._build_mask(mover)
-        else:  # the agent again (a capture chain, a multi-disc take): _build_mask inlined
-            marks = bytearray(self._num_actions)
-            for a in self._legal_ids():
-                marks[a] = 1
-            marks = self._marks = bytes(marks)
-            self._mask = _frombuffer(marks, _INT8)
+        mover = state.apply_legal(action)
+        if mover != self.seat:
+            mover = self._advance(mover)
+        else:  # the agent again (a capture chain, a multi-disc take)
+            self._build_mask(mover)
         if self.render_mode == "human":
             self.render()
-        observation = self._agent_update(self._features(seat)).copy()
+        seat = self.seat
+        observation = self._buffers[seat].update(self._features(seat)).copy()
         if mover == TERMINAL:
             self._over = True
             truncated = state.is_truncated()

@@ -49,10 +49,6 @@ from ..core.tensors import TensorBuffer
 from .core import ENV_LAYOUT_SEEDS, EpisodeBinding, InteropGame, InteropState, as_action, render_text, resolve_chance
 
 
-_frombuffer = np.frombuffer  # the hot path's calls, looked up once
-_INT8 = np.int8
-
-
 class AbstractaAECEnv(EpisodeBinding, AECEnv):
     """An abstracta game as a PettingZoo AEC environment (see the module docstring)."""
 
@@ -115,13 +111,9 @@ class AbstractaAECEnv(EpisodeBinding, AECEnv):
             rng = self._rng = random.Random(self._seed)
         return rng
 
-    def _bind(self) -> None:
-        super()._bind()
-        self._updates = [buffer.update for buffer in self._buffers]  # observe's calls, looked up once
-
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
-        return {"observation": self._updates[seat](self._features(seat)).copy(),
+        return {"observation": self._buffers[seat].update(self._features(seat)).copy(),
                 "action_mask": self._mover_mask if seat == self._mover else self._zero_mask}
 
     def _sync(self, mover: int) -> None:
@@ -149,7 +141,7 @@ class AbstractaAECEnv(EpisodeBinding, AECEnv):
         # bytes are immutable: the array over them is read-only, and nothing can change the
         # legality check that step reads from them
         marks = self._marks = bytes(marks)
-        mask = self._mover_mask = _frombuffer(marks, _INT8)
+        mask = self._mover_mask = np.frombuffer(marks, np.int8)
         self._mover = mover
         agent = self.agent_selection = self.possible_agents[mover]
         infos[agent]["action_mask"] = mask
@@ -199,24 +191,9 @@ class AbstractaAECEnv(EpisodeBinding, AECEnv):
         if mover == CHANCE:
             resolve_chance(state, self._random())
             mover = state.current_player()
-        if mover >= 0:
-            # _sync's common case inlined (a call less per step): the mover's mask, built once,
-            # in its infos and the last mover's back to the zero mask
-            marks = bytearray(self._num_actions)
-            for a in self._legal_ids():
-                marks[a] = 1
-            marks = self._marks = bytes(marks)  # immutable: see _sync
-            mask = self._mover_mask = _frombuffer(marks, _INT8)
-            infos = self.infos
-            agents = self.possible_agents
-            infos[agents[self._mover]]["action_mask"] = self._zero_mask
-            self._mover = mover
-            agent = self.agent_selection = agents[mover]
-            infos[agent]["action_mask"] = mask
-        else:
-            agent = self.agent_selection
-            self._sync(mover)
-            # rewards come only at the end: the rest of the time they stay 0
+        agent = self.agent_selection
+        self._sync(mover)
+        if mover < 0:  # rewards come only at the end: the rest of the time they stay 0
             self._cumulative_rewards[agent] = 0.0
             self._accumulate_rewards()
         if self.render_mode == "human":
