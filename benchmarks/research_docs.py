@@ -63,17 +63,22 @@ def budget_table(rows: list[dict]) -> list[str]:
         if row["target"] is None or tensors is None:
             continue
         engine, floor = us[(game, "engine")], us[(game, f"{loop}_floor")]
-        out.append(f"| {game} | {loop} | {engine:.1f} | {engine / row['target']:.1f} | {floor:.1f} | "
-                   f"{tensors - engine:.1f} | {floor + tensors:.1f} | {us[(game, loop)]:.1f} |")
+        allowed = engine / row["target"]
+        out.append(f"| {game} | {loop} | {engine:.1f} | {allowed:.1f} | {floor:.1f} | "
+                   f"{allowed - floor - engine:.1f} | {tensors - engine:.1f} | {floor + tensors:.1f} | "
+                   f"{us[(game, loop)]:.1f} |")
     if not out:
         return []
-    return ["| game | environment | engine's loop | allowed by the target | API floor | tensors loop − engine's "
-            "(observation, mask, game state) | least (floor + tensors loop) | measured |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |", *out, "",
+    return ["| game | environment | engine's loop | allowed by the target | API floor | left (allowed − floor − "
+            "engine's) | tensors loop − engine's (observation, mask, game state) | least (floor + tensors loop) "
+            "| measured |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", *out, "",
             "µs per engine action, from the median speeds above: the target allows the engine's time divided by "
-            "the target; an environment costs at least its API's floor plus the tensors loop (the engine's work "
-            "through the environments' game state — Slide Checkers' compact actions included — with the "
-            "observation and the mask written as the environments write them)."]
+            "the target; after the API's floor and the engine's own work, what is **left** is all an environment "
+            "may spend on the observation, the mask and its game state's bookkeeping; it spends at least the "
+            "tensors loop's excess over the engine's (the engine's work through the environments' game state — "
+            "Slide Checkers' compact actions included — with the observation and the mask written as the "
+            "environments write them), so an environment costs at least its floor plus the tensors loop."]
 
 
 def rllib_section(data: dict) -> str:

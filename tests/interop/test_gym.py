@@ -337,3 +337,34 @@ def test_an_environment_that_played_before_plays_a_seed_as_a_new_one(name, oppon
     again = _episode(used, 7, random.Random(0))
     assert used._bots[1] is bot  # the reseeded bot, not a new one (the path under test)
     assert again == _episode(make(name, opponent=opponent), 7, random.Random(0))
+
+
+@pytest.mark.parametrize("name", ["fanorona", "nibble"])
+def test_a_random_opponent_drawn_in_the_step_plays_random_bots_moves(name):
+    """The environment draws a random opponent's action itself (no bot call, no copy): the
+    same moves as ``RandomBot.step`` seeded as the episode seeds it."""
+    from abstracta.ai.random_bot import RandomBot
+
+    env = make(name, opponent="random", size="telo") if name == "fanorona" else make(name, opponent="random")
+    picks = random.Random(5)
+    for seed in (0, 1):
+        obs, info = env.reset(seed=seed)
+        bot = RandomBot(seed=env._bots[1].seed)
+        assert env._quick  # the path under test: the environment's own draw
+        done = False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            obs, reward, terminated, truncated, info = env.step(int(legal[picks.randrange(len(legal))]))
+            done = terminated or truncated
+        replay = env.interop.new_initial_state()
+        history = env.state.history()
+        if replay.is_chance_node():  # the layout
+            replay.apply_action(history[0])
+            history = history[1:]
+        opponents = 0
+        for action in history:
+            if replay.current_player() == 1:
+                assert action == bot.step(replay.bot_view())
+                opponents += 1
+            replay.apply_action(action)
+        assert opponents > 0 and replay.to_text() == env.state.to_text()

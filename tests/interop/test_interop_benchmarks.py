@@ -64,3 +64,16 @@ def test_interop_speed_json_ends_with_the_ratios_line(capsys, tmp_path):
     bounded = {(row["game"], row["loop"]) for row in rows if row["target"] is not None and row.get("bound", 0) > 0}
     assert bounded == {(g, k) for g, r in answer["ratios"].items() for k in r if k != "openspiel"}
     assert json.loads(out.read_text())["ratios"] == answer["ratios"]
+
+
+def test_the_docs_budget_table_says_what_the_target_leaves_after_the_floor_and_the_engine():
+    docs = load_benchmark("research_docs")
+    # µs per action: engine 4, floor 2, tensors loop 6, environment 9 (speeds are actions/s)
+    rows = [{"game": "g", "loop": "engine", "actions_per_s": 250_000, "target": None},
+            {"game": "g", "loop": "pettingzoo", "actions_per_s": 1e6 / 9, "target": 0.5},
+            {"game": "g", "loop": "pettingzoo_floor", "actions_per_s": 500_000, "target": None},
+            {"game": "g", "loop": "pettingzoo_tensors", "actions_per_s": 1e6 / 6, "target": None}]
+    table = docs.budget_table(rows)
+    # allowed 8 = 4 / 0.5; left 8 - 2 - 4 = 2; tensors - engine 2; least 2 + 6 = 8; measured 9
+    assert table[2] == "| g | pettingzoo | 4.0 | 8.0 | 2.0 | 2.0 | 2.0 | 8.0 | 9.0 |"
+    assert table[0].count("|") == table[2].count("|")
