@@ -65,8 +65,11 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
     # JSON lines: uvicorn gets no log config of its own, its loggers propagate to the handler
     # ops.configure_logging installed
     logging = {} if log_format == "text" else {"log_config": None}
+    # no access log: at log level "warning" uvicorn writes none of its lines (they are "info"), yet
+    # with it on each answer still formatted the client's address and path for the logger to drop
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5, **logging,
-                            timeout_keep_alive=5, ws_per_message_deflate=False, ws_max_size=WS_MESSAGE_BYTES)
+                            timeout_keep_alive=5, ws_per_message_deflate=False, ws_max_size=WS_MESSAGE_BYTES,
+                            access_log=False)
     settle_garbage_collector()
     uvicorn.Server(config).run(sockets=[sock])
 
