@@ -83,6 +83,7 @@ from . import lobby_service, ops, push, security
 from .api import errors, openapi
 from .api.middleware import BodyLimit, CatchAll
 from .api.routes import FIRST_MATCHED, ROUTERS
+from .api.routes.acts import plain_move_route
 from .fanout import make_fanout
 from .service import MatchService
 from .social import Social
@@ -168,6 +169,8 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     # took 9 % of the web process's CPU under load.py). Included once more ahead of the others,
     # left out of the schema (which keeps the order of ROUTERS); no route included before them
     # answers a path of theirs (tests/server/test_server_routes_order.py).
+    # and a plain move ahead of them all, without FastAPI's per-request work (acts.PlainMoveRoute)
+    app.router.routes.append(plain_move_route())
     for router in FIRST_MATCHED:
         app.include_router(router, include_in_schema=False)
     for router in ROUTERS:

@@ -323,25 +323,37 @@ async def deny_socket(receive: Any, send: Any, reason: str) -> None:
 class SecurityHeaders:
     """Adds the security headers to every HTTP answer (see the module docstring)."""
 
+    #: Hosts whose headers are kept (:attr:`_kept`): a server answers a few names; a client
+    #: sending ever new ones (refused by HostCheck, inside) has its headers made each time.
+    KEPT_HOSTS = 64
+
     def __init__(self, app: Any, docs_csp: str | None = None):
         self.app = app
         self.docs_csp = docs_csp
+        self._kept: dict[str, list[tuple[bytes, bytes]]] = {}  # Host -> the headers of its answers
+
+    @staticmethod
+    def _headers(policy: str) -> list[tuple[bytes, bytes]]:
+        return [(b"content-security-policy", policy.encode()),
+                (b"x-content-type-options", b"nosniff"),
+                (b"referrer-policy", b"no-referrer"),
+                (b"x-frame-options", b"DENY"),
+                (b"cross-origin-opener-policy", b"same-origin")]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         if scope.get("path") in ("/docs", "/docs/oauth2-redirect") and self.docs_csp:
-            policy = self.docs_csp
+            extra = self._headers(self.docs_csp)
         else:
             host = header(scope, b"host") or ""
-            sockets = f"ws://{host} wss://{host}" if HOST_HEADER.fullmatch(host) else ""
-            policy = CSP.format(sockets=sockets).replace("'self' ;", "'self';")
-        extra = [(b"content-security-policy", policy.encode()),
-                 (b"x-content-type-options", b"nosniff"),
-                 (b"referrer-policy", b"no-referrer"),
-                 (b"x-frame-options", b"DENY"),
-                 (b"cross-origin-opener-policy", b"same-origin")]
+            extra = self._kept.get(host)  # the same for every answer to a Host: made once
+            if extra is None:
+                sockets = f"ws://{host} wss://{host}" if HOST_HEADER.fullmatch(host) else ""
+                extra = self._headers(CSP.format(sockets=sockets).replace("'self' ;", "'self';"))
+                if len(self._kept) < self.KEPT_HOSTS:
+                    self._kept[host] = extra
 
         async def send_with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":

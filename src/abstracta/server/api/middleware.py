@@ -49,8 +49,11 @@ class BodyLimit:
         deadline = asyncio.get_running_loop().time() + seconds
         while True:
             try:
-                message = await asyncio.wait_for(receive(), max(0.0, deadline - asyncio.get_running_loop().time()))
-            except asyncio.TimeoutError:
+                # a deadline on this task, not wait_for's task around each receive (a task
+                # created and scheduled for every request, its body nearly always there already)
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
                 await self._reply(send, 408, f"the request body did not arrive within {seconds:g} s")
                 return
             if message["type"] != "http.request":  # the client went away

@@ -4,15 +4,20 @@ tokens see it after the act (the view's bytes, encoded once per revision and vie
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
+from pydantic import ValidationError
+from starlette.routing import Match, Route
+from starlette.types import Receive, Scope, Send
 
 from ...errors import InvalidRequest
+from ...matches import Holder
 from ...service import MatchService
 from ..bodies import Answer, PlayAction, Resign
-from ..deps import NoBody, Service, Tokens, promptly
+from ..deps import NoBody, Service, Tokens, bearer, promptly, request_tokens, service_of
 from ..errors import ACT
 from ..models import MatchView
 from .matches import view_response
@@ -43,10 +48,84 @@ async def post_action(match_id: str, body: PlayAction, service: Service, tokens:
     a whole-turn notation). A refused move changes nothing."""
     if seat is not None and body.seat is not None and seat != body.seat:
         raise InvalidRequest(f"seat: ?seat={seat} and the body's seat {body.seat} differ (give one)")
-    acting = body.seat if body.seat is not None else seat
+    return await play(service, match_id, body, body.seat if body.seat is not None else seat, tokens)
+
+
+async def play(service: MatchService, match_id: str, body: PlayAction, acting: int | None, tokens: Holder) -> Response:
+    """The move of ``body`` by ``acting`` (or the seat to move), answered with the view."""
     match = await promptly(service, match_id, service.play, match_id, body.moves, body.ply, acting, tokens,
                            body.whole)
     return view_response(await promptly(service, match_id, service.act_view, match, tokens, acting))
+
+
+#: The fields of the body a move usually has (a browser's and load.py's): those the lean route takes.
+PLAIN_MOVE = frozenset({"action", "ply"})
+
+
+class PlainMoveRoute(Route):
+    """``POST /api/matches/{match_id}/actions`` with a plain body (``{"action": "...", "ply": N}``,
+    JSON, no query): the route above without FastAPI's per-request work around it (solving its
+    dependencies, reading the body into a field and the answer's wrapping: a tenth of the web
+    process's CPU per move under ``benchmarks/move_cpu.py``). Matched ahead of it (app.py); the
+    same steps in the same order — the body validated by the same model, the tokens read by the
+    same dependencies, :func:`play` — and the same errors, which reach the app's exception
+    handlers as any route's do. Any other request to the path (a query, another body, one the
+    model refuses: its 422 is FastAPI's) goes to ``full``, the route above, with the body read."""
+
+    def __init__(self, full: Any):
+        async def endpoint(request: Request) -> Response:
+            return await self.answer(request)
+
+        super().__init__(full.path, endpoint, methods=["POST"], include_in_schema=False)
+        self.full = full
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope.get("method") != "POST":  # whatever else reaches the path is the full route's
+            return Match.NONE, {}
+        match, child = super().matches(scope)
+        if match is Match.FULL:
+            child["route"] = self.full  # its metrics' label, as the full route gives it
+        return match, child
+
+    async def answer(self, request: Request) -> Response:
+        raw = await request.body()
+        body = None
+        if not request.scope.get("query_string") and request.headers.get("content-type") == "application/json":
+            try:
+                data = json.loads(raw)  # as FastAPI reads a JSON body
+            except ValueError:
+                data = None
+            if type(data) is dict and data.keys() == PLAIN_MOVE and type(data["action"]) is str \
+                    and type(data["ply"]) is int:
+                try:
+                    body = PlayAction.model_validate(data)
+                except ValidationError:
+                    body = None
+        if body is None:
+            return Replay(self.full, raw)
+        service = service_of(request)
+        tokens = await request_tokens(request, await bearer(request))
+        return await play(service, request.path_params["match_id"], body, None, tokens)
+
+
+class Replay(Response):
+    """The full route's answer to a request whose body was read already (it reads it again)."""
+
+    def __init__(self, route: Any, body: bytes):
+        super().__init__()
+        self.route, self.body_read = route, body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        given = False
+
+        async def again() -> Any:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": self.body_read, "more_body": False}
+            return await receive()
+
+        await self.route.handle(scope, again, send)
 
 
 @router.post("/api/matches/{match_id}/undo",
@@ -101,4 +180,10 @@ def post_resign(match_id: str, service: Service, tokens: Tokens, body: Resign | 
     return act_view(service, service.resign(match_id, body.seat if body is not None else None, tokens), tokens)
 
 
-__all__ = ["act_view", "router"]
+def plain_move_route() -> PlainMoveRoute:
+    """The lean route of a plain move, ahead of :func:`post_action` (app.py)."""
+    full = next(r for r in router.routes if getattr(r, "endpoint", None) is post_action)
+    return PlainMoveRoute(full)
+
+
+__all__ = ["PlainMoveRoute", "act_view", "plain_move_route", "router"]
