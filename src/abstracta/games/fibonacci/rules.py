@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from abstracta.core.description import GameDescription
 from abstracta.core.errors import IllegalActionError, NotationError, PositionError, game_over, not_legal
 from abstracta.core.game import CHANCE, TERMINAL, Game, State, check_player
+from abstracta.core.memos import memo
 from abstracta.core.options import Option, ascii_digits, seed_option
 from abstracta.core.rng import SplitMix64
 from abstracta.core.view import message
@@ -44,8 +45,9 @@ TO_BIT: list[int] = [BIT[a % NUM_CELLS] for a in range(NMOVE)]
 _CHECK = (False, True, True, False, True, True, False)
 
 
-_TYPE_MEMO: dict[int, tuple[dict[int, int], list[int]]] = {}
-_GROUP_MEMO: dict[int, tuple[dict[int, int], list[int]]] = {}
+#: registered (core.memos): a web process bounds them tighter than a search does
+_TYPE_MEMO: dict[int, tuple[dict[int, int], list[int]]] = memo("fibonacci.type_moves")
+_GROUP_MEMO: dict[int, tuple[dict[int, int], list[int]]] = memo("fibonacci.group_moves")
 #: Memo sizes (entries); a full memo is simply cleared.
 _TYPE_LIMIT = 20_000
 _GROUP_LIMIT = 50_000
