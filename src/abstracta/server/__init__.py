@@ -21,6 +21,9 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
     caller that picked a "free" port itself could lose it to another process before binding).
     Raises ``OSError`` if the address is taken, :class:`~abstracta.server.storage.DatabaseError`
     if the database cannot be used (another process serves its SQLite file)."""
+    from . import allocator
+
+    allocator.tune()  # before any thread: fewer malloc arenas, large blocks given back (allocator.py)
     import uvicorn
 
     # the web app (FastAPI, SQLAlchemy, uvicorn) loads when a server starts, not with this
