@@ -137,6 +137,7 @@ def sample(server: Any, run: Any, started: float) -> dict[str, Any]:
             "cached": matches, "plies_cached": plies,
             "fds": sum(open_fds(p) for p in pids), "bot_rss_mb": round(sum(rss_mb(p) for p in bots), 1),
             "moves": run.stats.moves, "matches": run.stats.games, "sockets": len(run.sockets),
+            "plies_in_play": sum(run.in_play.values()),
             "cpu_s": round(server.cpu_seconds(), 1)}
 
 
@@ -158,6 +159,7 @@ def summary(samples: list[dict[str, Any]], warmup_minutes: float) -> dict[str, A
     fds_start, fds_end, fds_growth = growth(steady, "fds")
     cached_start, cached_end, _ = growth(steady, "cached")
     plies_start, plies_end, plies_growth = growth(steady, "plies_cached")
+    play_start, play_end, play_growth = growth(steady, "plies_in_play")
     # full: the matches held stopped growing, or the actions they hold did (the bound by size)
     full = cached_start is not None and (cached_end - cached_start <= 0.01 * max(1.0, cached_end)
                                          or (plies_start is not None and plies_growth is not None
@@ -175,7 +177,14 @@ def summary(samples: list[dict[str, Any]], warmup_minutes: float) -> dict[str, A
             "plies_cached_after_warmup": plies_start, "plies_cached_end": plies_end,
             "plies_cached_growth_pct": plies_growth,
             "kb_per_cached_ply": round(1024 * (rss_end - rss_start) / (plies_end - plies_start), 2)
-            if plies_start is not None and plies_end - plies_start >= 100 else None}
+            if plies_start is not None and plies_end - plies_start >= 100 else None,
+            # the games in play get longer as the short ones end and the long ones go on (random
+            # players: a Fibonacci game runs to its 300 turns): the actions they hold, summed, and
+            # the memory the growth took for each action added to them
+            "plies_in_play_after_warmup": play_start, "plies_in_play_end": play_end,
+            "plies_in_play_growth_pct": play_growth,
+            "kb_per_ply_in_play": round(1024 * (rss_end - rss_start) / (play_end - play_start), 2)
+            if play_start is not None and play_end - play_start >= 100 else None}
 
 
 def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: str | None, workers: int,
@@ -214,7 +223,7 @@ def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: st
                     samples.append(await asyncio.to_thread(sample, server, run, started))
                     s = samples[-1]
                     print(f"{s['t']:>7.0f} s  RSS {s['rss_mb']:>7.1f} MB  fds {s['fds']:>5}  cached {s['cached']!s:>5}"
-                          f"  plies {s['plies_cached']!s:>7}"
+                          f"  plies {s['plies_cached']!s:>7}  in play {s['plies_in_play']:>6}"
                           f"  bots {s['bot_rss_mb']:>7.1f} MB"
                           f"  moves {s['moves']:>8}  matches {s['matches']:>6}", file=out, flush=True)
                 elapsed = time.monotonic() - started
@@ -298,6 +307,7 @@ def main() -> None:
                 "rss_mb_after_warmup", "rss_mb_end", "rss_growth_pct", "rss_mb_max", "fds_after_warmup", "fds_end",
                 "fds_growth_pct", "cached_after_warmup", "cached_end", "cache_full", "kb_per_cached_match",
                 "plies_cached_after_warmup", "plies_cached_end", "plies_cached_growth_pct", "kb_per_cached_ply",
+                "plies_in_play_after_warmup", "plies_in_play_end", "plies_in_play_growth_pct", "kb_per_ply_in_play",
                 "bot_rss_mb_end", "server_cpu_ms_per_move", "acknowledged", "lost", "duplicated",
                 "server_errors", "passed", "load_average"):
         print(f"{key:<26}{result.get(key)}")
