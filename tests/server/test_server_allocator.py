@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
+import os
 import platform
+import subprocess
+import sys
 
 import pytest
 
@@ -19,24 +20,35 @@ def test_the_allocator_is_tuned_on_glibc():
     assert allocator.tune({}) == {"arena_max": allocator.ARENA_MAX, "mmap_threshold": allocator.MMAP_THRESHOLD}
 
 
-@pytest.mark.skipif(not glibc, reason="glibc's mallopt")
-def test_a_block_over_the_threshold_is_given_back_when_freed():
+#: run in a fresh process (a heap of its own, no free chunk large enough to serve the block):
+#: after a large block is freed, glibc's own threshold would rise past the next one, served from
+#: the heap (and leaving a hole there when freed); the threshold made fixed keeps it mmapped
+PROBE = """
+import ctypes, ctypes.util, sys
+from abstracta.server import allocator
+if sys.argv[1] == "tuned":
     allocator.tune({})
-    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-    libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
-    libc.free.argtypes = [ctypes.c_void_p]
+libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
+libc.free.argtypes = [ctypes.c_void_p]
+class Info(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                "fsmblks", "uordblks", "fordblks", "keepcost")]
+libc.mallinfo2.restype = Info
+libc.free(libc.malloc(8 << 20))
+before = libc.mallinfo2().hblkhd
+block = libc.malloc(4 << 20)
+print(libc.mallinfo2().hblkhd - before >= 4 << 20)
+"""
 
-    class Info(ctypes.Structure):
-        _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
-                                                    "fsmblks", "uordblks", "fordblks", "keepcost")]
 
-    libc.mallinfo2.restype = Info
-    # a block freed once no longer raises the threshold: the next of its size is mmapped again
-    for _ in range(2):
-        before = libc.mallinfo2().hblkhd
-        block = libc.malloc(4 * allocator.MMAP_THRESHOLD)
-        assert libc.mallinfo2().hblkhd >= before + 4 * allocator.MMAP_THRESHOLD
-        libc.free(block)
+@pytest.mark.skipif(not glibc, reason="glibc's mallopt")
+@pytest.mark.parametrize("mode, mmapped", [("tuned", "True"), ("default", "False")])
+def test_a_large_block_stays_mmapped_after_a_larger_one_was_freed(mode, mmapped):
+    done = subprocess.run([sys.executable, "-c", PROBE, mode], capture_output=True, text=True, timeout=60,
+                          env={k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == mmapped
 
 
 def test_the_operators_environment_is_kept():
