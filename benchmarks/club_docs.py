@@ -3,7 +3,8 @@
 Fills each block between ``<!-- generated:NAME -->`` and ``<!-- /generated:NAME -->`` in
 docs/club.md from benchmarks/results/:
 
-* ``soak`` — soak.json, soak-30min.json, soak-default-cache.json (benchmarks/soak.py --json --out …)
+* ``soak`` — soak.json, soak-30min.json, soak-30min-after.json, soak-default-cache.json
+  (benchmarks/soak.py --json --out …)
 * ``load`` — load-1-worker.json and load-2-workers.json (benchmarks/load.py --json …)
 * ``fanout`` — fanout.json (benchmarks/fanout.py --json)
 * ``sockets`` — sockets.json (benchmarks/sockets.py --json)
@@ -57,7 +58,8 @@ def missing(name: str) -> str:
 
 
 def soak() -> str:
-    runs = [(name, load_json(name)) for name in ("soak.json", "soak-30min.json", "soak-default-cache.json")]
+    runs = [(name, load_json(name)) for name in ("soak.json", "soak-30min.json", "soak-30min-after.json",
+                                                 "soak-default-cache.json")]
     runs = [(name, r) for name, r in runs if r is not None]
     if not runs:
         return missing("soak.json")
@@ -81,13 +83,38 @@ def soak() -> str:
     for name, r in runs:
         rate = ((r["rss_mb_end"] - r["rss_mb_after_warmup"]) / (r["minutes"] - r["warmup_minutes"])
                 if r.get("rss_mb_end") is not None and r["minutes"] > r["warmup_minutes"] else None)
-        out.append(f"`{name}`: {cache_words(r)} "
-                   + (f"After the warm-up the memory grew {n(rate, 2)} MB a minute. " if rate is not None else "")
+        per_move = kb_per_move(r)
+        out.append(f"`{name}`: {cache_words(r)} {in_play_words(r)}"
+                   + (f"After the warm-up the memory grew {n(rate, 2)} MB a minute" if rate is not None else "")
+                   + (f", {n(per_move, 2)} kB for each move played. " if rate is not None and per_move is not None
+                      else ". " if rate is not None else "")
                    + f"Move round trip p50 {n(r['p50_ms'], 1)} ms, p99 {n(r['p99_ms'], 1)} ms; "
                    f"web process CPU {n(r['server_cpu_ms_per_move'], 2)} ms a move; load average "
                    f"{n(r['load_average'], 1)} at the end.")
         out.append("")
     return "\n".join(out).rstrip()
+
+
+def kb_per_move(r: dict[str, Any]) -> float | None:
+    """The memory grown after the warm-up for each move played (kB): the means of the first and
+    the last three samples after it, as soak.py compares them."""
+    steady = [x for x in r.get("samples", []) if x["t"] >= r["warmup_minutes"] * 60 and x.get("moves") is not None]
+    if len(steady) < 6:
+        return None
+    first, last = steady[:3], steady[-3:]
+    moves = sum(x["moves"] for x in last) / 3 - sum(x["moves"] for x in first) / 3
+    rss = sum(x["rss_mb"] for x in last) / 3 - sum(x["rss_mb"] for x in first) / 3
+    return 1024 * rss / moves if moves > 0 else None
+
+
+def in_play_words(s: dict[str, Any]) -> str:
+    """What the games in play did meanwhile (sampled since the run after the fixes of issue 44 §5)."""
+    if s.get("plies_in_play_end") is None:
+        return ""
+    per = s.get("kb_per_ply_in_play")
+    return (f"The games in play held {n(s['plies_in_play_after_warmup'])} → {n(s['plies_in_play_end'])} actions "
+            f"({n(s['plies_in_play_growth_pct'], 1)} %)"
+            + (f": the memory grew {n(per, 2)} kB for each action added to them. " if per is not None else ". "))
 
 
 def cache_words(s: dict[str, Any]) -> str:

@@ -301,7 +301,9 @@ class Person:
                 if "error" in view and "ply" not in view:
                     run.stats.error(f"WebSocket: {view['error']}")
                     return
+                run.in_play[self.mid] = view["ply"]
                 if view["status"] == "over":
+                    run.in_play.pop(self.mid, None)
                     self.note_bot_answer()
                     done.set()
                     return
@@ -389,6 +391,9 @@ class Run:
         self.stopping = False
         self.measuring = False
         self.sockets: set[Any] = set()
+        #: match -> its ply in the last view pushed, while it is played (soak.py: the length of the
+        #: games in play, which the server's memory follows)
+        self.in_play: dict[str, int] = {}
         self.rng = random.Random(seed)
         self.http = Api(server.base)
 

@@ -28,6 +28,10 @@ On a machine too slow to fill the cache within the run, ``--cache-matches N`` an
 ``--cache-plies N`` start the server with a smaller cache (its constants ``CACHE_MATCHES`` and
 ``CACHE_PLIES`` set before it serves: a benchmark's device, not an option of the server), so that
 the leak test is made with a full cache.
+What grows, when something does: ``--trace-memory DIR`` runs the web process under
+benchmarks/memtrace.py (tracemalloc's growth by traceback after the warm-up, Python's and C's
+allocators and SQLite's heap beside the RSS, the largest containers by name; see its docstring),
+a diagnosis that slows the server, never a result to keep.
 
     python benchmarks/soak.py --minutes 30 --games 100 [--db URL] [--workers N] [--json]
 """
@@ -53,6 +57,9 @@ import load  # noqa: E402  (benchmarks/load.py: the server, the scripted people)
 
 #: pass marks of the issue
 GROWTH_LIMIT_PCT = 10.0
+#: the classes whose live objects ``--trace-memory`` counts at each sample
+TRACED_CLASSES = ("abstracta.server.matches.Match", "abstracta.core.records.Record", "builtins.dict",
+                  "builtins.tuple", "builtins.list", "builtins.coroutine", "_asyncio.Task", "_asyncio.Future")
 
 
 def rss_mb(pid: int) -> float:
@@ -90,6 +97,9 @@ def children(pid: int) -> list[int]:
 #: {plies} actions
 SMALL_CACHE = ("import sys; import abstracta.server.matches as m; m.CACHE_MATCHES = {n}; m.CACHE_PLIES = {plies}; "
                "from abstracta.cli import main; sys.argv[0] = 'abstracta'; main()")
+#: ``python -c`` prefix tracing the web process's memory (benchmarks/memtrace.py, its settings in
+#: ``ABSTRACTA_MEMTRACE``): ``--trace-memory DIR``
+TRACED = "import sys; sys.path.insert(0, {bench!r}); import memtrace; memtrace.from_env(); "
 
 
 def cached_matches(server: Any) -> int | None:
@@ -127,6 +137,7 @@ def sample(server: Any, run: Any, started: float) -> dict[str, Any]:
             "cached": matches, "plies_cached": plies,
             "fds": sum(open_fds(p) for p in pids), "bot_rss_mb": round(sum(rss_mb(p) for p in bots), 1),
             "moves": run.stats.moves, "matches": run.stats.games, "sockets": len(run.sockets),
+            "plies_in_play": sum(run.in_play.values()),
             "cpu_s": round(server.cpu_seconds(), 1)}
 
 
@@ -148,6 +159,7 @@ def summary(samples: list[dict[str, Any]], warmup_minutes: float) -> dict[str, A
     fds_start, fds_end, fds_growth = growth(steady, "fds")
     cached_start, cached_end, _ = growth(steady, "cached")
     plies_start, plies_end, plies_growth = growth(steady, "plies_cached")
+    play_start, play_end, play_growth = growth(steady, "plies_in_play")
     # full: the matches held stopped growing, or the actions they hold did (the bound by size)
     full = cached_start is not None and (cached_end - cached_start <= 0.01 * max(1.0, cached_end)
                                          or (plies_start is not None and plies_growth is not None
@@ -165,25 +177,38 @@ def summary(samples: list[dict[str, Any]], warmup_minutes: float) -> dict[str, A
             "plies_cached_after_warmup": plies_start, "plies_cached_end": plies_end,
             "plies_cached_growth_pct": plies_growth,
             "kb_per_cached_ply": round(1024 * (rss_end - rss_start) / (plies_end - plies_start), 2)
-            if plies_start is not None and plies_end - plies_start >= 100 else None}
+            if plies_start is not None and plies_end - plies_start >= 100 else None,
+            # the games in play get longer as the short ones end and the long ones go on (random
+            # players: a Fibonacci game runs to its 300 turns): the actions they hold, summed, and
+            # the memory the growth took for each action added to them
+            "plies_in_play_after_warmup": play_start, "plies_in_play_end": play_end,
+            "plies_in_play_growth_pct": play_growth,
+            "kb_per_ply_in_play": round(1024 * (rss_end - rss_start) / (play_end - play_start), 2)
+            if play_start is not None and play_end - play_start >= 100 else None}
 
 
 def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: str | None, workers: int,
          think_ms: float, seed: int, cache_matches: int | None = None, cache_plies: int | None = None,
-         out=sys.stdout) -> dict[str, Any]:
+         trace_memory: str | None = None, out=sys.stdout) -> dict[str, Any]:
     random.seed(seed)
     with tempfile.TemporaryDirectory(prefix="abstracta-soak-") as folder:
         os.chmod(folder, 0o755)
         server = load.make_server(db, folder, workers)
-        if cache_matches is not None or cache_plies is not None:
+        if cache_matches is not None or cache_plies is not None or trace_memory:
             if workers > 1:
-                raise SystemExit("--cache-matches and --cache-plies are for one web process")
+                raise SystemExit("--cache-matches, --cache-plies and --trace-memory are for one web process")
             from abstracta.server.matches import CACHE_MATCHES, CACHE_PLIES
 
-            server.python_args = ["-c", SMALL_CACHE.format(n=int(cache_matches or CACHE_MATCHES),
-                                                           plies=int(cache_plies or CACHE_PLIES))]
+            code = SMALL_CACHE.format(n=int(cache_matches or CACHE_MATCHES), plies=int(cache_plies or CACHE_PLIES))
+            if trace_memory:
+                os.environ["ABSTRACTA_MEMTRACE"] = json.dumps(
+                    {"folder": str(Path(trace_memory).resolve()), "every": every,
+                     "baseline": warmup_minutes * 60, "classes": TRACED_CLASSES, "big": 1000,
+                     **json.loads(os.environ.get("SOAK_MEMTRACE", "{}"))})
+                code = TRACED.format(bench=str(Path(__file__).resolve().parent)) + code
+            server.python_args = ["-c", code]
         try:
-            server.start()
+            server.start(**({"timeout": 300.0} if trace_memory else {}))
             catalogue = httpx.get(server.base + "/api/games", timeout=30).json()
             run = load.Run(server, catalogue, think_ms / 1000, seed)
             samples: list[dict[str, Any]] = []
@@ -198,7 +223,7 @@ def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: st
                     samples.append(await asyncio.to_thread(sample, server, run, started))
                     s = samples[-1]
                     print(f"{s['t']:>7.0f} s  RSS {s['rss_mb']:>7.1f} MB  fds {s['fds']:>5}  cached {s['cached']!s:>5}"
-                          f"  plies {s['plies_cached']!s:>7}"
+                          f"  plies {s['plies_cached']!s:>7}  in play {s['plies_in_play']:>6}"
                           f"  bots {s['bot_rss_mb']:>7.1f} MB"
                           f"  moves {s['moves']:>8}  matches {s['matches']:>6}", file=out, flush=True)
                 elapsed = time.monotonic() - started
@@ -267,6 +292,9 @@ def main() -> None:
                                                           "machine that cannot fill the 1,000 within the run)")
     parser.add_argument("--cache-plies", type=int, help="bound the actions the server's match cache holds to N "
                                                         "(default: the server's CACHE_PLIES)")
+    parser.add_argument("--trace-memory", metavar="DIR", help="trace the web process's memory into DIR "
+                        "(benchmarks/memtrace.py: tracemalloc's growth by traceback after the warm-up, the Python "
+                        "heap, SQLite's and the allocator's beside RSS; slows the server: a diagnosis, not a result)")
     parser.add_argument("--out", help="also write the JSON object to this file")
     parser.add_argument("--recompute", metavar="FILE", help="recompute the figures of a stored result (to --out)")
     args = parser.parse_args()
@@ -274,11 +302,12 @@ def main() -> None:
         result = recompute(args.recompute, None)
     else:
         result = soak(args.minutes, args.games, args.warmup_minutes, args.every, args.db, args.workers,
-                      args.think_ms, args.seed, args.cache_matches, args.cache_plies)
+                      args.think_ms, args.seed, args.cache_matches, args.cache_plies, args.trace_memory)
     for key in ("minutes", "games", "moves", "moves_per_s", "matches_played", "p50_ms", "p99_ms",
                 "rss_mb_after_warmup", "rss_mb_end", "rss_growth_pct", "rss_mb_max", "fds_after_warmup", "fds_end",
                 "fds_growth_pct", "cached_after_warmup", "cached_end", "cache_full", "kb_per_cached_match",
                 "plies_cached_after_warmup", "plies_cached_end", "plies_cached_growth_pct", "kb_per_cached_ply",
+                "plies_in_play_after_warmup", "plies_in_play_end", "plies_in_play_growth_pct", "kb_per_ply_in_play",
                 "bot_rss_mb_end", "server_cpu_ms_per_move", "acknowledged", "lost", "duplicated",
                 "server_errors", "passed", "load_average"):
         print(f"{key:<26}{result.get(key)}")

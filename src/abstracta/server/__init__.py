@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from . import allocator  # ctypes alone: light enough for the CLI, which imports this package for bind()
+
 
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_workers: int | str = 2,
         allowed_hosts: list[str] | None = None, rate_limits: bool = True, redis_url: str | None = None,
@@ -21,6 +23,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
     caller that picked a "free" port itself could lose it to another process before binding).
     Raises ``OSError`` if the address is taken, :class:`~abstracta.server.storage.DatabaseError`
     if the database cannot be used (another process serves its SQLite file)."""
+    allocator.tune()  # before any thread: fewer malloc arenas, large blocks given back (allocator.py)
     import uvicorn
 
     # the web app (FastAPI, SQLAlchemy, uvicorn) loads when a server starts, not with this

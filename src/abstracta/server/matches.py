@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
+from ..core import memos
 from ..core.errors import AbstractaError, RecordError
 from ..core.game import action_strings
 from ..core.records import Record
@@ -73,6 +74,11 @@ CACHE_MATCHES = 1000
 #: still grew as the games it held went on (RSS +25 % in a 10-minute soak); 50,000 actions are
 #: about 220 MB, 1,000 matches of 50 (a match longer than the whole budget is still kept, alone)
 CACHE_PLIES = 50_000
+#: entries each memo of the rules may hold in the web process (core.memos; a game bounds them for
+#: its searches at up to 300,000): a view's legal moves filled them with positions seen once,
+#: 0.6-1.1 kB an entry, and the process grew with the moves played until the games' own bounds
+#: (RSS +20 % in a 30-minute soak at 100 games). 2,000 entries are 1-2 MB a memo.
+RULES_MEMO_ENTRIES = 2_000
 
 T = TypeVar("T")
 
@@ -241,6 +247,7 @@ class Kernel:
             while len(self.cache) > 1 and (len(self.cache) > CACHE_MATCHES or self.cached_plies > CACHE_PLIES):
                 _, dropped = self.cache.popitem(last=False)
                 self.cached_plies -= dropped.ply
+        memos.bound(RULES_MEMO_ENTRIES)  # the memos a view's legal moves filled: a few lengths, a change
 
     def evict(self, match_id: str) -> None:
         """Forget the cached copy of a match (it is reloaded from the store when next used)."""
@@ -500,5 +507,5 @@ class Kernel:
         log.error("match %s: internal error %s%s %s", match_id, type(exc).__name__, where, when)
 
 
-__all__ = ["CACHE_MATCHES", "CACHE_PLIES", "Holder", "Kernel", "Match", "MatchCreated", "MatchDeleted", "MatchResumed", "STORE_RETRY_SECONDS",
+__all__ = ["CACHE_MATCHES", "CACHE_PLIES", "RULES_MEMO_ENTRIES", "Holder", "Kernel", "Match", "MatchCreated", "MatchDeleted", "MatchResumed", "STORE_RETRY_SECONDS",
            "TOKEN_LIMIT", "Who", "clip", "cut", "digest", "message", "new_secret", "refused", "stamp"]

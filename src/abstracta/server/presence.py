@@ -20,11 +20,20 @@ import contextlib
 import itertools
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Hashable, Iterable, Iterator
+
+from ..play.opening import CORRESPONDENCE_SECONDS
 
 #: what a listener is told: (match id or None, person id or None) whose presence changed
 Listener = Callable[[str | None, int | None], None]
+#: Seconds a last-seen time is kept (seat of a match, person): the longest a rule waits on one (a
+#: correspondence game's gone opponent, a day) and an hour more. One kept for every seat of
+#: every match ever played grew the process for ever (issue 44 §5); a time older than this
+#: reads as "never seen here", which every rule judges alike, since each only asks whether a seat
+#: or person has been gone longer than its wait.
+SEEN_KEPT_SECONDS = CORRESPONDENCE_SECONDS + 3600.0
 
 
 @dataclass(frozen=True)
@@ -47,9 +56,10 @@ class Presence:
         self._ids = itertools.count(1)
         self._open: dict[int, Ticket] = {}
         self._seat_open: dict[tuple[str, int], int] = {}
-        self._seat_seen: dict[tuple[str, int], float] = {}
+        # last seen, oldest first (pruned from the front: :meth:`_saw`)
+        self._seat_seen: OrderedDict[tuple[str, int], float] = OrderedDict()
         self._person_open: dict[int, int] = {}
-        self._person_seen: dict[int, float] = {}
+        self._person_seen: OrderedDict[int, float] = OrderedDict()
         self._watching: dict[str, int] = {}
         #: called (outside the lock) after a connection opened or closed
         self.listeners: list[Listener] = []
@@ -80,10 +90,10 @@ class Presence:
                 self._drop(self._watching, match)
                 for seat in ticket.seats:
                     self._drop(self._seat_open, (match, seat))
-                    self._seat_seen[(match, seat)] = at
+                    self._saw(self._seat_seen, (match, seat), at)
             if person is not None:
                 self._drop(self._person_open, person)
-                self._person_seen[person] = at
+                self._saw(self._person_seen, person, at)
         self._tell(match, person)
 
     @contextlib.contextmanager
@@ -101,9 +111,9 @@ class Presence:
         with self._lock:
             for seat in seats:
                 if match is not None:
-                    self._seat_seen[(match, seat)] = at
+                    self._saw(self._seat_seen, (match, seat), at)
             if person is not None:
-                self._person_seen[person] = at
+                self._saw(self._person_seen, person, at)
 
     # --- what the rules read --------------------------------------------------------------------
     def seat_gone_since(self, match: str, seat: int) -> float | None:
@@ -142,7 +152,27 @@ class Presence:
         with self._lock:
             return sum(1 for t in self._open.values() if t.match == match and not t.seats)
 
+    def kept(self) -> int:
+        """The last-seen times held (seats and people): bounded by those seen within
+        :data:`SEEN_KEPT_SECONDS`."""
+        with self._lock:
+            return len(self._seat_seen) + len(self._person_seen)
+
     # --- internals --------------------------------------------------------------------------------
+    @staticmethod
+    def _saw(seen: "OrderedDict[Hashable, float]", key: Hashable, at: float) -> None:
+        """``key`` seen ``at`` (lock held): made the newest, and the times older than
+        :data:`SEEN_KEPT_SECONDS` dropped from the front (each time is dropped once: amortised
+        constant time)."""
+        seen[key] = at
+        seen.move_to_end(key)
+        horizon = at - SEEN_KEPT_SECONDS
+        while seen:
+            first = next(iter(seen))
+            if seen[first] >= horizon:
+                break
+            del seen[first]
+
     @staticmethod
     def _drop(counts: dict, key: object) -> None:
         left = counts.get(key, 0) - 1

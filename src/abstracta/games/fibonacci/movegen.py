@@ -12,6 +12,8 @@ Pure functions of bitboards: below the rules, importing only the geometry and th
 
 from __future__ import annotations
 
+from abstracta.core.memos import memo
+
 from .geometry import BIT, DENSE, NUM_CELLS, VALID, dense_list
 from .notation import NMOVE
 
@@ -21,8 +23,9 @@ FROM_BIT: list[int] = [BIT[a // NUM_CELLS] for a in range(NMOVE)]
 TO_BIT: list[int] = [BIT[a % NUM_CELLS] for a in range(NMOVE)]
 
 
-_TYPE_MEMO: dict[int, tuple[dict[int, int], list[int]]] = {}
-_GROUP_MEMO: dict[int, tuple[dict[int, int], list[int]]] = {}
+#: registered (core.memos): a web process bounds them tighter than a search does
+_TYPE_MEMO: dict[int, tuple[dict[int, int], list[int]]] = memo("fibonacci.type_moves")
+_GROUP_MEMO: dict[int, tuple[dict[int, int], list[int]]] = memo("fibonacci.group_moves")
 #: Memo sizes (entries); a full memo is simply cleared.
 _TYPE_LIMIT = 20_000
 _GROUP_LIMIT = 50_000

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, NamedTuple
 from ...core.errors import IllegalActionError, NotationError, OptionError, PositionError, game_over, not_legal
 from ...core.description import GameDescription
 from ...core.game import TERMINAL, Game, State
+from ...core.memos import memo
 from ...core.options import Option, ascii_digits, parse_int
 from ...core.view import message
 from .geometry import BOARDS, MAJORS, NUM_SQUARES, SIZE, SQUARE_INDEX, SQUARE_NAMES, board_svg, colour_masks
@@ -579,11 +580,12 @@ class SlideCheckersState(SlideCheckersView, State):
         return format_position(self)
 
 
-#: (destination bitboard << 8 | start square) -> move ids in canonical order
-_MOVE_CACHE: dict[int, tuple[int, ...]] = {}
+#: (destination bitboard << 8 | start square) -> move ids in canonical order (registered,
+#: core.memos: a web process bounds them tighter than a search does)
+_MOVE_CACHE: dict[int, tuple[int, ...]] = memo("slide-checkers.moves")
 _CACHE_LIMIT = 300_000
 #: placement mask -> placement ids in canonical order
-_PLACE_CACHE: dict[int, tuple[int, ...]] = {}
+_PLACE_CACHE: dict[int, tuple[int, ...]] = memo("slide-checkers.placements")
 
 
 def _move_ids(s: int, dest: int) -> tuple[int, ...]:
