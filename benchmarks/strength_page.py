@@ -255,6 +255,11 @@ def learned() -> str:
     for name, g in r.items():
         if g["training"].get("command"):
             lines.append(f"Trained ({name}) with `{g['training']['command']}`.")
+    for name, g in r.items():
+        if "carried" in g:  # benchmarks/learned.py --carry: measured by an earlier run
+            c = g["carried"]
+            lines.append(f"Measured ({name}) earlier with `{c['command']}`; {c['date']}; at commit {c['commit']} "
+                         "(kept by `--carry`).")
     machine = data.get("machine")
     if isinstance(machine, dict):  # benchmarks/record.py's form
         data = dict(data, machine=f"{machine['cores']} cores shared with other agents, load average "

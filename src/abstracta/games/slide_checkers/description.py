@@ -9,6 +9,7 @@ from ...core.description import (GameDescription, OptionText, Search, SeatStyle,
 from .geometry import SEAT_NAMES
 from .evaluate import TERMS, WEIGHTS, evaluate, evaluate_multiplayer, make_evaluator, squash, terms
 from .examples import EXAMPLES
+from .learned import LEARNED
 from .lessons import LESSONS
 from .svg import diagram
 
@@ -91,6 +92,9 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
         seats=tuple(SeatStyle(SEAT_NAMES[c], *PIECE[c]) for c in game.colours),
         board={f"square.{k}": v for k, v in SQUARE.items()},
         printable_board=True,
+        # The learned value (issue 47) is trained on the two-player game on the default board and
+        # colours (the features read any board, the weights only this one's play).
+        learned=LEARNED if game.num_players == 2 and not game.non_default_options() else None,
         variants=VARIANTS,
         web=web_dir(__package__),
         resources=package_files(__package__),
