@@ -119,7 +119,7 @@ def measure(name: str, options: dict[str, str], args: argparse.Namespace) -> dic
             "options": options, "nodes": args.nodes, "opening": args.opening, "seed": args.seed,
             "elo0": args.elo0, "elo1": args.elo1, "seconds": round(time.monotonic() - started, 1),
             "training": {k: v for k, v in learned.meta.items()
-                         if k in ("games", "seed", "bots", "opening", "rows", "hidden", "mix", "epochs",
+                         if k in ("games", "seed", "fit_seed", "bots", "opening", "rows", "hidden", "mix", "epochs",
                                   "held_out_loss", "baseline_loss", "self_play_seconds", "self_play_executor",
                                   "training_seconds", "command")}}
 
@@ -133,7 +133,8 @@ def carried(path: str | Path, measured: Sequence[str]) -> dict[str, dict[str, An
         ValueError: the file holds no ``result.games``.
     """
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    games = data.get("result", {}).get("games") if isinstance(data, dict) else None
+    result = data.get("result") if isinstance(data, dict) else None
+    games = result.get("games") if isinstance(result, dict) else None
     if not isinstance(games, dict):
         raise ValueError(f"{path}: no result.games (expected a file benchmarks/record.py wrote)")
     origin = {k: data.get(k) for k in ("command", "commit", "date")}

@@ -278,6 +278,24 @@ def test_elo_is_the_ladder_s_with_its_interval(bench):
     assert bench.elo_of(20, 40) == pytest.approx((0.0, pytest.approx(-107, abs=10), pytest.approx(107, abs=10)), abs=1)
 
 
+def test_carry_keeps_the_games_not_measured_with_where_they_were_measured(bench, tmp_path):
+    earlier = {"command": "python benchmarks/learned.py --json", "commit": "abc1234", "date": "2026-12-01",
+               "result": {"games": {"nibble": {"elo": 321.0, "sprt": "accepted"},
+                                    "fanorona": {"elo": -26.0, "sprt": "rejected",
+                                                 "carried": {"command": "older", "commit": "0000000",
+                                                             "date": "2026-11-30"}}}}}
+    path = tmp_path / "learned.json"
+    path.write_text(json.dumps(earlier))
+    kept = bench.carried(path, ["fanorona", "slide-checkers"])
+    assert kept == {"nibble": {"elo": 321.0, "sprt": "accepted", "carried": {
+        "command": "python benchmarks/learned.py --json", "commit": "abc1234", "date": "2026-12-01"}}}
+    # an entry carried before keeps its own origin
+    assert bench.carried(path, [])["fanorona"]["carried"]["commit"] == "0000000"
+    path.write_text(json.dumps({"result": [1, 2]}))
+    with pytest.raises(ValueError, match="no result.games"):
+        bench.carried(path, [])
+
+
 def test_the_analysis_board_gives_the_learned_value_where_the_game_has_one():
     from abstracta.ai.analysis import analyse
 
