@@ -58,3 +58,19 @@ def test_the_two_player_default_game_declares_it_and_no_other():
     assert load_game("slide-checkers").description.learned is LEARNED
     assert load_game("slide-checkers", board="5,1").description.learned is None
     assert load_game("slide-checkers", players=3).description.learned is None
+
+
+def test_the_shipped_model_loads_at_its_first_evaluation_and_is_the_numpy_formula():
+    import numpy as np
+
+    from abstracta.core.learned import LIMIT, LearnedValue, forward, load_weights
+
+    value = LearnedValue(features, FEATURES, LEARNED.package)  # a fresh copy: nothing read yet
+    assert not value.loaded
+    state = load_game("slide-checkers").state_from_text(SIX)
+    got = value.evaluate(state, 0)
+    assert value.loaded and -LIMIT <= got <= LIMIT
+    with value.path().open("rb") as handle:
+        params, meta = load_weights(handle, FEATURES)
+    assert meta["bots"] == ["alphabeta:d2", "alphabeta:d2"]
+    assert got == pytest.approx(float(forward(params, np.array([features(state, 0)]))[0]), abs=1e-12)

@@ -75,5 +75,7 @@ def features(state: "SlideCheckersState", player: int) -> tuple[float, ...]:
             min(state._nj, NO_JUMP_DRAW) / NO_JUMP_DRAW, placement, sign)
 
 
-#: The learned value of the two-player game (weights read at its first evaluation).
-LEARNED = LearnedValue(features, FEATURES, __package__, kept=False)
+#: The learned value of the two-player game (weights read at its first evaluation). Kept: at
+#: equal positions searched it beat the hand-set evaluator, SPRT of 0 against +50 Elo accepted
+#: (benchmarks/learned.py; docs: strength.md, learned values), so levels 4–6 play it.
+LEARNED = LearnedValue(features, FEATURES, __package__, kept=True)
