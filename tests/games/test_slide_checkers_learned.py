@@ -74,3 +74,13 @@ def test_the_shipped_model_loads_at_its_first_evaluation_and_is_the_numpy_formul
         params, meta = load_weights(handle, FEATURES)
     assert meta["bots"] == ["alphabeta:d2", "alphabeta:d2"]
     assert got == pytest.approx(float(forward(params, np.array([features(state, 0)]))[0]), abs=1e-12)
+
+
+def test_the_analysis_board_shows_the_kept_value_on_the_default_board_only():
+    from abstracta.ai.analysis import analyse
+
+    state = load_game("slide-checkers").state_from_text(SIX)
+    answer = analyse(state, budget=200, seed=1)
+    assert answer.learned == [round(LEARNED.evaluate(state, p), 4) for p in (0, 1)]
+    other = load_game("slide-checkers", board="5,1").state_from_text("Bl12,Ge4 M G")
+    assert analyse(other, budget=200, seed=1).learned is None

@@ -138,8 +138,6 @@ def tournament_cmd(
     if executor not in EXECUTORS:
         raise CliError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
     check_seed(seed, "--seed")
-    if fit_seed is not None:
-        check_seed(fit_seed, "--fit-seed")
     game = make_game(game_name, option)
     specs = [s.strip() for s in bots.split(",") if s.strip()]
     try:
@@ -334,6 +332,8 @@ def learn_cmd(
     from ..executors import RayAddressError
 
     check_seed(seed, "--seed")
+    if fit_seed is not None:
+        check_seed(fit_seed, "--fit-seed")
     game = make_game(game_name, option)
     shown = err_console if as_json else console
     # the command as asked (kept in the weights file): defaults written out, paths as given
