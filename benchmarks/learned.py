@@ -21,11 +21,15 @@ interval are the ladder's (Bradley–Terry with one virtual draw, ``abstracta.ai
     python benchmarks/learned.py --executor serial --max-games 4          # a quick check
     python benchmarks/learned.py --executor ray --json                    # the measurement
     python benchmarks/record.py learned -- python benchmarks/learned.py --executor ray
+    python benchmarks/record.py learned -- python benchmarks/learned.py --only slide-checkers \
+        --carry benchmarks/results/learned.json       # one game again, the others kept as measured
 
 The last line with ``--json``: ``{"games": {"nibble": {"elo": …, "interval": [low, high],
 "sprt": "accepted"|"rejected"|"undecided", "games": N, …}, "fanorona": {…}}}``; ``record.py``
 keeps it in ``benchmarks/results/learned.json``, from which ``benchmarks/strength_page.py``
-writes the docs' table.
+writes the docs' table. ``--carry FILE`` (a file ``record.py`` wrote) keeps the games this run
+does not measure as that file measured them, each entry with ``carried``: the command, commit and
+date of its own measurement (a run measures a game again without replaying the others).
 """
 
 from __future__ import annotations
@@ -115,9 +119,27 @@ def measure(name: str, options: dict[str, str], args: argparse.Namespace) -> dic
             "options": options, "nodes": args.nodes, "opening": args.opening, "seed": args.seed,
             "elo0": args.elo0, "elo1": args.elo1, "seconds": round(time.monotonic() - started, 1),
             "training": {k: v for k, v in learned.meta.items()
-                         if k in ("games", "seed", "bots", "opening", "rows", "hidden", "mix", "epochs",
+                         if k in ("games", "seed", "fit_seed", "bots", "opening", "rows", "hidden", "mix", "epochs",
                                   "held_out_loss", "baseline_loss", "self_play_seconds", "self_play_executor",
                                   "training_seconds", "command")}}
+
+
+def carried(path: str | Path, measured: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The games of an earlier ``record.py`` file (``benchmarks/results/learned.json``) that are
+    not in ``measured``, each with ``carried``: the command, commit and date that measured it
+    (kept from the entry where it was carried before).
+
+    Raises:
+        ValueError: the file holds no ``result.games``.
+    """
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    result = data.get("result") if isinstance(data, dict) else None
+    games = result.get("games") if isinstance(result, dict) else None
+    if not isinstance(games, dict):
+        raise ValueError(f"{path}: no result.games (expected a file benchmarks/record.py wrote)")
+    origin = {k: data.get(k) for k in ("command", "commit", "date")}
+    return {name: dict(entry, carried=entry.get("carried", origin))
+            for name, entry in games.items() if name not in measured}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -135,6 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--executor", default="ray", choices=("serial", "process", "ray"))
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--ray-address", default=None)
+    parser.add_argument("--carry", default=None, metavar="FILE",
+                        help="keep the other games as this earlier record.py file measured them")
     parser.add_argument("--json", action="store_true", help="print the results as JSON on the last line")
     args = parser.parse_args(argv)
     if args.nodes < 1 or args.batch < 1 or args.max_games < 1:
@@ -146,11 +170,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         for text in args.only or default_games():
             name, options = parse_only(text)
             out[name] = measure(name, options, args)
+    if args.carry:  # the earlier games first, in their order
+        out = {**carried(args.carry, list(out)), **out}
     print()
     print(f"{'game':10} {'games':>5} {'score':>7} {'Elo (95 % interval)':>24}  SPRT {args.elo0:g} vs {args.elo1:g} Elo")
     for name, r in out.items():
         print(f"{name:10} {r['games']:5} {100 * (r['score'] or 0):6.1f}% {r['elo']:+7.0f} "
-              f"({r['interval'][0]:+.0f} … {r['interval'][1]:+.0f})  {r['sprt']} (LLR {r['llr']:+.2f})")
+              f"({r['interval'][0]:+.0f} … {r['interval'][1]:+.0f})  {r['sprt']} (LLR {r['llr']:+.2f})"
+              + (f"  carried from {r['carried']['commit']}" if "carried" in r else ""))
     if args.json:
         print(json.dumps({"games": out}))
     return 0

@@ -260,6 +260,11 @@ def learned() -> str:
     for name, g in r.items():
         if g["training"].get("command"):
             lines.append(f"Trained ({name}) with `{g['training']['command']}`.")
+    for name, g in r.items():
+        if "carried" in g:  # benchmarks/learned.py --carry: measured by an earlier run
+            c = g["carried"]
+            lines.append(f"Measured ({name}) earlier with `{c['command']}`; {c['date']}; at commit {c['commit']} "
+                         "(kept by `--carry`).")
     lines += ["", how(data)]
     return "\n".join(lines)
 

@@ -18,6 +18,7 @@ from abstracta.core import learned as learned_module
 from abstracta.core.learned import LIMIT, LearnedValue, WeightsError, forward, load_weights, save_weights
 from abstracta.games.fanorona.learned import FEATURES as FANORONA_FEATURES
 from abstracta.games.nibble.learned import FEATURES, features
+from abstracta.games.slide_checkers.learned import FEATURES as SLIDE_FEATURES
 
 pq = pytest.importorskip("pyarrow.parquet")
 
@@ -109,7 +110,8 @@ def test_weights_load_lazily_once_and_travel_without_them(tmp_path, monkeypatch)
 
 
 def test_the_shipped_weights_fit_their_games_and_are_small():
-    for name, options, names in (("nibble", {}, FEATURES), ("fanorona", {}, FANORONA_FEATURES)):
+    for name, options, names in (("nibble", {}, FEATURES), ("fanorona", {}, FANORONA_FEATURES),
+                                 ("slide-checkers", {}, SLIDE_FEATURES)):
         learned = load_game(name, **options).description.learned
         assert learned is not None and learned.names == names
         path = Path(str(learned.path()))
@@ -118,6 +120,7 @@ def test_the_shipped_weights_fit_their_games_and_are_small():
         assert meta["games"] >= 1 and "command" in meta
     assert load_game("fanorona", size="dimy").description.learned is None  # trained on 9×5 only
     assert load_game("nibble", variant="hex").description.learned is None  # and on 9×9
+    assert load_game("slide-checkers", players=3).description.learned is None  # two players only
 
 
 def test_levels_4_to_6_read_a_kept_learned_value_and_the_others_their_evaluator():
@@ -137,6 +140,15 @@ def test_levels_4_to_6_read_a_kept_learned_value_and_the_others_their_evaluator(
                for n in range(1, 7))
     hex_board = load_game("nibble", variant="hex")
     assert hex_board.description.levels[4].evaluator is hex_board.description.evaluator
+    slide = load_game("slide-checkers")
+    assert slide.description.learned.kept
+    for level in (4, 5, 6):
+        assert slide.description.levels[level].evaluator == slide.description.learned.evaluate
+        assert slide.description.levels[level].bot == "alphabeta"
+    assert describe_level(slide, 5)["evaluator"].startswith("abstracta.core.learned.LearnedValue.evaluate+learned.npz:")
+    assert slide.description.levels[2].evaluator is slide.description.evaluator  # greedy keeps the hand-set sum
+    for other in (load_game("slide-checkers", board="5,1"), load_game("slide-checkers", players=3)):
+        assert other.description.levels[4].evaluator is other.description.evaluator
 
 
 def test_weights_for_other_features_are_refused(tmp_path, monkeypatch):
@@ -278,6 +290,24 @@ def test_elo_is_the_ladder_s_with_its_interval(bench):
     assert bench.elo_of(20, 40) == pytest.approx((0.0, pytest.approx(-107, abs=10), pytest.approx(107, abs=10)), abs=1)
 
 
+def test_carry_keeps_the_games_not_measured_with_where_they_were_measured(bench, tmp_path):
+    earlier = {"command": "python benchmarks/learned.py --json", "commit": "abc1234", "date": "2026-12-01",
+               "result": {"games": {"nibble": {"elo": 321.0, "sprt": "accepted"},
+                                    "fanorona": {"elo": -26.0, "sprt": "rejected",
+                                                 "carried": {"command": "older", "commit": "0000000",
+                                                             "date": "2026-11-30"}}}}}
+    path = tmp_path / "learned.json"
+    path.write_text(json.dumps(earlier))
+    kept = bench.carried(path, ["fanorona", "slide-checkers"])
+    assert kept == {"nibble": {"elo": 321.0, "sprt": "accepted", "carried": {
+        "command": "python benchmarks/learned.py --json", "commit": "abc1234", "date": "2026-12-01"}}}
+    # an entry carried before keeps its own origin
+    assert bench.carried(path, [])["fanorona"]["carried"]["commit"] == "0000000"
+    path.write_text(json.dumps({"result": [1, 2]}))
+    with pytest.raises(ValueError, match="no result.games"):
+        bench.carried(path, [])
+
+
 def test_the_analysis_board_gives_the_learned_value_where_the_game_has_one():
     from abstracta.ai.analysis import analyse
 
@@ -297,10 +327,11 @@ def test_the_learn_command_trains_reproducibly_and_refuses_a_game_without_featur
 
     from abstracta.cli import app
 
-    def learn(out: str, seed: str = "3") -> dict:
+    def learn(out: str, seed: str = "3", *more: str) -> dict:
         result = CliRunner().invoke(app, ["learn", "nibble", "--games", "3", "--bots", "alphabeta:d1,alphabeta:d1",
                                           "--opening", "2", "--seed", seed, "--data", str(tmp_path / f"data{seed}"),
-                                          "--out", str(tmp_path / out), "--hidden", "3", "--epochs", "15", "--json"])
+                                          "--out", str(tmp_path / out), "--hidden", "3", "--epochs", "15", "--json",
+                                          *more])
         assert result.exit_code == 0, result.output
         return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -314,6 +345,11 @@ def test_the_learn_command_trains_reproducibly_and_refuses_a_game_without_featur
     assert all(np.array_equal(first[k], second[k]) for k in first)
     other, _ = load_weights(tmp_path / "c.npz", FEATURES) if learn("c.npz", seed="4") else (None, None)
     assert not np.array_equal(other["w1"], first["w1"])
+    # another training seed on the same self-play: the dataset is read again, other weights
+    refit = learn("e.npz", "3", "--fit-seed", "5")
+    assert refit["self_play_seconds"] == report["self_play_seconds"] and refit["rows"] == report["rows"]
+    assert (refit["seed"], refit["fit_seed"], report["fit_seed"]) == (3, 5, 3) and "--fit-seed 5" in refit["command"]
+    assert not np.array_equal(load_weights(tmp_path / "e.npz", FEATURES)[0]["w1"], first["w1"])
     result = CliRunner().invoke(app, ["learn", "fanorona", "--option", "size=dimy", "--games", "2",
                                       "--data", str(tmp_path / "d")])
     assert result.exit_code != 0 and "no learned value" in result.output

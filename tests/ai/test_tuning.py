@@ -294,7 +294,10 @@ REDESIGNED = {("fanorona", (("size", "telo"),)): (2, 3, 4),  # 4: alpha-beta's r
               # Nibble's level 3 is MCTS held to 700 playouts an action, on 9×9 (the default)
               # level 4 alpha-beta held to 10 actions, and level 6 reduces late actions; levels
               # 4-6 read the learned value there (issue 47, docs: strength.md)
-              ("nibble", ()): (3, 4, 5, 6)}
+              ("nibble", ()): (3, 4, 5, 6),
+              # two-player Slide Checkers' levels 4-6 read the learned value on the default board
+              # (issue 47, docs: strength.md)
+              ("slide-checkers", ()): (4, 5, 6)}
 
 
 @pytest.mark.parametrize("key", list(FINGERPRINTS), ids=[f"{n}{dict(o)}" for n, o in FINGERPRINTS])

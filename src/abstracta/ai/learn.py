@@ -251,12 +251,14 @@ def _mse(params: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray, standardis
 def learn(game: Game, games: int, seed: int = 0, *, bots: Sequence[str] = DEFAULT_BOTS, opening: int = DEFAULT_OPENING,
           data: str | Path, extra: Sequence[str | Path] = (), out: str | Path | None = None,
           hidden: int = DEFAULT_HIDDEN, mix: float = DEFAULT_MIX, epochs: int = DEFAULT_EPOCHS, l2: float = DEFAULT_L2,
-          executor: str = "serial", workers: int | None = None, ray_address: str | None = None,
+          fit_seed: int | None = None, executor: str = "serial", workers: int | None = None, ray_address: str | None = None,
           progress: Callable[[str], None] | None = None, command: str | None = None) -> dict[str, Any]:
     """Self-play ``games`` games into the dataset folder ``data``, train on it (and on the
     datasets in ``extra``) and write the weights to ``out`` (default: the game's own weights
     file). Returns the report that ``meta`` in the weights file holds (with ``command``, the
-    command line that asked for it, where given).
+    command line that asked for it, where given). ``fit_seed`` (default ``seed``) seeds the
+    training alone — which games are held out, the first weights — so that another split can be
+    fitted to the same self-play (a few held-out games may be unlike the rest).
 
     Raises:
         OptionError: the game declares no learned value, bad counts or bots, ``mix`` outside
@@ -280,12 +282,13 @@ def learn(game: Game, games: int, seed: int = 0, *, bots: Sequence[str] = DEFAUL
     rows = read_rows([data, *extra], learned.names)
     y = targets(rows["value"], rows["search_value"], mix)
     fit_started = time.perf_counter()
-    result = train(rows["features"], y, rows["game"], hidden=hidden, epochs=epochs, l2=l2, seed=seed)
+    fit_seed = seed if fit_seed is None else fit_seed
+    result = train(rows["features"], y, rows["game"], hidden=hidden, epochs=epochs, l2=l2, seed=fit_seed)
     fitted = time.perf_counter() - fit_started
     say(f"training: {result.rows} rows, held-out loss {result.held_out_loss:.4f} (a constant: "
         f"{result.baseline_loss:.4f}), epoch {result.epoch} of {epochs}, {fitted:.0f} s")
     report = {"game": game.name, "options": {k: v for k, v in game.non_default_options().items()},
-              "games": games, "seed": seed, "bots": list(bots), "opening": opening, "extra": [str(e) for e in extra],
+              "games": games, "seed": seed, "fit_seed": fit_seed, "bots": list(bots), "opening": opening, "extra": [str(e) for e in extra],
               "rows": result.rows + result.held_out, "hidden": hidden, "mix": mix, "epochs": epochs, "l2": l2,
               "epoch": result.epoch, "train_loss": round(result.train_loss, 5),
               "held_out_loss": round(result.held_out_loss, 5), "baseline_loss": round(result.baseline_loss, 5),

@@ -319,6 +319,7 @@ def learn_cmd(
     hidden: int = typer.Option(16, "--hidden", min=0, help="Hidden tanh units (0: a linear model)."),
     mix: float = typer.Option(0.5, "--mix", help="Target: MIX × the search's value + (1 − MIX) × the game's result."),
     epochs: int = typer.Option(600, "--epochs", min=1, help="Full-batch Adam steps."),
+    fit_seed: Optional[int] = typer.Option(None, "--fit-seed", help="Seed of the training alone (its held-out games, first weights); default: --seed."),
     executor: str = typer.Option("serial", "--executor", "-x", help="serial, process or ray (the self-play)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, help="Processes or Ray CPUs."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Join this Ray cluster."),
@@ -331,17 +332,21 @@ def learn_cmd(
     from ..executors import RayAddressError
 
     check_seed(seed, "--seed")
+    if fit_seed is not None:
+        check_seed(fit_seed, "--fit-seed")
     game = make_game(game_name, option)
     shown = err_console if as_json else console
     # the command as asked (kept in the weights file): defaults written out, paths as given
     words = ["abstracta", "learn", game_name, *[w for o in option or () for w in ("--option", o)],
              "--games", str(games), "--seed", str(seed), "--bots", bots, "--opening", str(opening), "--data", str(data),
              *[w for e in extra or () for w in ("--extra", str(e))], *(["--out", str(out)] if out else []),
-             "--hidden", str(hidden), "--mix", f"{mix:g}", "--epochs", str(epochs), "--executor", executor,
+             "--hidden", str(hidden), "--mix", f"{mix:g}", "--epochs", str(epochs),
+             *(["--fit-seed", str(fit_seed)] if fit_seed is not None else []), "--executor", executor,
              *(["--workers", str(workers)] if workers else [])]
     try:
         report = learn(game, games, seed, bots=[s.strip() for s in bots.split(",")], opening=opening, data=data,
-                       extra=list(extra or ()), out=out, hidden=hidden, mix=mix, epochs=epochs, executor=executor,
+                       extra=list(extra or ()), out=out, hidden=hidden, mix=mix, epochs=epochs, fit_seed=fit_seed,
+                       executor=executor,
                        workers=workers, ray_address=ray_address, progress=shown.print,
                        command=shlex.join(words))
     except (ImportError, ValueError, RayAddressError, ConnectionError) as exc:

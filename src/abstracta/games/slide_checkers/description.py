@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
@@ -9,6 +10,7 @@ from ...core.description import (GameDescription, OptionText, Search, SeatStyle,
 from .geometry import SEAT_NAMES
 from .evaluate import TERMS, WEIGHTS, evaluate, evaluate_multiplayer, make_evaluator, squash, terms
 from .examples import EXAMPLES
+from .learned import LEARNED
 from .lessons import LESSONS
 from .svg import diagram
 
@@ -71,6 +73,17 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
         heuristic = evaluate_multiplayer
         strongest = Search("mcts", rollout_cap=12, evaluator=heuristic)
         level3 = Search("mcts", rollout_cap=12, evaluator=heuristic, max_iterations=LEVEL3_PLAYOUTS)
+    levels = standard_levels(strongest, level3=level3)
+    # The learned value (issue 47) is trained on the two-player game on the default board and
+    # colours (the features read any board, the weights only this one's play): there levels 4-6
+    # read it, their seconds unchanged. At equal positions searched (level 4's alpha-beta, 1,000
+    # positions an action) it scored 75.9 % over 56 games against the hand-set evaluator (36 won,
+    # 13 drawn, 7 lost), +195 Elo (+90 … +300), SPRT of 0 against +50 Elo accepted
+    # (benchmarks/learned.py; docs: strength.md).
+    learned = LEARNED if game.num_players == 2 and not game.non_default_options() else None
+    if learned is not None and learned.kept:
+        for level in (4, 5, 6):
+            levels[level] = replace(levels[level], evaluator=learned.evaluate)
     return GameDescription(
         name=game.name,
         title=T("title", "Slide Checkers"),
@@ -79,7 +92,7 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
         num_players=game.num_players, min_players=2, max_players=4,
         chance=False, hidden_information=False,
         evaluator=heuristic,
-        levels=standard_levels(strongest, level3=level3),
+        levels=levels,
         tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, squash,
                       "alphabeta:d2" if game.num_players == 2 else "paranoid:d2"),
         notation_help=T("notation", (
@@ -91,6 +104,7 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
         seats=tuple(SeatStyle(SEAT_NAMES[c], *PIECE[c]) for c in game.colours),
         board={f"square.{k}": v for k, v in SQUARE.items()},
         printable_board=True,
+        learned=learned,
         variants=VARIANTS,
         web=web_dir(__package__),
         resources=package_files(__package__),
