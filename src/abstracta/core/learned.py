@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
@@ -183,6 +184,15 @@ class LearnedValue:
         return LIMIT if v > LIMIT else -LIMIT if v < -LIMIT else v
 
     __call__ = evaluate
+
+    # ---------------------------------------------------------------- levels
+    def play_at(self, levels: dict[int, Any], which: Sequence[int]) -> None:
+        """Where the value is :attr:`kept`, levels ``which`` of ``levels`` (level -> its
+        :class:`~abstracta.core.description.Search`, as ``standard_levels`` makes them) read it
+        instead of their evaluator, their budgets unchanged; otherwise they stay as they are."""
+        if self.kept:
+            for level in which:
+                levels[level] = replace(levels[level], evaluator=self.evaluate)
 
 
 __all__ = ["ARRAYS", "LIMIT", "LearnedValue", "WEIGHTS_FILE", "WeightsError", "forward", "load_weights",

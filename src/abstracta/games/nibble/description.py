@@ -92,9 +92,8 @@ def describe(game: "NibbleGame") -> GameDescription:
     # action) it scored 87.5 % over 32 games against the hand-set evaluator, +321 Elo
     # (+148 … +493), SPRT of 0 against +50 Elo accepted (benchmarks/learned.py; docs: strength.md).
     learned = LEARNED if game.options["variant"] == "square9" else None
-    if learned is not None and learned.kept:
-        for level in (4, 5, 6):
-            levels[level] = replace(levels[level], evaluator=learned.evaluate)
+    if learned is not None:
+        learned.play_at(levels, (4, 5, 6))
     return GameDescription(
         name=game.name,
         title=T("title", "Nibble"),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ...core.description import (GameDescription, OptionText, Search, SeatStyle, Tuning, Variant, rules_page,
@@ -81,9 +80,8 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
     # 13 drawn, 7 lost), +195 Elo (+90 … +300), SPRT of 0 against +50 Elo accepted
     # (benchmarks/learned.py; docs: strength.md).
     learned = LEARNED if game.num_players == 2 and not game.non_default_options() else None
-    if learned is not None and learned.kept:
-        for level in (4, 5, 6):
-            levels[level] = replace(levels[level], evaluator=learned.evaluate)
+    if learned is not None:
+        learned.play_at(levels, (4, 5, 6))
     return GameDescription(
         name=game.name,
         title=T("title", "Slide Checkers"),
