@@ -126,7 +126,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="abstracta-move-cpu-") as folder:
-        server = load.Server(f"sqlite:///{folder}/moves.db", Path(folder) / "server.log")
+        server = load.Server(load.fresh_db(None, folder), Path(folder) / "server.log")
         try:
             server.start()
             result = asyncio.run(play(server, args.moves, args.matches, args.seed))

@@ -31,10 +31,9 @@ from typing import Any, Iterator
 from sqlalchemy import (DateTime, Integer, String, Text, bindparam, create_engine, delete, event, false, insert,
                         select, text, update)
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.sql.dml import Insert
-from sqlalchemy.exc import DBAPIError, SQLAlchemyError
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.sql.dml import Insert
 
 from . import migrations
 from .errors import StaleRevision, StorageFailed
