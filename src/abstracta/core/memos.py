@@ -5,7 +5,7 @@ a start square and its free squares): dictionaries kept at module level and clea
 when they reach the size its searches want (tens or hundreds of thousands of entries, a kB or so
 each). A search fills them in seconds and lives on the hits; a web process, which generates the
 legal moves of a view now and then, fills them over hours with positions it will not see again
-— 1.1 kB an entry in Fibonacci, 0.6 kB in Slide Checkers, 75 MB up to their bounds, which its
+— 0.6-1.1 kB an entry in the games measured, 75 MB up to their bounds, which its
 memory grew by for as long as it served (benchmarks/soak.py). So a game registers each memo
 here (:func:`memo`) and a process that wants less of them bounds them all (:func:`bound`): a
 memo over the bound is cleared, as the game clears a full one. A memo is a cache: clearing it
