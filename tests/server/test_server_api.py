@@ -320,3 +320,15 @@ def test_a_resignation_leaves_the_seats_already_out_lost_and_the_last_seat_wins(
     assert view["status"] == "playing" and view["to_move"] == 0
     view = client.post(f"/api/matches/{view['id']}/resign", json={"seat": 0}).json()
     assert view["result"] == [-1.0, -1.0, -1.0, 1.0] and view["termination"] == "resignation"
+
+
+def test_a_page_path_a_browser_asks_for_goes_to_the_page(client):
+    html = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    r = client.get("/lobby", headers=html, follow_redirects=False)
+    assert r.status_code == 302 and r.headers["location"] == "/#/lobby"
+    r = client.get("/match/a%20b", headers=html, follow_redirects=False)
+    assert r.status_code == 302 and r.headers["location"] == "/#/match/a%20b"
+    # a missing file, an API path and a client asking for JSON keep the JSON 404
+    for path, headers in (("/missing.js", html), ("/api/nothing", html), ("/lobby", {"Accept": "application/json"})):
+        r = client.get(path, headers=headers, follow_redirects=False)
+        assert r.status_code == 404 and "location" not in r.headers and r.json()["error"], path

@@ -9,10 +9,12 @@ problem (echoed input cut at 100 characters); the match it was aimed at is uncha
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, RedirectResponse
+from starlette.responses import Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -170,6 +172,16 @@ def validation_i18n(exc: RequestValidationError) -> dict[str, Any] | None:
     return {"key": problems[0]["type"], "params": params}
 
 
+def page_asked(request: Request) -> bool:
+    """Whether a 404 was a browser asking for a page by a path the app keeps in its hash
+    (``/lobby`` for ``/#/lobby``): a GET outside ``/api`` for HTML, not for a file (no dot in the
+    last segment). Such a browser is sent to the page (an unknown one is the home page) instead
+    of a bare JSON error it cannot act on; ``/#…`` is always this site, so it redirects nowhere else."""
+    path = request.url.path
+    return (request.method in ("GET", "HEAD") and not path.startswith("/api")
+            and "text/html" in request.headers.get("accept", "") and "." not in path.rsplit("/", 1)[-1])
+
+
 def install(app: FastAPI) -> None:
     """The exception handlers: a domain refusal as its status, a body the models refuse as 422,
     Starlette's own (404, 405) in the same body, and a bug as :func:`internal_error`."""
@@ -184,7 +196,9 @@ def install(app: FastAPI) -> None:
         return JSONResponse({"error": validation_message(exc), **({"i18n": keyed} if keyed else {})}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and page_asked(request):
+            return RedirectResponse("/#" + quote(request.url.path, safe="/"), status_code=302)
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
     @app.exception_handler(Exception)
@@ -195,5 +209,5 @@ def install(app: FastAPI) -> None:
 
 
 __all__ = ["ACT", "ApiError", "COMPANY_TEXT", "ERROR_TEXT", "ErrorBody", "STATUS", "TOKEN_OPTIONAL", "company_errors", "errors",
-           "install", "refusal",
+           "install", "page_asked", "refusal",
            "status_of", "validation_i18n", "validation_message"]
