@@ -265,6 +265,7 @@ class Stats:
     acked: dict[str, list[tuple[int, str, int]]] = field(default_factory=dict)  # match -> (ply, move, seat)
     matches: dict[str, dict[str, Any]] = field(default_factory=dict)  # match -> players, tokens
     games: int = 0
+    resigned: int = 0  # games a person resigned past Run.resign_after
     errors: dict[str, int] = field(default_factory=dict)  # what went wrong -> how often
 
     def error(self, what: str) -> None:
@@ -314,6 +315,9 @@ class Person:
                     await asyncio.sleep(run.think * random.uniform(0.5, 1.5))
                 if run.stopping:
                     return
+                if run.resign_after is not None and view["ply"] >= run.resign_after:
+                    await self.resign()
+                    continue
                 await self.move(view)
         except websockets.ConnectionClosed as exc:
             if not run.stopping:
@@ -353,6 +357,22 @@ class Person:
             self.acked_at = time.perf_counter()
 
 
+    async def resign(self) -> None:
+        """Resign this seat (:attr:`Run.resign_after`); the match's pushed end ends the play."""
+        stats = self.run.stats
+        try:
+            status, _answer = await self.run.http.call("POST", f"/api/matches/{self.mid}/resign", None, self.token)
+        except Api.ERRORS as exc:
+            stats.error(f"POST resign: {type(exc).__name__}")
+            return
+        if status >= 500:
+            stats.error(f"POST resign: {status}")
+        elif status != 200:
+            stats.refused[status] = stats.refused.get(status, 0) + 1
+        else:
+            stats.resigned += 1
+
+
 class Floor:
     """One match's seats taking turns against the empty route (``--floor``): no match, no
     WebSocket; the same think time and token header as :class:`Person`."""
@@ -385,8 +405,12 @@ class Floor:
 
 
 class Run:
-    def __init__(self, server: Server, games: list[dict[str, Any]], think: float, seed: int):
+    def __init__(self, server: Server, games: list[dict[str, Any]], think: float, seed: int,
+                 resign_after: int | None = None):
         self.server, self.catalogue, self.think = server, games, think
+        #: a person resigns, at their turn, a game past this many actions (soak.py: games of a
+        #: length people play; None: never)
+        self.resign_after = resign_after
         self.stats = Stats()
         self.stopping = False
         self.measuring = False
