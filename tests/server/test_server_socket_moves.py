@@ -311,3 +311,23 @@ def test_moves_count_in_the_metrics(client):
     finally:
         ws.__exit__(None, None, None)
     assert metrics.MOVES._value.get() == before + 1
+
+
+def test_a_bug_while_playing_is_a_500_frame_logged_and_the_socket_stays_open(client, monkeypatch, caplog):
+    mid = create(client)
+    service = client.raw.app.state.service
+    real = service.play
+
+    def broken(*args, **kw):
+        raise RuntimeError("a position with hidden cards 7h Kd")
+
+    ws = seat_socket(client, mid, client.tokens[mid][0])
+    try:
+        monkeypatch.setattr(service, "play", broken)
+        frame, _ = send_move(ws, {"action": "1", "ply": 0}, 9)
+        assert frame == {"error": "internal error: RuntimeError", "status": 500, "id": 9}
+        assert "7h" not in caplog.text and "internal error RuntimeError" in caplog.text
+        monkeypatch.setattr(service, "play", real)
+        assert send_move(ws, {"action": "1", "ply": 0}, 10)[0] == {"ack": 10, "ply": 1}
+    finally:
+        ws.__exit__(None, None, None)
