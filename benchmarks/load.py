@@ -7,21 +7,23 @@ at seat 0, the computer elsewhere). Each person is a scripted asyncio client wit
 token (the creator's, or one claimed with an invitation) and its own WebSocket: it waits for
 the pushed view that says it is to move, thinks ``--think-ms`` (default 150 ms, uniform within
 ±50 %: very fast people — with 100 matches, the rate the issue's 300 moves/s asks for; 0: flat out, a stress test whose latency is queueing), picks
-a random legal move and POSTs it; a finished match is replaced by a new one.
+a random legal move and sends it — over its WebSocket (``--moves-over ws``, the default: as the
+browser does, answered by an ack while the view comes as the push) or as ``POST …/actions``
+(``--moves-over http``, answered with the view); a finished match is replaced by a new one.
 
 Afterwards every match is read back through the API: each acknowledged move must be in its
 match's move list exactly once, at the ply it was played at (``lost``: missing or different;
 ``duplicated``: more moves by people than were acknowledged).
 
 Measured: ``moves_per_s`` (acknowledged moves by people per second), ``p50_ms``/``p99_ms``
-(a move's POST round trip between people), ``bot_p99_ms`` (from a person's acknowledged move
+(a move's round trip between people: from sending its frame to its ack, or the POST's), ``bot_p99_ms`` (from a person's acknowledged move
 until the computer's answer is pushed), ``server_errors`` (5xx answers, internal errors in the
 server's log, WebSockets closed with an error), ``server_cpu_ms_per_move`` (the web process's CPU
 per move by anyone, people and computer), and of it ``bot_search_cpu_ms_per_move`` (the searches
 of levels 1-2, which run in a thread of the web process: the computer thinking, not the server
 serving) and ``serving_cpu_ms_per_move`` (the rest: HTTP, the act, the commit, the pushes).
 
-    python benchmarks/load.py --games 100 --seconds 30 [--db URL] [--json]
+    python benchmarks/load.py --games 100 --seconds 30 [--moves-over ws|http] [--db URL] [--json]
 
 ``--floor``: the same client against an empty route of the same server stack (every middleware:
 request ids and metrics, security headers, Host and Origin checks, the body limit, rate limits
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -279,12 +282,17 @@ class Person:
     def __init__(self, run: "Run", mid: str, seat: int, token: str, against_bot: bool):
         self.run, self.mid, self.seat, self.token, self.against_bot = run, mid, seat, token, against_bot
         self.acked_at: float | None = None  # a person's move waiting for the computer's answer
+        self.acked_ply = -1  # the ply after that move: a view past it shows the computer's answer
+        self.ws: Any = None
+        #: frames read while a move over the socket waited for its ack, to follow after it
+        self.pending: list[bytes | str] = []
 
     async def play(self, done: asyncio.Event) -> None:
         run = self.run
         url = run.server.base.replace("http", "ws") + f"/api/matches/{self.mid}/ws"
         async with websockets.connect(url, max_size=2 ** 24, open_timeout=60, ping_interval=None) as ws:
             run.sockets.add(ws)
+            self.ws = ws
             try:
                 await ws.send(json.dumps({"tokens": [self.token]}))
                 await self.follow(ws, done)
@@ -295,7 +303,8 @@ class Person:
         """Read pushed views until the match ends or the run stops (it closes the socket)."""
         run = self.run
         try:
-            async for message in ws:
+            while True:
+                message = self.pending.pop(0) if self.pending else await ws.recv()
                 if run.stopping:
                     return
                 view = orjson.loads(message)
@@ -305,12 +314,12 @@ class Person:
                 run.in_play[self.mid] = view["ply"]
                 if view["status"] == "over":
                     run.in_play.pop(self.mid, None)
-                    self.note_bot_answer()
+                    self.note_bot_answer(view)
                     done.set()
                     return
                 if view["to_move"] != self.seat or not view["human_to_move"] or not view["legal"]:
                     continue
-                self.note_bot_answer()
+                self.note_bot_answer(view)
                 if run.think:
                     await asyncio.sleep(run.think * random.uniform(0.5, 1.5))
                 if run.stopping:
@@ -320,14 +329,17 @@ class Person:
                     continue
                 await self.move(view)
         except websockets.ConnectionClosed as exc:
-            if not run.stopping:
+            if not run.stopping and not isinstance(exc, websockets.ConnectionClosedOK):
                 run.stats.error(f"WebSocket closed: {exc}")
 
-    def note_bot_answer(self) -> None:
+    def note_bot_answer(self, view: dict[str, Any]) -> None:
+        """The computer answered the move waiting for it, if ``view`` is past that move (a move
+        that ended the game was answered by nobody)."""
         if self.acked_at is not None:
-            if self.run.measuring:
-                self.run.stats.bot_moves += 1
-            self.run.stats.bot_waits.append(time.perf_counter() - self.acked_at)
+            if view["ply"] > self.acked_ply:
+                if self.run.measuring:
+                    self.run.stats.bot_moves += 1
+                self.run.stats.bot_waits.append(time.perf_counter() - self.acked_at)
             self.acked_at = None
 
     async def move(self, view: dict[str, Any]) -> None:
@@ -335,15 +347,24 @@ class Person:
         action = random.choice(view["legal"])
         ply = view["ply"]
         started = time.perf_counter()
-        try:
-            status, answer = await run.http.call("POST", f"/api/matches/{self.mid}/actions",
-                                                 {"action": action, "ply": ply}, self.token)
-        except Api.ERRORS as exc:
-            stats.error(f"POST action: {type(exc).__name__}")
-            return
+        if run.moves_over == "ws":
+            answered = await self.over_socket(action, ply)
+            if answered is None:
+                return
+            status, after = answered
+            how = "WebSocket move"
+        else:
+            try:
+                status, answer = await run.http.call("POST", f"/api/matches/{self.mid}/actions",
+                                                     {"action": action, "ply": ply}, self.token)
+            except Api.ERRORS as exc:
+                stats.error(f"POST action: {type(exc).__name__}")
+                return
+            after = answer.get("ply", -1) if isinstance(answer, dict) else -1
+            how = "POST action"
         elapsed = time.perf_counter() - started
         if status >= 500:
-            stats.error(f"POST action: {status}")
+            stats.error(f"{how}: {status}")
             return
         if status != 200:
             stats.refused[status] = stats.refused.get(status, 0) + 1
@@ -353,8 +374,29 @@ class Person:
             if not self.against_bot:
                 stats.latencies.append(elapsed)
         stats.acked.setdefault(self.mid, []).append((ply, action, self.seat))
-        if self.against_bot and answer["status"] == "playing" and not answer["human_to_move"]:
-            self.acked_at = time.perf_counter()
+        if self.against_bot:
+            self.acked_at, self.acked_ply = time.perf_counter(), after
+
+    async def over_socket(self, action: str, ply: int) -> tuple[int, int] | None:
+        """The move sent on this seat's socket: ``(200, ply after it)`` once acknowledged, or
+        ``(the refusal's status, -1)``; None if no answer came (counted as an error). The views
+        pushed meanwhile are kept for :meth:`follow`."""
+        run = self.run
+        ident = next(run.move_ids)
+        await self.ws.send(json.dumps({"move": {"action": action, "ply": ply}, "id": ident}))
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                raw = await asyncio.wait_for(self.ws.recv(), max(0.0, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                run.stats.error("WebSocket move: no answer within 60 s")
+                return None
+            frame = orjson.loads(raw)
+            if frame.get("ack") == ident:
+                return 200, frame["ply"]
+            if "error" in frame and frame.get("id") == ident:
+                return frame["status"], -1
+            self.pending.append(raw)
 
 
     async def resign(self) -> None:
@@ -405,9 +447,10 @@ class Floor:
 
 
 class Run:
-    def __init__(self, server: Server, games: list[dict[str, Any]], think: float, seed: int,
+    def __init__(self, server: Server, games: list[dict[str, Any]], think: float, seed: int, moves_over: str = "ws",
                  resign_after: int | None = None):
-        self.server, self.catalogue, self.think = server, games, think
+        self.server, self.catalogue, self.think, self.moves_over = server, games, think, moves_over
+        self.move_ids = itertools.count(1)  # the ids of the moves sent over the sockets
         #: a person resigns, at their turn, a game past this many actions (soak.py: games of a
         #: length people play; None: never)
         self.resign_after = resign_after
@@ -536,7 +579,7 @@ def make_server(db: str | None, folder: str, workers: int = 1) -> "Server | Work
 
 
 def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int, warmup: float,
-         workers: int = 1, floor: bool = False) -> dict[str, Any]:
+         workers: int = 1, floor: bool = False, moves_over: str = "ws") -> dict[str, Any]:
     random.seed(seed)
     with tempfile.TemporaryDirectory(prefix="abstracta-load-") as folder:
         os.chmod(folder, 0o755)
@@ -544,7 +587,7 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
         try:
             server.start()
             catalogue = httpx.get(server.base + "/api/games", timeout=30).json()
-            run = Run(server, catalogue, think_ms / 1000, seed)
+            run = Run(server, catalogue, think_ms / 1000, seed, moves_over)
 
             async def go() -> tuple[float, int, int]:
                 await run.http.open()
@@ -558,7 +601,8 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
         finally:
             server.stop()
     s = run.stats
-    return {"mode": "floor" if floor else "moves", "games": games, "seconds": round(elapsed, 1),
+    return {"mode": "floor" if floor else "moves", "moves_over": None if floor else moves_over,
+            "games": games, "seconds": round(elapsed, 1),
             "think_ms": think_ms, "matches_played": s.games,
             "moves": s.moves, "moves_per_s": round(s.moves / elapsed, 1),
             # CPU of the web process per move by anyone (people and computer): a figure that a
@@ -596,11 +640,15 @@ def main() -> None:
                                                                "process, no proxy; 2 or more need a PostgreSQL --db)")
     parser.add_argument("--floor", action="store_true", help="the same client against an empty route of the "
                                                                "same server stack (GET /healthz; no match, no push)")
+    parser.add_argument("--moves-over", choices=("ws", "http"), default="ws",
+                        help="how a person sends a move: over its match's WebSocket, as the browser does "
+                             "(default), or as POST …/actions")
     parser.add_argument("--json", action="store_true", help="end with one JSON object")
     args = parser.parse_args()
-    result = load(args.games, args.seconds, args.db, args.think_ms, args.seed, args.warmup, args.workers, args.floor)
+    result = load(args.games, args.seconds, args.db, args.think_ms, args.seed, args.warmup, args.workers, args.floor,
+                  args.moves_over)
     print(f"{'matches at once':<28}{args.games}")
-    for key in ("mode", "seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
+    for key in ("mode", "moves_over", "seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
                 "bot_search_cpu_ms_per_move", "serving_cpu_ms_per_move",
                 "client_cpu_ms_per_move", "p50_ms", "p99_ms", "max_ms",
                 "bot_p99_ms", "bot_answers", "server_errors", "errors", "refused", "acknowledged", "lost", "duplicated",

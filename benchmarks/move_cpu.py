@@ -5,11 +5,13 @@ Starts its own ``abstracta serve`` (as benchmarks/load.py does: a fresh SQLite d
 limits off), creates ``--matches`` matches of every game between two people (each seat's token
 claimed, each seat with its own WebSocket, as load.py's people), then plays them in turn, one move
 at a time, a seeded random legal move each, until ``--moves`` moves are played (a finished match is
-replaced by a new one of the same game): after each POST it waits for every seat's pushed view of
-the new ply. Measured: the web process's CPU (user + system) over the moves, per move
-(``server_cpu_ms_per_move``); the match creation and the sockets' first views are outside it.
+replaced by a new one of the same game): each move is sent over the mover's WebSocket and
+acknowledged there (``--moves-over ws``, the default: as the browser does) or POSTed (``--moves-over
+http``), and then every seat's pushed view of the new ply is waited for. Measured: the web
+process's CPU (user + system) over the moves, per move (``server_cpu_ms_per_move``); the match
+creation and the sockets' first views are outside it.
 
-    python benchmarks/move_cpu.py [--moves 600] [--matches 2] [--json]
+    python benchmarks/move_cpu.py [--moves 600] [--matches 2] [--moves-over ws|http] [--json]
 """
 
 from __future__ import annotations
@@ -36,10 +38,12 @@ import load  # noqa: E402  (the server in a subprocess, the API client)
 class Table:
     """One match between two people: their tokens, their sockets, the last view each was sent."""
 
-    def __init__(self, api: load.Api, base: str, game: str):
-        self.api, self.base, self.game = api, base, game
+    def __init__(self, api: load.Api, base: str, game: str, over: str = "ws"):
+        self.api, self.base, self.game, self.over = api, base, game, over
         self.views: dict[int, dict[str, Any]] = {}
         self.changed = asyncio.Event()
+        self.answers: dict[int, asyncio.Future] = {}  # a move sent over a socket -> its answer
+        self.ids = 0
 
     async def open(self) -> None:
         status, created = await self.api.call("POST", "/api/matches", {"game": self.game, "seats": ["human", "human"]})
@@ -62,7 +66,14 @@ class Table:
     async def read(self, seat: int, ws: Any) -> None:
         try:
             async for message in ws:
-                self.views[seat] = orjson.loads(message)
+                frame = orjson.loads(message)
+                ident = frame.get("ack", frame.get("id") if "error" in frame else None)
+                if ident is not None:  # the answer to a move sent on this socket
+                    waiting = self.answers.pop(ident, None)
+                    if waiting is not None:
+                        waiting.set_result(frame)
+                    continue
+                self.views[seat] = frame
                 self.changed.set()
         except websockets.ConnectionClosed:
             pass
@@ -74,14 +85,20 @@ class Table:
             return False
         seat = view["to_move"]
         mine = self.views[seat]
-        status, answer = await self.api.call("POST", f"/api/matches/{self.id}/actions",
-                                             {"action": rng.choice(mine["legal"]), "ply": mine["ply"]},
-                                             self.tokens[seat])
-        assert status == 200, (status, answer)
+        body = {"action": rng.choice(mine["legal"]), "ply": mine["ply"]}
+        if self.over == "ws":
+            self.ids += 1
+            answered = self.answers[self.ids] = asyncio.get_running_loop().create_future()
+            await self.sockets[seat].send(json.dumps({"move": body, "id": self.ids}))
+            answer = await asyncio.wait_for(answered, 60)
+            assert "ack" in answer, answer
+        else:
+            status, answer = await self.api.call("POST", f"/api/matches/{self.id}/actions", body, self.tokens[seat])
+            assert status == 200, (status, answer)
         while any(v["ply"] != answer["ply"] for v in self.views.values()):  # every seat was pushed it
             self.changed.clear()
             await asyncio.wait_for(self.changed.wait(), 60)
-        return answer["status"] != "over"
+        return self.views[seat]["status"] != "over"
 
     async def close(self) -> None:
         for ws in self.sockets.values():
@@ -89,11 +106,11 @@ class Table:
         await asyncio.gather(*self.readers, return_exceptions=True)
 
 
-async def play(server: load.Server, moves: int, matches: int, seed: int) -> dict[str, Any]:
+async def play(server: load.Server, moves: int, matches: int, seed: int, over: str = "ws") -> dict[str, Any]:
     rng = random.Random(seed)
     api = await load.Api(server.base).open()
     games = [g["name"] for g in httpx.get(server.base + "/api/games", timeout=30).json() if g["num_players"] == 2]
-    tables = [Table(api, server.base, game) for game in games for _ in range(matches)]
+    tables = [Table(api, server.base, game, over) for game in games for _ in range(matches)]
     for table in tables:
         await table.open()
     played, spare, cpu = 0, 0.0, server.cpu_seconds()
@@ -105,7 +122,7 @@ async def play(server: load.Server, moves: int, matches: int, seed: int) -> dict
             if not await table.move(rng):
                 paused = server.cpu_seconds()  # a finished match is replaced outside the count
                 await table.close()
-                tables[i] = Table(api, server.base, table.game)
+                tables[i] = Table(api, server.base, table.game, over)
                 await tables[i].open()
                 spare += server.cpu_seconds() - paused
             played += 1
@@ -114,7 +131,7 @@ async def play(server: load.Server, moves: int, matches: int, seed: int) -> dict
     for table in tables:
         await table.close()
     await api.close()
-    return {"moves": played, "games": games, "matches_per_game": matches, "seconds": round(elapsed, 1),
+    return {"moves": played, "moves_over": over, "games": games, "matches_per_game": matches, "seconds": round(elapsed, 1),
             "server_cpu_ms_per_move": round(1000 * used / played, 3)}
 
 
@@ -123,13 +140,15 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=600)
     parser.add_argument("--matches", type=int, default=2, help="matches of each game at once (default 2)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--moves-over", choices=("ws", "http"), default="ws",
+                        help="send each move over the mover's WebSocket, as the browser does (default), or POST it")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="abstracta-move-cpu-") as folder:
         server = load.Server(load.fresh_db(None, folder), Path(folder) / "server.log")
         try:
             server.start()
-            result = asyncio.run(play(server, args.moves, args.matches, args.seed))
+            result = asyncio.run(play(server, args.moves, args.matches, args.seed, args.moves_over))
         finally:
             server.stop()
     for key, value in result.items():

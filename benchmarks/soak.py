@@ -221,7 +221,7 @@ def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: st
         try:
             server.start(**({"timeout": 300.0} if trace_memory else {}))
             catalogue = httpx.get(server.base + "/api/games", timeout=30).json()
-            run = load.Run(server, catalogue, think_ms / 1000, seed, resign_after)
+            run = load.Run(server, catalogue, think_ms / 1000, seed, resign_after=resign_after)
             samples: list[dict[str, Any]] = []
 
             async def go() -> tuple[float, int, int]:

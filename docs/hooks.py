@@ -403,6 +403,7 @@ MEASURED: dict[str, tuple[str, Callable[[dict[str, Any]], str] | None]] = {
     "load-think250": ("python benchmarks/load.py --games 100 --seconds 30 --think-ms 250", None),
     "load-floor": ("python benchmarks/load.py --games 100 --seconds 30 --floor", None),
     "move-cpu": ("python benchmarks/move_cpu.py --moves 1500", None),
+    "move-cpu-http": ("python benchmarks/move_cpu.py --moves 1500 --moves-over http", None),
     "crash": ("python benchmarks/crash.py", None),
     "bot-fairness": ("python benchmarks/bot_fairness.py", None),
     "replay": ("python benchmarks/replay.py", None),

@@ -1,11 +1,10 @@
-"""Browser checks of a second newcomer's findings: a late HTTP answer must not replace a newer
+"""Browser checks of a second newcomer's findings: a late answer to a move must not replace a newer
 live update (the page stuck on "thinking"), Nibble only lets the player pick a set of discs that
 is a legal whole turn, and small display fixes (no ⏳ glyph, pluralised disc counts)."""
 
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 
 import pytest
@@ -16,31 +15,38 @@ WAIT_HUMAN = "() => { const v = window.abstractaView; return v && v.human_to_mov
 
 
 def test_late_move_answer_does_not_hide_the_computers_reply(page, live_server, shots):
-    """The computer's reply (revision N+1) reaches the page over the WebSocket before the HTTP
-    answer to the person's own move (revision N): the page must keep the newer state."""
+    """The computer's reply (revision N+1) reaches the page over the WebSocket before the answer
+    to the person's own move (the ack of the move sent on the socket, held back here until the
+    reply's view has been pushed): the page must keep the newer state."""
     view = post_json(f"{live_server.url}/api/matches",
                      {"game": "fanorona", "options": {}, "seats": ["human", "level:1"]})
     mid = view["id"]
     remember(page, view)
+    held: dict = {}
+
+    def hold_the_ack(route):
+        server = route.connect_to_server()
+        route.on_message(server.send)
+
+        def from_server(message):
+            frame = json.loads(message) if isinstance(message, str) else {}
+            if "ack" in frame:  # held until the computer's reply has been pushed
+                held["ack"] = message
+                held["ply"] = frame["ply"]
+                return
+            route.send(message)
+            if "ack" in held and frame.get("ply", -1) > held["ply"] and not frame.get("thinking"):
+                held["released"] = frame["revision"]
+                route.send(held.pop("ack"))
+
+        server.on_message(from_server)
+
+    page.route_web_socket(f"**/api/matches/{mid}/ws", hold_the_ack)
     page.goto(f"{live_server.url}/#/match/{mid}")
     page.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'")
     page.wait_for_function(WAIT_HUMAN)
     start = page.evaluate("window.abstractaView")
-    held = {}
-
-    def delay_answer(route):
-        response = route.fetch()  # the move is played on the server now
-        held["revision"] = json.loads(response.body())["revision"]
-        deadline = time.time() + 30  # hold the answer until the computer has replied ...
-        while time.time() < deadline:
-            now = get_json(f"{live_server.url}/api/matches/{mid}")
-            if now["revision"] > held["revision"] and not now["thinking"]:
-                break
-            time.sleep(0.05)
-        time.sleep(0.5)  # ... and its WebSocket push has reached the page
-        route.fulfill(response=response)
-
-    page.route(f"**/api/matches/{mid}/actions*", delay_answer)
+    page.wait_for_timeout(300)  # the socket's first view has come: the move goes over it
     page.fill("#move-input", start["legal"][0])
     page.press("#move-input", "Enter")
     page.wait_for_function(f"() => window.abstractaView.ply > {start['ply']} && !document.querySelector('#move-input').readOnly",
@@ -48,7 +54,8 @@ def test_late_move_answer_does_not_hide_the_computers_reply(page, live_server, s
     page.wait_for_timeout(300)  # nothing older may arrive afterwards and replace it
     view = page.evaluate("window.abstractaView")
     server = get_json(f"{live_server.url}/api/matches/{mid}")
-    assert view["revision"] == server["revision"] > held["revision"]
+    assert "released" in held, "the move did not go over the socket, or the computer did not reply"
+    assert view["revision"] == server["revision"] >= held["released"]
     assert view["human_to_move"] and not view["thinking"]
     assert "thinking" not in page.locator("#status").inner_text()
     page.screenshot(path=str(shots / "race-after-reply.png"))

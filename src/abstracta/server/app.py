@@ -59,8 +59,10 @@ Decisions (the API's rules, also stated in the OpenAPI description):
 * Finished games cannot be taken back (undo is 409 once the game is over).
 * A spectator never sees a hidden card while the game runs, computer against computer
   included; a finished game shows everything.
-* WebSocket clients may send short text frames (ignored); a binary or long frame closes the
-  socket with code 1003.
+* A match's WebSocket takes moves too: ``{"move": <the body of POST …/actions>, "id": n}``, played
+  as that POST plays it (the same checks, statuses and rate limits) and answered ``{"ack": n,
+  "ply": …}`` or ``{"error", "status", "id"}``; the new view comes as the usual push. Other
+  short text frames are ignored; a binary, malformed or long frame closes the socket with 1003.
 """
 
 from __future__ import annotations

@@ -541,6 +541,23 @@ def credentials(scope: Any) -> list[str]:
     return request_tokens(scope) + ([cookie] if cookie is not None else [])
 
 
+def socket_credentials(scope: Any, tokens: Iterable[str]) -> list[str]:
+    """What a match's WebSocket acts by when it plays a move (its handshake's bearer tokens and
+    session cookie, and the seat ``tokens`` of its first message, as many as a request's): the
+    keys its moves are counted under, those a browser's ``POST …/actions`` sends, so that a
+    move over the socket spends the same budget."""
+    given = credentials(scope)
+    return given + [t for t in list(tokens)[:16] if len(t) <= TOKEN_CHARS and t not in given]
+
+
+def rate_refusal(wait: float) -> tuple[int, str, dict[str, Any]]:
+    """``(seconds, message, i18n)`` of a refusal by the rate limits that ``wait`` seconds end:
+    the words of a 429 answer and of a refused move's frame on a WebSocket alike."""
+    seconds = max(1, math.ceil(wait))
+    return seconds, f"too many requests: try again in {seconds} s", {"key": "error.rate_limited",
+                                                                      "params": {"seconds": seconds}}
+
+
 class RateLimit:
     """429 with ``Retry-After`` once a client IP or a seat token exceeds its category's limit."""
 
@@ -554,10 +571,8 @@ class RateLimit:
             if category in self.limiter.items:  # (a category without limits: unlimited)
                 wait = await self.limiter.hit(category, client_ip(scope), credentials(scope))
                 if wait is not None:
-                    seconds = max(1, math.ceil(wait))
-                    await reply(send, 429, f"too many requests: try again in {seconds} s",
-                                {"Retry-After": str(seconds)},
-                                {"key": "error.rate_limited", "params": {"seconds": seconds}})
+                    seconds, message, i18n = rate_refusal(wait)
+                    await reply(send, 429, message, {"Retry-After": str(seconds)}, i18n)
                     return
         await self.app(scope, receive, send)
 
@@ -775,8 +790,12 @@ def install(app: Any, security: Security) -> None:
     app.add_middleware(MethodCheck, routes=lambda: app.router.routes)
     app.add_middleware(SocketBound, per_match=security.ws_per_match,
                        per_ip=security.ws_per_ip if security.rate_limits else None)
+    # the limiter is the app's too: a move over a match's WebSocket spends the budget of a
+    # POST …/actions (api.routes.live_moves), or a socket would be a way around the limits
+    app.state.rate_limiter = None
     if security.rate_limits:
-        app.add_middleware(RateLimit, limiter=RateLimiter(security.limits, limits_storage(security.redis_url)))
+        app.state.rate_limiter = RateLimiter(security.limits, limits_storage(security.redis_url))
+        app.add_middleware(RateLimit, limiter=app.state.rate_limiter)
     app.add_middleware(OriginCheck, policy=security.hosts)
     app.add_middleware(HostCheck, policy=security.hosts)
     app.add_middleware(SecurityHeaders, docs_csp=docs)

@@ -53,6 +53,9 @@ export function matchContext({ id, view, mod, was }) {
     needsHandover: () => ctx.seats.hotSeatHidden && ctx.view.private_views && ctx.view.status !== "over" &&
       ctx.view.viewer !== null && ctx.view.viewer !== ctx.shownSeat,
     accept, draw, refresh, send, post, fail, connected,
+    // a move over the match's open socket (match-live.js sets it): a promise of its ack, or null
+    // when the socket cannot carry it
+    socketMove: () => null,
   };
   ctx.seats = seatsOf(() => ctx.view);
   if (ctx.same) {
@@ -121,15 +124,21 @@ export function matchContext({ id, view, mod, was }) {
       : typed && view.turns ? { turn: text, ply: view.ply } : { action: text, ply: view.ply };
     const before = view.revision;
     try {
-      const mine = await api(`/api/matches/${id}/actions`, { method: "POST", body });
-      if (ctx.view.revision > before && mine.revision > before && mine.revision < ctx.view.revision) {
-        // the computer's reply came (live update) before the answer to my move: show my move
-        // first, so the board animates mine and then the reply, not both as one turn
-        const reply = ctx.view;
-        ctx.view = mine;
-        draw();
-        ctx.view = reply;
-      } else accept(mine);
+      // over the socket when it is open: its answer is an ack, the new view comes as its push
+      // (to this page as to every other), so the server builds it once
+      const acked = ctx.socketMove(body);
+      if (acked) await acked; // settled once the push of the new view is accepted too
+      else {
+        const mine = await api(`/api/matches/${id}/actions`, { method: "POST", body });
+        if (ctx.view.revision > before && mine.revision > before && mine.revision < ctx.view.revision) {
+          // the computer's reply came (live update) before the answer to my move: show my move
+          // first, so the board animates mine and then the reply, not both as one turn
+          const reply = ctx.view;
+          ctx.view = mine;
+          draw();
+          ctx.view = reply;
+        } else accept(mine);
+      }
       ctx.replay.showLive();
       ctx.emit("played");
       connected(true);

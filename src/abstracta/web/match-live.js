@@ -1,7 +1,15 @@
 // The match page's live connection: a WebSocket that pushes every new state of the match when it
 // works, polling otherwise (and while the socket is down, which notices the server coming back),
-// the socket reopened after it closed.
+// the socket reopened after it closed. A move of this page's goes over the socket while it is
+// open and holds a seat (ctx.socketMove; docs: api/guide.md "Moves over the socket"), else as
+// POST …/actions.
 import { tokensOf } from "./api.js";
+
+// Seconds a move waits for its answer on the socket before the page calls the connection lost.
+const MOVE_SECONDS = 20;
+// Seconds an acknowledged move waits for the push of its view (which the ack may come before) so
+// that the page draws the new position, not the old one again for a moment.
+const PUSH_SECONDS = 2;
 
 // Returns {start()}: opens the socket and starts polling where it must.
 export function liveConnection(ctx) {
@@ -10,6 +18,38 @@ export function liveConnection(ctx) {
   let socket = null;
   let timer = null;
   let reopenTimer = null;
+  // the moves sent on the socket waiting for their answer: id -> {resolve, reject, timer}
+  const pending = new Map();
+  let nextId = 1;
+  let openedWith = null; // the tokens the socket was opened with (JSON)
+  let seated = false; // its last view holds a seat: its moves are not a spectator's
+  let viewPly = -1; // the ply of the socket's last view
+
+  // no answer (the socket closed, or it stayed silent): as a request the network lost, no status
+  function lost() { return new Error("connection lost"); }
+
+  function settle(moveId, frame, error) {
+    const waiting = pending.get(moveId);
+    if (!waiting) return;
+    pending.delete(moveId);
+    clearTimeout(waiting.timer);
+    if (error) waiting.reject(error);
+    else waiting.resolve(frame);
+  }
+
+  // A move over the socket: a promise of its ack ({ack, ply}; a refusal rejects as api() does,
+  // with the POST's status and body), or null when the socket cannot carry it (not open, its
+  // view holds no seat, or this page holds other tokens now than it was opened with): then the
+  // page POSTs it.
+  function socketMove(body) {
+    if (!socket || socket.readyState !== 1 || !seated || JSON.stringify(tokensOf(id)) !== openedWith) return null;
+    const moveId = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(moveId, { resolve, reject, timer: setTimeout(() => settle(moveId, null, lost()), MOVE_SECONDS * 1000) });
+      try { socket.send(JSON.stringify({ move: body, id: moveId })); } catch { settle(moveId, null, lost()); }
+    });
+  }
+  ctx.socketMove = socketMove;
 
   function openSocket() {
     if (!("WebSocket" in window)) return;
@@ -19,17 +59,47 @@ export function liveConnection(ctx) {
     } catch { socket = null; return; }
     socket.onopen = () => {
       // the first message authenticates, and asks for who is connected (match-presence.js)
-      socket.send(JSON.stringify({ tokens: tokensOf(id), presence: true }));
+      const tokens = tokensOf(id);
+      openedWith = JSON.stringify(tokens);
+      seated = false;
+      viewPly = -1;
+      socket.send(JSON.stringify({ tokens, presence: true }));
       root.dataset.live = "socket";
     };
     socket.onmessage = (ev) => {
       let fresh;
       try { fresh = JSON.parse(ev.data); } catch { return; }
-      if (fresh && fresh.presence) { ctx.emit("presence", fresh.presence); return; } // who is connected
-      if (fresh && !fresh.error) { ctx.connected(true); ctx.accept(fresh); }
+      if (!fresh) return;
+      if (typeof fresh.ack === "number") { // a move played: done once its view is here too
+        ctx.connected(true);
+        const waiting = pending.get(fresh.ack);
+        if (!waiting) return;
+        if (viewPly >= fresh.ply) { settle(fresh.ack, fresh); return; }
+        waiting.acked = fresh;
+        clearTimeout(waiting.timer);
+        waiting.timer = setTimeout(() => settle(fresh.ack, fresh), PUSH_SECONDS * 1000);
+        return;
+      }
+      if (fresh.error && typeof fresh.id === "number") { // a move refused: as api() throws it
+        const err = new Error(fresh.error);
+        err.status = fresh.status;
+        err.data = fresh;
+        settle(fresh.id, null, err);
+        return;
+      }
+      if (fresh.presence) { ctx.emit("presence", fresh.presence); return; } // who is connected
+      if (!fresh.error) {
+        seated = Array.isArray(fresh.my_seats) && fresh.my_seats.length > 0;
+        ctx.connected(true);
+        ctx.accept(fresh);
+        if (typeof fresh.ply === "number") viewPly = fresh.ply;
+        for (const [moveId, waiting] of [...pending]) if (waiting.acked && viewPly >= waiting.acked.ply) settle(moveId, waiting.acked);
+      }
     };
     socket.onclose = () => {
       socket = null;
+      seated = false;
+      for (const moveId of [...pending.keys()]) settle(moveId, null, lost());
       root.dataset.live = "polling";
       if (ctx.stopped) return;
       schedule(); // poll meanwhile (it notices the server coming back), and reopen the socket

@@ -51,10 +51,17 @@ async def post_action(match_id: str, body: PlayAction, service: Service, tokens:
     return await play(service, match_id, body, body.seat if body.seat is not None else seat, tokens)
 
 
+async def move(service: MatchService, match_id: str, body: PlayAction, acting: int | None, tokens: Holder) -> Any:
+    """The move of ``body`` by ``acting`` (or the seat to move) played: the match as stored. The
+    one call of a move, whether it came as ``POST …/actions`` or over the match's WebSocket
+    (:mod:`.live_moves`); the domain's refusals (``MatchError``) raised as they are."""
+    return await promptly(service, match_id, service.play, match_id, body.moves, body.ply, acting, tokens,
+                          body.whole)
+
+
 async def play(service: MatchService, match_id: str, body: PlayAction, acting: int | None, tokens: Holder) -> Response:
     """The move of ``body`` by ``acting`` (or the seat to move), answered with the view."""
-    match = await promptly(service, match_id, service.play, match_id, body.moves, body.ply, acting, tokens,
-                           body.whole)
+    match = await move(service, match_id, body, acting, tokens)
     return view_response(await promptly(service, match_id, service.act_view, match, tokens, acting))
 
 
@@ -186,4 +193,4 @@ def plain_move_route() -> PlainMoveRoute:
     return PlainMoveRoute(full)
 
 
-__all__ = ["PlainMoveRoute", "act_view", "plain_move_route", "router"]
+__all__ = ["PlainMoveRoute", "act_view", "move", "plain_move_route", "router"]

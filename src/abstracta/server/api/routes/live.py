@@ -1,5 +1,6 @@
 """Live updates of a match over a WebSocket (``/api/matches/{id}/ws``): its view each time it
-changes, as GET /api/matches/{id} with the same tokens would answer it."""
+changes, as GET /api/matches/{id} with the same tokens would answer it; and the moves its client
+sends on it (:mod:`.live_moves`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from ...matches import Holder, clip
 from ..deps import acting_person, promptly, service_of, split_tokens
 from ..people import still_signed_in
 from ..errors import status_of
-from ..sockets import close, drain, refuse
+from ..sockets import close, refuse
+from .live_moves import SocketMoves
 
 log = logging.getLogger("abstracta.server")
 router = APIRouter()
@@ -37,7 +39,9 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
     sent too (``{"presence": …}`` as GET …/presence) whenever it changes. A first message that is not such an
     object, or none within 10 s, closes the socket (1008); a token of another match, 4403; one
     longer than 64 characters, 4401; more than 200 tokens, 4422 (as 422 on a request).
-    Later frames: short text (ignored); anything else closes the socket (1003)."""
+    Later frames: a move, ``{"move": <the body of POST …/actions>, "id": <integer>}``, played
+    as that POST plays it and answered ``{"ack": id, "ply": N}`` or ``{"error", "status", "id"}``
+    (:mod:`.live_moves`); other short text (ignored); anything else closes the socket (1003)."""
     await ws.accept()
     try:
         first = await asyncio.wait_for(ws.receive(), timeout=WS_AUTH_SECONDS)
@@ -79,11 +83,9 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
     if tokens and not held:
         await refuse(ws, "no token given is a token of this match", 4403)
         return
-    closed = asyncio.Event()
-
-
     rounds = ws.app.state.rounds
-    reader = asyncio.create_task(drain(ws, closed))
+    # the client's frames: its moves (played and answered there), keep-alives; done when it goes
+    reader = asyncio.create_task(SocketMoves(ws, match_id, Holder(tuple(tokens), person), held).read())
     last = last_presence = None
     try:
         with service.hub.subscribe(match_id, spectator=not held) as changed, ws.app.state.presence.connected(
