@@ -81,7 +81,6 @@ from ..people import People
 from ..people.throttle import Throttle
 from . import lobby_service, ops, push, security
 from .api import errors, openapi
-from .api.middleware import BodyLimit, CatchAll
 from .api.routes import FIRST_MATCHED, ROUTERS
 from .api.routes.acts import plain_move_route
 from .fanout import make_fanout
@@ -158,10 +157,10 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     app.state.social = Social(service, fanout, rate_limits=settings.rate_limits,
                               limits_storage=security.sync_limits_uri(settings.redis_url))
     lobby_service.install(app)  # seeks, quick pairing, challenges, blocks; abort, claim, rematch (issue 42)
-    app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
-    app.add_middleware(BodyLimit)
+    # the request path's checks, request ids and metrics: two ASGI layers (and the rate limits'
+    # between them when on), security.Edge outermost
     security.install(app, settings)
-    ops.install(app, fanout)  # /metrics, /healthz, /readyz; request ids (outermost)
+    ops.install(app, fanout)  # /metrics, /healthz, /readyz
 
     errors.install(app)
     # the routes of a move are matched first: FastAPI tries the routes in order (some twenty
