@@ -68,6 +68,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import inspect
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -89,6 +90,8 @@ from .social import Social
 from .storage import Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+#: FastAPI's ``telemetry`` setting: its spans, metrics and logs all off (see :func:`create_app`)
+NO_TELEMETRY = {"tracing": False, "metrics": False, "logs": False}
 log = logging.getLogger("abstracta.server")
 
 
@@ -143,7 +146,12 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                     await listener
             service.close()  # the routes answer 503 from now on (api.deps.service_of)
 
-    app = FastAPI(title="abstracta", version="0.1.0", lifespan=lifespan,
+    # FastAPI's own OpenTelemetry is off: the server's metrics are Prometheus' (ops, metrics), and
+    # its log lines never quote an exception's message (it may show a hidden card), which
+    # FastAPI's would once a provider is configured; on, every request looked its providers up
+    # (three environment reads) before anything else. (A FastAPI older than its telemetry has none.)
+    quiet = {"telemetry": NO_TELEMETRY} if "telemetry" in inspect.signature(FastAPI.__init__).parameters else {}
+    app = FastAPI(title="abstracta", version="0.1.0", lifespan=lifespan, **quiet,
                   description="Play abstract games (GET /api/games lists them). "
                               "Errors are 4xx with a body {\"error\": \"...\"}.\n\n"
                               + __doc__.split("Decisions (the API's rules, also stated in the OpenAPI description):", 1)[-1].strip()
