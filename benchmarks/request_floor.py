@@ -1,8 +1,9 @@
 """The fixed cost of a request through the web app's stack (issue 44 §1): CPU per request of the
 ASGI middleware chain and of the whole server, on requests that do no game work.
 
-Two measurements, each a few requests of each kind in turn (``--rounds``), the median of the
-rounds reported:
+Two measurements, each a few requests of each kind in turn (``--rounds``), the least of the rounds
+reported (the round least disturbed by the machine's other processes: on a busy machine a
+median moved by a quarter from run to run):
 
 * ``asgi``: the app of :func:`abstracta.server.app.create_app` (a fresh SQLite database, rate
   limits off, no bot processes) called directly on this process's event loop, as uvicorn would
@@ -28,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import statistics
 import sys
 import tempfile
 import time
@@ -66,6 +66,12 @@ def asgi_app(folder: str) -> Any:
         return Response(b"{}", media_type="application/json")
 
     app.router.routes.insert(0, Route("/api/floor", floor, methods=["POST"]))
+    # as `abstracta serve` does before serving: what start-up made out of the collector's view, the
+    # young generation collected less often (else full collections walking the app's hundreds of
+    # thousands of objects made the figures jump)
+    from abstracta.server import settle_garbage_collector
+
+    settle_garbage_collector()
     return app
 
 
@@ -94,6 +100,9 @@ async def call(app: Any, kind: str) -> int:
             status = message["status"]
 
     await app(scope, receive, send)
+    # one turn of the loop, as a server's between two requests: the timer a body's deadline
+    # armed and cancelled is dropped there (without, cancelled timers piled up in the loop's heap)
+    await asyncio.sleep(0)
     return status
 
 
@@ -112,7 +121,7 @@ async def measure_asgi(requests: int, rounds: int) -> dict[str, float]:
                     await call(app, kind)
                 per[kind].append((time.process_time() - started) / requests * 1e6)
         app.state.service.close()
-    return {kind: round(statistics.median(values), 1) for kind, values in per.items()}
+    return {kind: round(min(values), 1) for kind, values in per.items()}
 
 
 async def measure_server(requests: int, rounds: int) -> dict[str, float]:
@@ -143,7 +152,7 @@ async def measure_server(requests: int, rounds: int) -> dict[str, float]:
                         per[kind].append((server.cpu_seconds() - cpu) / requests * 1e6)
         finally:
             server.stop()
-    return {kind: round(statistics.median(values), 1) for kind, values in per.items()}
+    return {kind: round(min(values), 1) for kind, values in per.items()}
 
 
 def main() -> None:
@@ -158,7 +167,7 @@ def main() -> None:
         result["asgi_us_per_request"] = asyncio.run(measure_asgi(args.requests, args.rounds))
     if args.only != "asgi":
         result["server_us_per_request"] = asyncio.run(measure_server(args.requests, args.rounds))
-    print(f"{'CPU per request (µs, median of rounds)':<40}" + "".join(f"{k:>10}" for k in KINDS))
+    print(f"{'CPU per request (µs, least of rounds)':<40}" + "".join(f"{k:>10}" for k in KINDS))
     for key in ("asgi_us_per_request", "server_us_per_request"):
         if key in result:
             print(f"{key.split('_')[0]:<40}" + "".join(f"{result[key].get(k, ''):>10}" for k in KINDS))
