@@ -107,7 +107,7 @@ def test_unknown_match_not_json_query_and_other_type_as_the_full_route(client, m
         assert lean.status_code == full.status_code >= 400, (url, lean.text)
         assert lean.json() == full.json()
     # the unknown match (404 from the service); the query (handed on); JSON that does not parse and
-    # another type are the middleware's (JsonOnly), before any route
+    # another type are the middleware's (security.json_check, in the Gate), before any route
     assert counts == {"lean": 1, "handed": 1}
     assert client.get(f"/api/matches/{mid}").json()["ply"] == 0
 

@@ -376,15 +376,15 @@ def test_serve_on_every_interface_says_so_and_wires_the_options(db_url, monkeypa
     assert "REACHABLE BY OTHERS" in out and "--allowed-host" in out and "rate limits are OFF" in out
     middleware = {m.cls: m.kwargs for m in started["app"].user_middleware}
     assert security.RateLimit not in middleware
-    policy = middleware[security.HostCheck]["policy"]
+    policy = middleware[security.Edge]["policy"]
     assert policy.allows("games.club.example:8123") and policy.allows("192.168.1.5") and not policy.allows("evil.example")
-    assert middleware[security.SocketBound]["per_ip"] is None and middleware[security.SocketBound]["per_match"] == 64
+    assert middleware[security.Gate]["per_ip"] is None and middleware[security.Gate]["per_match"] == 64
 
     run("127.0.0.1", 0, db_url)
     out = capsys.readouterr().out
     assert "REACHABLE" not in out and "OFF" not in out
     middleware = {m.cls: m.kwargs for m in started["app"].user_middleware}
-    assert security.RateLimit in middleware and not middleware[security.HostCheck]["policy"].allows("192.168.1.5")
+    assert security.RateLimit in middleware and not middleware[security.Edge]["policy"].allows("192.168.1.5")
 
 
 def test_the_serve_command_passes_its_options(monkeypatch):

@@ -63,8 +63,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_wo
     # views are a few kB, sent on every change to every subscriber: compressing them costs more
     # CPU than the bytes are worth
     # an idle connection between requests is closed after 5 s; a body must arrive within
-    # app.BODY_SECONDS (BodyLimit). uvicorn has no timeout for a request's headers: a server open
-    # to the Internet belongs behind a reverse proxy (docs: club/deployment.md)
+    # api.middleware.BODY_SECONDS (read_body). uvicorn has no timeout for a request's headers: a
+    # server open to the Internet belongs behind a reverse proxy (docs: club/deployment.md)
     # JSON lines: uvicorn gets no log config of its own, its loggers propagate to the handler
     # ops.configure_logging installed
     logging = {} if log_format == "text" else {"log_config": None}

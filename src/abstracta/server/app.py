@@ -70,6 +70,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import inspect
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -83,7 +84,6 @@ from ..people import People
 from ..people.throttle import Throttle
 from . import lobby_service, ops, push, security
 from .api import errors, openapi
-from .api.middleware import BodyLimit, CatchAll
 from .api.routes import FIRST_MATCHED, ROUTERS
 from .api.routes.acts import plain_move_route
 from .fanout import make_fanout
@@ -92,6 +92,8 @@ from .social import Social
 from .storage import Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+#: FastAPI's ``telemetry`` setting: its spans, metrics and logs all off (see :func:`create_app`)
+NO_TELEMETRY = {"tracing": False, "metrics": False, "logs": False}
 log = logging.getLogger("abstracta.server")
 
 
@@ -146,7 +148,12 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
                     await listener
             service.close()  # the routes answer 503 from now on (api.deps.service_of)
 
-    app = FastAPI(title="abstracta", version="0.1.0", lifespan=lifespan,
+    # FastAPI's own OpenTelemetry is off: the server's metrics are Prometheus' (ops, metrics), and
+    # its log lines never quote an exception's message (it may show a hidden card), which
+    # FastAPI's would once a provider is configured; on, every request looked its providers up
+    # (three environment reads) before anything else. (A FastAPI older than its telemetry has none.)
+    quiet = {"telemetry": NO_TELEMETRY} if "telemetry" in inspect.signature(FastAPI.__init__).parameters else {}
+    app = FastAPI(title="abstracta", version="0.1.0", lifespan=lifespan, **quiet,
                   description="Play abstract games (GET /api/games lists them). "
                               "Errors are 4xx with a body {\"error\": \"...\"}.\n\n"
                               + __doc__.split("Decisions (the API's rules, also stated in the OpenAPI description):", 1)[-1].strip()
@@ -160,10 +167,10 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     app.state.social = Social(service, fanout, rate_limits=settings.rate_limits,
                               limits_storage=security.sync_limits_uri(settings.redis_url))
     lobby_service.install(app)  # seeks, quick pairing, challenges, blocks; abort, claim, rematch (issue 42)
-    app.add_middleware(CatchAll)  # first added: the innermost, right around the routes
-    app.add_middleware(BodyLimit)
+    # the request path's checks, request ids and metrics: two ASGI layers (and the rate limits'
+    # between them when on), security.Edge outermost
     security.install(app, settings)
-    ops.install(app, fanout)  # /metrics, /healthz, /readyz; request ids (outermost)
+    ops.install(app, fanout)  # /metrics, /healthz, /readyz
 
     errors.install(app)
     # the routes of a move are matched first: FastAPI tries the routes in order (some twenty

@@ -7,9 +7,10 @@ one worker at random) and sums them (``sum(rate(abstracta_moves_acknowledged_tot
 
 What is counted where:
 
-* at the edge (:class:`abstracta.server.ops.Observe`, one ASGI middleware): every HTTP answer
-  by route template and status, the time each act takes (:data:`ACT_SECONDS`, by act), the moves
-  acknowledged (a ``POST …/actions`` answered 200), the open WebSockets;
+* at the edge (:class:`abstracta.server.security.Edge`, the outer ASGI layer, by
+  :func:`abstracta.server.ops.observe_http`): every HTTP answer by route template and status, the
+  time each act takes (:data:`ACT_SECONDS`, by act), the moves acknowledged (a ``POST …/actions``
+  answered 200), the open WebSockets;
 * by small hook calls in the server: :func:`error` (a bug answered 500 or ending a WebSocket,
   by exception type; shared rate-limit counters away), :func:`bot_waited` (a computer move's
   wait in its lane's queue, from ``botjobs``);
@@ -114,7 +115,7 @@ class Series:
         return child
 
 
-#: :data:`HTTP` and :data:`ACT_SECONDS` by their labels (:class:`abstracta.server.ops.Observe`)
+#: :data:`HTTP` and :data:`ACT_SECONDS` by their labels (:func:`abstracta.server.ops.observe_http`)
 HTTP_SERIES = Series(HTTP)
 ACT_SERIES = Series(ACT_SECONDS)
 

@@ -8,17 +8,19 @@
   configured; else on PostgreSQL ``listen``: the fan-out's ``LISTEN`` connection is up) and the
   match service is open; else 503 with the failing check's reason (a readiness probe: send
   players elsewhere meanwhile). Each check has :data:`CHECK_SECONDS`.
-* :class:`Observe` — an ASGI middleware, the outermost: gives every request an id (the
-  ``X-Request-ID`` a proxy sent, when it is a plain token, else a new one), answers with it in
-  ``X-Request-ID``, keeps it for the log lines the request causes (:func:`request_id`), and
-  counts answers, act latencies, acknowledged moves and open WebSockets (:mod:`.metrics`).
+* Request ids and the edge's metrics, applied by the outermost ASGI layer
+  (``security.Edge``): every request gets an id (:func:`request_id_of`: the ``X-Request-ID`` a
+  proxy sent, when it is a plain token, else a new one), answers with it in ``X-Request-ID``,
+  keeps it for the log lines the request causes (:func:`request_id`), and is counted
+  (:func:`observe_http`: answers, act latencies, acknowledged moves; :func:`socket_gauge`: open
+  WebSockets, :mod:`.metrics`).
 * :class:`JsonLines` — a logging formatter writing one JSON object per line (``time``,
   ``level``, ``logger``, ``message``, ``request_id`` when the line belongs to a request, and the
   exception's type and place, never its message, which may quote a hidden card);
   :func:`configure_logging` installs it (``abstracta serve --log-format json``).
 
 None of these routes is in the OpenAPI schema (they are for operators, not players), none is
-rate-limited, and each answers GET and HEAD only (``security.MethodCheck``).
+rate-limited, and each answers GET and HEAD only (``security.MethodRule``).
 """
 
 from __future__ import annotations
@@ -87,71 +89,37 @@ def _route_of(scope: Any) -> str:
     return path or "static"  # the static files are mounted at "/" (a Mount's path is "")
 
 
-class Observe:
-    """ASGI middleware: request ids and the edge's metrics (see the module docstring)."""
+def request_id_of(given: str | None) -> str:
+    """The id of a request: the ``X-Request-ID`` a proxy sent when it is a plain token
+    (:data:`REQUEST_ID`), else a new one (16 hex digits)."""
+    return given if given is not None and REQUEST_ID.fullmatch(given) else secrets.token_hex(8)
 
-    def __init__(self, app: Any):
-        self.app = app
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        kind = scope["type"]
-        if kind not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        given = None
-        for key, value in scope.get("headers") or ():
-            if key == b"x-request-id":
-                given = value.decode("latin-1")
-                break
-        rid = given if given is not None and REQUEST_ID.fullmatch(given) else secrets.token_hex(8)
-        token = _request_id.set(rid)
-        try:
-            if kind == "websocket":
-                await self._socket(scope, receive, send)
-            else:
-                await self._http(scope, receive, send, rid)
-        finally:
-            _request_id.reset(token)
+def enter_request(rid: str) -> contextvars.Token:
+    """Keep ``rid`` for the log lines the request causes (:func:`request_id`); give the token
+    back to :func:`leave_request` when the request is answered."""
+    return _request_id.set(rid)
 
-    async def _http(self, scope: Any, receive: Any, send: Any, rid: str) -> None:
-        started = time.perf_counter()
-        status = 500
-        header = (b"x-request-id", rid.encode())
 
-        async def sending(message: Any) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                message = {**message, "headers": [*(message.get("headers") or ()), header]}
-            await send(message)
+def leave_request(token: contextvars.Token) -> None:
+    _request_id.reset(token)
 
-        try:
-            await self.app(scope, receive, sending)
-        finally:
-            method, path = scope.get("method", ""), scope.get("path", "")
-            metrics.HTTP_SERIES(_route_of(scope), method, str(status)).inc()
-            act = act_of(method, path)
-            if act is not None:
-                metrics.ACT_SERIES(act).observe(time.perf_counter() - started)
-                if act == "move" and status == 200:
-                    metrics.MOVES.inc()
 
-    async def _socket(self, scope: Any, receive: Any, send: Any) -> None:
-        opened = False
-        gauge = metrics.SOCKETS.labels(metrics.socket_kind(scope.get("path", "")))
+def observe_http(scope: Any, method: str, path: str, status: int, started: float) -> None:
+    """Count an answered HTTP request (``status``; ``started``: its ``time.perf_counter()`` on
+    arrival) in the edge's metrics: the answers by route, method and status, an act's latency,
+    an acknowledged move (:mod:`.metrics`). Called by ``security.Edge`` once the request is done."""
+    metrics.HTTP_SERIES(_route_of(scope), method, str(status)).inc()
+    act = act_of(method, path)
+    if act is not None:
+        metrics.ACT_SERIES(act).observe(time.perf_counter() - started)
+        if act == "move" and status == 200:
+            metrics.MOVES.inc()
 
-        async def sending(message: Any) -> None:
-            nonlocal opened
-            if message["type"] == "websocket.accept" and not opened:
-                opened = True
-                gauge.inc()
-            await send(message)
 
-        try:
-            await self.app(scope, receive, sending)
-        finally:
-            if opened:
-                gauge.dec()
+def socket_gauge(scope: Any) -> Any:
+    """The gauge of open WebSockets a socket of ``scope`` counts in (by its kind)."""
+    return metrics.SOCKETS.labels(metrics.socket_kind(scope.get("path", "")))
 
 
 # --- readiness --------------------------------------------------------------------------------
@@ -191,8 +159,7 @@ def database_check(service_now: Callable[[], Any]) -> Check:
 
 def install(app: Any, fanout: Any = None) -> None:
     """Add ``/metrics``, ``/healthz`` and ``/readyz`` to ``app`` (before its static files'
-    mount) and :class:`Observe` outside every other middleware (call it after
-    ``security.install``). ``fanout``: the deployment's :class:`~abstracta.server.fanout.Fanout`,
+    mount; the request ids and metrics of every request are ``security.Edge``'s). ``fanout``: the deployment's :class:`~abstracta.server.fanout.Fanout`,
     whose connection is a readiness check when it is shared."""
     from fastapi.responses import JSONResponse, Response
     from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry
@@ -237,8 +204,6 @@ def install(app: Any, fanout: Any = None) -> None:
         ready = all(r == "ok" for r in results)
         return JSONResponse({"status": "ready" if ready else "not ready", "checks": found},
                             status_code=200 if ready else 503)
-
-    app.add_middleware(Observe)
 
 
 # --- JSON log lines ---------------------------------------------------------------------------
@@ -288,4 +253,5 @@ def configure_logging(fmt: str = "text", level: int = logging.WARNING) -> None:
         logger.propagate = True
 
 
-__all__ = ["CHECK_SECONDS", "JsonLines", "Observe", "act_of", "configure_logging", "install", "request_id"]
+__all__ = ["CHECK_SECONDS", "JsonLines", "act_of", "configure_logging", "enter_request", "install", "leave_request",
+           "observe_http", "request_id", "request_id_of", "socket_gauge"]

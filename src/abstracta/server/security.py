@@ -1,49 +1,48 @@
 """Abuse limits and safe defaults of the web app (issue 14 §4), as ASGI middleware around the
 routes: the routes themselves know nothing of them.
 
-From the outside in (:func:`install`):
+Each rule is a function or a small class of its own (tested one by one); two ASGI layers apply
+them in one pass each (issue 44 §1: they were eleven, a frame per request each and most a
+wrapper every answer passed through), with :class:`RateLimit` between them when the limits are
+on. From the outside in (:func:`install`), in this order:
 
-* :class:`SecurityHeaders` — every HTTP answer carries a Content-Security-Policy that allows
-  only the app's own scripts and styles (``/docs``, FastAPI's Swagger page, is the exception:
-  its CDN and its one inline script by hash), ``X-Content-Type-Options: nosniff``,
-  ``Referrer-Policy: no-referrer``, ``X-Frame-Options: DENY`` and ``frame-ancestors 'none'``.
-  No CORS header at all: only the app's own pages call the API from a browser.
-* :class:`HostCheck` — the ``Host`` header (exactly one) must name a host the server serves (400
-  ``Invalid host header``; a WebSocket: close 1008), so a DNS-rebinding page cannot drive a
-  server on localhost; a WebSocket whose
-  ``Origin`` is another site is refused before it is accepted (close 1008: no view is sent).
-* :class:`OriginCheck` — a state-changing API request from another origin's page (its
-  ``Origin`` header) is 403: a signed-in person's cookie cannot be used by another page.
+* :class:`Edge` — the request id and the edge's metrics (:mod:`.ops`); every HTTP answer carries
+  a Content-Security-Policy that allows only the app's own scripts and styles (``/docs``,
+  FastAPI's Swagger page, is the exception: its CDN and its one inline script by hash),
+  ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer``, ``X-Frame-Options: DENY``
+  and ``frame-ancestors 'none'`` (:func:`security_headers`); no CORS header at all: only the
+  app's own pages call the API from a browser. Then :func:`host_check`: the ``Host`` header
+  (exactly one) must name a host the server serves (400 ``Invalid host header``), so a
+  DNS-rebinding page cannot drive a server on localhost; :func:`socket_check` refuses a
+  WebSocket so (close 1008), and one whose ``Origin`` is another site, before it is accepted (no
+  view is sent). :func:`origin_check`: a state-changing API request from another origin's page
+  (its ``Origin`` header) is 403: a signed-in person's cookie cannot be used by another page.
+  A bug anywhere inside is answered 500 here (:func:`~.api.middleware.internal_error`).
 * :class:`RateLimit` — per client IP and per seat token (and per session cookie), on creating
   and importing matches, on invitations and on acts (moves, undo, takeback, draw offers, flag,
   resign, delete): 429 with ``Retry-After`` and the app's JSON error body. Counted by
-  ``limits``' moving window in the storage :func:`limits_storage` picks: this process's memory,
-  or Redis shared by every process of a deployment (``--redis URL``), so that N processes still
-  give a client one budget, not N.
-* :class:`SocketBound` — at most :attr:`Security.ws_per_match` open WebSockets per match and
-  :attr:`Security.ws_per_ip` per client IP (the lobby's socket counted too); one more is accepted only to be told why and closed
-  with 1013 (try again later).
-* :class:`RequireToken` — an act sent without any seat token, personal API token or session
-  cookie is 401 before its body is read; so is any API request carrying a token longer than
-  any seat token (never read as none).
-* :class:`MethodCheck` — a method a path does not answer is 405 with ``Allow`` (pages and static
-  files: GET and HEAD); an ``/api/`` path no route has is 404 (the static files mounted at ``/``
-  would otherwise answer 405 for it).
-* :class:`JsonOnly` — a state-changing request (POST, PUT, PATCH, DELETE) that sends a body must
-  send it as ``application/json`` (415 otherwise), so a cross-site HTML form cannot act; a body
-  that is not UTF-8 JSON (or nests too deep for the parser) is 422.
+  ``limits``' moving window where :mod:`.ratelimits` says: this process's memory, or Redis
+  shared by every process of a deployment (``--redis URL``).
+* :class:`Gate` — at most :attr:`Security.ws_per_match` open WebSockets per match and
+  :attr:`Security.ws_per_ip` per client IP (the lobby's socket counted too); one more is accepted
+  only to be told why and closed with 1013 (try again later) (:class:`SocketCounts`). For HTTP:
+  a method a path does not answer is 405 with ``Allow`` (pages and static files: GET and HEAD);
+  an ``/api/`` path no route has is 404 (:class:`MethodRule`); an act sent without any seat
+  token, personal API token or session cookie is 401 before its body is read, and so is any API
+  request carrying a token longer than any seat token (:func:`token_check`); a body over its
+  limit is 413, one that does not arrive in time 408 (:mod:`.api.middleware`); a state-changing
+  request (POST, PUT, PATCH, DELETE) that sends a body must send it as ``application/json``
+  (415 otherwise), so a cross-site HTML form cannot act, and a body that is not UTF-8 JSON (or
+  nests too deep for the parser) is 422 (:func:`json_check`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import ipaddress
 import json
-import logging
 import math
-import os
 import re
 import socket
 import time
@@ -52,43 +51,15 @@ from http.cookies import CookieError, SimpleCookie
 from typing import Any, Iterable
 from urllib.parse import urlsplit
 
-from limits import RateLimitItem, parse_many
-from limits.aio.storage import MemoryStorage, Storage
-from limits.aio.strategies import MovingWindowRateLimiter
-from limits.errors import ConfigurationError, StorageError
-
-from . import metrics
+from . import ops
+from .api.middleware import BodyRefused, internal_error, read_body
 from .api.people import COOKIE, SECURE_COOKIE
-
-log = logging.getLogger("abstracta.server")
+# the rate limits' counters have their module; their names are read from here too
+from .ratelimits import (DEFAULT_LIMITS, LIMITED, REDIS_ENV, REDIS_SECONDS, RateLimiter,  # noqa: F401
+                         limits_storage, rate_limits_from_env, redis_url_from_env, sync_limits_uri)
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 WILDCARD_BINDS = ("0.0.0.0", "::", "")
-
-#: Default limits (``limits`` notation), per category: (per client IP, per seat token). A club
-#: plays from behind one router, so a whole room shares one IP: the IP limits are the roomy
-#: ones; a token (one person's seat) gets the tighter budget.
-DEFAULT_LIMITS: dict[str, tuple[str, str]] = {
-    "create": ("30/minute;300/hour", "10/minute;100/hour"),
-    "invite": ("60/minute;600/hour", "30/minute"),
-    "act": ("30/second;1200/minute", "10/second;300/minute"),
-    # a page of a long game's replay costs up to ~0.1 s of CPU (once; kept after): a club
-    # stepping through games stays far below, a scraper does not
-    "replay": ("120/minute;1200/hour", "60/minute"),
-}
-
-#: Which requests count against which category (method, path pattern).
-LIMITED: list[tuple[str, re.Pattern[str], str]] = [
-    ("POST", re.compile(r"/api/matches/?"), "create"),
-    ("POST", re.compile(r"/api/matches/import/?"), "create"),
-    ("POST", re.compile(r"/api/invites/(lookup|claim)/?"), "invite"),
-    ("POST", re.compile(r"/api/matches/[^/]+/invites/?"), "invite"),
-    ("POST", re.compile(r"/api/matches/[^/]+/(actions|undo|takeback|takeback/answer|draw|draw/answer|flag|resign)/?"), "act"),
-    ("POST", re.compile(r"/api/matches/[^/]+/(abort|claim|rematch|tokens)/?"), "act"),
-    ("POST", re.compile(r"/api/(seeks|challenges|quick)(/[^/]+)*/?"), "create"),
-    ("DELETE", re.compile(r"/api/matches/[^/]+/?"), "act"),
-    ("GET", re.compile(r"/api/matches/[^/]+/positions/?"), "replay"),
-]
 
 #: Acts that need a seat token: without one they are 401 before anything else is looked at
 #: (the body is not validated for a stranger).
@@ -112,62 +83,6 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 #: FastAPI's Swagger UI page loads its scripts and styles from this CDN.
 DOCS_CDN = "https://cdn.jsdelivr.net"
-
-
-def rate_limits_from_env(default: bool = True) -> bool:
-    """``ABSTRACTA_RATE_LIMITS=off`` (or 0, false, no) switches the rate limits off."""
-    value = os.environ.get("ABSTRACTA_RATE_LIMITS")
-    if value is None:
-        return default
-    return value.strip().lower() not in ("off", "0", "false", "no")
-
-
-#: The environment variable that names the Redis of a deployment when ``--redis`` is not given.
-REDIS_ENV = "ABSTRACTA_REDIS_URL"
-#: Seconds a rate-limit lookup in Redis may take before the process counts in its own memory.
-REDIS_SECONDS = 0.5
-
-
-def redis_url_from_env() -> str | None:
-    """``ABSTRACTA_REDIS_URL``, or None when unset or empty."""
-    return os.environ.get(REDIS_ENV, "").strip() or None
-
-
-def sync_limits_uri(redis_url: str | None) -> str:
-    """The URI of :func:`limits.storage.storage_from_string` for the synchronous counters (the
-    people's sign-in limits) in the same place as :func:`limits_storage`'s: this process's
-    memory, or the Redis of ``redis_url`` (``unix://`` as ``redis+unix://``)."""
-    if not redis_url:
-        return "memory://"
-    scheme, rest = redis_url.split("://", 1)
-    return {"unix": "redis+unix", "valkey": "redis", "valkeys": "rediss"}.get(scheme.lower(), scheme) + "://" + rest
-
-
-def limits_storage(redis_url: str | None = None) -> Storage:
-    """Where ``limits``' counters live: a ``limits.aio`` storage for
-    :class:`limits.aio.strategies.MovingWindowRateLimiter` (or any other ``limits.aio``
-    strategy). ``redis_url`` None: this process's memory (one process: SQLite's default
-    deployment, no Redis needed); ``redis://[:password@]host:port/db``, ``rediss://…``,
-    ``unix:///path/to/redis.sock`` (or ``valkey://…``): that Redis, shared by every process
-    pointed at it, so a client alternating between two workers meets its budget once. The
-    connection is opened on first use, on the event loop that uses it; a Redis that does not
-    answer raises ``limits.errors.StorageError`` from the strategy's calls (timeouts of
-    :data:`REDIS_SECONDS`). Raises ``ValueError`` without the ``redis``
-    package (``pip install 'abstracta[redis]'``) or for another scheme."""
-    if not redis_url:
-        return MemoryStorage()
-    from limits.aio.storage import RedisStorage
-
-    scheme = redis_url.split("://", 1)[0].lower()
-    if scheme not in ("redis", "rediss", "unix", "valkey", "valkeys"):
-        raise ValueError(f"--redis {redis_url[:100]!r}: expected redis://host:port/db, rediss://… or "
-                         "unix:///path/to/redis.sock")
-    uri = "async+redis+unix://" + redis_url.split("://", 1)[1] if scheme == "unix" else "async+" + redis_url
-    try:
-        return RedisStorage(uri, wrap_exceptions=True, implementation="redispy", key_prefix="abstracta",
-                            socket_timeout=REDIS_SECONDS, socket_connect_timeout=REDIS_SECONDS)
-    except ConfigurationError as exc:  # the redis package is missing (or too old)
-        raise ValueError(f"--redis needs the redis package: pip install 'abstracta[redis]' ({exc})") from None
 
 
 def normalise_host(host: str) -> str:
@@ -291,20 +206,33 @@ async def reply(send: Any, status: int, message: str, headers: dict[str, str] | 
     await send({"type": "http.response.body", "body": data})
 
 
-def header(scope: Any, name: bytes) -> str | None:
-    for key, value in scope.get("headers") or []:
-        if key.lower() == name:
-            return value.decode("latin-1")
-    return None
+#: The request headers the checks read, each by its first value (one pass over the headers).
+HEADS = frozenset({b"host", b"origin", b"authorization", b"cookie", b"content-type", b"x-request-id"})
+#: Where :func:`request_heads` keeps what it read, in the request's scope (the layers share it).
+HEADS_KEY = "abstracta.heads"
 
 
-def the_host(scope: Any) -> str | None:
-    """The request's one ``Host`` header, or None when it has none or several. Several are
-    refused as RFC 9112 §3.2 asks: a client that adds a ``Host`` beside its own (Python's
-    ``websockets`` does with ``additional_headers``) sent the served name first and another
-    after it, and a WebSocket so sent was accepted although HTTP refused that other name."""
-    hosts = [value for key, value in scope.get("headers") or [] if key.lower() == b"host"]
-    return hosts[0].decode("latin-1") if len(hosts) == 1 else None
+def request_heads(scope: Any) -> tuple[dict[bytes, str], int]:
+    """``(first value of each header of HEADS the request has, how many Host headers it has)``,
+    read once per request (kept in its scope). The request's one Host is the first when there
+    is exactly one: several are refused as RFC 9112 §3.2 asks (a client that adds a ``Host``
+    beside its own — Python's ``websockets`` does with ``additional_headers`` — sent the served
+    name first and another after it, and a WebSocket so sent was accepted although HTTP refused
+    that other name)."""
+    kept = scope.get(HEADS_KEY)
+    if kept is not None:
+        return kept
+    found: dict[bytes, str] = {}
+    hosts = 0
+    for key, value in scope.get("headers") or ():
+        key = key.lower()
+        if key in HEADS:
+            if key == b"host":
+                hosts += 1
+            if key not in found:
+                found[key] = value.decode("latin-1")
+    scope[HEADS_KEY] = kept = (found, hosts)
+    return kept
 
 
 def client_ip(scope: Any) -> str:
@@ -319,186 +247,62 @@ async def deny_socket(receive: Any, send: Any, reason: str) -> None:
         await send({"type": "websocket.close", "code": 1008, "reason": reason[:120]})
 
 
-# --- middleware ------------------------------------------------------------------------------
-class SecurityHeaders:
-    """Adds the security headers to every HTTP answer (see the module docstring)."""
-
-    #: Hosts whose headers are kept (:attr:`_kept`): a server answers a few names; a client
-    #: sending ever new ones (refused by HostCheck, inside) has its headers made each time.
-    KEPT_HOSTS = 64
-
-    def __init__(self, app: Any, docs_csp: str | None = None):
-        self.app = app
-        self.docs_csp = docs_csp
-        self._kept: dict[str, list[tuple[bytes, bytes]]] = {}  # Host -> the headers of its answers
-
-    @staticmethod
-    def _headers(policy: str) -> list[tuple[bytes, bytes]]:
-        return [(b"content-security-policy", policy.encode()),
-                (b"x-content-type-options", b"nosniff"),
-                (b"referrer-policy", b"no-referrer"),
-                (b"x-frame-options", b"DENY"),
-                (b"cross-origin-opener-policy", b"same-origin")]
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        if scope.get("path") in ("/docs", "/docs/oauth2-redirect") and self.docs_csp:
-            extra = self._headers(self.docs_csp)
-        else:
-            host = header(scope, b"host") or ""
-            extra = self._kept.get(host)  # the same for every answer to a Host: made once
-            if extra is None:
-                sockets = f"ws://{host} wss://{host}" if HOST_HEADER.fullmatch(host) else ""
-                extra = self._headers(CSP.format(sockets=sockets).replace("'self' ;", "'self';"))
-                if len(self._kept) < self.KEPT_HOSTS:
-                    self._kept[host] = extra
-
-        async def send_with_headers(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                names = {k.lower() for k, _ in message.get("headers") or []}
-                message = {**message, "headers": list(message.get("headers") or [])
-                           + [(k, v) for k, v in extra if k not in names]}
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
+# --- the checks, each a rule of its own (the one ASGI pass, Edge and Gate, applies them) ---------
+#: A refusal of an HTTP request: (status, message, headers, i18n) as :func:`reply` sends it.
+Refusal = tuple[int, str, "dict[str, str] | None", "dict[str, Any] | None"]
 
 
-class HostCheck:
-    """Refuses a ``Host`` the server does not serve (400), and a WebSocket from another
-    site's page (``Origin``; refused before it is accepted, close code 1008)."""
-
-    def __init__(self, app: Any, policy: HostPolicy):
-        self.app = app
-        self.policy = policy
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        host = the_host(scope)  # one rule for HTTP and WebSocket: exactly one Host, a served one
-        if not self.policy.allows(host):
-            if scope["type"] == "http":
-                await reply(send, 400, "Invalid host header")
-            else:
-                await deny_socket(receive, send, "Invalid host header")
-            return
-        if scope["type"] == "websocket" and not self.policy.origin_allows(header(scope, b"origin"), host):
-            await deny_socket(receive, send, "cross-origin WebSocket refused: Origin is not this server")
-            return
-        await self.app(scope, receive, send)
+def security_headers(policy: str) -> list[tuple[bytes, bytes]]:
+    """The headers every HTTP answer carries (see the module docstring), ``policy`` its CSP."""
+    return [(b"content-security-policy", policy.encode()),
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"no-referrer"),
+            (b"x-frame-options", b"DENY"),
+            (b"cross-origin-opener-policy", b"same-origin")]
 
 
-class OriginCheck:
-    """Refuses (403) a state-changing ``/api/`` request a browser sent from another origin:
-    its ``Origin`` header names neither this server (the ``Host``) nor a host the
+def page_policy(host: str) -> str:
+    """The CSP of every answer but ``/docs``' to a request whose ``Host`` is ``host`` (its
+    WebSockets allowed when ``host`` is a well-formed host)."""
+    sockets = f"ws://{host} wss://{host}" if HOST_HEADER.fullmatch(host) else ""
+    return CSP.format(sockets=sockets).replace("'self' ;", "'self';")
+
+
+def host_check(policy: HostPolicy, host: str | None) -> Refusal | None:
+    """400 for a ``Host`` the server does not serve, so that a DNS-rebinding page cannot drive a
+    server on localhost. ``host``: the request's one Host header (None: none or several,
+    :func:`request_heads`). The same rule refuses a WebSocket (:func:`socket_check`)."""
+    return None if policy.allows(host) else (400, "Invalid host header", None, None)
+
+
+def origin_check(policy: HostPolicy, method: str, path: str, origin: str | None, host: str | None) -> Refusal | None:
+    """403 for a state-changing ``/api/`` request a browser sent from another origin: its
+    ``Origin`` names neither this server (``host``, the first Host header) nor a host the
     administrator allowed (:meth:`HostPolicy.origin_allows`). With session cookies (issue 41)
-    this is what keeps another page from acting as a signed-in person — also a page on
-    another port of the same host, which ``SameSite=Lax`` counts as the same site. A request
-    without ``Origin`` (a script, curl) is not a browser's cross-site request and passes."""
-
-    def __init__(self, app: Any, policy: HostPolicy):
-        self.app = app
-        self.policy = policy
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if (scope["type"] == "http" and scope["method"] in STATE_CHANGING and scope["path"].startswith("/api/")):
-            origin = header(scope, b"origin")
-            if origin is not None and not self.policy.origin_allows(origin, header(scope, b"host")):
-                await reply(send, 403, "cross-origin request refused: Origin is not this server",
-                            i18n={"key": "error.cross_origin", "params": {}})
-                return
-        await self.app(scope, receive, send)
+    this is what keeps another page from acting as a signed-in person — also a page on another
+    port of the same host, which ``SameSite=Lax`` counts as the same site. A request without
+    ``Origin`` (a script, curl) is not a browser's cross-site request and passes."""
+    if (origin is not None and method in STATE_CHANGING and path.startswith("/api/")
+            and not policy.origin_allows(origin, host)):
+        return 403, "cross-origin request refused: Origin is not this server", None, {"key": "error.cross_origin", "params": {}}
+    return None
 
 
-class RateLimiter:
-    """Moving-window counters per (category, client IP) and (category, seat token), in the
-    storage :func:`limits_storage` gives: this process's memory, or a Redis every process of a
-    deployment shares. While that Redis does not answer, the process counts in its own memory
-    (each process then limits on its own, as without Redis) and says so in its log; it never
-    refuses play because the counters are away."""
-
-    def __init__(self, limits: dict[str, tuple[str, str]], storage: Storage | None = None):
-        self.storage = storage if storage is not None else MemoryStorage()
-        self.strategy = MovingWindowRateLimiter(self.storage)
-        self.shared = not isinstance(self.storage, MemoryStorage)
-        self._local = MovingWindowRateLimiter(MemoryStorage()) if self.shared else self.strategy
-        self._warned = 0.0  # when the log last said that the shared counters were away
-        self.items: dict[str, tuple[list[RateLimitItem], list[RateLimitItem]]] = {
-            category: (parse_many(per_ip), parse_many(per_token)) for category, (per_ip, per_token) in limits.items()}
-
-    async def hit(self, category: str, ip: str, tokens: Iterable[str]) -> float | None:
-        """Count one request; ``None`` if it is within every limit, else the seconds until it
-        would be (the request is then not counted, but for a race: see below)."""
-        per_ip, per_token = self.items[category]
-        keys = [(item, ("ip", ip)) for item in per_ip]
-        for token in tokens:
-            # the key is a digest: the limiter never holds a usable token
-            digest = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:32]
-            keys += [(item, ("token", digest)) for item in per_token]
-        if not self.shared:
-            return await self._hit(self.strategy, category, keys)
-        try:
-            return await self._hit_shared(category, keys)
-        except StorageError as exc:
-            self._unshared(exc)
-            return await self._hit(self._local, category, keys)
-
-    async def _hit_shared(self, category: str, keys: list[tuple[RateLimitItem, tuple[str, str]]]) -> float | None:
-        """In Redis every call is a round trip that costs the worker's CPU too: each window is
-        hit at once (its hit is atomic: one script that takes a place only if one is free), all
-        windows together, with no test before. A refused request may so count in the windows it
-        fitted in — a client over one limit waits a little longer — where one test and one hit
-        per window would cost twice the calls and their round trips in turn."""
-        strategy = self.strategy
-        taken = await asyncio.gather(*(strategy.hit(item, category, *ident) for item, ident in keys))
-        if all(taken):
-            return None
-        longest = 1.0
-        for (item, ident), ok in zip(keys, taken):
-            if not ok:
-                stats = await strategy.get_window_stats(item, category, *ident)
-                longest = max(longest, stats.reset_time - time.time())
-        return longest
-
-    @staticmethod
-    async def _hit(strategy: MovingWindowRateLimiter, category: str,
-                   keys: list[tuple[RateLimitItem, tuple[str, str]]]) -> float | None:
-        """Each window tested, then each hit only if every one has room: a refused request is
-        not counted (in memory a call costs microseconds)."""
-        async def wait() -> float:
-            longest = 0.0
-            for item, ident in keys:
-                if not await strategy.test(item, category, *ident):
-                    stats = await strategy.get_window_stats(item, category, *ident)
-                    longest = max(longest, stats.reset_time - time.time(), 1.0)
-            return longest
-
-        longest = await wait()
-        if longest > 0:
-            return longest
-        # each hit is atomic in the storage, so two tasks that both passed the test above
-        # cannot both take a window's last place: the one that finds it taken refuses
-        for item, ident in keys:
-            if not await strategy.hit(item, category, *ident):
-                return max(await wait(), 1.0)
-        return None
-
-    def _unshared(self, exc: BaseException) -> None:
-        metrics.error("RateLimitStorageUnavailable")
-        now = time.monotonic()
-        if now - self._warned > 60:
-            self._warned = now
-            log.warning("the shared rate-limit counters (Redis) do not answer (%s): counting in this "
-                        "process's memory until they do", type(exc.__cause__ or exc).__name__)
+def socket_check(policy: HostPolicy, host: str | None, origin: str | None) -> str | None:
+    """Why a WebSocket is refused before it is accepted (close 1008: no view is sent), or None:
+    a ``Host`` the server does not serve — with or without ``Origin``, the rule of HTTP
+    (issue 44 §7) — or an ``Origin`` of another site (:meth:`HostPolicy.origin_allows`)."""
+    if not policy.allows(host):
+        return "Invalid host header"
+    if not policy.origin_allows(origin, host):
+        return "cross-origin WebSocket refused: Origin is not this server"
+    return None
 
 
-def bearer_parts(scope: Any) -> list[str]:
-    """The comma-separated parts of a request's ``Authorization: Bearer`` value (none for
+def bearer_parts(auth: str | None) -> list[str]:
+    """The comma-separated parts of an ``Authorization: Bearer`` value ``auth`` (none for
     another scheme: a proxy's Basic authentication is not a seat token)."""
-    auth = header(scope, b"authorization") or ""
-    scheme, _, value = auth.partition(" ")
+    scheme, _, value = (auth or "").partition(" ")
     if scheme.lower() != "bearer":
         return []
     return [t for t in (p.strip() for p in value.split(",")) if t]
@@ -512,15 +316,9 @@ def too_long(tokens: Iterable[str]) -> str | None:
     return None
 
 
-def request_tokens(scope: Any) -> list[str]:
-    """The bearer tokens a request carries (as the routes read them: comma-separated)."""
-    return [t for t in bearer_parts(scope)[:16] if len(t) <= TOKEN_CHARS]
-
-
-def session_cookie(scope: Any) -> str | None:
-    """The session cookie a request carries (issue 41; ``api.people``' names), or None. Its
-    presence only: whether it names a session the routes find out."""
-    raw = header(scope, b"cookie")
+def session_cookie(raw: str | None) -> str | None:
+    """The session cookie of a ``Cookie`` header ``raw`` (issue 41; ``api.people``' names), or
+    None. Its presence only: whether it names a session the routes find out."""
     if not raw:
         return None
     cookies = SimpleCookie()
@@ -534,11 +332,47 @@ def session_cookie(scope: Any) -> str | None:
     return None
 
 
-def credentials(scope: Any) -> list[str]:
-    """What a request may act by: its bearer tokens, and its session cookie (counted by the
-    rate limits as a token is)."""
-    cookie = session_cookie(scope)
-    return request_tokens(scope) + ([cookie] if cookie is not None else [])
+def credentials(auth: str | None, cookie: str | None) -> list[str]:
+    """What a request may act by (``auth``, ``cookie``: its Authorization and Cookie headers):
+    its bearer tokens as the routes read them (comma-separated), and its session cookie (counted
+    by the rate limits as a token is)."""
+    found = session_cookie(cookie)
+    tokens = [t for t in bearer_parts(auth)[:16] if len(t) <= TOKEN_CHARS]
+    return tokens + ([found] if found is not None else [])
+
+
+def token_check(method: str, path: str, auth: str | None, cookie: str | None) -> Refusal | None:
+    """401 (``WWW-Authenticate: Bearer``) for any ``/api/`` request carrying a token too long
+    to be one (it would be dropped: a read answered as a spectator's, an act told it carried no
+    token); then for an act (:data:`NEEDS_TOKEN`) sent without a seat token, a personal API
+    token or a session cookie — before its body is read or validated."""
+    challenge = {"WWW-Authenticate": "Bearer"}
+    if path.startswith("/api/"):
+        problem = too_long(bearer_parts(auth))
+        if problem is not None:
+            return 401, problem, challenge, None
+    # the path first: the cookie is parsed only for an act
+    if any(m == method and p.fullmatch(path) for m, p in NEEDS_TOKEN) and not credentials(auth, cookie):
+        return 401, "this needs a seat token (Authorization: Bearer <token>) or to be signed in", challenge, None
+    return None
+
+
+def json_check(content_type: str | None, body: bytes) -> Refusal | None:
+    """415 for a body (the whole of it, read) of another type than ``application/json`` on a
+    state-changing request, so that a cross-site HTML form cannot act; 422 for one that is not
+    JSON (not UTF-8 either, or nested too deep for the parser). No body: no refusal."""
+    ctype = (content_type or "").split(";")[0].strip().lower()
+    if body and ctype != "application/json":
+        return (415, "a request body must be JSON (Content-Type: application/json), not "
+                     f"{ctype[:60] or 'a body without a type'}", None, None)
+    if body.strip():
+        try:
+            json.loads(body)
+        except (ValueError, RecursionError) as exc:  # not UTF-8 (UnicodeDecodeError), nested too deep
+            at = f" (at character {exc.pos})" if isinstance(exc, json.JSONDecodeError) else ""
+            deep = " (nested too deep)" if isinstance(exc, RecursionError) else ""
+            return 422, f"the request body is not valid JSON{at}{deep}", None, None
+    return None
 
 
 def socket_credentials(scope: Any, tokens: Iterable[str]) -> list[str]:
@@ -546,7 +380,8 @@ def socket_credentials(scope: Any, tokens: Iterable[str]) -> list[str]:
     session cookie, and the seat ``tokens`` of its first message, as many as a request's): the
     keys its moves are counted under, those a browser's ``POST …/actions`` sends, so that a
     move over the socket spends the same budget."""
-    given = credentials(scope)
+    heads = request_heads(scope)[0]
+    given = credentials(heads.get(b"authorization"), heads.get(b"cookie"))
     return given + [t for t in list(tokens)[:16] if len(t) <= TOKEN_CHARS and t not in given]
 
 
@@ -559,7 +394,9 @@ def rate_refusal(wait: float) -> tuple[int, str, dict[str, Any]]:
 
 
 class RateLimit:
-    """429 with ``Retry-After`` once a client IP or a seat token exceeds its category's limit."""
+    """429 with ``Retry-After`` once a client IP or a seat token exceeds its category's limit.
+    Its own layer, between :class:`Edge` and :class:`Gate` (where the checks order it), only
+    when the limits are on."""
 
     def __init__(self, app: Any, limiter: RateLimiter):
         self.app = app
@@ -569,7 +406,9 @@ class RateLimit:
         if scope["type"] == "http":
             category = next((c for m, p, c in LIMITED if m == scope["method"] and p.fullmatch(scope["path"])), None)
             if category in self.limiter.items:  # (a category without limits: unlimited)
-                wait = await self.limiter.hit(category, client_ip(scope), credentials(scope))
+                heads = request_heads(scope)[0]
+                wait = await self.limiter.hit(category, client_ip(scope),
+                                              credentials(heads.get(b"authorization"), heads.get(b"cookie")))
                 if wait is not None:
                     seconds, message, i18n = rate_refusal(wait)
                     await reply(send, 429, message, {"Retry-After": str(seconds)}, i18n)
@@ -577,112 +416,70 @@ class RateLimit:
         await self.app(scope, receive, send)
 
 
-class RequireToken:
-    """401 (``WWW-Authenticate: Bearer``) for an act (:data:`NEEDS_TOKEN`) sent without a
-    seat token, a personal API token or a session cookie, before its body is read or
-    validated; and for any API request carrying a token too long to be one (it was dropped: a
-    read answered as a spectator's, an act told it carried no token)."""
+class SocketCounts:
+    """The open WebSockets per match and per client IP, and the bound on them: at most
+    ``per_match`` per match and ``per_ip`` per IP (``None``: no bound; the lobby's socket counts
+    against its IP only)."""
 
-    def __init__(self, app: Any):
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["path"].startswith("/api/"):
-            problem = too_long(bearer_parts(scope))
-            if problem is not None:
-                await reply(send, 401, problem, {"WWW-Authenticate": "Bearer"})
-                return
-        if (scope["type"] == "http" and not credentials(scope)
-                and any(m == scope["method"] and p.fullmatch(scope["path"]) for m, p in NEEDS_TOKEN)):
-            await reply(send, 401, "this needs a seat token (Authorization: Bearer <token>) or to be signed in",
-                        {"WWW-Authenticate": "Bearer"})
-            return
-        await self.app(scope, receive, send)
-
-
-class SocketBound:
-    """At most ``per_match`` open WebSockets per match and ``per_ip`` per client IP (``None``:
-    no bound); one more is accepted, told why (``{"error": ...}``) and closed with 1013."""
-
-    def __init__(self, app: Any, per_match: int | None, per_ip: int | None):
-        self.app = app
+    def __init__(self, per_match: int | None, per_ip: int | None):
         self.per_match, self.per_ip = per_match, per_ip
         self.by_match: dict[str, int] = {}
         self.by_ip: dict[str, int] = {}
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        path = scope.get("path", "")
-        found = SOCKET_PATH.fullmatch(path) if scope["type"] == "websocket" else None
-        if found is None and not (scope["type"] == "websocket" and LOBBY_SOCKET_PATH.fullmatch(path)):
-            await self.app(scope, receive, send)
-            return
-        match_id, ip = found.group(1) if found else None, client_ip(scope)
-        reason = None
+    def refusal(self, match_id: str | None, ip: str) -> str | None:
+        """Why one more socket (of match ``match_id``, None: the lobby's) from ``ip`` is one too
+        many, or None."""
         if match_id is not None and self.per_match is not None and self.by_match.get(match_id, 0) >= self.per_match:
-            reason = f"too many connections to this match (at most {self.per_match})"
-        elif self.per_ip is not None and self.by_ip.get(ip, 0) >= self.per_ip:
-            reason = f"too many connections from your address (at most {self.per_ip})"
-        if reason is not None:
-            message = await receive()
-            if message["type"] == "websocket.connect":
-                await send({"type": "websocket.accept"})
-                await send({"type": "websocket.send", "text": json.dumps({"error": reason})})
-                await send({"type": "websocket.close", "code": 1013, "reason": reason})
-            return
-        if match_id is not None:
-            self.by_match[match_id] = self.by_match.get(match_id, 0) + 1
-        self.by_ip[ip] = self.by_ip.get(ip, 0) + 1
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            counted = ((self.by_match, match_id), (self.by_ip, ip)) if match_id is not None else ((self.by_ip, ip),)
-            for table, key in counted:
-                table[key] -= 1
-                if not table[key]:
-                    del table[key]
+            return f"too many connections to this match (at most {self.per_match})"
+        if self.per_ip is not None and self.by_ip.get(ip, 0) >= self.per_ip:
+            return f"too many connections from your address (at most {self.per_ip})"
+        return None
+
+    def counted(self, match_id: str | None, ip: str) -> list[tuple[dict[str, int], str]]:
+        """Count one more socket; the counters to give back (:meth:`release`) when it closes."""
+        counted = [(self.by_ip, ip)] if match_id is None else [(self.by_match, match_id), (self.by_ip, ip)]
+        for table, key in counted:
+            table[key] = table.get(key, 0) + 1
+        return counted
+
+    @staticmethod
+    def release(counted: list[tuple[dict[str, int], str]]) -> None:
+        for table, key in counted:
+            table[key] -= 1
+            if not table[key]:
+                del table[key]
 
 
-class MethodCheck:
+class MethodRule:
     """405 with ``Allow`` for a method a route's path does not answer; 404 for an ``/api/``
-    path no route has. Other paths belong to the static files (GET and HEAD)."""
+    path no route has (the static files mounted at ``/`` would otherwise answer 405 for it).
+    Other paths belong to the shell's pages, the static files, the schema and /docs: GET and
+    HEAD only."""
 
     #: (method, path) decisions kept: a route scan per request was 2 % of a move's CPU (py-spy)
     KEPT = 4096
 
-    def __init__(self, app: Any, routes: Any):
-        self.app = app
+    def __init__(self, routes: Any):
         self.routes = routes
-        self._decided: dict[tuple[str, str], tuple[int, str, dict[str, str] | None] | None] = {}
+        self._decided: dict[tuple[str, str], Refusal | None] = {}
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        path, method = scope["path"], scope["method"]
+    def check(self, scope: Any, method: str, path: str) -> Refusal | None:
         if not (path == "/api" or path.startswith("/api/")):
-            # the shell's pages, the static files, the schema and /docs: read-only
             if method in ("GET", "HEAD"):
-                await self.app(scope, receive, send)
-            else:
-                await reply(send, 405, f"method {method[:10]} not allowed here; allowed: GET, HEAD",
-                            {"Allow": "GET, HEAD"})
-            return
+                return None
+            return 405, f"method {method[:10]} not allowed here; allowed: GET, HEAD", {"Allow": "GET, HEAD"}, None
         key = (method, path)
         if key in self._decided:
-            refusal = self._decided[key]
-        else:
-            refusal = self._decide(scope, method, path)
-            if len(self._decided) >= self.KEPT:  # the oldest decision goes (ids make paths many)
-                del self._decided[next(iter(self._decided))]
-            self._decided[key] = refusal
-        if refusal is None:
-            await self.app(scope, receive, send)
-        else:
-            await reply(send, *refusal)
+            return self._decided[key]
+        refusal = self._decide(scope, method, path)
+        if len(self._decided) >= self.KEPT:  # the oldest decision goes (ids make paths many)
+            del self._decided[next(iter(self._decided))]
+        self._decided[key] = refusal
+        return refusal
 
-    def _decide(self, scope: Any, method: str, path: str) -> tuple[int, str, dict[str, str] | None] | None:
-        """None: a route answers ``method`` at ``path``; else the refusal ``(status, message,
-        headers)``. The routes do not change while the app runs: decided once per method and path."""
+    def _decide(self, scope: Any, method: str, path: str) -> Refusal | None:
+        """None: a route answers ``method`` at ``path``; else the refusal. The routes do not
+        change while the app runs: decided once per method and path."""
         from starlette.routing import Match, Mount
 
         # the routes whose template fits the path with the fewest parameters decide: a POST-only
@@ -696,12 +493,12 @@ class MethodCheck:
                 params = len(getattr(route, "param_convertors", None) or ())
                 fitting.append((params, found is Match.FULL, set(getattr(route, "methods", None) or ())))
         if not fitting:
-            return 404, f"no such endpoint: {path[:100]}", None
+            return 404, f"no such endpoint: {path[:100]}", None, None
         fewest = min(p for p, _, _ in fitting)
         if any(full for p, full, _ in fitting if p == fewest):
             return None
         allowed = ", ".join(sorted(set().union(*(m for p, _, m in fitting if p == fewest))))
-        return 405, f"method {method[:10]} not allowed here; allowed: {allowed}", {"Allow": allowed}
+        return 405, f"method {method[:10]} not allowed here; allowed: {allowed}", {"Allow": allowed}, None
 
 
 def flat_routes(routes: Any) -> Any:
@@ -716,32 +513,152 @@ def flat_routes(routes: Any) -> Any:
             yield route
 
 
-class JsonOnly:
-    """415 for a body of another type than ``application/json`` on a state-changing request,
-    422 for one that is not JSON (not UTF-8 either) — placed inside
-    :class:`~abstracta.server.api.middleware.BodyLimit`, which has read the body already."""
+# --- the one pass -----------------------------------------------------------------------------
+class Edge:
+    """The outer ASGI layer (the first of the app's own): the request id, the edge's metrics and
+    log context (:mod:`.ops`), the security headers, the Host and Origin rules, and the last
+    catch of a bug. One ``send`` wrapper adds the headers (made once per Host) and sees the
+    status for the metrics. Until issue 44 these were five layers (ops.Observe, SecurityHeaders,
+    HostCheck, OriginCheck and the innermost CatchAll), each a coroutine frame per request and
+    most a closure every answer's messages passed through (py-spy: the chain was ~17 % of the
+    server's CPU per move). What a request is checked for, and in which order, is unchanged:
+    Host, then Origin; the rate limits (:class:`RateLimit`) and :class:`Gate` inside."""
 
-    def __init__(self, app: Any):
+    #: Hosts whose headers are kept (:attr:`_kept`): a server answers a few names; a client
+    #: sending ever new ones (refused, but answered with the headers) has them made each time.
+    KEPT_HOSTS = 64
+
+    def __init__(self, app: Any, policy: HostPolicy, docs_csp: str | None = None):
         self.app = app
+        self.policy = policy
+        self._docs = security_headers(docs_csp) if docs_csp else None
+        self._kept: dict[str, list[tuple[bytes, bytes]]] = {}  # Host -> the headers of its answers
+
+    def _headers(self, path: str, host: str) -> list[tuple[bytes, bytes]]:
+        if self._docs is not None and path in ("/docs", "/docs/oauth2-redirect"):
+            return self._docs  # FastAPI's Swagger page: its CDN and its inline script (docs_policy)
+        extra = self._kept.get(host)
+        if extra is None:
+            extra = security_headers(page_policy(host))
+            if len(self._kept) < self.KEPT_HOSTS:
+                self._kept[host] = extra
+        return extra
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["method"] not in STATE_CHANGING:
+        kind = scope["type"]
+        if kind != "http" and kind != "websocket":
             await self.app(scope, receive, send)
             return
-        first = await receive()
-        body = first.get("body", b"") if first["type"] == "http.request" else b""
-        ctype = (header(scope, b"content-type") or "").split(";")[0].strip().lower()
-        if (body or first.get("more_body")) and ctype != "application/json":
-            await reply(send, 415, "a request body must be JSON (Content-Type: application/json), not "
-                                   f"{ctype[:60] or 'a body without a type'}")
+        heads, hosts = request_heads(scope)
+        rid = ops.request_id_of(heads.get(b"x-request-id"))
+        token = ops.enter_request(rid)
+        try:
+            if kind == "http":
+                await self._http(scope, receive, send, heads, hosts, rid)
+            else:
+                await self._socket(scope, receive, send, heads, hosts)
+        finally:
+            ops.leave_request(token)
+
+    async def _http(self, scope: Any, receive: Any, send: Any, heads: dict[bytes, str], hosts: int, rid: str) -> None:
+        started = time.perf_counter()
+        method, path = scope["method"], scope["path"]
+        host = heads.get(b"host")
+        extra = self._headers(path, host or "")  # (the first Host's: refusals carry them too)
+        tail = (b"x-request-id", rid.encode())
+        status: int | None = None
+
+        async def sending(message: Any) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                raw = list(message.get("headers") or ())
+                names = {k.lower() for k, _ in raw}
+                message = {**message, "headers": [*raw, *(h for h in extra if h[0] not in names), tail]}
+            await send(message)
+
+        try:
+            refusal = (host_check(self.policy, host if hosts == 1 else None)
+                       or origin_check(self.policy, method, path, heads.get(b"origin"), host))
+            if refusal is not None:
+                await reply(sending, *refusal)
+            else:
+                await self.app(scope, receive, sending)
+        except Exception as exc:  # noqa: BLE001 - a bug: answered and logged here, not re-raised
+            # Starlette's handler of Exception would answer and then re-raise it to the server,
+            # which logs the whole traceback, message included, and drops the connection
+            response = internal_error(method, path, exc)
+            if status is None:  # else the answer is cut short: the client sees a broken response
+                await response(scope, receive, sending)
+        finally:
+            ops.observe_http(scope, method, path, 500 if status is None else status, started)
+
+    async def _socket(self, scope: Any, receive: Any, send: Any, heads: dict[bytes, str], hosts: int) -> None:
+        reason = socket_check(self.policy, heads.get(b"host") if hosts == 1 else None, heads.get(b"origin"))
+        if reason is not None:
+            await deny_socket(receive, send, reason)
             return
-        if body.strip() and not first.get("more_body"):
-            try:
-                json.loads(body)
-            except (ValueError, RecursionError) as exc:  # not UTF-8 (UnicodeDecodeError), nested too deep
-                at = f" (at character {exc.pos})" if isinstance(exc, json.JSONDecodeError) else ""
-                deep = " (nested too deep)" if isinstance(exc, RecursionError) else ""
-                await reply(send, 422, f"the request body is not valid JSON{at}{deep}")
+        opened = False
+        gauge = ops.socket_gauge(scope)
+
+        async def sending(message: Any) -> None:
+            nonlocal opened
+            if not opened and message["type"] == "websocket.accept":
+                opened = True
+                gauge.inc()
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            if opened:
+                gauge.dec()
+
+
+class Gate:
+    """The inner ASGI layer, right around FastAPI's: the WebSocket bounds (:class:`SocketCounts`),
+    then for HTTP the method rule (:class:`MethodRule`), the token rule (:func:`token_check`),
+    the body limit (:func:`~abstracta.server.api.middleware.read_body`: 400, 413, 408) and the
+    JSON rule (:func:`json_check`), in this order, in one frame (until issue 44 five layers:
+    SocketBound, MethodCheck, RequireToken, BodyLimit, JsonOnly). A body that passes is handed
+    on whole, as its one ``http.request`` message."""
+
+    def __init__(self, app: Any, routes: Any, per_match: int | None, per_ip: int | None):
+        self.app = app
+        self.methods = MethodRule(routes)
+        self.sockets = SocketCounts(per_match, per_ip)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        kind = scope["type"]
+        if kind == "http":
+            await self._http(scope, receive, send)
+        elif kind == "websocket":
+            await self._socket(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _http(self, scope: Any, receive: Any, send: Any) -> None:
+        method, path = scope["method"], scope["path"]
+        heads = request_heads(scope)[0]
+        refusal = (self.methods.check(scope, method, path)
+                   or token_check(method, path, heads.get(b"authorization"), heads.get(b"cookie")))
+        if refusal is not None:
+            await reply(send, *refusal)
+            return
+        if method in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        try:
+            body = await read_body(scope, receive)
+        except BodyRefused as refused:
+            await reply(send, refused.status, refused.message, {"Connection": "close"})
+            return
+        if body is None:  # the client went away
+            return
+        if method in STATE_CHANGING:
+            refusal = json_check(heads.get(b"content-type"), body)
+            if refusal is not None:
+                await reply(send, *refusal)
                 return
         delivered = False
 
@@ -749,10 +666,32 @@ class JsonOnly:
             nonlocal delivered
             if not delivered:
                 delivered = True
-                return first
+                return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
         await self.app(scope, replay, send)
+
+    async def _socket(self, scope: Any, receive: Any, send: Any) -> None:
+        path = scope.get("path", "")
+        found = SOCKET_PATH.fullmatch(path)
+        if found is None and not LOBBY_SOCKET_PATH.fullmatch(path):
+            await self.app(scope, receive, send)
+            return
+        match_id, ip = found.group(1) if found else None, client_ip(scope)
+        reason = self.sockets.refusal(match_id, ip)
+        if reason is not None:  # accepted only to be told why, then closed: try again later
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.send", "text": json.dumps({"error": reason})})
+                await send({"type": "websocket.close", "code": 1013, "reason": reason})
+            return
+        counted = self.sockets.counted(match_id, ip)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.sockets.release(counted)
+
 
 
 def docs_policy(html: str) -> str:
@@ -767,10 +706,11 @@ def docs_policy(html: str) -> str:
 
 
 def install(app: Any, security: Security) -> None:
-    """Wrap ``app`` (a FastAPI app whose :class:`BodyLimit` is added already) in the
-    middleware of this module, outermost first: headers, host, origin, rate limits (unless off;
-    counted where :func:`limits_storage` of ``security.redis_url`` says), socket bound, method
-    check, token presence, (body limit), JSON only."""
+    """Wrap ``app`` (a FastAPI app) in the layers of this module, outermost first: :class:`Edge`
+    (request ids, metrics, headers, Host, Origin, the last catch), :class:`RateLimit` (unless the
+    limits are off; counted where :func:`limits_storage` of ``security.redis_url`` says) and
+    :class:`Gate` (socket bounds, methods, tokens, body limit, JSON only), which is right around
+    FastAPI's own exception handling and routes."""
     from fastapi.openapi.docs import get_swagger_ui_html
 
     docs = None
@@ -780,15 +720,8 @@ def install(app: Any, security: Security) -> None:
                                    init_oauth=app.swagger_ui_init_oauth,
                                    swagger_ui_parameters=app.swagger_ui_parameters)
         docs = docs_policy(page.body.decode())
-    from starlette.middleware import Middleware
-
-    # user_middleware[0] is the outermost; add_middleware puts each new one outside the others.
-    # JsonOnly goes just inside BodyLimit (added by create_app), which has read the body by then.
-    inner = next((i for i, m in enumerate(app.user_middleware) if m.cls.__name__ == "BodyLimit"), -1)
-    app.user_middleware.insert(inner + 1, Middleware(JsonOnly))
-    app.add_middleware(RequireToken)
-    app.add_middleware(MethodCheck, routes=lambda: app.router.routes)
-    app.add_middleware(SocketBound, per_match=security.ws_per_match,
+    # add_middleware puts each new one outside the others
+    app.add_middleware(Gate, routes=lambda: app.router.routes, per_match=security.ws_per_match,
                        per_ip=security.ws_per_ip if security.rate_limits else None)
     # the limiter is the app's too: a move over a match's WebSocket spends the budget of a
     # POST …/actions (api.routes.live_moves), or a socket would be a way around the limits
@@ -796,6 +729,4 @@ def install(app: Any, security: Security) -> None:
     if security.rate_limits:
         app.state.rate_limiter = RateLimiter(security.limits, limits_storage(security.redis_url))
         app.add_middleware(RateLimit, limiter=app.state.rate_limiter)
-    app.add_middleware(OriginCheck, policy=security.hosts)
-    app.add_middleware(HostCheck, policy=security.hosts)
-    app.add_middleware(SecurityHeaders, docs_csp=docs)
+    app.add_middleware(Edge, policy=security.hosts, docs_csp=docs)

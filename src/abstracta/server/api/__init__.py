@@ -9,7 +9,7 @@ deps             the dependencies: the match service (``request.app.state.servic
                  tokens and who acts, a body that must be empty, the browser's session header
 errors           the one table turning domain refusals into statuses, the error body, the
                  exception handlers, the documented refusals of each route (``errors(...)``)
-middleware       the body limit (413/408) and the last catch of a bug (500)
+middleware       the body limit (413/408) and the answer to a bug (500), applied by ``security``
 bodies           the request bodies: strict pydantic models, each validating a body once
 models           the response models (what each route answers, checked by the tests)
 routes/*         one ``APIRouter`` per resource: games, matches, acts, invitations, analysis,

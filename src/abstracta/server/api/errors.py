@@ -203,8 +203,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> JSONResponse:
-        # only a bug in a middleware outside CatchAll gets here (Starlette re-raises it to the
-        # server after this answer)
+        # only a bug outside security.Edge (which answers every other) gets here: Starlette
+        # re-raises it to the server after this answer
         return internal_error(request.method, request.url.path, exc)
 
 

@@ -1,10 +1,10 @@
-"""The app's own ASGI middleware: :class:`BodyLimit` (a request body's size and the time it
-may take to arrive) and :class:`CatchAll` (a bug answered as 500 and logged, never re-raised)."""
+"""Two rules of the request path that ``security.Gate`` and ``security.Edge`` apply: the body limit
+(:func:`read_body`: a request body's size and the time it may take to arrive) and the answer to a
+bug (:func:`internal_error`: 500, logged, never re-raised)."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import Any
 
@@ -20,72 +20,51 @@ BODY_LIMITS: dict[str | None, int] = {None: 1_000_000, "/api/matches/import": 2_
 #: declared more than it sent was waited for without end). 2 MB in 30 s is 67 kB/s.
 BODY_SECONDS = 30.0
 
-class BodyLimit:
-    """ASGI middleware: refuse request bodies over :data:`BODY_LIMITS` with 413 and a JSON
-    error, before the app sees them (by Content-Length, or while reading a chunked body), and
-    bodies that do not arrive within :data:`BODY_SECONDS` with 408 (the connection closed)."""
+class BodyRefused(Exception):
+    """A request body :func:`read_body` refused: ``status`` (400, 413, 408) and ``message``
+    (answered with ``Connection: close``: the rest of the body is not read)."""
 
-    def __init__(self, app: Any, limits: dict[str | None, int] | None = None):
-        self.app = app
-        self.limits = limits or BODY_LIMITS
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
-            await self.app(scope, receive, send)
-            return
-        limit = self.limits.get(scope.get("path"), self.limits[None])
-        length = dict(scope.get("headers") or []).get(b"content-length")
-        if length is not None:
-            try:
-                declared = int(length)
-            except ValueError:
-                await self._reply(send, 400, "the Content-Length header is not a number")
-                return
-            if declared > limit:
-                await self._reply(send, 413, f"request body too large: {declared} bytes, at most {limit}")
-                return
-        chunks, total = [], 0
-        seconds = BODY_SECONDS
-        deadline = asyncio.get_running_loop().time() + seconds
-        while True:
-            try:
-                # a deadline on this task, not wait_for's task around each receive (a task
-                # created and scheduled for every request, its body nearly always there already)
-                async with asyncio.timeout_at(deadline):
-                    message = await receive()
-            except TimeoutError:
-                await self._reply(send, 408, f"the request body did not arrive within {seconds:g} s")
-                return
-            if message["type"] != "http.request":  # the client went away
-                return
-            chunk = message.get("body", b"")
-            total += len(chunk)
-            if total > limit:
-                await self._reply(send, 413, f"request body too large: more than {limit} bytes")
-                return
-            chunks.append(chunk)
-            if not message.get("more_body"):
-                break
-        body = b"".join(chunks)
-        delivered = False
 
-        async def replay() -> Any:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    @staticmethod
-    async def _reply(send: Any, status: int, message: str) -> None:
-        data = json.dumps({"error": message}).encode()
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(data)).encode()),
-                                (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": data})
+async def read_body(scope: Any, receive: Any, limits: dict[str | None, int] | None = None) -> bytes | None:
+    """The whole body of an HTTP request (``receive``: its ASGI messages), or None when the client
+    went away first. Raises :class:`BodyRefused`: 400 for a ``Content-Length`` that is not a
+    number, 413 for a body over its path's limit (:data:`BODY_LIMITS`; by ``Content-Length``
+    before reading, or while reading a chunked body), 408 for one that does not arrive within
+    :data:`BODY_SECONDS` (uvicorn has no read timeout). The app reads it whole anyway, as JSON."""
+    limits = limits or BODY_LIMITS
+    limit = limits.get(scope.get("path"), limits[None])
+    length = dict(scope.get("headers") or []).get(b"content-length")  # (the last one, as before)
+    if length is not None:
+        try:
+            declared = int(length)
+        except ValueError:
+            raise BodyRefused(400, "the Content-Length header is not a number") from None
+        if declared > limit:
+            raise BodyRefused(413, f"request body too large: {declared} bytes, at most {limit}")
+    chunks, total = [], 0
+    seconds = BODY_SECONDS
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        try:
+            # a deadline on this task, not wait_for's task around each receive (a task
+            # created and scheduled for every request, its body nearly always there already)
+            async with asyncio.timeout_at(deadline):
+                message = await receive()
+        except TimeoutError:
+            raise BodyRefused(408, f"the request body did not arrive within {seconds:g} s") from None
+        if message["type"] != "http.request":  # the client went away
+            return None
+        chunk = message.get("body", b"")
+        total += len(chunk)
+        if total > limit:
+            raise BodyRefused(413, f"request body too large: more than {limit} bytes")
+        chunks.append(chunk)
+        if not message.get("more_body"):
+            return b"".join(chunks)
 
 
 def internal_error(method: str, path: str, exc: BaseException) -> JSONResponse:
@@ -104,33 +83,4 @@ def internal_error(method: str, path: str, exc: BaseException) -> JSONResponse:
     return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
 
 
-class CatchAll:
-    """ASGI middleware around the routes: an exception no handler took (a bug) ends here as
-    :func:`internal_error`'s answer. Starlette's handler of ``Exception`` would answer and then
-    re-raise it to the server, which logs the whole traceback, message included, and drops
-    the connection."""
-
-    def __init__(self, app: Any):
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = False
-
-        async def watched(message: Any) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, receive, watched)
-        except Exception as exc:  # noqa: BLE001 - a bug: answered and logged here, not re-raised
-            response = internal_error(scope.get("method", ""), scope.get("path", ""), exc)
-            if not started:  # else the answer is cut short: the client sees a broken response
-                await response(scope, receive, send)
-
-
-__all__ = ["BODY_LIMITS", "BODY_SECONDS", "BodyLimit", "CatchAll", "internal_error"]
+__all__ = ["BODY_LIMITS", "BODY_SECONDS", "BodyRefused", "internal_error", "read_body"]

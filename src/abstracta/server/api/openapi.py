@@ -31,7 +31,7 @@ def _api(method: str, path: str) -> bool:
 
 
 def _with_body(method: str, path: str) -> bool:
-    # BodyLimit reads the body of every request but GET, HEAD and OPTIONS
+    # security.Gate reads the body (read_body) of every request but GET, HEAD and OPTIONS
     return method not in ("GET", "HEAD", "OPTIONS")
 
 

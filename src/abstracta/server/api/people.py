@@ -13,7 +13,7 @@ and not on plain ``http://127.0.0.1``, where a browser would drop a Secure cooki
 
 Cross-site request forgery: every state-changing request sends JSON (415 otherwise, so a form
 on another site cannot), a browser's request from another origin is refused (403,
-``security.OriginCheck``) and a foreign ``Host`` too (400); and ``SameSite=Lax`` keeps the
+``security.origin_check``) and a foreign ``Host`` too (400); and ``SameSite=Lax`` keeps the
 cookie off other sites' requests in the first place.
 """
 
