@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import copy as _copy
 from dataclasses import dataclass, field, fields
-from typing import Any, Iterable, Sequence, TypeVar
+from typing import Any, Iterable, NamedTuple, Sequence, TypeVar
 
 from ..core.description import english
 from ..core.game import (Game, State, TurnText, action_strings, draw_seats, played_turns, seats_out, seats_out_since,
-                         turn_numbers, turn_spans, turn_texts, turns_played)
+                         turn_texts)
 from ..core.records import OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
+from ..core.turn_ledger import EMPTY as NO_TURNS, TurnLedger
 from ..core.view import message
 from .errors import NotNow
 from .events import Event, GameEnded
@@ -33,8 +34,23 @@ S = TypeVar("S", bound="SessionBase")
 DRAW_AGAIN_TURNS = 3
 
 #: Fields a copy shares with its original: never changed once made (the initial state, the
-#: rules' game, the turns written so far).
-_SHARED = ("game", "initial", "written")
+#: rules' game, the turns written and counted so far).
+_SHARED = ("game", "initial", "written", "ledger")
+
+
+class Written(NamedTuple):
+    """What a session has written of its game up to the start of a turn (:attr:`SessionBase.written`).
+
+    ``turns``: the turns before ``ply`` as the move list writes them (:func:`turn_texts`);
+    ``state``: the state after ``ply`` actions; ``actions``: those actions; ``entries``: the
+    record's move list of them (:meth:`Game.format_moves`) for a game that writes whole turns,
+    else None. Shared by the copies of later sessions: never changed."""
+
+    turns: list[TurnText]
+    ply: int
+    state: State
+    actions: list[int]
+    entries: list[str] | None
 
 
 def seat_messages(game: Game, seats: Iterable[int]) -> list[dict[str, Any]]:
@@ -59,10 +75,12 @@ class SessionBase:
         seated: the seats someone has taken; None: every seat (people at one terminal).
         movers, own_turns: per action, the seat that played it and the rules' turn number
             before it (None until first asked; then kept up by :meth:`push`).
-        written: ``(turns, ply, state, actions)``: the turns written already (:meth:`turn_texts`)
-            up to the start of the last one, the state there and the actions up to it (shared by
-            the copies of later sessions, never changed: a long game is not written out again at
-            every move).
+        written: a :class:`Written`: the turns written already (:meth:`turn_texts`, and the
+            record's entries of a game that writes whole turns) up to the start of the last one,
+            the state there and the actions up to it (shared by the copies of later sessions,
+            never changed: a long game is not written out again at every move).
+        ledger: the turns counted so far (:class:`~abstracta.core.turn_ledger.TurnLedger`),
+            carried to the copies and extended by the actions they add (shared, never changed).
     """
 
     game: Game
@@ -79,7 +97,8 @@ class SessionBase:
     seated: set[int] | None = None
     movers: list[int] | None = None
     own_turns: list[int | None] | None = None
-    written: tuple[list[TurnText], int, State, list[int]] | None = None
+    written: "Written | None" = None
+    ledger: TurnLedger | None = None
 
     @classmethod
     def begin(cls: type[S], game: Game, initial: State, players: Sequence[str], actions: Sequence[int] = (),
@@ -218,10 +237,10 @@ class SessionBase:
         cached = self.__dict__.get("_record")
         if cached is not None and cached[0] == key:
             return cached[1]
-        whole = self.game.description.whole_turn_notation
+        moves = self._record_moves()
         record = Record.from_play(self.game, self.initial, self.actions, players=self.players, tags=self.tags,
                                   start=self.start, termination=termination, result=self.result,
-                                  final=self.state, moves=None if whole else self.strings)
+                                  final=self.state, moves=self.strings if moves is None else moves)
         self.__dict__["_record"] = (key, record)
         return record
 
@@ -234,15 +253,23 @@ class SessionBase:
             self.movers, self.own_turns = played_turns(self.initial, self.actions)
         return self.movers
 
-    def turn_numbers(self) -> list[int]:
-        """The number of the turn each action belongs to (:func:`turn_numbers`)."""
+    def turns(self) -> TurnLedger:
+        """The turns played, counted (:class:`TurnLedger`: :func:`turn_numbers`,
+        :func:`turn_spans`, :func:`turns_played`'s count): from the ledger of the session this
+        one was copied from, so that a move counts only its own actions, not the whole game."""
         movers = self.played_by()
         assert self.own_turns is not None
-        return turn_numbers(movers, self.own_turns)
+        self.ledger = (self.ledger or NO_TURNS).follow(movers, self.own_turns)
+        return self.ledger
+
+    def turn_numbers(self) -> list[int]:
+        """The number of the turn each action belongs to (:func:`turn_numbers`; shared: do not
+        change it)."""
+        return self.turns().numbers
 
     def turns_played(self) -> int:
         """The turns played as the move list lists them (:func:`turns_played`)."""
-        return turns_played(self.played_by(), self.turn_numbers())
+        return self.turns().turns
 
     def out_at(self) -> list[dict[str, int]]:
         """The seats the rules put out, each with the ply that did (:func:`seats_out_since`),
@@ -260,17 +287,41 @@ class SessionBase:
         """The turns played as the terminal's replay writes them (:func:`turn_texts`), given
         ``movers`` and their turn ``numbers``; from :attr:`written` on when the actions up to
         there are unchanged (a takeback: from the start)."""
-        turns, ply, state, prefix = self.written or ([], 0, self.initial, [])
-        if ply > self.ply or self.actions[:ply] != prefix:
-            turns, ply, state, prefix = [], 0, self.initial, []
+        written = self._written_so_far()
+        ply, state = written.ply, written.state
         rest = turn_texts(state, self.actions[ply:], movers[ply:], numbers[ply:], ply=ply)
         if len(rest) > 1:  # the turns before the last are over: written once
             end = rest[-1].first
             state = state.clone()
             for action in self.actions[ply:end]:
                 state.apply_action(action)
-            self.written = (turns + rest[:-1], end, state, self.actions[:end])
-        return turns + rest
+            entries = None
+            if written.entries is not None:  # the record's entries of those turns, written once too
+                entries = written.entries + self.game.format_moves(written.state, self.actions[ply:end])
+            self.written = Written(written.turns + rest[:-1], end, state, self.actions[:end], entries)
+        return written.turns + rest
+
+    def _written_so_far(self) -> "Written":
+        """:attr:`written` when the actions it wrote are still this session's first ones, else
+        nothing written (a takeback reached into it, or a turn was played again in another order)."""
+        written = self.written
+        if written is None or written.ply > self.ply or self.actions[:written.ply] != written.actions:
+            entries = [] if self.game.description.whole_turn_notation else None
+            written = Written([], 0, self.initial, [], entries)
+        return written
+
+    def _record_moves(self) -> list[str] | None:
+        """The record's move list of a game that writes whole turns (:meth:`Game.format_moves`):
+        the entries of the turns :attr:`written` already, then those of the turns since (a
+        game's entries are per turn, as its move list's: tests/core check it for every game).
+        None for a game that writes one entry per action (its record copies :attr:`strings`)."""
+        if not self.game.description.whole_turn_notation:
+            return None
+        if self.ply:  # write the turns over (the move list's), so that the rest is the last turn
+            self.turn_texts(self.played_by(), self.turn_numbers())
+        written = self._written_so_far()
+        assert written.entries is not None
+        return written.entries + self.game.format_moves(written.state, self.actions[written.ply:])
 
     def push(self, action: int) -> None:
         """Apply ``action`` to the state, noting its notation and who played it. No rule of play
@@ -309,7 +360,7 @@ class SessionBase:
         Returns the turn's first ply when it was rewritten."""
         if not self.game.description.whole_turn_notation or not self.actions:
             return None
-        number, seat, first, stop = turn_spans(self.played_by(), self.turn_numbers())[-1]
+        number, seat, first, stop = self.turns().spans[-1]
         state = self.state
         if not state.is_terminal() and state.current_player() == seat and state.turn_number() in (None, number):
             return None  # the turn goes on

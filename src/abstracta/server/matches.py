@@ -384,10 +384,15 @@ class Kernel:
         their common prefix as move rows, or the whole record when what it holds besides the
         moves changed (players, result, termination, tags: a hint counted) or a takeback reached
         into it. Raises StaleRevision when the stored match is no longer ``old``."""
-        keep = 0
         limit = min(old.ply, trial.ply)
-        while keep < limit and old.actions[keep] == trial.actions[keep]:
-            keep += 1
+        # a move keeps every action before it: one comparison of lists (in C) says so; the walk
+        # in Python, one action at a time, is for a takeback or a turn played in another order
+        if old.actions[:limit] == trial.actions[:limit]:
+            keep = limit
+        else:
+            keep = 0
+            while old.actions[keep] == trial.actions[keep]:
+                keep += 1
         header_changed = (trial.players != old.players or trial.result != old.result
                           or trial.termination != old.termination or trial.tags != old.tags)
         record_json = None

@@ -19,7 +19,7 @@ import orjson
 
 from ..core.description import english
 from ..core.errors import AbstractaError
-from ..core.game import Game, State, turns_played, views_differ
+from ..core.game import Game, State, views_differ
 from ..core.records import ABORTED_TAG, HINTS_TAG, LEFT_TAG, NO_START_TAG, tag_seats
 from ..play.opening import start_deadline
 from .clocks import Clocks
@@ -360,7 +360,7 @@ class JsonView:
             "movers": movers,
             "turn_numbers": numbers,
             # the count Your games stores and lists, so that a page says it rather than counts it
-            "turns_played": turns_played(movers, numbers),
+            "turns_played": match.turns_played(),
             "record_moves": record.moves,
             "move_list": self._move_list(match, movers, numbers),
             "result": match.result,
