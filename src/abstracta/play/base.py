@@ -34,8 +34,8 @@ S = TypeVar("S", bound="SessionBase")
 DRAW_AGAIN_TURNS = 3
 
 #: Fields a copy shares with its original: never changed once made (the initial state, the
-#: rules' game, the turns written and counted so far).
-_SHARED = ("game", "initial", "written", "ledger")
+#: rules' game, the turns written and counted so far), or a reader's memo of the whole line.
+_SHARED = ("game", "initial", "written", "ledger", "carried")
 
 
 class Written(NamedTuple):
@@ -81,6 +81,11 @@ class SessionBase:
             never changed: a long game is not written out again at every move).
         ledger: the turns counted so far (:class:`~abstracta.core.turn_ledger.TurnLedger`),
             carried to the copies and extended by the actions they add (shared, never changed).
+        carried: a dict shared by a session and every copy made of it (one game's line of
+            sessions): what a reader keeps to describe the next session from the last one (the
+            server's move lists, encoded) instead of from the start. Each entry is checked
+            against the session it is used for: a takeback, or an old session read again,
+            finds it stale and does the work afresh.
     """
 
     game: Game
@@ -99,6 +104,7 @@ class SessionBase:
     own_turns: list[int | None] | None = None
     written: "Written | None" = None
     ledger: TurnLedger | None = None
+    carried: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def begin(cls: type[S], game: Game, initial: State, players: Sequence[str], actions: Sequence[int] = (),
