@@ -354,9 +354,16 @@ class JsonView:
         return kept["position"]
 
     def _legal(self, match: Match) -> list[str]:
+        """The legal action strings now, once per revision: the struct's when it has them (a
+        game without hidden information shares them between its viewers), since listing them
+        names every legal action (80 of them in Fibonacci: a tenth of a move's view)."""
         kept = self._shared(match, "_legal")
         if "legal" not in kept:
-            kept["legal"] = match.state.legal_action_strings()
+            alike = self._shared(match, "_struct")
+            state = match.state  # the struct lists them for a seat to move only
+            shared = (not match.game.has_hidden_information and "legal" in alike and not state.is_terminal()
+                      and state.current_player() >= 0)
+            kept["legal"] = alike["legal"] if shared else match.state.legal_action_strings()
         return kept["legal"]
 
     def _common(self, match: Match) -> dict[str, Any]:
