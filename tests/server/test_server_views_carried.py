@@ -2,7 +2,8 @@
 written and encoded, the record's entries carried from move to move): at every ply of seeded
 random games of every game and variant of the catalogue, with takebacks, every viewer's view
 (each seat, all seats, a spectator) and the record are byte for byte what a server that reads
-the match afresh from the store computes from the start."""
+the match afresh from the store computes from the start, and the record's moves what the game's
+hook writes of the whole game."""
 
 from __future__ import annotations
 
@@ -76,6 +77,10 @@ def test_a_moves_view_is_the_view_from_scratch(db_url, name, options):
             views, record = from_scratch(db_url, match.id, n)
             assert [service.view_json(match, held) for held in viewers(n)] == views, match.ply
             assert match.record().to_json() == record
+            # the record's moves as the game's hook writes the whole game (Nibble's a1+c1)
+            whole = match.game.description.whole_turn_notation
+            assert match.record().moves == (match.game.format_moves(match.initial, match.actions) if whole
+                                            else match.strings)
         assert acts > 5 and (match.over or match.ply > 20)  # the little board's games end soon
     finally:
         service.close()

@@ -141,7 +141,9 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
 
     ``shared``: a dict the caller keeps with this very state (unchanged) for every viewer it
     describes it to. In a game without hidden information every viewer sees the same board,
-    legal actions and choices: they are computed for the first viewer, kept in ``shared`` and
+    legal actions and choices, the same steps of its recent history (each viewer's ``recent``
+    reaches back as far as its own last move), the same rest of the turn and seats out: they
+    are computed for the first viewer (the history walked back as far as asked), kept in ``shared`` and
     handed to the others (a server describing one position to each seat and spectator computes
     the board once). The parts are shared between the structs returned: do not change them."""
     game = state.game
@@ -195,6 +197,12 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
         turns.append({"seat": seat, "actions": [s["action"] for s in steps], "steps": steps})
     turns.reverse()
 
+    if alike is not None and "eliminated" in alike:  # the turn's rest and the seats out: alike too
+        left, eliminated = alike["left"], alike["eliminated"]
+    else:
+        left, eliminated = state.turn_left_struct() if not over else None, state.eliminated_struct()
+        if alike is not None:
+            alike.update(left=left, eliminated=eliminated)
     returns = [float(r) for r in state.returns()] if over else None
     end = state.end_struct() if over else None
     if end is not None and returns is not None:
@@ -204,7 +212,7 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
         "viewer": player,
         "num_players": n,
         "to_move": to_move,
-        "turn": {"seat": to_move, "actions": current, "left": state.turn_left_struct() if not over else None},
+        "turn": {"seat": to_move, "actions": current, "left": left},
         "board": board,
         "legal": legal,
         "choices": choices,
@@ -212,7 +220,7 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
         "over": over,
         "returns": returns,
         "end": end,
-        "eliminated": state.eliminated_struct(),
+        "eliminated": eliminated,
     }
 
 

@@ -43,8 +43,8 @@ class Written(NamedTuple):
 
     ``turns``: the turns before ``ply`` as the move list writes them (:func:`turn_texts`);
     ``state``: the state after ``ply`` actions; ``actions``: those actions; ``entries``: the
-    record's move list of them (:meth:`Game.format_moves`) for a game that writes whole turns,
-    else None. Shared by the copies of later sessions: never changed."""
+    record's move list of them (:meth:`Game.format_moves`) for a game whose record's entries
+    are per turn (``records_by_turn``), else None. Shared by the copies of later sessions: never changed."""
 
     turns: list[TurnText]
     ply: int
@@ -76,7 +76,7 @@ class SessionBase:
         movers, own_turns: per action, the seat that played it and the rules' turn number
             before it (None until first asked; then kept up by :meth:`push`).
         written: a :class:`Written`: the turns written already (:meth:`turn_texts`, and the
-            record's entries of a game that writes whole turns) up to the start of the last one,
+            record's entries of a game that writes them turn by turn) up to the start of the last one,
             the state there and the actions up to it (shared by the copies of later sessions,
             never changed: a long game is not written out again at every move).
         ledger: the turns counted so far (:class:`~abstracta.core.turn_ledger.TurnLedger`),
@@ -292,7 +292,12 @@ class SessionBase:
     def turn_texts(self, movers: Sequence[int], numbers: Sequence[int]) -> list[TurnText]:
         """The turns played as the terminal's replay writes them (:func:`turn_texts`), given
         ``movers`` and their turn ``numbers``; from :attr:`written` on when the actions up to
-        there are unchanged (a takeback: from the start)."""
+        there are unchanged (a takeback: from the start). Kept until the session changes (a
+        view and a record ask for them alike)."""
+        key = (self.ply, id(self.state), id(self.actions))
+        cached = self.__dict__.get("_turn_texts")
+        if cached is not None and cached[0] == key:
+            return cached[1]
         written = self._written_so_far()
         ply, state = written.ply, written.state
         rest = turn_texts(state, self.actions[ply:], movers[ply:], numbers[ply:], ply=ply)
@@ -305,24 +310,28 @@ class SessionBase:
             if written.entries is not None:  # the record's entries of those turns, written once too
                 entries = written.entries + self.game.format_moves(written.state, self.actions[ply:end])
             self.written = Written(written.turns + rest[:-1], end, state, self.actions[:end], entries)
-        return written.turns + rest
+        self.__dict__["_turn_texts"] = (key, written.turns + rest)
+        return self.__dict__["_turn_texts"][1]
 
     def _written_so_far(self) -> "Written":
         """:attr:`written` when the actions it wrote are still this session's first ones, else
         nothing written (a takeback reached into it, or a turn was played again in another order)."""
         written = self.written
         if written is None or written.ply > self.ply or self.actions[:written.ply] != written.actions:
-            entries = [] if self.game.description.whole_turn_notation else None
+            entries = [] if self.game.description.records_by_turn else None
             written = Written([], 0, self.initial, [], entries)
         return written
 
     def _record_moves(self) -> list[str] | None:
         """The record's move list of a game that writes whole turns (:meth:`Game.format_moves`):
-        the entries of the turns :attr:`written` already, then those of the turns since (a
-        game's entries are per turn, as its move list's: tests/core check it for every game).
-        None for a game that writes one entry per action (its record copies :attr:`strings`)."""
-        if not self.game.description.whole_turn_notation:
+        when its entries are per turn (``records_by_turn``), those of the turns :attr:`written`
+        already, then those of the turns since, else the whole game's afresh. None for a game
+        that writes one entry per action (its record copies :attr:`strings`)."""
+        description = self.game.description
+        if not description.whole_turn_notation:
             return None
+        if not description.records_by_turn:
+            return self.game.format_moves(self.initial, self.actions)
         if self.ply:  # write the turns over (the move list's), so that the rest is the last turn
             self.turn_texts(self.played_by(), self.turn_numbers())
         written = self._written_so_far()
@@ -356,6 +365,7 @@ class SessionBase:
             self.own_turns[first:] = own
         self.state = state
         self.__dict__.pop("_record", None)
+        self.__dict__.pop("_turn_texts", None)
 
     def _canonical_turn(self) -> int | None:
         """Once the computer's last action ends its turn, that turn in the game's canonical
