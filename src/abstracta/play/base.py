@@ -11,6 +11,7 @@ rules, a takeback). The acts themselves, each a rule of play, are
 from __future__ import annotations
 
 import copy as _copy
+import functools
 from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, NamedTuple, Sequence, TypeVar
 
@@ -51,6 +52,12 @@ class Written(NamedTuple):
     state: State
     actions: list[int]
     entries: list[str] | None
+
+
+@functools.cache
+def _copied(cls: type) -> tuple[str, ...]:
+    """The fields of a session class that :meth:`SessionBase.copy` copies (not :data:`_SHARED`)."""
+    return tuple(f.name for f in fields(cls) if f.name not in _SHARED)
 
 
 def seat_messages(game: Game, seats: Iterable[int]) -> list[dict[str, Any]]:
@@ -121,19 +128,22 @@ class SessionBase:
         """A copy to change: the state cloned, lists and dicts copied, the caches of the
         original (its record, its views) left behind."""
         new = _copy.copy(self)
-        for key in [k for k in new.__dict__ if k.startswith("_")]:
-            del new.__dict__[key]
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in _SHARED:
+        kept = new.__dict__
+        for key in [k for k in kept if k[0] == "_"]:
+            del kept[key]
+        for name in _copied(type(self)):  # every act copies its session: no isinstance chain per field
+            value = kept[name]
+            kind = type(value)
+            if kind is list or kind is dict or kind is set:
+                kept[name] = kind(value)
+            elif value is None or kind is str or kind is int or kind is bool or kind is float:
                 continue
-            if isinstance(value, State):
-                value = value.clone()
+            elif isinstance(value, State):
+                kept[name] = value.clone()
             elif isinstance(value, Live):
-                value = value.copy()
+                kept[name] = value.copy()
             elif isinstance(value, (list, dict, set)):
-                value = type(value)(value)
-            setattr(new, f.name, value)
+                kept[name] = type(value)(value)
         return new
 
     # --- what it is ----------------------------------------------------------------------------
