@@ -484,9 +484,15 @@ class SessionBase:
             return 0
         movers = self.played_by()
         now = self.to_move()
-        done = sum(1 for q in range(since, self.ply)
-                   if movers[q] == seat and (movers[q + 1] != seat if q + 1 < self.ply else now != seat))
-        return max(0, DRAW_AGAIN_TURNS - done)
+        done = 0
+        # the wait is over after DRAW_AGAIN_TURNS turns: counted no further (the ply of an old
+        # offer stays in the live state, and every view of the game asks)
+        for q in range(since, self.ply):
+            if movers[q] == seat and (movers[q + 1] != seat if q + 1 < self.ply else now != seat):
+                done += 1
+                if done >= DRAW_AGAIN_TURNS:
+                    return 0
+        return DRAW_AGAIN_TURNS - done
 
 
 __all__ = ["DRAW_AGAIN_TURNS", "SessionBase", "seat_messages"]
