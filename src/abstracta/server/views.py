@@ -383,19 +383,20 @@ class JsonView:
         record = match.record()
         # each of these walks the whole game: once per revision, not once per field
         movers, numbers = match.played_by(), match.turn_numbers()
+        fixed = self._of_game(match)
         kept[key] = common = {
             "id": match.id,
             "game": game.name,
             "title": game.title,
             "title_key": game.description.title.key,
-            "variant": variant_named(game),
+            "variant": fixed["variant"],
             "options": record.options,
             # the seed fixes every hidden card: only shown once a hidden-information game is over
             "seed": (match.initial.seed if game.has_chance and not match.hides_cards else None),
             "players": match.players,
             "num_players": len(match.players),
-            "seats": seat_styles(game),
-            "board": dict(game.description.board),
+            "seats": fixed["seats"],
+            "board": fixed["board"],
             "board_module": f"/games/{game.name}/board.js" if game.description.web is not None else None,
             "hidden_information": game.has_hidden_information,
             "private_views": None,
@@ -445,6 +446,18 @@ class JsonView:
                                if match.hides_cards else bot_error[1]),
         }
         return common
+
+    @staticmethod
+    def _of_game(match: Match) -> dict[str, Any]:
+        """The view's fields that the match's game alone makes (its variant, seats, board),
+        made once for the match's line of revisions (:attr:`~abstracta.play.base.SessionBase.carried`;
+        its game never changes). Shared: do not change them."""
+        kept = match.carried.get("of_game")
+        if kept is None or kept[0] is not match.game:
+            game = match.game
+            kept = match.carried["of_game"] = (game, {"variant": variant_named(game), "seats": seat_styles(game),
+                                                      "board": dict(game.description.board)})
+        return kept[1]
 
     @staticmethod
     def _start_and_end(match: Match, held: set[int]) -> dict[str, Any]:
