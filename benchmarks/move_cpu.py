@@ -141,8 +141,8 @@ async def play(server: load.Server, moves: int, matches: int, seed: int,
     return {"moves": played, "games": games, "matches_per_game": matches, "seconds": round(elapsed, 1),
             "server_cpu_ms_per_move": round(1000 * used / played, 3),
             # the CPU clock counts in ticks (10 ms): a span's figure needs a few hundred moves
-            "by_ply": {name: {"moves": n, "server_cpu_ms_per_move": round(1000 * seconds / n, 3)}
-                       for name, (n, seconds) in sorted(spans.items(), key=lambda kv: int(kv[0].split("-")[0]))}}
+            "by_ply": [{"plies": name, "moves": n, "server_cpu_ms_per_move": round(1000 * seconds / n, 3)}
+                       for name, (n, seconds) in sorted(spans.items(), key=lambda kv: int(kv[0].split("-")[0]))]}
 
 
 def main() -> None:
@@ -164,8 +164,8 @@ def main() -> None:
     for key, value in result.items():
         if key != "by_ply":
             print(f"{key:<26}{value}")
-    for name, span in result["by_ply"].items():
-        print(f"  plies {name:<18}{span['moves']:>6} moves {span['server_cpu_ms_per_move']:>8} ms/move")
+    for span in result["by_ply"]:
+        print(f"  plies {span['plies']:<18}{span['moves']:>6} moves {span['server_cpu_ms_per_move']:>8} ms/move")
     if args.json:
         print(json.dumps(result))
 

@@ -60,8 +60,8 @@ def run(games: list[str], plies: int, matches: int, seed: int) -> dict[str, Any]
             service.close()
             store.dispose()
     return {"games": games, "matches_per_game": matches, "plies": plies,
-            "by_ply": {name: {"moves": n, "cpu_ms_per_move": round(1000 * seconds / n, 3)}
-                       for name, (n, seconds) in sorted(spans.items(), key=lambda kv: int(kv[0].split("-")[0]))}}
+            "by_ply": [{"plies": name, "moves": n, "cpu_ms_per_move": round(1000 * seconds / n, 3)}
+                       for name, (n, seconds) in sorted(spans.items(), key=lambda kv: int(kv[0].split("-")[0]))]}
 
 
 def main() -> None:
@@ -75,8 +75,8 @@ def main() -> None:
     args = parser.parse_args()
     result = run(args.games.split(","), args.plies, args.matches, args.seed)
     print(f"{'plies':<12}{'moves':>7}{'CPU ms/move':>13}")
-    for name, span in result["by_ply"].items():
-        print(f"{name:<12}{span['moves']:>7}{span['cpu_ms_per_move']:>13}")
+    for span in result["by_ply"]:
+        print(f"{span['plies']:<12}{span['moves']:>7}{span['cpu_ms_per_move']:>13}")
     if args.json:
         print(json.dumps(result))
 
