@@ -249,7 +249,27 @@ class JsonView:
             if done is None or done[0] is not items:
                 done = encoded[name] = (items, orjson.Fragment(grown(match.carried, name, items)))
             out[name] = done[1]
+        # what every viewer of a game without hidden information sees alike (the struct's board,
+        # legal moves and choices: the very same objects, State.to_struct's shared parts, the
+        # legal moves twice in a view): encoded once per revision
+        alike = self._shared(match, "_struct")
+        struct = view.get("struct")
+        if alike.get("board") is not None and isinstance(struct, dict):
+            out["struct"] = struct = dict(struct)
+            for name in ("board", "legal", "choices"):
+                if struct.get(name) is alike[name]:
+                    struct[name] = self._fragment(encoded, name, alike[name])
+            if out.get("legal") is alike["legal"]:
+                out["legal"] = self._fragment(encoded, "legal", alike["legal"])
         return out
+
+    @staticmethod
+    def _fragment(encoded: dict[str, Any], name: str, value: Any) -> orjson.Fragment:
+        """``value`` encoded once per revision under ``name`` (kept with it: the same object)."""
+        done = encoded.get(name)
+        if done is None or done[0] is not value:
+            done = encoded[name] = (value, orjson.Fragment(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)))
+        return done[1]
 
     def _people(self, match: Match) -> dict[str, Any]:
         """The view's fields of people (issue 41): ``people`` (per seat ``{name, kind}`` or
