@@ -402,10 +402,14 @@ class Kernel:
         else:
             trial.base = old.base
         live = trial.live.to_json()
+        # kept for the next change's comparison (a stored match's live state never changes: a
+        # change makes a new Match), so that a move writes it out once, not twice
+        trial.__dict__["_live_json"] = live
+        old_live = old.__dict__.get("_live_json") or old.live.to_json()
         self.store.commit(trial.id, old.revision, status="over" if trial.over else "playing",
                           plies=trial.ply, turns=trial.turns_played(), keep=keep, to_move=trial.to_move(),
                           add=[(p + 1, trial.strings[p]) for p in range(keep, trial.ply)] if record_json is None else [],
-                          record_json=record_json, live=live if live != old.live.to_json() else None,
+                          record_json=record_json, live=live if live != old_live else None,
                           before=old.ply)
 
     @staticmethod
