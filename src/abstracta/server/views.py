@@ -376,7 +376,7 @@ class JsonView:
     def _legal(self, match: Match) -> list[str]:
         """The legal action strings now, once per revision: the struct's when it has them (a
         game without hidden information shares them between its viewers), since listing them
-        names every legal action (80 of them in Fibonacci: a tenth of a move's view)."""
+        names every legal action (80 of them in a hex game's middle: a tenth of a move's view)."""
         kept = self._shared(match, "_legal")
         if "legal" not in kept:
             alike = self._shared(match, "_struct")
