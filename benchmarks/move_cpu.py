@@ -10,8 +10,11 @@ acknowledged there (``--moves-over ws``, the default: as the browser does) or PO
 http``), and then every seat's pushed view of the new ply is waited for. Measured: the web
 process's CPU (user + system) over the moves, per move (``server_cpu_ms_per_move``); the match
 creation and the sockets' first views are outside it.
+Also per span of the game's length (``by_ply``: the ply a move was made at, 0-49, 50-149, …), since
+a move's work must not grow with the game: ``--games fibonacci`` alone (random players make its
+games 1,600 plies long) measures a move at ply 20 against one at ply 300.
 
-    python benchmarks/move_cpu.py [--moves 600] [--matches 2] [--moves-over ws|http] [--json]
+    python benchmarks/move_cpu.py [--moves 600] [--matches 2] [--games fibonacci,nibble] [--moves-over ws|http] [--json]
 """
 
 from __future__ import annotations
@@ -78,6 +81,9 @@ class Table:
         except websockets.ConnectionClosed:
             pass
 
+    def ply(self) -> int:
+        return self.views[0]["ply"]
+
     async def move(self, rng: random.Random) -> bool:
         """One move by the seat to move; False once the match is over."""
         view = self.views[0]
@@ -106,20 +112,38 @@ class Table:
         await asyncio.gather(*self.readers, return_exceptions=True)
 
 
-async def play(server: load.Server, moves: int, matches: int, seed: int, over: str = "ws") -> dict[str, Any]:
+#: the first ply of each span ``by_ply`` reports (a move made at ply 20 falls in the first)
+SPANS = (0, 50, 150, 300, 600, 1000)
+
+
+def span_of(ply: int) -> str:
+    first = max(edge for edge in SPANS if edge <= ply)
+    after = [edge for edge in SPANS if edge > ply]
+    return f"{first}-{after[0] - 1}" if after else f"{first}-"
+
+
+async def play(server: load.Server, moves: int, matches: int, seed: int, over: str = "ws",
+               only: list[str] | None = None) -> dict[str, Any]:
     rng = random.Random(seed)
     api = await load.Api(server.base).open()
-    games = [g["name"] for g in httpx.get(server.base + "/api/games", timeout=30).json() if g["num_players"] == 2]
+    games = [g["name"] for g in httpx.get(server.base + "/api/games", timeout=30).json() if g["num_players"] == 2
+             and (only is None or g["name"] in only)]
     tables = [Table(api, server.base, game, over) for game in games for _ in range(matches)]
     for table in tables:
         await table.open()
     played, spare, cpu = 0, 0.0, server.cpu_seconds()
+    spans: dict[str, list[float]] = {}  # per span of plies: [moves, CPU seconds]
     started = time.perf_counter()
     while played < moves:
         for i, table in enumerate(tables):
             if played >= moves:
                 break
-            if not await table.move(rng):
+            ply, before = table.ply(), server.cpu_seconds()
+            going = await table.move(rng)
+            span = spans.setdefault(span_of(ply), [0, 0.0])
+            span[0] += 1
+            span[1] += server.cpu_seconds() - before
+            if not going:
                 paused = server.cpu_seconds()  # a finished match is replaced outside the count
                 await table.close()
                 tables[i] = Table(api, server.base, table.game, over)
@@ -131,8 +155,11 @@ async def play(server: load.Server, moves: int, matches: int, seed: int, over: s
     for table in tables:
         await table.close()
     await api.close()
-    return {"moves": played, "moves_over": over, "games": games, "matches_per_game": matches, "seconds": round(elapsed, 1),
-            "server_cpu_ms_per_move": round(1000 * used / played, 3)}
+    return {"moves": played, "moves_over": over, "games": games, "matches_per_game": matches,
+            "seconds": round(elapsed, 1), "server_cpu_ms_per_move": round(1000 * used / played, 3),
+            # the CPU clock counts in ticks (10 ms): a span's figure needs a few hundred moves
+            "by_ply": [{"plies": name, "moves": n, "server_cpu_ms_per_move": round(1000 * seconds / n, 3)}
+                       for name, (n, seconds) in sorted(spans.items(), key=lambda kv: int(kv[0].split("-")[0]))]}
 
 
 def main() -> None:
@@ -142,17 +169,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--moves-over", choices=("ws", "http"), default="ws",
                         help="send each move over the mover's WebSocket, as the browser does (default), or POST it")
+    parser.add_argument("--games", help="only these games (names, comma-separated; default every two-player game)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="abstracta-move-cpu-") as folder:
         server = load.Server(load.fresh_db(None, folder), Path(folder) / "server.log")
         try:
             server.start()
-            result = asyncio.run(play(server, args.moves, args.matches, args.seed, args.moves_over))
+            result = asyncio.run(play(server, args.moves, args.matches, args.seed, args.moves_over,
+                                      args.games.split(",") if args.games else None))
         finally:
             server.stop()
     for key, value in result.items():
-        print(f"{key:<26}{value}")
+        if key != "by_ply":
+            print(f"{key:<26}{value}")
+    for span in result["by_ply"]:
+        print(f"  plies {span['plies']:<18}{span['moves']:>6} moves {span['server_cpu_ms_per_move']:>8} ms/move")
     if args.json:
         print(json.dumps(result))
 

@@ -404,6 +404,8 @@ MEASURED: dict[str, tuple[str, Callable[[dict[str, Any]], str] | None]] = {
     "load-floor": ("python benchmarks/load.py --games 100 --seconds 30 --floor", None),
     "move-cpu": ("python benchmarks/move_cpu.py --moves 1500", None),
     "move-cpu-http": ("python benchmarks/move_cpu.py --moves 1500 --moves-over http", None),
+    "move-cpu-long": ("python benchmarks/move_cpu.py --moves 3000 --matches 2 --games fibonacci", None),
+    "view-cpu-long": ("python benchmarks/view_cpu.py --plies 1200 --matches 1", None),
     "crash": ("python benchmarks/crash.py", None),
     "bot-fairness": ("python benchmarks/bot_fairness.py", None),
     "replay": ("python benchmarks/replay.py", None),

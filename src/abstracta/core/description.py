@@ -379,6 +379,11 @@ class GameDescription:
             (``Game.parse_move``, ``Game.turn_strings``, ``Game.format_moves``; e.g. Nibble's
             ``a1+a9``). A game whose records are not one string per action declares it: the
             server writes the others' records from the action strings as played.
+        records_by_turn: with ``whole_turn_notation``, the record's entries of each turn depend
+            on that turn alone: ``Game.format_moves`` of the actions from any turn's start is
+            the entries of the turns before it followed by those of the rest, from the state at
+            that start. A server then writes each finished turn's entries once instead of the
+            whole record at every move (tests/server check it for every game that declares it).
         evaluator: heuristic value of a running position for a player, in [-1, 1]; ``None``
             when the game has none (searches then play on results alone).
         levels: the search of each strength level of this instance, 1 … its top level: as many
@@ -436,6 +441,7 @@ class GameDescription:
     seats: tuple[SeatStyle, ...]
     variants: tuple[Variant, ...]
     whole_turn_notation: bool = False
+    records_by_turn: bool = False
     evaluator: Evaluator | None = None
     bots: Mapping[str, BotFactory] = field(default_factory=dict)
     printable_board: bool = False

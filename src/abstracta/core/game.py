@@ -601,6 +601,8 @@ def views_differ(state: State, seats: Iterable[int]) -> bool:
 
 def action_strings(initial: State, actions: Sequence[int]) -> list[str]:
     """The notation of each of ``actions`` played in order from ``initial`` (not changed)."""
+    if len(actions) == 1:  # a turn of one action (a move list writes one each move): no clone to play it on
+        return [initial.action_to_string(actions[0])]
     state = initial.clone()
     out = []
     for action in actions:
@@ -705,16 +707,18 @@ def turn_texts(initial: State, actions: Sequence[int], movers: Sequence[int] | N
         movers, own = played_turns(initial, actions)
         numbers = turn_numbers(movers, own)
     game = initial.game
-    state = initial.clone()
+    spans = turn_spans(movers, numbers)
+    state = initial.clone() if len(spans) > 1 else initial  # format_turn does not change it
     out: list[TurnText] = []
-    for number, seat, first, stop in turn_spans(movers, numbers):
+    for i, (number, seat, first, stop) in enumerate(spans):
         part = actions[first:stop]
         moves = game.format_turn(state, part)
         first, stop = first + ply, stop + ply
         plies = list(range(first + 1, stop + 1)) if len(moves) == len(part) else [stop] * len(moves)
         out.append(TurnText(number, seat, first, stop, moves, plies))
-        for action in part:
-            state.apply_action(action)
+        if i < len(spans) - 1:  # the state after the last turn is not asked for
+            for action in part:
+                state.apply_action(action)
     return out
 
 

@@ -109,6 +109,31 @@ def _walk_back(state: "State") -> Iterator[tuple[int, int, "State"]]:
         yield work.current_player(), action, work
 
 
+class _Walk:
+    """The history of a state walked back once (:func:`_walk_back`), newest step first, as far as
+    asked: per step ``(mover, action string, effects)``. The effects (``action_effects`` for
+    ``player``) of the turn in progress (the steps of ``to_move`` before any other seat's) are
+    not asked for and not computed (None)."""
+
+    def __init__(self, state: "State", to_move: int | None, player: int | None):
+        self._steps = _walk_back(state)
+        self._current = to_move is not None
+        self.to_move, self.player = to_move, player
+        self.walked: list[tuple[int, str, dict[str, list] | None]] = []
+
+    def step(self, i: int) -> tuple[int, str, dict[str, list] | None] | None:
+        """The ``i``-th step back (0: the last action), or None past the start."""
+        while len(self.walked) <= i:
+            nxt = next(self._steps, None)
+            if nxt is None:
+                return None
+            mover, action, before = nxt
+            self._current = self._current and mover == self.to_move
+            effects = None if self._current else before.action_effects(action, self.player)
+            self.walked.append((mover, before.action_to_string(action), effects))
+        return self.walked[i]
+
+
 def build_struct(state: "State", player: int | None, reveal: bool = False,
                  shared: dict[str, Any] | None = None) -> dict[str, Any]:
     """The envelope of the module docstring for ``state`` seen by ``player``; ``reveal``: the
@@ -116,7 +141,9 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
 
     ``shared``: a dict the caller keeps with this very state (unchanged) for every viewer it
     describes it to. In a game without hidden information every viewer sees the same board,
-    legal actions and choices: they are computed for the first viewer, kept in ``shared`` and
+    legal actions and choices, the same steps of its recent history (each viewer's ``recent``
+    reaches back as far as its own last move), the same rest of the turn and seats out: they
+    are computed for the first viewer (the history walked back as far as asked), kept in ``shared`` and
     handed to the others (a server describing one position to each seat and spectator computes
     the board once). The parts are shared between the structs returned: do not change them."""
     game = state.game
@@ -142,28 +169,40 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
         if alike is not None:
             alike.update(legal=legal, board=board, choices=choices)
 
-    # walk back through history: the current turn's actions, then whole turns since the viewer moved
-    walk = _walk_back(state)
-    step = next(walk, None)
+    # walk back through history: the current turn's actions, then whole turns since the viewer
+    # moved; without hidden information every viewer walks the same steps: walked once, shared
+    walk = alike.get("walk") if alike is not None else None
+    if walk is None:
+        walk = _Walk(state, to_move, player)
+        if alike is not None:
+            alike["walk"] = walk
+    i = 0
     current: list[str] = []
-    while to_move is not None and step is not None and step[0] == to_move:
-        current.append(step[2].action_to_string(step[1]))
-        step = next(walk, None)
+    while to_move is not None and (step := walk.step(i)) is not None and step[0] == to_move:
+        current.append(step[1])
+        i += 1
     current.reverse()
     turns: list[dict[str, Any]] = []
+    step = walk.step(i)
     while step is not None and len(turns) < (n if player is None else MAX_RECENT_TURNS):
         seat = step[0]
         if player is not None and seat == player:
             break
         steps = []
         while step is not None and step[0] == seat:
-            _, action, before = step
-            steps.append({"action": before.action_to_string(action), **before.action_effects(action, player)})
-            step = next(walk, None)
+            steps.append({"action": step[1], **step[2]})
+            i += 1
+            step = walk.step(i)
         steps.reverse()
         turns.append({"seat": seat, "actions": [s["action"] for s in steps], "steps": steps})
     turns.reverse()
 
+    if alike is not None and "eliminated" in alike:  # the turn's rest and the seats out: alike too
+        left, eliminated = alike["left"], alike["eliminated"]
+    else:
+        left, eliminated = state.turn_left_struct() if not over else None, state.eliminated_struct()
+        if alike is not None:
+            alike.update(left=left, eliminated=eliminated)
     returns = [float(r) for r in state.returns()] if over else None
     end = state.end_struct() if over else None
     if end is not None and returns is not None:
@@ -173,7 +212,7 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
         "viewer": player,
         "num_players": n,
         "to_move": to_move,
-        "turn": {"seat": to_move, "actions": current, "left": state.turn_left_struct() if not over else None},
+        "turn": {"seat": to_move, "actions": current, "left": left},
         "board": board,
         "legal": legal,
         "choices": choices,
@@ -181,7 +220,7 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
         "over": over,
         "returns": returns,
         "end": end,
-        "eliminated": state.eliminated_struct(),
+        "eliminated": eliminated,
     }
 
 

@@ -11,13 +11,15 @@ rules, a takeback). The acts themselves, each a rule of play, are
 from __future__ import annotations
 
 import copy as _copy
+import functools
 from dataclasses import dataclass, field, fields
-from typing import Any, Iterable, Sequence, TypeVar
+from typing import Any, Iterable, NamedTuple, Sequence, TypeVar
 
 from ..core.description import english
 from ..core.game import (Game, State, TurnText, action_strings, draw_seats, played_turns, seats_out, seats_out_since,
-                         turn_numbers, turn_spans, turn_texts, turns_played)
+                         turn_texts)
 from ..core.records import OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
+from ..core.turn_ledger import EMPTY as NO_TURNS, TurnLedger
 from ..core.view import message
 from .errors import NotNow
 from .events import Event, GameEnded
@@ -33,8 +35,29 @@ S = TypeVar("S", bound="SessionBase")
 DRAW_AGAIN_TURNS = 3
 
 #: Fields a copy shares with its original: never changed once made (the initial state, the
-#: rules' game, the turns written so far).
-_SHARED = ("game", "initial", "written")
+#: rules' game, the turns written and counted so far), or a reader's memo of the whole line.
+_SHARED = ("game", "initial", "written", "ledger", "carried")
+
+
+class Written(NamedTuple):
+    """What a session has written of its game up to the start of a turn (:attr:`SessionBase.written`).
+
+    ``turns``: the turns before ``ply`` as the move list writes them (:func:`turn_texts`);
+    ``state``: the state after ``ply`` actions; ``actions``: those actions; ``entries``: the
+    record's move list of them (:meth:`Game.format_moves`) for a game whose record's entries
+    are per turn (``records_by_turn``), else None. Shared by the copies of later sessions: never changed."""
+
+    turns: list[TurnText]
+    ply: int
+    state: State
+    actions: list[int]
+    entries: list[str] | None
+
+
+@functools.cache
+def _copied(cls: type) -> tuple[str, ...]:
+    """The fields of a session class that :meth:`SessionBase.copy` copies (not :data:`_SHARED`)."""
+    return tuple(f.name for f in fields(cls) if f.name not in _SHARED)
 
 
 def seat_messages(game: Game, seats: Iterable[int]) -> list[dict[str, Any]]:
@@ -59,10 +82,17 @@ class SessionBase:
         seated: the seats someone has taken; None: every seat (people at one terminal).
         movers, own_turns: per action, the seat that played it and the rules' turn number
             before it (None until first asked; then kept up by :meth:`push`).
-        written: ``(turns, ply, state, actions)``: the turns written already (:meth:`turn_texts`)
-            up to the start of the last one, the state there and the actions up to it (shared by
-            the copies of later sessions, never changed: a long game is not written out again at
-            every move).
+        written: a :class:`Written`: the turns written already (:meth:`turn_texts`, and the
+            record's entries of a game that writes them turn by turn) up to the start of the last one,
+            the state there and the actions up to it (shared by the copies of later sessions,
+            never changed: a long game is not written out again at every move).
+        ledger: the turns counted so far (:class:`~abstracta.core.turn_ledger.TurnLedger`),
+            carried to the copies and extended by the actions they add (shared, never changed).
+        carried: a dict shared by a session and every copy made of it (one game's line of
+            sessions): what a reader keeps to describe the next session from the last one (the
+            server's move lists, encoded) instead of from the start. Each entry is checked
+            against the session it is used for: a takeback, or an old session read again,
+            finds it stale and does the work afresh.
     """
 
     game: Game
@@ -79,7 +109,9 @@ class SessionBase:
     seated: set[int] | None = None
     movers: list[int] | None = None
     own_turns: list[int | None] | None = None
-    written: tuple[list[TurnText], int, State, list[int]] | None = None
+    written: "Written | None" = None
+    ledger: TurnLedger | None = None
+    carried: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def begin(cls: type[S], game: Game, initial: State, players: Sequence[str], actions: Sequence[int] = (),
@@ -96,19 +128,22 @@ class SessionBase:
         """A copy to change: the state cloned, lists and dicts copied, the caches of the
         original (its record, its views) left behind."""
         new = _copy.copy(self)
-        for key in [k for k in new.__dict__ if k.startswith("_")]:
-            del new.__dict__[key]
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in _SHARED:
+        kept = new.__dict__
+        for key in [k for k in kept if k[0] == "_"]:
+            del kept[key]
+        for name in _copied(type(self)):  # every act copies its session: no isinstance chain per field
+            value = kept[name]
+            kind = type(value)
+            if kind is list or kind is dict or kind is set:
+                kept[name] = kind(value)
+            elif value is None or kind is str or kind is int or kind is bool or kind is float:
                 continue
-            if isinstance(value, State):
-                value = value.clone()
+            elif isinstance(value, State):
+                kept[name] = value.clone()
             elif isinstance(value, Live):
-                value = value.copy()
+                kept[name] = value.copy()
             elif isinstance(value, (list, dict, set)):
-                value = type(value)(value)
-            setattr(new, f.name, value)
+                kept[name] = type(value)(value)
         return new
 
     # --- what it is ----------------------------------------------------------------------------
@@ -218,10 +253,10 @@ class SessionBase:
         cached = self.__dict__.get("_record")
         if cached is not None and cached[0] == key:
             return cached[1]
-        whole = self.game.description.whole_turn_notation
+        moves = self._record_moves()
         record = Record.from_play(self.game, self.initial, self.actions, players=self.players, tags=self.tags,
                                   start=self.start, termination=termination, result=self.result,
-                                  final=self.state, moves=None if whole else self.strings)
+                                  final=self.state, moves=self.strings if moves is None else moves)
         self.__dict__["_record"] = (key, record)
         return record
 
@@ -234,15 +269,23 @@ class SessionBase:
             self.movers, self.own_turns = played_turns(self.initial, self.actions)
         return self.movers
 
-    def turn_numbers(self) -> list[int]:
-        """The number of the turn each action belongs to (:func:`turn_numbers`)."""
+    def turns(self) -> TurnLedger:
+        """The turns played, counted (:class:`TurnLedger`: :func:`turn_numbers`,
+        :func:`turn_spans`, :func:`turns_played`'s count): from the ledger of the session this
+        one was copied from, so that a move counts only its own actions, not the whole game."""
         movers = self.played_by()
         assert self.own_turns is not None
-        return turn_numbers(movers, self.own_turns)
+        self.ledger = (self.ledger or NO_TURNS).follow(movers, self.own_turns)
+        return self.ledger
+
+    def turn_numbers(self) -> list[int]:
+        """The number of the turn each action belongs to (:func:`turn_numbers`; shared: do not
+        change it)."""
+        return self.turns().numbers
 
     def turns_played(self) -> int:
         """The turns played as the move list lists them (:func:`turns_played`)."""
-        return turns_played(self.played_by(), self.turn_numbers())
+        return self.turns().turns
 
     def out_at(self) -> list[dict[str, int]]:
         """The seats the rules put out, each with the ply that did (:func:`seats_out_since`),
@@ -259,18 +302,51 @@ class SessionBase:
     def turn_texts(self, movers: Sequence[int], numbers: Sequence[int]) -> list[TurnText]:
         """The turns played as the terminal's replay writes them (:func:`turn_texts`), given
         ``movers`` and their turn ``numbers``; from :attr:`written` on when the actions up to
-        there are unchanged (a takeback: from the start)."""
-        turns, ply, state, prefix = self.written or ([], 0, self.initial, [])
-        if ply > self.ply or self.actions[:ply] != prefix:
-            turns, ply, state, prefix = [], 0, self.initial, []
+        there are unchanged (a takeback: from the start). Kept until the session changes (a
+        view and a record ask for them alike)."""
+        key = (self.ply, id(self.state), id(self.actions))
+        cached = self.__dict__.get("_turn_texts")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        written = self._written_so_far()
+        ply, state = written.ply, written.state
         rest = turn_texts(state, self.actions[ply:], movers[ply:], numbers[ply:], ply=ply)
         if len(rest) > 1:  # the turns before the last are over: written once
             end = rest[-1].first
             state = state.clone()
             for action in self.actions[ply:end]:
                 state.apply_action(action)
-            self.written = (turns + rest[:-1], end, state, self.actions[:end])
-        return turns + rest
+            entries = None
+            if written.entries is not None:  # the record's entries of those turns, written once too
+                entries = written.entries + self.game.format_moves(written.state, self.actions[ply:end])
+            self.written = Written(written.turns + rest[:-1], end, state, self.actions[:end], entries)
+        self.__dict__["_turn_texts"] = (key, written.turns + rest)
+        return self.__dict__["_turn_texts"][1]
+
+    def _written_so_far(self) -> "Written":
+        """:attr:`written` when the actions it wrote are still this session's first ones, else
+        nothing written (a takeback reached into it, or a turn was played again in another order)."""
+        written = self.written
+        if written is None or written.ply > self.ply or self.actions[:written.ply] != written.actions:
+            entries = [] if self.game.description.records_by_turn else None
+            written = Written([], 0, self.initial, [], entries)
+        return written
+
+    def _record_moves(self) -> list[str] | None:
+        """The record's move list of a game that writes whole turns (:meth:`Game.format_moves`):
+        when its entries are per turn (``records_by_turn``), those of the turns :attr:`written`
+        already, then those of the turns since, else the whole game's afresh. None for a game
+        that writes one entry per action (its record copies :attr:`strings`)."""
+        description = self.game.description
+        if not description.whole_turn_notation:
+            return None
+        if not description.records_by_turn:
+            return self.game.format_moves(self.initial, self.actions)
+        if self.ply:  # write the turns over (the move list's), so that the rest is the last turn
+            self.turn_texts(self.played_by(), self.turn_numbers())
+        written = self._written_so_far()
+        assert written.entries is not None
+        return written.entries + self.game.format_moves(written.state, self.actions[written.ply:])
 
     def push(self, action: int) -> None:
         """Apply ``action`` to the state, noting its notation and who played it. No rule of play
@@ -299,6 +375,7 @@ class SessionBase:
             self.own_turns[first:] = own
         self.state = state
         self.__dict__.pop("_record", None)
+        self.__dict__.pop("_turn_texts", None)
 
     def _canonical_turn(self) -> int | None:
         """Once the computer's last action ends its turn, that turn in the game's canonical
@@ -309,7 +386,7 @@ class SessionBase:
         Returns the turn's first ply when it was rewritten."""
         if not self.game.description.whole_turn_notation or not self.actions:
             return None
-        number, seat, first, stop = turn_spans(self.played_by(), self.turn_numbers())[-1]
+        number, seat, first, stop = self.turns().spans[-1]
         state = self.state
         if not state.is_terminal() and state.current_player() == seat and state.turn_number() in (None, number):
             return None  # the turn goes on
@@ -407,9 +484,15 @@ class SessionBase:
             return 0
         movers = self.played_by()
         now = self.to_move()
-        done = sum(1 for q in range(since, self.ply)
-                   if movers[q] == seat and (movers[q + 1] != seat if q + 1 < self.ply else now != seat))
-        return max(0, DRAW_AGAIN_TURNS - done)
+        done = 0
+        # the wait is over after DRAW_AGAIN_TURNS turns: counted no further (the ply of an old
+        # offer stays in the live state, and every view of the game asks)
+        for q in range(since, self.ply):
+            if movers[q] == seat and (movers[q + 1] != seat if q + 1 < self.ply else now != seat):
+                done += 1
+                if done >= DRAW_AGAIN_TURNS:
+                    return 0
+        return DRAW_AGAIN_TURNS - done
 
 
 __all__ = ["DRAW_AGAIN_TURNS", "SessionBase", "seat_messages"]

@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+import orjson
+
 
 @dataclass
 class Live:
@@ -71,19 +73,31 @@ class Live:
     started: bool = False
     rematch: dict[str, Any] | None = None
 
+    def _fields(self) -> dict[str, Any]:
+        return {"clock": self.clock, "remaining": self.remaining, "running": self.running,
+                "since": self.since, "takeback": self.takeback, "out": self.out, "draw": self.draw,
+                "draw_ended": self.draw_ended, "takeback_ended": self.takeback_ended,
+                "draw_again": self.draw_again, "start_within": self.start_within,
+                "start_since": self.start_since, "turn_since": self.turn_since,
+                "started": self.started, "rematch": self.rematch}
+
     def to_json(self) -> str:
-        return json.dumps({"clock": self.clock, "remaining": self.remaining, "running": self.running,
-                           "since": self.since, "takeback": self.takeback, "out": self.out, "draw": self.draw,
-                           "draw_ended": self.draw_ended, "takeback_ended": self.takeback_ended,
-                           "draw_again": self.draw_again, "start_within": self.start_within,
-                           "start_since": self.start_since, "turn_since": self.turn_since,
-                           "started": self.started, "rematch": self.rematch})
+        return json.dumps(self._fields())
 
     @classmethod
     def from_json(cls, text: str | None) -> "Live":
         if not text:
             return cls()
-        d = json.loads(text)
+        return cls._from_fields(json.loads(text))
+
+    def copy(self) -> "Live":
+        """A copy sharing nothing with this one: what :meth:`to_json` and :meth:`from_json` make
+        of it (keys as strings, tuples as lists), through orjson, which does it in C (every act
+        copies its session's live state)."""
+        return Live._from_fields(orjson.loads(orjson.dumps(self._fields(), option=orjson.OPT_NON_STR_KEYS)))
+
+    @classmethod
+    def _from_fields(cls, d: dict[str, Any]) -> "Live":
         return cls(d.get("clock"), d.get("remaining"), d.get("running"), d.get("since"),
                    d.get("takeback"), list(d.get("out") or []), d.get("draw"), d.get("draw_ended"),
                    d.get("takeback_ended"), dict(d.get("draw_again") or {}), d.get("start_within"),
@@ -100,9 +114,6 @@ class Live:
         behind it already (a game continued), so the clock runs from the first turn."""
         return cls(clock=clock, remaining=[clock["initial"]] * num_players if clock and "initial" in clock else None,
                    out=list(out), start_within=start_within, started=started)
-
-    def copy(self) -> "Live":
-        return Live.from_json(self.to_json())
 
     def left(self, seat: int, now: float) -> float | None:
         """Seconds ``seat`` has left at ``now`` (None without a clock)."""

@@ -384,10 +384,15 @@ class Kernel:
         their common prefix as move rows, or the whole record when what it holds besides the
         moves changed (players, result, termination, tags: a hint counted) or a takeback reached
         into it. Raises StaleRevision when the stored match is no longer ``old``."""
-        keep = 0
         limit = min(old.ply, trial.ply)
-        while keep < limit and old.actions[keep] == trial.actions[keep]:
-            keep += 1
+        # a move keeps every action before it: one comparison of lists (in C) says so; the walk
+        # in Python, one action at a time, is for a takeback or a turn played in another order
+        if old.actions[:limit] == trial.actions[:limit]:
+            keep = limit
+        else:
+            keep = 0
+            while old.actions[keep] == trial.actions[keep]:
+                keep += 1
         header_changed = (trial.players != old.players or trial.result != old.result
                           or trial.termination != old.termination or trial.tags != old.tags)
         record_json = None
@@ -397,10 +402,14 @@ class Kernel:
         else:
             trial.base = old.base
         live = trial.live.to_json()
+        # kept for the next change's comparison (a stored match's live state never changes: a
+        # change makes a new Match), so that a move writes it out once, not twice
+        trial.__dict__["_live_json"] = live
+        old_live = old.__dict__.get("_live_json") or old.live.to_json()
         self.store.commit(trial.id, old.revision, status="over" if trial.over else "playing",
                           plies=trial.ply, turns=trial.turns_played(), keep=keep, to_move=trial.to_move(),
                           add=[(p + 1, trial.strings[p]) for p in range(keep, trial.ply)] if record_json is None else [],
-                          record_json=record_json, live=live if live != old.live.to_json() else None,
+                          record_json=record_json, live=live if live != old_live else None,
                           before=old.ply)
 
     @staticmethod

@@ -102,6 +102,7 @@ def describe(game: "NibbleGame") -> GameDescription:
         num_players=2, min_players=2, max_players=2,
         chance=True, hidden_information=False,
         whole_turn_notation=True,
+        records_by_turn=True,  # notation.format_moves writes turn by turn
         evaluator=evaluate,
         levels=levels,
         tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, squash, "alphabeta:d3"),
