@@ -152,7 +152,7 @@ class _Statements:
     (the next move checks out another), and so is the one held when the engine's pool is
     disposed (connections opened since may be set up otherwise: tests make them read-only)."""
 
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, writing: Any = None):
         dialect = engine.dialect
         self.raw = dialect.name == "sqlite" and dialect.paramstyle in ("qmark", "named")
         self._compiled: dict[Any, tuple[str, tuple[str, ...], dict[str, Any]]] = {}
@@ -162,8 +162,10 @@ class _Statements:
         # a pool of one connection per thread (an in-memory database) has no connection to keep
         self._keep = self.raw and isinstance(engine.pool, QueuePool)
         self._held: Any = None  # the pool's connection moves are written on (a checked-out "fairy")
+        # the store's lock around its writes: a pool disposed waits for the move being written
+        self._writing = writing if writing is not None else contextlib.nullcontext()
         if self._keep:
-            event.listen(engine, "engine_disposed", self._drop)
+            event.listen(engine, "engine_disposed", self._disposed)
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[Any]:
@@ -193,8 +195,12 @@ class _Statements:
                                           dialect=self._dialect) from exc
             raise
 
-    def _drop(self, *_engine: Any) -> None:
-        """Give up the connection kept (closed, not returned to the pool)."""
+    def _disposed(self, _engine: Engine) -> None:
+        with self._writing:
+            self._drop()
+
+    def _drop(self) -> None:
+        """Give up the connection kept (closed, not returned to the pool; writing lock held)."""
         held, self._held = self._held, None
         if held is not None:
             with contextlib.suppress(Exception):
@@ -374,7 +380,7 @@ class Store:
         # SQLite has one writer at a time and makes the others sleep and retry (up to 100 ms
         # per try): writers of this process queue on a lock instead and are woken at once
         self._writing = threading.Lock() if self.engine.dialect.name == "sqlite" else contextlib.nullcontext()
-        self._statements = _Statements(self.engine)
+        self._statements = _Statements(self.engine, self._writing)
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[Session]:
