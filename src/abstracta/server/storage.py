@@ -146,9 +146,9 @@ class _Statements:
 
     On an SQLite file the moves are written on one pooled connection the store keeps checked
     out (:meth:`transaction`): a checkout and checkin per move, with SQLAlchemy's Connection and
-    transaction objects around it, were half of what was left of a commit's CPU (68 µs a move
-    against 35 µs). It is the pool's own connection (its ``connect`` events, the WAL pragmas,
-    applied), committed or rolled back as ``engine.begin()`` would; one that failed is given up
+    transaction objects around it, were a third of what was left of a commit's CPU (about 62 µs
+    a move against 40 µs). It is the pool's own connection (its ``connect`` events, the WAL
+    pragmas, applied), committed or rolled back as ``engine.begin()`` would; one that failed is given up
     (the next move checks out another), and so is the one held when the engine's pool is
     disposed (connections opened since may be set up otherwise: tests make them read-only)."""
 
