@@ -70,6 +70,11 @@ NEEDS_TOKEN: list[tuple[str, re.Pattern[str]]] = [
 
 #: Longest seat token (the server's are 22 characters).
 TOKEN_CHARS = 64
+#: Most credentials (bearer tokens and the session cookie) a rate-limited request, or a move over
+#: a match's WebSocket, is counted under: each one's budget is spent. A request carrying more is
+#: refused (:func:`crowded`): counting the first few only, made-up tokens sent before the seat's
+#: own would be counted instead of it, and the seat would play past its budget.
+COUNTED_CREDENTIALS = 16
 
 SOCKET_PATH = re.compile(r"/api/matches/([^/]+)/(?:ws|room)/?")  # a match's live updates, its room (issue 43)
 LOBBY_SOCKET_PATH = re.compile(r"/api/lobby/ws/?")  # the lobby's (issue 42): counted per address only
@@ -332,12 +337,23 @@ def session_cookie(raw: str | None) -> str | None:
     return None
 
 
+def crowded(auth: str | None, tokens: Iterable[str] = ()) -> str | None:
+    """Why a rate-limited request (``auth``: its Authorization header), or a move over a socket
+    whose first message gave ``tokens``, carries too many credentials to be counted, or None:
+    more than :data:`COUNTED_CREDENTIALS` bearer tokens, or first-message tokens."""
+    most = max(len(bearer_parts(auth)), len(list(tokens)))
+    if most > COUNTED_CREDENTIALS:
+        return (f"an act carries at most {COUNTED_CREDENTIALS} tokens (this one has {most}): "
+                "send the seat's own")
+    return None
+
+
 def credentials(auth: str | None, cookie: str | None) -> list[str]:
     """What a request may act by (``auth``, ``cookie``: its Authorization and Cookie headers):
     its bearer tokens as the routes read them (comma-separated), and its session cookie (counted
     by the rate limits as a token is)."""
     found = session_cookie(cookie)
-    tokens = [t for t in bearer_parts(auth)[:16] if len(t) <= TOKEN_CHARS]
+    tokens = [t for t in bearer_parts(auth)[:COUNTED_CREDENTIALS] if len(t) <= TOKEN_CHARS]
     return tokens + ([found] if found is not None else [])
 
 
@@ -382,7 +398,7 @@ def socket_credentials(scope: Any, tokens: Iterable[str]) -> list[str]:
     move over the socket spends the same budget."""
     heads = request_heads(scope)[0]
     given = credentials(heads.get(b"authorization"), heads.get(b"cookie"))
-    return given + [t for t in list(tokens)[:16] if len(t) <= TOKEN_CHARS and t not in given]
+    return given + [t for t in list(tokens)[:COUNTED_CREDENTIALS] if len(t) <= TOKEN_CHARS and t not in given]
 
 
 def rate_refusal(wait: float) -> tuple[int, str, dict[str, Any]]:
@@ -407,6 +423,10 @@ class RateLimit:
             category = next((c for m, p, c in LIMITED if m == scope["method"] and p.fullmatch(scope["path"])), None)
             if category in self.limiter.items:  # (a category without limits: unlimited)
                 heads = request_heads(scope)[0]
+                problem = crowded(heads.get(b"authorization"))
+                if problem is not None:
+                    await reply(send, 422, problem)
+                    return
                 wait = await self.limiter.hit(category, client_ip(scope),
                                               credentials(heads.get(b"authorization"), heads.get(b"cookie")))
                 if wait is not None:

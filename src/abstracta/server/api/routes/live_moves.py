@@ -43,7 +43,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
 from ... import metrics, security
-from ...errors import Forbidden, MatchError, TooBusy
+from ...errors import Forbidden, InvalidRequest, MatchError, TooBusy
 from ...matches import Holder, clip
 from ..bodies import PlayAction
 from ..deps import service_of
@@ -198,6 +198,10 @@ class SocketMoves:
         if limiter is None or "act" not in limiter.items:
             return
         if self.keys is None:
+            heads = security.request_heads(self.ws.scope)[0]
+            problem = security.crowded(heads.get(b"authorization"), self.holder.tokens)
+            if problem is not None:  # its credentials past the counted ones would go uncounted
+                raise InvalidRequest(problem)
             self.keys = security.socket_credentials(self.ws.scope, self.holder.tokens)
         wait = await limiter.hit("act", security.client_ip(self.ws.scope), self.keys)
         if wait is not None:
