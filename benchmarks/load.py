@@ -13,7 +13,9 @@ browser does, answered by an ack while the view comes as the push) or as ``POST 
 
 Afterwards every match is read back through the API: each acknowledged move must be in its
 match's move list exactly once, at the ply it was played at (``lost``: missing or different;
-``duplicated``: more moves by people than were acknowledged).
+``duplicated``: more moves by people than were acknowledged, or sent and left without an answer —
+``unanswered``, a connection that failed, as a client dropping off may have its move stored). At
+the end no move is sent, and those sent are answered, before the sockets close.
 
 Measured: ``moves_per_s`` (acknowledged moves by people per second), ``p50_ms``/``p99_ms``
 (a move's round trip between people: from sending its frame to its ack, or the POST's), ``bot_p99_ms`` (from a person's acknowledged move
@@ -269,6 +271,9 @@ class Stats:
     matches: dict[str, dict[str, Any]] = field(default_factory=dict)  # match -> players, tokens
     games: int = 0
     resigned: int = 0  # games a person resigned past Run.resign_after
+    #: match -> moves sent that got no answer (the connection failed): the server may have stored
+    #: them, as a client that drops off may have its move stored, so they are no duplicates
+    unanswered: dict[str, int] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)  # what went wrong -> how often
 
     def error(self, what: str) -> None:
@@ -348,8 +353,16 @@ class Person:
         ply = view["ply"]
         started = time.perf_counter()
         if run.moves_over == "ws":
-            answered = await self.over_socket(action, ply)
+            run.in_flight += 1
+            try:
+                answered = await self.over_socket(action, ply)
+            except websockets.ConnectionClosed:
+                stats.unanswered[self.mid] = stats.unanswered.get(self.mid, 0) + 1
+                raise
+            finally:
+                run.in_flight -= 1
             if answered is None:
+                stats.unanswered[self.mid] = stats.unanswered.get(self.mid, 0) + 1
                 return
             status, after = answered
             how = "WebSocket move"
@@ -359,6 +372,7 @@ class Person:
                                                      {"action": action, "ply": ply}, self.token)
             except Api.ERRORS as exc:
                 stats.error(f"POST action: {type(exc).__name__}")
+                stats.unanswered[self.mid] = stats.unanswered.get(self.mid, 0) + 1
                 return
             after = answer.get("ply", -1) if isinstance(answer, dict) else -1
             how = "POST action"
@@ -451,6 +465,7 @@ class Run:
                  resign_after: int | None = None):
         self.server, self.catalogue, self.think, self.moves_over = server, games, think, moves_over
         self.move_ids = itertools.count(1)  # the ids of the moves sent over the sockets
+        self.in_flight = 0  # moves sent over the sockets and not yet answered
         #: a person resigns, at their turn, a game past this many actions (soak.py: games of a
         #: length people play; None: never)
         self.resign_after = resign_after
@@ -530,10 +545,19 @@ class Run:
         self.search_cpu = await asyncio.to_thread(bot_search_cpu, self.server) - searched
         self.client_cpu = time.process_time() - mine
         self.measuring = False
-        self.stopping = True
-        await asyncio.gather(*(ws.close() for ws in list(self.sockets)), return_exceptions=True)
+        await self.wind_down()
         await asyncio.wait(slots, timeout=60)
         return elapsed
+
+    async def wind_down(self) -> None:
+        """Stop: no move is sent from here, the moves sent are answered, then the sockets close
+        (a move the server received and stored, its ack cut off by the close, would read back as
+        a move nobody acknowledged)."""
+        self.stopping = True
+        deadline = time.monotonic() + 15
+        while self.in_flight and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        await asyncio.gather(*(ws.close() for ws in list(self.sockets)), return_exceptions=True)
 
     async def verify(self) -> tuple[int, int]:
         """``(lost, duplicated)``: every acknowledged move read back from the server."""
@@ -551,7 +575,7 @@ class Run:
                 if ply >= len(moves) or moves[ply] != action or movers[ply] != seat:
                     lost += 1
             by_people = sum(1 for s in movers if info["players"][s] == "human")
-            duplicated += max(0, by_people - len(acked))
+            duplicated += max(0, by_people - len(acked) - self.stats.unanswered.get(mid, 0))
 
         await asyncio.gather(*(check(mid, info) for mid, info in self.stats.matches.items()))
         return lost, duplicated
@@ -619,6 +643,7 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
             "bot_p99_ms": ms(percentile(s.bot_waits, 0.99)), "bot_answers": len(s.bot_waits),
             "server_errors": errors, "errors": run.stats.errors, "refused": {str(k): v for k, v in sorted(s.refused.items())},
             "acknowledged": sum(len(v) for v in s.acked.values()), "lost": lost, "duplicated": duplicated,
+            "unanswered": sum(s.unanswered.values()),
             "db": "postgresql" if db and db.startswith("postgresql") else "sqlite", "workers": workers,
             "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None}
 
@@ -651,7 +676,7 @@ def main() -> None:
     for key in ("mode", "moves_over", "seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
                 "bot_search_cpu_ms_per_move", "serving_cpu_ms_per_move",
                 "client_cpu_ms_per_move", "p50_ms", "p99_ms", "max_ms",
-                "bot_p99_ms", "bot_answers", "server_errors", "errors", "refused", "acknowledged", "lost", "duplicated",
+                "bot_p99_ms", "bot_answers", "server_errors", "errors", "refused", "acknowledged", "unanswered", "lost", "duplicated",
                 "db", "workers", "load_average"):
         print(f"{key:<28}{result[key]}")
     if args.json:

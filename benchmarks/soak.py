@@ -239,8 +239,7 @@ def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: st
                           f"  moves {s['moves']:>8}  matches {s['matches']:>6}", file=out, flush=True)
                 elapsed = time.monotonic() - started
                 run.measuring = False
-                run.stopping = True
-                await asyncio.gather(*(ws.close() for ws in list(run.sockets)), return_exceptions=True)
+                await run.wind_down()
                 await asyncio.wait(slots, timeout=60)
                 lost, duplicated = await run.verify()
                 await run.http.close()
@@ -262,6 +261,7 @@ def soak(minutes: float, games: int, warmup_minutes: float, every: float, db: st
             "server_cpu_ms_per_move": round(1000 * samples[-1]["cpu_s"] / max(1, s.moves + s.bot_moves), 2)
             if samples else None,
             "acknowledged": sum(len(v) for v in s.acked.values()), "lost": lost, "duplicated": duplicated,
+            "unanswered": sum(s.unanswered.values()),
             "server_errors": errors, "errors": s.errors,
             "passed": passed(figures, lost, duplicated, errors),
             "load_average": os.getloadavg()[0], "samples": samples}
