@@ -280,6 +280,15 @@ class Stats:
         self.server_errors += 1
         self.errors[what[:120]] = self.errors.get(what[:120], 0) + 1
 
+    def ok(self, what: str, status: int) -> bool:
+        """Whether ``status`` (of ``what``, a person's request) is a 200; a 5xx is counted as an
+        error, any other status as a refusal (a stale ply is normal)."""
+        if status >= 500:
+            self.error(f"{what}: {status}")
+        elif status != 200:
+            self.refused[status] = self.refused.get(status, 0) + 1
+        return status == 200
+
 
 class Person:
     """One seat of one match: a token, a WebSocket, moves when its pushed view says so."""
@@ -377,11 +386,7 @@ class Person:
             after = answer.get("ply", -1) if isinstance(answer, dict) else -1
             how = "POST action"
         elapsed = time.perf_counter() - started
-        if status >= 500:
-            stats.error(f"{how}: {status}")
-            return
-        if status != 200:
-            stats.refused[status] = stats.refused.get(status, 0) + 1
+        if not stats.ok(how, status):
             return
         if run.measuring:
             stats.moves += 1
@@ -421,11 +426,7 @@ class Person:
         except Api.ERRORS as exc:
             stats.error(f"POST resign: {type(exc).__name__}")
             return
-        if status >= 500:
-            stats.error(f"POST resign: {status}")
-        elif status != 200:
-            stats.refused[status] = stats.refused.get(status, 0) + 1
-        else:
+        if stats.ok("POST resign", status):
             stats.resigned += 1
 
 
@@ -451,11 +452,7 @@ class Floor:
                 except Api.ERRORS as exc:
                     stats.error(f"GET floor: {type(exc).__name__}")
                     continue
-                if status >= 500:
-                    stats.error(f"GET floor: {status}")
-                elif status != 200:
-                    stats.refused[status] = stats.refused.get(status, 0) + 1
-                elif run.measuring:
+                if stats.ok("GET floor", status) and run.measuring:
                     stats.moves += 1
                     stats.latencies.append(time.perf_counter() - started)
 
