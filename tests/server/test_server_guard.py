@@ -30,6 +30,35 @@ def test_request_heads_reads_each_header_once_and_counts_the_hosts():
     assert security.request_heads({"headers": []}) == ({}, 0)
 
 
+def test_a_second_origin_or_content_type_that_differs_reads_as_one_its_check_refuses():
+    """RFC 6454 §7.3: a browser sends one Origin. Two that differ (the server's own first) were
+    written by hand: the first alone would pass and the second go unread."""
+    twice = {"headers": [(b"host", b"testserver"), (b"origin", b"http://testserver"), (b"origin", b"http://evil.example"),
+                         (b"content-type", b"application/json"), (b"Content-Type", b"text/plain")]}
+    heads, _ = security.request_heads(twice)
+    assert heads[b"origin"] == "null" and heads[b"content-type"] == ""
+    assert security.origin_check(POLICY, "POST", "/api/matches", heads[b"origin"], "testserver")[0] == 403
+    assert security.socket_check(POLICY, "testserver", heads[b"origin"]).startswith("cross-origin WebSocket")
+    assert security.json_check(heads[b"content-type"], b"{}")[0] == 415
+    same = {"headers": [(b"origin", b"http://testserver"), (b"origin", b"http://testserver")]}
+    assert security.request_heads(same)[0] == {b"origin": "http://testserver"}  # a repeat is one
+
+
+def test_an_act_with_two_origins_or_two_types_is_refused_end_to_end(client):
+    view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9},
+                                              "seats": ["human", "human"]}).json()
+    act = f"/api/matches/{view['id']}/actions"
+    token = next(iter(client.tokens[view["id"]].values()))
+    auth = ("authorization", f"Bearer {token}")
+    r = client.raw.post(act, content=b'{"action": "1"}', headers=[
+        auth, ("content-type", "application/json"), ("origin", "http://testserver"), ("origin", "http://evil.example")])
+    assert r.status_code == 403 and r.json()["i18n"]["key"] == "error.cross_origin"
+    r = client.raw.post(act, content=b'{"action": "1"}', headers=[
+        auth, ("content-type", "application/json"), ("content-type", "text/plain")])
+    assert r.status_code == 415
+    assert client.get(f"/api/matches/{view['id']}").json()["ply"] == 0  # nothing was played
+
+
 def test_host_check():
     assert security.host_check(POLICY, "127.0.0.1:8000") is None
     assert security.host_check(POLICY, "evil.example") == (400, "Invalid host header", None, None)

@@ -213,13 +213,20 @@ async def reply(send: Any, status: int, message: str, headers: dict[str, str] | 
 
 #: The request headers the checks read, each by its first value (one pass over the headers).
 HEADS = frozenset({b"host", b"origin", b"authorization", b"cookie", b"content-type", b"x-request-id"})
+#: What a header that comes twice with different values reads as: a value its check refuses. A
+#: browser sends one ``Origin`` (RFC 6454 §7.3: a user agent MUST NOT send more than one) and one
+#: ``Content-Type``; a request with two that differ was made by hand, and taking either one of them
+#: at its word would let the other through unread — ``null`` is an opaque origin, not this server's,
+#: and a body with no type is not JSON.
+CONFLICTED = {b"origin": "null", b"content-type": ""}
 #: Where :func:`request_heads` keeps what it read, in the request's scope (the layers share it).
 HEADS_KEY = "abstracta.heads"
 
 
 def request_heads(scope: Any) -> tuple[dict[bytes, str], int]:
     """``(first value of each header of HEADS the request has, how many Host headers it has)``,
-    read once per request (kept in its scope). The request's one Host is the first when there
+    read once per request (kept in its scope); an ``Origin`` or ``Content-Type`` sent again with
+    another value reads as :data:`CONFLICTED` says. The request's one Host is the first when there
     is exactly one: several are refused as RFC 9112 §3.2 asks (a client that adds a ``Host``
     beside its own — Python's ``websockets`` does with ``additional_headers`` — sent the served
     name first and another after it, and a WebSocket so sent was accepted although HTTP refused
@@ -234,8 +241,11 @@ def request_heads(scope: Any) -> tuple[dict[bytes, str], int]:
         if key in HEADS:
             if key == b"host":
                 hosts += 1
+            text = value.decode("latin-1")
             if key not in found:
-                found[key] = value.decode("latin-1")
+                found[key] = text
+            elif key in CONFLICTED and found[key] != text:
+                found[key] = CONFLICTED[key]
     scope[HEADS_KEY] = kept = (found, hosts)
     return kept
 
