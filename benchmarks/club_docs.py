@@ -3,7 +3,8 @@
 Fills each block between ``<!-- generated:NAME -->`` and ``<!-- /generated:NAME -->`` in
 docs/club.md from benchmarks/results/:
 
-* ``soak`` — soak.json, soak-30min.json, soak-30min-after.json, soak-default-cache.json
+* ``soak`` — soak-resign.json (the run that counts), soak.json, soak-30min.json, soak-30min-after.json,
+  soak-default-cache.json
   (benchmarks/soak.py --json --out …)
 * ``load`` — load-1-worker.json and load-2-workers.json (benchmarks/load.py --json …)
 * ``fanout`` — fanout.json (benchmarks/fanout.py --json)
@@ -58,8 +59,8 @@ def missing(name: str) -> str:
 
 
 def soak() -> str:
-    runs = [(name, load_json(name)) for name in ("soak.json", "soak-30min.json", "soak-30min-after.json",
-                                                 "soak-default-cache.json")]
+    runs = [(name, load_json(name)) for name in ("soak-resign.json", "soak.json", "soak-30min.json",
+                                                 "soak-30min-after.json", "soak-default-cache.json")]
     runs = [(name, r) for name, r in runs if r is not None]
     if not runs:
         return missing("soak.json")
@@ -70,7 +71,8 @@ def soak() -> str:
         cache = f"cache of {n(r['cache_matches'])}" if r.get("cache_matches") else "the server's cache of 1,000"
         if r.get("cache_plies"):
             cache += f" matches and {n(r['cache_plies'])} actions"
-        label = (f"{n(r['minutes'])} min, {n(r['games'])} games, {cache}, warm-up {n(r['warmup_minutes'])} min "
+        resign = f", people resign past {n(r['resign_after'])} actions" if r.get("resign_after") else ""
+        label = (f"{n(r['minutes'])} min, {n(r['games'])} games{resign}, {cache}, warm-up {n(r['warmup_minutes'])} min "
                  f"(`{name}`)")
         held = f"{n(r['cached_after_warmup'])} → {n(r['cached_end'])}" + ("" if r["cache_full"] else " (filling)")
         verdict = "**passed**" if r["passed"] else ("cache still filling: no verdict" if not r["cache_full"]
