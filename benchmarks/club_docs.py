@@ -254,10 +254,10 @@ def capacity() -> str:
                   f"{two['lost']} of {two['acknowledged']:,} acknowledged moves lost, {two['duplicated']} duplicated; "
                   f"{two['server_cpu_ms_per_move']:.2f} ms of the workers' CPU a move, {ratio:.1f} × one worker on "
                   f"SQLite ({one['server_cpu_ms_per_move']:.2f} ms): PostgreSQL's round trips, each worker hearing "
-                  f"the other's NOTIFY, and on a machine this busy more contention for the caches. The model gives two workers {ceiling:,.0f} moves a second "
+                  f"the other's NOTIFY, and two workers, PostgreSQL and nginx contending for two cores and their caches. The model gives two workers {ceiling:,.0f} moves a second "
                   f"at {g['core_share']:.0%} of each core; the run reached {two['moves_per_s']:,.1f}, the rate the "
-                  f"machine left it (load average {two['load_average']:.1f}: two cores shared with other work and the "
-                  "load generator), not the workers' ceiling."]
+                  f"machine left it (load average {two['load_average']:.1f}: two cores shared by the workers, "
+                  "PostgreSQL, nginx, the bot workers and the load generator), not the workers' ceiling."]
     return "\n".join(lines)
 
 

@@ -78,10 +78,18 @@ def fresh_db(url: str | None, folder: str) -> str:
     if not url:
         return f"sqlite:///{folder}/load.db"
     sys.path.insert(0, str(ROOT / "src"))
-    from abstracta.server.storage import Base, make_engine
+    from sqlalchemy import create_engine, text
 
-    engine = make_engine(url)
-    Base.metadata.drop_all(engine)
+    from abstracta.server.schema import METADATA
+
+    # every table of the schema and its revision, on a plain engine (make_engine would create the
+    # schema first, and dropping only the matches' tables after it left a revision with no
+    # matches table: the server then refused the database)
+    engine = create_engine(url)
+    for metadata in reversed(METADATA):
+        metadata.drop_all(engine)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
     engine.dispose()
     return url
 
