@@ -285,7 +285,7 @@ class ThreadExecutor:
     name = "thread"
     where = "web"
 
-    def __init__(self, run: Callable[[BotJob, threading.Event], str] = run_job):
+    def __init__(self, run: Callable[[BotJob, threading.Event], str] = run_job, thread: str = "bot-deep-thread"):
         self.capacity = 1
         self.run = run
         self.searched = 0.0
@@ -293,7 +293,7 @@ class ThreadExecutor:
         self._done: queue.Queue = queue.Queue()
         self._stops: dict[int, threading.Event] = {}
         self._began: dict[int, float] = {}
-        self._thread = threading.Thread(target=self._loop, name="bot-deep-thread", daemon=True)
+        self._thread = threading.Thread(target=self._loop, name=thread, daemon=True)
         self._thread.start()
 
     def _loop(self) -> None:
@@ -698,7 +698,7 @@ def make_fast_executor(value: int | str, run: Callable[[BotJob, threading.Event]
     running ``run``."""
     kind, _ = parse_workers(value)
     if kind == "thread":
-        return ThreadExecutor(run)
+        return ThreadExecutor(run, thread="bot-fast-thread")
     return ProcessExecutor(1, nice=FAST_NICE, name="abstracta-bot-fast")
 
 
