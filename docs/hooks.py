@@ -342,7 +342,7 @@ def _load_runs() -> str:
             # searches run inside the web process (before issue 44's fast worker: levels 1-2, in a
             # thread of it), inside the figure above; then levels 1-2 in their own worker process
             ("of it, searches", lambda e: e["result"].get("bot_search_cpu_ms_per_move", "—")),
-            ("levels 1–2 in their worker, ms / move", lambda e: e["result"].get("fast_worker_cpu_ms_per_move", "—")),
+            ("levels 1–2, in their worker", lambda e: e["result"].get("fast_worker_cpu_ms_per_move", "—")),
             ("5xx", lambda e: e["result"]["server_errors"]),
             ("acknowledged", lambda e: e["result"]["acknowledged"]),
             ("lost", lambda e: e["result"]["lost"]),
