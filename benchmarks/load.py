@@ -19,7 +19,8 @@ the end no move is sent, and those sent are answered, before the sockets close.
 
 Measured: ``moves_per_s`` (acknowledged moves by people per second), ``p50_ms``/``p99_ms``
 (a move's round trip between people: from sending its frame to its ack, or the POST's), ``bot_p99_ms`` (from a person's acknowledged move
-until the computer's answer is pushed), ``server_errors`` (5xx answers, internal errors in the
+until the computer's answer is pushed; ``bot_p50_ms_by_level``/``bot_p99_ms_by_level`` the same by
+the computer's level: 1-2 answer in the fast lane, 3 searches in the deep lane), ``server_errors`` (5xx answers, internal errors in the
 server's log, WebSockets closed with an error), ``server_cpu_ms_per_move`` (the web process's CPU
 per move by anyone, people and computer; its bot worker processes not counted), and of it
 ``bot_search_cpu_ms_per_move`` (searches run inside the web process: the computer thinking, not
@@ -280,6 +281,7 @@ class Stats:
     bot_moves: int = 0  # computer moves seen while measuring (from the plies of the views)
     latencies: list[float] = field(default_factory=list)  # s, POST round trips between people
     bot_waits: list[float] = field(default_factory=list)  # s, until the computer's answer is pushed
+    bot_waits_by_level: dict[int, list[float]] = field(default_factory=dict)  # the same, by the computer's level
     server_errors: int = 0
     refused: dict[int, int] = field(default_factory=dict)  # 4xx status -> count (a stale ply is normal)
     acked: dict[str, list[tuple[int, str, int]]] = field(default_factory=dict)  # match -> (ply, move, seat)
@@ -308,8 +310,9 @@ class Stats:
 class Person:
     """One seat of one match: a token, a WebSocket, moves when its pushed view says so."""
 
-    def __init__(self, run: "Run", mid: str, seat: int, token: str, against_bot: bool):
+    def __init__(self, run: "Run", mid: str, seat: int, token: str, against_bot: bool, level: int = 0):
         self.run, self.mid, self.seat, self.token, self.against_bot = run, mid, seat, token, against_bot
+        self.level = level  # the computer's level when against_bot (levels 1-2: the fast lane)
         self.acked_at: float | None = None  # a person's move waiting for the computer's answer
         self.acked_ply = -1  # the ply after that move: a view past it shows the computer's answer
         self.ws: Any = None
@@ -368,7 +371,9 @@ class Person:
             if view["ply"] > self.acked_ply:
                 if self.run.measuring:
                     self.run.stats.bot_moves += 1
-                self.run.stats.bot_waits.append(time.perf_counter() - self.acked_at)
+                waited = time.perf_counter() - self.acked_at
+                self.run.stats.bot_waits.append(waited)
+                self.run.stats.bot_waits_by_level.setdefault(self.level, []).append(waited)
             self.acked_at = None
 
     async def move(self, view: dict[str, Any]) -> None:
@@ -527,7 +532,8 @@ class Run:
             self.stats.matches[mid] = {"players": seats, "tokens": tokens}
             self.stats.games += 1
             done = asyncio.Event()
-            people = [Person(self, mid, seat, token, against_bot) for seat, token in tokens.items()]
+            level = 1 + (index // 4) % 3 if against_bot else 0
+            people = [Person(self, mid, seat, token, against_bot, level) for seat, token in tokens.items()]
             tasks = [asyncio.create_task(p.play(done)) for p in people]
             results = await asyncio.gather(*tasks, return_exceptions=True)
             for result in results:
@@ -548,6 +554,7 @@ class Run:
         while not floor and self.stats.games < games and time.monotonic() < deadline:
             await asyncio.sleep(0.2)
         self.stats.moves, self.stats.latencies, self.stats.bot_waits = 0, [], []
+        self.stats.bot_waits_by_level = {}
         self.measuring = True
         searched = await asyncio.to_thread(bot_search_cpu, self.server)
         started, cpu, mine = time.perf_counter(), self.server.cpu_seconds(), time.process_time()
@@ -657,6 +664,9 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
             "p50_ms": ms(percentile(s.latencies, 0.5)), "p99_ms": ms(percentile(s.latencies, 0.99)),
             "max_ms": ms(max(s.latencies) if s.latencies else None),
             "bot_p99_ms": ms(percentile(s.bot_waits, 0.99)), "bot_answers": len(s.bot_waits),
+            # by level: 1-2 answer in the fast lane, 3 searches (0.2 s) in the deep lane's queue
+            "bot_p50_ms_by_level": {str(k): ms(percentile(v, 0.5)) for k, v in sorted(s.bot_waits_by_level.items())},
+            "bot_p99_ms_by_level": {str(k): ms(percentile(v, 0.99)) for k, v in sorted(s.bot_waits_by_level.items())},
             "server_errors": errors, "errors": run.stats.errors, "refused": {str(k): v for k, v in sorted(s.refused.items())},
             "acknowledged": sum(len(v) for v in s.acked.values()), "lost": lost, "duplicated": duplicated,
             "unanswered": sum(s.unanswered.values()),
@@ -692,7 +702,7 @@ def main() -> None:
     for key in ("mode", "moves_over", "seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
                 "bot_search_cpu_ms_per_move", "serving_cpu_ms_per_move", "fast_worker_cpu_ms_per_move",
                 "client_cpu_ms_per_move", "p50_ms", "p99_ms", "max_ms",
-                "bot_p99_ms", "bot_answers", "server_errors", "errors", "refused", "acknowledged", "unanswered", "lost", "duplicated",
+                "bot_p99_ms", "bot_p50_ms_by_level", "bot_p99_ms_by_level", "bot_answers", "server_errors", "errors", "refused", "acknowledged", "unanswered", "lost", "duplicated",
                 "db", "workers", "load_average"):
         print(f"{key:<28}{result[key]}")
     if args.json:
