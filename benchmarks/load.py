@@ -19,11 +19,18 @@ the end no move is sent, and those sent are answered, before the sockets close.
 
 Measured: ``moves_per_s`` (acknowledged moves by people per second), ``p50_ms``/``p99_ms``
 (a move's round trip between people: from sending its frame to its ack, or the POST's), ``bot_p99_ms`` (from a person's acknowledged move
-until the computer's answer is pushed), ``server_errors`` (5xx answers, internal errors in the
+until the computer's answer is pushed; ``bot_p50_ms_by_level``/``bot_p99_ms_by_level`` the same by
+the computer's level: 1-2 answer in the fast lane, 3 searches in the deep lane), ``server_errors`` (5xx answers, internal errors in the
 server's log, WebSockets closed with an error), ``server_cpu_ms_per_move`` (the web process's CPU
-per move by anyone, people and computer), and of it ``bot_search_cpu_ms_per_move`` (the searches
-of levels 1-2, which run in a thread of the web process: the computer thinking, not the server
-serving) and ``serving_cpu_ms_per_move`` (the rest: HTTP, the act, the commit, the pushes).
+per move by anyone, people and computer; its bot worker processes not counted), and of it
+``bot_search_cpu_ms_per_move`` (searches run inside the web process: the computer thinking, not
+the server serving — levels 1-2 search in a worker process of their own, so this is 0 unless
+that worker died under a job, which is then answered in the web process; with ``--bot-workers 0``
+all of them) and ``serving_cpu_ms_per_move`` (the rest: HTTP, the act, the commit, the pushes,
+and handing the computer's jobs to their workers); apart from it, ``fast_worker_cpu_ms_per_move``
+(the searches of levels 1-2 in their worker process, as it measured them: the computer's CPU
+that moved out of the web process). All from the processes' ``/metrics``
+(``abstracta_bot_search_cpu_seconds{lane, where}``).
 
     python benchmarks/load.py --games 100 --seconds 30 [--moves-over ws|http] [--db URL] [--json]
 
@@ -158,21 +165,30 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def bot_search_cpu(server: "Server | Workers") -> float:
-    """CPU seconds the web processes' fast lane (levels 1-2: a thread of each web process) spent
-    searching so far (their /metrics' ``abstracta_bot_search_cpu_seconds_total``): inside
-    :meth:`Server.cpu_seconds`, reported apart so that a search is not taken for the cost of
-    serving a move. NaN when a process does not answer."""
+def bot_search_cpu(server: "Server | Workers") -> tuple[float, float]:
+    """CPU seconds the computer's searches took so far, from the web processes' /metrics
+    (``abstracta_bot_search_cpu_seconds_total``): ``(inside, fast_worker)`` — the searches run
+    inside the web processes (``where="web"``: in :meth:`Server.cpu_seconds`, reported apart so
+    that a search is not taken for the cost of serving a move; a server without the labels ran
+    its fast lane in a thread, so all of its figure is inside), and the searches of levels 1-2 in
+    the fast lane's worker processes (``lane="fast", where="worker"``: not in it). NaN when a
+    process does not answer."""
     urls = server.club.worker_urls() if hasattr(server, "club") else [server.base]
-    total = 0.0
+    inside = fast_worker = 0.0
     for url in urls:
         try:
             text = httpx.get(url + "/metrics", timeout=90).text
         except httpx.HTTPError:
-            return float("nan")
-        total += sum(float(line.split()[1]) for line in text.splitlines()
-                     if line.startswith("abstracta_bot_search_cpu_seconds_total "))
-    return total
+            return float("nan"), float("nan")
+        for line in text.splitlines():
+            if not line.startswith("abstracta_bot_search_cpu_seconds_total"):
+                continue
+            name, value = line.rsplit(" ", 1)
+            if name == "abstracta_bot_search_cpu_seconds_total" or 'where="web"' in name:
+                inside += float(value)
+            elif 'lane="fast"' in name and 'where="worker"' in name:
+                fast_worker += float(value)
+    return inside, fast_worker
 
 
 def club_module():
@@ -273,6 +289,7 @@ class Stats:
     bot_moves: int = 0  # computer moves seen while measuring (from the plies of the views)
     latencies: list[float] = field(default_factory=list)  # s, POST round trips between people
     bot_waits: list[float] = field(default_factory=list)  # s, until the computer's answer is pushed
+    bot_waits_by_level: dict[int, list[float]] = field(default_factory=dict)  # the same, by the computer's level
     server_errors: int = 0
     refused: dict[int, int] = field(default_factory=dict)  # 4xx status -> count (a stale ply is normal)
     acked: dict[str, list[tuple[int, str, int]]] = field(default_factory=dict)  # match -> (ply, move, seat)
@@ -301,8 +318,9 @@ class Stats:
 class Person:
     """One seat of one match: a token, a WebSocket, moves when its pushed view says so."""
 
-    def __init__(self, run: "Run", mid: str, seat: int, token: str, against_bot: bool):
+    def __init__(self, run: "Run", mid: str, seat: int, token: str, against_bot: bool, level: int = 0):
         self.run, self.mid, self.seat, self.token, self.against_bot = run, mid, seat, token, against_bot
+        self.level = level  # the computer's level when against_bot (levels 1-2: the fast lane)
         self.acked_at: float | None = None  # a person's move waiting for the computer's answer
         self.acked_ply = -1  # the ply after that move: a view past it shows the computer's answer
         self.ws: Any = None
@@ -361,7 +379,9 @@ class Person:
             if view["ply"] > self.acked_ply:
                 if self.run.measuring:
                     self.run.stats.bot_moves += 1
-                self.run.stats.bot_waits.append(time.perf_counter() - self.acked_at)
+                waited = time.perf_counter() - self.acked_at
+                self.run.stats.bot_waits.append(waited)
+                self.run.stats.bot_waits_by_level.setdefault(self.level, []).append(waited)
             self.acked_at = None
 
     async def move(self, view: dict[str, Any]) -> None:
@@ -520,7 +540,8 @@ class Run:
             self.stats.matches[mid] = {"players": seats, "tokens": tokens}
             self.stats.games += 1
             done = asyncio.Event()
-            people = [Person(self, mid, seat, token, against_bot) for seat, token in tokens.items()]
+            level = 1 + (index // 4) % 3 if against_bot else 0
+            people = [Person(self, mid, seat, token, against_bot, level) for seat, token in tokens.items()]
             tasks = [asyncio.create_task(p.play(done)) for p in people]
             results = await asyncio.gather(*tasks, return_exceptions=True)
             for result in results:
@@ -541,13 +562,15 @@ class Run:
         while not floor and self.stats.games < games and time.monotonic() < deadline:
             await asyncio.sleep(0.2)
         self.stats.moves, self.stats.latencies, self.stats.bot_waits = 0, [], []
+        self.stats.bot_waits_by_level = {}
         self.measuring = True
         searched = await asyncio.to_thread(bot_search_cpu, self.server)
         started, cpu, mine = time.perf_counter(), self.server.cpu_seconds(), time.process_time()
         await asyncio.sleep(seconds)
         elapsed = time.perf_counter() - started
         self.server_cpu = self.server.cpu_seconds() - cpu
-        self.search_cpu = await asyncio.to_thread(bot_search_cpu, self.server) - searched
+        inside, fast_worker = await asyncio.to_thread(bot_search_cpu, self.server)
+        self.search_cpu, self.fast_worker_cpu = inside - searched[0], fast_worker - searched[1]
         self.client_cpu = time.process_time() - mine
         self.measuring = False
         await self.wind_down()
@@ -637,15 +660,21 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
             # CPU of the web process per move by anyone (people and computer): a figure that a
             # busy machine does not distort as much as the rates
             "server_cpu_ms_per_move": round(1000 * run.server_cpu / max(1, s.moves + s.bot_moves), 2),
-            # of which the computer's fast-lane searches (levels 1-2 search in a thread of the web
-            # process), and the rest: serving the moves (HTTP, the act, the commit, the pushes)
+            # of which the computer's searches run inside the web process (levels 1-2 have a worker
+            # process of their own: only a job whose worker died), and the rest: serving the moves
+            # (HTTP, the act, the commit, the pushes, handing jobs to the bot workers)
             "bot_search_cpu_ms_per_move": round(1000 * run.search_cpu / max(1, s.moves + s.bot_moves), 2),
             "serving_cpu_ms_per_move": round(1000 * (run.server_cpu - run.search_cpu) / max(1, s.moves + s.bot_moves),
                                              2),
+            # not in the web process's CPU: levels 1-2 searching in their own worker process
+            "fast_worker_cpu_ms_per_move": round(1000 * run.fast_worker_cpu / max(1, s.moves + s.bot_moves), 2),
             "client_cpu_ms_per_move": round(1000 * run.client_cpu / max(1, s.moves + s.bot_moves), 2),
             "p50_ms": ms(percentile(s.latencies, 0.5)), "p99_ms": ms(percentile(s.latencies, 0.99)),
             "max_ms": ms(max(s.latencies) if s.latencies else None),
             "bot_p99_ms": ms(percentile(s.bot_waits, 0.99)), "bot_answers": len(s.bot_waits),
+            # by level: 1-2 answer in the fast lane, 3 searches (0.2 s) in the deep lane's queue
+            "bot_p50_ms_by_level": {str(k): ms(percentile(v, 0.5)) for k, v in sorted(s.bot_waits_by_level.items())},
+            "bot_p99_ms_by_level": {str(k): ms(percentile(v, 0.99)) for k, v in sorted(s.bot_waits_by_level.items())},
             "server_errors": errors, "errors": run.stats.errors, "refused": {str(k): v for k, v in sorted(s.refused.items())},
             "acknowledged": sum(len(v) for v in s.acked.values()), "lost": lost, "duplicated": duplicated,
             "unanswered": sum(s.unanswered.values()),
@@ -679,9 +708,9 @@ def main() -> None:
                   args.moves_over)
     print(f"{'matches at once':<28}{args.games}")
     for key in ("mode", "moves_over", "seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
-                "bot_search_cpu_ms_per_move", "serving_cpu_ms_per_move",
+                "bot_search_cpu_ms_per_move", "serving_cpu_ms_per_move", "fast_worker_cpu_ms_per_move",
                 "client_cpu_ms_per_move", "p50_ms", "p99_ms", "max_ms",
-                "bot_p99_ms", "bot_answers", "server_errors", "errors", "refused", "acknowledged", "unanswered", "lost", "duplicated",
+                "bot_p99_ms", "bot_p50_ms_by_level", "bot_p99_ms_by_level", "bot_answers", "server_errors", "errors", "refused", "acknowledged", "unanswered", "lost", "duplicated",
                 "db", "workers", "load_average"):
         print(f"{key:<28}{result[key]}")
     if args.json:

@@ -339,8 +339,10 @@ def _load_runs() -> str:
             ("max ms", lambda e: e["result"]["max_ms"]),
             ("computer p99 ms", lambda e: e["result"]["bot_p99_ms"]),
             ("server CPU ms / move", lambda e: e["result"]["server_cpu_ms_per_move"]),
-            # levels 1-2 search in a thread of the web process: their CPU is inside the figure above
+            # searches run inside the web process (before issue 44's fast worker: levels 1-2, in a
+            # thread of it), inside the figure above; then levels 1-2 in their own worker process
             ("of it, searches", lambda e: e["result"].get("bot_search_cpu_ms_per_move", "—")),
+            ("levels 1–2, in their worker", lambda e: e["result"].get("fast_worker_cpu_ms_per_move", "—")),
             ("5xx", lambda e: e["result"]["server_errors"]),
             ("acknowledged", lambda e: e["result"]["acknowledged"]),
             ("lost", lambda e: e["result"]["lost"]),

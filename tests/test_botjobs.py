@@ -1,5 +1,5 @@
-"""Bot jobs (issue 14 §3): lanes, fairness, cancellation, deadlines, information-state payloads,
-the process and Ray executors. Fake slow jobs stand in for deep searches where only the
+"""Bot jobs (issue 14 §3, issue 44 §1): lanes, fairness, cancellation, deadlines, information-state
+payloads, the process and Ray executors, the fast lane's worker process. Fake slow jobs stand in for deep searches where only the
 scheduling is under test. No database here: outside tests/server, so CI's PostgreSQL pass does not
 run them (and Ray) twice."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
 import threading
 import time
@@ -18,8 +19,9 @@ from abstracta.ai.base import Budget, most_visited, stoppable
 from abstracta.ai.mcts import MCTSBot
 from abstracta.core.records import Record
 from abstracta.core.registry import load_game
-from abstracta.server.botjobs import (BotJob, InfoStateError, ProcessExecutor, ThreadExecutor, job_state, make_job,
-                                      parse_workers, run_job)
+from abstracta.server import metrics
+from abstracta.server.botjobs import (FAST_NICE, BotJob, InfoStateError, ProcessExecutor, ThreadExecutor, job_state,
+                                      make_job, parse_workers, run_job)
 from abstracta.server.lanes import BotJobs
 from abstracta.server.matches import Match
 
@@ -262,7 +264,7 @@ def test_worker_processes_stop_overrunning_searches_and_replace_dead_workers():
         victim = executor._workers[0].process
         jobs.submit(job_for("mcts:3000", "doomed"))
         deadline = time.monotonic() + 20
-        while not any(executor.began(jid) for jid in list(jobs._running)):
+        while not any(executor.began(jid) for jid in list(jobs._deep.running)):
             assert time.monotonic() < deadline
             time.sleep(0.01)
         victim.kill()
@@ -276,6 +278,132 @@ def test_worker_processes_stop_overrunning_searches_and_replace_dead_workers():
         assert done.answers[2][0].match_id == "after" and done.answers[2][2] is None
     finally:
         jobs.close()
+
+
+# --- the fast lane's worker process (issue 44 §1) --------------------------------------------------
+def in_fast_worker(job, stop):
+    """What the fast worker runs in the test below (module level: the worker imports this module
+    to unpickle it): match "slow" waits for its stop, "hung" ignores it, "doomed" ends its
+    worker in the middle of its search; any other match is searched for real."""
+    if job.match_id == "slow":
+        stop.wait(30)
+    elif job.match_id == "hung":
+        time.sleep(30)
+    elif job.match_id == "doomed":
+        os._exit(3)
+    return run_job(job, stop)
+
+
+def until(predicate, timeout: float, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+def search_cpu(lane: str, where: str) -> float:
+    """``abstracta_bot_search_cpu_seconds`` of this process, as /metrics serves it."""
+    return metrics.REGISTRY.get_sample_value("abstracta_bot_search_cpu_seconds_total",
+                                             {"lane": lane, "where": where}) or 0.0
+
+
+def legal_here(text: str | None) -> bool:
+    state = new_match("fanorona").state
+    return text is not None and state.string_to_action(text) in state.legal_actions()
+
+
+def test_the_fast_lane_searches_in_a_worker_process_of_its_own():
+    def deep(job, stop):
+        if job.match_id == "broken":
+            raise RuntimeError("a search that fails")
+        return slow_deep(5.0)(job, stop)
+
+    done = Collector()
+    fast = ProcessExecutor(1, nice=FAST_NICE, name="abstracta-bot-fast")
+    jobs = BotJobs(ThreadExecutor(deep), on_done=done, fast=fast)
+    worker = fast._workers[0].process
+    try:
+        assert jobs.summary()["fast_executor"] == "process" and jobs.summary()["executor"] == "thread"
+        jobs.submit(job_for("level:2", "warm"))  # the worker's first job waits for its imports
+        done.wait(1, timeout=60)
+        # a little below this process's CPU priority (deep workers: further below)
+        assert os.getpriority(os.PRIO_PROCESS, worker.pid) == min(19, os.nice(0) + FAST_NICE)
+        in_worker, here = search_cpu("fast", "worker"), search_cpu("fast", "web")
+        for i in range(3):
+            jobs.submit(job_for("level:6", f"deep{i}"))
+        time.sleep(0.1)
+        start = time.monotonic()
+        jobs.submit(job_for("level:1", "person"))
+        done.wait(2)
+        job, text, note, at = done.answers[1]
+        assert job.match_id == "person" and note is None and legal_here(text)
+        assert at - start < 2.0  # not behind the deep searches (5 s each)
+        # searched in the worker: its CPU reported as the worker's, none of it here
+        assert search_cpu("fast", "worker") > in_worker and search_cpu("fast", "web") == here
+        assert fast.searched > 0 and jobs.summary()["in_thread"] == 0
+        # a deep job that fails: the quick search that stands in runs in the fast worker too
+        for i in range(3):
+            jobs.cancel(f"deep{i}")
+        jobs.submit(job_for("level:6", "broken"))
+        done.wait(3, timeout=30)
+        job, text, note, _ = done.answers[2]
+        assert job.match_id == "broken" and job.spec == "level:2" and "level:6 did not answer" in note
+        assert legal_here(text) and search_cpu("fast", "web") == here
+        assert jobs.summary()["fallbacks"] == 1 and jobs.summary()["in_thread"] == 0
+    finally:
+        jobs.close()
+    worker.join(5)
+    assert not worker.is_alive()  # closed with the lanes
+
+
+def test_the_fast_worker_cancelled_hung_or_dead():
+    done = Collector()
+    fast = ProcessExecutor(1, nice=FAST_NICE, run=in_fast_worker)
+    jobs = BotJobs(ThreadExecutor(), on_done=done, fast=fast, fast_overrun=1.0, kill_after=1.0)
+    workers = []
+    try:
+        jobs.submit(job_for("level:1", "warm"))
+        done.wait(1, timeout=60)
+        first = fast._workers[0].process
+        workers.append(first)
+        # cancelled while it searches: asked to stop, its answer dropped, its worker kept
+        slow = job_for("level:1", "slow")
+        jobs.submit(slow)
+        until(lambda: fast.began(slow.id) is not None, 10, "the worker did not start the job")
+        assert jobs.cancel("slow") == 1
+        until(lambda: jobs.summary()["running"] == 0, 5, "the cancelled job did not stop")
+        time.sleep(0.3)
+        assert done.matches() == ["warm"] and fast._workers[0].process is first
+        # hung: asked to stop after fast_overrun, given up kill_after later, its worker replaced
+        jobs.submit(job_for("level:1", "hung"))
+        done.wait(2, timeout=30)
+        job, text, note, _ = done.answers[1]
+        assert job.match_id == "hung" and text is None and "did not answer in time" in note
+        second = fast._workers[0].process
+        workers.append(second)
+        assert second is not first and not first.is_alive()
+        # its worker dies under it: answered at once in this process, counted; the worker replaced
+        here = search_cpu("fast", "web")
+        jobs.submit(job_for("level:1", "doomed"))
+        done.wait(3, timeout=30)
+        job, text, note, _ = done.answers[2]
+        assert job.match_id == "doomed" and note is None and legal_here(text)
+        summary = jobs.summary()
+        assert summary["in_thread"] == 1 and summary["fallbacks"] == 0 and summary["running"] == 0
+        assert search_cpu("fast", "web") > here  # that search was this process's CPU
+        until(lambda: fast._workers[0].process is not second, 5, "the dead worker was not replaced")
+        workers.append(fast._workers[0].process)
+        # and the new worker answers the next job
+        jobs.submit(job_for("level:1", "after"))
+        done.wait(4, timeout=60)
+        job, text, note, _ = done.answers[3]
+        assert job.match_id == "after" and note is None and legal_here(text)
+        assert jobs.summary()["in_thread"] == 1 and done.matches() == ["warm", "hung", "doomed", "after"]
+    finally:
+        jobs.close()
+    for process in workers:
+        process.join(5)
+        assert not process.is_alive()
 
 
 # --- information-state payloads -------------------------------------------------------------------

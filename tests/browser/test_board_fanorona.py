@@ -160,16 +160,17 @@ def open_vs_computer(page, server, start: str) -> str:
 
 @contextlib.contextmanager
 def replies_held_back(server, seconds: float = 0.4):
-    """The computer (level 2: the web process's fast lane) answers within milliseconds, often
+    """The computer (level 2: the fast lane's worker process) answers within milliseconds, often
     before the page has the answer to its own move; tests of the chain's animation hold the
-    reply back a little (the early reply is the shell's own case)."""
+    reply back a little (the early reply is the shell's own case): its delivery, in the web
+    process, as the search itself runs in the worker."""
     jobs = server.app.state.service.jobs
-    run = jobs.run
-    jobs.run = lambda job, stop: (time.sleep(seconds), run(job, stop))[1]
+    on_done = jobs.on_done
+    jobs.on_done = lambda job, text, note: (time.sleep(seconds), on_done(job, text, note))
     try:
         yield
     finally:
-        jobs.run = run
+        jobs.on_done = on_done
 
 
 # the animations of the board's own elements (the shell may run its own, e.g. "thinking…")

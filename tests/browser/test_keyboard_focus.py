@@ -24,14 +24,15 @@ FOCUS = """() => { const a = document.activeElement;
 @contextlib.contextmanager
 def replies_held_back(server, seconds: float = 0.6):
     """The computer (level 2) answers within milliseconds, often before the page has drawn the
-    answer to the move: held back, the page surely draws the computer's turn in between."""
+    answer to the move: held back (its delivery, in the web process: the search runs in the fast
+    lane's worker), the page surely draws the computer's turn in between."""
     jobs = server.app.state.service.jobs
-    run = jobs.run
-    jobs.run = lambda job, stop: (time.sleep(seconds), run(job, stop))[1]
+    on_done = jobs.on_done
+    jobs.on_done = lambda job, text, note: (time.sleep(seconds), on_done(job, text, note))
     try:
         yield
     finally:
-        jobs.run = run
+        jobs.on_done = on_done
 
 
 def vs_computer(page, server, game: str = "fanorona", options=None) -> dict:

@@ -129,6 +129,7 @@ def test_bot_stats_route(client):
     wait_for(client, view["id"], lambda v: v["ply"] == 2)
     stats = client.get("/api/bots").json()
     assert stats["executor"] == "thread" and stats["answered"] == 1 and stats["random_fallbacks"] == 0
+    assert stats["fast_executor"] == "thread" and stats["in_thread"] == 0  # --bot-workers 0: no processes
 
 
 def test_an_answer_the_real_state_refuses_is_replaced_by_a_quick_search(client):

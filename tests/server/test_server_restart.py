@@ -97,6 +97,10 @@ def test_bot_in_worker_process_and_restart(db_url):
             time.sleep(0.05)
             view = c.get(f"/api/matches/{mid}").json()
         before = (view["ply"], view["position"], view["moves"])
+        # level 1 was answered in the fast lane's worker process, not in the web process
+        stats = c.get("/api/bots").json()
+        assert (stats["fast_executor"], stats["executor"], stats["in_thread"]) == ("process", "process", 0)
+        assert stats["answered"] >= 1
     with TestClient(make_app(db_url, bot_workers=1)) as c:
         view = c.get(f"/api/matches/{mid}").json()
         assert (view["ply"], view["position"], view["moves"]) == before

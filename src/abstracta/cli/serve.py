@@ -21,7 +21,7 @@ def serve_cmd(
                                      "several processes may serve one PostgreSQL database (postgresql+psycopg://…)."),
     bot_workers: str = typer.Option("2", "--bot-workers", help="Where computer players search: N local worker "
                                     "processes, ray (a local Ray started here) or ray:ADDRESS (a Ray cluster). "
-                                    "Levels 1-2 are always answered in the web process."),
+                                    "Levels 1-2 are answered apart, in one more process of their own (0: in a thread)."),
     allowed_host: Optional[list[str]] = typer.Option(
         None, "--allowed-host", help="A name the server answers in the Host header (repeatable; any port; "
         "'*.example.org' for subdomains, '*' for any). Default: the bind address, localhost, 127.0.0.1, [::1]; "

@@ -3,11 +3,13 @@
 A :class:`BotJob` is one computer move to find: the acting seat's information state (never the
 match's seed), the seat spec and a fresh seed for the bot's own generator (:func:`make_job`), or
 an analysis board's positions (:func:`make_analysis_job`); :func:`run_job` finds its answer
-from the job alone, in whatever process runs it. The deep lane's executors run jobs: ``N``
+from the job alone, in whatever process runs it. Executors run jobs: for the deep lane ``N``
 local worker processes (``--bot-workers N``, at a lower CPU priority than the web process), one
-thread (``0``, for tests) or Ray tasks (``ray`` or ``ray:ADDRESS``): :func:`make_executor`.
-The lanes that schedule jobs fairly, cancel them and fall back to a quick search are
-:class:`abstracta.server.lanes.BotJobs`.
+thread (``0``, for tests) or Ray tasks (``ray`` or ``ray:ADDRESS``): :func:`make_executor`; for
+the fast lane one worker process of its own, a little below the web process's priority, or a
+thread with ``--bot-workers 0`` (:func:`make_fast_executor`). Each executor adds up the CPU its
+searches took (``searched``, where ``where`` says). The lanes that schedule jobs fairly, cancel
+them and fall back to a quick search are :class:`abstracta.server.lanes.BotJobs`.
 
 Threads: nothing per move (a process executor uses pipes and
 :func:`multiprocessing.connection.wait`; Ray uses ``ray.wait``).
@@ -47,6 +49,13 @@ log = logging.getLogger("abstracta.server.bots")
 FAST_SPECS = frozenset({"level:1", "level:2", "random", "greedy"})
 #: The quick search a fallback plays.
 FALLBACK_SPEC = "level:2"
+#: The error of a job whose worker process died under it (the fast lane answers it in-thread).
+WORKER_DIED = "its worker process died"
+#: CPU priority of the fast lane's worker (``os.nice``): a little below the web process, which
+#: answers people first, and well above the deep lane's workers (:data:`DEEP_NICE`).
+FAST_NICE = 2
+#: CPU priority of the deep lane's workers.
+DEEP_NICE = 5
 
 _ids = itertools.count(1)
 
@@ -270,18 +279,21 @@ Outcome = tuple[int, "str | None", "str | None"]  # (job id, notation or None, e
 
 
 class ThreadExecutor:
-    """Deep jobs in one thread of the web process (``--bot-workers 0``: tests)."""
+    """Jobs in one thread of the web process (``--bot-workers 0``: tests; and the fast lane with
+    an executor object given). ``searched``: CPU seconds its jobs took (the thread's)."""
 
     name = "thread"
+    where = "web"
 
-    def __init__(self, run: Callable[[BotJob, threading.Event], str] = run_job):
+    def __init__(self, run: Callable[[BotJob, threading.Event], str] = run_job, thread: str = "bot-deep-thread"):
         self.capacity = 1
         self.run = run
+        self.searched = 0.0
         self._jobs: queue.Queue = queue.Queue()
         self._done: queue.Queue = queue.Queue()
         self._stops: dict[int, threading.Event] = {}
         self._began: dict[int, float] = {}
-        self._thread = threading.Thread(target=self._loop, name="bot-deep-thread", daemon=True)
+        self._thread = threading.Thread(target=self._loop, name=thread, daemon=True)
         self._thread.start()
 
     def _loop(self) -> None:
@@ -291,10 +303,13 @@ class ThreadExecutor:
                 return
             stop = self._stops.get(job.id) or threading.Event()
             self._began[job.id] = time.monotonic()
+            cpu = time.thread_time()
             try:
-                self._done.put((job.id, self.run(job, stop), None))
+                outcome = (job.id, self.run(job, stop), None)
             except Exception as exc:  # noqa: BLE001 - reported as the job's error
-                self._done.put((job.id, None, f"{type(exc).__name__}: {exc}"))
+                outcome = (job.id, None, f"{type(exc).__name__}: {exc}")
+            self.searched += time.thread_time() - cpu  # before the outcome: a poll that sees it sees this
+            self._done.put(outcome)
 
     def start(self, job: BotJob) -> None:
         self._stops[job.id] = threading.Event()
@@ -333,12 +348,14 @@ class ThreadExecutor:
         self._jobs.put(None)
 
 
-def _worker_main(jobs, results, parent_pid: int) -> None:
-    """A bot worker process: run the jobs it is sent, one at a time; ``("stop", id)`` makes the
-    running search answer its best so far."""
+def _worker_main(jobs, results, parent_pid: int, nice: int = DEEP_NICE,
+                 run: Callable[[BotJob, threading.Event], str] = run_job) -> None:
+    """A bot worker process: run the jobs it is sent, one at a time, with ``run`` (tests send a
+    module-level fake); ``("stop", id)`` makes the running search answer its best so far. Each
+    answer goes back as ``("done", (id, notation, error), cpu_seconds)``, the search thread's CPU."""
     bots.worker_init(parent_pid)
     try:
-        os.nice(5)  # the web process answers people first
+        os.nice(nice)  # the web process answers people first
     except OSError:
         pass
     todo: queue.Queue = queue.Queue()
@@ -371,23 +388,25 @@ def _worker_main(jobs, results, parent_pid: int) -> None:
             results.send(("started", job.id))
         except (OSError, ValueError):
             return
+        cpu = time.thread_time()
         try:
-            outcome = (job.id, run_job(job, stops[job.id]), None)
+            outcome = (job.id, run(job, stops[job.id]), None)
         except Exception as exc:  # noqa: BLE001 - reported to the server
             outcome = (job.id, None, f"{type(exc).__name__}: {exc}")
+        cpu = time.thread_time() - cpu
         stops.pop(job.id, None)
         try:
-            results.send(("done", outcome))
+            results.send(("done", outcome, cpu))
         except (OSError, ValueError):
             return
 
 
 class _Worker:
-    def __init__(self, ctx: Any):
+    def __init__(self, ctx: Any, name: str, nice: int, run: Callable[[BotJob, threading.Event], str]):
         jobs_r, self.jobs = ctx.Pipe(duplex=False)
         self.results, results_w = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_worker_main, name="abstracta-bot",
-                                   args=(jobs_r, results_w, os.getpid()), daemon=True)
+        self.process = ctx.Process(target=_worker_main, name=name,
+                                   args=(jobs_r, results_w, os.getpid(), nice, run), daemon=True)
         self.process.start()
         jobs_r.close()
         results_w.close()
@@ -423,14 +442,29 @@ def _close_at_exit() -> None:
 
 
 class ProcessExecutor:
-    """Deep jobs in ``n`` worker processes (spawned), one job each at a time."""
+    """Jobs in ``n`` worker processes (spawned), one job each at a time: the deep lane's
+    (``--bot-workers N``) and the fast lane's one (:func:`make_fast_executor`).
+
+    Args:
+        n: worker processes.
+        nice: added to the workers' niceness (:data:`DEEP_NICE`, :data:`FAST_NICE`).
+        name: the workers' process name (``multiprocessing``'s, in logs).
+        run: what a worker runs for a job: a module-level function (pickled by reference).
+
+    A worker that dies is replaced; its job is reported with the error :data:`WORKER_DIED`.
+    ``searched``: CPU seconds the workers' searches took (as each measured its search thread).
+    """
 
     name = "process"
+    where = "worker"
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, nice: int = DEEP_NICE, name: str = "abstracta-bot",
+                 run: Callable[[BotJob, threading.Event], str] = run_job):
         self.capacity = n
+        self.searched = 0.0
         self._ctx = multiprocessing.get_context("spawn")
-        self._workers = [_Worker(self._ctx) for _ in range(n)]
+        self._spawn = lambda: _Worker(self._ctx, name, nice, run)
+        self._workers = [self._spawn() for _ in range(n)]
         self._wake_r, self._wake_w = self._ctx.Pipe(duplex=False)
         _LIVE.add(self)
 
@@ -469,7 +503,7 @@ class ProcessExecutor:
         worker.process.join(timeout=1.0)
         if _exiting or worker not in self._workers:  # closing: no new worker to outlive us
             return
-        self._workers[self._workers.index(worker)] = _Worker(self._ctx)
+        self._workers[self._workers.index(worker)] = self._spawn()
 
     def began(self, job_id: int) -> float | None:
         worker = self._of(job_id)
@@ -503,7 +537,7 @@ class ProcessExecutor:
             elif item in by_conn:
                 worker = by_conn[item]
                 try:
-                    kind, payload = worker.results.recv()
+                    kind, payload, *cpu = worker.results.recv()
                 except (EOFError, OSError):
                     lost.append(worker)
                     continue
@@ -512,6 +546,7 @@ class ProcessExecutor:
                         worker.began = time.monotonic()
                     continue
                 outcome = payload
+                self.searched += cpu[0] if cpu else 0.0
                 if outcome[0] == worker.job:
                     worker.job = None
                     out.append(outcome)
@@ -521,7 +556,7 @@ class ProcessExecutor:
             if worker not in self._workers:
                 continue
             if worker.job is not None:
-                out.append((worker.job, None, "its worker process died"))
+                out.append((worker.job, None, WORKER_DIED))
             log.warning("a bot worker process died (exit code %s); starting another", worker.process.exitcode)
             self._replace(worker)
         return out
@@ -547,8 +582,10 @@ class RayExecutor:
     this executor shuts down when closed); cancellation by ``ray.cancel``."""
 
     name = "ray"
+    where = "ray"  # not measured: a task answers its notation only (``searched`` stays 0)
 
     def __init__(self, address: str | None = None):
+        self.searched = 0.0
         ray, self.started = start_ray(address=address)
         self.ray = ray
         self.capacity = max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -644,6 +681,7 @@ def parse_workers(value: int | str) -> tuple[str, int | str | None]:
 
 
 def make_executor(value: int | str):
+    """The deep lane's executor for ``--bot-workers`` ``value`` (:func:`parse_workers`)."""
     kind, arg = parse_workers(value)
     if kind == "ray":
         return RayExecutor(arg)  # type: ignore[arg-type]
@@ -652,6 +690,18 @@ def make_executor(value: int | str):
     return ProcessExecutor(arg)  # type: ignore[arg-type]
 
 
+def make_fast_executor(value: int | str, run: Callable[[BotJob, threading.Event], str] = run_job):
+    """The fast lane's executor for ``--bot-workers`` ``value``: one worker process of its own
+    (``N`` ≥ 1 or Ray: a level-1 reply never waits behind a deep search, nor for a Ray task to
+    be scheduled, and its search does not take the web process's GIL from the event loop), at
+    :data:`FAST_NICE`; with ``0`` (no worker processes at all: tests, a tiny install) a thread
+    running ``run``."""
+    kind, _ = parse_workers(value)
+    if kind == "thread":
+        return ThreadExecutor(run, thread="bot-fast-thread")
+    return ProcessExecutor(1, nice=FAST_NICE, name="abstracta-bot-fast")
+
+
 __all__ = ["BotJob", "InfoStateError", "make_job", "make_analysis_job", "run_analysis", "run_job", "job_state",
-           "make_executor", "overrun", "parse_workers", "ProcessExecutor", "RayExecutor", "ThreadExecutor", "FAST_SPECS",
-           "FALLBACK_SPEC"]
+           "make_executor", "make_fast_executor", "overrun", "parse_workers", "ProcessExecutor", "RayExecutor", "ThreadExecutor", "FAST_SPECS",
+           "FALLBACK_SPEC", "WORKER_DIED", "FAST_NICE", "DEEP_NICE"]

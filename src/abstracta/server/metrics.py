@@ -13,7 +13,8 @@ What is counted where:
   answered 200), the open WebSockets;
 * by small hook calls in the server: :func:`error` (a bug answered 500 or ending a WebSocket,
   by exception type; shared rate-limit counters away), :func:`bot_waited` (a computer move's
-  wait in its lane's queue, from ``botjobs``);
+  wait in its lane's queue) and :func:`bot_searched` (the CPU its search took, and where), from
+  the lanes (:mod:`.lanes`);
 * read when scraped (:class:`ServiceCollector`): the bot queue's depth and counters, the matches
   held in memory and their actions summed, the matches with live subscribers.
 
@@ -65,12 +66,15 @@ ERRORS = Counter("abstracta_errors", "Errors by type: bugs (the exception's type
                  "a WebSocket) and RateLimitStorageUnavailable (the shared counters did not answer)",
                  ["type"], registry=REGISTRY)
 BOT_WAIT = Histogram("abstracta_bot_wait_seconds", "Time a computer move waited in its lane's queue before "
-                     "its search started (fast: levels 1-2 in the web process; deep: searches)", ["lane"],
+                     "it was handed to the lane's worker (fast: levels 1-2; deep: searches)", ["lane"],
                      buckets=LATENCY_BUCKETS, registry=REGISTRY)
-#: the fast lane searches in a thread of the web process: its CPU is the web process's, and a
-#: benchmark that divides that CPU by the moves tells the searches apart with this (load.py)
-BOT_CPU = Counter("abstracta_bot_search_cpu_seconds", "CPU time the computer's searches of the fast lane "
-                  "(levels 1-2, a thread of this web process) took", registry=REGISTRY)
+#: where="web" is inside the web process's own CPU (a thread of it: --bot-workers 0, or a fast job
+#: whose worker died), where="worker" is not: a benchmark that divides the web process's CPU by
+#: the moves tells the two apart with this (load.py); Ray tasks' CPU is not reported
+BOT_CPU = Counter("abstracta_bot_search_cpu_seconds", "CPU time the computer's searches took, by lane "
+                  "(fast: levels 1-2; deep: searches) and where they ran (web: a thread of this web "
+                  "process; worker: a worker process of it, its search thread's CPU)", ["lane", "where"],
+                  registry=REGISTRY)
 STAGE_SECONDS = Histogram("abstracta_act_stage_seconds", "Parts of an act inside the match service "
                           "(lock_wait, commit, announce)", ["stage"], buckets=LATENCY_BUCKETS,
                           registry=REGISTRY)
@@ -85,6 +89,11 @@ def error(kind: str) -> None:
 def bot_waited(lane: str, seconds: float) -> None:
     """A computer move's job left its queue after ``seconds`` (``lane``: fast | deep)."""
     BOT_WAIT.labels(lane).observe(max(0.0, seconds))
+
+
+def bot_searched(lane: str, where: str, seconds: float) -> None:
+    """The searches of ``lane`` (fast | deep) took ``seconds`` more CPU ``where`` (web | worker)."""
+    BOT_CPU.labels(lane, where).inc(max(0.0, seconds))
 
 
 #: each stage's series, looked up once: ``labels()`` builds a tuple and takes a lock each call,
@@ -145,8 +154,10 @@ class ServiceCollector(Collector):
                                     value=summary["slots"])
             jobs_total = CounterMetricFamily("abstracta_bot_jobs", "Computer-move jobs by outcome (submitted, "
                                              "answered, cancelled, stopped at their budget, fallbacks to a "
-                                             "quick search, random fallbacks)", labels=["outcome"])
-            for outcome in ("submitted", "answered", "cancelled", "stopped", "fallbacks", "random_fallbacks"):
+                                             "quick search, random fallbacks, fast jobs answered in the web process "
+                                             "because their worker died)", labels=["outcome"])
+            for outcome in ("submitted", "answered", "cancelled", "stopped", "fallbacks", "random_fallbacks",
+                            "in_thread"):
                 jobs_total.add_metric([outcome], summary[outcome])
             yield jobs_total
         cache = getattr(service, "cache", None)
@@ -173,4 +184,4 @@ def exposition(service_registry: CollectorRegistry | None = None) -> bytes:
 
 
 __all__ = ["socket_kind", "ACT_SECONDS", "ACT_SERIES", "BOT_WAIT", "ERRORS", "HTTP", "HTTP_SERIES", "MOVES", "REGISTRY", "SOCKETS",
-           "Series", "ServiceCollector", "bot_waited", "error", "exposition", "stage"]
+           "Series", "ServiceCollector", "bot_searched", "bot_waited", "error", "exposition", "stage"]

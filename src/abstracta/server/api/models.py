@@ -387,7 +387,9 @@ class Positions(BaseModel):
 class BotStats(BaseModel):
     executor: str = Field(description="where searches run: process, thread or ray")
     slots: int = Field(description="searches that run at once")
-    queued_fast: int = Field(description="level 1–2 moves waiting (answered in the web process)")
+    fast_executor: str = Field(description="where level 1–2 moves are found: process (a worker of their own) "
+                                           "or thread (of the web process, with --bot-workers 0)")
+    queued_fast: int = Field(description="level 1–2 moves waiting (answered in a worker of their own)")
     queued_deep: int = Field(description="searches waiting, first come first served across matches")
     running: int
     submitted: int
@@ -396,6 +398,7 @@ class BotStats(BaseModel):
     stopped: int = Field(description="searches asked to stop after overrunning their budget (best move so far)")
     fallbacks: int = Field(description="moves a quick search (level 2) played because a search did not answer")
     random_fallbacks: int = Field(description="random moves played because even the quick search failed (should be 0)")
+    in_thread: int = Field(description="level 1–2 moves found in the web process because their worker died")
 
 
 class RecordDocument(BaseModel):
