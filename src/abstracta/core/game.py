@@ -358,7 +358,7 @@ class State(StructHooks, ABC):
 
     # --- structured view (see :mod:`abstracta.core.view`) ---------------------------------------
     def to_struct(self, player: int | None = None, reveal: bool = False,
-                  shared: dict[str, Any] | None = None) -> dict[str, Any]:
+                  shared: dict[str, Any] | None = None, carried: dict[str, Any] | None = None) -> dict[str, Any]:
         """This state as plain JSON-ready data for ``player``'s eyes (``None``: a spectator, who
         sees what is public): board, whose turn and what is left of it, the legal actions
         grouped as a person picks them, the turns since ``player`` last moved, the end reason.
@@ -370,9 +370,12 @@ class State(StructHooks, ABC):
 
         ``shared``: a dict kept with this unchanged state for all the viewers it is described
         to, so that what they see alike is computed once (:func:`~abstracta.core.view.build_struct`).
+        ``carried``: a dict kept along a line of states of one game (a match's revisions: each
+        the last plus actions, or one taken back to), so that the recent history is walked from
+        the last state's walk, not afresh (the same structs).
 
         Raises ``ValueError`` for a ``player`` that is not a seat."""
-        return build_struct(self, player, reveal, shared)
+        return build_struct(self, player, reveal, shared, carried)
 
     # --- hidden information -----------------------------------------------------------------
     def information_state_string(self, player: int) -> str:

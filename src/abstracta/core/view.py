@@ -42,7 +42,7 @@ Each game implements four hooks on its State (in its ``view.py``): :meth:`board_
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from .messages import format_message, message
 from .options import check_player
@@ -97,45 +97,88 @@ class StructHooks:
         return []
 
 
-def _walk_back(state: "State") -> Iterator[tuple[int, int, "State"]]:
-    """``(mover, action, state before it)`` for each action of the history, newest first,
-    walking back with undo on one clone (the yielded state is that clone: use it before the
-    next step)."""
-    if not state.supports_undo:
-        return
-    work = state.clone()
-    for action in reversed(state.history()):
-        work.undo_action()
-        yield work.current_player(), action, work
+#: Steps of the history a line of states keeps walked (``carried``): past twice this many, those
+#: further back than this many plies from the newest are dropped (walked again if ever asked).
+CARRIED_STEPS = 256
+
+
+def _common_prefix(a: list[int], b: list[int]) -> int:
+    """How many actions ``a`` and ``b`` begin with alike."""
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    i = 0
+    while a[i] == b[i]:
+        i += 1
+    return i
 
 
 class _Walk:
-    """The history of a state walked back once (:func:`_walk_back`), newest step first, as far as
-    asked: per step ``(mover, action string, effects)``. The effects (``action_effects`` for
-    ``player``) of the turn in progress (the steps of ``to_move`` before any other seat's) are
-    not asked for and not computed (None)."""
+    """The history of a state walked back once, newest step first, as far as asked: per step
+    ``(mover, action string, effects)``. The effects (``action_effects`` for ``player``) of the
+    turn in progress (the steps of ``to_move`` before any other seat's) are not asked for and
+    not computed (None).
 
-    def __init__(self, state: "State", to_move: int | None, player: int | None):
-        self._steps = _walk_back(state)
+    ``kept``: a dict kept along a line of states (each the last one's successor, or one taken
+    back to, from the same start): the steps walked for the last state of the line, by ply,
+    with the history they were walked in. A step whose history up to it is unchanged is the
+    same step (the state before it, and so its mover, notation and effects, follow from that
+    history): it is taken from there and only the others are walked, so that a move walks its
+    own step, not the whole recent history again."""
+
+    def __init__(self, state: "State", to_move: int | None, player: int | None,
+                 kept: dict[str, Any] | None = None):
+        self.state, self.to_move, self.player = state, to_move, player
         self._current = to_move is not None
-        self.to_move, self.player = to_move, player
         self.walked: list[tuple[int, str, dict[str, list] | None]] = []
+        self._history = state.history() if state.supports_undo else []
+        self._work: "State | None" = None  # a clone undone back to ply _at (when a step is walked)
+        self._at = len(self._history)
+        steps: dict[int, tuple[int, str, dict[str, list] | None]] = {}
+        if kept is not None:
+            old = kept.get("history")
+            if old is not None:
+                valid = _common_prefix(old, self._history)
+                steps = kept["steps"]
+                if valid < len(old) or len(steps) > 2 * CARRIED_STEPS:
+                    low = len(self._history) - CARRIED_STEPS
+                    steps = {p: s for p, s in steps.items() if low <= p < valid}
+            kept["history"], kept["steps"] = self._history, steps
+        self._steps = steps
+
+    def _before(self, ply: int) -> "State":
+        """The state before action ``ply`` of the history (the clone, undone back to it)."""
+        if self._work is None:
+            self._work = self.state.clone()
+        while self._at > ply:
+            self._work.undo_action()
+            self._at -= 1
+        return self._work
 
     def step(self, i: int) -> tuple[int, str, dict[str, list] | None] | None:
         """The ``i``-th step back (0: the last action), or None past the start."""
         while len(self.walked) <= i:
-            nxt = next(self._steps, None)
-            if nxt is None:
+            ply = len(self._history) - 1 - len(self.walked)
+            if ply < 0:
                 return None
-            mover, action, before = nxt
+            known = self._steps.get(ply)
+            if known is not None:
+                self._current = self._current and known[0] == self.to_move
+                if self._current or known[2] is not None:
+                    self.walked.append(known)
+                    continue
+            before = self._before(ply)
+            mover, action = before.current_player(), self._history[ply]
             self._current = self._current and mover == self.to_move
             effects = None if self._current else before.action_effects(action, self.player)
-            self.walked.append((mover, before.action_to_string(action), effects))
+            text = known[1] if known is not None else before.action_to_string(action)
+            self._steps[ply] = entry = (mover, text, effects)
+            self.walked.append(entry)
         return self.walked[i]
 
 
 def build_struct(state: "State", player: int | None, reveal: bool = False,
-                 shared: dict[str, Any] | None = None) -> dict[str, Any]:
+                 shared: dict[str, Any] | None = None, carried: dict[str, Any] | None = None) -> dict[str, Any]:
     """The envelope of the module docstring for ``state`` seen by ``player``; ``reveal``: the
     board with every hidden card (:meth:`StructHooks.revealed_board_struct`).
 
@@ -145,7 +188,12 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
     reaches back as far as its own last move), the same rest of the turn and seats out: they
     are computed for the first viewer (the history walked back as far as asked), kept in ``shared`` and
     handed to the others (a server describing one position to each seat and spectator computes
-    the board once). The parts are shared between the structs returned: do not change them."""
+    the board once). The parts are shared between the structs returned: do not change them.
+
+    ``carried``: a dict the caller keeps along a line of states of one game, each the last one
+    described plus actions, or one taken back to (a match's revisions): the steps of the history
+    walked for the last are kept in it (per viewer when the game hides information) and only
+    the steps new since are walked (:class:`_Walk`)."""
     game = state.game
     n = state.num_players
     if player is not None:
@@ -173,7 +221,8 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
     # moved; without hidden information every viewer walks the same steps: walked once, shared
     walk = alike.get("walk") if alike is not None else None
     if walk is None:
-        walk = _Walk(state, to_move, player)
+        kept = carried.setdefault(("walk", player if hidden else None), {}) if carried is not None else None
+        walk = _Walk(state, to_move, player, kept)
         if alike is not None:
             alike["walk"] = walk
     i = 0

@@ -185,12 +185,14 @@ class JsonView:
         return state.observation(viewer)
 
     @staticmethod
-    def struct(match: Match, state: State, viewer: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    def struct(match: Match, state: State, viewer: int | None, shared: dict[str, Any] | None = None,
+               carried: dict[str, Any] | None = None) -> dict[str, Any]:
         """``state.to_struct`` for ``viewer``. Once the match is over every hidden card is shown
         at every ply, to everyone who may view it (its record, whose seed rebuilds the deal, is
         public then too); the struct is still the viewer's (its legal moves, its recent turns).
-        ``shared``: kept with ``state`` for all its viewers (``State.to_struct``)."""
-        return state.to_struct(viewer, reveal=match.over, shared=shared)
+        ``shared``: kept with ``state`` for all its viewers; ``carried``: along the match's line
+        of revisions (``State.to_struct``)."""
+        return state.to_struct(viewer, reveal=match.over, shared=shared, carried=carried)
 
     def record_json(self, match: Match) -> str:
         """The record for a client: refused (409) while hidden cards are still hidden, because
@@ -346,7 +348,8 @@ class JsonView:
             "viewer": viewer,
             "my_seats": sorted(held),
             "position": self._position(match, viewer),
-            "struct": self.struct(match, match.state, viewer, self._shared(match, "_struct")),
+            "struct": self.struct(match, match.state, viewer, self._shared(match, "_struct"),
+                                  match.carried.setdefault("struct", {})),
             "legal": self._legal(match) if show_legal else [],
             "turns": self._turns(match) if show_legal else None,
             # whether these tokens may offer a draw now (docs: playing/distance.md "Draw offers")
