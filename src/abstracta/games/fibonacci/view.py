@@ -70,6 +70,7 @@ where the position text's counter reads 301).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...core.view import message
@@ -94,6 +95,34 @@ _CELLS: tuple[tuple[int, str, int, int, float, float], ...] = tuple(
 _LATER: dict[int, tuple[int, ...]] = {b: tuple(n for n in NEIGHBOURS[b] if n > b) for b in BIT}
 #: Ring (on-board neighbours, §1 order) of each bit as cell names.
 _RING: dict[int, list[str]] = {b: [NAME[n] for n in NEIGHBOURS[b]] for b in BIT}
+#: Per cell (canonical order): its bit, its entry of ``board["cells"]`` when empty, and its entries
+#: with a piece, by piece code and group (``code + 8 * (group + 1)``; a core: ``code``), made when
+#: first met. An entry is a pure function of those, so boards share them (never changed: a
+#: board_struct is shared, read-only): a move changes two cells, not the 91 entries.
+_CELL_ENTRIES: tuple[tuple[int, dict[str, Any], dict[int, dict[str, Any]]], ...] = tuple(
+    (b, {"id": cid, "row": r, "col": c, "x": x, "y": y, "piece": None}, {}) for b, cid, r, c, x, y in _CELLS)
+
+
+#: A move's notation (``"e8-f9"``) read into its cells and the destination's bit, when first met
+#: (at most one entry per move of the action space).
+_MOVE_PARTS: dict[str, tuple[str, str, int]] = {}
+
+
+@lru_cache(maxsize=4096)
+def _group(mask: int) -> tuple[tuple[int, ...], list[str], list[list[str]]]:
+    """A group's bits, its cell names and its links (each pair of neighbouring cells once, the
+    lower first), canonical order; kept per group (a move changes one or two groups, not all:
+    the lists are shared between boards and never changed)."""
+    bits = []
+    links = []
+    m = mask
+    while m:
+        low = m & -m
+        b = low.bit_length() - 1
+        bits.append(b)
+        links += [[NAME[b], NAME[n]] for n in _LATER[b] if mask >> n & 1]
+        m ^= low
+    return tuple(bits), [NAME[b] for b in bits], links
 
 
 def plural(n: int, word: str) -> str:
@@ -129,25 +158,25 @@ class FibonacciView:
         groups: list[dict[str, Any]] = []
         group_at: dict[int, int] = {}
         for gid, (_low, code, g) in enumerate(found):
-            links = []
-            m = g
-            while m:
-                low = m & -m
-                b = low.bit_length() - 1
+            bits, names, links = _group(g)
+            for b in bits:
                 group_at[b] = gid
-                links += [[NAME[b], NAME[n]] for n in _LATER[b] if g >> n & 1]
-                m ^= low
             groups.append({"id": gid, "seat": (code - 1) // 3, "kind": KINDS[(code - 1) % 3],
-                           "cells": _cells_of(g), "links": links})
+                           "cells": names, "links": links})
 
         cells = []
-        for b, cid, r, c, x, y in _CELLS:
+        for b, empty, kept in _CELL_ENTRIES:
             code = board[b]
-            piece = None
-            if code:
-                piece = {"seat": (code - 1) // 3, "kind": KINDS[(code - 1) % 3], "letter": LETTERS[code],
-                         "group": group_at.get(b)}
-            cells.append({"id": cid, "row": r, "col": c, "x": x, "y": y, "piece": piece})
+            if not code:
+                cells.append(empty)
+                continue
+            gid = group_at.get(b)
+            key = code if gid is None else code + 8 * (gid + 1)
+            entry = kept.get(key)
+            if entry is None:
+                entry = kept[key] = {**empty, "piece": {"seat": (code - 1) // 3, "kind": KINDS[(code - 1) % 3],
+                                                        "letter": LETTERS[code], "group": gid}}
+            cells.append(entry)
 
         cores = []
         for seat in (0, 1):
@@ -199,17 +228,22 @@ class FibonacciView:
         place: list[dict[str, str]] = []
         board = self.board
         for s in legal:
-            if s == "pass":
-                out["pass"] = {"action": s}
-            elif "@" in s:
-                place.append({"cell": s[2:], "action": s})
-            else:
+            parts = _MOVE_PARTS.get(s)
+            if parts is None:
+                if s == "pass":
+                    out["pass"] = {"action": s}
+                    continue
+                if "@" in s:
+                    place.append({"cell": s[2:], "action": s})
+                    continue
                 frm, _, to = s.partition("-")
-                dests = by_from.get(frm)
-                if dests is None:
-                    dests = by_from[frm] = []
-                    moves.append({"from": frm, "to": dests})
-                dests.append({"cell": to, "swap": board[BIT_OF_NAME[to]] != 0, "action": s})
+                parts = _MOVE_PARTS[s] = (frm, to, BIT_OF_NAME[to])
+            frm, to, to_bit = parts
+            dests = by_from.get(frm)
+            if dests is None:
+                dests = by_from[frm] = []
+                moves.append({"from": frm, "to": dests})
+            dests.append({"cell": to, "swap": board[to_bit] != 0, "action": s})
         if moves:
             out["moves"] = moves
         if place:
