@@ -4,6 +4,7 @@ handed to the other viewers — and each viewer's struct is exactly the one comp
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -91,3 +92,32 @@ def test_a_struct_from_carried_steps_is_the_struct_computed_alone(name, small, m
                 assert described.to_struct(viewer, shared=shared, carried=carried) == alone, (options, viewer)
             if small:
                 assert all(len(kept["steps"]) <= 2 * 3 + 20 for kept in carried.values())
+
+
+def spoil(value) -> None:
+    """Change every dict and list inside ``value`` in place, as a careless caller might."""
+    if isinstance(value, dict):
+        for item in value.values():
+            spoil(item)
+        value["spoiled"] = True
+    elif isinstance(value, list):
+        for item in value:
+            spoil(item)
+        value.append("spoiled")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_board_is_fresh_data_and_the_shared_one_its_equal(name):
+    """``board_struct`` is the caller's to change: changing it (every dict and list in it) changes
+    no later board, the shared ones (``shared_board_struct``, kept parts) included; and the shared
+    board is equal to it."""
+    game, states = playout(name, 7, plies=40)
+    for state in states[:: max(1, len(states) // 6)]:
+        for viewer in [None, *range(game.num_players)]:
+            before = copy.deepcopy(state.board_struct(viewer))
+            assert state.shared_board_struct(viewer) == before
+            spoil(state.board_struct(viewer))
+            spoil(state.to_struct(viewer))
+            assert state.board_struct(viewer) == before
+            assert state.shared_board_struct(viewer) == before
+            assert state.to_struct(viewer, shared={})["board"] == before

@@ -67,6 +67,14 @@ class StructHooks:
         return {"text": self.observation(player) if player is not None  # type: ignore[attr-defined]
                 else self.public_observation()}  # type: ignore[attr-defined]
 
+    def shared_board_struct(self, player: int | None) -> dict[str, Any]:
+        """:meth:`board_struct` for a caller that changes nothing of it (:func:`build_struct`
+        given ``shared``: a server describing each revision of a match): its parts may be kept
+        and shared with other boards' (a game's cell entries by what stands on them), so that a
+        move, which changes a few cells, does not build every cell's entry again. Equal to
+        :meth:`board_struct`. Default: :meth:`board_struct`."""
+        return self.board_struct(player)
+
     def revealed_board_struct(self, player: int | None) -> dict[str, Any]:
         """The position with every hidden card shown (every hand, the order of hidden piles), in
         the shape of :meth:`board_struct`: what a finished game's replay shows at each ply, since
@@ -188,7 +196,9 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
     reaches back as far as its own last move), the same rest of the turn and seats out: they
     are computed for the first viewer (the history walked back as far as asked), kept in ``shared`` and
     handed to the others (a server describing one position to each seat and spectator computes
-    the board once). The parts are shared between the structs returned: do not change them.
+    the board once). The parts are shared between the structs returned, and with ``shared`` the
+    board's parts may be kept from other states' boards (:meth:`StructHooks.shared_board_struct`):
+    do not change them.
 
     ``carried``: a dict the caller keeps along a line of states of one game, each the last one
     described plus actions, or one taken back to (a match's revisions): the steps of the history
@@ -212,7 +222,8 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
     else:
         may_see_legal = to_move is not None and (not hidden or player == to_move)
         legal = state.legal_action_strings() if may_see_legal else []
-        board = state.revealed_board_struct(player) if reveal and hidden else state.board_struct(player)
+        board = (state.revealed_board_struct(player) if reveal and hidden else state.board_struct(player)
+                 if shared is None else state.shared_board_struct(player))
         choices = state.choices_struct(legal) if legal else {}
         if alike is not None:
             alike.update(legal=legal, board=board, choices=choices)

@@ -97,8 +97,9 @@ _LATER: dict[int, tuple[int, ...]] = {b: tuple(n for n in NEIGHBOURS[b] if n > b
 _RING: dict[int, list[str]] = {b: [NAME[n] for n in NEIGHBOURS[b]] for b in BIT}
 #: Per cell (canonical order): its bit, its entry of ``board["cells"]`` when empty, and its entries
 #: with a piece, by piece code and group (``code + 8 * (group + 1)``; a core: ``code``), made when
-#: first met. An entry is a pure function of those, so boards share them (never changed: a
-#: board_struct is shared, read-only): a move changes two cells, not the 91 entries.
+#: first met. An entry is a pure function of those, so the boards of
+#: :meth:`FibonacciView.shared_board_struct` share them (read-only): a move changes two cells, not
+#: the 91 entries.
 _CELL_ENTRIES: tuple[tuple[int, dict[str, Any], dict[int, dict[str, Any]]], ...] = tuple(
     (b, {"id": cid, "row": r, "col": c, "x": x, "y": y, "piece": None}, {}) for b, cid, r, c, x, y in _CELLS)
 
@@ -112,7 +113,7 @@ _MOVE_PARTS: dict[str, tuple[str, str, int]] = {}
 def _group(mask: int) -> tuple[tuple[int, ...], list[str], list[list[str]]]:
     """A group's bits, its cell names and its links (each pair of neighbouring cells once, the
     lower first), canonical order; kept per group (a move changes one or two groups, not all:
-    the lists are shared between boards and never changed)."""
+    the lists are shared by the boards of :meth:`FibonacciView.shared_board_struct`, read-only)."""
     bits = []
     links = []
     m = mask
@@ -144,6 +145,16 @@ class FibonacciView:
 
     # ------------------------------------------------------------------ board
     def board_struct(self: "FibonacciState", player: int | None) -> dict[str, Any]:
+        """The board of the module docstring (fresh data: the caller may change it)."""
+        board = self.shared_board_struct(player)
+        board["cells"] = [dict(c) if c["piece"] is None else {**c, "piece": dict(c["piece"])} for c in board["cells"]]
+        for group in board["groups"]:
+            group["cells"], group["links"] = list(group["cells"]), [list(link) for link in group["links"]]
+        return board
+
+    def shared_board_struct(self: "FibonacciState", player: int | None) -> dict[str, Any]:
+        """:meth:`board_struct` with the cells' entries and the groups' lists shared by every
+        board (read-only)."""
         bb = self.bitboards
         board = self.board
         # §4 groups of attack and support pieces (codes 2, 3, 5, 6), flooded once per call
