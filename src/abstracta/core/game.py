@@ -578,8 +578,13 @@ def seats_out_since(initial: State, actions: Sequence[int], final: State | None 
     if not seats_out(final):
         return {}
     state = initial.clone()
-    since = {seat: 0 for seat in seats_out(state)}
-    for ply, action in enumerate(actions, 1):
+    return seats_out_on(state, {seat: 0 for seat in seats_out(state)}, 0, actions)
+
+
+def seats_out_on(state: State, since: dict[int, int], ply: int, actions: Sequence[int]) -> dict[int, int]:
+    """:func:`seats_out_since` of a game whose first ``ply`` actions gave ``since`` and led to
+    ``state``, once ``actions`` are played on (``state`` is played on: the state after them)."""
+    for ply, action in enumerate(actions, ply + 1):
         state.apply_action(action)
         out = set(seats_out(state))
         since = {seat: at for seat, at in since.items() if seat in out}
@@ -764,5 +769,5 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
 
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "compose", "GameDescription", "State", "action_strings", "check_action_in",
-           "resignation_returns", "agreed_draw_returns", "draw_seats", "as_integer", "check_player", "seats_out", "seats_out_since", "views_differ", "NotationError",
+           "resignation_returns", "agreed_draw_returns", "draw_seats", "as_integer", "check_player", "seats_out", "seats_out_since", "seats_out_on", "views_differ", "NotationError",
            "SplitMix64", "TurnText", "played_turns", "turn_numbers", "turn_spans", "turn_texts", "turns_played"]
