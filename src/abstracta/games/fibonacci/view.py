@@ -110,6 +110,19 @@ _MOVE_PARTS: dict[str, tuple[str, str, int]] = {}
 
 
 @lru_cache(maxsize=4096)
+def _components(pieces: int) -> tuple[tuple[int, int], ...]:
+    """The groups (§4) of the pieces ``pieces`` (one owner and type): ``(lowest bit + 1, mask)``
+    each, flooded once per bitboard (a move changes one or two of the four, not all)."""
+    out = []
+    rem = pieces
+    while rem:
+        g = group_of(rem & -rem, rem)
+        rem &= ~g
+        out.append(((g & -g).bit_length(), g))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
 def _group(mask: int) -> tuple[tuple[int, ...], list[str], list[list[str]]]:
     """A group's bits, its cell names and its links (each pair of neighbouring cells once, the
     lower first), canonical order; kept per group (a move changes one or two groups, not all:
@@ -160,11 +173,7 @@ class FibonacciView:
         # §4 groups of attack and support pieces (codes 2, 3, 5, 6), flooded once per call
         found: list[tuple[int, int, int]] = []  # (lowest bit, code, mask): sorted = by first cell
         for code in (2, 3, 5, 6):
-            rem = bb[code]
-            while rem:
-                g = group_of(rem & -rem, rem)
-                rem &= ~g
-                found.append(((g & -g).bit_length(), code, g))
+            found += [(low, code, g) for low, g in _components(bb[code])]
         found.sort()
         groups: list[dict[str, Any]] = []
         group_at: dict[int, int] = {}
