@@ -104,6 +104,7 @@ def test_the_seats_put_out_are_carried_from_session_to_session_as_counted_from_t
             session.push(rng.choice(session.state.legal_actions()))
             line.append(session)
             since = seats_out_since(session.initial, session.actions)
-            assert session.out_at() == [{"seat": s, "ply": p} for s, p in sorted(since.items(), key=lambda x: (x[1], x[0]))]
+            ordered = sorted(since.items(), key=lambda x: (x[1], x[0]))
+            assert session.out_at() == [{"seat": s, "ply": p} for s, p in ordered]
             met += bool(since)
     assert met > 20  # seats were out along the way

@@ -87,7 +87,8 @@ def _pile_card(card: int) -> dict[str, Any]:
 #: Each card's entry in a pile by its code (upright, or ``| CUT``) and in a hand by (card, drawn):
 #: shared by the boards of :meth:`FibonacciCardsView.shared_board_struct` (read-only), since a
 #: play moves one card, not every card's entry.
-_PILE_CARDS: dict[int, dict[str, Any]] = {c | cut: _pile_card(c | cut) for c in range(len(_CARD_INFO)) for cut in (0, CUT)}
+_PILE_CARDS: dict[int, dict[str, Any]] = {c | cut: _pile_card(c | cut)
+                                          for c in range(len(_CARD_INFO)) for cut in (0, CUT)}
 _HAND_CARDS: tuple[tuple[dict[str, Any], dict[str, Any]], ...] = tuple(
     (_hand_card(c, False), _hand_card(c, True)) for c in range(len(_CARD_INFO)))
 
