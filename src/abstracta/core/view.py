@@ -112,8 +112,10 @@ CARRIED_STEPS = 256
 
 def _common_prefix(a: list[int], b: list[int]) -> int:
     """How many actions ``a`` and ``b`` begin with alike."""
-    n = min(len(a), len(b))
-    if a[:n] == b[:n]:
+    if len(a) > len(b):
+        a, b = b, a
+    n = len(a)
+    if a == b[:n]:  # one copy (the longer list's head): the usual case, a move or a takeback
         return n
     i = 0
     while a[i] == b[i]:
