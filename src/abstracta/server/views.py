@@ -366,7 +366,10 @@ class JsonView:
     @staticmethod
     def _shared(match: Match, name: str) -> dict[str, Any]:
         """A dict kept with ``match`` (one revision: a change makes a new Match) under ``name``."""
-        return match.__dict__.setdefault(name, {})
+        kept = match.__dict__.get(name)
+        if kept is None:  # (not setdefault: a dict made at every call for nothing)
+            kept = match.__dict__[name] = {}
+        return kept
 
     def _position(self, match: Match, viewer: int | None) -> str:
         """:meth:`position` of the match now, computed once for every viewer when they all see
