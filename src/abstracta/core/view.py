@@ -105,9 +105,10 @@ class StructHooks:
         return []
 
 
-#: Steps of the history a line of states keeps walked (``carried``): past twice this many, those
-#: further back than this many plies from the newest are dropped (walked again if ever asked).
-CARRIED_STEPS = 256
+#: Steps of the history a line of states keeps walked (``carried``) at most, the newest: a walk
+#: reaches back a few turns (:data:`MAX_RECENT_TURNS` at most), and a match keeps its line's
+#: carried dict while it is in memory.
+CARRIED_STEPS = 64
 
 
 def _common_prefix(a: list[int], b: list[int]) -> int:
@@ -147,14 +148,12 @@ class _Walk:
         steps: dict[int, tuple[int, str, dict[str, list] | None]] = {}
         if kept is not None:
             old = kept.get("history")
-            if old is not None:
+            if old is not None:  # the steps still valid, as far back as the last state's walks went
                 valid = _common_prefix(old, self._history)
-                steps = kept["steps"]
-                if valid < len(old) or len(steps) > 2 * CARRIED_STEPS:
-                    low = len(self._history) - CARRIED_STEPS
-                    steps = {p: s for p, s in steps.items() if low <= p < valid}
-            kept["history"], kept["steps"] = self._history, steps
-        self._steps = steps
+                low = max(kept["low"], len(self._history) - CARRIED_STEPS)
+                steps = {p: s for p, s in kept["steps"].items() if low <= p < valid}
+            kept.update(history=self._history, steps=steps, low=len(self._history))
+        self._steps, self._kept = steps, kept
 
     def _before(self, ply: int) -> "State":
         """The state before action ``ply`` of the history (the clone, undone back to it)."""
@@ -171,6 +170,8 @@ class _Walk:
             ply = len(self._history) - 1 - len(self.walked)
             if ply < 0:
                 return None
+            if self._kept is not None and self._kept["steps"] is self._steps and ply < self._kept["low"]:
+                self._kept["low"] = ply  # how far back this state's walks went
             known = self._steps.get(ply)
             if known is not None:
                 self._current = self._current and known[0] == self.to_move
