@@ -84,3 +84,27 @@ def test_a_record_is_written_by_the_games_hook_where_its_description_declares_wh
     for text in ("i9", "end", "a1", "a9"):
         match.push(match.state.string_to_action(text))
     assert match.strings == ["i9", "end", "a1", "a9"] and match.record().moves == ["i9", "end", "a1+a9"]
+
+
+def test_the_seats_put_out_are_carried_from_session_to_session_as_counted_from_the_start():
+    # out_at plays on from where the last session of its line left off (issue 44 §1); along a
+    # line of 3-4 player games with takebacks and other moves played instead, it names what a
+    # count from the start names
+    from abstracta.core.game import seats_out_since
+
+    met = 0
+    for players in (3, 4):
+        game = abstracta.load_game("slide-checkers", players=players)
+        rng = random.Random(players)
+        line = [Session.begin(game, game.new_initial_state(), ["human"] * players)]
+        while len(line) < 260 and not line[-1].state.is_terminal():
+            if len(line) > 5 and rng.random() < 0.1:
+                line = line[:max(1, len(line) - rng.choice([1, 2, 7]))]  # back to an older session
+            session = line[-1].copy()
+            session.push(rng.choice(session.state.legal_actions()))
+            line.append(session)
+            since = seats_out_since(session.initial, session.actions)
+            ordered = sorted(since.items(), key=lambda x: (x[1], x[0]))
+            assert session.out_at() == [{"seat": s, "ply": p} for s, p in ordered]
+            met += bool(since)
+    assert met > 20  # seats were out along the way

@@ -358,7 +358,7 @@ class State(StructHooks, ABC):
 
     # --- structured view (see :mod:`abstracta.core.view`) ---------------------------------------
     def to_struct(self, player: int | None = None, reveal: bool = False,
-                  shared: dict[str, Any] | None = None) -> dict[str, Any]:
+                  shared: dict[str, Any] | None = None, carried: dict[str, Any] | None = None) -> dict[str, Any]:
         """This state as plain JSON-ready data for ``player``'s eyes (``None``: a spectator, who
         sees what is public): board, whose turn and what is left of it, the legal actions
         grouped as a person picks them, the turns since ``player`` last moved, the end reason.
@@ -370,9 +370,12 @@ class State(StructHooks, ABC):
 
         ``shared``: a dict kept with this unchanged state for all the viewers it is described
         to, so that what they see alike is computed once (:func:`~abstracta.core.view.build_struct`).
+        ``carried``: a dict kept along a line of states of one game (a match's revisions: each
+        the last plus actions, or one taken back to), so that the recent history is walked from
+        the last state's walk, not afresh (the same structs).
 
         Raises ``ValueError`` for a ``player`` that is not a seat."""
-        return build_struct(self, player, reveal, shared)
+        return build_struct(self, player, reveal, shared, carried)
 
     # --- hidden information -----------------------------------------------------------------
     def information_state_string(self, player: int) -> str:
@@ -575,8 +578,13 @@ def seats_out_since(initial: State, actions: Sequence[int], final: State | None 
     if not seats_out(final):
         return {}
     state = initial.clone()
-    since = {seat: 0 for seat in seats_out(state)}
-    for ply, action in enumerate(actions, 1):
+    return seats_out_on(state, {seat: 0 for seat in seats_out(state)}, 0, actions)
+
+
+def seats_out_on(state: State, since: dict[int, int], ply: int, actions: Sequence[int]) -> dict[int, int]:
+    """:func:`seats_out_since` of a game whose first ``ply`` actions gave ``since`` and led to
+    ``state``, once ``actions`` are played on (``state`` is played on: the state after them)."""
+    for ply, action in enumerate(actions, ply + 1):
         state.apply_action(action)
         out = set(seats_out(state))
         since = {seat: at for seat, at in since.items() if seat in out}
@@ -761,5 +769,6 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
 
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "compose", "GameDescription", "State", "action_strings", "check_action_in",
-           "resignation_returns", "agreed_draw_returns", "draw_seats", "as_integer", "check_player", "seats_out", "seats_out_since", "views_differ", "NotationError",
+           "resignation_returns", "agreed_draw_returns", "draw_seats", "as_integer", "check_player", "seats_out", "seats_out_since",
+           "seats_out_on", "views_differ", "NotationError",
            "SplitMix64", "TurnText", "played_turns", "turn_numbers", "turn_spans", "turn_texts", "turns_played"]

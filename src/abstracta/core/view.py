@@ -42,7 +42,7 @@ Each game implements four hooks on its State (in its ``view.py``): :meth:`board_
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from .messages import format_message, message
 from .options import check_player
@@ -66,6 +66,14 @@ class StructHooks:
         # a spectator sees the public part only (never seat 0's hand)
         return {"text": self.observation(player) if player is not None  # type: ignore[attr-defined]
                 else self.public_observation()}  # type: ignore[attr-defined]
+
+    def shared_board_struct(self, player: int | None) -> dict[str, Any]:
+        """:meth:`board_struct` for a caller that changes nothing of it (:func:`build_struct`
+        given ``shared``: a server describing each revision of a match): its parts may be kept
+        and shared with other boards' (a game's cell entries by what stands on them), so that a
+        move, which changes a few cells, does not build every cell's entry again. Equal to
+        :meth:`board_struct`. Default: :meth:`board_struct`."""
+        return self.board_struct(player)
 
     def revealed_board_struct(self, player: int | None) -> dict[str, Any]:
         """The position with every hidden card shown (every hand, the order of hidden piles), in
@@ -97,45 +105,91 @@ class StructHooks:
         return []
 
 
-def _walk_back(state: "State") -> Iterator[tuple[int, int, "State"]]:
-    """``(mover, action, state before it)`` for each action of the history, newest first,
-    walking back with undo on one clone (the yielded state is that clone: use it before the
-    next step)."""
-    if not state.supports_undo:
-        return
-    work = state.clone()
-    for action in reversed(state.history()):
-        work.undo_action()
-        yield work.current_player(), action, work
+#: Steps of the history a line of states keeps walked (``carried``) at most, the newest: a walk
+#: reaches back a few turns (:data:`MAX_RECENT_TURNS` at most), and a match keeps its line's
+#: carried dict while it is in memory.
+CARRIED_STEPS = 64
+
+
+def _common_prefix(a: list[int], b: list[int]) -> int:
+    """How many actions ``a`` and ``b`` begin with alike."""
+    if len(a) > len(b):
+        a, b = b, a
+    n = len(a)
+    if a == b[:n]:  # one copy (the longer list's head): the usual case, a move or a takeback
+        return n
+    i = 0
+    while a[i] == b[i]:
+        i += 1
+    return i
 
 
 class _Walk:
-    """The history of a state walked back once (:func:`_walk_back`), newest step first, as far as
-    asked: per step ``(mover, action string, effects)``. The effects (``action_effects`` for
-    ``player``) of the turn in progress (the steps of ``to_move`` before any other seat's) are
-    not asked for and not computed (None)."""
+    """The history of a state walked back once, newest step first, as far as asked: per step
+    ``(mover, action string, effects)``. The effects (``action_effects`` for ``player``) of the
+    turn in progress (the steps of ``to_move`` before any other seat's) are not asked for and
+    not computed (None).
 
-    def __init__(self, state: "State", to_move: int | None, player: int | None):
-        self._steps = _walk_back(state)
+    ``kept``: a dict kept along a line of states (each the last one's successor, or one taken
+    back to, from the same start): the steps walked for the last state of the line, by ply,
+    with the history they were walked in. A step whose history up to it is unchanged is the
+    same step (the state before it, and so its mover, notation and effects, follow from that
+    history): it is taken from there and only the others are walked, so that a move walks its
+    own step, not the whole recent history again."""
+
+    def __init__(self, state: "State", to_move: int | None, player: int | None,
+                 kept: dict[str, Any] | None = None):
+        self.state, self.to_move, self.player = state, to_move, player
         self._current = to_move is not None
-        self.to_move, self.player = to_move, player
         self.walked: list[tuple[int, str, dict[str, list] | None]] = []
+        self._history = state.history() if state.supports_undo else []
+        self._work: "State | None" = None  # a clone undone back to ply _at (when a step is walked)
+        self._at = len(self._history)
+        steps: dict[int, tuple[int, str, dict[str, list] | None]] = {}
+        if kept is not None:
+            old = kept.get("history")
+            if old is not None:  # the steps still valid, as far back as the last state's walks went
+                valid = _common_prefix(old, self._history)
+                low = max(kept["low"], len(self._history) - CARRIED_STEPS)
+                steps = {p: s for p, s in kept["steps"].items() if low <= p < valid}
+            kept.update(history=self._history, steps=steps, low=len(self._history))
+        self._steps, self._kept = steps, kept
+
+    def _before(self, ply: int) -> "State":
+        """The state before action ``ply`` of the history (the clone, undone back to it)."""
+        if self._work is None:
+            self._work = self.state.clone()
+        while self._at > ply:
+            self._work.undo_action()
+            self._at -= 1
+        return self._work
 
     def step(self, i: int) -> tuple[int, str, dict[str, list] | None] | None:
         """The ``i``-th step back (0: the last action), or None past the start."""
         while len(self.walked) <= i:
-            nxt = next(self._steps, None)
-            if nxt is None:
+            ply = len(self._history) - 1 - len(self.walked)
+            if ply < 0:
                 return None
-            mover, action, before = nxt
+            if self._kept is not None and self._kept["steps"] is self._steps and ply < self._kept["low"]:
+                self._kept["low"] = ply  # how far back this state's walks went
+            known = self._steps.get(ply)
+            if known is not None:
+                self._current = self._current and known[0] == self.to_move
+                if self._current or known[2] is not None:
+                    self.walked.append(known)
+                    continue
+            before = self._before(ply)
+            mover, action = before.current_player(), self._history[ply]
             self._current = self._current and mover == self.to_move
             effects = None if self._current else before.action_effects(action, self.player)
-            self.walked.append((mover, before.action_to_string(action), effects))
+            text = known[1] if known is not None else before.action_to_string(action)
+            self._steps[ply] = entry = (mover, text, effects)
+            self.walked.append(entry)
         return self.walked[i]
 
 
 def build_struct(state: "State", player: int | None, reveal: bool = False,
-                 shared: dict[str, Any] | None = None) -> dict[str, Any]:
+                 shared: dict[str, Any] | None = None, carried: dict[str, Any] | None = None) -> dict[str, Any]:
     """The envelope of the module docstring for ``state`` seen by ``player``; ``reveal``: the
     board with every hidden card (:meth:`StructHooks.revealed_board_struct`).
 
@@ -145,7 +199,14 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
     reaches back as far as its own last move), the same rest of the turn and seats out: they
     are computed for the first viewer (the history walked back as far as asked), kept in ``shared`` and
     handed to the others (a server describing one position to each seat and spectator computes
-    the board once). The parts are shared between the structs returned: do not change them."""
+    the board once). The parts are shared between the structs returned, and with ``shared`` the
+    board's parts may be kept from other states' boards (:meth:`StructHooks.shared_board_struct`):
+    do not change them.
+
+    ``carried``: a dict the caller keeps along a line of states of one game, each the last one
+    described plus actions, or one taken back to (a match's revisions): the steps of the history
+    walked for the last are kept in it (per viewer when the game hides information) and only
+    the steps new since are walked (:class:`_Walk`)."""
     game = state.game
     n = state.num_players
     if player is not None:
@@ -164,7 +225,8 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
     else:
         may_see_legal = to_move is not None and (not hidden or player == to_move)
         legal = state.legal_action_strings() if may_see_legal else []
-        board = state.revealed_board_struct(player) if reveal and hidden else state.board_struct(player)
+        board = (state.revealed_board_struct(player) if reveal and hidden else state.board_struct(player)
+                 if shared is None else state.shared_board_struct(player))
         choices = state.choices_struct(legal) if legal else {}
         if alike is not None:
             alike.update(legal=legal, board=board, choices=choices)
@@ -173,7 +235,8 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
     # moved; without hidden information every viewer walks the same steps: walked once, shared
     walk = alike.get("walk") if alike is not None else None
     if walk is None:
-        walk = _Walk(state, to_move, player)
+        kept = carried.setdefault(("walk", player if hidden else None), {}) if carried is not None else None
+        walk = _Walk(state, to_move, player, kept)
         if alike is not None:
             alike["walk"] = walk
     i = 0

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, NamedTuple, Sequence, TypeVar
 
 from ..core.description import english
-from ..core.game import (Game, State, TurnText, action_strings, draw_seats, played_turns, seats_out, seats_out_since,
+from ..core.game import (Game, State, TurnText, action_strings, draw_seats, played_turns, seats_out, seats_out_on,
                          turn_texts)
 from ..core.records import OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
 from ..core.turn_ledger import EMPTY as NO_TURNS, TurnLedger
@@ -294,10 +294,27 @@ class SessionBase:
         key = tuple(self.actions)
         cached = self.__dict__.get("_out_at")
         if cached is None or cached[0] != key:
-            since = seats_out_since(self.initial, self.actions, self.state)
+            since = self._seats_out_since()
             cached = (key, [{"seat": seat, "ply": ply} for seat, ply in sorted(since.items(), key=lambda x: (x[1], x[0]))])
             self.__dict__["_out_at"] = cached
         return cached[1]
+
+    def _seats_out_since(self) -> dict[int, int]:
+        """:func:`seats_out_since` of the game, played on from where the last session of this
+        line left it (:attr:`carried`: the actions it read, the state after them, its answer)
+        when its actions are this one's first: a move replays itself, not the whole game (the
+        game goes on past a seat put out, and the answer is asked at every move)."""
+        if not seats_out(self.state):
+            return {}
+        kept = self.carried.get("seats_out")
+        if kept is not None and len(kept[0]) <= len(self.actions) and self.actions[:len(kept[0])] == kept[0]:
+            ply, state, since = len(kept[0]), kept[1].clone(), kept[2]
+        else:
+            state = self.initial.clone()
+            ply, since = 0, {seat: 0 for seat in seats_out(state)}
+        since = seats_out_on(state, since, ply, self.actions[ply:])
+        self.carried["seats_out"] = (list(self.actions), state, since)
+        return since
 
     def turn_texts(self, movers: Sequence[int], numbers: Sequence[int]) -> list[TurnText]:
         """The turns played as the terminal's replay writes them (:func:`turn_texts`), given

@@ -185,12 +185,14 @@ class JsonView:
         return state.observation(viewer)
 
     @staticmethod
-    def struct(match: Match, state: State, viewer: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    def struct(match: Match, state: State, viewer: int | None, shared: dict[str, Any] | None = None,
+               carried: dict[str, Any] | None = None) -> dict[str, Any]:
         """``state.to_struct`` for ``viewer``. Once the match is over every hidden card is shown
         at every ply, to everyone who may view it (its record, whose seed rebuilds the deal, is
         public then too); the struct is still the viewer's (its legal moves, its recent turns).
-        ``shared``: kept with ``state`` for all its viewers (``State.to_struct``)."""
-        return state.to_struct(viewer, reveal=match.over, shared=shared)
+        ``shared``: kept with ``state`` for all its viewers; ``carried``: along the match's line
+        of revisions (``State.to_struct``)."""
+        return state.to_struct(viewer, reveal=match.over, shared=shared, carried=carried)
 
     def record_json(self, match: Match) -> str:
         """The record for a client: refused (409) while hidden cards are still hidden, because
@@ -341,13 +343,16 @@ class JsonView:
         show_legal = view["human_to_move"] and mover in held and not match.waiting_for
         # the one rule an offer meets: the seats these tokens would offer a draw for, and why not now
         mine_draw, draw_refused = match.draw_refusal(held)
+        position = self._position(match, viewer)
+        struct = self.struct(match, match.state, viewer, self._shared(match, "_struct"),
+                             match.carried.setdefault("struct", {}))
         view.update({
             "private_views": self._private_views(match, held),
             "viewer": viewer,
             "my_seats": sorted(held),
-            "position": self._position(match, viewer),
-            "struct": self.struct(match, match.state, viewer, self._shared(match, "_struct")),
-            "legal": self._legal(match) if show_legal else [],
+            "position": position,
+            "struct": struct,
+            "legal": self._legal(match, struct) if show_legal else [],
             "turns": self._turns(match) if show_legal else None,
             # whether these tokens may offer a draw now (docs: playing/distance.md "Draw offers")
             "draw_offerable": match.live.draw is None and draw_refused is None,
@@ -361,7 +366,10 @@ class JsonView:
     @staticmethod
     def _shared(match: Match, name: str) -> dict[str, Any]:
         """A dict kept with ``match`` (one revision: a change makes a new Match) under ``name``."""
-        return match.__dict__.setdefault(name, {})
+        kept = match.__dict__.get(name)
+        if kept is None:  # (not setdefault: a dict made at every call for nothing)
+            kept = match.__dict__[name] = {}
+        return kept
 
     def _position(self, match: Match, viewer: int | None) -> str:
         """:meth:`position` of the match now, computed once for every viewer when they all see
@@ -373,17 +381,23 @@ class JsonView:
             kept["position"] = self.position(match, match.state, viewer)
         return kept["position"]
 
-    def _legal(self, match: Match) -> list[str]:
+    def _legal(self, match: Match, struct: dict[str, Any] | None = None) -> list[str]:
         """The legal action strings now, once per revision: the struct's when it has them (a
-        game without hidden information shares them between its viewers), since listing them
-        names every legal action (80 of them in a hex game's middle: a tenth of a move's view)."""
+        game without hidden information shares them between its viewers; ``struct``, the
+        viewer's, lists them when the viewer is the seat to move), since listing them names
+        every legal action (80 of them in a hex game's middle: a tenth of a move's view)."""
         kept = self._shared(match, "_legal")
         if "legal" not in kept:
             alike = self._shared(match, "_struct")
             state = match.state  # the struct lists them for a seat to move only
             shared = (not match.game.has_hidden_information and "legal" in alike and not state.is_terminal()
                       and state.current_player() >= 0)
-            kept["legal"] = alike["legal"] if shared else match.state.legal_action_strings()
+            if shared:
+                kept["legal"] = alike["legal"]
+            elif struct is not None and struct["to_move"] is not None and struct["viewer"] == struct["to_move"]:
+                kept["legal"] = struct["legal"]  # build_struct's state.legal_action_strings()
+            else:
+                kept["legal"] = state.legal_action_strings()
         return kept["legal"]
 
     def _common(self, match: Match) -> dict[str, Any]:

@@ -69,6 +69,10 @@ class _ViewTables(NamedTuple):
 
     points: tuple[tuple[str, int, int, bool], ...]  # (name, x, y, strong) by point index
     lines: tuple[tuple[str, str], ...]  # each segment once: from a point N, NE, E or SE
+    # by point index, its entries of board["points"] with a White stone, a Black one, none; and
+    # the lines as board["lines"] lists them (FanoronaView.shared_board_struct's, read-only)
+    entries: tuple[tuple[dict[str, Any], dict[str, Any], dict[str, Any]], ...]
+    line_lists: list[list[str]]
 
 
 _TABLES: dict[str, _ViewTables] = {}
@@ -81,7 +85,9 @@ def _tables(g: Geometry) -> _ViewTables:
         # directions 0..3 are N, NE, E, SE: their opposites would list each segment twice
         lines = tuple((g.names[p], g.names[q]) for p in range(g.n)
                       for q in g.neighbour[p][:4] if q >= 0)
-        t = _TABLES[g.size] = _ViewTables(points, lines)
+        entries = tuple(tuple({"id": name, "x": x, "y": y, "strong": strong, "stone": stone} for stone in (0, 1, None))
+                        for name, x, y, strong in points)
+        t = _TABLES[g.size] = _ViewTables(points, lines, entries, [[a, b] for a, b in lines])
     return t
 
 
@@ -92,22 +98,28 @@ class FanoronaView:
 
     # --- board ----------------------------------------------------------------------------------
     def board_struct(self, player: int | None) -> dict[str, Any]:
-        """The position (perfect information: the same for every viewer). Spec: fanorona.md §1."""
+        """The position (perfect information: the same for every viewer). Spec: fanorona.md §1.
+        Fresh data: the caller may change it."""
+        board = self.shared_board_struct(player)
+        board["points"] = [dict(point) for point in board["points"]]
+        board["lines"] = [list(line) for line in board["lines"]]
+        return board
+
+    def shared_board_struct(self, player: int | None) -> dict[str, Any]:
+        """:meth:`board_struct` with the points' entries (by stone) and the lines shared by
+        every board (read-only)."""
         game = self.game  # type: ignore[attr-defined]
         g: Geometry = game.geometry
         t = _tables(g)
         white, black = self.bitboards()  # type: ignore[attr-defined]
-        points = []
-        for p, (name, x, y, strong) in enumerate(t.points):
-            stone = 0 if white >> p & 1 else 1 if black >> p & 1 else None
-            points.append({"id": name, "x": x, "y": y, "strong": strong, "stone": stone})
+        points = [entries[0 if white >> p & 1 else 1 if black >> p & 1 else 2] for p, entries in enumerate(t.entries)]
         # the state keeps no public accessor for the first-turn flags (bit i: seat i); reading
         # the field here keeps rules.py unchanged apart from the mix-in
         first = self._first  # type: ignore[attr-defined]
         return {
             "size": g.size, "width": g.width, "height": g.height, "files": "abcdefghi"[:g.width],
             "points": points,
-            "lines": [[a, b] for a, b in t.lines],
+            "lines": t.line_lists,
             "chain": self._chain_struct(),
             "stones": [white.bit_count(), black.bit_count()],
             "no_progress": self.no_progress,  # type: ignore[attr-defined]

@@ -27,6 +27,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...core.game import State as FibonacciState
 
 
+#: Each move's notation (``"e8-f9"``) by its action id, written when first asked (a view lists the
+#: legal moves at every revision; they are the same strings move after move).
+_MOVE_TEXT: list[str | None] = [None] * NMOVE
+
+
+def _move_text(action: int) -> str:
+    """The notation of the move ``action`` (0 … NMOVE − 1), kept in :data:`_MOVE_TEXT`."""
+    text = _MOVE_TEXT[action] = f"{NAME[FROM_BIT[action]]}-{NAME[TO_BIT[action]]}"
+    return text
+
+
 class FibonacciNotation:
     """The action notation of :class:`.rules.FibonacciState` (``State.action_to_string`` and
     ``State.string_to_action``); it reads the state's ``board``, ``side``, ``placed``, ``result``
@@ -41,13 +52,21 @@ class FibonacciNotation:
         if self._pending:
             return f"card {action + 1}"
         if 0 <= action < NMOVE:
-            return f"{NAME[FROM_BIT[action]]}-{NAME[TO_BIT[action]]}"
+            return _MOVE_TEXT[action] or _move_text(action)
         if action == PASS:
             return "pass"
         if PLACE0 <= action < NUM_ACTIONS:
             kind = placement_kind(self.placed) if self.placed < NUM_PLACEMENTS else SUPPORT
             return f"{'CAS'[kind]}@{NAME[BIT[action - PLACE0]]}"
         raise IllegalActionError(f"action {action} is outside the action space 0..{NUM_ACTIONS - 1}")
+
+    def legal_action_strings(self: "FibonacciState") -> list[str]:
+        """The legal actions' notation (:meth:`action_to_string` of each), the moves' from
+        :data:`_MOVE_TEXT`."""
+        if self._pending:
+            return [f"card {action + 1}" for action in self.legal_actions()]
+        texts = _MOVE_TEXT
+        return [(texts[a] or _move_text(a)) if a < NMOVE else self.action_to_string(a) for a in self.legal_actions()]
 
     def string_to_action(self: "FibonacciState", text: str) -> int:
         """Parse ``e8-f9`` / ``pass`` / ``S@e5``, in either case (``E8-F9``, ``s@E5``: cells and

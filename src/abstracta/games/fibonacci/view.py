@@ -70,6 +70,7 @@ where the position text's counter reads 301).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...core.view import message
@@ -94,6 +95,48 @@ _CELLS: tuple[tuple[int, str, int, int, float, float], ...] = tuple(
 _LATER: dict[int, tuple[int, ...]] = {b: tuple(n for n in NEIGHBOURS[b] if n > b) for b in BIT}
 #: Ring (on-board neighbours, §1 order) of each bit as cell names.
 _RING: dict[int, list[str]] = {b: [NAME[n] for n in NEIGHBOURS[b]] for b in BIT}
+#: Per cell (canonical order): its bit, its entry of ``board["cells"]`` when empty, and its entries
+#: with a piece, by piece code and group (``code + 8 * (group + 1)``; a core: ``code``), made when
+#: first met. An entry is a pure function of those, so the boards of
+#: :meth:`FibonacciView.shared_board_struct` share them (read-only): a move changes two cells, not
+#: the 91 entries.
+_CELL_ENTRIES: tuple[tuple[int, dict[str, Any], dict[int, dict[str, Any]]], ...] = tuple(
+    (b, {"id": cid, "row": r, "col": c, "x": x, "y": y, "piece": None}, {}) for b, cid, r, c, x, y in _CELLS)
+
+
+#: A move's notation (``"e8-f9"``) read into its cells and the destination's bit, when first met
+#: (at most one entry per move of the action space).
+_MOVE_PARTS: dict[str, tuple[str, str, int]] = {}
+
+
+@lru_cache(maxsize=4096)
+def _components(pieces: int) -> tuple[tuple[int, int], ...]:
+    """The groups (§4) of the pieces ``pieces`` (one owner and type): ``(lowest bit + 1, mask)``
+    each, flooded once per bitboard (a move changes one or two of the four, not all)."""
+    out = []
+    rem = pieces
+    while rem:
+        g = group_of(rem & -rem, rem)
+        rem &= ~g
+        out.append(((g & -g).bit_length(), g))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _group(mask: int) -> tuple[tuple[int, ...], list[str], list[list[str]]]:
+    """A group's bits, its cell names and its links (each pair of neighbouring cells once, the
+    lower first), canonical order; kept per group (a move changes one or two groups, not all:
+    the lists are shared by the boards of :meth:`FibonacciView.shared_board_struct`, read-only)."""
+    bits = []
+    links = []
+    m = mask
+    while m:
+        low = m & -m
+        b = low.bit_length() - 1
+        bits.append(b)
+        links += [[NAME[b], NAME[n]] for n in _LATER[b] if mask >> n & 1]
+        m ^= low
+    return tuple(bits), [NAME[b] for b in bits], links
 
 
 def plural(n: int, word: str) -> str:
@@ -115,39 +158,45 @@ class FibonacciView:
 
     # ------------------------------------------------------------------ board
     def board_struct(self: "FibonacciState", player: int | None) -> dict[str, Any]:
+        """The board of the module docstring (fresh data: the caller may change it)."""
+        board = self.shared_board_struct(player)
+        board["cells"] = [dict(c) if c["piece"] is None else {**c, "piece": dict(c["piece"])} for c in board["cells"]]
+        for group in board["groups"]:
+            group["cells"], group["links"] = list(group["cells"]), [list(link) for link in group["links"]]
+        return board
+
+    def shared_board_struct(self: "FibonacciState", player: int | None) -> dict[str, Any]:
+        """:meth:`board_struct` with the cells' entries and the groups' lists shared by every
+        board (read-only)."""
         bb = self.bitboards
         board = self.board
         # §4 groups of attack and support pieces (codes 2, 3, 5, 6), flooded once per call
         found: list[tuple[int, int, int]] = []  # (lowest bit, code, mask): sorted = by first cell
         for code in (2, 3, 5, 6):
-            rem = bb[code]
-            while rem:
-                g = group_of(rem & -rem, rem)
-                rem &= ~g
-                found.append(((g & -g).bit_length(), code, g))
+            found += [(low, code, g) for low, g in _components(bb[code])]
         found.sort()
         groups: list[dict[str, Any]] = []
         group_at: dict[int, int] = {}
         for gid, (_low, code, g) in enumerate(found):
-            links = []
-            m = g
-            while m:
-                low = m & -m
-                b = low.bit_length() - 1
+            bits, names, links = _group(g)
+            for b in bits:
                 group_at[b] = gid
-                links += [[NAME[b], NAME[n]] for n in _LATER[b] if g >> n & 1]
-                m ^= low
             groups.append({"id": gid, "seat": (code - 1) // 3, "kind": KINDS[(code - 1) % 3],
-                           "cells": _cells_of(g), "links": links})
+                           "cells": names, "links": links})
 
         cells = []
-        for b, cid, r, c, x, y in _CELLS:
+        for b, empty, kept in _CELL_ENTRIES:
             code = board[b]
-            piece = None
-            if code:
-                piece = {"seat": (code - 1) // 3, "kind": KINDS[(code - 1) % 3], "letter": LETTERS[code],
-                         "group": group_at.get(b)}
-            cells.append({"id": cid, "row": r, "col": c, "x": x, "y": y, "piece": piece})
+            if not code:
+                cells.append(empty)
+                continue
+            gid = group_at.get(b)
+            key = code if gid is None else code + 8 * (gid + 1)
+            entry = kept.get(key)
+            if entry is None:
+                entry = kept[key] = {**empty, "piece": {"seat": (code - 1) // 3, "kind": KINDS[(code - 1) % 3],
+                                                        "letter": LETTERS[code], "group": gid}}
+            cells.append(entry)
 
         cores = []
         for seat in (0, 1):
@@ -199,17 +248,22 @@ class FibonacciView:
         place: list[dict[str, str]] = []
         board = self.board
         for s in legal:
-            if s == "pass":
-                out["pass"] = {"action": s}
-            elif "@" in s:
-                place.append({"cell": s[2:], "action": s})
-            else:
+            parts = _MOVE_PARTS.get(s)
+            if parts is None:
+                if s == "pass":
+                    out["pass"] = {"action": s}
+                    continue
+                if "@" in s:
+                    place.append({"cell": s[2:], "action": s})
+                    continue
                 frm, _, to = s.partition("-")
-                dests = by_from.get(frm)
-                if dests is None:
-                    dests = by_from[frm] = []
-                    moves.append({"from": frm, "to": dests})
-                dests.append({"cell": to, "swap": board[BIT_OF_NAME[to]] != 0, "action": s})
+                parts = _MOVE_PARTS[s] = (frm, to, BIT_OF_NAME[to])
+            frm, to, to_bit = parts
+            dests = by_from.get(frm)
+            if dests is None:
+                dests = by_from[frm] = []
+                moves.append({"from": frm, "to": dests})
+            dests.append({"cell": to, "swap": board[to_bit] != 0, "action": s})
         if moves:
             out["moves"] = moves
         if place:

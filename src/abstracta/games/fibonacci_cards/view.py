@@ -84,6 +84,19 @@ def _pile_card(card: int) -> dict[str, Any]:
             "cut": bool(card & CUT)}
 
 
+#: Each card's entry in a pile by its code (upright, or ``| CUT``) and in a hand by (card, drawn):
+#: shared by the boards of :meth:`FibonacciCardsView.shared_board_struct` (read-only), since a
+#: play moves one card, not every card's entry.
+_PILE_CARDS: dict[int, dict[str, Any]] = {c | cut: _pile_card(c | cut)
+                                          for c in range(len(_CARD_INFO)) for cut in (0, CUT)}
+_HAND_CARDS: tuple[tuple[dict[str, Any], dict[str, Any]], ...] = tuple(
+    (_hand_card(c, False), _hand_card(c, True)) for c in range(len(_CARD_INFO)))
+
+
+def _kept_hand_card(card: int, drawn: bool) -> dict[str, Any]:
+    return _HAND_CARDS[card][drawn]
+
+
 class FibonacciCardsView:
     """The structured-view hooks of :class:`.rules.FibonacciCardsState` (shapes: module doc)."""
 
@@ -98,19 +111,26 @@ class FibonacciCardsView:
     _explicit: bool
 
     def board_struct(self, player: int | None) -> dict[str, Any]:
-        """Piles, stock size and hands as ``player`` may see them (Spec §6, §8)."""
+        """Piles, stock size and hands as ``player`` may see them (Spec §6, §8). Fresh data."""
         return self._board(player, self._terminal)
+
+    def shared_board_struct(self, player: int | None) -> dict[str, Any]:
+        """:meth:`board_struct` with the cards' entries shared by every board (read-only)."""
+        return self._board(player, self._terminal, kept=True)
 
     def revealed_board_struct(self, player: int | None) -> dict[str, Any]:
         """:meth:`board_struct` with both hands and the stock's order shown (a finished game's
         replay: ``stock.cards``, top first; not at explicit chance, where no order is dealt)."""
         return self._board(player, True, stock_order=True)
 
-    def _board(self, player: int | None, every_hand: bool, stock_order: bool = False) -> dict[str, Any]:
+    def _board(self, player: int | None, every_hand: bool, stock_order: bool = False,
+               kept: bool = False) -> dict[str, Any]:
+        """``kept``: the cards' entries from :data:`_PILE_CARDS` and :data:`_HAND_CARDS` (shared)."""
+        pile_card, hand_card = (_PILE_CARDS.__getitem__, _kept_hand_card) if kept else (_pile_card, _hand_card)
         piles = []
         for i, pile in enumerate(self._piles):
             top = pile[-1]
-            piles.append({"id": _PILE_IDS[i], "x": i, "cards": [_pile_card(c) for c in pile],
+            piles.append({"id": _PILE_IDS[i], "x": i, "cards": [pile_card(c) for c in pile],
                           "top": CARD_STR[top & ~CUT], "cut": bool(top & CUT),
                           "value": CODE_VALUE[pile_code(top)]})
         hands = []
@@ -119,7 +139,7 @@ class FibonacciCardsView:
             if every_hand or seat == player:
                 # the drawn card to be played is the last of the mover's hand (§6 flag D)
                 last = len(hand) - 1 if self._drawn and seat == self._player and not self._terminal else -1
-                cards = [_hand_card(c, k == last) for k, c in enumerate(hand)]
+                cards = [hand_card(c, k == last) for k, c in enumerate(hand)]
             hands.append({"seat": seat, "id": f"hand{seat}", "size": len(hand), "cards": cards})
         stock: dict[str, Any] = {"id": "stock", "x": 3, "size": len(self._stock)}
         if stock_order and not self._explicit:  # dealt in order (a seeded deal): top card first

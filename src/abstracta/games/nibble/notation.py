@@ -286,11 +286,28 @@ def turn_strings(state: NibbleState) -> list[str]:
     if state.take >= 0:
         raise AbstractaError(f"whole turns are listed at turn boundaries only; "
                              f"{state.to_text()!r} is in the middle of a turn")
+    key = (g.variant, *state.cmask)  # the discs of each colour: all the turns depend on
+    kept = _TURNS.get(key)
+    if kept is None:
+        if len(_TURNS) >= TURNS_KEPT:
+            _TURNS.clear()
+        kept = _TURNS[key] = tuple(_turn_strings(g, state.occ, state.cmask))
+    return list(kept)
+
+
+#: :func:`turn_strings` of the positions met last, by variant and discs of each colour: a view
+#: lists a position's whole turns twice (its choices, the server's "turns"); emptied when full.
+_TURNS: dict[tuple[int | str, ...], tuple[str, ...]] = {}
+TURNS_KEPT = 256
+
+
+def _turn_strings(g: Geometry, occ: int, cmask: list[int]) -> list[str]:
+    """:func:`turn_strings` of the position with discs ``occ``, ``cmask[c]`` of colour ``c``."""
     names = g.names
     bit = g.bit
     out: list[str] = []
     for c in range(g.colours):
-        cands = legal_takes(g, state.occ, state.cmask[c])
+        cands = legal_takes(g, occ, cmask[c])
         sets: list[tuple[int, ...]] = []
         chosen: list[int] = []
 
@@ -305,7 +322,7 @@ def turn_strings(state: NibbleState) -> list[str]:
                 extend(j + 1, after)
                 chosen.pop()
 
-        extend(0, state.occ)
+        extend(0, occ)
         sets.sort(key=lambda s: (len(s), s))
         out.extend("+".join(names[i] for i in s) for s in sets)
     return out

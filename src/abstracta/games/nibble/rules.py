@@ -241,6 +241,14 @@ class NibbleGame(Game):
         return self._parts.render.render(state, player)  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=None)
+def _text_tables(variant: str) -> tuple[str, tuple[tuple[int, ...], ...]]:
+    """The position text's characters by colour index (``-1``, an empty cell: ``.``, last) and
+    each row's bits, per variant (a view writes the position at every move)."""
+    g = geometry(variant)
+    return g.letters + ".", tuple(tuple(g.bit[i] for i in row) for row in g.rows)
+
+
 class NibbleState(NibbleView, State):
     """A Nibble position, with make/unmake.
 
@@ -489,9 +497,8 @@ class NibbleState(NibbleView, State):
         g = self.geometry
         letters = g.letters
         board = self.board
-        bit = g.bit
-        rows = "/".join("".join(letters[board[bit[i]]] if board[bit[i]] >= 0 else "." for i in row)
-                        for row in g.rows)
+        chars, row_bits = _text_tables(g.variant)
+        rows = "/".join("".join([chars[board[b]] for b in row]) for row in row_bits)
         text = (f"{rows} {self.to_move} {'-'.join(map(str, self.coll[0]))} "
                 f"{'-'.join(map(str, self.coll[1]))}")
         if self.take >= 0:

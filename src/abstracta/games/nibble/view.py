@@ -122,6 +122,20 @@ def _collection(g: Geometry, seat: int, counts: list[int]) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=None)
+def _entries(variant: str) -> tuple[dict[int, dict[str, Any]], ...]:
+    """Per cell (canonical order), its entries of ``board["cells"]`` by what is on it (``disc
+    colour * 2 + free``; an empty cell: −2), made when first met and shared by the boards of
+    :meth:`NibbleView.shared_board_struct` (read-only): a take changes a few cells, not all."""
+    return tuple({} for _ in geometry(variant).names)
+
+
+@lru_cache(maxsize=1024)
+def _kept_collection(variant: str, seat: int, counts: tuple[int, ...]) -> dict[str, Any]:
+    """:func:`_collection` kept per counts (shared, read-only)."""
+    return _collection(geometry(variant), seat, list(counts))
+
+
 class NibbleView:
     """The structured-view hooks of :class:`abstracta.games.nibble.rules.NibbleState`."""
 
@@ -139,28 +153,52 @@ class NibbleView:
         def legal_actions(self) -> list[int]: ...
 
     def board_struct(self, player: int | None) -> dict[str, Any]:
-        """The board of the module docstring (the same for every viewer: perfect information)."""
+        """The board of the module docstring (the same for every viewer: perfect information).
+        Fresh data: the caller may change it."""
+        return self._board(False)
+
+    def shared_board_struct(self, player: int | None) -> dict[str, Any]:
+        """:meth:`board_struct` with its parts shared by every board (read-only): the cells'
+        entries by what stands on them, the labels, colours and targets, the collections by their
+        counts."""
+        return self._board(True)
+
+    def _board(self, kept: bool) -> dict[str, Any]:
         g = self.geometry
         cells, labels, colours, targets = _static(g.variant)
         board = self.board
         bit = g.bit
         letters = g.letters
         free = g.free_mask(self.occ)
-        out = []
-        for i, (name, x, y) in enumerate(cells):
-            b = bit[i]
-            c = board[b]
-            out.append({"id": name, "x": x, "y": y, "disc": letters[c] if c >= 0 else None,
-                        "free": bool(free >> b & 1)})
+        if kept:
+            out = []
+            for entries, b in zip(_entries(g.variant), bit):
+                key = board[b] * 2 + (free >> b & 1)
+                entry = entries.get(key)
+                if entry is None:
+                    name, x, y = cells[len(out)]
+                    entry = entries[key] = {"id": name, "x": x, "y": y, "disc": letters[key // 2] if key >= 0 else None,
+                                            "free": bool(key & 1)}
+                out.append(entry)
+            collections = [_kept_collection(g.variant, seat, tuple(self.coll[seat])) for seat in (0, 1)]
+        else:
+            out = []
+            for i, (name, x, y) in enumerate(cells):
+                b = bit[i]
+                c = board[b]
+                out.append({"id": name, "x": x, "y": y, "disc": letters[c] if c >= 0 else None,
+                            "free": bool(free >> b & 1)})
+            labels, colours, targets = [dict(label) for label in labels], [dict(c) for c in colours], dict(targets)
+            collections = [_collection(g, seat, self.coll[seat]) for seat in (0, 1)]
         return {
             "variant": g.variant,
             "shape": "hex" if g.hex else "square",
             "cells": out,
-            "labels": [dict(label) for label in labels],
-            "colours": [dict(colour) for colour in colours],
+            "labels": labels,
+            "colours": colours,
             "take": letters[self.take] if self.take >= 0 else None,
-            "targets": dict(targets),
-            "collections": [_collection(g, seat, self.coll[seat]) for seat in (0, 1)],
+            "targets": targets,
+            "collections": collections,
         }
 
     def choices_struct(self, legal: list[str]) -> dict[str, Any]:
@@ -169,15 +207,25 @@ class NibbleView:
         letters = g.letters
         groups: dict[int, dict[str, Any]] = {}
         end = None
+        after = None  # one copy, each take played on it and taken back (the engine decides)
+        mover = self.to_move
         for s in legal:
             if s == "end":
                 end = {"action": s}
                 continue
-            c = self.board[g.bit[g.index[s]]]
+            action = g.index[s]
+            c = self.board[g.bit[action]]
             group = groups.get(c)
             if group is None:
                 group = groups[c] = {"colour": letters[c], "name": COLOUR_NAMES[c], "discs": [], "together": []}
-            group["discs"].append({"cell": s, "action": s, "ends": self._take_ends_turn(g.index[s])})
+            if after is None:
+                after = self.clone()  # type: ignore[attr-defined]
+            after.apply_action(action)
+            # taking it ends the turn by itself: afterwards no disc of its colour may be taken,
+            # or the take wins the game
+            ends = after.is_terminal() or after.current_player() != mover
+            after.undo_action()
+            group["discs"].append({"cell": s, "action": s, "ends": ends})
         if self.take < 0 and groups:
             for turn in self.game.turn_strings(self):
                 if "+" in turn:
@@ -185,14 +233,6 @@ class NibbleView:
                     groups[self.board[g.bit[g.index[cells[0]]]]]["together"].append({"cells": cells, "turn": turn})
         return {"take": letters[self.take] if self.take >= 0 else None,
                 "colours": [groups[c] for c in sorted(groups)], "end": end}
-
-    def _take_ends_turn(self, action: int) -> bool:
-        """Taking the disc ``action`` (legal now) ends the turn by itself: afterwards no disc of
-        its colour may be taken, or the take wins the game (the engine decides, on a copy)."""
-        mover = self.to_move
-        after = self.clone()  # type: ignore[attr-defined]
-        after.apply_action(action)
-        return after.is_terminal() or after.current_player() != mover
 
     def action_effects(self, action: int, player: int | None) -> dict[str, Any]:
         """A take touches and removes its cell (the disc joins the mover's collection); ``end``

@@ -73,6 +73,38 @@ def action_string(action: int) -> str:
     return "pass"
 
 
+#: The notation of the actions met so far by id, and their ids by notation: a view lists the
+#: legal actions' notation at every revision and reads it back into ids (its choices), the same
+#: strings move after move. Emptied when past :data:`TEXTS_KEPT` entries (the action space has
+#: 353,000 ids).
+_TEXT: dict[int, str] = {}
+_ID: dict[str, int] = {}
+TEXTS_KEPT = 50_000
+
+
+def action_texts(actions: list[int]) -> list[str]:
+    """:func:`action_string` of each of ``actions`` (ids of the game's action space), kept."""
+    out = []
+    for action in actions:
+        text = _TEXT.get(action)
+        if text is None:
+            text = action_string(action)
+            if len(_TEXT) >= TEXTS_KEPT:
+                _TEXT.clear()
+                _ID.clear()
+            _TEXT[action] = text
+            _ID[text] = action
+        out.append(text)
+    return out
+
+
+def action_id(text: str) -> int:
+    """:func:`parse_action` of ``text``, from the notation :func:`action_texts` wrote when it
+    did (then exactly as written: lower case)."""
+    action = _ID.get(text)
+    return parse_action(text) if action is None else action
+
+
 def square(name: str, text: str) -> int:
     """The square ``name`` read in either case; the refusal quotes it as typed."""
     sq = SQUARE_INDEX.get(name.lower())

@@ -19,6 +19,7 @@ from ...core.options import Option, ascii_digits, parse_int
 from ...core.view import message
 from .geometry import BOARDS, MAJORS, NUM_SQUARES, SIZE, SQUARE_INDEX, SQUARE_NAMES, board_svg, colour_masks
 from .notation import (CONT_BASE, JUMP_BASE, KIND, MOVE_BASE, MOVE_PHASE, NO_JUMP_LIMIT, NUM_ACTIONS, PASS, action_string,
+                       action_texts,
                        format_position, jump_string, parse_action)
 from .tables import COLK, COLY, DIR_STEP, FULL, JUMPS, NB, NOT_Y0, NOT_Y11, RANK, SQ_OF_RANK, ZOBRIST
 from .view import SlideCheckersView
@@ -547,6 +548,10 @@ class SlideCheckersState(SlideCheckersView, State):
     def action_to_string(self, action: int) -> str:
         """The spec's notation (§3, §4): ``@e4``, ``c9-e10``, ``c9>d8*f8r``, ``*j4e``, ``pass``."""
         return action_string(action)
+
+    def legal_action_strings(self) -> list[str]:
+        """The legal actions' notation (:meth:`action_to_string` of each; kept: :func:`.notation.action_texts`)."""
+        return action_texts(self.legal_actions())
 
     def string_to_action(self, text: str) -> int:
         """Parse the spec's notation. :class:`NotationError` if it is not notation,

@@ -69,7 +69,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.view import message
 from .geometry import SEAT_NAMES, FILES, MAJORS, MINORS, NUM_SQUARES, SIZE, SQUARE_NAMES, colour_classes, square_colours
-from .notation import CONT_BASE, JUMP_BASE, MOVE_BASE, MOVE_PHASE, NO_JUMP_LIMIT, PASS, parse_action
+from .notation import CONT_BASE, JUMP_BASE, MOVE_BASE, MOVE_PHASE, NO_JUMP_LIMIT, PASS, action_id
 from .tables import DIR_STEP, FULL, NB, NOT_Y0, NOT_Y11, SQ_OF_RANK
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,6 +94,18 @@ def _static(layout: tuple[int, int], colours: str) -> tuple[tuple[tuple[str, int
     named = sorted(colour_classes(*layout), key=lambda item: (MAJORS + MINORS).index(item[0]))
     classes = tuple((letter, len(pairs), seat_of.get(letter)) for letter, pairs in named)
     return cells, classes
+
+
+@lru_cache(maxsize=None)
+def _entries(layout: tuple[int, int], colours: str) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """Per square (index order), its entry of ``board["cells"]`` by what stands on it: index 0
+    empty, ``seat + 1`` a piece of that seat. Made once per (board option, seat colours) and
+    shared by the boards of :meth:`SlideCheckersView.shared_board_struct` (read-only), since a
+    move changes two or three squares, not 144."""
+    cells, _ = _static(layout, colours)
+    return tuple(tuple({"id": name, "x": x, "y": y, "colour": colour, "friend": friend, "piece": piece}
+                       for piece in (None, *range(len(colours))))
+                 for name, x, y, colour, friend in cells)
 
 
 def decode(action: int, jump_square: int) -> tuple[str, int, int, int, int, int]:
@@ -139,19 +151,24 @@ class SlideCheckersView:
     _winner: int
 
     def board_struct(self, player: int | None) -> dict[str, Any]:
-        """The position (module docstring ``board``); the same for every viewer."""
+        """The position (module docstring ``board``); the same for every viewer. Fresh data."""
+        board = self.shared_board_struct(player)
+        board["cells"] = [dict(cell) for cell in board["cells"]]
+        return board
+
+    def shared_board_struct(self, player: int | None) -> dict[str, Any]:
+        """:meth:`board_struct` with the squares' entries shared by every board (read-only)."""
         game = self.game
-        cells, classes = _static(game.board, game.colours)
-        owner: dict[int, int] = {}
-        for seat, b in enumerate(self._bb):
+        _, classes = _static(game.board, game.colours)
+        owner = [0] * NUM_SQUARES  # per square: 0 empty, seat + 1
+        for seat, b in enumerate(self._bb, 1):
             while b:
                 low = b & -b
                 owner[low.bit_length() - 1] = seat
                 b ^= low
         return {
             "files": FILES, "ranks": SIZE, "layout": list(game.board), "seat_colours": list(game.colours),
-            "cells": [{"id": name, "x": x, "y": y, "colour": colour, "friend": friend, "piece": owner.get(sq)}
-                      for sq, (name, x, y, colour, friend) in enumerate(cells)],
+            "cells": [entries[piece] for entries, piece in zip(_entries(game.board, game.colours), owner)],
             "classes": [{"colour": c, "size": size, "seat": seat} for c, size, seat in classes],
             "phase": "movement" if self._phase == MOVE_PHASE else "placement",
             "to_place": list(self._remain),
@@ -178,7 +195,8 @@ class SlideCheckersView:
         """``legal`` grouped as a person picks them (module docstring ``choices``)."""
         if legal == ["pass"]:
             return {"kind": "pass", "action": "pass"}
-        decoded = [(text, decode(parse_action(text), self._jsq)) for text in legal]
+        jsq = self._jsq
+        decoded = [(text, decode(action_id(text), jsq)) for text in legal]
         if decoded[0][1][0] == "place":
             return {"kind": "place", "cells": [{"cell": SQUARE_NAMES[d[4]], "action": text} for text, d in decoded]}
         kind = decoded[0][1][0]
