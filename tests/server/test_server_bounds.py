@@ -75,9 +75,9 @@ def test_a_replay_page_is_computed_once_per_revision_and_viewer(client, monkeypa
     calls = []
     original = type(service.views).struct
 
-    def counted(match, state, viewer, shared=None):
+    def counted(match, state, viewer, shared=None, carried=None):
         calls.append(viewer)
-        return original(match, state, viewer, shared)
+        return original(match, state, viewer, shared, carried)
 
     monkeypatch.setattr(type(service.views), "struct", staticmethod(counted))
     url = f"/api/matches/{mid}/positions?from=100"
