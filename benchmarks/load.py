@@ -85,18 +85,13 @@ def fresh_db(url: str | None, folder: str) -> str:
     if not url:
         return f"sqlite:///{folder}/load.db"
     sys.path.insert(0, str(ROOT / "src"))
-    from sqlalchemy import create_engine, text
+    from sqlalchemy import create_engine
 
-    from abstracta.server.schema import METADATA
+    from abstracta.server.schema import drop_schema
 
-    # every table of the schema and its revision, on a plain engine (make_engine would create the
-    # schema first, and dropping only the matches' tables after it left a revision with no
-    # matches table: the server then refused the database)
+    # on a plain engine: make_engine would create the schema first
     engine = create_engine(url)
-    for metadata in reversed(METADATA):
-        metadata.drop_all(engine)
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    drop_schema(engine)
     engine.dispose()
     return url
 

@@ -24,17 +24,14 @@ register_game("toy-nim", "toy_nim:NimGame")
 def db_url(tmp_path: Path) -> str:
     url = os.environ.get("ABSTRACTA_TEST_DB_URL")
     if url:
-        from sqlalchemy import create_engine, text
+        from sqlalchemy import create_engine
 
-        from abstracta.server.schema import METADATA
+        from abstracta.server.schema import drop_schema
 
         # a plain engine, not make_engine: a test that left the schema half gone (its revision
         # kept, its tables dropped) would make every later test fail at make_engine's own check
         engine = create_engine(url)
-        for metadata in reversed(METADATA):  # games, people, a match's company, the lobby (issues 41-43)
-            metadata.drop_all(engine)
-        with engine.begin() as conn:  # the schema's revision: the next app migrates from nothing
-            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        drop_schema(engine)
         engine.dispose()
         return url
     return f"sqlite:///{tmp_path / 'test.db'}"

@@ -56,16 +56,14 @@ def onto_postgresql(db: Path, url: str, writer: str) -> None:
     from sqlalchemy import create_engine, func, select, text
 
     from abstracta.people.tables import metadata as people
-    from abstracta.server.schema import METADATA
+    from abstracta.server.schema import drop_schema
     from abstracta.server.storage import Base
 
     old = [Base.metadata] + ([people] if writer != "e426a3e" else [])
     source, target = create_engine(f"sqlite:///{db}"), create_engine(url)
     try:
         with target.begin() as conn:
-            for metadata in reversed(METADATA):
-                metadata.drop_all(conn)
-            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+            drop_schema(conn)
             for metadata in old:
                 metadata.create_all(conn)
         with source.connect() as src, target.begin() as dst:

@@ -13,7 +13,9 @@ need not import the store they upgrade.
 
 from __future__ import annotations
 
-from sqlalchemy import MetaData
+from contextlib import nullcontext
+
+from sqlalchemy import Connection, Engine, MetaData, text
 
 from ..lobby.tables import metadata as lobby
 from ..people.tables import metadata as people
@@ -23,4 +25,18 @@ from .storage import Base
 #: the schema's parts, each a SQLAlchemy metadata of its own
 METADATA: tuple[MetaData, ...] = (Base.metadata, people, social, lobby)
 
-__all__ = ["METADATA"]
+
+
+def drop_schema(connectable: Engine | Connection) -> None:
+    """Drop every table of :data:`METADATA` and the schema's Alembic revision
+    (``alembic_version``) through ``connectable``: an engine (in a transaction of its own) or a
+    connection (in its caller's). The next server or test migrates from nothing. Dropping one
+    part's tables alone would leave a revision that says the schema is there while a table of it
+    is not, and the server refuses such a database."""
+    for metadata in reversed(METADATA):
+        metadata.drop_all(connectable)
+    with connectable.begin() if isinstance(connectable, Engine) else nullcontext(connectable) as conn:
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+
+
+__all__ = ["METADATA", "drop_schema"]
