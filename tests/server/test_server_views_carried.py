@@ -12,7 +12,7 @@ import random
 import orjson
 import pytest
 
-from abstracta.core.game import played_turns, turn_numbers, turn_spans, turns_played
+from abstracta.core.game import played_turns, turn_numbers, turn_spans, turn_texts, turns_played
 from abstracta.core.registry import load_game
 from abstracta.core.turn_ledger import count_turns
 from abstracta.server.errors import Conflict
@@ -77,6 +77,13 @@ def test_a_moves_view_is_the_view_from_scratch(db_url, name, options):
             views, record = from_scratch(db_url, match.id, n)
             assert [service.view_json(match, held) for held in viewers(n)] == views, match.ply
             assert match.record().to_json() == record
+            # the move list as the game writes every turn afresh (format_turn: no notation as played given)
+            written = [[t.moves for t in turn_texts(match.initial, match.actions)]] * len(views)
+            assert [[row["moves"] for row in orjson.loads(view)["move_list"]] for view in views] == written
+            # the view lists the record's options and moves without building the record
+            for view in views:
+                assert {k: orjson.loads(view)[k] for k in ("options", "record_moves")} == \
+                    {"options": orjson.loads(record)["options"], "record_moves": orjson.loads(record)["moves"]}
             # the record's moves as the game's hook writes the whole game (Nibble's a1+c1)
             whole = match.game.description.whole_turn_notation
             assert match.record().moves == (match.game.format_moves(match.initial, match.actions) if whole

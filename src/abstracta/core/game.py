@@ -704,18 +704,32 @@ class TurnText(NamedTuple):
     plies: list[int]
 
 
+def writes_as_played(game: Game) -> bool:
+    """Whether ``game`` writes a turn as its actions' notation as played (it keeps
+    :meth:`Game.format_turn` and :meth:`Game.format_moves`): :func:`action_strings` of the turn."""
+    kind = type(game)
+    return kind.format_turn is Game.format_turn and kind.format_moves is Game.format_moves
+
+
 def turn_texts(initial: State, actions: Sequence[int], movers: Sequence[int] | None = None,
-               numbers: Sequence[int] | None = None, ply: int = 0) -> list[TurnText]:
+               numbers: Sequence[int] | None = None, ply: int = 0,
+               strings: Sequence[str] | None = None) -> list[TurnText]:
     """The turns of ``actions`` played from ``initial`` (not changed), each as a person reads it
     (:meth:`Game.format_turn`): the terminal's ``replay`` and the browser's move list, so that
     both read a game alike. ``movers`` and ``numbers`` of ``actions`` (:func:`played_turns`,
     :func:`turn_numbers`) when known already; ``ply``: the ply of ``initial`` when it is not the
-    start of the game (the plies of the answer count from the start)."""
+    start of the game (the plies of the answer count from the start); ``strings``: the
+    notation of ``actions`` (:func:`action_strings`) when known already, the turns of a game
+    that :func:`writes_as_played` then taken from it rather than written again (a Fibonacci
+    action's notation: ~0.1 ms, at every move for the turn in progress)."""
     if movers is None or numbers is None:
         movers, own = played_turns(initial, actions)
         numbers = turn_numbers(movers, own)
     game = initial.game
     spans = turn_spans(movers, numbers)
+    if strings is not None and writes_as_played(game):
+        return [TurnText(number, seat, first + ply, stop + ply, list(strings[first:stop]),
+                         list(range(first + ply + 1, stop + ply + 1))) for number, seat, first, stop in spans]
     state = initial.clone() if len(spans) > 1 else initial  # format_turn does not change it
     out: list[TurnText] = []
     for i, (number, seat, first, stop) in enumerate(spans):
@@ -769,6 +783,7 @@ def check_action_in(action: Any, legal: Iterable[int], state: State) -> None:
 
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "compose", "GameDescription", "State", "action_strings", "check_action_in",
+           "writes_as_played",
            "resignation_returns", "agreed_draw_returns", "draw_seats", "as_integer", "check_player", "seats_out", "seats_out_since",
            "seats_out_on", "views_differ", "NotationError",
            "SplitMix64", "TurnText", "played_turns", "turn_numbers", "turn_spans", "turn_texts", "turns_played"]

@@ -74,6 +74,13 @@ class Record:
     termination: str | None = None
 
     # --- building -------------------------------------------------------------------------
+    @staticmethod
+    def options_of(game: Game) -> dict[str, Any]:
+        """The record's ``options`` of a game of ``game`` (its options but the seed and those
+        unset, tuples as lists): :meth:`from_play`'s, for a reader that needs them alone."""
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in game.options.items()
+                if k != "seed" and v is not None}
+
     @classmethod
     def from_play(
         cls,
@@ -102,11 +109,9 @@ class Record:
             termination = termination or "normal"
         all_tags = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
         all_tags.update(tags or {})
-        options = {k: (list(v) if isinstance(v, tuple) else v) for k, v in game.options.items()
-                   if k != "seed" and v is not None}
         return cls(
             game=game.name,
-            options=options,
+            options=cls.options_of(game),
             # the rules' seed (a deal, a layout); a game without chance has none, whatever its
             # ``seed`` option (a game may take one for a variant that has chance)
             seed=initial.seed if game.has_chance else None,

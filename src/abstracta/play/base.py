@@ -253,10 +253,9 @@ class SessionBase:
         cached = self.__dict__.get("_record")
         if cached is not None and cached[0] == key:
             return cached[1]
-        moves = self._record_moves()
         record = Record.from_play(self.game, self.initial, self.actions, players=self.players, tags=self.tags,
                                   start=self.start, termination=termination, result=self.result,
-                                  final=self.state, moves=self.strings if moves is None else moves)
+                                  final=self.state, moves=self.record_moves())
         self.__dict__["_record"] = (key, record)
         return record
 
@@ -327,7 +326,7 @@ class SessionBase:
             return cached[1]
         written = self._written_so_far()
         ply, state = written.ply, written.state
-        rest = turn_texts(state, self.actions[ply:], movers[ply:], numbers[ply:], ply=ply)
+        rest = turn_texts(state, self.actions[ply:], movers[ply:], numbers[ply:], ply=ply, strings=self.strings[ply:])
         if len(rest) > 1:  # the turns before the last are over: written once
             end = rest[-1].first
             state = state.clone()
@@ -348,6 +347,14 @@ class SessionBase:
             entries = [] if self.game.description.records_by_turn else None
             written = Written([], 0, self.initial, [], entries)
         return written
+
+    def record_moves(self) -> list[str]:
+        """The record's move list (:meth:`record`'s ``moves``) without the rest of the record
+        (a view lists it at every move: the record would format its date and copy the list):
+        :attr:`strings` itself for a game that writes one entry per action, else
+        :meth:`_record_moves`'s. Shared: do not change it."""
+        moves = self._record_moves()
+        return self.strings if moves is None else moves
 
     def _record_moves(self) -> list[str] | None:
         """The record's move list of a game that writes whole turns (:meth:`Game.format_moves`):

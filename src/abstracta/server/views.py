@@ -20,7 +20,7 @@ import orjson
 from ..core.description import english
 from ..core.errors import AbstractaError
 from ..core.game import Game, State, views_differ
-from ..core.records import ABORTED_TAG, HINTS_TAG, LEFT_TAG, NO_START_TAG, tag_seats
+from ..core.records import ABORTED_TAG, HINTS_TAG, LEFT_TAG, NO_START_TAG, Record, tag_seats
 from ..play.opening import start_deadline
 from .clocks import Clocks
 from .computer import Computer
@@ -249,7 +249,10 @@ class JsonView:
                 continue
             done = encoded.get(name)
             if done is None or done[0] is not items:
-                done = encoded[name] = (items, orjson.Fragment(grown(match.carried, name, items)))
+                if name == "record_moves" and items is view.get("moves"):  # a game writing an entry per action
+                    done = encoded[name] = (items, out["moves"])
+                else:
+                    done = encoded[name] = (items, orjson.Fragment(grown(match.carried, name, items)))
             out[name] = done[1]
         # what every viewer of a game without hidden information sees alike (the struct's board,
         # legal moves and choices: the very same objects, State.to_struct's shared parts, the
@@ -414,7 +417,8 @@ class JsonView:
         mover = match.to_move()
         pending = match.live.takeback
         offer = match.live.draw
-        record = match.record()
+        # the record's options and move list, not the record (formatting its date and copying
+        # its move list at every revision for two fields)
         # each of these walks the whole game: once per revision, not once per field
         movers, numbers = match.played_by(), match.turn_numbers()
         fixed = self._of_game(match)
@@ -424,7 +428,7 @@ class JsonView:
             "title": game.title,
             "title_key": game.description.title.key,
             "variant": fixed["variant"],
-            "options": record.options,
+            "options": fixed["options"],
             # the seed fixes every hidden card: only shown once a hidden-information game is over
             "seed": (match.initial.seed if game.has_chance and not match.hides_cards else None),
             "players": match.players,
@@ -454,7 +458,7 @@ class JsonView:
             "turn_numbers": numbers,
             # the count Your games stores and lists, so that a page says it rather than counts it
             "turns_played": match.turns_played(),
-            "record_moves": record.moves,
+            "record_moves": match.record_moves(),
             "move_list": self._move_list(match, movers, numbers),
             "result": match.result,
             "termination": match.termination,
@@ -483,14 +487,15 @@ class JsonView:
 
     @staticmethod
     def _of_game(match: Match) -> dict[str, Any]:
-        """The view's fields that the match's game alone makes (its variant, seats, board),
+        """The view's fields that the match's game alone makes (its variant, seats, board, options),
         made once for the match's line of revisions (:attr:`~abstracta.play.base.SessionBase.carried`;
         its game never changes). Shared: do not change them."""
         kept = match.carried.get("of_game")
         if kept is None or kept[0] is not match.game:
             game = match.game
             kept = match.carried["of_game"] = (game, {"variant": variant_named(game), "seats": seat_styles(game),
-                                                      "board": dict(game.description.board)})
+                                                      "board": dict(game.description.board),
+                                                      "options": Record.options_of(game)})
         return kept[1]
 
     @staticmethod
