@@ -259,7 +259,8 @@ class Api:
         # idle connections are dropped before the server's 5 s keep-alive ends them (a request
         # on a connection the server is closing fails)
         self.session = aiohttp.ClientSession(self.base, connector=aiohttp.TCPConnector(limit=0, keepalive_timeout=2),
-                                             timeout=aiohttp.ClientTimeout(total=60))
+                                             timeout=aiohttp.ClientTimeout(total=60),
+                                             cookie_jar=aiohttp.DummyCookieJar())
         return self
 
     async def call(self, method: str, path: str, body: Any = None, tokens: str | None = None) -> tuple[int, Any]:
@@ -272,6 +273,17 @@ class Api:
                 return r.status, orjson.loads(data) if data else None
             except orjson.JSONDecodeError:
                 return r.status, None
+
+    async def guest_cookie(self) -> str:
+        """A new guest's session cookie (``name=value``, for a ``Cookie`` header): a person signed
+        in, whose sockets the server checks are still signed in (``--signed-in``). The session
+        keeps no cookie: every guest is its own."""
+        async with self.session.post("/api/guests", json={}) as r:
+            await r.read()
+            if r.status != 201:
+                raise aiohttp.ClientResponseError(r.request_info, r.history, status=r.status, message="POST /api/guests")
+            morsel = next(iter(r.cookies.values()))
+            return f"{morsel.key}={morsel.value}"
 
     async def close(self) -> None:
         if self.session is not None:
@@ -325,7 +337,10 @@ class Person:
     async def play(self, done: asyncio.Event) -> None:
         run = self.run
         url = run.server.base.replace("http", "ws") + f"/api/matches/{self.mid}/ws"
-        async with websockets.connect(url, max_size=2 ** 24, open_timeout=60, ping_interval=None) as ws:
+        # a person signed in (--signed-in) opens the socket with its session cookie, as a browser does
+        headers = {"Cookie": await run.http.guest_cookie()} if run.signed_in else None
+        async with websockets.connect(url, max_size=2 ** 24, open_timeout=60, ping_interval=None,
+                                      additional_headers=headers) as ws:
             run.sockets.add(ws)
             self.ws = ws
             try:
@@ -482,8 +497,11 @@ class Floor:
 
 class Run:
     def __init__(self, server: Server, games: list[dict[str, Any]], think: float, seed: int, moves_over: str = "ws",
-                 resign_after: int | None = None):
+                 resign_after: int | None = None, signed_in: bool = False):
         self.server, self.catalogue, self.think, self.moves_over = server, games, think, moves_over
+        #: every person is signed in (a guest's session cookie on its socket): the server then
+        #: checks, at every push and move, that the session has not ended
+        self.signed_in = signed_in
         self.move_ids = itertools.count(1)  # the ids of the moves sent over the sockets
         self.in_flight = 0  # moves sent over the sockets and not yet answered
         #: a person resigns, at their turn, a game past this many actions (soak.py: games of a
@@ -626,7 +644,7 @@ def make_server(db: str | None, folder: str, workers: int = 1) -> "Server | Work
 
 
 def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int, warmup: float,
-         workers: int = 1, floor: bool = False, moves_over: str = "ws") -> dict[str, Any]:
+         workers: int = 1, floor: bool = False, moves_over: str = "ws", signed_in: bool = False) -> dict[str, Any]:
     random.seed(seed)
     with tempfile.TemporaryDirectory(prefix="abstracta-load-") as folder:
         os.chmod(folder, 0o755)
@@ -634,7 +652,7 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
         try:
             server.start()
             catalogue = httpx.get(server.base + "/api/games", timeout=30).json()
-            run = Run(server, catalogue, think_ms / 1000, seed, moves_over)
+            run = Run(server, catalogue, think_ms / 1000, seed, moves_over, signed_in=signed_in)
 
             async def go() -> tuple[float, int, int]:
                 await run.http.open()
@@ -649,6 +667,7 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
             server.stop()
     s = run.stats
     return {"mode": "floor" if floor else "moves", "moves_over": None if floor else moves_over,
+            "signed_in": signed_in,
             "games": games, "seconds": round(elapsed, 1),
             "think_ms": think_ms, "matches_played": s.games,
             "moves": s.moves, "moves_per_s": round(s.moves / elapsed, 1),
@@ -697,12 +716,17 @@ def main() -> None:
     parser.add_argument("--moves-over", choices=("ws", "http"), default="ws",
                         help="how a person sends a move: over its match's WebSocket, as the browser does "
                              "(default), or as POST …/actions")
+    parser.add_argument("--signed-in", action="store_true",
+                        help="every person signed in as a guest (its session cookie on its socket), as a "
+                             "club's members are: the server checks their sessions at every push and move")
     parser.add_argument("--json", action="store_true", help="end with one JSON object")
     args = parser.parse_args()
+    if args.signed_in and args.floor:
+        parser.error("--signed-in measures moves; --floor has none")
     result = load(args.games, args.seconds, args.db, args.think_ms, args.seed, args.warmup, args.workers, args.floor,
-                  args.moves_over)
+                  args.moves_over, args.signed_in)
     print(f"{'matches at once':<28}{args.games}")
-    for key in ("mode", "moves_over", "seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
+    for key in ("mode", "moves_over", "signed_in", "seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
                 "bot_search_cpu_ms_per_move", "serving_cpu_ms_per_move", "fast_worker_cpu_ms_per_move",
                 "client_cpu_ms_per_move", "p50_ms", "p99_ms", "max_ms",
                 "bot_p99_ms", "bot_p50_ms_by_level", "bot_p99_ms_by_level", "bot_answers", "server_errors", "errors", "refused", "acknowledged", "unanswered", "lost", "duplicated",

@@ -328,15 +328,18 @@ def _load_runs() -> str:
     """The load runs in one table, a row each (moves/s, round trips, the computer's wait, CPU per
     move, errors, moves lost or duplicated), the floor's last (``--floor``: the same client against
     an empty route, its "moves" requests)."""
-    entries = [(name, _load(name)) for name in ("load", "load-base", "load-think250", "load-floor")]
+    entries = [(name, _load(name)) for name in ("load", "load-base", "load-signed-in", "load-signed-in-base",
+                                                "load-think250", "load-floor")]
     # load-base: an older commit run beside load on the same day, so a change shows against the
-    # same machine (its speed varies from day to day)
+    # same machine (its speed varies from day to day); -signed-in: every person a guest signed in
     out = [_provenance(e) if e else _missing(n, MEASURED[n][0]) for n, e in entries]
     rows = [e for _, e in entries if e]
     if rows:
         out.append(_table([
             ("run", lambda e: f"`{e['command'].replace(' --json', '')}`"),
             ("commit", lambda e: f"`{e['commit']}`"),
+            ("people", lambda e: "—" if e["result"]["mode"] == "floor" else
+             "signed in" if e["result"].get("signed_in") else "seat tokens"),
             ("moves/s", lambda e: e["result"]["moves_per_s"]),
             ("p50 / p99 ms", lambda e: f"{e['result']['p50_ms']:,.0f} / {e['result']['p99_ms']:,.0f}"),
             ("max ms", lambda e: e["result"]["max_ms"]),
@@ -406,6 +409,8 @@ MEASURED: dict[str, tuple[str, Callable[[dict[str, Any]], str] | None]] = {
     "mcts-memory": ("python benchmarks/mcts_memory.py 10 fanorona size=tsivy", None),
     "load": ("python benchmarks/load.py --games 100 --seconds 30", None),
     "load-base": ("python benchmarks/load.py --games 100 --seconds 30 (at an older commit)", None),
+    "load-signed-in": ("python benchmarks/load.py --games 100 --seconds 30 --signed-in", None),
+    "load-signed-in-base": ("python benchmarks/load.py --games 100 --seconds 30 --signed-in (at an older commit)", None),
     "load-think250": ("python benchmarks/load.py --games 100 --seconds 30 --think-ms 250", None),
     "load-floor": ("python benchmarks/load.py --games 100 --seconds 30 --floor", None),
     "move-cpu": ("python benchmarks/move_cpu.py --moves 1500", None),

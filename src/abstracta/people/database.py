@@ -46,12 +46,31 @@ class Database:
         self.now = now
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         self._lock = threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        #: called with a person's id once a transaction that ended some of their sessions or API
+        #: tokens (or disabled them) has committed (:meth:`ended`): the web app's sockets, which
+        #: do not read the database at every push, hear of it at once (server/signed_in.py)
+        self.on_ended: list[Callable[[int], None]] = []
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[Session]:
         """A write transaction (committed at the end, rolled back on an error)."""
         with self._refused(True), self._lock, self._sessions() as s, s.begin():
             yield s
+        for person_id in s.info.pop(_ENDED, ()):
+            for hook in list(self.on_ended):
+                try:
+                    hook(person_id)
+                except Exception:  # noqa: BLE001 - a listener's bug must not undo a sign-out
+                    log.exception("a listener of ended sessions failed")
+
+    @staticmethod
+    def ended(s: Session, person_id: int) -> None:
+        """Say, inside a :meth:`writing` transaction, that it ends sessions or API tokens of
+        ``person_id`` (deletes them, or disables the person): :attr:`on_ended` hears it once
+        the transaction has committed, never for one rolled back. Every change that can end a
+        credential says so; one that did not would be noticed by a socket only at its next
+        reading of the database (server/signed_in.py: within a minute)."""
+        s.info.setdefault(_ENDED, set()).add(person_id)
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[Session]:
@@ -69,6 +88,10 @@ class Database:
             log.warning("the people database %s: %s", "refused a change" if writing else "could not be read", reason)
             raise StorageUnavailable("the database could not be used just now: nothing was changed; try again later",
                                      key="people.error.storage") from None
+
+
+#: The key of :meth:`Database.ended`'s people in a transaction's ``Session.info``.
+_ENDED = "abstracta.ended"
 
 
 def person_of(row: PersonRow) -> Person:

@@ -85,9 +85,11 @@ from ..people.throttle import Throttle
 from . import lobby_service, ops, push, security
 from .api import errors, openapi
 from .api.routes import FIRST_MATCHED, ROUTERS
+from .api.people import still_signed_in
 from .api.routes.acts import plain_move_route
 from .fanout import make_fanout
 from .service import MatchService
+from .signed_in import SignedIn
 from .social import Social
 from .storage import Store
 
@@ -161,6 +163,10 @@ def create_app(db_url: str | None = None, bot_workers: int | str = 2,
     app.state.service = service
     app.state.fanout = fanout  # presence, seeks, lobby: one channel to every process (fanout.py)
     app.state.people = people
+    # whether a socket's person is still signed in: read again when an end of their sessions is
+    # heard (here, or from another process through the fan-out), else once a minute (signed_in.py)
+    app.state.signed_in = SignedIn(still_signed_in, fanout)
+    people.db.on_ended.append(app.state.signed_in.ended)
     # a match's company (issue 43): its chat, Web Push notices of correspondence games, live games;
     # its lines and watchers reach every process through the fan-out, its limits count where the
     # request limits do

@@ -29,6 +29,7 @@ from fastapi.routing import APIRoute
 from ...people import People, Principal
 from ...people import errors as pe
 from ...people.credentials import is_api_token
+from ..signed_in import Watch
 
 #: the cookie's name over plain HTTP and over HTTPS (the ``__Host-`` prefix: Secure, path /,
 #: no Domain — a sibling subdomain cannot plant one)
@@ -150,6 +151,13 @@ def still_signed_in(connection: HTTPConnection, person_id: int) -> bool:
     return principal is not None and principal.person.id == person_id
 
 
+def watch_signed_in(connection: HTTPConnection, person_id: int) -> Watch:
+    """A socket's watch on its credentials (opened by ``person_id``): ``await watch.still()``
+    says whether they still name that person, from the database only when needed
+    (:mod:`abstracta.server.signed_in`)."""
+    return connection.app.state.signed_in.watch(connection, person_id)
+
+
 def signed_in(request: Request) -> Principal:
     principal = who(request)
     if principal is None:
@@ -208,4 +216,5 @@ def person_json(principal: Principal | None) -> dict[str, Any]:
 
 __all__ = ["ANSWERS", "Anyone", "COOKIE", "COOKIE_SECONDS", "PeopleRoute", "Reader", "SECURE_COOKIE", "STATUS",
            "Session", "answers", "bearer_token", "clear_session", "client", "cookie_secret", "people_of",
-           "person_json", "refusal", "secure", "set_session", "signed_in", "status_of", "still_signed_in", "who"]
+           "person_json", "refusal", "secure", "set_session", "signed_in", "status_of", "still_signed_in", "watch_signed_in",
+           "who"]

@@ -31,7 +31,7 @@ from ..bodies import ChatBody, Room
 from ..deps import ChatTokens, acting_person, split_tokens, who_acts
 from ..errors import company_errors, status_of
 from ..models import ChatLine, ChatLines, Reported
-from ..people import still_signed_in
+from ..people import watch_signed_in
 from ..sockets import close, drain, refuse
 
 router = APIRouter(tags=["chat"])
@@ -119,6 +119,7 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
 
     reader = asyncio.create_task(drain(ws, closed))
     last = room["lines"][-1]["id"] if room["lines"] else 0
+    watch = watch_signed_in(ws, holder.person.id) if holder.person is not None else None
     watchers = hub.watchers(match_id)
     try:
         await ws.send_json({"type": "room", **room, "watchers": watchers})
@@ -131,8 +132,7 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
                     waiter.cancel()
                     break
                 woken.clear()
-                if speaker.seats and holder.person is not None and not await asyncio.to_thread(
-                        still_signed_in, ws, holder.person.id):
+                if speaker.seats and watch is not None and not await watch.still():
                     await refuse(ws, "your session has ended: sign in again", 4401)  # no more of its rooms
                     return
                 if room["open"]:

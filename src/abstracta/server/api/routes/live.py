@@ -14,7 +14,7 @@ from ... import metrics
 from ...errors import MatchError
 from ...matches import Holder, clip
 from ..deps import acting_person, promptly, service_of, split_tokens
-from ..people import still_signed_in
+from ..people import watch_signed_in
 from ..errors import status_of
 from ..sockets import close, refuse
 from .live_moves import SocketMoves
@@ -85,7 +85,9 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
         return
     rounds = ws.app.state.rounds
     # the client's frames: its moves (played and answered there), keep-alives; done when it goes
-    reader = asyncio.create_task(SocketMoves(ws, match_id, Holder(tuple(tokens), person), held).read())
+    # the person's credentials, read again before a push or a move only when they may have ended
+    watch = watch_signed_in(ws, person.id) if person is not None else None
+    reader = asyncio.create_task(SocketMoves(ws, match_id, Holder(tuple(tokens), person), held, watch).read())
     last = last_presence = None
     try:
         with service.hub.subscribe(match_id, spectator=not held) as changed, ws.app.state.presence.connected(
@@ -99,7 +101,7 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
                 if reader.done():
                     break
                 changed.clear()
-                if held and person is not None and not await asyncio.to_thread(still_signed_in, ws, person.id):
+                if held and watch is not None and not await watch.still():
                     # a player's session (or token) it was opened with has ended: no more of that
                     # person's view (a hand of cards); a browser reopens as it is now. (A
                     # spectator's view is anyone's: no database read for it on every push.)

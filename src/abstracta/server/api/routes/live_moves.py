@@ -13,8 +13,8 @@ The protocol (docs: api/guide.md, "Moves over the socket"):
   model (:class:`~abstracta.server.api.bodies.PlayAction`: ``{"action": "<notation>", "ply": N}``,
   or ``actions``/``turn`` instead of ``action``, ``seat`` optional) and played by the same call
   (:func:`.acts.move`) for the socket's holder: the tokens of its first message and the person
-  of its handshake, whose session is read again first (ended: the socket closes with 4401, as
-  its pushes do). It spends the rate-limit budget of the same POST from the same client
+  of its handshake, whose session must not have ended (ended: the socket closes with 4401, as
+  its pushes do; :mod:`abstracta.server.signed_in` says when it is read again). It spends the rate-limit budget of the same POST from the same client
   (:func:`abstracta.server.security.socket_credentials`).
 * Played: ``{"ack": id, "ply": <the match's ply after it>}``, sent once the move is stored. No
   view: the new view comes as the usual push, before or after the ack.
@@ -32,7 +32,6 @@ One socket's moves are played in the order they came, each answered before the n
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
@@ -48,7 +47,7 @@ from ...matches import Holder, clip
 from ..bodies import PlayAction
 from ..deps import service_of
 from ..errors import ApiError, status_of, validation_i18n, validation_message
-from ..people import still_signed_in
+from ...signed_in import Watch
 from ..sockets import refuse
 from .acts import move
 
@@ -112,10 +111,11 @@ class TooMany(TooBusy):
 
 class SocketMoves:
     """The moves of one match socket: ``holder`` (its first message's tokens, its handshake's
-    person) holding ``held`` at match ``match_id`` when it opened."""
+    person) holding ``held`` at match ``match_id`` when it opened; ``watch``: the person's
+    credentials (None: nobody signed in), shared with the socket's pushes."""
 
-    def __init__(self, ws: WebSocket, match_id: str, holder: Holder, held: Any):
-        self.ws, self.match_id, self.holder, self.held = ws, match_id, holder, held
+    def __init__(self, ws: WebSocket, match_id: str, holder: Holder, held: Any, watch: Watch | None = None):
+        self.ws, self.match_id, self.holder, self.held, self.watch = ws, match_id, holder, held, watch
         self.keys: list[str] | None = None  # what its moves are counted under (the first move's)
 
     async def read(self) -> None:
@@ -161,10 +161,10 @@ class SocketMoves:
 
     async def answer(self, body: Any, ident: int) -> dict[str, Any]:
         """The frame answering the move ``body`` of ``ident``: its ack, or its refusal."""
-        ws, person = self.ws, self.holder.person
+        ws = self.ws
         # as the pushes do: a session ended since the handshake acts no more (a POST would read
-        # nobody signed in); the read is a blocking one, as the push loop's
-        if person is not None and not await asyncio.to_thread(still_signed_in, ws, person.id):
+        # nobody signed in); read again only when it may have ended (server/signed_in.py)
+        if self.watch is not None and not await self.watch.still():
             raise SessionEnded
         try:
             await self.spend()

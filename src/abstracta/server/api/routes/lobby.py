@@ -284,6 +284,7 @@ async def lobby_socket(ws: WebSocket) -> None:
 
     reader = asyncio.create_task(receiver())
     last = None
+    watch = people.watch_signed_in(ws, principal.person.id) if principal is not None else None
     try:
         with contextlib.ExitStack() as stack:
             events = [stack.enter_context(hub.subscribe(key)) for key in keys]
@@ -297,7 +298,7 @@ async def lobby_socket(ws: WebSocket) -> None:
                     break
                 for e in events:
                     e.clear()
-                if principal is not None and not await asyncio.to_thread(people.still_signed_in, ws, principal.person.id):
+                if watch is not None and not await watch.still():
                     break  # the session ended since: this person's lobby no more (a browser reopens as it is now)
                 data = await asyncio.to_thread(snapshot, app, principal)
                 text = json.dumps({"lobby": data})
