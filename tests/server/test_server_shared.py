@@ -226,3 +226,44 @@ def test_the_fanout_a_deployment_gets(db_url):
     app = make_app(db_url)
     expected = PostgresFanout if db_url.startswith("postgresql") else Fanout
     assert type(app.state.fanout) is expected
+
+
+def test_a_sign_out_on_one_worker_closes_the_persons_socket_on_the_other(db_url):
+    """anna's socket on worker B trusts its reading of her session (no database read at every
+    push, server/signed_in.py); she signs out on worker A: B hears it through Redis and the
+    socket's next push reads again and closes it."""
+    import time
+
+    from starlette.websockets import WebSocketDisconnect
+
+    from abstracta.people.credentials import Passwords
+
+    with redis_server() as redis_url:
+        a, b = (make_app(db_url, rate_limits=False, redis_url=redis_url) for _ in range(2))
+        for app in (a, b):
+            app.state.people.passwords = Passwords.light()
+        with TestClient(a) as ca, TestClient(b) as cb:
+            r = ca.post("/api/accounts", json={"username": "anna", "password": "correct horse"})
+            assert r.status_code == 201
+            anna = a.state.people.accounts._named("anna").id
+            cb.cookies.update(ca.cookies)  # the same browser, its requests sent to the other worker
+            made = cb.post("/api/matches", json={"game": "nibble", "seats": ["human", "human"], "take": [0, 1]}).json()
+            assert made["my_seats"] == [0, 1]
+            with cb.websocket_connect(f"/api/matches/{made['id']}/ws") as ws:
+                ws.send_json({"tokens": []})
+                view = ws.receive_json()
+                ws.send_json({"move": {"action": view["legal"][0], "ply": 0}, "id": 1})
+                frames = [ws.receive_json(), ws.receive_json()]
+                assert {"ack": 1, "ply": 1} in frames
+                view = next(f for f in frames if "struct" in f)
+                heard = b.state.signed_in._stamp(anna)
+                assert ca.delete("/api/session").status_code == 204
+                deadline = time.monotonic() + 10
+                while b.state.signed_in._stamp(anna) == heard and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                assert b.state.signed_in._stamp(anna) != heard, "worker B never heard of the sign-out"
+                ws.send_json({"move": {"action": view["legal"][0], "ply": 1}, "id": 2})
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    while True:
+                        ws.receive_json()
+                assert closed.value.code == 4401
