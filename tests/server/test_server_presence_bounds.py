@@ -53,3 +53,29 @@ def test_a_time_dropped_reads_as_gone_longer_than_any_wait():
     assert since == presence.started < left
     # gone longer than the longest wait either way: a claim would be open in both readings
     assert clock.t - left > presence_module.CORRESPONDENCE_SECONDS
+
+
+def test_the_spectator_counts_are_kept_not_walked():
+    """A spectator count is read at every push of a browser's socket: kept per match as the
+    connections open and close (a second close ignored), equal to counting the open ones, and
+    read without walking every connection of the process."""
+    import random
+
+    presence = Presence(now=Clock())
+    rng = random.Random(5)
+    open_: list = []
+    for _ in range(2000):
+        if open_ and rng.random() < 0.45:
+            ticket = open_.pop(rng.randrange(len(open_)))
+            presence.close(ticket)
+            if rng.random() < 0.2:
+                presence.close(ticket)  # closed twice: counted once
+        else:
+            match = rng.choice(["a", "b", "c", None])
+            seats = rng.choice([(), (), (0,), (1,), (0, 1)])
+            open_.append(presence.open(match, seats, person=rng.choice([None, 7])))
+        for match in ("a", "b", "c", "z"):
+            assert presence.spectators(match) == sum(1 for t in open_ if t.match == match and not t.seats)
+    # with nothing open on other matches' connections walked: the answer is a dictionary read
+    presence._open = None  # a walk over the connections would fail
+    assert presence.spectators("a") == sum(1 for t in open_ if t.match == "a" and not t.seats)

@@ -61,6 +61,9 @@ class Presence:
         self._person_open: dict[int, int] = {}
         self._person_seen: OrderedDict[int, float] = OrderedDict()
         self._watching: dict[str, int] = {}
+        #: connections open on a match holding no seat, by match (counted: a count made by walking
+        #: every open connection, at every push of a browser's socket, grew with the whole server)
+        self._spectating: dict[str, int] = {}
         #: called (outside the lock) after a connection opened or closed
         self.listeners: list[Listener] = []
 
@@ -72,6 +75,8 @@ class Presence:
             self._open[ticket.id] = ticket
             if match is not None:
                 self._watching[match] = self._watching.get(match, 0) + 1
+                if not ticket.seats:
+                    self._spectating[match] = self._spectating.get(match, 0) + 1
                 for seat in ticket.seats:
                     self._seat_open[(match, seat)] = self._seat_open.get((match, seat), 0) + 1
             if person is not None:
@@ -88,6 +93,8 @@ class Presence:
             match, person = ticket.match, ticket.person
             if match is not None:
                 self._drop(self._watching, match)
+                if not ticket.seats:
+                    self._drop(self._spectating, match)
                 for seat in ticket.seats:
                     self._drop(self._seat_open, (match, seat))
                     self._saw(self._seat_seen, (match, seat), at)
@@ -150,7 +157,7 @@ class Presence:
     def spectators(self, match: str) -> int:
         """Connections open on ``match`` that hold no seat."""
         with self._lock:
-            return sum(1 for t in self._open.values() if t.match == match and not t.seats)
+            return self._spectating.get(match, 0)
 
     def kept(self) -> int:
         """The last-seen times held (seats and people): bounded by those seen within
