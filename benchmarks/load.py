@@ -302,6 +302,7 @@ class Stats:
     acked: dict[str, list[tuple[int, str, int]]] = field(default_factory=dict)  # match -> (ply, move, seat)
     matches: dict[str, dict[str, Any]] = field(default_factory=dict)  # match -> players, tokens
     games: int = 0
+    presence_frames: int = 0  # "who is connected" frames pushed (--presence)
     resigned: int = 0  # games a person resigned past Run.resign_after
     #: match -> moves sent that got no answer (the connection failed): the server may have stored
     #: them, as a client that drops off may have its move stored, so they are no duplicates
@@ -344,7 +345,8 @@ class Person:
             run.sockets.add(ws)
             self.ws = ws
             try:
-                await ws.send(json.dumps({"tokens": [self.token]}))
+                # --presence: as the browser asks, who is connected too, pushed when it changes
+                await ws.send(json.dumps({"tokens": [self.token], **({"presence": True} if run.presence else {})}))
                 await self.follow(ws, done)
             finally:
                 run.sockets.discard(ws)
@@ -358,6 +360,9 @@ class Person:
                 if run.stopping:
                     return
                 view = orjson.loads(message)
+                if "presence" in view and "ply" not in view:  # who is connected (--presence)
+                    run.stats.presence_frames += 1
+                    continue
                 if "error" in view and "ply" not in view:
                     run.stats.error(f"WebSocket: {view['error']}")
                     return
@@ -497,11 +502,14 @@ class Floor:
 
 class Run:
     def __init__(self, server: Server, games: list[dict[str, Any]], think: float, seed: int, moves_over: str = "ws",
-                 resign_after: int | None = None, signed_in: bool = False):
+                 resign_after: int | None = None, signed_in: bool = False, presence: bool = False):
         self.server, self.catalogue, self.think, self.moves_over = server, games, think, moves_over
         #: every person is signed in (a guest's session cookie on its socket): the server then
         #: checks, at every push and move, that the session has not ended
         self.signed_in = signed_in
+        #: every socket asks for who is connected too, as the browser's do: the server then reads
+        #: the match's presence after every push
+        self.presence = presence
         self.move_ids = itertools.count(1)  # the ids of the moves sent over the sockets
         self.in_flight = 0  # moves sent over the sockets and not yet answered
         #: a person resigns, at their turn, a game past this many actions (soak.py: games of a
@@ -644,7 +652,8 @@ def make_server(db: str | None, folder: str, workers: int = 1) -> "Server | Work
 
 
 def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int, warmup: float,
-         workers: int = 1, floor: bool = False, moves_over: str = "ws", signed_in: bool = False) -> dict[str, Any]:
+         workers: int = 1, floor: bool = False, moves_over: str = "ws", signed_in: bool = False,
+         presence: bool = False) -> dict[str, Any]:
     random.seed(seed)
     with tempfile.TemporaryDirectory(prefix="abstracta-load-") as folder:
         os.chmod(folder, 0o755)
@@ -652,7 +661,7 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
         try:
             server.start()
             catalogue = httpx.get(server.base + "/api/games", timeout=30).json()
-            run = Run(server, catalogue, think_ms / 1000, seed, moves_over, signed_in=signed_in)
+            run = Run(server, catalogue, think_ms / 1000, seed, moves_over, signed_in=signed_in, presence=presence)
 
             async def go() -> tuple[float, int, int]:
                 await run.http.open()
@@ -667,7 +676,7 @@ def load(games: int, seconds: float, db: str | None, think_ms: float, seed: int,
             server.stop()
     s = run.stats
     return {"mode": "floor" if floor else "moves", "moves_over": None if floor else moves_over,
-            "signed_in": signed_in,
+            "signed_in": signed_in, "presence": presence, "presence_frames": s.presence_frames,
             "games": games, "seconds": round(elapsed, 1),
             "think_ms": think_ms, "matches_played": s.games,
             "moves": s.moves, "moves_per_s": round(s.moves / elapsed, 1),
@@ -719,14 +728,16 @@ def main() -> None:
     parser.add_argument("--signed-in", action="store_true",
                         help="every person signed in as a guest (its session cookie on its socket), as a "
                              "club's members are: the server checks their sessions at every push and move")
+    parser.add_argument("--presence", action="store_true",
+                        help="every socket asks for who is connected too, as the browser's do")
     parser.add_argument("--json", action="store_true", help="end with one JSON object")
     args = parser.parse_args()
     if args.signed_in and args.floor:
         parser.error("--signed-in measures moves; --floor has none")
     result = load(args.games, args.seconds, args.db, args.think_ms, args.seed, args.warmup, args.workers, args.floor,
-                  args.moves_over, args.signed_in)
+                  args.moves_over, args.signed_in, args.presence)
     print(f"{'matches at once':<28}{args.games}")
-    for key in ("mode", "moves_over", "signed_in", "seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
+    for key in ("mode", "moves_over", "signed_in", "presence", "presence_frames", "seconds", "think_ms", "matches_played", "moves", "moves_per_s", "server_cpu_ms_per_move",
                 "bot_search_cpu_ms_per_move", "serving_cpu_ms_per_move", "fast_worker_cpu_ms_per_move",
                 "client_cpu_ms_per_move", "p50_ms", "p99_ms", "max_ms",
                 "bot_p99_ms", "bot_p50_ms_by_level", "bot_p99_ms_by_level", "bot_answers", "server_errors", "errors", "refused", "acknowledged", "unanswered", "lost", "duplicated",
