@@ -54,8 +54,14 @@ WORKER_DIED = "its worker process died"
 #: CPU priority of the fast lane's worker (``os.nice``): a little below the web process, which
 #: answers people first, and well above the deep lane's workers (:data:`DEEP_NICE`).
 FAST_NICE = 2
-#: CPU priority of the deep lane's workers.
-DEEP_NICE = 5
+#: CPU priority of the deep lane's workers: well below the web process and the fast worker, so
+#: that a person's move and a level 1-2 reply preempt a deep search at once. A level's budget is
+#: CPU seconds (thread time), so a search that waits for the processor plays as well; only its
+#: answer comes later on a busy machine. 10 rather than 5 (load.py, three alternating pairs of
+#: runs at 100 games): people's round trips p50 19-29 against 36-55 ms, p99 131-199 against
+#: 144-226 ms, level 1-2 replies p99 303-387 against 416-554 ms; level 3's answer p50 1.5-2.4
+#: against 1.1-3.7 s.
+DEEP_NICE = 10
 
 _ids = itertools.count(1)
 
