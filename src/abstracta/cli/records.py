@@ -15,7 +15,7 @@ from rich.markup import escape
 from ..core.description import seat_name
 from ..core.errors import RecordError
 from ..core.game import Game, State, seats_out, turn_texts
-from ..core.records import DECIDED, DRAW_OFFERED_TAG, Record, out_of_time_seats, resigned_seat, tag_seats
+from ..core.records import DECIDED, DRAW_OFFERED_TAG, LEFT_TAG, Record, out_of_time_seats, resigned_seat, tag_seats
 from ..core.registry import game_key
 from .base import app, CliError, console, guarded, JsonArg
 
@@ -149,7 +149,8 @@ def outcome_words(state: State, result: list[float]) -> str:
 def ending_words(state: State, record: Record | None) -> str | None:
     """How a record the rules did not decide ended, as the browser's result line says it
     ("Green (seat 0) ran out of time; Blue (seat 1), Red (seat 2) draw", "White (seat 0)
-    resigned; Black (seat 1) wins", "drawn by agreement, offered by White (seat 0); draw"), or
+    resigned; Black (seat 1) wins", "drawn by agreement, offered by White (seat 0); draw", "Black
+    (seat 1) left the game; White (seat 0) wins"), or
     None: ended by the rules, or not over. ``state``: the record's final position."""
     if record is None or not record.result or record.termination not in DECIDED:
         return None
@@ -162,6 +163,10 @@ def ending_words(state: State, record: Record | None) -> str | None:
         # out (a 3-4 player game's earlier losers), none when that leaves more than one
         resigned = resigned_seat(record.tags, record.result, record.termination, seats_out(state))
         who = f"{named(resigned)} resigned" if resigned is not None else "resignation"
+    elif record.termination == "left":
+        # the seat gone on its turn whose game the other claimed (issue 42 §5): the record's Left tag
+        gone = tag_seats(record.tags.get(LEFT_TAG), state.num_players)
+        who = f"{named(gone[0])} left the game" if gone and len(gone) == 1 else "a player left the game"
     else:
         flagged = out_of_time_seats(record.tags, state.num_players, record.result, record.termination, seats_out(state))
         who = f"{', '.join(map(named, flagged))} ran out of time" if flagged else "time"
