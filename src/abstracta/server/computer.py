@@ -171,6 +171,18 @@ class Computer:
         text, the engine's reason), as a refusal's ``error`` and ``i18n``."""
         self.bot_errors[match.id] = (text, said, tuple(match.actions))
 
+    def _of_this_turn(self, match: Match) -> bool:
+        """Whether the ``bot_error`` of ``match`` is about an action of the turn its last action
+        belongs to (lock held): a clean answer that goes on with a turn whose earlier action a
+        fallback played keeps the note, as a turn is pushed once, when it is over — dropped
+        there, nobody would ever see it (a Fanorona capture chain)."""
+        entry = self.bot_errors.get(match.id)
+        if entry is None or not entry[2] or match.ply == 0:
+            return False
+        numbers = match.turn_numbers()
+        noted = len(entry[2]) - 1
+        return noted < match.ply and numbers[noted] == numbers[match.ply - 1]
+
     def bot_error(self, match: Match) -> tuple[str, dict[str, Any]] | None:
         """The ``bot_error`` of ``match`` as it is, with its message: none once the actions it was
         about are no longer all played (an undo or takeback removed them, here or in another
@@ -316,7 +328,7 @@ class Computer:
             # the move stands from here: what fails after this is not a move that was not played
             if note is not None:  # about the move just played, from where it was played
                 self.tell_error(match, note, said)
-            else:
+            elif not self._of_this_turn(match):
                 self.bot_errors.pop(match_id, None)
             kernel.announce(match, progress.events, "after the computer's move was stored (the move stands)")
 
