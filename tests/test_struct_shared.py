@@ -123,3 +123,22 @@ def test_a_board_is_fresh_data_and_the_shared_one_its_equal(name):
             assert state.board_struct(viewer) == before
             assert state.shared_board_struct(viewer) == before
             assert state.to_struct(viewer, shared={})["board"] == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_choices_are_fresh_data_and_the_shared_ones_their_equal(name):
+    """``choices_struct`` is the caller's to change: changing it changes no later choices, the
+    shared ones (``shared_choices_struct``, kept entries) included; the shared choices are equal
+    to it, and a struct given ``shared`` carries them."""
+    game, states = playout(name, 11, plies=60)
+    for state in states[:: max(1, len(states) // 8)]:
+        legal = state.legal_action_strings() if not state.is_terminal() and state.current_player() >= 0 else []
+        if not legal:
+            continue
+        before = copy.deepcopy(state.choices_struct(legal))
+        assert state.shared_choices_struct(legal) == before
+        spoil(state.choices_struct(legal))
+        assert state.choices_struct(legal) == before
+        assert state.shared_choices_struct(legal) == before
+        viewer = state.current_player()
+        assert state.to_struct(viewer, shared={})["choices"] == before == state.to_struct(viewer)["choices"]

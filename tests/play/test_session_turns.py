@@ -47,6 +47,53 @@ def test_a_move_list_written_before_a_takeback_is_not_reused_for_other_moves():
     assert listed(again) == turn_texts(initial, other)
 
 
+def test_turns_written_again_along_a_line_are_those_written_afresh(monkeypatch):
+    # a server describes each revision of a match: the turn in progress is written at every
+    # move, and the turn just played once more when the next begins. Along a line of sessions
+    # (each the last one's copy, a move on or a takeback) the ones written from the same state
+    # are kept (carried): each list and record equal to a fresh session's, the writing done once
+    from abstracta.core.game import played_turns, turn_numbers
+    from abstracta.play.requests import take_back
+
+    game = abstracta.load_game("nibble", seed=3)
+    initial = game.new_initial_state()
+    kind = type(game)
+    writes = {"format_turn": 0, "format_moves": 0}
+    for name in writes:
+        def counted(self, state, actions, _name=name, _real=getattr(kind, name)):
+            writes[_name] += 1
+            return _real(self, state, actions)
+        monkeypatch.setattr(kind, name, counted)
+
+    def written(match: Session) -> tuple[list, list[str]]:
+        movers, own = played_turns(match.initial, match.actions)
+        return match.turn_texts(movers, turn_numbers(movers, own)), list(match.record_moves())
+
+    rng = random.Random(5)
+    match = Session.begin(game, initial, ["human", "human"])
+    moves = takebacks = 0
+    after_moves = {name: 0 for name in writes}  # written for the revisions after a move
+    while moves < 120:
+        before = dict(writes)
+        moved = not (match.state.is_terminal() or (match.ply > 4 and rng.random() < 0.1))
+        if moved:
+            match = match.copy()
+            match.push(rng.choice(match.state.legal_actions()))
+            moves += 1
+        else:  # (a takeback writes the game from the start)
+            match = take_back(match, match.ply - rng.choice([1, 2, 3]), 0.0).after
+            takebacks += 1
+        along = written(match)
+        for name in writes:
+            after_moves[name] += (writes[name] - before[name]) if moved else 0
+        alone = written(Session.begin(game, initial, ["human", "human"], match.actions))
+        assert along == alone, match.ply
+    assert takebacks >= 5
+    # each revision writes its turn in progress and its record's last entries; the turn just
+    # played is not written again when the next begins
+    assert after_moves["format_turn"] < 1.4 * moves and after_moves["format_moves"] < 1.2 * moves, after_moves
+
+
 def test_a_record_is_written_by_the_games_hook_where_its_description_declares_whole_turns():
     # the server read the record's moves from the notation as played unless the game's class
     # overrode Game.format_moves (a comparison with the base class, which DESIGN rules out): an

@@ -713,7 +713,8 @@ def writes_as_played(game: Game) -> bool:
 
 def turn_texts(initial: State, actions: Sequence[int], movers: Sequence[int] | None = None,
                numbers: Sequence[int] | None = None, ply: int = 0,
-               strings: Sequence[str] | None = None) -> list[TurnText]:
+               strings: Sequence[str] | None = None,
+               known: dict[tuple[int, tuple[int, ...]], list[str]] | None = None) -> list[TurnText]:
     """The turns of ``actions`` played from ``initial`` (not changed), each as a person reads it
     (:meth:`Game.format_turn`): the terminal's ``replay`` and the browser's move list, so that
     both read a game alike. ``movers`` and ``numbers`` of ``actions`` (:func:`played_turns`,
@@ -721,7 +722,9 @@ def turn_texts(initial: State, actions: Sequence[int], movers: Sequence[int] | N
     start of the game (the plies of the answer count from the start); ``strings``: the
     notation of ``actions`` (:func:`action_strings`) when known already, the turns of a game
     that :func:`writes_as_played` then taken from it rather than written again (a Fibonacci
-    action's notation: ~0.1 ms, at every move for the turn in progress)."""
+    action's notation: ~0.1 ms, at every move for the turn in progress). ``known``: the caller's
+    dict, kept with ``initial``, of the turns written from it (``(first, actions[:stop])`` ->
+    :meth:`Game.format_turn`), filled in here: a turn found in it is not written again."""
     if movers is None or numbers is None:
         movers, own = played_turns(initial, actions)
         numbers = turn_numbers(movers, own)
@@ -734,7 +737,14 @@ def turn_texts(initial: State, actions: Sequence[int], movers: Sequence[int] | N
     out: list[TurnText] = []
     for i, (number, seat, first, stop) in enumerate(spans):
         part = actions[first:stop]
-        moves = game.format_turn(state, part)
+        if known is None:
+            moves = game.format_turn(state, part)
+        else:
+            key = (first, tuple(actions[:stop]))  # the state the turn starts from, and the turn
+            kept = known.get(key)
+            if kept is None:
+                kept = known[key] = game.format_turn(state, part)
+            moves = list(kept)
         first, stop = first + ply, stop + ply
         plies = list(range(first + 1, stop + 1)) if len(moves) == len(part) else [stop] * len(moves)
         out.append(TurnText(number, seat, first, stop, moves, plies))

@@ -87,6 +87,13 @@ class StructHooks:
         Default: one flat list."""
         return {"actions": list(legal)}
 
+    def shared_choices_struct(self, legal: list[str]) -> dict[str, Any]:
+        """:meth:`choices_struct` for a caller that changes nothing of it (:func:`build_struct`
+        given ``shared``), whose parts may be kept and shared with other states' choices (a
+        game's entry per action), as :meth:`shared_board_struct`'s are. Equal to
+        :meth:`choices_struct`. Default: :meth:`choices_struct`."""
+        return self.choices_struct(legal)
+
     def action_effects(self, action: int, player: int | None) -> dict[str, list]:
         """What ``action`` (legal in this state, which is not changed) does, as ``player`` may
         see it: ``{"touched": [cells], "removed": [cells or cards], "revealed": [...]}``."""
@@ -200,8 +207,8 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
     are computed for the first viewer (the history walked back as far as asked), kept in ``shared`` and
     handed to the others (a server describing one position to each seat and spectator computes
     the board once). The parts are shared between the structs returned, and with ``shared`` the
-    board's parts may be kept from other states' boards (:meth:`StructHooks.shared_board_struct`):
-    do not change them.
+    board's and the choices' parts may be kept from other states' (:meth:`StructHooks.shared_board_struct`,
+    :meth:`StructHooks.shared_choices_struct`): do not change them.
 
     ``carried``: a dict the caller keeps along a line of states of one game, each the last one
     described plus actions, or one taken back to (a match's revisions): the steps of the history
@@ -227,7 +234,8 @@ def build_struct(state: "State", player: int | None, reveal: bool = False,
         legal = state.legal_action_strings() if may_see_legal else []
         board = (state.revealed_board_struct(player) if reveal and hidden else state.board_struct(player)
                  if shared is None else state.shared_board_struct(player))
-        choices = state.choices_struct(legal) if legal else {}
+        choices = ({} if not legal else state.choices_struct(legal) if shared is None
+                   else state.shared_choices_struct(legal))
         if alike is not None:
             alike.update(legal=legal, board=board, choices=choices)
 

@@ -326,7 +326,13 @@ class SessionBase:
             return cached[1]
         written = self._written_so_far()
         ply, state = written.ply, written.state
-        rest = turn_texts(state, self.actions[ply:], movers[ply:], numbers[ply:], ply=ply, strings=self.strings[ply:])
+        # the turns written from there by the last sessions of the line (the turn in progress;
+        # the turn just played, written again once the next begins): kept with that state
+        known = self.carried.get("turns_from")
+        if known is None or known[0] is not state or len(known[1]) > 64:  # (a turn hundreds of actions long)
+            known = self.carried["turns_from"] = (state, {})
+        rest = turn_texts(state, self.actions[ply:], movers[ply:], numbers[ply:], ply=ply, strings=self.strings[ply:],
+                          known=known[1])
         if len(rest) > 1:  # the turns before the last are over: written once
             end = rest[-1].first
             state = state.clone()
@@ -334,7 +340,7 @@ class SessionBase:
                 state.apply_action(action)
             entries = None
             if written.entries is not None:  # the record's entries of those turns, written once too
-                entries = written.entries + self.game.format_moves(written.state, self.actions[ply:end])
+                entries = written.entries + self._format_moves(written.state, self.actions[ply:end])
             self.written = Written(written.turns + rest[:-1], end, state, self.actions[:end], entries)
         self.__dict__["_turn_texts"] = (key, written.turns + rest)
         return self.__dict__["_turn_texts"][1]
@@ -370,7 +376,17 @@ class SessionBase:
             self.turn_texts(self.played_by(), self.turn_numbers())
         written = self._written_so_far()
         assert written.entries is not None
-        return written.entries + self.game.format_moves(written.state, self.actions[written.ply:])
+        return written.entries + self._format_moves(written.state, self.actions[written.ply:])
+
+    def _format_moves(self, state: State, actions: Sequence[int]) -> list[str]:
+        """``Game.format_moves(state, actions)`` of a state :attr:`written` holds (never changed),
+        the last answer kept along the line (:attr:`carried`): the record's entries of the turn
+        just played are asked for again when the next turn begins (then they are written)."""
+        key = tuple(actions)
+        kept = self.carried.get("format_moves")
+        if kept is None or kept[0] is not state or kept[1] != key:
+            kept = self.carried["format_moves"] = (state, key, self.game.format_moves(state, actions))
+        return list(kept[2])
 
     def push(self, action: int) -> None:
         """Apply ``action`` to the state, noting its notation and who played it. No rule of play

@@ -104,9 +104,11 @@ _CELL_ENTRIES: tuple[tuple[int, dict[str, Any], dict[int, dict[str, Any]]], ...]
     (b, {"id": cid, "row": r, "col": c, "x": x, "y": y, "piece": None}, {}) for b, cid, r, c, x, y in _CELLS)
 
 
-#: A move's notation (``"e8-f9"``) read into its cells and the destination's bit, when first met
-#: (at most one entry per move of the action space).
-_MOVE_PARTS: dict[str, tuple[str, str, int]] = {}
+#: A move's notation (``"e8-f9"``) read into its cells, the destination's bit and its entries of
+#: ``choices["moves"][…]["to"]`` (to an empty cell, to an occupied one: a swap), when first met
+#: (at most one per move of the action space). An entry is a pure function of those, so the
+#: choices of :meth:`FibonacciView.shared_choices_struct` share them (read-only).
+_MOVE_PARTS: dict[str, tuple[str, str, int, tuple[dict[str, Any], dict[str, Any]]]] = {}
 
 
 @lru_cache(maxsize=4096)
@@ -242,6 +244,15 @@ class FibonacciView:
 
     # ------------------------------------------------------------------ choices
     def choices_struct(self: "FibonacciState", legal: list[str]) -> dict[str, Any]:
+        """The choices of the module docstring (fresh data: the caller may change it)."""
+        return self._choices(legal, False)
+
+    def shared_choices_struct(self: "FibonacciState", legal: list[str]) -> dict[str, Any]:
+        """:meth:`choices_struct` with the destinations' entries shared by every state's choices
+        (read-only): a move's view builds its ~100 destinations' lists, not their entries."""
+        return self._choices(legal, True)
+
+    def _choices(self: "FibonacciState", legal: list[str], shared: bool) -> dict[str, Any]:
         out: dict[str, Any] = {}
         moves: list[dict[str, Any]] = []
         by_from: dict[str, list] = {}
@@ -257,13 +268,15 @@ class FibonacciView:
                     place.append({"cell": s[2:], "action": s})
                     continue
                 frm, _, to = s.partition("-")
-                parts = _MOVE_PARTS[s] = (frm, to, BIT_OF_NAME[to])
-            frm, to, to_bit = parts
+                parts = _MOVE_PARTS[s] = (frm, to, BIT_OF_NAME[to], ({"cell": to, "swap": False, "action": s},
+                                                                    {"cell": to, "swap": True, "action": s}))
+            frm, to, to_bit, entries = parts
             dests = by_from.get(frm)
             if dests is None:
                 dests = by_from[frm] = []
                 moves.append({"from": frm, "to": dests})
-            dests.append({"cell": to, "swap": board[to_bit] != 0, "action": s})
+            entry = entries[board[to_bit] != 0]
+            dests.append(entry if shared else dict(entry))
         if moves:
             out["moves"] = moves
         if place:

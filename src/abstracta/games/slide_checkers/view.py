@@ -78,6 +78,23 @@ if TYPE_CHECKING:  # pragma: no cover
 #: English seat names by colour letter, as the description names the seats ("Green")
 COLOUR_WORDS: dict[str, str] = {letter: str(text) for letter, text in SEAT_NAMES.items()}
 _CAPTURE = ("exchange", "remove")  # by the kind bit of an action id (notation.KIND = "er")
+#: An action's notation read (:func:`decode`) and its entries of ``choices["pieces"][…]["targets"]
+#: […]["options"]`` (:func:`_option`), by notation and the state's continuing piece, when first
+#: met: an entry is a pure function of those, so the choices of
+#: :meth:`SlideCheckersView.shared_choices_struct` share them (read-only). Emptied when full.
+_OPTIONS: dict[tuple[str, int], tuple[tuple[str, int, int, int, int, int], tuple[dict[str, Any], dict[str, Any]]]] = {}
+OPTIONS_KEPT = 50_000
+
+
+def _option(text: str, decoded: tuple[str, int, int, int, int, int]) -> tuple[tuple[str, int, int, int, int, int],
+                                                                             tuple[dict[str, Any], dict[str, Any]]]:
+    """``(decoded, (its option among moves, among jumps))`` of the action ``text`` (``decoded``:
+    :func:`decode` of it): an option's ``via`` is named among jumps only."""
+    _, start, launch, over, _land, bit = decoded
+    return decoded, tuple({"action": text,
+                           "via": SQUARE_NAMES[launch] if jumps and launch != start else None,
+                           "over": SQUARE_NAMES[over] if over >= 0 else None,
+                           "capture": _CAPTURE[bit] if bit >= 0 else None} for jumps in (False, True))
 
 
 @lru_cache(maxsize=None)
@@ -192,17 +209,36 @@ class SlideCheckersView:
         return t
 
     def choices_struct(self, legal: list[str]) -> dict[str, Any]:
-        """``legal`` grouped as a person picks them (module docstring ``choices``)."""
+        """``legal`` grouped as a person picks them (module docstring ``choices``; fresh data:
+        the caller may change it)."""
+        return self._choices(legal, False)
+
+    def shared_choices_struct(self, legal: list[str]) -> dict[str, Any]:
+        """:meth:`choices_struct` with the options' entries shared by every state's choices
+        (read-only): a move's view reads and writes each legal action once per game, not once
+        per view."""
+        return self._choices(legal, True)
+
+    def _choices(self, legal: list[str], shared: bool) -> dict[str, Any]:
         if legal == ["pass"]:
             return {"kind": "pass", "action": "pass"}
         jsq = self._jsq
-        decoded = [(text, decode(action_id(text), jsq)) for text in legal]
-        if decoded[0][1][0] == "place":
-            return {"kind": "place", "cells": [{"cell": SQUARE_NAMES[d[4]], "action": text} for text, d in decoded]}
-        kind = decoded[0][1][0]
+        read = []
+        for text in legal:
+            kept = _OPTIONS.get((text, jsq))
+            if kept is None:
+                if len(_OPTIONS) >= OPTIONS_KEPT:
+                    _OPTIONS.clear()
+                kept = _OPTIONS[(text, jsq)] = _option(text, decode(action_id(text), jsq))
+            read.append(kept)
+        if read[0][0][0] == "place":
+            return {"kind": "place", "cells": [{"cell": SQUARE_NAMES[k[0][4]], "action": text}
+                                               for text, k in zip(legal, read)]}
+        kind = read[0][0][0]
+        jumps = kind == "jump"
         pieces: dict[int, dict[str, Any]] = {}
         targets: dict[tuple[int, int], list[dict[str, Any]]] = {}
-        for text, (_, start, launch, over, land, bit) in decoded:
+        for (_, start, _launch, _over, land, _bit), entries in read:
             piece = pieces.get(start)
             if piece is None:
                 transit = [] if kind == "continue" else _names(self._transit(start))
@@ -211,12 +247,8 @@ class SlideCheckersView:
             if options is None:
                 options = targets[(start, land)] = []
                 piece["targets"].append({"to": SQUARE_NAMES[land], "options": options})
-            options.append({
-                "action": text,
-                "via": SQUARE_NAMES[launch] if kind == "jump" and launch != start else None,
-                "over": SQUARE_NAMES[over] if over >= 0 else None,
-                "capture": _CAPTURE[bit] if bit >= 0 else None,
-            })
+            entry = entries[jumps]
+            options.append(entry if shared else dict(entry))
         return {"kind": kind, "pieces": list(pieces.values())}
 
     def action_effects(self, action: int, player: int | None) -> dict[str, Any]:
