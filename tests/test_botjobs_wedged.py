@@ -1,12 +1,12 @@
-"""Breaker 5: a fast-lane worker that is up (it has answered jobs) but stops answering.
+"""A fast-lane worker that is up (it has answered jobs) but stops answering is given up after
+the fast overrun, not the startup allowance too.
 
 Levels 1–2 search in one worker process of their own (``make_fast_executor``); a fast job still
 running ``fast_overrun`` (10 s) after it started is asked to stop and given up ``kill_after``
-(5 s) later. A job counts as started only when the worker says so (its ``"started"`` message);
-until then the lane allows ``startup`` (30 s) more, meant for "a worker still starting". A
-worker that has answered jobs for hours and then wedges (SIGSTOP here; a stuck process alike)
-never says so either, and gets the same 30 s: every level-1/2 game of the server waits 45 s
-for its move (measured on a live server: 45.5 s) instead of 15 s.
+(5 s) later. The lane allows ``startup`` (30 s) more while the executor does not say a job
+began: that is for a worker still starting (its imports). A worker that has answered before and
+then wedges (SIGSTOP here; a stuck process alike) must not get it: otherwise every level-1/2
+game of the server waits 45 s for its move (measured on a live server: 45.5 s) instead of 15 s.
 """
 
 import os

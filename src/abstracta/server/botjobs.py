@@ -433,6 +433,10 @@ class _Worker:
         results_w.close()
         self.job: int | None = None
         self.began: float | None = None  # when the worker started self.job (monotonic)
+        # whether it has sent anything since it was spawned: then it is up (its imports done), and
+        # a job handed to it while idle begins at once (no startup allowance: a wedged worker is
+        # given up after the lane's overrun)
+        self.warm = False
 
     def end(self, kill: bool = False) -> None:
         try:
@@ -512,7 +516,8 @@ class ProcessExecutor:
 
     def start(self, job: BotJob) -> None:
         worker = next(w for w in self._workers if w.job is None)
-        worker.job, worker.began = job.id, None
+        # a warm worker is idle: it begins the job now; a new one says when ("started")
+        worker.job, worker.began = job.id, time.monotonic() if worker.warm else None
         try:
             worker.jobs.send(("job", job))
         except (OSError, ValueError):
@@ -606,6 +611,7 @@ class ProcessExecutor:
                 except (EOFError, OSError):
                     lost.append(worker)
                     continue
+                worker.warm = True
                 if kind == "started":
                     if payload == worker.job:
                         worker.began = time.monotonic()

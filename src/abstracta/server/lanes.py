@@ -103,7 +103,9 @@ class BotJobs:
         kill_after: seconds after the stop request at which it is given up (worker replaced,
             fallback played).
         startup: extra seconds allowed while the executor does not say that a job began (a
-            worker still starting, a Ray task waiting for a worker).
+            worker still starting, a Ray task waiting for a worker); a process executor says so
+            at hand-over for a worker that has answered before, so a warm worker that wedges is
+            given up after the overrun alone.
         fast: the fast lane's executor (default :func:`make_fast_executor` of ``workers``).
         fast_overrun: seconds after its start at which a fast job is asked to stop.
     """
