@@ -63,6 +63,10 @@ FAST_NICE = 2
 #: against 1.1-3.7 s.
 DEEP_NICE = 10
 
+#: Seconds before a worker whose start failed (``OSError``: out of file descriptors or
+#: processes) is tried again: after 1, 2, 4, then every 8 s.
+RESPAWN_DELAYS = (1.0, 2.0, 4.0, 8.0)
+
 _ids = itertools.count(1)
 
 
@@ -408,16 +412,31 @@ def _worker_main(jobs, results, parent_pid: int, nice: int = DEEP_NICE,
 
 
 class _Worker:
+    """One worker process and its pipes. Raises ``OSError`` when it cannot be started (out of
+    file descriptors or processes), with nothing left open."""
+
     def __init__(self, ctx: Any, name: str, nice: int, run: Callable[[BotJob, threading.Event], str]):
-        jobs_r, self.jobs = ctx.Pipe(duplex=False)
-        self.results, results_w = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_worker_main, name=name,
-                                   args=(jobs_r, results_w, os.getpid(), nice, run), daemon=True)
-        self.process.start()
+        opened: list[Any] = []
+        try:
+            jobs_r, self.jobs = ctx.Pipe(duplex=False)
+            opened += [jobs_r, self.jobs]
+            self.results, results_w = ctx.Pipe(duplex=False)
+            opened += [self.results, results_w]
+            self.process = ctx.Process(target=_worker_main, name=name,
+                                       args=(jobs_r, results_w, os.getpid(), nice, run), daemon=True)
+            self.process.start()
+        except BaseException:
+            for conn in opened:
+                conn.close()
+            raise
         jobs_r.close()
         results_w.close()
         self.job: int | None = None
         self.began: float | None = None  # when the worker started self.job (monotonic)
+        # whether it has sent anything since it was spawned: then it is up (its imports done), and
+        # a job handed to it while idle begins at once (no startup allowance: a wedged worker is
+        # given up after the lane's overrun)
+        self.warm = False
 
     def end(self, kill: bool = False) -> None:
         try:
@@ -457,8 +476,12 @@ class ProcessExecutor:
         name: the workers' process name (``multiprocessing``'s, in logs).
         run: what a worker runs for a job: a module-level function (pickled by reference).
 
-    A worker that dies is replaced; its job is reported with the error :data:`WORKER_DIED`.
-    ``searched``: CPU seconds the workers' searches took (as each measured its search thread).
+    A worker that dies is replaced; its job is reported with the error :data:`WORKER_DIED`. A
+    worker that cannot be started then (``OSError``: out of file descriptors or processes) is
+    tried again from :meth:`poll` after :data:`RESPAWN_DELAYS` (logged once a streak, counted in
+    ``start_failures``); meanwhile ``capacity`` (the workers up) is smaller, so the lane keeps
+    the jobs queued. ``searched``: CPU seconds the workers' searches took (as each measured its
+    search thread).
     """
 
     name = "process"
@@ -466,25 +489,35 @@ class ProcessExecutor:
 
     def __init__(self, n: int, nice: int = DEEP_NICE, name: str = "abstracta-bot",
                  run: Callable[[BotJob, threading.Event], str] = run_job):
-        self.capacity = n
         self.searched = 0.0
+        self.start_failures = 0  # workers that could not be started (OSError), since it began
         self._ctx = multiprocessing.get_context("spawn")
         self._spawn = lambda: _Worker(self._ctx, name, nice, run)
         self._workers = [self._spawn() for _ in range(n)]
+        self._missing = 0  # workers to start again (their start failed)
+        self._failures = 0  # failed starts in a row (the back-off's index)
+        self._retry_at = 0.0  # when to try again (monotonic)
+        self._closed = False
         self._wake_r, self._wake_w = self._ctx.Pipe(duplex=False)
         _LIVE.add(self)
 
     @property
+    def capacity(self) -> int:
+        """Jobs it runs at once: its workers up (fewer while a start fails)."""
+        return len(self._workers)
+
+    @property
     def closed(self) -> bool:
         """Whether :meth:`close` has run (or the interpreter is exiting)."""
-        return _exiting or not self._workers
+        return _exiting or self._closed
 
     def _of(self, job_id: int) -> _Worker | None:
         return next((w for w in self._workers if w.job == job_id), None)
 
     def start(self, job: BotJob) -> None:
         worker = next(w for w in self._workers if w.job is None)
-        worker.job, worker.began = job.id, None
+        # a warm worker is idle: it begins the job now; a new one says when ("started")
+        worker.job, worker.began = job.id, time.monotonic() if worker.warm else None
         try:
             worker.jobs.send(("job", job))
         except (OSError, ValueError):
@@ -507,9 +540,35 @@ class ProcessExecutor:
     def _replace(self, worker: _Worker) -> None:
         worker.end(kill=True)
         worker.process.join(timeout=1.0)
-        if _exiting or worker not in self._workers:  # closing: no new worker to outlive us
+        if _exiting or self._closed or worker not in self._workers:  # closing: no new worker to outlive us
             return
-        self._workers[self._workers.index(worker)] = self._spawn()
+        self._workers.remove(worker)  # its pipes are closed: never waited on again
+        self._missing += 1
+        self._respawn()
+
+    def _respawn(self) -> None:
+        """Start the missing workers; on ``OSError`` try again after a back-off (never raises it:
+        the lane's thread calls this and must survive)."""
+        while self._missing and not (_exiting or self._closed):
+            try:
+                worker = self._spawn()
+            except OSError as exc:
+                self.start_failures += 1
+                delay = RESPAWN_DELAYS[min(self._failures, len(RESPAWN_DELAYS) - 1)]
+                if not self._failures:
+                    log.warning("could not start a bot worker process (%s); trying again every %s-%s s "
+                                "until one starts", exc, RESPAWN_DELAYS[0], RESPAWN_DELAYS[-1])
+                self._failures += 1
+                self._retry_at = time.monotonic() + delay
+                return
+            if self._closed:  # closed meanwhile (from another thread): nothing may outlive it
+                worker.end(kill=True)
+                return
+            self._workers.append(worker)
+            self._missing -= 1
+            if self._failures:
+                log.warning("a bot worker process started again after %d failed starts", self._failures)
+                self._failures = 0
 
     def began(self, job_id: int) -> float | None:
         worker = self._of(job_id)
@@ -522,9 +581,14 @@ class ProcessExecutor:
             pass
 
     def poll(self, timeout: float) -> list[Outcome]:
-        if _exiting or not self._workers:  # closed (at exit: under the lane's thread)
+        if self.closed:  # (at exit: under the lane's thread)
             time.sleep(timeout)
             return []
+        if self._missing:
+            if time.monotonic() >= self._retry_at:
+                self._respawn()
+            if self._missing:  # wake up to try again
+                timeout = max(0.0, min(timeout, self._retry_at - time.monotonic()))
         by_conn = {w.results: w for w in self._workers}
         by_sentinel = {w.process.sentinel: w for w in self._workers}
         try:
@@ -547,6 +611,7 @@ class ProcessExecutor:
                 except (EOFError, OSError):
                     lost.append(worker)
                     continue
+                worker.warm = True
                 if kind == "started":
                     if payload == worker.job:
                         worker.began = time.monotonic()
@@ -569,6 +634,7 @@ class ProcessExecutor:
 
     def close(self) -> None:
         _LIVE.discard(self)
+        self._closed = True
         workers, self._workers = self._workers, []
         for worker in workers:
             worker.end()

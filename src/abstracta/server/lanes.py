@@ -31,7 +31,9 @@ replacement worker is still starting) and counted (``in_thread``).
 Metrics: ``abstracta_bot_wait_seconds{lane}``, how long a job waited in its lane's queue before
 it was handed to its executor; ``abstracta_bot_search_cpu_seconds{lane, where}``, the CPU the
 searches took where they ran (``web``: a thread of this web process, inside its CPU; ``worker``:
-a worker process, as the worker measured its search thread).
+a worker process, as the worker measured its search thread); ``abstracta_errors{type=
+"BotWorkerStartFailed"}``, worker processes that could not be started (out of file descriptors or
+processes: the executor tries again after a back-off, the lane meanwhile runs on its workers up).
 
 Threads: one per lane (the fast lane's, the deep lane's dispatcher), each polling its executor.
 """
@@ -69,6 +71,7 @@ class _Lane:
     queue: "OrderedDict[str, BotJob]" = field(default_factory=OrderedDict)
     running: dict[int, _Running] = field(default_factory=dict)
     counted: float = 0.0  # the executor's ``searched`` already added to the metric
+    failed: int = 0  # the executor's ``start_failures`` already added to the metric
 
 
 @dataclass
@@ -100,7 +103,9 @@ class BotJobs:
         kill_after: seconds after the stop request at which it is given up (worker replaced,
             fallback played).
         startup: extra seconds allowed while the executor does not say that a job began (a
-            worker still starting, a Ray task waiting for a worker).
+            worker still starting, a Ray task waiting for a worker); a process executor says so
+            at hand-over for a worker that has answered before, so a warm worker that wedges is
+            given up after the overrun alone.
         fast: the fast lane's executor (default :func:`make_fast_executor` of ``workers``).
         fast_overrun: seconds after its start at which a fast job is asked to stop.
     """
@@ -261,6 +266,10 @@ class BotJobs:
         if searched > lane.counted:
             metrics.bot_searched(lane.name, lane.executor.where, searched - lane.counted)
             lane.counted = searched
+        failed = getattr(lane.executor, "start_failures", 0)  # worker processes that could not start
+        for _ in range(failed - lane.failed):
+            metrics.error("BotWorkerStartFailed")
+        lane.failed = max(lane.failed, failed)
 
     def _waited(self, lane: str, job: BotJob) -> None:
         """(under the lock) ``job`` leaves its queue: how long it waited (a fallback: not
@@ -347,7 +356,10 @@ class BotJobs:
                         executor.stop(jid)
                 elif now - run.stop_sent > self.kill_after:
                     del lane.running[jid]
-                    executor.kill(jid)
+                    try:
+                        executor.kill(jid)
+                    except Exception:  # noqa: BLE001 - the lane and the job's answer come first
+                        log.exception("giving up bot job %s of the %s lane failed", jid, lane.name)
                     if not run.cancelled:
                         lost.append(run.job)
                         self._tally(run.job, None, "did not answer in time")

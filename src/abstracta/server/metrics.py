@@ -63,7 +63,8 @@ def socket_kind(path: str) -> str:
         return "match" if path.endswith("/ws") else "room" if path.endswith("/room") else "other"
     return "lobby" if path == "/api/lobby/ws" else "other"
 ERRORS = Counter("abstracta_errors", "Errors by type: bugs (the exception's type: answered 500 or ending "
-                 "a WebSocket) and RateLimitStorageUnavailable (the shared counters did not answer)",
+                 "a WebSocket), RateLimitStorageUnavailable (the shared counters did not answer) and "
+                 "BotWorkerStartFailed (a bot worker process could not be started)",
                  ["type"], registry=REGISTRY)
 BOT_WAIT = Histogram("abstracta_bot_wait_seconds", "Time a computer move waited in its lane's queue before "
                      "it was handed to the lane's worker (fast: levels 1-2; deep: searches)", ["lane"],
