@@ -42,7 +42,12 @@ class Clock:
 
 
 def run(coro):
-    return asyncio.run(coro)
+    """``asyncio.run(coro)`` in a thread of its own: a browser test of the same pytest process may
+    have left Playwright's event loop running in this one."""
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def test_a_watch_reads_once_then_when_its_person_is_heard_of_or_a_minute_passed():
