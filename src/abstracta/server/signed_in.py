@@ -16,8 +16,8 @@ only
   reconnected fan-out counts as news for everybody);
 * or when :data:`RECHECK_SECONDS` have passed: what no web process was told of (an
   administrator's ``abstracta`` command run beside the server, the idle limit of a session): the
-  socket stops sending within that bound and closes at its next change — as lichess's sockets, which authenticate when they open and are
-  closed by a message when their session ends.
+  socket stops sending within that bound and closes at its next change — as lichess's sockets,
+  which authenticate when they open and are closed by a message when their session ends.
 """
 
 from __future__ import annotations
