@@ -190,8 +190,10 @@ def test_a_websocket_stops_when_the_session_it_was_opened_with_ends(app, anna):
             game.receive_json()
         assert closed.value.code == 4401
         assert "error" in room.receive_json()
-        with pytest.raises(WebSocketDisconnect):
+        assert "error" in lobby.receive_json()  # said, then closed as the game's socket is
+        with pytest.raises(WebSocketDisconnect) as closed:
             lobby.receive_json()
+        assert closed.value.code == 4401
 
 
 def test_rated_games_are_between_accounts(app, anna):

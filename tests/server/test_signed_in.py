@@ -34,10 +34,14 @@ class Reads:
 
 
 class Clock:
+    """Monotonic seconds the tests move; each reading of it a microsecond later than the last,
+    as a real clock between two events."""
+
     def __init__(self) -> None:
         self.at = 1000.0
 
     def __call__(self) -> float:
+        self.at += 1e-6
         return self.at
 
 
@@ -196,3 +200,53 @@ def test_a_change_no_process_was_told_of_is_noticed_within_the_minute(app, monke
                     ws.receive_json()
             assert closed.value.code == 4401
         assert TestClient(app).get(f"/api/matches/{mid}").json()["ply"] == 1  # the second move not played
+
+
+def test_only_the_last_minutes_ends_are_remembered():
+    """A process hears of every sign-out of a club: it keeps the ends of the last minute only
+    (a reading older than that is read again anyway), not one entry per person ever ended."""
+    clock = Clock()
+    signed = SignedIn(Reads(), clock=clock)
+    for person in range(1000):
+        signed.ended(person)
+        clock.at += 0.5
+    assert signed.remembered() <= RECHECK_SECONDS / 0.5 + 1
+    watch = signed.watch(None, 5)
+    assert run(watch.still())
+    signed.ended(5)  # heard again: remembered, and the watch reads again
+    assert 5 in signed._ended_at
+
+
+def test_a_valid_reading_that_answers_after_a_newer_refusal_is_not_trusted():
+    """The socket's pushes and moves share one watch: a reading begun earlier that says
+    "valid" after a later one said "ended" must not be trusted over it."""
+    clock, reads = Clock(), Reads()
+    signed = SignedIn(reads, clock=clock)
+    anna = signed.watch(None, 1)
+
+    async def both() -> tuple[bool, bool]:
+        import threading
+
+        first_began, second_done = threading.Event(), threading.Event()
+        answers = iter([True, False])
+
+        def read(_connection, _person):
+            answer = next(answers)
+            if answer:  # the earlier reading: it answers only after the later one did
+                first_began.set()
+                second_done.wait(5)
+            else:
+                first_began.wait(5)
+                second_done.set()
+            return answer
+
+        signed.read = read
+        early = asyncio.create_task(anna.still())
+        await asyncio.sleep(0.05)
+        late = asyncio.create_task(anna.still())
+        return await early, await late
+
+    assert run(both()) == (True, False)
+    signed.read = reads
+    reads.answer[1] = False
+    assert not run(anna.still()) and reads.calls == [1]  # read again: the "valid" was not kept

@@ -98,7 +98,7 @@ class Accounts:
                     s.flush()
                 else:
                     s.execute(delete(SessionRow).where(SessionRow.person_id == row.id))
-                    self.db.ended(s, row.id)
+                    self.db.ends(s, row.id)
                 sessions.claim_name(s, row, username)
                 row.kind, row.password_hash, row.account_at, row.last_seen_at = "account", hashed, now, now
                 for code in codes:
@@ -151,10 +151,10 @@ class Accounts:
                 row.password_hash = self.passwords.hash(rehash)
             if end_others:
                 s.execute(delete(SessionRow).where(SessionRow.person_id == person_id))
-                self.db.ended(s, person_id)
+                self.db.ends(s, person_id)
             if replacing is not None and replacing.session_id:
                 s.execute(delete(SessionRow).where(SessionRow.id == replacing.session_id))
-                self.db.ended(s, replacing.person.id)
+                self.db.ends(s, replacing.person.id)
             row.last_seen_at = self.db.now()
             secret, session_id = sessions.open(s, person_id, ip, user_agent)
             person = person_of(row)
@@ -208,7 +208,7 @@ class Accounts:
         with self.db.writing() as s:
             s.execute(update(PersonRow).where(PersonRow.id == row.id).values(password_hash=hashed))
             s.execute(delete(SessionRow).where(SessionRow.person_id == row.id, SessionRow.id != principal.session_id))
-            self.db.ended(s, row.id)
+            self.db.ends(s, row.id)
 
     def new_recovery_codes(self, principal: Principal, password: str) -> tuple[str, ...]:
         """Eight new recovery codes (shown once); the earlier ones stop working."""
@@ -236,7 +236,7 @@ class Accounts:
         with self.db.writing() as s:
             for table in (SessionRow, ApiTokenRow, RecoveryCodeRow, RatingRow, RatingHistoryRow, LevelResultRow):
                 s.execute(delete(table).where(table.person_id == person_id))
-            self.db.ended(s, person_id)
+            self.db.ends(s, person_id)
             # the games stay, the ratings they moved go (the opponents' changes stay theirs)
             s.execute(update(GameResultRow).where(GameResultRow.person_id == person_id)
                       .values(rating_before=None, rating_after=None))
@@ -313,7 +313,7 @@ class Accounts:
             stored.disabled_at = self.db.now() if disabled else None
             if disabled:
                 s.execute(delete(SessionRow).where(SessionRow.person_id == row.id))
-                self.db.ended(s, row.id)
+                self.db.ends(s, row.id)
             return person_of(stored)
 
     def reset_password(self, name: str, password: str | None = None) -> str:
@@ -325,7 +325,7 @@ class Accounts:
         with self.db.writing() as s:
             s.execute(update(PersonRow).where(PersonRow.id == row.id).values(password_hash=hashed))
             s.execute(delete(SessionRow).where(SessionRow.person_id == row.id))
-            self.db.ended(s, row.id)
+            self.db.ends(s, row.id)
         return password
 
 

@@ -47,7 +47,7 @@ class Database:
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         self._lock = threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
         #: called with a person's id once a transaction that ended some of their sessions or API
-        #: tokens (or disabled them) has committed (:meth:`ended`): the web app's sockets, which
+        #: tokens (or disabled them) has committed (:meth:`ends`): the web app's sockets, which
         #: do not read the database at every push, hear of it at once (server/signed_in.py)
         self.on_ended: list[Callable[[int], None]] = []
 
@@ -64,7 +64,7 @@ class Database:
                     log.exception("a listener of ended sessions failed")
 
     @staticmethod
-    def ended(s: Session, person_id: int) -> None:
+    def ends(s: Session, person_id: int) -> None:
         """Say, inside a :meth:`writing` transaction, that it ends sessions or API tokens of
         ``person_id`` (deletes them, or disables the person): :attr:`on_ended` hears it once
         the transaction has committed, never for one rolled back. Every change that can end a

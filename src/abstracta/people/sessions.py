@@ -137,7 +137,7 @@ class Sessions:
         if person.kind == "deleted" or person.disabled_at is not None or now - aware(session.last_seen_at) > SESSION_IDLE:
             with self.db.writing() as s:
                 s.execute(delete(SessionRow).where(SessionRow.id == session.id))
-                self.db.ended(s, person.id)
+                self.db.ends(s, person.id)
             return None
         if now - aware(session.last_seen_at) > TOUCH_EVERY:
             with self.db.writing() as s:
@@ -178,7 +178,7 @@ class Sessions:
                                                       SessionRow.person_id == principal.person.id))
             if done.rowcount != 1:
                 raise UnknownPerson("no such session of yours", key="people.error.no_session")
-            self.db.ended(s, principal.person.id)
+            self.db.ends(s, principal.person.id)
 
     def end_all(self, principal: Principal, keep_current: bool = False) -> int:
         """End every session of the person (but this one with ``keep_current``): how many."""
@@ -186,15 +186,17 @@ class Sessions:
             query = delete(SessionRow).where(SessionRow.person_id == principal.person.id)
             if keep_current and principal.session_id:
                 query = query.where(SessionRow.id != principal.session_id)
-            self.db.ended(s, principal.person.id)
-            return s.execute(query).rowcount
+            ended = s.execute(query).rowcount
+            if ended:
+                self.db.ends(s, principal.person.id)
+            return ended
 
     def sign_out(self, principal: Principal) -> None:
         """End this request's session (nothing for an API token: revoke it instead)."""
         if principal.session_id:
             with self.db.writing() as s:
                 s.execute(delete(SessionRow).where(SessionRow.id == principal.session_id))
-                self.db.ended(s, principal.person.id)
+                self.db.ends(s, principal.person.id)
 
     # --- API tokens ------------------------------------------------------------------------------
     @staticmethod
@@ -244,7 +246,7 @@ class Sessions:
                                                        ApiTokenRow.person_id == principal.person.id))
             if done.rowcount != 1:
                 raise UnknownPerson("no such API token of yours", key="people.error.no_token")
-            self.db.ended(s, principal.person.id)
+            self.db.ends(s, principal.person.id)
 
 
 def _token_info(row: ApiTokenRow) -> TokenInfo:

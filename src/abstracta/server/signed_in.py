@@ -7,23 +7,26 @@ the account deleted or disabled, the token revoked). It used to read the credent
 the database before every push and every move: a thread hop and a query each, which doubled the
 web process's CPU per move for people signed in (``benchmarks/load.py --signed-in``).
 
-Now each socket remembers when its credential was last read as valid, and reads it again only
+Now each socket remembers when its last reading that found it valid began, and reads it again
+only
 
 * when a credential of its person has ended since: the people service says so after the commit
-  (:attr:`abstracta.people.database.Database.on_ended`), this process hears it at once and
+  (:meth:`abstracta.people.database.Database.ends`, heard by ``on_ended``), this process hears it at once and
   every other web process of the deployment through the fan-out (topic ``sessions``; a
   reconnected fan-out counts as news for everybody);
 * or when :data:`RECHECK_SECONDS` have passed: what no web process was told of (an
-  administrator's ``abstracta`` command run beside the server, the idle limit of a session)
-  is noticed within that bound — as lichess's sockets, which authenticate when they open and are
-  closed by a message when their session ends.
+  administrator's ``abstracta`` command run beside the server, the idle limit of a session): the
+  socket stops sending within that bound and closes at its next change — as lichess's sockets,
+  which authenticate when they open and are closed by a message when their session ends.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import threading
 import time
+from collections import OrderedDict
 from typing import Any, Callable
 
 from starlette.requests import HTTPConnection
@@ -39,19 +42,21 @@ TOPIC = "sessions"
 
 
 class SignedIn:
-    """Generations of what this process heard about ended credentials, by person, and the
-    sockets' watches on them. ``read``: the blocking database reading of one connection's
-    credential (``(connection, person_id) -> bool``: still names that person);
-    ``clock``: monotonic seconds (tests move it)."""
+    """When this process last heard that a credential of a person ended, for the sockets'
+    :class:`Watch` es to know whether their last reading may still be trusted. ``read``: the
+    blocking database reading of one connection's credential (``(connection, person_id) ->
+    bool``: still names that person); ``clock``: monotonic seconds (tests move it)."""
 
     def __init__(self, read: Callable[[HTTPConnection, int], bool], fanout: Fanout | None = None,
                  clock: Callable[[], float] = time.monotonic):
         self.read, self.clock = read, clock
         self._lock = threading.Lock()
-        #: person id -> how many times an end of one of their credentials was heard
-        self._generations: dict[int, int] = {}
-        #: bumped when anything may have been missed (the fan-out reconnected): every watch reads again
-        self._epoch = 0
+        #: person id -> when an end of one of their credentials was last heard, oldest first.
+        #: Dropped once older than :data:`RECHECK_SECONDS`: no watch trusts a reading that old,
+        #: so the memory holds the last minute's ends, not every person who ever signed out.
+        self._ended_at: OrderedDict[int, float] = OrderedDict()
+        #: when the fan-out last came back after a gap (anything may have been missed meanwhile)
+        self._gap_at = -math.inf
         self._fanout = fanout
         if fanout is not None:
             fanout.subscribe(TOPIC, self._heard, on_gap=self.forget_all)
@@ -59,56 +64,79 @@ class SignedIn:
     def ended(self, person_id: int) -> None:
         """A credential of ``person_id`` ended (any thread): this process's watches of that
         person read again at once, and every other web process is told."""
-        self._bump(person_id)
+        self._heard_end(person_id)
         if self._fanout is not None:
             self._fanout.publish(TOPIC, {"person": person_id})
 
     def forget_all(self) -> None:
         """Every watch reads its credential again (news may have been missed)."""
+        now = self.clock()
         with self._lock:
-            self._epoch += 1
+            self._gap_at = now
 
     def watch(self, connection: HTTPConnection, person_id: int) -> "Watch":
         """The watch of one socket, opened with ``connection``'s credentials by ``person_id``."""
         return Watch(self, connection, person_id)
 
-    def _stamp(self, person_id: int) -> tuple[int, int]:
+    def trusts(self, person_id: int, began: float) -> bool:
+        """Whether a reading of ``person_id``'s credential that began at ``began`` (this clock)
+        and said "still valid" may be trusted now: it is under :data:`RECHECK_SECONDS` old, and
+        no end of theirs nor any gap was heard since it began (an end heard at the very moment
+        it began counts as since)."""
+        now = self.clock()
         with self._lock:
-            return self._epoch, self._generations.get(person_id, 0)
+            return (now - began < RECHECK_SECONDS and self._gap_at < began
+                    and self._ended_at.get(person_id, -math.inf) < began)
 
-    def _bump(self, person_id: int) -> None:
+    def _heard_end(self, person_id: int) -> None:
+        now = self.clock()
         with self._lock:
-            self._generations[person_id] = self._generations.get(person_id, 0) + 1
+            self._ended_at[person_id] = now
+            self._ended_at.move_to_end(person_id)
+            horizon = now - RECHECK_SECONDS
+            while self._ended_at and next(iter(self._ended_at.values())) < horizon:
+                self._ended_at.popitem(last=False)
+
+    def remembered(self) -> int:
+        """Ends held in memory (those heard within :data:`RECHECK_SECONDS`)."""
+        with self._lock:
+            return len(self._ended_at)
 
     def _heard(self, message: dict[str, Any]) -> None:
         person = message.get("person")
         if isinstance(person, int) and not isinstance(person, bool):
-            self._bump(person)
+            self._heard_end(person)
 
 
 class Watch:
     """One socket's credential: :meth:`still` says whether it still names its person."""
 
-    __slots__ = ("owner", "connection", "person_id", "_stamp", "_read_at")
+    __slots__ = ("owner", "connection", "person_id", "_began", "_refused")
 
     def __init__(self, owner: SignedIn, connection: HTTPConnection, person_id: int):
         self.owner, self.connection, self.person_id = owner, connection, person_id
-        # read at the first call (the socket's first push), although the handshake has just read
-        # it: an end between that reading and this watch would otherwise go unseen
-        self._stamp: tuple[int, int] | None = None
-        self._read_at = 0.0
+        # when the reading it trusts began (None: none yet, read at the first call, although the
+        # handshake has just read it: an end between that reading and this watch would go unseen)
+        self._began: float | None = None
+        # when the latest reading that said "ended" began: an older "valid" answering later
+        # (the socket's pushes and moves share the watch) must not be trusted over it
+        self._refused = -math.inf
 
     async def still(self) -> bool:
-        """Whether the credential still names the person: from memory while nothing was heard
-        of them and the last reading is under :data:`RECHECK_SECONDS` old, else read from the
-        database (in a thread). False once it has ended (or the database cannot say)."""
+        """Whether the credential still names the person: from memory while the last reading is
+        under :data:`RECHECK_SECONDS` old, counted from when it began, and nothing was heard of
+        the person since; else read from the database (in a thread). False once it has ended
+        (or the database cannot say)."""
         owner = self.owner
-        stamp = owner._stamp(self.person_id)
-        if stamp == self._stamp and owner.clock() - self._read_at < RECHECK_SECONDS:
+        if self._began is not None and owner.trusts(self.person_id, self._began):
             return True
-        # the stamp before the reading: an end heard while it runs makes the next call read again
+        began = owner.clock()  # the reading sees the database as it is from now on
         valid = await asyncio.to_thread(owner.read, self.connection, self.person_id)
-        self._stamp, self._read_at = (stamp, owner.clock()) if valid else (None, 0.0)
+        if not valid:
+            self._refused = max(self._refused, began)
+            self._began = None
+        elif began > self._refused and (self._began is None or began > self._began):
+            self._began = began
         return valid
 
 

@@ -84,9 +84,9 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
         await refuse(ws, "no token given is a token of this match", 4403)
         return
     rounds = ws.app.state.rounds
-    # the client's frames: its moves (played and answered there), keep-alives; done when it goes
     # the person's credentials, read again before a push or a move only when they may have ended
     watch = watch_signed_in(ws, person.id) if person is not None else None
+    # the client's frames: its moves (played and answered there), keep-alives; done when it goes
     reader = asyncio.create_task(SocketMoves(ws, match_id, Holder(tuple(tokens), person), held, watch).read())
     last = last_presence = None
     try:

@@ -14,7 +14,8 @@ The protocol (docs: api/guide.md, "Moves over the socket"):
   or ``actions``/``turn`` instead of ``action``, ``seat`` optional) and played by the same call
   (:func:`.acts.move`) for the socket's holder: the tokens of its first message and the person
   of its handshake, whose session must not have ended (ended: the socket closes with 4401, as
-  its pushes do; :mod:`abstracta.server.signed_in` says when it is read again). It spends the rate-limit budget of the same POST from the same client
+  its pushes do; :mod:`abstracta.server.signed_in` says when it is read again). It spends the
+  rate-limit budget of the same POST from the same client
   (:func:`abstracta.server.security.socket_credentials`).
 * Played: ``{"ack": id, "ply": <the match's ply after it>}``, sent once the move is stored. No
   view: the new view comes as the usual push, before or after the ack.

@@ -28,6 +28,7 @@ from .. import people
 from ..bodies import ChallengeBody, GameBody, NameBody, SeekBody
 from ..models import (BlockInfo, Blocked, ChallengeAnswered, ChallengeInfo, Challenges, GameStarted, LobbyView, QuickWait,
                       SeekInfo)
+from ..sockets import refuse
 
 log = logging.getLogger("abstracta.server")
 
@@ -299,7 +300,10 @@ async def lobby_socket(ws: WebSocket) -> None:
                 for e in events:
                     e.clear()
                 if watch is not None and not await watch.still():
-                    break  # the session ended since: this person's lobby no more (a browser reopens as it is now)
+                    # the session ended since: this person's lobby no more (a browser reopens as it
+                    # is now), closed as the game's and the room's sockets are
+                    await refuse(ws, "your session has ended: sign in again", 4401)
+                    return
                 data = await asyncio.to_thread(snapshot, app, principal)
                 text = json.dumps({"lobby": data})
                 if text != last:
