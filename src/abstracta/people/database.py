@@ -90,7 +90,7 @@ class Database:
                                      key="people.error.storage") from None
 
 
-#: The key of :meth:`Database.ended`'s people in a transaction's ``Session.info``.
+#: The key of :meth:`Database.ends`'s people in a transaction's ``Session.info``.
 _ENDED = "abstracta.ended"
 
 

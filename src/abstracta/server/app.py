@@ -84,8 +84,8 @@ from ..people import People
 from ..people.throttle import Throttle
 from . import lobby_service, ops, push, security
 from .api import errors, openapi
-from .api.routes import FIRST_MATCHED, ROUTERS
 from .api.people import still_signed_in
+from .api.routes import FIRST_MATCHED, ROUTERS
 from .api.routes.acts import plain_move_route
 from .fanout import make_fanout
 from .service import MatchService

@@ -26,7 +26,6 @@ from .storage import Base
 METADATA: tuple[MetaData, ...] = (Base.metadata, people, social, lobby)
 
 
-
 def drop_schema(connectable: Engine | Connection) -> None:
     """Drop every table of :data:`METADATA` and the schema's Alembic revision
     (``alembic_version``) through ``connectable``: an engine (in a transaction of its own) or a

@@ -217,5 +217,4 @@ def person_json(principal: Principal | None) -> dict[str, Any]:
 __all__ = ["ANSWERS", "Anyone", "COOKIE", "COOKIE_SECONDS", "PeopleRoute", "Reader", "SECURE_COOKIE", "STATUS",
            "Session", "answers", "bearer_token", "clear_session", "client", "cookie_secret", "people_of",
            "person_json", "refusal", "secure", "set_session", "signed_in", "status_of", "still_signed_in",
-           "watch_signed_in",
-           "who"]
+           "watch_signed_in", "who"]

@@ -45,10 +45,10 @@ from pydantic import ValidationError
 from ... import metrics, security
 from ...errors import Forbidden, InvalidRequest, MatchError, TooBusy
 from ...matches import Holder, clip
+from ...signed_in import Watch
 from ..bodies import PlayAction
 from ..deps import service_of
 from ..errors import ApiError, status_of, validation_i18n, validation_message
-from ...signed_in import Watch
 from ..sockets import refuse
 from .acts import move
 
