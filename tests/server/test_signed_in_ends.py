@@ -129,3 +129,59 @@ def test_the_lobby_socket_of_an_ended_session_closes_with_4401_as_documented(app
             assert anna.delete("/api/me/sessions").json() == {"ended": 1}  # the other browser's
             assert ben.post("/api/challenges", json={"to": "anna", "game": "nibble"}).status_code == 201
             assert close_code(lobby) == 4401
+
+
+def closed_within(ws, seconds: float = 10.0) -> int:
+    """:func:`close_code`, failing (not hanging) when the socket is not closed within
+    ``seconds``: the test client's receive has no timeout of its own."""
+    import concurrent.futures
+
+    pool = concurrent.futures.ThreadPoolExecutor(1)
+    try:
+        return pool.submit(close_code, ws).result(timeout=seconds)
+    finally:
+        pool.shutdown(wait=False)
+
+
+@pytest.mark.parametrize("socket", ["game", "room", "lobby"])
+def test_an_end_closes_the_persons_sockets_at_once_without_a_change(app, socket):
+    """Anna signs out her other browser from this one, and nothing else happens (her opponent
+    thinks, the lobby is quiet): the other browser's game, room and lobby sockets close with
+    4401 at once, woken by the end itself, not at a change that may be minutes away."""
+    with TestClient(app) as anna:
+        assert anna.post("/api/accounts", json={"username": "anna", "password": PW}).status_code == 201
+        other = TestClient(app)
+        assert other.post("/api/session", json={"username": "anna", "password": PW}).status_code == 200
+        mid = other.post("/api/matches", json=BOTH_SEATS).json()["id"]
+        path = {"game": f"/api/matches/{mid}/ws", "room": f"/api/matches/{mid}/room",
+                "lobby": "/api/lobby/ws"}[socket]
+        with other.websocket_connect(path) as ws:
+            if socket == "lobby":
+                assert ws.receive_json()["lobby"]["me"]["name"] == "anna"
+            else:
+                ws.send_json({"tokens": []})
+                first = ws.receive_json()
+                assert first.get("my_seats", [0, 1]) == [0, 1] and "error" not in first
+            assert anna.delete("/api/me/sessions").json() == {"ended": 1}  # the other browser's
+            assert closed_within(ws) == 4401
+        assert not app.state.signed_in._wakes  # the closed sockets are woken no more
+
+
+def test_an_end_of_someone_elses_session_leaves_a_players_socket_playing(app):
+    """Ben's sign-out wakes nobody else's sockets; anna's woken by an end of her other session
+    (not the one it was opened with) reads it, finds hers valid and plays on."""
+    with TestClient(app) as anna:
+        assert anna.post("/api/accounts", json={"username": "anna", "password": PW}).status_code == 201
+        ben, laptop = TestClient(app), TestClient(app)
+        assert ben.post("/api/accounts", json={"username": "ben", "password": PW}).status_code == 201
+        assert laptop.post("/api/session", json={"username": "anna", "password": PW}).status_code == 200
+        mid = anna.post("/api/matches", json=BOTH_SEATS).json()["id"]
+        reads = counting(app)
+        with anna.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+            view = first_view(ws)
+            assert ben.delete("/api/session").status_code in (200, 204)
+            assert laptop.delete("/api/session").status_code in (200, 204)  # anna's other session
+            ws.send_json({"move": {"action": view["legal"][0], "ply": view["ply"]}, "id": 1})
+            frames = [ws.receive_json(), ws.receive_json()]
+            assert {"ack": 1, "ply": 1} in frames, frames
+            assert len(reads) >= 2 and set(reads) == {reads[0]}  # anna's, read again after her end

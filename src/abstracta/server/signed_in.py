@@ -18,16 +18,23 @@ only
   administrator's ``abstracta`` command run beside the server, the idle limit of a session): the
   socket stops sending within that bound and closes at its next change — as lichess's sockets,
   which authenticate when they open and are closed by a message when their session ends.
+
+An end heard also wakes that person's sockets (:meth:`SignedIn.waking`), as a change of what
+they watch would: each reads its credential at once and closes (4401) if it has ended, rather
+than at its next change, which on a quiet lobby or a game whose opponent thinks may be minutes
+away. A reconnected fan-out wakes nobody: every socket reads at its next change instead of all
+of them at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from starlette.requests import HTTPConnection
 
@@ -57,6 +64,8 @@ class SignedIn:
         self._ended_at: OrderedDict[int, float] = OrderedDict()
         #: when the fan-out last came back after a gap (anything may have been missed meanwhile)
         self._gap_at = -math.inf
+        #: person id -> the events of their open sockets, each with its loop (set from any thread)
+        self._wakes: dict[int, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
         self._fanout = fanout
         if fanout is not None:
             fanout.subscribe(TOPIC, self._heard, on_gap=self.forget_all)
@@ -78,6 +87,24 @@ class SignedIn:
         """The watch of one socket, opened with ``connection``'s credentials by ``person_id``."""
         return Watch(self, connection, person_id)
 
+    @contextlib.contextmanager
+    def waking(self, person_id: int, event: asyncio.Event) -> Iterator[asyncio.Event]:
+        """While inside (on an event loop): ``event`` is set, on that loop, whenever an end of
+        a credential of ``person_id`` is heard, here or through the fan-out; the socket waiting
+        on it then asks its :class:`Watch` at once."""
+        entry = (asyncio.get_running_loop(), event)
+        with self._lock:
+            self._wakes.setdefault(person_id, set()).add(entry)
+        try:
+            yield event
+        finally:
+            with self._lock:
+                entries = self._wakes.get(person_id)
+                if entries is not None:
+                    entries.discard(entry)
+                    if not entries:
+                        del self._wakes[person_id]
+
     def trusts(self, person_id: int, began: float) -> bool:
         """Whether a reading of ``person_id``'s credential that began at ``began`` (this clock)
         and said "still valid" may be trusted now: it is under :data:`RECHECK_SECONDS` old, and
@@ -96,6 +123,10 @@ class SignedIn:
             horizon = now - RECHECK_SECONDS
             while self._ended_at and next(iter(self._ended_at.values())) < horizon:
                 self._ended_at.popitem(last=False)
+            woken = list(self._wakes.get(person_id, ()))
+        for loop, event in woken:
+            with contextlib.suppress(RuntimeError):  # its loop closed (the server stopping)
+                loop.call_soon_threadsafe(event.set)
 
     def remembered(self) -> int:
         """Ends held in memory (those heard within :data:`RECHECK_SECONDS`)."""

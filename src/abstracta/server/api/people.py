@@ -19,6 +19,8 @@ cookie off other sites' requests in the first place.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Annotated, Any, Callable, Coroutine
 
 from fastapi import Depends, Request, Response
@@ -158,6 +160,17 @@ def watch_signed_in(connection: HTTPConnection, person_id: int) -> Watch:
     return connection.app.state.signed_in.watch(connection, person_id)
 
 
+def woken_at_end(connection: HTTPConnection, person_id: int | None,
+                 event: asyncio.Event) -> contextlib.AbstractContextManager[asyncio.Event]:
+    """While inside: ``event`` is set whenever an end of a credential of ``person_id`` is heard
+    (:meth:`abstracta.server.signed_in.SignedIn.waking`), so that the socket waiting on it asks
+    its watch at once; ``person_id`` None (nobody signed in, or a spectator's socket, which
+    shows nothing of its person): nothing."""
+    if person_id is None:
+        return contextlib.nullcontext(event)
+    return connection.app.state.signed_in.waking(person_id, event)
+
+
 def signed_in(request: Request) -> Principal:
     principal = who(request)
     if principal is None:
@@ -217,4 +230,4 @@ def person_json(principal: Principal | None) -> dict[str, Any]:
 __all__ = ["ANSWERS", "Anyone", "COOKIE", "COOKIE_SECONDS", "PeopleRoute", "Reader", "SECURE_COOKIE", "STATUS",
            "Session", "answers", "bearer_token", "clear_session", "client", "cookie_secret", "people_of",
            "person_json", "refusal", "secure", "set_session", "signed_in", "status_of", "still_signed_in",
-           "watch_signed_in", "who"]
+           "watch_signed_in", "who", "woken_at_end"]

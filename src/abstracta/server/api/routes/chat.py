@@ -31,7 +31,7 @@ from ..bodies import ChatBody, Room
 from ..deps import ChatTokens, acting_person, split_tokens, who_acts
 from ..errors import company_errors, status_of
 from ..models import ChatLine, ChatLines, Reported
-from ..people import watch_signed_in
+from ..people import watch_signed_in, woken_at_end
 from ..sockets import close, drain, refuse
 
 router = APIRouter(tags=["chat"])
@@ -123,7 +123,8 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
     watchers = hub.watchers(match_id)
     try:
         await ws.send_json({"type": "room", **room, "watchers": watchers})
-        with hub.subscribe(room_key(match_id)) as woken:
+        with hub.subscribe(room_key(match_id)) as woken, woken_at_end(
+                ws, holder.person.id if speaker.seats and holder.person is not None else None, woken):
             woken.clear()  # the first state is sent
             while not closed.is_set():
                 waiter = asyncio.create_task(woken.wait())

@@ -14,7 +14,7 @@ from ... import metrics
 from ...errors import MatchError
 from ...matches import Holder, clip
 from ..deps import acting_person, promptly, service_of, split_tokens
-from ..people import watch_signed_in
+from ..people import watch_signed_in, woken_at_end
 from ..errors import status_of
 from ..sockets import close, refuse
 from .live_moves import SocketMoves
@@ -91,7 +91,8 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
     last = last_presence = None
     try:
         with service.hub.subscribe(match_id, spectator=not held) as changed, ws.app.state.presence.connected(
-                match_id, held, person.id if person is not None else None):  # spectators counted (issue 43)
+                match_id, held, person.id if person is not None else None), \
+                woken_at_end(ws, person.id if held and person is not None else None, changed):
             # the client going wakes the loop as a change does: one event to wait for, not a
             # task and a wait on two per change (the costly part of a push for the event loop)
             reader.add_done_callback(lambda _done: changed.set())

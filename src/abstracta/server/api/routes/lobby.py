@@ -289,6 +289,9 @@ async def lobby_socket(ws: WebSocket) -> None:
     try:
         with contextlib.ExitStack() as stack:
             events = [stack.enter_context(hub.subscribe(key)) for key in keys]
+            # an end of the person's session wakes the loop as a change of the lobby does
+            events.append(stack.enter_context(people.woken_at_end(
+                ws, principal.person.id if principal is not None else None, asyncio.Event())))
             stack.enter_context(presence.connected(None, person=principal.person.id if principal else None))
             while not closed.is_set() and not app.state.service.closed:
                 waiters = [asyncio.create_task(e.wait()) for e in events]
