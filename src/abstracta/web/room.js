@@ -9,6 +9,7 @@
 //   room.on("watchers", (n) => …);
 //   room.reopen();                  // who this page is changed (a guest signed in)
 //   room.close();
+import { SESSION_ENDED, sessionEnded } from "./people.js";
 
 export function openRoom(id, tokens) {
   const listeners = { room: [], lines: [], watchers: [] };
@@ -40,6 +41,8 @@ export function openRoom(id, tokens) {
       if (socket === mine) socket = null;
       // refused for good (no such match: 4404; a token of another match: 4403): no retry
       if (stopped || ev.code === 4404 || ev.code === 4403 || ev.code === 1008) return;
+      // a player's session ended (signed out elsewhere): no retry until reopen() (a guest now)
+      if (ev.code === SESSION_ENDED) { sessionEnded(); return; }
       clearTimeout(retry);
       retry = setTimeout(open, wait);
       wait = Math.min(wait * 2, 30000);
