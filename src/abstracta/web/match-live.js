@@ -1,8 +1,8 @@
 // The match page's live connection: a WebSocket that pushes every new state of the match when it
 // works, polling otherwise (and while the socket is down, which notices the server coming back),
-// the socket reopened after it closed. A move of this page's goes over the socket while it is
-// open and holds a seat (ctx.socketMove; docs: api/guide.md "Moves over the socket"), else as
-// POST …/actions.
+// the socket reopened after it closed (not after the person's session ended elsewhere). A move of
+// this page's goes over the socket while it is open and holds a seat (ctx.socketMove; docs:
+// api/guide.md "Moves over the socket"), else as POST …/actions.
 import { tokensOf } from "./api.js";
 import { SESSION_ENDED, sessionEnded } from "./people.js";
 

@@ -1,7 +1,8 @@
 // A match's room (issue 43): one WebSocket per match page bringing its chat lines and how many
 // watch it (the server's /api/matches/<id>/room). The chat (chat.js) and the watcher count
-// (live.js) listen to it; it reopens by itself after a lost connection, and asks again for
-// everything then (the first frame of a socket is the whole room).
+// (live.js) listen to it; it reopens by itself after a lost connection (not after a player's
+// session ended elsewhere), and asks again for everything then (the first frame of a socket is
+// the whole room).
 //
 //   const room = openRoom(id, tokens);
 //   room.on("room", (r) => …);      // {open, rooms, write, you, lines, watchers}: at each (re)connection
