@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { lang, refusal, t } from "./i18n.js";
-import { whoAmI } from "./people.js";
+import { SESSION_ENDED, sessionEnded, whoAmI } from "./people.js";
 
 // "Play now" clocks, as the game sites offer them: minutes + seconds per turn, and a day per move
 const QUICK_CLOCKS = [[3, 2], [5, 3], [10, 5], [15, 10], [30, 0], ["day", 1]];
@@ -298,7 +298,8 @@ function drawChallenges(challengesBox, { in: cin, out: cout }, lobby) {
 }
 
 // Live: the lobby's WebSocket (`draw(snapshot)` at each push), polling (`refresh()`) while it is
-// closed, reopened after 2 s. Returns {stop()}.
+// closed, reopened after 2 s; neither once the person's session has ended (the lobby on screen is
+// theirs: their seeks, challenges and blocks). Returns {stop()}.
 function lobbySocket(app, draw, refresh) {
   let socket = null, stopped = false, poll = null, reopen = null;
   function open() {
@@ -311,9 +312,10 @@ function lobbySocket(app, draw, refresh) {
       try { msg = JSON.parse(ev.data); } catch { return; }
       if (msg && msg.lobby && app.isConnected) draw(msg.lobby);
     };
-    socket.onclose = () => {
+    socket.onclose = (ev) => {
       socket = null;
       if (stopped) return;
+      if (ev.code === SESSION_ENDED) { stopped = true; clearInterval(poll); sessionEnded(); return; }
       if (!poll) poll = setInterval(() => refresh().catch(() => {}), 3000);
       reopen = setTimeout(() => { if (!stopped) open(); }, 2000);
     };

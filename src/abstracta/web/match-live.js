@@ -1,9 +1,10 @@
 // The match page's live connection: a WebSocket that pushes every new state of the match when it
 // works, polling otherwise (and while the socket is down, which notices the server coming back),
-// the socket reopened after it closed. A move of this page's goes over the socket while it is
-// open and holds a seat (ctx.socketMove; docs: api/guide.md "Moves over the socket"), else as
-// POST …/actions.
+// the socket reopened after it closed (not after the person's session ended elsewhere). A move of
+// this page's goes over the socket while it is open and holds a seat (ctx.socketMove; docs:
+// api/guide.md "Moves over the socket"), else as POST …/actions.
 import { tokensOf } from "./api.js";
+import { SESSION_ENDED, sessionEnded } from "./people.js";
 
 // Seconds a move waits for its answer on the socket before the page calls the connection lost.
 const MOVE_SECONDS = 20;
@@ -96,13 +97,15 @@ export function liveConnection(ctx) {
         for (const [moveId, waiting] of [...pending]) if (waiting.acked && viewPly >= waiting.acked.ply) settle(moveId, waiting.acked);
       }
     };
-    socket.onclose = () => {
+    socket.onclose = (ev) => {
       socket = null;
       seated = false;
       for (const moveId of [...pending.keys()]) settle(moveId, null, lost());
       root.dataset.live = "polling";
       if (ctx.stopped) return;
       schedule(); // poll meanwhile (it notices the server coming back), and reopen the socket
+      // unless the person's session ended: the polls go on, showing the game as anyone sees it
+      if (ev.code === SESSION_ENDED) { sessionEnded(); return; }
       clearTimeout(reopenTimer);
       reopenTimer = setTimeout(() => { if (!ctx.stopped && !socket) openSocket(); }, 2000);
     };

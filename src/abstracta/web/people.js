@@ -124,6 +124,24 @@ function paintMe() {
   meBox.append(toggle, menu);
 }
 
+// ------------------------------------------------------------------------------ a session ended
+// The close code of a socket (the match's, its room's, the lobby's) whose session ended after it
+// opened: signed out in another tab, the password changed, the account disabled (the server
+// sends "your session has ended: sign in again" first).
+export const SESSION_ENDED = 4401;
+
+// A socket closed with SESSION_ENDED (its caller does not open it again: opened now, it would be
+// nobody's, under a page drawn for the person). The header asks GET /api/me again, as after
+// signing out here, and the page says why at its top, once however many of its sockets close,
+// with the way back in (signing in returns to this page).
+export function sessionEnded() {
+  whoAmI(true);
+  const page = document.querySelector("#app > .page"); // the page's box (app.js's route)
+  if (!page || page.querySelector("#session-ended")) return;
+  page.prepend(h("p", { class: "note session-ended", id: "session-ended", role: "alert" }, t("people.session_ended"), " ",
+    h("a", { class: "button primary", href: "#/signin", id: "session-signin" }, t("people.sign_in"))));
+}
+
 // ------------------------------------------------------------------------------ routing
 export async function peoplePage(app, parts, { games }) {
   const [page, arg] = parts;
