@@ -7,6 +7,8 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
 import abstracta
 from abstracta.play import Session
 
@@ -155,3 +157,33 @@ def test_the_seats_put_out_are_carried_from_session_to_session_as_counted_from_t
             assert session.out_at() == [{"seat": s, "ply": p} for s, p in ordered]
             met += bool(since)
     assert met > 20  # seats were out along the way
+
+
+@pytest.mark.parametrize("name", ["fanorona", "fibonacci", "fibonacci-cards", "nibble", "slide-checkers"])
+def test_every_game_writes_along_a_line_what_it_writes_afresh(name):
+    # each move is written on from the state of the session it was played on (the one copied
+    # from), not replayed: with takebacks in between, the move list and the record of every
+    # revision are a fresh session's
+    from abstracta.core.game import played_turns, turn_numbers
+    from abstracta.play.requests import take_back
+
+    def written(match: Session) -> tuple[list, list[str]]:
+        movers, own = played_turns(match.initial, match.actions)
+        return match.turn_texts(movers, turn_numbers(movers, own)), list(match.record_moves())
+
+    game = abstracta.load_game(name)
+    initial = game.new_initial_state()
+    rng = random.Random(7)
+    match = Session.begin(game, initial, ["human", "human"])
+    takebacks = 0
+    for _ in range(120):
+        if match.ply > 3 and (match.state.is_terminal() or rng.random() < 0.1):
+            match = take_back(match, match.ply - rng.choice([1, 2, 3]), 0.0).after
+            takebacks += 1
+        elif match.state.is_terminal():
+            break
+        else:
+            match = match.copy()
+            match.push(rng.choice(match.state.legal_actions()))
+        assert written(match) == written(Session.begin(game, initial, ["human", "human"], match.actions)), match.ply
+    assert takebacks >= 3

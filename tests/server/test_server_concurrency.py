@@ -239,9 +239,9 @@ def test_spectators_share_one_view_per_revision(raw, app, monkeypatch):
     built = []
     original = service.views._view
 
-    def counting(match, held, seat):
+    def counting(match, held, seat, *concern):
         built.append((match.revision, frozenset(held)))
-        return original(match, held, seat)
+        return original(match, held, seat, *concern)
 
     monkeypatch.setattr(service.views, "_view", counting)
     with raw.websocket_connect(f"/api/matches/{mid}/ws") as a, raw.websocket_connect(f"/api/matches/{mid}/ws") as b:
@@ -357,7 +357,7 @@ def test_a_bug_while_pushing_is_logged_and_closes_the_socket(raw, app, monkeypat
         ws.send_json({"tokens": []})
         assert ws.receive_json()["ply"] == 0
 
-        def broken(match, held, seat):
+        def broken(match, held, seat, *concern):
             raise RuntimeError("a view bug quoting a hidden card")
 
         monkeypatch.setattr(app.state.service.views, "_view", broken)

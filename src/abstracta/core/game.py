@@ -714,7 +714,8 @@ def writes_as_played(game: Game) -> bool:
 def turn_texts(initial: State, actions: Sequence[int], movers: Sequence[int] | None = None,
                numbers: Sequence[int] | None = None, ply: int = 0,
                strings: Sequence[str] | None = None,
-               known: dict[tuple[int, tuple[int, ...]], list[str]] | None = None) -> list[TurnText]:
+               known: dict[tuple[int, tuple[int, ...]], list[str]] | None = None,
+               at: tuple[int, State] | None = None) -> list[TurnText]:
     """The turns of ``actions`` played from ``initial`` (not changed), each as a person reads it
     (:meth:`Game.format_turn`): the terminal's ``replay`` and the browser's move list, so that
     both read a game alike. ``movers`` and ``numbers`` of ``actions`` (:func:`played_turns`,
@@ -724,7 +725,9 @@ def turn_texts(initial: State, actions: Sequence[int], movers: Sequence[int] | N
     that :func:`writes_as_played` then taken from it rather than written again (a Fibonacci
     action's notation: ~0.1 ms, at every move for the turn in progress). ``known``: the caller's
     dict, kept with ``initial``, of the turns written from it (``(first, actions[:stop])`` ->
-    :meth:`Game.format_turn`), filled in here: a turn found in it is not written again."""
+    :meth:`Game.format_turn`), filled in here: a turn found in it is not written again.
+    ``at``: ``(i, state)``, the state after ``actions[:i]`` (not changed), known already: a turn
+    that starts there is written from it, not from ``initial`` replayed."""
     if movers is None or numbers is None:
         movers, own = played_turns(initial, actions)
         numbers = turn_numbers(movers, own)
@@ -733,24 +736,30 @@ def turn_texts(initial: State, actions: Sequence[int], movers: Sequence[int] | N
     if strings is not None and writes_as_played(game):
         return [TurnText(number, seat, first + ply, stop + ply, list(strings[first:stop]),
                          list(range(first + ply + 1, stop + ply + 1))) for number, seat, first, stop in spans]
-    state = initial.clone() if len(spans) > 1 else initial  # format_turn does not change it
+    # format_turn does not change the state it is given: ``initial``, or ``at``'s, as they are;
+    # a clone only to play on from there, and only as far as a turn not ``known`` starts
+    state, reached, own = initial, 0, False
     out: list[TurnText] = []
-    for i, (number, seat, first, stop) in enumerate(spans):
+    for number, seat, first, stop in spans:
         part = actions[first:stop]
-        if known is None:
-            moves = game.format_turn(state, part)
-        else:
-            key = (first, tuple(actions[:stop]))  # the state the turn starts from, and the turn
-            kept = known.get(key)
-            if kept is None:
-                kept = known[key] = game.format_turn(state, part)
-            moves = list(kept)
+        key = (first, tuple(actions[:stop])) if known is not None else None  # the turn's start, and the turn
+        kept = known.get(key) if known is not None else None
+        if kept is None:
+            if at is not None and at[0] == first:
+                state, reached, own = at[1], first, False
+            elif reached != first:
+                if not own:
+                    state, own = state.clone(), True
+                for action in actions[reached:first]:
+                    state.apply_action(action)
+                reached = first
+            kept = game.format_turn(state, part)
+            if known is not None:
+                known[key] = kept
+        moves = list(kept)
         first, stop = first + ply, stop + ply
         plies = list(range(first + 1, stop + 1)) if len(moves) == len(part) else [stop] * len(moves)
         out.append(TurnText(number, seat, first, stop, moves, plies))
-        if i < len(spans) - 1:  # the state after the last turn is not asked for
-            for action in part:
-                state.apply_action(action)
     return out
 
 

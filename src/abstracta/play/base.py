@@ -128,6 +128,9 @@ class SessionBase:
         """A copy to change: the state cloned, lists and dicts copied, the caches of the
         original (its record, its views) left behind."""
         new = _copy.copy(self)
+        # this session is the one copied from from here on, never changed (a copy is what
+        # changes): its state is the line's at its ply, for :meth:`turn_texts` to write on from
+        self.carried["copied"] = (list(self.actions), self.state)
         kept = new.__dict__
         for key in [k for k in kept if k[0] == "_"]:
             del kept[key]
@@ -331,13 +334,22 @@ class SessionBase:
         known = self.carried.get("turns_from")
         if known is None or known[0] is not state or len(known[1]) > 64:  # (a turn hundreds of actions long)
             known = self.carried["turns_from"] = (state, {})
+        # the state of the session last copied from along the line (the one this move was played
+        # on), when it is this game's past beyond what is written: the last turn starts there
+        # after a one-action turn, which is then neither replayed to nor cloned
+        copied = self.carried.get("copied")
+        if copied is not None and (not ply < len(copied[0]) <= self.ply or self.actions[:len(copied[0])] != copied[0]):
+            copied = None
         rest = turn_texts(state, self.actions[ply:], movers[ply:], numbers[ply:], ply=ply, strings=self.strings[ply:],
-                          known=known[1])
+                          known=known[1], at=(len(copied[0]) - ply, copied[1]) if copied is not None else None)
         if len(rest) > 1:  # the turns before the last are over: written once
             end = rest[-1].first
-            state = state.clone()
-            for action in self.actions[ply:end]:
-                state.apply_action(action)
+            if copied is not None and len(copied[0]) == end:
+                state = copied[1]
+            else:
+                state = state.clone()
+                for action in self.actions[ply:end]:
+                    state.apply_action(action)
             entries = None
             if written.entries is not None:  # the record's entries of those turns, written once too
                 entries = written.entries + self._format_moves(written.state, self.actions[ply:end])

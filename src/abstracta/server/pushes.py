@@ -33,8 +33,9 @@ class Pushes:
         def look() -> tuple[tuple[int, bool] | None, bytes]:
             # one hold of the lock: the match as it is (a fallen flag applied), then its view
             match = self.kernel.tick(self.kernel.load(match_id))
-            key = None if self.computer.mid_turn(match) else (match.revision, self.computer.shows_thinking(match))
-            return key, self.views.view_json(match, held)
+            concern = self.views.concern(match)
+            key = None if self.computer.mid_turn(match) else (match.revision, concern[0])
+            return key, self.views.view_json(match, held, concern=concern)
 
         return self.kernel.change(match_id, look)
 

@@ -35,6 +35,8 @@ REPLAY_PAGE = 100
 #: Bytes of encoded replay pages kept, all matches and viewers together (least recently used
 #: dropped first).
 REPLAY_CACHE_BYTES = 64_000_000
+#: What a view says of the computer at a match: whether it thinks, its last error (message, i18n)
+Concern = tuple[bool, "tuple[str, dict[str, Any]] | None"]
 
 
 class PageCache:
@@ -210,10 +212,12 @@ class JsonView:
         answer is shared: callers must not change it."""
         return self._cached_view(match, held, seat)[0]
 
-    def view_json(self, match: Match, held: set[int] = frozenset(), seat: Any = None) -> bytes:
+    def view_json(self, match: Match, held: set[int] = frozenset(), seat: Any = None,
+                  concern: Concern | None = None) -> bytes:
         """:meth:`view` as JSON (UTF-8), encoded once per revision and viewer (a match with a
-        clock: each time, since the clock's figures are of the moment)."""
-        entry = self._cached_view(match, held, seat)
+        clock: each time, since the clock's figures are of the moment). ``concern``: the
+        computer's :meth:`concern` for the match now, when the caller has it."""
+        entry = self._cached_view(match, held, seat, concern)
         if entry[1] is None:
             encoded = orjson.dumps(self._fragments(match, entry[0]), option=orjson.OPT_NON_STR_KEYS)
             if match.live.clock is None:
@@ -221,19 +225,25 @@ class JsonView:
             return encoded
         return entry[1]
 
-    def _cached_view(self, match: Match, held: set[int], seat: Any) -> list[Any]:
+    def concern(self, match: Match) -> Concern:
+        """What a view says of the computer at ``match`` now: ``(whether it thinks, its last
+        error)`` (:meth:`Computer.shows_thinking`, :meth:`Computer.bot_error`)."""
+        return self.computer.shows_thinking(match), self.computer.bot_error(match)
+
+    def _cached_view(self, match: Match, held: set[int], seat: Any, concern: Concern | None = None) -> list[Any]:
         """``[view, its JSON or None]`` from the match's cache of views (per revision: a new
         revision is a new Match object), the clock fresh."""
-        bot_error = self.computer.bot_error(match)
+        # asked once for the view (the key, then the fields): each asking walks the computer's
+        # state of the match again
+        thinking, bot_error = concern if concern is not None else self.concern(match)
         # the people's names and rating changes are read apart from the revision (a guest
         # renames itself; the game's record reaches the standings): a view per what they are
         people = self._people(match)
-        key = (frozenset(held), seat, self.computer.shows_thinking(match), bot_error and bot_error[0],
-               orjson.dumps(people))
+        key = (frozenset(held), seat, thinking, bot_error and bot_error[0], orjson.dumps(people))
         views = match.__dict__.setdefault("_views", {})
         entry = views.get(key)
         if entry is None:
-            entry = views[key] = [{**self._view(match, held, seat), **people}, None]
+            entry = views[key] = [{**self._view(match, held, seat, (thinking, bot_error)), **people}, None]
         if match.live.clock is None:
             return entry
         return [{**entry[0], "clock": self.clocks.view(match)}, None]
@@ -335,12 +345,12 @@ class JsonView:
         with self.kernel.locked(match_id):
             return self.kernel.held(self.kernel.load(match_id), tokens)
 
-    def _view(self, match: Match, held: set[int], seat: Any) -> dict[str, Any]:
+    def _view(self, match: Match, held: set[int], seat: Any, concern: Concern) -> dict[str, Any]:
         """The view for ``held`` and ``seat``: the match's fields every viewer sees alike
         (:meth:`_common`, computed once per revision and computer state), with the viewer's own
         filled in (their places kept: the view's fields stay in the documented order)."""
         viewer = self.viewer(match, held, seat)
-        view = dict(self._common(match))
+        view = dict(self._common(match, concern))
         mover = view["to_move"]
         # no move is played before every seat is taken (issue 38 §1): none offered either
         show_legal = view["human_to_move"] and mover in held and not match.waiting_for
@@ -403,12 +413,11 @@ class JsonView:
                 kept["legal"] = state.legal_action_strings()
         return kept["legal"]
 
-    def _common(self, match: Match) -> dict[str, Any]:
+    def _common(self, match: Match, concern: Concern) -> dict[str, Any]:
         """The fields of the view that do not depend on whose eyes (per revision and computer
-        state: whether it thinks, its last error), in the view's order; the viewer's fields are
-        placeholders :meth:`_view` fills in. Shared: do not change it."""
-        bot_error = self.computer.bot_error(match)
-        thinking = self.computer.shows_thinking(match)
+        state ``concern``: whether it thinks, its last error), in the view's order; the viewer's
+        fields are placeholders :meth:`_view` fills in. Shared: do not change it."""
+        thinking, bot_error = concern
         kept = self._shared(match, "_common")
         key = (thinking, bot_error and bot_error[0])
         if key in kept:
