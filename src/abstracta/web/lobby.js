@@ -298,8 +298,8 @@ function drawChallenges(challengesBox, { in: cin, out: cout }, lobby) {
 }
 
 // Live: the lobby's WebSocket (`draw(snapshot)` at each push), polling (`refresh()`) while it is
-// closed, reopened after 2 s; neither once the person's session has ended (the lobby on screen is
-// theirs: their seeks, challenges and blocks). Returns {stop()}.
+// closed, reopened after 2 s; neither once the person's session has ended and nobody is signed in
+// (the lobby on screen is theirs: their seeks, challenges and blocks). Returns {stop()}.
 function lobbySocket(app, draw, refresh) {
   let socket = null, stopped = false, poll = null, reopen = null;
   function open() {
@@ -315,11 +315,14 @@ function lobbySocket(app, draw, refresh) {
     socket.onclose = (ev) => {
       socket = null;
       if (stopped) return;
-      if (ev.code === SESSION_ENDED) { stopped = true; clearInterval(poll); sessionEnded(); return; }
       if (!poll) poll = setInterval(() => refresh().catch(() => {}), 3000);
       reopen = setTimeout(() => { if (!stopped) open(); }, 2000);
+      // signed out elsewhere: no more of this person's lobby (a guest who made an account in
+      // another tab is still signed in: reopened, as after any close)
+      if (ev.code === SESSION_ENDED) sessionEnded().then((gone) => { if (gone) stop(); });
     };
   }
+  function stop() { stopped = true; clearInterval(poll); clearTimeout(reopen); if (socket) socket.close(); }
   open();
-  return { stop() { stopped = true; clearInterval(poll); clearTimeout(reopen); if (socket) socket.close(); } };
+  return { stop };
 }

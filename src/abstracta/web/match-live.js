@@ -1,8 +1,8 @@
 // The match page's live connection: a WebSocket that pushes every new state of the match when it
 // works, polling otherwise (and while the socket is down, which notices the server coming back),
-// the socket reopened after it closed (not after the person's session ended elsewhere). A move of
-// this page's goes over the socket while it is open and holds a seat (ctx.socketMove; docs:
-// api/guide.md "Moves over the socket"), else as POST …/actions.
+// the socket reopened after it closed (as the browser is then, after the person's session ended
+// elsewhere too). A move of this page's goes over the socket while it is open and holds a seat
+// (ctx.socketMove; docs: api/guide.md "Moves over the socket"), else as POST …/actions.
 import { tokensOf } from "./api.js";
 import { SESSION_ENDED, sessionEnded } from "./people.js";
 
@@ -104,8 +104,9 @@ export function liveConnection(ctx) {
       root.dataset.live = "polling";
       if (ctx.stopped) return;
       schedule(); // poll meanwhile (it notices the server coming back), and reopen the socket
-      // unless the person's session ended: the polls go on, showing the game as anyone sees it
-      if (ev.code === SESSION_ENDED) { sessionEnded(); return; }
+      // the person's session ended: the page says so if nobody is signed in now; the socket
+      // reopened shows the game as this browser may see it now (its seat tokens, no session's)
+      if (ev.code === SESSION_ENDED) sessionEnded();
       clearTimeout(reopenTimer);
       reopenTimer = setTimeout(() => { if (!ctx.stopped && !socket) openSocket(); }, 2000);
     };

@@ -130,16 +130,21 @@ function paintMe() {
 // sends "your session has ended: sign in again" first).
 export const SESSION_ENDED = 4401;
 
-// A socket closed with SESSION_ENDED (its caller does not open it again: opened now, it would be
-// nobody's, under a page drawn for the person). The header asks GET /api/me again, as after
-// signing out here, and the page says why at its top, once however many of its sockets close,
-// with the way back in (signing in returns to this page).
-export function sessionEnded() {
-  whoAmI(true);
+// A socket closed with SESSION_ENDED. The header asks GET /api/me again, as after signing out
+// here. When nobody is signed in now, the page says why at its top, once however many of its
+// sockets close, with the way back in (signing in returns to this page), and this resolves true.
+// When somebody is (a guest who made an account or signed in in another tab: the guest's session
+// ended, a new one began), there is nothing to say: false. Either way a socket opened again is the
+// browser's as it is now (nobody's, or the new session's): it is never refused with SESSION_ENDED
+// for the session that ended, so reopening cannot loop.
+export async function sessionEnded() {
+  const now = await whoAmI(true);
+  if (now && now.kind) return false;
   const page = document.querySelector("#app > .page"); // the page's box (app.js's route)
-  if (!page || page.querySelector("#session-ended")) return;
+  if (!page || page.querySelector("#session-ended")) return true;
   page.prepend(h("p", { class: "note session-ended", id: "session-ended", role: "alert" }, t("people.session_ended"), " ",
     h("a", { class: "button primary", href: "#/signin", id: "session-signin" }, t("people.sign_in"))));
+  return true;
 }
 
 // ------------------------------------------------------------------------------ routing

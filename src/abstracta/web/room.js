@@ -1,8 +1,8 @@
 // A match's room (issue 43): one WebSocket per match page bringing its chat lines and how many
 // watch it (the server's /api/matches/<id>/room). The chat (chat.js) and the watcher count
-// (live.js) listen to it; it reopens by itself after a lost connection (not after a player's
-// session ended elsewhere), and asks again for everything then (the first frame of a socket is
-// the whole room).
+// (live.js) listen to it; it reopens by itself after a lost connection (and after a player's
+// session ended elsewhere, as the browser is then), and asks again for everything then (the
+// first frame of a socket is the whole room).
 //
 //   const room = openRoom(id, tokens);
 //   room.on("room", (r) => …);      // {open, rooms, write, you, lines, watchers}: at each (re)connection
@@ -42,8 +42,9 @@ export function openRoom(id, tokens) {
       if (socket === mine) socket = null;
       // refused for good (no such match: 4404; a token of another match: 4403): no retry
       if (stopped || ev.code === 4404 || ev.code === 4403 || ev.code === 1008) return;
-      // a player's session ended (signed out elsewhere): no retry until reopen() (a guest now)
-      if (ev.code === SESSION_ENDED) { sessionEnded(); return; }
+      // a player's session ended (signed out elsewhere): said if nobody is signed in now; the
+      // room reopened is the browser's as it is now
+      if (ev.code === SESSION_ENDED) sessionEnded();
       clearTimeout(retry);
       retry = setTimeout(open, wait);
       wait = Math.min(wait * 2, 30000);
