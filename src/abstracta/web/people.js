@@ -129,6 +129,8 @@ function paintMe() {
 // opened: signed out in another tab, the password changed, the account disabled (the server
 // sends "your session has ended: sign in again" first).
 export const SESSION_ENDED = 4401;
+// How long after such a close the page asks who is signed in (see sessionEnded), in ms.
+const SETTLE_MS = 1500;
 
 // A socket closed with SESSION_ENDED. The header asks GET /api/me again, as after signing out
 // here. When nobody is signed in now, the page says why at its top, once however many of its
@@ -138,6 +140,9 @@ export const SESSION_ENDED = 4401;
 // browser's as it is now (nobody's, or the new session's): it is never refused with SESSION_ENDED
 // for the session that ended, so reopening cannot loop.
 export async function sessionEnded() {
+  // The other tab's sign-up or sign-in ends this session when it commits, a moment before its
+  // answer brings the browser the new cookie: asked at once, /api/me would still say nobody.
+  await new Promise((settled) => setTimeout(settled, SETTLE_MS));
   const now = await whoAmI(true);
   if (now && now.kind) return false;
   const page = document.querySelector("#app > .page"); // the page's box (app.js's route)
