@@ -138,8 +138,14 @@ const SETTLE_MS = 1500;
 // When somebody is (a guest who made an account or signed in in another tab: the guest's session
 // ended, a new one began), there is nothing to say: false. Either way a socket opened again is the
 // browser's as it is now (nobody's, or the new session's): it is never refused with SESSION_ENDED
-// for the session that ended, so reopening cannot loop.
-export async function sessionEnded() {
+// for the session that ended, so reopening cannot loop. The page's sockets close together (the
+// game's and the room's): they share one asking.
+let ending = null;
+export function sessionEnded() {
+  if (!ending) ending = askAfterEnd().finally(() => { ending = null; });
+  return ending;
+}
+async function askAfterEnd() {
   // The other tab's sign-up or sign-in ends this session when it commits, a moment before its
   // answer brings the browser the new cookie: asked at once, /api/me would still say nobody.
   await new Promise((settled) => setTimeout(settled, SETTLE_MS));
