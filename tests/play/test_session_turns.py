@@ -21,7 +21,7 @@ SEED1 = {"seed": "1", "first_player": "0"}
 def test_a_move_list_written_before_a_takeback_is_not_reused_for_other_moves():
     # a copy of a session carries the turns written so far; once its earlier actions are others
     # (a takeback, then other turns as many actions long), the list is written from the start
-    from abstracta.core.game import played_turns, turn_numbers, turn_texts
+    from abstracta.core.turns import played_turns, turn_numbers, turn_texts
 
     game = abstracta.load_game("nibble", seed=2)
     initial = game.new_initial_state()
@@ -54,7 +54,7 @@ def test_turns_written_again_along_a_line_are_those_written_afresh(monkeypatch):
     # move, and the turn just played once more when the next begins. Along a line of sessions
     # (each the last one's copy, a move on or a takeback) the ones written from the same state
     # are kept (carried): each list and record equal to a fresh session's, the writing done once
-    from abstracta.core.game import played_turns, turn_numbers
+    from abstracta.core.turns import played_turns, turn_numbers
     from abstracta.play.requests import take_back
 
     game = abstracta.load_game("nibble", seed=3)
@@ -164,7 +164,7 @@ def test_every_game_writes_along_a_line_what_it_writes_afresh(name):
     # each move is written on from the state of the session it was played on (the one copied
     # from), not replayed: with takebacks in between, the move list and the record of every
     # revision are a fresh session's
-    from abstracta.core.game import played_turns, turn_numbers
+    from abstracta.core.turns import played_turns, turn_numbers
     from abstracta.play.requests import take_back
 
     def written(match: Session) -> tuple[list, list[str]]:

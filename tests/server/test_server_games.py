@@ -286,7 +286,7 @@ def test_your_games_counts_the_placements_as_the_move_list_lists_them(client):
 
 def test_the_view_says_the_turns_played_as_your_games_lists_them(client):
     # the join page counted "N moves played so far" in the browser, from the view's move list,
-    # and Your games on the server (core.game.turns_played): two counts of one number. The view
+    # and Your games on the server (core.turns.turns_played): two counts of one number. The view
     # carries the server's count, the one Your games lists, to a spectator (the join page's
     # view, before the seat is taken) and to a seat alike
     def said(view) -> tuple[int, int, int, int]:
@@ -353,7 +353,8 @@ def test_a_row_counted_by_an_earlier_version_is_recounted_when_listed(client, db
 
 
 def test_chance_entries_before_the_first_turn_are_no_ones(client):
-    from abstracta.core.game import CHANCE, turns_played
+    from abstracta.core.game import CHANCE
+    from abstracta.core.turns import turns_played
 
     # two placements, a chance entry between them, then turn 1 of two actions: 2 + 1
     assert turns_played([0, CHANCE, 1, 0, 0], [0, 0, 0, 1, 1]) == 3

@@ -12,7 +12,7 @@ import random
 import orjson
 import pytest
 
-from abstracta.core.game import played_turns, turn_numbers, turn_spans, turn_texts, turns_played
+from abstracta.core.turns import played_turns, turn_numbers, turn_spans, turn_texts, turns_played
 from abstracta.core.registry import load_game
 from abstracta.core.turn_ledger import count_turns
 from abstracta.server.errors import Conflict

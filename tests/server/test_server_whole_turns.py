@@ -253,7 +253,7 @@ def test_the_move_list_reads_each_turn_as_the_terminals_replay(client):
 def test_the_move_list_stays_the_replays_through_a_game_and_its_takebacks(client):
     # the server writes only the turns since the last view (a long game is not written out at
     # every move): after each action and each takeback the list is the whole game's, written anew
-    from abstracta.core.game import turn_texts
+    from abstracta.core.turns import turn_texts
 
     game = abstracta.load_game("nibble", seed=2)
     view = client.post("/api/matches", json={"game": "nibble", "options": {"seed": "2"}, "seats": ["human", "human"]}).json()

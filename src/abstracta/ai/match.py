@@ -18,7 +18,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from ..core.game import CHANCE, Game, State, canonical_actions
+from ..core.game import CHANCE, Game, State
+from ..core.turns import canonical_actions
 from ..core.records import Record
 from ..core.rng import SplitMix64
 from .base import Bot, sample_chance

@@ -29,7 +29,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from ..core.game import CHANCE, Game, State, canonical_actions
+from ..core.game import CHANCE, Game, State
+from ..core.turns import canonical_actions
 from ..core.records import Record
 from ..core.registry import load_game
 from ..executors import EXECUTORS, map_unordered  # noqa: F401 - EXECUTORS: re-exported for callers of this module

@@ -14,9 +14,10 @@ from rich.markup import escape
 
 from ..core.description import seat_name
 from ..core.errors import RecordError
-from ..core.game import Game, State, seats_out, turn_texts
+from ..core.game import Game, State, seats_out
 from ..core.records import DECIDED, DRAW_OFFERED_TAG, LEFT_TAG, Record, out_of_time_seats, resigned_seat, tag_seats
 from ..core.registry import game_key
+from ..core.turns import turn_texts
 from .base import app, CliError, console, guarded, JsonArg
 
 
@@ -78,7 +79,7 @@ def spectator_board(game: Game, state: State) -> Any:
 
 def turn_entries(initial: State, actions: list[int]) -> list[tuple[int, list[str]]]:
     """The turns of ``actions`` played from ``initial`` as the browser's move list shows them
-    (:func:`~abstracta.core.game.turn_texts`): each turn's number (0: before the rules' first
+    (:func:`~abstracta.core.turns.turn_texts`): each turn's number (0: before the rules' first
     turn, e.g. Fibonacci Go's placements) and its moves as ``play`` prints a turn (Nibble's
     ``a1+a9``, ``a1`` for a one-disc turn: ``Game.format_turn``)."""
     return [(turn.number, turn.moves) for turn in turn_texts(initial, actions)]

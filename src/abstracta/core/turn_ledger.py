@@ -1,7 +1,7 @@
 """The turns of a game in play, counted once and carried from move to move (issue 44 §1).
 
-:func:`~abstracta.core.game.turn_numbers`, :func:`~abstracta.core.game.turn_spans` and
-:func:`~abstracta.core.game.turns_played` read a whole game; a server asks them at every move,
+:func:`~abstracta.core.turns.turn_numbers`, :func:`~abstracta.core.turns.turn_spans` and
+:func:`~abstracta.core.turns.turns_played` read a whole game; a server asks them at every move,
 so a game of 1,000 plies was counted again, in Python, 1,000 times. A :class:`TurnLedger` holds
 their answers for the actions seen so far; :meth:`TurnLedger.follow` gives the ledger of a game
 that goes on from them (the next move: only the new actions are counted) and counts afresh when
@@ -18,11 +18,11 @@ class TurnLedger(NamedTuple):
     """The turns of the actions played so far.
 
     ``movers`` and ``own``: per action, the seat that played it and the rules' turn number
-    before it (:func:`~abstracta.core.game.played_turns`); ``numbers``: the turn each belongs
-    to (:func:`~abstracta.core.game.turn_numbers`); ``spans``: the turns as ``(number, seat,
-    first, stop)`` (:func:`~abstracta.core.game.turn_spans`); ``before``: the seats' turns
+    before it (:func:`~abstracta.core.turns.played_turns`); ``numbers``: the turn each belongs
+    to (:func:`~abstracta.core.turns.turn_numbers`); ``spans``: the turns as ``(number, seat,
+    first, stop)`` (:func:`~abstracta.core.turns.turn_spans`); ``before``: the seats' turns
     before the rules' first turn (spans numbered 0, chance left out), so that :attr:`turns` is
-    :func:`~abstracta.core.game.turns_played`'s count; ``top``: the highest number. Shared:
+    :func:`~abstracta.core.turns.turns_played`'s count; ``top``: the highest number. Shared:
     never change the lists."""
 
     movers: list[int]

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, NamedTuple, Sequence, TypeVar
 
 from ..core.description import english
-from ..core.game import (Game, State, TurnText, action_strings, draw_seats, played_turns, seats_out, seats_out_on,
-                         turn_texts)
+from ..core.game import Game, State, action_strings, draw_seats, seats_out, seats_out_on
 from ..core.records import OUT_OF_TIME_TAG, RESIGNED_TAG, Record, hint_counts, out_of_time_seats, resigned_seat
 from ..core.turn_ledger import EMPTY as NO_TURNS, TurnLedger
+from ..core.turns import TurnText, played_turns, turn_texts
 from ..core.view import message
 from .errors import NotNow
 from .events import Event, GameEnded

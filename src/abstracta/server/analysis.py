@@ -17,7 +17,7 @@ from typing import Any
 
 from ..ai.analysis import display_value
 from ..core.errors import AbstractaError, UnknownGameError
-from ..core.game import turn_spans
+from ..core.turns import turn_spans
 from ..core.records import Record
 from ..core.registry import load_game
 from .botjobs import BotJob, make_analysis_job

@@ -43,7 +43,7 @@ log = logging.getLogger("abstracta.server")
 
 
 #: the rule ``matches.turns`` is counted by: 1 for the move list's entries made by players
-#: (core.game.turns_played); earlier versions counted the record's entries, a seat's actions
+#: (core.turns.turns_played); earlier versions counted the record's entries, a seat's actions
 #: in a row, then the numbered turns alone (leaving out a placement phase); 2: the row keeps
 #: the seat to move too (``matches.to_move``, Your games says whose move it is). Raise it when
 #: the count changes: rows of a lower one are counted again (:meth:`Store.recount`).
@@ -65,7 +65,7 @@ class MatchRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="playing")  # playing | over
     revision: Mapped[int] = mapped_column(Integer, default=0)
     plies: Mapped[int] = mapped_column(Integer, default=0)
-    # the turns played as the move list lists them (core.game.turns_played); NULL in
+    # the turns played as the move list lists them (core.turns.turns_played); NULL in
     # databases of an earlier version, read as the record's entries
     turns: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     # how ``turns`` was counted (TURNS_VERSION); NULL or lower: by an earlier version, whose
