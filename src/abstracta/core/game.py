@@ -12,7 +12,6 @@ back as the numbered turns a person sees is :mod:`abstracta.core.turns`.
 
 from __future__ import annotations
 
-import operator
 import secrets
 from abc import ABC, abstractmethod
 from types import SimpleNamespace
