@@ -148,3 +148,12 @@ def test_a_match_page_says_a_session_ended_elsewhere_and_watches_on(browser, liv
         a.set_viewport_size({"width": 390, "height": 844})
         a.screenshot(path=str(shots / "session-ended-match-390.png"))
         assert a.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        # a language switch draws the page again in Finnish: the note stays, said in Finnish, once
+        a.click("#lang button[data-lang='fi']")
+        a.wait_for_function("() => document.documentElement.lang === 'fi' && document.querySelector('#players')")
+        shows_session_ended(a, WORDS["fi-FI"])
+        a.wait_for_function("() => window.abstractaView.my_seats.length === 0")
+        assert seated_controls(a) == WATCHING, seated_controls(a)
+        a.screenshot(path=str(shots / "session-ended-match-fi-390.png"))
+        assert a.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert not errors, errors
