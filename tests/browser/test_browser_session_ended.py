@@ -56,6 +56,26 @@ def shows_session_ended(page, words: str) -> None:
     assert page.locator("#me-button").count() == 0
 
 
+# a seated player's controls on the match page (the move typed, resigning, a takeback, the chat's
+# box to write in, the your-move notices), and the note to a spectator in their stead
+SEATED = {"#move-input", "#resign", "#undo", "#chat-form", "#notices"}
+WATCHING = {"#watching"}
+
+
+def seated_controls(page) -> set[str]:
+    """Which of SEATED and WATCHING the page shows."""
+    return {sel for sel in SEATED | WATCHING if page.locator(sel).is_visible()}
+
+
+def watches_as_anyone(page, name: str) -> None:
+    """The match page shows the game as anyone without a seat sees it: ``name``'s seat is named
+    for them (not "you"), no control of a seat's is offered, the note to a spectator is up."""
+    page.wait_for_function("() => window.abstractaView.my_seats.length === 0 && "
+                           "!document.querySelector('#players').textContent.includes('(you)')")
+    assert f"({name})" in page.inner_text("#players"), page.inner_text("#players")
+    assert seated_controls(page) == WATCHING, seated_controls(page)
+
+
 def opens_no_more(page, ending: str, before: int) -> None:
     """No socket whose address ends with ``ending`` opened again (the pages reopen theirs after 1-2 s)."""
     page.wait_for_timeout(4500)
@@ -107,6 +127,7 @@ def test_a_match_page_says_a_session_ended_elsewhere_and_watches_on(browser, liv
         a.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'")
         a.wait_for_selector("#chat:not([hidden])")
         b.wait_for_selector("#chat:not([hidden])")
+        assert "(you)" in a.inner_text("#players") and seated_controls(a) == SEATED, seated_controls(a)
         game, room = (sum(u.endswith(f"/api/matches/{mid}/{end}") for u in a.opened) for end in ("ws", "room"))
         assert (game, room) == (1, 1)
         sign_out_in_another_tab(ca, url)
@@ -115,11 +136,24 @@ def test_a_match_page_says_a_session_ended_elsewhere_and_watches_on(browser, liv
         a.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'")
         a.wait_for_timeout(4500)
         assert [sum(u.endswith(f"/api/matches/{mid}/{end}") for u in a.opened) for end in ("ws", "room")] == [2, 2]
+        # the page is drawn again as anyone without a seat sees the game (no reload, Ben not
+        # having moved): Anna's seat is hers by name, not "you"; nothing of a player's is offered
+        watches_as_anyone(a, name)
         play_one(b, 0)  # Ben's move reaches Anna's page over its socket: the game as anyone sees it
         a.wait_for_function("() => window.abstractaView.ply > 0 && window.abstractaView.my_seats.length === 0")
         assert a.locator("#session-ended").count() == 1  # said once, for both sockets
         assert not errors, errors
         a.screenshot(path=str(shots / "session-ended-match-1100.png"))
+        watches_as_anyone(a, name)
         a.set_viewport_size({"width": 390, "height": 844})
         a.screenshot(path=str(shots / "session-ended-match-390.png"))
         assert a.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        # a language switch draws the page again in Finnish: the note stays, said in Finnish, once
+        a.click("#lang button[data-lang='fi']")
+        a.wait_for_function("() => document.documentElement.lang === 'fi' && document.querySelector('#players')")
+        shows_session_ended(a, WORDS["fi-FI"])
+        a.wait_for_function("() => window.abstractaView.my_seats.length === 0")
+        assert seated_controls(a) == WATCHING, seated_controls(a)
+        a.screenshot(path=str(shots / "session-ended-match-fi-390.png"))
+        assert a.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert not errors, errors

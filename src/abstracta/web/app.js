@@ -15,7 +15,7 @@ import { matchPage } from "./match.js";
 import { matchesPage } from "./matches.js";
 import { newGamePage } from "./newgame.js";
 import { lang, onLanguage, preferred, setLanguage, t, translateMarked } from "./i18n.js";
-import { PAGES as PEOPLE_PAGES, drawMe, peoplePage, whoAmI } from "./people.js";
+import { PAGES as PEOPLE_PAGES, drawMe, peoplePage, sayEnded, whoAmI } from "./people.js";
 import { backToGames, boardModule, games } from "./shell.js";
 
 // the <main> element; each page draws into its own box in it (see route)
@@ -33,6 +33,8 @@ async function route(ev) {
   stopPage = () => {};
   const switched = ev && ev.type === "language" ? ev : null; // the same page, in other words
   const kept = switched ? switched.kept : null;
+  // the note that the session ended stays over a language switch, said in the new words
+  const ended = !!switched && !!root.querySelector("#session-ended");
   keepPage = () => null;
   const parts = (location.hash.replace(/^#\/?/, "") || "").split("/").map(decodeURIComponent);
   // A page draws into its own box, after its requests: a page left while it was still loading
@@ -57,6 +59,7 @@ async function route(ev) {
     app.replaceChildren(h("p", { class: "error", id: "page-error" }, err.message || String(err)), backToGames());
   }
   if (!app.isConnected) return;
+  if (ended) sayEnded(app);
   window.scrollTo(0, switched ? switched.scrollY : 0);
   // a link or button that changed the page went with the old page: the focus fell to <body>
   // and a screen reader said nothing of the new one. Its heading takes the focus (and is read

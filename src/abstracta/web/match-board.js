@@ -9,7 +9,6 @@ import { resultText } from "./outcome.js";
 // board with its words, controls and refusals, aside: the legal moves and the typed move}.
 export function boardPanel(ctx) {
   const { mod, kept } = ctx;
-  const { spectator } = ctx.seats;
   // the board takes the keyboard focus itself: the module's key handler gets the keys there
   const boardBox = h("div", { class: "boardbox", id: "board", tabindex: "0", role: "application",
     "aria-label": t("match.board"), "aria-describedby": "board-text" });
@@ -28,10 +27,10 @@ export function boardPanel(ctx) {
   const legalBox = h("div", { class: "legal", id: "legal" });
   const entry = h("input", { id: "move-input", placeholder: t("match.type_eg", { move: ctx.view.legal[0] || "" }), autocomplete: "off", autocapitalize: "off",
     spellcheck: "false", "aria-label": t("match.type") });
-  const entryForm = h("form", { class: "entry", hidden: spectator }, entry, h("button", { type: "submit" }, t("match.play")));
+  const entryForm = h("form", { class: "entry", hidden: ctx.seats.spectator }, entry, h("button", { type: "submit" }, t("match.play")));
   const textBox = h("details", { open: !!(kept && kept.textOpen) }, h("summary", { class: "muted" }, t("match.position_text")), posText);
   if (kept) entry.value = kept.typed;
-  const legalWrap = h("details", { class: "legalwrap", open: kept ? kept.legalOpen : !(mod && mod.render), hidden: spectator },
+  const legalWrap = h("details", { class: "legalwrap", open: kept ? kept.legalOpen : !(mod && mod.render), hidden: ctx.seats.spectator },
     h("summary", {}, t("match.legal_moves")), legalBox);
   entryForm.addEventListener("submit", (ev) => { ev.preventDefault(); if (!entry.readOnly && entry.value.trim()) ctx.send(entry.value.trim(), true); });
 
@@ -105,7 +104,7 @@ export function boardPanel(ctx) {
     }
     legalFocus();
     // a spectator and a finished game have no move to pick or type: nothing greyed is shown
-    legalWrap.hidden = entryForm.hidden = spectator || over;
+    legalWrap.hidden = entryForm.hidden = ctx.seats.spectator || over;
     // read-only, not disabled, while it is not this seat's move: a disabled box loses the
     // focus, and whoever typed a move was left on the page's <body> until the next turn
     entry.readOnly = !interactive;

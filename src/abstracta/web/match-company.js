@@ -13,8 +13,8 @@ import { openRoom } from "./room.js";
 // under the actions).
 export function company(ctx, title) {
   const room = openRoom(ctx.id, () => tokensOf(ctx.id));
-  const notices = yourMove({ id: ctx.id, title, mySeats: ctx.seats.mySeats });
+  const notices = yourMove({ id: ctx.id, title, mySeats: () => ctx.seats.mySeats });
   ctx.on("draw", () => notices.update(ctx.view));
   ctx.on("stop", () => { room.close(); notices.stop(); });
-  return { watchers: watcherCount(room), chat: chatPanel({ id: ctx.id, room, seatName: ctx.seats.seatName }).node, notices: notices.node };
+  return { watchers: watcherCount(room), chat: chatPanel({ id: ctx.id, room, seatName: (i) => ctx.seats.seatName(i) }).node, notices: notices.node };
 }

@@ -74,8 +74,11 @@ export function matchContext({ id, view, mod, was }) {
     const view = ctx.view;
     if (!fresh || typeof fresh.revision !== "number") return false;
     if (fresh.revision >= view.revision) ctx.emit("fresh", fresh);
+    // other seats held here (a session ended elsewhere: the socket reopened holds none) are news
+    // at the same revision too: the page is drawn again for whoever it is now
+    const reseated = Array.isArray(fresh.my_seats) && JSON.stringify(fresh.my_seats) !== JSON.stringify(ctx.seats.mySeats);
     const newer = fresh.revision > view.revision ||
-      (fresh.revision === view.revision && (fresh.thinking !== view.thinking || fresh.viewer !== view.viewer));
+      (fresh.revision === view.revision && (fresh.thinking !== view.thinking || fresh.viewer !== view.viewer || reseated));
     if (!newer) return false;
     if (fresh.revision > view.revision) ctx.showError(null); // a new position: an old refusal is stale
     const eyes = view.viewer;
@@ -84,6 +87,7 @@ export function matchContext({ id, view, mod, was }) {
     // changes no ply: refetching then cost a spectator of two computers two pages a move
     if (fresh.revision !== view.revision || fresh.viewer !== eyes) ctx.replay.forget();
     ctx.view = fresh;
+    if (reseated) ctx.seats = seatsOf(() => ctx.view);
     if (ctx.replay.follow(eyes)) return true; // the replay steps on (drawn when its page is here)
     if (!sending) draw();
     return true;

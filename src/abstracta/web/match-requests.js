@@ -7,7 +7,8 @@ import { t } from "./i18n.js";
 
 // Returns {takeback, draw}: the two boxes, to lay out.
 export function requestBoxes(ctx) {
-  const { humans, myPeople, mySeats, othersWord, seatsWord } = ctx.seats;
+  // the seats as they are when asked (ctx.seats changes when a session ends elsewhere)
+  const seats = () => ctx.seats;
   const takeback = requestBox(ctx, { id: "takeback", field: "takeback", ended: "takeback_ended",
     words: { asked: (who) => t("takeback.asked", { who }), asks: (who) => t("takeback.asks", { who }),
       asks_accepted: (who, accepted) => t("takeback.asks_accepted", { who, accepted }),
@@ -18,9 +19,9 @@ export function requestBoxes(ctx) {
       // a takeback that happened (a draw accepted ends the game instead)
       accepted: (by) => t("takeback.accepted_note", { by }), accepted_mine: () => t("takeback.accepted_mine"),
       accept: () => t("takeback.accept"), decline: () => t("takeback.decline"), withdraw: () => t("takeback.withdraw") },
-    answering: (tb) => myPeople.some((i) => i !== tb.by && !tb.accepted.includes(i)), others: (tb) => othersWord(tb.by),
+    answering: (tb) => seats().myPeople.some((i) => i !== tb.by && !tb.accepted.includes(i)), others: (tb) => seats().othersWord(tb.by),
     // a takeback waits for every other person seat (the view's request names those that accepted)
-    waiting: (tb) => humans.filter((i) => i !== tb.by && !tb.accepted.includes(i)) });
+    waiting: (tb) => seats().humans.filter((i) => i !== tb.by && !tb.accepted.includes(i)) });
   const draw = requestBox(ctx, { id: "drawoffer", field: "draw_offer", ended: "draw_offer_ended", path: "draw/answer",
     words: { asked: (who) => t("draw.asked", { who }), asks: (who) => t("draw.asks", { who }),
       asks_accepted: (who, accepted) => t("draw.asks_accepted", { who, accepted }),
@@ -31,8 +32,8 @@ export function requestBoxes(ctx) {
       declined: (who) => [t("draw.declined", { who }), ctx.view.draw_again_in > 0 ? t("draw.again_in", { n: ctx.view.draw_again_in }) : ""].join(" ").trim(),
       declined_other: (who, by) => t("draw.declined_other", { who, by }),
       accept: () => t("draw.accept"), decline: () => t("draw.decline"), withdraw: () => t("draw.withdraw") },
-    answering: (offer) => offer.waiting.some((i) => mySeats.includes(i)),
-    others: (offer) => seatsWord(offer.waiting.filter((i) => !mySeats.includes(i))), waiting: (offer) => offer.waiting });
+    answering: (offer) => offer.waiting.some((i) => seats().mySeats.includes(i)),
+    others: (offer) => seats().seatsWord(offer.waiting.filter((i) => !seats().mySeats.includes(i))), waiting: (offer) => offer.waiting });
   return { takeback, draw };
 }
 
@@ -47,10 +48,9 @@ export function requestBoxes(ctx) {
 // said to every page, spectators too (a move just vanishing from the list tells nothing).
 function requestBox(ctx, { id: boxId, field, ended, words, path = `${field}/answer`, answering, others, waiting }) {
   const box = h("div", { class: "takeback", id: boxId, hidden: true, "aria-live": "polite" });
-  const { mySeats, seatName, seatsWord } = ctx.seats;
   let key = null;
   ctx.on("draw", () => {
-    const view = ctx.view;
+    const view = ctx.view, { mySeats, seatName, seatsWord } = ctx.seats;
     const req = view.status === "playing" ? view[field] : null;
     const asker = req && mySeats.includes(req.by);
     const answers = req && !asker && answering(req);

@@ -7,8 +7,10 @@ import { t } from "./i18n.js";
 import { hasPeople, namedSeats, seatLabel } from "./names.js";
 import { coloured, seatNamer } from "./words.js";
 
-// Who's who at the match, from the page's first view (`view()`: the view on screen; the seats,
-// the players and the tokens this browser holds do not change while the page is shown).
+// Who's who at the match, from the view on screen when made (`view()`: the view on screen; the
+// seats and the players do not change while the page is shown). The seats this browser holds
+// may: a session that ended elsewhere leaves the page nobody's, and the context makes these
+// anew then (ctx.seats, match-context.js accept): its concerns read ctx.seats as they draw.
 export function seatsOf(view) {
   const first = view();
   const named = coloured(first.seats); // seats named by colour (else You / Computer / Player N)

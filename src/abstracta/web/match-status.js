@@ -17,6 +17,7 @@ export function statusLines(ctx) {
     status.textContent = live ? liveWords(ctx, frame) : replayWords(ctx.view, frame.shownPly);
     // a spectator of a finished game waits for no move: the note says where the moves are
     watching.textContent = over ? t("match.watching_over") : t("match.watching");
+    watching.hidden = !ctx.seats.spectator; // a seat's session that ended leaves the page watching
     status.classList.toggle("thinking", !!ctx.view.thinking && live && !ctx.connLost);
     status.classList.toggle("lost", ctx.connLost && !over);
     // a person knocked out of a 3-4 player game is told (frame.out: why)

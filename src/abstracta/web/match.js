@@ -69,10 +69,10 @@ export async function matchPage(app, id, was, page) {
   // the analysis board (analysis.js): finished games, and hints against the computer
   // the answers it has (a hint, a position's evaluation, the graph) are the same position's
   const analysis = analysisPanel({ id, getView: () => ctx.view, open: !!(kept && kept.analysisOpen), kept: ctx.same ? kept.analysis : null,
-    boardBox: board.box, seatName: seats.seatName, stepTo: (ply) => ctx.replay.stepTo(ply), say: board.say,
+    boardBox: board.box, seatName: (i) => ctx.seats.seatName(i), stepTo: (ply) => ctx.replay.stepTo(ply), say: board.say,
     // the server's termination: a resignation, a flag, a draw agreed or a player gone ended it, not the rules
     ended: () => (ctx.view.status === "over" && ["resignation", "time", "agreement", "left"].includes(ctx.view.termination)
-      ? endText(ctx.view, seats.seatName, seats.own) || resultLine(ctx.view, seats.seatName, outTurns(ctx.view)) : null),
+      ? endText(ctx.view, ctx.seats.seatName, ctx.seats.own) || resultLine(ctx.view, ctx.seats.seatName, outTurns(ctx.view)) : null),
     shownPly: () => ctx.replay.at() });
   ctx.on("draw", () => analysis.update());
   ctx.screen(analysis.node);

@@ -58,8 +58,8 @@ async function subscribePush(id) {
   await api(`/api/matches/${encodeURIComponent(id)}/push`, { method: "POST", body: { subscription: sub.toJSON(), lang } });
 }
 
-// The match page's notices: `title` the match's name; `mySeats` the seats this browser holds
-// (against the computer, or at a distance; several people on one device get none).
+// The match page's notices: `title` the match's name; `mySeats()` the seats this browser holds
+// now (against the computer, or at a distance; several people on one device get none).
 // `update(view)` after every view drawn; `node` the settings (sound, "Notify me"); `stop()`
 // when the page is left (the tab's title and icon are the next page's).
 export function yourMove({ id, title, mySeats }) {
@@ -76,7 +76,7 @@ export function yourMove({ id, title, mySeats }) {
     h("summary", {}, t("notice.settings")),
     h("p", {}, h("label", { for: "move-sound" }, sound, " ", t("notice.sound"))),
     h("p", {}, ask), said);
-  node.hidden = !mySeats.length;
+  node.hidden = !mySeats().length;
 
   const correspondence = () => !!(view && view.clock && view.clock.control && view.clock.control.per_turn >= CORRESPONDENCE);
   function drawState() {
@@ -120,9 +120,10 @@ export function yourMove({ id, title, mySeats }) {
       view = fresh;
       // several people on one device (pass and play): it is always somebody's move here, said
       // by the status line; the tab's title and the rest are for a person waiting for others
-      const shared = view.players.filter((p, i) => p === "human" && mySeats.includes(i)).length > 1;
-      node.hidden = !mySeats.length || shared;
-      const my = !shared && view.status === "playing" && view.human_to_move && mySeats.includes(view.to_move) &&
+      const held = mySeats();
+      const shared = view.players.filter((p, i) => p === "human" && held.includes(i)).length > 1;
+      node.hidden = !held.length || shared;
+      const my = !shared && view.status === "playing" && view.human_to_move && held.includes(view.to_move) &&
         !(view.waiting_for || []).length;
       document.title = my ? `● ${t("notice.your_move")} — ${title}` : `${title} — abstracta`;
       setIcon(my ? DOT : NO_ICON);

@@ -151,11 +151,16 @@ async function askAfterEnd() {
   await new Promise((settled) => setTimeout(settled, SETTLE_MS));
   const now = await whoAmI(true);
   if (now && now.kind) return false;
-  const page = document.querySelector("#app > .page"); // the page's box (app.js's route)
-  if (!page || page.querySelector("#session-ended")) return true;
+  sayEnded(document.querySelector("#app > .page")); // the page's box (app.js's route)
+  return true;
+}
+// The note that the session ended, at the top of `page` (once), in the reader's language: said
+// by sessionEnded, and again by a language switch (app.js's route draws the page anew in the
+// new words) while nobody is signed in.
+export function sayEnded(page) {
+  if (!page || page.querySelector("#session-ended") || (me && me.kind)) return;
   page.prepend(h("p", { class: "note session-ended", id: "session-ended", role: "alert" }, t("people.session_ended"), " ",
     h("a", { class: "button primary", href: "#/signin", id: "session-signin" }, t("people.sign_in"))));
-  return true;
 }
 
 // ------------------------------------------------------------------------------ routing
