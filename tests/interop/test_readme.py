@@ -1,5 +1,5 @@
-"""The research-interop examples of the documentation (docs/interop.md) and the README's "From
-Python" run as written (issues 19, 39)."""
+"""The research-interop examples of the documentation (docs/interop.md) and the first examples of
+docs/python/index.md (once the README's "From Python") run as written (issues 19, 39)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PYTHON = Path(__file__).resolve().parents[2] / "docs" / "python" / "index.md"
 INTEROP = Path(__file__).resolve().parents[2] / "docs" / "interop.md"
 
 
@@ -39,17 +39,17 @@ def test_example_runs(index, capsys):
 
 
 def test_the_from_python_examples_run_as_written(capsys):
-    # "## From Python": the second block goes on from the first one's state
-    text = README.read_text(encoding="utf-8")
-    start = text.index("## From Python")
-    blocks = re.findall(r"```python\n(.*?)```", text[start:text.index("\n## ", start + 1)], re.S)
-    assert len(blocks) == 2
+    # docs/python/index.md (the README links it): its first block, then the structured view's block,
+    # which goes on from the first one's state
+    blocks = re.findall(r"```python\n(.*?)```", PYTHON.read_text(encoding="utf-8"), re.S)
+    first = blocks[0]
+    struct = next(b for b in blocks if b.startswith("view = state.to_struct(1)"))
     namespace: dict = {"__name__": "readme"}
-    exec(compile(blocks[0], "README.md From Python 1", "exec"), namespace)
-    first = capsys.readouterr().out.splitlines()
-    promised = re.search(r"print\(state\.legal_action_strings\(\)\)\s+# (\[.*\])", blocks[0]).group(1)
-    assert first[0] == promised
-    exec(compile(blocks[1], "README.md From Python 2", "exec"), namespace)
+    exec(compile(first, "docs/python/index.md example 1", "exec"), namespace)
+    printed = capsys.readouterr().out.splitlines()
+    promised = re.search(r"print\(state\.legal_action_strings\(\)\)\s+# (\[.*\])", first).group(1)
+    assert printed[0] == promised
+    exec(compile(struct, "docs/python/index.md structured view", "exec"), namespace)
     view = namespace["view"]
     assert view["to_move"] == 1 and view["legal"] and view["recent"][-1]["actions"] == ["d3-c3W"]
 
