@@ -152,10 +152,14 @@ def test_a_token_too_long_to_be_one_closes_the_websocket(client):
     with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
         ws.send_json({"tokens": [t0, LONG]})
         assert ws.receive_json() == {"error": TOO_LONG}
-        assert ws.receive()["code"] == 4401
+        assert ws.receive()["code"] == 4400  # not 4401: no session ended
     with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:  # the seat's own token still works
         ws.send_json({"tokens": [t0]})
         assert ws.receive_json()["my_seats"] == [0]
+    with raw.websocket_connect(f"/api/matches/{mid}/room") as room:  # the chat's room closes alike
+        room.send_json({"tokens": [LONG]})
+        assert room.receive_json() == {"error": TOO_LONG}
+        assert room.receive()["code"] == 4400
 
 
 def test_more_tokens_than_a_request_may_carry_are_refused_not_dropped(client):

@@ -7,6 +7,22 @@ import asyncio
 
 from fastapi import WebSocket
 
+from ..errors import MatchError
+from .errors import status_of
+
+#: The close code of a socket whose person's session ended after it opened: the browser reads
+#: it as that (it asks who is signed in, and says so when nobody is).
+SESSION_ENDED = 4401
+
+
+def refusal_code(exc: MatchError) -> int:
+    """The close code of a socket refused by ``exc``: 4000 + its HTTP status, except that
+    :data:`SESSION_ENDED` is kept for an ended session. What HTTP answers 401 at a socket's
+    start (a token too long to be any seat's) is a malformed first message there: 4400, so that
+    a browser holding a mangled token is not told its session ended."""
+    code = 4000 + status_of(exc)
+    return 4400 if code == SESSION_ENDED else code
+
 
 async def refuse(ws: WebSocket, message: str, code: int) -> None:
     """Tell a WebSocket client why, then close with ``code`` (a client already gone is fine)."""

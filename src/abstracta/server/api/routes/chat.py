@@ -29,20 +29,15 @@ from ...push import room_key
 from ...matches import Holder
 from ..bodies import ChatBody, Room
 from ..deps import ChatTokens, acting_person, split_tokens, who_acts
-from ..errors import company_errors, status_of
+from ..errors import company_errors
 from ..models import ChatLine, ChatLines, Reported
 from ..people import watch_signed_in, woken_at_end
-from ..sockets import close, drain, refuse
+from ..sockets import SESSION_ENDED, close, drain, refusal_code, refuse
 
 router = APIRouter(tags=["chat"])
 
 #: as the match's socket: the first message's longest text and how long it is waited for
 WS_AUTH_LIMIT, WS_AUTH_SECONDS = 16_000, 10.0
-
-
-def close_code(exc: MatchError) -> int:
-    """A refusal's close code: 4000 + its HTTP status (as the match's socket closes)."""
-    return 4000 + status_of(exc)
 
 
 def social(request: Any) -> Any:
@@ -85,7 +80,8 @@ def report_line(match_id: str, line_id: int, request: Request, response: Respons
 @router.websocket("/api/matches/{match_id}/room")
 async def room_socket(ws: WebSocket, match_id: str) -> None:
     """The match's room: its chat lines and how many watch it, as they change (see the
-    module's docstring). Refusals close the socket with 4000 + the HTTP status."""
+    module's docstring). Refusals close the socket with 4000 + the HTTP status (a token too long
+    to be one: 4400, as 4401 is kept for an ended session)."""
     await ws.accept()
     try:
         first = await asyncio.wait_for(ws.receive(), timeout=WS_AUTH_SECONDS)
@@ -112,7 +108,7 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
         speaker = await asyncio.to_thread(who_acts, ws, match_id, holder)
         room = await asyncio.to_thread(chat.read, match_id, speaker)
     except MatchError as exc:
-        await refuse(ws, exc.message, close_code(exc))
+        await refuse(ws, exc.message, refusal_code(exc))
         return
     closed = asyncio.Event()
 
@@ -134,13 +130,13 @@ async def room_socket(ws: WebSocket, match_id: str) -> None:
                     break
                 woken.clear()
                 if speaker.seats and watch is not None and not await watch.still():
-                    await refuse(ws, "your session has ended: sign in again", 4401)  # no more of its rooms
+                    await refuse(ws, "your session has ended: sign in again", SESSION_ENDED)  # no more of its rooms
                     return
                 if room["open"]:
                     try:
                         fresh = await asyncio.to_thread(chat.read, match_id, speaker, None, last)
                     except MatchError as exc:
-                        await refuse(ws, exc.message, close_code(exc))
+                        await refuse(ws, exc.message, refusal_code(exc))
                         return
                     if fresh["lines"]:
                         last = fresh["lines"][-1]["id"]

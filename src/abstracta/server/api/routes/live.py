@@ -15,8 +15,7 @@ from ...errors import MatchError
 from ...matches import Holder, clip
 from ..deps import acting_person, promptly, service_of, split_tokens
 from ..people import watch_signed_in, woken_at_end
-from ..errors import status_of
-from ..sockets import close, refuse
+from ..sockets import SESSION_ENDED, close, refusal_code, refuse
 from .live_moves import SocketMoves
 
 log = logging.getLogger("abstracta.server")
@@ -38,7 +37,7 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
     a seat); tokens never go in the URL. With ``"presence": true`` in it, who is connected is
     sent too (``{"presence": …}`` as GET …/presence) whenever it changes. A first message that is not such an
     object, or none within 10 s, closes the socket (1008); a token of another match, 4403; one
-    longer than 64 characters, 4401; more than 200 tokens, 4422 (as 422 on a request).
+    longer than 64 characters, 4400 (4401 is kept for an ended session); more than 200 tokens, 4422 (as 422 on a request).
     Later frames: a move, ``{"move": <the body of POST …/actions>, "id": <integer>}``, played
     as that POST plays it and answered ``{"ack": id, "ply": N}`` or ``{"error", "status", "id"}``
     (:mod:`.live_moves`); other short text (ignored); anything else closes the socket (1003)."""
@@ -53,7 +52,7 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
     try:  # the person signed in: the session cookie of the handshake
         person = await acting_person(ws)
     except MatchError as exc:
-        await refuse(ws, exc.message, 4000 + status_of(exc))
+        await refuse(ws, exc.message, refusal_code(exc))
         return
     text = first.get("text")
     tokens = None
@@ -69,7 +68,7 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
             try:
                 tokens = split_tokens(",".join(data["tokens"]))
             except MatchError as exc:
-                await refuse(ws, exc.message, 4000 + status_of(exc))
+                await refuse(ws, exc.message, refusal_code(exc))
                 return
     if tokens is None:
         await refuse(ws, 'the first message must be {"tokens": [...]} (empty: a spectator)', 1008)
@@ -78,7 +77,7 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
         service = service_of(ws)
         held = await asyncio.to_thread(service.seats_of, match_id, Holder(tuple(tokens), person))
     except MatchError as exc:
-        await refuse(ws, exc.message, 4000 + status_of(exc))
+        await refuse(ws, exc.message, refusal_code(exc))
         return
     if tokens and not held:
         await refuse(ws, "no token given is a token of this match", 4403)
@@ -106,13 +105,13 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
                     # a player's session (or token) it was opened with has ended: no more of that
                     # person's view (a hand of cards); a browser reopens as it is now. (A
                     # spectator's view is anyone's: no database read for it on every push.)
-                    await refuse(ws, "your session has ended: sign in again", 4401)
+                    await refuse(ws, "your session has ended: sign in again", SESSION_ENDED)
                     return
                 try:
                     key, payload = await promptly(service, match_id, service.push_view, match_id, held)
                 except MatchError as exc:
                     await ws.send_json({"error": exc.message})
-                    await ws.close(code=4000 + status_of(exc))
+                    await ws.close(code=refusal_code(exc))
                     return
                 if key != last and (key is not None or last is None):
                     await ws.send_text(payload.decode())

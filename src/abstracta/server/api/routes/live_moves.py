@@ -49,7 +49,7 @@ from ...signed_in import Watch
 from ..bodies import PlayAction
 from ..deps import service_of
 from ..errors import ApiError, status_of, validation_i18n, validation_message
-from ..sockets import refuse
+from ..sockets import SESSION_ENDED, refuse
 from .acts import move
 
 log = logging.getLogger("abstracta.server")
@@ -153,7 +153,7 @@ class SocketMoves:
         try:
             frame = await self.answer(body, ident)
         except SessionEnded:
-            await refuse(self.ws, "your session has ended: sign in again", 4401)
+            await refuse(self.ws, "your session has ended: sign in again", SESSION_ENDED)
             return False
         finally:
             metrics.ACT_SERIES("move").observe(time.perf_counter() - started)

@@ -28,7 +28,7 @@ from .. import people
 from ..bodies import ChallengeBody, GameBody, NameBody, SeekBody
 from ..models import (BlockInfo, Blocked, ChallengeAnswered, ChallengeInfo, Challenges, GameStarted, LobbyView, QuickWait,
                       SeekInfo)
-from ..sockets import refuse
+from ..sockets import SESSION_ENDED, refuse
 
 log = logging.getLogger("abstracta.server")
 
@@ -305,7 +305,7 @@ async def lobby_socket(ws: WebSocket) -> None:
                 if watch is not None and not await watch.still():
                     # the session ended since: this person's lobby no more (a browser reopens as it
                     # is now), closed as the game's and the room's sockets are
-                    await refuse(ws, "your session has ended: sign in again", 4401)
+                    await refuse(ws, "your session has ended: sign in again", SESSION_ENDED)
                     return
                 data = await asyncio.to_thread(snapshot, app, principal)
                 text = json.dumps({"lobby": data})
