@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+import weakref
 
 import pytest
 from apiutil import Creator, bearer, make_app
@@ -22,19 +23,26 @@ pytestmark = pytest.mark.skipif(bool(os.environ.get("ABSTRACTA_TEST_DB_URL")),
                                 reason="SQLite's own refusals (pragmas) make the faults")
 
 
-def _query_only(dbapi_conn, _record):
-    cursor = dbapi_conn.cursor()
-    cursor.execute("PRAGMA query_only=ON")
-    cursor.close()
+_FLAGS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # engine: {"on", "listening"}
 
 
 def read_only(app, on: bool = True) -> None:
-    """Every connection of the app's database from now on is read-only (or writable again)."""
+    """Every connection of the app's database from now on is read-only (or writable again).
+
+    The listener is added once and reads a flag: removing it while a retry thread of the server
+    opens a connection mutated SQLAlchemy's listener deque under that thread's iteration
+    (RuntimeError, "deque mutated during iteration": a fault of this harness, not the server's)."""
     engine = app.state.service.store.engine
-    if on:
-        event.listen(engine, "connect", _query_only)
-    else:
-        event.remove(engine, "connect", _query_only)
+    flags = _FLAGS.setdefault(engine, {"on": False})
+    if not flags.get("listening"):
+        def query_only(dbapi_conn, _record):
+            if flags["on"]:
+                cursor = dbapi_conn.cursor()
+                cursor.execute("PRAGMA query_only=ON")
+                cursor.close()
+        event.listen(engine, "connect", query_only)
+        flags["listening"] = True
+    flags["on"] = on
     engine.dispose()  # pooled connections opened before are replaced
 
 
