@@ -5,7 +5,7 @@
 // (creating or importing a match, claiming an invitation) is kept in localStorage under
 // "abstracta.tokens" as {matchId: {seat: token}}; a request about a match sends that match's
 // tokens as "Authorization: Bearer <t1>,<t2>", and the list of matches sends all of them.
-const TOKENS_KEY = "abstracta.tokens";
+export const TOKENS_KEY = "abstracta.tokens";
 
 export function allTokens() {
   try { return JSON.parse(localStorage.getItem(TOKENS_KEY)) || {}; } catch { return {}; }

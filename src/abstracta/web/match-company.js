@@ -15,6 +15,7 @@ export function company(ctx, title) {
   const room = openRoom(ctx.id, () => tokensOf(ctx.id));
   const notices = yourMove({ id: ctx.id, title, mySeats: () => ctx.seats.mySeats });
   ctx.on("draw", () => notices.update(ctx.view));
+  ctx.on("rejoin", () => room.reopen()); // the browser holds other seats now than when it opened
   ctx.on("stop", () => { room.close(); notices.stop(); });
   return { watchers: watcherCount(room), chat: chatPanel({ id: ctx.id, room, seatName: (i) => ctx.seats.seatName(i) }).node, notices: notices.node };
 }

@@ -11,6 +11,10 @@
 //   "played"          a move of this page's was taken (the typed move is cleared)
 //   "settled"         a request of this page's was answered (the polling goes on)
 //   "presence" (p)    who is connected, from the match's socket (match-presence.js)
+//   "reseated"        the seats this page holds changed (ctx.seats is new; match-live.js checks
+//                     its socket still holds the same)
+//   "rejoin"          the page's sockets were opened as the browser was, not as it is now: they
+//                     open again (the match's: match-live.js; the room's: match-company.js)
 //   "stop"            the page is left: timers, sockets and listeners go
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -87,7 +91,10 @@ export function matchContext({ id, view, mod, was }) {
     // changes no ply: refetching then cost a spectator of two computers two pages a move
     if (fresh.revision !== view.revision || fresh.viewer !== eyes) ctx.replay.forget();
     ctx.view = fresh;
-    if (reseated) ctx.seats = seatsOf(() => ctx.view);
+    if (reseated) {
+      ctx.seats = seatsOf(() => ctx.view);
+      ctx.emit("reseated");
+    }
     if (ctx.replay.follow(eyes)) return true; // the replay steps on (drawn when its page is here)
     if (!sending) draw();
     return true;

@@ -1,9 +1,10 @@
 // The match page's live connection: a WebSocket that pushes every new state of the match when it
 // works, polling otherwise (and while the socket is down, which notices the server coming back),
 // the socket reopened after it closed (as the browser is then, after the person's session ended
-// elsewhere too). A move of this page's goes over the socket while it is open and holds a seat
-// (ctx.socketMove; docs: api/guide.md "Moves over the socket"), else as POST …/actions.
-import { tokensOf } from "./api.js";
+// elsewhere too), and at once when the page learns the browser holds other seats than the socket
+// does (rejoinIfStale). A move of this page's goes over the socket while it is open and holds a
+// seat (ctx.socketMove; docs: api/guide.md "Moves over the socket"), else as POST …/actions.
+import { TOKENS_KEY, tokensOf } from "./api.js";
 import { SESSION_ENDED, sessionEnded } from "./people.js";
 
 // Seconds a move waits for its answer on the socket before the page calls the connection lost.
@@ -25,6 +26,9 @@ export function liveConnection(ctx) {
   let openedWith = null; // the tokens the socket was opened with (JSON)
   let seated = false; // its last view holds a seat: its moves are not a spectator's
   let viewPly = -1; // the ply of the socket's last view
+  let socketSeats = null; // the seats of the socket's last view (JSON; null: none yet)
+  let rejoined = null; // what the last rejoin found stale (see rejoinIfStale)
+  let rejoinLater = false; // a rejoin waits for the moves sent on the socket to be answered
 
   // no answer (the socket closed, or it stayed silent): as a request the network lost, no status
   function lost() { return new Error("connection lost"); }
@@ -36,6 +40,39 @@ export function liveConnection(ctx) {
     clearTimeout(waiting.timer);
     if (error) waiting.reject(error);
     else waiting.resolve(frame);
+    if (rejoinLater && !pending.size) { rejoinLater = false; setTimeout(rejoinIfStale, 0); }
+  }
+
+  // The socket's seats are the browser's when it opened (its cookie, its tokens): the server
+  // keeps them. The browser's may change under it: the person signed in again in another tab
+  // after their session ended here, a guest claimed a seat in another tab (its token is this
+  // page's too). Then the page's HTTP views (a spectator's look at a fallen flag, a replay's
+  // page, a refresh after a refusal) and the socket's pushes disagree, and the page flipped
+  // between seated and watching at each. So when the page's seats change (ctx "reseated") to
+  // others than the socket's, or its tokens are not those the socket was opened with, the
+  // socket opens again at once (and the room's: "rejoin"), as the browser is now: both agree
+  // then. A rejoin that found the same disagreement once is not tried again, nor is one for
+  // seats the socket's own view brought, so rejoining cannot loop; a socket closed by itself
+  // (reopened after 2 s) starts afresh.
+  function rejoinIfStale() {
+    if (ctx.stopped || !socket || socket.readyState !== 1 || socketSeats === null) return; // opening: it is the browser's now
+    const wanted = JSON.stringify(ctx.seats.mySeats);
+    const tokens = JSON.stringify(tokensOf(id));
+    if (socketSeats === wanted && tokens === openedWith) return;
+    const stale = `${openedWith}|${socketSeats}|${tokens}|${wanted}`;
+    if (stale === rejoined) return; // rejoined for just this: the server says so
+    if (pending.size) { rejoinLater = true; return; } // after the moves' answers
+    rejoined = stale;
+    const old = socket;
+    socket = null;
+    seated = false;
+    socketSeats = null;
+    old.onclose = null;
+    old.onmessage = null;
+    old.close();
+    clearTimeout(reopenTimer);
+    ctx.emit("rejoin");
+    openSocket();
   }
 
   // A move over the socket: a promise of its ack ({ack, ply}; a refusal rejects as api() does,
@@ -91,6 +128,7 @@ export function liveConnection(ctx) {
       if (fresh.presence) { ctx.emit("presence", fresh.presence); return; } // who is connected
       if (!fresh.error) {
         seated = Array.isArray(fresh.my_seats) && fresh.my_seats.length > 0;
+        if (Array.isArray(fresh.my_seats)) socketSeats = JSON.stringify(fresh.my_seats);
         ctx.connected(true);
         ctx.accept(fresh);
         if (typeof fresh.ply === "number") viewPly = fresh.ply;
@@ -100,6 +138,8 @@ export function liveConnection(ctx) {
     socket.onclose = (ev) => {
       socket = null;
       seated = false;
+      socketSeats = null;
+      rejoined = null;
       for (const moveId of [...pending.keys()]) settle(moveId, null, lost());
       root.dataset.live = "polling";
       if (ctx.stopped) return;
@@ -121,9 +161,14 @@ export function liveConnection(ctx) {
   }
 
   ctx.on("settled", schedule);
+  ctx.on("reseated", rejoinIfStale);
+  // another tab claimed or dropped a seat of this match (its tokens are this page's too)
+  const tokensChanged = (ev) => { if (ev.key === TOKENS_KEY || ev.key === null) rejoinIfStale(); };
+  window.addEventListener("storage", tokensChanged);
   ctx.on("stop", () => {
     clearTimeout(timer);
     clearTimeout(reopenTimer);
+    window.removeEventListener("storage", tokensChanged);
     if (socket) socket.close();
   });
   return { start() { openSocket(); schedule(); } };
