@@ -33,8 +33,11 @@ async function route(ev) {
   stopPage = () => {};
   const switched = ev && ev.type === "language" ? ev : null; // the same page, in other words
   const kept = switched ? switched.kept : null;
-  // the note that the session ended stays over a language switch, said in the new words
+  // the note that the session ended stays over a language switch, said in the new words, while
+  // nobody is signed in still: asked again (the person may have signed in again in another tab
+  // since, and the header is theirs then too)
   const ended = !!switched && !!root.querySelector("#session-ended");
+  const asking = ended ? whoAmI(true) : null;
   keepPage = () => null;
   const parts = (location.hash.replace(/^#\/?/, "") || "").split("/").map(decodeURIComponent);
   // A page draws into its own box, after its requests: a page left while it was still loading
@@ -59,7 +62,11 @@ async function route(ev) {
     app.replaceChildren(h("p", { class: "error", id: "page-error" }, err.message || String(err)), backToGames());
   }
   if (!app.isConnected) return;
-  if (ended) sayEnded(app);
+  if (asking) {
+    const now = await asking;
+    if (!app.isConnected) return;
+    if (!(now && now.kind)) sayEnded(app);
+  }
   window.scrollTo(0, switched ? switched.scrollY : 0);
   // a link or button that changed the page went with the old page: the focus fell to <body>
   // and a screen reader said nothing of the new one. Its heading takes the focus (and is read

@@ -14,11 +14,15 @@ const AFTER_KEY = "abstracta.after"; // where sign-in returns to
 
 let me = null; // {kind: null | "guest" | "account", name}
 const listeners = [];
+// this tab signed out (the header's Sign out) and nobody has signed in here since: the server
+// closes this tab's own sockets with SESSION_ENDED then, which is no news to the person
+let signedOutHere = false;
 
 // Who this browser is (GET /api/me), asked once and again after a change (`fresh`).
 export async function whoAmI(fresh = false) {
   if (!me || fresh) {
     try { me = await api("/api/me"); } catch { me = { kind: null, name: null }; }
+    if (me && me.kind) signedOutHere = false; // a session began: its end is news again
     for (const fn of listeners) fn(me);
   }
   return me;
@@ -116,7 +120,8 @@ function paintMe() {
       item(h("a", { href: "#/account" }, t("people.account"))),
       item(h("button", { type: "button", id: "sign-out", onclick: async () => {
         closeMenu();
-        await api("/api/session", { method: "DELETE" });
+        signedOutHere = true; // before the server closes this tab's sockets (see askAfterEnd)
+        try { await api("/api/session", { method: "DELETE" }); } catch (err) { signedOutHere = false; throw err; }
         await whoAmI(true);
         location.hash = "#/";
       } }, t("people.sign_out"))));
@@ -151,6 +156,8 @@ async function askAfterEnd() {
   await new Promise((settled) => setTimeout(settled, SETTLE_MS));
   const now = await whoAmI(true);
   if (now && now.kind) return false;
+  // the person signed out in this tab: the sockets closed for that (once: a later end is news)
+  if (signedOutHere) { signedOutHere = false; return false; }
   sayEnded(document.querySelector("#app > .page")); // the page's box (app.js's route)
   return true;
 }
