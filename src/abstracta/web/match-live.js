@@ -24,9 +24,10 @@ export function liveConnection(ctx) {
   const pending = new Map();
   let nextId = 1;
   let openedWith = null; // the tokens the socket was opened with (JSON)
-  let seated = false; // its last view holds a seat: its moves are not a spectator's
   let viewPly = -1; // the ply of the socket's last view
   let socketSeats = null; // the seats of the socket's last view (JSON; null: none yet)
+  // its last view holds a seat: its moves are not a spectator's
+  const seated = () => socketSeats !== null && socketSeats !== "[]";
   let rejoined = null; // what the last rejoin found stale (see rejoinIfStale)
   let rejoinLater = false; // a rejoin waits for the moves sent on the socket to be answered
 
@@ -65,7 +66,6 @@ export function liveConnection(ctx) {
     rejoined = stale;
     const old = socket;
     socket = null;
-    seated = false;
     socketSeats = null;
     old.onclose = null;
     old.onmessage = null;
@@ -80,7 +80,7 @@ export function liveConnection(ctx) {
   // view holds no seat, or this page holds other tokens now than it was opened with): then the
   // page POSTs it.
   function socketMove(body) {
-    if (!socket || socket.readyState !== 1 || !seated || JSON.stringify(tokensOf(id)) !== openedWith) return null;
+    if (!socket || socket.readyState !== 1 || !seated() || JSON.stringify(tokensOf(id)) !== openedWith) return null;
     const moveId = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(moveId, { resolve, reject, timer: setTimeout(() => settle(moveId, null, lost()), MOVE_SECONDS * 1000) });
@@ -99,7 +99,7 @@ export function liveConnection(ctx) {
       // the first message authenticates, and asks for who is connected (match-presence.js)
       const tokens = tokensOf(id);
       openedWith = JSON.stringify(tokens);
-      seated = false;
+      socketSeats = null;
       viewPly = -1;
       socket.send(JSON.stringify({ tokens, presence: true }));
       root.dataset.live = "socket";
@@ -127,8 +127,7 @@ export function liveConnection(ctx) {
       }
       if (fresh.presence) { ctx.emit("presence", fresh.presence); return; } // who is connected
       if (!fresh.error) {
-        seated = Array.isArray(fresh.my_seats) && fresh.my_seats.length > 0;
-        if (Array.isArray(fresh.my_seats)) socketSeats = JSON.stringify(fresh.my_seats);
+        socketSeats = Array.isArray(fresh.my_seats) ? JSON.stringify(fresh.my_seats) : null;
         ctx.connected(true);
         ctx.accept(fresh);
         if (typeof fresh.ply === "number") viewPly = fresh.ply;
@@ -137,7 +136,6 @@ export function liveConnection(ctx) {
     };
     socket.onclose = (ev) => {
       socket = null;
-      seated = false;
       socketSeats = null;
       rejoined = null;
       for (const moveId of [...pending.keys()]) settle(moveId, null, lost());
