@@ -15,31 +15,15 @@ nothing of it."""
 
 from __future__ import annotations
 
-from test_browser_lobby import TELO, closing, in_match, person, play_one
-from test_browser_session_ended import PW, SEATED, WORDS, seated_controls, shows_session_ended, signed_up, \
-    sign_out_in_another_tab
+from test_browser_lobby import closing, in_match, person, play_one
+from test_browser_session_ended import PW, SEATED, WORDS, at_a_match, seated_controls, shows_session_ended, signed_up, \
+    sign_out_in_another_tab, switch_language
 
 # records every change of the seats the page's drawn view holds (window.abstractaView is set as it
 # draws), from now on
 WATCH_SEATS = """() => { window.seatsSeen = [JSON.stringify(window.abstractaView.my_seats)];
   setInterval(() => { const s = JSON.stringify(window.abstractaView.my_seats);
     if (window.seatsSeen[window.seatsSeen.length - 1] !== s) window.seatsSeen.push(s); }, 10); }"""
-
-
-def at_a_match(a, b, name: str, url: str) -> str:
-    """Anna's seek (she plays second) taken by Ben: both on its page, sockets open; its id."""
-    a.goto(url + "/#/lobby")
-    a.wait_for_function("() => document.getElementById('app').dataset.lobby === 'socket'")
-    a.select_option("#new-game-choice", label=TELO)
-    a.select_option("#new-seat", "1")
-    a.click("#post-seek")
-    a.wait_for_selector("#seeks li.mine")
-    b.locator("#seeks li", has_text=name).locator("button.accept").click()
-    mid = in_match(b)
-    assert in_match(a, mid) == mid and a.evaluate("window.abstractaView.my_seats") == [1]
-    a.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'")
-    a.wait_for_selector("#chat:not([hidden])")
-    return mid
 
 
 def sign_in_in_another_tab(context, url: str, name: str) -> None:
@@ -110,8 +94,7 @@ def test_a_language_switch_after_signing_in_again_elsewhere_drops_the_note(brows
         a.wait_for_function("() => window.abstractaView.my_seats.length === 0")
         sign_in_in_another_tab(ca, url, name)
         # the match page knows nothing of it (its header asked last when the session ended)
-        a.click("#lang button[data-lang='fi']")
-        a.wait_for_function("() => document.documentElement.lang === 'fi' && document.querySelector('#players')")
+        switch_language(a, "fi")
         a.wait_for_timeout(1500)
         assert a.locator("#session-ended").count() == 0, "the note stayed for a person signed in"
         a.wait_for_selector("#me-button")  # the header asked again: Anna's
@@ -120,8 +103,7 @@ def test_a_language_switch_after_signing_in_again_elsewhere_drops_the_note(brows
         # signed out elsewhere again: said again, and it stays over a switch while nobody is signed in
         sign_out_in_another_tab(ca, url)
         shows_session_ended(a, WORDS["fi-FI"])
-        a.click("#lang button[data-lang='en']")
-        a.wait_for_function("() => document.documentElement.lang === 'en' && document.querySelector('#players')")
+        switch_language(a, "en")
         shows_session_ended(a, WORDS["en-US"])
 
 def test_signing_out_here_on_a_match_page_says_no_session_ended(browser, live_server):

@@ -107,6 +107,28 @@ def test_the_lobby_says_a_session_ended_elsewhere_and_stops(browser, live_server
         a.wait_for_selector("#signin")
 
 
+def at_a_match(a, b, name: str, url: str) -> str:
+    """Anna's seek (she plays second) taken by Ben: both on its page, Anna's sockets open; its id."""
+    a.goto(url + "/#/lobby")
+    a.wait_for_function("() => document.getElementById('app').dataset.lobby === 'socket'")
+    a.select_option("#new-game-choice", label=TELO)
+    a.select_option("#new-seat", "1")
+    a.click("#post-seek")
+    a.wait_for_selector("#seeks li.mine")
+    b.locator("#seeks li", has_text=name).locator("button.accept").click()
+    mid = in_match(b)
+    assert in_match(a, mid) == mid and a.evaluate("window.abstractaView.my_seats") == [1]
+    a.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'")
+    a.wait_for_selector("#chat:not([hidden])")
+    return mid
+
+
+def switch_language(page, lang: str) -> None:
+    """The header's language button: the match page drawn again in ``lang``."""
+    page.click(f"#lang button[data-lang='{lang}']")
+    page.wait_for_function(f"() => document.documentElement.lang === '{lang}' && document.querySelector('#players')")
+
+
 def test_a_match_page_says_a_session_ended_elsewhere_and_watches_on(browser, live_server, shots):
     url = live_server.url
     ca, a, name = signed_up(browser, url)
@@ -114,18 +136,7 @@ def test_a_match_page_says_a_session_ended_elsewhere_and_watches_on(browser, liv
     with closing(ca, cb):
         errors = []
         a.on("pageerror", lambda e: errors.append(str(e)))
-        # Anna's seek (she plays second), taken by Ben: a game between them, their sessions' seats
-        a.goto(url + "/#/lobby")
-        a.wait_for_function("() => document.getElementById('app').dataset.lobby === 'socket'")
-        a.select_option("#new-game-choice", label=TELO)
-        a.select_option("#new-seat", "1")
-        a.click("#post-seek")
-        a.wait_for_selector("#seeks li.mine")
-        b.locator("#seeks li", has_text=name).locator("button.accept").click()
-        mid = in_match(b)
-        assert in_match(a, mid) == mid and a.evaluate("window.abstractaView.my_seats") == [1]
-        a.wait_for_function("() => document.getElementById('app').dataset.live === 'socket'")
-        a.wait_for_selector("#chat:not([hidden])")
+        mid = at_a_match(a, b, name, url)  # their sessions' seats
         b.wait_for_selector("#chat:not([hidden])")
         assert "(you)" in a.inner_text("#players") and seated_controls(a) == SEATED, seated_controls(a)
         game, room = (sum(u.endswith(f"/api/matches/{mid}/{end}") for u in a.opened) for end in ("ws", "room"))
@@ -149,8 +160,7 @@ def test_a_match_page_says_a_session_ended_elsewhere_and_watches_on(browser, liv
         a.screenshot(path=str(shots / "session-ended-match-390.png"))
         assert a.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         # a language switch draws the page again in Finnish: the note stays, said in Finnish, once
-        a.click("#lang button[data-lang='fi']")
-        a.wait_for_function("() => document.documentElement.lang === 'fi' && document.querySelector('#players')")
+        switch_language(a, "fi")
         shows_session_ended(a, WORDS["fi-FI"])
         a.wait_for_function("() => window.abstractaView.my_seats.length === 0")
         assert seated_controls(a) == WATCHING, seated_controls(a)
