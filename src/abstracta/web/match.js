@@ -46,6 +46,9 @@ export async function matchPage(app, id, was, page) {
   const ctx = matchContext({ id, view, mod, was });
   const { kept, seats } = ctx;
   if (seats.spectator) keepWatched(id, view.game); // "Your games" lists it under Watched games
+  // a page that lost its seats (the person's session ended elsewhere) watches the game now, as if
+  // opened so: kept too, or it was listed only after a reload or a language switch drew it again
+  ctx.on("reseated", () => { if (ctx.seats.spectator) keepWatched(id, ctx.view.game); });
   page.onStop(() => ctx.emit("stop"));
   // deleted while shown (by a player, in another tab or browser): a board of no game would offer
   // moves, a chat and a clock to nobody. Everything stops and the page says so in their stead, as
