@@ -112,6 +112,7 @@ export function liveConnection(ctx) {
       const proto = location.protocol === "https:" ? "wss" : "ws";
       socket = new WebSocket(`${proto}://${location.host}/api/matches/${id}/ws`);
     } catch { socket = null; return; }
+    const openedAt = performance.now(); // (see sessionEnded)
     let sent = []; // the tokens its first message gave
     socket.onopen = () => {
       // the first message authenticates, and asks for who is connected (match-presence.js)
@@ -174,7 +175,7 @@ export function liveConnection(ctx) {
       } else reopenWait = Math.min(reopenWait * 2, REOPEN_LONGEST);
       // the person's session ended: the page says so if nobody is signed in now; the socket
       // reopened shows the game as this browser may see it now (its seat tokens, no session's)
-      if (ev.code === SESSION_ENDED) sessionEnded();
+      if (ev.code === SESSION_ENDED) sessionEnded(openedAt);
       clearTimeout(reopenTimer);
       reopenTimer = setTimeout(() => { if (!ctx.stopped && !socket) openSocket(); }, wait);
     };

@@ -28,6 +28,7 @@ export function openRoom(id, tokens) {
       socket = new WebSocket(`${proto}://${location.host}/api/matches/${encodeURIComponent(id)}/room`);
     } catch { socket = null; return; }
     const mine = socket;
+    const openedAt = performance.now(); // (see sessionEnded)
     mine.onopen = () => mine.send(JSON.stringify({ tokens: tokens() }));
     mine.onmessage = (ev) => {
       let frame;
@@ -44,7 +45,7 @@ export function openRoom(id, tokens) {
       if (stopped || ev.code === 4404 || ev.code === 4403 || ev.code === 1008) return;
       // a player's session ended (signed out elsewhere): said if nobody is signed in now; the
       // room reopened is the browser's as it is now
-      if (ev.code === SESSION_ENDED) sessionEnded();
+      if (ev.code === SESSION_ENDED) sessionEnded(openedAt);
       clearTimeout(retry);
       retry = setTimeout(open, wait);
       wait = Math.min(wait * 2, 30000);
