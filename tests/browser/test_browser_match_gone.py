@@ -110,9 +110,10 @@ def test_a_players_page_without_a_socket_learns_it_from_its_polling(browser, liv
         assert not log["errors"], log["errors"]
 
 
-def test_tokens_not_of_the_match_are_left_out_of_its_socket(browser, live_server):
+def test_tokens_not_of_the_match_are_left_out_of_its_sockets(browser, live_server):
     """A token filed under the match that none of its seats has: GET shows the game to anyone;
-    its socket, refused (4403), opens once more without it, and stays open as a spectator's."""
+    its socket, refused (4403), opens once more without it, and stays open as a spectator's; so
+    does its room's (it stopped: no chat, no count of watchers)."""
     url = live_server.url
     view = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "telo"}, "seats": ["human", "human"]})
     mid = view["id"]
@@ -126,10 +127,14 @@ def test_tokens_not_of_the_match_are_left_out_of_its_socket(browser, live_server
         firsts: list[dict] = []
         closes: list[int] = []
 
+        rooms: list[dict] = []
+
         def socket(ws):
             if ws.url.endswith("/ws"):
                 ws.on("framesent", lambda payload: firsts.append(json.loads(payload)) if '"tokens"' in payload else None)
                 ws.on("close", lambda _ws: closes.append(1))
+            elif ws.url.endswith("/room"):
+                ws.on("framesent", lambda payload: rooms.append(json.loads(payload)) if '"tokens"' in payload else None)
 
         page.on("websocket", socket)
         page.goto(f"{url}/#/match/{mid}")
@@ -139,6 +144,8 @@ def test_tokens_not_of_the_match_are_left_out_of_its_socket(browser, live_server
         assert [f["tokens"] for f in firsts] == [[stranger], []], firsts
         assert len(closes) == 1 and page.evaluate("document.getElementById('app').dataset.live") == "socket"
         assert page.locator("#watching").is_visible()
+        assert [f["tokens"] for f in rooms] == [[stranger], []], rooms
+        assert page.inner_text("#watchers") == "1 watching"  # the room's count: this page
         # the game reaches the page over its socket, as anyone sees it
         token = view["tokens"][0]["token"]
         legal = view["legal"][0]
@@ -146,6 +153,6 @@ def test_tokens_not_of_the_match_are_left_out_of_its_socket(browser, live_server
                                   headers={"Authorization": f"Bearer {token}", "Origin": url})
         assert moved.status == 200, moved.text()
         page.wait_for_function("() => window.abstractaView.ply === 1 && window.abstractaView.my_seats.length === 0")
-        assert len(log["sockets"]) == 3  # the room's once, the game's twice
+        assert len(log["sockets"]) == 4  # the game's and the room's twice each
         assert not log["errors"], log["errors"]
 
