@@ -5,11 +5,14 @@ said to be gone, in the reader's language, with the ways back, and the page asks
 nothing more of it: it reopened its socket every 2 s and polled for ever, showing the position
 of a game that was no more. A browser holding tokens filed under a match that are not that
 match's (the socket closes with 4403, GET shows the game to anyone) watches it over a socket
-opened without them, once, instead of reopening the refused one every 2 s."""
+opened without them, once, instead of reopening the refused one every 2 s. A connection lost
+over and over is asked for again less and less often."""
 
 from __future__ import annotations
 
 import json
+import re
+import time
 
 from httputil import delete_json, post_json
 from test_browser_lobby import closing
@@ -156,3 +159,27 @@ def test_tokens_not_of_the_match_are_left_out_of_its_sockets(browser, live_serve
         assert len(log["sockets"]) == 4  # the game's and the room's twice each
         assert not log["errors"], log["errors"]
 
+
+
+def test_a_socket_that_keeps_closing_is_reopened_less_and_less_often(page, live_server):
+    """Closes of a connection lost (here 1011, the server's error, at every opening) reopen the
+    socket 2 s later, then 4 s, 8 s…: every page of a server down is not at its door every 2 s
+    (the polling keeps the game up to date meanwhile)."""
+    mid = new_match(live_server.url)
+    opened: list[float] = []
+
+    def refuse(ws):
+        opened.append(time.monotonic())
+        ws.close(code=1011, reason="a test's server error")
+
+    page.route_web_socket(re.compile(r"/api/matches/[^/]+/ws$"), refuse)
+    log = asking(page, mid)
+    page.goto(f"{live_server.url}/#/match/{mid}")
+    page.wait_for_function("() => window.abstractaView && window.abstractaView.status === 'playing'")
+    page.wait_for_timeout(7500)
+    gaps = [round(b - a) for a, b in zip(opened, opened[1:])]
+    assert gaps == [2, 4], gaps  # 2 s fixed: 2, 2, 2
+    # polled meanwhile: a move made elsewhere is on the board
+    post_json(f"{live_server.url}/api/matches/{mid}/actions", {"action": page.evaluate("window.abstractaView.legal[0]"), "ply": 0})
+    page.wait_for_function("() => window.abstractaView.ply === 1")
+    assert not log["errors"], log["errors"]
