@@ -167,3 +167,60 @@ def test_a_seat_claimed_in_another_tab_seats_the_page_watching_it(browser, live_
         assert watching.locator("#watching").is_hidden()
         assert sum(u.endswith(f"/api/matches/{mid}/ws") for u in watching.opened) == 2, watching.opened
         assert not errors, errors
+
+
+WATCHED = "() => Object.keys(JSON.parse(localStorage.getItem('abstracta.watched') || '{}'))"
+
+
+def test_a_page_that_lost_its_seat_is_a_watched_game_until_the_seat_is_hers_again(browser, live_server):
+    """Anna's match page, after her session ended elsewhere, watches the game: Your games keeps it
+    under Watched games, as for a page opened without a seat (it was kept only once a reload or a
+    language switch drew the page again). Signed in again, it is hers: listed with her games alone."""
+    url = live_server.url
+    ca, a, name = signed_up(browser, url)
+    cb, b = person(browser, url)
+    with closing(ca, cb):
+        errors = []
+        a.on("pageerror", lambda e: errors.append(str(e)))
+        mid = at_a_match(a, b, name, url)
+        assert a.evaluate(WATCHED) == []  # her seat's page: no watched game
+        sign_out_in_another_tab(ca, url)
+        shows_session_ended(a, WORDS["en-US"])
+        a.wait_for_function("() => window.abstractaView.my_seats.length === 0")
+        assert a.evaluate(WATCHED) == [mid]
+        a.goto(f"{url}/#/matches")  # signed out: none of her games, this one watched
+        a.wait_for_selector(f"#watched-list tr[data-id='{mid}']")
+        assert a.locator("#match-list tbody tr").count() == 0
+        sign_in_in_another_tab(ca, url, name)
+        a.reload()
+        a.wait_for_selector(f"#match-list tr[data-id='{mid}']")
+        a.wait_for_timeout(1000)  # the watched games are asked for after her games are drawn
+        assert a.locator("#watched").count() == 0, a.inner_text("#watched")
+        assert not errors, errors
+
+
+def test_signed_out_here_with_no_socket_open_a_later_end_is_said(browser, live_server):
+    """A tab that signed out with no socket open (the server had none of its to close) learns
+    nothing of that sign-out from a socket; a session begun later in another tab only, whose
+    socket this tab opened, ending elsewhere is news the first time too (it was taken for this
+    tab's own sign-out, and nothing was said)."""
+    url = live_server.url
+    ca, a, name = signed_up(browser, url)
+    cb, b = person(browser, url)
+    with closing(ca, cb):
+        mid = at_a_match(a, b, name, url)
+        a.evaluate("location.hash = '#/'")  # the same document: the match page's sockets close
+        a.wait_for_selector("#me-button")
+        a.wait_for_timeout(500)
+        a.click("#me-button")
+        a.click("#sign-out")
+        a.wait_for_selector("#me-signin")
+        a.wait_for_timeout(2500)  # nothing to say: no socket of this tab was open
+        assert a.locator("#session-ended").count() == 0
+        sign_in_in_another_tab(ca, url, name)
+        a.evaluate(f"location.hash = '#/match/{mid}'")  # opened as the browser is now: her seat
+        a.wait_for_function("() => window.abstractaView && window.abstractaView.my_seats.length === 1 && "
+                            "document.getElementById('app').dataset.live === 'socket'")
+        a.wait_for_timeout(500)
+        sign_out_in_another_tab(ca, url)
+        shows_session_ended(a, WORDS["en-US"])

@@ -217,6 +217,27 @@ def test_websocket_authenticates_in_its_first_message(raw):
         assert closed.value.code == 1008
 
 
+def test_a_match_deleted_closes_its_sockets_with_4404(raw):
+    """The browser's match page reads 4404 as the game gone for good (match-live.js): it is sent to
+    a socket open when the match is deleted, and to one opened after."""
+    view = new_match(raw)
+    mid, t0 = view["id"], view["tokens"][0]["token"]
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.send_json({"tokens": []})
+        assert ws.receive_json()["my_seats"] == []
+        assert raw.delete(f"/api/matches/{mid}", headers=bearer(t0)).status_code == 204
+        assert ws.receive_json()["error"] == f"no match with id {mid!r}"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
+    with raw.websocket_connect(f"/api/matches/{mid}/ws") as ws:
+        ws.send_json({"tokens": [t0]})
+        assert ws.receive_json()["error"] == f"no match with id {mid!r}"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
+
+
 def test_slide_checkers_mixes_people_and_computers(raw):
     view = new_match(raw, seats=("human", "level:1", "human", "human"), game="slide-checkers",
                      options={"players": 4})

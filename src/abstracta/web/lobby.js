@@ -306,6 +306,7 @@ function lobbySocket(app, draw, refresh) {
     try {
       socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/lobby/ws`);
     } catch { socket = null; return; }
+    const openedAt = performance.now(); // (see sessionEnded)
     socket.onopen = () => { document.getElementById("app").dataset.lobby = "socket"; clearInterval(poll); poll = null; };
     socket.onmessage = (ev) => {
       let msg;
@@ -319,7 +320,7 @@ function lobbySocket(app, draw, refresh) {
       reopen = setTimeout(() => { if (!stopped) open(); }, 2000);
       // signed out elsewhere: no more of this person's lobby (a guest who made an account in
       // another tab is still signed in: reopened, as after any close)
-      if (ev.code === SESSION_ENDED) sessionEnded().then((gone) => { if (gone) stop(); });
+      if (ev.code === SESSION_ENDED) sessionEnded(openedAt).then((gone) => { if (gone) stop(); });
     };
   }
   function stop() { stopped = true; clearInterval(poll); clearTimeout(reopen); if (socket) socket.close(); }

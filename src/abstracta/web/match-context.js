@@ -15,6 +15,8 @@
 //                     its socket still holds the same)
 //   "rejoin"          the page's sockets were opened as the browser was, not as it is now: they
 //                     open again (the match's: match-live.js; the room's: match-company.js)
+//   "gone"            the match is no more (deleted while shown: its socket's 4404, a 404 to a
+//                     look at it): match.js says so in the page's stead
 //   "stop"            the page is left: timers, sockets and listeners go
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -119,7 +121,10 @@ export function matchContext({ id, view, mod, was }) {
       const fresh = await api(`/api/matches/${id}`);
       connected(true);
       accept(fresh);
-    } catch (e) { fail(e); }
+    } catch (e) {
+      if (e.status === 404 && !ctx.stopped) ctx.emit("gone");
+      else fail(e);
+    }
   }
 
   // one action string, or a list the seat plays in a row within its turn (applied all or none);
@@ -155,7 +160,8 @@ export function matchContext({ id, view, mod, was }) {
       connected(true);
     } catch (e) {
       fail(e);
-      if (e.status === 409) await refresh();
+      // a stale move: the position it missed; no such match: a look says whether it is gone
+      if (e.status === 409 || e.status === 404) await refresh();
     } finally {
       sending = false;
       draw();

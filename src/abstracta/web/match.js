@@ -36,7 +36,9 @@ export async function matchPage(app, id, was, page) {
     view = await api(`/api/matches/${id}`);
   } catch (e) {
     if (e.status !== 404) throw e;
-    notFound(app, t("match.none"), t("match.none_why"));
+    // drawn again in other words after it went while shown: still said so
+    if (was && was.id === id && was.gone) notFound(app, t("match.gone"), t("match.gone_why"));
+    else notFound(app, t("match.none"), t("match.none_why"));
     return;
   }
   const mod = await boardModule(view.board_module);
@@ -44,7 +46,24 @@ export async function matchPage(app, id, was, page) {
   const ctx = matchContext({ id, view, mod, was });
   const { kept, seats } = ctx;
   if (seats.spectator) keepWatched(id, view.game); // "Your games" lists it under Watched games
+  // a page that lost its seats (the person's session ended elsewhere) watches the game now, as if
+  // opened so: kept too, or it was listed only after a reload or a language switch drew it again
+  ctx.on("reseated", () => { if (ctx.seats.spectator) keepWatched(id, ctx.view.game); });
   page.onStop(() => ctx.emit("stop"));
+  // deleted while shown (by a player, in another tab or browser): a board of no game would offer
+  // moves, a chat and a clock to nobody. Everything stops and the page says so in their stead, as
+  // its link now shows it, with the ways back; a note that the session ended stays over it.
+  ctx.on("gone", () => {
+    if (ctx.stopped) return;
+    ctx.emit("stop");
+    page.keep(() => ({ id, gone: true }));
+    for (const node of [...app.children]) if (node.id !== "session-ended") node.remove();
+    notFound(app, t("match.gone"), t("match.gone_why"));
+    const heading = app.querySelector("h1");
+    heading.tabIndex = -1; // a screen reader reads the news out, not the page that is no more
+    heading.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+  });
 
   const title = matchTitle(t(view.title_key, {}, view.title), view.variant);
   document.title = `${title} — abstracta`;

@@ -98,14 +98,17 @@ export async function matchesPage(app) {
   for (const select of [byGame, byStatus]) select.addEventListener("change", () => { shown = MATCHES_SHOWN; draw(); });
   draw();
   app.append(filters, noMatch, h("div", { class: "tablewrap" }, table), more); // a phone scrolls the table, not the page
-  await watchedSection(app, titles, list);
+  await watchedSection(app, titles, list, rows);
 }
 
 // Games this browser watched without a seat (kept in localStorage by the match page, api.js),
-// each as the server shows it to a spectator now; one the server forgot is dropped.
-async function watchedSection(app, titles, list) {
+// each as the server shows it to a spectator now; one the server forgot is dropped. One it holds
+// a seat of now is listed with its games (`rows`) alone: its tokens', or its person's, watched
+// while signed out.
+async function watchedSection(app, titles, list, rows) {
   const held = allTokens();
-  const kept = watchedGames().filter((w) => !held[w.id]);
+  const mine = new Set(rows.map((r) => r.id));
+  const kept = watchedGames().filter((w) => !held[w.id] && !mine.has(w.id));
   if (!kept.length) return;
   const views = await Promise.all(kept.map((w) => api(`/api/matches/${w.id}`).catch((e) => (e.status === 404 ? null : undefined))));
   const body = h("tbody");

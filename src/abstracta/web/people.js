@@ -14,15 +14,16 @@ const AFTER_KEY = "abstracta.after"; // where sign-in returns to
 
 let me = null; // {kind: null | "guest" | "account", name}
 const listeners = [];
-// this tab signed out (the header's Sign out) and nobody has signed in here since: the server
-// closes this tab's own sockets with SESSION_ENDED then, which is no news to the person
-let signedOutHere = false;
+// when this tab last signed out (the header's Sign out; performance.now()): the server closes
+// this tab's sockets opened before then with SESSION_ENDED, which is no news to the person. One
+// opened since held a session begun since (in another tab: the cookie is the browser's), whose
+// end is news, however long ago this tab signed out and whether or not it had a socket open then.
+let signedOutAt = -Infinity;
 
 // Who this browser is (GET /api/me), asked once and again after a change (`fresh`).
 export async function whoAmI(fresh = false) {
   if (!me || fresh) {
     try { me = await api("/api/me"); } catch { me = { kind: null, name: null }; }
-    if (me && me.kind) signedOutHere = false; // a session began: its end is news again
     for (const fn of listeners) fn(me);
   }
   return me;
@@ -120,8 +121,10 @@ function paintMe() {
       item(h("a", { href: "#/account" }, t("people.account"))),
       item(h("button", { type: "button", id: "sign-out", onclick: async () => {
         closeMenu();
-        signedOutHere = true; // before the server closes this tab's sockets (see askAfterEnd)
-        try { await api("/api/session", { method: "DELETE" }); } catch (err) { signedOutHere = false; throw err; }
+        const before = signedOutAt;
+        signedOutAt = performance.now(); // before the server closes this tab's sockets (see askAfterEnd)
+        try { await api("/api/session", { method: "DELETE" }); } catch (err) { signedOutAt = before; throw err; }
+        signedOutAt = performance.now(); // a socket opened while it was asked held the same session
         await whoAmI(true);
         location.hash = "#/";
       } }, t("people.sign_out"))));
@@ -137,27 +140,28 @@ export const SESSION_ENDED = 4401;
 // How long after such a close the page asks who is signed in (see sessionEnded), in ms.
 const SETTLE_MS = 1500;
 
-// A socket closed with SESSION_ENDED. The header asks GET /api/me again, as after signing out
-// here. When nobody is signed in now, the page says why at its top, once however many of its
-// sockets close, with the way back in (signing in returns to this page), and this resolves true.
-// When somebody is (a guest who made an account or signed in in another tab: the guest's session
-// ended, a new one began), there is nothing to say: false. Either way a socket opened again is the
-// browser's as it is now (nobody's, or the new session's): it is never refused with SESSION_ENDED
-// for the session that ended, so reopening cannot loop. The page's sockets close together (the
-// game's and the room's): they share one asking.
+// A socket closed with SESSION_ENDED (`openedAt`: when it was opened, performance.now()). The
+// header asks GET /api/me again, as after signing out here. When nobody is signed in now and the
+// socket was opened after this tab last signed out, the page says why at its top, once however
+// many of its sockets close, with the way back in (signing in returns to this page), and this
+// resolves true. When somebody is (a guest who made an account or signed in in another tab: the
+// guest's session ended, a new one began), there is nothing to say: false. Either way a socket
+// opened again is the browser's as it is now (nobody's, or the new session's): it is never refused
+// with SESSION_ENDED for the session that ended, so reopening cannot loop. The page's sockets
+// close together (the game's and the room's): they share one asking.
 let ending = null;
-export function sessionEnded() {
-  if (!ending) ending = askAfterEnd().finally(() => { ending = null; });
+export function sessionEnded(openedAt) {
+  if (!ending) ending = askAfterEnd(openedAt).finally(() => { ending = null; });
   return ending;
 }
-async function askAfterEnd() {
+async function askAfterEnd(openedAt) {
   // The other tab's sign-up or sign-in ends this session when it commits, a moment before its
   // answer brings the browser the new cookie: asked at once, /api/me would still say nobody.
   await new Promise((settled) => setTimeout(settled, SETTLE_MS));
   const now = await whoAmI(true);
   if (now && now.kind) return false;
-  // the person signed out in this tab: the sockets closed for that (once: a later end is news)
-  if (signedOutHere) { signedOutHere = false; return false; }
+  // the person signed out in this tab: the sockets closed for that
+  if (openedAt < signedOutAt) return false;
   sayEnded(document.querySelector("#app > .page")); // the page's box (app.js's route)
   return true;
 }

@@ -1,8 +1,9 @@
 // A match's room (issue 43): one WebSocket per match page bringing its chat lines and how many
 // watch it (the server's /api/matches/<id>/room). The chat (chat.js) and the watcher count
 // (live.js) listen to it; it reopens by itself after a lost connection (and after a player's
-// session ended elsewhere, as the browser is then), and asks again for everything then (the
-// first frame of a socket is the whole room).
+// session ended elsewhere, as the browser is then; without the browser's tokens of the match
+// after the server refused them for good), and asks again for everything then (the first frame of
+// a socket is the whole room).
 //
 //   const room = openRoom(id, tokens);
 //   room.on("room", (r) => …);      // {open, rooms, write, you, lines, watchers}: at each (re)connection
@@ -12,12 +13,19 @@
 //   room.close();
 import { SESSION_ENDED, sessionEnded } from "./people.js";
 
+// The refusals of the tokens a socket gave (one too long, none of this match's, too many): the
+// same tokens are refused again however often they are sent.
+const TOKENS_REFUSED = new Set([4400, 4403, 4422]);
+
 export function openRoom(id, tokens) {
   const listeners = { room: [], lines: [], watchers: [] };
   let socket = null;
   let stopped = false;
   let retry = null;
   let wait = 1000;
+  // the browser's tokens of this match the server refused (JSON; see TOKENS_REFUSED): while it
+  // holds just these, the room opens without them, as anyone's
+  let refused = null;
 
   function emit(kind, value) { for (const fn of listeners[kind]) fn(value); }
 
@@ -28,7 +36,14 @@ export function openRoom(id, tokens) {
       socket = new WebSocket(`${proto}://${location.host}/api/matches/${encodeURIComponent(id)}/room`);
     } catch { socket = null; return; }
     const mine = socket;
-    mine.onopen = () => mine.send(JSON.stringify({ tokens: tokens() }));
+    const openedAt = performance.now(); // (see sessionEnded)
+    let held = "[]", sent = []; // the browser's tokens when it opened (JSON), those it gave
+    mine.onopen = () => {
+      const given = tokens();
+      held = JSON.stringify(given);
+      sent = held === refused ? [] : given;
+      mine.send(JSON.stringify({ tokens: sent }));
+    };
     mine.onmessage = (ev) => {
       let frame;
       try { frame = JSON.parse(ev.data); } catch { return; }
@@ -40,11 +55,18 @@ export function openRoom(id, tokens) {
     };
     mine.onclose = (ev) => {
       if (socket === mine) socket = null;
-      // refused for good (no such match: 4404; a token of another match: 4403): no retry
-      if (stopped || ev.code === 4404 || ev.code === 4403 || ev.code === 1008) return;
+      if (stopped) return;
+      if (TOKENS_REFUSED.has(ev.code) && sent.length) { // opened again at once without them
+        refused = held;
+        clearTimeout(retry);
+        retry = setTimeout(open, 0);
+        return;
+      }
+      // refused for good (no such match: 4404; the tokens, none given; the first message): no retry
+      if (ev.code === 4404 || TOKENS_REFUSED.has(ev.code) || ev.code === 1008) return;
       // a player's session ended (signed out elsewhere): said if nobody is signed in now; the
       // room reopened is the browser's as it is now
-      if (ev.code === SESSION_ENDED) sessionEnded();
+      if (ev.code === SESSION_ENDED) sessionEnded(openedAt);
       clearTimeout(retry);
       retry = setTimeout(open, wait);
       wait = Math.min(wait * 2, 30000);

@@ -37,7 +37,8 @@ async def match_socket(ws: WebSocket, match_id: str) -> None:
     a seat); tokens never go in the URL. With ``"presence": true`` in it, who is connected is
     sent too (``{"presence": …}`` as GET …/presence) whenever it changes. A first message that is not such an
     object, or none within 10 s, closes the socket (1008); a token of another match, 4403; one
-    longer than 64 characters, 4400 (4401 is kept for an ended session); more than 200 tokens, 4422 (as 422 on a request).
+    longer than 64 characters, 4400 (4401 is kept for an ended session); more than 200 tokens, 4422 (as 422 on a request);
+    no such match, or the match deleted while the socket is open, 4404.
     Later frames: a move, ``{"move": <the body of POST …/actions>, "id": <integer>}``, played
     as that POST plays it and answered ``{"ack": id, "ply": N}`` or ``{"error", "status", "id"}``
     (:mod:`.live_moves`); other short text (ignored); anything else closes the socket (1003)."""
