@@ -6,11 +6,15 @@ For every game and variant (``GameDescription.variants``) it plays level N again
 variant (5–6 where it declares six; the Fibonacci card game declares four); with 3–4 players one
 level alone against copies of the other, each level alone at every seat in turn (scored as in
 ``abstracta.ai.tournament``: the lone seat against each other seat, higher return 1, equal ½,
-lower 0, averaged; level N's score is that, or 1 minus it when level N−1 sits alone) — in
-batches of games until a sequential probability ratio test decides, and appends every batch to
-``benchmarks/levels.json`` so that runs add up across sessions and machines (a pairing's next
-batch continues the seeds after its games of today's levels, so none of those is played
-twice; a changed level starts again from seed 0). Every game stores the fingerprints of
+lower 0, averaged; level N's score is that, or 1 minus it when level N−1 sits alone) — until a
+sequential probability ratio test decides, and appends every game to ``benchmarks/levels.json``
+so that runs add up across sessions and machines (a pairing's next game continues the seeds
+after its games of today's levels, so none of those is played twice; a changed level starts
+again from seed 0). Every worker stays busy: a game starts as soon as one is free
+(``abstracta.executors.as_finished``; the pairings of a run take turns), not in batches that
+wait for their longest game. Games count in seed order only — one that finishes before a
+game started earlier waits for it — so short games (often the decisive ones) cannot come in
+first and bias the test; games still running when a pairing decides are stopped, not counted. Every game stores the fingerprints of
 the two levels it measured (``abstracta.ai.levels.level_fingerprint``: the declared search, its
 seconds, its bot's revision); only games whose fingerprints match today's levels count, so a
 result measured before a bot changed stops counting by itself.
@@ -18,7 +22,7 @@ result measured before a bot changed stops counting by itself.
 SPRT: H0 "level N scores 50 %" against H1 "level N scores 65 %", α = β = 0.05, on per-game scores
 (draws ½): the log-likelihood ratio adds ``s·ln(p1/p0) + (1−s)·ln((1−p1)/(1−p0))`` per game;
 ≥ ln((1−β)/α) ≈ 2.94 accepts H1 (separated), ≤ ln(β/(1−α)) ≈ −2.94 accepts H0 (not separated),
-tested after every batch; a pairing undecided after MAX_GAMES games has ``gave up``. This is the
+tested after every ``--batch`` games counted; a pairing undecided after MAX_GAMES games has ``gave up``. This is the
 Bernoulli likelihood read with fractional scores: a draw (or a ¼, ⅓ … of a 3–4 player game)
 moves it less than a win or a loss would, so draws make the test slower, never looser (its
 error bounds hold for any score in [0, 1]). A "separated" pair always has its 95 % interval
@@ -40,6 +44,7 @@ weaker; ``--workers`` beyond the cores only adds waiting.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
@@ -49,7 +54,8 @@ from typing import Any
 
 from abstracta import load_game
 from abstracta.ai.levels import level_fingerprint
-from abstracta.ai.tournament import elo_ratings, lone_score, run_tasks, schedule
+from abstracta.ai.tournament import elo_ratings, lone_score, play_task, run_tasks, schedule
+from abstracta.executors import as_finished
 from abstracta.core.registry import registered_games
 
 HERE = Path(__file__).resolve().parent
@@ -116,25 +122,105 @@ def save(data: dict[str, Any]) -> None:
     RESULTS.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def play_batch(game_name: str, options: dict[str, Any], upper: int, start: int, size: int,
-               executor: str, workers: int | None, address: str | None) -> list[dict[str, Any]]:
-    """Games ``start`` … ``start + size − 1`` of the pairing (level N−1 first, level N second):
-    one dict per game with the seed, seats, upper level's score and plies."""
+def tasks_of(game_name: str, options: dict[str, Any], upper: int, count: int) -> list[Any]:
+    """The pairing's first ``count`` games (level N−1 first, level N second), as
+    :func:`abstracta.ai.tournament.schedule` lays them out: game ``i`` is the same whatever
+    ``count`` is, so a later run continues the seeds."""
     game = load_game(game_name, **options)
     # a game still running at the cap match and tournament use (ai.match.max_actions_for: the
     # rules' own bound, else 2,000 actions) is unfinished and scores ½
-    _, _, tasks = schedule(game, [f"level:{upper - 1}", f"level:{upper}"], start + size, seed=0)
-    tasks = tasks[start:]
-    games = []
+    _, _, tasks = schedule(game, [f"level:{upper - 1}", f"level:{upper}"], count, seed=0)
+    return tasks
+
+
+def scored(task: Any, outcome: Any, prints: list[str]) -> dict[str, Any]:
+    """The stored form of one played game: its seed, seats, upper level's score and plies."""
+    s = lone_score(outcome.returns, task.lone)
+    return {"seed": task.seed, "seats": list(task.specs), "plies": outcome.plies,
+            "returns": outcome.returns, "score": 1.0 - s if task.first_is_lone else s, "levels": prints}
+
+
+def play_batch(game_name: str, options: dict[str, Any], upper: int, start: int, size: int,
+               executor: str, workers: int | None, address: str | None) -> list[dict[str, Any]]:
+    """Games ``start`` … ``start + size − 1`` of the pairing, played to the end (see :func:`scored`)."""
+    tasks = tasks_of(game_name, options, upper, start + size)[start:]
     prints = fingerprints(game_name, options, upper)
-    for task, outcome in zip(tasks, run_tasks(tasks, executor, workers, address)):
-        s = lone_score(outcome.returns, task.lone)
-        games.append({"seed": task.seed, "seats": list(task.specs), "plies": outcome.plies,
-                      "returns": outcome.returns, "score": 1.0 - s if task.first_is_lone else s,
-                      "levels": prints})
-    return games
+    return [scored(task, outcome, prints)
+            for task, outcome in zip(tasks, run_tasks(tasks, executor, workers, address))]
 
 
+class Running:
+    """One undecided pairing being played: the games it has offered to the workers, those come
+    back but not yet counted (a game counts only once every game before it has: the test
+    reads games in seed order, so short games finishing first cannot bias it), and when the
+    SPRT is tested next."""
+
+    def __init__(self, data: dict[str, Any], label: str, batch: int):
+        self.label, self.entry = label, data["pairings"][label]
+        self.counted, _ = summary(self.entry)
+        self.offered = self.first = self.counted
+        self.tasks = tasks_of(self.entry["game"], self.entry["options"], self.entry["upper"], MAX_GAMES)
+        self.prints = fingerprints(self.entry["game"], self.entry["options"], self.entry["upper"])
+        self.back: dict[int, dict[str, Any]] = {}  # game number -> its stored form
+        self.batch, self.next_test = batch, self.counted + batch
+        self.decided = False
+
+    def wants(self) -> bool:
+        return not self.decided and self.offered < MAX_GAMES
+
+    def offer(self) -> Any:
+        self.offered += 1
+        return self.tasks[self.offered - 1]
+
+    def came_back(self, number: int, outcome: Any) -> bool:
+        """Store game ``number``; count what it completes, test the SPRT at each batch's end.
+        True when the counting moved on (the file should be saved)."""
+        if self.decided:
+            return False  # played past the decision: not counted, as if never started
+        self.back[number] = scored(self.tasks[number], outcome, self.prints)
+        moved = False
+        while self.counted in self.back:
+            self.entry["games"].append(self.back.pop(self.counted))
+            self.counted += 1
+            moved = True
+            if self.counted >= self.next_test or self.counted >= MAX_GAMES:
+                self.next_test = self.counted + self.batch
+                n, score = summary(self.entry)
+                state = verdict(score, n)
+                print(f"{self.label:40} {n:4} games  {100 * score / n:5.1f} %  LLR {llr(score, n):+.2f}  {state}",
+                      flush=True)
+                if state != "undecided":
+                    self.decided = True
+                    break
+        return moved
+
+
+def play(data: dict[str, Any], labels: list[str], batch: int, deadline: float, most: int | None,
+         executor: str, workers: int | None, address: str | None) -> None:
+    """Play the undecided pairings ``labels`` with every worker busy until each decides, the
+    deadline passes or ``most`` games have started (then the games running are played out and
+    counted): the next game goes to the pairing that has offered fewest this run, so all move
+    on together. The file is saved whenever a game is counted: an interrupted run keeps them."""
+    running = [Running(data, label, batch) for label in labels]
+    offered: list[tuple[Running, int]] = []  # per game started: its pairing, its number there
+
+    def games() -> Any:
+        while time.monotonic() < deadline and (most is None or len(offered) < most):
+            wanting = [r for r in running if r.wants()]
+            if not wanting:
+                return
+            pick = min(wanting, key=lambda r: r.offered - r.first)
+            task = pick.offer()
+            offered.append((pick, pick.offered - 1))
+            yield task
+
+    with contextlib.closing(as_finished(play_task, games(), executor, workers, address)) as stream:
+        for i, outcome in stream:
+            pairing, number = offered[i]
+            if pairing.came_back(number, outcome):
+                save(data)
+            if all(r.decided for r in running):
+                break  # the games still running would count for nothing: stopped
 def fingerprints(game_name: str, options: dict[str, Any], upper: int) -> list[str]:
     """Today's fingerprints of levels N−1 and N of the variant."""
     game = load_game(game_name, **options)
@@ -186,9 +272,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[],
                         help="GAME or GAME:K=V[,K=V] (repeatable): measure only these variants")
     parser.add_argument("--pairs", default="", help="e.g. 1-2,3-4: only these level pairs")
-    parser.add_argument("--batch", type=int, default=4, help="games per batch and pairing (even: seats balance)")
-    parser.add_argument("--minutes", type=float, default=10.0, help="stop starting batches after this long")
-    parser.add_argument("--max-batches", type=int, default=None, help="stop after this many batches")
+    parser.add_argument("--batch", type=int, default=4,
+                        help="games counted between SPRT tests, per pairing (even: seats balance)")
+    parser.add_argument("--minutes", type=float, default=10.0, help="stop starting games after this long (those running are played out)")
+    parser.add_argument("--max-batches", type=int, default=None, help="start at most this many batches' games")
     parser.add_argument("--executor", default="process", choices=("serial", "process", "ray"))
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--ray-address", default=None)
@@ -220,20 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         return 0
     deadline = time.monotonic() + 60 * args.minutes
-    batches = 0
-    while todo and time.monotonic() < deadline and (args.max_batches is None or batches < args.max_batches):
-        batches += 1
-        label, name, options, upper = todo.pop(0)
-        entry = data["pairings"][label]
-        n, _ = summary(entry)
-        batch = play_batch(name, options, upper, n, args.batch, args.executor, args.workers, args.ray_address)
-        entry["games"].extend(batch)
-        save(data)  # after every batch: an interrupted run keeps what it played
-        n, score = summary(entry)
-        state = verdict(score, n)
-        print(f"{label:40} {n:4} games  {100 * score / n:5.1f} %  LLR {llr(score, n):+.2f}  {state}", flush=True)
-        if state == "undecided":
-            todo.append((label, name, options, upper))
+    most = None if args.max_batches is None else args.max_batches * args.batch
+    play(data, [label for label, *_ in todo], args.batch, deadline, most, args.executor, args.workers,
+         args.ray_address)
     return 0
 
 

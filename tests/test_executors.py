@@ -11,7 +11,7 @@ import operator
 import numpy as np
 import pytest
 
-from abstracta.executors import EXECUTORS, check_executor, map_unordered, session
+from abstracta.executors import EXECUTORS, as_finished, check_executor, map_unordered, session
 
 
 @pytest.mark.parametrize("executor", ["serial", "process"])
@@ -72,3 +72,48 @@ def test_a_ray_address_where_nothing_answers_is_refused_at_once():
     assert not ray.is_initialized()
     with pytest.raises(ValueError, match="host:port"):
         start_ray(address="127.0.0.1")
+
+
+def _sleep_then(item):
+    import time
+
+    seconds, value = item
+    time.sleep(seconds)
+    return value
+
+
+@pytest.mark.parametrize("executor", ["serial", "process"])
+def test_as_finished_yields_each_job_once_and_takes_items_only_as_workers_free(executor):
+    taken: list[int] = []
+
+    def items():
+        for n in [7, 0, 3, 12, 5]:
+            taken.append(n)
+            yield n
+
+    stream = as_finished(math.factorial, items(), executor, workers=2)
+    first = next(stream)
+    # one result back: at most the two running and the one started in its place were taken
+    assert len(taken) <= 3
+    rest = list(stream)
+    assert sorted([first, *rest]) == [(0, 5040), (1, 1), (2, 6), (3, 479001600), (4, 120)]
+
+
+def test_as_finished_comes_back_in_the_order_jobs_finish_and_closing_stops_the_rest():
+    import time
+
+    # the first job is slow: with two workers the second and third finish before it
+    stream = as_finished(_sleep_then, [(30.0, "slow"), (0.0, "a"), (0.0, "b")], "process", workers=2)
+    order = [next(stream)[1], next(stream)[1]]
+    assert order == ["a", "b"]
+    started = time.monotonic()
+    stream.close()  # the slow job is stopped, not waited for
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("executor", ["serial", "process"])
+def test_as_finished_passes_a_job_error_on(executor):
+    with pytest.raises(ValueError, match="negative"):
+        list(as_finished(math.factorial, [3, -1], executor, workers=1))
+    with pytest.raises(ValueError, match="workers must be >= 1"):
+        next(as_finished(math.factorial, [3], "process", workers=0))

@@ -144,3 +144,38 @@ def test_the_ladder_cuts_a_game_where_match_and_tournament_do(ladder, monkeypatc
     game = load_game(name, **options)
     assert [task.max_actions for task in seen] == [max_actions_for(game)] * 2
     assert max_actions_for(game) == (2_000 if game.max_game_length() is None else game.max_game_length())
+
+
+def test_games_count_in_seed_order_and_a_decided_pairing_stops(ladder, monkeypatch) -> None:
+    """levels.play: every worker busy (games come back in any order), counted in seed order only,
+    the SPRT tested every --batch games counted, and games past a decision not counted."""
+    from types import SimpleNamespace
+
+    started: list[int] = []
+
+    def backwards(fn, items, executor, workers, address):
+        # five at a time, the last started first back: short games overtaking long ones
+        items = iter(items)
+        while True:
+            wave = [task for _, task in zip(range(5), items)]
+            if not wave:
+                return
+            base = len(started)
+            started.extend(task.seed for task in wave)
+            for k in reversed(range(len(wave))):
+                task = wave[k]
+                # the upper level (level 2) wins every game
+                yield base + k, SimpleNamespace(plies=10, returns=[1.0 if s == "level:2" else -1.0 for s in task.specs])
+
+    monkeypatch.setattr(ladder, "as_finished", backwards)
+    lines: list[str] = []
+    monkeypatch.setattr("builtins.print", lambda *a, **k: lines.append(" ".join(map(str, a))))
+    assert ladder.main(["--only", "fanorona:size=telo", "--pairs", "1-2", "--batch", "2", "--minutes", "5"]) == 0
+    games = json.loads(ladder.RESULTS.read_text())["pairings"]["fanorona:size=telo 1-2"]["games"]
+    # 12 straight wins decide (see above): exactly those, in seed order, though each wave came
+    # back reversed; 12-14 of the third wave came back first but count for nothing after 10 and 11
+    assert [g["seed"] for g in games] == list(range(12)) and all(g["score"] == 1.0 for g in games)
+    assert started == list(range(15))
+    # tested after every second game counted: 2, 4, … 12 games, the last one separated
+    assert [line.split()[2] for line in lines] == ["2", "4", "6", "8", "10", "12"]
+    assert lines[-1].endswith("separated") and "undecided" in lines[-2]

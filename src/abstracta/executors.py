@@ -10,6 +10,9 @@ pairs): :func:`map_unordered` runs ``fn`` over ``items`` with
   started here with ``workers`` CPUs. A Ray task may run on another machine, so a job must
   return what it makes, never write it to the worker's disk.
 
+:func:`as_finished` runs the same executors as a stream the caller may stop: jobs taken one at
+a time as workers free up, results yielded as they come (the level ladder's sequential test).
+
 The results are the same whichever executor runs the jobs, as long as ``fn`` depends only on
 its arguments. A value every job needs (``shared``) travels once: to each pool worker when it
 starts, to the Ray object store once per call (``ray.put``); each job then gets it as its first
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 EXECUTORS = ("serial", "process", "ray")
 RAY_MISSING = "the ray executor needs Ray: pip install 'abstracta[ray]'"
@@ -201,4 +204,98 @@ def _run_ray(fn: Callable[..., Any], items: Sequence[Any], workers: int | None, 
                 keep(index[ref], ray.get(ref))
 
 
-__all__ = ["EXECUTORS", "RAY_MISSING", "check_executor", "map_unordered", "session"]
+def as_finished(fn: Callable[[T], R], items: Iterable[T], executor: str = "serial",
+                workers: int | None = None, ray_address: str | None = None) -> Iterator[tuple[int, R]]:
+    """Run ``fn(item)`` for the items, at most ``workers`` at once, yielding ``(index, result)``
+    as each job finishes (any order; ``index`` counts the items from 0).
+
+    Unlike :func:`map_unordered` the items are taken one at a time, only when a worker is free,
+    and the caller may stop at any time: an ``items`` iterator that ends starts nothing more
+    (the jobs running are still yielded), and closing this generator (``break``, or leaving a
+    ``with contextlib.closing(...)``) stops the jobs running — a pool's processes are
+    terminated, Ray tasks cancelled. What a sequential test needs: keep every worker busy, and
+    stop the moment the games played decide.
+
+    Args:
+        executor, workers, ray_address: as :func:`map_unordered`; with ``ray`` and an address,
+            ``workers`` (default: the cluster's CPUs) bounds the tasks at once.
+    Raises:
+        ValueError: an unknown executor or ``workers`` < 1. ImportError: ``ray`` without Ray.
+        Whatever ``fn`` raises (the other jobs are stopped).
+    """
+    check_executor(executor, workers)
+    source = enumerate(items)
+    if executor == "serial":
+        for i, item in source:
+            yield i, fn(item)
+    elif executor == "process":
+        yield from _processes_as_finished(fn, source, workers or os.cpu_count() or 1)
+    else:
+        yield from _ray_as_finished(fn, source, workers, ray_address)
+
+
+def _processes_as_finished(fn: Callable[..., Any], source: Iterator[tuple[int, Any]],
+                           size: int) -> Iterator[tuple[int, Any]]:
+    import multiprocessing
+    import queue
+
+    finished: queue.SimpleQueue = queue.SimpleQueue()
+    # multiprocessing's Pool, not concurrent.futures': its terminate() stops running jobs
+    pool = multiprocessing.get_context("spawn").Pool(size)
+    try:
+        running = 0
+
+        def start() -> bool:
+            nonlocal running
+            for i, item in source:
+                pool.apply_async(fn, (item,), callback=lambda r, i=i: finished.put((i, r, None)),
+                                 error_callback=lambda e, i=i: finished.put((i, None, e)))
+                running += 1
+                return True
+            return False
+
+        while running < size and start():
+            pass
+        while running:
+            i, result, error = finished.get()
+            running -= 1
+            if error is not None:
+                raise error
+            yield i, result
+            while running < size and start():
+                pass
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _ray_as_finished(fn: Callable[..., Any], source: Iterator[tuple[int, Any]], workers: int | None,
+                     address: str | None) -> Iterator[tuple[int, Any]]:
+    with session("ray", workers, address):
+        import ray
+
+        size = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        remote = ray.remote(num_cpus=1)(_ray_call)
+        running: dict[Any, int] = {}
+        try:
+            def start() -> bool:
+                for i, item in source:
+                    running[remote.remote(fn, item)] = i
+                    return True
+                return False
+
+            while len(running) < size and start():
+                pass
+            while running:
+                ready, _ = ray.wait(list(running), num_returns=1)
+                for ref in ready:
+                    i = running.pop(ref)
+                    yield i, ray.get(ref)
+                while len(running) < size and start():
+                    pass
+        finally:
+            for ref in running:
+                ray.cancel(ref, force=True)
+
+
+__all__ = ["EXECUTORS", "RAY_MISSING", "as_finished", "check_executor", "map_unordered", "session"]
