@@ -123,7 +123,7 @@ def test_the_shipped_weights_fit_their_games_and_are_small():
     assert load_game("slide-checkers", players=3).description.learned is None  # two players only
 
 
-def test_levels_4_to_6_read_a_kept_learned_value_and_the_others_their_evaluator():
+def test_the_levels_a_game_names_read_its_kept_learned_value_and_the_others_their_evaluator():
     from abstracta.ai.levels import describe_level
 
     nibble = load_game("nibble")
@@ -142,11 +142,12 @@ def test_levels_4_to_6_read_a_kept_learned_value_and_the_others_their_evaluator(
     assert hex_board.description.levels[4].evaluator is hex_board.description.evaluator
     slide = load_game("slide-checkers")
     assert slide.description.learned.kept
-    for level in (4, 5, 6):
-        assert slide.description.levels[level].evaluator == slide.description.learned.evaluate
-        assert slide.description.levels[level].bot == "alphabeta"
-    assert describe_level(slide, 5)["evaluator"].startswith("abstracta.core.learned.LearnedValue.evaluate+learned.npz:")
-    assert slide.description.levels[2].evaluator is slide.description.evaluator  # greedy keeps the hand-set sum
+    # two-player Slide Checkers: level 6 alone (at 4-6 the top step shrank to 60 %: docs/strength.md)
+    assert slide.description.levels[6].evaluator == slide.description.learned.evaluate
+    assert describe_level(slide, 6)["evaluator"].startswith("abstracta.core.learned.LearnedValue.evaluate+learned.npz:")
+    for level in (2, 4, 5):  # greedy and the lower searches keep the hand-set sum
+        assert slide.description.levels[level].evaluator is slide.description.evaluator
+    assert all(slide.description.levels[level].bot == "alphabeta" for level in (4, 5, 6))
     for other in (load_game("slide-checkers", board="5,1"), load_game("slide-checkers", players=3)):
         assert other.description.levels[4].evaluator is other.description.evaluator
 
