@@ -74,9 +74,11 @@ export function presenceBoxes(ctx) {
     const others = people().filter((i) => !me.includes(i));
     const lines = [];
     // while the first moves' wait runs, its note says what matters (a first move by then, or
-    // the game is aborted): an opponent whose page is still opening is not "gone", nor "back"
+    // the game is aborted): an opponent whose page is still opening is not "gone", nor "back";
+    // nor is a friend invited who has not taken the seat yet (the status line waits for them)
+    const waiting = v.waiting_for || [];
     if (presence && !over && me.length && !v.start_deadline) {
-      for (const i of others) {
+      for (const i of others.filter((j) => !waiting.includes(j))) {
         if (!presence.online[i] && presence.gone_since[i] !== null) lines.push(h("p", { "data-gone": i }, t("gone.left", { who: seatName(i) })));
         else if (backUntil[i] && Date.now() < backUntil[i]) lines.push(h("p", { "data-back": i }, t("gone.back", { who: seatName(i) })));
       }

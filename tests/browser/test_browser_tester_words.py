@@ -1,0 +1,65 @@
+"""What a club player read on the pages and tripped over (a tester's report): an invited seat
+nobody has taken is not "gone"; the invitation page prints no "null"; the first moves' deadline
+reads as a duration and speaks to its own seat as "you"; "Play as a guest" in the lobby throws
+nothing; a spectator is told "Last turns" once; the Finnish words for a rated game agree; the
+sign-up form says what a name may be and every field's error at once. Screenshots at 1280 and
+390 px go into the ``shots`` folder (``tester-*.png``)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from pathlib import Path
+
+import abstracta
+from httputil import first_moves, post_json
+
+TELO = "Fanorona — Telo 3×3"
+
+
+def fresh(browser, width: int = 1280, locale: str = "en-US"):
+    context = browser.new_context_without_tokens(viewport={"width": width, "height": 900}, locale=locale)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, errors
+
+
+@contextlib.contextmanager
+def closing(*contexts):
+    try:
+        yield
+    finally:
+        for context in contexts:
+            with contextlib.suppress(Exception):
+                context.close()
+
+
+def invite(page, url: str, clock: str = "live:600:5") -> tuple[str, str]:
+    """White is this page, Black a friend invited, on Fanorona Telo: (match id, the link)."""
+    page.goto(f"{url}/#/new/fanorona")
+    page.select_option("#opt-size", "telo")
+    page.select_option("#seat-0", "human")
+    page.select_option("#seat-1", "friend")
+    page.select_option("#clock", clock)
+    page.click("#start")
+    page.wait_for_function("() => location.hash.startsWith('#/match/') && window.abstractaView")
+    page.wait_for_selector("#invite-link-1")
+    return page.evaluate("window.abstractaView.id"), page.input_value("#invite-link-1")
+
+
+def test_an_invited_seat_nobody_took_is_waited_for_not_gone(browser, live_server, shots):
+    ctx, a, errors = fresh(browser)
+    with closing(ctx):
+        mid, _ = invite(a, live_server.url)
+        # the socket's presence comes within a moment of the page: it said the seat "left"
+        a.wait_for_timeout(2500)
+        assert a.locator("#status").inner_text() == "Waiting for Black to take their seat"
+        assert a.locator("#gone").is_hidden()
+        assert "has left the game" not in a.locator("#app").inner_text()
+        a.screenshot(path=str(shots / "tester-invite-waiting-1280.png"), full_page=True)
+        a.set_viewport_size({"width": 390, "height": 844})
+        a.screenshot(path=str(shots / "tester-invite-waiting-390.png"), full_page=True)
+        assert errors == []
