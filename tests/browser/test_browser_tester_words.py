@@ -63,3 +63,19 @@ def test_an_invited_seat_nobody_took_is_waited_for_not_gone(browser, live_server
         a.set_viewport_size({"width": 390, "height": 844})
         a.screenshot(path=str(shots / "tester-invite-waiting-390.png"), full_page=True)
         assert errors == []
+
+
+def test_the_invitation_page_of_an_unrated_game_prints_no_null(browser, live_server, shots):
+    ca, a, _ = fresh(browser)
+    cb, b, errors = fresh(browser, 390)
+    with closing(ca, cb):
+        _, link = invite(a, live_server.url)
+        b.goto(link)
+        b.wait_for_selector("#take-seat")
+        text = b.locator("#app").inner_text()
+        assert not re.search(r"\b(null|undefined)\b", text), text
+        assert b.locator("#join-rated").count() == 0
+        # the seat list follows the lead directly
+        assert b.evaluate("document.getElementById('join-what').nextSibling.id") == "join-seats"
+        b.screenshot(path=str(shots / "tester-join-390.png"), full_page=True)
+        assert errors == []
