@@ -79,3 +79,28 @@ def test_the_invitation_page_of_an_unrated_game_prints_no_null(browser, live_ser
         assert b.evaluate("document.getElementById('join-what').nextSibling.id") == "join-seats"
         b.screenshot(path=str(shots / "tester-join-390.png"), full_page=True)
         assert errors == []
+
+
+def test_the_first_move_deadline_reads_as_a_duration_and_speaks_to_its_own_seat(browser, live_server, shots):
+    ca, a, _ = fresh(browser)
+    cb, b, _ = fresh(browser, 390, locale="fi-FI")
+    with closing(ca, cb):
+        # a day per move: the first move may wait a day
+        mid, link = invite(a, live_server.url, "turn:86400")
+        b.goto(link)
+        b.click("#take-seat")
+        b.wait_for_function("(mid) => location.hash === `#/match/${mid}` && window.abstractaView", arg=mid)
+        a.wait_for_selector("#start-note:not([hidden])")
+        b.wait_for_selector("#start-note:not([hidden])")
+        # White, to move, is spoken to; the friend reads who must move, in Finnish
+        assert re.fullmatch(r"Make your first move within (1 day|23 h 59 min), or the game is aborted\.",
+                            a.locator("#start-note").inner_text()), a.locator("#start-note").inner_text()
+        host = b.evaluate("window.abstractaView.people[0].name")  # the host, a guest now, by name
+        assert re.fullmatch(rf"Pelaajan {host} on tehtävä ensimmäinen siirtonsa (1 vrk|23 t 59 min) kuluessa, "
+                            r"tai peli keskeytetään\.", b.locator("#start-note").inner_text()), b.locator("#start-note").inner_text()
+        a.screenshot(path=str(shots / "tester-deadline-1280.png"), full_page=True)
+        b.screenshot(path=str(shots / "tester-deadline-fi-390.png"), full_page=True)
+        # the words of shorter waits, as a live game's 30 s reads
+        said = a.evaluate("""async () => { const { durationWords } = await import('/words.js');
+            return [86400, 86397, 3 * 86400 + 7200, 3600, 125, 60, 27, 0.2].map(durationWords); }""")
+        assert said == ["1 day", "23 h 59 min", "3 d 2 h", "1 h 0 min", "2 min 5 s", "1 min", "27 s", "1 s"]

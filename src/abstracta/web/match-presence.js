@@ -7,6 +7,7 @@
 import { api } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
+import { durationWords } from "./words.js";
 
 // Returns {notes, abort}: the nodes to lay out under the result (the deadline, the gone
 // opponent and the claim), and Abort's box, laid out with the page's actions.
@@ -52,9 +53,9 @@ export function presenceBoxes(ctx) {
     const due = !over && v.start_deadline;
     startBox.hidden = !due;
     if (due) {
-      const left = Math.max(0, Math.ceil(due.at - now()));
-      const who = seatName(due.seat);
-      startBox.textContent = who === t("seat.you") ? t("start.you_must", { n: left }) : t("start.must", { who, n: left });
+      const time = durationWords(due.at - now());
+      // the seat's own page is spoken to ("Make your first move"); seatName gives its colour
+      startBox.textContent = ctx.seats.own === due.seat ? t("start.you_must", { time }) : t("start.must", { who: seatName(due.seat), time });
     }
     const afocus = keepFocus(abortBox);
     abortBox.replaceChildren();
