@@ -104,3 +104,20 @@ def test_the_first_move_deadline_reads_as_a_duration_and_speaks_to_its_own_seat(
         said = a.evaluate("""async () => { const { durationWords } = await import('/words.js');
             return [86400, 86397, 3 * 86400 + 7200, 3600, 125, 60, 27, 0.2].map(durationWords); }""")
         assert said == ["1 day", "23 h 59 min", "3 d 2 h", "1 h 0 min", "2 min 5 s", "1 min", "27 s", "1 s"]
+
+
+def test_play_as_a_guest_in_the_lobby_throws_nothing_and_seats_the_guest(browser, live_server, shots):
+    ctx, page, errors = fresh(browser)
+    with closing(ctx):
+        page.goto(f"{live_server.url}/#/")
+        page.goto(f"{live_server.url}/#/lobby")
+        page.click("#lobby-guest")
+        page.wait_for_selector("#quick-clocks button:not([disabled])")
+        page.wait_for_selector("#me-button")
+        assert page.locator("#lobby-guest").count() == 0
+        assert re.fullmatch(r"Guest\d{6}", page.evaluate("fetch('/api/me').then((r) => r.json()).then((me) => me.name)"))
+        # where Sign in returns to is still kept from a real hash change
+        page.click("#me-button")
+        page.wait_for_timeout(200)
+        assert errors == [], errors
+        page.screenshot(path=str(shots / "tester-guest-1280.png"), full_page=True)
