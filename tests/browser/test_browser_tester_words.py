@@ -121,3 +121,17 @@ def test_play_as_a_guest_in_the_lobby_throws_nothing_and_seats_the_guest(browser
         page.wait_for_timeout(200)
         assert errors == [], errors
         page.screenshot(path=str(shots / "tester-guest-1280.png"), full_page=True)
+
+
+def test_a_spectator_is_told_the_last_turns_once(browser, live_server, shots):
+    view = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
+                                                        "seats": ["human", "human"]})
+    first_moves(live_server.url, view["id"])
+    ctx, page, errors = fresh(browser)
+    with closing(ctx):
+        page.goto(f"{live_server.url}/#/match/{view['id']}")
+        page.wait_for_function("() => window.abstractaView && document.getElementById('board-text').textContent")
+        said = page.locator("#board-text").text_content()
+        assert said.count("Last turn") == 1, said
+        assert re.match(r"Last turns: White: .+ · Black: .+\. ", said), said
+        assert errors == []
