@@ -135,3 +135,16 @@ def test_a_spectator_is_told_the_last_turns_once(browser, live_server, shots):
         assert said.count("Last turn") == 1, said
         assert re.match(r"Last turns: White: .+ · Black: .+\. ", said), said
         assert errors == []
+
+
+def test_finnish_says_rated_one_way(browser, live_server):
+    catalog = json.loads((Path(abstracta.__file__).parent / "web" / "i18n" / "fi.json").read_text("utf-8"))
+    assert catalog["lobby.rated"] == catalog["match.rated"] == "Pisteytetty"
+    assert not [k for k, v in catalog.items() if "vahvuuslukuun" in json.dumps(v, ensure_ascii=False).lower()]
+    assert "sinun kutsumiasi" in catalog["new.rated_fits"]
+    ctx, page, _ = fresh(browser, locale="fi-FI")
+    with closing(ctx):
+        page.goto(f"{live_server.url}/#/lobby")
+        page.click("#lobby-guest")
+        page.wait_for_selector("#quick-clocks button:not([disabled])")
+        assert "Vahvuuslukuun" not in page.locator("#app").inner_text()
