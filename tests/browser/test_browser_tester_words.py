@@ -148,3 +148,31 @@ def test_finnish_says_rated_one_way(browser, live_server):
         page.click("#lobby-guest")
         page.wait_for_selector("#quick-clocks button:not([disabled])")
         assert "Vahvuuslukuun" not in page.locator("#app").inner_text()
+
+
+def test_the_sign_up_form_says_what_a_name_may_be_and_every_error_at_once(browser, live_server, shots):
+    ctx, page, errors = fresh(browser)
+    with closing(ctx):
+        page.goto(f"{live_server.url}/#/signup")
+        hint = page.locator("#signup-username-hint").inner_text()
+        assert hint == "2–20 characters, each a letter A–Z (either case, no accents), a digit, _ or -"
+        page.fill("#signup-username", "Alice Smith")
+        page.fill("#signup-password", "short")
+        page.click("#signup-submit")
+        page.wait_for_selector("#signup-error:not([hidden])")
+        said = page.locator("#signup-error").inner_text()
+        assert "'Alice Smith' is not a valid name" in said and "a password has at least 8 characters" in said, said
+        page.screenshot(path=str(shots / "tester-signup-1280.png"), full_page=True)
+        assert errors == []
+    ctx, page, errors = fresh(browser, 390, locale="fi-FI")
+    with closing(ctx):
+        page.goto(f"{live_server.url}/#/signup")
+        page.fill("#signup-username", "Äiti")
+        page.fill("#signup-password", "lyhyt")
+        page.click("#signup-submit")
+        page.wait_for_selector("#signup-error:not([hidden])")
+        assert page.locator("#signup-error").inner_text() == (
+            "nimessä on 2–20 merkkiä, kukin kirjain A–Z (iso tai pieni, ei ääkkösiä), numero, _ tai - "
+            "ja salasanassa on vähintään 8 merkkiä")
+        page.screenshot(path=str(shots / "tester-signup-fi-390.png"), full_page=True)
+        assert errors == []
