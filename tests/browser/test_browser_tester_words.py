@@ -15,9 +15,6 @@ from pathlib import Path
 import abstracta
 from httputil import first_moves, post_json
 
-TELO = "Fanorona — Telo 3×3"
-
-
 def fresh(browser, width: int = 1280, locale: str = "en-US"):
     context = browser.new_context_without_tokens(viewport={"width": width, "height": 900}, locale=locale)
     page = context.new_page()
@@ -116,8 +113,9 @@ def test_play_as_a_guest_in_the_lobby_throws_nothing_and_seats_the_guest(browser
         page.wait_for_selector("#me-button")
         assert page.locator("#lobby-guest").count() == 0
         assert re.fullmatch(r"Guest\d{6}", page.evaluate("fetch('/api/me').then((r) => r.json()).then((me) => me.name)"))
-        # where Sign in returns to is still kept from a real hash change
+        # the header shows the guest, and its menu opens
         page.click("#me-button")
+        page.wait_for_selector("#me-menu:not([hidden])")
         page.wait_for_timeout(200)
         assert errors == [], errors
         page.screenshot(path=str(shots / "tester-guest-1280.png"), full_page=True)
