@@ -46,6 +46,19 @@ def test_bad_names_and_passwords(people, name, password, error):
         people.accounts.sign_up(name, password)
 
 
+def test_a_bad_name_and_a_bad_password_are_refused_together(people):
+    with pytest.raises(errors.InvalidInput) as refused:
+        people.accounts.sign_up("Alice Smith", "short")
+    e = refused.value
+    assert e.message == ("'Alice Smith' is not a valid name: 2–20 characters, each a letter A–Z (either case, no "
+                         "accents), a digit, _ or -; a password has at least 8 characters")
+    assert e.i18n == {"key": "people.error.fields", "params": {"problems": [
+        {"key": "people.error.name_rule", "params": {}}, {"key": "people.error.password_short", "params": {"n": 8}}]}}
+    # one field wrong: its own error, as before
+    with pytest.raises(errors.InvalidPassword):
+        people.accounts.sign_up("alice", "short")
+
+
 def test_a_wrong_password_and_an_unknown_name_get_one_answer(people):
     people.accounts.sign_up("anna", "correct horse")
     with pytest.raises(errors.SignInFailed) as wrong:

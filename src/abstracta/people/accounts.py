@@ -18,7 +18,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from . import credentials
 from .credentials import MAX_PASSWORD, MIN_PASSWORD
 from .database import aware, person_of
-from .errors import (AccountDisabled, Conflict, InvalidPassword, NameTaken, NotSignedIn, SignInFailed,
+from .errors import (AccountDisabled, Conflict, InvalidInput, InvalidPassword, NameTaken, NotSignedIn, SignInFailed,
                      UnknownPerson)
 from .names import check_name, name_key
 from .tables import (ApiTokenRow, GameResultRow, LevelResultRow, PersonRow, RatingHistoryRow, RatingRow,
@@ -49,6 +49,23 @@ def check_password(password: object) -> str:
         raise InvalidPassword(f"a password has at most {MAX_PASSWORD} characters", key="people.error.password_long",
                               n=MAX_PASSWORD)
     return password
+
+
+def check_fields(*checks: Callable[[], Any]) -> list[Any]:
+    """Each check's value; where several fields break their rules, one :class:`InvalidInput`
+    saying all of them (a form that told one at a time had its reader send it again for each)."""
+    values, refused = [], []
+    for check in checks:
+        try:
+            values.append(check())
+        except InvalidInput as e:
+            refused.append(e)
+    if len(refused) == 1:
+        raise refused[0]
+    if refused:
+        raise InvalidInput("; ".join(e.message for e in refused), key="people.error.fields",
+                           problems=[e.i18n or e.message for e in refused])
+    return values
 
 
 @dataclass(frozen=True)
@@ -81,8 +98,7 @@ class Accounts:
         :class:`InvalidName`/:class:`InvalidPassword` (nothing counted), :class:`TooManyAttempts`
         past the address's sign-ups (unless not ``limited``: the administrator's), :class:`NameTaken`
         for a name any case of which is taken."""
-        username = check_name(username)
-        password = check_password(password)
+        username, password = check_fields(lambda: check_name(username), lambda: check_password(password))
         if limited:
             self.people.throttle.take("signup_ip", ip)
         hashed = self.passwords.hash(password)

@@ -38,7 +38,8 @@ def check_name(name: object, *, guest: bool = False) -> str:
     name = name.strip()
     if not NAME.fullmatch(name):
         shown = name[:40] + ("…" if len(name) > 40 else "")
-        raise InvalidName(f"{shown!r} is not a valid name: 2–20 letters (a–z), digits, _ or -",
+        raise InvalidName(f"{shown!r} is not a valid name: "
+                          "2–20 characters, each a letter A–Z (either case, no accents), a digit, _ or -",
                           key="people.error.name_rule")
     key = name_key(name)
     if key in RESERVED or (GUEST_NAME.fullmatch(key) and not guest):

@@ -70,7 +70,7 @@ export async function joinPage(app, code) {
     }
   } }, t("join.take"));
   app.append(h("p", { class: "lead", id: "join-what" }, t("join.what", { game: title, seat: name(info.seat) })),
-    ratedNote, people, ...facts.map(([id, f]) => h("p", { class: "muted", id }, f)),
+    ...(ratedNote ? [ratedNote] : []), people, ...facts.map(([id, f]) => h("p", { class: "muted", id }, f)),
     h("p", { class: "row" }, take, h("a", { href: `#/match/${info.match}`, class: "button" }, t("join.just_watch"))), err,
     h("p", { class: "muted" }, t(me && me.kind === "account" ? "join.keeps_account" : "join.keeps")));
 }

@@ -137,7 +137,7 @@ function guestOffer() {
   const err = h("p", { class: "error", id: "lobby-guest-error", role: "alert", hidden: true });
   return [h("p", { class: "row", id: "lobby-signed-out" },
     h("button", { type: "button", class: "primary", id: "lobby-guest", onclick: async () => {
-      try { await api("/api/guests", { method: "POST" }); await whoAmI(true); window.dispatchEvent(new HashChangeEvent("hashchange")); } catch (e) { err.textContent = refusal(e); err.hidden = false; }
+      try { await api("/api/guests", { method: "POST" }); await whoAmI(true); window.dispatchEvent(new HashChangeEvent("hashchange", { oldURL: location.href, newURL: location.href })); } catch (e) { err.textContent = refusal(e); err.hidden = false; }
     } }, t("lobby.play_as_guest")), h("a", { href: "#/signin", class: "button" }, t("people.sign_in"))), err];
 }
 

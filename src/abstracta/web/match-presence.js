@@ -7,6 +7,7 @@
 import { api } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
+import { durationWords } from "./words.js";
 
 // Returns {notes, abort}: the nodes to lay out under the result (the deadline, the gone
 // opponent and the claim), and Abort's box, laid out with the page's actions.
@@ -52,9 +53,9 @@ export function presenceBoxes(ctx) {
     const due = !over && v.start_deadline;
     startBox.hidden = !due;
     if (due) {
-      const left = Math.max(0, Math.ceil(due.at - now()));
-      const who = seatName(due.seat);
-      startBox.textContent = who === t("seat.you") ? t("start.you_must", { n: left }) : t("start.must", { who, n: left });
+      const time = durationWords(due.at - now());
+      // the seat's own page is spoken to ("Make your first move"); seatName gives its colour
+      startBox.textContent = ctx.seats.own === due.seat ? t("start.you_must", { time }) : t("start.must", { who: seatName(due.seat), time });
     }
     const afocus = keepFocus(abortBox);
     abortBox.replaceChildren();
@@ -74,9 +75,11 @@ export function presenceBoxes(ctx) {
     const others = people().filter((i) => !me.includes(i));
     const lines = [];
     // while the first moves' wait runs, its note says what matters (a first move by then, or
-    // the game is aborted): an opponent whose page is still opening is not "gone", nor "back"
+    // the game is aborted): an opponent whose page is still opening is not "gone", nor "back";
+    // nor is a friend invited who has not taken the seat yet (the status line waits for them)
+    const waiting = v.waiting_for || [];
     if (presence && !over && me.length && !v.start_deadline) {
-      for (const i of others) {
+      for (const i of others.filter((j) => !waiting.includes(j))) {
         if (!presence.online[i] && presence.gone_since[i] !== null) lines.push(h("p", { "data-gone": i }, t("gone.left", { who: seatName(i) })));
         else if (backUntil[i] && Date.now() < backUntil[i]) lines.push(h("p", { "data-back": i }, t("gone.back", { who: seatName(i) })));
       }

@@ -198,7 +198,8 @@ function afterSignIn() {
   location.hash = /^#\/(signin|signup|recover)/.test(to) ? "#/" : to;
 }
 window.addEventListener("hashchange", (ev) => {
-  const from = new URL(ev.oldURL).hash;
+  // a hashchange the page dispatches itself (the lobby's redraw) may carry no oldURL
+  const from = ev.oldURL ? new URL(ev.oldURL).hash : "";
   if (/^#\/(signin|signup)$/.test(location.hash) && !/^#\/(signin|signup|recover)/.test(from)) {
     try { sessionStorage.setItem(AFTER_KEY, from || "#/"); } catch { /* private mode */ }
   }

@@ -78,6 +78,17 @@ export function controlWords(control) {
   return Number.isInteger(m) ? `${m} + ${control.increment || 0}` : `${control.initial} s + ${control.increment || 0} s`;
 }
 
+// A span of seconds in words, as a deadline reads: "1 day", "1 d 3 h", "23 h 59 min",
+// "4 min 5 s", "27 s" (the largest two units, rounded down; whole seconds).
+export function durationWords(sec) {
+  const s = Math.max(0, Math.ceil(sec));
+  const d = Math.floor(s / 86400), hh = Math.floor((s % 86400) / 3600), mm = Math.floor((s % 3600) / 60), ss = s % 60;
+  if (d) return hh ? t("clock.days_hours", { d, h: hh }) : t("time.days", { n: d });
+  if (hh) return t("clock.hours_minutes", { h: hh, m: mm });
+  if (mm) return ss ? t("time.minutes_seconds", { m: mm, s: ss }) : t("time.minutes", { n: mm });
+  return t("time.seconds", { n: ss });
+}
+
 // Seconds left as a clock shows them: m:ss (h:mm:ss past an hour, tenths under 10 s); a
 // correspondence clock (`long`) in days and hours.
 export function clockText(sec, long = false) {

@@ -307,7 +307,7 @@ class Resign(Body):
 
 # --- the people's (issue 41) ------------------------------------------------------------------
 class Credentials(Body):
-    username: StrictStr = Field(max_length=64, description="2–20 letters (a–z), digits, _ or -; any case")
+    username: StrictStr = Field(max_length=64, description="2–20 characters, each a letter A–Z (either case, no accents), a digit, _ or -")
     password: StrictStr = Field(max_length=1024, description="at least 8 characters")
 
 
@@ -318,7 +318,7 @@ class Recovery(Body):
 
 
 class NewName(Body):
-    name: StrictStr = Field(max_length=64, description="2–20 letters (a–z), digits, _ or -")
+    name: StrictStr = Field(max_length=64, description="2–20 characters, each a letter A–Z (either case, no accents), a digit, _ or -")
 
 
 class Password(Body):

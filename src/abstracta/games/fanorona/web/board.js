@@ -558,10 +558,12 @@ export function describe(struct, ctx) {
   const name = (seat) => (ctx && ctx.seatName ? ctx.seatName(seat) : t(`fanorona.seat.${seat}`));
   const { board } = struct;
   const out = [];
-  for (const turn of struct.recent || []) {
-    const words = turn.steps.map((s) => fmt(s.message, s.text) || s.action);
-    if (words.length) out.push(t("board.last_turn", { words: words.join("; ") }));
-  }
+  // a player is told the opponent's turn since their own; a spectator the last turn of each
+  // seat, named, in one sentence
+  const turns = (struct.recent || []).filter((turn) => turn.steps.length)
+    .map((turn) => ({ seat: turn.seat, words: turn.steps.map((s) => fmt(s.message, s.text) || s.action).join("; ") }));
+  if (turns.length === 1) out.push(t("board.last_turn", { words: turns[0].words }));
+  else if (turns.length) out.push(t("board.last_turns", { words: turns.map((x) => t("board.turn_of", { who: name(x.seat), words: x.words })).join(" · ") }));
   if (struct.over && struct.end) {
     const winners = struct.end.winners || [];
     const result = winners.length === 1 ? t("board.wins", { name: name(winners[0]) }) : winners.length ? t("board.win_many", { names: winners.map(name) }) : t("board.a_draw");

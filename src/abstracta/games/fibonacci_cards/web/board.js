@@ -625,7 +625,7 @@ export function describe(struct, ctx) {
     if (board.must_play_drawn) parts.push(isYou(name) ? t("fibonacci-cards.board.you_drew_fits") : t("fibonacci-cards.board.drawn_fits"));
   }
   const happened = recentWords(struct, ctx);
-  if (happened) parts.push(t("board.last_turn", { words: happened }));
+  if (happened) parts.push(t((struct.recent || []).length > 1 ? "board.last_turns" : "board.last_turn", { words: happened }));
   parts.push(t("fibonacci-cards.board.piles_desc", { piles: board.piles.map((p) => t("fibonacci-cards.board.pile_desc",
     { pile: p.id, top: p.top, cut: p.cut ? t("fibonacci-cards.board.cut_down") : "", value: p.value })).join("; "), n: board.stock.size }));
   for (const seat of [me, 1 - me]) {
