@@ -381,9 +381,10 @@ class Seats:
         ids = [row.id for row in rows]
         tokened = self.kernel.store.claimed_of(ids)
         people = self.owners.persons_of_matches(ids) if self.owners is not None and ids else {}
+        # people unknown (their database refused): none offered for deleting rather than one shared
         return [(row, sorted(held[row.id]),
-                 not shared(tokened[row.id] | set(people.get(row.id, {})), held[row.id], people.get(row.id, {}),
-                            holder.person_id))
+                 people is not None and not shared(tokened[row.id] | set(people.get(row.id, {})), held[row.id],
+                                                   people.get(row.id, {}), holder.person_id))
                 for row in rows]
 
     def about(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
