@@ -33,34 +33,36 @@ def _delete_asks(page, mid: str) -> str:
     return asked[0]
 
 
-def test_deleting_a_game_a_friend_plays_warns_it_is_gone_for_them_too(browser, live_server):
-    # Delete removes the game from the server: the friend's Your games lost it without a word, and
-    # the question ("Delete this game of Fanorona?") read as if it tidied this browser's list only
+def test_a_game_a_friend_plays_offers_no_delete_and_an_open_invitation_says_it_stops(browser, live_server):
+    # Delete removed a game a friend played from the server: the friend's open page said "This
+    # game no longer exists" and their Your games lost it. A game someone else is in is theirs
+    # too: no Delete (the server refuses it); one whose invitation nobody claimed yet may go, and
+    # the question says the invitation stops working
     url = live_server.url
-    apart = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
-                                             "seats": ["human", "human"], "take": [0]})
-    alone = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
-                                             "seats": ["human", "level:1"]})
-    together = post_json(f"{url}/api/matches", {"game": "fanorona", "options": {"size": "telo"},
-                                                "seats": ["human", "human"]})
+    fanorona = {"game": "fanorona", "options": {"size": "telo"}}
+    apart = post_json(f"{url}/api/matches", {**fanorona, "seats": ["human", "human"], "take": [0]})
+    waiting = post_json(f"{url}/api/matches", {**fanorona, "seats": ["human", "human"], "take": [0]})
+    alone = post_json(f"{url}/api/matches", {**fanorona, "seats": ["human", "level:1"]})
+    together = post_json(f"{url}/api/matches", {**fanorona, "seats": ["human", "human"]})
     # the friend took seat 1 (their token is not in this browser)
     TOKENS[apart["id"]][1] = post_json(f"{url}/api/invites/claim", {"code": apart["invites"][0]["code"]})["tokens"][0]["token"]
-    seats = {apart["id"]: [0], alone["id"]: [0], together["id"]: [0, 1]}
-    for locale, shared, plain in (
-            ("en-US", "Delete this game of Fanorona? It is deleted for the other players and for anyone watching too.",
+    seats = {apart["id"]: [0], waiting["id"]: [0], alone["id"]: [0], together["id"]: [0, 1]}
+    for locale, invited, plain in (
+            ("en-US", "Delete this game of Fanorona? Its invitation stops working, and anyone watching loses the game too.",
              "Delete this game of Fanorona?"),
-            ("fi-FI", "Poistetaanko tämä peli (Fanorona)? Se poistuu myös muilta pelaajilta ja katsojilta.",
+            ("fi-FI", "Poistetaanko tämä peli (Fanorona)? Sen kutsu lakkaa toimimasta, ja peli katoaa myös katsojilta.",
              "Poistetaanko tämä peli (Fanorona)?")):
         context = _context_holding(browser, seats, locale)
         try:
             page = context.new_page()
             page.goto(f"{url}/#/matches")
             page.locator(f"#match-list tr[data-id='{apart['id']}']").wait_for()
-            assert _delete_asks(page, apart["id"]) == shared
+            assert page.locator(f"#match-list tr[data-id='{apart['id']}'] button.delete").count() == 0
+            assert _delete_asks(page, waiting["id"]) == invited
             # against the computer and pass and play nobody else holds a seat
             assert _delete_asks(page, alone["id"]) == plain
             assert _delete_asks(page, together["id"]) == plain
-            assert page.locator("#match-list tbody tr").count() == 3  # answered No: all kept
+            assert page.locator("#match-list tbody tr").count() == 4  # answered No: all kept
         finally:
             context.close()
 

@@ -461,21 +461,63 @@ def test_no_rematch_is_offered_or_accepted_between_a_blocker_and_the_blocked(app
     assert ben.post(f"/api/matches/{mid}/rematch", json={"accept": False}).status_code == 200
 
 
-def test_a_rated_game_in_play_cannot_be_deleted_to_escape_its_result(app, anna):
+def test_a_rated_game_is_never_deleted_in_play_or_over(app, anna):
     """Deleting a game leaves no result: a rated game in play is refused (409), so a player
-    about to lose cannot make the game and the rating change vanish for both; once it is over
-    it may go (its ratings stay moved)."""
+    about to lose cannot make the game and the rating change vanish for both; one over is
+    refused too (its rating changes, on both profiles, link to it)."""
     ben = person(app, "ben")
     mid = rated_game(app, anna, ben, LIVE)
     move(anna, mid)
     move(ben, mid)
     refused = anna.delete(f"/api/matches/{mid}")
-    assert refused.status_code == 409 and refused.json()["i18n"]["key"] == "error.rated_delete_playing"
+    assert refused.status_code == 409 and refused.json()["i18n"]["key"] == "error.rated_delete"
     assert ben.get(f"/api/matches/{mid}").json()["status"] == "playing"
     assert anna.post(f"/api/matches/{mid}/resign").status_code == 200
     before = ratings(ben, "ben")
-    assert before and anna.delete(f"/api/matches/{mid}").status_code == 204
-    assert ratings(ben, "ben") == before
-    # a casual game is the players' to delete as before
+    refused = anna.delete(f"/api/matches/{mid}")
+    assert refused.status_code == 409 and refused.json()["i18n"]["key"] == "error.rated_delete"
+    assert ben.delete(f"/api/matches/{mid}").status_code == 409
+    assert ratings(ben, "ben") == before and ben.get(f"/api/matches/{mid}").json()["status"] == "over"
+    won = ben.get("/api/players/ben").json()["recent_games"]
+    assert [(g["id"], g["outcome"], g["deleted"]) for g in won] == [(mid, "win", False)]
+    assert [(m["id"], m["deletable"]) for m in anna.get("/api/matches").json()] == [(mid, False)]
+
+
+def test_a_casual_game_between_two_is_deleted_by_neither(app, anna):
+    """A casual game another person is in is theirs too: neither deletes it for both (409), in
+    play or over, and neither's list offers it; the one nobody else is in goes as before."""
+    ben = person(app, "ben")
     casual = ben.post(f"/api/seeks/{seek(anna)}/accept").json()["id"]
-    assert anna.delete(f"/api/matches/{casual}").status_code == 204
+    move(anna, casual)
+    for c in (anna, ben):
+        refused = c.delete(f"/api/matches/{casual}")
+        assert refused.status_code == 409 and refused.json()["i18n"]["key"] == "error.delete_shared"
+        assert [(m["id"], m["deletable"]) for m in c.get("/api/matches").json()] == [(casual, False)]
+    assert ben.get(f"/api/matches/{casual}").json()["status"] == "playing"
+    assert ben.post(f"/api/matches/{casual}/resign").status_code == 200
+    assert anna.delete(f"/api/matches/{casual}").status_code == 409
+    assert ben.get(f"/api/matches/{casual}").json()["status"] == "over"
+    # against the computer: anna's alone
+    alone = anna.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9},
+                                            "seats": ["human", "level:1"]}).json()["id"]
+    assert {m["id"]: m["deletable"] for m in anna.get("/api/matches").json()} == {casual: False, alone: True}
+    assert anna.delete(f"/api/matches/{alone}").status_code == 204
+
+
+def test_a_rated_invitation_nobody_claimed_is_withdrawn_by_deleting_it(app, anna):
+    """Nobody else is in it and no result can come of it yet: deleting it is how its creator
+    withdraws it (a challenge cancelled); once claimed it is a rated game between two."""
+    def invite():
+        r = anna.post("/api/matches", json={"game": "fanorona", "options": {"size": "telo"}, "clock": LIVE,
+                                            "seats": ["human", "human"], "rated": True})
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    open_one = invite()
+    assert [(m["id"], m["deletable"]) for m in anna.get("/api/matches").json()] == [(open_one["id"], True)]
+    assert anna.delete(f"/api/matches/{open_one['id']}").status_code == 204
+    claimed = invite()
+    ben = person(app, "ben")
+    assert ben.post("/api/invites/claim", json={"code": claimed["invites"][0]["code"]}).status_code == 200
+    refused = anna.delete(f"/api/matches/{claimed['id']}")
+    assert refused.status_code == 409 and refused.json()["i18n"]["key"] == "error.rated_delete"

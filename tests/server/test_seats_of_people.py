@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from apiutil import hand_clock, make_app
+from apiutil import bearer, hand_clock, make_app
 
 from abstracta.people.credentials import Passwords
 from abstracta.people.throttle import Throttle
@@ -144,9 +144,45 @@ def test_the_api_contract_with_session_cookies(app, anna):
     assert recent["opponents"] == [{"seat": 1, "name": "ben", "kind": "account"}]
     assert browser(app).get("/api/players/nobody").status_code == 404
 
-    # deleting the game by the cookie: its seats belong to nobody any more
+    # a rated game is never deleted: both profiles link to it
+    assert anna.delete(f"/api/matches/{mid}").status_code == 409
+    # one nobody else is in, deleted by the cookie: its seats belong to nobody any more
+    alone = anna.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9},
+                                            "seats": ["human", "level:1"]}).json()["id"]
+    assert list(app.state.people.standings.owners_of(alone)) == [0]
+    assert anna.delete(f"/api/matches/{alone}").status_code == 204
+    assert [m["id"] for m in anna.get("/api/matches").json()] == [mid]
+    assert app.state.people.standings.owners_of(alone) == {}
+
+
+def test_a_browser_holding_both_seats_of_two_accounts_deletes_nothing(app, anna):
+    """Two people who played on one browser left both tokens in it: the seats are still two
+    accounts', and the game is not deleted by either token or cookie (409), nor listed as deletable."""
+    made = anna.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9},
+                                           "seats": ["human", "human"], "take": [0]}).json()
+    ben = account(app, "ben")
+    t1 = ben.post("/api/invites/claim", json={"code": made["invites"][0]["code"]}).json()["tokens"][0]["token"]
+    both = bearer(made["tokens"][0]["token"], t1)
+    for c in (browser(app), anna):  # signed out; signed in as anna, with ben's token too
+        assert [(m["my_seats"], m["deletable"]) for m in c.get("/api/matches", headers=both).json()] == \
+            [([0, 1], False)]
+        refused = c.delete(f"/api/matches/{made['id']}", headers=both)
+        assert refused.status_code == 409 and refused.json()["i18n"]["key"] == "error.delete_shared"
+    assert ben.get(f"/api/matches/{made['id']}").json()["my_seats"] == [1]
+
+
+def test_a_profile_lists_a_deleted_games_result_without_a_link(app, anna):
+    """A game against the computer is its player's to delete; its result stays on the profile,
+    marked deleted (no replay to open: the page shows no link to "No such game")."""
+    mid = anna.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9},
+                                          "seats": ["human", "level:1"]}).json()["id"]
+    assert anna.post(f"/api/matches/{mid}/resign").status_code == 200
+    recent = browser(app).get("/api/players/anna").json()["recent_games"]
+    assert [(g["id"], g["outcome"], g["deleted"], g["players"]) for g in recent] == \
+        [(mid, "loss", False, ["human", "level:1"])]
     assert anna.delete(f"/api/matches/{mid}").status_code == 204
-    assert anna.get("/api/matches").json() == [] and app.state.people.standings.owners_of(mid) == {}
+    recent = browser(app).get("/api/players/anna").json()["recent_games"]
+    assert [(g["id"], g["outcome"], g["deleted"], g["players"]) for g in recent] == [(mid, "loss", True, [])]
 
 
 def test_a_websocket_reads_the_person_from_the_cookie_of_its_handshake(app, anna):

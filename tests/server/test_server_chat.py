@@ -183,9 +183,19 @@ def test_the_chat_stays_with_the_game_and_goes_with_it(client):
     # over: the players still read both rooms (the replay shows them), a spectator only its own
     assert [x["text"] for x in raw.get(f"/api/matches/{mid}/chat", headers=bearer(t1)).json()["lines"]] == ["gg", "well played"]
     assert [x["text"] for x in raw.get(f"/api/matches/{mid}/chat").json()["lines"]] == ["well played"]
-    assert raw.delete(f"/api/matches/{mid}", headers=bearer(t0)).status_code == 204
     from abstracta.server.chat import ChatLog
-    assert ChatLog(raw.app.state.service.store).lines(mid, ["players", "spectators"]) == []
+    log = ChatLog(raw.app.state.service.store)
+    # a game the friend is in is theirs too: not deleted, its chat stays
+    assert raw.delete(f"/api/matches/{mid}", headers=bearer(t0)).status_code == 409
+    assert [x.text for x in log.lines(mid, ["players", "spectators"])] == ["gg", "well played"]
+    # one nobody else is in (an invitation not claimed yet) is deleted, and its chat with it
+    alone = raw.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"], "take": [0]}).json()
+    token = alone["tokens"][0]["token"]
+    assert say(raw, alone["id"], "anyone?", token).status_code == 201
+    assert say(guest(client), alone["id"], "not yet").status_code == 201
+    assert len(log.lines(alone["id"], ["players", "spectators"])) == 2
+    assert raw.delete(f"/api/matches/{alone['id']}", headers=bearer(token)).status_code == 204
+    assert log.lines(alone["id"], ["players", "spectators"]) == []
 
 
 def test_the_room_socket_brings_lines_and_the_number_watching(client):

@@ -144,11 +144,13 @@ def test_every_act_needs_the_right_token(raw):
     assert move(raw, mid, "1", 0, t0).json()["ply"] == 1
     assert move(raw, mid, "2", 1, t0).status_code == 403
     assert move(raw, mid, "2", 1, t1).json()["position"] == "6 0"
-    # a token of the other match deletes only that match
+    # a token of the other match deletes only that match (nobody claimed its invitation); the
+    # friend's token deletes nothing it shares (409)
     assert raw.delete(f"/api/matches/{mid}", headers=bearer(foreign)).status_code == 403
-    assert raw.delete(f"/api/matches/{mid}", headers=bearer(t1)).status_code == 204
-    assert raw.get(f"/api/matches/{mid}").status_code == 404
-    assert raw.get(f"/api/matches/{other['id']}").status_code == 200
+    assert raw.delete(f"/api/matches/{mid}", headers=bearer(t1)).status_code == 409
+    assert raw.delete(f"/api/matches/{other['id']}", headers=bearer(foreign)).status_code == 204
+    assert raw.get(f"/api/matches/{other['id']}").status_code == 404
+    assert raw.get(f"/api/matches/{mid}").status_code == 200
 
 
 def test_list_shows_only_the_matches_of_the_tokens_sent(raw):
@@ -215,6 +217,41 @@ def test_websocket_authenticates_in_its_first_message(raw):
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 1008
+
+
+def test_a_game_a_friend_is_in_is_deleted_by_neither(raw):
+    """An invitation claimed puts another person in the game: it is theirs too, and neither
+    token deletes it for both (409, with words), in play or over; their lists say so."""
+    view = new_match(raw, take=[0])
+    mid, t0 = view["id"], view["tokens"][0]["token"]
+    t1 = raw.post("/api/invites/claim", json={"code": view["invites"][0]["code"]}).json()["tokens"][0]["token"]
+    assert move(raw, mid, "1", 0, t0).status_code == 200
+    for token in (t0, t1):
+        refused = raw.delete(f"/api/matches/{mid}", headers=bearer(token))
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["i18n"]["key"] == "error.delete_shared"
+        assert "another player is in this game" in refused.json()["error"]
+        assert [(m["id"], m["deletable"]) for m in raw.get("/api/matches", headers=bearer(token)).json()] == \
+            [(mid, False)]
+    assert raw.post(f"/api/matches/{mid}/resign", headers=bearer(t1)).status_code == 200
+    assert raw.delete(f"/api/matches/{mid}", headers=bearer(t0)).status_code == 409
+    assert raw.get(f"/api/matches/{mid}", headers=bearer(t1)).json()["status"] == "over"
+
+
+def test_a_game_nobody_else_is_in_is_its_players_to_delete(raw):
+    """Against the computer, hot-seat on one device, an invitation not claimed yet: listed as
+    deletable, and deleted."""
+    computer = new_match(raw, seats=("human", "level:1"))
+    hot_seat = new_match(raw, take="all")
+    invitation = new_match(raw, take=[0])
+    tokens = [m["tokens"][0]["token"] for m in (computer, hot_seat, invitation)] + [hot_seat["tokens"][1]["token"]]
+    listed = raw.get("/api/matches", headers=bearer(*tokens)).json()
+    assert {m["id"]: m["deletable"] for m in listed} == {computer["id"]: True, hot_seat["id"]: True,
+                                                         invitation["id"]: True}
+    for made in (computer, hot_seat, invitation):
+        mine = bearer(*(t["token"] for t in made["tokens"]))  # a hot-seat browser keeps both
+        assert raw.delete(f"/api/matches/{made['id']}", headers=mine).status_code == 204
+        assert raw.get(f"/api/matches/{made['id']}").status_code == 404
 
 
 def test_a_match_deleted_closes_its_sockets_with_4404(raw):

@@ -335,8 +335,9 @@ def test_the_schema_states_every_status(client):
     # 403: a rated game's seat claimed by someone who is not signed in with an account
     assert codes("/api/invites/claim", "post") == {"200", "400", "401", "403", "404", "408", "410", "413", "415", "422",
                                                    "429", "503"}
-    assert codes("/api/matches/{match_id}", "delete") == {"204", "400", "401", "403", "404", "408", "413", "415", "422",
-                                                          "429", "503"}
+    # 409: a game another person has a seat in, or a rated one
+    assert codes("/api/matches/{match_id}", "delete") == {"204", "400", "401", "403", "404", "408", "409", "413", "415",
+                                                          "422", "429", "503"}
     assert codes("/api/matches/{match_id}", "get") == {"200", "400", "401", "403", "404", "422", "503"}  # a fallen flag
     assert codes("/api/matches/{match_id}/record", "get") == {"200", "400", "401", "404", "409", "422", "503"}
     assert "WWW-Authenticate" in paths["/api/games"]["get"]["responses"]["401"]["headers"]

@@ -253,6 +253,19 @@ class Standings:
                 out.setdefault(mid, set()).add(seat)
             return out
 
+    def persons_of_matches(self, match_ids: Sequence[str]) -> dict[str, dict[int, int]]:
+        """{match id: {seat: person id}} of the people seated in ``match_ids`` (a match nobody is
+        seated in is left out): whether a listed game has someone else in it."""
+        ids = list(dict.fromkeys(match_ids))
+        out: dict[str, dict[int, int]] = {}
+        with self.db.reading() as s:
+            for start in range(0, len(ids), 500):  # bound the IN list
+                for mid, seat, person in s.execute(
+                        select(SeatPersonRow.match_id, SeatPersonRow.seat, SeatPersonRow.person_id)
+                        .where(SeatPersonRow.match_id.in_(ids[start:start + 500]))):
+                    out.setdefault(mid, {})[seat] = person
+        return out
+
     def people_of(self, match_id: str) -> dict[int, dict[str, Any]]:
         """{seat: {"name", "kind"}} of the people seated in a match (the names on its seats;
         a deleted account: name None, kind "deleted")."""

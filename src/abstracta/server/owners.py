@@ -185,6 +185,15 @@ class Owners:
         except PeopleError as exc:
             raise unavailable(exc) from None
 
+    def persons_of_matches(self, match_ids: Sequence[str]) -> dict[str, dict[int, int]] | None:
+        """{match id: {seat: person id}} of ``match_ids``: their
+        :attr:`~abstracta.server.matches.Match.people` without loading them; None if the
+        database refused (a list of games is still shown)."""
+        try:
+            return self.standings.persons_of_matches(match_ids)
+        except PeopleError:
+            return None
+
     def people_of_matches(self, match_ids: Sequence[str]) -> dict[str, dict[int, dict[str, Any]]]:
         """{match id: {seat: {"name", "kind"}}} of the people seated in ``match_ids`` (the
         list of a browser's games); a database that refuses names nobody."""

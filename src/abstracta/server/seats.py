@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import Any, Literal, Sequence
+from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from ..core.errors import AbstractaError, RecordError, UnknownGameError
 from ..core.game import action_strings
@@ -70,6 +70,21 @@ def flagged_seats(tags: dict[str, str], num_players: int, result: list[float] | 
     if result is not None:
         return []
     return tag_seats(tags.get(OUT_OF_TIME_TAG), num_players) or []
+
+
+def shared(taken: Iterable[int], held: Iterable[int], people: Mapping[int, int], person_id: int | None) -> bool:
+    """Whether someone besides the one who holds the seats ``held`` (signed in as ``person_id``,
+    or None) is in a match whose seats ``taken`` were handed out (a token given, a person
+    seated), ``people`` its {seat: person id}: a seat taken but not held, or a seat of another
+    account (a browser may keep the tokens of two people who played on it).
+
+    What nobody else is in — against the computer, hot-seat on one device, an invitation not
+    claimed yet — is its one player's to delete; a game another is in is theirs too, and one of
+    them never deletes it for both (lichess and Board Game Arena delete no game at all)."""
+    if set(taken) - set(held):
+        return True
+    accounts = set(people.values())
+    return bool(accounts - {person_id}) if person_id is not None else len(accounts) > 1
 
 
 def check_take(take: list[int] | Literal["all"] | None, players: list[str]) -> list[int]:
@@ -350,9 +365,10 @@ class Seats:
             self.kernel.store.replace_invites(match.id, [(digest(c), seat) for seat, c in codes.items()])
         return {"tokens": [], "invites": [{"seat": seat, "code": c} for seat, c in sorted(codes.items())]}
 
-    def mine(self, who: Who, limit: int) -> list[tuple[Any, list[int]]]:
+    def mine(self, who: Who, limit: int) -> list[tuple[Any, list[int], bool]]:
         """The stored rows of the matches ``who`` holds a seat of (its tokens', its person's),
-        most recently played first, each with the seats held."""
+        most recently played first, each with the seats held and whether ``who`` may delete it
+        (:meth:`delete`: nobody else is in it)."""
         holder = Holder.of(who)
         held = self.kernel.store.matches_of([digest(t) for t in holder.tokens[:TOKEN_LIMIT]])
         if self.owners is not None:
@@ -362,7 +378,14 @@ class Seats:
         for row in rows:
             if row.turns_version is None or row.turns_version < TURNS_VERSION:
                 self._recount(row)
-        return [(row, sorted(held[row.id])) for row in rows]
+        ids = [row.id for row in rows]
+        tokened = self.kernel.store.claimed_of(ids)
+        people = self.owners.persons_of_matches(ids) if self.owners is not None and ids else {}
+        # people unknown (their database refused): none offered for deleting rather than one shared
+        return [(row, sorted(held[row.id]),
+                 people is not None and not shared(tokened[row.id] | set(people.get(row.id, {})), held[row.id],
+                                                   people.get(row.id, {}), holder.person_id))
+                for row in rows]
 
     def about(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """What a list says of the stored matches ``ids`` without replaying them: ``{id: {game,
@@ -396,20 +419,27 @@ class Seats:
 
     def delete(self, match_id: str, tokens: Who = ()) -> None:
         """Forget the match ``match_id`` (404 if absent); ``tokens`` must hold one of its
-        seats (401/403); a rated game in play is not deleted (409: it ends by the rules, a
-        resignation, the clock or an abort). A computer thinking there is stopped, its timer dropped, its watchers
-        told (:class:`~abstracta.server.matches.MatchDeleted`)."""
+        seats (401/403); a match someone else is in (:func:`shared`) is not deleted (409: it is
+        theirs too), nor a rated game once its seats are taken (409: its result, in play or
+        over, moves ratings). A computer thinking there is stopped, its timer dropped, its
+        watchers told (:class:`~abstracta.server.matches.MatchDeleted`)."""
         with self.kernel.locked(match_id):
             match = self.kernel.load(match_id, fresh=True)
-            self.kernel.authorize(match, tokens)
-            if match.tags.get(RATED_TAG) == "true" and not match.over and not match.waiting_for:
-                # deleting it would leave no result: a way out of a rated game being lost
-                raise Conflict("a rated game in play cannot be deleted: resign, or abort it before your first move",
-                               i18n=message("error.rated_delete_playing"))
+            held = self.kernel.authorize(match, tokens)
+            others = shared(set(match.tokens.values()) | set(match.people), held, match.people,
+                            Holder.of(tokens).person_id)
+            if match.tags.get(RATED_TAG) == "true" and (others or not match.waiting_for):
+                # one in play deleted would leave no result (a way out of a game being lost);
+                # one over, a rating change that points at nothing
+                raise Conflict("a rated game is never deleted: its result moves the ratings",
+                               i18n=message("error.rated_delete"))
+            if others:
+                raise Conflict("another player is in this game: it is theirs too, and is not deleted",
+                               i18n=message("error.delete_shared"))
             self.kernel.store.delete(match_id)
             self.kernel.evict(match_id)
             self.kernel.announce(match, (MatchDeleted(),), "after the match was deleted")
 
 
 __all__ = ["CLOCK_LIMIT", "MOVE_TEXT_LIMIT", "Seats", "check_people", "check_seats", "check_seed", "check_take",
-           "ending"]
+           "ending", "shared"]

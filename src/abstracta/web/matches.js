@@ -68,9 +68,10 @@ export async function matchesPage(app) {
       h("td", label("players"), who), h("td", { class: "muted", ...label("options") }, opts || "—"),
       h("td", { class: "yours", ...label("you_play") }, yours || t("matches.watching")), h("td", label("result"), result), h("td", label("moves"), moves),
       h("td", { class: "muted", ...label("last") }, new Date(r.updated).toLocaleString(lang)),
-      h("td", { class: "del" }, h("button", { type: "button", class: "delete", title: t("matches.delete_title"), onclick: async () => {
-        // the server deletes it for every seat: a friend's list loses it too, so say so
-        const ask = apart ? "matches.delete_confirm_shared" : "matches.delete_confirm";
+      // a game someone else is in is theirs too: the server deletes it for nobody (nor a rated one)
+      h("td", { class: "del" }, r.deletable ? h("button", { type: "button", class: "delete", title: t("matches.delete_title"), onclick: async () => {
+        // a seat still open: the friend's invitation stops working, so say so
+        const ask = apart ? "matches.delete_confirm_invited" : "matches.delete_confirm";
         if (!confirm(t(ask, { game: titles[r.game] || r.game }))) return;
         try {
           await api(`/api/matches/${r.id}`, { method: "DELETE" });
@@ -78,7 +79,7 @@ export async function matchesPage(app) {
           kept = kept.filter((x) => x.id !== r.id);
           draw();
         } catch (e) { showError(err, e); }
-      } }, t("matches.delete"))));
+      } }, t("matches.delete")) : null));
     return row;
   }
 

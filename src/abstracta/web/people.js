@@ -481,11 +481,13 @@ async function profilePage(app, name, games) {
     : h("p", { class: "muted" }, t("people.no_current"))));
   app.append(section("recent", t("people.recent_games"), p.recent_games.length
     ? h("ul", { class: "plain lines", id: "recent-games" }, p.recent_games.map((g) => h("li", {},
-      h("a", { href: `#/match/${encodeURIComponent(g.id)}`, title: t("people.replay") }, gameTitle(games, g.game)), " ",
+      // a game deleted since (one nobody else was in) keeps its result but has no page to open
+      g.deleted ? h("span", { class: "deleted" }, gameTitle(games, g.game))
+        : h("a", { href: `#/match/${encodeURIComponent(g.id)}`, title: t("people.replay") }, gameTitle(games, g.game)), " ",
       opponentsWords(g, [g.seat]), " ",
       h("span", { class: `outcome ${g.outcome}` }, t(`people.outcome.${g.outcome}`)),
       g.rating_change !== null ? h("span", { class: "muted" }, ` ${g.rating_change >= 0 ? "+" : "−"}${Math.abs(g.rating_change)}`) : null,
-      h("span", { class: "muted" }, ` · ${g.rated ? t("people.rated") : t("people.casual")} · ${date(g.finished)}`))))
+      h("span", { class: "muted" }, ` · ${g.rated ? t("people.rated") : t("people.casual")} · ${date(g.finished)}${g.deleted ? ` · ${t("people.game_deleted")}` : ""}`))))
     : h("p", { class: "muted" }, t("people.no_games"))));
 }
 

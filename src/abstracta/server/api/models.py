@@ -370,6 +370,10 @@ class MatchSummary(BaseModel):
     my_seats: list[int] = Field(description="the seats the request's tokens (or the person signed in) hold")
     people: list[SeatPerson | None] = Field(default_factory=list, description="as the match view's")
     rated: bool = Field(default=False, description="as the match view's")
+    deletable: bool = Field(default=False, description=(
+        "whether the request may delete it (DELETE /api/matches/{id}): nobody else is in it (against the "
+        "computer, hot-seat, an invitation not claimed yet); a game another person has a seat in, or a "
+        "rated one, is refused (409)"))
 
 
 class Positions(BaseModel):
@@ -543,7 +547,8 @@ class PlayerProfile(BaseModel):
                                                            "label_key}")
     history: dict[str, list[dict[str, Any]]] = Field(description="per pool: [{at, rating, rd}]")
     results: dict[str, dict[str, Any]] = Field(description="per game: the person's results")
-    recent_games: list[dict[str, Any]] = Field(description="finished games, the most recent first")
+    recent_games: list[dict[str, Any]] = Field(description="finished games, the most recent first ('deleted': "
+                                                           "the game was deleted since, no replay to link to)")
     current_games: list[dict[str, Any]] = Field(description="games in play")
 
 

@@ -56,10 +56,10 @@ def list_matches(service: Service, tokens: Tokens, limit: int = Query(50, ge=1, 
     neither the list is empty. Never every match on the server."""
     out = []
     listed = service.mine(tokens, limit)
-    ids = [row.id for row, _ in listed]
+    ids = [row.id for row, _, _ in listed]
     claimed = service.store.claimed_of(ids)
     seated = service.owners.people_of_matches(ids)
-    for row, seats_held in listed:
+    for row, seats_held, deletable in listed:
         try:
             record = json.loads(row.record)
         except ValueError:
@@ -86,7 +86,7 @@ def list_matches(service: Service, tokens: Tokens, limit: int = Query(50, ge=1, 
                     "updated": row.updated_at.isoformat() if row.updated_at else None,
                     "my_seats": seats_held,
                     "people": [people.get(i) for i in range(len(players))],
-                    "rated": tags.get(RATED_TAG) == "true"})
+                    "rated": tags.get(RATED_TAG) == "true", "deletable": deletable})
     return out
 
 
@@ -130,9 +130,16 @@ def get_positions(match_id: str, service: Service, tokens: Tokens,
     return Response(service.positions_page(match_id, tokens, seat, start, stop), media_type="application/json")
 
 
-@router.delete("/api/matches/{match_id}", status_code=204, summary="Delete a match (a token of one of its seats)",
-               responses=errors(401, 403, 404, 413, 415, 422, 429, 503))
+@router.delete("/api/matches/{match_id}", status_code=204,
+               summary="Delete a match nobody else is in (a token of one of its seats); 409 for one another person "
+                       "has a seat in, or a rated one",
+               responses=errors(401, 403, 404, 409, 413, 415, 422, 429, 503))
 def delete_match(match_id: str, service: Service, tokens: Tokens, _body: None = NoBody) -> Response:
+    """Against the computer, hot-seat on one device, an invitation nobody claimed yet: deleted
+    for good, its watchers told. A game someone else holds a seat of is theirs too: neither
+    player deletes it for both (409, ``error.delete_shared``); nor is a rated game whose seats are
+    taken (409, ``error.rated_delete``: its result moves ratings). ``deletable`` in the list says
+    which."""
     service.delete(match_id, tokens)
     return Response(status_code=204)
 

@@ -47,7 +47,8 @@ def player(username: str, request: Request) -> dict[str, Any]:
     game, outcome, rated, rating_change, opponents, players, …}``) and ``current_games`` (in
     play: ``{id, seats, opponents, game, players, status}``); ``opponents``: the other people
     seated (``{seat, name, kind}``), ``players``: each seat's ``human`` or ``level:N`` (the
-    computer), each game a link to its replay (``#/match/<id>``)."""
+    computer), each game a link to its replay (``#/match/<id>``) unless ``deleted`` (a finished
+    game deleted since: only one nobody else was in, never rated; its result stays counted)."""
     profile = people_of(request).standings.profile(username, all_pools())
     games = profile["recent_games"] + profile["current_games"]
     about = request.app.state.service.seats.about([g["id"] for g in games]) if games else {}
@@ -57,6 +58,7 @@ def player(username: str, request: Request) -> dict[str, Any]:
         entry["players"] = known.get("players", [])
         entry["status"] = known.get("status", "over" if "outcome" in entry else None)
         entry["options"] = known.get("options", {})
+        entry["deleted"] = not known  # no replay to link to
     # a game deleted since is no current game (its seats were given up; a row may lag)
     profile["current_games"] = [g for g in profile["current_games"] if g["id"] in about and g["status"] == "playing"]
     return profile
