@@ -193,7 +193,7 @@ def test_fibonacci_cards_finished_replay_shows_the_piles(page, live_server, shot
 
 
 def test_fibonacci_cards_piles_in_sight_on_a_phone(browser, live_server, shots):
-    # the board pans sideways on a phone and its corners, where the card and the piles are drawn,
+    # the board panned sideways on a phone and its corners, where the card and the piles are drawn,
     # were cut off ("d's pile") until one swiped: the card and both piles are in sight at once
     view = post_json(f"{live_server.url}/api/matches", {"game": "fibonacci", "options": {"variant": "cards", "seed": 4},
                                                          "seats": ["human", "level:1"]})
@@ -386,11 +386,18 @@ def test_fibonacci_tap_targets_on_a_360px_phone(browser, live_server, shots):
         page.tap("[data-cell='a5']")  # a selection shows the Cancel and Pass buttons too
         assert page.locator("#fib-cancel").is_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        # the whole board in sight at first (cells of 27 px); "Larger cells" enlarges them
+        assert page.evaluate("(f => f.scrollWidth <= f.clientWidth)(document.querySelector('.fib-scroll'))")
+        assert 27 <= page.evaluate("document.querySelector('[data-cell=e5]').getBoundingClientRect().width") < 28
+        page.tap("#board button[data-zoom]")
+        assert page.locator("#board button[data-zoom]").inner_text() == "Whole board"
+        assert page.locator(".fib-zoomline").inner_text().startswith("◀ Swipe the board sideways")
+        page.wait_for_timeout(100)  # the frame is centred after a frame
         # every cell (each a tap target) and every board button: at least 40 × 40 CSS px
         boxes = page.eval_on_selector_all(
             "#board [data-cell], #controls button",
             "els => els.map(e => { const r = e.getBoundingClientRect(); return [e.dataset.cell || e.id, r.width, r.height]; })")
-        assert len(boxes) == 91 + 2
+        assert len(boxes) == 91 + 2  # the cells, Cancel and Pass
         small = [b for b in boxes if b[1] < 40 or b[2] < 40]
         assert not small, small
         # the board pans sideways inside its own frame, which starts centred

@@ -324,10 +324,29 @@ def test_phone_width(browser, live_server, shots, variant):
         page.goto(f"{live_server.url}/#/match/{mid}")
         page.wait_for_function(WAIT_HUMAN)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
-        # every cell (tap target) is at least 40×40 CSS px; the board area scrolls sideways
-        sizes = page.evaluate("""() => [...document.querySelectorAll('#board [data-cell]')].map((g) => {
-            const r = g.getBoundingClientRect(); return [r.width, r.height]; })""")
-        assert sizes and min(w for w, _ in sizes) >= 40 and min(h for _, h in sizes) >= 40, min(sizes)
+        cell_sizes = """() => [...document.querySelectorAll('#board [data-cell]')].map((g) => {
+            const r = g.getBoundingClientRect(); return Math.min(r.width, r.height); })"""
+        wrap = """(() => { const w = document.querySelector('#board .nb-wrap');
+            return [w.scrollWidth, w.clientWidth, w.getBoundingClientRect().right]; })()"""
+        # the whole board in sight, its cells as wide as the board box lets them (the 9×9 board's
+        # 41 px had hidden its i-file behind the edge)
+        w = page.evaluate(wrap)
+        assert w[0] <= w[1] and w[2] <= 360
+        smallest = min(page.evaluate(cell_sizes))
+        zoom = page.locator("#board button[data-zoom]")
+        if variant == "square9":
+            assert smallest >= 33 and zoom.count() == 0
+        else:
+            # smaller than 30 px: "Larger cells" under the board gives cells of 41 px in an area
+            # that scrolls sideways from its left edge, and says so
+            assert smallest < 30 and zoom.inner_text() == "Larger cells"
+            zoom.tap()
+            assert min(page.evaluate(cell_sizes)) >= 40
+            w = page.evaluate(wrap)
+            assert w[0] > w[1] and w[2] <= 360
+            assert page.evaluate("document.querySelector('#board .nb-wrap').scrollLeft") == 0
+            assert "Swipe the board sideways" in page.locator(".nb-zoomline").inner_text()
+            assert zoom.inner_text() == "Whole board"
         for control in ("#add-more",):
             box = page.locator(control).bounding_box()
             assert box["width"] >= 40 and box["height"] >= 40
@@ -335,9 +354,6 @@ def test_phone_width(browser, live_server, shots, variant):
         # brings up: the line beside it says it
         info = page.locator("#controls .info")
         assert info.is_visible() and "“Add more of this colour” to take several discs of one colour" in info.inner_text()
-        wrap = page.evaluate("(() => { const w = document.querySelector('#board .nb-wrap'); "
-                             "return [w.scrollWidth, w.clientWidth, w.getBoundingClientRect().right]; })()")
-        assert wrap[2] <= 360 and wrap[0] >= wrap[1]
         v = view(page)
         first = v["struct"]["choices"]["colours"][0]["discs"][0]["cell"]
         page.locator(f"[data-cell='{first}']").scroll_into_view_if_needed()

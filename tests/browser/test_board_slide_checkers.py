@@ -2,8 +2,8 @@
 played by clicks on it — placement, a slide, a launched jump with its remove/exchange
 choice, a compulsory continuation, a jump back onto the start square — or by the keyboard
 alone, marks every step of every other seat's turns since the viewer last moved, animates live
-moves (not with reduced motion), says the position in words (#board-text), keeps finger-sized
-squares at 360 px, and is photographed at 1280 and 390 px (slide_checkers-1280.png,
+moves (not with reduced motion), says the position in words (#board-text), shows the whole
+board on a phone with finger-sized squares a tap away ("Larger squares"), and is photographed at 1280 and 390 px (slide_checkers-1280.png,
 slide_checkers-390.png in the ``shots`` folder)."""
 
 from __future__ import annotations
@@ -119,10 +119,12 @@ def test_phone_width(browser, live_server, shots):
         page.click("[data-square='f8']")
         assert page.locator("[data-choice='c9>d8*f8r']").is_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        # the board keeps squares of a finger's size and pans inside its own area
+        # the whole board in sight, its twelve files as wide as the board box lets them (28 px)
         box = page.locator(".sc-scroll").bounding_box()
         assert box["width"] <= 390 and box["height"] >= 300
-        assert page.locator("[data-square='a1'] .sc-sq").bounding_box()["width"] >= 40
+        assert page.evaluate("(s => s.scrollWidth <= s.clientWidth)(document.querySelector('.sc-scroll'))")
+        assert page.locator("[data-square='l1'] .sc-sq").bounding_box()["x"] + 28 <= 390
+        assert 28 <= page.locator("[data-square='a1'] .sc-sq").bounding_box()["width"] < 29
         page.screenshot(path=str(shots / "slide-checkers-phone.png"), full_page=True)
         page.click("[data-choice='c9>d8*f8r']")
         page.wait_for_function("() => window.abstractaView.status === 'over'")
@@ -346,6 +348,12 @@ def test_tap_targets_at_360(browser, live_server):
         page = context.new_page()
         page.set_default_timeout(15000)
         import_start(page, live_server, "Bg4,Bi4,Bl12,Ge4 M G")
+        # the whole board at first, squares of 25 px; "Larger squares" makes them a finger's size
+        assert 25 <= page.locator("[data-square='a1'] .sc-sq").bounding_box()["width"] < 26
+        assert page.evaluate("(s => s.scrollWidth <= s.clientWidth)(document.querySelector('.sc-scroll'))")
+        page.tap("#board button[data-zoom]")
+        assert page.locator("#board button[data-zoom]").inner_text() == "Whole board"
+        assert page.locator(".sc-zoomline").inner_text().startswith("◀ Swipe the board sideways")
         page.tap("[data-square='e4']")
         page.tap("[data-square='h4']")  # the remove / exchange buttons are shown too
         sizes = page.eval_on_selector_all(

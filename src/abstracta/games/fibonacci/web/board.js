@@ -6,8 +6,11 @@
 // What happened: the opponents' turns since the viewer moved (struct.recent) are outlined and
 // drawn as numbered arrows (1, 2, 3… in the order played); the pieces of the newest moves slide
 // from where they were (about a quarter second a step, none with prefers-reduced-motion; a
-// click or key finishes it at once). Keyboard: a cursor (see keyHelp). Phone: the board keeps
-// cells of at least 40 CSS px and pans sideways inside its own frame when the screen is narrower.
+// click or key finishes it at once). Keyboard: a cursor (see keyHelp). Phone: the whole board is
+// in sight at first, as wide as the board box (cells of about 30 CSS px at 390 px, 28 at 360): a
+// frame panning sideways had hidden d1 and h11 behind its edges. Where the cells come out smaller
+// than SMALL_CELL_PX, "Larger cells" under the board draws them at LARGE_CELL_PX in a frame that
+// pans sideways (starting centred, a line under it saying so); "Whole board" goes back.
 import { el, svgRoot, button, hexPoints } from "/svg.js";
 import { fmt, t } from "/i18n.js";
 
@@ -30,9 +33,12 @@ export const css = `
 .fib-label { font: 8px sans-serif; fill: #9a8a66; pointer-events: none; }
 .fib-cursor { fill: none; stroke: #1b1b1b; stroke-width: 3; stroke-dasharray: 5 3; pointer-events: none; visibility: hidden; }
 .boardbox:focus-visible .fib-cursor, .boardbox:focus .fib-kbd .fib-cursor { visibility: visible; }
-.fib-pan { display: none; font-size: 13px; color: #6b5f45; text-align: center; margin: .2rem 0 0; }
-.fib-scroll { overflow-x: auto; overflow-y: hidden; contain: inline-size; overscroll-behavior-x: contain; }
-.fib-scroll svg.board { max-height: none; }
+.fib-scroll.fib-large { overflow-x: auto; overflow-y: hidden; contain: inline-size; overscroll-behavior-x: contain; }
+.fib-scroll.fib-large svg.board { max-height: none; }
+.fib-zoomline { display: flex; flex-wrap: wrap; gap: .2rem .6rem; align-items: center; justify-content: center; margin: .3rem 0 0;
+  font-size: 13px; color: #6b5f45; }
+.fib-zoomline button { min-height: 40px; font-size: 13px; padding: .2rem .7rem; }
+.boardbox.fit .fib-zoomline { display: none; }
 .fib-info { align-self: center; }
 .fib-info b { font-weight: 600; }
 .fib-btn { min-height: 44px; min-width: 44px; }
@@ -45,7 +51,7 @@ export const css = `
 .fib-chip-line { display: block; }
 .fib-mini { display: inline-flex; align-items: center; justify-content: center; width: 26px; height: 35px;
   border: 2px solid; border-radius: 4px; font: 700 15px sans-serif; }
-@media (max-width: 540px) { .fib-pan { display: block; } .fib-strip { display: flex; } .fib-corners { display: none; } }
+@media (max-width: 540px) { .fib-strip { display: flex; } .fib-corners { display: none; } }
 `;
 
 export const keyHelp = () => t("fibonacci.board.key_help");
@@ -53,19 +59,21 @@ export const keyHelp = () => t("fibonacci.board.key_help");
 const R = 25; // hexagon radius (centre to corner) in SVG units
 const DX = R * Math.sqrt(3); // one unit of the spec's x (neighbours in a row)
 const M = 14; // margin
-const MIN_CELL_PX = 42; // the narrowest a cell is drawn (tap targets ≥ 40 CSS px): narrower screens pan
+const SMALL_CELL_PX = 32; // a board drawn to the box's width with cells narrower than this may be enlarged
+const LARGE_CELL_PX = 42; // the cells of an enlarged board (tap targets of at least 40 CSS px)
 const kindWord = (kind) => t(`fibonacci.kind.${kind}`);
 const STEP_MS = 260, MAX_ANIM_MS = 1400;
 
 // UI state, kept across re-renders: the selected piece (for the struct it belongs to), the
 // keyboard cursor, the last live board drawn (to animate from), the move this module just sent,
-// the running animations and the board frame's sideways scroll.
+// the running animations, "Larger cells" and the enlarged frame's sideways scroll.
 let ui = { struct: null, sel: null };
 let cursor = null;
 let stickyX = null;
 let lastBoard = null;
 let pending = null;
 let running = [];
+let large = false;
 let scrollLeft = null;
 let kbd = false; // the keyboard was used last (the cursor shows), not the pointer
 let lastBox = null; // the page's board box: a new one is a new match page (start afresh)
@@ -166,14 +174,19 @@ export function render(box, ctx) {
     if (!at.has(cursor)) cursor = board.cells[Math.floor(board.cells.length / 2)].id;
   }
 
-  // the board's frame pans sideways when the screen is narrower than cells of MIN_CELL_PX
+  // the board as wide as the box lets it; cells too small to tap well may be enlarged
+  const cs = getComputedStyle(box);
+  const room = box.clientWidth - parseFloat(cs.paddingLeft || 0) - parseFloat(cs.paddingRight || 0);
+  const enlargeable = room > 0 && (Math.min(room, 640) * DX) / W < SMALL_CELL_PX;
   const frame = document.createElement("div");
-  frame.className = "fib-scroll";
+  frame.className = enlargeable && large ? "fib-scroll fib-large" : "fib-scroll";
   box.append(frame);
   const svg = svgRoot(frame, W, H, t("fibonacci.board.label"), 640);
-  const minW = Math.ceil((W * MIN_CELL_PX) / DX);
-  svg.style.minWidth = `${minW}px`;
-  svg.style.minHeight = `${Math.ceil((minW * H) / W)}px`;
+  if (enlargeable && large) {
+    const minW = Math.ceil((W * LARGE_CELL_PX) / DX);
+    svg.style.minWidth = `${minW}px`;
+    svg.style.minHeight = `${Math.ceil((minW * H) / W)}px`;
+  }
   el("defs", {}, svg).innerHTML =
     '<marker id="fib-head" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="3.4" markerHeight="3.4" orient="auto-start-reverse">' +
     '<path d="M0,0 L10,5 L0,10 z" fill="#2f6fb8"/></marker>';
@@ -295,22 +308,36 @@ export function render(box, ctx) {
   }
   controlsFor(ctx, st, () => { ui.sel = null; ctx.say && ctx.say(t("fibonacci.board.selection_cancelled")); redraw(); });
 
-  // keep the frame's sideways scroll across redraws; first time: centred
-  requestAnimationFrame(() => {
-    if (frame.scrollWidth <= frame.clientWidth) return;
-    frame.scrollLeft = scrollLeft !== null ? scrollLeft : (frame.scrollWidth - frame.clientWidth) / 2;
-  });
-  frame.addEventListener("scroll", () => { scrollLeft = frame.scrollLeft; }, { passive: true });
+  if (enlargeable) {
+    // in a paragraph: a thumbnail of the board (.live-board p) shows none of it
+    const line = document.createElement("p");
+    line.className = "fib-zoomline";
+    if (large) {
+      const hint = document.createElement("span");
+      hint.textContent = t("fibonacci.board.swipe");
+      line.append(hint);
+      // keep the frame's sideways scroll across redraws; first time: centred
+      requestAnimationFrame(() => {
+        if (frame.scrollWidth <= frame.clientWidth) return;
+        frame.scrollLeft = scrollLeft !== null ? scrollLeft : (frame.scrollWidth - frame.clientWidth) / 2;
+      });
+      frame.addEventListener("scroll", () => { scrollLeft = frame.scrollLeft; }, { passive: true });
+    }
+    const zoom = button(line, large ? t("fibonacci.board.whole") : t("fibonacci.board.larger"), () => {
+      large = !large;
+      redraw();
+      scrollLeft = null; // the other size's scroll means nothing: centred again
+    });
+    zoom.dataset.zoom = "";
+    zoom.setAttribute("aria-pressed", String(large));
+    zoom.title = large ? t("fibonacci.board.whole_title") : t("fibonacci.board.larger_title");
+    box.append(line);
+  }
 
   if (anim && anim.length) animate(svg, anim, at, px, py, pieceEls, arrows);
   svg.dataset.animSteps = String(anim ? anim.length : 0);
-  frame.addEventListener("pointerdown", () => { finishAnimations(); kbd = false; svg.classList.remove("fib-kbd"); }, { capture: true });
+  svg.addEventListener("pointerdown", () => { finishAnimations(); kbd = false; svg.classList.remove("fib-kbd"); }, { capture: true });
   if (kbd) svg.classList.add("fib-kbd");
-  const hint = document.createElement("p");
-  hint.className = "fib-pan";
-  hint.setAttribute("aria-hidden", "true");
-  hint.textContent = t("fibonacci.board.swipe");
-  box.append(hint);
 
   // keyboard: cursor, Enter/Space = click, Escape = cancel
   const moveCursor = (id) => {
@@ -442,8 +469,8 @@ function drawPiece(layer, ctx, c, x, y, selected, ghost = false) {
 
 // Cards variant (§9.2): the card that set this turn's moves and each pile's size, drawn in the
 // board's corners (the card top left, each pile beside its owner's home edge: Red bottom left,
-// Green top right). A phone pans the board and its corners out of sight: there the same items
-// stand in a row above the board instead (.fib-strip; the corners are hidden). Pile order is
+// Green top right). On a phone the corners' words would be too small to read on the board drawn
+// to the screen's width: there the same items stand in a row above the board instead (.fib-strip; the corners are hidden). Pile order is
 // hidden while the game runs; a finished game's replay has it (pile_cards, top first): the next
 // card face up, the next few in words.
 function cardItems(ctx, cards) {

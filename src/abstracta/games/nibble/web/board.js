@@ -10,9 +10,13 @@
 // string). A click on a cell the view lists no take for says why, by the board (ctx.note, as
 // Enter says it). Keyboard: a cursor moved with the arrow keys (keyHelp). What the opponent took
 // since the viewer moved is ringed and numbered; discs taken since the last position shown fade
-// out where they stood (not with prefers-reduced-motion, not while replaying). On a phone the board
-// keeps cells of at least 41 CSS px and its own area scrolls sideways (the page does not),
-// starting at the left edge (the rank/row labels), with a hint under it; pinch zoom still works.
+// out where they stood (not with prefers-reduced-motion, not while replaying). On a phone the whole
+// board is in sight, as wide as the board box lets it (9×9: cells of 37 CSS px at 390 px, 34 at
+// 360): cells of 41 px had made the 9×9 board wider than the screen, and its i-file, corner discs
+// that may be taken among them, was hidden behind the edge. Where that makes cells smaller than
+// SMALL_CELL_PX (13×13 and the hexagon on a phone), "Larger cells" under the board draws them at
+// LARGE_CELL_PX; then the board area scrolls sideways (the page does not) from its left edge, a
+// line under it says so, and "Whole board" goes back. Pinch zoom still enlarges too.
 import { el, svgRoot, button, hexPoints } from "/svg.js";
 import { fmt, t } from "/i18n.js";
 
@@ -21,8 +25,12 @@ const colourWord = (name) => (name ? t(`nibble.colour.${name}`, {}, name) : "");
 const isYou = (name) => name === t("seat.you");
 
 export const css = `
-.nb-wrap { contain: inline-size; overflow-x: auto; overflow-y: hidden; max-width: 100%; -webkit-overflow-scrolling: touch; overscroll-behavior-x: contain; }
-.nb-hint { font-size: 13px; color: var(--muted, #6b6558); margin: .2rem 0 0; text-align: center; }
+.nb-wrap { max-width: 100%; }
+.nb-wrap.nb-large { contain: inline-size; overflow-x: auto; overflow-y: hidden; -webkit-overflow-scrolling: touch; overscroll-behavior-x: contain; }
+.nb-zoomline { display: flex; flex-wrap: wrap; gap: .2rem .6rem; align-items: center; justify-content: center; margin: .3rem 0 0;
+  font-size: 13px; color: var(--muted, #6b6558); }
+.nb-zoomline button { min-height: 40px; font-size: 13px; padding: .2rem .7rem; }
+.boardbox.fit .nb-zoomline { display: none; }
 .nibble-board .nb-cell.clickable:hover .nb-disc { filter: brightness(1.12); }
 .nibble-board .nb-cell.blocked { cursor: not-allowed; }
 .nibble-board .nb-ghost { pointer-events: none; transform-box: fill-box; transform-origin: center;
@@ -65,15 +73,17 @@ function readableInk(fill, fallback) {
   const dark = luminance(INK.dark);
   return (1.05 / (l + 0.05)) >= ((l + 0.05) / (dark + 0.05)) ? INK.light : INK.dark;
 }
-const MIN_CELL_PX = 41; // a cell (tap target) is never drawn smaller than this on screen
+const SMALL_CELL_PX = 30; // a board drawn to the box's width with cells narrower than this may be enlarged
+const LARGE_CELL_PX = 41; // the cells of an enlarged board (tap targets of at least 40 CSS px)
 const STEP_MS = 260, TOTAL_MS = 1300; // fading out taken discs: per step, at most in all
 
 // UI state of one position (the discs picked, "add more" mode): reset when the position changes.
 let ui = { key: null, picked: [], adding: false };
-// kept across positions: the keyboard cursor, the board area's scroll, the last live position
-// shown (to know what to animate) and the animation running
+// kept across positions: the keyboard cursor, the last live position shown (to know what to
+// animate) and the animation running
 let cursor = null, sticky = null, keyboard = false;
-let scrollPos = null; // {variant, left}
+let large = false; // "Larger cells" chosen; kept across positions and variants
+let scrollPos = null; // {variant, left}: an enlarged board area's scroll
 let prev = null; // {variant, discs: Map cell -> colour letter}
 let anim = null; // {variant, ghosts: [{cell, disc, delay}], dur, start, until}
 let animTimer = null;
@@ -182,20 +192,26 @@ export function render(box, ctx) {
   const W = Math.max(...boxes.map((b) => b[2])) + 4 - x0, H = Math.max(...boxes.map((b) => b[3])) + 4 - y0;
   const px = (p) => ux(p) - x0, py = (p) => uy(p) - y0;
 
-  // the board area scrolls sideways where the board cannot fit with cells of MIN_CELL_PX
+  // the board as wide as the box lets it; cells too small to tap well may be enlarged
+  const maxW = hex ? 760 : 640;
+  const cs = getComputedStyle(box);
+  const room = box.clientWidth - parseFloat(cs.paddingLeft || 0) - parseFloat(cs.paddingRight || 0);
+  const enlargeable = room > 0 && Math.min(room, maxW) * dx / W < SMALL_CELL_PX;
   const wrap = document.createElement("div");
-  wrap.className = "nb-wrap" + (keyboard ? " kbd" : "");
+  wrap.className = "nb-wrap" + (keyboard ? " kbd" : "") + (enlargeable && large ? " nb-large" : "");
   box.append(wrap);
-  const svg = svgRoot(wrap, W, H, t("nibble.board.label"), hex ? 760 : 640);
+  const svg = svgRoot(wrap, W, H, t("nibble.board.label"), maxW);
+  if (enlargeable && large) {
+    const minW = Math.ceil(LARGE_CELL_PX * W / dx);
+    svg.style.minWidth = `${minW}px`;
+    svg.style.maxHeight = `max(75vh, ${Math.ceil(minW * H / W)}px)`;
+    wrap.addEventListener("scroll", () => { scrollPos = { variant: board.variant, left: wrap.scrollLeft }; });
+  }
   svg.classList.add("nibble-board");
-  const minW = Math.ceil(MIN_CELL_PX * W / dx);
-  svg.style.minWidth = `${minW}px`;
-  svg.style.maxHeight = `max(75vh, ${Math.ceil(minW * H / W)}px)`;
   wrap.addEventListener("pointerdown", () => {
     if (anim) finishAnimation(); // a click during the animation finishes it at once
     if (keyboard) { keyboard = false; wrap.classList.remove("kbd"); } // the mouse again: no cursor
   }, { capture: true });
-  wrap.addEventListener("scroll", () => { scrollPos = { variant: board.variant, left: wrap.scrollLeft }; });
 
   const labels = el("g", { fill: "#7a6440", "font-size": 14, "text-anchor": "middle", "font-family": "sans-serif" }, svg);
   for (const l of board.labels) el("text", { x: px(l), y: py(l) + 4.5, text: l.text }, labels);
@@ -292,14 +308,27 @@ export function render(box, ctx) {
   };
   placeCursor();
 
-  // restore the board area's scroll (the first time: the left edge) — it is drawn anew each time
-  if (wrap.scrollWidth > wrap.clientWidth + 1) {
-    wrap.scrollLeft = scrollPos && scrollPos.variant === board.variant ? scrollPos.left : 0;
-    scrollPos = { variant: board.variant, left: wrap.scrollLeft };
-    const hint = document.createElement("p");
-    hint.className = "nb-hint";
-    hint.textContent = t("nibble.board.swipe");
-    box.append(hint);
+  if (enlargeable) {
+    // in a paragraph: a thumbnail of the board (.live-board p) shows none of it
+    const line = document.createElement("p");
+    line.className = "nb-zoomline";
+    if (large && wrap.scrollWidth > wrap.clientWidth + 1) {
+      // the enlarged board starts at its left edge (the rank labels), or where it was scrolled to
+      wrap.scrollLeft = scrollPos && scrollPos.variant === board.variant ? scrollPos.left : 0;
+      scrollPos = { variant: board.variant, left: wrap.scrollLeft };
+      const hint = document.createElement("span");
+      hint.textContent = t("nibble.board.swipe");
+      line.append(hint);
+    }
+    const zoom = button(line, large ? t("nibble.board.whole") : t("nibble.board.larger"), () => {
+      large = !large;
+      scrollPos = null;
+      redraw();
+    }, "nb-zoom");
+    zoom.dataset.zoom = "";
+    zoom.setAttribute("aria-pressed", String(large));
+    zoom.title = large ? t("nibble.board.whole_title") : t("nibble.board.larger_title");
+    box.append(line);
   }
 
   function cellWords(c, col) {

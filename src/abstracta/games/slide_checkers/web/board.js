@@ -16,9 +16,11 @@
 // a click on the cursor's square, Escape cancels, the digits pick a remove/exchange choice, N
 // goes to the next piece that can move (or the next landing square once one is selected).
 //
-// Phone: squares keep at least ~42 CSS px; where the board is wider than the screen the board
-// area scrolls sideways by itself (pan with a finger), the page does not, and the cursor and the
-// selected piece are scrolled into view.
+// Phone: the whole board is in sight at first, as wide as the board box (squares of 27 CSS px at
+// 390 px, 25 at 360; as lichess shows a small phone the whole board): squares of 42 px had hidden
+// four of the twelve files with nothing to say so. "Larger squares" (under the board) gives squares
+// of 42 px; then the board area pans sideways by itself (the page does not), a line under it says
+// so, the cursor and the selected piece are scrolled into view, and "Whole board" goes back.
 import { el, svgRoot, button } from "/svg.js";
 import { fmt, t } from "/i18n.js";
 
@@ -28,10 +30,14 @@ const said = (s) => fmt(s.message, s.text) || s.action;
 
 export const css = `
 .sc-scroll { overflow-x: auto; overflow-y: hidden; width: 0; min-width: 100%; max-width: 100%; -webkit-overflow-scrolling: touch; overscroll-behavior-x: contain; }
-.sc-scroll svg.sc-board { min-width: 540px; max-height: none; }
-.sc-scroll.sc-fit svg.sc-board { min-width: 0; }
-.sc-zoom { display: none; }
-@media (max-width: 600px) { .sc-legend .sc-zoom { display: inline-block; min-height: 40px; font-size: 13px; padding: .2rem .7rem; } }
+.sc-scroll.sc-large svg.sc-board { min-width: 540px; max-height: none; }
+.sc-zoomline { display: none; }
+@media (max-width: 600px) {
+  .sc-zoomline { display: flex; flex-wrap: wrap; gap: .2rem .6rem; align-items: center; justify-content: center; margin: .3rem 0 0;
+    font-size: 13px; color: #5f594c; }
+  .sc-zoomline button { min-height: 40px; font-size: 13px; padding: .2rem .7rem; }
+}
+.boardbox.fit .sc-zoomline { display: none; }
 .sc-board .sc-sq { stroke: #fff; stroke-width: 1; }
 .sc-board .sc-mark { stroke: none; }
 .sc-board .sc-recent { fill: none; stroke-width: 3.5; }
@@ -75,9 +81,9 @@ let cursor = null;
 let prevLive = null;
 let played = null;
 let anim = null;
-// phone: how far the board area is panned (kept across renders), and "whole board" (fit) mode
+// phone: how far the board area is panned (kept across renders), and "larger squares" mode
 let panX = null;
-let fit = false;
+let large = false;
 
 const S = 44, M = 28, T = 6; // square side, label margin (left, bottom), other margins (SVG user units)
 const FALLBACK = "#ddd";
@@ -213,7 +219,7 @@ export function render(box, ctx) {
 
   const width = M + board.files.length * S + T, height = T + board.ranks * S + M;
   const scroll = document.createElement("div");
-  scroll.className = fit ? "sc-scroll sc-fit" : "sc-scroll";
+  scroll.className = large ? "sc-scroll sc-large" : "sc-scroll";
   box.append(scroll);
   const svg = svgRoot(scroll, width, height, t("slide-checkers.board.label"), 640);
   svg.classList.add("sc-board");
@@ -296,11 +302,23 @@ export function render(box, ctx) {
   placeCursor();
   // a board wider than the screen pans inside its area: keep the person's panning across
   // renders; at first show the cursor (a piece that can move) in the middle
+  // right under the board (a phone's only: wider screens show the whole board with large squares),
+  // in a paragraph (a thumbnail of the board, .live-board p, shows none of it)
+  const line = document.createElement("p");
+  line.className = "sc-zoomline";
+  scroll.after(line);
   if (scroll.scrollWidth > scroll.clientWidth + 1) {
+    const hint = document.createElement("span");
+    hint.textContent = t("slide-checkers.board.swipe");
+    line.append(hint);
     if (panX === null) panX = Math.max(0, (px(cursor.x) + S / 2) * (scroll.scrollWidth / width) - scroll.clientWidth / 2);
     scroll.scrollLeft = panX;
   }
   scroll.addEventListener("scroll", () => { panX = scroll.scrollLeft; }, { passive: true });
+  const zoom = button(line, large ? t("slide-checkers.board.whole") : t("slide-checkers.board.larger"), () => { large = !large; panX = null; redraw(); });
+  zoom.title = large ? t("slide-checkers.board.whole_title") : t("slide-checkers.board.larger_title");
+  zoom.setAttribute("aria-pressed", String(large));
+  zoom.dataset.zoom = "";
 
   function pick(id) {
     finishAnim();
@@ -395,7 +413,7 @@ export function render(box, ctx) {
   if (plan) startAnim(svg, plan, centre, colour, nowKey);
   svg.addEventListener("pointerdown", finishAnim, { capture: true });
 
-  legend(box, ctx, st, name, () => { fit = !fit; redraw(); });
+  legend(box, ctx, st, name);
   recentList(box, ctx, st, name);
   controls(ctx, st, choices, name, selected, redraw, send);
 }
@@ -522,7 +540,7 @@ export function describe(st, ctx) {
 }
 
 // Whose squares are which colour, the pieces of each seat, and the counts of §5.
-function legend(box, ctx, st, name, toggleFit) {
+function legend(box, ctx, st, name) {
   const board = st.board;
   const out = new Set((st.eliminated || []).map((e) => e.seat));
   const div = document.createElement("div");
@@ -556,13 +574,6 @@ function legend(box, ctx, st, name, toggleFit) {
     item.textContent = t("slide-checkers.board.no_jump", { n: board.no_jump, limit: board.no_jump_limit });
     div.append(item);
   }
-  const zoom = document.createElement("button");
-  zoom.type = "button";
-  zoom.className = "sc-zoom";
-  zoom.textContent = fit ? t("slide-checkers.board.larger") : t("slide-checkers.board.whole");
-  zoom.title = fit ? t("slide-checkers.board.larger_title") : t("slide-checkers.board.whole_title");
-  zoom.addEventListener("click", toggleFit);
-  div.append(zoom);
   box.append(div);
 }
 
