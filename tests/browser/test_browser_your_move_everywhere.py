@@ -89,8 +89,12 @@ def test_a_challenge_and_the_turn_reach_a_person_on_the_home_page(browser, live_
         b.click("#turn-badge")
         in_match(b, mid)
         b.wait_for_function("() => document.title.startsWith('● Your move')")
-        play_turn(b, 1)  # his move played: no game waits for him
-        b.wait_for_selector("#turn-badge[hidden]", state="attached", timeout=LIVE_SECONDS)
+        assert b.locator("#turn-badge").is_hidden()  # the game on screen says it itself
+        play_turn(b, 1)  # his move played: back on the home page, no game waits for him
+        b.evaluate("location.hash = '#/'")
+        b.locator(f"#continue-list li[data-id='{mid}']", has_text=f"{anna} to move").wait_for(timeout=LIVE_SECONDS)
+        assert b.locator("#turn-badge").is_hidden() and b.locator("#waiting-count").is_hidden()
+        assert b.title() == "abstracta"
 
 
 def test_on_a_wide_screen_a_challenge_shows_on_any_page_and_may_be_declined(browser, live_server):

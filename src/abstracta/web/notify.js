@@ -143,8 +143,7 @@ export function yourMove({ id, title, mySeats }) {
   };
 }
 
-// How many games wait for this browser's move, among Your games' rows (GET /api/matches): in
-// play, every seat taken, a person seat held here to move (waitingGames).
+// How many games wait for this browser's move, among Your games' rows (GET /api/matches).
 export function waitingCount(list) {
   return waitingGames(list).length;
 }
@@ -187,10 +186,13 @@ export function whileShown(node, fn) {
   });
 }
 
-// The games waiting for this browser's move, newest first.
+// The games waiting for this browser's move, newest first: in play, every seat taken, a person
+// seat held here to move; not a game of several people on this device (pass and play: it is
+// always one of theirs to move, as its page says without a "Your move" title).
 export function waitingGames(list) {
   return list.filter((r) => r.status === "playing" && r.to_move !== null && r.to_move !== undefined &&
     (r.my_seats || []).includes(r.to_move) && (r.players || [])[r.to_move] === "human" &&
+    (r.my_seats || []).filter((i) => r.players[i] === "human").length === 1 &&
     !(r.claimed || []).some((c, i) => !c && r.players[i] === "human"));
 }
 
@@ -275,7 +277,11 @@ export function startNotices(header) {
     drawTitle();
   }
 
-  onGames((fresh) => { waiting = waitingGames(fresh); drawBadge(); drawTitle(); });
+  // the game on screen is left out: its page says whose move it is there
+  let all = [];
+  const shownMatch = () => (location.hash.match(/^#\/match\/([^/]+)/) || [])[1];
+  const sort = () => { waiting = all.filter((r) => r.id !== shownMatch()); drawBadge(); drawTitle(); };
+  onGames((fresh) => { all = waitingGames(fresh); sort(); });
 
   function open() {
     clearTimeout(reopen);
@@ -329,7 +335,7 @@ export function startNotices(header) {
   const quietRead = () => { if (!socket && !document.hidden) readGames(); };
   document.addEventListener("visibilitychange", quietRead);
   window.addEventListener("focus", quietRead);
-  window.addEventListener("hashchange", () => { quietRead(); drawChallenges(); });
+  window.addEventListener("hashchange", () => { quietRead(); sort(); drawChallenges(); });
   setInterval(quietRead, QUIET_POLL_MS);
   games().then((fresh) => { list = fresh; drawChallenges(); }).catch(() => {});
   whoAmI();
