@@ -45,7 +45,7 @@ export async function homePage(app) {
           ` · ${t("count.moves", { n: r.turns })}, ${new Date(r.updated).toLocaleString(lang)}`);
       })));
   });
-  readGames();
+  readGames(3000);
   app.append(importBox());
 }
 

@@ -163,9 +163,15 @@ export function onGames(fn) {
   return () => gameListeners.delete(fn);
 }
 
-// Read Your games again (one reading at a time; asked meanwhile: once more after it).
-export function readGames() {
+let readAt = -Infinity; // when the last reading was asked (performance.now())
+
+// Read Your games again (one reading at a time; asked meanwhile: once more after it). `within`:
+// not if one was asked that many ms ago or is under way (a page drawn just after the header's
+// reading, which the notices keep fresh).
+export function readGames(within = 0) {
+  if (within && (reading || performance.now() - readAt < within)) return reading || Promise.resolve();
   if (reading) { readAgain = true; return reading; }
+  readAt = performance.now();
   reading = myMatches().then((fresh) => {
     rows = fresh;
     for (const fn of [...gameListeners]) fn(fresh);
@@ -207,7 +213,7 @@ export function waitingLine(given = null) {
   };
   if (given) fill(given);
   whileShown(line, fill);
-  if (!given) readGames();
+  if (!given) readGames(3000);
   return line;
 }
 
@@ -327,7 +333,7 @@ export function startNotices(header) {
     if (next === person) return;
     person = next;
     close();
-    readGames();
+    readGames(3000);
     if (person) open();
   });
   // without a socket nothing says a game changed: read again on a return to the tab, a page
