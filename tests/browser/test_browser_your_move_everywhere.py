@@ -81,6 +81,17 @@ def test_a_challenge_and_the_turn_reach_a_person_on_the_home_page(browser, live_
         b.wait_for_selector(f"#continue-list li.your-move[data-id='{mid}']", timeout=LIVE_SECONDS)
         assert "Your move" in b.locator(f"#continue-list li[data-id='{mid}']").inner_text()
         b.screenshot(path=str(shots / "home-your-move-390.png"), full_page=True)
+        b.set_viewport_size({"width": 1280, "height": 900})
+        b.screenshot(path=str(shots / "home-your-move-1280.png"))
+        # in Finnish: the header's and the home page's words follow the switch
+        b.click("#lang button[data-lang='fi']")
+        b.wait_for_function("() => document.querySelector('#turn-badge').textContent === 'Sinun vuorosi 1'")
+        b.wait_for_selector(f"#continue-list li.your-move[data-id='{mid}']")
+        assert "Sinun vuorosi" in b.locator(f"#continue-list li[data-id='{mid}']").inner_text()
+        assert b.locator("#waiting-count").inner_text() == "1 peli odottaa siirtoasi"
+        b.screenshot(path=str(shots / "home-your-move-fi-1280.png"))
+        b.click("#lang button[data-lang='en']")
+        b.wait_for_function("() => document.querySelector('#turn-badge').textContent === 'Your move 1'")
         # on another page too (the rules): the badge and the title follow him; the badge leads to the game
         b.goto(url + "/#/rules/nibble")
         b.wait_for_selector(".rules")
@@ -111,6 +122,9 @@ def test_on_a_wide_screen_a_challenge_shows_on_any_page_and_may_be_declined(brow
         notice = b.locator("#challenge-notices .challenge-notice")
         notice.wait_for(timeout=LIVE_SECONDS)
         b.screenshot(path=str(shots / "matches-challenge-1280.png"))
+        from test_accessibility import report, severe_violations
+        found = severe_violations(b)
+        assert not found, report(found)
         notice.get_by_role("button", name="Decline", exact=False).last.click()
         a.wait_for_selector("#challenges-out li[data-status='declined']")
         b.wait_for_selector("#challenge-notices", state="hidden")
