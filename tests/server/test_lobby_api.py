@@ -487,7 +487,7 @@ def test_a_casual_game_between_two_is_deleted_by_neither(app, anna):
     """A casual game another person is in is theirs too: neither deletes it for both (409), in
     play or over, and neither's list offers it; the one nobody else is in goes as before."""
     ben = person(app, "ben")
-    casual = ben.post(f"/api/seeks/{seek(anna)}/accept").json()["id"]
+    casual = ben.post(f"/api/seeks/{seek(anna, seat=0)}/accept").json()["id"]
     move(anna, casual)
     for c in (anna, ben):
         refused = c.delete(f"/api/matches/{casual}")
@@ -521,3 +521,36 @@ def test_a_rated_invitation_nobody_claimed_is_withdrawn_by_deleting_it(app, anna
     assert ben.post("/api/invites/claim", json={"code": claimed["invites"][0]["code"]}).status_code == 200
     refused = anna.delete(f"/api/matches/{claimed['id']}")
     assert refused.status_code == 409 and refused.json()["i18n"]["key"] == "error.rated_delete"
+
+
+def test_the_notices_socket_tells_a_person_of_challenges_and_of_their_games_moves(app, anna):
+    # the header of every page (issue: "your move" off the game page): woken by the person's own
+    # news only — a challenge to them, a game started, a move in one of their games
+    ben = person(app, "ben")
+    with ben.websocket_connect("/api/notices/ws") as ws:
+        assert ws.receive_json() == {"notices": {"challenges": [], "started": [], "turns": 0}}
+        body = {"to": "ben", "game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False, "seat": 1}
+        cid = anna.post("/api/challenges", json=body).json()["id"]
+        got = ws.receive_json()["notices"]
+        assert [(c["id"], c["from"], c["status"]) for c in got["challenges"]] == [(cid, "anna", "open")]
+        assert got["turns"] == 0
+        mid = ben.post(f"/api/challenges/{cid}/accept").json()["id"]
+        got = ws.receive_json()["notices"]
+        while got["challenges"] or mid not in got["started"]:  # the answer, then the seating
+            got = ws.receive_json()["notices"]
+        assert got["challenges"] == [] and got["started"] == [mid]
+        turns = got["turns"]
+        view = ben.get(f"/api/matches/{mid}").json()
+        assert view["to_move"] == 0 and view["my_seats"] == [0]
+        assert ben.post(f"/api/matches/{mid}/actions", json={"action": view["legal"][0], "ply": view["ply"]}).status_code == 200
+        after_ben = ws.receive_json()["notices"]["turns"]
+        assert after_ben > turns  # ben's own move: anna is to move now (his other tabs say so)
+        view = anna.get(f"/api/matches/{mid}").json()
+        assert anna.post(f"/api/matches/{mid}/actions", json={"action": view["legal"][0], "ply": view["ply"]}).status_code == 200
+        assert ws.receive_json()["notices"]["turns"] > after_ben  # anna moved: ben's move
+
+
+def test_the_notices_socket_closes_at_once_for_nobody_signed_in(app, anna):
+    with TestClient(app).websocket_connect("/api/notices/ws") as ws:
+        with pytest.raises(Exception):
+            ws.receive_json()

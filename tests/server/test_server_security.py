@@ -225,6 +225,23 @@ def test_lobby_websockets_count_against_the_address_too(limited):
         assert "lobby" in again.receive_json()
 
 
+def test_notices_websockets_count_against_the_address_too(limited):
+    """The header's socket on every page (a person's notices) is bounded with the others."""
+    opened = [limited.raw.websocket_connect("/api/lobby/ws") for _ in range(3)]
+    sockets = [cm.__enter__() for cm in opened]
+    try:
+        for ws in sockets:
+            assert "lobby" in ws.receive_json()
+        with limited.raw.websocket_connect("/api/notices/ws") as extra:
+            assert "too many connections from your address" in extra.receive_json()["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                extra.receive_json()
+            assert closed.value.code == 1013
+    finally:
+        for cm in opened:
+            cm.__exit__(None, None, None)
+
+
 # --- bodies ------------------------------------------------------------------------------------
 NOT_JSON = [
     ({"content-type": "application/x-www-form-urlencoded"}, b"seat=0&accept=true"),

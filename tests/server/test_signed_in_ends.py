@@ -143,7 +143,7 @@ def closed_within(ws, seconds: float = 10.0) -> int:
         pool.shutdown(wait=False)
 
 
-@pytest.mark.parametrize("socket", ["game", "room", "lobby"])
+@pytest.mark.parametrize("socket", ["game", "room", "lobby", "notices"])
 def test_an_end_closes_the_persons_sockets_at_once_without_a_change(app, socket):
     """Anna signs out her other browser from this one, and nothing else happens (her opponent
     thinks, the lobby is quiet): the other browser's game, room and lobby sockets close with
@@ -154,10 +154,12 @@ def test_an_end_closes_the_persons_sockets_at_once_without_a_change(app, socket)
         assert other.post("/api/session", json={"username": "anna", "password": PW}).status_code == 200
         mid = other.post("/api/matches", json=BOTH_SEATS).json()["id"]
         path = {"game": f"/api/matches/{mid}/ws", "room": f"/api/matches/{mid}/room",
-                "lobby": "/api/lobby/ws"}[socket]
+                "lobby": "/api/lobby/ws", "notices": "/api/notices/ws"}[socket]
         with other.websocket_connect(path) as ws:
             if socket == "lobby":
                 assert ws.receive_json()["lobby"]["me"]["name"] == "anna"
+            elif socket == "notices":
+                assert ws.receive_json() == {"notices": {"challenges": [], "started": [], "turns": 0}}
             else:
                 ws.send_json({"tokens": []})
                 first = ws.receive_json()

@@ -11,7 +11,9 @@ from typing import Any
 from fastapi import FastAPI
 
 from ..lobby import Lobby
+from ..play import ActionsPlayed, DrawAccepted, GameAborted, GameEnded, SeatOut, SeatTaken, TakenBack
 from ..lobby.controls import GameSpec
+from .matches import MatchDeleted
 from .owners import changed_options
 from .pairing import start_game
 from .presence import Presence
@@ -19,12 +21,19 @@ from .rounds import Rounds
 
 #: the hub's key of everyone's list of seeks, and of one person's lobby
 LOBBY_KEY, PERSON_KEY = "lobby", "person:{}"
+#: the hub's key of one person's games: woken when whose move it is in one of them may have
+#: changed (the header's notices, ``/api/notices/ws``, read their games again then)
+TURNS_KEY = "turns:{}"
 #: the fan-out's topic of the lobby's changes (to every process of a deployment)
 LOBBY_TOPIC = "lobby"
 #: the hub's timer key of the lobby's sweep (expiries, quick pairing)
 SWEEP_KEY = "lobby:sweep"
 #: seconds between sweeps while someone waits in quick pairing (its range widens with time)
 QUICK_TICK = 1.0
+
+
+#: the events after which another seat may be to move, or none (the game over, gone)
+TURN_EVENTS = (SeatTaken, ActionsPlayed, TakenBack, DrawAccepted, GameEnded, GameAborted, SeatOut, MatchDeleted)
 
 
 def install(app: FastAPI) -> None:
@@ -82,6 +91,10 @@ def install(app: FastAPI) -> None:
     fanout = getattr(app.state, "fanout", None)
 
     def wake(message: dict[str, Any]) -> None:
+        if "turns" in message:
+            for pid in message["turns"]:
+                hub.publish(TURNS_KEY.format(pid))
+            return
         people_ids = message.get("people")
         if people_ids is None:
             hub.publish(LOBBY_KEY)
@@ -92,7 +105,7 @@ def install(app: FastAPI) -> None:
 
     def gap() -> None:  # messages may have been missed: every lobby socket reads afresh
         for key in hub.subscribed():
-            if key == LOBBY_KEY or key.startswith("person:"):
+            if key == LOBBY_KEY or key.startswith(("person:", "turns:")):
                 hub.publish(key)
 
     def changed(people_ids: Any) -> None:
@@ -105,7 +118,21 @@ def install(app: FastAPI) -> None:
     if fanout is not None:
         fanout.subscribe(LOBBY_TOPIC, wake, gap)
     lobby.listeners.append(changed)
+
+    # whose move it is in a game of people may have changed: each of its people is told, on every
+    # process (the process storing a change is the only one whose concerns see its events), so a
+    # person on any page of the site learns it is their move (issue: "your move" off the game page)
+    def turns(match: Any, events: Any) -> None:
+        if not match.people or not any(isinstance(e, TURN_EVENTS) for e in events):
+            return
+        message = {"turns": sorted({int(p) for p in match.people.values()})}
+        if fanout is None:
+            wake(message)
+        else:
+            fanout.publish(LOBBY_TOPIC, message)
+
+    service.kernel.react("turns", turns)
     app.state.arm_sweep = lambda: arm(QUICK_TICK)
 
 
-__all__ = ["LOBBY_KEY", "LOBBY_TOPIC", "PERSON_KEY", "QUICK_TICK", "SWEEP_KEY", "install"]
+__all__ = ["LOBBY_KEY", "LOBBY_TOPIC", "PERSON_KEY", "QUICK_TICK", "SWEEP_KEY", "TURNS_KEY", "TURN_EVENTS", "install"]

@@ -53,7 +53,7 @@ ACT_SECONDS = Histogram("abstracta_act_seconds", "Time from a state-changing req
 HTTP = Counter("abstracta_http_responses", "HTTP answers by route template, method and status",
                ["route", "method", "status"], registry=REGISTRY)
 SOCKETS = Gauge("abstracta_websockets_open", "WebSockets open now, by kind: match (a live match view), room "
-                "(a match's chat and watchers), lobby, other", ["kind"], registry=REGISTRY)
+                "(a match's chat and watchers), lobby, notices (a person's, on every page), other", ["kind"], registry=REGISTRY)
 
 
 def socket_kind(path: str) -> str:
@@ -61,7 +61,7 @@ def socket_kind(path: str) -> str:
     room), so the views alone say where its live view is served."""
     if path.startswith("/api/matches/"):
         return "match" if path.endswith("/ws") else "room" if path.endswith("/room") else "other"
-    return "lobby" if path == "/api/lobby/ws" else "other"
+    return {"/api/lobby/ws": "lobby", "/api/notices/ws": "notices"}.get(path, "other")
 ERRORS = Counter("abstracta_errors", "Errors by type: bugs (the exception's type: answered 500 or ending "
                  "a WebSocket), RateLimitStorageUnavailable (the shared counters did not answer) and "
                  "BotWorkerStartFailed (a bot worker process could not be started)",

@@ -24,7 +24,7 @@ on. From the outside in (:func:`install`), in this order:
   ``limits``' moving window where :mod:`.ratelimits` says: this process's memory, or Redis
   shared by every process of a deployment (``--redis URL``).
 * :class:`Gate` — at most :attr:`Security.ws_per_match` open WebSockets per match and
-  :attr:`Security.ws_per_ip` per client IP (the lobby's socket counted too); one more is accepted
+  :attr:`Security.ws_per_ip` per client IP (the lobby's and the notices' sockets counted too); one more is accepted
   only to be told why and closed with 1013 (try again later) (:class:`SocketCounts`). For HTTP:
   a method a path does not answer is 405 with ``Allow`` (pages and static files: GET and HEAD);
   an ``/api/`` path no route has is 404 (:class:`MethodRule`); an act sent without any seat
@@ -77,7 +77,8 @@ TOKEN_CHARS = 64
 COUNTED_CREDENTIALS = 16
 
 SOCKET_PATH = re.compile(r"/api/matches/([^/]+)/(?:ws|room)/?")  # a match's live updates, its room (issue 43)
-LOBBY_SOCKET_PATH = re.compile(r"/api/lobby/ws/?")  # the lobby's (issue 42): counted per address only
+#: the lobby's (issue 42) and a person's notices on every page: counted per address only
+LOBBY_SOCKET_PATH = re.compile(r"/api/(?:lobby|notices)/ws/?")
 STATE_CHANGING = ("POST", "PUT", "PATCH", "DELETE")
 
 #: The policy of every page but ``/docs``. ``connect-src`` adds ws/wss of the request's host,

@@ -14,6 +14,7 @@ import { lobbyPage } from "./lobby.js";
 import { matchPage } from "./match.js";
 import { matchesPage } from "./matches.js";
 import { newGamePage } from "./newgame.js";
+import { startNotices } from "./notify.js";
 import { lang, onLanguage, preferred, setLanguage, t, translateMarked } from "./i18n.js";
 import { PAGES as PEOPLE_PAGES, drawMe, peoplePage, sayEnded, whoAmI } from "./people.js";
 import { backToGames, boardModule, games } from "./shell.js";
@@ -83,12 +84,15 @@ window.addEventListener("hashchange", route);
 // ------------------------------------------------------------------------------ language
 // The header's switch (EN / FI): the choice is remembered; every page is drawn again in it.
 const header = document.querySelector("header.top");
+// after the router's own hashchange listener: a match page left has put its tab icon back first
+const notices = startNotices(header); // "your move" and challenges on every page (notify.js)
 function drawHeader() {
   translateMarked(header);
   const group = header.querySelector("#lang");
   group.setAttribute("aria-label", t("nav.language"));
   for (const b of group.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
   drawMe(header.querySelector("#me"));
+  notices.redraw();
 }
 header.querySelector("#lang").addEventListener("click", async (ev) => {
   const b = ev.target.closest("button[data-lang]");

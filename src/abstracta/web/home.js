@@ -1,10 +1,11 @@
 // The home page (the games, the games in play, a record's import) and a game's rules page.
-import { api, myMatches } from "./api.js";
+import { api } from "./api.js";
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { lessonOffer } from "./lesson.js";
 import { liveLink } from "./live.js";
-import { waitingLine } from "./notify.js";
+import { personName } from "./names.js";
+import { readGames, waitingGames, waitingLine, whileShown } from "./notify.js";
 import { games, inSight, notFound, showError } from "./shell.js";
 import { gameTitle, matchTitle } from "./words.js";
 
@@ -27,16 +28,44 @@ export async function homePage(app) {
   }
   const recent = h("section", { class: "recent", hidden: true });
   app.append(recent, grid);
-  myMatches(8).then((rows) => {
+  const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
+  // the games in play, live (notify.js reads them again at each move in them): against whom,
+  // and whose move it is
+  whileShown(recent, (rows) => {
+    const yours = new Set(waitingGames(rows).map((r) => r.id));
     rows = rows.filter((r) => r.status === "playing").slice(0, 4);
-    if (!rows.length) return;
-    const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
-    recent.append(h("h2", {}, t("home.continue")),
-      h("ul", { class: "matches" }, ...rows.map((r) => h("li", {},
-        h("a", { href: `#/match/${r.id}` }, matchTitle(titles[r.game] || r.game, r.variant)), ` — ${t("count.moves", { n: r.turns })}, ${new Date(r.updated).toLocaleString(lang)}`))));
-    recent.hidden = false;
-  }).catch(() => { /* the list is a convenience */ });
+    recent.hidden = !rows.length;
+    recent.replaceChildren(h("h2", {}, t("home.continue")),
+      h("ul", { class: "matches", id: "continue-list" }, ...rows.map((r) => {
+        const others = opponents(r);
+        return h("li", { "data-id": r.id, class: yours.has(r.id) ? "your-move" : null },
+          h("a", { href: `#/match/${r.id}` }, matchTitle(titles[r.game] || r.game, r.variant)),
+          others ? ` ${t("home.against", { who: others })}` : "", " — ",
+          h("span", { class: "whose" }, yours.has(r.id) ? h("b", {}, t("notice.your_move")) : toMove(r)),
+          ` · ${t("count.moves", { n: r.turns })}, ${new Date(r.updated).toLocaleString(lang)}`);
+      })));
+  });
+  readGames(3000);
   app.append(importBox());
+}
+
+// The others at a match played here: their names, a computer's level ("anna", "computer, level
+// 4"), or "" when none is known (a friend invited by a link, pass and play).
+function opponents(r) {
+  const mine = r.my_seats || [];
+  return (r.players || []).map((p, i) => {
+    if (mine.includes(i)) return null;
+    if (p.startsWith("level:")) return t("seat.computer_level", { level: p.slice(6) });
+    return personName(r, i);
+  }).filter(Boolean).join(", ");
+}
+
+// Who is to move in a game in play that waits for someone else ("anna to move", "waiting").
+function toMove(r) {
+  if (r.to_move === null || r.to_move === undefined) return t("home.waiting_other");
+  const p = r.players[r.to_move] || "";
+  const who = p.startsWith("level:") ? t("seat.computer_level", { level: p.slice(6) }) : personName(r, r.to_move);
+  return who ? t("home.to_move", { who }) : t("home.waiting_other");
 }
 
 function importBox() {

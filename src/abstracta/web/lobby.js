@@ -80,6 +80,14 @@ function twoPlayerGames(list) {
   return out.map((x, i) => ({ ...x, value: String(i) }));
 }
 
+// A challenge to this person in words ("anna (1500?) challenges you: Nibble, 5 + 3, casual."),
+// as the lobby lists it; `list`: the games (shell.js) for the game's name.
+export function challengeWords(c, list) {
+  const found = twoPlayerGames(list).find((x) => JSON.stringify([x.game, x.options]) === JSON.stringify([c.game, c.options || {}]));
+  const what = [found ? found.label : c.game, clockWords(c.clock), c.rated ? t("lobby.rated") : t("lobby.casual")].join(", ");
+  return t("lobby.challenge.from", { who: c.from || "", rating: rating(c), what });
+}
+
 export async function lobbyPage(app, { games }) {
   document.title = `${t("lobby.title")} — abstracta`;
   const list = twoPlayerGames(await games());

@@ -3,10 +3,15 @@
 // browser notification when the turn comes while the tab is hidden (permission asked only
 // after a tap on "Notify me"); in a correspondence game (a day or more per move) the same tap
 // also subscribes this device to the server's Web Push notices (sw.js shows them with the page
-// closed). And how many games wait for this person's move, for the home page and Your games.
+// closed). And, on every page, the header's notices (startNotices): how many games wait for this
+// person's move, live, in the header, the tab's title and the home page; a challenge to them,
+// with Accept and Decline.
 import { api, myMatches } from "./api.js";
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { challengeWords } from "./lobby.js";
+import { SESSION_ENDED, onMe, sessionEnded, whoAmI } from "./people.js";
+import { games } from "./shell.js";
 
 const SOUND_KEY = "abstracta.notices.sound";
 // the tab's icon while it is your move: a dot (the page's own icon is none)
@@ -138,24 +143,208 @@ export function yourMove({ id, title, mySeats }) {
   };
 }
 
-// The games waiting for this browser's move, among Your games' rows (GET /api/matches): in play,
-// every seat taken, a person seat held here to move.
-export function waitingCount(rows) {
-  return rows.filter((r) => r.status === "playing" && r.to_move !== null && r.to_move !== undefined &&
-    (r.my_seats || []).includes(r.to_move) && (r.players || [])[r.to_move] === "human" &&
-    !(r.claimed || []).some((c, i) => !c && r.players[i] === "human")).length;
+// How many games wait for this browser's move, among Your games' rows (GET /api/matches).
+export function waitingCount(list) {
+  return waitingGames(list).length;
 }
 
-// "2 games wait for your move" (a link to Your games), hidden while none does. `rows`: Your
-// games' rows when the page has them, else they are asked for here.
-export function waitingLine(rows = null) {
+// ------------------------------------------------------------------------------ Your games, live
+// Your games' rows as last read (GET /api/matches, with this browser's tokens and its session),
+// shared by the header, the home page and Your games; read again when the notices' socket says
+// whose move it is changed in one of this person's games, and on a return to the tab.
+let rows = null;
+const gameListeners = new Set();
+let reading = null, readAgain = false;
+
+// `fn(rows)` now (if read already) and after every reading; returns the way to stop.
+export function onGames(fn) {
+  gameListeners.add(fn);
+  if (rows) fn(rows);
+  return () => gameListeners.delete(fn);
+}
+
+let readAt = -Infinity; // when the last reading was asked (performance.now())
+
+// Read Your games again (one reading at a time; asked meanwhile: once more after it). `within`:
+// not if one was asked that many ms ago or is under way (a page drawn just after the header's
+// reading, which the notices keep fresh).
+export function readGames(within = 0) {
+  if (within && (reading || performance.now() - readAt < within)) return reading || Promise.resolve();
+  if (reading) { readAgain = true; return reading; }
+  readAt = performance.now();
+  reading = myMatches().then((fresh) => {
+    rows = fresh;
+    for (const fn of [...gameListeners]) fn(fresh);
+  }).catch(() => { /* a convenience: the next reading may do */ }).finally(() => {
+    reading = null;
+    if (readAgain) { readAgain = false; readGames(); }
+  });
+  return reading;
+}
+
+// `fn(rows)` while `node` is on the page: it stops once the page that drew the node is left.
+export function whileShown(node, fn) {
+  let shown = false;
+  const off = onGames((list) => {
+    if (node.isConnected) shown = true;
+    else if (shown) { off(); return; }
+    fn(list);
+  });
+}
+
+// The games waiting for this browser's move, newest first: in play, every seat taken, a person
+// seat held here to move; not a game of several people on this device (pass and play: it is
+// always one of theirs to move, as its page says without a "Your move" title).
+export function waitingGames(list) {
+  return list.filter((r) => r.status === "playing" && r.to_move !== null && r.to_move !== undefined &&
+    (r.my_seats || []).includes(r.to_move) && (r.players || [])[r.to_move] === "human" &&
+    (r.my_seats || []).filter((i) => r.players[i] === "human").length === 1 &&
+    !(r.claimed || []).some((c, i) => !c && r.players[i] === "human"));
+}
+
+// "2 games wait for your move" (a link to Your games), hidden while none does; live. `given`:
+// Your games' rows when the page has them, else they are asked for here.
+export function waitingLine(given = null) {
   const line = h("p", { class: "waiting", id: "waiting-count", hidden: true });
   const fill = (list) => {
     const n = waitingCount(list);
     line.replaceChildren(h("a", { href: "#/matches" }, t("notice.waiting", { n })));
     line.hidden = n === 0;
   };
-  if (rows) fill(rows);
-  else myMatches().then(fill).catch(() => { /* a convenience */ });
+  if (given) fill(given);
+  whileShown(line, fill);
+  if (!given) readGames(3000);
   return line;
+}
+
+// ------------------------------------------------------------------------------ the header's notices
+// On every page: a badge in the header while games wait for this person's move ("Your move 2",
+// to the game, or to Your games when several do), the tab's title counting them and the
+// challenges to them ("(1) abstracta"; a match page's own "● Your move" title is left as it is),
+// and a challenge to them under the header with Accept and Decline (not on the lobby page, which
+// lists them). Live over GET /api/notices/ws while someone (a guest too) is signed in: it says
+// when to read Your games again; a browser holding seat tokens only reads them on every return to
+// the tab and page change, and every minute while it is shown.
+const QUIET_POLL_MS = 60000;
+
+export function startNotices(header) {
+  const badge = h("a", { class: "turn-badge", id: "turn-badge", hidden: true });
+  header.querySelector("#me").after(badge);
+  const box = h("div", { class: "challenge-notices", id: "challenge-notices", hidden: true, "aria-live": "polite" });
+  header.after(box);
+  let waiting = [], challenges = [], list = [];
+  let socket = null, reopen = null, delay = 2000, turns = null, started = "", person = null;
+
+  const onMatchPage = () => /^#\/match\//.test(location.hash);
+  const onLobby = () => /^#\/lobby\b/.test(location.hash);
+  const count = () => waiting.length + challenges.length;
+  const PREFIX = /^\(\d+\) /;
+
+  function drawTitle() {
+    const bare = document.title.replace(PREFIX, "");
+    const n = count();
+    // a match page says its own "● Your move" (notify.js's yourMove)
+    const wanted = n && !bare.startsWith("●") ? `(${n}) ${bare}` : bare;
+    if (document.title !== wanted) document.title = wanted;
+    if (!onMatchPage()) setIcon(n ? DOT : NO_ICON);
+  }
+  // every page sets its own title: the count is put back in front of it
+  new MutationObserver(drawTitle).observe(document.querySelector("title") || document.head, { childList: true, characterData: true, subtree: true });
+
+  function drawBadge() {
+    const n = waiting.length;
+    badge.hidden = n === 0;
+    badge.href = n === 1 ? `#/match/${waiting[0].id}` : "#/matches";
+    badge.textContent = t("notice.badge", { n });
+    badge.setAttribute("aria-label", t("notice.waiting", { n }));
+  }
+
+  async function answer(c, accept, error) {
+    error.hidden = true;
+    try {
+      const done = await api(`/api/challenges/${c.id}/${accept ? "accept" : "decline"}`, { method: "POST" });
+      challenges = challenges.filter((x) => x.id !== c.id);
+      drawChallenges();
+      if (accept && done && done.id) location.hash = `#/match/${done.id}`;
+    } catch (e) { error.textContent = e.message; error.hidden = false; }
+  }
+
+  function drawChallenges() {
+    box.hidden = !challenges.length || onLobby();
+    box.replaceChildren(...challenges.map((c) => {
+      const error = h("span", { class: "error", role: "alert", hidden: true });
+      return h("p", { class: "challenge-notice", "data-challenge": c.id },
+        h("span", {}, challengeWords(c, list)),
+        c.seat !== null && c.seat !== undefined ? h("span", { class: "muted" }, ` ${t(c.seat === 0 ? "lobby.challenge.you_second" : "lobby.challenge.you_first")}`) : null, " ",
+        h("button", { type: "button", class: "primary", "aria-label": t("lobby.challenge.accept_named", { who: c.from || "" }), onclick: () => answer(c, true, error) }, t("lobby.challenge.accept")), " ",
+        h("button", { type: "button", "aria-label": t("lobby.challenge.decline_named", { who: c.from || "" }), onclick: () => answer(c, false, error) }, t("lobby.challenge.decline")), " ",
+        h("a", { href: "#/lobby" }, t("notice.to_lobby")), " ", error);
+    }));
+    drawTitle();
+  }
+
+  // the game on screen is left out: its page says whose move it is there
+  let all = [];
+  const shownMatch = () => (location.hash.match(/^#\/match\/([^/]+)/) || [])[1];
+  const sort = () => { waiting = all.filter((r) => r.id !== shownMatch()); drawBadge(); drawTitle(); };
+  onGames((fresh) => { all = waitingGames(fresh); sort(); });
+
+  function open() {
+    clearTimeout(reopen);
+    if (socket || !person) return;
+    let s;
+    try { s = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/notices/ws`); } catch { return; }
+    socket = s;
+    const openedAt = performance.now();
+    s.onopen = () => { delay = 2000; };
+    s.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      const n = msg && msg.notices;
+      if (!n) return;
+      const ids = (n.started || []).join();
+      // the first message after an opening: what may have changed while closed is read too
+      if (turns === null || n.turns !== turns || ids !== started) readGames();
+      turns = n.turns;
+      started = ids;
+      challenges = n.challenges || [];
+      header.dataset.notices = "socket";
+      drawChallenges();
+    };
+    s.onclose = (ev) => {
+      if (socket === s) socket = null;
+      turns = null;
+      delete header.dataset.notices;
+      if (!person) return;
+      reopen = setTimeout(open, delay);
+      delay = Math.min(delay * 2, 60000);
+      if (ev.code === SESSION_ENDED) sessionEnded(openedAt);
+    };
+  }
+  function close() {
+    clearTimeout(reopen);
+    if (socket) { const s = socket; socket = null; s.close(); }
+    challenges = [];
+    drawChallenges();
+  }
+
+  onMe((who) => {
+    const next = who && who.kind ? `${who.kind}:${who.name}` : null;
+    if (next === person) return;
+    person = next;
+    close();
+    readGames(3000);
+    if (person) open();
+  });
+  // without a socket nothing says a game changed: read again on a return to the tab, a page
+  // change, and every minute while the tab is shown
+  const quietRead = () => { if (!socket && !document.hidden) readGames(); };
+  document.addEventListener("visibilitychange", quietRead);
+  window.addEventListener("focus", quietRead);
+  window.addEventListener("hashchange", () => { quietRead(); sort(); drawChallenges(); });
+  setInterval(quietRead, QUIET_POLL_MS);
+  games().then((fresh) => { list = fresh; drawChallenges(); }).catch(() => {});
+  whoAmI();
+  readGames();
+  return { redraw() { drawBadge(); drawChallenges(); } };
 }

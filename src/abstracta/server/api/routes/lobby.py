@@ -23,7 +23,7 @@ from ....lobby import Lobby
 from ....lobby import errors as le
 from ....people import Principal
 from ....people import errors as pe
-from ...lobby_service import LOBBY_KEY, PERSON_KEY
+from ...lobby_service import LOBBY_KEY, PERSON_KEY, TURNS_KEY
 from .. import people
 from ..bodies import ChallengeBody, GameBody, NameBody, SeekBody
 from ..models import (BlockInfo, Blocked, ChallengeAnswered, ChallengeInfo, Challenges, GameStarted, LobbyView, QuickWait,
@@ -315,6 +315,87 @@ async def lobby_socket(ws: WebSocket) -> None:
     except Exception as exc:  # noqa: BLE001 - a client gone, or a bug (logged by type)
         if ws.client_state.name == "CONNECTED" and ws.application_state.name == "CONNECTED":
             log.error("internal error %s in the lobby's live updates", type(exc).__name__)
+    finally:
+        reader.cancel()
+        if ws.client_state.name == "CONNECTED":
+            with contextlib.suppress(Exception):
+                await ws.close(code=1001)
+
+
+def notices(app: FastAPI, principal: Principal, turns: int) -> dict[str, Any]:
+    """What the header of every page shows one person: ``{"challenges": the open challenges to
+    them, "started": the ids of the games the lobby started for them lately, "turns": a count
+    that grows each time whose move it is may have changed in one of their games}``."""
+    lobby: Lobby = app.state.lobby
+    person = principal.person
+    return {"challenges": [c for c in lobby.challenges.listed(person)["in"] if c.get("status") == "open"],
+            "started": [g["id"] for g in lobby.started(person.id)], "turns": turns}
+
+
+@router.websocket("/api/notices/ws")
+async def notices_socket(ws: WebSocket) -> None:
+    """A person's notices, on every page: ``{"notices": {challenges, started, turns}}`` at the
+    start and each time it changes (the session cookie says who; nobody signed in: closed at
+    once, 1000). Woken only by that person's own news — a challenge, a game started for them, a move
+    or an end in one of their games — never by the lobby's other changes, so thousands may be
+    open; ``turns`` changing says "read your games again" (``GET /api/matches``). Unlike the
+    lobby's socket it keeps no seek listed. Client frames: short text, ignored."""
+    await ws.accept()
+    app = ws.app
+    try:
+        principal = await asyncio.to_thread(people.who, ws)
+    except pe.PeopleError:
+        principal = None
+    closed = asyncio.Event()
+
+    async def receiver() -> None:
+        try:
+            while True:
+                message = await ws.receive()
+                if message.get("type") == "websocket.disconnect" or message.get("bytes") is not None \
+                        or len(message.get("text") or "") > 100:
+                    break
+        except Exception:  # noqa: BLE001 - any failure ends the connection
+            pass
+        finally:
+            closed.set()
+
+    reader = asyncio.create_task(receiver())
+    try:
+        if principal is None:  # nobody signed in (seat tokens only): nothing is addressed to this browser
+            await ws.close(code=1000)
+            return
+        pid = principal.person.id
+        hub, turns, last = app.state.service.hub, 0, None
+        watch = people.watch_signed_in(ws, pid)
+        with contextlib.ExitStack() as stack:
+            lobby_event = stack.enter_context(hub.subscribe(PERSON_KEY.format(pid)))
+            turns_event = stack.enter_context(hub.subscribe(TURNS_KEY.format(pid)))
+            turns_event.clear()  # the first message says turns 0: the page has just read its games
+            ended = stack.enter_context(people.woken_at_end(ws, pid, asyncio.Event()))
+            events = [lobby_event, turns_event, ended]
+            while not closed.is_set() and not app.state.service.closed:
+                waiters = [asyncio.create_task(e.wait()) for e in events]
+                done, _ = await asyncio.wait({*waiters, reader}, return_when=asyncio.FIRST_COMPLETED)
+                for w in waiters:
+                    w.cancel()
+                if reader in done:
+                    break
+                if turns_event.is_set():
+                    turns += 1
+                for e in events:
+                    e.clear()
+                if not await watch.still():
+                    await refuse(ws, "your session has ended: sign in again", SESSION_ENDED)
+                    return
+                data = await asyncio.to_thread(notices, app, principal, turns)
+                text = json.dumps({"notices": data})
+                if text != last:
+                    await ws.send_text(text)
+                    last = text
+    except Exception as exc:  # noqa: BLE001 - a client gone, or a bug (logged by type)
+        if ws.client_state.name == "CONNECTED" and ws.application_state.name == "CONNECTED":
+            log.error("internal error %s in the notices' live updates", type(exc).__name__)
     finally:
         reader.cancel()
         if ws.client_state.name == "CONNECTED":
