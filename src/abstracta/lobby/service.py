@@ -26,6 +26,7 @@ from ..people.glicko2 import Glicko
 from ..people.pools import pool_of
 from ..people.database import person_of
 from ..people.tables import PersonRow, RatingRow
+from ..play.opening import correspondence
 from .challenges import Blocks, Challenges
 from .controls import GameSpec, spec_of, spec_text
 from .errors import InvalidInput, Refused
@@ -131,6 +132,28 @@ class Lobby:
             s.execute(delete(BlockRow).where(or_(BlockRow.person_id == person_id, BlockRow.blocked_id == person_id)))
         self.changed(others)
         self.changed()
+
+    def began(self, people: Iterable[int], spec: GameSpec) -> None:
+        """A game of ``spec`` began for ``people`` (a seek taken, a quick pairing, a challenge
+        accepted, a rematch, the computer offered). In a live game they are busy, as on lichess:
+        their other live seeks are withdrawn (nobody takes one into a second game they cannot
+        attend) and a quick pairing wait of theirs ends. Correspondence seeks stay, and a
+        correspondence game withdraws nothing: a move a day leaves time for other games."""
+        if correspondence(spec.clock):
+            return
+        ids = sorted(set(people))
+        if not ids:
+            return
+        with self.db.writing() as s:
+            rows = s.execute(select(SeekRow.id, SeekRow.spec).where(SeekRow.person_id.in_(ids),
+                                                                    SeekRow.closed_at.is_(None))).all()
+            live = [sid for sid, text in rows if not correspondence(spec_of(text).clock)]
+            if live:
+                s.execute(update(SeekRow).where(SeekRow.id.in_(live), SeekRow.closed_at.is_(None))
+                          .values(closed_at=self.now(), how="playing"))
+            s.execute(delete(QuickWaitRow).where(QuickWaitRow.person_id.in_(ids), QuickWaitRow.match_id.is_(None)))
+        self.changed()
+        self.changed(ids)
 
     def note_game(self, match_id: str, source: str, rated: bool) -> None:
         """A match the lobby (or a rematch) started, kept with where it came from."""

@@ -40,7 +40,7 @@ class SeekRow(Base):
     rating_max: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    how: Mapped[str | None] = mapped_column(String(12), nullable=True)  # taken | cancelled | expired
+    how: Mapped[str | None] = mapped_column(String(12), nullable=True)  # taken | cancelled | expired | playing (its seeker began a live game)
     accepted_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
     match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
