@@ -554,3 +554,57 @@ def test_a_seek_shows_its_seekers_rating_as_it_is_now(app, anna):
     with app.state.people.db.writing() as s:
         s.get(RatingRow, (anna_id(app), "fanorona.telo.blitz")).deviation = 40.0
     assert [(s["rating"], s["provisional"]) for s in ben.get("/api/seeks").json()] == [(1741, False)]
+
+
+# --- a first move not made in time: aborted in the stored state and the lists, unopened -----------
+def stored(app, mid):
+    """The match's stored row as the lists read it (not the game's page, which applies time)."""
+    (row,) = app.state.service.store.rows([mid], 1)
+    return row.status, row.to_move
+
+
+def quick_pair(app, first, second) -> str:
+    body = {"game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False}
+    with first.websocket_connect("/api/lobby/ws"), second.websocket_connect("/api/lobby/ws"):
+        assert first.post("/api/quick", json=body).status_code == 200
+        mid = second.post("/api/quick", json=body).json()["match"]
+    assert mid
+    return mid
+
+
+def test_a_quick_paired_game_whose_first_move_is_missing_is_aborted_in_the_lists_unopened(app, anna, monkeypatch):
+    clock = hand_clock(monkeypatch)
+    guest = person(app)
+    mid = quick_pair(app, anna, guest)
+    (row,) = guest.get("/api/matches").json()
+    if row["to_move"] in row["my_seats"]:  # the guest moves when theirs is the first move: anna does not
+        move(guest, mid)
+    (row,) = anna.get("/api/matches").json()
+    mine = row["my_seats"]
+    assert (row["status"], row["to_move"] in mine, row["due_in"]) == ("playing", True, pytest.approx(30.0, abs=0.01))
+    # time passes and the clock's timer never fires here (a process that armed it stopped): nobody
+    # opens the game, yet the lists say it is over, and so does the stored state they read
+    clock.now += 31
+    (row,) = anna.get("/api/matches").json()
+    assert (row["status"], row["termination"], row["to_move"], row["due_in"]) == ("over", "aborted", None, None)
+    assert stored(app, mid) == ("over", None)
+    assert [(r["status"], r["termination"]) for r in guest.get("/api/matches").json()] == [("over", "aborted")]
+    view = anna.get(f"/api/matches/{mid}").json()
+    assert view["aborted"] == {"seat": mine[0], "why": "no_start"}
+
+
+def test_the_clocks_timer_aborts_a_seek_game_whose_first_move_is_missing_with_nobody_reading(app, anna, monkeypatch):
+    import time
+
+    from abstracta.play import opening
+
+    monkeypatch.setattr(opening, "FIRST_MOVE_SECONDS", 0.5)  # the deadline of every live game made now
+    ben = person(app, "ben")
+    mid = ben.post(f"/api/seeks/{seek(anna, seat=1)}/accept").json()["id"]
+    move(ben, mid)  # ben (seat 0) moves; anna never does, and nobody reads anything
+    assert stored(app, mid) == ("playing", 1)
+    waited = 0.0
+    while stored(app, mid)[0] == "playing" and waited < 10:
+        time.sleep(0.1)
+        waited += 0.1
+    assert stored(app, mid) == ("over", None)

@@ -370,6 +370,10 @@ class MatchSummary(BaseModel):
     my_seats: list[int] = Field(description="the seats the request's tokens (or the person signed in) hold")
     people: list[SeatPerson | None] = Field(default_factory=list, description="as the match view's")
     rated: bool = Field(default=False, description="as the match view's")
+    due_in: float | None = Field(default=None, description=(
+        "seconds until time alone changes this game in play: its first move awaited is due (past it the "
+        "game is aborted) or the running clock's flag falls; null: nothing would. A list kept on screen "
+        "reads the list again then (what time did is applied before a list is answered)"))
 
 
 class Positions(BaseModel):
