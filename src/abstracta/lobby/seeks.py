@@ -69,7 +69,7 @@ class Seeks:
             # a second click on "Post a seek" would list the same seek twice, and the one left
             # over would be taken into a game its seeker no longer waits for
             if (spec_text(spec), seat, low, high) in {tuple(m) for m in mine}:
-                raise Conflict("you have this very seek open already", key="lobby.error.seek_twice")
+                raise Conflict("you have this very seek open already: it is listed as yours", key="lobby.error.seek_twice")
             if len(mine) >= SEEKS_PER_PERSON:
                 raise Conflict(f"at most {SEEKS_PER_PERSON} open seeks at once", key="lobby.error.seeks_limit",
                                n=SEEKS_PER_PERSON)

@@ -210,7 +210,7 @@ function newSeekPart(lobby) {
   const high = h("input", { id: "new-high", type: "number", min: "0", max: "4000", step: "50", inputmode: "numeric" });
   const opponent = h("input", { id: "new-opponent", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
   const formError = h("p", { class: "error", id: "new-seek-error", role: "alert", hidden: true });
-  // said next to the button: the seek itself is listed further up, out of sight on a phone
+  // said under the button: the seek itself is listed further up, out of sight on a phone
   const formNote = h("p", { class: "note", id: "new-seek-note", role: "status", hidden: true });
   const body = () => {
     const pick = list[Number(formGame.value)];
@@ -236,13 +236,13 @@ function newSeekPart(lobby) {
     h("label", { for: seat.id }, h("span", {}, t("lobby.seat.label")), seat),
     h("fieldset", { class: "range" }, h("legend", {}, t("lobby.range.label")),
       h("label", { for: low.id }, h("span", {}, t("lobby.range.low")), low), h("label", { for: high.id }, h("span", {}, t("lobby.range.high")), high)),
-    h("p", { class: "row" }, h("button", { type: "submit", class: "primary", id: "post-seek" }, t("lobby.seek.post"))),
+    h("p", { class: "row" }, h("button", { type: "submit", class: "primary", id: "post-seek" }, t("lobby.seek.post"))), formNote,
     h("label", { for: opponent.id }, h("span", {}, t("lobby.challenge.name")), opponent),
     h("p", { class: "row" }, h("button", { type: "button", id: "send-challenge", onclick: () => send(() => {
       if (!opponent.value.trim()) throw new Error(t("lobby.challenge.need_name"));
       return api("/api/challenges", { method: "POST", body: { ...body(), to: opponent.value.trim() } });
     }) }, t("lobby.challenge.send"))),
-    formNote, formError);
+    formError);
   form.addEventListener("submit", (ev) => { ev.preventDefault(); send(() => api("/api/seeks", { method: "POST", body: { ...body(), rating_range: range() } }), t("lobby.seek.posted")); });
   return h("section", { class: "lobby-part", id: "new-part" }, h("h2", {}, t("lobby.new.heading")), form);
 }

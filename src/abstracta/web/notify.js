@@ -146,8 +146,19 @@ export function waitingCount(rows) {
     !(r.claimed || []).some((c, i) => !c && r.players[i] === "human")).length;
 }
 
+// Call `again` once time alone changes one of Your games' `rows` (its first move due, past
+// which it is aborted, or a flag falling: the server's due_in), while `node` is on the page:
+// a list left open must not go on saying "your move" of a game that is over.
+export function whenDue(rows, node, again) {
+  const due = rows.map((r) => r.due_in).filter((d) => typeof d === "number");
+  if (!due.length) return;
+  const ms = Math.min(Math.min(...due) * 1000 + 500, 2 ** 31 - 1);
+  setTimeout(() => { if (node.isConnected) again(); }, ms);
+}
+
 // "2 games wait for your move" (a link to Your games), hidden while none does. `rows`: Your
-// games' rows when the page has them, else they are asked for here.
+// games' rows when the page has them (it reads them again when one is due), else they are
+// asked for here, and again when one is due.
 export function waitingLine(rows = null) {
   const line = h("p", { class: "waiting", id: "waiting-count", hidden: true });
   const fill = (list) => {
@@ -155,7 +166,8 @@ export function waitingLine(rows = null) {
     line.replaceChildren(h("a", { href: "#/matches" }, t("notice.waiting", { n })));
     line.hidden = n === 0;
   };
+  const read = () => myMatches().then((list) => { fill(list); whenDue(list, line, read); }).catch(() => { /* a convenience */ });
   if (rows) fill(rows);
-  else myMatches().then(fill).catch(() => { /* a convenience */ });
+  else read();
   return line;
 }
