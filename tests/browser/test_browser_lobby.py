@@ -241,7 +241,13 @@ def test_a_seek_is_said_posted_never_listed_twice_and_withdrawn_once_its_seeker_
         c.wait_for_function(f"() => [...document.querySelectorAll('#seeks li')].filter((li) => li.textContent.includes({anna!r})).length === 1")
         assert hers.get_attribute("data-seek") == daily
         c.screenshot(path=str(shots / "lobby-seeks-withdrawn-390.png"), full_page=True)
-        # Your games in another tab of hers: "your move", then the game aborted, unreloaded
+        # Your games and the home page in other tabs of hers: "your move", then the game aborted,
+        # unreloaded
+        home = ca.new_page()
+        home.goto(f"{url}/#/")
+        home.wait_for_selector("#waiting-count:not([hidden])")
+        assert home.locator("#waiting-count").inner_text() == "1 game waits for your move"
+        home.wait_for_selector(f".recent a[href='#/match/{mid}']")
         games = ca.new_page()
         games.goto(f"{url}/#/matches")
         cell = games.locator(f"#match-list tr[data-id='{mid}'] td:nth-child(5)")
@@ -251,3 +257,5 @@ def test_a_seek_is_said_posted_never_listed_twice_and_withdrawn_once_its_seeker_
                                 timeout=20000)
         assert games.locator("#waiting-count").is_hidden()
         games.screenshot(path=str(shots / "your-games-aborted-1280.png"), full_page=True)
+        home.wait_for_selector("#waiting-count[hidden]", state="attached")
+        assert home.locator(f".recent a[href='#/match/{mid}']").count() == 0

@@ -4,7 +4,7 @@ import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { lessonOffer } from "./lesson.js";
 import { liveLink } from "./live.js";
-import { waitingLine } from "./notify.js";
+import { waitingLine, whenDue } from "./notify.js";
 import { games, inSight, notFound, showError } from "./shell.js";
 import { gameTitle, matchTitle } from "./words.js";
 
@@ -27,15 +27,19 @@ export async function homePage(app) {
   }
   const recent = h("section", { class: "recent", hidden: true });
   app.append(recent, grid);
-  myMatches(8).then((rows) => {
-    rows = rows.filter((r) => r.status === "playing").slice(0, 4);
+  // read again when a game listed is aborted or flagged by time alone (its first move due)
+  const fillRecent = () => myMatches(8).then((all) => {
+    whenDue(all, recent, fillRecent);
+    const rows = all.filter((r) => r.status === "playing").slice(0, 4);
+    recent.replaceChildren();
+    recent.hidden = !rows.length;
     if (!rows.length) return;
     const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
     recent.append(h("h2", {}, t("home.continue")),
       h("ul", { class: "matches" }, ...rows.map((r) => h("li", {},
         h("a", { href: `#/match/${r.id}` }, matchTitle(titles[r.game] || r.game, r.variant)), ` — ${t("count.moves", { n: r.turns })}, ${new Date(r.updated).toLocaleString(lang)}`))));
-    recent.hidden = false;
   }).catch(() => { /* the list is a convenience */ });
+  fillRecent();
   app.append(importBox());
 }
 
