@@ -61,6 +61,10 @@ class Lobby:
         self.challenges = Challenges(self)
         #: called with the person ids whose lobby changed (None: everyone's list of seeks)
         self.listeners: list[Callable[[Iterable[int] | None], None]] = []
+        #: {spec text: its rating pool's key, None: not ratable}: the seeks' list shows each
+        #: seeker's rating now, at every push to every lobby, and making a game to find its pool
+        #: costs milliseconds
+        self._pools: dict[str, str | None] = {}
 
     # --- shared by the parts ------------------------------------------------------------------
     def now(self) -> datetime:
@@ -76,12 +80,20 @@ class Lobby:
     def rating(self, person: int, spec: GameSpec, instance: Any = None) -> tuple[float, bool]:
         """``(rating, provisional)`` of ``person`` in the pool of ``spec`` (Glicko-2's start,
         1500?, with none yet, or where the options make no declared variant)."""
-        try:
-            pool = pool_of(instance or spec.instance(), spec.clock)
-        except NotRatable:
+        text = spec_text(spec)
+        if text not in self._pools:
+            try:
+                key: str | None = pool_of(instance or spec.instance(), spec.clock).key
+            except NotRatable:
+                key = None
+            if len(self._pools) >= 512:
+                self._pools.clear()
+            self._pools[text] = key
+        key = self._pools[text]
+        if key is None:
             return Glicko().rating, True
         with self.db.reading() as s:
-            row = s.get(RatingRow, (person, pool.key))
+            row = s.get(RatingRow, (person, key))
         if row is None:
             return Glicko().rating, True
         return row.rating, Glicko(row.rating, row.deviation, row.volatility).provisional
