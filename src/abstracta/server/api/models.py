@@ -591,7 +591,7 @@ Number = int | float  # a rating as the lobby gives it (a whole number stays one
 class SeekInfo(BaseModel):
     id: str
     player: str
-    rating: Number = Field(description="the seeker's rating in the game's pool when made")
+    rating: Number = Field(description="the seeker's rating in the game's pool now (a game rated since the seek was made moves it)")
     provisional: bool
     game: str
     options: dict[str, Any]
