@@ -195,3 +195,67 @@ def test_the_lobby_has_no_serious_accessibility_violation(browser, live_server):
         page.wait_for_selector("#seeks li.mine")
         found = severe_violations(page)
         assert not found, report(found)
+
+
+def test_a_seek_is_said_posted_never_listed_twice_and_withdrawn_once_its_seeker_plays(browser, live_server, shots,
+                                                                                     monkeypatch):
+    """Anna's seek is said posted and listed as hers; posting it again is refused. Ben takes it:
+    her other live seek leaves everyone's lobby at once, her correspondence seek stays. She never
+    makes her first move: Your games, open in another tab, stops saying "your move" once the game
+    is aborted, without a reload."""
+    monkeypatch.setattr(opening, "FIRST_MOVE_SECONDS", 8.0)  # the rule is tested, not its figure
+    url = live_server.url
+    (ca, a), (cb, b), (cc, c) = person(browser, url, width=1280), person(browser, url), person(browser, url, width=390)
+    with closing(ca, cb, cc):
+        anna = name_of(a)
+        a.select_option("#new-game-choice", label=TELO)
+        a.select_option("#new-seat", "0")
+        a.click("#post-seek")
+        a.wait_for_selector("#new-seek-note:not([hidden])")
+        assert a.locator("#new-seek-note").inner_text().startswith("Seek posted")
+        mine = a.locator("#seeks li.mine")
+        mine.wait_for()
+        first = mine.get_attribute("data-seek")
+        assert "your seek" in mine.inner_text() and mine.locator("button.withdraw").is_visible()
+        a.screenshot(path=str(shots / "lobby-seek-posted-1280.png"), full_page=True)
+        a.click("#post-seek")  # the second click of the report
+        a.wait_for_selector("#new-seek-error:not([hidden])")
+        assert "you have this very seek open already" in a.locator("#new-seek-error").inner_text()
+        assert a.locator("#new-seek-note").is_hidden() and a.locator("#seeks li.mine").count() == 1
+        a.set_viewport_size({"width": 390, "height": 900})
+        a.screenshot(path=str(shots / "lobby-seek-twice-390.png"), full_page=True)
+        a.set_viewport_size({"width": 1280, "height": 900})
+        a.select_option("#new-seat", "1")  # another live seek
+        a.click("#post-seek")
+        a.wait_for_function("() => document.querySelectorAll('#seeks li.mine').length === 2")
+        a.select_option("#new-clock-kind", "days")  # and a correspondence one
+        a.click("#post-seek")
+        a.wait_for_function("() => document.querySelectorAll('#seeks li.mine').length === 3")
+        daily = a.locator("#seeks li.mine").nth(2).get_attribute("data-seek")
+        hers = c.locator("#seeks li", has_text=anna)
+        c.wait_for_function(f"() => [...document.querySelectorAll('#seeks li')].filter((li) => li.textContent.includes({anna!r})).length === 3")
+        b.locator(f"#seeks li[data-seek='{first}'] button.accept").click()
+        mid = in_match(b)
+        assert in_match(a, mid) == mid
+        # the lobby of a third person drops her other live seek at once; the daily one stays
+        c.wait_for_function(f"() => [...document.querySelectorAll('#seeks li')].filter((li) => li.textContent.includes({anna!r})).length === 1")
+        assert hers.get_attribute("data-seek") == daily
+        c.screenshot(path=str(shots / "lobby-seeks-withdrawn-390.png"), full_page=True)
+        # Your games and the home page in other tabs of hers: "your move", then the game aborted,
+        # unreloaded
+        home = ca.new_page()
+        home.goto(f"{url}/#/")
+        home.wait_for_selector("#waiting-count:not([hidden])")
+        assert home.locator("#waiting-count").inner_text() == "1 game waits for your move"
+        home.wait_for_selector(f".recent a[href='#/match/{mid}']")
+        games = ca.new_page()
+        games.goto(f"{url}/#/matches")
+        cell = games.locator(f"#match-list tr[data-id='{mid}'] td:nth-child(5)")
+        cell.wait_for()
+        assert cell.inner_text() == "your move" and games.locator("#waiting-count").is_visible()
+        games.wait_for_function(f"() => (document.querySelector(\"#match-list tr[data-id='{mid}'] td:nth-child(5)\") || {{}}).textContent === 'Game aborted'",
+                                timeout=20000)
+        assert games.locator("#waiting-count").is_hidden()
+        games.screenshot(path=str(shots / "your-games-aborted-1280.png"), full_page=True)
+        home.wait_for_selector("#waiting-count[hidden]", state="attached")
+        assert home.locator(f".recent a[href='#/match/{mid}']").count() == 0

@@ -165,3 +165,21 @@ def test_a_block_ends_challenges_and_pairing_between_two_and_is_undone(lobby):
         lobby.blocks.block(ben, "ben")
     lobby.blocks.unblock(ben, "anna")
     assert lobby.blocks.listed(ben) == [] and lobby.seeks.take(ben, seek["id"]) == "m1"
+
+
+def test_a_live_game_begun_ends_the_players_quick_wait_and_live_seeks_not_correspondence_ones(lobby):
+    anna, ben = account(lobby, "anna"), account(lobby, "ben")
+    lobby.gone_since.online |= {anna.id, ben.id}
+    daily = lobby.seeks.open(anna, "toy-nim", {}, TimeControl.days(1), False)
+    other = lobby.seeks.open(anna, "toy-nim", {"stones": 7}, LIVE, False)
+    taken = lobby.seeks.open(anna, "toy-nim", {"stones": 9}, LIVE, False)
+    lobby.quick.wait(anna, "toy-nim", {"stones": 11}, LIVE, False)
+    assert lobby.quick.state(anna)["match"] is None
+    heard = []
+    lobby.listeners.append(heard.append)
+    lobby.seeks.take(ben, taken["id"])
+    assert lobby.quick.state(anna) is None  # not paired into a second game while she plays this one
+    assert [s["id"] for s in lobby.seeks.listed(None)] == [daily["id"]]
+    assert None in heard and any(h and anna.id in h for h in heard)  # everyone's lobby, and hers
+    with pytest.raises(Gone):
+        lobby.seeks.take(ben, other["id"])

@@ -554,3 +554,132 @@ def test_the_notices_socket_closes_at_once_for_nobody_signed_in(app, anna):
     with TestClient(app).websocket_connect("/api/notices/ws") as ws:
         with pytest.raises(Exception):
             ws.receive_json()
+
+
+# --- one's seeks: never twice, withdrawn when one starts a live game, the seeker's rating now ------
+DAILY = {"per_turn": 86400}
+
+
+def test_the_same_seek_posted_twice_is_refused_and_listed_once(app, anna):
+    sid = seek(anna)
+    r = anna.post("/api/seeks", json={"game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False})
+    assert r.status_code == 409 and r.json()["i18n"]["key"] == "lobby.error.seek_twice"
+    assert [s["id"] for s in anna.get("/api/seeks").json()] == [sid]
+    # a seek that differs in anything (its clock, seat or range) is another seek
+    other = seek(anna, clock=DAILY)
+    third = seek(anna, seat=0)
+    assert [s["id"] for s in anna.get("/api/seeks").json()] == [sid, other, third]
+    # once withdrawn, the same one may be posted again
+    assert anna.delete(f"/api/seeks/{sid}").status_code == 204
+    again = seek(anna)
+    assert [s["id"] for s in anna.get("/api/seeks").json()] == [other, third, again]
+
+
+def listed(c) -> list[tuple[str, str]]:
+    return [(s["player"], s["id"]) for s in c.get("/api/seeks").json()]
+
+
+def test_a_live_game_started_withdraws_the_players_other_live_seeks_and_keeps_correspondence(app, anna):
+    ben, cara = person(app, "ben"), person(app, "cara")
+    taken, spare, daily = seek(anna), seek(anna, options={"stones": 7}), seek(anna, clock=DAILY)
+    bens = seek(ben, options={"stones": 11})
+    with cara.websocket_connect("/api/lobby/ws") as ws:
+        before = ws.receive_json()["lobby"]["seeks"]
+        assert [s["id"] for s in before] == [taken, spare, daily, bens]
+        assert ben.post(f"/api/seeks/{taken}/accept").status_code == 201
+        # the lobby of anyone else drops them at once: the next push lists the daily seek alone
+        assert [s["id"] for s in ws.receive_json()["lobby"]["seeks"]] == [daily]
+    assert listed(cara) == [("anna", daily)]
+    # the leftover seek can no longer start a game its seeker is not waiting for
+    assert cara.post(f"/api/seeks/{spare}/accept").status_code == 410
+    assert cara.post(f"/api/seeks/{bens}/accept").status_code == 410
+    # a correspondence game started withdraws nothing: a move a day leaves room for other games
+    live = seek(ben, options={"stones": 5})
+    assert cara.post(f"/api/seeks/{daily}/accept").status_code == 201
+    assert listed(cara) == [("ben", live)]
+
+
+def test_quick_pairing_and_an_accepted_challenge_withdraw_live_seeks_too(app, anna):
+    ben, cara, dan = person(app, "ben"), person(app, "cara"), person(app, "dan")
+    annas, bens = seek(anna), seek(ben)
+    with anna.websocket_connect("/api/lobby/ws"), ben.websocket_connect("/api/lobby/ws"):
+        body = {"game": "toy-nim", "options": {"stones": 5}, "clock": LIVE, "rated": False}
+        assert anna.post("/api/quick", json=body).status_code == 200
+        assert ben.post("/api/quick", json=body).json()["match"]  # paired at once
+    assert listed(dan) == []
+    carass = seek(cara)
+    dans = seek(dan, clock=DAILY)
+    cid = cara.post("/api/challenges", json={"to": "dan", "game": "toy-nim", "clock": LIVE}).json()["id"]
+    assert dan.post(f"/api/challenges/{cid}/accept").status_code == 201
+    assert listed(anna) == [("dan", dans)]  # cara's live seek went, dan's correspondence one stays
+    assert annas and bens and carass
+
+
+def test_a_seek_shows_its_seekers_rating_as_it_is_now(app, anna):
+    from abstracta.people.tables import RatingRow
+
+    sid = seek(anna, game="fanorona", options={"size": "telo"}, rated=True)
+    ben = person(app, "ben")
+    assert [(s["rating"], s["provisional"]) for s in ben.get("/api/seeks").json()] == [(1500, True)]
+    with app.state.people.db.writing() as s:  # her games since moved it: 1741, still provisional
+        s.add(RatingRow(person_id=anna_id(app), pool="fanorona.telo.blitz", rating=1741.0, deviation=200.0,
+                        volatility=0.06, games=3, rated_at=app.state.people.db.now()))
+    seen = ben.get("/api/seeks").json()
+    assert [(s["id"], s["rating"], s["provisional"]) for s in seen] == [(sid, 1741, True)]
+    with app.state.people.db.writing() as s:
+        s.get(RatingRow, (anna_id(app), "fanorona.telo.blitz")).deviation = 40.0
+    assert [(s["rating"], s["provisional"]) for s in ben.get("/api/seeks").json()] == [(1741, False)]
+
+
+# --- a first move not made in time: aborted in the stored state and the lists, unopened -----------
+def stored(app, mid):
+    """The match's stored row as the lists read it (not the game's page, which applies time)."""
+    (row,) = app.state.service.store.rows([mid], 1)
+    return row.status, row.to_move
+
+
+def quick_pair(app, first, second) -> str:
+    body = {"game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False}
+    with first.websocket_connect("/api/lobby/ws"), second.websocket_connect("/api/lobby/ws"):
+        assert first.post("/api/quick", json=body).status_code == 200
+        mid = second.post("/api/quick", json=body).json()["match"]
+    assert mid
+    return mid
+
+
+def test_a_quick_paired_game_whose_first_move_is_missing_is_aborted_in_the_lists_unopened(app, anna, monkeypatch):
+    clock = hand_clock(monkeypatch)
+    guest = person(app)
+    mid = quick_pair(app, anna, guest)
+    (row,) = guest.get("/api/matches").json()
+    if row["to_move"] in row["my_seats"]:  # the guest moves when theirs is the first move: anna does not
+        move(guest, mid)
+    (row,) = anna.get("/api/matches").json()
+    mine = row["my_seats"]
+    assert (row["status"], row["to_move"] in mine, row["due_in"]) == ("playing", True, pytest.approx(30.0, abs=0.01))
+    # time passes and the clock's timer never fires here (a process that armed it stopped): nobody
+    # opens the game, yet the lists say it is over, and so does the stored state they read
+    clock.now += 31
+    (row,) = anna.get("/api/matches").json()
+    assert (row["status"], row["termination"], row["to_move"], row["due_in"]) == ("over", "aborted", None, None)
+    assert stored(app, mid) == ("over", None)
+    assert [(r["status"], r["termination"]) for r in guest.get("/api/matches").json()] == [("over", "aborted")]
+    view = anna.get(f"/api/matches/{mid}").json()
+    assert view["aborted"] == {"seat": mine[0], "why": "no_start"}
+
+
+def test_the_clocks_timer_aborts_a_seek_game_whose_first_move_is_missing_with_nobody_reading(app, anna, monkeypatch):
+    import time
+
+    from abstracta.play import opening
+
+    monkeypatch.setattr(opening, "FIRST_MOVE_SECONDS", 0.5)  # the deadline of every live game made now
+    ben = person(app, "ben")
+    mid = ben.post(f"/api/seeks/{seek(anna, seat=1)}/accept").json()["id"]
+    move(ben, mid)  # ben (seat 0) moves; anna never does, and nobody reads anything
+    assert stored(app, mid) == ("playing", 1)
+    waited = 0.0
+    while stored(app, mid)[0] == "playing" and waited < 10:
+        time.sleep(0.1)
+        waited += 0.1
+    assert stored(app, mid) == ("over", None)

@@ -189,6 +189,7 @@ class Challenges:
             s.execute(update(ChallengeRow).where(ChallengeRow.id == challenge_id)
                       .values(status="accepted", match_id=match_id, answered_at=self.lobby.now()))
         self.lobby.note_game(match_id, "challenge", spec.rated)
+        self.lobby.began([challenger, person.id], spec)
         self.lobby.changed([challenger, person.id])
         return {"status": "accepted", "match": match_id}
 

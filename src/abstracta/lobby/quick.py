@@ -109,6 +109,7 @@ class Quick:
         players[1 - seat] = f"level:{state['computer']['level']}"
         match_id = self.lobby.start(spec, players, {seat: person.id}, "computer")
         self.lobby.note_game(match_id, "computer", False)
+        self.lobby.began([person.id], spec)
         return match_id
 
     def pair(self) -> list[str]:
@@ -160,6 +161,7 @@ class Quick:
                     s.execute(update(QuickWaitRow).where(QuickWaitRow.person_id.in_([a.person, b.person]))
                               .values(match_id=match_id, paired_at=self.lobby.now()))
                 self.lobby.note_game(match_id, "quick", spec.rated)
+                self.lobby.began([a.person, b.person], spec)
                 self.lobby.changed([a.person, b.person])
                 made.append(match_id)
         return made

@@ -64,7 +64,12 @@ class Seeks:
         self.sweep()
         now = self.lobby.now()
         with self.db.writing() as s:
-            mine = s.scalars(select(SeekRow.id).where(SeekRow.person_id == person.id, SeekRow.closed_at.is_(None))).all()
+            mine = s.execute(select(SeekRow.spec, SeekRow.seat, SeekRow.rating_min, SeekRow.rating_max)
+                             .where(SeekRow.person_id == person.id, SeekRow.closed_at.is_(None))).all()
+            # a second click on "Post a seek" would list the same seek twice, and the one left
+            # over would be taken into a game its seeker no longer waits for
+            if (spec_text(spec), seat, low, high) in {tuple(m) for m in mine}:
+                raise Conflict("you have this very seek open already: it is listed as yours", key="lobby.error.seek_twice")
             if len(mine) >= SEEKS_PER_PERSON:
                 raise Conflict(f"at most {SEEKS_PER_PERSON} open seeks at once", key="lobby.error.seeks_limit",
                                n=SEEKS_PER_PERSON)
@@ -85,18 +90,26 @@ class Seeks:
 
     def listed(self, viewer: Person | None) -> list[dict[str, Any]]:
         """The open seeks (expired ones closed first), oldest first, as ``viewer`` sees them:
-        without those of people either blocks; each says whether ``viewer`` may take it."""
+        without those of people either blocks; each says whether ``viewer`` may take it, and
+        shows its seeker's rating as it is now (games may have moved it since the seek was made)."""
         self.sweep()
         with self.db.reading() as s:
             rows = s.scalars(select(SeekRow).where(SeekRow.closed_at.is_(None)).order_by(SeekRow.created_at)).all()
         blocked = self.lobby.blocks.either_of(viewer.id) if viewer is not None else set()
         rows = [r for r in rows if r.person_id not in blocked]
         names = self.lobby.names(r.person_id for r in rows)
-        return [self.view(r, viewer.id if viewer else None, names, viewer) for r in rows]
+        ratings: dict[tuple[int, str], tuple[float, bool]] = {}
+        for r in rows:
+            if (r.person_id, r.spec) not in ratings:
+                ratings[r.person_id, r.spec] = self.lobby.rating(r.person_id, spec_of(r.spec))
+        return [self.view(r, viewer.id if viewer else None, names, viewer, ratings[r.person_id, r.spec]) for r in rows]
 
     def view(self, row: SeekRow, viewer: int | None, names: dict[int, str | None],
-             person: Person | None = None) -> dict[str, Any]:
+             person: Person | None = None, rating: tuple[float, bool] | None = None) -> dict[str, Any]:
+        """The seek ``row`` as ``viewer`` sees it; ``rating``: its seeker's ``(rating,
+        provisional)`` now (None: as when it was made, a moment ago)."""
         spec = spec_of(row.spec)
+        score, provisional = rating if rating is not None else (row.rating, row.provisional)
         why = None
         if viewer is None:
             why = "signed_out"
@@ -104,8 +117,8 @@ class Seeks:
             why = "own"
         elif person is not None:
             why = self._refusal(row, spec, person)
-        return {"id": row.id, "player": names.get(row.person_id), "rating": round(row.rating),
-                "provisional": row.provisional, **spec.to_json(), "seat": row.seat,
+        return {"id": row.id, "player": names.get(row.person_id), "rating": round(score),
+                "provisional": provisional, **spec.to_json(), "seat": row.seat,
                 "rating_range": [row.rating_min, row.rating_max] if (row.rating_min, row.rating_max) != (None, None)
                 else None, "created": aware(row.created_at).isoformat(), "mine": row.person_id == viewer,
                 "acceptable": why is None, "refusal": why}
@@ -160,6 +173,7 @@ class Seeks:
             s.execute(update(SeekRow).where(SeekRow.id == seek_id).values(how="taken", match_id=match_id,
                                                                                closed_at=self.lobby.now()))
         self.lobby.note_game(match_id, "seek", spec.rated)
+        self.lobby.began(seated.values(), spec)
         self.lobby.changed()
         self.lobby.changed([seeker, person.id])
         return match_id

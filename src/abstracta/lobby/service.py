@@ -26,6 +26,7 @@ from ..people.glicko2 import Glicko
 from ..people.pools import pool_of
 from ..people.database import person_of
 from ..people.tables import PersonRow, RatingRow
+from ..play.opening import correspondence
 from .challenges import Blocks, Challenges
 from .controls import GameSpec, spec_of, spec_text
 from .errors import InvalidInput, Refused
@@ -60,6 +61,10 @@ class Lobby:
         self.challenges = Challenges(self)
         #: called with the person ids whose lobby changed (None: everyone's list of seeks)
         self.listeners: list[Callable[[Iterable[int] | None], None]] = []
+        #: {spec text: its rating pool's key, None: not ratable}: the seeks' list shows each
+        #: seeker's rating now, at every push to every lobby, and making a game to find its pool
+        #: costs milliseconds
+        self._pools: dict[str, str | None] = {}
 
     # --- shared by the parts ------------------------------------------------------------------
     def now(self) -> datetime:
@@ -75,12 +80,20 @@ class Lobby:
     def rating(self, person: int, spec: GameSpec, instance: Any = None) -> tuple[float, bool]:
         """``(rating, provisional)`` of ``person`` in the pool of ``spec`` (Glicko-2's start,
         1500?, with none yet, or where the options make no declared variant)."""
-        try:
-            pool = pool_of(instance or spec.instance(), spec.clock)
-        except NotRatable:
+        text = spec_text(spec)
+        if text not in self._pools:
+            try:
+                key: str | None = pool_of(instance or spec.instance(), spec.clock).key
+            except NotRatable:
+                key = None
+            if len(self._pools) >= 512:
+                self._pools.clear()
+            self._pools[text] = key
+        key = self._pools[text]
+        if key is None:
             return Glicko().rating, True
         with self.db.reading() as s:
-            row = s.get(RatingRow, (person, pool.key))
+            row = s.get(RatingRow, (person, key))
         if row is None:
             return Glicko().rating, True
         return row.rating, Glicko(row.rating, row.deviation, row.volatility).provisional
@@ -131,6 +144,28 @@ class Lobby:
             s.execute(delete(BlockRow).where(or_(BlockRow.person_id == person_id, BlockRow.blocked_id == person_id)))
         self.changed(others)
         self.changed()
+
+    def began(self, people: Iterable[int], spec: GameSpec) -> None:
+        """A game of ``spec`` began for ``people`` (a seek taken, a quick pairing, a challenge
+        accepted, a rematch, the computer offered). In a live game they are busy, as on lichess:
+        their other live seeks are withdrawn (nobody takes one into a second game they cannot
+        attend) and a quick pairing wait of theirs ends. Correspondence seeks stay, and a
+        correspondence game withdraws nothing: a move a day leaves time for other games."""
+        if correspondence(spec.clock):
+            return
+        ids = sorted(set(people))
+        if not ids:
+            return
+        with self.db.writing() as s:
+            rows = s.execute(select(SeekRow.id, SeekRow.spec).where(SeekRow.person_id.in_(ids),
+                                                                    SeekRow.closed_at.is_(None))).all()
+            live = [sid for sid, text in rows if not correspondence(spec_of(text).clock)]
+            if live:
+                s.execute(update(SeekRow).where(SeekRow.id.in_(live), SeekRow.closed_at.is_(None))
+                          .values(closed_at=self.now(), how="playing"))
+            s.execute(delete(QuickWaitRow).where(QuickWaitRow.person_id.in_(ids), QuickWaitRow.match_id.is_(None)))
+        self.changed()
+        self.changed(ids)
 
     def note_game(self, match_id: str, source: str, rated: bool) -> None:
         """A match the lobby (or a rematch) started, kept with where it came from."""

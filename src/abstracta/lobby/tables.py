@@ -34,13 +34,13 @@ class SeekRow(Base):
     person_id: Mapped[int] = mapped_column(Integer, index=True)
     spec: Mapped[str] = mapped_column(Text)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the seat the seeker wants (null: either)
-    rating: Mapped[float] = mapped_column(Float)  # the seeker's in the game's pool when made
+    rating: Mapped[float] = mapped_column(Float)  # the seeker's in the game's pool when made (listed: as it is now)
     provisional: Mapped[bool] = mapped_column(Boolean, default=True)
     rating_min: Mapped[int | None] = mapped_column(Integer, nullable=True)
     rating_max: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    how: Mapped[str | None] = mapped_column(String(12), nullable=True)  # taken | cancelled | expired
+    how: Mapped[str | None] = mapped_column(String(12), nullable=True)  # taken | cancelled | expired | playing (its seeker began a live game)
     accepted_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
     match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 

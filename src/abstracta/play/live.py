@@ -115,6 +115,17 @@ class Live:
         return cls(clock=clock, remaining=[clock["initial"]] * num_players if clock and "initial" in clock else None,
                    out=list(out), start_within=start_within, started=started)
 
+    def due(self) -> float | None:
+        """When (Unix seconds) time alone next changes a game in play in this state: the
+        deadline of the first move awaited, or the moment the running clock's flag falls; None:
+        neither runs. (A list reads it without the game; ``opening.next_due`` is the game's.)"""
+        times = []
+        if self.start_since is not None and self.start_within is not None:
+            times.append(self.start_since + self.start_within)
+        if self.clock is not None and self.running is not None and self.since is not None:
+            times.append(self.since + (self.left(self.running, self.since) or 0.0))
+        return min(times) if times else None
+
     def left(self, seat: int, now: float) -> float | None:
         """Seconds ``seat`` has left at ``now`` (None without a clock)."""
         if self.clock is None:

@@ -108,6 +108,7 @@ class Rounds:
         new = start_game(self.service, spec, list(agreed.players), seated, match_id=agreed.next,
                          apart=match.live.start_within is not None or None)
         self.lobby.note_game(new.id, "rematch", rated)
+        self.lobby.began(seated.values(), spec)
         return new
 
     # --- presence ---------------------------------------------------------------------------------

@@ -365,16 +365,36 @@ class Seats:
             self.kernel.store.replace_invites(match.id, [(digest(c), seat) for seat, c in codes.items()])
         return {"tokens": [], "invites": [{"seat": seat, "code": c} for seat, c in sorted(codes.items())]}
 
-    def mine(self, who: Who, limit: int) -> list[tuple[Any, list[int], bool]]:
+    def mine(self, who: Who, limit: int) -> list[tuple[Any, list[int], bool, float | None]]:
         """The stored rows of the matches ``who`` holds a seat of (its tokens', its person's),
-        most recently played first, each with the seats held and whether ``who`` may delete it
-        (:meth:`delete`: nobody else is in it)."""
+        most recently played first, each with the seats held, whether ``who`` may delete it
+        (:meth:`delete`: nobody else is in it) and the seconds until time alone changes it
+        (None: nothing would: over, or no clock and no first move awaited).
+
+        What time did is applied first: a first move not made in time (the game aborted) or a
+        flag fallen. The clocks' timer does it at the moment (``clocks.py``), but only in the
+        process that armed it: one that stopped since (a deployment of several, a restart not
+        yet resumed) leaves the stored row saying "your move" until the game is next read, and
+        a list read there would disagree with the game's own page."""
         holder = Holder.of(who)
         held = self.kernel.store.matches_of([digest(t) for t in holder.tokens[:TOKEN_LIMIT]])
         if self.owners is not None:
             for mid, seats in self.owners.matches_of(holder.person).items():
                 held.setdefault(mid, set()).update(seats)
         rows = self.kernel.store.rows(list(held), limit)
+        due = self._due(rows)
+        now = self.kernel.now()
+        late = [mid for mid, at in due.items() if at <= now]
+        for mid in late:
+            try:
+                self.kernel.current(mid)
+            except (MatchError, CorruptMatch, StorageFailed):
+                continue  # listed as stored; its own page says what it can
+        if late:
+            rows = self.kernel.store.rows(list(held), limit)
+            due, now = self._due(rows), self.kernel.now()
+            # one time could not change (a match that does not load): no deadline said of it
+            due = {mid: at for mid, at in due.items() if at > now or mid not in late}
         for row in rows:
             if row.turns_version is None or row.turns_version < TURNS_VERSION:
                 self._recount(row)
@@ -384,8 +404,22 @@ class Seats:
         # people unknown (their database refused): none offered for deleting rather than one shared
         return [(row, sorted(held[row.id]),
                  people is not None and not shared(tokened[row.id] | set(people.get(row.id, {})), held[row.id],
-                                                   people.get(row.id, {}), holder.person_id))
+                                                   people.get(row.id, {}), holder.person_id),
+                 None if row.id not in due else max(0.0, due[row.id] - now))
                 for row in rows]
+
+    def _due(self, rows: Sequence[Any]) -> dict[str, float]:
+        """{match id: when time alone changes it (Unix seconds)} of the ``rows`` in play."""
+        playing = [row.id for row in rows if row.status == "playing"]
+        out = {}
+        for mid, data in self.kernel.store.lives(playing).items():
+            try:
+                at = Live.from_json(data).due()
+            except (ValueError, TypeError, KeyError, AttributeError):
+                continue  # a live state it cannot read: no deadline said (the game's page reads it)
+            if at is not None:
+                out[mid] = at
+        return out
 
     def about(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """What a list says of the stored matches ``ids`` without replaying them: ``{id: {game,

@@ -591,6 +591,13 @@ class Store:
             for digest, seat in invites:
                 s.add(InviteRow(code_hash=digest, match_id=match_id, seat=seat, created_at=stamp))
 
+    def lives(self, ids: list[str]) -> dict[str, str]:
+        """{match id: live state} of the matches ``ids`` that have one."""
+        if not ids:
+            return {}
+        with self.reading() as s:
+            return dict(s.execute(select(LiveRow.match_id, LiveRow.data).where(LiveRow.match_id.in_(ids))).all())
+
     def live(self, match_id: str) -> str | None:
         with self.reading() as s:
             row = s.get(LiveRow, match_id)

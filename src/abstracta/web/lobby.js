@@ -218,13 +218,20 @@ function newSeekPart(lobby) {
   const high = h("input", { id: "new-high", type: "number", min: "0", max: "4000", step: "50", inputmode: "numeric" });
   const opponent = h("input", { id: "new-opponent", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
   const formError = h("p", { class: "error", id: "new-seek-error", role: "alert", hidden: true });
+  // said under the button: the seek itself is listed further up, out of sight on a phone
+  const formNote = h("p", { class: "note", id: "new-seek-note", role: "status", hidden: true });
   const body = () => {
     const pick = list[Number(formGame.value)];
     return { game: pick.game, options: pick.options, clock: picker.read(), rated: rated.checked, seat: seat.value === "" ? null : Number(seat.value) };
   };
-  const send = async (fn) => {
+  const send = async (fn, done = null) => {
     formError.hidden = true;
-    try { await fn(); await lobby.refresh(); } catch (e) { formError.textContent = refusal(e); formError.hidden = false; }
+    formNote.hidden = true;
+    try {
+      await fn();
+      if (done) { formNote.textContent = done; formNote.hidden = false; }
+      await lobby.refresh();
+    } catch (e) { formError.textContent = refusal(e); formError.hidden = false; }
   };
   const range = () => {
     const [a, b] = [low.value, high.value].map((v) => (v === "" ? null : Number(v)));
@@ -237,14 +244,14 @@ function newSeekPart(lobby) {
     h("label", { for: seat.id }, h("span", {}, t("lobby.seat.label")), seat),
     h("fieldset", { class: "range" }, h("legend", {}, t("lobby.range.label")),
       h("label", { for: low.id }, h("span", {}, t("lobby.range.low")), low), h("label", { for: high.id }, h("span", {}, t("lobby.range.high")), high)),
-    h("p", { class: "row" }, h("button", { type: "submit", class: "primary", id: "post-seek" }, t("lobby.seek.post"))),
+    h("p", { class: "row" }, h("button", { type: "submit", class: "primary", id: "post-seek" }, t("lobby.seek.post"))), formNote,
     h("label", { for: opponent.id }, h("span", {}, t("lobby.challenge.name")), opponent),
     h("p", { class: "row" }, h("button", { type: "button", id: "send-challenge", onclick: () => send(() => {
       if (!opponent.value.trim()) throw new Error(t("lobby.challenge.need_name"));
       return api("/api/challenges", { method: "POST", body: { ...body(), to: opponent.value.trim() } });
     }) }, t("lobby.challenge.send"))),
     formError);
-  form.addEventListener("submit", (ev) => { ev.preventDefault(); send(() => api("/api/seeks", { method: "POST", body: { ...body(), rating_range: range() } })); });
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); send(() => api("/api/seeks", { method: "POST", body: { ...body(), rating_range: range() } }), t("lobby.seek.posted")); });
   return h("section", { class: "lobby-part", id: "new-part" }, h("h2", {}, t("lobby.new.heading")), form);
 }
 
@@ -274,7 +281,8 @@ function drawSeeks(seeksBox, seeks, lobby) {
   const { act, settings } = lobby;
   const focus = keepFocus(seeksBox);
   seeksBox.replaceChildren(...seeks.map((s) => h("li", { "data-seek": s.id, class: s.mine ? "mine" : null },
-    h("span", { class: "who" }, s.player || t("lobby.deleted_player")), " ", h("span", { class: "rating" }, rating(s)), " — ",
+    h("span", { class: "who" }, s.player || t("lobby.deleted_player")), " ", h("span", { class: "rating" }, rating(s)),
+    s.mine ? h("span", { class: "yours" }, ` (${t("lobby.seek.yours")})`) : null, " — ",
     h("span", { class: "what" }, settings(s)),
     s.seat !== null ? h("span", { class: "muted" }, ` (${t(s.seat === 0 ? "lobby.seat.plays_first" : "lobby.seat.plays_second", { who: s.player || "" })})`) : null,
     s.rating_range ? h("span", { class: "muted" }, ` ${t("lobby.range.shown", { low: s.rating_range[0] ?? "–", high: s.rating_range[1] ?? "–" })}`) : null,

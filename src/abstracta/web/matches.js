@@ -4,7 +4,7 @@ import { api, allTokens, forgetTokens, forgetWatched, myMatches, watchedGames } 
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { namedSeats, seatLabel } from "./names.js";
-import { waitingLine } from "./notify.js";
+import { waitingLine, whenDue } from "./notify.js";
 import { endText, resultLine } from "./outcome.js";
 import { games, showError } from "./shell.js";
 import { coloured, gameTitle, matchTitle, movesWords, optionWords, playingWords, seatNamer, seatWord } from "./words.js";
@@ -16,7 +16,8 @@ export async function matchesPage(app) {
   document.title = `${t("nav.matches")} — abstracta`;
   const [rows, list] = await Promise.all([myMatches(), games()]);
   const titles = Object.fromEntries(list.map((g) => [g.name, gameTitle(g)]));
-  app.append(h("h1", {}, t("nav.matches")), waitingLine(rows));
+  let waiting = waitingLine(rows);
+  app.append(h("h1", {}, t("nav.matches")), waiting);
   const empty = h("p", { id: "no-games", hidden: rows.length > 0 }, t("matches.none"));
   // nothing listed (none yet, or the last one deleted): the way to a game, not a dead end
   const emptyGo = h("p", { id: "no-games-go", hidden: rows.length > 0 }, h("a", { href: "#/", class: "button primary" }, t("rules.see_games")));
@@ -99,6 +100,19 @@ export async function matchesPage(app) {
   for (const select of [byGame, byStatus]) select.addEventListener("change", () => { shown = MATCHES_SHOWN; draw(); });
   draw();
   app.append(filters, noMatch, h("div", { class: "tablewrap" }, table), more); // a phone scrolls the table, not the page
+  // a game aborted for a first move not made in time, or a flag fallen, while the list is open
+  const reread = async () => {
+    try {
+      const fresh = await myMatches();
+      kept = fresh;
+      draw();
+      const line = waitingLine(fresh);
+      waiting.replaceWith(line);
+      waiting = line;
+      whenDue(fresh, table, reread);
+    } catch (e) { /* kept as it was: the next visit reads it */ }
+  };
+  whenDue(rows, table, reread);
   await watchedSection(app, titles, list, rows);
 }
 

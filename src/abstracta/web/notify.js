@@ -155,6 +155,7 @@ export function waitingCount(list) {
 let rows = null;
 const gameListeners = new Set();
 let reading = null, readAgain = false;
+let dueTimer = null; // the reading again when time alone changes a game listed
 
 // `fn(rows)` now (if read already) and after every reading; returns the way to stop.
 export function onGames(fn) {
@@ -175,6 +176,11 @@ export function readGames(within = 0) {
   reading = myMatches().then((fresh) => {
     rows = fresh;
     for (const fn of [...gameListeners]) fn(fresh);
+    // a game listed aborted for a first move not made in time, or a flag fallen, by time alone:
+    // no move tells the notices then, so the list is read again at the moment (due_in)
+    clearTimeout(dueTimer);
+    const due = fresh.map((r) => r.due_in).filter((d) => typeof d === "number");
+    if (due.length) dueTimer = setTimeout(() => readGames(), Math.min(Math.min(...due) * 1000 + 500, 2 ** 31 - 1));
   }).catch(() => { /* a convenience: the next reading may do */ }).finally(() => {
     reading = null;
     if (readAgain) { readAgain = false; readGames(); }
@@ -200,6 +206,16 @@ export function waitingGames(list) {
     (r.my_seats || []).includes(r.to_move) && (r.players || [])[r.to_move] === "human" &&
     (r.my_seats || []).filter((i) => r.players[i] === "human").length === 1 &&
     !(r.claimed || []).some((c, i) => !c && r.players[i] === "human"));
+}
+
+// Call `again` once time alone changes one of Your games' `rows` (its first move due, past
+// which it is aborted, or a flag falling: the server's due_in), while `node` is on the page:
+// a list left open must not go on saying "your move" of a game that is over.
+export function whenDue(rows, node, again) {
+  const due = rows.map((r) => r.due_in).filter((d) => typeof d === "number");
+  if (!due.length) return;
+  const ms = Math.min(Math.min(...due) * 1000 + 500, 2 ** 31 - 1);
+  setTimeout(() => { if (node.isConnected) again(); }, ms);
 }
 
 // "2 games wait for your move" (a link to Your games), hidden while none does; live. `given`:

@@ -374,6 +374,10 @@ class MatchSummary(BaseModel):
         "whether the request may delete it (DELETE /api/matches/{id}): nobody else is in it (against the "
         "computer, hot-seat, an invitation not claimed yet); a game another person has a seat in, or a "
         "rated one, is refused (409)"))
+    due_in: float | None = Field(default=None, description=(
+        "seconds until time alone changes this game in play: its first move awaited is due (past it the "
+        "game is aborted) or the running clock's flag falls; null: nothing would. A list kept on screen "
+        "reads the list again then (what time did is applied before a list is answered)"))
 
 
 class Positions(BaseModel):
@@ -592,7 +596,7 @@ Number = int | float  # a rating as the lobby gives it (a whole number stays one
 class SeekInfo(BaseModel):
     id: str
     player: str
-    rating: Number = Field(description="the seeker's rating in the game's pool when made")
+    rating: Number = Field(description="the seeker's rating in the game's pool now (a game rated since the seek was made moves it)")
     provisional: bool
     game: str
     options: dict[str, Any]

@@ -119,8 +119,8 @@ def started_answer(request: Request, principal: Principal, match_id: str) -> dic
             response_model=list[SeekInfo], responses=answers())
 def list_seeks(request: Request) -> list[dict[str, Any]]:
     """Each: ``{id, player, rating, provisional, game, options, clock, rated, rating_range, seat,
-    created, mine, acceptable, refusal}`` (``refusal``: why you may not take it: ``own``,
-    ``range``, ``rated_guest``, ``signed_out``)."""
+    created, mine, acceptable, refusal}`` (``rating``: the seeker's now; ``refusal``: why you may
+    not take it: ``own``, ``range``, ``rated_guest``, ``signed_out``)."""
     principal = people.who(request)
     return lobby_of(request).seeks.listed(principal.person if principal else None)
 
@@ -129,7 +129,8 @@ def list_seeks(request: Request) -> list[dict[str, Any]]:
              response_model=SeekInfo, responses=answers(401, 403, 409, 413, 415, 429))
 def create_seek(body: SeekBody, request: Request, principal: Person) -> dict[str, Any]:
     """Listed until taken, withdrawn (DELETE), 60 s after your last connection closed (the lobby
-    page, a game page), or 10 minutes. Answers the seek (``id``)."""
+    page, a game page), or 10 minutes; a live seek also once you start a live game (correspondence
+    seeks stay). The same seek open already: 409. Answers the seek (``id``)."""
     seen(request, principal)
     return lobby_of(request).seeks.open(principal.person, body.game, body.options, body.control, body.rated,
                                         body.rating_range, body.seat)

@@ -56,10 +56,10 @@ def list_matches(service: Service, tokens: Tokens, limit: int = Query(50, ge=1, 
     neither the list is empty. Never every match on the server."""
     out = []
     listed = service.mine(tokens, limit)
-    ids = [row.id for row, _, _ in listed]
+    ids = [row.id for row, *_ in listed]
     claimed = service.store.claimed_of(ids)
     seated = service.owners.people_of_matches(ids)
-    for row, seats_held, deletable in listed:
+    for row, seats_held, deletable, due_in in listed:
         try:
             record = json.loads(row.record)
         except ValueError:
@@ -86,7 +86,8 @@ def list_matches(service: Service, tokens: Tokens, limit: int = Query(50, ge=1, 
                     "updated": row.updated_at.isoformat() if row.updated_at else None,
                     "my_seats": seats_held,
                     "people": [people.get(i) for i in range(len(players))],
-                    "rated": tags.get(RATED_TAG) == "true", "deletable": deletable})
+                    "rated": tags.get(RATED_TAG) == "true", "deletable": deletable,
+                    "due_in": None if due_in is None else round(due_in, 3)})
     return out
 
 
