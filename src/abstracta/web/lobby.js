@@ -80,7 +80,7 @@ function twoPlayerGames(list) {
   return out.map((x, i) => ({ ...x, value: String(i) }));
 }
 
-// A challenge to this person in words ("anna (1500?) challenges you: Nibble, 5 + 3, casual."),
+// A challenge to this person in words ("anna (1500?) challenges you: <game>, 5 + 3, casual."),
 // as the lobby lists it; `list`: the games (shell.js) for the game's name.
 export function challengeWords(c, list) {
   const found = twoPlayerGames(list).find((x) => JSON.stringify([x.game, x.options]) === JSON.stringify([c.game, c.options || {}]));
