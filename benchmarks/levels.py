@@ -14,7 +14,8 @@ again from seed 0). Every worker stays busy: a game starts as soon as one is fre
 (``abstracta.executors.as_finished``; the pairings of a run take turns), not in batches that
 wait for their longest game. Games count in seed order only — one that finishes before a
 game started earlier waits for it — so short games (often the decisive ones) cannot come in
-first and bias the test; games still running when a pairing decides are stopped, not counted. Every game stores the fingerprints of
+first and bias the test; games still running when a pairing decides count for nothing (they
+are stopped once every pairing of the run has decided, or played out beside the others). Every game stores the fingerprints of
 the two levels it measured (``abstracta.ai.levels.level_fingerprint``: the declared search, its
 seconds, its bot's revision); only games whose fingerprints match today's levels count, so a
 result measured before a bot changed stops counting by itself.

@@ -117,3 +117,22 @@ def test_as_finished_passes_a_job_error_on(executor):
         list(as_finished(math.factorial, [3, -1], executor, workers=1))
     with pytest.raises(ValueError, match="workers must be >= 1"):
         next(as_finished(math.factorial, [3], "process", workers=0))
+
+
+def _die_on_one(n):
+    import os
+    import signal
+
+    if n == 1:
+        os.kill(os.getpid(), signal.SIGKILL)  # a worker killed (the OOM killer, a crash)
+    return n
+
+
+def test_as_finished_says_when_a_worker_dies_instead_of_waiting_for_ever():
+    from abstracta.executors import WorkerDied
+
+    got = []
+    with pytest.raises(WorkerDied, match="died with a job running"):
+        for _, result in as_finished(_die_on_one, [0, 1, 2], "process", workers=1):
+            got.append(result)
+    assert got == [0]

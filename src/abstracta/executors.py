@@ -221,7 +221,8 @@ def as_finished(fn: Callable[[T], R], items: Iterable[T], executor: str = "seria
             ``workers`` (default: the cluster's CPUs) bounds the tasks at once.
     Raises:
         ValueError: an unknown executor or ``workers`` < 1. ImportError: ``ray`` without Ray.
-        Whatever ``fn`` raises (the other jobs are stopped).
+        Whatever ``fn`` raises (the other jobs are stopped). :class:`WorkerDied`: a pool
+        worker died with a job running (process executor).
     """
     check_executor(executor, workers)
     source = enumerate(items)
@@ -234,6 +235,22 @@ def as_finished(fn: Callable[[T], R], items: Iterable[T], executor: str = "seria
         yield from _ray_as_finished(fn, source, workers, ray_address)
 
 
+#: How often (seconds) :func:`as_finished` looks for a dead worker while no job answers.
+WORKER_CHECK_SECONDS = 2.0
+
+
+class WorkerDied(RuntimeError):
+    """A pool worker of :func:`as_finished` died with a job running (its result is lost)."""
+
+
+def _pool_workers() -> list[Any]:
+    """This process's pool workers alive now (one stream's pool at a time in a process: the
+    workers of a second pool started meanwhile would read as replacements of dead ones)."""
+    import multiprocessing
+
+    return [child for child in multiprocessing.active_children() if child.name.startswith("SpawnPoolWorker")]
+
+
 def _processes_as_finished(fn: Callable[..., Any], source: Iterator[tuple[int, Any]],
                            size: int) -> Iterator[tuple[int, Any]]:
     import multiprocessing
@@ -242,6 +259,7 @@ def _processes_as_finished(fn: Callable[..., Any], source: Iterator[tuple[int, A
     finished: queue.SimpleQueue = queue.SimpleQueue()
     # multiprocessing's Pool, not concurrent.futures': its terminate() stops running jobs
     pool = multiprocessing.get_context("spawn").Pool(size)
+    first = {w.pid for w in _pool_workers()}  # started by Pool() itself
     try:
         running = 0
 
@@ -257,7 +275,15 @@ def _processes_as_finished(fn: Callable[..., Any], source: Iterator[tuple[int, A
         while running < size and start():
             pass
         while running:
-            i, result, error = finished.get()
+            try:
+                i, result, error = finished.get(timeout=WORKER_CHECK_SECONDS)
+            except queue.Empty:
+                # a worker killed (the OOM killer, a crash) never answers for its job, and the
+                # Pool starts another in its place (its workers end no other way before
+                # terminate()): a worker not among the first ones means one died
+                if {w.pid for w in _pool_workers()} - first:
+                    raise WorkerDied("a worker process died with a job running: its result is lost") from None
+                continue
             running -= 1
             if error is not None:
                 raise error
@@ -298,4 +324,4 @@ def _ray_as_finished(fn: Callable[..., Any], source: Iterator[tuple[int, Any]], 
                 ray.cancel(ref, force=True)
 
 
-__all__ = ["EXECUTORS", "RAY_MISSING", "as_finished", "check_executor", "map_unordered", "session"]
+__all__ = ["EXECUTORS", "RAY_MISSING", "WorkerDied", "as_finished", "check_executor", "map_unordered", "session"]
