@@ -171,6 +171,57 @@ def test_a_browser_holding_both_seats_of_two_accounts_deletes_nothing(app, anna)
     assert ben.get(f"/api/matches/{made['id']}").json()["my_seats"] == [1]
 
 
+def test_a_signed_out_tablet_deletes_no_game_an_account_is_in(app):
+    """Alice, never signed in, creates a game on a tablet; Ben signs in there, claims seat 1 and
+    signs out, leaving his token beside hers; he plays on from his phone. His account's seat
+    makes the game his too: the tablet, holding both tokens but signed in as nobody, is neither
+    offered Delete nor deletes it (409)."""
+    with TestClient(app) as tablet:
+        made = tablet.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9},
+                                                 "seats": ["human", "human"], "take": [0]}).json()
+        mid, t0 = made["id"], made["tokens"][0]["token"]
+        assert tablet.post("/api/accounts", json={"username": "ben", "password": PW}).status_code == 201
+        t1 = tablet.post("/api/invites/claim", json={"code": made["invites"][0]["code"]}).json()["tokens"][0]["token"]
+        assert tablet.delete("/api/session").status_code == 204
+        phone = browser(app)
+        assert phone.post("/api/session", json={"username": "ben", "password": PW}).status_code == 200
+        assert [(m["my_seats"], m["deletable"]) for m in phone.get("/api/matches").json()] == [([1], False)]
+        both = bearer(t0, t1)
+        assert [(m["my_seats"], m["deletable"]) for m in tablet.get("/api/matches", headers=both).json()] == \
+            [([0, 1], False)]
+        refused = tablet.delete(f"/api/matches/{mid}", headers=both)
+        assert refused.status_code == 409 and refused.json()["i18n"]["key"] == "error.delete_shared"
+        assert phone.get(f"/api/matches/{mid}").json()["my_seats"] == [1]
+
+
+def test_an_account_holding_an_anonymous_players_token_deletes_nothing(app, anna):
+    """The mirror: Ben, signed in, also holds the token of the seat Alice took signed out. The
+    game is Alice's too (a seat held by a token alone is someone's): not deletable, 409. One
+    account at every seat taken deletes its game signed in as it, and not signed out."""
+    alice = browser(app)
+    made = alice.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9},
+                                            "seats": ["human", "human"], "take": [0]}).json()
+    ben = account(app, "ben")
+    t1 = ben.post("/api/invites/claim", json={"code": made["invites"][0]["code"]}).json()["tokens"][0]["token"]
+    both = bearer(made["tokens"][0]["token"], t1)
+    assert [(m["my_seats"], m["deletable"]) for m in ben.get("/api/matches", headers=both).json()] == \
+        [([0, 1], False)]
+    refused = ben.delete(f"/api/matches/{made['id']}", headers=both)
+    assert refused.status_code == 409 and refused.json()["i18n"]["key"] == "error.delete_shared"
+    assert alice.get(f"/api/matches/{made['id']}", headers=bearer(made["tokens"][0]["token"])).json()["my_seats"] == [0]
+
+    # anna's pass-and-play game: every seat hers; signed out, her tokens alone delete nothing
+    hot = anna.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9},
+                                          "seats": ["human", "human"], "take": "all"}).json()
+    tokens = bearer(*(t["token"] for t in hot["tokens"]))
+    signed_out = browser(app)
+    assert [(m["my_seats"], m["deletable"]) for m in signed_out.get("/api/matches", headers=tokens).json()] == \
+        [([0, 1], False)]
+    assert signed_out.delete(f"/api/matches/{hot['id']}", headers=tokens).status_code == 409
+    assert [(m["id"], m["deletable"]) for m in anna.get("/api/matches").json()] == [(hot["id"], True)]
+    assert anna.delete(f"/api/matches/{hot['id']}").status_code == 204
+
+
 def test_a_profile_lists_a_deleted_games_result_without_a_link(app, anna):
     """A game against the computer is its player's to delete; its result stays on the profile,
     marked deleted (no replay to open: the page shows no link to "No such game")."""

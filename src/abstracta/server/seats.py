@@ -75,16 +75,22 @@ def flagged_seats(tags: dict[str, str], num_players: int, result: list[float] | 
 def shared(taken: Iterable[int], held: Iterable[int], people: Mapping[int, int], person_id: int | None) -> bool:
     """Whether someone besides the one who holds the seats ``held`` (signed in as ``person_id``,
     or None) is in a match whose seats ``taken`` were handed out (a token given, a person
-    seated), ``people`` its {seat: person id}: a seat taken but not held, or a seat of another
-    account (a browser may keep the tokens of two people who played on it).
+    seated), ``people`` its {seat: person id}: a seat taken but not held; or, once an account
+    is seated, anything but that one account signed in and seated at every seat taken — a
+    seat of another account, or one held by a token alone (whoever played it), or a request
+    not signed in as the account (a browser may keep the tokens of people who played on it,
+    signed in or not).
 
-    What nobody else is in — against the computer, hot-seat on one device, an invitation not
-    claimed yet — is its one player's to delete; a game another is in is theirs too, and one of
-    them never deletes it for both (lichess and Board Game Arena delete no game at all)."""
-    if set(taken) - set(held):
+    What nobody else is in — against the computer, hot-seat on one device (no account seated,
+    or one account at every seat), an invitation not claimed yet — is its one player's to
+    delete; a game another is in is theirs too, and one of them never deletes it for both
+    (lichess and Board Game Arena delete no game at all)."""
+    taken, held = set(taken), set(held)
+    if taken - held:
         return True
     accounts = set(people.values())
-    return bool(accounts - {person_id}) if person_id is not None else len(accounts) > 1
+    # an account's seat makes the game that account's: only it, alone in the game, deletes it
+    return bool(accounts) and (accounts != {person_id} or not taken <= set(people))
 
 
 def check_take(take: list[int] | Literal["all"] | None, players: list[str]) -> list[int]:

@@ -372,8 +372,8 @@ class MatchSummary(BaseModel):
     rated: bool = Field(default=False, description="as the match view's")
     deletable: bool = Field(default=False, description=(
         "whether the request may delete it (DELETE /api/matches/{id}): nobody else is in it (against the "
-        "computer, hot-seat, an invitation not claimed yet); a game another person has a seat in, or a "
-        "rated one, is refused (409)"))
+        "computer, hot-seat, an invitation not claimed yet); a game another person has a seat in, one an "
+        "account is seated in asked by anyone but that account signed in, or a rated one, is refused (409)"))
     due_in: float | None = Field(default=None, description=(
         "seconds until time alone changes this game in play: its first move awaited is due (past it the "
         "game is aborted) or the running clock's flag falls; null: nothing would. A list kept on screen "
