@@ -183,3 +183,39 @@ def test_a_live_game_begun_ends_the_players_quick_wait_and_live_seeks_not_corres
     assert None in heard and any(h and anna.id in h for h in heard)  # everyone's lobby, and hers
     with pytest.raises(Gone):
         lobby.seeks.take(ben, other["id"])
+
+
+def test_a_list_of_seeks_reads_its_ratings_in_one_query(lobby, clock):
+    # the list is made for every open lobby at every change: one read per seek would be
+    # (lobbies x seeks) reads a change
+    from sqlalchemy import event
+
+    from abstracta.people.tables import RatingRow
+
+    anna, ben, cara, dora = (account(lobby, n) for n in ("anna", "ben", "cara", "dora"))
+    for who, how in ((anna, (None, None)), (ben, (1600, None)), (cara, (None, None))):
+        lobby.seeks.open(who, "fanorona", {"size": "telo"}, LIVE, True, rating_range=how)
+        lobby.seeks.open(who, "fanorona", {"size": "telo"}, TimeControl.days(2), False)
+        lobby.seeks.open(who, "toy-nim", {}, LIVE, False)  # no pool: nothing to read
+    pool = lobby._pool(check_spec("fanorona", {"size": "telo"}, LIVE, True)[0])
+    with lobby.db.writing() as s:
+        for who, rating in ((anna, 1720.0), (dora, 1650.0)):
+            s.add(RatingRow(person_id=who.id, pool=pool, rating=rating, deviation=60.0, volatility=0.06,
+                            games=30, rated_at=clock()))
+    reads: list[str] = []
+
+    def note(conn, cursor, statement, parameters, context, executemany):
+        if " ratings" in statement.lower():
+            reads.append(statement)
+
+    event.listen(lobby.db.engine, "before_cursor_execute", note)
+    try:
+        seen = lobby.seeks.listed(dora)
+    finally:
+        event.remove(lobby.db.engine, "before_cursor_execute", note)
+    assert len(seen) == 9
+    assert len(reads) == 1
+    live = [(s["player"], s["rating"], s["provisional"], s["refusal"]) for s in seen
+            if s["game"] == "fanorona" and s["rated"]]
+    # anna's rating now; ben's range admits dora's 1650; nobody rated yet is 1500?
+    assert live == [("anna", 1720, False, None), ("ben", 1500, True, None), ("cara", 1500, True, None)]

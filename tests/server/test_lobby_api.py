@@ -673,13 +673,18 @@ def test_the_clocks_timer_aborts_a_seek_game_whose_first_move_is_missing_with_no
 
     from abstracta.play import opening
 
-    monkeypatch.setattr(opening, "FIRST_MOVE_SECONDS", 0.5)  # the deadline of every live game made now
+    # the match service's time stands still while the game is made and ben moves (however slow
+    # a loaded machine is, ben's first move is in time); the timer armed at his move waits its
+    # deadline in real seconds, long enough for the test to move the time past it meanwhile
+    clock = hand_clock(monkeypatch)
+    monkeypatch.setattr(opening, "FIRST_MOVE_SECONDS", 2.0)  # the deadline of every live game made now
     ben = person(app, "ben")
     mid = ben.post(f"/api/seeks/{seek(anna, seat=1)}/accept").json()["id"]
     move(ben, mid)  # ben (seat 0) moves; anna never does, and nobody reads anything
+    clock.now += 2.5
     assert stored(app, mid) == ("playing", 1)
     waited = 0.0
-    while stored(app, mid)[0] == "playing" and waited < 10:
+    while stored(app, mid)[0] == "playing" and waited < 20:
         time.sleep(0.1)
         waited += 0.1
     assert stored(app, mid) == ("over", None)

@@ -98,16 +98,20 @@ class Seeks:
         blocked = self.lobby.blocks.either_of(viewer.id) if viewer is not None else set()
         rows = [r for r in rows if r.person_id not in blocked]
         names = self.lobby.names(r.person_id for r in rows)
-        ratings: dict[tuple[int, str], tuple[float, bool]] = {}
-        for r in rows:
-            if (r.person_id, r.spec) not in ratings:
-                ratings[r.person_id, r.spec] = self.lobby.rating(r.person_id, spec_of(r.spec))
-        return [self.view(r, viewer.id if viewer else None, names, viewer, ratings[r.person_id, r.spec]) for r in rows]
+        # the seekers' ratings now and the viewer's (for the ranges) in one read
+        wanted = [(r.person_id, r.spec) for r in rows]
+        if viewer is not None:
+            wanted += [(viewer.id, r.spec) for r in rows]
+        ratings = self.lobby.ratings(wanted)
+        return [self.view(r, viewer.id if viewer else None, names, viewer, ratings[r.person_id, r.spec],
+                          ratings[viewer.id, r.spec] if viewer is not None else None) for r in rows]
 
     def view(self, row: SeekRow, viewer: int | None, names: dict[int, str | None],
-             person: Person | None = None, rating: tuple[float, bool] | None = None) -> dict[str, Any]:
+             person: Person | None = None, rating: tuple[float, bool] | None = None,
+             theirs: tuple[float, bool] | None = None) -> dict[str, Any]:
         """The seek ``row`` as ``viewer`` sees it; ``rating``: its seeker's ``(rating,
-        provisional)`` now (None: as when it was made, a moment ago)."""
+        provisional)`` now (None: as when it was made, a moment ago); ``theirs``: the viewer's
+        (None: read it)."""
         spec = spec_of(row.spec)
         score, provisional = rating if rating is not None else (row.rating, row.provisional)
         why = None
@@ -116,18 +120,20 @@ class Seeks:
         elif row.person_id == viewer:
             why = "own"
         elif person is not None:
-            why = self._refusal(row, spec, person)
+            why = self._refusal(row, spec, person, theirs)
         return {"id": row.id, "player": names.get(row.person_id), "rating": round(score),
                 "provisional": provisional, **spec.to_json(), "seat": row.seat,
                 "rating_range": [row.rating_min, row.rating_max] if (row.rating_min, row.rating_max) != (None, None)
                 else None, "created": aware(row.created_at).isoformat(), "mine": row.person_id == viewer,
                 "acceptable": why is None, "refusal": why}
 
-    def _refusal(self, row: SeekRow, spec: GameSpec, person: Person) -> str | None:
-        """Why ``person`` may not take the seek ``row`` (a catalog word), or None."""
+    def _refusal(self, row: SeekRow, spec: GameSpec, person: Person,
+                 theirs: tuple[float, bool] | None = None) -> str | None:
+        """Why ``person`` (rated ``theirs``, None: read it) may not take the seek ``row`` (a
+        catalog word), or None."""
         if spec.rated and not person.is_account:
             return "rated_guest"
-        rating, _ = self.lobby.rating(person.id, spec)
+        rating, _ = theirs if theirs is not None else self.lobby.rating(person.id, spec)
         if not in_range(rating, row.rating_min, row.rating_max):
             return "range"
         return None

@@ -42,6 +42,12 @@ Start = Callable[[GameSpec, list[str], Mapping[int, int], str], str]
 GoneSince = Callable[[int, float], float | None]
 
 
+def _rating_of(row: RatingRow | None) -> tuple[float, bool]:
+    if row is None:
+        return Glicko().rating, True
+    return row.rating, Glicko(row.rating, row.deviation, row.volatility).provisional
+
+
 class Lobby:
     """Seeks, quick pairing, challenges and blocks (see the module's docstring)."""
 
@@ -77,26 +83,48 @@ class Lobby:
         for listener in list(self.listeners):
             listener(who)
 
+    def _pool(self, spec: GameSpec, instance: Any = None) -> str | None:
+        """The key of ``spec``'s rating pool (None: not ratable), remembered by its text."""
+        text = spec_text(spec)
+        try:
+            return self._pools[text]
+        except KeyError:
+            pass
+        try:
+            key: str | None = pool_of(instance or spec.instance(), spec.clock).key
+        except NotRatable:
+            key = None
+        # another thread may clear the cache between our write and a read: answer ``key``
+        if len(self._pools) >= 512:
+            self._pools.clear()
+        self._pools[text] = key
+        return key
+
     def rating(self, person: int, spec: GameSpec, instance: Any = None) -> tuple[float, bool]:
         """``(rating, provisional)`` of ``person`` in the pool of ``spec`` (Glicko-2's start,
         1500?, with none yet, or where the options make no declared variant)."""
-        text = spec_text(spec)
-        if text not in self._pools:
-            try:
-                key: str | None = pool_of(instance or spec.instance(), spec.clock).key
-            except NotRatable:
-                key = None
-            if len(self._pools) >= 512:
-                self._pools.clear()
-            self._pools[text] = key
-        key = self._pools[text]
+        key = self._pool(spec, instance)
         if key is None:
             return Glicko().rating, True
         with self.db.reading() as s:
             row = s.get(RatingRow, (person, key))
-        if row is None:
-            return Glicko().rating, True
-        return row.rating, Glicko(row.rating, row.deviation, row.volatility).provisional
+        return _rating_of(row)
+
+    def ratings(self, wanted: Iterable[tuple[int, str]]) -> dict[tuple[int, str], tuple[float, bool]]:
+        """:meth:`rating` of each ``(person, spec text)`` in ``wanted``, read in one query: a
+        list of seeks is made for every lobby at every change, so its ratings cost one read."""
+        wanted = set(wanted)
+        pool_of_text = {text: self._pool(spec_of(text)) for text in {text for _, text in wanted}}
+        keys = {(person, text): pool_of_text[text] for person, text in wanted}
+        rows: dict[tuple[int, str], RatingRow] = {}
+        people = {person for (person, _), key in keys.items() if key is not None}
+        pools = {key for key in keys.values() if key is not None}
+        if people:
+            with self.db.reading() as s:
+                rows = {(r.person_id, r.pool): r for r in s.scalars(
+                    select(RatingRow).where(RatingRow.person_id.in_(people), RatingRow.pool.in_(pools)))}
+        return {(person, text): _rating_of(rows.get((person, key)) if key is not None else None)
+                for (person, text), key in keys.items()}
 
     def check_rated(self, spec: GameSpec, instance: Any, *people: Person) -> None:
         """A rated game needs a declared variant (a pool) played by its own rules (no option it
