@@ -550,6 +550,27 @@ def test_the_notices_socket_tells_a_person_of_challenges_and_of_their_games_move
         assert ws.receive_json()["notices"]["turns"] > after_ben  # anna moved: ben's move
 
 
+def test_the_notices_socket_tells_of_a_rematch_agreed_while_its_offerer_is_elsewhere(app, anna):
+    # ben offers a rematch and goes to the lobby; anna accepts: the new game's first move is due
+    # soon, so ben's header must learn of it (no seek of the lobby started it: not "started")
+    ben = person(app, "ben")
+    sid = seek(anna, seat=0)
+    mid = ben.post(f"/api/seeks/{sid}/accept").json()["id"]
+    assert anna.post(f"/api/matches/{mid}/resign").status_code == 200
+    assert ben.post(f"/api/matches/{mid}/rematch").status_code == 202
+    with ben.websocket_connect("/api/notices/ws") as ws:
+        first = ws.receive_json()["notices"]
+        agreed = anna.post(f"/api/matches/{mid}/rematch")
+        assert agreed.status_code == 201, agreed.text
+        new = agreed.json()["id"]
+        assert ben.get(f"/api/matches/{new}").json()["my_seats"] == [0]  # the seats swapped: his first move
+        # something surely addressed to ben after it, so that the test ends without the fix too
+        anna.post("/api/challenges", json={"to": "ben", "game": "toy-nim", "options": {"stones": 9}, "clock": LIVE})
+        got = ws.receive_json()["notices"]
+        assert got["turns"] > first["turns"]
+        assert new not in got["started"]
+
+
 def test_the_notices_socket_closes_at_once_for_nobody_signed_in(app, anna):
     with TestClient(app).websocket_connect("/api/notices/ws") as ws:
         with pytest.raises(Exception):
