@@ -312,12 +312,14 @@ export function startNotices(header) {
     try { s = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/notices/ws`); } catch { return; }
     socket = s;
     const openedAt = performance.now();
-    s.onopen = () => { delay = 2000; };
     s.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       const n = msg && msg.notices;
       if (!n) return;
+      // an opening is no success: the server accepts, then may close at once (nobody signed in,
+      // over the address's budget, a failure): only its notices end the waiting longer
+      delay = 2000;
       const ids = (n.started || []).join();
       // the first message after an opening: what may have changed while closed is read too
       if (turns === null || n.turns !== turns || ids !== started) readGames();
@@ -328,14 +330,25 @@ export function startNotices(header) {
       drawChallenges();
     };
     s.onclose = (ev) => {
-      if (socket === s) socket = null;
+      if (socket !== s) return; // closed here (another person, or nobody): onMe does what follows
+      socket = null;
       turns = null;
       delete header.dataset.notices;
       if (!person) return;
-      reopen = setTimeout(open, delay);
-      delay = Math.min(delay * 2, 60000);
-      if (ev.code === SESSION_ENDED) sessionEnded(openedAt);
+      const was = person;
+      // closed for a session ended, or as nobody's (1000): who is signed in is asked first, and
+      // onMe opens it again for whoever it is; the same person still: again, after a wait
+      if (ev.code === SESSION_ENDED) sessionEnded(openedAt).finally(() => again(was));
+      else if (ev.code === 1000) whoAmI(true).finally(() => again(was));
+      else again(was);
     };
+  }
+  // open again after a wait doubled at each close in a row (2 s, up to 60 s)
+  function again(was) {
+    if (person !== was || socket) return;
+    clearTimeout(reopen);
+    reopen = setTimeout(open, delay);
+    delay = Math.min(delay * 2, 60000);
   }
   function close() {
     clearTimeout(reopen);
@@ -349,6 +362,7 @@ export function startNotices(header) {
     if (next === person) return;
     person = next;
     close();
+    delay = 2000;
     readGames(3000);
     if (person) open();
   });
