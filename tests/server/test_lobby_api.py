@@ -571,6 +571,25 @@ def test_the_notices_socket_tells_of_a_rematch_agreed_while_its_offerer_is_elsew
         assert new not in got["started"]
 
 
+def test_a_move_wakes_the_notices_socket_without_reading_the_lobby(app, anna):
+    # a move costs each of its people's sockets a message, not the lobby's reads (challenges,
+    # games started): only the count changed
+    ben = person(app, "ben")
+    mid = ben.post(f"/api/seeks/{seek(anna, seat=0)}/accept").json()["id"]
+    lobby = app.state.lobby
+    reads = []
+    listed = lobby.challenges.listed
+    lobby.challenges.listed = lambda *a, **k: reads.append(1) or listed(*a, **k)
+    with ben.websocket_connect("/api/notices/ws") as ws:
+        first = ws.receive_json()["notices"]
+        assert first["started"] == [mid] and len(reads) == 1
+        view = anna.get(f"/api/matches/{mid}").json()
+        assert anna.post(f"/api/matches/{mid}/actions", json={"action": view["legal"][0], "ply": view["ply"]}).status_code == 200
+        got = ws.receive_json()["notices"]
+        assert got == {**first, "turns": first["turns"] + 1}
+        assert len(reads) == 1
+
+
 def test_the_notices_socket_closes_at_once_for_nobody_signed_in(app, anna):
     with TestClient(app).websocket_connect("/api/notices/ws") as ws:
         with pytest.raises(Exception):
