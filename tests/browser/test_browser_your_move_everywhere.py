@@ -129,3 +129,25 @@ def test_on_a_wide_screen_a_challenge_shows_on_any_page_and_may_be_declined(brow
         a.wait_for_selector("#challenges-out li[data-status='declined']")
         b.wait_for_selector("#challenge-notices", state="hidden")
         assert b.title() == "Your games — abstracta"
+
+
+def test_a_visitor_with_nothing_to_ask_reads_no_games_on_a_return_to_the_tab(browser, live_server):
+    # nobody signed in, no seat token: nothing is addressed to this browser, so neither a
+    # return to the tab, nor a page change, nor the minute's poll asks the server for games;
+    # the notices' socket, refused as nobody's (1000), is not opened again
+    url = live_server.url
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    with closing(ctx):
+        asked, sockets = [], []
+        page.on("request", lambda r: asked.append(r.url) if "/api/matches?" in r.url else None)
+        page.on("websocket", lambda ws: sockets.append(ws.url) if ws.url.endswith("/api/notices/ws") else None)
+        page.goto(url + "/#/")
+        page.wait_for_selector("#home-lobby")
+        page.wait_for_timeout(1500)
+        before = len(asked)
+        page.evaluate("() => { window.dispatchEvent(new Event('focus')); document.dispatchEvent(new Event('visibilitychange')); }")
+        page.evaluate("() => { location.hash = '#/signin'; }")
+        page.wait_for_timeout(3000)
+        assert len(asked) == before, asked
+        assert sockets == [], sockets

@@ -550,6 +550,46 @@ def test_the_notices_socket_tells_a_person_of_challenges_and_of_their_games_move
         assert ws.receive_json()["notices"]["turns"] > after_ben  # anna moved: ben's move
 
 
+def test_the_notices_socket_tells_of_a_rematch_agreed_while_its_offerer_is_elsewhere(app, anna):
+    # ben offers a rematch and goes to the lobby; anna accepts: the new game's first move is due
+    # soon, so ben's header must learn of it (no seek of the lobby started it: not "started")
+    ben = person(app, "ben")
+    sid = seek(anna, seat=0)
+    mid = ben.post(f"/api/seeks/{sid}/accept").json()["id"]
+    assert anna.post(f"/api/matches/{mid}/resign").status_code == 200
+    assert ben.post(f"/api/matches/{mid}/rematch").status_code == 202
+    with ben.websocket_connect("/api/notices/ws") as ws:
+        first = ws.receive_json()["notices"]
+        agreed = anna.post(f"/api/matches/{mid}/rematch")
+        assert agreed.status_code == 201, agreed.text
+        new = agreed.json()["id"]
+        assert ben.get(f"/api/matches/{new}").json()["my_seats"] == [0]  # the seats swapped: his first move
+        # something surely addressed to ben after it, so that the test ends without the fix too
+        anna.post("/api/challenges", json={"to": "ben", "game": "toy-nim", "options": {"stones": 9}, "clock": LIVE})
+        got = ws.receive_json()["notices"]
+        assert got["turns"] > first["turns"]
+        assert new not in got["started"]
+
+
+def test_a_move_wakes_the_notices_socket_without_reading_the_lobby(app, anna):
+    # a move costs each of its people's sockets a message, not the lobby's reads (challenges,
+    # games started): only the count changed
+    ben = person(app, "ben")
+    mid = ben.post(f"/api/seeks/{seek(anna, seat=0)}/accept").json()["id"]
+    lobby = app.state.lobby
+    reads = []
+    listed = lobby.challenges.listed
+    lobby.challenges.listed = lambda *a, **k: reads.append(1) or listed(*a, **k)
+    with ben.websocket_connect("/api/notices/ws") as ws:
+        first = ws.receive_json()["notices"]
+        assert first["started"] == [mid] and len(reads) == 1
+        view = anna.get(f"/api/matches/{mid}").json()
+        assert anna.post(f"/api/matches/{mid}/actions", json={"action": view["legal"][0], "ply": view["ply"]}).status_code == 200
+        got = ws.receive_json()["notices"]
+        assert got == {**first, "turns": first["turns"] + 1}
+        assert len(reads) == 1
+
+
 def test_the_notices_socket_closes_at_once_for_nobody_signed_in(app, anna):
     with TestClient(app).websocket_connect("/api/notices/ws") as ws:
         with pytest.raises(Exception):

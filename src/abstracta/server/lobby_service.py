@@ -11,9 +11,9 @@ from typing import Any
 from fastapi import FastAPI
 
 from ..lobby import Lobby
-from ..play import ActionsPlayed, DrawAccepted, GameAborted, GameEnded, SeatOut, SeatTaken, TakenBack
+from ..play import ActionsPlayed, DrawAccepted, GameAborted, GameEnded, RematchAgreed, SeatOut, SeatTaken, TakenBack
 from ..lobby.controls import GameSpec
-from .matches import MatchDeleted
+from .matches import MatchCreated, MatchDeleted
 from .owners import changed_options
 from .pairing import start_game
 from .presence import Presence
@@ -32,8 +32,11 @@ SWEEP_KEY = "lobby:sweep"
 QUICK_TICK = 1.0
 
 
-#: the events after which another seat may be to move, or none (the game over, gone)
-TURN_EVENTS = (SeatTaken, ActionsPlayed, TakenBack, DrawAccepted, GameEnded, GameAborted, SeatOut, MatchDeleted)
+#: the events after which another seat may be to move, or none (the game over, gone), or a game
+#: of theirs begins outside the lobby (a rematch agreed: the old game's people learn of it, and
+#: the new game, created with its people seated, is told to them; its first move is due soon)
+TURN_EVENTS = (SeatTaken, ActionsPlayed, TakenBack, DrawAccepted, GameEnded, GameAborted, SeatOut, MatchDeleted,
+               MatchCreated, RematchAgreed)
 
 
 def install(app: FastAPI) -> None:

@@ -6,7 +6,7 @@
 // closed). And, on every page, the header's notices (startNotices): how many games wait for this
 // person's move, live, in the header, the tab's title and the home page; a challenge to them,
 // with Accept and Decline.
-import { api, myMatches } from "./api.js";
+import { allTokens, api, myMatches } from "./api.js";
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { challengeWords } from "./lobby.js";
@@ -189,13 +189,21 @@ export function readGames(within = 0) {
 }
 
 // `fn(rows)` while `node` is on the page: it stops once the page that drew the node is left.
-export function whileShown(node, fn) {
+// `now`: false when the page drew the node from rows of its own (fresher than the last
+// reading's, which would undo them).
+export function whileShown(node, fn, now = true) {
   let shown = false;
-  const off = onGames((list) => {
+  gameListeners.add(listener);
+  if (rows && now) listener(rows);
+  // the node is put on the page just after this (the same task, or the next frame): it counts
+  // as shown from then, so a page left before the next reading stops it too
+  requestAnimationFrame(() => { if (node.isConnected) shown = true; else if (shown) off(); });
+  function listener(list) {
     if (node.isConnected) shown = true;
     else if (shown) { off(); return; }
     fn(list);
-  });
+  }
+  function off() { gameListeners.delete(listener); }
 }
 
 // The games waiting for this browser's move, newest first: in play, every seat taken, a person
@@ -228,7 +236,7 @@ export function waitingLine(given = null) {
     line.hidden = n === 0;
   };
   if (given) fill(given);
-  whileShown(line, fill);
+  whileShown(line, fill, !given);
   if (!given) readGames(3000);
   return line;
 }
@@ -242,6 +250,7 @@ export function waitingLine(given = null) {
 // when to read Your games again; a browser holding seat tokens only reads them on every return to
 // the tab and page change, and every minute while it is shown.
 const QUIET_POLL_MS = 60000;
+const hasTokens = () => Object.values(allTokens()).some((seats) => Object.keys(seats || {}).length);
 
 export function startNotices(header) {
   const badge = h("a", { class: "turn-badge", id: "turn-badge", hidden: true });
@@ -312,15 +321,19 @@ export function startNotices(header) {
     try { s = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/notices/ws`); } catch { return; }
     socket = s;
     const openedAt = performance.now();
-    s.onopen = () => { delay = 2000; };
     s.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       const n = msg && msg.notices;
       if (!n) return;
+      // an opening is no success: the server accepts, then may close at once (nobody signed in,
+      // over the address's budget, a failure): only its notices end the waiting longer
+      delay = 2000;
       const ids = (n.started || []).join();
-      // the first message after an opening: what may have changed while closed is read too
-      if (turns === null || n.turns !== turns || ids !== started) readGames();
+      // the first message after an opening: what may have changed while closed is read too;
+      // moves in a row (a fast game, several games) are read at most every 1.5 s, the last too
+      if (turns === null || ids !== started) readGames();
+      else if (n.turns !== turns) turnsRead();
       turns = n.turns;
       started = ids;
       challenges = n.challenges || [];
@@ -328,14 +341,33 @@ export function startNotices(header) {
       drawChallenges();
     };
     s.onclose = (ev) => {
-      if (socket === s) socket = null;
+      if (socket !== s) return; // closed here (another person, or nobody): onMe does what follows
+      socket = null;
       turns = null;
       delete header.dataset.notices;
       if (!person) return;
-      reopen = setTimeout(open, delay);
-      delay = Math.min(delay * 2, 60000);
-      if (ev.code === SESSION_ENDED) sessionEnded(openedAt);
+      const was = person;
+      // closed for a session ended, or as nobody's (1000): who is signed in is asked first, and
+      // onMe opens it again for whoever it is; the same person still: again, after a wait
+      if (ev.code === SESSION_ENDED) sessionEnded(openedAt).finally(() => again(was));
+      else if (ev.code === 1000) whoAmI(true).finally(() => again(was));
+      else again(was);
     };
+  }
+  let turnsTimer = null, turnsReadAt = -Infinity;
+  function turnsRead() {
+    if (turnsTimer) return; // a reading is due: it reads this change too
+    const wait = turnsReadAt + 1500 - performance.now();
+    const go = () => { turnsTimer = null; turnsReadAt = performance.now(); readGames(); };
+    if (wait <= 0) go();
+    else turnsTimer = setTimeout(go, wait);
+  }
+  // open again after a wait doubled at each close in a row (2 s, up to 60 s)
+  function again(was) {
+    if (person !== was || socket) return;
+    clearTimeout(reopen);
+    reopen = setTimeout(open, delay);
+    delay = Math.min(delay * 2, 60000);
   }
   function close() {
     clearTimeout(reopen);
@@ -349,12 +381,14 @@ export function startNotices(header) {
     if (next === person) return;
     person = next;
     close();
+    delay = 2000;
     readGames(3000);
     if (person) open();
   });
   // without a socket nothing says a game changed: read again on a return to the tab, a page
   // change, and every minute while the tab is shown
-  const quietRead = () => { if (!socket && !document.hidden) readGames(); };
+  // (a visitor holding no seat token, nobody signed in: nothing to ask)
+  const quietRead = () => { if (!socket && !document.hidden && (person || hasTokens())) readGames(); };
   document.addEventListener("visibilitychange", quietRead);
   window.addEventListener("focus", quietRead);
   window.addEventListener("hashchange", () => { quietRead(); sort(); drawChallenges(); });

@@ -367,7 +367,7 @@ async def notices_socket(ws: WebSocket) -> None:
             await ws.close(code=1000)
             return
         pid = principal.person.id
-        hub, turns, last = app.state.service.hub, 0, None
+        hub, turns, last, data = app.state.service.hub, 0, None, None
         watch = people.watch_signed_in(ws, pid)
         with contextlib.ExitStack() as stack:
             lobby_event = stack.enter_context(hub.subscribe(PERSON_KEY.format(pid)))
@@ -384,12 +384,18 @@ async def notices_socket(ws: WebSocket) -> None:
                     break
                 if turns_event.is_set():
                     turns += 1
+                # a move wakes its people: only the count changed, so the challenges and games
+                # started last read are sent again with it (any other wake, a gap's too, reads afresh)
+                turns_only = turns_event.is_set() and not lobby_event.is_set() and not ended.is_set()
                 for e in events:
                     e.clear()
                 if not await watch.still():
                     await refuse(ws, "your session has ended: sign in again", SESSION_ENDED)
                     return
-                data = await asyncio.to_thread(notices, app, principal, turns)
+                if turns_only and data is not None:
+                    data = {**data, "turns": turns}
+                else:
+                    data = await asyncio.to_thread(notices, app, principal, turns)
                 text = json.dumps({"notices": data})
                 if text != last:
                     await ws.send_text(text)
