@@ -82,7 +82,11 @@ export function drawMe(box) {
   meBox = box;
   paintMe();
 }
-onMe(() => paintMe());
+// drawn again only when the person changes (or the box is new: drawMe): a redraw for the same
+// person would close a menu opened meanwhile (the notices ask who is signed in again at times)
+let paintedFor = null;
+const personKey = () => JSON.stringify(me ? [me.kind, me.name] : null);
+onMe(() => { if (personKey() !== paintedFor) paintMe(); });
 
 function closeMenu() {
   const menu = meBox && meBox.querySelector("#me-menu");
@@ -96,6 +100,7 @@ window.addEventListener("hashchange", closeMenu);
 
 function paintMe() {
   if (!meBox) return;
+  paintedFor = personKey();
   const who = me;
   meBox.replaceChildren();
   if (!who || !who.kind) {
