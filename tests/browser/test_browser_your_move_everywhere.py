@@ -144,7 +144,10 @@ def test_a_visitor_with_nothing_to_ask_reads_no_games_on_a_return_to_the_tab(bro
         page.on("websocket", lambda ws: sockets.append(ws.url) if ws.url.endswith("/api/notices/ws") else None)
         page.goto(url + "/#/")
         page.wait_for_selector("#home-lobby")
-        page.wait_for_timeout(1500)
+        # the page's first readings done (a busy server answers late: counted after, they were
+        # taken for readings of the return to the tab)
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(500)
         before = len(asked)
         page.evaluate("() => { window.dispatchEvent(new Event('focus')); document.dispatchEvent(new Event('visibilitychange')); }")
         page.evaluate("() => { location.hash = '#/signin'; }")
