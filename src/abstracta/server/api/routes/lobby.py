@@ -257,6 +257,21 @@ def get_lobby(request: Request) -> dict[str, Any]:
     return snapshot(request.app, people.who(request))
 
 
+async def listen(ws: WebSocket, closed: asyncio.Event) -> None:
+    """Read what the client of a lobby or notices socket sends (nothing is expected) until it
+    goes or sends anything but short text (at most 100 characters), then set ``closed``."""
+    try:
+        while True:
+            message = await ws.receive()
+            if message.get("type") == "websocket.disconnect" or message.get("bytes") is not None \
+                    or len(message.get("text") or "") > 100:
+                break
+    except Exception:  # noqa: BLE001 - any failure ends the connection
+        pass
+    finally:
+        closed.set()
+
+
 @router.websocket("/api/lobby/ws")
 async def lobby_socket(ws: WebSocket) -> None:
     """The lobby, live: ``{"lobby": <GET /api/lobby>}`` each time it changes for this person
@@ -271,20 +286,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     hub, presence = app.state.service.hub, app.state.presence
     keys = [LOBBY_KEY] + ([PERSON_KEY.format(principal.person.id)] if principal else [])
     closed = asyncio.Event()
-
-    async def receiver() -> None:
-        try:
-            while True:
-                message = await ws.receive()
-                if message.get("type") == "websocket.disconnect" or message.get("bytes") is not None \
-                        or len(message.get("text") or "") > 100:
-                    break
-        except Exception:  # noqa: BLE001 - any failure ends the connection
-            pass
-        finally:
-            closed.set()
-
-    reader = asyncio.create_task(receiver())
+    reader = asyncio.create_task(listen(ws, closed))
     last = None
     watch = people.watch_signed_in(ws, principal.person.id) if principal is not None else None
     try:
@@ -348,20 +350,7 @@ async def notices_socket(ws: WebSocket) -> None:
     except pe.PeopleError:
         principal = None
     closed = asyncio.Event()
-
-    async def receiver() -> None:
-        try:
-            while True:
-                message = await ws.receive()
-                if message.get("type") == "websocket.disconnect" or message.get("bytes") is not None \
-                        or len(message.get("text") or "") > 100:
-                    break
-        except Exception:  # noqa: BLE001 - any failure ends the connection
-            pass
-        finally:
-            closed.set()
-
-    reader = asyncio.create_task(receiver())
+    reader = asyncio.create_task(listen(ws, closed))
     try:
         if principal is None:  # nobody signed in (seat tokens only): nothing is addressed to this browser
             await ws.close(code=1000)
