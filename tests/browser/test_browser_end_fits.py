@@ -4,8 +4,10 @@ an upright Fanorona board's last row and labels under them."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from httputil import post_json
+from httputil import TOKENS, post_json
 from test_browser_result_banner import THREE
 
 #: the widths (and heights) the browser tests use: phones and desktops
@@ -31,17 +33,36 @@ def finished(server, game: str) -> str:
     return view["id"]
 
 
-@pytest.mark.parametrize("game", ["fanorona", "slide-checkers"])
-def test_the_whole_board_is_in_sight_at_the_end(browser, live_server, shots, game):
+@pytest.mark.parametrize(("game", "who"), [("fanorona", "player"), ("slide-checkers", "player"),
+                                           ("fanorona", "waiting"), ("slide-checkers", "waiting"),
+                                           ("fanorona", "spectator")])
+def test_the_whole_board_is_in_sight_at_the_end(browser, live_server, shots, game, who):
+    # who: the browser that played it; the same while another game waits for its move; a
+    # spectator (Fanorona's: the three players' banner over Slide Checkers' board and the
+    # spectator's note leave less than 200 px on a 360 px phone, where the page scrolls instead)
+    waiting = who == "waiting"
     mid = finished(live_server, game)
+    # the tokens of this game only (the fixture's contexts hold every test match's, whose games
+    # waiting for a move put a badge in the header)
+    held = {mid: TOKENS[mid]} if who != "spectator" else {}
+    if waiting:
+        # another game waits for this browser's move: the header's "Your move" badge comes after
+        # the board is drawn and, on a phone, makes the header a line taller
+        other = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "seats": ["human", "level:1"]})
+        assert other["to_move"] == 0 and other["human_to_move"], other
+        held[other["id"]] = TOKENS[other["id"]]
+    stored = json.dumps({m: {str(seat): token for seat, token in seats.items()} for m, seats in held.items()})
     for width, height in SCREENS:
         phone = width < 500
-        context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone)
+        context = browser.new_context_without_tokens(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone)
+        context.add_init_script(f"localStorage.setItem('abstracta.tokens', {json.dumps(stored)})")
         try:
             page = context.new_page()
             page.goto(f"{live_server.url}/#/match/{mid}")
             page.wait_for_function("() => window.abstractaView && window.abstractaView.status === 'over'")
             page.locator("#result").wait_for(state="visible")
+            if waiting:
+                page.locator("#turn-badge").wait_for(state="visible")
             page.wait_for_timeout(100)  # the board's last drawing
             place = page.evaluate(PLACE)
             assert place["fixed"] == (width <= 760), place  # the steps float on a phone only
@@ -50,7 +71,7 @@ def test_the_whole_board_is_in_sight_at_the_end(browser, live_server, shots, gam
             assert place["bottom"] <= place["foot"], (width, place)
             # all of it across too, and still a board to look at, not a thumbnail
             assert place["width"] <= width and place["height"] >= 200, (width, place)
-            page.screenshot(path=str(shots / f"end-fits-{game}-{width}.png"))
+            page.screenshot(path=str(shots / f"end-fits-{game}-{width}-{who}.png"))
         finally:
             context.close()
 

@@ -143,13 +143,18 @@ def test_the_move_sound_is_a_setting_off_unless_chosen(browser, live_server):
         context.close()
 
 
-def test_pass_and_play_has_no_your_move_title(page, live_server):
-    # one device, both seats: it is always somebody's move here (the status line says whose)
+def test_pass_and_play_has_no_your_move_title(browser, live_server):
+    # one device, both seats: it is always somebody's move here (the status line says whose).
+    # The browser holds this game's tokens only: the tokens of other games waiting for a move
+    # would put their count in front of the title ("(3) Nibble — abstracta"), rightly.
     view = post_json(f"{live_server.url}/api/matches", {"game": "nibble", "seats": ["human", "human"]})
-    page.goto(f"{live_server.url}/#/match/{view['id']}")
-    page.wait_for_function("() => window.abstractaView")
-    title_is(page, "Nibble — abstracta")
-    assert page.is_hidden("#notices") and page.is_hidden("#chat")
+    context, page, _ = open_page(browser, live_server.url, view["id"], {t["seat"]: t["token"] for t in view["tokens"]})
+    try:
+        assert page.evaluate("window.abstractaView.my_seats") == [0, 1]
+        title_is(page, "Nibble — abstracta")
+        assert page.is_hidden("#notices") and page.is_hidden("#chat")
+    finally:
+        context.close()
 
 
 def test_chat_between_players_and_among_spectators_keeps_markup_as_text(browser, live_server, shots):

@@ -62,11 +62,17 @@ def test_a_challenge_and_the_turn_reach_a_person_on_the_home_page(browser, live_
         play_turn(a, 0)
         b.wait_for_function("() => document.title.startsWith('● Your move')")  # the game page's own title stays
         play_turn(b, 1)
-        # Ben goes to the home page: Anna is to move, named
+        # Ben goes to the home page at once: Anna is to move, named; the list is never drawn
+        # from a reading made before his move ("Your move" of the game he has just moved in)
+        b.evaluate("""() => { window.__rows = []; new MutationObserver(() => {
+            for (const li of document.querySelectorAll('#continue-list li')) window.__rows.push(li.dataset.id + ' ' + li.textContent);
+          }).observe(document.body, { childList: true, subtree: true, characterData: true }); }""")
         home(b, url)
         row = b.locator(f"#continue-list li[data-id='{mid}']")
         row.wait_for()
         assert f"against {anna}" in row.inner_text() and f"{anna} to move" in row.inner_text()
+        drawn = [r for r in b.evaluate("window.__rows") if r.startswith(mid)]
+        assert drawn and not [r for r in drawn if "Your move" in r], drawn
         assert b.locator("#waiting-count").is_hidden() and b.locator("#turn-badge").is_hidden()
         assert b.title() == "abstracta"
         # Anna moves: his header, title, waiting line and list say so without a reload
@@ -136,7 +142,9 @@ def test_a_visitor_with_nothing_to_ask_reads_no_games_on_a_return_to_the_tab(bro
     # return to the tab, nor a page change, nor the minute's poll asks the server for games;
     # the notices' socket, refused as nobody's (1000), is not opened again
     url = live_server.url
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    # (a context of its own: the browser fixture's others hold the tokens of every match the
+    # tests made so far, games to ask about)
+    ctx = browser.new_context_without_tokens(viewport={"width": 1280, "height": 800})
     page = ctx.new_page()
     with closing(ctx):
         asked, sockets = [], []

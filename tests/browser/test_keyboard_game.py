@@ -12,12 +12,21 @@ import re
 from httputil import post_json
 
 
-def tabs_to_board(page) -> int:
-    """Tab presses from the start of the page to the board: one past the header's links and
-    buttons (abstracta, the person's name or Sign in, the pages, the language switch), which grow
-    with the site: the board box is the first thing of the page that the keyboard reaches."""
+def tab_to_board(page) -> int:
+    """Press Tab from the start of the page until the board has the focus: the board box is the
+    first thing of the page past the header's links and buttons (abstracta, the person's name or
+    Sign in, the pages, the language switch, a "Your move" badge while a game waits, a challenge's
+    buttons under it), which grow with the site. The presses it took."""
     page.wait_for_selector("header.top #me a")  # drawn once the server said who this is
-    return page.evaluate("document.querySelectorAll('header.top a[href], header.top button').length") + 1
+    most = page.evaluate("document.querySelectorAll('header.top a[href], header.top button, #challenge-notices button, #challenge-notices a').length") + 1
+    for presses in range(most + 1):
+        where = page.evaluate("""() => { const a = document.activeElement;
+          return a && a.id === 'board' ? 'board' : a && a.closest('header.top, #challenge-notices') ? 'header' : a === document.body ? 'start' : (a.id || a.tagName); }""")
+        if where == "board":
+            return presses
+        assert where in ("start", "header") or presses == 0, f"Tab {presses} reached {where!r} before the board"
+        page.keyboard.press("Tab")
+    raise AssertionError(f"the board had no focus after {most} Tabs")
 
 
 WAIT_TURN = """() => { const v = window.abstractaView;
@@ -67,9 +76,7 @@ def play_game(page, server) -> tuple[dict, dict[str, bool], int]:
     page.reload()  # a fresh document (a second game's goto only changes the hash): Tab from the top
     page.wait_for_function(WAIT_TURN)
     page.wait_for_selector("svg.fan-board")
-    for i in range(tabs_to_board(page)):
-        assert page.evaluate(ACTIVE) != "board", f"the board had the focus after {i} Tabs"
-        page.keyboard.press("Tab")
+    assert tab_to_board(page) >= 3  # abstracta, Sign in and the pages come first
     assert page.evaluate(ACTIVE) == "board"
 
     replies_told = 0

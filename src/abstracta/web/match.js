@@ -95,12 +95,15 @@ export async function matchPage(app, id, was, page) {
     shownPly: () => ctx.replay.at() });
   ctx.on("draw", () => analysis.update());
   ctx.screen(analysis.node);
-  // the board fits the screen once everything above and beside it is drawn, and when the screen
-  // turns or the window changes size
+  // the board fits the screen once everything above and beside it is drawn, when the screen
+  // turns or the window changes size, and when anything above it grows or shrinks after it is
+  // drawn: the header's "Your move" badge, a challenge under the header, "1 watching" once the
+  // socket says who is here
   const fit = () => fitBoard(ctx.view, board.box, moves.stepper);
   ctx.on("drawn", fit);
   window.addEventListener("resize", fit);
-  ctx.on("stop", () => window.removeEventListener("resize", fit));
+  const above = new ResizeObserver(fit);
+  ctx.on("stop", () => { window.removeEventListener("resize", fit); above.disconnect(); });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title, rating.mark), players),
     watching, others.watchers, status, botError, banner, rating.box, extras, handover, requests.takeback, requests.draw, invitesBox,
@@ -110,6 +113,10 @@ export async function matchPage(app, id, was, page) {
         ...board.aside,
         analysis.node, h("h2", {}, t("match.moves")), moves.stepper, moves.list, extraActions, actions, shareNote,
         others.chat, others.notices)));
+  for (const node of [document.querySelector("header.top"), document.querySelector("#challenge-notices"), ...app.children]) {
+    if (node && node.classList.contains("play")) break;
+    if (node) above.observe(node);
+  }
   // what a language switch keeps: the hand-over confirmed, the ply on screen, the board's pick
   // (its struct), the analysis answers, the boxes open and a move half typed
   page.keep(() => ({ id, shownSeat: ctx.shownSeat, ...ctx.replay.kept(), revision: ctx.view.revision, viewer: ctx.view.viewer,

@@ -138,6 +138,7 @@ export function yourMove({ id, title, mySeats }) {
       }
       mine = my;
       drawState();
+      sawView(view);
     },
     stop() { setIcon(NO_ICON); },
   };
@@ -156,6 +157,17 @@ let rows = null;
 const gameListeners = new Set();
 let reading = null, readAgain = false;
 let dueTimer = null; // the reading again when time alone changes a game listed
+// The games whose rows are behind what this tab has seen: a game page drew another ply than its
+// row's (the player's own move, mostly, which the notices' reading follows up to 1.5 s later).
+// Until a reading asked after that comes, a page is not drawn from the rows (the home page
+// said "Your move" of the game just moved in) and the header does not count those games.
+const behind = new Set();
+
+// A game page drew `view`: its row, if listed with another ply, is behind until read again.
+export function sawView(view) {
+  const row = rows && view && rows.find((r) => r.id === view.id);
+  if (row && row.ply !== view.ply) behind.add(view.id);
+}
 
 // `fn(rows)` now (if read already) and after every reading; returns the way to stop.
 export function onGames(fn) {
@@ -168,13 +180,15 @@ let readAt = -Infinity; // when the last reading was asked (performance.now())
 
 // Read Your games again (one reading at a time; asked meanwhile: once more after it). `within`:
 // not if one was asked that many ms ago or is under way (a page drawn just after the header's
-// reading, which the notices keep fresh).
+// reading, which the notices keep fresh), unless a row is behind.
 export function readGames(within = 0) {
-  if (within && (reading || performance.now() - readAt < within)) return reading || Promise.resolve();
+  if (within && !behind.size && (reading || performance.now() - readAt < within)) return reading || Promise.resolve();
   if (reading) { readAgain = true; return reading; }
   readAt = performance.now();
+  const asked = [...behind];
   reading = myMatches().then((fresh) => {
     rows = fresh;
+    for (const id of asked) behind.delete(id);
     for (const fn of [...gameListeners]) fn(fresh);
     // a game listed aborted for a first move not made in time, or a flag fallen, by time alone:
     // no move tells the notices then, so the list is read again at the moment (due_in)
@@ -194,7 +208,7 @@ export function readGames(within = 0) {
 export function whileShown(node, fn, now = true) {
   let shown = false;
   gameListeners.add(listener);
-  if (rows && now) listener(rows);
+  if (rows && now && !behind.size) listener(rows);
   // the node is put on the page just after this (the same task, or the next frame): it counts
   // as shown from then, so a page left before the next reading stops it too
   requestAnimationFrame(() => { if (node.isConnected) shown = true; else if (shown) off(); });
@@ -311,7 +325,7 @@ export function startNotices(header) {
   // the game on screen is left out: its page says whose move it is there
   let all = [];
   const shownMatch = () => (location.hash.match(/^#\/match\/([^/]+)/) || [])[1];
-  const sort = () => { waiting = all.filter((r) => r.id !== shownMatch()); drawBadge(); drawTitle(); };
+  const sort = () => { waiting = all.filter((r) => r.id !== shownMatch() && !behind.has(r.id)); drawBadge(); drawTitle(); };
   onGames((fresh) => { all = waitingGames(fresh); sort(); });
 
   function open() {
@@ -391,7 +405,8 @@ export function startNotices(header) {
   const quietRead = () => { if (!socket && !document.hidden && (person || hasTokens())) readGames(); };
   document.addEventListener("visibilitychange", quietRead);
   window.addEventListener("focus", quietRead);
-  window.addEventListener("hashchange", () => { quietRead(); sort(); drawChallenges(); });
+  // a game page left with its row behind (a move made there): read at once, whatever the socket
+  window.addEventListener("hashchange", () => { if (behind.size) readGames(); else quietRead(); sort(); drawChallenges(); });
   setInterval(quietRead, QUIET_POLL_MS);
   games().then((fresh) => { list = fresh; drawChallenges(); }).catch(() => {});
   whoAmI();
