@@ -125,6 +125,21 @@ def test_help_lists_the_draw_offer(tmp_path):
     assert "  offer draw  offer the other players a draw" in cards
 
 
+def test_nibble_has_no_draws_so_none_is_offered_or_listed(tmp_path):
+    # nibble.md §5 "there are no draws": between two people `draw` is refused with the words the
+    # server answers (error.draw_none), nobody is asked, and the help lists no draw offer
+    result = play(["nibble", "--seed", "1", "--seat", "1=human", "--records", str(tmp_path)],
+                  "help\ndraw\noffer draw\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.count("no draw: this game has no draws: its rules always decide a winner") == 2
+    assert "accept a draw?" not in out and "offers a draw" not in out
+    assert "offer the other players a draw" not in out
+    assert "  resign   give up\n  quit     stop" in out
+    record = saved_record(out)
+    assert record.termination == "abandoned" and record.result is None and "DrawOffered" not in record.tags
+
+
 def test_a_declined_offer_with_hidden_cards_is_told_once_the_offerer_has_the_terminal_back(tmp_path):
     # the answer is given behind the offerer's back: the terminal is passed back, then told
     stdin = "\noffer draw\n\nn\n\nquit\n"

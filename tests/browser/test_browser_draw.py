@@ -121,3 +121,28 @@ def test_the_declined_note_names_who_declined_and_a_withdrawal_elsewhere_is_no_d
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_game_whose_rules_have_no_draws_shows_no_draw_button(browser, live_server, shots):
+    # nibble.md §5 "there are no draws": between two people Nibble's page has Resign and no
+    # Offer draw, Fanorona's has both (the server's draw_offerable says which)
+    contexts = []
+    try:
+        for game, options, offered in (("nibble", {"seed": 1}, False), ("fanorona", {"size": "telo"}, True)):
+            view = post_json(f"{live_server.url}/api/matches",
+                             {"game": game, "options": options, "seats": ["human", "human"], "take": [0]})
+            post_json(f"{live_server.url}/api/invites/claim", {"code": view["invites"][0]["code"]})  # both seats taken
+            for width in (1280, 390):
+                context, page = seat_page(browser, live_server.url, view["id"], {0: view["tokens"][0]["token"]},
+                                          width=width)
+                contexts.append(context)
+                page.wait_for_selector("#resign")
+                assert page.locator("#resign").is_enabled()
+                assert page.locator("#offer-draw").count() == (1 if offered else 0), (game, width)
+                if offered:
+                    assert page.locator("#offer-draw").inner_text() == "Offer draw"
+                assert page.evaluate("() => window.abstractaView.draw_offerable") is offered
+                page.screenshot(path=str(shots / f"no-draw-{game}-{width}.png"), full_page=True)
+    finally:
+        for context in contexts:
+            context.close()

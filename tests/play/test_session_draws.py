@@ -123,3 +123,25 @@ def test_a_move_that_puts_a_seat_out_or_ends_the_game_voids_the_offer():
     assert offered.live.draw == {"by": 1, "at_ply": 0, "accepted": [2]}
     offered = offered.answer_draw({0}, True, T0)
     assert offered.after.termination == "agreement"
+
+
+def test_a_game_whose_rules_have_no_draws_offers_none_and_agrees_none():
+    # nibble.md §5 "there are no draws": no offer, even from a device holding both seats
+    session = session_of("nibble", ("human", "human"), options={"seed": 1})
+    assert session.game.description.draws is False
+    for held in ({0}, {1}, {0, 1}):
+        mine, refused = session.draw_refusal(held)
+        assert mine == set() and isinstance(refused, NotNow)
+        assert refused.i18n == {"key": "error.draw_none", "params": {}}
+        with pytest.raises(NotNow, match="this game has no draws: its rules always decide a winner"):
+            session.offer_draw(held, T0)
+    # an offer stored before the game said so is declined or withdrawn, never agreed
+    stale = session.copy()
+    stale.live.draw = {"by": 0, "at_ply": 0, "accepted": []}
+    with pytest.raises(NotNow) as refused:
+        stale.answer_draw({1}, True, T0)
+    assert refused.value.i18n["key"] == "error.draw_none" and stale.result is None
+    declined = stale.answer_draw({1}, False, T0).after
+    assert declined.live.draw is None and declined.result is None and not declined.over
+    # a game with draws still offers one
+    assert session_of("fanorona", ("human", "human"), options={"size": "telo"}).draw_refusal({0}) == ({0}, None)

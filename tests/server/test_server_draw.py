@@ -187,6 +187,28 @@ def test_the_computer_never_agrees_so_no_draw_is_offered_to_it(client):
     assert client.get(f"/api/matches/{view['id']}").json()["draw_offer"] is None
 
 
+def test_a_game_whose_rules_have_no_draws_offers_none(client):
+    # nibble.md §5 "there are no draws": between two people on their own devices, and on one
+    raw = client.raw
+    mid, t = people(raw, game="nibble", options={"seed": 1})
+    for seat in (0, 1):
+        view = raw.get(f"/api/matches/{mid}", headers=bearer(t[seat])).json()
+        assert view["draw_offerable"] is False and view["draw_offer"] is None and view["draw_again_in"] == 0
+        r = act(raw, mid, "draw", t[seat])
+        assert r.status_code == 409 and r.json()["i18n"] == {"key": "error.draw_none", "params": {}}
+        assert r.json()["error"] == "this game has no draws: its rules always decide a winner"
+        r = act(raw, mid, "draw/answer", t[seat], {"accept": True})
+        assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.no_draw_offer"
+    view = raw.get(f"/api/matches/{mid}").json()
+    assert view["status"] == "playing" and view["draw_offer"] is None and view["result"] is None
+    one = client.post("/api/matches", json={"game": "nibble", "options": {"seed": 1},
+                                            "seats": ["human", "human"]}).json()
+    assert one["draw_offerable"] is False
+    r = client.post(f"/api/matches/{one['id']}/draw")
+    assert r.status_code == 409 and r.json()["i18n"]["key"] == "error.draw_none"
+    assert client.get(f"/api/matches/{one['id']}").json()["termination"] is None
+
+
 def test_pass_and_play_agrees_at_once(client):
     # one device holds every seat: nobody else must agree
     view = client.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9},

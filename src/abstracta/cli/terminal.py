@@ -33,16 +33,15 @@ PLAY_HELP = """Type a move in the game's notation, or:
            counted in the record)
   undo     take back the last turn (the computer's replies with it)
   board    draw the board again
-  resign   give up
-{draw}
+  resign   give up{draw}
   quit     stop (the record is saved as abandoned)
   help     this text"""
 
 #: The help's line for the draw offer: ``draw``, or ``offer draw`` in a game with a move written
 #: ``draw`` (it stays the move there).
-DRAW_HELP = """  draw     offer the other players a draw (people at one terminal; the
+DRAW_HELP = """\n  draw     offer the other players a draw (people at one terminal; the
            computer never agrees to one)"""
-OFFER_DRAW_HELP = """  offer draw  offer the other players a draw (draw is a move here; people
+OFFER_DRAW_HELP = """\n  offer draw  offer the other players a draw (draw is a move here; people
            at one terminal; the computer never agrees to one)"""
 
 
@@ -379,6 +378,13 @@ class PlaySession:
             return True
         return True
 
+    def draw_help(self) -> str:
+        """The help's line for the draw offer; none in a game whose rules have no draws
+        (``draw`` is then refused with the session's words, as the server refuses it)."""
+        if not self.game.description.draws:
+            return ""
+        return OFFER_DRAW_HELP if self.draw_is_a_move() else DRAW_HELP
+
     def draw_refusal(self, player: int) -> str | None:
         """Why ``player`` may offer no draw now, by the session's rule (docs: playing/distance.md "Draw offers"; a
         seat still in is the computer's, which never agrees to one). None: it may."""
@@ -513,7 +519,7 @@ class PlaySession:
                 continue
             word = line.lower()
             if word in ("help", "h"):
-                console.print(PLAY_HELP.format(draw=OFFER_DRAW_HELP if self.draw_is_a_move() else DRAW_HELP))
+                console.print(PLAY_HELP.format(draw=self.draw_help()))
                 console.print(f"\n{self.game.title}: {self.game.description.notation_help}")
             elif word in ("?", "moves"):
                 console.print("  ".join(self.legal_moves_for_humans()))

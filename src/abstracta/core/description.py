@@ -425,6 +425,10 @@ class GameDescription:
             the game's features and its weights file, read lazily), which ``abstracta learn``
             trains, ``abstracta dataset`` writes the features of, and ``benchmarks/learned.py``
             measures against :attr:`evaluator`; ``None``: the game has none.
+        draws: the game can end drawn (its rules give ``0`` results). ``False`` where its rules
+            always decide a winner (Nibble, rules §5 "there are no draws"): then no draw can be
+            offered or agreed either (:func:`abstracta.play.requests.draw_refusal`), since a
+            draw by agreement is a result the rules never give.
     """
 
     name: str
@@ -457,6 +461,7 @@ class GameDescription:
     examples: "tuple[Diagram, ...]" = ()
     lessons: "tuple[Lesson, ...]" = ()
     learned: "LearnedValue | None" = None
+    draws: bool = True
 
     def __post_init__(self) -> None:
         numbers = sorted(self.levels)

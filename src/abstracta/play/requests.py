@@ -10,11 +10,12 @@ Each act takes a session and the seats ``held`` by whoever acts, and returns a
   device); otherwise it is asked for, and happens once every other person accepted; a no drops
   it, the asker may withdraw it, any move cancels it. Never back past an action that revealed
   something (a card, a chance outcome: ``State.reveals``): it would be shown twice.
-* **Draw offers.** A draw needs every seat still in (those out by the rules or on time keep their
-  loss); the computer never agrees to one, so none is offered where it would have to. A move by
-  a seat that had still to answer declines the offer (it lapses); a seat whose offer was
-  declined, withdrawn or lapsed offers again after :data:`~abstracta.play.base.DRAW_AGAIN_TURNS`
-  turns of its own.
+* **Draw offers.** None in a game whose rules have no draws (its description's ``draws``).
+  Elsewhere a draw needs every seat still in (those out by the rules or on time keep
+  their loss); the computer never agrees to one, so none is offered where it would have to. A
+  move by a seat that had still to answer declines the offer (it lapses); a seat whose offer
+  was declined, withdrawn or lapsed offers again after
+  :data:`~abstracta.play.base.DRAW_AGAIN_TURNS` turns of its own.
 """
 
 from __future__ import annotations
@@ -188,6 +189,16 @@ def answer_takeback(session: S, held: set[int], accept: bool, now: float) -> Pro
 
 
 # --- draw offers -------------------------------------------------------------------------------
+def _no_draws(session: SessionBase) -> NotNow | None:
+    """The refusal of any draw in a game whose rules always decide a winner
+    (:attr:`~abstracta.core.description.GameDescription.draws`): agreed, it would be a result
+    the rules never give."""
+    if session.game.description.draws:
+        return None
+    said = message("error.draw_none")
+    return NotNow(english(said), said)
+
+
 def draw_refusal(session: SessionBase, held: set[int]) -> tuple[set[int], PlayError | None]:
     """``(seats, why not)``: the seats still in that ``held`` would offer a draw for, and the
     refusal of an offer by them now (None: they may offer). The computer never agrees to a
@@ -195,6 +206,9 @@ def draw_refusal(session: SessionBase, held: set[int]) -> tuple[set[int], PlayEr
     would have to."""
     if session.over:
         return set(), NotNow("the game is over", message("error.game_over"))
+    refused = _no_draws(session)
+    if refused is not None:
+        return set(), refused
     seats = session.draw_seats()
     mine = {i for i in held if i in seats and session.players[i] == "human"}
     if not mine:
@@ -259,6 +273,9 @@ def _answer_draw(session: S, held: set[int], accept: bool, now: float) -> Progre
                else NotYours("only a person's seat still in the game offers or answers a draw",
                              message("error.draw_out")))
     accepted = _answer(offer, held, accept, needed, refused)
+    # an offer stored before its game declared it has no draws may be declined, not agreed
+    if accepted is not None and (never := _no_draws(session)) is not None:
+        raise never
     if accepted is None:
         trial = session.copy()
         trial.live.draw = None

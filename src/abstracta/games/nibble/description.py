@@ -103,6 +103,7 @@ def describe(game: "NibbleGame") -> GameDescription:
         chance=True, hidden_information=False,
         whole_turn_notation=True,
         records_by_turn=True,  # notation.format_moves writes turn by turn
+        draws=False,  # rules §5: an odd number of colours, each of an odd number of discs
         evaluator=evaluate,
         levels=levels,
         tuning=Tuning(TERMS, WEIGHTS, terms, make_evaluator, squash, "alphabeta:d3"),
