@@ -463,10 +463,12 @@ def test_fibonacci_go_move_list_numbers_the_turns_as_the_board_does(page, live_s
     assert page.locator("ol.moves li.pair:last-child .turn").evaluate_all("ts => ts.map(t => t.title)") == \
         ["Red, turn 11", "Green, turn 12"]
     page.locator("ol.moves a[data-ply='5']").click()
-    page.wait_for_function("() => document.getElementById('step-at').textContent.startsWith('5 /')")
-    assert page.locator("#status").inner_text() == f"Replay: after {moves[4]}, before the first turn (move 5 of {len(moves)})"
+    page.wait_for_function("() => document.getElementById('step-at').dataset.ply === '5'")
+    assert page.locator("#status").inner_text() == f"Replay: after {moves[4]}, before the first turn"
+    assert page.locator("#step-at").text_content() == "0 / 6"  # the placements go unnumbered, as in the list
     page.locator("ol.moves a[data-ply='27']").click()
-    page.wait_for_function("() => document.getElementById('step-at').textContent.startsWith('27 /')")
-    assert page.locator("#status").inner_text() == f"Replay: round 1 of 6, after {moves[26]} (move 27 of {len(moves)})"
+    page.wait_for_function("() => document.getElementById('step-at').dataset.ply === '27'")
+    assert page.locator("#status").inner_text() == f"Replay: round 1 of 6, after {moves[26]}"
+    assert page.locator("#step-at").text_content() == "1 / 6"
     page.locator("button[aria-label='start']").click()
     page.wait_for_function("() => document.querySelector('#status').textContent === 'Replay: the start, before round 1 of 6'")

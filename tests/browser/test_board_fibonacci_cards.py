@@ -388,7 +388,7 @@ def test_a_finished_games_replay_shows_both_hands_to_a_spectator(browser, live_s
         assert nxt.get_attribute("data-stock-next") == "9h" and nxt.inner_text() == "next: 9h"
         page.click("#step-back")
         page.click("#step-back")  # after 5s/2 and the draw: seat 1 holds the drawn 3h
-        page.wait_for_function("() => document.querySelector('#status').textContent.includes('(move 2 of ')")
+        page.wait_for_function("() => document.getElementById('step-at').dataset.ply === '2'")
         assert page.locator("[data-hand] .pcard.back").count() == 0  # (the stock stays face down)
         assert page.locator(hand.format(0)).evaluate_all("cs => cs.map(c => c.dataset.card)") == ["7h", "Kd", "Qd", "3c"]
         assert page.locator(hand.format(1)).evaluate_all("cs => cs.map(c => c.dataset.card)") == ["4c", "6d", "Jc", "3h"]

@@ -448,18 +448,19 @@ def test_the_move_list_reads_each_turn_as_the_terminals_replay(page, live_server
     # a turn written whole: its end, "after a1+a9", not "after a9"
     page.click("#moves a[data-ply='4']")
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: round 1 of 2')")
-    assert page.locator("#status").inner_text() == f"Replay: round 1 of 2, after a1+a9 (move 4 of {last})"
+    assert page.locator("#status").inner_text() == "Replay: round 1 of 2, after a1+a9"
+    assert page.locator("#step-at").text_content() == "1 / 2"  # the list's rounds, not the actions
     assert page.locator("#moves a.at").inner_text() == "a1+a9"
     assert page.locator("[data-cell='a1']").get_attribute("data-disc") is None
     # one action back: a1 taken, a9 not yet; still inside the turn the list writes as a1+a9
     page.click("#step-back")
-    page.wait_for_function("() => document.querySelector('#status').textContent.includes('(move 3 of')")
-    assert page.locator("#status").inner_text() == f"Replay: round 1 of 2, after a1 (move 3 of {last})"
+    page.wait_for_function("() => document.getElementById('step-at').dataset.ply === '3'")
+    assert page.locator("#status").inner_text() == "Replay: round 1 of 2, after a1 — step 1 of 2 of this turn"
     assert page.locator("[data-cell='a9']").get_attribute("data-disc") == "G"
     assert page.locator("#moves a.at").inner_text() == "a1+a9"
     # a one-disc turn ended by `end`: one entry, b1, at the end
     page.click("#moves a[data-ply='6']")
-    page.wait_for_function("() => document.querySelector('#status').textContent.includes('(move 6 of')")
-    assert page.locator("#status").inner_text() == f"Replay: round 2 of 2, after b1 (move 6 of {last})"
+    page.wait_for_function("() => document.getElementById('step-at').dataset.ply === '6'")
+    assert page.locator("#status").inner_text() == "Replay: round 2 of 2, after b1"
     assert "end" not in page.locator("#moves").inner_text()
     assert not errors

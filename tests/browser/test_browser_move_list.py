@@ -66,7 +66,7 @@ def test_two_players_a_round_a_row_in_two_columns(browser, live_server, shots, w
         # an entry of Black's turn in round 2 is a step of the replay there
         ply = turns[3]["plies"][0]
         page.locator(f"#moves a[data-ply='{ply}']").click()
-        page.wait_for_function("p => window.abstractaView && document.getElementById('status').textContent.includes(`(move ${p} of`)", arg=ply)
+        page.wait_for_function("p => window.abstractaView && document.getElementById('step-at').dataset.ply === String(p)", arg=ply)
         assert page.locator("#status").inner_text().startswith("Replay: round 2 of 5, after ")
         assert page.locator("#moves li.current .n").inner_text() == "2."
         assert page.locator("#moves .turn.current a[data-ply]").first.get_attribute("data-ply") == str(turns[3]["plies"][0])
@@ -109,3 +109,61 @@ def test_three_players_a_line_per_turn(browser, live_server, shots):
         page.locator("#moves").screenshot(path=str(shots / "move-list-three-1100.png"))
     finally:
         context.close()
+
+
+def test_the_replay_counts_the_lists_turns_and_steps_through_a_chain(browser, live_server, shots):
+    # the replay said "move 2 of 111" (engine actions: a capture chain is several) beside a list
+    # of far fewer turns; now the status and the stepper count rounds as the list numbers them,
+    # ◀ ▶ and the arrow keys still step one action at a time, and inside a chain the status says
+    # which step of the turn it shows
+    moves = fanorona_game(10)
+    record = {"format": "abstracta-record", "version": 1, "game": "fanorona", "options": {},
+              "start": None, "moves": moves}
+    view = post_json(f"{live_server.url}/api/matches/import", {"record": record, "seats": ["human", "human"]})
+    turns = view["move_list"]
+    assert len(turns) == 10 and view["ply"] == len(moves) > 10  # White opens, the turns alternate: 5 rounds
+    k, chain = next((k, x) for k, x in enumerate(turns) if x["to"] - x["from"] >= 2 and x["to"] < view["ply"])
+    n, round_ = chain["to"] - chain["from"], k // 2 + 1
+    for width in (1280, 390):
+        context = browser.new_context(viewport={"width": width, "height": 844})
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server.url}/#/match/{view['id']}")
+            page.wait_for_function("() => window.abstractaView && document.querySelectorAll('#moves a[data-ply]').length > 0")
+
+            def shows(ply: int, status: str, at: str) -> None:
+                page.wait_for_function("p => document.getElementById('step-at').dataset.ply === String(p)", arg=ply)
+                assert page.locator("#status").inner_text() == status
+                assert page.locator("#step-at").text_content() == at
+
+            # the chain's first capture: round and step in words, the stepper the list's round
+            page.locator(f"#moves a[data-ply='{chain['from'] + 1}']").click()
+            shows(chain["from"] + 1, f"Replay: round {round_} of 5, after {chain['moves'][0]} — step 1 of {n} of this turn",
+                  f"{round_} / 5")
+            page.locator("body").click(position={"x": 2, "y": 2})  # the keys away from the board
+            for step in range(2, n):  # on through the chain, by the key
+                page.keyboard.press("ArrowRight")
+                shows(chain["from"] + step,
+                      f"Replay: round {round_} of 5, after {chain['moves'][step - 1]} — step {step} of {n} of this turn",
+                      f"{round_} / 5")
+            page.click("#step-fwd")  # the chain's end: the turn whole, no step told
+            shows(chain["to"], f"Replay: round {round_} of 5, after {chain['moves'][-1]}", f"{round_} / 5")
+            if width == 390:
+                assert page.locator("#step-at").is_visible()  # the floating stepper shows it
+            page.screenshot(path=str(shots / f"replay-chain-{width}.png"), full_page=width == 1280)
+            page.keyboard.press("ArrowLeft")
+            shows(chain["to"] - 1,
+                  f"Replay: round {round_} of 5, after {chain['moves'][-2]} — step {n - 1} of {n} of this turn",
+                  f"{round_} / 5")
+            page.keyboard.press("Home")
+            shows(0, "Replay: the start, before round 1 of 5", "0 / 5")
+            page.click("#step-fwd")
+            first = turns[0]
+            shows(1, f"Replay: round 1 of 5, after {first['moves'][0]}" + (
+                f" — step 1 of {first['to']} of this turn" if first["to"] > 1 else ""), "1 / 5")
+            page.keyboard.press("End")
+            page.wait_for_function("p => document.getElementById('step-at').dataset.ply === String(p)", arg=view["ply"])
+            assert page.locator("#step-at").text_content() == "5 / 5"
+            assert not page.locator("#status").inner_text().startswith("Replay")
+        finally:
+            context.close()

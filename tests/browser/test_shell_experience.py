@@ -141,11 +141,12 @@ def test_moves_and_links_are_big_enough_to_tap(browser, live_server):
         assert small == []
         page.locator("ol.moves a[data-ply='3']").tap()
         # the status names the round as the list numbers it (two players: a round a row, as chess
-        # lists moves; Fibonacci's turns 1, 2 | 3, 4 | 5: ply 3 is in turn 2, round 1), and the move
-        # as the stepper counts it; "after move 3" beside a list reading "2." was two countings of
-        # one thing
+        # lists moves; Fibonacci's turns 1, 2 | 3, 4 | 5: ply 3 is in turn 2, round 1), and the
+        # stepper alike; "after move 3" (or "move 3 of 12", counting actions) beside a list
+        # reading "1." was two countings of one thing
         page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Replay: round 1 of 3, after ')")
-        assert page.locator("#status").inner_text().endswith("(move 3 of 12)")
+        assert page.locator("#status").inner_text() == "Replay: round 1 of 3, after j10-i10"
+        assert page.locator("#step-at").text_content() == "1 / 3"
         assert page.locator("ol.moves li:has(a[data-ply='3']) .n").inner_text() == "1."
         page.locator("ol.moves a[data-ply='3']").tap()
         page.click("button[aria-label='start']")
@@ -258,7 +259,7 @@ def test_a_phone_steps_through_a_game_with_the_board_in_sight(browser, live_serv
         page.evaluate("scrollTo(0, 0)")
         for ply in (10, 9, 8):
             page.locator("#step-back").tap()
-            page.wait_for_function(f"() => document.getElementById('step-at').textContent === '{ply} / 12'")
+            page.wait_for_function(f"() => document.getElementById('step-at').dataset.ply === '{ply}'")
             assert page.evaluate("scrollY") == 0
         back, board = page.locator("#step-back").bounding_box(), page.locator("#board").bounding_box()
         assert back["y"] + back["height"] <= 844 and back["height"] >= 40

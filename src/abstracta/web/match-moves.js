@@ -1,5 +1,6 @@
 // The match page's move list and the replay's stepper: each turn as the server writes it, a step
-// of the replay (ctx.replay, match-replay.js) to its ply; ◀ ▶ and the arrow keys step too.
+// of the replay (ctx.replay, match-replay.js) to its ply; ◀ ▶ and the arrow keys step too, one
+// action at a time (a capture chain capture by capture), while the counters count the list's turns.
 import { h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -38,6 +39,24 @@ export function roundOfPly(rows, ply) {
   return { round: row ? row.number : 0, rounds: paired.length ? paired[paired.length - 1].number : 0 };
 }
 
+// Where ply `ply` (0: the start) stands in the move list's own numbers, for the replay's counters
+// (the list, not the actions: a capture chain or a card drawn then played is one turn there):
+// {number, last}: the list's row number of the turn under way at `ply` (two players the round, three
+// or four the turn, both the server's turn_numbers; 0 before the first numbered row) and the last
+// one; {step, steps}: the action `ply` ends within its entry of the list, and the entry's actions
+// (steps 1 for a turn of one action; 0 at the start).
+export function listPlace(view, ply) {
+  const numbered = moveRows(view.move_list, view.num_players).filter((r) => r.number > 0);
+  let number = 0;
+  for (const row of numbered) {
+    if (row.turns.find(Boolean).from >= ply) break;
+    number = row.number;
+  }
+  const entry = ply > 0 ? view.move_list.find((x) => ply > x.from && ply <= x.to) : null;
+  return { number, last: numbered.length ? numbered[numbered.length - 1].number : 0,
+    step: entry ? ply - entry.from : 0, steps: entry ? entry.to - entry.from : 0 };
+}
+
 // What a replay's status says was played up to `ply`, as the move list writes it: the list's
 // entries that end there (a turn written whole as "b2+i8", whose last action is "end"), else the action (a step
 // inside a turn the list writes whole).
@@ -68,10 +87,14 @@ export function movesPanel(ctx) {
     const view = ctx.view;
     const live = replay.ply === null;
     const aim = replay.aimed();
+    const shown = live ? view.ply : replay.ply;
+    const place = listPlace(view, shown);
     const hide = ctx.needsHandover();
     const stepFocus = keepFocus(stepper);
     stepper.replaceChildren(
-      h("span", { class: "at", id: "step-at", "aria-hidden": "true" }, `${live ? view.ply : replay.ply} / ${view.ply}`), // the status line says it in words
+      // the turn on screen as the move list numbers it, not the actions (the status line says it in
+      // words, and the step inside a turn); data-ply: the ply itself
+      h("span", { class: "at", id: "step-at", "aria-hidden": "true", "data-ply": String(shown) }, `${place.number} / ${place.last}`),
       h("button", { type: "button", title: t("step.start"), "aria-label": t("step.start"), onclick: () => replay.stepTo(0), disabled: view.ply === 0 || hide }, "|◀"),
       h("button", { type: "button", title: t("step.back"), "aria-label": t("step.back"), id: "step-back", onclick: () => replay.stepTo(replay.aimed() - 1), disabled: view.ply === 0 || aim === 0 || hide }, "◀"),
       h("button", { type: "button", title: t("step.forward"), "aria-label": t("step.forward"), id: "step-fwd", onclick: () => replay.stepTo(replay.aimed() + 1), disabled: aim >= view.ply }, "▶"),

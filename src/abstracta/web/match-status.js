@@ -4,7 +4,7 @@
 import { h, keepFocus } from "./dom.js";
 import { fmt, t } from "./i18n.js";
 import { resultText, turnOfPly } from "./outcome.js";
-import { movedAt, moveRows, roundOfPly } from "./match-moves.js";
+import { listPlace, movedAt, moveRows, roundOfPly } from "./match-moves.js";
 
 // Returns {watching, status, banner}: the nodes to lay out, in that order.
 export function statusLines(ctx) {
@@ -44,19 +44,22 @@ function liveWords(ctx, { over, stuck, waiting, myTurn }) {
 }
 
 // The status line of a replay at `ply`: turns numbered as the move list numbers them, so that
-// "turn 21" is the list's "21." (two players: "round 11" is the list's row "11.")
+// "turn 21" is the list's "21." (two players: "round 11" is the list's row "11."), never the
+// actions (a capture chain is one turn of several); a step inside a turn of several actions says
+// which of them it shows
 function replayWords(view, ply) {
   const { turn, turns } = turnOfPly(view.turn_numbers, ply);
   const move = movedAt(view, ply);
   const rows = view.num_players === 2 ? moveRows(view.move_list, 2) : null;
   const { round, rounds } = rows ? roundOfPly(rows, ply) : { round: 0, rounds: 0 };
   if (ply === 0) {
-    return rounds ? t("status.replay_start_round", { rounds }) : turns ? t("status.replay_start", { turns, of: view.ply })
+    return rounds ? t("status.replay_start_round", { rounds }) : turns ? t("status.replay_start", { turns })
       : t("status.replay_start_unnumbered");
   }
-  if (!turn) return t("status.replay_before_turns", { move, ply, of: view.ply });
-  if (round) return t("status.replay_round", { round, rounds, move, ply, of: view.ply });
-  return t("status.replay", { turn, turns, move, ply, of: view.ply });
+  const words = !turn ? t("status.replay_before_turns", { move })
+    : round ? t("status.replay_round", { round, rounds, move }) : t("status.replay", { turn, turns, move });
+  const { step, steps } = listPlace(view, ply);
+  return step < steps ? t("status.replay_step", { words, step, steps }) : words;
 }
 
 // A computer that could not move (view.bot_error, README "Computer players"), or whose move a
