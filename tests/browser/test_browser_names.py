@@ -96,6 +96,7 @@ def test_anna_finds_ben_from_a_finished_game_and_challenges_him(browser, live_se
         notice = b.locator(".challenge-notice")
         notice.wait_for()
         assert anna in notice.inner_text() and "haastaa sinut" in notice.inner_text()
+        assert notice.locator("a.person").inner_text() == anna  # her name opens her profile
         b.screenshot(path=str(shots / "names-challenge-notice-390.png"), full_page=True)
 
         # his own profile has no Challenge
@@ -186,8 +187,15 @@ def test_a_guests_name_is_text_and_an_accounts_a_link(browser, live_server, shot
         assert card.locator(".live-who a").all_inner_texts() == [anna]
         assert guest in card.locator(".live-who").inner_text()
         a.screenshot(path=str(shots / "names-live-1280.png"))
-        # Your games: the same
+        # the home page's Continue a game: "against anna", her name a link
         g.set_viewport_size({"width": 390, "height": 844})
+        g.goto(f"{url}/#/")
+        going = g.locator(f"#continue-list li[data-id={json.dumps(mid)}]")
+        going.wait_for()
+        assert going.locator("a.person").all_inner_texts() == [anna]
+        assert f"against {anna}" in going.inner_text()
+        g.screenshot(path=str(shots / "names-home-390.png"))
+        # Your games: the same
         g.goto(f"{url}/#/matches")
         row = g.locator(f"#match-list tr[data-id={json.dumps(mid)}]")
         row.wait_for()

@@ -82,11 +82,12 @@ function twoPlayerGames(list) {
 }
 
 // A challenge to this person in words ("anna (1500?) challenges you: <game>, 5 + 3, casual."),
-// as the lobby lists it; `list`: the games (shell.js) for the game's name.
+// as the lobby lists it, the challenger's name a link to their profile (an account's): its
+// pieces; `list`: the games (shell.js) for the game's name.
 export function challengeWords(c, list) {
   const found = twoPlayerGames(list).find((x) => JSON.stringify([x.game, x.options]) === JSON.stringify([c.game, c.options || {}]));
   const what = [found ? found.label : c.game, clockWords(c.clock), c.rated ? t("lobby.rated") : t("lobby.casual")].join(", ");
-  return t("lobby.challenge.from", { who: c.from || "", rating: rating(c), what });
+  return tNodes("lobby.challenge.from", { who: personLink(c.from || "", c.from_kind), rating: rating(c), what });
 }
 
 // `params`: the page's parameters; challenge=<name> (a profile's Challenge) fills in the
