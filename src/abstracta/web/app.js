@@ -55,7 +55,7 @@ async function route(ev) {
     else if (parts[0] === "matches") await matchesPage(app);
     else if (parts[0] === "live") await livePage(app, { games, boardModule });
     else if (parts[0] === "join" && parts[1]) await joinPage(app, parts[1]);
-    else if (parts[0] === "lobby") stopPage = (await lobbyPage(app, { games, params: new URLSearchParams(query) })) || stopPage;
+    else if (parts[0] === "lobby") stopPage = (await lobbyPage(app, { games, params: new URLSearchParams(query), switched: !!switched })) || stopPage;
     else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
     else if (parts[0] === "lesson" && parts[1]) await lessonPage(app, parts[1], parts[2], { games, boardModule });
     else if (PEOPLE_PAGES.has(parts[0])) await peoplePage(app, parts, { games });

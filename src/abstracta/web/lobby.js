@@ -91,8 +91,9 @@ export function challengeWords(c, list) {
 }
 
 // `params`: the page's parameters; challenge=<name> (a profile's Challenge) fills in the
-// challenge form for that player and brings it into sight, its first choice focused.
-export async function lobbyPage(app, { games, params = new URLSearchParams() }) {
+// challenge form for that player and brings it into sight, its first choice focused (not again
+// when the page is drawn anew in another language: `switched`, the reader's place is kept).
+export async function lobbyPage(app, { games, params = new URLSearchParams(), switched = false }) {
   document.title = `${t("lobby.title")} — abstracta`;
   const list = twoPlayerGames(await games());
   const me = await whoAmI(true);
@@ -144,7 +145,7 @@ export async function lobbyPage(app, { games, params = new URLSearchParams() }) 
   await blocks.draw().catch(() => {});
   const live = lobbySocket(app, draw, refresh);
   // after the router has scrolled the new page to its top and placed the focus (app.js)
-  if (newPart && challengeTo) {
+  if (newPart && challengeTo && !switched) {
     setTimeout(() => {
       if (!app.isConnected) return;
       newPart.scrollIntoView({ block: "start" });
