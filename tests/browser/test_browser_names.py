@@ -39,7 +39,8 @@ def call(page, method: str, path: str, body=None):
 
 def in_sight(page, selector: str) -> bool:
     """Whether the top of ``selector`` is on screen (scrolled to: a fraction of a pixel above it at most)."""
-    top, height = page.evaluate("(sel) => [document.querySelector(sel).getBoundingClientRect().top, window.innerHeight]", selector)
+    top, height = page.evaluate("(sel) => [document.querySelector(sel).getBoundingClientRect().top, window.innerHeight]",
+                                selector)
     return -1 < top < height
 
 

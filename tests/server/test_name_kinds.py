@@ -35,7 +35,8 @@ def test_seeks_and_challenges_say_whose_name_is_an_accounts(app, anna):
     listed = {s["player"]: s["player_kind"] for s in anna.get("/api/seeks").json()}
     assert listed == {"anna": "account", guest_name: "guest"}
     assert anna.get("/api/lobby").json()["seeks"][0]["player_kind"] == "account"
-    sent = guest.post("/api/challenges", json={"to": "anna", "game": "toy-nim", "options": {"stones": 9}, "clock": None})
+    sent = guest.post("/api/challenges",
+                      json={"to": "anna", "game": "toy-nim", "options": {"stones": 9}, "clock": None})
     assert sent.status_code == 201, sent.text
     assert (sent.json()["from_kind"], sent.json()["to_kind"]) == ("guest", "account")
     incoming = anna.get("/api/challenges").json()["in"]

@@ -66,7 +66,8 @@ class Company:
             if info is not None and info["name"]:
                 out.append({"name": info["name"], "person": True, "name_key": None, "kind": info["kind"]})
             elif seat < len(styles) and styles[seat]["name"]:
-                out.append({"name": styles[seat]["name"], "person": False, "name_key": styles[seat]["name_key"], "kind": None})
+                out.append({"name": styles[seat]["name"], "person": False, "name_key": styles[seat]["name_key"],
+                            "kind": None})
             else:
                 out.append({"name": f"Player {seat + 1}", "person": False, "name_key": None, "kind": None})
         return out
