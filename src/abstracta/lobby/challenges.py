@@ -81,12 +81,13 @@ class Blocks:
         self.lobby.changed([person.id])
 
     def listed(self, person: Person) -> list[dict[str, Any]]:
-        """The players ``person`` blocks, by name."""
+        """The players ``person`` blocks, by name (``kind``: account or guest, whose name has no
+        profile)."""
         with self.db.reading() as s:
-            rows = s.execute(select(PersonRow.name, BlockRow.created_at).join(
+            rows = s.execute(select(PersonRow.name, PersonRow.kind, BlockRow.created_at).join(
                 PersonRow, PersonRow.id == BlockRow.blocked_id).where(BlockRow.person_id == person.id)
                 .order_by(PersonRow.name_key)).all()
-        return [{"name": name, "since": aware(at).isoformat()} for name, at in rows]
+        return [{"name": name, "kind": kind, "since": aware(at).isoformat()} for name, kind, at in rows]
 
     def blocks(self, person: int, other: int) -> bool:
         """Whether ``person`` blocks ``other`` (the chat hides ``other``'s words from ``person``)."""
@@ -152,7 +153,8 @@ class Challenges:
                                seat=seat, status="open", created_at=now)
             s.add(row)
         self.lobby.changed([person.id, target.id])
-        return self.view(row, person.id, {person.id: person.name, target.id: target.name})
+        return self.view(row, person.id, {person.id: person.name, target.id: target.name},
+                         {person.id: person.kind, target.id: target.kind})
 
     def answer(self, person: Person, challenge_id: Any, accept: bool) -> dict[str, Any]:
         """The challenged ``person`` accepts (``{"match": id}``: the game started, both seated:
@@ -215,14 +217,18 @@ class Challenges:
                                                           ChallengeRow.answered_at >= since)))
                 .order_by(ChallengeRow.created_at)).all()
         names = self.lobby.names([r.from_id for r in rows] + [r.to_id for r in rows])
+        kinds = self.lobby.kinds([r.from_id for r in rows] + [r.to_id for r in rows])
         # a deleted person has no name: their challenges (answered a moment ago) are not shown
-        views = [self.view(r, person.id, names) for r in rows if names.get(r.from_id) and names.get(r.to_id)]
+        views = [self.view(r, person.id, names, kinds) for r in rows if names.get(r.from_id) and names.get(r.to_id)]
         return {"in": [v for v in views if not v["mine"]], "out": [v for v in views if v["mine"]]}
 
-    def view(self, row: ChallengeRow, viewer: int, names: dict[int, str | None]) -> dict[str, Any]:
+    def view(self, row: ChallengeRow, viewer: int, names: dict[int, str | None],
+             kinds: dict[int, str] | None = None) -> dict[str, Any]:
         spec = spec_of(row.spec)
         rating, provisional = self.lobby.rating(row.from_id, spec)
-        return {"id": row.id, "from": names.get(row.from_id), "to": names.get(row.to_id), **spec.to_json(),
+        kinds = kinds or {}
+        return {"id": row.id, "from": names.get(row.from_id), "to": names.get(row.to_id),
+                "from_kind": kinds.get(row.from_id), "to_kind": kinds.get(row.to_id), **spec.to_json(),
                 "seat": row.seat, "status": row.status, "match": row.match_id, "mine": row.from_id == viewer,
                 "rating": round(rating), "provisional": provisional, "created": aware(row.created_at).isoformat(),
                 "expires": (aware(row.created_at) + timedelta(seconds=self._lifetime(spec.clock))).isoformat()}

@@ -77,7 +77,7 @@ class Seeks:
                           rating=rating, provisional=provisional, rating_min=low, rating_max=high, created_at=now)
             s.add(row)
         self.lobby.changed()
-        return self.view(row, person.id, {person.id: person.name})
+        return self.view(row, person.id, {person.id: person.name}, kinds={person.id: person.kind})
 
     def cancel(self, person: Person, seek_id: Any) -> None:
         """``person`` withdraws their seek (Unknown if it is not theirs or not open)."""
@@ -98,20 +98,21 @@ class Seeks:
         blocked = self.lobby.blocks.either_of(viewer.id) if viewer is not None else set()
         rows = [r for r in rows if r.person_id not in blocked]
         names = self.lobby.names(r.person_id for r in rows)
+        kinds = self.lobby.kinds(r.person_id for r in rows)
         # the seekers' ratings now and the viewer's (for the ranges) in one read
         wanted = [(r.person_id, r.spec) for r in rows]
         if viewer is not None:
             wanted += [(viewer.id, r.spec) for r in rows]
         ratings = self.lobby.ratings(wanted)
         return [self.view(r, viewer.id if viewer else None, names, viewer, ratings[r.person_id, r.spec],
-                          ratings[viewer.id, r.spec] if viewer is not None else None) for r in rows]
+                          ratings[viewer.id, r.spec] if viewer is not None else None, kinds) for r in rows]
 
     def view(self, row: SeekRow, viewer: int | None, names: dict[int, str | None],
              person: Person | None = None, rating: tuple[float, bool] | None = None,
-             theirs: tuple[float, bool] | None = None) -> dict[str, Any]:
+             theirs: tuple[float, bool] | None = None, kinds: dict[int, str] | None = None) -> dict[str, Any]:
         """The seek ``row`` as ``viewer`` sees it; ``rating``: its seeker's ``(rating,
         provisional)`` now (None: as when it was made, a moment ago); ``theirs``: the viewer's
-        (None: read it)."""
+        (None: read it); ``kinds``: the people's kinds (:meth:`LobbyService.kinds`)."""
         spec = spec_of(row.spec)
         score, provisional = rating if rating is not None else (row.rating, row.provisional)
         why = None
@@ -121,7 +122,8 @@ class Seeks:
             why = "own"
         elif person is not None:
             why = self._refusal(row, spec, person, theirs)
-        return {"id": row.id, "player": names.get(row.person_id), "rating": round(score),
+        return {"id": row.id, "player": names.get(row.person_id), "player_kind": (kinds or {}).get(row.person_id),
+                "rating": round(score),
                 "provisional": provisional, **spec.to_json(), "seat": row.seat,
                 "rating_range": [row.rating_min, row.rating_max] if (row.rating_min, row.rating_max) != (None, None)
                 else None, "created": aware(row.created_at).isoformat(), "mine": row.person_id == viewer,

@@ -150,6 +150,15 @@ class Lobby:
         with self.db.reading() as s:
             return dict(s.execute(select(PersonRow.id, PersonRow.name).where(PersonRow.id.in_(ids))).all())
 
+    def kinds(self, ids: Iterable[int]) -> dict[int, str]:
+        """``{id: "account" | "guest" | "deleted"}``: a client links an account's name to its
+        profile (a guest has none)."""
+        ids = list(set(ids))
+        if not ids:
+            return {}
+        with self.db.reading() as s:
+            return dict(s.execute(select(PersonRow.id, PersonRow.kind).where(PersonRow.id.in_(ids))).all())
+
     def person(self, person_id: int) -> Person:
         with self.db.reading() as s:
             row = s.get(PersonRow, person_id)

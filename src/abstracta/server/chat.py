@@ -148,6 +148,18 @@ class ChatLog:
                      .order_by(ChatLineRow.id.desc()).limit(limit))
             return list(reversed(s.scalars(query).all()))
 
+    def accounts(self, rows: Sequence[ChatLineRow]) -> set[int]:
+        """The authors of ``rows`` who are accounts called now as their lines name them (a
+        client links such a name to its profile; a guest has none, a name changed since is not
+        theirs now)."""
+        wanted = {r.person_id: r.name for r in rows if r.person_id is not None and not r.seat_named}
+        if not wanted:
+            return set()
+        with self.store.reading() as s:
+            found = s.execute(select(PersonRow.id, PersonRow.name).where(PersonRow.id.in_(list(wanted)),
+                                                                         PersonRow.kind == "account")).all()
+        return {pid for pid, name in found if name == wanted[pid]}
+
     def line(self, match_id: str, line_id: int) -> ChatLineRow | None:
         with self.store.reading() as s:
             row = s.get(ChatLineRow, line_id)
@@ -313,7 +325,7 @@ class Chat:
             row = self.log.add(match.id, room, None, speaker.person.id, speaker.person.name or "", False, None,
                                line, match.ply)
         self.announce(match.id)
-        return self.line_json(row)
+        return self.line_json(row, self.log.accounts([row]))
 
     def read(self, match_id: str, speaker: Speaker, room: str | None = None, after: int = 0) -> dict[str, Any]:
         """The lines ``speaker`` may read: ``{"open", "rooms", "you", "lines"}`` — whether the
@@ -331,10 +343,11 @@ class Chat:
             rooms = [room]
         open_ = self.is_open(match)
         hidden = self.hidden(speaker.person.id) if open_ and speaker.person is not None else set()
+        rows = [r for r in self.log.lines(match.id, rooms, after)
+                if r.person_id is None or r.person_id not in hidden] if open_ else []
+        accounts = self.log.accounts(rows)
         return {"open": open_, "rooms": rooms, "write": self._writable(match, speaker) if open_ else None,
-                "you": speaker.keys(match),
-                "lines": [self.line_json(r) for r in self.log.lines(match.id, rooms, after)
-                          if r.person_id is None or r.person_id not in hidden] if open_ else []}
+                "you": speaker.keys(match), "lines": [self.line_json(r, accounts) for r in rows]}
 
     @staticmethod
     def _writable(match: Match, speaker: Speaker) -> str | None:
@@ -362,15 +375,17 @@ class Chat:
         return self.log.report(row, reporter, name)
 
     @staticmethod
-    def line_json(row: ChatLineRow) -> dict[str, Any]:
-        """A line for a client: ``{id, room, seat, author, name, name_key, person, text, ply,
-        at}`` — ``author`` the key to mute it by (``s<seat>`` a player, ``p<id>`` a spectator),
-        ``name`` the name written then (a seat's name in the game where no person holds the
-        seat: ``person`` false, ``name_key`` its catalog key, a client may name it its own way)."""
+    def line_json(row: ChatLineRow, accounts: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
+        """A line for a client: ``{id, room, seat, author, name, name_key, person, account, text,
+        ply, at}`` — ``author`` the key to mute it by (``s<seat>`` a player, ``p<id>`` a
+        spectator), ``name`` the name written then (a seat's name in the game where no person
+        holds the seat: ``person`` false, ``name_key`` its catalog key, a client may name it its
+        own way), ``account`` whether that name is an account's now (``accounts``: their ids,
+        :meth:`ChatLog.accounts`): a client links it to the profile."""
         return {"id": row.id, "room": row.room, "seat": row.seat,
                 "author": f"s{row.seat}" if row.seat is not None else f"p{row.person_id}",
                 "name": row.name, "name_key": row.name_key,
-                "person": not row.seat_named,
+                "person": not row.seat_named, "account": row.person_id in accounts,
                 "text": row.text, "ply": row.ply,
                 "at": (row.at if row.at.tzinfo else row.at.replace(tzinfo=timezone.utc)).isoformat()}
 

@@ -53,8 +53,9 @@ class Company:
         return invited | seated
 
     def names(self, match: Match) -> list[dict[str, Any]]:
-        """Per seat: ``{"name", "person"}`` — the person's name where a person holds the seat
-        (``person`` true; as the match's view names it, :meth:`Owners.names`), else the seat's
+        """Per seat: ``{"name", "person", "name_key", "kind"}`` — the person's name where a person
+        holds the seat (``person`` true, ``kind`` account or guest; as the match's view names it,
+        :meth:`Owners.names`), else the seat's
         name in the game ("White"; ``name_key`` its catalog key) or "Player N" (``name_key``
         None; a deleted account's seat too), for a line of chat or a row of the live list."""
         seated = self.owners.names(match)
@@ -63,11 +64,12 @@ class Company:
         for seat in range(len(match.players)):
             info = seated[seat] if seat < len(seated) else None
             if info is not None and info["name"]:
-                out.append({"name": info["name"], "person": True, "name_key": None})
+                out.append({"name": info["name"], "person": True, "name_key": None, "kind": info["kind"]})
             elif seat < len(styles) and styles[seat]["name"]:
-                out.append({"name": styles[seat]["name"], "person": False, "name_key": styles[seat]["name_key"]})
+                out.append({"name": styles[seat]["name"], "person": False, "name_key": styles[seat]["name_key"],
+                            "kind": None})
             else:
-                out.append({"name": f"Player {seat + 1}", "person": False, "name_key": None})
+                out.append({"name": f"Player {seat + 1}", "person": False, "name_key": None, "kind": None})
         return out
 
 

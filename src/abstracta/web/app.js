@@ -1,5 +1,5 @@
 // The abstracta browser client: hash routing (#/, #/rules/<game>, #/new/<game>, #/match/<id>,
-// #/matches, #/live, #/lobby, #/join/<code>: an invitation to a seat; people's pages: see people.js) and
+// #/matches, #/live, #/lobby (#/lobby?challenge=<name>: the challenge form for that player), #/join/<code>: an invitation to a seat; people's pages: see people.js) and
 // the header's language switch. Each page is a module of its own: home.js (the games, a rules
 // page), newgame.js, matches.js (Your games), join.js, match.js (a match, composed of its
 // concerns' match-*.js), live.js (live games), lobby.js, analysis.js, lesson.js, people.js; the words they
@@ -40,7 +40,9 @@ async function route(ev) {
   const ended = !!switched && !!root.querySelector("#session-ended");
   const asking = ended ? whoAmI(true) : null;
   keepPage = () => null;
-  const parts = (location.hash.replace(/^#\/?/, "") || "").split("/").map(decodeURIComponent);
+  // a page's parameters after "?" (#/lobby?challenge=ben; the analysis page reads its own)
+  const [path, query = ""] = location.hash.replace(/^#\/?/, "").split("?");
+  const parts = (path || "").split("/").map(decodeURIComponent);
   // A page draws into its own box, after its requests: a page left while it was still loading
   // (a click on "Your games" while a match loads) then finishes in a box no longer shown,
   // instead of in the middle of the next page. A page knows it was left by !app.isConnected.
@@ -53,7 +55,7 @@ async function route(ev) {
     else if (parts[0] === "matches") await matchesPage(app);
     else if (parts[0] === "live") await livePage(app, { games, boardModule });
     else if (parts[0] === "join" && parts[1]) await joinPage(app, parts[1]);
-    else if (parts[0] === "lobby") stopPage = (await lobbyPage(app, { games })) || stopPage;
+    else if (parts[0] === "lobby") stopPage = (await lobbyPage(app, { games, params: new URLSearchParams(query), switched: !!switched })) || stopPage;
     else if (parts[0] === "analysis") await analysisPage(app, location.hash, { games, boardModule });
     else if (parts[0] === "lesson" && parts[1]) await lessonPage(app, parts[1], parts[2], { games, boardModule });
     else if (PEOPLE_PAGES.has(parts[0])) await peoplePage(app, parts, { games });

@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { refusal, t } from "./i18n.js";
+import { personLink } from "./names.js";
 import { whoAmI } from "./people.js";
 
 const LIMIT = 140; // characters (code points), as the server counts them
@@ -87,7 +88,8 @@ export function chatPanel({ id, room, seatName }) {
     const mine = state && state.you.includes(line.author);
     const who = nameOf(line);
     const item = h("li", { "data-line": line.id, "data-author": line.author, class: mine ? "mine" : null },
-      h("span", { class: "who" }, who), ": ", h("span", { class: "text" }, line.text));
+      // an account's name leads to its profile (the server says which names are accounts' now)
+      h("span", { class: "who" }, line.person && line.account ? personLink(line.name, "account") : who), ": ", h("span", { class: "text" }, line.text));
     if (!mine) {
       const report = h("button", { type: "button", class: "linkish", "aria-label": t("chat.report_label", { name: who }) }, t("chat.report"));
       report.addEventListener("click", async () => {

@@ -4,7 +4,7 @@ import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { lessonOffer } from "./lesson.js";
 import { liveLink } from "./live.js";
-import { personName } from "./names.js";
+import { joinNodes, personName, personNode, tNodes } from "./names.js";
 import { readGames, waitingGames, waitingLine, whileShown } from "./notify.js";
 import { games, inSight, notFound, showError } from "./shell.js";
 import { gameTitle, matchTitle } from "./words.js";
@@ -40,7 +40,7 @@ export async function homePage(app) {
         const others = opponents(r);
         return h("li", { "data-id": r.id, class: yours.has(r.id) ? "your-move" : null },
           h("a", { href: `#/match/${r.id}` }, matchTitle(titles[r.game] || r.game, r.variant)),
-          others ? ` ${t("home.against", { who: others })}` : "", " — ",
+          others.length ? [" ", ...tNodes("home.against", { who: h("span", { class: "opponents" }, joinNodes(others, ", ")) })] : "", " — ",
           h("span", { class: "whose" }, yours.has(r.id) ? h("b", {}, t("notice.your_move")) : toMove(r)),
           ` · ${t("count.moves", { n: r.turns })}, ${new Date(r.updated).toLocaleString(lang)}`);
       })));
@@ -49,15 +49,16 @@ export async function homePage(app) {
   app.append(importBox());
 }
 
-// The others at a match played here: their names, a computer's level ("anna", "computer, level
-// 4"), or "" when none is known (a friend invited by a link, pass and play).
+// The others at a match played here: their names (an account's a link to its profile), a
+// computer's level ("anna", "computer, level 4"); none when none is known (a friend invited by a
+// link, pass and play).
 function opponents(r) {
   const mine = r.my_seats || [];
   return (r.players || []).map((p, i) => {
     if (mine.includes(i)) return null;
     if (p.startsWith("level:")) return t("seat.computer_level", { level: p.slice(6) });
-    return personName(r, i);
-  }).filter(Boolean).join(", ");
+    return personNode(r, i);
+  }).filter(Boolean);
 }
 
 // Who is to move in a game in play that waits for someone else ("anna to move", "waiting").
@@ -65,7 +66,7 @@ function toMove(r) {
   if (r.to_move === null || r.to_move === undefined) return t("home.waiting_other");
   const p = r.players[r.to_move] || "";
   const who = p.startsWith("level:") ? t("seat.computer_level", { level: p.slice(6) }) : personName(r, r.to_move);
-  return who ? t("home.to_move", { who }) : t("home.waiting_other");
+  return who ? t("home.to_move", { who }) : t("home.waiting_other"); // the name is a link once in the row: "against anna"
 }
 
 function importBox() {

@@ -3,8 +3,9 @@
 // module; and the count of watchers on a game's page. The list is asked for again every few
 // seconds (a socket per game would count this page as watching them all).
 import { api } from "./api.js";
-import { h } from "./dom.js";
+import { h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
+import { joinNodes, personLink } from "./names.js";
 
 const REFRESH_MS = 5000;
 
@@ -61,19 +62,27 @@ export async function livePage(app, { games, boardModule }) {
           return n.person ? n.name : n.name_key ? t(n.name_key, {}, n.name) : t("seat.player", { n: i + 1 });
         };
         const title = row.variant ? t("game.with_variant", { game: titles[row.game] || row.game, variant: t(row.variant.label_key, {}, row.variant.label) }) : titles[row.game] || row.game;
-        const who = row.names.map((_, i) => name(i)).join(` ${t("match.vs")} `);
+        // a person's name a link to their profile (an account's), beside the card's link to the game
+        const who = joinNodes(row.names.map((n, i) => (n.person ? personLink(n.name, n.kind) : name(i))), ` ${t("match.vs")} `);
         const watching = t("live.watching", { n: row.watchers });
         let card = cards.get(row.id);
         if (!card) {
           const board = h("div", { class: "live-board", "aria-hidden": "true", inert: true });
           const words = h("span", { class: "live-words" });
+          const people = h("span", { class: "live-who" });
+          const count = h("span", { class: "muted live-count" });
+          // the names outside the game's link: a link holds no other link
           const node = h("li", { class: "live-game", "data-id": row.id },
-            h("a", { href: `#/match/${encodeURIComponent(row.id)}`, class: "live-link" }, board, words));
-          card = { node, board, words, revision: null };
+            h("a", { href: `#/match/${encodeURIComponent(row.id)}`, class: "live-link" }, board, words), people, count);
+          card = { node, board, words, people, count, revision: null };
           cards.set(row.id, card);
         }
-        card.words.replaceChildren(h("strong", {}, title), h("span", {}, who),
-          h("span", { class: "muted live-count", "data-watchers": row.watchers }, watching));
+        card.words.replaceChildren(h("strong", {}, title));
+        const focus = keepFocus(card.people);
+        card.people.replaceChildren(...who);
+        focus();
+        card.count.dataset.watchers = row.watchers;
+        card.count.textContent = watching;
         if (card.revision !== row.revision) {
           card.revision = row.revision;
           drawBoard(card.board, row, await boardModule(row.board_module), name);

@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { lang, refusal, t } from "./i18n.js";
+import { personLink, tNodes } from "./names.js";
 import { SESSION_ENDED, sessionEnded, whoAmI } from "./people.js";
 
 // "Play now" clocks, as the game sites offer them: minutes + seconds per turn, and a day per move
@@ -81,14 +82,18 @@ function twoPlayerGames(list) {
 }
 
 // A challenge to this person in words ("anna (1500?) challenges you: <game>, 5 + 3, casual."),
-// as the lobby lists it; `list`: the games (shell.js) for the game's name.
+// as the lobby lists it, the challenger's name a link to their profile (an account's): its
+// pieces; `list`: the games (shell.js) for the game's name.
 export function challengeWords(c, list) {
   const found = twoPlayerGames(list).find((x) => JSON.stringify([x.game, x.options]) === JSON.stringify([c.game, c.options || {}]));
   const what = [found ? found.label : c.game, clockWords(c.clock), c.rated ? t("lobby.rated") : t("lobby.casual")].join(", ");
-  return t("lobby.challenge.from", { who: c.from || "", rating: rating(c), what });
+  return tNodes("lobby.challenge.from", { who: personLink(c.from || "", c.from_kind), rating: rating(c), what });
 }
 
-export async function lobbyPage(app, { games }) {
+// `params`: the page's parameters; challenge=<name> (a profile's Challenge) fills in the
+// challenge form for that player and brings it into sight, its first choice focused (not again
+// when the page is drawn anew in another language: `switched`, the reader's place is kept).
+export async function lobbyPage(app, { games, params = new URLSearchParams(), switched = false }) {
   document.title = `${t("lobby.title")} — abstracta`;
   const list = twoPlayerGames(await games());
   const me = await whoAmI(true);
@@ -120,7 +125,9 @@ export async function lobbyPage(app, { games }) {
   const challengesBox = h("div", { id: "challenges" });
   app.append(h("section", { class: "lobby-part", id: "challenges-part", hidden: !me.kind }, h("h2", {}, t("lobby.challenges.heading")), challengesBox));
   const blocks = blocksPart(lobby);
-  if (me.kind) app.append(newSeekPart(lobby), blocks.node);
+  const challengeTo = (params.get("challenge") || "").trim();
+  const newPart = me.kind ? newSeekPart(lobby, challengeTo) : null;
+  if (me.kind) app.append(newPart, blocks.node);
 
   function draw(snapshot) {
     if (lobby.known === null) lobby.known = new Set((snapshot.started || []).map((g) => g.id));
@@ -137,6 +144,14 @@ export async function lobbyPage(app, { games }) {
   await refresh();
   await blocks.draw().catch(() => {});
   const live = lobbySocket(app, draw, refresh);
+  // after the router has scrolled the new page to its top and placed the focus (app.js)
+  if (newPart && challengeTo && !switched) {
+    setTimeout(() => {
+      if (!app.isConnected) return;
+      newPart.scrollIntoView({ block: "start" });
+      newPart.querySelector("#new-game-choice").focus({ preventScroll: true });
+    }, 0);
+  }
   return () => { quick.stop(); live.stop(); };
 }
 
@@ -207,7 +222,7 @@ function quickPart(lobby) {
 
 // A new seek or challenge: the game's settings, then who (anyone in a rating range, or a named
 // player). Returns its section.
-function newSeekPart(lobby) {
+function newSeekPart(lobby, challengeTo = "") {
   const { list } = lobby;
   const formGame = lobby.gameSelect("new-game-choice");
   const picker = clockPicker("new-clock");
@@ -216,7 +231,10 @@ function newSeekPart(lobby) {
     h("option", { value: "0" }, t("lobby.seat.first")), h("option", { value: "1" }, t("lobby.seat.second")));
   const low = h("input", { id: "new-low", type: "number", min: "0", max: "4000", step: "50", inputmode: "numeric" });
   const high = h("input", { id: "new-high", type: "number", min: "0", max: "4000", step: "50", inputmode: "numeric" });
-  const opponent = h("input", { id: "new-opponent", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
+  const opponent = h("input", { id: "new-opponent", autocomplete: "off", autocapitalize: "off", spellcheck: "false", value: challengeTo || null });
+  // come from a profile's Challenge: whom, and what is left to choose, said first (and read out
+  // with the game's choice, which takes the focus)
+  const prefilled = challengeTo ? h("p", { class: "note", id: "challenge-note" }, t("lobby.challenge.prefilled", { name: challengeTo })) : null;
   const formError = h("p", { class: "error", id: "new-seek-error", role: "alert", hidden: true });
   // said under the button: the seek itself is listed further up, out of sight on a phone
   const formNote = h("p", { class: "note", id: "new-seek-note", role: "status", hidden: true });
@@ -237,7 +255,8 @@ function newSeekPart(lobby) {
     const [a, b] = [low.value, high.value].map((v) => (v === "" ? null : Number(v)));
     return a === null && b === null ? null : [a, b];
   };
-  const form = h("form", { class: "lobby-form", id: "new-seek", novalidate: true },
+  if (prefilled) formGame.setAttribute("aria-describedby", prefilled.id);
+  const form = h("form", { class: "lobby-form", id: "new-seek", novalidate: true }, prefilled,
     h("label", { for: formGame.id }, h("span", {}, t("lobby.game")), formGame), picker.node,
     h("label", { for: rated.id, class: "check" }, rated, h("span", {}, t("lobby.rated"))),
     !lobby.account ? h("small", { class: "muted" }, t("lobby.rated_accounts")) : null,
@@ -246,7 +265,7 @@ function newSeekPart(lobby) {
       h("label", { for: low.id }, h("span", {}, t("lobby.range.low")), low), h("label", { for: high.id }, h("span", {}, t("lobby.range.high")), high)),
     h("p", { class: "row" }, h("button", { type: "submit", class: "primary", id: "post-seek" }, t("lobby.seek.post"))), formNote,
     h("label", { for: opponent.id }, h("span", {}, t("lobby.challenge.name")), opponent),
-    h("p", { class: "row" }, h("button", { type: "button", id: "send-challenge", onclick: () => send(() => {
+    h("p", { class: "row" }, h("button", { type: "button", id: "send-challenge", class: prefilled ? "primary" : null, onclick: () => send(() => {
       if (!opponent.value.trim()) throw new Error(t("lobby.challenge.need_name"));
       return api("/api/challenges", { method: "POST", body: { ...body(), to: opponent.value.trim() } });
     }) }, t("lobby.challenge.send"))),
@@ -267,7 +286,7 @@ function blocksPart(lobby) {
     if (!lobby.me.kind) return;
     const rows = await api("/api/blocks");
     const focus = keepFocus(blocksBox);
-    blocksBox.replaceChildren(...rows.map((b) => h("li", {}, h("a", { href: `#/players/${encodeURIComponent(b.name)}` }, b.name), " ",
+    blocksBox.replaceChildren(...rows.map((b) => h("li", {}, personLink(b.name, b.kind), " ",
       h("button", { type: "button", "aria-label": t("lobby.block.undo_named", { name: b.name }), onclick: () => act(() => api(`/api/blocks/${encodeURIComponent(b.name)}`, { method: "DELETE" }).then(draw)) }, t("lobby.block.undo")))));
     if (!rows.length) blocksBox.append(h("li", { class: "muted" }, t("lobby.block.none")));
     focus();
@@ -281,7 +300,7 @@ function drawSeeks(seeksBox, seeks, lobby) {
   const { act, settings } = lobby;
   const focus = keepFocus(seeksBox);
   seeksBox.replaceChildren(...seeks.map((s) => h("li", { "data-seek": s.id, class: s.mine ? "mine" : null },
-    h("span", { class: "who" }, s.player || t("lobby.deleted_player")), " ", h("span", { class: "rating" }, rating(s)),
+    h("span", { class: "who" }, s.player ? personLink(s.player, s.player_kind) : t("lobby.deleted_player")), " ", h("span", { class: "rating" }, rating(s)),
     s.mine ? h("span", { class: "yours" }, ` (${t("lobby.seek.yours")})`) : null, " — ",
     h("span", { class: "what" }, settings(s)),
     s.seat !== null ? h("span", { class: "muted" }, ` (${t(s.seat === 0 ? "lobby.seat.plays_first" : "lobby.seat.plays_second", { who: s.player || "" })})`) : null,
@@ -301,13 +320,13 @@ function drawChallenges(challengesBox, { in: cin, out: cout }, lobby) {
   const cfocus = keepFocus(challengesBox);
   challengesBox.replaceChildren(
     h("ul", { class: "challenges", id: "challenges-in", "aria-label": t("lobby.challenges.in") }, ...cin.map((c) => h("li", { "data-challenge": c.id },
-      h("span", {}, t("lobby.challenge.from", { who: c.from || "", rating: rating(c), what: settings(c) })),
+      h("span", {}, tNodes("lobby.challenge.from", { who: personLink(c.from || "", c.from_kind), rating: rating(c), what: settings(c) })),
       c.seat !== null ? h("span", { class: "muted" }, ` ${t(c.seat === 0 ? "lobby.challenge.you_second" : "lobby.challenge.you_first")}`) : null, " ",
       h("button", { type: "button", class: "primary", "aria-label": t("lobby.challenge.accept_named", { who: c.from || "" }),
         onclick: () => act(async () => lobby.go(await api(`/api/challenges/${c.id}/accept`, { method: "POST" }))) }, t("lobby.challenge.accept")), " ",
       h("button", { type: "button", "aria-label": t("lobby.challenge.decline_named", { who: c.from || "" }), onclick: () => act(() => api(`/api/challenges/${c.id}/decline`, { method: "POST" })) }, t("lobby.challenge.decline"))))),
     h("ul", { class: "challenges", id: "challenges-out", "aria-label": t("lobby.challenges.out") }, ...cout.map((c) => h("li", { "data-challenge": c.id, "data-status": c.status },
-      h("span", {}, t(`lobby.challenge.out_${c.status}`, { who: c.to || "", what: settings(c) })), " ",
+      h("span", {}, tNodes(`lobby.challenge.out_${c.status}`, { who: personLink(c.to || "", c.to_kind), what: settings(c) })), " ",
       c.status === "open" ? h("button", { type: "button", "aria-label": t("lobby.challenge.withdraw_named", { who: c.to || "" }), onclick: () => act(() => api(`/api/challenges/${c.id}`, { method: "DELETE" })) }, t("lobby.challenge.withdraw")) : null))));
   if (!cin.length && !cout.length) challengesBox.append(h("p", { class: "muted", id: "no-challenges" }, t("lobby.challenges.none")));
   cfocus();

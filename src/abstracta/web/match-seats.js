@@ -2,9 +2,9 @@
 // context's ctx.seats), the line of players with their clocks, the hand-over screen between people
 // sharing a device in a game of hidden hands, and the invitations to the open seats.
 import { api, invitesOf, keepInvites } from "./api.js";
-import { h } from "./dom.js";
+import { h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
-import { hasPeople, namedSeats, seatLabel } from "./names.js";
+import { hasPeople, namedSeats, seatLabelNodes } from "./names.js";
 import { coloured, seatNamer } from "./words.js";
 
 // Who's who at the match, from the view on screen when made (`view()`: the view on screen; the
@@ -30,7 +30,8 @@ export function seatsOf(view) {
   const distance = myPeople.length > 0 && humans.some((i) => !mySeats.includes(i));
   const who = (i) => {
     const v = view();
-    const person = seatLabel(v, i, mySeats, (j) => (named ? baseName(j) : null)); // "White (anna)"
+    // "White (anna)", the name a link to anna's profile (an account's)
+    const person = seatLabelNodes(v, i, mySeats, (j) => (named ? baseName(j) : null));
     if (person) return person;
     return named ? `${baseName(i)} (${v.players[i] !== "human" ? t("seat.tag.computer_level", { level: v.players[i].slice(6) })
       : (distance || myPeople.length === 1) && mySeats.includes(i) ? t("seat.tag.you") : v.claimed && !v.claimed[i] ? t("seat.tag.invited") : t("seat.tag.person")})` : seatName(i);
@@ -63,10 +64,12 @@ export function seatLine(ctx, clock) {
   const players = h("p", { class: "players", id: "players" });
   ctx.on("draw", () => {
     const view = ctx.view, { named, who } = ctx.seats;
+    const focus = keepFocus(players); // a name's link pressed with a key stays focused over a move
     players.replaceChildren(...view.players.flatMap((p, i) => [i ? ` ${t("match.vs")} ` : "",
       h("span", { class: "seat", "data-player": i }, who(i),
         !named && p === "human" && !view.claimed[i] ? ` (${t("seat.tag.invited")})` : null,
         view.clock && p === "human" ? [" ", clock(i)] : null)]));
+    focus();
   });
   return players;
 }

@@ -3,7 +3,7 @@
 import { api, allTokens, forgetTokens, forgetWatched, myMatches, watchedGames } from "./api.js";
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
-import { namedSeats, seatLabel } from "./names.js";
+import { joinNodes, namedSeats, seatLabelNodes } from "./names.js";
 import { waitingLine, whenDue } from "./notify.js";
 import { endText, resultLine } from "./outcome.js";
 import { games, showError } from "./shell.js";
@@ -57,7 +57,8 @@ export async function matchesPage(app) {
     const apart = mine.length > 0 && r.players.some((p, i) => p === "human" && !mine.includes(i)); // people at a distance
     // "you" where this browser plays one person seat (against the computer too), "person" in pass and play
     const alone = mine.filter((i) => r.players[i] === "human").length === 1;
-    const who = r.players.map((p, i) => seatLabel(r, i, mine, (j) => (named ? base(j) : null)) || base(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
+    // each person's name a link to their profile (an account's)
+    const who = joinNodes(r.players.map((p, i) => seatLabelNodes(r, i, mine, (j) => (named ? base(j) : null)) || base(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : (apart || alone) && mine.includes(i) ? t("seat.tag.you") : t("seat.tag.person")})` : "")), ` ${t("match.vs")} `).flat();
     const opts = optionWords(list.find((x) => x.name === r.game), r.options);
     const own = alone ? mine.find((i) => r.players[i] === "human") : null;
     const result = r.status === "over" ? endText(r, name, own) || resultLine(r, name) || t("matches.finished") : playingWords(r, mine, name);
@@ -137,7 +138,7 @@ async function watchedSection(app, titles, list, rows) {
     const base = seatNamer(v.seats, v.players, []);
     const name = namedSeats(v, base, []);
     const named = coloured(v.seats);
-    const who = v.players.map((p, i) => seatLabel(v, i, [], (j) => (named ? base(j) : null)) || base(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : t("seat.tag.person")})` : "")).join(` ${t("match.vs")} `);
+    const who = joinNodes(v.players.map((p, i) => seatLabelNodes(v, i, [], (j) => (named ? base(j) : null)) || base(i) + (named ? ` (${p !== "human" ? t("seat.tag.computer_level", { level: p.slice(6) }) : t("seat.tag.person")})` : "")), ` ${t("match.vs")} `).flat();
     const result = v.status === "over" ? resultLine(v, name) || t("matches.finished") : playingWords(v, [], name);
     const label = (c) => ({ "data-label": t(`matches.col.${c}`) });
     const row = h("tr", { "data-id": w.id },

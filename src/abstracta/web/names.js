@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { whoAmI } from "./people.js";
+import { personLink, profileHref, whoAmI } from "./people.js";
 
 // The name of the person at seat `i` of a view or a list row, or null (a computer, an open seat,
 // a seat held by its token alone). A deleted account reads "deleted player".
@@ -15,6 +15,38 @@ export function personName(m, i) {
   const p = m && m.people ? m.people[i] : null;
   if (!p) return null;
   return p.kind === "deleted" || !p.name ? t("seat.deleted_player") : p.name;
+}
+
+// ------------------------------------------------------------------------------ links to profiles
+// Where a person is named (a match's players, the lobby, Your games, the live games, chat), an
+// account's name leads to its profile, as on lichess; a guest has no profile (the server's
+// GET /api/players/{name} knows accounts only), so a guest's name stays text, never a dead link.
+// personLink is made beside the profile page it leads to (people.js, which names.js reads: the
+// pages take it from here).
+export { personLink, profileHref };
+
+// The person at seat `i` of a view or list row as shown (personName's words, the name a link
+// for an account), or null.
+export function personNode(m, i) {
+  const name = personName(m, i);
+  if (!name) return null;
+  return personLink(name, m.people[i].kind);
+}
+
+// The message `key` with parameters that may be nodes (a person's link): its pieces in order,
+// for h() to append (t's words and plurals; a node stands where its {param} is).
+export function tNodes(key, params = {}) {
+  const marks = [], plain = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (v instanceof Node) { plain[k] = `\u0000${marks.length}\u0000`; marks.push(v); } else plain[k] = v;
+  }
+  if (!marks.length) return [t(key, params)];
+  return t(key, plain).split("\u0000").map((piece, k) => (k % 2 ? marks[Number(piece)] : piece)).filter((x) => x !== "");
+}
+
+// Pieces (text or nodes) one after another with `sep` between them ("anna vs ben").
+export function joinNodes(parts, sep) {
+  return parts.flatMap((p, k) => (k ? [sep, p] : [p]));
 }
 
 // Whether anyone at the match is known by name (else every word is as before accounts).
@@ -56,6 +88,14 @@ export function seatLabel(m, i, mine, colour) {
   if (!person) return null;
   const c = colour(i);
   return c ? `${c} (${person})` : person;
+}
+
+// seatLabel's words with the person's name a link to their profile (an account's): its pieces.
+export function seatLabelNodes(m, i, mine, colour) {
+  if (!seatLabel(m, i, mine, colour)) return null;
+  const person = personNode(m, i);
+  const c = colour(i);
+  return c ? [c, " (", person, ")"] : [person];
 }
 
 // ------------------------------------------------------------------------------ ratings

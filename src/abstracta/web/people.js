@@ -122,7 +122,7 @@ function paintMe() {
     menu.append(item(h("a", { href: "#/account" }, t("people.change_name"))),
       item(h("a", { href: "#/signup" }, t("people.make_account"))), item(h("a", { href: "#/signin" }, t("people.sign_in"))));
   } else {
-    menu.append(item(h("a", { href: `#/players/${encodeURIComponent(who.name)}` }, t("people.profile"))),
+    menu.append(item(h("a", { href: profileHref(who.name) }, t("people.profile"))),
       item(h("a", { href: "#/account" }, t("people.account"))),
       item(h("button", { type: "button", id: "sign-out", onclick: async () => {
         closeMenu();
@@ -317,7 +317,7 @@ async function accountPage(app) {
     return;
   }
   app.append(h("p", { class: "muted" }, t("people.member_since", { date: date(who.member_since) }), " · ",
-    h("a", { href: `#/players/${encodeURIComponent(who.name)}` }, t("people.your_profile"))));
+    h("a", { href: profileHref(who.name) }, t("people.your_profile"))));
   const sections = h("div", { class: "account" });
   app.append(sections);
   await Promise.all([sessionsSection(sections), tokensSection(sections)]);
@@ -439,6 +439,15 @@ function deleteSection() {
       }));
 }
 
+// ------------------------------------------------------------------------------ names as links
+// A player's name as every page shows it (names.js passes these on): a link to the profile
+// for an account (`kind` "account"), else the text itself (a guest has no profile).
+export const profileHref = (name) => `#/players/${encodeURIComponent(name)}`;
+export function personLink(name, kind) {
+  if (!name) return name;
+  return kind === "account" ? h("a", { href: profileHref(name), class: "person" }, name) : name;
+}
+
 // ------------------------------------------------------------------------------ profiles
 async function profilePage(app, name, games) {
   let p;
@@ -452,6 +461,7 @@ async function profilePage(app, name, games) {
   }
   heading(app, p.username);
   app.append(h("p", { class: "muted" }, t("people.member_since", { date: date(p.member_since) })));
+  app.append(await challengeOffer(p.username));
   const pools = Object.entries(p.ratings).sort((a, b) => b[1].games - a[1].games);
   const graph = h("figure", { class: "graph", id: "rating-graph" });
   const ratings = section("ratings", t("people.ratings"));
@@ -496,8 +506,31 @@ async function profilePage(app, name, games) {
     : h("p", { class: "muted" }, t("people.no_games"))));
 }
 
+// A profile's way to a game with its player, as on lichess: "Challenge to a game" opens the
+// lobby's challenge form with the name filled in (#/lobby?challenge=<name>) for whoever may
+// challenge there (an account or a guest); nothing on one's own profile; a visitor signs in or
+// plays as a guest first (signing in comes back here, a new guest goes on to the form).
+async function challengeOffer(name) {
+  const who = await whoAmI();
+  const to = `#/lobby?challenge=${encodeURIComponent(name)}`;
+  if (who.kind && who.name && who.name.toLowerCase() === name.toLowerCase()) return null;
+  if (who.kind) {
+    return h("p", { class: "row", id: "challenge-offer" }, h("a", { class: "button primary", id: "challenge-player", href: to }, t("people.challenge")));
+  }
+  const error = errorBox("challenge-guest-error");
+  return h("div", { id: "challenge-offer" }, h("p", {}, t("people.challenge_signed_out", { name })),
+    h("p", { class: "row" }, h("a", { class: "button", href: "#/signin", id: "challenge-signin" }, t("people.sign_in")),
+      h("button", { type: "button", id: "challenge-guest", onclick: async () => {
+        try {
+          await api("/api/guests", { method: "POST" });
+          await whoAmI(true);
+          location.hash = to;
+        } catch (err) { showError(error, err); }
+      } }, t("people.play_as_guest"))), error);
+}
+
 // "against ben" / "against Computer (level 3)": the other seats of a profile's game (`own`: the
-// player's seats), each person a link to their profile; a deleted account reads "deleted player".
+// player's seats), each account a link to its profile; a deleted account reads "deleted player".
 function opponentsWords(g, own) {
   const people = new Map((g.opponents || []).map((o) => [o.seat, o]));
   // a game deleted since has no seats to list: the people its result names
@@ -507,8 +540,7 @@ function opponentsWords(g, own) {
     const i = order ? order[k] : k;
     if (own.includes(i)) return null;
     const o = people.get(i);
-    if (o) return o.kind === "deleted" || !o.name ? t("seat.deleted_player")
-      : h("a", { href: `#/players/${encodeURIComponent(o.name)}`, class: "opponent" }, o.name);
+    if (o) return o.kind === "deleted" || !o.name ? t("seat.deleted_player") : personLink(o.name, o.kind); // a guest: no profile
     if (spec.startsWith("level:")) return t("seat.computer_level", { level: spec.slice(6) });
     return t("people.someone"); // a seat held by its token alone (a guest without a session)
   }).filter((x) => x !== null);
@@ -582,7 +614,7 @@ async function leaderboardPage(app, pool, games) {
     app.append(h("table", { class: "people-table", id: "leaderboard" },
       h("thead", {}, h("tr", {}, [t("people.rank"), t("people.player"), t("people.rating"), t("people.games")].map((x) => h("th", { scope: "col" }, x)))),
       h("tbody", {}, board.players.map((r) => h("tr", {}, h("td", {}, String(r.rank)),
-        h("td", {}, h("a", { href: `#/players/${encodeURIComponent(r.username)}` }, r.username)),
+        h("td", {}, personLink(r.username, "account")),
         h("td", {}, ratingCell(r)), h("td", {}, String(r.games)))))));
   }
   // the computer levels' approximate ratings in this variant ("Level 4 ≈ 1650")

@@ -436,6 +436,7 @@ class ChatLine(BaseModel):
     name_key: str | None = Field(description="the catalog key of a seat's name ('White'), when the name is one")
     person: bool = Field(description="false: the name is the seat's (no person holds it); a client may name "
                                      "the seat its own way")
+    account: bool = Field(default=False, description="the name is an account's (a client links it to its profile)")
     text: str = Field(description="plain text: a client inserts it as text, never as markup")
     ply: int = Field(description="the game's ply when it was written (its place in the replay)")
     at: str
@@ -471,8 +472,8 @@ class LiveGame(BaseModel):
     options: dict[str, Any]
     players: list[str]
     num_players: int
-    names: list[dict[str, Any]] = Field(description="per seat {name, person, name_key}: the person's name, or "
-                                                    "the seat's in the game (person false)")
+    names: list[dict[str, Any]] = Field(description="per seat {name, person, name_key, kind}: the person's name "
+                                                    "(kind account | guest), or the seat's in the game (person false)")
     seats: list[dict[str, Any]]
     board: dict[str, str]
     board_module: str | None
@@ -596,6 +597,7 @@ Number = int | float  # a rating as the lobby gives it (a whole number stays one
 class SeekInfo(BaseModel):
     id: str
     player: str
+    player_kind: str | None = Field(default=None, description="account | guest: an account's name links to its profile")
     rating: Number = Field(description="the seeker's rating in the game's pool now (a game rated since the seek was made moves it)")
     provisional: bool
     game: str
@@ -628,6 +630,8 @@ class ChallengeInfo(BaseModel):
     id: str
     from_: str = Field(alias="from")
     to: str
+    from_kind: str | None = Field(default=None, description="account | guest: an account's name links to its profile")
+    to_kind: str | None = Field(default=None, description="account | guest")
     game: str
     options: dict[str, Any]
     clock: dict[str, float] | None
@@ -666,6 +670,7 @@ class Blocked(BaseModel):
 
 class BlockInfo(BaseModel):
     name: str
+    kind: str | None = Field(default=None, description="account | guest: an account's name links to its profile")
     since: str
 
 
