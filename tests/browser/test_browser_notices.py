@@ -7,6 +7,7 @@ the number watching shown; at phone width too."""
 from __future__ import annotations
 
 import json
+import re
 
 from httputil import get_json, give, no_sideways_scroll, post_json
 
@@ -264,6 +265,27 @@ def test_a_third_browser_finds_the_game_in_the_live_list_and_watches_it(browser,
         phone.screenshot(path=str(shots / "live-games-390.png"), full_page=True)
     finally:
         for context in contexts:
+            context.close()
+
+
+def test_every_games_thumbnail_in_the_live_list_is_its_board_whole(browser, live_server, shots):
+    # a card's small board is the board alone: Nibble's collection tables under it were cut off
+    # by the card (a strip of half letters) and, the game's words not loaded on that page, read
+    # as a raw key ("nibble.board.collection")
+    ids = {game: apart(live_server.url, game=game)[0] for game in ("nibble", "fibonacci", "fibonacci-cards", "slide-checkers", "fanorona")}
+    for width in (1280, 390):
+        context, page, console = open_page(browser, live_server.url, None, {}, width=width, path="#/live")
+        try:
+            for game, mid in ids.items():
+                board = page.locator(f"#live-games li[data-id='{mid}'] .live-board")
+                board.locator(":scope > *").first.wait_for()
+                cut = board.evaluate("(b) => b.scrollHeight - b.clientHeight")
+                assert cut <= 1, (game, width, cut)
+                words = page.locator(f"#live-games li[data-id='{mid}']").inner_text()
+                assert not re.search(r"\b[a-z_-]+\.board\.[a-z_]+", words), (game, words)
+            assert console == [], console
+            page.screenshot(path=str(shots / f"live-thumbnails-{width}.png"), full_page=True)
+        finally:
             context.close()
 
 

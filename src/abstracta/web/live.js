@@ -31,7 +31,7 @@ function drawBoard(box, row, mod, seatName) {
   box.replaceChildren();
   if (!mod || !mod.render) return;
   const ctx = {
-    struct: row.struct, interactive: false, play: () => {}, controls: h("div"), live: true,
+    struct: row.struct, interactive: false, play: () => {}, controls: h("div"), live: true, thumbnail: true,
     palette: row.board || {}, seats: row.seats || [], seatName, ended: null,
     onKey: () => {}, say: () => {}, note: () => {}, refresh: () => {},
   };

@@ -403,7 +403,10 @@ export function render(box, ctx) {
     return true;
   }
 
-  wrap.append(handRow(1 - me, false));
+  // a thumbnail (the live games' cards) is the piles alone: the hands and the words fill more
+  // than a card's height, cut off there
+  const small = !!ctx.thumbnail;
+  if (!small) wrap.append(handRow(1 - me, false));
 
   const felt = div("felt");
   felt.style.background = palette.table || "#2f6b45";
@@ -425,6 +428,7 @@ export function render(box, ctx) {
     stack.append(cardEl(top, palette, (top.cut ? "cut" : "") + (fresh ? " fresh" : "")));
     if (fresh) slot.append(div("badge", "new"));
     slot.append(stack);
+    if (small) { mid.append(slot); return; }
     const info = div("pileinfo");
     info.replaceChildren(t("fibonacci-cards.board.pile_n", { pile: pile.id }), document.createElement("br"),
       t("fibonacci-cards.board.value") + " ", Object.assign(document.createElement("b"), { textContent: String(pile.value) }),
@@ -450,6 +454,7 @@ export function render(box, ctx) {
   const sstack = div("stack" + (board.stock.size > 1 ? " deep" : ""));
   if (board.stock.size) sstack.append(backEl());
   const sinfo = div("pileinfo");
+  sinfo.hidden = small;
   sinfo.replaceChildren(t("fibonacci-cards.board.stock"), document.createElement("br"), cardCount(board.stock.size));
   // a finished game's replay knows the stock's order (view.py: stock.cards, top first): the next few in words
   if (board.stock.cards && board.stock.cards.length) {
@@ -465,13 +470,14 @@ export function render(box, ctx) {
   }
   mid.append(stock);
   felt.append(mid);
+  wrap.append(felt);
+  box.append(wrap);
+  if (small) return;
   const line = div("recentline");
   line.id = "recent-turns";
   line.textContent = recentWords(struct, ctx);
   felt.append(line);
-  wrap.append(felt);
   wrap.append(handRow(me, true));
-  box.append(wrap);
 
   const hint = document.createElement("p");
   hint.className = "cardhint";

@@ -460,6 +460,8 @@ export function render(box, ctx) {
   });
 
   // --- the two collections (§5: counts, majorities, progress to the instant wins) ------------
+  // (not under a thumbnail: the card's frame cut them off, in words of a page without its game's)
+  if (ctx.thumbnail) return;
   const T = board.targets;
   const tables = document.createElement("div");
   tables.className = "collect-tables";

@@ -413,6 +413,7 @@ export function render(box, ctx) {
   if (plan) startAnim(svg, plan, centre, colour, nowKey);
   svg.addEventListener("pointerdown", finishAnim, { capture: true });
 
+  if (ctx.thumbnail) return; // the board alone: the legend and the turns in words would be cut off
   legend(box, ctx, st, name);
   recentList(box, ctx, st, name);
   controls(ctx, st, choices, name, selected, redraw, send);
