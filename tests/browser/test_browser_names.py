@@ -134,6 +134,24 @@ def test_a_visitor_signs_in_or_plays_as_a_guest_to_challenge(browser, live_serve
         page.wait_for_function(f"() => location.hash === '#/lobby?challenge={ben}'")
         page.wait_for_selector("#new-opponent")
         assert page.input_value("#new-opponent") == ben
+        # Enter in a field of the form opened to challenge him sends the challenge, not a seek
+        # (the form's first button)
+        page.select_option("#new-game-choice", label="Nibble — Square 9×9")
+        page.fill("#new-clock-minutes", "10")
+        page.press("#new-clock-minutes", "Enter")
+        page.locator("#challenges-out li[data-status='open']").wait_for()
+        assert page.locator("#challenges-out li[data-status='open'] a").inner_text() == ben
+        assert page.locator("#seeks li.mine").count() == 0
+        # and Enter in the opponent's name, in a form opened plainly, challenges too (refused
+        # here: one open challenge to a person at a time)
+        page.evaluate("() => { location.hash = '#/lobby'; }")
+        page.wait_for_function("() => !document.getElementById('challenge-note') && document.getElementById('new-opponent')")
+        page.fill("#new-opponent", ben)
+        page.press("#new-opponent", "Enter")
+        error = page.locator("#new-seek-error")
+        error.wait_for()
+        assert f"challenged {ben} already" in error.inner_text(), error.inner_text()
+        assert page.locator("#seeks li.mine").count() == 0
 
 
 def test_a_guests_name_is_text_and_an_accounts_a_link(browser, live_server, shots):

@@ -256,6 +256,10 @@ function newSeekPart(lobby, challengeTo = "") {
     return a === null && b === null ? null : [a, b];
   };
   if (prefilled) formGame.setAttribute("aria-describedby", prefilled.id);
+  const challenge = h("button", { type: "button", id: "send-challenge", class: prefilled ? "primary" : null, onclick: () => send(() => {
+    if (!opponent.value.trim()) throw new Error(t("lobby.challenge.need_name"));
+    return api("/api/challenges", { method: "POST", body: { ...body(), to: opponent.value.trim() } });
+  }) }, t("lobby.challenge.send"));
   const form = h("form", { class: "lobby-form", id: "new-seek", novalidate: true }, prefilled,
     h("label", { for: formGame.id }, h("span", {}, t("lobby.game")), formGame), picker.node,
     h("label", { for: rated.id, class: "check" }, rated, h("span", {}, t("lobby.rated"))),
@@ -265,12 +269,17 @@ function newSeekPart(lobby, challengeTo = "") {
       h("label", { for: low.id }, h("span", {}, t("lobby.range.low")), low), h("label", { for: high.id }, h("span", {}, t("lobby.range.high")), high)),
     h("p", { class: "row" }, h("button", { type: "submit", class: "primary", id: "post-seek" }, t("lobby.seek.post"))), formNote,
     h("label", { for: opponent.id }, h("span", {}, t("lobby.challenge.name")), opponent),
-    h("p", { class: "row" }, h("button", { type: "button", id: "send-challenge", class: prefilled ? "primary" : null, onclick: () => send(() => {
-      if (!opponent.value.trim()) throw new Error(t("lobby.challenge.need_name"));
-      return api("/api/challenges", { method: "POST", body: { ...body(), to: opponent.value.trim() } });
-    }) }, t("lobby.challenge.send"))),
+    h("p", { class: "row" }, challenge),
     formError);
   form.addEventListener("submit", (ev) => { ev.preventDefault(); send(() => api("/api/seeks", { method: "POST", body: { ...body(), rating_range: range() } }), t("lobby.seek.posted")); });
+  // Enter in a field sends the form's first button, the seek: in the opponent's name, or anywhere
+  // in a form opened to challenge someone, a person means the challenge
+  form.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter" || ev.target.tagName !== "INPUT" || ev.target.type === "checkbox") return;
+    if (ev.target !== opponent && !(prefilled && opponent.value.trim())) return;
+    ev.preventDefault();
+    challenge.click();
+  });
   return h("section", { class: "lobby-part", id: "new-part" }, h("h2", {}, t("lobby.new.heading")), form);
 }
 
