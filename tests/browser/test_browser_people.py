@@ -13,7 +13,7 @@ import uuid
 
 import pytest
 
-from httputil import no_sideways_scroll
+from httputil import get_json, no_sideways_scroll
 
 from abstracta import load_game
 from abstracta.people.credentials import digest
@@ -322,3 +322,46 @@ def test_a_guest_names_itself_and_keeps_its_person_when_signing_up(browser, live
     assert people.standings.seats_of(guest_id) == {f"{name}-seat": {0}}
     assert no_sideways_scroll(page)
     context.close()
+
+
+def test_the_leaderboards_lead_with_the_pools_people_are_rated_in(browser, live_server, shots):
+    # some seventy pools (every variant × speed): the ones people are rated in come first, most
+    # players first; the rest, empty, stay listed below in a quieter colour
+    from datetime import datetime, timezone
+
+    from sqlalchemy import text
+
+    from abstracta.people.tables import RatingRow
+
+    people = live_server.app.state.people
+    names = [fresh("rated") for _ in range(2)]
+    for n in names:
+        people.accounts.add(n, PW)
+    with people.db.engine.begin() as c:
+        ids = [c.execute(text("SELECT id FROM people WHERE name = :n"), {"n": n}).scalar_one() for n in names]
+        now = datetime.now(timezone.utc)
+        for pid in ids:
+            c.execute(RatingRow.__table__.insert().values(person_id=pid, pool="nibble.square9.blitz", rating=1500.0,
+                                                          deviation=200.0, volatility=0.06, games=3, rated_at=now))
+    pools = get_json(f"{live_server.url}/api/leaderboards")
+    played = sorted((p for p in pools if p["players"]), key=lambda p: -p["players"])
+    assert any(p["pool"] == "nibble.square9.blitz" and p["players"] >= 2 for p in played)
+    for width in (1280, 390):
+        context = browser.new_context_without_tokens(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        try:
+            page.goto(f"{live_server.url}/#/leaderboards")
+            page.wait_for_selector("#pools-played li")
+            links = page.locator("#pools-played li a.pool")
+            assert [a.split("/")[-1] for a in links.evaluate_all("(xs) => xs.map((x) => x.getAttribute('href'))")] == \
+                [p["pool"] for p in played][:links.count()] and links.count() == len(played)
+            row = page.locator("#pools-played li", has=page.locator("a[href='#/leaderboards/nibble.square9.blitz']"))
+            n = next(p["players"] for p in played if p["pool"] == "nibble.square9.blitz")
+            assert row.inner_text().endswith(f"{n} rated players"), row.inner_text()
+            # every pool is still listed below; the empty ones marked so
+            assert page.locator("ul.pools a.pool").count() == len(pools) + len(played)
+            assert page.locator("ul.pools a.pool.empty").count() == len(pools) - len(played)
+            assert no_sideways_scroll(page)
+            page.screenshot(path=str(shots / f"leaderboards-{width}.png"), full_page=width > 500)
+        finally:
+            context.close()

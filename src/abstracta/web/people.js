@@ -582,6 +582,17 @@ async function leaderboardsPage(app, games) {
   heading(app, t("people.leaderboards"));
   const pools = await api("/api/leaderboards");
   app.append(h("p", { class: "lead" }, t("people.leaderboards_lead")));
+  // where people are rated, most first: of some seventy pools (every variant × speed) a club
+  // plays a few, which a list of them all hid among the empty ones
+  const peopled = pools.filter((p) => p.players > 0).sort((a, b) => b.players - a.players);
+  const name = (p) => `${gameTitle(games, p.game)} — ${t(p.label_key, {}, p.label)} · ${speedName(p.speed)}`;
+  app.append(h("h2", {}, t("people.pools_played")), peopled.length
+    ? h("ul", { class: "plain pools", id: "pools-played" }, peopled.map((p) => h("li", {},
+      h("a", { href: `#/leaderboards/${p.pool}`, class: "pool" }, name(p)), " ",
+      h("span", { class: "muted" }, t("people.rated_players", { n: p.players })))))
+    : h("p", { class: "muted", id: "pools-played" }, t("people.nobody_rated"), " ", h("a", { href: "#/lobby" }, t("people.to_lobby"))));
+  const all = h("section", { class: "pools-all" }, h("h2", {}, t("people.pools_all")));
+  app.append(all);
   const byGame = new Map();
   for (const p of pools) {
     if (!byGame.has(p.game)) byGame.set(p.game, new Map());
@@ -590,9 +601,9 @@ async function leaderboardsPage(app, games) {
     variants.get(p.variant).push(p);
   }
   for (const [game, variants] of byGame) {
-    app.append(h("h2", {}, gameTitle(games, game)), h("ul", { class: "plain pools" }, [...variants.values()].map((list) => h("li", {},
+    all.append(h("h3", {}, gameTitle(games, game)), h("ul", { class: "plain pools" }, [...variants.values()].map((list) => h("li", {},
       h("span", { class: "variant" }, t(list[0].label_key, {}, list[0].label)), " ",
-      h("span", { class: "speeds" }, SPEEDS.map((s) => list.find((p) => p.speed === s)).filter(Boolean).map((p) => h("a", { href: `#/leaderboards/${p.pool}`, class: "pool" },
+      h("span", { class: "speeds" }, SPEEDS.map((s) => list.find((p) => p.speed === s)).filter(Boolean).map((p) => h("a", { href: `#/leaderboards/${p.pool}`, class: p.players ? "pool" : "pool empty" },
         speedName(p.speed), p.players ? h("span", { class: "muted" }, ` (${p.players})`) : null)))))));
   }
 }
