@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Mapping
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..people import Person
 from ..people.database import aware
@@ -63,19 +64,26 @@ class Seeks:
         rating, provisional = self.lobby.rating(person.id, spec, instance)
         self.sweep()
         now = self.lobby.now()
+        twice = Conflict("you have this very seek open already: it is listed as yours", key="lobby.error.seek_twice")
         with self.db.writing() as s:
             mine = s.execute(select(SeekRow.spec, SeekRow.seat, SeekRow.rating_min, SeekRow.rating_max)
                              .where(SeekRow.person_id == person.id, SeekRow.closed_at.is_(None))).all()
             # a second click on "Post a seek" would list the same seek twice, and the one left
             # over would be taken into a game its seeker no longer waits for
             if (spec_text(spec), seat, low, high) in {tuple(m) for m in mine}:
-                raise Conflict("you have this very seek open already: it is listed as yours", key="lobby.error.seek_twice")
+                raise twice
             if len(mine) >= SEEKS_PER_PERSON:
                 raise Conflict(f"at most {SEEKS_PER_PERSON} open seeks at once", key="lobby.error.seeks_limit",
                                n=SEEKS_PER_PERSON)
             row = SeekRow(id=secrets.token_hex(6), person_id=person.id, spec=spec_text(spec), seat=seat,
                           rating=rating, provisional=provisional, rating_min=low, rating_max=high, created_at=now)
             s.add(row)
+            # the read above cannot see a click handled by another worker at this moment: the
+            # database's unique index of open seeks decides (tables.py), the loser told as above
+            try:
+                s.flush()
+            except IntegrityError:
+                raise twice from None
         self.lobby.changed()
         return self.view(row, person.id, {person.id: person.name})
 
