@@ -149,3 +149,90 @@ def test_the_database_refuses_a_second_open_copy_of_a_seek(app, anna):
     with db.writing() as s:  # closed, the copy is no longer the same open seek
         s.execute(update(SeekRow).where(SeekRow.id == other).values(closed_at=db.now(), how="cancelled"))
         s.add(SeekRow(**{**copy, "id": "copy-again"}))
+
+
+def hold_starts(app, monkeypatch, n: int = 2) -> list[tuple]:
+    """Each match the lobby starts waits, its seek claimed, for the other accept to get there too
+    (or 1.5 s): the moment between a seek claimed and its game made."""
+    lobby, started = app.state.lobby, []
+    meeting, real = Meeting(n), app.state.lobby.start
+
+    def held(spec, players, seated, source):
+        meeting.meet()
+        started.append(dict(seated))
+        return real(spec, players, seated, source)
+
+    monkeypatch.setattr(lobby, "start", held)
+    return started
+
+
+def test_two_live_seeks_of_one_player_taken_at_once_start_one_game(app, anna, monkeypatch):
+    ben, cara = person(app, "ben"), person(app, "cara")
+    first, second = seek(anna), seek(anna, options={"stones": 7})
+    caras = seek(cara, options={"stones": 11})
+    started = hold_starts(app, monkeypatch)
+    answers = at_once(lambda: ben.post(f"/api/seeks/{first}/accept"), lambda: cara.post(f"/api/seeks/{second}/accept"))
+    assert sorted(a.status_code for a in answers) == [201, 410], [a.text for a in answers]
+    won, lost = (ben, cara) if answers[0].status_code == 201 else (cara, ben)
+    assert next(a for a in answers if a.status_code == 410).json()["i18n"]["key"] == "lobby.error.seek_gone"
+    assert len(started) == 1
+    mid = next(a for a in answers if a.status_code == 201).json()["id"]
+    assert matches(anna) == [mid] and matches(won) == [mid] and matches(lost) == []
+    # the one refused loses nothing: cara's own seek is listed still unless she is playing
+    assert listed(ben) == ([] if won is cara else [("cara", caras)])
+
+
+def test_a_players_seek_taken_while_they_take_another_seats_them_once(app, anna, monkeypatch):
+    ben, dan = person(app, "ben"), person(app, "dan")
+    annas, bens = seek(anna), seek(ben, options={"stones": 7})
+    started = hold_starts(app, monkeypatch)
+    answers = at_once(lambda: ben.post(f"/api/seeks/{annas}/accept"), lambda: dan.post(f"/api/seeks/{bens}/accept"))
+    codes = [a.status_code for a in answers]
+    # whichever is claimed first: ben's own seek goes with his accept (dan: 410), or ben is told
+    # his seek is being taken (409), anna's seek listed still
+    assert codes in ([201, 410], [409, 201]), [a.text for a in answers]
+    assert len(started) == 1 and len(matches(ben)) == 1
+    if codes == [409, 201]:
+        assert answers[0].json()["i18n"]["key"] == "lobby.error.busy"
+        assert listed(dan) == [("anna", annas)] and matches(anna) == []
+    else:
+        assert answers[1].json()["i18n"]["key"] == "lobby.error.seek_gone"
+        assert listed(dan) == [] and matches(dan) == []
+
+
+def test_a_challenge_accepted_while_the_challengers_seek_is_taken_seats_them_once(app, anna, monkeypatch):
+    ben, dan = person(app, "ben"), person(app, "dan")
+    annas = seek(anna)
+    cid = anna.post("/api/challenges", json={**NIM, "to": "dan", "options": {"stones": 7}}).json()["id"]
+    started = hold_starts(app, monkeypatch)
+    answers = at_once(lambda: ben.post(f"/api/seeks/{annas}/accept"), lambda: dan.post(f"/api/challenges/{cid}/accept"))
+    codes = [a.status_code for a in answers]
+    assert codes in ([201, 409], [410, 201]), [a.text for a in answers]
+    assert len(started) == 1 and len(matches(anna)) == 1
+    if codes == [201, 409]:  # the challenge is open still: dan may accept it once anna is free
+        assert answers[1].json()["i18n"]["key"] == "lobby.error.busy"
+        assert [c["status"] for c in dan.get("/api/challenges").json()["in"]] == ["open"]
+    else:
+        assert answers[0].json()["i18n"]["key"] == "lobby.error.seek_gone"
+
+
+def test_a_correspondence_seek_taken_at_the_same_moment_is_another_game(app, anna, monkeypatch):
+    # a move a day leaves time for other games: nothing is withdrawn, both start
+    ben, cara = person(app, "ben"), person(app, "cara")
+    live, daily = seek(anna), seek(anna, clock={"per_turn": 86400})
+    started = hold_starts(app, monkeypatch)
+    answers = at_once(lambda: ben.post(f"/api/seeks/{live}/accept"), lambda: cara.post(f"/api/seeks/{daily}/accept"))
+    assert [a.status_code for a in answers] == [201, 201], [a.text for a in answers]
+    assert len(started) == 2 and len(matches(anna)) == 2
+
+
+def test_a_game_that_cannot_be_made_gives_the_seeks_it_withdrew_back(app, anna, monkeypatch):
+    ben = person(app, "ben")
+    taken, spare, bens = seek(anna), seek(anna, options={"stones": 7}), seek(ben, options={"stones": 11})
+
+    def broken(*args):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(app.state.lobby, "start", broken)
+    assert ben.post(f"/api/seeks/{taken}/accept").status_code == 500
+    assert sorted(listed(ben)) == sorted([("anna", taken), ("anna", spare), ("ben", bens)])

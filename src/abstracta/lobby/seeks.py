@@ -8,6 +8,7 @@ people seated.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Mapping
@@ -168,20 +169,26 @@ class Seeks:
                 self.lobby.check_rated(spec, spec.instance(), person)
             if why == "range":
                 raise Conflict("your rating is outside this seek's range", key="lobby.error.out_of_range")
-            # claimed before the match is made (another process, a double click): one taker only
+            seeker, seat = row.person_id, row.seat
+            # claimed before the match is made (another process, a double click): one taker only,
+            # and with it both people's other live seeks go (Lobby.seating), in one transaction
+            self.lobby.hold(s, [seeker, person.id])
             done = s.execute(update(SeekRow).where(SeekRow.id == row.id, SeekRow.closed_at.is_(None))
                              .values(closed_at=self.lobby.now(), how="taking", accepted_by=person.id))
             if done.rowcount != 1:
                 raise Gone("this seek was taken, withdrawn or has expired", key="lobby.error.seek_gone")
-            seeker, seat = row.person_id, row.seat
+            withdrawn = self.lobby.seating(s, [seeker, person.id], spec, seek=row.id)
         seat = secrets.randbelow(2) if seat is None else seat
         seated = {seat: seeker, 1 - seat: person.id}
         try:
             match_id = self.lobby.start(spec, ["human", "human"], seated, "seek")
         except Exception:
-            with self.db.writing() as s:  # the match was not made: the seek is open again
+            # the match was not made: the seek is open again (unless its seeker posted it anew
+            # meanwhile: one of them is listed), and so are the seeks withdrawn for it
+            with contextlib.suppress(IntegrityError), self.db.writing() as s:
                 s.execute(update(SeekRow).where(SeekRow.id == seek_id).values(closed_at=None, how=None,
                                                                                    accepted_by=None))
+            self.lobby.reopen(withdrawn)
             raise
         with self.db.writing() as s:
             s.execute(update(SeekRow).where(SeekRow.id == seek_id).values(how="taken", match_id=match_id,
