@@ -236,3 +236,20 @@ def test_a_game_that_cannot_be_made_gives_the_seeks_it_withdrew_back(app, anna, 
     monkeypatch.setattr(app.state.lobby, "start", broken)
     assert ben.post(f"/api/seeks/{taken}/accept").status_code == 500
     assert sorted(listed(ben)) == sorted([("anna", taken), ("anna", spare), ("ben", bens)])
+
+
+def test_a_quick_pairing_at_the_moment_a_seek_is_taken_seats_the_player_once(app, anna, monkeypatch):
+    ben, cara = person(app, "ben"), person(app, "cara")
+    annas = seek(anna)
+    wait = {**NIM, "options": {"stones": 5}}
+    with anna.websocket_connect("/api/lobby/ws"), ben.websocket_connect("/api/lobby/ws"):  # present: not swept
+        assert anna.post("/api/quick", json=wait).json()["match"] is None
+        started = hold_starts(app, monkeypatch)
+        answers = at_once(lambda: ben.post("/api/quick", json=wait), lambda: cara.post(f"/api/seeks/{annas}/accept"))
+        paired, taken = answers[0].json()["match"], answers[1].status_code
+        assert len(started) == 1 and len(matches(anna)) == 1
+        if taken == 201:  # anna is being seated: not paired, ben waits on
+            assert paired is None and matches(ben) == []
+            assert ben.get("/api/quick").json()["match"] is None
+        else:
+            assert taken == 410 and paired == matches(anna)[0] and matches(cara) == []
