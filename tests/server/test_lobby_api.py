@@ -596,6 +596,39 @@ def test_the_notices_socket_closes_at_once_for_nobody_signed_in(app, anna):
             ws.receive_json()
 
 
+def test_the_lobby_and_the_notices_need_an_api_tokens_lobby_scope(app, anna):
+    # what they show is the lobby routes' (challenges to the person, their quick pairing, the games
+    # started for them): a token without the lobby scope reads none of it, at the socket's start
+    from starlette.websockets import WebSocketDisconnect
+
+    ben = person(app, "ben")
+    cid = ben.post("/api/challenges", json={"to": "anna", "game": "toy-nim", "options": {"stones": 9},
+                                            "clock": LIVE}).json()["id"]
+    tokens = {scopes: anna.post("/api/me/tokens", json={"description": "bot", "scopes": list(scopes)}).json()["token"]
+              for scopes in (("read", "play"), ("lobby",))}
+    script = TestClient(app)
+    refused = script.get("/api/lobby", headers=bearer(tokens["read", "play"]))
+    assert refused.status_code == 403 and refused.json()["i18n"] == {"key": "people.error.scope",
+                                                                     "params": {"scope": "lobby"}}
+    assert script.get("/api/challenges", headers=bearer(tokens["read", "play"])).status_code == 403  # as before
+    for path in ("/api/lobby/ws", "/api/notices/ws"):
+        with script.websocket_connect(path, headers=bearer(tokens["read", "play"])) as ws:
+            assert ws.receive_json() == {"error": "this API token lacks the scope 'lobby'"}
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4403
+    # with the scope, each serves the person as a browser session does
+    allowed = bearer(tokens["lobby",])
+    assert [c["id"] for c in script.get("/api/lobby", headers=allowed).json()["challenges"]["in"]] == [cid]
+    with script.websocket_connect("/api/lobby/ws", headers=allowed) as ws:
+        assert [c["id"] for c in ws.receive_json()["lobby"]["challenges"]["in"]] == [cid]
+    with script.websocket_connect("/api/notices/ws", headers=allowed) as ws:
+        assert [c["id"] for c in ws.receive_json()["notices"]["challenges"]] == [cid]
+    # nobody signed in reads the open seeks as ever
+    nobody = TestClient(app).get("/api/lobby")
+    assert nobody.status_code == 200 and nobody.json()["me"]["name"] is None and nobody.json()["challenges"]["in"] == []
+
+
 # --- one's seeks: never twice, withdrawn when one starts a live game, the seeker's rating now ------
 DAILY = {"per_turn": 86400}
 

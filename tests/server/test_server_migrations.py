@@ -9,6 +9,7 @@ import threading
 
 import pytest
 from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.exc import IntegrityError
 
 
 def test_the_revisions_make_the_tables_the_code_declares(db_url):
@@ -134,4 +135,33 @@ def test_processes_starting_at_once_upgrade_one_after_the_other(db_url):
     with engines[0].connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [(migrations.head(),)]
     for engine in engines:
+        engine.dispose()
+
+
+def test_seeks_open_twice_before_the_unique_index_keep_the_oldest(db_url):
+    """Revision 0005 makes the same open seek unique; a database where the race it closes left two
+    open (and a third, closed, copy) keeps the oldest open and the rest closed."""
+    from alembic import command
+
+    from abstracta.server import migrations
+    from abstracta.server.storage import make_engine
+
+    engine = make_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            command.downgrade(migrations.config(conn), "0004")
+            for sid, made, closed in (("b", "2026-12-01 10:00:01", None), ("a", "2026-12-01 10:00:00", None),
+                                      ("c", "2026-12-01 10:00:02", None), ("old", "2026-12-01 09:00:00",
+                                                                          "2026-12-01 09:30:00")):
+                conn.execute(text("INSERT INTO seeks (id, person_id, spec, seat, rating, provisional, created_at, "
+                                  "closed_at) VALUES (:id, 7, '{}', NULL, 1500, true, :made, :closed)"),
+                             {"id": sid, "made": made, "closed": closed})
+        assert migrations.upgrade(engine) == ("0004", migrations.head())
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT id, closed_at IS NULL, how FROM seeks ORDER BY id")).all()
+        assert [(sid, bool(is_open), how) for sid, is_open, how in rows] == \
+            [("a", True, None), ("b", False, "cancelled"), ("c", False, "cancelled"), ("old", False, None)]
+        with pytest.raises(IntegrityError), engine.begin() as conn:  # the index is there: a copy of "a" is refused
+            conn.execute(text("UPDATE seeks SET closed_at = NULL WHERE id = 'c'"))
+    finally:
         engine.dispose()

@@ -169,13 +169,17 @@ class Challenges:
             if row.status != "open":
                 raise Gone(f"this challenge was {row.status}", key="lobby.error.challenge_gone", how=row.status)
             spec = spec_of(row.spec)
+            challenger, seat = row.from_id, row.seat
+            withdrawn: list[str] = []
             if accept:
                 self.lobby.check_rated(spec, spec.instance(), person)
+                self.lobby.hold(s, [challenger, person.id])  # as a seek taken (Lobby.seating)
             done = s.execute(update(ChallengeRow).where(ChallengeRow.id == row.id, ChallengeRow.status == "open")
                              .values(status="accepting" if accept else "declined", answered_at=self.lobby.now()))
             if done.rowcount != 1:
                 raise Gone("this challenge was answered already", key="lobby.error.challenge_gone", how="answered")
-            challenger, seat = row.from_id, row.seat
+            if accept:
+                withdrawn = self.lobby.seating(s, [challenger, person.id], spec, challenge=row.id)
         self.lobby.changed([challenger, person.id])
         if not accept:
             return {"status": "declined", "match": None}
@@ -186,6 +190,7 @@ class Challenges:
             with self.db.writing() as s:
                 s.execute(update(ChallengeRow).where(ChallengeRow.id == challenge_id).values(status="open",
                                                                                              answered_at=None))
+            self.lobby.reopen(withdrawn)
             raise
         with self.db.writing() as s:
             s.execute(update(ChallengeRow).where(ChallengeRow.id == challenge_id)

@@ -100,14 +100,22 @@ class Quick:
         if state["computer"] is None:
             raise Conflict("the computer is offered after 30 s alone", key="lobby.error.computer_early")
         with self.db.writing() as s:
+            self.lobby.hold(s, [person.id])  # as a seek taken (Lobby.seating)
             row = s.get(QuickWaitRow, person.id)
+            if row is None or row.match_id is not None:  # paired meanwhile
+                raise Unknown("you are not waiting for a game", key="lobby.error.not_waiting")
             spec = spec_of(row.spec)
             s.delete(row)
+            withdrawn = self.lobby.seating(s, [person.id], spec)
         spec = GameSpec(spec.game, spec.options, spec.clock, False)  # never rated against the computer
         seat = secrets.randbelow(2)
         players = ["human", "human"]
         players[1 - seat] = f"level:{state['computer']['level']}"
-        match_id = self.lobby.start(spec, players, {seat: person.id}, "computer")
+        try:
+            match_id = self.lobby.start(spec, players, {seat: person.id}, "computer")
+        except Exception:
+            self.lobby.reopen(withdrawn)
+            raise
         self.lobby.note_game(match_id, "computer", False)
         self.lobby.began([person.id], spec)
         return match_id
@@ -139,23 +147,29 @@ class Quick:
         made = []
         for key, waits in pools.items():
             for a, b in pairs(waits, stamp, self.lobby.blocks.between):
+                spec = specs[key]
                 try:
                     with self.db.writing() as s:
+                        self.lobby.hold(s, [a.person, b.person])  # as a seek taken (Lobby.seating)
                         done = s.execute(update(QuickWaitRow).where(QuickWaitRow.person_id.in_([a.person, b.person]),
                                                                     QuickWaitRow.match_id.is_(None))
                                          .values(match_id="pairing", paired_at=now))
                         if done.rowcount != 2:  # one of them was paired elsewhere meanwhile: undone
                             raise _Taken()
+                        try:
+                            withdrawn = self.lobby.seating(s, [a.person, b.person], spec, paired=True)
+                        except Conflict:  # one of them is being seated elsewhere: undone, they wait on
+                            raise _Taken() from None
                 except _Taken:
                     continue
                 seat = secrets.randbelow(2)
-                spec = specs[key]
                 try:
                     match_id = self.lobby.start(spec, ["human", "human"], {seat: a.person, 1 - seat: b.person}, "quick")
                 except Exception:
                     with self.db.writing() as s:
                         s.execute(update(QuickWaitRow).where(QuickWaitRow.person_id.in_([a.person, b.person]))
                                   .values(match_id=None, paired_at=None))
+                    self.lobby.reopen(withdrawn)
                     raise
                 with self.db.writing() as s:
                     s.execute(update(QuickWaitRow).where(QuickWaitRow.person_id.in_([a.person, b.person]))

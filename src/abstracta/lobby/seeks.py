@@ -8,11 +8,13 @@ people seated.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Mapping
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..people import Person
 from ..people.database import aware
@@ -63,19 +65,26 @@ class Seeks:
         rating, provisional = self.lobby.rating(person.id, spec, instance)
         self.sweep()
         now = self.lobby.now()
+        twice = Conflict("you have this very seek open already: it is listed as yours", key="lobby.error.seek_twice")
         with self.db.writing() as s:
             mine = s.execute(select(SeekRow.spec, SeekRow.seat, SeekRow.rating_min, SeekRow.rating_max)
                              .where(SeekRow.person_id == person.id, SeekRow.closed_at.is_(None))).all()
             # a second click on "Post a seek" would list the same seek twice, and the one left
             # over would be taken into a game its seeker no longer waits for
             if (spec_text(spec), seat, low, high) in {tuple(m) for m in mine}:
-                raise Conflict("you have this very seek open already: it is listed as yours", key="lobby.error.seek_twice")
+                raise twice
             if len(mine) >= SEEKS_PER_PERSON:
                 raise Conflict(f"at most {SEEKS_PER_PERSON} open seeks at once", key="lobby.error.seeks_limit",
                                n=SEEKS_PER_PERSON)
             row = SeekRow(id=secrets.token_hex(6), person_id=person.id, spec=spec_text(spec), seat=seat,
                           rating=rating, provisional=provisional, rating_min=low, rating_max=high, created_at=now)
             s.add(row)
+            # the read above cannot see a click handled by another worker at this moment: the
+            # database's unique index of open seeks decides (tables.py), the loser told as above
+            try:
+                s.flush()
+            except IntegrityError:
+                raise twice from None
         self.lobby.changed()
         return self.view(row, person.id, {person.id: person.name}, kinds={person.id: person.kind})
 
@@ -162,20 +171,26 @@ class Seeks:
                 self.lobby.check_rated(spec, spec.instance(), person)
             if why == "range":
                 raise Conflict("your rating is outside this seek's range", key="lobby.error.out_of_range")
-            # claimed before the match is made (another process, a double click): one taker only
+            seeker, seat = row.person_id, row.seat
+            # claimed before the match is made (another process, a double click): one taker only,
+            # and with it both people's other live seeks go (Lobby.seating), in one transaction
+            self.lobby.hold(s, [seeker, person.id])
             done = s.execute(update(SeekRow).where(SeekRow.id == row.id, SeekRow.closed_at.is_(None))
                              .values(closed_at=self.lobby.now(), how="taking", accepted_by=person.id))
             if done.rowcount != 1:
                 raise Gone("this seek was taken, withdrawn or has expired", key="lobby.error.seek_gone")
-            seeker, seat = row.person_id, row.seat
+            withdrawn = self.lobby.seating(s, [seeker, person.id], spec, seek=row.id)
         seat = secrets.randbelow(2) if seat is None else seat
         seated = {seat: seeker, 1 - seat: person.id}
         try:
             match_id = self.lobby.start(spec, ["human", "human"], seated, "seek")
         except Exception:
-            with self.db.writing() as s:  # the match was not made: the seek is open again
+            # the match was not made: the seek is open again (unless its seeker posted it anew
+            # meanwhile: one of them is listed), and so are the seeks withdrawn for it
+            with contextlib.suppress(IntegrityError), self.db.writing() as s:
                 s.execute(update(SeekRow).where(SeekRow.id == seek_id).values(closed_at=None, how=None,
                                                                                    accepted_by=None))
+            self.lobby.reopen(withdrawn)
             raise
         with self.db.writing() as s:
             s.execute(update(SeekRow).where(SeekRow.id == seek_id).values(how="taken", match_id=match_id,

@@ -15,10 +15,12 @@ imports nothing of the server.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping
 
 from sqlalchemy import delete, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from ..people import People, Person
 from ..people.errors import NotRatable
@@ -29,7 +31,7 @@ from ..people.tables import PersonRow, RatingRow
 from ..play.opening import correspondence
 from .challenges import Blocks, Challenges
 from .controls import GameSpec, spec_of, spec_text
-from .errors import InvalidInput, Refused
+from .errors import Conflict, InvalidInput, Refused
 from .quick import Quick
 from .seeks import Seeks
 from .tables import BlockRow, ChallengeRow, LobbyGameRow, QuickWaitRow, SeekRow, create_tables
@@ -37,6 +39,9 @@ from .tables import BlockRow, ChallengeRow, LobbyGameRow, QuickWaitRow, SeekRow,
 #: the server's function that makes a match: (spec, players per seat, {seat: person id}, source)
 #: -> the new match's id
 Start = Callable[[GameSpec, list[str], Mapping[int, int], str], str]
+#: seconds a claimed seating (a seek being taken, a quick pair, a challenge being accepted)
+#: counts as a game starting for its people, when its match was never made (its process stopped)
+SEATING_KEPT = 60.0
 #: since when (Unix seconds) a person has had no connection (None: one is open); the second
 #: argument is the moment to count from if they were never seen (a seek's making)
 GoneSince = Callable[[int, float], float | None]
@@ -182,6 +187,66 @@ class Lobby:
         self.changed(others)
         self.changed()
 
+    # --- a new game's seating: one transaction, so that two accepts at once cannot both seat a person
+    @staticmethod
+    def hold(s: Session, people: Iterable[int]) -> None:
+        """Inside the transaction that claims a new game for ``people``: lock their rows, always
+        in the order of their ids, so that two claims sharing a person take turns on PostgreSQL
+        (each then reads what the other committed) and never wait for each other crosswise.
+        SQLite queues every writer already (``Database.writing``)."""
+        s.execute(select(PersonRow.id).where(PersonRow.id.in_(sorted(set(people)))).order_by(PersonRow.id)
+                  .with_for_update()).all()
+
+    def seating(self, s: Session, people: Iterable[int], spec: GameSpec, *, seek: str | None = None,
+                challenge: str | None = None, paired: bool = False) -> list[str]:
+        """Inside the transaction that claims a new game of ``spec`` for ``people``, after
+        :meth:`hold` and after it claimed its own row (the seek ``seek`` taken, the challenge
+        ``challenge`` accepted, a quick pair's waits: ``paired``): in a live game their other
+        live seeks are withdrawn in that same transaction (:meth:`began` does it again once the
+        game is made, for the games no claim precedes). Withdrawn only once the game was made,
+        they could be taken meanwhile by an accept handled at the same moment, seating their
+        seeker in two live games. The ids of the seeks withdrawn: :meth:`reopen` them if the game
+        cannot be made.
+
+        Conflict when one of ``people`` is being seated in another live game at this moment
+        (claimed, not made yet; a claim older than :data:`SEATING_KEPT` seconds is a process
+        that stopped halfway, and holds nobody): their own seek being taken while they accept
+        another. The caller's transaction is then undone: nothing is lost."""
+        if correspondence(spec.clock):
+            return []
+        ids = sorted(set(people))
+        since = self.now() - timedelta(seconds=SEATING_KEPT)
+        busy = list(s.scalars(select(SeekRow.spec).where(
+            or_(SeekRow.person_id.in_(ids), SeekRow.accepted_by.in_(ids)), SeekRow.how == "taking",
+            SeekRow.closed_at >= since, SeekRow.id != (seek or ""))))
+        busy += s.scalars(select(ChallengeRow.spec).where(
+            or_(ChallengeRow.from_id.in_(ids), ChallengeRow.to_id.in_(ids)), ChallengeRow.status == "accepting",
+            ChallengeRow.answered_at >= since, ChallengeRow.id != (challenge or "")))
+        if not paired:
+            busy += s.scalars(select(QuickWaitRow.spec).where(QuickWaitRow.person_id.in_(ids),
+                                                              QuickWaitRow.match_id == "pairing",
+                                                              QuickWaitRow.paired_at >= since))
+        if any(not correspondence(spec_of(text).clock) for text in busy):
+            raise Conflict("a game is being started for you right now: play that one first", key="lobby.error.busy")
+        rows = s.execute(select(SeekRow.id, SeekRow.spec).where(SeekRow.person_id.in_(ids),
+                                                                SeekRow.closed_at.is_(None))).all()
+        live = [sid for sid, text in rows if sid != seek and not correspondence(spec_of(text).clock)]
+        if live:
+            s.execute(update(SeekRow).where(SeekRow.id.in_(live), SeekRow.closed_at.is_(None))
+                      .values(closed_at=self.now(), how="playing"))
+        return live
+
+    def reopen(self, seeks: Iterable[str]) -> None:
+        """The seeks :meth:`seating` withdrew for a game that could not be made are open again
+        (each alone: one posted again meanwhile stays closed, its twin is listed)."""
+        for seek_id in seeks:
+            try:
+                with self.db.writing() as s:
+                    s.execute(update(SeekRow).where(SeekRow.id == seek_id, SeekRow.how == "playing")
+                              .values(closed_at=None, how=None))
+            except IntegrityError:
+                pass
+
     def began(self, people: Iterable[int], spec: GameSpec) -> None:
         """A game of ``spec`` began for ``people`` (a seek taken, a quick pairing, a challenge
         accepted, a rematch, the computer offered). In a live game they are busy, as on lichess:
@@ -226,4 +291,4 @@ class Lobby:
         return sorted(out, key=lambda g: g["at"], reverse=True)
 
 
-__all__ = ["GoneSince", "Lobby", "Start", "spec_of", "spec_text"]
+__all__ = ["GoneSince", "Lobby", "SEATING_KEPT", "Start", "spec_of", "spec_text"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, Float, Index, Integer, String, Text
+from sqlalchemy import Boolean, DateTime, Float, Index, Integer, String, Text, func
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -45,6 +45,15 @@ class SeekRow(Base):
     match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
     __table_args__ = (Index("ix_seeks_open", "closed_at", "created_at"),)
+
+
+# the same seek open twice (a double click handled by two workers at once) is refused by the
+# database, which a read before the insert cannot do (both read "none yet"): what makes two seeks
+# the same is what ``Seeks.open`` compares; null (either seat, an open bound) counts as a value
+# here, as there, so -1 (no seat, no rating) stands for it
+Index("uq_seeks_open_same", SeekRow.person_id, SeekRow.spec, func.coalesce(SeekRow.seat, -1),
+      func.coalesce(SeekRow.rating_min, -1), func.coalesce(SeekRow.rating_max, -1), unique=True,
+      sqlite_where=SeekRow.closed_at.is_(None), postgresql_where=SeekRow.closed_at.is_(None))
 
 
 class QuickWaitRow(Base):

@@ -10,7 +10,7 @@ from datetime import datetime
 SCOPES: dict[str, str] = {
     "read": "read your account, ratings, games and export",
     "play": "create games and act in your own (moves, draw offers, resignation)",
-    "lobby": "seeks, challenges and rematches",
+    "lobby": "seeks, challenges and rematches; reading your lobby and notices",
     "chat": "write in your games' chat",
 }
 

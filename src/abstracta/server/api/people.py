@@ -185,11 +185,17 @@ def by_session(request: Request) -> Principal:
     return principal
 
 
+def check_scope(principal: Principal, scope: str) -> None:
+    """Forbidden (403) when ``principal`` is an API token without ``scope`` (a browser session
+    may do everything)."""
+    if not principal.may(scope):
+        raise pe.Forbidden(f"this API token lacks the scope {scope!r}", key="people.error.scope", scope=scope)
+
+
 def scoped(scope: str) -> Callable[[Request], Principal]:
     def dependency(request: Request) -> Principal:
         principal = signed_in(request)
-        if not principal.may(scope):
-            raise pe.Forbidden(f"this API token lacks the scope {scope!r}", key="people.error.scope", scope=scope)
+        check_scope(principal, scope)
         return principal
 
     return dependency
@@ -228,6 +234,6 @@ def person_json(principal: Principal | None) -> dict[str, Any]:
 
 
 __all__ = ["ANSWERS", "Anyone", "COOKIE", "COOKIE_SECONDS", "PeopleRoute", "Reader", "SECURE_COOKIE", "STATUS",
-           "Session", "answers", "bearer_token", "clear_session", "client", "cookie_secret", "people_of",
+           "Session", "answers", "bearer_token", "check_scope", "clear_session", "client", "cookie_secret", "people_of",
            "person_json", "refusal", "secure", "set_session", "signed_in", "status_of", "still_signed_in",
            "watch_signed_in", "who", "woken_at_end"]

@@ -17,6 +17,8 @@ Revisions:
            subscriptions, the server's keys); created only where missing, as 0002
 0004       the lobby's tables (issue 42: seeks, quick pairing's waits, challenges, blocks, the
            games the lobby started); created only where missing, as 0002
+0005       the same seek open twice refused by the database (a unique index over the open seeks;
+           duplicates a race left open are closed first, the oldest kept)
 =========  =====================================================================================
 
 All adopt a database written before Alembic (it has no ``alembic_version`` row): they create

@@ -252,9 +252,30 @@ def snapshot(app: FastAPI, principal: Principal | None) -> dict[str, Any]:
             "waiting": lobby.quick.waiting()}
 
 
-@router.get("/api/lobby", summary="The lobby as one person sees it (what its WebSocket pushes)", response_model=LobbyView, response_model_exclude_unset=True, responses=answers())
+@router.get("/api/lobby", summary="The lobby as one person sees it (what its WebSocket pushes)", response_model=LobbyView, response_model_exclude_unset=True, responses=answers(403))
 def get_lobby(request: Request) -> dict[str, Any]:
-    return snapshot(request.app, people.who(request))
+    """Nobody signed in: the open seeks alone. An API token needs the ``lobby`` scope (403): the
+    lobby shows its person's challenges, quick pairing and games started."""
+    principal = people.who(request)
+    if principal is not None:
+        people.check_scope(principal, "lobby")
+    return snapshot(request.app, principal)
+
+
+#: the close code of a lobby or notices socket opened with an API token without the ``lobby``
+#: scope: 4000 + the 403 its HTTP routes answer (as the match sockets' refusals, ``refusal_code``)
+NO_SCOPE = 4403
+
+
+async def signed_in_person(ws: WebSocket) -> tuple[Principal | None, bool]:
+    """The person of a lobby or notices socket's handshake (None: nobody), and whether they may
+    read the lobby: a browser session may, an API token only with the ``lobby`` scope (what these
+    sockets push is what ``GET /api/lobby`` and ``/api/challenges`` answer)."""
+    try:
+        principal = await asyncio.to_thread(people.who, ws)
+    except pe.PeopleError:
+        return None, True
+    return principal, principal is None or principal.may("lobby")
 
 
 async def listen(ws: WebSocket, closed: asyncio.Event) -> None:
@@ -275,14 +296,15 @@ async def listen(ws: WebSocket, closed: asyncio.Event) -> None:
 @router.websocket("/api/lobby/ws")
 async def lobby_socket(ws: WebSocket) -> None:
     """The lobby, live: ``{"lobby": <GET /api/lobby>}`` each time it changes for this person
-    (the session cookie says who). While it is open the person counts as connected: their
+    (the session cookie says who, or an API token with the ``lobby`` scope: without it the socket
+    is closed at once, 4403). While it is open the person counts as connected: their
     seeks stay listed, their quick pairing wait goes on. Client frames: short text, ignored."""
     await ws.accept()
     app = ws.app
-    try:
-        principal = await asyncio.to_thread(people.who, ws)
-    except pe.PeopleError:
-        principal = None
+    principal, allowed = await signed_in_person(ws)
+    if not allowed:
+        await refuse(ws, "this API token lacks the scope 'lobby'", NO_SCOPE)
+        return
     hub, presence = app.state.service.hub, app.state.presence
     keys = [LOBBY_KEY] + ([PERSON_KEY.format(principal.person.id)] if principal else [])
     closed = asyncio.Event()
@@ -338,17 +360,18 @@ def notices(app: FastAPI, principal: Principal, turns: int) -> dict[str, Any]:
 @router.websocket("/api/notices/ws")
 async def notices_socket(ws: WebSocket) -> None:
     """A person's notices, on every page: ``{"notices": {challenges, started, turns}}`` at the
-    start and each time it changes (the session cookie says who; nobody signed in: closed at
-    once, 1000). Woken only by that person's own news — a challenge, a game started for them, a move
-    or an end in one of their games — never by the lobby's other changes, so thousands may be
+    start and each time it changes (the session cookie says who, or an API token with the
+    ``lobby`` scope: without it closed at once, 4403; nobody signed in: closed at once, 1000).
+    Woken only by that person's own news — a challenge, a game started for them, a move or an
+    end in one of their games — never by the lobby's other changes, so thousands may be
     open; ``turns`` changing says "read your games again" (``GET /api/matches``). Unlike the
     lobby's socket it keeps no seek listed. Client frames: short text, ignored."""
     await ws.accept()
     app = ws.app
-    try:
-        principal = await asyncio.to_thread(people.who, ws)
-    except pe.PeopleError:
-        principal = None
+    principal, allowed = await signed_in_person(ws)
+    if not allowed:
+        await refuse(ws, "this API token lacks the scope 'lobby'", NO_SCOPE)
+        return
     closed = asyncio.Event()
     reader = asyncio.create_task(listen(ws, closed))
     try:
