@@ -29,6 +29,7 @@ class Hub:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._subscribers: dict[str, set[asyncio.Event]] = {}
+        self._loops: dict[asyncio.Event, asyncio.AbstractEventLoop] = {}  # the loop each waits on
         # spectators' subscriptions per match (issue 43: "a game shows how many watch it"): this
         # process's, and the other processes' as they announced them (process -> (count, until))
         self._watching: dict[str, int] = {}
@@ -65,8 +66,17 @@ class Hub:
             pass
 
     def _wake(self, match_id: str) -> None:
-        for event in self._subscribers.get(match_id, ()):
-            event.set()
+        for event in list(self._subscribers.get(match_id, ())):
+            loop = self._loops.get(event)
+            if loop is None or _on_loop(loop):
+                event.set()
+                continue
+            # a subscriber on another event loop than the hub's (a test client's socket runs on
+            # a loop of its own): an Event set from a foreign thread wakes nobody there
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # that loop is closed: its subscriber is gone
+                pass
 
     @contextlib.contextmanager
     def subscribe(self, match_id: str, spectator: bool = False) -> Iterator[asyncio.Event]:
@@ -75,12 +85,17 @@ class Hub:
         wakes the subscribers of :func:`room_key`). Call on the loop."""
         event = asyncio.Event()
         event.set()
+        try:
+            self._loops[event] = asyncio.get_running_loop()
+        except RuntimeError:  # not on a loop: woken where it is set
+            pass
         self._subscribers.setdefault(match_id, set()).add(event)
         if spectator:
             self._count_watcher(match_id, +1)
         try:
             yield event
         finally:
+            self._loops.pop(event, None)
             subs = self._subscribers.get(match_id)
             if subs is not None:
                 subs.discard(event)
