@@ -106,6 +106,8 @@ def test_a_phone_counts_the_lines_come_while_the_chat_is_out_of_sight(browser, l
         # studying the game: the steps float at the foot, the marker by the heading over neither
         anna.click("#step-back")
         anna.wait_for_function("() => getComputedStyle(document.querySelector('.stepper')).position === 'fixed'")
+        anna.evaluate("window.scrollTo(0, 0)")  # the click scrolled to the steps, under the board then
+        anna.wait_for_function(f"() => ({MARKER})()[0]")
         assert anna.evaluate(OVERLAPS) == [False] * 4
         anna.screenshot(path=str(shots / "chat-marker-390-steps.png"))
         # the jump puts the input above the floating steps
