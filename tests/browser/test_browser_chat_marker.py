@@ -147,3 +147,48 @@ def test_a_wide_screen_shows_no_marker_while_the_chat_is_in_sight(browser, live_
     finally:
         for context in contexts:
             context.close()
+
+
+def test_each_reader_counts_the_chat_it_can_read(browser, live_server, shots):
+    # the spectators' chat counts for a spectator, and for a player only once opened; the
+    # players' chat never reaches a spectator
+    mid, tokens = apart(live_server.url)
+    contexts = []
+    try:
+        a_ctx, anna, _ = open_page(browser, live_server.url, mid, {0: tokens[0]}, width=390)
+        c_ctx, carl, _ = open_page(browser, live_server.url, mid, {}, width=390)
+        d_ctx, dana, _ = open_page(browser, live_server.url, mid, {}, width=1100)
+        contexts += [a_ctx, c_ctx, d_ctx]
+        for page in (anna, carl, dana):
+            page.wait_for_selector("#chat:not([hidden])")
+        dana.click("#chat-guest")
+        dana.wait_for_selector("#chat-form:not([hidden])")
+        for page in (anna, carl):
+            page.wait_for_function(f"() => ({MARKER})()[0]")
+        say(dana, "who wins?")
+        carl.wait_for_function(f"() => ({MARKER})()[1] === '1'")
+        assert carl.text_content("#chat-unread-note") == "1 new message in the chat"
+        # the player has not opened the spectators' chat: nothing to read there yet
+        anna.wait_for_function("() => document.querySelectorAll('#chat-spectators li').length === 1")
+        assert anna.evaluate(MARKER)[:2] == [True, ""]
+        # the players' chat: the spectator never has it, so nothing to count
+        say(anna, "good luck")
+        anna.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+        dana.wait_for_function("() => document.querySelector('#chat-players li') === null")
+        assert carl.evaluate(MARKER)[:2] == [True, "1"]
+        # opened, the spectators' chat counts for the player too
+        anna.click("#chat-spectators-box > summary")
+        anna.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+        anna.wait_for_function(f"() => ({MARKER})()[0]")
+        say(dana, "a fine game")
+        anna.wait_for_function(f"() => ({MARKER})()[1] === '1'")
+        carl.wait_for_function(f"() => ({MARKER})()[1] === '2'")
+        # a spectator not signed in is taken to the way to sign in, to write
+        carl.click("#chat-jump")
+        assert carl.evaluate("document.activeElement.id") == "chat-guest"
+        carl.wait_for_function(f"() => !({MARKER})()[0]")
+        assert carl.evaluate(MARKER)[1] == ""
+        carl.screenshot(path=str(shots / "chat-marker-390-spectator.png"))
+    finally:
+        for context in contexts:
+            context.close()
