@@ -25,8 +25,8 @@ function store(key, value) {
 
 // The chat panel of match `id`: `room` its room (room.js), `seatName(i)` the page's names of
 // seats, `toBoard()` brings the board back into sight. The panel is hidden in a game without
-// chat (against the computer, on one device). Returns {node, marker}: the panel, and the marker
-// to lay out near the top of the page.
+// chat (against the computer, on one device). Returns {node, marker, stop}: the panel, the marker
+// to lay out near the top of the page, and what ends its observers with the page.
 export function chatPanel({ id, room, seatName, toBoard }) {
   let state = null; // the room's first frame: {open, rooms, write, you, lines}
   const seen = new Set(); // line ids drawn
