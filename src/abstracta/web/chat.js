@@ -3,6 +3,9 @@
 // only ever inserted as text. A new line is announced politely (the lists are logs), never
 // taking the focus; the box to write in keeps it after a line is sent. Each reader may mute a
 // player or a spectator (kept in this browser) and report a line to the server's operator.
+// On a phone the chat lies under the board, the moves and the buttons: while it is out of sight a
+// "Chat" marker at the top of the page says so, with a count of the lines come meanwhile that
+// this reader can read (not its own), and takes the reader to the box to write in.
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { refusal, t } from "./i18n.js";
@@ -21,8 +24,10 @@ function store(key, value) {
 }
 
 // The chat panel of match `id`: `room` its room (room.js), `seatName(i)` the page's names of
-// seats. The panel is hidden in a game without chat (against the computer, on one device).
-export function chatPanel({ id, room, seatName }) {
+// seats, `toBoard()` brings the board back into sight. The panel is hidden in a game without
+// chat (against the computer, on one device). Returns {node, marker, stop}: the panel, the marker
+// to lay out near the top of the page, and what ends its observers with the page.
+export function chatPanel({ id, room, seatName, toBoard }) {
   let state = null; // the room's first frame: {open, rooms, write, you, lines}
   const seen = new Set(); // line ids drawn
   const lines = []; // every line received, to draw again after a mute
@@ -33,6 +38,9 @@ export function chatPanel({ id, room, seatName }) {
   const nameOf = (line) => (line.person ? line.name || t(line.name_key || "seat.deleted_player") : seatName(line.seat));
 
   const title = h("h2", { id: "chat-title" }, t("chat.title"));
+  // the way back up from the chat, where the chat lies under the board (style.css: a phone)
+  const back = h("button", { type: "button", class: "linkish", id: "chat-to-board", "aria-label": t("chat.to_board_label"),
+    onclick: () => toBoard() }, t("chat.to_board"));
   const players = h("ol", { class: "chat-lines", id: "chat-players", role: "log", "aria-label": t("chat.players") });
   const spectators = h("ol", { class: "chat-lines", id: "chat-spectators", role: "log", "aria-label": t("chat.spectators") });
   const spectatorsCount = h("span", { class: "muted", id: "chat-spectators-count" });
@@ -49,8 +57,62 @@ export function chatPanel({ id, room, seatName }) {
     h("button", { type: "button", id: "chat-guest", onclick: asGuest }, t("people.play_as_guest")), " ",
     h("a", { href: "#/signin" }, t("people.sign_in")));
   const mutedLine = h("p", { class: "muted", id: "chat-muted", hidden: true });
+  // said once when lines start to wait unread (the logs say each line as it comes)
+  const unreadNote = h("span", { class: "sr-only", role: "status", id: "chat-unread-note" });
   const node = h("section", { class: "chat", id: "chat", "aria-labelledby": "chat-title", hidden: true },
-    title, players, form, error, signIn, spectatorsBox, mutedLine);
+    h("div", { class: "chat-head" }, title, back), players, form, error, signIn, spectatorsBox, mutedLine, unreadNote);
+
+  let unread = 0;
+  let inSight = true; // until the observer says otherwise: no marker flashes at first
+  const badge = h("span", { class: "chat-badge", id: "chat-unread", hidden: true });
+  const marker = h("button", { type: "button", class: "chat-marker away", id: "chat-jump", hidden: true, onclick: jump },
+    t("chat.title"), badge);
+  // the room the heading keeps for the marker (style.css): its words' width, in this language
+  const sized = new ResizeObserver(() => {
+    if (marker.parentNode && marker.offsetWidth) marker.parentNode.style.setProperty("--chat-marker-width", `${marker.offsetWidth}px`);
+  });
+  sized.observe(marker);
+  function drawMarker() {
+    marker.hidden = node.hidden;
+    // kept in its place while the chat is in sight (visibility): the board under it stays put
+    marker.classList.toggle("away", inSight);
+    badge.hidden = unread === 0;
+    badge.textContent = unread ? String(unread) : "";
+    marker.setAttribute("aria-label", unread ? t("chat.jump_unread", { n: unread }) : t("chat.jump"));
+  }
+  function read() {
+    unread = 0;
+    unreadNote.textContent = "";
+    drawMarker();
+  }
+  // the box to write in (or the way to sign in) in the middle of the screen, the lines above it
+  function jump() {
+    const target = form.hidden ? signIn : form;
+    target.scrollIntoView({ block: "center" });
+    (form.hidden ? signIn.querySelector("button") : input).focus({ preventScroll: true });
+    read();
+  }
+  // in sight: half of the chat, or half of the screen filled by it, above the floating steps
+  const seeing = new IntersectionObserver(([entry]) => {
+    const shown = entry.intersectionRect.height;
+    inSight = entry.isIntersecting && (entry.intersectionRatio >= 0.5 || shown >= entry.rootBounds.height / 2);
+    if (inSight) read();
+    else drawMarker();
+  }, { rootMargin: "0px 0px -64px 0px", threshold: [0, 0.25, 0.5, 0.75, 1] });
+  seeing.observe(node);
+  node.addEventListener("focusin", read); // opened by the keyboard or a tap in it
+  // lines come while the chat is out of sight: those this reader can read, from someone else
+  function arrived(fresh) {
+    // writing in the box: the lines are read as they come
+    if (inSight || !state || document.activeElement === input) return;
+    const plays = state.rooms.includes("players");
+    const readable = fresh.filter((line) => !state.you.includes(line.author) && !muted.has(muteKey(line))
+      && (line.room === "players" ? plays : !plays || spectatorsBox.open));
+    if (!readable.length) return;
+    if (!unread) unreadNote.textContent = t("chat.unread_note", { n: readable.length });
+    unread += readable.length;
+    drawMarker();
+  }
 
   function counted() {
     const n = [...input.value.trim()].length;
@@ -70,6 +132,8 @@ export function chatPanel({ id, room, seatName }) {
       const line = await api(`/api/matches/${encodeURIComponent(id)}/chat`, { method: "POST", body: { text } });
       input.value = "";
       add([line]);
+      // the line drawn above it pushed the box down: on a phone, out of the screen's foot
+      input.scrollIntoView({ block: "nearest" });
     } catch (e) {
       error.textContent = refusal(e);
       error.hidden = false;
@@ -147,6 +211,7 @@ export function chatPanel({ id, room, seatName }) {
   room.on("room", (r) => {
     state = r;
     node.hidden = !r.open;
+    drawMarker();
     if (!r.open) return;
     const plays = r.rooms.includes("players");
     players.hidden = !plays;
@@ -167,7 +232,11 @@ export function chatPanel({ id, room, seatName }) {
     redraw();
     counted();
   });
-  room.on("lines", add);
+  room.on("lines", (fresh) => {
+    const unseen = fresh.filter((line) => !seen.has(line.id));
+    add(fresh);
+    arrived(unseen);
+  });
 
-  return { node };
+  return { node, marker, stop: () => { seeing.disconnect(); sized.disconnect(); } };
 }

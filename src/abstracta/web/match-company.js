@@ -8,14 +8,16 @@ import { watcherCount } from "./live.js";
 import { yourMove } from "./notify.js";
 import { openRoom } from "./room.js";
 
-// `title`: the match's heading (the tab's title says it). Returns {watchers, chat, notices}: the
-// nodes to lay out (the count under the note to a spectator; the chat and the notices' settings
-// under the actions).
-export function company(ctx, title) {
+// `title`: the match's heading (the tab's title says it), `toBoard()` brings the board into sight.
+// Returns {watchers, chat, chatMarker, notices}: the nodes to lay out (the count under the note to
+// a spectator; the chat and the notices' settings under the actions; the chat's marker by the
+// heading).
+export function company(ctx, title, toBoard) {
   const room = openRoom(ctx.id, () => tokensOf(ctx.id));
   const notices = yourMove({ id: ctx.id, title, mySeats: () => ctx.seats.mySeats });
   ctx.on("draw", () => notices.update(ctx.view));
   ctx.on("rejoin", () => room.reopen()); // the browser holds other seats now than when it opened
-  ctx.on("stop", () => { room.close(); notices.stop(); });
-  return { watchers: watcherCount(room), chat: chatPanel({ id: ctx.id, room, seatName: (i) => ctx.seats.seatName(i) }).node, notices: notices.node };
+  const chat = chatPanel({ id: ctx.id, room, seatName: (i) => ctx.seats.seatName(i), toBoard });
+  ctx.on("stop", () => { room.close(); notices.stop(); chat.stop(); });
+  return { watchers: watcherCount(room), chat: chat.node, chatMarker: chat.marker, notices: notices.node };
 }

@@ -84,7 +84,8 @@ export async function matchPage(app, id, was, page) {
   const requests = requestBoxes(ctx);
   const botError = botErrorBox(ctx);
   const { actions, shareNote } = actionRow(ctx);
-  const others = company(ctx, title);
+  // back from the chat: the top of the page, the board whole under the heading, the keys on it
+  const others = company(ctx, title, () => { window.scrollTo(0, 0); board.box.focus({ preventScroll: true }); });
   // the analysis board (analysis.js): finished games, and hints against the computer
   // the answers it has (a hint, a position's evaluation, the graph) are the same position's
   const analysis = analysisPanel({ id, getView: () => ctx.view, open: !!(kept && kept.analysisOpen), kept: ctx.same ? kept.analysis : null,
@@ -105,7 +106,7 @@ export async function matchPage(app, id, was, page) {
   const above = new ResizeObserver(fit);
   ctx.on("stop", () => { window.removeEventListener("resize", fit); above.disconnect(); });
 
-  app.append(h("div", { class: "matchhead" }, h("h1", {}, title, rating.mark), players),
+  app.append(h("div", { class: "matchhead" }, h("h1", {}, title, rating.mark), players, others.chatMarker),
     watching, others.watchers, status, botError, banner, rating.box, extras, handover, requests.takeback, requests.draw, invitesBox,
     h("div", { class: "play" },
       h("div", { class: "left" }, ...board.board),
