@@ -62,56 +62,14 @@ export function chatPanel({ id, room, seatName, toBoard }) {
   const node = h("section", { class: "chat", id: "chat", "aria-labelledby": "chat-title", hidden: true },
     h("div", { class: "chat-head" }, title, back), players, form, error, signIn, spectatorsBox, mutedLine, unreadNote);
 
-  let unread = 0;
-  let inSight = true; // until the observer says otherwise: no marker flashes at first
-  const badge = h("span", { class: "chat-badge", id: "chat-unread", hidden: true });
-  const marker = h("button", { type: "button", class: "chat-marker away", id: "chat-jump", hidden: true, onclick: jump },
-    t("chat.title"), badge);
-  // the room the heading keeps for the marker (style.css): its words' width, in this language
-  const sized = new ResizeObserver(() => {
-    if (marker.parentNode && marker.offsetWidth) marker.parentNode.style.setProperty("--chat-marker-width", `${marker.offsetWidth}px`);
-  });
-  sized.observe(marker);
-  function drawMarker() {
-    marker.hidden = node.hidden;
-    // kept in its place while the chat is in sight (visibility): the board under it stays put
-    marker.classList.toggle("away", inSight);
-    badge.hidden = unread === 0;
-    badge.textContent = unread ? String(unread) : "";
-    marker.setAttribute("aria-label", unread ? t("chat.jump_unread", { n: unread }) : t("chat.jump"));
-  }
-  function read() {
-    unread = 0;
-    unreadNote.textContent = "";
-    drawMarker();
-  }
-  // the box to write in (or the way to sign in) in the middle of the screen, the lines above it
-  function jump() {
-    const target = form.hidden ? signIn : form;
-    target.scrollIntoView({ block: "center" });
-    (form.hidden ? signIn.querySelector("button") : input).focus({ preventScroll: true });
-    read();
-  }
-  // in sight: half of the chat, or half of the screen filled by it, above the floating steps
-  const seeing = new IntersectionObserver(([entry]) => {
-    const shown = entry.intersectionRect.height;
-    inSight = entry.isIntersecting && (entry.intersectionRatio >= 0.5 || shown >= entry.rootBounds.height / 2);
-    if (inSight) read();
-    else drawMarker();
-  }, { rootMargin: "0px 0px -64px 0px", threshold: [0, 0.25, 0.5, 0.75, 1] });
-  seeing.observe(node);
-  node.addEventListener("focusin", read); // opened by the keyboard or a tap in it
+  const away = chatMarker(node, { form, signIn, input, unreadNote });
   // lines come while the chat is out of sight: those this reader can read, from someone else
   function arrived(fresh) {
     // writing in the box: the lines are read as they come
-    if (inSight || !state || document.activeElement === input) return;
+    if (away.inSight() || !state || document.activeElement === input) return;
     const plays = state.rooms.includes("players");
-    const readable = fresh.filter((line) => !state.you.includes(line.author) && !muted.has(muteKey(line))
-      && (line.room === "players" ? plays : !plays || spectatorsBox.open));
-    if (!readable.length) return;
-    if (!unread) unreadNote.textContent = t("chat.unread_note", { n: readable.length });
-    unread += readable.length;
-    drawMarker();
+    away.came(fresh.filter((line) => !state.you.includes(line.author) && !muted.has(muteKey(line))
+      && (line.room === "players" ? plays : !plays || spectatorsBox.open)).length);
   }
 
   function counted() {
@@ -211,7 +169,7 @@ export function chatPanel({ id, room, seatName, toBoard }) {
   room.on("room", (r) => {
     state = r;
     node.hidden = !r.open;
-    drawMarker();
+    away.draw();
     if (!r.open) return;
     const plays = r.rooms.includes("players");
     players.hidden = !plays;
@@ -238,5 +196,59 @@ export function chatPanel({ id, room, seatName, toBoard }) {
     arrived(unseen);
   });
 
-  return { node, marker, stop: () => { seeing.disconnect(); sized.disconnect(); } };
+  return { node, marker: away.marker, stop: away.stop };
+}
+
+// The marker of the chat `node` while it is out of sight (IntersectionObserver): "Chat" with the
+// count of the lines come meanwhile (`came(n)`), which takes the reader to the box to write in
+// (`form`, or `signIn` when this reader may not write yet) and clears at once, as the chat's
+// coming into sight or the focus in it does; `unreadNote` says once that lines wait.
+// Returns {marker, draw(), came(n), inSight(), stop()}.
+function chatMarker(node, { form, signIn, input, unreadNote }) {
+  let unread = 0;
+  let inSight = true; // until the observer says otherwise: no marker flashes at first
+  const badge = h("span", { class: "chat-badge", id: "chat-unread", hidden: true });
+  const marker = h("button", { type: "button", class: "chat-marker away", id: "chat-jump", hidden: true, onclick: jump },
+    t("chat.title"), badge);
+  // the room the heading keeps for the marker (style.css): its words' width, in this language
+  const sized = new ResizeObserver(() => {
+    if (marker.parentNode && marker.offsetWidth) marker.parentNode.style.setProperty("--chat-marker-width", `${marker.offsetWidth}px`);
+  });
+  sized.observe(marker);
+  function draw() {
+    marker.hidden = node.hidden;
+    // kept in its place while the chat is in sight (visibility): the board under it stays put
+    marker.classList.toggle("away", inSight);
+    badge.hidden = unread === 0;
+    badge.textContent = unread ? String(unread) : "";
+    marker.setAttribute("aria-label", unread ? t("chat.jump_unread", { n: unread }) : t("chat.jump"));
+  }
+  function read() {
+    unread = 0;
+    unreadNote.textContent = "";
+    draw();
+  }
+  // the box to write in (or the way to sign in) in the middle of the screen, the lines above it
+  function jump() {
+    const target = form.hidden ? signIn : form;
+    target.scrollIntoView({ block: "center" });
+    (form.hidden ? signIn.querySelector("button") : input).focus({ preventScroll: true });
+    read();
+  }
+  // in sight: half of the chat, or half of the screen filled by it, above the floating steps
+  const seeing = new IntersectionObserver(([entry]) => {
+    const shown = entry.intersectionRect.height;
+    inSight = entry.isIntersecting && (entry.intersectionRatio >= 0.5 || shown >= entry.rootBounds.height / 2);
+    if (inSight) read();
+    else draw();
+  }, { rootMargin: "0px 0px -64px 0px", threshold: [0, 0.25, 0.5, 0.75, 1] });
+  seeing.observe(node);
+  node.addEventListener("focusin", read); // opened by the keyboard or a tap in it
+  function came(n) {
+    if (!n) return;
+    if (!unread) unreadNote.textContent = t("chat.unread_note", { n });
+    unread += n;
+    draw();
+  }
+  return { marker, draw, came, inSight: () => inSight, stop: () => { seeing.disconnect(); sized.disconnect(); } };
 }
