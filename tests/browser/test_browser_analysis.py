@@ -10,7 +10,7 @@ import random
 import urllib.parse
 
 import pytest
-from httputil import get_json, post_json
+from httputil import get_json, give, post_json
 from test_accessibility import report, severe_violations
 
 import abstracta
@@ -274,7 +274,10 @@ def test_a_hint_on_a_phone_brings_the_board_into_sight(live_server, browser) -> 
                                                             "seats": ["human", "level:1"]})
         kw = ({"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "reduced_motion": "reduce"}
               if phone else {"viewport": {"width": 1280, "height": 800}})
-        context = browser.new_context(**kw)
+        # this game's tokens only: the fixture's contexts hold every test match's, whose games
+        # waiting for a move put a badge in the header and move the page under the test
+        context = browser.new_context_without_tokens(**kw)
+        give(context, view["id"], {str(t["seat"]): t["token"] for t in view["tokens"]})
         try:
             page = context.new_page()
             page.add_init_script(SCALE)
