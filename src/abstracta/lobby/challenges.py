@@ -221,8 +221,7 @@ class Challenges:
                 (ChallengeRow.from_id == person.id) & or_(ChallengeRow.status == "open",
                                                           ChallengeRow.answered_at >= since)))
                 .order_by(ChallengeRow.created_at)).all()
-        names = self.lobby.names([r.from_id for r in rows] + [r.to_id for r in rows])
-        kinds = self.lobby.kinds([r.from_id for r in rows] + [r.to_id for r in rows])
+        names, kinds = self.lobby.names([r.from_id for r in rows] + [r.to_id for r in rows])
         # a deleted person has no name: their challenges (answered a moment ago) are not shown
         views = [self.view(r, person.id, names, kinds) for r in rows if names.get(r.from_id) and names.get(r.to_id)]
         return {"in": [v for v in views if not v["mine"]], "out": [v for v in views if v["mine"]]}

@@ -106,8 +106,7 @@ class Seeks:
             rows = s.scalars(select(SeekRow).where(SeekRow.closed_at.is_(None)).order_by(SeekRow.created_at)).all()
         blocked = self.lobby.blocks.either_of(viewer.id) if viewer is not None else set()
         rows = [r for r in rows if r.person_id not in blocked]
-        names = self.lobby.names(r.person_id for r in rows)
-        kinds = self.lobby.kinds(r.person_id for r in rows)
+        names, kinds = self.lobby.names(r.person_id for r in rows)
         # the seekers' ratings now and the viewer's (for the ranges) in one read
         wanted = [(r.person_id, r.spec) for r in rows]
         if viewer is not None:
@@ -121,7 +120,7 @@ class Seeks:
              theirs: tuple[float, bool] | None = None, kinds: dict[int, str] | None = None) -> dict[str, Any]:
         """The seek ``row`` as ``viewer`` sees it; ``rating``: its seeker's ``(rating,
         provisional)`` now (None: as when it was made, a moment ago); ``theirs``: the viewer's
-        (None: read it); ``kinds``: the people's kinds (:meth:`LobbyService.kinds`)."""
+        (None: read it); ``kinds``: the people's kinds (:meth:`Lobby.names`)."""
         spec = spec_of(row.spec)
         score, provisional = rating if rating is not None else (row.rating, row.provisional)
         why = None

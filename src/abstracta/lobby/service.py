@@ -148,21 +148,15 @@ class Lobby:
             raise Refused("rated games are for accounts: guests play casual games (sign up to play rated)",
                           key="lobby.error.rated_guest")
 
-    def names(self, ids: Iterable[int]) -> dict[int, str | None]:
+    def names(self, ids: Iterable[int]) -> tuple[dict[int, str | None], dict[int, str]]:
+        """``({id: name}, {id: "account" | "guest" | "deleted"})`` of ``ids``, read in one query:
+        a client links an account's name to its profile (a guest has none)."""
         ids = list(set(ids))
         if not ids:
-            return {}
+            return {}, {}
         with self.db.reading() as s:
-            return dict(s.execute(select(PersonRow.id, PersonRow.name).where(PersonRow.id.in_(ids))).all())
-
-    def kinds(self, ids: Iterable[int]) -> dict[int, str]:
-        """``{id: "account" | "guest" | "deleted"}``: a client links an account's name to its
-        profile (a guest has none)."""
-        ids = list(set(ids))
-        if not ids:
-            return {}
-        with self.db.reading() as s:
-            return dict(s.execute(select(PersonRow.id, PersonRow.kind).where(PersonRow.id.in_(ids))).all())
+            rows = s.execute(select(PersonRow.id, PersonRow.name, PersonRow.kind).where(PersonRow.id.in_(ids))).all()
+        return {pid: name for pid, name, _ in rows}, {pid: kind for pid, _, kind in rows}
 
     def person(self, person_id: int) -> Person:
         with self.db.reading() as s:
