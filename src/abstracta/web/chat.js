@@ -10,7 +10,7 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { refusal, t } from "./i18n.js";
 import { personLink } from "./names.js";
-import { whoAmI } from "./people.js";
+import { becomeGuest } from "./people.js";
 
 const LIMIT = 140; // characters (code points), as the server counts them
 const MUTED_KEY = "abstracta.chat.muted";
@@ -100,8 +100,7 @@ export function chatPanel({ id, room, seatName, toBoard }) {
 
   async function asGuest() {
     try {
-      await api("/api/guests", { method: "POST" });
-      await whoAmI(true);
+      await becomeGuest();
       room.reopen(); // the room asks again who this page is
     } catch (e) { error.textContent = refusal(e); error.hidden = false; }
   }

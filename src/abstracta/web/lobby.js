@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { lang, refusal, t } from "./i18n.js";
 import { personLink, tNodes } from "./names.js";
-import { SESSION_ENDED, sessionEnded, whoAmI } from "./people.js";
+import { SESSION_ENDED, becomeGuest, sessionEnded, whoAmI } from "./people.js";
 
 // "Play now" clocks, as the game sites offer them: minutes + seconds per turn, and a day per move
 const QUICK_CLOCKS = [[3, 2], [5, 3], [10, 5], [15, 10], [30, 0], ["day", 1]];
@@ -160,7 +160,7 @@ function guestOffer() {
   const err = h("p", { class: "error", id: "lobby-guest-error", role: "alert", hidden: true });
   return [h("p", { class: "row", id: "lobby-signed-out" },
     h("button", { type: "button", class: "primary", id: "lobby-guest", onclick: async () => {
-      try { await api("/api/guests", { method: "POST" }); await whoAmI(true); window.dispatchEvent(new HashChangeEvent("hashchange", { oldURL: location.href, newURL: location.href })); } catch (e) { err.textContent = refusal(e); err.hidden = false; }
+      try { await becomeGuest(); window.dispatchEvent(new HashChangeEvent("hashchange", { oldURL: location.href, newURL: location.href })); } catch (e) { err.textContent = refusal(e); err.hidden = false; }
     } }, t("lobby.play_as_guest")), h("a", { href: "#/signin", class: "button" }, t("people.sign_in"))), err];
 }
 

@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { personLink, profileHref, whoAmI } from "./people.js";
+import { becomeGuest, personLink, profileHref, whoAmI } from "./people.js";
 
 // The name of the person at seat `i` of a view or a list row, or null (a computer, an open seat,
 // a seat held by its token alone). A deleted account reads "deleted player".
@@ -133,9 +133,8 @@ export async function ensurePerson() {
   const me = await whoAmI();
   if (me && me.kind) return me;
   try {
-    await api("/api/guests", { method: "POST" });
+    return await becomeGuest();
   } catch { return me; }
-  return whoAmI(true);
 }
 
 // ------------------------------------------------------------------------------ the new-game form

@@ -30,6 +30,13 @@ export async function whoAmI(fresh = false) {
 }
 export function onMe(fn) { listeners.push(fn); }
 
+// Nobody signed in becomes a guest with a generated name (POST /api/guests; its refusal is
+// thrown): who this browser is now.
+export async function becomeGuest() {
+  await api("/api/guests", { method: "POST" });
+  return whoAmI(true);
+}
+
 const date = (iso) => new Date(iso).toLocaleDateString(lang, { year: "numeric", month: "short", day: "numeric" });
 const dateTime = (iso) => new Date(iso).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
 const gameTitle = (games, name) => {
@@ -295,8 +302,7 @@ async function accountPage(app) {
       h("a", { class: "button", href: "#/signup" }, t("people.make_account")),
       h("button", { type: "button", id: "play-as-guest", onclick: async () => {
         try {
-          await api("/api/guests", { method: "POST" });
-          await whoAmI(true);
+          await becomeGuest();
           if (app.isConnected) accountPageAgain(app);
         } catch (err) { showError(error, err); }
       } }, t("people.play_as_guest"))), error);
@@ -522,8 +528,7 @@ async function challengeOffer(name) {
     h("p", { class: "row" }, h("a", { class: "button", href: "#/signin", id: "challenge-signin" }, t("people.sign_in")),
       h("button", { type: "button", id: "challenge-guest", onclick: async () => {
         try {
-          await api("/api/guests", { method: "POST" });
-          await whoAmI(true);
+          await becomeGuest();
           location.hash = to;
         } catch (err) { showError(error, err); }
       } }, t("people.play_as_guest"))), error);
