@@ -19,12 +19,9 @@ from typing import Any, Callable
 import pytest
 from fastapi.testclient import TestClient
 
-from apiutil import make_app
+# the app, anna (signed in, running the app's lifespan), another person and a seek of theirs
+from test_lobby_api import LIVE, app, anna, person, seek  # noqa: F401 - app and anna are fixtures
 
-from abstracta.people.credentials import Passwords
-
-PW = "correct horse"
-LIVE = {"initial": 300, "increment": 3}
 NIM = {"game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False}
 
 
@@ -61,32 +58,6 @@ def at_once(*calls: Callable[[], Any]) -> list[Any]:
     for t in threads:
         t.join(30)
     return out
-
-
-@pytest.fixture
-def app(db_url):
-    app = make_app(db_url, rate_limits=False)
-    app.state.people.passwords = Passwords.light()
-    return app
-
-
-@pytest.fixture
-def anna(app):
-    with TestClient(app) as c:  # the first client runs the app's lifespan
-        assert c.post("/api/accounts", json={"username": "anna", "password": PW}).status_code == 201
-        yield c
-
-
-def person(app, name: str) -> TestClient:
-    c = TestClient(app)
-    assert c.post("/api/accounts", json={"username": name, "password": PW}).status_code == 201
-    return c
-
-
-def seek(c: TestClient, **body) -> str:
-    r = c.post("/api/seeks", json={**NIM, **body})
-    assert r.status_code == 201, r.text
-    return r.json()["id"]
 
 
 def matches(c: TestClient) -> list[str]:

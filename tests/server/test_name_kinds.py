@@ -4,27 +4,9 @@ or a guest's (no profile: a link would be dead)."""
 
 from __future__ import annotations
 
-import pytest
 from fastapi.testclient import TestClient
 
-from apiutil import make_app
-from test_lobby_api import PW, move, person, seek
-
-from abstracta.people.credentials import Passwords
-
-
-@pytest.fixture
-def app(db_url):
-    app = make_app(db_url, rate_limits=False)
-    app.state.people.passwords = Passwords.light()
-    return app
-
-
-@pytest.fixture
-def anna(app):
-    with TestClient(app) as c:  # the first client runs the app's lifespan
-        assert c.post("/api/accounts", json={"username": "anna", "password": PW}).status_code == 201
-        yield c
+from test_lobby_api import app, anna, move, person, seek  # noqa: F401 - app and anna are fixtures
 
 
 def test_seeks_and_challenges_say_whose_name_is_an_accounts(app, anna):
