@@ -101,6 +101,22 @@ def test_the_same_seek_posted_twice_at_once_is_listed_once_and_the_other_told_40
     assert listed(anna) == [("anna", again)]
 
 
+def test_two_seeks_posted_at_once_past_the_limit_leave_the_limit_open(app, anna, monkeypatch):
+    # four open, two other seeks posted at once: each would read four without the lock on the
+    # seeker's row, and six would be listed
+    from abstracta.lobby.seeks import SEEKS_PER_PERSON
+
+    bounds = [[None, None], [1000, None], [None, 2000], [900, 2100], [800, None], [700, None]]
+    for low_high in bounds[:SEEKS_PER_PERSON - 1]:
+        seek(anna, rating_range=low_high)
+    monkeypatch.setattr(app.state.lobby.seeks, "db", HeldWrites(app.state.lobby.db, Meeting()))
+    answers = at_once(*[lambda b=b: anna.post("/api/seeks", json={**NIM, "rating_range": b})
+                        for b in bounds[SEEKS_PER_PERSON - 1:SEEKS_PER_PERSON + 1]])
+    assert sorted(a.status_code for a in answers) == [201, 409], [a.text for a in answers]
+    assert next(a for a in answers if a.status_code == 409).json()["i18n"]["key"] == "lobby.error.seeks_limit"
+    assert len(listed(anna)) == SEEKS_PER_PERSON
+
+
 def test_the_database_refuses_a_second_open_copy_of_a_seek(app, anna):
     # whatever the code reads first: the unique index of open seeks, either seat and open bounds
     # counting as values

@@ -67,6 +67,10 @@ class Seeks:
         now = self.lobby.now()
         twice = Conflict("you have this very seek open already: it is listed as yours", key="lobby.error.seek_twice")
         with self.db.writing() as s:
+            # two posts of one person at once, each reading four open seeks, would make six:
+            # their row locked first, the second reads what the first committed (PostgreSQL;
+            # SQLite queues every writer already)
+            self.lobby.hold(s, [person.id])
             mine = s.execute(select(SeekRow.spec, SeekRow.seat, SeekRow.rating_min, SeekRow.rating_max)
                              .where(SeekRow.person_id == person.id, SeekRow.closed_at.is_(None))).all()
             # a second click on "Post a seek" would list the same seek twice, and the one left
