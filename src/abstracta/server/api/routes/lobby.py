@@ -268,14 +268,19 @@ NO_SCOPE = 4403
 
 
 async def signed_in_person(ws: WebSocket) -> tuple[Principal | None, bool]:
-    """The person of a lobby or notices socket's handshake (None: nobody), and whether they may
-    read the lobby: a browser session may, an API token only with the ``lobby`` scope (what these
-    sockets push is what ``GET /api/lobby`` and ``/api/challenges`` answer)."""
+    """Accept a lobby or notices socket: the person of its handshake (None: nobody), and whether
+    it stays open. A browser session may read the lobby, an API token only with the ``lobby``
+    scope (what these sockets push is what ``GET /api/lobby`` and ``/api/challenges`` answer):
+    without it the socket is closed at once (:data:`NO_SCOPE`) and False returned."""
+    await ws.accept()
     try:
         principal = await asyncio.to_thread(people.who, ws)
     except pe.PeopleError:
         return None, True
-    return principal, principal is None or principal.may("lobby")
+    if principal is not None and not principal.may("lobby"):
+        await refuse(ws, "this API token lacks the scope 'lobby'", NO_SCOPE)
+        return principal, False
+    return principal, True
 
 
 async def listen(ws: WebSocket, closed: asyncio.Event) -> None:
@@ -299,12 +304,10 @@ async def lobby_socket(ws: WebSocket) -> None:
     (the session cookie says who, or an API token with the ``lobby`` scope: without it the socket
     is closed at once, 4403). While it is open the person counts as connected: their
     seeks stay listed, their quick pairing wait goes on. Client frames: short text, ignored."""
-    await ws.accept()
-    app = ws.app
     principal, allowed = await signed_in_person(ws)
     if not allowed:
-        await refuse(ws, "this API token lacks the scope 'lobby'", NO_SCOPE)
         return
+    app = ws.app
     hub, presence = app.state.service.hub, app.state.presence
     keys = [LOBBY_KEY] + ([PERSON_KEY.format(principal.person.id)] if principal else [])
     closed = asyncio.Event()
@@ -366,12 +369,10 @@ async def notices_socket(ws: WebSocket) -> None:
     end in one of their games — never by the lobby's other changes, so thousands may be
     open; ``turns`` changing says "read your games again" (``GET /api/matches``). Unlike the
     lobby's socket it keeps no seek listed. Client frames: short text, ignored."""
-    await ws.accept()
-    app = ws.app
     principal, allowed = await signed_in_person(ws)
     if not allowed:
-        await refuse(ws, "this API token lacks the scope 'lobby'", NO_SCOPE)
         return
+    app = ws.app
     closed = asyncio.Event()
     reader = asyncio.create_task(listen(ws, closed))
     try:
