@@ -133,6 +133,19 @@ def browser():
         b.close()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def tokens_of_this_file():
+    """Pages hold the seat tokens of the matches their own test file created (``with_tokens``),
+    not those of the files run before it in this worker: the server is one for the session, and
+    a page holding other files' games that wait for a move shows "Your move" in its header and
+    title, reads them in Your games, and lays out around the badge. Which files ran before
+    depends on how the suite is split among workers, so such a test passed or failed by order."""
+    from httputil import TOKENS
+
+    TOKENS.clear()
+    yield
+
+
 def with_tokens(pg):
     """``pg`` whose ``goto`` first gives it the tokens of every match the tests created."""
     from httputil import remember_all
