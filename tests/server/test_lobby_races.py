@@ -117,6 +117,36 @@ def test_two_seeks_posted_at_once_past_the_limit_leave_the_limit_open(app, anna,
     assert len(listed(anna)) == SEEKS_PER_PERSON
 
 
+def challenge(to: str) -> dict[str, Any]:
+    return {"to": to, **NIM}
+
+
+def test_the_same_challenge_sent_twice_at_once_is_open_once_and_the_other_told_409(app, anna, monkeypatch):
+    ben = person(app, "ben")
+    monkeypatch.setattr(app.state.lobby.challenges, "db", HeldWrites(app.state.lobby.db, Meeting()))
+    post = lambda: anna.post("/api/challenges", json=challenge("ben"))  # noqa: E731
+    answers = at_once(post, post)
+    assert sorted(a.status_code for a in answers) == [201, 409], [a.text for a in answers]
+    assert next(a for a in answers if a.status_code == 409).json()["i18n"]["key"] == "lobby.error.challenge_open"
+    made = next(a for a in answers if a.status_code == 201).json()["id"]
+    assert [c["id"] for c in ben.get("/api/challenges").json()["in"]] == [made]
+
+
+def test_two_challenges_sent_at_once_past_the_limit_leave_the_limit_open(app, anna, monkeypatch):
+    from abstracta.lobby.challenges import CHALLENGES_PER_PERSON
+
+    names = [f"p{i}" for i in range(CHALLENGES_PER_PERSON + 1)]
+    for name in names:
+        person(app, name)
+    for name in names[:CHALLENGES_PER_PERSON - 1]:
+        assert anna.post("/api/challenges", json=challenge(name)).status_code == 201
+    monkeypatch.setattr(app.state.lobby.challenges, "db", HeldWrites(app.state.lobby.db, Meeting()))
+    answers = at_once(*[lambda n=n: anna.post("/api/challenges", json=challenge(n)) for n in names[-2:]])
+    assert sorted(a.status_code for a in answers) == [201, 409], [a.text for a in answers]
+    assert next(a for a in answers if a.status_code == 409).json()["i18n"]["key"] == "lobby.error.challenges_limit"
+    assert len(anna.get("/api/challenges").json()["out"]) == CHALLENGES_PER_PERSON
+
+
 def test_the_database_refuses_a_second_open_copy_of_a_seek(app, anna):
     # whatever the code reads first: the unique index of open seeks, either seat and open bounds
     # counting as values

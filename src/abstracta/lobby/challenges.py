@@ -141,6 +141,11 @@ class Challenges:
         self.expire()
         now = self.lobby.now()
         with self.db.writing() as s:
+            # two challenges sent at once, each reading what is open before the other commits,
+            # would both pass the checks below (the same player twice, or one past the limit):
+            # the challenger's row locked first, the second reads what the first committed
+            # (PostgreSQL; SQLite queues every writer already), as Seeks.open does
+            self.lobby.hold(s, [person.id])
             mine = s.scalars(select(ChallengeRow).where(ChallengeRow.from_id == person.id,
                                                         ChallengeRow.status == "open")).all()
             if any(c.to_id == target.id for c in mine):

@@ -83,8 +83,9 @@ class Seeks:
             row = SeekRow(id=secrets.token_hex(6), person_id=person.id, spec=spec_text(spec), seat=seat,
                           rating=rating, provisional=provisional, rating_min=low, rating_max=high, created_at=now)
             s.add(row)
-            # the read above cannot see a click handled by another worker at this moment: the
-            # database's unique index of open seeks decides (tables.py), the loser told as above
+            # the lock above orders this person's posts; the database's unique index of open
+            # seeks (tables.py) still refuses a copy made open by another way (a seek reopened
+            # when its game could not start), the loser told as above
             try:
                 s.flush()
             except IntegrityError:

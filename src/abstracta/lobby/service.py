@@ -184,9 +184,11 @@ class Lobby:
     # --- a new game's seating: one transaction, so that two accepts at once cannot both seat a person
     @staticmethod
     def hold(s: Session, people: Iterable[int]) -> None:
-        """Inside the transaction that claims a new game for ``people``: lock their rows, always
-        in the order of their ids, so that two claims sharing a person take turns on PostgreSQL
-        (each then reads what the other committed) and never wait for each other crosswise.
+        """Inside the transaction that claims a new game for ``people``, or that counts what one
+        of them has open before adding to it (a seek, a challenge): lock their rows, always in
+        the order of their ids, so that two such transactions sharing a person take turns on
+        PostgreSQL (each then reads what the other committed) and never wait for each other
+        crosswise.
         SQLite queues every writer already (``Database.writing``)."""
         s.execute(select(PersonRow.id).where(PersonRow.id.in_(sorted(set(people)))).order_by(PersonRow.id)
                   .with_for_update()).all()
