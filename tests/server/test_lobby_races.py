@@ -1,6 +1,6 @@
 """The lobby's requests at the same moment (a double click handled by two workers of a club
 deployment, or by two threads of one): the same seek posted twice is listed once, the second
-told 409; two accepts that would seat one person in two live games start one game, the other
+told 409 (a challenge sent twice too; two clicks on Play now leave one wait); two accepts that would seat one person in two live games start one game, the other
 told the seek is gone (410, or 409 when their own seek is being taken) with nothing of theirs
 lost. Each runs on SQLite and, with ``ABSTRACTA_TEST_DB_URL``, on PostgreSQL, where the workers do
 not queue their writes.
@@ -270,3 +270,15 @@ def test_a_quick_pairing_at_the_moment_a_seek_is_taken_seats_the_player_once(app
             assert ben.get("/api/quick").json()["match"] is None
         else:
             assert taken == 410 and paired == matches(anna)[0] and matches(cara) == []
+
+
+def test_play_now_clicked_twice_at_once_leaves_one_wait(app, anna, monkeypatch):
+    # each click deletes the person's wait and adds a new one; on PostgreSQL the second insert
+    # would meet the first's key (one wait a person) unless the two take turns
+    monkeypatch.setattr(app.state.lobby.quick, "db", HeldWrites(app.state.lobby.db, Meeting()))
+    with anna.websocket_connect("/api/lobby/ws"):  # a wait without a connection ends
+        post = lambda o: anna.post("/api/quick", json={**NIM, "options": {"stones": o}})  # noqa: E731
+        answers = at_once(lambda: post(9), lambda: post(7))
+        assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
+        assert anna.get("/api/quick").json()["options"]["stones"] in ("9", "7")
+        assert app.state.lobby.quick.waiting() == 1

@@ -63,6 +63,9 @@ class Quick:
         self.lobby.check_rated(spec, instance, person)
         rating, _ = self.lobby.rating(person.id, spec, instance)
         with self.db.writing() as s:
+            # two clicks at once would each delete no wait and add one, the second meeting the
+            # first's key (one wait a person) on PostgreSQL: the person's row orders them
+            self.lobby.hold(s, [person.id])
             s.execute(delete(QuickWaitRow).where(QuickWaitRow.person_id == person.id))
             s.add(QuickWaitRow(person_id=person.id, key=spec.key(), spec=spec_text(spec), rating=rating,
                                since=self.lobby.now()))
