@@ -1,9 +1,10 @@
 """The lobby's requests at the same moment (a double click handled by two workers of a club
 deployment, or by two threads of one): the same seek posted twice is listed once, the second
 told 409 (a challenge sent twice too; two clicks on Play now leave one wait); two accepts that
-would seat one person in two live games start one game, the other told the seek is gone (410, or 409 when their own seek is being taken) with nothing of theirs
-lost. Each runs on SQLite and, with ``ABSTRACTA_TEST_DB_URL``, on PostgreSQL, where the workers do
-not queue their writes.
+would seat one person in two live games start one game, the other told the seek is gone (410,
+or 409 when their own seek is being taken) with nothing of theirs lost. Each runs on SQLite and,
+with ``ABSTRACTA_TEST_DB_URL`` (as CI sets it), on PostgreSQL, where the workers do not queue
+their writes: there alone a test of a lock fails without it.
 
 The moment is made deterministic by holding each request at the point the race needs (its
 seek written, not committed; its seek claimed, its match not made) until the other arrives
