@@ -60,7 +60,8 @@ Service = Annotated[MatchService, Depends(service_dependency)]
 bearer = HTTPBearer(auto_error=False, scheme_name="seat token", description=(
     "A seat's token, from the answer that created the match or claimed an invitation: "
     "`Authorization: Bearer <token>`. A browser holding several seats' tokens may send them "
-    "comma-separated (`Bearer <t1>,<t2>`), at most 200 in one request (more: 422)."))
+    "comma-separated (`Bearer <t1>,<t2>`), at most 200 in one request and 16 in an act while the rate limits are on "
+    "(more: 422)."))
 
 
 def split_tokens(text: str | None) -> list[str]:
