@@ -329,6 +329,32 @@ def test_a_correspondence_game_offers_push_and_says_when_the_browser_cannot(brow
         context.close()
 
 
+def test_a_site_over_plain_http_says_why_it_cannot_notify(browser, live_server):
+    """Chromium reports notifications "denied" on a site that is not a secure context (a club server
+    reached by plain HTTP on the local network; the tests' loopback is secure, so it is made to say
+    otherwise): the page says HTTPS is what is missing, not the player's browser settings."""
+    mid, tokens = apart(live_server.url)
+    context, page, console = open_page(browser, live_server.url, mid, {0: tokens[0]})
+    try:  # the same page in a secure context offers to notify
+        page.click("#notices > summary")
+        assert page.is_visible("#notify-me") and "HTTPS" not in page.text_content("#notice-state")
+    finally:
+        context.close()
+    context = browser.new_context_without_tokens(viewport={"width": 1100, "height": 900})
+    give(context, mid, {"0": tokens[0]})
+    context.add_init_script("Object.defineProperty(window, 'isSecureContext', { get: () => false });")
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/#/match/{mid}")
+        page.wait_for_function("() => window.abstractaView && window.abstractaView.viewer !== undefined")
+        page.click("#notices > summary")
+        assert page.text_content("#notice-state") == ("Browsers show notifications only for a site reached over "
+                                                      "HTTPS: this tab's title says when it is your move.")
+        assert not page.is_visible("#notify-me")
+    finally:
+        context.close()
+
+
 def test_a_player_who_joined_by_the_link_chats_under_their_name(browser, live_server):
     """Seats belong to people (issue 41): taking the invited seat makes a guest of the browser,
     and its lines carry that guest's name; the seat is the guest's on its session, so the chat

@@ -85,11 +85,15 @@ export function yourMove({ id, title, mySeats }) {
 
   const correspondence = () => !!(view && view.clock && view.clock.control && view.clock.control.per_turn >= CORRESPONDENCE);
   function drawState() {
-    const supported = "Notification" in window;
+    // browsers notify only on HTTPS or localhost; elsewhere (a club server over plain HTTP)
+    // Chromium reports "denied", which would read as the player's own setting
+    const secure = window.isSecureContext !== false;
+    const supported = secure && "Notification" in window;
     const permission = supported ? Notification.permission : "denied";
     ask.hidden = !supported || permission === "denied" || (permission === "granted" && !correspondence());
     ask.textContent = correspondence() ? t("notice.notify_push") : t("notice.notify_me");
-    if (!supported) said.textContent = t("notice.unsupported");
+    if (!secure) said.textContent = t("notice.insecure");
+    else if (!supported) said.textContent = t("notice.unsupported");
     else if (permission === "denied") said.textContent = t("notice.blocked");
     else if (permission === "granted") said.textContent = t("notice.on");
     else said.textContent = t("notice.off");
