@@ -86,7 +86,7 @@ function twoPlayerGames(list) {
 // pieces; `list`: the games (shell.js) for the game's name.
 export function challengeWords(c, list) {
   const found = twoPlayerGames(list).find((x) => JSON.stringify([x.game, x.options]) === JSON.stringify([c.game, c.options || {}]));
-  const what = [found ? found.label : c.game, clockWords(c.clock), c.rated ? t("lobby.rated") : t("lobby.casual")].join(", ");
+  const what = [found ? found.label : c.game, clockWords(c.clock), c.rated ? t("lobby.rated_lower") : t("lobby.casual")].join(", ");
   return tNodes("lobby.challenge.from", { who: personLink(c.from || "", c.from_kind), rating: rating(c), what });
 }
 
@@ -112,7 +112,7 @@ export async function lobbyPage(app, { games, params = new URLSearchParams(), sw
   // refusal said under Play now, the lobby asked again after it), the way to a game started here
   const lobby = {
     list, me, account: me.kind === "account", known: null, // known: the games started before this page was opened: not gone to again
-    settings: (x) => [gameName(x.game, x.options), clockWords(x.clock), x.rated ? t("lobby.rated") : t("lobby.casual")].join(", "),
+    settings: (x) => [gameName(x.game, x.options), clockWords(x.clock), x.rated ? t("lobby.rated_lower") : t("lobby.casual")].join(", "),
     act: async (fn) => { fail(null); try { await fn(); await refresh(); } catch (e) { fail(e); } },
     go: (m) => { lobby.known.add(m.id); location.hash = `#/match/${m.id}`; },
     gameSelect: (id) => h("select", { id }, ...list.map((x) => h("option", { value: x.value }, x.label))),
