@@ -132,8 +132,8 @@ def test_a_visitor_signs_in_or_plays_as_a_guest_to_challenge(browser, live_serve
         assert page.get_attribute("#challenge-signin", "href") == "#/signin"
         page.click("#challenge-guest")
         page.wait_for_function(f"() => location.hash === '#/lobby?challenge={ben}'")
-        page.wait_for_selector("#new-opponent")
-        assert page.input_value("#new-opponent") == ben
+        page.wait_for_selector("#send-challenge")
+        assert page.input_value("#new-opponent") == ben  # hidden: the form is for him
         # Enter in a field of the form opened to challenge him sends the challenge, not a seek
         # (the form's first button)
         page.select_option("#new-game-choice", label="Nibble — Square 9×9")

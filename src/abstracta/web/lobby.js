@@ -90,8 +90,8 @@ export function challengeWords(c, list) {
   return tNodes("lobby.challenge.from", { who: personLink(c.from || "", c.from_kind), rating: rating(c), what });
 }
 
-// `params`: the page's parameters; challenge=<name> (a profile's Challenge) fills in the
-// challenge form for that player and brings it into sight, its first choice focused (not again
+// `params`: the page's parameters; challenge=<name> (a profile's Challenge) opens the form for a
+// challenge to that player alone and brings it into sight, its first choice focused (not again
 // when the page is drawn anew in another language: `switched`, the reader's place is kept).
 export async function lobbyPage(app, { games, params = new URLSearchParams(), switched = false }) {
   document.title = `${t("lobby.title")} — abstracta`;
@@ -127,7 +127,7 @@ export async function lobbyPage(app, { games, params = new URLSearchParams(), sw
   const blocks = blocksPart(lobby);
   const challengeTo = (params.get("challenge") || "").trim();
   const newPart = me.kind ? newSeekPart(lobby, challengeTo) : null;
-  if (me.kind) app.append(newPart, blocks.node);
+  if (me.kind) app.append(newPart.node, blocks.node);
 
   function draw(snapshot) {
     if (lobby.known === null) lobby.known = new Set((snapshot.started || []).map((g) => g.id));
@@ -136,6 +136,7 @@ export async function lobbyPage(app, { games, params = new URLSearchParams(), sw
     quick.draw(snapshot);
     drawSeeks(seeksBox, snapshot.seeks, lobby);
     drawChallenges(challengesBox, snapshot.challenges, lobby);
+    if (newPart) newPart.draw(snapshot.challenges.out);
   }
   async function refresh() {
     const snapshot = await api("/api/lobby");
@@ -148,8 +149,8 @@ export async function lobbyPage(app, { games, params = new URLSearchParams(), sw
   if (newPart && challengeTo && !switched) {
     setTimeout(() => {
       if (!app.isConnected) return;
-      newPart.scrollIntoView({ block: "start" });
-      newPart.querySelector("#new-game-choice").focus({ preventScroll: true });
+      newPart.node.scrollIntoView({ block: "start" });
+      newPart.node.querySelector("#new-game-choice").focus({ preventScroll: true });
     }, 0);
   }
   return () => { quick.stop(); live.stop(); };
@@ -221,7 +222,11 @@ function quickPart(lobby) {
 }
 
 // A new seek or challenge: the game's settings, then who (anyone in a rating range, or a named
-// player). Returns its section.
+// player). Opened for one challenge (`challengeTo`, a profile's Challenge), the seek's own parts
+// (the opponent's rating, Post a seek, the name) wait behind "Post a public seek instead": on a
+// phone Post a seek stood on screen above a Challenge out of sight. A challenge sent is said under
+// its button, where the eye is, and followed there until answered. Returns {node, draw(out)}, out
+// the snapshot's challenges of this person.
 function newSeekPart(lobby, challengeTo = "") {
   const { list } = lobby;
   const formGame = lobby.gameSelect("new-game-choice");
@@ -238,6 +243,9 @@ function newSeekPart(lobby, challengeTo = "") {
   const formError = h("p", { class: "error", id: "new-seek-error", role: "alert", hidden: true });
   // said under the button: the seek itself is listed further up, out of sight on a phone
   const formNote = h("p", { class: "note", id: "new-seek-note", role: "status", hidden: true });
+  // the challenge sent from this form, said under its button and drawn again at each snapshot
+  const sentBox = h("div", { class: "note", id: "challenge-sent", role: "status", hidden: true });
+  let sent = null;
   const body = () => {
     const pick = list[Number(formGame.value)];
     return { game: pick.game, options: pick.options, clock: picker.read(), rated: rated.checked, seat: seat.value === "" ? null : Number(seat.value) };
@@ -247,40 +255,81 @@ function newSeekPart(lobby, challengeTo = "") {
     formNote.hidden = true;
     try {
       await fn();
-      if (done) { formNote.textContent = done; formNote.hidden = false; }
+      if (done) { formNote.textContent = done; formNote.hidden = false; formNote.scrollIntoView({ block: "nearest" }); }
       await lobby.refresh();
-    } catch (e) { formError.textContent = refusal(e); formError.hidden = false; }
+    } catch (e) {
+      formError.textContent = refusal(e);
+      formError.hidden = false;
+      formError.scrollIntoView({ block: "nearest" });
+    }
   };
   const range = () => {
     const [a, b] = [low.value, high.value].map((v) => (v === "" ? null : Number(v)));
     return a === null && b === null ? null : [a, b];
   };
   if (prefilled) formGame.setAttribute("aria-describedby", prefilled.id);
-  const challenge = h("button", { type: "button", id: "send-challenge", class: prefilled ? "primary" : null, onclick: () => send(() => {
-    if (!opponent.value.trim()) throw new Error(t("lobby.challenge.need_name"));
-    return api("/api/challenges", { method: "POST", body: { ...body(), to: opponent.value.trim() } });
-  }) }, t("lobby.challenge.send"));
+  const challenge = h("button", { type: "button", id: "send-challenge", class: prefilled ? "primary" : null, onclick: () => send(async () => {
+    const to = opponent.value.trim();
+    if (!to) throw new Error(t("lobby.challenge.need_name"));
+    sent = await api("/api/challenges", { method: "POST", body: { ...body(), to } });
+    if (prefilled) prefilled.hidden = true; // done as it says
+    draw([]);
+    sentBox.scrollIntoView({ block: "nearest" });
+  }) });
+  // the button names whom it challenges
+  const named = () => { const to = opponent.value.trim(); challenge.textContent = to ? t("lobby.challenge.send_named", { name: to }) : t("lobby.challenge.send"); };
+  named();
+  opponent.addEventListener("input", named);
+  const rangeBox = h("fieldset", { class: "range" }, h("legend", {}, t("lobby.range.label")),
+    h("label", { for: low.id }, h("span", {}, t("lobby.range.low")), low), h("label", { for: high.id }, h("span", {}, t("lobby.range.high")), high));
+  const seekRow = h("p", { class: "row" }, h("button", { type: "submit", class: "primary", id: "post-seek" }, t("lobby.seek.post")));
+  const opponentLabel = h("label", { for: opponent.id }, h("span", {}, t("lobby.challenge.name")), opponent);
+  const seekParts = [rangeBox, seekRow, opponentLabel];
+  let oneChallenge = !!prefilled;
+  const seekInstead = prefilled ? h("button", { type: "button", class: "link", id: "seek-instead", onclick: () => {
+    oneChallenge = false;
+    for (const n of seekParts) n.hidden = false;
+    seekInstead.hidden = true;
+    prefilled.hidden = true;
+    challenge.classList.remove("primary");
+    const post = seekRow.querySelector("button");
+    post.focus({ preventScroll: true });
+    post.scrollIntoView({ block: "nearest" });
+  } }, t("lobby.challenge.seek_instead")) : null;
+  if (oneChallenge) for (const n of seekParts) n.hidden = true;
   const form = h("form", { class: "lobby-form", id: "new-seek", novalidate: true }, prefilled,
     h("label", { for: formGame.id }, h("span", {}, t("lobby.game")), formGame), picker.node,
     h("label", { for: rated.id, class: "check" }, rated, h("span", {}, t("lobby.rated"))),
     !lobby.account ? h("small", { class: "muted" }, t("lobby.rated_accounts")) : null,
     h("label", { for: seat.id }, h("span", {}, t("lobby.seat.label")), seat),
-    h("fieldset", { class: "range" }, h("legend", {}, t("lobby.range.label")),
-      h("label", { for: low.id }, h("span", {}, t("lobby.range.low")), low), h("label", { for: high.id }, h("span", {}, t("lobby.range.high")), high)),
-    h("p", { class: "row" }, h("button", { type: "submit", class: "primary", id: "post-seek" }, t("lobby.seek.post"))), formNote,
-    h("label", { for: opponent.id }, h("span", {}, t("lobby.challenge.name")), opponent),
-    h("p", { class: "row" }, challenge),
-    formError);
+    rangeBox, seekRow, formNote, opponentLabel,
+    h("p", { class: "row" }, challenge, seekInstead),
+    sentBox, formError);
   form.addEventListener("submit", (ev) => { ev.preventDefault(); send(() => api("/api/seeks", { method: "POST", body: { ...body(), rating_range: range() } }), t("lobby.seek.posted")); });
   // Enter in a field sends the form's first button, the seek: in the opponent's name, or anywhere
   // in a form opened to challenge someone, a person means the challenge
   form.addEventListener("keydown", (ev) => {
     if (ev.key !== "Enter" || ev.target.tagName !== "INPUT" || ev.target.type === "checkbox") return;
-    if (ev.target !== opponent && !(prefilled && opponent.value.trim())) return;
+    if (ev.target !== opponent && !(oneChallenge && opponent.value.trim())) return;
     ev.preventDefault();
     challenge.click();
   });
-  return h("section", { class: "lobby-part", id: "new-part" }, h("h2", {}, t("lobby.new.heading")), form);
+  // the challenge sent, as the last snapshot has it (answered: what became of it; gone from
+  // the snapshots two minutes after its answer: as last seen)
+  function draw(out) {
+    if (!sent) return;
+    sent = out.find((c) => c.id === sent.id) || sent;
+    const c = sent, who = personLink(c.to || "", c.to_kind);
+    const focus = keepFocus(sentBox, challenge);
+    sentBox.replaceChildren(...(c.status === "open"
+      ? [h("span", {}, ...tNodes("lobby.challenge.sent", { who }), " ", h("span", { class: "muted" }, `(${lobby.settings(c)})`)),
+        h("button", { type: "button", "aria-label": t("lobby.challenge.withdraw_named", { who: c.to || "" }),
+          onclick: () => send(() => api(`/api/challenges/${c.id}`, { method: "DELETE" })) }, t("lobby.challenge.withdraw"))]
+      : [h("span", {}, ...tNodes(`lobby.challenge.out_${c.status}`, { who, what: lobby.settings(c) }))]));
+    sentBox.hidden = false;
+    focus();
+  }
+  return { node: h("section", { class: "lobby-part", id: "new-part" }, h("h2", {}, t("lobby.new.heading")), form), draw };
 }
 
 // The players this person blocks, and a name to block. Returns {node, draw()}.
