@@ -2,7 +2,8 @@
 rematch, its offer's Accept and Decline and a new game stand under the result, above the board,
 in the first screen of a phone as of a desktop — the offer sat some 1,100 px down a phone's page,
 under the board, the scores, Analysis and Moves, and the person offered it saw the result alone.
-The buttons of a game in play (take back, resign, draw) go once it is over."""
+The buttons of a game in play (take back, resign, draw) go once it is over. On a phone the
+header's "Your move" badge no longer pushes the EN/FI switch onto a line of its own."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import json
 import urllib.request
 
 import pytest
-from httputil import TOKENS, first_moves, give, post_json
+from httputil import TOKENS, first_moves, give, no_sideways_scroll, post_json
 
 #: where a control is against the screen: its box, and the foot of what is seen of the page (a
 #: phone's replay steps float over its bottom edge)
@@ -116,3 +117,48 @@ def test_the_buttons_of_a_game_in_play_go_when_it_is_over(browser, live_server, 
         ca.close()
         cb.close()
 
+
+HEADER = """() => { const box = (s) => { const r = document.querySelector(s).getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; };
+  return { header: box('header.top'), brand: box('header.top .brand'), me: box('#me'), badge: box('#turn-badge'),
+           lang: box('#lang'), badgeText: document.querySelector('#turn-badge').textContent }; }"""
+
+
+def middle(edges) -> float:
+    return (edges[0] + edges[1]) / 2
+
+
+@pytest.mark.parametrize("width", [390, 360, 320])
+@pytest.mark.parametrize("locale", ["en-US", "fi-FI"])
+def test_a_phones_header_keeps_its_lines_with_the_your_move_badge(browser, live_server, shots, width, locale):
+    # a guest (a name in the header) with a game waiting for their move: the badge pushed the
+    # EN/FI switch onto a line of its own, a header of three lines (139 px) at 390 px
+    other = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "seats": ["human", "level:1"]})
+    assert other["to_move"] == 0 and other["human_to_move"], other
+    context = browser.new_context_without_tokens(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True, locale=locale)
+    give(context, other["id"], {"0": TOKENS[other["id"]][0]})
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/#/lobby")
+        page.click("#lobby-guest")
+        page.wait_for_selector("#me-button")
+        page.goto(f"{live_server.url}/#/")
+        page.wait_for_selector("#turn-badge:not([hidden])")
+        shape = page.evaluate(HEADER)
+        page.screenshot(path=str(shots / f"header-badge-{width}-{locale}.png"), clip={"x": 0, "y": 0, "width": width, "height": 200})
+        # the brand, the name, the badge and the switch on one line, nothing off the right edge
+        for part in ("me", "badge", "lang"):
+            assert abs(middle(shape[part]) - middle(shape["brand"])) < 3, (part, shape)
+        assert shape["lang"][3] <= width and shape["badge"][3] <= shape["lang"][2] and no_sideways_scroll(page)
+        assert shape["me"][3] - shape["me"][2] >= 40, shape  # the name's menu is still a finger's target
+        # the links take the second line (at 320 px English's five take two, as without the
+        # badge): a line of 40 px targets, a line of links (~30 px), the header's padding and gap
+        # are under 100 px; a third line made 139
+        links = 2 if (width, locale) == (320, "en-US") else 1
+        assert shape["header"][1] < 100 + (links - 1) * 30, shape
+        # the badge says the count, and in words while there is room; in full to a screen reader
+        words = {"en-US": "Move 1", "fi-FI": "Vuoro 1"}[locale] if width > 360 else "1"
+        assert shape["badgeText"] == words
+        label = {"en-US": "1 game waits for your move", "fi-FI": "1 peli odottaa siirtoasi"}[locale]
+        assert page.locator("#turn-badge").get_attribute("aria-label") == label
+    finally:
+        context.close()
