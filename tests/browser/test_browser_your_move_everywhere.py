@@ -79,7 +79,10 @@ def test_a_challenge_and_the_turn_reach_a_person_on_the_home_page(browser, live_
         a.wait_for_function("() => window.abstractaView.to_move === 0")
         play_turn(a, 0)
         b.wait_for_selector("#turn-badge:not([hidden])", timeout=LIVE_SECONDS)
-        assert b.locator("#turn-badge").inner_text() == "Your move 1"
+        # at 390 px the badge's words are short (the phone's header has one line for it); whole
+        # to a screen reader, and on a wider screen
+        assert b.locator("#turn-badge").inner_text() == "Move 1"
+        assert b.locator("#turn-badge").get_attribute("aria-label") == "1 game waits for your move"
         assert b.locator("#turn-badge").get_attribute("href") == f"#/match/{mid}"
         b.wait_for_function("() => document.title === '(1) abstracta'", timeout=LIVE_SECONDS)
         b.wait_for_selector("#waiting-count:not([hidden])", timeout=LIVE_SECONDS)
@@ -88,6 +91,7 @@ def test_a_challenge_and_the_turn_reach_a_person_on_the_home_page(browser, live_
         assert "Your move" in b.locator(f"#continue-list li[data-id='{mid}']").inner_text()
         b.screenshot(path=str(shots / "home-your-move-390.png"), full_page=True)
         b.set_viewport_size({"width": 1280, "height": 900})
+        b.wait_for_function("() => document.querySelector('#turn-badge').textContent === 'Your move 1'")
         b.screenshot(path=str(shots / "home-your-move-1280.png"))
         # in Finnish: the header's and the home page's words follow the switch
         b.click("#lang button[data-lang='fi']")

@@ -5,7 +5,8 @@ import { api } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
 
-// Returns the nodes to lay out with the page's actions: the rematch box and its refusal line.
+// Returns the nodes to lay out with the end's actions (match-actions.js): the rematch box and
+// its refusal line.
 export function rematchBox(ctx) {
   const box = h("div", { class: "rematch", id: "rematch", "aria-live": "polite", hidden: true });
   const err = h("p", { class: "error", id: "extras-error", role: "alert", hidden: true });
@@ -28,14 +29,20 @@ export function rematchBox(ctx) {
     location.hash = `#/match/${next}`;
   }
 
+  let drawn = null; // what the box says: drawn again only when that changes
   ctx.on("draw", () => {
     const v = ctx.view, me = v.my_seats || [], { seatName } = ctx.seats;
     const over = v.status === "over";
+    const r = v.rematch;
+    if (over && r && r.next && !following) { following = true; if (me.length) rematch(true); else follow(r.next); }
+    // the box is a live region: the same words put back at every redraw (a clock's, a chat
+    // line's) would be read out again
+    const key = JSON.stringify([over, r, me, v.termination, seatName(r ? r.by ?? r.seat ?? 0 : 0)]);
+    if (key === drawn) return;
+    drawn = key;
     const focus = keepFocus(box);
     box.replaceChildren();
-    const r = v.rematch;
     if (over && r && r.next) {
-      if (!following) { following = true; if (me.length) rematch(true); else follow(r.next); }
       box.append(h("p", {}, t("rematch.started")));
     } else if (over && me.length && v.termination !== "aborted") {
       const pending = r && !r.how ? r : null;
@@ -43,9 +50,11 @@ export function rematchBox(ctx) {
         box.append(h("span", { id: "rematch-text" }, t("rematch.offered")), " ",
           h("button", { type: "button", id: "rematch-withdraw", onclick: () => rematch(false) }, t("rematch.withdraw")));
       } else if (pending) {
+        // the answer's two buttons together: on a phone they go under the words as one line
         box.append(h("span", { id: "rematch-text" }, t("rematch.offers", { who: seatName(pending.by) })), " ",
-          h("button", { type: "button", class: "primary", id: "rematch-accept", onclick: () => rematch(true) }, t("rematch.accept")), " ",
-          h("button", { type: "button", id: "rematch-decline", onclick: () => rematch(false) }, t("rematch.decline")));
+          h("span", { class: "rematch-answer" },
+            h("button", { type: "button", class: "primary", id: "rematch-accept", onclick: () => rematch(true) }, t("rematch.accept")), " ",
+            h("button", { type: "button", id: "rematch-decline", onclick: () => rematch(false) }, t("rematch.decline"))));
       } else {
         if (r && r.how === "declined" && !me.includes(r.seat)) box.append(h("span", { id: "rematch-text" }, t("rematch.declined", { who: seatName(r.seat) })), " ");
         box.append(h("button", { type: "button", class: "primary", id: "rematch-offer", onclick: () => rematch(true) }, t("rematch.offer")));

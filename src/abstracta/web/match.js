@@ -5,8 +5,9 @@
 // (match-rating.js), the first moves' deadline, Abort and a gone opponent (match-presence.js),
 // the rematch (match-rematch.js), the board and the moves played on it (match-board.js), the
 // move list and replay (match-moves.js, match-replay.js), the requests (match-requests.js), the
-// actions (match-actions.js), the analysis panel (analysis.js), the live connection
-// (match-live.js) and the match's company: watchers, chat, your-move notices (match-company.js).
+// actions, and the end's under the result (match-actions.js), the analysis panel (analysis.js),
+// the live connection (match-live.js) and the match's company: watchers, chat, your-move
+// notices (match-company.js).
 import { api, keepWatched } from "./api.js";
 import { analysisPanel } from "./analysis.js";
 import { h } from "./dom.js";
@@ -72,18 +73,20 @@ export async function matchPage(app, id, was, page) {
   const players = seatLine(ctx, clock.span);
   const { watching, status, banner } = statusLines(ctx);
   const rating = ratingLines(ctx);
-  // the first moves' deadline and a gone opponent over the board; Abort and the rematch with the
-  // actions (issue 42): the keyboard reaches the board first, and the board is not pushed down
+  // the first moves' deadline and a gone opponent over the board; Abort with the actions (issue
+  // 42): the keyboard reaches the board first, and the board is not pushed down in play. The
+  // rematch stands with the end's actions under the result (actionRow): nothing is played then
   const presence = presenceBoxes(ctx);
   const extras = h("div", { class: "extras", id: "extras" }, ...presence.notes);
-  const extraActions = h("div", { class: "extras", id: "extra-actions" }, presence.abort, ...rematchBox(ctx));
+  const extraActions = h("div", { class: "extras", id: "extra-actions" }, presence.abort);
+  const rematch = rematchBox(ctx);
   const handover = handoverScreen(ctx, () => board.box); // (made next, before the screen is up)
   const board = boardPanel(ctx);
   const moves = movesPanel(ctx);
   const invitesBox = invitations(ctx);
   const requests = requestBoxes(ctx);
   const botError = botErrorBox(ctx);
-  const { actions, shareNote } = actionRow(ctx);
+  const { actions, shareNote, ending } = actionRow(ctx, rematch);
   // back from the chat: the top of the page, the board whole under the heading, the keys on it
   const others = company(ctx, title, () => { window.scrollTo(0, 0); board.box.focus({ preventScroll: true }); });
   // the analysis board (analysis.js): finished games, and hints against the computer
@@ -107,7 +110,7 @@ export async function matchPage(app, id, was, page) {
   ctx.on("stop", () => { window.removeEventListener("resize", fit); above.disconnect(); });
 
   app.append(h("div", { class: "matchhead" }, h("h1", {}, title, rating.mark), players, others.chatMarker),
-    watching, others.watchers, status, botError, banner, rating.box, extras, handover, requests.takeback, requests.draw, invitesBox,
+    watching, others.watchers, status, botError, banner, rating.box, ending, extras, handover, requests.takeback, requests.draw, invitesBox,
     h("div", { class: "play" },
       h("div", { class: "left" }, ...board.board),
       h("aside", { class: "right" },

@@ -294,11 +294,17 @@ export function startNotices(header) {
   // every page sets its own title: the count is put back in front of it
   new MutationObserver(drawTitle).observe(document.querySelector("title") || document.head, { childList: true, characterData: true, subtree: true });
 
+  // a phone's header has one line for the brand, the name, the badge and the EN/FI switch (the
+  // grid of style.css): "Your move 1" pushed the switch onto a line of its own there. Shorter on
+  // a phone, the count alone on the narrowest, where the name would have no room left; the
+  // aria-label says it whole
+  const narrow = matchMedia("(max-width: 480px)"), narrowest = matchMedia("(max-width: 360px)");
+  for (const width of [narrow, narrowest]) width.addEventListener("change", () => drawBadge());
   function drawBadge() {
     const n = waiting.length;
     badge.hidden = n === 0;
     badge.href = n === 1 ? `#/match/${waiting[0].id}` : "#/matches";
-    badge.textContent = t("notice.badge", { n });
+    badge.textContent = narrowest.matches ? String(n) : t(narrow.matches ? "notice.badge_short" : "notice.badge", { n });
     badge.setAttribute("aria-label", t("notice.waiting", { n }));
   }
 
