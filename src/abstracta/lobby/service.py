@@ -26,7 +26,7 @@ from ..people import People, Person
 from ..people.errors import NotRatable
 from ..people.glicko2 import Glicko
 from ..people.pools import pool_of
-from ..people.database import person_of
+from ..people.database import hold, person_of
 from ..people.tables import PersonRow, RatingRow
 from ..play.opening import correspondence
 from .challenges import Blocks, Challenges
@@ -190,8 +190,7 @@ class Lobby:
         PostgreSQL (each then reads what the other committed) and never wait for each other
         crosswise.
         SQLite queues every writer already (``Database.writing``)."""
-        s.execute(select(PersonRow.id).where(PersonRow.id.in_(sorted(set(people)))).order_by(PersonRow.id)
-                  .with_for_update()).all()
+        hold(s, people)
 
     def seating(self, s: Session, people: Iterable[int], spec: GameSpec, *, seek: str | None = None,
                 challenge: str | None = None, paired: bool = False) -> list[str]:

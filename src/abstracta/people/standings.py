@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
-from .database import aware
+from .database import aware, hold
 from .errors import NotRatable, UnknownPerson
 from .glicko2 import PERIODS_PER_DAY, Glicko, Result, rate
 from .levels import LevelRating, estimate, ladder_of
@@ -119,6 +119,11 @@ class Standings:
             owners.setdefault(person, []).append(seat)
         try:
             with self.db.writing() as s:
+                # two games of one person ending at the same moment (two workers) would each read
+                # the rating before the other wrote it: the last written counted alone, or, for a
+                # first rating in the pool, the second met the first's key and its game went
+                # unrecorded. The seated people's rows locked first, the second reads the first's
+                hold(s, owners)
                 if s.scalar(select(GameResultRow.match_id).where(GameResultRow.match_id == match_id).limit(1)):
                     changes = None  # recorded already (another process, a second report of the end)
                 else:
