@@ -65,3 +65,40 @@ def test_two_rated_games_ending_at_once_move_a_rating_from_each_others_result(ap
     assert [h["rating"] for h in history][0] == once["rating"]
     assert history[0]["rating"] < history[1]["rating"] < history[2]["rating"] == mine["rating"]
 
+
+def test_an_invitation_claimed_twice_at_once_seats_its_person_once(app, anna, monkeypatch):
+    # a double click on "Take the seat": both requests gave ben the seat; the one that lost the
+    # invitation gave the seat up again (ben's, the winner's: the game left his list), or, on
+    # PostgreSQL, met the other's key and answered 500
+    ben = person(app, "ben")
+    made = anna.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"], "take": [0]}).json()
+    mid, code = made["id"], made["invites"][0]["code"]
+    standings = app.state.people.standings
+    monkeypatch.setattr(standings, "db", HeldWrites(standings.db, Meeting()))
+    claim = lambda: ben.post("/api/invites/claim", json={"code": code})  # noqa: E731
+    answers = at_once(claim, claim)
+    monkeypatch.undo()
+    assert sorted(getattr(a, "status_code", 0) for a in answers) == [200, 410], [getattr(a, "text", a) for a in answers]
+    ids = {n: app.state.people.accounts._account(n).id for n in ("anna", "ben")}
+    assert standings.owners_of(mid) == {0: ids["anna"], 1: ids["ben"]}
+    assert [m["id"] for m in ben.get("/api/matches").json()] == [mid]
+    assert [p and p["name"] for p in anna.get(f"/api/matches/{mid}").json()["people"]] == ["anna", "ben"]
+
+
+def test_an_invitation_whose_seat_cannot_be_given_works_again(app, anna, monkeypatch):
+    # the seat is given once the invitation is won: a database refusing it then leaves the
+    # invitation unused (503), not a seat held by a token its person never got
+    from abstracta.people.database import StorageUnavailable
+
+    ben = person(app, "ben")
+    made = anna.post("/api/matches", json={"game": "toy-nim", "seats": ["human", "human"], "take": [0]}).json()
+    code = made["invites"][0]["code"]
+
+    def refused(*args):
+        raise StorageUnavailable("the database went away")
+
+    monkeypatch.setattr(app.state.people.standings, "take_seat", refused)
+    assert ben.post("/api/invites/claim", json={"code": code}).status_code == 503
+    monkeypatch.undo()
+    assert ben.post("/api/invites/claim", json={"code": code}).status_code == 200
+    assert [p and p["name"] for p in anna.get(f"/api/matches/{made['id']}").json()["people"]] == ["anna", "ben"]

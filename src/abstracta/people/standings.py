@@ -221,13 +221,6 @@ class Standings:
             elif row.person_id != person_id:
                 raise NotRatable("this seat is someone else's", key="people.error.seat_taken")
 
-    def release_seat(self, match_id: str, seat: int, person_id: int) -> None:
-        """Seat ``seat`` of ``match_id`` is ``person_id``'s no more (a claim that lost its
-        race: the seat went to someone else meanwhile). Nothing if it is not theirs."""
-        with self.db.writing() as s:
-            s.execute(delete(SeatPersonRow).where(SeatPersonRow.match_id == match_id, SeatPersonRow.seat == seat,
-                                                  SeatPersonRow.person_id == person_id))
-
     def owners_of(self, match_id: str) -> dict[int, int]:
         """{seat: person id} of the seats of ``match_id`` that belong to someone."""
         with self.db.reading() as s:
