@@ -61,6 +61,10 @@ class Blocks:
         if other.id == person.id:
             raise InvalidInput("you cannot block yourself", key="lobby.error.block_self")
         with self.db.writing() as s:
+            # a block clicked twice at once read "not blocked yet" twice (the second insert met
+            # the first's key: a 500), and two at once could pass the limit: the blocker's row
+            # locked first, the second reads what the first committed (PostgreSQL), as Challenges.send
+            self.lobby.hold(s, [person.id])
             if s.get(BlockRow, (person.id, other.id)) is None:
                 count = len(s.scalars(select(BlockRow.blocked_id).where(BlockRow.person_id == person.id)).all())
                 if count >= BLOCKS_PER_PERSON:

@@ -1,0 +1,53 @@
+"""Requests of the social side at the same moment, as tests/server/test_lobby_races.py holds the
+lobby's seeks: a block clicked twice, "Notify me" tapped twice (or in two tabs of one browser),
+a rematch accepted twice by requests that two workers answer. Each runs on SQLite and, with
+``ABSTRACTA_TEST_DB_URL`` (as CI sets it), on PostgreSQL, where the workers do not queue their
+writes: there alone a test of a lock fails without it.
+
+The moment is made deterministic by holding each transaction, its rows written, until the other
+gets there too (or 1.5 s, when the database holds the other back)."""
+
+from __future__ import annotations
+
+from test_lobby_api import app, anna, person  # noqa: F401 - app and anna are fixtures
+from test_lobby_races import HeldWrites, Meeting, at_once
+
+DAY = 86400
+
+
+def texts(answers) -> list[str]:
+    return [getattr(a, "text", repr(a)) for a in answers]
+
+
+def test_a_block_clicked_twice_at_once_blocks_once(app, anna, monkeypatch):
+    # each read "not blocked yet" and added the block: on PostgreSQL the second met the first's
+    # key (500)
+    ben = person(app, "ben")
+    blocks = app.state.lobby.blocks
+    monkeypatch.setattr(blocks, "db", HeldWrites(blocks.db, Meeting()))
+    answers = at_once(*[lambda: anna.post("/api/blocks", json={"name": "ben"})] * 2)
+    monkeypatch.undo()
+    assert [getattr(a, "status_code", 0) for a in answers] == [201, 201], texts(answers)
+    assert [b["name"] for b in anna.get("/api/blocks").json()] == ["ben"]
+    assert ben.post("/api/challenges", json={"to": "anna", "game": "toy-nim", "options": {"stones": 9},
+                                             "clock": {"initial": 300, "increment": 3}}).status_code == 403
+
+
+def test_two_blocks_at_once_past_the_limit_leave_the_limit_open(app, anna, monkeypatch):
+    # each counted the blocks before the other's was written: one past the limit
+    from abstracta.lobby import challenges
+    from abstracta.lobby.tables import BlockRow
+
+    monkeypatch.setattr(challenges, "BLOCKS_PER_PERSON", 2)
+    for name in ("ben", "cara", "dan"):
+        person(app, name)
+    assert anna.post("/api/blocks", json={"name": "ben"}).status_code == 201
+    blocks = app.state.lobby.blocks
+    monkeypatch.setattr(blocks, "db", HeldWrites(blocks.db, Meeting()))
+    answers = at_once(*[lambda n=n: anna.post("/api/blocks", json={"name": n}) for n in ("cara", "dan")])
+    monkeypatch.setattr(blocks, "db", blocks.db._db)
+    assert sorted(getattr(a, "status_code", 0) for a in answers) == [201, 409], texts(answers)
+    assert len(anna.get("/api/blocks").json()) == 2
+    with app.state.lobby.db.reading() as s:
+        assert len(s.query(BlockRow).all()) == 2
+
