@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from test_lobby_api import app, anna, person  # noqa: F401 - app and anna are fixtures
 from test_lobby_races import HeldWrites, Meeting, at_once
+from test_server_webpush import Browser
 
 DAY = 86400
 
@@ -51,3 +52,23 @@ def test_two_blocks_at_once_past_the_limit_leave_the_limit_open(app, anna, monke
     with app.state.lobby.db.reading() as s:
         assert len(s.query(BlockRow).all()) == 2
 
+
+def test_notify_me_tapped_twice_at_once_keeps_one_subscription(app, anna, monkeypatch):
+    # one browser's endpoint for one seat is kept once (a unique key): the second request's
+    # delete found nothing yet, its insert met the first's key on PostgreSQL (500)
+    ben = person(app, "ben")
+    made = anna.post("/api/matches", json={"game": "toy-nim", "options": {"stones": 9}, "seats": ["human", "human"],
+                                           "take": [0], "clock": {"per_turn": 2 * DAY}}).json()
+    mid = made["id"]
+    assert ben.post("/api/invites/claim", json={"code": made["invites"][0]["code"]}).status_code == 200
+    push = app.state.social.webpush
+    push.schemes, push.allow_local = ("https", "http"), True
+    subscription = Browser("http://127.0.0.1:9/push/ben").subscription
+    body = lambda lang: {"subscription": subscription, "lang": lang}  # noqa: E731
+    monkeypatch.setattr(push, "store", HeldWrites(push.store, Meeting()))
+    answers = at_once(lambda: ben.post(f"/api/matches/{mid}/push", json=body("fi")),
+                      lambda: ben.post(f"/api/matches/{mid}/push", json=body("en")))
+    monkeypatch.undo()
+    assert [getattr(a, "status_code", 0) for a in answers] == [201, 201], texts(answers)
+    kept = push.subscribed(mid, 1)
+    assert len(kept) == 1 and kept[0].endpoint == "http://127.0.0.1:9/push/ben" and kept[0].lang in ("fi", "en")
