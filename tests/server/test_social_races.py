@@ -72,3 +72,34 @@ def test_notify_me_tapped_twice_at_once_keeps_one_subscription(app, anna, monkey
     assert [getattr(a, "status_code", 0) for a in answers] == [201, 201], texts(answers)
     kept = push.subscribed(mid, 1)
     assert len(kept) == 1 and kept[0].endpoint == "http://127.0.0.1:9/push/ben" and kept[0].lang in ("fi", "en")
+
+
+def test_a_rematch_accepted_twice_at_once_by_two_workers_starts_one_game(app, anna, monkeypatch):
+    # each request made its new game before storing the agreement; the one whose agreement was
+    # refused (the other's stored first) answered with the other's game and left its own made:
+    # a third game in both players' lists, on its clock
+    import threading
+
+    from test_lobby_api import seek
+
+    ben = person(app, "ben")
+    mid = ben.post(f"/api/seeks/{seek(anna)}/accept").json()["id"]
+    assert anna.post(f"/api/matches/{mid}/resign").status_code == 200
+    assert ben.post(f"/api/matches/{mid}/rematch").status_code == 202
+    # two workers: each its own lock of the match (one process's requests take turns on it)
+    monkeypatch.setattr(app.state.service.kernel, "lock_for", lambda match_id: threading.RLock())
+    rounds, meeting = app.state.rounds, Meeting()
+    real = rounds._start_rematch
+
+    def held(match, agreed):
+        meeting.meet()
+        return real(match, agreed)
+
+    monkeypatch.setattr(rounds, "_start_rematch", held)
+    answers = at_once(*[lambda: anna.post(f"/api/matches/{mid}/rematch")] * 2)
+    monkeypatch.undo()
+    assert sorted(getattr(a, "status_code", 0) for a in answers) == [200, 201], texts(answers)
+    new = {a.json()["id"] for a in answers}
+    assert len(new) == 1
+    for who in (anna, ben):
+        assert sorted(m["id"] for m in who.get("/api/matches").json()) == sorted([mid, *new])
