@@ -103,3 +103,54 @@ def test_a_rematch_accepted_twice_at_once_by_two_workers_starts_one_game(app, an
     assert len(new) == 1
     for who in (anna, ben):
         assert sorted(m["id"] for m in who.get("/api/matches").json()) == sorted([mid, *new])
+
+
+def claimed_then(app, monkeypatch, then):
+    """``then()`` run once a seek's or a challenge's claim is written, not committed (its game
+    not made yet): the claim waits for it, or 1.5 s when the database holds it back. Its answer."""
+    import threading
+
+    lobby, meeting, claimed, out = app.state.lobby, Meeting(), threading.Event(), []
+    real = lobby.seating
+
+    def held(s, *args, **kwargs):
+        withdrawn = real(s, *args, **kwargs)
+        claimed.set()
+        meeting.meet()
+        return withdrawn
+
+    def other():
+        claimed.wait(10)
+        out.append(then())
+        meeting.meet()
+
+    monkeypatch.setattr(lobby, "seating", held)
+    return other, out
+
+
+def test_a_seek_withdrawn_as_it_is_taken_is_not_told_withdrawn(app, anna, monkeypatch):
+    # the withdrawal read the seek open and wrote "cancelled" over the claim once it was
+    # committed: told 204, its seeker was seated in the game all the same
+    from test_lobby_api import seek
+
+    ben = person(app, "ben")
+    sid = seek(anna)
+    withdraw, said = claimed_then(app, monkeypatch, lambda: anna.delete(f"/api/seeks/{sid}"))
+    taken, _ = at_once(lambda: ben.post(f"/api/seeks/{sid}/accept"), withdraw)
+    monkeypatch.undo()
+    assert (getattr(taken, "status_code", 0), said[0].status_code) == (201, 404), texts([taken, said[0]])
+    assert said[0].json()["i18n"]["key"] == "lobby.error.no_seek"
+    assert [m["id"] for m in anna.get("/api/matches").json()] == [taken.json()["id"]]
+    assert app.state.lobby.started(app.state.people.accounts._account("anna").id)[0]["id"] == taken.json()["id"]
+
+
+def test_a_challenge_withdrawn_as_it_is_accepted_is_not_told_withdrawn(app, anna, monkeypatch):
+    ben = person(app, "ben")
+    cid = anna.post("/api/challenges", json={"to": "ben", "game": "toy-nim", "options": {"stones": 9},
+                                             "clock": {"initial": 300, "increment": 3}}).json()["id"]
+    withdraw, said = claimed_then(app, monkeypatch, lambda: anna.delete(f"/api/challenges/{cid}"))
+    accepted, _ = at_once(lambda: ben.post(f"/api/challenges/{cid}/accept"), withdraw)
+    monkeypatch.undo()
+    assert (getattr(accepted, "status_code", 0), said[0].status_code) == (201, 404), texts([accepted, said[0]])
+    assert said[0].json()["i18n"]["key"] == "lobby.error.no_challenge"
+    assert [c["status"] for c in anna.get("/api/challenges").json()["out"]] == ["accepted"]

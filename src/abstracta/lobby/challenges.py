@@ -213,9 +213,13 @@ class Challenges:
         """The challenger withdraws their open challenge."""
         with self.db.writing() as s:
             row = self._get(s, challenge_id)
-            if row is None or row.from_id != person.id or row.status != "open":
+            # open still when written, as Seeks.cancel: one accepted at this moment kept its game
+            # and was told withdrawn to its challenger
+            done = None if row is None or row.from_id != person.id else s.execute(
+                update(ChallengeRow).where(ChallengeRow.id == row.id, ChallengeRow.status == "open")
+                .values(status="cancelled", answered_at=self.lobby.now()))
+            if done is None or done.rowcount != 1:
                 raise Unknown("no open challenge of yours with this id", key="lobby.error.no_challenge")
-            row.status, row.answered_at = "cancelled", self.lobby.now()
             to = row.to_id
         self.lobby.changed([person.id, to])
 
