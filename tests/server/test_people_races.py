@@ -102,3 +102,22 @@ def test_an_invitation_whose_seat_cannot_be_given_works_again(app, anna, monkeyp
     monkeypatch.undo()
     assert ben.post("/api/invites/claim", json={"code": code}).status_code == 200
     assert [p and p["name"] for p in anna.get(f"/api/matches/{made['id']}").json()["people"]] == ["anna", "ben"]
+
+
+def test_a_recovery_code_used_twice_at_once_signs_in_once(app, anna, monkeypatch):
+    # each read the code unused and marked it used: a code that signs in once signed in twice,
+    # each with a password of its own (PostgreSQL)
+    codes = TestClient(app).post("/api/accounts", json={"username": "ben", "password": PW}).json()["recovery_codes"]
+    accounts = app.state.people.accounts
+    monkeypatch.setattr(accounts, "db", HeldWrites(accounts.db, Meeting()))
+    passwords, browsers = ("first new password", "second new password"), [TestClient(app), TestClient(app)]
+    answers = at_once(*[lambda b=b, p=p: b.post("/api/accounts/recover",
+                                                json={"username": "ben", "code": codes[0], "password": p})
+                        for b, p in zip(browsers, passwords)])
+    monkeypatch.undo()
+    assert sorted(getattr(a, "status_code", 0) for a in answers) == [200, 401], [getattr(a, "text", a) for a in answers]
+    assert next(a for a in answers if a.status_code == 401).json()["i18n"]["key"] == "people.error.wrong_code"
+    won = [a.status_code for a in answers].index(200)
+    assert browsers[won].get("/api/me/recovery-codes").json() == {"left": 7}
+    assert TestClient(app).post("/api/session", json={"username": "ben", "password": passwords[won]}).status_code == 200
+

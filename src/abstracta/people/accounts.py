@@ -196,7 +196,13 @@ class Accounts:
                 raise SignInFailed("wrong username or recovery code", key="people.error.wrong_code")
             if row.disabled_at is not None:
                 raise AccountDisabled("this account is disabled", key="people.error.disabled")
-            found.used_at = self.db.now()
+            # unused still when marked, not only when read: the same code sent twice at once
+            # (PostgreSQL) signed in twice, each with a password of its own
+            done = s.execute(update(RecoveryCodeRow).where(RecoveryCodeRow.code_hash == found.code_hash,
+                                                           RecoveryCodeRow.used_at.is_(None))
+                             .values(used_at=self.db.now()))
+            if done.rowcount != 1:
+                raise SignInFailed("wrong username or recovery code", key="people.error.wrong_code")
             s.execute(update(PersonRow).where(PersonRow.id == row.id).values(password_hash=hashed))
         return self._start(row.id, ip, user_agent, replacing, end_others=True)
 
