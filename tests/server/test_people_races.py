@@ -121,3 +121,18 @@ def test_a_recovery_code_used_twice_at_once_signs_in_once(app, anna, monkeypatch
     assert browsers[won].get("/api/me/recovery-codes").json() == {"left": 7}
     assert TestClient(app).post("/api/session", json={"username": "ben", "password": passwords[won]}).status_code == 200
 
+
+def test_two_api_tokens_made_at_once_past_the_limit_leave_the_limit_open(app, anna, monkeypatch):
+    from abstracta.people import sessions as module
+
+    monkeypatch.setattr(module, "TOKEN_LIMIT", 2)
+    make = lambda d: anna.post("/api/me/tokens", json={"description": d, "scopes": ["play"]})  # noqa: E731
+    assert make("first").status_code == 201
+    sessions = app.state.people.sessions
+    monkeypatch.setattr(sessions, "db", HeldWrites(sessions.db, Meeting()))
+    answers = at_once(lambda: make("second"), lambda: make("third"))
+    monkeypatch.setattr(sessions, "db", sessions.db._db)
+    assert sorted(getattr(a, "status_code", 0) for a in answers) == [201, 409], [getattr(a, "text", a) for a in answers]
+    assert next(a for a in answers if a.status_code == 409).json()["i18n"]["key"] == "people.error.too_many_tokens"
+    assert len(anna.get("/api/me/tokens").json()) == 2
+
