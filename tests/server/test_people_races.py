@@ -136,3 +136,20 @@ def test_two_api_tokens_made_at_once_past_the_limit_leave_the_limit_open(app, an
     assert next(a for a in answers if a.status_code == 409).json()["i18n"]["key"] == "people.error.too_many_tokens"
     assert len(anna.get("/api/me/tokens").json()) == 2
 
+
+def test_a_guest_signing_up_twice_at_once_becomes_one_account_with_eight_codes(app, monkeypatch):
+    # two tabs of one guest: each read the guest a guest still and made it the account, each
+    # adding eight recovery codes (sixteen sign in, eight of them never shown) and a session
+    guest = TestClient(app)
+    assert guest.post("/api/guests").status_code == 201
+    accounts = app.state.people.accounts
+    monkeypatch.setattr(accounts, "db", HeldWrites(accounts.db, Meeting()))
+    up = lambda: guest.post("/api/accounts", json={"username": "ben", "password": PW})  # noqa: E731
+    answers = at_once(up, up)
+    monkeypatch.undo()
+    assert sorted(getattr(a, "status_code", 0) for a in answers) == [201, 409], [getattr(a, "text", a) for a in answers]
+    assert next(a for a in answers if a.status_code == 409).json()["i18n"]["key"] == "people.error.name_taken"
+    codes = next(a for a in answers if a.status_code == 201).json()["recovery_codes"]
+    assert guest.get("/api/me/recovery-codes").json() == {"left": 8}
+    assert TestClient(app).post("/api/accounts/recover", json={"username": "ben", "code": codes[0],
+                                                               "password": "a new password"}).status_code == 200

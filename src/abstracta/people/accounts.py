@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import credentials
 from .credentials import MAX_PASSWORD, MIN_PASSWORD
-from .database import aware, person_of
+from .database import aware, hold, person_of
 from .errors import (AccountDisabled, Conflict, InvalidInput, InvalidPassword, NameTaken, NotSignedIn, SignInFailed,
                      UnknownPerson)
 from .names import check_name, name_key
@@ -107,6 +107,11 @@ class Accounts:
         try:
             with self.db.writing() as s:
                 now = self.db.now()
+                if guest is not None and guest.person.kind == "guest":
+                    # the guest's row locked before it is read: one guest signing up twice at once
+                    # (two tabs) became the account twice over, sixteen recovery codes signing in,
+                    # eight never shown (PostgreSQL). The second reads the account: its name is taken
+                    hold(s, [guest.person.id])
                 row = s.get(PersonRow, guest.person.id) if guest is not None and guest.person.kind == "guest" else None
                 if row is None or row.kind != "guest":
                     row = PersonRow(kind="account", created_at=now, last_seen_at=now)
