@@ -153,3 +153,14 @@ def test_a_guest_signing_up_twice_at_once_becomes_one_account_with_eight_codes(a
     assert guest.get("/api/me/recovery-codes").json() == {"left": 8}
     assert TestClient(app).post("/api/accounts/recover", json={"username": "ben", "code": codes[0],
                                                                "password": "a new password"}).status_code == 200
+
+
+def test_new_recovery_codes_made_twice_at_once_leave_eight(app, anna, monkeypatch):
+    # two tabs: each deleted the codes there were and added eight, neither seeing the other's
+    # (PostgreSQL): sixteen signed in, eight of them shown nowhere it was last looked
+    accounts = app.state.people.accounts
+    monkeypatch.setattr(accounts, "db", HeldWrites(accounts.db, Meeting()))
+    answers = at_once(*[lambda: anna.post("/api/me/recovery-codes", json={"password": PW})] * 2)
+    monkeypatch.undo()
+    assert [getattr(a, "status_code", 0) for a in answers] == [201, 201], [getattr(a, "text", a) for a in answers]
+    assert anna.get("/api/me/recovery-codes").json() == {"left": 8}

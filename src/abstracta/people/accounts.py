@@ -242,6 +242,9 @@ class Accounts:
         row = self._confirm(principal, password, "making recovery codes")
         codes = tuple(credentials.recovery_code() for _ in range(credentials.RECOVERY_CODES))
         with self.db.writing() as s:
+            # made twice at once (two tabs), each deleted what was there before the other's were
+            # written: sixteen signed in (PostgreSQL). The account's row orders the two
+            hold(s, [row.id])
             s.execute(delete(RecoveryCodeRow).where(RecoveryCodeRow.person_id == row.id))
             now = self.db.now()
             for code in codes:
