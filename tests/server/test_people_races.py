@@ -1,7 +1,7 @@
 """The people's requests at the same moment, as tests/server/test_lobby_races.py holds the
 lobby's: two games of one player ending together (two workers recording them), a seat of an
-invitation claimed by a double click, a guest's sign-up sent twice, an API token made twice at
-its limit. Each runs on SQLite and, with ``ABSTRACTA_TEST_DB_URL`` (as CI sets it), on
+invitation claimed by a double click, one recovery code sent twice, an API token made twice at
+its limit, a guest's sign-up sent twice (two tabs), new recovery codes made twice. Each runs on SQLite and, with ``ABSTRACTA_TEST_DB_URL`` (as CI sets it), on
 PostgreSQL, where the workers do not queue their writes: there alone a test of a lock fails
 without it.
 
