@@ -155,3 +155,37 @@ def test_a_challenge_withdrawn_as_it_is_accepted_is_not_told_withdrawn(app, anna
     assert (getattr(accepted, "status_code", 0), said[0].status_code) == (201, 404), texts([accepted, said[0]])
     assert said[0].json()["i18n"]["key"] == "lobby.error.no_challenge"
     assert [c["status"] for c in anna.get("/api/challenges").json()["out"]] == ["accepted"]
+
+
+def test_play_now_clicked_for_another_game_as_one_is_being_made_seats_the_player_once(app, anna, monkeypatch):
+    # anna's wait was paired (its game being made) when she asked for another game: the new
+    # wait replaced the claimed one, was paired at once, and she was seated in two live games
+    import threading
+
+    ben, cara = person(app, "ben"), person(app, "cara")
+    nim = lambda stones: {"game": "toy-nim", "options": {"stones": stones},  # noqa: E731
+                          "clock": {"initial": 300, "increment": 3}, "rated": False}
+    with anna.websocket_connect("/api/lobby/ws"), ben.websocket_connect("/api/lobby/ws"), \
+            cara.websocket_connect("/api/lobby/ws"):  # present: not swept
+        assert anna.post("/api/quick", json=nim(9)).json()["match"] is None
+        assert cara.post("/api/quick", json=nim(7)).json()["match"] is None
+        lobby, meeting, making, said = app.state.lobby, Meeting(), threading.Event(), []
+        real = lobby.start
+
+        def held(*args):
+            making.set()
+            meeting.meet()
+            return real(*args)
+
+        def other():
+            making.wait(10)
+            said.append(anna.post("/api/quick", json=nim(7)))
+            meeting.meet()
+
+        monkeypatch.setattr(lobby, "start", held)
+        paired, _ = at_once(lambda: ben.post("/api/quick", json=nim(9)), other)
+        monkeypatch.undo()
+        assert paired.json()["match"] is not None, paired.text
+        assert said[0].status_code == 409 and said[0].json()["i18n"]["key"] == "lobby.error.busy", said[0].text
+        assert [m["id"] for m in anna.get("/api/matches").json()] == [paired.json()["match"]]
+        assert cara.get("/api/quick").json()["match"] is None and [m for m in cara.get("/api/matches").json()] == []
