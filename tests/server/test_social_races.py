@@ -1,7 +1,7 @@
 """Requests of the social side at the same moment, as tests/server/test_lobby_races.py holds the
 lobby's seeks: a block clicked twice, "Notify me" tapped twice (or in two tabs of one browser),
 a rematch accepted twice by requests that two workers answer, a seek or a challenge withdrawn
-as it is taken. Each runs on SQLite and, with ``ABSTRACTA_TEST_DB_URL`` (as CI sets it), on
+as it is taken, Play now clicked again as the first click is paired. Each runs on SQLite and, with ``ABSTRACTA_TEST_DB_URL`` (as CI sets it), on
 PostgreSQL, where the workers do not queue their writes: there alone a test of a lock fails
 without it (the rematch's fails on both: its workers are two threads of one process here).
 
@@ -189,3 +189,31 @@ def test_play_now_clicked_for_another_game_as_one_is_being_made_seats_the_player
         assert said[0].status_code == 409 and said[0].json()["i18n"]["key"] == "lobby.error.busy", said[0].text
         assert [m["id"] for m in anna.get("/api/matches").json()] == [paired.json()["match"]]
         assert cara.get("/api/quick").json()["match"] is None and [m for m in cara.get("/api/matches").json()] == []
+
+
+def test_a_wait_changed_to_another_game_as_it_is_paired_is_not_paired_into_the_first(app, anna, monkeypatch):
+    # the pairing read anna waiting for one game; she asked for another before it claimed her
+    # wait, and it claimed the new wait by her id alone: she was seated in the game she had left
+    from abstracta.lobby import quick
+
+    ben = person(app, "ben")
+    nim = lambda stones: {"game": "toy-nim", "options": {"stones": stones},  # noqa: E731
+                          "clock": {"initial": 300, "increment": 3}, "rated": False}
+    with anna.websocket_connect("/api/lobby/ws"), ben.websocket_connect("/api/lobby/ws"):  # present: not swept
+        assert anna.post("/api/quick", json=nim(9)).json()["match"] is None
+        real, changed = quick.pairs, []
+
+        def read_then_changed(*args):
+            found = list(real(*args))
+            if found and not changed:  # between the pairing's read and its claim
+                changed.append(anna.post("/api/quick", json=nim(7)))
+            return found
+
+        monkeypatch.setattr(quick, "pairs", read_then_changed)
+        answer = ben.post("/api/quick", json=nim(9))
+        monkeypatch.undo()
+        assert changed and changed[0].status_code == 200, changed
+        assert answer.json()["match"] is None, answer.text
+        assert anna.get("/api/matches").json() == [] and ben.get("/api/matches").json() == []
+        assert anna.get("/api/quick").json()["options"] == {"stones": "7"}
+        assert app.state.lobby.quick.waiting() == 2
