@@ -3,8 +3,9 @@ lobby's seeks: a block clicked twice, "Notify me" tapped twice (or in two tabs o
 a rematch accepted twice by requests that two workers answer, a seek or a challenge withdrawn as
 it is taken, Play now clicked again as the first click is paired. Each runs on SQLite and, with
 ``ABSTRACTA_TEST_DB_URL`` (as CI sets it), on PostgreSQL, where the workers do not queue their
-writes: there alone a test of a lock fails without it (the rematch's fails on both: its workers
-are two threads of one process here).
+writes: there alone a test of a lock fails without it. The rematch's and Play now's fail on
+both: an order of steps, not of transactions (the rematch's two workers are two threads of one
+process here).
 
 The moment is made deterministic by holding each transaction, its rows written, until the other
 gets there too (or 1.5 s, when the database holds the other back)."""
