@@ -1,9 +1,10 @@
-"""The people's requests at the same moment, as tests/server/test_lobby_races.py holds the
-lobby's: two games of one player ending together (two workers recording them), a seat of an
-invitation claimed by a double click, one recovery code sent twice, an API token made twice at
-its limit, a guest's sign-up sent twice (two tabs), new recovery codes made twice. Each runs on SQLite and, with ``ABSTRACTA_TEST_DB_URL`` (as CI sets it), on
-PostgreSQL, where the workers do not queue their writes: there alone a test of a lock fails
-without it.
+"""The people's requests at the same moment, as tests/server/test_lobby_races.py holds the lobby's:
+two games of one player ending together (two workers recording them), a seat of an invitation
+claimed by a double click, one recovery code sent twice, an API token made twice at its limit, a
+guest's sign-up sent twice (two tabs), new recovery codes made twice. Each runs on SQLite and,
+with ``ABSTRACTA_TEST_DB_URL`` (as CI sets it), on PostgreSQL, where the workers do not queue
+their writes: there alone a test of a lock fails without it. The invitation's fails on both: the
+loser of the claim gave the seat up after the winner had it.
 
 The moment is made deterministic by holding each transaction, its rows written, until the other
 gets there too (or 1.5 s, when the database holds the other back)."""
