@@ -61,6 +61,10 @@ class Blocks:
         if other.id == person.id:
             raise InvalidInput("you cannot block yourself", key="lobby.error.block_self")
         with self.db.writing() as s:
+            # a block clicked twice at once read "not blocked yet" twice (the second insert met
+            # the first's key: a 500), and two at once could pass the limit: the blocker's row
+            # locked first, the second reads what the first committed (PostgreSQL), as Challenges.send
+            self.lobby.hold(s, [person.id])
             if s.get(BlockRow, (person.id, other.id)) is None:
                 count = len(s.scalars(select(BlockRow.blocked_id).where(BlockRow.person_id == person.id)).all())
                 if count >= BLOCKS_PER_PERSON:
@@ -209,9 +213,13 @@ class Challenges:
         """The challenger withdraws their open challenge."""
         with self.db.writing() as s:
             row = self._get(s, challenge_id)
-            if row is None or row.from_id != person.id or row.status != "open":
+            # open still when written, as Seeks.cancel: one accepted at this moment kept its game
+            # and was told withdrawn to its challenger
+            done = None if row is None or row.from_id != person.id else s.execute(
+                update(ChallengeRow).where(ChallengeRow.id == row.id, ChallengeRow.status == "open")
+                .values(status="cancelled", answered_at=self.lobby.now()))
+            if done is None or done.rowcount != 1:
                 raise Unknown("no open challenge of yours with this id", key="lobby.error.no_challenge")
-            row.status, row.answered_at = "cancelled", self.lobby.now()
             to = row.to_id
         self.lobby.changed([person.id, to])
 

@@ -66,6 +66,9 @@ class Quick:
             # two clicks at once would each delete no wait and add one, the second meeting the
             # first's key (one wait a person) on PostgreSQL: the person's row orders them
             self.lobby.hold(s, [person.id])
+            # a wait paired a moment ago, its game being made, is kept: replaced, it no longer
+            # said the person was being seated, and the new wait was paired into a second live game
+            self.lobby.busy(s, [person.id])
             s.execute(delete(QuickWaitRow).where(QuickWaitRow.person_id == person.id))
             s.add(QuickWaitRow(person_id=person.id, key=spec.key(), spec=spec_text(spec), rating=rating,
                                since=self.lobby.now()))
@@ -154,7 +157,10 @@ class Quick:
                 try:
                     with self.db.writing() as s:
                         self.lobby.hold(s, [a.person, b.person])  # as a seek taken (Lobby.seating)
+                        # the waits as they were read: one replaced meanwhile by a wait for another
+                        # game is not paired into this one
                         done = s.execute(update(QuickWaitRow).where(QuickWaitRow.person_id.in_([a.person, b.person]),
+                                                                    QuickWaitRow.key == key,
                                                                     QuickWaitRow.match_id.is_(None))
                                          .values(match_id="pairing", paired_at=now))
                         if done.rowcount != 2:  # one of them was paired elsewhere meanwhile: undone

@@ -97,9 +97,14 @@ class Seeks:
         """``person`` withdraws their seek (Unknown if it is not theirs or not open)."""
         with self.db.writing() as s:
             row = s.get(SeekRow, seek_id) if isinstance(seek_id, str) and len(seek_id) <= 16 else None
-            if row is None or row.person_id != person.id or row.closed_at is not None:
+            # open still when written, not only when read: a seek claimed by a taker at this moment
+            # (committed while this waited for its row, PostgreSQL) had its claim written over,
+            # its seeker told it was withdrawn and seated in its game all the same
+            done = None if row is None or row.person_id != person.id else s.execute(
+                update(SeekRow).where(SeekRow.id == row.id, SeekRow.closed_at.is_(None))
+                .values(closed_at=self.lobby.now(), how="cancelled"))
+            if done is None or done.rowcount != 1:
                 raise Unknown("no open seek of yours with this id", key="lobby.error.no_seek")
-            row.closed_at, row.how = self.lobby.now(), "cancelled"
         self.lobby.changed()
 
     def listed(self, viewer: Person | None) -> list[dict[str, Any]]:

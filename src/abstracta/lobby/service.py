@@ -26,7 +26,7 @@ from ..people import People, Person
 from ..people.errors import NotRatable
 from ..people.glicko2 import Glicko
 from ..people.pools import pool_of
-from ..people.database import person_of
+from ..people.database import hold, person_of
 from ..people.tables import PersonRow, RatingRow
 from ..play.opening import correspondence
 from .challenges import Blocks, Challenges
@@ -190,8 +190,7 @@ class Lobby:
         PostgreSQL (each then reads what the other committed) and never wait for each other
         crosswise.
         SQLite queues every writer already (``Database.writing``)."""
-        s.execute(select(PersonRow.id).where(PersonRow.id.in_(sorted(set(people)))).order_by(PersonRow.id)
-                  .with_for_update()).all()
+        hold(s, people)
 
     def seating(self, s: Session, people: Iterable[int], spec: GameSpec, *, seek: str | None = None,
                 challenge: str | None = None, paired: bool = False) -> list[str]:
@@ -211,6 +210,21 @@ class Lobby:
         if correspondence(spec.clock):
             return []
         ids = sorted(set(people))
+        self.busy(s, ids, seek=seek, challenge=challenge, paired=paired)
+        rows = s.execute(select(SeekRow.id, SeekRow.spec).where(SeekRow.person_id.in_(ids),
+                                                                SeekRow.closed_at.is_(None))).all()
+        live = [sid for sid, text in rows if sid != seek and not correspondence(spec_of(text).clock)]
+        if live:
+            s.execute(update(SeekRow).where(SeekRow.id.in_(live), SeekRow.closed_at.is_(None))
+                      .values(closed_at=self.now(), how="playing"))
+        return live
+
+    def busy(self, s: Session, people: Iterable[int], *, seek: str | None = None, challenge: str | None = None,
+             paired: bool = False) -> None:
+        """Conflict when one of ``people`` is being seated in a live game at this moment (see
+        :meth:`seating`; its own claim, ``seek``, ``challenge`` or the pair's waits, aside).
+        Inside a transaction that has :meth:`hold` them."""
+        ids = sorted(set(people))
         since = self.now() - timedelta(seconds=SEATING_KEPT)
         busy = list(s.scalars(select(SeekRow.spec).where(
             or_(SeekRow.person_id.in_(ids), SeekRow.accepted_by.in_(ids)), SeekRow.how == "taking",
@@ -224,13 +238,6 @@ class Lobby:
                                                               QuickWaitRow.paired_at >= since))
         if any(not correspondence(spec_of(text).clock) for text in busy):
             raise Conflict("a game is being started for you right now: play that one first", key="lobby.error.busy")
-        rows = s.execute(select(SeekRow.id, SeekRow.spec).where(SeekRow.person_id.in_(ids),
-                                                                SeekRow.closed_at.is_(None))).all()
-        live = [sid for sid, text in rows if sid != seek and not correspondence(spec_of(text).clock)]
-        if live:
-            s.execute(update(SeekRow).where(SeekRow.id.in_(live), SeekRow.closed_at.is_(None))
-                      .values(closed_at=self.now(), how="playing"))
-        return live
 
     def reopen(self, seeks: Iterable[str]) -> None:
         """The seeks :meth:`seating` withdrew for a game that could not be made are open again

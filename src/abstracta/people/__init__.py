@@ -11,7 +11,7 @@ What the match service calls (the seats-and-matches side of issue 41, §2–4):
 * who acts: ``abstracta.server.api.people.who(request)`` → a :class:`Principal` (cookie or ``abst_`` token;
   ``principal.may("play")`` for a token's scope) or None;
 * a seat taken by a signed-in person: ``people.standings.take_seat(match_id, seat, person_id)``
-  (``release_seat`` when the claim then lost its race); the seats a person holds:
+  (an invitation's once the claim has won it); the seats a person holds:
   ``standings.seats_of(person_id)``; a match's: ``standings.owners_of(match_id)``; names on a
   match's seats: ``standings.people_of(match_id)`` (several: ``people_of_matches``); kinds of
   people: ``standings.kinds(ids)``;

@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import credentials
 from .credentials import MAX_PASSWORD, MIN_PASSWORD
-from .database import aware, person_of
+from .database import aware, hold, person_of
 from .errors import (AccountDisabled, Conflict, InvalidInput, InvalidPassword, NameTaken, NotSignedIn, SignInFailed,
                      UnknownPerson)
 from .names import check_name, name_key
@@ -107,6 +107,11 @@ class Accounts:
         try:
             with self.db.writing() as s:
                 now = self.db.now()
+                if guest is not None and guest.person.kind == "guest":
+                    # the guest's row locked before it is read: one guest signing up twice at once
+                    # (two tabs) became the account twice over, sixteen recovery codes signing in,
+                    # eight never shown (PostgreSQL). The second reads the account: its name is taken
+                    hold(s, [guest.person.id])
                 row = s.get(PersonRow, guest.person.id) if guest is not None and guest.person.kind == "guest" else None
                 if row is None or row.kind != "guest":
                     row = PersonRow(kind="account", created_at=now, last_seen_at=now)
@@ -196,7 +201,13 @@ class Accounts:
                 raise SignInFailed("wrong username or recovery code", key="people.error.wrong_code")
             if row.disabled_at is not None:
                 raise AccountDisabled("this account is disabled", key="people.error.disabled")
-            found.used_at = self.db.now()
+            # unused still when marked, not only when read: the same code sent twice at once
+            # (PostgreSQL) signed in twice, each with a password of its own
+            done = s.execute(update(RecoveryCodeRow).where(RecoveryCodeRow.code_hash == found.code_hash,
+                                                           RecoveryCodeRow.used_at.is_(None))
+                             .values(used_at=self.db.now()))
+            if done.rowcount != 1:
+                raise SignInFailed("wrong username or recovery code", key="people.error.wrong_code")
             s.execute(update(PersonRow).where(PersonRow.id == row.id).values(password_hash=hashed))
         return self._start(row.id, ip, user_agent, replacing, end_others=True)
 
@@ -231,6 +242,9 @@ class Accounts:
         row = self._confirm(principal, password, "making recovery codes")
         codes = tuple(credentials.recovery_code() for _ in range(credentials.RECOVERY_CODES))
         with self.db.writing() as s:
+            # made twice at once (two tabs), each deleted what was there before the other's were
+            # written: sixteen signed in (PostgreSQL). The account's row orders the two
+            hold(s, [row.id])
             s.execute(delete(RecoveryCodeRow).where(RecoveryCodeRow.person_id == row.id))
             now = self.db.now()
             for code in codes:

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from . import credentials
-from .database import aware, person_of
+from .database import aware, hold, person_of
 from .errors import Conflict, Forbidden, InvalidInput, NameTaken, NotSignedIn, UnknownPerson
 from .names import check_name, guest_name, name_key
 from .tables import ApiTokenRow, PersonRow, SessionRow
@@ -220,6 +220,9 @@ class Sessions:
                                key="people.error.token_scopes")
         token = credentials.api_token()
         with self.db.writing() as s:
+            # two made at once each counted before the other's was written, one past the limit:
+            # the account's row locked first, the second counts the first's (PostgreSQL)
+            hold(s, [principal.person.id])
             count = len(s.scalars(select(ApiTokenRow.id).where(ApiTokenRow.person_id == principal.person.id)).all())
             if count >= TOKEN_LIMIT:
                 raise Conflict(f"at most {TOKEN_LIMIT} API tokens: revoke one first", key="people.error.too_many_tokens",

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
-from .database import aware
+from .database import aware, hold
 from .errors import NotRatable, UnknownPerson
 from .glicko2 import PERIODS_PER_DAY, Glicko, Result, rate
 from .levels import LevelRating, estimate, ladder_of
@@ -119,6 +119,11 @@ class Standings:
             owners.setdefault(person, []).append(seat)
         try:
             with self.db.writing() as s:
+                # two games of one person ending at the same moment (two workers) would each read
+                # the rating before the other wrote it: the last written counted alone, or, for a
+                # first rating in the pool, the second met the first's key and its game went
+                # unrecorded. The seated people's rows locked first, the second reads the first's
+                hold(s, owners)
                 if s.scalar(select(GameResultRow.match_id).where(GameResultRow.match_id == match_id).limit(1)):
                     changes = None  # recorded already (another process, a second report of the end)
                 else:
@@ -215,13 +220,6 @@ class Standings:
                 s.add(SeatPersonRow(match_id=match_id, seat=seat, person_id=person_id, created_at=self.db.now()))
             elif row.person_id != person_id:
                 raise NotRatable("this seat is someone else's", key="people.error.seat_taken")
-
-    def release_seat(self, match_id: str, seat: int, person_id: int) -> None:
-        """Seat ``seat`` of ``match_id`` is ``person_id``'s no more (a claim that lost its
-        race: the seat went to someone else meanwhile). Nothing if it is not theirs."""
-        with self.db.writing() as s:
-            s.execute(delete(SeatPersonRow).where(SeatPersonRow.match_id == match_id, SeatPersonRow.seat == seat,
-                                                  SeatPersonRow.person_id == person_id))
 
     def owners_of(self, match_id: str) -> dict[int, int]:
         """{seat: person id} of the seats of ``match_id`` that belong to someone."""

@@ -127,11 +127,10 @@ class Owners:
             self.forget(match_id)
             raise unavailable(exc) from None
 
-    def claim(self, match: Match, seat: int, person: Person | None) -> bool:
-        """An invitation to ``seat`` claimed by ``person`` (None: nobody signed in): a rated
-        game's seat is an account's (403 for anyone else, or for a person seated in it
-        already); the seat is the person's from now. Whether it was seated (to be given up
-        with :meth:`unclaim` if the claim then fails)."""
+    def may_claim(self, match: Match, person: Person | None) -> None:
+        """Whether ``person`` (None: nobody signed in) may claim an invitation of ``match``: a
+        rated game's seat is an account's (403 for anyone else, or for a person seated in it
+        already)."""
         if is_rated(match):
             if person is None or person.kind != "account":
                 raise Forbidden("this game is rated: only an account takes its seat; sign up or sign in first",
@@ -139,21 +138,16 @@ class Owners:
             if person.id in match.people.values():
                 raise Forbidden("you have a seat in this rated game already",
                                 i18n={"key": "error.rated_one_seat", "params": {}})
-        if person is None:
-            return False
+
+    def claim(self, match: Match, seat: int, person: Person) -> None:
+        """The invitation to ``seat`` claimed by ``person`` (:meth:`may_claim`): the seat is the
+        person's from now. 403 when it is another person's, 503 when the database refused."""
         try:
             self.standings.take_seat(match.id, seat, person.id)
-        except NotRatable as exc:  # another person's already: the invitation was used
+        except NotRatable as exc:  # another person's already
             raise refusal(Forbidden, exc) from None
         except PeopleError as exc:
             raise unavailable(exc) from None
-        return True
-
-    def unclaim(self, match_id: str, seat: int, person: Person) -> None:
-        try:
-            self.standings.release_seat(match_id, seat, person.id)
-        except PeopleError:  # the seat stays the person's: harmless, the token went to someone else
-            pass
 
     def forget(self, match_id: str) -> None:
         """The seats of ``match_id`` belong to nobody any more (its results stay)."""

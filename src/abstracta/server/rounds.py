@@ -23,7 +23,7 @@ from ..play import ActionsPlayed, Event, Progress, RematchAgreed
 from ..play.leaving import claimable_at
 from ..play.rematch import rematch_seats, rematch_started
 from .errors import Forbidden
-from .matches import Match, Who
+from .matches import Match, MatchDeleted, Who
 from .owners import is_rated
 from .pairing import grant, start_game
 from .presence import Presence
@@ -61,7 +61,7 @@ class Rounds:
         held here gone round by one: a person's are theirs there too (no token needed); a seat
         held by a token alone gets a new token in ``tokens``."""
         next_id = secrets.token_hex(8)
-        made: dict[str, Match] = {}
+        made: dict[str, tuple[Match, GameSpec, list[int]]] = {}
 
         def attempt() -> tuple[Match, set[int], str | None, bool]:
             match = self.kernel.fresh(match_id)
@@ -77,7 +77,23 @@ class Rounds:
                 made["match"] = self._start_rematch(match, agreed)
             return self.kernel.apply(progress), held, agreed.next if agreed else None, agreed is not None
 
-        match, held, started, now = self.kernel.change(match_id, attempt)
+        try:
+            match, held, started, now = self.kernel.change(match_id, attempt)
+        except Exception:
+            if "match" in made:  # its agreement was never stored: nobody is sent to it
+                self._discard(made["match"][0])
+            raise
+        if "match" in made:
+            new, spec, seated = made["match"]
+            if new.id == started:
+                self.lobby.note_game(new.id, "rematch", spec.rated)
+                self.lobby.began(seated, spec)
+            else:
+                # accepted twice at the same moment on two workers (a double click; each has the
+                # match's lock of its own process): each made its game before storing the
+                # agreement, and the other's was stored first. Its players are sent there, so
+                # this one goes: kept, it was a third game in both lists, on its clock
+                self._discard(new)
         if not accept:
             return 200, {"status": "declined", "rematch": match.live.rematch}
         if started is None:
@@ -97,9 +113,10 @@ class Rounds:
         if any(self.lobby.blocks.between(a, b) for a in mine for b in theirs):
             raise Forbidden("you cannot play this player", i18n=message("lobby.error.blocked"))
 
-    def _start_rematch(self, match: Match, agreed: RematchAgreed) -> Match:
+    def _start_rematch(self, match: Match, agreed: RematchAgreed) -> tuple[Match, GameSpec, list[int]]:
         """The rematch's match: the same game, options and clock, the seats gone round, the same
-        people in their new seats, rated as the game was (the seats' rules checked again)."""
+        people in their new seats, rated as the game was (the seats' rules checked again). With
+        its spec and people: the lobby hears of it once the agreement naming it is stored."""
         rated = is_rated(match)
         options = dict(match.record().options)  # as the record keeps them: no seed (a new deal)
         spec = GameSpec(match.game.name, options, match.live.clock, rated)
@@ -107,9 +124,15 @@ class Rounds:
         # people at a distance before are still: a first move not made in time aborts it too
         new = start_game(self.service, spec, list(agreed.players), seated, match_id=agreed.next,
                          apart=match.live.start_within is not None or None)
-        self.lobby.note_game(new.id, "rematch", rated)
-        self.lobby.began(seated.values(), spec)
-        return new
+        return new, spec, list(seated.values())
+
+    def _discard(self, new: Match) -> None:
+        """A rematch's match made by a request whose agreement was not stored: it goes, as a
+        deleted match goes (its seats' people, its timers and watchers told)."""
+        with self.kernel.locked(new.id):
+            self.kernel.store.delete(new.id)
+            self.kernel.evict(new.id)
+            self.kernel.announce(new, (MatchDeleted(),), "after the match was deleted")
 
     # --- presence ---------------------------------------------------------------------------------
     def presence_view(self, match_id: str, held: set[int]) -> dict[str, Any]:

@@ -335,14 +335,24 @@ class Seats:
         match, seat, claimed = self.invitation(code)
         if claimed:
             raise Gone(f"this invitation to seat {seat} was used already")
-        seated = self.owners.claim(match, seat, person) if self.owners is not None else False
+        seated = self.owners is not None and person is not None
+        if self.owners is not None:
+            self.owners.may_claim(match, person)
         token = new_secret()
         with self.kernel.locked(match.id):
             got = self.kernel.store.claim(digest(code), digest(token))
-            if got is None:
-                if seated:
-                    self.owners.unclaim(match.id, seat, person)
-                raise Gone(f"this invitation to seat {seat} was used already")
+        if got is None:
+            raise Gone(f"this invitation to seat {seat} was used already")
+        # the seat is made the person's by the claim that won the invitation alone: made theirs
+        # by every claim first, a double click's loser gave the seat up again (its winner's
+        # too: the game left the person's list), or on PostgreSQL met the winner's key (500)
+        if seated:
+            try:
+                self.owners.claim(match, seat, person)
+            except MatchError:
+                with self.kernel.locked(match.id):  # the invitation works again
+                    self.kernel.store.unclaim(digest(code), digest(token))
+                raise
         match = self._seat_taken(match.id, digest(token), seat, person.id if seated else None)
         return match, {"tokens": [{"seat": seat, "token": token}], "invites": []}
 

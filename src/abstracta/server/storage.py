@@ -582,6 +582,13 @@ class Store:
                                created_at=now()))
             return invite.match_id, invite.seat
 
+    def unclaim(self, code_hash: str, token_hash: str) -> None:
+        """Undo :meth:`claim` of the invitation ``code_hash`` for the token ``token_hash`` (its
+        seat could not be given to its person): the token goes, the invitation works again."""
+        with self.writing() as s:
+            s.execute(delete(SeatTokenRow).where(SeatTokenRow.token_hash == token_hash))
+            s.execute(update(InviteRow).where(InviteRow.code_hash == code_hash).values(claimed_at=None))
+
     def replace_invites(self, match_id: str, invites: list[tuple[str, int]]) -> None:
         """Drop the unclaimed invitations of the match and store ``invites`` (``(sha256 hex,
         seat)``) instead, in one transaction."""

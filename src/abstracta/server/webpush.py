@@ -211,20 +211,30 @@ class WebPush:
         p256dh, auth = subscription.p256dh, subscription.auth
         lang = lang if lang in i18n.languages() else i18n.BASE
         hashed = hashlib.sha256(endpoint.encode()).hexdigest()
+        try:
+            self._keep(match.id, mine, endpoint, hashed, p256dh, auth, lang)
+        except IntegrityError:
+            # the same browser subscribed at the same moment ("Notify me" tapped twice, two tabs;
+            # two workers): its row was not there to replace yet, and the unique key refused the
+            # second (PostgreSQL). Replaced now: the latest request's keys and language are kept
+            self._keep(match.id, mine, endpoint, hashed, p256dh, auth, lang)
+        return mine
+
+    def _keep(self, match_id: str, mine: Sequence[int], endpoint: str, hashed: str, p256dh: str, auth: str,
+              lang: str) -> None:
         with self.store.writing() as s:
             for seat in mine:
-                s.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.match_id == match.id,
+                s.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.match_id == match_id,
                                                             PushSubscriptionRow.seat == seat,
                                                             PushSubscriptionRow.endpoint_hash == hashed))
-                s.add(PushSubscriptionRow(match_id=match.id, seat=seat, endpoint=endpoint, endpoint_hash=hashed,
+                s.add(PushSubscriptionRow(match_id=match_id, seat=seat, endpoint=endpoint, endpoint_hash=hashed,
                                           p256dh=p256dh, auth=auth, lang=lang, created_at=now()))
                 s.flush()
-                kept = s.scalars(select(PushSubscriptionRow.id).where(PushSubscriptionRow.match_id == match.id,
+                kept = s.scalars(select(PushSubscriptionRow.id).where(PushSubscriptionRow.match_id == match_id,
                                                                       PushSubscriptionRow.seat == seat)
                                  .order_by(PushSubscriptionRow.id.desc())).all()
                 if len(kept) > SUBSCRIPTIONS_PER_SEAT:
                     s.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.id.in_(kept[SUBSCRIPTIONS_PER_SEAT:])))
-        return mine
 
     def unsubscribe(self, match: Match, seats: set[int], endpoint: str) -> int:
         """Drop the subscriptions of ``endpoint`` for the seats held: how many went."""

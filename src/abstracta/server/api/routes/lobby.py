@@ -153,11 +153,12 @@ def accept_seek(seek_id: str, request: Request, principal: Person) -> dict[str, 
 
 
 # --- quick pairing -----------------------------------------------------------------------------
-@router.post("/api/quick", summary="Play now: wait to be paired for this game and clock", response_model=QuickWait, responses=answers(401, 403, 413, 415, 429))
+@router.post("/api/quick", summary="Play now: wait to be paired for this game and clock", response_model=QuickWait, responses=answers(401, 403, 409, 413, 415, 429))
 def quick_wait(body: GameBody, request: Request, principal: Person) -> dict[str, Any]:
     """Your wait: ``{game, options, clock, rated, since, computer_at, computer, match}`` —
     ``match`` once paired (the lobby's WebSocket takes you there), ``computer: {level}`` once
-    you have waited 30 s alone (``POST /api/quick/computer`` plays it)."""
+    you have waited 30 s alone (``POST /api/quick/computer`` plays it). 409 while a live game is
+    being started for you (your wait just paired, your seek being taken): play that one first."""
     seen(request, principal)
     lobby = lobby_of(request)
     state = lobby.quick.wait(principal.person, body.game, body.options, body.control, body.rated)
