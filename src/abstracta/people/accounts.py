@@ -300,7 +300,7 @@ class Accounts:
                 "rating_history": [{"pool": r.pool, "match_id": r.match_id, "at": iso(r.at), "before": r.before,
                                     "rating": r.rating, "rd": r.deviation}
                                    for r in s.scalars(select(RatingHistoryRow).where(RatingHistoryRow.person_id == pid)
-                                                      .order_by(RatingHistoryRow.at))],
+                                                      .order_by(RatingHistoryRow.at, RatingHistoryRow.id))],
                 "games": [{"match_id": r.match_id, "seat": r.seat, "game": r.game, "pool": r.pool, "rated": r.rated,
                            "outcome": r.outcome, "score": r.score, "rating_before": r.rating_before,
                            "rating_after": r.rating_after, "finished_at": iso(r.finished_at)}

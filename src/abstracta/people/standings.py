@@ -172,17 +172,23 @@ class Standings:
                        for other_seat, other in seats.items() if other_seat != seat]
             after = rate(before[person], results, periods=max(0.0, days[person]) * PERIODS_PER_DAY)
             row = rows.get(person)
+            # a game that ended a moment before one rated first (two workers, the person's row
+            # lock taken in turn) is rated after it: its point follows it in the history, and
+            # the rating's time never goes back
+            stamp = at
             if row is None:
                 row = RatingRow(person_id=person, pool=pool, games=0, wins=0, draws=0, losses=0)
                 s.add(row)
-            row.rating, row.deviation, row.volatility, row.rated_at = after.rating, after.deviation, after.volatility, at
+            else:
+                stamp = max(at, aware(row.rated_at))
+            row.rating, row.deviation, row.volatility, row.rated_at = after.rating, after.deviation, after.volatility, stamp
             own = [x for x in scores[seat] if x is not None]
             share = sum(own) / len(own)
             row.games += 1
             row.wins += share > 0.5
             row.draws += share == 0.5
             row.losses += share < 0.5
-            s.add(RatingHistoryRow(person_id=person, pool=pool, match_id=match_id, at=at, before=before[person].rating,
+            s.add(RatingHistoryRow(person_id=person, pool=pool, match_id=match_id, at=stamp, before=before[person].rating,
                                    rating=after.rating, deviation=after.deviation))
             changes[person] = RatingChange(pool, before[person].rating, after.rating, after.deviation)
         return changes
@@ -300,7 +306,8 @@ class Standings:
                 ratings[row.pool] = _rating_json(row, now)
                 points = s.execute(select(RatingHistoryRow.at, RatingHistoryRow.rating, RatingHistoryRow.deviation)
                                    .where(RatingHistoryRow.person_id == person.id, RatingHistoryRow.pool == row.pool)
-                                   .order_by(RatingHistoryRow.at.desc()).limit(HISTORY_POINTS)).all()
+                                   .order_by(RatingHistoryRow.at.desc(), RatingHistoryRow.id.desc())
+                                   .limit(HISTORY_POINTS)).all()
                 history[row.pool] = [{"at": aware(at).isoformat(), "rating": round(r), "rd": round(d)}
                                      for at, r, d in reversed(points)]
             per_game: dict[str, dict[str, int]] = {}
