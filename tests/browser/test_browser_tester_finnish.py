@@ -95,7 +95,7 @@ def test_a_boards_count_of_stones_names_each_side_alike(anna_and_ben, live_serve
                                    arg=words, polling=100)
         except Exception:
             raise AssertionError(f"{words!r} not in {page.locator('#board-text').text_content()!r}") from None
-    # the turn's words keep the shell's names: the reader's own seat by its colour
+    # whose turn it is keeps the shell's names (another person by their name)
     assert "Vuorossa: " + anna in b.locator("#board-text").text_content()
     a.screenshot(path=str(shots / "tester-fi-stones-anna-1280.png"))
 
