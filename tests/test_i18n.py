@@ -300,3 +300,28 @@ def test_the_analysis_page_names_the_position_text_box_as_the_game_page_labels_i
     shell = json.loads((WEB / "i18n" / f"{lang}.json").read_text("utf-8"))
     label = shell["match.position_text"]
     assert f"“{label}”" in shell["analysis.paste_lead"] or f"”{label}”" in shell["analysis.paste_lead"]
+
+
+def test_fanoronas_end_is_notation_and_the_words_around_it_are_finnish():
+    """A tester read "end" in the Finnish move list ("M e5-f4A, end"). It is notation: the
+    action that ends a capture chain is written ``end`` (shared/rules/fanorona.md §3), in every
+    language, as the move list, the legal moves and the typed move write it. What describes it
+    is said in the reader's words: the last turn ("Musta lopettaa vuoron"), the button, the key
+    help and the notation help, which keeps the notation itself."""
+    game = load_game("fanorona")
+    state = game.new_initial_state()
+    state.apply_action(state.string_to_action("d2-e3A"))
+    before = state.clone()
+    chain = []
+    for text in ("e5-f4A", "end"):
+        chain.append(state.string_to_action(text))
+        state.apply_action(chain[-1])
+    assert game.format_turn(before, chain) == ["e5-f4A", "end"]
+    en, fi = i18n.catalog("en"), i18n.catalog("fi")
+    said = [step["message"] for turn in state.to_struct(None)["recent"] for step in turn["steps"]]
+    assert said[-1]["key"] == "fanorona.step.end"
+    assert i18n.format_message(said[-1], en) == "Black ends the turn"
+    assert i18n.format_message(said[-1], fi, "fi") == "Musta lopettaa vuoron"
+    assert fi["board.end_turn"] == "Lopeta vuoro"
+    assert "E lopettaa nappausketjun" in fi["fanorona.board.key_help"]
+    assert "kirjoita end." in fi["fanorona.notation"]

@@ -69,7 +69,10 @@ def test_sign_up_codes_sign_out_and_in_on_a_phone(browser, live_server):
     assert page.evaluate("document.cookie") == ""
     cookie = next(c for c in context.cookies() if c["name"] == "abstracta")
     assert cookie["httpOnly"] and cookie["sameSite"] == "Lax" and not cookie["secure"]
+    # on to the page the sign-up began from (the home page here), not the account's settings
     page.click("#codes-done")
+    page.wait_for_function("() => location.hash === '#/' && document.querySelector('#continue-list, .cards')")
+    page.goto(live_server.url + "/#/account")
     page.wait_for_selector("#session-list li")
     assert page.text_content("#me-button").startswith(name)
     assert no_sideways_scroll(page)
@@ -276,6 +279,8 @@ def test_the_people_pages_have_no_serious_accessibility_violation(browser, live_
     sign_up_in_page(page, live_server.url, fresh("axc"))
     found["codes"] = severe_violations(page)
     page.click("#codes-done")
+    page.wait_for_function("() => !document.querySelector('#codes-done')")
+    page.goto(live_server.url + "/#/account")
     page.wait_for_selector("#session-list li")
     page.wait_for_selector("#token-list li")
     found["#/account"] = severe_violations(page)

@@ -41,9 +41,13 @@ def game_key(name: str) -> str:
 def _entry_points() -> dict[str, str]:
     global _found
     if _found is None:
-        _found = {}
+        # filled aside and published whole: the server's threads ask at once at its start, and
+        # one that read the dict while another filled it saw no games (the served catalog of
+        # messages, cached, then had none of theirs: an English page read their keys)
+        found: dict[str, str] = {}
         for ep in entry_points(group=GROUP):
-            _found.setdefault(game_key(ep.name), ep.value)
+            found.setdefault(game_key(ep.name), ep.value)
+        _found = found
     return _found
 
 

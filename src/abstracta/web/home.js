@@ -38,9 +38,13 @@ export async function homePage(app) {
     recent.replaceChildren(h("h2", {}, t("home.continue")),
       h("ul", { class: "matches", id: "continue-list" }, ...rows.map((r) => {
         const others = opponents(r);
+        const game = h("a", { href: `#/match/${r.id}` }, matchTitle(titles[r.game] || r.game, r.variant));
+        // the game and its opponents in one message, ordered as the language orders them, and
+        // a name never inflected ("Fanorona, vastustajana anna": not "annaa vastaan")
+        const against = others.length ? tNodes("home.game_against", { game, n: others.length,
+          who: h("span", { class: "opponents" }, joinNodes(others, ", ")) }) : [game];
         return h("li", { "data-id": r.id, class: yours.has(r.id) ? "your-move" : null },
-          h("a", { href: `#/match/${r.id}` }, matchTitle(titles[r.game] || r.game, r.variant)),
-          others.length ? [" ", ...tNodes("home.against", { who: h("span", { class: "opponents" }, joinNodes(others, ", ")) })] : "", " — ",
+          against, " — ",
           h("span", { class: "whose" }, yours.has(r.id) ? h("b", {}, t("notice.your_move")) : toMove(r)),
           ` · ${t("count.moves", { n: r.turns })}, ${new Date(r.updated).toLocaleString(lang)}`);
       })));

@@ -38,7 +38,7 @@ export function boardPanel(ctx) {
   let endHeard = false; // the board's words of the last click were cleared when the game ended
 
   function drawBoard({ over, hide, live, interactive, position, struct }) {
-    const view = ctx.view, { seatName, own } = ctx.seats;
+    const view = ctx.view, { seatName, seatLabel, own } = ctx.seats;
     // the same picture is not drawn twice (a redraw would restart a module's animation)
     const ended = over ? { result: view.result, termination: view.termination, text: resultText(view, seatName, own) } : null;
     const renderKey = JSON.stringify([hide, struct, interactive, live, ended, ctx.connLost]);
@@ -66,7 +66,7 @@ export function boardPanel(ctx) {
         // the board module draws the structured view and sends action strings (docs/board-modules.md)
         const board = {
           struct, interactive, play: ctx.send, controls, live,
-          palette: view.board || {}, seats: view.seats || [], seatName,
+          palette: view.board || {}, seats: view.seats || [], seatName, seatLabel,
           ended, // the end of the match ({result, termination, text}; a resignation too), or null
           onKey: (fn) => { keyHandler = fn; }, // fn(KeyboardEvent) -> true when it used the key
           say: (text) => { boardSay.textContent = text; note(""); }, // spoken at once by screen readers

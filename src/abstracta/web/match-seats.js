@@ -4,7 +4,7 @@
 import { api, invitesOf, keepInvites } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
-import { hasPeople, namedSeats, seatLabelNodes } from "./names.js";
+import { hasPeople, namedSeats, seatLabelNodes, seatWithPerson } from "./names.js";
 import { coloured, seatNamer } from "./words.js";
 
 // Who's who at the match, from the view on screen when made (`view()`: the view on screen; the
@@ -21,6 +21,8 @@ export function seatsOf(view) {
   const baseName = seatNamer(first.seats, first.players, mySeats);
   // with the people's names where the server knows them, as the view on screen says them (names.js)
   const seatName = (i) => namedSeats(view(), baseName, mySeats)(i);
+  // every seat alike, for a board's per-seat counts ("White (anna) 22, Black (ben) 20")
+  const seatLabel = (i) => seatWithPerson(view(), i, (j) => (named ? baseName(j) : null), seatName);
   const humans = first.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
   const myPeople = humans.filter((i) => mySeats.includes(i)); // the person seats played here
   // the one person seat played here, whose outcome the end says first (null: none, or several sharing the device)
@@ -50,7 +52,7 @@ export function seatsOf(view) {
     return names.length ? t("takeback.names", { names }) : t("takeback.others");
   };
   return {
-    named, mySeats, spectator, seatName, humans, myPeople, own, distance, who, compTag, abbrev, seatsWord,
+    named, mySeats, spectator, seatName, seatLabel, humans, myPeople, own, distance, who, compTag, abbrev, seatsWord,
     you: t("seat.you"),
     hotSeatHidden: first.hidden_information && myPeople.length > 1, // hands may differ: ask for no seat
     // the other people at the match, in words ("Black", "Player 2", "the others")

@@ -79,6 +79,19 @@ export function namedSeats(m, base, mine) {
   };
 }
 
+// A seat's name where every seat is counted alike ("Stones: White (anna) 22, Black (ben) 20"):
+// namedSeats says "White" for the reader's seat and "ben" for the other, which mixed colours and
+// names in one line. In a game with colours (`colour(i)`: the seat's name in the game, null
+// without) and people, the colour with the person (a computer's level) beside it, the reader's
+// seat included; else `named(i)`, namedSeats' name (colours alone, or names alone).
+export function seatWithPerson(m, i, colour, named) {
+  const c = colour(i);
+  if (!c || !hasPeople(m)) return named(i);
+  const spec = m.players[i] || "";
+  const who = personName(m, i) || (spec.startsWith("level:") ? t("seat.tag.computer_level", { level: spec.slice(6) }) : null);
+  return who ? `${c} (${who})` : c;
+}
+
 // A seat's label in the line of players ("White (anna)", or "anna" in a game without colours),
 // or null where the shell's own label says it (the seat played here, a computer, nobody known).
 // `colour(i)`: the seat's name in the game, null in a game without colours.

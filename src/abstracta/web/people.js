@@ -203,11 +203,15 @@ function heading(app, text) {
   app.append(h("h1", {}, text));
 }
 
-// Where signing in returns to: the page the reader came from (kept when they follow "Sign in").
-function afterSignIn() {
+// Where signing in or up goes on to: the page the reader came from (kept when they follow "Sign
+// in" or "Make an account"), else the home page; taken once.
+function nextPage() {
   let to = "#/";
   try { to = sessionStorage.getItem(AFTER_KEY) || "#/"; sessionStorage.removeItem(AFTER_KEY); } catch { /* private mode */ }
-  location.hash = /^#\/(signin|signup|recover)/.test(to) ? "#/" : to;
+  return /^#\/(signin|signup|recover)/.test(to) ? "#/" : to;
+}
+function afterSignIn() {
+  location.hash = nextPage();
 }
 window.addEventListener("hashchange", (ev) => {
   // a hashchange the page dispatches itself (the lobby's redraw) may carry no oldURL
@@ -237,13 +241,14 @@ async function signUpPage(app) {
   ], t("people.make_account"), async (values) => {
     const made = await api("/api/accounts", { method: "POST", body: values });
     await whoAmI(true);
-    showCodes(app, made.recovery_codes, t("people.codes_welcome", { name: made.name }));
+    // past the codes, on to play (as lichess does), not to the account's settings
+    showCodes(app, made.recovery_codes, t("people.codes_welcome", { name: made.name }), nextPage());
   });
   app.append(node, h("p", {}, t("people.have_account"), " ", h("a", { href: "#/signin" }, t("people.sign_in"))));
 }
 
-// Recovery codes, shown once: the reader keeps them (copy, download) before going on.
-function showCodes(app, codes, lead) {
+// Recovery codes, shown once: the reader keeps them (copy, download) before going on to `next`.
+function showCodes(app, codes, lead, next) {
   app.replaceChildren(h("h1", { tabindex: "-1", id: "codes-heading" }, t("people.codes_title")));
   document.title = `${t("people.codes_title")} — abstracta`;
   const text = codes.join("\n");
@@ -257,7 +262,7 @@ function showCodes(app, codes, lead) {
       h("a", { class: "button", id: "codes-download", download: "abstracta-recovery-codes.txt",
         href: URL.createObjectURL(new Blob([text + "\n"], { type: "text/plain" })) }, t("people.download")),
       copied),
-    h("p", {}, h("a", { class: "button primary", href: "#/account", id: "codes-done" }, t("people.codes_saved"))));
+    h("p", {}, h("a", { class: "button primary", href: next, id: "codes-done" }, t("people.codes_saved"))));
   app.querySelector("#codes-heading").focus();
 }
 

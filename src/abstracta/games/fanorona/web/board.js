@@ -586,7 +586,9 @@ export function describe(struct, ctx) {
     const m = sel && c.moves ? c.moves.find((x) => x.from === sel) : null;
     if (m) out.push(t("fanorona.board.selected", { point: sel, moves: movesWords(m.to) }));
   }
-  out.push(t("fanorona.board.stones", { a: name(0), x: board.stones[0], b: name(1), y: board.stones[1] }));
+  // each side alike, colour and player (the shell's seatLabel), however seatName names them
+  const side = (seat) => (ctx && ctx.seatLabel ? ctx.seatLabel(seat) : name(seat));
+  out.push(t("fanorona.board.stones", { a: side(0), x: board.stones[0], b: side(1), y: board.stones[1] }));
   if (board.vela_phase) out.push(t("fanorona.board.vela_desc", { black: name(1) }));
   return out.join(" ");
 }

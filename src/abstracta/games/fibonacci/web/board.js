@@ -560,7 +560,9 @@ function controlsFor(ctx, st, cancel) {
     const cards = st.board.cards;
     if (cards) {
       if (left.card !== null && left.card !== undefined) text += t("fibonacci.board.card_suffix", { card: left.card });
-      text += t("fibonacci.board.piles_suffix", { a: ctx.seatName(0), x: cards.piles[0], b: ctx.seatName(1), y: cards.piles[1] });
+      // each side alike, colour and player (the shell's seatLabel), however seatName names them
+      const side = (seat) => (ctx.seatLabel ? ctx.seatLabel(seat) : ctx.seatName(seat));
+      text += t("fibonacci.board.piles_suffix", { a: side(0), x: cards.piles[0], b: side(1), y: cards.piles[1] });
     }
     const core = (st.board.cores || []).find((c) => c.seat === mover);
     if (left.base !== null && core && core.attackers.length) {

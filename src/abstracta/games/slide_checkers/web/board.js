@@ -530,11 +530,13 @@ export function describe(st, ctx) {
     if (p) out.push(t("slide-checkers.board.selected_desc", { square: p.from, moves: pieceWords(p) }));
   }
   const seats = b.seat_colours.map((_, i) => i);
+  // each seat alike, colour and player (the shell's seatLabel), however seatName names them
+  const side = (i) => (ctx && ctx.seatLabel ? ctx.seatLabel(i) : name(i));
   const where = seats.map((i) => {
-    if (gone.has(i)) return t("slide-checkers.board.seat_out", { who: name(i) });
+    if (gone.has(i)) return t("slide-checkers.board.seat_out", { who: side(i) });
     const cells = b.cells.filter((c) => c.piece === i).map((c) => c.id);
     const left = b.phase === "placement" && b.to_place[i] ? t("slide-checkers.board.to_place_comma", { n: b.to_place[i] }) : "";
-    return `${name(i)}: ${cells.length ? cells.join(" ") : t("slide-checkers.board.no_pieces")}${left}`;
+    return `${side(i)}: ${cells.length ? cells.join(" ") : t("slide-checkers.board.no_pieces")}${left}`;
   });
   out.push(t("slide-checkers.board.pieces", { where: where.join(". ") }));
   return out.join(" ");
