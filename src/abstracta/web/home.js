@@ -40,7 +40,7 @@ export async function homePage(app) {
         const others = opponents(r);
         const game = h("a", { href: `#/match/${r.id}` }, matchTitle(titles[r.game] || r.game, r.variant));
         // the game and its opponents in one message, ordered as the language orders them, and
-        // a name never inflected ("Fanorona, vastustajana anna": not "annaa vastaan")
+        // a name never inflected ("<game>, vastustajana anna": not "annaa vastaan")
         const against = others.length ? tNodes("home.game_against", { game, n: others.length,
           who: h("span", { class: "opponents" }, joinNodes(others, ", ")) }) : [game];
         return h("li", { "data-id": r.id, class: yours.has(r.id) ? "your-move" : null },
