@@ -86,6 +86,24 @@ def test_the_deviation_grows_between_games(people, clock):
     assert later > settled
 
 
+def test_a_game_rated_after_one_that_ended_later_follows_it_in_the_history(people, clock):
+    # two workers: the game that ended first may take the person's row lock second; its point
+    # comes after the rating it was computed from, and the rating's time never goes back
+    from datetime import timedelta
+
+    anna, ben, cara = accounts(people, "anna", "ben", "cara")
+    game = load_game("fanorona", size="dimy")
+    ended = people.db.now()
+    first = people.standings.record_game("late", game, BLITZ, [1, -1], {0: anna, 1: ben}, rated=True,
+                                         finished_at=ended)
+    second = people.standings.record_game("early", game, BLITZ, [1, -1], {0: anna, 1: cara}, rated=True,
+                                          finished_at=ended - timedelta(seconds=1))
+    assert second[anna].before == first[anna].after < second[anna].after
+    history = people.standings.profile("anna")["history"]["fanorona.dimy.blitz"]
+    assert [p["rating"] for p in history] == [round(first[anna].after), round(second[anna].after)]
+    assert history[0]["at"] <= history[1]["at"]
+
+
 def test_leaderboard_needs_ten_games_in_ninety_days(people, clock):
     names = [f"p{i}" for i in range(4)]
     ids = accounts(people, *names)
