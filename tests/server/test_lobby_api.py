@@ -166,6 +166,27 @@ def test_rated_seeks_challenges_and_waits_follow_the_seats_rated_game_rules(app,
     assert anna.post("/api/seeks", json={**rated, "options": {"vela": True}, "rated": False}).status_code == 201
 
 
+def test_a_wait_whose_game_is_being_made_names_no_match_yet(app, anna, monkeypatch):
+    # between the pairing's claim and its game's start the stored wait holds a marker, not a
+    # match id: a client that opened it would find no such game
+    ben = person(app, "ben")
+    body = {"game": "toy-nim", "options": {"stones": 9}, "clock": LIVE, "rated": False}
+    lobby, seen = app.state.lobby, []
+    real = lobby.start
+
+    def looked(*args):
+        seen.append(anna.get("/api/quick").json())
+        return real(*args)
+
+    with anna.websocket_connect("/api/lobby/ws"), ben.websocket_connect("/api/lobby/ws"):  # present: not swept
+        assert anna.post("/api/quick", json=body).json()["match"] is None
+        monkeypatch.setattr(lobby, "start", looked)
+        paired = ben.post("/api/quick", json=body).json()["match"]
+    assert len(seen) == 1 and seen[0]["match"] is None and seen[0]["computer"] is None
+    assert paired is not None and anna.get("/api/quick").json()["match"] == paired
+    assert anna.get(f"/api/matches/{paired}").status_code == 200
+
+
 def test_play_now_alone_offers_the_computer_after_30_s_and_seats_the_person(app, anna, monkeypatch):
     # anna keeps the lobby open (its socket): a wait whose person has no connection ends after
     # 10 s, and the lobby's own sweep, reading the clock moved on below, may run at any moment

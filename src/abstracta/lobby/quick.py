@@ -35,6 +35,10 @@ class _Taken(Exception):
     """A wait was paired by another process between the read and the write."""
 
 
+#: What a claimed wait's ``match_id`` holds while its game is being made (not a match id: the
+#: wait's :meth:`Quick.state` names no match until the game is there).
+PAIRING = "pairing"
+
 class Quick:
     """The waits of quick pairing."""
 
@@ -95,7 +99,7 @@ class Quick:
         return {**spec.to_json(), "since": since.isoformat(),
                 "computer_at": (since + timedelta(seconds=COMPUTER_AFTER)).isoformat(),
                 "computer": {"level": nearest_level(row.rating, self.level_figures(spec))} if due else None,
-                "match": row.match_id}
+                "match": None if row.match_id == PAIRING else row.match_id}
 
     def play_computer(self, person: Person) -> str:
         """``person``, alone for 30 s, takes the computer offered: the new match's id (their seat
@@ -162,7 +166,7 @@ class Quick:
                         done = s.execute(update(QuickWaitRow).where(QuickWaitRow.person_id.in_([a.person, b.person]),
                                                                     QuickWaitRow.key == key,
                                                                     QuickWaitRow.match_id.is_(None))
-                                         .values(match_id="pairing", paired_at=now))
+                                         .values(match_id=PAIRING, paired_at=now))
                         if done.rowcount != 2:  # one of them was paired elsewhere meanwhile: undone
                             raise _Taken()
                         try:
@@ -198,9 +202,9 @@ class Quick:
         since = self.lobby.now() - timedelta(seconds=within)
         with self.db.reading() as s:
             row = s.get(QuickWaitRow, person)
-        if row is None or row.match_id in (None, "pairing") or row.paired_at is None or aware(row.paired_at) < since:
+        if row is None or row.match_id in (None, PAIRING) or row.paired_at is None or aware(row.paired_at) < since:
             return []
         return [{"id": row.match_id, "at": aware(row.paired_at).isoformat(), "source": "quick"}]
 
 
-__all__ = ["PAIRED_KEPT", "QUICK_GONE", "Quick"]
+__all__ = ["PAIRED_KEPT", "PAIRING", "QUICK_GONE", "Quick"]

@@ -32,7 +32,7 @@ from ..play.opening import correspondence
 from .challenges import Blocks, Challenges
 from .controls import GameSpec, spec_of, spec_text
 from .errors import Conflict, InvalidInput, Refused
-from .quick import Quick
+from .quick import PAIRING, Quick
 from .seeks import Seeks
 from .tables import BlockRow, ChallengeRow, LobbyGameRow, QuickWaitRow, SeekRow, create_tables
 
@@ -234,7 +234,7 @@ class Lobby:
             ChallengeRow.answered_at >= since, ChallengeRow.id != (challenge or "")))
         if not paired:
             busy += s.scalars(select(QuickWaitRow.spec).where(QuickWaitRow.person_id.in_(ids),
-                                                              QuickWaitRow.match_id == "pairing",
+                                                              QuickWaitRow.match_id == PAIRING,
                                                               QuickWaitRow.paired_at >= since))
         if any(not correspondence(spec_of(text).clock) for text in busy):
             raise Conflict("a game is being started for you right now: play that one first", key="lobby.error.busy")
