@@ -39,6 +39,7 @@ class _Taken(Exception):
 #: wait's :meth:`Quick.state` names no match until the game is there).
 PAIRING = "pairing"
 
+
 class Quick:
     """The waits of quick pairing."""
 

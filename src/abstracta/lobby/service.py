@@ -182,15 +182,10 @@ class Lobby:
         self.changed()
 
     # --- a new game's seating: one transaction, so that two accepts at once cannot both seat a person
-    @staticmethod
-    def hold(s: Session, people: Iterable[int]) -> None:
-        """Inside the transaction that claims a new game for ``people``, or that counts what one
-        of them has open before adding to it (a seek, a challenge): lock their rows, always in
-        the order of their ids, so that two such transactions sharing a person take turns on
-        PostgreSQL (each then reads what the other committed) and never wait for each other
-        crosswise.
-        SQLite queues every writer already (``Database.writing``)."""
-        hold(s, people)
+    #: Lock people's rows in id order (:func:`abstracta.people.database.hold`): first in the
+    #: transaction that claims a new game for them, or that counts what one of them has open
+    #: before adding to it (a seek, a challenge, a wait, a block)
+    hold = staticmethod(hold)
 
     def seating(self, s: Session, people: Iterable[int], spec: GameSpec, *, seek: str | None = None,
                 challenge: str | None = None, paired: bool = False) -> list[str]:

@@ -107,12 +107,13 @@ class Accounts:
         try:
             with self.db.writing() as s:
                 now = self.db.now()
+                row = None
                 if guest is not None and guest.person.kind == "guest":
                     # the guest's row locked before it is read: one guest signing up twice at once
                     # (two tabs) became the account twice over, sixteen recovery codes signing in,
                     # eight never shown (PostgreSQL). The second reads the account: its name is taken
                     hold(s, [guest.person.id])
-                row = s.get(PersonRow, guest.person.id) if guest is not None and guest.person.kind == "guest" else None
+                    row = s.get(PersonRow, guest.person.id)
                 if row is None or row.kind != "guest":
                     row = PersonRow(kind="account", created_at=now, last_seen_at=now)
                     s.add(row)

@@ -256,6 +256,13 @@ class Kernel:
             if dropped is not None:
                 self.cached_plies -= dropped.ply
 
+    def remove(self, match: Match) -> None:
+        """Delete ``match`` from the store and from memory and tell its reactions
+        (:class:`MatchDeleted`: its seats' people, timers, computer and watchers). Lock held."""
+        self.store.delete(match.id)
+        self.evict(match.id)
+        self.announce(match, (MatchDeleted(),), "after the match was deleted")
+
     def changed_elsewhere(self, match_id: str, revision: int) -> None:
         """Another process stored ``revision`` of ``match_id`` (-1: deleted it): drop a cached
         copy that is older, and tell this process's subscribers. Called on the event loop."""

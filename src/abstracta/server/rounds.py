@@ -23,7 +23,7 @@ from ..play import ActionsPlayed, Event, Progress, RematchAgreed
 from ..play.leaving import claimable_at
 from ..play.rematch import rematch_seats, rematch_started
 from .errors import Forbidden
-from .matches import Match, MatchDeleted, Who
+from .matches import Match, Who
 from .owners import is_rated
 from .pairing import grant, start_game
 from .presence import Presence
@@ -130,9 +130,7 @@ class Rounds:
         """A rematch's match made by a request whose agreement was not stored: it goes, as a
         deleted match goes (its seats' people, its timers and watchers told)."""
         with self.kernel.locked(new.id):
-            self.kernel.store.delete(new.id)
-            self.kernel.evict(new.id)
-            self.kernel.announce(new, (MatchDeleted(),), "after the match was deleted")
+            self.kernel.remove(new)
 
     # --- presence ---------------------------------------------------------------------------------
     def presence_view(self, match_id: str, held: set[int]) -> dict[str, Any]:

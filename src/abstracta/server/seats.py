@@ -30,7 +30,7 @@ from ..play import Live
 from ..play.opening import first_move_seconds
 from . import bots
 from .errors import Conflict, CorruptMatch, Gone, InvalidRequest, MatchError, NotFound, StorageFailed
-from .matches import TOKEN_LIMIT, Holder, Kernel, Match, MatchDeleted, Who, clip, cut, digest, new_secret, stamp
+from .matches import TOKEN_LIMIT, Holder, Kernel, Match, Who, clip, cut, digest, new_secret, stamp
 from .owners import RATED_TAG, Owners
 from .storage import TURNS_VERSION
 
@@ -486,9 +486,7 @@ class Seats:
             if others:
                 raise Conflict("another player is in this game: it is theirs too, and is not deleted",
                                i18n=message("error.delete_shared"))
-            self.kernel.store.delete(match_id)
-            self.kernel.evict(match_id)
-            self.kernel.announce(match, (MatchDeleted(),), "after the match was deleted")
+            self.kernel.remove(match)
 
 
 __all__ = ["CLOCK_LIMIT", "MOVE_TEXT_LIMIT", "Seats", "check_people", "check_seats", "check_seed", "check_take",

@@ -21,8 +21,10 @@ export function seatsOf(view) {
   const baseName = seatNamer(first.seats, first.players, mySeats);
   // with the people's names where the server knows them, as the view on screen says them (names.js)
   const seatName = (i) => namedSeats(view(), baseName, mySeats)(i);
+  // the seat's colour, in a game whose seats are colours (null: You / Player N …)
+  const colour = (j) => (named ? baseName(j) : null);
   // every seat alike, for a board's per-seat counts ("White (anna) 22, Black (ben) 20")
-  const seatLabel = (i) => seatWithPerson(view(), i, (j) => (named ? baseName(j) : null), seatName);
+  const seatLabel = (i) => seatWithPerson(view(), i, colour, seatName);
   const humans = first.players.map((p, i) => (p === "human" ? i : -1)).filter((i) => i >= 0);
   const myPeople = humans.filter((i) => mySeats.includes(i)); // the person seats played here
   // the one person seat played here, whose outcome the end says first (null: none, or several sharing the device)
@@ -33,7 +35,7 @@ export function seatsOf(view) {
   const who = (i) => {
     const v = view();
     // "White (anna)", the name a link to anna's profile (an account's)
-    const person = seatLabelNodes(v, i, mySeats, (j) => (named ? baseName(j) : null));
+    const person = seatLabelNodes(v, i, mySeats, colour);
     if (person) return person;
     return named ? `${baseName(i)} (${v.players[i] !== "human" ? t("seat.tag.computer_level", { level: v.players[i].slice(6) })
       : (distance || myPeople.length === 1) && mySeats.includes(i) ? t("seat.tag.you") : v.claimed && !v.claimed[i] ? t("seat.tag.invited") : t("seat.tag.person")})` : seatName(i);
