@@ -24,6 +24,14 @@ interval are the ladder's (Bradley–Terry with one virtual draw, ``abstracta.ai
     python benchmarks/record.py learned -- python benchmarks/learned.py --only slide-checkers \
         --carry benchmarks/results/learned.json       # one game again, the others kept as measured
 
+``--level N`` asks instead whether level N gains: both sides play that level's own search
+(greedy, MCTS, alpha-beta …) at its seconds, one reading the learned value, the other the
+evaluator — time, not positions, is equal, so a learned value that costs more per position
+pays for it here (and games are not reproducible). Recorded apart:
+
+    python benchmarks/record.py learned-level-3 -- python benchmarks/learned.py --only slide-checkers \
+        --level 3 --executor process --workers 2
+
 The last line with ``--json``: ``{"games": {"nibble": {"elo": …, "interval": [low, high],
 "sprt": "accepted"|"rejected"|"undecided", "games": N, …}, "fanorona": {…}}}``; ``record.py``
 keeps it in ``benchmarks/results/learned.json``, from which ``benchmarks/strength_page.py``
@@ -49,6 +57,7 @@ import levels as ladder  # noqa: E402  benchmarks/levels.py: the ladder's SPRT a
 
 from abstracta import load_game  # noqa: E402
 from abstracta.ai.learn import learned_value, pair_tasks, run_pairs  # noqa: E402
+from abstracta.ai.levels import LEVELS, level_search  # noqa: E402
 from abstracta.ai.tournament import elo_ratings  # noqa: E402
 
 ALPHA = BETA = 0.05
@@ -100,7 +109,8 @@ def measure(name: str, options: dict[str, str], args: argparse.Namespace) -> dic
     verdict, llr_value = "undecided", 0.0
     while len(results) < args.max_games and time.monotonic() - started < 60 * args.minutes:
         size = min(args.batch, args.max_games - len(results))
-        tasks = pair_tasks(game, len(results), size, args.nodes, args.opening, args.seed)
+        tasks = pair_tasks(game, len(results), size, None if args.level else args.nodes, args.opening, args.seed,
+                           args.level)
         results.extend(run_pairs(tasks, args.executor, args.workers, args.ray_address))
         score = sum(r["score"] for r in results)
         verdict, llr_value = sprt(score, len(results), args.elo0, args.elo1)
@@ -116,7 +126,8 @@ def measure(name: str, options: dict[str, str], args: argparse.Namespace) -> dic
     return {"elo": round(elo, 1), "interval": [round(low, 1), round(high, 1)], "sprt": verdict, "games": n,
             "score": round(score / n, 4) if n else None, "llr": round(llr_value, 3),
             "wins": wins, "draws": n - wins - losses, "losses": losses,
-            "options": options, "nodes": args.nodes, "opening": args.opening, "seed": args.seed,
+            "options": options, "nodes": None if args.level else args.nodes, "level": args.level,
+            "search": level_search(game, args.level or 4).bot, "opening": args.opening, "seed": args.seed,
             "elo0": args.elo0, "elo1": args.elo1, "seconds": round(time.monotonic() - started, 1),
             "training": {k: v for k, v in learned.meta.items()
                          if k in ("games", "seed", "fit_seed", "bots", "opening", "rows", "hidden", "mix", "epochs",
@@ -147,6 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[],
                         help="GAME or GAME:K=V[,K=V] (repeatable); default: every game that declares a learned value")
     parser.add_argument("--nodes", type=int, default=2000, help="positions each side searches an action")
+    parser.add_argument("--level", type=int, default=None, metavar="N",
+                        help="play level N's own search at its seconds instead of equal positions")
     parser.add_argument("--opening", type=int, default=6, help="random actions that open every pair of games")
     parser.add_argument("--batch", type=int, default=8, help="games per batch (even: both seats)")
     parser.add_argument("--max-games", type=int, default=400, help="stop undecided after this many games a game")
@@ -163,6 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.nodes < 1 or args.batch < 1 or args.max_games < 1:
         parser.error("--nodes, --batch and --max-games must be at least 1")
+    if args.level is not None and args.level not in LEVELS:
+        parser.error(f"--level must be one of {', '.join(map(str, LEVELS))}")
     out: dict[str, Any] = {}
     from abstracta.executors import session
 

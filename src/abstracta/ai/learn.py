@@ -43,7 +43,7 @@ from ..interop.core import InteropGame
 from ..interop.dataset import SCHEMA_VERSION, write_dataset
 from .alphabeta import MAX_DEPTH, AlphaBetaBot
 from .base import Budget
-from .levels import level_search
+from .levels import level_bot, level_search
 from .match import bot_seed, max_actions_for, play_game
 from .tournament import lone_score, random_opening
 
@@ -304,13 +304,17 @@ def learn(game: Game, games: int, seed: int = 0, *, bots: Sequence[str] = DEFAUL
 @dataclass(frozen=True)
 class PairTask:
     """One game of the learned value against the game's hand-tuned evaluator, both searched by
-    the game's level-4 alpha-beta held to ``nodes`` positions an action (picklable: Ray).
+    the game's level-4 alpha-beta held to ``nodes`` positions an action — or, with ``level``,
+    both playing that level's own search at its seconds (picklable: Ray).
 
     Attributes:
         game: registry name. options: its options as sorted pairs. index: the game's number.
         seed: the game's seed (the opening's random actions, the bots' root noise).
         learned_seat: the seat the learned value plays (the other plays the evaluator).
-        nodes: positions searched per action by both sides. opening: random actions first.
+        nodes: positions searched per action by both sides (``None`` with ``level``).
+        opening: random actions first.
+        level: play level ``level``'s declared search at its budget instead (greedy, MCTS,
+            alpha-beta …): whether that level gains by reading the learned value.
     """
 
     game: str
@@ -318,15 +322,35 @@ class PairTask:
     index: int
     seed: int
     learned_seat: int
-    nodes: int
+    nodes: int | None
     opening: int
+    level: int | None = None
 
 
-def pair_bots(game: Game, nodes: int, seed: int, learned_seat: int) -> list[Any]:
-    """The two alpha-beta bots of a :class:`PairTask`: level 4's search (its turn extension …)
-    with no time budget, held to ``nodes`` positions an action, the learned value at
-    ``learned_seat`` and the game's own evaluator (``GameDescription.evaluator``) at the other."""
+def pair_bots(game: Game, nodes: int | None, seed: int, learned_seat: int, level: int | None = None) -> list[Any]:
+    """The two bots of a :class:`PairTask`, the learned value at ``learned_seat`` and the
+    game's own evaluator (``GameDescription.evaluator``) at the other: level 4's alpha-beta (its
+    turn extension …) with no time budget, held to ``nodes`` positions an action; or, with
+    ``level``, that level's declared search (:func:`~abstracta.ai.levels.level_bot`) at its
+    seconds.
+
+    Raises:
+        OptionError: without ``level``, level 4 is not alpha-beta; with it, ``nodes`` is given
+            or the level's search reads no evaluator (random).
+    """
     learned = learned_value(game)
+    if level is not None:
+        if nodes is not None:
+            raise OptionError("a level's pairing plays the level's seconds: no positions cap")
+        declared = level_search(game, level)
+        if declared.evaluator is None:
+            raise OptionError(f"{game.name}: level {level} ({declared.bot}) reads no evaluator")
+        return [level_bot(game, level, bot_seed(seed, seat), name="learned" if seat == learned_seat else "evaluator",
+                          search=replace(declared, evaluator=learned.evaluate if seat == learned_seat
+                                         else game.description.evaluator))
+                for seat in range(2)]
+    if nodes is None:
+        raise OptionError("an equal-positions pairing needs nodes")
     search = level_search(game, 4)
     if search.bot != "alphabeta":
         raise OptionError(f"{game.name}: level 4 is {search.bot}, not alpha-beta: no equal-nodes pairing")
@@ -344,7 +368,7 @@ def play_pair(task: PairTask) -> dict[str, Any]:
     """Play one :class:`PairTask`; returns ``{"index", "seed", "learned_seat", "score", "plies",
     "returns"}`` with the learned side's score (1 win, ½ draw or cut, 0 loss)."""
     game = load_game(task.game, **dict(task.options))
-    bots = pair_bots(game, task.nodes, task.seed, task.learned_seat)
+    bots = pair_bots(game, task.nodes, task.seed, task.learned_seat, task.level)
     start = game.new_initial_state(seed=task.seed if game.has_chance else None)
     after = start.clone()
     for action in random_opening(start, task.opening, task.seed):
@@ -355,11 +379,14 @@ def play_pair(task: PairTask) -> dict[str, Any]:
             "score": lone_score(returns, task.learned_seat), "plies": len(actions), "returns": returns}
 
 
-def pair_tasks(game: Game, start: int, count: int, nodes: int, opening: int, seed: int = 0) -> list[PairTask]:
+def pair_tasks(game: Game, start: int, count: int, nodes: int | None, opening: int, seed: int = 0,
+               level: int | None = None) -> list[PairTask]:
     """Games ``start`` … ``start + count − 1`` of the pairing: game ``i`` has seed ``seed + i // 2``
-    and the learned value at seat ``i % 2`` (each opening played from both seats)."""
+    and the learned value at seat ``i % 2`` (each opening played from both seats); ``level``:
+    see :class:`PairTask`."""
     options = tuple(sorted((k, v) for k, v in game.options.items() if k != "seed" and v is not None))
-    return [PairTask(game.name, options, i, seed + i // 2, i % 2, nodes, opening) for i in range(start, start + count)]
+    return [PairTask(game.name, options, i, seed + i // 2, i % 2, nodes, opening, level)
+            for i in range(start, start + count)]
 
 
 def run_pairs(tasks: Sequence[PairTask], executor: str = "serial", workers: int | None = None,
