@@ -269,9 +269,33 @@ def learned() -> str:
     return "\n".join(lines)
 
 
+def learned_levels() -> str:
+    """``benchmarks/learned.py --level N`` runs (``results/learned-level-N.json``): whether a
+    level gains at its own seconds."""
+    files = sorted(RESULTS.glob("learned-level-*.json"))
+    if not files:
+        return missing("learned-level-N")
+    from abstracta.ai.levels import LEVELS
+
+    lines = ["| game | level | search, seconds an action | games | learned value's score | Elo gained (95 % interval) "
+             "| SPRT, 0 against +50 Elo (LLR; ±2.94 decides) |", "| --- | ---: | --- | ---: | ---: | ---: | --- |"]
+    hows = []
+    for path in files:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for name, g in data["result"]["games"].items():
+            opts = ",".join(f"{k}={v}" for k, v in g["options"].items())
+            seconds = LEVELS[g["level"]].seconds
+            lines.append(f"| {name}{':' + opts if opts else ''} | {g['level']} | {g['search']}, "
+                         f"{f'{seconds:g} s' if seconds else 'one ply, no clock'} | {g['games']} ({g['wins']} W {g['draws']} D "
+                         f"{g['losses']} L) | {100 * g['score']:.1f} % | {g['elo']:+.0f} ({g['interval'][0]:+.0f} … "
+                         f"{g['interval'][1]:+.0f}) | {g['sprt']} (LLR {g['llr']:+.2f}) |")
+        hows.append(f"Level {g['level']}: " + how(data)[0].lower() + how(data)[1:])
+    return "\n".join(lines + [""] + hows)
+
+
 BLOCKS: dict[str, Callable[[], str]] = {"convert": convert, "no_repeat": no_repeat, "dimy": dimy, "ladder": ladder,
                                         "bounds": bounds, "telo": telo, "slide": slide, "egtb": egtb,
-                                        "learned": learned}
+                                        "learned": learned, "learned_levels": learned_levels}
 
 
 def render(page: str) -> str:

@@ -71,14 +71,37 @@ def test_numpy_inference_is_the_reference_computation(tmp_path, monkeypatch, hid
     batch = forward(params, rows)
     seen = set()
     for state, row, expected in zip(states, rows, batch):
+        ref = _reference(params, list(features(state, state.to_move)))
         for player in (0, 1):
-            ref = _reference(params, list(features(state, player)))
             got = value.evaluate(state, player)
-            assert got == pytest.approx(ref, abs=1e-12)
+            # the model read from the mover's view, as it was trained; the other seat's is minus it
+            assert got == pytest.approx(ref if player == state.to_move else -ref, abs=1e-12)
             seen.add(round(got, 3))
         assert value(state, state.to_move) == pytest.approx(expected, abs=1e-12)
     assert len(seen) > 6  # the positions are told apart, not all clamped to one value
     assert value.meta == {"note": "test"}
+
+
+@pytest.mark.parametrize("name", ["nibble", "fanorona", "slide-checkers"])
+def test_the_shipped_values_read_the_waiting_seat_as_minus_the_mover(name):
+    # every training row is the mover's: features from the waiting seat's view (to_move −1 …)
+    # were never seen, and read so they lost a greedy search almost every game
+    game = load_game(name)
+    learned = game.description.learned
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(4, 40)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal() or state.current_player() < 0:
+            continue
+        mover = state.current_player()
+        assert learned.evaluate(state, 1 - mover) == -learned.evaluate(state, mover)
+        checked += 1
+    assert checked > 20
 
 
 def test_a_finished_game_gives_its_result(tmp_path, monkeypatch):
@@ -249,6 +272,34 @@ def test_a_game_without_a_learned_value_is_refused():
         play_pair(PairTask("fanorona", (("size", "dimy"),), 0, 0, 0, 100, 0))
 
 
+def test_a_level_pairing_plays_the_level_s_own_search_one_side_reading_the_learned_value():
+    from abstracta.ai.greedy import GreedyBot
+    from abstracta.ai.learn import pair_bots
+    from abstracta.ai.mcts import MCTSBot
+    from abstracta.core.errors import OptionError
+
+    game = load_game("slide-checkers")
+    learned = game.description.learned
+    for seat in (0, 1):
+        bots = pair_bots(game, None, 5, seat, level=2)
+        assert all(isinstance(b, GreedyBot) for b in bots)
+        assert bots[seat].evaluate == learned.evaluate and bots[seat].name == "learned"
+        assert bots[1 - seat].evaluate is game.description.evaluator and bots[1 - seat].name == "evaluator"
+    mcts = pair_bots(game, None, 5, 1, level=3)
+    assert all(isinstance(b, MCTSBot) for b in mcts)
+    assert mcts[0].budget.seconds == mcts[1].budget.seconds == 0.2  # the level's seconds, no positions cap
+    with pytest.raises(OptionError, match="no positions cap"):
+        pair_bots(game, 100, 5, 0, level=2)
+    with pytest.raises(OptionError, match="reads no evaluator"):
+        pair_bots(game, None, 5, 0, level=1)
+    tasks = pair_tasks(game, 0, 2, None, 2, seed=3, level=2)
+    assert [(t.level, t.nodes, t.learned_seat) for t in tasks] == [(2, None, 0), (2, None, 1)]
+    result = play_pair(tasks[0])  # greedy against greedy: a whole game in a moment
+    returns = result["returns"]
+    assert returns is not None and sorted(returns) == [-1.0, 1.0]
+    assert result["score"] == (1.0 if returns[0] > 0 else 0.0)
+
+
 # --------------------------------------------------------------------------- the benchmark's SPRT
 @pytest.fixture()
 def bench():
@@ -307,6 +358,16 @@ def test_carry_keeps_the_games_not_measured_with_where_they_were_measured(bench,
     path.write_text(json.dumps({"result": [1, 2]}))
     with pytest.raises(ValueError, match="no result.games"):
         bench.carried(path, [])
+
+
+def test_the_benchmark_measures_a_level_at_its_seconds(bench, capsys):
+    assert bench.main(["--only", "slide-checkers", "--level", "2", "--executor", "serial", "--max-games", "2",
+                       "--batch", "2", "--json"]) == 0
+    entry = json.loads(capsys.readouterr().out.splitlines()[-1])["games"]["slide-checkers"]
+    assert (entry["level"], entry["search"], entry["nodes"], entry["games"]) == (2, "greedy", None, 2)
+    assert entry["wins"] + entry["draws"] + entry["losses"] == 2
+    with pytest.raises(SystemExit):
+        bench.main(["--only", "slide-checkers", "--level", "9", "--executor", "serial"])
 
 
 def test_the_analysis_board_gives_the_learned_value_where_the_game_has_one():

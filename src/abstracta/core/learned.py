@@ -172,9 +172,18 @@ class LearnedValue:
     def evaluate(self, state: "State", player: int) -> float:
         """The value of ``state`` for ``player`` in [−1, 1]: the result at the end, else the
         model's value in ±:data:`LIMIT`. Reads the weights the first time (``OSError`` where
-        the file is missing, :class:`WeightsError` where it does not fit)."""
+        the file is missing, :class:`WeightsError` where it does not fit).
+
+        The model learned from the mover's view only (every dataset row is the mover's), so
+        with two players the other seat's value is minus the mover's (the game is zero-sum):
+        read from the waiting seat's own view, features the training never saw (``to_move``
+        −1 …) gave values that lost a greedy search every game (docs: strength.md).
+        """
         if state.is_terminal():
             return float(state.returns()[player])
+        mover = state.current_player()
+        if mover >= 0 and mover != player and state.num_players == 2:
+            return -self.evaluate(state, mover)
         w1, b1, w2, b2 = self._model or self._load()
         x = np.array(self.features(state, player), dtype=np.float64)
         if w1.size:
