@@ -165,10 +165,10 @@ def test_the_levels_a_game_names_read_its_kept_learned_value_and_the_others_thei
     assert hex_board.description.levels[4].evaluator is hex_board.description.evaluator
     slide = load_game("slide-checkers")
     assert slide.description.learned.kept
-    # two-player Slide Checkers: level 6 alone (at 4-6 the top step shrank to 60 %: docs/strength.md)
-    assert slide.description.levels[6].evaluator == slide.description.learned.evaluate
-    assert describe_level(slide, 6)["evaluator"].startswith("abstracta.core.learned.LearnedValue.evaluate+learned.npz:")
-    for level in (2, 4, 5):  # greedy and the lower searches keep the hand-set sum
+    # two-player Slide Checkers: level 4 alone (its gain shrinks as the search grows: docs/strength.md)
+    assert slide.description.levels[4].evaluator == slide.description.learned.evaluate
+    assert describe_level(slide, 4)["evaluator"].startswith("abstracta.core.learned.LearnedValue.evaluate+learned.npz:")
+    for level in (2, 3, 5, 6):  # greedy, MCTS and the deeper searches keep the hand-set sum
         assert slide.description.levels[level].evaluator is slide.description.evaluator
     assert all(slide.description.levels[level].bot == "alphabeta" for level in (4, 5, 6))
     for other in (load_game("slide-checkers", board="5,1"), load_game("slide-checkers", players=3)):

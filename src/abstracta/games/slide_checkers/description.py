@@ -74,17 +74,18 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
         level3 = Search("mcts", rollout_cap=12, evaluator=heuristic, max_iterations=LEVEL3_PLAYOUTS)
     levels = standard_levels(strongest, level3=level3)
     # The learned value (issue 47) is trained on the two-player game on the default board and
-    # colours (the features read any board, the weights only this one's play): there level 6
-    # reads it, its seconds unchanged. At equal positions searched (level 4's alpha-beta, 1,000
-    # positions an action) it scored 75.9 % over 56 games against the hand-set evaluator (36 won,
-    # 13 drawn, 7 lost), +195 Elo (+90 … +300), SPRT of 0 against +50 Elo accepted
-    # (benchmarks/learned.py; docs: strength.md). Level 6 alone: read at levels 4-6 it lifted
-    # level 5 almost to level 6 (5-6 scored 60 % over 40 ladder games, its SPRT undecided, where
-    # the hand-set levels' 5-6 had separated at 75 %), so the top two levels were hardly two
-    # strengths. Levels 4 and 5 keep the hand-set evaluator, whose ladder games count again.
+    # colours (the features read any board, the weights only this one's play): there level 4
+    # reads it, its seconds unchanged. At equal positions searched it beat the hand-set
+    # evaluator by +195 Elo at 1,000 positions an action and by +94 at 10,000 (SPRT of 0 against
+    # +50 Elo accepted both times; benchmarks/learned.py; docs: strength.md), so its gain shrinks
+    # as the search grows: level 4 searches about 44,000 positions an action, level 6 about
+    # 350,000. Read at level 6 it gave no step the ladder could see — 5-6 scored 61 % over 53
+    # games (SPRT undecided) where the hand-set 5-6 had separated at 75 % — and read at 4-6 it
+    # lifted level 5 almost to level 6. Greedy (level 2) lost with it at one ply (-280 Elo,
+    # benchmarks/learned.py --level 2): it needs a search under it. So level 4 alone.
     learned = LEARNED if game.num_players == 2 and not game.non_default_options() else None
     if learned is not None:
-        learned.play_at(levels, (6,))
+        learned.play_at(levels, (4,))
     return GameDescription(
         name=game.name,
         title=T("title", "Slide Checkers"),

@@ -77,6 +77,6 @@ def features(state: "SlideCheckersState", player: int) -> tuple[float, ...]:
 
 #: The learned value of the two-player game (weights read at its first evaluation). Kept: at
 #: equal positions searched it beat the hand-set evaluator, SPRT of 0 against +50 Elo accepted
-#: (benchmarks/learned.py; docs: strength.md, learned values), so level 6 plays it (description.py:
-#: why level 6 alone).
+#: (benchmarks/learned.py; docs: strength.md, learned values), so level 4 plays it (description.py:
+#: why level 4 alone).
 LEARNED = LearnedValue(features, FEATURES, __package__, kept=True)
