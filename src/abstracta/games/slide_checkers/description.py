@@ -78,8 +78,8 @@ def describe(game: "SlideCheckersGame") -> GameDescription:
     # reads it, its seconds unchanged. At equal positions searched it beat the hand-set
     # evaluator by +195 Elo at 1,000 positions an action and by +94 at 10,000 (SPRT of 0 against
     # +50 Elo accepted both times; benchmarks/learned.py; docs: strength.md), so its gain shrinks
-    # as the search grows: level 4 searches about 44,000 positions an action, level 6 about
-    # 350,000. Read at level 6 it gave no step the ladder could see — 5-6 scored 61 % over 53
+    # as the search grows: level 4 searches about 29,000 positions an action, level 6 about
+    # 230,000 (docs: strength.md, what bounds each level). Read at level 6 it gave no step the ladder could see — 5-6 scored 61 % over 53
     # games (SPRT undecided) where the hand-set 5-6 had separated at 75 % — and read at 4-6 it
     # lifted level 5 almost to level 6. Greedy (level 2) lost with it at one ply (-280 Elo,
     # benchmarks/learned.py --level 2): it needs a search under it. So level 4 alone.
