@@ -269,33 +269,38 @@ def learned() -> str:
     return "\n".join(lines)
 
 
-def learned_levels() -> str:
-    """``benchmarks/learned.py --level N`` runs (``results/learned-level-N.json``): whether a
-    level gains at its own seconds."""
-    files = sorted(RESULTS.glob("learned-level-*.json"))
+def learned_more() -> str:
+    """Further ``benchmarks/learned.py`` runs (``results/learned-NAME.json``): a kept value at
+    more positions an action (``--nodes``), or a level against itself at its own seconds
+    (``--level N``): where the learned value gains."""
+    files = sorted(RESULTS.glob("learned-*.json"))
     if not files:
-        return missing("learned-level-N")
+        return missing("learned-NAME")
     from abstracta.ai.levels import LEVELS
 
-    lines = ["| game | level | search, seconds an action | games | learned value's score | Elo gained (95 % interval) "
-             "| SPRT, 0 against +50 Elo (LLR; ±2.94 decides) |", "| --- | ---: | --- | ---: | ---: | ---: | --- |"]
+    lines = ["| game | both sides | games | learned value's score | Elo gained (95 % interval) "
+             "| SPRT, 0 against +50 Elo (LLR; ±2.94 decides) |", "| --- | --- | ---: | ---: | ---: | --- |"]
     hows = []
     for path in files:
         data = json.loads(path.read_text(encoding="utf-8"))
         for name, g in data["result"]["games"].items():
             opts = ",".join(f"{k}={v}" for k, v in g["options"].items())
-            seconds = LEVELS[g["level"]].seconds
-            lines.append(f"| {name}{':' + opts if opts else ''} | {g['level']} | {g['search']}, "
-                         f"{f'{seconds:g} s' if seconds else 'one ply, no clock'} | {g['games']} ({g['wins']} W {g['draws']} D "
+            if g.get("level") is not None:
+                seconds = LEVELS[g["level"]].seconds
+                sides = (f"level {g['level']} ({g['search']}, "
+                         f"{f'{seconds:g} s an action' if seconds else 'one ply, no clock'})")
+            else:
+                sides = f"level 4's alpha-beta, {g['nodes']:,} positions an action"
+            lines.append(f"| {name}{':' + opts if opts else ''} | {sides} | {g['games']} ({g['wins']} W {g['draws']} D "
                          f"{g['losses']} L) | {100 * g['score']:.1f} % | {g['elo']:+.0f} ({g['interval'][0]:+.0f} … "
                          f"{g['interval'][1]:+.0f}) | {g['sprt']} (LLR {g['llr']:+.2f}) |")
-        hows.append(f"Level {g['level']}: " + how(data)[0].lower() + how(data)[1:])
+            hows.append(f"{name}, {sides}: " + how(data)[0].lower() + how(data)[1:])
     return "\n".join(lines + [""] + hows)
 
 
 BLOCKS: dict[str, Callable[[], str]] = {"convert": convert, "no_repeat": no_repeat, "dimy": dimy, "ladder": ladder,
                                         "bounds": bounds, "telo": telo, "slide": slide, "egtb": egtb,
-                                        "learned": learned, "learned_levels": learned_levels}
+                                        "learned": learned, "learned_more": learned_more}
 
 
 def render(page: str) -> str:
