@@ -145,20 +145,72 @@ def test_a_phones_header_keeps_its_lines_with_the_your_move_badge(browser, live_
         page.wait_for_selector("#turn-badge:not([hidden])")
         shape = page.evaluate(HEADER)
         page.screenshot(path=str(shots / f"header-badge-{width}-{locale}.png"), clip={"x": 0, "y": 0, "width": width, "height": 200})
-        # the brand, the name, the badge and the switch on one line, nothing off the right edge
-        for part in ("me", "badge", "lang"):
+        # the brand, the badge and the switch on one line, nothing off the right edge; the name
+        # too at 390 px, on a line of its own under them at 360 and less (test_a_long_name_…)
+        for part in ("me", "badge", "lang") if width > 380 else ("badge", "lang"):
             assert abs(middle(shape[part]) - middle(shape["brand"])) < 3, (part, shape)
         assert shape["lang"][3] <= width and shape["badge"][3] <= shape["lang"][2] and no_sideways_scroll(page)
         assert shape["me"][3] - shape["me"][2] >= 40, shape  # the name's menu is still a finger's target
         # the links take the second line (at 320 px English's five take two, as without the
         # badge): a line of 40 px targets, a line of links (~30 px), the header's padding and gap
-        # are under 100 px; a third line made 139
+        # are under 100 px; a third line made 139 (the name's own line: 45 px more)
         links = 2 if (width, locale) == (320, "en-US") else 1
-        assert shape["header"][1] < 100 + (links - 1) * 30, shape
+        assert shape["header"][1] < 100 + (links - 1) * 30 + (45 if width <= 380 else 0), shape
         # the badge says the count, and in words while there is room; in full to a screen reader
         words = {"en-US": "Move 1", "fi-FI": "Vuoro 1"}[locale] if width > 360 else "1"
         assert shape["badgeText"] == words
         label = {"en-US": "1 game waits for your move", "fi-FI": "1 peli odottaa siirtoasi"}[locale]
         assert page.locator("#turn-badge").get_attribute("aria-label") == label
+    finally:
+        context.close()
+
+
+NAME = """() => { const box = (s) => { const r = document.querySelector(s).getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; };
+  const name = document.querySelector('#me-button');
+  return { header: box('header.top'), brand: box('header.top .brand'), me: box('#me-button'), lang: box('#lang'), nav: box('header.top nav'),
+           whole: name.scrollWidth <= name.clientWidth, text: name.textContent }; }"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 390, 1280])
+def test_a_long_name_is_read_whole_in_the_header(browser, live_server, shots, width):
+    # a tester at 320 px read "Gu…" of a guest's name: the first line of a phone's header (the
+    # brand, the badge, the EN/FI switch) left it some 60 px. Under 390 px it takes a line of its
+    # own; at 390 px the header keeps its two lines
+    other = post_json(f"{live_server.url}/api/matches", {"game": "fanorona", "seats": ["human", "level:1"]})
+    phone = width < 500
+    context = browser.new_context_without_tokens(viewport={"width": width, "height": 700}, is_mobile=phone, has_touch=phone)
+    give(context, other["id"], {"0": TOKENS[other["id"]][0]})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        page.goto(f"{live_server.url}/#/account")
+        page.click("#play-as-guest")
+        page.wait_for_selector("#rename")
+        guest = page.text_content("#me-button").replace("▾", "").strip()
+        shape = page.evaluate(NAME)
+        if width <= 380:
+            assert shape["whole"], shape  # the generated name, whole
+        name = f"Maija-Liisa_{width}_{guest[-4:]}"[:20]
+        page.fill("#rename-name", name)
+        page.click("#rename-submit")
+        page.wait_for_function("(n) => document.querySelector('#me-button').textContent.startsWith(n)", arg=name)
+        page.goto(f"{live_server.url}/#/")
+        page.wait_for_selector("#turn-badge:not([hidden])")
+        shape = page.evaluate(NAME)
+        page.screenshot(path=str(shots / f"header-name-{width}.png"), clip={"x": 0, "y": 0, "width": width, "height": 200})
+        assert no_sideways_scroll(page), shape
+        assert shape["me"][3] <= width and shape["lang"][3] <= width, shape
+        if width <= 380:
+            # its own line, between the brand's and the links', the twenty characters whole
+            assert shape["whole"], shape
+            assert shape["me"][0] >= shape["brand"][1] and shape["me"][1] <= shape["nav"][0], shape
+            assert shape["me"][2] < 20, shape  # at the left, under the brand
+        elif width == 390:
+            # two lines: the name on the brand's, cut short if it must (the badge and the switch
+            # beside it), the links under them
+            assert abs(middle(shape["me"]) - middle(shape["brand"])) < 3, shape
+            assert shape["header"][1] < 100, shape
+        else:
+            assert shape["whole"] and shape["header"][1] < 60, shape
     finally:
         context.close()
