@@ -89,6 +89,72 @@ def test_a_rematch_offer_arrives_where_the_result_is(browser, live_server, shots
         cb.close()
 
 
+#: the rematch box and the note of an offer against the screen
+NOTICE = """() => { const place = (s) => { const n = document.querySelector(s); if (!n || n.closest('[hidden]')) return null;
+    const r = n.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  return {box: place('#rematch'), notice: place('#rematch-notice'), height: innerHeight, width: innerWidth,
+          text: (document.querySelector('#rematch-notice-text') || {}).textContent}; }"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (320, 568), (1280, 500)])
+def test_a_rematch_offer_is_noted_to_a_player_reading_the_chat(browser, live_server, shots, width, height):
+    # a tester on a phone, reading the chat under the board: the offer came to the box under the
+    # result, out of sight, and went unseen
+    url = live_server.url
+    # two people at a distance (an invitation claimed): a match with a chat
+    view = post_json(f"{url}/api/matches", {"game": "fanorona", "seats": ["human", "human"], "take": [0]})
+    mid = view["id"]
+    joined = post_json(f"{url}/api/invites/claim", {"code": view["invites"][0]["code"]})
+    TOKENS[mid] = {0: view["tokens"][0]["token"], 1: joined["tokens"][0]["token"]}
+    first_moves(url, mid)
+    (ca, maija), (cb, pekka) = (seat_screen(browser, url, mid, seat, width, height) for seat in (0, 1))
+    try:
+        pekka.wait_for_selector("#chat:not([hidden])")
+        as_seat(url, mid, 0, "resign", {"seat": 0})
+        for page in (maija, pekka):
+            page.locator("#rematch-offer").wait_for()
+        # an offer to a player looking at the box: the box says it, no note over the page
+        maija.click("#rematch-offer")
+        pekka.locator("#rematch-accept").wait_for()
+        pekka.wait_for_timeout(300)
+        assert pekka.evaluate(NOTICE)["notice"] is None
+        # down in the chat the same waiting offer is noted at the top of the screen, with its buttons
+        pekka.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        pekka.wait_for_timeout(300)
+        assert pekka.evaluate(NOTICE)["box"]["bottom"] <= 0, pekka.evaluate(NOTICE)  # the box out of sight, above
+        pekka.locator("#rematch-notice").wait_for()
+        seen = pekka.evaluate(NOTICE)
+        assert 0 <= seen["notice"]["top"] and seen["notice"]["bottom"] <= seen["height"] / 2, seen
+        # (at 320 px Fanorona's board keeps a floor the page is scrolled sideways to: the screen's width)
+        assert 0 <= seen["notice"]["left"] and seen["notice"]["right"] <= seen["width"], seen
+        assert seen["text"] == "White offers a rematch."
+        for button in ("#rematch-notice-accept", "#rematch-notice-decline", "#rematch-notice-hide"):
+            place = pekka.locator(button).bounding_box()
+            assert place["height"] >= 40 and place["y"] >= 0, (button, place)
+        # said to a screen reader once, by the box's live region (a second would say it twice)
+        assert pekka.locator("#rematch").get_attribute("aria-live") == "polite"
+        assert pekka.locator("#rematch-text").inner_text() == "White offers a rematch."
+        assert pekka.locator("#rematch-notice [aria-live], #rematch-notice[aria-live]").count() == 0
+        assert pekka.get_attribute("#rematch-notice", "aria-labelledby") == "rematch-notice-text"
+        pekka.screenshot(path=str(shots / f"rematch-notice-{width}.png"))
+        # hidden, it stays hidden for that offer; the box still has it
+        pekka.click("#rematch-notice-hide")
+        assert pekka.locator("#rematch-notice").is_hidden() and pekka.locator("#rematch-accept").count() == 1
+        # withdrawn and offered again: noted again, and accepted from the note
+        maija.click("#rematch-withdraw")
+        maija.locator("#rematch-offer").wait_for()
+        pekka.locator("#rematch-offer").wait_for()
+        maija.click("#rematch-offer")
+        pekka.locator("#rematch-notice").wait_for()
+        pekka.click("#rematch-notice-accept")
+        new = pekka.wait_for_function("(mid) => window.abstractaView.id !== mid && window.abstractaView.id", arg=mid).json_value()
+        maija.wait_for_function("(id) => window.abstractaView.id === id", arg=new)
+        assert pekka.locator("#rematch-notice").is_hidden()
+    finally:
+        ca.close()
+        cb.close()
+
+
 def test_the_buttons_of_a_game_in_play_go_when_it_is_over(browser, live_server, shots):
     # between people at a distance: Ask to take back, Resign and Offer draw while it is played
     # (a game that may be drawn: Nibble's rules always decide a winner)

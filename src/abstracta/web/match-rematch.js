@@ -5,8 +5,9 @@ import { api } from "./api.js";
 import { h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
 
-// Returns the nodes to lay out with the end's actions (match-actions.js): the rematch box and
-// its refusal line.
+// Returns {nodes, notice}: the nodes to lay out with the end's actions (match-actions.js), the
+// rematch box and its refusal line; and the note of an offer that came while the box was out of
+// sight, to put at the end of the page (it is fixed to the screen's top).
 export function rematchBox(ctx) {
   const box = h("div", { class: "rematch", id: "rematch", "aria-live": "polite", hidden: true });
   const err = h("p", { class: "error", id: "extras-error", role: "alert", hidden: true });
@@ -29,6 +30,33 @@ export function rematchBox(ctx) {
     location.hash = `#/match/${next}`;
   }
 
+  // A player reading the chat (on a phone it lies under the board) or the moves did not see an
+  // offer come to the box under the result: while one waits for this page's answer and the box is
+  // out of sight, a note at the top of the screen says it, with the same Accept and Decline (and
+  // a way to hide it: the offer stays in the box). Not a live region itself: the box is one
+  // already, and says the offer once wherever the reader is.
+  const noticeText = h("span", { id: "rematch-notice-text" });
+  const notice = h("section", { class: "rematch-notice", id: "rematch-notice", "aria-labelledby": "rematch-notice-text", hidden: true },
+    noticeText,
+    h("span", { class: "rematch-answer" },
+      h("button", { type: "button", class: "primary", id: "rematch-notice-accept", onclick: () => rematch(true) }, t("rematch.accept")),
+      h("button", { type: "button", id: "rematch-notice-decline", onclick: () => rematch(false) }, t("rematch.decline")),
+      h("button", { type: "button", class: "linkish", id: "rematch-notice-hide", "aria-label": t("rematch.hide_label"),
+        onclick: () => { hiddenFor = offerKey; paintNotice(); } }, t("rematch.hide"))));
+  let offerKey = null; // the offer waiting for this page's answer (JSON), or null
+  let hiddenFor = null; // the offer whose note was hidden by the player
+  let boxInSight = true; // until the observer says otherwise: no note flashes as the page opens
+  function paintNotice() {
+    const shown = !!offerKey && !boxInSight && hiddenFor !== offerKey && !ctx.stopped;
+    notice.hidden = !shown;
+  }
+  const seeing = new IntersectionObserver(([entry]) => {
+    boxInSight = entry.isIntersecting && entry.intersectionRatio >= 0.5;
+    paintNotice();
+  }, { threshold: [0, 0.5, 1] });
+  seeing.observe(box);
+  ctx.on("stop", () => seeing.disconnect());
+
   let drawn = null; // what the box says: drawn again only when that changes
   ctx.on("draw", () => {
     const v = ctx.view, me = v.my_seats || [], { seatName } = ctx.seats;
@@ -42,6 +70,7 @@ export function rematchBox(ctx) {
     drawn = key;
     const focus = keepFocus(box);
     box.replaceChildren();
+    offerKey = null;
     if (over && r && r.next) {
       box.append(h("p", {}, t("rematch.started")));
     } else if (over && me.length && v.termination !== "aborted") {
@@ -55,13 +84,17 @@ export function rematchBox(ctx) {
           h("span", { class: "rematch-answer" },
             h("button", { type: "button", class: "primary", id: "rematch-accept", onclick: () => rematch(true) }, t("rematch.accept")), " ",
             h("button", { type: "button", id: "rematch-decline", onclick: () => rematch(false) }, t("rematch.decline"))));
+        offerKey = JSON.stringify(pending);
+        noticeText.textContent = t("rematch.offers", { who: seatName(pending.by) });
       } else {
         if (r && r.how === "declined" && !me.includes(r.seat)) box.append(h("span", { id: "rematch-text" }, t("rematch.declined", { who: seatName(r.seat) })), " ");
         box.append(h("button", { type: "button", class: "primary", id: "rematch-offer", onclick: () => rematch(true) }, t("rematch.offer")));
       }
     }
     box.hidden = !box.childNodes.length;
+    if (!offerKey) hiddenFor = null; // an offer made again is noted again
+    paintNotice();
     focus();
   });
-  return [box, err];
+  return { nodes: [box, err], notice };
 }

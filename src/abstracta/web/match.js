@@ -86,7 +86,7 @@ export async function matchPage(app, id, was, page) {
   const invitesBox = invitations(ctx);
   const requests = requestBoxes(ctx);
   const botError = botErrorBox(ctx);
-  const { actions, shareNote, ending } = actionRow(ctx, rematch);
+  const { actions, shareNote, ending } = actionRow(ctx, rematch.nodes);
   // back from the chat: the top of the page, the board whole under the heading, the keys on it
   const others = company(ctx, title, () => { window.scrollTo(0, 0); board.box.focus({ preventScroll: true }); });
   // the analysis board (analysis.js): finished games, and hints against the computer
@@ -116,7 +116,8 @@ export async function matchPage(app, id, was, page) {
       h("aside", { class: "right" },
         ...board.aside,
         analysis.node, h("h2", {}, t("match.moves")), moves.stepper, moves.list, extraActions, actions, shareNote,
-        others.chat, others.notices)));
+        others.chat, others.notices)),
+    rematch.notice);
   for (const node of [document.querySelector("header.top"), document.querySelector("#challenge-notices"), ...app.children]) {
     if (node && node.classList.contains("play")) break;
     if (node) above.observe(node);
