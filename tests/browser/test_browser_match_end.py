@@ -138,8 +138,12 @@ def test_a_rematch_offer_is_noted_to_a_player_reading_the_chat(browser, live_ser
         assert pekka.get_attribute("#rematch-notice", "aria-labelledby") == "rematch-notice-text"
         pekka.screenshot(path=str(shots / f"rematch-notice-{width}.png"))
         # hidden, it stays hidden for that offer; the box still has it
-        pekka.click("#rematch-notice-hide")
+        pekka.focus("#rematch-notice-hide")
+        pekka.keyboard.press("Enter")
         assert pekka.locator("#rematch-notice").is_hidden() and pekka.locator("#rematch-accept").count() == 1
+        # the key goes on in the box, the screen stays on the chat
+        assert pekka.evaluate("document.activeElement.id") == "rematch-accept"
+        assert pekka.evaluate(NOTICE)["box"]["bottom"] <= 0
         # withdrawn and offered again: noted again, and accepted from the note
         maija.click("#rematch-withdraw")
         maija.locator("#rematch-offer").wait_for()

@@ -48,6 +48,12 @@ export function rematchBox(ctx) {
   let boxInSight = true; // until the observer says otherwise: no note flashes as the page opens
   function paintNotice() {
     const shown = !!offerKey && !boxInSight && hiddenFor !== offerKey && !ctx.stopped;
+    // a key that hid or answered it goes on in the box (the offer's Accept, or Rematch again),
+    // not to the page's <body>; the screen stays where the player reads
+    if (!shown && !notice.hidden && notice.contains(document.activeElement)) {
+      const next = box.querySelector("button");
+      if (next) next.focus({ preventScroll: true });
+    }
     notice.hidden = !shown;
   }
   const seeing = new IntersectionObserver(([entry]) => {
