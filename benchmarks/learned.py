@@ -107,10 +107,10 @@ def measure(name: str, options: dict[str, str], args: argparse.Namespace) -> dic
     results: list[dict[str, Any]] = []
     started = time.monotonic()
     verdict, llr_value = "undecided", 0.0
+    nodes = None if args.level else args.nodes  # a level plays its seconds
     while len(results) < args.max_games and time.monotonic() - started < 60 * args.minutes:
         size = min(args.batch, args.max_games - len(results))
-        tasks = pair_tasks(game, len(results), size, None if args.level else args.nodes, args.opening, args.seed,
-                           args.level)
+        tasks = pair_tasks(game, len(results), size, nodes, args.opening, args.seed, args.level)
         results.extend(run_pairs(tasks, args.executor, args.workers, args.ray_address))
         score = sum(r["score"] for r in results)
         verdict, llr_value = sprt(score, len(results), args.elo0, args.elo1)
@@ -126,7 +126,7 @@ def measure(name: str, options: dict[str, str], args: argparse.Namespace) -> dic
     return {"elo": round(elo, 1), "interval": [round(low, 1), round(high, 1)], "sprt": verdict, "games": n,
             "score": round(score / n, 4) if n else None, "llr": round(llr_value, 3),
             "wins": wins, "draws": n - wins - losses, "losses": losses,
-            "options": options, "nodes": None if args.level else args.nodes, "level": args.level,
+            "options": options, "nodes": nodes, "level": args.level,
             "search": level_search(game, args.level or 4).bot, "opening": args.opening, "seed": args.seed,
             "elo0": args.elo0, "elo1": args.elo1, "seconds": round(time.monotonic() - started, 1),
             "training": {k: v for k, v in learned.meta.items()

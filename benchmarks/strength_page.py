@@ -234,6 +234,15 @@ def egtb() -> str:
     return "\n".join(lines)
 
 
+def learned_cells(name: str, g: dict[str, Any]) -> tuple[str, str]:
+    """A ``benchmarks/learned.py`` game's label (with its options) and its result's cells: games
+    (W D L) | score | Elo (interval) | SPRT (LLR)."""
+    opts = ",".join(f"{k}={v}" for k, v in g["options"].items())
+    return (f"{name}{':' + opts if opts else ''}",
+            f"{g['games']} ({g['wins']} W {g['draws']} D {g['losses']} L) | {100 * g['score']:.1f} % | "
+            f"{g['elo']:+.0f} ({g['interval'][0]:+.0f} … {g['interval'][1]:+.0f}) | {g['sprt']} (LLR {g['llr']:+.2f})")
+
+
 def learned() -> str:
     data = load("learned")
     if data is None:
@@ -244,13 +253,11 @@ def learned() -> str:
              "(LLR; ±2.94 decides) | trained on | training |",
              "| --- | ---: | ---: | ---: | --- | --- | ---: |"]
     for name, g in r.items():
-        opts = ",".join(f"{k}={v}" for k, v in g["options"].items())
         t = g["training"]
         trained = f"{t['games']} games of {'/'.join(t['bots'])}, {t['rows']:,} positions"
         played = t["self_play_seconds"]
-        lines.append(f"| {name}{':' + opts if opts else ''} | {g['games']} ({g['wins']} W {g['draws']} D {g['losses']} L) | "
-                     f"{100 * g['score']:.1f} % | {g['elo']:+.0f} ({g['interval'][0]:+.0f} … {g['interval'][1]:+.0f}) | "
-                     f"{g['sprt']} (LLR {g['llr']:+.2f}) | {trained} | "
+        label, cells = learned_cells(name, g)
+        lines.append(f"| {label} | {cells} | {trained} | "
                      f"{'untimed' if played is None else f'{played / 60:.1f} min'} self-play"
                      f"{'' if played is None else ' (' + str(t.get('self_play_executor')) + ')'}, "
                      f"{t['training_seconds'] / 60:.1f} min fit |")
@@ -284,17 +291,16 @@ def learned_more() -> str:
     for path in files:
         data = json.loads(path.read_text(encoding="utf-8"))
         for name, g in data["result"]["games"].items():
-            opts = ",".join(f"{k}={v}" for k, v in g["options"].items())
             if g.get("level") is not None:
                 seconds = LEVELS[g["level"]].seconds
                 sides = (f"level {g['level']} ({g['search']}, "
                          f"{f'{seconds:g} s an action' if seconds else 'one ply, no clock'})")
             else:
                 sides = f"level 4's alpha-beta, {g['nodes']:,} positions an action"
-            lines.append(f"| {name}{':' + opts if opts else ''} | {sides} | {g['games']} ({g['wins']} W {g['draws']} D "
-                         f"{g['losses']} L) | {100 * g['score']:.1f} % | {g['elo']:+.0f} ({g['interval'][0]:+.0f} … "
-                         f"{g['interval'][1]:+.0f}) | {g['sprt']} (LLR {g['llr']:+.2f}) |")
-            hows.append(f"{name}, {sides}: " + how(data)[0].lower() + how(data)[1:])
+            label, cells = learned_cells(name, g)
+            lines.append(f"| {label} | {sides} | {cells} |")
+            measured = how(data)
+            hows.append(f"{name}, {sides}: {measured[0].lower()}{measured[1:]}")
     return "\n".join(lines + [""] + hows)
 
 

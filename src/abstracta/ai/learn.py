@@ -339,29 +339,25 @@ def pair_bots(game: Game, nodes: int | None, seed: int, learned_seat: int, level
             or the level's search reads no evaluator (random).
     """
     learned = learned_value(game)
+    # (name, evaluator) of seats 0 and 1
+    sides = [("learned", learned.evaluate) if seat == learned_seat else ("evaluator", game.description.evaluator)
+             for seat in range(2)]
     if level is not None:
         if nodes is not None:
             raise OptionError("a level's pairing plays the level's seconds: no positions cap")
         declared = level_search(game, level)
         if declared.evaluator is None:
             raise OptionError(f"{game.name}: level {level} ({declared.bot}) reads no evaluator")
-        return [level_bot(game, level, bot_seed(seed, seat), name="learned" if seat == learned_seat else "evaluator",
-                          search=replace(declared, evaluator=learned.evaluate if seat == learned_seat
-                                         else game.description.evaluator))
-                for seat in range(2)]
+        return [level_bot(game, level, bot_seed(seed, seat), name=name, search=replace(declared, evaluator=evaluator))
+                for seat, (name, evaluator) in enumerate(sides)]
     if nodes is None:
         raise OptionError("an equal-positions pairing needs nodes")
     search = level_search(game, 4)
     if search.bot != "alphabeta":
         raise OptionError(f"{game.name}: level 4 is {search.bot}, not alpha-beta: no equal-nodes pairing")
-    bots = []
-    for seat in range(2):
-        evaluator = learned.evaluate if seat == learned_seat else game.description.evaluator
-        s = replace(search, evaluator=evaluator)
-        bots.append(AlphaBetaBot(game, Budget(depth=MAX_DEPTH), seed=bot_seed(seed, seat), evaluator=s.evaluator,
-                                 turn_extension=s.turn_extension, reductions=s.reductions, max_nodes=nodes,
-                                 name="learned" if seat == learned_seat else "evaluator"))
-    return bots
+    return [AlphaBetaBot(game, Budget(depth=MAX_DEPTH), seed=bot_seed(seed, seat), evaluator=evaluator,
+                         turn_extension=search.turn_extension, reductions=search.reductions, max_nodes=nodes, name=name)
+            for seat, (name, evaluator) in enumerate(sides)]
 
 
 def play_pair(task: PairTask) -> dict[str, Any]:

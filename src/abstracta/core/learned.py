@@ -177,7 +177,7 @@ class LearnedValue:
         The model learned from the mover's view only (every dataset row is the mover's), so
         with two players the other seat's value is minus the mover's (the game is zero-sum):
         read from the waiting seat's own view, features the training never saw (``to_move``
-        −1 …) gave values that lost a greedy search every game (docs: strength.md).
+        −1 …) gave values with which a greedy search lost 23 games of 24 (docs: strength.md).
         """
         if state.is_terminal():
             return float(state.returns()[player])
